@@ -1,0 +1,301 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <glib.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const struct cli_option help_option = {
+	CLI_OPT_FLAG, "help", 'h', NULL, NULL, "show this help and exit"
+};
+
+static void print_option(FILE *fp, const struct cli_option *o)
+{
+	char left[80];
+	int n = 0;
+
+	if (o->short_name)
+		n = snprintf(left, sizeof(left), "  -%c, --%s", o->short_name,
+			     o->long_name);
+	else
+		n = snprintf(left, sizeof(left), "      --%s", o->long_name);
+	if (o->type != CLI_OPT_FLAG && n > 0 && n < (int)sizeof(left))
+		snprintf(left + n, sizeof(left) - n, " %s",
+			 o->argh ? o->argh : "VALUE");
+	if (strlen(left) < 26)
+		fprintf(fp, "%-26s %s%s\n", left, o->help,
+			o->type == CLI_OPT_STRING_LIST ? " (repeatable)" : "");
+	else
+		fprintf(fp, "%s\n%-26s %s%s\n", left, "", o->help,
+			o->type == CLI_OPT_STRING_LIST ? " (repeatable)" : "");
+}
+
+void cli_print_help(FILE *fp, const struct cli_option *opts,
+		    const struct cli_command_help *help)
+{
+	fprintf(fp, "usage: %s\n\n", help->usage);
+	if (help->summary)
+		fprintf(fp, "%s\n\n", help->summary);
+	fprintf(fp, "options:\n");
+	for (const struct cli_option *o = opts; o && o->type; o++)
+		print_option(fp, o);
+	print_option(fp, &help_option);
+}
+
+static const char *command_name(char **argv)
+{
+	return argv[0] ? argv[0] : "maintstat";
+}
+
+bool cli_parse_long(const char *name, const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end) {
+		fprintf(stderr, "maintstat: --%s takes a whole number, "
+			"not '%s'\n", name, s);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
+		      const struct cli_command_help *help)
+{
+	int nopts = 0, rc = CLI_CONTINUE, c;
+	struct option *longopts;
+	GString *shortopts = g_string_new("+");
+	char **av = *argv;
+	int ac = *argc;
+	GPtrArray *positional = g_ptr_array_new();
+
+	for (const struct cli_option *o = opts; o && o->type; o++)
+		nopts++;
+	longopts = g_new0(struct option, nopts + 2);
+	for (int i = 0; i < nopts; i++) {
+		const struct cli_option *o = &opts[i];
+
+		longopts[i].name = o->long_name;
+		longopts[i].has_arg = o->type == CLI_OPT_FLAG ?
+			no_argument : required_argument;
+		longopts[i].val = 256 + i;
+		if (o->short_name) {
+			g_string_append_c(shortopts, (char)o->short_name);
+			if (o->type != CLI_OPT_FLAG)
+				g_string_append_c(shortopts, ':');
+		}
+	}
+	longopts[nopts].name = "help";
+	longopts[nopts].val = 'h';
+	g_string_append_c(shortopts, 'h');
+
+	/*
+	 * "+" stops at the first non-option; we then collect it and carry on,
+	 * which allows options after positional arguments without letting
+	 * getopt permute argv behind our back.
+	 */
+	opterr = 0;
+	optind = 0; /* glibc: 0 re-initialises the scanner */
+	while (optind < ac) {
+		int longindex = -1;
+
+		c = getopt_long(ac, av, shortopts->str, longopts, &longindex);
+		if (c == -1) {
+			if (optind >= ac)
+				break;
+			if (strcmp(av[optind - 1], "--") == 0 &&
+			    optind > 1) {
+				while (optind < ac)
+					g_ptr_array_add(positional,
+							av[optind++]);
+				break;
+			}
+			g_ptr_array_add(positional, av[optind++]);
+			continue;
+		}
+		if (c == 'h') {
+			cli_print_help(stdout, opts, help);
+			rc = EXIT_OK;
+			goto done;
+		}
+		if (c == '?' || c == ':') {
+			if (optopt && optopt < 256 && optopt != '?')
+				rc = cli_usage_error(command_name(av),
+						     "unknown or incomplete "
+						     "option '-%c'", optopt);
+			else
+				rc = cli_usage_error(command_name(av),
+						     "unknown or incomplete "
+						     "option '%s'",
+						     av[optind - 1]);
+			goto done;
+		}
+		{
+			const struct cli_option *o = NULL;
+
+			if (c >= 256) {
+				o = &opts[c - 256];
+			} else {
+				for (int i = 0; i < nopts; i++)
+					if (opts[i].short_name == c)
+						o = &opts[i];
+			}
+			if (!o) {
+				rc = cli_usage_error(command_name(av),
+						     "unknown option");
+				goto done;
+			}
+			switch (o->type) {
+			case CLI_OPT_FLAG:
+				*(bool *)o->value = true;
+				break;
+			case CLI_OPT_STRING:
+				*(const char **)o->value = optarg;
+				break;
+			case CLI_OPT_INT:
+				if (!cli_parse_long(o->long_name, optarg,
+						    (long *)o->value)) {
+					rc = EXIT_USAGE;
+					goto done;
+				}
+				break;
+			case CLI_OPT_STRING_LIST: {
+				struct cli_strings *l = o->value;
+
+				l->items = g_renew(const char *, l->items,
+						   l->nr + 1);
+				l->items[l->nr++] = optarg;
+				break;
+			}
+			case CLI_OPT_END:
+				break;
+			}
+		}
+	}
+	for (guint i = 0; i < positional->len; i++)
+		av[i + 1] = positional->pdata[i];
+	av[positional->len + 1] = NULL;
+	*argc = (int)positional->len;
+	*argv = av + 1;
+done:
+	g_ptr_array_free(positional, TRUE);
+	g_string_free(shortopts, TRUE);
+	g_free(longopts);
+	return rc;
+}
+
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs("maintstat: ", stderr);
+	if (prefix)
+		fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(NULL, fmt, ap);
+	va_end(ap);
+	return EXIT_RUNTIME;
+}
+
+int cli_error_last(void)
+{
+	const char *msg = ms_error_last();
+
+	return cli_error("%s", *msg ? msg : "unknown error");
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(NULL, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try 'maintstat %s --help' for more information.\n",
+		cmd);
+	return EXIT_USAGE;
+}
+
+void cli_warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void cli_print_diags(const struct ms_diags *diags)
+{
+	for (size_t i = 0; i < diags->nr; i++) {
+		const struct ms_diag *d = &diags->items[i];
+
+		if (d->file && d->line)
+			cli_warning("%s:%u: %s", d->file, d->line,
+				    d->message);
+		else if (d->file)
+			cli_warning("%s: %s", d->file, d->message);
+		else
+			cli_warning("%s", d->message);
+	}
+}
+
+/* Progress. */
+
+bool cli_progress_quiet;
+static const char *progress_what;
+static uint64_t progress_total;
+static bool progress_on;
+static int64_t progress_last_us;
+
+void cli_progress_start(const char *what, uint64_t total)
+{
+	progress_on = !cli_progress_quiet && isatty(STDERR_FILENO);
+	progress_what = what;
+	progress_total = total;
+	progress_last_us = 0;
+}
+
+void cli_progress_update(uint64_t done)
+{
+	int64_t now;
+
+	if (!progress_on)
+		return;
+	now = g_get_monotonic_time();
+	if (now - progress_last_us < 100000)
+		return;
+	progress_last_us = now;
+	if (progress_total)
+		fprintf(stderr, "\r%s: %3u%% (%llu/%llu)", progress_what,
+			(unsigned)(done * 100 / progress_total),
+			(unsigned long long)done,
+			(unsigned long long)progress_total);
+	else
+		fprintf(stderr, "\r%s: %llu", progress_what,
+			(unsigned long long)done);
+}
+
+void cli_progress_done(void)
+{
+	if (!progress_on)
+		return;
+	fprintf(stderr, "\r\033[K");
+	progress_on = false;
+}

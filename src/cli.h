@@ -1,0 +1,107 @@
+/*
+ * cli.h - what the maintstat commands share: declarative option tables,
+ * help text generated from them, error and warning printing, exit codes and
+ * a TTY-only progress line.  Only the CLI (main.c, cli.c, cmd-*.c) uses
+ * this; library code never prints or exits.
+ */
+#ifndef MS_CLI_H
+#define MS_CLI_H
+
+#include "error.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,
+	EXIT_USAGE = 2,
+};
+
+enum cli_opt_type {
+	CLI_OPT_END = 0,
+	CLI_OPT_FLAG,        /* value: bool *, set to true */
+	CLI_OPT_STRING,      /* value: const char **, points into argv */
+	CLI_OPT_INT,         /* value: long * */
+	CLI_OPT_STRING_LIST, /* value: struct cli_strings *, repeatable */
+};
+
+/* A repeatable option's values, in order; items point into argv. */
+struct cli_strings {
+	const char **items;
+	int nr;
+};
+
+/*
+ * One option.  `argh` names the argument in --help ("FILE"); `help` is one
+ * line.  A short name of 0 means long only.
+ */
+struct cli_option {
+	enum cli_opt_type type;
+	const char *long_name;
+	int short_name;
+	void *value;
+	const char *argh;
+	const char *help;
+};
+
+#define CLI_OPT_JSON(v) \
+	{ CLI_OPT_FLAG, "json", 0, (v), NULL, "print one JSON document" }
+#define CLI_OPTION_END { CLI_OPT_END, NULL, 0, NULL, NULL, NULL }
+
+/* What a command tells --help about itself. */
+struct cli_command_help {
+	const char *usage;   /* "maintstat sections [options] PATH..." */
+	const char *summary; /* one or more lines of prose */
+};
+
+/* cli_parse_options() returns this when the command should go on. */
+#define CLI_CONTINUE (-1)
+
+/*
+ * Parse the options of a command from *argc and *argv (argv[0] is the command
+ * name).  --help is always accepted: it prints the help to stdout and
+ * returns EXIT_OK.  A usage error prints a message and returns EXIT_USAGE.
+ * Otherwise returns CLI_CONTINUE with *argc and *argv reduced to the
+ * positional arguments, options may come before or after them, and "--"
+ * ends the options.
+ */
+int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
+		      const struct cli_command_help *help);
+
+/* Print the generated help of a command to `fp`. */
+void cli_print_help(FILE *fp, const struct cli_option *opts,
+		    const struct cli_command_help *help);
+
+/* "maintstat: <message>" on stderr.  Returns EXIT_RUNTIME. */
+int cli_error(const char *fmt, ...) MS_PRINTF(1, 2);
+
+/* The library's last error as a runtime failure.  Returns EXIT_RUNTIME. */
+int cli_error_last(void);
+
+/* A usage error: message, then a hint at --help.  Returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) MS_PRINTF(2, 3);
+
+/* "maintstat: warning: <message>" on stderr. */
+void cli_warning(const char *fmt, ...) MS_PRINTF(1, 2);
+
+/* Print each diagnostic as "maintstat: warning: FILE:LINE: message". */
+void cli_print_diags(const struct ms_diags *diags);
+
+/*
+ * Parse a whole decimal number for option `name`; on failure print a usage
+ * error and return false.
+ */
+bool cli_parse_long(const char *name, const char *s, long *out);
+
+/*
+ * Progress on stderr when it is a terminal, nothing otherwise (and nothing
+ * with cli_progress_quiet set).  `what` is borrowed until cli_progress_done.
+ */
+extern bool cli_progress_quiet;
+void cli_progress_start(const char *what, uint64_t total);
+void cli_progress_update(uint64_t done);
+void cli_progress_done(void);
+
+#endif

@@ -1,0 +1,12 @@
+/*
+ * commands.h - every maintstat command is one file, src/cmd-<name>.c,
+ * exporting one function.  It returns the process exit code (0 ok,
+ * 1 runtime failure, 2 usage error); argv[0] is the command name.
+ */
+#ifndef MS_COMMANDS_H
+#define MS_COMMANDS_H
+
+int cmd_sections(int argc, char **argv);
+int cmd_coverage(int argc, char **argv);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * main.c - the command table and nothing else.
+ */
+#include "cli.h"
+#include "commands.h"
+
+#include <errno.h>
+#include <glib.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "sections", cmd_sections,
+	  "list the MAINTAINERS entries that match each path" },
+	{ "coverage", cmd_coverage,
+	  "report on the MAINTAINERS file's own health" },
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: maintstat <command> [options]\n"
+		"       maintstat <command> --help\n"
+		"       maintstat --version\n\n"
+		"How kernel-style subsystems are really maintained.\n\n"
+		"commands:\n");
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+		fprintf(fp, "  %-12s %s\n", commands[i].name,
+			commands[i].summary);
+}
+
+/* A report cut short by a full disk must not exit 0 (git run_builtin). */
+static int finish_stdout(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "maintstat: cannot write to standard output: "
+			"%s\n", strerror(errno ? errno : EIO));
+		return rc ? rc : EXIT_RUNTIME;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_CTYPE, "");
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return finish_stdout(EXIT_OK);
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("maintstat %s\n", MS_VERSION);
+		return finish_stdout(EXIT_OK);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return finish_stdout(commands[i].fn(argc - 1,
+							    argv + 1));
+	fprintf(stderr, "maintstat: '%s' is not a maintstat command; "
+		"see 'maintstat --help'\n", argv[1]);
+	return EXIT_USAGE;
+}

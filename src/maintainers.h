@@ -1,0 +1,96 @@
+/*
+ * maintainers.h - MAINTAINERS files: parsing and get_maintainer.pl-exact
+ * matching of paths to entries.
+ *
+ * A struct maint_file holds every entry of one or more MAINTAINERS files
+ * (U-Boot keeps one per board; get_maintainer.pl --find-maintainer-files).
+ * A struct maint_index, built once from a maint_file and the tree's list of
+ * files, answers "which entries match this path, in get_maintainer.pl's
+ * order" without scanning every pattern for every file.
+ *
+ * Ownership: everything returned by a getter is borrowed from its parent
+ * and valid until the parent is freed.
+ *
+ * STATUS: interface agreed for the foundation issue; the implementation
+ * lives in maintainers.c and maint-index.c.  Extend it, keep it coherent.
+ */
+#ifndef MS_MAINTAINERS_H
+#define MS_MAINTAINERS_H
+
+#include "error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ms_tree;
+
+/* One "X:\tvalue" line of an entry. */
+struct maint_field {
+	char key;          /* 'M', 'R', 'L', 'S', 'W', 'Q', 'B', 'C', 'P',
+			    * 'T', 'F', 'X', 'N', 'K' */
+	char *value;       /* the text after "X:", trimmed */
+	const char *file;  /* the MAINTAINERS file it came from */
+	unsigned line;     /* 1-based */
+};
+
+struct maint_entry {
+	char *name;        /* the entry's title line */
+	const char *file;
+	unsigned line;     /* of the title line */
+	size_t index;      /* position among all entries of the maint_file */
+	struct maint_field *fields;
+	size_t nr_fields;
+};
+
+struct maint_file;
+
+/* An empty set of MAINTAINERS files.  Free with maint_file_free(). */
+struct maint_file *maint_file_new(void);
+void maint_file_free(struct maint_file *mf);
+
+/*
+ * Parse the MAINTAINERS text `buf` (`len` bytes, need not be
+ * NUL-terminated) named `name` (for messages) and append its entries.
+ * Problems that leave the rest usable (a key before any entry, an
+ * over-long line, binary garbage) are added to `diags` with file and line;
+ * returns 0, or a negative code when nothing could be parsed.
+ */
+int maint_file_parse(struct maint_file *mf, const char *name,
+		     const char *buf, size_t len, struct ms_diags *diags);
+
+size_t maint_file_nr_entries(const struct maint_file *mf);
+const struct maint_entry *maint_file_entry(const struct maint_file *mf,
+					   size_t i);
+/* The entry called `name` (exact), or NULL. */
+const struct maint_entry *maint_file_find(const struct maint_file *mf,
+					  const char *name);
+
+/*
+ * Split a person field ("Name <addr>", "addr", "Name <addr> (comment)")
+ * into newly allocated name and address (g_free them).  Either may come
+ * back NULL when absent.
+ */
+void maint_parse_person(const char *value, char **name, char **email);
+
+struct maint_index;
+
+/*
+ * Build the matching index for `mf` over the files of `tree` (needed
+ * because get_maintainer.pl treats a pattern naming an existing directory
+ * differently).  Invalid N: regexes are reported in `diags` and skipped.
+ * The index borrows `mf` and `tree`.  Returns 0 or a negative code.
+ */
+int maint_index_new(const struct maint_file *mf, const struct ms_tree *tree,
+		    struct maint_index **out, struct ms_diags *diags);
+void maint_index_free(struct maint_index *idx);
+
+/*
+ * Store in `out` (room for `max`) the entries matching `path`, in the
+ * order get_maintainer.pl --no-git --no-keywords --subsystem prints them;
+ * returns how many matched (which may exceed `max`).  Thread-safe: an
+ * index may be queried from several threads at once.
+ */
+size_t maint_index_match(const struct maint_index *idx, const char *path,
+			 const struct maint_entry **out, size_t max);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * output.h - the one structured-output emitter (after notmuch's sprinter).
+ *
+ * A command describes its result once, as a tree of objects, lists and
+ * scalars, and a backend writes it: JSON (through jansson, one document per
+ * run, with "schema_version" first) or a plain, indented text rendering.
+ * Commands with a prescribed human layout (the activity report) may write
+ * their text themselves when ms_out_is_json() is false; JSON is never built
+ * by hand anywhere.
+ *
+ * Strings that are not valid UTF-8 are written with each invalid byte
+ * replaced by U+FFFD, so odd input never makes a document invalid.
+ */
+#ifndef MS_OUTPUT_H
+#define MS_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The version of every JSON document maintstat prints; see docs/json.md. */
+#define MS_SCHEMA_VERSION 1
+
+enum ms_out_format {
+	MS_OUT_TEXT,
+	MS_OUT_JSON,
+};
+
+struct ms_out;
+
+/* A new emitter writing to `fp` (borrowed).  Never NULL. */
+struct ms_out *ms_out_new(enum ms_out_format format, FILE *fp);
+
+/* Free an emitter without writing anything more; NULL is a no-op. */
+void ms_out_free(struct ms_out *o);
+
+bool ms_out_is_json(const struct ms_out *o);
+FILE *ms_out_fp(const struct ms_out *o);
+
+/*
+ * Begin the top-level object.  In JSON its first member is
+ * "schema_version": MS_SCHEMA_VERSION; text shows nothing for it.
+ */
+void ms_out_begin_document(struct ms_out *o);
+
+void ms_out_begin_object(struct ms_out *o);
+void ms_out_end_object(struct ms_out *o);
+void ms_out_begin_list(struct ms_out *o);
+void ms_out_end_list(struct ms_out *o);
+
+/* The key of the next value inside an object. */
+void ms_out_key(struct ms_out *o, const char *key);
+
+/* Scalars: inside a list, or after ms_out_key() inside an object. */
+void ms_out_string(struct ms_out *o, const char *s); /* NULL writes null */
+void ms_out_int(struct ms_out *o, int64_t v);
+void ms_out_real(struct ms_out *o, double v);
+void ms_out_bool(struct ms_out *o, bool v);
+void ms_out_null(struct ms_out *o);
+
+/* Shorthands for ms_out_key() followed by a scalar. */
+void ms_out_kv_string(struct ms_out *o, const char *key, const char *s);
+void ms_out_kv_int(struct ms_out *o, const char *key, int64_t v);
+void ms_out_kv_real(struct ms_out *o, const char *key, double v);
+void ms_out_kv_bool(struct ms_out *o, const char *key, bool v);
+void ms_out_kv_null(struct ms_out *o, const char *key);
+
+/*
+ * End the document (closing anything still open) and write it out.
+ * Returns 0, or MS_ERROR when writing failed (a full disk must not pass).
+ */
+int ms_out_finish(struct ms_out *o);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * tree.h - the list of files a MAINTAINERS file is matched against: a
+ * directory on disk, or a git revision read from objects alone (a bare
+ * mirror works; no checkout needed).
+ *
+ * STATUS: interface agreed for the foundation issue; implemented in
+ * tree.c (directories) and git-tree.c (libgit2).
+ */
+#ifndef MS_TREE_H
+#define MS_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+
+struct ms_tree;
+
+/* All regular files and symlinks below `dir`, relative, sorted bytewise. */
+int ms_tree_from_dir(const char *dir, struct ms_tree **out,
+		     struct ms_diags *diags);
+/* All blobs of `rev` (default "HEAD" when NULL) in repository `gitdir`. */
+int ms_tree_from_git(const char *gitdir, const char *rev,
+		     struct ms_tree **out);
+void ms_tree_free(struct ms_tree *t);
+
+size_t ms_tree_nr_files(const struct ms_tree *t);
+/* The i-th path in sorted order; borrowed. */
+const char *ms_tree_path(const struct ms_tree *t, size_t i);
+/* Whether `path` (no trailing slash) is a directory of the tree. */
+bool ms_tree_is_dir(const struct ms_tree *t, const char *path);
+/* Whether `path` is a file of the tree. */
+bool ms_tree_has_file(const struct ms_tree *t, const char *path);
+
+/*
+ * Read file `path` of the tree into a new buffer (g_free it), NUL
+ * terminated; *len excludes the NUL.  MS_ENOTFOUND when absent.
+ */
+int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
+		 size_t *len);
+
+#endif

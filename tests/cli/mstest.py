@@ -1,0 +1,75 @@
+"""Helpers for the CLI tests: run the built maintstat, speak TAP.
+
+Each test script calls the helpers below and ends with done().  A check
+that fails prints what was expected and what came back.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+MAINTSTAT = os.environ.get("MAINTSTAT", "maintstat")
+SOURCE_ROOT = os.environ.get("MS_SOURCE_ROOT", ".")
+FIXTURES = os.environ.get("MS_FIXTURES", os.path.join(SOURCE_ROOT, "fixtures"))
+
+_n = 0
+_failed = 0
+
+
+class Result:
+    def __init__(self, rc, out, err):
+        self.rc, self.out, self.err = rc, out, err
+
+    def json(self):
+        return json.loads(self.out)
+
+
+def run(*args, stdin=None, cwd=None, env=None, timeout=600):
+    """Run maintstat with args; return a Result (bytes decoded as UTF-8)."""
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    p = subprocess.run([MAINTSTAT, *args], input=stdin, capture_output=True,
+                       cwd=cwd, env=e, timeout=timeout)
+    return Result(p.returncode, p.stdout.decode("utf-8", "replace"),
+                  p.stderr.decode("utf-8", "replace"))
+
+
+def ok(cond, what, detail=None):
+    global _n, _failed
+    _n += 1
+    print(("ok" if cond else "not ok") + f" {_n} - {what}")
+    if not cond:
+        _failed += 1
+        if detail is not None:
+            for line in str(detail).splitlines():
+                print("#   " + line)
+    sys.stdout.flush()
+    return cond
+
+
+def eq(got, want, what):
+    return ok(got == want, what, f"got:  {got!r}\nwant: {want!r}")
+
+
+def skip(what, why):
+    """Skip one check, saying why (TAP '# SKIP')."""
+    global _n
+    _n += 1
+    print(f"ok {_n} - {what} # SKIP {why}")
+
+
+def skip_all(why):
+    """The whole script cannot run here: say why, exit 77 (meson's skip)."""
+    print(f"1..0 # SKIP {why}")
+    sys.exit(77)
+
+
+def tmpdir():
+    return tempfile.mkdtemp(prefix="maintstat-test-")
+
+
+def done():
+    print(f"1..{_n}")
+    sys.exit(1 if _failed else 0)
