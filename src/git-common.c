@@ -1,0 +1,40 @@
+#include "git-common.h"
+#include "error.h"
+
+#include <git2.h>
+#include <glib.h>
+#include <stdarg.h>
+
+static gpointer init_once(gpointer unused)
+{
+	(void)unused;
+	git_libgit2_init();
+	/* We read object databases a lot and verify nothing we write. */
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	return NULL;
+}
+
+void ms_git_init(void)
+{
+	static GOnce once = G_ONCE_INIT;
+
+	g_once(&once, init_once, NULL);
+}
+
+int ms_git_error(int git_code, const char *fmt, ...)
+{
+	const git_error *e = git_error_last();
+	int code = git_code == GIT_ENOTFOUND ? MS_ENOTFOUND : MS_ERROR;
+	va_list ap;
+	char *what;
+
+	va_start(ap, fmt);
+	what = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	if (e && e->message && *e->message)
+		ms_error_set(code, "%s: %s", what, e->message);
+	else
+		ms_error_set(code, "%s", what);
+	g_free(what);
+	return code;
+}

@@ -1,0 +1,20 @@
+/*
+ * git-common.h - what every libgit2 adapter file (src/git-*.c, and only
+ * those include <git2.h>) shares: one-time library set-up and turning
+ * libgit2's errors into ours.
+ */
+#ifndef MS_GIT_COMMON_H
+#define MS_GIT_COMMON_H
+
+/* Initialise libgit2 once per process; safe to call from any thread. */
+void ms_git_init(void);
+
+/*
+ * Record libgit2's last error for a failed call `what` (e.g. "cannot open
+ * repository '/x'") and return the matching MS_E* code: MS_ENOTFOUND for
+ * GIT_ENOTFOUND, MS_ERROR otherwise.  `git_code` is the libgit2 return.
+ */
+int ms_git_error(int git_code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif
