@@ -1,0 +1,93 @@
+#include "test.h"
+#include "person.h"
+#include "trailer.h"
+
+#include <glib.h>
+
+static void person(const char *in, const char *name, const char *email)
+{
+	char *n, *e;
+	char what[256];
+
+	ms_person_parse(in, -1, &n, &e);
+	snprintf(what, sizeof(what), "name of '%s'", in);
+	is_str(n, name, what);
+	snprintf(what, sizeof(what), "email of '%s'", in);
+	is_str(e, email, what);
+	g_free(n);
+	g_free(e);
+}
+
+static void norm(const char *in, int fold, const char *want)
+{
+	char *got = ms_email_normalize(in, fold);
+
+	is_str(got, want, in);
+	g_free(got);
+}
+
+static void block(const char *msg, const char *want)
+{
+	size_t s, e;
+	bool found = ms_trailer_block(msg, strlen(msg), &s, &e);
+	char *got = found ? g_strndup(msg + s, e - s) : NULL;
+
+	is_str(got, want, "trailer block");
+	g_free(got);
+}
+
+int main(void)
+{
+	struct ms_trailer_line t;
+	const char *l;
+
+	person("Jane Doe <jane@example.com>", "Jane Doe", "jane@example.com");
+	person("\"Doe, Jane\" <jane@example.com>", "Doe, Jane",
+	       "jane@example.com");
+	person("jane@example.com", NULL, "jane@example.com");
+	person("<jane@example.com>", NULL, "jane@example.com");
+	person("jane@example.com (Jane Doe)", "Jane Doe", "jane@example.com");
+	person("Jane Doe <jane@example.com> # 5.10.x", "Jane Doe",
+	       "jane@example.com");
+	person("stable@vger.kernel.org # v6.1+", NULL,
+	       "stable@vger.kernel.org");
+	person("Just A Name", "Just A Name", NULL);
+	person("  ", NULL, NULL);
+
+	norm("Jane.Doe+netdev@Example.COM", 1, "jane.doe@example.com");
+	norm("Jane.Doe+netdev@Example.COM", 0, "jane.doe+netdev@example.com");
+	norm("+x@example.com", 1, "+x@example.com");
+
+	l = "reviewed-BY: Rob <rob@example.org>  ";
+	ok(ms_trailer_parse_line(l, strlen(l), &t), "trailer line parsed");
+	is_int(t.kind, MS_TRAILER_REVIEWED_BY, "token case-insensitive");
+	ok(t.is_person, "*-by is a person");
+	is_int((long)t.value_len, (long)strlen("Rob <rob@example.org>"),
+	       "value trimmed");
+	l = "Debugged-by: X <x@y.z>";
+	ok(ms_trailer_parse_line(l, strlen(l), &t) &&
+	   t.kind == MS_TRAILER_OTHER && t.is_person, "other *-by token");
+	l = "https://example.com/x";
+	ok(!ms_trailer_parse_line(l, strlen(l), &t), "URL is no trailer");
+	l = "Not a trailer: because spaces in token";
+	ok(!ms_trailer_parse_line(l, strlen(l), &t), "spaces in token");
+	l = "Link:";
+	ok(!ms_trailer_parse_line(l, strlen(l), &t), "empty value");
+
+	block("subject\n\nbody text\n\nSigned-off-by: A <a@b.c>\n"
+	      "Reviewed-by: R <r@b.c>\n\n",
+	      "Signed-off-by: A <a@b.c>\nReviewed-by: R <r@b.c>");
+	block("Signed-off-by: A <a@b.c>\n", NULL);
+	block("subject\n\nbody text only\n", NULL);
+	block("subject\n\n[ fixed up ]\nSigned-off-by: A <a@b.c>\n"
+	      "Link: https://lore.kernel.org/r/x@y\n",
+	      "[ fixed up ]\nSigned-off-by: A <a@b.c>\n"
+	      "Link: https://lore.kernel.org/r/x@y");
+	block("subject\n\nFixes: 123456789abc (\"long\n  subject\")\n"
+	      "Signed-off-by: A <a@b.c>",
+	      "Fixes: 123456789abc (\"long\n  subject\")\n"
+	      "Signed-off-by: A <a@b.c>");
+	block("subject\n\nline one\nline two\nline three\nline four\n"
+	      "Signed-off-by: A <a@b.c>\n", NULL);
+	return test_done();
+}
