@@ -105,3 +105,50 @@ void cli_progress_update(uint64_t done);
 void cli_progress_done(void);
 
 #endif
+
+/*
+ * Where a command's tree and MAINTAINERS come from; shared by every
+ * command that reads MAINTAINERS.  Declare the options with
+ * CLI_TREE_OPTIONS(&opts) inside the command's option table.
+ */
+struct cli_tree_opts {
+	const char *tree;        /* --tree DIR */
+	const char *repo;        /* --repo GITDIR */
+	const char *rev;         /* --rev REV */
+	struct cli_strings maintainers;
+	bool find_maintainer_files;
+};
+
+#define CLI_TREE_OPTIONS(o) \
+	{ CLI_OPT_STRING, "tree", 0, &(o)->tree, "DIR", \
+	  "the source tree (default: the current directory)" }, \
+	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", \
+	  "read the tree from a git repository (bare is fine)" }, \
+	{ CLI_OPT_STRING, "rev", 0, &(o)->rev, "REV", \
+	  "with --repo: the revision to read (default HEAD)" }, \
+	{ CLI_OPT_STRING_LIST, "maintainers", 0, &(o)->maintainers, "FILE", \
+	  "read this MAINTAINERS file instead of the tree's" }, \
+	{ CLI_OPT_FLAG, "find-maintainer-files", 0, \
+	  &(o)->find_maintainer_files, NULL, \
+	  "also read every */MAINTAINERS below the tree" }
+
+struct ms_tree;
+struct maint_file;
+struct maint_index;
+
+/* What cli_tree_open() loads; release with cli_tree_close(). */
+struct cli_tree {
+	struct ms_tree *tree;
+	struct maint_file *mf;
+	struct maint_index *idx;
+};
+
+/*
+ * Open the tree named by `o` (or by `positional`, a directory given as the
+ * command's first argument, when neither --tree nor --repo is set), load
+ * its MAINTAINERS files and build the matching index, printing warnings.
+ * Returns CLI_CONTINUE, or an exit code after printing the error.
+ */
+int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
+		  const char *positional, struct cli_tree *out);
+void cli_tree_close(struct cli_tree *t);

@@ -11,8 +11,7 @@
  * Ownership: everything returned by a getter is borrowed from its parent
  * and valid until the parent is freed.
  *
- * STATUS: interface agreed for the foundation issue; the implementation
- * lives in maintainers.c and maint-index.c.  Extend it, keep it coherent.
+ * The parser lives in maintainers.c, the matching index in maint-index.c.
  */
 #ifndef MS_MAINTAINERS_H
 #define MS_MAINTAINERS_H
@@ -28,7 +27,8 @@ struct ms_tree;
 struct maint_field {
 	char key;          /* 'M', 'R', 'L', 'S', 'W', 'Q', 'B', 'C', 'P',
 			    * 'T', 'F', 'X', 'N', 'K' */
-	char *value;       /* the text after "X:", trimmed */
+	char *value;       /* the text after "X:" and its blanks, the rest
+			    * as written (get_maintainer.pl matches it so) */
 	const char *file;  /* the MAINTAINERS file it came from */
 	unsigned line;     /* 1-based */
 };
@@ -72,6 +72,25 @@ const struct maint_entry *maint_file_find(const struct maint_file *mf,
  */
 void maint_parse_person(const char *value, char **name, char **email);
 
+/* Where the MAINTAINERS files come from (get_maintainer.pl's options). */
+struct maint_load_opts {
+	const char *const *maintainers; /* files on disk (--maintainers) */
+	size_t nr_maintainers;
+	bool find_maintainer_files;     /* also every * /MAINTAINERS below */
+	bool ignore_conf;               /* skip the tree's .get_maintainer.conf */
+};
+
+/*
+ * Load the MAINTAINERS files of `tree` as get_maintainer.pl finds them:
+ * the files named in `opts` if any; else the tree's .get_maintainer.conf
+ * settings (--find-maintainer-files, --mpath) and `opts`; else the tree's
+ * top-level MAINTAINERS.  MS_ENOTFOUND when there is none.  The result is
+ * the caller's (maint_file_free).
+ */
+int maint_file_load(const struct ms_tree *tree,
+		    const struct maint_load_opts *opts,
+		    struct maint_file **out, struct ms_diags *diags);
+
 struct maint_index;
 
 /*
@@ -92,5 +111,24 @@ void maint_index_free(struct maint_index *idx);
  */
 size_t maint_index_match(const struct maint_index *idx, const char *path,
 			 const struct maint_entry **out, size_t max);
+
+/* One match with its weight (get_maintainer.pl's pattern depth). */
+struct maint_match {
+	const struct maint_entry *entry;
+	int depth;
+};
+
+/* Like maint_index_match(), with each entry's depth. */
+size_t maint_index_match_depth(const struct maint_index *idx,
+			       const char *path, struct maint_match *out,
+			       size_t max);
+
+/*
+ * The F:, X: and N: fields whose pattern matches no file of the tree
+ * (stale patterns), in file order: a new array of borrowed fields in *out
+ * (g_free the array), its length in *nr.  Costs one pass over the tree.
+ */
+void maint_index_unmatched(const struct maint_index *idx,
+			   const struct maint_field ***out, size_t *nr);
 
 #endif

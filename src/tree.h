@@ -3,8 +3,7 @@
  * directory on disk, or a git revision read from objects alone (a bare
  * mirror works; no checkout needed).
  *
- * STATUS: interface agreed for the foundation issue; implemented in
- * tree.c (directories) and git-tree.c (libgit2).
+ * Implemented in tree.c (directories) and git-tree.c (libgit2).
  */
 #ifndef MS_TREE_H
 #define MS_TREE_H
@@ -23,6 +22,9 @@ int ms_tree_from_dir(const char *dir, struct ms_tree **out,
 int ms_tree_from_git(const char *gitdir, const char *rev,
 		     struct ms_tree **out);
 void ms_tree_free(struct ms_tree *t);
+
+/* The directory or git dir the tree was read from; borrowed. */
+const char *ms_tree_root(const struct ms_tree *t);
 
 size_t ms_tree_nr_files(const struct ms_tree *t);
 /* The i-th path in sorted order; borrowed. */

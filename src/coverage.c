@@ -1,0 +1,293 @@
+#include "coverage.h"
+#include "maintainers.h"
+#include "tree.h"
+
+#include <glib.h>
+#include <string.h>
+
+struct match_job {
+	const struct maint_index *idx;
+	const struct ms_tree *tree;
+	size_t begin, end;
+	/* per file: offset into `ids`, count */
+	guint32 *start, *count;
+	GArray *ids;        /* entry indices of every match, file by file */
+};
+
+static gpointer match_range(gpointer data)
+{
+	struct match_job *j = data;
+	const struct maint_entry *local[256];
+
+	j->ids = g_array_new(FALSE, FALSE, sizeof(guint32));
+	for (size_t i = j->begin; i < j->end; i++) {
+		const struct maint_entry **m = local;
+		size_t n = maint_index_match(j->idx, ms_tree_path(j->tree, i),
+					     local, 256);
+
+		if (n > 256) {
+			m = g_new(const struct maint_entry *, n);
+			maint_index_match(j->idx, ms_tree_path(j->tree, i), m,
+					  n);
+		}
+		j->start[i] = j->ids->len;
+		j->count[i] = (guint32)n;
+		for (size_t k = 0; k < n; k++) {
+			guint32 e = (guint32)m[k]->index;
+
+			g_array_append_val(j->ids, e);
+		}
+		if (m != local)
+			g_free(m);
+	}
+	return NULL;
+}
+
+static guint pair_hash(gconstpointer p)
+{
+	guint64 k = GPOINTER_TO_SIZE(p);
+
+	return (guint)((k ^ (k >> 29)) * 0x9E3779B97F4A7C15ull >> 32);
+}
+
+static int cmp_dir(const void *a, const void *b)
+{
+	const struct coverage_dir *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->dir, y->dir);
+}
+
+static struct coverage_dir *dirs_from_table(GHashTable *h, size_t *nr)
+{
+	struct coverage_dir *d = g_new(struct coverage_dir,
+				       g_hash_table_size(h) + 1);
+	GHashTableIter it;
+	gpointer k, v;
+	size_t n = 0;
+
+	g_hash_table_iter_init(&it, h);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		d[n].dir = g_strdup(k);
+		d[n].count = GPOINTER_TO_SIZE(v);
+		n++;
+	}
+	qsort(d, n, sizeof(*d), cmp_dir);
+	*nr = n;
+	return d;
+}
+
+static void bump(GHashTable *h, char *key)
+{
+	gpointer v = g_hash_table_lookup(h, key);
+
+	g_hash_table_replace(h, key,
+			     GSIZE_TO_POINTER(GPOINTER_TO_SIZE(v) + 1));
+}
+
+static int cmp_overlap(const void *a, const void *b)
+{
+	const struct coverage_overlap *x = a, *y = b;
+
+	if (x->share != y->share)
+		return x->share > y->share ? -1 : 1;
+	if (x->shared_files != y->shared_files)
+		return x->shared_files > y->shared_files ? -1 : 1;
+	if (x->entry->index != y->entry->index)
+		return x->entry->index < y->entry->index ? -1 : 1;
+	return x->other->index < y->other->index ? -1 :
+	       x->other->index > y->other->index;
+}
+
+int coverage_compute(const struct maint_file *mf,
+		     const struct maint_index *idx, const struct ms_tree *tree,
+		     double min_share, struct coverage **out)
+{
+	struct coverage *c = g_new0(struct coverage, 1);
+	size_t nfiles = ms_tree_nr_files(tree);
+	size_t nentries = maint_file_nr_entries(mf);
+	guint32 *start = g_new(guint32, nfiles + 1);
+	guint32 *count = g_new(guint32, nfiles + 1);
+	struct match_job jobs[8];
+	GThread *threads[8];
+	unsigned nthreads = g_get_num_processors();
+	bool *catch_all = g_new0(bool, nentries + 1);
+	GHashTable *by_dir = g_hash_table_new_full(g_str_hash, g_str_equal,
+						   g_free, NULL);
+	GHashTable *by_top = g_hash_table_new_full(g_str_hash, g_str_equal,
+						   g_free, NULL);
+	GHashTable *pairs = g_hash_table_new(pair_hash, g_direct_equal);
+	GPtrArray *unc = g_ptr_array_new(), *ca = g_ptr_array_new();
+	GPtrArray *wf = g_ptr_array_new();
+	GArray *ov = g_array_new(FALSE, FALSE, sizeof(struct coverage_overlap));
+
+	if (nthreads > 8)
+		nthreads = 8;
+	if (nthreads < 1 || nfiles < 1000)
+		nthreads = 1;
+	c->files_total = nfiles;
+	c->entry_files = g_new0(size_t, nentries + 1);
+
+	/* 1. match every file, in parallel over contiguous ranges */
+	for (unsigned t = 0; t < nthreads; t++) {
+		jobs[t] = (struct match_job){ idx, tree, nfiles * t / nthreads,
+					      nfiles * (t + 1) / nthreads,
+					      start, count, NULL };
+		threads[t] = nthreads > 1 ?
+			g_thread_new("coverage", match_range, &jobs[t]) : NULL;
+		if (!threads[t])
+			match_range(&jobs[t]);
+	}
+	for (unsigned t = 0; t < nthreads; t++)
+		if (threads[t])
+			g_thread_join(threads[t]);
+
+#define IDS(i, k) g_array_index(jobs[job_of[i]].ids, guint32, start[i] + (k))
+	{
+		unsigned *job_of = g_new(unsigned, nfiles + 1);
+
+		for (unsigned t = 0; t < nthreads; t++)
+			for (size_t i = jobs[t].begin; i < jobs[t].end; i++)
+				job_of[i] = t;
+
+		/* 2. per-entry file counts; catch-all = matches all files */
+		for (size_t i = 0; i < nfiles; i++)
+			for (guint32 k = 0; k < count[i]; k++)
+				c->entry_files[IDS(i, k)]++;
+		for (size_t e = 0; e < nentries; e++)
+			if (nfiles && c->entry_files[e] == nfiles) {
+				catch_all[e] = true;
+				g_ptr_array_add(ca, (gpointer)
+						maint_file_entry(mf, e));
+			}
+
+		/* 3. uncovered files and pair counts */
+		for (size_t i = 0; i < nfiles; i++) {
+			guint32 real[256];
+			size_t nr = 0;
+
+			for (guint32 k = 0; k < count[i]; k++)
+				if (!catch_all[IDS(i, k)] && nr < 256)
+					real[nr++] = IDS(i, k);
+			if (!nr) {
+				const char *p = ms_tree_path(tree, i);
+				const char *slash = strrchr(p, '/');
+				const char *first = strchr(p, '/');
+
+				g_ptr_array_add(unc, (gpointer)p);
+				bump(by_dir, slash ? g_strndup(p, (gsize)
+						 (slash - p)) : g_strdup(""));
+				bump(by_top, first ? g_strndup(p, (gsize)
+						 (first - p)) : g_strdup(""));
+				continue;
+			}
+			for (size_t x = 0; x < nr; x++)
+				for (size_t y = 0; y < nr; y++) {
+					gpointer key;
+
+					if (x == y)
+						continue;
+					key = GSIZE_TO_POINTER(
+						((gsize)real[x] << 32) |
+						real[y]);
+					g_hash_table_replace(pairs, key,
+						GSIZE_TO_POINTER(
+						GPOINTER_TO_SIZE(
+						g_hash_table_lookup(pairs,
+								    key)) + 1));
+				}
+		}
+		g_free(job_of);
+	}
+#undef IDS
+	/* 4. overlaps: more than min_share of an entry's files */
+	{
+		GHashTableIter it;
+		gpointer k, v;
+
+		g_hash_table_iter_init(&it, pairs);
+		while (g_hash_table_iter_next(&it, &k, &v)) {
+			gsize key = GPOINTER_TO_SIZE(k);
+			size_t a = key >> 32, b = key & 0xffffffffu;
+			struct coverage_overlap o;
+
+			o.entry = maint_file_entry(mf, a);
+			o.other = maint_file_entry(mf, b);
+			o.entry_files = c->entry_files[a];
+			o.shared_files = GPOINTER_TO_SIZE(v);
+			o.share = (double)o.shared_files /
+				  (double)o.entry_files;
+			if (o.share > min_share)
+				g_array_append_val(ov, o);
+		}
+		g_array_sort(ov, cmp_overlap);
+		c->nr_overlaps = ov->len;
+		c->overlaps = (struct coverage_overlap *)
+			g_array_free(ov, FALSE);
+	}
+	/* 5. patterns that match no file */
+	maint_index_unmatched(idx, &c->stale, &c->nr_stale);
+	c->stale_entry = g_new(const struct maint_entry *, c->nr_stale + 1);
+	for (size_t i = 0, e = 0; i < c->nr_stale; i++) {
+		/* fields come in entry order: find each one's entry */
+		for (; e < nentries; e++) {
+			const struct maint_entry *en = maint_file_entry(mf, e);
+
+			if (c->stale[i] >= en->fields &&
+			    c->stale[i] < en->fields + en->nr_fields) {
+				c->stale_entry[i] = en;
+				break;
+			}
+		}
+	}
+	c->nr_uncovered = unc->len;
+	c->uncovered = (const char **)g_ptr_array_free(unc, FALSE);
+	c->nr_catch_all = ca->len;
+	c->catch_all = (const struct maint_entry **)g_ptr_array_free(ca, FALSE);
+	c->by_dir = dirs_from_table(by_dir, &c->nr_by_dir);
+	c->by_top = dirs_from_table(by_top, &c->nr_by_top);
+	for (size_t e = 0; e < nentries; e++) {
+		const struct maint_entry *en = maint_file_entry(mf, e);
+		bool has = false;
+
+		for (size_t k = 0; k < en->nr_fields; k++)
+			if (en->fields[k].key == 'F' || en->fields[k].key == 'N')
+				has = true;
+		if (!has)
+			g_ptr_array_add(wf, (gpointer)en);
+	}
+	c->nr_without_files = wf->len;
+	c->without_files = (const struct maint_entry **)
+		g_ptr_array_free(wf, FALSE);
+	g_hash_table_destroy(pairs);
+	g_hash_table_destroy(by_dir);
+	g_hash_table_destroy(by_top);
+	for (unsigned t = 0; t < nthreads; t++)
+		g_array_free(jobs[t].ids, TRUE);
+	g_free(start);
+	g_free(count);
+	g_free(catch_all);
+	*out = c;
+	return 0;
+}
+
+void coverage_free(struct coverage *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nr_by_dir; i++)
+		g_free(c->by_dir[i].dir);
+	for (size_t i = 0; i < c->nr_by_top; i++)
+		g_free(c->by_top[i].dir);
+	g_free(c->by_dir);
+	g_free(c->by_top);
+	g_free(c->catch_all);
+	g_free(c->uncovered);
+	g_free(c->without_files);
+	g_free(c->stale);
+	g_free(c->stale_entry);
+	g_free(c->overlaps);
+	g_free(c->entry_files);
+	g_free(c);
+}

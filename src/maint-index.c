@@ -1,0 +1,495 @@
+/*
+ * maint-index.c - matching paths to MAINTAINERS entries exactly as
+ * scripts/get_maintainer.pl --no-git --no-keywords does, without testing
+ * every pattern against every path.
+ *
+ * get_maintainer.pl turns an F:/X: value into a Perl regex (. -> \.,
+ * * -> .*, ? -> .), appends a slash when the result names an existing
+ * directory, and matches it anchored at the start of the path; a pattern
+ * without a trailing slash must also have as many slashes as the path.
+ * N: values are Perl regexes (/x) searched anywhere in the path.  An entry
+ * with a matching X: is dropped for that path; otherwise its weight is the
+ * "depth" of its last matching F: (slashes, +1 without a trailing slash,
+ * -1 when it starts with .*) or 0 for N:, and entries come out deepest
+ * first.  get_maintainer.pl leaves ties in Perl's hash order, which changes
+ * from run to run; we break them by position in the file.
+ *
+ * The index buckets F:/X: patterns by their literal directory prefix
+ * ("drivers/net/" for "drivers/net/e?.c"), so a path meets only the
+ * patterns filed under its own directory prefixes.  Patterns made of
+ * literal characters, '*' and '?' (nearly all) are matched by a small
+ * prefix-glob matcher; the rest (character classes and other regex syntax)
+ * by GRegex.  All N: regexes are first tried as one alternation.
+ */
+#include "maintainers.h"
+#include "tree.h"
+
+#include <glib.h>
+#include <stdint.h>
+#include <string.h>
+
+enum pat_kind { PAT_GLOB, PAT_REGEX };
+
+struct pattern {
+	uint32_t entry;    /* index of the entry */
+	uint32_t order;    /* index of the field in its entry */
+	char type;         /* 'F', 'X' or 'N' */
+	enum pat_kind kind;
+	char *glob;        /* PAT_GLOB: value (+ '/'), '*' and '?' wild */
+	GRegex *re;        /* PAT_REGEX and N: */
+	int slashes;       /* '/' in the converted pattern */
+	bool trailing_slash;
+	int depth;
+	const struct maint_field *field;
+};
+
+struct maint_index {
+	const struct maint_file *mf;
+	const struct ms_tree *tree;
+	struct pattern *pats;
+	size_t nr_pats;
+	GHashTable *buckets;  /* dir prefix -> GArray of pattern ids */
+	GArray *npats;        /* ids of N: patterns */
+	GRegex *nall;         /* all N: patterns as one alternation */
+};
+
+static bool is_regex_meta(char c)
+{
+	return strchr("\\^$|()[]{}+", c) != NULL;
+}
+
+/* get_maintainer.pl's conversion of an F:/X: value to a regex. */
+static GString *perl_convert(const char *v)
+{
+	GString *s = g_string_sized_new(strlen(v) + 8);
+
+	for (const char *p = v; *p; p++) {
+		if (*p == '.')
+			g_string_append(s, "\\.");
+		else if (*p == '*')
+			g_string_append(s, ".*");
+		else if (*p == '?')
+			g_string_append_c(s, '.');
+		else
+			g_string_append_c(s, *p);
+	}
+	return s;
+}
+
+/*
+ * Does the glob `p` (literal characters, '*' for any run, '?' for any one
+ * character) match a prefix of `s`?  That is what "^regex" without an end
+ * anchor means for these patterns.
+ */
+static bool glob_prefix_match(const char *p, const char *s)
+{
+	const char *star_p = NULL, *star_s = NULL;
+
+	for (;;) {
+		if (!*p)
+			return true;
+		if (*p == '*') {
+			star_p = ++p;
+			star_s = s;
+			continue;
+		}
+		if (*s && (*p == '?' || *p == *s)) {
+			p++;
+			s++;
+			continue;
+		}
+		if (!star_p || !*star_s)
+			return false;
+		p = star_p;
+		s = ++star_s;
+	}
+}
+
+static int count_slashes(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '/';
+	return n;
+}
+
+/* The directory part of the literal prefix of an F:/X: value. */
+static char *bucket_key(const char *v)
+{
+	size_t n = 0, last = 0;
+
+	if (strchr(v, '|'))
+		return g_strdup(""); /* "^a|b" may match anywhere */
+	while (v[n] && v[n] != '*' && v[n] != '?' && !is_regex_meta(v[n]))
+		n++;
+	/* a quantifier makes the character before it optional */
+	if ((v[n] == '{' || v[n] == '+') && n > 0)
+		n--;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == '/')
+			last = i + 1;
+	return g_strndup(v, last);
+}
+
+static void add_to_bucket(struct maint_index *idx, char *key, uint32_t id)
+{
+	GArray *a = g_hash_table_lookup(idx->buckets, key);
+
+	if (!a) {
+		a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+		g_hash_table_insert(idx->buckets, key, a);
+	} else {
+		g_free(key);
+	}
+	g_array_append_val(a, id);
+}
+
+static void free_bucket(gpointer p)
+{
+	g_array_free(p, TRUE);
+}
+
+static bool compile_file_pattern(struct maint_index *idx, struct pattern *p,
+				 const struct maint_field *f,
+				 struct ms_diags *diags)
+{
+	GString *conv = perl_convert(f->value);
+	bool plain = true;
+
+	for (const char *c = f->value; *c; c++)
+		if (is_regex_meta(*c))
+			plain = false;
+	/*
+	 * "if pattern is a directory and it lacks a trailing slash, add one":
+	 * Perl tests -d on the converted text, so a value with '.' or '*'
+	 * (now "\." or ".*") never qualifies.
+	 */
+	if (conv->len && conv->str[conv->len - 1] != '/' &&
+	    !strchr(conv->str, '\\') && !strchr(conv->str, '*') &&
+	    ms_tree_is_dir(idx->tree, conv->str))
+		g_string_append_c(conv, '/');
+	p->slashes = count_slashes(conv->str);
+	p->trailing_slash = conv->len && conv->str[conv->len - 1] == '/';
+	p->depth = p->slashes + (p->trailing_slash ? 0 : 1);
+	if (g_str_has_prefix(conv->str, ".*"))
+		p->depth = -1;
+	if (plain) {
+		p->kind = PAT_GLOB;
+		p->glob = g_strdup(f->value);
+		if (p->trailing_slash && !g_str_has_suffix(p->glob, "/")) {
+			char *g = g_strconcat(p->glob, "/", NULL);
+
+			g_free(p->glob);
+			p->glob = g;
+		}
+	} else {
+		GError *err = NULL;
+		char *anchored = g_strconcat("^", conv->str, NULL);
+
+		p->kind = PAT_REGEX;
+		p->re = g_regex_new(anchored, G_REGEX_OPTIMIZE, 0, &err);
+		g_free(anchored);
+		if (!p->re) {
+			ms_diags_add(diags, f->file, f->line,
+				     "invalid %c: pattern '%s' skipped: %s",
+				     f->key, f->value, err->message);
+			g_error_free(err);
+			g_string_free(conv, TRUE);
+			return false;
+		}
+	}
+	g_string_free(conv, TRUE);
+	return true;
+}
+
+int maint_index_new(const struct maint_file *mf, const struct ms_tree *tree,
+		    struct maint_index **out, struct ms_diags *diags)
+{
+	struct maint_index *idx = g_new0(struct maint_index, 1);
+	size_t nfields = 0;
+	GString *all = g_string_new(NULL);
+
+	idx->mf = mf;
+	idx->tree = tree;
+	idx->buckets = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     free_bucket);
+	idx->npats = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	for (size_t i = 0; i < maint_file_nr_entries(mf); i++)
+		nfields += maint_file_entry(mf, i)->nr_fields;
+	idx->pats = g_new0(struct pattern, nfields ? nfields : 1);
+
+	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
+		const struct maint_entry *e = maint_file_entry(mf, i);
+
+		for (size_t k = 0; k < e->nr_fields; k++) {
+			const struct maint_field *f = &e->fields[k];
+			struct pattern *p = &idx->pats[idx->nr_pats];
+			uint32_t id = (uint32_t)idx->nr_pats;
+
+			if (f->key != 'F' && f->key != 'X' && f->key != 'N')
+				continue;
+			p->entry = (uint32_t)i;
+			p->order = (uint32_t)k;
+			p->type = f->key;
+			p->field = f;
+			if (f->key == 'N') {
+				GError *err = NULL;
+
+				p->kind = PAT_REGEX;
+				p->depth = 0;
+				p->re = g_regex_new(f->value, G_REGEX_EXTENDED |
+						    G_REGEX_OPTIMIZE, 0, &err);
+				if (!p->re) {
+					ms_diags_add(diags, f->file, f->line,
+						     "invalid N: regex '%s' "
+						     "skipped: %s", f->value,
+						     err->message);
+					g_error_free(err);
+					continue;
+				}
+				if (all->len)
+					g_string_append_c(all, '|');
+				/* a newline ends any /x comment in it */
+				g_string_append_printf(all, "(?:%s\n)",
+						       f->value);
+				g_array_append_val(idx->npats, id);
+				idx->nr_pats++;
+				continue;
+			}
+			if (!compile_file_pattern(idx, p, f, diags))
+				continue;
+			add_to_bucket(idx, bucket_key(f->value), id);
+			idx->nr_pats++;
+		}
+	}
+	if (all->len) {
+		/* only a filter: on failure every N: is simply tried */
+		idx->nall = g_regex_new(all->str, G_REGEX_EXTENDED |
+					G_REGEX_OPTIMIZE, 0, NULL);
+	}
+	g_string_free(all, TRUE);
+	*out = idx;
+	return 0;
+}
+
+void maint_index_free(struct maint_index *idx)
+{
+	if (!idx)
+		return;
+	for (size_t i = 0; i < idx->nr_pats; i++) {
+		g_free(idx->pats[i].glob);
+		if (idx->pats[i].re)
+			g_regex_unref(idx->pats[i].re);
+	}
+	g_free(idx->pats);
+	g_hash_table_destroy(idx->buckets);
+	g_array_free(idx->npats, TRUE);
+	if (idx->nall)
+		g_regex_unref(idx->nall);
+	g_free(idx);
+}
+
+static bool file_pattern_matches(const struct pattern *p, const char *path,
+				 int path_slashes)
+{
+	bool m;
+
+	if (!p->trailing_slash && p->slashes != path_slashes)
+		return false;
+	if (p->kind == PAT_GLOB)
+		m = glob_prefix_match(p->glob, path);
+	else
+		m = g_regex_match(p->re, path, 0, NULL);
+	return m;
+}
+
+struct hit {
+	uint32_t entry, order;
+	char type;
+	int depth;
+};
+
+static int cmp_hit(const void *a, const void *b)
+{
+	const struct hit *x = a, *y = b;
+
+	if (x->entry != y->entry)
+		return x->entry < y->entry ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+struct ranked {
+	uint32_t entry;
+	int depth;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->depth != y->depth)
+		return x->depth > y->depth ? -1 : 1;
+	return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+/*
+ * Call fn(pattern id) for every F:/X:/N: pattern that matches `path`.
+ * Returns false if fn asked to stop.
+ */
+static void for_each_match(const struct maint_index *idx, const char *path,
+			   void (*fn)(uint32_t id, void *data), void *data)
+{
+	size_t len = strlen(path);
+	char stackbuf[512];
+	char *buf = len < sizeof(stackbuf) ? stackbuf : g_malloc(len + 1);
+	int slashes = count_slashes(path);
+
+	memcpy(buf, path, len + 1);
+	for (size_t i = 0;; i++) {
+		/* the prefix buf[0..i) ends in '/' (or is empty) */
+		if (i == 0 || buf[i - 1] == '/') {
+			char saved = buf[i];
+			GArray *a;
+
+			buf[i] = '\0';
+			a = g_hash_table_lookup(idx->buckets, buf);
+			buf[i] = saved;
+			for (guint k = 0; a && k < a->len; k++) {
+				uint32_t id = g_array_index(a, uint32_t, k);
+
+				if (file_pattern_matches(&idx->pats[id], path,
+							 slashes))
+					fn(id, data);
+			}
+		}
+		if (i == len)
+			break;
+	}
+	if (idx->npats->len &&
+	    (!idx->nall || g_regex_match(idx->nall, path, 0, NULL))) {
+		for (guint k = 0; k < idx->npats->len; k++) {
+			uint32_t id = g_array_index(idx->npats, uint32_t, k);
+
+			if (g_regex_match(idx->pats[id].re, path, 0, NULL))
+				fn(id, data);
+		}
+	}
+	if (buf != stackbuf)
+		g_free(buf);
+}
+
+struct collect {
+	const struct maint_index *idx;
+	struct hit *hits;
+	size_t nr, alloc;
+	struct hit local[32];
+};
+
+static void collect_hit(uint32_t id, void *data)
+{
+	struct collect *c = data;
+	const struct pattern *p = &c->idx->pats[id];
+
+	if (c->nr == c->alloc) {
+		size_t n = c->alloc * 2;
+
+		if (c->hits == c->local) {
+			c->hits = g_new(struct hit, n);
+			memcpy(c->hits, c->local, sizeof(c->local));
+		} else {
+			c->hits = g_renew(struct hit, c->hits, n);
+		}
+		c->alloc = n;
+	}
+	c->hits[c->nr].entry = p->entry;
+	c->hits[c->nr].order = p->order;
+	c->hits[c->nr].type = p->type;
+	c->hits[c->nr].depth = p->depth;
+	c->nr++;
+}
+
+size_t maint_index_match_depth(const struct maint_index *idx,
+			       const char *path,
+			       struct maint_match *out, size_t max)
+{
+	struct collect c = { idx, NULL, 0, 32, { { 0, 0, 0, 0 } } };
+	struct ranked *r;
+	size_t nr = 0;
+
+	c.hits = c.local;
+	for_each_match(idx, path, collect_hit, &c);
+	if (!c.nr)
+		return 0;
+	qsort(c.hits, c.nr, sizeof(*c.hits), cmp_hit);
+	r = g_new(struct ranked, c.nr);
+	for (size_t i = 0; i < c.nr;) {
+		size_t j = i;
+		bool excluded = false, matched = false;
+		int depth = 0;
+
+		for (; j < c.nr && c.hits[j].entry == c.hits[i].entry; j++) {
+			if (c.hits[j].type == 'X') {
+				excluded = true;
+			} else {
+				/* the last matching F:/N: sets the depth */
+				matched = true;
+				depth = c.hits[j].depth;
+			}
+		}
+		if (matched && !excluded) {
+			r[nr].entry = c.hits[i].entry;
+			r[nr].depth = depth;
+			nr++;
+		}
+		i = j;
+	}
+	qsort(r, nr, sizeof(*r), cmp_ranked);
+	for (size_t i = 0; i < nr && i < max; i++) {
+		out[i].entry = maint_file_entry(idx->mf, r[i].entry);
+		out[i].depth = r[i].depth;
+	}
+	g_free(r);
+	if (c.hits != c.local)
+		g_free(c.hits);
+	return nr;
+}
+
+size_t maint_index_match(const struct maint_index *idx, const char *path,
+			 const struct maint_entry **out, size_t max)
+{
+	struct maint_match local[64];
+	struct maint_match *m = local;
+	size_t n = maint_index_match_depth(idx, path, local, 64);
+
+	if (n > 64) {
+		m = g_new(struct maint_match, n);
+		maint_index_match_depth(idx, path, m, n);
+	}
+	for (size_t i = 0; i < n && i < max; i++)
+		out[i] = m[i].entry;
+	if (m != local)
+		g_free(m);
+	return n;
+}
+
+static void mark_hit(uint32_t id, void *data)
+{
+	((bool *)data)[id] = true;
+}
+
+void maint_index_unmatched(const struct maint_index *idx,
+			   const struct maint_field ***out, size_t *nr)
+{
+	bool *hit = g_new0(bool, idx->nr_pats ? idx->nr_pats : 1);
+	size_t n = 0;
+
+	for (size_t i = 0; i < ms_tree_nr_files(idx->tree); i++)
+		for_each_match(idx, ms_tree_path(idx->tree, i), mark_hit, hit);
+	*out = g_new(const struct maint_field *, idx->nr_pats + 1);
+	for (size_t i = 0; i < idx->nr_pats; i++)
+		if (!hit[i])
+			(*out)[n++] = idx->pats[i].field;
+	*nr = n;
+	g_free(hit);
+}

@@ -1,0 +1,31 @@
+/*
+ * tree-internal.h - the parts of struct ms_tree that its two back ends
+ * (tree.c for directories, git-tree.c for git revisions) share.
+ */
+#ifndef MS_TREE_INTERNAL_H
+#define MS_TREE_INTERNAL_H
+
+#include "tree.h"
+
+#include <glib.h>
+
+struct ms_tree {
+	GPtrArray *paths;       /* char *, sorted bytewise, in `chunk` */
+	GStringChunk *chunk;
+	GHashTable *dirs;       /* directory paths (no trailing slash) */
+	char *root;             /* directory, or git dir */
+	/* back end for ms_tree_read(); NULL for directories */
+	void *backend;
+	int (*read)(const struct ms_tree *t, const char *path, char **buf,
+		    size_t *len);
+	void (*free_backend)(void *backend);
+};
+
+struct ms_tree *ms_tree_alloc(const char *root);
+/* Add a file path (copied); directories above it are added too. */
+void ms_tree_add_file(struct ms_tree *t, const char *path, size_t len);
+void ms_tree_add_dir(struct ms_tree *t, const char *path, size_t len);
+/* Sort the paths; call once after the last add. */
+void ms_tree_finish(struct ms_tree *t);
+
+#endif

@@ -1,0 +1,204 @@
+/*
+ * tree.c - struct ms_tree, and its directory back end.
+ */
+#include "tree-internal.h"
+#include "error.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct ms_tree *ms_tree_alloc(const char *root)
+{
+	struct ms_tree *t = g_new0(struct ms_tree, 1);
+
+	t->paths = g_ptr_array_new();
+	t->chunk = g_string_chunk_new(1 << 20);
+	t->dirs = g_hash_table_new(g_str_hash, g_str_equal);
+	t->root = g_strdup(root);
+	return t;
+}
+
+void ms_tree_add_dir(struct ms_tree *t, const char *path, size_t len)
+{
+	char *d = g_string_chunk_insert_len(t->chunk, path, (gssize)len);
+
+	g_hash_table_add(t->dirs, d);
+}
+
+void ms_tree_add_file(struct ms_tree *t, const char *path, size_t len)
+{
+	g_ptr_array_add(t->paths,
+			g_string_chunk_insert_len(t->chunk, path, (gssize)len));
+}
+
+static int cmp_path(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void ms_tree_finish(struct ms_tree *t)
+{
+	g_ptr_array_sort(t->paths, cmp_path);
+}
+
+void ms_tree_free(struct ms_tree *t)
+{
+	if (!t)
+		return;
+	if (t->free_backend)
+		t->free_backend(t->backend);
+	g_ptr_array_free(t->paths, TRUE);
+	g_hash_table_destroy(t->dirs);
+	g_string_chunk_free(t->chunk);
+	g_free(t->root);
+	g_free(t);
+}
+
+const char *ms_tree_root(const struct ms_tree *t)
+{
+	return t->root;
+}
+
+size_t ms_tree_nr_files(const struct ms_tree *t)
+{
+	return t->paths->len;
+}
+
+const char *ms_tree_path(const struct ms_tree *t, size_t i)
+{
+	return g_ptr_array_index(t->paths, i);
+}
+
+bool ms_tree_is_dir(const struct ms_tree *t, const char *path)
+{
+	return g_hash_table_contains(t->dirs, path);
+}
+
+bool ms_tree_has_file(const struct ms_tree *t, const char *path)
+{
+	size_t lo = 0, hi = t->paths->len;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(g_ptr_array_index(t->paths, mid), path);
+
+		if (!c)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
+		 size_t *len)
+{
+	char *full;
+	GError *err = NULL;
+	gsize n;
+
+	if (t->read)
+		return t->read(t, path, buf, len);
+	full = g_build_filename(t->root, path, NULL);
+	if (!g_file_get_contents(full, buf, &n, &err)) {
+		int code = err->code == G_FILE_ERROR_NOENT ?
+			MS_ENOTFOUND : MS_ERROR;
+
+		ms_error_set(code, "cannot read '%s': %s", full,
+			     err->message);
+		g_error_free(err);
+		g_free(full);
+		return code;
+	}
+	*len = n;
+	g_free(full);
+	return 0;
+}
+
+/*
+ * Walk `rel` (relative to the open directory fd `dfd`) recursively.  Only
+ * regular files count as files (78,579 in linux-source-6.1); a symlink to
+ * a directory counts as a directory, as Perl's -d sees it.  .git is not
+ * part of the tree.
+ */
+static int walk(struct ms_tree *t, int dfd, GString *rel,
+		struct ms_diags *diags)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *de;
+
+	if (!d) {
+		ms_diags_add(diags, t->root, 0, "cannot read directory '%s': %s",
+			     rel->len ? rel->str : ".", g_strerror(errno));
+		close(dfd);
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		size_t keep = rel->len;
+		struct stat st;
+		unsigned char type = de->d_type;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (rel->len == 0 && !strcmp(de->d_name, ".git"))
+			continue;
+		if (rel->len)
+			g_string_append_c(rel, '/');
+		g_string_append(rel, de->d_name);
+		if (type == DT_UNKNOWN) {
+			if (fstatat(dirfd(d), de->d_name, &st,
+				    AT_SYMLINK_NOFOLLOW) == 0)
+				type = S_ISDIR(st.st_mode) ? DT_DIR :
+				       S_ISREG(st.st_mode) ? DT_REG :
+				       S_ISLNK(st.st_mode) ? DT_LNK : DT_UNKNOWN;
+		}
+		if (type == DT_DIR) {
+			int sub = openat(dirfd(d), de->d_name,
+					 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+			ms_tree_add_dir(t, rel->str, rel->len);
+			if (sub < 0)
+				ms_diags_add(diags, t->root, 0,
+					     "cannot read directory '%s': %s",
+					     rel->str, g_strerror(errno));
+			else
+				walk(t, sub, rel, diags);
+		} else if (type == DT_REG) {
+			ms_tree_add_file(t, rel->str, rel->len);
+		} else if (type == DT_LNK) {
+			if (fstatat(dirfd(d), de->d_name, &st, 0) == 0 &&
+			    S_ISDIR(st.st_mode))
+				ms_tree_add_dir(t, rel->str, rel->len);
+		}
+		g_string_truncate(rel, keep);
+	}
+	closedir(d);
+	return 0;
+}
+
+int ms_tree_from_dir(const char *dir, struct ms_tree **out,
+		     struct ms_diags *diags)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct ms_tree *t;
+	GString *rel;
+
+	*out = NULL;
+	if (fd < 0)
+		return ms_error_set_errno(errno == ENOENT ? MS_ENOTFOUND :
+					  MS_ERROR, errno,
+					  "cannot open tree '%s'", dir);
+	t = ms_tree_alloc(dir);
+	rel = g_string_new(NULL);
+	walk(t, fd, rel, diags);
+	g_string_free(rel, TRUE);
+	ms_tree_finish(t);
+	*out = t;
+	return 0;
+}

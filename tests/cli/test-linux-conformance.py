@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""maintstat sections against the kernel's own scripts/get_maintainer.pl.
+
+On the linux-source-6.1 tree ($MS_LINUX_TREE), every 25th regular file in
+sorted order (3,144 files) is given to both; the sections must be the same,
+in the same order.  get_maintainer.pl prints entries of equal pattern depth
+in Perl's hash order, which differs from run to run; where that is the only
+difference (checked with the depths maintstat reports), the paths are
+counted separately and must all be such ties.  get_maintainer.pl's answers
+are cached in $MS_CACHE (keyed by the MAINTAINERS file, the script and the
+sample), so they are computed once per machine.
+"""
+import concurrent.futures
+import hashlib
+import json
+import os
+import subprocess
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, skip_all  # noqa: E402
+
+TREE = os.environ.get("MS_LINUX_TREE")
+CACHE = os.environ.get("MS_CACHE")
+if not TREE or not os.path.exists(os.path.join(TREE, "MAINTAINERS")):
+    skip_all("MS_LINUX_TREE is not set to an unpacked linux-source-6.1 "
+             "tree (make check sets it up)")
+
+
+def all_files(tree):
+    out = []
+    for dirpath, dirnames, filenames in os.walk(tree):
+        if dirpath == tree and ".git" in dirnames:
+            dirnames.remove(".git")
+        for f in filenames:
+            p = os.path.join(dirpath, f)
+            if os.path.isfile(p) and not os.path.islink(p):
+                out.append(os.path.relpath(p, tree))
+    # bytewise order, as maintstat sorts
+    return sorted(out, key=lambda s: s.encode())
+
+
+files = [f for f in all_files(TREE) if f != ".maintstat-unpacked"]
+sample = files[::25]
+ok(len(sample) >= 3000, f"sample has at least 3000 files ({len(sample)})")
+
+
+def oracle_one(path):
+    p = subprocess.run(
+        ["perl", "scripts/get_maintainer.pl", "--no-git", "--no-git-fallback",
+         "--no-keywords", "--noemail", "--nol", "--subsystem", "-f", path],
+        cwd=TREE, capture_output=True, text=True, errors="replace")
+    if p.returncode != 0:
+        return None
+    return [l for l in p.stdout.splitlines() if l.strip()]
+
+
+key = hashlib.sha256()
+for name in ("MAINTAINERS", "scripts/get_maintainer.pl"):
+    with open(os.path.join(TREE, name), "rb") as f:
+        key.update(f.read())
+key.update("\n".join(sample).encode())
+cache_file = os.path.join(CACHE or "/tmp", "oracle",
+                          f"get_maintainer-{key.hexdigest()[:16]}.json")
+if os.path.exists(cache_file):
+    with open(cache_file) as f:
+        oracle = json.load(f)
+else:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count()) as ex:
+        answers = list(ex.map(oracle_one, sample))
+    oracle = dict(zip(sample, answers))
+    os.makedirs(os.path.dirname(cache_file), exist_ok=True)
+    with open(cache_file + ".tmp", "w") as f:
+        json.dump(oracle, f)
+    os.replace(cache_file + ".tmp", cache_file)
+
+failed_oracle = [p for p, a in oracle.items() if a is None]
+eq(failed_oracle, [], "get_maintainer.pl answered for every sampled file")
+
+r = run("sections", "--tree", TREE, "--full", "--json", "-",
+        stdin="\n".join(sample).encode())
+eq(r.rc, 0, "maintstat sections exits 0")
+eq(r.err, "", "no warnings on the kernel's MAINTAINERS")
+doc = r.json()
+ours = {p["path"]: p for p in doc["paths"]}
+eq(len(ours), len(sample), "one answer per sampled path")
+
+exact = ties = 0
+wrong = []
+for path in sample:
+    want = oracle.get(path) or []
+    got = ours.get(path)
+    names = got["sections"] if got else None
+    if names == want:
+        exact += 1
+        continue
+    # same entries, and the oracle's order is ours up to equal depths?
+    depth = {e["name"]: e["depth"] for e in (got or {}).get("entries", [])}
+    if names is not None and sorted(names) == sorted(want) and \
+            [depth[n] for n in want] == [depth[n] for n in names]:
+        ties += 1
+        continue
+    wrong.append((path, want, names))
+
+ok(not wrong, f"sections equal get_maintainer.pl's for all {len(sample)} "
+   f"paths ({exact} exactly, {ties} differing only among equal-depth ties)",
+   "\n".join(f"{p}\n  get_maintainer.pl: {w}\n  maintstat:         {g}"
+             for p, w, g in wrong[:20]) + f"\n({len(wrong)} paths differ)")
+ok(exact >= len(sample) * 0.9, f"most paths agree exactly ({exact})")
+done()
