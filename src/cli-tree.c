@@ -14,7 +14,7 @@ int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
 	struct maint_load_opts lo = { 0 };
 	int rc;
 
-	*out = (struct cli_tree){ NULL, NULL, NULL };
+	*out = (struct cli_tree){ NULL, NULL, NULL, MS_DIAGS_INIT };
 	if (o->tree && o->repo)
 		return cli_usage_error(cmd, "--tree and --repo exclude each "
 				       "other");
@@ -25,7 +25,7 @@ int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
 	else
 		rc = ms_tree_from_dir(o->tree ? o->tree :
 				      positional ? positional : ".",
-				      &out->tree, &diags);
+				      &out->tree, &out->diags);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
 	if (rc < 0)
@@ -53,8 +53,10 @@ int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
 
 void cli_tree_close(struct cli_tree *t)
 {
+	cli_print_diags(&t->diags);
+	ms_diags_release(&t->diags);
 	maint_index_free(t->idx);
 	maint_file_free(t->mf);
 	ms_tree_free(t->tree);
-	*t = (struct cli_tree){ NULL, NULL, NULL };
+	*t = (struct cli_tree){ NULL, NULL, NULL, MS_DIAGS_INIT };
 }

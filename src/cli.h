@@ -141,6 +141,7 @@ struct cli_tree {
 	struct ms_tree *tree;
 	struct maint_file *mf;
 	struct maint_index *idx;
+	struct ms_diags diags;  /* problems found late (a lazy tree walk) */
 };
 
 /*
@@ -151,4 +152,5 @@ struct cli_tree {
  */
 int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
 		  const char *positional, struct cli_tree *out);
+/* Print any late warnings and free everything. */
 void cli_tree_close(struct cli_tree *t);

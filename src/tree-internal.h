@@ -14,6 +14,13 @@ struct ms_tree {
 	GStringChunk *chunk;
 	GHashTable *dirs;       /* directory paths (no trailing slash) */
 	char *root;             /* directory, or git dir */
+	/*
+	 * A directory is listed only when a caller needs the list; until
+	 * then ms_tree_is_dir() asks the file system.  get_maintainer.pl's
+	 * directory tests need no more, so "sections" never walks the tree.
+	 */
+	bool listed;
+	struct ms_diags *walk_diags; /* where a late walk reports problems */
 	/* back end for ms_tree_read(); NULL for directories */
 	void *backend;
 	int (*read)(const struct ms_tree *t, const char *path, char **buf,

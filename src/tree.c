@@ -42,6 +42,7 @@ static int cmp_path(gconstpointer a, gconstpointer b)
 
 void ms_tree_finish(struct ms_tree *t)
 {
+	t->listed = true;
 	g_ptr_array_sort(t->paths, cmp_path);
 }
 
@@ -63,24 +64,55 @@ const char *ms_tree_root(const struct ms_tree *t)
 	return t->root;
 }
 
+static void list_dir(struct ms_tree *t);
+
+/* The list is a cache: filling it late does not change the tree. */
+static struct ms_tree *listed(const struct ms_tree *t)
+{
+	struct ms_tree *mt = (struct ms_tree *)t;
+
+	if (!mt->listed)
+		list_dir(mt);
+	return mt;
+}
+
 size_t ms_tree_nr_files(const struct ms_tree *t)
 {
-	return t->paths->len;
+	return listed(t)->paths->len;
 }
 
 const char *ms_tree_path(const struct ms_tree *t, size_t i)
 {
-	return g_ptr_array_index(t->paths, i);
+	return g_ptr_array_index(listed(t)->paths, i);
 }
 
 bool ms_tree_is_dir(const struct ms_tree *t, const char *path)
 {
+	if (!t->listed) {
+		char *full = g_build_filename(t->root, path, NULL);
+		struct stat st;
+		bool dir = stat(full, &st) == 0 && S_ISDIR(st.st_mode);
+
+		g_free(full);
+		return dir;
+	}
 	return g_hash_table_contains(t->dirs, path);
 }
 
 bool ms_tree_has_file(const struct ms_tree *t, const char *path)
 {
-	size_t lo = 0, hi = t->paths->len;
+	size_t lo, hi;
+
+	if (!t->listed) {
+		char *full = g_build_filename(t->root, path, NULL);
+		struct stat st;
+		bool reg = lstat(full, &st) == 0 && S_ISREG(st.st_mode);
+
+		g_free(full);
+		return reg;
+	}
+	lo = 0;
+	hi = t->paths->len;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -182,23 +214,39 @@ static int walk(struct ms_tree *t, int dfd, GString *rel,
 	return 0;
 }
 
+static void list_dir(struct ms_tree *t)
+{
+	int fd = open(t->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	GString *rel = g_string_new(NULL);
+
+	t->listed = true;
+	if (fd < 0) {
+		/* it was there when the tree was opened */
+		if (t->walk_diags)
+			ms_diags_add(t->walk_diags, t->root, 0,
+				     "cannot read directory: %s",
+				     g_strerror(errno));
+	} else {
+		walk(t, fd, rel, t->walk_diags);
+	}
+	g_string_free(rel, TRUE);
+	ms_tree_finish(t);
+}
+
 int ms_tree_from_dir(const char *dir, struct ms_tree **out,
 		     struct ms_diags *diags)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct ms_tree *t;
-	GString *rel;
 
 	*out = NULL;
 	if (fd < 0)
 		return ms_error_set_errno(errno == ENOENT ? MS_ENOTFOUND :
 					  MS_ERROR, errno,
 					  "cannot open tree '%s'", dir);
+	close(fd);
 	t = ms_tree_alloc(dir);
-	rel = g_string_new(NULL);
-	walk(t, fd, rel, diags);
-	g_string_free(rel, TRUE);
-	ms_tree_finish(t);
+	t->walk_diags = diags;
 	*out = t;
 	return 0;
 }

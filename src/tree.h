@@ -15,7 +15,12 @@
 
 struct ms_tree;
 
-/* All regular files and symlinks below `dir`, relative, sorted bytewise. */
+/*
+ * All regular files below `dir`, relative, sorted bytewise (symlinks are
+ * not files, but one to a directory is a directory, as Perl's -d sees
+ * it; .git is left out).  The directory is listed when the list is first
+ * needed; problems then go to `diags`, which must outlive the tree.
+ */
 int ms_tree_from_dir(const char *dir, struct ms_tree **out,
 		     struct ms_diags *diags);
 /* All blobs of `rev` (default "HEAD" when NULL) in repository `gitdir`. */
