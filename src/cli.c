@@ -48,6 +48,33 @@ void cli_print_help(FILE *fp, const struct cli_option *opts,
 	print_option(fp, &help_option);
 }
 
+/*
+ * The arrays of repeatable options live until cli_cleanup(), so that
+ * commands need not free them.
+ */
+static GPtrArray *lists;
+
+static void remember_list(struct cli_strings *l)
+{
+	if (!lists)
+		lists = g_ptr_array_new();
+	g_ptr_array_add(lists, l);
+}
+
+void cli_cleanup(void)
+{
+	for (guint i = 0; lists && i < lists->len; i++) {
+		struct cli_strings *l = lists->pdata[i];
+
+		g_free(l->items);
+		l->items = NULL;
+		l->nr = 0;
+	}
+	if (lists)
+		g_ptr_array_free(lists, TRUE);
+	lists = NULL;
+}
+
 static const char *command_name(char **argv)
 {
 	return argv[0] ? argv[0] : "maintstat";
@@ -172,9 +199,12 @@ int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 			case CLI_OPT_STRING_LIST: {
 				struct cli_strings *l = o->value;
 
+				if (!l->items)
+					remember_list(l);
 				l->items = g_renew(const char *, l->items,
-						   l->nr + 1);
+						   l->nr + 2);
 				l->items[l->nr++] = optarg;
+				l->items[l->nr] = NULL;
 				break;
 			}
 			case CLI_OPT_END:

@@ -27,7 +27,10 @@ enum cli_opt_type {
 	CLI_OPT_STRING_LIST, /* value: struct cli_strings *, repeatable */
 };
 
-/* A repeatable option's values, in order; items point into argv. */
+/*
+ * A repeatable option's values, in order, NULL-terminated; the strings
+ * point into argv, the array lives until cli_cleanup() (main calls it).
+ */
 struct cli_strings {
 	const char **items;
 	int nr;
@@ -69,6 +72,9 @@ struct cli_command_help {
  */
 int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 		      const struct cli_command_help *help);
+
+/* Free what option parsing allocated; main() calls it at exit. */
+void cli_cleanup(void);
 
 /* Print the generated help of a command to `fp`. */
 void cli_print_help(FILE *fp, const struct cli_option *opts,

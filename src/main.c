@@ -62,10 +62,14 @@ int main(int argc, char **argv)
 		printf("maintstat %s\n", MS_VERSION);
 		return finish_stdout(EXIT_OK);
 	}
-	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return finish_stdout(commands[i].fn(argc - 1,
-							    argv + 1));
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+		if (!strcmp(argv[1], commands[i].name)) {
+			int rc = commands[i].fn(argc - 1, argv + 1);
+
+			cli_cleanup();
+			return finish_stdout(rc);
+		}
+	}
 	fprintf(stderr, "maintstat: '%s' is not a maintstat command; "
 		"see 'maintstat --help'\n", argv[1]);
 	return EXIT_USAGE;
