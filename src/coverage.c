@@ -12,28 +12,30 @@ struct match_job {
 	/* per file: offset into `ids`, count */
 	guint32 *start, *count;
 	GArray *ids;        /* entry indices of every match, file by file */
+	unsigned char *marks; /* patterns that matched some file */
 };
 
 static gpointer match_range(gpointer data)
 {
 	struct match_job *j = data;
-	const struct maint_entry *local[256];
+	struct maint_match local[256];
 
 	j->ids = g_array_new(FALSE, FALSE, sizeof(guint32));
+	j->marks = g_new0(unsigned char, maint_index_nr_patterns(j->idx) + 1);
 	for (size_t i = j->begin; i < j->end; i++) {
-		const struct maint_entry **m = local;
-		size_t n = maint_index_match(j->idx, ms_tree_path(j->tree, i),
-					     local, 256);
+		const char *path = ms_tree_path(j->tree, i);
+		struct maint_match *m = local;
+		size_t n = maint_index_match_marks(j->idx, path, local, 256,
+						   j->marks);
 
 		if (n > 256) {
-			m = g_new(const struct maint_entry *, n);
-			maint_index_match(j->idx, ms_tree_path(j->tree, i), m,
-					  n);
+			m = g_new(struct maint_match, n);
+			maint_index_match_depth(j->idx, path, m, n);
 		}
 		j->start[i] = j->ids->len;
 		j->count[i] = (guint32)n;
 		for (size_t k = 0; k < n; k++) {
-			guint32 e = (guint32)m[k]->index;
+			guint32 e = (guint32)m[k].entry->index;
 
 			g_array_append_val(j->ids, e);
 		}
@@ -133,7 +135,7 @@ int coverage_compute(const struct maint_file *mf,
 	for (unsigned t = 0; t < nthreads; t++) {
 		jobs[t] = (struct match_job){ idx, tree, nfiles * t / nthreads,
 					      nfiles * (t + 1) / nthreads,
-					      start, count, NULL };
+					      start, count, NULL, NULL };
 		threads[t] = nthreads > 1 ?
 			g_thread_new("coverage", match_range, &jobs[t]) : NULL;
 		if (!threads[t])
@@ -227,7 +229,20 @@ int coverage_compute(const struct maint_file *mf,
 			g_array_free(ov, FALSE);
 	}
 	/* 5. patterns that match no file */
-	maint_index_unmatched(idx, &c->stale, &c->nr_stale);
+	{
+		size_t np = maint_index_nr_patterns(idx);
+
+		c->stale = g_new(const struct maint_field *, np + 1);
+		for (size_t id = 0; id < np; id++) {
+			bool hit = false;
+
+			for (unsigned t = 0; t < nthreads; t++)
+				hit = hit || jobs[t].marks[id];
+			if (!hit)
+				c->stale[c->nr_stale++] =
+					maint_index_pattern(idx, id);
+		}
+	}
 	c->stale_entry = g_new(const struct maint_entry *, c->nr_stale + 1);
 	for (size_t i = 0, e = 0; i < c->nr_stale; i++) {
 		/* fields come in entry order: find each one's entry */
@@ -263,8 +278,10 @@ int coverage_compute(const struct maint_file *mf,
 	g_hash_table_destroy(pairs);
 	g_hash_table_destroy(by_dir);
 	g_hash_table_destroy(by_top);
-	for (unsigned t = 0; t < nthreads; t++)
+	for (unsigned t = 0; t < nthreads; t++) {
 		g_array_free(jobs[t].ids, TRUE);
+		g_free(jobs[t].marks);
+	}
 	g_free(start);
 	g_free(count);
 	g_free(catch_all);

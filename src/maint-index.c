@@ -383,6 +383,7 @@ struct collect {
 	const struct maint_index *idx;
 	struct hit *hits;
 	size_t nr, alloc;
+	unsigned char *marks;  /* optional: one byte per pattern id */
 	struct hit local[32];
 };
 
@@ -391,6 +392,8 @@ static void collect_hit(uint32_t id, void *data)
 	struct collect *c = data;
 	const struct pattern *p = &c->idx->pats[id];
 
+	if (c->marks)
+		c->marks[id] = 1;
 	if (c->nr == c->alloc) {
 		size_t n = c->alloc * 2;
 
@@ -409,11 +412,11 @@ static void collect_hit(uint32_t id, void *data)
 	c->nr++;
 }
 
-size_t maint_index_match_depth(const struct maint_index *idx,
-			       const char *path,
-			       struct maint_match *out, size_t max)
+size_t maint_index_match_marks(const struct maint_index *idx,
+			       const char *path, struct maint_match *out,
+			       size_t max, unsigned char *marks)
 {
-	struct collect c = { idx, NULL, 0, 32, { { 0, 0, 0, 0 } } };
+	struct collect c = { idx, NULL, 0, 32, marks, { { 0, 0, 0, 0 } } };
 	struct ranked *r;
 	size_t nr = 0;
 
@@ -455,6 +458,13 @@ size_t maint_index_match_depth(const struct maint_index *idx,
 	return nr;
 }
 
+size_t maint_index_match_depth(const struct maint_index *idx,
+			       const char *path, struct maint_match *out,
+			       size_t max)
+{
+	return maint_index_match_marks(idx, path, out, max, NULL);
+}
+
 size_t maint_index_match(const struct maint_index *idx, const char *path,
 			 const struct maint_entry **out, size_t max)
 {
@@ -473,23 +483,32 @@ size_t maint_index_match(const struct maint_index *idx, const char *path,
 	return n;
 }
 
-static void mark_hit(uint32_t id, void *data)
+size_t maint_index_nr_patterns(const struct maint_index *idx)
 {
-	((bool *)data)[id] = true;
+	return idx->nr_pats;
+}
+
+const struct maint_field *maint_index_pattern(const struct maint_index *idx,
+					      size_t id)
+{
+	return idx->pats[id].field;
 }
 
 void maint_index_unmatched(const struct maint_index *idx,
 			   const struct maint_field ***out, size_t *nr)
 {
-	bool *hit = g_new0(bool, idx->nr_pats ? idx->nr_pats : 1);
+	unsigned char *marks = g_new0(unsigned char,
+				      idx->nr_pats ? idx->nr_pats : 1);
+	struct maint_match m[8];
 	size_t n = 0;
 
 	for (size_t i = 0; i < ms_tree_nr_files(idx->tree); i++)
-		for_each_match(idx, ms_tree_path(idx->tree, i), mark_hit, hit);
+		maint_index_match_marks(idx, ms_tree_path(idx->tree, i), m, 8,
+					marks);
 	*out = g_new(const struct maint_field *, idx->nr_pats + 1);
 	for (size_t i = 0; i < idx->nr_pats; i++)
-		if (!hit[i])
+		if (!marks[i])
 			(*out)[n++] = idx->pats[i].field;
 	*nr = n;
-	g_free(hit);
+	g_free(marks);
 }

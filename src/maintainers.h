@@ -124,6 +124,20 @@ size_t maint_index_match_depth(const struct maint_index *idx,
 			       size_t max);
 
 /*
+ * Like maint_index_match_depth(), and also set marks[id] = 1 for every
+ * pattern (F:, X: or N: field, numbered 0 .. maint_index_nr_patterns()-1)
+ * that matches `path`, whether or not its entry is excluded.  `marks` may
+ * be NULL.
+ */
+size_t maint_index_match_marks(const struct maint_index *idx,
+			       const char *path, struct maint_match *out,
+			       size_t max, unsigned char *marks);
+size_t maint_index_nr_patterns(const struct maint_index *idx);
+/* The field of pattern `id`; borrowed from the maint_file. */
+const struct maint_field *maint_index_pattern(const struct maint_index *idx,
+					      size_t id);
+
+/*
  * The F:, X: and N: fields whose pattern matches no file of the tree
  * (stale patterns), in file order: a new array of borrowed fields in *out
  * (g_free the array), its length in *nr.  Costs one pass over the tree.

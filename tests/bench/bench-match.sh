@@ -21,15 +21,16 @@ RUNS=${RUNS:-3}
 [ -f "$TREE/MAINTAINERS" ] || { echo "bench: no MAINTAINERS in $TREE" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-(cd "$TREE" && find . -type f ! -name .maintstat-unpacked | sed 's|^\./||' |
+(cd "$TREE" && find . -type f | sed 's|^\./||' |
 	LC_ALL=C sort) > "$tmp/files"
 nfiles=$(wc -l < "$tmp/files")
 
 now() { date +%s.%N; }
-best() { # best of RUNS, in seconds
-	local b=999999 t0 t1 d
+best() { # best of RUNS, in seconds: best STDIN-FILE CMD...
+	local b=999999 t0 t1 d in=$1
+	shift
 	for _ in $(seq "$RUNS"); do
-		t0=$(now); "$@" > /dev/null; t1=$(now)
+		t0=$(now); "$@" < "$in" > /dev/null; t1=$(now)
 		d=$(echo "$t1 - $t0" | bc -l)
 		b=$(echo "if ($d < $b) $d else $b" | bc -l)
 	done
@@ -37,8 +38,8 @@ best() { # best of RUNS, in seconds
 }
 
 cd "$TREE"
-t_sections=$(best "$MS" sections - < "$tmp/files")
-t_coverage=$(best "$MS" coverage)
+t_sections=$(best "$tmp/files" "$MS" sections -)
+t_coverage=$(best /dev/null "$MS" coverage)
 awk -v n="$SAMPLE" -v total="$nfiles" 'NR % int(total / n) == 0' \
 	"$tmp/files" | head -n "$SAMPLE" > "$tmp/sample"
 t0=$(now)

@@ -39,7 +39,7 @@ def all_files(tree):
     return sorted(out, key=lambda s: s.encode())
 
 
-files = [f for f in all_files(TREE) if f != ".maintstat-unpacked"]
+files = all_files(TREE)
 sample = files[::25]
 ok(len(sample) >= 3000, f"sample has at least 3000 files ({len(sample)})")
 
@@ -106,4 +106,18 @@ ok(not wrong, f"sections equal get_maintainer.pl's for all {len(sample)} "
    "\n".join(f"{p}\n  get_maintainer.pl: {w}\n  maintstat:         {g}"
              for p, w, g in wrong[:20]) + f"\n({len(wrong)} paths differ)")
 ok(exact >= len(sample) * 0.9, f"most paths agree exactly ({exact})")
+
+# coverage sees the same tree the sample came from
+r = run("coverage", "--tree", TREE, "--json")
+eq(r.rc, 0, "coverage on the kernel tree exits 0")
+c = r.json()
+eq(c["files_total"], len(files), "coverage counts every regular file")
+eq(c["catch_all_entries"], ["THE REST"], "THE REST is the only catch-all")
+# a file covered by no entry but THE REST has exactly ['THE REST']
+unc_sample = [p for p in sample if oracle[p] == ["THE REST"]]
+unc = set(c["uncovered"]["files"])
+eq([p for p in unc_sample if p not in unc], [],
+   "every sampled file get_maintainer.pl gives only THE REST is uncovered")
+eq(len([p for p in sample if p in unc]), len(unc_sample),
+   "and no other sampled file is")
 done()
