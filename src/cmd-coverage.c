@@ -101,6 +101,17 @@ static void emit_json(struct ms_out *o, const struct cli_tree *ct,
 	ms_out_end_list(o);
 }
 
+/* A MAINTAINERS file name as people read it: relative to the tree. */
+static const char *short_name(const struct cli_tree *ct, const char *file)
+{
+	const char *root = ms_tree_root(ct->tree);
+	size_t n = strlen(root);
+
+	if (!strncmp(file, root, n) && file[n] == '/')
+		return file + n + 1;
+	return file;
+}
+
 static void print_text(FILE *fp, const struct cli_tree *ct,
 		       const struct coverage *c, double share,
 		       bool list_files)
@@ -140,12 +151,14 @@ static void print_text(FILE *fp, const struct cli_tree *ct,
 	fprintf(fp, "\nEntries with no F: or N: pattern: %zu\n",
 		c->nr_without_files);
 	for (size_t i = 0; i < c->nr_without_files; i++)
-		fprintf(fp, "  %s:%u: %s\n", c->without_files[i]->file,
+		fprintf(fp, "  %s:%u: %s\n",
+			short_name(ct, c->without_files[i]->file),
 			c->without_files[i]->line, c->without_files[i]->name);
 
 	fprintf(fp, "\nPatterns that match no file: %zu\n", c->nr_stale);
 	for (size_t i = 0; i < c->nr_stale; i++)
-		fprintf(fp, "  %s:%u: %c: %s  (%s)\n", c->stale[i]->file,
+		fprintf(fp, "  %s:%u: %c: %s  (%s)\n",
+			short_name(ct, c->stale[i]->file),
 			c->stale[i]->line, c->stale[i]->key,
 			c->stale[i]->value, c->stale_entry[i]->name);
 
