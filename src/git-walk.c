@@ -1,0 +1,928 @@
+/*
+ * git-walk.c - the libgit2 adapter for history (history.h).
+ *
+ * Three kinds of threads: a revwalk thread that lists commit ids, worker
+ * threads that read and parse each commit and diff its tree against its
+ * first parent's (each worker has its own git_repository, since a handle
+ * must not be shared between threads), and the calling thread, which
+ * hands the finished commits to the caller in walk order.  Workers run at
+ * most WINDOW commits ahead of the caller, so memory stays bounded.
+ *
+ * Commits are parsed from their raw object rather than with
+ * git_commit_lookup(): libgit2 refuses a commit whose author line is
+ * malformed, and odd data must never stop the walk.
+ */
+#include "history.h"
+#include "git-common.h"
+#include "person.h"
+
+#include <git2.h>
+#include <glib.h>
+#include <string.h>
+
+#define WINDOW 4096
+#define WALK_BATCH 256
+#define CHUNK 32
+
+struct item {
+	struct ms_commit c;
+	bool skip;              /* a merge we do not deliver, or unreadable */
+	GStringChunk *chunk;    /* every string of the commit */
+	GPtrArray *paths;
+	GArray *trailers;
+};
+
+struct walk;
+
+struct worker {
+	struct walk *w;
+	git_repository *repo;
+	git_odb *odb;
+	GThread *thread;
+	GString *prefix;
+	GHashTable *cur, *prev;      /* raw trees: this commit's, the last */
+	size_t incomplete;
+	size_t merges;
+	/* commit -> tree of the commits of the current chunk */
+	git_oid known_commit[CHUNK], known_tree[CHUNK];
+	size_t nr_known;
+};
+
+struct walk {
+	const struct ms_walk_opts *opts;
+	git_repository *repo;        /* the revwalk thread's */
+	git_revwalk *revwalk;
+
+	GMutex lock;
+	GCond work_cond;             /* workers wait for ids or room */
+	GCond done_cond;             /* the caller waits for results */
+	GArray *oids;                /* git_oid, in walk order */
+	GPtrArray *results;          /* struct item *, NULL until done */
+	size_t next;                 /* next index a worker takes */
+	size_t consumed;             /* next index the caller delivers */
+	bool walk_done;
+	bool stop;
+	char *walk_error;            /* why the revwalk ended early */
+};
+
+static void item_free(struct item *it)
+{
+	if (!it)
+		return;
+	if (it->chunk)
+		g_string_chunk_free(it->chunk);
+	if (it->paths)
+		g_ptr_array_free(it->paths, TRUE);
+	if (it->trailers)
+		g_array_free(it->trailers, TRUE);
+	g_free(it);
+}
+
+/* ---- parsing a raw commit ---- */
+
+static const char *to_utf8(struct item *it, const char *s, size_t len,
+			   const char *encoding)
+{
+	char *conv = NULL;
+	const char *r;
+
+	if (g_utf8_validate(s, (gssize)len, NULL))
+		return g_string_chunk_insert_len(it->chunk, s, (gssize)len);
+	if (encoding && g_ascii_strcasecmp(encoding, "utf-8") != 0)
+		conv = g_convert(s, (gssize)len, "UTF-8", encoding,
+				 NULL, NULL, NULL);
+	if (!conv)
+		conv = g_convert(s, (gssize)len, "UTF-8", "ISO-8859-1",
+				 NULL, NULL, NULL);
+	if (!conv)
+		conv = g_utf8_make_valid(s, (gssize)len);
+	r = g_string_chunk_insert(it->chunk, conv);
+	g_free(conv);
+	return r;
+}
+
+/* "Name <email> 1234567890 +0100", leniently, as git's split_ident_line. */
+static void parse_sig(struct item *it, const char *s, size_t len,
+		      const char *encoding, struct ms_sig *sig)
+{
+	const char *lt = memchr(s, '<', len);
+	const char *gt = NULL, *end = s + len, *p;
+	const char *name_end;
+
+	sig->name = "";
+	sig->email = "";
+	sig->time = 0;
+	sig->offset = 0;
+	if (lt) {
+		for (p = end; p > lt; p--)
+			if (p[-1] == '>') {
+				gt = p - 1;
+				break;
+			}
+	}
+	name_end = lt ? lt : end;
+	if (!lt) {
+		/* no address: the name runs up to the timestamp, if any */
+		p = end;
+		while (p > s && (g_ascii_isdigit(p[-1]) || p[-1] == ' ' ||
+				 p[-1] == '+' || p[-1] == '-'))
+			p--;
+		name_end = p;
+	}
+	while (name_end > s && g_ascii_isspace(name_end[-1]))
+		name_end--;
+	while (s < name_end && g_ascii_isspace(*s))
+		s++;
+	if (name_end > s)
+		sig->name = to_utf8(it, s, (size_t)(name_end - s), encoding);
+	if (lt && gt) {
+		const char *e = lt + 1, *ee = gt;
+
+		while (e < ee && g_ascii_isspace(*e))
+			e++;
+		while (ee > e && g_ascii_isspace(ee[-1]))
+			ee--;
+		if (ee > e)
+			sig->email = to_utf8(it, e, (size_t)(ee - e), encoding);
+		p = gt + 1;
+	} else {
+		p = name_end;
+	}
+	while (p < end && *p == ' ')
+		p++;
+	if (p < end && g_ascii_isdigit(*p)) {
+		char buf[32];
+		size_t n = 0;
+
+		while (p < end && g_ascii_isdigit(*p) && n < sizeof(buf) - 1)
+			buf[n++] = *p++;
+		buf[n] = '\0';
+		sig->time = g_ascii_strtoll(buf, NULL, 10);
+		while (p < end && *p == ' ')
+			p++;
+		if (end - p >= 5 && (*p == '+' || *p == '-') &&
+		    g_ascii_isdigit(p[1]) && g_ascii_isdigit(p[2]) &&
+		    g_ascii_isdigit(p[3]) && g_ascii_isdigit(p[4])) {
+			int m = ((p[1] - '0') * 10 + (p[2] - '0')) * 60 +
+				(p[3] - '0') * 10 + (p[4] - '0');
+
+			sig->offset = *p == '-' ? -m : m;
+		}
+	}
+}
+
+static void parse_trailers(struct item *it, const char *msg, size_t len)
+{
+	size_t start, end, pos;
+
+	if (!ms_trailer_block(msg, len, &start, &end))
+		return;
+	for (pos = start; pos < end;) {
+		const char *l = msg + pos;
+		const char *nl = memchr(l, '\n', end - pos);
+		size_t ll = nl ? (size_t)(nl - l) : end - pos;
+		struct ms_trailer_line t;
+
+		pos += ll + 1;
+		if (!ms_trailer_parse_line(l, ll, &t))
+			continue;
+		struct ms_commit_trailer ct = { 0 };
+
+		ct.kind = t.kind;
+		ct.token = g_string_chunk_insert_len(it->chunk, t.token,
+						     (gssize)t.token_len);
+		ct.value = g_string_chunk_insert_len(it->chunk, t.value,
+						     (gssize)t.value_len);
+		ct.is_person = t.is_person;
+		if (t.is_person) {
+			char *n, *e;
+
+			ms_person_parse(t.value, (long)t.value_len, &n, &e);
+			if (n)
+				ct.name = g_string_chunk_insert(it->chunk, n);
+			if (e)
+				ct.email = g_string_chunk_insert(it->chunk, e);
+			g_free(n);
+			g_free(e);
+		}
+		g_array_append_val(it->trailers, ct);
+	}
+}
+
+/*
+ * Parse a raw commit's headers and message.  Stores the tree and first
+ * parent ids; returns false when the object does not look like a commit
+ * at all.
+ */
+static bool parse_commit(struct item *it, const char *buf, size_t len,
+			 git_oid *tree, git_oid *parent)
+{
+	const char *p = buf, *end = buf + len;
+	const char *author = NULL, *committer = NULL, *encoding_p = NULL;
+	size_t author_len = 0, committer_len = 0, encoding_len = 0;
+	bool have_tree = false;
+	char *encoding = NULL;
+
+	while (p < end && *p != '\n') {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (ll >= 45 && !strncmp(p, "tree ", 5)) {
+			have_tree = git_oid_fromstrn(tree, p + 5, 40) == 0;
+		} else if (ll >= 47 && !strncmp(p, "parent ", 7)) {
+			if (it->c.nr_parents++ == 0 &&
+			    git_oid_fromstrn(parent, p + 7, 40) != 0)
+				it->c.nr_parents--;
+		} else if (ll >= 7 && !strncmp(p, "author ", 7) && !author) {
+			author = p + 7;
+			author_len = ll - 7;
+		} else if (ll >= 10 && !strncmp(p, "committer ", 10) &&
+			   !committer) {
+			committer = p + 10;
+			committer_len = ll - 10;
+		} else if (ll >= 9 && !strncmp(p, "encoding ", 9)) {
+			encoding_p = p + 9;
+			encoding_len = ll - 9;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (p < end)
+		p++; /* the blank line before the message */
+	if (encoding_p)
+		encoding = g_strndup(encoding_p, encoding_len);
+	parse_sig(it, author ? author : "", author_len, encoding,
+		  &it->c.author);
+	parse_sig(it, committer ? committer : "", committer_len, encoding,
+		  &it->c.committer);
+	if (p < end) {
+		size_t mlen = (size_t)(end - p);
+
+		if (g_utf8_validate(p, (gssize)mlen, NULL)) {
+			parse_trailers(it, p, mlen);
+		} else {
+			const char *m = to_utf8(it, p, mlen, encoding);
+
+			parse_trailers(it, m, strlen(m));
+		}
+	}
+	g_free(encoding);
+	return have_tree;
+}
+
+/* ---- tree diff ---- */
+
+/*
+ * Trees are read raw and walked in place ("<mode> <name>\0<20-byte id>"
+ * entries, sorted as git sorts them): no per-tree allocation, no shared
+ * object cache.  A worker keeps the trees it read for the previous commit
+ * (`prev`) next to those of the current one (`cur`): consecutive commits
+ * share most changed directories, so a tree is mostly read once.
+ */
+struct tree_entry {
+	const char *name;
+	size_t name_len;
+	unsigned mode;
+	const unsigned char *id;  /* raw, 20 bytes */
+};
+
+struct tree_iter {
+	const char *p, *end;
+};
+
+static bool tree_next(struct tree_iter *t, struct tree_entry *e)
+{
+	const char *sp, *nul;
+	unsigned mode = 0;
+
+	if (!t->p || t->p >= t->end)
+		return false;
+	sp = memchr(t->p, ' ', (size_t)(t->end - t->p));
+	nul = sp ? memchr(sp, '\0', (size_t)(t->end - sp)) : NULL;
+	if (!nul || t->end - nul < 21) {
+		t->p = t->end;
+		return false;
+	}
+	for (const char *q = t->p; q < sp; q++)
+		mode = mode * 8 + (unsigned)(*q - '0');
+	e->mode = mode;
+	e->name = sp + 1;
+	e->name_len = (size_t)(nul - sp - 1);
+	e->id = (const unsigned char *)nul + 1;
+	t->p = nul + 21;
+	return true;
+}
+
+static bool entry_is_tree(const struct tree_entry *e)
+{
+	return (e->mode & 0170000) == 0040000;
+}
+
+/* git's base_name_compare(): a tree sorts as if its name ended in '/'. */
+static int entry_cmp(const struct tree_entry *a, const struct tree_entry *b)
+{
+	size_t len = MIN(a->name_len, b->name_len);
+	int cmp = memcmp(a->name, b->name, len);
+	unsigned char c1, c2;
+
+	if (cmp)
+		return cmp;
+	c1 = a->name_len > len ? (unsigned char)a->name[len] :
+		entry_is_tree(a) ? '/' : 0;
+	c2 = b->name_len > len ? (unsigned char)b->name[len] :
+		entry_is_tree(b) ? '/' : 0;
+	return c1 < c2 ? -1 : c1 > c2 ? 1 : 0;
+}
+
+static guint oid_hash(gconstpointer p)
+{
+	guint h;
+
+	memcpy(&h, p, sizeof(h));
+	return h;
+}
+
+static gboolean oid_eq(gconstpointer a, gconstpointer b)
+{
+	return memcmp(a, b, GIT_OID_RAWSZ) == 0;
+}
+
+static GHashTable *tree_cache_new(void)
+{
+	return g_hash_table_new_full(oid_hash, oid_eq, NULL,
+				     (GDestroyNotify)git_odb_object_free);
+}
+
+/* The raw tree `id` (borrowed from the cache), or NULL when missing. */
+static git_odb_object *read_tree(struct worker *wk, struct item *it,
+				 const unsigned char *raw)
+{
+	git_odb_object *obj = g_hash_table_lookup(wk->cur, raw);
+	git_oid id;
+
+	if (obj)
+		return obj;
+	obj = g_hash_table_lookup(wk->prev, raw);
+	if (obj) {
+		g_hash_table_steal(wk->prev, raw);
+		g_hash_table_insert(wk->cur, (void *)git_odb_object_id(obj)->id,
+				    obj);
+		return obj;
+	}
+	git_oid_fromraw(&id, raw);
+	if (git_odb_read(&obj, wk->odb, &id) < 0 ||
+	    git_odb_object_type(obj) != GIT_OBJECT_TREE) {
+		git_odb_object_free(obj);
+		it->c.incomplete = true;
+		return NULL;
+	}
+	g_hash_table_insert(wk->cur, (void *)git_odb_object_id(obj)->id, obj);
+	return obj;
+}
+
+static void tree_iter_init(struct worker *wk, struct item *it,
+			   const unsigned char *raw, struct tree_iter *t,
+			   bool *ok)
+{
+	git_odb_object *obj;
+
+	t->p = t->end = NULL;
+	if (!raw)
+		return;
+	obj = read_tree(wk, it, raw);
+	if (!obj) {
+		*ok = false;
+		return;
+	}
+	t->p = git_odb_object_data(obj);
+	t->end = t->p + git_odb_object_size(obj);
+}
+
+static void add_path(struct worker *wk, struct item *it,
+		     const struct tree_entry *e)
+{
+	size_t plen = wk->prefix->len;
+
+	g_string_append_len(wk->prefix, e->name, (gssize)e->name_len);
+	g_ptr_array_add(it->paths,
+			g_string_chunk_insert_len(it->chunk, wk->prefix->str,
+						  (gssize)wk->prefix->len));
+	g_string_truncate(wk->prefix, plen);
+}
+
+static void diff_trees(struct worker *wk, struct item *it,
+		       const unsigned char *a_id, const unsigned char *b_id);
+
+static void recurse(struct worker *wk, struct item *it,
+		    const struct tree_entry *e, const unsigned char *a_id,
+		    const unsigned char *b_id)
+{
+	size_t plen = wk->prefix->len;
+
+	g_string_append_len(wk->prefix, e->name, (gssize)e->name_len);
+	g_string_append_c(wk->prefix, '/');
+	diff_trees(wk, it, a_id, b_id);
+	g_string_truncate(wk->prefix, plen);
+}
+
+/* Paths that differ between trees a and b (raw ids; NULL: empty tree). */
+static void diff_trees(struct worker *wk, struct item *it,
+		       const unsigned char *a_id, const unsigned char *b_id)
+{
+	struct tree_iter ta, tb;
+	struct tree_entry ea, eb;
+	bool ok = true, ha, hb;
+
+	tree_iter_init(wk, it, a_id, &ta, &ok);
+	tree_iter_init(wk, it, b_id, &tb, &ok);
+	if (!ok)
+		return;
+	ha = tree_next(&ta, &ea);
+	hb = tree_next(&tb, &eb);
+	while (ha || hb) {
+		int cmp = !ha ? 1 : !hb ? -1 : entry_cmp(&ea, &eb);
+
+		if (cmp < 0) {
+			if (entry_is_tree(&ea))
+				recurse(wk, it, &ea, ea.id, NULL);
+			else
+				add_path(wk, it, &ea);
+			ha = tree_next(&ta, &ea);
+		} else if (cmp > 0) {
+			if (entry_is_tree(&eb))
+				recurse(wk, it, &eb, NULL, eb.id);
+			else
+				add_path(wk, it, &eb);
+			hb = tree_next(&tb, &eb);
+		} else {
+			if (ea.mode != eb.mode ||
+			    memcmp(ea.id, eb.id, GIT_OID_RAWSZ) != 0) {
+				if (entry_is_tree(&ea))
+					recurse(wk, it, &ea, ea.id, eb.id);
+				else
+					add_path(wk, it, &ea);
+			}
+			ha = tree_next(&ta, &ea);
+			hb = tree_next(&tb, &eb);
+		}
+	}
+}
+
+/* Diff a commit's tree against its parent's, then age the tree cache. */
+static void diff_commit(struct worker *wk, struct item *it,
+			const git_oid *a, const git_oid *b)
+{
+	GHashTable *t;
+
+	diff_trees(wk, it, a ? a->id : NULL, b->id);
+	t = wk->prev;
+	g_hash_table_remove_all(t);
+	wk->prev = wk->cur;
+	wk->cur = t;
+}
+
+/* The tree of commit `id`, read from its raw object. */
+static int commit_tree(struct worker *wk, const git_oid *id, git_oid *tree)
+{
+	git_odb_object *obj = NULL;
+	const char *data;
+	size_t len;
+	int rc = -1;
+
+	for (size_t k = wk->nr_known; k-- > 0;)
+		if (git_oid_equal(&wk->known_commit[k], id)) {
+			git_oid_cpy(tree, &wk->known_tree[k]);
+			return 0;
+		}
+	if (git_odb_read(&obj, wk->odb, id) < 0)
+		return -1;
+	data = git_odb_object_data(obj);
+	len = git_odb_object_size(obj);
+	if (git_odb_object_type(obj) == GIT_OBJECT_COMMIT && len >= 45 &&
+	    !strncmp(data, "tree ", 5) &&
+	    git_oid_fromstrn(tree, data + 5, 40) == 0)
+		rc = 0;
+	git_odb_object_free(obj);
+	return rc;
+}
+
+static struct item *process(struct worker *wk, const git_oid *id)
+{
+	const struct ms_walk_opts *opts = wk->w->opts;
+	struct item *it = g_new0(struct item, 1);
+	git_odb_object *obj = NULL;
+	git_oid tree, parent, ptree;
+	bool have_tree;
+
+	git_oid_tostr(it->c.id, sizeof(it->c.id), id);
+	if (git_odb_read(&obj, wk->odb, id) < 0 ||
+	    git_odb_object_type(obj) != GIT_OBJECT_COMMIT) {
+		git_odb_object_free(obj);
+		wk->incomplete++;
+		it->skip = true;
+		return it;
+	}
+	it->chunk = g_string_chunk_new(512);
+	it->paths = g_ptr_array_new();
+	it->trailers = g_array_new(FALSE, FALSE,
+				   sizeof(struct ms_commit_trailer));
+	have_tree = parse_commit(it, git_odb_object_data(obj),
+				 git_odb_object_size(obj), &tree, &parent);
+	git_odb_object_free(obj);
+	if (have_tree && wk->nr_known < CHUNK) {
+		git_oid_cpy(&wk->known_commit[wk->nr_known], id);
+		git_oid_cpy(&wk->known_tree[wk->nr_known], &tree);
+		wk->nr_known++;
+	}
+	if (it->c.nr_parents > 1 && !(opts->flags & MS_WALK_MERGES)) {
+		wk->merges++;
+		it->skip = true;
+		return it;
+	}
+	if (!(opts->flags & MS_WALK_NO_PATHS)) {
+		if (!have_tree) {
+			it->c.incomplete = true;
+		} else if (it->c.nr_parents == 0) {
+			diff_commit(wk, it, NULL, &tree);
+		} else if (commit_tree(wk, &parent, &ptree) < 0) {
+			it->c.incomplete = true;
+		} else if (!git_oid_equal(&ptree, &tree)) {
+			diff_commit(wk, it, &ptree, &tree);
+		}
+	}
+	if (it->c.incomplete)
+		wk->incomplete++;
+	it->c.paths = (const char **)it->paths->pdata;
+	it->c.nr_paths = it->paths->len;
+	it->c.trailers = (struct ms_commit_trailer *)(void *)
+		it->trailers->data;
+	it->c.nr_trailers = it->trailers->len;
+	if (opts->prepare)
+		it->c.user = opts->prepare(&it->c, opts->data);
+	return it;
+}
+
+/*
+ * A worker takes up to CHUNK consecutive commits at a time and processes
+ * them oldest first: in a mostly linear history a commit's first parent
+ * is then usually the one it just parsed, so its tree id is known without
+ * reading the parent again.
+ */
+static gpointer worker_main(gpointer data)
+{
+	struct worker *wk = data;
+	struct walk *w = wk->w;
+	git_oid ids[CHUNK];
+	struct item *its[CHUNK];
+
+	for (;;) {
+		size_t start, n, k;
+
+		g_mutex_lock(&w->lock);
+		while (!w->stop &&
+		       (w->next >= w->oids->len ||
+			w->next >= w->consumed + WINDOW) &&
+		       !(w->walk_done && w->next >= w->oids->len))
+			g_cond_wait(&w->work_cond, &w->lock);
+		if (w->stop || w->next >= w->oids->len) {
+			g_mutex_unlock(&w->lock);
+			break;
+		}
+		start = w->next;
+		n = MIN((size_t)CHUNK, w->oids->len - start);
+		memcpy(ids, &g_array_index(w->oids, git_oid, start),
+		       n * sizeof(git_oid));
+		w->next += n;
+		g_mutex_unlock(&w->lock);
+
+		wk->nr_known = 0;
+		for (k = n; k-- > 0;)
+			its[k] = process(wk, &ids[k]);
+
+		g_mutex_lock(&w->lock);
+		for (k = 0; k < n; k++)
+			w->results->pdata[start + k] = its[k];
+		if (w->consumed >= start && w->consumed < start + n)
+			g_cond_signal(&w->done_cond);
+		g_mutex_unlock(&w->lock);
+	}
+	return NULL;
+}
+
+static void publish(struct walk *w, git_oid *batch, size_t n, bool done)
+{
+	g_mutex_lock(&w->lock);
+	g_array_append_vals(w->oids, batch, (guint)n);
+	g_ptr_array_set_size(w->results, (gint)w->oids->len);
+	if (done)
+		w->walk_done = true;
+	g_cond_broadcast(&w->work_cond);
+	g_cond_broadcast(&w->done_cond);
+	g_mutex_unlock(&w->lock);
+}
+
+static gpointer revwalk_main(gpointer data)
+{
+	struct walk *w = data;
+	git_oid batch[WALK_BATCH];
+	size_t n = 0;
+	int rc;
+
+	for (;;) {
+		bool stop;
+
+		rc = git_revwalk_next(&batch[n], w->revwalk);
+		if (rc < 0)
+			break;
+		if (++n < WALK_BATCH)
+			continue;
+		publish(w, batch, n, false);
+		n = 0;
+		g_mutex_lock(&w->lock);
+		stop = w->stop;
+		g_mutex_unlock(&w->lock);
+		if (stop)
+			break;
+	}
+	if (rc < 0 && rc != GIT_ITEROVER) {
+		const git_error *e = git_error_last();
+
+		w->walk_error = g_strdup_printf(
+			"history ends early (an object is missing?): %s",
+			e && e->message ? e->message : "revwalk failed");
+	}
+	publish(w, batch, n, true);
+	return NULL;
+}
+
+static int open_repo(const char *gitdir, git_repository **out)
+{
+	int rc;
+
+	ms_git_init();
+	rc = git_repository_open_ext(out, gitdir,
+				     GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	if (rc == GIT_ENOTFOUND)
+		return ms_error_set(MS_ENOTFOUND,
+				    "not a git repository: '%s'", gitdir);
+	if (rc < 0)
+		return ms_git_error(rc, "cannot open repository '%s'",
+				    gitdir);
+	return 0;
+}
+
+static int resolve(git_repository *repo, const char *gitdir,
+		   const char *rev, git_commit **out)
+{
+	git_object *obj = NULL;
+	int rc;
+
+	if (!rev)
+		rev = "HEAD";
+	rc = git_revparse_single(&obj, repo, rev);
+	if (rc < 0) {
+		if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC ||
+		    rc == GIT_EAMBIGUOUS) {
+			if (git_repository_is_empty(repo) == 1)
+				return ms_error_set(MS_ENOTFOUND,
+					"unknown revision '%s': repository "
+					"'%s' has no commits", rev, gitdir);
+			return ms_error_set(MS_ENOTFOUND,
+					    "unknown revision '%s'", rev);
+		}
+		return ms_git_error(rc, "cannot resolve '%s'", rev);
+	}
+	rc = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (rc < 0)
+		return ms_error_set(MS_ENOTFOUND,
+				    "'%s' does not name a commit", rev);
+	return 0;
+}
+
+int ms_history_resolve(const char *gitdir, const char *rev, char id[41],
+		       int64_t *time)
+{
+	git_repository *repo = NULL;
+	git_commit *c = NULL;
+	int rc;
+
+	rc = open_repo(gitdir, &repo);
+	if (rc < 0)
+		return rc;
+	rc = resolve(repo, gitdir, rev, &c);
+	if (rc == 0) {
+		if (id)
+			git_oid_tostr(id, 41, git_commit_id(c));
+		if (time)
+			*time = git_commit_time(c);
+	}
+	git_commit_free(c);
+	git_repository_free(repo);
+	return rc;
+}
+
+int ms_history_read_file(const char *gitdir, const char *rev,
+			 const char *path, char **buf, size_t *len)
+{
+	git_repository *repo = NULL;
+	git_commit *c = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
+	git_blob *blob = NULL;
+	int rc;
+
+	*buf = NULL;
+	*len = 0;
+	rc = open_repo(gitdir, &repo);
+	if (rc < 0)
+		return rc;
+	rc = resolve(repo, gitdir, rev, &c);
+	if (rc < 0)
+		goto done;
+	rc = git_commit_tree(&tree, c);
+	if (rc < 0) {
+		rc = ms_git_error(rc, "cannot read the tree of '%s'",
+				  rev ? rev : "HEAD");
+		goto done;
+	}
+	rc = git_tree_entry_bypath(&e, tree, path);
+	if (rc < 0) {
+		rc = ms_error_set(MS_ENOTFOUND, "'%s' has no file '%s'",
+				  rev ? rev : "HEAD", path);
+		goto done;
+	}
+	rc = git_blob_lookup(&blob, repo, git_tree_entry_id(e));
+	if (rc < 0) {
+		rc = ms_git_error(rc, "cannot read '%s'", path);
+		goto done;
+	}
+	*len = (size_t)git_blob_rawsize(blob);
+	*buf = g_malloc(*len + 1);
+	memcpy(*buf, git_blob_rawcontent(blob), *len);
+	(*buf)[*len] = '\0';
+done:
+	git_blob_free(blob);
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	git_commit_free(c);
+	git_repository_free(repo);
+	return rc;
+}
+
+int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
+		    struct ms_walk_stats *stats, struct ms_diags *diags)
+{
+	struct walk w = { 0 };
+	struct worker *wks = NULL;
+	struct ms_walk_stats st = { 0 };
+	git_commit *start = NULL;
+	GThread *walker = NULL;
+	int nr = opts->nr_threads > 0 ? opts->nr_threads :
+		(int)g_get_num_processors();
+	int rc, i;
+
+	w.opts = opts;
+	ms_git_init();
+	/*
+	 * The walk reads every object once or twice and keeps what it
+	 * needs itself; libgit2's shared object cache only costs here
+	 * (hash probes and evictions took a third of the time on U-Boot).
+	 * The setting is process-wide, which suits maintstat's commands:
+	 * none of them reads an object often enough to gain from it.
+	 */
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
+	rc = open_repo(gitdir, &w.repo);
+	if (rc < 0)
+		return rc;
+	rc = resolve(w.repo, gitdir, opts->rev, &start);
+	if (rc < 0)
+		goto out;
+	rc = git_revwalk_new(&w.revwalk, w.repo);
+	if (rc == 0)
+		rc = git_revwalk_sorting(w.revwalk, GIT_SORT_TIME);
+	if (rc == 0)
+		rc = git_revwalk_push(w.revwalk, git_commit_id(start));
+	if (rc < 0) {
+		rc = ms_git_error(rc, "cannot walk '%s'",
+				  opts->rev ? opts->rev : "HEAD");
+		goto out;
+	}
+	if (nr < 1)
+		nr = 1;
+	wks = g_new0(struct worker, (size_t)nr);
+	for (i = 0; i < nr; i++) {
+		wks[i].w = &w;
+		rc = git_repository_open_ext(&wks[i].repo, gitdir,
+					     GIT_REPOSITORY_OPEN_NO_SEARCH,
+					     NULL);
+		if (rc == 0)
+			rc = git_repository_odb(&wks[i].odb, wks[i].repo);
+		if (rc < 0) {
+			rc = ms_git_error(rc, "cannot open repository '%s'",
+					  gitdir);
+			goto out;
+		}
+		wks[i].prefix = g_string_new(NULL);
+		wks[i].cur = tree_cache_new();
+		wks[i].prev = tree_cache_new();
+	}
+
+	g_mutex_init(&w.lock);
+	g_cond_init(&w.work_cond);
+	g_cond_init(&w.done_cond);
+	w.oids = g_array_new(FALSE, FALSE, sizeof(git_oid));
+	w.results = g_ptr_array_new();
+	walker = g_thread_new("ms-revwalk", revwalk_main, &w);
+	for (i = 0; i < nr; i++)
+		wks[i].thread = g_thread_new("ms-diff", worker_main, &wks[i]);
+
+	rc = 0;
+	while (rc == 0) {
+		struct item *batch[CHUNK * 2];
+		size_t n = 0, k;
+
+		g_mutex_lock(&w.lock);
+		while (!(w.consumed < w.results->len &&
+			 w.results->pdata[w.consumed]) &&
+		       !(w.walk_done && w.consumed >= w.oids->len))
+			g_cond_wait(&w.done_cond, &w.lock);
+		while (n < G_N_ELEMENTS(batch) &&
+		       w.consumed < w.results->len &&
+		       w.results->pdata[w.consumed]) {
+			batch[n++] = w.results->pdata[w.consumed];
+			w.results->pdata[w.consumed++] = NULL;
+		}
+		if (n)
+			g_cond_broadcast(&w.work_cond);
+		g_mutex_unlock(&w.lock);
+		if (!n)
+			break;
+
+		for (k = 0; k < n; k++) {
+			struct item *it = batch[k];
+
+			st.walked++;
+			if (!it->skip && rc == 0) {
+				st.delivered++;
+				rc = opts->fn ? opts->fn(&it->c, opts->data)
+					      : 0;
+			} else if (!it->skip && it->c.user && opts->release) {
+				opts->release(it->c.user, opts->data);
+			}
+			item_free(it);
+		}
+	}
+
+	g_mutex_lock(&w.lock);
+	w.stop = true;
+	g_cond_broadcast(&w.work_cond);
+	g_mutex_unlock(&w.lock);
+	g_thread_join(walker);
+	for (i = 0; i < nr; i++) {
+		g_thread_join(wks[i].thread);
+		st.incomplete += wks[i].incomplete;
+		st.merges += wks[i].merges;
+	}
+	/* results a stopped walk never delivered */
+	for (guint k = 0; k < w.results->len; k++) {
+		struct item *it = w.results->pdata[k];
+
+		if (it && it->c.user && opts->release)
+			opts->release(it->c.user, opts->data);
+		item_free(it);
+	}
+	if (diags && w.walk_error)
+		ms_diags_add(diags, NULL, 0, "%s", w.walk_error);
+	if (diags && st.incomplete)
+		ms_diags_add(diags, NULL, 0,
+			     "%zu commit%s had objects missing from the "
+			     "repository (a partial mirror?); their paths "
+			     "may be incomplete", st.incomplete,
+			     st.incomplete == 1 ? "" : "s");
+	g_array_free(w.oids, TRUE);
+	g_ptr_array_free(w.results, TRUE);
+	g_free(w.walk_error);
+	g_mutex_clear(&w.lock);
+	g_cond_clear(&w.work_cond);
+	g_cond_clear(&w.done_cond);
+out:
+	if (wks) {
+		for (i = 0; i < nr; i++) {
+			git_odb_free(wks[i].odb);
+			git_repository_free(wks[i].repo);
+			if (wks[i].prefix)
+				g_string_free(wks[i].prefix, TRUE);
+			if (wks[i].cur)
+				g_hash_table_destroy(wks[i].cur);
+			if (wks[i].prev)
+				g_hash_table_destroy(wks[i].prev);
+		}
+		g_free(wks);
+	}
+	git_revwalk_free(w.revwalk);
+	git_commit_free(start);
+	git_repository_free(w.repo);
+	if (stats)
+		*stats = st;
+	return rc;
+}
