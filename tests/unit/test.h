@@ -26,7 +26,17 @@ static inline int test_ok(int cond, const char *file, int line,
 	return cond;
 }
 
-#define ok(cond, what) test_ok(!!(cond), __FILE__, __LINE__, (what))
+#define ok(cond, ...) test_ok_(!!(cond), __FILE__, __LINE__, __VA_ARGS__, NULL)
+/* ok(cond, what[, detail]): the detail string is printed on failure. */
+static inline int test_ok_(int cond, const char *file, int line,
+			   const char *what, const char *detail, ...)
+{
+	int r = test_ok(cond, file, line, what);
+
+	if (!cond && detail)
+		printf("#   %s\n", detail);
+	return r;
+}
 
 #define is_int(got, want, what) do { \
 	long long g_ = (long long)(got), w_ = (long long)(want); \

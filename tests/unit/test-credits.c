@@ -1,0 +1,94 @@
+#include "test.h"
+#include "credits.h"
+#include "diff.h"
+
+#include <glib.h>
+
+static const char *credits =
+	"\tThis is at least a partial credits-file of people that have\n"
+	"\tcontributed to the Linux project.  It is sorted by name.\n"
+	"----------\n"
+	"\n"
+	"N: Matti Aarnio\n"
+	"E: mea@nic.funet.fi\n"
+	"D: Alpha systems hacking, IPv6 and other network related stuff\n"
+	"\n"
+	"N: Werner Almesberger\n"
+	"E: werner@almesberger.net\n"
+	"D: dosfs, LILO, some fd features, ATM, various other hacks here\n"
+	"D: and there\n"
+	"S: Buenos Aires\n"
+	"\n"
+	"N: Linus Torvalds\n"
+	"E: torvalds@linux-foundation.org\n"
+	"D: Original kernel hacker\n";
+
+int main(void)
+{
+	char *s;
+	GString *out = g_string_new(NULL);
+	struct ms_patch_file f;
+	struct ms_patch p;
+
+	ok(credits_has(credits, NULL, "WERNER@almesberger.net"),
+	   "found by email, case-insensitively");
+	ok(!credits_has(credits, "Nobody", "nobody@example.com"), "absent");
+
+	s = credits_add(credits, "Jane Bravo", "jane@example.com",
+			"NETWORKING [TLS]");
+	ok(strstr(s, "D: and there\nS: Buenos Aires\n\nN: Jane Bravo\n"
+		  "E: jane@example.com\nD: NETWORKING [TLS]\n\n"
+		  "N: Linus Torvalds\n") != NULL,
+	   "new record between Almesberger and Torvalds", s);
+	g_free(s);
+
+	s = credits_add(credits, "Zed Zulu", "zed@example.com", "ZETA");
+	ok(g_str_has_suffix(s, "D: Original kernel hacker\n\nN: Zed Zulu\n"
+			    "E: zed@example.com\nD: ZETA\n"), "appended last");
+	g_free(s);
+
+	s = credits_add(credits, "Aaron Aardvark", NULL, "FIRST");
+	ok(strstr(s, "----------\n\nN: Aaron Aardvark\nD: FIRST\n\n"
+		  "N: Matti Aarnio\n") != NULL, "first record, no email");
+	g_free(s);
+
+	s = credits_add(credits, "W. Almesberger", "werner@almesberger.net",
+			"ATM DRIVERS");
+	ok(strstr(s, "D: and there\nD: ATM DRIVERS\nS: Buenos Aires\n") !=
+	   NULL, "existing record: a D: line after the last D:");
+	ok(!strstr(s, "N: W. Almesberger"), "no second record");
+	g_free(s);
+
+	s = credits_sort_key("Jane van Bravo");
+	is_str(s, "bravo\tjane van bravo", "sort key: surname first");
+	g_free(s);
+
+	f.path = "CREDITS";
+	f.old = credits;
+	f.new = s = credits_add(credits, "Jörg Müller", "j@example.de", "X");
+	p.from = "Jörg Müller <j@example.de>";
+	p.date = 1600000000;
+	p.date_offset = 120;
+	p.subject = "CREDITS: add Jörg";
+	p.nr = 2;
+	p.total = 7;
+	p.body = "One sentence.\n\nSigned-off-by: Jörg Müller <j@example.de>\n";
+	p.files = &f;
+	p.nr_files = 1;
+	ok(ms_format_patch(&p, out) == 0, "format-patch");
+	ok(g_str_has_prefix(out->str,
+			    "From 0000000000000000000000000000000000000000 "
+			    "Mon Sep 17 00:00:00 2001\n"
+			    "From: =?UTF-8?q?J=C3=B6rg_M=C3=BCller?= "
+			    "<j@example.de>\n"
+			    "Date: Sun, 13 Sep 2020 14:26:40 +0200\n"
+			    "Subject: [PATCH 2/7] =?UTF-8?q?CREDITS=3A_add_J"
+			    "=C3=B6rg?=\n"), "headers", out->str);
+	ok(strstr(out->str, "---\n CREDITS | 4 ++++\n 1 file changed, "
+		  "4 insertions(+)\n\ndiff --git a/CREDITS b/CREDITS\n"
+		  "index ") != NULL, "diffstat and diff", out->str);
+	ok(strstr(out->str, "\n+N: Jörg Müller\n") != NULL, "diff body");
+	g_free(s);
+	g_string_free(out, TRUE);
+	return test_done();
+}
