@@ -155,7 +155,8 @@ int ms_format_patch(const struct ms_patch *p, GString *out)
 					       tdel, tdel == 1 ? "" : "s");
 		g_string_append(out, "\n\n");
 	}
-	g_string_append_len(out, diffs->str, (gssize)diffs->len);
+	if (!p->stat_only)
+		g_string_append_len(out, diffs->str, (gssize)diffs->len);
 	g_string_append_printf(out, "-- \nmaintstat %s\n\n", MS_VERSION);
 done:
 	g_string_free(diffs, TRUE);

@@ -7,6 +7,7 @@
 #define MS_DIFF_H
 
 #include <glib.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,7 @@ struct ms_patch {
 	const char *body;        /* commit message after the subject */
 	const struct ms_patch_file *files;
 	size_t nr_files;
+	bool stat_only;          /* a cover letter: diffstat, no diff */
 };
 
 /*

@@ -75,6 +75,7 @@ int main(void)
 	p.body = "One sentence.\n\nSigned-off-by: Jörg Müller <j@example.de>\n";
 	p.files = &f;
 	p.nr_files = 1;
+	p.stat_only = false;
 	ok(ms_format_patch(&p, out) == 0, "format-patch");
 	ok(g_str_has_prefix(out->str,
 			    "From 0000000000000000000000000000000000000000 "
