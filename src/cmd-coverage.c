@@ -22,6 +22,20 @@ static const struct cli_command_help help = {
 	"no file, and entries whose files are mostly matched by another entry.",
 };
 
+static void emit_dirs(struct ms_out *o, const char *key,
+		      const struct coverage_dir *d, size_t nr)
+{
+	ms_out_key(o, key);
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < nr; i++) {
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "dir", d[i].dir);
+		ms_out_kv_int(o, "count", (int64_t)d[i].count);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+}
+
 static void emit_json(struct ms_out *o, const struct cli_tree *ct,
 		      const struct coverage *c, double share)
 {
@@ -38,24 +52,8 @@ static void emit_json(struct ms_out *o, const struct cli_tree *ct,
 	ms_out_key(o, "uncovered");
 	ms_out_begin_object(o);
 	ms_out_kv_int(o, "count", (int64_t)c->nr_uncovered);
-	ms_out_key(o, "by_directory");
-	ms_out_begin_list(o);
-	for (size_t i = 0; i < c->nr_by_dir; i++) {
-		ms_out_begin_object(o);
-		ms_out_kv_string(o, "dir", c->by_dir[i].dir);
-		ms_out_kv_int(o, "count", (int64_t)c->by_dir[i].count);
-		ms_out_end_object(o);
-	}
-	ms_out_end_list(o);
-	ms_out_key(o, "by_top_directory");
-	ms_out_begin_list(o);
-	for (size_t i = 0; i < c->nr_by_top; i++) {
-		ms_out_begin_object(o);
-		ms_out_kv_string(o, "dir", c->by_top[i].dir);
-		ms_out_kv_int(o, "count", (int64_t)c->by_top[i].count);
-		ms_out_end_object(o);
-	}
-	ms_out_end_list(o);
+	emit_dirs(o, "by_directory", c->by_dir, c->nr_by_dir);
+	emit_dirs(o, "by_top_directory", c->by_top, c->nr_by_top);
 	ms_out_key(o, "files");
 	ms_out_begin_list(o);
 	for (size_t i = 0; i < c->nr_uncovered; i++)
@@ -112,6 +110,15 @@ static const char *short_name(const struct cli_tree *ct, const char *file)
 	return file;
 }
 
+static void print_dirs(FILE *fp, const char *title,
+		       const struct coverage_dir *d, size_t nr, size_t top)
+{
+	fprintf(fp, "  %s:\n", title);
+	for (size_t i = 0; i < nr && i < top; i++)
+		fprintf(fp, "    %6zu  %s/\n", d[i].count,
+			*d[i].dir ? d[i].dir : ".");
+}
+
 static void print_text(FILE *fp, const struct cli_tree *ct,
 		       const struct coverage *c, double share,
 		       bool list_files)
@@ -131,14 +138,10 @@ static void print_text(FILE *fp, const struct cli_tree *ct,
 		c->files_total ? 100.0 * (double)c->nr_uncovered /
 		(double)c->files_total : 0.0);
 	if (c->nr_uncovered) {
-		fprintf(fp, "  by top-level directory:\n");
-		for (size_t i = 0; i < c->nr_by_top && i < top; i++)
-			fprintf(fp, "    %6zu  %s/\n", c->by_top[i].count,
-				*c->by_top[i].dir ? c->by_top[i].dir : ".");
-		fprintf(fp, "  directories with the most:\n");
-		for (size_t i = 0; i < c->nr_by_dir && i < top; i++)
-			fprintf(fp, "    %6zu  %s/\n", c->by_dir[i].count,
-				*c->by_dir[i].dir ? c->by_dir[i].dir : ".");
+		print_dirs(fp, "by top-level directory", c->by_top,
+			   c->nr_by_top, top);
+		print_dirs(fp, "directories with the most", c->by_dir,
+			   c->nr_by_dir, top);
 		if (list_files) {
 			fprintf(fp, "  files:\n");
 			for (size_t i = 0; i < c->nr_uncovered; i++)
