@@ -8,5 +8,6 @@
 
 int cmd_sections(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
+int cmd_mail(int argc, char **argv);
 
 #endif

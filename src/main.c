@@ -21,6 +21,8 @@ static const struct command commands[] = {
 	  "list the MAINTAINERS entries that match each path" },
 	{ "coverage", cmd_coverage,
 	  "report on the MAINTAINERS file's own health" },
+	{ "mail", cmd_mail,
+	  "parse mailing-list archives: patches, series, reviews" },
 };
 
 static void usage(FILE *fp)

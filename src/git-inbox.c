@@ -1,0 +1,260 @@
+/*
+ * git-inbox.c - public-inbox archives read straight from git objects with
+ * libgit2.  v2: INBOX/git/N.git epochs, one commit per message, the message
+ * in blob "m" of the commit's tree.  v1: the inbox is one bare repository
+ * and each commit adds the message under a hashed path.  Commits are read
+ * oldest first; a resume point hides a commit and its ancestors.
+ */
+#include "git-common.h"
+#include "mail.h"
+
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct epoch_ctx {
+	const char *inbox;
+	int epoch;
+	bool v1;
+	const struct ms_mail_after *after;
+	size_t n_after;
+	ms_mail_raw_fn fn;
+	void *data;
+	struct ms_mail_read_result *result;
+};
+
+static int emit_blob(git_repository *repo, const git_oid *id,
+		     struct epoch_ctx *c, const char *commit_hex)
+{
+	git_blob *blob = NULL;
+	struct ms_mail_source src = { 0 };
+	const char *raw;
+	size_t len;
+	int rc;
+
+	rc = git_blob_lookup(&blob, repo, id);
+	if (rc < 0)
+		return ms_git_error(rc, "cannot read message %s of '%s'",
+				    commit_hex, c->inbox);
+	raw = git_blob_rawcontent(blob);
+	len = (size_t)git_blob_rawsize(blob);
+	/* some importers keep the mbox From_ line; drop it */
+	if (len > 5 && !memcmp(raw, "From ", 5)) {
+		const char *nl = memchr(raw, '\n', len);
+		if (nl) {
+			len -= (size_t)(nl + 1 - raw);
+			raw = nl + 1;
+		}
+	}
+	src.path = c->inbox;
+	src.format = c->v1 ? MS_MAIL_FMT_INBOX_V1 : MS_MAIL_FMT_INBOX_V2;
+	src.epoch = c->epoch;
+	src.commit = commit_hex;
+	c->result->messages++;
+	c->result->bytes += len;
+	rc = c->fn(raw, len, &src, c->data);
+	git_blob_free(blob);
+	return rc;
+}
+
+/* v1: the blobs a commit added or changed, against its first parent. */
+static int emit_v1(git_repository *repo, git_commit *commit,
+		   struct epoch_ctx *c, const char *hex)
+{
+	git_tree *tree = NULL, *parent_tree = NULL;
+	git_commit *parent = NULL;
+	git_diff *diff = NULL;
+	int rc;
+
+	rc = git_commit_tree(&tree, commit);
+	if (rc == 0 && git_commit_parentcount(commit) > 0) {
+		rc = git_commit_parent(&parent, commit, 0);
+		if (rc == 0)
+			rc = git_commit_tree(&parent_tree, parent);
+	}
+	if (rc == 0)
+		rc = git_diff_tree_to_tree(&diff, repo, parent_tree, tree,
+					   NULL);
+	if (rc < 0) {
+		rc = ms_git_error(rc, "cannot read commit %s of '%s'", hex,
+				  c->inbox);
+		goto done;
+	}
+	for (size_t i = 0; i < git_diff_num_deltas(diff) && !rc; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		if (d->status == GIT_DELTA_ADDED ||
+		    d->status == GIT_DELTA_MODIFIED)
+			rc = emit_blob(repo, &d->new_file.id, c, hex);
+	}
+done:
+	git_diff_free(diff);
+	git_tree_free(tree);
+	git_tree_free(parent_tree);
+	git_commit_free(parent);
+	return rc;
+}
+
+static int hide_after(git_repository *repo, git_revwalk *walk,
+		      struct epoch_ctx *c)
+{
+	for (size_t i = 0; i < c->n_after; i++) {
+		const struct ms_mail_after *a = &c->after[i];
+		git_object *obj = NULL;
+		int rc;
+
+		if (a->epoch >= 0 && a->epoch != c->epoch)
+			continue;
+		rc = git_revparse_single(&obj, repo, a->commit);
+		if (rc < 0) {
+			if (a->epoch < 0)
+				continue; /* in another epoch */
+			return ms_git_error(rc, "cannot find commit '%s' in "
+					    "epoch %d of '%s'", a->commit,
+					    c->epoch, c->inbox);
+		}
+		rc = git_revwalk_hide(walk, git_object_id(obj));
+		git_object_free(obj);
+		if (rc < 0)
+			return ms_git_error(rc, "cannot resume after '%s'",
+					    a->commit);
+	}
+	return 0;
+}
+
+static int read_epoch(const char *gitdir, struct epoch_ctx *c)
+{
+	git_repository *repo = NULL;
+	git_revwalk *walk = NULL;
+	git_oid oid, last;
+	bool any = false;
+	int rc;
+
+	rc = git_repository_open_bare(&repo, gitdir);
+	if (rc < 0)
+		return ms_git_error(rc, "cannot open repository '%s'", gitdir);
+	rc = git_revwalk_new(&walk, repo);
+	if (rc == 0)
+		git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL |
+					  GIT_SORT_REVERSE);
+	if (rc == 0) {
+		rc = git_revwalk_push_head(walk);
+		if (rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH) {
+			rc = 0; /* an empty epoch */
+			goto done;
+		}
+	}
+	if (rc < 0) {
+		rc = ms_git_error(rc, "cannot walk '%s'", gitdir);
+		goto done;
+	}
+	rc = hide_after(repo, walk, c);
+	while (rc == 0) {
+		git_commit *commit = NULL;
+		git_tree *tree = NULL;
+		char hex[GIT_OID_HEXSZ + 1];
+		int wrc = git_revwalk_next(&oid, walk);
+
+		if (wrc == GIT_ITEROVER)
+			break;
+		if (wrc < 0) {
+			rc = ms_git_error(wrc, "cannot walk '%s'", gitdir);
+			break;
+		}
+
+		git_oid_tostr(hex, sizeof hex, &oid);
+		rc = git_commit_lookup(&commit, repo, &oid);
+		if (rc < 0) {
+			rc = ms_git_error(rc, "cannot read commit %s of '%s'",
+					  hex, gitdir);
+			break;
+		}
+		if (c->v1) {
+			rc = emit_v1(repo, commit, c, hex);
+		} else {
+			rc = git_commit_tree(&tree, commit);
+			if (rc < 0) {
+				rc = ms_git_error(rc, "cannot read tree of %s",
+						  hex);
+			} else {
+				const git_tree_entry *e =
+					git_tree_entry_byname(tree, "m");
+				/* deletions leave "d" instead of "m" */
+				if (e && git_tree_entry_type(e) ==
+						 GIT_OBJECT_BLOB)
+					rc = emit_blob(repo,
+						       git_tree_entry_id(e),
+						       c, hex);
+			}
+		}
+		git_tree_free(tree);
+		git_commit_free(commit);
+		last = oid;
+		any = true;
+	}
+	if (rc == 0 && any) {
+		char hex[GIT_OID_HEXSZ + 1];
+		git_oid_tostr(hex, sizeof hex, &last);
+		g_ptr_array_add(c->result->heads,
+				g_strdup_printf("%d:%s", c->epoch, hex));
+	}
+done:
+	git_revwalk_free(walk);
+	git_repository_free(repo);
+	return rc;
+}
+
+static int compare_epochs(gconstpointer a, gconstpointer b)
+{
+	int x = GPOINTER_TO_INT(*(gconstpointer *)a);
+	int y = GPOINTER_TO_INT(*(gconstpointer *)b);
+	return (x > y) - (x < y);
+}
+
+int ms_inbox_read(const char *path, const struct ms_mail_after *after,
+		  size_t n_after, ms_mail_raw_fn fn, void *data,
+		  struct ms_mail_read_result *result)
+{
+	struct epoch_ctx c = { path, 0, false, after, n_after, fn, data,
+			       result };
+	char *gitdir = g_build_filename(path, "git", NULL);
+	GDir *dir;
+	GPtrArray *epochs;
+	const char *name;
+	int rc = 0;
+
+	ms_git_init();
+	dir = g_dir_open(gitdir, 0, NULL);
+	if (!dir) {
+		g_free(gitdir);
+		c.v1 = true;
+		c.epoch = 0;
+		result->format = MS_MAIL_FMT_INBOX_V1;
+		return read_epoch(path, &c);
+	}
+	result->format = MS_MAIL_FMT_INBOX_V2;
+	epochs = g_ptr_array_new();
+	while ((name = g_dir_read_name(dir))) {
+		char *end;
+		long n = strtol(name, &end, 10);
+		if (end != name && !strcmp(end, ".git") && n >= 0 &&
+		    n < 100000)
+			g_ptr_array_add(epochs, GINT_TO_POINTER((int)n));
+	}
+	g_dir_close(dir);
+	g_ptr_array_sort(epochs, compare_epochs);
+	for (guint i = 0; i < epochs->len && !rc; i++) {
+		char *name_git = g_strdup_printf(
+			"%d.git", GPOINTER_TO_INT(epochs->pdata[i]));
+		char *epoch_dir = g_build_filename(gitdir, name_git, NULL);
+		c.epoch = GPOINTER_TO_INT(epochs->pdata[i]);
+		rc = read_epoch(epoch_dir, &c);
+		g_free(epoch_dir);
+		g_free(name_git);
+	}
+	if (!epochs->len)
+		rc = ms_error_set(MS_ENOTFOUND, "'%s' has no epochs in "
+				  "git/", path);
+	g_ptr_array_unref(epochs);
+	g_free(gitdir);
+	return rc;
+}

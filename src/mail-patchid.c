@@ -1,0 +1,166 @@
+/*
+ * mail-patchid.c - `git patch-id --stable`, reimplemented so that mail can
+ * be linked to commits without running git.  It follows git 2.39's
+ * builtin/patch-id.c line for line: lines before the first "diff " are the
+ * commit message, "index " lines and hunk line numbers are left out, all
+ * whitespace is removed, each file's diff is hashed on its own (SHA-1) and
+ * the per-file hashes are summed bytewise with carry (the "stable" form,
+ * independent of file order).
+ */
+#include "mail.h"
+
+#include <string.h>
+
+static bool starts(const char *s, size_t n, const char *p)
+{
+	size_t pl = strlen(p);
+	return n >= pl && memcmp(s, p, pl) == 0;
+}
+
+static bool is_oid_hex(const char *s, size_t n)
+{
+	if (n < 40)
+		return false;
+	for (size_t i = 0; i < 40; i++)
+		if (!g_ascii_isxdigit(s[i]))
+			return false;
+	return true;
+}
+
+/* git's scan_hunk_header(): the line counts of "@@ -a,b +c,d @@". */
+static void scan_hunk_header(const char *p, size_t n, int *before, int *after)
+{
+	size_t i = 4, d;
+	long v;
+
+	d = i;
+	while (i < n && g_ascii_isdigit(p[i]))
+		i++;
+	if (i < n && p[i] == ',') {
+		v = 0;
+		d = ++i;
+		while (i < n && g_ascii_isdigit(p[i]))
+			v = v * 10 + (p[i++] - '0');
+		*before = (int)v;
+	} else {
+		*before = 1;
+	}
+	if (i == d || i + 1 >= n || p[i] != ' ' || p[i + 1] != '+')
+		return;
+	i += 2;
+	d = i;
+	while (i < n && g_ascii_isdigit(p[i]))
+		i++;
+	if (i < n && p[i] == ',') {
+		v = 0;
+		i++;
+		while (i < n && g_ascii_isdigit(p[i]))
+			v = v * 10 + (p[i++] - '0');
+		*after = (int)v;
+	} else {
+		*after = 1;
+	}
+}
+
+static void flush_one_hunk(unsigned char result[20], GChecksum *ctx)
+{
+	guint8 hash[20];
+	gsize hlen = sizeof hash;
+	unsigned carry = 0;
+
+	g_checksum_get_digest(ctx, hash, &hlen);
+	g_checksum_reset(ctx);
+	for (int i = 0; i < 20; i++) {
+		carry += result[i] + hash[i];
+		result[i] = (unsigned char)carry;
+		carry >>= 8;
+	}
+}
+
+static void hash_without_space(GChecksum *ctx, const char *s, size_t n,
+			       size_t *patchlen)
+{
+	char buf[256];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (g_ascii_isspace(s[i]))
+			continue;
+		buf[k++] = s[i];
+		if (k == sizeof buf) {
+			g_checksum_update(ctx, (const guchar *)buf, k);
+			*patchlen += k;
+			k = 0;
+		}
+	}
+	if (k)
+		g_checksum_update(ctx, (const guchar *)buf, k);
+	*patchlen += k;
+}
+
+bool ms_patch_id(const char *text, size_t len, char hex[41])
+{
+	unsigned char result[20] = { 0 };
+	GChecksum *ctx = g_checksum_new(G_CHECKSUM_SHA1);
+	size_t patchlen = 0, pos = 0;
+	int before = -1, after = -1;
+
+	while (pos < len) {
+		const char *line = text + pos;
+		const char *nl = memchr(line, '\n', len - pos);
+		/* git's lines keep their newline; it only matters as space */
+		size_t n = nl ? (size_t)(nl - line) + 1 : len - pos;
+		const char *p = line;
+		size_t pn = n;
+
+		pos += n;
+		if (starts(line, n, "diff-tree ")) {
+			p += 10, pn -= 10;
+		} else if (starts(line, n, "commit ")) {
+			p += 7, pn -= 7;
+		} else if (starts(line, n, "From ")) {
+			p += 5, pn -= 5;
+		} else if (starts(line, n, "\\ ") && n > 12) {
+			continue;
+		}
+		if (is_oid_hex(p, pn)) {
+			/* the next patch of a series starts here */
+			if (patchlen)
+				break;
+			continue;
+		}
+		if (!patchlen && !starts(line, n, "diff "))
+			continue;
+		if (before == -1) {
+			if (starts(line, n, "index "))
+				continue;
+			else if (starts(line, n, "--- "))
+				before = after = 1;
+			else if (!g_ascii_isalpha(line[0]))
+				break;
+		}
+		if (before == 0 && after == 0) {
+			if (starts(line, n, "@@ -")) {
+				scan_hunk_header(line, n, &before, &after);
+				continue;
+			}
+			if (!starts(line, n, "diff "))
+				break;
+			flush_one_hunk(result, ctx);
+			before = after = -1;
+		}
+		if (line[0] == '-' || line[0] == ' ')
+			before--;
+		if (line[0] == '+' || line[0] == ' ')
+			after--;
+		hash_without_space(ctx, line, n, &patchlen);
+	}
+	if (patchlen)
+		flush_one_hunk(result, ctx);
+	g_checksum_free(ctx);
+	if (!patchlen)
+		return false;
+	for (int i = 0; i < 20; i++)
+		g_snprintf(hex + 2 * i, 3, "%02x", result[i]);
+	return true;
+}

@@ -1,0 +1,791 @@
+/*
+ * mail.c - one raw message into a struct ms_mail (see mail.h): the checks
+ * GMime does not make (NUL bytes, long lines, header size), the Date and
+ * Subject parsers, the real sender, the body's quoted and new text, its
+ * trailers and diff, and the kind.
+ */
+#include "mail.h"
+#include "mime.h"
+#include "person.h"
+
+#include <string.h>
+
+static const char *const problem_names[MS_MAIL_P__COUNT] = {
+	[MS_MAIL_P_TRUNCATED] = "truncated",
+	[MS_MAIL_P_NUL_BYTES] = "nul_bytes",
+	[MS_MAIL_P_LONG_LINE] = "long_line",
+	[MS_MAIL_P_BAD_BASE64] = "bad_base64",
+	[MS_MAIL_P_UNKNOWN_CHARSET] = "unknown_charset",
+	[MS_MAIL_P_NO_HEADERS] = "no_headers",
+	[MS_MAIL_P_HUGE_HEADER] = "huge_header",
+	[MS_MAIL_P_BAD_DATE] = "bad_date",
+	[MS_MAIL_P_NO_MESSAGE_ID] = "no_message_id",
+	[MS_MAIL_P_MIME_ERROR] = "mime_error",
+};
+
+const char *ms_mail_problem_name(enum ms_mail_problem p)
+{
+	return p < MS_MAIL_P__COUNT ? problem_names[p] : "unknown";
+}
+
+const char *ms_mail_kind_name(enum ms_mail_kind kind)
+{
+	switch (kind) {
+	case MS_MAIL_PATCH: return "patch";
+	case MS_MAIL_COVER: return "cover_letter";
+	case MS_MAIL_REPLY: return "reply";
+	case MS_MAIL_REVIEW: return "review";
+	case MS_MAIL_NACK: return "nack";
+	case MS_MAIL_PULL: return "pull_request";
+	case MS_MAIL_BOT: return "bot";
+	case MS_MAIL_OTHER: break;
+	}
+	return "other";
+}
+
+/* ---- Date ---- */
+
+static const char *skip_cfws(const char *s)
+{
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+			s++;
+		if (*s != '(')
+			return s;
+		int depth = 0;
+		do {
+			if (*s == '\\' && s[1])
+				s++;
+			else if (*s == '(')
+				depth++;
+			else if (*s == ')')
+				depth--;
+			s++;
+		} while (*s && depth > 0);
+	}
+}
+
+static int parse_num(const char **sp, int max_digits, int *ndigits)
+{
+	const char *s = *sp;
+	int v = 0, n = 0;
+
+	while (g_ascii_isdigit(*s) && n < max_digits + 1) {
+		v = v * 10 + (*s - '0');
+		s++, n++;
+	}
+	*ndigits = n;
+	*sp = s;
+	return v;
+}
+
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	/* Howard Hinnant's algorithm, proleptic Gregorian */
+	y -= m <= 2;
+	const int64_t era = (y >= 0 ? y : y - 399) / 400;
+	const unsigned yoe = (unsigned)(y - era * 400);
+	const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+static int days_in_month(int y, int m)
+{
+	static const int dim[] = { 31, 28, 31, 30, 31, 30,
+				   31, 31, 30, 31, 30, 31 };
+	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+		return 29;
+	return dim[m - 1];
+}
+
+static const struct {
+	const char *name;
+	int minutes;
+} zones[] = {
+	{ "UT", 0 }, { "UTC", 0 }, { "GMT", 0 }, { "Z", 0 },
+	{ "EST", -300 }, { "EDT", -240 }, { "CST", -360 }, { "CDT", -300 },
+	{ "MST", -420 }, { "MDT", -360 }, { "PST", -480 }, { "PDT", -420 },
+};
+
+bool ms_mail_parse_date(const char *s, int64_t *t, int *tz)
+{
+	static const char months[] = "janfebmaraprmayjunjulaugsepoctnovdec";
+	int day, mon = 0, year, hour, min, sec = 0, zone = 0, nd;
+	const char *p;
+
+	if (!s)
+		return false;
+	s = skip_cfws(s);
+	if (g_ascii_isalpha(*s)) { /* day of week */
+		while (g_ascii_isalpha(*s))
+			s++;
+		s = skip_cfws(s);
+		if (*s == ',')
+			s = skip_cfws(s + 1);
+	}
+	day = parse_num(&s, 2, &nd);
+	if (nd < 1 || nd > 2)
+		return false;
+	s = skip_cfws(s);
+	if (*s == '-')
+		s++;
+	for (int i = 0; i < 12; i++)
+		if (!g_ascii_strncasecmp(s, months + 3 * i, 3))
+			mon = i + 1;
+	if (!mon)
+		return false;
+	while (g_ascii_isalpha(*s))
+		s++;
+	s = skip_cfws(s);
+	if (*s == '-')
+		s++;
+	year = parse_num(&s, 4, &nd);
+	if (nd == 2)
+		year += year < 50 ? 2000 : 1900;
+	else if (nd == 3)
+		year += 1900;
+	else if (nd != 4)
+		return false;
+	s = skip_cfws(s);
+	hour = parse_num(&s, 2, &nd);
+	if (nd < 1 || nd > 2 || *s != ':')
+		return false;
+	s++;
+	min = parse_num(&s, 2, &nd);
+	if (nd != 2)
+		return false;
+	if (*s == ':') {
+		s++;
+		sec = parse_num(&s, 2, &nd);
+		if (nd != 2)
+			return false;
+	}
+	s = skip_cfws(s);
+	if (*s == '+' || *s == '-') {
+		int sign = *s == '-' ? -1 : 1, v;
+		p = s + 1;
+		v = parse_num(&p, 4, &nd);
+		if (nd != 4 || v % 100 >= 60 || v / 100 > 23)
+			return false;
+		zone = sign * (v / 100 * 60 + v % 100);
+	} else if (g_ascii_isalpha(*s)) {
+		size_t n = 0;
+		while (g_ascii_isalpha(s[n]))
+			n++;
+		for (size_t i = 0; i < G_N_ELEMENTS(zones); i++)
+			if (strlen(zones[i].name) == n &&
+			    !g_ascii_strncasecmp(s, zones[i].name, n))
+				zone = zones[i].minutes;
+		/* other (military) zones mean "unknown": RFC 5322 -0000 */
+	}
+	if (year < 1970 || year > 2199 || day < 1 ||
+	    day > days_in_month(year, mon) || hour > 23 || min > 59 ||
+	    sec > 60)
+		return false;
+	*t = days_from_civil(year, (unsigned)mon, (unsigned)day) * 86400 +
+	     hour * 3600 + min * 60 + sec - (int64_t)zone * 60;
+	*tz = zone;
+	return true;
+}
+
+/* ---- Subject ---- */
+
+static bool word_is(const char *w, const char *x)
+{
+	return !g_ascii_strcasecmp(w, x);
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!g_ascii_isdigit(*s))
+			return false;
+	return true;
+}
+
+/* One bracketed prefix: "PATCH net-next v3 02/17". */
+static void parse_prefix(const char *p, size_t n, struct ms_mail_subject *out,
+			 GString *trees)
+{
+	char *copy = g_strndup(p, n);
+	char **words = g_strsplit_set(copy, " \t,", -1);
+	bool tagged = false;
+	GString *tree = g_string_new(NULL);
+
+	for (char **w = words; *w; w++) {
+		char *x = *w;
+		char *slash = strchr(x, '/');
+		if (!*x)
+			continue;
+		if (word_is(x, "PATCH") || word_is(x, "PATCHES")) {
+			out->patch = tagged = true;
+		} else if (!g_ascii_strncasecmp(x, "PATCHv", 6) &&
+			   all_digits(x + 6)) {
+			out->patch = tagged = true;
+			out->version = (unsigned)atoi(x + 6);
+		} else if (word_is(x, "RFC")) {
+			out->rfc = out->patch = tagged = true;
+		} else if (word_is(x, "RESEND") || word_is(x, "REPOST")) {
+			out->resend = tagged = true;
+		} else if (word_is(x, "PULL") || word_is(x, "GIT")) {
+			if (word_is(x, "PULL"))
+				out->pull = true;
+			tagged = true;
+		} else if ((x[0] == 'v' || x[0] == 'V') && all_digits(x + 1)) {
+			out->version = (unsigned)atoi(x + 1);
+			tagged = true;
+		} else if (slash && slash != x) {
+			*slash = 0;
+			if (all_digits(x) && all_digits(slash + 1)) {
+				out->number = (unsigned)atoi(x);
+				out->total = (unsigned)atoi(slash + 1);
+			} else {
+				*slash = '/';
+				g_string_append_printf(tree, "%s%s",
+						       tree->len ? " " : "", x);
+			}
+		} else {
+			g_string_append_printf(tree, "%s%s",
+					       tree->len ? " " : "", x);
+		}
+	}
+	if (tagged && tree->len)
+		g_string_append_printf(trees, "%s%s", trees->len ? " " : "",
+				       tree->str);
+	g_string_free(tree, TRUE);
+	g_strfreev(words);
+	g_free(copy);
+}
+
+static size_t reply_marker(const char *s)
+{
+	static const char *const marks[] = { "re", "aw", "antw", "sv",
+					     "vs", "odp" };
+	for (size_t i = 0; i < G_N_ELEMENTS(marks); i++) {
+		size_t n = strlen(marks[i]);
+		if (g_ascii_strncasecmp(s, marks[i], n))
+			continue;
+		if (s[n] == ':')
+			return n + 1;
+		if (s[n] == '[') { /* Re[2]: */
+			const char *e = strchr(s + n, ']');
+			if (e && e[1] == ':')
+				return (size_t)(e - s) + 2;
+		}
+	}
+	return 0;
+}
+
+void ms_mail_parse_subject(const char *subject, struct ms_mail_subject *out)
+{
+	const char *s = subject ? subject : "";
+	GString *prefixes = g_string_new(NULL);
+	GString *trees = g_string_new(NULL);
+	GString *norm = g_string_new(NULL);
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	for (;;) {
+		while (g_ascii_isspace(*s))
+			s++;
+		if ((n = reply_marker(s))) {
+			out->reply_depth++;
+			s += n;
+		} else if (!g_ascii_strncasecmp(s, "fwd:", 4)) {
+			out->forward = true;
+			s += 4;
+		} else if (!g_ascii_strncasecmp(s, "fw:", 3)) {
+			out->forward = true;
+			s += 3;
+		} else if (*s == '[' && strchr(s, ']')) {
+			const char *e = strchr(s, ']');
+			parse_prefix(s + 1, (size_t)(e - s - 1), out, trees);
+			g_string_append_printf(prefixes, "%s%.*s",
+					       prefixes->len ? " | " : "",
+					       (int)(e - s - 1), s + 1);
+			s = e + 1;
+		} else {
+			break;
+		}
+	}
+	for (bool space = false; *s; s++) {
+		if (g_ascii_isspace(*s)) {
+			space = true;
+			continue;
+		}
+		if (space && norm->len)
+			g_string_append_c(norm, ' ');
+		space = false;
+		g_string_append_c(norm, *s);
+	}
+	if (!out->version)
+		out->version = 1;
+	out->prefixes = g_string_free(prefixes, !prefixes->len);
+	out->tree = g_string_free(trees, !trees->len);
+	out->normalized = g_string_free(norm, FALSE);
+}
+
+void ms_mail_subject_release(struct ms_mail_subject *s)
+{
+	g_free(s->prefixes);
+	g_free(s->normalized);
+	g_free(s->tree);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- body ---- */
+
+static void free_trailer(gpointer p)
+{
+	struct ms_mail_trailer *t = p;
+	g_free(t->token);
+	g_free(t->value);
+	g_free(t->name);
+	g_free(t->email);
+	g_free(t);
+}
+
+static bool line_starts(const char *s, size_t n, const char *p)
+{
+	size_t pl = strlen(p);
+	return n >= pl && memcmp(s, p, pl) == 0;
+}
+
+static void add_file(struct ms_mail *m, const char *p, size_t n)
+{
+	char *path;
+
+	/* strip a timestamp after a tab, "a/" "b/" prefixes */
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == '\t') {
+			n = i;
+			break;
+		}
+	while (n && g_ascii_isspace(p[n - 1]))
+		n--;
+	if (n >= 2 && (p[0] == 'a' || p[0] == 'b') && p[1] == '/')
+		p += 2, n -= 2;
+	if (!n || (n == 9 && !memcmp(p, "/dev/null", 9)) ||
+	    (n == 7 && !memcmp(p, "dev/null", 7)))
+		return;
+	for (guint i = 0; i < m->files->len; i++)
+		if (strlen(m->files->pdata[i]) == n &&
+		    !memcmp(m->files->pdata[i], p, n))
+			return;
+	path = g_strndup(p, n);
+	g_ptr_array_add(m->files, path);
+}
+
+/* "diff --git a/X b/Y": take Y (the name after the change). */
+static void diff_git_line(struct ms_mail *m, const char *s, size_t n)
+{
+	const char *b = NULL;
+
+	for (size_t i = 11; i + 3 <= n; i++)
+		if (s[i] == ' ' && s[i + 1] == 'b' && s[i + 2] == '/')
+			b = s + i + 1;
+	if (b)
+		add_file(m, b, n - (size_t)(b - s));
+}
+
+static void hunk_counts(const char *s, size_t n, int *before, int *after)
+{
+	const char *p = s + 4, *e = s + n;
+	*before = *after = 1;
+	while (p < e && g_ascii_isdigit(*p))
+		p++;
+	if (p < e && *p == ',')
+		*before = atoi(p + 1);
+	while (p < e && *p != '+')
+		p++;
+	if (p < e) {
+		p++;
+		while (p < e && g_ascii_isdigit(*p))
+			p++;
+		if (p < e && *p == ',')
+			*after = atoi(p + 1);
+	}
+}
+
+/* Scan a diff, inline or attached: files, added and removed lines. */
+static bool scan_diff_line(struct ms_mail *m, const char *s, size_t n,
+			   int *before, int *after, const char **minus,
+			   size_t *minus_n)
+{
+	if (*before > 0 || *after > 0) {
+		if (n && s[0] == '+') {
+			m->lines_added++;
+			(*after)--;
+			return true;
+		} else if (n && s[0] == '-') {
+			m->lines_removed++;
+			(*before)--;
+			return true;
+		} else if (!n || s[0] == ' ') {
+			(*before)--;
+			(*after)--;
+			return true;
+		} else if (s[0] == '\\') {
+			return true;
+		}
+		*before = *after = 0;
+	}
+	if (line_starts(s, n, "diff --git ")) {
+		diff_git_line(m, s, n);
+		m->has_diff = true;
+		*minus = NULL;
+		return true;
+	}
+	if (line_starts(s, n, "--- ")) {
+		*minus = s + 4;
+		*minus_n = n - 4;
+		return false;
+	}
+	if (line_starts(s, n, "+++ ") && *minus) {
+		size_t before_files = m->files->len;
+		add_file(m, s + 4, n - 4);
+		if (m->files->len == before_files)
+			add_file(m, *minus, *minus_n);
+		*minus = NULL;
+		m->has_diff = true;
+		return true;
+	}
+	if (line_starts(s, n, "@@ -") && m->has_diff) {
+		hunk_counts(s, n, before, after);
+		return true;
+	}
+	return false;
+}
+
+static void add_trailer(struct ms_mail *m, const struct ms_trailer_line *tl)
+{
+	struct ms_mail_trailer *t = g_new0(struct ms_mail_trailer, 1);
+
+	t->kind = tl->kind;
+	t->token = g_strndup(tl->token, tl->token_len);
+	t->value = g_strndup(tl->value, tl->value_len);
+	if (tl->is_person)
+		ms_person_parse(tl->value, (long)tl->value_len, &t->name,
+				&t->email);
+	if (tl->kind == MS_TRAILER_CHANGE_ID && !m->change_id)
+		m->change_id = g_strdup(t->value);
+	g_ptr_array_add(m->trailers, t);
+}
+
+static void scan_body(struct ms_mail *m, const char *text, size_t len)
+{
+	int before = 0, after = 0;
+	const char *minus = NULL;
+	size_t minus_n = 0, pos = 0;
+
+	while (pos < len) {
+		const char *s = text + pos;
+		const char *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+		struct ms_trailer_line tl;
+
+		pos += n + (nl ? 1 : 0);
+		if (n && s[n - 1] == '\r')
+			n--;
+		if (scan_diff_line(m, s, n, &before, &after, &minus,
+				   &minus_n))
+			continue;
+		if (n && s[0] == '>') {
+			m->quoted_lines++;
+			continue;
+		}
+		size_t k = 0;
+		while (k < n && g_ascii_isspace(s[k]))
+			k++;
+		if (k == n)
+			continue;
+		m->new_lines++;
+		if (k == 0 && ms_trailer_parse_line(s, n, &tl) &&
+		    tl.kind != MS_TRAILER_OTHER &&
+		    tl.kind != MS_TRAILER_MESSAGE_ID)
+			add_trailer(m, &tl);
+	}
+}
+
+static void scan_attachment(struct ms_mail *m, const GString *a)
+{
+	int before = 0, after = 0;
+	const char *minus = NULL;
+	size_t minus_n = 0, pos = 0;
+	bool had = m->has_diff;
+
+	m->has_diff = false;
+	while (pos < a->len) {
+		const char *s = a->str + pos;
+		const char *nl = memchr(s, '\n', a->len - pos);
+		size_t n = nl ? (size_t)(nl - s) : a->len - pos;
+		pos += n + (nl ? 1 : 0);
+		if (n && s[n - 1] == '\r')
+			n--;
+		scan_diff_line(m, s, n, &before, &after, &minus, &minus_n);
+	}
+	if (m->has_diff)
+		m->diff_in_attachment = true;
+	m->has_diff |= had;
+}
+
+/* ---- sender and kind ---- */
+
+static bool strip_suffix(char **name, const char *suffix)
+{
+	size_t n, sn = strlen(suffix);
+
+	if (!*name)
+		return false;
+	n = strlen(*name);
+	if (n <= sn || g_ascii_strcasecmp(*name + n - sn, suffix))
+		return false;
+	(*name)[n - sn] = 0;
+	g_strchomp(*name);
+	return true;
+}
+
+/* "Name via listname": DMARC munging by a list; returns true if so. */
+static bool strip_via(char **name)
+{
+	char *via;
+
+	if (!*name)
+		return false;
+	via = g_strrstr(*name, " via ");
+	if (!via || via == *name || strchr(via + 5, ' '))
+		return false;
+	*via = 0;
+	g_strchomp(*name);
+	return true;
+}
+
+static void real_sender(struct ms_mail *m, struct ms_mime_fields *f)
+{
+	char *name = g_strdup(f->from_name);
+	bool relay = strip_suffix(&name, "via B4 Relay");
+	bool via = !relay && strip_via(&name);
+
+	if (f->orig_email) {
+		m->sender_email = g_strdup(f->orig_email);
+		m->sender_name = g_strdup(f->orig_name ? f->orig_name : name);
+		m->sender_rewritten = true;
+	} else if ((relay || via) && f->reply_to_email) {
+		m->sender_email = g_strdup(f->reply_to_email);
+		m->sender_name = g_strdup(f->reply_to_name ? f->reply_to_name
+							   : name);
+		m->sender_rewritten = true;
+	} else {
+		m->sender_email = g_strdup(f->from_email);
+		m->sender_name = g_strdup(name);
+		m->sender_rewritten = relay || via;
+	}
+	g_free(name);
+}
+
+static bool is_bot(const struct ms_mail *m)
+{
+	static const char *const prefixes[] = {
+		"lkp@intel.com", "syzbot", "patchwork-bot", "bot@kernelci",
+		"noreply@", "no-reply@", "kernelci",
+	};
+	static const char *const names[] = {
+		"kernel test robot", "syzbot", "patchwork-bot",
+		"kernelci.org bot",
+	};
+	const char *e = m->from_email ? m->from_email : "";
+
+	for (size_t i = 0; i < G_N_ELEMENTS(prefixes); i++)
+		if (!g_ascii_strncasecmp(e, prefixes[i], strlen(prefixes[i])))
+			return true;
+	if (g_str_has_suffix(e, "@syzkaller.appspotmail.com"))
+		return true;
+	for (size_t i = 0; m->from_name && i < G_N_ELEMENTS(names); i++)
+		if (!g_ascii_strncasecmp(m->from_name, names[i],
+					 strlen(names[i])))
+			return true;
+	return false;
+}
+
+static enum ms_mail_kind classify(struct ms_mail *m, const char *text)
+{
+	const struct ms_mail_subject *s = &m->subject;
+	bool review = false, nack = false, reply;
+
+	for (guint i = 0; i < m->trailers->len; i++) {
+		const struct ms_mail_trailer *t = m->trailers->pdata[i];
+		if (t->kind == MS_TRAILER_NACKED_BY)
+			nack = true;
+		else if (t->kind == MS_TRAILER_REVIEWED_BY ||
+			 t->kind == MS_TRAILER_ACKED_BY ||
+			 t->kind == MS_TRAILER_TESTED_BY)
+			review = true;
+	}
+	if (is_bot(m)) {
+		m->applied_notice = text &&
+				    (strstr(text, "series was applied to") ||
+				     strstr(text, "patch was applied to"));
+		return MS_MAIL_BOT;
+	}
+	reply = s->reply_depth > 0 ||
+		(m->in_reply_to && !s->patch && !s->pull && !s->forward);
+	if (reply) {
+		if (nack)
+			return MS_MAIL_NACK;
+		return review ? MS_MAIL_REVIEW : MS_MAIL_REPLY;
+	}
+	if (s->pull)
+		return MS_MAIL_PULL;
+	if (s->patch && s->number == 0 && s->total > 0)
+		return MS_MAIL_COVER;
+	if (m->has_diff)
+		return MS_MAIL_PATCH;
+	return MS_MAIL_OTHER;
+}
+
+/* ---- the whole message ---- */
+
+/* Does the first line look like a header ("Name:" or a From_ line)? */
+static bool has_headers(const char *raw, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && raw[i] > ' ' && raw[i] < 127 && raw[i] != ':')
+		i++;
+	return i > 0 && i < len && raw[i] == ':';
+}
+
+static void prescan(const char *raw, size_t len, uint32_t *problems,
+		    size_t *header_len)
+{
+	size_t pos = 0;
+	bool in_header = true;
+
+	*header_len = len;
+	while (pos < len) {
+		const char *nl = memchr(raw + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - raw - pos) : len - pos;
+		if (n > MS_MAIL_LONG_LINE)
+			*problems |= 1u << MS_MAIL_P_LONG_LINE;
+		if (in_header && (n == 0 || (n == 1 && raw[pos] == '\r'))) {
+			in_header = false;
+			*header_len = pos;
+		}
+		pos += n + 1;
+	}
+	if (*header_len > MS_MAIL_HUGE_HEADER)
+		*problems |= 1u << MS_MAIL_P_HUGE_HEADER;
+	if (memchr(raw, 0, len))
+		*problems |= 1u << MS_MAIL_P_NUL_BYTES;
+}
+
+static char *take(char **p)
+{
+	char *v = *p;
+	*p = NULL;
+	return v;
+}
+
+struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
+			      unsigned flags)
+{
+	struct ms_mail *m = g_new0(struct ms_mail, 1);
+	struct ms_mime_fields f = { 0 };
+	char *copy = NULL;
+	size_t header_len;
+	char hex[41];
+
+	m->size = len;
+	m->references = g_ptr_array_new_with_free_func(g_free);
+	m->trailers = g_ptr_array_new_with_free_func(free_trailer);
+	m->files = g_ptr_array_new_with_free_func(g_free);
+	prescan(raw, len, &problems, &header_len);
+	if (problems & (1u << MS_MAIL_P_NUL_BYTES)) {
+		copy = g_malloc(len + 1);
+		for (size_t i = 0; i < len; i++)
+			copy[i] = raw[i] ? raw[i] : ' ';
+		raw = copy;
+	}
+	if (!has_headers(raw, len)) {
+		problems |= 1u << MS_MAIL_P_NO_HEADERS;
+		f.references = g_ptr_array_new_with_free_func(g_free);
+		f.text = g_string_new(NULL);
+		f.attachments = g_ptr_array_new();
+		char *valid = g_utf8_make_valid(raw, (gssize)len);
+		g_string_append(f.text, valid);
+		g_free(valid);
+	} else {
+		ms_mime_parse(raw, len, &f);
+	}
+	problems |= f.problems;
+
+	m->message_id = take(&f.message_id);
+	if (!m->message_id)
+		problems |= 1u << MS_MAIL_P_NO_MESSAGE_ID;
+	m->in_reply_to = take(&f.in_reply_to);
+	for (guint i = 0; i < f.references->len; i++)
+		g_ptr_array_add(m->references,
+				g_strdup(f.references->pdata[i]));
+	m->date_raw = take(&f.date);
+	m->date_valid = ms_mail_parse_date(m->date_raw, &m->date,
+					   &m->date_tz);
+	if (!m->date_valid)
+		problems |= 1u << MS_MAIL_P_BAD_DATE;
+	m->from_name = g_strdup(f.from_name);
+	m->from_email = g_strdup(f.from_email);
+	real_sender(m, &f);
+	m->to = take(&f.to);
+	m->cc = take(&f.cc);
+	m->list_id = take(&f.list_id);
+	m->subject_raw = take(&f.subject);
+	ms_mail_parse_subject(m->subject_raw, &m->subject);
+
+	scan_body(m, f.text->str, f.text->len);
+	if (m->has_diff && ms_patch_id(f.text->str, f.text->len, hex))
+		m->patch_id = g_strdup(hex);
+	for (guint i = 0; i < f.attachments->len; i++) {
+		GString *a = f.attachments->pdata[i];
+		scan_attachment(m, a);
+		if (!m->patch_id && m->diff_in_attachment &&
+		    ms_patch_id(a->str, a->len, hex))
+			m->patch_id = g_strdup(hex);
+	}
+	m->kind = classify(m, f.text->str);
+	m->problems = problems;
+	if (flags & MS_MAIL_PARSE_KEEP_BODY)
+		m->body = g_string_free(f.text, FALSE);
+	else
+		g_string_free(f.text, TRUE);
+	f.text = NULL;
+	ms_mime_fields_release(&f);
+	g_free(copy);
+	return m;
+}
+
+void ms_mail_free(struct ms_mail *m)
+{
+	if (!m)
+		return;
+	g_free(m->message_id);
+	g_free(m->in_reply_to);
+	g_ptr_array_unref(m->references);
+	g_free(m->date_raw);
+	g_free(m->from_name);
+	g_free(m->from_email);
+	g_free(m->sender_name);
+	g_free(m->sender_email);
+	g_free(m->to);
+	g_free(m->cc);
+	g_free(m->list_id);
+	g_free(m->subject_raw);
+	ms_mail_subject_release(&m->subject);
+	g_free(m->body);
+	g_ptr_array_unref(m->trailers);
+	g_free(m->change_id);
+	g_ptr_array_unref(m->files);
+	g_free(m->patch_id);
+	g_free(m);
+}

@@ -1,0 +1,340 @@
+/*
+ * mail.h - mailing-list messages as maintstat understands them.
+ *
+ * Three layers, usable separately:
+ *
+ *  1. Reading archives (mail-archive.c, git-inbox.c): mbox files (mboxrd
+ *     or mboxo, detected; gzip read transparently), directories of mbox
+ *     files and public-inbox v1/v2 repositories hand each raw message, one
+ *     at a time, to a callback.  Nothing accumulates: memory stays at one
+ *     message.
+ *
+ *  2. Parsing one message (mail.c, through the GMime adapter mime.c) into
+ *     a struct ms_mail: headers, the real sender, the parsed subject, the
+ *     decoded body split into quoted and new text, trailers, the diff's
+ *     files, line counts and patch-id, a kind, and the input problems met.
+ *
+ *  3. Indexing (mail-index.c): a struct ms_mail_index keeps one compact
+ *     struct ms_mail_rec per message and, once finished, threads (from
+ *     References and In-Reply-To, in any arrival order), series (a cover
+ *     letter with its numbered patches, versions linked), the review tags
+ *     given to each patch (cover-letter tags applied to the whole series)
+ *     and the counts of `maintstat mail stats`.
+ *
+ * Records are plain structs of strings and integers so that a store can
+ * cache them.  Strings are UTF-8.
+ */
+#ifndef MS_MAIL_H
+#define MS_MAIL_H
+
+#include "error.h"
+#include "trailer.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- problems: recoverable input faults, counted per kind ---- */
+
+enum ms_mail_problem {
+	MS_MAIL_P_TRUNCATED,       /* the archive ended inside the message */
+	MS_MAIL_P_NUL_BYTES,       /* NUL bytes (replaced by spaces) */
+	MS_MAIL_P_LONG_LINE,       /* a line over MS_MAIL_LONG_LINE bytes */
+	MS_MAIL_P_BAD_BASE64,      /* invalid base64 in a text part */
+	MS_MAIL_P_UNKNOWN_CHARSET, /* text decoded as UTF-8/Latin-1 instead */
+	MS_MAIL_P_NO_HEADERS,      /* no header block at all */
+	MS_MAIL_P_HUGE_HEADER,     /* header block over MS_MAIL_HUGE_HEADER */
+	MS_MAIL_P_BAD_DATE,        /* Date missing, unparsable or impossible */
+	MS_MAIL_P_NO_MESSAGE_ID,   /* no Message-ID header */
+	MS_MAIL_P_MIME_ERROR,      /* the MIME structure could not be read */
+	MS_MAIL_P__COUNT
+};
+
+#define MS_MAIL_LONG_LINE   (64u * 1024)
+#define MS_MAIL_HUGE_HEADER (256u * 1024)
+
+/* Stable name of a problem, e.g. "bad_date" (the JSON key). */
+const char *ms_mail_problem_name(enum ms_mail_problem p);
+
+/* ---- one parsed message ---- */
+
+enum ms_mail_kind {
+	MS_MAIL_OTHER = 0,
+	MS_MAIL_PATCH,        /* carries a diff, not a reply */
+	MS_MAIL_COVER,        /* [PATCH 0/N] */
+	MS_MAIL_REPLY,        /* a reply without review tags */
+	MS_MAIL_REVIEW,       /* a reply giving Reviewed/Acked/Tested-by */
+	MS_MAIL_NACK,         /* a reply giving Nacked-by */
+	MS_MAIL_PULL,         /* [GIT PULL] */
+	MS_MAIL_BOT,          /* kernel test robot, syzbot, patchwork-bot */
+};
+
+/* "patch", "cover_letter", "reply", "review", "nack", "pull_request", ... */
+const char *ms_mail_kind_name(enum ms_mail_kind kind);
+
+/* A trailer from the message's new (unquoted) text. */
+struct ms_mail_trailer {
+	enum ms_trailer_kind kind;
+	char *token;   /* as written */
+	char *value;
+	char *name;    /* for person trailers; NULL when absent */
+	char *email;   /* for person trailers; NULL when absent */
+};
+
+/* What the subject line says. */
+struct ms_mail_subject {
+	char *prefixes;     /* bracket contents joined by " | "; NULL if none */
+	char *normalized;   /* no Re:/Fwd: chain, no brackets, spaces folded */
+	unsigned reply_depth; /* Re:/Aw:/Antw:/Sv: count */
+	bool forward;       /* Fwd:/Fw: seen */
+	bool patch;         /* PATCH (or RFC) in a prefix */
+	bool rfc;
+	bool resend;
+	bool pull;          /* GIT PULL / PULL */
+	unsigned version;   /* vN, 1 when not given */
+	unsigned number;    /* N of N/M; 0 when not numbered */
+	unsigned total;     /* M of N/M; 0 when not numbered */
+	char *tree;         /* other prefix words, e.g. "net-next"; or NULL */
+};
+
+struct ms_mail {
+	char *message_id;   /* without <>; NULL when missing */
+	char *in_reply_to;  /* first id of In-Reply-To, or NULL */
+	GPtrArray *references; /* char *, in header order */
+	char *date_raw;     /* the Date header as written, or NULL */
+	int64_t date;       /* Unix time, valid when date_valid */
+	int date_tz;        /* the zone, minutes east of UTC */
+	bool date_valid;
+	char *from_name, *from_email;     /* From, RFC 2047 decoded */
+	char *sender_name, *sender_email; /* the real author (see below) */
+	bool sender_rewritten; /* X-Original-From/B4 Relay/DMARC applied */
+	char *to, *cc;      /* decoded, as one string each; or NULL */
+	char *list_id;      /* List-Id without <>; or NULL */
+	char *subject_raw;  /* decoded Subject */
+	struct ms_mail_subject subject;
+	char *body;         /* decoded text (MS_MAIL_PARSE_KEEP_BODY only) */
+	unsigned new_lines, quoted_lines;
+	GPtrArray *trailers;   /* struct ms_mail_trailer * */
+	char *change_id;    /* b4's change-id, or NULL */
+	/* the diff, when the message carries one */
+	bool has_diff;
+	bool diff_in_attachment;
+	GPtrArray *files;   /* char *, paths touched, unique, in order */
+	unsigned lines_added, lines_removed;
+	char *patch_id;     /* 40 hex digits, as git patch-id --stable */
+	enum ms_mail_kind kind;
+	bool applied_notice;  /* patchwork-bot's "was applied to" */
+	uint32_t problems;    /* bit (1 << enum ms_mail_problem) */
+	size_t size;          /* raw bytes */
+};
+
+enum {
+	MS_MAIL_PARSE_KEEP_BODY = 1 << 0, /* keep the decoded text in ->body */
+};
+
+/*
+ * Parse one raw message (`len` bytes, without any mbox From_ line;
+ * NUL bytes allowed).  `problems` carries faults the reader saw
+ * (MS_MAIL_P_TRUNCATED).  Never fails on bad input: what cannot be read
+ * is flagged in ->problems.  The result is the caller's (ms_mail_free).
+ */
+struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
+			      unsigned flags);
+
+void ms_mail_free(struct ms_mail *m);
+
+/*
+ * Parse a Date header value (every RFC 5322 form, obsolete ones included:
+ * two-digit years, named zones, comments).  Returns true and sets *t (Unix
+ * time) and *tz (minutes east of UTC) when the date is well-formed and
+ * possible (years 1970..2199, real days and times); false otherwise.
+ */
+bool ms_mail_parse_date(const char *s, int64_t *t, int *tz);
+
+/* Parse a subject into `out` (ms_mail_subject_release frees it). */
+void ms_mail_parse_subject(const char *subject, struct ms_mail_subject *out);
+void ms_mail_subject_release(struct ms_mail_subject *s);
+
+/*
+ * The patch-id of a diff as `git patch-id --stable` computes it: per-file
+ * SHA-1 of the diff without whitespace, line numbers and index lines,
+ * summed.  `text` is a commit message or mail body followed by the diff.
+ * Writes 40 hex digits and a NUL to `hex` and returns true, or returns
+ * false when there is no diff.
+ */
+bool ms_patch_id(const char *text, size_t len, char hex[41]);
+
+/* ---- reading archives ---- */
+
+enum ms_mail_format {
+	MS_MAIL_FMT_MBOXRD,
+	MS_MAIL_FMT_MBOXO,
+	MS_MAIL_FMT_INBOX_V1,
+	MS_MAIL_FMT_INBOX_V2,
+};
+
+const char *ms_mail_format_name(enum ms_mail_format f);
+
+/* Where a raw message came from; borrowed for the callback's duration. */
+struct ms_mail_source {
+	const char *path;     /* the mbox file or inbox directory */
+	enum ms_mail_format format;
+	unsigned long line;   /* mbox: line of the From_ line; else 0 */
+	int epoch;            /* public-inbox: epoch number; else -1 */
+	const char *commit;   /* public-inbox: commit hex; else NULL */
+	uint32_t problems;    /* what the reader saw (MS_MAIL_P_TRUNCATED) */
+};
+
+/*
+ * Called with each raw message in archive order.  Return 0 to go on, a
+ * negative MS_E* code (with ms_error_set) to stop the read, which then
+ * returns that code.
+ */
+typedef int (*ms_mail_raw_fn)(const char *raw, size_t len,
+			      const struct ms_mail_source *src, void *data);
+
+/* A resume point: read epoch `epoch` only after `commit`. */
+struct ms_mail_after {
+	int epoch;            /* -1: any epoch that contains the commit */
+	const char *commit;   /* hex, full or abbreviated */
+};
+
+/* What a read did, for reporting and for resuming later. */
+struct ms_mail_read_result {
+	enum ms_mail_format format; /* of the last archive read */
+	unsigned long messages;
+	uint64_t bytes;
+	GPtrArray *heads;     /* char * "EPOCH:COMMIT", the last commit per
+				 epoch read (public-inbox only) */
+};
+
+void ms_mail_read_result_init(struct ms_mail_read_result *r);
+void ms_mail_read_result_release(struct ms_mail_read_result *r);
+
+/*
+ * Read the archive at `path`: an mbox file (optionally .gz), a directory
+ * of mbox files (read in name order, recursively), or a public-inbox v1 or
+ * v2 directory (epochs in order; `after`/`n_after` resume points).  Calls
+ * `fn` for each message.  Returns 0, or a negative code when the archive
+ * cannot be opened or read (ms_error_last says why) or `fn` stopped it.
+ * Recoverable oddities go to `diags`.
+ */
+int ms_mail_read(const char *path, const struct ms_mail_after *after,
+		 size_t n_after, ms_mail_raw_fn fn, void *data,
+		 struct ms_mail_read_result *result, struct ms_diags *diags);
+
+/* The mbox reader alone (used by ms_mail_read). */
+int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
+		 struct ms_mail_read_result *result);
+
+/*
+ * The public-inbox reader alone (git-inbox.c): `path` is a v2 inbox
+ * (git/N.git epochs) or a v1 inbox (a bare repository).  Returns
+ * MS_ENOTFOUND when `path` is neither.
+ */
+int ms_inbox_read(const char *path, const struct ms_mail_after *after,
+		  size_t n_after, ms_mail_raw_fn fn, void *data,
+		  struct ms_mail_read_result *result);
+
+/* ---- the index: compact records, threads, series, statistics ---- */
+
+/* One message as the index keeps it.  Strings are interned (borrowed). */
+struct ms_mail_rec {
+	const char *message_id;   /* never NULL: "<missing-N>" when absent */
+	const char *parent_id;    /* In-Reply-To, else last reference */
+	const char *sender_email; /* normalized, or NULL */
+	const char *sender_name;
+	const char *subject;      /* normalized */
+	const char *change_id;
+	const char *patch_id;
+	int64_t date;             /* valid when date_valid */
+	bool date_valid;
+	bool duplicate;           /* an earlier message had this id */
+	bool applied_notice;
+	enum ms_mail_kind kind;
+	uint16_t version, number, total;
+	uint32_t problems;
+	uint32_t thread;          /* thread number, after finish */
+	int32_t series;           /* series posting number, or -1 */
+	uint32_t n_review_tags;   /* Reviewed/Acked/Tested-by given */
+	uint32_t first_tag;       /* index into the tags array */
+};
+
+/* A review trailer given in a message, kept for linking. */
+struct ms_mail_tag {
+	enum ms_trailer_kind kind;
+	const char *email;        /* normalized, interned; may be NULL */
+	const char *name;
+};
+
+/* One posting of a series: a cover letter (or lone patch) and patches. */
+struct ms_mail_series {
+	uint32_t root;            /* record index of cover (or first patch) */
+	bool has_cover;
+	uint16_t version, total;
+	GArray *patches;          /* uint32_t record indexes, by number */
+	int32_t family;           /* posting index of this series' v1..vN
+				     family head (same for all versions) */
+};
+
+struct ms_mail_stats {
+	uint64_t messages, message_ids, patches, cover_letters;
+	uint64_t series, series_postings, replies, review_replies, nacks;
+	uint64_t pulls, bots, applied_notices, threads, senders;
+	uint64_t reviewed_patches; /* patches with a review tag, incl. via
+				      their cover letter */
+	int64_t first_date, last_date; /* valid when messages with dates */
+	bool have_dates;
+	uint64_t problems[MS_MAIL_P__COUNT];
+	uint64_t bytes;
+};
+
+struct ms_mail_index;
+
+struct ms_mail_index *ms_mail_index_new(void);
+void ms_mail_index_free(struct ms_mail_index *idx);
+
+/* Add a parsed message (copied into a compact record); returns its index. */
+uint32_t ms_mail_index_add(struct ms_mail_index *idx, const struct ms_mail *m);
+
+/*
+ * Build threads and series and link versions and review tags.  Call once,
+ * after the last ms_mail_index_add().
+ */
+void ms_mail_index_finish(struct ms_mail_index *idx);
+
+/* The records, in arrival order (borrowed). */
+size_t ms_mail_index_count(const struct ms_mail_index *idx);
+const struct ms_mail_rec *ms_mail_index_get(const struct ms_mail_index *idx,
+					    uint32_t i);
+
+/* The first record with this Message-ID (without <>), or NULL. */
+const struct ms_mail_rec *ms_mail_index_find(const struct ms_mail_index *idx,
+					     const char *message_id);
+
+/* Review tags given in record `rec` (borrowed, rec->n_review_tags). */
+const struct ms_mail_tag *ms_mail_index_tags(const struct ms_mail_index *idx,
+					     const struct ms_mail_rec *rec);
+
+/* Series postings after finish (borrowed). */
+size_t ms_mail_index_series_count(const struct ms_mail_index *idx);
+const struct ms_mail_series *
+ms_mail_index_series(const struct ms_mail_index *idx, uint32_t i);
+
+/*
+ * The review tags that apply to patch record `i`: those in replies to it
+ * and those in replies to its series' cover letter (as b4 am applies
+ * them).  Calls `fn` for each with the record that gave it.
+ */
+void ms_mail_index_patch_reviews(const struct ms_mail_index *idx, uint32_t i,
+				 void (*fn)(const struct ms_mail_rec *from,
+					    const struct ms_mail_tag *tag,
+					    void *data),
+				 void *data);
+
+/* The counts, after finish. */
+void ms_mail_index_stats(const struct ms_mail_index *idx,
+			 struct ms_mail_stats *st);
+
+#endif
