@@ -6,7 +6,7 @@ set -eu
 
 PACKAGES="build-essential meson ninja-build pkg-config
   libglib2.0-dev libgmime-3.0-dev libgit2-dev libcurl4-openssl-dev
-  libjansson-dev libsqlite3-dev zlib1g-dev
+  libjansson-dev libsqlite3-dev zlib1g-dev libisal-dev
   clang libclang-rt-14-dev
   python3 perl git curl xz-utils ca-certificates bc
   linux-source-6.1

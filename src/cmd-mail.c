@@ -80,11 +80,10 @@ static void report_problems(struct stats_ctx *c, const struct ms_mail *m,
 	}
 }
 
-static int stats_one(const char *raw, size_t len,
-		     const struct ms_mail_source *src, void *data)
+static int stats_one(struct ms_mail *m, const struct ms_mail_source *src,
+		     void *data)
 {
 	struct stats_ctx *c = data;
-	struct ms_mail *m = ms_mail_parse(raw, len, src->problems, 0);
 
 	ms_mail_index_add(c->idx, m);
 	report_problems(c, m, src);
@@ -138,8 +137,9 @@ static int mail_stats(int argc, char **argv)
 			struct ms_mail_read_result, 1);
 		ms_mail_read_result_init(r);
 		g_ptr_array_add(results, r);
-		if (ms_mail_read(argv[i], after, (size_t)after_opt.nr,
-				 stats_one, &c, r, &diags) < 0) {
+		if (ms_mail_parse_archive(argv[i], after,
+					  (size_t)after_opt.nr, 0, stats_one,
+					  &c, r, &diags) < 0) {
 			cli_progress_done();
 			rc = cli_error_last();
 			goto out;

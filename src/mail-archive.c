@@ -1,14 +1,18 @@
 /*
  * mail-archive.c - reading mbox files (mboxrd and mboxo, gzip or not, one
  * message at a time) and choosing the reader for an archive path.  This
- * file is the zlib adapter: gzopen() reads plain files transparently.
+ * file is the ISA-L adapter: gzip is inflated with igzip, which is several
+ * times faster than zlib and keeps decompression from dominating
+ * `mail stats` (it streams, so memory stays at one buffer).
  */
 #include "mail.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <isa-l/igzip_lib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
+#include <unistd.h>
 
 #define CHUNK (1u << 20)
 
@@ -37,17 +41,77 @@ void ms_mail_read_result_release(struct ms_mail_read_result *r)
 }
 
 struct reader {
-	gzFile gz;
+	int fd;
 	const char *path;
+	struct inflate_state *inf;  /* NULL for a plain file */
+	uint8_t *in;
+	size_t in_cap;
+	bool in_eof;
 	char *buf;
 	size_t cap, start, end;
 	bool eof, error;
 };
 
+static ssize_t read_fd(int fd, void *dst, size_t n)
+{
+	ssize_t k;
+
+	do
+		k = read(fd, dst, n);
+	while (k < 0 && errno == EINTR);
+	return k;
+}
+
+/* Up to `n` bytes of the (inflated) file; 0 at its end, -1 on error. */
+static ssize_t read_some(struct reader *r, char *dst, size_t n)
+{
+	struct inflate_state *st = r->inf;
+
+	if (!st)
+		return read_fd(r->fd, dst, n);
+	for (;;) {
+		uint32_t room = (uint32_t)MIN(n, (size_t)UINT32_MAX);
+		int ret;
+
+		if (st->avail_in == 0 && !r->in_eof) {
+			ssize_t k = read_fd(r->fd, r->in, r->in_cap);
+			if (k < 0)
+				return -1;
+			r->in_eof = k == 0;
+			st->next_in = r->in;
+			st->avail_in = (uint32_t)k;
+		}
+		if (st->block_state == ISAL_BLOCK_FINISH) {
+			/* another gzip member may follow (concatenated) */
+			if (st->avail_in == 0 && r->in_eof)
+				return 0;
+			if (st->avail_in < 2 || st->next_in[0] != 0x1f ||
+			    st->next_in[1] != 0x8b)
+				return 0; /* trailing padding */
+			uint8_t *next = st->next_in;
+			uint32_t avail = st->avail_in;
+			isal_inflate_reset(st);
+			st->crc_flag = ISAL_GZIP;
+			st->next_in = next;
+			st->avail_in = avail;
+		}
+		st->next_out = (uint8_t *)dst;
+		st->avail_out = room;
+		ret = isal_inflate(st);
+		if (ret < 0)
+			return -1;
+		if (st->avail_out < room)
+			return (ssize_t)(room - st->avail_out);
+		if (st->block_state != ISAL_BLOCK_FINISH && st->avail_in == 0 &&
+		    r->in_eof)
+			return -1; /* the archive ends inside a gzip stream */
+	}
+}
+
 /* Make sure more bytes are buffered; false at end of input. */
 static bool fill(struct reader *r)
 {
-	int n;
+	ssize_t n;
 
 	if (r->eof)
 		return false;
@@ -56,21 +120,13 @@ static bool fill(struct reader *r)
 		r->end -= r->start;
 		r->start = 0;
 	}
-	if (r->cap - r->end < CHUNK / 2) {
+	if (r->cap - r->end < CHUNK) {
 		r->cap *= 2;
 		r->buf = g_realloc(r->buf, r->cap);
 	}
-	n = gzread(r->gz, r->buf + r->end, (unsigned)(r->cap - r->end));
-	if (n < 0) {
-		r->error = true;
-		r->eof = true;
-		return false;
-	}
-	if (n == 0) {
-		int err;
-		gzerror(r->gz, &err);
-		if (err != Z_OK)
-			r->error = true; /* a truncated .gz */
+	n = read_some(r, r->buf + r->end, r->cap - r->end);
+	if (n <= 0) {
+		r->error = n < 0; /* a truncated .gz, or a read error */
 		r->eof = true;
 		return false;
 	}
@@ -78,141 +134,204 @@ static bool fill(struct reader *r)
 	return true;
 }
 
-/*
- * The next line, without its newline; *has_nl says whether one ended it.
- * Returns false at the end of input.
- */
-static bool next_line(struct reader *r, const char **line, size_t *len,
-		      bool *has_nl)
+static unsigned long count_lines(const char *s, size_t n)
 {
-	size_t scanned = 0;
+	unsigned long lines = 0;
+	const char *e = s + n;
 
-	for (;;) {
-		char *s = r->buf + r->start;
-		size_t avail = r->end - r->start;
-		char *nl = avail > scanned ? memchr(s + scanned, '\n',
-						    avail - scanned)
-					   : NULL;
-		if (nl) {
-			*line = s;
-			*len = (size_t)(nl - s);
-			*has_nl = true;
-			r->start += *len + 1;
-			return true;
-		}
-		scanned = avail;
-		if (!fill(r)) {
-			if (r->end == r->start)
-				return false;
-			*line = r->buf + r->start;
-			*len = r->end - r->start;
-			*has_nl = false;
-			r->start = r->end;
-			return true;
-		}
+	while (s < e && (s = memchr(s, '\n', (size_t)(e - s)))) {
+		lines++;
+		s++;
 	}
+	return lines;
 }
 
-static bool blank(const char *s, size_t n)
+/* Is `k` (a "From " at a line start) preceded by a blank line? */
+static bool after_blank(const char *buf, size_t start, size_t k)
 {
-	return n == 0 || (n == 1 && s[0] == '\r');
+	if (k == start)
+		return true;
+	if (k - start >= 2 && buf[k - 1] == '\n' && buf[k - 2] == '\n')
+		return true;
+	return k - start >= 3 && buf[k - 1] == '\n' && buf[k - 2] == '\r' &&
+	       buf[k - 3] == '\n';
+}
+
+/*
+ * Hand one message (the bytes after its From_ line) to the callback,
+ * undoing the From-quoting: mboxrd removes one '>' from any ">*From "
+ * line, mboxo only from ">From ".  Without such lines the bytes go
+ * through uncopied.
+ */
+static int emit(const char *s, size_t n, GString *tmp,
+		struct ms_mail_source *src, ms_mail_raw_fn fn, void *data,
+		struct ms_mail_read_result *result)
+{
+	const char *p = s, *e = s + n, *done = s;
+	bool copied = false;
+
+	while (p < e && (p = memmem(p, (size_t)(e - p), "From ", 5))) {
+		const char *r = p;
+		while (r > s && r[-1] == '>')
+			r--;
+		if (r < p && (r == s || r[-1] == '\n') &&
+		    (src->format == MS_MAIL_FMT_MBOXRD || p - r == 1)) {
+			if (!copied)
+				g_string_truncate(tmp, 0);
+			copied = true;
+			g_string_append_len(tmp, done, r - done);
+			done = r + 1;
+		}
+		p += 5;
+	}
+	if (copied) {
+		g_string_append_len(tmp, done, e - done);
+		s = tmp->str;
+		n = tmp->len;
+	}
+	result->messages++;
+	result->bytes += n;
+	return fn(s, n, src, data);
 }
 
 int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		 struct ms_mail_read_result *result)
 {
 	struct reader r = { 0 };
-	GString *msg = g_string_sized_new(64 * 1024);
+	GString *tmp = g_string_new(NULL);
 	struct ms_mail_source src = { 0 };
-	const char *line;
-	size_t len;
-	bool has_nl = true, in_msg = false, prev_blank = true, last_nl = true;
-	unsigned long lineno = 0;
+	size_t msg = 0, search = 0;
+	unsigned long lineno = 1;
 	int rc = 0;
 
-	r.gz = gzopen(path, "rb");
-	if (!r.gz) {
-		g_string_free(msg, TRUE);
+	r.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r.fd < 0) {
+		g_string_free(tmp, TRUE);
 		return ms_error_set_errno(errno == ENOENT ? MS_ENOTFOUND
 							  : MS_ERROR,
 					  errno, "cannot open '%s'", path);
 	}
-	gzbuffer(r.gz, 256 * 1024);
+	r.in_cap = 256 * 1024;
+	r.in = g_malloc(r.in_cap);
+	{
+		ssize_t k = read_fd(r.fd, r.in, r.in_cap);
+		if (k >= 2 && r.in[0] == 0x1f && r.in[1] == 0x8b) {
+			r.inf = g_new0(struct inflate_state, 1);
+			isal_inflate_init(r.inf);
+			r.inf->crc_flag = ISAL_GZIP;
+			r.inf->next_in = r.in;
+			r.inf->avail_in = (uint32_t)k;
+		} else if (k > 0 && lseek(r.fd, 0, SEEK_SET) < 0) {
+			k = -1;
+		}
+		if (k < 0) {
+			rc = ms_error_set_errno(MS_ERROR, errno,
+						"cannot read '%s'", path);
+			goto done;
+		}
+		r.in_eof = k == 0;
+	}
 	r.path = path;
-	r.cap = 2 * CHUNK;
+	r.cap = 4 * CHUNK;
 	r.buf = g_malloc(r.cap);
-	fill(&r);
+	while (r.end < 6 && fill(&r))
+		;
 	src.path = path;
 	src.epoch = -1;
 	src.format = MS_MAIL_FMT_MBOXO;
-	if (r.end > 5 && !memcmp(r.buf, "From ", 5)) {
-		const char *eol = memchr(r.buf, '\n', r.end);
-		size_t n = eol ? (size_t)(eol - r.buf) : r.end;
-		if (g_strstr_len(r.buf, (gssize)n, "mboxrd") ||
-		    g_strstr_len(r.buf, (gssize)r.end, "\n>>From "))
-			src.format = MS_MAIL_FMT_MBOXRD;
-	} else if (r.end > 0) {
+	if (r.end == 0)
+		goto done; /* an empty file is an empty mbox */
+	if (r.end < 5 || memcmp(r.buf, "From ", 5)) {
 		rc = ms_error_set(MS_EPARSE, "'%s' is not an mbox file: "
 				  "it does not start with a From line", path);
 		goto done;
 	}
+	{
+		const char *eol = memchr(r.buf, '\n', r.end);
+		size_t n = eol ? (size_t)(eol - r.buf) : r.end;
+		if (g_strstr_len(r.buf, (gssize)n, "mboxrd") ||
+		    memmem(r.buf, r.end, "\n>>From ", 8))
+			src.format = MS_MAIL_FMT_MBOXRD;
+	}
 	result->format = src.format;
 
-	while (next_line(&r, &line, &len, &has_nl)) {
-		lineno++;
-		last_nl = has_nl;
-		if (prev_blank && len >= 5 && !memcmp(line, "From ", 5)) {
-			if (in_msg) {
-				size_t n = msg->len;
-				if (n >= 2 && msg->str[n - 1] == '\n' &&
-				    msg->str[n - 2] == '\n')
-					n--;
-				result->messages++;
-				result->bytes += n;
-				rc = fn(msg->str, n, &src, data);
-				if (rc)
-					goto done;
-			}
-			g_string_truncate(msg, 0);
-			in_msg = true;
+	/* r.buf[msg] is always the "From " line of the current message */
+	search = msg + 1;
+	for (;;) {
+		const char *hit = NULL;
+		size_t k = 0;
+
+		while (search < r.end) {
+			hit = memmem(r.buf + search, r.end - search,
+				     "\nFrom ", 6);
+			if (!hit)
+				break;
+			k = (size_t)(hit - r.buf) + 1;
+			if (after_blank(r.buf, msg, k))
+				break;
+			search = k;
+			hit = NULL;
+		}
+		if (!hit) {
+			bool more;
+			/* keep the current message: fill() compacts */
+			r.start = msg;
+			search = r.end > 6 ? r.end - 6 : 0;
+			if (search < msg + 1)
+				search = msg + 1;
+			more = fill(&r);
+			search -= msg - r.start;
+			msg = r.start;
+			if (more)
+				continue;
+			break;
+		}
+		/* the message runs from after its From_ line to k - 1 */
+		{
+			const char *nl = memchr(r.buf + msg, '\n', k - msg);
+			size_t body = (size_t)(nl - r.buf) + 1;
+			size_t end = k - 1; /* drop the blank separator line */
+			if (end > body && r.buf[end - 1] == '\r')
+				end--;
 			src.line = lineno;
-			prev_blank = false;
-			continue;
+			src.problems = 0;
+			lineno += count_lines(r.buf + msg, k - msg);
+			rc = emit(r.buf + body, end - body, tmp, &src, fn, data,
+				  result);
+			if (rc)
+				goto done;
+			msg = k;
+			search = k + 1;
 		}
-		prev_blank = blank(line, len);
-		if (line[0] == '>' && len > 5) {
-			size_t k = 0;
-			while (k < len && line[k] == '>')
-				k++;
-			if (len - k >= 5 && !memcmp(line + k, "From ", 5) &&
-			    (src.format == MS_MAIL_FMT_MBOXRD || k == 1))
-				line++, len--;
-		}
-		g_string_append_len(msg, line, (gssize)len);
-		if (has_nl)
-			g_string_append_c(msg, '\n');
 	}
 	if (r.error && !r.eof) {
 		rc = ms_error_set(MS_ERROR, "cannot read '%s'", path);
 		goto done;
 	}
-	if (in_msg) {
-		size_t n = msg->len;
-		/* mboxrd ends every message with a blank line */
-		if (!last_nl || r.error ||
-		    (src.format == MS_MAIL_FMT_MBOXRD && !prev_blank))
+	/* the last message: r.buf[msg .. r.end) */
+	{
+		const char *nl = memchr(r.buf + msg, '\n', r.end - msg);
+		size_t body = nl ? (size_t)(nl - r.buf) + 1 : r.end;
+		size_t end = r.end;
+		bool blank_end = end - body >= 1 && r.buf[end - 1] == '\n' &&
+				 (end - body < 2 || r.buf[end - 2] == '\n');
+
+		src.line = lineno;
+		src.problems = 0;
+		if (!nl || r.buf[end - 1] != '\n' || r.error ||
+		    (src.format == MS_MAIL_FMT_MBOXRD && !blank_end))
 			src.problems |= 1u << MS_MAIL_P_TRUNCATED;
-		else if (n >= 2 && msg->str[n - 1] == '\n' &&
-			 msg->str[n - 2] == '\n')
-			n--;
-		result->messages++;
-		result->bytes += n;
-		rc = fn(msg->str, n, &src, data);
+		else if (blank_end && end - body >= 2)
+			end--;
+		rc = emit(r.buf + body, end - body, tmp, &src, fn, data,
+			  result);
 	}
 done:
-	gzclose(r.gz);
+	close(r.fd);
+	g_free(r.inf);
+	g_free(r.in);
 	g_free(r.buf);
-	g_string_free(msg, TRUE);
+	g_string_free(tmp, TRUE);
 	return rc;
 }
 

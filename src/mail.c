@@ -231,9 +231,7 @@ static void parse_prefix(const char *p, size_t n, struct ms_mail_subject *out,
 		} else if (word_is(x, "RESEND") || word_is(x, "REPOST")) {
 			out->resend = tagged = true;
 		} else if (word_is(x, "PULL") || word_is(x, "GIT")) {
-			if (word_is(x, "PULL"))
-				out->pull = true;
-			tagged = true;
+			out->pull = tagged = true; /* "[GIT] Networking" too */
 		} else if ((x[0] == 'v' || x[0] == 'V') && all_digits(x + 1)) {
 			out->version = (unsigned)atoi(x + 1);
 			tagged = true;
@@ -563,33 +561,11 @@ static bool strip_via(char **name)
 	return true;
 }
 
-static void real_sender(struct ms_mail *m, struct ms_mime_fields *f)
-{
-	char *name = g_strdup(f->from_name);
-	bool relay = strip_suffix(&name, "via B4 Relay");
-	bool via = !relay && strip_via(&name);
-
-	if (f->orig_email) {
-		m->sender_email = g_strdup(f->orig_email);
-		m->sender_name = g_strdup(f->orig_name ? f->orig_name : name);
-		m->sender_rewritten = true;
-	} else if ((relay || via) && f->reply_to_email) {
-		m->sender_email = g_strdup(f->reply_to_email);
-		m->sender_name = g_strdup(f->reply_to_name ? f->reply_to_name
-							   : name);
-		m->sender_rewritten = true;
-	} else {
-		m->sender_email = g_strdup(f->from_email);
-		m->sender_name = g_strdup(name);
-		m->sender_rewritten = relay || via;
-	}
-	g_free(name);
-}
-
 static bool is_bot(const struct ms_mail *m)
 {
 	static const char *const prefixes[] = {
 		"lkp@intel.com", "syzbot", "patchwork-bot", "bot@kernelci",
+		"pr-tracker-bot",
 		"noreply@", "no-reply@", "kernelci",
 	};
 	static const char *const names[] = {
@@ -648,7 +624,214 @@ static enum ms_mail_kind classify(struct ms_mail *m, const char *text)
 
 /* ---- the whole message ---- */
 
-/* Does the first line look like a header ("Name:" or a From_ line)? */
+enum {
+	H_MESSAGE_ID, H_IN_REPLY_TO, H_REFERENCES, H_DATE, H_SUBJECT, H_FROM,
+	H_X_ORIGINAL_FROM, H_REPLY_TO, H_TO, H_CC, H_LIST_ID, H_CONTENT_TYPE,
+	H_CTE, H__COUNT
+};
+
+static const char *const header_names[H__COUNT] = {
+	"message-id", "in-reply-to", "references", "date", "subject", "from",
+	"x-original-from", "reply-to", "to", "cc", "list-id", "content-type",
+	"content-transfer-encoding",
+};
+
+/* The header values mail.c needs, unfolded, plus the body. */
+struct headers {
+	char *v[H__COUNT];
+	const char *body;
+	size_t body_len;
+};
+
+static char *unfold(const char *s, size_t n)
+{
+	char *out = g_malloc(n + 1), *o = out;
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != '\r' && s[i] != '\n')
+			*o++ = s[i];
+	*o = 0;
+	return g_strstrip(out);
+}
+
+static int header_index(const char *name, size_t n)
+{
+	for (int i = 0; i < H__COUNT; i++)
+		if (strlen(header_names[i]) == n &&
+		    !g_ascii_strncasecmp(name, header_names[i], n))
+			return i;
+	return -1;
+}
+
+/*
+ * Split the header block: each field starts at a line with a colon and
+ * goes on over lines that start with white space; the first empty line
+ * (or a line that is neither) ends the block.  The first occurrence of
+ * each wanted field is kept.
+ */
+static void split_headers(const char *raw, size_t len, struct headers *h)
+{
+	size_t pos = 0;
+
+	while (pos < len) {
+		const char *line = raw + pos;
+		const char *nl = memchr(line, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - line) : len - pos;
+		size_t colon = 0, end;
+		int which;
+
+		if (n == 0 || (n == 1 && line[0] == '\r')) {
+			pos += n + 1;
+			break;
+		}
+		while (colon < n && line[colon] != ':' && line[colon] > ' ')
+			colon++;
+		if (colon == 0 || colon == n || line[colon] != ':')
+			break; /* not a header: the body starts here */
+		end = pos + n + (nl ? 1 : 0);
+		while (end < len && (raw[end] == ' ' || raw[end] == '\t')) {
+			const char *c = memchr(raw + end, '\n', len - end);
+			end = c ? (size_t)(c - raw) + 1 : len;
+		}
+		which = header_index(line, colon);
+		if (which >= 0 && !h->v[which])
+			h->v[which] = unfold(line + colon + 1,
+					     end - pos - colon - 1);
+		pos = end;
+	}
+	if (pos > len)
+		pos = len;
+	h->body = raw + pos;
+	h->body_len = len - pos;
+}
+
+static bool needs_mime(const char *v)
+{
+	return strstr(v, "=?") != NULL;
+}
+
+static char *decode_text(char *v)
+{
+	if (!v || !*v)
+		return NULL;
+	if (needs_mime(v))
+		return ms_mime_decode_text(v);
+	return g_strdup(v);
+}
+
+static void parse_mailbox(const char *v, char **name, char **email)
+{
+	*name = *email = NULL;
+	if (!v || !*v)
+		return;
+	if (needs_mime(v) || strpbrk(v, "\\(,;"))
+		ms_mime_parse_mailbox(v, name, email);
+	else
+		ms_person_parse(v, -1, name, email);
+}
+
+static char *strip_angles(const char *s)
+{
+	const char *lt, *gt;
+
+	if (!s || !*s)
+		return NULL;
+	lt = strchr(s, '<');
+	gt = lt ? strchr(lt + 1, '>') : NULL;
+	if (lt && gt && gt > lt + 1)
+		return g_strndup(lt + 1, (size_t)(gt - lt - 1));
+	return g_strdup(s);
+}
+
+static char *param(const char *v, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = v; p && *p; p++) {
+		const char *q;
+		if (g_ascii_strncasecmp(p, name, n) ||
+		    (p > v && p[-1] != ';' && !g_ascii_isspace(p[-1])))
+			continue;
+		q = p + n;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q != '=')
+			continue;
+		q++;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q == '"') {
+			const char *e = strchr(q + 1, '"');
+			return e ? g_strndup(q + 1, (size_t)(e - q - 1)) : NULL;
+		}
+		size_t k = strcspn(q, "; \t");
+		return k ? g_strndup(q, k) : NULL;
+	}
+	return NULL;
+}
+
+static bool media_is(const char *ct, const char *type)
+{
+	size_t n = strlen(type);
+	return !g_ascii_strncasecmp(ct, type, n) &&
+	       (ct[n] == 0 || ct[n] == ';' || g_ascii_isspace(ct[n]));
+}
+
+static void decode_body(struct headers *h, GString *text,
+			GPtrArray *attachments, uint32_t *problems)
+{
+	const char *ct = h->v[H_CONTENT_TYPE];
+	const char *cte = h->v[H_CTE];
+	bool plain_type = !ct || !*ct || media_is(ct, "text/plain") ||
+			  media_is(ct, "text/x-patch") ||
+			  media_is(ct, "text/x-diff");
+	bool identity = !cte || !*cte || !g_ascii_strcasecmp(cte, "7bit") ||
+			!g_ascii_strcasecmp(cte, "8bit") ||
+			!g_ascii_strcasecmp(cte, "binary");
+
+	if (plain_type && identity) {
+		/* the common case needs no MIME parser at all */
+		char *charset = ct ? param(ct, "charset") : NULL;
+		ms_mime_append_text(text, h->body, h->body_len, charset,
+				    problems);
+		g_free(charset);
+		return;
+	}
+	ms_mime_decode_body(ct, cte, h->body, h->body_len, text, attachments,
+			    problems);
+}
+
+static void real_sender(struct ms_mail *m, struct headers *h)
+{
+	char *name = g_strdup(m->from_name);
+	bool relay = strip_suffix(&name, "via B4 Relay");
+	bool via = !relay && strip_via(&name);
+	char *oname = NULL, *oemail = NULL, *rname = NULL, *remail = NULL;
+
+	parse_mailbox(h->v[H_X_ORIGINAL_FROM], &oname, &oemail);
+	if (!oemail && (relay || via))
+		parse_mailbox(h->v[H_REPLY_TO], &rname, &remail);
+	if (oemail) {
+		m->sender_email = g_strdup(oemail);
+		m->sender_name = g_strdup(oname ? oname : name);
+		m->sender_rewritten = true;
+	} else if (remail) {
+		m->sender_email = g_strdup(remail);
+		m->sender_name = g_strdup(rname ? rname : name);
+		m->sender_rewritten = true;
+	} else {
+		m->sender_email = g_strdup(m->from_email);
+		m->sender_name = g_strdup(name);
+		m->sender_rewritten = relay || via;
+	}
+	g_free(oname);
+	g_free(oemail);
+	g_free(rname);
+	g_free(remail);
+	g_free(name);
+}
+
+/* Does the first line look like a header ("Name:")? */
 static bool has_headers(const char *raw, size_t len)
 {
 	size_t i = 0;
@@ -658,13 +841,11 @@ static bool has_headers(const char *raw, size_t len)
 	return i > 0 && i < len && raw[i] == ':';
 }
 
-static void prescan(const char *raw, size_t len, uint32_t *problems,
-		    size_t *header_len)
+static void prescan(const char *raw, size_t len, uint32_t *problems)
 {
-	size_t pos = 0;
+	size_t pos = 0, header_len = len;
 	bool in_header = true;
 
-	*header_len = len;
 	while (pos < len) {
 		const char *nl = memchr(raw + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - raw - pos) : len - pos;
@@ -672,95 +853,92 @@ static void prescan(const char *raw, size_t len, uint32_t *problems,
 			*problems |= 1u << MS_MAIL_P_LONG_LINE;
 		if (in_header && (n == 0 || (n == 1 && raw[pos] == '\r'))) {
 			in_header = false;
-			*header_len = pos;
+			header_len = pos;
 		}
 		pos += n + 1;
 	}
-	if (*header_len > MS_MAIL_HUGE_HEADER)
+	if (header_len > MS_MAIL_HUGE_HEADER)
 		*problems |= 1u << MS_MAIL_P_HUGE_HEADER;
 	if (memchr(raw, 0, len))
 		*problems |= 1u << MS_MAIL_P_NUL_BYTES;
 }
 
-static char *take(char **p)
+static void free_gstring(gpointer p)
 {
-	char *v = *p;
-	*p = NULL;
-	return v;
+	g_string_free(p, TRUE);
 }
 
 struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 			      unsigned flags)
 {
 	struct ms_mail *m = g_new0(struct ms_mail, 1);
-	struct ms_mime_fields f = { 0 };
+	struct headers h = { 0 };
+	GString *text = g_string_sized_new(len);
+	GPtrArray *attachments = g_ptr_array_new_with_free_func(free_gstring);
 	char *copy = NULL;
-	size_t header_len;
 	char hex[41];
 
 	m->size = len;
 	m->references = g_ptr_array_new_with_free_func(g_free);
 	m->trailers = g_ptr_array_new_with_free_func(free_trailer);
 	m->files = g_ptr_array_new_with_free_func(g_free);
-	prescan(raw, len, &problems, &header_len);
+	prescan(raw, len, &problems);
 	if (problems & (1u << MS_MAIL_P_NUL_BYTES)) {
 		copy = g_malloc(len + 1);
 		for (size_t i = 0; i < len; i++)
 			copy[i] = raw[i] ? raw[i] : ' ';
 		raw = copy;
 	}
-	if (!has_headers(raw, len)) {
-		problems |= 1u << MS_MAIL_P_NO_HEADERS;
-		f.references = g_ptr_array_new_with_free_func(g_free);
-		f.text = g_string_new(NULL);
-		f.attachments = g_ptr_array_new();
-		char *valid = g_utf8_make_valid(raw, (gssize)len);
-		g_string_append(f.text, valid);
-		g_free(valid);
+	if (has_headers(raw, len)) {
+		split_headers(raw, len, &h);
 	} else {
-		ms_mime_parse(raw, len, &f);
+		problems |= 1u << MS_MAIL_P_NO_HEADERS;
+		h.body = raw;
+		h.body_len = len;
 	}
-	problems |= f.problems;
+	decode_body(&h, text, attachments, &problems);
 
-	m->message_id = take(&f.message_id);
+	m->message_id = ms_mime_parse_message_id(h.v[H_MESSAGE_ID]);
 	if (!m->message_id)
 		problems |= 1u << MS_MAIL_P_NO_MESSAGE_ID;
-	m->in_reply_to = take(&f.in_reply_to);
-	for (guint i = 0; i < f.references->len; i++)
-		g_ptr_array_add(m->references,
-				g_strdup(f.references->pdata[i]));
-	m->date_raw = take(&f.date);
+	if (h.v[H_IN_REPLY_TO]) {
+		GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
+		ms_mime_parse_references(h.v[H_IN_REPLY_TO], ids);
+		if (ids->len)
+			m->in_reply_to = g_strdup(ids->pdata[0]);
+		g_ptr_array_unref(ids);
+	}
+	ms_mime_parse_references(h.v[H_REFERENCES], m->references);
+	m->date_raw = h.v[H_DATE] && *h.v[H_DATE] ? g_strdup(h.v[H_DATE])
+						  : NULL;
 	m->date_valid = ms_mail_parse_date(m->date_raw, &m->date,
 					   &m->date_tz);
 	if (!m->date_valid)
 		problems |= 1u << MS_MAIL_P_BAD_DATE;
-	m->from_name = g_strdup(f.from_name);
-	m->from_email = g_strdup(f.from_email);
-	real_sender(m, &f);
-	m->to = take(&f.to);
-	m->cc = take(&f.cc);
-	m->list_id = take(&f.list_id);
-	m->subject_raw = take(&f.subject);
+	parse_mailbox(h.v[H_FROM], &m->from_name, &m->from_email);
+	real_sender(m, &h);
+	m->to = decode_text(h.v[H_TO]);
+	m->cc = decode_text(h.v[H_CC]);
+	m->list_id = strip_angles(h.v[H_LIST_ID]);
+	m->subject_raw = decode_text(h.v[H_SUBJECT]);
 	ms_mail_parse_subject(m->subject_raw, &m->subject);
 
-	scan_body(m, f.text->str, f.text->len);
-	if (m->has_diff && ms_patch_id(f.text->str, f.text->len, hex))
+	scan_body(m, text->str, text->len);
+	if (m->has_diff && ms_patch_id(text->str, text->len, hex))
 		m->patch_id = g_strdup(hex);
-	for (guint i = 0; i < f.attachments->len; i++) {
-		GString *a = f.attachments->pdata[i];
+	for (guint i = 0; i < attachments->len; i++) {
+		GString *a = attachments->pdata[i];
 		scan_attachment(m, a);
 		if (!m->patch_id && m->diff_in_attachment &&
 		    ms_patch_id(a->str, a->len, hex))
 			m->patch_id = g_strdup(hex);
 	}
-	m->kind = classify(m, f.text->str);
+	m->kind = classify(m, text->str);
 	m->problems = problems;
-	if (flags & MS_MAIL_PARSE_KEEP_BODY)
-		m->body = g_string_free(f.text, FALSE);
-	else
-		g_string_free(f.text, TRUE);
-	f.text = NULL;
-	ms_mime_fields_release(&f);
+	m->body = g_string_free(text, !(flags & MS_MAIL_PARSE_KEEP_BODY));
+	g_ptr_array_unref(attachments);
+	for (int i = 0; i < H__COUNT; i++)
+		g_free(h.v[i]);
 	g_free(copy);
 	return m;
 }

@@ -224,6 +224,27 @@ int ms_mail_read(const char *path, const struct ms_mail_after *after,
 		 size_t n_after, ms_mail_raw_fn fn, void *data,
 		 struct ms_mail_read_result *result, struct ms_diags *diags);
 
+/*
+ * Called with each parsed message, in archive order, on the calling
+ * thread.  Takes ownership of `m` (ms_mail_free it).  Return 0 to go on
+ * or a negative MS_E* code (with ms_error_set) to stop.
+ */
+typedef int (*ms_mail_parsed_fn)(struct ms_mail *m,
+				 const struct ms_mail_source *src,
+				 void *data);
+
+/*
+ * ms_mail_read() and ms_mail_parse() together, on two threads: a reader
+ * thread inflates and splits the archive while the calling thread parses
+ * (with `flags`) and calls `fn`.  At most a few dozen raw messages are
+ * queued.  `diags` and `result` are written by the reader thread and may
+ * be read once this returns.  Returns as ms_mail_read().
+ */
+int ms_mail_parse_archive(const char *path, const struct ms_mail_after *after,
+			  size_t n_after, unsigned flags, ms_mail_parsed_fn fn,
+			  void *data, struct ms_mail_read_result *result,
+			  struct ms_diags *diags);
+
 /* The mbox reader alone (used by ms_mail_read). */
 int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		 struct ms_mail_read_result *result);

@@ -29,24 +29,36 @@ static char *dup_or_null(const char *s)
 	return s && *s ? g_strdup(s) : NULL;
 }
 
-static GMimeHeader *header(GMimeObject *obj, const char *name)
+char *ms_mime_decode_text(const char *value)
 {
-	return g_mime_header_list_get_header(
-		g_mime_object_get_header_list(obj), name);
+	char *s;
+
+	if (!value)
+		return NULL;
+	mime_init();
+	s = g_mime_utils_header_decode_text(NULL, value);
+	if (s)
+		g_strstrip(s);
+	if (s && !*s) {
+		g_free(s);
+		return NULL;
+	}
+	return s;
 }
 
-static const char *raw_header(GMimeObject *obj, const char *name)
+void ms_mime_parse_mailbox(const char *value, char **name, char **email)
 {
-	GMimeHeader *h = header(obj, name);
-	return h ? g_mime_header_get_raw_value(h) : NULL;
-}
+	InternetAddressList *list;
+	int n;
 
-/* The first mailbox of an address header: name and address. */
-static void first_mailbox(InternetAddressList *list, char **name,
-			  char **email)
-{
-	int n = list ? internet_address_list_length(list) : 0;
-
+	*name = *email = NULL;
+	if (!value)
+		return;
+	mime_init();
+	list = internet_address_list_parse(NULL, value);
+	if (!list)
+		return;
+	n = internet_address_list_length(list);
 	for (int i = 0; i < n; i++) {
 		InternetAddress *a = internet_address_list_get_address(list, i);
 		if (!INTERNET_ADDRESS_IS_MAILBOX(a))
@@ -54,69 +66,40 @@ static void first_mailbox(InternetAddressList *list, char **name,
 		*name = dup_or_null(internet_address_get_name(a));
 		*email = dup_or_null(internet_address_mailbox_get_addr(
 			INTERNET_ADDRESS_MAILBOX(a)));
-		return;
+		break;
 	}
-}
-
-static void parsed_mailbox(GMimeObject *obj, const char *name, char **n,
-			   char **e)
-{
-	const char *raw = raw_header(obj, name);
-	InternetAddressList *list;
-
-	if (!raw)
-		return;
-	list = internet_address_list_parse(NULL, raw);
-	if (!list)
-		return;
-	first_mailbox(list, n, e);
 	g_object_unref(list);
 }
 
-static char *address_string(GMimeMessage *msg, GMimeAddressType type)
-{
-	InternetAddressList *list = g_mime_message_get_addresses(msg, type);
-
-	if (!list || internet_address_list_length(list) == 0)
-		return NULL;
-	return internet_address_list_to_string(list, NULL, FALSE);
-}
-
-static char *strip_angles(const char *s)
-{
-	const char *lt, *gt;
-	char *r;
-
-	if (!s)
-		return NULL;
-	lt = strchr(s, '<');
-	gt = lt ? strchr(lt + 1, '>') : NULL;
-
-	if (lt && gt)
-		return g_strstrip(g_strndup(lt + 1, gt - lt - 1));
-	r = g_strstrip(g_strdup(s));
-	if (!*r) {
-		g_free(r);
-		return NULL;
-	}
-	return r;
-}
-
-static void add_references(struct ms_mime_fields *out, const char *raw)
+void ms_mime_parse_references(const char *value, GPtrArray *ids)
 {
 	GMimeReferences *refs;
 
-	if (!raw)
+	if (!value)
 		return;
-	refs = g_mime_references_parse(NULL, raw);
+	mime_init();
+	refs = g_mime_references_parse(NULL, value);
 	if (!refs)
 		return;
 	for (int i = 0; i < g_mime_references_length(refs); i++) {
 		const char *id = g_mime_references_get_message_id(refs, i);
 		if (id && *id)
-			g_ptr_array_add(out->references, g_strdup(id));
+			g_ptr_array_add(ids, g_strdup(id));
 	}
 	g_mime_references_free(refs);
+}
+
+char *ms_mime_parse_message_id(const char *value)
+{
+	char *id, *r;
+
+	if (!value)
+		return NULL;
+	mime_init();
+	id = g_mime_utils_decode_message_id(value);
+	r = id && *id ? g_strdup(id) : NULL;
+	g_free(id);
+	return r;
 }
 
 static bool base64_valid(GMimeStream *s)
@@ -218,7 +201,13 @@ static bool name_is_patch(const char *name)
 			g_str_has_suffix(name, ".diff"));
 }
 
-static void walk(GMimeObject *obj, struct ms_mime_fields *out, int depth)
+struct walk_out {
+	GString *text;
+	GPtrArray *attachments;
+	uint32_t *problems;
+};
+
+static void walk(GMimeObject *obj, struct walk_out *out, int depth)
 {
 	GMimeContentType *ct;
 	const char *disp, *name;
@@ -248,7 +237,7 @@ static void walk(GMimeObject *obj, struct ms_mime_fields *out, int depth)
 	disp = g_mime_object_get_disposition(obj);
 	attached = (disp && !g_ascii_strcasecmp(disp, "attachment")) ||
 		   (name && out->text->len);
-	s = decode_part(GMIME_PART(obj), &out->problems);
+	s = decode_part(GMIME_PART(obj), out->problems);
 	if (attached) {
 		g_ptr_array_add(out->attachments, s);
 	} else {
@@ -260,89 +249,48 @@ static void walk(GMimeObject *obj, struct ms_mime_fields *out, int depth)
 	}
 }
 
-static void free_gstring(gpointer p)
+void ms_mime_decode_body(const char *content_type, const char *encoding,
+			 const char *body, size_t len, GString *text,
+			 GPtrArray *attachments, uint32_t *problems)
 {
-	g_string_free(p, TRUE);
-}
-
-void ms_mime_parse(const char *raw, size_t len, struct ms_mime_fields *out)
-{
+	GByteArray *buf = g_byte_array_sized_new((guint)len + 256);
 	GMimeStream *stream;
 	GMimeParser *parser;
-	GMimeMessage *msg;
 	GMimeObject *obj;
-	GMimeObject *body;
-	const char *v;
+	struct walk_out out = { text, attachments, problems };
 
 	mime_init();
-	out->references = g_ptr_array_new_with_free_func(g_free);
-	out->attachments = g_ptr_array_new_with_free_func(free_gstring);
-	out->text = g_string_new(NULL);
-
-	stream = g_mime_stream_mem_new_with_buffer(raw, len);
+	if (content_type) {
+		g_byte_array_append(buf, (const guint8 *)"Content-Type: ", 14);
+		g_byte_array_append(buf, (const guint8 *)content_type,
+				    (guint)strlen(content_type));
+		g_byte_array_append(buf, (const guint8 *)"\n", 1);
+	}
+	if (encoding) {
+		g_byte_array_append(buf, (const guint8 *)
+				    "Content-Transfer-Encoding: ", 27);
+		g_byte_array_append(buf, (const guint8 *)encoding,
+				    (guint)strlen(encoding));
+		g_byte_array_append(buf, (const guint8 *)"\n", 1);
+	}
+	g_byte_array_append(buf, (const guint8 *)"\n", 1);
+	g_byte_array_append(buf, (const guint8 *)body, (guint)len);
+	stream = g_mime_stream_mem_new_with_byte_array(buf);
 	parser = g_mime_parser_new_with_stream(stream);
-	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
-	msg = g_mime_parser_construct_message(parser, NULL);
+	obj = g_mime_parser_construct_part(parser, NULL);
 	g_object_unref(parser);
 	g_object_unref(stream);
-	if (!msg) {
-		out->problems |= 1u << MS_MAIL_P_MIME_ERROR;
+	if (!obj) {
+		*problems |= 1u << MS_MAIL_P_MIME_ERROR;
 		return;
 	}
-	obj = GMIME_OBJECT(msg);
-
-	out->message_id = dup_or_null(g_mime_message_get_message_id(msg));
-	v = raw_header(obj, "In-Reply-To");
-	if (v) {
-		GPtrArray *save = out->references;
-		out->references = g_ptr_array_new_with_free_func(g_free);
-		add_references(out, v);
-		if (out->references->len)
-			out->in_reply_to = g_strdup(out->references->pdata[0]);
-		g_ptr_array_unref(out->references);
-		out->references = save;
-	}
-	add_references(out, raw_header(obj, "References"));
-	v = raw_header(obj, "Date");
-	if (v)
-		out->date = g_strstrip(g_strdup(v));
-	out->subject = dup_or_null(g_mime_message_get_subject(msg));
-	first_mailbox(g_mime_message_get_from(msg), &out->from_name,
-		      &out->from_email);
-	parsed_mailbox(obj, "X-Original-From", &out->orig_name,
-		       &out->orig_email);
-	parsed_mailbox(obj, "Reply-To", &out->reply_to_name,
-		       &out->reply_to_email);
-	out->to = address_string(msg, GMIME_ADDRESS_TYPE_TO);
-	out->cc = address_string(msg, GMIME_ADDRESS_TYPE_CC);
-	out->list_id = strip_angles(raw_header(obj, "List-Id"));
-
-	body = g_mime_message_get_mime_part(msg);
-	if (body)
-		walk(body, out, 0);
-	g_object_unref(msg);
+	walk(obj, &out, 0);
+	g_object_unref(obj);
 }
 
-void ms_mime_fields_release(struct ms_mime_fields *f)
+/* Plain bytes in `charset` (for single-part text bodies mail.c reads). */
+void ms_mime_append_text(GString *out, const char *buf, size_t len,
+			 const char *charset, uint32_t *problems)
 {
-	g_free(f->message_id);
-	g_free(f->in_reply_to);
-	if (f->references)
-		g_ptr_array_unref(f->references);
-	g_free(f->date);
-	g_free(f->subject);
-	g_free(f->from_name);
-	g_free(f->from_email);
-	g_free(f->orig_name);
-	g_free(f->orig_email);
-	g_free(f->reply_to_name);
-	g_free(f->reply_to_email);
-	g_free(f->to);
-	g_free(f->cc);
-	g_free(f->list_id);
-	if (f->text)
-		g_string_free(f->text, TRUE);
-	if (f->attachments)
-		g_ptr_array_unref(f->attachments);
-	memset(f, 0, sizeof(*f));
+	append_text(out, buf, len, charset, problems);
 }

@@ -1,9 +1,12 @@
 /*
  * mime.h - the GMime adapter: the only code that includes <gmime/gmime.h>.
  *
- * It reads one raw message and hands back plain strings: the headers the
- * mail model needs (RFC 2047 decoded, addresses split) and the text of the
- * body after transfer and charset decoding, with patch attachments apart.
+ * mail.c splits a message's header block itself (a plain scan, much
+ * cheaper than building GMime's header objects for 30-odd Received and
+ * list headers per message) and hands GMime what needs real MIME
+ * knowledge: RFC 2047 words, address lists, Message-ID lists, and bodies
+ * that are multipart or transfer-encoded.  Everything returned is
+ * GLib-allocated (g_free).
  */
 #ifndef MS_MIME_H
 #define MS_MIME_H
@@ -12,30 +15,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct ms_mime_fields {
-	char *message_id;        /* without <> */
-	char *in_reply_to;       /* first id, without <> */
-	GPtrArray *references;   /* char *, ids without <>, junk skipped */
-	char *date;              /* raw Date value */
-	char *subject;           /* decoded */
-	char *from_name, *from_email;
-	char *orig_name, *orig_email;         /* X-Original-From */
-	char *reply_to_name, *reply_to_email; /* first Reply-To address */
-	char *to, *cc;           /* decoded address lists */
-	char *list_id;           /* without <> and without the phrase */
-	GString *text;           /* inline text parts, UTF-8 */
-	GPtrArray *attachments;  /* GString *: text attachments, UTF-8 */
-	uint32_t problems;       /* bits of enum ms_mail_problem */
-};
+/* An unstructured header (Subject, To, Cc), with RFC 2047 words decoded. */
+char *ms_mime_decode_text(const char *value);
+
+/* The first mailbox of an address header; name and email NULL if absent. */
+void ms_mime_parse_mailbox(const char *value, char **name, char **email);
+
+/* Append the Message-IDs of a References/In-Reply-To value (no <>). */
+void ms_mime_parse_references(const char *value, GPtrArray *ids);
+
+/* One Message-ID (no <>), or NULL. */
+char *ms_mime_parse_message_id(const char *value);
 
 /*
- * Parse `raw` (`len` bytes, NUL-free) and fill `out` (zero it first;
- * release with ms_mime_fields_release).  Never fails: a message GMime
- * cannot read sets MS_MAIL_P_MIME_ERROR in out->problems; an unknown
- * charset and invalid base64 are flagged the same way.
+ * Decode a body: `content_type` and `encoding` are the raw header values
+ * (NULL when absent), `body` the bytes after the header block.  Inline
+ * text parts are appended to `text` as UTF-8, text attachments (and
+ * .patch and .diff parts) go to `attachments` as GString *.  Flags
+ * MS_MAIL_P_BAD_BASE64, MS_MAIL_P_UNKNOWN_CHARSET and MS_MAIL_P_MIME_ERROR
+ * in *problems.
  */
-void ms_mime_parse(const char *raw, size_t len, struct ms_mime_fields *out);
+void ms_mime_decode_body(const char *content_type, const char *encoding,
+			 const char *body, size_t len, GString *text,
+			 GPtrArray *attachments, uint32_t *problems);
 
-void ms_mime_fields_release(struct ms_mime_fields *f);
+/*
+ * Append `len` bytes of text in `charset` (NULL: UTF-8 or Latin-1) to
+ * `out` as valid UTF-8; an unknown charset sets MS_MAIL_P_UNKNOWN_CHARSET.
+ */
+void ms_mime_append_text(GString *out, const char *buf, size_t len,
+			 const char *charset, uint32_t *problems);
 
 #endif
