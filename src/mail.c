@@ -352,7 +352,12 @@ static bool line_starts(const char *s, size_t n, const char *p)
 	return n >= pl && memcmp(s, p, pl) == 0;
 }
 
-static void add_file(struct ms_mail *m, const char *p, size_t n)
+/*
+ * Record a path.  `strip` drops the first path component, as `patch -p1`
+ * and `git apply` do with "--- old/x" / "+++ new/x" lines; "diff --git"
+ * names have only their "a/" or "b/" removed.
+ */
+static void add_file(struct ms_mail *m, const char *p, size_t n, bool strip)
 {
 	char *path;
 
@@ -364,10 +369,18 @@ static void add_file(struct ms_mail *m, const char *p, size_t n)
 		}
 	while (n && g_ascii_isspace(p[n - 1]))
 		n--;
-	if (n >= 2 && (p[0] == 'a' || p[0] == 'b') && p[1] == '/')
+	if (n == 9 && !memcmp(p, "/dev/null", 9))
+		return;
+	if (strip) {
+		const char *slash = memchr(p, '/', n);
+		if (slash && slash + 1 < p + n) {
+			n -= (size_t)(slash + 1 - p);
+			p = slash + 1;
+		}
+	} else if (n >= 2 && (p[0] == 'a' || p[0] == 'b') && p[1] == '/') {
 		p += 2, n -= 2;
-	if (!n || (n == 9 && !memcmp(p, "/dev/null", 9)) ||
-	    (n == 7 && !memcmp(p, "dev/null", 7)))
+	}
+	if (!n)
 		return;
 	for (guint i = 0; i < m->files->len; i++)
 		if (strlen(m->files->pdata[i]) == n &&
@@ -386,7 +399,7 @@ static void diff_git_line(struct ms_mail *m, const char *s, size_t n)
 		if (s[i] == ' ' && s[i + 1] == 'b' && s[i + 2] == '/')
 			b = s + i + 1;
 	if (b)
-		add_file(m, b, n - (size_t)(b - s));
+		add_file(m, b, n - (size_t)(b - s), false);
 }
 
 static void hunk_counts(const char *s, size_t n, int *before, int *after)
@@ -444,9 +457,9 @@ static bool scan_diff_line(struct ms_mail *m, const char *s, size_t n,
 	}
 	if (line_starts(s, n, "+++ ") && *minus) {
 		size_t before_files = m->files->len;
-		add_file(m, s + 4, n - 4);
+		add_file(m, s + 4, n - 4, true);
 		if (m->files->len == before_files)
-			add_file(m, *minus, *minus_n);
+			add_file(m, *minus, *minus_n, true);
 		*minus = NULL;
 		m->has_diff = true;
 		return true;
@@ -705,6 +718,26 @@ static void split_headers(const char *raw, size_t len, struct headers *h)
 	h->body_len = len - pos;
 }
 
+/*
+ * Every <id> of a References or In-Reply-To value, in order.  Anything
+ * between the ids (commas, comments, stray words that some mailers add)
+ * is skipped, which GMime's stricter parser does not do.
+ */
+static void parse_ids(const char *v, GPtrArray *ids)
+{
+	const char *p = v;
+
+	while (p && (p = strchr(p, '<'))) {
+		const char *e = p + 1;
+		while (*e && *e != '>' && *e != '<' && !g_ascii_isspace(*e))
+			e++;
+		if (*e == '>' && e > p + 1)
+			g_ptr_array_add(ids, g_strndup(p + 1,
+						       (size_t)(e - p - 1)));
+		p = *e == '>' ? e + 1 : e;
+	}
+}
+
 static bool needs_mime(const char *v)
 {
 	return strstr(v, "=?") != NULL;
@@ -903,12 +936,12 @@ struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 		problems |= 1u << MS_MAIL_P_NO_MESSAGE_ID;
 	if (h.v[H_IN_REPLY_TO]) {
 		GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
-		ms_mime_parse_references(h.v[H_IN_REPLY_TO], ids);
+		parse_ids(h.v[H_IN_REPLY_TO], ids);
 		if (ids->len)
 			m->in_reply_to = g_strdup(ids->pdata[0]);
 		g_ptr_array_unref(ids);
 	}
-	ms_mime_parse_references(h.v[H_REFERENCES], m->references);
+	parse_ids(h.v[H_REFERENCES], m->references);
 	m->date_raw = h.v[H_DATE] && *h.v[H_DATE] ? g_strdup(h.v[H_DATE])
 						  : NULL;
 	m->date_valid = ms_mail_parse_date(m->date_raw, &m->date,

@@ -71,24 +71,6 @@ void ms_mime_parse_mailbox(const char *value, char **name, char **email)
 	g_object_unref(list);
 }
 
-void ms_mime_parse_references(const char *value, GPtrArray *ids)
-{
-	GMimeReferences *refs;
-
-	if (!value)
-		return;
-	mime_init();
-	refs = g_mime_references_parse(NULL, value);
-	if (!refs)
-		return;
-	for (int i = 0; i < g_mime_references_length(refs); i++) {
-		const char *id = g_mime_references_get_message_id(refs, i);
-		if (id && *id)
-			g_ptr_array_add(ids, g_strdup(id));
-	}
-	g_mime_references_free(refs);
-}
-
 char *ms_mime_parse_message_id(const char *value)
 {
 	char *id, *r;

@@ -21,9 +21,6 @@ char *ms_mime_decode_text(const char *value);
 /* The first mailbox of an address header; name and email NULL if absent. */
 void ms_mime_parse_mailbox(const char *value, char **name, char **email);
 
-/* Append the Message-IDs of a References/In-Reply-To value (no <>). */
-void ms_mime_parse_references(const char *value, GPtrArray *ids);
-
 /* One Message-ID (no <>), or NULL. */
 char *ms_mime_parse_message_id(const char *value);
 
