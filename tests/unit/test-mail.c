@@ -1,0 +1,403 @@
+/*
+ * test-mail.c - the mail model: Date and Subject parsers, patch-id, the
+ * per-message parse (fixtures/mail/parse.mbox) and the index's threads,
+ * series, versions and review tags (fixtures/mail/rules.mbox).  Expected
+ * values are the facts the fixtures plant (see fixtures/mail/README.md).
+ */
+#include "mail.h"
+#include "test.h"
+
+#include <glib.h>
+
+static void test_dates(void)
+{
+	static const struct {
+		const char *in;
+		int64_t t;
+		int tz;
+	} good[] = {
+		{ "Thu, 5 Jan 2023 10:00:00 +0000", 1672912800, 0 },
+		{ "5 Jan 2023 10:00:00 +0100", 1672909200, 60 },
+		{ "Thu,  5 Jan 2023 10:00 -0530", 1672932600, -330 },
+		{ "Thu, 05 Jan 23 10:00:00 EST", 1672930800, -300 },
+		{ "Thu, 5 Jan 99 10:00:00 GMT", 915530400, 0 },
+		{ "Thu, 5 Jan 123 10:00:00 UT", 1672912800, 0 },
+		{ "(comment) Thu, 5 (x) Jan 2023 10:00:00 +0000 (UTC)",
+		  1672912800, 0 },
+		{ "Thu, 5 Jan 2023 10:00:00 PDT", 1672938000, -420 },
+		{ "Thu, 5 Jan 2023 10:00:00 z", 1672912800, 0 },
+		{ "Sat, 31 Dec 2016 23:59:60 +0000", 1483228800, 0 },
+		{ "Thu, 29 Feb 2024 00:00:00 +0000", 1709164800, 0 },
+	};
+	static const char *const bad[] = {
+		"Mon, 1 Jan 0000 00:00:00 +0000",
+		"Fri, 31 Dec 9999 23:59:59 +0000",
+		"Thu, 31 Feb 2023 10:00:00 +0000",
+		"Thu, 29 Feb 2023 10:00:00 +0000",
+		"Thu, 5 Jan 2023 25:00:00 +0000",
+		"Thu, 5 Jan 2023 10:61:00 +0000",
+		"Thu, 5 Foo 2023 10:00:00 +0000",
+		"Thu, 5 Jan 2023 10:00:00 +0099",
+		"yesterday",
+		"",
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(good); i++) {
+		int64_t t = 0;
+		int tz = 99;
+		char *what = g_strdup_printf("date '%s'", good[i].in);
+		ok(ms_mail_parse_date(good[i].in, &t, &tz), what);
+		is_int(t, good[i].t, what);
+		is_int(tz, good[i].tz, what);
+		g_free(what);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		int64_t t;
+		int tz;
+		char *what = g_strdup_printf("impossible date '%s' flagged",
+					     bad[i]);
+		ok(!ms_mail_parse_date(bad[i], &t, &tz), what);
+		g_free(what);
+	}
+	ok(!ms_mail_parse_date(NULL, NULL, NULL), "no date");
+}
+
+static void test_subjects(void)
+{
+	struct ms_mail_subject s;
+
+	ms_mail_parse_subject("[PATCH net-next v3 02/17] net: foo: bar", &s);
+	ok(s.patch && !s.rfc && !s.resend && !s.pull, "patch flags");
+	is_int(s.version, 3, "version");
+	is_int(s.number, 2, "number");
+	is_int(s.total, 17, "total");
+	is_str(s.tree, "net-next", "tree");
+	is_str(s.normalized, "net: foo: bar", "normalized");
+	is_int(s.reply_depth, 0, "not a reply");
+	ms_mail_subject_release(&s);
+
+	ms_mail_parse_subject("Re: RE: Aw: [RFC PATCH] x", &s);
+	ok(s.rfc && s.patch, "RFC PATCH");
+	is_int(s.reply_depth, 3, "Re: RE: Aw: chain");
+	is_int(s.version, 1, "version defaults to 1");
+	is_str(s.normalized, "x", "normalized after chain");
+	ms_mail_subject_release(&s);
+
+	ms_mail_parse_subject("[PATCH RESEND 0/3]  two   spaces ", &s);
+	ok(s.resend, "RESEND");
+	is_int(s.number, 0, "cover number");
+	is_int(s.total, 3, "cover total");
+	is_str(s.normalized, "two spaces", "spaces folded");
+	ms_mail_subject_release(&s);
+
+	ms_mail_parse_subject("[GIT PULL] rdma fixes", &s);
+	ok(s.pull && !s.patch, "GIT PULL");
+	is_str(s.prefixes, "GIT PULL", "prefixes kept");
+	ms_mail_subject_release(&s);
+
+	ms_mail_parse_subject("Fwd: [PATCHv4 1/2] y", &s);
+	ok(s.forward && s.patch, "Fwd: PATCHv4");
+	is_int(s.version, 4, "PATCHv4 version");
+	ms_mail_subject_release(&s);
+
+	ms_mail_parse_subject("Re[2]: [bug report] z", &s);
+	is_int(s.reply_depth, 1, "Re[2]:");
+	ok(!s.patch, "[bug report] is no patch");
+	is_str(s.tree, NULL, "untagged bracket has no tree");
+	ms_mail_subject_release(&s);
+
+	ms_mail_parse_subject(NULL, &s);
+	is_str(s.normalized, "", "no subject");
+	ms_mail_subject_release(&s);
+}
+
+static void test_patch_id(void)
+{
+	/* expected values from `git patch-id --stable` (git 2.39) */
+	static const char text[] =
+		"Subject: x\n\nmsg\n---\n"
+		"diff --git a/b.c b/b.c\nindex 1..2 100644\n--- a/b.c\n"
+		"+++ b/b.c\n@@ -1,2 +1,2 @@\n-old\n+new\n ctx\n"
+		"diff --git a/a.c b/a.c\nindex 1..2 100644\n--- a/a.c\n"
+		"+++ b/a.c\n@@ -10,3 +10,4 @@ fn\n a\n+b\n c\n d\n-- \n2.39.0\n";
+	static const char swapped[] =
+		"Subject: x\n\nmsg\n---\n"
+		"diff --git a/a.c b/a.c\nindex 1..2 100644\n--- a/a.c\n"
+		"+++ b/a.c\n@@ -10,3 +10,4 @@ fn\n a\n+b\n c\n d\n"
+		"diff --git a/b.c b/b.c\nindex 1..2 100644\n--- a/b.c\n"
+		"+++ b/b.c\n@@ -1,2 +1,2 @@\n-old\n+new\n ctx\n-- \n2.39.0\n";
+	char hex[41];
+
+	ok(ms_patch_id(text, sizeof text - 1, hex), "patch-id found");
+	is_str(hex, "480339959dffdc251c1426075df0d568010704ef",
+	       "patch-id as git patch-id --stable");
+	ok(ms_patch_id(swapped, sizeof swapped - 1, hex), "swapped found");
+	is_str(hex, "480339959dffdc251c1426075df0d568010704ef",
+	       "stable patch-id ignores file order");
+	ok(!ms_patch_id("no diff here\n", 13, hex), "no diff, no id");
+}
+
+static int collect(const char *raw, size_t len,
+		   const struct ms_mail_source *src, void *data)
+{
+	GHashTable *by_id = data;
+	struct ms_mail *m = ms_mail_parse(raw, len, src->problems,
+					  MS_MAIL_PARSE_KEEP_BODY);
+	if (m->message_id && !g_hash_table_contains(by_id, m->message_id))
+		g_hash_table_insert(by_id, g_strdup(m->message_id), m);
+	else
+		ms_mail_free(m);
+	return 0;
+}
+
+static GHashTable *read_fixture(const char *name)
+{
+	const char *dir = g_getenv("MS_FIXTURES");
+	char *path = g_build_filename(dir ? dir : "fixtures", "mail", name,
+				      NULL);
+	GHashTable *by_id = g_hash_table_new_full(
+		g_str_hash, g_str_equal, g_free,
+		(GDestroyNotify)ms_mail_free);
+	struct ms_mail_read_result r;
+
+	ms_mail_read_result_init(&r);
+	is_int(ms_mbox_read(path, collect, by_id, &r), 0, path);
+	ms_mail_read_result_release(&r);
+	g_free(path);
+	return by_id;
+}
+
+static const struct ms_mail_trailer *trailer(const struct ms_mail *m,
+					     guint i)
+{
+	return i < m->trailers->len ? m->trailers->pdata[i] : NULL;
+}
+
+static void test_parse(void)
+{
+	GHashTable *all = read_fixture("parse.mbox");
+	const struct ms_mail *m;
+	const struct ms_mail_trailer *t;
+
+	m = g_hash_table_lookup(all, "rfc2047@example.de");
+	ok(m != NULL, "rfc2047 message parsed");
+	if (m) {
+		is_str(m->from_name, "J\xc3\xb6rg M\xc3\xbcller",
+		       "From: RFC 2047 decoded");
+		is_str(m->in_reply_to, "three@x", "In-Reply-To id");
+		is_int(m->references->len, 3, "junk between References");
+		is_str(g_ptr_array_index(m->references, 1), "two@x",
+		       "second reference");
+		is_str(m->list_id, "foo.lists.example.org", "List-Id");
+		is_int(m->date, 1672930800, "obsolete date form");
+		is_int(m->date_tz, -300, "EST zone");
+		is_int(m->subject.reply_depth, 2, "Re: Aw: in encoded subject");
+		is_int(m->subject.number, 2, "02/17");
+		is_int(m->quoted_lines, 2, "quoted lines");
+		is_int(m->trailers->len, 2, "quoted trailers ignored");
+		t = trailer(m, 0);
+		ok(t && t->kind == MS_TRAILER_TESTED_BY, "Tested-by kept");
+		if (t)
+			is_str(t->name, "J\xc3\xb6rg M\xc3\xbcller",
+			       "QP + Latin-1 decoded trailer name");
+		is_int(m->kind, MS_MAIL_REVIEW, "reply with Tested-by");
+		is_int(m->problems, 0, "no problems");
+	}
+	m = g_hash_table_lookup(all, "base64@example.fr");
+	ok(m != NULL, "base64 message parsed");
+	if (m) {
+		is_str(m->from_name, "Base, Bea", "quoted display name");
+		t = trailer(m, 0);
+		ok(t && t->kind == MS_TRAILER_REVIEWED_BY, "base64 trailer");
+		if (t)
+			is_str(t->email, "bea@example.fr", "trailer email");
+		ok(m->subject.rfc && m->subject.resend, "RFC RESEND");
+		is_int(m->date_tz, 60, "zone with comment");
+	}
+	m = g_hash_table_lookup(all, "attach@example.com");
+	ok(m != NULL, "attachment message parsed");
+	if (m) {
+		ok(m->has_diff && m->diff_in_attachment, "patch attachment");
+		is_int(m->files->len, 1, "one file");
+		is_str(g_ptr_array_index(m->files, 0), "fs/attach.c", "path");
+		is_int(m->lines_added, 2, "added");
+		ok(m->patch_id != NULL, "attachment patch-id");
+		is_int(m->kind, MS_MAIL_PATCH, "attached patch is a patch");
+	}
+	m = g_hash_table_lookup(all, "plain@example.com");
+	ok(m != NULL, "plain diff parsed");
+	if (m) {
+		is_int(m->files->len, 2, "plain ---/+++ files");
+		is_str(g_ptr_array_index(m->files, 0), "src/plain.c",
+		       "p1 path");
+		is_str(g_ptr_array_index(m->files, 1), "src/new.c",
+		       "/dev/null side skipped");
+		is_int(m->lines_added, 2, "plain added");
+		is_int(m->lines_removed, 1, "plain removed");
+		is_int(m->subject.version, 4, "[PATCH 2/5 v4]");
+	}
+	m = g_hash_table_lookup(all, "000000000000abcd@google.com");
+	ok(m && m->kind == MS_MAIL_BOT, "syzbot is a bot");
+	m = g_hash_table_lookup(all, "baddate@example.com");
+	ok(m && !m->date_valid &&
+		   (m->problems & (1u << MS_MAIL_P_BAD_DATE)),
+	   "Feb 31 flagged, not guessed");
+	g_hash_table_unref(all);
+
+	all = read_fixture("rules.mbox");
+	m = g_hash_table_lookup(all, "c-1@kernel.org");
+	ok(m && m->sender_rewritten, "B4 Relay sender rewritten");
+	if (m) {
+		is_str(m->sender_email, "carol@example.com",
+		       "X-Original-From");
+		is_str(m->sender_name, "Carol Relay", "relay name");
+	}
+	m = g_hash_table_lookup(all, "frank-1@example.com");
+	ok(m && m->sender_rewritten, "DMARC via sender rewritten");
+	if (m) {
+		is_str(m->sender_email, "frank@example.com", "Reply-To");
+		is_str(m->sender_name, "Frank Critic", "via stripped");
+		is_int(m->kind, MS_MAIL_NACK, "Nacked-by reply");
+	}
+	m = g_hash_table_lookup(all, "b1-0@example.net");
+	ok(m && m->change_id && !strcmp(m->change_id, "20230107-baz-1234"),
+	   "b4 change-id");
+	m = g_hash_table_lookup(all, "pw-1@kernel.org");
+	ok(m && m->kind == MS_MAIL_BOT && m->applied_notice,
+	   "patchwork-bot applied notice");
+	m = g_hash_table_lookup(all, "grace-1@example.com");
+	ok(m && m->kind == MS_MAIL_PULL, "GIT PULL");
+	g_hash_table_unref(all);
+}
+
+static int index_one(const char *raw, size_t len,
+		     const struct ms_mail_source *src, void *data)
+{
+	struct ms_mail *m = ms_mail_parse(raw, len, src->problems, 0);
+	ms_mail_index_add(data, m);
+	ms_mail_free(m);
+	return 0;
+}
+
+static void count_review(const struct ms_mail_rec *from,
+			 const struct ms_mail_tag *tag, void *data)
+{
+	GString *s = data;
+	g_string_append_printf(s, "%s%s:%s", s->len ? "," : "",
+			       ms_trailer_kind_name(tag->kind),
+			       from->sender_email);
+}
+
+static char *reviews(struct ms_mail_index *idx, const char *id)
+{
+	const struct ms_mail_rec *r = ms_mail_index_find(idx, id);
+	GString *s = g_string_new(NULL);
+
+	if (r)
+		ms_mail_index_patch_reviews(
+			idx, (uint32_t)(r - ms_mail_index_get(idx, 0)),
+			count_review, s);
+	return g_string_free(s, FALSE);
+}
+
+static void test_index(void)
+{
+	const char *dir = g_getenv("MS_FIXTURES");
+	char *path = g_build_filename(dir ? dir : "fixtures", "mail",
+				      "rules.mbox", NULL);
+	struct ms_mail_index *idx = ms_mail_index_new();
+	struct ms_mail_read_result r;
+	struct ms_mail_stats st;
+	const struct ms_mail_rec *a, *b;
+	char *s;
+
+	ms_mail_read_result_init(&r);
+	is_int(ms_mbox_read(path, index_one, idx, &r), 0, "read rules");
+	ms_mail_index_finish(idx);
+	ms_mail_index_stats(idx, &st);
+	is_int(st.messages, 20, "messages");
+	is_int(st.message_ids, 19, "duplicate id counted once");
+	is_int(st.patches, 7, "patches (duplicate not counted)");
+	is_int(st.cover_letters, 4, "cover letters");
+	is_int(st.series_postings, 5, "series postings");
+	is_int(st.series, 3, "series linked across versions");
+	is_int(st.replies, 4, "replies");
+	is_int(st.review_replies, 2, "review replies");
+	is_int(st.nacks, 1, "nacks");
+	is_int(st.reviewed_patches, 3, "reviewed patches incl. via cover");
+	is_int(st.bots, 2, "bots");
+	is_int(st.applied_notices, 1, "applied notices");
+	is_int(st.pulls, 1, "pull requests");
+	is_int(st.threads, 8, "threads");
+	is_int(st.senders, 11, "senders");
+
+	s = reviews(idx, "a1-2@example.com");
+	is_str(s, "Reviewed-by:bob@example.com",
+	       "cover-letter review applies to patch 2/2");
+	g_free(s);
+	s = reviews(idx, "c-1@kernel.org");
+	is_str(s, "Acked-by:dave@example.com",
+	       "ack that arrived before its patch");
+	g_free(s);
+	s = reviews(idx, "a2-2@example.com");
+	is_str(s, "", "v1 review does not carry to v2");
+	g_free(s);
+
+	a = ms_mail_index_find(idx, "a1-1@example.com");
+	b = ms_mail_index_find(idx, "a2-1@example.com");
+	ok(a && b && a->series != b->series, "v1 and v2 are two postings");
+	if (a && b)
+		is_int(ms_mail_index_series(idx, (uint32_t)a->series)->family,
+		       ms_mail_index_series(idx, (uint32_t)b->series)->family,
+		       "v1 and v2 linked by subject and author");
+	a = ms_mail_index_find(idx, "b1-1@example.net");
+	b = ms_mail_index_find(idx, "b2-1@example.net");
+	if (a && b)
+		is_int(ms_mail_index_series(idx, (uint32_t)a->series)->family,
+		       ms_mail_index_series(idx, (uint32_t)b->series)->family,
+		       "renamed v2 linked by change-id");
+	a = ms_mail_index_find(idx, "a1-0@example.com");
+	if (a) {
+		const struct ms_mail_series *ser =
+			ms_mail_index_series(idx, (uint32_t)a->series);
+		ok(ser->has_cover, "cover letter heads its series");
+		is_int(ser->patches->len, 2, "two patches in v1");
+	}
+	a = ms_mail_index_find(idx, "dave-1@example.com");
+	b = ms_mail_index_find(idx, "c-1@kernel.org");
+	ok(a && b && a->thread == b->thread, "out-of-order reply threaded");
+	a = ms_mail_index_find(idx, "erin-1@example.com");
+	b = ms_mail_index_find(idx, "ivan-1@example.com");
+	ok(a && b && a->thread != b->thread, "missing parent: own thread");
+	ms_mail_read_result_release(&r);
+	ms_mail_index_free(idx);
+	g_free(path);
+}
+
+static void test_bad_input(void)
+{
+	/* messages built here: no headers, NUL bytes, no newline at all */
+	static const char nul[] = "Subject: a\0b\nMessage-ID: <n@x>\n\nx\0y\n";
+	struct ms_mail *m;
+
+	m = ms_mail_parse(nul, sizeof nul - 1, 0, 0);
+	ok(m->problems & (1u << MS_MAIL_P_NUL_BYTES), "NUL bytes flagged");
+	is_str(m->message_id, "n@x", "headers after a NUL still read");
+	ms_mail_free(m);
+	m = ms_mail_parse("", 0, 0, 0);
+	ok(m->problems & (1u << MS_MAIL_P_NO_HEADERS), "empty message");
+	ms_mail_free(m);
+	m = ms_mail_parse("Subject: only", 13, 0, 0);
+	is_str(m->subject_raw, "only", "header without newline");
+	ms_mail_free(m);
+}
+
+int main(void)
+{
+	test_dates();
+	test_subjects();
+	test_patch_id();
+	test_parse();
+	test_index();
+	test_bad_input();
+	return test_done();
+}
