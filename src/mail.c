@@ -212,7 +212,7 @@ static void parse_prefix(const char *p, size_t n, struct ms_mail_subject *out,
 {
 	char *copy = g_strndup(p, n);
 	char **words = g_strsplit_set(copy, " \t,", -1);
-	bool tagged = false;
+	bool tagged = false, numbered = false;
 	GString *tree = g_string_new(NULL);
 
 	for (char **w = words; *w; w++) {
@@ -234,12 +234,13 @@ static void parse_prefix(const char *p, size_t n, struct ms_mail_subject *out,
 			out->pull = tagged = true; /* "[GIT] Networking" too */
 		} else if ((x[0] == 'v' || x[0] == 'V') && all_digits(x + 1)) {
 			out->version = (unsigned)atoi(x + 1);
-			tagged = true;
+			numbered = true;
 		} else if (slash && slash != x) {
 			*slash = 0;
 			if (all_digits(x) && all_digits(slash + 1)) {
 				out->number = (unsigned)atoi(x);
 				out->total = (unsigned)atoi(slash + 1);
+				numbered = true;
 			} else {
 				*slash = '/';
 				g_string_append_printf(tree, "%s%s",
@@ -250,6 +251,9 @@ static void parse_prefix(const char *p, size_t n, struct ms_mail_subject *out,
 					       tree->len ? " " : "", x);
 		}
 	}
+	/* "[net-next V2 04/13]": numbered or versioned means a patch */
+	if (numbered && !tagged)
+		out->patch = tagged = true;
 	if (tagged && tree->len)
 		g_string_append_printf(trees, "%s%s", trees->len ? " " : "",
 				       tree->str);

@@ -274,5 +274,6 @@ void ms_mime_decode_body(const char *content_type, const char *encoding,
 void ms_mime_append_text(GString *out, const char *buf, size_t len,
 			 const char *charset, uint32_t *problems)
 {
+	mime_init();
 	append_text(out, buf, len, charset, problems);
 }

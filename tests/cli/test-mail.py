@@ -1,0 +1,335 @@
+"""maintstat mail stats / mail show on fixtures, generated bad input,
+gzip, directories, public-inbox v1/v2 inboxes built here with git, and the
+real linux-rdma slice (counts derived by mail_independent.py, patch-ids
+compared with git's own)."""
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import FIXTURES, SOURCE_ROOT, done, eq, ok, run, skip, tmpdir  # noqa: E402
+
+MAIL = os.path.join(FIXTURES, "mail")
+RDMA = os.path.join(SOURCE_ROOT, "..", "shared", "data",
+                    "linux-rdma-2023.mbox.gz")
+HERE = os.path.dirname(os.path.abspath(__file__))
+TMP = tmpdir()
+SEP = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+
+RULES = {"messages": 20, "message_ids": 19, "patches": 7,
+         "cover_letters": 4, "series": 3, "series_postings": 5,
+         "replies": 4, "review_replies": 2, "nacks": 1,
+         "reviewed_patches": 3, "pull_requests": 1, "bots": 2,
+         "applied_notices": 1, "threads": 8, "senders": 11,
+         "first_date": "2023-01-02T10:00:00+00:00",
+         "last_date": "2023-01-13T10:00:00+00:00", "problems": {}}
+
+
+def stats(*args):
+    r = run("mail", "stats", "--json", *args)
+    if r.rc != 0:
+        return r, {}
+    return r, r.json()
+
+
+def check_counts(got, want, what):
+    sub = {k: got.get(k) for k in want}
+    eq(sub, want, what)
+
+
+def split_mbox(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    parts = data.split(b"\n" + SEP)
+    out = []
+    for i, p in enumerate(parts):
+        if i == 0:
+            p = p[len(SEP):]
+        out.append(p if p.endswith(b"\n") else p + b"\n")
+    return out
+
+
+# ---- plain mbox fixtures ----
+r, d = stats(os.path.join(MAIL, "rules.mbox"))
+eq(r.rc, 0, "stats rules.mbox exits 0")
+check_counts(d, RULES, "rules.mbox: planted counts")
+eq(d.get("schema_version"), 1, "schema_version")
+eq(d.get("archives", [{}])[0].get("format"), "mboxrd", "mboxrd detected")
+
+r = run("mail", "stats", os.path.join(MAIL, "rules.mbox"))
+ok(r.rc == 0 and re.search(r"^messages: 20$", r.out, re.M) and
+   re.search(r"^review_replies: 2$", r.out, re.M), "text output readable",
+   r.out)
+
+r, d = stats(os.path.join(MAIL, "lab.mbox"))
+check_counts(d, {"messages": 21, "message_ids": 21, "patches": 6,
+                 "cover_letters": 2, "series_postings": 4, "series": 3,
+                 "pull_requests": 1, "bots": 2, "applied_notices": 1,
+                 "problems": {}}, "lab.mbox: planted counts")
+
+# ---- broken inputs: counted under problems, the rest survives ----
+BROKEN = {"nul-bytes": "nul_bytes", "bad-base64": "bad_base64",
+          "unknown-charset": "unknown_charset", "no-headers": "no_headers",
+          "year-0": "bad_date", "year-9999": "bad_date",
+          "truncated": "truncated"}
+for name, problem in sorted(BROKEN.items()):
+    path = os.path.join(MAIL, "broken", name + ".mbox")
+    r, d = stats(path)
+    eq(r.rc, 0, f"broken/{name}: exits 0")
+    eq(d.get("messages"), 3, f"broken/{name}: no message lost")
+    eq(d.get("problems", {}).get(problem), 1,
+       f"broken/{name}: counted as {problem}")
+    ok(re.search(re.escape(path) + r":\d+: .*" + problem, r.err),
+       f"broken/{name}: reported with file:line", r.err)
+    r = run("mail", "show", "--json", path, "good-2@example.com")
+    eq(r.rc, 0, f"broken/{name}: the next message still readable")
+
+r = run("mail", "show", "--json", os.path.join(MAIL, "broken",
+                                               "year-9999.mbox"),
+        "y9999@example.com")
+eq((r.json()["date"], r.json()["problems"]), (None, ["bad_date"]),
+   "year 9999: date null, not guessed")
+
+# generated: a 10 MB line and a 1 MB header block
+good = split_mbox(os.path.join(MAIL, "broken", "nul-bytes.mbox"))
+long_line = (b"From: A <a@example.com>\nSubject: long\n"
+             b"Message-ID: <long@example.com>\n"
+             b"Date: Mon, 2 Jan 2023 10:30:00 +0000\n\n" +
+             b"x" * (10 * 1024 * 1024) + b"\nend\n")
+huge_header = (b"From: A <a@example.com>\nSubject: huge\n"
+               b"Message-ID: <huge@example.com>\n"
+               b"Date: Mon, 2 Jan 2023 10:30:00 +0000\n" +
+               b"X-Filler: " + b"y" * 70 + b"\n" * 1 +
+               b"".join(b"X-Filler: " + b"y" * 70 + b"\n"
+                        for _ in range(15000)) + b"\nbody\n")
+for name, bad, problem in (("long-line", long_line, "long_line"),
+                           ("huge-header", huge_header, "huge_header")):
+    path = os.path.join(TMP, name + ".mbox")
+    with open(path, "wb") as f:
+        f.write(SEP + good[0] + b"\n" + SEP + bad + b"\n" + SEP + good[2] +
+                b"\n")
+    r, d = stats(path)
+    eq((r.rc, d.get("messages")), (0, 3), f"{name}: 3 messages")
+    eq(d.get("problems", {}).get(problem), 1, f"{name}: counted")
+r = run("mail", "show", "--json", os.path.join(TMP, "huge-header.mbox"),
+        "huge@example.com")
+eq(r.json().get("subject") if r.rc == 0 else None, "huge",
+   "1 MB header block still parsed")
+
+# ---- gzip, mboxo, directories ----
+rules_gz = os.path.join(TMP, "rules.mbox.gz")
+with open(os.path.join(MAIL, "rules.mbox"), "rb") as f:
+    rules_data = f.read()
+with gzip.open(rules_gz, "wb") as f:
+    f.write(rules_data)
+r, d = stats(rules_gz)
+check_counts(d, RULES, ".gz read transparently")
+
+cut = os.path.join(TMP, "cut.mbox.gz")
+with open(rules_gz, "rb") as f:
+    gz = f.read()
+with open(cut, "wb") as f:
+    f.write(gz[:len(gz) // 2])
+r, d = stats(cut)
+ok(r.rc == 0 and d.get("problems", {}).get("truncated") == 1 and
+   0 < d.get("messages", 0) < 20, "truncated .gz: counted, rest kept",
+   r.err + r.out)
+
+mboxo = os.path.join(TMP, "o.mbox")
+with open(mboxo, "wb") as f:
+    f.write(b"From alice@example.com Mon Jan  2 10:00:00 2023\n"
+            b"From: A <a@example.com>\nMessage-ID: <o@x>\n"
+            b"Date: Mon, 2 Jan 2023 10:00:00 +0000\nSubject: o\n\n"
+            b">From the start\n> From quoted\n\n"
+            b"From bob@example.com Mon Jan  2 11:00:00 2023\n"
+            b"From: B <b@example.com>\nMessage-ID: <o2@x>\n"
+            b"Date: Mon, 2 Jan 2023 11:00:00 +0000\nSubject: o2\n\nx\n")
+r = run("mail", "show", "--json", mboxo, "o@x")
+eq((r.json()["source"]["format"], r.json()["body"]),
+   ("mboxo", "From the start\n> From quoted\n"), "mboxo: >From unquoted")
+rd = os.path.join(TMP, "rd.mbox")
+with open(rd, "wb") as f:
+    f.write(SEP + b"From: A <a@example.com>\nMessage-ID: <rd@x>\n"
+            b"Date: Mon, 2 Jan 2023 10:00:00 +0000\nSubject: rd\n\n"
+            b">From one\n>>From two\n>x\n\n")
+r = run("mail", "show", "--json", rd, "rd@x")
+eq(r.json()["body"], "From one\n>From two\n>x\n", "mboxrd: one > removed")
+
+d1 = os.path.join(TMP, "dir")
+os.makedirs(os.path.join(d1, "sub"))
+shutil.copy(os.path.join(MAIL, "rules.mbox"), os.path.join(d1, "a.mbox"))
+shutil.copy(os.path.join(MAIL, "lab.mbox"),
+            os.path.join(d1, "sub", "b.mbox"))
+with open(os.path.join(d1, "notes.txt"), "w") as f:
+    f.write("not an mbox\n")
+r, d = stats(d1)
+eq((r.rc, d.get("messages"), d.get("message_ids")), (0, 41, 40),
+   "directory of mboxes (recursive)")
+ok("not an mbox" in r.err, "non-mbox file in a directory: warned", r.err)
+
+
+# ---- public-inbox v2 and v1, built with git ----
+def git(*args, cwd=None, input=None):
+    env = dict(os.environ, GIT_AUTHOR_NAME="a", GIT_AUTHOR_EMAIL="a@x",
+               GIT_COMMITTER_NAME="a", GIT_COMMITTER_EMAIL="a@x",
+               GIT_AUTHOR_DATE="1700000000 +0000",
+               GIT_COMMITTER_DATE="1700000000 +0000")
+    p = subprocess.run(["git", *args], cwd=cwd, input=input,
+                       capture_output=True, env=env, check=True)
+    return p.stdout.decode().strip()
+
+
+def commit_message(repo, path, raw, parent):
+    blob = git("hash-object", "-w", "--stdin", cwd=repo, input=raw)
+    tree_in = f"100644 blob {blob}\t{path}\n".encode()
+    if "/" in path:
+        d, name = path.split("/")
+        sub = git("mktree", cwd=repo,
+                  input=f"100644 blob {blob}\t{name}\n".encode())
+        tree_in = f"040000 tree {sub}\t{d}\n".encode()
+    tree = git("mktree", cwd=repo, input=tree_in)
+    args = ["commit-tree", tree, "-m", "msg"]
+    if parent:
+        args += ["-p", parent]
+    c = git(*args, cwd=repo)
+    git("update-ref", "refs/heads/master", c, cwd=repo)
+    return c
+
+
+raws = split_mbox(os.path.join(MAIL, "rules.mbox"))
+eq(len(raws), 20, "rules.mbox split into 20 raw messages")
+inbox = os.path.join(TMP, "inbox-v2")
+commits = {0: [], 1: []}
+for epoch, chunk in ((0, raws[:12]), (1, raws[12:])):
+    repo = os.path.join(inbox, "git", f"{epoch}.git")
+    git("init", "-q", "--bare", repo)
+    git("symbolic-ref", "HEAD", "refs/heads/master", cwd=repo)
+    parent = None
+    for raw in chunk:
+        parent = commit_message(repo, "m", raw, parent)
+        commits[epoch].append(parent)
+r, d = stats(inbox)
+check_counts(d, RULES, "public-inbox v2: same model as the mbox")
+eq(d.get("archives", [{}])[0].get("format"), "public-inbox-v2",
+   "v2 detected")
+eq(d.get("archives", [{}])[0].get("heads"),
+   [f"0:{commits[0][-1]}", f"1:{commits[1][-1]}"], "v2 heads per epoch")
+r, d = stats("--after", f"0:{commits[0][-1]}", "--after",
+             f"1:{commits[1][4]}", inbox)
+eq(d.get("messages"), 3, "--after per epoch: only newer mail read")
+r, d = stats("--after", commits[1][4], inbox)
+eq(d.get("messages"), 12 + 3, "--after COMMIT found in its epoch")
+r = run("mail", "stats", "--after", "0:" + "f" * 40, inbox)
+eq(r.rc, 1, "--after unknown commit: runtime error")
+r = run("mail", "stats", "--after", "x:y", inbox)
+eq(r.rc, 2, "--after malformed: usage error")
+r = run("mail", "show", "--json", inbox, "c-1@kernel.org")
+eq((r.rc, r.json()["source"].get("commit") if r.rc == 0 else None,
+    r.json()["source"].get("copies") if r.rc == 0 else None),
+   (0, commits[1][2], 2), "show from public-inbox names the commit")
+
+v1 = os.path.join(TMP, "inbox-v1")
+git("init", "-q", "--bare", v1)
+git("symbolic-ref", "HEAD", "refs/heads/master", cwd=v1)
+parent = None
+for i, raw in enumerate(raws):
+    parent = commit_message(v1, f"{i:02x}/{i:038x}", raw, parent)
+r, d = stats(v1)
+check_counts(d, RULES, "public-inbox v1: same model as the mbox")
+eq(d.get("archives", [{}])[0].get("format"), "public-inbox-v1",
+   "v1 detected")
+
+# ---- mail show ----
+r = run("mail", "show", "--json", os.path.join(MAIL, "rules.mbox"),
+        "<c-1@kernel.org>")
+j = r.json() if r.rc == 0 else {}
+eq((j.get("kind"), j.get("sender", {}).get("email"),
+    j.get("diff", {}).get("files"), j.get("source", {}).get("copies")),
+   ("patch", "carol@example.com", ["net/qux.c"], 2),
+   "show: kind, real sender, files, duplicate copies")
+r = run("mail", "show", os.path.join(MAIL, "rules.mbox"), "nope@x")
+eq(r.rc, 1, "show: unknown Message-ID is a runtime error")
+ok("nope@x" in r.err, "show: the error names the id", r.err)
+eq(run("mail", "show", os.path.join(MAIL, "rules.mbox")).rc, 2,
+   "show: missing MSGID is a usage error")
+eq(run("mail", "frobnicate").rc, 2, "unknown subcommand: usage error")
+eq(run("mail", "stats").rc, 2, "stats without ARCHIVE: usage error")
+r = run("mail", "stats", os.path.join(TMP, "missing.mbox"))
+ok(r.rc == 1 and "cannot open" in r.err, "missing archive: exit 1", r.err)
+eq(run("mail", "stats", "--help").rc, 0, "stats --help")
+
+
+# ---- patch-id against git's own ----
+def check_patch_ids(raws, limit, what):
+    good = bad = 0
+    for raw in raws:
+        head = raw.split(b"\n\n", 1)[0]
+        low = head.lower()
+        if b"diff --git" not in raw or b"base64" in low or \
+                b"quoted-printable" in low or b"multipart" in low or \
+                re.search(rb"^subject:\s*re:", low, re.M):
+            continue
+        m = re.search(rb"^message-id:\s*<([^>]+)>", head, re.M | re.I)
+        if not m:
+            continue
+        want = subprocess.run(["git", "patch-id", "--stable"], input=raw,
+                              capture_output=True).stdout.split()
+        want = want[0].decode() if want else None
+        one = os.path.join(TMP, "one.mbox")
+        with open(one, "wb") as f:
+            f.write(SEP + raw)
+        r = run("mail", "show", "--json", one, m.group(1).decode())
+        got = (r.json().get("diff") or {}).get("patch_id") \
+            if r.rc == 0 else None
+        if got == want:
+            good += 1
+        else:
+            bad += 1
+            print(f"# patch-id mismatch {m.group(1)}: {got} != {want}")
+        if good + bad >= limit:
+            break
+    ok(good > 0 and bad == 0, f"{what}: {good} patch-ids equal git's")
+
+
+check_patch_ids(raws + split_mbox(os.path.join(MAIL, "lab.mbox")), 50,
+                "fixtures")
+
+# ---- the real linux-rdma slice ----
+if os.path.exists(RDMA):
+    r, d = stats(RDMA)
+    eq(r.rc, 0, "rdma: stats exits 0")
+    cache = os.environ.get("MS_CACHE")
+    want = None
+    cached = os.path.join(cache, "mail-rdma-independent.json") \
+        if cache else None
+    if cached and os.path.exists(cached):
+        with open(cached) as f:
+            want = json.load(f)
+    else:
+        p = subprocess.run([sys.executable,
+                            os.path.join(HERE, "mail_independent.py"),
+                            RDMA], capture_output=True, check=True)
+        want = json.loads(p.stdout)
+        if cached:
+            os.makedirs(cache, exist_ok=True)
+            with open(cached, "w") as f:
+                json.dump(want, f)
+    eq((d.get("messages"), d.get("message_ids")), (6878, 6825),
+       "rdma: messages and distinct ids (README)")
+    check_counts(d, want, "rdma: counts equal an independent parser's")
+    eq(d.get("problems"), {}, "rdma: every message parses cleanly")
+    with gzip.open(RDMA, "rb") as f:
+        data = f.read()
+    rd_raws = [p for p in data.split(b"\n" + SEP)]
+    rd_raws[0] = rd_raws[0][len(SEP):]
+    rd_raws = [re.sub(rb"(?m)^>(>*From )", rb"\1", p) for p in rd_raws]
+    check_patch_ids(rd_raws[::7], 40, "rdma")
+else:
+    skip("rdma slice", f"{RDMA} not present")
+
+shutil.rmtree(TMP, ignore_errors=True)
+done()
