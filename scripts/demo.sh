@@ -20,3 +20,6 @@ echo "(JSON written to $out/coverage.json)"
 step "$ms" sections "$tree" net/tls/tls_main.c drivers/infiniband/core/cma.c \
 	kernel/sched/core.c arch/arm/boot/dts/sun8i-h3.dtsi
 step "$ms" sections --tree "$tree" --full drivers/dma/ioat/dma.c
+
+# Mailing lists: the linux-rdma list's 2023 archive, parsed and counted.
+step "$ms" mail stats "$(dirname "$0")/../../shared/data/linux-rdma-2023.mbox.gz"
