@@ -211,7 +211,6 @@ out:
 	ms_mail_index_free(c.idx);
 	ms_diags_release(&diags);
 	g_free(after);
-	g_free(after_opt.items);
 	return rc;
 }
 
