@@ -9,5 +9,7 @@
 int cmd_sections(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
+int cmd_activity(int argc, char **argv);
+int cmd_urgent(int argc, char **argv);
 
 #endif

@@ -23,6 +23,10 @@ static const struct command commands[] = {
 	  "report on the MAINTAINERS file's own health" },
 	{ "mail", cmd_mail,
 	  "parse mailing-list archives: patches, series, reviews" },
+	{ "activity", cmd_activity,
+	  "who really authors, commits and reviews in each entry" },
+	{ "urgent", cmd_urgent,
+	  "busy entries with no active maintainer" },
 };
 
 static void usage(FILE *fp)

@@ -1,0 +1,162 @@
+/*
+ * activity.h - who really authors, commits and reviews in each
+ * MAINTAINERS entry, from one pass over a repository's history.
+ *
+ * ms_activity_load() walks the history once (history.h), matching every
+ * touched path to its entries (maintainers.h, as `sections` does) on the
+ * walk's worker threads and resolving every person through ident.h, and
+ * keeps a compact record per commit.  ms_activity_query() then computes
+ * the facts of any window from those records without walking again, so
+ * `activity`, `urgent` and later reports share one model.
+ *
+ * Dates are seconds since the epoch; a commit belongs to a window by its
+ * commit date.  Ownership: results are the caller's (free with the
+ * matching _free); strings inside them are borrowed from the
+ * struct ms_activity and valid until it is freed.
+ */
+#ifndef MS_ACTIVITY_H
+#define MS_ACTIVITY_H
+
+#include "error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ms_activity;
+struct ms_ident;
+struct maint_entry;
+struct maint_file;
+
+struct ms_activity_load_opts {
+	const char *gitdir;       /* the repository */
+	const char *rev;          /* where history starts; NULL: HEAD.  Its
+				   * MAINTAINERS and .mailmap are used. */
+	bool merges;              /* count merge commits too */
+	bool no_plus_fold;        /* keep user+tag@ apart from user@ */
+	/* a gitdm aliases file's text (may be NULL), named for messages */
+	const char *aliases;
+	size_t aliases_len;
+	const char *aliases_name;
+	int nr_threads;           /* 0: one per core */
+};
+
+/*
+ * Read MAINTAINERS and .mailmap from opts->rev and walk its history.
+ * Returns 0 and the model in *out (ms_activity_free), or a negative code
+ * (errors as ms_history_walk(); MS_ENOTFOUND when the revision has no
+ * MAINTAINERS).  Problems with the input (a malformed aliases or mailmap
+ * line, missing objects) go to `diags`.
+ */
+int ms_activity_load(const struct ms_activity_load_opts *opts,
+		     struct ms_activity **out, struct ms_diags *diags);
+void ms_activity_free(struct ms_activity *a);
+
+/* The newest commit date of the history (the default --until). */
+int64_t ms_activity_newest(const struct ms_activity *a);
+/* How many commits the model holds. */
+size_t ms_activity_nr_commits(const struct ms_activity *a);
+/* The MAINTAINERS entries, borrowed. */
+const struct maint_file *ms_activity_maintainers(const struct ms_activity *a);
+/* The identity resolver, borrowed (not thread-safe). */
+struct ms_ident *ms_activity_ident(const struct ms_activity *a);
+
+struct ms_activity_query {
+	int64_t since, until;     /* the window, both inclusive */
+	/* A listed person with no authored, committed or tagged commit in
+	 * the entry at or after this date is inactive. */
+	int64_t active_since;
+	/* Only these entries (borrowed); NULL means all, in file order. */
+	const struct maint_entry *const *entries;
+	size_t nr_entries;
+};
+
+/* The newest commit of one kind for one person, and a count. */
+struct ms_act_last {
+	bool set;                 /* false: never, up to until */
+	char id[41];
+	int64_t time;             /* author date for author, else commit date */
+	int offset;               /* minutes east of UTC, of that date */
+	size_t count;             /* such commits inside the window */
+	const char *tag;          /* tags only: e.g. "Reviewed-by" */
+};
+
+struct ms_act_person {
+	char role;                /* 'M' or 'R' */
+	char *name;               /* as listed in MAINTAINERS (may be "");
+				   * owned by the result */
+	char *email;              /* as listed (may be "") */
+	unsigned person;          /* ident.h id */
+	struct ms_act_last author, committer, tags;
+	bool inactive;
+	bool seen_anywhere;       /* in any commit of the history, any role */
+	int64_t last_time;        /* newest activity in the entry, if any */
+	int last_offset;
+	bool has_last;
+};
+
+/* A person and a count (top reviewers, de-facto committers). */
+struct ms_act_count {
+	unsigned person;
+	const char *name;         /* canonical (ident.h) */
+	const char *email;
+	size_t count;
+};
+
+#define MS_ACT_TOP 3
+
+struct ms_act_entry {
+	const struct maint_entry *entry;
+	const char *status;       /* the S: value, or NULL */
+	size_t commits;           /* in the window, touching the entry */
+	size_t reviewed;          /* ... with a review or ack by another */
+	bool has_last_activity;   /* any listed person's, up to until */
+	int64_t last_activity;
+	int last_activity_offset;
+	struct ms_act_person *people;   /* each M: and R: field, in order */
+	size_t nr_people;
+	size_t nr_maintainers;    /* of which M: */
+	/* Reviewed-by/Acked-by in the window by people not listed (and not
+	 * the commit's author), one per commit and person; most first. */
+	struct ms_act_count top_reviewers[MS_ACT_TOP];
+	size_t nr_top_reviewers;
+	/* Who committed the window's commits: the committer, or the last
+	 * Signed-off-by when the committer is a bot (a name or address
+	 * with "bot" as a word, or "noreply"); most first. */
+	struct ms_act_count top_committers[MS_ACT_TOP];
+	size_t nr_top_committers;
+};
+
+/*
+ * Compute the facts of query `q`: a new array of one ms_act_entry per
+ * entry (ms_act_entries_free) in *out and its length in *nr.
+ */
+int ms_activity_query(const struct ms_activity *a,
+		      const struct ms_activity_query *q,
+		      struct ms_act_entry **out, size_t *nr);
+void ms_act_entries_free(struct ms_act_entry *e, size_t nr);
+
+/*
+ * Date helpers shared by the reports.  ms_act_date_shift() moves `t` by
+ * whole years, months and days (negative: back) on the calendar, in UTC.
+ * ms_act_format() writes "YYYY-MM-DD HH:MM:SS" (iso: ISO 8601 with the
+ * offset, "YYYY-MM-DDTHH:MM:SS+HH:MM"; date_only: "YYYY-MM-DD") of `t`
+ * as seen at `offset` minutes east of UTC, into `buf` (32 bytes).
+ */
+int64_t ms_act_date_shift(int64_t t, int years, int months, int days);
+void ms_act_format(int64_t t, int offset, bool iso, bool date_only,
+		   char buf[32]);
+
+/*
+ * Parse a date for --since/--until: "YYYY-MM-DD" (UTC; the day's end
+ * when `end_of_day`) or ISO 8601 with a time.  Returns 0 or MS_EPARSE.
+ */
+int ms_act_parse_date(const char *s, bool end_of_day, int64_t *out);
+
+/*
+ * Parse a duration "Nd", "Nw", "Nm" or "Ny" and apply it backwards from
+ * `from`; or a date (as ms_act_parse_date()).  Returns 0 or MS_EPARSE.
+ */
+int ms_act_parse_before(const char *s, int64_t from, int64_t *out);
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * cli-activity.h - what `activity` and `urgent` share on the CLI side:
+ * their repository, window and identity options, and loading the model.
+ */
+#ifndef MS_CLI_ACTIVITY_H
+#define MS_CLI_ACTIVITY_H
+
+#include "cli.h"
+
+#include <stdint.h>
+
+struct ms_activity;
+
+struct cli_act_opts {
+	const char *repo;        /* --repo GITDIR */
+	const char *rev;         /* --rev REV */
+	const char *since;       /* --since DATE|REV */
+	const char *until;       /* --until DATE|REV */
+	const char *aliases;     /* --aliases FILE */
+	bool merges;             /* --merges */
+	bool no_plus_fold;       /* --no-plus-fold */
+};
+
+#define CLI_ACT_OPTIONS(o) \
+	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", \
+	  "the git repository (bare is fine; required)" }, \
+	{ CLI_OPT_STRING, "rev", 0, &(o)->rev, "REV", \
+	  "walk history from here and read its MAINTAINERS (default HEAD)" }, \
+	{ CLI_OPT_STRING, "since", 0, &(o)->since, "DATE|REV", \
+	  "start of the window (a date, or a commit's date)" }, \
+	{ CLI_OPT_STRING, "until", 0, &(o)->until, "DATE|REV", \
+	  "end of the window and of history (default: the newest commit)" }, \
+	{ CLI_OPT_STRING, "aliases", 0, &(o)->aliases, "FILE", \
+	  "gitdm-style aliases: 'alias canonical' addresses per line" }, \
+	{ CLI_OPT_FLAG, "no-plus-fold", 0, &(o)->no_plus_fold, NULL, \
+	  "keep user+tag@domain apart from user@domain" }, \
+	{ CLI_OPT_FLAG, "merges", 0, &(o)->merges, NULL, \
+	  "count merge commits too" }
+
+/*
+ * Check the options, load the model and work out the window: `until`
+ * (--until, else the newest commit) and `since` (--since, else
+ * `default_years` before until).  Prints warnings and errors.  Returns
+ * CLI_CONTINUE or an exit code.
+ */
+int cli_act_load(const char *cmd, const struct cli_act_opts *o,
+		 int default_years, struct ms_activity **out,
+		 int64_t *since, int64_t *until);
+
+#endif

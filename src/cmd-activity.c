@@ -1,0 +1,265 @@
+/*
+ * cmd-activity.c - maintstat activity: who really authors, commits and
+ * reviews in each MAINTAINERS entry (the layout of the netdev series
+ * "MAINTAINERS: remove inactive folks from networking").
+ */
+#include "activity.h"
+#include "cli-activity.h"
+#include "commands.h"
+#include "maintainers.h"
+#include "output.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct cli_command_help help = {
+	"maintstat activity --repo GITDIR [options] [ENTRY...]",
+	"For each MAINTAINERS entry (all, or those named): the commits of the\n"
+	"window touching its files and how many were reviewed or acked by\n"
+	"someone other than the author; when each listed M: and R: person\n"
+	"last authored, committed or was named in a *-by: trailer there; the\n"
+	"top 3 reviewers not listed; and the listed people inactive for\n"
+	"--inactive-after.  The window is the 5 years before --until by\n"
+	"commit date.  People are joined through the revision's .mailmap,\n"
+	"--aliases and plus-address folding.",
+};
+
+static void person_label(FILE *fp, const struct ms_act_person *p)
+{
+	if (*p->name && *p->email)
+		fprintf(fp, "%s <%s>", p->name, p->email);
+	else
+		fprintf(fp, "%s", *p->email ? p->email : p->name);
+}
+
+static void text_last(FILE *fp, const char *what,
+		      const struct ms_act_last *l)
+{
+	char date[32];
+
+	if (!l->set)
+		return;
+	ms_act_format(l->time, l->offset, false, false, date);
+	fprintf(fp, "    %s %.12s %s %zu\n", what, l->id, date, l->count);
+}
+
+static void print_text(FILE *fp, const struct ms_act_entry *e)
+{
+	char date[32];
+
+	fprintf(fp, "Subsystem %s\n", e->entry->name);
+	fprintf(fp, "  Changes %zu / %zu (%zu%%)\n", e->reviewed, e->commits,
+		e->commits ? e->reviewed * 100 / e->commits : 0);
+	if (e->has_last_activity) {
+		ms_act_format(e->last_activity, e->last_activity_offset,
+			      false, true, date);
+		fprintf(fp, "  Last activity: %s\n", date);
+	} else {
+		fprintf(fp, "  Last activity: never\n");
+	}
+	for (size_t i = 0; i < e->nr_people; i++) {
+		const struct ms_act_person *p = &e->people[i];
+
+		fprintf(fp, "  ");
+		person_label(fp, p);
+		fprintf(fp, ":\n");
+		text_last(fp, "Author", &p->author);
+		text_last(fp, "Committer", &p->committer);
+		text_last(fp, "Tags", &p->tags);
+	}
+	if (e->nr_top_reviewers) {
+		fprintf(fp, "  Top reviewers:\n");
+		for (size_t i = 0; i < e->nr_top_reviewers; i++)
+			fprintf(fp, "    [%zu]: %s\n",
+				e->top_reviewers[i].count,
+				*e->top_reviewers[i].email ?
+				e->top_reviewers[i].email :
+				e->top_reviewers[i].name);
+	}
+	for (size_t i = 0; i < e->nr_people; i++) {
+		const struct ms_act_person *p = &e->people[i];
+
+		if (!p->inactive)
+			continue;
+		fprintf(fp, "  INACTIVE %s ",
+			p->role == 'M' ? "MAINTAINER" : "REVIEWER");
+		person_label(fp, p);
+		fprintf(fp, "\n");
+	}
+}
+
+static void json_last(struct ms_out *o, const char *key,
+		      const struct ms_act_last *l, bool tag)
+{
+	char date[32];
+
+	ms_out_key(o, key);
+	if (!l->set) {
+		ms_out_null(o);
+		return;
+	}
+	ms_act_format(l->time, l->offset, true, false, date);
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "commit", l->id);
+	ms_out_kv_string(o, "date", date);
+	ms_out_kv_int(o, "count", (int64_t)l->count);
+	if (tag)
+		ms_out_kv_string(o, "tag", l->tag);
+	ms_out_end_object(o);
+}
+
+static void print_json(struct ms_out *o, const struct ms_act_entry *e)
+{
+	char date[32];
+
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "name", e->entry->name);
+	ms_out_kv_string(o, "status", e->status);
+	ms_out_kv_int(o, "commits", (int64_t)e->commits);
+	ms_out_kv_int(o, "reviewed", (int64_t)e->reviewed);
+	if (e->has_last_activity) {
+		ms_act_format(e->last_activity, e->last_activity_offset,
+			      false, true, date);
+		ms_out_kv_string(o, "last_activity", date);
+	} else {
+		ms_out_kv_null(o, "last_activity");
+	}
+	ms_out_key(o, "people");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < e->nr_people; i++) {
+		const struct ms_act_person *p = &e->people[i];
+		char role[2] = { p->role, 0 };
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "role", role);
+		ms_out_kv_string(o, "name", *p->name ? p->name : NULL);
+		ms_out_kv_string(o, "email", *p->email ? p->email : NULL);
+		json_last(o, "author", &p->author, false);
+		json_last(o, "committer", &p->committer, false);
+		json_last(o, "tags", &p->tags, true);
+		ms_out_kv_bool(o, "inactive", p->inactive);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_key(o, "top_reviewers");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < e->nr_top_reviewers; i++) {
+		const struct ms_act_count *c = &e->top_reviewers[i];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "name", *c->name ? c->name : NULL);
+		ms_out_kv_string(o, "email", *c->email ? c->email : NULL);
+		ms_out_kv_int(o, "count", (int64_t)c->count);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_end_object(o);
+}
+
+int cmd_activity(int argc, char **argv)
+{
+	struct cli_act_opts ao = { 0 };
+	bool json = false;
+	const char *inactive_arg = NULL;
+	long min_commits = 0;
+	const struct cli_option opts[] = {
+		CLI_ACT_OPTIONS(&ao),
+		{ CLI_OPT_STRING, "inactive-after", 0, &inactive_arg,
+		  "DURATION", "flag listed people idle this long (6m, 18m, "
+		  "2y, or a date; default 5y)" },
+		{ CLI_OPT_INT, "min-commits", 0, &min_commits, "N",
+		  "leave out entries with fewer commits in the window" },
+		CLI_OPT_JSON(&json),
+		CLI_OPTION_END,
+	};
+	const struct maint_entry **sel = NULL;
+	struct ms_activity *a = NULL;
+	struct ms_activity_query q = { 0 };
+	struct ms_act_entry *res = NULL;
+	size_t nr = 0;
+	struct ms_out *o;
+	int rc;
+
+	rc = cli_parse_options(&argc, &argv, opts, &help);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (min_commits < 0)
+		return cli_usage_error("activity", "--min-commits must not "
+				       "be negative");
+	if (inactive_arg && ms_act_parse_before(inactive_arg, 0,
+						&q.active_since) < 0)
+		return cli_usage_error("activity", "--inactive-after: %s",
+				       ms_error_last());
+	rc = cli_act_load("activity", &ao, 5, &a, &q.since, &q.until);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (argc) {
+		const struct maint_file *mf = ms_activity_maintainers(a);
+
+		sel = g_new(const struct maint_entry *, (size_t)argc);
+		for (int i = 0; i < argc; i++) {
+			sel[i] = maint_file_find(mf, argv[i]);
+			if (!sel[i]) {
+				rc = cli_usage_error("activity", "no entry "
+						     "'%s' in MAINTAINERS",
+						     argv[i]);
+				goto out;
+			}
+		}
+		q.entries = sel;
+		q.nr_entries = (size_t)argc;
+	}
+	if (ms_act_parse_before(inactive_arg ? inactive_arg : "5y", q.until,
+				&q.active_since) < 0) {
+		rc = cli_error_last();
+		goto out;
+	}
+	if (ms_activity_query(a, &q, &res, &nr) < 0) {
+		rc = cli_error_last();
+		goto out;
+	}
+
+	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
+	if (json) {
+		char d[32];
+
+		ms_out_begin_document(o);
+		ms_out_key(o, "window");
+		ms_out_begin_object(o);
+		ms_act_format(q.since, 0, true, false, d);
+		ms_out_kv_string(o, "since", d);
+		ms_act_format(q.until, 0, true, false, d);
+		ms_out_kv_string(o, "until", d);
+		ms_out_end_object(o);
+		ms_act_format(q.active_since, 0, true, false, d);
+		ms_out_kv_string(o, "active_since", d);
+		ms_out_key(o, "entries");
+		ms_out_begin_list(o);
+	}
+	{
+		bool first = true;
+
+		for (size_t i = 0; i < nr; i++) {
+			if (res[i].commits < (size_t)min_commits)
+				continue;
+			if (json) {
+				print_json(o, &res[i]);
+				continue;
+			}
+			if (!first)
+				fputc('\n', stdout);
+			first = false;
+			print_text(stdout, &res[i]);
+		}
+	}
+	if (json)
+		ms_out_end_list(o);
+	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
+	ms_out_free(o);
+out:
+	ms_act_entries_free(res, nr);
+	g_free(sel);
+	ms_activity_free(a);
+	return rc;
+}

@@ -1,0 +1,262 @@
+/*
+ * cmd-urgent.c - maintstat urgent: LWN's selection of the entries that
+ * most need a maintainer, with who in fact commits their changes.
+ */
+#include "activity.h"
+#include "cli-activity.h"
+#include "commands.h"
+#include "maintainers.h"
+#include "output.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cli_command_help help = {
+	"maintstat urgent --repo GITDIR [options]",
+	"Entries with files but no listed maintainer (M:), or whose\n"
+	"maintainers all did nothing there (author, commit, *-by: trailer)\n"
+	"for at least --months, and at least --min-commits commits since\n"
+	"--since (default: one year before --until), busiest first.  Each\n"
+	"shows who committed its changes (the committer, or the last\n"
+	"Signed-off-by when the committer is a bot): a de-facto maintainer\n"
+	"at a glance.  --never lists entries whose maintainers appear nowhere\n"
+	"in the history, --nomaint those with no maintainer at all.",
+};
+
+static bool has_files(const struct maint_entry *e)
+{
+	for (size_t i = 0; i < e->nr_fields; i++)
+		if (e->fields[i].key == 'F' || e->fields[i].key == 'N')
+			return true;
+	return false;
+}
+
+static const char *reason(const struct ms_act_entry *e)
+{
+	if (!e->nr_maintainers)
+		return "no_maintainer";
+	for (size_t i = 0; i < e->nr_people; i++)
+		if (e->people[i].role == 'M' && e->people[i].seen_anywhere)
+			return "inactive";
+	return "never";
+}
+
+enum mode { MODE_URGENT, MODE_NEVER, MODE_NOMAINT };
+
+static bool selected(const struct ms_act_entry *e, enum mode mode)
+{
+	const char *r = reason(e);
+
+	switch (mode) {
+	case MODE_NEVER:
+		return !strcmp(r, "never");
+	case MODE_NOMAINT:
+		return !strcmp(r, "no_maintainer");
+	case MODE_URGENT:
+		break;
+	}
+	if (!has_files(e->entry))
+		return false;
+	for (size_t i = 0; i < e->nr_people; i++)
+		if (e->people[i].role == 'M' && !e->people[i].inactive)
+			return false;
+	return true;
+}
+
+static int by_commits(const void *x, const void *y)
+{
+	const struct ms_act_entry *const *a = x, *const *b = y;
+
+	if ((*a)->commits != (*b)->commits)
+		return (*a)->commits > (*b)->commits ? -1 : 1;
+	return strcmp((*a)->entry->name, (*b)->entry->name);
+}
+
+static void label(FILE *fp, const char *name, const char *email)
+{
+	if (*name && *email)
+		fprintf(fp, "%s <%s>", name, email);
+	else
+		fprintf(fp, "%s", *email ? email : name);
+}
+
+static void print_text(FILE *fp, const struct ms_act_entry *e,
+		       const char *since)
+{
+	char date[32];
+
+	fprintf(fp, "Subsystem %s\n", e->entry->name);
+	fprintf(fp, "  Commits %zu since %s\n", e->commits, since);
+	if (!e->nr_maintainers)
+		fprintf(fp, "  No maintainer listed\n");
+	for (size_t i = 0; i < e->nr_people; i++) {
+		const struct ms_act_person *p = &e->people[i];
+
+		if (p->role != 'M')
+			continue;
+		fprintf(fp, "  Maintainer ");
+		label(fp, p->name, p->email);
+		if (p->has_last) {
+			ms_act_format(p->last_time, p->last_offset, false,
+				      true, date);
+			fprintf(fp, ": last active here %s\n", date);
+		} else {
+			fprintf(fp, ": %s\n", p->seen_anywhere ?
+				"never active here" :
+				"never seen in the history");
+		}
+	}
+	if (e->nr_top_committers) {
+		fprintf(fp, "  Committed by:\n");
+		for (size_t i = 0; i < e->nr_top_committers; i++) {
+			fprintf(fp, "    [%zu]: ", e->top_committers[i].count);
+			label(fp, e->top_committers[i].name,
+			      e->top_committers[i].email);
+			fputc('\n', fp);
+		}
+	}
+}
+
+static void print_json(struct ms_out *o, const struct ms_act_entry *e)
+{
+	char date[32];
+
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "name", e->entry->name);
+	ms_out_kv_string(o, "status", e->status);
+	ms_out_kv_int(o, "commits", (int64_t)e->commits);
+	ms_out_kv_string(o, "reason", reason(e));
+	ms_out_key(o, "maintainers");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < e->nr_people; i++) {
+		const struct ms_act_person *p = &e->people[i];
+
+		if (p->role != 'M')
+			continue;
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "name", *p->name ? p->name : NULL);
+		ms_out_kv_string(o, "email", *p->email ? p->email : NULL);
+		if (p->has_last) {
+			ms_act_format(p->last_time, p->last_offset, false,
+				      true, date);
+			ms_out_kv_string(o, "last_activity", date);
+		} else {
+			ms_out_kv_null(o, "last_activity");
+		}
+		ms_out_kv_bool(o, "seen_anywhere", p->seen_anywhere);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_key(o, "committers");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < e->nr_top_committers; i++) {
+		const struct ms_act_count *c = &e->top_committers[i];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "name", *c->name ? c->name : NULL);
+		ms_out_kv_string(o, "email", *c->email ? c->email : NULL);
+		ms_out_kv_int(o, "count", (int64_t)c->count);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_end_object(o);
+}
+
+int cmd_urgent(int argc, char **argv)
+{
+	struct cli_act_opts ao = { 0 };
+	bool json = false, never = false, nomaint = false;
+	long months = 6, min_commits = -1;
+	const struct cli_option opts[] = {
+		CLI_ACT_OPTIONS(&ao),
+		{ CLI_OPT_INT, "months", 0, &months, "N",
+		  "maintainers idle this many months count as inactive "
+		  "(default 6)" },
+		{ CLI_OPT_INT, "min-commits", 0, &min_commits, "N",
+		  "only entries with this many commits since --since "
+		  "(default 50; 0 with --never or --nomaint)" },
+		{ CLI_OPT_FLAG, "never", 0, &never, NULL,
+		  "entries whose maintainers never appear in the history" },
+		{ CLI_OPT_FLAG, "nomaint", 0, &nomaint, NULL,
+		  "entries with no maintainer at all" },
+		CLI_OPT_JSON(&json),
+		CLI_OPTION_END,
+	};
+	struct ms_activity *a = NULL;
+	struct ms_activity_query q = { 0 };
+	struct ms_act_entry *res = NULL;
+	GPtrArray *pick = NULL;
+	enum mode mode = MODE_URGENT;
+	size_t nr = 0;
+	struct ms_out *o;
+	char since[32], d[32];
+	int rc;
+
+	rc = cli_parse_options(&argc, &argv, opts, &help);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (argc)
+		return cli_usage_error("urgent", "unexpected argument '%s'",
+				       argv[0]);
+	if (never && nomaint)
+		return cli_usage_error("urgent", "--never and --nomaint "
+				       "exclude each other");
+	if (months < 0 || months > 12 * 1000)
+		return cli_usage_error("urgent", "--months takes a number of "
+				       "months, not %ld", months);
+	mode = never ? MODE_NEVER : nomaint ? MODE_NOMAINT : MODE_URGENT;
+	if (min_commits < 0)
+		min_commits = mode == MODE_URGENT ? 50 : 0;
+	rc = cli_act_load("urgent", &ao, 1, &a, &q.since, &q.until);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	q.active_since = ms_act_date_shift(q.until, 0, -(int)months, 0);
+	if (ms_activity_query(a, &q, &res, &nr) < 0) {
+		rc = cli_error_last();
+		goto out;
+	}
+	pick = g_ptr_array_new();
+	for (size_t i = 0; i < nr; i++)
+		if (res[i].commits >= (size_t)min_commits &&
+		    selected(&res[i], mode))
+			g_ptr_array_add(pick, &res[i]);
+	g_ptr_array_sort(pick, by_commits);
+
+	ms_act_format(q.since, 0, false, true, since);
+	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
+	if (json) {
+		ms_out_begin_document(o);
+		ms_out_key(o, "window");
+		ms_out_begin_object(o);
+		ms_act_format(q.since, 0, true, false, d);
+		ms_out_kv_string(o, "since", d);
+		ms_act_format(q.until, 0, true, false, d);
+		ms_out_kv_string(o, "until", d);
+		ms_out_end_object(o);
+		ms_out_kv_string(o, "selection", mode == MODE_NEVER ? "never" :
+				 mode == MODE_NOMAINT ? "nomaint" : "urgent");
+		ms_out_kv_int(o, "months", months);
+		ms_out_kv_int(o, "min_commits", min_commits);
+		ms_out_key(o, "entries");
+		ms_out_begin_list(o);
+		for (guint i = 0; i < pick->len; i++)
+			print_json(o, pick->pdata[i]);
+		ms_out_end_list(o);
+	} else {
+		for (guint i = 0; i < pick->len; i++) {
+			if (i)
+				fputc('\n', stdout);
+			print_text(stdout, pick->pdata[i], since);
+		}
+	}
+	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
+	ms_out_free(o);
+out:
+	if (pick)
+		g_ptr_array_free(pick, TRUE);
+	ms_act_entries_free(res, nr);
+	ms_activity_free(a);
+	return rc;
+}
