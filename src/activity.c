@@ -461,7 +461,8 @@ static size_t top(const struct ms_activity *a, GHashTable *h,
 	}
 	g_array_sort(all, cmp_count);
 	n = MIN(all->len, MS_ACT_TOP);
-	memcpy(out, all->data, n * sizeof(*out));
+	if (n)
+		memcpy(out, all->data, n * sizeof(*out));
 	g_array_free(all, TRUE);
 	return n;
 }

@@ -13,7 +13,7 @@ ok("usage: maintstat" in r.err, "usage on stderr without a command", r.err)
 r = run("--help")
 eq(r.rc, 0, "--help exits 0")
 ok("usage: maintstat <command>" in r.out, "--help on stdout", r.out)
-for cmd in ("sections", "coverage"):
+for cmd in ("sections", "coverage", "activity", "urgent"):
     ok(cmd in r.out, f"--help lists {cmd}", r.out)
 
 r = run("--version")
@@ -24,7 +24,7 @@ r = run("no-such-command")
 eq(r.rc, 2, "unknown command exits 2")
 ok(r.err.startswith("maintstat: "), "error prefixed with maintstat:", r.err)
 
-for cmd in ("sections", "coverage"):
+for cmd in ("sections", "coverage", "activity", "urgent"):
     r = run(cmd, "--help")
     eq(r.rc, 0, f"{cmd} --help exits 0")
     ok("usage: maintstat " + cmd in r.out, f"{cmd} --help shows usage", r.out)

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""maintstat activity on the planted repository of fixtures/gen/gen-repo.py:
+the tool must find exactly the planted facts (see fixtures/gen/README.md),
+in text and JSON; and every bad input gets a clear message and exit code."""
+import json
+import os
+import re
+import subprocess
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+
+tmp = tmpdir()
+repo = os.path.join(tmp, "planted.git")
+truth_file = os.path.join(tmp, "truth.json")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen", "gen-repo.py"),
+                repo, "--truth", truth_file], check=True)
+with open(truth_file) as fp:
+    truth = json.load(fp)
+
+
+def git(*args):
+    return subprocess.run(["git", "--git-dir", repo, *args], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def blocks(text):
+    """Text report -> {entry name: [lines]}."""
+    out, cur = {}, None
+    for line in text.splitlines():
+        if line.startswith("Subsystem "):
+            cur = out.setdefault(line[len("Subsystem "):], [])
+        elif line and cur is not None:
+            cur.append(line)
+    return out
+
+
+def person_lines(block, who):
+    """The Author/Committer/Tags lines under a person's header."""
+    out, inside = [], False
+    for line in block:
+        if line.startswith("  ") and not line.startswith("    "):
+            inside = line.startswith("  " + who)
+        elif inside:
+            out.append(line.split()[0])
+    return out
+
+
+r = run("activity", "--repo", repo)
+eq(r.rc, 0, "activity exits 0")
+eq(r.err, "", "no warnings on the planted repository")
+b = blocks(r.out)
+eq(sorted(b), sorted(list(truth["entries"]) + ["THE REST"]),
+   "one block per entry")
+for name, t in truth["entries"].items():
+    pct = t["reviewed"] * 100 // t["commits"]
+    eq(b.get(name, [""])[0],
+       "  Changes %d / %d (%d%%)" % (t["reviewed"], t["commits"], pct),
+       "%s: window commits and reviewed ones" % name)
+
+alpha = b["ALPHA DRIVER"]
+ok("  INACTIVE MAINTAINER Ivan Inactive <ivan@example.org>" in alpha,
+   "Ivan is inactive", r.out)
+ok(not any("INACTIVE" in l and "Alice" in l for l in alpha),
+   "Alice is active")
+ok(not any("INACTIVE" in l and "Rita" in l for l in alpha),
+   "Rita, active only through reviews, is not inactive")
+eq(person_lines(alpha, "Rita Reviewer"), ["Tags"],
+   "Rita has Tags only (never authors nor commits)")
+ivan = [l for l in alpha if l.startswith("    Author")]
+ok(any(l.endswith(" 0") and "2017-01-24" in l for l in ivan),
+   "Ivan's last authored commit, before the window (count 0)", ivan)
+revs = [l.strip() for l in alpha if l.startswith("    [")]
+want = sorted(truth["alpha_reviewers"].items(), key=lambda kv: -kv[1])
+want = ["[%d]: %s" % (n, {"rex": "rex@example.net",
+                          "tess": "tess@example.net",
+                          "uma": "uma@example.net"}[k])
+        for k, n in want if k != "rita"]
+eq(revs, want, "top reviewers of ALPHA (X: excluded, listed Rita left out)")
+
+# Alice's last authored commit: the newest by author date, as git says.
+log = git("log", "--no-merges", "--author=alice@example.org",
+          "--format=%at %H", "--", "drivers/alpha",
+          ":!drivers/alpha/legacy")
+newest = max(log.split("\n")[:-1], key=lambda l: int(l.split()[0]))
+ok(any(l.startswith("    Author " + newest.split()[1][:12]) for l in alpha),
+   "Alice's last authored commit is git's newest by author date",
+   "\n".join(alpha))
+
+beta = b["BETA SUBSYSTEM"]
+ok("home.example.net" not in r.out,
+   "Mark's second address never shows (mailmap)")
+eq([l.strip() for l in beta if l.startswith("    [")],
+   ["[2]: rex@example.net"],
+   "Mark's own reviews do not make him a top reviewer of his entry")
+ok(any(l.startswith("    Author ") and l.endswith(" 20") for l in beta),
+   "Mark's 20 commits under two addresses count once", beta)
+ok(not any("INACTIVE" in l for l in beta), "Pete (plus-address) is active")
+
+gamma = b["GAMMA BY KEYWORD"]
+ok("  INACTIVE MAINTAINER Olga Old <olga@example.org>" in gamma,
+   "Olga, seen only before the window, is inactive at 5y")
+ok("  INACTIVE MAINTAINER Nora Never <nora@example.org>" in
+   b["EPSILON NEVER SEEN"], "Nora is inactive")
+eq(b["DELTA BUSY WITHOUT MAINTAINER"][1], "  Last activity: never",
+   "no listed person, no last activity")
+
+r = run("activity", "--repo", repo, "--inactive-after", "6y")
+b6 = blocks(r.out)
+ok(not any("Olga" in l and "INACTIVE" in l
+           for l in b6["GAMMA BY KEYWORD"]),
+   "--inactive-after 6y: Olga is active")
+ok(any("Ivan" in l and "INACTIVE" in l for l in b6["ALPHA DRIVER"]),
+   "--inactive-after 6y: Ivan still inactive")
+r = run("activity", "--repo", repo, "--inactive-after", "18m",
+        "ZETA IDLE")
+ok("  INACTIVE MAINTAINER Zed Idle <zed@example.org>" in r.out,
+   "--inactive-after 18m: Zed is inactive", r.out)
+eq(list(blocks(r.out)), ["ZETA IDLE"], "ENTRY arguments select entries")
+
+r = run("activity", "--repo", repo, "--no-plus-fold", "BETA SUBSYSTEM")
+ok("  INACTIVE MAINTAINER Pete Plus <pete@example.org>" in r.out,
+   "--no-plus-fold: Pete's plus-address is someone else", r.out)
+
+r = run("activity", "--repo", repo, "--min-commits", "50")
+eq(sorted(blocks(r.out)),
+   sorted(["DELTA BUSY WITHOUT MAINTAINER", "EPSILON NEVER SEEN",
+           "ZETA IDLE", "THE REST"]), "--min-commits 50")
+
+# A window by date, checked against git's own count.
+r = run("activity", "--repo", repo, "--since", "2023-01-01",
+        "--until", "2023-12-31", "ALPHA DRIVER")
+n = len(git("log", "--no-merges", "--since=2023-01-01T00:00:00Z",
+            "--until=2023-12-31T23:59:59Z", "--format=%H", "--",
+            "drivers/alpha", ":!drivers/alpha/legacy").split())
+ok(re.search(r"Changes \d+ / %d " % n, r.out) is not None,
+   "--since/--until: %d commits, as git log counts" % n, r.out)
+# --until a revision: the history ends there
+rev = git("rev-list", "-1", "--before=2020-06-01", "main").strip()
+r = run("activity", "--repo", repo, "--until", rev, "ZETA IDLE")
+ok("Zed Idle" in r.out and "    Author" not in r.out,
+   "--until REV: Zed's later commits are not seen", r.out)
+
+# JSON carries the same facts
+r = run("activity", "--repo", repo, "--json")
+eq(r.rc, 0, "--json exits 0")
+j = r.json()
+eq(j["schema_version"], 1, "schema_version")
+eq(j["window"], {"since": "2019-06-01T12:00:00+00:00",
+                 "until": "2024-06-01T12:00:00+00:00"},
+   "window: 5 years before the newest commit")
+je = {e["name"]: e for e in j["entries"]}
+for name, t in truth["entries"].items():
+    eq((je[name]["commits"], je[name]["reviewed"]),
+       (t["commits"], t["reviewed"]), "JSON %s counts" % name)
+jp = {p["name"]: p for p in je["ALPHA DRIVER"]["people"]}
+eq([(p["role"], p["inactive"]) for p in je["ALPHA DRIVER"]["people"]],
+   [("M", False), ("M", True), ("R", False)], "JSON roles and inactive")
+eq((jp["Rita Reviewer"]["author"], jp["Rita Reviewer"]["committer"]),
+   (None, None), "JSON: Rita never authored nor committed")
+eq(jp["Rita Reviewer"]["tags"]["tag"] in ("Reviewed-by", "Acked-by"), True,
+   "JSON: Rita's last tag is a review")
+ok(re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$",
+            jp["Ivan Inactive"]["author"]["date"]),
+   "JSON dates are ISO 8601 with offset")
+eq(len(jp["Ivan Inactive"]["author"]["commit"]), 40, "full commit id")
+eq(jp["Ivan Inactive"]["author"]["count"], 0, "Ivan: nothing in window")
+eq(je["DELTA BUSY WITHOUT MAINTAINER"]["last_activity"], None,
+   "JSON last_activity null")
+eq([(x["email"], x["count"]) for x in je["BETA SUBSYSTEM"]["top_reviewers"]],
+   [("rex@example.net", 2)], "JSON top reviewers of BETA")
+
+# --aliases: a second address joined by hand; a malformed line warns.
+aliases = os.path.join(tmp, "aliases")
+with open(aliases, "w") as fp:
+    fp.write("# gitdm style\nnot-an-alias-line\n"
+             "zed@example.org quinn@example.org\n")
+r = run("activity", "--repo", repo, "--aliases", aliases,
+        "--inactive-after", "6m", "ZETA IDLE")
+eq(r.rc, 0, "a malformed aliases line is only a warning")
+ok("aliases:2: malformed alias line" in r.err,
+   "the warning names file and line", r.err)
+ok("INACTIVE" not in r.out, "aliases join Zed to Quinn", r.out)
+
+# Bad input
+r = run("activity", "--repo", tmp)
+eq(r.rc, 1, "not a git repository: exit 1")
+ok("not a git repository" in r.err, "...with a clear message", r.err)
+r = run("activity", "--repo", repo, "--rev", "no-such-rev")
+eq(r.rc, 1, "unknown revision: exit 1")
+ok("unknown revision 'no-such-rev'" in r.err, "...named", r.err)
+empty = os.path.join(tmp, "empty.git")
+subprocess.run(["git", "init", "-q", "--bare", empty], check=True)
+r = run("activity", "--repo", empty)
+eq(r.rc, 1, "empty repository: exit 1")
+ok("has no commits" in r.err, "...says it has no commits", r.err)
+r = run("activity")
+eq(r.rc, 2, "--repo is required")
+r = run("activity", "--repo", repo, "--since", "yesterday-ish")
+eq(r.rc, 2, "a bad --since is a usage error")
+ok("neither a date" in r.err, "...explained", r.err)
+r = run("activity", "--repo", repo, "--inactive-after", "5 parsecs")
+eq(r.rc, 2, "a bad --inactive-after is a usage error")
+r = run("activity", "--repo", repo, "NO SUCH ENTRY")
+eq(r.rc, 2, "an unknown entry is a usage error")
+ok("no entry 'NO SUCH ENTRY'" in r.err, "...named", r.err)
+r = run("activity", "--repo", repo, "--aliases", os.path.join(tmp, "none"))
+eq(r.rc, 1, "an unreadable aliases file: exit 1")
+ok("cannot read" in r.err, "...with the reason", r.err)
+r = run("activity", "--repo", repo, "--since", "2024-01-01",
+        "--until", "2023-01-01")
+eq(r.rc, 2, "an empty window is a usage error")
+
+subprocess.run(["rm", "-rf", tmp])
+done()
