@@ -1,14 +1,128 @@
 /*
- * fetch.h - the network fetcher: mirrors public-inbox archives over HTTP
- * (libcurl for plain requests, libgit2 for smart-HTTP git fetches).
+ * fetch.h - the network fetcher: mirrors public-inbox (lore) archives over
+ * HTTP.  libcurl does the plain requests (fetch/http.c, the only file that
+ * includes <curl/curl.h>), libgit2 the smart-HTTP git fetches
+ * (fetch/git-mirror.c).
  *
- * STATUS: the fetcher issue fills this in.  For now it only reports the
- * libcurl version it was built against, so that the layout is final.
+ * Every request is polite and robust: a User-Agent naming maintstat, connect
+ * and stall timeouts, retries with exponential backoff and jitter on
+ * connection errors and 5xx, Retry-After honoured on 429 and 503, a
+ * per-host request-rate limit, TLS verification always on, and libcurl's
+ * proxy environment variables (http_proxy, https_proxy, no_proxy).
+ *
+ * Nothing is ever left half-written: files are written under a temporary
+ * name and renamed when complete; a new epoch is cloned into
+ * "N.git.partial" and renamed; an existing epoch's refs move only after a
+ * complete fetch.  A run interrupted at any point is resumed by the next.
+ *
+ * Errors: MS_ENOTFOUND (404: unknown inbox, thread or page), MS_ENET
+ * (DNS, refused connection, TLS, timeouts, 5xx after the retries),
+ * MS_EPARSE (the server sent something else than asked for: an HTML page,
+ * an anti-bot challenge, a truncated gzip stream, a server that is not
+ * public-inbox), MS_EBUSY (another run holds the mirror's lock), MS_ERROR
+ * (local I/O).
  */
 #ifndef MS_FETCH_H
 #define MS_FETCH_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a long transfer reports while it runs. */
+struct ms_fetch_progress {
+	const char *what;        /* "epoch 1/3", "query", "thread" */
+	uint64_t bytes;          /* received so far */
+	uint64_t objects;        /* git objects received (0 for plain HTTP) */
+	uint64_t total_objects;  /* 0 when unknown */
+};
+
+typedef void (*ms_fetch_progress_fn)(void *data,
+				     const struct ms_fetch_progress *p);
+
+/* Knobs shared by every request; MS_FETCH_OPTS_INIT gives the defaults. */
+struct ms_fetch_opts {
+	double rate;             /* requests per second, per host */
+	int retries;             /* retries after the first attempt */
+	long connect_timeout;    /* seconds to establish a connection */
+	long stall_timeout;      /* seconds without a byte before giving up */
+	unsigned backoff_ms;     /* delay before the first retry; doubles */
+	long max_retry_after;    /* longest Retry-After we wait, seconds */
+	const char *user_agent;  /* NULL: "maintstat/VERSION" */
+	ms_fetch_progress_fn progress; /* may be NULL */
+	void *progress_data;
+};
+#define MS_FETCH_OPTS_INIT { 2.0, 4, 30, 60, 1000, 300, NULL, NULL, NULL }
+
 /* "libcurl/7.88.1 ..." as curl_version() says; borrowed. */
 const char *ms_fetch_curl_version(void);
+
+/* What happened to one epoch during ms_fetch_mirror(). */
+struct ms_fetch_epoch {
+	unsigned n;              /* N of git/N.git */
+	bool is_new;             /* cloned during this run */
+	size_t new_messages;     /* commits that arrived (one per message) */
+	char tip[41];            /* hex id of the epoch's head after the run */
+};
+
+/* The outcome of mirroring one inbox.  Free with ms_fetch_result_free(). */
+struct ms_fetch_result {
+	char *inbox;             /* name, the URL's last path segment */
+	char *url;               /* the inbox URL, with a trailing '/' */
+	char *path;              /* DIR/<inbox> */
+	bool from_manifest;      /* epochs came from manifest.js.gz */
+	struct ms_fetch_epoch *epochs;
+	size_t nr_epochs;
+	size_t new_messages;     /* sum over the epochs */
+};
+
+void ms_fetch_result_free(struct ms_fetch_result *r);
+
+/*
+ * Mirror the public-inbox inbox at `url` (http or https, e.g.
+ * "https://lore.kernel.org/netdev/") into `dest`/<inbox>/git/N.git (bare
+ * repositories): find the epochs (the inbox's manifest.js.gz, otherwise
+ * probing git/0.git, git/1.git, ... until one is missing), clone new ones
+ * and fetch new commits of known ones.  `dest` is created when missing.
+ * On success stores a new result in *out (caller frees).  Errors as above;
+ * epochs completed before a failure stay complete.
+ */
+int ms_fetch_mirror(const char *url, const char *dest,
+		    const struct ms_fetch_opts *opts,
+		    struct ms_fetch_result **out);
+
+/*
+ * Save the public-inbox search `query` on the inbox at `url` as an mboxrd
+ * file `out_path` (POST url?q=QUERY&x=m, with t=1 for whole threads when
+ * `threads`).  No match writes an empty file.  Stores the number of
+ * messages written in *nr_messages.  `out_path` is replaced only when the
+ * whole answer arrived.
+ */
+int ms_fetch_query(const char *url, const char *query, bool threads,
+		   const char *out_path, const struct ms_fetch_opts *opts,
+		   size_t *nr_messages);
+
+/*
+ * Save the thread containing Message-ID `msgid` (with or without <>) from
+ * the inbox at `url` as an mboxrd file `out_path` (url/MSGID/t.mbox.gz).
+ * MS_ENOTFOUND when the server does not know the message.
+ */
+int ms_fetch_thread(const char *url, const char *msgid,
+		    const char *out_path, const struct ms_fetch_opts *opts,
+		    size_t *nr_messages);
+
+/*
+ * The inbox name of an inbox URL (its last non-empty path segment), newly
+ * allocated (g_free), or NULL when the URL has none usable as a directory
+ * name.
+ */
+char *ms_fetch_inbox_name(const char *url);
+
+/*
+ * The path segment for Message-ID `msgid` (surrounding <> removed,
+ * percent-encoded as public-inbox expects: '/' as %2F, '+', '=' and '@'
+ * literal).  Newly allocated (g_free).
+ */
+char *ms_fetch_msgid_segment(const char *msgid);
 
 #endif

@@ -1,0 +1,723 @@
+/*
+ * http.c - the libcurl adapter: the only file that includes <curl/curl.h>.
+ *
+ * Every handle gets CURLOPT_ERRORBUFFER, so a failure is reported with
+ * libcurl's precise message, turned into our MS_E* codes here.
+ */
+#include "http.h"
+
+#include "error.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define BODY_KEEP (1024 * 1024)
+
+struct ms_http {
+	struct ms_fetch_opts opts;
+	char *user_agent;
+	CURL *curl;
+	GHashTable *next_turn; /* host -> gint64 *, monotonic us */
+};
+
+static gpointer global_init(gpointer unused)
+{
+	(void)unused;
+	return GINT_TO_POINTER(curl_global_init(CURL_GLOBAL_DEFAULT) ==
+			       CURLE_OK);
+}
+
+static int ensure_global_init(void)
+{
+	static GOnce once = G_ONCE_INIT;
+
+	g_once(&once, global_init, NULL);
+	if (!GPOINTER_TO_INT(once.retval))
+		return ms_error_set(MS_ERROR, "cannot initialise libcurl");
+	return 0;
+}
+
+const char *ms_fetch_curl_version(void)
+{
+	return curl_version();
+}
+
+static char *default_user_agent(void)
+{
+	return g_strdup_printf("maintstat/%s (+https://maintstat.invalid/; "
+			       "%s)", MS_VERSION, curl_version());
+}
+
+int ms_http_new(const struct ms_fetch_opts *opts, struct ms_http **out)
+{
+	struct ms_http *h;
+	int rc = ensure_global_init();
+
+	if (rc)
+		return rc;
+	h = g_new0(struct ms_http, 1);
+	h->opts = *opts;
+	if (h->opts.rate <= 0)
+		h->opts.rate = 2.0;
+	if (h->opts.retries < 0)
+		h->opts.retries = 0;
+	h->user_agent = opts->user_agent ? g_strdup(opts->user_agent) :
+		default_user_agent();
+	h->opts.user_agent = h->user_agent;
+	h->curl = curl_easy_init();
+	if (!h->curl) {
+		ms_http_free(h);
+		return ms_error_set(MS_ERROR, "cannot create a libcurl handle");
+	}
+	h->next_turn = g_hash_table_new_full(g_str_hash, g_str_equal,
+					     g_free, g_free);
+	*out = h;
+	return 0;
+}
+
+void ms_http_free(struct ms_http *h)
+{
+	if (!h)
+		return;
+	if (h->curl)
+		curl_easy_cleanup(h->curl);
+	if (h->next_turn)
+		g_hash_table_destroy(h->next_turn);
+	g_free(h->user_agent);
+	g_free(h);
+}
+
+const struct ms_fetch_opts *ms_http_opts(const struct ms_http *h)
+{
+	return &h->opts;
+}
+
+const char *ms_http_user_agent(const struct ms_http *h)
+{
+	return h->user_agent;
+}
+
+/* The host[:port] of a URL, newly allocated; "" when it has none. */
+static char *url_host(const char *url)
+{
+	GUri *uri = g_uri_parse(url, G_URI_FLAGS_NONE, NULL);
+	char *host;
+
+	if (!uri)
+		return g_strdup("");
+	host = g_strdup_printf("%s:%d", g_uri_get_host(uri) ?
+			       g_uri_get_host(uri) : "", g_uri_get_port(uri));
+	g_uri_unref(uri);
+	return host;
+}
+
+static int64_t interval_us(const struct ms_fetch_opts *o)
+{
+	return (int64_t)(1e6 / (o->rate > 0 ? o->rate : 2.0));
+}
+
+void ms_http_wait_turn(struct ms_http *h, const char *url)
+{
+	char *host = url_host(url);
+	gint64 *next = g_hash_table_lookup(h->next_turn, host);
+	gint64 now = g_get_monotonic_time();
+
+	if (!next) {
+		next = g_new(gint64, 1);
+		*next = now;
+		g_hash_table_insert(h->next_turn, host, next);
+	} else {
+		g_free(host);
+	}
+	if (*next > now) {
+		g_usleep((gulong)(*next - now));
+		now = *next;
+	}
+	*next = now + interval_us(&h->opts);
+}
+
+static unsigned backoff(const struct ms_fetch_opts *o, unsigned attempt)
+{
+	uint64_t d = o->backoff_ms ? o->backoff_ms : 1;
+
+	for (unsigned i = 1; i < attempt && d < 600000; i++)
+		d *= 2;
+	if (d > 600000)
+		d = 600000;
+	/* "Equal jitter": half fixed, half random. */
+	return (unsigned)(d / 2 + (uint64_t)g_random_int_range(0,
+				(gint32)(d / 2 + 1)));
+}
+
+unsigned ms_http_backoff_ms(const struct ms_http *h, unsigned attempt)
+{
+	return backoff(&h->opts, attempt);
+}
+
+void ms_http_response_release(struct ms_http_response *r)
+{
+	g_free(r->content_type);
+	g_free(r->final_url);
+	if (r->body)
+		g_byte_array_unref(r->body);
+	memset(r, 0, sizeof(*r));
+	r->last_modified = -1;
+}
+
+/* How a failed attempt is treated. */
+enum verdict { DONE, RETRY, FAIL };
+
+/*
+ * Classify a transport error; sets the error message for `url`.  `errbuf`
+ * is libcurl's message for the transfer.
+ */
+static enum verdict curl_failure(CURLcode cc, const char *url,
+				 const char *errbuf, long stall, int *code)
+{
+	const char *msg = *errbuf ? errbuf : curl_easy_strerror(cc);
+
+	*code = MS_ENET;
+	switch (cc) {
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+		ms_error_set(MS_ENET, "cannot resolve host of '%s': %s",
+			     url, msg);
+		return FAIL;
+	case CURLE_COULDNT_CONNECT:
+		ms_error_set(MS_ENET, "cannot connect to '%s': %s", url, msg);
+		return RETRY;
+	case CURLE_OPERATION_TIMEDOUT:
+		ms_error_set(MS_ENET, "'%s' timed out (no data for %lds or "
+			     "no connection): %s", url, stall, msg);
+		return RETRY;
+	case CURLE_PARTIAL_FILE:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_GOT_NOTHING:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+		ms_error_set(MS_ENET, "transfer of '%s' broke off: %s", url,
+			     msg);
+		return RETRY;
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_ISSUER_ERROR:
+	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+		ms_error_set(MS_ENET, "tls failure for '%s': %s", url, msg);
+		return FAIL;
+	case CURLE_UNSUPPORTED_PROTOCOL:
+		*code = MS_EUSAGE;
+		ms_error_set(MS_EUSAGE, "cannot fetch '%s': %s", url, msg);
+		return FAIL;
+	default:
+		ms_error_set(MS_ENET, "cannot fetch '%s': %s", url, msg);
+		return FAIL;
+	}
+}
+
+/* The state of one transfer. */
+struct xfer {
+	struct ms_http *h;
+	CURL *c;
+	int fd;
+	const char *what;
+	enum { UNDECIDED, MEMORY, RAW, INFLATE } mode;
+	z_stream z;
+	bool z_init, z_end, z_bad;
+	int write_errno;
+	GByteArray *mem;
+	uint64_t bytes;
+};
+
+static bool is_html(const char *ct)
+{
+	return ct && (g_str_has_prefix(ct, "text/html") ||
+		      g_str_has_prefix(ct, "application/xhtml"));
+}
+
+static bool is_gzip(const char *ct)
+{
+	return ct && (g_str_has_prefix(ct, "application/gzip") ||
+		      g_str_has_prefix(ct, "application/x-gzip"));
+}
+
+static bool write_all(struct xfer *x, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(x->fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			x->write_errno = errno;
+			return false;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+static bool inflate_chunk(struct xfer *x, const unsigned char *in, size_t len)
+{
+	unsigned char out[65536];
+
+	x->z.next_in = (unsigned char *)in;
+	x->z.avail_in = (uInt)len;
+	while (x->z.avail_in) {
+		int zr;
+
+		if (x->z_end) {
+			/* Another gzip member may follow (gzip -c a b). */
+			if (inflateReset(&x->z) != Z_OK)
+				return !(x->z_bad = true);
+			x->z_end = false;
+		}
+		x->z.next_out = out;
+		x->z.avail_out = sizeof(out);
+		zr = inflate(&x->z, Z_NO_FLUSH);
+		if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) {
+			x->z_bad = true;
+			return false;
+		}
+		if (!write_all(x, out, sizeof(out) - x->z.avail_out))
+			return false;
+		if (zr == Z_STREAM_END)
+			x->z_end = true;
+		else if (zr == Z_BUF_ERROR && x->z.avail_out)
+			break;
+	}
+	return true;
+}
+
+static size_t on_body(char *ptr, size_t size, size_t nmemb, void *data)
+{
+	struct xfer *x = data;
+	size_t len = size * nmemb;
+
+	if (x->mode == UNDECIDED) {
+		long status = 0;
+		char *ct = NULL;
+
+		curl_easy_getinfo(x->c, CURLINFO_RESPONSE_CODE, &status);
+		curl_easy_getinfo(x->c, CURLINFO_CONTENT_TYPE, &ct);
+		if (x->fd < 0 || status != 200 || is_html(ct)) {
+			x->mode = MEMORY;
+		} else if (is_gzip(ct)) {
+			x->mode = INFLATE;
+			memset(&x->z, 0, sizeof(x->z));
+			if (inflateInit2(&x->z, 16 + MAX_WBITS) != Z_OK)
+				return 0;
+			x->z_init = true;
+		} else {
+			x->mode = RAW;
+		}
+	}
+	x->bytes += len;
+	switch (x->mode) {
+	case MEMORY:
+		if (x->mem->len < BODY_KEEP)
+			g_byte_array_append(x->mem, (guint8 *)ptr,
+					    (guint)MIN(len, BODY_KEEP -
+						       x->mem->len));
+		return len;
+	case RAW:
+		return write_all(x, ptr, len) ? len : 0;
+	case INFLATE:
+		return inflate_chunk(x, (unsigned char *)ptr, len) ? len : 0;
+	case UNDECIDED:
+		break;
+	}
+	return 0;
+}
+
+static int on_progress(void *data, curl_off_t dltotal, curl_off_t dlnow,
+		       curl_off_t ultotal, curl_off_t ulnow)
+{
+	struct xfer *x = data;
+	struct ms_fetch_progress p = { x->what, (uint64_t)dlnow, 0, 0 };
+
+	(void)dltotal;
+	(void)ultotal;
+	(void)ulnow;
+	if (x->h->opts.progress && dlnow > 0)
+		x->h->opts.progress(x->h->opts.progress_data, &p);
+	return 0;
+}
+
+/* The options every handle gets, plain requests and checks alike. */
+static void common_setopts(CURL *c, const struct ms_fetch_opts *o,
+			   const char *ua, char *errbuf)
+{
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, ua);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(c, CURLOPT_MAXREDIRS, 10L);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+#endif
+	/* Never off: a mirror that cannot be authenticated is not one. */
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, o->connect_timeout);
+	/* A stall is less than a byte a second for stall_timeout seconds. */
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, o->stall_timeout);
+	curl_easy_setopt(c, CURLOPT_FILETIME, 1L);
+	/* Transparent Content-Encoding (not public-inbox's gzip bodies). */
+	curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+}
+
+static void reset_xfer(struct xfer *x)
+{
+	if (x->z_init)
+		inflateEnd(&x->z);
+	x->z_init = x->z_end = x->z_bad = false;
+	x->mode = UNDECIDED;
+	x->write_errno = 0;
+	x->bytes = 0;
+	g_byte_array_set_size(x->mem, 0);
+}
+
+static int rewind_sink(int fd)
+{
+	if (fd < 0)
+		return 0;
+	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0)
+		return ms_error_set_errno(MS_ERROR, errno,
+					  "cannot rewind a temporary file");
+	return 0;
+}
+
+static void fill_response(CURL *c, struct ms_http_response *r)
+{
+	char *s = NULL;
+	curl_off_t ft = -1;
+
+	g_free(r->content_type);
+	g_free(r->final_url);
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+	curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &s);
+	r->content_type = g_strdup(s);
+	s = NULL;
+	curl_easy_getinfo(c, CURLINFO_EFFECTIVE_URL, &s);
+	r->final_url = g_strdup(s);
+	curl_easy_getinfo(c, CURLINFO_FILETIME_T, &ft);
+	r->last_modified = ft;
+}
+
+/*
+ * What to do with a completed HTTP answer: DONE, or RETRY after *delay_ms
+ * (from Retry-After on 429/503, else the backoff), or FAIL when the server
+ * wants a longer wait than we accept.
+ */
+static enum verdict http_answer(CURL *c, const struct ms_fetch_opts *o,
+				long status, unsigned attempt,
+				const char *url, unsigned *delay_ms)
+{
+	curl_off_t ra = 0;
+
+	if (status < 500 && status != 429)
+		return DONE;
+	*delay_ms = backoff(o, attempt);
+	if (status == 429 || status == 503) {
+		curl_easy_getinfo(c, CURLINFO_RETRY_AFTER, &ra);
+		if (ra > o->max_retry_after) {
+			ms_error_set(MS_ENET, "'%s' answered %ld and asks to "
+				     "retry after %lds, longer than %lds",
+				     url, status, (long)ra,
+				     o->max_retry_after);
+			return FAIL;
+		}
+		if (ra > 0)
+			*delay_ms = (unsigned)ra * 1000;
+	}
+	ms_error_set(MS_ENET, "'%s' answered %ld (server error)", url,
+		     status);
+	return RETRY;
+}
+
+int ms_http_request(struct ms_http *h, const char *url, bool post,
+		    int sink_fd, const char *what,
+		    struct ms_http_response *resp)
+{
+	char errbuf[CURL_ERROR_SIZE];
+	struct xfer x = { .h = h, .c = h->curl, .fd = sink_fd, .what = what };
+	int rc = MS_ENET;
+	unsigned attempt;
+
+	memset(resp, 0, sizeof(*resp));
+	resp->last_modified = -1;
+	x.mem = g_byte_array_new();
+	for (attempt = 1;; attempt++) {
+		CURLcode cc;
+		enum verdict v;
+		unsigned delay = 0;
+
+		reset_xfer(&x);
+		rc = rewind_sink(sink_fd);
+		if (rc)
+			break;
+		curl_easy_reset(h->curl);
+		errbuf[0] = '\0';
+		common_setopts(h->curl, &h->opts, h->user_agent, errbuf);
+		curl_easy_setopt(h->curl, CURLOPT_URL, url);
+		if (post) {
+			curl_easy_setopt(h->curl, CURLOPT_POST, 1L);
+			curl_easy_setopt(h->curl, CURLOPT_POSTFIELDS, "");
+			curl_easy_setopt(h->curl, CURLOPT_POSTFIELDSIZE, 0L);
+		}
+		curl_easy_setopt(h->curl, CURLOPT_WRITEFUNCTION, on_body);
+		curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, &x);
+		curl_easy_setopt(h->curl, CURLOPT_NOPROGRESS, 0L);
+		curl_easy_setopt(h->curl, CURLOPT_XFERINFOFUNCTION,
+				 on_progress);
+		curl_easy_setopt(h->curl, CURLOPT_XFERINFODATA, &x);
+		ms_http_wait_turn(h, url);
+		cc = curl_easy_perform(h->curl);
+		resp->attempts = attempt;
+		fill_response(h->curl, resp);
+		if (cc == CURLE_WRITE_ERROR && x.write_errno) {
+			rc = ms_error_set_errno(MS_ERROR, x.write_errno,
+						"cannot write what '%s' "
+						"returned", url);
+			break;
+		}
+		if (cc == CURLE_OK || (cc == CURLE_WRITE_ERROR && x.z_bad)) {
+			v = http_answer(h->curl, &h->opts, resp->status,
+					attempt, url, &delay);
+			rc = v == DONE ? 0 : MS_ENET;
+			if (v == DONE && x.mode == INFLATE &&
+			    (x.z_bad || !x.z_end)) {
+				rc = ms_error_set(MS_EPARSE, "'%s' sent a %s "
+						  "gzip stream", url, x.z_bad ?
+						  "corrupt" : "truncated");
+				v = RETRY;
+				delay = backoff(&h->opts, attempt);
+			}
+		} else {
+			v = curl_failure(cc, url, errbuf,
+					 h->opts.stall_timeout, &rc);
+			delay = backoff(&h->opts, attempt);
+		}
+		if (v != RETRY || attempt > (unsigned)h->opts.retries)
+			break;
+		g_usleep((gulong)delay * 1000);
+	}
+	resp->to_sink = x.mode == RAW || x.mode == INFLATE;
+	resp->gunzipped = x.mode == INFLATE;
+	resp->bytes = x.bytes;
+	if (x.z_init)
+		inflateEnd(&x.z);
+	resp->body = x.mem;
+	return rc;
+}
+
+/* The checker: many URLs over curl multi. */
+
+struct host_state {
+	gint64 next;   /* monotonic us before which no request starts */
+	bool busy;
+};
+
+struct check_xfer {
+	struct ms_http_check *item;
+	CURL *c;
+	char errbuf[CURL_ERROR_SIZE];
+	struct host_state *host;
+	gint64 not_before;
+	bool got_body;
+};
+
+static size_t check_on_body(char *ptr, size_t size, size_t nmemb, void *data)
+{
+	struct check_xfer *x = data;
+
+	(void)ptr;
+	(void)size;
+	(void)nmemb;
+	/* The headers are all we want: stop at the first body byte. */
+	x->got_body = true;
+	return 0;
+}
+
+static void check_record(struct check_xfer *x, CURLcode cc,
+			 const struct ms_fetch_opts *o, bool *retry,
+			 unsigned *delay_ms)
+{
+	struct ms_http_check *it = x->item;
+	char *s = NULL;
+	curl_off_t ft = -1;
+	enum verdict v;
+	int code = 0;
+
+	*retry = false;
+	it->attempts++;
+	curl_easy_getinfo(x->c, CURLINFO_RESPONSE_CODE, &it->status);
+	curl_easy_getinfo(x->c, CURLINFO_EFFECTIVE_URL, &s);
+	g_free(it->final_url);
+	it->final_url = g_strdup(s);
+	curl_easy_getinfo(x->c, CURLINFO_FILETIME_T, &ft);
+	it->last_modified = ft;
+	g_clear_pointer(&it->message, g_free);
+	it->error = 0;
+	if (cc == CURLE_OK || (cc == CURLE_WRITE_ERROR && x->got_body)) {
+		v = http_answer(x->c, o, it->status, it->attempts, it->url,
+				delay_ms);
+		if (v == DONE)
+			return;
+		/* A server error is an answer: keep its status. */
+		code = 0;
+	} else {
+		it->status = 0;
+		v = curl_failure(cc, it->url, x->errbuf, o->stall_timeout,
+				 &code);
+		*delay_ms = backoff(o, it->attempts);
+	}
+	it->error = code;
+	it->message = g_strdup(ms_error_last());
+	*retry = v == RETRY && it->attempts <= (unsigned)o->retries;
+}
+
+int ms_http_check_many(const struct ms_fetch_opts *opts,
+		       struct ms_http_check *items, size_t n,
+		       unsigned parallel,
+		       void (*progress)(void *data, size_t done, size_t n),
+		       void *data)
+{
+	struct ms_fetch_opts o = *opts;
+	GHashTable *hosts;
+	struct check_xfer *xs;
+	GPtrArray *waiting; /* struct check_xfer *, in order */
+	char *ua;
+	CURLM *m;
+	size_t done = 0;
+	unsigned running = 0;
+	int rc;
+
+	rc = ensure_global_init();
+	if (rc)
+		return rc;
+	if (o.rate <= 0)
+		o.rate = 2.0;
+	if (!parallel)
+		parallel = 8;
+	m = curl_multi_init();
+	if (!m)
+		return ms_error_set(MS_ERROR, "cannot create a libcurl handle");
+	ua = o.user_agent ? g_strdup(o.user_agent) : default_user_agent();
+	hosts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+				      g_free);
+	xs = g_new0(struct check_xfer, n);
+	waiting = g_ptr_array_new();
+	for (size_t i = 0; i < n; i++) {
+		char *host = url_host(items[i].url);
+		struct host_state *hs = g_hash_table_lookup(hosts, host);
+
+		if (!hs) {
+			hs = g_new0(struct host_state, 1);
+			g_hash_table_insert(hosts, host, hs);
+		} else {
+			g_free(host);
+		}
+		xs[i].item = &items[i];
+		xs[i].host = hs;
+		items[i].last_modified = -1;
+		g_ptr_array_add(waiting, &xs[i]);
+	}
+
+	while (done < n) {
+		gint64 now = g_get_monotonic_time();
+		gint64 wake = now + 1000000;
+		CURLMsg *msg;
+		int left, still;
+
+		/* Start what the per-host limits allow, in order. */
+		for (guint i = 0; i < waiting->len && running < parallel;) {
+			struct check_xfer *x = waiting->pdata[i];
+			gint64 when = MAX(x->host->next, x->not_before);
+
+			if (x->host->busy || when > now) {
+				if (!x->host->busy && when < wake)
+					wake = when;
+				i++;
+				continue;
+			}
+			g_ptr_array_remove_index(waiting, i);
+			x->c = curl_easy_init();
+			if (!x->c) {
+				rc = ms_error_set(MS_ERROR, "cannot create a "
+						  "libcurl handle");
+				goto out;
+			}
+			x->errbuf[0] = '\0';
+			x->got_body = false;
+			common_setopts(x->c, &o, ua, x->errbuf);
+			curl_easy_setopt(x->c, CURLOPT_URL, x->item->url);
+			curl_easy_setopt(x->c, CURLOPT_WRITEFUNCTION,
+					 check_on_body);
+			curl_easy_setopt(x->c, CURLOPT_WRITEDATA, x);
+			curl_easy_setopt(x->c, CURLOPT_PRIVATE, x);
+			curl_multi_add_handle(m, x->c);
+			x->host->busy = true;
+			x->host->next = now + interval_us(&o);
+			running++;
+		}
+		if (running) {
+			int ms = (int)MAX(0, MIN(1000, (wake - now) / 1000));
+
+			curl_multi_perform(m, &still);
+			curl_multi_poll(m, NULL, 0, ms ? ms : 1, NULL);
+			curl_multi_perform(m, &still);
+		} else if (wake > now) {
+			g_usleep((gulong)(wake - now));
+		}
+		while ((msg = curl_multi_info_read(m, &left))) {
+			struct check_xfer *x = NULL;
+			bool retry;
+			unsigned delay = 0;
+
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE,
+					  (char **)&x);
+			check_record(x, msg->data.result, &o, &retry, &delay);
+			curl_multi_remove_handle(m, x->c);
+			curl_easy_cleanup(x->c);
+			x->c = NULL;
+			x->host->busy = false;
+			running--;
+			if (retry) {
+				x->not_before = g_get_monotonic_time() +
+					(gint64)delay * 1000;
+				g_ptr_array_add(waiting, x);
+				continue;
+			}
+			done++;
+			if (progress)
+				progress(data, done, n);
+		}
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		if (xs[i].c) {
+			curl_multi_remove_handle(m, xs[i].c);
+			curl_easy_cleanup(xs[i].c);
+		}
+	curl_multi_cleanup(m);
+	g_ptr_array_free(waiting, TRUE);
+	g_free(xs);
+	g_hash_table_destroy(hosts);
+	g_free(ua);
+	return rc;
+}
