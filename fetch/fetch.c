@@ -135,21 +135,25 @@ static bool resp_is_html(const struct ms_http_response *r)
 				      "<html", 5));
 }
 
+/* What to do when an anti-bot page is in the way. */
+#define ADVICE_GIT "mirror the inbox over git instead ('maintstat fetch " \
+	"INBOX-URL' clones INBOX-URL/git/N.git, which lore leaves open)"
+#define ADVICE_BLOCKED "its git paths are blocked too; use another " \
+	"mirror of the inbox or ask the server's administrators"
+
 /*
  * Set the error for an answer to `url` that is not the `wanted` thing:
- * an anti-bot page, an HTML page, a 404, another status.
+ * an anti-bot page (with `advice`), an HTML page, a 404, another status.
  */
 static int unexpected(const struct ms_http_response *r, const char *url,
-		      const char *wanted)
+		      const char *wanted, const char *advice)
 {
 	const char *bot = resp_is_html(r) ? antibot_name(r) : NULL;
 
 	if (bot)
 		return ms_error_set(MS_EPARSE, "'%s' returned an anti-bot "
-				    "challenge page (%s) instead of %s; use "
-				    "the git mirror path instead "
-				    "('maintstat fetch INBOX-URL' clones "
-				    "INBOX-URL/git/N.git)", url, bot, wanted);
+				    "challenge page (%s) instead of %s; %s",
+				    url, bot, wanted, advice);
 	if (r->status == 404)
 		return ms_error_set(MS_ENOTFOUND, "'%s' not found (404)", url);
 	if (r->status == 200 && resp_is_html(r))
@@ -325,7 +329,8 @@ static int fetch_mbox(struct ms_http *h, const char *url, bool post,
 			rc = ri.status == 404 ?
 				ms_error_set(MS_ENOTFOUND, "unknown inbox "
 					     "'%s' (404)", inbox) :
-				unexpected(&ri, inbox, "an inbox");
+				unexpected(&ri, inbox, "an inbox",
+					   ADVICE_GIT);
 		ms_http_response_release(&ri);
 		if (rc)
 			goto fail;
@@ -335,7 +340,7 @@ static int fetch_mbox(struct ms_http *h, const char *url, bool post,
 			goto fail;
 		}
 	} else if (r.status != 200 || !r.to_sink) {
-		rc = unexpected(&r, url, "an mbox");
+		rc = unexpected(&r, url, "an mbox", ADVICE_GIT);
 		goto fail;
 	} else {
 		rc = count_mbox(t.fd, url, nr);
@@ -481,10 +486,9 @@ static int try_manifest(struct ms_http *h, const char *base, GArray *epochs)
 
 		manifest_epochs(s->str, s->len, epochs);
 		g_string_free(s, TRUE);
-	} else if (resp_is_html(&r) && antibot_name(&r)) {
-		rc = unexpected(&r, url, "a manifest");
-		goto out;
 	}
+	/* Anything else (404, an anti-bot page in front of the web
+	 * pages only): probe the git paths. */
 	rc = epochs->len ? 1 : 0;
 out:
 	if (tmp)
@@ -507,10 +511,12 @@ static int probe_epochs(struct ms_http *h, const char *base, GArray *epochs)
 		if (!rc && r.status == 200 &&
 		    g_str_has_prefix(ct, "application/x-git-upload-pack")) {
 			g_array_append_val(epochs, n);
-		} else if (!rc && r.status == 404) {
-			rc = 1; /* the end */
+		} else if (!rc && (r.status == 404 || (r.status == 200 &&
+				   resp_is_html(&r) && !antibot_name(&r)))) {
+			rc = 1; /* the end (or no git here at all) */
 		} else if (!rc) {
-			rc = unexpected(&r, url, "a git repository");
+			rc = unexpected(&r, url, "a git repository",
+					ADVICE_BLOCKED);
 		}
 		ms_http_response_release(&r);
 		g_free(url);
@@ -531,13 +537,13 @@ static int explain_no_epochs(struct ms_http *h, const char *base)
 		rc = ms_error_set(MS_ENOTFOUND, "unknown inbox '%s' (404)",
 				  base);
 	else if (resp_is_html(&r) && antibot_name(&r))
-		rc = unexpected(&r, base, "an inbox");
+		rc = unexpected(&r, base, "an inbox", ADVICE_BLOCKED);
 	else if (r.status == 200)
 		rc = ms_error_set(MS_EPARSE, "'%s' is not a public-inbox "
 				  "inbox: no manifest.js.gz and no "
 				  "git/0.git", base);
 	else
-		rc = unexpected(&r, base, "an inbox");
+		rc = unexpected(&r, base, "an inbox", ADVICE_BLOCKED);
 out:
 	ms_http_response_release(&r);
 	return rc;
@@ -587,14 +593,7 @@ int ms_fetch_mirror(const char *url, const char *dest,
 	}
 	res->path = g_build_filename(dest, res->inbox, NULL);
 	gitdir = g_build_filename(res->path, "git", NULL);
-	if (g_mkdir_with_parents(gitdir, 0777) < 0) {
-		rc = ms_error_set_errno(MS_ERROR, errno, "cannot create '%s'",
-					gitdir);
-		goto out;
-	}
-	rc = lock_mirror(res->path, &lock_fd);
-	if (!rc)
-		rc = ms_http_new(opts, &h);
+	rc = ms_http_new(opts, &h);
 	if (rc)
 		goto out;
 	rc = try_manifest(h, res->url, epochs);
@@ -610,6 +609,15 @@ int ms_fetch_mirror(const char *url, const char *dest,
 		rc = explain_no_epochs(h, res->url);
 		goto out;
 	}
+	/* Only now that there is something to mirror. */
+	if (g_mkdir_with_parents(gitdir, 0777) < 0) {
+		rc = ms_error_set_errno(MS_ERROR, errno, "cannot create '%s'",
+					gitdir);
+		goto out;
+	}
+	rc = lock_mirror(res->path, &lock_fd);
+	if (rc)
+		goto out;
 	res->epochs = g_new0(struct ms_fetch_epoch, epochs->len);
 	for (guint i = 0; i < epochs->len; i++) {
 		struct ms_fetch_epoch *e = &res->epochs[i];

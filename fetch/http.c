@@ -10,6 +10,7 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -175,7 +176,7 @@ enum verdict { DONE, RETRY, FAIL };
  * is libcurl's message for the transfer.
  */
 static enum verdict curl_failure(CURLcode cc, const char *url,
-				 const char *errbuf, long stall, int *code)
+				 const char *errbuf, int *code)
 {
 	const char *msg = *errbuf ? errbuf : curl_easy_strerror(cc);
 
@@ -190,8 +191,7 @@ static enum verdict curl_failure(CURLcode cc, const char *url,
 		ms_error_set(MS_ENET, "cannot connect to '%s': %s", url, msg);
 		return RETRY;
 	case CURLE_OPERATION_TIMEDOUT:
-		ms_error_set(MS_ENET, "'%s' timed out (no data for %lds or "
-			     "no connection): %s", url, stall, msg);
+		ms_error_set(MS_ENET, "'%s' timed out: %s", url, msg);
 		return RETRY;
 	case CURLE_PARTIAL_FILE:
 	case CURLE_RECV_ERROR:
@@ -209,6 +209,10 @@ static enum verdict curl_failure(CURLcode cc, const char *url,
 	case CURLE_SSL_ISSUER_ERROR:
 	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
 		ms_error_set(MS_ENET, "tls failure for '%s': %s", url, msg);
+		return FAIL;
+	case CURLE_TOO_MANY_REDIRECTS:
+		ms_error_set(MS_ENET, "too many redirects from '%s': %s", url,
+			     msg);
 		return FAIL;
 	case CURLE_UNSUPPORTED_PROTOCOL:
 		*code = MS_EUSAGE;
@@ -232,6 +236,9 @@ struct xfer {
 	int write_errno;
 	GByteArray *mem;
 	uint64_t bytes;
+	int64_t last_now;      /* dlnow at the last change */
+	gint64 last_change_us; /* when it changed, monotonic */
+	bool stalled;
 };
 
 static bool is_html(const char *ct)
@@ -343,10 +350,24 @@ static int on_progress(void *data, curl_off_t dltotal, curl_off_t dlnow,
 {
 	struct xfer *x = data;
 	struct ms_fetch_progress p = { x->what, (uint64_t)dlnow, 0, 0 };
+	gint64 now = g_get_monotonic_time();
 
 	(void)dltotal;
 	(void)ultotal;
 	(void)ulnow;
+	/*
+	 * CURLOPT_LOW_SPEED_TIME averages over its window, so a transfer
+	 * that stops after a fast start takes several times longer to be
+	 * noticed; count the seconds since the last byte instead.
+	 */
+	if (dlnow != x->last_now) {
+		x->last_now = dlnow;
+		x->last_change_us = now;
+	} else if (now - x->last_change_us >
+		   (gint64)x->h->opts.stall_timeout * 1000000) {
+		x->stalled = true;
+		return 1;
+	}
 	if (x->h->opts.progress && dlnow > 0)
 		x->h->opts.progress(x->h->opts.progress_data, &p);
 	return 0;
@@ -385,6 +406,9 @@ static void reset_xfer(struct xfer *x)
 	x->mode = UNDECIDED;
 	x->write_errno = 0;
 	x->bytes = 0;
+	x->last_now = 0;
+	x->last_change_us = g_get_monotonic_time();
+	x->stalled = false;
 	g_byte_array_set_size(x->mem, 0);
 }
 
@@ -505,8 +529,12 @@ int ms_http_request(struct ms_http *h, const char *url, bool post,
 				delay = backoff(&h->opts, attempt);
 			}
 		} else {
-			v = curl_failure(cc, url, errbuf,
-					 h->opts.stall_timeout, &rc);
+			if (cc == CURLE_ABORTED_BY_CALLBACK && x.stalled) {
+				cc = CURLE_OPERATION_TIMEDOUT;
+				snprintf(errbuf, sizeof(errbuf), "no data for "
+					 "%ld seconds", h->opts.stall_timeout);
+			}
+			v = curl_failure(cc, url, errbuf, &rc);
 			delay = backoff(&h->opts, attempt);
 		}
 		if (v != RETRY || attempt > (unsigned)h->opts.retries)
@@ -579,8 +607,7 @@ static void check_record(struct check_xfer *x, CURLcode cc,
 		code = 0;
 	} else {
 		it->status = 0;
-		v = curl_failure(cc, it->url, x->errbuf, o->stall_timeout,
-				 &code);
+		v = curl_failure(cc, it->url, x->errbuf, &code);
 		*delay_ms = backoff(o, it->attempts);
 	}
 	it->error = code;

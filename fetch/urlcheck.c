@@ -120,7 +120,8 @@ static enum ms_url_verdict judge(const struct ms_http_check *ck,
 	/* No answer at all: a name that does not resolve or a refused
 	 * connection is a dead link; a timeout or TLS trouble may pass. */
 	if (ck->message && (strstr(ck->message, "cannot resolve") ||
-			    strstr(ck->message, "cannot connect")))
+			    strstr(ck->message, "cannot connect") ||
+			    strstr(ck->message, "too many redirects")))
 		return MS_URL_DEAD;
 	return MS_URL_ERROR;
 }

@@ -17,7 +17,8 @@ enum ms_url_verdict {
 	MS_URL_UNCHECKED = 0, /* not http(s), or not checked yet */
 	MS_URL_OK,            /* 2xx after redirects */
 	MS_URL_STALE,         /* 2xx, Last-Modified older than stale_after */
-	MS_URL_DEAD,          /* 4xx (not 429), unknown host, refused */
+	MS_URL_DEAD,          /* 4xx (not 429), unknown host, refused,
+			       * a redirect loop */
 	MS_URL_ERROR,         /* 5xx or 429 after retries, timeout, TLS */
 };
 

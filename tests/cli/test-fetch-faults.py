@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""maintstat fetch against a misbehaving server (tests/cli/faultserver.py):
+retries, Retry-After, broken bodies, stalls, HTML and anti-bot pages, 404s,
+multi-epoch inboxes served by git http-backend, and interrupted runs that
+must leave nothing half-written."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import MAINTSTAT, run, ok, eq, done, tmpdir  # noqa: E402
+import faultserver  # noqa: E402
+
+if not shutil.which("git"):
+    print("1..0 # SKIP git is not installed")
+    sys.exit(77)
+
+T = tmpdir()
+GITROOT = os.path.join(T, "server")
+os.makedirs(GITROOT)
+srv, BASE = faultserver.start("--git-root", GITROOT, "--state", T)
+
+
+def count(mode):
+    with urllib.request.urlopen(f"{BASE}/_count/{mode}") as r:
+        return int(r.read())
+
+
+def last(mode):
+    with urllib.request.urlopen(f"{BASE}/_last/{mode}") as r:
+        return r.read().decode()
+
+
+def msgids(path):
+    with open(path, "rb") as f:
+        return [line.split(b"<")[1].split(b">")[0].decode()
+                for line in f if line.startswith(b"Message-ID:")]
+
+
+def leftovers(d):
+    return sorted(n for n in os.listdir(d) if ".tmp" in n or
+                  n.endswith(".partial"))
+
+
+PLANTED = ["fault-1@example.com", "fault-2@example.com",
+           "fault-3@example.com"]
+OUT = os.path.join(T, "out")
+os.makedirs(OUT)
+QUICK = ("--retries", "2", "--timeout", "2")
+
+
+def thread(mode, *extra):
+    out = os.path.join(OUT, mode + ".mbox")
+    return out, run("fetch", *QUICK, *extra, "--thread", "<a/b+c=d@x>",
+                    f"{BASE}/{mode}/inbox/", "-o", out)
+
+
+try:
+    # The good case: the thread arrives unpacked, as mboxrd.
+    out, r = thread("ok")
+    eq(r.rc, 0, "thread from a good server", )
+    eq(msgids(out), PLANTED, "thread: the three planted messages")
+    with open(out, "rb") as f:
+        ok(b"\n>From quoted\n" in f.read(), "mboxrd quoting kept")
+    ok("3 messages" in r.out, "says how many messages", r.out)
+    eq(last("ok"), "GET /inbox/a%2Fb+c=d@x/t.mbox.gz",
+       "Message-ID without <>, '/' as %2F, '+' and '=' literal")
+
+    # 500 once: retried, then fine.
+    out, r = thread("e500-1")
+    eq(r.rc, 0, "one 500 is retried")
+    eq(count("e500-1"), 2, "  two requests")
+    eq(msgids(out), PLANTED, "  the whole thread")
+
+    # 500 for ever: fails after the retries, old file untouched.
+    out = os.path.join(OUT, "keep.mbox")
+    with open(out, "w") as f:
+        f.write("OLD\n")
+    r = run("fetch", *QUICK, "--thread", "x@y", f"{BASE}/e500-99/inbox/",
+            "-o", out)
+    eq(r.rc, 1, "persistent 500 fails (exit 1)")
+    eq(count("e500-99"), 3, "  first try + --retries 2")
+    ok("500" in r.err and r.err.startswith("maintstat: "),
+       "  the error names the status", r.err)
+    with open(out) as f:
+        eq(f.read(), "OLD\n", "  the existing file is untouched")
+    eq(leftovers(OUT), [], "  no temporary file left")
+
+    # 429 and 503 with Retry-After: 2 are waited for.
+    for mode in ("e429-1-2", "e503-1-2"):
+        t0 = time.monotonic()
+        out, r = thread(mode)
+        took = time.monotonic() - t0
+        eq(r.rc, 0, f"{mode[:4]} with Retry-After is retried")
+        eq(count(mode), 2, f"  {mode[:4]}: two requests")
+        ok(took >= 1.9, f"  {mode[:4]}: waited the Retry-After (2s)",
+           f"took {took:.2f}s")
+    out, r = thread("e429-1-999")
+    eq(r.rc, 1, "Retry-After beyond the limit fails at once")
+    eq(count("e429-1-999"), 1, "  without a retry")
+    ok("retry after 999s" in r.err, "  and says why", r.err)
+
+    # Broken bodies.
+    for mode, what in (("truncgz", "truncated gzip"),
+                       ("badgz", "corrupt gzip"),
+                       ("reset", "broke off"),
+                       ("stall", "timed out")):
+        out, r = thread(mode + "-1")
+        eq(r.rc, 0, f"{mode} once: retried and complete")
+        eq(msgids(out), PLANTED, f"  {mode}: the whole thread")
+        extra = ("--retries", "0", "--timeout", "1") if mode == "stall" \
+            else ()
+        out, r = thread(mode + "-99", *extra)
+        eq(r.rc, 1, f"{mode} for ever: exit 1")
+        ok(what in r.err, f"  {mode}: error says '{what}'", r.err)
+        ok(not os.path.exists(out), f"  {mode}: no output file")
+        eq(leftovers(OUT), [], f"  {mode}: no temporary file")
+
+    # Wrong kinds of answer.
+    out, r = thread("html")
+    eq(r.rc, 1, "an HTML page instead of mbox fails")
+    ok("HTML page, not an mbox" in r.err, "  named as such", r.err)
+    out, r = thread("antibot")
+    eq(r.rc, 1, "an anti-bot page fails")
+    ok("anti-bot challenge page (Anubis)" in r.err,
+       "  named as an anti-bot page", r.err)
+    ok("git" in r.err.split("Anubis")[1], "  with the git advice", r.err)
+    out, r = thread("e404")
+    eq(r.rc, 1, "unknown message: exit 1")
+    ok("not found" in r.err and "a/b+c=d@x" in r.err,
+       "  names the message", r.err)
+    out, r = thread("redirect")
+    eq(r.rc, 0, "a redirect is followed")
+    eq(msgids(out), PLANTED, "  to the thread")
+
+    # Queries: a POST with x=m (t=1 with --threads).
+    out = os.path.join(OUT, "q.mbox")
+    r = run("fetch", *QUICK, "--query", "s:PATCH fault", "--threads",
+            f"{BASE}/ok.q/inbox/", "-o", out)
+    eq(r.rc, 0, "query")
+    eq(msgids(out), PLANTED, "  the matches")
+    eq(last("ok.q"), "POST /inbox/?q=s%3APATCH%20fault&x=m&t=1",
+       "  POST with the query encoded, x=m and t=1")
+    r = run("fetch", *QUICK, "--query", "nomatch", f"{BASE}/ok.n/inbox/",
+            "-o", out, "--json")
+    eq(r.rc, 0, "a query without match is not an error")
+    eq(r.json()["messages"], 0, "  0 messages (JSON)")
+    eq(os.path.getsize(out), 0, "  and an empty mbox")
+    r = run("fetch", *QUICK, "--query", "nomatch", f"{BASE}/e404/inbox/",
+            "-o", out)
+    eq(r.rc, 1, "a query on an unknown inbox fails")
+    ok("unknown inbox" in r.err, "  named as such", r.err)
+
+    # Transport failures.
+    r = run("fetch", "--retries", "1", "--thread", "x@y",
+            "http://127.0.0.1:1/inbox/", "-o", out)
+    eq(r.rc, 1, "refused connection: exit 1")
+    ok("cannot connect" in r.err, "  named as such", r.err)
+    r = run("fetch", "--retries", "1", "--thread", "x@y",
+            BASE.replace("http:", "https:") + "/ok/inbox/", "-o", out)
+    eq(r.rc, 1, "TLS failure: exit 1")
+    ok("tls failure" in r.err, "  named as such", r.err)
+
+    # Usage errors.
+    for args, what in ((("fetch", "ftp://x/y/"), "a non-http URL"),
+                       (("fetch", "--query", "x", BASE + "/ok/i/"),
+                        "--query without -o"),
+                       (("fetch", "--threads", BASE + "/ok/i/"),
+                        "--threads without --query"),
+                       (("fetch", "--rate", "0", BASE + "/ok/i/"),
+                        "--rate 0"),
+                       (("fetch",), "no URL")):
+        r = run(*args)
+        eq(r.rc, 2, f"usage error: {what}")
+
+    # Mirroring something that is not a public-inbox inbox.
+    dest = os.path.join(T, "dest")
+    r = run("fetch", *QUICK, "--dest", dest, f"{BASE}/html/inbox/")
+    eq(r.rc, 1, "a plain web site is not an inbox")
+    ok("not a public-inbox inbox" in r.err, "  named as such", r.err)
+    r = run("fetch", *QUICK, "--dest", dest, f"{BASE}/e404/inbox/")
+    eq(r.rc, 1, "unknown inbox (404)")
+    ok("unknown inbox" in r.err, "  named as such", r.err)
+    r = run("fetch", *QUICK, "--dest", dest, f"{BASE}/antibot/inbox/")
+    eq(r.rc, 1, "an anti-bot wall before everything")
+    ok("anti-bot" in r.err, "  named as such", r.err)
+    ok(not os.path.exists(dest), "failed mirrors create nothing")
+
+    # A multi-epoch inbox over git http-backend (no manifest: probing).
+    sys.path.insert(0, os.path.dirname(__file__))
+    from gitinbox import make_epoch, add_messages, tip  # noqa: E402
+    make_epoch(GITROOT, 0, ["e0-%d@x" % i for i in range(5)])
+    make_epoch(GITROOT, 1, ["e1-%d@x" % i for i in range(3)])
+    url = f"{BASE}/git/lab/"
+    r = run("fetch", *QUICK, "--dest", dest, url, "--json")
+    ok(r.rc == 0, "mirror a two-epoch inbox", r.err)
+    j = r.json() if r.rc == 0 else {"inboxes": [{}]}
+    ib = j["inboxes"][0]
+    eq(ib.get("epochs_from"), "probe", "  epochs found by probing")
+    eq([(e["epoch"], e["new"], e["new_messages"]) for e in
+        ib.get("epochs", [])], [(0, True, 5), (1, True, 3)],
+       "  both epochs new, with their messages")
+    mirror = os.path.join(dest, "lab", "git")
+    for n in (0, 1):
+        eq(tip(os.path.join(mirror, f"{n}.git")),
+           tip(os.path.join(GITROOT, f"{n}.git")),
+           f"  epoch {n}: same head as the server")
+
+    add_messages(os.path.join(GITROOT, "1.git"), ["e1-new@x"])
+    make_epoch(GITROOT, 2, ["e2-%d@x" % i for i in range(2)])
+    r = run("fetch", *QUICK, "--dest", dest, url)
+    eq(r.rc, 0, "fetch again")
+    eq(r.out.splitlines()[1:], ["  epoch 0: up to date",
+                                "  epoch 1: 1 new message",
+                                "  epoch 2: new, 2 messages",
+                                "lab: 3 new messages in 3 epochs"],
+       "  only the new messages, per epoch")
+    eq(tip(os.path.join(mirror, "2.git")),
+       tip(os.path.join(GITROOT, "2.git")), "  epoch 2 mirrored")
+
+    # Interrupted: a clone killed half-way leaves no epoch behind, and
+    # refs of a known epoch stay where they were; the next run carries on.
+    add_messages(os.path.join(GITROOT, "2.git"), ["e2-new@x"])
+    make_epoch(GITROOT, 3, ["e3-0@x"])
+    old2 = tip(os.path.join(mirror, "2.git"))
+    stalled = os.path.join(T, "stalled")
+    for what in ("known epoch", "new epoch"):
+        if os.path.exists(stalled):
+            os.unlink(stalled)
+        p = subprocess.Popen([MAINTSTAT, "fetch", "--dest", dest,
+                              f"{BASE}/gitstall/lab/"],
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        for _ in range(300):
+            if os.path.exists(stalled):
+                break
+            time.sleep(0.05)
+        ok(os.path.exists(stalled), f"{what}: the transfer stalled")
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        if what == "known epoch":
+            eq(tip(os.path.join(mirror, "2.git")), old2,
+               "  killed during a fetch: refs did not move")
+            # Let epoch 2 complete so the next kill hits epoch 3's clone.
+            r = run("fetch", "--dest", dest, url)
+            ok(r.rc == 0, "  the next run completes", r.err)
+            make_epoch(GITROOT, 4, ["e4-0@x"])
+        else:
+            ok(not os.path.exists(os.path.join(mirror, "4.git")),
+               "  killed during a clone: no epoch 4 directory")
+    r = run("fetch", "--dest", dest, url, "--json")
+    ok(r.rc == 0, "after the interruptions, a run completes", r.err)
+    if r.rc == 0:
+        eps = {e["epoch"]: e for e in r.json()["inboxes"][0]["epochs"]}
+        eq((eps[4]["new"], eps[4]["new_messages"]), (True, 1),
+           "  epoch 4 cloned afresh")
+    eq(sorted(os.listdir(mirror)), ["0.git", "1.git", "2.git", "3.git",
+                                    "4.git"],
+       "  exactly the epochs, no partial left")
+    for n in range(5):
+        eq(tip(os.path.join(mirror, f"{n}.git")),
+           tip(os.path.join(GITROOT, f"{n}.git")),
+           f"  epoch {n} matches the server")
+
+    # Two runs at once: the second is refused, not interleaved.
+    lockf = os.path.join(dest, "lab", ".maintstat-lock")
+    import fcntl
+    with open(lockf, "w") as lf:
+        fcntl.flock(lf, fcntl.LOCK_EX)
+        r = run("fetch", "--dest", dest, url)
+        eq(r.rc, 1, "a locked mirror is refused")
+        ok("another maintstat fetch" in r.err, "  named as such", r.err)
+finally:
+    faultserver.stop(srv)
+    shutil.rmtree(T, ignore_errors=True)
+done()
