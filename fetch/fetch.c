@@ -423,30 +423,29 @@ static gint cmp_uint(gconstpointer a, gconstpointer b)
 
 /*
  * The epochs named in a grokmirror manifest (JSON keys
- * "/INBOX/git/N.git").  Only the keys matter, so a regular expression
- * does; a manifest with none yields an empty list.
+ * "/INBOX/git/N.git").  Only the keys matter, so a scan for them does; a
+ * manifest with none yields an empty list.  (Not GRegex: GLib 2.74's
+ * leaks PCRE2 match frames.)
  */
 static void manifest_epochs(const char *json, size_t len, GArray *epochs)
 {
-	GRegex *re = g_regex_new("\"[^\"]*/git/([0-9]{1,6})\\.git\"\\s*:",
-				 0, 0, NULL);
-	GMatchInfo *mi = NULL;
+	const char *end = json + len, *p = json;
 
-	g_regex_match_full(re, json, (gssize)len, 0, 0, &mi, NULL);
-	while (g_match_info_matches(mi)) {
-		char *n = g_match_info_fetch(mi, 1);
-		unsigned v = (unsigned)strtoul(n, NULL, 10);
+	while ((p = g_strstr_len(p, end - p, "/git/"))) {
+		const char *d = p + 5, *q = d;
+		unsigned v = 0;
 		bool seen = false;
 
+		p = d;
+		while (q < end && g_ascii_isdigit(*q) && q - d < 7)
+			v = v * 10 + (unsigned)(*q++ - '0');
+		if (q == d || end - q < 5 || memcmp(q, ".git\"", 5))
+			continue;
 		for (guint i = 0; i < epochs->len; i++)
 			seen |= g_array_index(epochs, unsigned, i) == v;
 		if (!seen)
 			g_array_append_val(epochs, v);
-		g_free(n);
-		g_match_info_next(mi, NULL);
 	}
-	g_match_info_free(mi);
-	g_regex_unref(re);
 	g_array_sort(epochs, cmp_uint);
 }
 

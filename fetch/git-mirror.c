@@ -76,6 +76,25 @@ static bool retryable(void)
 }
 
 /*
+ * A remote for `url` (anonymous when `name` is NULL) fetching every branch
+ * into the same branch.  url.*.insteadOf is not applied: the URL is the
+ * inbox's, and looking it up leaks in Debian's libgit2 1.5 (its PCRE2
+ * regexec).
+ */
+static int create_remote(git_remote **out, git_repository *repo,
+			 const char *name, const char *url)
+{
+	git_remote_create_options o;
+
+	git_remote_create_options_init(&o, GIT_REMOTE_CREATE_OPTIONS_VERSION);
+	o.repository = repo;
+	o.name = name;
+	o.fetchspec = "+refs/heads/*:refs/heads/*";
+	o.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF;
+	return git_remote_create_with_opts(out, url, &o);
+}
+
+/*
  * Fetch every branch of `url` into the same branch of `repo`.  libgit2
  * writes the pack completely before it updates any reference, so an
  * interrupted fetch leaves the branches where they were.
@@ -102,7 +121,7 @@ static int fetch_into(struct ms_http *h, git_repository *repo,
 		int err, klass;
 
 		ms_http_wait_turn(h, url);
-		err = git_remote_create_anonymous(&remote, repo, url);
+		err = create_remote(&remote, repo, NULL, url);
 		if (!err)
 			err = git_remote_fetch(remote, &specs, &fo,
 					       "maintstat fetch");
@@ -204,8 +223,7 @@ int ms_git_mirror_epoch(struct ms_http *h, const char *url,
 			goto out;
 		}
 		/* Recorded so that plain `git fetch` works in the mirror. */
-		err = git_remote_create_with_fetchspec(&origin, repo, "origin",
-			url, "+refs/heads/*:refs/heads/*");
+		err = create_remote(&origin, repo, "origin", url);
 		if (err) {
 			rc = ms_git_error(err, "cannot configure '%s'",
 					  partial);

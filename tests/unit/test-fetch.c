@@ -36,11 +36,19 @@ static int start_server(void)
 	g_free(script);
 	if (!ok)
 		return -1;
-	n = read(out, line, sizeof(line) - 1);
+	/* The first line is the port; read up to its newline. */
+	for (size_t len = 0; len < sizeof(line) - 1 && !strchr(line, '\n');
+	     len += (size_t)n) {
+		n = read(out, line + len, sizeof(line) - 1 - len);
+		if (n <= 0)
+			break;
+		line[len + (size_t)n] = '\0';
+	}
 	close(out);
-	if (n <= 0)
+	if (atoi(line) <= 0) {
+		printf("# fault server said '%s'\n", line);
 		return -1;
-	line[n] = '\0';
+	}
 	snprintf(base, sizeof(base), "http://127.0.0.1:%d", atoi(line));
 	return 0;
 }
