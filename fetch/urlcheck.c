@@ -126,6 +126,15 @@ static enum ms_url_verdict judge(const struct ms_http_check *ck,
 	return MS_URL_ERROR;
 }
 
+static void on_checked(void *data, size_t done, size_t n)
+{
+	const struct ms_fetch_opts *o = data;
+	struct ms_fetch_progress p = { "links", 0, done, n };
+
+	if (o->progress)
+		o->progress(o->progress_data, &p);
+}
+
 int ms_urlcheck_run(struct ms_urlcheck *c, const struct ms_fetch_opts *opts,
 		    unsigned parallel, int64_t now, int64_t stale_after)
 {
@@ -145,7 +154,8 @@ int ms_urlcheck_run(struct ms_urlcheck *c, const struct ms_fetch_opts *opts,
 		checks[n].url = it->url;
 		map[n++] = i;
 	}
-	rc = ms_http_check_many(opts, checks, n, parallel, NULL, NULL);
+	rc = ms_http_check_many(opts, checks, n, parallel, on_checked,
+				(void *)opts);
 	for (size_t k = 0; k < n; k++) {
 		struct item *it = c->items->pdata[map[k]];
 

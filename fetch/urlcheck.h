@@ -50,7 +50,8 @@ size_t ms_urlcheck_count(const struct ms_urlcheck *c);
 /*
  * Check every URL added (at most `parallel` transfers at once; 0 means 8)
  * and give each a verdict: pages whose Last-Modified is more than
- * `stale_after` seconds before `now` (Unix time) are stale.  Returns 0, or
+ * `stale_after` seconds before `now` (Unix time) are stale.  Each URL done
+ * is reported to opts->progress as an object of "links".  Returns 0, or
  * a negative code when the checker could not run at all; a URL that fails
  * is a verdict, not an error.
  */

@@ -2,6 +2,7 @@
  * cmd-coverage.c - maintstat coverage: the MAINTAINERS file's own health.
  */
 #include "cli.h"
+#include "cli-urls.h"
 #include "commands.h"
 #include "coverage.h"
 #include "maintainers.h"
@@ -179,6 +180,7 @@ static void print_text(FILE *fp, const struct cli_tree *ct,
 int cmd_coverage(int argc, char **argv)
 {
 	struct cli_tree_opts topts = { 0 };
+	struct cli_urls urls = { 0 };
 	bool json = false, list_files = false;
 	const char *share_arg = NULL;
 	const struct cli_option opts[] = {
@@ -188,6 +190,7 @@ int cmd_coverage(int argc, char **argv)
 		  "in another (default 0.5)" },
 		{ CLI_OPT_FLAG, "files", 0, &list_files, NULL,
 		  "text: list every uncovered file" },
+		CLI_URLS_OPTIONS(&urls),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -202,6 +205,9 @@ int cmd_coverage(int argc, char **argv)
 		return rc;
 	if (argc > 1)
 		return cli_usage_error("coverage", "too many arguments");
+	rc = cli_urls_check_args("coverage", &urls);
+	if (rc != CLI_CONTINUE)
+		return rc;
 	if (share_arg) {
 		char *end;
 
@@ -225,7 +231,9 @@ int cmd_coverage(int argc, char **argv)
 		emit_json(o, &ct, c, share);
 	else
 		print_text(stdout, &ct, c, share, list_files);
-	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
+	rc = cli_urls_report(o, &urls, ct.mf);
+	if (ms_out_finish(o) < 0)
+		rc = cli_error_last();
 	ms_out_free(o);
 	coverage_free(c);
 	cli_tree_close(&ct);
