@@ -160,3 +160,37 @@ int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
 		  const char *positional, struct cli_tree *out);
 /* Print any late warnings and free everything. */
 void cli_tree_close(struct cli_tree *t);
+
+/*
+ * The incremental store (store.h), shared by every command that reads
+ * history: declare CLI_STORE_OPTIONS(&opts) in the option table and open
+ * it with cli_store_open().
+ */
+struct cli_store_opts {
+	const char *db;          /* --db FILE */
+	bool no_cache;           /* --no-cache */
+	long wait;               /* --db-wait SECONDS; 0: the default */
+};
+
+#define CLI_STORE_OPTIONS(o) \
+	{ CLI_OPT_STRING, "db", 0, &(o)->db, "FILE", \
+	  "the store (default: $XDG_CACHE_HOME/maintstat/<repo id>.sqlite)" }, \
+	{ CLI_OPT_FLAG, "no-cache", 0, &(o)->no_cache, NULL, \
+	  "neither read nor write the store" }, \
+	{ CLI_OPT_INT, "db-wait", 0, &(o)->wait, "SECONDS", \
+	  "wait this long for another run using the store (default 30)" }
+
+struct ms_store;
+
+/*
+ * The store of repository `gitdir` as `o` asks: *out is NULL with
+ * --no-cache, and when a store written by a newer maintstat must be left
+ * alone (a warning says so).  The default file is named after the
+ * repository's canonical path (see docs/store.md).  Returns CLI_CONTINUE,
+ * or an exit code after printing the error.
+ */
+int cli_store_open(const struct cli_store_opts *o, const char *gitdir,
+		   struct ms_store **out);
+
+/* The default store file of `gitdir` (g_free it). */
+char *cli_store_default_path(const char *gitdir);

@@ -12,5 +12,6 @@ int cmd_mail(int argc, char **argv);
 int cmd_activity(int argc, char **argv);
 int cmd_urgent(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);
+int cmd_store(int argc, char **argv);
 
 #endif

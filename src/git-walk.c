@@ -29,6 +29,7 @@ struct item {
 	bool skip;              /* a merge we do not deliver, or unreadable */
 	GStringChunk *chunk;    /* every string of the commit */
 	GPtrArray *paths;
+	GPtrArray *parents;
 	GArray *trailers;
 };
 
@@ -73,6 +74,8 @@ static void item_free(struct item *it)
 		g_string_chunk_free(it->chunk);
 	if (it->paths)
 		g_ptr_array_free(it->paths, TRUE);
+	if (it->parents)
+		g_ptr_array_free(it->parents, TRUE);
 	if (it->trailers)
 		g_array_free(it->trailers, TRUE);
 	g_free(it);
@@ -233,6 +236,10 @@ static bool parse_commit(struct item *it, const char *buf, size_t len,
 			if (it->c.nr_parents++ == 0 &&
 			    git_oid_fromstrn(parent, p + 7, 40) != 0)
 				it->c.nr_parents--;
+			else
+				g_ptr_array_add(it->parents,
+					g_string_chunk_insert_len(it->chunk,
+								  p + 7, 40));
 		} else if (ll >= 7 && !strncmp(p, "author ", 7) && !author) {
 			author = p + 7;
 			author_len = ll - 7;
@@ -523,6 +530,7 @@ static struct item *process(struct worker *wk, const git_oid *id)
 	}
 	it->chunk = g_string_chunk_new(512);
 	it->paths = g_ptr_array_new();
+	it->parents = g_ptr_array_new();
 	it->trailers = g_array_new(FALSE, FALSE,
 				   sizeof(struct ms_commit_trailer));
 	have_tree = parse_commit(it, git_odb_object_data(obj),
@@ -551,6 +559,8 @@ static struct item *process(struct worker *wk, const git_oid *id)
 	}
 	if (it->c.incomplete)
 		wk->incomplete++;
+	g_ptr_array_add(it->parents, NULL);
+	it->c.parents = (const char *const *)it->parents->pdata;
 	it->c.paths = (const char **)it->paths->pdata;
 	it->c.nr_paths = it->paths->len;
 	it->c.trailers = (struct ms_commit_trailer *)(void *)
@@ -620,6 +630,24 @@ static void publish(struct walk *w, git_oid *batch, size_t n, bool done)
 	g_mutex_unlock(&w->lock);
 }
 
+/* The revwalk thread's job when the caller named the commits. */
+static void list_ids(struct walk *w)
+{
+	const struct ms_walk_opts *opts = w->opts;
+	git_oid batch[WALK_BATCH];
+	size_t n = 0;
+
+	for (size_t i = 0; i < opts->nr_ids; i++) {
+		if (git_oid_fromstrn(&batch[n], opts->ids[i], 40) < 0)
+			continue;
+		if (++n < WALK_BATCH)
+			continue;
+		publish(w, batch, n, false);
+		n = 0;
+	}
+	publish(w, batch, n, true);
+}
+
 static gpointer revwalk_main(gpointer data)
 {
 	struct walk *w = data;
@@ -627,6 +655,10 @@ static gpointer revwalk_main(gpointer data)
 	size_t n = 0;
 	int rc;
 
+	if (w->opts->ids) {
+		list_ids(w);
+		return NULL;
+	}
 	for (;;) {
 		bool stop;
 
@@ -794,14 +826,17 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 	rc = open_repo(gitdir, &w.repo);
 	if (rc < 0)
 		return rc;
-	rc = resolve(w.repo, gitdir, opts->rev, &start);
-	if (rc < 0)
-		goto out;
-	rc = git_revwalk_new(&w.revwalk, w.repo);
-	if (rc == 0)
-		rc = git_revwalk_sorting(w.revwalk, GIT_SORT_TIME);
-	if (rc == 0)
-		rc = git_revwalk_push(w.revwalk, git_commit_id(start));
+	if (!opts->ids) {
+		rc = resolve(w.repo, gitdir, opts->rev, &start);
+		if (rc < 0)
+			goto out;
+		rc = git_revwalk_new(&w.revwalk, w.repo);
+		if (rc == 0)
+			rc = git_revwalk_sorting(w.revwalk, GIT_SORT_TIME);
+		if (rc == 0)
+			rc = git_revwalk_push(w.revwalk,
+					      git_commit_id(start));
+	}
 	if (rc < 0) {
 		rc = ms_git_error(rc, "cannot walk '%s'",
 				  opts->rev ? opts->rev : "HEAD");

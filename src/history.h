@@ -47,6 +47,7 @@ struct ms_commit_trailer {
 struct ms_commit {
 	char id[41];          /* full hex id */
 	unsigned nr_parents;
+	const char *const *parents; /* nr_parents full hex ids, in order */
 	struct ms_sig author;
 	struct ms_sig committer;
 	struct ms_commit_trailer *trailers;
@@ -69,6 +70,13 @@ struct ms_walk_opts {
 	const char *rev;      /* where to start; NULL means "HEAD" */
 	unsigned flags;       /* enum ms_walk_flags */
 	int nr_threads;       /* diff workers; 0 means one per core */
+	/*
+	 * When set, no revwalk: exactly these commits (full hex ids) are
+	 * read and delivered, in this order, and `rev` is ignored.  The
+	 * store (store.h) uses it to extract only what it lacks.
+	 */
+	const char *const *ids;
+	size_t nr_ids;
 	/*
 	 * Optional, called on a worker thread for each delivered commit
 	 * once it is complete (so it must be thread-safe): per-commit work

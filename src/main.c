@@ -29,6 +29,8 @@ static const struct command commands[] = {
 	  "busy entries with no active maintainer" },
 	{ "fetch", cmd_fetch,
 	  "mirror public-inbox archives (lore) over HTTP" },
+	{ "store", cmd_store,
+	  "look at the incremental store of extracted history" },
 };
 
 static void usage(FILE *fp)

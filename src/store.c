@@ -1,0 +1,1558 @@
+/*
+ * store.c - the incremental store (store.h); the SQLite adapter.
+ *
+ * A cached walk has three steps:
+ *
+ *  1. Order.  The commits the walk will deliver, in the order libgit2's
+ *     revwalk (GIT_SORT_TIME, as ms_history_walk() uses it) would give
+ *     them, computed from the committer times and parents the store
+ *     holds; only commits it lacks have their header read from git.
+ *     libgit2 1.5 sorts by time in two passes that we replay exactly:
+ *     limit_list() walks the graph with a list kept in date order (FIFO
+ *     among equal dates), then every commit goes through a binary heap
+ *     keyed on the date, whose pop order settles the ties.  When a
+ *     header cannot be read (a partial mirror, a malformed commit) the
+ *     walk falls back to ms_history_walk() itself, so it fails or warns
+ *     exactly as an uncached walk does.
+ *  2. Extract.  ms_history_walk() over just the commits the store lacks
+ *     (or holds from another extraction version, or incompletely),
+ *     writing each record, MS_STORE_BATCH per transaction.
+ *  3. Deliver.  Records are read back in walk order, `prepare` runs on a
+ *     thread pool, `fn` on the calling thread, as in ms_history_walk().
+ *
+ * An empty store skips step 1: the walk is ms_history_walk() with every
+ * commit also written to the store.
+ *
+ * A record's trailers and paths are stored as JSON arrays (SQLite's
+ * json_each() turns them into rows for the views of docs/store.md); the
+ * few lines below that write and read them handle only those two shapes.
+ */
+#include "store.h"
+#include "git-graph.h"
+
+#include <errno.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#define DEFAULT_BUSY_MS 30000
+#define DELIVER_BATCH 256
+#define RAWSZ 20
+
+struct ms_store {
+	sqlite3 *db;
+	char *path;
+	int busy_ms;
+	bool damaged;           /* remove the files when closing */
+	sqlite3_stmt *insert;
+	sqlite3_stmt *by_rowid;
+	int in_txn;             /* records written in the open transaction */
+};
+
+/* ---- errors ---- */
+
+static bool is_damage(int rc)
+{
+	rc &= 0xff;
+	return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB;
+}
+
+static int db_error(struct ms_store *s, int rc, const char *what)
+{
+	const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
+
+	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+		return ms_error_set(MS_EBUSY,
+			"store '%s' is busy: another maintstat run is "
+			"using it (waited %d s)", s->path, s->busy_ms / 1000);
+	if (is_damage(rc)) {
+		s->damaged = true;
+		return ms_error_set(MS_ERROR, "store '%s' is damaged (%s); it "
+				    "was removed: run again to rebuild it",
+				    s->path, msg);
+	}
+	return ms_error_set(MS_ERROR, "store '%s': cannot %s: %s", s->path,
+			    what, msg);
+}
+
+static int exec(struct ms_store *s, const char *sql, const char *what)
+{
+	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : db_error(s, rc, what);
+}
+
+/* ---- schema ---- */
+
+/*
+ * migrations[i] takes a database from schema version i to i + 1; version
+ * 0 is an empty file.  Views are recreated after every migration.
+ */
+static const char *const migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE commits ("
+	"  seq INTEGER PRIMARY KEY,"
+	"  id TEXT NOT NULL UNIQUE,"
+	"  version INTEGER NOT NULL,"
+	"  incomplete INTEGER NOT NULL,"
+	"  ctime INTEGER NOT NULL,"
+	"  parents TEXT NOT NULL,"
+	"  author_name TEXT NOT NULL,"
+	"  author_email TEXT NOT NULL,"
+	"  author_time INTEGER NOT NULL,"
+	"  author_tz INTEGER NOT NULL,"
+	"  committer_name TEXT NOT NULL,"
+	"  committer_email TEXT NOT NULL,"
+	"  committer_time INTEGER NOT NULL,"
+	"  committer_tz INTEGER NOT NULL,"
+	"  trailers TEXT NOT NULL,"
+	"  paths TEXT NOT NULL);"
+	/* what the walk order needs, readable without the big columns */
+	"CREATE INDEX commits_graph ON commits (seq, id, version, incomplete,"
+	"  ctime, parents);"
+	"CREATE TABLE refs ("
+	"  rev TEXT PRIMARY KEY,"
+	"  commit_id TEXT NOT NULL,"
+	"  walked_at INTEGER NOT NULL);",
+};
+
+static const char views[] =
+	"DROP VIEW IF EXISTS commit_paths;"
+	"CREATE VIEW commit_paths AS"
+	"  SELECT c.id AS commit_id, c.committer_time AS commit_time,"
+	"         p.value AS path"
+	"  FROM commits c, json_each(c.paths) p;"
+	"DROP VIEW IF EXISTS commit_trailers;"
+	"CREATE VIEW commit_trailers AS"
+	"  SELECT c.id AS commit_id, c.committer_time AS commit_time,"
+	"         json_extract(t.value, '$[1]') AS token,"
+	"         json_extract(t.value, '$[2]') AS value,"
+	"         json_extract(t.value, '$[4]') AS name,"
+	"         lower(json_extract(t.value, '$[5]')) AS email"
+	"  FROM commits c, json_each(c.trailers) t;"
+	"DROP VIEW IF EXISTS person_events;"
+	"CREATE VIEW person_events AS"
+	"  SELECT id AS commit_id, 'author' AS role, author_name AS name,"
+	"         lower(author_email) AS email, author_time AS time"
+	"  FROM commits WHERE instr(parents, ' ') = 0"
+	"  UNION ALL"
+	"  SELECT id, 'committer', committer_name, lower(committer_email),"
+	"         committer_time"
+	"  FROM commits WHERE instr(parents, ' ') = 0"
+	"  UNION ALL"
+	"  SELECT commit_id, token, name, email, commit_time"
+	"  FROM commit_trailers WHERE email IS NOT NULL"
+	"    AND lower(token) LIKE '%-by';"
+	"DROP VIEW IF EXISTS activity_last;"
+	"CREATE VIEW activity_last AS"
+	"  SELECT email, role, count(*) AS commits,"
+	"         datetime(max(time), 'unixepoch') AS last"
+	"  FROM person_events GROUP BY email, role;"
+	"DROP VIEW IF EXISTS review_tags;"
+	"CREATE VIEW review_tags AS"
+	"  SELECT t.email, t.name, t.token, t.commit_id, t.commit_time,"
+	"         lower(c.author_email) AS author_email"
+	"  FROM commit_trailers t JOIN commits c ON c.id = t.commit_id"
+	"  WHERE lower(t.token) IN ('reviewed-by', 'acked-by')"
+	"    AND t.email IS NOT NULL;"
+	"DROP VIEW IF EXISTS path_committers;"
+	"CREATE VIEW path_committers AS"
+	"  SELECT p.path, lower(c.committer_email) AS email,"
+	"         c.committer_name AS name, c.id AS commit_id,"
+	"         c.committer_time AS commit_time"
+	"  FROM commit_paths p JOIN commits c ON c.id = p.commit_id"
+	"  WHERE instr(c.parents, ' ') = 0;";
+
+static int query_int(struct ms_store *s, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			*out = sqlite3_column_int64(st, 0);
+			rc = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? 0 : db_error(s, rc, "read the database");
+}
+
+static int migrate(struct ms_store *s)
+{
+	int64_t v;
+	int rc;
+
+	rc = query_int(s, "PRAGMA user_version", &v);
+	if (rc < 0)
+		return rc;
+	if (v > MS_STORE_SCHEMA_VERSION)
+		goto newer;
+	if (v == MS_STORE_SCHEMA_VERSION)
+		return 0;
+	rc = exec(s, "BEGIN IMMEDIATE", "lock the database");
+	if (rc < 0)
+		return rc;
+	/* another run may have migrated it while we waited */
+	rc = query_int(s, "PRAGMA user_version", &v);
+	if (rc == 0 && v > MS_STORE_SCHEMA_VERSION) {
+		exec(s, "ROLLBACK", "roll back");
+		goto newer;
+	}
+	for (; rc == 0 && v < MS_STORE_SCHEMA_VERSION; v++)
+		rc = exec(s, migrations[v], "update the schema");
+	if (rc == 0)
+		rc = exec(s, views, "create the views");
+	if (rc == 0) {
+		char sql[64];
+
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d",
+			 MS_STORE_SCHEMA_VERSION);
+		rc = exec(s, sql, "update the schema");
+	}
+	if (rc == 0)
+		return exec(s, "COMMIT", "commit");
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+newer:
+	return ms_error_set(MS_EUSAGE,
+		"store '%s' has schema version %lld, newer than this "
+		"maintstat's %d: use --db to name another file, or "
+		"--no-cache", s->path, (long long)v,
+		MS_STORE_SCHEMA_VERSION);
+}
+
+static void close_db(struct ms_store *s)
+{
+	sqlite3_finalize(s->insert);
+	sqlite3_finalize(s->by_rowid);
+	s->insert = s->by_rowid = NULL;
+	if (s->db)
+		sqlite3_close(s->db);
+	s->db = NULL;
+	s->in_txn = 0;
+}
+
+static void remove_files(const char *path)
+{
+	char *aux;
+
+	g_unlink(path);
+	aux = g_strconcat(path, "-wal", NULL);
+	g_unlink(aux);
+	g_free(aux);
+	aux = g_strconcat(path, "-shm", NULL);
+	g_unlink(aux);
+	g_free(aux);
+	aux = g_strconcat(path, "-journal", NULL);
+	g_unlink(aux);
+	g_free(aux);
+}
+
+static int open_db(struct ms_store *s)
+{
+	int rc;
+
+	rc = sqlite3_open_v2(s->path, &s->db,
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			     SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		rc = ms_error_set(MS_ERROR, "cannot open store '%s': %s",
+				  s->path, s->db ? sqlite3_errmsg(s->db) :
+				  sqlite3_errstr(rc));
+		close_db(s);
+		return rc;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, s->busy_ms);
+	rc = exec(s, "PRAGMA journal_mode = WAL", "switch to WAL mode");
+	if (rc == 0)
+		rc = exec(s, "PRAGMA synchronous = NORMAL", "set up");
+	if (rc == 0)
+		rc = exec(s, "PRAGMA mmap_size = 268435456", "set up");
+	if (rc == 0)
+		rc = migrate(s);
+	if (rc == 0) {
+		int r = sqlite3_prepare_v2(s->db,
+			"INSERT OR REPLACE INTO commits (id, version, "
+			"incomplete, ctime, parents, author_name, "
+			"author_email, author_time, author_tz, "
+			"committer_name, committer_email, committer_time, "
+			"committer_tz, trailers, paths) VALUES "
+			"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &s->insert,
+			NULL);
+
+		if (r == SQLITE_OK)
+			r = sqlite3_prepare_v2(s->db,
+				"SELECT seq, id, incomplete, parents, "
+				"author_name, author_email, author_time, "
+				"author_tz, committer_name, committer_email, "
+				"committer_time, committer_tz, trailers, paths "
+				"FROM commits WHERE seq >= ? ORDER BY seq", -1,
+				&s->by_rowid,
+				NULL);
+		if (r != SQLITE_OK)
+			rc = db_error(s, r, "prepare a statement");
+	}
+	if (rc < 0)
+		close_db(s);
+	return rc;
+}
+
+/* Remove a damaged database and create an empty one in its place. */
+static int rebuild(struct ms_store *s, struct ms_diags *diags,
+		   const char *why)
+{
+	close_db(s);
+	remove_files(s->path);
+	s->damaged = false;
+	if (diags)
+		ms_diags_add(diags, NULL, 0, "store '%s' was damaged (%s); "
+			     "rebuilding it", s->path, why);
+	return open_db(s);
+}
+
+int ms_store_open(const char *path, const struct ms_store_opts *opts,
+		  struct ms_store **out, struct ms_diags *diags)
+{
+	struct ms_store *s = g_new0(struct ms_store, 1);
+	char *dir = g_path_get_dirname(path);
+	int rc;
+
+	*out = NULL;
+	s->path = g_strdup(path);
+	s->busy_ms = opts && opts->busy_timeout_ms > 0 ?
+		opts->busy_timeout_ms : DEFAULT_BUSY_MS;
+	if (g_mkdir_with_parents(dir, 0700) < 0) {
+		rc = ms_error_set_errno(MS_ERROR, errno,
+					"cannot create directory '%s'", dir);
+		goto fail;
+	}
+	rc = open_db(s);
+	if (rc < 0 && s->damaged)
+		rc = rebuild(s, diags, "not an SQLite database");
+	if (rc < 0)
+		goto fail;
+	g_free(dir);
+	*out = s;
+	return 0;
+fail:
+	g_free(dir);
+	s->damaged = false;     /* never remove what we could not open */
+	ms_store_free(s);
+	return rc;
+}
+
+void ms_store_free(struct ms_store *s)
+{
+	if (!s)
+		return;
+	if (s->in_txn && s->db)
+		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	close_db(s);
+	if (s->damaged)
+		remove_files(s->path);
+	g_free(s->path);
+	g_free(s);
+}
+
+const char *ms_store_path(const struct ms_store *s)
+{
+	return s->path;
+}
+
+int ms_store_info(struct ms_store *s, struct ms_store_info *info)
+{
+	char sql[128];
+	char *wal;
+	GStatBuf sb;
+	int rc;
+
+	memset(info, 0, sizeof(*info));
+	info->schema_version = MS_STORE_SCHEMA_VERSION;
+	rc = query_int(s, "SELECT count(*) FROM commits", &info->commits);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM commits WHERE "
+		 "version != %d", MS_STORE_COMMIT_VERSION);
+	if (rc == 0)
+		rc = query_int(s, sql, &info->stale_commits);
+	if (rc == 0)
+		rc = query_int(s, "SELECT count(*) FROM refs", &info->refs);
+	if (g_stat(s->path, &sb) == 0)
+		info->size += sb.st_size;
+	wal = g_strconcat(s->path, "-wal", NULL);
+	if (g_stat(wal, &sb) == 0)
+		info->size += sb.st_size;
+	g_free(wal);
+	return rc;
+}
+
+/* ---- transactions ---- */
+
+static int txn_begin(struct ms_store *s)
+{
+	int rc;
+
+	if (s->in_txn)
+		return 0;
+	rc = exec(s, "BEGIN IMMEDIATE", "lock the database");
+	if (rc == 0)
+		s->in_txn = 1;
+	return rc;
+}
+
+static int txn_commit(struct ms_store *s)
+{
+	if (!s->in_txn)
+		return 0;
+	s->in_txn = 0;
+	return exec(s, "COMMIT", "commit");
+}
+
+/* ---- the JSON of trailers and paths ---- */
+
+static void json_str(GString *o, const char *s)
+{
+	if (!s) {
+		g_string_append(o, "null");
+		return;
+	}
+	g_string_append_c(o, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			g_string_append_c(o, '\\');
+			g_string_append_c(o, (char)*p);
+		} else if (*p < 0x20) {
+			g_string_append_printf(o, "\\u%04x", *p);
+		} else {
+			g_string_append_c(o, (char)*p);
+		}
+	}
+	g_string_append_c(o, '"');
+}
+
+static void encode_paths(GString *o, const struct ms_commit *c)
+{
+	g_string_truncate(o, 0);
+	g_string_append_c(o, '[');
+	for (size_t i = 0; i < c->nr_paths; i++) {
+		if (i)
+			g_string_append_c(o, ',');
+		json_str(o, c->paths[i]);
+	}
+	g_string_append_c(o, ']');
+}
+
+static void encode_trailers(GString *o, const struct ms_commit *c)
+{
+	g_string_truncate(o, 0);
+	g_string_append_c(o, '[');
+	for (size_t i = 0; i < c->nr_trailers; i++) {
+		const struct ms_commit_trailer *t = &c->trailers[i];
+
+		g_string_append_printf(o, "%s[%d,", i ? "," : "",
+				       (int)t->kind);
+		json_str(o, t->token);
+		g_string_append_c(o, ',');
+		json_str(o, t->value);
+		g_string_append_printf(o, ",%d,", t->is_person ? 1 : 0);
+		json_str(o, t->name);
+		g_string_append_c(o, ',');
+		json_str(o, t->email);
+		g_string_append_c(o, ']');
+	}
+	g_string_append_c(o, ']');
+}
+
+struct jp {
+	const char *p, *end;
+	GString *buf;
+};
+
+static void jp_ws(struct jp *j)
+{
+	while (j->p < j->end && (*j->p == ' ' || *j->p == '\n' ||
+				 *j->p == '\t' || *j->p == '\r'))
+		j->p++;
+}
+
+static bool jp_char(struct jp *j, char c)
+{
+	jp_ws(j);
+	if (j->p < j->end && *j->p == c) {
+		j->p++;
+		return true;
+	}
+	return false;
+}
+
+static bool jp_hex4(struct jp *j, unsigned *v)
+{
+	*v = 0;
+	if (j->end - j->p < 4)
+		return false;
+	for (int i = 0; i < 4; i++) {
+		int d = g_ascii_xdigit_value(*j->p++);
+
+		if (d < 0)
+			return false;
+		*v = *v * 16 + (unsigned)d;
+	}
+	return true;
+}
+
+/* A string into chunk (*out), or null (*out = NULL). */
+static bool jp_string(struct jp *j, GStringChunk *chunk, const char **out)
+{
+	jp_ws(j);
+	if (j->end - j->p >= 4 && !strncmp(j->p, "null", 4)) {
+		j->p += 4;
+		*out = NULL;
+		return true;
+	}
+	if (!jp_char(j, '"'))
+		return false;
+	/* the common case: no escapes, insert straight from the record */
+	for (const char *q = j->p; q < j->end; q++) {
+		if (*q == '\\')
+			break;
+		if (*q == '"') {
+			*out = g_string_chunk_insert_len(chunk, j->p,
+							 (gssize)(q - j->p));
+			j->p = q + 1;
+			return true;
+		}
+	}
+	g_string_truncate(j->buf, 0);
+	while (j->p < j->end && *j->p != '"') {
+		unsigned v, lo;
+
+		if (*j->p != '\\') {
+			g_string_append_c(j->buf, *j->p++);
+			continue;
+		}
+		if (++j->p >= j->end)
+			return false;
+		switch (*j->p++) {
+		case '"': g_string_append_c(j->buf, '"'); break;
+		case '\\': g_string_append_c(j->buf, '\\'); break;
+		case '/': g_string_append_c(j->buf, '/'); break;
+		case 'b': g_string_append_c(j->buf, '\b'); break;
+		case 'f': g_string_append_c(j->buf, '\f'); break;
+		case 'n': g_string_append_c(j->buf, '\n'); break;
+		case 'r': g_string_append_c(j->buf, '\r'); break;
+		case 't': g_string_append_c(j->buf, '\t'); break;
+		case 'u':
+			if (!jp_hex4(j, &v))
+				return false;
+			if (v >= 0xd800 && v < 0xdc00 && j->end - j->p >= 6 &&
+			    j->p[0] == '\\' && j->p[1] == 'u') {
+				j->p += 2;
+				if (!jp_hex4(j, &lo))
+					return false;
+				v = 0x10000 + ((v - 0xd800) << 10) +
+					(lo - 0xdc00);
+			}
+			if (v < 0x80)
+				g_string_append_c(j->buf, (char)v);
+			else
+				g_string_append_unichar(j->buf, v);
+			break;
+		default:
+			return false;
+		}
+	}
+	if (j->p >= j->end)
+		return false;
+	j->p++;
+	*out = g_string_chunk_insert_len(chunk, j->buf->str,
+					 (gssize)j->buf->len);
+	return true;
+}
+
+static bool jp_int(struct jp *j, int *v)
+{
+	bool neg = false;
+
+	jp_ws(j);
+	if (j->p < j->end && *j->p == '-') {
+		neg = true;
+		j->p++;
+	}
+	if (j->p >= j->end || !g_ascii_isdigit(*j->p))
+		return false;
+	*v = 0;
+	while (j->p < j->end && g_ascii_isdigit(*j->p))
+		*v = *v * 10 + (*j->p++ - '0');
+	if (neg)
+		*v = -*v;
+	return true;
+}
+
+static bool decode_paths(struct jp *j, GStringChunk *chunk, GPtrArray *out)
+{
+	if (!jp_char(j, '['))
+		return false;
+	if (jp_char(j, ']'))
+		return true;
+	do {
+		const char *s;
+
+		if (!jp_string(j, chunk, &s) || !s)
+			return false;
+		g_ptr_array_add(out, (char *)s);
+	} while (jp_char(j, ','));
+	return jp_char(j, ']');
+}
+
+static bool decode_trailers(struct jp *j, GStringChunk *chunk, GArray *out)
+{
+	if (!jp_char(j, '['))
+		return false;
+	if (jp_char(j, ']'))
+		return true;
+	do {
+		struct ms_commit_trailer t = { 0 };
+		int kind, person;
+
+		if (!jp_char(j, '[') || !jp_int(j, &kind) ||
+		    !jp_char(j, ',') || !jp_string(j, chunk, &t.token) ||
+		    !jp_char(j, ',') || !jp_string(j, chunk, &t.value) ||
+		    !jp_char(j, ',') || !jp_int(j, &person) ||
+		    !jp_char(j, ',') || !jp_string(j, chunk, &t.name) ||
+		    !jp_char(j, ',') || !jp_string(j, chunk, &t.email) ||
+		    !jp_char(j, ']') || !t.token || !t.value)
+			return false;
+		t.kind = (enum ms_trailer_kind)kind;
+		t.is_person = person != 0;
+		g_array_append_val(out, t);
+	} while (jp_char(j, ','));
+	return jp_char(j, ']');
+}
+
+/* ---- writing records ---- */
+
+struct writer {
+	struct ms_store *s;
+	GString *paths, *trailers, *parents;
+	int error;              /* the first failure */
+};
+
+static void writer_init(struct writer *w, struct ms_store *s)
+{
+	w->s = s;
+	w->paths = g_string_new(NULL);
+	w->trailers = g_string_new(NULL);
+	w->parents = g_string_new(NULL);
+	w->error = 0;
+}
+
+static void writer_release(struct writer *w)
+{
+	g_string_free(w->paths, TRUE);
+	g_string_free(w->trailers, TRUE);
+	g_string_free(w->parents, TRUE);
+}
+
+/* Write one record; returns its rowid, or 0 after an error. */
+static int64_t write_commit(struct writer *w, const struct ms_commit *c)
+{
+	struct ms_store *s = w->s;
+	sqlite3_stmt *st = s->insert;
+	int rc, i = 1;
+
+	if (w->error)
+		return 0;
+	rc = txn_begin(s);
+	if (rc < 0) {
+		w->error = rc;
+		return 0;
+	}
+	g_string_truncate(w->parents, 0);
+	for (unsigned k = 0; k < c->nr_parents && c->parents[k]; k++) {
+		if (k)
+			g_string_append_c(w->parents, ' ');
+		g_string_append(w->parents, c->parents[k]);
+	}
+	encode_paths(w->paths, c);
+	encode_trailers(w->trailers, c);
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, i++, c->id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, i++, MS_STORE_COMMIT_VERSION);
+	sqlite3_bind_int(st, i++, c->incomplete ? 1 : 0);
+	sqlite3_bind_int64(st, i++, c->committer.time);
+	sqlite3_bind_text(st, i++, w->parents->str, (int)w->parents->len,
+			  SQLITE_STATIC);
+	sqlite3_bind_text(st, i++, c->author.name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, i++, c->author.email, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, i++, c->author.time);
+	sqlite3_bind_int(st, i++, c->author.offset);
+	sqlite3_bind_text(st, i++, c->committer.name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, i++, c->committer.email, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, i++, c->committer.time);
+	sqlite3_bind_int(st, i++, c->committer.offset);
+	sqlite3_bind_text(st, i++, w->trailers->str, (int)w->trailers->len,
+			  SQLITE_STATIC);
+	sqlite3_bind_text(st, i++, w->paths->str, (int)w->paths->len,
+			  SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		w->error = db_error(s, rc, "write a commit");
+		return 0;
+	}
+	if (++s->in_txn > MS_STORE_BATCH) {
+		rc = txn_commit(s);
+		if (rc < 0) {
+			w->error = rc;
+			return 0;
+		}
+	}
+	return sqlite3_last_insert_rowid(s->db);
+}
+
+/* ---- the commit graph of step 1 ---- */
+
+struct node {
+	unsigned char id[RAWSZ];
+	int64_t time;
+	int64_t rowid;          /* 0: not in the store (or to extract) */
+	unsigned char *parents; /* raw ids; NULL until parsed */
+	struct node **pnodes;
+	unsigned nr_parents;
+	bool parsed, seen, added, resolved;
+	struct node *next;      /* in the date-ordered list */
+};
+
+struct graph {
+	GHashTable *nodes;      /* id -> struct node * */
+	GPtrArray *all;         /* owns the nodes */
+	struct ms_git_graph *git;
+	const char *gitdir;
+};
+
+static guint raw_hash(gconstpointer p)
+{
+	guint h;
+
+	memcpy(&h, p, sizeof(h));
+	return h;
+}
+
+static gboolean raw_eq(gconstpointer a, gconstpointer b)
+{
+	return memcmp(a, b, RAWSZ) == 0;
+}
+
+static void node_free(gpointer p)
+{
+	struct node *n = p;
+
+	g_free(n->parents);
+	g_free(n->pnodes);
+	g_free(n);
+}
+
+static void graph_init(struct graph *g, const char *gitdir)
+{
+	g->nodes = g_hash_table_new(raw_hash, raw_eq);
+	g->all = g_ptr_array_new_with_free_func(node_free);
+	g->git = NULL;
+	g->gitdir = gitdir;
+}
+
+static void graph_release(struct graph *g)
+{
+	g_hash_table_destroy(g->nodes);
+	g_ptr_array_free(g->all, TRUE);
+	ms_git_graph_free(g->git);
+}
+
+static struct node *graph_node(struct graph *g, const unsigned char *raw)
+{
+	struct node *n = g_hash_table_lookup(g->nodes, raw);
+
+	if (n)
+		return n;
+	n = g_new0(struct node, 1);
+	memcpy(n->id, raw, RAWSZ);
+	g_hash_table_insert(g->nodes, n->id, n);
+	g_ptr_array_add(g->all, n);
+	return n;
+}
+
+static int xdigit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static bool hex_to_raw(const char *hex, size_t len, unsigned char *raw)
+{
+	if (len != 2 * RAWSZ)
+		return false;
+	for (size_t i = 0; i < RAWSZ; i++) {
+		int hi = xdigit(hex[2 * i]);
+		int lo = xdigit(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return false;
+		raw[i] = (unsigned char)(hi * 16 + lo);
+	}
+	return true;
+}
+
+static void raw_to_hex(const unsigned char *raw, char *hex)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < RAWSZ; i++) {
+		hex[2 * i] = digits[raw[i] >> 4];
+		hex[2 * i + 1] = digits[raw[i] & 15];
+	}
+	hex[2 * RAWSZ] = '\0';
+}
+
+/*
+ * Load every record's header into the graph.  Records of the current
+ * version that are complete get their rowid; others keep 0 (extract
+ * again) but still lend their header to the ordering.
+ */
+static int graph_load(struct graph *g, struct ms_store *s, size_t *nr)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*nr = 0;
+	/* one read transaction, not one lock round trip per statement */
+	rc = exec(s, "BEGIN", "read the commits");
+	if (rc < 0)
+		return rc;
+	rc = sqlite3_prepare_v2(s->db, "SELECT seq, id, version, incomplete,"
+				" ctime, parents FROM commits INDEXED BY "
+				"commits_graph", -1, &st, NULL);
+	while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+		const char *id, *par;
+		unsigned char raw[RAWSZ];
+		struct node *n;
+		int idlen, plen;
+		unsigned k = 0;
+
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_ROW)
+			break;
+		id = (const char *)sqlite3_column_text(st, 1);
+		idlen = sqlite3_column_bytes(st, 1);
+		if (!id || !hex_to_raw(id, (size_t)idlen, raw))
+			continue;
+		n = graph_node(g, raw);
+		par = (const char *)sqlite3_column_text(st, 5);
+		plen = sqlite3_column_bytes(st, 5);
+		n->time = sqlite3_column_int64(st, 4);
+		n->nr_parents = (unsigned)((plen + 1) / (2 * RAWSZ + 1));
+		n->parents = g_malloc((size_t)n->nr_parents * RAWSZ + 1);
+		for (k = 0; k < n->nr_parents; k++)
+			if (!hex_to_raw(par + k * (2 * RAWSZ + 1), 2 * RAWSZ,
+					n->parents + k * RAWSZ))
+				break;
+		if (k < n->nr_parents) {
+			/* a damaged header: read it from git instead */
+			g_clear_pointer(&n->parents, g_free);
+			n->nr_parents = 0;
+			continue;
+		}
+		n->parsed = true;
+		if (sqlite3_column_int(st, 2) == MS_STORE_COMMIT_VERSION &&
+		    sqlite3_column_int(st, 3) == 0)
+			n->rowid = sqlite3_column_int64(st, 0);
+		++*nr;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		rc = db_error(s, rc, "read the commits");
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	return exec(s, "COMMIT", "read the commits");
+}
+
+/* libgit2's git_commit_list_parse(): the header, from git if need be. */
+static int graph_parse(struct graph *g, struct node *n)
+{
+	int rc;
+
+	if (!n->parsed) {
+		if (!g->git) {
+			rc = ms_git_graph_open(g->gitdir, &g->git);
+			if (rc < 0)
+				return rc;
+		}
+		rc = ms_git_graph_header(g->git, n->id, &n->time,
+					 &n->parents, &n->nr_parents);
+		if (rc < 0)
+			return rc;
+		n->parsed = true;
+	}
+	if (!n->resolved) {
+		n->pnodes = g_new(struct node *, n->nr_parents ?
+				  n->nr_parents : 1);
+		for (unsigned k = 0; k < n->nr_parents; k++)
+			n->pnodes[k] = graph_node(g, n->parents + k * RAWSZ);
+		n->resolved = true;
+	}
+	return 0;
+}
+
+/* git_commit_list_insert_by_date(): after every commit not older. */
+static void insert_by_date(struct node **list, struct node *n)
+{
+	struct node **pp = list;
+
+	while (*pp && !((*pp)->time < n->time))
+		pp = &(*pp)->next;
+	n->next = *pp;
+	*pp = n;
+}
+
+/* git_commit_list_time_cmp() */
+static int time_cmp(const struct node *a, const struct node *b)
+{
+	return a->time < b->time ? 1 : a->time > b->time ? -1 : 0;
+}
+
+/* libgit2's pqueue_up() and pqueue_down(), on a GPtrArray. */
+static void heap_up(GPtrArray *h, size_t el)
+{
+	struct node *kid = h->pdata[el];
+
+	while (el > 0) {
+		size_t parent_el = (el - 1) >> 1;
+		struct node *parent = h->pdata[parent_el];
+
+		if (time_cmp(parent, kid) <= 0)
+			break;
+		h->pdata[el] = parent;
+		el = parent_el;
+	}
+	h->pdata[el] = kid;
+}
+
+static void heap_down(GPtrArray *h, size_t el)
+{
+	struct node *parent = h->pdata[el], *kid, *rkid;
+
+	for (;;) {
+		size_t kid_el = (el << 1) + 1;
+
+		if (kid_el >= h->len)
+			break;
+		kid = h->pdata[kid_el];
+		if (kid_el + 1 < h->len) {
+			rkid = h->pdata[kid_el + 1];
+			if (time_cmp(kid, rkid) > 0) {
+				kid = rkid;
+				kid_el++;
+			}
+		}
+		if (time_cmp(parent, kid) <= 0)
+			break;
+		h->pdata[el] = kid;
+		el = kid_el;
+	}
+	h->pdata[el] = parent;
+}
+
+/*
+ * The order of libgit2 1.5's revwalk with GIT_SORT_TIME from `start`
+ * (prepare_walk(), limit_list(), revwalk_next_timesort()) into `order`.
+ */
+static int graph_order(struct graph *g, struct node *start, GPtrArray *order)
+{
+	struct node *list = NULL;
+	GPtrArray *heap;
+	int rc;
+
+	rc = graph_parse(g, start);
+	if (rc < 0)
+		return rc;
+	start->seen = true;
+	list = start;
+	start->next = NULL;
+	heap = g_ptr_array_new();
+	while (list) {
+		struct node *c = list;
+
+		list = c->next;
+		if (!c->added) {
+			c->added = true;
+			for (unsigned k = 0; k < c->nr_parents; k++) {
+				struct node *p = c->pnodes[k];
+
+				rc = graph_parse(g, p);
+				if (rc < 0)
+					goto out;
+				if (!p->seen) {
+					p->seen = true;
+					insert_by_date(&list, p);
+				}
+			}
+		}
+		g_ptr_array_add(heap, c);
+		heap_up(heap, heap->len - 1);
+	}
+	while (heap->len) {
+		struct node *top = heap->pdata[0];
+
+		if (heap->len > 1) {
+			heap->pdata[0] = heap->pdata[heap->len - 1];
+			g_ptr_array_set_size(heap, (gint)heap->len - 1);
+			heap_down(heap, 0);
+		} else {
+			g_ptr_array_set_size(heap, 0);
+		}
+		g_ptr_array_add(order, top);
+	}
+out:
+	g_ptr_array_free(heap, TRUE);
+	return rc;
+}
+
+/* ---- delivering ---- */
+
+struct item {
+	struct ms_commit c;
+	GPtrArray *paths, *parents;
+	GArray *trailers;
+	bool skip;
+};
+
+struct deliver {
+	const struct ms_walk_opts *opts;
+	GThreadPool *pool;
+	GMutex lock;
+	GCond cond;
+	unsigned pending;
+};
+
+static void prepare_one(gpointer data, gpointer user)
+{
+	struct item *it = data;
+	struct deliver *d = user;
+
+	it->c.user = d->opts->prepare(&it->c, d->opts->data);
+	g_mutex_lock(&d->lock);
+	if (--d->pending == 0)
+		g_cond_signal(&d->cond);
+	g_mutex_unlock(&d->lock);
+}
+
+/* Forget a delivered commit, keeping its arrays for the next one. */
+static void item_clear(struct item *it)
+{
+	if (it->paths)
+		g_ptr_array_set_size(it->paths, 0);
+	if (it->parents)
+		g_ptr_array_set_size(it->parents, 0);
+	if (it->trailers)
+		g_array_set_size(it->trailers, 0);
+	memset(&it->c, 0, sizeof(it->c));
+	it->skip = false;
+}
+
+static void item_release(struct item *it)
+{
+	if (it->paths)
+		g_ptr_array_free(it->paths, TRUE);
+	if (it->parents)
+		g_ptr_array_free(it->parents, TRUE);
+	if (it->trailers)
+		g_array_free(it->trailers, TRUE);
+}
+
+/*
+ * A cursor over the records in seq order.  Records were written in walk
+ * order, so delivering mostly steps to the next row instead of seeking.
+ */
+struct cursor {
+	sqlite3_stmt *st;
+	int64_t seq;
+	bool row;
+};
+
+static int cursor_step(struct ms_store *s, struct cursor *cur)
+{
+	int rc = sqlite3_step(cur->st);
+
+	cur->row = rc == SQLITE_ROW;
+	if (cur->row) {
+		cur->seq = sqlite3_column_int64(cur->st, 0);
+		return 0;
+	}
+	return rc == SQLITE_DONE ? 0 : db_error(s, rc, "read a commit");
+}
+
+static int cursor_seek(struct ms_store *s, struct cursor *cur, int64_t seq)
+{
+	int rc = 0;
+
+	if (cur->row && cur->seq < seq && seq - cur->seq <= 16)
+		while (rc == 0 && cur->row && cur->seq < seq)
+			rc = cursor_step(s, cur);
+	if (rc == 0 && !(cur->row && cur->seq == seq)) {
+		sqlite3_reset(cur->st);
+		sqlite3_bind_int64(cur->st, 1, seq);
+		rc = cursor_step(s, cur);
+	}
+	if (rc == 0 && !(cur->row && cur->seq == seq))
+		rc = ms_error_set(MS_ERROR, "store '%s': commit record %lld "
+				  "vanished during the walk", s->path,
+				  (long long)seq);
+	return rc;
+}
+
+/* Read record `rowid` into `it`, strings into `chunk`. */
+static int read_commit(struct ms_store *s, struct cursor *cur, int64_t rowid,
+		       struct item *it, GStringChunk *chunk, GString *buf)
+{
+	sqlite3_stmt *st = cur->st;
+	struct jp j;
+	const char *par;
+	int rc, plen;
+
+	rc = cursor_seek(s, cur, rowid);
+	if (rc < 0)
+		return rc;
+#define COL(i) g_string_chunk_insert(chunk, \
+	(const char *)sqlite3_column_text(st, (i) + 1) ? \
+	(const char *)sqlite3_column_text(st, (i) + 1) : "")
+	g_strlcpy(it->c.id, COL(0), sizeof(it->c.id));
+	it->c.incomplete = sqlite3_column_int(st, 2) != 0;
+	if (!it->parents)
+		it->parents = g_ptr_array_new();
+	par = (const char *)sqlite3_column_text(st, 3);
+	plen = sqlite3_column_bytes(st, 3);
+	for (int k = 0; par && k + 2 * RAWSZ <= plen; k += 2 * RAWSZ + 1)
+		g_ptr_array_add(it->parents,
+				g_string_chunk_insert_len(chunk, par + k,
+							  2 * RAWSZ));
+	it->c.nr_parents = it->parents->len;
+	g_ptr_array_add(it->parents, NULL);
+	it->c.parents = (const char *const *)it->parents->pdata;
+	it->c.author.name = COL(3);
+	it->c.author.email = COL(4);
+	it->c.author.time = sqlite3_column_int64(st, 6);
+	it->c.author.offset = sqlite3_column_int(st, 7);
+	it->c.committer.name = COL(7);
+	it->c.committer.email = COL(8);
+	it->c.committer.time = sqlite3_column_int64(st, 10);
+	it->c.committer.offset = sqlite3_column_int(st, 11);
+#undef COL
+	if (!it->trailers)
+		it->trailers = g_array_new(FALSE, FALSE,
+					   sizeof(struct ms_commit_trailer));
+	if (!it->paths)
+		it->paths = g_ptr_array_new();
+	j.buf = buf;
+	j.p = (const char *)sqlite3_column_text(st, 12);
+	j.end = j.p + sqlite3_column_bytes(st, 12);
+	rc = j.p && decode_trailers(&j, chunk, it->trailers) ? 0 : -1;
+	j.p = (const char *)sqlite3_column_text(st, 13);
+	j.end = j.p + sqlite3_column_bytes(st, 13);
+	if (rc == 0 && !(j.p && decode_paths(&j, chunk, it->paths)))
+		rc = -1;
+	if (rc < 0) {
+		s->damaged = true;
+		return ms_error_set(MS_ERROR, "store '%s' is damaged (commit "
+				    "%s has an unreadable record); it was "
+				    "removed: run again to rebuild it",
+				    s->path, it->c.id);
+	}
+	it->c.trailers = (struct ms_commit_trailer *)(void *)
+		it->trailers->data;
+	it->c.nr_trailers = it->trailers->len;
+	it->c.paths = (const char **)it->paths->pdata;
+	it->c.nr_paths = it->paths->len;
+	return 0;
+}
+
+static void add_incomplete_diag(struct ms_diags *diags, size_t n)
+{
+	if (diags && n)
+		ms_diags_add(diags, NULL, 0,
+			     "%zu commit%s had objects missing from the "
+			     "repository (a partial mirror?); their paths "
+			     "may be incomplete", n, n == 1 ? "" : "s");
+}
+
+/* Hand the commits of `order` to the caller, from the store. */
+static int deliver(struct ms_store *s, GPtrArray *order,
+		   const struct ms_walk_opts *opts, struct ms_walk_stats *st)
+{
+	struct deliver d = { 0 };
+	struct cursor cur = { s->by_rowid, 0, false };
+	struct item *items;
+	GStringChunk *chunk;
+	GString *buf;
+	int nr = opts->nr_threads > 0 ? opts->nr_threads :
+		(int)g_get_num_processors();
+	int rc;
+
+	rc = exec(s, "BEGIN", "read the commits");
+	if (rc < 0)
+		return rc;
+	items = g_new0(struct item, DELIVER_BATCH);
+	chunk = g_string_chunk_new(4096);
+	buf = g_string_new(NULL);
+	d.opts = opts;
+	g_mutex_init(&d.lock);
+	g_cond_init(&d.cond);
+	if (opts->prepare)
+		d.pool = g_thread_pool_new(prepare_one, &d, nr, FALSE, NULL);
+	for (guint at = 0; at < order->len && rc == 0;) {
+		guint n = MIN(order->len - at, DELIVER_BATCH);
+		guint k;
+
+		for (k = 0; k < n && rc == 0; k++) {
+			struct node *nd = order->pdata[at + k];
+			struct item *it = &items[k];
+
+			st->walked++;
+			if (!nd->rowid) {
+				/* unreadable: ms_history_walk skips it too */
+				it->skip = true;
+				st->incomplete++;
+				continue;
+			}
+			rc = read_commit(s, &cur, nd->rowid, it, chunk, buf);
+			if (rc < 0)
+				break;
+			if (it->c.nr_parents > 1 &&
+			    !(opts->flags & MS_WALK_MERGES)) {
+				st->merges++;
+				it->skip = true;
+				continue;
+			}
+			if (it->c.incomplete)
+				st->incomplete++;
+			if (opts->flags & MS_WALK_NO_PATHS)
+				it->c.nr_paths = 0;
+			if (d.pool) {
+				g_mutex_lock(&d.lock);
+				d.pending++;
+				g_mutex_unlock(&d.lock);
+				g_thread_pool_push(d.pool, it, NULL);
+			}
+		}
+		if (d.pool) {
+			g_mutex_lock(&d.lock);
+			while (d.pending)
+				g_cond_wait(&d.cond, &d.lock);
+			g_mutex_unlock(&d.lock);
+		}
+		for (guint m = 0; m < k; m++) {
+			struct item *it = &items[m];
+
+			if (!it->skip && rc == 0) {
+				st->delivered++;
+				rc = opts->fn ? opts->fn(&it->c, opts->data)
+					      : 0;
+			} else if (!it->skip && it->c.user && opts->release) {
+				opts->release(it->c.user, opts->data);
+			}
+			item_clear(it);
+		}
+		for (guint m = k; m < n; m++)
+			item_clear(&items[m]);
+		g_string_chunk_clear(chunk);
+		at += n;
+	}
+	if (d.pool)
+		g_thread_pool_free(d.pool, FALSE, TRUE);
+	sqlite3_reset(cur.st);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	g_mutex_clear(&d.lock);
+	g_cond_clear(&d.cond);
+	for (guint m = 0; m < DELIVER_BATCH; m++)
+		item_release(&items[m]);
+	g_free(items);
+	g_string_chunk_free(chunk);
+	g_string_free(buf, TRUE);
+	return rc;
+}
+
+/* ---- the walk ---- */
+
+/* What the extraction and tee walks need from their callbacks. */
+struct tee {
+	struct writer w;
+	const struct ms_walk_opts *user;  /* the caller's options */
+	struct ms_walk_stats st;          /* the caller's view */
+	struct graph *g;                  /* extraction: rowids go here */
+	size_t seen;                      /* commits fn received */
+};
+
+static bool hidden_merge(const struct ms_walk_opts *o,
+			 const struct ms_commit *c)
+{
+	return c->nr_parents > 1 && !(o->flags & MS_WALK_MERGES);
+}
+
+static void *tee_prepare(const struct ms_commit *c, void *data)
+{
+	struct tee *t = data;
+	struct ms_commit copy = *c;
+
+	if (!t->user->prepare || hidden_merge(t->user, c))
+		return NULL;
+	if (t->user->flags & MS_WALK_NO_PATHS)
+		copy.nr_paths = 0;
+	return t->user->prepare(&copy, t->user->data);
+}
+
+static void tee_release(void *user, void *data)
+{
+	struct tee *t = data;
+
+	if (user && t->user->release)
+		t->user->release(user, t->user->data);
+}
+
+static int tee_fn(const struct ms_commit *c, void *data)
+{
+	struct tee *t = data;
+	struct ms_commit copy = *c;
+
+	t->seen++;
+	write_commit(&t->w, c);
+	if (t->w.error) {
+		tee_release(c->user, data);
+		return 1;       /* stop; tee_walk() reports t->w.error */
+	}
+	if (hidden_merge(t->user, c)) {
+		t->st.merges++;
+		return 0;
+	}
+	if (c->incomplete)
+		t->st.incomplete++;
+	if (t->user->flags & MS_WALK_NO_PATHS)
+		copy.nr_paths = 0;
+	t->st.delivered++;
+	return t->user->fn ? t->user->fn(&copy, t->user->data) : 0;
+}
+
+/* Diagnostics of an inner walk, minus its count of incomplete commits. */
+static void copy_diags(struct ms_diags *to, struct ms_diags *from)
+{
+	for (size_t i = 0; to && i < from->nr; i++)
+		if (!strstr(from->items[i].message, "had objects missing"))
+			ms_diags_add(to, from->items[i].file,
+				     from->items[i].line, "%s",
+				     from->items[i].message);
+	ms_diags_release(from);
+}
+
+static int record_ref(struct ms_store *s, const char *rev, const char *id)
+{
+	sqlite3_stmt *st = NULL;
+	bool same = false;
+	int rc;
+
+	rc = sqlite3_prepare_v2(s->db, "SELECT commit_id FROM refs WHERE "
+				"rev = ?", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, rev, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		same = rc == SQLITE_ROW &&
+			!g_strcmp0((const char *)sqlite3_column_text(st, 0),
+				   id);
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_OK)
+		return db_error(s, rc, "read the refs");
+	if (same)
+		return 0;
+	rc = txn_begin(s);
+	if (rc < 0)
+		return rc;
+	rc = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO refs "
+				"VALUES (?, ?, ?)", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, rev, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)time(NULL));
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_OK)
+		return db_error(s, rc, "write the refs");
+	return txn_commit(s);
+}
+
+/* ms_history_walk() writing every commit to the store on the way. */
+static int tee_walk(struct ms_store *s, const char *gitdir,
+		    const struct ms_walk_opts *opts,
+		    struct ms_walk_stats *stats, struct ms_diags *diags)
+{
+	struct ms_walk_opts inner = *opts;
+	struct ms_walk_stats ist = { 0 };
+	struct ms_diags idiags = MS_DIAGS_INIT;
+	struct tee t = { 0 };
+	int rc, rc2;
+
+	writer_init(&t.w, s);
+	t.user = opts;
+	inner.flags = (opts->flags | MS_WALK_MERGES) & ~MS_WALK_NO_PATHS;
+	inner.prepare = opts->prepare ? tee_prepare : NULL;
+	inner.release = tee_release;
+	inner.fn = tee_fn;
+	inner.data = &t;
+	rc = ms_history_walk(gitdir, &inner, &ist, &idiags);
+	rc2 = txn_commit(s);
+	if (t.w.error)
+		rc = t.w.error;
+	else if (rc == 0 && rc2 < 0)
+		rc = rc2;
+	t.st.walked = ist.walked;
+	/* commits the walk could not read count as incomplete there */
+	t.st.incomplete += ist.walked - t.seen;
+	copy_diags(diags, &idiags);
+	add_incomplete_diag(diags, t.st.incomplete);
+	if (stats)
+		*stats = t.st;
+	writer_release(&t.w);
+	return rc;
+}
+
+static int extract_fn(const struct ms_commit *c, void *data)
+{
+	struct tee *t = data;
+	unsigned char raw[RAWSZ];
+	int64_t rowid = write_commit(&t->w, c);
+	struct node *n;
+
+	if (t->w.error)
+		return 1;
+	if (hex_to_raw(c->id, strlen(c->id), raw)) {
+		n = g_hash_table_lookup(t->g->nodes, raw);
+		if (n)
+			n->rowid = rowid;
+	}
+	return 0;
+}
+
+static int incremental_walk(struct ms_store *s, struct graph *g,
+			    const char *gitdir, const char *start_hex,
+			    const struct ms_walk_opts *opts,
+			    struct ms_walk_stats *stats,
+			    struct ms_diags *diags, bool *fallback)
+{
+	GPtrArray *order = g_ptr_array_new();
+	GPtrArray *missing = g_ptr_array_new_with_free_func(g_free);
+	struct ms_walk_stats st = { 0 };
+	unsigned char raw[RAWSZ];
+	int rc;
+
+	*fallback = false;
+	hex_to_raw(start_hex, strlen(start_hex), raw);
+	rc = graph_order(g, graph_node(g, raw), order);
+	if (rc < 0) {
+		/* let the real revwalk fail or warn in its own words */
+		*fallback = true;
+		ms_error_clear();
+		goto out;
+	}
+	for (guint i = 0; i < order->len; i++) {
+		struct node *n = order->pdata[i];
+		char *hex;
+
+		if (n->rowid)
+			continue;
+		hex = g_malloc(2 * RAWSZ + 1);
+		raw_to_hex(n->id, hex);
+		g_ptr_array_add(missing, hex);
+	}
+	if (missing->len) {
+		struct ms_walk_opts inner = { 0 };
+		struct ms_diags idiags = MS_DIAGS_INIT;
+		struct tee t = { 0 };
+
+		writer_init(&t.w, s);
+		t.g = g;
+		inner.ids = (const char *const *)missing->pdata;
+		inner.nr_ids = missing->len;
+		inner.flags = MS_WALK_MERGES;
+		inner.nr_threads = opts->nr_threads;
+		inner.fn = extract_fn;
+		inner.data = &t;
+		rc = ms_history_walk(gitdir, &inner, NULL, &idiags);
+		if (t.w.error)
+			rc = t.w.error;
+		if (rc == 0)
+			rc = txn_commit(s);
+		writer_release(&t.w);
+		ms_diags_release(&idiags);
+		if (rc < 0)
+			goto out;
+	}
+	rc = deliver(s, order, opts, &st);
+	add_incomplete_diag(diags, st.incomplete);
+	if (stats)
+		*stats = st;
+out:
+	g_ptr_array_free(order, TRUE);
+	g_ptr_array_free(missing, TRUE);
+	return rc;
+}
+
+int ms_store_history_walk(struct ms_store *s, const char *gitdir,
+			  const struct ms_walk_opts *opts,
+			  struct ms_walk_stats *stats,
+			  struct ms_diags *diags)
+{
+	const char *rev = opts->rev ? opts->rev : "HEAD";
+	char start[41];
+	struct graph g;
+	size_t known = 0;
+	bool fallback = false;
+	int rc;
+
+	if (!s || opts->ids)
+		return ms_history_walk(gitdir, opts, stats, diags);
+	rc = ms_history_resolve(gitdir, opts->rev, start, NULL);
+	if (rc < 0)
+		return rc;
+	graph_init(&g, gitdir);
+	rc = graph_load(&g, s, &known);
+	if (rc < 0 && s->damaged) {
+		char *why = g_strdup(ms_error_last());
+
+		graph_release(&g);
+		graph_init(&g, gitdir);
+		known = 0;
+		rc = rebuild(s, diags, why);
+		g_free(why);
+	}
+	if (rc < 0)
+		goto out;
+	if (known)
+		rc = incremental_walk(s, &g, gitdir, start, opts, stats,
+				      diags, &fallback);
+	if (!known || fallback)
+		rc = tee_walk(s, gitdir, opts, stats, diags);
+	if (rc == 0)
+		rc = record_ref(s, rev, start);
+out:
+	graph_release(&g);
+	return rc;
+}

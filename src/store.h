@@ -1,0 +1,93 @@
+/*
+ * store.h - the incremental store: an SQLite database of what maintstat
+ * extracted from each commit (identities, trailers, touched paths), and
+ * how far each source was read, so that a re-run costs only what is new.
+ *
+ * store.c is the only file that includes <sqlite3.h>.  The schema, its
+ * versions and the views for dashboards are documented in docs/store.md.
+ *
+ * Crash safety: the database runs in WAL mode and every write happens in
+ * a transaction of at most MS_STORE_BATCH records, so a run killed at any
+ * moment leaves a database SQLite recovers by itself, holding whole
+ * records only.  A file that is not a database, or whose pages are
+ * damaged, is removed and rebuilt (with a diagnostic).  Concurrent runs on
+ * one database wait for each other up to the busy timeout, then fail with
+ * MS_EBUSY.
+ */
+#ifndef MS_STORE_H
+#define MS_STORE_H
+
+#include "error.h"
+#include "history.h"
+
+#include <stdint.h>
+
+/* The database layout; a store written by a newer maintstat is refused. */
+#define MS_STORE_SCHEMA_VERSION 1
+/*
+ * The extraction logic of a commit record.  Bump it whenever git-walk.c
+ * or trailer.c changes what a commit yields: records of another version
+ * are extracted again on the next walk.
+ */
+#define MS_STORE_COMMIT_VERSION 1
+/* Records written per transaction. */
+#define MS_STORE_BATCH 1000
+
+struct ms_store;
+
+struct ms_store_opts {
+	/* How long to wait for another run holding the database, in
+	 * milliseconds; 0 means the default, 30 seconds. */
+	int busy_timeout_ms;
+};
+
+/*
+ * Open (creating it and its directory when missing) the store at `path`.
+ * `opts` may be NULL.  Returns 0, or: MS_EBUSY when another run keeps the
+ * database locked past the timeout; MS_EUSAGE when the file holds a newer
+ * schema than this maintstat knows (it is left untouched); MS_ERROR when
+ * it cannot be created.  A file that is not an SQLite database is removed
+ * and recreated, with a note in `diags` (may be NULL).  Free with
+ * ms_store_free().
+ */
+int ms_store_open(const char *path, const struct ms_store_opts *opts,
+		  struct ms_store **out, struct ms_diags *diags);
+
+/* Close the store; ms_store_free(NULL) is a no-op. */
+void ms_store_free(struct ms_store *s);
+
+/* The path the store was opened with (borrowed). */
+const char *ms_store_path(const struct ms_store *s);
+
+/*
+ * ms_history_walk() through the store: the same commits, with the same
+ * contents, in the same order, with the same callbacks, statistics and
+ * diagnostics, but only commits the store lacks (or holds from another
+ * extraction version) are read from git; they are added to the store.
+ * With `s` NULL this is ms_history_walk() itself.
+ *
+ * Records always hold the touched paths and merges, whatever opts->flags
+ * ask (MS_WALK_NO_PATHS then only hides the paths), so that every later
+ * walk can use them.  Errors as ms_history_walk()'s, plus MS_EBUSY when
+ * the database stays locked, and MS_ERROR when it turns out damaged in
+ * the middle of a walk (it is then removed, so that the next run
+ * rebuilds it).
+ */
+int ms_store_history_walk(struct ms_store *s, const char *gitdir,
+			  const struct ms_walk_opts *opts,
+			  struct ms_walk_stats *stats,
+			  struct ms_diags *diags);
+
+/* What ms_store_info() reports. */
+struct ms_store_info {
+	int schema_version;
+	int64_t commits;         /* commit records */
+	int64_t stale_commits;   /* records of another extraction version */
+	int64_t refs;            /* walked revisions remembered */
+	int64_t size;            /* bytes on disk, database and WAL */
+};
+
+/* Counts and size of the store.  Returns 0 or MS_ERROR. */
+int ms_store_info(struct ms_store *s, struct ms_store_info *info);
+
+#endif
