@@ -635,83 +635,148 @@ static bool decode_trailers(struct jp *j, GStringChunk *chunk, GArray *out)
 
 /* ---- writing records ---- */
 
+/*
+ * Records are buffered and written MS_STORE_BATCH at a time, each batch in
+ * one transaction: the write lock is held only while a batch is written,
+ * never while the caller's callbacks run (a consumer blocked on a full
+ * pipe must not block every other run on the store).
+ */
+struct row {
+	char id[41];
+	int incomplete;
+	int64_t ctime, atime, ctime2;
+	int aoff, coff;
+	char *parents, *aname, *aemail, *cname, *cemail, *trailers, *paths;
+};
+
 struct writer {
 	struct ms_store *s;
-	GString *paths, *trailers, *parents;
+	struct row *rows;
+	size_t nr;
+	GString *buf;
+	/* called with each written record's id and seq (may be NULL) */
+	void (*written)(const char *id, int64_t seq, void *data);
+	void *data;
 	int error;              /* the first failure */
 };
 
 static void writer_init(struct writer *w, struct ms_store *s)
 {
+	memset(w, 0, sizeof(*w));
 	w->s = s;
-	w->paths = g_string_new(NULL);
-	w->trailers = g_string_new(NULL);
-	w->parents = g_string_new(NULL);
-	w->error = 0;
+	w->rows = g_new0(struct row, MS_STORE_BATCH);
+	w->buf = g_string_new(NULL);
+}
+
+static void row_clear(struct row *r)
+{
+	g_free(r->parents);
+	g_free(r->aname);
+	g_free(r->aemail);
+	g_free(r->cname);
+	g_free(r->cemail);
+	g_free(r->trailers);
+	g_free(r->paths);
+	memset(r, 0, sizeof(*r));
 }
 
 static void writer_release(struct writer *w)
 {
-	g_string_free(w->paths, TRUE);
-	g_string_free(w->trailers, TRUE);
-	g_string_free(w->parents, TRUE);
+	for (size_t i = 0; i < w->nr; i++)
+		row_clear(&w->rows[i]);
+	g_free(w->rows);
+	g_string_free(w->buf, TRUE);
 }
 
-/* Write one record; returns its rowid, or 0 after an error. */
-static int64_t write_commit(struct writer *w, const struct ms_commit *c)
+static int writer_flush(struct writer *w)
 {
 	struct ms_store *s = w->s;
 	sqlite3_stmt *st = s->insert;
-	int rc, i = 1;
+	size_t k;
+	int rc;
 
-	if (w->error)
-		return 0;
+	if (w->error || !w->nr)
+		goto out;
 	rc = txn_begin(s);
 	if (rc < 0) {
 		w->error = rc;
-		return 0;
+		goto out;
 	}
-	g_string_truncate(w->parents, 0);
+	for (k = 0; k < w->nr; k++) {
+		struct row *r = &w->rows[k];
+		int i = 1;
+
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, i++, r->id, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, i++, MS_STORE_COMMIT_VERSION);
+		sqlite3_bind_int(st, i++, r->incomplete);
+		sqlite3_bind_int64(st, i++, r->ctime);
+		sqlite3_bind_text(st, i++, r->parents, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, i++, r->aname, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, i++, r->aemail, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, i++, r->atime);
+		sqlite3_bind_int(st, i++, r->aoff);
+		sqlite3_bind_text(st, i++, r->cname, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, i++, r->cemail, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, i++, r->ctime2);
+		sqlite3_bind_int(st, i++, r->coff);
+		sqlite3_bind_text(st, i++, r->trailers, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, i++, r->paths, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE) {
+			w->error = db_error(s, rc, "write a commit");
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			s->in_txn = 0;
+			goto out;
+		}
+		if (w->written)
+			w->written(r->id, sqlite3_last_insert_rowid(s->db),
+				   w->data);
+	}
+	rc = txn_commit(s);
+	if (rc < 0)
+		w->error = rc;
+out:
+	for (k = 0; k < w->nr; k++)
+		row_clear(&w->rows[k]);
+	w->nr = 0;
+	return w->error;
+}
+
+/* Buffer one record; returns the first failure so far. */
+static int writer_add(struct writer *w, const struct ms_commit *c)
+{
+	struct row *r;
+
+	if (w->error)
+		return w->error;
+	r = &w->rows[w->nr++];
+	g_strlcpy(r->id, c->id, sizeof(r->id));
+	r->incomplete = c->incomplete ? 1 : 0;
+	r->ctime = c->committer.time;
+	g_string_truncate(w->buf, 0);
 	for (unsigned k = 0; k < c->nr_parents && c->parents[k]; k++) {
 		if (k)
-			g_string_append_c(w->parents, ' ');
-		g_string_append(w->parents, c->parents[k]);
+			g_string_append_c(w->buf, ' ');
+		g_string_append(w->buf, c->parents[k]);
 	}
-	encode_paths(w->paths, c);
-	encode_trailers(w->trailers, c);
-	sqlite3_reset(st);
-	sqlite3_bind_text(st, i++, c->id, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, i++, MS_STORE_COMMIT_VERSION);
-	sqlite3_bind_int(st, i++, c->incomplete ? 1 : 0);
-	sqlite3_bind_int64(st, i++, c->committer.time);
-	sqlite3_bind_text(st, i++, w->parents->str, (int)w->parents->len,
-			  SQLITE_STATIC);
-	sqlite3_bind_text(st, i++, c->author.name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, i++, c->author.email, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, i++, c->author.time);
-	sqlite3_bind_int(st, i++, c->author.offset);
-	sqlite3_bind_text(st, i++, c->committer.name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, i++, c->committer.email, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, i++, c->committer.time);
-	sqlite3_bind_int(st, i++, c->committer.offset);
-	sqlite3_bind_text(st, i++, w->trailers->str, (int)w->trailers->len,
-			  SQLITE_STATIC);
-	sqlite3_bind_text(st, i++, w->paths->str, (int)w->paths->len,
-			  SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
-		w->error = db_error(s, rc, "write a commit");
-		return 0;
-	}
-	if (++s->in_txn > MS_STORE_BATCH) {
-		rc = txn_commit(s);
-		if (rc < 0) {
-			w->error = rc;
-			return 0;
-		}
-	}
-	return sqlite3_last_insert_rowid(s->db);
+	r->parents = g_strdup(w->buf->str);
+	r->aname = g_strdup(c->author.name);
+	r->aemail = g_strdup(c->author.email);
+	r->atime = c->author.time;
+	r->aoff = c->author.offset;
+	r->cname = g_strdup(c->committer.name);
+	r->cemail = g_strdup(c->committer.email);
+	r->ctime2 = c->committer.time;
+	r->coff = c->committer.offset;
+	encode_trailers(w->buf, c);
+	r->trailers = g_strdup(w->buf->str);
+	encode_paths(w->buf, c);
+	r->paths = g_strdup(w->buf->str);
+	if (w->nr == MS_STORE_BATCH)
+		return writer_flush(w);
+	return 0;
 }
 
 /* ---- the commit graph of step 1 ---- */
@@ -1295,7 +1360,6 @@ struct tee {
 	struct writer w;
 	const struct ms_walk_opts *user;  /* the caller's options */
 	struct ms_walk_stats st;          /* the caller's view */
-	struct graph *g;                  /* extraction: rowids go here */
 	size_t seen;                      /* commits fn received */
 };
 
@@ -1331,8 +1395,7 @@ static int tee_fn(const struct ms_commit *c, void *data)
 	struct ms_commit copy = *c;
 
 	t->seen++;
-	write_commit(&t->w, c);
-	if (t->w.error) {
+	if (writer_add(&t->w, c) < 0) {
 		tee_release(c->user, data);
 		return 1;       /* stop; tee_walk() reports t->w.error */
 	}
@@ -1418,14 +1481,13 @@ static int tee_walk(struct ms_store *s, const char *gitdir,
 	inner.fn = tee_fn;
 	inner.data = &t;
 	rc = ms_history_walk(gitdir, &inner, &ist, &idiags);
-	rc2 = txn_commit(s);
-	if (t.w.error)
-		rc = t.w.error;
-	else if (rc == 0 && rc2 < 0)
+	rc2 = writer_flush(&t.w);
+	if (rc2 < 0)
 		rc = rc2;
 	t.st.walked = ist.walked;
 	/* commits the walk could not read count as incomplete there */
-	t.st.incomplete += ist.walked - t.seen;
+	if (rc == 0)
+		t.st.incomplete += ist.walked - t.seen;
 	copy_diags(diags, &idiags);
 	add_incomplete_diag(diags, t.st.incomplete);
 	if (stats)
@@ -1434,21 +1496,24 @@ static int tee_walk(struct ms_store *s, const char *gitdir,
 	return rc;
 }
 
+static void extracted(const char *id, int64_t seq, void *data)
+{
+	struct graph *g = data;
+	unsigned char raw[RAWSZ];
+	struct node *n;
+
+	if (hex_to_raw(id, strlen(id), raw)) {
+		n = g_hash_table_lookup(g->nodes, raw);
+		if (n)
+			n->rowid = seq;
+	}
+}
+
 static int extract_fn(const struct ms_commit *c, void *data)
 {
 	struct tee *t = data;
-	unsigned char raw[RAWSZ];
-	int64_t rowid = write_commit(&t->w, c);
-	struct node *n;
 
-	if (t->w.error)
-		return 1;
-	if (hex_to_raw(c->id, strlen(c->id), raw)) {
-		n = g_hash_table_lookup(t->g->nodes, raw);
-		if (n)
-			n->rowid = rowid;
-	}
-	return 0;
+	return writer_add(&t->w, c) < 0 ? 1 : 0;
 }
 
 static int incremental_walk(struct ms_store *s, struct graph *g,
@@ -1488,7 +1553,8 @@ static int incremental_walk(struct ms_store *s, struct graph *g,
 		struct tee t = { 0 };
 
 		writer_init(&t.w, s);
-		t.g = g;
+		t.w.written = extracted;
+		t.w.data = g;
 		inner.ids = (const char *const *)missing->pdata;
 		inner.nr_ids = missing->len;
 		inner.flags = MS_WALK_MERGES;
@@ -1496,10 +1562,8 @@ static int incremental_walk(struct ms_store *s, struct graph *g,
 		inner.fn = extract_fn;
 		inner.data = &t;
 		rc = ms_history_walk(gitdir, &inner, NULL, &idiags);
-		if (t.w.error)
+		if (writer_flush(&t.w) < 0)
 			rc = t.w.error;
-		if (rc == 0)
-			rc = txn_commit(s);
 		writer_release(&t.w);
 		ms_diags_release(&idiags);
 		if (rc < 0)

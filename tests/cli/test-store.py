@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""The incremental store: results identical with and without it, cold and
+warm, and every bad case (damaged file, newer schema, locked database,
+SIGKILL mid-write, changed extraction version) ends in the same results."""
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import *  # noqa: E402,F403
+
+GEN = os.path.join(SOURCE_ROOT, "tests", "bench", "gen-history.py")
+tmp = tmpdir()
+
+
+def git(gitdir, *args, stdin=None):
+    return subprocess.run(["git", "--git-dir", gitdir, *args], input=stdin,
+                          capture_output=True, check=True).stdout
+
+
+def gen(path, commits, append=False, seed=7):
+    subprocess.run([sys.executable, GEN, "--seed", str(seed), "--commits",
+                    str(commits), *(["--append"] if append else []), path],
+                   check=True)
+
+
+def skewed(path):
+    """A small history whose dates disagree with its shape: equal commit
+    dates, a child older than its parent, merges of branches forked long
+    before, so that only the revwalk's exact tie rules give its order."""
+    subprocess.run(["git", "init", "-q", "--bare", path], check=True)
+    out = []
+    mark = 0
+    times = [1000, 1000, 900, 1000, 1200, 1100, 1100, 1100, 800, 1300,
+             1300, 1250, 1300, 1300, 700, 1400]
+    tips = {}
+    for n, t in enumerate(times):
+        branch = "refs/heads/" + ("master" if n % 3 else f"side{n % 2}")
+        mark += 1
+        msg = (f"change {n}\n\nReviewed-by: R{n} <r{n}@example.org>\n"
+               f"Signed-off-by: A{n} <a{n}@example.org>\n").encode()
+        out.append(f"commit {branch}\nmark :{mark}\n"
+                   f"author A{n} <a{n}@example.org> {t} +0000\n"
+                   f"committer C <c@example.org> {t} +0000\n"
+                   f"data {len(msg)}\n".encode() + msg)
+        if branch in tips:
+            out.append(f"from :{tips[branch]}\n".encode())
+        elif "master" in tips:
+            out.append(f"from :{tips['master']}\n".encode())
+        if branch.endswith("master"):
+            for side in ("refs/heads/side0", "refs/heads/side1"):
+                if side in tips and n % 4 == 1:
+                    out.append(f"merge :{tips[side]}\n".encode())
+        out.append(f"M 100644 inline dir{n % 4}/f{n}.c\n".encode() +
+                   f"data 2\n{n % 10}\n".encode())
+        out.append(b"\n")
+        tips[branch] = mark
+    subprocess.run(["git", "--git-dir", path, "fast-import", "--quiet"],
+                   input=b"".join(out), check=True)
+    subprocess.run(["git", "--git-dir", path, "symbolic-ref", "HEAD",
+                    "refs/heads/master"], check=True)
+
+
+def log(repo, *extra, db=None, env=None):
+    args = ["store", "log", "--repo", repo, *extra]
+    args += ["--db", db] if db else ["--no-cache"]
+    return run(*args, env=env)
+
+
+def same_as_uncached(repo, db, what, *extra):
+    want = log(repo, *extra)
+    got = log(repo, *extra, db=db)
+    ok(want.rc == 0 and got.rc == 0 and got.out == want.out, what,
+       f"rc {got.rc}/{want.rc}\n{got.err}\n" +
+       first_diff(want.out, got.out))
+    return got
+
+
+def first_diff(a, b):
+    al, bl = a.splitlines(), b.splitlines()
+    for i, (x, y) in enumerate(zip(al, bl)):
+        if x != y:
+            return f"line {i + 1}:\n  without store: {x}\n  with store:    {y}"
+    return f"lengths {len(al)} and {len(bl)}"
+
+
+def db_query(db, sql):
+    c = sqlite3.connect(db)
+    try:
+        return c.execute(sql).fetchall()
+    finally:
+        c.close()
+
+
+# -- identical results: generated history, cold, warm, then grown ----------
+repo = os.path.join(tmp, "gen.git")
+gen(repo, 400)
+db = os.path.join(tmp, "gen.sqlite")
+cold = same_as_uncached(repo, db, "cold store: same log as without it")
+ok("walked 404 delivered 400 merges-skipped 4" in cold.out,
+   "the planted history: 400 commits and 4 merges",
+   cold.out.splitlines()[-1:])
+same_as_uncached(repo, db, "warm store: same log")
+same_as_uncached(repo, db, "warm store: same log with --merges", "--merges")
+same_as_uncached(repo, db, "warm store: same with --no-paths", "--no-paths")
+same_as_uncached(repo, db, "warm store: same from an older --rev",
+                 "--rev", "master~37")
+same_as_uncached(repo, db, "warm store: same JSON", "--json")
+same_as_uncached(repo, db, "one worker thread: same log", "--threads", "1")
+gen(repo, 40, append=True)
+grown = same_as_uncached(repo, db, "after new commits: same log")
+eq(db_query(db, "SELECT count(*) FROM commits")[0][0], 444,
+   "the store holds each commit once (440 and 4 merges)")
+head = git(repo, "rev-parse", "HEAD").decode().strip()
+eq(db_query(db, "SELECT commit_id FROM refs WHERE rev = 'HEAD'"),
+   [(head,)], "the last commit walked from HEAD is remembered")
+
+# a planted fact read straight from the store's views
+fact = db_query(db, "SELECT count(*) FROM commit_trailers WHERE "
+                "token = 'Signed-off-by'")[0][0]
+want = sum(1 for line in grown.out.splitlines()
+           if line.startswith("trailer Signed-off-by:"))
+eq(fact, want + db_query(db, "SELECT count(*) FROM commit_trailers t "
+                         "JOIN commits c ON c.id = t.commit_id WHERE "
+                         "t.token = 'Signed-off-by' AND "
+                         "instr(c.parents, ' ') > 0")[0][0],
+   "commit_trailers view: as many Signed-off-by as the log shows")
+eq(db_query(db, "SELECT count(*) FROM commit_paths")[0][0] -
+   db_query(db, "SELECT count(*) FROM commit_paths p JOIN commits c ON "
+            "c.id = p.commit_id WHERE instr(c.parents, ' ') > 0")[0][0],
+   sum(1 for line in grown.out.splitlines() if line.startswith("path ")),
+   "commit_paths view: the touched paths of the log")
+
+# -- rewritten history reuses records by commit id --------------------------
+rewritten = os.path.join(tmp, "rewritten.git")
+subprocess.run(["git", "clone", "-q", "--bare", repo, rewritten], check=True)
+git(rewritten, "update-ref", "refs/heads/master", "master~10")
+before = db_query(db, "SELECT count(*) FROM commits")[0][0]
+same_as_uncached(rewritten, db, "a rewound copy: same log from one store")
+eq(db_query(db, "SELECT count(*) FROM commits")[0][0], before,
+   "a rewound copy adds no records")
+
+# -- dates that disagree with the shape ------------------------------------
+sk = os.path.join(tmp, "skewed.git")
+skewed(sk)
+skdb = os.path.join(tmp, "skewed.sqlite")
+same_as_uncached(sk, skdb, "skewed dates, cold: same order", "--merges")
+same_as_uncached(sk, skdb, "skewed dates, warm: same order", "--merges")
+for rev in ("side0", "side1", "master~2", "side0~1"):
+    same_as_uncached(sk, skdb, f"skewed dates, warm from {rev}: same order",
+                     "--merges", "--rev", rev)
+
+# -- extraction version: stale and damaged records are extracted again -----
+c = sqlite3.connect(db)
+c.execute("UPDATE commits SET version = 0, paths = '[\"bogus\"]' "
+          "WHERE seq % 5 = 0")
+c.commit()
+c.close()
+same_as_uncached(repo, db, "records of another extraction version are "
+                 "rebuilt: same log")
+eq(db_query(db, "SELECT count(*) FROM commits WHERE version != 1 OR "
+            "paths LIKE '%bogus%'")[0][0], 0, "no stale record is left")
+
+# -- a damaged file ---------------------------------------------------------
+bad = os.path.join(tmp, "garbage.sqlite")
+with open(bad, "wb") as f:
+    f.write(b"this is not an SQLite database\n" * 200)
+r = same_as_uncached(repo, bad, "a file that is no database: same log")
+ok("was damaged" in r.err and "rebuilding" in r.err,
+   "... with a warning that it was rebuilt", r.err)
+eq(db_query(bad, "SELECT count(*) FROM commits")[0][0], 444,
+   "... and the rebuilt store is complete")
+
+trunc = os.path.join(tmp, "trunc.sqlite")
+log(repo, db=trunc)
+run("store", "info", "--db", trunc)          # checkpoints the WAL
+size = os.path.getsize(trunc)
+with open(trunc, "r+b") as f:
+    f.truncate(size // 2)
+r = same_as_uncached(repo, trunc, "a truncated store: same log")
+ok("damaged" in r.err, "... with a warning that it was damaged", r.err)
+same_as_uncached(repo, trunc, "... and next time it is used as usual")
+
+# -- a newer schema ---------------------------------------------------------
+newer = os.path.join(tmp, "newer.sqlite")
+c = sqlite3.connect(newer)
+c.execute("PRAGMA user_version = 99")
+c.execute("CREATE TABLE future (x)")
+c.commit()
+c.close()
+r = same_as_uncached(repo, newer, "a store from a newer maintstat: same log")
+ok("newer than this maintstat" in r.err and "schema version 99" in r.err,
+   "... with a warning naming the versions", r.err)
+eq(db_query(newer, "PRAGMA user_version")[0][0], 99,
+   "... and the newer store is left untouched")
+
+# -- a locked database ------------------------------------------------------
+locked = os.path.join(tmp, "locked.sqlite")
+run("store", "info", "--db", locked)         # create it
+holder = sqlite3.connect(locked, isolation_level=None)
+holder.execute("BEGIN IMMEDIATE")
+t0 = time.time()
+r = log(repo, "--db-wait", "1", db=locked)
+waited = time.time() - t0
+holder.execute("ROLLBACK")
+holder.close()
+eq(r.rc, 1, "a store locked by another run: exit 1 after the wait")
+ok("is busy: another maintstat run is using it" in r.err,
+   "... with a clear message", r.err)
+ok(waited >= 0.9, "... having waited for it", waited)
+same_as_uncached(repo, locked, "once free, the same store works")
+
+# -- concurrent runs --------------------------------------------------------
+conc = os.path.join(tmp, "concurrent.sqlite")
+env = dict(os.environ)
+outs = [(open(os.path.join(tmp, f"conc{i}.out"), "w+"),
+         open(os.path.join(tmp, f"conc{i}.err"), "w+")) for i in range(2)]
+# the first one's reader is stalled, as a pager would be: its writes to
+# the store must not block the other
+rpipe, wpipe = os.pipe()
+procs = [subprocess.Popen([MAINTSTAT, "store", "log", "--repo", repo, "--db",
+                           conc, "--db-wait", "20"], stdout=wpipe,
+                          stderr=outs[0][1], env=env),
+         subprocess.Popen([MAINTSTAT, "store", "log", "--repo", repo, "--db",
+                           conc, "--db-wait", "20"], stdout=outs[1][0],
+                          stderr=outs[1][1], env=env)]
+os.close(wpipe)
+procs[1].wait()
+with os.fdopen(rpipe, "rb") as f:
+    first = f.read().decode()
+procs[0].wait()
+want = log(repo).out
+got = [first]
+for o, e in outs[1:]:
+    o.seek(0)
+    got.append(o.read())
+errs = []
+for o, e in outs:
+    e.seek(0)
+    errs.append(e.read())
+ok(all(p.returncode == 0 for p in procs) and all(g == want for g in got),
+   "two runs filling one store at once, one of them stalled: both right",
+   errs)
+eq(db_query(conc, "PRAGMA integrity_check"), [("ok",)],
+   "... and the database is sound")
+
+# -- SIGKILL at random points -----------------------------------------------
+big = os.path.join(tmp, "big.git")
+gen(big, 3000, seed=11)
+want = log(big).out
+kdb = os.path.join(tmp, "killed.sqlite")
+rng = random.Random(8)
+killed = 0
+for i in range(6):
+    p = subprocess.Popen([MAINTSTAT, "store", "log", "--repo", big, "--db",
+                          kdb], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    time.sleep(rng.uniform(0.02, 0.6))
+    if p.poll() is None:
+        p.send_signal(signal.SIGKILL)
+        killed += 1
+    p.wait()
+    if i == 2:
+        # later kills hit a store that must also grow incrementally
+        gen(big, 200, append=True, seed=11)
+        want = log(big).out
+    integrity = db_query(kdb, "PRAGMA integrity_check")
+    if integrity != [("ok",)]:
+        break
+eq(integrity, [("ok",)], "after SIGKILLs the database is sound")
+ok(killed > 0, f"the runs were killed mid-walk ({killed} of 6)")
+r = log(big, db=kdb)
+ok(r.rc == 0 and r.out == want, "after SIGKILLs: the same log as a clean "
+   "run", r.err + first_diff(want, r.out))
+
+# -- the default place ------------------------------------------------------
+cache = os.path.join(tmp, "xdg")
+r = run("store", "info", "--repo", repo,
+        env={"XDG_CACHE_HOME": cache})
+files = os.listdir(os.path.join(cache, "maintstat")) \
+    if os.path.isdir(os.path.join(cache, "maintstat")) else []
+ok(r.rc == 0 and any(f.startswith("gen-") and f.endswith(".sqlite")
+                     for f in files),
+   "default store: $XDG_CACHE_HOME/maintstat/<name>-<hash>.sqlite", files)
+r2 = run("store", "info", "--repo", repo + "/",
+         env={"XDG_CACHE_HOME": cache})
+eq(r2.out.splitlines()[0], r.out.splitlines()[0],
+   "the same repository spelt differently: the same store")
+
+# -- usage ------------------------------------------------------------------
+eq(run("store").rc, 2, "store without a subcommand: usage error")
+eq(run("store", "frob", "--repo", repo).rc, 2, "unknown subcommand: usage")
+eq(run("store", "log").rc, 2, "store log without --repo: usage error")
+r = run("store", "log", "--repo", os.path.join(tmp, "nope"), "--no-cache")
+ok(r.rc == 1 and "not a git repository" in r.err,
+   "not a repository: exit 1 with the reason", r.err)
+r = run("store", "log", "--repo", repo, "--rev", "nosuch", "--db",
+        os.path.join(tmp, "x.sqlite"))
+ok(r.rc == 1 and "unknown revision 'nosuch'" in r.err,
+   "unknown revision through the store: the same error", r.err)
+
+done()
