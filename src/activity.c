@@ -1,6 +1,7 @@
 #include "activity.h"
 #include "history.h"
 #include "ident.h"
+#include "store.h"
 #include "maintainers.h"
 #include "tree.h"
 
@@ -335,7 +336,8 @@ int ms_activity_load(const struct ms_activity_load_opts *opts,
 	wo.fn = collect;
 	wo.release = release;
 	wo.data = a;
-	rc = ms_history_walk(opts->gitdir, &wo, NULL, diags);
+	rc = ms_store_history_walk(opts->store, opts->gitdir, &wo, NULL,
+				   diags);
 	if (rc < 0)
 		goto fail;
 	*out = a;

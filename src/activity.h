@@ -25,6 +25,7 @@
 
 struct ms_activity;
 struct ms_ident;
+struct ms_store;
 struct maint_entry;
 struct maint_file;
 
@@ -39,6 +40,8 @@ struct ms_activity_load_opts {
 	size_t aliases_len;
 	const char *aliases_name;
 	int nr_threads;           /* 0: one per core */
+	/* the incremental store (store.h), borrowed; NULL: walk git only */
+	struct ms_store *store;
 };
 
 /*

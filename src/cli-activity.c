@@ -4,6 +4,7 @@
 #include "cli-activity.h"
 #include "activity.h"
 #include "history.h"
+#include "store.h"
 
 #include <glib.h>
 
@@ -68,7 +69,13 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 	lo.aliases = aliases;
 	lo.aliases_len = aliases_len;
 	lo.aliases_name = o->aliases;
+	rc = cli_store_open(&o->store, o->repo, &lo.store);
+	if (rc != CLI_CONTINUE) {
+		g_free(aliases);
+		return rc;
+	}
 	rc = ms_activity_load(&lo, out, &diags);
+	ms_store_free(lo.store);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
 	g_free(aliases);

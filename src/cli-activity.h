@@ -19,6 +19,7 @@ struct cli_act_opts {
 	const char *aliases;     /* --aliases FILE */
 	bool merges;             /* --merges */
 	bool no_plus_fold;       /* --no-plus-fold */
+	struct cli_store_opts store; /* --db, --no-cache, --db-wait */
 };
 
 #define CLI_ACT_OPTIONS(o) \
@@ -35,7 +36,8 @@ struct cli_act_opts {
 	{ CLI_OPT_FLAG, "no-plus-fold", 0, &(o)->no_plus_fold, NULL, \
 	  "keep user+tag@domain apart from user@domain" }, \
 	{ CLI_OPT_FLAG, "merges", 0, &(o)->merges, NULL, \
-	  "count merge commits too" }
+	  "count merge commits too" }, \
+	CLI_STORE_OPTIONS(&(o)->store)
 
 /*
  * Check the options, load the model and work out the window: `until`

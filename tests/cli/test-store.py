@@ -291,6 +291,41 @@ r2 = run("store", "info", "--repo", repo + "/",
 eq(r2.out.splitlines()[0], r.out.splitlines()[0],
    "the same repository spelt differently: the same store")
 
+# -- the commands that read history: activity and urgent -------------------
+planted = os.path.join(tmp, "planted.git")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen", "gen-repo.py"),
+                planted], check=True)
+pdb = os.path.join(tmp, "planted.sqlite")
+
+
+def report_same(what, *args):
+    want = run(*args, "--no-cache")
+    for state in ("cold" if not os.path.exists(pdb) else "warm", "warm"):
+        got = run(*args, "--db", pdb)
+        ok(want.rc == 0 and got.rc == 0 and got.out == want.out,
+           f"{what}, {state} store: the same report as without it",
+           got.err + want.err + first_diff(want.out, got.out))
+
+
+report_same("activity", "activity", "--repo", planted)
+report_same("activity --json", "activity", "--repo", planted, "--json")
+report_same("activity --merges", "activity", "--repo", planted, "--merges")
+report_same("urgent", "urgent", "--repo", planted, "--json")
+# new history: a maintainer's commit on top, and a review of it
+tip = git(planted, "rev-parse", "HEAD").decode().strip()
+msg = b"alpha: a new change\n\nReviewed-by: Rex External <rex@example.com>\n"
+stream = (b"commit refs/heads/master\n"
+          b"author Zed New <zed@example.org> 1717300000 +0000\n"
+          b"committer Zed New <zed@example.org> 1717300000 +0000\n" +
+          f"data {len(msg)}\n".encode() + msg +
+          f"from {tip}\n".encode() +
+          b"M 100644 inline drivers/alpha/new.c\ndata 2\nx\n\n")
+git(planted, "fast-import", "--quiet", stdin=stream)
+git(planted, "symbolic-ref", "HEAD", "refs/heads/master")
+report_same("activity after a new commit", "activity", "--repo", planted,
+            "--json")
+report_same("urgent after a new commit", "urgent", "--repo", planted)
+
 # -- usage ------------------------------------------------------------------
 eq(run("store").rc, 2, "store without a subcommand: usage error")
 eq(run("store", "frob", "--repo", repo).rc, 2, "unknown subcommand: usage")
