@@ -23,3 +23,25 @@ step "$ms" sections --tree "$tree" --full drivers/dma/ioat/dma.c
 
 # Mailing lists: the linux-rdma list's 2023 archive, parsed and counted.
 step "$ms" mail stats "$(dirname "$0")/../../shared/data/linux-rdma-2023.mbox.gz"
+
+# Git activity: a generated repository (fixtures/gen/gen-repo.py, seeded)
+# that carries linux-source-6.1's MAINTAINERS and file layout, 20,000
+# commits of activity over its entries; generated once into the demo dir.
+actrepo=$out/activity-linux.git
+if [ ! -d "$actrepo" ]; then
+	echo "(generating $actrepo ...)"
+	rm -rf "$actrepo.tmp"
+	python3 "$(dirname "$0")/../fixtures/gen/gen-repo.py" "$actrepo.tmp" \
+		--maintainers "$tree/MAINTAINERS" --layout "$tree" \
+		--commits 20000 --seed 1 >/dev/null
+	mv "$actrepo.tmp" "$actrepo"
+fi
+step "$ms" activity --repo "$actrepo" --min-commits 300
+step "$ms" activity --repo "$actrepo" --inactive-after 18m "ARM PORT" \
+	"NETWORKING DRIVERS"
+"$ms" activity --repo "$actrepo" --json > "$out/activity.json"
+echo "(JSON written to $out/activity.json)"
+step "$ms" urgent --repo "$actrepo"
+step "$ms" urgent --repo "$actrepo" --never --min-commits 10
+"$ms" urgent --repo "$actrepo" --json > "$out/urgent.json"
+echo "(JSON written to $out/urgent.json)"
