@@ -137,13 +137,25 @@ static bool fill(struct reader *r)
 static unsigned long count_lines(const char *s, size_t n)
 {
 	unsigned long lines = 0;
-	const char *e = s + n;
 
-	while (s < e && (s = memchr(s, '\n', (size_t)(e - s)))) {
-		lines++;
-		s++;
-	}
+	/* a plain loop the compiler vectorises beats memchr per line */
+	for (size_t i = 0; i < n; i++)
+		lines += s[i] == '\n';
 	return lines;
+}
+
+/*
+ * The next "From " in [p, e): memchr for the rare 'F' is several times
+ * faster than memmem on mail text.
+ */
+static const char *find_from(const char *p, const char *e)
+{
+	while (p < e && (p = memchr(p, 'F', (size_t)(e - p)))) {
+		if (e - p >= 5 && !memcmp(p, "From ", 5))
+			return p;
+		p++;
+	}
+	return NULL;
 }
 
 /* Is `k` (a "From " at a line start) preceded by a blank line? */
@@ -170,7 +182,7 @@ static int emit(const char *s, size_t n, GString *tmp,
 	const char *p = s, *e = s + n, *done = s;
 	bool copied = false;
 
-	while (p < e && (p = memmem(p, (size_t)(e - p), "From ", 5))) {
+	while (p < e && (p = find_from(p, e))) {
 		const char *r = p;
 		while (r > s && r[-1] == '>')
 			r--;
@@ -262,11 +274,15 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		size_t k = 0;
 
 		while (search < r.end) {
-			hit = memmem(r.buf + search, r.end - search,
-				     "\nFrom ", 6);
+			hit = find_from(r.buf + search, r.buf + r.end);
 			if (!hit)
 				break;
-			k = (size_t)(hit - r.buf) + 1;
+			k = (size_t)(hit - r.buf);
+			if (k == 0 || r.buf[k - 1] != '\n') {
+				search = k + 1;
+				hit = NULL;
+				continue;
+			}
 			if (after_blank(r.buf, msg, k))
 				break;
 			search = k;

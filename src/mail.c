@@ -878,24 +878,23 @@ static bool has_headers(const char *raw, size_t len)
 	return i > 0 && i < len && raw[i] == ':';
 }
 
+/*
+ * Long lines and NUL bytes.  A message shorter than MS_MAIL_LONG_LINE
+ * cannot hold a long line, which spares most messages the line scan.
+ */
 static void prescan(const char *raw, size_t len, uint32_t *problems)
 {
-	size_t pos = 0, header_len = len;
-	bool in_header = true;
+	size_t pos = 0;
 
-	while (pos < len) {
+	while (len > MS_MAIL_LONG_LINE && pos < len) {
 		const char *nl = memchr(raw + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - raw - pos) : len - pos;
-		if (n > MS_MAIL_LONG_LINE)
+		if (n > MS_MAIL_LONG_LINE) {
 			*problems |= 1u << MS_MAIL_P_LONG_LINE;
-		if (in_header && (n == 0 || (n == 1 && raw[pos] == '\r'))) {
-			in_header = false;
-			header_len = pos;
+			break;
 		}
 		pos += n + 1;
 	}
-	if (header_len > MS_MAIL_HUGE_HEADER)
-		*problems |= 1u << MS_MAIL_P_HUGE_HEADER;
 	if (memchr(raw, 0, len))
 		*problems |= 1u << MS_MAIL_P_NUL_BYTES;
 }
@@ -928,6 +927,8 @@ struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 	}
 	if (has_headers(raw, len)) {
 		split_headers(raw, len, &h);
+		if ((size_t)(h.body - raw) > MS_MAIL_HUGE_HEADER)
+			problems |= 1u << MS_MAIL_P_HUGE_HEADER;
 	} else {
 		problems |= 1u << MS_MAIL_P_NO_HEADERS;
 		h.body = raw;

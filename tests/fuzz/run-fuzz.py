@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""run-fuzz.py FUZZER SECONDS SEED_DIR... - run a libFuzzer target for a
+bounded time, seeded with every message of the mbox fixtures found in the
+seed directories (each message becomes one corpus file).  Exit status is
+the fuzzer's: non-zero when it found a crash, a leak or a timeout."""
+import os
+import subprocess
+import sys
+import tempfile
+
+SEP = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+
+
+def main():
+    fuzzer, seconds, seeds = sys.argv[1], sys.argv[2], sys.argv[3:]
+    work = tempfile.mkdtemp(prefix="maintstat-fuzz-")
+    corpus = os.path.join(work, "corpus")
+    os.makedirs(corpus)
+    n = 0
+    for d in seeds:
+        for root, _, files in os.walk(d):
+            for name in sorted(files):
+                if not name.endswith(".mbox"):
+                    continue
+                with open(os.path.join(root, name), "rb") as f:
+                    data = f.read()
+                for msg in data.split(SEP):
+                    if msg.strip():
+                        n += 1
+                        with open(os.path.join(corpus, f"seed-{n}"),
+                                  "wb") as f:
+                            f.write(msg)
+    print(f"# {n} seed messages; fuzzing for {seconds} s", flush=True)
+    rc = subprocess.call([fuzzer, f"-max_total_time={seconds}",
+                          "-timeout=20", "-rss_limit_mb=2048",
+                          "-max_len=262144", "-print_final_stats=1",
+                          f"-artifact_prefix={work}/", corpus])
+    if rc == 0:
+        subprocess.call(["rm", "-rf", work])
+    else:
+        print(f"# crash artifacts kept in {work}")
+    sys.exit(rc)
+
+
+if __name__ == "__main__":
+    main()
