@@ -1,0 +1,135 @@
+/*
+ * git-patchid.c - the libgit2 adapter for patchid.h.
+ *
+ * A git_repository must not be shared between threads, and opening one
+ * per commit costs more than the diff, so each thread keeps one handle
+ * (per repository path) in thread-local storage.
+ */
+#include "patchid.h"
+#include "git-common.h"
+
+#include <git2.h>
+#include <glib.h>
+#include <string.h>
+
+struct handle {
+	char *gitdir;
+	git_repository *repo;
+};
+
+static void handle_free(gpointer p)
+{
+	struct handle *h = p;
+
+	if (!h)
+		return;
+	git_repository_free(h->repo);
+	g_free(h->gitdir);
+	g_free(h);
+}
+
+static GPrivate thread_handle = G_PRIVATE_INIT(handle_free);
+
+static int get_repo(const char *gitdir, git_repository **out)
+{
+	struct handle *h = g_private_get(&thread_handle);
+	git_repository *repo = NULL;
+	int rc;
+
+	if (h && !strcmp(h->gitdir, gitdir)) {
+		*out = h->repo;
+		return 0;
+	}
+	ms_git_init();
+	rc = git_repository_open_ext(&repo, gitdir,
+				     GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	if (rc < 0)
+		return ms_git_error(rc, "not a git repository: '%s'", gitdir);
+	h = g_new0(struct handle, 1);
+	h->gitdir = g_strdup(gitdir);
+	h->repo = repo;
+	g_private_replace(&thread_handle, h);
+	*out = repo;
+	return 0;
+}
+
+void ms_commit_patchid_done(void)
+{
+	g_private_replace(&thread_handle, NULL);
+}
+
+int ms_commit_patchid(const char *gitdir, const char *id, char hex[41],
+		      char **summary)
+{
+	git_repository *repo = NULL;
+	git_commit *commit = NULL, *parent = NULL;
+	git_tree *tree = NULL, *ptree = NULL;
+	git_diff *diff = NULL;
+	git_oid oid;
+	int rc;
+
+	hex[0] = 0;
+	if (summary)
+		*summary = NULL;
+	rc = get_repo(gitdir, &repo);
+	if (rc < 0)
+		return rc;
+	rc = git_oid_fromstr(&oid, id);
+	if (rc < 0) {
+		rc = ms_git_error(rc, "bad commit id '%s'", id);
+		goto out;
+	}
+	rc = git_commit_lookup(&commit, repo, &oid);
+	if (rc < 0) {
+		rc = ms_git_error(rc, "cannot read commit '%s'", id);
+		goto out;
+	}
+	if (summary) {
+		const char *s = git_commit_summary(commit);
+
+		*summary = g_strdup(s ? s : "");
+	}
+	rc = git_commit_tree(&tree, commit);
+	if (rc < 0) {
+		rc = ms_git_error(rc, "cannot read the tree of '%s'", id);
+		goto out;
+	}
+	if (git_commit_parentcount(commit) > 0) {
+		rc = git_commit_parent(&parent, commit, 0);
+		if (rc == 0)
+			rc = git_commit_tree(&ptree, parent);
+		if (rc < 0) {
+			rc = ms_git_error(rc, "cannot read the parent of '%s'",
+					  id);
+			goto out;
+		}
+	}
+	rc = git_diff_tree_to_tree(&diff, repo, ptree, tree, NULL);
+	if (rc < 0) {
+		rc = ms_git_error(rc, "cannot diff '%s'", id);
+		goto out;
+	}
+	if (git_diff_num_deltas(diff) > 0) {
+		git_oid pid;
+
+		rc = git_diff_patchid(&pid, diff, NULL);
+		if (rc < 0) {
+			rc = ms_git_error(rc, "cannot compute the patch-id of "
+					  "'%s'", id);
+			goto out;
+		}
+		git_oid_tostr(hex, 41, &pid);
+	}
+	rc = 0;
+out:
+	git_diff_free(diff);
+	git_tree_free(tree);
+	git_tree_free(ptree);
+	git_commit_free(parent);
+	git_commit_free(commit);
+	if (rc < 0 && summary) {
+		g_free(*summary);
+		*summary = NULL;
+	}
+	return rc;
+}
