@@ -7,6 +7,7 @@
  */
 #include "patchid.h"
 #include "git-common.h"
+#include "mail.h"
 
 #include <git2.h>
 #include <glib.h>
@@ -26,6 +27,20 @@ static void handle_free(gpointer p)
 	git_repository_free(h->repo);
 	g_free(h->gitdir);
 	g_free(h);
+}
+
+static bool has_renames(git_diff *diff)
+{
+	size_t n = git_diff_num_deltas(diff);
+
+	for (size_t i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		if (d->status == GIT_DELTA_RENAMED ||
+		    d->status == GIT_DELTA_COPIED)
+			return true;
+	}
+	return false;
 }
 
 static GPrivate thread_handle = G_PRIVATE_INIT(handle_free);
@@ -65,6 +80,7 @@ int ms_commit_patchid(const char *gitdir, const char *id, char hex[41],
 	git_commit *commit = NULL, *parent = NULL;
 	git_tree *tree = NULL, *ptree = NULL;
 	git_diff *diff = NULL;
+	git_diff_find_options find;
 	git_oid oid;
 	int rc;
 
@@ -104,12 +120,40 @@ int ms_commit_patchid(const char *gitdir, const char *id, char hex[41],
 			goto out;
 		}
 	}
+	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
+	find.flags = GIT_DIFF_FIND_RENAMES;
 	rc = git_diff_tree_to_tree(&diff, repo, ptree, tree, NULL);
 	if (rc < 0) {
 		rc = ms_git_error(rc, "cannot diff '%s'", id);
 		goto out;
 	}
-	if (git_diff_num_deltas(diff) > 0) {
+	/* git show, and so git patch-id on its output, detects renames */
+	rc = git_diff_find_similar(diff, &find);
+	if (rc < 0) {
+		rc = ms_git_error(rc, "cannot find renames in '%s'", id);
+		goto out;
+	}
+	if (has_renames(diff)) {
+		/*
+		 * libgit2 hashes a renamed file's header differently from
+		 * git patch-id; hash the patch text the way the mail side
+		 * does (tested against git) instead.  git hashes the
+		 * "similarity index" line too, and libgit2 scores an edited
+		 * rename a point or two differently, so an edited rename can
+		 * still disagree with git; pure renames agree.
+		 */
+		git_buf buf = GIT_BUF_INIT;
+
+		rc = git_diff_to_buf(&buf, diff, GIT_DIFF_FORMAT_PATCH);
+		if (rc < 0) {
+			rc = ms_git_error(rc, "cannot format the diff of '%s'",
+					  id);
+			goto out;
+		}
+		if (!ms_patch_id(buf.ptr, buf.size, hex))
+			hex[0] = 0;
+		git_buf_dispose(&buf);
+	} else if (git_diff_num_deltas(diff) > 0) {
 		git_oid pid;
 
 		rc = git_diff_patchid(&pid, diff, NULL);

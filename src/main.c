@@ -31,6 +31,8 @@ static const struct command commands[] = {
 	  "mirror public-inbox archives (lore) over HTTP" },
 	{ "store", cmd_store,
 	  "look at the incremental store of extracted history" },
+	{ "link", cmd_link,
+	  "which list message posted each commit" },
 };
 
 static void usage(FILE *fp)

@@ -1,7 +1,7 @@
 /*
  * test-patchid.c - commit patch-ids against git's own: a repository built
  * here with git (a root commit, edits, whitespace-only changes, a new and
- * a deleted file, several files, an empty commit), every commit's
+ * a deleted file, a rename (git show detects it), several files, an empty commit), every commit's
  * `git show C | git patch-id --stable` compared with ms_commit_patchid(),
  * and with the mail side's ms_patch_id() over `git format-patch` text so
  * that mail and commits agree.  Also the summary and the error cases.
@@ -39,6 +39,9 @@ static const char setup[] =
 	"mkdir -p dir && printf \"x\\n\" > dir/two.h && "
 	"printf \"e\\n\" >> one.c && git add -A && "
 	"git commit -qm \"two files\" && "
+	"seq 1 40 > long.txt && git add long.txt && git commit -qm long && "
+	"git mv long.txt moved.txt && "
+	"git commit -qam rename && "
 	"git rm -q dir/two.h && git commit -qm \"delete two\" && "
 	"git commit -q --allow-empty -m \"empty\"";
 
@@ -55,7 +58,7 @@ int main(void)
 	log = run(dir, "git rev-list --reverse main");
 	ok(log != NULL, "repository built");
 	ids = g_strsplit(log ? g_strstrip(log) : "", "\n", -1);
-	is_int(g_strv_length(ids), 6, "six commits");
+	is_int(g_strv_length(ids), 8, "eight commits");
 	for (size_t i = 0; ids[i]; i++) {
 		char *cmd = g_strdup_printf("git show %s | "
 					    "git patch-id --stable", ids[i]);

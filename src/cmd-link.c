@@ -1,0 +1,156 @@
+/*
+ * cmd-link.c - maintstat link: which list message posted each commit.
+ */
+#include "cli-review.h"
+#include "commands.h"
+#include "link.h"
+#include "output.h"
+
+#include <glib.h>
+#include <stdio.h>
+
+static const struct cli_command_help help = {
+	"maintstat link --repo GITDIR --archive PATH... [options]",
+	"For each non-merge commit of the window, the message of the list\n"
+	"archives that posted it, found by, in order: a Link: trailer naming\n"
+	"a message (lore URLs, /r/<id>, patch.msgid.link/<id>), a Message-Id:\n"
+	"trailer, equal patch-ids (git patch-id --stable), then author plus\n"
+	"normalized subject (touched files break ties).  Each link names its\n"
+	"method and the earlier versions of the patch; commits left unlinked\n"
+	"are listed, and how many each method linked.",
+};
+
+static void print_text(const struct ms_mail_index *idx,
+		       const GPtrArray *commits,
+		       const struct ms_link_result *r)
+{
+	size_t total = commits->len;
+
+	for (guint i = 0; i < r->links->len; i++) {
+		const struct ms_link *l = &g_array_index(r->links,
+							 struct ms_link, i);
+		const struct ms_link_commit *c = commits->pdata[l->commit];
+
+		printf("%.12s %-18s <%s> %s\n", c->id,
+		       ms_link_method_name(l->method),
+		       ms_mail_index_get(idx, l->rec)->message_id,
+		       c->summary);
+		for (guint k = 0; k < l->earlier->len; k++)
+			printf("%12s %-18s <%s>\n", "", "earlier",
+			       ms_mail_index_get(idx, g_array_index(
+				       l->earlier, uint32_t, k))->message_id);
+	}
+	for (guint i = 0; i < r->unlinked->len; i++) {
+		const struct ms_link_commit *c = commits->pdata[
+			g_array_index(r->unlinked, uint32_t, i)];
+
+		printf("%.12s %-18s %s\n", c->id, "unlinked", c->summary);
+	}
+	printf("\nCommits %zu, linked %u (%u%%)\n", total, r->links->len,
+	       total ? (unsigned)(r->links->len * 100 / total) : 0);
+	for (int m = 0; m < MS_LINK__COUNT; m++)
+		printf("  %-18s %zu\n", ms_link_method_name(m), r->counts[m]);
+	printf("  %-18s %u\n", "unlinked", r->unlinked->len);
+}
+
+static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
+		       const GPtrArray *commits,
+		       const struct ms_link_result *r)
+{
+	ms_out_begin_document(o);
+	ms_out_key(o, "links");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < r->links->len; i++) {
+		const struct ms_link *l = &g_array_index(r->links,
+							 struct ms_link, i);
+		const struct ms_link_commit *c = commits->pdata[l->commit];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "commit", c->id);
+		ms_out_kv_string(o, "message_id",
+				 ms_mail_index_get(idx, l->rec)->message_id);
+		ms_out_kv_string(o, "method", ms_link_method_name(l->method));
+		ms_out_kv_string(o, "kind", ms_mail_kind_name(
+					 ms_mail_index_get(idx, l->rec)->kind));
+		ms_out_key(o, "earlier");
+		ms_out_begin_list(o);
+		for (guint k = 0; k < l->earlier->len; k++)
+			ms_out_string(o, ms_mail_index_get(idx, g_array_index(
+				l->earlier, uint32_t, k))->message_id);
+		ms_out_end_list(o);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_key(o, "unlinked");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < r->unlinked->len; i++) {
+		const struct ms_link_commit *c = commits->pdata[
+			g_array_index(r->unlinked, uint32_t, i)];
+
+		ms_out_string(o, c->id);
+	}
+	ms_out_end_list(o);
+	ms_out_key(o, "counts");
+	ms_out_begin_object(o);
+	ms_out_kv_int(o, "commits", commits->len);
+	for (int m = 0; m < MS_LINK__COUNT; m++)
+		ms_out_kv_int(o, ms_link_method_name(m),
+			      (int64_t)r->counts[m]);
+	ms_out_kv_int(o, "unlinked", r->unlinked->len);
+	ms_out_end_object(o);
+}
+
+int cmd_link(int argc, char **argv)
+{
+	struct cli_rev_opts ro = { 0 };
+	bool json = false, ignore = false;
+	const struct cli_option opts[] = {
+		CLI_REV_OPTIONS(&ro),
+		{ CLI_OPT_FLAG, "ignore-link-trailers", 0, &ignore, NULL,
+		  "do not use Link: and Message-Id: trailers" },
+		CLI_OPT_JSON(&json),
+		CLI_OPTION_END,
+	};
+	struct ms_link_opts lo = { 0 };
+	struct ms_link_mail *lm = NULL;
+	struct ms_link_result *res = NULL;
+	GPtrArray *commits = NULL;
+	int64_t since, until;
+	struct ms_out *o;
+	int rc;
+
+	rc = cli_parse_options(&argc, &argv, opts, &help);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (argc)
+		return cli_usage_error("link", "unexpected argument '%s'",
+				       argv[0]);
+	if (!ro.repo)
+		return cli_usage_error("link", "--repo GITDIR is required");
+	if (!ro.archives.nr)
+		return cli_usage_error("link", "--archive PATH is required");
+	rc = cli_rev_window("link", &ro, &since, &until);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	rc = cli_rev_load_commits("link", &ro, since, until, &commits);
+	if (rc != CLI_CONTINUE)
+		goto out;
+	rc = cli_rev_load_mail("link", &ro, 0, NULL, NULL, &lm);
+	if (rc != CLI_CONTINUE)
+		goto out;
+	lo.ignore_link_trailers = ignore;
+	res = ms_link_run(lm, commits, &lo);
+	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
+	if (json)
+		print_json(o, ms_link_mail_index(lm), commits, res);
+	else
+		print_text(ms_link_mail_index(lm), commits, res);
+	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
+	ms_out_free(o);
+out:
+	ms_link_result_free(res);
+	ms_link_mail_free(lm);
+	if (commits)
+		g_ptr_array_unref(commits);
+	return rc;
+}

@@ -1,0 +1,621 @@
+/*
+ * link.c - linking commits to the messages that posted them (link.h).
+ */
+#include "link.h"
+#include "history.h"
+#include "patchid.h"
+#include "person.h"
+
+#include <string.h>
+
+#define DAY 86400
+/* A posting more than this before its commit is not matched by subject. */
+#define SUBJECT_WINDOW (2 * 365 * DAY)
+/* Tolerated clock skew between a posting and its commit. */
+#define SKEW DAY
+
+/* ---- the mail side ---- */
+
+struct ms_link_mail {
+	struct ms_mail_index *idx;
+	GPtrArray *files;     /* per record: GPtrArray of char *, or NULL */
+	const struct ms_link_mail_opts *opts;
+};
+
+static int on_mail(struct ms_mail *m, const struct ms_mail_source *src,
+		   void *data)
+{
+	struct ms_link_mail *lm = data;
+	uint32_t rec = ms_mail_index_add(lm->idx, m);
+	GPtrArray *files = NULL;
+
+	(void)src;
+	if (m->has_diff && m->files && m->files->len) {
+		files = g_ptr_array_new_full(m->files->len, g_free);
+		for (guint i = 0; i < m->files->len; i++)
+			g_ptr_array_add(files, g_strdup(m->files->pdata[i]));
+	}
+	while (lm->files->len <= rec)
+		g_ptr_array_add(lm->files, NULL);
+	lm->files->pdata[rec] = files;
+	if (lm->opts->hook)
+		lm->opts->hook(m, rec, lm->opts->hook_data);
+	ms_mail_free(m);
+	return 0;
+}
+
+static void files_free(gpointer p)
+{
+	if (p)
+		g_ptr_array_unref(p);
+}
+
+int ms_link_mail_load(const struct ms_link_mail_opts *opts,
+		      struct ms_link_mail **out, struct ms_diags *diags)
+{
+	struct ms_link_mail *lm = g_new0(struct ms_link_mail, 1);
+	int rc = 0;
+
+	*out = NULL;
+	lm->idx = ms_mail_index_new();
+	lm->files = g_ptr_array_new_with_free_func(files_free);
+	lm->opts = opts;
+	for (size_t i = 0; i < opts->nr_archives; i++) {
+		struct ms_mail_read_result res;
+
+		ms_mail_read_result_init(&res);
+		rc = ms_mail_parse_archive(opts->archives[i], NULL, 0,
+					   opts->parse_flags, on_mail, lm,
+					   &res, diags);
+		ms_mail_read_result_release(&res);
+		if (rc < 0) {
+			ms_link_mail_free(lm);
+			return rc;
+		}
+	}
+	ms_mail_index_finish(lm->idx);
+	lm->opts = NULL;
+	*out = lm;
+	return 0;
+}
+
+void ms_link_mail_free(struct ms_link_mail *lm)
+{
+	if (!lm)
+		return;
+	ms_mail_index_free(lm->idx);
+	g_ptr_array_unref(lm->files);
+	g_free(lm);
+}
+
+const struct ms_mail_index *ms_link_mail_index(const struct ms_link_mail *lm)
+{
+	return lm->idx;
+}
+
+const GPtrArray *ms_link_mail_files(const struct ms_link_mail *lm,
+				    uint32_t rec)
+{
+	if (rec >= lm->files->len)
+		return NULL;
+	return lm->files->pdata[rec];
+}
+
+/* ---- the commit side ---- */
+
+static void commit_free(gpointer p)
+{
+	struct ms_link_commit *c = p;
+
+	if (!c)
+		return;
+	g_free(c->author_name);
+	g_free(c->author_email);
+	g_free(c->committer_name);
+	g_free(c->committer_email);
+	g_free(c->summary);
+	g_free(c->subject);
+	g_ptr_array_unref(c->link_ids);
+	g_ptr_array_unref(c->msgid_ids);
+	g_ptr_array_unref(c->paths);
+	for (guint i = 0; i < c->tags->len; i++) {
+		struct ms_link_tag *t = &g_array_index(c->tags,
+						       struct ms_link_tag, i);
+		g_free(t->name);
+		g_free(t->email);
+	}
+	g_array_free(c->tags, TRUE);
+	g_free(c);
+}
+
+static void release_user(void *user, void *data)
+{
+	(void)data;
+	commit_free(user);
+}
+
+struct load {
+	const struct ms_link_commits_opts *opts;
+	GPtrArray *out;
+	int error;
+	char *error_msg;
+	GMutex lock;
+};
+
+static char *strip_brackets(const char *v)
+{
+	char *s = g_strstrip(g_strdup(v));
+	size_t n = strlen(s);
+
+	if (n >= 2 && s[0] == '<' && s[n - 1] == '>') {
+		memmove(s, s + 1, n - 2);
+		s[n - 2] = 0;
+	}
+	return s;
+}
+
+static void *prepare(const struct ms_commit *c, void *data)
+{
+	struct load *ld = data;
+	struct ms_link_commit *lc;
+	struct ms_mail_subject subj;
+	int rc;
+
+	if (c->committer.time < ld->opts->since ||
+	    c->committer.time > ld->opts->until)
+		return NULL;
+	lc = g_new0(struct ms_link_commit, 1);
+	memcpy(lc->id, c->id, sizeof(lc->id));
+	lc->author_name = g_strdup(c->author.name);
+	lc->author_email = ms_email_normalize(c->author.email, 0);
+	lc->committer_name = g_strdup(c->committer.name);
+	lc->committer_email = ms_email_normalize(c->committer.email, 0);
+	lc->author_time = c->author.time;
+	lc->commit_time = c->committer.time;
+	lc->link_ids = g_ptr_array_new_with_free_func(g_free);
+	lc->msgid_ids = g_ptr_array_new_with_free_func(g_free);
+	lc->paths = g_ptr_array_new_full(c->nr_paths, g_free);
+	lc->tags = g_array_new(FALSE, FALSE, sizeof(struct ms_link_tag));
+	for (size_t i = 0; i < c->nr_paths; i++)
+		g_ptr_array_add(lc->paths, g_strdup(c->paths[i]));
+	for (size_t i = 0; i < c->nr_trailers; i++) {
+		const struct ms_commit_trailer *t = &c->trailers[i];
+		char *id;
+
+		switch (t->kind) {
+		case MS_TRAILER_LINK:
+			id = ms_link_url_msgid(t->value);
+			if (id)
+				g_ptr_array_add(lc->link_ids, id);
+			break;
+		case MS_TRAILER_MESSAGE_ID:
+			id = strip_brackets(t->value);
+			if (*id)
+				g_ptr_array_add(lc->msgid_ids, id);
+			else
+				g_free(id);
+			break;
+		case MS_TRAILER_REVIEWED_BY:
+		case MS_TRAILER_ACKED_BY:
+		case MS_TRAILER_TESTED_BY: {
+			struct ms_link_tag tag = { t->kind, NULL, NULL };
+
+			tag.name = g_strdup(t->name ? t->name : "");
+			tag.email = t->email ?
+				    ms_email_normalize(t->email, 0) :
+				    g_strdup("");
+			g_array_append_val(lc->tags, tag);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	rc = ms_commit_patchid(ld->opts->gitdir, c->id, lc->patch_id,
+			       &lc->summary);
+	if (rc < 0) {
+		g_mutex_lock(&ld->lock);
+		if (!ld->error) {
+			ld->error = rc;
+			ld->error_msg = g_strdup(ms_error_last());
+		}
+		g_mutex_unlock(&ld->lock);
+		lc->summary = g_strdup("");
+	}
+	ms_mail_parse_subject(lc->summary, &subj);
+	lc->subject = g_strdup(subj.normalized ? subj.normalized : "");
+	ms_mail_subject_release(&subj);
+	return lc;
+}
+
+static int on_commit(const struct ms_commit *c, void *data)
+{
+	struct load *ld = data;
+
+	if (c->user)
+		g_ptr_array_add(ld->out, c->user);
+	return 0;
+}
+
+int ms_link_commits_load(const struct ms_link_commits_opts *opts,
+			 GPtrArray **out, struct ms_diags *diags)
+{
+	struct ms_walk_opts wo = { 0 };
+	struct load ld = { 0 };
+	int rc;
+
+	ld.opts = opts;
+	ld.out = g_ptr_array_new_with_free_func(commit_free);
+	g_mutex_init(&ld.lock);
+	wo.rev = opts->rev;
+	wo.nr_threads = opts->nr_threads;
+	wo.prepare = prepare;
+	wo.fn = on_commit;
+	wo.release = release_user;
+	wo.data = &ld;
+	rc = ms_history_walk(opts->gitdir, &wo, NULL, diags);
+	if (rc == 0 && ld.error) {
+		rc = ld.error;
+		ms_error_set(rc, "%s", ld.error_msg);
+	}
+	g_free(ld.error_msg);
+	g_mutex_clear(&ld.lock);
+	if (rc < 0) {
+		g_ptr_array_unref(ld.out);
+		*out = NULL;
+		return rc;
+	}
+	*out = ld.out;
+	return 0;
+}
+
+char *ms_link_url_msgid(const char *url)
+{
+	char *v = strip_brackets(url), *p, *host, *path, *id = NULL;
+	char **segs = NULL;
+	guint n;
+
+	p = strstr(v, "://");
+	if (!p)
+		goto out;
+	host = p + 3;
+	path = strchr(host, '/');
+	if (!path)
+		goto out;
+	*path++ = 0;
+	path[strcspn(path, "?#")] = 0;
+	segs = g_strsplit(path, "/", -1);
+	/* drop empty segments */
+	n = 0;
+	for (guint i = 0; segs[i]; i++) {
+		if (*segs[i])
+			segs[n++] = segs[i];
+		else
+			g_free(segs[i]);
+	}
+	segs[n] = NULL;
+	if (n == 0)
+		goto out;
+	for (guint i = 0; i < n; i++) {
+		char *dec = g_uri_unescape_string(segs[i], NULL);
+
+		if (dec) {
+			g_free(segs[i]);
+			segs[i] = dec;
+		}
+	}
+	if (!g_ascii_strcasecmp(host, "patch.msgid.link") ||
+	    !g_ascii_strcasecmp(host, "msgid.link")) {
+		id = segs[0];
+		if (!strcmp(id, "r") && n > 1)
+			id = segs[1];
+	} else {
+		for (guint i = 0; i + 1 < n; i++)
+			if (!strcmp(segs[i], "r")) {
+				id = segs[i + 1];
+				break;
+			}
+		if (!id && n >= 2 && strchr(segs[1], '@'))
+			id = segs[1];
+		else if (!id && strchr(segs[0], '@'))
+			id = segs[0];
+	}
+	if (id)
+		id = strchr(id, '@') ? strip_brackets(id) : NULL;
+out:
+	g_strfreev(segs);
+	g_free(v);
+	return id;
+}
+
+/* ---- linking ---- */
+
+const char *ms_link_method_name(enum ms_link_method m)
+{
+	switch (m) {
+	case MS_LINK_TRAILER: return "link-trailer";
+	case MS_LINK_MSGID_TRAILER: return "message-id-trailer";
+	case MS_LINK_PATCH_ID: return "patch-id";
+	case MS_LINK_SUBJECT: return "subject";
+	default: return "unknown";
+	}
+}
+
+struct matcher {
+	const struct ms_link_mail *lm;
+	const struct ms_mail_index *idx;
+	GHashTable *by_patch_id;    /* patch-id -> GArray of uint32_t */
+	GHashTable *by_subject;     /* subject -> GArray of uint32_t */
+	GHashTable *rec_of;         /* struct ms_mail_rec * -> number */
+	GHashTable *by_date;        /* "email date" -> GArray of uint32_t */
+};
+
+static bool is_posting(const struct ms_mail_rec *r)
+{
+	return !r->duplicate && (r->kind == MS_MAIL_PATCH ||
+				 r->kind == MS_MAIL_OTHER);
+}
+
+static void multimap_add(GHashTable *h, const char *key, uint32_t v)
+{
+	GArray *a = g_hash_table_lookup(h, key);
+
+	if (!a) {
+		a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+		g_hash_table_insert(h, (gpointer)key, a);
+	}
+	g_array_append_val(a, v);
+}
+
+static void garray_free(gpointer p)
+{
+	g_array_free(p, TRUE);
+}
+
+static size_t common_files(const GPtrArray *files, const GPtrArray *paths)
+{
+	size_t n = 0;
+
+	if (!files)
+		return 0;
+	for (guint i = 0; i < files->len; i++)
+		for (guint j = 0; j < paths->len; j++)
+			if (!strcmp(files->pdata[i], paths->pdata[j])) {
+				n++;
+				break;
+			}
+	return n;
+}
+
+static bool same_author(const struct ms_mail_rec *r,
+			const struct ms_link_commit *c)
+{
+	if (r->sender_email && *c->author_email &&
+	    !g_ascii_strcasecmp(r->sender_email, c->author_email))
+		return true;
+	return r->sender_name && *r->sender_name && *c->author_name &&
+	       !g_utf8_collate(r->sender_name, c->author_name);
+}
+
+/*
+ * The applied posting among candidates: the newest posted before the
+ * commit (with SKEW), else the oldest after it.  With `by_subject`, only
+ * the author's postings within SUBJECT_WINDOW whose files overlap the
+ * commit's (when both are known), the best overlap first.
+ */
+static int64_t pick(const struct matcher *m, const GArray *cand,
+		    const struct ms_link_commit *c, bool by_subject)
+{
+	int64_t best = -1, after = -1;
+	int64_t best_date = 0, after_date = 0;
+	size_t best_common = 0;
+
+	for (guint i = 0; cand && i < cand->len; i++) {
+		uint32_t rec = g_array_index(cand, uint32_t, i);
+		const struct ms_mail_rec *r = ms_mail_index_get(m->idx, rec);
+		int64_t d = r->date_valid ? r->date : 0;
+		size_t common = 0;
+
+		if (by_subject) {
+			const GPtrArray *f = ms_link_mail_files(m->lm, rec);
+
+			if (!same_author(r, c))
+				continue;
+			if (d < c->commit_time - SUBJECT_WINDOW)
+				continue;
+			common = common_files(f, c->paths);
+			if (f && f->len && c->paths->len && !common)
+				continue;
+		}
+		if (d <= c->commit_time + SKEW) {
+			if (best < 0 || common > best_common ||
+			    (common == best_common && d > best_date)) {
+				best = rec;
+				best_date = d;
+				best_common = common;
+			}
+		} else if (after < 0 || d < after_date) {
+			after = rec;
+			after_date = d;
+		}
+	}
+	return best >= 0 ? best : after;
+}
+
+static int cmp_by_date(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const struct ms_mail_index *idx = data;
+	const struct ms_mail_rec *ra = ms_mail_index_get(idx,
+							 *(const uint32_t *)a);
+	const struct ms_mail_rec *rb = ms_mail_index_get(idx,
+							 *(const uint32_t *)b);
+
+	return (ra->date > rb->date) - (ra->date < rb->date);
+}
+
+/* The earlier postings of the patch applied as `rec`. */
+static GArray *earlier_versions(const struct matcher *m, uint32_t rec)
+{
+	const struct ms_mail_rec *r = ms_mail_index_get(m->idx, rec);
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	GHashTable *seen = g_hash_table_new(NULL, NULL);
+	const GArray *lists[2] = { NULL, NULL };
+
+	if (r->subject)
+		lists[0] = g_hash_table_lookup(m->by_subject, r->subject);
+	if (r->patch_id)
+		lists[1] = g_hash_table_lookup(m->by_patch_id, r->patch_id);
+	for (int l = 0; l < 2; l++)
+		for (guint i = 0; lists[l] && i < lists[l]->len; i++) {
+			uint32_t o = g_array_index(lists[l], uint32_t, i);
+			const struct ms_mail_rec *or =
+				ms_mail_index_get(m->idx, o);
+
+			if (o == rec || or->date > r->date)
+				continue;
+			if (l == 0 && !(or->sender_email && r->sender_email &&
+					!strcmp(or->sender_email,
+						r->sender_email)))
+				continue;
+			if (g_hash_table_contains(seen, GUINT_TO_POINTER(o)))
+				continue;
+			g_hash_table_add(seen, GUINT_TO_POINTER(o));
+			g_array_append_val(out, o);
+		}
+	g_array_sort_with_data(out, cmp_by_date, (gpointer)m->idx);
+	g_hash_table_unref(seen);
+	return out;
+}
+
+static int64_t by_trailer_ids(const struct matcher *m, const GPtrArray *ids)
+{
+	for (guint i = 0; i < ids->len; i++) {
+		const struct ms_mail_rec *r =
+			ms_mail_index_find(m->idx, ids->pdata[i]);
+
+		if (r)
+			return GPOINTER_TO_UINT(g_hash_table_lookup(m->rec_of,
+								    r));
+	}
+	return -1;
+}
+
+struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
+				   const GPtrArray *commits,
+				   const struct ms_link_opts *opts)
+{
+	struct ms_link_result *res = g_new0(struct ms_link_result, 1);
+	struct matcher m = { lm, lm->idx, NULL, NULL, NULL, NULL };
+	size_t n = ms_mail_index_count(lm->idx);
+	GHashTable *rec_of = g_hash_table_new(NULL, NULL);
+
+	res->links = g_array_new(FALSE, FALSE, sizeof(struct ms_link));
+	res->unlinked = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	res->by_rec = g_hash_table_new(NULL, NULL);
+	m.by_patch_id = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					      garray_free);
+	m.by_subject = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					     garray_free);
+	m.by_date = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					  garray_free);
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *r = ms_mail_index_get(lm->idx, i);
+
+		g_hash_table_insert(rec_of, (gpointer)r, GUINT_TO_POINTER(i));
+		if (!is_posting(r))
+			continue;
+		if (r->patch_id && *r->patch_id)
+			multimap_add(m.by_patch_id, r->patch_id, i);
+		if (r->subject && *r->subject && r->patch_id)
+			multimap_add(m.by_subject, r->subject, i);
+		if (r->sender_email && r->date_valid && r->patch_id) {
+			char *key = g_strdup_printf("%s %" G_GINT64_FORMAT,
+						    r->sender_email, r->date);
+
+			if (g_hash_table_contains(m.by_date, key))
+				g_free(key);
+			else
+				g_hash_table_insert(m.by_date, key,
+					g_array_new(FALSE, FALSE,
+						    sizeof(uint32_t)));
+			g_array_append_val(g_hash_table_lookup(m.by_date,
+							       key), i);
+		}
+	}
+	m.rec_of = rec_of;
+	for (guint ci = 0; ci < commits->len; ci++) {
+		const struct ms_link_commit *c = commits->pdata[ci];
+		struct ms_link l = { ci, 0, MS_LINK_TRAILER, NULL };
+		int64_t rec = -1;
+
+		if (!opts->ignore_link_trailers) {
+			rec = by_trailer_ids(&m, c->link_ids);
+			l.method = MS_LINK_TRAILER;
+			if (rec < 0) {
+				rec = by_trailer_ids(&m, c->msgid_ids);
+				l.method = MS_LINK_MSGID_TRAILER;
+			}
+		}
+		if (rec < 0 && *c->patch_id) {
+			rec = pick(&m, g_hash_table_lookup(m.by_patch_id,
+							   c->patch_id),
+				   c, false);
+			l.method = MS_LINK_PATCH_ID;
+		}
+		if (rec < 0 && *c->subject) {
+			rec = pick(&m, g_hash_table_lookup(m.by_subject,
+							   c->subject),
+				   c, true);
+			l.method = MS_LINK_SUBJECT;
+		}
+		if (rec < 0 && *c->author_email) {
+			/* git am keeps the posting's Date as the author date:
+			 * the same author at the same second, with the same
+			 * files, is the same patch under an edited subject */
+			char *key = g_strdup_printf("%s %" G_GINT64_FORMAT,
+						    c->author_email,
+						    c->author_time);
+
+			rec = pick(&m, g_hash_table_lookup(m.by_date, key),
+				   c, true);
+			g_free(key);
+			l.method = MS_LINK_SUBJECT;
+		}
+		if (rec < 0) {
+			g_array_append_val(res->unlinked, ci);
+			continue;
+		}
+		l.rec = (uint32_t)rec;
+		l.earlier = earlier_versions(&m, l.rec);
+		res->counts[l.method]++;
+		g_array_append_val(res->links, l);
+		g_hash_table_insert(res->by_rec, GUINT_TO_POINTER(l.rec),
+				    GUINT_TO_POINTER(res->links->len));
+		for (guint k = 0; k < l.earlier->len; k++) {
+			gpointer key = GUINT_TO_POINTER(
+				g_array_index(l.earlier, uint32_t, k));
+
+			if (!g_hash_table_contains(res->by_rec, key))
+				g_hash_table_insert(res->by_rec, key,
+					GUINT_TO_POINTER(res->links->len));
+		}
+	}
+	g_hash_table_unref(rec_of);
+	g_hash_table_unref(m.by_patch_id);
+	g_hash_table_unref(m.by_subject);
+	g_hash_table_unref(m.by_date);
+	return res;
+}
+
+void ms_link_result_free(struct ms_link_result *r)
+{
+	if (!r)
+		return;
+	for (guint i = 0; i < r->links->len; i++)
+		g_array_free(g_array_index(r->links, struct ms_link,
+					   i).earlier, TRUE);
+	g_array_free(r->links, TRUE);
+	g_array_free(r->unlinked, TRUE);
+	g_hash_table_unref(r->by_rec);
+	g_free(r);
+}

@@ -1,0 +1,150 @@
+/*
+ * link.h - which mailing-list message posted each commit.
+ *
+ * Two models and a matcher:
+ *
+ *  - struct ms_link_mail: list archives read once (mail.h) into the mail
+ *    index, plus what linking needs per patch message (the files its diff
+ *    touches).  A hook sees every parsed message, so a report can keep
+ *    more (review.h matches MAINTAINERS K: patterns against diff lines).
+ *  - struct ms_link_commit: the commits of a window (history.h) with their
+ *    author, dates, normalized subject, stable patch-id (patchid.h), the
+ *    Message-IDs their Link:/Message-Id: trailers name, touched paths and
+ *    review trailers.
+ *  - ms_link_run(): for each commit, in this order: a Link: trailer naming
+ *    a message of the archive (lore URLs in all their forms, /r/<id>,
+ *    patch.msgid.link/<id>), a Message-Id: trailer, equal patch-ids, then
+ *    author plus normalized subject (touched files break ties).  Among
+ *    several postings of the same patch the newest one posted before the
+ *    commit is the applied version; the others posted earlier by the same
+ *    author under the same subject are its earlier versions.
+ *
+ * Ownership: everything returned through **out is the caller's, freed
+ * with the matching _free; records are borrowed from their model.
+ */
+#ifndef MS_LINK_H
+#define MS_LINK_H
+
+#include "error.h"
+#include "mail.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- the mail side ---- */
+
+struct ms_link_mail;
+
+/* Called for every parsed message with its index record number; the
+ * message is borrowed for the call. */
+typedef void (*ms_link_mail_hook)(const struct ms_mail *m, uint32_t rec,
+				  void *data);
+
+struct ms_link_mail_opts {
+	const char *const *archives;  /* paths (mail.h formats) */
+	size_t nr_archives;
+	unsigned parse_flags;         /* MS_MAIL_PARSE_KEEP_BODY for hooks */
+	ms_link_mail_hook hook;       /* may be NULL */
+	void *hook_data;
+};
+
+/*
+ * Read every archive into a finished index.  Returns 0 and the model in
+ * *out (ms_link_mail_free), or the archive reader's error.  Input
+ * problems go to `diags`.
+ */
+int ms_link_mail_load(const struct ms_link_mail_opts *opts,
+		      struct ms_link_mail **out, struct ms_diags *diags);
+void ms_link_mail_free(struct ms_link_mail *lm);
+
+/* The index (borrowed). */
+const struct ms_mail_index *ms_link_mail_index(const struct ms_link_mail *lm);
+
+/* Files touched by record `rec`'s diff (borrowed; NULL when none). */
+const GPtrArray *ms_link_mail_files(const struct ms_link_mail *lm,
+				    uint32_t rec);
+
+/* ---- the commit side ---- */
+
+struct ms_link_tag {
+	enum ms_trailer_kind kind;  /* Reviewed-by, Acked-by, Tested-by */
+	char *name, *email;         /* email normalized, may be "" */
+};
+
+struct ms_link_commit {
+	char id[41];
+	char *author_name, *author_email;   /* email normalized */
+	char *committer_name, *committer_email;
+	int64_t author_time, commit_time;
+	char *summary;              /* the summary line as written */
+	char *subject;              /* normalized as mail subjects are */
+	char patch_id[41];          /* "" when the commit changes nothing */
+	GPtrArray *link_ids;        /* char *, from Link: trailers */
+	GPtrArray *msgid_ids;       /* char *, from Message-Id: trailers */
+	GPtrArray *paths;           /* char * */
+	GArray *tags;               /* struct ms_link_tag */
+};
+
+struct ms_link_commits_opts {
+	const char *gitdir;
+	const char *rev;            /* NULL: HEAD */
+	int64_t since, until;       /* commit dates, inclusive */
+	int nr_threads;             /* 0: one per core */
+};
+
+/*
+ * The non-merge commits of the window, newest first, in *out (a
+ * GPtrArray of struct ms_link_commit *, freeing them; g_ptr_array_unref
+ * it).  Errors as ms_history_walk().
+ */
+int ms_link_commits_load(const struct ms_link_commits_opts *opts,
+			 GPtrArray **out, struct ms_diags *diags);
+
+/*
+ * The Message-ID a Link: trailer value names (without <>), or NULL:
+ * lore.kernel.org/<list>/<id>/..., .../r/<id>, lkml.kernel.org/r/<id>,
+ * patch.msgid.link/<id>, msgid.link/<id>, percent-decoded.
+ * Newly allocated.
+ */
+char *ms_link_url_msgid(const char *url);
+
+/* ---- linking ---- */
+
+enum ms_link_method {
+	MS_LINK_TRAILER = 0,     /* "link-trailer" */
+	MS_LINK_MSGID_TRAILER,   /* "message-id-trailer" */
+	MS_LINK_PATCH_ID,        /* "patch-id" */
+	MS_LINK_SUBJECT,         /* "subject" */
+	MS_LINK__COUNT
+};
+
+const char *ms_link_method_name(enum ms_link_method m);
+
+struct ms_link {
+	uint32_t commit;         /* index into the commits array */
+	uint32_t rec;            /* the applied posting's index record */
+	enum ms_link_method method;
+	GArray *earlier;         /* uint32_t records of earlier versions,
+				    oldest first */
+};
+
+struct ms_link_result {
+	GArray *links;           /* struct ms_link, in commit order */
+	GArray *unlinked;        /* uint32_t commit indexes */
+	size_t counts[MS_LINK__COUNT];
+	/* record -> link index + 1 of the commit it was applied as */
+	GHashTable *by_rec;
+};
+
+struct ms_link_opts {
+	bool ignore_link_trailers;  /* methods 1 and 2 off */
+};
+
+/* Link `commits` to the messages of `lm`.  Free with ms_link_result_free. */
+struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
+				   const GPtrArray *commits,
+				   const struct ms_link_opts *opts);
+void ms_link_result_free(struct ms_link_result *r);
+
+#endif

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""maintstat link on the planted repository and list archive of
+fixtures/gen/gen-review.py: each commit linked to its posting by the
+planted method (Link: trailer in lore and patch.msgid.link form,
+Message-Id: trailer, patch-id, author + subject), the earlier versions of
+a patch applied in its v3, the unposted commits unlinked; with
+--ignore-link-trailers the trailer-linked commits are found by patch-id;
+every bad input."""
+import os
+import subprocess
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+import json  # noqa: E402
+
+tmp = tmpdir()
+out = os.path.join(tmp, "gen")
+truth_path = os.path.join(tmp, "truth.json")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                             "gen-review.py"),
+                out, "--truth", truth_path], check=True)
+truth = json.load(open(truth_path))
+repo = os.path.join(out, "repo")
+mbox = os.path.join(out, "list.mbox")
+ids = truth["commits"]
+
+r = run("link", "--repo", repo, "--archive", mbox, "--json")
+eq(r.rc, 0, "link exits 0")
+doc = r.json()
+ok("schema_version" in doc, "schema_version present")
+links = {l["commit"]: l for l in doc["links"]}
+for name, (msgid, method) in sorted(truth["links"].items()):
+    l = links.get(ids[name], {})
+    eq(l.get("message_id"), msgid, f"commit {name} linked to its posting")
+    eq(l.get("method"), method, f"commit {name} linked by {method}")
+eq(links[ids["B"]]["earlier"], truth["earlier"]["B"],
+   "the v3 commit knows v1 and v2")
+eq(links[ids["A"]]["earlier"], [], "a single posting has no earlier one")
+eq(sorted(doc["unlinked"]), sorted(ids[n] for n in truth["unlinked"]),
+   "unposted commits stay unlinked")
+eq(doc["counts"], {"commits": 7, "link-trailer": 2,
+                   "message-id-trailer": 1, "patch-id": 1, "subject": 1,
+                   "unlinked": 2}, "counts per method")
+
+r = run("link", "--repo", repo, "--archive", mbox, "--json",
+        "--ignore-link-trailers")
+eq(r.rc, 0, "--ignore-link-trailers exits 0")
+doc = r.json()
+links = {l["commit"]: l for l in doc["links"]}
+for name in ("A", "E", "G"):
+    eq(links.get(ids[name], {}).get("method"), "patch-id",
+       f"without trailers commit {name} is found by patch-id")
+    eq(links.get(ids[name], {}).get("message_id"), truth["links"][name][0],
+       f"without trailers commit {name} gets the same posting")
+eq(doc["counts"]["link-trailer"] + doc["counts"]["message-id-trailer"], 0,
+   "no trailer links when they are ignored")
+
+r = run("link", "--repo", repo, "--archive", mbox)
+eq(r.rc, 0, "text exits 0")
+ok("Commits 7, linked 5 (71%)" in r.out, "text summary line", r.out)
+ok(any(l.startswith(ids["B"][:12]) and "patch-id" in l and
+       "<b3@example.net>" in l for l in r.out.splitlines()),
+   "text line of the v3 commit", r.out)
+ok(any("earlier" in l and "<b1@example.net>" in l
+       for l in r.out.splitlines()), "text lists earlier versions")
+
+r = run("link", "--repo", repo, "--archive", mbox, "--since", "2024-03-09",
+        "--json")
+eq(r.rc, 0, "--since exits 0")
+eq(sorted(l["commit"] for l in r.json()["links"]),
+   sorted([ids["B"], ids["E"], ids["G"]]), "--since limits commits by commit date")
+
+# bad input
+r = run("link", "--archive", mbox)
+eq(r.rc, 2, "missing --repo is a usage error")
+ok("--repo" in r.err, "the message names --repo", r.err)
+r = run("link", "--repo", repo)
+eq(r.rc, 2, "missing --archive is a usage error")
+r = run("link", "--repo", os.path.join(tmp, "nope"), "--archive", mbox)
+eq(r.rc, 1, "a missing repository is a runtime error")
+ok("nope" in r.err, "the message names the repository", r.err)
+r = run("link", "--repo", repo, "--archive", os.path.join(tmp, "no.mbox"))
+eq(r.rc, 1, "a missing archive is a runtime error")
+ok("no.mbox" in r.err, "the message names the archive", r.err)
+r = run("link", "--repo", repo, "--archive", mbox, "--since", "yesterday")
+eq(r.rc, 2, "a bad --since is a usage error")
+r = run("link", "--repo", repo, "--archive", mbox, "extra")
+eq(r.rc, 2, "a stray argument is a usage error")
+done()
