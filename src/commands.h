@@ -14,5 +14,6 @@ int cmd_urgent(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);
 int cmd_store(int argc, char **argv);
 int cmd_link(int argc, char **argv);
+int cmd_review(int argc, char **argv);
 
 #endif

@@ -33,6 +33,8 @@ static const struct command commands[] = {
 	  "look at the incremental store of extracted history" },
 	{ "link", cmd_link,
 	  "which list message posted each commit" },
+	{ "review", cmd_review,
+	  "how each entry's patches are answered on the list" },
 };
 
 static void usage(FILE *fp)

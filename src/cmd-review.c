@@ -1,0 +1,764 @@
+/*
+ * cmd-review.c - maintstat review: how each entry's patches are answered
+ * on the list, joined with the git facts of `activity` (docs/review.md).
+ */
+#include "activity.h"
+#include "cli-review.h"
+#include "commands.h"
+#include "history.h"
+#include "link.h"
+#include "maintainers.h"
+#include "output.h"
+#include "review.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct cli_command_help help = {
+	"maintstat review --archive PATH... [--repo GITDIR | --tree DIR] "
+	"[options] [ENTRY...]",
+	"For each MAINTAINERS entry (all with patches, or those named): the\n"
+	"patches posted in the window (mapped by the files their diffs touch\n"
+	"and K: patterns on their changed lines), the share answered by a\n"
+	"human other than the author, time to first response, to the first\n"
+	"reply of a listed M:/R: person and to the first Reviewed-by/Acked-by\n"
+	"(median and p90), patches ignored for --ignore-after days, the share\n"
+	"merged and the posting-to-commit time; per listed person their\n"
+	"replies, latency, tags and scores, with the git facts of `activity`;\n"
+	"the tag ledger, corporate aliases and de-facto maintainers.  Every\n"
+	"metric is defined in docs/review.md.",
+};
+
+struct run {
+	const struct ms_mail_index *idx;
+	const GPtrArray *commits;
+	const char *list_url;
+	int64_t target;
+	struct ms_act_entry *act;    /* per report entry, or NULL */
+	struct ms_activity *a;
+};
+
+static void hours(char buf[32], int64_t secs)
+{
+	if (secs < 0)
+		snprintf(buf, 32, "-");
+	else
+		snprintf(buf, 32, "%.1fh", (double)secs / 3600.0);
+}
+
+static char *msg_url(const struct run *r, const char *msgid)
+{
+	char *esc;
+	char *url;
+
+	if (!r->list_url)
+		return NULL;
+	esc = g_uri_escape_string(msgid, "@!$&'()*+,;=:", FALSE);
+	url = g_strdup_printf("%s%s%s/", r->list_url,
+			      g_str_has_suffix(r->list_url, "/") ? "" : "/",
+			      esc);
+	g_free(esc);
+	return url;
+}
+
+static void person_label(FILE *fp, const char *name, const char *email)
+{
+	if (name && *name)
+		fprintf(fp, "%s <%s>", name, email);
+	else
+		fprintf(fp, "%s", email);
+}
+
+static const struct ms_act_person *act_person(const struct ms_act_entry *ae,
+					      const char *email)
+{
+	for (size_t i = 0; ae && i < ae->nr_people; i++)
+		if (!g_ascii_strcasecmp(ae->people[i].email, email))
+			return &ae->people[i];
+	return NULL;
+}
+
+static void text_last(FILE *fp, const char *what, const struct ms_act_last *l)
+{
+	char date[32];
+
+	if (!l->set)
+		return;
+	ms_act_format(l->time, l->offset, false, false, date);
+	fprintf(fp, "    %s %.12s %s %zu\n", what, l->id, date, l->count);
+}
+
+/* Listed, inactive in git over the window and silent on the list. */
+static bool inactive(const struct ms_rv_person *p,
+		     const struct ms_act_person *ap, int64_t since)
+{
+	bool list = p->has_last_list && p->last_list >= since;
+
+	if (list || p->replied)
+		return false;
+	return ap ? ap->inactive : true;
+}
+
+static void print_text(FILE *fp, const struct run *r,
+		       const struct ms_review *rv, const struct ms_rv_entry *e,
+		       const struct ms_act_entry *ae)
+{
+	size_t n = e->patches->len;
+	char a[32], b[32], c[32], d[32];
+
+	fprintf(fp, "Subsystem %s\n", e->entry->name);
+	if (ae) {
+		fprintf(fp, "  Changes %zu / %zu (%zu%%)\n", ae->reviewed,
+			ae->commits, ae->commits ?
+			ae->reviewed * 100 / ae->commits : 0);
+		if (ae->has_last_activity) {
+			ms_act_format(ae->last_activity,
+				      ae->last_activity_offset, false, true,
+				      a);
+			fprintf(fp, "  Last activity: %s\n", a);
+		} else {
+			fprintf(fp, "  Last activity: never\n");
+		}
+	}
+	fprintf(fp, "  Patches %zu (series %zu), replied %zu (%zu%%), by a "
+		"listed person %zu (%zu%%)\n", n, e->series, e->replied,
+		n ? e->replied * 100 / n : 0, e->replied_maint,
+		n ? e->replied_maint * 100 / n : 0);
+	hours(a, e->ttfr_median);
+	hours(b, e->ttfr_p90);
+	hours(c, e->ttmr_median);
+	hours(d, e->ttmr_p90);
+	fprintf(fp, "  First response: median %s, p90 %s; from a listed "
+		"person: median %s, p90 %s\n", a, b, c, d);
+	hours(a, e->tttag_median);
+	hours(b, e->tttag_p90);
+	fprintf(fp, "  First review tag: %zu (%zu%%), median %s, p90 %s\n",
+		e->tagged, n ? e->tagged * 100 / n : 0, a, b);
+	fprintf(fp, "  Ignored patches: %zu\n", e->ignored);
+	if (r->commits) {
+		hours(a, e->merge_median);
+		hours(b, e->merge_p90);
+		fprintf(fp, "  Merged %zu (%zu%%), posting to commit: median "
+			"%s, p90 %s\n", e->merged,
+			n ? e->merged * 100 / n : 0, a, b);
+	}
+	fprintf(fp, "  Responsiveness (%" G_GINT64_FORMAT "h): %.0f%%\n",
+		r->target / 3600, e->responsiveness * 100);
+	for (guint i = 0; i < e->listed->len; i++) {
+		const struct ms_rv_person *p = e->listed->pdata[i];
+		const struct ms_act_person *ap = act_person(ae, p->email);
+
+		fprintf(fp, "  ");
+		person_label(fp, p->name, p->email);
+		fprintf(fp, ":\n");
+		if (ap) {
+			text_last(fp, "Author", &ap->author);
+			text_last(fp, "Committer", &ap->committer);
+			text_last(fp, "Tags", &ap->tags);
+		}
+		hours(a, p->has_latency ? p->median_latency : -1);
+		if (p->has_last_list)
+			ms_act_format(p->last_list, 0, false, true, b);
+		else
+			strcpy(b, "never");
+		fprintf(fp, "    List replied %zu/%zu (%zu%%), median %s, "
+			"Reviewed-by %zu, Acked-by %zu, score %.0f%%, "
+			"last %s\n", p->replied, n,
+			n ? p->replied * 100 / n : 0, a, p->reviewed_by,
+			p->acked_by, p->responsiveness * 100, b);
+	}
+	if (e->others->len &&
+	    ((const struct ms_rv_person *)e->others->pdata[0])->replied) {
+		fprintf(fp, "  Other repliers:\n");
+		for (guint i = 0; i < e->others->len && i < 5; i++) {
+			const struct ms_rv_person *p = e->others->pdata[i];
+
+			if (!p->replied)
+				break;
+			fprintf(fp, "    [%zu]: ", p->replied);
+			person_label(fp, p->name, p->email);
+			fprintf(fp, " (first %zu, tags %zu, commits %zu)\n",
+				p->first_replies, p->reviewed_by + p->acked_by,
+				p->commits);
+		}
+	}
+	for (guint i = 0; i < e->defacto->len; i++) {
+		const struct ms_rv_person *p = e->defacto->pdata[i];
+
+		fprintf(fp, "  DE-FACTO MAINTAINER ");
+		person_label(fp, p->name, p->email);
+		fprintf(fp, " (applied %zu, first replies %zu, tags %zu)\n",
+			p->applied, p->first_replies,
+			p->reviewed_by + p->acked_by);
+	}
+	for (guint i = 0; i < e->aliases->len; i++) {
+		const struct ms_rv_alias *al = e->aliases->pdata[i];
+
+		fprintf(fp, "  CORPORATE ALIAS %s:", al->email);
+		for (guint k = 0; k < al->people->len; k++) {
+			const struct ms_rv_person *p = al->people->pdata[k];
+
+			fprintf(fp, "%s ", k ? "," : "");
+			person_label(fp, p->name, p->email);
+		}
+		fprintf(fp, "\n");
+	}
+	if (e->ignored) {
+		fprintf(fp, "  Ignored:\n");
+		for (guint i = 0; i < e->patches->len; i++) {
+			const struct ms_rv_patch *pt = &g_array_index(
+				e->patches, struct ms_rv_patch, i);
+			const struct ms_mail_rec *rec;
+			char *url;
+
+			if (!pt->ignored)
+				continue;
+			rec = ms_mail_index_get(r->idx, g_array_index(
+				pt->postings, uint32_t, pt->postings->len - 1));
+			ms_act_format(rec->date, 0, false, true, a);
+			url = msg_url(r, rec->message_id);
+			fprintf(fp, "    %s <%s> %s%s%s\n", a, rec->message_id,
+				rec->subject ? rec->subject : "",
+				url ? " " : "", url ? url : "");
+			g_free(url);
+		}
+	}
+	if (e->tags_dropped->len) {
+		fprintf(fp, "  Tags given on the list, missing from the "
+			"commit:\n");
+		for (guint i = 0; i < e->tags_dropped->len; i++) {
+			const struct ms_rv_tag *t = &g_array_index(
+				e->tags_dropped, struct ms_rv_tag, i);
+			const struct ms_link_commit *lc =
+				r->commits->pdata[t->commit];
+
+			fprintf(fp, "    %.12s %s: ", lc->id,
+				ms_trailer_kind_name(t->kind));
+			person_label(fp, t->name, t->email ? t->email : "");
+			fprintf(fp, " <%s>\n",
+				ms_mail_index_get(r->idx, t->rec)->message_id);
+		}
+	}
+	if (e->tags_untraced->len) {
+		fprintf(fp, "  Tags in the commit with no trace on the list:\n");
+		for (guint i = 0; i < e->tags_untraced->len; i++) {
+			const struct ms_rv_tag *t = &g_array_index(
+				e->tags_untraced, struct ms_rv_tag, i);
+			const struct ms_link_commit *lc =
+				r->commits->pdata[t->commit];
+
+			fprintf(fp, "    %.12s %s: ", lc->id,
+				ms_trailer_kind_name(t->kind));
+			person_label(fp, t->name, t->email);
+			fprintf(fp, "\n");
+		}
+	}
+	for (guint i = 0; i < e->listed->len; i++) {
+		const struct ms_rv_person *p = e->listed->pdata[i];
+
+		if (!inactive(p, act_person(ae, p->email), rv->since))
+			continue;
+		fprintf(fp, "  INACTIVE %s ",
+			p->role == 'M' ? "MAINTAINER" : "REVIEWER");
+		person_label(fp, p->name, p->email);
+		fprintf(fp, "\n");
+	}
+	if (e->negative)
+		fprintf(fp, "  Negative intervals clamped: %zu\n", e->negative);
+}
+
+static void json_quant(struct ms_out *o, const char *key, int64_t med,
+		       int64_t p90)
+{
+	ms_out_key(o, key);
+	if (med < 0) {
+		ms_out_null(o);
+		return;
+	}
+	ms_out_begin_object(o);
+	ms_out_kv_real(o, "median_hours", (double)med / 3600.0);
+	ms_out_kv_real(o, "p90_hours", (double)p90 / 3600.0);
+	ms_out_end_object(o);
+}
+
+static void json_date(struct ms_out *o, const char *key, bool set,
+		      int64_t t)
+{
+	char d[32];
+
+	if (!set) {
+		ms_out_kv_null(o, key);
+		return;
+	}
+	ms_act_format(t, 0, true, false, d);
+	ms_out_kv_string(o, key, d);
+}
+
+static void json_msg(struct ms_out *o, const struct run *r,
+		     const char *key, const char *msgid)
+{
+	char *url = msg_url(r, msgid);
+
+	ms_out_kv_string(o, key, msgid);
+	ms_out_kv_string(o, "url", url);
+	g_free(url);
+}
+
+static void json_reply(struct ms_out *o, const struct run *r,
+		       const char *key, bool has,
+		       const struct ms_rv_reply *rep)
+{
+	const struct ms_mail_rec *rec;
+
+	ms_out_key(o, key);
+	if (!has) {
+		ms_out_null(o);
+		return;
+	}
+	rec = ms_mail_index_get(r->idx, rep->rec);
+	ms_out_begin_object(o);
+	json_msg(o, r, "message_id", rec->message_id);
+	ms_out_kv_string(o, "from", rec->sender_email);
+	ms_out_kv_real(o, "hours", (double)rep->latency / 3600.0);
+	ms_out_kv_bool(o, "clamped", rep->negative);
+	ms_out_end_object(o);
+}
+
+static void json_last(struct ms_out *o, const char *key,
+		      const struct ms_act_last *l)
+{
+	char date[32];
+
+	ms_out_key(o, key);
+	if (!l->set) {
+		ms_out_null(o);
+		return;
+	}
+	ms_act_format(l->time, l->offset, true, false, date);
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "commit", l->id);
+	ms_out_kv_string(o, "date", date);
+	ms_out_kv_int(o, "count", (int64_t)l->count);
+	if (l->tag)
+		ms_out_kv_string(o, "tag", l->tag);
+	ms_out_end_object(o);
+}
+
+static void json_person(struct ms_out *o, const struct ms_rv_person *p,
+			size_t n, const struct ms_act_person *ap,
+			const struct ms_review *rv, bool listed)
+{
+	ms_out_begin_object(o);
+	if (listed) {
+		char role[2] = { p->role, 0 };
+
+		ms_out_kv_string(o, "role", role);
+	}
+	ms_out_kv_string(o, "name", p->name && *p->name ? p->name : NULL);
+	ms_out_kv_string(o, "email", p->email);
+	ms_out_kv_int(o, "replied", (int64_t)p->replied);
+	ms_out_kv_real(o, "replied_share", n ? (double)p->replied / n : 0);
+	if (p->has_latency)
+		ms_out_kv_real(o, "median_latency_hours",
+			       (double)p->median_latency / 3600.0);
+	else
+		ms_out_kv_null(o, "median_latency_hours");
+	ms_out_kv_int(o, "within_target", (int64_t)p->within_target);
+	ms_out_kv_real(o, "responsiveness", p->responsiveness);
+	ms_out_key(o, "tags");
+	ms_out_begin_object(o);
+	ms_out_kv_int(o, "reviewed_by", (int64_t)p->reviewed_by);
+	ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
+	ms_out_kv_int(o, "tested_by", (int64_t)p->tested_by);
+	ms_out_end_object(o);
+	ms_out_kv_int(o, "messages", (int64_t)p->messages);
+	ms_out_kv_int(o, "threads", (int64_t)p->threads);
+	ms_out_kv_int(o, "authored", (int64_t)p->authored);
+	ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
+	ms_out_kv_int(o, "commits", (int64_t)p->commits);
+	ms_out_kv_int(o, "applied", (int64_t)p->applied);
+	ms_out_kv_int(o, "netdev_score", p->netdev_score);
+	json_date(o, "last_list_activity", p->has_last_list, p->last_list);
+	if (listed) {
+		ms_out_key(o, "git");
+		if (ap) {
+			ms_out_begin_object(o);
+			json_last(o, "author", &ap->author);
+			json_last(o, "committer", &ap->committer);
+			json_last(o, "tags", &ap->tags);
+			ms_out_end_object(o);
+		} else {
+			ms_out_null(o);
+		}
+		ms_out_kv_bool(o, "inactive", inactive(p, ap, rv->since));
+	}
+	ms_out_end_object(o);
+}
+
+static void json_tag(struct ms_out *o, const struct run *r,
+		     const struct ms_rv_tag *t)
+{
+	const struct ms_link_commit *lc = r->commits->pdata[t->commit];
+
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "commit", lc->id);
+	ms_out_kv_string(o, "tag", ms_trailer_kind_name(t->kind));
+	ms_out_kv_string(o, "name", t->name && *t->name ? t->name : NULL);
+	ms_out_kv_string(o, "email", t->email && *t->email ? t->email : NULL);
+	if (t->rec != UINT32_MAX)
+		json_msg(o, r, "message_id",
+			 ms_mail_index_get(r->idx, t->rec)->message_id);
+	ms_out_end_object(o);
+}
+
+static void print_json(struct ms_out *o, const struct run *r,
+		       const struct ms_review *rv, const struct ms_rv_entry *e,
+		       const struct ms_act_entry *ae)
+{
+	size_t n = e->patches->len;
+
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "name", e->entry->name);
+	ms_out_kv_int(o, "patches", (int64_t)n);
+	ms_out_kv_int(o, "series", (int64_t)e->series);
+	ms_out_kv_int(o, "replied", (int64_t)e->replied);
+	ms_out_kv_int(o, "replied_by_listed", (int64_t)e->replied_maint);
+	ms_out_kv_int(o, "review_tagged", (int64_t)e->tagged);
+	ms_out_kv_int(o, "ignored", (int64_t)e->ignored);
+	if (r->commits) {
+		ms_out_kv_int(o, "merged", (int64_t)e->merged);
+		ms_out_kv_int(o, "commits", (int64_t)e->commits);
+	} else {
+		ms_out_kv_null(o, "merged");
+		ms_out_kv_null(o, "commits");
+	}
+	ms_out_kv_real(o, "reply_share", n ? (double)e->replied / n : 0);
+	json_quant(o, "time_to_first_response", e->ttfr_median, e->ttfr_p90);
+	json_quant(o, "time_to_first_maintainer_response", e->ttmr_median,
+		   e->ttmr_p90);
+	json_quant(o, "time_to_first_review_tag", e->tttag_median,
+		   e->tttag_p90);
+	json_quant(o, "review_cycle_duration", e->merge_median, e->merge_p90);
+	ms_out_kv_real(o, "responsiveness", e->responsiveness);
+	ms_out_kv_int(o, "negative_intervals", (int64_t)e->negative);
+	ms_out_key(o, "people");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->listed->len; i++) {
+		const struct ms_rv_person *p = e->listed->pdata[i];
+
+		json_person(o, p, n, act_person(ae, p->email), rv, true);
+	}
+	ms_out_end_list(o);
+	ms_out_key(o, "others");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->others->len; i++)
+		json_person(o, e->others->pdata[i], n, NULL, rv, false);
+	ms_out_end_list(o);
+	ms_out_key(o, "defacto_maintainers");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->defacto->len; i++) {
+		const struct ms_rv_person *p = e->defacto->pdata[i];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "name", p->name && *p->name ? p->name :
+				 NULL);
+		ms_out_kv_string(o, "email", p->email);
+		ms_out_kv_int(o, "applied", (int64_t)p->applied);
+		ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
+		ms_out_kv_int(o, "tags",
+			      (int64_t)(p->reviewed_by + p->acked_by));
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_key(o, "corporate_aliases");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->aliases->len; i++) {
+		const struct ms_rv_alias *al = e->aliases->pdata[i];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "email", al->email);
+		ms_out_kv_string(o, "name", al->name && *al->name ? al->name :
+				 NULL);
+		ms_out_key(o, "people");
+		ms_out_begin_list(o);
+		for (guint k = 0; k < al->people->len; k++) {
+			const struct ms_rv_person *p = al->people->pdata[k];
+
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "name", p->name && *p->name ?
+					 p->name : NULL);
+			ms_out_kv_string(o, "email", p->email);
+			ms_out_end_object(o);
+		}
+		ms_out_end_list(o);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_key(o, "patch_list");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->patches->len; i++) {
+		const struct ms_rv_patch *pt = &g_array_index(
+			e->patches, struct ms_rv_patch, i);
+		const struct ms_mail_rec *first = ms_mail_index_get(r->idx,
+			g_array_index(pt->postings, uint32_t, 0));
+
+		ms_out_begin_object(o);
+		json_msg(o, r, "message_id", first->message_id);
+		ms_out_kv_string(o, "subject", first->subject);
+		ms_out_kv_string(o, "author", first->sender_email);
+		json_date(o, "date", true, first->date);
+		ms_out_key(o, "versions");
+		ms_out_begin_list(o);
+		for (guint k = 0; k < pt->postings->len; k++)
+			ms_out_string(o, ms_mail_index_get(r->idx,
+				g_array_index(pt->postings, uint32_t,
+					      k))->message_id);
+		ms_out_end_list(o);
+		json_reply(o, r, "first_response", pt->has_first, &pt->first);
+		json_reply(o, r, "first_maintainer_response", pt->has_maint,
+			   &pt->first_maint);
+		json_reply(o, r, "first_review_tag", pt->has_tag,
+			   &pt->first_tag);
+		ms_out_kv_bool(o, "ignored", pt->ignored);
+		ms_out_key(o, "merged");
+		if (pt->merged) {
+			const struct ms_link_commit *lc =
+				r->commits->pdata[pt->commit];
+
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "commit", lc->id);
+			ms_out_kv_real(o, "hours",
+				       (double)pt->merge_time / 3600.0);
+			ms_out_end_object(o);
+		} else {
+			ms_out_null(o);
+		}
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_key(o, "tag_ledger");
+	ms_out_begin_object(o);
+	ms_out_key(o, "dropped");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->tags_dropped->len; i++)
+		json_tag(o, r, &g_array_index(e->tags_dropped,
+					      struct ms_rv_tag, i));
+	ms_out_end_list(o);
+	ms_out_key(o, "untraced");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->tags_untraced->len; i++)
+		json_tag(o, r, &g_array_index(e->tags_untraced,
+					      struct ms_rv_tag, i));
+	ms_out_end_list(o);
+	ms_out_end_object(o);
+	ms_out_end_object(o);
+}
+
+/* Newest message date of the archive (the default --until). */
+static int64_t newest_mail(const struct ms_mail_index *idx)
+{
+	int64_t t = 0;
+
+	for (size_t i = 0; i < ms_mail_index_count(idx); i++) {
+		const struct ms_mail_rec *r = ms_mail_index_get(idx, i);
+
+		if (r->date_valid && r->date > t)
+			t = r->date;
+	}
+	return t;
+}
+
+int cmd_review(int argc, char **argv)
+{
+	struct cli_rev_opts ro = { 0 };
+	struct cli_tree_opts to = { 0 };
+	bool json = false;
+	long ignore_days = 14, target_hours = 48;
+	const char *list_url = NULL;
+	const struct cli_option opts[] = {
+		CLI_REV_OPTIONS(&ro),
+		{ CLI_OPT_STRING, "tree", 0, &to.tree, "DIR",
+		  "without --repo: the source tree whose MAINTAINERS to use" },
+		{ CLI_OPT_STRING_LIST, "maintainers", 0, &to.maintainers,
+		  "FILE", "read this MAINTAINERS file instead of the tree's" },
+		{ CLI_OPT_INT, "ignore-after", 0, &ignore_days, "DAYS",
+		  "a patch without reply this long is ignored (default 14)" },
+		{ CLI_OPT_INT, "target", 0, &target_hours, "HOURS",
+		  "the response target of the scores (default 48)" },
+		{ CLI_OPT_STRING, "list-url", 0, &list_url, "URL",
+		  "the archive's base URL, for links to messages" },
+		CLI_OPT_JSON(&json),
+		CLI_OPTION_END,
+	};
+	struct cli_tree tree = { 0 };
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct ms_review_map *map = NULL;
+	struct ms_link_mail *lm = NULL;
+	struct ms_link_result *links = NULL;
+	struct ms_review *rv = NULL;
+	struct ms_review_opts rvo = { 0 };
+	struct ms_link_opts lo = { 0 };
+	const struct maint_entry **sel = NULL;
+	GPtrArray *commits = NULL;
+	struct ms_activity *act = NULL;
+	struct ms_act_entry **act_for = NULL;
+	GPtrArray *act_results = NULL;
+	struct run r = { 0 };
+	int64_t since, until;
+	bool have_tree = false;
+	struct ms_out *o;
+	int rc;
+
+	rc = cli_parse_options(&argc, &argv, opts, &help);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (!ro.archives.nr)
+		return cli_usage_error("review", "--archive PATH is required");
+	if (ignore_days < 0 || target_hours <= 0)
+		return cli_usage_error("review", "--ignore-after must not be "
+				       "negative and --target must be "
+				       "positive");
+	rc = cli_rev_window("review", &ro, &since, &until);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	to.repo = ro.repo;
+	to.rev = ro.rev;
+	rc = cli_tree_open("review", &to, NULL, &tree);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	have_tree = true;
+	if (argc) {
+		sel = g_new(const struct maint_entry *, (size_t)argc);
+		for (int i = 0; i < argc; i++) {
+			sel[i] = maint_file_find(tree.mf, argv[i]);
+			if (!sel[i]) {
+				rc = cli_usage_error("review", "no entry '%s' "
+						     "in MAINTAINERS",
+						     argv[i]);
+				goto out;
+			}
+		}
+		rvo.entries = sel;
+		rvo.nr_entries = (size_t)argc;
+	}
+	map = ms_review_map_new(tree.mf, tree.idx, &diags);
+	cli_print_diags(&diags);
+	ms_diags_release(&diags);
+	rc = cli_rev_load_mail("review", &ro, MS_MAIL_PARSE_KEEP_BODY,
+			       ms_review_map_hook, map, &lm);
+	if (rc != CLI_CONTINUE)
+		goto out;
+	if (!ro.until)
+		until = newest_mail(ms_link_mail_index(lm));
+	if (ro.repo) {
+		rc = cli_rev_load_commits("review", &ro, since, INT64_MAX,
+					  &commits);
+		if (rc != CLI_CONTINUE)
+			goto out;
+		links = ms_link_run(lm, commits, &lo);
+	}
+	rvo.since = since;
+	rvo.until = until;
+	rvo.ignore_after = (int64_t)ignore_days * 86400;
+	rvo.target = (int64_t)target_hours * 3600;
+	rv = ms_review_compute(lm, map, tree.mf, commits, links, &rvo);
+
+	if (ro.repo) {
+		/* the git facts of `activity` over the same window */
+		struct ms_activity_load_opts alo = { 0 };
+		struct ms_activity_query q = { 0 };
+		const struct maint_file *amf;
+
+		alo.gitdir = ro.repo;
+		alo.rev = ro.rev;
+		rc = ms_activity_load(&alo, &act, &diags);
+		cli_print_diags(&diags);
+		ms_diags_release(&diags);
+		if (rc < 0) {
+			rc = cli_error_last();
+			goto out;
+		}
+		amf = ms_activity_maintainers(act);
+		act_for = g_new0(struct ms_act_entry *, rv->entries->len);
+		act_results = g_ptr_array_new();
+		q.since = since;
+		q.until = ro.until ? until : ms_activity_newest(act);
+		q.active_since = since;
+		for (guint i = 0; i < rv->entries->len; i++) {
+			const struct ms_rv_entry *e = rv->entries->pdata[i];
+			const struct maint_entry *ae =
+				maint_file_find(amf, e->entry->name);
+			struct ms_act_entry *res = NULL;
+			size_t nr = 0;
+
+			if (!ae)
+				continue;
+			q.entries = &ae;
+			q.nr_entries = 1;
+			if (ms_activity_query(act, &q, &res, &nr) < 0) {
+				rc = cli_error_last();
+				goto out;
+			}
+			act_for[i] = res;
+			g_ptr_array_add(act_results, res);
+		}
+	}
+
+	r.idx = ms_link_mail_index(lm);
+	r.commits = commits;
+	r.list_url = list_url;
+	r.target = rvo.target;
+	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
+	if (json) {
+		char d[32];
+
+		ms_out_begin_document(o);
+		ms_out_key(o, "window");
+		ms_out_begin_object(o);
+		ms_act_format(since, 0, true, false, d);
+		ms_out_kv_string(o, "since", d);
+		ms_act_format(until, 0, true, false, d);
+		ms_out_kv_string(o, "until", d);
+		ms_out_end_object(o);
+		ms_out_kv_int(o, "ignore_after_days", ignore_days);
+		ms_out_kv_int(o, "target_hours", target_hours);
+		ms_out_kv_int(o, "negative_intervals", (int64_t)rv->negative);
+		ms_out_kv_string(o, "list_url", list_url);
+		ms_out_key(o, "entries");
+		ms_out_begin_list(o);
+	}
+	for (guint i = 0; i < rv->entries->len; i++) {
+		const struct ms_act_entry *ae = act_for ? act_for[i] : NULL;
+
+		if (json) {
+			print_json(o, &r, rv, rv->entries->pdata[i], ae);
+			continue;
+		}
+		if (i)
+			fputc('\n', stdout);
+		print_text(stdout, &r, rv, rv->entries->pdata[i], ae);
+	}
+	if (json)
+		ms_out_end_list(o);
+	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
+	ms_out_free(o);
+out:
+	if (act_results) {
+		for (guint i = 0; i < act_results->len; i++)
+			ms_act_entries_free(act_results->pdata[i], 1);
+		g_ptr_array_unref(act_results);
+	}
+	g_free(act_for);
+	ms_activity_free(act);
+	ms_review_free(rv);
+	ms_link_result_free(links);
+	if (commits)
+		g_ptr_array_unref(commits);
+	ms_link_mail_free(lm);
+	ms_review_map_free(map);
+	g_free(sel);
+	if (have_tree)
+		cli_tree_close(&tree);
+	return rc;
+}

@@ -1,0 +1,1027 @@
+/*
+ * review.c - list responsiveness per MAINTAINERS entry (review.h).
+ */
+#include "review.h"
+#include "maintainers.h"
+#include "person.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- patch to entry mapping ---- */
+
+struct kpat {
+	size_t entry;
+	GRegex *re;
+};
+
+struct ms_review_map {
+	const struct maint_file *mf;
+	const struct maint_index *idx;
+	GArray *kpats;               /* struct kpat */
+	GPtrArray *recs;             /* per record: GArray of size_t, or NULL */
+};
+
+struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
+					const struct maint_index *idx,
+					struct ms_diags *diags)
+{
+	struct ms_review_map *map = g_new0(struct ms_review_map, 1);
+
+	map->mf = mf;
+	map->idx = idx;
+	map->kpats = g_array_new(FALSE, FALSE, sizeof(struct kpat));
+	map->recs = g_ptr_array_new();
+	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
+		const struct maint_entry *e = maint_file_entry(mf, i);
+
+		for (size_t f = 0; f < e->nr_fields; f++) {
+			GError *err = NULL;
+			struct kpat k = { e->index, NULL };
+
+			if (e->fields[f].key != 'K')
+				continue;
+			k.re = g_regex_new(e->fields[f].value, G_REGEX_OPTIMIZE,
+					   0, &err);
+			if (!k.re) {
+				ms_diags_add(diags, e->fields[f].file,
+					     e->fields[f].line,
+					     "invalid K: regex '%s': %s",
+					     e->fields[f].value, err->message);
+				g_error_free(err);
+				continue;
+			}
+			g_array_append_val(map->kpats, k);
+		}
+	}
+	return map;
+}
+
+void ms_review_map_free(struct ms_review_map *map)
+{
+	if (!map)
+		return;
+	for (guint i = 0; i < map->kpats->len; i++)
+		g_regex_unref(g_array_index(map->kpats, struct kpat, i).re);
+	g_array_free(map->kpats, TRUE);
+	for (guint i = 0; i < map->recs->len; i++)
+		if (map->recs->pdata[i])
+			g_array_free(map->recs->pdata[i], TRUE);
+	g_ptr_array_free(map->recs, TRUE);
+	g_free(map);
+}
+
+static int cmp_size(gconstpointer a, gconstpointer b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void add_unique(GArray *a, size_t v)
+{
+	for (guint i = 0; i < a->len; i++)
+		if (g_array_index(a, size_t, i) == v)
+			return;
+	g_array_append_val(a, v);
+}
+
+static void map_path(const struct ms_review_map *map, const char *path,
+		     GArray *out)
+{
+	const struct maint_entry *m[64];
+	size_t n = maint_index_match(map->idx, path, m, G_N_ELEMENTS(m));
+
+	if (n > G_N_ELEMENTS(m))
+		n = G_N_ELEMENTS(m);
+	for (size_t i = 0; i < n; i++)
+		add_unique(out, m[i]->index);
+}
+
+GArray *ms_review_map_paths(const struct ms_review_map *map,
+			    const GPtrArray *paths)
+{
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(size_t));
+
+	for (guint i = 0; paths && i < paths->len; i++)
+		map_path(map, paths->pdata[i], out);
+	g_array_sort(out, cmp_size);
+	return out;
+}
+
+/* Does K: pattern `re` match a changed line of the diff in `body`? */
+static bool k_match(const GRegex *re, const char *body)
+{
+	const char *p = body;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if ((p[0] == '+' || p[0] == '-') && len > 1 &&
+		    strncmp(p, "+++ ", 4) && strncmp(p, "--- ", 4) &&
+		    strncmp(p, "---\n", 4)) {
+			char *line = g_strndup(p, len);
+			bool hit = g_regex_match(re, line, 0, NULL);
+
+			g_free(line);
+			if (hit)
+				return true;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return false;
+}
+
+void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data)
+{
+	struct ms_review_map *map = data;
+	GArray *out;
+
+	if (!m->has_diff || m->kind != MS_MAIL_PATCH)
+		return;
+	out = g_array_new(FALSE, FALSE, sizeof(size_t));
+	for (guint i = 0; m->files && i < m->files->len; i++)
+		map_path(map, m->files->pdata[i], out);
+	for (guint i = 0; m->body && i < map->kpats->len; i++) {
+		const struct kpat *k = &g_array_index(map->kpats,
+						      struct kpat, i);
+
+		if (k_match(k->re, m->body))
+			add_unique(out, k->entry);
+	}
+	g_array_sort(out, cmp_size);
+	while (map->recs->len <= rec)
+		g_ptr_array_add(map->recs, NULL);
+	if (out->len) {
+		map->recs->pdata[rec] = out;
+	} else {
+		g_array_free(out, TRUE);
+	}
+}
+
+const GArray *ms_review_map_entries(const struct ms_review_map *map,
+				    uint32_t rec)
+{
+	return rec < map->recs->len ? map->recs->pdata[rec] : NULL;
+}
+
+/* ---- computing ---- */
+
+struct ctx {
+	const struct ms_link_mail *lm;
+	const struct ms_mail_index *idx;
+	const struct ms_review_map *map;
+	const struct maint_file *mf;
+	const GPtrArray *commits;
+	const struct ms_link_result *links;
+	const struct ms_review_opts *opts;
+	GHashTable *rec_of;          /* rec pointer -> number */
+	GHashTable *children;        /* number -> GArray of uint32_t */
+	GHashTable *last_msg;        /* email -> int64_t * newest date */
+	GHashTable *senders;         /* emails that ever sent a message */
+	GArray *commit_entries;      /* per commit: GArray * of entries */
+};
+
+static const struct ms_mail_rec *rec_at(const struct ctx *c, uint32_t i)
+{
+	return ms_mail_index_get(c->idx, i);
+}
+
+static bool is_human_reply(const struct ms_mail_rec *r,
+			   const struct ms_mail_rec *author)
+{
+	if (r->duplicate || r->kind == MS_MAIL_BOT || !r->date_valid)
+		return false;
+	if (r->sender_email && author->sender_email &&
+	    !strcmp(r->sender_email, author->sender_email))
+		return false;
+	return r->kind == MS_MAIL_REPLY || r->kind == MS_MAIL_REVIEW ||
+	       r->kind == MS_MAIL_NACK || r->kind == MS_MAIL_OTHER ||
+	       r->kind == MS_MAIL_PATCH;
+}
+
+static bool gives_tag(const struct ctx *c, const struct ms_mail_rec *r)
+{
+	const struct ms_mail_tag *t = ms_mail_index_tags(c->idx, r);
+
+	for (uint32_t i = 0; i < r->n_review_tags; i++)
+		if (t[i].kind == MS_TRAILER_REVIEWED_BY ||
+		    t[i].kind == MS_TRAILER_ACKED_BY)
+			return true;
+	return false;
+}
+
+static void garray_free(gpointer p)
+{
+	g_array_free(p, TRUE);
+}
+
+static void ctx_init(struct ctx *c)
+{
+	size_t n = ms_mail_index_count(c->idx);
+
+	c->rec_of = g_hash_table_new(NULL, NULL);
+	c->children = g_hash_table_new_full(NULL, NULL, NULL, garray_free);
+	c->last_msg = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					    g_free);
+	c->senders = g_hash_table_new(g_str_hash, g_str_equal);
+	for (size_t i = 0; i < n; i++)
+		g_hash_table_insert(c->rec_of, (gpointer)rec_at(c, i),
+				    GUINT_TO_POINTER(i));
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *r = rec_at(c, i);
+		const struct ms_mail_rec *p;
+		uint32_t v = (uint32_t)i;
+		gpointer key;
+		GArray *a;
+
+		if (r->sender_email) {
+			int64_t *last = g_hash_table_lookup(c->last_msg,
+							    r->sender_email);
+
+			g_hash_table_add(c->senders, (gpointer)r->sender_email);
+			if (r->date_valid && (!last || *last < r->date)) {
+				if (!last) {
+					last = g_new(int64_t, 1);
+					g_hash_table_insert(c->last_msg,
+						(gpointer)r->sender_email,
+						last);
+				}
+				*last = r->date;
+			}
+		}
+		if (r->duplicate || !r->parent_id)
+			continue;
+		p = ms_mail_index_find(c->idx, r->parent_id);
+		if (!p || p == r)
+			continue;
+		key = g_hash_table_lookup(c->rec_of, p);
+		a = g_hash_table_lookup(c->children, key);
+		if (!a) {
+			a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+			g_hash_table_insert(c->children, key, a);
+		}
+		g_array_append_val(a, v);
+	}
+}
+
+static void ctx_release(struct ctx *c)
+{
+	g_hash_table_unref(c->rec_of);
+	g_hash_table_unref(c->children);
+	g_hash_table_unref(c->last_msg);
+	g_hash_table_unref(c->senders);
+}
+
+/* Every reply below record `root` (not `root` itself), in `out`. */
+static void descendants(const struct ctx *c, uint32_t root, GArray *out)
+{
+	GArray *queue = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	GHashTable *seen = g_hash_table_new(NULL, NULL);
+
+	g_array_append_val(queue, root);
+	g_hash_table_add(seen, GUINT_TO_POINTER(root));
+	for (guint q = 0; q < queue->len; q++) {
+		GArray *kids = g_hash_table_lookup(c->children,
+			GUINT_TO_POINTER(g_array_index(queue, uint32_t, q)));
+
+		for (guint k = 0; kids && k < kids->len; k++) {
+			uint32_t kid = g_array_index(kids, uint32_t, k);
+
+			if (g_hash_table_contains(seen, GUINT_TO_POINTER(kid)))
+				continue;
+			g_hash_table_add(seen, GUINT_TO_POINTER(kid));
+			g_array_append_val(queue, kid);
+			g_array_append_val(out, kid);
+		}
+	}
+	g_hash_table_unref(seen);
+	g_array_free(queue, TRUE);
+}
+
+struct person_acc {
+	struct ms_rv_person p;
+	GArray *latencies;           /* int64_t */
+	GHashTable *threads;
+	GHashTable *patches;         /* patch index set */
+	GHashTable *patches_target;
+};
+
+static struct person_acc *acc_get(GHashTable *h, GPtrArray *order,
+				  const char *email, const char *name,
+				  char role)
+{
+	struct person_acc *a = g_hash_table_lookup(h, email);
+
+	if (a)
+		return a;
+	a = g_new0(struct person_acc, 1);
+	a->p.email = email;
+	a->p.name = name;
+	a->p.role = role;
+	a->latencies = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	a->threads = g_hash_table_new(NULL, NULL);
+	a->patches = g_hash_table_new(NULL, NULL);
+	a->patches_target = g_hash_table_new(NULL, NULL);
+	g_hash_table_insert(h, (gpointer)email, a);
+	g_ptr_array_add(order, a);
+	return a;
+}
+
+static int cmp_i64(gconstpointer a, gconstpointer b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median and 90th percentile (nearest rank) of `v`; false when empty. */
+static bool quantiles(GArray *v, int64_t *median, int64_t *p90)
+{
+	size_t n = v->len, k;
+
+	*median = *p90 = -1;
+	if (!n)
+		return false;
+	g_array_sort(v, cmp_i64);
+	if (n % 2)
+		*median = g_array_index(v, int64_t, n / 2);
+	else
+		*median = (g_array_index(v, int64_t, n / 2 - 1) +
+			   g_array_index(v, int64_t, n / 2)) / 2;
+	k = (size_t)((90 * n + 99) / 100);   /* ceil(0.9 n) */
+	*p90 = g_array_index(v, int64_t, k ? k - 1 : 0);
+	return true;
+}
+
+static const char *email_domain(const char *e)
+{
+	const char *at = e ? strrchr(e, '@') : NULL;
+
+	return at ? at + 1 : NULL;
+}
+
+static struct ms_rv_person *person_out(struct person_acc *a, size_t patches)
+{
+	struct ms_rv_person *p = g_new(struct ms_rv_person, 1);
+	int64_t med, p90;
+
+	*p = a->p;
+	p->replied = g_hash_table_size(a->patches);
+	p->within_target = g_hash_table_size(a->patches_target);
+	p->threads = g_hash_table_size(a->threads);
+	p->has_latency = quantiles(a->latencies, &med, &p90);
+	p->median_latency = med;
+	p->responsiveness = patches ? (double)p->within_target / patches : 0;
+	/* netdev's reviewer score */
+	p->netdev_score = 2 * (int64_t)p->replied + 8 * (int64_t)p->threads +
+			  2 * (p->messages ? (int64_t)p->messages - 1 : 0) -
+			  4 * (int64_t)p->authored;
+	return p;
+}
+
+static void acc_free(gpointer data)
+{
+	struct person_acc *a = data;
+
+	g_array_free(a->latencies, TRUE);
+	g_hash_table_unref(a->threads);
+	g_hash_table_unref(a->patches);
+	g_hash_table_unref(a->patches_target);
+	g_free(a);
+}
+
+static bool in_entry(const GArray *entries, size_t e)
+{
+	for (guint i = 0; entries && i < entries->len; i++)
+		if (g_array_index(entries, size_t, i) == e)
+			return true;
+	return false;
+}
+
+struct tag_seen {
+	const struct ctx *c;
+	GArray *out;                 /* struct ms_rv_tag */
+	uint32_t commit;
+	const struct ms_mail_rec *author;
+};
+
+static void on_review_tag(const struct ms_mail_rec *from,
+			  const struct ms_mail_tag *tag, void *data)
+{
+	struct tag_seen *ts = data;
+	struct ms_rv_tag t;
+
+	if (tag->kind != MS_TRAILER_REVIEWED_BY &&
+	    tag->kind != MS_TRAILER_ACKED_BY &&
+	    tag->kind != MS_TRAILER_TESTED_BY)
+		return;
+	t.commit = ts->commit;
+	t.kind = tag->kind;
+	t.name = tag->name;
+	t.email = tag->email;
+	t.rec = GPOINTER_TO_UINT(g_hash_table_lookup(ts->c->rec_of, from));
+	for (guint i = 0; i < ts->out->len; i++) {
+		const struct ms_rv_tag *o = &g_array_index(ts->out,
+							   struct ms_rv_tag,
+							   i);
+		if (o->kind == t.kind && o->email && t.email &&
+		    !strcmp(o->email, t.email))
+			return;
+	}
+	g_array_append_val(ts->out, t);
+}
+
+/* The tag ledger of one merged patch. */
+static void ledger(const struct ctx *c, struct ms_rv_entry *out,
+		   const struct ms_rv_patch *pt)
+{
+	const struct ms_link_commit *lc = c->commits->pdata[pt->commit];
+	struct tag_seen ts = { c, NULL, pt->commit, NULL };
+
+	ts.out = g_array_new(FALSE, FALSE, sizeof(struct ms_rv_tag));
+	for (guint i = 0; i < pt->postings->len; i++)
+		ms_mail_index_patch_reviews(c->idx,
+			g_array_index(pt->postings, uint32_t, i),
+			on_review_tag, &ts);
+	for (guint i = 0; i < ts.out->len; i++) {
+		const struct ms_rv_tag *t = &g_array_index(ts.out,
+							   struct ms_rv_tag,
+							   i);
+		bool found = false;
+
+		for (guint k = 0; k < lc->tags->len && !found; k++) {
+			const struct ms_link_tag *ct = &g_array_index(
+				lc->tags, struct ms_link_tag, k);
+
+			found = ct->kind == t->kind && t->email &&
+				!strcmp(ct->email, t->email);
+		}
+		if (!found)
+			g_array_append_val(out->tags_dropped, *t);
+	}
+	for (guint k = 0; k < lc->tags->len; k++) {
+		const struct ms_link_tag *ct = &g_array_index(
+			lc->tags, struct ms_link_tag, k);
+		bool found = false;
+		struct ms_rv_tag t;
+
+		for (guint i = 0; i < ts.out->len && !found; i++) {
+			const struct ms_rv_tag *lt = &g_array_index(
+				ts.out, struct ms_rv_tag, i);
+
+			found = lt->email && !strcmp(ct->email, lt->email);
+		}
+		if (found)
+			continue;
+		t.commit = pt->commit;
+		t.kind = ct->kind;
+		t.name = ct->name;
+		t.email = ct->email;
+		t.rec = UINT32_MAX;
+		g_array_append_val(out->tags_untraced, t);
+	}
+	g_array_free(ts.out, TRUE);
+}
+
+static int cmp_acc_replies(gconstpointer a, gconstpointer b)
+{
+	const struct ms_rv_person *x = *(struct ms_rv_person *const *)a;
+	const struct ms_rv_person *y = *(struct ms_rv_person *const *)b;
+
+	if (x->replied != y->replied)
+		return x->replied > y->replied ? -1 : 1;
+	return strcmp(x->email, y->email);
+}
+
+static void set_reply(struct ms_rv_reply *slot, bool *has,
+		      const struct ms_rv_reply *r, const struct ctx *c)
+{
+	if (*has && rec_at(c, slot->rec)->date <= rec_at(c, r->rec)->date)
+		return;
+	*slot = *r;
+	*has = true;
+}
+
+static struct ms_rv_entry *compute_entry(const struct ctx *c,
+					 const struct maint_entry *e)
+{
+	struct ms_rv_entry *out = g_new0(struct ms_rv_entry, 1);
+	GHashTable *families = g_hash_table_new_full(g_str_hash, g_str_equal,
+						     g_free, NULL);
+	GHashTable *accs = g_hash_table_new(g_str_hash, g_str_equal);
+	GPtrArray *order = g_ptr_array_new_with_free_func(acc_free);
+	GHashTable *listed = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *series = g_hash_table_new(NULL, NULL);
+	GArray *ttfr = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	GArray *ttmr = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	GArray *tttag = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	GArray *merge = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	GPtrArray *strings = g_ptr_array_new();
+	size_t n = ms_mail_index_count(c->idx);
+	size_t first_replied_total = 0, tags_total = 0;
+
+	out->entry = e;
+	out->patches = g_array_new(FALSE, TRUE, sizeof(struct ms_rv_patch));
+	out->listed = g_ptr_array_new_with_free_func(g_free);
+	out->others = g_ptr_array_new_with_free_func(g_free);
+	out->tags_dropped = g_array_new(FALSE, FALSE, sizeof(struct ms_rv_tag));
+	out->tags_untraced = g_array_new(FALSE, FALSE,
+					 sizeof(struct ms_rv_tag));
+	out->aliases = g_ptr_array_new();
+	out->defacto = g_ptr_array_new();
+
+	/* listed people, in field order */
+	for (size_t f = 0; f < e->nr_fields; f++) {
+		char *name = NULL, *email = NULL, *norm;
+
+		if (e->fields[f].key != 'M' && e->fields[f].key != 'R')
+			continue;
+		maint_parse_person(e->fields[f].value, &name, &email);
+		if (!email) {
+			g_free(name);
+			continue;
+		}
+		norm = ms_email_normalize(email, 0);
+		g_free(email);
+		if (g_hash_table_contains(accs, norm)) {
+			g_free(norm);
+			g_free(name);
+			continue;
+		}
+		g_ptr_array_add(strings, norm);
+		g_ptr_array_add(strings, name);
+		acc_get(accs, order, norm, name ? name : "",
+			e->fields[f].key);
+		g_hash_table_add(listed, norm);
+	}
+
+	/* patches: postings of the window mapped to the entry, grouped */
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *r = rec_at(c, i);
+		const GArray *ents = ms_review_map_entries(c->map, i);
+		struct ms_rv_patch *pt;
+		char *key;
+		gpointer v;
+		uint32_t u = (uint32_t)i;
+
+		if (r->duplicate || r->kind != MS_MAIL_PATCH || !r->date_valid ||
+		    !in_entry(ents, e->index))
+			continue;
+		if (r->date < c->opts->since || r->date > c->opts->until)
+			continue;
+		key = g_strdup_printf("%s\x1f%s", r->sender_email ?
+				      r->sender_email : "",
+				      r->subject ? r->subject : "");
+		if (g_hash_table_lookup_extended(families, key, NULL, &v)) {
+			pt = &g_array_index(out->patches, struct ms_rv_patch,
+					    GPOINTER_TO_UINT(v));
+			g_array_append_val(pt->postings, u);
+			g_free(key);
+		} else {
+			struct ms_rv_patch np = { 0 };
+
+			np.postings = g_array_new(FALSE, FALSE,
+						  sizeof(uint32_t));
+			g_array_append_val(np.postings, u);
+			np.posted = r->date;
+			g_hash_table_insert(families, key,
+				GUINT_TO_POINTER(out->patches->len));
+			g_array_append_val(out->patches, np);
+		}
+		if (r->sender_email) {
+			struct person_acc *a = g_hash_table_lookup(
+				accs, r->sender_email);
+
+			if (a)
+				a->p.authored++;
+		}
+		if (r->series >= 0) {
+			const struct ms_mail_series *s =
+				ms_mail_index_series(c->idx, (uint32_t)r->series);
+
+			g_hash_table_add(series,
+				GINT_TO_POINTER(s->family >= 0 ? s->family :
+						r->series));
+		} else {
+			g_hash_table_add(series, GINT_TO_POINTER(-1 - (int)i));
+		}
+	}
+	out->series = g_hash_table_size(series);
+
+	for (guint pi = 0; pi < out->patches->len; pi++) {
+		struct ms_rv_patch *pt = &g_array_index(out->patches,
+							struct ms_rv_patch,
+							pi);
+		const struct ms_mail_rec *first =
+			rec_at(c, g_array_index(pt->postings, uint32_t, 0));
+		GHashTable *answered = g_hash_table_new(NULL, NULL);
+		int64_t newest = first->date;
+		bool any_in_time = false;
+
+		for (guint k = 0; k < pt->postings->len; k++) {
+			uint32_t post = g_array_index(pt->postings, uint32_t, k);
+			const struct ms_mail_rec *pr = rec_at(c, post);
+			GArray *replies = g_array_new(FALSE, FALSE,
+						      sizeof(uint32_t));
+
+			if (pr->date > newest)
+				newest = pr->date;
+			descendants(c, post, replies);
+			/* replies to the series' cover letter answer it too */
+			if (pr->series >= 0) {
+				const struct ms_mail_series *s =
+					ms_mail_index_series(c->idx,
+						(uint32_t)pr->series);
+
+				if (s->has_cover && s->root != post)
+					descendants(c, s->root, replies);
+			}
+			for (guint q = 0; q < replies->len; q++) {
+				uint32_t ri = g_array_index(replies, uint32_t, q);
+				const struct ms_mail_rec *rr = rec_at(c, ri);
+				struct ms_rv_reply rep;
+				struct person_acc *a;
+				const char *who = rr->sender_email;
+
+				if (!is_human_reply(rr, first) || !who)
+					continue;
+				rep.rec = ri;
+				rep.to = post;
+				rep.latency = rr->date - pr->date;
+				rep.negative = rep.latency < 0;
+				if (rep.negative)
+					rep.latency = 0;
+				rep.tag = gives_tag(c, rr);
+				if (rep.latency <= c->opts->ignore_after)
+					any_in_time = true;
+				set_reply(&pt->first, &pt->has_first, &rep, c);
+				a = g_hash_table_lookup(accs, who);
+				if (!a) {
+					char *name = g_strdup(rr->sender_name ?
+							      rr->sender_name :
+							      "");
+
+					g_ptr_array_add(strings, name);
+					a = acc_get(accs, order, who, name, 0);
+				}
+				if (a->p.role)
+					set_reply(&pt->first_maint,
+						  &pt->has_maint, &rep, c);
+				if (rep.tag)
+					set_reply(&pt->first_tag,
+						  &pt->has_tag, &rep, c);
+				a->p.messages++;
+				g_hash_table_add(a->threads,
+						 GUINT_TO_POINTER(rr->thread));
+				if (rep.negative &&
+				    !g_hash_table_contains(answered,
+							   GUINT_TO_POINTER(ri)))
+					out->negative++;
+				g_hash_table_add(answered,
+						 GUINT_TO_POINTER(ri));
+				{
+					const struct ms_mail_tag *t =
+						ms_mail_index_tags(c->idx, rr);
+
+					for (uint32_t x = 0;
+					     x < rr->n_review_tags; x++) {
+						if (t[x].kind ==
+						    MS_TRAILER_REVIEWED_BY)
+							a->p.reviewed_by++;
+						else if (t[x].kind ==
+							 MS_TRAILER_ACKED_BY)
+							a->p.acked_by++;
+						else if (t[x].kind ==
+							 MS_TRAILER_TESTED_BY)
+							a->p.tested_by++;
+					}
+				}
+			}
+			g_array_free(replies, TRUE);
+		}
+		/* per person: first reply latency to this patch */
+		{
+			GHashTable *firsts = g_hash_table_new(g_str_hash,
+							      g_str_equal);
+			GHashTableIter it;
+			gpointer k, v;
+
+			for (guint q = 0; q < pt->postings->len; q++) {
+				uint32_t post = g_array_index(pt->postings,
+							      uint32_t, q);
+				const struct ms_mail_rec *pr = rec_at(c, post);
+				GArray *replies = g_array_new(FALSE, FALSE,
+							      sizeof(uint32_t));
+
+				descendants(c, post, replies);
+				if (pr->series >= 0) {
+					const struct ms_mail_series *s =
+						ms_mail_index_series(c->idx,
+							(uint32_t)pr->series);
+
+					if (s->has_cover && s->root != post)
+						descendants(c, s->root,
+							    replies);
+				}
+				for (guint x = 0; x < replies->len; x++) {
+					const struct ms_mail_rec *rr =
+						rec_at(c, g_array_index(
+							replies, uint32_t, x));
+					int64_t lat, *old;
+
+					if (!is_human_reply(rr, first) ||
+					    !rr->sender_email)
+						continue;
+					lat = rr->date - pr->date;
+					if (lat < 0)
+						lat = 0;
+					old = g_hash_table_lookup(firsts,
+							rr->sender_email);
+					if (!old) {
+						old = g_new(int64_t, 1);
+						*old = lat;
+						g_hash_table_insert(firsts,
+							(gpointer)rr->sender_email,
+							old);
+					} else if (lat < *old) {
+						*old = lat;
+					}
+				}
+				g_array_free(replies, TRUE);
+			}
+			g_hash_table_iter_init(&it, firsts);
+			while (g_hash_table_iter_next(&it, &k, &v)) {
+				struct person_acc *a =
+					g_hash_table_lookup(accs, k);
+				int64_t lat = *(int64_t *)v;
+
+				g_hash_table_add(a->patches,
+						 GUINT_TO_POINTER(pi + 1));
+				g_array_append_val(a->latencies, lat);
+				if (lat <= c->opts->target) {
+					g_hash_table_add(a->patches_target,
+						GUINT_TO_POINTER(pi + 1));
+					if (a->p.role)
+						pt->within_target = true;
+				}
+				g_free(v);
+			}
+			g_hash_table_unref(firsts);
+		}
+		g_hash_table_unref(answered);
+		if (pt->has_first) {
+			struct person_acc *a = g_hash_table_lookup(accs,
+				rec_at(c, pt->first.rec)->sender_email);
+
+			out->replied++;
+			g_array_append_val(ttfr, pt->first.latency);
+			a->p.first_replies++;
+			first_replied_total++;
+		}
+		if (pt->has_maint) {
+			out->replied_maint++;
+			g_array_append_val(ttmr, pt->first_maint.latency);
+		}
+		if (pt->has_tag) {
+			out->tagged++;
+			g_array_append_val(tttag, pt->first_tag.latency);
+		}
+		pt->too_recent = newest > c->opts->until - c->opts->ignore_after;
+		pt->ignored = !any_in_time && !pt->too_recent;
+		if (pt->ignored)
+			out->ignored++;
+		/* merged: any posting linked to a commit */
+		for (guint k = 0; c->links && k < pt->postings->len &&
+		     !pt->merged; k++) {
+			gpointer li = g_hash_table_lookup(c->links->by_rec,
+				GUINT_TO_POINTER(g_array_index(pt->postings,
+							       uint32_t, k)));
+			const struct ms_link *l;
+			const struct ms_link_commit *lc;
+
+			if (!li)
+				continue;
+			l = &g_array_index(c->links->links, struct ms_link,
+					   GPOINTER_TO_UINT(li) - 1);
+			lc = c->commits->pdata[l->commit];
+			pt->merged = true;
+			pt->commit = l->commit;
+			pt->merge_time = lc->commit_time - pt->posted;
+			if (pt->merge_time < 0)
+				pt->merge_time = 0;
+		}
+		if (pt->merged) {
+			const struct ms_link_commit *lc =
+				c->commits->pdata[pt->commit];
+			struct person_acc *a = g_hash_table_lookup(accs,
+				lc->committer_email);
+
+			if (!a)
+				a = acc_get(accs, order, lc->committer_email,
+					    lc->committer_name, 0);
+			a->p.applied++;
+			out->merged++;
+			g_array_append_val(merge, pt->merge_time);
+			ledger(c, out, pt);
+		}
+	}
+	quantiles(ttfr, &out->ttfr_median, &out->ttfr_p90);
+	quantiles(ttmr, &out->ttmr_median, &out->ttmr_p90);
+	quantiles(tttag, &out->tttag_median, &out->tttag_p90);
+	quantiles(merge, &out->merge_median, &out->merge_p90);
+	{
+		size_t in_target = 0;
+
+		for (guint pi = 0; pi < out->patches->len; pi++)
+			if (g_array_index(out->patches, struct ms_rv_patch,
+					  pi).within_target)
+				in_target++;
+		out->responsiveness = out->patches->len ?
+			(double)in_target / out->patches->len : 0;
+	}
+
+	/* commits touching the entry, and who committed them */
+	for (guint ci = 0; c->commits && ci < c->commits->len; ci++) {
+		const struct ms_link_commit *lc = c->commits->pdata[ci];
+		GArray *ce = g_array_index(c->commit_entries, GArray *, ci);
+		struct person_acc *a;
+
+		if (!in_entry(ce, e->index))
+			continue;
+		out->commits++;
+		a = g_hash_table_lookup(accs, lc->committer_email);
+		if (!a) {
+			a = acc_get(accs, order, lc->committer_email,
+				    lc->committer_name, 0);
+		}
+		a->p.commits++;
+	}
+	for (guint i = 0; i < order->len; i++) {
+		struct person_acc *a = order->pdata[i];
+		int64_t *last = g_hash_table_lookup(c->last_msg, a->p.email);
+
+		if (last) {
+			a->p.has_last_list = true;
+			a->p.last_list = *last;
+		}
+		tags_total += a->p.reviewed_by + a->p.acked_by;
+	}
+	for (guint i = 0; i < order->len; i++) {
+		struct person_acc *a = order->pdata[i];
+		struct ms_rv_person *p = person_out(a, out->patches->len);
+
+		if (p->role)
+			g_ptr_array_add(out->listed, p);
+		else if (p->replied || p->commits || p->applied)
+			g_ptr_array_add(out->others, p);
+		else
+			g_free(p);
+	}
+	g_ptr_array_sort(out->others, cmp_acc_replies);
+
+	/* de-facto maintainers: unlisted people who commit, tag or reply
+	 * first for most of the entry's patches (at least twice) */
+	for (guint i = 0; i < out->others->len; i++) {
+		struct ms_rv_person *p = out->others->pdata[i];
+		size_t tags = p->reviewed_by + p->acked_by;
+
+		if ((p->applied >= 2 && 2 * p->applied > out->merged) ||
+		    (tags >= 2 && 2 * tags > tags_total) ||
+		    (p->first_replies >= 2 &&
+		     2 * p->first_replies > first_replied_total))
+			g_ptr_array_add(out->defacto, p);
+	}
+
+	/* corporate aliases: a listed address that never posts (nor
+	 * commits in the window) while people of its domain answer */
+	for (guint i = 0; i < out->listed->len; i++) {
+		struct ms_rv_person *l = out->listed->pdata[i];
+		const char *dom = email_domain(l->email);
+		struct ms_rv_alias *al = NULL;
+
+		if (!dom || g_hash_table_contains(c->senders, l->email) ||
+		    l->commits)
+			continue;
+		for (guint k = 0; k < out->others->len; k++) {
+			struct ms_rv_person *p = out->others->pdata[k];
+			const char *pd = email_domain(p->email);
+
+			if (!pd || g_ascii_strcasecmp(pd, dom) ||
+			    !(p->replied || p->reviewed_by || p->acked_by))
+				continue;
+			if (!al) {
+				al = g_new0(struct ms_rv_alias, 1);
+				al->name = l->name;
+				al->email = l->email;
+				al->people = g_ptr_array_new();
+				g_ptr_array_add(out->aliases, al);
+			}
+			g_ptr_array_add(al->people, p);
+		}
+	}
+
+	g_ptr_array_unref(order);
+	g_hash_table_unref(accs);
+	g_hash_table_unref(listed);
+	g_hash_table_unref(series);
+	g_hash_table_unref(families);
+	g_array_free(ttfr, TRUE);
+	g_array_free(ttmr, TRUE);
+	g_array_free(tttag, TRUE);
+	g_array_free(merge, TRUE);
+	/* names and emails stay alive with the report */
+	out->strings = strings;
+	return out;
+}
+
+struct ms_review *ms_review_compute(const struct ms_link_mail *lm,
+				    const struct ms_review_map *map,
+				    const struct maint_file *mf,
+				    const GPtrArray *commits,
+				    const struct ms_link_result *links,
+				    const struct ms_review_opts *opts)
+{
+	struct ms_review *rv = g_new0(struct ms_review, 1);
+	struct ctx c = { 0 };
+
+	c.lm = lm;
+	c.idx = ms_link_mail_index(lm);
+	c.map = map;
+	c.mf = mf;
+	c.commits = commits;
+	c.links = links;
+	c.opts = opts;
+	ctx_init(&c);
+	c.commit_entries = g_array_new(FALSE, FALSE, sizeof(GArray *));
+	for (guint i = 0; commits && i < commits->len; i++) {
+		const struct ms_link_commit *lc = commits->pdata[i];
+		GArray *e = ms_review_map_paths(map, lc->paths);
+
+		g_array_append_val(c.commit_entries, e);
+	}
+	rv->since = opts->since;
+	rv->until = opts->until;
+	rv->entries = g_ptr_array_new();
+	if (opts->entries) {
+		for (size_t i = 0; i < opts->nr_entries; i++)
+			g_ptr_array_add(rv->entries,
+					compute_entry(&c, opts->entries[i]));
+	} else {
+		for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
+			struct ms_rv_entry *e = compute_entry(&c,
+				maint_file_entry(mf, i));
+
+			if (!e->patches->len) {
+				ms_rv_entry_free(e);
+				continue;
+			}
+			g_ptr_array_add(rv->entries, e);
+		}
+	}
+	for (guint i = 0; i < rv->entries->len; i++)
+		rv->negative += ((struct ms_rv_entry *)
+				 rv->entries->pdata[i])->negative;
+	for (guint i = 0; i < c.commit_entries->len; i++)
+		g_array_free(g_array_index(c.commit_entries, GArray *, i),
+			     TRUE);
+	g_array_free(c.commit_entries, TRUE);
+	ctx_release(&c);
+	return rv;
+}
+
+void ms_rv_entry_free(struct ms_rv_entry *e)
+{
+	if (!e)
+		return;
+	for (guint i = 0; i < e->patches->len; i++)
+		g_array_free(g_array_index(e->patches, struct ms_rv_patch,
+					   i).postings, TRUE);
+	g_array_free(e->patches, TRUE);
+	g_ptr_array_unref(e->listed);
+	g_ptr_array_unref(e->others);
+	g_array_free(e->tags_dropped, TRUE);
+	g_array_free(e->tags_untraced, TRUE);
+	for (guint i = 0; i < e->aliases->len; i++) {
+		struct ms_rv_alias *a = e->aliases->pdata[i];
+
+		g_ptr_array_unref(a->people);
+		g_free(a);
+	}
+	g_ptr_array_unref(e->aliases);
+	g_ptr_array_unref(e->defacto);
+	g_ptr_array_set_free_func(e->strings, g_free);
+	g_ptr_array_unref(e->strings);
+	g_free(e);
+}
+
+void ms_review_free(struct ms_review *rv)
+{
+	if (!rv)
+		return;
+	for (guint i = 0; i < rv->entries->len; i++)
+		ms_rv_entry_free(rv->entries->pdata[i]);
+	g_ptr_array_unref(rv->entries);
+	g_free(rv);
+}

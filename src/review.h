@@ -1,0 +1,170 @@
+/*
+ * review.h - how each MAINTAINERS entry's patches are answered on the
+ * list: reply shares, times to first response, ignored patches, merged
+ * share, per listed person figures and scores, the tag ledger, corporate
+ * aliases and de-facto maintainers.  Every metric is defined in
+ * docs/review.md.
+ *
+ * Build a struct ms_review_map while the archives are read (its hook maps
+ * each patch to entries by the files its diff touches and by K: patterns
+ * matched against its changed lines), then ms_review_compute() over the
+ * mail model, optionally with the commits of the window and their links.
+ *
+ * Times are seconds since the epoch; intervals are seconds.  Results are
+ * the caller's (ms_review_free); strings inside are borrowed from the
+ * inputs, which must outlive them.
+ */
+#ifndef MS_REVIEW_H
+#define MS_REVIEW_H
+
+#include "error.h"
+#include "link.h"
+#include "mail.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct maint_file;
+struct maint_index;
+struct maint_entry;
+
+/* ---- patch to entry mapping ---- */
+
+struct ms_review_map;
+
+/*
+ * A map over the entries of `mf` matched through `idx` (both borrowed).
+ * Invalid K: regexes are reported in `diags` and skipped.
+ */
+struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
+					const struct maint_index *idx,
+					struct ms_diags *diags);
+void ms_review_map_free(struct ms_review_map *map);
+
+/* The ms_link_mail_hook to read archives with (MS_MAIL_PARSE_KEEP_BODY
+ * is needed for K: patterns); `data` is the map. */
+void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data);
+
+/* The entry indexes (maint_entry.index) record `rec` maps to, ascending,
+ * or NULL when it maps to none (borrowed). */
+const GArray *ms_review_map_entries(const struct ms_review_map *map,
+				    uint32_t rec);
+
+/* The entry indexes a commit's paths map to (new array, g_array_free). */
+GArray *ms_review_map_paths(const struct ms_review_map *map,
+			    const GPtrArray *paths);
+
+/* ---- the report ---- */
+
+struct ms_review_opts {
+	int64_t since, until;        /* postings' dates, inclusive */
+	int64_t ignore_after;        /* seconds (default 14 days) */
+	int64_t target;              /* seconds (default 48 hours) */
+	/* Only these entries (borrowed); NULL means every entry with
+	 * patches, in file order. */
+	const struct maint_entry *const *entries;
+	size_t nr_entries;
+};
+
+/* One reply that counts as a response. */
+struct ms_rv_reply {
+	uint32_t rec;                /* the reply */
+	uint32_t to;                 /* the posting it answers */
+	int64_t latency;             /* clamped at 0 */
+	bool negative;               /* the raw interval was negative */
+	bool tag;                    /* it gave Reviewed-by or Acked-by */
+};
+
+/* One patch: every posted version of it (same sender and subject). */
+struct ms_rv_patch {
+	GArray *postings;            /* uint32_t records, oldest first */
+	uint32_t thread_series;      /* series family of the first posting */
+	int64_t posted;              /* the first posting's date */
+	bool has_first, has_maint, has_tag;
+	struct ms_rv_reply first;    /* first human reply */
+	struct ms_rv_reply first_maint; /* first listed M:/R: reply */
+	struct ms_rv_reply first_tag;   /* first Reviewed-by/Acked-by */
+	bool ignored;                /* no human reply within ignore_after */
+	bool too_recent;             /* posted within ignore_after of until */
+	bool merged;
+	uint32_t commit;             /* index into commits, when merged */
+	int64_t merge_time;          /* commit date - first posting date */
+	bool within_target;          /* a listed person replied in target */
+};
+
+/* A listed person of the entry, or a replier. */
+struct ms_rv_person {
+	char role;                   /* 'M', 'R', or 0 when not listed */
+	const char *name, *email;    /* email normalized (lowercase) */
+	size_t replied;              /* patches replied to */
+	size_t within_target;        /* ... within the target */
+	int64_t median_latency;      /* of their first reply per patch */
+	bool has_latency;
+	size_t reviewed_by, acked_by, tested_by; /* tags given on the list */
+	size_t messages, threads;    /* replies sent, distinct threads */
+	size_t authored;             /* patch postings they sent */
+	size_t first_replies;        /* patches where theirs came first */
+	size_t commits;              /* entry commits they committed */
+	size_t applied;              /* merged patches they committed */
+	int64_t last_list;           /* their newest message, any list */
+	bool has_last_list;
+	double responsiveness;       /* within_target / patches */
+	int64_t netdev_score;
+};
+
+struct ms_rv_tag {
+	uint32_t commit;
+	enum ms_trailer_kind kind;
+	const char *name, *email;
+	uint32_t rec;                /* list side: the giving message */
+};
+
+struct ms_rv_alias {
+	const char *name, *email;    /* the M:/R: role address */
+	GPtrArray *people;           /* struct ms_rv_person * of its domain */
+};
+
+struct ms_rv_entry {
+	const struct maint_entry *entry;
+	GArray *patches;             /* struct ms_rv_patch */
+	size_t series;
+	size_t replied, replied_maint, tagged, ignored, merged;
+	int64_t ttfr_median, ttfr_p90;       /* time to first response */
+	int64_t ttmr_median, ttmr_p90;       /* ... from a listed person */
+	int64_t tttag_median, tttag_p90;     /* ... first review tag */
+	int64_t merge_median, merge_p90;     /* review cycle duration */
+	size_t negative;             /* clamped negative intervals */
+	double responsiveness;       /* patches answered by a listed person
+					within the target, over patches */
+	GPtrArray *listed;           /* struct ms_rv_person *, M: and R: */
+	GPtrArray *others;           /* unlisted repliers, most replies first */
+	GArray *tags_dropped;        /* struct ms_rv_tag: on list, not commit */
+	GArray *tags_untraced;       /* in commit, not on the list */
+	GPtrArray *aliases;          /* struct ms_rv_alias * */
+	GPtrArray *defacto;          /* struct ms_rv_person * (in others) */
+	size_t commits;              /* linked or not, touching the entry */
+	GPtrArray *strings;          /* private: strings the entry owns */
+};
+
+struct ms_review {
+	GPtrArray *entries;          /* struct ms_rv_entry * */
+	int64_t since, until;
+	size_t negative;             /* over all entries */
+};
+
+/*
+ * Compute the report.  `commits` and `links` may be NULL (no merged
+ * figures, no tag ledger, no commit counts).
+ */
+struct ms_review *ms_review_compute(const struct ms_link_mail *lm,
+				    const struct ms_review_map *map,
+				    const struct maint_file *mf,
+				    const GPtrArray *commits,
+				    const struct ms_link_result *links,
+				    const struct ms_review_opts *opts);
+void ms_review_free(struct ms_review *rv);
+/* Free one entry of a report (ms_review_free does it for all). */
+void ms_rv_entry_free(struct ms_rv_entry *e);
+
+#endif

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""maintstat review on the planted repository and list archive of
+fixtures/gen/gen-review.py (the facts are listed in fixtures/gen/README.md):
+response times, ignored patches (no reply; only a bot and the author),
+a patch applied in its v3, clamped clock skew, per-person figures and
+scores, the tag ledger (a dropped Acked-by, an untraced Reviewed-by), a
+corporate alias, a de-facto maintainer, inactive maintainers; text and
+JSON; every bad input."""
+import os
+import subprocess
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+import json  # noqa: E402
+
+tmp = tmpdir()
+out = os.path.join(tmp, "gen")
+truth_path = os.path.join(tmp, "truth.json")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                             "gen-review.py"),
+                out, "--truth", truth_path], check=True)
+ids = json.load(open(truth_path))["commits"]
+repo = os.path.join(out, "repo")
+mbox = os.path.join(out, "list.mbox")
+URL = "https://lists.example.org/foo"
+
+r = run("review", "--repo", repo, "--archive", mbox, "--json",
+        "--list-url", URL)
+eq(r.rc, 0, "review exits 0")
+doc = r.json()
+ok("schema_version" in doc, "schema_version present")
+ents = {e["name"]: e for e in doc["entries"]}
+eq(sorted(ents), ["BAR CHIP DRIVER", "BAZ LEGACY DRIVER", "FOO DRIVER"],
+   "every entry with patches")
+eq(doc["negative_intervals"], 1, "one negative interval in all")
+
+foo = ents["FOO DRIVER"]
+for k, v in {"patches": 5, "series": 5, "replied": 3, "replied_by_listed": 3,
+             "review_tagged": 2, "ignored": 2, "merged": 2,
+             "negative_intervals": 1}.items():
+    eq(foo[k], v, f"FOO {k}")
+eq(foo["time_to_first_response"], {"median_hours": 2.0, "p90_hours": 30.0},
+   "FOO time to first response (2h, 30h, clamped 0h)")
+eq(foo["time_to_first_maintainer_response"],
+   {"median_hours": 2.0, "p90_hours": 30.0},
+   "FOO time to first listed response")
+eq(foo["time_to_first_review_tag"], {"median_hours": 7.5, "p90_hours": 10.0},
+   "FOO time to first review tag (Fay 5h on A, Rob 10h on B v3)")
+eq(foo["review_cycle_duration"], {"median_hours": 120.0, "p90_hours": 192.0},
+   "FOO posting to commit (A 48h, B from v1 192h)")
+eq(foo["responsiveness"], 0.6, "FOO responsiveness within 48h")
+people = {p["email"]: p for p in foo["people"]}
+eq([p["role"] for p in foo["people"]], ["M", "R"], "listed M: and R:")
+eq(people["fay@example.org"]["replied"], 2, "Fay replied to 2 patches")
+eq(people["fay@example.org"]["median_latency_hours"], 17.5,
+   "Fay's median latency (5h, 30h)")
+eq(people["fay@example.org"]["tags"]["reviewed_by"], 1, "Fay's tag")
+eq(people["rob@example.org"]["replied"], 3, "Rob replied to 3 patches")
+eq(people["rob@example.org"]["median_latency_hours"], 2.0,
+   "Rob's median latency (2h, 10h, 0h)")
+eq(people["rob@example.org"]["responsiveness"], 0.6, "Rob's score")
+eq(people["rob@example.org"]["netdev_score"], 2 * 3 + 8 * 3 + 2 * 2,
+   "Rob's netdev reviewer score")
+ok(not people["rob@example.org"]["inactive"],
+   "Rob tags rarely but reviews on the list: not inactive")
+ok(people["rob@example.org"]["git"]["author"] is None,
+   "Rob never authors in git")
+pl = {p["message_id"]: p for p in foo["patch_list"]}
+eq(sorted(m for m, p in pl.items() if p["ignored"]),
+   ["c1@example.net", "d1@example.net"], "ignored: no reply, bot + self")
+eq(pl["d1@example.net"]["first_response"], None,
+   "the bot and the author's own reply are no response")
+eq(pl["b1@example.net"]["versions"],
+   ["b1@example.net", "b2@example.net", "b3@example.net"],
+   "the three versions of B are one patch")
+eq(pl["b1@example.net"]["merged"], {"commit": ids["B"], "hours": 192.0},
+   "B merged in its v3")
+eq(pl["b1@example.net"]["first_response"]["from"], "fay@example.org",
+   "B first answered by Fay")
+eq(pl["a1@example.net"]["first_response"]["url"],
+   URL + "/a1-r1@example.org/", "evidence URL from --list-url")
+eq(pl["h1@example.net"]["first_response"]["clamped"], True,
+   "H's reply before the posting is clamped")
+eq(pl["h1@example.net"]["first_response"]["hours"], 0.0, "clamped to 0")
+others = [p["email"] for p in foo["others"]]
+ok("lkp@intel.com" not in others, "the bot is not a replier")
+ok("quoted@example.org" not in json.dumps(doc),
+   "trailers in quoted text are not tags")
+
+bar = ents["BAR CHIP DRIVER"]
+eq(bar["corporate_aliases"],
+   [{"email": "support.opensource@corp.example.com",
+     "name": "Dialog Support",
+     "people": [{"name": "Cora Corp", "email": "cora@corp.example.com"}]}],
+   "the role address is a corporate alias for Cora")
+eq([(t["tag"], t["email"], t.get("message_id"))
+    for t in bar["tag_ledger"]["dropped"]],
+   [("Acked-by", "cora@corp.example.com", "e1-r1@corp.example.com")],
+   "Cora's Acked-by was dropped from the commit")
+eq([(t["tag"], t["email"], t["commit"])
+    for t in bar["tag_ledger"]["untraced"]],
+   [("Reviewed-by", "zed@example.org", ids["E"])],
+   "Zed's Reviewed-by has no trace on the list")
+eq(bar["defacto_maintainers"], [], "one applied patch makes nobody "
+   "de-facto")
+ok(bar["people"][0]["inactive"], "the role address is inactive")
+
+baz = ents["BAZ LEGACY DRIVER"]
+eq([(d["email"], d["applied"], d["first_replies"])
+    for d in baz["defacto_maintainers"]],
+   [("dan@example.net", 2, 2)], "Dan is BAZ's de-facto maintainer")
+ok(baz["people"][0]["inactive"], "Old Ghost is inactive")
+eq(baz["merged"], 2, "both BAZ patches merged")
+
+# text
+r = run("review", "--repo", repo, "--archive", mbox)
+eq(r.rc, 0, "text exits 0")
+t = r.out
+ok("Subsystem FOO DRIVER\n  Changes 2 / 4 (50%)\n" in t,
+   "text extends the activity layout", t)
+ok("  Patches 5 (series 5), replied 3 (60%), by a listed person 3 (60%)"
+   in t, "text patches line")
+ok("  First response: median 2.0h, p90 30.0h;" in t, "text first response")
+ok("  Ignored patches: 2" in t, "text ignored count")
+ok("<c1@example.net> foo: tidy comments" in t, "text lists ignored patch")
+ok("  DE-FACTO MAINTAINER Dan Defacto <dan@example.net>" in t,
+   "text de-facto line")
+ok("  CORPORATE ALIAS support.opensource@corp.example.com: Cora Corp "
+   "<cora@corp.example.com>" in t, "text corporate alias line")
+ok("  INACTIVE MAINTAINER Old Ghost <ghost@example.org>" in t,
+   "text inactive line")
+ok("INACTIVE MAINTAINER Fay" not in t and "INACTIVE REVIEWER Rob" not in t,
+   "active people are not inactive")
+
+# options
+r = run("review", "--repo", repo, "--archive", mbox, "--json", "--target",
+        "24", "FOO DRIVER")
+eq(r.rc, 0, "--target and an entry exit 0")
+d = r.json()
+eq([e["name"] for e in d["entries"]], ["FOO DRIVER"], "only the named entry")
+fay = [p for p in d["entries"][0]["people"] if p["role"] == "M"][0]
+eq(fay["responsiveness"], 0.2, "Fay within 24h: A only")
+r = run("review", "--repo", repo, "--archive", mbox, "--json",
+        "--ignore-after", "40")
+eq(r.json()["entries"][2]["ignored"], 0,
+   "nothing is ignored before 40 days have passed")
+r = run("review", "--tree", repo, "--archive", mbox, "--json")
+eq(r.rc, 0, "without --repo, from a tree")
+e = {x["name"]: x for x in r.json()["entries"]}["FOO DRIVER"]
+eq(e["merged"], None, "no merged figures without a repository")
+eq(e["replied"], 3, "the list figures stay")
+
+# bad input
+r = run("review", "--repo", repo)
+eq(r.rc, 2, "missing --archive is a usage error")
+r = run("review", "--repo", repo, "--archive", mbox, "--ignore-after", "-1")
+eq(r.rc, 2, "a negative --ignore-after is a usage error")
+r = run("review", "--repo", repo, "--archive", mbox, "--target", "0")
+eq(r.rc, 2, "a zero --target is a usage error")
+r = run("review", "--repo", repo, "--archive", mbox, "NO SUCH ENTRY")
+eq(r.rc, 2, "an unknown entry is a usage error")
+ok("NO SUCH ENTRY" in r.err, "the message names the entry", r.err)
+r = run("review", "--repo", repo, "--archive", os.path.join(tmp, "x.mbox"))
+eq(r.rc, 1, "a missing archive is a runtime error")
+r = run("review", "--repo", os.path.join(tmp, "nope"), "--archive", mbox)
+eq(r.rc, 1, "a missing repository is a runtime error")
+done()
