@@ -274,7 +274,12 @@ static void ctx_release(struct ctx *c)
 	g_hash_table_unref(c->senders);
 }
 
-/* Every reply below record `root` (not `root` itself), in `out`. */
+/*
+ * Every reply below record `root` (not `root` itself), in `out`.  Other
+ * patch postings below it (a series' patches below its cover letter, a
+ * new version sent in reply to the old) and their replies belong to
+ * those patches and are left out.
+ */
 static void descendants(const struct ctx *c, uint32_t root, GArray *out)
 {
 	GArray *queue = g_array_new(FALSE, FALSE, sizeof(uint32_t));
@@ -289,7 +294,9 @@ static void descendants(const struct ctx *c, uint32_t root, GArray *out)
 		for (guint k = 0; kids && k < kids->len; k++) {
 			uint32_t kid = g_array_index(kids, uint32_t, k);
 
-			if (g_hash_table_contains(seen, GUINT_TO_POINTER(kid)))
+			if (g_hash_table_contains(seen, GUINT_TO_POINTER(kid)) ||
+			    rec_at(c, kid)->kind == MS_MAIL_PATCH ||
+			    rec_at(c, kid)->kind == MS_MAIL_COVER)
 				continue;
 			g_hash_table_add(seen, GUINT_TO_POINTER(kid));
 			g_array_append_val(queue, kid);
