@@ -285,7 +285,7 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 			}
 			if (after_blank(r.buf, msg, k))
 				break;
-			search = k;
+			search = k + 1;
 			hit = NULL;
 		}
 		if (!hit) {

@@ -151,6 +151,19 @@ with open(mboxo, "wb") as f:
 r = run("mail", "show", "--json", mboxo, "o@x")
 eq((r.json()["source"]["format"], r.json()["body"]),
    ("mboxo", "From the start\n> From quoted\n"), "mboxo: >From unquoted")
+# an unescaped "From " line inside a message (not after a blank line) is
+# text, not a message boundary (this once made the splitter loop forever)
+loose = os.path.join(TMP, "loose.mbox")
+with open(loose, "wb") as f:
+    f.write(SEP + b"From: A <a@example.com>\nMessage-ID: <l@x>\n"
+            b"Date: Mon, 2 Jan 2023 10:00:00 +0000\nSubject: l\n\n"
+            b"text\nFrom me to you\n\n" + SEP +
+            b"From: B <b@example.com>\nMessage-ID: <l2@x>\n"
+            b"Date: Mon, 2 Jan 2023 10:00:00 +0000\nSubject: l2\n\nx\n")
+r = run("mail", "show", "--json", loose, "l@x", timeout=60)
+eq((r.rc, r.json()["body"] if r.rc == 0 else None, r.json()["source"]
+    ["copies"] if r.rc == 0 else None), (0, "text\nFrom me to you\n", 1),
+   "unescaped From line inside a message kept as text")
 rd = os.path.join(TMP, "rd.mbox")
 with open(rd, "wb") as f:
     f.write(SEP + b"From: A <a@example.com>\nMessage-ID: <rd@x>\n"
