@@ -4,6 +4,9 @@
 #include "cli-review.h"
 #include "activity.h"
 #include "history.h"
+#include "maintainers.h"
+#include "output.h"
+#include "review.h"
 
 #include <glib.h>
 
@@ -97,4 +100,291 @@ int cli_rev_load_commits(const char *cmd, const struct cli_rev_opts *o,
 	if (rc < 0)
 		return cli_error_last();
 	return CLI_CONTINUE;
+}
+
+/* ---- list facts for `activity` and `urgent` ---- */
+
+struct cli_list_facts {
+	struct cli_tree tree;
+	struct ms_review_map *map;
+	struct ms_link_mail *lm;
+	struct ms_review *rv;
+	GHashTable *by_name;         /* entry name -> struct ms_rv_entry * */
+	int64_t since;
+};
+
+int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
+			const struct cli_strings *archives, int64_t since,
+			int64_t until, struct cli_list_facts **out)
+{
+	struct cli_list_facts *f = g_new0(struct cli_list_facts, 1);
+	struct cli_tree_opts to = { 0 };
+	struct cli_rev_opts ro = { 0 };
+	struct ms_review_opts rvo = { 0 };
+	struct ms_diags diags = MS_DIAGS_INIT;
+	int rc;
+
+	*out = NULL;
+	to.repo = repo;
+	to.rev = rev;
+	rc = cli_tree_open(cmd, &to, NULL, &f->tree);
+	if (rc != CLI_CONTINUE) {
+		g_free(f);
+		return rc;
+	}
+	f->map = ms_review_map_new(f->tree.mf, f->tree.idx, &diags);
+	cli_print_diags(&diags);
+	ms_diags_release(&diags);
+	ro.archives = *archives;
+	rc = cli_rev_load_mail(cmd, &ro, MS_MAIL_PARSE_KEEP_BODY,
+			       ms_review_map_hook, f->map, &f->lm);
+	if (rc != CLI_CONTINUE) {
+		cli_list_facts_free(f);
+		return rc;
+	}
+	rvo.since = since;
+	rvo.until = until;
+	rvo.ignore_after = 14 * 86400;
+	rvo.target = 48 * 3600;
+	f->since = since;
+	f->rv = ms_review_compute(f->lm, f->map, f->tree.mf, NULL, NULL,
+				  &rvo);
+	f->by_name = g_hash_table_new(g_str_hash, g_str_equal);
+	for (guint i = 0; i < f->rv->entries->len; i++) {
+		struct ms_rv_entry *e = f->rv->entries->pdata[i];
+
+		g_hash_table_insert(f->by_name, e->entry->name, e);
+	}
+	*out = f;
+	return CLI_CONTINUE;
+}
+
+void cli_list_facts_free(struct cli_list_facts *f)
+{
+	if (!f)
+		return;
+	if (f->by_name)
+		g_hash_table_unref(f->by_name);
+	ms_review_free(f->rv);
+	ms_link_mail_free(f->lm);
+	ms_review_map_free(f->map);
+	cli_tree_close(&f->tree);
+	g_free(f);
+}
+
+const struct ms_rv_entry *cli_list_facts_entry(const struct cli_list_facts *f,
+					       const char *name)
+{
+	return f ? g_hash_table_lookup(f->by_name, name) : NULL;
+}
+
+static const struct ms_rv_person *listed(const struct ms_rv_entry *e,
+					 const char *email)
+{
+	for (guint i = 0; e && email && i < e->listed->len; i++) {
+		const struct ms_rv_person *p = e->listed->pdata[i];
+
+		if (!g_ascii_strcasecmp(p->email, email))
+			return p;
+	}
+	return NULL;
+}
+
+bool cli_list_facts_active(const struct cli_list_facts *f, const char *name,
+			   const char *email)
+{
+	const struct ms_rv_person *p = listed(cli_list_facts_entry(f, name),
+					      email);
+
+	return p && (p->replied ||
+		     (p->has_last_list && p->last_list >= f->since));
+}
+
+static void fmt_hours(char buf[32], int64_t s)
+{
+	if (s < 0)
+		snprintf(buf, 32, "-");
+	else
+		snprintf(buf, 32, "%.1fh", (double)s / 3600.0);
+}
+
+void cli_list_facts_text(FILE *fp, const struct cli_list_facts *f,
+			 const char *name)
+{
+	const struct ms_rv_entry *e = cli_list_facts_entry(f, name);
+	size_t n;
+	char a[32], b[32];
+
+	if (!f)
+		return;
+	if (!e) {
+		fprintf(fp, "  List: no patches\n");
+		return;
+	}
+	n = e->patches->len;
+	fmt_hours(a, e->ttfr_median);
+	fmt_hours(b, e->ttmr_median);
+	fprintf(fp, "  List: patches %zu, replied %zu (%zu%%), median first "
+		"response %s (listed person %s), ignored %zu\n", n,
+		e->replied, n ? e->replied * 100 / n : 0, a, b, e->ignored);
+	for (guint i = 0; i < e->listed->len; i++) {
+		const struct ms_rv_person *p = e->listed->pdata[i];
+
+		if (!p->replied && !p->has_last_list)
+			continue;
+		fmt_hours(a, p->has_latency ? p->median_latency : -1);
+		fprintf(fp, "  List %s: replied %zu/%zu, median %s, "
+			"Reviewed-by %zu, Acked-by %zu\n", p->email,
+			p->replied, n, a, p->reviewed_by, p->acked_by);
+	}
+}
+
+void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
+			 const char *name)
+{
+	const struct ms_rv_entry *e = cli_list_facts_entry(f, name);
+
+	ms_out_key(o, "list");
+	if (!e) {
+		ms_out_null(o);
+		return;
+	}
+	ms_out_begin_object(o);
+	ms_out_kv_int(o, "patches", (int64_t)e->patches->len);
+	ms_out_kv_int(o, "replied", (int64_t)e->replied);
+	ms_out_kv_int(o, "replied_by_listed", (int64_t)e->replied_maint);
+	ms_out_kv_int(o, "ignored", (int64_t)e->ignored);
+	if (e->ttfr_median >= 0)
+		ms_out_kv_real(o, "median_first_response_hours",
+			       (double)e->ttfr_median / 3600.0);
+	else
+		ms_out_kv_null(o, "median_first_response_hours");
+	ms_out_kv_real(o, "responsiveness", e->responsiveness);
+	ms_out_key(o, "people");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->listed->len; i++) {
+		const struct ms_rv_person *p = e->listed->pdata[i];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "email", p->email);
+		ms_out_kv_int(o, "replied", (int64_t)p->replied);
+		ms_out_kv_int(o, "reviewed_by", (int64_t)p->reviewed_by);
+		ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
+		ms_out_kv_bool(o, "active", p->replied ||
+			       (p->has_last_list && p->last_list >= f->since));
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_end_object(o);
+}
+
+/* Does a listed M: of `e` count as active (git or list)? */
+static bool entry_active(const struct cli_list_facts *f,
+			 const struct ms_act_entry *e)
+{
+	for (size_t i = 0; i < e->nr_people; i++)
+		if (e->people[i].role == 'M' &&
+		    (!e->people[i].inactive ||
+		     cli_list_facts_active(f, e->entry->name,
+					   e->people[i].email)))
+			return true;
+	return false;
+}
+
+/* In how many entries' top committers `email` appears. */
+static size_t committer_spread(const struct ms_act_entry *all, size_t nr,
+			       const char *email)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		for (size_t k = 0; k < all[i].nr_top_committers; k++)
+			if (!g_ascii_strcasecmp(all[i].top_committers[k].email,
+						email))
+				n++;
+	return n;
+}
+
+#define LAST_RESORT_ENTRIES 10
+
+const char *cli_list_facts_category(const struct cli_list_facts *f,
+				    const struct ms_act_entry *e,
+				    const struct ms_act_entry *all,
+				    size_t nr_all, char **why)
+{
+	const struct ms_rv_entry *re = cli_list_facts_entry(f, e->entry->name);
+
+	if (why)
+		*why = NULL;
+	if (re && re->aliases->len) {
+		const struct ms_rv_alias *al = re->aliases->pdata[0];
+
+		if (why)
+			*why = g_strdup_printf("%s is answered by %u "
+					       "people of its domain",
+					       al->email, al->people->len);
+		return "corporate_alias";
+	}
+	/* overlap: most of its patches also map to an active entry */
+	if (re && re->patches->len) {
+		for (size_t i = 0; i < nr_all; i++) {
+			const struct ms_rv_entry *o;
+			size_t shared = 0;
+
+			if (all[i].entry == e->entry ||
+			    !entry_active(f, &all[i]))
+				continue;
+			o = cli_list_facts_entry(f, all[i].entry->name);
+			if (!o)
+				continue;
+			for (guint a = 0; a < re->patches->len; a++) {
+				uint32_t ra = g_array_index(g_array_index(
+					re->patches, struct ms_rv_patch,
+					a).postings, uint32_t, 0);
+
+				for (guint b = 0; b < o->patches->len; b++)
+					if (g_array_index(g_array_index(
+						o->patches, struct ms_rv_patch,
+						b).postings, uint32_t, 0) ==
+					    ra) {
+						shared++;
+						break;
+					}
+			}
+			if (2 * shared > re->patches->len) {
+				if (why)
+					*why = g_strdup_printf(
+						"%zu of %u patches also go to "
+						"active %s", shared,
+						re->patches->len,
+						all[i].entry->name);
+				return "overlap";
+			}
+		}
+	}
+	if (re && re->defacto->len) {
+		const struct ms_rv_person *p = re->defacto->pdata[0];
+
+		if (why)
+			*why = g_strdup_printf("%s handles its patches",
+					       p->email);
+		return "defacto_maintainer";
+	}
+	if (e->nr_top_committers) {
+		const struct ms_act_count *c = &e->top_committers[0];
+
+		if (c->count >= 2 && 2 * c->count > e->commits &&
+		    committer_spread(all, nr_all, c->email) <
+		    LAST_RESORT_ENTRIES) {
+			if (why)
+				*why = g_strdup_printf("%s committed %zu of "
+						       "%zu", c->email,
+						       c->count, e->commits);
+			return "defacto_maintainer";
+		}
+	}
+	if (why)
+		*why = g_strdup("merged by many committers or by "
+				"maintainers of last resort");
+	return "unmaintained";
 }

@@ -10,6 +10,7 @@
 #include "link.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 struct cli_rev_opts {
 	const char *repo;            /* --repo GITDIR */
@@ -49,3 +50,48 @@ int cli_rev_load_commits(const char *cmd, const struct cli_rev_opts *o,
 			 int64_t since, int64_t until, GPtrArray **out);
 
 #endif
+
+/* ---- list facts for `activity` and `urgent` (--archive) ---- */
+
+struct ms_out;
+struct ms_act_entry;
+struct ms_rv_entry;
+struct cli_list_facts;
+
+/*
+ * Read `archives` and compute the review figures (list side only) of
+ * every entry of the MAINTAINERS at `rev` of `repo` over [since, until].
+ * Returns CLI_CONTINUE or an exit code after printing the error.
+ */
+int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
+			const struct cli_strings *archives, int64_t since,
+			int64_t until, struct cli_list_facts **out);
+void cli_list_facts_free(struct cli_list_facts *f);
+
+/* The review figures of entry `name`, or NULL when it had no patches. */
+const struct ms_rv_entry *cli_list_facts_entry(const struct cli_list_facts *f,
+					       const char *name);
+
+/* Whether listed `email` of entry `name` answered a patch or wrote to
+ * the list in the window (so is not inactive). */
+bool cli_list_facts_active(const struct cli_list_facts *f, const char *name,
+			   const char *email);
+
+/* The list lines of the text layout for entry `name`. */
+void cli_list_facts_text(FILE *fp, const struct cli_list_facts *f,
+			 const char *name);
+
+/* Key "list": the entry's list figures (or null) in JSON. */
+void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
+			 const char *name);
+
+/*
+ * LWN's category of an urgent entry `e` ("overlap", "corporate_alias",
+ * "defacto_maintainer", "unmaintained"); `all`/`nr_all` are the facts of
+ * every entry (for overlap and maintainers of last resort).  With `why`,
+ * a one-line explanation (g_free it).
+ */
+const char *cli_list_facts_category(const struct cli_list_facts *f,
+				    const struct ms_act_entry *e,
+				    const struct ms_act_entry *all,
+				    size_t nr_all, char **why);

@@ -110,7 +110,6 @@ void cli_progress_start(const char *what, uint64_t total);
 void cli_progress_update(uint64_t done);
 void cli_progress_done(void);
 
-#endif
 
 /*
  * Where a command's tree and MAINTAINERS come from; shared by every
@@ -194,3 +193,5 @@ int cli_store_open(const struct cli_store_opts *o, const char *gitdir,
 
 /* The default store file of `gitdir` (g_free it). */
 char *cli_store_default_path(const char *gitdir);
+
+#endif

@@ -5,6 +5,7 @@
  */
 #include "activity.h"
 #include "cli-activity.h"
+#include "cli-review.h"
 #include "commands.h"
 #include "maintainers.h"
 #include "output.h"
@@ -24,6 +25,9 @@ static const struct cli_command_help help = {
 	"commit date.  People are joined through the revision's .mailmap,\n"
 	"--aliases and plus-address folding.",
 };
+
+/* With --archive: the list facts of issue 6 (cli-review.h), else NULL. */
+static struct cli_list_facts *list_facts;
 
 static void person_label(FILE *fp, const struct ms_act_person *p)
 {
@@ -58,6 +62,7 @@ static void print_text(FILE *fp, const struct ms_act_entry *e)
 	} else {
 		fprintf(fp, "  Last activity: never\n");
 	}
+	cli_list_facts_text(fp, list_facts, e->entry->name);
 	for (size_t i = 0; i < e->nr_people; i++) {
 		const struct ms_act_person *p = &e->people[i];
 
@@ -80,7 +85,9 @@ static void print_text(FILE *fp, const struct ms_act_entry *e)
 	for (size_t i = 0; i < e->nr_people; i++) {
 		const struct ms_act_person *p = &e->people[i];
 
-		if (!p->inactive)
+		if (!p->inactive || cli_list_facts_active(list_facts,
+							  e->entry->name,
+							  p->email))
 			continue;
 		fprintf(fp, "  INACTIVE %s ",
 			p->role == 'M' ? "MAINTAINER" : "REVIEWER");
@@ -138,7 +145,10 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e)
 		json_last(o, "author", &p->author, false);
 		json_last(o, "committer", &p->committer, false);
 		json_last(o, "tags", &p->tags, true);
-		ms_out_kv_bool(o, "inactive", p->inactive);
+		ms_out_kv_bool(o, "inactive", p->inactive &&
+			       !cli_list_facts_active(list_facts,
+						      e->entry->name,
+						      p->email));
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
@@ -154,12 +164,15 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e)
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
+	if (list_facts)
+		cli_list_facts_json(o, list_facts, e->entry->name);
 	ms_out_end_object(o);
 }
 
 int cmd_activity(int argc, char **argv)
 {
 	struct cli_act_opts ao = { 0 };
+	struct cli_strings archives = { 0 };
 	bool json = false;
 	const char *inactive_arg = NULL;
 	long min_commits = 0;
@@ -170,6 +183,8 @@ int cmd_activity(int argc, char **argv)
 		  "2y, or a date; default 5y)" },
 		{ CLI_OPT_INT, "min-commits", 0, &min_commits, "N",
 		  "leave out entries with fewer commits in the window" },
+		{ CLI_OPT_STRING_LIST, "archive", 0, &archives, "PATH",
+		  "list archives: add list facts (see maintstat review)" },
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -219,6 +234,13 @@ int cmd_activity(int argc, char **argv)
 		rc = cli_error_last();
 		goto out;
 	}
+	if (archives.nr) {
+		rc = cli_list_facts_load("activity", ao.repo, ao.rev,
+					 &archives, q.since, q.until,
+					 &list_facts);
+		if (rc != CLI_CONTINUE)
+			goto out;
+	}
 
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	if (json) {
@@ -258,6 +280,8 @@ int cmd_activity(int argc, char **argv)
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
 out:
+	cli_list_facts_free(list_facts);
+	list_facts = NULL;
 	ms_act_entries_free(res, nr);
 	g_free(sel);
 	ms_activity_free(a);

@@ -4,6 +4,7 @@
  */
 #include "activity.h"
 #include "cli-activity.h"
+#include "cli-review.h"
 #include "commands.h"
 #include "maintainers.h"
 #include "output.h"
@@ -24,6 +25,29 @@ static const struct cli_command_help help = {
 	"at a glance.  --never lists entries whose maintainers appear nowhere\n"
 	"in the history, --nomaint those with no maintainer at all.",
 };
+
+/*
+ * With --archive: the list facts of issue 6 (cli-review.h) and every
+ * entry's facts, for LWN's four categories; else NULL.
+ */
+static struct cli_list_facts *list_facts;
+static const struct ms_act_entry *all_entries;
+static size_t nr_all_entries;
+
+static const char *const category_order[] = {
+	"overlap", "corporate_alias", "defacto_maintainer", "unmaintained",
+};
+
+static int category_rank(const struct ms_act_entry *e)
+{
+	const char *c = cli_list_facts_category(list_facts, e, all_entries,
+						nr_all_entries, NULL);
+
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(c, category_order[i]))
+			return i;
+	return 4;
+}
 
 static bool has_files(const struct maint_entry *e)
 {
@@ -74,6 +98,17 @@ static int by_commits(const void *x, const void *y)
 	return strcmp((*a)->entry->name, (*b)->entry->name);
 }
 
+static int by_category(const void *x, const void *y)
+{
+	const struct ms_act_entry *a = *(const struct ms_act_entry *const *)x;
+	const struct ms_act_entry *b = *(const struct ms_act_entry *const *)y;
+	int ra = category_rank(a), rb = category_rank(b);
+
+	if (ra != rb)
+		return ra - rb;
+	return by_commits(x, y);
+}
+
 static void label(FILE *fp, const char *name, const char *email)
 {
 	if (*name && *email)
@@ -117,6 +152,15 @@ static void print_text(FILE *fp, const struct ms_act_entry *e,
 			fputc('\n', fp);
 		}
 	}
+	if (list_facts) {
+		char *why = NULL;
+		const char *cat = cli_list_facts_category(list_facts, e,
+			all_entries, nr_all_entries, &why);
+
+		fprintf(fp, "  Category: %s (%s)\n", cat, why);
+		g_free(why);
+		cli_list_facts_text(fp, list_facts, e->entry->name);
+	}
 }
 
 static void print_json(struct ms_out *o, const struct ms_act_entry *e)
@@ -128,6 +172,15 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e)
 	ms_out_kv_string(o, "status", e->status);
 	ms_out_kv_int(o, "commits", (int64_t)e->commits);
 	ms_out_kv_string(o, "reason", reason(e));
+	if (list_facts) {
+		char *why = NULL;
+
+		ms_out_kv_string(o, "category", cli_list_facts_category(
+			list_facts, e, all_entries, nr_all_entries, &why));
+		ms_out_kv_string(o, "category_reason", why);
+		g_free(why);
+		cli_list_facts_json(o, list_facts, e->entry->name);
+	}
 	ms_out_key(o, "maintainers");
 	ms_out_begin_list(o);
 	for (size_t i = 0; i < e->nr_people; i++) {
@@ -167,6 +220,7 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e)
 int cmd_urgent(int argc, char **argv)
 {
 	struct cli_act_opts ao = { 0 };
+	struct cli_strings archives = { 0 };
 	bool json = false, never = false, nomaint = false;
 	long months = 6, min_commits = -1;
 	const struct cli_option opts[] = {
@@ -181,6 +235,8 @@ int cmd_urgent(int argc, char **argv)
 		  "entries whose maintainers never appear in the history" },
 		{ CLI_OPT_FLAG, "nomaint", 0, &nomaint, NULL,
 		  "entries with no maintainer at all" },
+		{ CLI_OPT_STRING_LIST, "archive", 0, &archives, "PATH",
+		  "list archives: list facts and LWN's four categories" },
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -223,6 +279,15 @@ int cmd_urgent(int argc, char **argv)
 		    selected(&res[i], mode))
 			g_ptr_array_add(pick, &res[i]);
 	g_ptr_array_sort(pick, by_commits);
+	if (archives.nr) {
+		rc = cli_list_facts_load("urgent", ao.repo, ao.rev, &archives,
+					 q.since, q.until, &list_facts);
+		if (rc != CLI_CONTINUE)
+			goto out;
+		all_entries = res;
+		nr_all_entries = nr;
+		g_ptr_array_sort(pick, by_category);
+	}
 
 	ms_act_format(q.since, 0, false, true, since);
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
@@ -254,6 +319,8 @@ int cmd_urgent(int argc, char **argv)
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
 out:
+	cli_list_facts_free(list_facts);
+	list_facts = NULL;
 	if (pick)
 		g_ptr_array_free(pick, TRUE);
 	ms_act_entries_free(res, nr);

@@ -164,4 +164,38 @@ r = run("review", "--repo", repo, "--archive", os.path.join(tmp, "x.mbox"))
 eq(r.rc, 1, "a missing archive is a runtime error")
 r = run("review", "--repo", os.path.join(tmp, "nope"), "--archive", mbox)
 eq(r.rc, 1, "a missing repository is a runtime error")
+# activity and urgent with --archive: list facts, LWN categories
+r = run("activity", "--repo", repo, "--since", "2024-01-01",
+        "--inactive-after", "1d", "--json", "FOO DRIVER")
+rob = [p for p in r.json()["entries"][0]["people"]
+       if p["email"] == "rob@example.org"][0]
+ok(rob["inactive"], "without the list, Rob (last tag 3 days before "
+   "the end) is inactive at 1d")
+r = run("activity", "--repo", repo, "--archive", mbox, "--since",
+        "2024-01-01", "--inactive-after", "1d", "--json", "FOO DRIVER")
+eq(r.rc, 0, "activity --archive exits 0")
+e = r.json()["entries"][0]
+rob = [p for p in e["people"] if p["email"] == "rob@example.org"][0]
+ok(not rob["inactive"], "with the list, Rob is active (he reviews there)")
+eq((e["list"]["patches"], e["list"]["replied"]), (5, 3),
+   "activity JSON carries the list facts")
+r = run("activity", "--repo", repo, "--archive", mbox, "--since",
+        "2024-01-01", "--inactive-after", "1d", "FOO DRIVER")
+ok("  List: patches 5, replied 3 (60%), median first response 2.0h" in
+   r.out, "activity text has the list line", r.out)
+ok("INACTIVE REVIEWER Rob" not in r.out, "no INACTIVE line for Rob")
+r = run("urgent", "--repo", repo, "--archive", mbox, "--min-commits", "1",
+        "--months", "0", "--json")
+eq(r.rc, 0, "urgent --archive exits 0")
+eq([(e["name"], e["category"]) for e in r.json()["entries"]],
+   [("BAR CHIP DRIVER", "corporate_alias"),
+    ("BAZ LEGACY DRIVER", "defacto_maintainer")],
+   "urgent sorts the entries into LWN's categories")
+r = run("urgent", "--repo", repo, "--archive", mbox, "--min-commits", "1",
+        "--months", "0")
+ok("  Category: defacto_maintainer (dan@example.net handles its patches)"
+   in r.out, "urgent text names the category", r.out)
+r = run("urgent", "--repo", repo, "--archive", os.path.join(tmp, "x"),
+        "--min-commits", "1")
+eq(r.rc, 1, "urgent with a missing archive is a runtime error")
 done()
