@@ -87,6 +87,17 @@ static bool is_blank_or_comment(const char *l, size_t n)
 	return i == n || l[i] == '#';
 }
 
+static bool is_underline(const char *l, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (l[i] == '-' || l[i] == '=' || l[i] == '~'))
+		i++;
+	while (i < n && g_ascii_isspace(l[i]))
+		i++;
+	return i == n && n >= 3 && (l[0] == '-' || l[0] == '=' || l[0] == '~');
+}
+
 /* Counters for warnings that may repeat on every line of a bad file. */
 struct report {
 	const char *file;
@@ -198,6 +209,12 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 			continue;
 		}
 		if (is_blank_or_comment(l, n))
+			continue;
+		/*
+		 * QEMU and Xen underline their section titles ("-----");
+		 * an underline keeps the title above it.
+		 */
+		if (title && !cur && is_underline(l, n))
 			continue;
 		/* a title line: close the current entry */
 		if (cur) {

@@ -318,6 +318,46 @@ static void test_many_files(void)
 	ms_diags_release(&diags);
 }
 
+/* QEMU's layout: underlined group titles, entries without blank lines. */
+static void test_qemu_style(void)
+{
+	static const char qemu[] =
+		"QEMU Maintainers\n"
+		"================\n"
+		"\n"
+		"The intention of this file is ...\n"
+		"\tM: Mail patches to: FullName <address@domain>\n"
+		"\n"
+		"General Project Administration\n"
+		"------------------------------\n"
+		"M: Peter Maydell <peter.maydell@linaro.org>\n"
+		"\n"
+		"All patches CC here\n"
+		"L: qemu-devel@nongnu.org\n"
+		"F: *\n"
+		"F: */\n"
+		"\n"
+		"Trivial patches\n"
+		"---------------\n"
+		"Trivial patches\n"
+		"M: Michael Tokarev <mjt@tls.msk.ru>\n"
+		"S: Maintained\n";
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct maint_file *mf = maint_file_new();
+
+	maint_file_parse(mf, "QEMU", qemu, sizeof(qemu) - 1, &diags);
+	is_int(maint_file_nr_entries(mf), 3, "QEMU file: three entries");
+	is_str(maint_file_entry(mf, 0)->name, "General Project Administration",
+	       "an underline keeps the title above it");
+	is_str(maint_file_entry(mf, 1)->name, "All patches CC here",
+	       "a sub-entry title");
+	is_str(maint_file_entry(mf, 2)->name, "Trivial patches",
+	       "the repeated title names the entry");
+	is_int(diags.nr, 0, "no warnings");
+	maint_file_free(mf);
+	ms_diags_release(&diags);
+}
+
 int main(void)
 {
 	char *cmd;
@@ -326,6 +366,7 @@ int main(void)
 	test_matching();
 	test_bad_input();
 	test_many_files();
+	test_qemu_style();
 	cmd = g_strdup_printf("rm -rf '%s'", root);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", root);
