@@ -9,7 +9,8 @@ cache=$1
 tarball=/usr/src/linux-source-6.1.tar.xz
 tree=$cache/linux-source-6.1
 stamp=$tree.unpacked
-if [ ! -f "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ ! -d "$tree" ]; then
+	rm -f "$stamp"
 	[ -r "$tarball" ] || {
 		echo "linux-tree: $tarball is missing (package linux-source-6.1)" >&2
 		exit 1
