@@ -39,7 +39,9 @@ def all_files(tree):
     return sorted(out, key=lambda s: s.encode())
 
 
-files = all_files(TREE)
+walked = all_files(TREE)
+# an older unpack script left its stamp inside the tree: not a kernel file
+files = [f for f in walked if f != ".maintstat-unpacked"]
 sample = files[::25]
 ok(len(sample) >= 3000, f"sample has at least 3000 files ({len(sample)})")
 
@@ -111,7 +113,7 @@ ok(exact >= len(sample) * 0.9, f"most paths agree exactly ({exact})")
 r = run("coverage", "--tree", TREE, "--json")
 eq(r.rc, 0, "coverage on the kernel tree exits 0")
 c = r.json()
-eq(c["files_total"], len(files), "coverage counts every regular file")
+eq(c["files_total"], len(walked), "coverage counts every regular file")
 eq(c["catch_all_entries"], ["THE REST"], "THE REST is the only catch-all")
 # a file covered by no entry but THE REST has exactly ['THE REST']
 unc_sample = [p for p in sample if oracle[p] == ["THE REST"]]
