@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <isa-l/igzip_lib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -134,12 +135,24 @@ static bool fill(struct reader *r)
 	return true;
 }
 
+/* Newlines in s[0..n), eight bytes at a time (SWAR). */
 static unsigned long count_lines(const char *s, size_t n)
 {
+	const uint64_t ones = 0x0101010101010101ull;
+	const uint64_t high = 0x8080808080808080ull;
 	unsigned long lines = 0;
+	size_t i = 0;
 
-	/* a plain loop the compiler vectorises beats memchr per line */
-	for (size_t i = 0; i < n; i++)
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w, x, t;
+		memcpy(&w, s + i, 8);
+		x = w ^ (ones * '\n');
+		/* a byte's high bit is set in t unless that byte of x is 0 */
+		t = ((x & ~high) + ~high) | x;
+		/* one bit per newline byte, summed by the multiply */
+		lines += (unsigned long)((((~t & high) >> 7) * ones) >> 56);
+	}
+	for (; i < n; i++)
 		lines += s[i] == '\n';
 	return lines;
 }
