@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 struct ms_activity;
 
@@ -48,5 +49,17 @@ struct cli_act_opts {
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		 int default_years, struct ms_activity **out,
 		 int64_t *since, int64_t *until);
+
+struct ms_act_entry;
+struct cli_list_facts;
+
+/*
+ * Print entry `e` in the activity report's text layout (the layout of the
+ * netdev series); `list_facts` (may be NULL) adds the list lines and
+ * keeps people active on the list from being called inactive.  `retire`
+ * writes the same block into its commit messages.
+ */
+void cli_act_print_entry(FILE *fp, const struct ms_act_entry *e,
+			 const struct cli_list_facts *list_facts);
 
 #endif

@@ -29,73 +29,6 @@ static const struct cli_command_help help = {
 /* With --archive: the list facts of issue 6 (cli-review.h), else NULL. */
 static struct cli_list_facts *list_facts;
 
-static void person_label(FILE *fp, const struct ms_act_person *p)
-{
-	if (*p->name && *p->email)
-		fprintf(fp, "%s <%s>", p->name, p->email);
-	else
-		fprintf(fp, "%s", *p->email ? p->email : p->name);
-}
-
-static void text_last(FILE *fp, const char *what,
-		      const struct ms_act_last *l)
-{
-	char date[32];
-
-	if (!l->set)
-		return;
-	ms_act_format(l->time, l->offset, false, false, date);
-	fprintf(fp, "    %s %.12s %s %zu\n", what, l->id, date, l->count);
-}
-
-static void print_text(FILE *fp, const struct ms_act_entry *e)
-{
-	char date[32];
-
-	fprintf(fp, "Subsystem %s\n", e->entry->name);
-	fprintf(fp, "  Changes %zu / %zu (%zu%%)\n", e->reviewed, e->commits,
-		e->commits ? e->reviewed * 100 / e->commits : 0);
-	if (e->has_last_activity) {
-		ms_act_format(e->last_activity, e->last_activity_offset,
-			      false, true, date);
-		fprintf(fp, "  Last activity: %s\n", date);
-	} else {
-		fprintf(fp, "  Last activity: never\n");
-	}
-	cli_list_facts_text(fp, list_facts, e->entry->name);
-	for (size_t i = 0; i < e->nr_people; i++) {
-		const struct ms_act_person *p = &e->people[i];
-
-		fprintf(fp, "  ");
-		person_label(fp, p);
-		fprintf(fp, ":\n");
-		text_last(fp, "Author", &p->author);
-		text_last(fp, "Committer", &p->committer);
-		text_last(fp, "Tags", &p->tags);
-	}
-	if (e->nr_top_reviewers) {
-		fprintf(fp, "  Top reviewers:\n");
-		for (size_t i = 0; i < e->nr_top_reviewers; i++)
-			fprintf(fp, "    [%zu]: %s\n",
-				e->top_reviewers[i].count,
-				*e->top_reviewers[i].email ?
-				e->top_reviewers[i].email :
-				e->top_reviewers[i].name);
-	}
-	for (size_t i = 0; i < e->nr_people; i++) {
-		const struct ms_act_person *p = &e->people[i];
-
-		if (!p->inactive || cli_list_facts_active(list_facts,
-							  e->entry->name,
-							  p->email))
-			continue;
-		fprintf(fp, "  INACTIVE %s ",
-			p->role == 'M' ? "MAINTAINER" : "REVIEWER");
-		person_label(fp, p);
-		fprintf(fp, "\n");
-	}
-}
-
 static void json_last(struct ms_out *o, const char *key,
 		      const struct ms_act_last *l, bool tag)
 {
@@ -272,7 +205,7 @@ int cmd_activity(int argc, char **argv)
 			if (!first)
 				fputc('\n', stdout);
 			first = false;
-			print_text(stdout, &res[i]);
+			cli_act_print_entry(stdout, &res[i], list_facts);
 		}
 	}
 	if (json)
