@@ -38,3 +38,38 @@ int ms_git_error(int git_code, const char *fmt, ...)
 	g_free(what);
 	return code;
 }
+
+static char *config_string(git_config *cfg, const char *key)
+{
+	git_buf buf = { 0 };
+	char *out = NULL;
+
+	if (git_config_get_string_buf(&buf, cfg, key) == 0)
+		out = g_strdup(buf.ptr);
+	git_buf_dispose(&buf);
+	return out;
+}
+
+int ms_git_user(const char *gitdir, char **name, char **email)
+{
+	git_repository *repo = NULL;
+	git_config *cfg = NULL;
+	int rc;
+
+	*name = *email = NULL;
+	ms_git_init();
+	rc = git_repository_open_ext(&repo, gitdir,
+				     GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	if (rc < 0)
+		return ms_git_error(rc, "cannot open git repository '%s'",
+				    gitdir);
+	rc = git_repository_config_snapshot(&cfg, repo);
+	if (rc == 0) {
+		*name = config_string(cfg, "user.name");
+		*email = config_string(cfg, "user.email");
+	}
+	git_config_free(cfg);
+	git_repository_free(repo);
+	git_error_clear();
+	return 0;
+}

@@ -17,4 +17,12 @@ void ms_git_init(void);
 int ms_git_error(int git_code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * The user.name and user.email git would use for `gitdir` (its config,
+ * then the global and system ones), newly allocated (g_free); NULL when
+ * unset.  Returns 0, or a negative code when the repository cannot be
+ * opened.
+ */
+int ms_git_user(const char *gitdir, char **name, char **email);
+
 #endif

@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	  "who really authors, commits and reviews in each entry" },
 	{ "urgent", cmd_urgent,
 	  "busy entries with no active maintainer" },
+	{ "retire", cmd_retire,
+	  "write the patch series retiring inactive maintainers" },
 	{ "fetch", cmd_fetch,
 	  "mirror public-inbox archives (lore) over HTTP" },
 	{ "store", cmd_store,

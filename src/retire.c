@@ -35,6 +35,38 @@ char *retire_slug(const char *subject)
 	return g_string_free(s, FALSE);
 }
 
+char *retire_wrap(const char *text, size_t width)
+{
+	GString *out = g_string_new(NULL);
+	char **paras = g_strsplit(text, "\n\n", -1);
+
+	for (char **p = paras; *p; p++) {
+		char **words = g_strsplit_set(*p, " \n", -1);
+		size_t col = 0;
+
+		if (p != paras)
+			g_string_append(out, "\n\n");
+		for (char **w = words; *w; w++) {
+			size_t n = g_utf8_strlen(*w, -1);
+
+			if (!n)
+				continue;
+			if (col && col + 1 + n > width) {
+				g_string_append_c(out, '\n');
+				col = 0;
+			} else if (col) {
+				g_string_append_c(out, ' ');
+				col++;
+			}
+			g_string_append(out, *w);
+			col += n;
+		}
+		g_strfreev(words);
+	}
+	g_strfreev(paras);
+	return g_string_free(out, FALSE);
+}
+
 char *retire_short_name(const char *entry)
 {
 	GString *s = g_string_new(NULL);
@@ -198,6 +230,7 @@ void retire_series_free(struct retire_series *s)
 }
 
 struct pending {
+	const char *entry;
 	char *subject;
 	char *body;
 	char *old_m, *new_m, *old_c, *new_c;
@@ -369,6 +402,12 @@ int retire_build(const char *maintainers, const char *credits,
 		if (moved->len)
 			g_string_append(body, " Thank you for your work; "
 					"CREDITS keeps it on record.");
+		{
+			char *w = retire_wrap(body->str, 72);
+
+			g_string_assign(body, w);
+			g_free(w);
+		}
 		g_string_append(body, "\n\n");
 		if (pl->report && *pl->report) {
 			g_string_append(body, pl->report);
@@ -377,6 +416,7 @@ int retire_build(const char *maintainers, const char *credits,
 			g_string_append_c(body, '\n');
 		}
 		g_string_append_printf(body, "Signed-off-by: %s\n", opts->from);
+		p->entry = pl->entry;
 		p->subject = g_string_free(subj, FALSE);
 		p->body = g_string_free(body, FALSE);
 		p->old_m = cur_m;
@@ -452,6 +492,7 @@ next:
 			files[nf++] = (struct ms_patch_file){ "MAINTAINERS",
 				p->old_m, p->new_m };
 			mp.nr_files = nf;
+			rp->entry = p->entry;
 			rp->subject = g_strdup(p->subject);
 			mp.subject = rp->subject;
 			mp.body = p->body;

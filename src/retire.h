@@ -42,6 +42,7 @@ struct retire_opts {
 
 /* One written patch. */
 struct retire_patch {
+	const char *entry;    /* borrowed from the plan; NULL: cover */
 	char *file_name;      /* "0001-MAINTAINERS-...patch" */
 	char *subject;
 	GString *text;        /* the whole patch */
@@ -76,6 +77,12 @@ void retire_series_free(struct retire_series *s);
  * than letters, digits, '.' and '_' become one '-', at most 52 characters.
  */
 char *retire_slug(const char *subject);
+
+/*
+ * `text` re-flowed to lines of at most `width` characters (longer words
+ * stand alone); paragraphs (blank-line separated) are kept.  g_free it.
+ */
+char *retire_wrap(const char *text, size_t width);
 
 /* An entry name short enough for a subject line. */
 char *retire_short_name(const char *entry);

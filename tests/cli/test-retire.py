@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""maintstat retire on the planted repository of fixtures/gen/gen-repo.py,
+given a CREDITS file and a few more MAINTAINERS lines in one commit:
+Ivan Inactive also maintains ZETA IDLE (one person in two entries), ZETA
+loses both its maintainers (Orphan), an address without a name, and an
+entry name unfit for a file name.  The series must apply with git am and
+the result must parse with maintstat itself."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir, SOURCE_ROOT  # noqa: E402
+
+GEN = os.path.join(SOURCE_ROOT, "fixtures", "gen", "gen-repo.py")
+NEWEST = "2024-06-01T12:00:00+00:00"   # the planted history's last date
+T = tmpdir()
+env = dict(os.environ, GIT_AUTHOR_NAME="Test", GIT_AUTHOR_EMAIL="t@example.com",
+           GIT_COMMITTER_NAME="Test", GIT_COMMITTER_EMAIL="t@example.com",
+           GIT_AUTHOR_DATE=NEWEST, GIT_COMMITTER_DATE=NEWEST,
+           GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
+
+
+def git(*args, cwd):
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True,
+                          capture_output=True, text=True).stdout
+
+
+planted = os.path.join(T, "planted.git")
+subprocess.run([sys.executable, GEN, planted], check=True, capture_output=True)
+work = os.path.join(T, "work")
+git("clone", "-q", planted, work, cwd=T)
+with open(os.path.join(work, "CREDITS"), "w") as f:
+    f.write("\tThis is a partial credits-file, sorted by name.\n"
+            "----------\n\n"
+            "N: Werner Almesberger\nE: werner@example.net\nD: ATM\n\n"
+            "N: Linus Torvalds\nE: torvalds@example.org\n"
+            "D: Original kernel hacker\n")
+mpath = os.path.join(work, "MAINTAINERS")
+m = open(mpath).read()
+m = m.replace("M:\tZed Idle <zed@example.org>\n",
+              "M:\tZed Idle <zed@example.org>\n"
+              "M:\tIvan Inactive <ivan@example.org>\n"
+              "M:\tnoname@example.org\n")
+m = m.replace("THE REST\n",
+              "WEIRD/ENTRY: *with* \u00fc <chars>\n"
+              "M:\tWalt Weird <walt@example.org>\n"
+              "S:\tMaintained\nF:\tdrivers/zeta/\n\nTHE REST\n")
+open(mpath, "w").write(m)
+git("add", "-A", cwd=work)
+git("commit", "-qm", "add CREDITS and more maintainers", cwd=work)
+git("config", "user.name", "Repo User", cwd=work)
+git("config", "user.email", "repo.user@example.org", cwd=work)
+base = git("rev-parse", "HEAD", cwd=work).strip()
+
+out = os.path.join(T, "out")
+renv = {"SOURCE_DATE_EPOCH": "1717243200"}
+r = run("retire", "--repo", work, "--min-commits", "10", "-o", out, "--json",
+        "--no-cache", env=renv)
+eq(r.rc, 0, "retire exits 0")
+doc = r.json()
+eq(doc["schema_version"], 1, "schema_version")
+subjects = [p["subject"] for p in doc["patches"]]
+eq(subjects, [
+    "MAINTAINERS: retire inactive maintainers and reviewers",
+    "MAINTAINERS: ALPHA DRIVER: remove Ivan Inactive",
+    "MAINTAINERS: EPSILON NEVER SEEN: move Nora Never to CREDITS",
+    "MAINTAINERS: GAMMA BY KEYWORD: move Olga Old to CREDITS",
+    "MAINTAINERS: ZETA IDLE: move Ivan Inactive and noname@example.org "
+    "to CREDITS",
+    "MAINTAINERS: WEIRD/ENTRY: *with* \u00fc <chars>: move Walt Weird to "
+    "CREDITS",
+], "one patch per entry, subjects as the issue words them")
+files = sorted(os.listdir(out))
+eq(files, [p["file"] for p in doc["patches"]], "files written as listed")
+eq(files[0], "0000-cover-letter.patch", "cover letter first")
+ok(all(re.fullmatch(r"[0-9]{4}-[A-Za-z0-9._-]+\.patch", f) for f in files),
+   "file names are safe even for an odd entry name", files)
+eq([p["orphaned"] for p in doc["patches"][1:]],
+   [False, True, False, False, True],
+   "Orphan where no maintainer remains (Zed, active 2 years ago, stays)")
+eq([p["credits"] for p in doc["patches"][1:]],
+   [False, True, True, True, True], "CREDITS only when someone leaves")
+
+p1 = open(os.path.join(out, files[1])).read()
+ok("\nSubsystem ALPHA DRIVER\n  Changes " in p1, "activity block in message")
+ok("  INACTIVE MAINTAINER Ivan Inactive <ivan@example.org>\n" in p1,
+   "the block says why")
+ok("Signed-off-by: Repo User <repo.user@example.org>\n---\n" in p1,
+   "default sign-off from the repository's user.name/user.email")
+ok("Date: Sat, 1 Jun 2024 12:00:00 +0000\n" in p1, "SOURCE_DATE_EPOCH")
+ok(all(len(l) <= 80 for l in p1.split("\n---\n")[0].splitlines()),
+   "commit message lines fit 80 columns")
+
+# --- the series applies with git am onto the analysed revision ---------
+am = os.path.join(T, "am")
+git("clone", "-q", work, am, cwd=T)
+git("checkout", "-q", base, cwd=am)
+patches = [os.path.join(out, f) for f in files[1:]]
+p = subprocess.run(["git", "am", "-q", *patches], cwd=am, env=env,
+                   capture_output=True, text=True)
+eq(p.returncode, 0, "git am applies the whole series in order")
+eq(len(git("log", "--format=%H", f"{base}..HEAD", cwd=am).split()), 5,
+   "five commits")
+credits = open(os.path.join(am, "CREDITS")).read()
+eq(credits.count("N: Ivan Inactive"), 1, "one CREDITS record for Ivan")
+ok("N: Ivan Inactive\nE: ivan@example.org\nD: ALPHA DRIVER\nD: ZETA IDLE\n"
+   in credits, "with a D: line for each entry he left", credits)
+ok(credits.index("N: Werner Almesberger") < credits.index("N: Ivan Inactive")
+   < credits.index("N: Nora Never") < credits.index("N: Olga Old")
+   < credits.index("N: Linus Torvalds") < credits.index("N: Walt Weird"),
+   "records placed by surname", credits)
+ok("N: noname@example.org\nE: noname@example.org\n" in credits,
+   "a person without a name is credited under the address")
+ok("rita@" not in credits, "reviewers are not credited")
+newm = open(os.path.join(am, "MAINTAINERS")).read()
+ok("ivan@" not in newm and "noname@" not in newm, "gone from MAINTAINERS")
+ok("ZETA IDLE\nM:\tZed Idle <zed@example.org>\nS:\tMaintained\n" in newm,
+   "ZETA IDLE keeps Zed and its status", newm)
+ok("<chars>\nS:\tOrphan\n" in newm, "the odd entry is Orphan", newm)
+r = run("coverage", "--repo", am, "--json")
+eq(r.rc, 0, "the result parses with maintstat")
+eq(r.err, "", "without warnings")
+r = run("activity", "--repo", am, "--json", "--no-cache", "ZETA IDLE")
+eq([(x["role"], x["email"]) for x in r.json()["entries"][0]["people"]],
+   [("M", "zed@example.org")], "ZETA IDLE lists only Zed now")
+
+# --- --keep ----------------------------------------------------------------
+keep = os.path.join(T, "keep")
+open(keep, "w").write("# said they will come back\n"
+                      "noname@example.org  # by address\nOlga Old\n")
+out2 = os.path.join(T, "out2")
+r = run("retire", "--repo", work, "--min-commits", "10", "-o", out2,
+        "--keep", keep, "--json", "--no-cache", env=renv)
+eq(r.rc, 0, "--keep run exits 0")
+d2 = r.json()
+eq(sorted(d2["kept"]), ["Olga Old <olga@example.org> (GAMMA BY KEYWORD)",
+                        "noname@example.org (ZETA IDLE)"],
+   "kept people listed")
+ok(not any("Olga" in p["subject"] or "noname" in p["subject"]
+           for p in d2["patches"]), "and not retired")
+cover = open(os.path.join(out2, "0000-cover-letter.patch")).read()
+ok("Kept, as they asked (--keep):\n  Olga Old" in cover,
+   "cover letter names them", cover)
+
+# --- bad input ---------------------------------------------------------------
+r = run("retire", "--repo", planted, "--min-commits", "10", "-o",
+        os.path.join(T, "x"), "--no-cache", "--from", "A <a@example.org>")
+eq(r.rc, 1, "no CREDITS: exit 1")
+ok("has no CREDITS file; --no-credits" in r.err, "says so", r.err)
+ok(not os.path.exists(os.path.join(T, "x")), "and writes nothing")
+r = run("retire", "--repo", planted, "--min-commits", "10", "-o",
+        os.path.join(T, "nc"), "--no-credits", "--json", "--no-cache",
+        "--from", "A <a@example.org>")
+eq(r.rc, 0, "--no-credits writes the series")
+nc = open(os.path.join(T, "nc", r.json()["patches"][1]["file"])).read()
+ok("CREDITS" not in nc.split("\n---\n", 1)[1], "without CREDITS changes")
+ok("remove Ivan Inactive" in nc, "subject says remove, not move", nc[:400])
+r = run("retire", "--repo", work, "--from", "nobody", "--no-cache")
+eq(r.rc, 2, "--from without an address is a usage error")
+r = run("retire", "--repo", work, "--no-cache", "NO SUCH ENTRY")
+eq(r.rc, 2, "unknown entry is a usage error")
+r = run("retire", "--repo", os.path.join(T, "nope"))
+eq(r.rc, 1, "not a repository: exit 1")
+shutil.rmtree(T, ignore_errors=True)
+done()
