@@ -45,3 +45,27 @@ step "$ms" urgent --repo "$actrepo"
 step "$ms" urgent --repo "$actrepo" --never --min-commits 10
 "$ms" urgent --repo "$actrepo" --json > "$out/urgent.json"
 echo "(JSON written to $out/urgent.json)"
+
+# The full pipeline of list review: the linux-rdma archive as mirrored
+# from the local public-inbox server ($out/linux-rdma-mirror, when the
+# fetch step above left one; else the slice itself), the generated
+# repository's git activity, and the list review joined with it: text on
+# screen, JSON written.
+archive=$out/linux-rdma-mirror
+[ -d "$archive" ] ||
+	archive=$(dirname "$0")/../../shared/data/linux-rdma-2023.mbox.gz
+lore=https://lore.kernel.org/linux-rdma
+step "$ms" review --repo "$actrepo" --archive "$archive" --since 2023-01-01 \
+	--list-url "$lore" "HFI1 DRIVER" "SOFT-ROCE DRIVER (rxe)"
+"$ms" review --repo "$actrepo" --archive "$archive" --since 2023-01-01 \
+	--list-url "$lore" --json > "$out/review.json"
+echo "(JSON written to $out/review.json)"
+step "$ms" activity --repo "$actrepo" --archive "$archive" \
+	--since 2023-01-01 "INFINIBAND SUBSYSTEM" "HFI1 DRIVER"
+"$ms" activity --repo "$actrepo" --archive "$archive" --since 2023-01-01 \
+	--json > "$out/activity-list.json"
+echo "(JSON written to $out/activity-list.json)"
+step "$ms" urgent --repo "$actrepo" --archive "$archive"
+"$ms" urgent --repo "$actrepo" --archive "$archive" --json \
+	> "$out/urgent-list.json"
+echo "(JSON written to $out/urgent-list.json)"

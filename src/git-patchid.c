@@ -73,9 +73,11 @@ void ms_commit_patchid_done(void)
 	g_private_replace(&thread_handle, NULL);
 }
 
-int ms_commit_patchid(const char *gitdir, const char *id, char hex[41],
+int ms_commit_patchid(const char *gitdir, const char *id,
+		      const char *const *paths, size_t nr_paths, char hex[41],
 		      char **summary)
 {
+	git_diff_options dopts;
 	git_repository *repo = NULL;
 	git_commit *commit = NULL, *parent = NULL;
 	git_tree *tree = NULL, *ptree = NULL;
@@ -122,7 +124,13 @@ int ms_commit_patchid(const char *gitdir, const char *id, char hex[41],
 	}
 	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
 	find.flags = GIT_DIFF_FIND_RENAMES;
-	rc = git_diff_tree_to_tree(&diff, repo, ptree, tree, NULL);
+	git_diff_options_init(&dopts, GIT_DIFF_OPTIONS_VERSION);
+	if (paths && nr_paths) {
+		dopts.pathspec.strings = (char **)paths;
+		dopts.pathspec.count = nr_paths;
+		dopts.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+	}
+	rc = git_diff_tree_to_tree(&diff, repo, ptree, tree, &dopts);
 	if (rc < 0) {
 		rc = ms_git_error(rc, "cannot diff '%s'", id);
 		goto out;

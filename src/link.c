@@ -211,7 +211,9 @@ static void *prepare(const struct ms_commit *c, void *data)
 			break;
 		}
 	}
-	rc = ms_commit_patchid(ld->opts->gitdir, c->id, lc->patch_id,
+	rc = ms_commit_patchid(ld->opts->gitdir, c->id,
+			       c->incomplete ? NULL : c->paths,
+			       c->incomplete ? 0 : c->nr_paths, lc->patch_id,
 			       &lc->summary);
 	if (rc < 0) {
 		g_mutex_lock(&ld->lock);

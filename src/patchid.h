@@ -10,6 +10,7 @@
 #include "error.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Compute the stable patch-id of commit `id` (hex) of `gitdir` against
@@ -17,12 +18,17 @@
  * digits and a NUL; "" when the commit changes nothing) and, when
  * `summary` is not NULL, its summary line into *summary (g_free it).
  *
+ * `paths` (may be NULL), the paths the commit touches as the history walk
+ * lists them, limit the tree diff to those paths: the same diff, without
+ * comparing every tree of a large repository.
+ *
  * Thread-safe: each calling thread keeps its own repository handle,
  * opened on first use and closed when the thread exits or calls
  * ms_commit_patchid_done().  Returns 0, MS_ENOTFOUND for a missing
  * repository or commit, MS_ERROR otherwise.
  */
-int ms_commit_patchid(const char *gitdir, const char *id, char hex[41],
+int ms_commit_patchid(const char *gitdir, const char *id,
+		      const char *const *paths, size_t nr_paths, char hex[41],
 		      char **summary);
 
 /* Close the calling thread's repository handle, if any. */

@@ -67,7 +67,7 @@ int main(void)
 		char mail_hex[41] = "";
 
 		g_free(cmd);
-		rc = ms_commit_patchid(dir, ids[i], hex, &summary);
+		rc = ms_commit_patchid(dir, ids[i], NULL, 0, hex, &summary);
 		is_int(rc, 0, "patch-id computed");
 		if (want && *want) {
 			want[40] = 0;
@@ -75,6 +75,24 @@ int main(void)
 		} else {
 			is_str(hex, "", "no diff, no patch-id");
 		}
+		/* limited to the touched paths, as the history walk lists
+		 * them: the same patch-id */
+		cmd = g_strdup_printf("git diff-tree --no-renames --root -r "
+				      "--name-only --no-commit-id %s", ids[i]);
+		fp = run(dir, cmd);
+		g_free(cmd);
+		if (fp) {
+			char **paths = g_strsplit(g_strstrip(fp), "\n", -1);
+			char lim[41];
+
+			rc = ms_commit_patchid(dir, ids[i],
+					       (const char *const *)paths,
+					       g_strv_length(paths), lim,
+					       NULL);
+			is_str(lim, hex, "limited to its paths: same id");
+			g_strfreev(paths);
+		}
+		g_free(fp);
 		cmd = g_strdup_printf("git format-patch --stdout -1 %s",
 				      ids[i]);
 		fp = run(dir, cmd);
@@ -85,13 +103,14 @@ int main(void)
 		g_free(want);
 		g_free(summary);
 	}
-	rc = ms_commit_patchid(dir, ids[1], hex, &summary);
+	rc = ms_commit_patchid(dir, ids[1], NULL, 0, hex, &summary);
 	is_str(summary, "edit one", "summary line");
 	g_free(summary);
 	rc = ms_commit_patchid(dir, "0123456789012345678901234567890123456789",
-			       hex, NULL);
+			       NULL, 0, hex, NULL);
 	is_int(rc, MS_ENOTFOUND, "unknown commit");
-	rc = ms_commit_patchid("/nonexistent/repo", ids[0], hex, NULL);
+	rc = ms_commit_patchid("/nonexistent/repo", ids[0], NULL, 0, hex,
+			       NULL);
 	is_int(rc, MS_ENOTFOUND, "not a repository");
 	ok(strstr(ms_error_last(), "/nonexistent/repo") != NULL,
 	   "error names the path", ms_error_last());
