@@ -98,6 +98,16 @@ static int by_commits(const void *x, const void *y)
 	return strcmp((*a)->entry->name, (*b)->entry->name);
 }
 
+static bool list_active(const struct ms_act_entry *e)
+{
+	for (size_t i = 0; i < e->nr_people; i++)
+		if (e->people[i].role == 'M' &&
+		    cli_list_facts_active(list_facts, e->entry->name,
+					  e->people[i].email))
+			return true;
+	return false;
+}
+
 static int by_category(const void *x, const void *y)
 {
 	const struct ms_act_entry *a = *(const struct ms_act_entry *const *)x;
@@ -286,6 +296,11 @@ int cmd_urgent(int argc, char **argv)
 			goto out;
 		all_entries = res;
 		nr_all_entries = nr;
+		/* a maintainer who answers on the list is not inactive */
+		if (mode == MODE_URGENT)
+			for (guint i = pick->len; i-- > 0;)
+				if (list_active(pick->pdata[i]))
+					g_ptr_array_remove_index(pick, i);
 		g_ptr_array_sort(pick, by_category);
 	}
 

@@ -195,6 +195,14 @@ r = run("urgent", "--repo", repo, "--archive", mbox, "--min-commits", "1",
         "--months", "0")
 ok("  Category: defacto_maintainer (dan@example.net handles its patches)"
    in r.out, "urgent text names the category", r.out)
+r = run("urgent", "--repo", repo, "--until", "2024-03-12", "--months", "0",
+        "--min-commits", "1", "--json")
+ok("FOO DRIVER" in [e["name"] for e in r.json()["entries"]],
+   "by git alone FOO's maintainer is idle before 2024-03-12")
+r = run("urgent", "--repo", repo, "--archive", mbox, "--until",
+        "2024-03-12", "--months", "0", "--min-commits", "1", "--json")
+ok("FOO DRIVER" not in [e["name"] for e in r.json()["entries"]],
+   "with the list, FOO's maintainers answer patches: not urgent")
 r = run("urgent", "--repo", repo, "--archive", os.path.join(tmp, "x"),
         "--min-commits", "1")
 eq(r.rc, 1, "urgent with a missing archive is a runtime error")
