@@ -12,12 +12,11 @@ import sys
 import time
 import urllib.request
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import MAINTSTAT, run, ok, eq, done, tmpdir  # noqa: E402
+from mstest import MAINTSTAT, run, ok, eq, done, tmpdir, skip_all  # noqa: E402
 import faultserver  # noqa: E402
 
 if not shutil.which("git"):
-    print("1..0 # SKIP git is not installed")
-    sys.exit(77)
+    skip_all("git is not installed")
 
 T = tmpdir()
 GITROOT = os.path.join(T, "server")
