@@ -46,6 +46,45 @@ step "$ms" urgent --repo "$actrepo" --never --min-commits 10
 "$ms" urgent --repo "$actrepo" --json > "$out/urgent.json"
 echo "(JSON written to $out/urgent.json)"
 
+# Fetching: a real public-inbox server on 127.0.0.1 (the shared lore-lab)
+# serves the same linux-rdma slice; maintstat mirrors it over HTTP as lore
+# would be mirrored, fetches again (nothing new), saves a search, and the
+# mail reader counts the mirror, which stays in $out/linux-rdma-mirror.
+lab=$(dirname "$0")/../../shared/lore-lab
+rdma=$(dirname "$0")/../../shared/data/linux-rdma-2023.mbox.gz
+if ! command -v public-inbox-httpd >/dev/null ||
+		[ ! -x "$lab/start-local-lore.sh" ] || [ ! -r "$rdma" ]; then
+	echo "(fetch demo skipped: needs public-inbox, $lab and $rdma)"
+else
+	work=$(mktemp -d "${TMPDIR:-/tmp}/maintstat-demo.XXXXXX")
+	stop_lore() {
+		"$lab/stop-local-lore.sh" --purge "$work/lore" >/dev/null 2>&1 ||:
+		rm -rf "$work"
+	}
+	trap stop_lore EXIT
+	trap 'exit 130' INT TERM
+	gzip -dc "$rdma" > "$work/rdma.mbox"
+	echo
+	echo "(importing the slice into a local public-inbox server;" \
+	     "this takes a few minutes)"
+	url=$(LORE_INBOX=linux-rdma LORE_ALL=0 "$lab/start-local-lore.sh" \
+		"$work/rdma.mbox" 0 "$work/lore" 2>"$work/lore.err") || {
+		cat "$work/lore.err" >&2
+		exit 1
+	}
+	rm -f "$work/rdma.mbox"
+	step "$ms" fetch --dest "$work/mirror" "$url/linux-rdma/"
+	step "$ms" fetch --dest "$work/mirror" "$url/linux-rdma/"
+	step "$ms" fetch --threads --query 's:mlx5 d:20230101..20230201' \
+		"$url/linux-rdma/" -o "$out/mlx5-2023-01.mbox"
+	step "$ms" mail stats "$work/mirror/linux-rdma"
+	# Kept for the review steps below.
+	rm -rf "$out/linux-rdma-mirror"
+	mv "$work/mirror/linux-rdma" "$out/linux-rdma-mirror"
+	stop_lore
+	trap - EXIT INT TERM
+fi
+
 # The full pipeline of list review: the linux-rdma archive as mirrored
 # from the local public-inbox server ($out/linux-rdma-mirror, when the
 # fetch step above left one; else the slice itself), the generated
