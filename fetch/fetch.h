@@ -1,8 +1,10 @@
 /*
  * fetch.h - the network fetcher: mirrors public-inbox (lore) archives over
- * HTTP.  libcurl does the plain requests (fetch/http.c, the only file that
- * includes <curl/curl.h>), libgit2 the smart-HTTP git fetches
- * (fetch/git-mirror.c).
+ * HTTP.  libcurl does every request (fetch/http.c, the only file that
+ * includes <curl/curl.h>); libgit2 speaks the smart-HTTP git protocol and
+ * writes the repositories (fetch/git-mirror.c), its requests carried by
+ * our libcurl layer through a smart subtransport, so git transfers get the
+ * same timeouts, retries, rate limit, proxy and TLS rules.
  *
  * Every request is polite and robust: a User-Agent naming maintstat, connect
  * and stall timeouts, retries with exponential backoff and jitter on

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <git2.h>
+#include <git2/sys/transport.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -39,7 +40,193 @@ int ms_fetch_rmtree(const char *path)
 struct progress_ctx {
 	const struct ms_fetch_opts *opts;
 	const char *what;
+	struct ms_http *h;
+	git_smart_subtransport_definition def;
+	int http_rc;       /* our code for the last failed request */
+	bool mid_stream;   /* ... which broke off after it had started */
 };
+
+/*
+ * Smart HTTP over our own HTTP layer instead of libgit2's: the same
+ * User-Agent, connect and stall timeouts (libgit2 1.5 has none), retries,
+ * rate limit, TLS checks and proxy variables as every other request.
+ * Only fetching is supported.
+ */
+struct sub {
+	git_smart_subtransport parent;
+	struct ms_http *h;
+	struct progress_ctx *ctx;
+	char *base;  /* the repository URL, after a redirect of info/refs */
+};
+
+struct sub_stream {
+	git_smart_subtransport_stream parent;
+	struct sub *sub;
+	git_smart_service_t service;
+	GByteArray *request;
+	struct ms_http_stream *resp;
+};
+
+#define INFO_REFS "/info/refs?service=git-upload-pack"
+
+static int git_net_error(struct sub *sub, int rc, bool mid_stream)
+{
+	sub->ctx->http_rc = rc;
+	sub->ctx->mid_stream = mid_stream;
+	git_error_set_str(GIT_ERROR_NET, ms_error_last());
+	return -1;
+}
+
+/* Send the request of `s` and check the answer's status and type. */
+static int sub_stream_open(struct sub_stream *s)
+{
+	bool ls = s->service == GIT_SERVICE_UPLOADPACK_LS;
+	const char *want = ls ? "application/x-git-upload-pack-advertisement" :
+		"application/x-git-upload-pack-result";
+	struct ms_http_response r;
+	char *url = g_strconcat(s->sub->base, ls ? INFO_REFS :
+				"/git-upload-pack", NULL);
+	int rc;
+
+	rc = ms_http_stream_open(s->sub->h, url,
+				 ls ? NULL : s->request->data,
+				 ls ? 0 : s->request->len,
+				 ls ? NULL :
+				 "application/x-git-upload-pack-request",
+				 ls ? NULL : want, &s->resp, &r);
+	if (!rc && r.status != 200)
+		rc = ms_error_set(r.status == 404 ? MS_ENOTFOUND : MS_ENET,
+				  "'%s' answered %ld", url, r.status);
+	else if (!rc && (!r.content_type ||
+			 !g_str_has_prefix(r.content_type, want)))
+		rc = ms_error_set(MS_EPARSE, "'%s' is not a smart-HTTP git "
+				  "repository (it sent %s)", url,
+				  r.content_type ? r.content_type :
+				  "no Content-Type");
+	if (!rc && ls && r.final_url &&
+	    g_str_has_suffix(r.final_url, INFO_REFS)) {
+		/* Send the pack request where info/refs was found. */
+		g_free(s->sub->base);
+		s->sub->base = g_strndup(r.final_url, strlen(r.final_url) -
+					 strlen(INFO_REFS));
+	}
+	ms_http_response_release(&r);
+	g_free(url);
+	if (rc) {
+		ms_http_stream_free(s->resp);
+		s->resp = NULL;
+		return git_net_error(s->sub, rc, false);
+	}
+	return 0;
+}
+
+static int sub_stream_read(git_smart_subtransport_stream *gs, char *buffer,
+			   size_t size, size_t *bytes_read)
+{
+	struct sub_stream *s = (struct sub_stream *)gs;
+	int rc;
+
+	*bytes_read = 0;
+	if (!s->resp && sub_stream_open(s) < 0)
+		return -1;
+	rc = ms_http_stream_read(s->resp, buffer, size, bytes_read);
+	if (rc < 0)
+		return git_net_error(s->sub, rc, true);
+	return 0;
+}
+
+static int sub_stream_write(git_smart_subtransport_stream *gs,
+			    const char *buffer, size_t len)
+{
+	struct sub_stream *s = (struct sub_stream *)gs;
+
+	if (s->service != GIT_SERVICE_UPLOADPACK || s->resp) {
+		git_error_set_str(GIT_ERROR_NET, "unexpected write to a "
+				  "smart-HTTP stream");
+		return -1;
+	}
+	g_byte_array_append(s->request, (const guint8 *)buffer, (guint)len);
+	return 0;
+}
+
+static void sub_stream_free(git_smart_subtransport_stream *gs)
+{
+	struct sub_stream *s = (struct sub_stream *)gs;
+
+	ms_http_stream_free(s->resp);
+	g_byte_array_unref(s->request);
+	g_free(s);
+}
+
+static int sub_action(git_smart_subtransport_stream **out,
+		      git_smart_subtransport *t, const char *url,
+		      git_smart_service_t action)
+{
+	struct sub *sub = (struct sub *)t;
+	struct sub_stream *s;
+
+	if (action != GIT_SERVICE_UPLOADPACK_LS &&
+	    action != GIT_SERVICE_UPLOADPACK) {
+		git_error_set_str(GIT_ERROR_NET, "maintstat only fetches");
+		return -1;
+	}
+	if (!sub->base || action == GIT_SERVICE_UPLOADPACK_LS) {
+		g_free(sub->base);
+		sub->base = g_strdup(url);
+		while (g_str_has_suffix(sub->base, "/"))
+			sub->base[strlen(sub->base) - 1] = '\0';
+	}
+	s = g_new0(struct sub_stream, 1);
+	s->parent.subtransport = t;
+	s->parent.read = sub_stream_read;
+	s->parent.write = sub_stream_write;
+	s->parent.free = sub_stream_free;
+	s->sub = sub;
+	s->service = action;
+	s->request = g_byte_array_new();
+	*out = &s->parent;
+	return 0;
+}
+
+static int sub_close(git_smart_subtransport *t)
+{
+	(void)t;
+	return 0;
+}
+
+static void sub_free(git_smart_subtransport *t)
+{
+	struct sub *sub = (struct sub *)t;
+
+	g_free(sub->base);
+	g_free(sub);
+}
+
+static int make_sub(git_smart_subtransport **out, git_transport *owner,
+		    void *param)
+{
+	struct sub *sub = g_new0(struct sub, 1);
+
+	(void)owner;
+	sub->parent.action = sub_action;
+	sub->parent.close = sub_close;
+	sub->parent.free = sub_free;
+	sub->ctx = param;
+	sub->h = sub->ctx->h;
+	*out = &sub->parent;
+	return 0;
+}
+
+static int make_transport(git_transport **out, git_remote *owner,
+			  void *payload)
+{
+	struct progress_ctx *p = payload;
+
+	p->def.callback = make_sub;
+	p->def.rpc = 1;
+	p->def.param = p;
+	return git_transport_smart(out, owner, &p->def);
+}
 
 static int on_transfer(const git_indexer_progress *st, void *payload)
 {
@@ -58,21 +245,6 @@ static gpointer set_user_agent(gpointer ua)
 {
 	git_libgit2_opts(GIT_OPT_SET_USER_AGENT, (const char *)ua);
 	return NULL;
-}
-
-/* Network trouble libgit2 reports that another attempt may cure. */
-static bool retryable(void)
-{
-	const git_error *e = git_error_last();
-
-	if (!e)
-		return false;
-	if (e->klass == GIT_ERROR_NET)
-		return true;
-	if (e->klass == GIT_ERROR_HTTP)
-		return !strstr(e->message, "status code: 4") ||
-			strstr(e->message, "status code: 429");
-	return false;
 }
 
 /*
@@ -106,21 +278,21 @@ static int fetch_into(struct ms_http *h, git_repository *repo,
 	char *refspec = "+refs/heads/*:refs/heads/*";
 	git_strarray specs = { &refspec, 1 };
 	git_fetch_options fo;
-	struct progress_ctx pc = { o, what };
+	struct progress_ctx pc = { o, what, h, { NULL, 0, NULL }, 0, false };
 	int rc = 0;
 
 	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
 	fo.callbacks.transfer_progress = on_transfer;
+	fo.callbacks.transport = make_transport;
 	fo.callbacks.payload = &pc;
-	fo.proxy_opts.type = GIT_PROXY_AUTO;
 	fo.update_fetchhead = 0;
 	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	for (unsigned attempt = 1;; attempt++) {
 		git_remote *remote = NULL;
-		bool again;
-		int err, klass;
+		int err;
 
-		ms_http_wait_turn(h, url);
+		pc.http_rc = 0;
+		pc.mid_stream = false;
 		err = create_remote(&remote, repo, NULL, url);
 		if (!err)
 			err = git_remote_fetch(remote, &specs, &fo,
@@ -128,13 +300,15 @@ static int fetch_into(struct ms_http *h, git_repository *repo,
 		git_remote_free(remote);
 		if (!err)
 			return 0;
-		again = retryable();
-		klass = git_error_last() ? git_error_last()->klass : 0;
 		rc = ms_git_error(err, "cannot fetch '%s'", url);
-		if (klass == GIT_ERROR_NET || klass == GIT_ERROR_HTTP ||
-		    klass == GIT_ERROR_SSL)
-			rc = MS_ENET;
-		if (!again || attempt > (unsigned)o->retries)
+		if (pc.http_rc)
+			rc = pc.http_rc;
+		/*
+		 * Each request was already retried; start again only when
+		 * a transfer broke off half-way.
+		 */
+		if (!pc.mid_stream || pc.http_rc != MS_ENET ||
+		    attempt > (unsigned)o->retries)
 			break;
 		g_usleep((gulong)ms_http_backoff_ms(h, attempt) * 1000);
 	}

@@ -550,6 +550,206 @@ int ms_http_request(struct ms_http *h, const char *url, bool post,
 	return rc;
 }
 
+/* Streamed requests, over a curl multi handle driven by the reader. */
+
+struct ms_http_stream {
+	struct ms_http *h;
+	CURLM *m;
+	CURL *c;
+	struct curl_slist *headers;
+	char errbuf[CURL_ERROR_SIZE];
+	GByteArray *buf;        /* received, not yet read */
+	size_t off;             /* read up to here */
+	bool done;
+	CURLcode result;
+	gint64 last_data_us;
+	char *url;
+};
+
+static size_t stream_on_body(char *ptr, size_t size, size_t nmemb,
+			     void *data)
+{
+	struct ms_http_stream *s = data;
+
+	g_byte_array_append(s->buf, (guint8 *)ptr, (guint)(size * nmemb));
+	s->last_data_us = g_get_monotonic_time();
+	return size * nmemb;
+}
+
+static void stream_close(struct ms_http_stream *s)
+{
+	if (s->c) {
+		curl_multi_remove_handle(s->m, s->c);
+		curl_easy_cleanup(s->c);
+		s->c = NULL;
+	}
+	if (s->m) {
+		curl_multi_cleanup(s->m);
+		s->m = NULL;
+	}
+}
+
+void ms_http_stream_free(struct ms_http_stream *s)
+{
+	if (!s)
+		return;
+	stream_close(s);
+	curl_slist_free_all(s->headers);
+	if (s->buf)
+		g_byte_array_unref(s->buf);
+	g_free(s->url);
+	g_free(s);
+}
+
+/*
+ * Drive the transfer until there is something to read or it is over.
+ * Returns 0, or MS_ENET on a stall (the transfer result says the rest).
+ */
+static int stream_pump(struct ms_http_stream *s)
+{
+	gint64 stall = (gint64)s->h->opts.stall_timeout * 1000000;
+
+	while (s->buf->len == s->off && !s->done) {
+		CURLMsg *msg;
+		int running, left;
+
+		curl_multi_perform(s->m, &running);
+		while ((msg = curl_multi_info_read(s->m, &left)))
+			if (msg->msg == CURLMSG_DONE) {
+				s->done = true;
+				s->result = msg->data.result;
+			}
+		if (s->buf->len > s->off || s->done)
+			break;
+		if (g_get_monotonic_time() - s->last_data_us > stall) {
+			s->done = true;
+			s->result = CURLE_OPERATION_TIMEDOUT;
+			snprintf(s->errbuf, sizeof(s->errbuf), "no data for "
+				 "%ld seconds", s->h->opts.stall_timeout);
+			return MS_ENET;
+		}
+		curl_multi_poll(s->m, NULL, 0, 200, NULL);
+	}
+	return 0;
+}
+
+static int stream_start(struct ms_http_stream *s, const void *body,
+			size_t len)
+{
+	s->m = curl_multi_init();
+	s->c = curl_easy_init();
+	if (!s->m || !s->c)
+		return ms_error_set(MS_ERROR, "cannot create a libcurl handle");
+	s->errbuf[0] = '\0';
+	g_byte_array_set_size(s->buf, 0);
+	s->off = 0;
+	s->done = false;
+	s->result = CURLE_OK;
+	common_setopts(s->c, &s->h->opts, s->h->user_agent, s->errbuf);
+	/* The pack itself is compressed; do not ask for gzip on top. */
+	curl_easy_setopt(s->c, CURLOPT_ACCEPT_ENCODING, NULL);
+	curl_easy_setopt(s->c, CURLOPT_URL, s->url);
+	curl_easy_setopt(s->c, CURLOPT_WRITEFUNCTION, stream_on_body);
+	curl_easy_setopt(s->c, CURLOPT_WRITEDATA, s);
+	if (s->headers)
+		curl_easy_setopt(s->c, CURLOPT_HTTPHEADER, s->headers);
+	if (body) {
+		curl_easy_setopt(s->c, CURLOPT_POST, 1L);
+		curl_easy_setopt(s->c, CURLOPT_POSTFIELDSIZE_LARGE,
+				 (curl_off_t)len);
+		curl_easy_setopt(s->c, CURLOPT_COPYPOSTFIELDS, body);
+	}
+	curl_multi_add_handle(s->m, s->c);
+	s->last_data_us = g_get_monotonic_time();
+	return 0;
+}
+
+int ms_http_stream_open(struct ms_http *h, const char *url,
+			const void *body, size_t len,
+			const char *content_type, const char *accept,
+			struct ms_http_stream **out,
+			struct ms_http_response *resp)
+{
+	struct ms_http_stream *s = g_new0(struct ms_http_stream, 1);
+	int rc = 0;
+
+	memset(resp, 0, sizeof(*resp));
+	resp->last_modified = -1;
+	s->h = h;
+	s->url = g_strdup(url);
+	s->buf = g_byte_array_new();
+	if (content_type) {
+		char *hd = g_strdup_printf("Content-Type: %s", content_type);
+
+		s->headers = curl_slist_append(s->headers, hd);
+		g_free(hd);
+	}
+	if (accept) {
+		char *hd = g_strdup_printf("Accept: %s", accept);
+
+		s->headers = curl_slist_append(s->headers, hd);
+		g_free(hd);
+	}
+	/* No "Expect: 100-continue" round trip before a POST. */
+	s->headers = curl_slist_append(s->headers, "Expect:");
+	for (unsigned attempt = 1;; attempt++) {
+		enum verdict v;
+		unsigned delay = 0;
+
+		ms_http_wait_turn(h, url);
+		rc = stream_start(s, body, len);
+		if (rc)
+			break;
+		rc = stream_pump(s);
+		resp->attempts = attempt;
+		fill_response(s->c, resp);
+		if (!rc && (s->result == CURLE_OK || !s->done)) {
+			v = http_answer(s->c, &h->opts, resp->status, attempt,
+					url, &delay);
+			rc = v == DONE ? 0 : MS_ENET;
+		} else {
+			v = curl_failure(s->result, url, s->errbuf, &rc);
+			delay = backoff(&h->opts, attempt);
+		}
+		if (v == DONE || v == FAIL ||
+		    attempt > (unsigned)h->opts.retries)
+			break;
+		stream_close(s);
+		g_usleep((gulong)delay * 1000);
+	}
+	if (rc) {
+		ms_http_stream_free(s);
+		s = NULL;
+	}
+	*out = s;
+	return rc;
+}
+
+int ms_http_stream_read(struct ms_http_stream *s, void *buf, size_t size,
+			size_t *n)
+{
+	int rc;
+
+	*n = 0;
+	rc = stream_pump(s);
+	if (!rc && s->buf->len == s->off && s->done &&
+	    s->result != CURLE_OK) {
+		rc = MS_ENET;
+	}
+	if (rc) {
+		curl_failure(s->result, s->url, s->errbuf, &rc);
+		return rc;
+	}
+	*n = MIN(size, s->buf->len - s->off);
+	memcpy(buf, s->buf->data + s->off, *n);
+	s->off += *n;
+	if (s->off == s->buf->len) {
+		g_byte_array_set_size(s->buf, 0);
+		s->off = 0;
+	}
+	return 0;
+}
+
 /* The checker: many URLs over curl multi. */
 
 struct host_state {

@@ -72,6 +72,36 @@ int ms_http_request(struct ms_http *h, const char *url, bool post,
 		    int sink_fd, const char *what,
 		    struct ms_http_response *resp);
 
+/*
+ * A streamed request, for libgit2's smart HTTP: the answer is read piece
+ * by piece as libgit2 asks for it, with the session's stall timeout.
+ */
+struct ms_http_stream;
+
+/*
+ * GET `url`, or POST `body` (`len` bytes, typed `content_type`) when body
+ * is not NULL, with an Accept header when `accept` is not NULL.  Waits
+ * for the answer to start and retries (connection errors, 5xx, 429 and
+ * 503 with Retry-After) as ms_http_request() does; a retry is safe since
+ * nothing of the body has been handed out yet.  On success *out is the
+ * stream (free with ms_http_stream_free()) and `resp` has the status,
+ * Content-Type and final URL, whatever the status.  Returns 0 or MS_ENET.
+ */
+int ms_http_stream_open(struct ms_http *h, const char *url,
+			const void *body, size_t len,
+			const char *content_type, const char *accept,
+			struct ms_http_stream **out,
+			struct ms_http_response *resp);
+
+/*
+ * Read up to `size` bytes of the answer into `buf`; *n is 0 at its end.
+ * Returns 0, or MS_ENET when the transfer broke off or stalled.
+ */
+int ms_http_stream_read(struct ms_http_stream *s, void *buf, size_t size,
+			size_t *n);
+
+void ms_http_stream_free(struct ms_http_stream *s);
+
 /* One URL for ms_http_check_many(). */
 struct ms_http_check {
 	const char *url;         /* in; borrowed */

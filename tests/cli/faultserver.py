@@ -34,10 +34,14 @@ after a dot ("e500-2.a").
                 (git http-backend); no manifest.js.gz
   gitstall      as git, but a git-upload-pack answer stalls half-way
                 (and writes STATE/stalled when it does)
+  git500-N      as git, but the first N requests are answered 500
 
 GET /_times/MODE answers the times (monotonic seconds) of MODE's requests,
 one a line.
 GET /_last/MODE answers the method and path of MODE's last request.
+
+As an HTTP proxy (a request line with an absolute http:// URL), it serves
+the URL's path the same way and counts the request under "_proxied".
 
 GET /_count/MODE answers how many requests MODE received.
 """
@@ -133,6 +137,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self, body=None):
         path = self.path
+        if path.startswith("http://"):
+            bump("_proxied", path)
+            path = "/" + path.split("/", 3)[3]
         if path.startswith("/_count/"):
             mode = path[len("/_count/"):]
             return self.send(200, str(counts.get(mode, 0)).encode())
@@ -152,7 +159,9 @@ class Handler(BaseHTTPRequestHandler):
         faulty = n <= limit
         if name in ("proxy", "proxy-nomanifest", "stallpack"):
             return self.proxy(name, rest, body)
-        if name in ("git", "gitstall"):
+        if name == "git500" and faulty:
+            return self.send(500, b"Internal Server Error")
+        if name in ("git", "gitstall", "git500"):
             return self.git_backend(name, rest, body)
         if name == "e404":
             return self.send(404, b"Not Found")

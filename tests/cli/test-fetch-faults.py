@@ -164,6 +164,14 @@ try:
     eq(r.rc, 1, "TLS failure: exit 1")
     ok("tls failure" in r.err, "  named as such", r.err)
 
+    # libcurl's proxy variables are honoured, for plain requests and for
+    # git (no DNS needed: the proxy gets the whole URL).
+    prox = {"http_proxy": BASE, "no_proxy": ""}
+    r = run("fetch", *QUICK, "--thread", "x@y",
+            "http://lore.example.invalid/ok/inbox/", "-o", out, env=prox)
+    eq(r.rc, 0, "a thread through http_proxy")
+    eq(count("_proxied"), 1, "  the proxy saw the request")
+
     # Usage errors.
     for args, what in ((("fetch", "ftp://x/y/"), "a non-http URL"),
                        (("fetch", "--query", "x", BASE + "/ok/i/"),
@@ -221,10 +229,39 @@ try:
     eq(tip(os.path.join(mirror, "2.git")),
        tip(os.path.join(GITROOT, "2.git")), "  epoch 2 mirrored")
 
+    n = count("_proxied")
+    r = run("fetch", *QUICK, "--dest", os.path.join(T, "viaproxy"),
+            "http://lore.example.invalid/git/lab/", env=prox)
+    ok(r.rc == 0, "an inbox mirrored through http_proxy", r.err)
+    ok(count("_proxied") - n >= 4, "  probes and git requests went "
+       "through the proxy")
+    eq(tip(os.path.join(T, "viaproxy", "lab", "git", "1.git")),
+       tip(os.path.join(GITROOT, "1.git")), "  epoch 1 mirrored")
+
+    # Server errors on the git requests are retried like any other.
+    make_epoch(GITROOT, 3, ["e3-0@x"])
+    r = run("fetch", *QUICK, "--dest", dest, f"{BASE}/git500-2/lab/")
+    ok(r.rc == 0, "git requests answered 500 twice: retried", r.err)
+    eq(tip(os.path.join(mirror, "3.git")),
+       tip(os.path.join(GITROOT, "3.git")), "  epoch 3 mirrored")
+
+    # A git transfer that stalls is given up after --timeout; the refs
+    # stay where they were.
+    add_messages(os.path.join(GITROOT, "2.git"), ["e2-stall@x"])
+    old2 = tip(os.path.join(mirror, "2.git"))
+    r = run("fetch", "--retries", "0", "--timeout", "2", "--dest", dest,
+            f"{BASE}/gitstall/lab/")
+    eq(r.rc, 1, "a stalled git transfer fails (exit 1)")
+    ok("timed out" in r.err and "no data for 2 seconds" in r.err,
+       "  named as a timeout", r.err)
+    eq(tip(os.path.join(mirror, "2.git")), old2, "  refs did not move")
+    r = run("fetch", "--dest", dest, url)
+    ok(r.rc == 0 and "  epoch 2: 1 new message" in r.out,
+       "  the next run fetches the message", r.out + r.err)
+
     # Interrupted: a clone killed half-way leaves no epoch behind, and
     # refs of a known epoch stay where they were; the next run carries on.
     add_messages(os.path.join(GITROOT, "2.git"), ["e2-new@x"])
-    make_epoch(GITROOT, 3, ["e3-0@x"])
     old2 = tip(os.path.join(mirror, "2.git"))
     stalled = os.path.join(T, "stalled")
     for what in ("known epoch", "new epoch"):
