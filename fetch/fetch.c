@@ -322,7 +322,7 @@ static int fetch_mbox(struct ms_http *h, const char *url, bool post,
 		/* No match, or no such inbox?  Ask for the inbox. */
 		struct ms_http_response ri = { 0 };
 
-		rc = ms_http_request(h, inbox, false, -1, what, &ri);
+		rc = ms_http_request(h, inbox, false, -1, NULL, &ri);
 		if (!rc && ri.status == 200 && !antibot_name(&ri))
 			rc = 0; /* an empty result */
 		else if (!rc)
@@ -475,7 +475,7 @@ static int try_manifest(struct ms_http *h, const char *base, GArray *epochs)
 					"temporary file");
 		goto out;
 	}
-	rc = ms_http_request(h, url, false, fileno(tmp), "manifest", &r);
+	rc = ms_http_request(h, url, false, fileno(tmp), NULL, &r);
 	if (rc == MS_EPARSE)
 		goto out; /* a broken gzip stream: say so */
 	if (rc)
@@ -504,7 +504,7 @@ static int probe_epochs(struct ms_http *h, const char *base, GArray *epochs)
 		char *url = g_strdup_printf("%sgit/%u.git/info/refs?service="
 					    "git-upload-pack", base, n);
 		struct ms_http_response r = { 0 };
-		int rc = ms_http_request(h, url, false, -1, "probe", &r);
+		int rc = ms_http_request(h, url, false, -1, NULL, &r);
 		const char *ct = r.content_type ? r.content_type : "";
 
 		if (!rc && r.status == 200 &&
@@ -528,7 +528,7 @@ static int probe_epochs(struct ms_http *h, const char *base, GArray *epochs)
 static int explain_no_epochs(struct ms_http *h, const char *base)
 {
 	struct ms_http_response r = { 0 };
-	int rc = ms_http_request(h, base, false, -1, "inbox", &r);
+	int rc = ms_http_request(h, base, false, -1, NULL, &r);
 
 	if (rc)
 		goto out;

@@ -368,7 +368,7 @@ static int on_progress(void *data, curl_off_t dltotal, curl_off_t dlnow,
 		x->stalled = true;
 		return 1;
 	}
-	if (x->h->opts.progress && dlnow > 0)
+	if (x->h->opts.progress && x->what && dlnow > 0)
 		x->h->opts.progress(x->h->opts.progress_data, &p);
 	return 0;
 }

@@ -61,7 +61,7 @@ void ms_http_response_release(struct ms_http_response *r);
  * its Content-Type is application/gzip; the gzip stream must be complete
  * (a truncated one is retried, then MS_EPARSE).  Other answers, or all
  * when `sink_fd` is -1, are kept in resp->body.  `what` names the transfer
- * for progress reports.
+ * for progress reports (NULL: a small request, not reported).
  *
  * Returns 0 when a final answer arrived (any status below 500 but 429),
  * MS_ENET when the transfer failed or the server kept failing,

@@ -14,7 +14,8 @@
 #include <string.h>
 
 struct progress_state {
-	char *what;
+	char *what;   /* as the library names the transfer */
+	char *label;  /* what the progress line shows */
 	bool objects;
 };
 
@@ -27,11 +28,12 @@ static void on_progress(void *data, const struct ms_fetch_progress *p)
 	    st->objects != objects) {
 		cli_progress_done();
 		g_free(st->what);
-		st->what = objects ?
-			g_strdup_printf("%s: objects", p->what) :
-			g_strdup_printf("%s: bytes", p->what);
+		g_free(st->label);
+		st->what = g_strdup(p->what);
+		st->label = g_strdup_printf("%s: %s", p->what, objects ?
+					    "objects" : "bytes");
 		st->objects = objects;
-		cli_progress_start(st->what, p->total_objects);
+		cli_progress_start(st->label, p->total_objects);
 	}
 	cli_progress_update(objects ? p->objects : p->bytes);
 }
@@ -179,7 +181,7 @@ int cmd_fetch(int argc, char **argv)
 	long retries = -1, timeout = -1;
 	bool threads = false, quiet = false, json = false;
 	struct ms_fetch_opts opts = MS_FETCH_OPTS_INIT;
-	struct progress_state ps = { NULL, false };
+	struct progress_state ps = { NULL, NULL, false };
 	const struct cli_option options[] = {
 		{ CLI_OPT_STRING, "dest", 0, &dest, "DIR",
 		  "mirror into DIR/<inbox>/git/N.git (default: "
@@ -264,5 +266,6 @@ int cmd_fetch(int argc, char **argv)
 		rc = mirror(argc, argv, dest, &opts, json);
 	cli_progress_done();
 	g_free(ps.what);
+	g_free(ps.label);
 	return rc;
 }

@@ -5,6 +5,7 @@ multi-epoch inboxes served by git http-backend, and interrupted runs that
 must leave nothing half-written."""
 import json
 import os
+import pty
 import shutil
 import signal
 import subprocess
@@ -237,6 +238,36 @@ try:
        "through the proxy")
     eq(tip(os.path.join(T, "viaproxy", "lab", "git", "1.git")),
        tip(os.path.join(GITROOT, "1.git")), "  epoch 1 mirrored")
+
+    # Progress only on a terminal, and not with --quiet.
+    def stderr_on_tty(*args):
+        master, slave = pty.openpty()
+        p = subprocess.run([MAINTSTAT, *args], stdout=subprocess.DEVNULL,
+                           stderr=slave)
+        os.close(slave)
+        data = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            data += chunk
+        os.close(master)
+        return p.returncode, data.decode("utf-8", "replace")
+
+    rc, err = stderr_on_tty("fetch", "--dest", os.path.join(T, "tty"), url)
+    eq(rc, 0, "on a terminal")
+    ok("\repoch 1/3: objects:" in err and "\repoch 3/3: objects:" in err,
+       "  progress of each epoch's objects on stderr", repr(err))
+    ok("probe" not in err and "manifest" not in err,
+       "  small requests are not shown", repr(err))
+    rc, err = stderr_on_tty("fetch", "--quiet", "--dest",
+                            os.path.join(T, "tty2"), url)
+    eq((rc, err), (0, ""), "  --quiet: no progress")
+    r = run("fetch", "--dest", os.path.join(T, "tty3"), url)
+    eq((r.rc, r.err), (0, ""), "  stderr not a terminal: no progress")
 
     # Server errors on the git requests are retried like any other.
     make_epoch(GITROOT, 3, ["e3-0@x"])
