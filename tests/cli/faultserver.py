@@ -2,7 +2,7 @@
 """faultserver.py - a misbehaving HTTP server on 127.0.0.1 for the fetcher's
 tests (Python standard library only).
 
-    python3 faultserver.py [--upstream URL] [--git-root DIR]
+    python3 faultserver.py [--upstream URL] [--git-root DIR] [--tls CERT KEY]
 
 prints the port it listens on as its first line of stdout, then serves
 until killed.  The first path segment picks a behaviour ("mode"); the rest
@@ -313,9 +313,16 @@ def main():
     ap.add_argument("--upstream", default="http://127.0.0.1:9")
     ap.add_argument("--git-root", default=".")
     ap.add_argument("--state", default=".")
+    ap.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"),
+                    help="speak HTTPS with this certificate")
     args = ap.parse_args()
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     srv.daemon_threads = True
+    if args.tls:
+        import ssl
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(*args.tls)
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
     print(srv.server_address[1], flush=True)
     srv.serve_forever()
 

@@ -13,7 +13,8 @@ import sys
 import time
 import urllib.request
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import MAINTSTAT, run, ok, eq, done, tmpdir, skip_all  # noqa: E402
+from mstest import (MAINTSTAT, run, ok, eq, done, skip, skip_all,  # noqa: E402
+                    tmpdir)
 import faultserver  # noqa: E402
 
 if not shutil.which("git"):
@@ -164,6 +165,26 @@ try:
             BASE.replace("http:", "https:") + "/ok/inbox/", "-o", out)
     eq(r.rc, 1, "TLS failure: exit 1")
     ok("tls failure" in r.err, "  named as such", r.err)
+
+    # TLS verification is always on: a self-signed certificate fails.
+    if shutil.which("openssl"):
+        cert, key = os.path.join(T, "c.pem"), os.path.join(T, "k.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048",
+                        "-nodes", "-subj", "/CN=127.0.0.1", "-days", "1",
+                        "-keyout", key, "-out", cert], check=True,
+                       capture_output=True)
+        tls, TLSBASE = faultserver.start("--tls", cert, key)
+        try:
+            r = run("fetch", "--retries", "1", "--thread", "x@y",
+                    TLSBASE.replace("http:", "https:") + "/ok/inbox/",
+                    "-o", out)
+            eq(r.rc, 1, "self-signed certificate: exit 1")
+            ok("tls failure" in r.err and "certificate" in r.err,
+               "  named as a TLS certificate failure", r.err)
+        finally:
+            faultserver.stop(tls)
+    else:
+        skip("TLS certificate check", "openssl is not installed")
 
     # libcurl's proxy variables are honoured, for plain requests and for
     # git (no DNS needed: the proxy gets the whole URL).
