@@ -121,6 +121,26 @@ try:
         ok(not os.path.exists(out), f"  {mode}: no output file")
         eq(leftovers(OUT), [], f"  {mode}: no temporary file")
 
+    # Killed in the middle of a download: nothing is left, not even a
+    # temporary file, and an existing file keeps its content.
+    out = os.path.join(OUT, "killed.mbox")
+    with open(out, "w") as f:
+        f.write("OLD\n")
+    p = subprocess.Popen([MAINTSTAT, "fetch", "--thread", "x@y",
+                          f"{BASE}/stall-99.k/inbox/", "-o", out],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        if count("stall-99.k"):
+            break
+        time.sleep(0.05)
+    time.sleep(0.3)  # half of the body has been sent by now
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    eq(count("stall-99.k"), 1, "killed while the body was arriving")
+    with open(out) as f:
+        eq(f.read(), "OLD\n", "  the existing file is untouched")
+    eq(leftovers(OUT), [], "  no temporary file left")
+
     # Wrong kinds of answer.
     out, r = thread("html")
     eq(r.rc, 1, "an HTML page instead of mbox fails")
