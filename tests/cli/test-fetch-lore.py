@@ -191,6 +191,16 @@ try:
             eq(f.read(), gzip.decompress(body), "  the server's thread")
         eq(len(mids_of_mbox(out)), n, f"  {n} messages")
 
+    # Without --dest: $XDG_DATA_HOME/maintstat/inboxes.
+    xdg = os.path.join(T, "xdg")
+    r = run("fetch", "--json", URL, env={"XDG_DATA_HOME": xdg})
+    eq(r.rc, 0, "mirror without --dest")
+    eq(r.json()["inboxes"][0]["path"] if r.rc == 0 else None,
+       os.path.join(xdg, "maintstat", "inboxes", "netdev"),
+       "  into $XDG_DATA_HOME/maintstat/inboxes/<inbox>")
+    ok(os.path.isdir(os.path.join(xdg, "maintstat", "inboxes", "netdev",
+                                  "git", "0.git")), "  epoch 0 is there")
+
     # Unknowns.
     r = run("fetch", "--dest", DEST, BASE + "/nosuch/")
     eq(r.rc, 1, "unknown inbox: exit 1")
