@@ -6,7 +6,8 @@
 #ifndef MS_CLI_URLS_H
 #define MS_CLI_URLS_H
 
-/* Include "cli.h" before this (its tree section has no include guard). */
+#include "cli.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
