@@ -85,6 +85,20 @@ else
 	trap - EXIT INT TERM
 fi
 
+# The incremental store: the first walk fills it, later ones read only new
+# commits.  A generated 5,000-commit history; 50 commits added in between.
+hist=$out/store-demo.git
+db=$out/store-demo.sqlite
+rm -rf "$hist" "$db" "$db-wal" "$db-shm"
+python3 "$(dirname "$0")/../tests/bench/gen-history.py" --commits 5000 "$hist"
+printf '\n$ %s\n' "$ms store log --repo $hist --db $db | tail -1   # cold"
+"$ms" store log --repo "$hist" --db "$db" | tail -1
+python3 "$(dirname "$0")/../tests/bench/gen-history.py" --commits 50 \
+	--append "$hist"
+printf '\n$ %s\n' "$ms store log --repo $hist --db $db | tail -1   # warm"
+"$ms" store log --repo "$hist" --db "$db" | tail -1
+step "$ms" store info --db "$db"
+
 # The full pipeline of list review: the linux-rdma archive as mirrored
 # from the local public-inbox server ($out/linux-rdma-mirror, when the
 # fetch step above left one; else the slice itself), the generated
