@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "mail.h"
 #include "output.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -97,10 +98,12 @@ static int mail_stats(int argc, char **argv)
 {
 	bool json = false;
 	struct cli_strings after_opt = { 0 };
+	struct cli_store_opts so = { 0 };
 	const struct cli_option opts[] = {
 		CLI_OPT_JSON(&json),
 		{ CLI_OPT_STRING_LIST, "after", 0, &after_opt, "[EPOCH:]COMMIT",
 		  "public-inbox: read only commits after COMMIT" },
+		CLI_STORE_OPTIONS(&so),
 		CLI_OPTION_END,
 	};
 	const struct cli_command_help help = {
@@ -135,11 +138,25 @@ static int mail_stats(int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		struct ms_mail_read_result *r = g_new0(
 			struct ms_mail_read_result, 1);
+		struct ms_store *store = NULL;
+		int err;
+
 		ms_mail_read_result_init(r);
 		g_ptr_array_add(results, r);
-		if (ms_mail_parse_archive(argv[i], after,
-					  (size_t)after_opt.nr, 0, stats_one,
-					  &c, r, &diags) < 0) {
+		/* public-inbox archives go through the store (store.h),
+		 * unless the reader is told where to resume */
+		if (!after_opt.nr && g_file_test(argv[i], G_FILE_TEST_IS_DIR)) {
+			rc = cli_store_open(&so, argv[i], &store);
+			if (rc != CLI_CONTINUE)
+				goto out;
+		}
+		err = store ? ms_store_mail_parse_archive(store, argv[i], 0,
+				stats_one, &c, r, &diags) :
+			ms_mail_parse_archive(argv[i], after,
+					      (size_t)after_opt.nr, 0,
+					      stats_one, &c, r, &diags);
+		ms_store_free(store);
+		if (err < 0) {
 			cli_progress_done();
 			rc = cli_error_last();
 			goto out;

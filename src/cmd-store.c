@@ -175,6 +175,7 @@ static int do_info(struct ms_store *st, bool json)
 	ms_out_kv_int(o, "commits", info.commits);
 	ms_out_kv_int(o, "stale_commits", info.stale_commits);
 	ms_out_kv_int(o, "refs", info.refs);
+	ms_out_kv_int(o, "messages", info.messages);
 	ms_out_kv_int(o, "size", info.size);
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);

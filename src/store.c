@@ -35,6 +35,7 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -67,7 +68,8 @@ static int db_error(struct ms_store *s, int rc, const char *what)
 	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
 		return ms_error_set(MS_EBUSY,
 			"store '%s' is busy: another maintstat run is "
-			"using it (waited %d s)", s->path, s->busy_ms / 1000);
+			"using it (waited up to %d s; %s, code %d)", s->path,
+			s->busy_ms / 1000, msg, rc);
 	if (is_damage(rc)) {
 		s->damaged = true;
 		return ms_error_set(MS_ERROR, "store '%s' is damaged (%s); it "
@@ -117,6 +119,44 @@ static const char *const migrations[] = {
 	"  rev TEXT PRIMARY KEY,"
 	"  commit_id TEXT NOT NULL,"
 	"  walked_at INTEGER NOT NULL);",
+	/* 1 -> 2: the mail side */
+	"CREATE TABLE inboxes ("
+	"  id INTEGER PRIMARY KEY,"
+	"  path TEXT NOT NULL UNIQUE,"
+	"  format TEXT NOT NULL);"
+	"CREATE TABLE inbox_epochs ("
+	"  inbox INTEGER NOT NULL REFERENCES inboxes(id),"
+	"  epoch INTEGER NOT NULL,"
+	"  head TEXT NOT NULL,"
+	"  PRIMARY KEY (inbox, epoch));"
+	"CREATE TABLE messages ("
+	"  seq INTEGER PRIMARY KEY,"
+	"  inbox INTEGER NOT NULL REFERENCES inboxes(id),"
+	"  epoch INTEGER NOT NULL,"
+	"  commit_id TEXT NOT NULL,"
+	"  version INTEGER NOT NULL,"
+	"  src_problems INTEGER NOT NULL,"
+	"  message_id TEXT, in_reply_to TEXT, refs TEXT NOT NULL,"
+	"  date_raw TEXT, date INTEGER, date_tz INTEGER, date_valid INTEGER,"
+	"  from_name TEXT, from_email TEXT, sender_name TEXT,"
+	"  sender_email TEXT, sender_rewritten INTEGER,"
+	"  to_addrs TEXT, cc_addrs TEXT, list_id TEXT, subject_raw TEXT,"
+	"  subject_prefixes TEXT, subject TEXT, reply_depth INTEGER,"
+	"  forward INTEGER, patch INTEGER, rfc INTEGER, resend INTEGER,"
+	"  pull INTEGER, patch_version INTEGER, patch_number INTEGER,"
+	"  patch_total INTEGER, tree TEXT, new_lines INTEGER,"
+	"  quoted_lines INTEGER, trailers TEXT NOT NULL, change_id TEXT,"
+	"  has_diff INTEGER, diff_in_attachment INTEGER, files TEXT NOT NULL,"
+	"  lines_added INTEGER, lines_removed INTEGER, patch_id TEXT,"
+	"  kind INTEGER, applied_notice INTEGER, problems INTEGER,"
+	"  size INTEGER);"
+	"CREATE INDEX messages_inbox ON messages (inbox, epoch, seq);"
+	"CREATE INDEX messages_id ON messages (message_id);"
+	"CREATE TABLE links ("
+	"  commit_id TEXT NOT NULL,"
+	"  message_id TEXT NOT NULL,"
+	"  method TEXT NOT NULL,"
+	"  PRIMARY KEY (commit_id, message_id));",
 };
 
 static const char views[] =
@@ -164,7 +204,32 @@ static const char views[] =
 	"         c.committer_name AS name, c.id AS commit_id,"
 	"         c.committer_time AS commit_time"
 	"  FROM commit_paths p JOIN commits c ON c.id = p.commit_id"
-	"  WHERE instr(c.parents, ' ') = 0;";
+	"  WHERE instr(c.parents, ' ') = 0;"
+	"DROP VIEW IF EXISTS mail_messages;"
+	"CREATE VIEW mail_messages AS"
+	"  SELECT i.path AS inbox, m.epoch, m.commit_id, m.message_id,"
+	"         m.in_reply_to, lower(m.sender_email) AS sender_email,"
+	"         m.sender_name, m.date, m.subject, m.patch_version,"
+	"         m.patch_number, m.patch_total, m.patch_id, m.change_id,"
+	"         CASE m.kind WHEN 1 THEN 'patch' WHEN 2 THEN 'cover_letter'"
+	"           WHEN 3 THEN 'reply' WHEN 4 THEN 'review' WHEN 5 THEN 'nack'"
+	"           WHEN 6 THEN 'pull_request' WHEN 7 THEN 'bot'"
+	"           ELSE 'other' END AS kind"
+	"  FROM messages m JOIN inboxes i ON i.id = m.inbox;"
+	"DROP VIEW IF EXISTS mail_tags;"
+	"CREATE VIEW mail_tags AS"
+	"  SELECT m.message_id, m.in_reply_to, m.date,"
+	"         lower(m.sender_email) AS sender_email,"
+	"         json_extract(t.value, '$[1]') AS token,"
+	"         json_extract(t.value, '$[4]') AS name,"
+	"         lower(json_extract(t.value, '$[5]')) AS email"
+	"  FROM messages m, json_each(m.trailers) t;"
+	"DROP VIEW IF EXISTS mail_files;"
+	"CREATE VIEW mail_files AS"
+	"  SELECT m.message_id, m.date, f.value AS path"
+	"  FROM messages m, json_each(m.files) f;";
+
+G_STATIC_ASSERT(G_N_ELEMENTS(migrations) == MS_STORE_SCHEMA_VERSION);
 
 static int query_int(struct ms_store *s, const char *sql, int64_t *out)
 {
@@ -381,6 +446,9 @@ int ms_store_info(struct ms_store *s, struct ms_store_info *info)
 		rc = query_int(s, sql, &info->stale_commits);
 	if (rc == 0)
 		rc = query_int(s, "SELECT count(*) FROM refs", &info->refs);
+	if (rc == 0)
+		rc = query_int(s, "SELECT count(*) FROM messages",
+			       &info->messages);
 	if (g_stat(s->path, &sb) == 0)
 		info->size += sb.st_size;
 	wal = g_strconcat(s->path, "-wal", NULL);
@@ -1618,5 +1686,694 @@ int ms_store_history_walk(struct ms_store *s, const char *gitdir,
 		rc = record_ref(s, rev, start);
 out:
 	graph_release(&g);
+	return rc;
+}
+
+/* ---- the mail side ---- */
+
+/*
+ * Columns of a message record after (inbox): the order of mail_cells()
+ * and cells_to_mail().  Public-inbox epochs are read commit after commit,
+ * so "the last commit read per epoch" (inbox_epochs.head) is where the
+ * next run resumes.
+ */
+#define MSG_COLS \
+	"epoch, commit_id, version, src_problems, message_id, in_reply_to, " \
+	"refs, date_raw, date, date_tz, date_valid, from_name, from_email, " \
+	"sender_name, sender_email, sender_rewritten, to_addrs, cc_addrs, " \
+	"list_id, subject_raw, subject_prefixes, subject, reply_depth, " \
+	"forward, patch, rfc, resend, pull, patch_version, patch_number, " \
+	"patch_total, tree, new_lines, quoted_lines, trailers, change_id, " \
+	"has_diff, diff_in_attachment, files, lines_added, lines_removed, " \
+	"patch_id, kind, applied_notice, problems, size"
+#define MSG_NCOLS 46
+
+struct cell {
+	bool is_text;
+	int64_t i;
+	char *s;                /* NULL: SQL NULL (text cells) */
+};
+
+struct mrow {
+	struct cell c[MSG_NCOLS];
+};
+
+static void cell_s(struct cell **c, const char *s)
+{
+	(*c)->is_text = true;
+	(*c)->s = g_strdup(s);
+	(*c)++;
+}
+
+static void cell_i(struct cell **c, int64_t v)
+{
+	(*c)->is_text = false;
+	(*c)->i = v;
+	(*c)++;
+}
+
+static void strings_json(GString *o, const GPtrArray *a)
+{
+	g_string_truncate(o, 0);
+	g_string_append_c(o, '[');
+	for (guint i = 0; a && i < a->len; i++) {
+		if (i)
+			g_string_append_c(o, ',');
+		json_str(o, a->pdata[i]);
+	}
+	g_string_append_c(o, ']');
+}
+
+static void mail_trailers_json(GString *o, const GPtrArray *a)
+{
+	g_string_truncate(o, 0);
+	g_string_append_c(o, '[');
+	for (guint i = 0; a && i < a->len; i++) {
+		const struct ms_mail_trailer *t = a->pdata[i];
+
+		g_string_append_printf(o, "%s[%d,", i ? "," : "",
+				       (int)t->kind);
+		json_str(o, t->token ? t->token : "");
+		g_string_append_c(o, ',');
+		json_str(o, t->value ? t->value : "");
+		g_string_append(o, ",0,");
+		json_str(o, t->name);
+		g_string_append_c(o, ',');
+		json_str(o, t->email);
+		g_string_append_c(o, ']');
+	}
+	g_string_append_c(o, ']');
+}
+
+static void mail_cells(struct mrow *r, const struct ms_mail *m,
+		       const struct ms_mail_source *src, GString *buf)
+{
+	struct cell *c = r->c;
+	const struct ms_mail_subject *sj = &m->subject;
+
+	cell_i(&c, src->epoch);
+	cell_s(&c, src->commit ? src->commit : "");
+	cell_i(&c, MS_STORE_MAIL_VERSION);
+	cell_i(&c, src->problems);
+	cell_s(&c, m->message_id);
+	cell_s(&c, m->in_reply_to);
+	strings_json(buf, m->references);
+	cell_s(&c, buf->str);
+	cell_s(&c, m->date_raw);
+	cell_i(&c, m->date);
+	cell_i(&c, m->date_tz);
+	cell_i(&c, m->date_valid);
+	cell_s(&c, m->from_name);
+	cell_s(&c, m->from_email);
+	cell_s(&c, m->sender_name);
+	cell_s(&c, m->sender_email);
+	cell_i(&c, m->sender_rewritten);
+	cell_s(&c, m->to);
+	cell_s(&c, m->cc);
+	cell_s(&c, m->list_id);
+	cell_s(&c, m->subject_raw);
+	cell_s(&c, sj->prefixes);
+	cell_s(&c, sj->normalized);
+	cell_i(&c, sj->reply_depth);
+	cell_i(&c, sj->forward);
+	cell_i(&c, sj->patch);
+	cell_i(&c, sj->rfc);
+	cell_i(&c, sj->resend);
+	cell_i(&c, sj->pull);
+	cell_i(&c, sj->version);
+	cell_i(&c, sj->number);
+	cell_i(&c, sj->total);
+	cell_s(&c, sj->tree);
+	cell_i(&c, m->new_lines);
+	cell_i(&c, m->quoted_lines);
+	mail_trailers_json(buf, m->trailers);
+	cell_s(&c, buf->str);
+	cell_s(&c, m->change_id);
+	cell_i(&c, m->has_diff);
+	cell_i(&c, m->diff_in_attachment);
+	strings_json(buf, m->files);
+	cell_s(&c, buf->str);
+	cell_i(&c, m->lines_added);
+	cell_i(&c, m->lines_removed);
+	cell_s(&c, m->patch_id);
+	cell_i(&c, m->kind);
+	cell_i(&c, m->applied_notice);
+	cell_i(&c, m->problems);
+	cell_i(&c, (int64_t)m->size);
+	g_assert(c - r->c == MSG_NCOLS);
+}
+
+static void mrow_clear(struct mrow *r)
+{
+	for (int i = 0; i < MSG_NCOLS; i++)
+		g_free(r->c[i].s);
+	memset(r, 0, sizeof(*r));
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL : g_strdup(s);
+}
+
+static bool json_strings(const char *text, int len, GPtrArray *out)
+{
+	GStringChunk *chunk = g_string_chunk_new(256);
+	GPtrArray *tmp = g_ptr_array_new();
+	GString *buf = g_string_new(NULL);
+	struct jp j = { text, text + len, buf };
+	bool ok = text && decode_paths(&j, chunk, tmp);
+
+	for (guint i = 0; ok && i < tmp->len; i++)
+		g_ptr_array_add(out, g_strdup(tmp->pdata[i]));
+	g_ptr_array_free(tmp, TRUE);
+	g_string_free(buf, TRUE);
+	g_string_chunk_free(chunk);
+	return ok;
+}
+
+static void free_mail_trailer(gpointer p)
+{
+	struct ms_mail_trailer *t = p;
+
+	g_free(t->token);
+	g_free(t->value);
+	g_free(t->name);
+	g_free(t->email);
+	g_free(t);
+}
+
+static bool json_mail_trailers(const char *text, int len, GPtrArray *out)
+{
+	GStringChunk *chunk = g_string_chunk_new(256);
+	GArray *tmp = g_array_new(FALSE, FALSE,
+				  sizeof(struct ms_commit_trailer));
+	GString *buf = g_string_new(NULL);
+	struct jp j = { text, text + len, buf };
+	bool ok = text && decode_trailers(&j, chunk, tmp);
+
+	for (guint i = 0; ok && i < tmp->len; i++) {
+		const struct ms_commit_trailer *ct =
+			&g_array_index(tmp, struct ms_commit_trailer, i);
+		struct ms_mail_trailer *t = g_new0(struct ms_mail_trailer, 1);
+
+		t->kind = ct->kind;
+		t->token = g_strdup(ct->token);
+		t->value = g_strdup(ct->value);
+		t->name = g_strdup(ct->name);
+		t->email = g_strdup(ct->email);
+		g_ptr_array_add(out, t);
+	}
+	g_array_free(tmp, TRUE);
+	g_string_free(buf, TRUE);
+	g_string_chunk_free(chunk);
+	return ok;
+}
+
+/* A message record (columns of MSG_COLS from `st`, after its epoch and
+ * commit) back into the struct ms_mail mail.c would have made. */
+static struct ms_mail *cells_to_mail(sqlite3_stmt *st, uint32_t *src_problems)
+{
+	struct ms_mail *m = g_new0(struct ms_mail, 1);
+	struct ms_mail_subject *sj = &m->subject;
+	int i = 3;
+	bool ok;
+
+	*src_problems = (uint32_t)sqlite3_column_int64(st, i++);
+	m->message_id = col_dup(st, i++);
+	m->in_reply_to = col_dup(st, i++);
+	m->references = g_ptr_array_new_with_free_func(g_free);
+	ok = json_strings((const char *)sqlite3_column_text(st, i),
+			  sqlite3_column_bytes(st, i), m->references);
+	i++;
+	m->date_raw = col_dup(st, i++);
+	m->date = sqlite3_column_int64(st, i++);
+	m->date_tz = sqlite3_column_int(st, i++);
+	m->date_valid = sqlite3_column_int(st, i++) != 0;
+	m->from_name = col_dup(st, i++);
+	m->from_email = col_dup(st, i++);
+	m->sender_name = col_dup(st, i++);
+	m->sender_email = col_dup(st, i++);
+	m->sender_rewritten = sqlite3_column_int(st, i++) != 0;
+	m->to = col_dup(st, i++);
+	m->cc = col_dup(st, i++);
+	m->list_id = col_dup(st, i++);
+	m->subject_raw = col_dup(st, i++);
+	sj->prefixes = col_dup(st, i++);
+	sj->normalized = col_dup(st, i++);
+	sj->reply_depth = (unsigned)sqlite3_column_int(st, i++);
+	sj->forward = sqlite3_column_int(st, i++) != 0;
+	sj->patch = sqlite3_column_int(st, i++) != 0;
+	sj->rfc = sqlite3_column_int(st, i++) != 0;
+	sj->resend = sqlite3_column_int(st, i++) != 0;
+	sj->pull = sqlite3_column_int(st, i++) != 0;
+	sj->version = (unsigned)sqlite3_column_int(st, i++);
+	sj->number = (unsigned)sqlite3_column_int(st, i++);
+	sj->total = (unsigned)sqlite3_column_int(st, i++);
+	sj->tree = col_dup(st, i++);
+	m->new_lines = (unsigned)sqlite3_column_int(st, i++);
+	m->quoted_lines = (unsigned)sqlite3_column_int(st, i++);
+	m->trailers = g_ptr_array_new_with_free_func(free_mail_trailer);
+	ok = ok && json_mail_trailers((const char *)sqlite3_column_text(st, i),
+				      sqlite3_column_bytes(st, i),
+				      m->trailers);
+	i++;
+	m->change_id = col_dup(st, i++);
+	m->has_diff = sqlite3_column_int(st, i++) != 0;
+	m->diff_in_attachment = sqlite3_column_int(st, i++) != 0;
+	m->files = g_ptr_array_new_with_free_func(g_free);
+	ok = ok && json_strings((const char *)sqlite3_column_text(st, i),
+				sqlite3_column_bytes(st, i), m->files);
+	i++;
+	m->lines_added = (unsigned)sqlite3_column_int(st, i++);
+	m->lines_removed = (unsigned)sqlite3_column_int(st, i++);
+	m->patch_id = col_dup(st, i++);
+	m->kind = (enum ms_mail_kind)sqlite3_column_int(st, i++);
+	m->applied_notice = sqlite3_column_int(st, i++) != 0;
+	m->problems = (uint32_t)sqlite3_column_int64(st, i++);
+	m->size = (size_t)sqlite3_column_int64(st, i++);
+	g_assert(i == MSG_NCOLS);
+	if (!ok) {
+		ms_mail_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+struct mail_tee {
+	struct ms_store *s;
+	const char *path;        /* as the caller named the archive */
+	const char *key;         /* its canonical path, the inbox's key */
+	int64_t inbox;           /* 0 until known */
+	enum ms_mail_format format;
+	int (*fn)(struct ms_mail *m, const struct ms_mail_source *src,
+		  void *data);
+	void *data;
+	GArray *epochs;          /* int: stored epochs, ascending */
+	GHashTable *heads;       /* epoch -> char * head, stored or read */
+	guint next_epoch;        /* epochs[] before this were replayed */
+	struct mrow *rows;       /* pending */
+	size_t nr;
+	GString *buf;
+	unsigned long replayed;
+	uint64_t replayed_bytes;
+	unsigned long fresh;     /* messages parsed in this run */
+	int error;               /* the store's first failure */
+};
+
+static int inbox_id(struct mail_tee *t, enum ms_mail_format format)
+{
+	struct ms_store *s = t->s;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = txn_begin(s);
+	if (rc < 0)
+		return rc;
+	rc = sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO inboxes "
+				"(path, format) VALUES (?, ?)", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, t->key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, ms_mail_format_name(format), -1,
+				  SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(s->db, "SELECT id FROM inboxes WHERE "
+					"path = ?", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, t->key, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			t->inbox = sqlite3_column_int64(st, 0);
+			rc = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_OK) {
+		rc = db_error(s, rc, "record the inbox");
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		s->in_txn = 0;
+		return rc;
+	}
+	return txn_commit(s);
+}
+
+static int put_head(struct ms_store *s, int64_t inbox, int epoch,
+		    const char *head)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO "
+				    "inbox_epochs VALUES (?, ?, ?)", -1, &st,
+				    NULL);
+
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, inbox);
+		sqlite3_bind_int(st, 2, epoch);
+		sqlite3_bind_text(st, 3, head, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? 0 : db_error(s, rc, "record an epoch");
+}
+
+/* Write the pending messages, and where each epoch is, in one go. */
+static int mail_flush(struct mail_tee *t)
+{
+	struct ms_store *s = t->s;
+	sqlite3_stmt *st = NULL;
+	GString *sql;
+	size_t k;
+	int rc = 0;
+
+	if (t->error || !t->nr)
+		goto out;
+	sql = g_string_new("INSERT INTO messages (inbox, " MSG_COLS
+			   ") VALUES (?");
+	for (int i = 0; i < MSG_NCOLS; i++)
+		g_string_append(sql, ", ?");
+	g_string_append_c(sql, ')');
+	rc = txn_begin(s);
+	if (rc == 0) {
+		int r = sqlite3_prepare_v2(s->db, sql->str, -1, &st, NULL);
+
+		rc = r == SQLITE_OK ? 0 : db_error(s, r, "write a message");
+	}
+	g_string_free(sql, TRUE);
+	for (k = 0; rc == 0 && k < t->nr; k++) {
+		struct mrow *r = &t->rows[k];
+		int step;
+
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, t->inbox);
+		for (int i = 0; i < MSG_NCOLS; i++) {
+			struct cell *c = &r->c[i];
+
+			if (!c->is_text)
+				sqlite3_bind_int64(st, i + 2, c->i);
+			else if (c->s)
+				sqlite3_bind_text(st, i + 2, c->s, -1,
+						  SQLITE_STATIC);
+			else
+				sqlite3_bind_null(st, i + 2);
+		}
+		step = sqlite3_step(st);
+		if (step != SQLITE_DONE)
+			rc = db_error(s, step, "write a message");
+		else if (k + 1 == t->nr ||
+			 t->rows[k + 1].c[0].i != r->c[0].i)
+			rc = put_head(s, t->inbox, (int)r->c[0].i,
+				      r->c[1].s);
+	}
+	sqlite3_finalize(st);
+	if (rc == 0)
+		rc = txn_commit(s);
+	if (rc < 0 && s->in_txn) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		s->in_txn = 0;
+	}
+	if (rc < 0)
+		t->error = rc;
+out:
+	for (k = 0; k < t->nr; k++)
+		mrow_clear(&t->rows[k]);
+	t->nr = 0;
+	return t->error;
+}
+
+/* Hand the stored messages of epochs up to `epoch` to the caller. */
+static int replay_upto(struct mail_tee *t, int epoch)
+{
+	struct ms_store *s = t->s;
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+
+	while (rc == 0 && t->next_epoch < t->epochs->len &&
+	       g_array_index(t->epochs, int, t->next_epoch) <= epoch) {
+		int e = g_array_index(t->epochs, int, t->next_epoch++);
+		int r = sqlite3_prepare_v2(s->db, "SELECT " MSG_COLS
+					   " FROM messages WHERE inbox = ? AND"
+					   " epoch = ? ORDER BY seq", -1, &st,
+					   NULL);
+
+		if (r == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, t->inbox);
+			sqlite3_bind_int(st, 2, e);
+		}
+		while (r == SQLITE_OK && rc == 0) {
+			struct ms_mail_source src = { 0 };
+			struct ms_mail *m;
+
+			r = sqlite3_step(st);
+			if (r != SQLITE_ROW)
+				break;
+			r = SQLITE_OK;
+			m = cells_to_mail(st, &src.problems);
+			if (!m) {
+				s->damaged = true;
+				rc = ms_error_set(MS_ERROR, "store '%s' is "
+					"damaged (an unreadable message "
+					"record); it was removed: run again "
+					"to rebuild it", s->path);
+				break;
+			}
+			src.path = t->path;
+			src.format = t->format;
+			src.epoch = e;
+			src.commit = (const char *)sqlite3_column_text(st, 1);
+			t->replayed++;
+			t->replayed_bytes += m->size;
+			rc = t->fn(m, &src, t->data);
+		}
+		if (rc == 0 && r != SQLITE_DONE)
+			rc = db_error(s, r, "read the messages");
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	return rc;
+}
+
+static int mail_tee_fn(struct ms_mail *m, const struct ms_mail_source *src,
+		       void *data)
+{
+	struct mail_tee *t = data;
+	int rc;
+
+	if (src->format == MS_MAIL_FMT_MBOXRD ||
+	    src->format == MS_MAIL_FMT_MBOXO || src->epoch < 0 ||
+	    !src->commit)
+		return t->fn(m, src, t->data);   /* nothing to resume */
+	rc = replay_upto(t, src->epoch);
+	if (rc < 0) {
+		ms_mail_free(m);
+		return rc;
+	}
+	if (!t->inbox) {
+		t->format = src->format;
+		rc = inbox_id(t, src->format);
+		if (rc < 0) {
+			ms_mail_free(m);
+			return rc;
+		}
+	}
+	mail_cells(&t->rows[t->nr++], m, src, t->buf);
+	t->fresh++;
+	if (t->nr == MS_STORE_BATCH && mail_flush(t) < 0) {
+		ms_mail_free(m);
+		return t->error;
+	}
+	return t->fn(m, src, t->data);
+}
+
+/* The stored state of inbox `path`: its id, format and epochs. */
+static int mail_load(struct mail_tee *t)
+{
+	struct ms_store *s = t->s;
+	sqlite3_stmt *st = NULL;
+	int64_t stale = 0;
+	char sql[160];
+	int rc;
+
+	rc = sqlite3_prepare_v2(s->db, "SELECT id, format FROM inboxes "
+				"WHERE path = ?", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, t->key, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			const char *f = (const char *)
+				sqlite3_column_text(st, 1);
+
+			t->inbox = sqlite3_column_int64(st, 0);
+			t->format = !g_strcmp0(f, ms_mail_format_name(
+				MS_MAIL_FMT_INBOX_V1)) ? MS_MAIL_FMT_INBOX_V1 :
+				MS_MAIL_FMT_INBOX_V2;
+		}
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_OK)
+		return db_error(s, rc, "read the inboxes");
+	if (!t->inbox)
+		return 0;
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM messages WHERE "
+		 "inbox = %lld AND version != %d", (long long)t->inbox,
+		 MS_STORE_MAIL_VERSION);
+	rc = query_int(s, sql, &stale);
+	if (rc < 0)
+		return rc;
+	if (stale) {
+		/* another extraction version: read the inbox again */
+		char *del = g_strdup_printf(
+			"BEGIN IMMEDIATE;"
+			"DELETE FROM messages WHERE inbox = %lld;"
+			"DELETE FROM inbox_epochs WHERE inbox = %lld;"
+			"COMMIT;", (long long)t->inbox, (long long)t->inbox);
+
+		rc = exec(s, del, "drop stale messages");
+		g_free(del);
+		if (rc < 0)
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	rc = sqlite3_prepare_v2(s->db, "SELECT epoch, head FROM inbox_epochs "
+				"WHERE inbox = ? ORDER BY epoch", -1, &st,
+				NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, t->inbox);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			int e = sqlite3_column_int(st, 0);
+
+			g_array_append_val(t->epochs, e);
+			g_hash_table_insert(t->heads, GINT_TO_POINTER(e),
+				g_strdup((const char *)
+					 sqlite3_column_text(st, 1)));
+		}
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? 0 : db_error(s, rc, "read the epochs");
+}
+
+static gint int_cmp(gconstpointer a, gconstpointer b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
+				unsigned flags,
+				int (*fn)(struct ms_mail *m,
+					  const struct ms_mail_source *src,
+					  void *data),
+				void *data, struct ms_mail_read_result *result,
+				struct ms_diags *diags)
+{
+	struct mail_tee t = { 0 };
+	struct ms_mail_after *after = NULL;
+	char *abs, *real;
+	GArray *all;
+	guint n_after = 0;
+	int rc, rc2;
+
+	if (!s || (flags & MS_MAIL_PARSE_KEEP_BODY) ||
+	    !g_file_test(path, G_FILE_TEST_IS_DIR))
+		return ms_mail_parse_archive(path, NULL, 0, flags, fn, data,
+					     result, diags);
+	abs = g_canonicalize_filename(path, NULL);
+	real = realpath(abs, NULL);
+	t.s = s;
+	t.key = real ? real : abs;
+	t.path = path;
+	t.fn = fn;
+	t.data = data;
+	t.epochs = g_array_new(FALSE, FALSE, sizeof(int));
+	t.heads = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+					g_free);
+	t.rows = g_new0(struct mrow, MS_STORE_BATCH);
+	t.buf = g_string_new(NULL);
+	rc = mail_load(&t);
+	if (rc < 0)
+		goto out;
+	after = g_new0(struct ms_mail_after, t.epochs->len + 1);
+	for (guint i = 0; i < t.epochs->len; i++) {
+		int e = g_array_index(t.epochs, int, i);
+
+		after[n_after].epoch = e;
+		after[n_after].commit = g_hash_table_lookup(t.heads,
+							    GINT_TO_POINTER(e));
+		n_after++;
+	}
+	rc = ms_mail_parse_archive(path, after, n_after, flags, mail_tee_fn,
+				   &t, result, diags);
+	if (rc == 0)
+		rc = replay_upto(&t, G_MAXINT);
+	rc2 = mail_flush(&t);
+	if (rc == 0 && rc2 < 0)
+		rc = rc2;
+	if (rc < 0)
+		goto out;
+	/* what an uncached read reports: every message, every epoch head */
+	result->messages += t.replayed;
+	result->bytes += t.replayed_bytes;
+	for (guint i = 0; i < result->heads->len; i++) {
+		const char *h = result->heads->pdata[i];
+		const char *colon = strchr(h, ':');
+
+		if (colon)
+			g_hash_table_insert(t.heads, GINT_TO_POINTER(atoi(h)),
+					    g_strdup(colon + 1));
+	}
+	all = g_array_new(FALSE, FALSE, sizeof(int));
+	{
+		GHashTableIter it;
+		gpointer k;
+
+		g_hash_table_iter_init(&it, t.heads);
+		while (g_hash_table_iter_next(&it, &k, NULL)) {
+			int e = GPOINTER_TO_INT(k);
+
+			g_array_append_val(all, e);
+		}
+	}
+	g_array_sort(all, int_cmp);
+	g_ptr_array_set_size(result->heads, 0);
+	if (t.inbox)
+		rc = txn_begin(s);
+	for (guint i = 0; i < all->len; i++) {
+		int e = g_array_index(all, int, i);
+		const char *head = g_hash_table_lookup(t.heads,
+						       GINT_TO_POINTER(e));
+
+		g_ptr_array_add(result->heads,
+				g_strdup_printf("%d:%s", e, head));
+		if (rc == 0 && t.inbox)
+			rc = put_head(s, t.inbox, e, head);
+	}
+	if (t.inbox) {
+		if (rc == 0)
+			rc = txn_commit(s);
+		else if (s->in_txn) {
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			s->in_txn = 0;
+		}
+	}
+	g_array_free(all, TRUE);
+out:
+	g_free(after);
+	for (size_t k = 0; k < t.nr; k++)
+		mrow_clear(&t.rows[k]);
+	g_free(t.rows);
+	g_string_free(t.buf, TRUE);
+	g_array_free(t.epochs, TRUE);
+	g_hash_table_destroy(t.heads);
+	free(real);
+	g_free(abs);
 	return rc;
 }

@@ -19,11 +19,12 @@
 
 #include "error.h"
 #include "history.h"
+#include "mail.h"
 
 #include <stdint.h>
 
 /* The database layout; a store written by a newer maintstat is refused. */
-#define MS_STORE_SCHEMA_VERSION 1
+#define MS_STORE_SCHEMA_VERSION 2
 /*
  * The extraction logic of a commit record.  Bump it whenever git-walk.c
  * or trailer.c changes what a commit yields: records of another version
@@ -78,12 +79,38 @@ int ms_store_history_walk(struct ms_store *s, const char *gitdir,
 			  struct ms_walk_stats *stats,
 			  struct ms_diags *diags);
 
+/*
+ * The extraction logic of a message record (mail.c's parse); bump it when
+ * what a message yields changes: an inbox holding records of another
+ * version is read again from the start.
+ */
+#define MS_STORE_MAIL_VERSION 1
+
+/*
+ * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)
+ * through the store: for a public-inbox archive (v1 or v2) the messages
+ * the store holds are handed to `fn` from it, in archive order, and only
+ * commits after the last one read per epoch are parsed (and added); fn,
+ * `result` and `diags` see exactly what an uncached read gives.  mbox
+ * archives, `flags` with MS_MAIL_PARSE_KEEP_BODY and `s` NULL read the
+ * archive as ms_mail_parse_archive() does.  Errors as
+ * ms_mail_parse_archive()'s, plus the store's (MS_EBUSY, MS_ERROR).
+ */
+int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
+				unsigned flags,
+				int (*fn)(struct ms_mail *m,
+					  const struct ms_mail_source *src,
+					  void *data),
+				void *data, struct ms_mail_read_result *result,
+				struct ms_diags *diags);
+
 /* What ms_store_info() reports. */
 struct ms_store_info {
 	int schema_version;
 	int64_t commits;         /* commit records */
 	int64_t stale_commits;   /* records of another extraction version */
 	int64_t refs;            /* walked revisions remembered */
+	int64_t messages;        /* message records */
 	int64_t size;            /* bytes on disk, database and WAL */
 };
 

@@ -326,6 +326,120 @@ report_same("activity after a new commit", "activity", "--repo", planted,
             "--json")
 report_same("urgent after a new commit", "urgent", "--repo", planted)
 
+# -- the mail side: public-inbox epochs -------------------------------------
+SEP = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+
+
+def split_mbox(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    out = []
+    for i, p in enumerate(data.split(b"\n" + SEP)):
+        if i == 0:
+            p = p[len(SEP):]
+        out.append(p if p.endswith(b"\n") else p + b"\n")
+    return out
+
+
+def inbox_commit(repo, name, raw, parent):
+    env = dict(os.environ, GIT_AUTHOR_NAME="a", GIT_AUTHOR_EMAIL="a@x",
+               GIT_COMMITTER_NAME="a", GIT_COMMITTER_EMAIL="a@x",
+               GIT_AUTHOR_DATE="1700000000 +0000",
+               GIT_COMMITTER_DATE="1700000000 +0000")
+
+    def g(*args, input=None):
+        return subprocess.run(["git", "--git-dir", repo, *args], input=input,
+                              capture_output=True, env=env,
+                              check=True).stdout.decode().strip()
+    blob = g("hash-object", "-w", "--stdin", input=raw)
+    tree = g("mktree", input=f"100644 blob {blob}\t{name}\n".encode())
+    c = g("commit-tree", tree, "-m", "msg", *(["-p", parent] if parent
+                                             else []))
+    g("update-ref", "refs/heads/master", c)
+    return c
+
+
+def add_epoch_messages(inbox, epoch, raws, deletion_at_end=False):
+    repo = os.path.join(inbox, "git", f"{epoch}.git")
+    if not os.path.isdir(repo):
+        subprocess.run(["git", "init", "-q", "--bare", repo], check=True)
+        subprocess.run(["git", "--git-dir", repo, "symbolic-ref", "HEAD",
+                        "refs/heads/master"], check=True)
+    r = subprocess.run(["git", "--git-dir", repo, "rev-parse", "-q",
+                        "--verify", "master"], capture_output=True)
+    parent = r.stdout.decode().strip() or None
+    for raw in raws:
+        parent = inbox_commit(repo, "m", raw, parent)
+    if deletion_at_end:
+        parent = inbox_commit(repo, "d", raws[-1], parent)
+
+
+mails = []
+for name in ("rules.mbox", "lab.mbox", "parse.mbox"):
+    mails += split_mbox(os.path.join(FIXTURES, "mail", name))
+inbox = os.path.join(tmp, "inbox-v2")
+add_epoch_messages(inbox, 0, mails[:15])
+add_epoch_messages(inbox, 1, mails[15:30], deletion_at_end=True)
+mdb = os.path.join(tmp, "mail.sqlite")
+
+
+def mail_same(what):
+    want = run("mail", "stats", "--json", inbox, "--no-cache")
+    got = run("mail", "stats", "--json", inbox, "--db", mdb)
+    ok(want.rc == 0 and got.rc == 0 and got.out == want.out and
+       got.err == want.err, what,
+       got.err + want.err + first_diff(want.out, got.out))
+    return got
+
+
+mail_same("mail stats, cold store: the same report and warnings")
+mail_same("mail stats, warm store: the same report and warnings")
+eq(db_query(mdb, "SELECT count(*) FROM messages")[0][0], 30,
+   "the store holds the 30 messages of both epochs")
+add_epoch_messages(inbox, 1, mails[30:40])
+add_epoch_messages(inbox, 2, mails[40:])
+mail_same("mail stats after new mail in epoch 1 and a new epoch 2")
+eq(db_query(mdb, "SELECT count(*) FROM messages")[0][0], len(mails),
+   "each message stored once")
+heads = [f"{e}:" + git(os.path.join(inbox, "git", f"{e}.git"), "rev-parse",
+                       "master").decode().strip() for e in range(3)]
+eq(run("mail", "stats", "--json", inbox, "--db", mdb).json()["archives"][0]
+   .get("heads"), heads, "the last commit of every epoch, deletions "
+   "included, as an uncached read reports it")
+eq([tuple(r) for r in db_query(mdb, "SELECT epoch, head FROM inbox_epochs "
+                               "ORDER BY epoch")],
+   [(e, h.split(":")[1]) for e, h in enumerate(heads)],
+   "the store remembers the last commit read per epoch")
+c = sqlite3.connect(mdb)
+c.execute("UPDATE messages SET version = 0, subject = 'bogus' "
+          "WHERE seq = 3")
+c.commit()
+c.close()
+mail_same("messages of another extraction version: inbox read again, "
+          "same report")
+eq(db_query(mdb, "SELECT count(*) FROM messages WHERE subject = 'bogus'"
+            " OR version != 1")[0][0], 0, "no stale message is left")
+ok(db_query(mdb, "SELECT count(*) FROM mail_messages WHERE kind = "
+            "'patch'")[0][0] > 0, "the mail_messages view names kinds")
+r = run("mail", "stats", "--json", inbox, "--db", mdb, "--after",
+        heads[0].split(":")[1])
+ok(r.rc == 0 and r.json()["messages"] == len(mails) - 15,
+   "--after reads around the store", r.err)
+
+# a store of schema version 1 (before the mail side) is migrated
+v1db = os.path.join(tmp, "v1.sqlite")
+c = sqlite3.connect(v1db)
+c.executescript(open(os.path.join(FIXTURES, "store",
+                                  "schema-1.sql")).read())
+c.close()
+r = same_as_uncached(sk, v1db, "a schema-1 store: migrated, same log",
+                     "--merges")
+eq(db_query(v1db, "PRAGMA user_version")[0][0], 2,
+   "... now at schema version 2")
+ok(db_query(v1db, "SELECT count(*) FROM commits WHERE id = "
+            "'0000000000000000000000000000000000000000'")[0][0] == 1,
+   "... its records kept")
+
 # -- usage ------------------------------------------------------------------
 eq(run("store").rc, 2, "store without a subcommand: usage error")
 eq(run("store", "frob", "--repo", repo).rc, 2, "unknown subcommand: usage")
