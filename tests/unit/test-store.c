@@ -1,0 +1,287 @@
+/*
+ * test-store.c - ms_store_history_walk() against ms_history_walk() on the
+ * small repository of test-history.c: for every kind of walk (merges, no
+ * paths, a revision, prepare and release, a walk stopped by its callback,
+ * a partial mirror with a missing tree) the store, cold and then warm,
+ * delivers exactly what the plain walk does, with the same return value,
+ * statistics, diagnostics and prepare results.
+ */
+#include "test.h"
+#include "history.h"
+#include "store.h"
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+static const char stream[] =
+	"commit refs/heads/main\n"
+	"mark :1\n"
+	"author Alice Root <alice@example.org> 1600000000 +0000\n"
+	"committer Alice Root <alice@example.org> 1600000000 +0000\n"
+	"data <<EOF\n"
+	"root\n\nSigned-off-by: Alice Root <alice@example.org>\n"
+	"EOF\n"
+	"M 100644 inline README\ndata <<EOF\nhello\nEOF\n"
+	"M 100644 inline drivers/net/a.c\ndata <<EOF\na\nEOF\n"
+	"\n"
+	"commit refs/heads/main\n"
+	"mark :2\n"
+	"author Nobody <> 1600000100 +0130\n"
+	"committer Carol Commit <carol@example.org> 1600000100 -0700\n"
+	"data <<EOF\n"
+	"net: change a\n\nBody text.\n\n"
+	"Reviewed-by: Rita Review <rita@example.org>\n"
+	"acked-by: Bob <BOB@Example.org>\n"
+	"Cc: stable@vger.kernel.org # 5.10+\n"
+	"Link: https://lore.kernel.org/r/1@x\n"
+	"Signed-off-by: Carol Commit <carol@example.org>\n"
+	"EOF\n"
+	"M 100644 inline drivers/net/a.c\ndata <<EOF\nb\nEOF\n"
+	"\n"
+	"commit refs/heads/side\n"
+	"mark :3\n"
+	"author Ren\xe9 Latin <rene@example.org> 1600000200 +0000\n"
+	"committer Ren\xe9 Latin <rene@example.org> 1600000200 +0000\n"
+	"data 0\n"
+	"from :1\n"
+	"M 100644 inline lib/x.c\ndata <<EOF\nx\nEOF\n"
+	"\n"
+	"commit refs/heads/main\n"
+	"mark :4\n"
+	"author Carol Commit <carol@example.org> 1600000300 +0000\n"
+	"committer Carol Commit <carol@example.org> 1600000300 +0000\n"
+	"data <<EOF\nMerge side\nEOF\n"
+	"from :2\n"
+	"merge :3\n"
+	"M 100644 inline lib/x.c\ndata <<EOF\nx\nEOF\n"
+	"\n"
+	"commit refs/heads/main\n"
+	"mark :5\n"
+	"author Alice Root <alice@example.org> 1600000400 +0000\n"
+	"committer Alice Root <alice@example.org> 1600000400 +0000\n"
+	"data <<EOF\nmove README\nEOF\n"
+	"from :4\n"
+	"D README\n"
+	"M 100644 inline docs/README\ndata <<EOF\nhello\nEOF\n"
+	"\n";
+
+struct run {
+	GString *out;
+	int stop_at;            /* stop after this many commits (0: never) */
+	int n;
+};
+
+static void *prepare(const struct ms_commit *c, void *data)
+{
+	(void)data;
+	return g_strdup_printf("%s/%zu", c->id, c->nr_paths);
+}
+
+static void release(void *user, void *data)
+{
+	(void)data;
+	g_free(user);
+}
+
+static int collect(const struct ms_commit *c, void *data)
+{
+	struct run *r = data;
+
+	g_string_append_printf(r->out, "%s %u %s <%s> %lld %d | %s <%s> "
+			       "%lld %d |", c->id, c->nr_parents,
+			       c->author.name, c->author.email,
+			       (long long)c->author.time, c->author.offset,
+			       c->committer.name, c->committer.email,
+			       (long long)c->committer.time,
+			       c->committer.offset);
+	for (unsigned i = 0; i < c->nr_parents; i++)
+		g_string_append_printf(r->out, " p=%s", c->parents[i]);
+	for (size_t i = 0; i < c->nr_paths; i++)
+		g_string_append_printf(r->out, " %s", c->paths[i]);
+	for (size_t i = 0; i < c->nr_trailers; i++) {
+		const struct ms_commit_trailer *t = &c->trailers[i];
+
+		g_string_append_printf(r->out, " %d:%s=%s[%d %s %s]",
+				       (int)t->kind, t->token, t->value,
+				       t->is_person, t->name ? t->name : "-",
+				       t->email ? t->email : "-");
+	}
+	if (c->incomplete)
+		g_string_append(r->out, " INCOMPLETE");
+	if (c->user) {
+		g_string_append_printf(r->out, " user=%s",
+				       (const char *)c->user);
+		g_free(c->user);
+	}
+	g_string_append_c(r->out, '\n');
+	if (r->stop_at && ++r->n >= r->stop_at)
+		return 42;
+	return 0;
+}
+
+/* One walk, described as text: return value, stats, diags, commits. */
+static char *walk(struct ms_store *s, const char *git,
+		  const struct ms_walk_opts *base, int stop_at)
+{
+	struct ms_walk_opts o = *base;
+	struct ms_walk_stats st = { 0 };
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct run r = { g_string_new(NULL), stop_at, 0 };
+	int rc;
+
+	o.fn = collect;
+	o.data = &r;
+	rc = ms_store_history_walk(s, git, &o, &st, &diags);
+	g_string_prepend(r.out, "\n");
+	for (size_t i = diags.nr; i-- > 0;) {
+		g_string_prepend(r.out, diags.items[i].message);
+		g_string_prepend(r.out, "diag: ");
+	}
+	{
+		char *head = g_strdup_printf("rc %d walked %zu delivered %zu "
+					     "merges %zu incomplete %zu\n",
+					     rc, st.walked, st.delivered,
+					     st.merges, st.incomplete);
+
+		g_string_prepend(r.out, head);
+		g_free(head);
+	}
+	ms_diags_release(&diags);
+	return g_string_free(r.out, FALSE);
+}
+
+static void compare(const char *dir, const char *git, const char *what,
+		    const struct ms_walk_opts *o, int stop_at)
+{
+	char *db = g_build_filename(dir, "store.sqlite", NULL);
+	char *want = walk(NULL, git, o, stop_at);
+	struct ms_store *s = NULL;
+	const char *state[] = { "cold", "warm", "warm again" };
+
+	for (int i = 0; i < 3; i++) {
+		char *got;
+		char *label;
+
+		if (i == 0) {
+			char *aux = g_strconcat(db, "-wal", NULL);
+
+			g_unlink(db);
+			g_unlink(aux);
+			g_free(aux);
+		}
+		if (ms_store_open(db, NULL, &s, NULL) < 0) {
+			ok(0, "open the store: %s", ms_error_last());
+			break;
+		}
+		got = walk(s, git, o, stop_at);
+		label = g_strdup_printf("%s, %s store: same as without", what,
+					state[i]);
+		is_str(got, want, label);
+		g_free(label);
+		g_free(got);
+		ms_store_free(s);
+	}
+	g_free(want);
+	g_free(db);
+}
+
+static int sh(const char *cmd)
+{
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	char *dir = g_dir_make_tmp("ms-store-XXXXXX", NULL);
+	char *git = g_build_filename(dir, "repo.git", NULL);
+	struct ms_walk_opts o = { 0 };
+	struct ms_store *s = NULL;
+	char *cmd, *db;
+	FILE *fp;
+
+	cmd = g_strdup_printf("git init -q --bare '%s' && "
+			      "git --git-dir='%s' symbolic-ref HEAD "
+			      "refs/heads/main", git, git);
+	ok(sh(cmd) == 0, "git init");
+	g_free(cmd);
+	cmd = g_strdup_printf("git --git-dir='%s' fast-import --quiet", git);
+	fp = popen(cmd, "w");
+	g_free(cmd);
+	fwrite(stream, 1, sizeof(stream) - 1, fp);
+	ok(pclose(fp) == 0, "git fast-import");
+
+	compare(dir, git, "plain walk", &o, 0);
+	o.flags = MS_WALK_MERGES;
+	compare(dir, git, "--merges", &o, 0);
+	o.flags = MS_WALK_NO_PATHS;
+	o.rev = "main~1";
+	compare(dir, git, "no paths, from main~1", &o, 0);
+	o = (struct ms_walk_opts){ 0 };
+	o.prepare = prepare;
+	o.release = release;
+	compare(dir, git, "prepare on worker threads", &o, 0);
+	o.flags = MS_WALK_NO_PATHS;
+	compare(dir, git, "prepare sees no paths with NO_PATHS", &o, 0);
+	o.flags = 0;
+	o.nr_threads = 1;
+	compare(dir, git, "stopped by the callback (release frees the rest)",
+		&o, 2);
+
+	/* A commit whose tree is missing, as in a partial mirror: its
+	 * record stays incomplete and is extracted again each time. */
+	cmd = g_strdup_printf(
+		"cd '%s' && c=$(printf 'tree %s\\nparent %%s\\n"
+		"author A <a@x> 1600000500 +0000\\n"
+		"committer A <a@x> 1600000500 +0000\\n\\nbroken\\n' "
+		"$(git --git-dir='%s' rev-parse main) | "
+		"git --git-dir='%s' hash-object -t commit -w --literally "
+		"--stdin) && git --git-dir='%s' update-ref refs/heads/broken "
+		"$c", dir, "1234567890123456789012345678901234567890", git,
+		git, git);
+	ok(sh(cmd) == 0, "write a commit with a missing tree");
+	g_free(cmd);
+	o = (struct ms_walk_opts){ 0 };
+	o.rev = "broken";
+	compare(dir, git, "a missing tree", &o, 0);
+
+	/* A commit whose parent is missing: the walk falls back to git's
+	 * own revwalk, which reports the history as ending early. */
+	cmd = g_strdup_printf(
+		"cd '%s' && c=$(printf 'tree %%s\\nparent %s\\n"
+		"author A <a@x> 1600000600 +0000\\n"
+		"committer A <a@x> 1600000600 +0000\\n\\norphan\\n' "
+		"$(git --git-dir='%s' rev-parse main^{tree}) | "
+		"git --git-dir='%s' hash-object -t commit -w --literally "
+		"--stdin) && git --git-dir='%s' update-ref refs/heads/orphan "
+		"$c", dir, "abcdefabcdefabcdefabcdefabcdefabcdefabcd", git,
+		git, git);
+	ok(sh(cmd) == 0, "write a commit with a missing parent");
+	g_free(cmd);
+	o.rev = "orphan";
+	compare(dir, git, "a missing parent", &o, 0);
+
+	/* errors are ms_history_walk()'s */
+	db = g_build_filename(dir, "e.sqlite", NULL);
+	ok(ms_store_open(db, NULL, &s, NULL) == 0, "open a store");
+	o.rev = "nosuch";
+	is_int(ms_store_history_walk(s, git, &o, NULL, NULL), MS_ENOTFOUND,
+	       "unknown revision: MS_ENOTFOUND");
+	is_str(ms_error_last(), "unknown revision 'nosuch'",
+	       "... with the walk's message");
+	ms_store_free(s);
+	g_free(db);
+	db = g_build_filename(dir, "repo.git", "HEAD", "x.sqlite", NULL);
+	is_int(ms_store_open(db, NULL, &s, NULL), MS_ERROR,
+	       "a store below a file: MS_ERROR");
+	ok(strstr(ms_error_last(), "cannot create directory") != NULL,
+	   "... saying why: %s", ms_error_last());
+	g_free(db);
+
+	cmd = g_strdup_printf("rm -rf '%s'", dir);
+	sh(cmd);
+	g_free(cmd);
+	g_free(git);
+	g_free(dir);
+	return test_done();
+}
