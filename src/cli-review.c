@@ -7,6 +7,7 @@
 #include "maintainers.h"
 #include "output.h"
 #include "review.h"
+#include "store.h"
 
 #include <glib.h>
 
@@ -92,8 +93,12 @@ int cli_rev_load_commits(const char *cmd, const struct cli_rev_opts *o,
 	co.rev = o->rev;
 	co.since = since;
 	co.until = until;
+	rc = cli_store_open(&o->store, o->repo, &co.store);
+	if (rc != CLI_CONTINUE)
+		return rc;
 	cli_progress_start("walking history", 0);
 	rc = ms_link_commits_load(&co, out, &diags);
+	ms_store_free(co.store);
 	cli_progress_done();
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);

@@ -18,6 +18,7 @@ struct cli_rev_opts {
 	const char *since;           /* --since DATE|REV */
 	const char *until;           /* --until DATE|REV */
 	struct cli_strings archives; /* --archive PATH, repeatable */
+	struct cli_store_opts store; /* --db, --no-cache, --db-wait */
 };
 
 #define CLI_REV_OPTIONS(o) \
@@ -30,7 +31,8 @@ struct cli_rev_opts {
 	{ CLI_OPT_STRING, "since", 0, &(o)->since, "DATE|REV", \
 	  "start of the window (a date, or a commit's date)" }, \
 	{ CLI_OPT_STRING, "until", 0, &(o)->until, "DATE|REV", \
-	  "end of the window (default: no end)" }
+	  "end of the window (default: no end)" }, \
+	CLI_STORE_OPTIONS(&(o)->store)
 
 /*
  * Work out the window from --since and --until (dates or revisions of

@@ -10,6 +10,7 @@
 #include "maintainers.h"
 #include "output.h"
 #include "review.h"
+#include "store.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -672,7 +673,11 @@ int cmd_review(int argc, char **argv)
 
 		alo.gitdir = ro.repo;
 		alo.rev = ro.rev;
+		rc = cli_store_open(&ro.store, ro.repo, &alo.store);
+		if (rc != CLI_CONTINUE)
+			goto out;
 		rc = ms_activity_load(&alo, &act, &diags);
+		ms_store_free(alo.store);
 		cli_print_diags(&diags);
 		ms_diags_release(&diags);
 		if (rc < 0) {

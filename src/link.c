@@ -5,6 +5,7 @@
 #include "history.h"
 #include "patchid.h"
 #include "person.h"
+#include "store.h"
 
 #include <string.h>
 
@@ -255,7 +256,8 @@ int ms_link_commits_load(const struct ms_link_commits_opts *opts,
 	wo.fn = on_commit;
 	wo.release = release_user;
 	wo.data = &ld;
-	rc = ms_history_walk(opts->gitdir, &wo, NULL, diags);
+	rc = ms_store_history_walk(opts->store, opts->gitdir, &wo, NULL,
+				   diags);
 	if (rc == 0 && ld.error) {
 		rc = ld.error;
 		ms_error_set(rc, "%s", ld.error_msg);

@@ -86,11 +86,14 @@ struct ms_link_commit {
 	GArray *tags;               /* struct ms_link_tag */
 };
 
+struct ms_store;
+
 struct ms_link_commits_opts {
 	const char *gitdir;
 	const char *rev;            /* NULL: HEAD */
 	int64_t since, until;       /* commit dates, inclusive */
 	int nr_threads;             /* 0: one per core */
+	struct ms_store *store;     /* store.h, borrowed; NULL: git only */
 };
 
 /*

@@ -326,6 +326,23 @@ report_same("activity after a new commit", "activity", "--repo", planted,
             "--json")
 report_same("urgent after a new commit", "urgent", "--repo", planted)
 
+# link and review walk history through the store too
+rgen = os.path.join(tmp, "review-gen")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                             "gen-review.py"), rgen],
+               check=True)
+rrepo, rmbox = os.path.join(rgen, "repo"), os.path.join(rgen, "list.mbox")
+rdb = os.path.join(tmp, "review.sqlite")
+for cmd in ("link", "review"):
+    want = run(cmd, "--repo", rrepo, "--archive", rmbox, "--json",
+               "--no-cache")
+    for state in ("cold", "warm"):
+        got = run(cmd, "--repo", rrepo, "--archive", rmbox, "--json",
+                  "--db", rdb)
+        ok(want.rc == 0 and got.rc == 0 and got.out == want.out,
+           f"{cmd}, {state} store: the same report as without it",
+           got.err + want.err + first_diff(want.out, got.out))
+
 # -- the mail side: public-inbox epochs -------------------------------------
 SEP = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
 
