@@ -37,6 +37,8 @@ struct ms_activity {
 	GArray *ents;             /* uint32_t entry indexes */
 	GArray *tags;             /* struct ctag */
 	GHashTable *tokens;       /* interned trailer tokens */
+	GHashTable *match_cache;  /* path -> entries (match_path) */
+	GMutex match_lock;
 	int64_t newest;
 };
 
@@ -145,34 +147,64 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The entries `path` matches, as a cached array (count first).  Most
+ * paths come back commit after commit, and matching one costs far more
+ * than a hash lookup (half of a U-Boot run went into matching), so the
+ * answers are shared by the walk's workers under a lock.
+ */
+static const uint32_t *match_path(struct ms_activity *a, const char *path)
+{
+	const struct maint_entry *buf[32], **m = buf;
+	uint32_t *r, *old;
+	size_t n;
+
+	g_mutex_lock(&a->match_lock);
+	r = g_hash_table_lookup(a->match_cache, path);
+	g_mutex_unlock(&a->match_lock);
+	if (r)
+		return r;
+	n = maint_index_match(a->idx, path, m, G_N_ELEMENTS(buf));
+	if (n > G_N_ELEMENTS(buf)) {
+		m = g_new(const struct maint_entry *, n);
+		n = maint_index_match(a->idx, path, m, n);
+	}
+	r = g_new(uint32_t, n + 1);
+	r[0] = (uint32_t)n;
+	for (size_t k = 0; k < n; k++)
+		r[1 + k] = (uint32_t)m[k]->index;
+	if (m != buf)
+		g_free(m);
+	g_mutex_lock(&a->match_lock);
+	old = g_hash_table_lookup(a->match_cache, path);
+	if (old) {
+		g_free(r);
+		r = old;
+	} else {
+		g_hash_table_insert(a->match_cache, g_strdup(path), r);
+	}
+	g_mutex_unlock(&a->match_lock);
+	return r;
+}
+
 /* On a walk worker: the entries the commit's paths match. */
 static void *prepare(const struct ms_commit *c, void *data)
 {
 	struct ms_activity *a = data;
-	const struct maint_entry *buf[32], **m = buf;
-	size_t cap = G_N_ELEMENTS(buf), nr = 0, alloc = 16;
+	size_t nr = 0, alloc = 16;
 	uint32_t *out = g_new(uint32_t, alloc + 1);
 
 	for (size_t i = 0; i < c->nr_paths; i++) {
-		size_t n = maint_index_match(a->idx, c->paths[i], m, cap);
+		const uint32_t *m = match_path(a, c->paths[i]);
 
-		if (n > cap) {
-			if (m != buf)
-				g_free(m);
-			cap = n;
-			m = g_new(const struct maint_entry *, cap);
-			n = maint_index_match(a->idx, c->paths[i], m, cap);
-		}
-		for (size_t k = 0; k < n; k++) {
+		for (size_t k = 0; k < m[0]; k++) {
 			if (nr == alloc) {
 				alloc *= 2;
 				out = g_renew(uint32_t, out, alloc + 1);
 			}
-			out[1 + nr++] = (uint32_t)m[k]->index;
+			out[1 + nr++] = m[1 + k];
 		}
 	}
-	if (m != buf)
-		g_free(m);
 	qsort(out + 1, nr, sizeof(uint32_t), cmp_u32);
 	{
 		size_t u = 0;
@@ -305,6 +337,9 @@ int ms_activity_load(const struct ms_activity_load_opts *opts,
 	a->tokens = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  NULL);
 	a->ident = ms_ident_new(!opts->no_plus_fold);
+	a->match_cache = g_hash_table_new_full(g_str_hash, g_str_equal,
+					       g_free, g_free);
+	g_mutex_init(&a->match_lock);
 
 	/* the same messages as the walk for a bad repository or revision */
 	rc = ms_history_resolve(opts->gitdir, opts->rev, NULL, NULL);
@@ -359,6 +394,8 @@ void ms_activity_free(struct ms_activity *a)
 	g_array_free(a->ents, TRUE);
 	g_array_free(a->tags, TRUE);
 	g_hash_table_destroy(a->tokens);
+	g_hash_table_destroy(a->match_cache);
+	g_mutex_clear(&a->match_lock);
 	g_free(a);
 }
 

@@ -363,9 +363,14 @@ int maint_file_load(const struct ms_tree *t, const struct maint_load_opts *opts,
 
 		while (pl > 1 && p[pl - 1] == '/')
 			p[--pl] = '\0';
-		if (ms_tree_has_file(t, p)) {
+		/* U-Boot's "--maintainer-path=.": the top of the tree */
+		if (!strcmp(p, ".")) {
+			p[0] = '\0';
+			pl = 0;
+		}
+		if (pl && ms_tree_has_file(t, p)) {
 			rc = parse_from_tree(mf, t, p, diags);
-		} else if (ms_tree_is_dir(t, p)) {
+		} else if (!pl || ms_tree_is_dir(t, p)) {
 			size_t found = 0;
 
 			for (size_t i = 0; i < ms_tree_nr_files(t); i++) {
@@ -373,10 +378,15 @@ int maint_file_load(const struct ms_tree *t, const struct maint_load_opts *opts,
 				const char *rest = f + pl;
 				bool take;
 
-				if (strncmp(f, p, pl) || *rest != '/')
-					continue;
-				rest++;
-				if (o.find_maintainer_files)
+				if (pl) {
+					if (strncmp(f, p, pl) || *rest != '/')
+						continue;
+					rest++;
+				}
+				if (o.find_maintainer_files && !pl)
+					take = !strcmp(f, "MAINTAINERS") ||
+					       is_maintainers_below(f, p);
+				else if (o.find_maintainer_files)
 					take = is_maintainers_below(f, p);
 				else
 					take = !strchr(rest, '/') &&

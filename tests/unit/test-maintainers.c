@@ -300,6 +300,15 @@ static void test_many_files(void)
 	   "--mpath in .get_maintainer.conf");
 	maint_file_free(mf);
 	ms_tree_free(t);
+	/* U-Boot's own .get_maintainer.conf: the top of the tree */
+	write_file(".get_maintainer.conf", "--find-maintainer-files\n"
+		   "--maintainer-path=.\n");
+	ms_tree_from_dir(root, &t, &diags);
+	ok(maint_file_load(t, &lo, &mf, &diags) == 0 &&
+	   maint_file_nr_entries(mf) == 3,
+	   "--maintainer-path=. with --find-maintainer-files (U-Boot)");
+	maint_file_free(mf);
+	ms_tree_free(t);
 
 	{
 		const char *files[] = { "/nonexistent/MAINTAINERS" };
