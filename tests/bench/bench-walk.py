@@ -19,6 +19,7 @@ u-boot/u-boot; never commit it).
 """
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -28,23 +29,34 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 FORMAT = "%H%n%an <%ae> %at %ai%n%cn <%ce> %ct %ci%n%B"
 
 
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def best(cmd, runs, cwd=None):
-    """Best wall time of `runs` runs, or None when the command fails."""
+    """Best (wall, cpu) seconds of `runs` runs, or None on failure.  CPU
+    time (user+sys, all threads) is printed too: on a shared, loaded
+    machine it is the steadier figure."""
     times = []
     for _ in range(runs):
-        t = time.monotonic()
+        t, c = time.monotonic(), cpu()
         p = subprocess.run(cmd, stdout=subprocess.DEVNULL, cwd=cwd)
         if p.returncode != 0:
             return None
-        times.append(time.monotonic() - t)
+        times.append((time.monotonic() - t, cpu() - c))
     return min(times)
 
 
 def show(what, t, base):
     if t is None:
         print("  %-40s  failed (see above)" % what)
+    elif base is None:
+        print("  %-40s %7.2f s wall %7.2f s cpu" % (what, t[0], t[1]))
     else:
-        print("  %-40s %7.2f s  ratio %.2f" % (what, t, t / base))
+        print("  %-40s %7.2f s wall %7.2f s cpu  ratio %.2f wall, "
+              "%.2f cpu" % (what, t[0], t[1], t[0] / base[0],
+                            t[1] / base[1]))
 
 
 def generated(cache):
@@ -88,8 +100,7 @@ def main():
         w = best([walk, repo], a.runs)
         act = best([ms, "activity", "--no-cache", "--repo", repo],
                    a.runs)
-        print("  %-40s %7.2f s" % ("git log --no-merges --raw --no-renames:",
-                                   g))
+        show("git log --no-merges --raw --no-renames:", g, None)
         show("maintstat walk (bench-walk):", w, g)
         show("maintstat activity (walk+match+report):", act, g)
 
