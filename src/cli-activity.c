@@ -164,3 +164,24 @@ void cli_act_print_entry(FILE *fp, const struct ms_act_entry *e,
 		fprintf(fp, "\n");
 	}
 }
+
+int cli_act_select(const char *cmd, const struct ms_activity *a, int argc,
+		   char **argv, struct ms_activity_query *q,
+		   const struct maint_entry ***sel)
+{
+	const struct maint_file *mf = ms_activity_maintainers(a);
+
+	*sel = NULL;
+	if (!argc)
+		return CLI_CONTINUE;
+	*sel = g_new(const struct maint_entry *, (size_t)argc);
+	for (int i = 0; i < argc; i++) {
+		(*sel)[i] = maint_file_find(mf, argv[i]);
+		if (!(*sel)[i])
+			return cli_usage_error(cmd, "no entry '%s' in "
+					       "MAINTAINERS", argv[i]);
+	}
+	q->entries = *sel;
+	q->nr_entries = (size_t)argc;
+	return CLI_CONTINUE;
+}

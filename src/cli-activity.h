@@ -51,7 +51,18 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		 int64_t *since, int64_t *until);
 
 struct ms_act_entry;
+struct ms_activity_query;
 struct cli_list_facts;
+struct maint_entry;
+
+/*
+ * Restrict query `q` to the entries named in argv (none: all), setting
+ * *sel to the array it points to (g_free it).  An unknown name is a usage
+ * error.  Returns CLI_CONTINUE or an exit code.
+ */
+int cli_act_select(const char *cmd, const struct ms_activity *a, int argc,
+		   char **argv, struct ms_activity_query *q,
+		   const struct maint_entry ***sel);
 
 /*
  * Print entry `e` in the activity report's text layout (the layout of the

@@ -142,22 +142,9 @@ int cmd_activity(int argc, char **argv)
 	rc = cli_act_load("activity", &ao, 5, &a, &q.since, &q.until);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (argc) {
-		const struct maint_file *mf = ms_activity_maintainers(a);
-
-		sel = g_new(const struct maint_entry *, (size_t)argc);
-		for (int i = 0; i < argc; i++) {
-			sel[i] = maint_file_find(mf, argv[i]);
-			if (!sel[i]) {
-				rc = cli_usage_error("activity", "no entry "
-						     "'%s' in MAINTAINERS",
-						     argv[i]);
-				goto out;
-			}
-		}
-		q.entries = sel;
-		q.nr_entries = (size_t)argc;
-	}
+	rc = cli_act_select("activity", a, argc, argv, &q, &sel);
+	if (rc != CLI_CONTINUE)
+		goto out;
 	if (ms_act_parse_before(inactive_arg ? inactive_arg : "5y", q.until,
 				&q.active_since) < 0) {
 		rc = cli_error_last();

@@ -277,21 +277,9 @@ int cmd_retire(int argc, char **argv)
 	rc = cli_act_load("retire", &ao, 5, &a, &q.since, &q.until);
 	if (rc != CLI_CONTINUE)
 		goto done_early;
-	if (argc) {
-		const struct maint_file *mf = ms_activity_maintainers(a);
-
-		sel = g_new(const struct maint_entry *, (size_t)argc);
-		for (int i = 0; i < argc; i++) {
-			sel[i] = maint_file_find(mf, argv[i]);
-			if (!sel[i]) {
-				rc = cli_usage_error("retire", "no entry '%s' "
-						     "in MAINTAINERS", argv[i]);
-				goto out;
-			}
-		}
-		q.entries = sel;
-		q.nr_entries = (size_t)argc;
-	}
+	rc = cli_act_select("retire", a, argc, argv, &q, &sel);
+	if (rc != CLI_CONTINUE)
+		goto out;
 	if (ms_act_parse_before(inactive_arg, q.until, &q.active_since) < 0) {
 		rc = cli_usage_error("retire", "--inactive-after: %s",
 				     ms_error_last());
