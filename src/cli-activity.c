@@ -6,18 +6,21 @@
 #include "cli-review.h"
 #include "history.h"
 #include "maintainers.h"
+#include "output.h"
 #include "store.h"
 
 #include <glib.h>
 
-/* A date, or the commit date of a revision of `repo`. */
-static int date_or_rev(const char *cmd, const char *opt, const char *repo,
-		       const char *s, bool end_of_day, int64_t *out)
+int cli_date_or_rev(const char *cmd, const char *opt, const char *repo,
+		    const char *s, bool end_of_day, int64_t *out)
 {
 	int rc;
 
 	if (ms_act_parse_date(s, end_of_day, out) == 0)
 		return CLI_CONTINUE;
+	if (!repo)
+		return cli_usage_error(cmd, "--%s: '%s' is not a date "
+				       "(YYYY-MM-DD)", opt, s);
 	rc = ms_history_resolve(repo, s, NULL, out);
 	if (rc == MS_ENOTFOUND && !g_str_has_prefix(ms_error_last(),
 						    "not a git"))
@@ -44,12 +47,14 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		return cli_usage_error(cmd, "--repo GITDIR is required");
 	/* bad dates fail before the walk, not after it */
 	if (o->until) {
-		rc = date_or_rev(cmd, "until", o->repo, o->until, true, &u);
+		rc = cli_date_or_rev(cmd, "until", o->repo, o->until, true,
+				     &u);
 		if (rc != CLI_CONTINUE)
 			return rc;
 	}
 	if (o->since) {
-		rc = date_or_rev(cmd, "since", o->repo, o->since, false, &s);
+		rc = cli_date_or_rev(cmd, "since", o->repo, o->since, false,
+				     &s);
 		if (rc != CLI_CONTINUE)
 			return rc;
 	}
@@ -184,4 +189,19 @@ int cli_act_select(const char *cmd, const struct ms_activity *a, int argc,
 	q->entries = *sel;
 	q->nr_entries = (size_t)argc;
 	return CLI_CONTINUE;
+}
+
+void cli_act_json_counts(struct ms_out *o, const char *key,
+			 const struct ms_act_count *c, size_t nr)
+{
+	ms_out_key(o, key);
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < nr; i++) {
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "name", *c[i].name ? c[i].name : NULL);
+		ms_out_kv_string(o, "email", *c[i].email ? c[i].email : NULL);
+		ms_out_kv_int(o, "count", (int64_t)c[i].count);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
 }

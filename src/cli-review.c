@@ -2,6 +2,7 @@
  * cli-review.c - loading the models of `link` and `review`.
  */
 #include "cli-review.h"
+#include "cli-activity.h"
 #include "activity.h"
 #include "history.h"
 #include "maintainers.h"
@@ -11,26 +12,6 @@
 
 #include <glib.h>
 
-static int date_or_rev(const char *cmd, const char *opt, const char *repo,
-		       const char *s, bool end_of_day, int64_t *out)
-{
-	int rc;
-
-	if (ms_act_parse_date(s, end_of_day, out) == 0)
-		return CLI_CONTINUE;
-	if (!repo)
-		return cli_usage_error(cmd, "--%s: '%s' is not a date "
-				       "(YYYY-MM-DD)", opt, s);
-	rc = ms_history_resolve(repo, s, NULL, out);
-	if (rc == MS_ENOTFOUND && !g_str_has_prefix(ms_error_last(),
-						    "not a git"))
-		return cli_usage_error(cmd, "--%s: '%s' is neither a date "
-				       "(YYYY-MM-DD) nor a revision", opt, s);
-	if (rc < 0)
-		return cli_error_last();
-	return CLI_CONTINUE;
-}
-
 int cli_rev_window(const char *cmd, const struct cli_rev_opts *o,
 		   int64_t *since, int64_t *until)
 {
@@ -39,13 +20,14 @@ int cli_rev_window(const char *cmd, const struct cli_rev_opts *o,
 	*since = 0;
 	*until = INT64_MAX;
 	if (o->until) {
-		rc = date_or_rev(cmd, "until", o->repo, o->until, true, until);
+		rc = cli_date_or_rev(cmd, "until", o->repo, o->until, true,
+				     until);
 		if (rc != CLI_CONTINUE)
 			return rc;
 	}
 	if (o->since) {
-		rc = date_or_rev(cmd, "since", o->repo, o->since, false,
-				 since);
+		rc = cli_date_or_rev(cmd, "since", o->repo, o->since, false,
+				     since);
 		if (rc != CLI_CONTINUE)
 			return rc;
 	}

@@ -212,18 +212,7 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e)
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-	ms_out_key(o, "committers");
-	ms_out_begin_list(o);
-	for (size_t i = 0; i < e->nr_top_committers; i++) {
-		const struct ms_act_count *c = &e->top_committers[i];
-
-		ms_out_begin_object(o);
-		ms_out_kv_string(o, "name", *c->name ? c->name : NULL);
-		ms_out_kv_string(o, "email", *c->email ? c->email : NULL);
-		ms_out_kv_int(o, "count", (int64_t)c->count);
-		ms_out_end_object(o);
-	}
-	ms_out_end_list(o);
+	cli_act_json_counts(o, "committers", e->top_committers, e->nr_top_committers);
 	ms_out_end_object(o);
 }
 
