@@ -36,12 +36,18 @@ def run(*args, stdin=None, cwd=None, env=None, timeout=600):
                   p.stderr.decode("utf-8", "replace"))
 
 
-def ok(cond, what, detail=None):
+def ok(cond, what, detail=None, todo=None):
+    """One check.  `todo` names a known, open bug: a failure is then
+    reported as TAP 'not ok ... # TODO <why>' and does not fail the run."""
     global _n, _failed
     _n += 1
-    print(("ok" if cond else "not ok") + f" {_n} - {what}")
-    if not cond:
+    line = ("ok" if cond else "not ok") + f" {_n} - {what}"
+    if todo:
+        line += f" # TODO {todo}"
+    print(line)
+    if not cond and not todo:
         _failed += 1
+    if not cond:
         if detail is not None:
             for line in str(detail).splitlines():
                 print("#   " + line)
