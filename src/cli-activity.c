@@ -22,8 +22,7 @@ int cli_date_or_rev(const char *cmd, const char *opt, const char *repo,
 		return cli_usage_error(cmd, "--%s: '%s' is not a date "
 				       "(YYYY-MM-DD)", opt, s);
 	rc = ms_history_resolve(repo, s, NULL, out);
-	if (rc == MS_ENOTFOUND && !g_str_has_prefix(ms_error_last(),
-						    "not a git"))
+	if (rc == MS_EBADREV)
 		return cli_usage_error(cmd, "--%s: '%s' is neither a date "
 				       "(YYYY-MM-DD) nor a revision", opt, s);
 	if (rc < 0)

@@ -24,6 +24,7 @@ enum ms_error_code {
 	MS_EUSAGE = -5,    /* the caller asked for something impossible */
 	MS_EEXISTS = -6,   /* would overwrite something */
 	MS_EBUSY = -7,     /* resource locked by another process */
+	MS_EBADREV = -8,   /* a revision that names no commit */
 };
 
 #if defined(__GNUC__)

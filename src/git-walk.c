@@ -715,10 +715,10 @@ static int resolve(git_repository *repo, const char *gitdir,
 		if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC ||
 		    rc == GIT_EAMBIGUOUS) {
 			if (git_repository_is_empty(repo) == 1)
-				return ms_error_set(MS_ENOTFOUND,
+				return ms_error_set(MS_EBADREV,
 					"unknown revision '%s': repository "
 					"'%s' has no commits", rev, gitdir);
-			return ms_error_set(MS_ENOTFOUND,
+			return ms_error_set(MS_EBADREV,
 					    "unknown revision '%s'", rev);
 		}
 		return ms_git_error(rc, "cannot resolve '%s'", rev);
@@ -726,7 +726,7 @@ static int resolve(git_repository *repo, const char *gitdir,
 	rc = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
 	git_object_free(obj);
 	if (rc < 0)
-		return ms_error_set(MS_ENOTFOUND,
+		return ms_error_set(MS_EBADREV,
 				    "'%s' does not name a commit", rev);
 	return 0;
 }

@@ -107,11 +107,12 @@ struct ms_walk_stats {
 /*
  * Walk the history of `gitdir` (a bare repository, a .git directory or a
  * work tree) from opts->rev.  Returns 0, the nonzero value fn returned,
- * or a negative code: MS_ENOTFOUND for a repository or revision that does
- * not exist ("not a git repository: 'X'", "unknown revision 'R'"),
- * MS_ERROR otherwise (an empty repository's HEAD is "unknown revision
- * 'HEAD': repository 'X' has no commits").  Recoverable problems go to
- * `diags` (may be NULL); `stats` may be NULL.
+ * or a negative code: MS_ENOTFOUND for a repository that does not exist
+ * ("not a git repository: 'X'"), MS_EBADREV for a revision that names no
+ * commit ("unknown revision 'R'", "'R' does not name a commit"),
+ * including an empty repository's HEAD ("unknown revision 'HEAD':
+ * repository 'X' has no commits"), MS_ERROR otherwise.  Recoverable
+ * problems go to `diags` (may be NULL); `stats` may be NULL.
  */
 int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 		    struct ms_walk_stats *stats, struct ms_diags *diags);
@@ -127,7 +128,8 @@ int ms_history_resolve(const char *gitdir, const char *rev, char id[41],
 /*
  * Read file `path` of revision `rev` (NULL: "HEAD") into a new
  * NUL-terminated buffer (g_free it); *len excludes the NUL.  MS_ENOTFOUND
- * when the revision has no such file.
+ * when the revision has no such file (or `gitdir` is no repository),
+ * MS_EBADREV when `rev` names no commit.
  */
 int ms_history_read_file(const char *gitdir, const char *rev,
 			 const char *path, char **buf, size_t *len);

@@ -260,7 +260,7 @@ int main(void)
 	is_int(rc, 0, "resolve main~2");
 	is_int(t, 1600000100, "its commit date");
 	rc = ms_history_resolve(git, "nosuchrev", id, &t);
-	is_int(rc, MS_ENOTFOUND, "unknown revision");
+	is_int(rc, MS_EBADREV, "unknown revision");
 	is_str(ms_error_last(), "unknown revision 'nosuchrev'",
 	       "unknown revision message");
 	rc = ms_history_resolve(dir, NULL, id, &t);
@@ -279,6 +279,10 @@ int main(void)
 		g_free(buf);
 		rc = ms_history_read_file(git, "main", "README", &buf, &len);
 		is_int(rc, MS_ENOTFOUND, "a file the revision lacks");
+		rc = ms_history_read_file(git, "nosuchrev", "docs/README",
+					  &buf, &len);
+		is_int(rc, MS_EBADREV, "a file of an unknown revision: "
+		       "MS_EBADREV, not a missing file");
 	}
 
 	cmd = g_strdup_printf("git init -q --bare '%s/empty.git'", dir);
@@ -287,7 +291,7 @@ int main(void)
 	cmd = g_strdup_printf("%s/empty.git", dir);
 	opts = (struct ms_walk_opts){ 0 };
 	rc = ms_history_walk(cmd, &opts, NULL, NULL);
-	is_int(rc, MS_ENOTFOUND, "an empty repository");
+	is_int(rc, MS_EBADREV, "an empty repository: its HEAD names no commit");
 	ok(strstr(ms_error_last(), "has no commits") != NULL,
 	   ms_error_last());
 	g_free(cmd);

@@ -265,8 +265,8 @@ int main(void)
 	db = g_build_filename(dir, "e.sqlite", NULL);
 	ok(ms_store_open(db, NULL, &s, NULL) == 0, "open a store");
 	o.rev = "nosuch";
-	is_int(ms_store_history_walk(s, git, &o, NULL, NULL), MS_ENOTFOUND,
-	       "unknown revision: MS_ENOTFOUND");
+	is_int(ms_store_history_walk(s, git, &o, NULL, NULL), MS_EBADREV,
+	       "unknown revision: MS_EBADREV");
 	is_str(ms_error_last(), "unknown revision 'nosuch'",
 	       "... with the walk's message");
 	ms_store_free(s);
