@@ -97,12 +97,13 @@ struct cli_list_facts {
 	struct ms_link_mail *lm;
 	struct ms_review *rv;
 	GHashTable *by_name;         /* entry name -> struct ms_rv_entry * */
-	int64_t since;
+	int64_t active_since;
 };
 
 int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
 			const struct cli_strings *archives, int64_t since,
-			int64_t until, struct cli_list_facts **out)
+			int64_t until, int64_t active_since,
+			struct cli_list_facts **out)
 {
 	struct cli_list_facts *f = g_new0(struct cli_list_facts, 1);
 	struct cli_tree_opts to = { 0 };
@@ -133,7 +134,7 @@ int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
 	rvo.until = until;
 	rvo.ignore_after = 14 * 86400;
 	rvo.target = 48 * 3600;
-	f->since = since;
+	f->active_since = active_since;
 	f->rv = ms_review_compute(f->lm, f->map, f->tree.mf, NULL, NULL,
 				  &rvo);
 	f->by_name = g_hash_table_new(g_str_hash, g_str_equal);
@@ -183,8 +184,7 @@ bool cli_list_facts_active(const struct cli_list_facts *f, const char *name,
 	const struct ms_rv_person *p = listed(cli_list_facts_entry(f, name),
 					      email);
 
-	return p && (p->replied ||
-		     (p->has_last_list && p->last_list >= f->since));
+	return p && p->has_last_list && p->last_list >= f->active_since;
 }
 
 static void fmt_hours(char buf[32], int64_t s)
@@ -257,8 +257,8 @@ void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 		ms_out_kv_int(o, "replied", (int64_t)p->replied);
 		ms_out_kv_int(o, "reviewed_by", (int64_t)p->reviewed_by);
 		ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
-		ms_out_kv_bool(o, "active", p->replied ||
-			       (p->has_last_list && p->last_list >= f->since));
+		ms_out_kv_bool(o, "active", p->has_last_list &&
+			       p->last_list >= f->active_since);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);

@@ -63,19 +63,23 @@ struct cli_list_facts;
 /*
  * Read `archives` and compute the review figures (list side only) of
  * every entry of the MAINTAINERS at `rev` of `repo` over [since, until].
- * Returns CLI_CONTINUE or an exit code after printing the error.
+ * A listed person counts as active on the list when their newest message
+ * is dated `active_since` or later (the cutoff of --inactive-after or
+ * --months, the same one the git side uses).  Returns CLI_CONTINUE or an
+ * exit code after printing the error.
  */
 int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
 			const struct cli_strings *archives, int64_t since,
-			int64_t until, struct cli_list_facts **out);
+			int64_t until, int64_t active_since,
+			struct cli_list_facts **out);
 void cli_list_facts_free(struct cli_list_facts *f);
 
 /* The review figures of entry `name`, or NULL when it had no patches. */
 const struct ms_rv_entry *cli_list_facts_entry(const struct cli_list_facts *f,
 					       const char *name);
 
-/* Whether listed `email` of entry `name` answered a patch or wrote to
- * the list in the window (so is not inactive). */
+/* Whether listed `email` of entry `name` wrote to the list since the
+ * active_since cutoff (so is not inactive). */
 bool cli_list_facts_active(const struct cli_list_facts *f, const char *name,
 			   const char *email);
 

@@ -168,7 +168,7 @@ int cmd_retire(int argc, char **argv)
 		{ CLI_OPT_STRING, "keep", 0, &keep_file, "FILE",
 		  "people to keep (addresses or names, one per line)" },
 		{ CLI_OPT_STRING_LIST, "archive", 0, &archives, "PATH",
-		  "list archives: who replies on the list is not retired" },
+		  "list archives: who wrote to the list since the cutoff is not retired" },
 		{ CLI_OPT_STRING, "from", 0, &from_arg, "\"NAME <ADDR>\"",
 		  "author and Signed-off-by (default: the repository's "
 		  "user.name and user.email)" },
@@ -291,7 +291,8 @@ int cmd_retire(int argc, char **argv)
 	}
 	if (archives.nr) {
 		rc = cli_list_facts_load("retire", ao.repo, ao.rev, &archives,
-					 q.since, q.until, &lf);
+					 q.since, q.until, q.active_since,
+					 &lf);
 		if (rc != CLI_CONTINUE)
 			goto out;
 	}

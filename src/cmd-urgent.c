@@ -280,7 +280,8 @@ int cmd_urgent(int argc, char **argv)
 	g_ptr_array_sort(pick, by_commits);
 	if (archives.nr) {
 		rc = cli_list_facts_load("urgent", ao.repo, ao.rev, &archives,
-					 q.since, q.until, &list_facts);
+					 q.since, q.until, q.active_since,
+					 &list_facts);
 		if (rc != CLI_CONTINUE)
 			goto out;
 		all_entries = res;

@@ -241,7 +241,8 @@ static void ctx_init(struct ctx *c)
 							    r->sender_email);
 
 			g_hash_table_add(c->senders, (gpointer)r->sender_email);
-			if (r->date_valid && (!last || *last < r->date)) {
+			if (r->date_valid && r->date <= c->opts->until &&
+			    (!last || *last < r->date)) {
 				if (!last) {
 					last = g_new(int64_t, 1);
 					g_hash_table_insert(c->last_msg,

@@ -145,6 +145,33 @@ cover = open(os.path.join(out2, "0000-cover-letter.patch")).read()
 ok("Kept, as they asked (--keep):\n  Olga Old" in cover,
    "cover letter names them", cover)
 
+# --- --archive: list activity since the cutoff keeps a person ----------------
+# fixtures/gen/gen-review.py: Rob Review (R: of FOO DRIVER) last appears in
+# git in a Reviewed-by of a commit dated 2024-03-10 and last writes to the
+# list on 2024-03-11 09:00.
+rv = os.path.join(T, "rv")
+subprocess.run([sys.executable, os.path.join(SOURCE_ROOT, "fixtures", "gen",
+                                             "gen-review.py"), rv],
+               check=True, capture_output=True)
+
+
+def rob_retired(cutoff, *extra):
+    o = os.path.join(T, "rv-out-%s-%d" % (cutoff, len(extra)))
+    r = run("retire", "--repo", os.path.join(rv, "repo"), "--min-commits",
+            "0", "--no-credits", "--no-cache", "--inactive-after", cutoff,
+            "--from", "A <a@example.org>", "-o", o, "--json", *extra)
+    eq(r.rc, 0, "retire --inactive-after %s %s exits 0" % (cutoff, extra))
+    return any("Rob Review" in p["subject"] for p in r.json()["patches"])
+
+
+mbox = os.path.join(rv, "list.mbox")
+ok(rob_retired("2024-03-11"),
+   "idle in git since 2024-03-11 and no --archive: retired")
+ok(not rob_retired("2024-03-11", "--archive", mbox),
+   "a list message after the cutoff keeps him")
+ok(rob_retired("2024-03-12", "--archive", mbox),
+   "list messages only before the cutoff do not keep him")
+
 # --- bad input ---------------------------------------------------------------
 r = run("retire", "--repo", planted, "--min-commits", "10", "-o",
         os.path.join(T, "x"), "--no-cache", "--from", "A <a@example.org>")

@@ -176,14 +176,33 @@ r = run("activity", "--repo", repo, "--archive", mbox, "--since",
 eq(r.rc, 0, "activity --archive exits 0")
 e = r.json()["entries"][0]
 rob = [p for p in e["people"] if p["email"] == "rob@example.org"][0]
-ok(not rob["inactive"], "with the list, Rob is active (he reviews there)")
+ok(rob["inactive"], "his last list message (2024-03-11 09:00) is older "
+   "than the 1d cutoff too: inactive")
+r = run("activity", "--repo", repo, "--archive", mbox, "--since",
+        "2024-01-01", "--inactive-after", "2024-03-11", "--json",
+        "FOO DRIVER")
+rob = [p for p in r.json()["entries"][0]["people"]
+       if p["email"] == "rob@example.org"][0]
+ok(not rob["inactive"], "with a cutoff before that message, Rob is active "
+   "(he reviews on the list, his last tag is older)")
+e = r.json()["entries"][0]
 eq((e["list"]["patches"], e["list"]["replied"]), (5, 3),
    "activity JSON carries the list facts")
 r = run("activity", "--repo", repo, "--archive", mbox, "--since",
-        "2024-01-01", "--inactive-after", "1d", "FOO DRIVER")
+        "2024-01-01", "--inactive-after", "2024-03-11", "FOO DRIVER")
 ok("  List: patches 5, replied 3 (60%), median first response 2.0h" in
    r.out, "activity text has the list line", r.out)
 ok("INACTIVE REVIEWER Rob" not in r.out, "no INACTIVE line for Rob")
+r = run("activity", "--repo", repo, "--since", "2024-01-01",
+        "--inactive-after", "2024-03-11", "FOO DRIVER")
+ok("INACTIVE REVIEWER Rob" in r.out, "which git alone prints", r.out)
+r = run("activity", "--repo", repo, "--archive", mbox, "--since",
+        "2024-01-01", "--until", "2024-03-09", "--inactive-after",
+        "2024-03-09", "--json", "FOO DRIVER")
+rob = [p for p in r.json()["entries"][0]["people"]
+       if p["email"] == "rob@example.org"][0]
+ok(rob["inactive"], "a list message after --until (2024-03-11) does not "
+   "count: as of 2024-03-09 Rob last wrote on 2024-03-08")
 r = run("urgent", "--repo", repo, "--archive", mbox, "--min-commits", "1",
         "--months", "0", "--json")
 eq(r.rc, 0, "urgent --archive exits 0")
@@ -201,8 +220,9 @@ ok("FOO DRIVER" in [e["name"] for e in r.json()["entries"]],
    "by git alone FOO's maintainer is idle before 2024-03-12")
 r = run("urgent", "--repo", repo, "--archive", mbox, "--until",
         "2024-03-12", "--months", "0", "--min-commits", "1", "--json")
-ok("FOO DRIVER" not in [e["name"] for e in r.json()["entries"]],
-   "with the list, FOO's maintainers answer patches: not urgent")
+ok("FOO DRIVER" in [e["name"] for e in r.json()["entries"]],
+   "with the list too: the maintainers' list messages are older than "
+   "the --months 0 cutoff, so FOO stays urgent")
 r = run("urgent", "--repo", repo, "--archive", os.path.join(tmp, "x"),
         "--min-commits", "1")
 eq(r.rc, 1, "urgent with a missing archive is a runtime error")
