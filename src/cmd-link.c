@@ -14,7 +14,8 @@ static const struct cli_command_help help = {
 	"For each non-merge commit of the window, the message of the list\n"
 	"archives that posted it, found by, in order: a Link: trailer naming\n"
 	"a message (lore URLs, /r/<id>, patch.msgid.link/<id>), a Message-Id:\n"
-	"trailer, equal patch-ids (git patch-id --stable), then author plus\n"
+	"trailer, equal patch-ids (git patch-id --stable), a posting dated at\n"
+	"the commit's author date (git am keeps it), then author plus\n"
 	"normalized subject (touched files break ties).  Each link names its\n"
 	"method and the earlier versions of the patch; commits left unlinked\n"
 	"are listed, and how many each method linked.",
@@ -53,6 +54,11 @@ static void print_text(const struct ms_mail_index *idx,
 	printf("  %-18s %u\n", "unlinked", r->unlinked->len);
 }
 
+static void out_string(const char *s, void *data)
+{
+	ms_out_string(data, s);
+}
+
 static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 		       const GPtrArray *commits,
 		       const struct ms_link_result *r)
@@ -72,6 +78,10 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 		ms_out_kv_string(o, "method", ms_link_method_name(l->method));
 		ms_out_kv_string(o, "kind", ms_mail_kind_name(
 					 ms_mail_index_get(idx, l->rec)->kind));
+		ms_out_key(o, "evidence");
+		ms_out_begin_list(o);
+		ms_link_evidence_names(l->evidence, out_string, o);
+		ms_out_end_list(o);
 		ms_out_key(o, "earlier");
 		ms_out_begin_list(o);
 		for (guint k = 0; k < l->earlier->len; k++)

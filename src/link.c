@@ -12,8 +12,9 @@
 #define DAY 86400
 /* A posting more than this before its commit is not matched by subject. */
 #define SUBJECT_WINDOW (2 * 365 * DAY)
-/* Tolerated clock skew between a posting and its commit. */
-#define SKEW DAY
+/* Tolerated clock skew between a posting and its commit: a posting dated
+ * this much after the commit date still counts as posted before it. */
+#define SKEW 3600
 
 /* ---- the mail side ---- */
 
@@ -341,34 +342,82 @@ const char *ms_link_method_name(enum ms_link_method m)
 	case MS_LINK_MSGID_TRAILER: return "message-id-trailer";
 	case MS_LINK_PATCH_ID: return "patch-id";
 	case MS_LINK_SUBJECT: return "subject";
+	case MS_LINK_AUTHOR_DATE: return "author-date";
 	default: return "unknown";
 	}
+}
+
+void ms_link_evidence_names(unsigned evidence,
+			    void (*fn)(const char *name, void *data),
+			    void *data)
+{
+	static const char *const names[] = {
+		"patch-id", "author-date", "subject", "author", "files",
+	};
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(names); i++)
+		if (evidence & (1u << i))
+			fn(names[i], data);
 }
 
 struct matcher {
 	const struct ms_link_mail *lm;
 	const struct ms_mail_index *idx;
 	GHashTable *by_patch_id;    /* patch-id -> GArray of uint32_t */
-	GHashTable *by_subject;     /* subject -> GArray of uint32_t */
+	GHashTable *by_subject;     /* subject key -> GArray of uint32_t */
+	GHashTable *by_date;        /* gint64 date -> GArray of uint32_t */
 	GHashTable *rec_of;         /* struct ms_mail_rec * -> number */
-	GHashTable *by_date;        /* "email date" -> GArray of uint32_t */
 };
 
+/* A posting carrying a diff: what a commit can be linked to by content. */
 static bool is_posting(const struct ms_mail_rec *r)
 {
-	return !r->duplicate && (r->kind == MS_MAIL_PATCH ||
-				 r->kind == MS_MAIL_OTHER);
+	return !r->duplicate && r->patch_id && *r->patch_id &&
+	       (r->kind == MS_MAIL_PATCH || r->kind == MS_MAIL_OTHER);
 }
 
-static void multimap_add(GHashTable *h, const char *key, uint32_t v)
+/*
+ * The form subjects are compared in: casefolded, without trailing dots
+ * and blanks (maintainers drop a final '.' on the way in).  Newly
+ * allocated.
+ */
+static char *subject_key(const char *s)
+{
+	char *k = g_utf8_casefold(s, -1);
+	size_t n = strlen(k);
+
+	while (n && (k[n - 1] == '.' || k[n - 1] == ' '))
+		k[--n] = 0;
+	return k;
+}
+
+static bool same_subject(const char *a, const char *b)
+{
+	char *ka, *kb;
+	bool eq;
+
+	if (!a || !b || !*a || !*b)
+		return false;
+	ka = subject_key(a);
+	kb = subject_key(b);
+	eq = !strcmp(ka, kb);
+	g_free(ka);
+	g_free(kb);
+	return eq;
+}
+
+/* Append `v` under `key`; true when the table took `key` (a new key). */
+static bool multimap_add(GHashTable *h, gpointer key, uint32_t v)
 {
 	GArray *a = g_hash_table_lookup(h, key);
+	bool taken = !a;
 
 	if (!a) {
 		a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-		g_hash_table_insert(h, (gpointer)key, a);
+		g_hash_table_insert(h, key, a);
 	}
 	g_array_append_val(a, v);
+	return taken;
 }
 
 static void garray_free(gpointer p)
@@ -391,28 +440,81 @@ static size_t common_files(const GPtrArray *files, const GPtrArray *paths)
 	return n;
 }
 
+/* Whether `a` and `b` are one name: casefolded, and without the
+ * " via LIST" a mailing list's DMARC rewriting appends (such From:
+ * lines end up as commit authors). */
+static bool same_name(const char *a, const char *b)
+{
+	const char *va, *vb;
+	char *fa, *fb;
+	bool eq;
+
+	if (!a || !b || !*a || !*b)
+		return false;
+	va = strstr(a, " via ");
+	vb = strstr(b, " via ");
+	fa = g_utf8_casefold(a, va ? va - a : -1);
+	fb = g_utf8_casefold(b, vb ? vb - b : -1);
+	eq = *fa && !g_utf8_collate(fa, fb);
+	g_free(fa);
+	g_free(fb);
+	return eq;
+}
+
 static bool same_author(const struct ms_mail_rec *r,
 			const struct ms_link_commit *c)
 {
 	if (r->sender_email && *c->author_email &&
 	    !g_ascii_strcasecmp(r->sender_email, c->author_email))
 		return true;
-	return r->sender_name && *r->sender_name && *c->author_name &&
-	       !g_utf8_collate(r->sender_name, c->author_name);
+	return same_name(r->sender_name, c->author_name);
+}
+
+/* The sender is the committer: a maintainer posting someone's patch
+ * (its author named in an in-body From:) that they then apply. */
+static bool same_committer(const struct ms_mail_rec *r,
+			   const struct ms_link_commit *c)
+{
+	if (r->sender_email && *c->committer_email &&
+	    !g_ascii_strcasecmp(r->sender_email, c->committer_email))
+		return true;
+	return same_name(r->sender_name, c->committer_name);
+}
+
+static bool exact_date(const struct ms_mail_rec *r,
+		       const struct ms_link_commit *c)
+{
+	return r->date_valid && r->date == c->author_time;
 }
 
 /*
- * The applied posting among candidates: the newest posted before the
- * commit (with SKEW), else the oldest after it.  With `by_subject`, only
- * the author's postings within SUBJECT_WINDOW whose files overlap the
- * commit's (when both are known), the best overlap first.
+ * Whether the author committed the change themselves.  Then the author
+ * date is when they first wrote it (rebases keep it), not the Date of
+ * the posting `git am` applied, so it names their first posting rather
+ * than the applied version.
+ */
+static bool self_committed(const struct ms_link_commit *c)
+{
+	if (*c->author_email && !strcmp(c->author_email, c->committer_email))
+		return true;
+	return same_name(c->author_name, c->committer_name);
+}
+
+/*
+ * The applied posting among candidates: the one dated exactly at the
+ * commit's author date (git am keeps the posting's Date) when someone
+ * else committed it, else the newest posted no later than the commit
+ * date (plus SKEW), else the oldest after it.  With `by_subject`, only
+ * the author's (or the committer's) postings within SUBJECT_WINDOW whose
+ * files overlap the commit's (when both are known), the best overlap
+ * first.
  */
 static int64_t pick(const struct matcher *m, const GArray *cand,
 		    const struct ms_link_commit *c, bool by_subject)
 {
-	int64_t best = -1, after = -1;
+	int64_t best = -1, after = -1, exact = -1;
 	int64_t best_date = 0, after_date = 0;
-	size_t best_common = 0;
+	size_t best_common = 0, exact_common = 0;
 
 	for (guint i = 0; cand && i < cand->len; i++) {
 		uint32_t rec = g_array_index(cand, uint32_t, i);
@@ -423,7 +525,7 @@ static int64_t pick(const struct matcher *m, const GArray *cand,
 		if (by_subject) {
 			const GPtrArray *f = ms_link_mail_files(m->lm, rec);
 
-			if (!same_author(r, c))
+			if (!same_author(r, c) && !same_committer(r, c))
 				continue;
 			if (d < c->commit_time - SUBJECT_WINDOW)
 				continue;
@@ -431,7 +533,12 @@ static int64_t pick(const struct matcher *m, const GArray *cand,
 			if (f && f->len && c->paths->len && !common)
 				continue;
 		}
-		if (d <= c->commit_time + SKEW) {
+		if (exact_date(r, c) && !self_committed(c)) {
+			if (exact < 0 || common > exact_common) {
+				exact = rec;
+				exact_common = common;
+			}
+		} else if (d <= c->commit_time + SKEW) {
 			if (best < 0 || common > best_common ||
 			    (common == best_common && d > best_date)) {
 				best = rec;
@@ -443,7 +550,106 @@ static int64_t pick(const struct matcher *m, const GArray *cand,
 			after_date = d;
 		}
 	}
+	if (exact >= 0)
+		return exact;
 	return best >= 0 ? best : after;
+}
+
+/*
+ * The newest later version of posting `rec` (same patch-id, or same
+ * sender and subject) posted no later than the commit date plus SKEW;
+ * `rec` itself when there is none.
+ */
+static uint32_t latest_version(const struct matcher *m, uint32_t rec,
+			       const struct ms_link_commit *c)
+{
+	const struct ms_mail_rec *r = ms_mail_index_get(m->idx, rec);
+	const GArray *lists[2] = { NULL, NULL };
+	uint32_t best = rec;
+	int64_t best_date = r->date;
+
+	if (r->subject && *r->subject) {
+		char *key = subject_key(r->subject);
+
+		lists[0] = g_hash_table_lookup(m->by_subject, key);
+		g_free(key);
+	}
+	if (r->patch_id)
+		lists[1] = g_hash_table_lookup(m->by_patch_id, r->patch_id);
+	for (int l = 0; l < 2; l++)
+		for (guint i = 0; lists[l] && i < lists[l]->len; i++) {
+			uint32_t o = g_array_index(lists[l], uint32_t, i);
+			const struct ms_mail_rec *or =
+				ms_mail_index_get(m->idx, o);
+
+			if (!or->date_valid || or->date <= best_date ||
+			    or->date > c->commit_time + SKEW)
+				continue;
+			if (l == 0 && !(or->sender_email && r->sender_email &&
+					!strcmp(or->sender_email,
+						r->sender_email)))
+				continue;
+			best = o;
+			best_date = or->date;
+		}
+	return best;
+}
+
+/*
+ * A posting dated exactly at the commit's author date, confirmed by an
+ * equal subject, a touched file in common or the same sender: the
+ * subject best, then files, then the sender.  Disjoint files (when both
+ * sides name some) reject a candidate unless the subjects are equal.
+ */
+static int64_t by_author_date(const struct matcher *m,
+			      const struct ms_link_commit *c)
+{
+	gint64 key = c->author_time;
+	const GArray *cand = g_hash_table_lookup(m->by_date, &key);
+	int64_t best = -1;
+	unsigned best_score = 0;
+	size_t best_common = 0;
+
+	for (guint i = 0; cand && i < cand->len; i++) {
+		uint32_t rec = g_array_index(cand, uint32_t, i);
+		const struct ms_mail_rec *r = ms_mail_index_get(m->idx, rec);
+		const GPtrArray *f = ms_link_mail_files(m->lm, rec);
+		size_t common = common_files(f, c->paths);
+		bool subj = same_subject(r->subject, c->subject);
+		unsigned score = (subj ? 4 : 0) + (common ? 2 : 0) +
+				 (same_author(r, c) ? 1 : 0);
+
+		if (!score)
+			continue;
+		if (!subj && f && f->len && c->paths->len && !common)
+			continue;
+		if (score > best_score ||
+		    (score == best_score && common > best_common)) {
+			best = rec;
+			best_score = score;
+			best_common = common;
+		}
+	}
+	return best;
+}
+
+static unsigned evidence(const struct matcher *m, uint32_t rec,
+			 const struct ms_link_commit *c)
+{
+	const struct ms_mail_rec *r = ms_mail_index_get(m->idx, rec);
+	unsigned ev = 0;
+
+	if (r->patch_id && *c->patch_id && !strcmp(r->patch_id, c->patch_id))
+		ev |= MS_LINK_EV_PATCH_ID;
+	if (exact_date(r, c))
+		ev |= MS_LINK_EV_AUTHOR_DATE;
+	if (same_subject(r->subject, c->subject))
+		ev |= MS_LINK_EV_SUBJECT;
+	if (same_author(r, c))
+		ev |= MS_LINK_EV_AUTHOR;
+	if (common_files(ms_link_mail_files(m->lm, rec), c->paths))
+		ev |= MS_LINK_EV_FILES;
+	return ev;
 }
 
 static int cmp_by_date(gconstpointer a, gconstpointer b, gpointer data)
@@ -465,8 +671,12 @@ static GArray *earlier_versions(const struct matcher *m, uint32_t rec)
 	GHashTable *seen = g_hash_table_new(NULL, NULL);
 	const GArray *lists[2] = { NULL, NULL };
 
-	if (r->subject)
-		lists[0] = g_hash_table_lookup(m->by_subject, r->subject);
+	if (r->subject && *r->subject) {
+		char *key = subject_key(r->subject);
+
+		lists[0] = g_hash_table_lookup(m->by_subject, key);
+		g_free(key);
+	}
 	if (r->patch_id)
 		lists[1] = g_hash_table_lookup(m->by_patch_id, r->patch_id);
 	for (int l = 0; l < 2; l++)
@@ -504,52 +714,65 @@ static int64_t by_trailer_ids(const struct matcher *m, const GPtrArray *ids)
 	return -1;
 }
 
+static void matcher_init(struct matcher *m, const struct ms_link_mail *lm)
+{
+	size_t n = ms_mail_index_count(lm->idx);
+
+	m->lm = lm;
+	m->idx = lm->idx;
+	m->rec_of = g_hash_table_new(NULL, NULL);
+	m->by_patch_id = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					       garray_free);
+	m->by_subject = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      garray_free);
+	m->by_date = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+					   g_free, garray_free);
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *r = ms_mail_index_get(lm->idx, i);
+
+		g_hash_table_insert(m->rec_of, (gpointer)r,
+				    GUINT_TO_POINTER(i));
+		if (!is_posting(r))
+			continue;
+		multimap_add(m->by_patch_id, (gpointer)r->patch_id, i);
+		if (r->subject && *r->subject) {
+			char *key = subject_key(r->subject);
+
+			if (!multimap_add(m->by_subject, key, i))
+				g_free(key);
+		}
+		if (r->date_valid) {
+			gint64 *key = g_new(gint64, 1);
+
+			*key = r->date;
+			if (!multimap_add(m->by_date, key, i))
+				g_free(key);
+		}
+	}
+}
+
+static void matcher_release(struct matcher *m)
+{
+	g_hash_table_unref(m->rec_of);
+	g_hash_table_unref(m->by_patch_id);
+	g_hash_table_unref(m->by_subject);
+	g_hash_table_unref(m->by_date);
+}
+
 struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 				   const GPtrArray *commits,
 				   const struct ms_link_opts *opts)
 {
 	struct ms_link_result *res = g_new0(struct ms_link_result, 1);
-	struct matcher m = { lm, lm->idx, NULL, NULL, NULL, NULL };
-	size_t n = ms_mail_index_count(lm->idx);
-	GHashTable *rec_of = g_hash_table_new(NULL, NULL);
+	struct matcher m;
 
 	res->links = g_array_new(FALSE, FALSE, sizeof(struct ms_link));
 	res->unlinked = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	res->by_rec = g_hash_table_new(NULL, NULL);
-	m.by_patch_id = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
-					      garray_free);
-	m.by_subject = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
-					     garray_free);
-	m.by_date = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					  garray_free);
-	for (size_t i = 0; i < n; i++) {
-		const struct ms_mail_rec *r = ms_mail_index_get(lm->idx, i);
-
-		g_hash_table_insert(rec_of, (gpointer)r, GUINT_TO_POINTER(i));
-		if (!is_posting(r))
-			continue;
-		if (r->patch_id && *r->patch_id)
-			multimap_add(m.by_patch_id, r->patch_id, i);
-		if (r->subject && *r->subject && r->patch_id)
-			multimap_add(m.by_subject, r->subject, i);
-		if (r->sender_email && r->date_valid && r->patch_id) {
-			char *key = g_strdup_printf("%s %" G_GINT64_FORMAT,
-						    r->sender_email, r->date);
-
-			if (g_hash_table_contains(m.by_date, key))
-				g_free(key);
-			else
-				g_hash_table_insert(m.by_date, key,
-					g_array_new(FALSE, FALSE,
-						    sizeof(uint32_t)));
-			g_array_append_val(g_hash_table_lookup(m.by_date,
-							       key), i);
-		}
-	}
-	m.rec_of = rec_of;
+	matcher_init(&m, lm);
 	for (guint ci = 0; ci < commits->len; ci++) {
 		const struct ms_link_commit *c = commits->pdata[ci];
-		struct ms_link l = { ci, 0, MS_LINK_TRAILER, NULL };
+		struct ms_link l = { ci, 0, MS_LINK_TRAILER, 0, NULL };
 		int64_t rec = -1;
 
 		if (!opts->ignore_link_trailers) {
@@ -566,21 +789,16 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 				   c, false);
 			l.method = MS_LINK_PATCH_ID;
 		}
-		if (rec < 0 && *c->subject) {
-			rec = pick(&m, g_hash_table_lookup(m.by_subject,
-							   c->subject),
-				   c, true);
-			l.method = MS_LINK_SUBJECT;
+		if (rec < 0) {
+			rec = by_author_date(&m, c);
+			if (rec >= 0 && self_committed(c))
+				rec = latest_version(&m, (uint32_t)rec, c);
+			l.method = MS_LINK_AUTHOR_DATE;
 		}
-		if (rec < 0 && *c->author_email) {
-			/* git am keeps the posting's Date as the author date:
-			 * the same author at the same second, with the same
-			 * files, is the same patch under an edited subject */
-			char *key = g_strdup_printf("%s %" G_GINT64_FORMAT,
-						    c->author_email,
-						    c->author_time);
+		if (rec < 0 && *c->subject) {
+			char *key = subject_key(c->subject);
 
-			rec = pick(&m, g_hash_table_lookup(m.by_date, key),
+			rec = pick(&m, g_hash_table_lookup(m.by_subject, key),
 				   c, true);
 			g_free(key);
 			l.method = MS_LINK_SUBJECT;
@@ -590,6 +808,7 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 			continue;
 		}
 		l.rec = (uint32_t)rec;
+		l.evidence = evidence(&m, l.rec, c);
 		l.earlier = earlier_versions(&m, l.rec);
 		res->counts[l.method]++;
 		g_array_append_val(res->links, l);
@@ -604,10 +823,7 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 					GUINT_TO_POINTER(res->links->len));
 		}
 	}
-	g_hash_table_unref(rec_of);
-	g_hash_table_unref(m.by_patch_id);
-	g_hash_table_unref(m.by_subject);
-	g_hash_table_unref(m.by_date);
+	matcher_release(&m);
 	return res;
 }
 

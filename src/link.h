@@ -13,11 +13,14 @@
  *    review trailers.
  *  - ms_link_run(): for each commit, in this order: a Link: trailer naming
  *    a message of the archive (lore URLs in all their forms, /r/<id>,
- *    patch.msgid.link/<id>), a Message-Id: trailer, equal patch-ids, then
- *    author plus normalized subject (touched files break ties).  Among
- *    several postings of the same patch the newest one posted before the
- *    commit is the applied version; the others posted earlier by the same
- *    author under the same subject are its earlier versions.
+ *    patch.msgid.link/<id>), a Message-Id: trailer, equal patch-ids, a
+ *    posting whose Date is the commit's author date (git am keeps it)
+ *    confirmed by its subject, sender or files, then author plus
+ *    normalized subject (touched files break ties).  Among several
+ *    postings of the same patch the one dated exactly at the author date
+ *    is the applied version, else the newest one posted before the
+ *    commit; the others posted earlier by the same author under the same
+ *    subject are its earlier versions.
  *
  * Ownership: everything returned through **out is the caller's, freed
  * with the matching _free; records are borrowed from their model.
@@ -119,8 +122,26 @@ enum ms_link_method {
 	MS_LINK_MSGID_TRAILER,   /* "message-id-trailer" */
 	MS_LINK_PATCH_ID,        /* "patch-id" */
 	MS_LINK_SUBJECT,         /* "subject" */
+	MS_LINK_AUTHOR_DATE,     /* "author-date" (tried before "subject") */
 	MS_LINK__COUNT
 };
+
+/*
+ * What a commit and its linked posting agree on (bits of
+ * ms_link.evidence), whatever method found the link.
+ */
+enum {
+	MS_LINK_EV_PATCH_ID = 1 << 0,    /* equal stable patch-ids */
+	MS_LINK_EV_AUTHOR_DATE = 1 << 1, /* posting Date == author date */
+	MS_LINK_EV_SUBJECT = 1 << 2,     /* equal normalized subjects */
+	MS_LINK_EV_AUTHOR = 1 << 3,      /* sender is the author */
+	MS_LINK_EV_FILES = 1 << 4,       /* a touched file in common */
+};
+
+/* The names of the bits set in `evidence`, in bit order, through `fn`. */
+void ms_link_evidence_names(unsigned evidence,
+			    void (*fn)(const char *name, void *data),
+			    void *data);
 
 const char *ms_link_method_name(enum ms_link_method m);
 
@@ -128,6 +149,7 @@ struct ms_link {
 	uint32_t commit;         /* index into the commits array */
 	uint32_t rec;            /* the applied posting's index record */
 	enum ms_link_method method;
+	unsigned evidence;       /* MS_LINK_EV_* */
 	GArray *earlier;         /* uint32_t records of earlier versions,
 				    oldest first */
 };

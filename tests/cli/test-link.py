@@ -38,9 +38,16 @@ eq(links[ids["B"]]["earlier"], truth["earlier"]["B"],
 eq(links[ids["A"]]["earlier"], [], "a single posting has no earlier one")
 eq(sorted(doc["unlinked"]), sorted(ids[n] for n in truth["unlinked"]),
    "unposted commits stay unlinked")
-eq(doc["counts"], {"commits": 7, "link-trailer": 2,
+eq(doc["counts"], {"commits": 8, "link-trailer": 2,
                    "message-id-trailer": 1, "patch-id": 1, "subject": 1,
-                   "unlinked": 2}, "counts per method")
+                   "author-date": 1, "unlinked": 2}, "counts per method")
+eq(links[ids["I"]]["evidence"], ["author-date", "author", "files"],
+   "I shares its author date, author and file, not patch-id nor subject")
+eq(links[ids["B"]]["evidence"],
+   ["patch-id", "author-date", "subject", "author", "files"],
+   "B's v3 agrees with its commit on everything")
+eq(links[ids["F"]]["evidence"], ["subject", "author", "files"],
+   "F (edited by Dan) agrees on subject, author and files")
 
 r = run("link", "--repo", repo, "--archive", mbox, "--json",
         "--ignore-link-trailers")
@@ -57,7 +64,7 @@ eq(doc["counts"]["link-trailer"] + doc["counts"]["message-id-trailer"], 0,
 
 r = run("link", "--repo", repo, "--archive", mbox)
 eq(r.rc, 0, "text exits 0")
-ok("Commits 7, linked 5 (71%)" in r.out, "text summary line", r.out)
+ok("Commits 8, linked 6 (75%)" in r.out, "text summary line", r.out)
 ok(any(l.startswith(ids["B"][:12]) and "patch-id" in l and
        "<b3@example.net>" in l for l in r.out.splitlines()),
    "text line of the v3 commit", r.out)

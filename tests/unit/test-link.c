@@ -43,5 +43,7 @@ int main(void)
 	       "message-id-trailer", "name");
 	is_str(ms_link_method_name(MS_LINK_PATCH_ID), "patch-id", "name");
 	is_str(ms_link_method_name(MS_LINK_SUBJECT), "subject", "name");
+	is_str(ms_link_method_name(MS_LINK_AUTHOR_DATE), "author-date",
+	       "name");
 	return test_done();
 }
