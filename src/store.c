@@ -318,6 +318,52 @@ static void remove_files(const char *path)
 	g_free(aux);
 }
 
+/*
+ * Switch the database to WAL mode (a no-op once it is).  A file just
+ * created is still in rollback mode, and the switch is a write that
+ * upgrades a read lock: SQLite answers SQLITE_BUSY at once, without its
+ * busy handler, when another run is switching the same new file (the
+ * handler would deadlock).  So we wait here ourselves, up to the busy
+ * timeout like every other lock.
+ */
+static int set_wal(struct ms_store *s)
+{
+	gint64 deadline = g_get_monotonic_time() + (gint64)s->busy_ms * 1000;
+	gint64 pause = 1000;
+
+	for (;;) {
+		sqlite3_stmt *st = NULL;
+		char *mode = NULL;
+		int rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL",
+					    -1, &st, NULL);
+
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			mode = g_ascii_strdown((const char *)
+					       sqlite3_column_text(st, 0), -1);
+			rc = SQLITE_OK;
+		}
+		sqlite3_finalize(st);
+		if (rc == SQLITE_OK) {
+			bool wal = mode && !strcmp(mode, "wal");
+
+			if (!wal)
+				rc = ms_error_set(MS_ERROR, "store '%s': cannot "
+						  "switch to WAL mode (it stays "
+						  "in '%s' mode)", s->path,
+						  mode ? mode : "?");
+			g_free(mode);
+			return wal ? 0 : rc;
+		}
+		if ((rc & 0xff) != SQLITE_BUSY ||
+		    g_get_monotonic_time() >= deadline)
+			return db_error(s, rc, "switch to WAL mode");
+		g_usleep((gulong)pause);
+		pause = MIN(pause * 2, 50000);
+	}
+}
+
 static int open_db(struct ms_store *s)
 {
 	int rc;
@@ -334,7 +380,7 @@ static int open_db(struct ms_store *s)
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, s->busy_ms);
-	rc = exec(s, "PRAGMA journal_mode = WAL", "switch to WAL mode");
+	rc = set_wal(s);
 	if (rc == 0)
 		rc = exec(s, "PRAGMA synchronous = NORMAL", "set up");
 	if (rc == 0)
@@ -343,12 +389,28 @@ static int open_db(struct ms_store *s)
 		rc = migrate(s);
 	if (rc == 0) {
 		int r = sqlite3_prepare_v2(s->db,
-			"INSERT OR REPLACE INTO commits (id, version, "
+			"INSERT INTO commits (id, version, "
 			"incomplete, ctime, parents, author_name, "
 			"author_email, author_time, author_tz, "
 			"committer_name, committer_email, committer_time, "
 			"committer_tz, trailers, paths) VALUES "
-			"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &s->insert,
+			"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+			/* a record extracted again keeps its seq, which
+			 * a concurrent walk may be about to read */
+			"ON CONFLICT (id) DO UPDATE SET "
+			"version = excluded.version, "
+			"incomplete = excluded.incomplete, "
+			"ctime = excluded.ctime, parents = excluded.parents, "
+			"author_name = excluded.author_name, "
+			"author_email = excluded.author_email, "
+			"author_time = excluded.author_time, "
+			"author_tz = excluded.author_tz, "
+			"committer_name = excluded.committer_name, "
+			"committer_email = excluded.committer_email, "
+			"committer_time = excluded.committer_time, "
+			"committer_tz = excluded.committer_tz, "
+			"trailers = excluded.trailers, "
+			"paths = excluded.paths RETURNING seq", -1, &s->insert,
 			NULL);
 
 		if (r == SQLITE_OK)
@@ -760,6 +822,7 @@ static int writer_flush(struct writer *w)
 {
 	struct ms_store *s = w->s;
 	sqlite3_stmt *st = s->insert;
+	int64_t seq;
 	size_t k;
 	int rc;
 
@@ -791,6 +854,9 @@ static int writer_flush(struct writer *w)
 		sqlite3_bind_text(st, i++, r->trailers, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, i++, r->paths, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
+		seq = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+		if (rc == SQLITE_ROW)
+			rc = sqlite3_step(st);
 		sqlite3_reset(st);
 		if (rc != SQLITE_DONE) {
 			w->error = db_error(s, rc, "write a commit");
@@ -799,8 +865,7 @@ static int writer_flush(struct writer *w)
 			goto out;
 		}
 		if (w->written)
-			w->written(r->id, sqlite3_last_insert_rowid(s->db),
-				   w->data);
+			w->written(r->id, seq, w->data);
 	}
 	rc = txn_commit(s);
 	if (rc < 0)
@@ -1336,11 +1401,8 @@ static int deliver(struct ms_store *s, GPtrArray *order,
 	GString *buf;
 	int nr = opts->nr_threads > 0 ? opts->nr_threads :
 		(int)g_get_num_processors();
-	int rc;
+	int rc = 0;
 
-	rc = exec(s, "BEGIN", "read the commits");
-	if (rc < 0)
-		return rc;
 	items = g_new0(struct item, DELIVER_BATCH);
 	chunk = g_string_chunk_new(4096);
 	buf = g_string_new(NULL);
@@ -1353,6 +1415,13 @@ static int deliver(struct ms_store *s, GPtrArray *order,
 		guint n = MIN(order->len - at, DELIVER_BATCH);
 		guint k;
 
+		/*
+		 * Read the batch into memory in one short read transaction
+		 * and end it before any callback runs: a consumer stalled
+		 * on its output must hold no lock nor snapshot (a snapshot
+		 * held for long keeps checkpoints from emptying the WAL).
+		 */
+		rc = exec(s, "BEGIN", "read the commits");
 		for (k = 0; k < n && rc == 0; k++) {
 			struct node *nd = order->pdata[at + k];
 			struct item *it = &items[k];
@@ -1384,6 +1453,9 @@ static int deliver(struct ms_store *s, GPtrArray *order,
 				g_thread_pool_push(d.pool, it, NULL);
 			}
 		}
+		sqlite3_reset(cur.st);
+		cur.row = false;
+		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 		if (d.pool) {
 			g_mutex_lock(&d.lock);
 			while (d.pending)
@@ -1409,8 +1481,6 @@ static int deliver(struct ms_store *s, GPtrArray *order,
 	}
 	if (d.pool)
 		g_thread_pool_free(d.pool, FALSE, TRUE);
-	sqlite3_reset(cur.st);
-	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 	g_mutex_clear(&d.lock);
 	g_cond_clear(&d.cond);
 	for (guint m = 0; m < DELIVER_BATCH; m++)
@@ -2106,55 +2176,101 @@ out:
 	return t->error;
 }
 
-/* Hand the stored messages of epochs up to `epoch` to the caller. */
-static int replay_upto(struct mail_tee *t, int epoch)
+/*
+ * Read up to DELIVER_BATCH stored messages of epoch `e` after seq *after
+ * into `out` (with their commits in `commits`), in one short read
+ * transaction: the caller's callback then runs with no lock held.
+ */
+static int replay_batch(struct mail_tee *t, int e, int64_t *after,
+			GPtrArray *out, GPtrArray *commits,
+			GArray *problems_out)
 {
 	struct ms_store *s = t->s;
 	sqlite3_stmt *st = NULL;
+	int rc = 0;
+	int r = sqlite3_prepare_v2(s->db, "SELECT " MSG_COLS ", seq"
+				   " FROM messages WHERE inbox = ? AND"
+				   " epoch = ? AND seq > ? ORDER BY seq"
+				   " LIMIT ?", -1, &st, NULL);
+
+	if (r == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, t->inbox);
+		sqlite3_bind_int(st, 2, e);
+		sqlite3_bind_int64(st, 3, *after);
+		sqlite3_bind_int(st, 4, DELIVER_BATCH);
+	}
+	while (r == SQLITE_OK) {
+		uint32_t problems;
+		struct ms_mail *m;
+
+		r = sqlite3_step(st);
+		if (r != SQLITE_ROW)
+			break;
+		r = SQLITE_OK;
+		m = cells_to_mail(st, &problems);
+		if (!m) {
+			s->damaged = true;
+			rc = ms_error_set(MS_ERROR, "store '%s' is damaged (an "
+					  "unreadable message record); it was "
+					  "removed: run again to rebuild it",
+					  s->path);
+			break;
+		}
+		g_array_append_val(problems_out, problems);
+		*after = sqlite3_column_int64(st, MSG_NCOLS);
+		g_ptr_array_add(out, m);
+		g_ptr_array_add(commits, g_strdup((const char *)
+			sqlite3_column_text(st, 1)));
+	}
+	if (rc == 0 && r != SQLITE_DONE)
+		rc = db_error(s, r, "read the messages");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Hand the stored messages of epochs up to `epoch` to the caller. */
+static int replay_upto(struct mail_tee *t, int epoch)
+{
+	GPtrArray *mails = g_ptr_array_new();
+	GPtrArray *commits = g_ptr_array_new_with_free_func(g_free);
+	GArray *problems = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	int rc = 0;
 
 	while (rc == 0 && t->next_epoch < t->epochs->len &&
 	       g_array_index(t->epochs, int, t->next_epoch) <= epoch) {
 		int e = g_array_index(t->epochs, int, t->next_epoch++);
-		int r = sqlite3_prepare_v2(s->db, "SELECT " MSG_COLS
-					   " FROM messages WHERE inbox = ? AND"
-					   " epoch = ? ORDER BY seq", -1, &st,
-					   NULL);
+		int64_t after = 0;
 
-		if (r == SQLITE_OK) {
-			sqlite3_bind_int64(st, 1, t->inbox);
-			sqlite3_bind_int(st, 2, e);
-		}
-		while (r == SQLITE_OK && rc == 0) {
-			struct ms_mail_source src = { 0 };
-			struct ms_mail *m;
+		do {
+			guint i;
 
-			r = sqlite3_step(st);
-			if (r != SQLITE_ROW)
-				break;
-			r = SQLITE_OK;
-			m = cells_to_mail(st, &src.problems);
-			if (!m) {
-				s->damaged = true;
-				rc = ms_error_set(MS_ERROR, "store '%s' is "
-					"damaged (an unreadable message "
-					"record); it was removed: run again "
-					"to rebuild it", s->path);
-				break;
+			g_ptr_array_set_size(mails, 0);
+			g_ptr_array_set_size(commits, 0);
+			g_array_set_size(problems, 0);
+			rc = replay_batch(t, e, &after, mails, commits,
+					  problems);
+			for (i = 0; rc == 0 && i < mails->len; i++) {
+				struct ms_mail_source src = { 0 };
+				struct ms_mail *m = mails->pdata[i];
+
+				src.problems = g_array_index(problems,
+							     uint32_t, i);
+				src.path = t->path;
+				src.format = t->format;
+				src.epoch = e;
+				src.commit = commits->pdata[i];
+				t->replayed++;
+				t->replayed_bytes += m->size;
+				mails->pdata[i] = NULL;
+				rc = t->fn(m, &src, t->data);
 			}
-			src.path = t->path;
-			src.format = t->format;
-			src.epoch = e;
-			src.commit = (const char *)sqlite3_column_text(st, 1);
-			t->replayed++;
-			t->replayed_bytes += m->size;
-			rc = t->fn(m, &src, t->data);
-		}
-		if (rc == 0 && r != SQLITE_DONE)
-			rc = db_error(s, r, "read the messages");
-		sqlite3_finalize(st);
-		st = NULL;
+			for (; i < mails->len; i++)
+				ms_mail_free(mails->pdata[i]);
+		} while (rc == 0 && mails->len == DELIVER_BATCH);
 	}
+	g_ptr_array_free(mails, TRUE);
+	g_ptr_array_free(commits, TRUE);
+	g_array_free(problems, TRUE);
 	return rc;
 }
 
