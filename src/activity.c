@@ -419,6 +419,28 @@ struct ms_ident *ms_activity_ident(const struct ms_activity *a)
 	return a->ident;
 }
 
+bool ms_activity_seen(const struct ms_activity *a, unsigned person,
+		      int64_t until)
+{
+	if (person == MS_IDENT_NONE)
+		return false;
+	for (guint ci = 0; ci < a->commits->len; ci++) {
+		const struct crec *r = &g_array_index(a->commits, struct crec,
+						      ci);
+		const struct ctag *tags = &g_array_index(a->tags, struct ctag,
+							 r->tag_off);
+
+		if (r->ctime > until)
+			continue;
+		if (r->author == person || r->committer == person)
+			return true;
+		for (unsigned t = 0; t < r->nr_tag; t++)
+			if (tags[t].person == person)
+				return true;
+	}
+	return false;
+}
+
 /* ---- queries ---- */
 
 struct work {

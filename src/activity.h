@@ -63,6 +63,13 @@ size_t ms_activity_nr_commits(const struct ms_activity *a);
 const struct maint_file *ms_activity_maintainers(const struct ms_activity *a);
 /* The identity resolver, borrowed (not thread-safe). */
 struct ms_ident *ms_activity_ident(const struct ms_activity *a);
+/*
+ * Whether `person` (an id of the resolver) authored, committed or gave a
+ * trailer tag in any commit of the history with a commit date up to
+ * `until`, whatever the files.
+ */
+bool ms_activity_seen(const struct ms_activity *a, unsigned person,
+		      int64_t until);
 
 struct ms_activity_query {
 	int64_t since, until;     /* the window, both inclusive */

@@ -98,11 +98,21 @@ struct cli_list_facts {
 	struct ms_review *rv;
 	GHashTable *by_name;         /* entry name -> struct ms_rv_entry * */
 	int64_t active_since;
+	const struct ms_activity *act;
+	int64_t git_until;
 };
+
+static bool git_seen(unsigned person, void *data)
+{
+	const struct cli_list_facts *f = data;
+
+	return ms_activity_seen(f->act, person, f->git_until);
+}
 
 int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
 			const struct cli_strings *archives, int64_t since,
 			int64_t until, int64_t active_since,
+			struct ms_activity *act,
 			struct cli_list_facts **out)
 {
 	struct cli_list_facts *f = g_new0(struct cli_list_facts, 1);
@@ -135,6 +145,11 @@ int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
 	rvo.ignore_after = 14 * 86400;
 	rvo.target = 48 * 3600;
 	f->active_since = active_since;
+	f->act = act;
+	f->git_until = until;
+	rvo.ident = ms_activity_ident(act);
+	rvo.git_seen = git_seen;
+	rvo.git_seen_data = f;
 	f->rv = ms_review_compute(f->lm, f->map, f->tree.mf, NULL, NULL,
 				  &rvo);
 	f->by_name = g_hash_table_new(g_str_hash, g_str_equal);

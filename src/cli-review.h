@@ -57,12 +57,16 @@ int cli_rev_load_commits(const char *cmd, const struct cli_rev_opts *o,
 
 struct ms_out;
 struct ms_act_entry;
+struct ms_activity;
 struct ms_rv_entry;
 struct cli_list_facts;
 
 /*
  * Read `archives` and compute the review figures (list side only) of
  * every entry of the MAINTAINERS at `rev` of `repo` over [since, until].
+ * List addresses resolve through `act`'s resolver (its .mailmap,
+ * aliases, plus-folding), and the corporate alias rule asks `act` whether
+ * an address appears in the history up to `until`.
  * A listed person counts as active on the list when their newest message
  * is dated `active_since` or later (the cutoff of --inactive-after or
  * --months, the same one the git side uses).  Returns CLI_CONTINUE or an
@@ -71,6 +75,7 @@ struct cli_list_facts;
 int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
 			const struct cli_strings *archives, int64_t since,
 			int64_t until, int64_t active_since,
+			struct ms_activity *act,
 			struct cli_list_facts **out);
 void cli_list_facts_free(struct cli_list_facts *f);
 

@@ -291,7 +291,7 @@ int cmd_retire(int argc, char **argv)
 	}
 	if (archives.nr) {
 		rc = cli_list_facts_load("retire", ao.repo, ao.rev, &archives,
-					 q.since, q.until, q.active_since,
+					 q.since, q.until, q.active_since, a,
 					 &lf);
 		if (rc != CLI_CONTINUE)
 			goto out;

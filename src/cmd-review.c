@@ -6,6 +6,7 @@
 #include "cli-review.h"
 #include "commands.h"
 #include "history.h"
+#include "ident.h"
 #include "link.h"
 #include "maintainers.h"
 #include "output.h"
@@ -27,7 +28,9 @@ static const struct cli_command_help help = {
 	"(median and p90), patches ignored for --ignore-after days, the share\n"
 	"merged and the posting-to-commit time; per listed person their\n"
 	"replies, latency, tags and scores, with the git facts of `activity`;\n"
-	"the tag ledger, corporate aliases and de-facto maintainers.  Every\n"
+	"the tag ledger, corporate aliases and de-facto maintainers.  List\n"
+	"addresses are joined to people as activity joins git ones: the\n"
+	".mailmap of --rev, --aliases and plus-address folding.  Every\n"
 	"metric is defined in docs/review.md.",
 };
 
@@ -570,15 +573,32 @@ static int64_t newest_mail(const struct ms_mail_index *idx)
 	return t;
 }
 
+struct seen {
+	const struct ms_activity *act;
+	int64_t until;
+};
+
+static bool git_seen(unsigned person, void *data)
+{
+	const struct seen *s = data;
+
+	return ms_activity_seen(s->act, person, s->until);
+}
+
 int cmd_review(int argc, char **argv)
 {
 	struct cli_rev_opts ro = { 0 };
 	struct cli_tree_opts to = { 0 };
 	bool json = false;
 	long ignore_days = 14, target_hours = 48;
-	const char *list_url = NULL;
+	const char *list_url = NULL, *aliases_file = NULL;
+	bool no_plus_fold = false;
 	const struct cli_option opts[] = {
 		CLI_REV_OPTIONS(&ro),
+		{ CLI_OPT_STRING, "aliases", 0, &aliases_file, "FILE",
+		  "gitdm-style aliases: 'alias canonical' addresses per line" },
+		{ CLI_OPT_FLAG, "no-plus-fold", 0, &no_plus_fold, NULL,
+		  "keep user+tag@domain apart from user@domain" },
 		{ CLI_OPT_STRING, "tree", 0, &to.tree, "DIR",
 		  "without --repo: the source tree whose MAINTAINERS to use" },
 		{ CLI_OPT_STRING_LIST, "maintainers", 0, &to.maintainers,
@@ -606,6 +626,10 @@ int cmd_review(int argc, char **argv)
 	struct ms_act_entry **act_for = NULL;
 	GPtrArray *act_results = NULL;
 	struct run r = { 0 };
+	struct seen seen = { 0 };
+	struct ms_ident *own_ident = NULL;
+	char *aliases = NULL;
+	gsize aliases_len = 0;
 	int64_t since, until;
 	bool have_tree = false;
 	struct ms_out *o;
@@ -629,6 +653,17 @@ int cmd_review(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		return rc;
 	have_tree = true;
+	if (aliases_file) {
+		GError *err = NULL;
+
+		if (!g_file_get_contents(aliases_file, &aliases, &aliases_len,
+					 &err)) {
+			rc = cli_error("cannot read '%s': %s", aliases_file,
+				       err->message);
+			g_error_free(err);
+			goto out;
+		}
+	}
 	if (argc) {
 		sel = g_new(const struct maint_entry *, (size_t)argc);
 		for (int i = 0; i < argc; i++) {
@@ -663,16 +698,17 @@ int cmd_review(int argc, char **argv)
 	rvo.until = until;
 	rvo.ignore_after = (int64_t)ignore_days * 86400;
 	rvo.target = (int64_t)target_hours * 3600;
-	rv = ms_review_compute(lm, map, tree.mf, commits, links, &rvo);
-
 	if (ro.repo) {
-		/* the git facts of `activity` over the same window */
+		/* people resolve as activity's git side does: the .mailmap
+		 * of --rev, --aliases, case and plus-folding */
 		struct ms_activity_load_opts alo = { 0 };
-		struct ms_activity_query q = { 0 };
-		const struct maint_file *amf;
 
 		alo.gitdir = ro.repo;
 		alo.rev = ro.rev;
+		alo.no_plus_fold = no_plus_fold;
+		alo.aliases = aliases;
+		alo.aliases_len = aliases_len;
+		alo.aliases_name = aliases_file;
 		rc = cli_store_open(&ro.store, ro.repo, &alo.store);
 		if (rc != CLI_CONTINUE)
 			goto out;
@@ -684,6 +720,27 @@ int cmd_review(int argc, char **argv)
 			rc = cli_error_last();
 			goto out;
 		}
+		rvo.ident = ms_activity_ident(act);
+		seen.act = act;
+		seen.until = ro.until ? until : INT64_MAX;
+		rvo.git_seen = git_seen;
+		rvo.git_seen_data = &seen;
+	} else {
+		own_ident = ms_ident_new(!no_plus_fold);
+		if (aliases)
+			ms_ident_add_aliases(own_ident, aliases_file, aliases,
+					     aliases_len, &diags);
+		cli_print_diags(&diags);
+		ms_diags_release(&diags);
+		rvo.ident = own_ident;
+	}
+	rv = ms_review_compute(lm, map, tree.mf, commits, links, &rvo);
+
+	if (ro.repo) {
+		/* the git facts of `activity` over the same window */
+		struct ms_activity_query q = { 0 };
+		const struct maint_file *amf;
+
 		amf = ms_activity_maintainers(act);
 		act_for = g_new0(struct ms_act_entry *, rv->entries->len);
 		act_results = g_ptr_array_new();
@@ -755,8 +812,10 @@ out:
 		g_ptr_array_unref(act_results);
 	}
 	g_free(act_for);
-	ms_activity_free(act);
 	ms_review_free(rv);
+	ms_activity_free(act);
+	ms_ident_free(own_ident);
+	g_free(aliases);
 	ms_link_result_free(links);
 	if (commits)
 		g_ptr_array_unref(commits);

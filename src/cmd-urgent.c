@@ -280,7 +280,7 @@ int cmd_urgent(int argc, char **argv)
 	g_ptr_array_sort(pick, by_commits);
 	if (archives.nr) {
 		rc = cli_list_facts_load("urgent", ao.repo, ao.rev, &archives,
-					 q.since, q.until, q.active_since,
+					 q.since, q.until, q.active_since, a,
 					 &list_facts);
 		if (rc != CLI_CONTINUE)
 			goto out;

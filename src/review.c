@@ -2,6 +2,7 @@
  * review.c - list responsiveness per MAINTAINERS entry (review.h).
  */
 #include "review.h"
+#include "ident.h"
 #include "maintainers.h"
 #include "person.h"
 
@@ -178,23 +179,62 @@ struct ctx {
 	const struct ms_review_opts *opts;
 	GHashTable *rec_of;          /* rec pointer -> number */
 	GHashTable *children;        /* number -> GArray of uint32_t */
-	GHashTable *last_msg;        /* email -> int64_t * newest date */
-	GHashTable *senders;         /* emails that ever sent a message */
+	GHashTable *last_msg;        /* canonical -> int64_t * newest date */
+	GHashTable *senders;         /* canonical addresses that ever sent a
+					message */
 	GArray *commit_entries;      /* per commit: GArray * of entries */
+	struct ms_ident *ident;      /* who is who */
+	GHashTable *strings;         /* interned canonical addresses */
+	const char **sender;         /* per record: canonical sender, or
+					NULL */
 };
+
+/* `s` interned in the report's strings. */
+static const char *intern(const struct ctx *c, const char *s)
+{
+	char *k = g_hash_table_lookup(c->strings, s);
+
+	if (!k) {
+		k = g_strdup(s);
+		g_hash_table_add(c->strings, k);
+	}
+	return k;
+}
+
+/*
+ * The canonical address of a person, through the resolver (.mailmap,
+ * aliases, case, plus-folding), interned so that one person is one
+ * pointer; NULL when they have none.  Their id goes to *id when given.
+ */
+static const char *canon(const struct ctx *c, const char *name,
+			 const char *email, unsigned *id)
+{
+	unsigned p = ms_ident_resolve(c->ident, name, email);
+	const char *e;
+
+	if (id)
+		*id = p;
+	if (p == MS_IDENT_NONE || !email || !*email)
+		return NULL;
+	e = ms_ident_email(c->ident, p);
+	return *e ? intern(c, e) : NULL;
+}
 
 static const struct ms_mail_rec *rec_at(const struct ctx *c, uint32_t i)
 {
 	return ms_mail_index_get(c->idx, i);
 }
 
-static bool is_human_reply(const struct ms_mail_rec *r,
-			   const struct ms_mail_rec *author)
+/* Whether record `ri` is a reply of a human other than the author of
+ * posting `author`. */
+static bool is_human_reply(const struct ctx *c, uint32_t ri,
+			   uint32_t author)
 {
+	const struct ms_mail_rec *r = rec_at(c, ri);
+
 	if (r->duplicate || r->kind == MS_MAIL_BOT || !r->date_valid)
 		return false;
-	if (r->sender_email && author->sender_email &&
-	    !strcmp(r->sender_email, author->sender_email))
+	if (c->sender[ri] && c->sender[ri] == c->sender[author])
 		return false;
 	return r->kind == MS_MAIL_REPLY || r->kind == MS_MAIL_REVIEW ||
 	       r->kind == MS_MAIL_NACK || r->kind == MS_MAIL_OTHER ||
@@ -226,9 +266,16 @@ static void ctx_init(struct ctx *c)
 	c->last_msg = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 					    g_free);
 	c->senders = g_hash_table_new(g_str_hash, g_str_equal);
-	for (size_t i = 0; i < n; i++)
-		g_hash_table_insert(c->rec_of, (gpointer)rec_at(c, i),
+	c->sender = g_new0(const char *, n ? n : 1);
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *r = rec_at(c, i);
+
+		g_hash_table_insert(c->rec_of, (gpointer)r,
 				    GUINT_TO_POINTER(i));
+		if (r->sender_email)
+			c->sender[i] = canon(c, r->sender_name,
+					     r->sender_email, NULL);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, i);
 		const struct ms_mail_rec *p;
@@ -236,17 +283,17 @@ static void ctx_init(struct ctx *c)
 		gpointer key;
 		GArray *a;
 
-		if (r->sender_email) {
+		if (c->sender[i]) {
 			int64_t *last = g_hash_table_lookup(c->last_msg,
-							    r->sender_email);
+							    c->sender[i]);
 
-			g_hash_table_add(c->senders, (gpointer)r->sender_email);
+			g_hash_table_add(c->senders, (gpointer)c->sender[i]);
 			if (r->date_valid && r->date <= c->opts->until &&
 			    (!last || *last < r->date)) {
 				if (!last) {
 					last = g_new(int64_t, 1);
 					g_hash_table_insert(c->last_msg,
-						(gpointer)r->sender_email,
+						(gpointer)c->sender[i],
 						last);
 				}
 				*last = r->date;
@@ -273,6 +320,7 @@ static void ctx_release(struct ctx *c)
 	g_hash_table_unref(c->children);
 	g_hash_table_unref(c->last_msg);
 	g_hash_table_unref(c->senders);
+	g_free(c->sender);
 }
 
 /*
@@ -310,30 +358,56 @@ static void descendants(const struct ctx *c, uint32_t root, GArray *out)
 
 struct person_acc {
 	struct ms_rv_person p;
+	const char *key;             /* canonical address, interned */
 	GArray *latencies;           /* int64_t */
 	GHashTable *threads;
 	GHashTable *patches;         /* patch index set */
 	GHashTable *patches_target;
 };
 
+/* The accumulator of the person known by `key` (their canonical address,
+ * interned), created with `email` and `name` for display. */
 static struct person_acc *acc_get(GHashTable *h, GPtrArray *order,
-				  const char *email, const char *name,
-				  char role)
+				  const char *key, const char *email,
+				  const char *name, char role)
 {
-	struct person_acc *a = g_hash_table_lookup(h, email);
+	struct person_acc *a = g_hash_table_lookup(h, key);
 
 	if (a)
 		return a;
 	a = g_new0(struct person_acc, 1);
 	a->p.email = email;
+	a->key = key;
+	a->p.person = MS_IDENT_NONE;
 	a->p.name = name;
 	a->p.role = role;
 	a->latencies = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	a->threads = g_hash_table_new(NULL, NULL);
 	a->patches = g_hash_table_new(NULL, NULL);
 	a->patches_target = g_hash_table_new(NULL, NULL);
-	g_hash_table_insert(h, (gpointer)email, a);
+	g_hash_table_insert(h, (gpointer)key, a);
 	g_ptr_array_add(order, a);
+	return a;
+}
+
+/* The accumulator of an unlisted person met as `name` <`email`>. */
+static struct person_acc *acc_person(const struct ctx *c, GHashTable *h,
+				     GPtrArray *order, const char *name,
+				     const char *email)
+{
+	unsigned id;
+	const char *key = canon(c, name, email, &id);
+	struct person_acc *a;
+
+	if (!key)
+		key = intern(c, email ? email : "");
+	a = g_hash_table_lookup(h, key);
+	if (a)
+		return a;
+	a = acc_get(h, order, key, key, intern(c, id != MS_IDENT_NONE &&
+			*ms_ident_name(c->ident, id) ?
+			ms_ident_name(c->ident, id) : name ? name : ""), 0);
+	a->p.person = id;
 	return a;
 }
 
@@ -408,6 +482,15 @@ static bool in_entry(const GArray *entries, size_t e)
 	return false;
 }
 
+/* Whether two name/address pairs resolve to one person with an address. */
+static bool same_person(const struct ctx *c, const char *n1, const char *e1,
+			const char *n2, const char *e2)
+{
+	const char *a = canon(c, n1, e1, NULL);
+
+	return a && a == canon(c, n2, e2, NULL);
+}
+
 struct tag_seen {
 	const struct ctx *c;
 	GArray *out;                 /* struct ms_rv_tag */
@@ -434,8 +517,8 @@ static void on_review_tag(const struct ms_mail_rec *from,
 		const struct ms_rv_tag *o = &g_array_index(ts->out,
 							   struct ms_rv_tag,
 							   i);
-		if (o->kind == t.kind && o->email && t.email &&
-		    !strcmp(o->email, t.email))
+		if (o->kind == t.kind &&
+		    same_person(ts->c, o->name, o->email, t.name, t.email))
 			return;
 	}
 	g_array_append_val(ts->out, t);
@@ -463,8 +546,9 @@ static void ledger(const struct ctx *c, struct ms_rv_entry *out,
 			const struct ms_link_tag *ct = &g_array_index(
 				lc->tags, struct ms_link_tag, k);
 
-			found = ct->kind == t->kind && t->email &&
-				!strcmp(ct->email, t->email);
+			found = ct->kind == t->kind &&
+				same_person(c, ct->name, ct->email, t->name,
+					    t->email);
 		}
 		if (!found)
 			g_array_append_val(out->tags_dropped, *t);
@@ -479,7 +563,8 @@ static void ledger(const struct ctx *c, struct ms_rv_entry *out,
 			const struct ms_rv_tag *lt = &g_array_index(
 				ts.out, struct ms_rv_tag, i);
 
-			found = lt->email && !strcmp(ct->email, lt->email);
+			found = same_person(c, ct->name, ct->email, lt->name,
+					    lt->email);
 		}
 		if (found)
 			continue;
@@ -543,6 +628,8 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 	/* listed people, in field order */
 	for (size_t f = 0; f < e->nr_fields; f++) {
 		char *name = NULL, *email = NULL, *norm;
+		const char *key;
+		unsigned id;
 
 		if (e->fields[f].key != 'M' && e->fields[f].key != 'R')
 			continue;
@@ -552,17 +639,20 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 			continue;
 		}
 		norm = ms_email_normalize(email, 0);
+		key = canon(c, name, email, &id);
 		g_free(email);
-		if (g_hash_table_contains(accs, norm)) {
+		if (!key)
+			key = intern(c, norm);
+		if (g_hash_table_contains(accs, key)) {
 			g_free(norm);
 			g_free(name);
 			continue;
 		}
 		g_ptr_array_add(strings, norm);
 		g_ptr_array_add(strings, name);
-		acc_get(accs, order, norm, name ? name : "",
-			e->fields[f].key);
-		g_hash_table_add(listed, norm);
+		acc_get(accs, order, key, norm, name ? name : "",
+			e->fields[f].key)->p.person = id;
+		g_hash_table_add(listed, (gpointer)key);
 	}
 
 	/* patches: postings of the window mapped to the entry, grouped */
@@ -579,8 +669,8 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 			continue;
 		if (r->date < c->opts->since || r->date > c->opts->until)
 			continue;
-		key = g_strdup_printf("%s\x1f%s", r->sender_email ?
-				      r->sender_email : "",
+		key = g_strdup_printf("%s\x1f%s", c->sender[i] ?
+				      c->sender[i] : "",
 				      r->subject ? r->subject : "");
 		if (g_hash_table_lookup_extended(families, key, NULL, &v)) {
 			pt = &g_array_index(out->patches, struct ms_rv_patch,
@@ -598,9 +688,9 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 				GUINT_TO_POINTER(out->patches->len));
 			g_array_append_val(out->patches, np);
 		}
-		if (r->sender_email) {
+		if (c->sender[i]) {
 			struct person_acc *a = g_hash_table_lookup(
-				accs, r->sender_email);
+				accs, c->sender[i]);
 
 			if (a)
 				a->p.authored++;
@@ -622,8 +712,8 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 		struct ms_rv_patch *pt = &g_array_index(out->patches,
 							struct ms_rv_patch,
 							pi);
-		const struct ms_mail_rec *first =
-			rec_at(c, g_array_index(pt->postings, uint32_t, 0));
+		uint32_t first_rec = g_array_index(pt->postings, uint32_t, 0);
+		const struct ms_mail_rec *first = rec_at(c, first_rec);
 		GHashTable *answered = g_hash_table_new(NULL, NULL);
 		int64_t newest = first->date;
 		bool any_in_time = false;
@@ -651,9 +741,9 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 				const struct ms_mail_rec *rr = rec_at(c, ri);
 				struct ms_rv_reply rep;
 				struct person_acc *a;
-				const char *who = rr->sender_email;
+				const char *who = c->sender[ri];
 
-				if (!is_human_reply(rr, first) || !who)
+				if (!is_human_reply(c, ri, first_rec) || !who)
 					continue;
 				rep.rec = ri;
 				rep.to = post;
@@ -665,15 +755,8 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 				if (rep.latency <= c->opts->ignore_after)
 					any_in_time = true;
 				set_reply(&pt->first, &pt->has_first, &rep, c);
-				a = g_hash_table_lookup(accs, who);
-				if (!a) {
-					char *name = g_strdup(rr->sender_name ?
-							      rr->sender_name :
-							      "");
-
-					g_ptr_array_add(strings, name);
-					a = acc_get(accs, order, who, name, 0);
-				}
+				a = acc_person(c, accs, order, rr->sender_name,
+					       rr->sender_email);
 				if (a->p.role)
 					set_reply(&pt->first_maint,
 						  &pt->has_maint, &rep, c);
@@ -734,25 +817,26 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 							    replies);
 				}
 				for (guint x = 0; x < replies->len; x++) {
+					uint32_t ri = g_array_index(replies,
+								    uint32_t,
+								    x);
 					const struct ms_mail_rec *rr =
-						rec_at(c, g_array_index(
-							replies, uint32_t, x));
+						rec_at(c, ri);
+					const char *who = c->sender[ri];
 					int64_t lat, *old;
 
-					if (!is_human_reply(rr, first) ||
-					    !rr->sender_email)
+					if (!is_human_reply(c, ri, first_rec) ||
+					    !who)
 						continue;
 					lat = rr->date - pr->date;
 					if (lat < 0)
 						lat = 0;
-					old = g_hash_table_lookup(firsts,
-							rr->sender_email);
+					old = g_hash_table_lookup(firsts, who);
 					if (!old) {
 						old = g_new(int64_t, 1);
 						*old = lat;
 						g_hash_table_insert(firsts,
-							(gpointer)rr->sender_email,
-							old);
+							(gpointer)who, old);
 					} else if (lat < *old) {
 						*old = lat;
 					}
@@ -781,7 +865,7 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 		g_hash_table_unref(answered);
 		if (pt->has_first) {
 			struct person_acc *a = g_hash_table_lookup(accs,
-				rec_at(c, pt->first.rec)->sender_email);
+				c->sender[pt->first.rec]);
 
 			out->replied++;
 			g_array_append_val(ttfr, pt->first.latency);
@@ -823,12 +907,9 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 		if (pt->merged) {
 			const struct ms_link_commit *lc =
 				c->commits->pdata[pt->commit];
-			struct person_acc *a = g_hash_table_lookup(accs,
-				lc->committer_email);
+			struct person_acc *a = acc_person(c, accs, order,
+				lc->committer_name, lc->committer_email);
 
-			if (!a)
-				a = acc_get(accs, order, lc->committer_email,
-					    lc->committer_name, 0);
 			a->p.applied++;
 			out->merged++;
 			g_array_append_val(merge, pt->merge_time);
@@ -859,16 +940,13 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 		if (!in_entry(ce, e->index))
 			continue;
 		out->commits++;
-		a = g_hash_table_lookup(accs, lc->committer_email);
-		if (!a) {
-			a = acc_get(accs, order, lc->committer_email,
-				    lc->committer_name, 0);
-		}
+		a = acc_person(c, accs, order, lc->committer_name,
+			       lc->committer_email);
 		a->p.commits++;
 	}
 	for (guint i = 0; i < order->len; i++) {
 		struct person_acc *a = order->pdata[i];
-		int64_t *last = g_hash_table_lookup(c->last_msg, a->p.email);
+		int64_t *last = g_hash_table_lookup(c->last_msg, a->key);
 
 		if (last) {
 			a->p.has_last_list = true;
@@ -902,15 +980,24 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 			g_ptr_array_add(out->defacto, p);
 	}
 
-	/* corporate aliases: a listed address that never posts (nor
-	 * commits in the window) while people of its domain answer */
+	/* corporate aliases: a listed address that never posts to any list
+	 * of the archives, nor authors, commits or tags in the history up
+	 * to the end of the window (the window's commits only, without
+	 * git_seen), while people of its domain answer */
 	for (guint i = 0; i < out->listed->len; i++) {
 		struct ms_rv_person *l = out->listed->pdata[i];
 		const char *dom = email_domain(l->email);
+		const char *key = l->email;
 		struct ms_rv_alias *al = NULL;
 
-		if (!dom || g_hash_table_contains(c->senders, l->email) ||
+		if (l->person != MS_IDENT_NONE &&
+		    *ms_ident_email(c->ident, l->person))
+			key = ms_ident_email(c->ident, l->person);
+		if (!dom || g_hash_table_contains(c->senders, key) ||
 		    l->commits)
+			continue;
+		if (c->opts->git_seen && l->person != MS_IDENT_NONE &&
+		    c->opts->git_seen(l->person, c->opts->git_seen_data))
 			continue;
 		for (guint k = 0; k < out->others->len; k++) {
 			struct ms_rv_person *p = out->others->pdata[k];
@@ -961,6 +1048,14 @@ struct ms_review *ms_review_compute(const struct ms_link_mail *lm,
 	c.commits = commits;
 	c.links = links;
 	c.opts = opts;
+	rv->strings = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					    NULL);
+	c.strings = rv->strings;
+	c.ident = opts->ident;
+	if (!c.ident) {
+		rv->own_ident = ms_ident_new(true);
+		c.ident = rv->own_ident;
+	}
 	ctx_init(&c);
 	c.commit_entries = g_array_new(FALSE, FALSE, sizeof(GArray *));
 	for (guint i = 0; commits && i < commits->len; i++) {
@@ -1031,5 +1126,7 @@ void ms_review_free(struct ms_review *rv)
 	for (guint i = 0; i < rv->entries->len; i++)
 		ms_rv_entry_free(rv->entries->pdata[i]);
 	g_ptr_array_unref(rv->entries);
+	g_hash_table_unref(rv->strings);
+	ms_ident_free(rv->own_ident);
 	g_free(rv);
 }

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 struct maint_file;
+struct ms_ident;
 struct maint_index;
 struct maint_entry;
 
@@ -65,6 +66,18 @@ struct ms_review_opts {
 	 * patches, in file order. */
 	const struct maint_entry *const *entries;
 	size_t nr_entries;
+	/* Who is who (ident.h; borrowed, used from this thread only): list
+	 * senders, tag givers, MAINTAINERS people and committers resolve
+	 * through it exactly as activity's git side does (.mailmap,
+	 * aliases, case, plus-folding).  NULL: a resolver of our own, with
+	 * case and plus-folding only. */
+	struct ms_ident *ident;
+	/* Whether `person` (an id of `ident`) authored, committed or gave a
+	 * tag in any commit of the history up to the end of the window, for
+	 * the corporate alias rule.  NULL: only the window's commits are
+	 * known. */
+	bool (*git_seen)(unsigned person, void *data);
+	void *git_seen_data;
 };
 
 /* One reply that counts as a response. */
@@ -96,7 +109,9 @@ struct ms_rv_patch {
 /* A listed person of the entry, or a replier. */
 struct ms_rv_person {
 	char role;                   /* 'M', 'R', or 0 when not listed */
-	const char *name, *email;    /* email normalized (lowercase) */
+	const char *name, *email;    /* email normalized (lowercase); as
+					listed for M:/R:, else canonical */
+	unsigned person;             /* ident id (MS_IDENT_NONE: unknown) */
 	size_t replied;              /* patches replied to */
 	size_t within_target;        /* ... within the target */
 	int64_t median_latency;      /* of their first reply per patch */
@@ -151,6 +166,8 @@ struct ms_review {
 	GPtrArray *entries;          /* struct ms_rv_entry * */
 	int64_t since, until;
 	size_t negative;             /* over all entries */
+	GHashTable *strings;         /* private: interned canonical names */
+	struct ms_ident *own_ident;  /* private: when opts->ident was NULL */
 };
 
 /*

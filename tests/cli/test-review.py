@@ -22,16 +22,17 @@ subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
 ids = json.load(open(truth_path))["commits"]
 repo = os.path.join(out, "repo")
 mbox = os.path.join(out, "list.mbox")
+aliases = os.path.join(out, "aliases")
 URL = "https://lists.example.org/foo"
 
 r = run("review", "--repo", repo, "--archive", mbox, "--json",
-        "--list-url", URL)
+        "--list-url", URL, "--aliases", aliases)
 eq(r.rc, 0, "review exits 0")
 doc = r.json()
 ok("schema_version" in doc, "schema_version present")
 ents = {e["name"]: e for e in doc["entries"]}
-eq(sorted(ents), ["BAR CHIP DRIVER", "BAZ LEGACY DRIVER", "FOO DRIVER"],
-   "every entry with patches")
+eq(sorted(ents), ["BAR CHIP DRIVER", "BAZ LEGACY DRIVER", "FOO DRIVER",
+                  "QUX SENSOR DRIVER"], "every entry with patches")
 eq(doc["negative_intervals"], 1, "one negative interval in all")
 
 foo = ents["FOO DRIVER"]
@@ -84,6 +85,10 @@ eq(pl["h1@example.net"]["first_response"]["clamped"], True,
 eq(pl["h1@example.net"]["first_response"]["hours"], 0.0, "clamped to 0")
 others = [p["email"] for p in foo["others"]]
 ok("lkp@intel.com" not in others, "the bot is not a replier")
+ok("rob.review@home.example.net" not in others,
+   "Rob's second address (.mailmap) is Rob, not another replier")
+ok(not any("fay+" in o.lower() for o in others),
+   "Fay+lists@Example.ORG (case, plus-folding) is Fay")
 ok("quoted@example.org" not in json.dumps(doc),
    "trailers in quoted text are not tags")
 
@@ -110,6 +115,54 @@ eq([(d["email"], d["applied"], d["first_replies"])
     for d in baz["defacto_maintainers"]],
    [("dan@example.net", 2, 2)], "Dan is BAZ's de-facto maintainer")
 ok(baz["people"][0]["inactive"], "Old Ghost is inactive")
+ok("dan@oldjob.example.com" not in [p["email"] for p in baz["others"]],
+   "with --aliases, Dan's old address is Dan")
+
+qux = ents["QUX SENSOR DRIVER"]
+quinn = qux["people"][0]
+eq((quinn["email"], quinn["replied"], quinn["tags"]["acked_by"]),
+   ("quinn@qux.example.com", 2, 1),
+   "Quinn, replying from his .mailmap'd second address, answered both "
+   "QUX patches and acked one")
+eq(qux["replied_by_listed"], 2, "QUX: both patches answered by a listed "
+   "person")
+eq(qux["corporate_aliases"], [], "Quinn posts (from his second address): "
+   "not a corporate alias")
+eq(qux["defacto_maintainers"], [], "Quinn's second address is no de-facto "
+   "maintainer")
+eq([p["email"] for p in qux["others"] if p["replied"]],
+   ["pat@qux.example.com"], "only Pat is another replier")
+
+# without the .mailmap (the revision before it) nor --aliases: the second
+# addresses are other people, and the conclusions go wrong as planted
+r = run("review", "--repo", repo, "--archive", mbox, "--json", "--rev",
+        ids["fixup"] + "~1")
+eq(r.rc, 0, "review at the revision before the .mailmap exits 0")
+e2 = {e["name"]: e for e in r.json()["entries"]}
+eq([p["replied"] for p in e2["FOO DRIVER"]["people"]
+    if p["email"] == "rob@example.org"], [2],
+   "without the .mailmap Rob's reply from home is not his")
+eq([a["email"] for a in e2["QUX SENSOR DRIVER"]["corporate_aliases"]],
+   ["quinn@qux.example.com"], "... and Quinn looks like a corporate alias")
+eq([d["email"] for d in e2["QUX SENSOR DRIVER"]["defacto_maintainers"]],
+   ["quinn.qux@qux.example.com"], "... with his own second address as "
+   "de-facto maintainer")
+eq([(p["email"], p["first_replies"])
+    for p in e2["BAZ LEGACY DRIVER"]["others"] if p["replied"]],
+   [("dan@example.net", 1), ("dan@oldjob.example.com", 1)],
+   "without --aliases Dan's old address is someone else")
+r = run("review", "--repo", repo, "--archive", mbox, "--json",
+        "--no-plus-fold", "FOO DRIVER")
+fo = r.json()["entries"][0]
+eq([p["replied"] for p in fo["people"] if p["email"] == "fay@example.org"],
+   [1], "--no-plus-fold: Fay+lists@ is not Fay")
+ok("fay+lists@example.org" in [p["email"] for p in fo["others"]],
+   "--no-plus-fold: ... but still case-insensitive (one lowercase "
+   "address)")
+r = run("review", "--repo", repo, "--archive", mbox, "--aliases",
+        os.path.join(tmp, "no-such-aliases"))
+eq(r.rc, 1, "an unreadable --aliases file is a runtime error")
+ok("no-such-aliases" in r.err, "the message names the file", r.err)
 eq(baz["merged"], 2, "both BAZ patches merged")
 
 # text
@@ -211,9 +264,15 @@ eq([(e["name"], e["category"]) for e in r.json()["entries"]],
     ("BAZ LEGACY DRIVER", "defacto_maintainer")],
    "urgent sorts the entries into LWN's categories")
 r = run("urgent", "--repo", repo, "--archive", mbox, "--min-commits", "1",
-        "--months", "0")
+        "--months", "0", "--aliases", aliases)
 ok("  Category: defacto_maintainer (dan@example.net handles its patches)"
-   in r.out, "urgent text names the category", r.out)
+   in r.out, "urgent text names the category: with --aliases Dan's two "
+   "addresses answer first on both BAZ patches", r.out)
+r = run("urgent", "--repo", repo, "--archive", mbox, "--min-commits", "1",
+        "--months", "0")
+ok("  Category: defacto_maintainer (dan@example.net committed 2 of 3)"
+   in r.out, "without --aliases Dan's list replies split, his commits "
+   "remain", r.out)
 r = run("urgent", "--repo", repo, "--until", "2024-03-12", "--months", "0",
         "--min-commits", "1", "--json")
 ok("FOO DRIVER" in [e["name"] for e in r.json()["entries"]],
