@@ -52,8 +52,16 @@ int cli_rev_load_mail(const char *cmd, const struct cli_rev_opts *o,
 	mo.parse_flags = parse_flags;
 	mo.hook = hook;
 	mo.hook_data = hook_data;
+	/* the repository's store holds the messages too (store.h: bodies
+	 * are not stored, so a read that keeps them goes around it) */
+	if (o->repo && !(parse_flags & MS_MAIL_PARSE_KEEP_BODY)) {
+		rc = cli_store_open(&o->store, o->repo, &mo.store);
+		if (rc != CLI_CONTINUE)
+			return rc;
+	}
 	cli_progress_start("reading mail", 0);
 	rc = ms_link_mail_load(&mo, out, &diags);
+	ms_store_free(mo.store);
 	cli_progress_done();
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);

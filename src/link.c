@@ -66,9 +66,10 @@ int ms_link_mail_load(const struct ms_link_mail_opts *opts,
 		struct ms_mail_read_result res;
 
 		ms_mail_read_result_init(&res);
-		rc = ms_mail_parse_archive(opts->archives[i], NULL, 0,
-					   opts->parse_flags, on_mail, lm,
-					   &res, diags);
+		rc = ms_store_mail_parse_archive(opts->store,
+						 opts->archives[i],
+						 opts->parse_flags, on_mail,
+						 lm, &res, diags);
 		ms_mail_read_result_release(&res);
 		if (rc < 0) {
 			ms_link_mail_free(lm);

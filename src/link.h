@@ -38,6 +38,7 @@
 /* ---- the mail side ---- */
 
 struct ms_link_mail;
+struct ms_store;
 
 /* Called for every parsed message with its index record number; the
  * message is borrowed for the call. */
@@ -50,6 +51,9 @@ struct ms_link_mail_opts {
 	unsigned parse_flags;         /* MS_MAIL_PARSE_KEEP_BODY for hooks */
 	ms_link_mail_hook hook;       /* may be NULL */
 	void *hook_data;
+	/* store.h, borrowed: public-inbox archives are read through it
+	 * (only what is new is parsed); NULL reads every archive whole */
+	struct ms_store *store;
 };
 
 /*

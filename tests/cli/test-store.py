@@ -384,6 +384,38 @@ for cmd in ("link", "review"):
            f"{cmd}, {state} store: the same report as without it",
            got.err + want.err + first_diff(want.out, got.out))
 
+# link reads a public-inbox archive through the repository's store too:
+# a generated history and the list that posted it, then 1% more of both
+GEN_INBOX = os.path.join(SOURCE_ROOT, "tests", "bench", "gen-inbox.py")
+lrepo, linbox = os.path.join(tmp, "lgen.git"), os.path.join(tmp, "lgen-inbox")
+gen(lrepo, 300, seed=3)
+subprocess.run([sys.executable, GEN_INBOX, lrepo, linbox], check=True)
+ldb = os.path.join(tmp, "lgen.sqlite")
+
+
+def link_same(what):
+    args = ["link", "--repo", lrepo, "--archive", linbox, "--json"]
+    want = run(*args, "--no-cache")
+    got = run(*args, "--db", ldb)
+    ok(want.rc == 0 and got.rc == 0 and got.out == want.out and
+       got.err == want.err, what,
+       got.err + want.err + first_diff(want.out, got.out))
+    return got
+
+
+r = link_same("link on a public-inbox archive, cold store: same report")
+ok(r.json()["counts"]["unlinked"] == 0 and
+   r.json()["counts"]["commits"] == 300,
+   "... every generated commit linked to its posting", r.out[-400:])
+eq(db_query(ldb, "SELECT count(*) FROM messages")[0][0], 600,
+   "... and the store holds the 600 messages of the list")
+link_same("link, warm store: same report")
+gen(lrepo, 3, append=True, seed=3)
+subprocess.run([sys.executable, GEN_INBOX, lrepo, linbox], check=True)
+link_same("link after 1% new commits and messages: same report")
+eq(db_query(ldb, "SELECT count(*) FROM messages")[0][0], 606,
+   "... only the new messages were added")
+
 # -- the mail side: public-inbox epochs -------------------------------------
 SEP = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
 
