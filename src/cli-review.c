@@ -5,6 +5,7 @@
 #include "cli-activity.h"
 #include "activity.h"
 #include "history.h"
+#include "link-cache.h"
 #include "maintainers.h"
 #include "output.h"
 #include "review.h"
@@ -92,6 +93,26 @@ int cli_rev_load_commits(const char *cmd, const struct cli_rev_opts *o,
 	cli_progress_done();
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
+	if (rc < 0)
+		return cli_error_last();
+	return CLI_CONTINUE;
+}
+
+int cli_rev_link(const struct cli_rev_opts *o, const struct ms_link_mail *lm,
+		 const GPtrArray *commits, const struct ms_link_opts *lo,
+		 struct ms_link_result **out)
+{
+	struct ms_store *st = NULL;
+	int rc;
+
+	*out = NULL;
+	if (o->repo) {
+		rc = cli_store_open(&o->store, o->repo, &st);
+		if (rc != CLI_CONTINUE)
+			return rc;
+	}
+	rc = ms_link_run_stored(st, lm, commits, lo, out);
+	ms_store_free(st);
 	if (rc < 0)
 		return cli_error_last();
 	return CLI_CONTINUE;

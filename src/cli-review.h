@@ -51,6 +51,13 @@ int cli_rev_load_mail(const char *cmd, const struct cli_rev_opts *o,
 int cli_rev_load_commits(const char *cmd, const struct cli_rev_opts *o,
 			 int64_t since, int64_t until, GPtrArray **out);
 
+/* Link `commits` to the messages of `lm` through the repository's store
+ * (link-cache.h): links computed before against the same messages are
+ * reused.  *out as ms_link_run()'s. */
+int cli_rev_link(const struct cli_rev_opts *o, const struct ms_link_mail *lm,
+		 const GPtrArray *commits, const struct ms_link_opts *lo,
+		 struct ms_link_result **out);
+
 #endif
 
 /* ---- list facts for `activity` and `urgent` (--archive) ---- */

@@ -149,7 +149,9 @@ int cmd_link(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		goto out;
 	lo.ignore_link_trailers = ignore;
-	res = ms_link_run(lm, commits, &lo);
+	rc = cli_rev_link(&ro, lm, commits, &lo, &res);
+	if (rc != CLI_CONTINUE)
+		goto out;
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	if (json)
 		print_json(o, ms_link_mail_index(lm), commits, res);

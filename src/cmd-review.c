@@ -692,7 +692,9 @@ int cmd_review(int argc, char **argv)
 					  &commits);
 		if (rc != CLI_CONTINUE)
 			goto out;
-		links = ms_link_run(lm, commits, &lo);
+		rc = cli_rev_link(&ro, lm, commits, &lo, &links);
+		if (rc != CLI_CONTINUE)
+			goto out;
 	}
 	rvo.since = since;
 	rvo.until = until;

@@ -157,6 +157,19 @@ static const char *const migrations[] = {
 	"  message_id TEXT NOT NULL,"
 	"  method TEXT NOT NULL,"
 	"  PRIMARY KEY (commit_id, message_id));",
+	/* 2 -> 3: links as link/review compute them (never filled before) */
+	"DROP TABLE links;"
+	"CREATE TABLE links ("
+	"  commit_id TEXT NOT NULL,"
+	"  flags INTEGER NOT NULL,"
+	"  version INTEGER NOT NULL,"
+	"  state TEXT NOT NULL,"
+	"  rec INTEGER,"
+	"  message_id TEXT,"
+	"  method TEXT,"
+	"  evidence INTEGER NOT NULL,"
+	"  earlier TEXT NOT NULL,"
+	"  PRIMARY KEY (commit_id, flags));",
 };
 
 static const char views[] =
@@ -224,6 +237,26 @@ static const char views[] =
 	"         json_extract(t.value, '$[4]') AS name,"
 	"         lower(json_extract(t.value, '$[5]')) AS email"
 	"  FROM messages m, json_each(m.trailers) t;"
+	"DROP VIEW IF EXISTS commit_links;"
+	"CREATE VIEW commit_links AS"
+	"  SELECT l.commit_id, c.committer_time AS commit_time,"
+	"         lower(c.author_email) AS author_email,"
+	"         lower(c.committer_email) AS committer_email,"
+	"         l.message_id, l.method, l.evidence,"
+	"         json_array_length(l.earlier) AS earlier_versions,"
+	"         m.date AS posted, lower(m.sender_email) AS sender_email,"
+	"         m.subject"
+	"  FROM links l JOIN commits c ON c.id = l.commit_id"
+	"  LEFT JOIN messages m ON m.seq = (SELECT min(seq) FROM messages"
+	"                                   WHERE message_id = l.message_id)"
+	"  WHERE l.flags = 0 AND l.message_id IS NOT NULL;"
+	"DROP VIEW IF EXISTS unlinked_commits;"
+	"CREATE VIEW unlinked_commits AS"
+	"  SELECT l.commit_id, c.committer_time AS commit_time,"
+	"         lower(c.author_email) AS author_email,"
+	"         lower(c.committer_email) AS committer_email"
+	"  FROM links l JOIN commits c ON c.id = l.commit_id"
+	"  WHERE l.flags = 0 AND l.message_id IS NULL;"
 	"DROP VIEW IF EXISTS mail_files;"
 	"CREATE VIEW mail_files AS"
 	"  SELECT m.message_id, m.date, f.value AS path"
@@ -2491,5 +2524,151 @@ out:
 	g_hash_table_destroy(t.heads);
 	free(real);
 	g_free(abs);
+	return rc;
+}
+
+/* ---- links ---- */
+
+static void store_link_free(gpointer p)
+{
+	struct ms_store_link *l = p;
+
+	g_free(l->message_id);
+	g_free(l->method);
+	g_strfreev(l->earlier);
+	g_free(l);
+}
+
+int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
+		       const char *state, GHashTable **out)
+{
+	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal,
+					      g_free, store_link_free);
+	GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	rc = sqlite3_prepare_v2(s->db, "SELECT commit_id, rec, message_id, "
+				"method, evidence, earlier FROM links WHERE "
+				"flags = ? AND version = ? AND state = ?", -1,
+				&st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, flags);
+		sqlite3_bind_int(st, 2, version);
+		sqlite3_bind_text(st, 3, state, -1, SQLITE_STATIC);
+	}
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ms_store_link *l = g_new0(struct ms_store_link, 1);
+
+		rc = SQLITE_OK;
+		l->rec = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 :
+			sqlite3_column_int64(st, 1);
+		l->message_id = col_dup(st, 2);
+		l->method = col_dup(st, 3);
+		l->evidence = (unsigned)sqlite3_column_int64(st, 4);
+		g_ptr_array_set_size(ids, 0);
+		if (!json_strings((const char *)sqlite3_column_text(st, 5),
+				  sqlite3_column_bytes(st, 5), ids)) {
+			store_link_free(l);
+			continue;       /* unreadable: computed again */
+		}
+		g_ptr_array_add(ids, NULL);
+		l->earlier = g_strdupv((char **)ids->pdata);
+		g_hash_table_replace(h, col_dup(st, 0), l);
+	}
+	sqlite3_finalize(st);
+	g_ptr_array_free(ids, TRUE);
+	if (rc != SQLITE_DONE) {
+		g_hash_table_unref(h);
+		return db_error(s, rc, "read the links");
+	}
+	*out = h;
+	return 0;
+}
+
+int ms_store_links_put(struct ms_store *s, int version, unsigned flags,
+		       const char *state, const char *const *commit_ids,
+		       const struct ms_store_link *links, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	GString *buf = g_string_new(NULL);
+	GPtrArray *tmp = g_ptr_array_new();
+	int rc = 0;
+
+	for (size_t at = 0; rc == 0 && (at < n || at == 0); at += MS_STORE_BATCH) {
+		size_t end = MIN(n, at + MS_STORE_BATCH);
+		int r;
+
+		rc = txn_begin(s);
+		if (rc < 0)
+			break;
+		if (at == 0) {
+			/* rows computed against another message set are
+			 * stale for dashboards too */
+			r = sqlite3_prepare_v2(s->db, "DELETE FROM links WHERE "
+					       "flags = ? AND (version != ? OR "
+					       "state != ?)", -1, &st, NULL);
+			if (r == SQLITE_OK) {
+				sqlite3_bind_int64(st, 1, flags);
+				sqlite3_bind_int(st, 2, version);
+				sqlite3_bind_text(st, 3, state, -1,
+						  SQLITE_STATIC);
+				r = sqlite3_step(st);
+				r = r == SQLITE_DONE ? SQLITE_OK : r;
+			}
+			sqlite3_finalize(st);
+			st = NULL;
+			if (r != SQLITE_OK) {
+				rc = db_error(s, r, "write the links");
+				break;
+			}
+		}
+		r = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO links "
+				       "VALUES (?,?,?,?,?,?,?,?,?)", -1, &st,
+				       NULL);
+		for (size_t i = at; r == SQLITE_OK && i < end; i++) {
+			const struct ms_store_link *l = &links[i];
+
+			g_ptr_array_set_size(tmp, 0);
+			for (size_t k = 0; l->earlier && l->earlier[k]; k++)
+				g_ptr_array_add(tmp, l->earlier[k]);
+			strings_json(buf, tmp);
+			sqlite3_reset(st);
+			sqlite3_bind_text(st, 1, commit_ids[i], -1,
+					  SQLITE_STATIC);
+			sqlite3_bind_int64(st, 2, flags);
+			sqlite3_bind_int(st, 3, version);
+			sqlite3_bind_text(st, 4, state, -1, SQLITE_STATIC);
+			if (l->rec >= 0)
+				sqlite3_bind_int64(st, 5, l->rec);
+			else
+				sqlite3_bind_null(st, 5);
+			sqlite3_bind_text(st, 6, l->message_id, -1,
+					  SQLITE_STATIC);
+			sqlite3_bind_text(st, 7, l->method, -1,
+					  SQLITE_STATIC);
+			sqlite3_bind_int64(st, 8, l->evidence);
+			sqlite3_bind_text(st, 9, buf->str, -1,
+					  SQLITE_TRANSIENT);
+			r = sqlite3_step(st);
+			r = r == SQLITE_DONE ? SQLITE_OK : r;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		if (r != SQLITE_OK) {
+			rc = db_error(s, r, "write the links");
+			break;
+		}
+		rc = txn_commit(s);
+		if (n == 0)
+			break;
+	}
+	if (rc < 0 && s->in_txn) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		s->in_txn = 0;
+	}
+	g_string_free(buf, TRUE);
+	g_ptr_array_free(tmp, TRUE);
 	return rc;
 }

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 /* The database layout; a store written by a newer maintstat is refused. */
-#define MS_STORE_SCHEMA_VERSION 2
+#define MS_STORE_SCHEMA_VERSION 3
 /*
  * The extraction logic of a commit record.  Bump it whenever git-walk.c
  * or trailer.c changes what a commit yields: records of another version
@@ -103,6 +103,39 @@ int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
 					  void *data),
 				void *data, struct ms_mail_read_result *result,
 				struct ms_diags *diags);
+
+/*
+ * A mail-to-commit link as link.h computed it (see link-cache.h), kept
+ * per commit: the message's index record `rec` (-1 and message_id NULL:
+ * the commit was found unlinked), its Message-ID, the method's name, the
+ * evidence bits and the Message-IDs of earlier versions (NULL-terminated;
+ * may be NULL when writing).
+ */
+struct ms_store_link {
+	int64_t rec;
+	char *message_id;
+	char *method;
+	unsigned evidence;
+	char **earlier;
+};
+
+/*
+ * The links stored for `flags` (the options that change linking), of
+ * linking logic `version`, computed against the messages `state`
+ * describes, in *out: commit id -> struct ms_store_link * (the table owns
+ * both; g_hash_table_unref it).  Returns 0 or the store's error.
+ */
+int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
+		       const char *state, GHashTable **out);
+
+/*
+ * Store `n` links (links[i] of commit commit_ids[i]) for `flags`,
+ * `version` and `state`, in transactions of MS_STORE_BATCH rows; rows of
+ * `flags` from another version or state are deleted first.
+ */
+int ms_store_links_put(struct ms_store *s, int version, unsigned flags,
+		       const char *state, const char *const *commit_ids,
+		       const struct ms_store_link *links, size_t n);
 
 /* What ms_store_info() reports. */
 struct ms_store_info {

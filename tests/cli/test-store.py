@@ -409,12 +409,45 @@ ok(r.json()["counts"]["unlinked"] == 0 and
    "... every generated commit linked to its posting", r.out[-400:])
 eq(db_query(ldb, "SELECT count(*) FROM messages")[0][0], 600,
    "... and the store holds the 600 messages of the list")
+eq(db_query(ldb, "SELECT count(*), count(DISTINCT state) FROM links "
+            "WHERE flags = 0 AND version = 1 AND message_id IS NOT NULL"),
+   [(300, 1)], "the links table holds the 300 links, of one message set")
 link_same("link, warm store: same report")
-gen(lrepo, 3, append=True, seed=3)
+# the warm run read its links from the store: a planted change shows
+c = sqlite3.connect(ldb)
+victim = c.execute("SELECT commit_id FROM links ORDER BY commit_id "
+                   "LIMIT 1").fetchone()[0]
+c.execute("UPDATE links SET method = 'subject' WHERE commit_id = ?",
+          (victim,))
+c.commit()
+c.close()
+r = run("link", "--repo", lrepo, "--archive", linbox, "--json", "--db", ldb)
+eq([x["method"] for x in r.json()["links"] if x["commit"] == victim],
+   ["subject"], "a warm run reuses the stored links (a planted method "
+   "shows)")
+c = sqlite3.connect(ldb)
+c.execute("UPDATE links SET version = 0 WHERE commit_id = ?", (victim,))
+c.commit()
+c.close()
+link_same("a link of another linking version is computed again: same "
+          "report")
+# new commits only: their links are added, the others kept
+gen(lrepo, 2, append=True, seed=3)
+link_same("link after new commits: same report")
+eq(db_query(ldb, "SELECT count(*), count(DISTINCT state) FROM links")[0],
+   (302, 1), "... the new commits' links added to the same message set")
+gen(lrepo, 1, append=True, seed=3)
 subprocess.run([sys.executable, GEN_INBOX, lrepo, linbox], check=True)
 link_same("link after 1% new commits and messages: same report")
 eq(db_query(ldb, "SELECT count(*) FROM messages")[0][0], 606,
    "... only the new messages were added")
+state = db_query(ldb, "SELECT DISTINCT state FROM links")
+ok(len(state) == 1 and state[0][0].startswith("606:"),
+   "... and every link was computed again against the 606 messages",
+   state)
+eq(db_query(ldb, "SELECT count(*) FROM commit_links WHERE method = "
+            "'author-date' AND posted IS NOT NULL")[0][0], 303,
+   "the commit_links view joins each link to its commit and message")
 
 # -- the mail side: public-inbox epochs -------------------------------------
 SEP = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
@@ -524,8 +557,8 @@ c.executescript(open(os.path.join(FIXTURES, "store",
 c.close()
 r = same_as_uncached(sk, v1db, "a schema-1 store: migrated, same log",
                      "--merges")
-eq(db_query(v1db, "PRAGMA user_version")[0][0], 2,
-   "... now at schema version 2")
+eq(db_query(v1db, "PRAGMA user_version")[0][0], 3,
+   "... now at schema version 3")
 ok(db_query(v1db, "SELECT count(*) FROM commits WHERE id = "
             "'0000000000000000000000000000000000000000'")[0][0] == 1,
    "... its records kept")
