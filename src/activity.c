@@ -40,6 +40,7 @@ struct ms_activity {
 	GHashTable *match_cache;  /* path -> entries (match_path) */
 	GMutex match_lock;
 	int64_t newest;
+	const struct ms_activity_load_opts *opts;   /* during the load */
 };
 
 /* ---- dates ---- */
@@ -317,6 +318,8 @@ static int collect(const struct ms_commit *c, void *data)
 	if (r.ctime > a->newest || a->commits->len == 0)
 		a->newest = r.ctime;
 	g_array_append_val(a->commits, r);
+	if (a->opts->progress)
+		a->opts->progress(a->commits->len, a->opts->progress_data);
 	return 0;
 }
 
@@ -336,6 +339,7 @@ int ms_activity_load(const struct ms_activity_load_opts *opts,
 	a->tags = g_array_new(FALSE, FALSE, sizeof(struct ctag));
 	a->tokens = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  NULL);
+	a->opts = opts;
 	a->ident = ms_ident_new(!opts->no_plus_fold);
 	a->match_cache = g_hash_table_new_full(g_str_hash, g_str_equal,
 					       g_free, g_free);
@@ -373,6 +377,7 @@ int ms_activity_load(const struct ms_activity_load_opts *opts,
 	wo.data = a;
 	rc = ms_store_history_walk(opts->store, opts->gitdir, &wo, NULL,
 				   diags);
+	a->opts = NULL;
 	if (rc < 0)
 		goto fail;
 	*out = a;

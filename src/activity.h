@@ -42,6 +42,10 @@ struct ms_activity_load_opts {
 	int nr_threads;           /* 0: one per core */
 	/* the incremental store (store.h), borrowed; NULL: walk git only */
 	struct ms_store *store;
+	/* called on the calling thread with the number of commits taken in
+	 * so far, after each one (may be NULL): the CLI's progress line */
+	void (*progress)(size_t commits, void *data);
+	void *progress_data;
 };
 
 /*

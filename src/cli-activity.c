@@ -30,6 +30,12 @@ int cli_date_or_rev(const char *cmd, const char *opt, const char *repo,
 	return CLI_CONTINUE;
 }
 
+static void walk_progress(size_t commits, void *data)
+{
+	(void)data;
+	cli_progress_update(commits);
+}
+
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		 int default_years, struct ms_activity **out,
 		 int64_t *since, int64_t *until)
@@ -80,7 +86,10 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		g_free(aliases);
 		return rc;
 	}
+	lo.progress = walk_progress;
+	cli_progress_start("commits walked", 0);
 	rc = ms_activity_load(&lo, out, &diags);
+	cli_progress_done();
 	ms_store_free(lo.store);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);

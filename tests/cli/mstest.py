@@ -36,6 +36,27 @@ def run(*args, stdin=None, cwd=None, env=None, timeout=600):
                   p.stderr.decode("utf-8", "replace"))
 
 
+def run_tty(*args):
+    """Run maintstat with stderr on a pseudo-terminal (stdout discarded);
+    return (exit code, what it wrote to stderr)."""
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.run([MAINTSTAT, *args], stdout=subprocess.DEVNULL,
+                       stderr=slave)
+    os.close(slave)
+    data = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    os.close(master)
+    return p.returncode, data.decode("utf-8", "replace")
+
+
 def ok(cond, what, detail=None, todo=None):
     """One check.  `todo` names a known, open bug: a failure is then
     reported as TAP 'not ok ... # TODO <why>' and does not fail the run."""

@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+from mstest import run, run_tty, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
 
 tmp = tmpdir()
 repo = os.path.join(tmp, "planted.git")
@@ -181,6 +181,15 @@ eq(r.rc, 0, "a malformed aliases line is only a warning")
 ok("aliases:2: malformed alias line" in r.err,
    "the warning names file and line", r.err)
 ok("INACTIVE" not in r.out, "aliases join Zed to Quinn", r.out)
+
+# Progress: a count of commits on a terminal, erased at the end; silence
+# otherwise (every run above had stderr on a pipe).
+rc, err = run_tty("activity", "--repo", repo, "--no-cache")
+eq(rc, 0, "on a terminal")
+ok(err.startswith("\rcommits walked: ") and err.endswith("\r\x1b[K"),
+   "  a commit count on stderr, erased when done", repr(err))
+r = run("activity", "--repo", repo, "--no-cache")
+eq(r.err, "", "  stderr not a terminal: no progress")
 
 # Bad input
 r = run("activity", "--repo", tmp)

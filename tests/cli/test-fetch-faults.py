@@ -5,7 +5,6 @@ multi-epoch inboxes served by git http-backend, and interrupted runs that
 must leave nothing half-written."""
 import json
 import os
-import pty
 import shutil
 import signal
 import subprocess
@@ -13,8 +12,8 @@ import sys
 import time
 import urllib.request
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import (MAINTSTAT, run, ok, eq, done, skip, skip_all,  # noqa: E402
-                    tmpdir)
+from mstest import (MAINTSTAT, run, run_tty, ok, eq, done,  # noqa: E402
+                    skip, skip_all, tmpdir)
 import faultserver  # noqa: E402
 
 if not shutil.which("git"):
@@ -281,30 +280,13 @@ try:
        tip(os.path.join(GITROOT, "1.git")), "  epoch 1 mirrored")
 
     # Progress only on a terminal, and not with --quiet.
-    def stderr_on_tty(*args):
-        master, slave = pty.openpty()
-        p = subprocess.run([MAINTSTAT, *args], stdout=subprocess.DEVNULL,
-                           stderr=slave)
-        os.close(slave)
-        data = b""
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            data += chunk
-        os.close(master)
-        return p.returncode, data.decode("utf-8", "replace")
-
-    rc, err = stderr_on_tty("fetch", "--dest", os.path.join(T, "tty"), url)
+    rc, err = run_tty("fetch", "--dest", os.path.join(T, "tty"), url)
     eq(rc, 0, "on a terminal")
     ok("\repoch 1/3: objects:" in err and "\repoch 3/3: objects:" in err,
        "  progress of each epoch's objects on stderr", repr(err))
     ok("probe" not in err and "manifest" not in err,
        "  small requests are not shown", repr(err))
-    rc, err = stderr_on_tty("fetch", "--quiet", "--dest",
+    rc, err = run_tty("fetch", "--quiet", "--dest",
                             os.path.join(T, "tty2"), url)
     eq((rc, err), (0, ""), "  --quiet: no progress")
     r = run("fetch", "--dest", os.path.join(T, "tty3"), url)
