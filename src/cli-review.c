@@ -10,6 +10,7 @@
 #include "output.h"
 #include "review.h"
 #include "store.h"
+#include "tree.h"
 
 #include <glib.h>
 
@@ -129,6 +130,11 @@ struct cli_list_facts {
 	int64_t active_since;
 	const struct ms_activity *act;
 	int64_t git_until;
+	/* overlap by files, per entry index (computed on first use) */
+	size_t *files;               /* tree files the entry matches */
+	size_t *claimed;             /* ... also matched by an active entry */
+	size_t *claimer;             /* the entry index claiming most */
+	size_t nr_entries;
 };
 
 static bool git_seen(unsigned person, void *data)
@@ -197,6 +203,9 @@ void cli_list_facts_free(struct cli_list_facts *f)
 		return;
 	if (f->by_name)
 		g_hash_table_unref(f->by_name);
+	g_free(f->files);
+	g_free(f->claimed);
+	g_free(f->claimer);
 	ms_review_free(f->rv);
 	ms_link_mail_free(f->lm);
 	ms_review_map_free(f->map);
@@ -337,8 +346,87 @@ static size_t committer_spread(const struct ms_act_entry *all, size_t nr,
 }
 
 #define LAST_RESORT_ENTRIES 10
+#define MAX_MATCHES 64
 
-const char *cli_list_facts_category(const struct cli_list_facts *f,
+/*
+ * For every entry: how many files of the tree (MAINTAINERS at --rev) it
+ * matches, how many of those an active other entry also matches, and
+ * which active entry claims most.  One pass over the tree.
+ */
+static void files_overlap(struct cli_list_facts *f,
+			  const struct ms_act_entry *all, size_t nr_all)
+{
+	size_t n = maint_file_nr_entries(f->tree.mf);
+	const struct ms_act_entry **act_of = g_new0(const struct ms_act_entry *,
+						    n ? n : 1);
+	int8_t *active = g_new0(int8_t, n ? n : 1);
+	GHashTable **claims = g_new0(GHashTable *, n ? n : 1);
+	struct maint_match m[MAX_MATCHES];
+
+	f->nr_entries = n;
+	f->files = g_new0(size_t, n ? n : 1);
+	f->claimed = g_new0(size_t, n ? n : 1);
+	f->claimer = g_new0(size_t, n ? n : 1);
+	for (size_t i = 0; i < nr_all; i++)
+		if (all[i].entry->index < n)
+			act_of[all[i].entry->index] = &all[i];
+	for (size_t i = 0; i < n; i++)
+		active[i] = act_of[i] && entry_active(f, act_of[i]);
+	for (size_t fi = 0; fi < ms_tree_nr_files(f->tree.tree); fi++) {
+		size_t k = maint_index_match_depth(f->tree.idx,
+			ms_tree_path(f->tree.tree, fi), m, MAX_MATCHES);
+
+		if (k > MAX_MATCHES)
+			k = MAX_MATCHES;
+		for (size_t a = 0; a < k; a++) {
+			size_t ea = m[a].entry->index;
+			bool claimed = false;
+
+			if (ea >= n)
+				continue;
+			f->files[ea]++;
+			for (size_t b = 0; b < k; b++) {
+				size_t eb = m[b].entry->index;
+				gpointer key = GSIZE_TO_POINTER(eb + 1);
+
+				if (eb == ea || eb >= n || !active[eb])
+					continue;
+				if (!claims[ea])
+					claims[ea] = g_hash_table_new(NULL,
+								      NULL);
+				g_hash_table_insert(claims[ea], key,
+					GSIZE_TO_POINTER(GPOINTER_TO_SIZE(
+						g_hash_table_lookup(claims[ea],
+								    key)) + 1));
+				claimed = true;
+			}
+			if (claimed)
+				f->claimed[ea]++;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		GHashTableIter it;
+		gpointer k, v;
+		size_t best = 0;
+
+		if (!claims[i])
+			continue;
+		g_hash_table_iter_init(&it, claims[i]);
+		while (g_hash_table_iter_next(&it, &k, &v))
+			if (GPOINTER_TO_SIZE(v) > best ||
+			    (GPOINTER_TO_SIZE(v) == best &&
+			     GPOINTER_TO_SIZE(k) - 1 < f->claimer[i])) {
+				best = GPOINTER_TO_SIZE(v);
+				f->claimer[i] = GPOINTER_TO_SIZE(k) - 1;
+			}
+		g_hash_table_unref(claims[i]);
+	}
+	g_free(claims);
+	g_free(active);
+	g_free(act_of);
+}
+
+const char *cli_list_facts_category(struct cli_list_facts *f,
 				    const struct ms_act_entry *e,
 				    const struct ms_act_entry *all,
 				    size_t nr_all, char **why)
@@ -356,8 +444,27 @@ const char *cli_list_facts_category(const struct cli_list_facts *f,
 					       al->email, al->people->len);
 		return "corporate_alias";
 	}
-	/* overlap: most of its patches also map to an active entry */
-	if (re && re->patches->len) {
+	/* overlap: most of the files it matches in the tree are also
+	 * matched by an active entry */
+	if (!f->files)
+		files_overlap(f, all, nr_all);
+	if (e->entry->index < f->nr_entries &&
+	    f->files[e->entry->index]) {
+		size_t i = e->entry->index;
+
+		if (2 * f->claimed[i] > f->files[i]) {
+			if (why)
+				*why = g_strdup_printf(
+					"%zu of %zu files also claimed by "
+					"active %s", f->claimed[i],
+					f->files[i], maint_file_entry(
+						f->tree.mf,
+						f->claimer[i])->name);
+			return "overlap";
+		}
+	} else if (re && re->patches->len) {
+		/* no file in the tree (K: only): most of its patches
+		 * also map to an active entry */
 		for (size_t i = 0; i < nr_all; i++) {
 			const struct ms_rv_entry *o;
 			size_t shared = 0;

@@ -106,10 +106,12 @@ void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 /*
  * LWN's category of an urgent entry `e` ("overlap", "corporate_alias",
  * "defacto_maintainer", "unmaintained"); `all`/`nr_all` are the facts of
- * every entry (for overlap and maintainers of last resort).  With `why`,
+ * every entry (for overlap and maintainers of last resort; the first call
+ * works out, once, which files of the tree each entry shares with active
+ * entries, so pass the same `all` every time).  With `why`,
  * a one-line explanation (g_free it).
  */
-const char *cli_list_facts_category(const struct cli_list_facts *f,
+const char *cli_list_facts_category(struct cli_list_facts *f,
 				    const struct ms_act_entry *e,
 				    const struct ms_act_entry *all,
 				    size_t nr_all, char **why);

@@ -32,7 +32,8 @@ doc = r.json()
 ok("schema_version" in doc, "schema_version present")
 ents = {e["name"]: e for e in doc["entries"]}
 eq(sorted(ents), ["BAR CHIP DRIVER", "BAZ LEGACY DRIVER", "FOO DRIVER",
-                  "QUX SENSOR DRIVER"], "every entry with patches")
+                  "QUX SENSOR DRIVER", "WIDGET CORNER"],
+   "every entry with patches (ZOO ORPHAN has none)")
 eq(doc["negative_intervals"], 1, "one negative interval in all")
 
 foo = ents["FOO DRIVER"]
@@ -97,7 +98,14 @@ eq(bar["corporate_aliases"],
    [{"email": "support.opensource@corp.example.com",
      "name": "Dialog Support",
      "people": [{"name": "Cora Corp", "email": "cora@corp.example.com"}]}],
-   "the role address is a corporate alias for Cora")
+   "the role address is a corporate alias for Cora; the R: address "
+   "chip.support@, which acked a commit 400 days earlier, is not")
+r = run("review", "--repo", repo, "--archive", mbox, "--json", "--since",
+        "2024-01-01", "BAR CHIP DRIVER")
+eq([a["email"] for a in r.json()["entries"][0]["corporate_aliases"]],
+   ["support.opensource@corp.example.com"],
+   "with --since after chip.support@'s ack, the rule still reads the "
+   "whole history: chip.support@ is no corporate alias")
 eq([(t["tag"], t["email"], t.get("message_id"))
     for t in bar["tag_ledger"]["dropped"]],
    [("Acked-by", "cora@corp.example.com", "e1-r1@corp.example.com")],
@@ -260,9 +268,11 @@ r = run("urgent", "--repo", repo, "--archive", mbox, "--min-commits", "1",
         "--months", "0", "--json")
 eq(r.rc, 0, "urgent --archive exits 0")
 eq([(e["name"], e["category"]) for e in r.json()["entries"]],
-   [("BAR CHIP DRIVER", "corporate_alias"),
-    ("BAZ LEGACY DRIVER", "defacto_maintainer")],
-   "urgent sorts the entries into LWN's categories")
+   [("WIDGET CORNER", "overlap"),
+    ("BAR CHIP DRIVER", "corporate_alias"),
+    ("BAZ LEGACY DRIVER", "defacto_maintainer"),
+    ("ZOO ORPHAN DRIVER", "unmaintained")],
+   "urgent sorts the entries into LWN's categories (see test-urgent)")
 r = run("urgent", "--repo", repo, "--archive", mbox, "--min-commits", "1",
         "--months", "0", "--aliases", aliases)
 ok("  Category: defacto_maintainer (dan@example.net handles its patches)"

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """maintstat urgent on the planted repository of fixtures/gen/gen-repo.py:
 exactly DELTA (no maintainer), EPSILON (maintainer never seen) and ZETA
-(maintainer idle for years), with their de-facto committers."""
+(maintainer idle for years), with their de-facto committers.  With
+--archive, on the repository and list of fixtures/gen/gen-review.py:
+exactly one planted entry in each of LWN's four categories, text and
+JSON."""
 import os
 import subprocess
 import sys
@@ -89,6 +92,47 @@ r = run("urgent", "--repo", repo, "--rev", "nope")
 eq(r.rc, 1, "unknown revision: exit 1")
 r = run("urgent", "--repo", repo, "--months", "many")
 eq(r.rc, 2, "--months takes a number")
+
+# --archive: LWN's four categories on gen-review.py's planted facts
+# (fixtures/gen/README.md): WIDGET CORNER's only file is also matched by the
+# active FOO DRIVER (overlap); BAR CHIP's role address never appears while
+# Cora of its domain acks (corporate alias); Dan answers first on both BAZ
+# patches and commits them (de-facto maintainer); ZOO ORPHAN's three
+# commits have three committers (truly unmaintained).
+rv = os.path.join(tmp, "review")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                             "gen-review.py"), rv],
+               check=True)
+rrepo, mbox = os.path.join(rv, "repo"), os.path.join(rv, "list.mbox")
+args = ["urgent", "--repo", rrepo, "--archive", mbox, "--min-commits", "1",
+        "--months", "0", "--aliases", os.path.join(rv, "aliases")]
+CATS = [("WIDGET CORNER", "overlap",
+         "1 of 1 files also claimed by active FOO DRIVER"),
+        ("BAR CHIP DRIVER", "corporate_alias",
+         "support.opensource@corp.example.com is answered by 1 people of "
+         "its domain"),
+        ("BAZ LEGACY DRIVER", "defacto_maintainer",
+         "dan@example.net handles its patches"),
+        ("ZOO ORPHAN DRIVER", "unmaintained",
+         "merged by many committers or by maintainers of last resort")]
+r = run(*args, "--json")
+eq(r.rc, 0, "urgent --archive --json exits 0")
+eq([(e["name"], e["category"], e["category_reason"])
+    for e in r.json()["entries"]], CATS,
+   "exactly the planted entry in each category, in LWN's order")
+ok(all("list" in e for e in r.json()["entries"]),
+   "each entry carries its list facts")
+r = run(*args)
+eq(r.rc, 0, "urgent --archive exits 0")
+eq(names(r.out), [c[0] for c in CATS], "text: the same entries, same order")
+blocks = r.out.split("\n\n")
+for (name, cat, why), block in zip(CATS, blocks):
+    ok(block.startswith(f"Subsystem {name}\n") and
+       f"\n  Category: {cat} ({why})\n" in block,
+       f"text: {name} is {cat}", block)
+ok("\n  List: no patches" in blocks[3], "ZOO ORPHAN has no patches")
+ok("  [1]: Bob Builder <bob@example.net>\n    [1]: Fay Foo" in blocks[3],
+   "ZOO ORPHAN: three committers, one commit each", blocks[3])
 
 subprocess.run(["rm", "-rf", tmp])
 done()
