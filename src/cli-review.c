@@ -351,7 +351,9 @@ static size_t committer_spread(const struct ms_act_entry *all, size_t nr,
 /*
  * For every entry: how many files of the tree (MAINTAINERS at --rev) it
  * matches, how many of those an active other entry also matches, and
- * which active entry claims most.  One pass over the tree.
+ * which active entry claims most.  A catch-all entry (THE REST: it
+ * matches half the tree or more) claims nothing: it covers every file by
+ * construction.  Two passes over the tree.
  */
 static void files_overlap(struct cli_list_facts *f,
 			  const struct ms_act_entry *all, size_t nr_all)
@@ -362,6 +364,7 @@ static void files_overlap(struct cli_list_facts *f,
 	int8_t *active = g_new0(int8_t, n ? n : 1);
 	GHashTable **claims = g_new0(GHashTable *, n ? n : 1);
 	struct maint_match m[MAX_MATCHES];
+	size_t nr_files = ms_tree_nr_files(f->tree.tree);
 
 	f->nr_entries = n;
 	f->files = g_new0(size_t, n ? n : 1);
@@ -372,7 +375,18 @@ static void files_overlap(struct cli_list_facts *f,
 			act_of[all[i].entry->index] = &all[i];
 	for (size_t i = 0; i < n; i++)
 		active[i] = act_of[i] && entry_active(f, act_of[i]);
-	for (size_t fi = 0; fi < ms_tree_nr_files(f->tree.tree); fi++) {
+	for (size_t fi = 0; fi < nr_files; fi++) {
+		size_t k = maint_index_match_depth(f->tree.idx,
+			ms_tree_path(f->tree.tree, fi), m, MAX_MATCHES);
+
+		for (size_t a = 0; a < k && a < MAX_MATCHES; a++)
+			if (m[a].entry->index < n)
+				f->files[m[a].entry->index]++;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (2 * f->files[i] >= nr_files)
+			active[i] = 0;
+	for (size_t fi = 0; fi < nr_files; fi++) {
 		size_t k = maint_index_match_depth(f->tree.idx,
 			ms_tree_path(f->tree.tree, fi), m, MAX_MATCHES);
 
@@ -384,7 +398,6 @@ static void files_overlap(struct cli_list_facts *f,
 
 			if (ea >= n)
 				continue;
-			f->files[ea]++;
 			for (size_t b = 0; b < k; b++) {
 				size_t eb = m[b].entry->index;
 				gpointer key = GSIZE_TO_POINTER(eb + 1);
