@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "history.h"
 #include "ident.h"
+#include "inbox-url.h"
 #include "link.h"
 #include "maintainers.h"
 #include "output.h"
@@ -608,7 +609,8 @@ int cmd_review(int argc, char **argv)
 		{ CLI_OPT_INT, "target", 0, &target_hours, "HOURS",
 		  "the response target of the scores (default 48)" },
 		{ CLI_OPT_STRING, "list-url", 0, &list_url, "URL",
-		  "the archive's base URL, for links to messages" },
+		  "the archive's base URL, for links to messages (default: "
+		  "the remote a public-inbox mirror was fetched from)" },
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -628,7 +630,7 @@ int cmd_review(int argc, char **argv)
 	struct run r = { 0 };
 	struct seen seen = { 0 };
 	struct ms_ident *own_ident = NULL;
-	char *aliases = NULL;
+	char *aliases = NULL, *inbox_url = NULL;
 	gsize aliases_len = 0;
 	int64_t since, until;
 	bool have_tree = false;
@@ -769,6 +771,11 @@ int cmd_review(int argc, char **argv)
 		}
 	}
 
+	/* evidence URLs: --list-url, else the archive's own address */
+	for (int i = 0; !list_url && i < ro.archives.nr; i++) {
+		inbox_url = ms_inbox_base_url(ro.archives.items[i]);
+		list_url = inbox_url;
+	}
 	r.idx = ms_link_mail_index(lm);
 	r.commits = commits;
 	r.list_url = list_url;
@@ -818,6 +825,7 @@ out:
 	ms_activity_free(act);
 	ms_ident_free(own_ident);
 	g_free(aliases);
+	g_free(inbox_url);
 	ms_link_result_free(links);
 	if (commits)
 		g_ptr_array_unref(commits);

@@ -173,6 +173,40 @@ eq(r.rc, 1, "an unreadable --aliases file is a runtime error")
 ok("no-such-aliases" in r.err, "the message names the file", r.err)
 eq(baz["merged"], 2, "both BAZ patches merged")
 
+# the same list as a public-inbox v2 mirror fetched from a lore-style
+# server: without --list-url, evidence URLs use the mirror's remote
+import gitinbox  # noqa: E402
+import re  # noqa: E402
+inbox = os.path.join(tmp, "inbox")
+ep = os.path.join(inbox, "git", "0.git")
+os.makedirs(ep)
+gitinbox.git(ep, "init", "-q", "--bare")
+msgs = open(mbox).read().split("From mboxrd@z Thu Jan  1 00:00:00 1970\n")
+parent = None
+for m in msgs[1:]:
+    raw = re.sub(r"(?m)^>(>*From )", r"\1", m).encode()
+    blob = gitinbox.git(ep, "hash-object", "-w", "--stdin", stdin=raw)
+    tree = gitinbox.git(ep, "mktree", stdin=f"100644 blob {blob}\tm\n".encode())
+    parent = gitinbox.git(ep, "commit-tree", tree, "-m", "m",
+                          *(["-p", parent] if parent else []))
+gitinbox.git(ep, "update-ref", "refs/heads/master", parent)
+gitinbox.git(ep, "remote", "add", "origin",
+             "https://lore.example.org/foo/git/0.git")
+r = run("review", "--repo", repo, "--archive", inbox, "--json",
+        "FOO DRIVER")
+eq(r.rc, 0, "review of the inbox mirror exits 0")
+eq(r.json()["list_url"], "https://lore.example.org/foo",
+   "the list URL comes from the mirror's remote")
+pl2 = {p["message_id"]: p for p in r.json()["entries"][0]["patch_list"]}
+eq(pl2["a1@example.net"]["first_response"]["url"],
+   "https://lore.example.org/foo/a1-r1@example.org/",
+   "evidence URL built from the archive's own address")
+r = run("review", "--repo", repo, "--archive", inbox, "--json",
+        "--list-url", URL, "FOO DRIVER")
+eq(r.json()["list_url"], URL, "--list-url wins over the remote")
+r = run("review", "--repo", repo, "--archive", mbox, "--json", "FOO DRIVER")
+eq(r.json()["list_url"], None, "an mbox has no address of its own")
+
 # text
 r = run("review", "--repo", repo, "--archive", mbox)
 eq(r.rc, 0, "text exits 0")
