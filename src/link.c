@@ -143,6 +143,9 @@ struct load {
 	int error;
 	char *error_msg;
 	GMutex lock;
+	/* through the store: patch-ids known before, and computed now */
+	GHashTable *known;      /* id -> struct ms_store_patchid * */
+	GPtrArray *fresh;       /* struct ms_store_patchid *, id after */
 };
 
 static char *strip_brackets(const char *v)
@@ -157,9 +160,28 @@ static char *strip_brackets(const char *v)
 	return s;
 }
 
+/* A patch-id computed now, to be stored (store.h). */
+struct fresh_patchid {
+	struct ms_store_patchid v;      /* first: the store reads this */
+	char id[41];
+};
+
+static void keep_patchid(struct load *ld, const struct ms_link_commit *lc)
+{
+	struct fresh_patchid *x = g_new(struct fresh_patchid, 1);
+
+	memcpy(x->v.patch_id, lc->patch_id, sizeof(x->v.patch_id));
+	x->v.summary = g_strdup(lc->summary);
+	memcpy(x->id, lc->id, sizeof(x->id));
+	g_mutex_lock(&ld->lock);
+	g_ptr_array_add(ld->fresh, x);
+	g_mutex_unlock(&ld->lock);
+}
+
 static void *prepare(const struct ms_commit *c, void *data)
 {
 	struct load *ld = data;
+	const struct ms_store_patchid *known;
 	struct ms_link_commit *lc;
 	struct ms_mail_subject subj;
 	int rc;
@@ -214,10 +236,19 @@ static void *prepare(const struct ms_commit *c, void *data)
 			break;
 		}
 	}
-	rc = ms_commit_patchid(ld->opts->gitdir, c->id,
-			       c->incomplete ? NULL : c->paths,
-			       c->incomplete ? 0 : c->nr_paths, lc->patch_id,
-			       &lc->summary);
+	known = ld->known ? g_hash_table_lookup(ld->known, c->id) : NULL;
+	if (known) {
+		memcpy(lc->patch_id, known->patch_id, sizeof(lc->patch_id));
+		lc->summary = g_strdup(known->summary);
+		rc = 0;
+	} else {
+		rc = ms_commit_patchid(ld->opts->gitdir, c->id,
+				       c->incomplete ? NULL : c->paths,
+				       c->incomplete ? 0 : c->nr_paths,
+				       lc->patch_id, &lc->summary);
+		if (rc == 0 && ld->known && !c->incomplete)
+			keep_patchid(ld, lc);
+	}
 	if (rc < 0) {
 		g_mutex_lock(&ld->lock);
 		if (!ld->error) {
@@ -242,6 +273,21 @@ static int on_commit(const struct ms_commit *c, void *data)
 	return 0;
 }
 
+/* Store the patch-ids of ld.fresh (keep_patchid()'s records). */
+static int put_patchids(struct ms_store *s, GPtrArray *fresh)
+{
+	const char **ids = g_new(const char *, fresh->len);
+	int rc;
+
+	for (guint i = 0; i < fresh->len; i++)
+		ids[i] = ((struct fresh_patchid *)fresh->pdata[i])->id;
+	rc = ms_store_patchids_put(s, ids, (const struct ms_store_patchid
+					    *const *)fresh->pdata,
+				   fresh->len);
+	g_free(ids);
+	return rc;
+}
+
 int ms_link_commits_load(const struct ms_link_commits_opts *opts,
 			 GPtrArray **out, struct ms_diags *diags)
 {
@@ -258,12 +304,32 @@ int ms_link_commits_load(const struct ms_link_commits_opts *opts,
 	wo.fn = on_commit;
 	wo.release = release_user;
 	wo.data = &ld;
+	if (opts->store) {
+		rc = ms_store_patchids_get(opts->store, &ld.known);
+		if (rc < 0)
+			goto out;
+		ld.fresh = g_ptr_array_new();
+	}
 	rc = ms_store_history_walk(opts->store, opts->gitdir, &wo, NULL,
 				   diags);
 	if (rc == 0 && ld.error) {
 		rc = ld.error;
 		ms_error_set(rc, "%s", ld.error_msg);
 	}
+	if (rc == 0 && ld.fresh && ld.fresh->len)
+		rc = put_patchids(opts->store, ld.fresh);
+out:
+	if (ld.fresh) {
+		for (guint i = 0; i < ld.fresh->len; i++) {
+			struct fresh_patchid *x = ld.fresh->pdata[i];
+
+			g_free(x->v.summary);
+			g_free(x);
+		}
+		g_ptr_array_free(ld.fresh, TRUE);
+	}
+	if (ld.known)
+		g_hash_table_unref(ld.known);
 	g_free(ld.error_msg);
 	g_mutex_clear(&ld.lock);
 	if (rc < 0) {

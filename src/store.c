@@ -41,6 +41,7 @@
 
 #define DEFAULT_BUSY_MS 30000
 #define DELIVER_BATCH 256
+#define REPLAY_BATCH 1024      /* messages read per read transaction */
 #define RAWSZ 20
 
 struct ms_store {
@@ -170,6 +171,12 @@ static const char *const migrations[] = {
 	"  evidence INTEGER NOT NULL,"
 	"  earlier TEXT NOT NULL,"
 	"  PRIMARY KEY (commit_id, flags));",
+	/* 3 -> 4: what linking derives from a commit's diff */
+	"CREATE TABLE commit_patchids ("
+	"  id TEXT PRIMARY KEY,"
+	"  version INTEGER NOT NULL,"
+	"  patch_id TEXT NOT NULL,"
+	"  summary TEXT NOT NULL);",
 };
 
 static const char views[] =
@@ -1940,7 +1947,16 @@ static char *col_dup(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL : g_strdup(s);
 }
 
+static bool json_strings_slow(const char *text, int len, GPtrArray *out);
+
 static bool json_strings(const char *text, int len, GPtrArray *out)
+{
+	if (text && len == 2 && text[0] == '[' && text[1] == ']')
+		return true;    /* the common case, without the set-up */
+	return json_strings_slow(text, len, out);
+}
+
+static bool json_strings_slow(const char *text, int len, GPtrArray *out)
 {
 	GStringChunk *chunk = g_string_chunk_new(256);
 	GPtrArray *tmp = g_ptr_array_new();
@@ -1967,7 +1983,18 @@ static void free_mail_trailer(gpointer p)
 	g_free(t);
 }
 
+static bool json_mail_trailers_slow(const char *text, int len,
+				   GPtrArray *out);
+
 static bool json_mail_trailers(const char *text, int len, GPtrArray *out)
+{
+	if (text && len == 2 && text[0] == '[' && text[1] == ']')
+		return true;
+	return json_mail_trailers_slow(text, len, out);
+}
+
+static bool json_mail_trailers_slow(const char *text, int len,
+				   GPtrArray *out)
 {
 	GStringChunk *chunk = g_string_chunk_new(256);
 	GArray *tmp = g_array_new(FALSE, FALSE,
@@ -2210,27 +2237,27 @@ out:
 }
 
 /*
- * Read up to DELIVER_BATCH stored messages of epoch `e` after seq *after
+ * Read up to REPLAY_BATCH stored messages of epoch `e` after seq *after
  * into `out` (with their commits in `commits`), in one short read
  * transaction: the caller's callback then runs with no lock held.
  */
-static int replay_batch(struct mail_tee *t, int e, int64_t *after,
-			GPtrArray *out, GPtrArray *commits,
+static int replay_batch(struct mail_tee *t, sqlite3_stmt *st, int e,
+			int64_t *after, GPtrArray *out, GPtrArray *commits,
 			GArray *problems_out)
 {
 	struct ms_store *s = t->s;
-	sqlite3_stmt *st = NULL;
 	int rc = 0;
-	int r = sqlite3_prepare_v2(s->db, "SELECT " MSG_COLS ", seq"
-				   " FROM messages WHERE inbox = ? AND"
-				   " epoch = ? AND seq > ? ORDER BY seq"
-				   " LIMIT ?", -1, &st, NULL);
+	int r = SQLITE_OK;
 
+	sqlite3_reset(st);
+	rc = exec(s, "BEGIN", "read the messages");
+	if (rc < 0)
+		return rc;
 	if (r == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, t->inbox);
 		sqlite3_bind_int(st, 2, e);
 		sqlite3_bind_int64(st, 3, *after);
-		sqlite3_bind_int(st, 4, DELIVER_BATCH);
+		sqlite3_bind_int(st, 4, REPLAY_BATCH);
 	}
 	while (r == SQLITE_OK) {
 		uint32_t problems;
@@ -2257,7 +2284,8 @@ static int replay_batch(struct mail_tee *t, int e, int64_t *after,
 	}
 	if (rc == 0 && r != SQLITE_DONE)
 		rc = db_error(s, r, "read the messages");
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 	return rc;
 }
 
@@ -2267,6 +2295,7 @@ static int replay_upto(struct mail_tee *t, int epoch)
 	GPtrArray *mails = g_ptr_array_new();
 	GPtrArray *commits = g_ptr_array_new_with_free_func(g_free);
 	GArray *problems = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	sqlite3_stmt *st = NULL;
 	int rc = 0;
 
 	while (rc == 0 && t->next_epoch < t->epochs->len &&
@@ -2274,13 +2303,24 @@ static int replay_upto(struct mail_tee *t, int epoch)
 		int e = g_array_index(t->epochs, int, t->next_epoch++);
 		int64_t after = 0;
 
+		if (!st) {
+			int r = sqlite3_prepare_v2(t->s->db, "SELECT " MSG_COLS
+				", seq FROM messages WHERE inbox = ? AND "
+				"epoch = ? AND seq > ? ORDER BY seq LIMIT ?",
+				-1, &st, NULL);
+
+			if (r != SQLITE_OK) {
+				rc = db_error(t->s, r, "read the messages");
+				break;
+			}
+		}
 		do {
 			guint i;
 
 			g_ptr_array_set_size(mails, 0);
 			g_ptr_array_set_size(commits, 0);
 			g_array_set_size(problems, 0);
-			rc = replay_batch(t, e, &after, mails, commits,
+			rc = replay_batch(t, st, e, &after, mails, commits,
 					  problems);
 			for (i = 0; rc == 0 && i < mails->len; i++) {
 				struct ms_mail_source src = { 0 };
@@ -2299,11 +2339,12 @@ static int replay_upto(struct mail_tee *t, int epoch)
 			}
 			for (; i < mails->len; i++)
 				ms_mail_free(mails->pdata[i]);
-		} while (rc == 0 && mails->len == DELIVER_BATCH);
+		} while (rc == 0 && mails->len == REPLAY_BATCH);
 	}
 	g_ptr_array_free(mails, TRUE);
 	g_ptr_array_free(commits, TRUE);
 	g_array_free(problems, TRUE);
+	sqlite3_finalize(st);
 	return rc;
 }
 
@@ -2670,5 +2711,96 @@ int ms_store_links_put(struct ms_store *s, int version, unsigned flags,
 	}
 	g_string_free(buf, TRUE);
 	g_ptr_array_free(tmp, TRUE);
+	return rc;
+}
+
+/* ---- patch-ids ---- */
+
+static void patchid_free(gpointer p)
+{
+	struct ms_store_patchid *x = p;
+
+	g_free(x->summary);
+	g_free(x);
+}
+
+int ms_store_patchids_get(struct ms_store *s, GHashTable **out)
+{
+	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal,
+					      g_free, patchid_free);
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	rc = exec(s, "BEGIN", "read the patch-ids");
+	if (rc < 0) {
+		g_hash_table_unref(h);
+		return rc;
+	}
+	rc = sqlite3_prepare_v2(s->db, "SELECT id, patch_id, summary FROM "
+				"commit_patchids WHERE version = ?", -1, &st,
+				NULL);
+	if (rc == SQLITE_OK)
+		sqlite3_bind_int(st, 1, MS_STORE_PATCHID_VERSION);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ms_store_patchid *x = g_new0(struct ms_store_patchid,
+						    1);
+		const char *pid = (const char *)sqlite3_column_text(st, 1);
+
+		rc = SQLITE_OK;
+		g_strlcpy(x->patch_id, pid ? pid : "", sizeof(x->patch_id));
+		x->summary = g_strdup((const char *)
+				      sqlite3_column_text(st, 2));
+		if (!x->summary)
+			x->summary = g_strdup("");
+		g_hash_table_replace(h, col_dup(st, 0), x);
+	}
+	sqlite3_finalize(st);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	if (rc != SQLITE_DONE) {
+		g_hash_table_unref(h);
+		return db_error(s, rc, "read the patch-ids");
+	}
+	*out = h;
+	return 0;
+}
+
+int ms_store_patchids_put(struct ms_store *s, const char *const *ids,
+			  const struct ms_store_patchid *const *v, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+
+	for (size_t at = 0; rc == 0 && at < n; at += MS_STORE_BATCH) {
+		size_t end = MIN(n, at + MS_STORE_BATCH);
+		int r;
+
+		rc = txn_begin(s);
+		if (rc < 0)
+			break;
+		r = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO "
+				       "commit_patchids VALUES (?,?,?,?)", -1,
+				       &st, NULL);
+		for (size_t i = at; r == SQLITE_OK && i < end; i++) {
+			sqlite3_reset(st);
+			sqlite3_bind_text(st, 1, ids[i], -1, SQLITE_STATIC);
+			sqlite3_bind_int(st, 2, MS_STORE_PATCHID_VERSION);
+			sqlite3_bind_text(st, 3, v[i]->patch_id, -1,
+					  SQLITE_STATIC);
+			sqlite3_bind_text(st, 4, v[i]->summary, -1,
+					  SQLITE_STATIC);
+			r = sqlite3_step(st);
+			r = r == SQLITE_DONE ? SQLITE_OK : r;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		if (r != SQLITE_OK) {
+			rc = db_error(s, r, "write the patch-ids");
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			s->in_txn = 0;
+			break;
+		}
+		rc = txn_commit(s);
+	}
 	return rc;
 }

@@ -21,10 +21,11 @@
 #include "history.h"
 #include "mail.h"
 
+#include <glib.h>
 #include <stdint.h>
 
 /* The database layout; a store written by a newer maintstat is refused. */
-#define MS_STORE_SCHEMA_VERSION 3
+#define MS_STORE_SCHEMA_VERSION 4
 /*
  * The extraction logic of a commit record.  Bump it whenever git-walk.c
  * or trailer.c changes what a commit yields: records of another version
@@ -136,6 +137,28 @@ int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
 int ms_store_links_put(struct ms_store *s, int version, unsigned flags,
 		       const char *state, const char *const *commit_ids,
 		       const struct ms_store_link *links, size_t n);
+
+/*
+ * What linking derives from a commit's diff (patchid.h): its stable
+ * patch-id and summary line.  Bump MS_STORE_PATCHID_VERSION whenever
+ * patchid.c or git-patchid.c change what they yield: records of another
+ * version are computed again.
+ */
+#define MS_STORE_PATCHID_VERSION 1
+
+struct ms_store_patchid {
+	char patch_id[41];       /* "" when the commit changes nothing */
+	char *summary;
+};
+
+/* The stored patch-ids of the current version in *out: commit id ->
+ * struct ms_store_patchid * (the table owns both; g_hash_table_unref
+ * it).  Returns 0 or the store's error. */
+int ms_store_patchids_get(struct ms_store *s, GHashTable **out);
+
+/* Store v[i] for commit ids[i], MS_STORE_BATCH per transaction. */
+int ms_store_patchids_put(struct ms_store *s, const char *const *ids,
+			  const struct ms_store_patchid *const *v, size_t n);
 
 /* What ms_store_info() reports. */
 struct ms_store_info {

@@ -412,7 +412,19 @@ eq(db_query(ldb, "SELECT count(*) FROM messages")[0][0], 600,
 eq(db_query(ldb, "SELECT count(*), count(DISTINCT state) FROM links "
             "WHERE flags = 0 AND version = 1 AND message_id IS NOT NULL"),
    [(300, 1)], "the links table holds the 300 links, of one message set")
+eq(db_query(ldb, "SELECT count(*) FROM commit_patchids WHERE version = "
+            "1 AND length(patch_id) = 40")[0][0], 300,
+   "the store holds the patch-id of each of the 300 commits")
 link_same("link, warm store: same report")
+c = sqlite3.connect(ldb)
+c.execute("UPDATE commit_patchids SET version = 0, patch_id = '0' || "
+          "substr(patch_id, 2) WHERE rowid % 7 = 0")
+c.execute("DELETE FROM links")
+c.commit()
+c.close()
+link_same("patch-ids of another version are computed again: same report")
+eq(db_query(ldb, "SELECT count(*) FROM commit_patchids WHERE version != "
+            "1")[0][0], 0, "... and replaced")
 # the warm run read its links from the store: a planted change shows
 c = sqlite3.connect(ldb)
 victim = c.execute("SELECT commit_id FROM links ORDER BY commit_id "
@@ -557,8 +569,8 @@ c.executescript(open(os.path.join(FIXTURES, "store",
 c.close()
 r = same_as_uncached(sk, v1db, "a schema-1 store: migrated, same log",
                      "--merges")
-eq(db_query(v1db, "PRAGMA user_version")[0][0], 3,
-   "... now at schema version 3")
+eq(db_query(v1db, "PRAGMA user_version")[0][0], 4,
+   "... now at schema version 4")
 ok(db_query(v1db, "SELECT count(*) FROM commits WHERE id = "
             "'0000000000000000000000000000000000000000'")[0][0] == 1,
    "... its records kept")
