@@ -43,6 +43,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: maintstat <command> [options]\n"
 		"       maintstat <command> --help\n"
+		"       maintstat help [<command>]\n"
 		"       maintstat --version\n\n"
 		"How kernel-style subsystems are really maintained.\n\n"
 		"commands:\n");
@@ -70,9 +71,22 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
+	    (!strcmp(argv[1], "help") && argc == 2)) {
 		usage(stdout);
 		return finish_stdout(EXIT_OK);
+	}
+	if (!strcmp(argv[1], "help")) {
+		/* "maintstat help CMD" is "maintstat CMD --help", as in git */
+		static char help_opt[] = "--help";
+
+		if (argc > 3) {
+			fprintf(stderr, "maintstat: help takes one command; "
+				"see 'maintstat --help'\n");
+			return EXIT_USAGE;
+		}
+		argc = 3;
+		argv[1] = argv[2];
+		argv[2] = help_opt;
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("maintstat %s\n", MS_VERSION);

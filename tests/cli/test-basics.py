@@ -13,8 +13,12 @@ ok("usage: maintstat" in r.err, "usage on stderr without a command", r.err)
 r = run("--help")
 eq(r.rc, 0, "--help exits 0")
 ok("usage: maintstat <command>" in r.out, "--help on stdout", r.out)
-for cmd in ("sections", "coverage", "activity", "urgent"):
-    ok(cmd in r.out, f"--help lists {cmd}", r.out)
+COMMANDS = ("sections", "coverage", "mail", "activity", "urgent", "retire",
+            "fetch", "store", "link", "review")
+for cmd in COMMANDS:
+    ok("\n  %s " % cmd in r.out, f"--help lists {cmd}", r.out)
+r2 = run("help")
+eq((r2.rc, r2.out), (0, r.out), "'help' is --help")
 
 r = run("--version")
 eq(r.rc, 0, "--version exits 0")
@@ -23,12 +27,20 @@ ok(r.out.startswith("maintstat "), "--version prints the version", r.out)
 r = run("no-such-command")
 eq(r.rc, 2, "unknown command exits 2")
 ok(r.err.startswith("maintstat: "), "error prefixed with maintstat:", r.err)
+r = run("help", "no-such-command")
+eq(r.rc, 2, "help of an unknown command exits 2")
+ok("'no-such-command' is not a maintstat command" in r.err, "  named",
+   r.err)
+r = run("help", "activity", "urgent")
+eq(r.rc, 2, "help of two commands is a usage error")
 
-for cmd in ("sections", "coverage", "activity", "urgent"):
+for cmd in COMMANDS:
     r = run(cmd, "--help")
     eq(r.rc, 0, f"{cmd} --help exits 0")
     ok("usage: maintstat " + cmd in r.out, f"{cmd} --help shows usage", r.out)
     ok("--json" in r.out, f"{cmd} --help lists --json", r.out)
+    r2 = run("help", cmd)
+    eq((r2.rc, r2.out), (0, r.out), f"'help {cmd}' is '{cmd} --help'")
     r = run(cmd, "--no-such-option")
     eq(r.rc, 2, f"{cmd} with an unknown option exits 2")
     ok(r.err.startswith("maintstat: "), f"{cmd} usage error on stderr", r.err)
