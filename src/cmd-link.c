@@ -16,7 +16,8 @@ static const struct cli_command_help help = {
 	"a message (lore URLs, /r/<id>, patch.msgid.link/<id>), a Message-Id:\n"
 	"trailer, equal patch-ids (git patch-id --stable), a posting dated at\n"
 	"the commit's author date (git am keeps it), then author plus\n"
-	"normalized subject (touched files break ties).  Each link names its\n"
+	"normalized subject (touched files break ties), last a similar\n"
+	"subject on the same files.  Each link names its\n"
 	"method and the earlier versions of the patch; commits left unlinked\n"
 	"are listed, and how many each method linked.",
 };

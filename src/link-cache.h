@@ -20,7 +20,7 @@
  * or ms_link_commits_load() yield: stored links of another version are
  * computed again (and replaced).
  */
-#define MS_LINK_VERSION 1
+#define MS_LINK_VERSION 2
 
 struct ms_store;
 

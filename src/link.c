@@ -433,6 +433,7 @@ struct matcher {
 	GHashTable *by_patch_id;    /* patch-id -> GArray of uint32_t */
 	GHashTable *by_subject;     /* subject key -> GArray of uint32_t */
 	GHashTable *by_date;        /* gint64 date -> GArray of uint32_t */
+	GHashTable *by_sender;      /* sender address -> GArray of uint32_t */
 	GHashTable *rec_of;         /* struct ms_mail_rec * -> number */
 };
 
@@ -794,6 +795,8 @@ static void matcher_init(struct matcher *m, const struct ms_link_mail *lm)
 					      garray_free);
 	m->by_date = g_hash_table_new_full(g_int64_hash, g_int64_equal,
 					   g_free, garray_free);
+	m->by_sender = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					     garray_free);
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = ms_mail_index_get(lm->idx, i);
 
@@ -802,6 +805,9 @@ static void matcher_init(struct matcher *m, const struct ms_link_mail *lm)
 		if (!is_posting(r))
 			continue;
 		multimap_add(m->by_patch_id, (gpointer)r->patch_id, i);
+		if (r->sender_email)
+			multimap_add(m->by_sender, (gpointer)r->sender_email,
+				     i);
 		if (r->subject && *r->subject) {
 			char *key = subject_key(r->subject);
 
@@ -824,6 +830,111 @@ static void matcher_release(struct matcher *m)
 	g_hash_table_unref(m->by_patch_id);
 	g_hash_table_unref(m->by_subject);
 	g_hash_table_unref(m->by_date);
+	g_hash_table_unref(m->by_sender);
+}
+
+/* The words of a subject (casefolded, split on blanks), as a set. */
+static GHashTable *subject_words(const char *subject)
+{
+	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal,
+						g_free, NULL);
+	char *key = subject_key(subject);
+	char **words = g_strsplit_set(key, " \t", -1);
+
+	for (char **w = words; *w; w++)
+		if (**w)
+			g_hash_table_add(set, g_strdup(*w));
+	g_strfreev(words);
+	g_free(key);
+	return set;
+}
+
+/* Jaccard similarity of two word sets. */
+static double jaccard(GHashTable *a, GHashTable *b)
+{
+	GHashTableIter it;
+	gpointer w;
+	size_t both = 0, all;
+
+	g_hash_table_iter_init(&it, a);
+	while (g_hash_table_iter_next(&it, &w, NULL))
+		if (g_hash_table_contains(b, w))
+			both++;
+	all = g_hash_table_size(a) + g_hash_table_size(b) - both;
+	return all ? (double)both / (double)all : 0;
+}
+
+/* Whether a posting's diff touches exactly the commit's files. */
+static bool same_files(const GPtrArray *files, const GPtrArray *paths)
+{
+	return files && files->len && files->len == paths->len &&
+	       common_files(files, paths) == paths->len;
+}
+
+/*
+ * The last resort, for commits no other method linked: a posting not
+ * linked to any commit (`taken`), by the author or the committer, posted
+ * before the commit within SUBJECT_WINDOW, touching exactly the
+ * commit's files, whose subject shares at least half of its words with
+ * the commit's (Jaccard >= SIMILAR): a maintainer reworded the subject
+ * and edited the code on the way in.  The most similar, then the newest.
+ */
+#define SIMILAR 0.5
+static int64_t by_similar_subject(const struct matcher *m,
+				  const struct ms_link_commit *c,
+				  GHashTable *taken)
+{
+	const char *who[2] = { c->author_email, c->committer_email };
+	GHashTable *cw;
+	int64_t best = -1, best_date = 0;
+	double best_sim = 0;
+
+	if (!*c->subject || !c->paths->len)
+		return -1;
+	cw = subject_words(c->subject);
+	for (int w = 0; w < 2; w++) {
+		const GArray *cand = *who[w] ?
+			g_hash_table_lookup(m->by_sender, who[w]) : NULL;
+
+		if (w == 1 && !strcmp(who[0], who[1]))
+			break;
+		for (guint i = 0; cand && i < cand->len; i++) {
+			uint32_t rec = g_array_index(cand, uint32_t, i);
+			const struct ms_mail_rec *r =
+				ms_mail_index_get(m->idx, rec);
+			GHashTable *rw;
+			double sim;
+
+			if (g_hash_table_contains(taken, GUINT_TO_POINTER(rec)) ||
+			    !r->date_valid || !r->subject ||
+			    r->date > c->commit_time + SKEW ||
+			    r->date < c->commit_time - SUBJECT_WINDOW ||
+			    !same_files(ms_link_mail_files(m->lm, rec),
+					c->paths))
+				continue;
+			rw = subject_words(r->subject);
+			sim = jaccard(cw, rw);
+			g_hash_table_unref(rw);
+			if (sim < SIMILAR)
+				continue;
+			if (best < 0 || sim > best_sim ||
+			    (sim == best_sim && r->date > best_date)) {
+				best = rec;
+				best_sim = sim;
+				best_date = r->date;
+			}
+		}
+	}
+	g_hash_table_unref(cw);
+	return best;
+}
+
+static void take(GHashTable *taken, uint32_t rec, const GArray *earlier)
+{
+	g_hash_table_add(taken, GUINT_TO_POINTER(rec));
+	for (guint k = 0; k < earlier->len; k++)
+		g_hash_table_add(taken, GUINT_TO_POINTER(
+			g_array_index(earlier, uint32_t, k)));
 }
 
 struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
@@ -831,6 +942,9 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 				   const struct ms_link_opts *opts)
 {
 	struct ms_link_result *res = g_new0(struct ms_link_result, 1);
+	struct ms_link *found = g_new0(struct ms_link, commits->len ?
+				       commits->len : 1);
+	GHashTable *taken = g_hash_table_new(NULL, NULL);
 	struct matcher m;
 
 	res->links = g_array_new(FALSE, FALSE, sizeof(struct ms_link));
@@ -839,28 +953,29 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 	matcher_init(&m, lm);
 	for (guint ci = 0; ci < commits->len; ci++) {
 		const struct ms_link_commit *c = commits->pdata[ci];
-		struct ms_link l = { ci, 0, MS_LINK_TRAILER, 0, NULL };
+		struct ms_link *l = &found[ci];
 		int64_t rec = -1;
 
+		l->commit = ci;
 		if (!opts->ignore_link_trailers) {
 			rec = by_trailer_ids(&m, c->link_ids);
-			l.method = MS_LINK_TRAILER;
+			l->method = MS_LINK_TRAILER;
 			if (rec < 0) {
 				rec = by_trailer_ids(&m, c->msgid_ids);
-				l.method = MS_LINK_MSGID_TRAILER;
+				l->method = MS_LINK_MSGID_TRAILER;
 			}
 		}
 		if (rec < 0 && *c->patch_id) {
 			rec = pick(&m, g_hash_table_lookup(m.by_patch_id,
 							   c->patch_id),
 				   c, false);
-			l.method = MS_LINK_PATCH_ID;
+			l->method = MS_LINK_PATCH_ID;
 		}
 		if (rec < 0) {
 			rec = by_author_date(&m, c);
 			if (rec >= 0 && self_committed(c))
 				rec = latest_version(&m, (uint32_t)rec, c);
-			l.method = MS_LINK_AUTHOR_DATE;
+			l->method = MS_LINK_AUTHOR_DATE;
 		}
 		if (rec < 0 && *c->subject) {
 			char *key = subject_key(c->subject);
@@ -868,15 +983,38 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 			rec = pick(&m, g_hash_table_lookup(m.by_subject, key),
 				   c, true);
 			g_free(key);
-			l.method = MS_LINK_SUBJECT;
+			l->method = MS_LINK_SUBJECT;
 		}
-		if (rec < 0) {
+		if (rec < 0)
+			continue;
+		l->rec = (uint32_t)rec;
+		l->earlier = earlier_versions(&m, l->rec);
+		take(taken, l->rec, l->earlier);
+	}
+	/* the last resort sees what every other commit took */
+	for (guint ci = 0; ci < commits->len; ci++) {
+		const struct ms_link_commit *c = commits->pdata[ci];
+		struct ms_link *l = &found[ci];
+		int64_t rec;
+
+		if (l->earlier)
+			continue;
+		rec = by_similar_subject(&m, c, taken);
+		if (rec < 0)
+			continue;
+		l->method = MS_LINK_SUBJECT;
+		l->rec = (uint32_t)rec;
+		l->earlier = earlier_versions(&m, l->rec);
+		take(taken, l->rec, l->earlier);
+	}
+	for (guint ci = 0; ci < commits->len; ci++) {
+		struct ms_link l = found[ci];
+
+		if (!l.earlier) {
 			g_array_append_val(res->unlinked, ci);
 			continue;
 		}
-		l.rec = (uint32_t)rec;
-		l.evidence = evidence(&m, l.rec, c);
-		l.earlier = earlier_versions(&m, l.rec);
+		l.evidence = evidence(&m, l.rec, commits->pdata[ci]);
 		res->counts[l.method]++;
 		g_array_append_val(res->links, l);
 		g_hash_table_insert(res->by_rec, GUINT_TO_POINTER(l.rec),
@@ -890,6 +1028,8 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 					GUINT_TO_POINTER(res->links->len));
 		}
 	}
+	g_hash_table_unref(taken);
+	g_free(found);
 	matcher_release(&m);
 	return res;
 }

@@ -16,7 +16,9 @@
  *    patch.msgid.link/<id>), a Message-Id: trailer, equal patch-ids, a
  *    posting whose Date is the commit's author date (git am keeps it)
  *    confirmed by its subject, sender or files, then author plus
- *    normalized subject (touched files break ties).  Among several
+ *    normalized subject (touched files break ties), and last, for
+ *    commits still unlinked, a similar subject (half its words) on a
+ *    posting of the same files no other commit took.  Among several
  *    postings of the same patch the one dated exactly at the author date
  *    is the applied version, else the newest one posted before the
  *    commit; the others posted earlier by the same author under the same
