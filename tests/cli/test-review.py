@@ -104,8 +104,9 @@ r = run("review", "--repo", repo, "--archive", mbox, "--json", "--since",
         "2024-01-01", "BAR CHIP DRIVER")
 eq([a["email"] for a in r.json()["entries"][0]["corporate_aliases"]],
    ["support.opensource@corp.example.com"],
-   "with --since after chip.support@'s ack, the rule still reads the "
-   "whole history: chip.support@ is no corporate alias")
+   "with --since after chip.support@'s ack and bar.team@'s only message, "
+   "the rule still reads the whole history and archive: neither is a "
+   "corporate alias")
 eq([(t["tag"], t["email"], t.get("message_id"))
     for t in bar["tag_ledger"]["dropped"]],
    [("Acked-by", "cora@corp.example.com", "e1-r1@corp.example.com")],
