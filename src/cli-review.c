@@ -523,19 +523,26 @@ const char *cli_list_facts_category(struct cli_list_facts *f,
 	}
 	if (e->nr_top_committers) {
 		const struct ms_act_count *c = &e->top_committers[0];
+		size_t spread = committer_spread(all, nr_all, c->email);
 
-		if (c->count >= 2 && 2 * c->count > e->commits &&
-		    committer_spread(all, nr_all, c->email) <
-		    LAST_RESORT_ENTRIES) {
+		if (c->count >= 2 && 2 * c->count > e->commits) {
+			if (spread < LAST_RESORT_ENTRIES) {
+				if (why)
+					*why = g_strdup_printf(
+						"%s committed %zu of %zu",
+						c->email, c->count,
+						e->commits);
+				return "defacto_maintainer";
+			}
 			if (why)
-				*why = g_strdup_printf("%s committed %zu of "
-						       "%zu", c->email,
-						       c->count, e->commits);
-			return "defacto_maintainer";
+				*why = g_strdup_printf(
+					"merged by a maintainer of last resort: "
+					"%s, a top committer of %zu entries",
+					c->email, spread);
+			return "unmaintained";
 		}
 	}
 	if (why)
-		*why = g_strdup("merged by many committers or by "
-				"maintainers of last resort");
+		*why = g_strdup("merged by many different committers");
 	return "unmaintained";
 }

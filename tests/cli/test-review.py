@@ -306,7 +306,8 @@ eq([(e["name"], e["category"]) for e in r.json()["entries"]],
    [("WIDGET CORNER", "overlap"),
     ("BAR CHIP DRIVER", "corporate_alias"),
     ("BAZ LEGACY DRIVER", "defacto_maintainer"),
-    ("ZOO ORPHAN DRIVER", "unmaintained")],
+    ("ZOO ORPHAN DRIVER", "unmaintained"),
+    ("LAST RESORT DRIVER", "unmaintained")],
    "urgent sorts the entries into LWN's categories (see test-urgent)")
 r = run("urgent", "--repo", repo, "--archive", mbox, "--min-commits", "1",
         "--months", "0", "--aliases", aliases)

@@ -98,7 +98,8 @@ eq(r.rc, 2, "--months takes a number")
 # active FOO DRIVER (overlap); BAR CHIP's role address never appears while
 # Cora of its domain acks (corporate alias); Dan answers first on both BAZ
 # patches and commits them (de-facto maintainer); ZOO ORPHAN's three
-# commits have three committers (truly unmaintained).
+# commits have three committers, LAST RESORT's two are Linus's, who
+# commits in 14 entries (truly unmaintained, both ways).
 rv = os.path.join(tmp, "review")
 subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
                                              "gen-review.py"), rv],
@@ -114,7 +115,10 @@ CATS = [("WIDGET CORNER", "overlap",
         ("BAZ LEGACY DRIVER", "defacto_maintainer",
          "dan@example.net handles its patches"),
         ("ZOO ORPHAN DRIVER", "unmaintained",
-         "merged by many committers or by maintainers of last resort")]
+         "merged by many different committers"),
+        ("LAST RESORT DRIVER", "unmaintained",
+         "merged by a maintainer of last resort: linus@example.org, a top "
+         "committer of 14 entries")]
 r = run(*args, "--json")
 eq(r.rc, 0, "urgent --archive --json exits 0")
 eq([(e["name"], e["category"], e["category_reason"])
