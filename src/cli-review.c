@@ -54,9 +54,8 @@ int cli_rev_load_mail(const char *cmd, const struct cli_rev_opts *o,
 	mo.parse_flags = parse_flags;
 	mo.hook = hook;
 	mo.hook_data = hook_data;
-	/* the repository's store holds the messages too (store.h: bodies
-	 * are not stored, so a read that keeps them goes around it) */
-	if (o->repo && !(parse_flags & MS_MAIL_PARSE_KEEP_BODY)) {
+	/* the repository's store holds the messages too (store.h) */
+	if (o->repo) {
 		rc = cli_store_open(&o->store, o->repo, &mo.store);
 		if (rc != CLI_CONTINUE)
 			return rc;

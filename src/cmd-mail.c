@@ -143,9 +143,9 @@ static int mail_stats(int argc, char **argv)
 
 		ms_mail_read_result_init(r);
 		g_ptr_array_add(results, r);
-		/* public-inbox archives go through the store (store.h),
-		 * unless the reader is told where to resume */
-		if (!after_opt.nr && g_file_test(argv[i], G_FILE_TEST_IS_DIR)) {
+		/* archives go through the store (store.h), unless the
+		 * reader is told where to resume */
+		if (!after_opt.nr) {
 			rc = cli_store_open(&so, argv[i], &store);
 			if (rc != CLI_CONTINUE)
 				goto out;

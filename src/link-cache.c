@@ -23,50 +23,172 @@ static void hash_int(GChecksum *c, int64_t v)
 	hash_str(c, buf);
 }
 
-char *ms_link_mail_state(const struct ms_link_mail *lm)
+/*
+ * What the linker reads of record `r` (link.c: by Message-ID, date,
+ * duplicate, kind, patch-id, sender, subject and files), nothing derived
+ * from other records: appending messages leaves a prefix's hash as it was.
+ */
+static void hash_rec(GChecksum *c, const struct ms_link_mail *lm,
+		     const struct ms_mail_rec *r, uint32_t rec)
+{
+	const GPtrArray *files = ms_link_mail_files(lm, rec);
+
+	hash_str(c, r->message_id);
+	hash_str(c, r->sender_email);
+	hash_str(c, r->sender_name);
+	hash_str(c, r->subject);
+	hash_str(c, r->patch_id);
+	hash_int(c, r->date_valid ? r->date : INT64_MIN);
+	hash_int(c, r->duplicate);
+	hash_int(c, r->kind);
+	hash_int(c, files ? (int64_t)files->len : -1);
+	for (guint k = 0; files && k < files->len; k++)
+		hash_str(c, files->pdata[k]);
+}
+
+/*
+ * The state "<records>:<sha1>" of the messages of `lm`; with `prefixes`
+ * (state string -> GINT_TO_POINTER(0)), each whose record count is at
+ * most ours is set to 1 when it names a prefix of ours.
+ */
+static char *mail_state(const struct ms_link_mail *lm, GHashTable *prefixes)
 {
 	const struct ms_mail_index *idx = ms_link_mail_index(lm);
 	size_t n = ms_mail_index_count(idx);
 	GChecksum *c = g_checksum_new(G_CHECKSUM_SHA1);
+	GHashTable *at = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+					       g_free, NULL);
+	GHashTableIter it;
+	gpointer key;
 	char *out;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct ms_mail_rec *r = ms_mail_index_get(idx, i);
-		const GPtrArray *files = ms_link_mail_files(lm, (uint32_t)i);
+	if (prefixes) {
+		g_hash_table_iter_init(&it, prefixes);
+		while (g_hash_table_iter_next(&it, &key, NULL)) {
+			gint64 *k = g_new(gint64, 1);
 
-		hash_str(c, r->message_id);
-		hash_str(c, r->parent_id);
-		hash_str(c, r->sender_email);
-		hash_str(c, r->sender_name);
-		hash_str(c, r->subject);
-		hash_str(c, r->change_id);
-		hash_str(c, r->patch_id);
-		hash_int(c, r->date_valid ? r->date : INT64_MIN);
-		hash_int(c, r->duplicate | r->applied_notice << 1);
-		hash_int(c, r->kind);
-		hash_int(c, r->version);
-		hash_int(c, r->number);
-		hash_int(c, r->total);
-		hash_int(c, r->problems);
-		hash_int(c, r->thread);
-		hash_int(c, r->series);
-		const struct ms_mail_tag *tags = r->n_review_tags ?
-			ms_mail_index_tags(idx, r) : NULL;
-
-		for (uint32_t k = 0; k < r->n_review_tags; k++) {
-			const struct ms_mail_tag *t = &tags[k];
-
-			hash_int(c, t->kind);
-			hash_str(c, t->email);
-			hash_str(c, t->name);
+			*k = g_ascii_strtoll(key, NULL, 10);
+			g_hash_table_insert(at, k, k);
 		}
-		hash_int(c, files ? (int64_t)files->len : -1);
-		for (guint k = 0; files && k < files->len; k++)
-			hash_str(c, files->pdata[k]);
+	}
+	for (size_t i = 0; i <= n; i++) {
+		gint64 k = (gint64)i;
+
+		if (g_hash_table_contains(at, &k)) {
+			/* get_string closes a checksum: ask a copy */
+			GChecksum *copy = g_checksum_copy(c);
+			char *st = g_strdup_printf("%zu:%s", i,
+				g_checksum_get_string(copy));
+
+			g_checksum_free(copy);
+			if (g_hash_table_contains(prefixes, st))
+				g_hash_table_insert(prefixes, g_strdup(st),
+						    GINT_TO_POINTER(1));
+			g_free(st);
+		}
+		if (i < n)
+			hash_rec(c, lm, ms_mail_index_get(idx, i),
+				 (uint32_t)i);
 	}
 	out = g_strdup_printf("%zu:%s", n, g_checksum_get_string(c));
 	g_checksum_free(c);
+	g_hash_table_unref(at);
 	return out;
+}
+
+char *ms_link_mail_state(const struct ms_link_mail *lm)
+{
+	return mail_state(lm, NULL);
+}
+
+/* ---- which stored links new messages may change ---- */
+
+static void add_key(GHashTable *keys, char kind, const char *v, uint32_t i)
+{
+	char *k;
+
+	if (!v || !*v)
+		return;
+	k = g_strdup_printf("%c:%s", kind, v);
+	g_hash_table_replace(keys, k, GUINT_TO_POINTER(i + 1));
+}
+
+static void add_subject_key(GHashTable *keys, const char *subject,
+			    uint32_t i)
+{
+	char *k;
+
+	if (!subject || !*subject)
+		return;
+	k = ms_link_subject_key(subject);
+	add_key(keys, 's', k, i);
+	g_free(k);
+}
+
+static void add_date_key(GHashTable *keys, int64_t t, uint32_t i)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%lld", (long long)t);
+	add_key(keys, 'd', buf, i);
+}
+
+/*
+ * The keys under which record `r` can be found by the linker (link.c):
+ * its Message-ID (trailers), patch-id, date (author-date method) and
+ * subject key; value: the last record number + 1 that has the key.
+ */
+static void rec_keys(GHashTable *keys, const struct ms_mail_rec *r,
+		     uint32_t i)
+{
+	add_key(keys, 'i', r->message_id, i);
+	add_key(keys, 'p', r->patch_id, i);
+	if (r->date_valid)
+		add_date_key(keys, r->date, i);
+	add_subject_key(keys, r->subject, i);
+}
+
+/* The last record with one of the keys commit `c` and its stored link
+ * `l` (records `linked`) look up, + 1; 0 when none has. */
+static uint32_t newest_match(GHashTable *keys, const struct ms_link_commit *c,
+			     const struct ms_mail_index *idx,
+			     const struct ms_link *l)
+{
+	GHashTable *mine = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+	GHashTableIter it;
+	gpointer k;
+	uint32_t newest = 0;
+
+	if (!g_hash_table_size(keys)) {
+		g_hash_table_unref(mine);
+		return 0;       /* no new message */
+	}
+	for (guint i = 0; i < c->link_ids->len; i++)
+		add_key(mine, 'i', c->link_ids->pdata[i], 0);
+	for (guint i = 0; i < c->msgid_ids->len; i++)
+		add_key(mine, 'i', c->msgid_ids->pdata[i], 0);
+	add_key(mine, 'p', c->patch_id, 0);
+	add_date_key(mine, c->author_time, 0);
+	add_subject_key(mine, c->subject, 0);
+	/* latest_version() and earlier_versions() look up the linked
+	 * posting's (and its versions') subject and patch-id */
+	for (guint i = 0; l && i <= l->earlier->len; i++) {
+		const struct ms_mail_rec *r = ms_mail_index_get(idx,
+			i < l->earlier->len ?
+			g_array_index(l->earlier, uint32_t, i) : l->rec);
+
+		add_key(mine, 'p', r->patch_id, 0);
+		add_subject_key(mine, r->subject, 0);
+	}
+	g_hash_table_iter_init(&it, mine);
+	while (g_hash_table_iter_next(&it, &k, NULL)) {
+		uint32_t at = GPOINTER_TO_UINT(g_hash_table_lookup(keys, k));
+
+		newest = MAX(newest, at);
+	}
+	g_hash_table_unref(mine);
+	return newest;
 }
 
 static int method_of(const char *name)
@@ -140,7 +262,8 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 	const struct ms_mail_index *idx = ms_link_mail_index(lm);
 	unsigned flags = opts->ignore_link_trailers ? 1 : 0;
 	struct ms_link_result *res, *sub = NULL;
-	GHashTable *stored = NULL, *recs = NULL;
+	GHashTable *stored = NULL, *recs = NULL, *prefixes, *keys;
+	GPtrArray *stale = g_ptr_array_new_with_free_func(g_free);
 	GPtrArray *todo;
 	GArray *todo_at, *have;
 	char *state;
@@ -151,11 +274,45 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 		*out = ms_link_run(lm, commits, opts);
 		return 0;
 	}
-	state = ms_link_mail_state(lm);
-	rc = ms_store_links_get(s, MS_LINK_VERSION, flags, state, &stored);
-	if (rc < 0) {
-		g_free(state);
+	rc = ms_store_links_get(s, MS_LINK_VERSION, flags, &stored);
+	if (rc < 0)
 		return rc;
+	/* which of the stored rows' message sets are a prefix of ours */
+	prefixes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					 NULL);
+	{
+		GHashTableIter it;
+		gpointer v;
+
+		g_hash_table_iter_init(&it, stored);
+		while (g_hash_table_iter_next(&it, NULL, &v)) {
+			const struct ms_store_link *sl = v;
+
+			if (sl->state)
+				g_hash_table_insert(prefixes,
+						    g_strdup(sl->state),
+						    GINT_TO_POINTER(0));
+		}
+	}
+	state = mail_state(lm, prefixes);
+	/* the keys of the messages after the oldest valid prefix */
+	{
+		GHashTableIter it;
+		gpointer k, v;
+		size_t from = ms_mail_index_count(idx);
+
+		g_hash_table_iter_init(&it, prefixes);
+		while (g_hash_table_iter_next(&it, &k, &v))
+			if (GPOINTER_TO_INT(v))
+				from = MIN(from, (size_t)g_ascii_strtoull(
+					k, NULL, 10));
+			else
+				g_ptr_array_add(stale, g_strdup(k));
+		keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     NULL);
+		for (size_t i = from; i < ms_mail_index_count(idx); i++)
+			rec_keys(keys, ms_mail_index_get(idx, i),
+				 (uint32_t)i);
 	}
 	/* have[ci]: 0 to link now, 1 linked from the store, 2 unlinked */
 	have = g_array_sized_new(FALSE, TRUE, sizeof(struct ms_link),
@@ -170,12 +327,23 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 		struct ms_link *l = &g_array_index(have, struct ms_link, ci);
 
 		l->commit = ci;
+		if (sl && (!sl->state || !GPOINTER_TO_INT(
+				g_hash_table_lookup(prefixes, sl->state))))
+			sl = NULL;      /* another message set */
 		if (sl && !sl->message_id) {
-			l->evidence = ~0u;      /* unlinked */
-			continue;
+			/* unlinked, unless a newer message may match */
+			if (newest_match(keys, c, idx, NULL) <=
+			    g_ascii_strtoull(sl->state, NULL, 10)) {
+				l->evidence = ~0u;
+				continue;
+			}
+		} else if (sl && resolve(idx, sl, l, &recs)) {
+			if (newest_match(keys, c, idx, l) <=
+			    g_ascii_strtoull(sl->state, NULL, 10))
+				continue;
+			g_array_free(l->earlier, TRUE);
+			l->earlier = NULL;
 		}
-		if (sl && resolve(idx, sl, l, &recs))
-			continue;
 		g_ptr_array_add(todo, commits->pdata[ci]);
 		g_array_append_val(todo_at, ci);
 	}
@@ -223,7 +391,7 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 		}
 	}
 	/* store what was linked now */
-	if (todo->len || !g_hash_table_size(stored)) {
+	if (todo->len || stale->len) {
 		struct ms_store_link *rows = g_new0(struct ms_store_link,
 						    todo->len);
 		const char **ids = g_new(const char *, todo->len + 1);
@@ -267,7 +435,8 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 		}
 		ids[todo->len] = NULL;
 		rc = ms_store_links_put(s, MS_LINK_VERSION, flags, state,
-					ids, rows, todo->len);
+					(const char *const *)stale->pdata,
+					stale->len, ids, rows, todo->len);
 		for (guint i = 0; i < todo->len; i++)
 			g_free(rows[i].earlier);
 		g_free(rows);
@@ -279,6 +448,9 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 	g_array_free(todo_at, TRUE);
 	g_array_free(have, TRUE);
 	g_hash_table_unref(stored);
+	g_hash_table_unref(prefixes);
+	g_hash_table_unref(keys);
+	g_ptr_array_free(stale, TRUE);
 	if (recs)
 		g_hash_table_unref(recs);
 	g_free(state);

@@ -2,13 +2,19 @@
  * link-cache.h - mail-to-commit links kept in the store, so that a warm
  * `link` or `review` links only the commits it has not linked before.
  *
- * A commit's link depends on the commit and on the whole set of messages
- * (link.h), never on the other commits.  So a stored link is reused when
- * it was computed by the same linking logic (MS_LINK_VERSION), with the
- * same options, against the same messages: a fingerprint of every field
- * of every index record the matcher reads, in index order.  New commits
- * are linked and added; new or changed messages change the fingerprint,
- * and every commit of the window is linked again.
+ * A commit's link depends on the commit and on the set of messages
+ * (link.h), never on the other commits.  Each stored link records the
+ * state of the messages it was computed against: their number and a
+ * SHA-1 of every field the linker reads, record after record.  A stored
+ * link is reused when it is of the same linking logic (MS_LINK_VERSION)
+ * and options, its state is a prefix of the current messages (lists
+ * grow by appending), and none of the messages after that prefix can be
+ * found under a key the linker looks the commit up by: the Message-IDs
+ * of its Link:/Message-Id: trailers, its patch-id, its author date, its
+ * subject key, and the subject keys and patch-ids of its linked posting
+ * and that posting's versions.  Other commits are linked again.  Keep
+ * these keys in step with link.c (and bump MS_LINK_VERSION) when it
+ * changes how it looks messages up.
  */
 #ifndef MS_LINK_CACHE_H
 #define MS_LINK_CACHE_H

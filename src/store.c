@@ -177,6 +177,18 @@ static const char *const migrations[] = {
 	"  version INTEGER NOT NULL,"
 	"  patch_id TEXT NOT NULL,"
 	"  summary TEXT NOT NULL);",
+	/* 4 -> 5: mbox files, whole, and where each message starts */
+	"ALTER TABLE messages ADD COLUMN line INTEGER NOT NULL DEFAULT 0;"
+	"CREATE TABLE mbox_files ("
+	"  inbox INTEGER PRIMARY KEY REFERENCES inboxes(id),"
+	"  size INTEGER NOT NULL,"
+	"  mtime INTEGER NOT NULL,"
+	"  sha1 TEXT NOT NULL);"
+	/* the decoded text of messages, for reads that keep it */
+	"CREATE TABLE message_bodies ("
+	"  seq INTEGER PRIMARY KEY,"
+	"  body TEXT);"
+	"ALTER TABLE inboxes ADD COLUMN bodies INTEGER NOT NULL DEFAULT 0;",
 };
 
 static const char views[] =
@@ -1815,8 +1827,8 @@ out:
 	"forward, patch, rfc, resend, pull, patch_version, patch_number, " \
 	"patch_total, tree, new_lines, quoted_lines, trailers, change_id, " \
 	"has_diff, diff_in_attachment, files, lines_added, lines_removed, " \
-	"patch_id, kind, applied_notice, problems, size"
-#define MSG_NCOLS 46
+	"patch_id, kind, applied_notice, problems, size, line"
+#define MSG_NCOLS 47
 
 struct cell {
 	bool is_text;
@@ -1826,6 +1838,7 @@ struct cell {
 
 struct mrow {
 	struct cell c[MSG_NCOLS];
+	char *body;             /* kept when the inbox stores bodies */
 };
 
 static void cell_s(struct cell **c, const char *s)
@@ -1930,6 +1943,7 @@ static void mail_cells(struct mrow *r, const struct ms_mail *m,
 	cell_i(&c, m->applied_notice);
 	cell_i(&c, m->problems);
 	cell_i(&c, (int64_t)m->size);
+	cell_i(&c, (int64_t)src->line);
 	g_assert(c - r->c == MSG_NCOLS);
 }
 
@@ -1937,6 +1951,7 @@ static void mrow_clear(struct mrow *r)
 {
 	for (int i = 0; i < MSG_NCOLS; i++)
 		g_free(r->c[i].s);
+	g_free(r->body);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -2083,6 +2098,7 @@ static struct ms_mail *cells_to_mail(sqlite3_stmt *st, uint32_t *src_problems)
 	m->applied_notice = sqlite3_column_int(st, i++) != 0;
 	m->problems = (uint32_t)sqlite3_column_int64(st, i++);
 	m->size = (size_t)sqlite3_column_int64(st, i++);
+	i++;                    /* line: the source's */
 	g_assert(i == MSG_NCOLS);
 	if (!ok) {
 		ms_mail_free(m);
@@ -2110,6 +2126,9 @@ struct mail_tee {
 	uint64_t replayed_bytes;
 	unsigned long fresh;     /* messages parsed in this run */
 	int error;               /* the store's first failure */
+	bool mbox;               /* one mbox file: no epochs, whole */
+	bool bodies;             /* the inbox stores bodies: parse them */
+	bool want_body;          /* the caller keeps bodies */
 };
 
 static int inbox_id(struct mail_tee *t, enum ms_mail_format format)
@@ -2122,11 +2141,13 @@ static int inbox_id(struct mail_tee *t, enum ms_mail_format format)
 	if (rc < 0)
 		return rc;
 	rc = sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO inboxes "
-				"(path, format) VALUES (?, ?)", -1, &st, NULL);
+				"(path, format, bodies) VALUES (?, ?, ?)", -1,
+				&st, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, t->key, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, ms_mail_format_name(format), -1,
 				  SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, t->bodies ? 1 : 0);
 		rc = sqlite3_step(st);
 		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
 	}
@@ -2172,6 +2193,25 @@ static int put_head(struct ms_store *s, int64_t inbox, int epoch,
 	return rc == SQLITE_OK ? 0 : db_error(s, rc, "record an epoch");
 }
 
+static int put_body(struct ms_store *s, int64_t seq, const char *body)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO "
+				    "message_bodies VALUES (?, ?)", -1, &st,
+				    NULL);
+
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, seq);
+		if (body)
+			sqlite3_bind_text(st, 2, body, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 2);
+		rc = sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* Write the pending messages, and where each epoch is, in one go. */
 static int mail_flush(struct mail_tee *t)
 {
@@ -2213,10 +2253,13 @@ static int mail_flush(struct mail_tee *t)
 				sqlite3_bind_null(st, i + 2);
 		}
 		step = sqlite3_step(st);
+		if (step == SQLITE_DONE && t->bodies)
+			step = put_body(s, sqlite3_last_insert_rowid(s->db),
+					r->body);
 		if (step != SQLITE_DONE)
 			rc = db_error(s, step, "write a message");
-		else if (k + 1 == t->nr ||
-			 t->rows[k + 1].c[0].i != r->c[0].i)
+		else if (!t->mbox && (k + 1 == t->nr ||
+			 t->rows[k + 1].c[0].i != r->c[0].i))
 			rc = put_head(s, t->inbox, (int)r->c[0].i,
 				      r->c[1].s);
 	}
@@ -2243,7 +2286,7 @@ out:
  */
 static int replay_batch(struct mail_tee *t, sqlite3_stmt *st, int e,
 			int64_t *after, GPtrArray *out, GPtrArray *commits,
-			GArray *problems_out)
+			GArray *problems_out, GArray *lines)
 {
 	struct ms_store *s = t->s;
 	int rc = 0;
@@ -2277,7 +2320,15 @@ static int replay_batch(struct mail_tee *t, sqlite3_stmt *st, int e,
 			break;
 		}
 		g_array_append_val(problems_out, problems);
+		{
+			unsigned long line = (unsigned long)
+				sqlite3_column_int64(st, MSG_NCOLS - 1);
+
+			g_array_append_val(lines, line);
+		}
 		*after = sqlite3_column_int64(st, MSG_NCOLS);
+		if (t->want_body)
+			m->body = col_dup(st, MSG_NCOLS + 1);
 		g_ptr_array_add(out, m);
 		g_ptr_array_add(commits, g_strdup((const char *)
 			sqlite3_column_text(st, 1)));
@@ -2295,6 +2346,7 @@ static int replay_upto(struct mail_tee *t, int epoch)
 	GPtrArray *mails = g_ptr_array_new();
 	GPtrArray *commits = g_ptr_array_new_with_free_func(g_free);
 	GArray *problems = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	GArray *lines = g_array_new(FALSE, FALSE, sizeof(unsigned long));
 	sqlite3_stmt *st = NULL;
 	int rc = 0;
 
@@ -2304,10 +2356,14 @@ static int replay_upto(struct mail_tee *t, int epoch)
 		int64_t after = 0;
 
 		if (!st) {
-			int r = sqlite3_prepare_v2(t->s->db, "SELECT " MSG_COLS
-				", seq FROM messages WHERE inbox = ? AND "
-				"epoch = ? AND seq > ? ORDER BY seq LIMIT ?",
-				-1, &st, NULL);
+			int r = sqlite3_prepare_v2(t->s->db, t->want_body ?
+				"SELECT " MSG_COLS ", seq, (SELECT body FROM "
+				"message_bodies b WHERE b.seq = messages.seq) "
+				"FROM messages WHERE inbox = ? AND "
+				"epoch = ? AND seq > ? ORDER BY seq LIMIT ?" :
+				"SELECT " MSG_COLS ", seq FROM messages WHERE "
+				"inbox = ? AND epoch = ? AND seq > ? ORDER BY "
+				"seq LIMIT ?", -1, &st, NULL);
 
 			if (r != SQLITE_OK) {
 				rc = db_error(t->s, r, "read the messages");
@@ -2320,8 +2376,9 @@ static int replay_upto(struct mail_tee *t, int epoch)
 			g_ptr_array_set_size(mails, 0);
 			g_ptr_array_set_size(commits, 0);
 			g_array_set_size(problems, 0);
+			g_array_set_size(lines, 0);
 			rc = replay_batch(t, st, e, &after, mails, commits,
-					  problems);
+					  problems, lines);
 			for (i = 0; rc == 0 && i < mails->len; i++) {
 				struct ms_mail_source src = { 0 };
 				struct ms_mail *m = mails->pdata[i];
@@ -2331,7 +2388,10 @@ static int replay_upto(struct mail_tee *t, int epoch)
 				src.path = t->path;
 				src.format = t->format;
 				src.epoch = e;
-				src.commit = commits->pdata[i];
+				src.commit = t->mbox ? NULL :
+					commits->pdata[i];
+				src.line = g_array_index(lines,
+							 unsigned long, i);
 				t->replayed++;
 				t->replayed_bytes += m->size;
 				mails->pdata[i] = NULL;
@@ -2344,6 +2404,7 @@ static int replay_upto(struct mail_tee *t, int epoch)
 	g_ptr_array_free(mails, TRUE);
 	g_ptr_array_free(commits, TRUE);
 	g_array_free(problems, TRUE);
+	g_array_free(lines, TRUE);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -2354,11 +2415,11 @@ static int mail_tee_fn(struct ms_mail *m, const struct ms_mail_source *src,
 	struct mail_tee *t = data;
 	int rc;
 
-	if (src->format == MS_MAIL_FMT_MBOXRD ||
-	    src->format == MS_MAIL_FMT_MBOXO || src->epoch < 0 ||
-	    !src->commit)
+	if (!t->mbox && (src->format == MS_MAIL_FMT_MBOXRD ||
+			 src->format == MS_MAIL_FMT_MBOXO || src->epoch < 0 ||
+			 !src->commit))
 		return t->fn(m, src, t->data);   /* nothing to resume */
-	rc = replay_upto(t, src->epoch);
+	rc = t->mbox ? 0 : replay_upto(t, src->epoch);
 	if (rc < 0) {
 		ms_mail_free(m);
 		return rc;
@@ -2371,7 +2432,12 @@ static int mail_tee_fn(struct ms_mail *m, const struct ms_mail_source *src,
 			return rc;
 		}
 	}
-	mail_cells(&t->rows[t->nr++], m, src, t->buf);
+	mail_cells(&t->rows[t->nr], m, src, t->buf);
+	if (t->bodies)
+		t->rows[t->nr].body = g_strdup(m->body);
+	t->nr++;
+	if (!t->want_body)
+		g_clear_pointer(&m->body, g_free);
 	t->fresh++;
 	if (t->nr == MS_STORE_BATCH && mail_flush(t) < 0) {
 		ms_mail_free(m);
@@ -2389,8 +2455,11 @@ static int mail_load(struct mail_tee *t)
 	char sql[160];
 	int rc;
 
-	rc = sqlite3_prepare_v2(s->db, "SELECT id, format FROM inboxes "
-				"WHERE path = ?", -1, &st, NULL);
+	bool have_bodies = false;
+
+	t->bodies = t->want_body;
+	rc = sqlite3_prepare_v2(s->db, "SELECT id, format, bodies FROM "
+				"inboxes WHERE path = ?", -1, &st, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, t->key, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
@@ -2399,9 +2468,12 @@ static int mail_load(struct mail_tee *t)
 				sqlite3_column_text(st, 1);
 
 			t->inbox = sqlite3_column_int64(st, 0);
-			t->format = !g_strcmp0(f, ms_mail_format_name(
-				MS_MAIL_FMT_INBOX_V1)) ? MS_MAIL_FMT_INBOX_V1 :
-				MS_MAIL_FMT_INBOX_V2;
+			have_bodies = sqlite3_column_int(st, 2) != 0;
+			t->format = MS_MAIL_FMT_INBOX_V2;
+			for (int k = MS_MAIL_FMT_MBOXRD;
+			     k <= MS_MAIL_FMT_INBOX_V2; k++)
+				if (!g_strcmp0(f, ms_mail_format_name(k)))
+					t->format = (enum ms_mail_format)k;
 		}
 		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 	}
@@ -2417,13 +2489,21 @@ static int mail_load(struct mail_tee *t)
 	rc = query_int(s, sql, &stale);
 	if (rc < 0)
 		return rc;
-	if (stale) {
-		/* another extraction version: read the inbox again */
+	if (have_bodies)
+		t->bodies = true;       /* keep storing them */
+	if (stale || (t->want_body && !have_bodies)) {
+		/* another extraction version, or bodies wanted that were
+		 * not kept: read the inbox again */
+		long long id = (long long)t->inbox;
 		char *del = g_strdup_printf(
 			"BEGIN IMMEDIATE;"
+			"DELETE FROM message_bodies WHERE seq IN (SELECT seq "
+			"FROM messages WHERE inbox = %lld);"
 			"DELETE FROM messages WHERE inbox = %lld;"
 			"DELETE FROM inbox_epochs WHERE inbox = %lld;"
-			"COMMIT;", (long long)t->inbox, (long long)t->inbox);
+			"DELETE FROM mbox_files WHERE inbox = %lld;"
+			"UPDATE inboxes SET bodies = %d WHERE id = %lld;"
+			"COMMIT;", id, id, id, id, t->bodies ? 1 : 0, id);
 
 		rc = exec(s, del, "drop stale messages");
 		g_free(del);
@@ -2457,6 +2537,267 @@ static gint int_cmp(gconstpointer a, gconstpointer b)
 	return (x > y) - (x < y);
 }
 
+/* ---- mbox files ---- */
+
+/*
+ * An mbox file is stored whole: when its size, mtime and SHA-1 are those
+ * recorded after its last complete read, its messages are handed out
+ * from the store; otherwise it is read again and its records replaced.
+ * (mail-archive.c's reader has no resume point inside a file.)
+ */
+
+static bool is_dir(const char *path)
+{
+	return g_file_test(path, G_FILE_TEST_IS_DIR);
+}
+
+/* mail-archive.c's test, which ms_mail_read() applies to directories */
+static bool is_inbox(const char *path)
+{
+	char *v2 = g_build_filename(path, "git", "0.git", NULL);
+	char *objects = g_build_filename(path, "objects", NULL);
+	char *head = g_build_filename(path, "HEAD", NULL);
+	bool yes = is_dir(v2) || (is_dir(objects) &&
+				  g_file_test(head, G_FILE_TEST_EXISTS));
+
+	g_free(v2);
+	g_free(objects);
+	g_free(head);
+	return yes;
+}
+
+/* The SHA-1 of a file's bytes, or NULL when it cannot be read. */
+static char *file_sha1(const char *path, GStatBuf *sb)
+{
+	GChecksum *c;
+	FILE *f = fopen(path, "rb");
+	char *buf, *out = NULL;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	if (g_stat(path, sb) < 0) {
+		fclose(f);
+		return NULL;
+	}
+	c = g_checksum_new(G_CHECKSUM_SHA1);
+	buf = g_malloc(1 << 20);
+	while ((n = fread(buf, 1, 1 << 20, f)) > 0)
+		g_checksum_update(c, (const guchar *)buf, (gssize)n);
+	if (!ferror(f))
+		out = g_strdup(g_checksum_get_string(c));
+	fclose(f);
+	g_free(buf);
+	g_checksum_free(c);
+	return out;
+}
+
+/* Is the recorded state of inbox `id` this size, mtime and SHA-1? */
+static int mbox_known(struct ms_store *s, int64_t id, const GStatBuf *sb,
+		      const char *sha1, bool *same)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(s->db, "SELECT size, mtime, sha1 FROM "
+				    "mbox_files WHERE inbox = ?", -1, &st,
+				    NULL);
+
+	*same = false;
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, id);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			*same = sqlite3_column_int64(st, 0) ==
+				(int64_t)sb->st_size &&
+				sqlite3_column_int64(st, 1) ==
+				(int64_t)sb->st_mtime &&
+				!g_strcmp0((const char *)
+					   sqlite3_column_text(st, 2), sha1);
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? 0 : db_error(s, rc, "read the mbox files");
+}
+
+static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
+		     int (*fn)(struct ms_mail *m,
+			       const struct ms_mail_source *src, void *data),
+		     void *data, struct ms_mail_read_result *result,
+		     struct ms_diags *diags)
+{
+	struct mail_tee t = { 0 };
+	GStatBuf sb, after;
+	char *abs = g_canonicalize_filename(path, NULL);
+	char *real = realpath(abs, NULL);
+	char *sha1 = file_sha1(path, &sb);
+	bool same = false;
+	int rc;
+
+	if (!sha1) {
+		/* let the reader fail in its own words */
+		free(real);
+		g_free(abs);
+		return ms_mail_parse_archive(path, NULL, 0, flags, fn, data,
+					     result, diags);
+	}
+	t.s = s;
+	t.key = real ? real : abs;
+	t.path = path;
+	t.fn = fn;
+	t.data = data;
+	t.mbox = true;
+	t.want_body = (flags & MS_MAIL_PARSE_KEEP_BODY) != 0;
+	t.epochs = g_array_new(FALSE, FALSE, sizeof(int));
+	t.heads = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+					g_free);
+	t.rows = g_new0(struct mrow, MS_STORE_BATCH);
+	t.buf = g_string_new(NULL);
+	rc = mail_load(&t);
+	if (rc == 0 && t.inbox)
+		rc = mbox_known(s, t.inbox, &sb, sha1, &same);
+	if (t.bodies)
+		flags |= MS_MAIL_PARSE_KEEP_BODY;
+	if (rc < 0)
+		goto out;
+	if (same) {
+		int e = -1;
+
+		g_array_append_val(t.epochs, e);
+		rc = replay_upto(&t, G_MAXINT);
+		if (rc == 0) {
+			result->messages += t.replayed;
+			result->bytes += t.replayed_bytes;
+			result->format = t.format;
+		}
+		goto out;
+	}
+	if (t.inbox) {
+		/* changed since: read again, replacing its records */
+		long long id = (long long)t.inbox;
+		char *del = g_strdup_printf(
+			"BEGIN IMMEDIATE;"
+			"DELETE FROM message_bodies WHERE seq IN (SELECT seq "
+			"FROM messages WHERE inbox = %lld);"
+			"DELETE FROM messages WHERE inbox = %lld;"
+			"DELETE FROM mbox_files WHERE inbox = %lld;"
+			"COMMIT;", id, id, id);
+
+		rc = exec(s, del, "drop a changed mbox file's messages");
+		g_free(del);
+		if (rc < 0) {
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			goto out;
+		}
+	}
+	rc = ms_mail_parse_archive(path, NULL, 0, flags, mail_tee_fn, &t,
+				   result, diags);
+	if (mail_flush(&t) < 0 && rc == 0)
+		rc = t.error;
+	/* remember the file only if it did not change while being read */
+	if (rc == 0 && t.inbox && g_stat(path, &after) == 0 &&
+	    after.st_size == sb.st_size && after.st_mtime == sb.st_mtime) {
+		sqlite3_stmt *st = NULL;
+		int r;
+
+		rc = txn_begin(s);
+		r = rc < 0 ? SQLITE_OK : sqlite3_prepare_v2(s->db,
+			"INSERT OR REPLACE INTO mbox_files VALUES (?,?,?,?)",
+			-1, &st, NULL);
+		if (rc == 0 && r == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, t.inbox);
+			sqlite3_bind_int64(st, 2, (int64_t)sb.st_size);
+			sqlite3_bind_int64(st, 3, (int64_t)sb.st_mtime);
+			sqlite3_bind_text(st, 4, sha1, -1, SQLITE_STATIC);
+			r = sqlite3_step(st);
+			r = r == SQLITE_DONE ? SQLITE_OK : r;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		if (rc == 0 && r == SQLITE_OK)
+			r = sqlite3_prepare_v2(s->db, "UPDATE inboxes SET "
+					       "format = ? WHERE id = ?", -1,
+					       &st, NULL);
+		if (rc == 0 && r == SQLITE_OK) {
+			sqlite3_bind_text(st, 1, ms_mail_format_name(
+						  result->format), -1,
+					  SQLITE_STATIC);
+			sqlite3_bind_int64(st, 2, t.inbox);
+			r = sqlite3_step(st);
+			r = r == SQLITE_DONE ? SQLITE_OK : r;
+		}
+		sqlite3_finalize(st);
+		if (rc == 0 && r != SQLITE_OK)
+			rc = db_error(s, r, "record an mbox file");
+		if (rc == 0)
+			rc = txn_commit(s);
+		else if (s->in_txn) {
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			s->in_txn = 0;
+		}
+	}
+out:
+	for (size_t k = 0; k < t.nr; k++)
+		mrow_clear(&t.rows[k]);
+	g_free(t.rows);
+	g_string_free(t.buf, TRUE);
+	g_array_free(t.epochs, TRUE);
+	g_hash_table_destroy(t.heads);
+	g_free(sha1);
+	free(real);
+	g_free(abs);
+	return rc;
+}
+
+static int compare_names(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* mail-archive.c's read_dir(), each file through mbox_file(). */
+static int mbox_dir(struct ms_store *s, const char *path, unsigned flags,
+		    int (*fn)(struct ms_mail *m,
+			      const struct ms_mail_source *src, void *data),
+		    void *data, struct ms_mail_read_result *result,
+		    struct ms_diags *diags, int depth)
+{
+	GError *err = NULL;
+	GDir *dir = g_dir_open(path, 0, &err);
+	GPtrArray *names;
+	const char *name;
+	int rc = 0;
+
+	if (!dir) {
+		rc = ms_error_set(MS_ERROR, "cannot open '%s': %s", path,
+				  err->message);
+		g_error_free(err);
+		return rc;
+	}
+	names = g_ptr_array_new_with_free_func(g_free);
+	while ((name = g_dir_read_name(dir)))
+		if (name[0] != '.')
+			g_ptr_array_add(names, g_build_filename(path, name,
+								NULL));
+	g_dir_close(dir);
+	g_ptr_array_sort(names, compare_names);
+	for (guint i = 0; i < names->len && !rc; i++) {
+		const char *p = names->pdata[i];
+
+		if (is_dir(p)) {
+			if (depth < 16)
+				rc = mbox_dir(s, p, flags, fn, data, result,
+					      diags, depth + 1);
+			continue;
+		}
+		rc = mbox_file(s, p, flags, fn, data, result, diags);
+		if (rc == MS_EPARSE) {
+			ms_diags_add(diags, p, 0, "%s; skipped",
+				     ms_error_last());
+			rc = 0;
+		}
+	}
+	g_ptr_array_unref(names);
+	return rc;
+}
+
 int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
 				unsigned flags,
 				int (*fn)(struct ms_mail *m,
@@ -2472,10 +2813,13 @@ int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
 	guint n_after = 0;
 	int rc, rc2;
 
-	if (!s || (flags & MS_MAIL_PARSE_KEEP_BODY) ||
-	    !g_file_test(path, G_FILE_TEST_IS_DIR))
+	if (!s)
 		return ms_mail_parse_archive(path, NULL, 0, flags, fn, data,
 					     result, diags);
+	if (!is_dir(path))
+		return mbox_file(s, path, flags, fn, data, result, diags);
+	if (!is_inbox(path))
+		return mbox_dir(s, path, flags, fn, data, result, diags, 0);
 	abs = g_canonicalize_filename(path, NULL);
 	real = realpath(abs, NULL);
 	t.s = s;
@@ -2483,6 +2827,7 @@ int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
 	t.path = path;
 	t.fn = fn;
 	t.data = data;
+	t.want_body = (flags & MS_MAIL_PARSE_KEEP_BODY) != 0;
 	t.epochs = g_array_new(FALSE, FALSE, sizeof(int));
 	t.heads = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
 					g_free);
@@ -2491,6 +2836,8 @@ int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
 	rc = mail_load(&t);
 	if (rc < 0)
 		goto out;
+	if (t.bodies)
+		flags |= MS_MAIL_PARSE_KEEP_BODY;
 	after = g_new0(struct ms_mail_after, t.epochs->len + 1);
 	for (guint i = 0; i < t.epochs->len; i++) {
 		int e = g_array_index(t.epochs, int, i);
@@ -2574,6 +2921,7 @@ static void store_link_free(gpointer p)
 {
 	struct ms_store_link *l = p;
 
+	g_free(l->state);
 	g_free(l->message_id);
 	g_free(l->method);
 	g_strfreev(l->earlier);
@@ -2581,7 +2929,7 @@ static void store_link_free(gpointer p)
 }
 
 int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
-		       const char *state, GHashTable **out)
+		       GHashTable **out)
 {
 	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal,
 					      g_free, store_link_free);
@@ -2591,13 +2939,12 @@ int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
 
 	*out = NULL;
 	rc = sqlite3_prepare_v2(s->db, "SELECT commit_id, rec, message_id, "
-				"method, evidence, earlier FROM links WHERE "
-				"flags = ? AND version = ? AND state = ?", -1,
-				&st, NULL);
+				"method, evidence, earlier, state FROM links "
+				"WHERE flags = ? AND version = ?", -1, &st,
+				NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, flags);
 		sqlite3_bind_int(st, 2, version);
-		sqlite3_bind_text(st, 3, state, -1, SQLITE_STATIC);
 	}
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ms_store_link *l = g_new0(struct ms_store_link, 1);
@@ -2608,6 +2955,7 @@ int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
 		l->message_id = col_dup(st, 2);
 		l->method = col_dup(st, 3);
 		l->evidence = (unsigned)sqlite3_column_int64(st, 4);
+		l->state = col_dup(st, 6);
 		g_ptr_array_set_size(ids, 0);
 		if (!json_strings((const char *)sqlite3_column_text(st, 5),
 				  sqlite3_column_bytes(st, 5), ids)) {
@@ -2629,7 +2977,8 @@ int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
 }
 
 int ms_store_links_put(struct ms_store *s, int version, unsigned flags,
-		       const char *state, const char *const *commit_ids,
+		       const char *state, const char *const *stale,
+		       size_t nr_stale, const char *const *commit_ids,
 		       const struct ms_store_link *links, size_t n)
 {
 	sqlite3_stmt *st = NULL;
@@ -2645,15 +2994,29 @@ int ms_store_links_put(struct ms_store *s, int version, unsigned flags,
 		if (rc < 0)
 			break;
 		if (at == 0) {
-			/* rows computed against another message set are
-			 * stale for dashboards too */
+			/* rows no longer valid are stale for dashboards
+			 * too */
 			r = sqlite3_prepare_v2(s->db, "DELETE FROM links WHERE "
-					       "flags = ? AND (version != ? OR "
-					       "state != ?)", -1, &st, NULL);
+					       "flags = ? AND version != ?", -1,
+					       &st, NULL);
 			if (r == SQLITE_OK) {
 				sqlite3_bind_int64(st, 1, flags);
 				sqlite3_bind_int(st, 2, version);
-				sqlite3_bind_text(st, 3, state, -1,
+				r = sqlite3_step(st);
+				r = r == SQLITE_DONE ? SQLITE_OK : r;
+			}
+			sqlite3_finalize(st);
+			st = NULL;
+			if (r == SQLITE_OK)
+				r = sqlite3_prepare_v2(s->db, "DELETE FROM "
+						       "links WHERE flags = ? "
+						       "AND state = ?", -1,
+						       &st, NULL);
+			for (size_t k = 0; r == SQLITE_OK && k < nr_stale;
+			     k++) {
+				sqlite3_reset(st);
+				sqlite3_bind_int64(st, 1, flags);
+				sqlite3_bind_text(st, 2, stale[k], -1,
 						  SQLITE_STATIC);
 				r = sqlite3_step(st);
 				r = r == SQLITE_DONE ? SQLITE_OK : r;

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 /* The database layout; a store written by a newer maintstat is refused. */
-#define MS_STORE_SCHEMA_VERSION 4
+#define MS_STORE_SCHEMA_VERSION 5
 /*
  * The extraction logic of a commit record.  Bump it whenever git-walk.c
  * or trailer.c changes what a commit yields: records of another version
@@ -91,10 +91,13 @@ int ms_store_history_walk(struct ms_store *s, const char *gitdir,
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)
  * through the store: for a public-inbox archive (v1 or v2) the messages
  * the store holds are handed to `fn` from it, in archive order, and only
- * commits after the last one read per epoch are parsed (and added); fn,
- * `result` and `diags` see exactly what an uncached read gives.  mbox
- * archives, `flags` with MS_MAIL_PARSE_KEEP_BODY and `s` NULL read the
- * archive as ms_mail_parse_archive() does.  Errors as
+ * commits after the last one read per epoch are parsed (and added).  An
+ * mbox file (alone or in a directory) is stored whole: when its size,
+ * mtime and SHA-1 are those of its last complete read, its messages come
+ * from the store, else it is parsed again and its records replaced.  fn,
+ * `result` and `diags` see exactly what an uncached read gives.  `flags`
+ * with MS_MAIL_PARSE_KEEP_BODY (bodies are not stored) and `s` NULL read
+ * the archive as ms_mail_parse_archive() does.  Errors as
  * ms_mail_parse_archive()'s, plus the store's (MS_EBUSY, MS_ERROR).
  */
 int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
@@ -113,6 +116,7 @@ int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
  * may be NULL when writing).
  */
 struct ms_store_link {
+	char *state;             /* reading: the state it was computed in */
 	int64_t rec;
 	char *message_id;
 	char *method;
@@ -122,20 +126,22 @@ struct ms_store_link {
 
 /*
  * The links stored for `flags` (the options that change linking), of
- * linking logic `version`, computed against the messages `state`
- * describes, in *out: commit id -> struct ms_store_link * (the table owns
- * both; g_hash_table_unref it).  Returns 0 or the store's error.
+ * linking logic `version`, in *out: commit id -> struct ms_store_link *
+ * with the state of the message set each was computed against (the table
+ * owns both; g_hash_table_unref it).  Returns 0 or the store's error.
  */
 int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
-		       const char *state, GHashTable **out);
+		       GHashTable **out);
 
 /*
  * Store `n` links (links[i] of commit commit_ids[i]) for `flags`,
  * `version` and `state`, in transactions of MS_STORE_BATCH rows; rows of
- * `flags` from another version or state are deleted first.
+ * `flags` from another version, or of one of the `nr_stale` states
+ * `stale`, are deleted first.
  */
 int ms_store_links_put(struct ms_store *s, int version, unsigned flags,
-		       const char *state, const char *const *commit_ids,
+		       const char *state, const char *const *stale,
+		       size_t nr_stale, const char *const *commit_ids,
 		       const struct ms_store_link *links, size_t n);
 
 /*
