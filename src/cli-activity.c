@@ -30,12 +30,6 @@ int cli_date_or_rev(const char *cmd, const char *opt, const char *repo,
 	return CLI_CONTINUE;
 }
 
-static void walk_progress(size_t commits, void *data)
-{
-	(void)data;
-	cli_progress_update(commits);
-}
-
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		 int default_years, struct ms_activity **out,
 		 int64_t *since, int64_t *until)
@@ -86,7 +80,7 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		g_free(aliases);
 		return rc;
 	}
-	lo.progress = walk_progress;
+	lo.progress = cli_progress_count;
 	cli_progress_start("commits walked", 0);
 	rc = ms_activity_load(&lo, out, &diags);
 	cli_progress_done();

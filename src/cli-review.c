@@ -60,7 +60,8 @@ int cli_rev_load_mail(const char *cmd, const struct cli_rev_opts *o,
 		if (rc != CLI_CONTINUE)
 			return rc;
 	}
-	cli_progress_start("reading mail", 0);
+	mo.progress = cli_progress_count;
+	cli_progress_start("messages read", 0);
 	rc = ms_link_mail_load(&mo, out, &diags);
 	ms_store_free(mo.store);
 	cli_progress_done();
@@ -87,7 +88,8 @@ int cli_rev_load_commits(const char *cmd, const struct cli_rev_opts *o,
 	rc = cli_store_open(&o->store, o->repo, &co.store);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	cli_progress_start("walking history", 0);
+	co.progress = cli_progress_count;
+	cli_progress_start("commits walked", 0);
 	rc = ms_link_commits_load(&co, out, &diags);
 	ms_store_free(co.store);
 	cli_progress_done();

@@ -322,6 +322,12 @@ void cli_progress_update(uint64_t done)
 			(unsigned long long)done);
 }
 
+void cli_progress_count(size_t n, void *data)
+{
+	(void)data;
+	cli_progress_update(n);
+}
+
 void cli_progress_done(void)
 {
 	if (!progress_on)

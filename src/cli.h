@@ -109,6 +109,8 @@ extern bool cli_progress_quiet;
 void cli_progress_start(const char *what, uint64_t total);
 void cli_progress_update(uint64_t done);
 void cli_progress_done(void);
+/* cli_progress_update(n) in the shape of a library progress callback */
+void cli_progress_count(size_t n, void *data);
 
 
 /*

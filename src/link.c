@@ -43,6 +43,8 @@ static int on_mail(struct ms_mail *m, const struct ms_mail_source *src,
 	if (lm->opts->hook)
 		lm->opts->hook(m, rec, lm->opts->hook_data);
 	ms_mail_free(m);
+	if (lm->opts->progress)
+		lm->opts->progress(rec + 1, lm->opts->progress_data);
 	return 0;
 }
 
@@ -143,6 +145,7 @@ struct load {
 	int error;
 	char *error_msg;
 	GMutex lock;
+	size_t walked;
 	/* through the store: patch-ids known before, and computed now */
 	GHashTable *known;      /* id -> struct ms_store_patchid * */
 	GPtrArray *fresh;       /* struct ms_store_patchid *, id after */
@@ -270,6 +273,8 @@ static int on_commit(const struct ms_commit *c, void *data)
 
 	if (c->user)
 		g_ptr_array_add(ld->out, c->user);
+	if (ld->opts->progress)
+		ld->opts->progress(++ld->walked, ld->opts->progress_data);
 	return 0;
 }
 

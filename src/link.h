@@ -56,6 +56,10 @@ struct ms_link_mail_opts {
 	/* store.h, borrowed: public-inbox archives are read through it
 	 * (only what is new is parsed); NULL reads every archive whole */
 	struct ms_store *store;
+	/* called with the number of messages read so far, after each one
+	 * (may be NULL): the CLI's progress line */
+	void (*progress)(size_t done, void *data);
+	void *progress_data;
 };
 
 /*
@@ -103,6 +107,10 @@ struct ms_link_commits_opts {
 	int64_t since, until;       /* commit dates, inclusive */
 	int nr_threads;             /* 0: one per core */
 	struct ms_store *store;     /* store.h, borrowed; NULL: git only */
+	/* called on the calling thread with the number of commits walked so
+	 * far, after each one (may be NULL) */
+	void (*progress)(size_t done, void *data);
+	void *progress_data;
 };
 
 /*

@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+from mstest import run, run_tty, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
 import json  # noqa: E402
 
 tmp = tmpdir()
@@ -92,6 +92,15 @@ ok("nope" in r.err, "the message names the repository", r.err)
 r = run("link", "--repo", repo, "--archive", os.path.join(tmp, "no.mbox"))
 eq(r.rc, 1, "a missing archive is a runtime error")
 ok("no.mbox" in r.err, "the message names the archive", r.err)
+# Progress on a terminal only: messages read, then commits walked.
+rc, err = run_tty("link", "--repo", repo, "--archive", mbox, "--no-cache")
+eq(rc, 0, "on a terminal")
+ok("\rmessages read: " in err and "\rcommits walked: " in err and
+   err.endswith("\r\x1b[K"), "  counts on stderr, erased when done",
+   repr(err))
+r = run("link", "--repo", repo, "--archive", mbox, "--no-cache")
+eq(r.err, "", "  stderr not a terminal: no progress")
+
 r = run("link", "--repo", repo, "--archive", mbox, "--since", "yesterday")
 eq(r.rc, 2, "a bad --since is a usage error")
 r = run("link", "--repo", repo, "--archive", mbox, "extra")
