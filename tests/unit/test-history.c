@@ -1,66 +1,15 @@
 /*
- * test-history.c - the history walk on a small repository built here with
- * git fast-import: commit order, merges, signatures (missing email,
+ * test-history.c - the history walk on the small repository of
+ * history-repo.h: commit order, merges, signatures (missing email,
  * Latin-1 name, offsets), trailers, touched paths, and a commit whose
  * tree is missing (a partial mirror).
  */
 #include "test.h"
 #include "history.h"
+#include "history-repo.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>
-
-static const char stream[] =
-	"commit refs/heads/main\n"
-	"mark :1\n"
-	"author Alice Root <alice@example.org> 1600000000 +0000\n"
-	"committer Alice Root <alice@example.org> 1600000000 +0000\n"
-	"data <<EOF\n"
-	"root\n\nSigned-off-by: Alice Root <alice@example.org>\n"
-	"EOF\n"
-	"M 100644 inline README\ndata <<EOF\nhello\nEOF\n"
-	"M 100644 inline drivers/net/a.c\ndata <<EOF\na\nEOF\n"
-	"\n"
-	"commit refs/heads/main\n"
-	"mark :2\n"
-	"author Nobody <> 1600000100 +0130\n"
-	"committer Carol Commit <carol@example.org> 1600000100 -0700\n"
-	"data <<EOF\n"
-	"net: change a\n\nBody text.\n\n"
-	"Reviewed-by: Rita Review <rita@example.org>\n"
-	"acked-by: Bob <BOB@Example.org>\n"
-	"Cc: stable@vger.kernel.org # 5.10+\n"
-	"Link: https://lore.kernel.org/r/1@x\n"
-	"Signed-off-by: Carol Commit <carol@example.org>\n"
-	"EOF\n"
-	"M 100644 inline drivers/net/a.c\ndata <<EOF\nb\nEOF\n"
-	"\n"
-	"commit refs/heads/side\n"
-	"mark :3\n"
-	"author Ren\xe9 Latin <rene@example.org> 1600000200 +0000\n"
-	"committer Ren\xe9 Latin <rene@example.org> 1600000200 +0000\n"
-	"data 0\n"
-	"from :1\n"
-	"M 100644 inline lib/x.c\ndata <<EOF\nx\nEOF\n"
-	"\n"
-	"commit refs/heads/main\n"
-	"mark :4\n"
-	"author Carol Commit <carol@example.org> 1600000300 +0000\n"
-	"committer Carol Commit <carol@example.org> 1600000300 +0000\n"
-	"data <<EOF\nMerge side\nEOF\n"
-	"from :2\n"
-	"merge :3\n"
-	"M 100644 inline lib/x.c\ndata <<EOF\nx\nEOF\n"
-	"\n"
-	"commit refs/heads/main\n"
-	"mark :5\n"
-	"author Alice Root <alice@example.org> 1600000400 +0000\n"
-	"committer Alice Root <alice@example.org> 1600000400 +0000\n"
-	"data <<EOF\nmove README\nEOF\n"
-	"from :4\n"
-	"D README\n"
-	"M 100644 inline docs/README\ndata <<EOF\nhello\nEOF\n"
-	"\n";
 
 struct seen {
 	GPtrArray *ids;      /* first char of subject marks... just ids */
@@ -135,7 +84,6 @@ int main(void)
 	char *dir = g_dir_make_tmp("ms-history-XXXXXX", NULL);
 	char *git = g_build_filename(dir, "repo.git", NULL);
 	char *cmd;
-	FILE *fp;
 	struct seen s = { g_ptr_array_new_with_free_func(g_free),
 			  g_ptr_array_new_with_free_func(g_free) };
 	struct ms_walk_opts opts = { 0 };
@@ -145,16 +93,7 @@ int main(void)
 	int64_t t;
 	int rc, n;
 
-	cmd = g_strdup_printf("git init -q --bare '%s' && "
-			      "git --git-dir='%s' symbolic-ref HEAD "
-			      "refs/heads/main", git, git);
-	ok(sh(cmd) == 0, "git init");
-	g_free(cmd);
-	cmd = g_strdup_printf("git --git-dir='%s' fast-import --quiet", git);
-	fp = popen(cmd, "w");
-	g_free(cmd);
-	fwrite(stream, 1, sizeof(stream) - 1, fp);
-	ok(pclose(fp) == 0, "git fast-import");
+	ok(history_repo_make(git) == 0, "git init and fast-import");
 
 	opts.fn = collect;
 	opts.data = &s;
