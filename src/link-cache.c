@@ -17,10 +17,11 @@ static void hash_str(GChecksum *c, const char *s)
 
 static void hash_int(GChecksum *c, int64_t v)
 {
-	char buf[24];
+	unsigned char buf[8];
 
-	snprintf(buf, sizeof(buf), "%lld", (long long)v);
-	hash_str(c, buf);
+	for (int i = 0; i < 8; i++)
+		buf[i] = (unsigned char)((uint64_t)v >> (8 * i));
+	g_checksum_update(c, buf, sizeof(buf));
 }
 
 /*
@@ -148,29 +149,52 @@ static void rec_keys(GHashTable *keys, const struct ms_mail_rec *r,
 	add_subject_key(keys, r->subject, i);
 }
 
+/* The last record + 1 with key "<kind>:<v>" (0: none), in `buf`. */
+static uint32_t key_at(GHashTable *keys, GString *buf, char kind,
+		       const char *v)
+{
+	if (!v || !*v)
+		return 0;
+	g_string_printf(buf, "%c:%s", kind, v);
+	return GPOINTER_TO_UINT(g_hash_table_lookup(keys, buf->str));
+}
+
+static uint32_t subject_at(GHashTable *keys, GString *buf,
+			   const char *subject)
+{
+	char *k;
+	uint32_t at;
+
+	if (!subject || !*subject)
+		return 0;
+	k = ms_link_subject_key(subject);
+	at = key_at(keys, buf, 's', k);
+	g_free(k);
+	return at;
+}
+
 /* The last record with one of the keys commit `c` and its stored link
- * `l` (records `linked`) look up, + 1; 0 when none has. */
-static uint32_t newest_match(GHashTable *keys, const struct ms_link_commit *c,
+ * `l` look up, + 1; 0 when none has. */
+static uint32_t newest_match(GHashTable *keys, GString *buf,
+			     const struct ms_link_commit *c,
 			     const struct ms_mail_index *idx,
 			     const struct ms_link *l)
 {
-	GHashTable *mine = g_hash_table_new_full(g_str_hash, g_str_equal,
-						 g_free, NULL);
-	GHashTableIter it;
-	gpointer k;
 	uint32_t newest = 0;
+	char date[24];
 
-	if (!g_hash_table_size(keys)) {
-		g_hash_table_unref(mine);
+	if (!g_hash_table_size(keys))
 		return 0;       /* no new message */
-	}
 	for (guint i = 0; i < c->link_ids->len; i++)
-		add_key(mine, 'i', c->link_ids->pdata[i], 0);
+		newest = MAX(newest, key_at(keys, buf, 'i',
+					    c->link_ids->pdata[i]));
 	for (guint i = 0; i < c->msgid_ids->len; i++)
-		add_key(mine, 'i', c->msgid_ids->pdata[i], 0);
-	add_key(mine, 'p', c->patch_id, 0);
-	add_date_key(mine, c->author_time, 0);
-	add_subject_key(mine, c->subject, 0);
+		newest = MAX(newest, key_at(keys, buf, 'i',
+					    c->msgid_ids->pdata[i]));
+	newest = MAX(newest, key_at(keys, buf, 'p', c->patch_id));
+	snprintf(date, sizeof(date), "%lld", (long long)c->author_time);
+	newest = MAX(newest, key_at(keys, buf, 'd', date));
+	newest = MAX(newest, subject_at(keys, buf, c->subject));
 	/* latest_version() and earlier_versions() look up the linked
 	 * posting's (and its versions') subject and patch-id */
 	for (guint i = 0; l && i <= l->earlier->len; i++) {
@@ -178,16 +202,9 @@ static uint32_t newest_match(GHashTable *keys, const struct ms_link_commit *c,
 			i < l->earlier->len ?
 			g_array_index(l->earlier, uint32_t, i) : l->rec);
 
-		add_key(mine, 'p', r->patch_id, 0);
-		add_subject_key(mine, r->subject, 0);
+		newest = MAX(newest, key_at(keys, buf, 'p', r->patch_id));
+		newest = MAX(newest, subject_at(keys, buf, r->subject));
 	}
-	g_hash_table_iter_init(&it, mine);
-	while (g_hash_table_iter_next(&it, &k, NULL)) {
-		uint32_t at = GPOINTER_TO_UINT(g_hash_table_lookup(keys, k));
-
-		newest = MAX(newest, at);
-	}
-	g_hash_table_unref(mine);
 	return newest;
 }
 
@@ -264,6 +281,7 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 	struct ms_link_result *res, *sub = NULL;
 	GHashTable *stored = NULL, *recs = NULL, *prefixes, *keys;
 	GPtrArray *stale = g_ptr_array_new_with_free_func(g_free);
+	GString *kbuf = g_string_new(NULL);
 	GPtrArray *todo;
 	GArray *todo_at, *have;
 	char *state;
@@ -332,13 +350,13 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 			sl = NULL;      /* another message set */
 		if (sl && !sl->message_id) {
 			/* unlinked, unless a newer message may match */
-			if (newest_match(keys, c, idx, NULL) <=
+			if (newest_match(keys, kbuf, c, idx, NULL) <=
 			    g_ascii_strtoull(sl->state, NULL, 10)) {
 				l->evidence = ~0u;
 				continue;
 			}
 		} else if (sl && resolve(idx, sl, l, &recs)) {
-			if (newest_match(keys, c, idx, l) <=
+			if (newest_match(keys, kbuf, c, idx, l) <=
 			    g_ascii_strtoull(sl->state, NULL, 10))
 				continue;
 			g_array_free(l->earlier, TRUE);
@@ -451,6 +469,7 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 	g_hash_table_unref(prefixes);
 	g_hash_table_unref(keys);
 	g_ptr_array_free(stale, TRUE);
+	g_string_free(kbuf, TRUE);
 	if (recs)
 		g_hash_table_unref(recs);
 	g_free(state);
