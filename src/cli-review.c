@@ -146,6 +146,7 @@ static bool git_seen(unsigned person, void *data)
 }
 
 int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
+			const struct cli_store_opts *store,
 			const struct cli_strings *archives, int64_t since,
 			int64_t until, int64_t active_since,
 			struct ms_activity *act,
@@ -170,6 +171,9 @@ int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
 	ro.archives = *archives;
+	/* the archives go through the repository's store, as for review */
+	ro.repo = repo;
+	ro.store = *store;
 	rc = cli_rev_load_mail(cmd, &ro, MS_MAIL_PARSE_KEEP_BODY,
 			       ms_review_map_hook, f->map, &f->lm);
 	if (rc != CLI_CONTINUE) {

@@ -80,6 +80,7 @@ struct cli_list_facts;
  * exit code after printing the error.
  */
 int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
+			const struct cli_store_opts *store,
 			const struct cli_strings *archives, int64_t since,
 			int64_t until, int64_t active_since,
 			struct ms_activity *act,

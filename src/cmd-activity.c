@@ -145,7 +145,7 @@ int cmd_activity(int argc, char **argv)
 	}
 	if (archives.nr) {
 		rc = cli_list_facts_load("activity", ao.repo, ao.rev,
-					 &archives, q.since, q.until,
+					 &ao.store, &archives, q.since, q.until,
 					 q.active_since, a, &list_facts);
 		if (rc != CLI_CONTINUE)
 			goto out;

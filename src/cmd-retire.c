@@ -290,7 +290,8 @@ int cmd_retire(int argc, char **argv)
 		goto out;
 	}
 	if (archives.nr) {
-		rc = cli_list_facts_load("retire", ao.repo, ao.rev, &archives,
+		rc = cli_list_facts_load("retire", ao.repo, ao.rev, &ao.store,
+					 &archives,
 					 q.since, q.until, q.active_since, a,
 					 &lf);
 		if (rc != CLI_CONTINUE)

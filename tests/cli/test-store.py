@@ -413,6 +413,23 @@ for cmd in ("review", "link"):
        f"{cmd} after the list changed: the same report",
        got.err + want.err + first_diff(want.out, got.out))
 
+# activity, urgent and retire --archive read the list through the store
+adb = os.path.join(tmp, "activity-list.sqlite")
+for args in (("activity", "--inactive-after", "2024-03-11"),
+             ("urgent", "--months", "0", "--min-commits", "1")):
+    want = run(*args, "--repo", rrepo, "--archive", rmbox, "--json",
+               "--no-cache")
+    for state in ("cold", "warm"):
+        got = run(*args, "--repo", rrepo, "--archive", rmbox, "--json",
+                  "--db", adb)
+        ok(want.rc == 0 and got.rc == 0 and got.out == want.out and
+           "\"list\"" in got.out,
+           f"{args[0]} --archive, {state} store: the same report",
+           got.err + want.err + first_diff(want.out, got.out))
+eq(db_query(adb, "SELECT count(*) FROM messages")[0][0],
+   db_query(rdb, "SELECT count(*) FROM messages")[0][0],
+   "... and the store holds the list's messages")
+
 # link reads a public-inbox archive through the repository's store too:
 # a generated history and the list that posted it, then 1% more of both
 GEN_INBOX = os.path.join(SOURCE_ROOT, "tests", "bench", "gen-inbox.py")
