@@ -464,11 +464,6 @@ static char *subject_key(const char *s)
 	return k;
 }
 
-char *ms_link_subject_key(const char *subject)
-{
-	return subject_key(subject);
-}
-
 static bool same_subject(const char *a, const char *b)
 {
 	char *ka, *kb;

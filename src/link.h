@@ -159,10 +159,6 @@ void ms_link_evidence_names(unsigned evidence,
 
 const char *ms_link_method_name(enum ms_link_method m);
 
-/* The key under which subject matching compares subjects (newly
- * allocated); link-cache.c needs the same one. */
-char *ms_link_subject_key(const char *subject);
-
 struct ms_link {
 	uint32_t commit;         /* index into the commits array */
 	uint32_t rec;            /* the applied posting's index record */

@@ -8,23 +8,10 @@
  */
 #include "history.h"
 #include "store.h"
+#include "walk-count.h"
 
 #include <glib.h>
 #include <stdio.h>
-
-struct totals {
-	size_t commits, paths, trailers;
-};
-
-static int count(const struct ms_commit *c, void *data)
-{
-	struct totals *t = data;
-
-	t->commits++;
-	t->paths += c->nr_paths;
-	t->trailers += c->nr_trailers;
-	return 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -50,14 +37,8 @@ int main(int argc, char **argv)
 	opts.data = &t;
 	rc = ms_store_history_walk(s, argv[1], &opts, &st, &diags);
 	ms_store_free(s);
-	if (rc < 0) {
-		fprintf(stderr, "bench-store: %s\n", ms_error_last());
+	if (walk_done("bench-store", rc, &diags))
 		return 1;
-	}
-	for (size_t i = 0; i < diags.nr; i++)
-		fprintf(stderr, "bench-store: warning: %s\n",
-			diags.items[i].message);
-	ms_diags_release(&diags);
 	printf("%.3f s commits %zu paths %zu trailers %zu\n",
 	       (double)(g_get_monotonic_time() - t0) / 1e6, t.commits,
 	       t.paths, t.trailers);

@@ -1,29 +1,16 @@
 /*
  * bench-walk - walk a repository's history the way `maintstat activity`
  * does (no merges, trailers, touched paths) and print what it saw, so that
- * tests/bench/walk.sh can time it against git log.
+ * tests/bench/bench-walk.py can time it against git log.
  *
  *   bench-walk GITDIR [REV] [THREADS]
  */
 #include "history.h"
+#include "walk-count.h"
 
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-struct totals {
-	size_t commits, paths, trailers;
-};
-
-static int count(const struct ms_commit *c, void *data)
-{
-	struct totals *t = data;
-
-	t->commits++;
-	t->paths += c->nr_paths;
-	t->trailers += c->nr_trailers;
-	return 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -42,14 +29,8 @@ int main(int argc, char **argv)
 	opts.fn = count;
 	opts.data = &t;
 	rc = ms_history_walk(argv[1], &opts, &st, &diags);
-	if (rc < 0) {
-		fprintf(stderr, "bench-walk: %s\n", ms_error_last());
+	if (walk_done("bench-walk", rc, &diags))
 		return 1;
-	}
-	for (size_t i = 0; i < diags.nr; i++)
-		fprintf(stderr, "bench-walk: warning: %s\n",
-			diags.items[i].message);
-	ms_diags_release(&diags);
 	printf("commits %zu paths %zu trailers %zu merges-skipped %zu\n",
 	       t.commits, t.paths, t.trailers, st.merges);
 	return 0;
