@@ -375,6 +375,32 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+int ms_mail_dir_entries(const char *path, GPtrArray **out)
+{
+	GError *err = NULL;
+	GDir *dir = g_dir_open(path, 0, &err);
+	GPtrArray *names;
+	const char *name;
+	int rc;
+
+	*out = NULL;
+	if (!dir) {
+		rc = ms_error_set(MS_ERROR, "cannot open '%s': %s", path,
+				  err->message);
+		g_error_free(err);
+		return rc;
+	}
+	names = g_ptr_array_new_with_free_func(g_free);
+	while ((name = g_dir_read_name(dir)))
+		if (name[0] != '.')
+			g_ptr_array_add(names, g_build_filename(path, name,
+								NULL));
+	g_dir_close(dir);
+	g_ptr_array_sort(names, compare_names);
+	*out = names;
+	return 0;
+}
+
 static bool is_inbox(const char *path)
 {
 	char *v2 = g_build_filename(path, "git", "0.git", NULL);
@@ -393,25 +419,11 @@ static int read_dir(const char *path, const struct ms_mail_after *after,
 		    struct ms_mail_read_result *result, struct ms_diags *diags,
 		    int depth)
 {
-	GError *err = NULL;
-	GDir *dir = g_dir_open(path, 0, &err);
 	GPtrArray *names;
-	const char *name;
-	int rc = 0;
+	int rc = ms_mail_dir_entries(path, &names);
 
-	if (!dir) {
-		rc = ms_error_set(MS_ERROR, "cannot open '%s': %s", path,
-				  err->message);
-		g_error_free(err);
+	if (rc < 0)
 		return rc;
-	}
-	names = g_ptr_array_new_with_free_func(g_free);
-	while ((name = g_dir_read_name(dir)))
-		if (name[0] != '.')
-			g_ptr_array_add(names, g_build_filename(path, name,
-								NULL));
-	g_dir_close(dir);
-	g_ptr_array_sort(names, compare_names);
 	for (guint i = 0; i < names->len && !rc; i++) {
 		const char *p = names->pdata[i];
 		if (is_dir(p)) {

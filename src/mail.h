@@ -245,6 +245,13 @@ int ms_mail_parse_archive(const char *path, const struct ms_mail_after *after,
 			  void *data, struct ms_mail_read_result *result,
 			  struct ms_diags *diags);
 
+/*
+ * The entries of directory `path`, hidden ones left out, as full paths in
+ * the order a directory of mbox files is read (byte order of the names):
+ * 0 and a new array in *out (g_ptr_array_unref), or MS_ERROR.
+ */
+int ms_mail_dir_entries(const char *path, GPtrArray **out);
+
 /* The mbox reader alone (used by ms_mail_read). */
 int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		 struct ms_mail_read_result *result);

@@ -2747,11 +2747,6 @@ out:
 	return rc;
 }
 
-static int compare_names(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* mail-archive.c's read_dir(), each file through mbox_file(). */
 static int mbox_dir(struct ms_store *s, const char *path, unsigned flags,
 		    int (*fn)(struct ms_mail *m,
@@ -2759,25 +2754,11 @@ static int mbox_dir(struct ms_store *s, const char *path, unsigned flags,
 		    void *data, struct ms_mail_read_result *result,
 		    struct ms_diags *diags, int depth)
 {
-	GError *err = NULL;
-	GDir *dir = g_dir_open(path, 0, &err);
 	GPtrArray *names;
-	const char *name;
-	int rc = 0;
+	int rc = ms_mail_dir_entries(path, &names);
 
-	if (!dir) {
-		rc = ms_error_set(MS_ERROR, "cannot open '%s': %s", path,
-				  err->message);
-		g_error_free(err);
+	if (rc < 0)
 		return rc;
-	}
-	names = g_ptr_array_new_with_free_func(g_free);
-	while ((name = g_dir_read_name(dir)))
-		if (name[0] != '.')
-			g_ptr_array_add(names, g_build_filename(path, name,
-								NULL));
-	g_dir_close(dir);
-	g_ptr_array_sort(names, compare_names);
 	for (guint i = 0; i < names->len && !rc; i++) {
 		const char *p = names->pdata[i];
 
