@@ -18,9 +18,17 @@ GEN = os.path.join(SOURCE_ROOT, "tests", "bench", "gen-history.py")
 tmp = tmpdir()
 
 
+# an identity of its own: the machine may have none configured
+GIT_ENV = dict(os.environ, GIT_AUTHOR_NAME="Store Test",
+               GIT_AUTHOR_EMAIL="store.test@example.org",
+               GIT_COMMITTER_NAME="Store Test",
+               GIT_COMMITTER_EMAIL="store.test@example.org")
+
+
 def git(gitdir, *args, stdin=None):
     return subprocess.run(["git", "--git-dir", gitdir, *args], input=stdin,
-                          capture_output=True, check=True).stdout
+                          capture_output=True, check=True,
+                          env=GIT_ENV).stdout
 
 
 def gen(path, commits, append=False, seed=7):
