@@ -401,7 +401,7 @@ int ms_mail_dir_entries(const char *path, GPtrArray **out)
 	return 0;
 }
 
-static bool is_inbox(const char *path)
+bool ms_mail_is_inbox(const char *path)
 {
 	char *v2 = g_build_filename(path, "git", "0.git", NULL);
 	char *objects = g_build_filename(path, "objects", NULL);
@@ -449,7 +449,7 @@ int ms_mail_read(const char *path, const struct ms_mail_after *after,
 {
 	if (!is_dir(path))
 		return ms_mbox_read(path, fn, data, result);
-	if (is_inbox(path))
+	if (ms_mail_is_inbox(path))
 		return ms_inbox_read(path, after, n_after, fn, data, result);
 	return read_dir(path, after, n_after, fn, data, result, diags, 0);
 }

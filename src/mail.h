@@ -252,6 +252,10 @@ int ms_mail_parse_archive(const char *path, const struct ms_mail_after *after,
  */
 int ms_mail_dir_entries(const char *path, GPtrArray **out);
 
+/* Whether directory `path` is a public-inbox archive (v2: git/0.git; v1:
+ * a bare repository) rather than a directory of mbox files. */
+bool ms_mail_is_inbox(const char *path);
+
 /* The mbox reader alone (used by ms_mail_read). */
 int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		 struct ms_mail_read_result *result);

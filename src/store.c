@@ -2551,19 +2551,24 @@ static bool is_dir(const char *path)
 	return g_file_test(path, G_FILE_TEST_IS_DIR);
 }
 
-/* mail-archive.c's test, which ms_mail_read() applies to directories */
-static bool is_inbox(const char *path)
+/* The mail_tee reading archive `path` (stored under `key`) for fn. */
+static void tee_init(struct mail_tee *t, struct ms_store *s, const char *key,
+		     const char *path, unsigned flags,
+		     int (*fn)(struct ms_mail *m,
+			       const struct ms_mail_source *src, void *data),
+		     void *data)
 {
-	char *v2 = g_build_filename(path, "git", "0.git", NULL);
-	char *objects = g_build_filename(path, "objects", NULL);
-	char *head = g_build_filename(path, "HEAD", NULL);
-	bool yes = is_dir(v2) || (is_dir(objects) &&
-				  g_file_test(head, G_FILE_TEST_EXISTS));
-
-	g_free(v2);
-	g_free(objects);
-	g_free(head);
-	return yes;
+	t->s = s;
+	t->key = key;
+	t->path = path;
+	t->fn = fn;
+	t->data = data;
+	t->want_body = (flags & MS_MAIL_PARSE_KEEP_BODY) != 0;
+	t->epochs = g_array_new(FALSE, FALSE, sizeof(int));
+	t->heads = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+					 g_free);
+	t->rows = g_new0(struct mrow, MS_STORE_BATCH);
+	t->buf = g_string_new(NULL);
 }
 
 /* The SHA-1 of a file's bytes, or NULL when it cannot be read. */
@@ -2639,18 +2644,8 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 		return ms_mail_parse_archive(path, NULL, 0, flags, fn, data,
 					     result, diags);
 	}
-	t.s = s;
-	t.key = real ? real : abs;
-	t.path = path;
-	t.fn = fn;
-	t.data = data;
+	tee_init(&t, s, real ? real : abs, path, flags, fn, data);
 	t.mbox = true;
-	t.want_body = (flags & MS_MAIL_PARSE_KEEP_BODY) != 0;
-	t.epochs = g_array_new(FALSE, FALSE, sizeof(int));
-	t.heads = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
-					g_free);
-	t.rows = g_new0(struct mrow, MS_STORE_BATCH);
-	t.buf = g_string_new(NULL);
 	rc = mail_load(&t);
 	if (rc == 0 && t.inbox)
 		rc = mbox_known(s, t.inbox, &sb, sha1, &same);
@@ -2799,21 +2794,11 @@ int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
 					     result, diags);
 	if (!is_dir(path))
 		return mbox_file(s, path, flags, fn, data, result, diags);
-	if (!is_inbox(path))
+	if (!ms_mail_is_inbox(path))
 		return mbox_dir(s, path, flags, fn, data, result, diags, 0);
 	abs = g_canonicalize_filename(path, NULL);
 	real = realpath(abs, NULL);
-	t.s = s;
-	t.key = real ? real : abs;
-	t.path = path;
-	t.fn = fn;
-	t.data = data;
-	t.want_body = (flags & MS_MAIL_PARSE_KEEP_BODY) != 0;
-	t.epochs = g_array_new(FALSE, FALSE, sizeof(int));
-	t.heads = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
-					g_free);
-	t.rows = g_new0(struct mrow, MS_STORE_BATCH);
-	t.buf = g_string_new(NULL);
+	tee_init(&t, s, real ? real : abs, path, flags, fn, data);
 	rc = mail_load(&t);
 	if (rc < 0)
 		goto out;
