@@ -633,14 +633,12 @@ static int64_t pick(const struct matcher *m, const GArray *cand,
  * sender and subject) posted no later than the commit date plus SKEW;
  * `rec` itself when there is none.
  */
-static uint32_t latest_version(const struct matcher *m, uint32_t rec,
-			       const struct ms_link_commit *c)
+/* The postings that may be other versions of `r`: those with its subject
+ * key (lists[0]) and those with its patch-id (lists[1]); NULL if none. */
+static void version_lists(const struct matcher *m,
+			  const struct ms_mail_rec *r, const GArray *lists[2])
 {
-	const struct ms_mail_rec *r = ms_mail_index_get(m->idx, rec);
-	const GArray *lists[2] = { NULL, NULL };
-	uint32_t best = rec;
-	int64_t best_date = r->date;
-
+	lists[0] = lists[1] = NULL;
 	if (r->subject && *r->subject) {
 		char *key = subject_key(r->subject);
 
@@ -649,6 +647,17 @@ static uint32_t latest_version(const struct matcher *m, uint32_t rec,
 	}
 	if (r->patch_id)
 		lists[1] = g_hash_table_lookup(m->by_patch_id, r->patch_id);
+}
+
+static uint32_t latest_version(const struct matcher *m, uint32_t rec,
+			       const struct ms_link_commit *c)
+{
+	const struct ms_mail_rec *r = ms_mail_index_get(m->idx, rec);
+	const GArray *lists[2];
+	uint32_t best = rec;
+	int64_t best_date = r->date;
+
+	version_lists(m, r, lists);
 	for (int l = 0; l < 2; l++)
 		for (guint i = 0; lists[l] && i < lists[l]->len; i++) {
 			uint32_t o = g_array_index(lists[l], uint32_t, i);
@@ -742,16 +751,9 @@ static GArray *earlier_versions(const struct matcher *m, uint32_t rec)
 	const struct ms_mail_rec *r = ms_mail_index_get(m->idx, rec);
 	GArray *out = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	GHashTable *seen = g_hash_table_new(NULL, NULL);
-	const GArray *lists[2] = { NULL, NULL };
+	const GArray *lists[2];
 
-	if (r->subject && *r->subject) {
-		char *key = subject_key(r->subject);
-
-		lists[0] = g_hash_table_lookup(m->by_subject, key);
-		g_free(key);
-	}
-	if (r->patch_id)
-		lists[1] = g_hash_table_lookup(m->by_patch_id, r->patch_id);
+	version_lists(m, r, lists);
 	for (int l = 0; l < 2; l++)
 		for (guint i = 0; lists[l] && i < lists[l]->len; i++) {
 			uint32_t o = g_array_index(lists[l], uint32_t, i);

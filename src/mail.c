@@ -340,7 +340,7 @@ void ms_mail_subject_release(struct ms_mail_subject *s)
 
 /* ---- body ---- */
 
-static void free_trailer(gpointer p)
+void ms_mail_trailer_free(gpointer p)
 {
 	struct ms_mail_trailer *t = p;
 	g_free(t->token);
@@ -916,7 +916,7 @@ struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 
 	m->size = len;
 	m->references = g_ptr_array_new_with_free_func(g_free);
-	m->trailers = g_ptr_array_new_with_free_func(free_trailer);
+	m->trailers = g_ptr_array_new_with_free_func(ms_mail_trailer_free);
 	m->files = g_ptr_array_new_with_free_func(g_free);
 	prescan(raw, len, &problems);
 	if (problems & (1u << MS_MAIL_P_NUL_BYTES)) {

@@ -82,6 +82,9 @@ struct ms_mail_trailer {
 	char *email;   /* for person trailers; NULL when absent */
 };
 
+/* Free a struct ms_mail_trailer (a GDestroyNotify for trailer arrays). */
+void ms_mail_trailer_free(gpointer p);
+
 /* What the subject line says. */
 struct ms_mail_subject {
 	char *prefixes;     /* bracket contents joined by " | "; NULL if none */

@@ -1987,17 +1987,6 @@ static bool json_strings_slow(const char *text, int len, GPtrArray *out)
 	return ok;
 }
 
-static void free_mail_trailer(gpointer p)
-{
-	struct ms_mail_trailer *t = p;
-
-	g_free(t->token);
-	g_free(t->value);
-	g_free(t->name);
-	g_free(t->email);
-	g_free(t);
-}
-
 static bool json_mail_trailers_slow(const char *text, int len,
 				   GPtrArray *out);
 
@@ -2079,7 +2068,7 @@ static struct ms_mail *cells_to_mail(sqlite3_stmt *st, uint32_t *src_problems)
 	sj->tree = col_dup(st, i++);
 	m->new_lines = (unsigned)sqlite3_column_int(st, i++);
 	m->quoted_lines = (unsigned)sqlite3_column_int(st, i++);
-	m->trailers = g_ptr_array_new_with_free_func(free_mail_trailer);
+	m->trailers = g_ptr_array_new_with_free_func(ms_mail_trailer_free);
 	ok = ok && json_mail_trailers((const char *)sqlite3_column_text(st, i),
 				      sqlite3_column_bytes(st, i),
 				      m->trailers);
