@@ -72,32 +72,123 @@ int cli_rev_load_mail(const char *cmd, const struct cli_rev_opts *o,
 	return CLI_CONTINUE;
 }
 
-int cli_rev_load_commits(const char *cmd, const struct cli_rev_opts *o,
-			 int64_t since, int64_t until, GPtrArray **out)
-{
-	struct ms_link_commits_opts co = { 0 };
-	struct ms_diags diags = MS_DIAGS_INIT;
+/* The history walk of cli_rev_load(), on a thread of its own. */
+struct bg_walk {
+	struct ms_link_commits_opts co;
+	struct ms_diags diags;
+	GPtrArray *commits;
+	char *error;            /* its ms_error_last(), on failure */
 	int rc;
+	gint walked;            /* commits so far, for the progress line */
+	gint done;
+};
 
+static void bg_progress(size_t n, void *data)
+{
+	struct bg_walk *w = data;
+
+	g_atomic_int_set(&w->walked, (gint)MIN(n, (size_t)G_MAXINT));
+}
+
+static gpointer bg_main(gpointer data)
+{
+	struct bg_walk *w = data;
+
+	w->rc = ms_link_commits_load(&w->co, &w->commits, &w->diags);
+	if (w->rc < 0)
+		w->error = g_strdup(ms_error_last());
+	g_atomic_int_set(&w->done, 1);
+	return NULL;
+}
+
+static void fg_progress(size_t n, void *data)
+{
+	struct bg_walk *w = data;
+
+	cli_progress_update2(n, "commits walked",
+			     (uint64_t)g_atomic_int_get(&w->walked));
+}
+
+int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
+		 int64_t since, int64_t until, unsigned parse_flags,
+		 ms_link_mail_hook hook, void *hook_data,
+		 GPtrArray **commits, struct ms_link_mail **lm)
+{
+	struct ms_link_mail_opts mo = { 0 };
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct bg_walk w = { 0 };
+	char *merr = NULL;
+	GThread *t;
+	size_t messages = 0;
+	int rc, mrc;
+
+	*commits = NULL;
+	*lm = NULL;
 	if (!o->repo)
-		return cli_usage_error(cmd, "--repo GITDIR is required");
-	co.gitdir = o->repo;
-	co.rev = o->rev;
-	co.since = since;
-	co.until = until;
-	rc = cli_store_open(&o->store, o->repo, &co.store);
+		return cli_rev_load_mail(cmd, o, parse_flags, hook, hook_data,
+					 lm);
+	if (!o->archives.nr)
+		return cli_usage_error(cmd, "--archive PATH is required");
+	/* one store connection each: SQLite lets them work side by side */
+	rc = cli_store_open(&o->store, o->repo, &w.co.store);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	co.progress = cli_progress_count;
-	cli_progress_start("commits walked", 0);
-	rc = ms_link_commits_load(&co, out, &diags);
-	ms_store_free(co.store);
+	rc = cli_store_open(&o->store, o->repo, &mo.store);
+	if (rc != CLI_CONTINUE) {
+		ms_store_free(w.co.store);
+		return rc;
+	}
+	w.co.gitdir = o->repo;
+	w.co.rev = o->rev;
+	w.co.since = since;
+	w.co.until = until;
+	w.co.progress = bg_progress;
+	w.co.progress_data = &w;
+	t = g_thread_new("ms-history", bg_main, &w);
+
+	mo.archives = o->archives.items;
+	mo.nr_archives = (size_t)o->archives.nr;
+	mo.parse_flags = parse_flags;
+	mo.hook = hook;
+	mo.hook_data = hook_data;
+	mo.progress = fg_progress;
+	mo.progress_data = &w;
+	cli_progress_start("messages read", 0);
+	mrc = ms_link_mail_load(&mo, lm, &diags);
+	if (mrc < 0)
+		merr = g_strdup(ms_error_last());
+	else
+		messages = ms_mail_index_count(ms_link_mail_index(*lm));
+	while (!g_atomic_int_get(&w.done)) {
+		cli_progress_update2(messages, "commits walked",
+				     (uint64_t)g_atomic_int_get(&w.walked));
+		g_usleep(20000);
+	}
+	g_thread_join(t);
 	cli_progress_done();
+	ms_store_free(mo.store);
+	ms_store_free(w.co.store);
+	/* what the two loads one after the other print: commits first */
+	cli_print_diags(&w.diags);
+	ms_diags_release(&w.diags);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
-	if (rc < 0)
-		return cli_error_last();
-	return CLI_CONTINUE;
+	*commits = w.commits;
+	rc = CLI_CONTINUE;
+	if (w.rc < 0)
+		rc = cli_error("%s", *w.error ? w.error : "unknown error");
+	else if (mrc < 0)
+		rc = cli_error("%s", *merr ? merr : "unknown error");
+	g_free(w.error);
+	g_free(merr);
+	if (rc != CLI_CONTINUE) {
+		if (*commits)
+			g_ptr_array_unref(*commits);
+		ms_link_mail_free(*lm);
+		*commits = NULL;
+		*lm = NULL;
+	}
+	return rc;
 }
 
 int cli_rev_link(const struct cli_rev_opts *o, const struct ms_link_mail *lm,

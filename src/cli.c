@@ -322,6 +322,20 @@ void cli_progress_update(uint64_t done)
 			(unsigned long long)done);
 }
 
+void cli_progress_update2(uint64_t done, const char *what2, uint64_t done2)
+{
+	int64_t now;
+
+	if (!progress_on)
+		return;
+	now = g_get_monotonic_time();
+	if (now - progress_last_us < 100000)
+		return;
+	progress_last_us = now;
+	fprintf(stderr, "\r%s: %llu, %s: %llu", progress_what,
+		(unsigned long long)done, what2, (unsigned long long)done2);
+}
+
 void cli_progress_count(size_t n, void *data)
 {
 	(void)data;

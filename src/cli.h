@@ -111,6 +111,8 @@ void cli_progress_update(uint64_t done);
 void cli_progress_done(void);
 /* cli_progress_update(n) in the shape of a library progress callback */
 void cli_progress_count(size_t n, void *data);
+/* Two counts on one line, "WHAT: DONE, WHAT2: DONE2" (same throttle). */
+void cli_progress_update2(uint64_t done, const char *what2, uint64_t done2);
 
 
 /*

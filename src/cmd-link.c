@@ -143,10 +143,8 @@ int cmd_link(int argc, char **argv)
 	rc = cli_rev_window("link", &ro, &since, &until);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	rc = cli_rev_load_commits("link", &ro, since, until, &commits);
-	if (rc != CLI_CONTINUE)
-		goto out;
-	rc = cli_rev_load_mail("link", &ro, 0, NULL, NULL, &lm);
+	rc = cli_rev_load("link", &ro, since, until, 0, NULL, NULL, &commits,
+			  &lm);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	lo.ignore_link_trailers = ignore;

@@ -683,17 +683,14 @@ int cmd_review(int argc, char **argv)
 	map = ms_review_map_new(tree.mf, tree.idx, &diags);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
-	rc = cli_rev_load_mail("review", &ro, MS_MAIL_PARSE_KEEP_BODY,
-			       ms_review_map_hook, map, &lm);
+	rc = cli_rev_load("review", &ro, since, INT64_MAX,
+			  MS_MAIL_PARSE_KEEP_BODY, ms_review_map_hook, map,
+			  &commits, &lm);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	if (!ro.until)
 		until = newest_mail(ms_link_mail_index(lm));
 	if (ro.repo) {
-		rc = cli_rev_load_commits("review", &ro, since, INT64_MAX,
-					  &commits);
-		if (rc != CLI_CONTINUE)
-			goto out;
 		rc = cli_rev_link(&ro, lm, commits, &lo, &links);
 		if (rc != CLI_CONTINUE)
 			goto out;

@@ -92,10 +92,11 @@ ok("nope" in r.err, "the message names the repository", r.err)
 r = run("link", "--repo", repo, "--archive", os.path.join(tmp, "no.mbox"))
 eq(r.rc, 1, "a missing archive is a runtime error")
 ok("no.mbox" in r.err, "the message names the archive", r.err)
-# Progress on a terminal only: messages read, then commits walked.
+# Progress on a terminal only: messages read and commits walked (the
+# history is walked on a thread while the archive is read), one line.
 rc, err = run_tty("link", "--repo", repo, "--archive", mbox, "--no-cache")
 eq(rc, 0, "on a terminal")
-ok("\rmessages read: " in err and "\rcommits walked: " in err and
+ok("\rmessages read: " in err and ", commits walked: " in err and
    err.endswith("\r\x1b[K"), "  counts on stderr, erased when done",
    repr(err))
 r = run("link", "--repo", repo, "--archive", mbox, "--no-cache")
