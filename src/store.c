@@ -1292,12 +1292,28 @@ struct deliver {
 	unsigned pending;
 };
 
-static void prepare_one(gpointer data, gpointer user)
+/*
+ * The prepare callbacks run on the pool PREPARE_SLICE commits per task:
+ * one task per commit cost as much in futex wake-ups as a cheap
+ * callback (a patch-id read from the store) itself.
+ */
+#define PREPARE_SLICE 64
+
+struct slice {
+	struct item *items;
+	guint n;
+};
+
+static void prepare_slice(gpointer data, gpointer user)
 {
-	struct item *it = data;
+	struct slice *sl = data;
 	struct deliver *d = user;
 
-	it->c.user = d->opts->prepare(&it->c, d->opts->data);
+	for (guint i = 0; i < sl->n; i++)
+		if (!sl->items[i].skip)
+			sl->items[i].c.user =
+				d->opts->prepare(&sl->items[i].c,
+						 d->opts->data);
 	g_mutex_lock(&d->lock);
 	if (--d->pending == 0)
 		g_cond_signal(&d->cond);
@@ -1449,6 +1465,7 @@ static int deliver(struct ms_store *s, GPtrArray *order,
 	struct deliver d = { 0 };
 	struct cursor cur = { s->by_rowid, 0, false };
 	struct item *items;
+	struct slice *slices;
 	GStringChunk *chunk;
 	GString *buf;
 	int nr = opts->nr_threads > 0 ? opts->nr_threads :
@@ -1456,13 +1473,15 @@ static int deliver(struct ms_store *s, GPtrArray *order,
 	int rc = 0;
 
 	items = g_new0(struct item, DELIVER_BATCH);
+	slices = g_new(struct slice, DELIVER_BATCH / PREPARE_SLICE + 1);
 	chunk = g_string_chunk_new(4096);
 	buf = g_string_new(NULL);
 	d.opts = opts;
 	g_mutex_init(&d.lock);
 	g_cond_init(&d.cond);
 	if (opts->prepare)
-		d.pool = g_thread_pool_new(prepare_one, &d, nr, FALSE, NULL);
+		d.pool = g_thread_pool_new(prepare_slice, &d, nr, FALSE,
+					   NULL);
 	for (guint at = 0; at < order->len && rc == 0;) {
 		guint n = MIN(order->len - at, DELIVER_BATCH);
 		guint k;
@@ -1498,17 +1517,23 @@ static int deliver(struct ms_store *s, GPtrArray *order,
 				st->incomplete++;
 			if (opts->flags & MS_WALK_NO_PATHS)
 				it->c.nr_paths = 0;
-			if (d.pool) {
-				g_mutex_lock(&d.lock);
-				d.pending++;
-				g_mutex_unlock(&d.lock);
-				g_thread_pool_push(d.pool, it, NULL);
-			}
 		}
 		sqlite3_reset(cur.st);
 		cur.row = false;
 		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
-		if (d.pool) {
+		if (d.pool && rc == 0) {
+			guint nsl = 0;
+
+			for (guint m = 0; m < k; m += PREPARE_SLICE) {
+				slices[nsl].items = &items[m];
+				slices[nsl].n = MIN(k - m, PREPARE_SLICE);
+				nsl++;
+			}
+			g_mutex_lock(&d.lock);
+			d.pending = nsl;
+			g_mutex_unlock(&d.lock);
+			for (guint m = 0; m < nsl; m++)
+				g_thread_pool_push(d.pool, &slices[m], NULL);
 			g_mutex_lock(&d.lock);
 			while (d.pending)
 				g_cond_wait(&d.cond, &d.lock);
@@ -1538,6 +1563,7 @@ static int deliver(struct ms_store *s, GPtrArray *order,
 	for (guint m = 0; m < DELIVER_BATCH; m++)
 		item_release(&items[m]);
 	g_free(items);
+	g_free(slices);
 	g_string_chunk_free(chunk);
 	g_string_free(buf, TRUE);
 	return rc;
