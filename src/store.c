@@ -1985,57 +1985,84 @@ static char *col_dup(sqlite3_stmt *st, int i)
 {
 	const char *s = (const char *)sqlite3_column_text(st, i);
 
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL : g_strdup(s);
+	if (!s)
+		return NULL;    /* NULL, or out of memory */
+	return g_strndup(s, (gsize)sqlite3_column_bytes(st, i));
 }
 
-static bool json_strings_slow(const char *text, int len, GPtrArray *out);
+/*
+ * Scratch space of the JSON decoders, kept across the records of a batch
+ * (a replay decodes a few arrays per message: set-up and tear-down per
+ * array cost more than the decoding).  Zero-initialise; jscratch_release.
+ */
+struct jscratch {
+	GStringChunk *chunk;
+	GPtrArray *tmp;
+	GArray *ttmp;
+	GString *buf;
+};
 
-static bool json_strings(const char *text, int len, GPtrArray *out)
+static void jscratch_reset(struct jscratch *js)
 {
+	if (!js->chunk) {
+		js->chunk = g_string_chunk_new(256);
+		js->tmp = g_ptr_array_new();
+		js->ttmp = g_array_new(FALSE, FALSE,
+				       sizeof(struct ms_commit_trailer));
+		js->buf = g_string_new(NULL);
+	}
+	g_string_chunk_clear(js->chunk);
+	g_ptr_array_set_size(js->tmp, 0);
+	g_array_set_size(js->ttmp, 0);
+}
+
+static void jscratch_release(struct jscratch *js)
+{
+	if (!js->chunk)
+		return;
+	g_string_chunk_free(js->chunk);
+	g_ptr_array_free(js->tmp, TRUE);
+	g_array_free(js->ttmp, TRUE);
+	g_string_free(js->buf, TRUE);
+	memset(js, 0, sizeof(*js));
+}
+
+/* A JSON array of strings (store.c's own format) appended to `out` as
+ * g_strdup'ed strings; false when `text` is not one. */
+static bool json_strings(const char *text, int len, GPtrArray *out,
+			 struct jscratch *js)
+{
+	struct jp j;
+	bool ok;
+
 	if (text && len == 2 && text[0] == '[' && text[1] == ']')
 		return true;    /* the common case, without the set-up */
-	return json_strings_slow(text, len, out);
-}
-
-static bool json_strings_slow(const char *text, int len, GPtrArray *out)
-{
-	GStringChunk *chunk = g_string_chunk_new(256);
-	GPtrArray *tmp = g_ptr_array_new();
-	GString *buf = g_string_new(NULL);
-	struct jp j = { text, text + len, buf };
-	bool ok = text && decode_paths(&j, chunk, tmp);
-
-	for (guint i = 0; ok && i < tmp->len; i++)
-		g_ptr_array_add(out, g_strdup(tmp->pdata[i]));
-	g_ptr_array_free(tmp, TRUE);
-	g_string_free(buf, TRUE);
-	g_string_chunk_free(chunk);
+	if (!text)
+		return false;
+	jscratch_reset(js);
+	j = (struct jp){ text, text + len, js->buf };
+	ok = decode_paths(&j, js->chunk, js->tmp);
+	for (guint i = 0; ok && i < js->tmp->len; i++)
+		g_ptr_array_add(out, g_strdup(js->tmp->pdata[i]));
 	return ok;
 }
 
-static bool json_mail_trailers_slow(const char *text, int len,
-				   GPtrArray *out);
-
-static bool json_mail_trailers(const char *text, int len, GPtrArray *out)
+static bool json_mail_trailers(const char *text, int len, GPtrArray *out,
+			       struct jscratch *js)
 {
+	struct jp j;
+	bool ok;
+
 	if (text && len == 2 && text[0] == '[' && text[1] == ']')
 		return true;
-	return json_mail_trailers_slow(text, len, out);
-}
-
-static bool json_mail_trailers_slow(const char *text, int len,
-				   GPtrArray *out)
-{
-	GStringChunk *chunk = g_string_chunk_new(256);
-	GArray *tmp = g_array_new(FALSE, FALSE,
-				  sizeof(struct ms_commit_trailer));
-	GString *buf = g_string_new(NULL);
-	struct jp j = { text, text + len, buf };
-	bool ok = text && decode_trailers(&j, chunk, tmp);
-
-	for (guint i = 0; ok && i < tmp->len; i++) {
+	if (!text)
+		return false;
+	jscratch_reset(js);
+	j = (struct jp){ text, text + len, js->buf };
+	ok = decode_trailers(&j, js->chunk, js->ttmp);
+	for (guint i = 0; ok && i < js->ttmp->len; i++) {
 		const struct ms_commit_trailer *ct =
-			&g_array_index(tmp, struct ms_commit_trailer, i);
+			&g_array_index(js->ttmp, struct ms_commit_trailer, i);
 		struct ms_mail_trailer *t = g_new0(struct ms_mail_trailer, 1);
 
 		t->kind = ct->kind;
@@ -2045,15 +2072,13 @@ static bool json_mail_trailers_slow(const char *text, int len,
 		t->email = g_strdup(ct->email);
 		g_ptr_array_add(out, t);
 	}
-	g_array_free(tmp, TRUE);
-	g_string_free(buf, TRUE);
-	g_string_chunk_free(chunk);
 	return ok;
 }
 
 /* A message record (columns of MSG_COLS from `st`, after its epoch and
  * commit) back into the struct ms_mail mail.c would have made. */
-static struct ms_mail *cells_to_mail(sqlite3_stmt *st, uint32_t *src_problems)
+static struct ms_mail *cells_to_mail(sqlite3_stmt *st, uint32_t *src_problems,
+				    struct jscratch *js)
 {
 	struct ms_mail *m = g_new0(struct ms_mail, 1);
 	struct ms_mail_subject *sj = &m->subject;
@@ -2065,7 +2090,7 @@ static struct ms_mail *cells_to_mail(sqlite3_stmt *st, uint32_t *src_problems)
 	m->in_reply_to = col_dup(st, i++);
 	m->references = g_ptr_array_new_with_free_func(g_free);
 	ok = json_strings((const char *)sqlite3_column_text(st, i),
-			  sqlite3_column_bytes(st, i), m->references);
+			  sqlite3_column_bytes(st, i), m->references, js);
 	i++;
 	m->date_raw = col_dup(st, i++);
 	m->date = sqlite3_column_int64(st, i++);
@@ -2097,14 +2122,14 @@ static struct ms_mail *cells_to_mail(sqlite3_stmt *st, uint32_t *src_problems)
 	m->trailers = g_ptr_array_new_with_free_func(ms_mail_trailer_free);
 	ok = ok && json_mail_trailers((const char *)sqlite3_column_text(st, i),
 				      sqlite3_column_bytes(st, i),
-				      m->trailers);
+				      m->trailers, js);
 	i++;
 	m->change_id = col_dup(st, i++);
 	m->has_diff = sqlite3_column_int(st, i++) != 0;
 	m->diff_in_attachment = sqlite3_column_int(st, i++) != 0;
 	m->files = g_ptr_array_new_with_free_func(g_free);
 	ok = ok && json_strings((const char *)sqlite3_column_text(st, i),
-				sqlite3_column_bytes(st, i), m->files);
+				sqlite3_column_bytes(st, i), m->files, js);
 	i++;
 	m->lines_added = (unsigned)sqlite3_column_int(st, i++);
 	m->lines_removed = (unsigned)sqlite3_column_int(st, i++);
@@ -2304,6 +2329,7 @@ static int replay_batch(struct mail_tee *t, sqlite3_stmt *st, int e,
 			GArray *problems_out, GArray *lines)
 {
 	struct ms_store *s = t->s;
+	struct jscratch js = { 0 };
 	int rc = 0;
 	int r = SQLITE_OK;
 
@@ -2325,7 +2351,7 @@ static int replay_batch(struct mail_tee *t, sqlite3_stmt *st, int e,
 		if (r != SQLITE_ROW)
 			break;
 		r = SQLITE_OK;
-		m = cells_to_mail(st, &problems);
+		m = cells_to_mail(st, &problems, &js);
 		if (!m) {
 			s->damaged = true;
 			rc = ms_error_set(MS_ERROR, "store '%s' is damaged (an "
@@ -2352,6 +2378,7 @@ static int replay_batch(struct mail_tee *t, sqlite3_stmt *st, int e,
 		rc = db_error(s, r, "read the messages");
 	sqlite3_reset(st);
 	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	jscratch_release(&js);
 	return rc;
 }
 
@@ -2915,6 +2942,7 @@ int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
 	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal,
 					      g_free, store_link_free);
 	GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
+	struct jscratch js = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -2939,7 +2967,7 @@ int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
 		l->state = col_dup(st, 6);
 		g_ptr_array_set_size(ids, 0);
 		if (!json_strings((const char *)sqlite3_column_text(st, 5),
-				  sqlite3_column_bytes(st, 5), ids)) {
+				  sqlite3_column_bytes(st, 5), ids, &js)) {
 			store_link_free(l);
 			continue;       /* unreadable: computed again */
 		}
@@ -2949,6 +2977,7 @@ int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
 	}
 	sqlite3_finalize(st);
 	g_ptr_array_free(ids, TRUE);
+	jscratch_release(&js);
 	if (rc != SQLITE_DONE) {
 		g_hash_table_unref(h);
 		return db_error(s, rc, "read the links");
