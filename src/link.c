@@ -432,14 +432,87 @@ void ms_link_evidence_names(unsigned evidence,
 			fn(names[i], data);
 }
 
+#define NONE UINT32_MAX             /* no key */
+#define UNSET (UINT32_MAX - 1)      /* key not computed yet */
+
+/*
+ * Records grouped by a key: group g holds recs[start[g] .. start[g + 1])
+ * in increasing record order, the order candidates are tried in (ties
+ * go to the first one).  One flat array for all keys rather than an
+ * array per key: every run groups every posting four ways.
+ */
+struct groups {
+	uint32_t *start;            /* nr + 1 offsets into recs */
+	uint32_t *recs;
+	uint32_t nr;
+};
+
+/* The records of one group (borrowed); len 0 when there are none. */
+struct span {
+	const uint32_t *v;
+	uint32_t len;
+};
+
+/* Group records 0 .. n-1 by gid[i] (below nr, or NONE): a counting sort. */
+static void groups_build(struct groups *g, const uint32_t *gid, size_t n,
+			 uint32_t nr)
+{
+	g->nr = nr;
+	g->start = g_new0(uint32_t, (gsize)nr + 1);
+	for (size_t i = 0; i < n; i++)
+		if (gid[i] < nr)
+			g->start[gid[i]]++;
+	for (uint32_t k = 1; k < nr; k++)
+		g->start[k] += g->start[k - 1];
+	g->start[nr] = nr ? g->start[nr - 1] : 0;
+	g->recs = g_new(uint32_t, g->start[nr] ? g->start[nr] : 1);
+	/* start[k] is now the end of group k: filling backwards leaves it
+	 * at the group's beginning, records in increasing order */
+	for (size_t i = n; i-- > 0;)
+		if (gid[i] < nr)
+			g->recs[--g->start[gid[i]]] = (uint32_t)i;
+}
+
+static struct span groups_get(const struct groups *g, uint32_t id)
+{
+	struct span s = { NULL, 0 };
+
+	if (id < g->nr) {
+		s.v = g->recs + g->start[id];
+		s.len = g->start[id + 1] - g->start[id];
+	}
+	return s;
+}
+
+static void groups_release(struct groups *g)
+{
+	g_free(g->start);
+	g_free(g->recs);
+}
+
 struct matcher {
 	const struct ms_link_mail *lm;
 	const struct ms_mail_index *idx;
-	GHashTable *by_patch_id;    /* patch-id -> GArray of uint32_t */
-	GHashTable *by_subject;     /* subject key -> GArray of uint32_t */
-	GHashTable *by_date;        /* gint64 date -> GArray of uint32_t */
-	GHashTable *by_sender;      /* sender address -> GArray of uint32_t */
-	GHashTable *rec_of;         /* struct ms_mail_rec * -> number */
+	const struct ms_mail_rec *recs;  /* record 0 of the index's array */
+	size_t n;
+	/* postings (is_posting()) by key; the tables map a key to its
+	 * group + 1 */
+	GHashTable *patch_ids;      /* patch-id (borrowed) */
+	GHashTable *senders;        /* sender address (borrowed) */
+	GHashTable *dates;          /* gint64 * into date_keys */
+	gint64 *date_keys;
+	struct groups by_patch_id, by_sender, by_subject, by_date;
+	/* subject keys (subject_key()), interned: equal keys, equal ids;
+	 * ids below by_subject.nr are those of postings */
+	GHashTable *subjects;       /* key text -> id + 1 */
+	GPtrArray *key_text;        /* id -> key text */
+	uint32_t *subject_of;       /* record -> key id, NONE or UNSET */
+	/* record -> folded sender name (fold_name()), NULL until needed */
+	const char **name_of;
+	GStringChunk *strings;      /* the text of keys and folded names */
+	GString *buf;
+	/* earlier_versions(): records seen in the current call */
+	uint32_t *seen, stamp;
 };
 
 /* A posting carrying a diff: what a commit can be linked to by content. */
@@ -449,54 +522,129 @@ static bool is_posting(const struct ms_mail_rec *r)
 	       (r->kind == MS_MAIL_PATCH || r->kind == MS_MAIL_OTHER);
 }
 
+static bool is_ascii(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return false;
+	return true;
+}
+
 /*
- * The form subjects are compared in: casefolded, without trailing dots
- * and blanks (maintainers drop a final '.' on the way in).  Newly
- * allocated.
+ * Append g_utf8_casefold(s, n) to `out`.  ASCII text (nearly all of it)
+ * folds to its lowercase without allocating: Unicode case folding maps
+ * only A-Z among ASCII characters.
  */
-static char *subject_key(const char *s)
+static void casefold_into(GString *out, const char *s, size_t n)
 {
-	char *k = g_utf8_casefold(s, -1);
-	size_t n = strlen(k);
+	if (is_ascii(s, n)) {
+		size_t at = out->len;
 
-	while (n && (k[n - 1] == '.' || k[n - 1] == ' '))
-		k[--n] = 0;
-	return k;
-}
+		g_string_append_len(out, s, (gssize)n);
+		for (size_t i = at; i < out->len; i++)
+			out->str[i] = g_ascii_tolower(out->str[i]);
+	} else {
+		char *f = g_utf8_casefold(s, (gssize)n);
 
-static bool same_subject(const char *a, const char *b)
-{
-	char *ka, *kb;
-	bool eq;
-
-	if (!a || !b || !*a || !*b)
-		return false;
-	ka = subject_key(a);
-	kb = subject_key(b);
-	eq = !strcmp(ka, kb);
-	g_free(ka);
-	g_free(kb);
-	return eq;
-}
-
-/* Append `v` under `key`; true when the table took `key` (a new key). */
-static bool multimap_add(GHashTable *h, gpointer key, uint32_t v)
-{
-	GArray *a = g_hash_table_lookup(h, key);
-	bool taken = !a;
-
-	if (!a) {
-		a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-		g_hash_table_insert(h, key, a);
+		g_string_append(out, f);
+		g_free(f);
 	}
-	g_array_append_val(a, v);
-	return taken;
 }
 
-static void garray_free(gpointer p)
+/*
+ * The id of the form subjects are compared in: casefolded, without
+ * trailing dots and blanks (maintainers drop a final '.' on the way in).
+ */
+static uint32_t subject_id(struct matcher *m, const char *s)
 {
-	g_array_free(p, TRUE);
+	gpointer v;
+	const char *k;
+
+	g_string_truncate(m->buf, 0);
+	casefold_into(m->buf, s, strlen(s));
+	while (m->buf->len && (m->buf->str[m->buf->len - 1] == '.' ||
+			       m->buf->str[m->buf->len - 1] == ' '))
+		g_string_truncate(m->buf, m->buf->len - 1);
+	v = g_hash_table_lookup(m->subjects, m->buf->str);
+	if (v)
+		return GPOINTER_TO_UINT(v) - 1;
+	k = g_string_chunk_insert_len(m->strings, m->buf->str,
+				      (gssize)m->buf->len);
+	g_ptr_array_add(m->key_text, (gpointer)k);
+	g_hash_table_insert(m->subjects, (gpointer)k,
+			    GUINT_TO_POINTER(m->key_text->len));
+	return m->key_text->len - 1;
 }
+
+/* A subject's key id; NONE for no subject (never equal to another). */
+static uint32_t subject_id_or_none(struct matcher *m, const char *s)
+{
+	return s && *s ? subject_id(m, s) : NONE;
+}
+
+static uint32_t rec_subject(struct matcher *m, uint32_t rec)
+{
+	if (m->subject_of[rec] == UNSET)
+		m->subject_of[rec] = subject_id_or_none(
+			m, m->recs[rec].subject);
+	return m->subject_of[rec];
+}
+
+/*
+ * A name as same_name() compares it: casefolded, without the " via LIST"
+ * a mailing list's DMARC rewriting appends (such From: lines end up as
+ * commit authors); NULL for no name.  Kept in m->strings.
+ */
+static const char *fold_name(struct matcher *m, const char *name)
+{
+	const char *via;
+
+	if (!name || !*name)
+		return NULL;
+	via = strstr(name, " via ");
+	g_string_truncate(m->buf, 0);
+	casefold_into(m->buf, name, via ? (size_t)(via - name) : strlen(name));
+	return g_string_chunk_insert_len(m->strings, m->buf->str,
+					 (gssize)m->buf->len);
+}
+
+static const char no_name[] = "";
+
+static const char *rec_name(struct matcher *m, uint32_t rec)
+{
+	if (!m->name_of[rec]) {
+		const char *f = fold_name(m, m->recs[rec].sender_name);
+
+		m->name_of[rec] = f ? f : no_name;
+	}
+	return m->name_of[rec] == no_name ? NULL : m->name_of[rec];
+}
+
+/* Whether folded names `fa` and `fb` are one name (g_utf8_collate). */
+static bool same_name(const char *fa, const char *fb)
+{
+	size_t la, lb;
+
+	if (!fa || !fb || !*fa)
+		return false;
+	if (!strcmp(fa, fb))
+		return true;
+	/* distinct ASCII strings never collate equal: spare the collation
+	 * its normalizing copies */
+	la = strlen(fa);
+	lb = strlen(fb);
+	if (is_ascii(fa, la) && is_ascii(fb, lb))
+		return false;
+	return !g_utf8_collate(fa, fb);
+}
+
+/* What the matcher compares of a commit, computed once. */
+struct ckey {
+	const struct ms_link_commit *c;
+	uint32_t subject;           /* subject key id, or NONE */
+	const char *author, *committer;  /* fold_name() */
+	bool self;                  /* self_committed() */
+};
 
 static size_t common_files(const GPtrArray *files, const GPtrArray *paths)
 {
@@ -513,45 +661,28 @@ static size_t common_files(const GPtrArray *files, const GPtrArray *paths)
 	return n;
 }
 
-/* Whether `a` and `b` are one name: casefolded, and without the
- * " via LIST" a mailing list's DMARC rewriting appends (such From:
- * lines end up as commit authors). */
-static bool same_name(const char *a, const char *b)
+static bool same_author(struct matcher *m, uint32_t rec,
+			const struct ckey *k)
 {
-	const char *va, *vb;
-	char *fa, *fb;
-	bool eq;
+	const struct ms_mail_rec *r = &m->recs[rec];
 
-	if (!a || !b || !*a || !*b)
-		return false;
-	va = strstr(a, " via ");
-	vb = strstr(b, " via ");
-	fa = g_utf8_casefold(a, va ? va - a : -1);
-	fb = g_utf8_casefold(b, vb ? vb - b : -1);
-	eq = *fa && !g_utf8_collate(fa, fb);
-	g_free(fa);
-	g_free(fb);
-	return eq;
-}
-
-static bool same_author(const struct ms_mail_rec *r,
-			const struct ms_link_commit *c)
-{
-	if (r->sender_email && *c->author_email &&
-	    !g_ascii_strcasecmp(r->sender_email, c->author_email))
+	if (r->sender_email && *k->c->author_email &&
+	    !g_ascii_strcasecmp(r->sender_email, k->c->author_email))
 		return true;
-	return same_name(r->sender_name, c->author_name);
+	return same_name(rec_name(m, rec), k->author);
 }
 
 /* The sender is the committer: a maintainer posting someone's patch
  * (its author named in an in-body From:) that they then apply. */
-static bool same_committer(const struct ms_mail_rec *r,
-			   const struct ms_link_commit *c)
+static bool same_committer(struct matcher *m, uint32_t rec,
+			   const struct ckey *k)
 {
-	if (r->sender_email && *c->committer_email &&
-	    !g_ascii_strcasecmp(r->sender_email, c->committer_email))
+	const struct ms_mail_rec *r = &m->recs[rec];
+
+	if (r->sender_email && *k->c->committer_email &&
+	    !g_ascii_strcasecmp(r->sender_email, k->c->committer_email))
 		return true;
-	return same_name(r->sender_name, c->committer_name);
+	return same_name(rec_name(m, rec), k->committer);
 }
 
 static bool exact_date(const struct ms_mail_rec *r,
@@ -566,11 +697,22 @@ static bool exact_date(const struct ms_mail_rec *r,
  * the posting `git am` applied, so it names their first posting rather
  * than the applied version.
  */
-static bool self_committed(const struct ms_link_commit *c)
+static bool self_committed(const struct ckey *k)
 {
-	if (*c->author_email && !strcmp(c->author_email, c->committer_email))
+	if (*k->c->author_email &&
+	    !strcmp(k->c->author_email, k->c->committer_email))
 		return true;
-	return same_name(c->author_name, c->committer_name);
+	return same_name(k->author, k->committer);
+}
+
+static void ckey_init(struct matcher *m, struct ckey *k,
+		      const struct ms_link_commit *c)
+{
+	k->c = c;
+	k->subject = subject_id_or_none(m, c->subject);
+	k->author = fold_name(m, c->author_name);
+	k->committer = fold_name(m, c->committer_name);
+	k->self = self_committed(k);
 }
 
 /*
@@ -582,23 +724,25 @@ static bool self_committed(const struct ms_link_commit *c)
  * files overlap the commit's (when both are known), the best overlap
  * first.
  */
-static int64_t pick(const struct matcher *m, const GArray *cand,
-		    const struct ms_link_commit *c, bool by_subject)
+static int64_t pick(struct matcher *m, struct span cand,
+		    const struct ckey *k, bool by_subject)
 {
+	const struct ms_link_commit *c = k->c;
 	int64_t best = -1, after = -1, exact = -1;
 	int64_t best_date = 0, after_date = 0;
 	size_t best_common = 0, exact_common = 0;
 
-	for (guint i = 0; cand && i < cand->len; i++) {
-		uint32_t rec = g_array_index(cand, uint32_t, i);
-		const struct ms_mail_rec *r = ms_mail_index_get(m->idx, rec);
+	for (uint32_t i = 0; i < cand.len; i++) {
+		uint32_t rec = cand.v[i];
+		const struct ms_mail_rec *r = &m->recs[rec];
 		int64_t d = r->date_valid ? r->date : 0;
 		size_t common = 0;
 
 		if (by_subject) {
 			const GPtrArray *f = ms_link_mail_files(m->lm, rec);
 
-			if (!same_author(r, c) && !same_committer(r, c))
+			if (!same_author(m, rec, k) &&
+			    !same_committer(m, rec, k))
 				continue;
 			if (d < c->commit_time - SUBJECT_WINDOW)
 				continue;
@@ -606,7 +750,7 @@ static int64_t pick(const struct matcher *m, const GArray *cand,
 			if (f && f->len && c->paths->len && !common)
 				continue;
 		}
-		if (exact_date(r, c) && !self_committed(c)) {
+		if (exact_date(r, c) && !k->self) {
 			if (exact < 0 || common > exact_common) {
 				exact = rec;
 				exact_common = common;
@@ -628,41 +772,46 @@ static int64_t pick(const struct matcher *m, const GArray *cand,
 	return best >= 0 ? best : after;
 }
 
+/* The group of `key` in `h` (key -> group + 1); empty when absent. */
+static struct span lookup(GHashTable *h, const struct groups *g,
+			  gconstpointer key)
+{
+	gpointer v = g_hash_table_lookup(h, key);
+
+	return groups_get(g, v ? GPOINTER_TO_UINT(v) - 1 : NONE);
+}
+
+/* The postings that may be other versions of `r`: those with its subject
+ * key (lists[0]) and those with its patch-id (lists[1]). */
+static void version_lists(struct matcher *m, uint32_t rec,
+			  struct span lists[2])
+{
+	const struct ms_mail_rec *r = &m->recs[rec];
+
+	lists[0] = groups_get(&m->by_subject, rec_subject(m, rec));
+	lists[1] = groups_get(&m->by_patch_id, NONE);
+	if (r->patch_id)
+		lists[1] = lookup(m->patch_ids, &m->by_patch_id, r->patch_id);
+}
+
 /*
  * The newest later version of posting `rec` (same patch-id, or same
  * sender and subject) posted no later than the commit date plus SKEW;
  * `rec` itself when there is none.
  */
-/* The postings that may be other versions of `r`: those with its subject
- * key (lists[0]) and those with its patch-id (lists[1]); NULL if none. */
-static void version_lists(const struct matcher *m,
-			  const struct ms_mail_rec *r, const GArray *lists[2])
-{
-	lists[0] = lists[1] = NULL;
-	if (r->subject && *r->subject) {
-		char *key = subject_key(r->subject);
-
-		lists[0] = g_hash_table_lookup(m->by_subject, key);
-		g_free(key);
-	}
-	if (r->patch_id)
-		lists[1] = g_hash_table_lookup(m->by_patch_id, r->patch_id);
-}
-
-static uint32_t latest_version(const struct matcher *m, uint32_t rec,
+static uint32_t latest_version(struct matcher *m, uint32_t rec,
 			       const struct ms_link_commit *c)
 {
-	const struct ms_mail_rec *r = ms_mail_index_get(m->idx, rec);
-	const GArray *lists[2];
+	const struct ms_mail_rec *r = &m->recs[rec];
+	struct span lists[2];
 	uint32_t best = rec;
 	int64_t best_date = r->date;
 
-	version_lists(m, r, lists);
+	version_lists(m, rec, lists);
 	for (int l = 0; l < 2; l++)
-		for (guint i = 0; lists[l] && i < lists[l]->len; i++) {
-			uint32_t o = g_array_index(lists[l], uint32_t, i);
-			const struct ms_mail_rec *or =
-				ms_mail_index_get(m->idx, o);
+		for (uint32_t i = 0; i < lists[l].len; i++) {
+			uint32_t o = lists[l].v[i];
+			const struct ms_mail_rec *or = &m->recs[o];
 
 			if (!or->date_valid || or->date <= best_date ||
 			    or->date > c->commit_time + SKEW)
@@ -683,23 +832,23 @@ static uint32_t latest_version(const struct matcher *m, uint32_t rec,
  * subject best, then files, then the sender.  Disjoint files (when both
  * sides name some) reject a candidate unless the subjects are equal.
  */
-static int64_t by_author_date(const struct matcher *m,
-			      const struct ms_link_commit *c)
+static int64_t by_author_date(struct matcher *m, const struct ckey *k)
 {
+	const struct ms_link_commit *c = k->c;
 	gint64 key = c->author_time;
-	const GArray *cand = g_hash_table_lookup(m->by_date, &key);
+	struct span cand = lookup(m->dates, &m->by_date, &key);
 	int64_t best = -1;
 	unsigned best_score = 0;
 	size_t best_common = 0;
 
-	for (guint i = 0; cand && i < cand->len; i++) {
-		uint32_t rec = g_array_index(cand, uint32_t, i);
-		const struct ms_mail_rec *r = ms_mail_index_get(m->idx, rec);
+	for (uint32_t i = 0; i < cand.len; i++) {
+		uint32_t rec = cand.v[i];
 		const GPtrArray *f = ms_link_mail_files(m->lm, rec);
 		size_t common = common_files(f, c->paths);
-		bool subj = same_subject(r->subject, c->subject);
+		bool subj = k->subject != NONE &&
+			    rec_subject(m, rec) == k->subject;
 		unsigned score = (subj ? 4 : 0) + (common ? 2 : 0) +
-				 (same_author(r, c) ? 1 : 0);
+				 (same_author(m, rec, k) ? 1 : 0);
 
 		if (!score)
 			continue;
@@ -715,19 +864,20 @@ static int64_t by_author_date(const struct matcher *m,
 	return best;
 }
 
-static unsigned evidence(const struct matcher *m, uint32_t rec,
-			 const struct ms_link_commit *c)
+static unsigned evidence(struct matcher *m, uint32_t rec,
+			 const struct ckey *k)
 {
-	const struct ms_mail_rec *r = ms_mail_index_get(m->idx, rec);
+	const struct ms_link_commit *c = k->c;
+	const struct ms_mail_rec *r = &m->recs[rec];
 	unsigned ev = 0;
 
 	if (r->patch_id && *c->patch_id && !strcmp(r->patch_id, c->patch_id))
 		ev |= MS_LINK_EV_PATCH_ID;
 	if (exact_date(r, c))
 		ev |= MS_LINK_EV_AUTHOR_DATE;
-	if (same_subject(r->subject, c->subject))
+	if (k->subject != NONE && rec_subject(m, rec) == k->subject)
 		ev |= MS_LINK_EV_SUBJECT;
-	if (same_author(r, c))
+	if (same_author(m, rec, k))
 		ev |= MS_LINK_EV_AUTHOR;
 	if (common_files(ms_link_mail_files(m->lm, rec), c->paths))
 		ev |= MS_LINK_EV_FILES;
@@ -736,29 +886,29 @@ static unsigned evidence(const struct matcher *m, uint32_t rec,
 
 static int cmp_by_date(gconstpointer a, gconstpointer b, gpointer data)
 {
-	const struct ms_mail_index *idx = data;
-	const struct ms_mail_rec *ra = ms_mail_index_get(idx,
-							 *(const uint32_t *)a);
-	const struct ms_mail_rec *rb = ms_mail_index_get(idx,
-							 *(const uint32_t *)b);
+	const struct ms_mail_rec *recs = data;
+	const struct ms_mail_rec *ra = &recs[*(const uint32_t *)a];
+	const struct ms_mail_rec *rb = &recs[*(const uint32_t *)b];
 
 	return (ra->date > rb->date) - (ra->date < rb->date);
 }
 
 /* The earlier postings of the patch applied as `rec`. */
-static GArray *earlier_versions(const struct matcher *m, uint32_t rec)
+static GArray *earlier_versions(struct matcher *m, uint32_t rec)
 {
-	const struct ms_mail_rec *r = ms_mail_index_get(m->idx, rec);
+	const struct ms_mail_rec *r = &m->recs[rec];
 	GArray *out = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-	GHashTable *seen = g_hash_table_new(NULL, NULL);
-	const GArray *lists[2];
+	struct span lists[2];
 
-	version_lists(m, r, lists);
+	if (++m->stamp == 0) {
+		memset(m->seen, 0, m->n * sizeof(*m->seen));
+		m->stamp = 1;
+	}
+	version_lists(m, rec, lists);
 	for (int l = 0; l < 2; l++)
-		for (guint i = 0; lists[l] && i < lists[l]->len; i++) {
-			uint32_t o = g_array_index(lists[l], uint32_t, i);
-			const struct ms_mail_rec *or =
-				ms_mail_index_get(m->idx, o);
+		for (uint32_t i = 0; i < lists[l].len; i++) {
+			uint32_t o = lists[l].v[i];
+			const struct ms_mail_rec *or = &m->recs[o];
 
 			if (o == rec || or->date > r->date)
 				continue;
@@ -766,13 +916,13 @@ static GArray *earlier_versions(const struct matcher *m, uint32_t rec)
 					!strcmp(or->sender_email,
 						r->sender_email)))
 				continue;
-			if (g_hash_table_contains(seen, GUINT_TO_POINTER(o)))
+			if (m->seen[o] == m->stamp)
 				continue;
-			g_hash_table_add(seen, GUINT_TO_POINTER(o));
+			m->seen[o] = m->stamp;
 			g_array_append_val(out, o);
 		}
-	g_array_sort_with_data(out, cmp_by_date, (gpointer)m->idx);
-	g_hash_table_unref(seen);
+	/* stable: postings of one date stay in record order */
+	g_array_sort_with_data(out, cmp_by_date, (gpointer)m->recs);
 	return out;
 }
 
@@ -782,77 +932,120 @@ static int64_t by_trailer_ids(const struct matcher *m, const GPtrArray *ids)
 		const struct ms_mail_rec *r =
 			ms_mail_index_find(m->idx, ids->pdata[i]);
 
-		if (r)
-			return GPOINTER_TO_UINT(g_hash_table_lookup(m->rec_of,
-								    r));
+		if (r) {
+			uint32_t rec = (uint32_t)(r - m->recs);
+
+			g_assert(ms_mail_index_get(m->idx, rec) == r);
+			return rec;
+		}
 	}
 	return -1;
+}
+
+/* The group of `key` in `h` (key -> group + 1), a new group when absent;
+ * `key` must live as long as the table. */
+static uint32_t group_of(GHashTable *h, gpointer key, uint32_t *nr)
+{
+	gpointer v = g_hash_table_lookup(h, key);
+
+	if (v)
+		return GPOINTER_TO_UINT(v) - 1;
+	g_hash_table_insert(h, key, GUINT_TO_POINTER(++*nr));
+	return *nr - 1;
 }
 
 static void matcher_init(struct matcher *m, const struct ms_link_mail *lm)
 {
 	size_t n = ms_mail_index_count(lm->idx);
+	uint32_t *gid = g_new(uint32_t, 4 * (n ? n : 1));
+	uint32_t *pid = gid, *snd = gid + n, *sub = gid + 2 * n,
+		 *day = gid + 3 * n;
+	uint32_t nr_pid = 0, nr_snd = 0, nr_day = 0;
 
 	m->lm = lm;
 	m->idx = lm->idx;
-	m->rec_of = g_hash_table_new(NULL, NULL);
-	m->by_patch_id = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
-					       garray_free);
-	m->by_subject = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					      garray_free);
-	m->by_date = g_hash_table_new_full(g_int64_hash, g_int64_equal,
-					   g_free, garray_free);
-	m->by_sender = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
-					     garray_free);
+	m->recs = n ? ms_mail_index_get(lm->idx, 0) : NULL;
+	m->n = n;
+	m->patch_ids = g_hash_table_new(g_str_hash, g_str_equal);
+	m->senders = g_hash_table_new(g_str_hash, g_str_equal);
+	m->dates = g_hash_table_new(g_int64_hash, g_int64_equal);
+	m->date_keys = g_new(gint64, n ? n : 1);
+	m->subjects = g_hash_table_new(g_str_hash, g_str_equal);
+	m->key_text = g_ptr_array_new();
+	m->subject_of = g_new(uint32_t, n ? n : 1);
+	m->name_of = g_new0(const char *, n ? n : 1);
+	m->strings = g_string_chunk_new(64 * 1024);
+	m->buf = g_string_sized_new(256);
+	m->seen = g_new0(uint32_t, n ? n : 1);
+	m->stamp = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct ms_mail_rec *r = ms_mail_index_get(lm->idx, i);
+		const struct ms_mail_rec *r = &m->recs[i];
 
-		g_hash_table_insert(m->rec_of, (gpointer)r,
-				    GUINT_TO_POINTER(i));
+		g_assert(ms_mail_index_get(lm->idx, (uint32_t)i) == r);
+		m->subject_of[i] = UNSET;
+		pid[i] = snd[i] = sub[i] = day[i] = NONE;
 		if (!is_posting(r))
 			continue;
-		multimap_add(m->by_patch_id, (gpointer)r->patch_id, i);
+		pid[i] = group_of(m->patch_ids, (gpointer)r->patch_id,
+				  &nr_pid);
 		if (r->sender_email)
-			multimap_add(m->by_sender, (gpointer)r->sender_email,
-				     i);
-		if (r->subject && *r->subject) {
-			char *key = subject_key(r->subject);
-
-			if (!multimap_add(m->by_subject, key, i))
-				g_free(key);
-		}
+			snd[i] = group_of(m->senders,
+					  (gpointer)r->sender_email, &nr_snd);
+		sub[i] = rec_subject(m, (uint32_t)i);
 		if (r->date_valid) {
-			gint64 *key = g_new(gint64, 1);
+			gint64 key = r->date;
+			gpointer v = g_hash_table_lookup(m->dates, &key);
 
-			*key = r->date;
-			if (!multimap_add(m->by_date, key, i))
-				g_free(key);
+			if (v) {
+				day[i] = GPOINTER_TO_UINT(v) - 1;
+			} else {
+				m->date_keys[nr_day] = key;
+				g_hash_table_insert(m->dates,
+						    &m->date_keys[nr_day],
+						    GUINT_TO_POINTER(nr_day +
+								     1));
+				day[i] = nr_day++;
+			}
 		}
 	}
+	groups_build(&m->by_patch_id, pid, n, nr_pid);
+	groups_build(&m->by_sender, snd, n, nr_snd);
+	/* only postings have subject keys yet: ids below this are theirs */
+	groups_build(&m->by_subject, sub, n, m->key_text->len);
+	groups_build(&m->by_date, day, n, nr_day);
+	g_free(gid);
 }
 
 static void matcher_release(struct matcher *m)
 {
-	g_hash_table_unref(m->rec_of);
-	g_hash_table_unref(m->by_patch_id);
-	g_hash_table_unref(m->by_subject);
-	g_hash_table_unref(m->by_date);
-	g_hash_table_unref(m->by_sender);
+	g_hash_table_unref(m->patch_ids);
+	g_hash_table_unref(m->senders);
+	g_hash_table_unref(m->dates);
+	g_free(m->date_keys);
+	groups_release(&m->by_patch_id);
+	groups_release(&m->by_sender);
+	groups_release(&m->by_subject);
+	groups_release(&m->by_date);
+	g_hash_table_unref(m->subjects);
+	g_ptr_array_unref(m->key_text);
+	g_free(m->subject_of);
+	g_free(m->name_of);
+	g_string_chunk_free(m->strings);
+	g_string_free(m->buf, TRUE);
+	g_free(m->seen);
 }
 
-/* The words of a subject (casefolded, split on blanks), as a set. */
-static GHashTable *subject_words(const char *subject)
+/* The words of a subject key (split on blanks), as a set. */
+static GHashTable *subject_words(const char *key)
 {
 	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal,
 						g_free, NULL);
-	char *key = subject_key(subject);
 	char **words = g_strsplit_set(key, " \t", -1);
 
 	for (char **w = words; *w; w++)
 		if (**w)
 			g_hash_table_add(set, g_strdup(*w));
 	g_strfreev(words);
-	g_free(key);
 	return set;
 }
 
@@ -887,10 +1080,10 @@ static bool same_files(const GPtrArray *files, const GPtrArray *paths)
  * and edited the code on the way in.  The most similar, then the newest.
  */
 #define SIMILAR 0.5
-static int64_t by_similar_subject(const struct matcher *m,
-				  const struct ms_link_commit *c,
-				  GHashTable *taken)
+static int64_t by_similar_subject(struct matcher *m, const struct ckey *k,
+				  const guint8 *taken)
 {
+	const struct ms_link_commit *c = k->c;
 	const char *who[2] = { c->author_email, c->committer_email };
 	GHashTable *cw;
 	int64_t best = -1, best_date = 0;
@@ -898,28 +1091,32 @@ static int64_t by_similar_subject(const struct matcher *m,
 
 	if (!*c->subject || !c->paths->len)
 		return -1;
-	cw = subject_words(c->subject);
+	cw = subject_words(m->key_text->pdata[k->subject]);
 	for (int w = 0; w < 2; w++) {
-		const GArray *cand = *who[w] ?
-			g_hash_table_lookup(m->by_sender, who[w]) : NULL;
+		struct span cand = groups_get(&m->by_sender, NONE);
 
 		if (w == 1 && !strcmp(who[0], who[1]))
 			break;
-		for (guint i = 0; cand && i < cand->len; i++) {
-			uint32_t rec = g_array_index(cand, uint32_t, i);
-			const struct ms_mail_rec *r =
-				ms_mail_index_get(m->idx, rec);
+		if (*who[w])
+			cand = lookup(m->senders, &m->by_sender, who[w]);
+		for (uint32_t i = 0; i < cand.len; i++) {
+			uint32_t rec = cand.v[i];
+			const struct ms_mail_rec *r = &m->recs[rec];
+			uint32_t sid;
 			GHashTable *rw;
 			double sim;
 
-			if (g_hash_table_contains(taken, GUINT_TO_POINTER(rec)) ||
-			    !r->date_valid || !r->subject ||
+			if (taken[rec] || !r->date_valid || !r->subject ||
 			    r->date > c->commit_time + SKEW ||
 			    r->date < c->commit_time - SUBJECT_WINDOW ||
 			    !same_files(ms_link_mail_files(m->lm, rec),
 					c->paths))
 				continue;
-			rw = subject_words(r->subject);
+			/* an empty subject has no words: similarity 0 */
+			sid = rec_subject(m, rec);
+			if (sid == NONE)
+				continue;
+			rw = subject_words(m->key_text->pdata[sid]);
 			sim = jaccard(cw, rw);
 			g_hash_table_unref(rw);
 			if (sim < SIMILAR)
@@ -936,12 +1133,11 @@ static int64_t by_similar_subject(const struct matcher *m,
 	return best;
 }
 
-static void take(GHashTable *taken, uint32_t rec, const GArray *earlier)
+static void take(guint8 *taken, uint32_t rec, const GArray *earlier)
 {
-	g_hash_table_add(taken, GUINT_TO_POINTER(rec));
+	taken[rec] = 1;
 	for (guint k = 0; k < earlier->len; k++)
-		g_hash_table_add(taken, GUINT_TO_POINTER(
-			g_array_index(earlier, uint32_t, k)));
+		taken[g_array_index(earlier, uint32_t, k)] = 1;
 }
 
 struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
@@ -951,18 +1147,23 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 	struct ms_link_result *res = g_new0(struct ms_link_result, 1);
 	struct ms_link *found = g_new0(struct ms_link, commits->len ?
 				       commits->len : 1);
-	GHashTable *taken = g_hash_table_new(NULL, NULL);
+	struct ckey *keys = g_new(struct ckey, commits->len ?
+				  commits->len : 1);
 	struct matcher m;
+	guint8 *taken;
 
 	res->links = g_array_new(FALSE, FALSE, sizeof(struct ms_link));
 	res->unlinked = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	res->by_rec = g_hash_table_new(NULL, NULL);
 	matcher_init(&m, lm);
+	taken = g_new0(guint8, m.n ? m.n : 1);
 	for (guint ci = 0; ci < commits->len; ci++) {
 		const struct ms_link_commit *c = commits->pdata[ci];
+		const struct ckey *k = &keys[ci];
 		struct ms_link *l = &found[ci];
 		int64_t rec = -1;
 
+		ckey_init(&m, &keys[ci], c);
 		l->commit = ci;
 		if (!opts->ignore_link_trailers) {
 			rec = by_trailer_ids(&m, c->link_ids);
@@ -973,23 +1174,19 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 			}
 		}
 		if (rec < 0 && *c->patch_id) {
-			rec = pick(&m, g_hash_table_lookup(m.by_patch_id,
-							   c->patch_id),
-				   c, false);
+			rec = pick(&m, lookup(m.patch_ids, &m.by_patch_id,
+					      c->patch_id), k, false);
 			l->method = MS_LINK_PATCH_ID;
 		}
 		if (rec < 0) {
-			rec = by_author_date(&m, c);
-			if (rec >= 0 && self_committed(c))
+			rec = by_author_date(&m, k);
+			if (rec >= 0 && k->self)
 				rec = latest_version(&m, (uint32_t)rec, c);
 			l->method = MS_LINK_AUTHOR_DATE;
 		}
 		if (rec < 0 && *c->subject) {
-			char *key = subject_key(c->subject);
-
-			rec = pick(&m, g_hash_table_lookup(m.by_subject, key),
-				   c, true);
-			g_free(key);
+			rec = pick(&m, groups_get(&m.by_subject, k->subject),
+				   k, true);
 			l->method = MS_LINK_SUBJECT;
 		}
 		if (rec < 0)
@@ -1000,13 +1197,12 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 	}
 	/* the last resort sees what every other commit took */
 	for (guint ci = 0; ci < commits->len; ci++) {
-		const struct ms_link_commit *c = commits->pdata[ci];
 		struct ms_link *l = &found[ci];
 		int64_t rec;
 
 		if (l->earlier)
 			continue;
-		rec = by_similar_subject(&m, c, taken);
+		rec = by_similar_subject(&m, &keys[ci], taken);
 		if (rec < 0)
 			continue;
 		l->method = MS_LINK_SUBJECT;
@@ -1021,7 +1217,7 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 			g_array_append_val(res->unlinked, ci);
 			continue;
 		}
-		l.evidence = evidence(&m, l.rec, commits->pdata[ci]);
+		l.evidence = evidence(&m, l.rec, &keys[ci]);
 		res->counts[l.method]++;
 		g_array_append_val(res->links, l);
 		g_hash_table_insert(res->by_rec, GUINT_TO_POINTER(l.rec),
@@ -1035,7 +1231,8 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 					GUINT_TO_POINTER(res->links->len));
 		}
 	}
-	g_hash_table_unref(taken);
+	g_free(taken);
+	g_free(keys);
 	g_free(found);
 	matcher_release(&m);
 	return res;
