@@ -7,21 +7,52 @@
 #include <stdio.h>
 #include <string.h>
 
-static void hash_str(GChecksum *c, const char *s)
+/*
+ * The bytes of the fingerprint, gathered in a buffer and passed to the
+ * checksum in blocks: a field at a time, the calls cost more than the
+ * hashing (a window holds hundreds of thousands of records).
+ */
+struct feed {
+	GChecksum *c;
+	size_t len;
+	guchar buf[64 * 1024];
+};
+
+static void feed_flush(struct feed *f)
 {
-	if (s)
-		g_checksum_update(c, (const guchar *)s, (gssize)strlen(s) + 1);
-	else
-		g_checksum_update(c, (const guchar *)"\1", 1);
+	if (f->len)
+		g_checksum_update(f->c, f->buf, (gssize)f->len);
+	f->len = 0;
 }
 
-static void hash_int(GChecksum *c, int64_t v)
+static void feed(struct feed *f, const void *p, size_t n)
+{
+	if (f->len + n > sizeof(f->buf)) {
+		feed_flush(f);
+		if (n > sizeof(f->buf)) {
+			g_checksum_update(f->c, p, (gssize)n);
+			return;
+		}
+	}
+	memcpy(f->buf + f->len, p, n);
+	f->len += n;
+}
+
+static void hash_str(struct feed *f, const char *s)
+{
+	if (s)
+		feed(f, s, strlen(s) + 1);
+	else
+		feed(f, "\1", 1);
+}
+
+static void hash_int(struct feed *f, int64_t v)
 {
 	unsigned char buf[8];
 
 	for (int i = 0; i < 8; i++)
 		buf[i] = (unsigned char)((uint64_t)v >> (8 * i));
-	g_checksum_update(c, buf, sizeof(buf));
+	feed(f, buf, sizeof(buf));
 }
 
 /*
@@ -29,22 +60,29 @@ static void hash_int(GChecksum *c, int64_t v)
  * duplicate, kind, patch-id, sender, subject and files), nothing derived
  * from other records: appending messages leaves a prefix's hash as it was.
  */
-static void hash_rec(GChecksum *c, const struct ms_link_mail *lm,
+static void hash_rec(struct feed *f, const struct ms_link_mail *lm,
 		     const struct ms_mail_rec *r, uint32_t rec)
 {
 	const GPtrArray *files = ms_link_mail_files(lm, rec);
 
-	hash_str(c, r->message_id);
-	hash_str(c, r->sender_email);
-	hash_str(c, r->sender_name);
-	hash_str(c, r->subject);
-	hash_str(c, r->patch_id);
-	hash_int(c, r->date_valid ? r->date : INT64_MIN);
-	hash_int(c, r->duplicate);
-	hash_int(c, r->kind);
-	hash_int(c, files ? (int64_t)files->len : -1);
+	hash_str(f, r->message_id);
+	hash_str(f, r->sender_email);
+	hash_str(f, r->sender_name);
+	hash_str(f, r->subject);
+	hash_str(f, r->patch_id);
+	hash_int(f, r->date_valid ? r->date : INT64_MIN);
+	hash_int(f, r->duplicate);
+	hash_int(f, r->kind);
+	hash_int(f, files ? (int64_t)files->len : -1);
 	for (guint k = 0; files && k < files->len; k++)
-		hash_str(c, files->pdata[k]);
+		hash_str(f, files->pdata[k]);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
 }
 
 /*
@@ -56,44 +94,58 @@ static char *mail_state(const struct ms_link_mail *lm, GHashTable *prefixes)
 {
 	const struct ms_mail_index *idx = ms_link_mail_index(lm);
 	size_t n = ms_mail_index_count(idx);
-	GChecksum *c = g_checksum_new(G_CHECKSUM_SHA1);
-	GHashTable *at = g_hash_table_new_full(g_int64_hash, g_int64_equal,
-					       g_free, NULL);
-	GHashTableIter it;
-	gpointer key;
+	struct feed *f = g_new(struct feed, 1);
+	GArray *at = g_array_new(FALSE, FALSE, sizeof(size_t));
+	size_t next = 0;
 	char *out;
 
+	f->c = g_checksum_new(G_CHECKSUM_SHA1);
+	f->len = 0;
 	if (prefixes) {
+		GHashTableIter it;
+		gpointer key;
+
+		/* the record counts at which to check, in order */
 		g_hash_table_iter_init(&it, prefixes);
 		while (g_hash_table_iter_next(&it, &key, NULL)) {
-			gint64 *k = g_new(gint64, 1);
+			gint64 k = g_ascii_strtoll(key, NULL, 10);
 
-			*k = g_ascii_strtoll(key, NULL, 10);
-			g_hash_table_insert(at, k, k);
+			if (k >= 0 && (guint64)k <= n) {
+				size_t v = (size_t)k;
+
+				g_array_append_val(at, v);
+			}
 		}
+		g_array_sort(at, cmp_size);
 	}
 	for (size_t i = 0; i <= n; i++) {
-		gint64 k = (gint64)i;
-
-		if (g_hash_table_contains(at, &k)) {
+		if (next < at->len && g_array_index(at, size_t, next) == i) {
 			/* get_string closes a checksum: ask a copy */
-			GChecksum *copy = g_checksum_copy(c);
-			char *st = g_strdup_printf("%zu:%s", i,
-				g_checksum_get_string(copy));
+			GChecksum *copy;
+			char *st;
 
+			feed_flush(f);
+			copy = g_checksum_copy(f->c);
+			st = g_strdup_printf("%zu:%s", i,
+					     g_checksum_get_string(copy));
 			g_checksum_free(copy);
 			if (g_hash_table_contains(prefixes, st))
 				g_hash_table_insert(prefixes, g_strdup(st),
 						    GINT_TO_POINTER(1));
 			g_free(st);
+			while (next < at->len &&
+			       g_array_index(at, size_t, next) == i)
+				next++;
 		}
 		if (i < n)
-			hash_rec(c, lm, ms_mail_index_get(idx, i),
+			hash_rec(f, lm, ms_mail_index_get(idx, i),
 				 (uint32_t)i);
 	}
-	out = g_strdup_printf("%zu:%s", n, g_checksum_get_string(c));
-	g_checksum_free(c);
-	g_hash_table_unref(at);
+	feed_flush(f);
+	out = g_strdup_printf("%zu:%s", n, g_checksum_get_string(f->c));
+	g_checksum_free(f->c);
+	g_free(f);
+	g_array_free(at, TRUE);
 	return out;
 }
 
@@ -122,6 +174,21 @@ static bool same_row(const struct ms_store_link *sl,
 	return !sl->earlier || !sl->earlier[l->earlier->len];
 }
 
+/* Whether stored state `st` names a prefix of the current messages
+ * (`prefixes`, as mail_state() marked it); rows share a few states, so
+ * the last answer is kept in *last / *last_ok. */
+static bool valid_state(GHashTable *prefixes, const char *st,
+			const char **last, bool *last_ok)
+{
+	if (!st)
+		return false;
+	if (st != *last) {
+		*last = st;
+		*last_ok = GPOINTER_TO_INT(g_hash_table_lookup(prefixes, st));
+	}
+	return *last_ok;
+}
+
 int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 		       const GPtrArray *commits,
 		       const struct ms_link_opts *opts,
@@ -130,11 +197,15 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 	const struct ms_mail_index *idx = ms_link_mail_index(lm);
 	unsigned flags = opts->ignore_link_trailers ? 1 : 0;
 	struct ms_link_result *res;
-	GHashTable *stored = NULL, *prefixes;
+	struct ms_store_links *stored = NULL;
+	GHashTable *prefixes;
 	GPtrArray *stale = g_ptr_array_new_with_free_func(g_free);
 	GPtrArray *ids = g_ptr_array_new();
 	GArray *rows = g_array_new(FALSE, TRUE, sizeof(struct ms_store_link));
+	GPtrArray *earlier = g_ptr_array_new();
 	const struct ms_link **by_commit;
+	const char *last = NULL;
+	bool last_ok = false;
 	char *state;
 	int rc = 0;
 
@@ -156,15 +227,19 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 		GHashTableIter it;
 		gpointer k, v;
 
-		g_hash_table_iter_init(&it, stored);
-		while (g_hash_table_iter_next(&it, NULL, &v)) {
-			const struct ms_store_link *sl = v;
+		for (size_t i = 0; i < stored->nr; i++) {
+			const char *st = stored->rows[i].state;
 
-			if (sl->state)
-				g_hash_table_insert(prefixes,
-						    g_strdup(sl->state),
-						    GINT_TO_POINTER(0));
+			/* states are interned: most rows share one */
+			if (st && st != last) {
+				last = st;
+				if (!g_hash_table_contains(prefixes, st))
+					g_hash_table_insert(prefixes,
+							    g_strdup(st),
+							    GINT_TO_POINTER(0));
+			}
 		}
+		last = NULL;
 		state = mail_state(lm, prefixes);
 		g_hash_table_iter_init(&it, prefixes);
 		while (g_hash_table_iter_next(&it, &k, &v))
@@ -178,16 +253,17 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 
 		by_commit[l->commit] = l;
 	}
-	/* write the rows that are missing, stale or different */
+	/* write the rows that are missing, stale or different; their
+	 * earlier lists back to back in `earlier`, offsets until done */
 	for (guint ci = 0; ci < commits->len; ci++) {
 		const struct ms_link_commit *c = commits->pdata[ci];
 		const struct ms_store_link *sl =
-			g_hash_table_lookup(stored, c->id);
+			ms_store_links_find(stored, c->id);
 		const struct ms_link *l = by_commit[ci];
 		struct ms_store_link r = { 0 };
 
-		if (sl && sl->state && GPOINTER_TO_INT(g_hash_table_lookup(
-				prefixes, sl->state)) && same_row(sl, idx, l))
+		if (sl && valid_state(prefixes, sl->state, &last, &last_ok) &&
+		    same_row(sl, idx, l))
 			continue;
 		r.rec = -1;
 		if (l) {
@@ -196,14 +272,25 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 				idx, l->rec)->message_id;
 			r.method = (char *)ms_link_method_name(l->method);
 			r.evidence = l->evidence;
-			r.earlier = g_new0(char *, l->earlier->len + 1);
+			r.earlier = GUINT_TO_POINTER(earlier->len + 1);
 			for (guint k = 0; k < l->earlier->len; k++)
-				r.earlier[k] = (char *)ms_mail_index_get(idx,
-					g_array_index(l->earlier, uint32_t,
-						      k))->message_id;
+				g_ptr_array_add(earlier, (char *)
+					ms_mail_index_get(idx,
+						g_array_index(l->earlier,
+							      uint32_t, k))
+						->message_id);
+			g_ptr_array_add(earlier, NULL);
 		}
 		g_ptr_array_add(ids, (char *)c->id);
 		g_array_append_val(rows, r);
+	}
+	for (guint i = 0; i < rows->len; i++) {
+		struct ms_store_link *r = &g_array_index(rows,
+			struct ms_store_link, i);
+
+		if (r->earlier)
+			r->earlier = (char **)earlier->pdata +
+				     GPOINTER_TO_UINT(r->earlier) - 1;
 	}
 	rc = 0;
 	if (rows->len || stale->len)
@@ -213,11 +300,9 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 					(const char *const *)ids->pdata,
 					(const struct ms_store_link *)
 					(void *)rows->data, rows->len);
-	for (guint i = 0; i < rows->len; i++)
-		g_free(g_array_index(rows, struct ms_store_link, i).earlier);
 	g_free(by_commit);
 	g_hash_table_unref(prefixes);
-	g_hash_table_unref(stored);
+	ms_store_links_free(stored);
 	g_free(state);
 	if (rc < 0) {
 		ms_link_result_free(res);
@@ -228,5 +313,6 @@ done:
 	g_ptr_array_free(stale, TRUE);
 	g_ptr_array_free(ids, TRUE);
 	g_array_free(rows, TRUE);
+	g_ptr_array_free(earlier, TRUE);
 	return *out ? 0 : rc;
 }

@@ -501,6 +501,7 @@ struct matcher {
 	GHashTable *senders;        /* sender address (borrowed) */
 	GHashTable *dates;          /* gint64 * into date_keys */
 	gint64 *date_keys;
+	uint32_t *patch_id_of;      /* posting -> by_patch_id group, NONE */
 	struct groups by_patch_id, by_sender, by_subject, by_date;
 	/* subject keys (subject_key()), interned: equal keys, equal ids;
 	 * ids below by_subject.nr are those of postings */
@@ -789,8 +790,8 @@ static void version_lists(struct matcher *m, uint32_t rec,
 	const struct ms_mail_rec *r = &m->recs[rec];
 
 	lists[0] = groups_get(&m->by_subject, rec_subject(m, rec));
-	lists[1] = groups_get(&m->by_patch_id, NONE);
-	if (r->patch_id)
+	lists[1] = groups_get(&m->by_patch_id, m->patch_id_of[rec]);
+	if (m->patch_id_of[rec] == NONE && r->patch_id)
 		lists[1] = lookup(m->patch_ids, &m->by_patch_id, r->patch_id);
 }
 
@@ -1013,7 +1014,8 @@ static void matcher_init(struct matcher *m, const struct ms_link_mail *lm)
 	/* only postings have subject keys yet: ids below this are theirs */
 	groups_build(&m->by_subject, sub, n, m->key_text->len);
 	groups_build(&m->by_date, day, n, nr_day);
-	g_free(gid);
+	/* kept: version_lists() reads it */
+	m->patch_id_of = g_renew(uint32_t, gid, n ? n : 1);
 }
 
 static void matcher_release(struct matcher *m)
@@ -1022,6 +1024,7 @@ static void matcher_release(struct matcher *m)
 	g_hash_table_unref(m->senders);
 	g_hash_table_unref(m->dates);
 	g_free(m->date_keys);
+	g_free(m->patch_id_of);
 	groups_release(&m->by_patch_id);
 	groups_release(&m->by_sender);
 	groups_release(&m->by_subject);

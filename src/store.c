@@ -2925,28 +2925,35 @@ out:
 
 /* ---- links ---- */
 
-static void store_link_free(gpointer p)
+/* Column `i` as text kept in `chunk` (NULL for NULL); `interned`: one
+ * copy of each distinct value (states, methods). */
+static char *col_keep(sqlite3_stmt *st, int i, GStringChunk *chunk,
+		      bool interned)
 {
-	struct ms_store_link *l = p;
+	const char *v = (const char *)sqlite3_column_text(st, i);
 
-	g_free(l->state);
-	g_free(l->message_id);
-	g_free(l->method);
-	g_strfreev(l->earlier);
-	g_free(l);
+	if (sqlite3_column_type(st, i) == SQLITE_NULL || !v)
+		return NULL;
+	return interned ? g_string_chunk_insert_const(chunk, v) :
+			  g_string_chunk_insert_len(chunk, v,
+				sqlite3_column_bytes(st, i));
 }
 
 int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
-		       GHashTable **out)
+		       struct ms_store_links **out)
 {
-	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal,
-					      g_free, store_link_free);
-	GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
+	struct ms_store_links *l = g_new0(struct ms_store_links, 1);
+	GArray *rows = g_array_new(FALSE, TRUE, sizeof(struct ms_store_link));
+	GPtrArray *ids = g_ptr_array_new();
+	GPtrArray *earlier = g_ptr_array_new();
+	GArray *first = g_array_new(FALSE, FALSE, sizeof(guint));
+	GPtrArray *tmp = g_ptr_array_new_with_free_func(g_free);
 	struct jscratch js = { 0 };
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
+	l->text = g_string_chunk_new(64 * 1024);
 	rc = sqlite3_prepare_v2(s->db, "SELECT commit_id, rec, message_id, "
 				"method, evidence, earlier, state FROM links "
 				"WHERE flags = ? AND version = ?", -1, &st,
@@ -2956,34 +2963,72 @@ int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
 		sqlite3_bind_int(st, 2, version);
 	}
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct ms_store_link *l = g_new0(struct ms_store_link, 1);
+		struct ms_store_link r = { 0 };
+		guint at = earlier->len;
 
 		rc = SQLITE_OK;
-		l->rec = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 :
-			sqlite3_column_int64(st, 1);
-		l->message_id = col_dup(st, 2);
-		l->method = col_dup(st, 3);
-		l->evidence = (unsigned)sqlite3_column_int64(st, 4);
-		l->state = col_dup(st, 6);
-		g_ptr_array_set_size(ids, 0);
+		g_ptr_array_set_size(tmp, 0);
 		if (!json_strings((const char *)sqlite3_column_text(st, 5),
-				  sqlite3_column_bytes(st, 5), ids, &js)) {
-			store_link_free(l);
+				  sqlite3_column_bytes(st, 5), tmp, &js))
 			continue;       /* unreadable: computed again */
-		}
-		g_ptr_array_add(ids, NULL);
-		l->earlier = g_strdupv((char **)ids->pdata);
-		g_hash_table_replace(h, col_dup(st, 0), l);
+		for (guint k = 0; k < tmp->len; k++)
+			g_ptr_array_add(earlier, g_string_chunk_insert(
+				l->text, tmp->pdata[k]));
+		g_ptr_array_add(earlier, NULL);
+		r.rec = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 :
+			sqlite3_column_int64(st, 1);
+		r.message_id = col_keep(st, 2, l->text, false);
+		r.method = col_keep(st, 3, l->text, true);
+		r.evidence = (unsigned)sqlite3_column_int64(st, 4);
+		r.state = col_keep(st, 6, l->text, true);
+		g_array_append_val(rows, r);
+		g_array_append_val(first, at);
+		g_ptr_array_add(ids, col_keep(st, 0, l->text, false));
 	}
 	sqlite3_finalize(st);
-	g_ptr_array_free(ids, TRUE);
 	jscratch_release(&js);
+	g_ptr_array_free(tmp, TRUE);
+	l->nr = rows->len;
+	l->rows = (struct ms_store_link *)(void *)g_array_free(rows, FALSE);
+	l->commit_ids = (const char **)g_ptr_array_free(ids, FALSE);
+	l->earlier = (char **)g_ptr_array_free(earlier, FALSE);
+	l->by_commit = g_hash_table_new(g_str_hash, g_str_equal);
+	for (size_t i = 0; i < l->nr; i++) {
+		l->rows[i].earlier = l->earlier +
+				     g_array_index(first, guint, i);
+		if (l->commit_ids[i])
+			g_hash_table_replace(l->by_commit,
+					     (gpointer)l->commit_ids[i],
+					     GSIZE_TO_POINTER(i + 1));
+	}
+	g_array_free(first, TRUE);
 	if (rc != SQLITE_DONE) {
-		g_hash_table_unref(h);
+		ms_store_links_free(l);
 		return db_error(s, rc, "read the links");
 	}
-	*out = h;
+	*out = l;
 	return 0;
+}
+
+const struct ms_store_link *
+ms_store_links_find(const struct ms_store_links *l, const char *commit_id)
+{
+	gsize i = GPOINTER_TO_SIZE(g_hash_table_lookup(l->by_commit,
+							commit_id));
+
+	return i ? &l->rows[i - 1] : NULL;
+}
+
+void ms_store_links_free(struct ms_store_links *l)
+{
+	if (!l)
+		return;
+	g_free(l->rows);
+	g_free(l->commit_ids);
+	g_free(l->earlier);
+	g_hash_table_unref(l->by_commit);
+	g_string_chunk_free(l->text);
+	g_free(l);
 }
 
 int ms_store_links_put(struct ms_store *s, int version, unsigned flags,

@@ -125,13 +125,34 @@ struct ms_store_link {
 };
 
 /*
+ * Links read back: rows[i] is the link of commit commit_ids[i], with the
+ * state of the message set it was computed against.  All of it is owned
+ * by the struct (one block of text for every row: a window holds a
+ * hundred thousand of them); free with ms_store_links_free().
+ */
+struct ms_store_links {
+	struct ms_store_link *rows;
+	const char **commit_ids;
+	size_t nr;
+	/* private */
+	GHashTable *by_commit;      /* commit id -> row + 1 */
+	GStringChunk *text;
+	char **earlier;             /* every row's earlier, back to back */
+};
+
+/*
  * The links stored for `flags` (the options that change linking), of
- * linking logic `version`, in *out: commit id -> struct ms_store_link *
- * with the state of the message set each was computed against (the table
- * owns both; g_hash_table_unref it).  Returns 0 or the store's error.
+ * linking logic `version`, in *out (ms_store_links_free).  Returns 0 or
+ * the store's error.
  */
 int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
-		       GHashTable **out);
+		       struct ms_store_links **out);
+
+/* The stored row of commit `commit_id` (borrowed), or NULL. */
+const struct ms_store_link *
+ms_store_links_find(const struct ms_store_links *l, const char *commit_id);
+
+void ms_store_links_free(struct ms_store_links *l);
 
 /*
  * Store `n` links (links[i] of commit commit_ids[i]) for `flags`,
