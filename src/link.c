@@ -645,14 +645,31 @@ struct ckey {
 	uint32_t subject;           /* subject key id, or NONE */
 	const char *author, *committer;  /* fold_name() */
 	bool self;                  /* self_committed() */
+	GHashTable *paths;          /* c->paths as a set, once needed */
 };
 
-static size_t common_files(const GPtrArray *files, const GPtrArray *paths)
+/* How many of `files` the commit touches (each counted once per
+ * occurrence in `files`). */
+static size_t common_files(const GPtrArray *files, struct ckey *k)
 {
+	const GPtrArray *paths = k->c->paths;
 	size_t n = 0;
 
 	if (!files)
 		return 0;
+	/* a tree-wide posting against a tree-wide commit: a set of the
+	 * commit's paths rather than every pair */
+	if ((size_t)files->len * paths->len > 64) {
+		if (!k->paths) {
+			k->paths = g_hash_table_new(g_str_hash, g_str_equal);
+			for (guint j = 0; j < paths->len; j++)
+				g_hash_table_add(k->paths, paths->pdata[j]);
+		}
+		for (guint i = 0; i < files->len; i++)
+			if (g_hash_table_contains(k->paths, files->pdata[i]))
+				n++;
+		return n;
+	}
 	for (guint i = 0; i < files->len; i++)
 		for (guint j = 0; j < paths->len; j++)
 			if (!strcmp(files->pdata[i], paths->pdata[j])) {
@@ -710,6 +727,7 @@ static void ckey_init(struct matcher *m, struct ckey *k,
 		      const struct ms_link_commit *c)
 {
 	k->c = c;
+	k->paths = NULL;
 	k->subject = subject_id_or_none(m, c->subject);
 	k->author = fold_name(m, c->author_name);
 	k->committer = fold_name(m, c->committer_name);
@@ -726,7 +744,7 @@ static void ckey_init(struct matcher *m, struct ckey *k,
  * first.
  */
 static int64_t pick(struct matcher *m, struct span cand,
-		    const struct ckey *k, bool by_subject)
+		    struct ckey *k, bool by_subject)
 {
 	const struct ms_link_commit *c = k->c;
 	int64_t best = -1, after = -1, exact = -1;
@@ -747,7 +765,7 @@ static int64_t pick(struct matcher *m, struct span cand,
 				continue;
 			if (d < c->commit_time - SUBJECT_WINDOW)
 				continue;
-			common = common_files(f, c->paths);
+			common = common_files(f, k);
 			if (f && f->len && c->paths->len && !common)
 				continue;
 		}
@@ -833,7 +851,7 @@ static uint32_t latest_version(struct matcher *m, uint32_t rec,
  * subject best, then files, then the sender.  Disjoint files (when both
  * sides name some) reject a candidate unless the subjects are equal.
  */
-static int64_t by_author_date(struct matcher *m, const struct ckey *k)
+static int64_t by_author_date(struct matcher *m, struct ckey *k)
 {
 	const struct ms_link_commit *c = k->c;
 	gint64 key = c->author_time;
@@ -845,7 +863,7 @@ static int64_t by_author_date(struct matcher *m, const struct ckey *k)
 	for (uint32_t i = 0; i < cand.len; i++) {
 		uint32_t rec = cand.v[i];
 		const GPtrArray *f = ms_link_mail_files(m->lm, rec);
-		size_t common = common_files(f, c->paths);
+		size_t common = common_files(f, k);
 		bool subj = k->subject != NONE &&
 			    rec_subject(m, rec) == k->subject;
 		unsigned score = (subj ? 4 : 0) + (common ? 2 : 0) +
@@ -866,7 +884,7 @@ static int64_t by_author_date(struct matcher *m, const struct ckey *k)
 }
 
 static unsigned evidence(struct matcher *m, uint32_t rec,
-			 const struct ckey *k)
+			 struct ckey *k)
 {
 	const struct ms_link_commit *c = k->c;
 	const struct ms_mail_rec *r = &m->recs[rec];
@@ -880,7 +898,7 @@ static unsigned evidence(struct matcher *m, uint32_t rec,
 		ev |= MS_LINK_EV_SUBJECT;
 	if (same_author(m, rec, k))
 		ev |= MS_LINK_EV_AUTHOR;
-	if (common_files(ms_link_mail_files(m->lm, rec), c->paths))
+	if (common_files(ms_link_mail_files(m->lm, rec), k))
 		ev |= MS_LINK_EV_FILES;
 	return ev;
 }
@@ -1068,10 +1086,10 @@ static double jaccard(GHashTable *a, GHashTable *b)
 }
 
 /* Whether a posting's diff touches exactly the commit's files. */
-static bool same_files(const GPtrArray *files, const GPtrArray *paths)
+static bool same_files(const GPtrArray *files, struct ckey *k)
 {
-	return files && files->len && files->len == paths->len &&
-	       common_files(files, paths) == paths->len;
+	return files && files->len && files->len == k->c->paths->len &&
+	       common_files(files, k) == k->c->paths->len;
 }
 
 /*
@@ -1083,7 +1101,7 @@ static bool same_files(const GPtrArray *files, const GPtrArray *paths)
  * and edited the code on the way in.  The most similar, then the newest.
  */
 #define SIMILAR 0.5
-static int64_t by_similar_subject(struct matcher *m, const struct ckey *k,
+static int64_t by_similar_subject(struct matcher *m, struct ckey *k,
 				  const guint8 *taken)
 {
 	const struct ms_link_commit *c = k->c;
@@ -1112,8 +1130,7 @@ static int64_t by_similar_subject(struct matcher *m, const struct ckey *k,
 			if (taken[rec] || !r->date_valid || !r->subject ||
 			    r->date > c->commit_time + SKEW ||
 			    r->date < c->commit_time - SUBJECT_WINDOW ||
-			    !same_files(ms_link_mail_files(m->lm, rec),
-					c->paths))
+			    !same_files(ms_link_mail_files(m->lm, rec), k))
 				continue;
 			/* an empty subject has no words: similarity 0 */
 			sid = rec_subject(m, rec);
@@ -1162,7 +1179,7 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 	taken = g_new0(guint8, m.n ? m.n : 1);
 	for (guint ci = 0; ci < commits->len; ci++) {
 		const struct ms_link_commit *c = commits->pdata[ci];
-		const struct ckey *k = &keys[ci];
+		struct ckey *k = &keys[ci];
 		struct ms_link *l = &found[ci];
 		int64_t rec = -1;
 
@@ -1234,6 +1251,9 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 					GUINT_TO_POINTER(res->links->len));
 		}
 	}
+	for (guint ci = 0; ci < commits->len; ci++)
+		if (keys[ci].paths)
+			g_hash_table_unref(keys[ci].paths);
 	g_free(taken);
 	g_free(keys);
 	g_free(found);
