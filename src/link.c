@@ -32,11 +32,10 @@ static int on_mail(struct ms_mail *m, const struct ms_mail_source *src,
 	GPtrArray *files = NULL;
 
 	(void)src;
-	if (m->has_diff && m->files && m->files->len) {
-		files = g_ptr_array_new_full(m->files->len, g_free);
-		for (guint i = 0; i < m->files->len; i++)
-			g_ptr_array_add(files, g_strdup(m->files->pdata[i]));
-	}
+	/* kept as the message had it (its strings freed with it): no copy
+	 * of every path of every message */
+	if (m->has_diff && m->files && m->files->len)
+		files = g_ptr_array_ref(m->files);
 	while (lm->files->len <= rec)
 		g_ptr_array_add(lm->files, NULL);
 	lm->files->pdata[rec] = files;
