@@ -1,6 +1,14 @@
 /*
  * output.c - the emitter's JSON (jansson) and text backends.  This is the
  * only file that includes <jansson.h>.
+ *
+ * JSON is streamed: each event is written to the FILE as it arrives, with
+ * exactly the layout json_dumpf(root, fp, JSON_INDENT(2) |
+ * JSON_PRESERVE_ORDER) gives the same document built as a tree (which is
+ * what this file did before; building, dumping and freeing that tree was a
+ * seventh of a warm `link --json`).  jansson still encodes every key and
+ * scalar (json_dumpb with JSON_ENCODE_ANY), so escaping and number
+ * formatting stay jansson's; this file writes only the structure.
  */
 #include "output.h"
 #include "error.h"
@@ -14,10 +22,33 @@
 
 #define MAX_DEPTH 64
 
+/*
+ * Keys are nearly always a command's few literals, written once per member:
+ * their encodings are kept, up to this many different keys per emitter.
+ */
+#define MAX_CACHED_KEYS 256
+
+/*
+ * What jansson writes between two values with JSON_INDENT(2): a newline
+ * and two spaces per level, enough for MAX_DEPTH levels.
+ */
+#define INDENT_WIDTH 2
+static const char newline_indent[] =
+	"\n"
+	"                                                                "
+	"                                                                ";
+G_STATIC_ASSERT(sizeof(newline_indent) - 2 >= MAX_DEPTH * INDENT_WIDTH);
+
 struct frame {
-	json_t *value;   /* JSON backend: the open container */
 	bool is_list;
-	bool first;      /* text backend: nothing written in it yet */
+	bool first;      /* nothing written in it yet */
+};
+
+/* A growing buffer that jansson encodes one key or scalar into. */
+struct enc_buf {
+	char *data;
+	size_t size;
+	size_t len;
 };
 
 struct ms_out {
@@ -25,11 +56,27 @@ struct ms_out {
 	FILE *fp;
 	struct frame stack[MAX_DEPTH];
 	int depth;          /* number of open containers */
-	char *pending_key;  /* key waiting for its value */
-	json_t *root;
+	GString *key;       /* key waiting for its value, if has_key */
+	bool has_key;
 	bool dash_pending;  /* text: an object inside a list starts with "- " */
 	bool finished;
+	/* JSON backend */
+	bool has_root;      /* the top-level value has begun */
+	bool failed;        /* a value not written: jansson could not encode
+			     * it, or it was a scalar outside any container */
+	int write_errno;    /* the first failed write's errno, or 0 */
+	json_t *str;        /* reused holders of one scalar */
+	json_t *integer;
+	json_t *real;
+	struct enc_buf enc_key, enc_value;
+	GHashTable *key_cache; /* key -> GString of its encoding */
+	GString *chunk;     /* what one event writes */
 };
+
+static void free_gstring(gpointer s)
+{
+	g_string_free(s, TRUE);
+}
 
 struct ms_out *ms_out_new(enum ms_out_format format, FILE *fp)
 {
@@ -37,6 +84,15 @@ struct ms_out *ms_out_new(enum ms_out_format format, FILE *fp)
 
 	o->format = format;
 	o->fp = fp;
+	o->key = g_string_new(NULL);
+	if (format == MS_OUT_JSON) {
+		o->str = json_string("");
+		o->integer = json_integer(0);
+		o->real = json_real(0.0);
+		o->chunk = g_string_sized_new(256);
+		o->key_cache = g_hash_table_new_full(g_str_hash, g_str_equal,
+						     g_free, free_gstring);
+	}
 	return o;
 }
 
@@ -44,8 +100,16 @@ void ms_out_free(struct ms_out *o)
 {
 	if (!o)
 		return;
-	g_free(o->pending_key);
-	json_decref(o->root);
+	g_string_free(o->key, TRUE);
+	json_decref(o->str);
+	json_decref(o->integer);
+	json_decref(o->real);
+	g_free(o->enc_key.data);
+	g_free(o->enc_value.data);
+	if (o->chunk)
+		g_string_free(o->chunk, TRUE);
+	if (o->key_cache)
+		g_hash_table_destroy(o->key_cache);
 	g_free(o);
 }
 
@@ -57,6 +121,11 @@ bool ms_out_is_json(const struct ms_out *o)
 FILE *ms_out_fp(const struct ms_out *o)
 {
 	return o->fp;
+}
+
+static void take_key(struct ms_out *o)
+{
+	o->has_key = false;
 }
 
 /* Text backend. */
@@ -94,48 +163,122 @@ static void text_prefix(struct ms_out *o, bool container, bool is_list)
 		o->dash_pending = false;
 	else
 		text_indent(o, 0);
-	fprintf(o->fp, "%s:%s", o->pending_key ? o->pending_key : "?",
+	fprintf(o->fp, "%s:%s", o->has_key ? o->key->str : "?",
 		container ? "\n" : " ");
 }
 
 /* JSON backend. */
 
-static json_t *json_string_lossy(const char *s)
+static void json_write(struct ms_out *o, const char *data, size_t len)
 {
-	json_t *j;
-	char *valid;
-
-	if (g_utf8_validate(s, -1, NULL))
-		return json_string(s);
-	valid = g_utf8_make_valid(s, -1);
-	j = json_string(valid);
-	g_free(valid);
-	return j;
+	if (fwrite(data, 1, len, o->fp) != len && !o->write_errno)
+		o->write_errno = errno ? errno : EIO;
 }
 
-static void json_put(struct ms_out *o, json_t *v)
+/*
+ * `v` as jansson writes it (JSON_ENCODE_ANY: a scalar alone), into `b`.
+ * Returns false when jansson cannot encode it.
+ */
+static bool encode(struct enc_buf *b, const json_t *v)
+{
+	size_t n;
+
+	if (!v)
+		return false;
+	n = json_dumpb(v, b->data, b->size, JSON_ENCODE_ANY);
+	if (n > b->size) {
+		b->size = MAX(n, 2 * b->size);
+		b->data = g_realloc(b->data, b->size);
+		n = json_dumpb(v, b->data, b->size, JSON_ENCODE_ANY);
+	}
+	if (n == 0 || n > b->size)
+		return false;
+	b->len = n;
+	return true;
+}
+
+/*
+ * A string as jansson's json_string() holds it: text that is not valid
+ * UTF-8 gets each invalid sequence replaced by U+FFFD.
+ */
+static bool encode_string(struct ms_out *o, struct enc_buf *b, const char *s)
+{
+	char *valid = NULL;
+	int rc;
+
+	if (!g_utf8_validate(s, -1, NULL))
+		s = valid = g_utf8_make_valid(s, -1);
+	rc = json_string_set_nocheck(o->str, s);
+	g_free(valid);
+	return rc == 0 && encode(b, o->str);
+}
+
+/*
+ * Append the pending key as jansson writes it to o->chunk.  Returns false
+ * when jansson cannot encode it.
+ */
+static bool append_key(struct ms_out *o)
+{
+	GString *enc = g_hash_table_lookup(o->key_cache, o->key->str);
+
+	if (!enc) {
+		if (!encode_string(o, &o->enc_key, o->key->str))
+			return false;
+		if (g_hash_table_size(o->key_cache) >= MAX_CACHED_KEYS) {
+			g_string_append_len(o->chunk, o->enc_key.data,
+					    (gssize)o->enc_key.len);
+			return true;
+		}
+		enc = g_string_new_len(o->enc_key.data,
+				       (gssize)o->enc_key.len);
+		g_hash_table_insert(o->key_cache, g_strdup(o->key->str), enc);
+	}
+	g_string_append_len(o->chunk, enc->str, (gssize)enc->len);
+	return true;
+}
+
+/*
+ * Append to o->chunk what jansson writes before a value in the open
+ * container: the separator, the line break and indentation and, inside an
+ * object, the key.  A value outside any container is the document itself.
+ */
+static bool json_prefix(struct ms_out *o)
 {
 	struct frame *f;
 
-	assert(v);
+	g_string_truncate(o->chunk, 0);
 	if (o->depth == 0) {
-		assert(!o->root);
-		o->root = v;
-		return;
+		assert(!o->has_root);
+		o->has_root = true;
+		return true;
 	}
 	f = &o->stack[o->depth - 1];
-	if (f->is_list) {
-		json_array_append_new(f->value, v);
-	} else {
-		assert(o->pending_key);
-		json_object_set_new(f->value, o->pending_key, v);
+	if (!f->first)
+		g_string_append_c(o->chunk, ',');
+	g_string_append_len(o->chunk, newline_indent,
+			    1 + o->depth * INDENT_WIDTH);
+	if (!f->is_list) {
+		assert(o->has_key);
+		if (!append_key(o))
+			return false;
+		g_string_append_len(o->chunk, ": ", 2);
 	}
+	f->first = false;
+	return true;
 }
 
-static void take_key(struct ms_out *o)
+/* Write the scalar `v` (NULL: jansson could not make it) next. */
+static void json_scalar(struct ms_out *o, const json_t *v)
 {
-	g_free(o->pending_key);
-	o->pending_key = NULL;
+	/* json_dumpf() writes no document that is not a container. */
+	if (o->depth > 0 && encode(&o->enc_value, v) && json_prefix(o)) {
+		g_string_append_len(o->chunk, o->enc_value.data,
+				    (gssize)o->enc_value.len);
+		json_write(o, o->chunk->str, o->chunk->len);
+	} else {
+		o->failed = true;
+	}
+	take_key(o);
 }
 
 static void begin(struct ms_out *o, bool is_list)
@@ -144,16 +287,17 @@ static void begin(struct ms_out *o, bool is_list)
 
 	assert(o->depth < MAX_DEPTH);
 	if (o->format == MS_OUT_JSON) {
-		json_t *c = is_list ? json_array() : json_object();
-
-		json_put(o, c);
-		f = &o->stack[o->depth++];
-		f->value = c;
+		if (json_prefix(o)) {
+			g_string_append_c(o->chunk, is_list ? '[' : '{');
+			json_write(o, o->chunk->str, o->chunk->len);
+		} else {
+			/* Only a key jansson cannot encode; keep the nesting. */
+			o->failed = true;
+		}
 	} else {
 		text_prefix(o, true, is_list);
-		f = &o->stack[o->depth++];
-		f->value = NULL;
 	}
+	f = &o->stack[o->depth++];
 	f->is_list = is_list;
 	f->first = true;
 	take_key(o);
@@ -166,7 +310,15 @@ static void end(struct ms_out *o, bool is_list)
 	assert(o->depth > 0);
 	f = &o->stack[o->depth - 1];
 	assert(f->is_list == is_list);
-	if (o->format == MS_OUT_TEXT && f->first && o->depth > 1) {
+	if (o->format == MS_OUT_JSON) {
+		char closer = is_list ? ']' : '}';
+
+		/* jansson: "[]" when empty, else the closer on its own line. */
+		if (!f->first)
+			json_write(o, newline_indent,
+				   1 + (size_t)(o->depth - 1) * INDENT_WIDTH);
+		json_write(o, &closer, 1);
+	} else if (f->first && o->depth > 1) {
 		/* An empty container: say so rather than print nothing. */
 		if (o->dash_pending) {
 			o->dash_pending = false;
@@ -209,8 +361,8 @@ void ms_out_end_list(struct ms_out *o)
 void ms_out_key(struct ms_out *o, const char *key)
 {
 	assert(o->depth > 0 && !o->stack[o->depth - 1].is_list);
-	g_free(o->pending_key);
-	o->pending_key = g_strdup(key);
+	g_string_assign(o->key, key ? key : "");
+	o->has_key = key != NULL;
 }
 
 static void text_scalar(struct ms_out *o, const char *repr)
@@ -228,8 +380,13 @@ void ms_out_string(struct ms_out *o, const char *s)
 		return;
 	}
 	if (o->format == MS_OUT_JSON) {
-		json_put(o, json_string_lossy(s));
-		take_key(o);
+		char *valid = NULL;
+
+		if (!g_utf8_validate(s, -1, NULL))
+			s = valid = g_utf8_make_valid(s, -1);
+		json_scalar(o, json_string_set_nocheck(o->str, s) == 0 ?
+			    o->str : NULL);
+		g_free(valid);
 	} else {
 		char *one_line = g_strdup(s);
 
@@ -245,8 +402,8 @@ void ms_out_string(struct ms_out *o, const char *s)
 void ms_out_int(struct ms_out *o, int64_t v)
 {
 	if (o->format == MS_OUT_JSON) {
-		json_put(o, json_integer(v));
-		take_key(o);
+		json_integer_set(o->integer, v);
+		json_scalar(o, o->integer);
 	} else {
 		char buf[32];
 
@@ -258,8 +415,9 @@ void ms_out_int(struct ms_out *o, int64_t v)
 void ms_out_real(struct ms_out *o, double v)
 {
 	if (o->format == MS_OUT_JSON) {
-		json_put(o, json_real(v));
-		take_key(o);
+		/* JSON has no NaN or infinity: those are written as null. */
+		json_scalar(o, json_real_set(o->real, v) == 0 ? o->real
+							       : json_null());
 	} else {
 		char buf[64];
 
@@ -270,22 +428,18 @@ void ms_out_real(struct ms_out *o, double v)
 
 void ms_out_bool(struct ms_out *o, bool v)
 {
-	if (o->format == MS_OUT_JSON) {
-		json_put(o, json_boolean(v));
-		take_key(o);
-	} else {
+	if (o->format == MS_OUT_JSON)
+		json_scalar(o, json_boolean(v));
+	else
 		text_scalar(o, v ? "yes" : "no");
-	}
 }
 
 void ms_out_null(struct ms_out *o)
 {
-	if (o->format == MS_OUT_JSON) {
-		json_put(o, json_null());
-		take_key(o);
-	} else {
+	if (o->format == MS_OUT_JSON)
+		json_scalar(o, json_null());
+	else
 		text_scalar(o, "-");
-	}
 }
 
 void ms_out_kv_string(struct ms_out *o, const char *key, const char *s)
@@ -325,14 +479,13 @@ int ms_out_finish(struct ms_out *o)
 	while (o->depth > 0)
 		end(o, o->stack[o->depth - 1].is_list);
 	o->finished = true;
-	if (o->format == MS_OUT_JSON && o->root) {
-		if (json_dumpf(o->root, o->fp,
-			       JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
-			return ms_error_set(MS_ERROR, "cannot write JSON output");
-		fputc('\n', o->fp);
-	}
-	if (fflush(o->fp) != 0 || ferror(o->fp))
-		return ms_error_set_errno(MS_ERROR, errno,
+	if (o->format == MS_OUT_JSON && o->has_root)
+		json_write(o, "\n", 1);
+	if (fflush(o->fp) != 0 || ferror(o->fp) || o->write_errno)
+		return ms_error_set_errno(MS_ERROR, o->write_errno ?
+					  o->write_errno : errno,
 					  "cannot write output");
+	if (o->failed)
+		return ms_error_set(MS_ERROR, "cannot write JSON output");
 	return 0;
 }

@@ -2,14 +2,30 @@
  * output.h - the one structured-output emitter (after notmuch's sprinter).
  *
  * A command describes its result once, as a tree of objects, lists and
- * scalars, and a backend writes it: JSON (through jansson, one document per
- * run, with "schema_version" first) or a plain, indented text rendering.
- * Commands with a prescribed human layout (the activity report) may write
- * their text themselves when ms_out_is_json() is false; JSON is never built
- * by hand anywhere.
+ * scalars, and a backend writes it: JSON (jansson encodes every key and
+ * scalar, one document per run, with "schema_version" first, laid out as
+ * jansson's JSON_INDENT(2)) or a plain, indented text rendering.  Commands
+ * with a prescribed human layout (the activity report) may write their text
+ * themselves when ms_out_is_json() is false; JSON is never built by hand
+ * anywhere.
  *
- * Strings that are not valid UTF-8 are written with each invalid byte
- * replaced by U+FFFD, so odd input never makes a document invalid.
+ * Output is written as it is emitted, in both formats: nothing is held
+ * back for ms_out_finish() (which closes what is still open, ends the
+ * document with a newline and flushes).  So a command computes its result
+ * first and emits it afterwards; if it emits and then fails, standard
+ * output holds a partial document and the command exits 1 (as git and curl
+ * do).  Writes go through the FILE's own buffering.
+ *
+ * Strings and keys that are not valid UTF-8 are written with each invalid
+ * sequence replaced by U+FFFD, so odd input never makes a document invalid.
+ *
+ * Keys must be unique within an object: the JSON backend writes a member
+ * per ms_out_key(), so a repeated key appears twice, in emission order (the
+ * earlier tree-building backend kept one, replaced in place).  No command
+ * repeats a key.  A key with no value before the next key or the end of its
+ * object is dropped.  Misnesting (a value in an object without a key, an
+ * end that does not match its begin, a second top-level value) is a
+ * programmer error and asserts.
  */
 #ifndef MS_OUTPUT_H
 #define MS_OUTPUT_H
@@ -31,7 +47,10 @@ struct ms_out;
 /* A new emitter writing to `fp` (borrowed).  Never NULL. */
 struct ms_out *ms_out_new(enum ms_out_format format, FILE *fp);
 
-/* Free an emitter without writing anything more; NULL is a no-op. */
+/*
+ * Free an emitter without writing anything more (what was emitted so far
+ * has been written already, unfinished); NULL is a no-op.
+ */
 void ms_out_free(struct ms_out *o);
 
 bool ms_out_is_json(const struct ms_out *o);
@@ -51,7 +70,10 @@ void ms_out_end_list(struct ms_out *o);
 /* The key of the next value inside an object. */
 void ms_out_key(struct ms_out *o, const char *key);
 
-/* Scalars: inside a list, or after ms_out_key() inside an object. */
+/*
+ * Scalars: inside a list, or after ms_out_key() inside an object.  JSON
+ * has no NaN or infinity: ms_out_real() writes those as null.
+ */
 void ms_out_string(struct ms_out *o, const char *s); /* NULL writes null */
 void ms_out_int(struct ms_out *o, int64_t v);
 void ms_out_real(struct ms_out *o, double v);
@@ -66,8 +88,11 @@ void ms_out_kv_bool(struct ms_out *o, const char *key, bool v);
 void ms_out_kv_null(struct ms_out *o, const char *key);
 
 /*
- * End the document (closing anything still open) and write it out.
- * Returns 0, or MS_ERROR when writing failed (a full disk must not pass).
+ * End the document: close anything still open, write the final newline
+ * and flush.  Returns 0, or MS_ERROR when any write failed (a full disk
+ * must not pass; the message carries the write's error) or when the JSON
+ * document was not an object or list (a top-level scalar, of which nothing
+ * is written: "cannot write JSON output").  A second call does nothing.
  */
 int ms_out_finish(struct ms_out *o);
 
