@@ -92,6 +92,14 @@ ok("nope" in r.err, "the message names the repository", r.err)
 r = run("link", "--repo", repo, "--archive", os.path.join(tmp, "no.mbox"))
 eq(r.rc, 1, "a missing archive is a runtime error")
 ok("no.mbox" in r.err, "the message names the archive", r.err)
+# history and archives are read side by side: both failing reports the
+# history's error alone, once, as the two reads one after the other did
+r = run("link", "--repo", os.path.join(tmp, "nope"), "--archive",
+        os.path.join(tmp, "no.mbox"))
+eq(r.rc, 1, "a missing repository and archive: a runtime error")
+ok("nope" in r.err and "no.mbox" not in r.err and
+   r.err.count("maintstat: ") == 1, "  one message, naming the repository",
+   r.err)
 # Progress on a terminal only: messages read and commits walked (the
 # history is walked on a thread while the archive is read), one line.
 rc, err = run_tty("link", "--repo", repo, "--archive", mbox, "--no-cache")
