@@ -629,8 +629,9 @@ static bool same_name(const char *fa, const char *fb)
 		return false;
 	if (!strcmp(fa, fb))
 		return true;
-	/* distinct ASCII strings never collate equal: spare the collation
-	 * its normalizing copies */
+	/* distinct ASCII strings never collate equal in the C collation
+	 * (the CLI sets only LC_CTYPE): spare g_utf8_collate() its
+	 * normalizing copies */
 	la = strlen(fa);
 	lb = strlen(fb);
 	if (is_ascii(fa, la) && is_ascii(fb, lb))
