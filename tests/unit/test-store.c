@@ -4,11 +4,14 @@
  * paths, a revision, prepare and release, a walk stopped by its callback,
  * a partial mirror with a missing tree) the store, cold and then warm,
  * delivers exactly what the plain walk does, with the same return value,
- * statistics, diagnostics and prepare results.
+ * statistics, diagnostics and prepare results.  And the replay of stored
+ * messages (several batches, read on a thread of their own) delivers
+ * them all in order, and stops cleanly when the callback fails.
  */
 #include "test.h"
 #include "history.h"
 #include "history-repo.h"
+#include "mail.h"
 #include "store.h"
 
 #include <glib.h>
@@ -140,6 +143,88 @@ static int sh(const char *cmd)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* ---- messages ---- */
+
+#define NR_MAILS 2600           /* more than two replay batches (1024) */
+
+struct mails {
+	GString *ids;
+	int calls;
+	int fail_at;            /* fail on this call (0: never) */
+};
+
+static int on_mail(struct ms_mail *m, const struct ms_mail_source *src,
+		   void *data)
+{
+	struct mails *ms = data;
+
+	(void)src;
+	ms->calls++;
+	g_string_append_printf(ms->ids, "%s %s\n", m->message_id,
+			       m->subject.normalized);
+	ms_mail_free(m);
+	if (ms->calls == ms->fail_at)
+		return ms_error_set(MS_ERROR, "stopped at %d", ms->calls);
+	return 0;
+}
+
+static int read_mails(struct ms_store *s, const char *path, struct mails *ms)
+{
+	struct ms_mail_read_result r;
+	int rc;
+
+	ms_mail_read_result_init(&r);
+	rc = ms_store_mail_parse_archive(s, path, 0, on_mail, ms, &r, NULL);
+	ms_mail_read_result_release(&r);
+	return rc;
+}
+
+static void test_mail_replay(const char *dir)
+{
+	char *mbox = g_build_filename(dir, "list.mbox", NULL);
+	char *db = g_build_filename(dir, "mail.sqlite", NULL);
+	GString *text = g_string_new(NULL);
+	struct mails plain = { g_string_new(NULL), 0, 0 };
+	struct mails cold = { g_string_new(NULL), 0, 0 };
+	struct mails warm = { g_string_new(NULL), 0, 0 };
+	struct mails stop = { g_string_new(NULL), 0, 1500 };
+	struct ms_store *s = NULL;
+
+	for (int i = 0; i < NR_MAILS; i++)
+		g_string_append_printf(text,
+			"From m%d@x Thu Jan  1 00:00:00 2024\n"
+			"From: P%d <p%d@x.org>\nSubject: [PATCH] message %d\n"
+			"Message-ID: <m%d@x>\n"
+			"Date: Mon, 1 Jan 2024 00:%02d:00 +0000\n\nbody %d\n\n",
+			i, i % 7, i % 7, i, i, i % 60, i);
+	ok(g_file_set_contents(mbox, text->str, (gssize)text->len, NULL),
+	   "write an mbox of 2600 messages");
+	is_int(read_mails(NULL, mbox, &plain), 0, "read it without a store");
+	is_int(plain.calls, NR_MAILS, "... every message");
+	ok(ms_store_open(db, NULL, &s, NULL) == 0, "open a store");
+	is_int(read_mails(s, mbox, &cold), 0, "read it into the store");
+	ok(!strcmp(cold.ids->str, plain.ids->str), "... the same messages");
+	is_int(read_mails(s, mbox, &warm), 0, "replay it from the store");
+	is_int(warm.calls, NR_MAILS, "... every message");
+	ok(!strcmp(warm.ids->str, plain.ids->str), "... in the same order");
+	is_int(read_mails(s, mbox, &stop), MS_ERROR,
+	       "a callback failing mid-replay stops it with its code");
+	is_int(stop.calls, 1500, "... no call after the failure");
+	is_str(ms_error_last(), "stopped at 1500", "... with its message");
+	warm.calls = 0;
+	g_string_truncate(warm.ids, 0);
+	is_int(read_mails(s, mbox, &warm), 0, "the store is still whole");
+	ok(!strcmp(warm.ids->str, plain.ids->str), "... replaying it all");
+	ms_store_free(s);
+	g_string_free(plain.ids, TRUE);
+	g_string_free(cold.ids, TRUE);
+	g_string_free(warm.ids, TRUE);
+	g_string_free(stop.ids, TRUE);
+	g_string_free(text, TRUE);
+	g_free(mbox);
+	g_free(db);
+}
+
 int main(void)
 {
 	char *dir = g_dir_make_tmp("ms-store-XXXXXX", NULL);
@@ -199,6 +284,8 @@ int main(void)
 	g_free(cmd);
 	o.rev = "orphan";
 	compare(dir, git, "a missing parent", &o, 0);
+
+	test_mail_replay(dir);
 
 	/* errors are ms_history_walk()'s */
 	db = g_build_filename(dir, "e.sqlite", NULL);
