@@ -41,7 +41,9 @@ rm -rf "$repo" "$db" "$db-wal" "$db-shm"
 git clone -q --bare --no-local "$base" "$repo"
 git --git-dir "$repo" gc -q
 
-secs() { "$bench" "$@" | awk '{ print $1 }'; }
+# Each timed run starts with no dirty pages: the kernel writing back what
+# the generators (or the run before) wrote would be timed with the tool.
+secs() { sync; "$bench" "$@" | awk '{ print $1 }'; }
 baseline=$(secs "$repo" -)
 cold=$(secs "$repo" "$db")
 python3 "$here/gen-history.py" --seed 1 --commits $((n / 100)) --append \
@@ -77,6 +79,7 @@ git clone -q --bare --no-local "$base" "$repo"
 cp -r "$inbox_base" "$inbox"
 # wall and CPU seconds of one run, its report in $work/link.out
 run() {
+	sync
 	/usr/bin/time -f "%e %U %S" -o "$work/time" "$ms" link --repo "$repo" \
 		--archive "$inbox" --json "$@" >"$work/link.out"
 	awk '{ printf "%s %.2f", $1, $2 + $3 }' "$work/time"
