@@ -302,16 +302,24 @@ void cli_progress_start(const char *what, uint64_t total)
 	progress_last_us = 0;
 }
 
-void cli_progress_update(uint64_t done)
+/* Whether a progress line is wanted now: on, and 0.1 s since the last. */
+static bool progress_due(void)
 {
 	int64_t now;
 
 	if (!progress_on)
-		return;
+		return false;
 	now = g_get_monotonic_time();
 	if (now - progress_last_us < 100000)
-		return;
+		return false;
 	progress_last_us = now;
+	return true;
+}
+
+void cli_progress_update(uint64_t done)
+{
+	if (!progress_due())
+		return;
 	if (progress_total)
 		fprintf(stderr, "\r%s: %3u%% (%llu/%llu)", progress_what,
 			(unsigned)(done * 100 / progress_total),
@@ -324,14 +332,8 @@ void cli_progress_update(uint64_t done)
 
 void cli_progress_update2(uint64_t done, const char *what2, uint64_t done2)
 {
-	int64_t now;
-
-	if (!progress_on)
+	if (!progress_due())
 		return;
-	now = g_get_monotonic_time();
-	if (now - progress_last_us < 100000)
-		return;
-	progress_last_us = now;
 	fprintf(stderr, "\r%s: %llu, %s: %llu", progress_what,
 		(unsigned long long)done, what2, (unsigned long long)done2);
 }

@@ -107,10 +107,8 @@ const GPtrArray *ms_link_mail_files(const struct ms_link_mail *lm,
 
 /* ---- the commit side ---- */
 
-static void commit_free(gpointer p)
+void ms_link_commit_free(struct ms_link_commit *c)
 {
-	struct ms_link_commit *c = p;
-
 	if (!c)
 		return;
 	g_free(c->author_name);
@@ -130,6 +128,11 @@ static void commit_free(gpointer p)
 	}
 	g_array_free(c->tags, TRUE);
 	g_free(c);
+}
+
+static void commit_free(gpointer p)
+{
+	ms_link_commit_free(p);
 }
 
 static void release_user(void *user, void *data)

@@ -99,6 +99,10 @@ struct ms_link_commit {
 	GArray *tags;               /* struct ms_link_tag */
 };
 
+/* Free a commit of ms_link_commits_load()'s array (what its array's free
+ * function does); NULL is a no-op. */
+void ms_link_commit_free(struct ms_link_commit *c);
+
 struct ms_store;
 
 struct ms_link_commits_opts {

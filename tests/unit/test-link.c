@@ -77,19 +77,7 @@ static struct ms_link_commit *commit(const char *name, const char *email,
 
 static void commit_free(gpointer p)
 {
-	struct ms_link_commit *c = p;
-
-	g_free(c->author_name);
-	g_free(c->author_email);
-	g_free(c->committer_name);
-	g_free(c->committer_email);
-	g_free(c->summary);
-	g_free(c->subject);
-	g_ptr_array_unref(c->link_ids);
-	g_ptr_array_unref(c->msgid_ids);
-	g_ptr_array_unref(c->paths);
-	g_array_free(c->tags, TRUE);
-	g_free(c);
+	ms_link_commit_free(p);
 }
 
 /* The link of commit `ci`, or NULL. */
