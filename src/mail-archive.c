@@ -375,7 +375,7 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int ms_mail_dir_entries(const char *path, GPtrArray **out)
+static int dir_entries(const char *path, GPtrArray **out)
 {
 	GError *err = NULL;
 	GDir *dir = g_dir_open(path, 0, &err);
@@ -401,6 +401,39 @@ int ms_mail_dir_entries(const char *path, GPtrArray **out)
 	return 0;
 }
 
+static int dir_walk(const char *path, ms_mail_file_fn file, void *data,
+		    struct ms_diags *diags, int depth)
+{
+	GPtrArray *names;
+	int rc = dir_entries(path, &names);
+
+	if (rc < 0)
+		return rc;
+	for (guint i = 0; i < names->len && !rc; i++) {
+		const char *p = names->pdata[i];
+
+		if (is_dir(p)) {
+			if (depth < 16)
+				rc = dir_walk(p, file, data, diags, depth + 1);
+			continue;
+		}
+		rc = file(p, data);
+		if (rc == MS_EPARSE) {
+			ms_diags_add(diags, p, 0, "%s; skipped",
+				     ms_error_last());
+			rc = 0;
+		}
+	}
+	g_ptr_array_unref(names);
+	return rc;
+}
+
+int ms_mail_dir_walk(const char *path, ms_mail_file_fn file, void *data,
+		     struct ms_diags *diags)
+{
+	return dir_walk(path, file, data, diags, 0);
+}
+
 bool ms_mail_is_inbox(const char *path)
 {
 	char *v2 = g_build_filename(path, "git", "0.git", NULL);
@@ -414,33 +447,17 @@ bool ms_mail_is_inbox(const char *path)
 	return yes;
 }
 
-static int read_dir(const char *path, const struct ms_mail_after *after,
-		    size_t n_after, ms_mail_raw_fn fn, void *data,
-		    struct ms_mail_read_result *result, struct ms_diags *diags,
-		    int depth)
-{
-	GPtrArray *names;
-	int rc = ms_mail_dir_entries(path, &names);
+struct read_dir {
+	ms_mail_raw_fn fn;
+	void *data;
+	struct ms_mail_read_result *result;
+};
 
-	if (rc < 0)
-		return rc;
-	for (guint i = 0; i < names->len && !rc; i++) {
-		const char *p = names->pdata[i];
-		if (is_dir(p)) {
-			if (depth < 16)
-				rc = read_dir(p, after, n_after, fn, data,
-					      result, diags, depth + 1);
-			continue;
-		}
-		rc = ms_mbox_read(p, fn, data, result);
-		if (rc == MS_EPARSE) {
-			ms_diags_add(diags, p, 0, "%s; skipped",
-				     ms_error_last());
-			rc = 0;
-		}
-	}
-	g_ptr_array_unref(names);
-	return rc;
+static int read_dir_file(const char *path, void *data)
+{
+	struct read_dir *rd = data;
+
+	return ms_mbox_read(path, rd->fn, rd->data, rd->result);
 }
 
 int ms_mail_read(const char *path, const struct ms_mail_after *after,
@@ -451,5 +468,6 @@ int ms_mail_read(const char *path, const struct ms_mail_after *after,
 		return ms_mbox_read(path, fn, data, result);
 	if (ms_mail_is_inbox(path))
 		return ms_inbox_read(path, after, n_after, fn, data, result);
-	return read_dir(path, after, n_after, fn, data, result, diags, 0);
+	return ms_mail_dir_walk(path, read_dir_file,
+				&(struct read_dir){ fn, data, result }, diags);
 }

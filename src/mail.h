@@ -249,11 +249,16 @@ int ms_mail_parse_archive(const char *path, const struct ms_mail_after *after,
 			  struct ms_diags *diags);
 
 /*
- * The entries of directory `path`, hidden ones left out, as full paths in
- * the order a directory of mbox files is read (byte order of the names):
- * 0 and a new array in *out (g_ptr_array_unref), or MS_ERROR.
+ * Walk a directory of mbox files as the readers do: `file` is called for
+ * each file below `path` (hidden entries left out, byte order of the
+ * names, subdirectories in place, 16 levels at most).  A file `file`
+ * answers MS_EPARSE for is skipped with a diagnostic; any other negative
+ * code stops the walk and is returned.  MS_ERROR when a directory cannot
+ * be opened.
  */
-int ms_mail_dir_entries(const char *path, GPtrArray **out);
+typedef int (*ms_mail_file_fn)(const char *path, void *data);
+int ms_mail_dir_walk(const char *path, ms_mail_file_fn file, void *data,
+		     struct ms_diags *diags);
 
 /* Whether directory `path` is a public-inbox archive (v2: git/0.git; v1:
  * a bare repository) rather than a directory of mbox files. */

@@ -2784,36 +2784,35 @@ out:
 	return rc;
 }
 
-/* mail-archive.c's read_dir(), each file through mbox_file(). */
+/* A directory of mbox files (ms_mail_dir_walk), each through
+ * mbox_file(). */
+struct mbox_dir {
+	struct ms_store *s;
+	unsigned flags;
+	int (*fn)(struct ms_mail *m, const struct ms_mail_source *src,
+		  void *data);
+	void *data;
+	struct ms_mail_read_result *result;
+	struct ms_diags *diags;
+};
+
+static int mbox_dir_file(const char *path, void *data)
+{
+	struct mbox_dir *d = data;
+
+	return mbox_file(d->s, path, d->flags, d->fn, d->data, d->result,
+			 d->diags);
+}
+
 static int mbox_dir(struct ms_store *s, const char *path, unsigned flags,
 		    int (*fn)(struct ms_mail *m,
 			      const struct ms_mail_source *src, void *data),
 		    void *data, struct ms_mail_read_result *result,
-		    struct ms_diags *diags, int depth)
+		    struct ms_diags *diags)
 {
-	GPtrArray *names;
-	int rc = ms_mail_dir_entries(path, &names);
+	struct mbox_dir d = { s, flags, fn, data, result, diags };
 
-	if (rc < 0)
-		return rc;
-	for (guint i = 0; i < names->len && !rc; i++) {
-		const char *p = names->pdata[i];
-
-		if (is_dir(p)) {
-			if (depth < 16)
-				rc = mbox_dir(s, p, flags, fn, data, result,
-					      diags, depth + 1);
-			continue;
-		}
-		rc = mbox_file(s, p, flags, fn, data, result, diags);
-		if (rc == MS_EPARSE) {
-			ms_diags_add(diags, p, 0, "%s; skipped",
-				     ms_error_last());
-			rc = 0;
-		}
-	}
-	g_ptr_array_unref(names);
-	return rc;
+	return ms_mail_dir_walk(path, mbox_dir_file, &d, diags);
 }
 
 int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
@@ -2837,7 +2836,7 @@ int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
 	if (!is_dir(path))
 		return mbox_file(s, path, flags, fn, data, result, diags);
 	if (!ms_mail_is_inbox(path))
-		return mbox_dir(s, path, flags, fn, data, result, diags, 0);
+		return mbox_dir(s, path, flags, fn, data, result, diags);
 	abs = g_canonicalize_filename(path, NULL);
 	real = realpath(abs, NULL);
 	tee_init(&t, s, real ? real : abs, path, flags, fn, data);
