@@ -597,13 +597,19 @@ add_epoch_messages(inbox, 1, mails[15:30], deletion_at_end=True)
 mdb = os.path.join(tmp, "mail.sqlite")
 
 
-def mail_same(what):
-    want = run("mail", "stats", "--json", inbox, "--no-cache")
-    got = run("mail", "stats", "--json", inbox, "--db", mdb)
+def stats_same(what, archive, db):
+    """`mail stats` of `archive` through store `db` equals --no-cache's:
+    the report and its warnings."""
+    want = run("mail", "stats", "--json", archive, "--no-cache")
+    got = run("mail", "stats", "--json", archive, "--db", db)
     ok(want.rc == 0 and got.rc == 0 and got.out == want.out and
        got.err == want.err, what,
        got.err + want.err + first_diff(want.out, got.out))
     return got
+
+
+def mail_same(what):
+    return stats_same(what, inbox, mdb)
 
 
 mail_same("mail stats, cold store: the same report and warnings")
@@ -661,12 +667,7 @@ xdb = os.path.join(tmp, "mbox.sqlite")
 
 
 def mbox_same(what, archive):
-    want = run("mail", "stats", "--json", archive, "--no-cache")
-    got = run("mail", "stats", "--json", archive, "--db", xdb)
-    ok(want.rc == 0 and got.rc == 0 and got.out == want.out and
-       got.err == want.err, what,
-       got.err + want.err + first_diff(want.out, got.out))
-    return got
+    return stats_same(what, archive, xdb)
 
 
 mbox_same("an mbox file, cold store: the same report and warnings", single)
