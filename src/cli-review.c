@@ -39,21 +39,31 @@ int cli_rev_window(const char *cmd, const struct cli_rev_opts *o,
 	return CLI_CONTINUE;
 }
 
+/* What cli_rev_load_mail() and cli_rev_load() read the archives with
+ * (the store and progress callback are theirs to add). */
+static void mail_opts(const struct cli_rev_opts *o, unsigned parse_flags,
+		      ms_link_mail_hook hook, void *hook_data,
+		      struct ms_link_mail_opts *mo)
+{
+	*mo = (struct ms_link_mail_opts){ 0 };
+	mo->archives = o->archives.items;
+	mo->nr_archives = (size_t)o->archives.nr;
+	mo->parse_flags = parse_flags;
+	mo->hook = hook;
+	mo->hook_data = hook_data;
+}
+
 int cli_rev_load_mail(const char *cmd, const struct cli_rev_opts *o,
 		      unsigned parse_flags, ms_link_mail_hook hook,
 		      void *hook_data, struct ms_link_mail **out)
 {
-	struct ms_link_mail_opts mo = { 0 };
+	struct ms_link_mail_opts mo;
 	struct ms_diags diags = MS_DIAGS_INIT;
 	int rc;
 
 	if (!o->archives.nr)
 		return cli_usage_error(cmd, "--archive PATH is required");
-	mo.archives = o->archives.items;
-	mo.nr_archives = (size_t)o->archives.nr;
-	mo.parse_flags = parse_flags;
-	mo.hook = hook;
-	mo.hook_data = hook_data;
+	mail_opts(o, parse_flags, hook, hook_data, &mo);
 	/* the repository's store holds the messages too (store.h) */
 	if (o->repo) {
 		rc = cli_store_open(&o->store, o->repo, &mo.store);
@@ -114,7 +124,7 @@ int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
 		 ms_link_mail_hook hook, void *hook_data,
 		 GPtrArray **commits, struct ms_link_mail **lm)
 {
-	struct ms_link_mail_opts mo = { 0 };
+	struct ms_link_mail_opts mo;
 	struct ms_diags diags = MS_DIAGS_INIT;
 	struct bg_walk w = { 0 };
 	char *merr = NULL;
@@ -129,6 +139,7 @@ int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
 					 lm);
 	if (!o->archives.nr)
 		return cli_usage_error(cmd, "--archive PATH is required");
+	mail_opts(o, parse_flags, hook, hook_data, &mo);
 	/* one store connection each: SQLite lets them work side by side */
 	rc = cli_store_open(&o->store, o->repo, &w.co.store);
 	if (rc != CLI_CONTINUE)
@@ -146,11 +157,6 @@ int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
 	w.co.progress_data = &w;
 	t = g_thread_new("ms-history", bg_main, &w);
 
-	mo.archives = o->archives.items;
-	mo.nr_archives = (size_t)o->archives.nr;
-	mo.parse_flags = parse_flags;
-	mo.hook = hook;
-	mo.hook_data = hook_data;
 	mo.progress = fg_progress;
 	mo.progress_data = &w;
 	cli_progress_start("messages read", 0);
@@ -159,7 +165,8 @@ int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
 		merr = g_strdup(ms_error_last());
 	else
 		messages = ms_mail_index_count(ms_link_mail_index(*lm));
-	while (!g_atomic_int_get(&w.done)) {
+	/* the walk may outlast the archives: keep its count moving */
+	while (cli_progress_shown() && !g_atomic_int_get(&w.done)) {
 		cli_progress_update2(messages, "commits walked",
 				     (uint64_t)g_atomic_int_get(&w.walked));
 		g_usleep(20000);

@@ -344,6 +344,11 @@ void cli_progress_count(size_t n, void *data)
 	cli_progress_update(n);
 }
 
+bool cli_progress_shown(void)
+{
+	return progress_on;
+}
+
 void cli_progress_done(void)
 {
 	if (!progress_on)

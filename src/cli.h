@@ -109,6 +109,8 @@ extern bool cli_progress_quiet;
 void cli_progress_start(const char *what, uint64_t total);
 void cli_progress_update(uint64_t done);
 void cli_progress_done(void);
+/* Whether a progress line is being shown (started, and on a terminal). */
+bool cli_progress_shown(void);
 /* cli_progress_update(n) in the shape of a library progress callback */
 void cli_progress_count(size_t n, void *data);
 /* Two counts on one line, "WHAT: DONE, WHAT2: DONE2" (same throttle). */
