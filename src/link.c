@@ -107,25 +107,46 @@ const GPtrArray *ms_link_mail_files(const struct ms_link_mail *lm,
 
 /* ---- the commit side ---- */
 
+/*
+ * The strings of one load's commits: names, addresses and paths recur
+ * from commit to commit and are kept once.  Each commit holds a
+ * reference.
+ */
+struct ms_link_strings {
+	GStringChunk *chunk;
+};
+
+static void strings_clear(gpointer p)
+{
+	struct ms_link_strings *ls = p;
+
+	g_string_chunk_free(ls->chunk);
+}
+
 void ms_link_commit_free(struct ms_link_commit *c)
 {
 	if (!c)
 		return;
-	g_free(c->author_name);
-	g_free(c->author_email);
-	g_free(c->committer_name);
-	g_free(c->committer_email);
-	g_free(c->summary);
-	g_free(c->subject);
+	if (c->strings) {
+		g_atomic_rc_box_release_full(c->strings, strings_clear);
+	} else {
+		g_free(c->author_name);
+		g_free(c->author_email);
+		g_free(c->committer_name);
+		g_free(c->committer_email);
+		g_free(c->summary);
+		g_free(c->subject);
+		for (guint i = 0; i < c->tags->len; i++) {
+			struct ms_link_tag *t = &g_array_index(
+				c->tags, struct ms_link_tag, i);
+
+			g_free(t->name);
+			g_free(t->email);
+		}
+	}
 	g_ptr_array_unref(c->link_ids);
 	g_ptr_array_unref(c->msgid_ids);
 	g_ptr_array_unref(c->paths);
-	for (guint i = 0; i < c->tags->len; i++) {
-		struct ms_link_tag *t = &g_array_index(c->tags,
-						       struct ms_link_tag, i);
-		g_free(t->name);
-		g_free(t->email);
-	}
 	g_array_free(c->tags, TRUE);
 	g_free(c);
 }
@@ -135,10 +156,22 @@ static void commit_free(gpointer p)
 	ms_link_commit_free(p);
 }
 
+/* A patch-id computed now (prepare()), to be stored (store.h). */
+struct fresh_patchid {
+	struct ms_store_patchid v;      /* first: the store reads this */
+	char id[41];
+};
+
+static void fresh_free(struct fresh_patchid *x)
+{
+	g_free(x->v.summary);
+	g_free(x);
+}
+
 static void release_user(void *user, void *data)
 {
 	(void)data;
-	commit_free(user);
+	fresh_free(user);
 }
 
 struct load {
@@ -149,8 +182,11 @@ struct load {
 	GMutex lock;
 	size_t walked;
 	/* through the store: patch-ids known before, and computed now */
-	GHashTable *known;      /* id -> struct ms_store_patchid * */
-	GPtrArray *fresh;       /* struct ms_store_patchid *, id after */
+	struct ms_store_patchids *known;
+	GPtrArray *fresh;       /* struct fresh_patchid * */
+	/* on_commit()'s */
+	struct ms_link_strings *strings;
+	GString *buf;
 };
 
 static char *strip_brackets(const char *v)
@@ -165,95 +201,31 @@ static char *strip_brackets(const char *v)
 	return s;
 }
 
-/* A patch-id computed now, to be stored (store.h). */
-struct fresh_patchid {
-	struct ms_store_patchid v;      /* first: the store reads this */
-	char id[41];
-};
-
-static void keep_patchid(struct load *ld, const struct ms_link_commit *lc)
+static bool in_window(const struct load *ld, const struct ms_commit *c)
 {
-	struct fresh_patchid *x = g_new(struct fresh_patchid, 1);
-
-	memcpy(x->v.patch_id, lc->patch_id, sizeof(x->v.patch_id));
-	x->v.summary = g_strdup(lc->summary);
-	memcpy(x->id, lc->id, sizeof(x->id));
-	g_mutex_lock(&ld->lock);
-	g_ptr_array_add(ld->fresh, x);
-	g_mutex_unlock(&ld->lock);
+	return c->committer.time >= ld->opts->since &&
+	       c->committer.time <= ld->opts->until;
 }
 
+/*
+ * On the pool: the patch-id of a commit of the window the store does not
+ * know (a struct fresh_patchid *), or NULL.
+ */
 static void *prepare(const struct ms_commit *c, void *data)
 {
 	struct load *ld = data;
-	const struct ms_store_patchid *known;
-	struct ms_link_commit *lc;
-	struct ms_mail_subject subj;
+	struct fresh_patchid *x;
 	int rc;
 
-	if (c->committer.time < ld->opts->since ||
-	    c->committer.time > ld->opts->until)
+	if (!in_window(ld, c) ||
+	    (ld->known && ms_store_patchids_find(ld->known, c->id)))
 		return NULL;
-	lc = g_new0(struct ms_link_commit, 1);
-	memcpy(lc->id, c->id, sizeof(lc->id));
-	lc->author_name = g_strdup(c->author.name);
-	lc->author_email = ms_email_normalize(c->author.email, 0);
-	lc->committer_name = g_strdup(c->committer.name);
-	lc->committer_email = ms_email_normalize(c->committer.email, 0);
-	lc->author_time = c->author.time;
-	lc->commit_time = c->committer.time;
-	lc->link_ids = g_ptr_array_new_with_free_func(g_free);
-	lc->msgid_ids = g_ptr_array_new_with_free_func(g_free);
-	lc->paths = g_ptr_array_new_full(c->nr_paths, g_free);
-	lc->tags = g_array_new(FALSE, FALSE, sizeof(struct ms_link_tag));
-	for (size_t i = 0; i < c->nr_paths; i++)
-		g_ptr_array_add(lc->paths, g_strdup(c->paths[i]));
-	for (size_t i = 0; i < c->nr_trailers; i++) {
-		const struct ms_commit_trailer *t = &c->trailers[i];
-		char *id;
-
-		switch (t->kind) {
-		case MS_TRAILER_LINK:
-			id = ms_link_url_msgid(t->value);
-			if (id)
-				g_ptr_array_add(lc->link_ids, id);
-			break;
-		case MS_TRAILER_MESSAGE_ID:
-			id = strip_brackets(t->value);
-			if (*id)
-				g_ptr_array_add(lc->msgid_ids, id);
-			else
-				g_free(id);
-			break;
-		case MS_TRAILER_REVIEWED_BY:
-		case MS_TRAILER_ACKED_BY:
-		case MS_TRAILER_TESTED_BY: {
-			struct ms_link_tag tag = { t->kind, NULL, NULL };
-
-			tag.name = g_strdup(t->name ? t->name : "");
-			tag.email = t->email ?
-				    ms_email_normalize(t->email, 0) :
-				    g_strdup("");
-			g_array_append_val(lc->tags, tag);
-			break;
-		}
-		default:
-			break;
-		}
-	}
-	known = ld->known ? g_hash_table_lookup(ld->known, c->id) : NULL;
-	if (known) {
-		memcpy(lc->patch_id, known->patch_id, sizeof(lc->patch_id));
-		lc->summary = g_strdup(known->summary);
-		rc = 0;
-	} else {
-		rc = ms_commit_patchid(ld->opts->gitdir, c->id,
-				       c->incomplete ? NULL : c->paths,
-				       c->incomplete ? 0 : c->nr_paths,
-				       lc->patch_id, &lc->summary);
-		if (rc == 0 && ld->known && !c->incomplete)
-			keep_patchid(ld, lc);
-	}
+	x = g_new0(struct fresh_patchid, 1);
+	memcpy(x->id, c->id, sizeof(x->id));
+	rc = ms_commit_patchid(ld->opts->gitdir, c->id,
+			       c->incomplete ? NULL : c->paths,
+			       c->incomplete ? 0 : c->nr_paths,
+			       x->v.patch_id, &x->v.summary);
 	if (rc < 0) {
 		g_mutex_lock(&ld->lock);
 		if (!ld->error) {
@@ -261,22 +233,126 @@ static void *prepare(const struct ms_commit *c, void *data)
 			ld->error_msg = g_strdup(ms_error_last());
 		}
 		g_mutex_unlock(&ld->lock);
-		lc->summary = g_strdup("");
+		fresh_free(x);
+		return NULL;
 	}
-	ms_mail_parse_subject(lc->summary, &subj);
-	lc->subject = g_strdup(subj.normalized ? subj.normalized : "");
-	ms_mail_subject_release(&subj);
+	return x;
+}
+
+static char *keep(struct load *ld, const char *s)
+{
+	return s ? g_string_chunk_insert_const(ld->strings->chunk, s) : NULL;
+}
+
+static char *keep_email(struct load *ld, const char *s)
+{
+	if (!s)
+		return NULL;
+	g_string_assign(ld->buf, s);
+	ms_email_normalize_in_place(ld->buf->str, 0);
+	return g_string_chunk_insert_const(ld->strings->chunk, ld->buf->str);
+}
+
+static bool is_tag(enum ms_trailer_kind kind)
+{
+	return kind == MS_TRAILER_REVIEWED_BY ||
+	       kind == MS_TRAILER_ACKED_BY || kind == MS_TRAILER_TESTED_BY;
+}
+
+/* The commit as linking sees it, its strings in ld->strings. */
+static struct ms_link_commit *link_commit(struct load *ld,
+					  const struct ms_commit *c,
+					  const char *patch_id,
+					  const char *summary)
+{
+	struct ms_link_commit *lc = g_new0(struct ms_link_commit, 1);
+	GStringChunk *chunk = ld->strings->chunk;
+	guint nr_tags = 0;
+
+	lc->strings = g_atomic_rc_box_acquire(ld->strings);
+	memcpy(lc->id, c->id, sizeof(lc->id));
+	g_strlcpy(lc->patch_id, patch_id, sizeof(lc->patch_id));
+	lc->author_name = keep(ld, c->author.name);
+	lc->author_email = keep_email(ld, c->author.email);
+	lc->committer_name = keep(ld, c->committer.name);
+	lc->committer_email = keep_email(ld, c->committer.email);
+	lc->author_time = c->author.time;
+	lc->commit_time = c->committer.time;
+	lc->summary = g_string_chunk_insert(chunk, summary);
+	g_string_set_size(ld->buf, strlen(summary));
+	g_string_set_size(ld->buf, ms_mail_subject_normalize(summary,
+							     ld->buf->str));
+	lc->subject = g_string_chunk_insert_len(chunk, ld->buf->str,
+						(gssize)ld->buf->len);
+	lc->paths = g_ptr_array_sized_new((guint)c->nr_paths);
+	for (size_t i = 0; i < c->nr_paths; i++)
+		g_ptr_array_add(lc->paths, keep(ld, c->paths[i]));
+	lc->link_ids = g_ptr_array_new();
+	lc->msgid_ids = g_ptr_array_new();
+	for (size_t i = 0; i < c->nr_trailers; i++) {
+		const struct ms_commit_trailer *t = &c->trailers[i];
+		char *id = NULL;
+
+		if (t->kind == MS_TRAILER_LINK) {
+			id = ms_link_url_msgid(t->value);
+			if (id)
+				g_ptr_array_add(lc->link_ids,
+						g_string_chunk_insert(chunk,
+								      id));
+		} else if (t->kind == MS_TRAILER_MESSAGE_ID) {
+			id = strip_brackets(t->value);
+			if (*id)
+				g_ptr_array_add(lc->msgid_ids,
+						g_string_chunk_insert(chunk,
+								      id));
+		} else if (is_tag(t->kind)) {
+			nr_tags++;
+		}
+		g_free(id);
+	}
+	lc->tags = g_array_sized_new(FALSE, FALSE, sizeof(struct ms_link_tag),
+				     nr_tags);
+	for (size_t i = 0; nr_tags && i < c->nr_trailers; i++) {
+		const struct ms_commit_trailer *t = &c->trailers[i];
+		struct ms_link_tag tag = { t->kind, NULL, NULL };
+
+		if (!is_tag(t->kind))
+			continue;
+		tag.name = keep(ld, t->name ? t->name : "");
+		tag.email = keep_email(ld, t->email ? t->email : "");
+		g_array_append_val(lc->tags, tag);
+	}
 	return lc;
 }
 
+/* On the calling thread, in walk order. */
 static int on_commit(const struct ms_commit *c, void *data)
 {
 	struct load *ld = data;
+	struct fresh_patchid *x = c->user;
+	const struct ms_store_patchid *known = NULL;
+	const char *patch_id = "", *summary = "";
 
-	if (c->user)
-		g_ptr_array_add(ld->out, c->user);
 	if (ld->opts->progress)
 		ld->opts->progress(++ld->walked, ld->opts->progress_data);
+	if (!in_window(ld, c))
+		return 0;
+	if (x) {
+		patch_id = x->v.patch_id;
+		summary = x->v.summary ? x->v.summary : "";
+	} else if (ld->known) {
+		known = ms_store_patchids_find(ld->known, c->id);
+	}
+	if (known) {
+		patch_id = known->patch_id;
+		summary = known->summary;
+	}
+	/* neither: prepare() failed, and so does the load */
+	g_ptr_array_add(ld->out, link_commit(ld, c, patch_id, summary));
+	if (x && ld->fresh && !c->incomplete)
+		g_ptr_array_add(ld->fresh, x);
+	else if (x)
+		fresh_free(x);
 	return 0;
 }
 
@@ -304,6 +380,9 @@ int ms_link_commits_load(const struct ms_link_commits_opts *opts,
 
 	ld.opts = opts;
 	ld.out = g_ptr_array_new_with_free_func(commit_free);
+	ld.strings = g_atomic_rc_box_new0(struct ms_link_strings);
+	ld.strings->chunk = g_string_chunk_new(64 * 1024);
+	ld.buf = g_string_new(NULL);
 	g_mutex_init(&ld.lock);
 	wo.rev = opts->rev;
 	wo.nr_threads = opts->nr_threads;
@@ -327,16 +406,13 @@ int ms_link_commits_load(const struct ms_link_commits_opts *opts,
 		rc = put_patchids(opts->store, ld.fresh);
 out:
 	if (ld.fresh) {
-		for (guint i = 0; i < ld.fresh->len; i++) {
-			struct fresh_patchid *x = ld.fresh->pdata[i];
-
-			g_free(x->v.summary);
-			g_free(x);
-		}
+		for (guint i = 0; i < ld.fresh->len; i++)
+			fresh_free(ld.fresh->pdata[i]);
 		g_ptr_array_free(ld.fresh, TRUE);
 	}
-	if (ld.known)
-		g_hash_table_unref(ld.known);
+	g_atomic_rc_box_release_full(ld.strings, strings_clear);
+	g_string_free(ld.buf, TRUE);
+	ms_store_patchids_free(ld.known);
 	g_free(ld.error_msg);
 	g_mutex_clear(&ld.lock);
 	if (rc < 0) {

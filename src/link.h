@@ -97,6 +97,10 @@ struct ms_link_commit {
 	GPtrArray *msgid_ids;       /* char *, from Message-Id: trailers */
 	GPtrArray *paths;           /* char * */
 	GArray *tags;               /* struct ms_link_tag */
+	/* set by ms_link_commits_load(): the strings above live in a store
+	 * the commits of one load share (the last one frees it), and the
+	 * arrays own no element */
+	struct ms_link_strings *strings;
 };
 
 /* Free a commit of ms_link_commits_load()'s array (what its array's free

@@ -281,53 +281,87 @@ static size_t reply_marker(const char *s)
 	return 0;
 }
 
-void ms_mail_parse_subject(const char *subject, struct ms_mail_subject *out)
+/*
+ * Skip the reply markers and bracketed prefixes that open `s`; with `out`
+ * set, record them there (and in `prefixes`, `trees`) as they go.
+ */
+static const char *subject_prefixes(const char *s, struct ms_mail_subject *out,
+				    GString *prefixes, GString *trees)
 {
-	const char *s = subject ? subject : "";
-	GString *prefixes = g_string_new(NULL);
-	GString *trees = g_string_new(NULL);
-	GString *norm = g_string_new(NULL);
 	size_t n;
 
-	memset(out, 0, sizeof(*out));
 	for (;;) {
 		while (g_ascii_isspace(*s))
 			s++;
 		if ((n = reply_marker(s))) {
-			out->reply_depth++;
+			if (out)
+				out->reply_depth++;
 			s += n;
 		} else if (!g_ascii_strncasecmp(s, "fwd:", 4)) {
-			out->forward = true;
+			if (out)
+				out->forward = true;
 			s += 4;
 		} else if (!g_ascii_strncasecmp(s, "fw:", 3)) {
-			out->forward = true;
+			if (out)
+				out->forward = true;
 			s += 3;
 		} else if (*s == '[' && strchr(s, ']')) {
 			const char *e = strchr(s, ']');
-			parse_prefix(s + 1, (size_t)(e - s - 1), out, trees);
-			g_string_append_printf(prefixes, "%s%.*s",
-					       prefixes->len ? " | " : "",
-					       (int)(e - s - 1), s + 1);
+
+			if (out) {
+				parse_prefix(s + 1, (size_t)(e - s - 1), out,
+					     trees);
+				g_string_append_printf(prefixes, "%s%.*s",
+						       prefixes->len ?
+						       " | " : "",
+						       (int)(e - s - 1), s + 1);
+			}
 			s = e + 1;
 		} else {
-			break;
+			return s;
 		}
 	}
+}
+
+/* The rest of the subject with runs of white space as one space. */
+static size_t subject_collapse(const char *s, char *out)
+{
+	size_t len = 0;
+
 	for (bool space = false; *s; s++) {
 		if (g_ascii_isspace(*s)) {
 			space = true;
 			continue;
 		}
-		if (space && norm->len)
-			g_string_append_c(norm, ' ');
+		if (space && len)
+			out[len++] = ' ';
 		space = false;
-		g_string_append_c(norm, *s);
+		out[len++] = *s;
 	}
+	out[len] = '\0';
+	return len;
+}
+
+void ms_mail_parse_subject(const char *subject, struct ms_mail_subject *out)
+{
+	const char *s = subject ? subject : "";
+	GString *prefixes = g_string_new(NULL);
+	GString *trees = g_string_new(NULL);
+
+	memset(out, 0, sizeof(*out));
+	s = subject_prefixes(s, out, prefixes, trees);
+	out->normalized = g_malloc(strlen(s) + 1);
+	subject_collapse(s, out->normalized);
 	if (!out->version)
 		out->version = 1;
 	out->prefixes = g_string_free(prefixes, !prefixes->len);
 	out->tree = g_string_free(trees, !trees->len);
-	out->normalized = g_string_free(norm, FALSE);
+}
+
+size_t ms_mail_subject_normalize(const char *subject, char *out)
+{
+	return subject_collapse(subject_prefixes(subject ? subject : "", NULL,
+						 NULL, NULL), out);
 }
 
 void ms_mail_subject_release(struct ms_mail_subject *s)

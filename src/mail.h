@@ -160,6 +160,12 @@ void ms_mail_parse_subject(const char *subject, struct ms_mail_subject *out);
 void ms_mail_subject_release(struct ms_mail_subject *s);
 
 /*
+ * Just the normalized subject of ms_mail_parse_subject(), written to
+ * `out` (at least strlen(subject) + 1 bytes); returns its length.
+ */
+size_t ms_mail_subject_normalize(const char *subject, char *out);
+
+/*
  * The patch-id of a diff as `git patch-id --stable` computes it: per-file
  * SHA-1 of the diff without whitespace, line numbers and index lines,
  * summed.  `text` is a commit message or mail body followed by the diff.

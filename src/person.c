@@ -85,16 +85,25 @@ void ms_person_parse(const char *s, long len, char **name, char **email)
 	*name = trimmed(s, n);
 }
 
-char *ms_email_normalize(const char *email, int plus_fold)
+void ms_email_normalize_in_place(char *email, int plus_fold)
 {
-	char *lower = g_ascii_strdown(email, -1);
 	char *at, *plus;
 
+	for (char *p = email; *p; p++)
+		*p = g_ascii_tolower(*p);
 	if (!plus_fold)
-		return lower;
-	at = strrchr(lower, '@');
-	plus = at ? memchr(lower, '+', (size_t)(at - lower)) : NULL;
-	if (plus && plus != lower)
+		return;
+	at = strrchr(email, '@');
+	plus = at ? memchr(email, '+', (size_t)(at - email)) : NULL;
+	if (plus && plus != email)
 		memmove(plus, at, strlen(at) + 1);
-	return lower;
+}
+
+char *ms_email_normalize(const char *email, int plus_fold)
+{
+	char *copy = g_strdup(email);
+
+	if (copy)
+		ms_email_normalize_in_place(copy, plus_fold);
+	return copy;
 }

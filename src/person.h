@@ -23,4 +23,7 @@ void ms_person_parse(const char *s, long len, char **name, char **email);
  */
 char *ms_email_normalize(const char *email, int plus_fold);
 
+/* ms_email_normalize() over `email` itself (the result is never longer). */
+void ms_email_normalize_in_place(char *email, int plus_fold);
+
 #endif

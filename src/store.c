@@ -3133,25 +3133,44 @@ int ms_store_links_put(struct ms_store *s, int version, unsigned flags,
 
 /* ---- patch-ids ---- */
 
-static void patchid_free(gpointer p)
-{
-	struct ms_store_patchid *x = p;
+/*
+ * One flat array of records, their summaries in one chunk, hashed by the
+ * raw id: a whole history's worth is read on every linking run.
+ */
+struct patchid_rec {
+	unsigned char id[RAWSZ];
+	struct ms_store_patchid v;
+};
 
-	g_free(x->summary);
-	g_free(x);
+struct ms_store_patchids {
+	GArray *recs;           /* struct patchid_rec */
+	GStringChunk *strings;
+	GHashTable *by_id;      /* raw id -> struct patchid_rec * */
+};
+
+void ms_store_patchids_free(struct ms_store_patchids *p)
+{
+	if (!p)
+		return;
+	if (p->by_id)
+		g_hash_table_destroy(p->by_id);
+	g_array_free(p->recs, TRUE);
+	g_string_chunk_free(p->strings);
+	g_free(p);
 }
 
-int ms_store_patchids_get(struct ms_store *s, GHashTable **out)
+int ms_store_patchids_get(struct ms_store *s, struct ms_store_patchids **out)
 {
-	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal,
-					      g_free, patchid_free);
+	struct ms_store_patchids *p = g_new0(struct ms_store_patchids, 1);
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
+	p->recs = g_array_new(FALSE, FALSE, sizeof(struct patchid_rec));
+	p->strings = g_string_chunk_new(64 * 1024);
 	rc = exec(s, "BEGIN", "read the patch-ids");
 	if (rc < 0) {
-		g_hash_table_unref(h);
+		ms_store_patchids_free(p);
 		return rc;
 	}
 	rc = sqlite3_prepare_v2(s->db, "SELECT id, patch_id, summary FROM "
@@ -3160,26 +3179,49 @@ int ms_store_patchids_get(struct ms_store *s, GHashTable **out)
 	if (rc == SQLITE_OK)
 		sqlite3_bind_int(st, 1, MS_STORE_PATCHID_VERSION);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct ms_store_patchid *x = g_new0(struct ms_store_patchid,
-						    1);
+		struct patchid_rec x;
+		const char *id = (const char *)sqlite3_column_text(st, 0);
 		const char *pid = (const char *)sqlite3_column_text(st, 1);
+		const char *sum = (const char *)sqlite3_column_text(st, 2);
 
 		rc = SQLITE_OK;
-		g_strlcpy(x->patch_id, pid ? pid : "", sizeof(x->patch_id));
-		x->summary = g_strdup((const char *)
-				      sqlite3_column_text(st, 2));
-		if (!x->summary)
-			x->summary = g_strdup("");
-		g_hash_table_replace(h, col_dup(st, 0), x);
+		if (!id || !hex_to_raw(id, (size_t)sqlite3_column_bytes(st, 0),
+				       x.id))
+			continue;
+		g_strlcpy(x.v.patch_id, pid ? pid : "", sizeof(x.v.patch_id));
+		x.v.summary = g_string_chunk_insert_len(
+			p->strings, sum ? sum : "",
+			sum ? sqlite3_column_bytes(st, 2) : 0);
+		g_array_append_val(p->recs, x);
 	}
 	sqlite3_finalize(st);
 	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 	if (rc != SQLITE_DONE) {
-		g_hash_table_unref(h);
+		ms_store_patchids_free(p);
 		return db_error(s, rc, "read the patch-ids");
 	}
-	*out = h;
+	/* the array is complete: its records no longer move */
+	p->by_id = g_hash_table_new(raw_hash, raw_eq);
+	for (guint i = 0; i < p->recs->len; i++) {
+		struct patchid_rec *x = &g_array_index(p->recs,
+						       struct patchid_rec, i);
+
+		g_hash_table_replace(p->by_id, x->id, x);
+	}
+	*out = p;
 	return 0;
+}
+
+const struct ms_store_patchid *
+ms_store_patchids_find(const struct ms_store_patchids *p, const char *id)
+{
+	unsigned char raw[RAWSZ];
+	const struct patchid_rec *x;
+
+	if (!hex_to_raw(id, strlen(id), raw))
+		return NULL;
+	x = g_hash_table_lookup(p->by_id, raw);
+	return x ? &x->v : NULL;
 }
 
 int ms_store_patchids_put(struct ms_store *s, const char *const *ids,

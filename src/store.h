@@ -178,10 +178,20 @@ struct ms_store_patchid {
 	char *summary;
 };
 
-/* The stored patch-ids of the current version in *out: commit id ->
- * struct ms_store_patchid * (the table owns both; g_hash_table_unref
- * it).  Returns 0 or the store's error. */
-int ms_store_patchids_get(struct ms_store *s, GHashTable **out);
+/* The stored patch-ids of the current version, by commit id. */
+struct ms_store_patchids;
+
+/* Read them into *out (ms_store_patchids_free).  Returns 0 or the store's
+ * error. */
+int ms_store_patchids_get(struct ms_store *s, struct ms_store_patchids **out);
+
+/* The patch-id stored for commit `id` (full hex), borrowed until `p` is
+ * freed, or NULL.  Safe from several threads at once. */
+const struct ms_store_patchid *
+ms_store_patchids_find(const struct ms_store_patchids *p, const char *id);
+
+/* ms_store_patchids_free(NULL) is a no-op. */
+void ms_store_patchids_free(struct ms_store_patchids *p);
 
 /* Store v[i] for commit ids[i], MS_STORE_BATCH per transaction. */
 int ms_store_patchids_put(struct ms_store *s, const char *const *ids,

@@ -110,6 +110,32 @@ static void test_subjects(void)
 	ms_mail_subject_release(&s);
 }
 
+/* ms_mail_subject_normalize() is ms_mail_parse_subject()'s normalized. */
+static void test_subject_normalize(void)
+{
+	static const char *const subjects[] = {
+		"[PATCH net-next v3 02/17] net: foo: bar",
+		"Re: RE: Aw: [RFC PATCH] x", "  [PATCH RESEND 0/3]  two   "
+		"spaces ", "Fwd: [PATCHv4 1/2] y", "Re[2]: [bug report] z",
+		"a [bracket] inside", "[unclosed bracket", "\t\t", "",
+		"net: plain   summary\tline",
+	};
+	char out[64], what[96];
+
+	for (size_t i = 0; i < G_N_ELEMENTS(subjects); i++) {
+		struct ms_mail_subject s;
+		size_t n = ms_mail_subject_normalize(subjects[i], out);
+
+		ms_mail_parse_subject(subjects[i], &s);
+		snprintf(what, sizeof(what), "normalized '%s'", subjects[i]);
+		is_str(out, s.normalized, what);
+		is_int(n, strlen(s.normalized), "... its length");
+		ms_mail_subject_release(&s);
+	}
+	is_int(ms_mail_subject_normalize(NULL, out), 0, "no subject");
+	is_str(out, "", "... is empty");
+}
+
 static void test_patch_id(void)
 {
 	/* expected values from `git patch-id --stable` (git 2.39) */
@@ -395,6 +421,7 @@ int main(void)
 {
 	test_dates();
 	test_subjects();
+	test_subject_normalize();
 	test_patch_id();
 	test_parse();
 	test_index();

@@ -225,6 +225,44 @@ static void test_mail_replay(const char *dir)
 	g_free(db);
 }
 
+/* Patch-ids stored, read back and found by commit id. */
+static void test_patchids(const char *dir)
+{
+	static const char *const ids[] = {
+		"0123456789abcdef0123456789abcdef01234567",
+		"fedcba9876543210fedcba9876543210fedcba98",
+	};
+	struct ms_store_patchid a = { "1111111111111111111111111111111111111111",
+				      "net: one" };
+	struct ms_store_patchid b = { "", "merge: nothing changed" };
+	const struct ms_store_patchid *v[] = { &a, &b };
+	const struct ms_store_patchid *got;
+	struct ms_store_patchids *p = NULL;
+	char *db = g_build_filename(dir, "p.sqlite", NULL);
+	struct ms_store *s = NULL;
+
+	ok(ms_store_open(db, NULL, &s, NULL) == 0, "open a store");
+	is_int(ms_store_patchids_get(s, &p), 0, "no patch-ids yet");
+	ok(!ms_store_patchids_find(p, ids[0]), "... none found");
+	ms_store_patchids_free(p);
+	is_int(ms_store_patchids_put(s, ids, v, 2), 0, "store two");
+	is_int(ms_store_patchids_get(s, &p), 0, "read them back");
+	got = ms_store_patchids_find(p, ids[0]);
+	ok(got && !strcmp(got->patch_id, a.patch_id) &&
+	   !strcmp(got->summary, "net: one"), "the first, by its id");
+	got = ms_store_patchids_find(p, ids[1]);
+	ok(got && !*got->patch_id &&
+	   !strcmp(got->summary, "merge: nothing changed"),
+	   "the second: no patch-id");
+	ok(!ms_store_patchids_find(p, "0123456789abcdef0123456789abcdef"
+				   "01234568"), "another id: none");
+	ok(!ms_store_patchids_find(p, "0123"), "a short id: none");
+	ms_store_patchids_free(p);
+	ms_store_patchids_free(NULL);
+	ms_store_free(s);
+	g_free(db);
+}
+
 int main(void)
 {
 	char *dir = g_dir_make_tmp("ms-store-XXXXXX", NULL);
@@ -286,6 +324,7 @@ int main(void)
 	compare(dir, git, "a missing parent", &o, 0);
 
 	test_mail_replay(dir);
+	test_patchids(dir);
 
 	/* errors are ms_history_walk()'s */
 	db = g_build_filename(dir, "e.sqlite", NULL);
