@@ -8,7 +8,12 @@
  * what this file did before; building, dumping and freeing that tree was a
  * seventh of a warm `link --json`).  jansson still encodes every key and
  * scalar (json_dumpb with JSON_ENCODE_ANY), so escaping and number
- * formatting stay jansson's; this file writes only the structure.
+ * formatting stay jansson's; this file writes only the structure.  Two
+ * exceptions, whose encoding jansson's dump.c fixes (tests/unit/
+ * test-output.c checks them against it): a string of printable ASCII
+ * without '"' and '\\' is itself between quotes, and an integer is
+ * "%" JSON_INTEGER_FORMAT; asking jansson for those was half of printing
+ * `link --json`.
  */
 #include "output.h"
 #include "error.h"
@@ -66,7 +71,6 @@ struct ms_out {
 			     * it, or it was a scalar outside any container */
 	int write_errno;    /* the first failed write's errno, or 0 */
 	json_t *str;        /* reused holders of one scalar */
-	json_t *integer;
 	json_t *real;
 	struct enc_buf enc_key, enc_value;
 	GHashTable *key_cache; /* key -> GString of its encoding */
@@ -87,7 +91,6 @@ struct ms_out *ms_out_new(enum ms_out_format format, FILE *fp)
 	o->key = g_string_new(NULL);
 	if (format == MS_OUT_JSON) {
 		o->str = json_string("");
-		o->integer = json_integer(0);
 		o->real = json_real(0.0);
 		o->chunk = g_string_sized_new(256);
 		o->key_cache = g_hash_table_new_full(g_str_hash, g_str_equal,
@@ -102,7 +105,6 @@ void ms_out_free(struct ms_out *o)
 		return;
 	g_string_free(o->key, TRUE);
 	json_decref(o->str);
-	json_decref(o->integer);
 	json_decref(o->real);
 	g_free(o->enc_key.data);
 	g_free(o->enc_value.data);
@@ -267,6 +269,49 @@ static bool json_prefix(struct ms_out *o)
 	return true;
 }
 
+/*
+ * Whether jansson writes `s` as it is between quotes: printable ASCII
+ * with no '"' or '\\' (jansson escapes those and control characters
+ * only; '/' and DEL are written as they are).  Its length in *len.
+ */
+static bool plain_ascii(const char *s, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++)
+		if (*p < 0x20 || *p >= 0x80 || *p == '"' || *p == '\\')
+			return false;
+	*len = (size_t)(p - (const unsigned char *)s);
+	return true;
+}
+
+/* Write the already encoded scalar `enc` (`len` bytes) next. */
+static void json_scalar_encoded(struct ms_out *o, const char *enc,
+				size_t len)
+{
+	if (o->depth > 0 && json_prefix(o)) {
+		g_string_append_len(o->chunk, enc, (gssize)len);
+		json_write(o, o->chunk->str, o->chunk->len);
+	} else {
+		o->failed = true;
+	}
+	take_key(o);
+}
+
+/* Write the string `s` of plain_ascii() next. */
+static void json_plain_string(struct ms_out *o, const char *s, size_t len)
+{
+	if (o->depth > 0 && json_prefix(o)) {
+		g_string_append_c(o->chunk, '"');
+		g_string_append_len(o->chunk, s, (gssize)len);
+		g_string_append_c(o->chunk, '"');
+		json_write(o, o->chunk->str, o->chunk->len);
+	} else {
+		o->failed = true;
+	}
+	take_key(o);
+}
+
 /* Write the scalar `v` (NULL: jansson could not make it) next. */
 static void json_scalar(struct ms_out *o, const json_t *v)
 {
@@ -381,7 +426,14 @@ void ms_out_string(struct ms_out *o, const char *s)
 	}
 	if (o->format == MS_OUT_JSON) {
 		char *valid = NULL;
+		size_t len;
 
+		/* nearly every string: what jansson would write, without
+		 * asking it (a third of a `link --json` report's time) */
+		if (plain_ascii(s, &len)) {
+			json_plain_string(o, s, len);
+			return;
+		}
 		if (!g_utf8_validate(s, -1, NULL))
 			s = valid = g_utf8_make_valid(s, -1);
 		json_scalar(o, json_string_set_nocheck(o->str, s) == 0 ?
@@ -402,8 +454,12 @@ void ms_out_string(struct ms_out *o, const char *s)
 void ms_out_int(struct ms_out *o, int64_t v)
 {
 	if (o->format == MS_OUT_JSON) {
-		json_integer_set(o->integer, v);
-		json_scalar(o, o->integer);
+		/* jansson writes "%" JSON_INTEGER_FORMAT of its json_int_t */
+		char buf[32];
+		int n = snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT,
+				 (json_int_t)v);
+
+		json_scalar_encoded(o, buf, (size_t)n);
 	} else {
 		char buf[32];
 

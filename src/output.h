@@ -2,9 +2,9 @@
  * output.h - the one structured-output emitter (after notmuch's sprinter).
  *
  * A command describes its result once, as a tree of objects, lists and
- * scalars, and a backend writes it: JSON (jansson encodes every key and
- * scalar, one document per run, with "schema_version" first, laid out as
- * jansson's JSON_INDENT(2)) or a plain, indented text rendering.  Commands
+ * scalars, and a backend writes it: JSON (every key and scalar as
+ * jansson encodes it, one document per run, with "schema_version" first,
+ * laid out as jansson's JSON_INDENT(2)) or a plain, indented text rendering.  Commands
  * with a prescribed human layout (the activity report) may write their text
  * themselves when ms_out_is_json() is false; JSON is never built by hand
  * anywhere.

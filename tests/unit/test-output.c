@@ -392,6 +392,56 @@ static void many_keys(void)
 	free(want);
 }
 
+/*
+ * Strings of printable ASCII and integers are written without asking
+ * jansson (output.c): each byte on either side of that shortcut, and
+ * every integer width, against jansson's own dump.
+ */
+static void shortcut_scalars(void)
+{
+	static const int64_t ints[] = {
+		0, 7, -7, 9, 10, -10, INT32_MIN, INT32_MAX, UINT32_MAX,
+		INT64_MAX, INT64_MIN, INT64_MIN + 1,
+	};
+	char *got = NULL, *want = NULL;
+	size_t got_len = 0, want_len = 0;
+	FILE *gf = open_memstream(&got, &got_len);
+	FILE *wf = open_memstream(&want, &want_len);
+	struct ms_out *o = ms_out_new(MS_OUT_JSON, gf);
+	json_t *root = json_array();
+
+	ms_out_begin_list(o);
+	for (int c = 1; c < 256; c++) {
+		/* the byte alone, and inside plain text */
+		char one[2] = { (char)c, 0 }, mid[8];
+
+		snprintf(mid, sizeof(mid), "ab%cc/", c);
+		ms_out_string(o, one);
+		ms_out_string(o, mid);
+		json_array_append_new(root, ref_string(one));
+		json_array_append_new(root, ref_string(mid));
+	}
+	ms_out_string(o, "");
+	json_array_append_new(root, json_string(""));
+	for (size_t i = 0; i < G_N_ELEMENTS(ints); i++) {
+		ms_out_int(o, ints[i]);
+		json_array_append_new(root, json_integer(ints[i]));
+	}
+	ms_out_end_list(o);
+	ms_out_finish(o);
+	ms_out_free(o);
+	fclose(gf);
+	json_dumpf(root, wf, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', wf);
+	fclose(wf);
+	ok(got_len == want_len && !memcmp(got, want, got_len),
+	   "every byte in a string, and integers of every width, as jansson "
+	   "dumps them");
+	json_decref(root);
+	free(got);
+	free(want);
+}
+
 /* ---- Corner cases of the streaming contract (output.h) ---- */
 
 static void fill_duplicate(struct ms_out *o)
@@ -525,6 +575,7 @@ int main(void)
 	free(text);
 	corner_cases();
 	many_keys();
+	shortcut_scalars();
 	random_documents(UINT64_C(0x6d61696e74737461), 5000);
 	return test_done();
 }
