@@ -189,63 +189,101 @@ static bool valid_state(GHashTable *prefixes, const char *st,
 	return *last_ok;
 }
 
+/*
+ * What ms_link_run_stored() compares the links with: the stored rows,
+ * which of their message sets are a prefix of ours (`prefixes`, as
+ * mail_state() marks them; `stale` the others) and our own state.  It
+ * reads only the store and `lm`, so it is gathered on a thread of its
+ * own while ms_link_run() matches (a fifth of the linking each).
+ */
+struct stored_state {
+	struct ms_store *s;
+	const struct ms_link_mail *lm;
+	unsigned flags;
+	struct ms_store_links *stored;
+	GHashTable *prefixes;       /* state -> GINT_TO_POINTER(is prefix) */
+	GPtrArray *stale;
+	char *state;
+	int rc;
+	char *error;                /* the thread's ms_error_last() */
+};
+
+static gpointer gather_stored(gpointer data)
+{
+	struct stored_state *g = data;
+	const char *last = NULL;
+	GHashTableIter it;
+	gpointer k, v;
+
+	g->rc = ms_store_links_get(g->s, MS_LINK_VERSION, g->flags,
+				   &g->stored);
+	if (g->rc < 0) {
+		g->error = g_strdup(ms_error_last());
+		return NULL;
+	}
+	for (size_t i = 0; i < g->stored->nr; i++) {
+		const char *st = g->stored->rows[i].state;
+
+		/* states are interned: most rows share one */
+		if (st && st != last) {
+			last = st;
+			if (!g_hash_table_contains(g->prefixes, st))
+				g_hash_table_insert(g->prefixes, g_strdup(st),
+						    GINT_TO_POINTER(0));
+		}
+	}
+	g->state = mail_state(g->lm, g->prefixes);
+	g_hash_table_iter_init(&it, g->prefixes);
+	while (g_hash_table_iter_next(&it, &k, &v))
+		if (!GPOINTER_TO_INT(v))
+			g_ptr_array_add(g->stale, g_strdup(k));
+	return NULL;
+}
+
 int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 		       const GPtrArray *commits,
 		       const struct ms_link_opts *opts,
 		       struct ms_link_result **out)
 {
 	const struct ms_mail_index *idx = ms_link_mail_index(lm);
-	unsigned flags = opts->ignore_link_trailers ? 1 : 0;
+	struct stored_state g = { 0 };
 	struct ms_link_result *res;
-	struct ms_store_links *stored = NULL;
-	GHashTable *prefixes;
-	GPtrArray *stale = g_ptr_array_new_with_free_func(g_free);
-	GPtrArray *ids = g_ptr_array_new();
-	GArray *rows = g_array_new(FALSE, TRUE, sizeof(struct ms_store_link));
-	GPtrArray *earlier = g_ptr_array_new();
+	GPtrArray *ids, *earlier;
+	GArray *rows;
+	GThread *t;
 	const struct ms_link **by_commit;
 	const char *last = NULL;
 	bool last_ok = false;
-	char *state;
-	int rc = 0;
+	int rc;
 
 	*out = NULL;
-	res = ms_link_run(lm, commits, opts);
 	if (!s) {
-		*out = res;
-		goto done;
+		*out = ms_link_run(lm, commits, opts);
+		return 0;
 	}
-	rc = ms_store_links_get(s, MS_LINK_VERSION, flags, &stored);
-	if (rc < 0) {
+	g.s = s;
+	g.lm = lm;
+	g.flags = opts->ignore_link_trailers ? 1 : 0;
+	g.prefixes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					   NULL);
+	g.stale = g_ptr_array_new_with_free_func(g_free);
+	t = g_thread_try_new("ms-links", gather_stored, &g, NULL);
+	res = ms_link_run(lm, commits, opts);
+	if (t)
+		g_thread_join(t);
+	else
+		gather_stored(&g);
+	if (g.rc < 0) {
+		rc = ms_error_set(g.rc, "%s", g.error ? g.error : "");
 		ms_link_result_free(res);
-		goto done;
+		g_free(g.error);
+		g_hash_table_unref(g.prefixes);
+		g_ptr_array_free(g.stale, TRUE);
+		return rc;
 	}
-	/* which of the stored rows' message sets are a prefix of ours */
-	prefixes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					 NULL);
-	{
-		GHashTableIter it;
-		gpointer k, v;
-
-		for (size_t i = 0; i < stored->nr; i++) {
-			const char *st = stored->rows[i].state;
-
-			/* states are interned: most rows share one */
-			if (st && st != last) {
-				last = st;
-				if (!g_hash_table_contains(prefixes, st))
-					g_hash_table_insert(prefixes,
-							    g_strdup(st),
-							    GINT_TO_POINTER(0));
-			}
-		}
-		last = NULL;
-		state = mail_state(lm, prefixes);
-		g_hash_table_iter_init(&it, prefixes);
-		while (g_hash_table_iter_next(&it, &k, &v))
-			if (!GPOINTER_TO_INT(v))
-				g_ptr_array_add(stale, g_strdup(k));
-	}
+	ids = g_ptr_array_new();
+	rows = g_array_new(FALSE, TRUE, sizeof(struct ms_store_link));
+	earlier = g_ptr_array_new();
 	by_commit = g_new0(const struct ms_link *, commits->len + 1);
 	for (guint i = 0; i < res->links->len; i++) {
 		const struct ms_link *l = &g_array_index(res->links,
@@ -258,11 +296,12 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 	for (guint ci = 0; ci < commits->len; ci++) {
 		const struct ms_link_commit *c = commits->pdata[ci];
 		const struct ms_store_link *sl =
-			ms_store_links_find(stored, c->id);
+			ms_store_links_find(g.stored, c->id);
 		const struct ms_link *l = by_commit[ci];
 		struct ms_store_link r = { 0 };
 
-		if (sl && valid_state(prefixes, sl->state, &last, &last_ok) &&
+		if (sl && valid_state(g.prefixes, sl->state, &last,
+				      &last_ok) &&
 		    same_row(sl, idx, l))
 			continue;
 		r.rec = -1;
@@ -293,26 +332,25 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 				     GPOINTER_TO_UINT(r->earlier) - 1;
 	}
 	rc = 0;
-	if (rows->len || stale->len)
-		rc = ms_store_links_put(s, MS_LINK_VERSION, flags, state,
-					(const char *const *)stale->pdata,
-					stale->len,
+	if (rows->len || g.stale->len)
+		rc = ms_store_links_put(s, MS_LINK_VERSION, g.flags, g.state,
+					(const char *const *)g.stale->pdata,
+					g.stale->len,
 					(const char *const *)ids->pdata,
 					(const struct ms_store_link *)
 					(void *)rows->data, rows->len);
 	g_free(by_commit);
-	g_hash_table_unref(prefixes);
-	ms_store_links_free(stored);
-	g_free(state);
-	if (rc < 0) {
-		ms_link_result_free(res);
-		goto done;
-	}
-	*out = res;
-done:
-	g_ptr_array_free(stale, TRUE);
+	g_hash_table_unref(g.prefixes);
+	ms_store_links_free(g.stored);
+	g_free(g.state);
+	g_ptr_array_free(g.stale, TRUE);
 	g_ptr_array_free(ids, TRUE);
 	g_array_free(rows, TRUE);
 	g_ptr_array_free(earlier, TRUE);
-	return *out ? 0 : rc;
+	if (rc < 0) {
+		ms_link_result_free(res);
+		return rc;
+	}
+	*out = res;
+	return 0;
 }

@@ -29,9 +29,11 @@ struct ms_store;
 
 /*
  * ms_link_run(), its links then kept in the store `s` (rows that changed
- * only).  With `s` NULL this is ms_link_run().  Returns 0 and the result
- * in *out (ms_link_result_free), or the store's error (MS_EBUSY,
- * MS_ERROR).
+ * only).  The stored links are read, and the messages' state computed, on
+ * a second thread while the matcher runs: `s` must not be used elsewhere
+ * during the call.  With `s` NULL this is ms_link_run().  Returns 0 and
+ * the result in *out (ms_link_result_free), or the store's error
+ * (MS_EBUSY, MS_ERROR).
  */
 int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 		       const GPtrArray *commits,
