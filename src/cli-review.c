@@ -198,24 +198,68 @@ int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
 	return rc;
 }
 
-int cli_rev_link(const struct cli_rev_opts *o, const struct ms_link_mail *lm,
-		 const GPtrArray *commits, const struct ms_link_opts *lo,
-		 struct ms_link_result **out)
+struct cli_rev_linking {
+	struct ms_store *st;
+	struct ms_link_stored *writing;
+};
+
+int cli_rev_link_begin(const struct cli_rev_opts *o,
+		       const struct ms_link_mail *lm,
+		       const GPtrArray *commits,
+		       const struct ms_link_opts *lo,
+		       struct ms_link_result **out,
+		       struct cli_rev_linking **pending)
 {
+	struct cli_rev_linking *p;
 	struct ms_store *st = NULL;
 	int rc;
 
 	*out = NULL;
+	*pending = NULL;
 	if (o->repo) {
 		rc = cli_store_open(&o->store, o->repo, &st);
 		if (rc != CLI_CONTINUE)
 			return rc;
 	}
-	rc = ms_link_run_stored(st, lm, commits, lo, out);
-	ms_store_free(st);
-	if (rc < 0)
+	p = g_new0(struct cli_rev_linking, 1);
+	p->st = st;
+	rc = ms_link_run_stored_begin(st, lm, commits, lo, out, &p->writing);
+	if (rc < 0) {
+		ms_store_free(st);
+		g_free(p);
 		return cli_error_last();
+	}
+	*pending = p;
 	return CLI_CONTINUE;
+}
+
+int cli_rev_link_end(struct cli_rev_linking *p)
+{
+	int rc;
+
+	if (!p)
+		return CLI_CONTINUE;
+	rc = ms_link_run_stored_end(p->writing);
+	ms_store_free(p->st);
+	g_free(p);
+	return rc < 0 ? cli_error_last() : CLI_CONTINUE;
+}
+
+int cli_rev_link(const struct cli_rev_opts *o, const struct ms_link_mail *lm,
+		 const GPtrArray *commits, const struct ms_link_opts *lo,
+		 struct ms_link_result **out)
+{
+	struct cli_rev_linking *p;
+	int rc = cli_rev_link_begin(o, lm, commits, lo, out, &p);
+
+	if (rc != CLI_CONTINUE)
+		return rc;
+	rc = cli_rev_link_end(p);
+	if (rc != CLI_CONTINUE) {
+		ms_link_result_free(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 /* ---- list facts for `activity` and `urgent` ---- */

@@ -67,6 +67,23 @@ int cli_rev_link(const struct cli_rev_opts *o, const struct ms_link_mail *lm,
 		 const GPtrArray *commits, const struct ms_link_opts *lo,
 		 struct ms_link_result **out);
 
+/*
+ * cli_rev_link() in two halves, so that a report prints while the links
+ * are written to the store (link-cache.h, ms_link_run_stored_begin()):
+ * *out as soon as the links are computed; cli_rev_link_end() waits for
+ * the writing and returns CLI_CONTINUE, or reports the store's error and
+ * returns the exit code.  When _begin() returns CLI_CONTINUE, _end() must
+ * be called (once), before `lm`, `commits` or *out are freed.
+ */
+struct cli_rev_linking;
+int cli_rev_link_begin(const struct cli_rev_opts *o,
+		       const struct ms_link_mail *lm,
+		       const GPtrArray *commits,
+		       const struct ms_link_opts *lo,
+		       struct ms_link_result **out,
+		       struct cli_rev_linking **pending);
+int cli_rev_link_end(struct cli_rev_linking *pending);
+
 #endif
 
 /* ---- list facts for `activity` and `urgent` (--archive) ---- */

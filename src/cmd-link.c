@@ -125,10 +125,11 @@ int cmd_link(int argc, char **argv)
 	struct ms_link_opts lo = { 0 };
 	struct ms_link_mail *lm = NULL;
 	struct ms_link_result *res = NULL;
+	struct cli_rev_linking *linking;
 	GPtrArray *commits = NULL;
 	int64_t since, until;
 	struct ms_out *o;
-	int rc;
+	int rc, wrc;
 
 	rc = cli_parse_options(&argc, &argv, opts, &help);
 	if (rc != CLI_CONTINUE)
@@ -148,7 +149,8 @@ int cmd_link(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		goto out;
 	lo.ignore_link_trailers = ignore;
-	rc = cli_rev_link(&ro, lm, commits, &lo, &res);
+	/* the report prints while its links are written to the store */
+	rc = cli_rev_link_begin(&ro, lm, commits, &lo, &res, &linking);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
@@ -158,6 +160,9 @@ int cmd_link(int argc, char **argv)
 		print_text(ms_link_mail_index(lm), commits, res);
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
+	wrc = cli_rev_link_end(linking);
+	if (rc == EXIT_OK && wrc != CLI_CONTINUE)
+		rc = wrc;
 out:
 	ms_link_result_free(res);
 	ms_link_mail_free(lm);

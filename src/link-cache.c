@@ -240,50 +240,22 @@ static gpointer gather_stored(gpointer data)
 	return NULL;
 }
 
-int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
-		       const GPtrArray *commits,
-		       const struct ms_link_opts *opts,
-		       struct ms_link_result **out)
+/*
+ * Write the rows of `g` that are missing, stale or different from the
+ * links `res` of `commits`.
+ */
+static int put_changed(struct stored_state *g, const GPtrArray *commits,
+		       const struct ms_link_result *res)
 {
-	const struct ms_mail_index *idx = ms_link_mail_index(lm);
-	struct stored_state g = { 0 };
-	struct ms_link_result *res;
-	GPtrArray *ids, *earlier;
-	GArray *rows;
-	GThread *t;
+	const struct ms_mail_index *idx = ms_link_mail_index(g->lm);
+	GPtrArray *ids = g_ptr_array_new();
+	GArray *rows = g_array_new(FALSE, TRUE, sizeof(struct ms_store_link));
+	GPtrArray *earlier = g_ptr_array_new();
 	const struct ms_link **by_commit;
 	const char *last = NULL;
 	bool last_ok = false;
-	int rc;
+	int rc = 0;
 
-	*out = NULL;
-	if (!s) {
-		*out = ms_link_run(lm, commits, opts);
-		return 0;
-	}
-	g.s = s;
-	g.lm = lm;
-	g.flags = opts->ignore_link_trailers ? 1 : 0;
-	g.prefixes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					   NULL);
-	g.stale = g_ptr_array_new_with_free_func(g_free);
-	t = g_thread_try_new("ms-links", gather_stored, &g, NULL);
-	res = ms_link_run(lm, commits, opts);
-	if (t)
-		g_thread_join(t);
-	else
-		gather_stored(&g);
-	if (g.rc < 0) {
-		rc = ms_error_set(g.rc, "%s", g.error ? g.error : "");
-		ms_link_result_free(res);
-		g_free(g.error);
-		g_hash_table_unref(g.prefixes);
-		g_ptr_array_free(g.stale, TRUE);
-		return rc;
-	}
-	ids = g_ptr_array_new();
-	rows = g_array_new(FALSE, TRUE, sizeof(struct ms_store_link));
-	earlier = g_ptr_array_new();
 	by_commit = g_new0(const struct ms_link *, commits->len + 1);
 	for (guint i = 0; i < res->links->len; i++) {
 		const struct ms_link *l = &g_array_index(res->links,
@@ -291,16 +263,16 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 
 		by_commit[l->commit] = l;
 	}
-	/* write the rows that are missing, stale or different; their
-	 * earlier lists back to back in `earlier`, offsets until done */
+	/* their earlier lists back to back in `earlier`, offsets until
+	 * done */
 	for (guint ci = 0; ci < commits->len; ci++) {
 		const struct ms_link_commit *c = commits->pdata[ci];
 		const struct ms_store_link *sl =
-			ms_store_links_find(g.stored, c->id);
+			ms_store_links_find(g->stored, c->id);
 		const struct ms_link *l = by_commit[ci];
 		struct ms_store_link r = { 0 };
 
-		if (sl && valid_state(g.prefixes, sl->state, &last,
+		if (sl && valid_state(g->prefixes, sl->state, &last,
 				      &last_ok) &&
 		    same_row(sl, idx, l))
 			continue;
@@ -331,26 +303,131 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 			r->earlier = (char **)earlier->pdata +
 				     GPOINTER_TO_UINT(r->earlier) - 1;
 	}
-	rc = 0;
-	if (rows->len || g.stale->len)
-		rc = ms_store_links_put(s, MS_LINK_VERSION, g.flags, g.state,
-					(const char *const *)g.stale->pdata,
-					g.stale->len,
+	if (rows->len || g->stale->len)
+		rc = ms_store_links_put(g->s, MS_LINK_VERSION, g->flags,
+					g->state,
+					(const char *const *)g->stale->pdata,
+					g->stale->len,
 					(const char *const *)ids->pdata,
 					(const struct ms_store_link *)
 					(void *)rows->data, rows->len);
 	g_free(by_commit);
-	g_hash_table_unref(g.prefixes);
-	ms_store_links_free(g.stored);
-	g_free(g.state);
-	g_ptr_array_free(g.stale, TRUE);
 	g_ptr_array_free(ids, TRUE);
 	g_array_free(rows, TRUE);
 	g_ptr_array_free(earlier, TRUE);
-	if (rc < 0) {
+	return rc;
+}
+
+struct ms_link_stored {
+	struct stored_state g;
+	const GPtrArray *commits;
+	const struct ms_link_result *res;
+	GThread *t;
+};
+
+static gpointer write_stored(gpointer data)
+{
+	struct ms_link_stored *w = data;
+	struct stored_state *g = &w->g;
+
+	g->rc = put_changed(g, w->commits, w->res);
+	if (g->rc < 0)
+		g->error = g_strdup(ms_error_last());
+	/* what the writing needed, freed here too while the caller goes
+	 * on */
+	g_hash_table_unref(g->prefixes);
+	ms_store_links_free(g->stored);
+	g_ptr_array_free(g->stale, TRUE);
+	g_free(g->state);
+	g->prefixes = NULL;
+	g->stored = NULL;
+	g->stale = NULL;
+	g->state = NULL;
+	return NULL;
+}
+
+int ms_link_run_stored_begin(struct ms_store *s,
+			     const struct ms_link_mail *lm,
+			     const GPtrArray *commits,
+			     const struct ms_link_opts *opts,
+			     struct ms_link_result **out,
+			     struct ms_link_stored **pending)
+{
+	struct ms_link_stored *w;
+	struct stored_state *g;
+	struct ms_link_result *res;
+	GThread *t;
+	int rc;
+
+	*out = NULL;
+	*pending = NULL;
+	if (!s) {
+		*out = ms_link_run(lm, commits, opts);
+		return 0;
+	}
+	w = g_new0(struct ms_link_stored, 1);
+	g = &w->g;
+	g->s = s;
+	g->lm = lm;
+	g->flags = opts->ignore_link_trailers ? 1 : 0;
+	g->prefixes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					    NULL);
+	g->stale = g_ptr_array_new_with_free_func(g_free);
+	t = g_thread_try_new("ms-links", gather_stored, g, NULL);
+	res = ms_link_run(lm, commits, opts);
+	if (t)
+		g_thread_join(t);
+	else
+		gather_stored(g);
+	if (g->rc < 0) {
+		rc = ms_error_set(g->rc, "%s", g->error ? g->error : "");
 		ms_link_result_free(res);
+		g_free(g->error);
+		g_hash_table_unref(g->prefixes);
+		g_ptr_array_free(g->stale, TRUE);
+		g_free(w);
 		return rc;
 	}
+	w->commits = commits;
+	w->res = res;
+	w->t = g_thread_try_new("ms-links", write_stored, w, NULL);
+	if (!w->t)
+		write_stored(w);
 	*out = res;
+	*pending = w;
 	return 0;
+}
+
+int ms_link_run_stored_end(struct ms_link_stored *w)
+{
+	int rc;
+
+	if (!w)
+		return 0;
+	if (w->t)
+		g_thread_join(w->t);
+	rc = w->g.rc;
+	if (rc < 0)
+		ms_error_set(rc, "%s", w->g.error ? w->g.error : "");
+	g_free(w->g.error);
+	g_free(w);
+	return rc;
+}
+
+int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
+		       const GPtrArray *commits,
+		       const struct ms_link_opts *opts,
+		       struct ms_link_result **out)
+{
+	struct ms_link_stored *w;
+	int rc = ms_link_run_stored_begin(s, lm, commits, opts, out, &w);
+
+	if (rc < 0)
+		return rc;
+	rc = ms_link_run_stored_end(w);
+	if (rc < 0) {
+		ms_link_result_free(*out);
+		*out = NULL;
+	}
+	return rc;
 }

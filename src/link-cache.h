@@ -40,6 +40,26 @@ int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
 		       const struct ms_link_opts *opts,
 		       struct ms_link_result **out);
 
+/*
+ * ms_link_run_stored() in two halves, so that a report prints while its
+ * links are written: _begin() returns the result (in *out, as
+ * ms_link_run_stored()'s) as soon as it is computed, the rows being
+ * written on a thread of their own; ms_link_run_stored_end() waits for
+ * them and returns 0 or the store's error.  In between, `s`, `lm`,
+ * `commits` and the result must stay as they are, and `s` must not be
+ * used elsewhere; every successful _begin() needs its _end() (*pending
+ * NULL, when `s` is NULL, is a no-op for it).  An error of _begin()
+ * leaves *out and *pending NULL.
+ */
+struct ms_link_stored;
+int ms_link_run_stored_begin(struct ms_store *s,
+			     const struct ms_link_mail *lm,
+			     const GPtrArray *commits,
+			     const struct ms_link_opts *opts,
+			     struct ms_link_result **out,
+			     struct ms_link_stored **pending);
+int ms_link_run_stored_end(struct ms_link_stored *pending);
+
 /* The fingerprint of the messages of `lm` (g_free it). */
 char *ms_link_mail_state(const struct ms_link_mail *lm);
 

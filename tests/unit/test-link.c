@@ -3,10 +3,13 @@
  * carry them, the method names of the JSON schema, and what ms_link_run()
  * compares: ties between postings of one date go to the first posted,
  * subjects compared casefolded without final dots, names casefolded
- * beyond ASCII, files of a tree-wide change in common.
+ * beyond ASCII, files of a tree-wide change in common; and the links
+ * kept in a store (link-cache.h), written while the caller goes on.
  */
 #include "test.h"
 #include "link.h"
+#include "link-cache.h"
+#include "store.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -54,10 +57,11 @@ static struct ms_link_commit *commit(const char *name, const char *email,
 				     const char *subject, int day,
 				     const char *dir, int nr_files)
 {
+	static int nr;
 	struct ms_link_commit *c = g_new0(struct ms_link_commit, 1);
 
-	g_strlcpy(c->id, "0123456789012345678901234567890123456789",
-		  sizeof(c->id));
+	/* distinct ids: the store keeps a link per commit */
+	g_snprintf(c->id, sizeof(c->id), "%040d", ++nr);
 	c->author_name = g_strdup(name);
 	c->author_email = g_strdup(email);
 	c->committer_name = g_strdup("Maint Ainer");
@@ -101,6 +105,139 @@ static void linked_to(const struct ms_link_mail *lm,
 	is_str(rec ? rec->message_id : NULL, id, what);
 	is_int(l ? (int)l->method : -1, MS_LINK_AUTHOR_DATE, what);
 	is_int(l ? l->evidence & evidence : 0, evidence, what);
+}
+
+/* Whether results `a` and `b` are the same links. */
+static bool same_links(const struct ms_link_result *a,
+		       const struct ms_link_result *b)
+{
+	if (a->links->len != b->links->len ||
+	    a->unlinked->len != b->unlinked->len)
+		return false;
+	for (guint i = 0; i < a->links->len; i++) {
+		const struct ms_link *x = &g_array_index(a->links,
+							 struct ms_link, i);
+		const struct ms_link *y = &g_array_index(b->links,
+							 struct ms_link, i);
+
+		if (x->commit != y->commit || x->rec != y->rec ||
+		    x->method != y->method || x->evidence != y->evidence ||
+		    x->earlier->len != y->earlier->len)
+			return false;
+	}
+	return true;
+}
+
+/* The stored row of commit `ci`, read back now (NULL: none); *state
+ * its state. */
+static char *stored_msgid(struct ms_store *s, const GPtrArray *commits,
+			  uint32_t ci, char **state)
+{
+	const struct ms_link_commit *c = commits->pdata[ci];
+	struct ms_store_links *l = NULL;
+	const struct ms_store_link *sl;
+	char *id = NULL;
+
+	*state = NULL;
+	if (ms_store_links_get(s, MS_LINK_VERSION, 0, &l) < 0)
+		return NULL;
+	sl = ms_store_links_find(l, c->id);
+	if (sl) {
+		id = g_strdup(sl->message_id ? sl->message_id : "(unlinked)");
+		*state = g_strdup(sl->state);
+	}
+	ms_store_links_free(l);
+	return id;
+}
+
+/*
+ * The links through a store: the result is ms_link_run()'s, every
+ * commit gets its row with the messages' state, a wrong row is put
+ * right, and the two halves (_begin, then _end after the caller's own
+ * work) do the same as the whole.
+ */
+static void stored_links(const char *dir, const struct ms_link_mail *lm,
+			 const GPtrArray *commits)
+{
+	char *db = g_build_filename(dir, "links.sqlite", NULL);
+	char *state = ms_link_mail_state(lm), *st, *id;
+	struct ms_link_opts lo = { 0 };
+	struct ms_link_result *want = ms_link_run(lm, commits, &lo), *r;
+	struct ms_link_stored *pending;
+	struct ms_store *s = NULL;
+	struct ms_store_link wrong = { 0 };
+	const struct ms_link_commit *c0 = commits->pdata[0];
+	const char *ids[1] = { c0->id };
+	bool all = true;
+
+	if (ms_store_open(db, NULL, &s, NULL) < 0) {
+		ok(0, "open a store", ms_error_last());
+		goto out;
+	}
+	is_int(ms_link_run_stored(s, lm, commits, &lo, &r), 0,
+	       "links through a new store");
+	ok(r && same_links(r, want), "... are ms_link_run()'s");
+	ms_link_result_free(r);
+	for (guint ci = 0; ci < commits->len; ci++) {
+		const struct ms_link *l = link_of(want, ci);
+		const char *w = l ? ms_mail_index_get(ms_link_mail_index(lm),
+						      l->rec)->message_id :
+				    "(unlinked)";
+
+		id = stored_msgid(s, commits, ci, &st);
+		if (g_strcmp0(id, w) || g_strcmp0(st, state))
+			all = false;
+		g_free(id);
+		g_free(st);
+	}
+	ok(all, "every commit's link stored, with the messages' state");
+
+	/* a wrong row of the current state is rewritten */
+	wrong.rec = -1;
+	is_int(ms_store_links_put(s, MS_LINK_VERSION, 0, state, NULL, 0, ids,
+				  &wrong, 1), 0, "store a wrong link");
+	id = stored_msgid(s, commits, 0, &st);
+	is_str(id, "(unlinked)", "... it is stored");
+	g_free(id);
+	g_free(st);
+	is_int(ms_link_run_stored_begin(s, lm, commits, &lo, &r, &pending), 0,
+	       "links in two halves");
+	ok(r && same_links(r, want), "... the result at once");
+	ok(pending != NULL, "... the rows being written");
+	is_int(ms_link_run_stored_end(pending), 0, "... and then written");
+	ms_link_result_free(r);
+	id = stored_msgid(s, commits, 0, &st);
+	is_str(id, "tie-1@a.org", "the wrong link was put right");
+	g_free(id);
+	g_free(st);
+
+	/* without a store: nothing pending */
+	is_int(ms_link_run_stored_begin(NULL, lm, commits, &lo, &r,
+					&pending), 0, "no store");
+	ok(r && same_links(r, want) && !pending,
+	   "... the result, nothing pending");
+	is_int(ms_link_run_stored_end(pending), 0, "... ending it is a no-op");
+	ms_link_result_free(r);
+out:
+	ms_store_free(s);
+	ms_link_result_free(want);
+	g_free(state);
+	{
+		/* the store's files: the database and its journals */
+		GDir *d = g_dir_open(dir, 0, NULL);
+		const char *name;
+
+		while (d && (name = g_dir_read_name(d))) {
+			char *p = g_build_filename(dir, name, NULL);
+
+			if (g_str_has_prefix(name, "links.sqlite"))
+				g_unlink(p);
+			g_free(p);
+		}
+		if (d)
+			g_dir_close(d);
+	}
+	g_free(db);
 }
 
 static void run_linker(void)
@@ -159,6 +296,7 @@ static void run_linker(void)
 		  "a tree-wide change's files in common");
 	is_int(r->unlinked->len, 0, "every commit linked");
 	ms_link_result_free(r);
+	stored_links(dir, lm, commits);
 	ms_link_mail_free(lm);
 	ms_diags_release(&diags);
 	g_ptr_array_unref(commits);
