@@ -28,6 +28,9 @@ struct ms_mail_index {
 	uint32_t missing;
 	size_t real_ids;
 	bool finished;
+	GBytes *snapshot;        /* the strings of a loaded snapshot */
+	const char *snap_text;   /* ... its text section */
+	size_t snap_text_len;
 };
 
 static void free_series(gpointer p)
@@ -67,6 +70,8 @@ void ms_mail_index_free(struct ms_mail_index *idx)
 	g_array_unref(idx->rec_node);
 	g_ptr_array_unref(idx->series);
 	g_hash_table_unref(idx->reviews_of);
+	if (idx->snapshot)
+		g_bytes_unref(idx->snapshot);
 	g_free(idx);
 }
 
@@ -504,4 +509,386 @@ void ms_mail_index_stats(const struct ms_mail_index *idx,
 	st->senders = g_hash_table_size(senders);
 	g_hash_table_unref(senders);
 	g_hash_table_unref(families);
+}
+
+/* ---- snapshots ---- */
+
+/*
+ * Layout (native byte order), every string an offset into the text
+ * section, NONE for NULL:
+ *   struct dump_head
+ *   text: NUL-terminated strings, back to back
+ *   recs: struct dump_rec per record
+ *   tags: struct dump_tag per tag
+ *   nodes: per union-find node, its id's offset, then its parent
+ *   rec_node: the node of each record
+ *   extra: per record, a count (NONE: no list), then that many offsets
+ */
+#define DUMP_MAGIC 0x4d534958u      /* "MSIX" */
+#define NONE UINT32_MAX
+
+struct dump_head {
+	uint32_t magic, version, sizes;
+	uint32_t nr_recs, nr_tags, nr_nodes, missing;
+	uint32_t text_len, extra_len;
+	uint64_t bytes, real_ids;
+};
+
+struct dump_rec {
+	uint32_t message_id, parent_id, sender_email, sender_name;
+	uint32_t subject, change_id, patch_id;
+	uint32_t problems, n_review_tags, first_tag;
+	int64_t date;
+	uint16_t version, number, total;
+	uint8_t kind, flags;
+};
+
+struct dump_tag {
+	uint32_t kind, email, name;
+};
+
+#define DUMP_SIZES ((uint32_t)(sizeof(struct dump_head) << 16 | \
+			       sizeof(struct dump_rec) << 8 | \
+			       sizeof(struct dump_tag)))
+
+enum { F_DATE_VALID = 1, F_DUPLICATE = 2, F_APPLIED = 4 };
+
+struct dumper {
+	GHashTable *offsets;     /* string -> offset + 1 */
+	GByteArray *text;        /* the strings after the old ones */
+	const char *old;         /* the loaded snapshot's text, kept as is */
+	size_t old_len;
+	bool too_big;
+};
+
+static uint32_t text_of(struct dumper *d, const char *s)
+{
+	gpointer v;
+	size_t off, len;
+
+	if (!s)
+		return NONE;
+	/* a string of the snapshot the index was loaded from: where it was
+	 * (most of them, on a re-run: no hashing) */
+	if (s >= d->old && s < d->old + d->old_len)
+		return (uint32_t)(s - d->old);
+	v = g_hash_table_lookup(d->offsets, s);
+	if (v)
+		return GPOINTER_TO_UINT(v) - 1;
+	off = d->old_len + d->text->len;
+	len = strlen(s) + 1;
+	if (off + len >= NONE) {
+		d->too_big = true;
+		return NONE;
+	}
+	g_byte_array_append(d->text, (const guint8 *)s, (guint)len);
+	g_hash_table_insert(d->offsets, (gpointer)s,
+			    GUINT_TO_POINTER((guint)off + 1));
+	return (uint32_t)off;
+}
+
+static void put32(GByteArray *a, uint32_t v)
+{
+	g_byte_array_append(a, (const guint8 *)&v, sizeof(v));
+}
+
+bool ms_mail_index_dump(const struct ms_mail_index *idx,
+			const GPtrArray *(*extra)(uint32_t rec, void *data),
+			void *extra_data, GByteArray *out)
+{
+	struct dumper d;
+	struct dump_head h = { 0 };
+	GArray *recs, *tags;
+	GByteArray *nodes, *ext;
+	uint32_t n = idx->recs->len;
+	GHashTableIter it;
+	gpointer k, v;
+	uint32_t *node_text;
+
+	g_assert(!idx->finished);
+	d.offsets = g_hash_table_new(g_str_hash, g_str_equal);
+	d.text = g_byte_array_new();
+	d.old = idx->snap_text;
+	d.old_len = idx->snap_text_len;
+	d.too_big = false;
+	recs = g_array_sized_new(FALSE, TRUE, sizeof(struct dump_rec), n);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *r = &g_array_index(
+			idx->recs, struct ms_mail_rec, i);
+		struct dump_rec x;
+
+		memset(&x, 0, sizeof(x));  /* padding too: stable bytes */
+		x.message_id = text_of(&d, r->message_id);
+		x.parent_id = text_of(&d, r->parent_id);
+		x.sender_email = text_of(&d, r->sender_email);
+		x.sender_name = text_of(&d, r->sender_name);
+		x.subject = text_of(&d, r->subject);
+		x.change_id = text_of(&d, r->change_id);
+		x.patch_id = text_of(&d, r->patch_id);
+		x.problems = r->problems;
+		x.n_review_tags = r->n_review_tags;
+		x.first_tag = r->first_tag;
+		x.date = r->date;
+		x.version = r->version;
+		x.number = r->number;
+		x.total = r->total;
+		x.kind = (uint8_t)r->kind;
+		x.flags = (uint8_t)((r->date_valid ? F_DATE_VALID : 0) |
+				    (r->duplicate ? F_DUPLICATE : 0) |
+				    (r->applied_notice ? F_APPLIED : 0));
+		g_array_append_val(recs, x);
+	}
+	tags = g_array_sized_new(FALSE, TRUE, sizeof(struct dump_tag),
+				 idx->tags->len);
+	for (guint i = 0; i < idx->tags->len; i++) {
+		const struct ms_mail_tag *t = &g_array_index(
+			idx->tags, struct ms_mail_tag, i);
+		struct dump_tag x = { (uint32_t)t->kind, text_of(&d, t->email),
+				      text_of(&d, t->name) };
+
+		g_array_append_val(tags, x);
+	}
+	node_text = g_new(uint32_t, MAX(idx->uf->len, 1));
+	g_hash_table_iter_init(&it, idx->node_of);
+	while (g_hash_table_iter_next(&it, &k, &v))
+		node_text[GPOINTER_TO_UINT(v)] = text_of(&d, k);
+	nodes = g_byte_array_sized_new(idx->uf->len * 8);
+	for (guint i = 0; i < idx->uf->len; i++) {
+		put32(nodes, node_text[i]);
+		put32(nodes, g_array_index(idx->uf, guint32, i));
+	}
+	g_free(node_text);
+	ext = g_byte_array_sized_new(n * 8);
+	for (uint32_t i = 0; i < n; i++) {
+		const GPtrArray *e = extra ? extra(i, extra_data) : NULL;
+
+		put32(ext, e ? e->len : NONE);
+		for (guint j = 0; e && j < e->len; j++)
+			put32(ext, text_of(&d, e->pdata[j]));
+	}
+	while ((d.old_len + d.text->len) % 8)  /* the structs after it */
+		g_byte_array_append(d.text, (const guint8 *)"", 1);
+	if (!d.too_big) {
+		size_t sizes[] = {
+			sizeof(h), d.old_len, d.text->len,
+			recs->len * sizeof(struct dump_rec),
+			tags->len * sizeof(struct dump_tag), nodes->len,
+			n * sizeof(guint32), ext->len,
+		};
+		const void *from[G_N_ELEMENTS(sizes)];
+		size_t at = out->len, total = 0;
+
+		h.magic = DUMP_MAGIC;
+		h.version = MS_MAIL_INDEX_DUMP_VERSION;
+		h.sizes = DUMP_SIZES;
+		h.nr_recs = n;
+		h.nr_tags = idx->tags->len;
+		h.nr_nodes = idx->uf->len;
+		h.missing = idx->missing;
+		h.text_len = (uint32_t)(d.old_len + d.text->len);
+		h.extra_len = ext->len;
+		h.bytes = idx->bytes;
+		h.real_ids = idx->real_ids;
+		from[0] = &h;
+		from[1] = d.old;
+		from[2] = d.text->data;
+		from[3] = recs->data;
+		from[4] = tags->data;
+		from[5] = nodes->data;
+		from[6] = idx->rec_node->data;
+		from[7] = ext->data;
+		/* sized once: tens of megabytes, written once */
+		for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++)
+			total += sizes[i];
+		if (total > G_MAXUINT - at) {
+			d.too_big = true;
+		} else {
+			g_byte_array_set_size(out, (guint)(at + total));
+			for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+				if (sizes[i])
+					memcpy(out->data + at, from[i],
+					       sizes[i]);
+				at += sizes[i];
+			}
+		}
+	}
+	g_byte_array_unref(ext);
+	g_byte_array_unref(nodes);
+	g_array_unref(tags);
+	g_array_unref(recs);
+	g_byte_array_unref(d.text);
+	g_hash_table_unref(d.offsets);
+	return !d.too_big;
+}
+
+static void strv_free(gpointer p)
+{
+	if (p)
+		g_ptr_array_unref(p);
+}
+
+/* A reader of the sections: each take() checks the bytes are there. */
+struct undump {
+	const guint8 *p, *end;
+	const char *text;
+	uint32_t text_len;
+	bool bad;
+};
+
+static const void *take(struct undump *u, size_t n, size_t size)
+{
+	const guint8 *p = u->p;
+
+	if (u->bad || (size && n > (size_t)(u->end - u->p) / size)) {
+		u->bad = true;
+		return NULL;
+	}
+	u->p += n * size;
+	return p;
+}
+
+static const char *str_at(struct undump *u, uint32_t off)
+{
+	if (off == NONE)
+		return NULL;
+	if (off >= u->text_len) {
+		u->bad = true;
+		return NULL;
+	}
+	return u->text + off;
+}
+
+struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
+{
+	struct undump u = { 0 };
+	struct dump_head h;
+	const struct dump_rec *dr;
+	const struct dump_tag *dt;
+	const uint32_t *nodes, *rn;
+	struct ms_mail_index *idx;
+	GPtrArray *ext = NULL;
+	gsize size;
+
+	if (extra)
+		*extra = NULL;
+	u.p = g_bytes_get_data(data, &size);
+	u.end = u.p + size;
+	if (!u.p || size < sizeof(h))
+		return NULL;
+	memcpy(&h, u.p, sizeof(h));
+	u.p += sizeof(h);
+	if (h.magic != DUMP_MAGIC || h.version != MS_MAIL_INDEX_DUMP_VERSION ||
+	    h.sizes != DUMP_SIZES)
+		return NULL;
+	u.text = take(&u, h.text_len, 1);
+	u.text_len = h.text_len;
+	/* the structs are read in place: the sections must be aligned */
+	dr = take(&u, h.nr_recs, sizeof(*dr));
+	dt = take(&u, h.nr_tags, sizeof(*dt));
+	nodes = take(&u, h.nr_nodes, 2 * sizeof(uint32_t));
+	rn = take(&u, h.nr_recs, sizeof(uint32_t));
+	if (u.bad || (h.text_len && u.text[h.text_len - 1]) ||
+	    (uintptr_t)dr % _Alignof(struct dump_rec) ||
+	    (uintptr_t)dt % _Alignof(struct dump_tag) ||
+	    (uintptr_t)nodes % _Alignof(uint32_t) || u.end - u.p !=
+	    (ptrdiff_t)h.extra_len)
+		return NULL;
+	idx = ms_mail_index_new();
+	idx->snapshot = g_bytes_ref(data);
+	idx->snap_text = u.text;
+	idx->snap_text_len = h.text_len;
+	idx->missing = h.missing;
+	idx->real_ids = (size_t)h.real_ids;
+	idx->bytes = h.bytes;
+	g_array_set_size(idx->recs, h.nr_recs);
+	for (uint32_t i = 0; i < h.nr_recs && !u.bad; i++) {
+		struct ms_mail_rec *r = rec_at(idx, i);
+		const struct dump_rec *x = &dr[i];
+
+		r->message_id = str_at(&u, x->message_id);
+		r->parent_id = str_at(&u, x->parent_id);
+		r->sender_email = str_at(&u, x->sender_email);
+		r->sender_name = str_at(&u, x->sender_name);
+		r->subject = str_at(&u, x->subject);
+		r->change_id = str_at(&u, x->change_id);
+		r->patch_id = str_at(&u, x->patch_id);
+		r->problems = x->problems;
+		r->n_review_tags = x->n_review_tags;
+		r->first_tag = x->first_tag;
+		r->date = x->date;
+		r->version = x->version;
+		r->number = x->number;
+		r->total = x->total;
+		r->kind = (enum ms_mail_kind)x->kind;
+		r->date_valid = x->flags & F_DATE_VALID;
+		r->duplicate = x->flags & F_DUPLICATE;
+		r->applied_notice = x->flags & F_APPLIED;
+		r->series = -1;
+		if (!r->message_id ||
+		    (uint64_t)r->first_tag + r->n_review_tags > h.nr_tags)
+			u.bad = true;
+		else if (!r->duplicate)
+			g_hash_table_insert(idx->by_id,
+					    (gpointer)r->message_id,
+					    GUINT_TO_POINTER(i + 1));
+	}
+	g_array_set_size(idx->tags, h.nr_tags);
+	for (uint32_t i = 0; i < h.nr_tags && !u.bad; i++) {
+		struct ms_mail_tag *t = &g_array_index(idx->tags,
+						       struct ms_mail_tag, i);
+
+		t->kind = (enum ms_trailer_kind)dt[i].kind;
+		t->email = str_at(&u, dt[i].email);
+		t->name = str_at(&u, dt[i].name);
+	}
+	g_array_set_size(idx->uf, h.nr_nodes);
+	for (uint32_t i = 0; i < h.nr_nodes && !u.bad; i++) {
+		const char *id = str_at(&u, nodes[2 * i]);
+
+		if (!id || nodes[2 * i + 1] >= h.nr_nodes) {
+			u.bad = true;
+			break;
+		}
+		g_array_index(idx->uf, guint32, i) = nodes[2 * i + 1];
+		g_hash_table_insert(idx->node_of, (gpointer)id,
+				    GUINT_TO_POINTER(i));
+	}
+	g_array_set_size(idx->rec_node, h.nr_recs);
+	for (uint32_t i = 0; i < h.nr_recs && !u.bad; i++) {
+		if (rn[i] >= h.nr_nodes)
+			u.bad = true;
+		g_array_index(idx->rec_node, guint32, i) = rn[i];
+	}
+	if (extra && !u.bad) {
+		ext = g_ptr_array_new_full(h.nr_recs, strv_free);
+		for (uint32_t i = 0; i < h.nr_recs && !u.bad; i++) {
+			const uint32_t *c = take(&u, 1, sizeof(uint32_t));
+			const uint32_t *offs;
+			GPtrArray *l;
+
+			if (!c || *c == NONE) {
+				g_ptr_array_add(ext, NULL);
+				continue;
+			}
+			offs = take(&u, *c, sizeof(uint32_t));
+			if (!offs)
+				break;
+			l = g_ptr_array_sized_new(*c);
+			for (uint32_t j = 0; j < *c; j++) {
+				const char *f = str_at(&u, offs[j]);
+
+				g_ptr_array_add(l, (gpointer)(f ? f : ""));
+			}
+			g_ptr_array_add(ext, l);
+		}
+	}
+	if (u.bad) {
+		if (ext)
+			g_ptr_array_unref(ext);
+		ms_mail_index_free(idx);
+		return NULL;
+	}
+	if (extra)
+		*extra = ext;
+	return idx;
 }

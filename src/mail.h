@@ -350,6 +350,31 @@ uint32_t ms_mail_index_add(struct ms_mail_index *idx, const struct ms_mail *m);
  */
 void ms_mail_index_finish(struct ms_mail_index *idx);
 
+/*
+ * Snapshots: an unfinished index (ms_mail_index_add() calls only) saved as
+ * bytes and loaded back, so that a re-run adds only new messages to it
+ * (link.c keeps one in the store).  The bytes are for this build of this
+ * maintstat only: native byte order, and MS_MAIL_INDEX_DUMP_VERSION, which
+ * must be bumped whenever ms_mail_index_add() or the format changes.
+ *
+ * ms_mail_index_dump() appends the index to `out`, with one list of
+ * strings per record that the caller keeps alongside (`extra(i)`: a
+ * GPtrArray of char *, or NULL; `extra` itself may be NULL).  Returns false
+ * when the index is too big for the format (over 4 GiB of text).
+ *
+ * ms_mail_index_load() reads them back: the index (it keeps a reference
+ * to `data`) and, when `extra` is not NULL, a GPtrArray with one element
+ * per record, each a GPtrArray of the saved strings or NULL (g_ptr_array_
+ * unref it; the strings belong to the index).  NULL when the bytes are not
+ * a snapshot of this version, or are damaged.
+ */
+#define MS_MAIL_INDEX_DUMP_VERSION 1
+
+bool ms_mail_index_dump(const struct ms_mail_index *idx,
+			const GPtrArray *(*extra)(uint32_t rec, void *data),
+			void *extra_data, GByteArray *out);
+struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra);
+
 /* The records, in arrival order (borrowed). */
 size_t ms_mail_index_count(const struct ms_mail_index *idx);
 const struct ms_mail_rec *ms_mail_index_get(const struct ms_mail_index *idx,

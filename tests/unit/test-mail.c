@@ -417,6 +417,261 @@ static void test_bad_input(void)
 	ms_mail_free(m);
 }
 
+/* ---- snapshots: an index dumped part-way, loaded and extended ---- */
+
+static int keep_mail(const char *raw, size_t len,
+		     const struct ms_mail_source *src, void *data)
+{
+	g_ptr_array_add(data, ms_mail_parse(raw, len, src->problems, 0));
+	return 0;
+}
+
+static void list_unref(gpointer p)
+{
+	if (p)
+		g_ptr_array_unref(p);
+}
+
+/* The per-record strings a caller keeps alongside: here sender, subject. */
+static const GPtrArray *extra_of(uint32_t rec, void *data)
+{
+	GPtrArray *lists = data;
+
+	return rec < lists->len ? lists->pdata[rec] : NULL;
+}
+
+static GPtrArray *extra_for(const struct ms_mail *m)
+{
+	GPtrArray *l;
+
+	if (!m->subject.normalized || !*m->subject.normalized)
+		return NULL;           /* some records keep no list */
+	l = g_ptr_array_new();
+	g_ptr_array_add(l, (gpointer)m->subject.normalized);
+	g_ptr_array_add(l, (gpointer)(m->sender_email ? m->sender_email :
+				      ""));
+	return l;
+}
+
+/* Everything a finished index tells, as text. */
+static char *describe(const struct ms_mail_index *idx)
+{
+	GString *s = g_string_new(NULL);
+	struct ms_mail_stats st;
+
+	for (uint32_t i = 0; i < ms_mail_index_count(idx); i++) {
+		const struct ms_mail_rec *r = ms_mail_index_get(idx, i);
+		const struct ms_mail_tag *t = ms_mail_index_tags(idx, r);
+
+		g_string_append_printf(s, "%s|%s|%s|%s|%s|%s|%s|%lld|%d%d%d|"
+			"%d|%u.%u.%u|%u|%u|%d|%u:", r->message_id,
+			r->parent_id ? r->parent_id : "-",
+			r->sender_email ? r->sender_email : "-",
+			r->sender_name ? r->sender_name : "-",
+			r->subject ? r->subject : "-",
+			r->change_id ? r->change_id : "-",
+			r->patch_id ? r->patch_id : "-", (long long)r->date,
+			r->date_valid, r->duplicate, r->applied_notice,
+			(int)r->kind, r->version, r->number, r->total,
+			r->problems, r->thread, r->series, r->n_review_tags);
+		for (uint32_t k = 0; k < r->n_review_tags; k++)
+			g_string_append_printf(s, "%d,%s,%s;", (int)t[k].kind,
+					       t[k].email ? t[k].email : "-",
+					       t[k].name ? t[k].name : "-");
+		g_string_append_c(s, '\n');
+	}
+	for (uint32_t i = 0; i < ms_mail_index_series_count(idx); i++) {
+		const struct ms_mail_series *ser = ms_mail_index_series(idx, i);
+
+		g_string_append_printf(s, "series %u %d %u %u %d:", ser->root,
+				       ser->has_cover, ser->version,
+				       ser->total, ser->family);
+		for (guint k = 0; k < ser->patches->len; k++)
+			g_string_append_printf(s, " %u", g_array_index(
+				ser->patches, uint32_t, k));
+		g_string_append_c(s, '\n');
+	}
+	ms_mail_index_stats(idx, &st);
+	g_string_append_printf(s, "stats %llu %llu %llu %llu %llu %llu\n",
+			       (unsigned long long)st.messages,
+			       (unsigned long long)st.threads,
+			       (unsigned long long)st.senders,
+			       (unsigned long long)st.bytes,
+			       (unsigned long long)st.reviewed_patches,
+			       (unsigned long long)st.message_ids);
+	return g_string_free(s, FALSE);
+}
+
+static void test_snapshot(void)
+{
+	const char *dir = g_getenv("MS_FIXTURES");
+	char *path = g_build_filename(dir ? dir : "fixtures", "mail",
+				      "rules.mbox", NULL);
+	GPtrArray *mails = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)ms_mail_free);
+	GPtrArray *lists = g_ptr_array_new_with_free_func(list_unref);
+	struct ms_mail_read_result r;
+	struct ms_mail_index *whole = ms_mail_index_new();
+	char *want;
+	size_t n, same = 0, same_again = 0, extras_same = 0;
+
+	ms_mail_read_result_init(&r);
+	is_int(ms_mbox_read(path, keep_mail, mails, &r), 0, "read rules");
+	n = mails->len;
+	for (guint i = 0; i < n; i++) {
+		ms_mail_index_add(whole, mails->pdata[i]);
+		g_ptr_array_add(lists, NULL);
+	}
+	ms_mail_index_finish(whole);
+	want = describe(whole);
+	/* split the arrival sequence at every point: the first k messages
+	 * dumped and loaded back, the rest added to the loaded index */
+	for (size_t k = 0; k <= n; k++) {
+		struct ms_mail_index *part = ms_mail_index_new(), *back;
+		GPtrArray *ext = g_ptr_array_new_with_free_func(list_unref);
+		GPtrArray *got_ext = NULL;
+		GByteArray *a = g_byte_array_new();
+		GBytes *b;
+		char *got;
+		bool ext_ok = true;
+
+		for (size_t i = 0; i < k; i++) {
+			ms_mail_index_add(part, mails->pdata[i]);
+			g_ptr_array_add(ext, extra_for(mails->pdata[i]));
+		}
+		ok(ms_mail_index_dump(part, extra_of, ext, a), "dump");
+		ms_mail_index_free(part);
+		b = g_byte_array_free_to_bytes(a);
+		back = ms_mail_index_load(b, &got_ext);
+		if (!back || !got_ext) {
+			ok(0, "a snapshot loads back");
+			g_bytes_unref(b);
+			g_ptr_array_unref(ext);
+			continue;
+		}
+		for (size_t i = 0; i < k; i++) {
+			const GPtrArray *w = ext->pdata[i];
+			const GPtrArray *g = got_ext->pdata[i];
+
+			if (!w != !g || (w && (w->len != g->len ||
+			    strcmp(w->pdata[0], g->pdata[0]) ||
+			    strcmp(w->pdata[1], g->pdata[1]))))
+				ext_ok = false;
+		}
+		ext_ok = ext_ok && got_ext->len == k;
+		extras_same += ext_ok;
+		for (size_t i = k; i < n; i++)
+			ms_mail_index_add(back, mails->pdata[i]);
+		/* ... and dumped again (old strings kept where they were),
+		 * as the next run does */
+		{
+			GByteArray *a2 = g_byte_array_new();
+			GBytes *b2;
+			struct ms_mail_index *again;
+
+			ms_mail_index_dump(back, NULL, NULL, a2);
+			b2 = g_byte_array_free_to_bytes(a2);
+			again = ms_mail_index_load(b2, NULL);
+			g_bytes_unref(b2);
+			if (again) {
+				ms_mail_index_finish(again);
+				got = describe(again);
+				if (!strcmp(got, want))
+					same_again++;
+				g_free(got);
+				ms_mail_index_free(again);
+			}
+		}
+		ms_mail_index_finish(back);
+		got = describe(back);
+		if (!strcmp(got, want))
+			same++;
+		else
+			is_str(got, want, "split part-way: the same index");
+		g_free(got);
+		g_ptr_array_unref(got_ext);
+		ms_mail_index_free(back);
+		g_bytes_unref(b);
+		g_ptr_array_unref(ext);
+	}
+	is_int(same, n + 1, "dumped at each point of the sequence, loaded "
+	       "and extended: the index of one pass, record by record");
+	is_int(extras_same, n + 1, "the caller's per-record strings come "
+	       "back");
+	is_int(same_again, n + 1, "a loaded, extended index dumped again "
+	       "loads back the same");
+
+	/* damaged or foreign bytes are refused, never read out of bounds */
+	{
+		struct ms_mail_index *part = ms_mail_index_new();
+		GByteArray *a = g_byte_array_new();
+		size_t refused = 0, len;
+		guint8 *copy;
+
+		for (guint i = 0; i < n; i++)
+			ms_mail_index_add(part, mails->pdata[i]);
+		ms_mail_index_dump(part, extra_of, lists, a);
+		ms_mail_index_free(part);
+		len = a->len;
+		for (size_t cut = 0; cut < len; cut += 1 + cut / 16) {
+			GBytes *b = g_bytes_new(a->data, cut);
+			struct ms_mail_index *x = ms_mail_index_load(b, NULL);
+
+			refused += !x;
+			ms_mail_index_free(x);
+			g_bytes_unref(b);
+		}
+		{
+			size_t cuts = 0;
+
+			for (size_t cut = 0; cut < len; cut += 1 + cut / 16)
+				cuts++;
+			is_int(refused, cuts, "every truncation refused");
+		}
+		copy = g_memdup2(a->data, len);
+		copy[4] ^= 1;           /* the version */
+		{
+			GBytes *b = g_bytes_new_take(copy, len);
+
+			ok(!ms_mail_index_load(b, NULL), "another version "
+			   "refused");
+			g_bytes_unref(b);
+		}
+		/* every 4-byte word set to a huge offset, in turn */
+		{
+			size_t loaded = 0;
+
+			for (size_t off = 0; off + 4 <= len; off += 4) {
+				guint8 *c = g_memdup2(a->data, len);
+				GBytes *b;
+				struct ms_mail_index *x;
+				GPtrArray *e = NULL;
+
+				memset(c + off, 0x7f, 4);
+				b = g_bytes_new_take(c, len);
+				x = ms_mail_index_load(b, &e);
+				if (x) {
+					loaded++;
+					ms_mail_index_finish(x);
+				}
+				if (e)
+					g_ptr_array_unref(e);
+				ms_mail_index_free(x);
+				g_bytes_unref(b);
+			}
+			ok(loaded < len / 4, "corrupted words: the structure's "
+			   "refused, none crashes");
+		}
+		g_byte_array_unref(a);
+	}
+	g_free(want);
+	ms_mail_index_free(whole);
+	ms_mail_read_result_release(&r);
+	g_ptr_array_unref(lists);
+	g_ptr_array_unref(mails);
+	g_free(path);
+}
+
 int main(void)
 {
 	test_dates();
@@ -426,5 +681,6 @@ int main(void)
 	test_parse();
 	test_index();
 	test_bad_input();
+	test_snapshot();
 	return test_done();
 }
