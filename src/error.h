@@ -25,6 +25,7 @@ enum ms_error_code {
 	MS_EEXISTS = -6,   /* would overwrite something */
 	MS_EBUSY = -7,     /* resource locked by another process */
 	MS_EBADREV = -8,   /* a revision that names no commit */
+	MS_ESTALE = -9,    /* a caller's saved state no longer applies */
 };
 
 #if defined(__GNUC__)

@@ -34,6 +34,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <sqlite3.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,15 @@ static const char *const migrations[] = {
 	"  seq INTEGER PRIMARY KEY,"
 	"  body TEXT);"
 	"ALTER TABLE inboxes ADD COLUMN bodies INTEGER NOT NULL DEFAULT 0;",
+	/* 5 -> 6: a reader's model of an inbox's messages, saved */
+	"CREATE TABLE mail_snapshots ("
+	"  inbox INTEGER PRIMARY KEY REFERENCES inboxes(id),"
+	"  kind INTEGER NOT NULL,"
+	"  seq INTEGER NOT NULL,"
+	"  count INTEGER NOT NULL,"
+	"  epoch INTEGER NOT NULL,"
+	"  bytes INTEGER NOT NULL,"
+	"  data BLOB NOT NULL);",
 };
 
 static const char views[] =
@@ -2169,6 +2179,13 @@ struct mail_tee {
 	bool mbox;               /* one mbox file: no epochs, whole */
 	bool bodies;             /* the inbox stores bodies: parse them */
 	bool want_body;          /* the caller keeps bodies */
+	/* resuming after a caller's mark (ms_store_mail_parse_archive_from) */
+	const struct ms_store_mail_mark *from;  /* or NULL */
+	int64_t skip_seq;        /* records up to it are not handed out */
+	int64_t max_seq;         /* the newest record handed out or written */
+	int max_epoch;           /* the newest epoch of those, or -1 */
+	uint64_t fresh_bytes;
+	unsigned long unstored;  /* messages handed out but not stored */
 };
 
 static int inbox_id(struct mail_tee *t, enum ms_mail_format format)
@@ -2296,6 +2313,9 @@ static int mail_flush(struct mail_tee *t)
 		if (step == SQLITE_DONE && t->bodies)
 			step = put_body(s, sqlite3_last_insert_rowid(s->db),
 					r->body);
+		if (step == SQLITE_DONE)
+			t->max_seq = MAX(t->max_seq,
+					 sqlite3_last_insert_rowid(s->db));
 		if (step != SQLITE_DONE)
 			rc = db_error(s, step, "write a message");
 		else if (!t->mbox && (k + 1 == t->nr ||
@@ -2395,7 +2415,7 @@ static int replay_upto(struct mail_tee *t, int epoch)
 	while (rc == 0 && t->next_epoch < t->epochs->len &&
 	       g_array_index(t->epochs, int, t->next_epoch) <= epoch) {
 		int e = g_array_index(t->epochs, int, t->next_epoch++);
-		int64_t after = 0;
+		int64_t after = t->skip_seq;
 
 		if (!st) {
 			int r = sqlite3_prepare_v2(t->s->db, t->want_body ?
@@ -2421,6 +2441,10 @@ static int replay_upto(struct mail_tee *t, int epoch)
 			g_array_set_size(lines, 0);
 			rc = replay_batch(t, st, e, &after, mails, commits,
 					  problems, lines);
+			if (rc == 0 && mails->len) {
+				t->max_seq = MAX(t->max_seq, after);
+				t->max_epoch = MAX(t->max_epoch, e);
+			}
 			for (i = 0; rc == 0 && i < mails->len; i++) {
 				struct ms_mail_source src = { 0 };
 				struct ms_mail *m = mails->pdata[i];
@@ -2459,13 +2483,23 @@ static int mail_tee_fn(struct ms_mail *m, const struct ms_mail_source *src,
 
 	if (!t->mbox && (src->format == MS_MAIL_FMT_MBOXRD ||
 			 src->format == MS_MAIL_FMT_MBOXO || src->epoch < 0 ||
-			 !src->commit))
+			 !src->commit)) {
+		t->unstored++;
 		return t->fn(m, src, t->data);   /* nothing to resume */
+	}
 	rc = t->mbox ? 0 : replay_upto(t, src->epoch);
+	if (rc == 0 && t->from && !t->mbox && src->epoch < t->from->epoch)
+		/* a new message before the caller's last one: what it holds
+		 * is no longer a prefix of the archive */
+		rc = ms_error_set(MS_ESTALE, "new messages in epoch %d of "
+				  "'%s', before the saved state's epoch %d",
+				  src->epoch, t->path, t->from->epoch);
 	if (rc < 0) {
 		ms_mail_free(m);
 		return rc;
 	}
+	t->fresh_bytes += m->size;
+	t->max_epoch = MAX(t->max_epoch, t->mbox ? -1 : src->epoch);
 	if (!t->inbox) {
 		t->format = src->format;
 		rc = inbox_id(t, src->format);
@@ -2544,8 +2578,9 @@ static int mail_load(struct mail_tee *t)
 			"DELETE FROM messages WHERE inbox = %lld;"
 			"DELETE FROM inbox_epochs WHERE inbox = %lld;"
 			"DELETE FROM mbox_files WHERE inbox = %lld;"
+			"DELETE FROM mail_snapshots WHERE inbox = %lld;"
 			"UPDATE inboxes SET bodies = %d WHERE id = %lld;"
-			"COMMIT;", id, id, id, id, t->bodies ? 1 : 0, id);
+			"COMMIT;", id, id, id, id, id, t->bodies ? 1 : 0, id);
 
 		rc = exec(s, del, "drop stale messages");
 		g_free(del);
@@ -2577,6 +2612,71 @@ static gint int_cmp(gconstpointer a, gconstpointer b)
 	int x = *(const int *)a, y = *(const int *)b;
 
 	return (x > y) - (x < y);
+}
+
+/*
+ * May the read skip the stored records up to t->from's, which the caller
+ * already holds?  Only if they are exactly the records it saw (none was
+ * removed or rewritten since: those deletions also drop the caller's
+ * snapshot, and the count catches the rest) and nothing stored after them
+ * comes before them in archive order (an earlier epoch).  MS_ESTALE
+ * otherwise.
+ */
+static int mark_check(struct mail_tee *t)
+{
+	const struct ms_store_mail_mark *f = t->from;
+	int64_t n = -1, later = -1;
+	char sql[200];
+	int rc;
+
+	if (!f)
+		return 0;
+	if (f->inbox != t->inbox || !t->inbox)
+		return ms_error_set(MS_ESTALE, "'%s' was read again since the "
+				    "saved state", t->path);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM messages WHERE "
+		 "inbox = %lld AND seq <= %lld", (long long)t->inbox,
+		 (long long)f->seq);
+	rc = query_int(t->s, sql, &n);
+	if (rc == 0) {
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM messages "
+			 "WHERE inbox = %lld AND epoch < %d AND seq > %lld",
+			 (long long)t->inbox, f->epoch, (long long)f->seq);
+		rc = query_int(t->s, sql, &later);
+	}
+	if (rc < 0)
+		return rc;
+	if (n != f->count || later != 0)
+		return ms_error_set(MS_ESTALE, "the stored messages of '%s' "
+				    "changed since the saved state", t->path);
+	t->skip_seq = f->seq;
+	t->max_seq = f->seq;
+	t->max_epoch = f->epoch;
+	return 0;
+}
+
+/* Where a complete read through `t` leaves the caller (*to), and what
+ * the skipped records add to `result`. */
+static void mark_after(const struct mail_tee *t, struct ms_store_mail_mark *to,
+		       struct ms_mail_read_result *result)
+{
+	const struct ms_store_mail_mark *f = t->from;
+
+	if (f) {
+		result->messages += (size_t)f->count;
+		result->bytes += f->bytes;
+	}
+	if (!to)
+		return;
+	*to = (struct ms_store_mail_mark){ 0 };
+	if (!t->inbox || t->unstored || t->error)
+		return;
+	to->inbox = t->inbox;
+	to->seq = t->max_seq;
+	to->count = (f ? f->count : 0) + (int64_t)t->replayed +
+		    (int64_t)t->fresh;
+	to->epoch = t->max_epoch;
+	to->bytes = (f ? f->bytes : 0) + t->replayed_bytes + t->fresh_bytes;
 }
 
 /* ---- mbox files ---- */
@@ -2611,6 +2711,7 @@ static void tee_init(struct mail_tee *t, struct ms_store *s, const char *key,
 					 g_free);
 	t->rows = g_new0(struct mrow, MS_STORE_BATCH);
 	t->buf = g_string_new(NULL);
+	t->max_epoch = -1;
 }
 
 /* The SHA-1 of a file's bytes, or NULL when it cannot be read. */
@@ -2666,6 +2767,8 @@ static int mbox_known(struct ms_store *s, int64_t id, const GStatBuf *sb,
 }
 
 static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
+		     const struct ms_store_mail_mark *from,
+		     struct ms_store_mail_mark *to,
 		     int (*fn)(struct ms_mail *m,
 			       const struct ms_mail_source *src, void *data),
 		     void *data, struct ms_mail_read_result *result,
@@ -2683,14 +2786,23 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 		/* let the reader fail in its own words */
 		free(real);
 		g_free(abs);
+		if (from)
+			return ms_error_set(MS_ESTALE, "cannot read '%s'",
+					    path);
 		return ms_mail_parse_archive(path, NULL, 0, flags, fn, data,
 					     result, diags);
 	}
 	tee_init(&t, s, real ? real : abs, path, flags, fn, data);
 	t.mbox = true;
+	t.from = from;
 	rc = mail_load(&t);
 	if (rc == 0 && t.inbox)
 		rc = mbox_known(s, t.inbox, &sb, sha1, &same);
+	if (rc == 0 && from && !same)
+		rc = ms_error_set(MS_ESTALE, "'%s' changed since the saved "
+				  "state", path);
+	if (rc == 0)
+		rc = mark_check(&t);
 	if (t.bodies)
 		flags |= MS_MAIL_PARSE_KEEP_BODY;
 	if (rc < 0)
@@ -2704,6 +2816,7 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 			result->messages += t.replayed;
 			result->bytes += t.replayed_bytes;
 			result->format = t.format;
+			mark_after(&t, to, result);
 		}
 		goto out;
 	}
@@ -2716,7 +2829,8 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 			"FROM messages WHERE inbox = %lld);"
 			"DELETE FROM messages WHERE inbox = %lld;"
 			"DELETE FROM mbox_files WHERE inbox = %lld;"
-			"COMMIT;", id, id, id);
+			"DELETE FROM mail_snapshots WHERE inbox = %lld;"
+			"COMMIT;", id, id, id, id);
 
 		rc = exec(s, del, "drop a changed mbox file's messages");
 		g_free(del);
@@ -2770,6 +2884,8 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 			s->in_txn = 0;
 		}
+		if (rc == 0)
+			mark_after(&t, to, result);
 	}
 out:
 	for (size_t k = 0; k < t.nr; k++)
@@ -2800,8 +2916,8 @@ static int mbox_dir_file(const char *path, void *data)
 {
 	struct mbox_dir *d = data;
 
-	return mbox_file(d->s, path, d->flags, d->fn, d->data, d->result,
-			 d->diags);
+	return mbox_file(d->s, path, d->flags, NULL, NULL, d->fn, d->data,
+			 d->result, d->diags);
 }
 
 static int mbox_dir(struct ms_store *s, const char *path, unsigned flags,
@@ -2823,6 +2939,21 @@ int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
 				void *data, struct ms_mail_read_result *result,
 				struct ms_diags *diags)
 {
+	return ms_store_mail_parse_archive_from(s, path, flags, NULL, NULL,
+						fn, data, result, diags);
+}
+
+int ms_store_mail_parse_archive_from(struct ms_store *s, const char *path,
+				     unsigned flags,
+				     const struct ms_store_mail_mark *from,
+				     struct ms_store_mail_mark *to,
+				     int (*fn)(struct ms_mail *m,
+					       const struct ms_mail_source *src,
+					       void *data),
+				     void *data,
+				     struct ms_mail_read_result *result,
+				     struct ms_diags *diags)
+{
 	struct mail_tee t = { 0 };
 	struct ms_mail_after *after = NULL;
 	char *abs, *real;
@@ -2830,17 +2961,28 @@ int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
 	guint n_after = 0;
 	int rc, rc2;
 
+	if (to)
+		*to = (struct ms_store_mail_mark){ 0 };
+	if (from && !from->inbox)
+		from = NULL;
+	if ((!s || (is_dir(path) && !ms_mail_is_inbox(path))) && from)
+		return ms_error_set(MS_ESTALE, "no saved state applies to "
+				    "'%s'", path);
 	if (!s)
 		return ms_mail_parse_archive(path, NULL, 0, flags, fn, data,
 					     result, diags);
 	if (!is_dir(path))
-		return mbox_file(s, path, flags, fn, data, result, diags);
+		return mbox_file(s, path, flags, from, to, fn, data, result,
+				 diags);
 	if (!ms_mail_is_inbox(path))
 		return mbox_dir(s, path, flags, fn, data, result, diags);
 	abs = g_canonicalize_filename(path, NULL);
 	real = realpath(abs, NULL);
 	tee_init(&t, s, real ? real : abs, path, flags, fn, data);
+	t.from = from;
 	rc = mail_load(&t);
+	if (rc == 0)
+		rc = mark_check(&t);
 	if (rc < 0)
 		goto out;
 	if (t.bodies)
@@ -2909,6 +3051,8 @@ int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
 		}
 	}
 	g_array_free(all, TRUE);
+	if (rc == 0)
+		mark_after(&t, to, result);
 out:
 	g_free(after);
 	for (size_t k = 0; k < t.nr; k++)
@@ -2920,6 +3064,105 @@ out:
 	free(real);
 	g_free(abs);
 	return rc;
+}
+
+/* ---- mail snapshots ---- */
+
+int ms_store_mail_snapshot_get(struct ms_store *s, const char *path, int kind,
+			       GBytes **data, struct ms_store_mail_mark *mark)
+{
+	char *abs = g_canonicalize_filename(path, NULL);
+	char *real = realpath(abs, NULL);
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*data = NULL;
+	*mark = (struct ms_store_mail_mark){ 0 };
+	/* one read transaction: the row and its blob (read straight into
+	 * our buffer: it is tens of megabytes) */
+	rc = exec(s, "BEGIN", "read a mail snapshot");
+	if (rc < 0)
+		goto out;
+	rc = sqlite3_prepare_v2(s->db, "SELECT s.inbox, s.seq, s.count, "
+				"s.epoch, s.bytes, length(s.data) FROM "
+				"mail_snapshots s JOIN inboxes i ON i.id = "
+				"s.inbox WHERE i.path = ? AND s.kind = ?", -1,
+				&st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, real ? real : abs, -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_int(st, 2, kind);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			int n = sqlite3_column_int(st, 5);
+			sqlite3_blob *blob = NULL;
+			void *buf = g_malloc(MAX(n, 1));
+
+			mark->inbox = sqlite3_column_int64(st, 0);
+			mark->seq = sqlite3_column_int64(st, 1);
+			mark->count = sqlite3_column_int64(st, 2);
+			mark->epoch = sqlite3_column_int(st, 3);
+			mark->bytes = (uint64_t)sqlite3_column_int64(st, 4);
+			rc = sqlite3_blob_open(s->db, "main", "mail_snapshots",
+					       "data", mark->inbox, 0, &blob);
+			if (rc == SQLITE_OK)
+				rc = sqlite3_blob_read(blob, buf, n, 0);
+			sqlite3_blob_close(blob);
+			if (rc == SQLITE_OK)
+				*data = g_bytes_new_take(buf, (gsize)n);
+			else
+				g_free(buf);
+		}
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+out:
+	free(real);
+	g_free(abs);
+	if (rc != SQLITE_OK) {
+		*mark = (struct ms_store_mail_mark){ 0 };
+		g_clear_pointer(data, g_bytes_unref);
+		return rc < 0 ? rc : db_error(s, rc, "read a mail snapshot");
+	}
+	return 0;
+}
+
+int ms_store_mail_snapshot_put(struct ms_store *s, int kind,
+			       const struct ms_store_mail_mark *mark,
+			       const void *data, size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, r;
+
+	if (!mark->inbox)
+		return 0;
+	if (len > INT_MAX)
+		return 0;      /* too big for a blob: no snapshot */
+	rc = txn_begin(s);
+	if (rc < 0)
+		return rc;
+	r = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO mail_snapshots "
+			       "VALUES (?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+	if (r == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, mark->inbox);
+		sqlite3_bind_int(st, 2, kind);
+		sqlite3_bind_int64(st, 3, mark->seq);
+		sqlite3_bind_int64(st, 4, mark->count);
+		sqlite3_bind_int(st, 5, mark->epoch);
+		sqlite3_bind_int64(st, 6, (int64_t)mark->bytes);
+		sqlite3_bind_blob(st, 7, data, (int)len, SQLITE_STATIC);
+		r = sqlite3_step(st);
+		r = r == SQLITE_DONE ? SQLITE_OK : r;
+	}
+	sqlite3_finalize(st);
+	if (r != SQLITE_OK) {
+		rc = db_error(s, r, "write a mail snapshot");
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		s->in_txn = 0;
+		return rc;
+	}
+	return txn_commit(s);
 }
 
 /* ---- links ---- */

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 /* The database layout; a store written by a newer maintstat is refused. */
-#define MS_STORE_SCHEMA_VERSION 5
+#define MS_STORE_SCHEMA_VERSION 6
 /*
  * The extraction logic of a commit record.  Bump it whenever git-walk.c
  * or trailer.c changes what a commit yields: records of another version
@@ -107,6 +107,61 @@ int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
 					  void *data),
 				void *data, struct ms_mail_read_result *result,
 				struct ms_diags *diags);
+
+/*
+ * Where a caller's model of one archive's stored messages ends: link.c
+ * keeps its mail index, as read so far, in the store, so that a re-run
+ * reads only the messages after it.  The inbox, the last record the model
+ * holds (`seq`), how many records and bytes it holds, and the newest epoch
+ * among them (-1 for an mbox file).  inbox 0: no mark.
+ */
+struct ms_store_mail_mark {
+	int64_t inbox;
+	int64_t seq;
+	int64_t count;
+	int epoch;
+	uint64_t bytes;
+};
+
+/*
+ * ms_store_mail_parse_archive() minus the stored messages a caller already
+ * holds: with `from` (may be NULL) the stored records up to from->seq are
+ * not handed to `fn` (they are counted in `result` all the same).  Fails
+ * with MS_ESTALE, before handing out anything or part-way through, when
+ * `from` no longer describes a prefix of what the archive yields (the
+ * inbox was read again, the mbox file changed, new messages arrived in an
+ * epoch before from->epoch): the caller then drops its model and reads
+ * again without `from`.  On success `*to` (may be NULL) is the mark after
+ * every message of this read; to->inbox is 0 when a re-run could not
+ * resume from it (not a store-backed archive, or messages the store does
+ * not keep).
+ */
+int ms_store_mail_parse_archive_from(struct ms_store *s, const char *path,
+				     unsigned flags,
+				     const struct ms_store_mail_mark *from,
+				     struct ms_store_mail_mark *to,
+				     int (*fn)(struct ms_mail *m,
+					       const struct ms_mail_source *src,
+					       void *data),
+				     void *data,
+				     struct ms_mail_read_result *result,
+				     struct ms_diags *diags);
+
+/*
+ * The snapshot of kind `kind` (the caller's format version) saved for
+ * archive `path`: its bytes in *data (g_bytes_unref) and its mark, or
+ * *data NULL when there is none.  Snapshots are dropped with the messages
+ * they were made from (an inbox read again, a changed mbox file).
+ * Returns 0 or the store's error.
+ */
+int ms_store_mail_snapshot_get(struct ms_store *s, const char *path, int kind,
+			       GBytes **data, struct ms_store_mail_mark *mark);
+
+/* Save `len` bytes as the snapshot of mark->inbox at `mark`, replacing
+ * the one before (a no-op when mark->inbox is 0). */
+int ms_store_mail_snapshot_put(struct ms_store *s, int kind,
+			       const struct ms_store_mail_mark *mark,
+			       const void *data, size_t len);
 
 /*
  * A mail-to-commit link as link.h computed it (see link-cache.h), kept

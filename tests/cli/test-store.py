@@ -466,6 +466,9 @@ eq(db_query(ldb, "SELECT count(*) FROM messages")[0][0], 600,
 eq(db_query(ldb, "SELECT count(*), count(DISTINCT state) FROM links "
             "WHERE flags = 0 AND version > 0 AND message_id IS NOT NULL"),
    [(300, 1)], "the links table holds the 300 links, of one message set")
+eq(db_query(ldb, "SELECT count, epoch, length(data) > 1000 FROM "
+            "mail_snapshots"), [(600, 0, 1)],
+   "the mail index of the 600 messages is saved as a snapshot")
 eq(db_query(ldb, "SELECT count(*) FROM commit_patchids WHERE version = "
             "1 AND length(patch_id) = 40")[0][0], 300,
    "the store holds the patch-id of each of the 300 commits")
@@ -509,6 +512,9 @@ subprocess.run([sys.executable, GEN_INBOX, lrepo, linbox], check=True)
 link_same("link after 1% new commits and messages: same report")
 eq(db_query(ldb, "SELECT count(*) FROM messages")[0][0], 606,
    "... only the new messages were added")
+eq(db_query(ldb, "SELECT count, seq = (SELECT max(seq) FROM messages) "
+            "FROM mail_snapshots"), [(606, 1)],
+   "... and the snapshot extended to them")
 eq(db_query(ldb, "SELECT substr(state, 1, 4), count(*) FROM links GROUP "
             "BY 1 ORDER BY 1"), [("600:", 300), ("606:", 3)],
    "... only the rows of the 3 commits the new messages post changed")
@@ -539,6 +545,82 @@ eq(db_query(ldb, "SELECT substr(state, 1, 4) FROM links WHERE "
 eq(db_query(ldb, "SELECT count(*) FROM commit_links WHERE method = "
             "'author-date' AND posted IS NOT NULL")[0][0], 303,
    "the commit_links view joins each link to its commit and message")
+
+# the mail snapshot: used when it applies, replaced when it does not
+
+
+def snap_set(sql):
+    c = sqlite3.connect(ldb)
+    c.execute(sql)
+    c.commit()
+    c.close()
+
+
+def snap():
+    return db_query(ldb, "SELECT count, epoch, length(data) > 1000 FROM "
+                    "mail_snapshots")
+
+
+# it is read instead of the records: records changed behind maintstat's
+# back (in a copy) do not show, as they would in a read of the records
+sdb = os.path.join(tmp, "lgen-copy.sqlite")
+src_db, c = sqlite3.connect(ldb), sqlite3.connect(sdb)
+src_db.backup(c)
+src_db.close()
+c.execute("UPDATE messages SET message_id = 'z' || message_id")
+c.commit()
+c.close()
+want = run("link", "--repo", lrepo, "--archive", linbox, "--json",
+           "--no-cache")
+got = run("link", "--repo", lrepo, "--archive", linbox, "--json", "--db",
+          sdb)
+ok(got.rc == 0 and got.out == want.out, "the snapshot is what a warm run "
+   "reads (records altered under it do not show)", got.err)
+c = sqlite3.connect(sdb)
+c.execute("DELETE FROM mail_snapshots")
+c.commit()
+c.close()
+got = run("link", "--repo", lrepo, "--archive", linbox, "--json", "--db",
+          sdb)
+ok(got.rc == 0 and got.out != want.out and "\"z" in got.out,
+   "... without it, the (altered) records are read", got.err)
+snap_set("UPDATE mail_snapshots SET data = x'00'")
+link_same("a damaged mail snapshot is ignored: same report")
+eq(snap(), [(607, 0, 1)], "... and replaced")
+snap_set("UPDATE mail_snapshots SET data = substr(data, 1, "
+         "length(data) / 2)")
+link_same("a truncated mail snapshot is ignored: same report")
+eq(snap(), [(607, 0, 1)], "... and replaced")
+snap_set("UPDATE mail_snapshots SET count = count - 1")
+link_same("a snapshot that no longer matches the records: same report")
+eq(snap(), [(607, 0, 1)], "... and replaced")
+# new mail in an epoch before the snapshot's last one: found part-way
+# through the read, which starts again without the snapshot
+snap_set("UPDATE mail_snapshots SET epoch = 5")
+raw = (b"From: Late <late@example.org>\nSubject: Re: late\n"
+       b"Date: Mon, 1 Jan 2024 00:00:00 +0000\nMessage-ID: "
+       b"<late-1@example.org>\n\nA late reply.\n")
+blob = git(epoch0, "hash-object", "-w", "--stdin", stdin=raw).decode()
+tree = git(epoch0, "mktree", stdin=f"100644 blob {blob.strip()}\tm\n"
+           .encode()).decode().strip()
+tip = git(epoch0, "commit-tree", tree, "-p", "master", "-m", "m").decode()
+git(epoch0, "update-ref", "refs/heads/master", tip.strip())
+link_same("new mail in an epoch before the snapshot's: same report")
+eq(snap(), [(608, 0, 1)], "... and the snapshot replaced")
+# records of another extraction version make the inbox be read again:
+# the snapshot goes with them.  (In the copy, the snapshot was made from
+# the altered records; the records read again are the archive's.)
+c = sqlite3.connect(sdb)
+c.execute("UPDATE messages SET version = 0")
+c.commit()
+c.close()
+got = run("link", "--repo", lrepo, "--archive", linbox, "--json", "--db",
+          sdb)
+want = run("link", "--repo", lrepo, "--archive", linbox, "--json",
+           "--no-cache")
+ok(got.rc == 0 and got.out == want.out, "records of another version: the "
+   "inbox read again, the snapshot made from the old ones not used",
+   got.err + first_diff(want.out, got.out))
 
 # -- the mail side: public-inbox epochs -------------------------------------
 SEP = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
@@ -711,8 +793,8 @@ c.executescript(open(os.path.join(FIXTURES, "store",
 c.close()
 r = same_as_uncached(sk, v1db, "a schema-1 store: migrated, same log",
                      "--merges")
-eq(db_query(v1db, "PRAGMA user_version")[0][0], 5,
-   "... now at schema version 5")
+eq(db_query(v1db, "PRAGMA user_version")[0][0], 6,
+   "... now at schema version 6")
 ok(db_query(v1db, "SELECT count(*) FROM commits WHERE id = "
             "'0000000000000000000000000000000000000000'")[0][0] == 1,
    "... its records kept")
