@@ -40,7 +40,7 @@ $(FUZZ_BUILD)/build.ninja:
 		-Dc_args=-fsanitize=fuzzer-no-link
 
 build-fuzz: $(FUZZ_BUILD)/build.ninja
-	ninja -C $(FUZZ_BUILD) tests/fuzz/fuzz-mail
+	ninja -C $(FUZZ_BUILD) tests/fuzz/fuzz-mail tests/fuzz/fuzz-snapshot
 
 linux-tree:
 	@sh scripts/linux-tree.sh $(CACHE) >/dev/null
