@@ -976,20 +976,30 @@ static int writer_add(struct writer *w, const struct ms_commit *c)
 
 /* ---- the commit graph of step 1 ---- */
 
+/*
+ * A whole history's nodes are loaded on every walk: they come NODE_BLOCK
+ * at a time, and the parents of all but octopus merges live inside them.
+ */
+#define NODE_BLOCK 4096
+#define NODE_PARENTS 2
+
 struct node {
 	unsigned char id[RAWSZ];
+	unsigned nr_parents;
 	int64_t time;
 	int64_t rowid;          /* 0: not in the store (or to extract) */
 	unsigned char *parents; /* raw ids; NULL until parsed */
 	struct node **pnodes;
-	unsigned nr_parents;
-	bool parsed, seen, added, resolved;
 	struct node *next;      /* in the date-ordered list */
+	bool parsed, seen, added, resolved;
+	unsigned char own_parents[NODE_PARENTS * RAWSZ];
+	struct node *own_pnodes[NODE_PARENTS];
 };
 
 struct graph {
 	GHashTable *nodes;      /* id -> struct node * */
-	GPtrArray *all;         /* owns the nodes */
+	GPtrArray *blocks;      /* struct node[NODE_BLOCK] each */
+	guint used;             /* nodes taken from the last block */
 	struct ms_git_graph *git;
 	const char *gitdir;
 };
@@ -1007,27 +1017,36 @@ static gboolean raw_eq(gconstpointer a, gconstpointer b)
 	return memcmp(a, b, RAWSZ) == 0;
 }
 
-static void node_free(gpointer p)
+static void node_set_parents(struct node *n, unsigned char *parents)
 {
-	struct node *n = p;
-
-	g_free(n->parents);
-	g_free(n->pnodes);
-	g_free(n);
+	if (n->parents != n->own_parents)
+		g_free(n->parents);
+	n->parents = parents;
 }
 
 static void graph_init(struct graph *g, const char *gitdir)
 {
 	g->nodes = g_hash_table_new(raw_hash, raw_eq);
-	g->all = g_ptr_array_new_with_free_func(node_free);
+	g->blocks = g_ptr_array_new_with_free_func(g_free);
+	g->used = NODE_BLOCK;
 	g->git = NULL;
 	g->gitdir = gitdir;
 }
 
 static void graph_release(struct graph *g)
 {
+	for (guint b = 0; b < g->blocks->len; b++) {
+		struct node *block = g->blocks->pdata[b];
+		guint n = b + 1 < g->blocks->len ? NODE_BLOCK : g->used;
+
+		for (guint i = 0; i < n; i++) {
+			node_set_parents(&block[i], NULL);
+			if (block[i].pnodes != block[i].own_pnodes)
+				g_free(block[i].pnodes);
+		}
+	}
 	g_hash_table_destroy(g->nodes);
-	g_ptr_array_free(g->all, TRUE);
+	g_ptr_array_free(g->blocks, TRUE);
 	ms_git_graph_free(g->git);
 }
 
@@ -1037,10 +1056,14 @@ static struct node *graph_node(struct graph *g, const unsigned char *raw)
 
 	if (n)
 		return n;
-	n = g_new0(struct node, 1);
+	if (g->used == NODE_BLOCK) {
+		g_ptr_array_add(g->blocks, g_new(struct node, NODE_BLOCK));
+		g->used = 0;
+	}
+	n = (struct node *)g->blocks->pdata[g->blocks->len - 1] + g->used++;
+	memset(n, 0, sizeof(*n));
 	memcpy(n->id, raw, RAWSZ);
 	g_hash_table_insert(g->nodes, n->id, n);
-	g_ptr_array_add(g->all, n);
 	return n;
 }
 
@@ -1118,14 +1141,16 @@ static int graph_load(struct graph *g, struct ms_store *s, size_t *nr)
 		plen = sqlite3_column_bytes(st, 5);
 		n->time = sqlite3_column_int64(st, 4);
 		n->nr_parents = (unsigned)((plen + 1) / (2 * RAWSZ + 1));
-		n->parents = g_malloc((size_t)n->nr_parents * RAWSZ + 1);
+		node_set_parents(n, n->nr_parents <= NODE_PARENTS ?
+				 n->own_parents :
+				 g_malloc((size_t)n->nr_parents * RAWSZ));
 		for (k = 0; k < n->nr_parents; k++)
 			if (!hex_to_raw(par + k * (2 * RAWSZ + 1), 2 * RAWSZ,
 					n->parents + k * RAWSZ))
 				break;
 		if (k < n->nr_parents) {
 			/* a damaged header: read it from git instead */
-			g_clear_pointer(&n->parents, g_free);
+			node_set_parents(n, NULL);
 			n->nr_parents = 0;
 			continue;
 		}
@@ -1150,20 +1175,23 @@ static int graph_parse(struct graph *g, struct node *n)
 	int rc;
 
 	if (!n->parsed) {
+		unsigned char *parents = NULL;
+
 		if (!g->git) {
 			rc = ms_git_graph_open(g->gitdir, &g->git);
 			if (rc < 0)
 				return rc;
 		}
 		rc = ms_git_graph_header(g->git, n->id, &n->time,
-					 &n->parents, &n->nr_parents);
+					 &parents, &n->nr_parents);
 		if (rc < 0)
 			return rc;
+		node_set_parents(n, parents);
 		n->parsed = true;
 	}
 	if (!n->resolved) {
-		n->pnodes = g_new(struct node *, n->nr_parents ?
-				  n->nr_parents : 1);
+		n->pnodes = n->nr_parents <= NODE_PARENTS ? n->own_pnodes :
+			    g_new(struct node *, n->nr_parents);
 		for (unsigned k = 0; k < n->nr_parents; k++)
 			n->pnodes[k] = graph_node(g, n->parents + k * RAWSZ);
 		n->resolved = true;
@@ -3377,16 +3405,19 @@ int ms_store_links_put(struct ms_store *s, int version, unsigned flags,
 /* ---- patch-ids ---- */
 
 /*
- * One flat array of records, their summaries in one chunk, hashed by the
- * raw id: a whole history's worth is read on every linking run.
+ * Records PATCHID_BLOCK at a time, their summaries in one chunk, hashed
+ * by the raw id: a whole history's worth is read on every linking run.
  */
+#define PATCHID_BLOCK 4096
+
 struct patchid_rec {
 	unsigned char id[RAWSZ];
 	struct ms_store_patchid v;
 };
 
 struct ms_store_patchids {
-	GArray *recs;           /* struct patchid_rec */
+	GPtrArray *blocks;      /* struct patchid_rec[PATCHID_BLOCK] each */
+	guint used;             /* records taken from the last block */
 	GStringChunk *strings;
 	GHashTable *by_id;      /* raw id -> struct patchid_rec * */
 };
@@ -3395,11 +3426,21 @@ void ms_store_patchids_free(struct ms_store_patchids *p)
 {
 	if (!p)
 		return;
-	if (p->by_id)
-		g_hash_table_destroy(p->by_id);
-	g_array_free(p->recs, TRUE);
+	g_hash_table_destroy(p->by_id);
+	g_ptr_array_free(p->blocks, TRUE);
 	g_string_chunk_free(p->strings);
 	g_free(p);
+}
+
+static struct patchid_rec *patchid_new(struct ms_store_patchids *p)
+{
+	if (p->used == PATCHID_BLOCK) {
+		g_ptr_array_add(p->blocks, g_new(struct patchid_rec,
+						 PATCHID_BLOCK));
+		p->used = 0;
+	}
+	return (struct patchid_rec *)p->blocks->pdata[p->blocks->len - 1] +
+	       p->used++;
 }
 
 int ms_store_patchids_get(struct ms_store *s, struct ms_store_patchids **out)
@@ -3409,8 +3450,10 @@ int ms_store_patchids_get(struct ms_store *s, struct ms_store_patchids **out)
 	int rc;
 
 	*out = NULL;
-	p->recs = g_array_new(FALSE, FALSE, sizeof(struct patchid_rec));
+	p->blocks = g_ptr_array_new_with_free_func(g_free);
+	p->used = PATCHID_BLOCK;
 	p->strings = g_string_chunk_new(64 * 1024);
+	p->by_id = g_hash_table_new(raw_hash, raw_eq);
 	rc = exec(s, "BEGIN", "read the patch-ids");
 	if (rc < 0) {
 		ms_store_patchids_free(p);
@@ -3422,34 +3465,30 @@ int ms_store_patchids_get(struct ms_store *s, struct ms_store_patchids **out)
 	if (rc == SQLITE_OK)
 		sqlite3_bind_int(st, 1, MS_STORE_PATCHID_VERSION);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct patchid_rec x;
 		const char *id = (const char *)sqlite3_column_text(st, 0);
 		const char *pid = (const char *)sqlite3_column_text(st, 1);
 		const char *sum = (const char *)sqlite3_column_text(st, 2);
+		unsigned char raw[RAWSZ];
+		struct patchid_rec *x;
 
 		rc = SQLITE_OK;
 		if (!id || !hex_to_raw(id, (size_t)sqlite3_column_bytes(st, 0),
-				       x.id))
+				       raw))
 			continue;
-		g_strlcpy(x.v.patch_id, pid ? pid : "", sizeof(x.v.patch_id));
-		x.v.summary = g_string_chunk_insert_len(
+		x = patchid_new(p);
+		memcpy(x->id, raw, RAWSZ);
+		g_strlcpy(x->v.patch_id, pid ? pid : "",
+			  sizeof(x->v.patch_id));
+		x->v.summary = g_string_chunk_insert_len(
 			p->strings, sum ? sum : "",
 			sum ? sqlite3_column_bytes(st, 2) : 0);
-		g_array_append_val(p->recs, x);
+		g_hash_table_replace(p->by_id, x->id, x);
 	}
 	sqlite3_finalize(st);
 	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 	if (rc != SQLITE_DONE) {
 		ms_store_patchids_free(p);
 		return db_error(s, rc, "read the patch-ids");
-	}
-	/* the array is complete: its records no longer move */
-	p->by_id = g_hash_table_new(raw_hash, raw_eq);
-	for (guint i = 0; i < p->recs->len; i++) {
-		struct patchid_rec *x = &g_array_index(p->recs,
-						       struct patchid_rec, i);
-
-		g_hash_table_replace(p->by_id, x->id, x);
 	}
 	*out = p;
 	return 0;
