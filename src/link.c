@@ -252,25 +252,29 @@ void ms_link_commit_free(struct ms_link_commit *c)
 		return;
 	if (c->strings) {
 		g_atomic_rc_box_release_full(c->strings, strings_clear);
-	} else {
-		g_free(c->author_name);
-		g_free(c->author_email);
-		g_free(c->committer_name);
-		g_free(c->committer_email);
-		g_free(c->summary);
-		g_free(c->subject);
-		for (guint i = 0; i < c->tags->len; i++) {
-			struct ms_link_tag *t = &g_array_index(
-				c->tags, struct ms_link_tag, i);
-
-			g_free(t->name);
-			g_free(t->email);
-		}
+		g_free(c);
+		return;
 	}
-	g_ptr_array_unref(c->link_ids);
-	g_ptr_array_unref(c->msgid_ids);
-	g_ptr_array_unref(c->paths);
-	g_array_free(c->tags, TRUE);
+	g_free(c->author_name);
+	g_free(c->author_email);
+	g_free(c->committer_name);
+	g_free(c->committer_email);
+	g_free(c->summary);
+	g_free(c->subject);
+	for (size_t i = 0; i < c->nr_link_ids; i++)
+		g_free(c->link_ids[i]);
+	g_free(c->link_ids);
+	for (size_t i = 0; i < c->nr_msgid_ids; i++)
+		g_free(c->msgid_ids[i]);
+	g_free(c->msgid_ids);
+	for (size_t i = 0; i < c->nr_paths; i++)
+		g_free(c->paths[i]);
+	g_free(c->paths);
+	for (size_t i = 0; i < c->nr_tags; i++) {
+		g_free(c->tags[i].name);
+		g_free(c->tags[i].email);
+	}
+	g_free(c->tags);
 	g_free(c);
 }
 
@@ -382,16 +386,31 @@ static bool is_tag(enum ms_trailer_kind kind)
 	       kind == MS_TRAILER_ACKED_BY || kind == MS_TRAILER_TESTED_BY;
 }
 
-/* The commit as linking sees it, its strings in ld->strings. */
+/*
+ * The commit as linking sees it, in one allocation with its arrays, its
+ * strings in ld->strings.
+ */
 static struct ms_link_commit *link_commit(struct load *ld,
 					  const struct ms_commit *c,
 					  const char *patch_id,
 					  const char *summary)
 {
-	struct ms_link_commit *lc = g_new0(struct ms_link_commit, 1);
+	struct ms_link_commit *lc;
 	GStringChunk *chunk = ld->strings->chunk;
-	guint nr_tags = 0;
+	size_t nr_links = 0, nr_msgids = 0, nr_tags = 0;
 
+	for (size_t i = 0; i < c->nr_trailers; i++) {
+		nr_links += c->trailers[i].kind == MS_TRAILER_LINK;
+		nr_msgids += c->trailers[i].kind == MS_TRAILER_MESSAGE_ID;
+		nr_tags += is_tag(c->trailers[i].kind);
+	}
+	lc = g_malloc0(sizeof(*lc) + sizeof(char *) * (c->nr_paths +
+						       nr_links + nr_msgids) +
+		       sizeof(struct ms_link_tag) * nr_tags);
+	lc->paths = (char **)(void *)(lc + 1);
+	lc->link_ids = lc->paths + c->nr_paths;
+	lc->msgid_ids = lc->link_ids + nr_links;
+	lc->tags = (struct ms_link_tag *)(void *)(lc->msgid_ids + nr_msgids);
 	lc->strings = g_atomic_rc_box_acquire(ld->strings);
 	memcpy(lc->id, c->id, sizeof(lc->id));
 	g_strlcpy(lc->patch_id, patch_id, sizeof(lc->patch_id));
@@ -407,43 +426,30 @@ static struct ms_link_commit *link_commit(struct load *ld,
 							     ld->buf->str));
 	lc->subject = g_string_chunk_insert_len(chunk, ld->buf->str,
 						(gssize)ld->buf->len);
-	lc->paths = g_ptr_array_sized_new((guint)c->nr_paths);
 	for (size_t i = 0; i < c->nr_paths; i++)
-		g_ptr_array_add(lc->paths, keep(ld, c->paths[i]));
-	lc->link_ids = g_ptr_array_new();
-	lc->msgid_ids = g_ptr_array_new();
+		lc->paths[lc->nr_paths++] = keep(ld, c->paths[i]);
 	for (size_t i = 0; i < c->nr_trailers; i++) {
 		const struct ms_commit_trailer *t = &c->trailers[i];
+		struct ms_link_tag *tag;
 		char *id = NULL;
 
 		if (t->kind == MS_TRAILER_LINK) {
 			id = ms_link_url_msgid(t->value);
 			if (id)
-				g_ptr_array_add(lc->link_ids,
-						g_string_chunk_insert(chunk,
-								      id));
+				lc->link_ids[lc->nr_link_ids++] =
+					g_string_chunk_insert(chunk, id);
 		} else if (t->kind == MS_TRAILER_MESSAGE_ID) {
 			id = strip_brackets(t->value);
 			if (*id)
-				g_ptr_array_add(lc->msgid_ids,
-						g_string_chunk_insert(chunk,
-								      id));
+				lc->msgid_ids[lc->nr_msgid_ids++] =
+					g_string_chunk_insert(chunk, id);
 		} else if (is_tag(t->kind)) {
-			nr_tags++;
+			tag = &lc->tags[lc->nr_tags++];
+			tag->kind = t->kind;
+			tag->name = keep(ld, t->name ? t->name : "");
+			tag->email = keep_email(ld, t->email ? t->email : "");
 		}
 		g_free(id);
-	}
-	lc->tags = g_array_sized_new(FALSE, FALSE, sizeof(struct ms_link_tag),
-				     nr_tags);
-	for (size_t i = 0; nr_tags && i < c->nr_trailers; i++) {
-		const struct ms_commit_trailer *t = &c->trailers[i];
-		struct ms_link_tag tag = { t->kind, NULL, NULL };
-
-		if (!is_tag(t->kind))
-			continue;
-		tag.name = keep(ld, t->name ? t->name : "");
-		tag.email = keep_email(ld, t->email ? t->email : "");
-		g_array_append_val(lc->tags, tag);
 	}
 	return lc;
 }
@@ -854,18 +860,18 @@ struct ckey {
  * occurrence in `files`). */
 static size_t common_files(const GPtrArray *files, struct ckey *k)
 {
-	const GPtrArray *paths = k->c->paths;
-	size_t n = 0;
+	char *const *paths = k->c->paths;
+	size_t nr_paths = k->c->nr_paths, n = 0;
 
 	if (!files)
 		return 0;
 	/* a tree-wide posting against a tree-wide commit: a set of the
 	 * commit's paths rather than every pair */
-	if ((size_t)files->len * paths->len > 64) {
+	if ((size_t)files->len * nr_paths > 64) {
 		if (!k->paths) {
 			k->paths = g_hash_table_new(g_str_hash, g_str_equal);
-			for (guint j = 0; j < paths->len; j++)
-				g_hash_table_add(k->paths, paths->pdata[j]);
+			for (size_t j = 0; j < nr_paths; j++)
+				g_hash_table_add(k->paths, paths[j]);
 		}
 		for (guint i = 0; i < files->len; i++)
 			if (g_hash_table_contains(k->paths, files->pdata[i]))
@@ -873,8 +879,8 @@ static size_t common_files(const GPtrArray *files, struct ckey *k)
 		return n;
 	}
 	for (guint i = 0; i < files->len; i++)
-		for (guint j = 0; j < paths->len; j++)
-			if (!strcmp(files->pdata[i], paths->pdata[j])) {
+		for (size_t j = 0; j < nr_paths; j++)
+			if (!strcmp(files->pdata[i], paths[j])) {
 				n++;
 				break;
 			}
@@ -968,7 +974,7 @@ static int64_t pick(struct matcher *m, struct span cand,
 			if (d < c->commit_time - SUBJECT_WINDOW)
 				continue;
 			common = common_files(f, k);
-			if (f && f->len && c->paths->len && !common)
+			if (f && f->len && c->nr_paths && !common)
 				continue;
 		}
 		if (exact_date(r, c) && !k->self) {
@@ -1073,7 +1079,7 @@ static int64_t by_author_date(struct matcher *m, struct ckey *k)
 
 		if (!score)
 			continue;
-		if (!subj && f && f->len && c->paths->len && !common)
+		if (!subj && f && f->len && c->nr_paths && !common)
 			continue;
 		if (score > best_score ||
 		    (score == best_score && common > best_common)) {
@@ -1147,11 +1153,12 @@ static GArray *earlier_versions(struct matcher *m, uint32_t rec)
 	return out;
 }
 
-static int64_t by_trailer_ids(const struct matcher *m, const GPtrArray *ids)
+static int64_t by_trailer_ids(const struct matcher *m, char *const *ids,
+			      size_t nr_ids)
 {
-	for (guint i = 0; i < ids->len; i++) {
+	for (size_t i = 0; i < nr_ids; i++) {
 		const struct ms_mail_rec *r =
-			ms_mail_index_find(m->idx, ids->pdata[i]);
+			ms_mail_index_find(m->idx, ids[i]);
 
 		if (r) {
 			uint32_t rec = (uint32_t)(r - m->recs);
@@ -1290,8 +1297,8 @@ static double jaccard(GHashTable *a, GHashTable *b)
 /* Whether a posting's diff touches exactly the commit's files. */
 static bool same_files(const GPtrArray *files, struct ckey *k)
 {
-	return files && files->len && files->len == k->c->paths->len &&
-	       common_files(files, k) == k->c->paths->len;
+	return files && files->len && files->len == k->c->nr_paths &&
+	       common_files(files, k) == k->c->nr_paths;
 }
 
 /*
@@ -1312,7 +1319,7 @@ static int64_t by_similar_subject(struct matcher *m, struct ckey *k,
 	int64_t best = -1, best_date = 0;
 	double best_sim = 0;
 
-	if (!*c->subject || !c->paths->len)
+	if (!*c->subject || !c->nr_paths)
 		return -1;
 	cw = subject_words(m->key_text->pdata[k->subject]);
 	for (int w = 0; w < 2; w++) {
@@ -1388,10 +1395,12 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 		ckey_init(&m, &keys[ci], c);
 		l->commit = ci;
 		if (!opts->ignore_link_trailers) {
-			rec = by_trailer_ids(&m, c->link_ids);
+			rec = by_trailer_ids(&m, c->link_ids,
+					     c->nr_link_ids);
 			l->method = MS_LINK_TRAILER;
 			if (rec < 0) {
-				rec = by_trailer_ids(&m, c->msgid_ids);
+				rec = by_trailer_ids(&m, c->msgid_ids,
+						     c->nr_msgid_ids);
 				l->method = MS_LINK_MSGID_TRAILER;
 			}
 		}

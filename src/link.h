@@ -93,18 +93,25 @@ struct ms_link_commit {
 	char *summary;              /* the summary line as written */
 	char *subject;              /* normalized as mail subjects are */
 	char patch_id[41];          /* "" when the commit changes nothing */
-	GPtrArray *link_ids;        /* char *, from Link: trailers */
-	GPtrArray *msgid_ids;       /* char *, from Message-Id: trailers */
-	GPtrArray *paths;           /* char * */
-	GArray *tags;               /* struct ms_link_tag */
-	/* set by ms_link_commits_load(): the strings above live in a store
-	 * the commits of one load share (the last one frees it), and the
-	 * arrays own no element */
+	char **link_ids;            /* from Link: trailers */
+	size_t nr_link_ids;
+	char **msgid_ids;           /* from Message-Id: trailers */
+	size_t nr_msgid_ids;
+	char **paths;
+	size_t nr_paths;
+	struct ms_link_tag *tags;
+	size_t nr_tags;
+	/*
+	 * Set by ms_link_commits_load(): the commit and its arrays are one
+	 * allocation, its strings live in a store the commits of one load
+	 * share (the last one frees it).  NULL: every string and array
+	 * above is its own allocation (g_free).
+	 */
 	struct ms_link_strings *strings;
 };
 
 /* Free a commit of ms_link_commits_load()'s array (what its array's free
- * function does); NULL is a no-op. */
+ * function does), or one built by hand; NULL is a no-op. */
 void ms_link_commit_free(struct ms_link_commit *c);
 
 struct ms_store;

@@ -100,12 +100,12 @@ static void map_path(const struct ms_review_map *map, const char *path,
 }
 
 GArray *ms_review_map_paths(const struct ms_review_map *map,
-			    const GPtrArray *paths)
+			    char *const *paths, size_t nr_paths)
 {
 	GArray *out = g_array_new(FALSE, FALSE, sizeof(size_t));
 
-	for (guint i = 0; paths && i < paths->len; i++)
-		map_path(map, paths->pdata[i], out);
+	for (size_t i = 0; i < nr_paths; i++)
+		map_path(map, paths[i], out);
 	g_array_sort(out, cmp_size);
 	return out;
 }
@@ -542,9 +542,8 @@ static void ledger(const struct ctx *c, struct ms_rv_entry *out,
 							   i);
 		bool found = false;
 
-		for (guint k = 0; k < lc->tags->len && !found; k++) {
-			const struct ms_link_tag *ct = &g_array_index(
-				lc->tags, struct ms_link_tag, k);
+		for (size_t k = 0; k < lc->nr_tags && !found; k++) {
+			const struct ms_link_tag *ct = &lc->tags[k];
 
 			found = ct->kind == t->kind &&
 				same_person(c, ct->name, ct->email, t->name,
@@ -553,9 +552,8 @@ static void ledger(const struct ctx *c, struct ms_rv_entry *out,
 		if (!found)
 			g_array_append_val(out->tags_dropped, *t);
 	}
-	for (guint k = 0; k < lc->tags->len; k++) {
-		const struct ms_link_tag *ct = &g_array_index(
-			lc->tags, struct ms_link_tag, k);
+	for (size_t k = 0; k < lc->nr_tags; k++) {
+		const struct ms_link_tag *ct = &lc->tags[k];
 		bool found = false;
 		struct ms_rv_tag t;
 
@@ -1060,7 +1058,8 @@ struct ms_review *ms_review_compute(const struct ms_link_mail *lm,
 	c.commit_entries = g_array_new(FALSE, FALSE, sizeof(GArray *));
 	for (guint i = 0; commits && i < commits->len; i++) {
 		const struct ms_link_commit *lc = commits->pdata[i];
-		GArray *e = ms_review_map_paths(map, lc->paths);
+		GArray *e = ms_review_map_paths(map, lc->paths,
+						lc->nr_paths);
 
 		g_array_append_val(c.commit_entries, e);
 	}

@@ -54,7 +54,7 @@ const GArray *ms_review_map_entries(const struct ms_review_map *map,
 
 /* The entry indexes a commit's paths map to (new array, g_array_free). */
 GArray *ms_review_map_paths(const struct ms_review_map *map,
-			    const GPtrArray *paths);
+			    char *const *paths, size_t nr_paths);
 
 /* ---- the report ---- */
 

@@ -70,12 +70,9 @@ static struct ms_link_commit *commit(const char *name, const char *email,
 	c->commit_time = c->author_time + 2 * DAY;
 	c->summary = g_strdup(subject);
 	c->subject = g_strdup(subject);
-	c->link_ids = g_ptr_array_new_with_free_func(g_free);
-	c->msgid_ids = g_ptr_array_new_with_free_func(g_free);
-	c->paths = g_ptr_array_new_with_free_func(g_free);
+	c->paths = g_new(char *, nr_files);
 	for (int i = 0; i < nr_files; i++)
-		g_ptr_array_add(c->paths, g_strdup_printf("%s/f%d.c", dir, i));
-	c->tags = g_array_new(FALSE, FALSE, sizeof(struct ms_link_tag));
+		c->paths[c->nr_paths++] = g_strdup_printf("%s/f%d.c", dir, i);
 	return c;
 }
 
