@@ -61,6 +61,18 @@ static void files_free(gpointer p)
  */
 #define SNAPSHOT_KIND (MS_MAIL_INDEX_DUMP_VERSION * 100 + 1)
 
+/*
+ * A snapshot is saved again only when the messages after it (replayed
+ * from their records on every run, which costs little) pass 1/32 of it:
+ * re-saving writes the whole index, so a weekly re-run that adds 1% does
+ * it every few weeks, not every time.
+ */
+static bool snapshot_behind(const struct ms_store_mail_mark *from,
+			    const struct ms_store_mail_mark *to)
+{
+	return to->count - from->count > from->count / 32;
+}
+
 static const GPtrArray *files_of(uint32_t rec, void *data)
 {
 	const struct ms_link_mail *lm = data;
@@ -134,8 +146,7 @@ static int load_resumed(const struct ms_link_mail_opts *opts,
 		ms_diags_add(diags, mine.items[i].file, mine.items[i].line,
 			     "%s", mine.items[i].message);
 	ms_diags_release(&mine);
-	if (rc == 0 && to.inbox && (!idx || to.count != from.count ||
-				    to.seq != from.seq)) {
+	if (rc == 0 && to.inbox && (!idx || snapshot_behind(&from, &to))) {
 		sv->bytes = g_byte_array_new();
 		sv->mark = to;
 		if (!ms_mail_index_dump(lm->idx, files_of, lm, sv->bytes))

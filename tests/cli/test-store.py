@@ -512,9 +512,10 @@ subprocess.run([sys.executable, GEN_INBOX, lrepo, linbox], check=True)
 link_same("link after 1% new commits and messages: same report")
 eq(db_query(ldb, "SELECT count(*) FROM messages")[0][0], 606,
    "... only the new messages were added")
-eq(db_query(ldb, "SELECT count, seq = (SELECT max(seq) FROM messages) "
-            "FROM mail_snapshots"), [(606, 1)],
-   "... and the snapshot extended to them")
+eq(db_query(ldb, "SELECT count, seq < (SELECT max(seq) FROM messages) "
+            "FROM mail_snapshots"), [(600, 1)],
+   "... and the snapshot kept: the 6 after it are replayed from their "
+   "records until they pass 1/32 of it")
 eq(db_query(ldb, "SELECT substr(state, 1, 4), count(*) FROM links GROUP "
             "BY 1 ORDER BY 1"), [("600:", 300), ("606:", 3)],
    "... only the rows of the 3 commits the new messages post changed")
@@ -567,7 +568,8 @@ sdb = os.path.join(tmp, "lgen-copy.sqlite")
 src_db, c = sqlite3.connect(ldb), sqlite3.connect(sdb)
 src_db.backup(c)
 src_db.close()
-c.execute("UPDATE messages SET message_id = 'z' || message_id")
+c.execute("UPDATE messages SET message_id = 'z' || message_id WHERE seq <= "
+          "(SELECT seq FROM mail_snapshots)")
 c.commit()
 c.close()
 want = run("link", "--repo", lrepo, "--archive", linbox, "--json",
@@ -607,6 +609,29 @@ tip = git(epoch0, "commit-tree", tree, "-p", "master", "-m", "m").decode()
 git(epoch0, "update-ref", "refs/heads/master", tip.strip())
 link_same("new mail in an epoch before the snapshot's: same report")
 eq(snap(), [(608, 0, 1)], "... and the snapshot replaced")
+
+
+def add_mail(i):
+    raw = (f"From: Late <late@example.org>\nSubject: Re: late {i}\n"
+           f"Date: Mon, 1 Jan 2024 00:00:00 +0000\nMessage-ID: "
+           f"<late-more-{i}@example.org>\nIn-Reply-To: <late-1@example.org>"
+           f"\n\nMore.\n").encode()
+    blob = git(epoch0, "hash-object", "-w", "--stdin", stdin=raw).decode()
+    tree = git(epoch0, "mktree", stdin=f"100644 blob {blob.strip()}\tm\n"
+               .encode()).decode().strip()
+    tip = git(epoch0, "commit-tree", tree, "-p", "master", "-m",
+              "m").decode()
+    git(epoch0, "update-ref", "refs/heads/master", tip.strip())
+
+
+# saved again only once the messages after it pass 1/32 of it (19 here)
+for i in range(19):
+    add_mail(i)
+link_same("19 new messages after the snapshot: same report")
+eq(snap(), [(608, 0, 1)], "... the snapshot kept (they are replayed)")
+add_mail(19)
+link_same("a 20th: same report")
+eq(snap(), [(628, 0, 1)], "... and the snapshot saved again, with them")
 # records of another extraction version make the inbox be read again:
 # the snapshot goes with them.  (In the copy, the snapshot was made from
 # the altered records; the records read again are the archive's.)
