@@ -18,9 +18,9 @@ struct ms_mail_index {
 	GArray *recs;            /* struct ms_mail_rec */
 	GArray *tags;            /* struct ms_mail_tag */
 	GStringChunk *strings;
-	GHashTable *by_id;       /* id -> first record index + 1 */
 	GHashTable *node_of;     /* id -> union-find node */
 	GArray *uf;              /* guint32 parents */
+	GArray *node_rec;        /* guint32 per node: its first record + 1 */
 	GArray *rec_node;        /* guint32 per record */
 	GPtrArray *series;       /* struct ms_mail_series * */
 	GHashTable *reviews_of;  /* target record + 1 -> GArray of recs */
@@ -47,9 +47,9 @@ struct ms_mail_index *ms_mail_index_new(void)
 	idx->recs = g_array_new(FALSE, TRUE, sizeof(struct ms_mail_rec));
 	idx->tags = g_array_new(FALSE, TRUE, sizeof(struct ms_mail_tag));
 	idx->strings = g_string_chunk_new(64 * 1024);
-	idx->by_id = g_hash_table_new(g_str_hash, g_str_equal);
 	idx->node_of = g_hash_table_new(g_str_hash, g_str_equal);
 	idx->uf = g_array_new(FALSE, FALSE, sizeof(guint32));
+	idx->node_rec = g_array_new(FALSE, TRUE, sizeof(guint32));
 	idx->rec_node = g_array_new(FALSE, FALSE, sizeof(guint32));
 	idx->series = g_ptr_array_new_with_free_func(free_series);
 	idx->reviews_of = g_hash_table_new_full(
@@ -64,7 +64,7 @@ void ms_mail_index_free(struct ms_mail_index *idx)
 	g_array_unref(idx->recs);
 	g_array_unref(idx->tags);
 	g_string_chunk_free(idx->strings);
-	g_hash_table_unref(idx->by_id);
+	g_array_unref(idx->node_rec);
 	g_hash_table_unref(idx->node_of);
 	g_array_unref(idx->uf);
 	g_array_unref(idx->rec_node);
@@ -113,6 +113,7 @@ static guint32 node(struct ms_mail_index *idx, const char *id)
 		return GPOINTER_TO_UINT(v);
 	n = idx->uf->len;
 	g_array_append_val(idx->uf, n);
+	g_array_set_size(idx->node_rec, n + 1);
 	g_hash_table_insert(idx->node_of, (gpointer)id, GUINT_TO_POINTER(n));
 	return n;
 }
@@ -141,11 +142,12 @@ uint32_t ms_mail_index_add(struct ms_mail_index *idx, const struct ms_mail *m)
 		r.message_id = intern(idx, fake);
 		g_free(fake);
 	}
-	if (g_hash_table_contains(idx->by_id, r.message_id)) {
+	/* the message's own node first (the numbering snapshots keep) */
+	me = node(idx, r.message_id);
+	if (g_array_index(idx->node_rec, guint32, me)) {
 		r.duplicate = true;
 	} else {
-		g_hash_table_insert(idx->by_id, (gpointer)r.message_id,
-				    GUINT_TO_POINTER(i + 1));
+		g_array_index(idx->node_rec, guint32, me) = i + 1;
 		if (m->message_id)
 			idx->real_ids++;
 	}
@@ -186,7 +188,6 @@ uint32_t ms_mail_index_add(struct ms_mail_index *idx, const struct ms_mail *m)
 	g_array_append_val(idx->recs, r);
 	idx->bytes += m->size;
 
-	me = node(idx, r.message_id);
 	g_array_append_val(idx->rec_node, me);
 	if (m->in_reply_to)
 		uf_union(idx, me, node(idx, r.parent_id));
@@ -218,10 +219,10 @@ static int64_t lookup(const struct ms_mail_index *idx, const char *id)
 {
 	gpointer v;
 
-	if (!id)
+	if (!id || !g_hash_table_lookup_extended(idx->node_of, id, NULL, &v))
 		return -1;
-	v = g_hash_table_lookup(idx->by_id, id);
-	return v ? (int64_t)GPOINTER_TO_UINT(v) - 1 : -1;
+	return (int64_t)g_array_index(idx->node_rec, guint32,
+				      GPOINTER_TO_UINT(v)) - 1;
 }
 
 const struct ms_mail_rec *ms_mail_index_find(const struct ms_mail_index *idx,
@@ -827,10 +828,6 @@ struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
 		if (!r->message_id ||
 		    (uint64_t)r->first_tag + r->n_review_tags > h.nr_tags)
 			u.bad = true;
-		else if (!r->duplicate)
-			g_hash_table_insert(idx->by_id,
-					    (gpointer)r->message_id,
-					    GUINT_TO_POINTER(i + 1));
 	}
 	g_array_set_size(idx->tags, h.nr_tags);
 	for (uint32_t i = 0; i < h.nr_tags && !u.bad; i++) {
@@ -854,10 +851,21 @@ struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
 				    GUINT_TO_POINTER(i));
 	}
 	g_array_set_size(idx->rec_node, h.nr_recs);
+	g_array_set_size(idx->node_rec, h.nr_nodes);
 	for (uint32_t i = 0; i < h.nr_recs && !u.bad; i++) {
-		if (rn[i] >= h.nr_nodes)
+		guint32 *first;
+
+		if (rn[i] >= h.nr_nodes) {
 			u.bad = true;
+			break;
+		}
 		g_array_index(idx->rec_node, guint32, i) = rn[i];
+		/* a record's node is its own Message-ID's */
+		first = &g_array_index(idx->node_rec, guint32, rn[i]);
+		if (!rec_at(idx, i)->duplicate && !*first)
+			*first = i + 1;
+		else if (!rec_at(idx, i)->duplicate)
+			u.bad = true;
 	}
 	if (extra && !u.bad) {
 		ext = g_ptr_array_new_full(h.nr_recs, strv_free);
