@@ -248,6 +248,8 @@ const GPtrArray *ms_link_mail_files(const struct ms_link_mail *lm,
  */
 struct ms_link_strings {
 	GStringChunk *chunk;
+	/* the stored patch-ids, whose summaries the commits borrow */
+	struct ms_store_patchids *patchids;
 };
 
 static void strings_clear(gpointer p)
@@ -255,6 +257,7 @@ static void strings_clear(gpointer p)
 	struct ms_link_strings *ls = p;
 
 	g_string_chunk_free(ls->chunk);
+	ms_store_patchids_free(ls->patchids);
 }
 
 void ms_link_commit_free(struct ms_link_commit *c)
@@ -319,7 +322,8 @@ struct load {
 	char *error_msg;
 	GMutex lock;
 	size_t walked;
-	/* through the store: patch-ids known before, and computed now */
+	/* through the store: patch-ids known before (strings->patchids),
+	 * and computed now */
 	struct ms_store_patchids *known;
 	GPtrArray *fresh;       /* struct fresh_patchid * */
 	/* on_commit()'s */
@@ -399,12 +403,13 @@ static bool is_tag(enum ms_trailer_kind kind)
 
 /*
  * The commit as linking sees it, in one allocation with its arrays, its
- * strings in ld->strings.
+ * strings in ld->strings; `summary` is copied there unless `kept` (it
+ * lives as long as ld->strings already).
  */
 static struct ms_link_commit *link_commit(struct load *ld,
 					  const struct ms_commit *c,
 					  const char *patch_id,
-					  const char *summary)
+					  const char *summary, bool kept)
 {
 	struct ms_link_commit *lc;
 	GStringChunk *chunk = ld->strings->chunk;
@@ -431,11 +436,14 @@ static struct ms_link_commit *link_commit(struct load *ld,
 	lc->committer_email = keep_email(ld, c->committer.email);
 	lc->author_time = c->author.time;
 	lc->commit_time = c->committer.time;
-	lc->summary = g_string_chunk_insert(chunk, summary);
+	lc->summary = kept ? (char *)summary :
+		      g_string_chunk_insert(chunk, summary);
 	g_string_set_size(ld->buf, strlen(summary));
 	g_string_set_size(ld->buf, ms_mail_subject_normalize(summary,
 							     ld->buf->str));
-	lc->subject = g_string_chunk_insert_len(chunk, ld->buf->str,
+	/* most summaries are their own normalized subject */
+	lc->subject = !strcmp(ld->buf->str, summary) ? lc->summary :
+		      g_string_chunk_insert_len(chunk, ld->buf->str,
 						(gssize)ld->buf->len);
 	for (size_t i = 0; i < c->nr_paths; i++)
 		lc->paths[lc->nr_paths++] = keep(ld, c->paths[i]);
@@ -472,6 +480,7 @@ static int on_commit(const struct ms_commit *c, void *data)
 	struct fresh_patchid *x = c->user;
 	const struct ms_store_patchid *known = NULL;
 	const char *patch_id = "", *summary = "";
+	bool kept = true;
 
 	if (ld->opts->progress)
 		ld->opts->progress(++ld->walked, ld->opts->progress_data);
@@ -480,6 +489,7 @@ static int on_commit(const struct ms_commit *c, void *data)
 	if (x) {
 		patch_id = x->v.patch_id;
 		summary = x->v.summary ? x->v.summary : "";
+		kept = false;
 	} else if (ld->known) {
 		known = ms_store_patchids_find(ld->known, c->id);
 	}
@@ -488,7 +498,8 @@ static int on_commit(const struct ms_commit *c, void *data)
 		summary = known->summary;
 	}
 	/* neither: prepare() failed, and so does the load */
-	g_ptr_array_add(ld->out, link_commit(ld, c, patch_id, summary));
+	g_ptr_array_add(ld->out, link_commit(ld, c, patch_id, summary,
+					     kept));
 	if (x && ld->fresh && !c->incomplete)
 		g_ptr_array_add(ld->fresh, x);
 	else if (x)
@@ -534,6 +545,7 @@ int ms_link_commits_load(const struct ms_link_commits_opts *opts,
 		rc = ms_store_patchids_get(opts->store, &ld.known);
 		if (rc < 0)
 			goto out;
+		ld.strings->patchids = ld.known;
 		ld.fresh = g_ptr_array_new();
 	}
 	rc = ms_store_history_walk(opts->store, opts->gitdir, &wo, NULL,
@@ -552,7 +564,6 @@ out:
 	}
 	g_atomic_rc_box_release_full(ld.strings, strings_clear);
 	g_string_free(ld.buf, TRUE);
-	ms_store_patchids_free(ld.known);
 	g_free(ld.error_msg);
 	g_mutex_clear(&ld.lock);
 	if (rc < 0) {
