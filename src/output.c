@@ -34,6 +34,12 @@
 #define MAX_CACHED_KEYS 256
 
 /*
+ * JSON is handed to the FILE in blocks of about this size: a call of
+ * fwrite() per event was a fifth of printing a large report.
+ */
+#define OUT_BLOCK (64 * 1024)
+
+/*
  * What jansson writes between two values with JSON_INDENT(2): a newline
  * and two spaces per level, enough for MAX_DEPTH levels.
  */
@@ -75,7 +81,10 @@ struct ms_out {
 	struct enc_buf enc_key, enc_value;
 	GHashTable *key_cache; /* key -> GString of its encoding */
 	GString *chunk;     /* what one event writes */
+	GString *out;       /* events not yet handed to the FILE */
 };
+
+static void json_flush(struct ms_out *o);
 
 static void free_gstring(gpointer s)
 {
@@ -93,6 +102,7 @@ struct ms_out *ms_out_new(enum ms_out_format format, FILE *fp)
 		o->str = json_string("");
 		o->real = json_real(0.0);
 		o->chunk = g_string_sized_new(256);
+		o->out = g_string_sized_new(OUT_BLOCK + 4096);
 		o->key_cache = g_hash_table_new_full(g_str_hash, g_str_equal,
 						     g_free, free_gstring);
 	}
@@ -110,6 +120,10 @@ void ms_out_free(struct ms_out *o)
 	g_free(o->enc_value.data);
 	if (o->chunk)
 		g_string_free(o->chunk, TRUE);
+	if (o->out) {
+		json_flush(o);
+		g_string_free(o->out, TRUE);
+	}
 	if (o->key_cache)
 		g_hash_table_destroy(o->key_cache);
 	g_free(o);
@@ -171,10 +185,22 @@ static void text_prefix(struct ms_out *o, bool container, bool is_list)
 
 /* JSON backend. */
 
+/* Hand what was emitted so far to the FILE. */
+static void json_flush(struct ms_out *o)
+{
+	size_t len = o->out->len;
+
+	if (len && fwrite(o->out->str, 1, len, o->fp) != len &&
+	    !o->write_errno)
+		o->write_errno = errno ? errno : EIO;
+	g_string_truncate(o->out, 0);
+}
+
 static void json_write(struct ms_out *o, const char *data, size_t len)
 {
-	if (fwrite(data, 1, len, o->fp) != len && !o->write_errno)
-		o->write_errno = errno ? errno : EIO;
+	g_string_append_len(o->out, data, (gssize)len);
+	if (o->out->len >= OUT_BLOCK)
+		json_flush(o);
 }
 
 /*
@@ -537,6 +563,8 @@ int ms_out_finish(struct ms_out *o)
 	o->finished = true;
 	if (o->format == MS_OUT_JSON && o->has_root)
 		json_write(o, "\n", 1);
+	if (o->format == MS_OUT_JSON)
+		json_flush(o);
 	if (fflush(o->fp) != 0 || ferror(o->fp) || o->write_errno)
 		return ms_error_set_errno(MS_ERROR, o->write_errno ?
 					  o->write_errno : errno,

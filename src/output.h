@@ -14,7 +14,10 @@
  * document with a newline and flushes).  So a command computes its result
  * first and emits it afterwards; if it emits and then fails, standard
  * output holds a partial document and the command exits 1 (as git and curl
- * do).  Writes go through the FILE's own buffering.
+ * do).  Writes go through the FILE's own buffering; JSON is gathered in
+ * blocks of 64 KiB first, handed to the FILE when full, by ms_out_finish()
+ * and by ms_out_free(), so nothing else may write to the FILE while a JSON
+ * document is open.
  *
  * Strings and keys that are not valid UTF-8 are written with each invalid
  * sequence replaced by U+FFFD, so odd input never makes a document invalid.
