@@ -876,6 +876,10 @@ struct ckey {
 	const char *author, *committer;  /* fold_name() */
 	bool self;                  /* self_committed() */
 	GHashTable *paths;          /* c->paths as a set, once needed */
+	/* common_files() of record `memo_rec` (NONE: none yet), as the
+	 * method that found it counted them: evidence() asks again */
+	uint32_t memo_rec;
+	size_t memo_common;
 };
 
 /* How many of `files` the commit touches (each counted once per
@@ -958,6 +962,7 @@ static void ckey_init(struct matcher *m, struct ckey *k,
 {
 	k->c = c;
 	k->paths = NULL;
+	k->memo_rec = NONE;
 	k->subject = subject_id_or_none(m, c->subject);
 	k->author = fold_name(m, c->author_name);
 	k->committer = fold_name(m, c->committer_name);
@@ -1015,6 +1020,13 @@ static int64_t pick(struct matcher *m, struct span cand,
 			after = rec;
 			after_date = d;
 		}
+	}
+	if (by_subject && exact >= 0) {
+		k->memo_rec = (uint32_t)exact;
+		k->memo_common = exact_common;
+	} else if (by_subject && best >= 0) {
+		k->memo_rec = (uint32_t)best;
+		k->memo_common = best_common;
 	}
 	if (exact >= 0)
 		return exact;
@@ -1110,6 +1122,10 @@ static int64_t by_author_date(struct matcher *m, struct ckey *k)
 			best_common = common;
 		}
 	}
+	if (best >= 0) {
+		k->memo_rec = (uint32_t)best;
+		k->memo_common = best_common;
+	}
 	return best;
 }
 
@@ -1128,7 +1144,8 @@ static unsigned evidence(struct matcher *m, uint32_t rec,
 		ev |= MS_LINK_EV_SUBJECT;
 	if (same_author(m, rec, k))
 		ev |= MS_LINK_EV_AUTHOR;
-	if (common_files(ms_link_mail_files(m->lm, rec), k))
+	if (rec == k->memo_rec ? k->memo_common != 0 :
+	    common_files(ms_link_mail_files(m->lm, rec), k) != 0)
 		ev |= MS_LINK_EV_FILES;
 	return ev;
 }
@@ -1381,6 +1398,11 @@ static int64_t by_similar_subject(struct matcher *m, struct ckey *k,
 		}
 	}
 	g_hash_table_unref(cw);
+	if (best >= 0) {
+		/* same_files(): every path in common */
+		k->memo_rec = (uint32_t)best;
+		k->memo_common = c->paths->len;
+	}
 	return best;
 }
 
@@ -1403,7 +1425,8 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 	struct matcher m;
 	guint8 *taken;
 
-	res->links = g_array_new(FALSE, FALSE, sizeof(struct ms_link));
+	res->links = g_array_sized_new(FALSE, FALSE, sizeof(struct ms_link),
+				       commits->len);
 	res->unlinked = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	res->by_rec = g_hash_table_new(NULL, NULL);
 	matcher_init(&m, lm);
