@@ -111,6 +111,12 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 	ms_out_end_object(o);
 }
 
+static gpointer free_mail(gpointer lm)
+{
+	ms_link_mail_free(lm);
+	return NULL;
+}
+
 int cmd_link(int argc, char **argv)
 {
 	struct cli_rev_opts ro = { 0 };
@@ -126,6 +132,7 @@ int cmd_link(int argc, char **argv)
 	struct ms_link_mail *lm = NULL;
 	struct ms_link_result *res = NULL;
 	struct cli_rev_linking *linking;
+	GThread *freeing;
 	GPtrArray *commits = NULL;
 	int64_t since, until;
 	struct ms_out *o;
@@ -164,9 +171,15 @@ int cmd_link(int argc, char **argv)
 	if (rc == EXIT_OK && wrc != CLI_CONTINUE)
 		rc = wrc;
 out:
+	/* the two models side by side: freeing them one after the other was
+	 * a thirtieth of a large warm run */
+	freeing = lm ? g_thread_try_new("ms-free", free_mail, lm, NULL) : NULL;
+	if (!freeing)
+		ms_link_mail_free(lm);
 	ms_link_result_free(res);
-	ms_link_mail_free(lm);
 	if (commits)
 		g_ptr_array_unref(commits);
+	if (freeing)
+		g_thread_join(freeing);
 	return rc;
 }
