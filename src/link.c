@@ -663,6 +663,7 @@ void ms_link_evidence_names(unsigned evidence,
 
 #define NONE UINT32_MAX             /* no key */
 #define UNSET (UINT32_MAX - 1)      /* key not computed yet */
+#define UNKNOWN (UINT32_MAX - 2)    /* subject_id(): not among the keys */
 
 /*
  * Records grouped by a key: group g holds recs[start[g] .. start[g + 1])
@@ -743,6 +744,9 @@ struct matcher {
 	GString *buf;
 	/* earlier_versions(): records seen in the current call */
 	uint32_t *seen, stamp;
+	/* the subject keys are shared by matching threads: none is added
+	 * (rec_subject() looks a record's up without keeping it) */
+	bool frozen;
 };
 
 /* A posting carrying a diff: what a commit can be linked to by content. */
@@ -798,6 +802,10 @@ static uint32_t subject_id(struct matcher *m, const char *s)
 	v = g_hash_table_lookup(m->subjects, m->buf->str);
 	if (v)
 		return GPOINTER_TO_UINT(v) - 1;
+	/* a key no posting and no commit has: equal to none of theirs,
+	 * and of no group (ids of postings are below by_subject.nr) */
+	if (m->frozen)
+		return UNKNOWN;
 	k = g_string_chunk_insert_len(m->strings, m->buf->str,
 				      (gssize)m->buf->len);
 	g_ptr_array_add(m->key_text, (gpointer)k);
@@ -814,9 +822,13 @@ static uint32_t subject_id_or_none(struct matcher *m, const char *s)
 
 static uint32_t rec_subject(struct matcher *m, uint32_t rec)
 {
-	if (m->subject_of[rec] == UNSET)
-		m->subject_of[rec] = subject_id_or_none(
-			m, m->recs[rec].subject);
+	if (m->subject_of[rec] != UNSET)
+		return m->subject_of[rec];
+	/* shared by threads: a record no posting (matcher_init() keyed
+	 * those), found by a trailer, is looked up each time */
+	if (m->frozen)
+		return subject_id_or_none(m, m->recs[rec].subject);
+	m->subject_of[rec] = subject_id_or_none(m, m->recs[rec].subject);
 	return m->subject_of[rec];
 }
 
@@ -1245,6 +1257,7 @@ static void matcher_init(struct matcher *m, const struct ms_link_mail *lm)
 	m->buf = g_string_sized_new(256);
 	m->seen = g_new0(uint32_t, n ? n : 1);
 	m->stamp = 0;
+	m->frozen = false;
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = &m->recs[i];
 
@@ -1382,7 +1395,7 @@ static int64_t by_similar_subject(struct matcher *m, struct ckey *k,
 				continue;
 			/* an empty subject has no words: similarity 0 */
 			sid = rec_subject(m, rec);
-			if (sid == NONE)
+			if (sid >= m->key_text->len)
 				continue;
 			rw = subject_words(m->key_text->pdata[sid]);
 			sim = jaccard(cw, rw);
@@ -1401,7 +1414,7 @@ static int64_t by_similar_subject(struct matcher *m, struct ckey *k,
 	if (best >= 0) {
 		/* same_files(): every path in common */
 		k->memo_rec = (uint32_t)best;
-		k->memo_common = c->paths->len;
+		k->memo_common = c->nr_paths;
 	}
 	return best;
 }
@@ -1413,6 +1426,87 @@ static void take(guint8 *taken, uint32_t rec, const GArray *earlier)
 		taken[g_array_index(earlier, uint32_t, k)] = 1;
 }
 
+/*
+ * The first methods for commits [from, to) (their keys made): found[ci]
+ * with its earlier versions and evidence, or nothing.  Each commit's
+ * link depends only on the messages and the commit, so ranges of them
+ * are matched on threads of their own (every matcher with its own
+ * scratch, the keys frozen).
+ */
+struct first_pass {
+	struct matcher *m;
+	const GPtrArray *commits;
+	struct ckey *keys;
+	struct ms_link *found;
+	const struct ms_link_opts *opts;
+	guint from, to;
+};
+
+static gpointer match_range(gpointer data)
+{
+	const struct first_pass *p = data;
+	struct matcher *m = p->m;
+
+	for (guint ci = p->from; ci < p->to; ci++) {
+		const struct ms_link_commit *c = p->commits->pdata[ci];
+		struct ckey *k = &p->keys[ci];
+		struct ms_link *l = &p->found[ci];
+		int64_t rec = -1;
+
+		l->commit = ci;
+		if (!p->opts->ignore_link_trailers) {
+			rec = by_trailer_ids(m, c->link_ids, c->nr_link_ids);
+			l->method = MS_LINK_TRAILER;
+			if (rec < 0) {
+				rec = by_trailer_ids(m, c->msgid_ids,
+						    c->nr_msgid_ids);
+				l->method = MS_LINK_MSGID_TRAILER;
+			}
+		}
+		if (rec < 0 && *c->patch_id) {
+			rec = pick(m, lookup(m->patch_ids, &m->by_patch_id,
+					     c->patch_id), k, false);
+			l->method = MS_LINK_PATCH_ID;
+		}
+		if (rec < 0) {
+			rec = by_author_date(m, k);
+			if (rec >= 0 && k->self)
+				rec = latest_version(m, (uint32_t)rec, c);
+			l->method = MS_LINK_AUTHOR_DATE;
+		}
+		if (rec < 0 && *c->subject) {
+			rec = pick(m, groups_get(&m->by_subject, k->subject),
+				   k, true);
+			l->method = MS_LINK_SUBJECT;
+		}
+		if (rec < 0)
+			continue;
+		l->rec = (uint32_t)rec;
+		l->earlier = earlier_versions(m, l->rec);
+		l->evidence = evidence(m, l->rec, k);
+	}
+	return NULL;
+}
+
+/* A second matcher sharing `m`'s tables, with scratch of its own. */
+static void matcher_fork(struct matcher *to, const struct matcher *m)
+{
+	*to = *m;
+	to->name_of = g_new0(const char *, m->n ? m->n : 1);
+	to->strings = g_string_chunk_new(64 * 1024);
+	to->buf = g_string_sized_new(256);
+	to->seen = g_new0(uint32_t, m->n ? m->n : 1);
+	to->stamp = 0;
+}
+
+static void matcher_fork_release(struct matcher *to)
+{
+	g_free(to->name_of);
+	g_string_chunk_free(to->strings);
+	g_string_free(to->buf, TRUE);
+	g_free(to->seen);
+}
+
 struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 				   const GPtrArray *commits,
 				   const struct ms_link_opts *opts)
@@ -1422,7 +1516,9 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 				       commits->len : 1);
 	struct ckey *keys = g_new(struct ckey, commits->len ?
 				  commits->len : 1);
-	struct matcher m;
+	struct first_pass mine, other;
+	struct matcher m, m2;
+	GThread *t = NULL;
 	guint8 *taken;
 
 	res->links = g_array_sized_new(FALSE, FALSE, sizeof(struct ms_link),
@@ -1431,46 +1527,38 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 	res->by_rec = g_hash_table_new(NULL, NULL);
 	matcher_init(&m, lm);
 	taken = g_new0(guint8, m.n ? m.n : 1);
-	for (guint ci = 0; ci < commits->len; ci++) {
-		const struct ms_link_commit *c = commits->pdata[ci];
-		struct ckey *k = &keys[ci];
-		struct ms_link *l = &found[ci];
-		int64_t rec = -1;
-
-		ckey_init(&m, &keys[ci], c);
-		l->commit = ci;
-		if (!opts->ignore_link_trailers) {
-			rec = by_trailer_ids(&m, c->link_ids,
-					     c->nr_link_ids);
-			l->method = MS_LINK_TRAILER;
-			if (rec < 0) {
-				rec = by_trailer_ids(&m, c->msgid_ids,
-						     c->nr_msgid_ids);
-				l->method = MS_LINK_MSGID_TRAILER;
-			}
+	for (guint ci = 0; ci < commits->len; ci++)
+		ckey_init(&m, &keys[ci], commits->pdata[ci]);
+	/* the first methods: the later half of the commits on a second
+	 * thread */
+	m.frozen = true;
+	mine.m = &m;
+	mine.commits = commits;
+	mine.keys = keys;
+	mine.found = found;
+	mine.opts = opts;
+	mine.from = 0;
+	mine.to = commits->len;
+	other = mine;
+	if (commits->len >= 2) {
+		matcher_fork(&m2, &m);
+		other.m = &m2;
+		other.from = mine.to = commits->len / 2;
+		t = g_thread_try_new("ms-match", match_range, &other, NULL);
+		if (!t) {
+			matcher_fork_release(&m2);
+			mine.to = commits->len;
 		}
-		if (rec < 0 && *c->patch_id) {
-			rec = pick(&m, lookup(m.patch_ids, &m.by_patch_id,
-					      c->patch_id), k, false);
-			l->method = MS_LINK_PATCH_ID;
-		}
-		if (rec < 0) {
-			rec = by_author_date(&m, k);
-			if (rec >= 0 && k->self)
-				rec = latest_version(&m, (uint32_t)rec, c);
-			l->method = MS_LINK_AUTHOR_DATE;
-		}
-		if (rec < 0 && *c->subject) {
-			rec = pick(&m, groups_get(&m.by_subject, k->subject),
-				   k, true);
-			l->method = MS_LINK_SUBJECT;
-		}
-		if (rec < 0)
-			continue;
-		l->rec = (uint32_t)rec;
-		l->earlier = earlier_versions(&m, l->rec);
-		take(taken, l->rec, l->earlier);
 	}
+	match_range(&mine);
+	if (t) {
+		g_thread_join(t);
+		matcher_fork_release(&m2);
+	}
+	m.frozen = false;
+	for (guint ci = 0; ci < commits->len; ci++)
+		if (found[ci].earlier)
+			take(taken, found[ci].rec, found[ci].earlier);
 	/* the last resort sees what every other commit took */
 	for (guint ci = 0; ci < commits->len; ci++) {
 		struct ms_link *l = &found[ci];
@@ -1484,6 +1572,7 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 		l->method = MS_LINK_SUBJECT;
 		l->rec = (uint32_t)rec;
 		l->earlier = earlier_versions(&m, l->rec);
+		l->evidence = evidence(&m, l->rec, &keys[ci]);
 		take(taken, l->rec, l->earlier);
 	}
 	for (guint ci = 0; ci < commits->len; ci++) {
@@ -1493,7 +1582,6 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 			g_array_append_val(res->unlinked, ci);
 			continue;
 		}
-		l.evidence = evidence(&m, l.rec, &keys[ci]);
 		res->counts[l.method]++;
 		g_array_append_val(res->links, l);
 		g_hash_table_insert(res->by_rec, GUINT_TO_POINTER(l.rec),

@@ -195,7 +195,12 @@ struct ms_link_opts {
 	bool ignore_link_trailers;  /* methods 1 and 2 off */
 };
 
-/* Link `commits` to the messages of `lm`.  Free with ms_link_result_free. */
+/*
+ * Link `commits` to the messages of `lm`.  Free with ms_link_result_free.
+ * The methods before the last resort match each half of the commits on a
+ * thread of its own (a commit's link depends on it and the messages
+ * only); the result is the same as one thread's.
+ */
 struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 				   const GPtrArray *commits,
 				   const struct ms_link_opts *opts);
