@@ -265,6 +265,20 @@ static void run_linker(void)
 	/* a tree-wide change: 12 files on both sides */
 	post("wide@a.org", "Cat Coder <cat@c.org>", "treewide: rename", 3,
 	     "fs", 12);
+	/* a reply, no posting, under a subject nothing else has: a Link:
+	 * trailer names it (matched on the second thread, whose subject
+	 * keys are frozen) */
+	g_string_append(mbox, "From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+			"From: Dan Dev <dan@d.org>\n"
+			"Subject: Re: odd words nobody else used\n"
+			"Date: Fri, 05 Jan 2024 10:00:00 +0000\n"
+			"Message-ID: <reply@a.org>\n\nApplied, thanks.\n\n");
+	/* ... and one under a subject no commit has either */
+	g_string_append(mbox, "From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+			"From: Dan Dev <dan@d.org>\n"
+			"Subject: Re: an unrelated thread\n"
+			"Date: Sat, 06 Jan 2024 10:00:00 +0000\n"
+			"Message-ID: <reply-2@a.org>\n\nSure.\n\n");
 	g_assert(g_file_set_contents(path, mbox->str, (gssize)mbox->len,
 				     NULL));
 	mo.archives = archives;
@@ -281,6 +295,20 @@ static void run_linker(void)
 	g_ptr_array_add(commits, commit("Cat Coder", "cat@c.org",
 					"treewide: rename it all", 3, "fs",
 					12));
+	{
+		struct ms_link_commit *c = commit("Dan Dev", "dan@d.org",
+						  "odd words nobody else used",
+						  9, "drv", 1);
+
+		c->link_ids = g_new(char *, 1);
+		c->link_ids[c->nr_link_ids++] = g_strdup("reply@a.org");
+		g_ptr_array_add(commits, c);
+		c = commit("Dan Dev", "dan@d.org", "drv: another fix", 10,
+			   "drv", 1);
+		c->link_ids = g_new(char *, 1);
+		c->link_ids[c->nr_link_ids++] = g_strdup("reply-2@a.org");
+		g_ptr_array_add(commits, c);
+	}
 	r = ms_link_run(lm, commits, &lo);
 	linked_to(lm, r, 0, "tie-1@a.org", MS_LINK_EV_SUBJECT |
 		  MS_LINK_EV_FILES | MS_LINK_EV_AUTHOR,
@@ -291,6 +319,26 @@ static void run_linker(void)
 		  "names equal but for non-ASCII case");
 	linked_to(lm, r, 3, "wide@a.org", MS_LINK_EV_FILES,
 		  "a tree-wide change's files in common");
+	{
+		const struct ms_link *l = link_of(r, 4);
+		const struct ms_mail_rec *rec = l ? ms_mail_index_get(
+			ms_link_mail_index(lm), l->rec) : NULL;
+
+		is_str(rec ? rec->message_id : NULL, "reply@a.org",
+		       "a Link: trailer naming a reply, on the second thread");
+		is_int(l ? (int)l->method : -1, MS_LINK_TRAILER,
+		       "... found by the trailer");
+		is_int(l ? (int)l->evidence : -1, MS_LINK_EV_SUBJECT |
+		       MS_LINK_EV_AUTHOR, "... its subject and sender agree");
+		l = link_of(r, 5);
+		rec = l ? ms_mail_index_get(ms_link_mail_index(lm), l->rec) :
+			  NULL;
+		is_str(rec ? rec->message_id : NULL, "reply-2@a.org",
+		       "a Link: trailer naming a reply under a subject of "
+		       "its own");
+		is_int(l ? (int)l->evidence : -1, MS_LINK_EV_AUTHOR,
+		       "... only its sender agrees");
+	}
 	is_int(r->unlinked->len, 0, "every commit linked");
 	ms_link_result_free(r);
 	stored_links(dir, lm, commits);
