@@ -257,6 +257,8 @@ static void test_patchids(const char *dir)
 	ok(!ms_store_patchids_find(p, "0123456789abcdef0123456789abcdef"
 				   "01234568"), "another id: none");
 	ok(!ms_store_patchids_find(p, "0123"), "a short id: none");
+	ok(!ms_store_patchids_find(p, "0123456789abcdef0123456789abcdef"
+				   "0123456g"), "a non-hex id: none");
 	ms_store_patchids_free(p);
 	ms_store_patchids_free(NULL);
 	ms_store_free(s);
