@@ -632,6 +632,37 @@ eq(snap(), [(608, 0, 1)], "... the snapshot kept (they are replayed)")
 add_mail(19)
 link_same("a 20th: same report")
 eq(snap(), [(628, 0, 1)], "... and the snapshot saved again, with them")
+# link killed at random points (the records, links and the snapshot being
+# written) leaves a store the next run uses, with a clean run's report
+kldb = os.path.join(tmp, "lkilled.sqlite")
+rng = random.Random(9)
+lkilled = 0
+t0 = time.monotonic()
+run("link", "--repo", lrepo, "--archive", linbox, "--json", "--db",
+    os.path.join(tmp, "ltimed.sqlite"))
+cold_secs = time.monotonic() - t0      # kills land inside a cold run
+for i in range(8):
+    p = subprocess.Popen([MAINTSTAT, "link", "--repo", lrepo, "--archive",
+                          linbox, "--json", "--db", kldb],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(rng.uniform(0.02, cold_secs))
+    if p.poll() is None:
+        p.send_signal(signal.SIGKILL)
+        lkilled += 1
+    p.wait()
+    if i == 4:
+        add_mail(100)
+    integrity = db_query(kldb, "PRAGMA integrity_check")
+    if integrity != [("ok",)]:
+        break
+eq(integrity, [("ok",)], "after SIGKILLs of link the database is sound")
+ok(lkilled > 0, f"the link runs were killed part-way ({lkilled} of 8)")
+want = run("link", "--repo", lrepo, "--archive", linbox, "--json",
+           "--no-cache")
+got = run("link", "--repo", lrepo, "--archive", linbox, "--json", "--db",
+          kldb)
+ok(got.rc == 0 and got.out == want.out, "after SIGKILLs: the same link "
+   "report as a clean run", got.err + first_diff(want.out, got.out))
 # records of another extraction version make the inbox be read again:
 # the snapshot goes with them.  (In the copy, the snapshot was made from
 # the altered records; the records read again are the archive's.)
