@@ -447,10 +447,10 @@ subprocess.run([sys.executable, GEN_INBOX, lrepo, linbox], check=True)
 ldb = os.path.join(tmp, "lgen.sqlite")
 
 
-def link_same(what):
+def link_same(what, db=None):
     args = ["link", "--repo", lrepo, "--archive", linbox, "--json"]
     want = run(*args, "--no-cache")
-    got = run(*args, "--db", ldb)
+    got = run(*args, "--db", db or ldb)
     ok(want.rc == 0 and got.rc == 0 and got.out == want.out and
        got.err == want.err, what,
        got.err + want.err + first_diff(want.out, got.out))
@@ -572,12 +572,8 @@ c.execute("UPDATE messages SET message_id = 'z' || message_id WHERE seq <= "
           "(SELECT seq FROM mail_snapshots)")
 c.commit()
 c.close()
-want = run("link", "--repo", lrepo, "--archive", linbox, "--json",
-           "--no-cache")
-got = run("link", "--repo", lrepo, "--archive", linbox, "--json", "--db",
-          sdb)
-ok(got.rc == 0 and got.out == want.out, "the snapshot is what a warm run "
-   "reads (records altered under it do not show)", got.err)
+want = link_same("the snapshot is what a warm run reads (records altered "
+                 "under it do not show)", db=sdb)
 c = sqlite3.connect(sdb)
 c.execute("DELETE FROM mail_snapshots")
 c.commit()
@@ -657,12 +653,7 @@ for i in range(8):
         break
 eq(integrity, [("ok",)], "after SIGKILLs of link the database is sound")
 ok(lkilled > 0, f"the link runs were killed part-way ({lkilled} of 8)")
-want = run("link", "--repo", lrepo, "--archive", linbox, "--json",
-           "--no-cache")
-got = run("link", "--repo", lrepo, "--archive", linbox, "--json", "--db",
-          kldb)
-ok(got.rc == 0 and got.out == want.out, "after SIGKILLs: the same link "
-   "report as a clean run", got.err + first_diff(want.out, got.out))
+link_same("after SIGKILLs: the same link report as a clean run", db=kldb)
 # records of another extraction version make the inbox be read again:
 # the snapshot goes with them.  (In the copy, the snapshot was made from
 # the altered records; the records read again are the archive's.)
@@ -670,13 +661,8 @@ c = sqlite3.connect(sdb)
 c.execute("UPDATE messages SET version = 0")
 c.commit()
 c.close()
-got = run("link", "--repo", lrepo, "--archive", linbox, "--json", "--db",
-          sdb)
-want = run("link", "--repo", lrepo, "--archive", linbox, "--json",
-           "--no-cache")
-ok(got.rc == 0 and got.out == want.out, "records of another version: the "
-   "inbox read again, the snapshot made from the old ones not used",
-   got.err + first_diff(want.out, got.out))
+link_same("records of another version: the inbox read again, the "
+          "snapshot made from the old ones not used", db=sdb)
 
 # -- the mail side: public-inbox epochs -------------------------------------
 SEP = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
