@@ -525,16 +525,24 @@ old = git(lrepo, "log", "--reverse", "--no-merges", "--skip=10", "-1",
           "--format=%H%x00%an%x00%ae%x00%at%x00%s", "master").decode()
 oid, oname, oemail, otime, osubj = old.strip().split("\0")
 epoch0 = os.path.join(linbox, "git", "0.git")
-raw = (f"From: {oname} <{oemail}>\nSubject: [PATCH] {osubj}\n"
-       f"Date: {email.utils.formatdate(int(otime) - 86400)}\n"
-       f"Message-ID: <resend-10@example.org>\n\nAn earlier version.\n---\n"
-       f"diff --git a/README b/README\n--- a/README\n+++ b/README\n"
-       f"@@ -1 +1 @@\n-old\n+new\n").encode()
-blob = git(epoch0, "hash-object", "-w", "--stdin", stdin=raw).decode()
-tree = git(epoch0, "mktree", stdin=f"100644 blob {blob.strip()}\tm\n"
-           .encode()).decode().strip()
-tip = git(epoch0, "commit-tree", tree, "-p", "master", "-m", "m").decode()
-git(epoch0, "update-ref", "refs/heads/master", tip.strip())
+
+
+def inbox_append(raw):
+    """Add one message to the generated inbox's epoch 0, as public-inbox
+    does: a commit whose tree holds it as `m`."""
+    blob = git(epoch0, "hash-object", "-w", "--stdin", stdin=raw).decode()
+    tree = git(epoch0, "mktree", stdin=f"100644 blob {blob.strip()}\tm\n"
+               .encode()).decode().strip()
+    tip = git(epoch0, "commit-tree", tree, "-p", "master", "-m",
+              "m").decode()
+    git(epoch0, "update-ref", "refs/heads/master", tip.strip())
+
+
+inbox_append((f"From: {oname} <{oemail}>\nSubject: [PATCH] {osubj}\n"
+              f"Date: {email.utils.formatdate(int(otime) - 86400)}\n"
+              f"Message-ID: <resend-10@example.org>\n\nAn earlier version."
+              f"\n---\ndiff --git a/README b/README\n--- a/README\n"
+              f"+++ b/README\n@@ -1 +1 @@\n-old\n+new\n").encode())
 r = link_same("a new earlier version of an old commit's posting: same "
               "report")
 eq([x["earlier"] for x in r.json()["links"] if x["commit"] == oid],
@@ -595,29 +603,18 @@ eq(snap(), [(607, 0, 1)], "... and replaced")
 # new mail in an epoch before the snapshot's last one: found part-way
 # through the read, which starts again without the snapshot
 snap_set("UPDATE mail_snapshots SET epoch = 5")
-raw = (b"From: Late <late@example.org>\nSubject: Re: late\n"
-       b"Date: Mon, 1 Jan 2024 00:00:00 +0000\nMessage-ID: "
-       b"<late-1@example.org>\n\nA late reply.\n")
-blob = git(epoch0, "hash-object", "-w", "--stdin", stdin=raw).decode()
-tree = git(epoch0, "mktree", stdin=f"100644 blob {blob.strip()}\tm\n"
-           .encode()).decode().strip()
-tip = git(epoch0, "commit-tree", tree, "-p", "master", "-m", "m").decode()
-git(epoch0, "update-ref", "refs/heads/master", tip.strip())
+inbox_append(b"From: Late <late@example.org>\nSubject: Re: late\n"
+             b"Date: Mon, 1 Jan 2024 00:00:00 +0000\nMessage-ID: "
+             b"<late-1@example.org>\n\nA late reply.\n")
 link_same("new mail in an epoch before the snapshot's: same report")
 eq(snap(), [(608, 0, 1)], "... and the snapshot replaced")
 
 
 def add_mail(i):
-    raw = (f"From: Late <late@example.org>\nSubject: Re: late {i}\n"
-           f"Date: Mon, 1 Jan 2024 00:00:00 +0000\nMessage-ID: "
-           f"<late-more-{i}@example.org>\nIn-Reply-To: <late-1@example.org>"
-           f"\n\nMore.\n").encode()
-    blob = git(epoch0, "hash-object", "-w", "--stdin", stdin=raw).decode()
-    tree = git(epoch0, "mktree", stdin=f"100644 blob {blob.strip()}\tm\n"
-               .encode()).decode().strip()
-    tip = git(epoch0, "commit-tree", tree, "-p", "master", "-m",
-              "m").decode()
-    git(epoch0, "update-ref", "refs/heads/master", tip.strip())
+    inbox_append((f"From: Late <late@example.org>\nSubject: Re: late {i}\n"
+                  f"Date: Mon, 1 Jan 2024 00:00:00 +0000\nMessage-ID: "
+                  f"<late-more-{i}@example.org>\nIn-Reply-To: "
+                  f"<late-1@example.org>\n\nMore.\n").encode())
 
 
 # saved again only once the messages after it pass 1/32 of it (19 here)
