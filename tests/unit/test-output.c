@@ -300,6 +300,60 @@ static char *first_difference(const char *got, size_t got_len,
 			       want + from);
 }
 
+/*
+ * An emitter writing to memory, and the check that what it wrote is
+ * byte for byte jansson's dump of the same tree.
+ */
+struct vs_jansson {
+	char *got;
+	size_t got_len;
+	FILE *gf;
+	struct ms_out *o;
+};
+
+static void vs_open(struct vs_jansson *v)
+{
+	v->got = NULL;
+	v->got_len = 0;
+	v->gf = open_memstream(&v->got, &v->got_len);
+	v->o = ms_out_new(MS_OUT_JSON, v->gf);
+}
+
+/*
+ * Finish the emitter and dump `root` (consumed): whether both wrote the
+ * same bytes.  Counts a failing finish in *emit_errors and a failing dump
+ * in *ref_errors (either may be NULL); *detail, when not NULL and still
+ * NULL, gets the first difference.  *bytes (may be NULL) adds the dump's
+ * length.
+ */
+static bool vs_close(struct vs_jansson *v, json_t *root, int *emit_errors,
+		     int *ref_errors, char **detail, size_t *bytes)
+{
+	char *want = NULL;
+	size_t want_len = 0;
+	FILE *wf = open_memstream(&want, &want_len);
+	bool same;
+
+	if (ms_out_finish(v->o) < 0 && emit_errors)
+		(*emit_errors)++;
+	ms_out_free(v->o);
+	fclose(v->gf);
+	if (json_dumpf(root, wf, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 &&
+	    ref_errors)
+		(*ref_errors)++;
+	fputc('\n', wf);
+	fclose(wf);
+	json_decref(root);
+	same = v->got_len == want_len && !memcmp(v->got, want, want_len);
+	if (!same && detail && !*detail)
+		*detail = first_difference(v->got, v->got_len, want, want_len);
+	if (bytes)
+		*bytes += want_len;
+	free(v->got);
+	free(want);
+	return same;
+}
+
 static void random_documents(uint64_t seed, int nr)
 {
 	int mismatches = 0, emit_errors = 0;
@@ -309,36 +363,18 @@ static void random_documents(uint64_t seed, int nr)
 	rng_state = seed;
 	ref_failures = 0;
 	for (int d = 0; d < nr; d++) {
-		char *got = NULL, *want = NULL;
-		size_t got_len = 0, want_len = 0;
-		FILE *gf = open_memstream(&got, &got_len);
-		FILE *wf = open_memstream(&want, &want_len);
-		struct ms_out *o = ms_out_new(MS_OUT_JSON, gf);
+		struct vs_jansson v;
 		unsigned shape = rnd_below(8);
 		bool leave_open = rnd_below(6) == 0;
 		json_t *root;
 
+		vs_open(&v);
 		/* Mostly documents, also bare top-level objects and lists. */
-		root = gen_container(o, 0, shape == 0, true, leave_open,
+		root = gen_container(v.o, 0, shape == 0, true, leave_open,
 				     shape > 1);
-		if (ms_out_finish(o) < 0)
-			emit_errors++;
-		ms_out_free(o);
-		fclose(gf);
-		if (json_dumpf(root, wf, JSON_INDENT(2) |
-			       JSON_PRESERVE_ORDER) < 0)
-			ref_failures++;
-		fputc('\n', wf);
-		fclose(wf);
-		bytes += want_len;
-		if (got_len != want_len || memcmp(got, want, got_len)) {
-			if (!mismatches++)
-				detail = first_difference(got, got_len, want,
-							  want_len);
-		}
-		json_decref(root);
-		free(got);
-		free(want);
+		if (!vs_close(&v, root, &emit_errors, &ref_failures, &detail,
+			      &bytes))
+			mismatches++;
 	}
 	printf("# %d documents, %zu bytes, seed %" PRIu64 "\n", nr, bytes,
 	       seed);
@@ -354,13 +390,12 @@ static void random_documents(uint64_t seed, int nr)
 /* More different keys than the emitter keeps encoded, each used twice. */
 static void many_keys(void)
 {
-	char *got = NULL, *want = NULL;
-	size_t got_len = 0, want_len = 0;
-	FILE *gf = open_memstream(&got, &got_len);
-	FILE *wf = open_memstream(&want, &want_len);
-	struct ms_out *o = ms_out_new(MS_OUT_JSON, gf);
+	struct vs_jansson v;
 	json_t *root = json_array();
+	struct ms_out *o;
 
+	vs_open(&v);
+	o = v.o;
 	ms_out_begin_list(o);
 	for (int round = 0; round < 2; round++) {
 		json_t *obj = json_object();
@@ -379,17 +414,8 @@ static void many_keys(void)
 		json_array_append_new(root, obj);
 	}
 	ms_out_end_list(o);
-	ms_out_finish(o);
-	ms_out_free(o);
-	fclose(gf);
-	json_dumpf(root, wf, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', wf);
-	fclose(wf);
-	ok(got_len == want_len && !memcmp(got, want, got_len),
+	ok(vs_close(&v, root, NULL, NULL, NULL, NULL),
 	   "2000 members with 1000 different keys, as jansson dumps them");
-	json_decref(root);
-	free(got);
-	free(want);
 }
 
 /*
@@ -403,13 +429,12 @@ static void shortcut_scalars(void)
 		0, 7, -7, 9, 10, -10, INT32_MIN, INT32_MAX, UINT32_MAX,
 		INT64_MAX, INT64_MIN, INT64_MIN + 1,
 	};
-	char *got = NULL, *want = NULL;
-	size_t got_len = 0, want_len = 0;
-	FILE *gf = open_memstream(&got, &got_len);
-	FILE *wf = open_memstream(&want, &want_len);
-	struct ms_out *o = ms_out_new(MS_OUT_JSON, gf);
+	struct vs_jansson v;
 	json_t *root = json_array();
+	struct ms_out *o;
 
+	vs_open(&v);
+	o = v.o;
 	ms_out_begin_list(o);
 	for (int c = 1; c < 256; c++) {
 		/* the byte alone, and inside plain text */
@@ -436,18 +461,9 @@ static void shortcut_scalars(void)
 		json_array_append_new(root, json_integer(ints[i]));
 	}
 	ms_out_end_list(o);
-	ms_out_finish(o);
-	ms_out_free(o);
-	fclose(gf);
-	json_dumpf(root, wf, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', wf);
-	fclose(wf);
-	ok(got_len == want_len && !memcmp(got, want, got_len),
+	ok(vs_close(&v, root, NULL, NULL, NULL, NULL),
 	   "every byte in a string, integers of every width, a document of "
 	   "several blocks, as jansson dumps them");
-	json_decref(root);
-	free(got);
-	free(want);
 }
 
 /* ---- Corner cases of the streaming contract (output.h) ---- */
