@@ -2211,7 +2211,6 @@ struct mail_tee {
 	bool want_body;          /* the caller keeps bodies */
 	/* resuming after a caller's mark (ms_store_mail_parse_archive_from) */
 	const struct ms_store_mail_mark *from;  /* or NULL */
-	int64_t skip_seq;        /* records up to it are not handed out */
 	int64_t max_seq;         /* the newest record handed out or written */
 	int max_epoch;           /* the newest epoch of those, or -1 */
 	uint64_t fresh_bytes;
@@ -2445,7 +2444,9 @@ static int replay_upto(struct mail_tee *t, int epoch)
 	while (rc == 0 && t->next_epoch < t->epochs->len &&
 	       g_array_index(t->epochs, int, t->next_epoch) <= epoch) {
 		int e = g_array_index(t->epochs, int, t->next_epoch++);
-		int64_t after = t->skip_seq;
+		/* the records up to the caller's mark (checked by
+		 * mark_check()) are not handed out */
+		int64_t after = t->from ? t->from->seq : 0;
 
 		if (!st) {
 			int r = sqlite3_prepare_v2(t->s->db, t->want_body ?
@@ -2679,7 +2680,6 @@ static int mark_check(struct mail_tee *t)
 	if (n != f->count || later != 0)
 		return ms_error_set(MS_ESTALE, "the stored messages of '%s' "
 				    "changed since the saved state", t->path);
-	t->skip_seq = f->seq;
 	t->max_seq = f->seq;
 	t->max_epoch = f->epoch;
 	return 0;
