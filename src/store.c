@@ -974,13 +974,46 @@ static int writer_add(struct writer *w, const struct ms_commit *c)
 	return 0;
 }
 
-/* ---- the commit graph of step 1 ---- */
+/* ---- fixed-size records, many, freed together ---- */
 
 /*
- * A whole history's nodes are loaded on every walk: they come NODE_BLOCK
- * at a time, and the parents of all but octopus merges live inside them.
+ * A whole history's worth of graph nodes and patch-ids is loaded on every
+ * run: they are handed out SLAB_BLOCK at a time, not one allocation each.
  */
-#define NODE_BLOCK 4096
+#define SLAB_BLOCK 4096
+
+struct slab {
+	GPtrArray *blocks;      /* SLAB_BLOCK records each */
+	guint used;             /* records taken from the last block */
+	gsize size;
+};
+
+static void slab_init(struct slab *sl, gsize size)
+{
+	sl->blocks = g_ptr_array_new_with_free_func(g_free);
+	sl->used = SLAB_BLOCK;
+	sl->size = size;
+}
+
+/* A new record, uninitialised; valid until slab_release(). */
+static void *slab_new(struct slab *sl)
+{
+	if (sl->used == SLAB_BLOCK) {
+		g_ptr_array_add(sl->blocks, g_malloc_n(SLAB_BLOCK, sl->size));
+		sl->used = 0;
+	}
+	return (char *)sl->blocks->pdata[sl->blocks->len - 1] +
+	       sl->size * sl->used++;
+}
+
+static void slab_release(struct slab *sl)
+{
+	g_ptr_array_free(sl->blocks, TRUE);
+}
+
+/* ---- the commit graph of step 1 ---- */
+
+/* The parents of all but octopus merges live inside their node. */
 #define NODE_PARENTS 2
 
 struct node {
@@ -997,9 +1030,8 @@ struct node {
 };
 
 struct graph {
-	GHashTable *nodes;      /* id -> struct node * */
-	GPtrArray *blocks;      /* struct node[NODE_BLOCK] each */
-	guint used;             /* nodes taken from the last block */
+	GHashTable *nodes;      /* id -> struct node *, each in `slab` */
+	struct slab slab;
 	struct ms_git_graph *git;
 	const char *gitdir;
 };
@@ -1027,26 +1059,26 @@ static void node_set_parents(struct node *n, unsigned char *parents)
 static void graph_init(struct graph *g, const char *gitdir)
 {
 	g->nodes = g_hash_table_new(raw_hash, raw_eq);
-	g->blocks = g_ptr_array_new_with_free_func(g_free);
-	g->used = NODE_BLOCK;
+	slab_init(&g->slab, sizeof(struct node));
 	g->git = NULL;
 	g->gitdir = gitdir;
 }
 
 static void graph_release(struct graph *g)
 {
-	for (guint b = 0; b < g->blocks->len; b++) {
-		struct node *block = g->blocks->pdata[b];
-		guint n = b + 1 < g->blocks->len ? NODE_BLOCK : g->used;
+	GHashTableIter it;
+	gpointer v;
 
-		for (guint i = 0; i < n; i++) {
-			node_set_parents(&block[i], NULL);
-			if (block[i].pnodes != block[i].own_pnodes)
-				g_free(block[i].pnodes);
-		}
+	g_hash_table_iter_init(&it, g->nodes);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct node *n = v;
+
+		node_set_parents(n, NULL);
+		if (n->pnodes != n->own_pnodes)
+			g_free(n->pnodes);
 	}
 	g_hash_table_destroy(g->nodes);
-	g_ptr_array_free(g->blocks, TRUE);
+	slab_release(&g->slab);
 	ms_git_graph_free(g->git);
 }
 
@@ -1056,11 +1088,7 @@ static struct node *graph_node(struct graph *g, const unsigned char *raw)
 
 	if (n)
 		return n;
-	if (g->used == NODE_BLOCK) {
-		g_ptr_array_add(g->blocks, g_new(struct node, NODE_BLOCK));
-		g->used = 0;
-	}
-	n = (struct node *)g->blocks->pdata[g->blocks->len - 1] + g->used++;
+	n = slab_new(&g->slab);
 	memset(n, 0, sizeof(*n));
 	memcpy(n->id, raw, RAWSZ);
 	g_hash_table_insert(g->nodes, n->id, n);
@@ -3407,10 +3435,9 @@ int ms_store_links_put(struct ms_store *s, int version, unsigned flags,
 /* ---- patch-ids ---- */
 
 /*
- * Records PATCHID_BLOCK at a time, their summaries in one chunk, hashed
- * by the raw id: a whole history's worth is read on every linking run.
+ * Records in a slab, their summaries in one chunk, hashed by the raw id:
+ * a whole history's worth is read on every linking run.
  */
-#define PATCHID_BLOCK 4096
 
 struct patchid_rec {
 	unsigned char id[RAWSZ];
@@ -3418,8 +3445,7 @@ struct patchid_rec {
 };
 
 struct ms_store_patchids {
-	GPtrArray *blocks;      /* struct patchid_rec[PATCHID_BLOCK] each */
-	guint used;             /* records taken from the last block */
+	struct slab slab;       /* struct patchid_rec */
 	GStringChunk *strings;
 	GHashTable *by_id;      /* raw id -> struct patchid_rec * */
 };
@@ -3429,20 +3455,9 @@ void ms_store_patchids_free(struct ms_store_patchids *p)
 	if (!p)
 		return;
 	g_hash_table_destroy(p->by_id);
-	g_ptr_array_free(p->blocks, TRUE);
+	slab_release(&p->slab);
 	g_string_chunk_free(p->strings);
 	g_free(p);
-}
-
-static struct patchid_rec *patchid_new(struct ms_store_patchids *p)
-{
-	if (p->used == PATCHID_BLOCK) {
-		g_ptr_array_add(p->blocks, g_new(struct patchid_rec,
-						 PATCHID_BLOCK));
-		p->used = 0;
-	}
-	return (struct patchid_rec *)p->blocks->pdata[p->blocks->len - 1] +
-	       p->used++;
 }
 
 int ms_store_patchids_get(struct ms_store *s, struct ms_store_patchids **out)
@@ -3452,8 +3467,7 @@ int ms_store_patchids_get(struct ms_store *s, struct ms_store_patchids **out)
 	int rc;
 
 	*out = NULL;
-	p->blocks = g_ptr_array_new_with_free_func(g_free);
-	p->used = PATCHID_BLOCK;
+	slab_init(&p->slab, sizeof(struct patchid_rec));
 	p->strings = g_string_chunk_new(64 * 1024);
 	p->by_id = g_hash_table_new(raw_hash, raw_eq);
 	rc = exec(s, "BEGIN", "read the patch-ids");
@@ -3477,7 +3491,7 @@ int ms_store_patchids_get(struct ms_store *s, struct ms_store_patchids **out)
 		if (!id || !hex_to_raw(id, (size_t)sqlite3_column_bytes(st, 0),
 				       raw))
 			continue;
-		x = patchid_new(p);
+		x = slab_new(&p->slab);
 		memcpy(x->id, raw, RAWSZ);
 		g_strlcpy(x->v.patch_id, pid ? pid : "",
 			  sizeof(x->v.patch_id));
