@@ -597,6 +597,11 @@ snap_set("UPDATE mail_snapshots SET data = substr(data, 1, "
          "length(data) / 2)")
 link_same("a truncated mail snapshot is ignored: same report")
 eq(snap(), [(607, 0, 1)], "... and replaced")
+kind = db_query(ldb, "SELECT kind FROM mail_snapshots")
+snap_set("UPDATE mail_snapshots SET kind = kind + 1")
+link_same("a snapshot of another kind (format) is not read: same report")
+eq(db_query(ldb, "SELECT kind FROM mail_snapshots"), kind,
+   "... and replaced by one of this kind")
 snap_set("UPDATE mail_snapshots SET count = count - 1")
 link_same("a snapshot that no longer matches the records: same report")
 eq(snap(), [(607, 0, 1)], "... and replaced")
