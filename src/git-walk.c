@@ -8,6 +8,9 @@
  * hands the finished commits to the caller in walk order.  Workers run at
  * most WINDOW commits ahead of the caller, so memory stays bounded.
  *
+ * Trees are read through NR_PARTS object databases, not one: see
+ * open_parts().
+ *
  * Commits are parsed from their raw object rather than with
  * git_commit_lookup(): libgit2 refuses a commit whose author line is
  * malformed, and odd data must never stop the walk.
@@ -19,10 +22,13 @@
 #include <git2.h>
 #include <glib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define WINDOW 4096
 #define WALK_BATCH 256
 #define CHUNK 32
+#define NR_PARTS 12
+#define MAX_PART_PACKS 256      /* packs times parts, bounding open files */
 
 struct item {
 	struct ms_commit c;
@@ -39,6 +45,7 @@ struct worker {
 	struct walk *w;
 	git_repository *repo;
 	git_odb *odb;
+	git_odb *parts[NR_PARTS];    /* tree reads, by directory; or NULL */
 	GThread *thread;
 	GString *prefix;
 	GHashTable *cur, *prev;      /* raw trees: this commit's, the last */
@@ -359,6 +366,27 @@ static GHashTable *tree_cache_new(void)
 				     (GDestroyNotify)git_odb_object_free);
 }
 
+/*
+ * The object database a tree under `prefix` is read from: one per
+ * directory two levels down ("drivers/net/"), by a hash of its name.
+ */
+static git_odb *part_odb(struct worker *wk, const GString *prefix)
+{
+	const char *p = prefix->str, *end = p + prefix->len, *cut = end;
+	const char *slash = memchr(p, '/', prefix->len);
+	git_odb *odb;
+	guint h = 5381;
+
+	if (slash) {
+		slash = memchr(slash + 1, '/', (size_t)(end - slash - 1));
+		cut = slash ? slash : end;
+	}
+	for (; p < cut; p++)
+		h = h * 33 + (unsigned char)*p;
+	odb = wk->parts[h % NR_PARTS];
+	return odb ? odb : wk->odb;
+}
+
 /* The raw tree `id` (borrowed from the cache), or NULL when missing. */
 static git_odb_object *read_tree(struct worker *wk, struct item *it,
 				 const unsigned char *raw)
@@ -376,7 +404,7 @@ static git_odb_object *read_tree(struct worker *wk, struct item *it,
 		return obj;
 	}
 	git_oid_fromraw(&id, raw);
-	if (git_odb_read(&obj, wk->odb, &id) < 0 ||
+	if (git_odb_read(&obj, part_odb(wk, wk->prefix), &id) < 0 ||
 	    git_odb_object_type(obj) != GIT_OBJECT_TREE) {
 		git_odb_object_free(obj);
 		it->c.incomplete = true;
@@ -702,6 +730,91 @@ static int open_repo(const char *gitdir, git_repository **out)
 	return 0;
 }
 
+/*
+ * libgit2 1.5 gives each pack one delta-base cache of a fixed 16 MiB,
+ * and empties all of it whenever it fills.  Walking kernel-sized trees
+ * overflows it at once, and each version of a directory is then rebuilt
+ * from the base of its delta chain, again and again (git keeps a 96 MiB
+ * LRU cache instead): the walk took 2-3 times git log's time.
+ *
+ * libgit2 shares an open pack between object databases by the pack's
+ * path, as spelled.  Opening the object directory under NR_PARTS
+ * spellings ("objects/.", "objects/./.", ...) therefore gives NR_PARTS
+ * caches, and part_odb() sends each directory's trees to one of them,
+ * so that each cache holds a share of the trees.  Every worker opens
+ * the same spellings: workers share the caches, as they share the
+ * packs, and each has its own handles.  The pack is mapped once per
+ * spelling; the kernel shares the pages, but they count in the resident
+ * size once per mapping.
+ *
+ * Returns how many parts to use: fewer when the repository has many
+ * packs (each part opens every pack it reads from), none on an error
+ * (the worker's own database then serves every read).
+ */
+static int count_parts(git_repository *repo, char **objdir)
+{
+	git_buf path = { 0 };
+	guint64 bytes = 0;
+	size_t packs = 0, mapped = 0;
+	const char *name;
+	char *packdir;
+	GDir *dir;
+	int parts = 0;
+
+	*objdir = NULL;
+	if (git_repository_item_path(&path, repo,
+				     GIT_REPOSITORY_ITEM_OBJECTS) < 0)
+		return 0;
+	*objdir = g_strdup(path.ptr);
+	git_buf_dispose(&path);
+	packdir = g_build_filename(*objdir, "pack", NULL);
+	dir = g_dir_open(packdir, 0, NULL);
+	while (dir && (name = g_dir_read_name(dir))) {
+		char *file;
+		struct stat sb;
+
+		if (!g_str_has_suffix(name, ".pack"))
+			continue;
+		file = g_build_filename(packdir, name, NULL);
+		if (stat(file, &sb) == 0) {
+			packs++;
+			bytes += (guint64)sb.st_size;
+		}
+		g_free(file);
+	}
+	if (dir)
+		g_dir_close(dir);
+	g_free(packdir);
+	if (packs == 0)
+		return 0;
+	parts = (int)MIN((size_t)NR_PARTS, MAX_PART_PACKS / packs);
+	/*
+	 * Keep every spelling's mapping within libgit2's limit on mapped
+	 * pack bytes, or it would unmap and remap windows all walk long.
+	 * The limit is process-wide; raising it only reserves addresses.
+	 */
+	if (parts > 1 &&
+	    git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT, &mapped) == 0 &&
+	    bytes * (guint64)(parts + 1) > mapped &&
+	    bytes * (guint64)(parts + 1) < (guint64)SIZE_MAX / 2)
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT,
+				 (size_t)(bytes * (guint64)(parts + 1)));
+	return parts > 1 ? parts : 0;
+}
+
+/* Opens the worker's part databases; a part that fails stays NULL. */
+static void open_parts(struct worker *wk, const char *objdir, int parts)
+{
+	GString *dir = g_string_new(objdir);
+
+	for (int k = 0; k < parts; k++) {
+		g_string_append(dir, "/.");
+		if (git_odb_open(&wk->parts[k], dir->str) < 0)
+			wk->parts[k] = NULL;
+	}
+	g_string_free(dir, TRUE);
+}
+
 static int resolve(git_repository *repo, const char *gitdir,
 		   const char *rev, git_commit **out)
 {
@@ -809,6 +922,8 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 	struct ms_walk_stats st = { 0 };
 	git_commit *start = NULL;
 	GThread *walker = NULL;
+	char *objdir = NULL;
+	int parts;
 	int nr = opts->nr_threads > 0 ? opts->nr_threads :
 		(int)g_get_num_processors();
 	int rc, i;
@@ -844,6 +959,7 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 	}
 	if (nr < 1)
 		nr = 1;
+	parts = count_parts(w.repo, &objdir);
 	wks = g_new0(struct worker, (size_t)nr);
 	for (i = 0; i < nr; i++) {
 		wks[i].w = &w;
@@ -852,6 +968,8 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 					     NULL);
 		if (rc == 0)
 			rc = git_repository_odb(&wks[i].odb, wks[i].repo);
+		if (rc == 0)
+			open_parts(&wks[i], objdir, parts);
 		if (rc < 0) {
 			rc = ms_git_error(rc, "cannot open repository '%s'",
 					  gitdir);
@@ -944,6 +1062,8 @@ out:
 	if (wks) {
 		for (i = 0; i < nr; i++) {
 			git_odb_free(wks[i].odb);
+			for (int k = 0; k < NR_PARTS; k++)
+				git_odb_free(wks[i].parts[k]);
 			git_repository_free(wks[i].repo);
 			if (wks[i].prefix)
 				g_string_free(wks[i].prefix, TRUE);
@@ -954,6 +1074,7 @@ out:
 		}
 		g_free(wks);
 	}
+	g_free(objdir);
 	git_revwalk_free(w.revwalk);
 	git_commit_free(start);
 	git_repository_free(w.repo);
