@@ -6,8 +6,12 @@ committer, dates, body>, written to /dev/null.  Measured: build/tests/
 bench-walk (the walk `maintstat activity` does: trailers and touched
 paths, merges skipped) and `maintstat activity` itself (walk + matching
 every path to its MAINTAINERS entries + the report).  Each is run RUNS
-times (default 3) and the best wall time kept, since the machine is
-shared.  Prints both figures and the ratio.
+times (default 3), in turn, and the best wall time kept, since the
+machine is shared.  Prints both figures and the ratio, and each one's
+peak anonymous (private) memory and peak resident size.  The walk maps
+each pack once per tree cache (src/git-walk.c, count_parts()): those
+pages are one copy in memory, shared with the page cache, but the
+resident size counts them once per mapping.
 
     tests/bench/bench-walk.py [--build DIR] [REPO...]
 
@@ -19,7 +23,6 @@ u-boot/u-boot; never commit it).
 """
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -29,34 +32,59 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 FORMAT = "%H%n%an <%ae> %at %ai%n%cn <%ce> %ct %ci%n%B"
 
 
-def cpu():
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
+def anon_kib(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("RssAnon:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
-def best(cmd, runs, cwd=None):
-    """Best (wall, cpu) seconds of `runs` runs, or None on failure.  CPU
-    time (user+sys, all threads) is printed too: on a shared, loaded
-    machine it is the steadier figure."""
-    times = []
+def once(cmd):
+    """(wall s, cpu s, peak anonymous MiB, peak RSS MiB) of one run, or
+    None on failure.  Anonymous memory is sampled every 20 ms."""
+    t = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    anon = 0
+    while True:
+        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            break
+        anon = max(anon, anon_kib(p.pid))
+        time.sleep(0.02)
+    wall = time.monotonic() - t
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        return None
+    return (wall, ru.ru_utime + ru.ru_stime, anon / 1024,
+            ru.ru_maxrss / 1024)
+
+
+def best_of(cmds, runs):
+    """Each command's best run (by wall time) of `runs`, the commands run
+    in turn so that a slow spell of the shared machine hits them all.
+    CPU time (user+sys, all threads) is printed too: on a loaded machine
+    it is the steadier figure."""
+    res = [[] for _ in cmds]
     for _ in range(runs):
-        t, c = time.monotonic(), cpu()
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, cwd=cwd)
-        if p.returncode != 0:
-            return None
-        times.append((time.monotonic() - t, cpu() - c))
-    return min(times)
+        for i, cmd in enumerate(cmds):
+            res[i].append(once(cmd))
+    return [None if None in r else min(r) for r in res]
 
 
 def show(what, t, base):
     if t is None:
         print("  %-40s  failed (see above)" % what)
-    elif base is None:
-        print("  %-40s %7.2f s wall %7.2f s cpu" % (what, t[0], t[1]))
-    else:
-        print("  %-40s %7.2f s wall %7.2f s cpu  ratio %.2f wall, "
-              "%.2f cpu" % (what, t[0], t[1], t[0] / base[0],
-                            t[1] / base[1]))
+        return
+    line = ("  %-40s %6.2f s wall %6.2f s cpu %5.0f MiB anon %5.0f MiB "
+            "rss" % (what, t[0], t[1], t[2], t[3]))
+    if base is not None:
+        line += "  ratio %.2f wall, %.2f cpu" % (t[0] / base[0],
+                                                 t[1] / base[1])
+    print(line)
 
 
 def generated(cache):
@@ -95,11 +123,11 @@ def main():
                            capture_output=True, text=True).stdout.strip()
         print("\n%s (%s commits without merges, %d cores)"
               % (repo, n, os.cpu_count()))
-        g = best(["git", "--git-dir", repo, "log", "--no-merges", "--raw",
-                  "--no-renames", "--format=" + FORMAT, "HEAD"], a.runs)
-        w = best([walk, repo], a.runs)
-        act = best([ms, "activity", "--no-cache", "--repo", repo],
-                   a.runs)
+        g, w, act = best_of(
+            [["git", "--git-dir", repo, "log", "--no-merges", "--raw",
+              "--no-renames", "--format=" + FORMAT, "HEAD"],
+             [walk, repo],
+             [ms, "activity", "--no-cache", "--repo", repo]], a.runs)
         show("git log --no-merges --raw --no-renames:", g, None)
         show("maintstat walk (bench-walk):", w, g)
         show("maintstat activity (walk+match+report):", act, g)
