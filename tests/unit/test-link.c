@@ -29,9 +29,11 @@ static void url(const char *in, const char *want)
 static GString *mbox;
 
 /* A posting by `from` dated `day` days after T0 whose diff touches
- * files f0 .. f<nr_files - 1> under `dir`. */
-static void post(const char *id, const char *from, const char *subject,
-		 int day, const char *dir, int nr_files)
+ * files f0 .. f<nr_files - 1> under `dir`; its lines name `tag`, so
+ * postings of one tag have one patch-id. */
+static void post_diff(const char *id, const char *from,
+		      const char *subject, int day, const char *dir,
+		      int nr_files, const char *tag)
 {
 	GDateTime *d = g_date_time_new_from_unix_utc(T0 + (gint64)day * DAY);
 	char *date = g_date_time_format(d, "%a, %d %b %Y %H:%M:%S +0000");
@@ -46,11 +48,33 @@ static void post(const char *id, const char *from, const char *subject,
 				       "index 1111111..2222222 100644\n"
 				       "--- a/%s/f%d.c\n+++ b/%s/f%d.c\n"
 				       "@@ -1 +1 @@\n-old %s %d\n+new %s %d\n",
-				       dir, i, dir, i, dir, i, dir, i, id, i,
-				       id, i);
+				       dir, i, dir, i, dir, i, dir, i, tag, i,
+				       tag, i);
 	g_string_append(mbox, "-- \n2.40.0\n\n");
 	g_free(date);
 	g_date_time_unref(d);
+}
+
+static void post(const char *id, const char *from, const char *subject,
+		 int day, const char *dir, int nr_files)
+{
+	post_diff(id, from, subject, day, dir, nr_files, id);
+}
+
+/* Commit `c` given the patch-id of posting `id`. */
+static void take_patch_id(struct ms_link_commit *c,
+			  const struct ms_link_mail *lm, const char *id)
+{
+	const struct ms_mail_index *idx = ms_link_mail_index(lm);
+
+	for (size_t i = 0; i < ms_mail_index_count(idx); i++) {
+		const struct ms_mail_rec *r = ms_mail_index_get(idx, (uint32_t)i);
+
+		if (r->message_id && r->patch_id &&
+		    !strcmp(r->message_id, id))
+			g_strlcpy(c->patch_id, r->patch_id,
+				  sizeof(c->patch_id));
+	}
 }
 
 static struct ms_link_commit *commit(const char *name, const char *email,
@@ -102,6 +126,19 @@ static void linked_to(const struct ms_link_mail *lm,
 	is_str(rec ? rec->message_id : NULL, id, what);
 	is_int(l ? (int)l->method : -1, MS_LINK_AUTHOR_DATE, what);
 	is_int(l ? l->evidence & evidence : 0, evidence, what);
+}
+
+/* Commit `ci` linked to `id` by patch-id. */
+static void by_patch_id(const struct ms_link_mail *lm,
+			const struct ms_link_result *r, uint32_t ci,
+			const char *id, const char *what)
+{
+	const struct ms_link *l = link_of(r, ci);
+	const struct ms_mail_rec *rec = l ? ms_mail_index_get(
+		ms_link_mail_index(lm), l->rec) : NULL;
+
+	is_str(rec ? rec->message_id : NULL, id, what);
+	is_int(l ? (int)l->method : -1, MS_LINK_PATCH_ID, what);
 }
 
 /* Whether results `a` and `b` are the same links. */
@@ -265,6 +302,24 @@ static void run_linker(void)
 	/* a tree-wide change: 12 files on both sides */
 	post("wide@a.org", "Cat Coder <cat@c.org>", "treewide: rename", 3,
 	     "fs", 12);
+	/* Eve's patch, reposted unchanged by the maintainer, who then
+	 * committed it: he pushed his repost (git am kept Eve's Date) */
+	post("eve@e.org", "Eve Ember <eve@e.org>", "crypto: fix the key", 4,
+	     "crypto", 1);
+	post_diff("repost@k.org", "Maint Ainer <maint@k.org>",
+		  "crypto: fix the key", 5, "crypto", 1, "eve@e.org");
+	/* Fay's patch, reposted by the maintainer only after he committed
+	 * it: her posting was applied */
+	post("fay@f.org", "Fay Fern <fay@f.org>", "hash: speed up", 11,
+	     "hash", 1);
+	post_diff("late@k.org", "Maint Ainer <maint@k.org>",
+		  "hash: speed up", 14, "hash", 1, "fay@f.org");
+	/* Gus's patch, resent by Hal (not the committer): the posting at
+	 * the author date */
+	post("gus@g.org", "Gus Gray <gus@g.org>", "sched: tidy", 15, "sched",
+	     1);
+	post_diff("hal@h.org", "Hal Hue <hal@h.org>", "sched: tidy", 16,
+		  "sched", 1, "gus@g.org");
 	/* a reply, no posting, under a subject nothing else has: a Link:
 	 * trailer names it (matched on the second thread, whose subject
 	 * keys are frozen) */
@@ -309,7 +364,34 @@ static void run_linker(void)
 		c->link_ids[c->nr_link_ids++] = g_strdup("reply-2@a.org");
 		g_ptr_array_add(commits, c);
 	}
+	{
+		static const char *const by[][3] = {
+			{ "Eve Ember", "eve@e.org", "crypto: fix the key" },
+			{ "Fay Fern", "fay@f.org", "hash: speed up" },
+			{ "Gus Gray", "gus@g.org", "sched: tidy" },
+		};
+		static const int day[] = { 4, 11, 15 };
+		static const char *const dir[] = { "crypto", "hash", "sched" };
+		static const char *const id[] = { "eve@e.org", "fay@f.org",
+						   "gus@g.org" };
+
+		for (int i = 0; i < 3; i++) {
+			struct ms_link_commit *c = commit(by[i][0], by[i][1],
+							  by[i][2], day[i],
+							  dir[i], 1);
+
+			take_patch_id(c, lm, id[i]);
+			g_ptr_array_add(commits, c);
+		}
+	}
 	r = ms_link_run(lm, commits, &lo);
+	by_patch_id(lm, r, 6, "repost@k.org",
+		    "a patch the committer reposted: his repost");
+	by_patch_id(lm, r, 7, "fay@f.org",
+		    "a repost after the commit: the author's posting");
+	by_patch_id(lm, r, 8, "gus@g.org",
+		    "a repost by someone else: the posting at the author "
+		    "date");
 	linked_to(lm, r, 0, "tie-1@a.org", MS_LINK_EV_SUBJECT |
 		  MS_LINK_EV_FILES | MS_LINK_EV_AUTHOR,
 		  "a tie between postings of one date: the first");
