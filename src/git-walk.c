@@ -8,8 +8,8 @@
  * hands the finished commits to the caller in walk order.  Workers run at
  * most WINDOW commits ahead of the caller, so memory stays bounded.
  *
- * Trees are read through NR_PARTS object databases, not one: see
- * open_parts().
+ * Trees are read through up to NR_PARTS object databases, not one, to
+ * get more of libgit2's delta-base caches: see count_parts().
  *
  * Commits are parsed from their raw object rather than with
  * git_commit_lookup(): libgit2 refuses a commit whose author line is
