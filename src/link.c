@@ -982,26 +982,27 @@ static void ckey_init(struct matcher *m, struct ckey *k,
 }
 
 /*
- * The applied posting among candidates: when someone else committed it,
- * the committer's own posting of it (a maintainer who reposts a patch,
- * say inside a series of his, pushes what he posted; its Date is not
- * the author date, which git am kept from the author's posting), the
- * newest one no later than the commit date (plus SKEW) and not older
- * than the one at the author date; else the one dated exactly at the
- * commit's author date (git am keeps the posting's Date); else the
- * newest posted no later than the commit date (plus SKEW), else the
- * oldest after it.  The committer's postings count only among
- * postings of one patch-id, not of one subject.  With `by_subject`, only
- * the author's (or the committer's) postings within SUBJECT_WINDOW whose
- * files overlap the commit's (when both are known), the best overlap
- * first.
+ * The applied posting among candidates, the first of:
+ * - when someone else committed it and the candidates share a patch-id
+ *   (not only a subject): the committer's own newest posting, no later
+ *   than the commit date (plus SKEW) and not before the author date.  A
+ *   maintainer who reposts a patch (say inside a series of his) pushes
+ *   what he posted; git am kept the author's Date, so the author's
+ *   posting is the one at the author date;
+ * - when someone else committed it: the one dated exactly at the
+ *   commit's author date (git am keeps the posting's Date);
+ * - the newest posted no later than the commit date (plus SKEW);
+ * - the oldest after it.
+ * With `by_subject`, only the author's (or the committer's) postings
+ * within SUBJECT_WINDOW whose files overlap the commit's (when both are
+ * known), the best overlap first.
  */
 static int64_t pick(struct matcher *m, struct span cand,
 		    struct ckey *k, bool by_subject)
 {
 	const struct ms_link_commit *c = k->c;
 	int64_t best = -1, after = -1, exact = -1, repost = -1;
-	int64_t best_date = 0, after_date = 0, repost_date = 0, exact_d = 0;
+	int64_t best_date = 0, after_date = 0, repost_date = 0;
 	size_t best_common = 0, exact_common = 0;
 
 	for (uint32_t i = 0; i < cand.len; i++) {
@@ -1031,7 +1032,6 @@ static int64_t pick(struct matcher *m, struct span cand,
 		if (exact_date(r, c) && !k->self) {
 			if (exact < 0 || common > exact_common) {
 				exact = rec;
-				exact_d = d;
 				exact_common = common;
 			}
 		} else if (d <= c->commit_time + SKEW) {
@@ -1053,7 +1053,7 @@ static int64_t pick(struct matcher *m, struct span cand,
 		k->memo_rec = (uint32_t)best;
 		k->memo_common = best_common;
 	}
-	if (repost >= 0 && (exact < 0 || repost_date >= exact_d))
+	if (repost >= 0 && repost_date >= c->author_time)
 		return repost;
 	if (exact >= 0)
 		return exact;
