@@ -2798,6 +2798,24 @@ static char *file_sha1(const char *path, GStatBuf *sb)
 	return out;
 }
 
+/*
+ * The key an archive is stored under: its absolute path with symbolic
+ * links resolved, or only made absolute when it does not exist (yet).
+ */
+static char *archive_key(const char *path)
+{
+	char *abs = g_canonicalize_filename(path, NULL);
+	char *real = realpath(abs, NULL);
+	char *key;
+
+	if (!real)
+		return abs;
+	key = g_strdup(real);
+	free(real);
+	g_free(abs);
+	return key;
+}
+
 /* Is the recorded state of inbox `id` this size, mtime and SHA-1? */
 static int mbox_known(struct ms_store *s, int64_t id, const GStatBuf *sb,
 		      const char *sha1, bool *same)
@@ -2834,23 +2852,21 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 {
 	struct mail_tee t = { 0 };
 	GStatBuf sb, after;
-	char *abs = g_canonicalize_filename(path, NULL);
-	char *real = realpath(abs, NULL);
+	char *key = archive_key(path);
 	char *sha1 = file_sha1(path, &sb);
 	bool same = false;
 	int rc;
 
 	if (!sha1) {
 		/* let the reader fail in its own words */
-		free(real);
-		g_free(abs);
+		g_free(key);
 		if (from)
 			return ms_error_set(MS_ESTALE, "cannot read '%s'",
 					    path);
 		return ms_mail_parse_archive(path, NULL, 0, flags, fn, data,
 					     result, diags);
 	}
-	tee_init(&t, s, real ? real : abs, path, flags, fn, data);
+	tee_init(&t, s, key, path, flags, fn, data);
 	t.mbox = true;
 	t.from = from;
 	rc = mail_load(&t);
@@ -2953,8 +2969,7 @@ out:
 	g_array_free(t.epochs, TRUE);
 	g_hash_table_destroy(t.heads);
 	g_free(sha1);
-	free(real);
-	g_free(abs);
+	g_free(key);
 	return rc;
 }
 
@@ -3014,7 +3029,7 @@ int ms_store_mail_parse_archive_from(struct ms_store *s, const char *path,
 {
 	struct mail_tee t = { 0 };
 	struct ms_mail_after *after = NULL;
-	char *abs, *real;
+	char *key;
 	GArray *all;
 	guint n_after = 0;
 	int rc, rc2;
@@ -3034,9 +3049,8 @@ int ms_store_mail_parse_archive_from(struct ms_store *s, const char *path,
 				 diags);
 	if (!ms_mail_is_inbox(path))
 		return mbox_dir(s, path, flags, fn, data, result, diags);
-	abs = g_canonicalize_filename(path, NULL);
-	real = realpath(abs, NULL);
-	tee_init(&t, s, real ? real : abs, path, flags, fn, data);
+	key = archive_key(path);
+	tee_init(&t, s, key, path, flags, fn, data);
 	t.from = from;
 	rc = mail_load(&t);
 	if (rc == 0)
@@ -3119,8 +3133,7 @@ out:
 	g_string_free(t.buf, TRUE);
 	g_array_free(t.epochs, TRUE);
 	g_hash_table_destroy(t.heads);
-	free(real);
-	g_free(abs);
+	g_free(key);
 	return rc;
 }
 
@@ -3129,8 +3142,7 @@ out:
 int ms_store_mail_snapshot_get(struct ms_store *s, const char *path, int kind,
 			       GBytes **data, struct ms_store_mail_mark *mark)
 {
-	char *abs = g_canonicalize_filename(path, NULL);
-	char *real = realpath(abs, NULL);
+	char *key = archive_key(path);
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -3147,8 +3159,7 @@ int ms_store_mail_snapshot_get(struct ms_store *s, const char *path, int kind,
 				"s.inbox WHERE i.path = ? AND s.kind = ?", -1,
 				&st, NULL);
 	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, real ? real : abs, -1,
-				  SQLITE_STATIC);
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 2, kind);
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW) {
@@ -3176,8 +3187,7 @@ int ms_store_mail_snapshot_get(struct ms_store *s, const char *path, int kind,
 	sqlite3_finalize(st);
 	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 out:
-	free(real);
-	g_free(abs);
+	g_free(key);
 	if (rc != SQLITE_OK) {
 		*mark = (struct ms_store_mail_mark){ 0 };
 		g_clear_pointer(data, g_bytes_unref);

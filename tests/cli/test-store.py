@@ -473,6 +473,23 @@ eq(db_query(ldb, "SELECT count(*) FROM commit_patchids WHERE version = "
             "1 AND length(patch_id) = 40")[0][0], 300,
    "the store holds the patch-id of each of the 300 commits")
 link_same("link, warm store: same report")
+# the archive named through a symbolic link, or relative to another
+# directory: one inbox in the store, its messages and snapshot shared
+alias = os.path.join(tmp, "lgen-alias")
+os.symlink(linbox, alias)
+for name, archive, cwd in (("a symbolic link", alias, None),
+                           ("a relative path", os.path.basename(linbox),
+                            tmp)):
+    want = run("link", "--repo", lrepo, "--archive", linbox, "--json",
+               "--no-cache")
+    got = run("link", "--repo", lrepo, "--archive", archive, "--json",
+              "--db", ldb, cwd=cwd)
+    ok(got.rc == 0 and got.out == want.out,
+       "the archive through %s: same report" % name,
+       got.err + first_diff(want.out, got.out))
+    eq(db_query(ldb, "SELECT count(*), (SELECT count(*) FROM messages), "
+                "(SELECT count(*) FROM mail_snapshots) FROM inboxes"),
+       [(1, 600, 1)], "... one inbox, its 600 messages and its snapshot")
 c = sqlite3.connect(ldb)
 c.execute("UPDATE commit_patchids SET version = 0, patch_id = '0' || "
           "substr(patch_id, 2) WHERE rowid % 7 = 0")
