@@ -22,7 +22,7 @@
 #include <git2.h>
 #include <glib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <glib/gstdio.h>
 
 #define WINDOW 4096
 #define WALK_BATCH 256
@@ -747,38 +747,29 @@ static int open_repo(const char *gitdir, git_repository **out)
  * spelling; the kernel shares the pages, but they count in the resident
  * size once per mapping.
  *
- * Returns how many parts to use: fewer when the repository has many
- * packs (each part opens every pack it reads from), none on an error
- * (the worker's own database then serves every read).
+ * How many parts to use for `objdir`: fewer when it has many packs (each
+ * part opens every pack it reads from), none without packs.  *bytes is
+ * the packs' total size.
  */
-static int count_parts(git_repository *repo, char **objdir)
+static int count_parts(const char *objdir, guint64 *bytes)
 {
-	git_buf path = { 0 };
-	guint64 bytes = 0;
-	size_t packs = 0, mapped = 0;
+	char *packdir = g_build_filename(objdir, "pack", NULL);
+	GDir *dir = g_dir_open(packdir, 0, NULL);
 	const char *name;
-	char *packdir;
-	GDir *dir;
-	int parts = 0;
+	size_t packs = 0;
+	int parts;
 
-	*objdir = NULL;
-	if (git_repository_item_path(&path, repo,
-				     GIT_REPOSITORY_ITEM_OBJECTS) < 0)
-		return 0;
-	*objdir = g_strdup(path.ptr);
-	git_buf_dispose(&path);
-	packdir = g_build_filename(*objdir, "pack", NULL);
-	dir = g_dir_open(packdir, 0, NULL);
+	*bytes = 0;
 	while (dir && (name = g_dir_read_name(dir))) {
 		char *file;
-		struct stat sb;
+		GStatBuf sb;
 
 		if (!g_str_has_suffix(name, ".pack"))
 			continue;
 		file = g_build_filename(packdir, name, NULL);
-		if (stat(file, &sb) == 0) {
+		if (g_stat(file, &sb) == 0) {
 			packs++;
-			bytes += (guint64)sb.st_size;
+			*bytes += (guint64)sb.st_size;
 		}
 		g_free(file);
 	}
@@ -788,18 +779,24 @@ static int count_parts(git_repository *repo, char **objdir)
 	if (packs == 0)
 		return 0;
 	parts = (int)MIN((size_t)NR_PARTS, MAX_PART_PACKS / packs);
-	/*
-	 * Keep every spelling's mapping within libgit2's limit on mapped
-	 * pack bytes, or it would unmap and remap windows all walk long.
-	 * The limit is process-wide; raising it only reserves addresses.
-	 */
-	if (parts > 1 &&
-	    git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT, &mapped) == 0 &&
-	    bytes * (guint64)(parts + 1) > mapped &&
-	    bytes * (guint64)(parts + 1) < (guint64)SIZE_MAX / 2)
-		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT,
-				 (size_t)(bytes * (guint64)(parts + 1)));
 	return parts > 1 ? parts : 0;
+}
+
+/*
+ * Raise libgit2's limit on mapped pack bytes to hold `parts` more
+ * mappings of `bytes`, or it would unmap and remap windows all walk
+ * long.  The limit is process-wide; raising it only reserves addresses.
+ */
+static void make_room(int parts, guint64 bytes)
+{
+	guint64 want = bytes * (guint64)(parts + 1);
+	size_t mapped = 0;
+
+	if (parts > 1 && want < (guint64)SIZE_MAX / 2 &&
+	    git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT, &mapped) == 0 &&
+	    want > mapped)
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT,
+				 (size_t)want);
 }
 
 /* Opens the worker's part databases; a part that fails stays NULL. */
@@ -922,8 +919,9 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 	struct ms_walk_stats st = { 0 };
 	git_commit *start = NULL;
 	GThread *walker = NULL;
-	char *objdir = NULL;
-	int parts;
+	git_buf objdir = { 0 };
+	guint64 pack_bytes = 0;
+	int parts = 0;
 	int nr = opts->nr_threads > 0 ? opts->nr_threads :
 		(int)g_get_num_processors();
 	int rc, i;
@@ -959,7 +957,11 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 	}
 	if (nr < 1)
 		nr = 1;
-	parts = count_parts(w.repo, &objdir);
+	if (git_repository_item_path(&objdir, w.repo,
+				     GIT_REPOSITORY_ITEM_OBJECTS) == 0) {
+		parts = count_parts(objdir.ptr, &pack_bytes);
+		make_room(parts, pack_bytes);
+	}
 	wks = g_new0(struct worker, (size_t)nr);
 	for (i = 0; i < nr; i++) {
 		wks[i].w = &w;
@@ -969,7 +971,7 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 		if (rc == 0)
 			rc = git_repository_odb(&wks[i].odb, wks[i].repo);
 		if (rc == 0)
-			open_parts(&wks[i], objdir, parts);
+			open_parts(&wks[i], objdir.ptr, parts);
 		if (rc < 0) {
 			rc = ms_git_error(rc, "cannot open repository '%s'",
 					  gitdir);
@@ -1074,7 +1076,7 @@ out:
 		}
 		g_free(wks);
 	}
-	g_free(objdir);
+	git_buf_dispose(&objdir);
 	git_revwalk_free(w.revwalk);
 	git_commit_free(start);
 	git_repository_free(w.repo);
