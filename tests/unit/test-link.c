@@ -115,30 +115,21 @@ static const struct ms_link *link_of(const struct ms_link_result *r,
 	return NULL;
 }
 
+/* Commit `ci` linked to posting `id` by `method`, with (at least)
+ * `evidence` when not 0. */
 static void linked_to(const struct ms_link_mail *lm,
 		      const struct ms_link_result *r, uint32_t ci,
-		      const char *id, unsigned evidence, const char *what)
+		      const char *id, enum ms_link_method method,
+		      unsigned evidence, const char *what)
 {
 	const struct ms_link *l = link_of(r, ci);
 	const struct ms_mail_rec *rec = l ? ms_mail_index_get(
 		ms_link_mail_index(lm), l->rec) : NULL;
 
 	is_str(rec ? rec->message_id : NULL, id, what);
-	is_int(l ? (int)l->method : -1, MS_LINK_AUTHOR_DATE, what);
-	is_int(l ? l->evidence & evidence : 0, evidence, what);
-}
-
-/* Commit `ci` linked to `id` by patch-id. */
-static void by_patch_id(const struct ms_link_mail *lm,
-			const struct ms_link_result *r, uint32_t ci,
-			const char *id, const char *what)
-{
-	const struct ms_link *l = link_of(r, ci);
-	const struct ms_mail_rec *rec = l ? ms_mail_index_get(
-		ms_link_mail_index(lm), l->rec) : NULL;
-
-	is_str(rec ? rec->message_id : NULL, id, what);
-	is_int(l ? (int)l->method : -1, MS_LINK_PATCH_ID, what);
+	is_int(l ? (int)l->method : -1, (int)method, what);
+	if (evidence)
+		is_int(l ? l->evidence & evidence : 0, evidence, what);
 }
 
 /* Whether results `a` and `b` are the same links. */
@@ -385,21 +376,24 @@ static void run_linker(void)
 		}
 	}
 	r = ms_link_run(lm, commits, &lo);
-	by_patch_id(lm, r, 6, "repost@k.org",
-		    "a patch the committer reposted: his repost");
-	by_patch_id(lm, r, 7, "fay@f.org",
-		    "a repost after the commit: the author's posting");
-	by_patch_id(lm, r, 8, "gus@g.org",
-		    "a repost by someone else: the posting at the author "
-		    "date");
-	linked_to(lm, r, 0, "tie-1@a.org", MS_LINK_EV_SUBJECT |
-		  MS_LINK_EV_FILES | MS_LINK_EV_AUTHOR,
+	linked_to(lm, r, 6, "repost@k.org", MS_LINK_PATCH_ID, 0,
+		  "a patch the committer reposted: his repost");
+	linked_to(lm, r, 7, "fay@f.org", MS_LINK_PATCH_ID, 0,
+		  "a repost after the commit: the author's posting");
+	linked_to(lm, r, 8, "gus@g.org", MS_LINK_PATCH_ID, 0,
+		  "a repost by someone else: the posting at the author "
+		  "date");
+	linked_to(lm, r, 0, "tie-1@a.org", MS_LINK_AUTHOR_DATE,
+		  MS_LINK_EV_SUBJECT | MS_LINK_EV_FILES | MS_LINK_EV_AUTHOR,
 		  "a tie between postings of one date: the first");
-	linked_to(lm, r, 1, "case@a.org", MS_LINK_EV_SUBJECT,
+	linked_to(lm, r, 1, "case@a.org", MS_LINK_AUTHOR_DATE,
+		  MS_LINK_EV_SUBJECT,
 		  "subjects equal but for case and final dots");
-	linked_to(lm, r, 2, "name@a.org", MS_LINK_EV_AUTHOR,
+	linked_to(lm, r, 2, "name@a.org", MS_LINK_AUTHOR_DATE,
+		  MS_LINK_EV_AUTHOR,
 		  "names equal but for non-ASCII case");
-	linked_to(lm, r, 3, "wide@a.org", MS_LINK_EV_FILES,
+	linked_to(lm, r, 3, "wide@a.org", MS_LINK_AUTHOR_DATE,
+		  MS_LINK_EV_FILES,
 		  "a tree-wide change's files in common");
 	{
 		const struct ms_link *l = link_of(r, 4);
