@@ -311,12 +311,14 @@ struct vs_jansson {
 	struct ms_out *o;
 };
 
-static void vs_open(struct vs_jansson *v)
+/* Start `v`; returns its emitter (v->o). */
+static struct ms_out *vs_open(struct vs_jansson *v)
 {
 	v->got = NULL;
 	v->got_len = 0;
 	v->gf = open_memstream(&v->got, &v->got_len);
 	v->o = ms_out_new(MS_OUT_JSON, v->gf);
+	return v->o;
 }
 
 /*
@@ -392,10 +394,8 @@ static void many_keys(void)
 {
 	struct vs_jansson v;
 	json_t *root = json_array();
-	struct ms_out *o;
+	struct ms_out *o = vs_open(&v);
 
-	vs_open(&v);
-	o = v.o;
 	ms_out_begin_list(o);
 	for (int round = 0; round < 2; round++) {
 		json_t *obj = json_object();
@@ -431,10 +431,8 @@ static void shortcut_scalars(void)
 	};
 	struct vs_jansson v;
 	json_t *root = json_array();
-	struct ms_out *o;
+	struct ms_out *o = vs_open(&v);
 
-	vs_open(&v);
-	o = v.o;
 	ms_out_begin_list(o);
 	for (int c = 1; c < 256; c++) {
 		/* the byte alone, and inside plain text */
