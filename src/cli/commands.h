@@ -1,5 +1,5 @@
 /*
- * commands.h - every maintstat command is one file, src/cmd-<name>.c,
+ * commands.h - every maintstat command is one file, src/cli/cmd-<name>.c,
  * exporting one function.  It returns the process exit code (0 ok,
  * 1 runtime failure, 2 usage error); argv[0] is the command name.
  */

@@ -1,7 +1,7 @@
 /*
- * git-common.h - what every libgit2 adapter file (src/git-*.c, and only
- * those include <git2.h>) shares: one-time library set-up and turning
- * libgit2's errors into ours.
+ * git-common.h - what every libgit2 adapter file (src/<stage>/git-*.c,
+ * and only those include <git2.h>) shares: one-time library set-up and
+ * turning libgit2's errors into ours.
  */
 #ifndef MS_GIT_COMMON_H
 #define MS_GIT_COMMON_H

@@ -9,7 +9,7 @@ every path to its MAINTAINERS entries + the report).  Each is run RUNS
 times (default 3), in turn, and the best wall time kept, since the
 machine is shared.  Prints both figures and the ratio, and each one's
 peak anonymous (private) memory and peak resident size.  The walk maps
-each pack once per tree cache (src/git-walk.c, count_parts()): those
+each pack once per tree cache (src/history/git-walk.c, count_parts()): those
 pages are one copy in memory, shared with the page cache, but the
 resident size counts them once per mapping.
 

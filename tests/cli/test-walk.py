@@ -7,7 +7,7 @@ served clone is, plus a commit whose objects are loose: every commit
 `ms_history_walk` delivers, in order, with its touched paths, must be
 what `git log --no-merges --raw --no-renames` prints, with one worker
 and with two.  The walk reads trees through several object databases
-(src/git-walk.c, count_parts()); this is what proves the routing loses
+(src/history/git-walk.c, count_parts()); this is what proves the routing loses
 or invents nothing.  Uses tests/bench/bench-walk --list.
 """
 import os
