@@ -6,6 +6,7 @@
 #define MS_CLI_ACTIVITY_H
 
 #include "cli.h"
+#include "cli-date.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -54,14 +55,6 @@ struct ms_act_entry;
 struct ms_act_count;
 struct ms_out;
 struct ms_activity_query;
-
-/*
- * A --since/--until value: a date (YYYY-MM-DD or ISO 8601), else the
- * commit date of revision `s` of `repo` (NULL: dates only).  Returns
- * CLI_CONTINUE, or an exit code after printing the error.
- */
-int cli_date_or_rev(const char *cmd, const char *opt, const char *repo,
-		    const char *s, bool end_of_day, int64_t *out);
 
 /* Key `key`: a JSON list of {name, email, count} (top reviewers...). */
 void cli_act_json_counts(struct ms_out *o, const char *key,

@@ -2,7 +2,7 @@
  * cli-review.c - loading the models of `link` and `review`.
  */
 #include "cli-review.h"
-#include "cli-activity.h"
+#include "cli-date.h"
 #include "activity.h"
 #include "history.h"
 #include "link-cache.h"
