@@ -1,0 +1,1031 @@
+/*
+ * store-commits.c - the commits of the incremental store (store.h):
+ * records, and the cached history walk.
+ *
+ * A cached walk has three steps:
+ *
+ *  1. Order.  The commits the walk will deliver, in the order libgit2's
+ *     revwalk (GIT_SORT_TIME, as ms_history_walk() uses it) would give
+ *     them, computed from the committer times and parents the store
+ *     holds; only commits it lacks have their header read from git.
+ *     libgit2 1.5 sorts by time in two passes that we replay exactly:
+ *     limit_list() walks the graph with a list kept in date order (FIFO
+ *     among equal dates), then every commit goes through a binary heap
+ *     keyed on the date, whose pop order settles the ties.  When a
+ *     header cannot be read (a partial mirror, a malformed commit) the
+ *     walk falls back to ms_history_walk() itself, so it fails or warns
+ *     exactly as an uncached walk does.
+ *  2. Extract.  ms_history_walk() over just the commits the store lacks
+ *     (or holds from another extraction version, or incompletely),
+ *     writing each record, MS_STORE_BATCH per transaction.
+ *  3. Deliver.  Records are read back in walk order, `prepare` runs on a
+ *     thread pool, `fn` on the calling thread, as in ms_history_walk().
+ *
+ * An empty store skips step 1: the walk is ms_history_walk() with every
+ * commit also written to the store.
+ */
+#include "store-internal.h"
+#include "git-graph.h"
+
+#include <errno.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DELIVER_BATCH 256
+
+/* ---- writing records ---- */
+
+/*
+ * Records are buffered and written MS_STORE_BATCH at a time, each batch in
+ * one transaction: the write lock is held only while a batch is written,
+ * never while the caller's callbacks run (a consumer blocked on a full
+ * pipe must not block every other run on the store).
+ */
+struct row {
+	char id[41];
+	int incomplete;
+	int64_t ctime, atime, ctime2;
+	int aoff, coff;
+	char *parents, *aname, *aemail, *cname, *cemail, *trailers, *paths;
+};
+
+struct writer {
+	struct ms_store *s;
+	struct row *rows;
+	size_t nr;
+	GString *buf;
+	/* called with each written record's id and seq (may be NULL) */
+	void (*written)(const char *id, int64_t seq, void *data);
+	void *data;
+	int error;              /* the first failure */
+};
+
+static void writer_init(struct writer *w, struct ms_store *s)
+{
+	memset(w, 0, sizeof(*w));
+	w->s = s;
+	w->rows = g_new0(struct row, MS_STORE_BATCH);
+	w->buf = g_string_new(NULL);
+}
+
+static void row_clear(struct row *r)
+{
+	g_free(r->parents);
+	g_free(r->aname);
+	g_free(r->aemail);
+	g_free(r->cname);
+	g_free(r->cemail);
+	g_free(r->trailers);
+	g_free(r->paths);
+	memset(r, 0, sizeof(*r));
+}
+
+static void writer_release(struct writer *w)
+{
+	for (size_t i = 0; i < w->nr; i++)
+		row_clear(&w->rows[i]);
+	g_free(w->rows);
+	g_string_free(w->buf, TRUE);
+}
+
+static int writer_flush(struct writer *w)
+{
+	struct ms_store *s = w->s;
+	sqlite3_stmt *st = s->insert;
+	int64_t seq;
+	size_t k;
+	int rc;
+
+	if (w->error || !w->nr)
+		goto out;
+	rc = store_txn_begin(s);
+	if (rc < 0) {
+		w->error = rc;
+		goto out;
+	}
+	for (k = 0; k < w->nr; k++) {
+		struct row *r = &w->rows[k];
+		int i = 1;
+
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, i++, r->id, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, i++, MS_STORE_COMMIT_VERSION);
+		sqlite3_bind_int(st, i++, r->incomplete);
+		sqlite3_bind_int64(st, i++, r->ctime);
+		sqlite3_bind_text(st, i++, r->parents, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, i++, r->aname, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, i++, r->aemail, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, i++, r->atime);
+		sqlite3_bind_int(st, i++, r->aoff);
+		sqlite3_bind_text(st, i++, r->cname, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, i++, r->cemail, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, i++, r->ctime2);
+		sqlite3_bind_int(st, i++, r->coff);
+		sqlite3_bind_text(st, i++, r->trailers, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, i++, r->paths, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		seq = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+		if (rc == SQLITE_ROW)
+			rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE) {
+			w->error = store_db_error(s, rc, "write a commit");
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			s->in_txn = 0;
+			goto out;
+		}
+		if (w->written)
+			w->written(r->id, seq, w->data);
+	}
+	rc = store_txn_commit(s);
+	if (rc < 0)
+		w->error = rc;
+out:
+	for (k = 0; k < w->nr; k++)
+		row_clear(&w->rows[k]);
+	w->nr = 0;
+	return w->error;
+}
+
+/* Buffer one record; returns the first failure so far. */
+static int writer_add(struct writer *w, const struct ms_commit *c)
+{
+	struct row *r;
+
+	if (w->error)
+		return w->error;
+	r = &w->rows[w->nr++];
+	g_strlcpy(r->id, c->id, sizeof(r->id));
+	r->incomplete = c->incomplete ? 1 : 0;
+	r->ctime = c->committer.time;
+	g_string_truncate(w->buf, 0);
+	for (unsigned k = 0; k < c->nr_parents && c->parents[k]; k++) {
+		if (k)
+			g_string_append_c(w->buf, ' ');
+		g_string_append(w->buf, c->parents[k]);
+	}
+	r->parents = g_strdup(w->buf->str);
+	r->aname = g_strdup(c->author.name);
+	r->aemail = g_strdup(c->author.email);
+	r->atime = c->author.time;
+	r->aoff = c->author.offset;
+	r->cname = g_strdup(c->committer.name);
+	r->cemail = g_strdup(c->committer.email);
+	r->ctime2 = c->committer.time;
+	r->coff = c->committer.offset;
+	store_encode_trailers(w->buf, c);
+	r->trailers = g_strdup(w->buf->str);
+	store_encode_paths(w->buf, c);
+	r->paths = g_strdup(w->buf->str);
+	if (w->nr == MS_STORE_BATCH)
+		return writer_flush(w);
+	return 0;
+}
+
+/* ---- the commit graph of step 1 ---- */
+
+/* The parents of all but octopus merges live inside their node. */
+#define NODE_PARENTS 2
+
+struct node {
+	unsigned char id[RAWSZ];
+	unsigned nr_parents;
+	int64_t time;
+	int64_t rowid;          /* 0: not in the store (or to extract) */
+	unsigned char *parents; /* raw ids; NULL until parsed */
+	struct node **pnodes;
+	struct node *next;      /* in the date-ordered list */
+	bool parsed, seen, added, resolved;
+	unsigned char own_parents[NODE_PARENTS * RAWSZ];
+	struct node *own_pnodes[NODE_PARENTS];
+};
+
+struct graph {
+	GHashTable *nodes;      /* id -> struct node *, each in `slab` */
+	struct slab slab;
+	struct ms_git_graph *git;
+	const char *gitdir;
+};
+
+static void node_set_parents(struct node *n, unsigned char *parents)
+{
+	if (n->parents != n->own_parents)
+		g_free(n->parents);
+	n->parents = parents;
+}
+
+static void graph_init(struct graph *g, const char *gitdir)
+{
+	g->nodes = g_hash_table_new(raw_hash, raw_eq);
+	slab_init(&g->slab, sizeof(struct node));
+	g->git = NULL;
+	g->gitdir = gitdir;
+}
+
+static void graph_release(struct graph *g)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, g->nodes);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct node *n = v;
+
+		node_set_parents(n, NULL);
+		if (n->pnodes != n->own_pnodes)
+			g_free(n->pnodes);
+	}
+	g_hash_table_destroy(g->nodes);
+	slab_release(&g->slab);
+	ms_git_graph_free(g->git);
+}
+
+static struct node *graph_node(struct graph *g, const unsigned char *raw)
+{
+	struct node *n = g_hash_table_lookup(g->nodes, raw);
+
+	if (n)
+		return n;
+	n = slab_new(&g->slab);
+	memset(n, 0, sizeof(*n));
+	memcpy(n->id, raw, RAWSZ);
+	g_hash_table_insert(g->nodes, n->id, n);
+	return n;
+}
+
+/*
+ * Load every record's header into the graph.  Records of the current
+ * version that are complete get their rowid; others keep 0 (extract
+ * again) but still lend their header to the ordering.
+ */
+static int graph_load(struct graph *g, struct ms_store *s, size_t *nr)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*nr = 0;
+	/* one read transaction, not one lock round trip per statement */
+	rc = store_exec(s, "BEGIN", "read the commits");
+	if (rc < 0)
+		return rc;
+	rc = sqlite3_prepare_v2(s->db, "SELECT seq, id, version, incomplete,"
+				" ctime, parents FROM commits INDEXED BY "
+				"commits_graph", -1, &st, NULL);
+	while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+		const char *id, *par;
+		unsigned char raw[RAWSZ];
+		struct node *n;
+		int idlen, plen;
+		unsigned k = 0;
+
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_ROW)
+			break;
+		id = (const char *)sqlite3_column_text(st, 1);
+		idlen = sqlite3_column_bytes(st, 1);
+		if (!id || !hex_to_raw(id, (size_t)idlen, raw))
+			continue;
+		n = graph_node(g, raw);
+		par = (const char *)sqlite3_column_text(st, 5);
+		plen = sqlite3_column_bytes(st, 5);
+		n->time = sqlite3_column_int64(st, 4);
+		n->nr_parents = (unsigned)((plen + 1) / (2 * RAWSZ + 1));
+		node_set_parents(n, n->nr_parents <= NODE_PARENTS ?
+				 n->own_parents :
+				 g_malloc((size_t)n->nr_parents * RAWSZ));
+		for (k = 0; k < n->nr_parents; k++)
+			if (!hex_to_raw(par + k * (2 * RAWSZ + 1), 2 * RAWSZ,
+					n->parents + k * RAWSZ))
+				break;
+		if (k < n->nr_parents) {
+			/* a damaged header: read it from git instead */
+			node_set_parents(n, NULL);
+			n->nr_parents = 0;
+			continue;
+		}
+		n->parsed = true;
+		if (sqlite3_column_int(st, 2) == MS_STORE_COMMIT_VERSION &&
+		    sqlite3_column_int(st, 3) == 0)
+			n->rowid = sqlite3_column_int64(st, 0);
+		++*nr;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		rc = store_db_error(s, rc, "read the commits");
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	return store_exec(s, "COMMIT", "read the commits");
+}
+
+/* libgit2's git_commit_list_parse(): the header, from git if need be. */
+static int graph_parse(struct graph *g, struct node *n)
+{
+	int rc;
+
+	if (!n->parsed) {
+		unsigned char *parents = NULL;
+
+		if (!g->git) {
+			rc = ms_git_graph_open(g->gitdir, &g->git);
+			if (rc < 0)
+				return rc;
+		}
+		rc = ms_git_graph_header(g->git, n->id, &n->time,
+					 &parents, &n->nr_parents);
+		if (rc < 0)
+			return rc;
+		node_set_parents(n, parents);
+		n->parsed = true;
+	}
+	if (!n->resolved) {
+		n->pnodes = n->nr_parents <= NODE_PARENTS ? n->own_pnodes :
+			    g_new(struct node *, n->nr_parents);
+		for (unsigned k = 0; k < n->nr_parents; k++)
+			n->pnodes[k] = graph_node(g, n->parents + k * RAWSZ);
+		n->resolved = true;
+	}
+	return 0;
+}
+
+/* git_commit_list_insert_by_date(): after every commit not older. */
+static void insert_by_date(struct node **list, struct node *n)
+{
+	struct node **pp = list;
+
+	while (*pp && !((*pp)->time < n->time))
+		pp = &(*pp)->next;
+	n->next = *pp;
+	*pp = n;
+}
+
+/* git_commit_list_time_cmp() */
+static int time_cmp(const struct node *a, const struct node *b)
+{
+	return a->time < b->time ? 1 : a->time > b->time ? -1 : 0;
+}
+
+/* libgit2's pqueue_up() and pqueue_down(), on a GPtrArray. */
+static void heap_up(GPtrArray *h, size_t el)
+{
+	struct node *kid = h->pdata[el];
+
+	while (el > 0) {
+		size_t parent_el = (el - 1) >> 1;
+		struct node *parent = h->pdata[parent_el];
+
+		if (time_cmp(parent, kid) <= 0)
+			break;
+		h->pdata[el] = parent;
+		el = parent_el;
+	}
+	h->pdata[el] = kid;
+}
+
+static void heap_down(GPtrArray *h, size_t el)
+{
+	struct node *parent = h->pdata[el], *kid, *rkid;
+
+	for (;;) {
+		size_t kid_el = (el << 1) + 1;
+
+		if (kid_el >= h->len)
+			break;
+		kid = h->pdata[kid_el];
+		if (kid_el + 1 < h->len) {
+			rkid = h->pdata[kid_el + 1];
+			if (time_cmp(kid, rkid) > 0) {
+				kid = rkid;
+				kid_el++;
+			}
+		}
+		if (time_cmp(parent, kid) <= 0)
+			break;
+		h->pdata[el] = kid;
+		el = kid_el;
+	}
+	h->pdata[el] = parent;
+}
+
+/*
+ * The order of libgit2 1.5's revwalk with GIT_SORT_TIME from `start`
+ * (prepare_walk(), limit_list(), revwalk_next_timesort()) into `order`.
+ */
+static int graph_order(struct graph *g, struct node *start, GPtrArray *order)
+{
+	struct node *list = NULL;
+	GPtrArray *heap;
+	int rc;
+
+	rc = graph_parse(g, start);
+	if (rc < 0)
+		return rc;
+	start->seen = true;
+	list = start;
+	start->next = NULL;
+	heap = g_ptr_array_new();
+	while (list) {
+		struct node *c = list;
+
+		list = c->next;
+		if (!c->added) {
+			c->added = true;
+			for (unsigned k = 0; k < c->nr_parents; k++) {
+				struct node *p = c->pnodes[k];
+
+				rc = graph_parse(g, p);
+				if (rc < 0)
+					goto out;
+				if (!p->seen) {
+					p->seen = true;
+					insert_by_date(&list, p);
+				}
+			}
+		}
+		g_ptr_array_add(heap, c);
+		heap_up(heap, heap->len - 1);
+	}
+	while (heap->len) {
+		struct node *top = heap->pdata[0];
+
+		if (heap->len > 1) {
+			heap->pdata[0] = heap->pdata[heap->len - 1];
+			g_ptr_array_set_size(heap, (gint)heap->len - 1);
+			heap_down(heap, 0);
+		} else {
+			g_ptr_array_set_size(heap, 0);
+		}
+		g_ptr_array_add(order, top);
+	}
+out:
+	g_ptr_array_free(heap, TRUE);
+	return rc;
+}
+
+/* ---- delivering ---- */
+
+struct item {
+	struct ms_commit c;
+	GPtrArray *paths, *parents;
+	GArray *trailers;
+	bool skip;
+};
+
+struct deliver {
+	const struct ms_walk_opts *opts;
+	GThreadPool *pool;
+	GMutex lock;
+	GCond cond;
+	unsigned pending;
+};
+
+/*
+ * The prepare callbacks run on the pool PREPARE_SLICE commits per task:
+ * one task per commit cost as much in futex wake-ups as a cheap
+ * callback (a patch-id read from the store) itself.
+ */
+#define PREPARE_SLICE 64
+
+struct slice {
+	struct item *items;
+	guint n;
+};
+
+static void prepare_slice(gpointer data, gpointer user)
+{
+	struct slice *sl = data;
+	struct deliver *d = user;
+
+	for (guint i = 0; i < sl->n; i++)
+		if (!sl->items[i].skip)
+			sl->items[i].c.user =
+				d->opts->prepare(&sl->items[i].c,
+						 d->opts->data);
+	g_mutex_lock(&d->lock);
+	if (--d->pending == 0)
+		g_cond_signal(&d->cond);
+	g_mutex_unlock(&d->lock);
+}
+
+/* Forget a delivered commit, keeping its arrays for the next one. */
+static void item_clear(struct item *it)
+{
+	if (it->paths)
+		g_ptr_array_set_size(it->paths, 0);
+	if (it->parents)
+		g_ptr_array_set_size(it->parents, 0);
+	if (it->trailers)
+		g_array_set_size(it->trailers, 0);
+	memset(&it->c, 0, sizeof(it->c));
+	it->skip = false;
+}
+
+static void item_release(struct item *it)
+{
+	if (it->paths)
+		g_ptr_array_free(it->paths, TRUE);
+	if (it->parents)
+		g_ptr_array_free(it->parents, TRUE);
+	if (it->trailers)
+		g_array_free(it->trailers, TRUE);
+}
+
+/*
+ * A cursor over the records in seq order.  Records were written in walk
+ * order, so delivering mostly steps to the next row instead of seeking.
+ */
+struct cursor {
+	sqlite3_stmt *st;
+	int64_t seq;
+	bool row;
+};
+
+static int cursor_step(struct ms_store *s, struct cursor *cur)
+{
+	int rc = sqlite3_step(cur->st);
+
+	cur->row = rc == SQLITE_ROW;
+	if (cur->row) {
+		cur->seq = sqlite3_column_int64(cur->st, 0);
+		return 0;
+	}
+	return rc == SQLITE_DONE ? 0 : store_db_error(s, rc, "read a commit");
+}
+
+static int cursor_seek(struct ms_store *s, struct cursor *cur, int64_t seq)
+{
+	int rc = 0;
+
+	if (cur->row && cur->seq < seq && seq - cur->seq <= 16)
+		while (rc == 0 && cur->row && cur->seq < seq)
+			rc = cursor_step(s, cur);
+	if (rc == 0 && !(cur->row && cur->seq == seq)) {
+		sqlite3_reset(cur->st);
+		sqlite3_bind_int64(cur->st, 1, seq);
+		rc = cursor_step(s, cur);
+	}
+	if (rc == 0 && !(cur->row && cur->seq == seq))
+		rc = ms_error_set(MS_ERROR, "store '%s': commit record %lld "
+				  "vanished during the walk", s->path,
+				  (long long)seq);
+	return rc;
+}
+
+/* Read record `rowid` into `it`, strings into `chunk`. */
+static int read_commit(struct ms_store *s, struct cursor *cur, int64_t rowid,
+		       struct item *it, GStringChunk *chunk, GString *buf)
+{
+	sqlite3_stmt *st = cur->st;
+	struct jp j;
+	const char *par;
+	int rc, plen;
+
+	rc = cursor_seek(s, cur, rowid);
+	if (rc < 0)
+		return rc;
+#define COL(i) g_string_chunk_insert(chunk, \
+	(const char *)sqlite3_column_text(st, (i) + 1) ? \
+	(const char *)sqlite3_column_text(st, (i) + 1) : "")
+	g_strlcpy(it->c.id, COL(0), sizeof(it->c.id));
+	it->c.incomplete = sqlite3_column_int(st, 2) != 0;
+	if (!it->parents)
+		it->parents = g_ptr_array_new();
+	par = (const char *)sqlite3_column_text(st, 3);
+	plen = sqlite3_column_bytes(st, 3);
+	for (int k = 0; par && k + 2 * RAWSZ <= plen; k += 2 * RAWSZ + 1)
+		g_ptr_array_add(it->parents,
+				g_string_chunk_insert_len(chunk, par + k,
+							  2 * RAWSZ));
+	it->c.nr_parents = it->parents->len;
+	g_ptr_array_add(it->parents, NULL);
+	it->c.parents = (const char *const *)it->parents->pdata;
+	it->c.author.name = COL(3);
+	it->c.author.email = COL(4);
+	it->c.author.time = sqlite3_column_int64(st, 6);
+	it->c.author.offset = sqlite3_column_int(st, 7);
+	it->c.committer.name = COL(7);
+	it->c.committer.email = COL(8);
+	it->c.committer.time = sqlite3_column_int64(st, 10);
+	it->c.committer.offset = sqlite3_column_int(st, 11);
+#undef COL
+	if (!it->trailers)
+		it->trailers = g_array_new(FALSE, FALSE,
+					   sizeof(struct ms_commit_trailer));
+	if (!it->paths)
+		it->paths = g_ptr_array_new();
+	j.buf = buf;
+	j.p = (const char *)sqlite3_column_text(st, 12);
+	j.end = j.p + sqlite3_column_bytes(st, 12);
+	rc = j.p && store_decode_trailers(&j, chunk, it->trailers) ? 0 : -1;
+	j.p = (const char *)sqlite3_column_text(st, 13);
+	j.end = j.p + sqlite3_column_bytes(st, 13);
+	if (rc == 0 && !(j.p && store_decode_paths(&j, chunk, it->paths)))
+		rc = -1;
+	if (rc < 0) {
+		s->damaged = true;
+		return ms_error_set(MS_ERROR, "store '%s' is damaged (commit "
+				    "%s has an unreadable record); it was "
+				    "removed: run again to rebuild it",
+				    s->path, it->c.id);
+	}
+	it->c.trailers = (struct ms_commit_trailer *)(void *)
+		it->trailers->data;
+	it->c.nr_trailers = it->trailers->len;
+	it->c.paths = (const char **)it->paths->pdata;
+	it->c.nr_paths = it->paths->len;
+	return 0;
+}
+
+static void add_incomplete_diag(struct ms_diags *diags, size_t n)
+{
+	if (diags && n)
+		ms_diags_add(diags, NULL, 0,
+			     "%zu commit%s had objects missing from the "
+			     "repository (a partial mirror?); their paths "
+			     "may be incomplete", n, n == 1 ? "" : "s");
+}
+
+/* Hand the commits of `order` to the caller, from the store. */
+static int deliver(struct ms_store *s, GPtrArray *order,
+		   const struct ms_walk_opts *opts, struct ms_walk_stats *st)
+{
+	struct deliver d = { 0 };
+	struct cursor cur = { s->by_rowid, 0, false };
+	struct item *items;
+	struct slice *slices;
+	GStringChunk *chunk;
+	GString *buf;
+	int nr = opts->nr_threads > 0 ? opts->nr_threads :
+		(int)g_get_num_processors();
+	int rc = 0;
+
+	items = g_new0(struct item, DELIVER_BATCH);
+	slices = g_new(struct slice, DELIVER_BATCH / PREPARE_SLICE + 1);
+	chunk = g_string_chunk_new(4096);
+	buf = g_string_new(NULL);
+	d.opts = opts;
+	g_mutex_init(&d.lock);
+	g_cond_init(&d.cond);
+	if (opts->prepare)
+		d.pool = g_thread_pool_new(prepare_slice, &d, nr, FALSE,
+					   NULL);
+	for (guint at = 0; at < order->len && rc == 0;) {
+		guint n = MIN(order->len - at, DELIVER_BATCH);
+		guint k;
+
+		/*
+		 * Read the batch into memory in one short read transaction
+		 * and end it before any callback runs: a consumer stalled
+		 * on its output must hold no lock nor snapshot (a snapshot
+		 * held for long keeps checkpoints from emptying the WAL).
+		 */
+		rc = store_exec(s, "BEGIN", "read the commits");
+		for (k = 0; k < n && rc == 0; k++) {
+			struct node *nd = order->pdata[at + k];
+			struct item *it = &items[k];
+
+			st->walked++;
+			if (!nd->rowid) {
+				/* unreadable: ms_history_walk skips it too */
+				it->skip = true;
+				st->incomplete++;
+				continue;
+			}
+			rc = read_commit(s, &cur, nd->rowid, it, chunk, buf);
+			if (rc < 0)
+				break;
+			if (it->c.nr_parents > 1 &&
+			    !(opts->flags & MS_WALK_MERGES)) {
+				st->merges++;
+				it->skip = true;
+				continue;
+			}
+			if (it->c.incomplete)
+				st->incomplete++;
+			if (opts->flags & MS_WALK_NO_PATHS)
+				it->c.nr_paths = 0;
+		}
+		sqlite3_reset(cur.st);
+		cur.row = false;
+		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+		if (d.pool && rc == 0) {
+			guint nsl = 0;
+
+			for (guint m = 0; m < k; m += PREPARE_SLICE) {
+				slices[nsl].items = &items[m];
+				slices[nsl].n = MIN(k - m, PREPARE_SLICE);
+				nsl++;
+			}
+			g_mutex_lock(&d.lock);
+			d.pending = nsl;
+			g_mutex_unlock(&d.lock);
+			for (guint m = 0; m < nsl; m++)
+				g_thread_pool_push(d.pool, &slices[m], NULL);
+			g_mutex_lock(&d.lock);
+			while (d.pending)
+				g_cond_wait(&d.cond, &d.lock);
+			g_mutex_unlock(&d.lock);
+		}
+		for (guint m = 0; m < k; m++) {
+			struct item *it = &items[m];
+
+			if (!it->skip && rc == 0) {
+				st->delivered++;
+				rc = opts->fn ? opts->fn(&it->c, opts->data)
+					      : 0;
+			} else if (!it->skip && it->c.user && opts->release) {
+				opts->release(it->c.user, opts->data);
+			}
+			item_clear(it);
+		}
+		for (guint m = k; m < n; m++)
+			item_clear(&items[m]);
+		g_string_chunk_clear(chunk);
+		at += n;
+	}
+	if (d.pool)
+		g_thread_pool_free(d.pool, FALSE, TRUE);
+	g_mutex_clear(&d.lock);
+	g_cond_clear(&d.cond);
+	for (guint m = 0; m < DELIVER_BATCH; m++)
+		item_release(&items[m]);
+	g_free(items);
+	g_free(slices);
+	g_string_chunk_free(chunk);
+	g_string_free(buf, TRUE);
+	return rc;
+}
+
+/* ---- the walk ---- */
+
+/* What the extraction and tee walks need from their callbacks. */
+struct tee {
+	struct writer w;
+	const struct ms_walk_opts *user;  /* the caller's options */
+	struct ms_walk_stats st;          /* the caller's view */
+	size_t seen;                      /* commits fn received */
+};
+
+static bool hidden_merge(const struct ms_walk_opts *o,
+			 const struct ms_commit *c)
+{
+	return c->nr_parents > 1 && !(o->flags & MS_WALK_MERGES);
+}
+
+static void *tee_prepare(const struct ms_commit *c, void *data)
+{
+	struct tee *t = data;
+	struct ms_commit copy = *c;
+
+	if (!t->user->prepare || hidden_merge(t->user, c))
+		return NULL;
+	if (t->user->flags & MS_WALK_NO_PATHS)
+		copy.nr_paths = 0;
+	return t->user->prepare(&copy, t->user->data);
+}
+
+static void tee_release(void *user, void *data)
+{
+	struct tee *t = data;
+
+	if (user && t->user->release)
+		t->user->release(user, t->user->data);
+}
+
+static int tee_fn(const struct ms_commit *c, void *data)
+{
+	struct tee *t = data;
+	struct ms_commit copy = *c;
+
+	t->seen++;
+	if (writer_add(&t->w, c) < 0) {
+		tee_release(c->user, data);
+		return 1;       /* stop; tee_walk() reports t->w.error */
+	}
+	if (hidden_merge(t->user, c)) {
+		t->st.merges++;
+		return 0;
+	}
+	if (c->incomplete)
+		t->st.incomplete++;
+	if (t->user->flags & MS_WALK_NO_PATHS)
+		copy.nr_paths = 0;
+	t->st.delivered++;
+	return t->user->fn ? t->user->fn(&copy, t->user->data) : 0;
+}
+
+/* Diagnostics of an inner walk, minus its count of incomplete commits. */
+static void copy_diags(struct ms_diags *to, struct ms_diags *from)
+{
+	for (size_t i = 0; to && i < from->nr; i++)
+		if (!strstr(from->items[i].message, "had objects missing"))
+			ms_diags_add(to, from->items[i].file,
+				     from->items[i].line, "%s",
+				     from->items[i].message);
+	ms_diags_release(from);
+}
+
+static int record_ref(struct ms_store *s, const char *rev, const char *id)
+{
+	sqlite3_stmt *st = NULL;
+	bool same = false;
+	int rc;
+
+	rc = sqlite3_prepare_v2(s->db, "SELECT commit_id FROM refs WHERE "
+				"rev = ?", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, rev, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		same = rc == SQLITE_ROW &&
+			!g_strcmp0((const char *)sqlite3_column_text(st, 0),
+				   id);
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_OK)
+		return store_db_error(s, rc, "read the refs");
+	if (same)
+		return 0;
+	rc = store_txn_begin(s);
+	if (rc < 0)
+		return rc;
+	rc = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO refs "
+				"VALUES (?, ?, ?)", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, rev, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)time(NULL));
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_OK)
+		return store_db_error(s, rc, "write the refs");
+	return store_txn_commit(s);
+}
+
+/* ms_history_walk() writing every commit to the store on the way. */
+static int tee_walk(struct ms_store *s, const char *gitdir,
+		    const struct ms_walk_opts *opts,
+		    struct ms_walk_stats *stats, struct ms_diags *diags)
+{
+	struct ms_walk_opts inner = *opts;
+	struct ms_walk_stats ist = { 0 };
+	struct ms_diags idiags = MS_DIAGS_INIT;
+	struct tee t = { 0 };
+	int rc, rc2;
+
+	writer_init(&t.w, s);
+	t.user = opts;
+	inner.flags = (opts->flags | MS_WALK_MERGES) & ~MS_WALK_NO_PATHS;
+	inner.prepare = opts->prepare ? tee_prepare : NULL;
+	inner.release = tee_release;
+	inner.fn = tee_fn;
+	inner.data = &t;
+	rc = ms_history_walk(gitdir, &inner, &ist, &idiags);
+	rc2 = writer_flush(&t.w);
+	if (rc2 < 0)
+		rc = rc2;
+	t.st.walked = ist.walked;
+	/* commits the walk could not read count as incomplete there */
+	if (rc == 0)
+		t.st.incomplete += ist.walked - t.seen;
+	copy_diags(diags, &idiags);
+	add_incomplete_diag(diags, t.st.incomplete);
+	if (stats)
+		*stats = t.st;
+	writer_release(&t.w);
+	return rc;
+}
+
+static void extracted(const char *id, int64_t seq, void *data)
+{
+	struct graph *g = data;
+	unsigned char raw[RAWSZ];
+	struct node *n;
+
+	if (hex_to_raw(id, strlen(id), raw)) {
+		n = g_hash_table_lookup(g->nodes, raw);
+		if (n)
+			n->rowid = seq;
+	}
+}
+
+static int extract_fn(const struct ms_commit *c, void *data)
+{
+	struct tee *t = data;
+
+	return writer_add(&t->w, c) < 0 ? 1 : 0;
+}
+
+static int incremental_walk(struct ms_store *s, struct graph *g,
+			    const char *gitdir, const char *start_hex,
+			    const struct ms_walk_opts *opts,
+			    struct ms_walk_stats *stats,
+			    struct ms_diags *diags, bool *fallback)
+{
+	GPtrArray *order = g_ptr_array_new();
+	GPtrArray *missing = g_ptr_array_new_with_free_func(g_free);
+	struct ms_walk_stats st = { 0 };
+	unsigned char raw[RAWSZ];
+	int rc;
+
+	*fallback = false;
+	hex_to_raw(start_hex, strlen(start_hex), raw);
+	rc = graph_order(g, graph_node(g, raw), order);
+	if (rc < 0) {
+		/* let the real revwalk fail or warn in its own words */
+		*fallback = true;
+		ms_error_clear();
+		goto out;
+	}
+	for (guint i = 0; i < order->len; i++) {
+		struct node *n = order->pdata[i];
+		char *hex;
+
+		if (n->rowid)
+			continue;
+		hex = g_malloc(2 * RAWSZ + 1);
+		raw_to_hex(n->id, hex);
+		g_ptr_array_add(missing, hex);
+	}
+	if (missing->len) {
+		struct ms_walk_opts inner = { 0 };
+		struct ms_diags idiags = MS_DIAGS_INIT;
+		struct tee t = { 0 };
+
+		writer_init(&t.w, s);
+		t.w.written = extracted;
+		t.w.data = g;
+		inner.ids = (const char *const *)missing->pdata;
+		inner.nr_ids = missing->len;
+		inner.flags = MS_WALK_MERGES;
+		inner.nr_threads = opts->nr_threads;
+		inner.fn = extract_fn;
+		inner.data = &t;
+		rc = ms_history_walk(gitdir, &inner, NULL, &idiags);
+		if (writer_flush(&t.w) < 0)
+			rc = t.w.error;
+		writer_release(&t.w);
+		ms_diags_release(&idiags);
+		if (rc < 0)
+			goto out;
+	}
+	rc = deliver(s, order, opts, &st);
+	add_incomplete_diag(diags, st.incomplete);
+	if (stats)
+		*stats = st;
+out:
+	g_ptr_array_free(order, TRUE);
+	g_ptr_array_free(missing, TRUE);
+	return rc;
+}
+
+int ms_store_history_walk(struct ms_store *s, const char *gitdir,
+			  const struct ms_walk_opts *opts,
+			  struct ms_walk_stats *stats,
+			  struct ms_diags *diags)
+{
+	const char *rev = opts->rev ? opts->rev : "HEAD";
+	char start[41];
+	struct graph g;
+	size_t known = 0;
+	bool fallback = false;
+	int rc;
+
+	if (!s || opts->ids)
+		return ms_history_walk(gitdir, opts, stats, diags);
+	rc = ms_history_resolve(gitdir, opts->rev, start, NULL);
+	if (rc < 0)
+		return rc;
+	graph_init(&g, gitdir);
+	rc = graph_load(&g, s, &known);
+	if (rc < 0 && s->damaged) {
+		char *why = g_strdup(ms_error_last());
+
+		graph_release(&g);
+		graph_init(&g, gitdir);
+		known = 0;
+		rc = store_rebuild(s, diags, why);
+		g_free(why);
+	}
+	if (rc < 0)
+		goto out;
+	if (known)
+		rc = incremental_walk(s, &g, gitdir, start, opts, stats,
+				      diags, &fallback);
+	if (!known || fallback)
+		rc = tee_walk(s, gitdir, opts, stats, diags);
+	if (rc == 0)
+		rc = record_ref(s, rev, start);
+out:
+	graph_release(&g);
+	return rc;
+}

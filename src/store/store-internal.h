@@ -1,0 +1,183 @@
+/*
+ * store-internal.h - what the files of the store (store.h) share, and only
+ * they include: the handle, its SQLite errors and transactions (store.c),
+ * the JSON columns (store-json.c), fixed-size records and raw object ids.
+ */
+#ifndef MS_STORE_INTERNAL_H
+#define MS_STORE_INTERNAL_H
+
+#include "store.h"
+
+#include <glib.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#define RAWSZ 20
+
+struct ms_store {
+	sqlite3 *db;
+	char *path;
+	int busy_ms;
+	bool damaged;           /* remove the files when closing */
+	sqlite3_stmt *insert;
+	sqlite3_stmt *by_rowid;
+	int in_txn;             /* records written in the open transaction */
+};
+
+/* ---- store.c: errors, transactions ---- */
+
+/* Set the error of SQLite code `rc` when trying to `what` (busy, damaged:
+ * then marked for removal, or other) and return its MS_E* code. */
+int store_db_error(struct ms_store *s, int rc, const char *what);
+/* Run `sql`; on failure, store_db_error(). */
+int store_exec(struct ms_store *s, const char *sql, const char *what);
+/* The one integer `sql` returns into *out. */
+int store_query_int(struct ms_store *s, const char *sql, int64_t *out);
+/* Remove a damaged database and create an empty one in its place. */
+int store_rebuild(struct ms_store *s, struct ms_diags *diags,
+		  const char *why);
+/* Open the write transaction (BEGIN IMMEDIATE) unless one is open;
+ * commit it. */
+int store_txn_begin(struct ms_store *s);
+int store_txn_commit(struct ms_store *s);
+
+/* ---- store-json.c: the JSON columns of commits and mail ---- */
+
+struct jp {
+	const char *p, *end;
+	GString *buf;
+};
+
+void store_encode_paths(GString *o, const struct ms_commit *c);
+void store_encode_trailers(GString *o, const struct ms_commit *c);
+bool store_decode_paths(struct jp *j, GStringChunk *chunk, GPtrArray *out);
+bool store_decode_trailers(struct jp *j, GStringChunk *chunk, GArray *out);
+
+/* A mail record's string lists and trailers, the same shapes. */
+void store_strings_json(GString *o, const GPtrArray *a);
+void store_mail_trailers_json(GString *o, const GPtrArray *a);
+
+/*
+ * Scratch space of the JSON decoders, kept across the records of a batch
+ * (a replay decodes a few arrays per message: set-up and tear-down per
+ * array cost more than the decoding).  Zero-initialise;
+ * store_jscratch_release().
+ */
+struct jscratch {
+	GStringChunk *chunk;
+	GPtrArray *tmp;
+	GArray *ttmp;
+	GString *buf;
+};
+
+void store_jscratch_release(struct jscratch *js);
+
+/* A JSON array of strings (the store's own format) appended to `out` as
+ * g_strdup'ed strings; false when `text` is not one. */
+bool store_json_strings(const char *text, int len, GPtrArray *out,
+			struct jscratch *js);
+/* A JSON array of trailers appended to `out` as struct ms_mail_trailer. */
+bool store_json_mail_trailers(const char *text, int len, GPtrArray *out,
+			      struct jscratch *js);
+
+/* ---- store-mail.c ---- */
+
+/* The key an archive is stored under: its absolute path with symbolic
+ * links resolved, or only made absolute when it does not exist (yet);
+ * g_free it. */
+char *store_archive_key(const char *path);
+
+/* ---- fixed-size records, many, freed together ---- */
+
+/*
+ * A whole history's worth of graph nodes and patch-ids is loaded on every
+ * run: they are handed out SLAB_BLOCK at a time, not one allocation each.
+ */
+#define SLAB_BLOCK 4096
+
+struct slab {
+	GPtrArray *blocks;      /* SLAB_BLOCK records each */
+	guint used;             /* records taken from the last block */
+	gsize size;
+};
+
+static inline void slab_init(struct slab *sl, gsize size)
+{
+	sl->blocks = g_ptr_array_new_with_free_func(g_free);
+	sl->used = SLAB_BLOCK;
+	sl->size = size;
+}
+
+/* A new record, uninitialised; valid until slab_release(). */
+static inline void *slab_new(struct slab *sl)
+{
+	if (sl->used == SLAB_BLOCK) {
+		g_ptr_array_add(sl->blocks, g_malloc_n(SLAB_BLOCK, sl->size));
+		sl->used = 0;
+	}
+	return (char *)sl->blocks->pdata[sl->blocks->len - 1] +
+	       sl->size * sl->used++;
+}
+
+static inline void slab_release(struct slab *sl)
+{
+	g_ptr_array_free(sl->blocks, TRUE);
+}
+
+/* ---- raw object ids ---- */
+
+static inline guint raw_hash(gconstpointer p)
+{
+	guint h;
+
+	memcpy(&h, p, sizeof(h));
+	return h;
+}
+
+static inline gboolean raw_eq(gconstpointer a, gconstpointer b)
+{
+	return memcmp(a, b, RAWSZ) == 0;
+}
+
+/*
+ * Each hex digit's value plus one, 0 for any other byte: a warm walk
+ * decodes three ids per stored commit, and a table beats the branches.
+ */
+static const unsigned char xdigits[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14,
+	['E'] = 15, ['F'] = 16,
+};
+
+static inline bool hex_to_raw(const char *hex, size_t len, unsigned char *raw)
+{
+	const unsigned char *h = (const unsigned char *)hex;
+
+	if (len != 2 * RAWSZ)
+		return false;
+	for (size_t i = 0; i < RAWSZ; i++) {
+		unsigned hi = xdigits[h[2 * i]], lo = xdigits[h[2 * i + 1]];
+
+		if (!hi || !lo)
+			return false;
+		raw[i] = (unsigned char)((hi - 1) * 16 + lo - 1);
+	}
+	return true;
+}
+
+static inline void raw_to_hex(const unsigned char *raw, char *hex)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < RAWSZ; i++) {
+		hex[2 * i] = digits[raw[i] >> 4];
+		hex[2 * i + 1] = digits[raw[i] & 15];
+	}
+	hex[2 * RAWSZ] = '\0';
+}
+
+#endif

@@ -1,0 +1,354 @@
+/*
+ * store-links.c - mail-to-commit links and commit patch-ids kept in the
+ * store (store.h).
+ */
+#include "store-internal.h"
+
+#include <errno.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- links ---- */
+
+/* Column `i` as text kept in `chunk` (NULL for NULL); `interned`: one
+ * copy of each distinct value (states, methods). */
+static char *col_keep(sqlite3_stmt *st, int i, GStringChunk *chunk,
+		      bool interned)
+{
+	const char *v = (const char *)sqlite3_column_text(st, i);
+
+	if (sqlite3_column_type(st, i) == SQLITE_NULL || !v)
+		return NULL;
+	return interned ? g_string_chunk_insert_const(chunk, v) :
+			  g_string_chunk_insert_len(chunk, v,
+				sqlite3_column_bytes(st, i));
+}
+
+int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
+		       struct ms_store_links **out)
+{
+	struct ms_store_links *l = g_new0(struct ms_store_links, 1);
+	GArray *rows = g_array_new(FALSE, TRUE, sizeof(struct ms_store_link));
+	GPtrArray *ids = g_ptr_array_new();
+	GPtrArray *earlier = g_ptr_array_new();
+	GArray *first = g_array_new(FALSE, FALSE, sizeof(guint));
+	GPtrArray *tmp = g_ptr_array_new_with_free_func(g_free);
+	struct jscratch js = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	l->text = g_string_chunk_new(64 * 1024);
+	rc = sqlite3_prepare_v2(s->db, "SELECT commit_id, rec, message_id, "
+				"method, evidence, earlier, state FROM links "
+				"WHERE flags = ? AND version = ?", -1, &st,
+				NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, flags);
+		sqlite3_bind_int(st, 2, version);
+	}
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ms_store_link r = { 0 };
+		guint at = earlier->len;
+
+		rc = SQLITE_OK;
+		g_ptr_array_set_size(tmp, 0);
+		if (!store_json_strings((const char *)sqlite3_column_text(st, 5),
+				  sqlite3_column_bytes(st, 5), tmp, &js))
+			continue;       /* unreadable: computed again */
+		for (guint k = 0; k < tmp->len; k++)
+			g_ptr_array_add(earlier, g_string_chunk_insert(
+				l->text, tmp->pdata[k]));
+		g_ptr_array_add(earlier, NULL);
+		r.rec = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 :
+			sqlite3_column_int64(st, 1);
+		r.message_id = col_keep(st, 2, l->text, false);
+		r.method = col_keep(st, 3, l->text, true);
+		r.evidence = (unsigned)sqlite3_column_int64(st, 4);
+		r.state = col_keep(st, 6, l->text, true);
+		g_array_append_val(rows, r);
+		g_array_append_val(first, at);
+		g_ptr_array_add(ids, col_keep(st, 0, l->text, false));
+	}
+	sqlite3_finalize(st);
+	store_jscratch_release(&js);
+	g_ptr_array_free(tmp, TRUE);
+	l->nr = rows->len;
+	l->rows = (struct ms_store_link *)(void *)g_array_free(rows, FALSE);
+	l->commit_ids = (const char **)g_ptr_array_free(ids, FALSE);
+	l->earlier = (char **)g_ptr_array_free(earlier, FALSE);
+	l->by_commit = g_hash_table_new(g_str_hash, g_str_equal);
+	for (size_t i = 0; i < l->nr; i++) {
+		l->rows[i].earlier = l->earlier +
+				     g_array_index(first, guint, i);
+		if (l->commit_ids[i])
+			g_hash_table_replace(l->by_commit,
+					     (gpointer)l->commit_ids[i],
+					     GSIZE_TO_POINTER(i + 1));
+	}
+	g_array_free(first, TRUE);
+	if (rc != SQLITE_DONE) {
+		ms_store_links_free(l);
+		return store_db_error(s, rc, "read the links");
+	}
+	*out = l;
+	return 0;
+}
+
+const struct ms_store_link *
+ms_store_links_find(const struct ms_store_links *l, const char *commit_id)
+{
+	gsize i = GPOINTER_TO_SIZE(g_hash_table_lookup(l->by_commit,
+							commit_id));
+
+	return i ? &l->rows[i - 1] : NULL;
+}
+
+void ms_store_links_free(struct ms_store_links *l)
+{
+	if (!l)
+		return;
+	g_free(l->rows);
+	g_free(l->commit_ids);
+	g_free(l->earlier);
+	g_hash_table_unref(l->by_commit);
+	g_string_chunk_free(l->text);
+	g_free(l);
+}
+
+int ms_store_links_put(struct ms_store *s, int version, unsigned flags,
+		       const char *state, const char *const *stale,
+		       size_t nr_stale, const char *const *commit_ids,
+		       const struct ms_store_link *links, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	GString *buf = g_string_new(NULL);
+	GPtrArray *tmp = g_ptr_array_new();
+	int rc = 0;
+
+	for (size_t at = 0; rc == 0 && (at < n || at == 0); at += MS_STORE_BATCH) {
+		size_t end = MIN(n, at + MS_STORE_BATCH);
+		int r;
+
+		rc = store_txn_begin(s);
+		if (rc < 0)
+			break;
+		if (at == 0) {
+			/* rows no longer valid are stale for dashboards
+			 * too */
+			r = sqlite3_prepare_v2(s->db, "DELETE FROM links WHERE "
+					       "flags = ? AND version != ?", -1,
+					       &st, NULL);
+			if (r == SQLITE_OK) {
+				sqlite3_bind_int64(st, 1, flags);
+				sqlite3_bind_int(st, 2, version);
+				r = sqlite3_step(st);
+				r = r == SQLITE_DONE ? SQLITE_OK : r;
+			}
+			sqlite3_finalize(st);
+			st = NULL;
+			if (r == SQLITE_OK)
+				r = sqlite3_prepare_v2(s->db, "DELETE FROM "
+						       "links WHERE flags = ? "
+						       "AND state = ?", -1,
+						       &st, NULL);
+			for (size_t k = 0; r == SQLITE_OK && k < nr_stale;
+			     k++) {
+				sqlite3_reset(st);
+				sqlite3_bind_int64(st, 1, flags);
+				sqlite3_bind_text(st, 2, stale[k], -1,
+						  SQLITE_STATIC);
+				r = sqlite3_step(st);
+				r = r == SQLITE_DONE ? SQLITE_OK : r;
+			}
+			sqlite3_finalize(st);
+			st = NULL;
+			if (r != SQLITE_OK) {
+				rc = store_db_error(s, r, "write the links");
+				break;
+			}
+		}
+		r = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO links "
+				       "VALUES (?,?,?,?,?,?,?,?,?)", -1, &st,
+				       NULL);
+		for (size_t i = at; r == SQLITE_OK && i < end; i++) {
+			const struct ms_store_link *l = &links[i];
+
+			g_ptr_array_set_size(tmp, 0);
+			for (size_t k = 0; l->earlier && l->earlier[k]; k++)
+				g_ptr_array_add(tmp, l->earlier[k]);
+			store_strings_json(buf, tmp);
+			sqlite3_reset(st);
+			sqlite3_bind_text(st, 1, commit_ids[i], -1,
+					  SQLITE_STATIC);
+			sqlite3_bind_int64(st, 2, flags);
+			sqlite3_bind_int(st, 3, version);
+			sqlite3_bind_text(st, 4, state, -1, SQLITE_STATIC);
+			if (l->rec >= 0)
+				sqlite3_bind_int64(st, 5, l->rec);
+			else
+				sqlite3_bind_null(st, 5);
+			sqlite3_bind_text(st, 6, l->message_id, -1,
+					  SQLITE_STATIC);
+			sqlite3_bind_text(st, 7, l->method, -1,
+					  SQLITE_STATIC);
+			sqlite3_bind_int64(st, 8, l->evidence);
+			sqlite3_bind_text(st, 9, buf->str, -1,
+					  SQLITE_TRANSIENT);
+			r = sqlite3_step(st);
+			r = r == SQLITE_DONE ? SQLITE_OK : r;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		if (r != SQLITE_OK) {
+			rc = store_db_error(s, r, "write the links");
+			break;
+		}
+		rc = store_txn_commit(s);
+		if (n == 0)
+			break;
+	}
+	if (rc < 0 && s->in_txn) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		s->in_txn = 0;
+	}
+	g_string_free(buf, TRUE);
+	g_ptr_array_free(tmp, TRUE);
+	return rc;
+}
+
+/* ---- patch-ids ---- */
+
+/*
+ * Records in a slab, their summaries in one chunk, hashed by the raw id:
+ * a whole history's worth is read on every linking run.
+ */
+
+struct patchid_rec {
+	unsigned char id[RAWSZ];
+	struct ms_store_patchid v;
+};
+
+struct ms_store_patchids {
+	struct slab slab;       /* struct patchid_rec */
+	GStringChunk *strings;
+	GHashTable *by_id;      /* raw id -> struct patchid_rec * */
+};
+
+void ms_store_patchids_free(struct ms_store_patchids *p)
+{
+	if (!p)
+		return;
+	g_hash_table_destroy(p->by_id);
+	slab_release(&p->slab);
+	g_string_chunk_free(p->strings);
+	g_free(p);
+}
+
+int ms_store_patchids_get(struct ms_store *s, struct ms_store_patchids **out)
+{
+	struct ms_store_patchids *p = g_new0(struct ms_store_patchids, 1);
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	slab_init(&p->slab, sizeof(struct patchid_rec));
+	p->strings = g_string_chunk_new(64 * 1024);
+	p->by_id = g_hash_table_new(raw_hash, raw_eq);
+	rc = store_exec(s, "BEGIN", "read the patch-ids");
+	if (rc < 0) {
+		ms_store_patchids_free(p);
+		return rc;
+	}
+	rc = sqlite3_prepare_v2(s->db, "SELECT id, patch_id, summary FROM "
+				"commit_patchids WHERE version = ?", -1, &st,
+				NULL);
+	if (rc == SQLITE_OK)
+		sqlite3_bind_int(st, 1, MS_STORE_PATCHID_VERSION);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *id = (const char *)sqlite3_column_text(st, 0);
+		const char *pid = (const char *)sqlite3_column_text(st, 1);
+		const char *sum = (const char *)sqlite3_column_text(st, 2);
+		unsigned char raw[RAWSZ];
+		struct patchid_rec *x;
+
+		rc = SQLITE_OK;
+		if (!id || !hex_to_raw(id, (size_t)sqlite3_column_bytes(st, 0),
+				       raw))
+			continue;
+		x = slab_new(&p->slab);
+		memcpy(x->id, raw, RAWSZ);
+		g_strlcpy(x->v.patch_id, pid ? pid : "",
+			  sizeof(x->v.patch_id));
+		x->v.summary = g_string_chunk_insert_len(
+			p->strings, sum ? sum : "",
+			sum ? sqlite3_column_bytes(st, 2) : 0);
+		g_hash_table_replace(p->by_id, x->id, x);
+	}
+	sqlite3_finalize(st);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	if (rc != SQLITE_DONE) {
+		ms_store_patchids_free(p);
+		return store_db_error(s, rc, "read the patch-ids");
+	}
+	*out = p;
+	return 0;
+}
+
+const struct ms_store_patchid *
+ms_store_patchids_find(const struct ms_store_patchids *p, const char *id)
+{
+	unsigned char raw[RAWSZ];
+	const struct patchid_rec *x;
+
+	if (!hex_to_raw(id, strlen(id), raw))
+		return NULL;
+	x = g_hash_table_lookup(p->by_id, raw);
+	return x ? &x->v : NULL;
+}
+
+int ms_store_patchids_put(struct ms_store *s, const char *const *ids,
+			  const struct ms_store_patchid *const *v, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+
+	for (size_t at = 0; rc == 0 && at < n; at += MS_STORE_BATCH) {
+		size_t end = MIN(n, at + MS_STORE_BATCH);
+		int r;
+
+		rc = store_txn_begin(s);
+		if (rc < 0)
+			break;
+		r = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO "
+				       "commit_patchids VALUES (?,?,?,?)", -1,
+				       &st, NULL);
+		for (size_t i = at; r == SQLITE_OK && i < end; i++) {
+			sqlite3_reset(st);
+			sqlite3_bind_text(st, 1, ids[i], -1, SQLITE_STATIC);
+			sqlite3_bind_int(st, 2, MS_STORE_PATCHID_VERSION);
+			sqlite3_bind_text(st, 3, v[i]->patch_id, -1,
+					  SQLITE_STATIC);
+			sqlite3_bind_text(st, 4, v[i]->summary, -1,
+					  SQLITE_STATIC);
+			r = sqlite3_step(st);
+			r = r == SQLITE_DONE ? SQLITE_OK : r;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		if (r != SQLITE_OK) {
+			rc = store_db_error(s, r, "write the patch-ids");
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			s->in_txn = 0;
+			break;
+		}
+		rc = store_txn_commit(s);
+	}
+	return rc;
+}

@@ -1,0 +1,1132 @@
+/*
+ * store-mail.c - list messages in the incremental store (store.h): the
+ * records of public-inbox epochs and of mbox files, replayed in archive
+ * order.
+ */
+#include "store-internal.h"
+
+#include <errno.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define REPLAY_BATCH 1024      /* messages read per read transaction */
+
+/* ---- the mail side ---- */
+
+/*
+ * Columns of a message record after (inbox): the order of mail_cells()
+ * and cells_to_mail().  Public-inbox epochs are read commit after commit,
+ * so "the last commit read per epoch" (inbox_epochs.head) is where the
+ * next run resumes.
+ */
+#define MSG_COLS \
+	"epoch, commit_id, version, src_problems, message_id, in_reply_to, " \
+	"refs, date_raw, date, date_tz, date_valid, from_name, from_email, " \
+	"sender_name, sender_email, sender_rewritten, to_addrs, cc_addrs, " \
+	"list_id, subject_raw, subject_prefixes, subject, reply_depth, " \
+	"forward, patch, rfc, resend, pull, patch_version, patch_number, " \
+	"patch_total, tree, new_lines, quoted_lines, trailers, change_id, " \
+	"has_diff, diff_in_attachment, files, lines_added, lines_removed, " \
+	"patch_id, kind, applied_notice, problems, size, line"
+#define MSG_NCOLS 47
+
+struct cell {
+	bool is_text;
+	int64_t i;
+	char *s;                /* NULL: SQL NULL (text cells) */
+};
+
+struct mrow {
+	struct cell c[MSG_NCOLS];
+	char *body;             /* kept when the inbox stores bodies */
+};
+
+static void cell_s(struct cell **c, const char *s)
+{
+	(*c)->is_text = true;
+	(*c)->s = g_strdup(s);
+	(*c)++;
+}
+
+static void cell_i(struct cell **c, int64_t v)
+{
+	(*c)->is_text = false;
+	(*c)->i = v;
+	(*c)++;
+}
+
+static void mail_cells(struct mrow *r, const struct ms_mail *m,
+		       const struct ms_mail_source *src, GString *buf)
+{
+	struct cell *c = r->c;
+	const struct ms_mail_subject *sj = &m->subject;
+
+	cell_i(&c, src->epoch);
+	cell_s(&c, src->commit ? src->commit : "");
+	cell_i(&c, MS_STORE_MAIL_VERSION);
+	cell_i(&c, src->problems);
+	cell_s(&c, m->message_id);
+	cell_s(&c, m->in_reply_to);
+	store_strings_json(buf, m->references);
+	cell_s(&c, buf->str);
+	cell_s(&c, m->date_raw);
+	cell_i(&c, m->date);
+	cell_i(&c, m->date_tz);
+	cell_i(&c, m->date_valid);
+	cell_s(&c, m->from_name);
+	cell_s(&c, m->from_email);
+	cell_s(&c, m->sender_name);
+	cell_s(&c, m->sender_email);
+	cell_i(&c, m->sender_rewritten);
+	cell_s(&c, m->to);
+	cell_s(&c, m->cc);
+	cell_s(&c, m->list_id);
+	cell_s(&c, m->subject_raw);
+	cell_s(&c, sj->prefixes);
+	cell_s(&c, sj->normalized);
+	cell_i(&c, sj->reply_depth);
+	cell_i(&c, sj->forward);
+	cell_i(&c, sj->patch);
+	cell_i(&c, sj->rfc);
+	cell_i(&c, sj->resend);
+	cell_i(&c, sj->pull);
+	cell_i(&c, sj->version);
+	cell_i(&c, sj->number);
+	cell_i(&c, sj->total);
+	cell_s(&c, sj->tree);
+	cell_i(&c, m->new_lines);
+	cell_i(&c, m->quoted_lines);
+	store_mail_trailers_json(buf, m->trailers);
+	cell_s(&c, buf->str);
+	cell_s(&c, m->change_id);
+	cell_i(&c, m->has_diff);
+	cell_i(&c, m->diff_in_attachment);
+	store_strings_json(buf, m->files);
+	cell_s(&c, buf->str);
+	cell_i(&c, m->lines_added);
+	cell_i(&c, m->lines_removed);
+	cell_s(&c, m->patch_id);
+	cell_i(&c, m->kind);
+	cell_i(&c, m->applied_notice);
+	cell_i(&c, m->problems);
+	cell_i(&c, (int64_t)m->size);
+	cell_i(&c, (int64_t)src->line);
+	g_assert(c - r->c == MSG_NCOLS);
+}
+
+static void mrow_clear(struct mrow *r)
+{
+	for (int i = 0; i < MSG_NCOLS; i++)
+		g_free(r->c[i].s);
+	g_free(r->body);
+	memset(r, 0, sizeof(*r));
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	if (!s)
+		return NULL;    /* NULL, or out of memory */
+	return g_strndup(s, (gsize)sqlite3_column_bytes(st, i));
+}
+
+/* A message record (columns of MSG_COLS from `st`, after its epoch and
+ * commit) back into the struct ms_mail mail.c would have made. */
+static struct ms_mail *cells_to_mail(sqlite3_stmt *st, uint32_t *src_problems,
+				    struct jscratch *js)
+{
+	struct ms_mail *m = g_new0(struct ms_mail, 1);
+	struct ms_mail_subject *sj = &m->subject;
+	int i = 3;
+	bool ok;
+
+	*src_problems = (uint32_t)sqlite3_column_int64(st, i++);
+	m->message_id = col_dup(st, i++);
+	m->in_reply_to = col_dup(st, i++);
+	m->references = g_ptr_array_new_with_free_func(g_free);
+	ok = store_json_strings((const char *)sqlite3_column_text(st, i),
+			  sqlite3_column_bytes(st, i), m->references, js);
+	i++;
+	m->date_raw = col_dup(st, i++);
+	m->date = sqlite3_column_int64(st, i++);
+	m->date_tz = sqlite3_column_int(st, i++);
+	m->date_valid = sqlite3_column_int(st, i++) != 0;
+	m->from_name = col_dup(st, i++);
+	m->from_email = col_dup(st, i++);
+	m->sender_name = col_dup(st, i++);
+	m->sender_email = col_dup(st, i++);
+	m->sender_rewritten = sqlite3_column_int(st, i++) != 0;
+	m->to = col_dup(st, i++);
+	m->cc = col_dup(st, i++);
+	m->list_id = col_dup(st, i++);
+	m->subject_raw = col_dup(st, i++);
+	sj->prefixes = col_dup(st, i++);
+	sj->normalized = col_dup(st, i++);
+	sj->reply_depth = (unsigned)sqlite3_column_int(st, i++);
+	sj->forward = sqlite3_column_int(st, i++) != 0;
+	sj->patch = sqlite3_column_int(st, i++) != 0;
+	sj->rfc = sqlite3_column_int(st, i++) != 0;
+	sj->resend = sqlite3_column_int(st, i++) != 0;
+	sj->pull = sqlite3_column_int(st, i++) != 0;
+	sj->version = (unsigned)sqlite3_column_int(st, i++);
+	sj->number = (unsigned)sqlite3_column_int(st, i++);
+	sj->total = (unsigned)sqlite3_column_int(st, i++);
+	sj->tree = col_dup(st, i++);
+	m->new_lines = (unsigned)sqlite3_column_int(st, i++);
+	m->quoted_lines = (unsigned)sqlite3_column_int(st, i++);
+	m->trailers = g_ptr_array_new_with_free_func(ms_mail_trailer_free);
+	ok = ok && store_json_mail_trailers((const char *)sqlite3_column_text(st, i),
+				      sqlite3_column_bytes(st, i),
+				      m->trailers, js);
+	i++;
+	m->change_id = col_dup(st, i++);
+	m->has_diff = sqlite3_column_int(st, i++) != 0;
+	m->diff_in_attachment = sqlite3_column_int(st, i++) != 0;
+	m->files = g_ptr_array_new_with_free_func(g_free);
+	ok = ok && store_json_strings((const char *)sqlite3_column_text(st, i),
+				sqlite3_column_bytes(st, i), m->files, js);
+	i++;
+	m->lines_added = (unsigned)sqlite3_column_int(st, i++);
+	m->lines_removed = (unsigned)sqlite3_column_int(st, i++);
+	m->patch_id = col_dup(st, i++);
+	m->kind = (enum ms_mail_kind)sqlite3_column_int(st, i++);
+	m->applied_notice = sqlite3_column_int(st, i++) != 0;
+	m->problems = (uint32_t)sqlite3_column_int64(st, i++);
+	m->size = (size_t)sqlite3_column_int64(st, i++);
+	i++;                    /* line: the source's */
+	g_assert(i == MSG_NCOLS);
+	if (!ok) {
+		ms_mail_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+struct mail_tee {
+	struct ms_store *s;
+	const char *path;        /* as the caller named the archive */
+	const char *key;         /* its canonical path, the inbox's key */
+	int64_t inbox;           /* 0 until known */
+	enum ms_mail_format format;
+	int (*fn)(struct ms_mail *m, const struct ms_mail_source *src,
+		  void *data);
+	void *data;
+	GArray *epochs;          /* int: stored epochs, ascending */
+	GHashTable *heads;       /* epoch -> char * head, stored or read */
+	guint next_epoch;        /* epochs[] before this were replayed */
+	struct mrow *rows;       /* pending */
+	size_t nr;
+	GString *buf;
+	unsigned long replayed;
+	uint64_t replayed_bytes;
+	unsigned long fresh;     /* messages parsed in this run */
+	int error;               /* the store's first failure */
+	bool mbox;               /* one mbox file: no epochs, whole */
+	bool bodies;             /* the inbox stores bodies: parse them */
+	bool want_body;          /* the caller keeps bodies */
+	/* resuming after a caller's mark (ms_store_mail_parse_archive_from) */
+	const struct ms_store_mail_mark *from;  /* or NULL */
+	int64_t max_seq;         /* the newest record handed out or written */
+	int max_epoch;           /* the newest epoch of those, or -1 */
+	uint64_t fresh_bytes;
+	unsigned long unstored;  /* messages handed out but not stored */
+};
+
+static int inbox_id(struct mail_tee *t, enum ms_mail_format format)
+{
+	struct ms_store *s = t->s;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = store_txn_begin(s);
+	if (rc < 0)
+		return rc;
+	rc = sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO inboxes "
+				"(path, format, bodies) VALUES (?, ?, ?)", -1,
+				&st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, t->key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, ms_mail_format_name(format), -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, t->bodies ? 1 : 0);
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(s->db, "SELECT id FROM inboxes WHERE "
+					"path = ?", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, t->key, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			t->inbox = sqlite3_column_int64(st, 0);
+			rc = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_OK) {
+		rc = store_db_error(s, rc, "record the inbox");
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		s->in_txn = 0;
+		return rc;
+	}
+	return store_txn_commit(s);
+}
+
+static int put_head(struct ms_store *s, int64_t inbox, int epoch,
+		    const char *head)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO "
+				    "inbox_epochs VALUES (?, ?, ?)", -1, &st,
+				    NULL);
+
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, inbox);
+		sqlite3_bind_int(st, 2, epoch);
+		sqlite3_bind_text(st, 3, head, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? 0 : store_db_error(s, rc, "record an epoch");
+}
+
+static int put_body(struct ms_store *s, int64_t seq, const char *body)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO "
+				    "message_bodies VALUES (?, ?)", -1, &st,
+				    NULL);
+
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, seq);
+		if (body)
+			sqlite3_bind_text(st, 2, body, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 2);
+		rc = sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Write the pending messages, and where each epoch is, in one go. */
+static int mail_flush(struct mail_tee *t)
+{
+	struct ms_store *s = t->s;
+	sqlite3_stmt *st = NULL;
+	GString *sql;
+	size_t k;
+	int rc = 0;
+
+	if (t->error || !t->nr)
+		goto out;
+	sql = g_string_new("INSERT INTO messages (inbox, " MSG_COLS
+			   ") VALUES (?");
+	for (int i = 0; i < MSG_NCOLS; i++)
+		g_string_append(sql, ", ?");
+	g_string_append_c(sql, ')');
+	rc = store_txn_begin(s);
+	if (rc == 0) {
+		int r = sqlite3_prepare_v2(s->db, sql->str, -1, &st, NULL);
+
+		rc = r == SQLITE_OK ? 0 : store_db_error(s, r, "write a message");
+	}
+	g_string_free(sql, TRUE);
+	for (k = 0; rc == 0 && k < t->nr; k++) {
+		struct mrow *r = &t->rows[k];
+		int step;
+
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, t->inbox);
+		for (int i = 0; i < MSG_NCOLS; i++) {
+			struct cell *c = &r->c[i];
+
+			if (!c->is_text)
+				sqlite3_bind_int64(st, i + 2, c->i);
+			else if (c->s)
+				sqlite3_bind_text(st, i + 2, c->s, -1,
+						  SQLITE_STATIC);
+			else
+				sqlite3_bind_null(st, i + 2);
+		}
+		step = sqlite3_step(st);
+		if (step == SQLITE_DONE && t->bodies)
+			step = put_body(s, sqlite3_last_insert_rowid(s->db),
+					r->body);
+		if (step == SQLITE_DONE)
+			t->max_seq = MAX(t->max_seq,
+					 sqlite3_last_insert_rowid(s->db));
+		if (step != SQLITE_DONE)
+			rc = store_db_error(s, step, "write a message");
+		else if (!t->mbox && (k + 1 == t->nr ||
+			 t->rows[k + 1].c[0].i != r->c[0].i))
+			rc = put_head(s, t->inbox, (int)r->c[0].i,
+				      r->c[1].s);
+	}
+	sqlite3_finalize(st);
+	if (rc == 0)
+		rc = store_txn_commit(s);
+	if (rc < 0 && s->in_txn) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		s->in_txn = 0;
+	}
+	if (rc < 0)
+		t->error = rc;
+out:
+	for (k = 0; k < t->nr; k++)
+		mrow_clear(&t->rows[k]);
+	t->nr = 0;
+	return t->error;
+}
+
+/*
+ * Read up to REPLAY_BATCH stored messages of epoch `e` after seq *after
+ * into `out` (with their commits in `commits`), in one short read
+ * transaction: the caller's callback then runs with no lock held.
+ */
+static int replay_batch(struct mail_tee *t, sqlite3_stmt *st, int e,
+			int64_t *after, GPtrArray *out, GPtrArray *commits,
+			GArray *problems_out, GArray *lines)
+{
+	struct ms_store *s = t->s;
+	struct jscratch js = { 0 };
+	int rc = 0;
+	int r = SQLITE_OK;
+
+	sqlite3_reset(st);
+	rc = store_exec(s, "BEGIN", "read the messages");
+	if (rc < 0)
+		return rc;
+	if (r == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, t->inbox);
+		sqlite3_bind_int(st, 2, e);
+		sqlite3_bind_int64(st, 3, *after);
+		sqlite3_bind_int(st, 4, REPLAY_BATCH);
+	}
+	while (r == SQLITE_OK) {
+		uint32_t problems;
+		struct ms_mail *m;
+
+		r = sqlite3_step(st);
+		if (r != SQLITE_ROW)
+			break;
+		r = SQLITE_OK;
+		m = cells_to_mail(st, &problems, &js);
+		if (!m) {
+			s->damaged = true;
+			rc = ms_error_set(MS_ERROR, "store '%s' is damaged (an "
+					  "unreadable message record); it was "
+					  "removed: run again to rebuild it",
+					  s->path);
+			break;
+		}
+		g_array_append_val(problems_out, problems);
+		{
+			unsigned long line = (unsigned long)
+				sqlite3_column_int64(st, MSG_NCOLS - 1);
+
+			g_array_append_val(lines, line);
+		}
+		*after = sqlite3_column_int64(st, MSG_NCOLS);
+		if (t->want_body)
+			m->body = col_dup(st, MSG_NCOLS + 1);
+		g_ptr_array_add(out, m);
+		g_ptr_array_add(commits, g_strdup((const char *)
+			sqlite3_column_text(st, 1)));
+	}
+	if (rc == 0 && r != SQLITE_DONE)
+		rc = store_db_error(s, r, "read the messages");
+	sqlite3_reset(st);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	store_jscratch_release(&js);
+	return rc;
+}
+
+/* Hand the stored messages of epochs up to `epoch` to the caller. */
+static int replay_upto(struct mail_tee *t, int epoch)
+{
+	GPtrArray *mails = g_ptr_array_new();
+	GPtrArray *commits = g_ptr_array_new_with_free_func(g_free);
+	GArray *problems = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	GArray *lines = g_array_new(FALSE, FALSE, sizeof(unsigned long));
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+
+	while (rc == 0 && t->next_epoch < t->epochs->len &&
+	       g_array_index(t->epochs, int, t->next_epoch) <= epoch) {
+		int e = g_array_index(t->epochs, int, t->next_epoch++);
+		/* the records up to the caller's mark (checked by
+		 * mark_check()) are not handed out */
+		int64_t after = t->from ? t->from->seq : 0;
+
+		if (!st) {
+			int r = sqlite3_prepare_v2(t->s->db, t->want_body ?
+				"SELECT " MSG_COLS ", seq, (SELECT body FROM "
+				"message_bodies b WHERE b.seq = messages.seq) "
+				"FROM messages WHERE inbox = ? AND "
+				"epoch = ? AND seq > ? ORDER BY seq LIMIT ?" :
+				"SELECT " MSG_COLS ", seq FROM messages WHERE "
+				"inbox = ? AND epoch = ? AND seq > ? ORDER BY "
+				"seq LIMIT ?", -1, &st, NULL);
+
+			if (r != SQLITE_OK) {
+				rc = store_db_error(t->s, r, "read the messages");
+				break;
+			}
+		}
+		do {
+			guint i;
+
+			g_ptr_array_set_size(mails, 0);
+			g_ptr_array_set_size(commits, 0);
+			g_array_set_size(problems, 0);
+			g_array_set_size(lines, 0);
+			rc = replay_batch(t, st, e, &after, mails, commits,
+					  problems, lines);
+			if (rc == 0 && mails->len) {
+				t->max_seq = MAX(t->max_seq, after);
+				t->max_epoch = MAX(t->max_epoch, e);
+			}
+			for (i = 0; rc == 0 && i < mails->len; i++) {
+				struct ms_mail_source src = { 0 };
+				struct ms_mail *m = mails->pdata[i];
+
+				src.problems = g_array_index(problems,
+							     uint32_t, i);
+				src.path = t->path;
+				src.format = t->format;
+				src.epoch = e;
+				src.commit = t->mbox ? NULL :
+					commits->pdata[i];
+				src.line = g_array_index(lines,
+							 unsigned long, i);
+				t->replayed++;
+				t->replayed_bytes += m->size;
+				mails->pdata[i] = NULL;
+				rc = t->fn(m, &src, t->data);
+			}
+			for (; i < mails->len; i++)
+				ms_mail_free(mails->pdata[i]);
+		} while (rc == 0 && mails->len == REPLAY_BATCH);
+	}
+	g_ptr_array_free(mails, TRUE);
+	g_ptr_array_free(commits, TRUE);
+	g_array_free(problems, TRUE);
+	g_array_free(lines, TRUE);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int mail_tee_fn(struct ms_mail *m, const struct ms_mail_source *src,
+		       void *data)
+{
+	struct mail_tee *t = data;
+	int rc;
+
+	if (!t->mbox && (src->format == MS_MAIL_FMT_MBOXRD ||
+			 src->format == MS_MAIL_FMT_MBOXO || src->epoch < 0 ||
+			 !src->commit)) {
+		t->unstored++;
+		return t->fn(m, src, t->data);   /* nothing to resume */
+	}
+	rc = t->mbox ? 0 : replay_upto(t, src->epoch);
+	if (rc == 0 && t->from && !t->mbox && src->epoch < t->from->epoch)
+		/* a new message before the caller's last one: what it holds
+		 * is no longer a prefix of the archive */
+		rc = ms_error_set(MS_ESTALE, "new messages in epoch %d of "
+				  "'%s', before the saved state's epoch %d",
+				  src->epoch, t->path, t->from->epoch);
+	if (rc < 0) {
+		ms_mail_free(m);
+		return rc;
+	}
+	t->fresh_bytes += m->size;
+	t->max_epoch = MAX(t->max_epoch, t->mbox ? -1 : src->epoch);
+	if (!t->inbox) {
+		t->format = src->format;
+		rc = inbox_id(t, src->format);
+		if (rc < 0) {
+			ms_mail_free(m);
+			return rc;
+		}
+	}
+	mail_cells(&t->rows[t->nr], m, src, t->buf);
+	if (t->bodies)
+		t->rows[t->nr].body = g_strdup(m->body);
+	t->nr++;
+	if (!t->want_body)
+		g_clear_pointer(&m->body, g_free);
+	t->fresh++;
+	if (t->nr == MS_STORE_BATCH && mail_flush(t) < 0) {
+		ms_mail_free(m);
+		return t->error;
+	}
+	return t->fn(m, src, t->data);
+}
+
+/* The stored state of inbox `path`: its id, format and epochs. */
+static int mail_load(struct mail_tee *t)
+{
+	struct ms_store *s = t->s;
+	sqlite3_stmt *st = NULL;
+	int64_t stale = 0;
+	char sql[160];
+	int rc;
+
+	bool have_bodies = false;
+
+	t->bodies = t->want_body;
+	rc = sqlite3_prepare_v2(s->db, "SELECT id, format, bodies FROM "
+				"inboxes WHERE path = ?", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, t->key, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			const char *f = (const char *)
+				sqlite3_column_text(st, 1);
+
+			t->inbox = sqlite3_column_int64(st, 0);
+			have_bodies = sqlite3_column_int(st, 2) != 0;
+			t->format = MS_MAIL_FMT_INBOX_V2;
+			for (int k = MS_MAIL_FMT_MBOXRD;
+			     k <= MS_MAIL_FMT_INBOX_V2; k++)
+				if (!g_strcmp0(f, ms_mail_format_name(k)))
+					t->format = (enum ms_mail_format)k;
+		}
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_OK)
+		return store_db_error(s, rc, "read the inboxes");
+	if (!t->inbox)
+		return 0;
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM messages WHERE "
+		 "inbox = %lld AND version != %d", (long long)t->inbox,
+		 MS_STORE_MAIL_VERSION);
+	rc = store_query_int(s, sql, &stale);
+	if (rc < 0)
+		return rc;
+	if (have_bodies)
+		t->bodies = true;       /* keep storing them */
+	if (stale || (t->want_body && !have_bodies)) {
+		/* another extraction version, or bodies wanted that were
+		 * not kept: read the inbox again */
+		long long id = (long long)t->inbox;
+		char *del = g_strdup_printf(
+			"BEGIN IMMEDIATE;"
+			"DELETE FROM message_bodies WHERE seq IN (SELECT seq "
+			"FROM messages WHERE inbox = %lld);"
+			"DELETE FROM messages WHERE inbox = %lld;"
+			"DELETE FROM inbox_epochs WHERE inbox = %lld;"
+			"DELETE FROM mbox_files WHERE inbox = %lld;"
+			"DELETE FROM mail_snapshots WHERE inbox = %lld;"
+			"UPDATE inboxes SET bodies = %d WHERE id = %lld;"
+			"COMMIT;", id, id, id, id, id, t->bodies ? 1 : 0, id);
+
+		rc = store_exec(s, del, "drop stale messages");
+		g_free(del);
+		if (rc < 0)
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	rc = sqlite3_prepare_v2(s->db, "SELECT epoch, head FROM inbox_epochs "
+				"WHERE inbox = ? ORDER BY epoch", -1, &st,
+				NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, t->inbox);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			int e = sqlite3_column_int(st, 0);
+
+			g_array_append_val(t->epochs, e);
+			g_hash_table_insert(t->heads, GINT_TO_POINTER(e),
+				g_strdup((const char *)
+					 sqlite3_column_text(st, 1)));
+		}
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? 0 : store_db_error(s, rc, "read the epochs");
+}
+
+static gint int_cmp(gconstpointer a, gconstpointer b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * May the read skip the stored records up to t->from's, which the caller
+ * already holds?  Only if they are exactly the records it saw (none was
+ * removed or rewritten since: those deletions also drop the caller's
+ * snapshot, and the count catches the rest) and nothing stored after them
+ * comes before them in archive order (an earlier epoch).  MS_ESTALE
+ * otherwise.
+ */
+static int mark_check(struct mail_tee *t)
+{
+	const struct ms_store_mail_mark *f = t->from;
+	int64_t n = -1, later = -1;
+	char sql[200];
+	int rc;
+
+	if (!f)
+		return 0;
+	if (f->inbox != t->inbox || !t->inbox)
+		return ms_error_set(MS_ESTALE, "'%s' was read again since the "
+				    "saved state", t->path);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM messages WHERE "
+		 "inbox = %lld AND seq <= %lld", (long long)t->inbox,
+		 (long long)f->seq);
+	rc = store_query_int(t->s, sql, &n);
+	if (rc == 0) {
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM messages "
+			 "WHERE inbox = %lld AND epoch < %d AND seq > %lld",
+			 (long long)t->inbox, f->epoch, (long long)f->seq);
+		rc = store_query_int(t->s, sql, &later);
+	}
+	if (rc < 0)
+		return rc;
+	if (n != f->count || later != 0)
+		return ms_error_set(MS_ESTALE, "the stored messages of '%s' "
+				    "changed since the saved state", t->path);
+	t->max_seq = f->seq;
+	t->max_epoch = f->epoch;
+	return 0;
+}
+
+/* Where a complete read through `t` leaves the caller (*to), and what
+ * the skipped records add to `result`. */
+static void mark_after(const struct mail_tee *t, struct ms_store_mail_mark *to,
+		       struct ms_mail_read_result *result)
+{
+	const struct ms_store_mail_mark *f = t->from;
+
+	if (f) {
+		result->messages += (size_t)f->count;
+		result->bytes += f->bytes;
+	}
+	if (!to)
+		return;
+	*to = (struct ms_store_mail_mark){ 0 };
+	if (!t->inbox || t->unstored || t->error)
+		return;
+	to->inbox = t->inbox;
+	to->seq = t->max_seq;
+	to->count = (f ? f->count : 0) + (int64_t)t->replayed +
+		    (int64_t)t->fresh;
+	to->epoch = t->max_epoch;
+	to->bytes = (f ? f->bytes : 0) + t->replayed_bytes + t->fresh_bytes;
+}
+
+/* ---- mbox files ---- */
+
+/*
+ * An mbox file is stored whole: when its size, mtime and SHA-1 are those
+ * recorded after its last complete read, its messages are handed out
+ * from the store; otherwise it is read again and its records replaced.
+ * (mail-archive.c's reader has no resume point inside a file.)
+ */
+
+static bool is_dir(const char *path)
+{
+	return g_file_test(path, G_FILE_TEST_IS_DIR);
+}
+
+/* The mail_tee reading archive `path` (stored under `key`) for fn. */
+static void tee_init(struct mail_tee *t, struct ms_store *s, const char *key,
+		     const char *path, unsigned flags,
+		     int (*fn)(struct ms_mail *m,
+			       const struct ms_mail_source *src, void *data),
+		     void *data)
+{
+	t->s = s;
+	t->key = key;
+	t->path = path;
+	t->fn = fn;
+	t->data = data;
+	t->want_body = (flags & MS_MAIL_PARSE_KEEP_BODY) != 0;
+	t->epochs = g_array_new(FALSE, FALSE, sizeof(int));
+	t->heads = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+					 g_free);
+	t->rows = g_new0(struct mrow, MS_STORE_BATCH);
+	t->buf = g_string_new(NULL);
+	t->max_epoch = -1;
+}
+
+/* The SHA-1 of a file's bytes, or NULL when it cannot be read. */
+static char *file_sha1(const char *path, GStatBuf *sb)
+{
+	GChecksum *c;
+	FILE *f = fopen(path, "rb");
+	char *buf, *out = NULL;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	if (g_stat(path, sb) < 0) {
+		fclose(f);
+		return NULL;
+	}
+	c = g_checksum_new(G_CHECKSUM_SHA1);
+	buf = g_malloc(1 << 20);
+	while ((n = fread(buf, 1, 1 << 20, f)) > 0)
+		g_checksum_update(c, (const guchar *)buf, (gssize)n);
+	if (!ferror(f))
+		out = g_strdup(g_checksum_get_string(c));
+	fclose(f);
+	g_free(buf);
+	g_checksum_free(c);
+	return out;
+}
+
+/*
+ * The key an archive is stored under: its absolute path with symbolic
+ * links resolved, or only made absolute when it does not exist (yet).
+ */
+char *store_archive_key(const char *path)
+{
+	char *abs = g_canonicalize_filename(path, NULL);
+	char *real = realpath(abs, NULL);
+	char *key;
+
+	if (!real)
+		return abs;
+	key = g_strdup(real);
+	free(real);
+	g_free(abs);
+	return key;
+}
+
+/* Is the recorded state of inbox `id` this size, mtime and SHA-1? */
+static int mbox_known(struct ms_store *s, int64_t id, const GStatBuf *sb,
+		      const char *sha1, bool *same)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(s->db, "SELECT size, mtime, sha1 FROM "
+				    "mbox_files WHERE inbox = ?", -1, &st,
+				    NULL);
+
+	*same = false;
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, id);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			*same = sqlite3_column_int64(st, 0) ==
+				(int64_t)sb->st_size &&
+				sqlite3_column_int64(st, 1) ==
+				(int64_t)sb->st_mtime &&
+				!g_strcmp0((const char *)
+					   sqlite3_column_text(st, 2), sha1);
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? 0 : store_db_error(s, rc, "read the mbox files");
+}
+
+static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
+		     const struct ms_store_mail_mark *from,
+		     struct ms_store_mail_mark *to,
+		     int (*fn)(struct ms_mail *m,
+			       const struct ms_mail_source *src, void *data),
+		     void *data, struct ms_mail_read_result *result,
+		     struct ms_diags *diags)
+{
+	struct mail_tee t = { 0 };
+	GStatBuf sb, after;
+	char *key = store_archive_key(path);
+	char *sha1 = file_sha1(path, &sb);
+	bool same = false;
+	int rc;
+
+	if (!sha1) {
+		/* let the reader fail in its own words */
+		g_free(key);
+		if (from)
+			return ms_error_set(MS_ESTALE, "cannot read '%s'",
+					    path);
+		return ms_mail_parse_archive(path, NULL, 0, flags, fn, data,
+					     result, diags);
+	}
+	tee_init(&t, s, key, path, flags, fn, data);
+	t.mbox = true;
+	t.from = from;
+	rc = mail_load(&t);
+	if (rc == 0 && t.inbox)
+		rc = mbox_known(s, t.inbox, &sb, sha1, &same);
+	if (rc == 0 && from && !same)
+		rc = ms_error_set(MS_ESTALE, "'%s' changed since the saved "
+				  "state", path);
+	if (rc == 0)
+		rc = mark_check(&t);
+	if (t.bodies)
+		flags |= MS_MAIL_PARSE_KEEP_BODY;
+	if (rc < 0)
+		goto out;
+	if (same) {
+		int e = -1;
+
+		g_array_append_val(t.epochs, e);
+		rc = replay_upto(&t, G_MAXINT);
+		if (rc == 0) {
+			result->messages += t.replayed;
+			result->bytes += t.replayed_bytes;
+			result->format = t.format;
+			mark_after(&t, to, result);
+		}
+		goto out;
+	}
+	if (t.inbox) {
+		/* changed since: read again, replacing its records */
+		long long id = (long long)t.inbox;
+		char *del = g_strdup_printf(
+			"BEGIN IMMEDIATE;"
+			"DELETE FROM message_bodies WHERE seq IN (SELECT seq "
+			"FROM messages WHERE inbox = %lld);"
+			"DELETE FROM messages WHERE inbox = %lld;"
+			"DELETE FROM mbox_files WHERE inbox = %lld;"
+			"DELETE FROM mail_snapshots WHERE inbox = %lld;"
+			"COMMIT;", id, id, id, id);
+
+		rc = store_exec(s, del, "drop a changed mbox file's messages");
+		g_free(del);
+		if (rc < 0) {
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			goto out;
+		}
+	}
+	rc = ms_mail_parse_archive(path, NULL, 0, flags, mail_tee_fn, &t,
+				   result, diags);
+	if (mail_flush(&t) < 0 && rc == 0)
+		rc = t.error;
+	/* remember the file only if it did not change while being read */
+	if (rc == 0 && t.inbox && g_stat(path, &after) == 0 &&
+	    after.st_size == sb.st_size && after.st_mtime == sb.st_mtime) {
+		sqlite3_stmt *st = NULL;
+		int r;
+
+		rc = store_txn_begin(s);
+		r = rc < 0 ? SQLITE_OK : sqlite3_prepare_v2(s->db,
+			"INSERT OR REPLACE INTO mbox_files VALUES (?,?,?,?)",
+			-1, &st, NULL);
+		if (rc == 0 && r == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, t.inbox);
+			sqlite3_bind_int64(st, 2, (int64_t)sb.st_size);
+			sqlite3_bind_int64(st, 3, (int64_t)sb.st_mtime);
+			sqlite3_bind_text(st, 4, sha1, -1, SQLITE_STATIC);
+			r = sqlite3_step(st);
+			r = r == SQLITE_DONE ? SQLITE_OK : r;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		if (rc == 0 && r == SQLITE_OK)
+			r = sqlite3_prepare_v2(s->db, "UPDATE inboxes SET "
+					       "format = ? WHERE id = ?", -1,
+					       &st, NULL);
+		if (rc == 0 && r == SQLITE_OK) {
+			sqlite3_bind_text(st, 1, ms_mail_format_name(
+						  result->format), -1,
+					  SQLITE_STATIC);
+			sqlite3_bind_int64(st, 2, t.inbox);
+			r = sqlite3_step(st);
+			r = r == SQLITE_DONE ? SQLITE_OK : r;
+		}
+		sqlite3_finalize(st);
+		if (rc == 0 && r != SQLITE_OK)
+			rc = store_db_error(s, r, "record an mbox file");
+		if (rc == 0)
+			rc = store_txn_commit(s);
+		else if (s->in_txn) {
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			s->in_txn = 0;
+		}
+		if (rc == 0)
+			mark_after(&t, to, result);
+	}
+out:
+	for (size_t k = 0; k < t.nr; k++)
+		mrow_clear(&t.rows[k]);
+	g_free(t.rows);
+	g_string_free(t.buf, TRUE);
+	g_array_free(t.epochs, TRUE);
+	g_hash_table_destroy(t.heads);
+	g_free(sha1);
+	g_free(key);
+	return rc;
+}
+
+/* A directory of mbox files (ms_mail_dir_walk), each through
+ * mbox_file(). */
+struct mbox_dir {
+	struct ms_store *s;
+	unsigned flags;
+	int (*fn)(struct ms_mail *m, const struct ms_mail_source *src,
+		  void *data);
+	void *data;
+	struct ms_mail_read_result *result;
+	struct ms_diags *diags;
+};
+
+static int mbox_dir_file(const char *path, void *data)
+{
+	struct mbox_dir *d = data;
+
+	return mbox_file(d->s, path, d->flags, NULL, NULL, d->fn, d->data,
+			 d->result, d->diags);
+}
+
+static int mbox_dir(struct ms_store *s, const char *path, unsigned flags,
+		    int (*fn)(struct ms_mail *m,
+			      const struct ms_mail_source *src, void *data),
+		    void *data, struct ms_mail_read_result *result,
+		    struct ms_diags *diags)
+{
+	struct mbox_dir d = { s, flags, fn, data, result, diags };
+
+	return ms_mail_dir_walk(path, mbox_dir_file, &d, diags);
+}
+
+int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
+				unsigned flags,
+				int (*fn)(struct ms_mail *m,
+					  const struct ms_mail_source *src,
+					  void *data),
+				void *data, struct ms_mail_read_result *result,
+				struct ms_diags *diags)
+{
+	return ms_store_mail_parse_archive_from(s, path, flags, NULL, NULL,
+						fn, data, result, diags);
+}
+
+int ms_store_mail_parse_archive_from(struct ms_store *s, const char *path,
+				     unsigned flags,
+				     const struct ms_store_mail_mark *from,
+				     struct ms_store_mail_mark *to,
+				     int (*fn)(struct ms_mail *m,
+					       const struct ms_mail_source *src,
+					       void *data),
+				     void *data,
+				     struct ms_mail_read_result *result,
+				     struct ms_diags *diags)
+{
+	struct mail_tee t = { 0 };
+	struct ms_mail_after *after = NULL;
+	char *key;
+	GArray *all;
+	guint n_after = 0;
+	int rc, rc2;
+
+	if (to)
+		*to = (struct ms_store_mail_mark){ 0 };
+	if (from && !from->inbox)
+		from = NULL;
+	if ((!s || (is_dir(path) && !ms_mail_is_inbox(path))) && from)
+		return ms_error_set(MS_ESTALE, "no saved state applies to "
+				    "'%s'", path);
+	if (!s)
+		return ms_mail_parse_archive(path, NULL, 0, flags, fn, data,
+					     result, diags);
+	if (!is_dir(path))
+		return mbox_file(s, path, flags, from, to, fn, data, result,
+				 diags);
+	if (!ms_mail_is_inbox(path))
+		return mbox_dir(s, path, flags, fn, data, result, diags);
+	key = store_archive_key(path);
+	tee_init(&t, s, key, path, flags, fn, data);
+	t.from = from;
+	rc = mail_load(&t);
+	if (rc == 0)
+		rc = mark_check(&t);
+	if (rc < 0)
+		goto out;
+	if (t.bodies)
+		flags |= MS_MAIL_PARSE_KEEP_BODY;
+	after = g_new0(struct ms_mail_after, t.epochs->len + 1);
+	for (guint i = 0; i < t.epochs->len; i++) {
+		int e = g_array_index(t.epochs, int, i);
+
+		after[n_after].epoch = e;
+		after[n_after].commit = g_hash_table_lookup(t.heads,
+							    GINT_TO_POINTER(e));
+		n_after++;
+	}
+	rc = ms_mail_parse_archive(path, after, n_after, flags, mail_tee_fn,
+				   &t, result, diags);
+	if (rc == 0)
+		rc = replay_upto(&t, G_MAXINT);
+	rc2 = mail_flush(&t);
+	if (rc == 0 && rc2 < 0)
+		rc = rc2;
+	if (rc < 0)
+		goto out;
+	/* what an uncached read reports: every message, every epoch head */
+	result->messages += t.replayed;
+	result->bytes += t.replayed_bytes;
+	for (guint i = 0; i < result->heads->len; i++) {
+		const char *h = result->heads->pdata[i];
+		const char *colon = strchr(h, ':');
+
+		if (colon)
+			g_hash_table_insert(t.heads, GINT_TO_POINTER(atoi(h)),
+					    g_strdup(colon + 1));
+	}
+	all = g_array_new(FALSE, FALSE, sizeof(int));
+	{
+		GHashTableIter it;
+		gpointer k;
+
+		g_hash_table_iter_init(&it, t.heads);
+		while (g_hash_table_iter_next(&it, &k, NULL)) {
+			int e = GPOINTER_TO_INT(k);
+
+			g_array_append_val(all, e);
+		}
+	}
+	g_array_sort(all, int_cmp);
+	g_ptr_array_set_size(result->heads, 0);
+	if (t.inbox)
+		rc = store_txn_begin(s);
+	for (guint i = 0; i < all->len; i++) {
+		int e = g_array_index(all, int, i);
+		const char *head = g_hash_table_lookup(t.heads,
+						       GINT_TO_POINTER(e));
+
+		g_ptr_array_add(result->heads,
+				g_strdup_printf("%d:%s", e, head));
+		if (rc == 0 && t.inbox)
+			rc = put_head(s, t.inbox, e, head);
+	}
+	if (t.inbox) {
+		if (rc == 0)
+			rc = store_txn_commit(s);
+		else if (s->in_txn) {
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			s->in_txn = 0;
+		}
+	}
+	g_array_free(all, TRUE);
+	if (rc == 0)
+		mark_after(&t, to, result);
+out:
+	g_free(after);
+	for (size_t k = 0; k < t.nr; k++)
+		mrow_clear(&t.rows[k]);
+	g_free(t.rows);
+	g_string_free(t.buf, TRUE);
+	g_array_free(t.epochs, TRUE);
+	g_hash_table_destroy(t.heads);
+	g_free(key);
+	return rc;
+}
