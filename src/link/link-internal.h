@@ -1,0 +1,16 @@
+/*
+ * link-internal.h - what the files of the linker (link.h) share: the mail
+ * model, loaded in link-mail.c, matched in link.c.
+ */
+#ifndef MS_LINK_INTERNAL_H
+#define MS_LINK_INTERNAL_H
+
+#include "link.h"
+
+struct ms_link_mail {
+	struct ms_mail_index *idx;
+	GPtrArray *files;     /* per record: GPtrArray of char *, or NULL */
+	const struct ms_link_mail_opts *opts;
+};
+
+#endif

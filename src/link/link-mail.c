@@ -1,0 +1,226 @@
+/*
+ * link-mail.c - the mail side of linking (link.h): the archives read into
+ * a mail index and each record's files, through the store and its
+ * snapshots.
+ */
+#include "link-internal.h"
+#include "store.h"
+
+#include <string.h>
+
+/* ---- the mail side ---- */
+
+static int on_mail(struct ms_mail *m, const struct ms_mail_source *src,
+		   void *data)
+{
+	struct ms_link_mail *lm = data;
+	uint32_t rec = ms_mail_index_add(lm->idx, m);
+	GPtrArray *files = NULL;
+
+	(void)src;
+	/* kept as the message had it (its strings freed with it): no copy
+	 * of every path of every message */
+	if (m->has_diff && m->files && m->files->len)
+		files = g_ptr_array_ref(m->files);
+	while (lm->files->len <= rec)
+		g_ptr_array_add(lm->files, NULL);
+	lm->files->pdata[rec] = files;
+	if (lm->opts->hook)
+		lm->opts->hook(m, rec, lm->opts->hook_data);
+	ms_mail_free(m);
+	if (lm->opts->progress)
+		lm->opts->progress(rec + 1, lm->opts->progress_data);
+	return 0;
+}
+
+static void files_free(gpointer p)
+{
+	if (p)
+		g_ptr_array_unref(p);
+}
+
+/*
+ * The mail snapshot kept in the store (store.h, ms_store_mail_snapshot_*):
+ * the index before ms_mail_index_finish(), with each record's files.  Its
+ * kind changes with the index's dump version and with what on_mail()
+ * keeps.
+ */
+#define SNAPSHOT_KIND (MS_MAIL_INDEX_DUMP_VERSION * 100 + 1)
+
+/*
+ * A snapshot is saved again only when the messages after it (replayed
+ * from their records on every run, which costs little) pass 1/32 of it:
+ * re-saving writes the whole index, so a weekly re-run that adds 1% does
+ * it every few weeks, not every time.
+ */
+static bool snapshot_behind(const struct ms_store_mail_mark *from,
+			    const struct ms_store_mail_mark *to)
+{
+	return to->count - from->count > from->count / 32;
+}
+
+static const GPtrArray *files_of(uint32_t rec, void *data)
+{
+	const struct ms_link_mail *lm = data;
+
+	return rec < lm->files->len ? lm->files->pdata[rec] : NULL;
+}
+
+/* A snapshot to save, and the outcome. */
+struct snapshot_save {
+	struct ms_store *store;
+	struct ms_store_mail_mark mark;
+	GByteArray *bytes;       /* NULL: nothing to save */
+	int rc;
+	char *error;
+};
+
+static gpointer save_main(gpointer data)
+{
+	struct snapshot_save *sv = data;
+
+	sv->rc = ms_store_mail_snapshot_put(sv->store, SNAPSHOT_KIND,
+					    &sv->mark, sv->bytes->data,
+					    sv->bytes->len);
+	if (sv->rc < 0)
+		sv->error = g_strdup(ms_error_last());
+	return NULL;
+}
+
+/*
+ * Read the one archive of `opts` resuming from the snapshot saved by the
+ * last run, and dump the new state into `sv` when it changed.
+ * MS_ESTALE (with lm reset and nothing added to `diags`) when the
+ * snapshot turns out not to apply: the caller then reads the archive in
+ * full.
+ */
+static int load_resumed(const struct ms_link_mail_opts *opts,
+			struct ms_link_mail *lm, bool use_snapshot,
+			struct snapshot_save *sv, struct ms_diags *diags)
+{
+	struct ms_store_mail_mark from, to;
+	struct ms_mail_read_result res;
+	struct ms_diags mine = MS_DIAGS_INIT;
+	struct ms_mail_index *idx = NULL;
+	GPtrArray *files = NULL;
+	GBytes *b = NULL;
+	int rc;
+
+	rc = use_snapshot ? ms_store_mail_snapshot_get(opts->store,
+			opts->archives[0], SNAPSHOT_KIND, &b, &from) : 0;
+	if (rc < 0)
+		return rc;
+	if (b) {
+		idx = ms_mail_index_load(b, &files);
+		g_bytes_unref(b);
+	}
+	lm->idx = idx ? idx : ms_mail_index_new();
+	lm->files = files ? files : g_ptr_array_new_with_free_func(files_free);
+	ms_mail_read_result_init(&res);
+	rc = ms_store_mail_parse_archive_from(opts->store, opts->archives[0],
+					     opts->parse_flags,
+					     idx ? &from : NULL, &to, on_mail,
+					     lm, &res, &mine);
+	ms_mail_read_result_release(&res);
+	if (rc == MS_ESTALE && idx) {
+		ms_diags_release(&mine);
+		g_clear_pointer(&lm->idx, ms_mail_index_free);
+		g_clear_pointer(&lm->files, g_ptr_array_unref);
+		return MS_ESTALE;
+	}
+	for (size_t i = 0; i < mine.nr; i++)
+		ms_diags_add(diags, mine.items[i].file, mine.items[i].line,
+			     "%s", mine.items[i].message);
+	ms_diags_release(&mine);
+	if (rc == 0 && to.inbox && (!idx || snapshot_behind(&from, &to))) {
+		sv->bytes = g_byte_array_new();
+		sv->mark = to;
+		if (!ms_mail_index_dump(lm->idx, files_of, lm, sv->bytes))
+			g_clear_pointer(&sv->bytes, g_byte_array_unref);
+	}
+	return rc;
+}
+
+int ms_link_mail_load(const struct ms_link_mail_opts *opts,
+		      struct ms_link_mail **out, struct ms_diags *diags)
+{
+	struct ms_link_mail *lm = g_new0(struct ms_link_mail, 1);
+	struct snapshot_save sv = { 0 };
+	GThread *saver = NULL;
+	int rc = 0;
+
+	*out = NULL;
+	lm->opts = opts;
+	/* one archive, nothing but the index wanted: resume from the
+	 * snapshot of the last run */
+	if (opts->store && opts->nr_archives == 1 && !opts->hook &&
+	    !(opts->parse_flags & MS_MAIL_PARSE_KEEP_BODY)) {
+		rc = load_resumed(opts, lm, true, &sv, diags);
+		if (rc == MS_ESTALE)  /* the snapshot is outdated: replace it */
+			rc = load_resumed(opts, lm, false, &sv, diags);
+		if (rc < 0) {
+			ms_link_mail_free(lm);
+			return rc;
+		}
+		/* written while the index is finished: the bytes are a copy */
+		if (sv.bytes) {
+			sv.store = opts->store;
+			saver = g_thread_new("ms-snapshot", save_main, &sv);
+		}
+		goto done;
+	}
+	lm->idx = ms_mail_index_new();
+	lm->files = g_ptr_array_new_with_free_func(files_free);
+	for (size_t i = 0; i < opts->nr_archives; i++) {
+		struct ms_mail_read_result res;
+
+		ms_mail_read_result_init(&res);
+		rc = ms_store_mail_parse_archive(opts->store,
+						 opts->archives[i],
+						 opts->parse_flags, on_mail,
+						 lm, &res, diags);
+		ms_mail_read_result_release(&res);
+		if (rc < 0) {
+			ms_link_mail_free(lm);
+			return rc;
+		}
+	}
+done:
+	ms_mail_index_finish(lm->idx);
+	if (saver) {
+		g_thread_join(saver);
+		g_byte_array_unref(sv.bytes);
+		if (sv.rc < 0) {
+			ms_error_set(sv.rc, "%s", sv.error);
+			g_free(sv.error);
+			ms_link_mail_free(lm);
+			return sv.rc;
+		}
+	}
+	lm->opts = NULL;
+	*out = lm;
+	return 0;
+}
+
+void ms_link_mail_free(struct ms_link_mail *lm)
+{
+	if (!lm)
+		return;
+	ms_mail_index_free(lm->idx);
+	if (lm->files)
+		g_ptr_array_unref(lm->files);
+	g_free(lm);
+}
+
+const struct ms_mail_index *ms_link_mail_index(const struct ms_link_mail *lm)
+{
+	return lm->idx;
+}
+
+const GPtrArray *ms_link_mail_files(const struct ms_link_mail *lm,
+				    uint32_t rec)
+{
+	if (rec >= lm->files->len)
+		return NULL;
+	return lm->files->pdata[rec];
+}
