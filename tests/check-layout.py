@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""The layout of src/ (docs/architecture.md), checked.
+
+    check-layout.py ROOT                 check; exit 1 and say why on failure
+    check-layout.py ROOT --functions N   list the functions over N lines
+                                         (signature to closing brace)
+
+The check fails when
+  - a file in src/ is over MAX_LINES lines;
+  - a .c or .h file in src/ sits outside the stage folders;
+  - a library folder (a stage, or fetch/) includes a header of a later
+    stage, of cli/, or one that no folder has.
+Quoted includes are resolved by name, as the include path resolves them
+(header names are unique across the folders).  Speaks TAP, one test per
+rule, so that meson shows what failed.
+"""
+import os
+import re
+import sys
+
+MAX_LINES = 1500
+MAX_FUNCTION = 150      # listed, not (yet) enforced
+# The stages in pipeline order: each may include its own headers and
+# those of the stages before it.  cli/ may include everything.
+STAGES = ["common", "maintainers", "history", "mail", "store", "link",
+          "metrics", "output", "cli"]
+# Libraries outside src/ and the stages they may include besides their own
+# folder; cli/ may include them, no stage may.
+OTHER_LIBS = {"fetch": ["common"]}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+SIG_NAME = re.compile(r"(\w+)\s*\([^()]*(\([^()]*\)[^()]*)*\)\s*$", re.S)
+
+
+def sources(root, folder):
+    d = os.path.join(root, folder)
+    for dirpath, _, names in os.walk(d):
+        for n in sorted(names):
+            if n.endswith((".c", ".h")):
+                yield os.path.join(dirpath, n)
+
+
+def rel(root, path):
+    return os.path.relpath(path, root)
+
+
+def read_lines(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read().split("\n")
+
+
+def functions(path):
+    """(name, first line, length) of each function defined in `path`: the
+    house style puts a definition's "{" and "}" alone in column 0, its
+    signature on the lines just above the "{"."""
+    lines = read_lines(path)
+    out = []
+    i = 0
+    while i < len(lines):
+        if lines[i] != "{":
+            i += 1
+            continue
+        start = i
+        while start > 0:
+            prev = lines[start - 1]
+            if (not prev.strip() or prev.startswith(("#", "}", "/", " *"))
+                    or prev.rstrip().endswith((";", "*/", "{"))):
+                break
+            start -= 1
+        end = i + 1
+        while end < len(lines) and lines[end] != "}":
+            end += 1
+        sig = " ".join(lines[start:i])
+        m = SIG_NAME.search(sig)
+        if m and end < len(lines):
+            out.append((m.group(1), start + 1, end - start + 1))
+        i = end + 1
+    return out
+
+
+def check(root):
+    src = os.path.join(root, "src")
+    folders = {s: os.path.join(src, s) for s in STAGES}
+    folders.update({o: os.path.join(root, o) for o in OTHER_LIBS})
+    owner = {}                          # header name -> folder
+    for name, d in folders.items():
+        for p in sources(root, rel(root, d)):
+            if p.endswith(".h"):
+                owner[os.path.basename(p)] = name
+
+    problems = {"size": [], "place": [], "include": []}
+    for p in sources(root, "src"):
+        r = rel(root, p)
+        n = len(read_lines(p)) - 1
+        if n > MAX_LINES:
+            problems["size"].append(
+                f"{r}: {n} lines, more than {MAX_LINES}: split it by what "
+                "it does (docs/architecture.md)")
+        parts = r.split(os.sep)
+        if len(parts) != 3 or parts[1] not in STAGES:
+            problems["place"].append(
+                f"{r}: not in a stage folder (src/<stage>/, "
+                "docs/architecture.md)")
+
+    order = list(OTHER_LIBS) + STAGES
+    for name, d in folders.items():
+        if name == "cli":
+            continue
+        if name in OTHER_LIBS:
+            allowed = {name, *OTHER_LIBS[name]}
+        else:
+            allowed = set(STAGES[:STAGES.index(name) + 1])
+        for p in sources(root, rel(root, d)):
+            for no, line in enumerate(read_lines(p), 1):
+                m = INCLUDE.match(line)
+                if not m:
+                    continue
+                h = os.path.basename(m.group(1))
+                where = owner.get(h)
+                if where is None:
+                    problems["include"].append(
+                        f"{rel(root, p)}:{no}: includes \"{h}\", which no "
+                        "library folder has")
+                elif where not in allowed:
+                    problems["include"].append(
+                        f"{rel(root, p)}:{no}: includes \"{h}\" of "
+                        f"{where}/, but {name}/ may use only "
+                        f"{', '.join(o + '/' for o in order if o in allowed)}")
+
+    titles = {"size": f"no file in src/ over {MAX_LINES} lines",
+              "place": "every file in src/ is in a stage folder",
+              "include": "libraries include only their own and earlier "
+                         "stages' headers"}
+    print(f"1..{len(titles)}")
+    failed = 0
+    for i, (k, title) in enumerate(titles.items(), 1):
+        for msg in problems[k]:
+            print(f"# {msg}")
+            print(msg, file=sys.stderr)
+        if problems[k]:
+            failed += 1
+            print(f"not ok {i} - {title}")
+        else:
+            print(f"ok {i} - {title}")
+    # Not a failure (yet): the functions still over the size the house
+    # style asks for, so that the list is in every test log.
+    for n, where, fn in long_functions(root, MAX_FUNCTION):
+        print(f"# {fn} ({where}): {n} lines, more than {MAX_FUNCTION}")
+    return 1 if failed else 0
+
+
+def long_functions(root, limit):
+    rows = []
+    for p in sources(root, "src"):
+        if p.endswith(".c"):
+            for name, line, n in functions(p):
+                if n > limit:
+                    rows.append((n, f"{rel(root, p)}:{line}", name))
+    return sorted(rows, key=lambda r: (-r[0], r[1]))
+
+
+def list_long(root, limit):
+    rows = long_functions(root, limit)
+    for n, where, name in rows:
+        print(f"{n:5d}  {name:32s} {where}")
+    print(f"{len(rows)} functions over {limit} lines")
+    return 0
+
+
+def main(argv):
+    if len(argv) == 2:
+        return check(argv[1])
+    if len(argv) == 4 and argv[2] == "--functions":
+        return list_long(argv[1], int(argv[3]))
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
