@@ -102,146 +102,191 @@ static int cmp_overlap(const void *a, const void *b)
 	       x->other->index > y->other->index;
 }
 
-int coverage_compute(const struct maint_file *mf,
-		     const struct maint_index *idx, const struct ms_tree *tree,
-		     double min_share, struct coverage **out)
-{
-	struct coverage *c = g_new0(struct coverage, 1);
-	size_t nfiles = ms_tree_nr_files(tree);
-	size_t nentries = maint_file_nr_entries(mf);
-	guint32 *start = g_new(guint32, nfiles + 1);
-	guint32 *count = g_new(guint32, nfiles + 1);
+/* Every file's matches, computed in parallel over contiguous ranges. */
+struct matches {
 	struct match_job jobs[8];
+	unsigned nthreads;
+	guint32 *start, *count; /* per file: offset into its job's ids, count */
+	unsigned *job_of;       /* per file: the job that matched it */
+};
+
+/* The k-th entry index matched by file i. */
+static guint32 match_id(const struct matches *m, size_t i, guint32 k)
+{
+	return g_array_index(m->jobs[m->job_of[i]].ids, guint32,
+			     m->start[i] + k);
+}
+
+/* 1. match every file, in parallel over contiguous ranges */
+static void match_files(const struct maint_index *idx,
+			const struct ms_tree *tree, size_t nfiles,
+			struct matches *m)
+{
 	GThread *threads[8];
 	unsigned nthreads = g_get_num_processors();
-	bool *catch_all = g_new0(bool, nentries + 1);
-	GHashTable *by_dir = g_hash_table_new_full(g_str_hash, g_str_equal,
-						   g_free, NULL);
-	GHashTable *by_top = g_hash_table_new_full(g_str_hash, g_str_equal,
-						   g_free, NULL);
-	GHashTable *pairs = g_hash_table_new(pair_hash, g_direct_equal);
-	GPtrArray *unc = g_ptr_array_new(), *ca = g_ptr_array_new();
-	GPtrArray *wf = g_ptr_array_new();
-	GArray *ov = g_array_new(FALSE, FALSE, sizeof(struct coverage_overlap));
 
 	if (nthreads > 8)
 		nthreads = 8;
 	if (nthreads < 1 || nfiles < 1000)
 		nthreads = 1;
-	c->files_total = nfiles;
-	c->entry_files = g_new0(size_t, nentries + 1);
-
-	/* 1. match every file, in parallel over contiguous ranges */
+	m->nthreads = nthreads;
+	m->start = g_new(guint32, nfiles + 1);
+	m->count = g_new(guint32, nfiles + 1);
 	for (unsigned t = 0; t < nthreads; t++) {
-		jobs[t] = (struct match_job){ idx, tree, nfiles * t / nthreads,
-					      nfiles * (t + 1) / nthreads,
-					      start, count, NULL, NULL };
+		m->jobs[t] = (struct match_job){ idx, tree,
+			nfiles * t / nthreads, nfiles * (t + 1) / nthreads,
+			m->start, m->count, NULL, NULL };
 		threads[t] = nthreads > 1 ?
-			g_thread_new("coverage", match_range, &jobs[t]) : NULL;
+			g_thread_new("coverage", match_range, &m->jobs[t]) :
+			NULL;
 		if (!threads[t])
-			match_range(&jobs[t]);
+			match_range(&m->jobs[t]);
 	}
 	for (unsigned t = 0; t < nthreads; t++)
 		if (threads[t])
 			g_thread_join(threads[t]);
+	m->job_of = g_new(unsigned, nfiles + 1);
+	for (unsigned t = 0; t < nthreads; t++)
+		for (size_t i = m->jobs[t].begin; i < m->jobs[t].end; i++)
+			m->job_of[i] = t;
+}
 
-#define IDS(i, k) g_array_index(jobs[job_of[i]].ids, guint32, start[i] + (k))
-	{
-		unsigned *job_of = g_new(unsigned, nfiles + 1);
+static void matches_release(struct matches *m)
+{
+	for (unsigned t = 0; t < m->nthreads; t++) {
+		g_array_free(m->jobs[t].ids, TRUE);
+		g_free(m->jobs[t].marks);
+	}
+	g_free(m->start);
+	g_free(m->count);
+	g_free(m->job_of);
+}
 
-		for (unsigned t = 0; t < nthreads; t++)
-			for (size_t i = jobs[t].begin; i < jobs[t].end; i++)
-				job_of[i] = t;
+/* 2. per-entry file counts; catch-all = matches all files */
+static void count_entry_files(const struct maint_file *mf,
+			      const struct matches *m, size_t nfiles,
+			      struct coverage *c, bool *catch_all)
+{
+	size_t nentries = maint_file_nr_entries(mf);
+	GPtrArray *ca = g_ptr_array_new();
 
-		/* 2. per-entry file counts; catch-all = matches all files */
-		for (size_t i = 0; i < nfiles; i++)
-			for (guint32 k = 0; k < count[i]; k++)
-				c->entry_files[IDS(i, k)]++;
-		for (size_t e = 0; e < nentries; e++)
-			if (nfiles && c->entry_files[e] == nfiles) {
-				catch_all[e] = true;
-				g_ptr_array_add(ca, (gpointer)
-						maint_file_entry(mf, e));
-			}
+	c->entry_files = g_new0(size_t, nentries + 1);
+	for (size_t i = 0; i < nfiles; i++)
+		for (guint32 k = 0; k < m->count[i]; k++)
+			c->entry_files[match_id(m, i, k)]++;
+	for (size_t e = 0; e < nentries; e++)
+		if (nfiles && c->entry_files[e] == nfiles) {
+			catch_all[e] = true;
+			g_ptr_array_add(ca, (gpointer)maint_file_entry(mf, e));
+		}
+	c->nr_catch_all = ca->len;
+	c->catch_all = (const struct maint_entry **)g_ptr_array_free(ca, FALSE);
+}
 
-		/* 3. uncovered files and pair counts */
-		for (size_t i = 0; i < nfiles; i++) {
-			guint32 real[256];
-			size_t nr = 0;
+/* Count, in `pairs`, each ordered pair of the `nr` entries of one file. */
+static void count_pairs(GHashTable *pairs, const guint32 *real, size_t nr)
+{
+	for (size_t x = 0; x < nr; x++)
+		for (size_t y = 0; y < nr; y++) {
+			gpointer key;
 
-			for (guint32 k = 0; k < count[i]; k++)
-				if (!catch_all[IDS(i, k)] && nr < 256)
-					real[nr++] = IDS(i, k);
-			if (!nr) {
-				const char *p = ms_tree_path(tree, i);
-				const char *slash = strrchr(p, '/');
-				const char *first = strchr(p, '/');
-
-				g_ptr_array_add(unc, (gpointer)p);
-				bump(by_dir, slash ? g_strndup(p, (gsize)
-						 (slash - p)) : g_strdup(""));
-				bump(by_top, first ? g_strndup(p, (gsize)
-						 (first - p)) : g_strdup(""));
+			if (x == y)
 				continue;
-			}
-			for (size_t x = 0; x < nr; x++)
-				for (size_t y = 0; y < nr; y++) {
-					gpointer key;
-
-					if (x == y)
-						continue;
-					key = GSIZE_TO_POINTER(
-						((gsize)real[x] << 32) |
-						real[y]);
-					g_hash_table_replace(pairs, key,
-						GSIZE_TO_POINTER(
-						GPOINTER_TO_SIZE(
-						g_hash_table_lookup(pairs,
-								    key)) + 1));
-				}
+			key = GSIZE_TO_POINTER(((gsize)real[x] << 32) |
+					       real[y]);
+			g_hash_table_replace(pairs, key, GSIZE_TO_POINTER(
+				GPOINTER_TO_SIZE(g_hash_table_lookup(pairs,
+								     key)) +
+				1));
 		}
-		g_free(job_of);
+}
+
+/* 3. uncovered files (and their folders), and pair counts of the entries
+ * that are not catch-alls */
+static void uncovered_and_pairs(const struct ms_tree *tree,
+				const struct matches *m, size_t nfiles,
+				const bool *catch_all, struct coverage *c,
+				GHashTable *pairs)
+{
+	GHashTable *by_dir = g_hash_table_new_full(g_str_hash, g_str_equal,
+						   g_free, NULL);
+	GHashTable *by_top = g_hash_table_new_full(g_str_hash, g_str_equal,
+						   g_free, NULL);
+	GPtrArray *unc = g_ptr_array_new();
+
+	for (size_t i = 0; i < nfiles; i++) {
+		guint32 real[256];
+		size_t nr = 0;
+
+		for (guint32 k = 0; k < m->count[i]; k++)
+			if (!catch_all[match_id(m, i, k)] && nr < 256)
+				real[nr++] = match_id(m, i, k);
+		if (!nr) {
+			const char *p = ms_tree_path(tree, i);
+			const char *slash = strrchr(p, '/');
+			const char *first = strchr(p, '/');
+
+			g_ptr_array_add(unc, (gpointer)p);
+			bump(by_dir, slash ? g_strndup(p, (gsize)(slash - p)) :
+					     g_strdup(""));
+			bump(by_top, first ? g_strndup(p, (gsize)(first - p)) :
+					     g_strdup(""));
+			continue;
+		}
+		count_pairs(pairs, real, nr);
 	}
-#undef IDS
-	/* 4. overlaps: more than min_share of an entry's files */
-	{
-		GHashTableIter it;
-		gpointer k, v;
+	c->nr_uncovered = unc->len;
+	c->uncovered = (const char **)g_ptr_array_free(unc, FALSE);
+	c->by_dir = dirs_from_table(by_dir, &c->nr_by_dir);
+	c->by_top = dirs_from_table(by_top, &c->nr_by_top);
+	g_hash_table_destroy(by_dir);
+	g_hash_table_destroy(by_top);
+}
 
-		g_hash_table_iter_init(&it, pairs);
-		while (g_hash_table_iter_next(&it, &k, &v)) {
-			gsize key = GPOINTER_TO_SIZE(k);
-			size_t a = key >> 32, b = key & 0xffffffffu;
-			struct coverage_overlap o;
+/* 4. overlaps: more than min_share of an entry's files */
+static void find_overlaps(const struct maint_file *mf, GHashTable *pairs,
+			  double min_share, struct coverage *c)
+{
+	GArray *ov = g_array_new(FALSE, FALSE,
+				  sizeof(struct coverage_overlap));
+	GHashTableIter it;
+	gpointer k, v;
 
-			o.entry = maint_file_entry(mf, a);
-			o.other = maint_file_entry(mf, b);
-			o.entry_files = c->entry_files[a];
-			o.shared_files = GPOINTER_TO_SIZE(v);
-			o.share = (double)o.shared_files /
-				  (double)o.entry_files;
-			if (o.share > min_share)
-				g_array_append_val(ov, o);
-		}
-		g_array_sort(ov, cmp_overlap);
-		c->nr_overlaps = ov->len;
-		c->overlaps = (struct coverage_overlap *)
-			g_array_free(ov, FALSE);
+	g_hash_table_iter_init(&it, pairs);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		gsize key = GPOINTER_TO_SIZE(k);
+		size_t a = key >> 32, b = key & 0xffffffffu;
+		struct coverage_overlap o;
+
+		o.entry = maint_file_entry(mf, a);
+		o.other = maint_file_entry(mf, b);
+		o.entry_files = c->entry_files[a];
+		o.shared_files = GPOINTER_TO_SIZE(v);
+		o.share = (double)o.shared_files / (double)o.entry_files;
+		if (o.share > min_share)
+			g_array_append_val(ov, o);
 	}
-	/* 5. patterns that match no file */
-	{
-		size_t np = maint_index_nr_patterns(idx);
+	g_array_sort(ov, cmp_overlap);
+	c->nr_overlaps = ov->len;
+	c->overlaps = (struct coverage_overlap *)g_array_free(ov, FALSE);
+}
 
-		c->stale = g_new(const struct maint_field *, np + 1);
-		for (size_t id = 0; id < np; id++) {
-			bool hit = false;
+/* 5. patterns that match no file, and the entry of each */
+static void find_stale(const struct maint_file *mf,
+		       const struct maint_index *idx, const struct matches *m,
+		       struct coverage *c)
+{
+	size_t np = maint_index_nr_patterns(idx);
+	size_t nentries = maint_file_nr_entries(mf);
 
-			for (unsigned t = 0; t < nthreads; t++)
-				hit = hit || jobs[t].marks[id];
-			if (!hit)
-				c->stale[c->nr_stale++] =
-					maint_index_pattern(idx, id);
-		}
+	c->stale = g_new(const struct maint_field *, np + 1);
+	for (size_t id = 0; id < np; id++) {
+		bool hit = false;
+
+		for (unsigned t = 0; t < m->nthreads; t++)
+			hit = hit || m->jobs[t].marks[id];
+		if (!hit)
+			c->stale[c->nr_stale++] = maint_index_pattern(idx, id);
 	}
 	c->stale_entry = g_new(const struct maint_entry *, c->nr_stale + 1);
 	for (size_t i = 0, e = 0; i < c->nr_stale; i++) {
@@ -256,12 +301,15 @@ int coverage_compute(const struct maint_file *mf,
 			}
 		}
 	}
-	c->nr_uncovered = unc->len;
-	c->uncovered = (const char **)g_ptr_array_free(unc, FALSE);
-	c->nr_catch_all = ca->len;
-	c->catch_all = (const struct maint_entry **)g_ptr_array_free(ca, FALSE);
-	c->by_dir = dirs_from_table(by_dir, &c->nr_by_dir);
-	c->by_top = dirs_from_table(by_top, &c->nr_by_top);
+}
+
+/* 6. entries without F: or N: patterns */
+static void find_without_files(const struct maint_file *mf,
+			       struct coverage *c)
+{
+	size_t nentries = maint_file_nr_entries(mf);
+	GPtrArray *wf = g_ptr_array_new();
+
 	for (size_t e = 0; e < nentries; e++) {
 		const struct maint_entry *en = maint_file_entry(mf, e);
 		bool has = false;
@@ -275,15 +323,27 @@ int coverage_compute(const struct maint_file *mf,
 	c->nr_without_files = wf->len;
 	c->without_files = (const struct maint_entry **)
 		g_ptr_array_free(wf, FALSE);
+}
+
+int coverage_compute(const struct maint_file *mf,
+		     const struct maint_index *idx, const struct ms_tree *tree,
+		     double min_share, struct coverage **out)
+{
+	struct coverage *c = g_new0(struct coverage, 1);
+	size_t nfiles = ms_tree_nr_files(tree);
+	bool *catch_all = g_new0(bool, maint_file_nr_entries(mf) + 1);
+	GHashTable *pairs = g_hash_table_new(pair_hash, g_direct_equal);
+	struct matches m;
+
+	c->files_total = nfiles;
+	match_files(idx, tree, nfiles, &m);
+	count_entry_files(mf, &m, nfiles, c, catch_all);
+	uncovered_and_pairs(tree, &m, nfiles, catch_all, c, pairs);
+	find_overlaps(mf, pairs, min_share, c);
+	find_stale(mf, idx, &m, c);
+	find_without_files(mf, c);
 	g_hash_table_destroy(pairs);
-	g_hash_table_destroy(by_dir);
-	g_hash_table_destroy(by_top);
-	for (unsigned t = 0; t < nthreads; t++) {
-		g_array_free(jobs[t].ids, TRUE);
-		g_free(jobs[t].marks);
-	}
-	g_free(start);
-	g_free(count);
+	matches_release(&m);
 	g_free(catch_all);
 	*out = c;
 	return 0;
