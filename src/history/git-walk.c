@@ -911,6 +911,176 @@ done:
 	return rc;
 }
 
+/* The revwalk from opts->rev in time order (none when opts->ids lists
+ * the commits); *start is the commit it starts from. */
+static int start_revwalk(struct walk *w, const char *gitdir,
+			 const struct ms_walk_opts *opts, git_commit **start)
+{
+	int rc = 0;
+
+	if (!opts->ids) {
+		rc = resolve(w->repo, gitdir, opts->rev, start);
+		if (rc < 0)
+			return rc;
+		rc = git_revwalk_new(&w->revwalk, w->repo);
+		if (rc == 0)
+			rc = git_revwalk_sorting(w->revwalk, GIT_SORT_TIME);
+		if (rc == 0)
+			rc = git_revwalk_push(w->revwalk,
+					      git_commit_id(*start));
+	}
+	if (rc < 0)
+		rc = ms_git_error(rc, "cannot walk '%s'",
+				  opts->rev ? opts->rev : "HEAD");
+	return rc;
+}
+
+/* Open the repository once for each of the `nr` workers of `wks`, with
+ * the `parts` of its object store in `objdir`. */
+static int open_workers(struct worker *wks, int nr, struct walk *w,
+			const char *gitdir, const char *objdir, int parts)
+{
+	for (int i = 0; i < nr; i++) {
+		int rc;
+
+		wks[i].w = w;
+		rc = git_repository_open_ext(&wks[i].repo, gitdir,
+					     GIT_REPOSITORY_OPEN_NO_SEARCH,
+					     NULL);
+		if (rc == 0)
+			rc = git_repository_odb(&wks[i].odb, wks[i].repo);
+		if (rc == 0)
+			open_parts(&wks[i], objdir, parts);
+		if (rc < 0)
+			return ms_git_error(rc, "cannot open repository '%s'",
+					    gitdir);
+		wks[i].prefix = g_string_new(NULL);
+		wks[i].cur = tree_cache_new();
+		wks[i].prev = tree_cache_new();
+	}
+	return 0;
+}
+
+static void workers_free(struct worker *wks, int nr)
+{
+	if (!wks)
+		return;
+	for (int i = 0; i < nr; i++) {
+		git_odb_free(wks[i].odb);
+		for (int k = 0; k < NR_PARTS; k++)
+			git_odb_free(wks[i].parts[k]);
+		git_repository_free(wks[i].repo);
+		if (wks[i].prefix)
+			g_string_free(wks[i].prefix, TRUE);
+		if (wks[i].cur)
+			g_hash_table_destroy(wks[i].cur);
+		if (wks[i].prev)
+			g_hash_table_destroy(wks[i].prev);
+	}
+	g_free(wks);
+}
+
+/* Start the revwalk thread and the `nr` workers' threads. */
+static GThread *start_threads(struct walk *w, struct worker *wks, int nr)
+{
+	GThread *walker;
+
+	g_mutex_init(&w->lock);
+	g_cond_init(&w->work_cond);
+	g_cond_init(&w->done_cond);
+	w->oids = g_array_new(FALSE, FALSE, sizeof(git_oid));
+	w->results = g_ptr_array_new();
+	walker = g_thread_new("ms-revwalk", revwalk_main, w);
+	for (int i = 0; i < nr; i++)
+		wks[i].thread = g_thread_new("ms-diff", worker_main, &wks[i]);
+	return walker;
+}
+
+/* Hand the results to opts->fn in walk order as they are done, until
+ * the walk ends or fn fails; returns fn's failure, or 0. */
+static int deliver_results(struct walk *w, const struct ms_walk_opts *opts,
+			   struct ms_walk_stats *st)
+{
+	int rc = 0;
+
+	while (rc == 0) {
+		struct item *batch[CHUNK * 2];
+		size_t n = 0, k;
+
+		g_mutex_lock(&w->lock);
+		while (!(w->consumed < w->results->len &&
+			 w->results->pdata[w->consumed]) &&
+		       !(w->walk_done && w->consumed >= w->oids->len))
+			g_cond_wait(&w->done_cond, &w->lock);
+		while (n < G_N_ELEMENTS(batch) &&
+		       w->consumed < w->results->len &&
+		       w->results->pdata[w->consumed]) {
+			batch[n++] = w->results->pdata[w->consumed];
+			w->results->pdata[w->consumed++] = NULL;
+		}
+		if (n)
+			g_cond_broadcast(&w->work_cond);
+		g_mutex_unlock(&w->lock);
+		if (!n)
+			break;
+
+		for (k = 0; k < n; k++) {
+			struct item *it = batch[k];
+
+			st->walked++;
+			if (!it->skip && rc == 0) {
+				st->delivered++;
+				rc = opts->fn ? opts->fn(&it->c, opts->data)
+					      : 0;
+			} else if (!it->skip && it->c.user && opts->release) {
+				opts->release(it->c.user, opts->data);
+			}
+			item_free(it);
+		}
+	}
+	return rc;
+}
+
+/* Stop and join the threads, release what was never delivered, report
+ * the walk's problems in `diags`, and free the shared state. */
+static void stop_threads(struct walk *w, GThread *walker, struct worker *wks,
+			 int nr, const struct ms_walk_opts *opts,
+			 struct ms_walk_stats *st, struct ms_diags *diags)
+{
+	g_mutex_lock(&w->lock);
+	w->stop = true;
+	g_cond_broadcast(&w->work_cond);
+	g_mutex_unlock(&w->lock);
+	g_thread_join(walker);
+	for (int i = 0; i < nr; i++) {
+		g_thread_join(wks[i].thread);
+		st->incomplete += wks[i].incomplete;
+		st->merges += wks[i].merges;
+	}
+	/* results a stopped walk never delivered */
+	for (guint k = 0; k < w->results->len; k++) {
+		struct item *it = w->results->pdata[k];
+
+		if (it && it->c.user && opts->release)
+			opts->release(it->c.user, opts->data);
+		item_free(it);
+	}
+	if (diags && w->walk_error)
+		ms_diags_add(diags, NULL, 0, "%s", w->walk_error);
+	if (diags && st->incomplete)
+		ms_diags_add(diags, NULL, 0,
+			     "%zu commit%s had objects missing from the "
+			     "repository (a partial mirror?); their paths "
+			     "may be incomplete", st->incomplete,
+			     st->incomplete == 1 ? "" : "s");
+	g_array_free(w->oids, TRUE);
+	g_ptr_array_free(w->results, TRUE);
+	g_free(w->walk_error);
+	g_mutex_clear(&w->lock);
+	g_cond_clear(&w->work_cond);
+	g_cond_clear(&w->done_cond);
+}
+
 int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 		    struct ms_walk_stats *stats, struct ms_diags *diags)
 {
@@ -918,13 +1088,13 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 	struct worker *wks = NULL;
 	struct ms_walk_stats st = { 0 };
 	git_commit *start = NULL;
-	GThread *walker = NULL;
+	GThread *walker;
 	git_buf objdir = { 0 };
 	guint64 pack_bytes = 0;
 	int parts = 0;
 	int nr = opts->nr_threads > 0 ? opts->nr_threads :
 		(int)g_get_num_processors();
-	int rc, i;
+	int rc;
 
 	w.opts = opts;
 	ms_git_init();
@@ -939,22 +1109,9 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 	rc = open_repo(gitdir, &w.repo);
 	if (rc < 0)
 		return rc;
-	if (!opts->ids) {
-		rc = resolve(w.repo, gitdir, opts->rev, &start);
-		if (rc < 0)
-			goto out;
-		rc = git_revwalk_new(&w.revwalk, w.repo);
-		if (rc == 0)
-			rc = git_revwalk_sorting(w.revwalk, GIT_SORT_TIME);
-		if (rc == 0)
-			rc = git_revwalk_push(w.revwalk,
-					      git_commit_id(start));
-	}
-	if (rc < 0) {
-		rc = ms_git_error(rc, "cannot walk '%s'",
-				  opts->rev ? opts->rev : "HEAD");
+	rc = start_revwalk(&w, gitdir, opts, &start);
+	if (rc < 0)
 		goto out;
-	}
 	if (nr < 1)
 		nr = 1;
 	if (git_repository_item_path(&objdir, w.repo,
@@ -963,119 +1120,14 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 		make_room(parts, pack_bytes);
 	}
 	wks = g_new0(struct worker, (size_t)nr);
-	for (i = 0; i < nr; i++) {
-		wks[i].w = &w;
-		rc = git_repository_open_ext(&wks[i].repo, gitdir,
-					     GIT_REPOSITORY_OPEN_NO_SEARCH,
-					     NULL);
-		if (rc == 0)
-			rc = git_repository_odb(&wks[i].odb, wks[i].repo);
-		if (rc == 0)
-			open_parts(&wks[i], objdir.ptr, parts);
-		if (rc < 0) {
-			rc = ms_git_error(rc, "cannot open repository '%s'",
-					  gitdir);
-			goto out;
-		}
-		wks[i].prefix = g_string_new(NULL);
-		wks[i].cur = tree_cache_new();
-		wks[i].prev = tree_cache_new();
-	}
-
-	g_mutex_init(&w.lock);
-	g_cond_init(&w.work_cond);
-	g_cond_init(&w.done_cond);
-	w.oids = g_array_new(FALSE, FALSE, sizeof(git_oid));
-	w.results = g_ptr_array_new();
-	walker = g_thread_new("ms-revwalk", revwalk_main, &w);
-	for (i = 0; i < nr; i++)
-		wks[i].thread = g_thread_new("ms-diff", worker_main, &wks[i]);
-
-	rc = 0;
-	while (rc == 0) {
-		struct item *batch[CHUNK * 2];
-		size_t n = 0, k;
-
-		g_mutex_lock(&w.lock);
-		while (!(w.consumed < w.results->len &&
-			 w.results->pdata[w.consumed]) &&
-		       !(w.walk_done && w.consumed >= w.oids->len))
-			g_cond_wait(&w.done_cond, &w.lock);
-		while (n < G_N_ELEMENTS(batch) &&
-		       w.consumed < w.results->len &&
-		       w.results->pdata[w.consumed]) {
-			batch[n++] = w.results->pdata[w.consumed];
-			w.results->pdata[w.consumed++] = NULL;
-		}
-		if (n)
-			g_cond_broadcast(&w.work_cond);
-		g_mutex_unlock(&w.lock);
-		if (!n)
-			break;
-
-		for (k = 0; k < n; k++) {
-			struct item *it = batch[k];
-
-			st.walked++;
-			if (!it->skip && rc == 0) {
-				st.delivered++;
-				rc = opts->fn ? opts->fn(&it->c, opts->data)
-					      : 0;
-			} else if (!it->skip && it->c.user && opts->release) {
-				opts->release(it->c.user, opts->data);
-			}
-			item_free(it);
-		}
-	}
-
-	g_mutex_lock(&w.lock);
-	w.stop = true;
-	g_cond_broadcast(&w.work_cond);
-	g_mutex_unlock(&w.lock);
-	g_thread_join(walker);
-	for (i = 0; i < nr; i++) {
-		g_thread_join(wks[i].thread);
-		st.incomplete += wks[i].incomplete;
-		st.merges += wks[i].merges;
-	}
-	/* results a stopped walk never delivered */
-	for (guint k = 0; k < w.results->len; k++) {
-		struct item *it = w.results->pdata[k];
-
-		if (it && it->c.user && opts->release)
-			opts->release(it->c.user, opts->data);
-		item_free(it);
-	}
-	if (diags && w.walk_error)
-		ms_diags_add(diags, NULL, 0, "%s", w.walk_error);
-	if (diags && st.incomplete)
-		ms_diags_add(diags, NULL, 0,
-			     "%zu commit%s had objects missing from the "
-			     "repository (a partial mirror?); their paths "
-			     "may be incomplete", st.incomplete,
-			     st.incomplete == 1 ? "" : "s");
-	g_array_free(w.oids, TRUE);
-	g_ptr_array_free(w.results, TRUE);
-	g_free(w.walk_error);
-	g_mutex_clear(&w.lock);
-	g_cond_clear(&w.work_cond);
-	g_cond_clear(&w.done_cond);
+	rc = open_workers(wks, nr, &w, gitdir, objdir.ptr, parts);
+	if (rc < 0)
+		goto out;
+	walker = start_threads(&w, wks, nr);
+	rc = deliver_results(&w, opts, &st);
+	stop_threads(&w, walker, wks, nr, opts, &st, diags);
 out:
-	if (wks) {
-		for (i = 0; i < nr; i++) {
-			git_odb_free(wks[i].odb);
-			for (int k = 0; k < NR_PARTS; k++)
-				git_odb_free(wks[i].parts[k]);
-			git_repository_free(wks[i].repo);
-			if (wks[i].prefix)
-				g_string_free(wks[i].prefix, TRUE);
-			if (wks[i].cur)
-				g_hash_table_destroy(wks[i].cur);
-			if (wks[i].prev)
-				g_hash_table_destroy(wks[i].prev);
-		}
-		g_free(wks);
-	}
+	workers_free(wks, nr);
 	git_buf_dispose(&objdir);
 	git_revwalk_free(w.revwalk);
 	git_commit_free(start);
