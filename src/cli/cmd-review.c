@@ -12,6 +12,7 @@
 #include "maintainers.h"
 #include "output.h"
 #include "review.h"
+#include "series.h"
 #include "store.h"
 
 #include <glib.h>
@@ -32,11 +33,20 @@ static const struct cli_command_help help = {
 	"the tag ledger, corporate aliases and de-facto maintainers.  List\n"
 	"addresses are joined to people as activity joins git ones: the\n"
 	".mailmap of --rev, --aliases and plus-address folding.  Every\n"
-	"metric is defined in docs/review.md.",
+	"metric is defined in docs/review.md.\n"
+	"\n"
+	"--by month|quarter|year|release adds a time series: each entry's\n"
+	"patches are split by the date of their first posting and every\n"
+	"figure is computed again over each interval (release: between the\n"
+	"tags of --repo matching --release-tags, default 'v*', without\n"
+	"-rc ones); an interval without patches is null.",
 };
 
 struct run {
 	const struct ms_mail_index *idx;
+	const struct ms_review *rv;
+	const char *by;              /* --by, or NULL */
+	const GPtrArray *labels;     /* release names per interval, or NULL */
 	const GPtrArray *commits;
 	const char *list_url;
 	int64_t target;
@@ -417,6 +427,134 @@ static void json_tag(struct ms_out *o, const struct run *r,
 	ms_out_end_object(o);
 }
 
+static void day(char buf[32], int64_t t)
+{
+	ms_act_format(t, 0, false, true, buf);
+}
+
+/* The series as a compact table: one row per interval. */
+static void print_series(FILE *fp, const struct run *r,
+			 const struct ms_rv_entry *e)
+{
+	const struct ms_review *rv = r->rv;
+	char a[32], b[32], c[32];
+
+	fprintf(fp, "  By %s (patches first posted in the interval):\n",
+		r->by);
+	fprintf(fp, "    %-12s %7s %7s %7s %9s %9s %7s\n", "start",
+		"patches", "replied", "ignored", "ttfr-med", "ttfr-p90",
+		"listed");
+	for (size_t i = 0; i < rv->nr_intervals; i++) {
+		const struct ms_rv_entry *s = e->intervals->pdata[i];
+		const char *label = r->labels ? r->labels->pdata[i] : NULL;
+
+		day(a, rv->bounds[i]);
+		fprintf(fp, "    %-12s", a);
+		if (!s) {
+			fprintf(fp, " %7s", "-");
+		} else {
+			size_t n = s->patches->len;
+
+			hours(b, s->ttfr_median);
+			hours(c, s->ttfr_p90);
+			fprintf(fp, " %7zu %7zu %7zu %9s %9s %6zu%%", n,
+				s->replied, s->ignored, b, c,
+				n ? s->replied_maint * 100 / n : 0);
+		}
+		if (label)
+			fprintf(fp, "  (until %s)", label);
+		fputc('\n', fp);
+	}
+}
+
+static void json_series(struct ms_out *o, const struct run *r,
+			const struct ms_rv_entry *e)
+{
+	const struct ms_review *rv = r->rv;
+	static const char *const figures[] = {
+		"patches", "series", "replied", "replied_by_listed",
+		"review_tagged", "ignored", "merged", "commits", "reply_share",
+		"time_to_first_response", "time_to_first_maintainer_response",
+		"time_to_first_review_tag", "review_cycle_duration",
+		"responsiveness", "people",
+	};
+	char d[32];
+
+	ms_out_key(o, "series");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < rv->nr_intervals; i++) {
+		const struct ms_rv_entry *s = e->intervals->pdata[i];
+		size_t n;
+
+		ms_out_begin_object(o);
+		ms_act_format(rv->bounds[i], 0, true, false, d);
+		ms_out_kv_string(o, "start", d);
+		ms_act_format(rv->bounds[i + 1], 0, true, false, d);
+		ms_out_kv_string(o, "end", d);
+		if (r->labels)
+			ms_out_kv_string(o, "release", r->labels->pdata[i]);
+		if (!s) {
+			for (size_t k = 0; k < G_N_ELEMENTS(figures); k++)
+				ms_out_kv_null(o, figures[k]);
+			ms_out_end_object(o);
+			continue;
+		}
+		n = s->patches->len;
+		ms_out_kv_int(o, "patches", (int64_t)n);
+		ms_out_kv_int(o, "series", (int64_t)s->series);
+		ms_out_kv_int(o, "replied", (int64_t)s->replied);
+		ms_out_kv_int(o, "replied_by_listed",
+			      (int64_t)s->replied_maint);
+		ms_out_kv_int(o, "review_tagged", (int64_t)s->tagged);
+		ms_out_kv_int(o, "ignored", (int64_t)s->ignored);
+		if (r->commits) {
+			ms_out_kv_int(o, "merged", (int64_t)s->merged);
+			ms_out_kv_int(o, "commits", (int64_t)s->commits);
+		} else {
+			ms_out_kv_null(o, "merged");
+			ms_out_kv_null(o, "commits");
+		}
+		ms_out_kv_real(o, "reply_share", (double)s->replied / n);
+		json_quant(o, "time_to_first_response", s->ttfr_median,
+			   s->ttfr_p90);
+		json_quant(o, "time_to_first_maintainer_response",
+			   s->ttmr_median, s->ttmr_p90);
+		json_quant(o, "time_to_first_review_tag", s->tttag_median,
+			   s->tttag_p90);
+		json_quant(o, "review_cycle_duration", s->merge_median,
+			   s->merge_p90);
+		ms_out_kv_real(o, "responsiveness", s->responsiveness);
+		ms_out_key(o, "people");
+		ms_out_begin_list(o);
+		for (guint k = 0; k < s->listed->len; k++) {
+			const struct ms_rv_person *p = s->listed->pdata[k];
+			char role[2] = { p->role, 0 };
+
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "role", role);
+			ms_out_kv_string(o, "name", p->name && *p->name ?
+					 p->name : NULL);
+			ms_out_kv_string(o, "email", p->email);
+			ms_out_kv_int(o, "replied", (int64_t)p->replied);
+			if (p->has_latency)
+				ms_out_kv_real(o, "median_latency_hours",
+					(double)p->median_latency / 3600.0);
+			else
+				ms_out_kv_null(o, "median_latency_hours");
+			ms_out_kv_int(o, "within_target",
+				      (int64_t)p->within_target);
+			ms_out_kv_int(o, "reviewed_by",
+				      (int64_t)p->reviewed_by);
+			ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
+			ms_out_kv_int(o, "commits", (int64_t)p->commits);
+			ms_out_end_object(o);
+		}
+		ms_out_end_list(o);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+}
+
 static void print_json(struct ms_out *o, const struct run *r,
 		       const struct ms_review *rv, const struct ms_rv_entry *e,
 		       const struct ms_act_entry *ae)
@@ -557,10 +695,27 @@ static void print_json(struct ms_out *o, const struct run *r,
 					      struct ms_rv_tag, i));
 	ms_out_end_list(o);
 	ms_out_end_object(o);
+	if (e->intervals)
+		json_series(o, r, e);
 	ms_out_end_object(o);
 }
 
 /* Newest message date of the archive (the default --until). */
+/* Oldest message date of the archive (the series' start without
+ * --since), or INT64_MAX. */
+static int64_t oldest_mail(const struct ms_mail_index *idx)
+{
+	int64_t t = INT64_MAX;
+
+	for (size_t i = 0; i < ms_mail_index_count(idx); i++) {
+		const struct ms_mail_rec *r = ms_mail_index_get(idx, i);
+
+		if (r->date_valid && r->date < t)
+			t = r->date;
+	}
+	return t;
+}
+
 static int64_t newest_mail(const struct ms_mail_index *idx)
 {
 	int64_t t = 0;
@@ -593,6 +748,7 @@ int cmd_review(int argc, char **argv)
 	bool json = false;
 	long ignore_days = 14, target_hours = 48;
 	const char *list_url = NULL, *aliases_file = NULL;
+	const char *by = NULL, *release_tags = "v*";
 	bool no_plus_fold = false;
 	const struct cli_option opts[] = {
 		CLI_REV_OPTIONS(&ro),
@@ -611,9 +767,17 @@ int cmd_review(int argc, char **argv)
 		{ CLI_OPT_STRING, "list-url", 0, &list_url, "URL",
 		  "the archive's base URL, for links to messages (default: "
 		  "the remote a public-inbox mirror was fetched from)" },
+		{ CLI_OPT_STRING, "by", 0, &by, "UNIT",
+		  "a time series: month, quarter, year or release" },
+		{ CLI_OPT_STRING, "release-tags", 0, &release_tags, "GLOB",
+		  "--by release: the tags that end a release (default 'v*', "
+		  "-rc tags never)" },
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
+	enum ms_series_unit unit = MS_SERIES_MONTH;
+	GArray *bounds = NULL;
+	GPtrArray *labels = NULL;
 	struct cli_tree tree = { 0 };
 	struct ms_diags diags = MS_DIAGS_INIT;
 	struct ms_review_map *map = NULL;
@@ -646,6 +810,11 @@ int cmd_review(int argc, char **argv)
 		return cli_usage_error("review", "--ignore-after must not be "
 				       "negative and --target must be "
 				       "positive");
+	if (by && ms_series_parse_unit(by, &unit) < 0)
+		return cli_usage_error("review", "--by: %s", ms_error_last());
+	if (by && unit == MS_SERIES_RELEASE && !ro.repo)
+		return cli_usage_error("review", "--by release needs --repo "
+				       "(its tags)");
 	rc = cli_rev_window("review", &ro, &since, &until);
 	if (rc != CLI_CONTINUE)
 		return rc;
@@ -699,6 +868,28 @@ int cmd_review(int argc, char **argv)
 	rvo.until = until;
 	rvo.ignore_after = (int64_t)ignore_days * 86400;
 	rvo.target = (int64_t)target_hours * 3600;
+	if (by) {
+		int64_t lo = since ? since : oldest_mail(ms_link_mail_index(lm));
+
+		if (lo > until)
+			lo = until;
+		if (unit == MS_SERIES_RELEASE)
+			rc = ms_series_releases(ro.repo, release_tags, lo,
+						until, &bounds, &labels);
+		else
+			rc = ms_series_calendar(lo, until, unit, &bounds);
+		if (rc == MS_EUSAGE) {
+			rc = cli_usage_error("review", "--by: %s",
+					     ms_error_last());
+			goto out;
+		}
+		if (rc < 0) {
+			rc = cli_error_last();
+			goto out;
+		}
+		rvo.bounds = (const int64_t *)(void *)bounds->data;
+		rvo.nr_intervals = bounds->len - 1;
+	}
 	if (ro.repo) {
 		/* people resolve as activity's git side does: the .mailmap
 		 * of --rev, --aliases, case and plus-folding */
@@ -774,6 +965,9 @@ int cmd_review(int argc, char **argv)
 		list_url = inbox_url;
 	}
 	r.idx = ms_link_mail_index(lm);
+	r.rv = rv;
+	r.by = by;
+	r.labels = labels;
 	r.commits = commits;
 	r.list_url = list_url;
 	r.target = rvo.target;
@@ -806,6 +1000,8 @@ int cmd_review(int argc, char **argv)
 		if (i)
 			fputc('\n', stdout);
 		print_text(stdout, &r, rv, rv->entries->pdata[i], ae);
+		if (by)
+			print_series(stdout, &r, rv->entries->pdata[i]);
 	}
 	if (json)
 		ms_out_end_list(o);
@@ -819,6 +1015,10 @@ out:
 	}
 	g_free(act_for);
 	ms_review_free(rv);
+	if (bounds)
+		g_array_free(bounds, TRUE);
+	if (labels)
+		g_ptr_array_unref(labels);
 	ms_activity_free(act);
 	ms_ident_free(own_ident);
 	g_free(aliases);

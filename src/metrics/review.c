@@ -595,8 +595,66 @@ static void set_reply(struct ms_rv_reply *slot, bool *has,
 	*has = true;
 }
 
+/* The key grouping the postings of one patch: sender and subject. */
+static char *family_key(const struct ctx *c, size_t i)
+{
+	const struct ms_mail_rec *r = rec_at(c, i);
+
+	return g_strdup_printf("%s\x1f%s", c->sender[i] ? c->sender[i] : "",
+			       r->subject ? r->subject : "");
+}
+
+/* Whether posting `i` is one of entry `e`'s in the window. */
+static bool window_posting(const struct ctx *c, size_t i, size_t e)
+{
+	const struct ms_mail_rec *r = rec_at(c, i);
+
+	return !r->duplicate && r->kind == MS_MAIL_PATCH && r->date_valid &&
+	       in_entry(ms_review_map_entries(c->map, i), e) &&
+	       r->date >= c->opts->since && r->date <= c->opts->until;
+}
+
+/* One interval of a series: the patches first posted in [lo, hi) (by
+ * `posted`, family key -> int64_t * of the whole window) and the commits
+ * dated in it. */
+struct part {
+	int64_t lo, hi;
+	GHashTable *posted;
+};
+
+/* The first posting date of each of entry `e`'s patches in the window,
+ * as compute_entry() groups them. */
+static GHashTable *family_dates(const struct ctx *c, size_t e)
+{
+	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal,
+					      g_free, g_free);
+	size_t n = ms_mail_index_count(c->idx);
+
+	for (size_t i = 0; i < n; i++) {
+		char *key;
+		int64_t *d;
+
+		if (!window_posting(c, i, e))
+			continue;
+		key = family_key(c, i);
+		if (g_hash_table_contains(h, key)) {
+			g_free(key);
+			continue;
+		}
+		d = g_new(int64_t, 1);
+		*d = rec_at(c, i)->date;
+		g_hash_table_insert(h, key, d);
+	}
+	return h;
+}
+
+/*
+ * Entry `e`'s figures over the window, or, with `part`, over the patches
+ * first posted in its interval and the commits dated in it.
+ */
 static struct ms_rv_entry *compute_entry(const struct ctx *c,
-					 const struct maint_entry *e)
+					 const struct maint_entry *e,
+					 const struct part *part)
 {
 	struct ms_rv_entry *out = g_new0(struct ms_rv_entry, 1);
 	GHashTable *families = g_hash_table_new_full(g_str_hash, g_str_equal,
@@ -656,20 +714,23 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 	/* patches: postings of the window mapped to the entry, grouped */
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, i);
-		const GArray *ents = ms_review_map_entries(c->map, i);
 		struct ms_rv_patch *pt;
 		char *key;
 		gpointer v;
 		uint32_t u = (uint32_t)i;
 
-		if (r->duplicate || r->kind != MS_MAIL_PATCH || !r->date_valid ||
-		    !in_entry(ents, e->index))
+		if (!window_posting(c, i, e->index))
 			continue;
-		if (r->date < c->opts->since || r->date > c->opts->until)
-			continue;
-		key = g_strdup_printf("%s\x1f%s", c->sender[i] ?
-				      c->sender[i] : "",
-				      r->subject ? r->subject : "");
+		key = family_key(c, i);
+		if (part) {
+			const int64_t *d = g_hash_table_lookup(part->posted,
+							       key);
+
+			if (!d || *d < part->lo || *d >= part->hi) {
+				g_free(key);
+				continue;
+			}
+		}
 		if (g_hash_table_lookup_extended(families, key, NULL, &v)) {
 			pt = &g_array_index(out->patches, struct ms_rv_patch,
 					    GPOINTER_TO_UINT(v));
@@ -937,6 +998,9 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 
 		if (!in_entry(ce, e->index))
 			continue;
+		if (part && (lc->commit_time < part->lo ||
+			     lc->commit_time >= part->hi))
+			continue;
 		out->commits++;
 		a = acc_person(c, accs, order, lc->committer_name,
 			       lc->committer_email);
@@ -1029,6 +1093,29 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 	return out;
 }
 
+/* The entry's series: the same computation over each interval's part. */
+static void series(const struct ctx *c, struct ms_rv_entry *e)
+{
+	struct part part;
+
+	part.posted = family_dates(c, e->entry->index);
+	e->intervals = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)ms_rv_entry_free);
+	for (size_t i = 0; i < c->opts->nr_intervals; i++) {
+		struct ms_rv_entry *s;
+
+		part.lo = c->opts->bounds[i];
+		part.hi = c->opts->bounds[i + 1];
+		s = compute_entry(c, e->entry, &part);
+		if (!s->patches->len) {
+			ms_rv_entry_free(s);
+			s = NULL;
+		}
+		g_ptr_array_add(e->intervals, s);
+	}
+	g_hash_table_unref(part.posted);
+}
+
 struct ms_review *ms_review_compute(const struct ms_link_mail *lm,
 				    const struct ms_review_map *map,
 				    const struct maint_file *mf,
@@ -1069,11 +1156,11 @@ struct ms_review *ms_review_compute(const struct ms_link_mail *lm,
 	if (opts->entries) {
 		for (size_t i = 0; i < opts->nr_entries; i++)
 			g_ptr_array_add(rv->entries,
-					compute_entry(&c, opts->entries[i]));
+					compute_entry(&c, opts->entries[i], NULL));
 	} else {
 		for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
 			struct ms_rv_entry *e = compute_entry(&c,
-				maint_file_entry(mf, i));
+				maint_file_entry(mf, i), NULL);
 
 			if (!e->patches->len) {
 				ms_rv_entry_free(e);
@@ -1085,6 +1172,13 @@ struct ms_review *ms_review_compute(const struct ms_link_mail *lm,
 	for (guint i = 0; i < rv->entries->len; i++)
 		rv->negative += ((struct ms_rv_entry *)
 				 rv->entries->pdata[i])->negative;
+	if (opts->nr_intervals) {
+		rv->nr_intervals = opts->nr_intervals;
+		rv->bounds = g_memdup2(opts->bounds, (opts->nr_intervals + 1) *
+				       sizeof(int64_t));
+		for (guint i = 0; i < rv->entries->len; i++)
+			series(&c, rv->entries->pdata[i]);
+	}
 	for (guint i = 0; i < c.commit_entries->len; i++)
 		g_array_free(g_array_index(c.commit_entries, GArray *, i),
 			     TRUE);
@@ -1113,6 +1207,8 @@ void ms_rv_entry_free(struct ms_rv_entry *e)
 	}
 	g_ptr_array_unref(e->aliases);
 	g_ptr_array_unref(e->defacto);
+	if (e->intervals)
+		g_ptr_array_unref(e->intervals);
 	g_ptr_array_set_free_func(e->strings, g_free);
 	g_ptr_array_unref(e->strings);
 	g_free(e);
@@ -1126,6 +1222,7 @@ void ms_review_free(struct ms_review *rv)
 		ms_rv_entry_free(rv->entries->pdata[i]);
 	g_ptr_array_unref(rv->entries);
 	g_hash_table_unref(rv->strings);
+	g_free(rv->bounds);
 	ms_ident_free(rv->own_ident);
 	g_free(rv);
 }

@@ -78,6 +78,18 @@ struct ms_review_opts {
 	 * known. */
 	bool (*git_seen)(unsigned person, void *data);
 	void *git_seen_data;
+	/*
+	 * A time series (`--by`): nr_intervals intervals, interval i
+	 * being [bounds[i], bounds[i + 1]) (nr_intervals + 1 values,
+	 * ascending; borrowed, copied into the report).  Each entry's
+	 * patches are partitioned by their first posting's date and every
+	 * figure is computed again, by the same rules, over each part (and
+	 * its commits by their commit date): the sum over the intervals of
+	 * patches equals the window's count when the intervals cover the
+	 * window.  0: no series.
+	 */
+	const int64_t *bounds;
+	size_t nr_intervals;
 };
 
 /* One reply that counts as a response. */
@@ -159,12 +171,18 @@ struct ms_rv_entry {
 	GPtrArray *aliases;          /* struct ms_rv_alias * */
 	GPtrArray *defacto;          /* struct ms_rv_person * (in others) */
 	size_t commits;              /* linked or not, touching the entry */
+	/* With opts->nr_intervals: per interval, the entry's figures over
+	 * that interval's part (struct ms_rv_entry *, whose own intervals
+	 * are NULL), or NULL when no patch falls in it.  Else NULL. */
+	GPtrArray *intervals;
 	GPtrArray *strings;          /* private: strings the entry owns */
 };
 
 struct ms_review {
 	GPtrArray *entries;          /* struct ms_rv_entry * */
 	int64_t since, until;
+	int64_t *bounds;             /* the series' bounds, or NULL */
+	size_t nr_intervals;
 	size_t negative;             /* over all entries */
 	GHashTable *strings;         /* private: interned canonical names */
 	struct ms_ident *own_ident;  /* private: when opts->ident was NULL */
