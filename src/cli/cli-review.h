@@ -84,6 +84,42 @@ int cli_rev_link_begin(const struct cli_rev_opts *o,
 		       struct cli_rev_linking **pending);
 int cli_rev_link_end(struct cli_rev_linking *pending);
 
+/*
+ * `review` with another writer than its own (the `report` command's
+ * site), defined in cmd-review.c: the options and the computation of
+ * `maintstat review` (argv as its), then `sink` with what was computed
+ * (borrowed for the call), whose return is the exit code.
+ */
+struct ms_review;
+struct ms_rv_person;
+struct ms_mail_index;
+struct ms_act_entry;
+struct ms_out;
+struct cli_review_view {
+	const struct ms_review *rv;
+	const struct ms_mail_index *idx;
+	const GPtrArray *commits;        /* NULL without --repo */
+	struct ms_act_entry *const *act; /* per rv entry (or NULL) */
+	const char *list_url;            /* NULL when unknown */
+	int64_t target;                  /* seconds */
+	const void *priv;
+};
+typedef int (*cli_review_sink)(const struct cli_review_view *v, void *data);
+int cli_review_main(int argc, char **argv, cli_review_sink sink,
+		    void *sink_data);
+/* The `review --json` document, and one entry's object in a document of
+ * its own ({"schema_version", "entry"}), written to `o`. */
+void cli_review_view_document(const struct cli_review_view *v,
+			      struct ms_out *o);
+void cli_review_view_entry(const struct cli_review_view *v,
+			   struct ms_out *o, size_t i);
+/* Whether listed person `p` of entry `i` is inactive, as review says. */
+bool cli_review_view_inactive(const struct cli_review_view *v, size_t i,
+			      const struct ms_rv_person *p);
+/* The URL of a message (g_free), or NULL without a list URL. */
+char *cli_review_view_url(const struct cli_review_view *v,
+			  const char *msgid);
+
 #endif
 
 /* ---- list facts for `activity` and `urgent` (--archive) ---- */

@@ -47,6 +47,9 @@ struct run {
 	const struct ms_review *rv;
 	const char *by;              /* --by, or NULL */
 	const GPtrArray *labels;     /* release names per interval, or NULL */
+	int64_t since, until;
+	long ignore_days, target_hours;
+	struct ms_act_entry **act_for; /* per report entry, or NULL */
 	const GPtrArray *commits;
 	const char *list_url;
 	int64_t target;
@@ -701,6 +704,64 @@ static void print_json(struct ms_out *o, const struct run *r,
 }
 
 /* Newest message date of the archive (the default --until). */
+/* The whole `review --json` document. */
+static void print_document(struct ms_out *o, const struct run *r)
+{
+	const struct ms_review *rv = r->rv;
+	char d[32];
+
+	ms_out_begin_document(o);
+	ms_out_key(o, "window");
+	ms_out_begin_object(o);
+	ms_act_format(r->since, 0, true, false, d);
+	ms_out_kv_string(o, "since", d);
+	ms_act_format(r->until, 0, true, false, d);
+	ms_out_kv_string(o, "until", d);
+	ms_out_end_object(o);
+	ms_out_kv_int(o, "ignore_after_days", r->ignore_days);
+	ms_out_kv_int(o, "target_hours", r->target_hours);
+	ms_out_kv_int(o, "negative_intervals", (int64_t)rv->negative);
+	ms_out_kv_string(o, "list_url", r->list_url);
+	ms_out_key(o, "entries");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < rv->entries->len; i++)
+		print_json(o, r, rv, rv->entries->pdata[i],
+			   r->act_for ? r->act_for[i] : NULL);
+	ms_out_end_list(o);
+}
+
+void cli_review_view_document(const struct cli_review_view *v,
+			      struct ms_out *o)
+{
+	print_document(o, v->priv);
+}
+
+void cli_review_view_entry(const struct cli_review_view *v,
+			   struct ms_out *o, size_t i)
+{
+	const struct run *r = v->priv;
+
+	ms_out_begin_document(o);
+	ms_out_key(o, "entry");
+	print_json(o, r, r->rv, r->rv->entries->pdata[i],
+		   r->act_for ? r->act_for[i] : NULL);
+}
+
+bool cli_review_view_inactive(const struct cli_review_view *v, size_t i,
+			      const struct ms_rv_person *p)
+{
+	const struct run *r = v->priv;
+
+	return inactive(p, act_person(r->act_for ? r->act_for[i] : NULL,
+				      p->email), r->rv->since);
+}
+
+char *cli_review_view_url(const struct cli_review_view *v,
+			  const char *msgid)
+{
+	return msg_url(v->priv, msgid);
+}
+
 /* Oldest message date of the archive (the series' start without
  * --since), or INT64_MAX. */
 static int64_t oldest_mail(const struct ms_mail_index *idx)
@@ -742,6 +803,12 @@ static bool git_seen(unsigned person, void *data)
 }
 
 int cmd_review(int argc, char **argv)
+{
+	return cli_review_main(argc, argv, NULL, NULL);
+}
+
+int cli_review_main(int argc, char **argv, cli_review_sink sink,
+		    void *sink_data)
 {
 	struct cli_rev_opts ro = { 0 };
 	struct cli_tree_opts to = { 0 };
@@ -971,40 +1038,38 @@ int cmd_review(int argc, char **argv)
 	r.commits = commits;
 	r.list_url = list_url;
 	r.target = rvo.target;
+	r.since = since;
+	r.until = until;
+	r.ignore_days = ignore_days;
+	r.target_hours = target_hours;
+	r.act_for = act_for;
+	if (sink) {
+		struct cli_review_view v = { 0 };
+
+		v.rv = rv;
+		v.idx = r.idx;
+		v.commits = commits;
+		v.act = act_for;
+		v.list_url = list_url;
+		v.target = rvo.target;
+		v.priv = &r;
+		rc = sink(&v, sink_data);
+		goto out;
+	}
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	if (json) {
-		char d[32];
-
-		ms_out_begin_document(o);
-		ms_out_key(o, "window");
-		ms_out_begin_object(o);
-		ms_act_format(since, 0, true, false, d);
-		ms_out_kv_string(o, "since", d);
-		ms_act_format(until, 0, true, false, d);
-		ms_out_kv_string(o, "until", d);
-		ms_out_end_object(o);
-		ms_out_kv_int(o, "ignore_after_days", ignore_days);
-		ms_out_kv_int(o, "target_hours", target_hours);
-		ms_out_kv_int(o, "negative_intervals", (int64_t)rv->negative);
-		ms_out_kv_string(o, "list_url", list_url);
-		ms_out_key(o, "entries");
-		ms_out_begin_list(o);
-	}
-	for (guint i = 0; i < rv->entries->len; i++) {
-		const struct ms_act_entry *ae = act_for ? act_for[i] : NULL;
-
-		if (json) {
-			print_json(o, &r, rv, rv->entries->pdata[i], ae);
-			continue;
+		print_document(o, &r);
+	} else {
+		for (guint i = 0; i < rv->entries->len; i++) {
+			if (i)
+				fputc('\n', stdout);
+			print_text(stdout, &r, rv, rv->entries->pdata[i],
+				   act_for ? act_for[i] : NULL);
+			if (by)
+				print_series(stdout, &r,
+					     rv->entries->pdata[i]);
 		}
-		if (i)
-			fputc('\n', stdout);
-		print_text(stdout, &r, rv, rv->entries->pdata[i], ae);
-		if (by)
-			print_series(stdout, &r, rv->entries->pdata[i]);
 	}
-	if (json)
-		ms_out_end_list(o);
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
 out:

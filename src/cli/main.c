@@ -37,6 +37,8 @@ static const struct command commands[] = {
 	  "which list message posted each commit" },
 	{ "review", cmd_review,
 	  "how each entry's patches are answered on the list" },
+	{ "report", cmd_report,
+	  "the review as a static HTML site with plots" },
 };
 
 static void usage(FILE *fp)

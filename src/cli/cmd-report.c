@@ -1,0 +1,967 @@
+/*
+ * cmd-report.c - maintstat report: the review as a self-contained static
+ * site (DIR/index.html, a page per entry and per listed person, the JSON
+ * behind them in DIR/data/), readable from disk without a server or the
+ * network.  The figures are `review`'s (the same options, computed once
+ * with --by month); plots are drawn by Chart.js, copied from Debian's
+ * libjs-chart.js into DIR/assets/ when the report is written.
+ */
+#include "activity.h"
+#include "cli-review.h"
+#include "commands.h"
+#include "html.h"
+#include "mail.h"
+#include "maintainers.h"
+#include "output.h"
+#include "review.h"
+
+#include <errno.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHARTJS_DEFAULT "/usr/share/javascript/chart.js/chart.min.js"
+
+static const char usage[] =
+	"usage: maintstat report --archive PATH... [--repo GITDIR | --tree "
+	"DIR] [options] [ENTRY...] -o DIR\n"
+	"\n"
+	"Write the review of each entry (all with patches, or those named) as\n"
+	"a static site in DIR: index.html, an overview of the entries (sortable,\n"
+	"with monthly sparklines); a page per entry (time to first response,\n"
+	"its monthly trend, the listed people per month, ignored patches with\n"
+	"links to the list, de-facto maintainers, corporate aliases, the\n"
+	"listed people's last git activity, every patch); a page per listed\n"
+	"person; and the JSON behind them in DIR/data/ (review.json is\n"
+	"`review --json --by month`, entry-N.json one entry each).  Open\n"
+	"DIR/index.html from disk: nothing is fetched.  Tables read without\n"
+	"JavaScript; plots need it and Chart.js, copied from\n"
+	CHARTJS_DEFAULT " (Debian's libjs-chart.js;\n"
+	"MS_CHARTJS=FILE chooses another copy).\n"
+	"\n"
+	"  -o, --output DIR   the directory to write (created; files in it\n"
+	"                     are replaced)\n"
+	"\n"
+	"Every other option is review's (maintstat review --help), but --by\n"
+	"and --json.\n";
+
+struct site {
+	const char *dir;
+	const struct cli_review_view *v;
+	char **months;               /* "YYYY-MM" per interval */
+	size_t nr;
+	GPtrArray *people;           /* listed emails, in order (borrowed) */
+	GHashTable *person_of;       /* email -> index + 1 */
+};
+
+static FILE *open_out(const struct site *s, const char *name)
+{
+	char *path = g_build_filename(s->dir, name, NULL);
+	FILE *fp = fopen(path, "w");
+
+	if (!fp)
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+	g_free(path);
+	return fp;
+}
+
+static int close_out(const struct site *s, FILE *fp, const char *name)
+{
+	int bad = ferror(fp);
+
+	if (fclose(fp) || bad)
+		return cli_error("cannot write '%s/%s': %s", s->dir, name,
+				 strerror(errno ? errno : EIO));
+	return 0;
+}
+
+static const char *const RES_JS =
+"/* maintstat report: plots (Chart.js) and sortable tables. */\n"
+"(function () {\n"
+"  'use strict';\n"
+"  var marks = ['circle', 'triangle', 'rect', 'crossRot', 'star',\n"
+"               'rectRot'];\n"
+"  var dashes = [[], [6, 3], [2, 2], [8, 2, 2, 2]];\n"
+"  var colours = ['#1f4e9c', '#b8461b', '#2d7d2d', '#6b3d9a', '#555555',\n"
+"                 '#a0760a'];\n"
+"  function values(s) {\n"
+"    return s.split(' ').map(function (x) {\n"
+"      return x === 'null' ? null : Number(x);\n"
+"    });\n"
+"  }\n"
+"  document.querySelectorAll('canvas.plot').forEach(function (c) {\n"
+"    var spark = c.parentNode.classList.contains('spark');\n"
+"    var labels = c.dataset.labels ? c.dataset.labels.split('|') : [];\n"
+"    var n = Number(c.dataset.series), ds = [];\n"
+"    for (var i = 0; i < n; i++) {\n"
+"      ds.push({ label: c.getAttribute('data-name' + i),\n"
+"        data: values(c.getAttribute('data-values' + i)),\n"
+"        pointStyle: marks[i % marks.length],\n"
+"        borderDash: dashes[i % dashes.length],\n"
+"        pointRadius: spark ? 1.5 : 4, borderWidth: spark ? 1 : 2,\n"
+"        borderColor: colours[i % colours.length],\n"
+"        backgroundColor: colours[i % colours.length] });\n"
+"    }\n"
+"    new Chart(c, { type: c.dataset.kind,\n"
+"      data: { labels: labels, datasets: ds },\n"
+"      options: { animation: false, responsive: false,\n"
+"        plugins: { legend: { display: !spark,\n"
+"                             labels: { usePointStyle: true } },\n"
+"                   tooltip: { enabled: !spark } },\n"
+"        scales: {\n"
+"          x: { display: !spark,\n"
+"               title: { display: true, text: c.dataset.x } },\n"
+"          y: { display: !spark, beginAtZero: true,\n"
+"               title: { display: true, text: c.dataset.y } } } } });\n"
+"  });\n"
+"  document.querySelectorAll('table.sortable').forEach(function (t) {\n"
+"    t.querySelectorAll('thead th').forEach(function (th, col) {\n"
+"      th.tabIndex = 0;\n"
+"      th.title = 'sort by this column';\n"
+"      function sort() {\n"
+"        var body = t.tBodies[0], rows = Array.from(body.rows);\n"
+"        var up = th.getAttribute('aria-sort') !== 'ascending';\n"
+"        t.querySelectorAll('thead th').forEach(function (o) {\n"
+"          o.removeAttribute('aria-sort');\n"
+"        });\n"
+"        th.setAttribute('aria-sort', up ? 'ascending' : 'descending');\n"
+"        function key(r) {\n"
+"          var c = r.cells[col], v = c.getAttribute('data-sort');\n"
+"          return v === null ? c.textContent : Number(v);\n"
+"        }\n"
+"        rows.sort(function (a, b) {\n"
+"          var x = key(a), y = key(b);\n"
+"          var d = (typeof x === 'number' && typeof y === 'number') ?\n"
+"            x - y : String(x).localeCompare(String(y));\n"
+"          return up ? d : -d;\n"
+"        });\n"
+"        rows.forEach(function (r) { body.appendChild(r); });\n"
+"      }\n"
+"      th.addEventListener('click', sort);\n"
+"      th.addEventListener('keydown', function (e) {\n"
+"        if (e.key === 'Enter') sort();\n"
+"      });\n"
+"    });\n"
+"  });\n"
+"})();\n";
+
+static const char *const RES_CSS =
+"body { font-family: sans-serif; margin: 1em 2em; color: #111; }\n"
+"table { border-collapse: collapse; margin: 0.5em 0 1.5em; }\n"
+"th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: left;"
+" vertical-align: middle; }\n"
+"td.n { text-align: right; font-variant-numeric: tabular-nums; }\n"
+"thead th { background: #eee; cursor: pointer; }\n"
+"figure { margin: 0.5em 0 1.5em; }\n"
+"figure.spark { display: inline-block; margin: 0 0 0 0.5em; }\n"
+"figcaption { font-size: 90%; color: #333; }\n"
+".note { color: #444; font-size: 90%; }\n";
+
+static int write_assets(const struct site *s)
+{
+	const char *src = getenv("MS_CHARTJS");
+	char *data = NULL, *dst;
+	gsize len = 0;
+	GError *err = NULL;
+	int rc = 0;
+	FILE *fp;
+
+	if (!src || !*src)
+		src = CHARTJS_DEFAULT;
+	if (!g_file_get_contents(src, &data, &len, &err)) {
+		rc = cli_error("cannot read the charting library '%s': %s "
+			       "(install Debian's libjs-chart.js)", src,
+			       err->message);
+		g_error_free(err);
+		return rc;
+	}
+	dst = g_build_filename(s->dir, "assets", "chart.min.js", NULL);
+	if (!g_file_set_contents(dst, data, (gssize)len, &err)) {
+		rc = cli_error("%s", err->message);
+		g_error_free(err);
+	}
+	g_free(dst);
+	g_free(data);
+	if (rc)
+		return rc;
+	fp = open_out(s, "assets/report.js");
+	if (!fp)
+		return EXIT_FAILURE;
+	fputs(RES_JS, fp);
+	if (close_out(s, fp, "assets/report.js"))
+		return EXIT_FAILURE;
+	fp = open_out(s, "assets/report.css");
+	if (!fp)
+		return EXIT_FAILURE;
+	fputs(RES_CSS, fp);
+	return close_out(s, fp, "assets/report.css") ? EXIT_FAILURE : 0;
+}
+
+static int write_json(const struct site *s, const char *name, int entry)
+{
+	FILE *fp = open_out(s, name);
+	struct ms_out *o;
+	int rc;
+
+	if (!fp)
+		return EXIT_FAILURE;
+	o = ms_out_new(MS_OUT_JSON, fp);
+	if (entry < 0)
+		cli_review_view_document(s->v, o);
+	else
+		cli_review_view_entry(s->v, o, (size_t)entry);
+	rc = ms_out_finish(o);
+	ms_out_free(o);
+	if (rc < 0) {
+		fclose(fp);
+		return cli_error_last();
+	}
+	return close_out(s, fp, name) ? EXIT_FAILURE : 0;
+}
+
+static double hours_or_nan(int64_t v)
+{
+	return v < 0 ? NAN : (double)v / 3600.0;
+}
+
+/* A number of hours in a cell, "–" when there is none; the cell is left
+ * open when `open` (for a plot beside the number). */
+static void cell_hours_open(FILE *fp, int64_t v, const char *href, bool open)
+{
+	if (v < 0) {
+		fputs("<td class=\"n\" data-sort=\"-1\">–", fp);
+	} else {
+		fprintf(fp, "<td class=\"n\" data-sort=\"%.2f\">",
+			(double)v / 3600);
+		if (href)
+			ms_html_printf(fp, "<a href=\"%s\">", href);
+		fprintf(fp, "%.1f h", (double)v / 3600);
+		if (href)
+			fputs("</a>", fp);
+	}
+	if (!open)
+		fputs("</td>", fp);
+}
+
+static void cell_hours(FILE *fp, int64_t v, const char *href)
+{
+	cell_hours_open(fp, v, href, false);
+}
+
+static void cell_share(FILE *fp, size_t num, size_t den, const char *href)
+{
+	double v = den ? 100.0 * (double)num / (double)den : 0;
+
+	fprintf(fp, "<td class=\"n\" data-sort=\"%.2f\">", v);
+	if (href)
+		ms_html_printf(fp, "<a href=\"%s\">", href);
+	fprintf(fp, "%.0f%% (%zu/%zu)", v, num, den);
+	fputs(href ? "</a></td>" : "</td>", fp);
+}
+
+static const struct ms_rv_entry *interval(const struct ms_rv_entry *e,
+					  size_t i)
+{
+	return e->intervals ? e->intervals->pdata[i] : NULL;
+}
+
+/* Per month: patches and median time to first response (hours). */
+static void monthly(const struct site *s, const struct ms_rv_entry *e,
+		    double *patches, double *median, double *p90)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct ms_rv_entry *m = interval(e, i);
+
+		patches[i] = m ? (double)m->patches->len : NAN;
+		median[i] = m ? hours_or_nan(m->ttfr_median) : NAN;
+		if (p90)
+			p90[i] = m ? hours_or_nan(m->ttfr_p90) : NAN;
+	}
+}
+
+static size_t inactive_listed(const struct site *s, size_t i)
+{
+	const struct ms_rv_entry *e = s->v->rv->entries->pdata[i];
+	size_t n = 0;
+
+	for (guint k = 0; k < e->listed->len; k++)
+		if (cli_review_view_inactive(s->v, i, e->listed->pdata[k]))
+			n++;
+	return n;
+}
+
+static void window_line(FILE *fp, const struct site *s)
+{
+	char a[32], b[32];
+
+	ms_act_format(s->v->rv->since, 0, false, true, a);
+	ms_act_format(s->v->rv->until, 0, false, true, b);
+	ms_html_printf(fp, "<p class=\"note\">Patches posted from %s to %s "
+		       "(UTC).  Times in hours.  Definitions: docs/review.md "
+		       "of maintstat.  The data behind each page: "
+		       "<a href=\"data/review.json\">data/review.json</a>."
+		       "</p>\n", a, b);
+}
+
+static int write_index(const struct site *s)
+{
+	const struct ms_review *rv = s->v->rv;
+	FILE *fp = open_out(s, "index.html");
+	double *pat = g_new(double, s->nr ? s->nr : 1);
+	double *med = g_new(double, s->nr ? s->nr : 1);
+
+	if (!fp) {
+		g_free(pat);
+		g_free(med);
+		return EXIT_FAILURE;
+	}
+	ms_html_begin(fp, "maintstat review: overview");
+	fputs("<h1>Review of the MAINTAINERS entries</h1>\n", fp);
+	window_line(fp, s);
+	fputs("<table class=\"sortable\" id=\"overview\">\n<thead><tr>"
+	      "<th scope=\"col\">Entry</th>"
+	      "<th scope=\"col\">Patches (per month)</th>"
+	      "<th scope=\"col\">Median time to first response (per month)"
+	      "</th>"
+	      "<th scope=\"col\">Ignored</th>"
+	      "<th scope=\"col\">Responsiveness</th>"
+	      "<th scope=\"col\">Commits</th>"
+	      "<th scope=\"col\">Reviewed commits</th>"
+	      "<th scope=\"col\">Inactive listed people</th>"
+	      "</tr></thead>\n<tbody>\n", fp);
+	for (guint i = 0; i < rv->entries->len; i++) {
+		const struct ms_rv_entry *e = rv->entries->pdata[i];
+		const struct ms_act_entry *ae = s->v->act ? s->v->act[i] :
+						NULL;
+		size_t n = e->patches->len;
+		struct ms_html_series sp = { "patches", pat };
+		struct ms_html_series sm = { "median hours", med };
+		char href[64];
+
+		monthly(s, e, pat, med, NULL);
+		ms_html_printf(fp, "<tr data-entry=\"%s\"><th scope=\"row\">"
+			       "<a href=\"entry-%d.html\">%s</a></th>",
+			       e->entry->name, (int)i, e->entry->name);
+		g_snprintf(href, sizeof(href), "entry-%u.html#patches", i);
+		fprintf(fp, "<td class=\"n\" data-sort=\"%zu\" "
+			"data-key=\"patches\"><a href=\"%s\">%zu</a>", n,
+			href, n);
+		ms_html_plot(fp, "line", "patches per month", "month",
+			     "patches", (const char *const *)s->months, s->nr,
+			     &sp, 1, 1);
+		fputs("</td>", fp);
+		g_snprintf(href, sizeof(href), "entry-%u.html#ttfr", i);
+		cell_hours_open(fp, e->ttfr_median, href, true);
+		ms_html_plot(fp, "line", "median hours to first response per "
+			     "month", "month", "hours",
+			     (const char *const *)s->months, s->nr, &sm, 1, 1);
+		fputs("</td>", fp);
+		g_snprintf(href, sizeof(href), "entry-%u.html#ignored", i);
+		cell_share(fp, e->ignored, n, href);
+		fprintf(fp, "<td class=\"n\" data-sort=\"%.2f\">%.0f%%</td>",
+			e->responsiveness * 100, e->responsiveness * 100);
+		if (s->v->commits)
+			fprintf(fp, "<td class=\"n\" data-sort=\"%zu\">%zu"
+				"</td>", e->commits, e->commits);
+		else
+			fputs("<td class=\"n\" data-sort=\"-1\">–</td>", fp);
+		if (ae)
+			cell_share(fp, ae->reviewed, ae->commits, NULL);
+		else
+			fputs("<td class=\"n\" data-sort=\"-1\">–</td>", fp);
+		g_snprintf(href, sizeof(href), "entry-%u.html#git", i);
+		ms_html_printf(fp, "<td class=\"n\" data-sort=\"%zu\"><a "
+			       "href=\"%s\">%zu of %zu</a></td></tr>\n",
+			       inactive_listed(s, i), href,
+			       inactive_listed(s, i),
+			       (size_t)e->listed->len);
+	}
+	fputs("</tbody></table>\n<h2>Listed people</h2>\n<ul>\n", fp);
+	for (guint i = 0; i < s->people->len; i++)
+		ms_html_printf(fp, "<li><a href=\"person-%d.html\">%s</a></li>"
+			       "\n", (int)i, (const char *)s->people->pdata[i]);
+	fputs("</ul>\n", fp);
+	ms_html_end(fp);
+	g_free(pat);
+	g_free(med);
+	return close_out(s, fp, "index.html") ? EXIT_FAILURE : 0;
+}
+
+static void person_link(FILE *fp, const struct site *s, const char *name,
+			const char *email)
+{
+	gpointer k = g_hash_table_lookup(s->person_of, email);
+
+	if (k)
+		ms_html_printf(fp, "<a href=\"person-%d.html\">",
+			       GPOINTER_TO_INT(k) - 1);
+	if (name && *name)
+		ms_html_printf(fp, "%s &lt;%s&gt;", name, email);
+	else
+		ms_html_text(fp, email);
+	if (k)
+		fputs("</a>", fp);
+}
+
+static void msg_link(FILE *fp, const struct site *s, const char *msgid,
+		     const char *text)
+{
+	char *url = cli_review_view_url(s->v, msgid);
+
+	if (url)
+		ms_html_printf(fp, "<a href=\"%s\">%s</a>", url, text);
+	else
+		ms_html_printf(fp, "%s &lt;%s&gt;", text, msgid);
+	g_free(url);
+}
+
+static void last_cell(FILE *fp, const struct ms_act_last *l)
+{
+	char d[32];
+
+	if (!l->set) {
+		fputs("<td>never</td>", fp);
+		return;
+	}
+	ms_act_format(l->time, l->offset, false, true, d);
+	ms_html_printf(fp, "<td>%s (commit <code>%s</code>)</td>", d, l->id);
+}
+
+static int write_entry(const struct site *s, size_t ei)
+{
+	const struct ms_review *rv = s->v->rv;
+	const struct ms_rv_entry *e = rv->entries->pdata[ei];
+	const struct ms_act_entry *ae = s->v->act ? s->v->act[ei] : NULL;
+	static const double edges[] = { 0, 1, 4, 12, 24, 48, 96, 168, 336 };
+	static const char *const bins[] = { "0-1", "1-4", "4-12", "12-24",
+		"24-48", "48-96", "96-168", "168-336", "336+" };
+	double hist[G_N_ELEMENTS(bins)] = { 0 };
+	size_t n = e->patches->len, nm = s->nr ? s->nr : 1;
+	double *pat = g_new(double, nm), *med = g_new(double, nm);
+	double *p90 = g_new(double, nm);
+	char name[64], title[160], a[32];
+	FILE *fp;
+
+	g_snprintf(name, sizeof(name), "entry-%zu.html", ei);
+	fp = open_out(s, name);
+	if (!fp) {
+		g_free(pat);
+		g_free(med);
+		g_free(p90);
+		return EXIT_FAILURE;
+	}
+	ms_html_begin(fp, e->entry->name);
+	ms_html_printf(fp, "<p><a href=\"index.html\">Overview</a></p>\n"
+		       "<h1>%s</h1>\n", e->entry->name);
+	window_line(fp, s);
+	ms_html_printf(fp, "<p class=\"note\">This entry's data: <a href=\""
+		       "data/entry-%zu.json\">data/entry-%zu.json</a></p>\n",
+		       ei, ei);
+	fputs("<table id=\"figures\"><tbody>\n", fp);
+	ms_html_printf(fp, "<tr><th scope=\"row\">Patches</th><td class=\"n\">"
+		       "<a href=\"#patches\">%zu</a> (series %zu)</td></tr>\n",
+		       n, e->series);
+	fputs("<tr><th scope=\"row\">Replied</th>", fp);
+	cell_share(fp, e->replied, n, "#patches");
+	fputs("</tr>\n<tr><th scope=\"row\">Replied by a listed person</th>",
+	      fp);
+	cell_share(fp, e->replied_maint, n, "#patches");
+	fputs("</tr>\n<tr><th scope=\"row\">Ignored</th>", fp);
+	cell_share(fp, e->ignored, n, "#ignored");
+	fputs("</tr>\n<tr><th scope=\"row\">Time to first response, median"
+	      "</th>", fp);
+	cell_hours(fp, e->ttfr_median, "#ttfr");
+	fputs("</tr>\n<tr><th scope=\"row\">Time to first response, p90"
+	      "</th>", fp);
+	cell_hours(fp, e->ttfr_p90, "#ttfr");
+	fprintf(fp, "</tr>\n<tr><th scope=\"row\">Responsiveness</th>"
+		"<td class=\"n\">%.0f%%</td></tr>\n",
+		e->responsiveness * 100);
+	if (s->v->commits) {
+		fputs("<tr><th scope=\"row\">Merged</th>", fp);
+		cell_share(fp, e->merged, n, "#patches");
+		fprintf(fp, "</tr>\n<tr><th scope=\"row\">Commits</th>"
+			"<td class=\"n\">%zu</td></tr>\n", e->commits);
+	}
+	fputs("</tbody></table>\n", fp);
+
+	/* time to first response: histogram, median and p90 marked */
+	for (guint i = 0; i < e->patches->len; i++) {
+		const struct ms_rv_patch *pt = &g_array_index(e->patches,
+			struct ms_rv_patch, i);
+		double h;
+		size_t b = 0;
+
+		if (!pt->has_first)
+			continue;
+		h = (double)pt->first.latency / 3600.0;
+		while (b + 1 < G_N_ELEMENTS(edges) && h >= edges[b + 1])
+			b++;
+		hist[b]++;
+	}
+	{
+		struct ms_html_series hs = { "patches", hist };
+		char m1[32], m2[32];
+
+		if (e->ttfr_median >= 0) {
+			g_snprintf(m1, sizeof(m1), "%.1f h",
+				   (double)e->ttfr_median / 3600);
+			g_snprintf(m2, sizeof(m2), "%.1f h",
+				   (double)e->ttfr_p90 / 3600);
+		} else {
+			strcpy(m1, "none");
+			strcpy(m2, "none");
+		}
+		g_snprintf(title, sizeof(title), "Time to first response: "
+			   "median %s, p90 %s (%zu of %zu patches answered)",
+			   m1, m2, e->replied, n);
+		fputs("<h2 id=\"ttfr\">Time to first response</h2>\n", fp);
+		ms_html_plot(fp, "bar", title, "hours to first response",
+			     "patches", bins, G_N_ELEMENTS(bins), &hs, 1, 0);
+	}
+
+	/* the monthly trend */
+	monthly(s, e, pat, med, p90);
+	{
+		struct ms_html_series ts[2] = { { "median hours", med },
+						{ "p90 hours", p90 } };
+		struct ms_html_series ps = { "patches", pat };
+
+		fputs("<h2 id=\"trend\">Monthly trend</h2>\n", fp);
+		ms_html_plot(fp, "line", "Time to first response per month "
+			     "(median and p90; a gap: no patch)", "month "
+			     "(first posting)", "hours",
+			     (const char *const *)s->months, s->nr, ts, 2, 0);
+		ms_html_plot(fp, "bar", "Patches per month", "month (first "
+			     "posting)", "patches",
+			     (const char *const *)s->months, s->nr, &ps, 1, 0);
+	}
+	fputs("<table class=\"sortable\" id=\"months\"><thead><tr>"
+	      "<th scope=\"col\">Month</th><th scope=\"col\">Patches</th>"
+	      "<th scope=\"col\">Replied</th><th scope=\"col\">Ignored</th>"
+	      "<th scope=\"col\">Median hours</th><th scope=\"col\">p90 hours"
+	      "</th></tr></thead><tbody>\n", fp);
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct ms_rv_entry *m = interval(e, i);
+
+		ms_html_printf(fp, "<tr><th scope=\"row\">%s</th>",
+			       s->months[i]);
+		if (!m) {
+			fputs("<td class=\"n\">–</td><td class=\"n\">–</td>"
+			      "<td class=\"n\">–</td><td class=\"n\">–</td>"
+			      "<td class=\"n\">–</td></tr>\n", fp);
+			continue;
+		}
+		fprintf(fp, "<td class=\"n\">%u</td><td class=\"n\">%zu</td>"
+			"<td class=\"n\">%zu</td>", m->patches->len,
+			m->replied, m->ignored);
+		cell_hours(fp, m->ttfr_median, NULL);
+		cell_hours(fp, m->ttfr_p90, NULL);
+		fputs("</tr>\n", fp);
+	}
+	fputs("</tbody></table>\n", fp);
+
+	/* listed people per month: who carries the load, who faded */
+	fputs("<h2 id=\"people\">Listed people per month</h2>\n"
+	      "<p class=\"note\">Patches replied to / median hours of their "
+	      "first reply.</p>\n<table id=\"people-months\"><thead><tr>"
+	      "<th scope=\"col\">Person</th>", fp);
+	for (size_t i = 0; i < s->nr; i++)
+		ms_html_printf(fp, "<th scope=\"col\">%s</th>", s->months[i]);
+	fputs("</tr></thead><tbody>\n", fp);
+	{
+		GPtrArray *ser = g_ptr_array_new_with_free_func(g_free);
+		struct ms_html_series *hs = g_new0(struct ms_html_series,
+			e->listed->len ? e->listed->len : 1);
+
+		for (guint k = 0; k < e->listed->len; k++) {
+			const struct ms_rv_person *p = e->listed->pdata[k];
+			double *v = g_new(double, nm);
+
+			fputs("<tr><th scope=\"row\">", fp);
+			person_link(fp, s, p->name, p->email);
+			fputs("</th>", fp);
+			for (size_t i = 0; i < s->nr; i++) {
+				const struct ms_rv_entry *m = interval(e, i);
+				const struct ms_rv_person *q = NULL;
+
+				for (guint x = 0; m && x < m->listed->len; x++)
+					if (!strcmp(((const struct ms_rv_person
+						*)m->listed->pdata[x])->email,
+						    p->email))
+						q = m->listed->pdata[x];
+				v[i] = q ? (double)q->replied : NAN;
+				if (!q) {
+					fputs("<td class=\"n\">–</td>", fp);
+				} else if (q->has_latency) {
+					fprintf(fp, "<td class=\"n\">%zu / "
+						"%.1f h</td>", q->replied,
+						(double)q->median_latency /
+						3600);
+				} else {
+					fprintf(fp, "<td class=\"n\">%zu</td>",
+						q->replied);
+				}
+			}
+			fputs("</tr>\n", fp);
+			g_ptr_array_add(ser, v);
+			hs[k].name = p->email;
+			hs[k].values = v;
+		}
+		fputs("</tbody></table>\n", fp);
+		if (e->listed->len)
+			ms_html_plot(fp, "line", "Patches each listed person "
+				     "replied to, per month", "month (first "
+				     "posting)", "patches replied to",
+				     (const char *const *)s->months, s->nr,
+				     hs, e->listed->len, 0);
+		g_free(hs);
+		g_ptr_array_unref(ser);
+	}
+
+	/* the listed people's git activity */
+	fputs("<h2 id=\"git\">Listed people: last activity and verdict</h2>\n"
+	      "<table id=\"git-table\"><thead><tr><th scope=\"col\">Person"
+	      "</th><th scope=\"col\">Role</th><th scope=\"col\">Last "
+	      "authored</th><th scope=\"col\">Last committed</th>"
+	      "<th scope=\"col\">Last tag given</th><th scope=\"col\">Last "
+	      "list message</th><th scope=\"col\">Inactive?</th></tr>"
+	      "</thead><tbody>\n", fp);
+	for (guint k = 0; k < e->listed->len; k++) {
+		const struct ms_rv_person *p = e->listed->pdata[k];
+		const struct ms_act_person *ap = NULL;
+
+		for (size_t x = 0; ae && x < ae->nr_people; x++)
+			if (!g_ascii_strcasecmp(ae->people[x].email,
+						p->email))
+				ap = &ae->people[x];
+		fputs("<tr><th scope=\"row\">", fp);
+		person_link(fp, s, p->name, p->email);
+		fprintf(fp, "</th><td>%c</td>", p->role);
+		if (ap) {
+			last_cell(fp, &ap->author);
+			last_cell(fp, &ap->committer);
+			last_cell(fp, &ap->tags);
+		} else {
+			fputs("<td colspan=\"3\">no git history read</td>", fp);
+		}
+		if (p->has_last_list) {
+			ms_act_format(p->last_list, 0, false, true, a);
+			ms_html_printf(fp, "<td>%s</td>", a);
+		} else {
+			fputs("<td>never</td>", fp);
+		}
+		ms_html_printf(fp, "<td>%s</td></tr>\n",
+			       cli_review_view_inactive(s->v, ei, p) ?
+			       "INACTIVE (no reply, no list message, no git "
+			       "activity in the window)" : "active");
+	}
+	fputs("</tbody></table>\n", fp);
+
+	/* de-facto maintainers and corporate aliases */
+	fputs("<h2 id=\"defacto\">De-facto maintainers</h2>\n", fp);
+	if (!e->defacto->len)
+		fputs("<p>None.</p>\n", fp);
+	else
+		fputs("<ul>\n", fp);
+	for (guint k = 0; k < e->defacto->len; k++) {
+		const struct ms_rv_person *p = e->defacto->pdata[k];
+
+		fputs("<li>", fp);
+		person_link(fp, s, p->name, p->email);
+		fprintf(fp, ": applied %zu, first replies %zu, tags %zu</li>\n",
+			p->applied, p->first_replies,
+			p->reviewed_by + p->acked_by);
+	}
+	if (e->defacto->len)
+		fputs("</ul>\n", fp);
+	fputs("<h2 id=\"aliases\">Corporate aliases</h2>\n", fp);
+	if (!e->aliases->len)
+		fputs("<p>None.</p>\n", fp);
+	for (guint k = 0; k < e->aliases->len; k++) {
+		const struct ms_rv_alias *al = e->aliases->pdata[k];
+
+		ms_html_printf(fp, "<p>%s never writes; for its domain:",
+			       al->email);
+		for (guint x = 0; x < al->people->len; x++) {
+			const struct ms_rv_person *p = al->people->pdata[x];
+
+			fputs(x ? ", " : " ", fp);
+			person_link(fp, s, p->name, p->email);
+		}
+		fputs("</p>\n", fp);
+	}
+
+	/* ignored patches, then every patch */
+	fputs("<h2 id=\"ignored\">Ignored patches</h2>\n<ul>\n", fp);
+	for (guint i = 0; i < e->patches->len; i++) {
+		const struct ms_rv_patch *pt = &g_array_index(e->patches,
+			struct ms_rv_patch, i);
+		const struct ms_mail_rec *r = ms_mail_index_get(s->v->idx,
+			g_array_index(pt->postings, uint32_t, 0));
+
+		if (!pt->ignored)
+			continue;
+		ms_act_format(r->date, 0, false, true, a);
+		ms_html_printf(fp, "<li>%s ", a);
+		msg_link(fp, s, r->message_id, r->subject ? r->subject :
+			 r->message_id);
+		fputs("</li>\n", fp);
+	}
+	fputs("</ul>\n<h2 id=\"patches\">Patches</h2>\n"
+	      "<table class=\"sortable\" id=\"patch-table\"><thead><tr>"
+	      "<th scope=\"col\">Posted</th><th scope=\"col\">Patch</th>"
+	      "<th scope=\"col\">First response</th><th scope=\"col\">"
+	      "Ignored</th><th scope=\"col\">Merged</th></tr></thead>"
+	      "<tbody>\n", fp);
+	for (guint i = 0; i < e->patches->len; i++) {
+		const struct ms_rv_patch *pt = &g_array_index(e->patches,
+			struct ms_rv_patch, i);
+		const struct ms_mail_rec *r = ms_mail_index_get(s->v->idx,
+			g_array_index(pt->postings, uint32_t, 0));
+
+		ms_act_format(r->date, 0, false, true, a);
+		ms_html_printf(fp, "<tr><td>%s</td><td>", a);
+		msg_link(fp, s, r->message_id, r->subject ? r->subject :
+			 r->message_id);
+		fputs("</td>", fp);
+		if (pt->has_first) {
+			const struct ms_mail_rec *q = ms_mail_index_get(
+				s->v->idx, pt->first.rec);
+			char t[32];
+
+			g_snprintf(t, sizeof(t), "%.1f h",
+				   (double)pt->first.latency / 3600);
+			fprintf(fp, "<td class=\"n\" data-sort=\"%.2f\">",
+				(double)pt->first.latency / 3600);
+			msg_link(fp, s, q->message_id, t);
+			fputs("</td>", fp);
+		} else {
+			fputs("<td class=\"n\" data-sort=\"-1\">none</td>", fp);
+		}
+		fprintf(fp, "<td>%s</td>", pt->ignored ? "yes" : "no");
+		if (pt->merged) {
+			const struct ms_link_commit *lc =
+				s->v->commits->pdata[pt->commit];
+
+			ms_html_printf(fp, "<td><code>%s</code></td>", lc->id);
+		} else {
+			fputs("<td>–</td>", fp);
+		}
+		fputs("</tr>\n", fp);
+	}
+	fputs("</tbody></table>\n", fp);
+	ms_html_end(fp);
+	g_free(pat);
+	g_free(med);
+	g_free(p90);
+	return close_out(s, fp, name) ? EXIT_FAILURE : 0;
+}
+
+static int write_person(const struct site *s, size_t pi)
+{
+	const struct ms_review *rv = s->v->rv;
+	const char *email = s->people->pdata[pi];
+	const char *shown = email;
+	char name[64], a[32];
+	FILE *fp;
+
+	g_snprintf(name, sizeof(name), "person-%zu.html", pi);
+	fp = open_out(s, name);
+	if (!fp)
+		return EXIT_FAILURE;
+	for (guint i = 0; i < rv->entries->len; i++) {
+		const struct ms_rv_entry *e = rv->entries->pdata[i];
+
+		for (guint k = 0; k < e->listed->len; k++) {
+			const struct ms_rv_person *p = e->listed->pdata[k];
+
+			if (!strcmp(p->email, email) && p->name && *p->name)
+				shown = p->name;
+		}
+	}
+	ms_html_begin(fp, shown);
+	ms_html_printf(fp, "<p><a href=\"index.html\">Overview</a></p>\n"
+		       "<h1>%s &lt;%s&gt;</h1>\n", shown, email);
+	window_line(fp, s);
+	fputs("<h2>Listed in</h2>\n<table class=\"sortable\" id=\"entries\">"
+	      "<thead><tr><th scope=\"col\">Entry</th><th scope=\"col\">Role"
+	      "</th><th scope=\"col\">Patches replied to</th>"
+	      "<th scope=\"col\">Median latency</th>"
+	      "<th scope=\"col\">Reviewed-by on the list</th>"
+	      "<th scope=\"col\">Acked-by on the list</th>"
+	      "<th scope=\"col\">Messages</th>"
+	      "<th scope=\"col\">Commits</th>"
+	      "<th scope=\"col\">Last list message</th>"
+	      "<th scope=\"col\">Inactive?</th></tr></thead><tbody>\n", fp);
+	for (guint i = 0; i < rv->entries->len; i++) {
+		const struct ms_rv_entry *e = rv->entries->pdata[i];
+
+		for (guint k = 0; k < e->listed->len; k++) {
+			const struct ms_rv_person *p = e->listed->pdata[k];
+			char href[64];
+
+			if (strcmp(p->email, email))
+				continue;
+			ms_html_printf(fp, "<tr><th scope=\"row\"><a href=\""
+				       "entry-%d.html\">%s</a></th><td>",
+				       (int)i, e->entry->name);
+			fprintf(fp, "%c</td>", p->role);
+			g_snprintf(href, sizeof(href), "entry-%u.html#people",
+				   i);
+			cell_share(fp, p->replied, e->patches->len, href);
+			cell_hours(fp, p->has_latency ? p->median_latency : -1,
+				   href);
+			fprintf(fp, "<td class=\"n\">%zu</td><td class=\"n\">"
+				"%zu</td><td class=\"n\">%zu</td>",
+				p->reviewed_by, p->acked_by, p->messages);
+			fprintf(fp, "<td class=\"n\">%zu</td>", p->commits);
+			if (p->has_last_list)
+				ms_act_format(p->last_list, 0, false, true, a);
+			else
+				strcpy(a, "never");
+			ms_html_printf(fp, "<td>%s</td><td>%s</td></tr>\n", a,
+				       cli_review_view_inactive(s->v, i, p) ?
+				       "INACTIVE" : "active");
+		}
+	}
+	fputs("</tbody></table>\n", fp);
+	ms_html_end(fp);
+	return close_out(s, fp, name) ? EXIT_FAILURE : 0;
+}
+
+static int write_site(const struct cli_review_view *v, void *data)
+{
+	struct site *s = data;
+	const struct ms_review *rv = v->rv;
+	char *sub;
+	int rc = 0;
+
+	s->v = v;
+	for (const char *d = "assets"; d; d = strcmp(d, "assets") ? NULL :
+	     "data") {
+		sub = g_build_filename(s->dir, d, NULL);
+		if (g_mkdir_with_parents(sub, 0777) < 0) {
+			rc = cli_error("cannot create '%s': %s", sub,
+				       strerror(errno));
+			g_free(sub);
+			return rc;
+		}
+		g_free(sub);
+	}
+	s->nr = rv->nr_intervals;
+	s->months = g_new0(char *, s->nr + 1);
+	for (size_t i = 0; i < s->nr; i++) {
+		char d[32];
+
+		ms_act_format(rv->bounds[i], 0, false, true, d);
+		d[7] = 0;
+		s->months[i] = g_strdup(d);
+	}
+	s->people = g_ptr_array_new();
+	s->person_of = g_hash_table_new(g_str_hash, g_str_equal);
+	for (guint i = 0; i < rv->entries->len; i++) {
+		const struct ms_rv_entry *e = rv->entries->pdata[i];
+
+		for (guint k = 0; k < e->listed->len; k++) {
+			const struct ms_rv_person *p = e->listed->pdata[k];
+
+			if (g_hash_table_contains(s->person_of, p->email))
+				continue;
+			g_ptr_array_add(s->people, (gpointer)p->email);
+			g_hash_table_insert(s->person_of, (gpointer)p->email,
+				GINT_TO_POINTER((int)s->people->len));
+		}
+	}
+	rc = write_assets(s);
+	if (!rc)
+		rc = write_json(s, "data/review.json", -1);
+	for (guint i = 0; !rc && i < rv->entries->len; i++) {
+		char name[64];
+
+		g_snprintf(name, sizeof(name), "data/entry-%u.json", i);
+		rc = write_json(s, name, (int)i);
+		if (!rc)
+			rc = write_entry(s, i);
+	}
+	for (guint i = 0; !rc && i < s->people->len; i++)
+		rc = write_person(s, i);
+	if (!rc)
+		rc = write_index(s);
+	if (!rc)
+		printf("%s/index.html\n", s->dir);
+	g_strfreev(s->months);
+	g_ptr_array_unref(s->people);
+	g_hash_table_unref(s->person_of);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct site s = { 0 };
+	GPtrArray *args = g_ptr_array_new();
+	int rc;
+
+	g_ptr_array_add(args, argv[0]);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage, stdout);
+			g_ptr_array_unref(args);
+			return EXIT_OK;
+		}
+		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (i + 1 == argc) {
+				g_ptr_array_unref(args);
+				return cli_usage_error("report", "%s needs a "
+						       "directory", a);
+			}
+			s.dir = argv[++i];
+			continue;
+		}
+		if (!strncmp(a, "--output=", 9)) {
+			s.dir = a + 9;
+			continue;
+		}
+		if (!strcmp(a, "--by") || !strncmp(a, "--by=", 5) ||
+		    !strcmp(a, "--json") || !strcmp(a, "--release-tags") ||
+		    !strncmp(a, "--release-tags=", 15)) {
+			g_ptr_array_unref(args);
+			return cli_usage_error("report", "%s is not an option "
+					       "of report (the report is by "
+					       "month)", a);
+		}
+		if (!strcmp(a, "--")) {
+			for (; i < argc; i++)
+				g_ptr_array_add(args, argv[i]);
+			break;
+		}
+		g_ptr_array_add(args, argv[i]);
+	}
+	if (!s.dir || !*s.dir) {
+		g_ptr_array_unref(args);
+		return cli_usage_error("report", "-o DIR is required");
+	}
+	/* before any "--": review's options, then the series by month */
+	{
+		guint at = args->len;
+
+		for (guint i = 1; i < args->len; i++)
+			if (!strcmp(args->pdata[i], "--")) {
+				at = i;
+				break;
+			}
+		g_ptr_array_insert(args, (gint)at, "month");
+		g_ptr_array_insert(args, (gint)at, "--by");
+	}
+	g_ptr_array_add(args, NULL);
+	rc = cli_review_main((int)args->len - 1, (char **)args->pdata,
+			     write_site, &s);
+	g_ptr_array_unref(args);
+	return rc;
+}
