@@ -10,7 +10,8 @@ PACKAGES="build-essential meson ninja-build pkg-config
   clang libclang-rt-14-dev
   python3 perl git curl xz-utils ca-certificates bc
   linux-source-6.1
-  public-inbox libsearch-xapian-perl"
+  public-inbox libsearch-xapian-perl
+  libjs-chart.js chromium nodejs"
 
 missing=""
 for p in $PACKAGES; do
@@ -31,4 +32,6 @@ echo "installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 # public-inbox's search needs its recommended Xapian bindings, named above.
+# libjs-chart.js: the plots of `maintstat report` (copied into each report);
+# chromium and nodejs: its test loads the pages in a headless browser.
 apt-get install -y -q --no-install-recommends $missing

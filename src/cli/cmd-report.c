@@ -298,7 +298,9 @@ static void window_line(FILE *fp, const struct site *s)
 {
 	char a[32], b[32];
 
-	ms_act_format(s->v->rv->since, 0, false, true, a);
+	/* without --since, the window starts with the oldest message */
+	ms_act_format(s->v->rv->since || !s->nr ? s->v->rv->since :
+		      s->v->rv->bounds[0], 0, false, true, a);
 	ms_act_format(s->v->rv->until, 0, false, true, b);
 	ms_html_printf(fp, "<p class=\"note\">Patches posted from %s to %s "
 		       "(UTC).  Times in hours.  Definitions: docs/review.md "

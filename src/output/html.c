@@ -85,6 +85,19 @@ void ms_html_plot(FILE *fp, const char *kind, const char *title,
 		  const struct ms_html_series *series, size_t nr_series,
 		  int spark)
 {
+	size_t have = 0;
+
+	for (size_t s = 0; s < nr_series; s++)
+		for (size_t i = 0; i < nr; i++)
+			if (!isnan(series[s].values[i]))
+				have++;
+	/* a plot with nothing to draw is a sentence, not an empty box */
+	if (!have) {
+		if (!spark)
+			ms_html_printf(fp, "<p class=\"note\">%s: no data.</p>"
+				       "\n", title);
+		return;
+	}
 	ms_html_printf(fp, "<figure class=\"%s\"><canvas class=\"plot\" "
 		       "role=\"img\" aria-label=\"%s\" data-kind=\"%s\" "
 		       "data-x=\"%s\" data-y=\"%s\" data-labels=\"",

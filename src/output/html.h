@@ -36,7 +36,8 @@ struct ms_html_series {
  * marker per series, not colour alone), `labels` on the x axis, one or
  * more series, axis titles with their units; `title` is the caption and
  * the accessible name.  `spark` draws a small one without axes (in a
- * table cell).
+ * table cell).  A plot without any value is not drawn: a sentence
+ * says so (nothing, for a spark).
  */
 void ms_html_plot(FILE *fp, const char *kind, const char *title,
 		  const char *xtitle, const char *ytitle,

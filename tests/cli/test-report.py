@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""maintstat report on the planted repository and list of
+fixtures/gen/gen-review.py, checked in headless Chromium: every page
+loads from file:// without a console error, a failed resource or a
+request off the disk; every plot is drawn (Chart.js made it and it
+painted pixels); the overview's figures equal `review --json`'s, and
+data/review.json is `review --json --by month`.  Screenshots of the
+overview and of FOO DRIVER's page go to BUILD/report-screens/."""
+import glob
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+
+tmp = tmpdir()
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                             "gen-review.py"), tmp],
+               check=True, stdout=subprocess.DEVNULL)
+repo, mbox = os.path.join(tmp, "repo"), os.path.join(tmp, "list.mbox")
+ARGS = ["--repo", repo, "--archive", mbox, "--no-cache",
+        "--list-url", "https://lore.example.org/foo"]
+site = os.path.join(tmp, "site")
+
+r = run("report", *ARGS, "-o", site)
+eq(r.rc, 0, "report exits 0")
+eq(r.out.strip(), site + "/index.html", "prints the index's path")
+rv = run("review", *ARGS, "--json").json()
+names = [e["name"] for e in rv["entries"]]
+for f in ["index.html", "assets/chart.min.js", "assets/report.js",
+          "assets/report.css", "data/review.json"] + \
+        ["entry-%d.html" % i for i in range(len(names))] + \
+        ["data/entry-%d.json" % i for i in range(len(names))]:
+    ok(os.path.isfile(os.path.join(site, f)), "written: " + f)
+with open("/usr/share/javascript/chart.js/chart.min.js", "rb") as a, \
+        open(os.path.join(site, "assets/chart.min.js"), "rb") as b:
+    ok(a.read() == b.read(), "Chart.js copied from Debian's package")
+with open(os.path.join(site, "data/review.json")) as fp:
+    data = json.load(fp)
+bym = run("review", *ARGS, "--json", "--by", "month").json()
+eq(data, bym, "data/review.json is review --json --by month")
+with open(os.path.join(site, "data/entry-0.json")) as fp:
+    eq(json.load(fp)["entry"], bym["entries"][0], "data/entry-0.json is "
+       "the first entry")
+pages = sorted(glob.glob(os.path.join(site, "*.html")))
+people = [p for p in pages if "/person-" in p]
+ok(len(people) >= 5, "a page per listed person", len(people))
+html = open(os.path.join(site, "index.html")).read()
+ok("http://" not in html.replace("https://lore.example.org", "") and
+   "https://" not in html.replace("https://lore.example.org", ""),
+   "the overview refers to nothing off the disk")
+foo = names.index("FOO DRIVER")
+ent = open(os.path.join(site, "entry-%d.html" % foo)).read()
+ok("https://lore.example.org/foo/" in ent, "patches link to the list")
+ok("<th scope=\"col\">" in ent and "<th scope=\"row\">" in ent,
+   "table headers with scopes")
+
+# bad uses
+r = run("report", *ARGS)
+eq(r.rc, 2, "without -o: usage error")
+r = run("report", *ARGS, "--by", "year", "-o", site)
+eq(r.rc, 2, "--by is not report's")
+r = run("report", *ARGS, "-o", "/proc/nonexistent/site")
+eq(r.rc, 1, "an unwritable DIR: runtime failure")
+ok("/proc/nonexistent/site" in r.err, "naming it", r.err)
+r = run("report", *ARGS, "-o", os.path.join(tmp, "x"),
+        env={"MS_CHARTJS": "/nonexistent/chart.js"})
+eq(r.rc, 1, "no charting library: runtime failure")
+ok("libjs-chart.js" in r.err, "saying which package", r.err)
+
+# the browser
+chromium = shutil.which("chromium")
+node = shutil.which("node")
+ok(chromium and node, "chromium and node installed (scripts/deps.sh)")
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+port = s.getsockname()[1]
+s.close()
+profile = os.path.join(tmp, "profile")
+browser = subprocess.Popen(
+    [chromium, "--headless", "--no-sandbox", "--disable-gpu",
+     "--disable-quic", "--no-first-run", "--disable-background-networking",
+     "--disable-component-update", "--disable-sync",
+     "--disable-dev-shm-usage", "--user-data-dir=" + profile,
+     "--remote-debugging-address=127.0.0.1",
+     "--remote-debugging-port=%d" % port, "about:blank"],
+    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+try:
+    for _ in range(150):
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    shots = os.path.join(os.environ.get("MS_BUILD_ROOT", tmp),
+                         "report-screens")
+    os.makedirs(shots, exist_ok=True)
+    order = [os.path.join(site, "index.html"),
+             os.path.join(site, "entry-%d.html" % foo)]
+    order += [p for p in pages if p not in order]
+    cdp = subprocess.run(
+        [node, "--experimental-websocket", "--no-warnings",
+         os.path.join(os.path.dirname(__file__), "cdp-pages.mjs"),
+         str(port), shots] + ["file://" + p for p in order],
+        capture_output=True, text=True, timeout=300)
+    ok(cdp.returncode == 0, "the browser script ran", cdp.stderr)
+    res = json.loads(cdp.stdout) if cdp.returncode == 0 else {}
+finally:
+    browser.terminate()
+    browser.wait(timeout=30)
+
+eq(len(res), len(pages), "every page loaded")
+nplots = 0
+for url, page in res.items():
+    name = os.path.basename(url)
+    eq(page["errors"], [], name + ": no console error, failed or remote "
+       "resource")
+    for p in page["plots"]:
+        nplots += 1
+        # a spark of one month paints one marker (some 20 pixels)
+        ok(p["chart"] and p["points"] > 0 and p["drawn"] > 0 and
+           p["painted"] >= 10, "%s: plot '%s' drawn" % (name, p["label"]),
+           p)
+    for x, y in page["axes"]:
+        ok(x and y, name + ": both axes titled")
+ok(nplots > len(names), "plots on the pages", nplots)
+entry_plots = res.get("file://" + order[1], {}).get("plots", [])
+ok(any(p["label"].startswith("Time to first response: median")
+       for p in entry_plots), "FOO: the TTFR histogram, median and p90 "
+   "in its title")
+
+rows = res.get("file://" + order[0], {}).get("rows", [])
+eq([x["entry"] for x in rows], names, "overview: the entries of review")
+for row, e in zip(rows, rv["entries"]):
+    c = row["cells"]
+    eq(int(c[1]), e["patches"], e["name"] + ": patches as review says")
+    t = e["time_to_first_response"]
+    eq(c[2], "%.1f h" % t["median_hours"] if t else "–",
+       e["name"] + ": median time to first response as review says")
+    eq(c[3].split()[0], "%.0f%%" % (100.0 * e["ignored"] / e["patches"]),
+       e["name"] + ": ignored share as review says")
+    eq(c[4], "%.0f%%" % (100 * e["responsiveness"]),
+       e["name"] + ": responsiveness as review says")
+    eq(int(c[5]), e["commits"], e["name"] + ": commits as review says")
+    inact = sum(1 for p in e["people"] if p["inactive"])
+    eq(c[7], "%d of %d" % (inact, len(e["people"])),
+       e["name"] + ": inactive listed people as review says")
+for f in ("overview.png", "entry.png"):
+    ok(os.path.getsize(os.path.join(shots, f)) > 10000,
+       "screenshot " + f + " saved under the build directory")
+done()
