@@ -4,12 +4,15 @@
 #include "cli-activity.h"
 #include "activity.h"
 #include "cli-review.h"
+#include "error.h"
 #include "history.h"
 #include "maintainers.h"
 #include "output.h"
+#include "series.h"
 #include "store.h"
 
 #include <glib.h>
+#include <string.h>
 
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		 int default_years, struct ms_activity **out,
@@ -187,4 +190,163 @@ void cli_act_json_counts(struct ms_out *o, const char *key,
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
+}
+
+int cli_act_series_run(const char *cmd, const char *by, const char *tags,
+		       const char *repo, const struct ms_activity *a,
+		       const struct ms_activity_query *q,
+		       struct cli_act_series *s)
+{
+	enum ms_series_unit unit;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	if (!by)
+		return CLI_CONTINUE;
+	if (ms_series_parse_unit(by, &unit) < 0)
+		return cli_usage_error(cmd, "--by: %s", ms_error_last());
+	if (unit == MS_SERIES_RELEASE)
+		rc = ms_series_releases(repo, tags ? tags : "v*", q->since,
+					q->until, &s->bounds, &s->labels);
+	else
+		rc = ms_series_calendar(q->since, q->until, unit, &s->bounds);
+	if (rc == MS_EUSAGE)
+		return cli_usage_error(cmd, "--by: %s", ms_error_last());
+	if (rc < 0)
+		return cli_error_last();
+	s->nr_intervals = s->bounds->len - 1;
+	s->res = g_new0(struct ms_act_entry *, s->nr_intervals);
+	for (size_t i = 0; i < s->nr_intervals; i++) {
+		struct ms_activity_query iq = *q;
+		int64_t lo = g_array_index(s->bounds, int64_t, i);
+		int64_t hi = g_array_index(s->bounds, int64_t, i + 1) - 1;
+		size_t nr = 0;
+
+		iq.since = lo > q->since ? lo : q->since;
+		iq.until = hi < q->until ? hi : q->until;
+		iq.active_since = iq.since;
+		if (ms_activity_query(a, &iq, &s->res[i], &nr) < 0) {
+			rc = cli_error_last();
+			cli_act_series_release(s);
+			return rc;
+		}
+		s->nr = nr;
+	}
+	return CLI_CONTINUE;
+}
+
+void cli_act_series_release(struct cli_act_series *s)
+{
+	for (size_t i = 0; s->res && i < s->nr_intervals; i++)
+		ms_act_entries_free(s->res[i], s->nr);
+	g_free(s->res);
+	if (s->bounds)
+		g_array_free(s->bounds, TRUE);
+	if (s->labels)
+		g_ptr_array_unref(s->labels);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Whether anything happened in the entry in the interval. */
+static bool act_empty(const struct ms_act_entry *e)
+{
+	if (e->commits)
+		return false;
+	for (size_t i = 0; i < e->nr_people; i++)
+		if (e->people[i].author.count || e->people[i].committer.count ||
+		    e->people[i].tags.count)
+			return false;
+	return true;
+}
+
+void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
+			 size_t k)
+{
+	static const char *const figures[] = { "commits", "reviewed",
+		"people", "top_reviewers", "top_committers" };
+	char d[32];
+
+	ms_out_key(o, "series");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < s->nr_intervals; i++) {
+		const struct ms_act_entry *e = &s->res[i][k];
+
+		ms_out_begin_object(o);
+		ms_act_format(g_array_index(s->bounds, int64_t, i), 0, true,
+			      false, d);
+		ms_out_kv_string(o, "start", d);
+		ms_act_format(g_array_index(s->bounds, int64_t, i + 1), 0,
+			      true, false, d);
+		ms_out_kv_string(o, "end", d);
+		if (s->labels)
+			ms_out_kv_string(o, "release", s->labels->pdata[i]);
+		if (act_empty(e)) {
+			for (size_t f = 0; f < G_N_ELEMENTS(figures); f++)
+				ms_out_kv_null(o, figures[f]);
+			ms_out_end_object(o);
+			continue;
+		}
+		ms_out_kv_int(o, "commits", (int64_t)e->commits);
+		ms_out_kv_int(o, "reviewed", (int64_t)e->reviewed);
+		ms_out_key(o, "people");
+		ms_out_begin_list(o);
+		for (size_t p = 0; p < e->nr_people; p++) {
+			const struct ms_act_person *ap = &e->people[p];
+			char role[2] = { ap->role, 0 };
+
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "role", role);
+			ms_out_kv_string(o, "name", *ap->name ? ap->name :
+					 NULL);
+			ms_out_kv_string(o, "email", *ap->email ? ap->email :
+					 NULL);
+			ms_out_kv_int(o, "authored", (int64_t)ap->author.count);
+			ms_out_kv_int(o, "committed",
+				      (int64_t)ap->committer.count);
+			ms_out_kv_int(o, "tags", (int64_t)ap->tags.count);
+			ms_out_end_object(o);
+		}
+		ms_out_end_list(o);
+		cli_act_json_counts(o, "top_reviewers", e->top_reviewers,
+				    e->nr_top_reviewers);
+		cli_act_json_counts(o, "top_committers", e->top_committers,
+				    e->nr_top_committers);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+}
+
+void cli_act_series_text(FILE *fp, const struct cli_act_series *s, size_t k)
+{
+	char d[32];
+
+	fprintf(fp, "  By interval:\n    %-12s %7s %8s %7s  %s\n", "start",
+		"commits", "reviewed", "listed", "top committer");
+	for (size_t i = 0; i < s->nr_intervals; i++) {
+		const struct ms_act_entry *e = &s->res[i][k];
+		size_t active = 0;
+
+		ms_act_format(g_array_index(s->bounds, int64_t, i), 0, false,
+			      true, d);
+		fprintf(fp, "    %-12s", d);
+		if (act_empty(e)) {
+			fprintf(fp, " %7s", "-");
+		} else {
+			for (size_t p = 0; p < e->nr_people; p++)
+				if (e->people[p].author.count ||
+				    e->people[p].committer.count ||
+				    e->people[p].tags.count)
+					active++;
+			fprintf(fp, " %7zu %8zu %3zu/%-3zu", e->commits,
+				e->reviewed, active, e->nr_people);
+			if (e->nr_top_committers)
+				fprintf(fp, "  %s (%zu)",
+					e->top_committers[0].email,
+					e->top_committers[0].count);
+		}
+		if (s->labels && s->labels->pdata[i])
+			fprintf(fp, "  (until %s)",
+				(const char *)s->labels->pdata[i]);
+		fputc('\n', fp);
+	}
 }

@@ -8,6 +8,8 @@
 #include "cli.h"
 #include "cli-date.h"
 
+#include <glib.h>
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -79,5 +81,41 @@ int cli_act_select(const char *cmd, const struct ms_activity *a, int argc,
  */
 void cli_act_print_entry(FILE *fp, const struct ms_act_entry *e,
 			 const struct cli_list_facts *list_facts);
+
+/*
+ * --by month|quarter|year|release of `activity` and `urgent`: the window
+ * [q->since, q->until] cut into intervals (release: the tags of `repo`
+ * matching `tags`, see series.h), and query `q` answered again over each
+ * interval from the model already loaded (one walk of the history): the
+ * k-th entry of each interval's result is the k-th of the window's.
+ */
+struct cli_act_series {
+	GArray *bounds;              /* int64_t, nr_intervals + 1 */
+	GPtrArray *labels;           /* release names, or NULL */
+	size_t nr_intervals;
+	struct ms_act_entry **res;   /* per interval: the query's result */
+	size_t nr;                   /* entries in each */
+};
+
+#define CLI_ACT_SERIES_OPTIONS(by, tags) \
+	{ CLI_OPT_STRING, "by", 0, (by), "UNIT", \
+	  "a time series: month, quarter, year or release" }, \
+	{ CLI_OPT_STRING, "release-tags", 0, (tags), "GLOB", \
+	  "--by release: the tags that end a release (default 'v*', -rc " \
+	  "tags never)" }
+
+/* Returns CLI_CONTINUE (s filled; nothing to do without `by`) or an exit
+ * code after printing the error. */
+int cli_act_series_run(const char *cmd, const char *by, const char *tags,
+		       const char *repo, const struct ms_activity *a,
+		       const struct ms_activity_query *q,
+		       struct cli_act_series *s);
+void cli_act_series_release(struct cli_act_series *s);
+/* Entry k's series: JSON key "series" (an interval without commits in
+ * the entry is null in every figure), or a compact text table. */
+void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
+			 size_t k);
+void cli_act_series_text(FILE *fp, const struct cli_act_series *s,
+			 size_t k);
 
 #endif

@@ -23,7 +23,9 @@ static const struct cli_command_help help = {
 	"top 3 reviewers not listed; and the listed people inactive for\n"
 	"--inactive-after.  The window is the 5 years before --until by\n"
 	"commit date.  People are joined through the revision's .mailmap,\n"
-	"--aliases and plus-address folding.",
+	"--aliases and plus-address folding.  --by month|quarter|year|release\n"
+	"adds each entry's figures per interval (a commit counts in the\n"
+	"interval of its date; release: between tags, see maintstat review).",
 };
 
 /* With --archive: the list facts of issue 6 (cli-review.h), else NULL. */
@@ -49,7 +51,10 @@ static void json_last(struct ms_out *o, const char *key,
 	ms_out_end_object(o);
 }
 
-static void print_json(struct ms_out *o, const struct ms_act_entry *e)
+static const struct cli_act_series *series;
+
+static void print_json(struct ms_out *o, const struct ms_act_entry *e,
+		       size_t k)
 {
 	char date[32];
 
@@ -88,6 +93,8 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e)
 	cli_act_json_counts(o, "top_reviewers", e->top_reviewers, e->nr_top_reviewers);
 	if (list_facts)
 		cli_list_facts_json(o, list_facts, e->entry->name);
+	if (series && series->nr_intervals)
+		cli_act_series_json(o, series, k);
 	ms_out_end_object(o);
 }
 
@@ -96,7 +103,7 @@ int cmd_activity(int argc, char **argv)
 	struct cli_act_opts ao = { 0 };
 	struct cli_strings archives = { 0 };
 	bool json = false;
-	const char *inactive_arg = NULL;
+	const char *inactive_arg = NULL, *by = NULL, *tags = NULL;
 	long min_commits = 0;
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ao),
@@ -107,6 +114,7 @@ int cmd_activity(int argc, char **argv)
 		  "leave out entries with fewer commits in the window" },
 		{ CLI_OPT_STRING_LIST, "archive", 0, &archives, "PATH",
 		  "list archives: add list facts (see maintstat review)" },
+		CLI_ACT_SERIES_OPTIONS(&by, &tags),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -114,6 +122,7 @@ int cmd_activity(int argc, char **argv)
 	struct ms_activity *a = NULL;
 	struct ms_activity_query q = { 0 };
 	struct ms_act_entry *res = NULL;
+	struct cli_act_series ser = { 0 };
 	size_t nr = 0;
 	struct ms_out *o;
 	int rc;
@@ -143,6 +152,10 @@ int cmd_activity(int argc, char **argv)
 		rc = cli_error_last();
 		goto out;
 	}
+	rc = cli_act_series_run("activity", by, tags, ao.repo, a, &q, &ser);
+	if (rc != CLI_CONTINUE)
+		goto out;
+	series = &ser;
 	if (archives.nr) {
 		rc = cli_list_facts_load("activity", ao.repo, ao.rev,
 					 &ao.store, &archives, q.since, q.until,
@@ -175,13 +188,15 @@ int cmd_activity(int argc, char **argv)
 			if (res[i].commits < (size_t)min_commits)
 				continue;
 			if (json) {
-				print_json(o, &res[i]);
+				print_json(o, &res[i], i);
 				continue;
 			}
 			if (!first)
 				fputc('\n', stdout);
 			first = false;
 			cli_act_print_entry(stdout, &res[i], list_facts);
+			if (ser.nr_intervals)
+				cli_act_series_text(stdout, &ser, i);
 		}
 	}
 	if (json)
@@ -189,6 +204,8 @@ int cmd_activity(int argc, char **argv)
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
 out:
+	series = NULL;
+	cli_act_series_release(&ser);
 	cli_list_facts_free(list_facts);
 	list_facts = NULL;
 	ms_act_entries_free(res, nr);

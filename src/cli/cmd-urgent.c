@@ -23,7 +23,10 @@ static const struct cli_command_help help = {
 	"shows who committed its changes (the committer, or the last\n"
 	"Signed-off-by when the committer is a bot): a de-facto maintainer\n"
 	"at a glance.  --never lists entries whose maintainers appear nowhere\n"
-	"in the history, --nomaint those with no maintainer at all.",
+	"in the history, --nomaint those with no maintainer at all.\n"
+	"--by month|quarter|year|release adds each selected entry's commits,\n"
+	"active listed people and top committer per interval (maintstat\n"
+	"activity --help).",
 };
 
 /*
@@ -173,7 +176,10 @@ static void print_text(FILE *fp, const struct ms_act_entry *e,
 	}
 }
 
-static void print_json(struct ms_out *o, const struct ms_act_entry *e)
+static const struct cli_act_series *series;
+
+static void print_json(struct ms_out *o, const struct ms_act_entry *e,
+		       size_t k)
 {
 	char date[32];
 
@@ -213,6 +219,8 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e)
 	}
 	ms_out_end_list(o);
 	cli_act_json_counts(o, "committers", e->top_committers, e->nr_top_committers);
+	if (series && series->nr_intervals)
+		cli_act_series_json(o, series, k);
 	ms_out_end_object(o);
 }
 
@@ -222,6 +230,7 @@ int cmd_urgent(int argc, char **argv)
 	struct cli_strings archives = { 0 };
 	bool json = false, never = false, nomaint = false;
 	long months = 6, min_commits = -1;
+	const char *by = NULL, *tags = NULL;
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ao),
 		{ CLI_OPT_INT, "months", 0, &months, "N",
@@ -236,6 +245,7 @@ int cmd_urgent(int argc, char **argv)
 		  "entries with no maintainer at all" },
 		{ CLI_OPT_STRING_LIST, "archive", 0, &archives, "PATH",
 		  "list archives: list facts and LWN's four categories" },
+		CLI_ACT_SERIES_OPTIONS(&by, &tags),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -244,6 +254,7 @@ int cmd_urgent(int argc, char **argv)
 	struct ms_act_entry *res = NULL;
 	GPtrArray *pick = NULL;
 	enum mode mode = MODE_URGENT;
+	struct cli_act_series ser = { 0 };
 	size_t nr = 0;
 	struct ms_out *o;
 	char since[32], d[32];
@@ -272,6 +283,10 @@ int cmd_urgent(int argc, char **argv)
 		rc = cli_error_last();
 		goto out;
 	}
+	rc = cli_act_series_run("urgent", by, tags, ao.repo, a, &q, &ser);
+	if (rc != CLI_CONTINUE)
+		goto out;
+	series = &ser;
 	pick = g_ptr_array_new();
 	for (size_t i = 0; i < nr; i++)
 		if (res[i].commits >= (size_t)min_commits &&
@@ -313,18 +328,26 @@ int cmd_urgent(int argc, char **argv)
 		ms_out_key(o, "entries");
 		ms_out_begin_list(o);
 		for (guint i = 0; i < pick->len; i++)
-			print_json(o, pick->pdata[i]);
+			print_json(o, pick->pdata[i], (size_t)(
+				(const struct ms_act_entry *)pick->pdata[i] -
+				res));
 		ms_out_end_list(o);
 	} else {
 		for (guint i = 0; i < pick->len; i++) {
 			if (i)
 				fputc('\n', stdout);
 			print_text(stdout, pick->pdata[i], since);
+			if (ser.nr_intervals)
+				cli_act_series_text(stdout, &ser, (size_t)(
+					(const struct ms_act_entry *)
+					pick->pdata[i] - res));
 		}
 	}
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
 out:
+	series = NULL;
+	cli_act_series_release(&ser);
 	cli_list_facts_free(list_facts);
 	list_facts = NULL;
 	if (pick)
