@@ -95,6 +95,8 @@ struct ms_rv_person;
 struct ms_mail_index;
 struct ms_act_entry;
 struct ms_out;
+struct ms_activity;
+struct ms_ident;
 struct cli_review_view {
 	const struct ms_review *rv;
 	const struct ms_mail_index *idx;
@@ -102,6 +104,8 @@ struct cli_review_view {
 	struct ms_act_entry *const *act; /* per rv entry (or NULL) */
 	const char *list_url;            /* NULL when unknown */
 	int64_t target;                  /* seconds */
+	struct ms_activity *act_model;   /* the history's model, or NULL */
+	struct ms_ident *ident;          /* who is who (this thread only) */
 	const void *priv;
 };
 typedef int (*cli_review_sink)(const struct cli_review_view *v, void *data);

@@ -10,9 +10,11 @@
 #include "cli-review.h"
 #include "commands.h"
 #include "html.h"
+#include "ident.h"
 #include "mail.h"
 #include "maintainers.h"
 #include "output.h"
+#include "trailer.h"
 #include "review.h"
 
 #include <errno.h>
@@ -433,6 +435,106 @@ static void last_cell(FILE *fp, const struct ms_act_last *l)
 	ms_html_printf(fp, "<td>%s (commit <code>%s</code>)</td>", d, l->id);
 }
 
+/*
+ * Each listed person's commits in the entry per month (authored,
+ * committed or tagged), from the history's model: the same activity
+ * query, month by month.
+ */
+static void git_timeline(FILE *fp, const struct site *s,
+			 const struct ms_rv_entry *e)
+{
+	const struct maint_file *amf =
+		ms_activity_maintainers(s->v->act_model);
+	const struct maint_entry *me = maint_file_find(amf, e->entry->name);
+	size_t nm = s->nr ? s->nr : 1, np = 0;
+	double **v = NULL;
+	char **who = NULL;
+	struct ms_html_series *hs;
+	bool failed = false;
+
+	fputs("<h2 id=\"timeline\">Git activity of the listed people, per "
+	      "month</h2>\n", fp);
+	if (!me) {
+		fputs("<p>The history's MAINTAINERS has no such entry.</p>\n",
+		      fp);
+		return;
+	}
+	for (size_t i = 0; i < s->nr && !failed; i++) {
+		struct ms_activity_query q = { 0 };
+		struct ms_act_entry *res = NULL;
+		size_t nr = 0;
+
+		q.since = s->v->rv->bounds[i];
+		q.until = s->v->rv->bounds[i + 1] - 1;
+		q.active_since = q.since;
+		q.entries = &me;
+		q.nr_entries = 1;
+		if (ms_activity_query(s->v->act_model, &q, &res, &nr) < 0 ||
+		    nr != 1) {
+			failed = true;
+			ms_act_entries_free(res, nr);
+			break;
+		}
+		if (!v) {
+			np = res->nr_people;
+			v = g_new0(double *, np ? np : 1);
+			who = g_new0(char *, np + 1);
+			for (size_t p = 0; p < np; p++) {
+				v[p] = g_new(double, nm);
+				who[p] = g_strdup(*res->people[p].email ?
+						  res->people[p].email :
+						  res->people[p].name);
+			}
+		}
+		for (size_t p = 0; p < np && p < res->nr_people; p++) {
+			const struct ms_act_person *ap = &res->people[p];
+
+			v[p][i] = (double)(ap->author.count +
+					   ap->committer.count +
+					   ap->tags.count);
+		}
+		ms_act_entries_free(res, nr);
+	}
+	if (failed || !np) {
+		fputs(failed ? "<p>The history could not be read.</p>\n" :
+		      "<p>No listed person.</p>\n", fp);
+	} else {
+		fputs("<table id=\"timeline-table\"><thead><tr><th scope=\""
+		      "col\">Person</th>", fp);
+		for (size_t i = 0; i < s->nr; i++)
+			ms_html_printf(fp, "<th scope=\"col\">%s</th>",
+				       s->months[i]);
+		fputs("</tr></thead><tbody>\n", fp);
+		for (size_t p = 0; p < np; p++) {
+			fputs("<tr><th scope=\"row\">", fp);
+			ms_html_text(fp, who[p]);
+			fputs("</th>", fp);
+			for (size_t i = 0; i < s->nr; i++)
+				fprintf(fp, "<td class=\"n\">%.0f</td>",
+					v[p][i]);
+			fputs("</tr>\n", fp);
+		}
+		fputs("</tbody></table>\n<p class=\"note\">Commits touching "
+		      "the entry each person authored, committed or was named "
+		      "in a Reviewed-by/Acked-by/Tested-by trailer of, by commit "
+		      "date (a commit counts once per role).</p>\n", fp);
+		hs = g_new0(struct ms_html_series, np);
+		for (size_t p = 0; p < np; p++) {
+			hs[p].name = who[p];
+			hs[p].values = v[p];
+		}
+		ms_html_plot(fp, "line", "Git activity of each listed person "
+			     "per month", "month (commit date)",
+			     "commits (authored, committed, tagged)",
+			     (const char *const *)s->months, s->nr, hs, np, 0);
+		g_free(hs);
+	}
+	for (size_t p = 0; p < np; p++)
+		g_free(v[p]);
+	g_free(v);
+	g_strfreev(who);
+}
+
 static int write_entry(const struct site *s, size_t ei)
 {
 	const struct ms_review *rv = s->v->rv;
@@ -664,6 +766,9 @@ static int write_entry(const struct site *s, size_t ei)
 	}
 	fputs("</tbody></table>\n", fp);
 
+	if (s->v->act_model)
+		git_timeline(fp, s, e);
+
 	/* de-facto maintainers and corporate aliases */
 	fputs("<h2 id=\"defacto\">De-facto maintainers</h2>\n", fp);
 	if (!e->defacto->len)
@@ -764,6 +869,141 @@ static int write_entry(const struct site *s, size_t ei)
 	return close_out(s, fp, name) ? EXIT_FAILURE : 0;
 }
 
+/* Whether a tag's giver is the listed `email` (directly or joined). */
+static bool tag_of(const struct site *s, const struct ms_rv_tag *t,
+		   unsigned person, const char *email)
+{
+	if (!t->email)
+		return false;
+	if (!g_ascii_strcasecmp(t->email, email))
+		return true;
+	return person != MS_IDENT_NONE && s->v->ident &&
+	       ms_ident_resolve(s->v->ident, t->name, t->email) == person;
+}
+
+/* The ident id of listed `email`, MS_IDENT_NONE when unknown. */
+static unsigned listed_id(const struct site *s, const char *email)
+{
+	const struct ms_review *rv = s->v->rv;
+
+	for (guint i = 0; i < rv->entries->len; i++) {
+		const struct ms_rv_entry *e = rv->entries->pdata[i];
+
+		for (guint k = 0; k < e->listed->len; k++) {
+			const struct ms_rv_person *p = e->listed->pdata[k];
+
+			if (!strcmp(p->email, email))
+				return p->person;
+		}
+	}
+	return MS_IDENT_NONE;
+}
+
+/*
+ * The tag ledger of one person: Reviewed-by/Acked-by given on the list
+ * per entry, those of merged patches the commit dropped, and those in
+ * commits the list never saw (commit ids as evidence).
+ */
+static void tag_ledger(FILE *fp, const struct site *s, const char *email)
+{
+	const struct ms_review *rv = s->v->rv;
+	unsigned id = listed_id(s, email);
+
+	fputs("<h2 id=\"ledger\">Tag ledger: on the list and in the merged "
+	      "commits</h2>\n", fp);
+	if (!s->v->commits) {
+		fputs("<p>No git history was read: only the list side is "
+		      "known (above).</p>\n", fp);
+		return;
+	}
+	fputs("<table id=\"ledger-table\"><thead><tr><th scope=\"col\">"
+	      "Entry</th><th scope=\"col\">Given on the list</th>"
+	      "<th scope=\"col\">Dropped from the merged commit</th>"
+	      "<th scope=\"col\">In a commit, never on the list</th>"
+	      "</tr></thead><tbody>\n", fp);
+	for (guint i = 0; i < rv->entries->len; i++) {
+		const struct ms_rv_entry *e = rv->entries->pdata[i];
+		const struct ms_rv_person *p = NULL;
+		const GArray *sides[2] = { e->tags_dropped, e->tags_untraced };
+
+		for (guint k = 0; k < e->listed->len; k++)
+			if (!strcmp(((const struct ms_rv_person *)
+				     e->listed->pdata[k])->email, email))
+				p = e->listed->pdata[k];
+		if (!p)
+			continue;
+		ms_html_printf(fp, "<tr><th scope=\"row\"><a href=\"entry-%d"
+			       ".html\">%s</a></th><td class=\"n\">%zu</td>",
+			       (int)i, e->entry->name,
+			       p->reviewed_by + p->acked_by);
+		for (int side = 0; side < 2; side++) {
+			size_t n = 0;
+
+			fputs("<td>", fp);
+			for (guint k = 0; k < sides[side]->len; k++) {
+				const struct ms_rv_tag *t = &g_array_index(
+					sides[side], struct ms_rv_tag, k);
+				const struct ms_link_commit *lc;
+
+				if (!tag_of(s, t, id, email))
+					continue;
+				lc = s->v->commits->pdata[t->commit];
+				ms_html_printf(fp, "%s<code>%s</code> (%s)",
+					       n ? ", " : "", lc->id,
+					       ms_trailer_kind_name(t->kind));
+				n++;
+			}
+			fprintf(fp, "%s</td>", n ? "" : "none");
+		}
+		fputs("</tr>\n", fp);
+	}
+	fputs("</tbody></table>\n", fp);
+}
+
+/* The addresses joined as this person: list senders resolving to the
+ * same identity (.mailmap, --aliases, case, plus-folding). */
+static void joined(FILE *fp, const struct site *s, const char *email)
+{
+	unsigned id = listed_id(s, email);
+	GHashTable *seen;
+	GPtrArray *out;
+
+	fputs("<h2 id=\"identities\">Addresses joined as this person</h2>"
+	      "\n", fp);
+	if (id == MS_IDENT_NONE || !s->v->ident) {
+		ms_html_printf(fp, "<p>%s only.</p>\n", email);
+		return;
+	}
+	seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	out = g_ptr_array_new();
+	g_hash_table_add(seen, g_ascii_strdown(email, -1));
+	g_ptr_array_add(out, (gpointer)email);
+	for (size_t i = 0; i < ms_mail_index_count(s->v->idx); i++) {
+		const struct ms_mail_rec *r = ms_mail_index_get(s->v->idx, i);
+		char *low;
+
+		if (!r->sender_email || !*r->sender_email)
+			continue;
+		low = g_ascii_strdown(r->sender_email, -1);
+		if (g_hash_table_contains(seen, low) ||
+		    ms_ident_resolve(s->v->ident, r->sender_name,
+				     r->sender_email) != id) {
+			g_free(low);
+			continue;
+		}
+		g_hash_table_add(seen, low);
+		g_ptr_array_add(out, (gpointer)r->sender_email);
+	}
+	fputs("<ul>\n", fp);
+	for (guint i = 0; i < out->len; i++)
+		ms_html_printf(fp, "<li>%s%s</li>\n",
+			       (const char *)out->pdata[i],
+			       i ? "" : " (as listed)");
+	fputs("</ul>\n", fp);
+	g_ptr_array_unref(out);
+	g_hash_table_unref(seen);
+}
+
 static int write_person(const struct site *s, size_t pi)
 {
 	const struct ms_review *rv = s->v->rv;
@@ -832,6 +1072,8 @@ static int write_person(const struct site *s, size_t pi)
 		}
 	}
 	fputs("</tbody></table>\n", fp);
+	tag_ledger(fp, s, email);
+	joined(fp, s, email);
 	ms_html_end(fp);
 	return close_out(s, fp, name) ? EXIT_FAILURE : 0;
 }

@@ -1052,6 +1052,8 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		v.act = act_for;
 		v.list_url = list_url;
 		v.target = rvo.target;
+		v.act_model = act;
+		v.ident = rvo.ident;
 		v.priv = &r;
 		rc = sink(&v, sink_data);
 		goto out;

@@ -59,6 +59,46 @@ ok("https://lore.example.org/foo/" in ent, "patches link to the list")
 ok("<th scope=\"col\">" in ent and "<th scope=\"row\">" in ent,
    "table headers with scopes")
 
+# person pages: the addresses joined as one person (planted: case and
+# plus-folding, .mailmap), and the ledger's table
+import re  # noqa: E402
+
+
+def text(path):
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", open(path).read()))
+
+
+by_person = {}
+for p in people:
+    t = text(p)
+    m = re.search(r"Addresses joined as this person (.*?)$", t)
+    by_person[re.search(r"<h1>([^&]*)", open(p).read()).group(1).strip()] = \
+        (m.group(1) if m else "", t)
+ok("fay+lists@example.org" in by_person["Fay Foo"][0],
+   "Fay: her plus-address joined", by_person["Fay Foo"][0])
+ok("rob.review@home.example.net" in by_person["Rob Review"][0],
+   "Rob: his .mailmap address joined")
+ok("quinn.qux@qux.example.com" in by_person["Quinn Qux"][0],
+   "Quinn: his .mailmap address joined")
+eq(by_person["Old Ghost"][0].split(), ["ghost@example.org", "(as", "listed)"],
+   "Old Ghost: nothing joined")
+ok("Tag ledger" in by_person["Fay Foo"][1], "Fay: the tag ledger")
+# the git timeline: Fay commits FOO's changes in March 2024; Old Ghost
+# (BAZ LEGACY) never appears and is called inactive
+ft = text(os.path.join(site, "entry-%d.html" % foo))
+m = re.search(r"fay@example.org((?: \d+)+)", ft.split("Git activity of the "
+              "listed people, per month")[1])
+ok(m and sum(int(x) for x in m.group(1).split()) > 0,
+   "FOO: Fay's git activity on the timeline")
+baz = text(os.path.join(site, "entry-%d.html" % names.index(
+    "BAZ LEGACY DRIVER")))
+ok(re.search(r"^ ghost@example.org( 0)+ ", baz.split(
+    "Git activity of the listed people, per month Person")[1].split(
+    "2024-04", 1)[1]),
+   "BAZ: Old Ghost's timeline is all zeros")
+ok("INACTIVE" in baz, "BAZ: Old Ghost called inactive, with the evidence "
+   "beside it")
+
 # bad uses
 r = run("report", *ARGS)
 eq(r.rc, 2, "without -o: usage error")
