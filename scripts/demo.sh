@@ -127,6 +127,9 @@ step "$ms" review --tree "$tree" --archive "$archive" --since 2023-01-01 \
 "$ms" review --tree "$tree" --archive "$archive" --since 2023-01-01 \
 	--list-url "$lore" --json > "$out/review.json"
 echo "(JSON written to $out/review.json)"
+# Is review getting slower?  The same figures per month, from one reading.
+step "$ms" review --tree "$tree" --archive "$archive" --since 2023-01-01 \
+	--by month "INFINIBAND SUBSYSTEM"
 
 # The same review as a static site: overview, a page per entry and per
 # listed person, plots; open it from disk.  REAL data, as above.
