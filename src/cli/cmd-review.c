@@ -824,7 +824,8 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		{ CLI_OPT_FLAG, "no-plus-fold", 0, &no_plus_fold, NULL,
 		  "keep user+tag@domain apart from user@domain" },
 		{ CLI_OPT_STRING, "tree", 0, &to.tree, "DIR",
-		  "without --repo: the source tree whose MAINTAINERS to use" },
+		  "without --repo: the source tree whose MAINTAINERS (and "
+		  ".mailmap) to use" },
 		{ CLI_OPT_STRING_LIST, "maintainers", 0, &to.maintainers,
 		  "FILE", "read this MAINTAINERS file instead of the tree's" },
 		{ CLI_OPT_INT, "ignore-after", 0, &ignore_days, "DAYS",
@@ -986,6 +987,20 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		rvo.git_seen_data = &seen;
 	} else {
 		own_ident = ms_ident_new(!no_plus_fold);
+		/* the tree's .mailmap joins people as --repo's would: a
+		 * maintainer who answers from another address than the listed
+		 * one must not look silent */
+		if (to.tree) {
+			char *mm = g_build_filename(to.tree, ".mailmap", NULL);
+			char *buf = NULL;
+			gsize len = 0;
+
+			if (g_file_get_contents(mm, &buf, &len, NULL))
+				ms_ident_add_mailmap(own_ident, mm, buf, len,
+						     &diags);
+			g_free(buf);
+			g_free(mm);
+		}
 		if (aliases)
 			ms_ident_add_aliases(own_ident, aliases_file, aliases,
 					     aliases_len, &diags);

@@ -3,7 +3,8 @@
 doubles in a known month (10 h in January 2024, 20 h in February, nothing
 in March), BAR's patches only in February.  --by month shows it, an empty
 month is null, the intervals' patches add up to the window's; --by
-quarter and year; --by release between the tags of a repository (an -rc
+quarter and year; the tree's .mailmap joins a maintainer's second
+address; --by release between the tags of a repository (an -rc
 tag and a tag outside the glob ignored); bad --by values are usage
 errors."""
 import os
@@ -31,6 +32,9 @@ for f in ("drivers/foo/foo.c", "drivers/bar/bar.c"):
         fp.write("int x;\n")
 with open(os.path.join(tree, "MAINTAINERS"), "w") as fp:
     fp.write(MAINT)
+# Bo answers from home: the tree's .mailmap joins it to his listed address
+with open(os.path.join(tree, ".mailmap"), "w") as fp:
+    fp.write("Bo Bar <bo@example.org> <bo@home.example.net>\n")
 
 DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
@@ -103,7 +107,8 @@ for i in range(4):
 for i in range(2):
     patch("bar-feb-%d@x" % i, "Ben Sender <ben@example.com>",
           "bar: change %d" % i, "drivers/bar/bar.c", 2024, 2, 10 + i, 1)
-reply("re-bar-0@x", "bar-feb-0@x", "Bo Bar <bo@example.org>", 2024, 2, 10, 5)
+reply("re-bar-0@x", "bar-feb-0@x", "Bo Bar <bo@home.example.net>",
+      2024, 2, 10, 5)
 mbox = os.path.join(tmp, "list.mbox")
 with open(mbox, "w") as fp:
     fp.write("\n".join(msgs))
@@ -139,6 +144,9 @@ for name, e in ents.items():
 bar = ents["BAR DRIVER"]["series"]
 eq([x["patches"] for x in bar], [None, 2, None], "BAR: February only")
 eq(bar[1]["replied"], 1, "BAR: one answered")
+eq(bar[1]["replied_by_listed"], 1, "BAR: by Bo, from his home address "
+   "(the tree's .mailmap)")
+eq(bar[1]["people"][0]["replied"], 1, "Bo's reply counted as his")
 
 r = run("review", "--tree", tree, "--archive", mbox, *WIN, "--by", "month",
         "--no-cache", "FOO DRIVER")
