@@ -105,6 +105,9 @@ struct cli_review_view {
 	const char *list_url;            /* NULL when unknown */
 	int64_t target;                  /* seconds */
 	struct ms_activity *act_model;   /* the history's model, or NULL */
+	/* With --by: the same review by quarter (entries in rv's order),
+	 * else NULL. */
+	const struct ms_review *rv_quarter;
 	struct ms_ident *ident;          /* who is who (this thread only) */
 	const void *priv;
 };

@@ -436,6 +436,94 @@ static void last_cell(FILE *fp, const struct ms_act_last *l)
 }
 
 /*
+ * The listed people per quarter: patches each replied to and the median
+ * of their first replies (who carries the load, who faded), a table and
+ * a plot.
+ */
+static void people_quarters(FILE *fp, const struct site *s, size_t ei,
+			    const struct ms_rv_entry *e)
+{
+	const struct ms_review *q = s->v->rv_quarter;
+	const struct ms_rv_entry *qe;
+	size_t nq, nm;
+	char **labels;
+	double **v;
+	struct ms_html_series *hs;
+
+	fputs("<h2 id=\"people\">Listed people per quarter</h2>\n", fp);
+	if (!q || ei >= q->entries->len ||
+	    ((const struct ms_rv_entry *)q->entries->pdata[ei])->entry !=
+	    e->entry) {
+		fputs("<p>No quarters computed.</p>\n", fp);
+		return;
+	}
+	qe = q->entries->pdata[ei];
+	nq = q->nr_intervals;
+	nm = nq ? nq : 1;
+	labels = g_new0(char *, nm + 1);
+	for (size_t i = 0; i < nq; i++) {
+		char d[32];
+		int month;
+
+		ms_act_format(q->bounds[i], 0, false, true, d);
+		month = atoi(d + 5);
+		labels[i] = g_strdup_printf("%.4s-Q%d", d, (month + 2) / 3);
+	}
+	fputs("<p class=\"note\">Patches (first posted in the quarter) each "
+	      "replied to / median hours of their first reply.</p>\n"
+	      "<table id=\"people-quarters\"><thead><tr><th scope=\"col\">"
+	      "Person</th>", fp);
+	for (size_t i = 0; i < nq; i++)
+		ms_html_printf(fp, "<th scope=\"col\">%s</th>", labels[i]);
+	fputs("</tr></thead><tbody>\n", fp);
+	v = g_new0(double *, e->listed->len ? e->listed->len : 1);
+	hs = g_new0(struct ms_html_series, e->listed->len ? e->listed->len : 1);
+	for (guint k = 0; k < e->listed->len; k++) {
+		const struct ms_rv_person *p = e->listed->pdata[k];
+
+		v[k] = g_new(double, nm);
+		fputs("<tr><th scope=\"row\">", fp);
+		person_link(fp, s, p->name, p->email);
+		fputs("</th>", fp);
+		for (size_t i = 0; i < nq; i++) {
+			const struct ms_rv_entry *m = qe->intervals ?
+				qe->intervals->pdata[i] : NULL;
+			const struct ms_rv_person *x = NULL;
+
+			for (guint y = 0; m && y < m->listed->len; y++)
+				if (!strcmp(((const struct ms_rv_person *)
+					     m->listed->pdata[y])->email,
+					    p->email))
+					x = m->listed->pdata[y];
+			v[k][i] = x ? (double)x->replied : NAN;
+			if (!x)
+				fputs("<td class=\"n\">–</td>", fp);
+			else if (x->has_latency)
+				fprintf(fp, "<td class=\"n\">%zu / %.1f h</td>",
+					x->replied,
+					(double)x->median_latency / 3600);
+			else
+				fprintf(fp, "<td class=\"n\">%zu</td>",
+					x->replied);
+		}
+		fputs("</tr>\n", fp);
+		hs[k].name = p->email;
+		hs[k].values = v[k];
+	}
+	fputs("</tbody></table>\n", fp);
+	if (e->listed->len)
+		ms_html_plot(fp, "line", "Patches each listed person replied "
+			     "to, per quarter", "quarter (first posting)",
+			     "patches replied to", (const char *const *)labels,
+			     nq, hs, e->listed->len, 0);
+	for (guint k = 0; k < e->listed->len; k++)
+		g_free(v[k]);
+	g_free(v);
+	g_free(hs);
+	g_strfreev(labels);
+}
+
+/*
  * Each listed person's commits in the entry per month (authored,
  * committed or tagged), from the history's model: the same activity
  * query, month by month.
@@ -669,63 +757,7 @@ static int write_entry(const struct site *s, size_t ei)
 	}
 	fputs("</tbody></table>\n", fp);
 
-	/* listed people per month: who carries the load, who faded */
-	fputs("<h2 id=\"people\">Listed people per month</h2>\n"
-	      "<p class=\"note\">Patches replied to / median hours of their "
-	      "first reply.</p>\n<table id=\"people-months\"><thead><tr>"
-	      "<th scope=\"col\">Person</th>", fp);
-	for (size_t i = 0; i < s->nr; i++)
-		ms_html_printf(fp, "<th scope=\"col\">%s</th>", s->months[i]);
-	fputs("</tr></thead><tbody>\n", fp);
-	{
-		GPtrArray *ser = g_ptr_array_new_with_free_func(g_free);
-		struct ms_html_series *hs = g_new0(struct ms_html_series,
-			e->listed->len ? e->listed->len : 1);
-
-		for (guint k = 0; k < e->listed->len; k++) {
-			const struct ms_rv_person *p = e->listed->pdata[k];
-			double *v = g_new(double, nm);
-
-			fputs("<tr><th scope=\"row\">", fp);
-			person_link(fp, s, p->name, p->email);
-			fputs("</th>", fp);
-			for (size_t i = 0; i < s->nr; i++) {
-				const struct ms_rv_entry *m = interval(e, i);
-				const struct ms_rv_person *q = NULL;
-
-				for (guint x = 0; m && x < m->listed->len; x++)
-					if (!strcmp(((const struct ms_rv_person
-						*)m->listed->pdata[x])->email,
-						    p->email))
-						q = m->listed->pdata[x];
-				v[i] = q ? (double)q->replied : NAN;
-				if (!q) {
-					fputs("<td class=\"n\">–</td>", fp);
-				} else if (q->has_latency) {
-					fprintf(fp, "<td class=\"n\">%zu / "
-						"%.1f h</td>", q->replied,
-						(double)q->median_latency /
-						3600);
-				} else {
-					fprintf(fp, "<td class=\"n\">%zu</td>",
-						q->replied);
-				}
-			}
-			fputs("</tr>\n", fp);
-			g_ptr_array_add(ser, v);
-			hs[k].name = p->email;
-			hs[k].values = v;
-		}
-		fputs("</tbody></table>\n", fp);
-		if (e->listed->len)
-			ms_html_plot(fp, "line", "Patches each listed person "
-				     "replied to, per month", "month (first "
-				     "posting)", "patches replied to",
-				     (const char *const *)s->months, s->nr,
-				     hs, e->listed->len, 0);
-		g_free(hs);
-		g_ptr_array_unref(ser);
-	}
+	people_quarters(fp, s, ei, e);
 
 	/* the listed people's git activity */
 	fputs("<h2 id=\"git\">Listed people: last activity and verdict</h2>\n"

@@ -844,8 +844,9 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		CLI_OPTION_END,
 	};
 	enum ms_series_unit unit = MS_SERIES_MONTH;
-	GArray *bounds = NULL;
+	GArray *bounds = NULL, *qbounds = NULL;
 	GPtrArray *labels = NULL;
+	struct ms_review *rvq = NULL;
 	struct cli_tree tree = { 0 };
 	struct ms_diags diags = MS_DIAGS_INIT;
 	struct ms_review_map *map = NULL;
@@ -1009,6 +1010,20 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		rvo.ident = own_ident;
 	}
 	rv = ms_review_compute(lm, map, tree.mf, commits, links, &rvo);
+	if (sink && bounds) {
+		/* the report's people per quarter: the same computation
+		 * over quarters, from the mail already read */
+		struct ms_review_opts qo = rvo;
+
+		if (ms_series_calendar(rvo.bounds[0], until,
+				       MS_SERIES_QUARTER, &qbounds) < 0) {
+			rc = cli_error_last();
+			goto out;
+		}
+		qo.bounds = (const int64_t *)(void *)qbounds->data;
+		qo.nr_intervals = qbounds->len - 1;
+		rvq = ms_review_compute(lm, map, tree.mf, commits, links, &qo);
+	}
 
 	if (ro.repo) {
 		/* the git facts of `activity` over the same window */
@@ -1068,6 +1083,7 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		v.list_url = list_url;
 		v.target = rvo.target;
 		v.act_model = act;
+		v.rv_quarter = rvq;
 		v.ident = rvo.ident;
 		v.priv = &r;
 		rc = sink(&v, sink_data);
@@ -1097,6 +1113,9 @@ out:
 	}
 	g_free(act_for);
 	ms_review_free(rv);
+	ms_review_free(rvq);
+	if (qbounds)
+		g_array_free(qbounds, TRUE);
 	if (bounds)
 		g_array_free(bounds, TRUE);
 	if (labels)

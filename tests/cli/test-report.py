@@ -65,7 +65,9 @@ import re  # noqa: E402
 
 
 def text(path):
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", open(path).read()))
+    import html as h
+    return h.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ",
+                                                open(path).read())))
 
 
 by_person = {}
@@ -90,6 +92,15 @@ m = re.search(r"fay@example.org((?: \d+)+)", ft.split("Git activity of the "
               "listed people, per month")[1])
 ok(m and sum(int(x) for x in m.group(1).split()) > 0,
    "FOO: Fay's git activity on the timeline")
+# per quarter (planted): Rob answered A after 2 h, B v3 after 10 h, H at
+# once (clamped): 3, median 2 h; Fay A after 5 h, B v1 after 30 h: 17.5 h
+q = ft.split("Listed people per quarter")[1]
+ok("Person 2023-Q3 2023-Q4 2024-Q1 2024-Q2 " in q, "FOO: quarters as "
+   "columns", q[:300])
+ok("Fay Foo <fay@example.org> – – 2 / 17.5 h – " in q,
+   "FOO: Fay 2 patches, median 17.5 h in 2024-Q1", q[:400])
+ok("Rob Review <rob@example.org> – – 3 / 2.0 h – " in q,
+   "FOO: Rob 3 patches, median 2.0 h in 2024-Q1", q[:400])
 baz = text(os.path.join(site, "entry-%d.html" % names.index(
     "BAZ LEGACY DRIVER")))
 ok(re.search(r"^ ghost@example.org( 0)+ ", baz.split(
