@@ -4,7 +4,7 @@
 // errors, uncaught exceptions, failed or non-file requests, and per plot
 // (<canvas class="plot">) whether Chart.js drew it and how many pixels
 // it painted; the overview's rows.  Screenshots of the first two URLs go
-// to OUTDIR (overview.png, entry.png).
+// to OUTDIR (overview.png, entry.png); OUTDIR '-': none.
 import { writeFileSync } from 'node:fs';
 
 const [port, outdir, ...urls] = process.argv.slice(2);
@@ -88,8 +88,14 @@ for (let i = 0; i < urls.length; i++) {
   const page = JSON.parse(r.result.value);
   page.errors = cur.errors;
   out[url] = page;
-  if (i < 2) {
-    const shot = await send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true });
+  if (i < 2 && outdir !== '-') {
+    // the top of the page, at most 4000 pixels: a full-page shot of a
+    // long page (hundreds of rows) exhausts the renderer
+    const h = await send('Runtime.evaluate', { returnByValue: true,
+      expression: 'Math.min(document.documentElement.scrollHeight, 4000)' });
+    const shot = await send('Page.captureScreenshot', { format: 'png',
+      captureBeyondViewport: true,
+      clip: { x: 0, y: 0, width: 1400, height: h.result.value, scale: 1 } });
     writeFileSync(`${outdir}/${i ? 'entry' : 'overview'}.png`, Buffer.from(shot.data, 'base64'));
   }
 }
