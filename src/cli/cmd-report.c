@@ -296,6 +296,19 @@ static size_t inactive_listed(const struct site *s, size_t i)
 	return n;
 }
 
+/*
+ * The verdict on listed person `p` of entry `i`.  Only with the git
+ * history: one list's archive cannot show that someone is inactive (they
+ * may work on another list, or in git alone).
+ */
+static const char *verdict(const struct site *s, size_t i,
+			   const struct ms_rv_person *p, const char *inactive)
+{
+	if (!s->v->act_model)
+		return "not judged (no git history read)";
+	return cli_review_view_inactive(s->v, i, p) ? inactive : "active";
+}
+
 static void window_line(FILE *fp, const struct site *s)
 {
 	char a[32], b[32];
@@ -335,7 +348,8 @@ static int write_index(const struct site *s)
 	      "<th scope=\"col\">Responsiveness</th>"
 	      "<th scope=\"col\">Commits</th>"
 	      "<th scope=\"col\">Reviewed commits</th>"
-	      "<th scope=\"col\">Inactive listed people</th>"
+	      "<th scope=\"col\">Inactive listed people (with the git "
+	      "history only)</th>"
 	      "</tr></thead>\n<tbody>\n", fp);
 	for (guint i = 0; i < rv->entries->len; i++) {
 		const struct ms_rv_entry *e = rv->entries->pdata[i];
@@ -378,11 +392,15 @@ static int write_index(const struct site *s)
 		else
 			fputs("<td class=\"n\" data-sort=\"-1\">–</td>", fp);
 		g_snprintf(href, sizeof(href), "entry-%u.html#git", i);
-		ms_html_printf(fp, "<td class=\"n\" data-sort=\"%zu\"><a "
-			       "href=\"%s\">%zu of %zu</a></td></tr>\n",
-			       inactive_listed(s, i), href,
-			       inactive_listed(s, i),
-			       (size_t)e->listed->len);
+		if (!s->v->act_model)
+			ms_html_printf(fp, "<td data-sort=\"-1\"><a href=\"%s\">"
+				       "not judged</a></td></tr>\n", href);
+		else
+			ms_html_printf(fp, "<td class=\"n\" data-sort=\"%zu\">"
+				       "<a href=\"%s\">%zu of %zu</a></td></tr>"
+				       "\n", inactive_listed(s, i), href,
+				       inactive_listed(s, i),
+				       (size_t)e->listed->len);
 	}
 	fputs("</tbody></table>\n<h2>Listed people</h2>\n<ul>\n", fp);
 	for (guint i = 0; i < s->people->len; i++)
@@ -791,10 +809,9 @@ static int write_entry(const struct site *s, size_t ei)
 		} else {
 			fputs("<td>never</td>", fp);
 		}
-		ms_html_printf(fp, "<td>%s</td></tr>\n",
-			       cli_review_view_inactive(s->v, ei, p) ?
+		ms_html_printf(fp, "<td>%s</td></tr>\n", verdict(s, ei, p,
 			       "INACTIVE (no reply, no list message, no git "
-			       "activity in the window)" : "active");
+			       "activity in the window)"));
 	}
 	fputs("</tbody></table>\n", fp);
 
@@ -1099,8 +1116,7 @@ static int write_person(const struct site *s, size_t pi)
 			else
 				strcpy(a, "never");
 			ms_html_printf(fp, "<td>%s</td><td>%s</td></tr>\n", a,
-				       cli_review_view_inactive(s->v, i, p) ?
-				       "INACTIVE" : "active");
+				       verdict(s, i, p, "INACTIVE"));
 		}
 	}
 	fputs("</tbody></table>\n", fp);

@@ -110,6 +110,17 @@ ok(re.search(r"^ ghost@example.org( 0)+ ", baz.split(
 ok("INACTIVE" in baz, "BAZ: Old Ghost called inactive, with the evidence "
    "beside it")
 
+# without the history (--tree), a list alone judges nobody inactive
+site2 = os.path.join(tmp, "site-tree")
+r = run("report", "--tree", repo, "--archive", mbox, "--no-cache", "-o",
+        site2)
+eq(r.rc, 0, "report --tree exits 0")
+alltext = "".join(open(p).read() for p in glob.glob(os.path.join(site2,
+                                                                 "*.html")))
+ok("INACTIVE" not in alltext, "--tree: no INACTIVE verdict on anyone")
+ok("not judged" in open(os.path.join(site2, "index.html")).read(),
+   "--tree: the overview says the verdict is not judged")
+
 # bad uses
 r = run("report", *ARGS)
 eq(r.rc, 2, "without -o: usage error")
