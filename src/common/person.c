@@ -1,6 +1,7 @@
 #include "person.h"
 
 #include <glib.h>
+#include <stdbool.h>
 #include <string.h>
 
 static char *trimmed(const char *s, size_t len)
@@ -106,4 +107,82 @@ char *ms_email_normalize(const char *email, int plus_fold)
 	if (copy)
 		ms_email_normalize_in_place(copy, plus_fold);
 	return copy;
+}
+
+static bool is_mark(gunichar c)
+{
+	switch (g_unichar_type(c)) {
+	case G_UNICODE_NON_SPACING_MARK:
+	case G_UNICODE_SPACING_MARK:
+	case G_UNICODE_ENCLOSING_MARK:
+		return true;
+	default:
+		return false;
+	}
+}
+
+char *ms_name_key(const char *name)
+{
+	char *valid, *nfkd, *folded;
+	GString *out;
+	int words = 0;
+	bool space = true;
+
+	if (!name || !*name)
+		return NULL;
+	valid = g_utf8_make_valid(name, -1);
+	nfkd = g_utf8_normalize(valid, -1, G_NORMALIZE_NFKD);
+	g_free(valid);
+	if (!nfkd)
+		return NULL;
+	folded = g_utf8_casefold(nfkd, -1);
+	g_free(nfkd);
+	out = g_string_new(NULL);
+	for (const char *p = folded; *p; p = g_utf8_next_char(p)) {
+		gunichar c = g_utf8_get_char(p);
+
+		if (is_mark(c) || c == '"' || c == '\'' || c == 0x2019 ||
+		    c == '`')
+			continue;
+		if (c == '@') {
+			words = 0;
+			break;
+		}
+		if (g_unichar_isspace(c) || c == ',') {
+			space = true;
+			continue;
+		}
+		if (space) {
+			if (out->len)
+				g_string_append_c(out, ' ');
+			words++;
+			space = false;
+		}
+		g_string_append_unichar(out, c);
+	}
+	g_free(folded);
+	if (words < 2) {
+		g_string_free(out, TRUE);
+		return NULL;
+	}
+	return g_string_free(out, FALSE);
+}
+
+char *ms_name_undmarc(const char *name)
+{
+	const char *via;
+	size_t n;
+
+	if (!name)
+		return NULL;
+	via = g_strrstr(name, " via ");
+	if (!via || via == name || !via[5])
+		return NULL;
+	for (const char *p = via + 5; *p; p++)
+		if (g_ascii_isspace(*p))
+			return NULL;
+	n = (size_t)(via - name);
+	while (n && g_ascii_isspace(name[n - 1]))
+		n--;
+	return n ? g_strndup(name, n) : NULL;
 }

@@ -26,4 +26,22 @@ char *ms_email_normalize(const char *email, int plus_fold);
 /* ms_email_normalize() over `email` itself (the result is never longer). */
 void ms_email_normalize_in_place(char *email, int plus_fold);
 
+/*
+ * The form under which two display names are the same person's name
+ * (newly allocated, g_free): Unicode NFKD with the combining marks
+ * removed ("Németh" and "Nemeth" meet), casefolded, quotes removed and
+ * runs of white space made one space.  NULL when the result has fewer
+ * than two words (a lone first name says too little), or holds an '@'
+ * (an address written as a name).  Bytes that are not UTF-8 are
+ * replaced, never trusted.
+ */
+char *ms_name_key(const char *name);
+
+/*
+ * A list server's DMARC rewrite of a sender, "Ann Example via
+ * linux-foo <linux-foo@vger.kernel.org>": when `name` ends in " via "
+ * and a word, the name before it, newly allocated (g_free); else NULL.
+ */
+char *ms_name_undmarc(const char *name);
+
 #endif

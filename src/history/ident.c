@@ -16,13 +16,31 @@ struct mm_sub {
 	char *email;
 };
 
+/* An address seen resolving to a person. */
+struct addr_rec {
+	char *email;              /* comparable form */
+	enum ms_ident_source source;
+	char *evidence;
+};
+
 struct person {
 	char *name;
 	char *email;
+	unsigned parent;          /* itself for a root */
+	bool listed, used, big_name;
+	enum ms_ident_source join_source;   /* into the parent's group */
+	char *join_evidence;
+	GPtrArray *addrs;         /* struct addr_rec * */
+	GArray *members;          /* roots only: unsigned ids */
 };
 
 struct ms_ident {
 	bool plus_fold;
+	char *evidence;           /* current, or NULL */
+	bool usage;
+	GHashTable *addr_seen;    /* comparable address as written -> id+1 */
+	GHashTable *names;        /* ms_name_key() -> GArray of ids */
+	GHashTable *distinct;     /* "a:b" (a < b) */
 	GHashTable *mailmap;    /* lowercased commit address -> mm_entry */
 	GHashTable *aliases;    /* comparable alias -> comparable canonical */
 	GHashTable *by_key;     /* comparable address or "\1name" -> id+1 */
@@ -50,13 +68,31 @@ static void mm_entry_free(gpointer p)
 	g_free(e);
 }
 
+static void addr_rec_free(gpointer p)
+{
+	struct addr_rec *a = p;
+
+	g_free(a->email);
+	g_free(a->evidence);
+	g_free(a);
+}
+
 static void person_free(gpointer p)
 {
 	struct person *pe = p;
 
 	g_free(pe->name);
 	g_free(pe->email);
+	g_free(pe->join_evidence);
+	g_ptr_array_free(pe->addrs, TRUE);
+	if (pe->members)
+		g_array_free(pe->members, TRUE);
 	g_free(pe);
+}
+
+static void garray_free(gpointer p)
+{
+	g_array_free(p, TRUE);
 }
 
 struct ms_ident *ms_ident_new(bool plus_fold)
@@ -73,6 +109,12 @@ struct ms_ident *ms_ident_new(bool plus_fold)
 	id->seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					 NULL);
 	id->people = g_ptr_array_new_with_free_func(person_free);
+	id->addr_seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      NULL);
+	id->names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					  garray_free);
+	id->distinct = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     NULL);
 	return id;
 }
 
@@ -85,6 +127,10 @@ void ms_ident_free(struct ms_ident *id)
 	g_hash_table_destroy(id->by_key);
 	g_hash_table_destroy(id->seen);
 	g_ptr_array_free(id->people, TRUE);
+	g_hash_table_destroy(id->addr_seen);
+	g_hash_table_destroy(id->names);
+	g_hash_table_destroy(id->distinct);
+	g_free(id->evidence);
 	g_free(id);
 }
 
@@ -154,6 +200,38 @@ static void add_mapping(struct ms_ident *id, char *new_name,
 	}
 }
 
+static void ms_ident_add_mailmap_line(struct ms_ident *id,
+				      const char *file, unsigned lineno,
+				      const char *p, const char *le,
+				      struct ms_diags *diags)
+{
+	char *name1, *email1, *name2 = NULL, *email2 = NULL;
+	const char *rest;
+
+	if (*p == '#')
+		return;
+	rest = parse_name_email(p, le, &name1, &email1);
+	if (rest)
+		parse_name_email(rest, le, &name2, &email2);
+	if (email1 && *email1 && (!email2 || *email2)) {
+		add_mapping(id, name1, email1, name2, email2);
+	} else {
+		const char *q = p;
+
+		while (q < le && g_ascii_isspace(*q))
+			q++;
+		if (q < le)
+			ms_diags_add(diags, file, lineno,
+				     email1 ? "empty <address> in a mailmap "
+				     "line: ignored" : "not a mailmap line "
+				     "(no <address>): ignored");
+	}
+	g_free(name1);
+	g_free(email1);
+	g_free(name2);
+	g_free(email2);
+}
+
 void ms_ident_add_mailmap(struct ms_ident *id, const char *file,
 			  const char *buf, size_t len,
 			  struct ms_diags *diags)
@@ -164,31 +242,9 @@ void ms_ident_add_mailmap(struct ms_ident *id, const char *file,
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
-		char *name1, *email1, *name2 = NULL, *email2 = NULL;
-		const char *rest;
 
 		lineno++;
-		if (*p != '#') {
-			rest = parse_name_email(p, le, &name1, &email1);
-			if (rest)
-				parse_name_email(rest, le, &name2, &email2);
-			if (email1) {
-				add_mapping(id, name1, email1, name2, email2);
-			} else {
-				const char *q = p;
-
-				while (q < le && g_ascii_isspace(*q))
-					q++;
-				if (q < le)
-					ms_diags_add(diags, file, lineno,
-						     "not a mailmap line (no "
-						     "<address>): ignored");
-			}
-			g_free(name1);
-			g_free(email1);
-			g_free(name2);
-			g_free(email2);
-		}
+		ms_ident_add_mailmap_line(id, file, lineno, p, le, diags);
 		p = nl ? nl + 1 : end;
 	}
 }
@@ -215,6 +271,16 @@ void ms_ident_add_aliases(struct ms_ident *id, const char *file,
 		int n = 0;
 
 		lineno++;
+		if (memchr(p, '<', (size_t)(le - p)) && (!hash ||
+		    memchr(p, '<', (size_t)(hash - p)))) {
+			/* a .mailmap line among the aliases */
+			ms_ident_add_mailmap_line(id, file, lineno, p, le,
+						  diags);
+			g_strfreev(tok);
+			g_free(line);
+			p = nl ? nl + 1 : end;
+			continue;
+		}
 		for (int i = 0; tok[i]; i++)
 			if (*tok[i] && n < 3)
 				words[n++] = tok[i];
@@ -266,19 +332,26 @@ static void map_user(const struct ms_ident *id, const char *name,
 	*out_email = g_strdup(m ? m : email);
 }
 
-/* The key a person is known by, and their canonical name and address. */
+/*
+ * The key a person is known by, their canonical name and address, and
+ * how the address got there.
+ */
 static char *person_key(const struct ms_ident *id, const char *name,
-			const char *email, char **cname, char **cemail)
+			const char *email, char **cname, char **cemail,
+			enum ms_ident_source *source)
 {
 	char *mname = NULL, *memail = NULL;
 
 	*cname = NULL;
 	*cemail = NULL;
+	*source = MS_IDENT_SELF;
 	if (email && *email) {
-		char *k, *alias;
+		char *k, *alias, *raw = comparable(id, email);
 
 		map_user(id, name, email, &mname, &memail);
 		k = comparable(id, memail);
+		if (strcmp(k, raw))
+			*source = MS_IDENT_MAILMAP;
 		/* follow alias chains, but never round a loop for ever */
 		for (int hops = 0; hops < 8; hops++) {
 			alias = g_hash_table_lookup(id->aliases, k);
@@ -286,7 +359,10 @@ static char *person_key(const struct ms_ident *id, const char *name,
 				break;
 			g_free(k);
 			k = g_strdup(alias);
+			if (*source == MS_IDENT_SELF)
+				*source = MS_IDENT_ALIASES;
 		}
+		g_free(raw);
 		*cname = mname ? mname : g_strdup(name ? name : "");
 		*cemail = g_strdup(k);
 		g_free(memail);
@@ -304,6 +380,59 @@ static char *person_key(const struct ms_ident *id, const char *name,
 	return NULL;
 }
 
+/* Note what a new (name, email) sighting of person `r` tells. */
+static void first_sight(struct ms_ident *id, unsigned r, const char *name,
+			const char *email, enum ms_ident_source source)
+{
+	struct person *pe = id->people->pdata[r];
+	char *key;
+
+	if (email && *email) {
+		char *raw = comparable(id, email);
+
+		if (!g_hash_table_contains(id->addr_seen, raw)) {
+			struct addr_rec *a = g_new0(struct addr_rec, 1);
+
+			a->email = g_strdup(raw);
+			a->source = source;
+			a->evidence = g_strdup(id->evidence ? id->evidence :
+					       "");
+			g_ptr_array_add(pe->addrs, a);
+			g_hash_table_insert(id->addr_seen, raw,
+					    GUINT_TO_POINTER(r + 1));
+		} else {
+			g_free(raw);
+		}
+	}
+	key = ms_name_key(name);
+	if (key && email && *email) {
+		GArray *ids = g_hash_table_lookup(id->names, key);
+		bool have = false;
+
+		if (!ids) {
+			ids = g_array_new(FALSE, FALSE, sizeof(unsigned));
+			g_hash_table_insert(id->names, key, ids);
+			key = NULL;
+		}
+		for (guint i = 0; i < ids->len && !have; i++)
+			have = g_array_index(ids, unsigned, i) == r;
+		if (!have)
+			g_array_append_val(ids, r);
+	}
+	g_free(key);
+}
+
+static unsigned root_of(const struct ms_ident *id, unsigned p)
+{
+	for (;;) {
+		const struct person *pe = id->people->pdata[p];
+
+		if (pe->parent == p)
+			return p;
+		p = pe->parent;
+	}
+}
+
 static unsigned find(struct ms_ident *id, const char *name,
 		     const char *email, bool create)
 {
@@ -311,13 +440,17 @@ static unsigned find(struct ms_ident *id, const char *name,
 				     email ? email : "", NULL);
 	gpointer v = g_hash_table_lookup(id->seen, seen_key);
 	char *key, *cname, *cemail;
+	enum ms_ident_source source;
 	unsigned r;
 
 	if (v) {
 		g_free(seen_key);
-		return GPOINTER_TO_UINT(v) - 1;
+		r = GPOINTER_TO_UINT(v) - 1;
+		if (id->usage)
+			((struct person *)id->people->pdata[r])->used = true;
+		return r;
 	}
-	key = person_key(id, name, email, &cname, &cemail);
+	key = person_key(id, name, email, &cname, &cemail, &source);
 	if (!key) {
 		g_free(seen_key);
 		return MS_IDENT_NONE;
@@ -347,25 +480,306 @@ static unsigned find(struct ms_ident *id, const char *name,
 		pe->email = cemail;
 		cname = cemail = NULL;
 		r = id->people->len;
+		pe->parent = r;
+		pe->addrs = g_ptr_array_new_with_free_func(addr_rec_free);
+		pe->members = g_array_new(FALSE, FALSE, sizeof(unsigned));
+		g_array_append_val(pe->members, r);
 		g_ptr_array_add(id->people, pe);
 		g_hash_table_insert(id->by_key, key, GUINT_TO_POINTER(r + 1));
 	}
 	g_free(cname);
 	g_free(cemail);
 	g_hash_table_insert(id->seen, seen_key, GUINT_TO_POINTER(r + 1));
+	if (id->usage)
+		((struct person *)id->people->pdata[r])->used = true;
+	first_sight(id, r, name, email, source);
 	return r;
 }
 
 unsigned ms_ident_resolve(struct ms_ident *id, const char *name,
 			  const char *email)
 {
-	return find(id, name, email, true);
+	unsigned r = find(id, name, email, true);
+
+	return r == MS_IDENT_NONE ? r : root_of(id, r);
 }
 
 unsigned ms_ident_lookup(struct ms_ident *id, const char *name,
 			 const char *email)
 {
-	return find(id, name, email, false);
+	unsigned r = find(id, name, email, false);
+
+	return r == MS_IDENT_NONE ? r : root_of(id, r);
+}
+
+const char *ms_ident_source_name(enum ms_ident_source s)
+{
+	switch (s) {
+	case MS_IDENT_SELF:
+		return "self";
+	case MS_IDENT_MAILMAP:
+		return "mailmap";
+	case MS_IDENT_ALIASES:
+		return "aliases";
+	case MS_IDENT_MAINTAINERS:
+		return "maintainers-history";
+	case MS_IDENT_NAME:
+		return "name";
+	}
+	return "?";
+}
+
+void ms_ident_set_evidence(struct ms_ident *id, const char *evidence,
+			   bool usage)
+{
+	g_free(id->evidence);
+	id->evidence = g_strdup(evidence);
+	id->usage = evidence && usage;
+}
+
+void ms_ident_set_listed(struct ms_ident *id, unsigned person)
+{
+	struct person *pe;
+
+	if (person == MS_IDENT_NONE)
+		return;
+	pe = id->people->pdata[person];
+	pe->listed = true;
+}
+
+static char *pair_key(unsigned a, unsigned b)
+{
+	return g_strdup_printf("%u:%u", MIN(a, b), MAX(a, b));
+}
+
+void ms_ident_note_distinct(struct ms_ident *id, unsigned a, unsigned b)
+{
+	if (a == b || a == MS_IDENT_NONE || b == MS_IDENT_NONE)
+		return;
+	g_hash_table_add(id->distinct, pair_key(a, b));
+}
+
+static bool group_listed(const struct ms_ident *id, unsigned root)
+{
+	const struct person *pe = id->people->pdata[root];
+
+	for (guint i = 0; i < pe->members->len; i++) {
+		const struct person *m = id->people->pdata[
+			g_array_index(pe->members, unsigned, i)];
+
+		if (m->listed)
+			return true;
+	}
+	return false;
+}
+
+bool ms_ident_join(struct ms_ident *id, unsigned a, unsigned b,
+		   enum ms_ident_source source, const char *evidence)
+{
+	unsigned ra, rb, keep, gone;
+	struct person *pk, *pg;
+
+	if (a == MS_IDENT_NONE || b == MS_IDENT_NONE)
+		return false;
+	ra = root_of(id, a);
+	rb = root_of(id, b);
+	if (ra == rb)
+		return false;
+	/* the listed address is the person's canonical one */
+	keep = MIN(ra, rb);
+	if (group_listed(id, ra) != group_listed(id, rb))
+		keep = group_listed(id, ra) ? ra : rb;
+	gone = keep == ra ? rb : ra;
+	pk = id->people->pdata[keep];
+	pg = id->people->pdata[gone];
+	pg->parent = keep;
+	pg->join_source = source;
+	g_free(pg->join_evidence);
+	pg->join_evidence = g_strdup(evidence ? evidence : "");
+	g_array_append_vals(pk->members, pg->members->data,
+			    pg->members->len);
+	g_array_free(pg->members, TRUE);
+	pg->members = NULL;
+	pk->big_name = pk->big_name || pg->big_name;
+	if (!*pk->name && *pg->name) {
+		g_free(pk->name);
+		pk->name = g_strdup(pg->name);
+	}
+	return true;
+}
+
+/* Whether any member of group `ra` is known to differ from one of `rb`. */
+static bool groups_distinct(const struct ms_ident *id, unsigned ra,
+			    unsigned rb)
+{
+	const struct person *a = id->people->pdata[ra];
+	const struct person *b = id->people->pdata[rb];
+
+	if (!g_hash_table_size(id->distinct))
+		return false;
+	for (guint i = 0; i < a->members->len; i++)
+		for (guint k = 0; k < b->members->len; k++) {
+			char *key = pair_key(
+				g_array_index(a->members, unsigned, i),
+				g_array_index(b->members, unsigned, k));
+			bool d = g_hash_table_contains(id->distinct, key);
+
+			g_free(key);
+			if (d)
+				return true;
+		}
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
+{
+	guint nr_keys;
+	gpointer *keys = g_hash_table_get_keys_as_array(id->names, &nr_keys);
+	size_t joins = 0;
+
+	/* in name order, so that the result does not depend on hashing */
+	qsort(keys, nr_keys, sizeof(*keys), cmp_str);
+	for (guint n = 0; n < nr_keys; n++) {
+		GArray *ids = g_hash_table_lookup(id->names, keys[n]);
+		size_t made = 0;
+		unsigned root = MS_IDENT_NONE;
+
+		for (guint i = 1; i < ids->len; i++) {
+			unsigned pi = g_array_index(ids, unsigned, i);
+
+			for (guint k = 0; k < i; k++) {
+				unsigned pk = g_array_index(ids, unsigned, k);
+				unsigned ri = root_of(id, pi);
+				unsigned rk = root_of(id, pk);
+				char *ev;
+
+				if (ri == rk || groups_distinct(id, ri, rk))
+					continue;
+				ev = g_strdup_printf("name '%s'", (char *)
+						     keys[n]);
+				if (ms_ident_join(id, pk, pi, MS_IDENT_NAME,
+						  ev)) {
+					made++;
+					root = root_of(id, pi);
+				}
+				g_free(ev);
+				break;
+			}
+		}
+		joins += made;
+		if (made + 1 > 5 && root != MS_IDENT_NONE) {
+			struct person *pr = id->people->pdata[root];
+
+			pr->big_name = true;
+			ms_diags_add(diags, NULL, 0,
+				     "the name '%s' joins %zu addresses into "
+				     "one person (<%s>); check them with "
+				     "'maintstat identities'", (char *)keys[n],
+				     made + 1, pr->email);
+		}
+	}
+	g_free(keys);
+	return joins;
+}
+
+unsigned ms_ident_root(const struct ms_ident *id, unsigned person)
+{
+	return person == MS_IDENT_NONE ? person : root_of(id, person);
+}
+
+const unsigned *ms_ident_members(const struct ms_ident *id, unsigned root,
+				 size_t *nr)
+{
+	const struct person *pe = id->people->pdata[root_of(id, root)];
+
+	*nr = pe->members->len;
+	return (const unsigned *)(void *)pe->members->data;
+}
+
+enum ms_ident_source ms_ident_join_source(const struct ms_ident *id,
+					  unsigned person,
+					  const char **evidence)
+{
+	const struct person *pe = id->people->pdata[person];
+
+	if (pe->parent == person) {
+		*evidence = "";
+		return MS_IDENT_SELF;
+	}
+	*evidence = pe->join_evidence ? pe->join_evidence : "";
+	return pe->join_source;
+}
+
+size_t ms_ident_nr_addresses(const struct ms_ident *id, unsigned person)
+{
+	const struct person *pe = id->people->pdata[person];
+
+	return pe->addrs->len;
+}
+
+const char *ms_ident_address(const struct ms_ident *id, unsigned person,
+			     size_t i, enum ms_ident_source *source,
+			     const char **evidence)
+{
+	const struct person *pe = id->people->pdata[person];
+	const struct addr_rec *a = pe->addrs->pdata[i];
+
+	*source = a->source;
+	*evidence = a->evidence;
+	return a->email;
+}
+
+char **ms_ident_group_addresses(const struct ms_ident *id, unsigned person)
+{
+	const struct person *root = id->people->pdata[root_of(id, person)];
+	GPtrArray *out = g_ptr_array_new();
+	GHashTable *have = g_hash_table_new(g_str_hash, g_str_equal);
+
+	if (*root->email) {
+		g_ptr_array_add(out, g_strdup(root->email));
+		g_hash_table_add(have, root->email);
+	}
+	for (guint i = 0; i < root->members->len; i++) {
+		const struct person *m = id->people->pdata[
+			g_array_index(root->members, unsigned, i)];
+
+		if (*m->email && !g_hash_table_contains(have, m->email)) {
+			g_ptr_array_add(out, g_strdup(m->email));
+			g_hash_table_add(have, m->email);
+		}
+		for (guint k = 0; k < m->addrs->len; k++) {
+			const struct addr_rec *a = m->addrs->pdata[k];
+
+			if (g_hash_table_contains(have, a->email))
+				continue;
+			g_ptr_array_add(out, g_strdup(a->email));
+			g_hash_table_add(have, a->email);
+		}
+	}
+	g_hash_table_destroy(have);
+	g_ptr_array_add(out, NULL);
+	return (char **)g_ptr_array_free(out, FALSE);
+}
+
+bool ms_ident_listed(const struct ms_ident *id, unsigned person)
+{
+	return ((const struct person *)id->people->pdata[person])->listed;
+}
+
+bool ms_ident_used(const struct ms_ident *id, unsigned person)
+{
+	return ((const struct person *)id->people->pdata[person])->used;
+}
+
+bool ms_ident_big_name(const struct ms_ident *id, unsigned root)
+{
+	return ((const struct person *)
+		id->people->pdata[root_of(id, root)])->big_name;
 }
 
 size_t ms_ident_count(const struct ms_ident *id)

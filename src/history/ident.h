@@ -9,6 +9,15 @@
  * the same address is one person, known by a small integer id.  A person
  * without any address is known by their name, compared case-insensitively.
  *
+ * Addresses that do not meet there can still be one person: a join
+ * (ms_ident_join(): MAINTAINERS history, or ms_ident_join_names(): equal
+ * display names unless the evidence says two people) makes them one
+ * group.  ms_ident_resolve() returns the group's id (its "root"), whose
+ * address is the listed one when any address of the group is listed in
+ * MAINTAINERS (ms_ident_set_listed()).  Every address and join keeps the
+ * first evidence it was seen with (ms_ident_set_evidence()), so a report
+ * can show why two addresses are one person.
+ *
  * Not thread-safe: resolve from one thread at a time.
  */
 #ifndef MS_IDENT_H
@@ -38,7 +47,8 @@ void ms_ident_add_mailmap(struct ms_ident *id, const char *file,
 
 /*
  * Add a gitdm aliases file: "alias@addr canonical@addr" per line, '#'
- * starts a comment.  A malformed line is reported in `diags` with its
+ * starts a comment; a line with a '<' is read as a .mailmap line (any of
+ * the four forms), so a .mailmap can be given as aliases.  A malformed line is reported in `diags` with its
  * number and skipped.
  */
 void ms_ident_add_aliases(struct ms_ident *id, const char *file,
@@ -58,6 +68,95 @@ unsigned ms_ident_resolve(struct ms_ident *id, const char *name,
  */
 unsigned ms_ident_lookup(struct ms_ident *id, const char *name,
 			 const char *email);
+
+
+
+/* Where an address of a group came from, strongest first. */
+enum ms_ident_source {
+	MS_IDENT_SELF,            /* the group's own address */
+	MS_IDENT_MAILMAP,         /* a .mailmap line */
+	MS_IDENT_ALIASES,         /* an --aliases line */
+	MS_IDENT_MAINTAINERS,     /* a MAINTAINERS change of address */
+	MS_IDENT_NAME,            /* the same display name */
+};
+
+/* "self", "mailmap", "aliases", "maintainers-history", "name". */
+const char *ms_ident_source_name(enum ms_ident_source s);
+
+/*
+ * The evidence every following resolve is made under: a commit id,
+ * "MAINTAINERS:12", a Message-ID (copied).  `usage` says whether it
+ * shows the address in use (a commit, a message), as opposed to merely
+ * listed.  NULL clears it.
+ */
+void ms_ident_set_evidence(struct ms_ident *id, const char *evidence,
+			   bool usage);
+
+/* Mark `person` as listed in MAINTAINERS: its address wins as canonical. */
+void ms_ident_set_listed(struct ms_ident *id, unsigned person);
+
+/*
+ * Record that `a` and `b` (ids as resolved, before joins) are two
+ * different people (e.g. author and reviewer of one commit), so that no
+ * name join puts them together.
+ */
+void ms_ident_note_distinct(struct ms_ident *id, unsigned a, unsigned b);
+
+/*
+ * Join the groups of `a` and `b` as one person, for `source` with
+ * `evidence` (copied; a commit id...).  Returns true when they were two
+ * groups.
+ */
+bool ms_ident_join(struct ms_ident *id, unsigned a, unsigned b,
+		   enum ms_ident_source source, const char *evidence);
+
+/*
+ * Join every two groups whose addresses were seen with the same display
+ * name (ms_name_key()) unless ms_ident_note_distinct() says otherwise.
+ * A name that joins more than five addresses is reported in `diags` and
+ * flagged (ms_ident_big_name()).  Returns how many joins were made.
+ */
+size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags);
+
+/* The group `person` belongs to (itself when not joined). */
+unsigned ms_ident_root(const struct ms_ident *id, unsigned person);
+
+/*
+ * The ids of a group's members (root first, then in join order),
+ * borrowed until the next join; count in *nr.
+ */
+const unsigned *ms_ident_members(const struct ms_ident *id, unsigned root,
+				 size_t *nr);
+
+/*
+ * How member `person` came into its group, and the first evidence of that
+ * join (borrowed; "" when none); MS_IDENT_SELF for a root.
+ */
+enum ms_ident_source ms_ident_join_source(const struct ms_ident *id,
+					  unsigned person,
+					  const char **evidence);
+
+/*
+ * The addresses (comparable form) seen resolving to `person` itself, with
+ * how each got there (self, mailmap, aliases) and its first evidence.
+ */
+size_t ms_ident_nr_addresses(const struct ms_ident *id, unsigned person);
+const char *ms_ident_address(const struct ms_ident *id, unsigned person,
+			     size_t i, enum ms_ident_source *source,
+			     const char **evidence);
+
+/*
+ * Every address (comparable form) seen for the group of `person`, the
+ * group's canonical one first: a new NULL-terminated array (g_strfreev).
+ */
+char **ms_ident_group_addresses(const struct ms_ident *id, unsigned person);
+
+/* Whether `person` (this id, not its group) was listed; seen in use. */
+bool ms_ident_listed(const struct ms_ident *id, unsigned person);
+bool ms_ident_used(const struct ms_ident *id, unsigned person);
+
+/* Whether the group's name join merged more than five addresses. */
+bool ms_ident_big_name(const struct ms_ident *id, unsigned root);
 
 /* How many people there are; ids run from 0 to this minus one. */
 size_t ms_ident_count(const struct ms_ident *id);

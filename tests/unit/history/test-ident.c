@@ -4,6 +4,9 @@
  */
 #include "test.h"
 #include "ident.h"
+#include "person.h"
+
+#include <string.h>
 
 #include <glib.h>
 
@@ -23,6 +26,121 @@ static const char aliases[] =
 	"broken-line-without-canonical\n"
 	"six@example.org six@example.com # trailing comment\n"
 	"a@b c@d e@f\n";
+
+static void key(const char *name, const char *want, const char *what)
+{
+	char *k = ms_name_key(name);
+
+	if (want)
+		is_str(k ? k : "(null)", want, what);
+	else
+		ok(!k, "%s", what);
+	g_free(k);
+}
+
+/* Joins: equal names unless the evidence says two, listed addresses win,
+ * MAINTAINERS history, mailmap lines among aliases, big name joins. */
+static void joins(void)
+{
+	struct ms_ident *id = ms_ident_new(true);
+	struct ms_diags diags = MS_DIAGS_INIT;
+	const char *ev;
+	unsigned a, b, c, w1, w2, s0;
+	size_t nr;
+
+	key("Zolt\xc3\xa1n N\xc3\xa9meth", "zoltan nemeth",
+	    "accents stripped, casefolded");
+	key("  \"Ann   Example\"  ", "ann example", "quotes, blanks");
+	key("Linus", NULL, "one word is not enough");
+	key("ann@example.org x", NULL, "an address is not a name");
+	key("Bad \xff\xfe Name", "bad \xef\xbf\xbd\xef\xbf\xbd name",
+	    "non-UTF-8 bytes replaced, not trusted");
+	key("Ann Example via linux-foo", "ann example via linux-foo",
+	    "a DMARC name is its own until undone");
+	{
+		char *u = ms_name_undmarc("Ann Example via linux-foo");
+
+		is_str(u ? u : "(null)", "Ann Example", "DMARC undone");
+		g_free(u);
+		ok(!ms_name_undmarc("Ann Example"), "no DMARC");
+	}
+
+	ms_ident_set_evidence(id, "MAINTAINERS:3", false);
+	a = ms_ident_resolve(id, "Zolt\xc3\xa1n N\xc3\xa9meth",
+			     "zoltan@listed.example");
+	ms_ident_set_listed(id, a);
+	ms_ident_set_evidence(id, "c0ffee", true);
+	b = ms_ident_resolve(id, "Zoltan Nemeth", "zn@corp.example");
+	ok(a != b, "two addresses, two ids before the join");
+	ok(!ms_ident_used(id, a) && ms_ident_used(id, b),
+	   "listed only vs used in a commit");
+	/* two Weis, one reviewing the other */
+	w1 = ms_ident_resolve(id, "Wei Zhang", "wei@a.example");
+	w2 = ms_ident_resolve(id, "Wei Zhang", "wzhang@b.example");
+	ms_ident_note_distinct(id, w1, w2);
+	/* six addresses of one name */
+	s0 = ms_ident_resolve(id, "Sam Many", "sam@0.example");
+	for (int i = 1; i < 6; i++) {
+		char addr[32];
+
+		g_snprintf(addr, sizeof(addr), "sam@%d.example", i);
+		ms_ident_resolve(id, "Sam Many", addr);
+	}
+	is_int(ms_ident_join_names(id, &diags), 6, "six name joins");
+	is_int(ms_ident_resolve(id, NULL, "zn@corp.example"), a,
+	       "the accent-free name joins the listed address");
+	is_str(ms_ident_email(id, a), "zoltan@listed.example",
+	       "the listed address is canonical");
+	ms_ident_members(id, a, &nr);
+	is_int(nr, 2, "two members");
+	is_int(ms_ident_join_source(id, b, &ev), MS_IDENT_NAME, "by name");
+	is_str(ev, "name 'zoltan nemeth'", "with the name as evidence");
+	ok(ms_ident_root(id, w1) != ms_ident_root(id, w2),
+	   "two people of one name who review each other stay two");
+	is_int(diags.nr, 1, "one warning");
+	ok(diags.nr && strstr(diags.items[0].message, "'sam many' joins 6"),
+	   "for the name joining six addresses");
+	ok(ms_ident_big_name(id, s0), "flagged");
+	ms_diags_release(&diags);
+
+	c = ms_ident_resolve(id, "Hana Moved", "hmoved@old.example");
+	b = ms_ident_resolve(id, "H. Moved", "hmoved@new.example");
+	ok(ms_ident_root(id, c) != ms_ident_root(id, b), "H. is not Hana");
+	ok(ms_ident_join(id, c, b, MS_IDENT_MAINTAINERS, "abc123"),
+	   "a MAINTAINERS change joins");
+	ok(!ms_ident_join(id, b, c, MS_IDENT_MAINTAINERS, "abc123"),
+	   "only once");
+	is_int(ms_ident_resolve(id, NULL, "hmoved@new.example"),
+	       ms_ident_resolve(id, NULL, "hmoved@old.example"), "one person");
+	ms_ident_free(id);
+
+	id = ms_ident_new(true);
+	{
+		const char *al = "Proper <p@new.example> <p@old.example>\n"
+				 "a@x.example b@x.example\n"
+				 "Broken <\n";
+
+		ms_ident_add_aliases(id, "aliases", al, strlen(al), &diags);
+	}
+	is_int(diags.nr, 1, "a broken mailmap line among aliases");
+	ok(diags.nr && diags.items[0].line == 3, "on line 3");
+	ms_diags_release(&diags);
+	is_int(ms_ident_resolve(id, NULL, "p@old.example"),
+	       ms_ident_resolve(id, NULL, "p@new.example"),
+	       "a .mailmap line works as an alias");
+	is_int(ms_ident_resolve(id, NULL, "a@x.example"),
+	       ms_ident_resolve(id, NULL, "b@x.example"), "gitdm line too");
+	{
+		unsigned p = ms_ident_resolve(id, NULL, "p@old.example");
+		enum ms_ident_source src;
+
+		ok(ms_ident_nr_addresses(id, p) == 2, "two addresses seen");
+		is_str(ms_ident_address(id, p, 0, &src, &ev), "p@old.example",
+		       "the old address first");
+		is_int(src, MS_IDENT_MAILMAP, "by mailmap");
+	}
+	ms_ident_free(id);
+}
 
 int main(void)
 {
@@ -99,5 +217,6 @@ int main(void)
 	is_int(ms_ident_count(id), 2, "two people");
 	ms_ident_free(id);
 	ms_ident_free(NULL);
+	joins();
 	return test_done();
 }
