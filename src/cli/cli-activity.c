@@ -14,14 +14,51 @@
 #include <glib.h>
 #include <string.h>
 
+int cli_read_files(const struct cli_strings *files, char ***texts,
+		   size_t **lens)
+{
+	size_t n = (size_t)files->nr;
+
+	*texts = g_new0(char *, n + 1);
+	*lens = g_new0(size_t, n + 1);
+	for (size_t i = 0; i < n; i++) {
+		GError *err = NULL;
+		gsize len = 0;
+		int rc;
+
+		if (!g_file_get_contents(files->items[i], &(*texts)[i], &len,
+					 &err)) {
+			rc = cli_error("cannot read '%s': %s", files->items[i],
+				       err->message);
+			g_error_free(err);
+			cli_files_free(*texts, *lens, n);
+			*texts = NULL;
+			*lens = NULL;
+			return rc;
+		}
+		(*lens)[i] = len;
+	}
+	return CLI_CONTINUE;
+}
+
+void cli_files_free(char **texts, size_t *lens, size_t nr)
+{
+	if (texts)
+		for (size_t i = 0; i < nr; i++)
+			g_free(texts[i]);
+	g_free(texts);
+	g_free(lens);
+}
+
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		 int default_years, struct ms_activity **out,
 		 int64_t *since, int64_t *until)
 {
 	struct ms_activity_load_opts lo = { 0 };
 	struct ms_diags diags = MS_DIAGS_INIT;
-	char *aliases = NULL;
+	char *aliases = NULL, **mailmaps = NULL;
 	gsize aliases_len = 0;
+	size_t *mailmap_lens = NULL;
 	int64_t s = 0, u = 0;
 	int rc;
 
@@ -52,16 +89,27 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 			return rc;
 		}
 	}
+	rc = cli_read_files(&o->mailmaps, &mailmaps, &mailmap_lens);
+	if (rc != CLI_CONTINUE) {
+		g_free(aliases);
+		return rc;
+	}
 	lo.gitdir = o->repo;
 	lo.rev = o->rev;
 	lo.merges = o->merges;
 	lo.no_plus_fold = o->no_plus_fold;
+	lo.no_name_join = o->no_name_join;
+	lo.mailmaps = (const char *const *)mailmaps;
+	lo.mailmap_lens = mailmap_lens;
+	lo.mailmap_names = o->mailmaps.items;
+	lo.nr_mailmaps = (size_t)o->mailmaps.nr;
 	lo.aliases = aliases;
 	lo.aliases_len = aliases_len;
 	lo.aliases_name = o->aliases;
 	rc = cli_store_open(&o->store, o->repo, &lo.store);
 	if (rc != CLI_CONTINUE) {
 		g_free(aliases);
+		cli_files_free(mailmaps, mailmap_lens, lo.nr_mailmaps);
 		return rc;
 	}
 	lo.progress = cli_progress_count;
@@ -72,6 +120,7 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
 	g_free(aliases);
+	cli_files_free(mailmaps, mailmap_lens, lo.nr_mailmaps);
 	if (rc < 0)
 		return cli_error_last();
 
@@ -94,6 +143,25 @@ static void person_label(FILE *fp, const struct ms_act_person *p)
 		fprintf(fp, "%s <%s>", p->name, p->email);
 	else
 		fprintf(fp, "%s", *p->email ? p->email : p->name);
+}
+
+void cli_act_print_also(FILE *fp, const struct ms_act_person *p)
+{
+	if (!p->also || !p->also[0])
+		return;
+	fprintf(fp, " (also: ");
+	for (size_t i = 0; p->also[i]; i++)
+		fprintf(fp, "%s%s", i ? ", " : "", p->also[i]);
+	fprintf(fp, ")");
+}
+
+void cli_act_json_also(struct ms_out *o, const struct ms_act_person *p)
+{
+	ms_out_key(o, "also");
+	ms_out_begin_list(o);
+	for (size_t i = 0; p->also && p->also[i]; i++)
+		ms_out_string(o, p->also[i]);
+	ms_out_end_list(o);
 }
 
 static void text_last(FILE *fp, const char *what,
@@ -122,12 +190,16 @@ void cli_act_print_entry(FILE *fp, const struct ms_act_entry *e,
 	} else {
 		fprintf(fp, "  Last activity: never\n");
 	}
+	if (e->no_files)
+		fprintf(fp, "  No files in this tree (its code lives "
+			"elsewhere): no verdict\n");
 	cli_list_facts_text(fp, list_facts, e->entry->name);
 	for (size_t i = 0; i < e->nr_people; i++) {
 		const struct ms_act_person *p = &e->people[i];
 
 		fprintf(fp, "  ");
 		person_label(fp, p);
+		cli_act_print_also(fp, p);
 		fprintf(fp, ":\n");
 		text_last(fp, "Author", &p->author);
 		text_last(fp, "Committer", &p->committer);
@@ -145,6 +217,12 @@ void cli_act_print_entry(FILE *fp, const struct ms_act_entry *e,
 	for (size_t i = 0; i < e->nr_people; i++) {
 		const struct ms_act_person *p = &e->people[i];
 
+		if (p->role_address) {
+			fprintf(fp, "  ROLE ADDRESS %s: not a person (never in "
+				"the history; a list, or a role at a domain "
+				"whose people are)\n", p->email);
+			continue;
+		}
 		if (!p->inactive || cli_list_facts_active(list_facts,
 							  e->entry->name,
 							  p->email))

@@ -21,10 +21,28 @@ struct cli_act_opts {
 	const char *since;       /* --since DATE|REV */
 	const char *until;       /* --until DATE|REV */
 	const char *aliases;     /* --aliases FILE */
+	struct cli_strings mailmaps; /* --mailmap FILE... */
+	bool no_name_join;       /* --no-name-join */
 	bool merges;             /* --merges */
 	bool no_plus_fold;       /* --no-plus-fold */
 	struct cli_store_opts store; /* --db, --no-cache, --db-wait */
 };
+
+/* The identity options every command that resolves people shares. */
+#define CLI_IDENT_OPTIONS(o) \
+	{ CLI_OPT_STRING_LIST, "mailmap", 0, &(o)->mailmaps, "FILE", \
+	  "a .mailmap besides the revision's or tree's own" }, \
+	{ CLI_OPT_FLAG, "no-name-join", 0, &(o)->no_name_join, NULL, \
+	  "do not join addresses by equal display names" }
+
+/*
+ * Read every file of `files` (--mailmap): their texts and lengths in new
+ * arrays (cli_files_free).  Returns CLI_CONTINUE or an exit code after
+ * printing the error.
+ */
+int cli_read_files(const struct cli_strings *files, char ***texts,
+		   size_t **lens);
+void cli_files_free(char **texts, size_t *lens, size_t nr);
 
 #define CLI_ACT_OPTIONS(o) \
 	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", \
@@ -37,6 +55,7 @@ struct cli_act_opts {
 	  "end of the window and of history (default: the newest commit)" }, \
 	{ CLI_OPT_STRING, "aliases", 0, &(o)->aliases, "FILE", \
 	  "gitdm-style aliases: 'alias canonical' addresses per line" }, \
+	CLI_IDENT_OPTIONS(o), \
 	{ CLI_OPT_FLAG, "no-plus-fold", 0, &(o)->no_plus_fold, NULL, \
 	  "keep user+tag@domain apart from user@domain" }, \
 	{ CLI_OPT_FLAG, "merges", 0, &(o)->merges, NULL, \
@@ -72,6 +91,15 @@ struct maint_entry;
 int cli_act_select(const char *cmd, const struct ms_activity *a, int argc,
 		   char **argv, struct ms_activity_query *q,
 		   const struct maint_entry ***sel);
+
+struct ms_act_person;
+
+/*
+ * A listed person's other addresses: " (also: a, b)" in text (nothing
+ * when none); key "also", a list, in JSON.
+ */
+void cli_act_print_also(FILE *fp, const struct ms_act_person *p);
+void cli_act_json_also(struct ms_out *o, const struct ms_act_person *p);
 
 /*
  * Print entry `e` in the activity report's text layout (the layout of the

@@ -22,10 +22,14 @@ static const struct cli_command_help help = {
 	"last authored, committed or was named in a *-by: trailer there; the\n"
 	"top 3 reviewers not listed; and the listed people inactive for\n"
 	"--inactive-after.  The window is the 5 years before --until by\n"
-	"commit date.  People are joined through the revision's .mailmap,\n"
-	"--aliases and plus-address folding.  --by month|quarter|year|release\n"
-	"adds each entry's figures per interval (a commit counts in the\n"
-	"interval of its date; release: between tags, see maintstat review).",
+	"commit date.  People are one person under all their addresses:\n"
+	"the revision's .mailmap and --mailmap, --aliases, MAINTAINERS\n"
+	"changes of address, equal names (not with --no-name-join) and\n"
+	"plus-address folding (docs/identities.md).  Entries with no file\n"
+	"in the tree and role addresses get no verdict.  --by\n"
+	"month|quarter|year|release adds each entry's figures per interval\n"
+	"(a commit counts in the interval of its date; release: between\n"
+	"tags, see maintstat review).",
 };
 
 /* With --archive: the list facts of issue 6 (cli-review.h), else NULL. */
@@ -63,6 +67,7 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e,
 	ms_out_kv_string(o, "status", e->status);
 	ms_out_kv_int(o, "commits", (int64_t)e->commits);
 	ms_out_kv_int(o, "reviewed", (int64_t)e->reviewed);
+	ms_out_kv_bool(o, "no_files", e->no_files);
 	if (e->has_last_activity) {
 		ms_act_format(e->last_activity, e->last_activity_offset,
 			      false, true, date);
@@ -87,6 +92,8 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e,
 			       !cli_list_facts_active(list_facts,
 						      e->entry->name,
 						      p->email));
+		cli_act_json_also(o, p);
+		ms_out_kv_bool(o, "role_address", p->role_address);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);

@@ -410,6 +410,7 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 			ms_out_null(o);
 		}
 		ms_out_kv_bool(o, "inactive", inactive(p, ap, rv->since));
+		ms_out_kv_bool(o, "role_address", ap && ap->role_address);
 	}
 	ms_out_end_object(o);
 }

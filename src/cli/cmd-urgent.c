@@ -60,34 +60,47 @@ static bool has_files(const struct maint_entry *e)
 	return false;
 }
 
-static const char *reason(const struct ms_act_entry *e)
+enum reason { NO_MAINTAINER, INACTIVE, NEVER };
+
+static enum reason reason_of(const struct ms_act_entry *e)
 {
 	if (!e->nr_maintainers)
-		return "no_maintainer";
+		return NO_MAINTAINER;
 	for (size_t i = 0; i < e->nr_people; i++)
 		if (e->people[i].role == 'M' && e->people[i].seen_anywhere)
-			return "inactive";
-	return "never";
+			return INACTIVE;
+	return NEVER;
+}
+
+static const char *reason(const struct ms_act_entry *e)
+{
+	static const char *const names[] = { "no_maintainer", "inactive",
+					     "never" };
+
+	return names[reason_of(e)];
 }
 
 enum mode { MODE_URGENT, MODE_NEVER, MODE_NOMAINT };
 
 static bool selected(const struct ms_act_entry *e, enum mode mode)
 {
-	const char *r = reason(e);
+	enum reason r = reason_of(e);
 
 	switch (mode) {
 	case MODE_NEVER:
-		return !strcmp(r, "never");
+		/* no verdict on an entry whose code lives elsewhere */
+		return r == NEVER && !e->no_files;
 	case MODE_NOMAINT:
-		return !strcmp(r, "no_maintainer");
+		return r == NO_MAINTAINER;
 	case MODE_URGENT:
 		break;
 	}
-	if (!has_files(e->entry))
+	if (!has_files(e->entry) || e->no_files)
 		return false;
+	/* a role address is no active maintainer, but no inactive one */
 	for (size_t i = 0; i < e->nr_people; i++)
-		if (e->people[i].role == 'M' && !e->people[i].inactive)
+		if (e->people[i].role == 'M' && !e->people[i].inactive &&
+		    !e->people[i].role_address)
 			return false;
 	return true;
 }
@@ -146,7 +159,11 @@ static void print_text(FILE *fp, const struct ms_act_entry *e,
 			continue;
 		fprintf(fp, "  Maintainer ");
 		label(fp, p->name, p->email);
-		if (p->has_last) {
+		cli_act_print_also(fp, p);
+		if (p->role_address) {
+			fprintf(fp, ": a role or list address, not a "
+				"person\n");
+		} else if (p->has_last) {
 			ms_act_format(p->last_time, p->last_offset, false,
 				      true, date);
 			fprintf(fp, ": last active here %s\n", date);
@@ -215,6 +232,8 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e,
 			ms_out_kv_null(o, "last_activity");
 		}
 		ms_out_kv_bool(o, "seen_anywhere", p->seen_anywhere);
+		cli_act_json_also(o, p);
+		ms_out_kv_bool(o, "role_address", p->role_address);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);

@@ -1,6 +1,7 @@
 #include "activity.h"
 #include "history.h"
 #include "ident.h"
+#include "person.h"
 #include "store.h"
 #include "maintainers.h"
 #include "tree.h"
@@ -33,10 +34,15 @@ struct ms_activity {
 	struct maint_file *mf;
 	struct maint_index *idx;
 	struct ms_ident *ident;
+	bool no_plus_fold;
 	GArray *commits;          /* struct crec, in walk order */
 	GArray *ents;             /* uint32_t entry indexes */
 	GArray *tags;             /* struct ctag */
 	GHashTable *tokens;       /* interned trailer tokens */
+	GArray *maint_changes;    /* raw ids of commits touching MAINTAINERS */
+	bool *has_files;          /* per entry: some file of the tree is its */
+	GHashTable *lists;        /* comparable L: addresses */
+	GHashTable *used_domains; /* domains of addresses seen in commits */
 	GHashTable *match_cache;  /* path -> entries (match_path) */
 	GMutex match_lock;
 	int64_t newest;
@@ -266,6 +272,38 @@ static bool ends_with_by(const char *t)
 	return n > 3 && g_ascii_strcasecmp(t + n - 3, "-by") == 0;
 }
 
+/*
+ * The commit's author and the people of its trailers other than
+ * Signed-off-by are different people: one does not review one's own
+ * patch.  (Two Signed-off-by lines of one name are often one person
+ * applying their own patch under a second address, so they prove
+ * nothing.)
+ */
+static void note_distinct(struct ms_activity *a, const struct crec *r)
+{
+	const struct ctag *tags = &g_array_index(a->tags, struct ctag,
+						 r->tag_off);
+	unsigned ids[16];
+	size_t n = 0;
+
+	if (r->author != MS_IDENT_NONE)
+		ids[n++] = r->author;
+	for (unsigned t = 0; t < r->nr_tag && n < G_N_ELEMENTS(ids); t++)
+		if (strcmp(tags[t].token, "Signed-off-by"))
+			ids[n++] = tags[t].person;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = i + 1; k < n; k++)
+			ms_ident_note_distinct(a->ident, ids[i], ids[k]);
+}
+
+static bool is_maintainers_change(const struct ms_commit *c)
+{
+	for (size_t i = 0; i < c->nr_paths; i++)
+		if (!strcmp(c->paths[i], "MAINTAINERS"))
+			return true;
+	return false;
+}
+
 /* On the calling thread, in walk order. */
 static int collect(const struct ms_commit *c, void *data)
 {
@@ -281,6 +319,7 @@ static int collect(const struct ms_commit *c, void *data)
 	r.ctime = c->committer.time;
 	r.aoff = (int16_t)c->author.offset;
 	r.coff = (int16_t)c->committer.offset;
+	ms_ident_set_evidence(a->ident, c->id, true);
 	r.author = ms_ident_resolve(a->ident, c->author.name,
 				    c->author.email);
 	r.committer = ms_ident_resolve(a->ident, c->committer.name,
@@ -310,6 +349,9 @@ static int collect(const struct ms_commit *c, void *data)
 		g_array_append_val(a->tags, tag);
 		r.nr_tag++;
 	}
+	note_distinct(a, &r);
+	if (is_maintainers_change(c))
+		g_array_append_val(a->maint_changes, r.raw);
 	r.applier = r.committer;
 	if (last_sob != MS_IDENT_NONE &&
 	    (is_word_bot(c->committer.name) ||
@@ -321,6 +363,293 @@ static int collect(const struct ms_commit *c, void *data)
 	if (a->opts->progress)
 		a->opts->progress(a->commits->len, a->opts->progress_data);
 	return 0;
+}
+
+static void set_id(char id[41], const unsigned char raw[20]);
+
+struct mline {
+	char *name, *email, *key;     /* key: comparable address */
+};
+
+static void mline_free(gpointer p)
+{
+	struct mline *m = p;
+
+	g_free(m->name);
+	g_free(m->email);
+	g_free(m->key);
+	g_free(m);
+}
+
+/* The people of the M: and R: lines of MAINTAINERS text, by address. */
+static GHashTable *listed_people(const char *buf, size_t len)
+{
+	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					      mline_free);
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+
+		if (le - p > 2 && (p[0] == 'M' || p[0] == 'R') &&
+		    p[1] == ':') {
+			struct mline *m = g_new0(struct mline, 1);
+			char *v = g_strndup(p + 2, (size_t)(le - p - 2));
+
+			maint_parse_person(g_strstrip(v), &m->name, &m->email);
+			g_free(v);
+			if (m->email && *m->email) {
+				m->key = ms_email_normalize(m->email, 1);
+				if (!g_hash_table_contains(h, m->key))
+					g_hash_table_insert(h, m->key, m);
+				else
+					mline_free(m);
+			} else {
+				mline_free(m);
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return h;
+}
+
+static bool same_local_part(const char *a, const char *b)
+{
+	const char *at_a = strchr(a, '@'), *at_b = strchr(b, '@');
+
+	return at_a && at_b && at_a - a >= 4 && at_a - a == at_b - b &&
+		!g_ascii_strncasecmp(a, b, (size_t)(at_a - a));
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	char *ka = ms_name_key(a), *kb = ms_name_key(b);
+	bool r = ka && kb && !strcmp(ka, kb);
+
+	g_free(ka);
+	g_free(kb);
+	return r;
+}
+
+/*
+ * MAINTAINERS history: a commit that takes "Name <old>" out of the M:
+ * and R: lines and puts "Name <new>" in (same name, or same local part)
+ * records one person's change of address.
+ */
+static void join_history(struct ms_activity *a, struct ms_diags *diags)
+{
+	(void)diags;
+	for (guint i = 0; i < a->maint_changes->len; i++) {
+		const unsigned char *raw = &g_array_index(a->maint_changes,
+							  unsigned char,
+							  i * 20);
+		char id[41], parent[43];
+		char *nbuf = NULL, *obuf = NULL;
+		size_t nlen = 0, olen = 0;
+		GHashTable *nh, *oh;
+		GHashTableIter it;
+		gpointer k, v;
+
+		set_id(id, raw);
+		g_snprintf(parent, sizeof(parent), "%s^", id);
+		if (ms_history_read_file(a->opts->gitdir, id, "MAINTAINERS",
+					 &nbuf, &nlen) < 0 ||
+		    ms_history_read_file(a->opts->gitdir, parent,
+					 "MAINTAINERS", &obuf, &olen) < 0) {
+			g_free(nbuf);
+			g_free(obuf);
+			continue;
+		}
+		nh = listed_people(nbuf, nlen);
+		oh = listed_people(obuf, olen);
+		ms_ident_set_evidence(a->ident, id, false);
+		g_hash_table_iter_init(&it, oh);
+		while (g_hash_table_iter_next(&it, &k, &v)) {
+			const struct mline *old = v;
+			GHashTableIter jt;
+			gpointer k2, v2;
+
+			if (g_hash_table_contains(nh, k))
+				continue;
+			g_hash_table_iter_init(&jt, nh);
+			while (g_hash_table_iter_next(&jt, &k2, &v2)) {
+				const struct mline *new = v2;
+
+				if (g_hash_table_contains(oh, k2))
+					continue;
+				if (!same_name(old->name, new->name) &&
+				    !same_local_part(old->key, new->key))
+					continue;
+				ms_ident_join(a->ident,
+					ms_ident_resolve(a->ident, old->name,
+							 old->email),
+					ms_ident_resolve(a->ident, new->name,
+							 new->email),
+					MS_IDENT_MAINTAINERS, id);
+			}
+		}
+		g_hash_table_destroy(nh);
+		g_hash_table_destroy(oh);
+		g_free(nbuf);
+		g_free(obuf);
+	}
+	ms_ident_set_evidence(a->ident, NULL, false);
+}
+
+/* Resolve every M: and R: address, marked as listed. */
+static void resolve_listed(struct ms_activity *a)
+{
+	size_t n = maint_file_nr_entries(a->mf);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct maint_entry *me = maint_file_entry(a->mf, i);
+
+		for (size_t f = 0; f < me->nr_fields; f++) {
+			const struct maint_field *fl = &me->fields[f];
+			char *name = NULL, *email = NULL, *ev;
+
+			if (fl->key != 'M' && fl->key != 'R')
+				continue;
+			ev = g_strdup_printf("%s:%u", fl->file, fl->line);
+			ms_ident_set_evidence(a->ident, ev, false);
+			maint_parse_person(fl->value, &name, &email);
+			if (email && *email)
+				ms_ident_set_listed(a->ident,
+					ms_ident_resolve(a->ident, name,
+							 email));
+			g_free(ev);
+			g_free(name);
+			g_free(email);
+		}
+	}
+	ms_ident_set_evidence(a->ident, NULL, false);
+}
+
+/*
+ * After the walk: join people (MAINTAINERS history, equal names), then
+ * make every id of the records its group's, so that the queries compare
+ * people, not addresses.
+ */
+/* Which entries own a file of the tree; the L: addresses. */
+static void entry_facts(struct ms_activity *a)
+{
+	size_t n = maint_file_nr_entries(a->mf);
+
+	a->has_files = g_new0(bool, n ? n : 1);
+	for (size_t i = 0; i < ms_tree_nr_files(a->tree); i++) {
+		const uint32_t *m = match_path(a, ms_tree_path(a->tree, i));
+
+		for (size_t k = 0; k < m[0]; k++)
+			if (m[1 + k] < n)
+				a->has_files[m[1 + k]] = true;
+	}
+	a->lists = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					 NULL);
+	for (size_t i = 0; i < n; i++) {
+		const struct maint_entry *me = maint_file_entry(a->mf, i);
+
+		for (size_t f = 0; f < me->nr_fields; f++) {
+			char *name = NULL, *email = NULL;
+
+			if (me->fields[f].key != 'L')
+				continue;
+			maint_parse_person(me->fields[f].value, &name, &email);
+			if (email && *email)
+				g_hash_table_add(a->lists, ms_email_normalize(
+					email, !a->no_plus_fold));
+			g_free(name);
+			g_free(email);
+		}
+	}
+}
+
+static void join_people(struct ms_activity *a, struct ms_diags *diags)
+{
+	entry_facts(a);
+	resolve_listed(a);
+	join_history(a, diags);
+	if (!a->opts->no_name_join)
+		ms_ident_join_names(a->ident, diags);
+	for (guint i = 0; i < a->tags->len; i++) {
+		struct ctag *t = &g_array_index(a->tags, struct ctag, i);
+
+		t->person = ms_ident_root(a->ident, t->person);
+	}
+	for (guint ci = 0; ci < a->commits->len; ci++) {
+		struct crec *r = &g_array_index(a->commits, struct crec, ci);
+		const struct ctag *tags = &g_array_index(a->tags, struct ctag,
+							 r->tag_off);
+
+		r->author = ms_ident_root(a->ident, r->author);
+		r->committer = ms_ident_root(a->ident, r->committer);
+		r->applier = ms_ident_root(a->ident, r->applier);
+		r->reviewed = false;
+		for (unsigned t = 0; t < r->nr_tag; t++)
+			if (tags[t].review && tags[t].person != r->author)
+				r->reviewed = true;
+	}
+	a->used_domains = g_hash_table_new_full(g_str_hash, g_str_equal,
+						g_free, NULL);
+	for (size_t p = 0; p < ms_ident_count(a->ident); p++) {
+		const char *at;
+
+		if (!ms_ident_used(a->ident, (unsigned)p))
+			continue;
+		for (size_t i = 0; i < ms_ident_nr_addresses(a->ident,
+							     (unsigned)p); i++) {
+			enum ms_ident_source src;
+			const char *ev;
+			const char *e = ms_ident_address(a->ident, (unsigned)p,
+							 i, &src, &ev);
+
+			at = strrchr(e, '@');
+			if (at && at[1])
+				g_hash_table_add(a->used_domains,
+						 g_strdup(at + 1));
+		}
+	}
+}
+
+/* Words that make an address's local part a role's, not a person's. */
+static bool role_local_part(const char *email)
+{
+	static const char *const words[] = {
+		"support", "maintainer", "maintainers", "opensource",
+		"upstream", "team", "patches", "list", "lists", "drivers",
+		"help", "info", "admin", "bugs", "security", "devel", "kernel",
+		"linux", "qa", "sw", "all", NULL
+	};
+	const char *at = strrchr(email, '@');
+	char *local = g_ascii_strdown(email, at ? at - email : -1);
+	char **tok = g_strsplit_set(local, ".-_+", -1);
+	bool r = false;
+
+	for (size_t i = 0; tok[i] && !r; i++)
+		for (size_t k = 0; words[k] && !r; k++)
+			r = !strcmp(tok[i], words[k]);
+	g_strfreev(tok);
+	g_free(local);
+	return r;
+}
+
+/* Whether the listed address of `p` names a role or a list. */
+static bool is_role_address(const struct ms_activity *a,
+			    const struct ms_act_person *p)
+{
+	char *key;
+	const char *at;
+	bool r;
+
+	if (!*p->email || p->person == MS_IDENT_NONE || p->seen_anywhere)
+		return false;
+	key = ms_email_normalize(p->email, !a->no_plus_fold);
+	r = g_hash_table_contains(a->lists, key);
+	at = strrchr(key, '@');
+	if (!r && at && g_hash_table_contains(a->used_domains, at + 1))
+		r = role_local_part(key);
+	g_free(key);
+	return r;
 }
 
 int ms_activity_load(const struct ms_activity_load_opts *opts,
@@ -337,9 +666,11 @@ int ms_activity_load(const struct ms_activity_load_opts *opts,
 	a->commits = g_array_new(FALSE, FALSE, sizeof(struct crec));
 	a->ents = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	a->tags = g_array_new(FALSE, FALSE, sizeof(struct ctag));
+	a->maint_changes = g_array_new(FALSE, FALSE, 20);
 	a->tokens = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  NULL);
 	a->opts = opts;
+	a->no_plus_fold = opts->no_plus_fold;
 	a->ident = ms_ident_new(!opts->no_plus_fold);
 	a->match_cache = g_hash_table_new_full(g_str_hash, g_str_equal,
 					       g_free, g_free);
@@ -364,6 +695,10 @@ int ms_activity_load(const struct ms_activity_load_opts *opts,
 	else if (rc != MS_ENOTFOUND)
 		goto fail;
 	g_free(buf);
+	for (size_t i = 0; i < opts->nr_mailmaps; i++)
+		ms_ident_add_mailmap(a->ident, opts->mailmap_names[i],
+				     opts->mailmaps[i], opts->mailmap_lens[i],
+				     diags);
 	if (opts->aliases)
 		ms_ident_add_aliases(a->ident, opts->aliases_name,
 				     opts->aliases, opts->aliases_len, diags);
@@ -377,9 +712,13 @@ int ms_activity_load(const struct ms_activity_load_opts *opts,
 	wo.data = a;
 	rc = ms_store_history_walk(opts->store, opts->gitdir, &wo, NULL,
 				   diags);
-	a->opts = NULL;
-	if (rc < 0)
+	ms_ident_set_evidence(a->ident, NULL, false);
+	if (rc < 0) {
+		a->opts = NULL;
 		goto fail;
+	}
+	join_people(a, diags);
+	a->opts = NULL;
 	*out = a;
 	return 0;
 fail:
@@ -398,6 +737,12 @@ void ms_activity_free(struct ms_activity *a)
 	g_array_free(a->commits, TRUE);
 	g_array_free(a->ents, TRUE);
 	g_array_free(a->tags, TRUE);
+	g_array_free(a->maint_changes, TRUE);
+	g_free(a->has_files);
+	if (a->lists)
+		g_hash_table_destroy(a->lists);
+	if (a->used_domains)
+		g_hash_table_destroy(a->used_domains);
 	g_hash_table_destroy(a->tokens);
 	g_hash_table_destroy(a->match_cache);
 	g_mutex_clear(&a->match_lock);
@@ -541,10 +886,32 @@ static bool listed(const struct ms_act_entry *e, unsigned person)
 	return false;
 }
 
+/* The person's addresses other than the listed one. */
+static char **also(const struct ms_activity *a, const struct ms_act_person *p)
+{
+	char **all, *listed;
+	size_t n = 0;
+
+	if (p->person == MS_IDENT_NONE)
+		return g_new0(char *, 1);
+	all = ms_ident_group_addresses(a->ident, p->person);
+	listed = ms_email_normalize(p->email, !a->no_plus_fold);
+	for (size_t i = 0; all[i]; i++) {
+		if (!strcmp(all[i], listed))
+			g_free(all[i]);
+		else
+			all[n++] = all[i];
+	}
+	all[n] = NULL;
+	g_free(listed);
+	return all;
+}
+
 static void init_entry(const struct ms_activity *a, struct ms_act_entry *e,
 		       const struct maint_entry *me)
 {
 	e->entry = me;
+	e->no_files = a->has_files && !a->has_files[me->index];
 	e->people = g_new0(struct ms_act_person, me->nr_fields);
 	for (size_t f = 0; f < me->nr_fields; f++) {
 		const struct maint_field *fl = &me->fields[f];
@@ -563,6 +930,7 @@ static void init_entry(const struct ms_activity *a, struct ms_act_entry *e,
 		p->person = ms_ident_resolve(a->ident, name, email);
 		p->name = name ? name : g_strdup("");
 		p->email = email ? email : g_strdup("");
+		p->also = also(a, p);
 	}
 }
 
@@ -676,8 +1044,10 @@ int ms_activity_query(const struct ms_activity *a,
 
 			p->seen_anywhere = p->person != MS_IDENT_NONE &&
 				p->person < nr_people && seen[p->person];
-			p->inactive = !p->has_last ||
-				p->last_time < q->active_since;
+			p->role_address = is_role_address(a, p);
+			p->inactive = (!p->has_last ||
+				       p->last_time < q->active_since) &&
+				!p->role_address && !e->no_files;
 			if (p->has_last && (!e->has_last_activity ||
 			    p->last_time > e->last_activity)) {
 				e->has_last_activity = true;
@@ -708,6 +1078,7 @@ void ms_act_entries_free(struct ms_act_entry *e, size_t nr)
 		for (size_t k = 0; k < e[i].nr_people; k++) {
 			g_free(e[i].people[k].name);
 			g_free(e[i].people[k].email);
+			g_strfreev(e[i].people[k].also);
 		}
 		g_free(e[i].people);
 	}

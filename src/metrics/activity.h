@@ -35,6 +35,13 @@ struct ms_activity_load_opts {
 				   * MAINTAINERS and .mailmap are used. */
 	bool merges;              /* count merge commits too */
 	bool no_plus_fold;        /* keep user+tag@ apart from user@ */
+	bool no_name_join;        /* do not join people by equal names */
+	/* .mailmap texts besides the revision's (--mailmap FILE), named
+	 * for messages; may be NULL */
+	const char *const *mailmaps;
+	const size_t *mailmap_lens;
+	const char *const *mailmap_names;
+	size_t nr_mailmaps;
 	/* a gitdm aliases file's text (may be NULL), named for messages */
 	const char *aliases;
 	size_t aliases_len;
@@ -101,8 +108,16 @@ struct ms_act_person {
 				   * owned by the result */
 	char *email;              /* as listed (may be "") */
 	unsigned person;          /* ident.h id */
+	/* the person's other addresses (joined through .mailmap, aliases,
+	 * MAINTAINERS history or the name), NULL-terminated, owned */
+	char **also;
 	struct ms_act_last author, committer, tags;
-	bool inactive;
+	bool inactive;            /* never for a role address, nor in an
+				   * entry without files */
+	/* a role or list address, not a person: never in the history, an
+	 * entry's L: list or a role word ("support", "maintainers"...) at
+	 * a domain whose people are in the history */
+	bool role_address;
 	bool seen_anywhere;       /* in any commit of the history, any role */
 	int64_t last_time;        /* newest activity in the entry, if any */
 	int last_offset;
@@ -122,6 +137,9 @@ struct ms_act_count {
 struct ms_act_entry {
 	const struct maint_entry *entry;
 	const char *status;       /* the S: value, or NULL */
+	/* no file of the tree is the entry's (its code lives elsewhere): no
+	 * one in it is called inactive */
+	bool no_files;
 	size_t commits;           /* in the window, touching the entry */
 	size_t reviewed;          /* ... with a review or ack by another */
 	bool has_last_activity;   /* any listed person's, up to until */

@@ -88,8 +88,10 @@ ok(any(l.startswith("    Author " + newest.split()[1][:12]) for l in alpha),
    "\n".join(alpha))
 
 beta = b["BETA SUBSYSTEM"]
-ok("home.example.net" not in r.out,
-   "Mark's second address never shows (mailmap)")
+eq([l for l in r.out.splitlines() if "home.example.net" in l],
+   ["  Mark Twoaddr <mark@work.example.com> (also: "
+    "mark@home.example.net):"],
+   "Mark's second address shows only as joined to him (mailmap)")
 eq([l.strip() for l in beta if l.startswith("    [")],
    ["[2]: rex@example.net"],
    "Mark's own reviews do not make him a top reviewer of his entry")
@@ -118,9 +120,14 @@ ok("  INACTIVE MAINTAINER Zed Idle <zed@example.org>" in r.out,
    "--inactive-after 18m: Zed is inactive", r.out)
 eq(list(blocks(r.out)), ["ZETA IDLE"], "ENTRY arguments select entries")
 
-r = run("activity", "--repo", repo, "--no-plus-fold", "BETA SUBSYSTEM")
+r = run("activity", "--repo", repo, "--no-plus-fold", "--no-name-join",
+        "BETA SUBSYSTEM")
 ok("  INACTIVE MAINTAINER Pete Plus <pete@example.org>" in r.out,
-   "--no-plus-fold: Pete's plus-address is someone else", r.out)
+   "--no-plus-fold --no-name-join: Pete's plus-address is someone else",
+   r.out)
+r = run("activity", "--repo", repo, "--no-plus-fold", "BETA SUBSYSTEM")
+ok("INACTIVE" not in r.out, "--no-plus-fold alone: Pete's plus-address "
+   "still joins him by his name", r.out)
 
 r = run("activity", "--repo", repo, "--min-commits", "50")
 eq(sorted(blocks(r.out)),

@@ -117,7 +117,8 @@ eq([(t["tag"], t["email"], t["commit"])
    "Zed's Reviewed-by has no trace on the list")
 eq(bar["defacto_maintainers"], [], "one applied patch makes nobody "
    "de-facto")
-ok(bar["people"][0]["inactive"], "the role address is inactive")
+ok(not bar["people"][0]["inactive"] and bar["people"][0]["role_address"],
+   "the role address is reported as one, not as an inactive person")
 
 baz = ents["BAZ LEGACY DRIVER"]
 eq([(d["email"], d["applied"], d["first_replies"])
