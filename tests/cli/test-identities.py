@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Identities on the planted repository of fixtures/gen/gen-ident.py
+(fixtures/gen/README.md "Identities"): every verdict that depends on who
+is who, in text and JSON, with and without --no-name-join."""
+import os
+import subprocess
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+
+tmp = tmpdir()
+repo = os.path.join(tmp, "ident.git")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                             "gen-ident.py"), repo],
+               check=True)
+
+
+def blocks(text):
+    out = {}
+    for b in text.strip("\n").split("\n\n"):
+        lines = b.splitlines()
+        out[lines[0][len("Subsystem "):]] = lines[1:]
+    return out
+
+
+def inactive(text):
+    return sorted(l.strip() for l in text.splitlines()
+                  if l.startswith("  INACTIVE "))
+
+
+# activity: only the listed Wei (a) is inactive; everyone else is active
+# through a joined address, is a role address, or has no files here
+r = run("activity", "--repo", repo)
+eq(r.rc, 0, "activity exits 0")
+eq(inactive(r.out), ["INACTIVE MAINTAINER Wei Zhang <wei@a.example>"],
+   "one INACTIVE verdict: the Wei who stopped, not his namesake")
+b = blocks(r.out)
+eq(b["ACCENT DRIVER"][2], "  Zolt\u00e1n N\u00e9meth "
+   "<zoltan@listed.example> (also: zn@corp.example):",
+   "accents: 'Zoltan Nemeth' in git is the listed Zolt\u00e1n")
+eq(b["PETER DRIVER"][2], "  Peter Listed <peter@listed.example> (also: "
+   "pl@home.example):", "the listed address only in MAINTAINERS: Peter "
+   "commits from home")
+eq(b["MOVED DRIVER"][2], "  Hana Moved <hmoved@newcorp.example> (also: "
+   "hmoved@oldcorp.example):", "the MAINTAINERS change of address")
+eq(b["HOMONYM DRIVER"][2], "  Wei Zhang <wei@a.example>:",
+   "two Weis who review each other stay two")
+ok("  No files in this tree (its code lives elsewhere): no verdict"
+   in b["REMOTE TOOL"], "REMOTE TOOL has no files here", b["REMOTE TOOL"])
+ok("  ROLE ADDRESS support@corp.example: not a person (never in the "
+   "history; a list, or a role at a domain whose people are)"
+   in b["ROLE DRIVER"], "the role address is one", b["ROLE DRIVER"])
+ok(".mailmap:3: not a mailmap line" in r.err,
+   "the malformed .mailmap line is named with file:line", r.err)
+ok("the name 'sam many' joins 6 addresses" in r.err,
+   "a name joining six addresses is warned about", r.err)
+
+r = run("activity", "--repo", repo, "--json")
+eq(r.rc, 0, "activity --json exits 0")
+ents = {e["name"]: e for e in r.json()["entries"]}
+people = {(n, p["email"]): p for n, e in ents.items() for p in e["people"]}
+eq(sorted(k for k, p in people.items() if p["inactive"]),
+   [("HOMONYM DRIVER", "wei@a.example")], "JSON: the one inactive")
+eq(people[("ACCENT DRIVER", "zoltan@listed.example")]["also"],
+   ["zn@corp.example"], "JSON: Zolt\u00e1n's other address")
+eq(people[("MOVED DRIVER", "hmoved@newcorp.example")]["also"],
+   ["hmoved@oldcorp.example"], "JSON: Hana's old address")
+eq(people[("HOMONYM DRIVER", "wei@a.example")]["also"], [],
+   "JSON: the listed Wei has no other address")
+eq(sorted(people[("BIG NAME DRIVER", "sam@one.example")]["also"]),
+   ["sam@%s.example" % d for d in ("five", "four", "six", "three",
+                                   "two")], "JSON: Sam's five others")
+ok(people[("ROLE DRIVER", "support@corp.example")]["role_address"] and
+   not people[("ROLE DRIVER", "cora@corp.example")]["role_address"],
+   "JSON: the role address, not Cora's")
+eq(sorted(n for n, e in ents.items() if e["no_files"]), ["REMOTE TOOL"],
+   "JSON: REMOTE TOOL has no files")
+
+# --no-name-join: only the MAINTAINERS history and .mailmap join
+r = run("activity", "--repo", repo, "--no-name-join")
+eq(inactive(r.out),
+   ["INACTIVE MAINTAINER Peter Listed <peter@listed.example>",
+    "INACTIVE MAINTAINER Sam Many <sam@one.example>",
+    "INACTIVE MAINTAINER Wei Zhang <wei@a.example>",
+    "INACTIVE MAINTAINER Zolt\u00e1n N\u00e9meth <zoltan@listed.example>"],
+   "--no-name-join: the name-joined are inactive again, Hana is not")
+
+# urgent: never "never active" for anyone active under another address
+r = run("urgent", "--repo", repo, "--min-commits", "0", "--never")
+eq(r.rc, 0, "urgent --never exits 0")
+eq(r.out, "", "urgent --never: nobody (REMOTE TOOL has no files here)")
+r = run("urgent", "--repo", repo, "--min-commits", "1", "--json")
+eq([e["name"] for e in r.json()["entries"]], ["HOMONYM DRIVER"],
+   "urgent: only the entry whose maintainer stopped")
+
+# bad input: --mailmap with a malformed line, non-UTF-8 names
+mm = os.path.join(tmp, "extra.mailmap")
+with open(mm, "wb") as fp:
+    fp.write(b"Wei Zhang <wei@a.example> <wzhang@b.example>\n"
+             b"<broken@example\n"
+             b"N\xe9meth \xff <nobody@example.org>\n")
+r = run("activity", "--repo", repo, "--mailmap", mm, "HOMONYM DRIVER")
+eq(r.rc, 0, "--mailmap exits 0")
+ok(mm + ":2: " in r.err, "the malformed --mailmap line named with "
+   "file:line", r.err)
+eq(inactive(r.out), [], "the rest is used: a mailmap joining the two "
+   "Weis is believed over the evidence")
+r = run("activity", "--repo", repo, "--mailmap",
+        os.path.join(tmp, "nope"))
+eq(r.rc, 1, "a missing --mailmap file: exit 1")
+ok("cannot read" in r.err, "...said so", r.err)
+
+subprocess.run(["rm", "-rf", tmp])
+done()
