@@ -1,4 +1,5 @@
 #include "credits.h"
+#include "person.h"
 
 #include <glib.h>
 #include <string.h>
@@ -62,8 +63,17 @@ static GArray *parse(const char *text)
 		if (cur && n) {
 			cur->last_line_end = end;
 			cur->end = end;
-			if (l[0] == 'E' && n >= 2 && l[1] == ':')
-				g_ptr_array_add(cur->emails, value_of(l, n));
+			if ((l[0] == 'E' || l[0] == 'M') && n >= 2 &&
+			    l[1] == ':') {
+				char *v = value_of(l, n), *nm, *em;
+
+				/* "M: Name <addr>" in a few old records */
+				ms_person_parse(v, -1, &nm, &em);
+				g_ptr_array_add(cur->emails, em ? em :
+						g_strdup(v));
+				g_free(nm);
+				g_free(v);
+			}
 			if (l[0] == 'D' && n >= 2 && l[1] == ':')
 				cur->last_d_end = end;
 		}
@@ -72,23 +82,59 @@ static GArray *parse(const char *text)
 	return recs;
 }
 
-bool credits_has(const char *text, const char *name, const char *email)
+static bool same_name(const char *a, const char *b)
 {
-	GArray *recs = parse(text);
-	bool found = false;
+	char *ka, *kb;
+	bool r;
 
-	for (guint i = 0; i < recs->len && !found; i++) {
+	if (!a || !b)
+		return false;
+	if (!g_utf8_collate(a, b))
+		return true;
+	ka = ms_name_key(a);
+	kb = ms_name_key(b);
+	r = ka && kb && !strcmp(ka, kb);
+	g_free(ka);
+	g_free(kb);
+	return r;
+}
+
+static bool has_email(const struct record *r, const char *email)
+{
+	for (guint k = 0; email && k < r->emails->len; k++)
+		if (!g_ascii_strcasecmp(r->emails->pdata[k], email))
+			return true;
+	return false;
+}
+
+/* The person's record: by any address first, then by name. */
+static struct record *find_record(GArray *recs, const char *name,
+				  const char *email, const char *const *also)
+{
+	for (guint i = 0; i < recs->len; i++) {
 		struct record *r = &g_array_index(recs, struct record, i);
 
-		if (email) {
-			for (guint k = 0; k < r->emails->len; k++)
-				if (!g_ascii_strcasecmp(r->emails->pdata[k],
-							email))
-					found = true;
-		} else if (name && !strcmp(r->name, name)) {
-			found = true;
-		}
+		if (has_email(r, email))
+			return r;
+		for (size_t k = 0; also && also[k]; k++)
+			if (has_email(r, also[k]))
+				return r;
 	}
+	for (guint i = 0; i < recs->len; i++) {
+		struct record *r = &g_array_index(recs, struct record, i);
+
+		if (same_name(r->name, name))
+			return r;
+	}
+	return NULL;
+}
+
+bool credits_has(const char *text, const char *name, const char *email,
+		 const char *const *also)
+{
+	GArray *recs = parse(text);
+	bool found = find_record(recs, name, email, also) != NULL;
+
 	free_records(recs);
 	return found;
 }
@@ -106,22 +152,13 @@ char *credits_sort_key(const char *name)
 }
 
 char *credits_add(const char *text, const char *name, const char *email,
-		  const char *what)
+		  const char *const *also, const char *what)
 {
 	GArray *recs = parse(text);
 	GString *out = g_string_new(NULL);
-	struct record *mine = NULL;
+	struct record *mine = find_record(recs, name, email, also);
 	size_t at;
 
-	for (guint i = 0; i < recs->len && !mine; i++) {
-		struct record *r = &g_array_index(recs, struct record, i);
-
-		for (guint k = 0; email && k < r->emails->len; k++)
-			if (!g_ascii_strcasecmp(r->emails->pdata[k], email))
-				mine = r;
-		if (!email && !strcmp(r->name, name))
-			mine = r;
-	}
 	if (mine) {
 		at = mine->last_d_end ? mine->last_d_end : mine->last_line_end;
 		g_string_append_len(out, text, (gssize)at);
@@ -133,17 +170,36 @@ char *credits_add(const char *text, const char *name, const char *email,
 		char *key = credits_sort_key(name);
 
 		at = strlen(text);
-		for (guint i = 0; i < recs->len; i++) {
+		/* between two neighbours in order, never before the first
+		 * record: one out-of-order early record must not pull new
+		 * ones to the top */
+		for (guint i = 1; i < recs->len; i++) {
+			struct record *prev = &g_array_index(recs,
+				struct record, i - 1);
 			struct record *r = &g_array_index(recs, struct record,
 							  i);
+			char *pk = credits_sort_key(prev->name);
 			char *rk = credits_sort_key(r->name);
-			int c = strcmp(rk, key);
+			bool fits = strcmp(pk, key) <= 0 &&
+				    strcmp(rk, key) > 0;
 
+			g_free(pk);
 			g_free(rk);
-			if (c > 0) {
+			if (fits) {
 				at = r->start;
 				break;
 			}
+		}
+		if (at == strlen(text) && recs->len > 1) {
+			/* sorting before the first record: just after it */
+			struct record *first = &g_array_index(recs,
+				struct record, 0);
+			char *fk = credits_sort_key(first->name);
+
+			if (strcmp(key, fk) < 0)
+				at = g_array_index(recs, struct record,
+						   1).start;
+			g_free(fk);
 		}
 		g_string_append_len(out, text, (gssize)at);
 		if (at == strlen(text)) {

@@ -9,21 +9,26 @@
 #include <stddef.h>
 
 /*
- * Whether `text` already has a record for the person: one of its E:
- * lines equals `email` (case-insensitively), or, with no email, its N:
- * line equals `name`.
+ * Whether `text` already has a record for the person: the address of one
+ * of its E: lines, or of the M: lines some old records use, equals
+ * `email` or one of `also` (the person's other addresses,
+ * NULL-terminated, may be NULL), case-insensitively; or its N: line is
+ * `name` (ms_name_key(), so accents and case do not matter).
  */
-bool credits_has(const char *text, const char *name, const char *email);
+bool credits_has(const char *text, const char *name, const char *email,
+		 const char *const *also);
 
 /*
  * Return a new text (g_free) with the person credited for `what`: a "D:"
- * line appended to their existing record, or a new record
- * "N: name / E: email / D: what" inserted before the first record whose
- * surname sorts after theirs (CREDITS is sorted by surname).  `email` may
- * be NULL.
+ * line appended to their existing record (found as credits_has() does),
+ * or a new record "N: name / E: email / D: what" put where its surname
+ * sorts among its neighbours: after the first record whose key is not
+ * above it and before the next one that is (CREDITS is mostly, not
+ * perfectly, sorted by surname); never before the first record, at the
+ * end when no place fits.  `email` and `also` may be NULL.
  */
 char *credits_add(const char *text, const char *name, const char *email,
-		  const char *what);
+		  const char *const *also, const char *what);
 
 /* The sort key of a name: its last word, then the whole name, folded. */
 char *credits_sort_key(const char *name);

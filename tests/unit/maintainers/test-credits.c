@@ -19,9 +19,16 @@ static const char *credits =
 	"D: and there\n"
 	"S: Buenos Aires\n"
 	"\n"
+	"N: Simon Horman\n"
+	"M: horms@verge.net.au\n"
+	"D: IPVS\n"
+	"\n"
 	"N: Linus Torvalds\n"
 	"E: torvalds@linux-foundation.org\n"
 	"D: Original kernel hacker\n";
+
+static const char *const also[] = { "old@example.com",
+				    "werner@almesberger.net", NULL };
 
 int main(void)
 {
@@ -30,30 +37,58 @@ int main(void)
 	struct ms_patch_file f;
 	struct ms_patch p;
 
-	ok(credits_has(credits, NULL, "WERNER@almesberger.net"),
+	ok(credits_has(credits, NULL, "WERNER@almesberger.net", NULL),
 	   "found by email, case-insensitively");
-	ok(!credits_has(credits, "Nobody", "nobody@example.com"), "absent");
+	ok(!credits_has(credits, "Nobody", "nobody@example.com", NULL),
+	   "absent");
+	ok(credits_has(credits, "Someone", "new@example.com", also),
+	   "found by a joined address");
+	ok(credits_has(credits, "Simon Horman", "simon@new.example", NULL),
+	   "found by name when no address matches");
+	ok(credits_has(credits, NULL, "HORMS@verge.net.au", NULL),
+	   "found by the address of an old record's M: line");
 
-	s = credits_add(credits, "Jane Bravo", "jane@example.com",
+	s = credits_add(credits, "Jane Bravo", "jane@example.com", NULL,
 			"NETWORKING [TLS]");
 	ok(strstr(s, "D: and there\nS: Buenos Aires\n\nN: Jane Bravo\n"
 		  "E: jane@example.com\nD: NETWORKING [TLS]\n\n"
-		  "N: Linus Torvalds\n") != NULL,
-	   "new record between Almesberger and Torvalds", s);
+		  "N: Simon Horman\n") != NULL,
+	   "new record between Almesberger and Horman", s);
 	g_free(s);
 
-	s = credits_add(credits, "Zed Zulu", "zed@example.com", "ZETA");
+	s = credits_add(credits, "Zed Zulu", "zed@example.com", NULL, "ZETA");
 	ok(g_str_has_suffix(s, "D: Original kernel hacker\n\nN: Zed Zulu\n"
 			    "E: zed@example.com\nD: ZETA\n"), "appended last");
 	g_free(s);
 
-	s = credits_add(credits, "Aaron Aardvark", NULL, "FIRST");
-	ok(strstr(s, "----------\n\nN: Aaron Aardvark\nD: FIRST\n\n"
-		  "N: Matti Aarnio\n") != NULL, "first record, no email");
+	s = credits_add(credits, "Aaron Aardvark", NULL, NULL, "FIRST");
+	ok(strstr(s, "D: Alpha systems hacking, IPv6 and other network "
+		  "related stuff\n\nN: Aaron Aardvark\nD: FIRST\n\n"
+		  "N: Werner Almesberger\n") != NULL,
+	   "never before the first record (no email)", s);
+	g_free(s);
+
+	s = credits_add(credits, "Simon Horman", "simon@new.example", NULL,
+			"NETFILTER");
+	ok(strstr(s, "M: horms@verge.net.au\nD: IPVS\nD: NETFILTER\n") !=
+	   NULL, "the M: record of Simon Horman gains the D: line", s);
+	ok(!strstr(s, "E: simon@new.example"), "no duplicate record", s);
+	g_free(s);
+
+	s = credits_add(credits, "Werner A", "new@example.com", also, "ATM");
+	ok(strstr(s, "D: and there\nD: ATM\n") != NULL,
+	   "a joined address finds the record", s);
+	g_free(s);
+
+	s = credits_add(credits, "Mia Mmm", "mia@example.com", NULL, "M");
+	ok(strstr(s, "S: Buenos Aires\n\nN: Simon Horman") != NULL &&
+	   strstr(s, "D: IPVS\n\nN: Mia Mmm\nE: mia@example.com\nD: M\n"
+		  "\nN: Linus Torvalds") != NULL,
+	   "sorted among neighbours: between Horman and Torvalds", s);
 	g_free(s);
 
 	s = credits_add(credits, "W. Almesberger", "werner@almesberger.net",
-			"ATM DRIVERS");
+			NULL, "ATM DRIVERS");
 	ok(strstr(s, "D: and there\nD: ATM DRIVERS\nS: Buenos Aires\n") !=
 	   NULL, "existing record: a D: line after the last D:");
 	ok(!strstr(s, "N: W. Almesberger"), "no second record");
@@ -65,7 +100,8 @@ int main(void)
 
 	f.path = "CREDITS";
 	f.old = credits;
-	f.new = s = credits_add(credits, "Jörg Müller", "j@example.de", "X");
+	f.new = s = credits_add(credits, "Jörg Müller", "j@example.de", NULL,
+				"X");
 	p.from = "Jörg Müller <j@example.de>";
 	p.date = 1600000000;
 	p.date_offset = 120;
