@@ -169,6 +169,111 @@ static void append_names(GString *s, GPtrArray *names)
 	}
 }
 
+/* The names' last words: "Ann Example" -> "Example". */
+static GPtrArray *surnames(GPtrArray *names)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; i < names->len; i++) {
+		const char *n = names->pdata[i];
+		const char *sp = strrchr(n, ' ');
+
+		g_ptr_array_add(out, g_strdup(sp && sp[1] && !strchr(n, '@') ?
+					      sp + 1 : n));
+	}
+	return out;
+}
+
+static void subject_form(GString *subj, const char *short_name,
+			 GPtrArray *moved, GPtrArray *removed,
+			 GPtrArray *reviewers)
+{
+	g_string_printf(subj, "MAINTAINERS: %s: ", short_name);
+	if (moved->len) {
+		g_string_append(subj, "move ");
+		append_names(subj, moved);
+		g_string_append(subj, " to CREDITS");
+	}
+	if (removed->len) {
+		g_string_append(subj, moved->len ? ", remove " : "remove ");
+		append_names(subj, removed);
+	}
+	if (reviewers->len) {
+		g_string_append(subj, moved->len || removed->len ?
+				", remove " : "remove ");
+		append_names(subj, reviewers);
+		g_string_append(subj, " from reviewers");
+	}
+}
+
+#define SUBJECT_MAX 75
+
+/*
+ * The subject within SUBJECT_MAX characters: full names, else surnames,
+ * else a count, else the entry's name cut.
+ */
+static void fit_subject(GString *subj, const char *short_name,
+			GPtrArray *moved, GPtrArray *removed,
+			GPtrArray *reviewers)
+{
+	GPtrArray *m, *r, *v;
+	size_t n = moved->len + removed->len + reviewers->len;
+	char *name;
+
+	subject_form(subj, short_name, moved, removed, reviewers);
+	if (g_utf8_strlen(subj->str, -1) <= SUBJECT_MAX)
+		return;
+	m = surnames(moved);
+	r = surnames(removed);
+	v = surnames(reviewers);
+	subject_form(subj, short_name, m, r, v);
+	g_ptr_array_free(m, TRUE);
+	g_ptr_array_free(r, TRUE);
+	g_ptr_array_free(v, TRUE);
+	if (g_utf8_strlen(subj->str, -1) <= SUBJECT_MAX)
+		return;
+	name = g_strdup(short_name);
+	for (;;) {
+		g_string_printf(subj, "MAINTAINERS: %s: retire %zu inactive "
+				"%s", name, n, n == 1 ? "person" : "people");
+		if (g_utf8_strlen(subj->str, -1) <= SUBJECT_MAX ||
+		    !*name)
+			break;
+		*g_utf8_offset_to_pointer(name, g_utf8_strlen(name, -1) - 1)
+			= '\0';
+		g_strchomp(name);
+	}
+	g_free(name);
+}
+
+/* "Cc:" the people a patch removes and the entry's lists. */
+static void append_cc(GString *body, const struct maint_entry *e,
+		      GPtrArray *found)
+{
+	for (guint k = 0; k < found->len; k++) {
+		const struct retire_person *rp = found->pdata[k];
+
+		if (!rp->email)
+			continue;
+		if (rp->name && *rp->name)
+			g_string_append_printf(body, "Cc: %s <%s>\n",
+					       rp->name, rp->email);
+		else
+			g_string_append_printf(body, "Cc: %s\n", rp->email);
+	}
+	for (size_t k = 0; k < e->nr_fields; k++) {
+		char *name = NULL, *email = NULL;
+
+		if (e->fields[k].key != 'L')
+			continue;
+		maint_parse_person(e->fields[k].value, &name, &email);
+		if (email && *email)
+			g_string_append_printf(body, "Cc: %s\n", email);
+		g_free(name);
+		g_free(email);
+	}
+}
+
 /*
  * Rewrite `text` without the lines in `drop` (1-based line numbers, in a
  * hash set), with entry `e`'s S: set to Orphan when `orphan`.
@@ -354,7 +459,7 @@ int retire_build(const char *maintainers, const char *credits,
 				for (guint d = 0; d < entries->len; d++) {
 					char *c = credits_add(
 						new_c, display(rp), rp->email,
-						entries->pdata[d]);
+						rp->also, entries->pdata[d]);
 
 					g_free(new_c);
 					new_c = c;
@@ -367,23 +472,7 @@ int retire_build(const char *maintainers, const char *credits,
 
 		short_name = retire_short_name(pl->entry);
 		subj = g_string_new(NULL);
-		g_string_append_printf(subj, "MAINTAINERS: %s: ", short_name);
-		if (moved->len) {
-			g_string_append(subj, "move ");
-			append_names(subj, moved);
-			g_string_append(subj, " to CREDITS");
-		}
-		if (removed->len) {
-			g_string_append(subj, moved->len ? ", remove " :
-					"remove ");
-			append_names(subj, removed);
-		}
-		if (reviewers->len) {
-			g_string_append(subj, moved->len || removed->len ?
-					", remove " : "remove ");
-			append_names(subj, reviewers);
-			g_string_append(subj, " from reviewers");
-		}
+		fit_subject(subj, short_name, moved, removed, reviewers);
 		body = g_string_new(NULL);
 		for (guint k = 0; k < found->len; k++) {
 			const struct retire_person *rp = found->pdata[k];
@@ -415,6 +504,7 @@ int retire_build(const char *maintainers, const char *credits,
 				g_string_append_c(body, '\n');
 			g_string_append_c(body, '\n');
 		}
+		append_cc(body, e, found);
 		g_string_append_printf(body, "Signed-off-by: %s\n", opts->from);
 		p->entry = pl->entry;
 		p->subject = g_string_free(subj, FALSE);

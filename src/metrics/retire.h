@@ -22,6 +22,9 @@ struct retire_person {
 	char role;            /* 'M' or 'R' */
 	const char *why;      /* one clause: "no authored, committed or
 			       * tagged change since 2018-05-02" */
+	/* the person's other addresses (NULL-terminated, may be NULL): a
+	 * CREDITS record under any of them is theirs */
+	const char *const *also;
 };
 
 struct retire_plan {
@@ -62,7 +65,9 @@ struct retire_series {
  * line from the entry, set "S: Orphan" when no M: remains, and credit a
  * maintainer in CREDITS once they are listed nowhere any more (one record,
  * a D: line per entry they left; an existing record gains D: lines;
- * reviewers are not credited).  `credits` may be NULL only with
+ * reviewers are not credited).  Each patch Cc's the people it removes
+ * and the entry's L: lists, and its subject stays within 75 characters.
+ * `credits` may be NULL only with
  * opts->no_credits.  Plans whose people cannot be found are reported in
  * `diags` and skipped.  Returns 0 or a negative code.
  */

@@ -47,17 +47,18 @@ static const char *credits =
 int main(void)
 {
 	struct retire_person alpha[] = {
-		{ "Alice Old", "alice@example.com", 'M', "why A" },
-		{ "Eve Quiet", "eve@example.com", 'R', "why E" },
+		{ "Alice Old", "alice@example.com", 'M', "why A", NULL },
+		{ "Eve Quiet", "eve@example.com", 'R', "why E", NULL },
 	};
 	struct retire_person beta[] = {
-		{ NULL, "dan@example.com", 'M', "why D" },
+		{ NULL, "dan@example.com", 'M', "why D", NULL },
 	};
 	struct retire_person gamma[] = {
-		{ "ALICE OLD", "Alice+gamma@Example.com", 'M', "why A2" },
+		{ "ALICE OLD", "Alice+gamma@Example.com", 'M', "why A2",
+		  NULL },
 	};
 	struct retire_person missing[] = {
-		{ "Nobody", "nobody@example.com", 'M', "x" },
+		{ "Nobody", "nobody@example.com", 'M', "x", NULL },
 	};
 	struct retire_plan plans[] = {
 		{ "ALPHA DRIVER", alpha, 2, "Subsystem ALPHA DRIVER\n  ..." },
@@ -80,11 +81,12 @@ int main(void)
 
 	is_str(s->patches[0].file_name, "0000-cover-letter.patch", "cover");
 	is_str(s->patches[1].subject, "MAINTAINERS: ALPHA DRIVER: remove "
-	       "Alice Old, remove Eve Quiet from reviewers",
-	       "Alice still in GAMMA: removed, not moved; Eve a reviewer");
+	       "Old, remove Quiet from reviewers",
+	       "Alice still in GAMMA: removed, not moved; Eve a reviewer; "
+	       "surnames keep the subject within 75 characters");
 	ok(!s->patches[1].credits_changed, "no CREDITS change in patch 1");
 	is_str(s->patches[1].file_name, "0001-MAINTAINERS-ALPHA-DRIVER-remove-"
-	       "Alice-Old-remove-Eve.patch",
+	       "Old-remove-Quiet-fro.patch",
 	       "format-patch file name, subject cut at 52 characters");
 	is_str(s->patches[2].subject, "MAINTAINERS: BETA DRIVER: move "
 	       "dan@example.com to CREDITS", "no name: the address stands in");
@@ -97,8 +99,12 @@ int main(void)
 	ok(strstr(s->patches[1].text->str, "[PATCH 1/3]") != NULL,
 	   "numbered 1/3");
 	ok(strstr(s->patches[1].text->str, "\nSubsystem ALPHA DRIVER\n  ...\n"
-		  "\nSigned-off-by: Ann Auditor <ann@example.org>\n---\n") !=
-	   NULL, "report block and sign-off in the message");
+		  "\nCc: Alice Old <alice@example.com>\n"
+		  "Cc: Eve Quiet <eve@example.com>\n"
+		  "Cc: alpha@lists.example.org\n"
+		  "Signed-off-by: Ann Auditor <ann@example.org>\n---\n") !=
+	   NULL, "report block, Cc the people and the list, sign-off",
+	   s->patches[1].text->str);
 	ok(strstr(s->patches[1].text->str, "Alice Old, listed as maintainer "
 		  "of ALPHA DRIVER, has why A.") != NULL, "the sentence");
 
@@ -119,6 +125,50 @@ int main(void)
 	ok(!strstr(s->patches[0].text->str, "diff --git"),
 	   "cover letter has no diff");
 	retire_series_free(s);
+	ms_diags_release(&diags);
+
+	/* too long even with surnames: a count */
+	{
+		struct retire_person many[] = {
+			{ "Alice Averyveryverylongsurname", "alice@example.com",
+			  'M', "why", NULL },
+			{ "Eve Anotherveryverylongsurname", "eve@example.com",
+			  'R', "why", NULL },
+		};
+		struct retire_plan one = { "ALPHA DRIVER", many, 2, NULL };
+		char *m = g_strdup(maintainers);
+
+		/* the names as MAINTAINERS has them are matched by address */
+		ok(retire_build(m, credits, &one, 1, &opts, &s,
+				&diags) == 0, "built");
+		is_str(s->patches[1].subject, "MAINTAINERS: ALPHA DRIVER: "
+		       "retire 2 inactive people", "a count when names do "
+		       "not fit");
+		retire_series_free(s);
+		g_free(m);
+	}
+	{
+		const char *const al[] = { "werner@example.net", NULL };
+		struct retire_person w[] = {
+			{ "Werner Newjob", "werner@newjob.example", 'M', "why",
+			  al },
+		};
+		struct retire_plan pw = { "BETA DRIVER (THE OLD ONE)", w, 1,
+					  NULL };
+		char *m = g_strdup_printf("%s\nWERNER\nM:\tWerner Newjob "
+					  "<werner@newjob.example>\nS:\t"
+					  "Maintained\nF:\tw/\n", maintainers);
+
+		pw.entry = "WERNER";
+		ok(retire_build(m, credits, &pw, 1, &opts, &s, &diags) == 0,
+		   "built");
+		ok(strstr(s->credits, "E: werner@example.net\nD: ATM\n"
+			  "D: WERNER\n") != NULL, "the record under a joined "
+		   "address gains the D: line", s->credits);
+		ok(!strstr(s->credits, "newjob"), "no second record");
+		retire_series_free(s);
+		g_free(m);
+	}
 	ms_diags_release(&diags);
 
 	x = retire_slug("MAINTAINERS: Ünïcode/ (weird) *entry*: remove X");
