@@ -6,6 +6,7 @@
 #include "cli-review.h"
 #include "error.h"
 #include "history.h"
+#include "ident.h"
 #include "maintainers.h"
 #include "output.h"
 #include "series.h"
@@ -162,6 +163,50 @@ void cli_act_json_also(struct ms_out *o, const struct ms_act_person *p)
 	for (size_t i = 0; p->also && p->also[i]; i++)
 		ms_out_string(o, p->also[i]);
 	ms_out_end_list(o);
+}
+
+struct joins_text {
+	GString *s;
+	const char *listed;
+};
+
+static void add_join(const char *email, enum ms_ident_source source,
+		     const char *evidence, void *data)
+{
+	struct joins_text *j = data;
+
+	if (!strcmp(email, j->listed))
+		return;
+	if (j->s->len)
+		g_string_append(j->s, ", ");
+	g_string_append_printf(j->s, "%s (%s", email,
+			       ms_ident_source_name(source));
+	if (*evidence && source != MS_IDENT_NAME)
+		g_string_append_printf(j->s, " %.*s", (int)(
+			strlen(evidence) == 40 ? 12 : strlen(evidence)),
+			evidence);
+	g_string_append_c(j->s, ')');
+}
+
+char *cli_act_joins(const struct ms_activity *a,
+		    const struct ms_act_person *p)
+{
+	struct joins_text j;
+	char *listed;
+
+	if (!p->also || !p->also[0] || p->person == MS_IDENT_NONE)
+		return NULL;
+	listed = g_ascii_strdown(p->email, -1);
+	j.s = g_string_new(NULL);
+	j.listed = listed;
+	ms_ident_foreach_address(ms_activity_ident(a), p->person, add_join,
+				 &j);
+	g_free(listed);
+	if (!j.s->len) {
+		g_string_free(j.s, TRUE);
+		return NULL;
+	}
+	return g_string_free(j.s, FALSE);
 }
 
 static void text_last(FILE *fp, const char *what,

@@ -102,6 +102,14 @@ void cli_act_print_also(FILE *fp, const struct ms_act_person *p);
 void cli_act_json_also(struct ms_out *o, const struct ms_act_person *p);
 
 /*
+ * The joins behind a listed person's other addresses, for a reader to
+ * check: "a@x (name 'ann example'), b@y (mailmap)"; NULL when none.
+ * g_free it.
+ */
+char *cli_act_joins(const struct ms_activity *a,
+		    const struct ms_act_person *p);
+
+/*
  * Print entry `e` in the activity report's text layout (the layout of the
  * netdev series); `list_facts` (may be NULL) adds the list lines and
  * keeps people active on the list from being called inactive.  `retire`

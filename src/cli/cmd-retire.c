@@ -188,6 +188,8 @@ int cmd_retire(int argc, char **argv)
 	size_t nr = 0;
 	struct keep keep = { NULL, NULL };
 	GPtrArray *kept = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *joins = g_ptr_array_new_with_free_func(g_free);
+	GHashTable *joins_seen = g_hash_table_new(g_str_hash, g_str_equal);
 	GArray *plans = g_array_new(FALSE, TRUE, sizeof(struct retire_plan));
 	GPtrArray *owned = g_ptr_array_new_with_free_func(g_free);
 	char *maint = NULL, *credits = NULL, *from = NULL;
@@ -333,8 +335,25 @@ int cmd_retire(int argc, char **argv)
 			rp.email = *p->email ? p->email : NULL;
 			rp.role = p->role;
 			rp.why = w;
+			rp.also = (const char *const *)p->also;
 			g_array_append_val(people, rp);
 		}
+		/* the joins this entry's verdicts rest on, for the cover */
+		if (e->commits >= (size_t)min_commits)
+			for (size_t k = 0; k < e->nr_people; k++) {
+				const struct ms_act_person *p = &e->people[k];
+				char *j = cli_act_joins(a, p);
+
+				if (j && !g_hash_table_contains(joins_seen,
+								p->email)) {
+					g_hash_table_add(joins_seen,
+							 p->email);
+					g_ptr_array_add(joins, g_strdup_printf(
+						"%s <%s> is also %s",
+						p->name, p->email, j));
+				}
+				g_free(j);
+			}
 		if (!people->len) {
 			g_array_free(people, TRUE);
 			continue;
@@ -383,6 +402,22 @@ int cmd_retire(int argc, char **argv)
 		for (guint i = 0; i < kept->len; i++)
 			g_string_append_printf(intro, "  %s\n",
 					       (char *)kept->pdata[i]);
+	}
+	if (joins->len) {
+		g_string_append(intro, "\nThe verdicts count each person under "
+				"all their addresses; these\njoins were "
+				"relied on (source, first evidence):\n");
+		for (guint i = 0; i < joins->len; i++) {
+			char *w = retire_wrap(joins->pdata[i], 68);
+			char **ls = g_strsplit(w, "\n", -1);
+
+			for (char **l = ls; *l; l++)
+				g_string_append_printf(intro, "%s%s\n",
+						       l == ls ? "  " :
+						       "    ", *l);
+			g_strfreev(ls);
+			g_free(w);
+		}
 	}
 	g_string_append(intro, "\nmaintstat wrote this series; each "
 			"commit message carries the\n`maintstat activity` "
@@ -467,6 +502,8 @@ done_early:
 	g_free(from);
 	keep_free(&keep);
 	g_ptr_array_free(kept, TRUE);
+	g_ptr_array_free(joins, TRUE);
+	g_hash_table_destroy(joins_seen);
 	g_ptr_array_free(owned, TRUE);
 	g_array_free(plans, TRUE);
 	return rc;

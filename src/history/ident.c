@@ -766,6 +766,39 @@ char **ms_ident_group_addresses(const struct ms_ident *id, unsigned person)
 	return (char **)g_ptr_array_free(out, FALSE);
 }
 
+void ms_ident_foreach_address(const struct ms_ident *id, unsigned person,
+			      void (*fn)(const char *email,
+					 enum ms_ident_source source,
+					 const char *evidence, void *data),
+			      void *data)
+{
+	const struct person *root = id->people->pdata[root_of(id, person)];
+	GHashTable *have = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint i = 0; i < root->members->len; i++) {
+		unsigned mid = g_array_index(root->members, unsigned, i);
+		const struct person *m = id->people->pdata[mid];
+		const char *jev;
+		enum ms_ident_source js = ms_ident_join_source(id, mid, &jev);
+
+		if (*m->email && !g_hash_table_contains(have, m->email)) {
+			g_hash_table_add(have, m->email);
+			fn(m->email, js, jev, data);
+		}
+		for (guint k = 0; k < m->addrs->len; k++) {
+			const struct addr_rec *a = m->addrs->pdata[k];
+			bool own = a->source == MS_IDENT_SELF;
+
+			if (g_hash_table_contains(have, a->email))
+				continue;
+			g_hash_table_add(have, a->email);
+			fn(a->email, own ? js : a->source,
+			   own ? jev : a->evidence, data);
+		}
+	}
+	g_hash_table_destroy(have);
+}
+
 bool ms_ident_listed(const struct ms_ident *id, unsigned person)
 {
 	return ((const struct person *)id->people->pdata[person])->listed;

@@ -151,6 +151,17 @@ const char *ms_ident_address(const struct ms_ident *id, unsigned person,
  */
 char **ms_ident_group_addresses(const struct ms_ident *id, unsigned person);
 
+/*
+ * Walk every address of the group of `person`: `fn` gets the address
+ * (comparable form), how it joined the group (self for the canonical
+ * one) and the evidence of that join ("" when none), in group order.
+ */
+void ms_ident_foreach_address(const struct ms_ident *id, unsigned person,
+			      void (*fn)(const char *email,
+					 enum ms_ident_source source,
+					 const char *evidence, void *data),
+			      void *data);
+
 /* Whether `person` (this id, not its group) was listed; seen in use. */
 bool ms_ident_listed(const struct ms_ident *id, unsigned person);
 bool ms_ident_used(const struct ms_ident *id, unsigned person);

@@ -93,6 +93,39 @@ r = run("urgent", "--repo", repo, "--min-commits", "1", "--json")
 eq([e["name"] for e in r.json()["entries"]], ["HOMONYM DRIVER"],
    "urgent: only the entry whose maintainer stopped")
 
+# retire: only the Wei who stopped; the cover lists the joins relied on
+out = os.path.join(tmp, "series")
+r = run("retire", "--repo", repo, "--min-commits", "1", "--no-credits",
+        "--from", "Ann Auditor <ann@example.org>", "-o", out, "--json",
+        env={"SOURCE_DATE_EPOCH": "1717243200"})
+eq(r.rc, 0, "retire exits 0")
+eq([(p["entry"], p["subject"]) for p in r.json()["patches"][1:]],
+   [("HOMONYM DRIVER", "MAINTAINERS: HOMONYM DRIVER: remove Wei Zhang")],
+   "retire touches only the entry whose maintainer stopped")
+with open(os.path.join(out, "0000-cover-letter.patch"),
+          encoding="utf-8") as fp:
+    cover = fp.read()
+for want in ["  Zolt\u00e1n N\u00e9meth <zoltan@listed.example> is also "
+             "zn@corp.example (name)\n",
+             "  Peter Listed <peter@listed.example> is also pl@home.example "
+             "(name)\n",
+             "  Hana Moved <hmoved@newcorp.example> is also "
+             "hmoved@oldcorp.example\n    (maintainers-history "]:
+    ok(want in cover, "the cover letter lists the join: " +
+       want.split(" is ")[0].strip(), cover)
+with open(os.path.join(out, "0001-MAINTAINERS-HOMONYM-DRIVER-remove-Wei-"
+                       "Zhang.patch"), encoding="utf-8") as fp:
+    patch = fp.read()
+ok("\nCc: Wei Zhang <wei@a.example>\nSigned-off-by: Ann Auditor" in patch,
+   "the patch Cc's the person it removes", patch)
+r = run("retire", "--repo", repo, "--min-commits", "1", "--no-credits",
+        "--from", "Ann Auditor <ann@example.org>", "-o", out, "--json",
+        "--no-name-join")
+eq(sorted(p["entry"] for p in r.json()["patches"][1:]),
+   ["ACCENT DRIVER", "BIG NAME DRIVER", "HOMONYM DRIVER", "PETER DRIVER"],
+   "--no-name-join: retire would remove the name-joined (what the joins "
+   "prevent); never MOVED, REMOTE TOOL or ROLE DRIVER")
+
 # bad input: --mailmap with a malformed line, non-UTF-8 names
 mm = os.path.join(tmp, "extra.mailmap")
 with open(mm, "wb") as fp:
