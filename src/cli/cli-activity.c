@@ -170,21 +170,20 @@ struct joins_text {
 	const char *listed;
 };
 
-static void add_join(const char *email, enum ms_ident_source source,
-		     const char *evidence, void *data)
+static void add_join(const struct ms_ident_addr *a, void *data)
 {
 	struct joins_text *j = data;
+	const char *ev = a->join_evidence;
 
-	if (!strcmp(email, j->listed))
+	if (!strcmp(a->email, j->listed))
 		return;
 	if (j->s->len)
 		g_string_append(j->s, ", ");
-	g_string_append_printf(j->s, "%s (%s", email,
-			       ms_ident_source_name(source));
-	if (*evidence && source != MS_IDENT_NAME)
+	g_string_append_printf(j->s, "%s (%s", a->email,
+			       ms_ident_source_name(a->source));
+	if (*ev && a->source != MS_IDENT_NAME)
 		g_string_append_printf(j->s, " %.*s", (int)(
-			strlen(evidence) == 40 ? 12 : strlen(evidence)),
-			evidence);
+			strlen(ev) == 40 ? 12 : strlen(ev)), ev);
 	g_string_append_c(j->s, ')');
 }
 

@@ -17,5 +17,6 @@ int cmd_store(int argc, char **argv);
 int cmd_link(int argc, char **argv);
 int cmd_review(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_identities(int argc, char **argv);
 
 #endif

@@ -39,6 +39,8 @@ static const struct command commands[] = {
 	  "how each entry's patches are answered on the list" },
 	{ "report", cmd_report,
 	  "the review as a static HTML site with plots" },
+	{ "identities", cmd_identities,
+	  "who is who: each person's addresses and why they are joined" },
 };
 
 static void usage(FILE *fp)

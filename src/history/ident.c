@@ -21,6 +21,7 @@ struct addr_rec {
 	char *email;              /* comparable form */
 	enum ms_ident_source source;
 	char *evidence;
+	bool used;                /* seen under evidence of use */
 };
 
 struct person {
@@ -390,13 +391,30 @@ static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 	if (email && *email) {
 		char *raw = comparable(id, email);
 
-		if (!g_hash_table_contains(id->addr_seen, raw)) {
+		struct addr_rec *old = NULL;
+		gpointer v = g_hash_table_lookup(id->addr_seen, raw);
+
+		if (v) {
+			/* an address first listed, then used */
+			const struct person *op =
+				id->people->pdata[GPOINTER_TO_UINT(v) - 1];
+
+			for (guint i = 0; i < op->addrs->len && !old; i++) {
+				old = op->addrs->pdata[i];
+				if (strcmp(old->email, raw))
+					old = NULL;
+			}
+			if (old && id->usage)
+				old->used = true;
+		}
+		if (!v) {
 			struct addr_rec *a = g_new0(struct addr_rec, 1);
 
 			a->email = g_strdup(raw);
 			a->source = source;
 			a->evidence = g_strdup(id->evidence ? id->evidence :
 					       "");
+			a->used = id->usage;
 			g_ptr_array_add(pe->addrs, a);
 			g_hash_table_insert(id->addr_seen, raw,
 					    GUINT_TO_POINTER(r + 1));
@@ -767,9 +785,8 @@ char **ms_ident_group_addresses(const struct ms_ident *id, unsigned person)
 }
 
 void ms_ident_foreach_address(const struct ms_ident *id, unsigned person,
-			      void (*fn)(const char *email,
-					 enum ms_ident_source source,
-					 const char *evidence, void *data),
+			      void (*fn)(const struct ms_ident_addr *a,
+					 void *data),
 			      void *data)
 {
 	const struct person *root = id->people->pdata[root_of(id, person)];
@@ -781,19 +798,29 @@ void ms_ident_foreach_address(const struct ms_ident *id, unsigned person,
 		const char *jev;
 		enum ms_ident_source js = ms_ident_join_source(id, mid, &jev);
 
-		if (*m->email && !g_hash_table_contains(have, m->email)) {
-			g_hash_table_add(have, m->email);
-			fn(m->email, js, jev, data);
-		}
 		for (guint k = 0; k < m->addrs->len; k++) {
 			const struct addr_rec *a = m->addrs->pdata[k];
 			bool own = a->source == MS_IDENT_SELF;
+			struct ms_ident_addr out;
 
 			if (g_hash_table_contains(have, a->email))
 				continue;
 			g_hash_table_add(have, a->email);
-			fn(a->email, own ? js : a->source,
-			   own ? jev : a->evidence, data);
+			out.email = a->email;
+			out.source = own ? js : a->source;
+			out.join_evidence = own ? jev : a->evidence;
+			out.first_seen = a->evidence;
+			out.used = a->used;
+			out.listed = own && m->listed;
+			fn(&out, data);
+		}
+		/* a .mailmap's proper address, never written as such */
+		if (*m->email && !g_hash_table_contains(have, m->email)) {
+			struct ms_ident_addr out = { m->email, js, jev, "",
+						     false, false };
+
+			g_hash_table_add(have, m->email);
+			fn(&out, data);
 		}
 	}
 	g_hash_table_destroy(have);

@@ -151,15 +151,24 @@ const char *ms_ident_address(const struct ms_ident *id, unsigned person,
  */
 char **ms_ident_group_addresses(const struct ms_ident *id, unsigned person);
 
+/* One address of a person, as ms_ident_foreach_address() reports it. */
+struct ms_ident_addr {
+	const char *email;          /* comparable form */
+	enum ms_ident_source source;/* how it joined (self: canonical) */
+	const char *join_evidence;  /* of that join: a commit id, "name
+				     * 'ann example'"...; "" when none */
+	const char *first_seen;     /* first evidence of the address */
+	bool used;                  /* seen in a commit or message */
+	bool listed;                /* in an M: or R: line */
+};
+
 /*
- * Walk every address of the group of `person`: `fn` gets the address
- * (comparable form), how it joined the group (self for the canonical
- * one) and the evidence of that join ("" when none), in group order.
+ * Walk every address of the group of `person`, in group order (the
+ * canonical one first).
  */
 void ms_ident_foreach_address(const struct ms_ident *id, unsigned person,
-			      void (*fn)(const char *email,
-					 enum ms_ident_source source,
-					 const char *evidence, void *data),
+			      void (*fn)(const struct ms_ident_addr *a,
+					 void *data),
 			      void *data);
 
 /* Whether `person` (this id, not its group) was listed; seen in use. */

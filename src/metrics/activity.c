@@ -497,6 +497,18 @@ static void join_history(struct ms_activity *a, struct ms_diags *diags)
 	ms_ident_set_evidence(a->ident, NULL, false);
 }
 
+/* A MAINTAINERS file's name as the tree has it ("MAINTAINERS"). */
+static const char *tree_relative(const struct ms_activity *a,
+				 const char *file)
+{
+	const char *root = ms_tree_root(a->tree);
+	size_t n = strlen(root);
+
+	if (!strncmp(file, root, n) && file[n] == '/')
+		return file + n + 1;
+	return file;
+}
+
 /* Resolve every M: and R: address, marked as listed. */
 static void resolve_listed(struct ms_activity *a)
 {
@@ -511,7 +523,8 @@ static void resolve_listed(struct ms_activity *a)
 
 			if (fl->key != 'M' && fl->key != 'R')
 				continue;
-			ev = g_strdup_printf("%s:%u", fl->file, fl->line);
+			ev = g_strdup_printf("%s:%u", tree_relative(a,
+					     fl->file), fl->line);
 			ms_ident_set_evidence(a->ident, ev, false);
 			maint_parse_person(fl->value, &name, &email);
 			if (email && *email)

@@ -126,6 +126,55 @@ eq(sorted(p["entry"] for p in r.json()["patches"][1:]),
    "--no-name-join: retire would remove the name-joined (what the joins "
    "prevent); never MOVED, REMOTE TOOL or ROLE DRIVER")
 
+# identities: each join with its source and evidence
+r = run("identities", "--repo", repo, "PETER DRIVER", "MOVED DRIVER",
+        "HOMONYM DRIVER", "REMOTE TOOL")
+eq(r.rc, 0, "identities exits 0")
+ok(r.out.startswith(
+    "Peter Listed <peter@listed.example> (listed: PETER DRIVER)\n"
+    "  peter@listed.example: self, seen in MAINTAINERS:24, unused address "
+    "(listed, never in a commit)\n"
+    "  pl@home.example: name, joined by name 'peter listed', seen in "), 
+   "Peter: the listed address unused, the home one joined by name", r.out)
+ok("  hmoved@oldcorp.example: maintainers-history, joined by " in r.out,
+   "Hana: joined by MAINTAINERS history", r.out)
+ok("Wei Zhang <wei@a.example> (listed: HOMONYM DRIVER)\n"
+   "  wei@a.example: self, seen in " in r.out and "wzhang" not in r.out,
+   "the listed Wei alone", r.out)
+ok("  rob@remote.example: self, seen in MAINTAINERS:30, unused address"
+   in r.out, "Rob's address is unused", r.out)
+r = run("identities", "--repo", repo, "--json")
+eq(r.rc, 0, "identities --json exits 0")
+ppl = {p["email"]: p for p in r.json()["people"]}
+eq(sorted(ppl), ["hmoved@newcorp.example", "peter@listed.example",
+                 "quiet@new.example", "rob@remote.example",
+                 "sam@one.example", "support@corp.example",
+                 "zoltan@listed.example"],
+   "JSON: everyone with several addresses or an unused listed one")
+eq([(a["email"], a["source"]) for a in
+    ppl["hmoved@newcorp.example"]["addresses"]],
+   [("hmoved@newcorp.example", "self"),
+    ("hmoved@oldcorp.example", "maintainers-history")], "JSON: Hana")
+ok(len(ppl["hmoved@newcorp.example"]["addresses"][1]["evidence"]) == 40,
+   "JSON: the evidence is the MAINTAINERS commit")
+eq([(a["email"], a["source"]) for a in
+    ppl["quiet@new.example"]["addresses"]],
+   [("quiet@new.example", "self"), ("quiet@old.example", "mailmap")],
+   "JSON: the .mailmap join")
+ok(ppl["sam@one.example"]["big_name_join"], "JSON: Sam's name join flagged")
+eq([a["unused_address"] for a in ppl["rob@remote.example"]["addresses"]],
+   [True], "JSON: Rob's unused address")
+r = run("identities", "--repo", repo, "--suggest-mailmap")
+eq(r.rc, 0, "--suggest-mailmap exits 0")
+ok("Hana Moved <hmoved@newcorp.example> <hmoved@oldcorp.example>\n" in r.out
+   and "Peter Listed <peter@listed.example> <pl@home.example>\n" in r.out
+   and "quiet@" not in r.out, "--suggest-mailmap: the joins .mailmap "
+   "lacks, not the one it makes", r.out)
+r = run("identities", "--repo", repo, "--json", "--suggest-mailmap")
+eq(r.rc, 2, "--json with --suggest-mailmap: usage error")
+r = run("identities", "--repo", repo, "NO SUCH ENTRY")
+eq(r.rc, 2, "an unknown entry: usage error")
+
 # bad input: --mailmap with a malformed line, non-UTF-8 names
 mm = os.path.join(tmp, "extra.mailmap")
 with open(mm, "wb") as fp:

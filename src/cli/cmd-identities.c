@@ -1,0 +1,351 @@
+/*
+ * cmd-identities.c - maintstat identities: who is who, and why.  Every
+ * person with more than one address (or every listed person of the named
+ * entries), each address with the source that joined it and the first
+ * evidence; listed addresses never used; ready-to-commit .mailmap lines
+ * for the joins .mailmap does not already make.
+ */
+#include "activity.h"
+#include "cli-activity.h"
+#include "commands.h"
+#include "ident.h"
+#include "maintainers.h"
+#include "output.h"
+#include "person.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct cli_command_help help = {
+	"maintstat identities --repo GITDIR [options] [ENTRY...]",
+	"Who is who: every person known under more than one address (with\n"
+	"ENTRY arguments: every M: and R: person of those entries), each\n"
+	"address with the source that joined it -- mailmap, aliases,\n"
+	"maintainers-history, name -- and its first evidence (a commit id,\n"
+	"or MAINTAINERS:LINE).  A listed address never seen in any commit is\n"
+	"flagged \"unused address\"; a name joining more than five addresses\n"
+	"is flagged for checking.  --suggest-mailmap prints .mailmap lines\n"
+	"for the joins the revision's .mailmap does not already make.\n"
+	"docs/identities.md explains the rules.",
+};
+
+struct addr_row {
+	char *email;
+	enum ms_ident_source source;
+	char *join_evidence;
+	char *first_seen;
+	bool used, listed;
+};
+
+struct person_row {
+	unsigned root;
+	const char *name;
+	const char *email;
+	GPtrArray *addrs;          /* struct addr_row * */
+	GPtrArray *entries;        /* entry names (borrowed) */
+	bool big_name;
+};
+
+static void addr_row_free(gpointer p)
+{
+	struct addr_row *a = p;
+
+	g_free(a->email);
+	g_free(a->join_evidence);
+	g_free(a->first_seen);
+	g_free(a);
+}
+
+static void person_row_free(gpointer p)
+{
+	struct person_row *r = p;
+
+	g_ptr_array_free(r->addrs, TRUE);
+	g_ptr_array_free(r->entries, TRUE);
+	g_free(r);
+}
+
+static void collect_addr(const struct ms_ident_addr *a, void *data)
+{
+	struct person_row *r = data;
+	struct addr_row *x = g_new0(struct addr_row, 1);
+
+	x->email = g_strdup(a->email);
+	x->source = a->source;
+	x->join_evidence = g_strdup(a->join_evidence);
+	x->first_seen = g_strdup(a->first_seen);
+	x->used = a->used;
+	x->listed = a->listed;
+	g_ptr_array_add(r->addrs, x);
+}
+
+static bool has_unused(const struct person_row *r)
+{
+	for (guint i = 0; i < r->addrs->len; i++) {
+		const struct addr_row *a = r->addrs->pdata[i];
+
+		if (a->listed && !a->used)
+			return true;
+	}
+	return false;
+}
+
+/* A commit id shortened as git does; other evidence as it is. */
+static void print_evidence(FILE *fp, const char *what, const char *ev)
+{
+	size_t n = strlen(ev);
+	bool hex = n == 40 && strspn(ev, "0123456789abcdef") == 40;
+
+	if (!*ev)
+		return;
+	fprintf(fp, ", %s %.*s", what, hex ? 12 : (int)n, ev);
+}
+
+static void print_text(FILE *fp, const struct person_row *r)
+{
+	fprintf(fp, "%s <%s>", *r->name ? r->name : "(no name)", r->email);
+	if (r->entries->len) {
+		fprintf(fp, " (listed: ");
+		for (guint i = 0; i < r->entries->len; i++)
+			fprintf(fp, "%s%s", i ? "; " : "",
+				(char *)r->entries->pdata[i]);
+		fprintf(fp, ")");
+	}
+	fprintf(fp, "\n");
+	if (r->big_name)
+		fprintf(fp, "  CHECK: one name joins more than five "
+			"addresses here\n");
+	for (guint i = 0; i < r->addrs->len; i++) {
+		const struct addr_row *a = r->addrs->pdata[i];
+
+		fprintf(fp, "  %s: %s", a->email,
+			ms_ident_source_name(a->source));
+		if (a->source != MS_IDENT_SELF &&
+		    strcmp(a->join_evidence, a->first_seen))
+			print_evidence(fp, "joined by", a->join_evidence);
+		print_evidence(fp, "seen in", a->first_seen);
+		if (a->listed && !a->used)
+			fprintf(fp, ", unused address (listed, never in "
+				"a commit)");
+		fprintf(fp, "\n");
+	}
+}
+
+static void print_json(struct ms_out *o, const struct person_row *r)
+{
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "name", *r->name ? r->name : NULL);
+	ms_out_kv_string(o, "email", r->email);
+	ms_out_key(o, "listed_in");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < r->entries->len; i++)
+		ms_out_string(o, r->entries->pdata[i]);
+	ms_out_end_list(o);
+	ms_out_kv_bool(o, "big_name_join", r->big_name);
+	ms_out_key(o, "addresses");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < r->addrs->len; i++) {
+		const struct addr_row *a = r->addrs->pdata[i];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "email", a->email);
+		ms_out_kv_string(o, "source",
+				 ms_ident_source_name(a->source));
+		ms_out_kv_string(o, "evidence", *a->join_evidence ?
+				 a->join_evidence : NULL);
+		ms_out_kv_string(o, "seen_in", *a->first_seen ?
+				 a->first_seen : NULL);
+		ms_out_kv_bool(o, "listed", a->listed);
+		ms_out_kv_bool(o, "used", a->used);
+		ms_out_kv_bool(o, "unused_address", a->listed && !a->used);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_end_object(o);
+}
+
+/* .mailmap lines for the joins the .mailmap does not make. */
+static void print_mailmap(FILE *fp, const struct person_row *r)
+{
+	for (guint i = 0; i < r->addrs->len; i++) {
+		const struct addr_row *a = r->addrs->pdata[i];
+
+		if (a->source != MS_IDENT_MAINTAINERS &&
+		    a->source != MS_IDENT_NAME)
+			continue;
+		if (*r->name)
+			fprintf(fp, "%s <%s> <%s>\n", r->name, r->email,
+				a->email);
+		else
+			fprintf(fp, "<%s> <%s>\n", r->email, a->email);
+	}
+}
+
+static int by_email(gconstpointer x, gconstpointer y)
+{
+	const struct person_row *a = *(struct person_row *const *)x;
+	const struct person_row *b = *(struct person_row *const *)y;
+
+	return strcmp(a->email, b->email);
+}
+
+int cmd_identities(int argc, char **argv)
+{
+	struct cli_act_opts ao = { 0 };
+	bool json = false, suggest = false;
+	const struct cli_option opts[] = {
+		CLI_ACT_OPTIONS(&ao),
+		{ CLI_OPT_FLAG, "suggest-mailmap", 0, &suggest, NULL,
+		  "print .mailmap lines for the joins .mailmap lacks" },
+		CLI_OPT_JSON(&json),
+		CLI_OPTION_END,
+	};
+	struct ms_activity *a = NULL;
+	struct ms_activity_query q = { 0 };
+	const struct maint_entry **sel = NULL;
+	GHashTable *rows = g_hash_table_new(g_direct_hash, g_direct_equal);
+	GPtrArray *list = g_ptr_array_new_with_free_func(person_row_free);
+	struct ms_ident *id;
+	const struct maint_file *mf;
+	size_t nr_ent;
+	int64_t since, until;
+	int rc;
+
+	rc = cli_parse_options(&argc, &argv, opts, &help);
+	if (rc != CLI_CONTINUE)
+		goto done;
+	if (json && suggest) {
+		rc = cli_usage_error("identities", "--json and "
+				     "--suggest-mailmap exclude each other");
+		goto done;
+	}
+	rc = cli_act_load("identities", &ao, 5, &a, &since, &until);
+	if (rc != CLI_CONTINUE)
+		goto done;
+	rc = cli_act_select("identities", a, argc, argv, &q, &sel);
+	if (rc != CLI_CONTINUE)
+		goto done;
+	id = ms_activity_ident(a);
+	mf = ms_activity_maintainers(a);
+	nr_ent = q.entries ? q.nr_entries : maint_file_nr_entries(mf);
+
+	/* the listed people, with their entries */
+	for (size_t i = 0; i < nr_ent; i++) {
+		const struct maint_entry *e = q.entries ? q.entries[i] :
+			maint_file_entry(mf, i);
+
+		for (size_t f = 0; f < e->nr_fields; f++) {
+			char *name = NULL, *email = NULL;
+			unsigned p;
+			struct person_row *r;
+
+			if (e->fields[f].key != 'M' && e->fields[f].key != 'R')
+				continue;
+			maint_parse_person(e->fields[f].value, &name, &email);
+			p = email && *email ?
+				ms_ident_lookup(id, name, email) :
+				MS_IDENT_NONE;
+			g_free(name);
+			g_free(email);
+			if (p == MS_IDENT_NONE)
+				continue;
+			r = g_hash_table_lookup(rows, GUINT_TO_POINTER(p + 1));
+			if (!r) {
+				r = g_new0(struct person_row, 1);
+				r->root = p;
+				r->addrs = g_ptr_array_new_with_free_func(
+					addr_row_free);
+				r->entries = g_ptr_array_new();
+				g_hash_table_insert(rows,
+						    GUINT_TO_POINTER(p + 1), r);
+				g_ptr_array_add(list, r);
+			}
+			if (!r->entries->len ||
+			    r->entries->pdata[r->entries->len - 1] != e->name)
+				g_ptr_array_add(r->entries, e->name);
+		}
+	}
+	/* without ENTRY: everyone else with more than one address too */
+	for (size_t p = 0; !q.entries && p < ms_ident_count(id); p++) {
+		struct person_row *r;
+		size_t nm;
+
+		if (ms_ident_root(id, (unsigned)p) != p)
+			continue;
+		ms_ident_members(id, (unsigned)p, &nm);
+		if (nm < 2 && ms_ident_nr_addresses(id, (unsigned)p) < 2)
+			continue;
+		if (g_hash_table_contains(rows, GUINT_TO_POINTER(p + 1)))
+			continue;
+		r = g_new0(struct person_row, 1);
+		r->root = (unsigned)p;
+		r->addrs = g_ptr_array_new_with_free_func(addr_row_free);
+		r->entries = g_ptr_array_new();
+		g_hash_table_insert(rows, GUINT_TO_POINTER(p + 1), r);
+		g_ptr_array_add(list, r);
+	}
+	for (guint i = 0; i < list->len; i++) {
+		struct person_row *r = list->pdata[i];
+
+		r->name = ms_ident_name(id, r->root);
+		r->email = ms_ident_email(id, r->root);
+		r->big_name = ms_ident_big_name(id, r->root);
+		ms_ident_foreach_address(id, r->root, collect_addr, r);
+	}
+	/* listed people first (MAINTAINERS order), then by address */
+	{
+		guint listed = 0;
+
+		while (listed < list->len &&
+		       ((struct person_row *)list->pdata[listed])->entries->len)
+			listed++;
+		if (list->len > listed)
+			qsort(list->pdata + listed, list->len - listed,
+			      sizeof(gpointer), by_email);
+	}
+
+	if (suggest) {
+		for (guint i = 0; i < list->len; i++)
+			print_mailmap(stdout, list->pdata[i]);
+		rc = fflush(stdout) || ferror(stdout) ?
+			cli_error("cannot write the output") : EXIT_OK;
+	} else {
+		struct ms_out *o = ms_out_new(json ? MS_OUT_JSON :
+					      MS_OUT_TEXT, stdout);
+		bool first = true;
+
+		if (json) {
+			ms_out_begin_document(o);
+			ms_out_key(o, "people");
+			ms_out_begin_list(o);
+		}
+		for (guint i = 0; i < list->len; i++) {
+			const struct person_row *r = list->pdata[i];
+
+			/* a lone, used, unlisted-elsewhere address says
+			 * nothing: only with ENTRY arguments */
+			if (!q.entries && r->addrs->len < 2 &&
+			    !has_unused(r))
+				continue;
+			if (json) {
+				print_json(o, r);
+				continue;
+			}
+			if (!first)
+				fputc('\n', stdout);
+			first = false;
+			print_text(stdout, r);
+		}
+		if (json)
+			ms_out_end_list(o);
+		rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
+		ms_out_free(o);
+	}
+done:
+	g_hash_table_destroy(rows);
+	g_ptr_array_free(list, TRUE);
+	g_free(sel);
+	ms_activity_free(a);
+	return rc;
+}
