@@ -5,6 +5,9 @@
 #include "activity.h"
 #include "cli-review.h"
 #include "commands.h"
+#include "mail.h"
+#include "cli-activity.h"
+#include "tree.h"
 #include "history.h"
 #include "ident.h"
 #include "inbox-url.h"
@@ -803,6 +806,75 @@ static bool git_seen(unsigned person, void *data)
 	return ms_activity_seen(s->act, person, s->until);
 }
 
+/*
+ * Without git history, people are joined from what the list and
+ * MAINTAINERS show: every sender (after DMARC and relay rewriting) and
+ * every M:/R: line, then equal names.
+ */
+static void ident_from_list(struct ms_ident *id,
+			    const struct ms_mail_index *mi,
+			    const struct maint_file *mf,
+			    const struct ms_tree *t, bool name_join,
+			    struct ms_diags *diags)
+{
+	size_t n = ms_mail_index_count(mi);
+
+	/* the lists' own addresses carry rewritten senders' names */
+	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
+		const struct maint_entry *e = maint_file_entry(mf, i);
+
+		for (size_t f = 0; f < e->nr_fields; f++) {
+			char *name = NULL, *email = NULL;
+
+			if (e->fields[f].key != 'L')
+				continue;
+			maint_parse_person(e->fields[f].value, &name, &email);
+			if (email && *email)
+				ms_ident_set_shared(id, ms_ident_resolve(
+					id, NULL, email));
+			g_free(name);
+			g_free(email);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *m = ms_mail_index_get(mi,
+							       (uint32_t)i);
+
+		if (!m->sender_email)
+			continue;
+		ms_ident_set_evidence(id, m->message_id, true);
+		ms_ident_resolve(id, m->sender_name, m->sender_email);
+	}
+	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
+		const struct maint_entry *e = maint_file_entry(mf, i);
+
+		for (size_t f = 0; f < e->nr_fields; f++) {
+			const struct maint_field *fl = &e->fields[f];
+			const char *file = fl->file;
+			size_t rl = strlen(ms_tree_root(t));
+			char *name = NULL, *email = NULL, *ev;
+
+			if (fl->key != 'M' && fl->key != 'R')
+				continue;
+			if (!strncmp(file, ms_tree_root(t), rl) &&
+			    file[rl] == '/')
+				file += rl + 1;
+			ev = g_strdup_printf("%s:%u", file, fl->line);
+			ms_ident_set_evidence(id, ev, false);
+			maint_parse_person(fl->value, &name, &email);
+			if (email && *email)
+				ms_ident_set_listed(id, ms_ident_resolve(
+					id, name, email));
+			g_free(ev);
+			g_free(name);
+			g_free(email);
+		}
+	}
+	ms_ident_set_evidence(id, NULL, false);
+	if (name_join)
+		ms_ident_join_names(id, diags);
+}
+
 int cmd_review(int argc, char **argv)
 {
 	return cli_review_main(argc, argv, NULL, NULL);
@@ -818,12 +890,14 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	const char *list_url = NULL, *aliases_file = NULL;
 	const char *by = NULL, *release_tags = "v*";
 	bool no_plus_fold = false;
+	struct cli_act_opts io = { 0 };   /* --mailmap, --no-name-join */
 	const struct cli_option opts[] = {
 		CLI_REV_OPTIONS(&ro),
 		{ CLI_OPT_STRING, "aliases", 0, &aliases_file, "FILE",
 		  "gitdm-style aliases: 'alias canonical' addresses per line" },
 		{ CLI_OPT_FLAG, "no-plus-fold", 0, &no_plus_fold, NULL,
 		  "keep user+tag@domain apart from user@domain" },
+		CLI_IDENT_OPTIONS(&io),
 		{ CLI_OPT_STRING, "tree", 0, &to.tree, "DIR",
 		  "without --repo: the source tree whose MAINTAINERS (and "
 		  ".mailmap) to use" },
@@ -864,8 +938,9 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	struct run r = { 0 };
 	struct seen seen = { 0 };
 	struct ms_ident *own_ident = NULL;
-	char *aliases = NULL, *inbox_url = NULL;
+	char *aliases = NULL, *inbox_url = NULL, **mailmaps = NULL;
 	gsize aliases_len = 0;
+	size_t *mailmap_lens = NULL;
 	int64_t since, until;
 	bool have_tree = false;
 	struct ms_out *o;
@@ -905,6 +980,9 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 			goto out;
 		}
 	}
+	rc = cli_read_files(&io.mailmaps, &mailmaps, &mailmap_lens);
+	if (rc != CLI_CONTINUE)
+		goto out;
 	if (argc) {
 		sel = g_new(const struct maint_entry *, (size_t)argc);
 		for (int i = 0; i < argc; i++) {
@@ -971,6 +1049,11 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		alo.aliases = aliases;
 		alo.aliases_len = aliases_len;
 		alo.aliases_name = aliases_file;
+		alo.no_name_join = io.no_name_join;
+		alo.mailmaps = (const char *const *)mailmaps;
+		alo.mailmap_lens = mailmap_lens;
+		alo.mailmap_names = io.mailmaps.items;
+		alo.nr_mailmaps = (size_t)io.mailmaps.nr;
 		rc = cli_store_open(&ro.store, ro.repo, &alo.store);
 		if (rc != CLI_CONTINUE)
 			goto out;
@@ -988,24 +1071,25 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		rvo.git_seen = git_seen;
 		rvo.git_seen_data = &seen;
 	} else {
-		own_ident = ms_ident_new(!no_plus_fold);
-		/* the tree's .mailmap joins people as --repo's would: a
-		 * maintainer who answers from another address than the listed
-		 * one must not look silent */
-		if (to.tree) {
-			char *mm = g_build_filename(to.tree, ".mailmap", NULL);
-			char *buf = NULL;
-			gsize len = 0;
+		char *mm = NULL;
+		size_t mm_len = 0;
 
-			if (g_file_get_contents(mm, &buf, &len, NULL))
-				ms_ident_add_mailmap(own_ident, mm, buf, len,
-						     &diags);
-			g_free(buf);
-			g_free(mm);
-		}
+		/* the tree's own .mailmap (a Debian or tarball kernel tree
+		 * has one), --mailmap, --aliases; then the list's names */
+		own_ident = ms_ident_new(!no_plus_fold);
+		if (ms_tree_read(tree.tree, ".mailmap", &mm, &mm_len) == 0)
+			ms_ident_add_mailmap(own_ident, ".mailmap", mm, mm_len,
+					     &diags);
+		g_free(mm);
+		for (int i = 0; i < io.mailmaps.nr; i++)
+			ms_ident_add_mailmap(own_ident, io.mailmaps.items[i],
+					     mailmaps[i], mailmap_lens[i],
+					     &diags);
 		if (aliases)
 			ms_ident_add_aliases(own_ident, aliases_file, aliases,
 					     aliases_len, &diags);
+		ident_from_list(own_ident, ms_link_mail_index(lm), tree.mf,
+				tree.tree, !io.no_name_join, &diags);
 		cli_print_diags(&diags);
 		ms_diags_release(&diags);
 		rvo.ident = own_ident;
@@ -1124,6 +1208,7 @@ out:
 	ms_activity_free(act);
 	ms_ident_free(own_ident);
 	g_free(aliases);
+	cli_files_free(mailmaps, mailmap_lens, (size_t)io.mailmaps.nr);
 	g_free(inbox_url);
 	ms_link_result_free(links);
 	if (commits)

@@ -29,6 +29,7 @@ struct person {
 	char *email;
 	unsigned parent;          /* itself for a root */
 	bool listed, used, big_name;
+	unsigned nr_names;        /* distinct name keys seen with it */
 	enum ms_ident_source join_source;   /* into the parent's group */
 	char *join_evidence;
 	GPtrArray *addrs;         /* struct addr_rec * */
@@ -434,8 +435,10 @@ static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 		}
 		for (guint i = 0; i < ids->len && !have; i++)
 			have = g_array_index(ids, unsigned, i) == r;
-		if (!have)
+		if (!have) {
 			g_array_append_val(ids, r);
+			pe->nr_names++;
+		}
 	}
 	g_free(key);
 }
@@ -555,6 +558,12 @@ void ms_ident_set_evidence(struct ms_ident *id, const char *evidence,
 	id->usage = evidence && usage;
 }
 
+void ms_ident_set_shared(struct ms_ident *id, unsigned person)
+{
+	if (person != MS_IDENT_NONE)
+		((struct person *)id->people->pdata[person])->nr_names = 1000;
+}
+
 void ms_ident_set_listed(struct ms_ident *id, unsigned person)
 {
 	struct person *pe;
@@ -649,6 +658,16 @@ static bool groups_distinct(const struct ms_ident *id, unsigned ra,
 	return false;
 }
 
+/*
+ * An address written with three or more different names is a list's (a
+ * DMARC rewrite keeps the sender's name and puts the list's address) or
+ * a shared one: its names say nothing about who it is.
+ */
+static bool shared_address(const struct ms_ident *id, unsigned p)
+{
+	return ((const struct person *)id->people->pdata[p])->nr_names >= 3;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -670,8 +689,13 @@ size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
 		for (guint i = 1; i < ids->len; i++) {
 			unsigned pi = g_array_index(ids, unsigned, i);
 
+			if (shared_address(id, pi))
+				continue;
 			for (guint k = 0; k < i; k++) {
 				unsigned pk = g_array_index(ids, unsigned, k);
+
+				if (shared_address(id, pk))
+					continue;
 				unsigned ri = root_of(id, pi);
 				unsigned rk = root_of(id, pk);
 				char *ev;

@@ -92,6 +92,12 @@ const char *ms_ident_source_name(enum ms_ident_source s);
 void ms_ident_set_evidence(struct ms_ident *id, const char *evidence,
 			   bool usage);
 
+/*
+ * Mark `person`'s address as shared (a mailing list's: a DMARC rewrite
+ * puts the sender's name on it): no name join takes it.
+ */
+void ms_ident_set_shared(struct ms_ident *id, unsigned person);
+
 /* Mark `person` as listed in MAINTAINERS: its address wins as canonical. */
 void ms_ident_set_listed(struct ms_ident *id, unsigned person);
 

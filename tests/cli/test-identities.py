@@ -175,6 +175,37 @@ eq(r.rc, 2, "--json with --suggest-mailmap: usage error")
 r = run("identities", "--repo", repo, "NO SUCH ENTRY")
 eq(r.rc, 2, "an unknown entry: usage error")
 
+# review --tree: a tree directory without git, its own .mailmap, a list
+tl = os.path.join(tmp, "tl")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                             "gen-ident.py"), "--tree-list",
+                tl], check=True)
+
+
+def review(*extra):
+    r = run("review", "--tree", os.path.join(tl, "tree"), "--archive",
+            os.path.join(tl, "list.mbox"), "--json", "--no-cache",
+            *extra, "PETER DRIVER", "ACCENT DRIVER", "MOVED DRIVER")
+    eq(r.rc, 0, "review --tree exits 0 " + " ".join(extra))
+    return {e["name"]: ([(p["email"], p["replied"]) for p in e["people"]],
+                        sorted(o["email"] for o in e["others"]))
+            for e in r.json()["entries"]}
+
+
+got = review()
+eq(got["PETER DRIVER"], ([("peter@listed.example", 1)],
+                         ["peter@lists.example.org"]),
+   "Peter's reply from home is his (name); the list's DMARC address "
+   "with his name is not made Peter")
+eq(got["ACCENT DRIVER"], ([("zoltan@listed.example", 1)], []),
+   "the tree's own .mailmap joins Zolt\u00e1n's second address")
+eq(got["MOVED DRIVER"], ([("hmoved@newcorp.example", 1)], []),
+   "a DMARC-rewritten reply with Reply-To is Hana's")
+got = review("--no-name-join")
+eq(got["PETER DRIVER"], ([("peter@listed.example", 0)],
+                         ["peter@lists.example.org", "pl@home.example"]),
+   "--no-name-join: Peter's home address is someone else")
+
 # bad input: --mailmap with a malformed line, non-UTF-8 names
 mm = os.path.join(tmp, "extra.mailmap")
 with open(mm, "wb") as fp:

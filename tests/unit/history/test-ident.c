@@ -86,7 +86,18 @@ static void joins(void)
 		g_snprintf(addr, sizeof(addr), "sam@%d.example", i);
 		ms_ident_resolve(id, "Sam Many", addr);
 	}
+	/* a list address carrying senders' names (DMARC) joins nobody */
+	for (int i = 0; i < 3; i++) {
+		static const char *const who[] = { "Peter Listed",
+						   "Zoltan Nemeth", "Sam Many" };
+
+		ms_ident_resolve(id, who[i], "list@lists.example.org");
+	}
 	is_int(ms_ident_join_names(id, &diags), 6, "six name joins");
+	ok(ms_ident_root(id, ms_ident_resolve(id, NULL,
+					      "list@lists.example.org")) !=
+	   ms_ident_root(id, a), "a list address seen with three names "
+	   "joins nobody");
 	is_int(ms_ident_resolve(id, NULL, "zn@corp.example"), a,
 	       "the accent-free name joins the listed address");
 	is_str(ms_ident_email(id, a), "zoltan@listed.example",
