@@ -646,6 +646,25 @@ static bool role_local_part(const char *email)
 	return r;
 }
 
+/* "NXP i.MX U-Boot Team", "Aspeed BMC SW team": a name that is a role's. */
+static bool role_name(const char *name)
+{
+	static const char *const words[] = {
+		"team", "support", "maintainers", "upstream", "group", "list",
+		"bot", NULL
+	};
+	char *l = g_utf8_casefold(name, -1);
+	char **tok = g_strsplit_set(l, " \t.-_", -1);
+	bool r = false;
+
+	for (size_t i = 0; tok[i] && !r; i++)
+		for (size_t k = 0; words[k] && !r; k++)
+			r = !strcmp(tok[i], words[k]);
+	g_strfreev(tok);
+	g_free(l);
+	return r;
+}
+
 /* Whether the listed address of `p` names a role or a list. */
 static bool is_role_address(const struct ms_activity *a,
 			    const struct ms_act_person *p)
@@ -660,7 +679,7 @@ static bool is_role_address(const struct ms_activity *a,
 	r = g_hash_table_contains(a->lists, key);
 	at = strrchr(key, '@');
 	if (!r && at && g_hash_table_contains(a->used_domains, at + 1))
-		r = role_local_part(key);
+		r = role_local_part(key) || role_name(p->name);
 	g_free(key);
 	return r;
 }
