@@ -60,6 +60,7 @@ int cli_store_open(const struct cli_store_opts *o, const char *gitdir,
 	if (o->wait < 0 || o->wait > 86400)
 		return cli_error("--db-wait takes 0 to 86400 seconds");
 	so.busy_timeout_ms = (int)o->wait * 1000;
+	so.no_create = o->read_only;
 	path = o->db ? g_strdup(o->db) : cli_store_default_path(gitdir);
 	rc = ms_store_open(path, &so, out, &diags);
 	g_free(path);

@@ -175,6 +175,7 @@ struct cli_store_opts {
 	const char *db;          /* --db FILE */
 	bool no_cache;           /* --no-cache */
 	long wait;               /* --db-wait SECONDS; 0: the default */
+	bool read_only;          /* set by a command that never creates one */
 };
 
 #define CLI_STORE_OPTIONS(o) \
@@ -191,8 +192,9 @@ struct ms_store;
  * The store of repository `gitdir` as `o` asks: *out is NULL with
  * --no-cache, and when a store written by a newer maintstat must be left
  * alone (a warning says so).  The default file is named after the
- * repository's canonical path (see docs/store.md).  Returns CLI_CONTINUE,
- * or an exit code after printing the error.
+ * repository's canonical path (see docs/store.md).  With o->read_only a
+ * missing store is an error, never created.  Returns CLI_CONTINUE, or an
+ * exit code after printing the error.
  */
 int cli_store_open(const struct cli_store_opts *o, const char *gitdir,
 		   struct ms_store **out);

@@ -225,6 +225,7 @@ int cmd_store(int argc, char **argv)
 				       "--no-cache makes no sense");
 	if (threads < 0 || threads > 1024)
 		return cli_usage_error("store", "--threads takes 0 to 1024");
+	so.read_only = !strcmp(sub, "info");
 	rc = cli_store_open(&so, repo, &st);
 	if (rc != CLI_CONTINUE)
 		return rc;

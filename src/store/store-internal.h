@@ -20,7 +20,10 @@ struct ms_store {
 	sqlite3 *db;
 	char *path;
 	int busy_ms;
-	bool damaged;           /* remove the files when closing */
+	bool damaged;           /* move the files aside when closing */
+	bool created;           /* this run created the file */
+	bool fresh;             /* created, or an empty file: stamp it */
+	bool ours;              /* identified as a maintstat store */
 	sqlite3_stmt *insert;
 	sqlite3_stmt *by_rowid;
 	int in_txn;             /* records written in the open transaction */

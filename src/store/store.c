@@ -17,8 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #define DEFAULT_BUSY_MS 30000
+/* PRAGMA application_id of every store: "MSt1", so that only files
+ * maintstat created are ever repaired, rebuilt or moved aside. */
+#define APPLICATION_ID 0x4d537431
 
 /* ---- errors ---- */
 
@@ -37,10 +42,10 @@ int store_db_error(struct ms_store *s, int rc, const char *what)
 			"store '%s' is busy: another maintstat run is "
 			"using it (waited up to %d s; %s, code %d)", s->path,
 			s->busy_ms / 1000, msg, rc);
-	if (is_damage(rc)) {
+	if (is_damage(rc) && s->ours) {
 		s->damaged = true;
 		return ms_error_set(MS_ERROR, "store '%s' is damaged (%s); it "
-				    "was removed: run again to rebuild it",
+				    "was moved aside: run again to rebuild it",
 				    s->path, msg);
 	}
 	return ms_error_set(MS_ERROR, "store '%s': cannot %s: %s", s->path,
@@ -329,20 +334,56 @@ static void close_db(struct ms_store *s)
 	s->in_txn = 0;
 }
 
+static const char *const aux_suffixes[] = { "", "-wal", "-shm",
+					      "-journal" };
+
+/* Remove the store's files (one this run created and left empty). */
 static void remove_files(const char *path)
 {
-	char *aux;
+	for (size_t i = 0; i < G_N_ELEMENTS(aux_suffixes); i++) {
+		char *aux = g_strconcat(path, aux_suffixes[i], NULL);
 
-	g_unlink(path);
-	aux = g_strconcat(path, "-wal", NULL);
-	g_unlink(aux);
-	g_free(aux);
-	aux = g_strconcat(path, "-shm", NULL);
-	g_unlink(aux);
-	g_free(aux);
-	aux = g_strconcat(path, "-journal", NULL);
-	g_unlink(aux);
-	g_free(aux);
+		g_unlink(aux);
+		g_free(aux);
+	}
+}
+
+/*
+ * Move a damaged store and its WAL aside as PATH.corrupt-<UTC time>
+ * (-wal ...): never delete what may be the only copy of a user's data,
+ * and keep it for a bug report.  The time names a second; a second
+ * damaged file in the same second gets a counter.
+ */
+static void move_aside(const char *path)
+{
+	GDateTime *now = g_date_time_new_now_utc();
+	char *stamp = g_date_time_format(now, "%Y%m%dT%H%M%SZ");
+	char *base = NULL;
+
+	for (int n = 0; n < 100 && !base; n++) {
+		char *b = n ? g_strdup_printf("%s.corrupt-%s.%d", path, stamp,
+					      n) :
+			g_strdup_printf("%s.corrupt-%s", path, stamp);
+
+		if (g_file_test(b, G_FILE_TEST_EXISTS))
+			g_free(b);
+		else
+			base = b;
+	}
+	for (size_t i = 0; base && i < G_N_ELEMENTS(aux_suffixes); i++) {
+		char *from = g_strconcat(path, aux_suffixes[i], NULL);
+		char *to = g_strconcat(base, aux_suffixes[i], NULL);
+
+		if (i == 2)             /* the shared-memory index: rebuilt */
+			g_unlink(from);
+		else
+			g_rename(from, to);
+		g_free(from);
+		g_free(to);
+	}
+	g_free(base);
+	g_free(stamp);
+	g_date_time_unref(now);
 }
 
 /*
@@ -391,12 +432,80 @@ static int set_wal(struct ms_store *s)
 	}
 }
 
+/* One integer from `sql`, with SQLite's own code: no error is recorded. */
+static int peek_int(struct ms_store *s, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			*out = sqlite3_column_int64(st, 0);
+			rc = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int refuse(struct ms_store *s, const char *why)
+{
+	return ms_error_set(MS_ERROR, "'%s' is not a maintstat store (%s): "
+			    "refusing to touch it; name another file with "
+			    "--db, or --no-cache", s->path, why);
+}
+
+/*
+ * Is the SQLite database just opened a maintstat store?  Ours carry
+ * APPLICATION_ID; a store of a maintstat from before the id has none but
+ * our schema (a user_version and the commits and refs tables), and is
+ * stamped once it is open.  Anything else is some other program's data.
+ */
+static int identify(struct ms_store *s, bool *stamp)
+{
+	int64_t id = 0, version = 0, tables = 0;
+	int rc = peek_int(s, "PRAGMA application_id", &id);
+
+	*stamp = false;
+	if (rc == SQLITE_OK && id == APPLICATION_ID) {
+		s->ours = true;
+		return 0;
+	}
+	if (rc != SQLITE_OK) {
+		if (s->ours && is_damage(rc))   /* our header, damaged pages */
+			return db_error(s, rc, "read the database");
+		if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+			return db_error(s, rc, "read the database");
+		return refuse(s, sqlite3_errstr(rc));
+	}
+	if (id != 0) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "an SQLite database with "
+			 "application id 0x%08llx", (unsigned long long)id);
+		return refuse(s, why);
+	}
+	rc = peek_int(s, "PRAGMA user_version", &version);
+	if (rc == SQLITE_OK)
+		rc = peek_int(s, "SELECT count(*) FROM sqlite_master WHERE "
+			      "type = 'table' AND name IN ('commits', "
+			      "'refs')", &tables);
+	if (rc != SQLITE_OK || version < 1 || tables != 2)
+		return refuse(s, "an SQLite database of another program");
+	s->ours = true;
+	*stamp = true;
+	return 0;
+}
+
 static int open_db(struct ms_store *s)
 {
+	bool stamp = false;
 	int rc;
 
 	rc = sqlite3_open_v2(s->path, &s->db,
-			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			     SQLITE_OPEN_READWRITE | (s->created ?
+			     SQLITE_OPEN_CREATE : 0) |
 			     SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		rc = ms_error_set(MS_ERROR, "cannot open store '%s': %s",
@@ -407,7 +516,23 @@ static int open_db(struct ms_store *s)
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, s->busy_ms);
+	if (s->fresh) {
+		/* stamped while still in rollback mode, so that the id is in
+		 * the file itself before anything else is written */
+		s->ours = true;
+		rc = exec(s, "PRAGMA application_id = "
+			  G_STRINGIFY(APPLICATION_ID), "stamp the database");
+	} else {
+		rc = identify(s, &stamp);
+	}
+	if (rc < 0) {
+		close_db(s);
+		return rc;
+	}
 	rc = set_wal(s);
+	if (rc == 0 && stamp)
+		rc = exec(s, "PRAGMA application_id = "
+			  G_STRINGIFY(APPLICATION_ID), "stamp the database");
 	if (rc == 0)
 		rc = store_exec(s, "PRAGMA synchronous = NORMAL", "set up");
 	if (rc == 0)
@@ -457,23 +582,89 @@ static int open_db(struct ms_store *s)
 	return rc;
 }
 
-/* Remove a damaged database and create an empty one in its place. */
+/* Move a damaged store aside and create an empty one in its place. */
 int store_rebuild(struct ms_store *s, struct ms_diags *diags,
 		   const char *why)
 {
 	close_db(s);
-	remove_files(s->path);
+	move_aside(s->path);
 	s->damaged = false;
+	s->created = s->fresh = true;
 	if (diags)
 		ms_diags_add(diags, NULL, 0, "store '%s' was damaged (%s); "
-			     "rebuilding it", s->path, why);
+			     "moved it aside as %s.corrupt-<time> and "
+			     "rebuilding it", s->path, why, s->path);
 	return open_db(s);
+}
+
+static const char sqlite_magic[16] = "SQLite format 3";
+
+/*
+ * What is at s->path, before SQLite sees it: nothing (we create it), an
+ * empty regular file, or an SQLite database whose header does not name
+ * another program.  Anything else (a JSON report, MAINTAINERS, a FIFO, a
+ * directory, a truncated header) is refused and left as it is.
+ */
+static int check_file(struct ms_store *s, bool create)
+{
+	unsigned char head[100];
+	GStatBuf sb;
+	ssize_t n;
+	uint32_t id;
+	int fd;
+
+	if (g_stat(s->path, &sb) < 0) {
+		if (errno != ENOENT)
+			return ms_error_set_errno(MS_ERROR, errno, "cannot "
+						  "open store '%s'", s->path);
+		if (!create)
+			return ms_error_set(MS_ENOTFOUND, "no store at '%s' "
+					    "(nothing was stored there yet)",
+					    s->path);
+		s->created = s->fresh = true;
+		return 0;
+	}
+	if (!S_ISREG(sb.st_mode))
+		return refuse(s, "not a regular file");
+	if (sb.st_size == 0) {
+		s->fresh = true;
+		return 0;
+	}
+	fd = g_open(s->path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return ms_error_set_errno(MS_ERROR, errno, "cannot open store "
+					  "'%s'", s->path);
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n < (ssize_t)sizeof(sqlite_magic) ||
+	    memcmp(head, sqlite_magic, sizeof(sqlite_magic)))
+		return refuse(s, "not an SQLite database");
+	if (n < (ssize_t)sizeof(head))
+		return refuse(s, "a truncated SQLite header");
+	id = (uint32_t)head[68] << 24 | (uint32_t)head[69] << 16 |
+		(uint32_t)head[70] << 8 | head[71];
+	if (id == APPLICATION_ID)
+		s->ours = true;
+	return 0;
+}
+
+/* Does the store hold nothing at all (a run that failed before storing)? */
+static bool is_empty(struct ms_store *s)
+{
+	int64_t n = 1;
+
+	if (!s->db || peek_int(s, "SELECT (SELECT count(*) FROM commits) + "
+			       "(SELECT count(*) FROM refs) + (SELECT count(*) "
+			       "FROM inboxes)", &n) != SQLITE_OK)
+		return false;
+	return n == 0;
 }
 
 int ms_store_open(const char *path, const struct ms_store_opts *opts,
 		  struct ms_store **out, struct ms_diags *diags)
 {
 	struct ms_store *s = g_new0(struct ms_store, 1);
+	bool create = !(opts && opts->no_create);
 	char *dir = g_path_get_dirname(path);
 	int rc;
 
@@ -481,14 +672,17 @@ int ms_store_open(const char *path, const struct ms_store_opts *opts,
 	s->path = g_strdup(path);
 	s->busy_ms = opts && opts->busy_timeout_ms > 0 ?
 		opts->busy_timeout_ms : DEFAULT_BUSY_MS;
-	if (g_mkdir_with_parents(dir, 0700) < 0) {
+	if (create && g_mkdir_with_parents(dir, 0700) < 0) {
 		rc = ms_error_set_errno(MS_ERROR, errno,
 					"cannot create directory '%s'", dir);
 		goto fail;
 	}
+	rc = check_file(s, create);
+	if (rc < 0)
+		goto fail;
 	rc = open_db(s);
 	if (rc < 0 && s->damaged)
-		rc = store_rebuild(s, diags, "not an SQLite database");
+		rc = store_rebuild(s, diags, "its pages cannot be read");
 	if (rc < 0)
 		goto fail;
 	g_free(dir);
@@ -496,19 +690,26 @@ int ms_store_open(const char *path, const struct ms_store_opts *opts,
 	return 0;
 fail:
 	g_free(dir);
-	s->damaged = false;     /* never remove what we could not open */
+	s->damaged = false;     /* never touch what we could not open */
+	if (s->created && !s->db)
+		s->created = false;
 	ms_store_free(s);
 	return rc;
 }
 
 void ms_store_free(struct ms_store *s)
 {
+	bool drop;
+
 	if (!s)
 		return;
 	if (s->in_txn && s->db)
 		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	drop = s->created && !s->damaged && is_empty(s);
 	close_db(s);
 	if (s->damaged)
+		move_aside(s->path);
+	else if (drop)
 		remove_files(s->path);
 	g_free(s->path);
 	g_free(s);

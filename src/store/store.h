@@ -9,8 +9,12 @@
  * Crash safety: the database runs in WAL mode and every write happens in
  * a transaction of at most MS_STORE_BATCH records, so a run killed at any
  * moment leaves a database SQLite recovers by itself, holding whole
- * records only.  A file that is not a database, or whose pages are
- * damaged, is removed and rebuilt (with a diagnostic).  Concurrent runs on
+ * records only.  Every store carries an SQLite application id: only such
+ * a file (or one of an older maintstat, recognised by its schema) is ever
+ * written; any other file is refused and left untouched.  A store whose
+ * pages are damaged is moved aside as FILE.corrupt-<time> and rebuilt
+ * (with a diagnostic).  A store this run created and left empty is
+ * removed when it is closed.  Concurrent runs on
  * one database wait for each other up to the busy timeout, then fail with
  * MS_EBUSY.
  */
@@ -41,6 +45,9 @@ struct ms_store_opts {
 	/* How long to wait for another run holding the database, in
 	 * milliseconds; 0 means the default, 30 seconds. */
 	int busy_timeout_ms;
+	/* Fail with MS_ENOTFOUND rather than create a missing store (for
+	 * commands that only read it). */
+	bool no_create;
 };
 
 /*
@@ -48,7 +55,9 @@ struct ms_store_opts {
  * `opts` may be NULL.  Returns 0, or: MS_EBUSY when another run keeps the
  * database locked past the timeout; MS_EUSAGE when the file holds a newer
  * schema than this maintstat knows (it is left untouched); MS_ERROR when
- * it cannot be created.  A file that is not an SQLite database is removed
+ * it cannot be created, or when `path` is not a maintstat store (another
+ * program's file: it is left untouched); MS_ENOTFOUND when it is missing
+ * and opts->no_create is set.  A damaged maintstat store is moved aside
  * and recreated, with a note in `diags` (may be NULL).  Free with
  * ms_store_free().
  */

@@ -174,29 +174,102 @@ same_as_uncached(repo, db, "records of another extraction version are "
 eq(db_query(db, "SELECT count(*) FROM commits WHERE version != 1 OR "
             "paths LIKE '%bogus%'")[0][0], 0, "no stale record is left")
 
-# -- a damaged file ---------------------------------------------------------
-bad = os.path.join(tmp, "garbage.sqlite")
-with open(bad, "wb") as f:
-    f.write(b"this is not an SQLite database\n" * 200)
-r = same_as_uncached(repo, bad, "a file that is no database: same log")
-ok("was damaged" in r.err and "rebuilding" in r.err,
-   "... with a warning that it was rebuilt", r.err)
-eq(db_query(bad, "SELECT count(*) FROM commits")[0][0], 444,
-   "... and the rebuilt store is complete")
+# -- a file maintstat did not create is never touched -----------------------
+APP_ID = 0x4d537431          # PRAGMA application_id of every store
+for name, content in (("garbage.sqlite",
+                       b"this is not an SQLite database\n" * 200),
+                      ("report.json", b'{"schema_version": 1}\n'),
+                      ("MAINTAINERS", b"THE REST\nM:\tA <a@b>\nF:\t*\n")):
+    bad = os.path.join(tmp, name)
+    with open(bad, "wb") as f:
+        f.write(content)
+    r = log(repo, db=bad)
+    eq(r.rc, 1, f"--db {name} (not a store): exit 1")
+    ok("is not a maintstat store" in r.err and "refusing" in r.err,
+       "... saying it is not a store", r.err)
+    with open(bad, "rb") as f:
+        eq(f.read(), content, "... and the file is untouched")
+    eq(sorted(x for x in os.listdir(tmp) if x.startswith(name)), [name],
+       "... and nothing is created beside it")
+r = run("activity", "--repo", repo, "--db", bad)
+eq((r.rc, open(bad, "rb").read()), (1, content),
+   "activity --db MAINTAINERS: exit 1, the file untouched")
+for what, sql in (("another program's SQLite database",
+                  ["CREATE TABLE users (x)", "PRAGMA user_version = 3"]),
+                 ("a database with another application id, even with our "
+                  "table names", ["CREATE TABLE commits (x)",
+                                  "CREATE TABLE refs (x)",
+                                  "PRAGMA user_version = 1",
+                                  "PRAGMA application_id = 1179011410"])):
+    other = os.path.join(tmp, "other-app.sqlite")
+    if os.path.exists(other):
+        os.unlink(other)
+    c = sqlite3.connect(other)
+    for q in sql:
+        c.execute(q)
+    c.commit()
+    c.close()
+    before = open(other, "rb").read()
+    r = log(repo, db=other)
+    eq((r.rc, open(other, "rb").read() == before), (1, True),
+       f"{what}: refused, untouched")
+fifo = os.path.join(tmp, "fifo.sqlite")
+os.mkfifo(fifo)
+r = log(repo, db=fifo)
+ok(r.rc == 1 and "not a regular file" in r.err,
+   "--db FIFO: refused at once, not a hang", r.err)
+eq(db_query(db, "PRAGMA application_id")[0][0], APP_ID,
+   "a store carries maintstat's application id")
 
+legacy = os.path.join(tmp, "legacy.sqlite")
+log(repo, db=legacy)
+c = sqlite3.connect(legacy)
+c.execute("PRAGMA application_id = 0")       # as written before the id
+c.commit()
+c.close()
+same_as_uncached(repo, legacy, "a store from before the application id is "
+                 "still used")
+eq(db_query(legacy, "PRAGMA application_id")[0][0], APP_ID,
+   "... and stamped with the id")
+
+# -- a damaged store: moved aside, never deleted -----------------------------
 trunc = os.path.join(tmp, "trunc.sqlite")
 log(repo, db=trunc)
 run("store", "info", "--db", trunc)          # checkpoints the WAL
 size = os.path.getsize(trunc)
 with open(trunc, "r+b") as f:
     f.truncate(size // 2)
+with open(trunc, "rb") as f:
+    damaged = f.read()
 r = same_as_uncached(repo, trunc, "a truncated store: same log")
-ok("damaged" in r.err, "... with a warning that it was damaged", r.err)
+ok("damaged" in r.err and "moved it aside" in r.err,
+   "... with a warning that it was damaged and moved aside", r.err)
+aside = [x for x in os.listdir(tmp) if x.startswith("trunc.sqlite.corrupt-")
+         and not x.endswith("-wal")]
+ok(len(aside) == 1, "... the damaged file kept as FILE.corrupt-<time>",
+   aside)
+if aside:
+    with open(os.path.join(tmp, aside[0]), "rb") as f:
+        eq(f.read(), damaged, "... byte for byte")
 same_as_uncached(repo, trunc, "... and next time it is used as usual")
+
+# -- read-only commands and failed runs leave no store -----------------------
+missing = os.path.join(tmp, "missing.sqlite")
+r = run("store", "info", "--db", missing)
+ok(r.rc == 1 and "no store at" in r.err and not os.path.exists(missing),
+   "store info on a missing store: exit 1, nothing created", r.err)
+cache = os.path.join(tmp, "failcache")
+r = run("activity", "--repo", repo, "--archive",
+        os.path.join(tmp, "no-such.mbox"), env={"XDG_CACHE_HOME": cache})
+eq(r.rc, 1, "activity with a missing archive fails")
+left = [f for _, _, fs in os.walk(cache) for f in fs] \
+    if os.path.isdir(cache) else []
+eq(left, [], "... and leaves no empty store in the cache")
 
 # -- a newer schema ---------------------------------------------------------
 newer = os.path.join(tmp, "newer.sqlite")
 c = sqlite3.connect(newer)
+c.execute(f"PRAGMA application_id = {APP_ID}")
 c.execute("PRAGMA user_version = 99")
 c.execute("CREATE TABLE future (x)")
 c.commit()
@@ -209,7 +282,10 @@ eq(db_query(newer, "PRAGMA user_version")[0][0], 99,
 
 # -- a locked database ------------------------------------------------------
 locked = os.path.join(tmp, "locked.sqlite")
-run("store", "info", "--db", locked)         # create it
+c = sqlite3.connect(locked)                  # an empty store, to fill
+c.execute(f"PRAGMA application_id = {APP_ID}")
+c.commit()
+c.close()
 holder = sqlite3.connect(locked, isolation_level=None)
 holder.execute("BEGIN IMMEDIATE")
 t0 = time.time()
@@ -262,8 +338,8 @@ eq(db_query(conc, "PRAGMA integrity_check"), [("ok",)],
 busy = []
 for i in range(15):
     fresh = os.path.join(tmp, f"fresh{i}.sqlite")
-    ps = [subprocess.Popen([MAINTSTAT, "store", "info", "--db", fresh,
-                            "--db-wait", "20"], stdout=subprocess.DEVNULL,
+    ps = [subprocess.Popen([MAINTSTAT, "store", "log", "--repo", repo,
+                            "--db", fresh, "--db-wait", "20"], stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE) for _ in range(6)]
     for p in ps:
         err = p.communicate()[1].decode()
@@ -329,6 +405,7 @@ ok(r.rc == 0 and r.out == want, "after SIGKILLs: the same log as a clean "
 
 # -- the default place ------------------------------------------------------
 cache = os.path.join(tmp, "xdg")
+run("store", "log", "--repo", repo, env={"XDG_CACHE_HOME": cache})
 r = run("store", "info", "--repo", repo,
         env={"XDG_CACHE_HOME": cache})
 files = os.listdir(os.path.join(cache, "maintstat")) \
