@@ -219,6 +219,17 @@ static int emit(const char *s, size_t n, GString *tmp,
 	return fn(s, n, src, data);
 }
 
+/*
+ * A gzip stream that is corrupt or ends early is an error, not a short
+ * list: an interrupted download must not read as a quiet month.
+ */
+static int gz_error(const char *path, unsigned long messages)
+{
+	return ms_error_set(MS_ERROR, "'%s' is truncated or corrupt (read "
+			    "error or bad gzip data after %lu messages)", path,
+			    messages);
+}
+
 int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		 struct ms_mail_read_result *result)
 {
@@ -264,6 +275,10 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 	src.path = path;
 	src.epoch = -1;
 	src.format = MS_MAIL_FMT_MBOXO;
+	if (r.error) {
+		rc = gz_error(path, 0);
+		goto done;
+	}
 	if (r.end == 0)
 		goto done; /* an empty file is an empty mbox */
 	if (r.end < 5 || memcmp(r.buf, "From ", 5)) {
@@ -333,8 +348,8 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 			search = k + 1;
 		}
 	}
-	if (r.error && !r.eof) {
-		rc = ms_error_set(MS_ERROR, "cannot read '%s'", path);
+	if (r.error) {
+		rc = gz_error(path, result->messages);
 		goto done;
 	}
 	/* the last message: r.buf[msg .. r.end) */
@@ -347,7 +362,7 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 
 		src.line = lineno;
 		src.problems = 0;
-		if (!nl || r.buf[end - 1] != '\n' || r.error ||
+		if (!nl || r.buf[end - 1] != '\n' ||
 		    (src.format == MS_MAIL_FMT_MBOXRD && !blank_end))
 			src.problems |= 1u << MS_MAIL_P_TRUNCATED;
 		else if (blank_end && end - body >= 2)
@@ -401,8 +416,58 @@ static int dir_entries(const char *path, GPtrArray **out)
 	return 0;
 }
 
-static int dir_walk(const char *path, ms_mail_file_fn file, void *data,
-		    struct ms_diags *diags, int depth)
+/*
+ * The walk of a directory of mbox files.  Each directory and file is
+ * visited once (device and inode remembered, so links cannot loop or
+ * count a file twice), only regular files are read (a FIFO or a device
+ * would hang the run), links are followed only to what lies inside the
+ * root, and an entry that cannot be used is a warning, not the end.
+ */
+struct walk {
+	ms_mail_file_fn file;
+	void *data;
+	struct ms_diags *diags;
+	char *root;             /* canonical path of the root */
+	GHashTable *seen;       /* "dev:ino" of directories and files */
+	unsigned long files;    /* files read */
+	bool stopped;           /* `file` failed: the walk ends */
+};
+
+static bool is_repository(const char *path)
+{
+	char *objects = g_build_filename(path, "objects", NULL);
+	char *head = g_build_filename(path, "HEAD", NULL);
+	bool yes = is_dir(objects) && g_file_test(head, G_FILE_TEST_EXISTS);
+
+	g_free(objects);
+	g_free(head);
+	return yes;
+}
+
+static bool inside(const char *root, const char *real)
+{
+	size_t n = strlen(root);
+
+	if (!strcmp(root, "/"))
+		return true;
+	return !strncmp(real, root, n) && (real[n] == '/' || !real[n]);
+}
+
+/* Remember `st`; false when it was seen already. */
+static bool first_visit(struct walk *w, const struct stat *st)
+{
+	char *key = g_strdup_printf("%ju:%ju", (uintmax_t)st->st_dev,
+				    (uintmax_t)st->st_ino);
+
+	if (g_hash_table_contains(w->seen, key)) {
+		g_free(key);
+		return false;
+	}
+	g_hash_table_add(w->seen, key);
+	return true;
+}
+
+static int dir_walk(struct walk *w, const char *path, int depth)
 {
 	GPtrArray *names;
 	int rc = dir_entries(path, &names);
@@ -411,17 +476,69 @@ static int dir_walk(const char *path, ms_mail_file_fn file, void *data,
 		return rc;
 	for (guint i = 0; i < names->len && !rc; i++) {
 		const char *p = names->pdata[i];
+		struct stat lst, st;
 
-		if (is_dir(p)) {
-			if (depth < 16)
-				rc = dir_walk(p, file, data, diags, depth + 1);
+		if (lstat(p, &lst) < 0) {
+			ms_diags_add(w->diags, p, 0, "cannot read: %s; "
+				     "skipped", g_strerror(errno));
 			continue;
 		}
-		rc = file(p, data);
+		st = lst;
+		if (S_ISLNK(lst.st_mode)) {
+			char *real = realpath(p, NULL);
+			bool in = real && inside(w->root, real);
+
+			if (real && !in)
+				ms_diags_add(w->diags, p, 0, "a link to '%s', "
+					     "outside '%s'; skipped", real,
+					     w->root);
+			else if (!real)
+				ms_diags_add(w->diags, p, 0, "a link that "
+					     "leads nowhere (%s); skipped",
+					     g_strerror(errno));
+			free(real);
+			if (!in || stat(p, &st) < 0)
+				continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (!first_visit(w, &st))
+				continue;       /* a loop, or seen already */
+			if (is_repository(p) || ms_mail_is_inbox(p)) {
+				ms_diags_add(w->diags, p, 0, "a git repository "
+					     "or inbox inside a directory of "
+					     "mbox files (name it as an archive "
+					     "of its own); skipped");
+				continue;
+			}
+			if (depth >= 16) {
+				ms_diags_add(w->diags, p, 0, "more than 16 "
+					     "directory levels; skipped");
+				continue;
+			}
+			rc = dir_walk(w, p, depth + 1);
+			if (rc < 0 && !w->stopped) {
+				ms_diags_add(w->diags, p, 0, "%s; skipped",
+					     ms_error_last());
+				rc = 0;
+			}
+			continue;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			ms_diags_add(w->diags, p, 0, "not a regular file; "
+				     "skipped");
+			continue;
+		}
+		if (!first_visit(w, &st))
+			continue;               /* the same file by a link */
+		rc = w->file(p, w->data);
 		if (rc == MS_EPARSE) {
-			ms_diags_add(diags, p, 0, "%s; skipped",
+			ms_diags_add(w->diags, p, 0, "%s; skipped",
 				     ms_error_last());
 			rc = 0;
+		} else if (rc == 0) {
+			w->files++;
+		} else {
+			w->stopped = true;      /* passed up unchanged */
 		}
 	}
 	g_ptr_array_unref(names);
@@ -431,7 +548,27 @@ static int dir_walk(const char *path, ms_mail_file_fn file, void *data,
 int ms_mail_dir_walk(const char *path, ms_mail_file_fn file, void *data,
 		     struct ms_diags *diags)
 {
-	return dir_walk(path, file, data, diags, 0);
+	struct walk w = { file, data, diags, NULL, NULL, 0, false };
+	struct stat st;
+	int rc;
+
+	w.root = realpath(path, NULL);
+	if (!w.root || stat(w.root, &st) < 0)
+		return ms_error_set_errno(errno == ENOENT ? MS_ENOTFOUND :
+					  MS_ERROR, errno, "cannot open '%s'",
+					  path);
+	w.seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+				       NULL);
+	first_visit(&w, &st);
+	rc = dir_walk(&w, path, 0);
+	if (rc == 0 && w.files == 0)
+		rc = ms_error_set(MS_ENOTFOUND, "'%s' holds no mail archive: "
+				  "expected mbox files (.mbox, .gz), a "
+				  "public-inbox v2 inbox (git/0.git) or v1 "
+				  "(a bare git repository)", path);
+	g_hash_table_unref(w.seen);
+	free(w.root);
+	return rc;
 }
 
 bool ms_mail_is_inbox(const char *path)

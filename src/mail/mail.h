@@ -256,11 +256,16 @@ int ms_mail_parse_archive(const char *path, const struct ms_mail_after *after,
 
 /*
  * Walk a directory of mbox files as the readers do: `file` is called for
- * each file below `path` (hidden entries left out, byte order of the
- * names, subdirectories in place, 16 levels at most).  A file `file`
- * answers MS_EPARSE for is skipped with a diagnostic; any other negative
- * code stops the walk and is returned.  MS_ERROR when a directory cannot
- * be opened.
+ * each regular file below `path` (hidden entries left out, byte order of
+ * the names, subdirectories in place, 16 levels at most).  Each directory
+ * and file is visited once (device and inode), links are followed only to
+ * what lies inside `path`, and git repositories or inboxes inside are not
+ * entered: every entry left out (a FIFO, a device, a dangling link, a
+ * link out, a directory that cannot be opened) is a diagnostic.  A file
+ * `file` answers MS_EPARSE for is skipped with a diagnostic; any other
+ * negative code stops the walk and is returned.  MS_ENOTFOUND when no
+ * file was read (nothing there is an archive); MS_ERROR when `path`
+ * itself cannot be opened.
  */
 typedef int (*ms_mail_file_fn)(const char *path, void *data);
 int ms_mail_dir_walk(const char *path, ms_mail_file_fn file, void *data,

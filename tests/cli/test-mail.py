@@ -134,10 +134,19 @@ with open(rules_gz, "rb") as f:
     gz = f.read()
 with open(cut, "wb") as f:
     f.write(gz[:len(gz) // 2])
-r, d = stats(cut)
-ok(r.rc == 0 and d.get("problems", {}).get("truncated") == 1 and
-   0 < d.get("messages", 0) < 20, "truncated .gz: counted, rest kept",
-   r.err + r.out)
+# an interrupted download must not read as a quiet list: a corrupt or
+# truncated .gz is an error, wherever it is cut
+for what, data in (("cut in the middle", gz[:len(gz) // 2]),
+                   ("cut before its first byte of output", gz[:12]),
+                   ("a corrupt deflate stream",
+                    gz[:10] + b"\xff" * 64 + gz[74:])):
+    with open(cut, "wb") as f:
+        f.write(data)
+    r = run("mail", "stats", "--no-cache", cut)
+    ok(r.rc == 1 and "truncated or corrupt" in r.err and "cut.mbox.gz"
+       in r.err, f"a .gz {what}: exit 1 naming the file", r.err + r.out)
+r = run("mail", "stats", cut)
+eq(r.rc, 1, "... through the store too")
 
 mboxo = os.path.join(TMP, "o.mbox")
 with open(mboxo, "wb") as f:
@@ -183,6 +192,54 @@ r, d = stats(d1)
 eq((r.rc, d.get("messages"), d.get("message_ids")), (0, 41, 40),
    "directory of mboxes (recursive)")
 ok("not an mbox" in r.err, "non-mbox file in a directory: warned", r.err)
+
+# the directory walker: links, loops, special files and nothing to read
+walk = os.path.join(TMP, "walk")
+os.makedirs(walk)
+shutil.copy(os.path.join(MAIL, "rules.mbox"), os.path.join(walk, "a.mbox"))
+for i in range(3):
+    os.symlink(".", os.path.join(walk, f"loop{i}"))
+os.symlink("a.mbox", os.path.join(walk, "same.mbox"))
+os.mkfifo(os.path.join(walk, "fifo.mbox"))
+os.symlink("/dev/zero", os.path.join(walk, "zero.mbox"))
+os.symlink(os.path.join(MAIL, "lab.mbox"), os.path.join(walk, "out.mbox"))
+os.symlink("no-such-file", os.path.join(walk, "dangling.mbox"))
+for store in ("--no-cache", None):
+    args = [walk] + ([store] if store else [])
+    try:
+        r = run("mail", "stats", "--json", *args, timeout=60)
+        d = r.json() if r.rc == 0 else {}
+    except subprocess.TimeoutExpired:
+        r, d = None, {}
+    ok(r is not None and r.rc == 0 and d.get("messages") == 20,
+       f"links looping three times, a FIFO, /dev/zero, a link out, a "
+       f"dangling link ({store or 'store'}): one mbox read once",
+       r and r.err + r.out)
+    if r:
+        for name, why in (("fifo.mbox", "not a regular file"),
+                          ("zero.mbox", "outside"),
+                          ("out.mbox", "outside"),
+                          ("dangling.mbox", "leads nowhere")):
+            ok(f"{name}: " in r.err and why in r.err,
+               f"... {name} warned about ({why})", r.err)
+
+for what, make in (("an empty folder", lambda p: None),
+                   ("an inbox left as git/0.git.partial",
+                    lambda p: subprocess.run(
+                        ["git", "init", "-q", "--bare",
+                         os.path.join(p, "git", "0.git.partial")],
+                        check=True)),
+                   ("only files that are no mbox",
+                    lambda p: open(os.path.join(p, "x.txt"), "w").write(
+                        "hello\n"))):
+    p = os.path.join(TMP, "none-" + str(abs(hash(what))))
+    os.makedirs(p)
+    make(p)
+    for store in ("--no-cache", None):
+        r = run("mail", "stats", p, *([store] if store else []))
+        ok(r.rc == 1 and "holds no mail archive" in r.err,
+           f"{what} ({store or 'store'}): an error naming what was "
+           "expected", r.err + r.out)
 
 
 # ---- public-inbox v2 and v1, built with git ----
