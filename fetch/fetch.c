@@ -421,32 +421,35 @@ static gint cmp_uint(gconstpointer a, gconstpointer b)
 	return x < y ? -1 : x > y;
 }
 
-/*
- * The epochs named in a grokmirror manifest (JSON keys
- * "/INBOX/git/N.git").  Only the keys matter, so a scan for them does; a
- * manifest with none yields an empty list.  (Not GRegex: GLib 2.74's
- * leaks PCRE2 match frames.)
- */
-static void manifest_epochs(const char *json, size_t len, GArray *epochs)
+void ms_fetch_manifest_epochs(const char *json, size_t len, GArray *epochs)
 {
 	const char *end = json + len, *p = json;
+	guint from = epochs->len, k;
 
 	while ((p = g_strstr_len(p, end - p, "/git/"))) {
 		const char *d = p + 5, *q = d;
 		unsigned v = 0;
-		bool seen = false;
 
 		p = d;
 		while (q < end && g_ascii_isdigit(*q) && q - d < 7)
 			v = v * 10 + (unsigned)(*q++ - '0');
 		if (q == d || end - q < 5 || memcmp(q, ".git\"", 5))
 			continue;
-		for (guint i = 0; i < epochs->len; i++)
-			seen |= g_array_index(epochs, unsigned, i) == v;
-		if (!seen)
-			g_array_append_val(epochs, v);
+		/* canonical N.git only: "00.git" is not epoch 0 */
+		if (*d == '0' && q - d > 1)
+			continue;
+		g_array_append_val(epochs, v);
 	}
+	/* sorted, then duplicates dropped: linear after the sort (a
+	 * scan of the list per key took 7 s for 200,000 epochs) */
 	g_array_sort(epochs, cmp_uint);
+	k = from;
+	for (guint i = from; i < epochs->len; i++)
+		if (i == from || g_array_index(epochs, unsigned, i) !=
+		    g_array_index(epochs, unsigned, k - 1))
+			g_array_index(epochs, unsigned, k++) =
+				g_array_index(epochs, unsigned, i);
+	g_array_set_size(epochs, k);
 }
 
 /* Read the whole of `fd` from the start. */
@@ -475,7 +478,8 @@ static int try_manifest(struct ms_http *h, const char *base, GArray *epochs)
 					"temporary file");
 		goto out;
 	}
-	rc = ms_http_request(h, url, false, fileno(tmp), NULL, &r);
+	rc = ms_http_request_limited(h, url, false, fileno(tmp), NULL,
+				     MS_FETCH_MAX_MANIFEST, &r);
 	if (rc == MS_EPARSE)
 		goto out; /* a broken gzip stream: say so */
 	if (rc)
@@ -483,7 +487,7 @@ static int try_manifest(struct ms_http *h, const char *base, GArray *epochs)
 	if (r.status == 200 && r.gunzipped) {
 		GString *s = read_all(fileno(tmp));
 
-		manifest_epochs(s->str, s->len, epochs);
+		ms_fetch_manifest_epochs(s->str, s->len, epochs);
 		g_string_free(s, TRUE);
 	}
 	/* Anything else (404, an anti-bot page in front of the web

@@ -27,6 +27,7 @@
 #ifndef MS_FETCH_H
 #define MS_FETCH_H
 
+#include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,8 +54,28 @@ struct ms_fetch_opts {
 	const char *user_agent;  /* NULL: "maintstat/VERSION" */
 	ms_fetch_progress_fn progress; /* may be NULL */
 	void *progress_data;
+	/* A transfer slower than low_speed_bytes a second for stall_timeout
+	 * seconds is abandoned, as is one without any byte that long: a
+	 * server trickling a byte a second must not hold a run forever. */
+	long low_speed_bytes;
+	long request_timeout;    /* seconds one request may take at most */
+	uint64_t max_bytes;      /* largest body (inflated) one request may
+				    bring; more is an error */
 };
-#define MS_FETCH_OPTS_INIT { 2.0, 4, 30, 60, 1000, 300, NULL, NULL, NULL }
+#define MS_FETCH_OPTS_INIT { 2.0, 4, 30, 60, 1000, 300, NULL, NULL, NULL, \
+			     1024, 3600, (uint64_t)8 << 30 }
+/* The largest manifest.js.gz (inflated) an inbox may serve: lore's
+ * biggest lists have a few hundred KiB. */
+#define MS_FETCH_MAX_MANIFEST ((uint64_t)16 << 20)
+
+/*
+ * Append to `epochs` (a GArray of unsigned) the epochs named in the
+ * grokmirror manifest `json` (`len` bytes): its keys "/INBOX/git/N.git",
+ * N canonical decimal (no leading zero, at most 7 digits).  Only the
+ * keys matter, so a scan for them does (not GRegex: GLib 2.74's leaks
+ * PCRE2 match frames).  The list comes out sorted without duplicates.
+ */
+void ms_fetch_manifest_epochs(const char *json, size_t len, GArray *epochs);
 
 /* "libcurl/7.88.1 ..." as curl_version() says; borrowed. */
 const char *ms_fetch_curl_version(void);

@@ -10,6 +10,7 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -215,6 +216,15 @@ static enum verdict curl_failure(CURLcode cc, const char *url,
 			     msg);
 		return FAIL;
 	case CURLE_UNSUPPORTED_PROTOCOL:
+		if (g_str_has_prefix(url, "http://") ||
+		    g_str_has_prefix(url, "https://")) {
+			/* a redirect to file://, ftp://, ...: the server's
+			 * doing, refused (CURLOPT_REDIR_PROTOCOLS_STR) */
+			ms_error_set(MS_ENET, "'%s' redirected to another "
+				     "scheme than http or https (refused): %s",
+				     url, msg);
+			return FAIL;
+		}
 		*code = MS_EUSAGE;
 		ms_error_set(MS_EUSAGE, "cannot fetch '%s': %s", url, msg);
 		return FAIL;
@@ -239,6 +249,9 @@ struct xfer {
 	int64_t last_now;      /* dlnow at the last change */
 	gint64 last_change_us; /* when it changed, monotonic */
 	bool stalled;
+	uint64_t limit;        /* most bytes (inflated) the body may have */
+	uint64_t out;          /* bytes written to the sink */
+	bool too_big;
 };
 
 static bool is_html(const char *ct)
@@ -294,6 +307,9 @@ static bool inflate_chunk(struct xfer *x, const unsigned char *in, size_t len)
 			x->z_bad = true;
 			return false;
 		}
+		x->out += sizeof(out) - x->z.avail_out;
+		if (x->out > x->limit)          /* a gzip bomb */
+			return !(x->too_big = true);
 		if (!write_all(x, out, sizeof(out) - x->z.avail_out))
 			return false;
 		if (zr == Z_STREAM_END)
@@ -328,6 +344,10 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *data)
 		}
 	}
 	x->bytes += len;
+	if (x->bytes > x->limit) {
+		x->too_big = true;
+		return 0;
+	}
 	switch (x->mode) {
 	case MEMORY:
 		if (x->mem->len < BODY_KEEP)
@@ -390,9 +410,18 @@ static void common_setopts(CURL *c, const struct ms_fetch_opts *o,
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, o->connect_timeout);
-	/* A stall is less than a byte a second for stall_timeout seconds. */
-	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	/* Slower than low_speed_bytes a second for stall_timeout seconds
+	 * is as good as stalled (on_progress catches a full stop sooner). */
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT,
+			 o->low_speed_bytes > 0 ? o->low_speed_bytes : 1L);
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, o->stall_timeout);
+	if (o->request_timeout > 0)
+		curl_easy_setopt(c, CURLOPT_TIMEOUT, o->request_timeout);
+	/* An announced Content-Length over the cap fails before the body */
+	if (o->max_bytes)
+		curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE,
+				 (curl_off_t)MIN(o->max_bytes,
+						 (uint64_t)INT64_MAX));
 	curl_easy_setopt(c, CURLOPT_FILETIME, 1L);
 	/* Transparent Content-Encoding (not public-inbox's gzip bodies). */
 	curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
@@ -409,6 +438,8 @@ static void reset_xfer(struct xfer *x)
 	x->last_now = 0;
 	x->last_change_us = g_get_monotonic_time();
 	x->stalled = false;
+	x->out = 0;
+	x->too_big = false;
 	g_byte_array_set_size(x->mem, 0);
 }
 
@@ -474,8 +505,24 @@ int ms_http_request(struct ms_http *h, const char *url, bool post,
 		    int sink_fd, const char *what,
 		    struct ms_http_response *resp)
 {
+	return ms_http_request_limited(h, url, post, sink_fd, what,
+				       h->opts.max_bytes, resp);
+}
+
+static int too_big(const char *url, uint64_t limit)
+{
+	return ms_error_set(MS_ERROR, "'%s' sent more than %" PRIu64 " bytes "
+			    "(the limit for this request): refusing the rest",
+			    url, limit);
+}
+
+int ms_http_request_limited(struct ms_http *h, const char *url, bool post,
+			    int sink_fd, const char *what, uint64_t limit,
+			    struct ms_http_response *resp)
+{
 	char errbuf[CURL_ERROR_SIZE];
-	struct xfer x = { .h = h, .c = h->curl, .fd = sink_fd, .what = what };
+	struct xfer x = { .h = h, .c = h->curl, .fd = sink_fd, .what = what,
+			  .limit = limit ? limit : UINT64_MAX };
 	int rc = MS_ENET;
 	unsigned attempt;
 
@@ -494,6 +541,10 @@ int ms_http_request(struct ms_http *h, const char *url, bool post,
 		curl_easy_reset(h->curl);
 		errbuf[0] = '\0';
 		common_setopts(h->curl, &h->opts, h->user_agent, errbuf);
+		if (x.limit < UINT64_MAX)
+			curl_easy_setopt(h->curl, CURLOPT_MAXFILESIZE_LARGE,
+					 (curl_off_t)MIN(x.limit,
+							 (uint64_t)INT64_MAX));
 		curl_easy_setopt(h->curl, CURLOPT_URL, url);
 		if (post) {
 			curl_easy_setopt(h->curl, CURLOPT_POST, 1L);
@@ -510,6 +561,11 @@ int ms_http_request(struct ms_http *h, const char *url, bool post,
 		cc = curl_easy_perform(h->curl);
 		resp->attempts = attempt;
 		fill_response(h->curl, resp);
+		if ((cc == CURLE_WRITE_ERROR && x.too_big) ||
+		    cc == CURLE_FILESIZE_EXCEEDED) {
+			rc = too_big(url, x.limit);
+			break;
+		}
 		if (cc == CURLE_WRITE_ERROR && x.write_errno) {
 			rc = ms_error_set_errno(MS_ERROR, x.write_errno,
 						"cannot write what '%s' "
@@ -564,13 +620,21 @@ struct ms_http_stream {
 	CURLcode result;
 	gint64 last_data_us;
 	char *url;
+	uint64_t total;         /* body bytes received */
 };
 
 static size_t stream_on_body(char *ptr, size_t size, size_t nmemb,
 			     void *data)
 {
 	struct ms_http_stream *s = data;
+	uint64_t max = s->h->opts.max_bytes;
 
+	s->total += size * nmemb;
+	if (max && s->total > max) {    /* a pack larger than allowed */
+		snprintf(s->errbuf, sizeof(s->errbuf), "more than %" PRIu64
+			 " bytes (the limit of one transfer)", max);
+		return 0;
+	}
 	g_byte_array_append(s->buf, (guint8 *)ptr, (guint)(size * nmemb));
 	s->last_data_us = g_get_monotonic_time();
 	return size * nmemb;
@@ -643,6 +707,7 @@ static int stream_start(struct ms_http_stream *s, const void *body,
 	s->errbuf[0] = '\0';
 	g_byte_array_set_size(s->buf, 0);
 	s->off = 0;
+	s->total = 0;
 	s->done = false;
 	s->result = CURLE_OK;
 	common_setopts(s->c, &s->h->opts, s->h->user_agent, s->errbuf);

@@ -73,6 +73,15 @@ int ms_http_request(struct ms_http *h, const char *url, bool post,
 		    struct ms_http_response *resp);
 
 /*
+ * ms_http_request() with a body of at most `limit` bytes (inflated, for a
+ * gzip stream) rather than opts->max_bytes: a larger one fails with
+ * MS_ERROR, without a retry.
+ */
+int ms_http_request_limited(struct ms_http *h, const char *url, bool post,
+			    int sink_fd, const char *what, uint64_t limit,
+			    struct ms_http_response *resp);
+
+/*
  * A streamed request, for libgit2's smart HTTP: the answer is read piece
  * by piece as libgit2 asks for it, with the session's stall timeout.
  */

@@ -178,7 +178,7 @@ int cmd_fetch(int argc, char **argv)
 {
 	const char *dest = NULL, *query = NULL, *msgid = NULL;
 	const char *output = NULL, *rate = NULL;
-	long retries = -1, timeout = -1;
+	long retries = -1, timeout = -1, max_time = -1, max_size = -1;
 	bool threads = false, quiet = false, json = false;
 	struct ms_fetch_opts opts = MS_FETCH_OPTS_INIT;
 	struct progress_state ps = { NULL, NULL, false };
@@ -199,7 +199,13 @@ int cmd_fetch(int argc, char **argv)
 		{ CLI_OPT_INT, "retries", 0, &retries, "N",
 		  "retries after a failed request (default 4)" },
 		{ CLI_OPT_INT, "timeout", 0, &timeout, "SECONDS",
-		  "give up on a transfer stalled this long (default 60)" },
+		  "give up on a transfer stalled (or slower than 1 KiB/s) "
+		  "this long (default 60)" },
+		{ CLI_OPT_INT, "max-time", 0, &max_time, "SECONDS",
+		  "give up on one request after this long (default 3600)" },
+		{ CLI_OPT_INT, "max-size", 0, &max_size, "MIB",
+		  "refuse a body (inflated) or pack larger than this "
+		  "(default 8192)" },
 		{ CLI_OPT_FLAG, "quiet", 'q', &quiet, NULL,
 		  "no progress display" },
 		CLI_OPT_JSON(&json),
@@ -255,6 +261,18 @@ int cmd_fetch(int argc, char **argv)
 		opts.stall_timeout = timeout;
 		if (opts.connect_timeout > timeout)
 			opts.connect_timeout = timeout;
+	}
+	if (max_time != -1) {
+		if (max_time < 1 || max_time > 7 * 86400)
+			return cli_usage_error("fetch", "--max-time takes 1 "
+					       "to 604800 seconds");
+		opts.request_timeout = max_time;
+	}
+	if (max_size != -1) {
+		if (max_size < 1 || max_size > 1024 * 1024)
+			return cli_usage_error("fetch", "--max-size takes 1 "
+					       "to 1048576 MiB");
+		opts.max_bytes = (uint64_t)max_size << 20;
 	}
 	cli_progress_quiet = quiet;
 	opts.progress = on_progress;

@@ -27,6 +27,13 @@ after a dot ("e500-2.a").
   page          200 text/html with Last-Modified now (URL checker)
   old           200 text/html with Last-Modified in 2010
   loop          a redirect to itself, forever
+  tofile        a redirect to file:///etc/passwd
+  huge          200 application/octet-stream announcing a 10 GB body
+  endless       200 application/octet-stream without a length, zeros
+                forever
+  trickle       the same, two bytes a second
+  gzbomb        t.mbox.gz and manifest.js.gz: 32 KiB of gzip that
+                inflates to 32 MiB of one message
   proxy         forward to --upstream (GET and POST, bodies included)
   proxy-nomanifest  as proxy, but manifest.js.gz is 404 (forces probing)
   stallpack     as proxy, but a git-upload-pack answer stalls half-way
@@ -71,6 +78,19 @@ ANTIBOT = (b"<!doctype html><html><head><title>Making sure you&#39;re not a "
            b"bot!</title><script src=\"/.within.website/x/cmd/anubis/static/"
            b"js/main.mjs\"></script></head><body>Loading...</body></html>")
 HTML = b"<!DOCTYPE html><html><body><h1>Hello</h1></body></html>"
+
+_bomb = []
+
+
+def bomb():
+    """32 MiB of one message (a From line, headers, then zeros), gzipped
+    to a few dozen KiB: made once."""
+    if not _bomb:
+        _bomb.append(gzip.compress(
+            b"From mboxrd@z Thu Jan  1 00:00:00 1970\nSubject: bomb\n\n" +
+            b"0" * (32 << 20), 9))
+    return _bomb[0]
+
 
 counts = {}
 last = {}
@@ -175,6 +195,14 @@ class Handler(BaseHTTPRequestHandler):
         if name == "old":
             return self.send(200, HTML, "text/html", [
                 ("Last-Modified", "Fri, 01 Jan 2010 00:00:00 GMT")])
+        if name == "tofile":
+            return self.send(302, b"", headers=[
+                ("Location", "file:///etc/passwd")])
+        if name in ("huge", "endless", "trickle"):
+            return self.endless(name)
+        if name == "gzbomb" and (rest.endswith("/t.mbox.gz") or
+                                 rest.endswith("/manifest.js.gz")):
+            return self.send(200, bomb(), "application/gzip")
         if name == "loop":
             return self.send(302, b"", headers=[("Location", path)])
         if name == "redirect":
@@ -215,6 +243,26 @@ class Handler(BaseHTTPRequestHandler):
             self.reset()
             return
         return self.send(200, data, "application/gzip")
+
+    def endless(self, name):
+        """A body that never ends (or claims 10 GB): the client must cut
+        it off.  Stops when the client goes away."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        if name == "huge":
+            self.send_header("Content-Length", str(10 * 10**9))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        chunk = b"\0" * (2 if name == "trickle" else 65536)
+        try:
+            while True:
+                self.wfile.write(chunk)
+                self.wfile.flush()
+                if name == "trickle":
+                    time.sleep(1)
+        except OSError:
+            pass
+        self.close_connection = True
 
     def reset(self):
         """Close the connection with a TCP RST."""
@@ -323,6 +371,7 @@ def main():
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         ctx.load_cert_chain(*args.tls)
         srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+    bomb()      # made before the first request, not during it
     print(srv.server_address[1], flush=True)
     srv.serve_forever()
 
