@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "output.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -226,11 +227,73 @@ done:
 
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
+	char *msg = g_strdup_vprintf(fmt, ap);
+	GString *clean = g_string_new(NULL);
+	int state = 0;
+
+	/* messages quote input (subjects, file names, server answers) */
+	ms_out_sanitize(clean, msg, strlen(msg), &state);
+	if (state)
+		g_string_append_c(clean, '?');
 	fputs("maintstat: ", stderr);
 	if (prefix)
 		fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
+	fputs(clean->str, stderr);
 	fputc('\n', stderr);
+	g_string_free(clean, TRUE);
+	g_free(msg);
+}
+
+/* Standard output through ms_out_sanitize(), as a stdio cookie stream. */
+static int stdout_state;
+
+static ssize_t sanitize_write(void *cookie, const char *buf, size_t len)
+{
+	GString *clean = g_string_sized_new(len + 1);
+	const char *p;
+	size_t left;
+
+	(void)cookie;
+	ms_out_sanitize(clean, buf, len, &stdout_state);
+	p = clean->str;
+	left = clean->len;
+	while (left) {
+		ssize_t n = write(STDOUT_FILENO, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			g_string_free(clean, TRUE);
+			return -1;
+		}
+		p += n;
+		left -= (size_t)n;
+	}
+	g_string_free(clean, TRUE);
+	return (ssize_t)len;
+}
+
+static int sanitize_close(void *cookie)
+{
+	(void)cookie;
+	if (stdout_state) {     /* a lone 0xc2 at the very end */
+		stdout_state = 0;
+		return write(STDOUT_FILENO, "\xc2", 1) == 1 ? 0 : EOF;
+	}
+	return 0;
+}
+
+void cli_sanitize_stdout(void)
+{
+	cookie_io_functions_t io = { NULL, sanitize_write, NULL,
+				     sanitize_close };
+	FILE *fp = fopencookie(NULL, "w", io);
+
+	if (!fp)
+		return;
+	setvbuf(fp, NULL, _IOFBF, 1 << 16);
+	fflush(stdout);
+	stdout = fp;
 }
 
 int cli_error(const char *fmt, ...)

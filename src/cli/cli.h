@@ -80,6 +80,14 @@ void cli_cleanup(void);
 void cli_print_help(FILE *fp, const struct cli_option *opts,
 		    const struct cli_command_help *help);
 
+/*
+ * Send everything later written to stdout through ms_out_sanitize() (the
+ * one sanitising printer): no control character of the input reaches
+ * the terminal.  main() calls it first.  Messages on stderr are
+ * sanitised by the functions below.
+ */
+void cli_sanitize_stdout(void);
+
 /* "maintstat: <message>" on stderr.  Returns EXIT_RUNTIME. */
 int cli_error(const char *fmt, ...) MS_PRINTF(1, 2);
 

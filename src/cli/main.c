@@ -70,6 +70,7 @@ static int finish_stdout(int rc)
 int main(int argc, char **argv)
 {
 	setlocale(LC_CTYPE, "");
+	cli_sanitize_stdout();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

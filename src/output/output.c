@@ -573,3 +573,28 @@ int ms_out_finish(struct ms_out *o)
 		return ms_error_set(MS_ERROR, "cannot write JSON output");
 	return 0;
 }
+
+void ms_out_sanitize(GString *out, const char *in, size_t len, int *state)
+{
+	const unsigned char *p = (const unsigned char *)in;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = p[i];
+
+		if (*state) {           /* the byte after a 0xc2 */
+			*state = 0;
+			if (c >= 0x80 && c <= 0x9f) {
+				g_string_append_c(out, '?');
+				continue;
+			}
+			g_string_append_c(out, (char)0xc2);
+		}
+		if (c == 0xc2) {
+			*state = 1;
+			continue;
+		}
+		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+			c = '?';
+		g_string_append_c(out, (char)c);
+	}
+}

@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <glib.h>
 
 /* The version of every JSON document maintstat prints; see docs/json.md. */
 #define MS_SCHEMA_VERSION 1
@@ -98,5 +99,16 @@ void ms_out_kv_null(struct ms_out *o, const char *key);
  * is written: "cannot write JSON output").  A second call does nothing.
  */
 int ms_out_finish(struct ms_out *o);
+
+/*
+ * The one sanitising printer's rule, for text that reaches a terminal:
+ * append `in` (`len` bytes) to `out` with every control character but
+ * tab and newline (C0, DEL, and C1 as UTF-8, U+0080 to U+009F) written as
+ * '?', so that an ESC or BEL from a Subject or a MAINTAINERS title cannot
+ * retitle or recolour the terminal.  `state` (0 before the first call)
+ * carries a split UTF-8 sequence from one call to the next.  The CLI
+ * sends all of standard output and every message through it.
+ */
+void ms_out_sanitize(GString *out, const char *in, size_t len, int *state);
 
 #endif

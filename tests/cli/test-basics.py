@@ -45,6 +45,49 @@ for cmd in COMMANDS:
     eq(r.rc, 2, f"{cmd} with an unknown option exits 2")
     ok(r.err.startswith("maintstat: "), f"{cmd} usage error on stderr", r.err)
 
+# Terminal escape injection: ESC, BEL, CR and C1 controls from the input
+# (an RFC 2047 Subject, a MAINTAINERS title, a file name) never reach the
+# terminal, in any command's text output or message.
+import tempfile  # noqa: E402
+T = tempfile.mkdtemp(prefix="maintstat-test-")
+EVIL = "\x1b]0;pwned\x07\x1b[31mred\r\u009b2J"
+mbox = os.path.join(T, "evil.mbox")
+with open(mbox, "wb") as f:
+    f.write(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+            b"From: A <a@example.com>\n"
+            b"Subject: =?utf-8?q?evil=1B]0;pwned=07=1B[31mred=0D=C2=9B2J?=\n"
+            b"Message-ID: <evil@example.com>\n"
+            b"Date: Mon, 2 Jan 2023 10:00:00 +0000\n\nbody\n")
+tree = os.path.join(T, "tree")
+os.makedirs(tree)
+with open(os.path.join(tree, "MAINTAINERS"), "w") as f:
+    f.write(f"EVIL {EVIL} DRIVER\nM:\tA <a@example.com>\nS:\tMaintained\n"
+            "F:\tdrivers/\n\nTHE REST\nM:\tB <b@example.com>\nF:\t*\n")
+os.makedirs(os.path.join(tree, "drivers"))
+open(os.path.join(tree, "drivers", "x.c"), "w").close()
+BAD = ("\x1b", "\x07", "\r", "\u009b")
+
+
+def clean(text):
+    return not any(c in text for c in BAD)
+
+
+for what, args in (("mail show", ("mail", "show", "--no-cache", mbox,
+                                   "evil@example.com")),
+                   ("mail show --json", ("mail", "show", "--json",
+                                         "--no-cache", mbox,
+                                         "evil@example.com")),
+                   ("sections", ("sections", tree, "drivers/x.c")),
+                   ("an error quoting a file name",
+                    ("mail", "stats", os.path.join(T, "no\x1b[2Jfile")))):
+    r = run(*args)
+    ok(clean(r.out) and clean(r.err),
+       f"{what}: no control character reaches the terminal",
+       repr(r.out[:300] + r.err[:300]))
+r = run("sections", tree, "drivers/x.c")
+ok("EVIL ?]0;pwned??[31mred??2J DRIVER" in r.out,
+   "  a control character is shown as '?'", repr(r.out))
+
 if os.path.exists("/dev/full"):
     with open("/dev/full", "w") as full:
         p = subprocess.run([os.environ.get("MAINTSTAT", "maintstat"),
