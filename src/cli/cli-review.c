@@ -355,6 +355,7 @@ void cli_list_facts_free(struct cli_list_facts *f)
 	g_free(f->claimer);
 	ms_review_free(f->rv);
 	ms_link_mail_free(f->lm);
+	ms_review_map_report(f->map, &f->tree.diags);
 	ms_review_map_free(f->map);
 	cli_tree_close(&f->tree);
 	g_free(f);

@@ -53,6 +53,7 @@ int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
 
 void cli_tree_close(struct cli_tree *t)
 {
+	maint_index_report(t->idx, &t->diags);
 	cli_print_diags(&t->diags);
 	ms_diags_release(&t->diags);
 	maint_index_free(t->idx);

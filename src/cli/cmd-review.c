@@ -1214,6 +1214,8 @@ out:
 	if (commits)
 		g_ptr_array_unref(commits);
 	ms_link_mail_free(lm);
+	if (have_tree)
+		ms_review_map_report(map, &tree.diags);
 	ms_review_map_free(map);
 	g_free(sel);
 	if (have_tree)

@@ -20,6 +20,12 @@
  * literal characters, '*' and '?' (nearly all) are matched by a small
  * prefix-glob matcher; the rest (character classes and other regex syntax)
  * by GRegex.  All N: regexes are first tried as one alternation.
+ *
+ * Every regex runs under explicit PCRE2 limits (RE_LIMITS): a pattern
+ * such as "(.*a){25}$" backtracks for ages on each path, and PCRE's own
+ * limit answered "no match" silently.  A match that hits the limit is
+ * unknown, not a miss: it is counted per pattern and reported once, with
+ * the pattern's file:line (maint_index_report()).
  */
 #include "maintainers.h"
 #include "tree.h"
@@ -29,6 +35,14 @@
 #include <string.h>
 
 enum pat_kind { PAT_GLOB, PAT_REGEX };
+
+/*
+ * PCRE2's per-match limits, set in the pattern itself (GRegex has no
+ * other way): a hundred thousand backtracking steps is far beyond any
+ * sane MAINTAINERS pattern on a path, and bounds a hostile one to about
+ * a millisecond per path.
+ */
+#define RE_LIMITS "(*LIMIT_MATCH=100000)(*LIMIT_DEPTH=10000)"
 
 struct pattern {
 	uint32_t entry;    /* index of the entry */
@@ -41,6 +55,8 @@ struct pattern {
 	bool trailing_slash;
 	int depth;
 	const struct maint_field *field;
+	unsigned long limit_hits;   /* matches that hit RE_LIMITS */
+	char *limit_path;           /* the first path that did */
 };
 
 struct maint_index {
@@ -51,7 +67,39 @@ struct maint_index {
 	GHashTable *buckets;  /* dir prefix -> GArray of pattern ids */
 	GArray *npats;        /* ids of N: patterns */
 	GRegex *nall;         /* all N: patterns as one alternation */
+	GMutex lock;          /* limit_hits and limit_path */
 };
+
+/* A regex under RE_LIMITS, with `flags` (and the pattern's diagnostic). */
+static GRegex *limited_regex(const char *pattern, GRegexCompileFlags flags,
+			     GError **err)
+{
+	char *p = g_strconcat(RE_LIMITS, pattern, NULL);
+	GRegex *re = g_regex_new(p, flags, 0, err);
+
+	g_free(p);
+	return re;
+}
+
+/*
+ * Does p->re match `path`?  A match that fails (the limits) is recorded
+ * on the pattern and answers `unknown`.
+ */
+static bool re_match(const struct maint_index *idx, struct pattern *p,
+		     const char *path, bool unknown)
+{
+	GError *err = NULL;
+	bool m = g_regex_match_full(p->re, path, -1, 0, 0, NULL, &err);
+
+	if (!err)
+		return m;
+	g_error_free(err);
+	g_mutex_lock((GMutex *)&idx->lock);
+	if (!p->limit_hits++)
+		p->limit_path = g_strdup(path);
+	g_mutex_unlock((GMutex *)&idx->lock);
+	return unknown;
+}
 
 static bool is_regex_meta(char c)
 {
@@ -188,7 +236,7 @@ static bool compile_file_pattern(struct maint_index *idx, struct pattern *p,
 		char *anchored = g_strconcat("^", conv->str, NULL);
 
 		p->kind = PAT_REGEX;
-		p->re = g_regex_new(anchored, G_REGEX_OPTIMIZE, 0, &err);
+		p->re = limited_regex(anchored, G_REGEX_OPTIMIZE, &err);
 		g_free(anchored);
 		if (!p->re) {
 			ms_diags_add(diags, f->file, f->line,
@@ -212,6 +260,7 @@ int maint_index_new(const struct maint_file *mf, const struct ms_tree *tree,
 
 	idx->mf = mf;
 	idx->tree = tree;
+	g_mutex_init(&idx->lock);
 	idx->buckets = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					     free_bucket);
 	idx->npats = g_array_new(FALSE, FALSE, sizeof(uint32_t));
@@ -238,8 +287,9 @@ int maint_index_new(const struct maint_file *mf, const struct ms_tree *tree,
 
 				p->kind = PAT_REGEX;
 				p->depth = 0;
-				p->re = g_regex_new(f->value, G_REGEX_EXTENDED |
-						    G_REGEX_OPTIMIZE, 0, &err);
+				p->re = limited_regex(f->value,
+						      G_REGEX_EXTENDED |
+						      G_REGEX_OPTIMIZE, &err);
 				if (!p->re) {
 					ms_diags_add(diags, f->file, f->line,
 						     "invalid N: regex '%s' "
@@ -265,8 +315,8 @@ int maint_index_new(const struct maint_file *mf, const struct ms_tree *tree,
 	}
 	if (all->len) {
 		/* only a filter: on failure every N: is simply tried */
-		idx->nall = g_regex_new(all->str, G_REGEX_EXTENDED |
-					G_REGEX_OPTIMIZE, 0, NULL);
+		idx->nall = limited_regex(all->str, G_REGEX_EXTENDED |
+					  G_REGEX_OPTIMIZE, NULL);
 	}
 	g_string_free(all, TRUE);
 	*out = idx;
@@ -279,6 +329,7 @@ void maint_index_free(struct maint_index *idx)
 		return;
 	for (size_t i = 0; i < idx->nr_pats; i++) {
 		g_free(idx->pats[i].glob);
+		g_free(idx->pats[i].limit_path);
 		if (idx->pats[i].re)
 			g_regex_unref(idx->pats[i].re);
 	}
@@ -287,10 +338,31 @@ void maint_index_free(struct maint_index *idx)
 	g_array_free(idx->npats, TRUE);
 	if (idx->nall)
 		g_regex_unref(idx->nall);
+	g_mutex_clear(&idx->lock);
 	g_free(idx);
 }
 
-static bool file_pattern_matches(const struct pattern *p, const char *path,
+void maint_index_report(const struct maint_index *idx,
+			struct ms_diags *diags)
+{
+	for (size_t i = 0; idx && i < idx->nr_pats; i++) {
+		const struct pattern *p = &idx->pats[i];
+
+		if (!p->limit_hits)
+			continue;
+		ms_diags_add(diags, p->field->file, p->field->line,
+			     "%c: pattern '%s' is too costly to match (it hit "
+			     "the regex match limit on %lu path%s, first "
+			     "'%s'): whether it matches %s is unknown, taken "
+			     "as %s", p->type, p->field->value, p->limit_hits,
+			     p->limit_hits == 1 ? "" : "s", p->limit_path,
+			     p->limit_hits == 1 ? "it" : "them",
+			     p->type == 'X' ? "an exclusion" : "a match");
+	}
+}
+
+static bool file_pattern_matches(const struct maint_index *idx,
+				 struct pattern *p, const char *path,
 				 int path_slashes)
 {
 	bool m;
@@ -300,7 +372,7 @@ static bool file_pattern_matches(const struct pattern *p, const char *path,
 	if (p->kind == PAT_GLOB)
 		m = glob_prefix_match(p->glob, path);
 	else
-		m = g_regex_match(p->re, path, 0, NULL);
+		m = re_match(idx, p, path, true);
 	return m;
 }
 
@@ -333,6 +405,18 @@ static int cmp_ranked(const void *a, const void *b)
 	return x->entry < y->entry ? -1 : x->entry > y->entry;
 }
 
+/* The N: alternation as a filter: a failure (its limits) is a maybe. */
+static bool nall_may_match(const struct maint_index *idx, const char *path)
+{
+	GError *err = NULL;
+	bool m = g_regex_match_full(idx->nall, path, -1, 0, 0, NULL, &err);
+
+	if (!err)
+		return m;
+	g_error_free(err);
+	return true;
+}
+
 /*
  * Call fn(pattern id) for every F:/X:/N: pattern that matches `path`.
  * Returns false if fn asked to stop.
@@ -358,8 +442,8 @@ static void for_each_match(const struct maint_index *idx, const char *path,
 			for (guint k = 0; a && k < a->len; k++) {
 				uint32_t id = g_array_index(a, uint32_t, k);
 
-				if (file_pattern_matches(&idx->pats[id], path,
-							 slashes))
+				if (file_pattern_matches(idx, &idx->pats[id],
+							 path, slashes))
 					fn(id, data);
 			}
 		}
@@ -367,11 +451,11 @@ static void for_each_match(const struct maint_index *idx, const char *path,
 			break;
 	}
 	if (idx->npats->len &&
-	    (!idx->nall || g_regex_match(idx->nall, path, 0, NULL))) {
+	    (!idx->nall || nall_may_match(idx, path))) {
 		for (guint k = 0; k < idx->npats->len; k++) {
 			uint32_t id = g_array_index(idx->npats, uint32_t, k);
 
-			if (g_regex_match(idx->pats[id].re, path, 0, NULL))
+			if (re_match(idx, &idx->pats[id], path, true))
 				fn(id, data);
 		}
 	}

@@ -104,6 +104,14 @@ int maint_index_new(const struct maint_file *mf, const struct ms_tree *tree,
 void maint_index_free(struct maint_index *idx);
 
 /*
+ * One diagnostic per F:/X:/N: pattern whose regex hit the match limits
+ * on some path so far (file:line of the pattern, how many paths, the
+ * first): such a match is unknown and was taken as a match.
+ */
+void maint_index_report(const struct maint_index *idx,
+			struct ms_diags *diags);
+
+/*
  * Store in `out` (room for `max`) the entries matching `path`, in the
  * order get_maintainer.pl --no-git --no-keywords --subsystem prints them;
  * returns how many matched (which may exceed `max`).  Thread-safe: an

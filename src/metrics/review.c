@@ -14,6 +14,8 @@
 struct kpat {
 	size_t entry;
 	GRegex *re;
+	const struct maint_field *field;
+	gint limit_hits;     /* lines on which it hit the match limits */
 };
 
 struct ms_review_map {
@@ -38,12 +40,18 @@ struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 
 		for (size_t f = 0; f < e->nr_fields; f++) {
 			GError *err = NULL;
-			struct kpat k = { e->index, NULL };
+			struct kpat k = { e->index, NULL, &e->fields[f], 0 };
+			char *limited;
 
 			if (e->fields[f].key != 'K')
 				continue;
-			k.re = g_regex_new(e->fields[f].value, G_REGEX_OPTIMIZE,
-					   0, &err);
+			/* the match limits of maint-index.c: a costly K: on
+			 * every changed line must not stall the run */
+			limited = g_strconcat("(*LIMIT_MATCH=100000)"
+					      "(*LIMIT_DEPTH=10000)",
+					      e->fields[f].value, NULL);
+			k.re = g_regex_new(limited, G_REGEX_OPTIMIZE, 0, &err);
+			g_free(limited);
 			if (!k.re) {
 				ms_diags_add(diags, e->fields[f].file,
 					     e->fields[f].line,
@@ -56,6 +64,23 @@ struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 		}
 	}
 	return map;
+}
+
+void ms_review_map_report(const struct ms_review_map *map,
+			   struct ms_diags *diags)
+{
+	for (guint i = 0; map && i < map->kpats->len; i++) {
+		const struct kpat *k = &g_array_index(map->kpats, struct kpat,
+						      i);
+		int n = g_atomic_int_get(&k->limit_hits);
+
+		if (n)
+			ms_diags_add(diags, k->field->file, k->field->line,
+				     "K: pattern '%s' is too costly to match "
+				     "(it hit the regex match limit on %d "
+				     "patch line%s): taken as a match there",
+				     k->field->value, n, n == 1 ? "" : "s");
+	}
 }
 
 void ms_review_map_free(struct ms_review_map *map)
@@ -110,9 +135,14 @@ GArray *ms_review_map_paths(const struct ms_review_map *map,
 	return out;
 }
 
-/* Does K: pattern `re` match a changed line of the diff in `body`? */
-static bool k_match(const GRegex *re, const char *body)
+/*
+ * Does K: pattern `k` match a changed line of the diff in `body`?  A
+ * line on which the match limits are hit is unknown: counted, and taken
+ * as a match.
+ */
+static bool k_match(struct kpat *k, const char *body)
 {
+	const GRegex *re = k->re;
 	const char *p = body;
 
 	while (p && *p) {
@@ -123,9 +153,16 @@ static bool k_match(const GRegex *re, const char *body)
 		    strncmp(p, "+++ ", 4) && strncmp(p, "--- ", 4) &&
 		    strncmp(p, "---\n", 4)) {
 			char *line = g_strndup(p, len);
-			bool hit = g_regex_match(re, line, 0, NULL);
+			GError *err = NULL;
+			bool hit = g_regex_match_full(re, line, -1, 0, 0, NULL,
+						      &err);
 
 			g_free(line);
+			if (err) {
+				g_error_free(err);
+				g_atomic_int_inc(&k->limit_hits);
+				hit = true;
+			}
 			if (hit)
 				return true;
 		}
@@ -145,10 +182,9 @@ void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data)
 	for (guint i = 0; m->files && i < m->files->len; i++)
 		map_path(map, m->files->pdata[i], out);
 	for (guint i = 0; m->body && i < map->kpats->len; i++) {
-		const struct kpat *k = &g_array_index(map->kpats,
-						      struct kpat, i);
+		struct kpat *k = &g_array_index(map->kpats, struct kpat, i);
 
-		if (k_match(k->re, m->body))
+		if (k_match(k, m->body))
 			add_unique(out, k->entry);
 	}
 	g_array_sort(out, cmp_size);

@@ -43,6 +43,11 @@ struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 					struct ms_diags *diags);
 void ms_review_map_free(struct ms_review_map *map);
 
+/* One diagnostic per K: pattern that hit the regex match limits (its
+ * file:line and on how many patch lines); such a line counts as a match. */
+void ms_review_map_report(const struct ms_review_map *map,
+			  struct ms_diags *diags);
+
 /* The ms_link_mail_hook to read archives with (MS_MAIL_PARSE_KEEP_BODY
  * is needed for K: patterns); `data` is the map. */
 void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data);

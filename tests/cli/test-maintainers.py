@@ -185,4 +185,32 @@ eq(r.json()["paths"][0]["sections"],
 
 for d in (tree, work, empty, gen):
     shutil.rmtree(d, ignore_errors=True)
+# --- regex backtracking: explicit limits, reported once, taken as unknown --
+import time  # noqa: E402
+bt = tmpdir()
+with open(os.path.join(bt, "MAINTAINERS"), "w") as f:
+    f.write("CATASTROPHIC\nM:\tA <a@example.com>\nN:\t(.*a){25}$\n\n"
+            "CLASS\nM:\tB <b@example.com>\nF:\tdrivers/(*a){25}c\n\n"
+            "PLAIN\nM:\tC <c@example.com>\nF:\tdrivers/\n")
+names = [f"drivers/{'a' * 40}{i}b.c" for i in range(30)]
+os.makedirs(os.path.join(bt, "drivers"))
+for n in names:
+    open(os.path.join(bt, n), "w").close()
+t0 = time.time()
+r = run("sections", "--tree", bt, "--json", *names)
+took = time.time() - t0
+eq(r.rc, 0, "a catastrophic N:/F: regex: sections still answers")
+ok(took < 20, f"  promptly ({took:.1f} s for 30 paths)")
+warn = [line for line in r.err.splitlines() if "too costly" in line]
+ok(len(warn) == 2, "  each costly pattern reported once", r.err)
+ok(any("MAINTAINERS:3:" in w and "N: pattern" in w and "30 paths" in w
+       for w in warn), "  N: with its file:line and how many paths", r.err)
+ok(any("MAINTAINERS:7:" in w and "F: pattern" in w for w in warn),
+   "  F: with its file:line", r.err)
+if r.rc == 0:
+    got = {p["path"]: p["sections"] for p in r.json()["paths"]}
+    ok(all("CATASTROPHIC" in got.get(n, []) for n in names),
+       "  an unknown match is taken as a match, not as 'no match'",
+       got.get(names[0]))
+
 done()
