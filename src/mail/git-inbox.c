@@ -234,11 +234,17 @@ int ms_inbox_read(const char *path, const struct ms_mail_after *after,
 	result->format = MS_MAIL_FMT_INBOX_V2;
 	epochs = g_ptr_array_new();
 	while ((name = g_dir_read_name(dir))) {
-		char *end;
-		long n = strtol(name, &end, 10);
-		if (end != name && !strcmp(end, ".git") && n >= 0 &&
-		    n < 100000)
-			g_ptr_array_add(epochs, GINT_TO_POINTER((int)n));
+		size_t digits = strspn(name, "0123456789");
+		long n;
+
+		/* canonical "N.git" only: strtol also read "00.git",
+		 * "+0.git" and " 0.git" as epoch 0, and each re-read
+		 * 0.git (every message counted again) */
+		if (!digits || digits > 5 || strcmp(name + digits, ".git") ||
+		    (name[0] == '0' && digits > 1))
+			continue;
+		n = strtol(name, NULL, 10);
+		g_ptr_array_add(epochs, GINT_TO_POINTER((int)n));
 	}
 	g_dir_close(dir);
 	g_ptr_array_sort(epochs, compare_epochs);

@@ -293,6 +293,16 @@ r, d = stats("--after", f"0:{commits[0][-1]}", "--after",
 eq(d.get("messages"), 3, "--after per epoch: only newer mail read")
 r, d = stats("--after", commits[1][4], inbox)
 eq(d.get("messages"), 12 + 3, "--after COMMIT found in its epoch")
+# only canonical N.git names are epochs: "00.git", "+0.git", " 0.git" are
+# not epoch 0 again (each re-read 0.git: messages counted four times)
+alias = os.path.join(TMP, "inbox-alias")
+shutil.copytree(inbox, alias, symlinks=True)
+for name in ("00.git", "+0.git", " 0.git"):
+    os.symlink("0.git", os.path.join(alias, "git", name))
+for store in ("--no-cache", None):
+    r, d = stats(alias, *([store] if store else []))
+    eq(d.get("messages"), 20, "v2 epochs 00.git, +0.git, ' 0.git' beside "
+       f"0.git: each message counted once ({store or 'store'})")
 r = run("mail", "stats", "--after", "0:" + "f" * 40, inbox)
 eq(r.rc, 1, "--after unknown commit: runtime error")
 r = run("mail", "stats", "--after", "x:y", inbox)
