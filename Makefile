@@ -40,7 +40,9 @@ $(FUZZ_BUILD)/build.ninja:
 		-Dc_args=-fsanitize=fuzzer-no-link
 
 build-fuzz: $(FUZZ_BUILD)/build.ninja
-	ninja -C $(FUZZ_BUILD) tests/fuzz/fuzz-mail tests/fuzz/fuzz-snapshot
+	ninja -C $(FUZZ_BUILD) tests/fuzz/fuzz-mail tests/fuzz/fuzz-snapshot \
+		tests/fuzz/fuzz-maintainers tests/fuzz/fuzz-ident \
+		tests/fuzz/fuzz-trailer tests/fuzz/fuzz-manifest
 
 linux-tree:
 	@sh scripts/linux-tree.sh $(CACHE) >/dev/null

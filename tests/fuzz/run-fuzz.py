@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""run-fuzz.py FUZZER SECONDS SEED_DIR... - run a libFuzzer target for a
+"""run-fuzz.py FUZZER SECONDS SEED... - run a libFuzzer target for a
 bounded time, seeded with every message of the mbox fixtures found in the
-seed directories (each message becomes one corpus file).  Exit status is
+seed directories (each message becomes one corpus file) and with each seed
+that is a file (the whole file is one corpus file).  Exit status is
 the fuzzer's: non-zero when it found a crash, a leak or a timeout."""
 import os
 import subprocess
@@ -18,6 +19,12 @@ def main():
     os.makedirs(corpus)
     n = 0
     for d in seeds:
+        if os.path.isfile(d):
+            n += 1
+            with open(d, "rb") as f, \
+                    open(os.path.join(corpus, f"seed-{n}"), "wb") as g:
+                g.write(f.read())
+            continue
         for root, _, files in os.walk(d):
             for name in sorted(files):
                 if not name.endswith(".mbox"):
