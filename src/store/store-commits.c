@@ -631,7 +631,7 @@ static int read_commit(struct ms_store *s, struct cursor *cur, int64_t rowid,
 		s->damaged = true;
 		return ms_error_set(MS_ERROR, "store '%s' is damaged (commit "
 				    "%s has an unreadable record); it was "
-				    "removed: run again to rebuild it",
+				    "moved aside: run again to rebuild it",
 				    s->path, it->c.id);
 	}
 	it->c.trailers = (struct ms_commit_trailer *)(void *)

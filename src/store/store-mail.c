@@ -427,7 +427,7 @@ static int replay_batch(struct mail_tee *t, sqlite3_stmt *st, int e,
 			s->damaged = true;
 			rc = ms_error_set(MS_ERROR, "store '%s' is damaged (an "
 					  "unreadable message record); it was "
-					  "removed: run again to rebuild it",
+					  "moved aside: run again to rebuild it",
 					  s->path);
 			break;
 		}

@@ -474,9 +474,9 @@ static int identify(struct ms_store *s, bool *stamp)
 	}
 	if (rc != SQLITE_OK) {
 		if (s->ours && is_damage(rc))   /* our header, damaged pages */
-			return db_error(s, rc, "read the database");
+			return store_db_error(s, rc, "read the database");
 		if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
-			return db_error(s, rc, "read the database");
+			return store_db_error(s, rc, "read the database");
 		return refuse(s, sqlite3_errstr(rc));
 	}
 	if (id != 0) {
@@ -520,7 +520,7 @@ static int open_db(struct ms_store *s)
 		/* stamped while still in rollback mode, so that the id is in
 		 * the file itself before anything else is written */
 		s->ours = true;
-		rc = exec(s, "PRAGMA application_id = "
+		rc = store_exec(s, "PRAGMA application_id = "
 			  G_STRINGIFY(APPLICATION_ID), "stamp the database");
 	} else {
 		rc = identify(s, &stamp);
@@ -531,7 +531,7 @@ static int open_db(struct ms_store *s)
 	}
 	rc = set_wal(s);
 	if (rc == 0 && stamp)
-		rc = exec(s, "PRAGMA application_id = "
+		rc = store_exec(s, "PRAGMA application_id = "
 			  G_STRINGIFY(APPLICATION_ID), "stamp the database");
 	if (rc == 0)
 		rc = store_exec(s, "PRAGMA synchronous = NORMAL", "set up");
