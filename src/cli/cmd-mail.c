@@ -182,6 +182,9 @@ static int mail_stats(int argc, char **argv)
 	ms_out_kv_int(o, "pull_requests", (int64_t)st.pulls);
 	ms_out_kv_int(o, "bots", (int64_t)st.bots);
 	ms_out_kv_int(o, "applied_notices", (int64_t)st.applied_notices);
+	ms_out_kv_int(o, "stable_patches", (int64_t)st.stable_patches);
+	ms_out_kv_int(o, "stable_notices", (int64_t)st.stable_notices);
+	ms_out_kv_int(o, "foreign_patches", (int64_t)st.foreign_patches);
 	ms_out_kv_int(o, "threads", (int64_t)st.threads);
 	ms_out_kv_int(o, "senders", (int64_t)st.senders);
 	if (st.have_dates) {

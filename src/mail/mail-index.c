@@ -156,6 +156,16 @@ uint32_t ms_mail_index_add(struct ms_mail_index *idx, const struct ms_mail *m)
 	else if (m->references->len)
 		r.parent_id = intern(idx, g_ptr_array_index(
 				m->references, m->references->len - 1));
+	if (m->references->len > (m->in_reply_to ? 0u : 1u)) {
+		/* kept for the fallback of missing parents (finish) */
+		char *refs;
+
+		g_ptr_array_add(m->references, NULL);
+		refs = g_strjoinv(" ", (char **)m->references->pdata);
+		g_ptr_array_set_size(m->references, m->references->len - 1);
+		r.references = intern(idx, refs);
+		g_free(refs);
+	}
 	r.sender_email = intern_email(idx, m->sender_email);
 	r.sender_name = intern(idx, m->sender_name);
 	r.subject = intern(idx, m->subject.normalized);
@@ -164,6 +174,10 @@ uint32_t ms_mail_index_add(struct ms_mail_index *idx, const struct ms_mail *m)
 	r.date = m->date;
 	r.date_valid = m->date_valid;
 	r.applied_notice = m->applied_notice;
+	r.stable = ms_mail_subject_stable(&m->subject);
+	r.stable_notice = ms_mail_subject_stable_notice(&m->subject);
+	r.foreign = ms_mail_foreign_project(&m->subject, m->subject_raw,
+					    NULL) != NULL;
 	r.kind = m->kind;
 	r.version = (uint16_t)MIN(m->subject.version, 65535u);
 	r.number = (uint16_t)MIN(m->subject.number, 65535u);
@@ -254,10 +268,12 @@ static int32_t posting_of(struct ms_mail_index *idx, uint32_t i, int depth)
 	if (r->kind == MS_MAIL_PATCH && p >= 0 && (uint32_t)p != i &&
 	    depth < 1000) {
 		struct ms_mail_rec *pr = rec_at(idx, (uint32_t)p);
-		if ((pr->kind == MS_MAIL_COVER ||
-		     (pr->kind == MS_MAIL_PATCH && pr->number > 0 &&
-		      r->number > 0)) &&
-		    pr->version == r->version) {
+		/* a patch in reply to a cover letter belongs to it, whatever
+		 * the version counters say (a v3 patch sent below the v2
+		 * cover); patch after patch only within one version */
+		if (pr->kind == MS_MAIL_COVER ||
+		    (pr->kind == MS_MAIL_PATCH && pr->number > 0 &&
+		     r->number > 0 && pr->version == r->version)) {
 			int32_t ps = posting_of(idx, (uint32_t)p, depth + 1);
 			if (ps >= 0) {
 				r->series = ps;
@@ -318,15 +334,18 @@ static void build_series(struct ms_mail_index *idx)
 		for (guint j = 0; !change_id && j < s->patches->len; j++)
 			change_id = rec_at(idx, g_array_index(
 				s->patches, guint32, j))->change_id;
-		if (change_id)
+		if (change_id) {
 			key = g_strconcat("c\001", change_id, NULL);
-		else
-			key = g_strconcat("s\001", root->subject ? root->subject
-								 : "",
-					  "\001", root->sender_email
-							  ? root->sender_email
-							  : "",
-					  NULL);
+		} else {
+			/* subjects as patches are grouped: casefolded,
+			 * without trailing dots */
+			char *skey = ms_mail_subject_key(root->subject);
+
+			key = g_strconcat("s\001", skey, "\001",
+					  root->sender_email ?
+					  root->sender_email : "", NULL);
+			g_free(skey);
+		}
 		if (g_hash_table_lookup_extended(families, key, NULL, &v)) {
 			s->family = GPOINTER_TO_INT(v);
 			g_free(key);
@@ -373,6 +392,42 @@ static void link_reviews(struct ms_mail_index *idx)
 	}
 }
 
+/*
+ * A reply whose parent is not in the archive hangs below the last
+ * message of its References that is (public-inbox threads so): a reply
+ * to a lost message still answers the patch above it.
+ */
+static void fallback_parents(struct ms_mail_index *idx)
+{
+	for (uint32_t i = 0; i < idx->recs->len; i++) {
+		struct ms_mail_rec *r = rec_at(idx, i);
+		const char *refs = r->references, *end;
+
+		if (!refs || !r->parent_id || lookup(idx, r->parent_id) >= 0)
+			continue;
+		end = refs + strlen(refs);
+		while (end > refs) {
+			const char *b = end;
+			char *id;
+			gpointer key, v;
+
+			while (b > refs && b[-1] != ' ')
+				b--;
+			id = g_strndup(b, (size_t)(end - b));
+			if (g_hash_table_lookup_extended(idx->node_of, id,
+							 &key, &v) &&
+			    lookup(idx, key) >= 0 &&
+			    (uint32_t)lookup(idx, key) != i) {
+				r->parent_id = key;
+				g_free(id);
+				break;
+			}
+			g_free(id);
+			end = b > refs ? b - 1 : refs;
+		}
+	}
+}
+
 void ms_mail_index_finish(struct ms_mail_index *idx)
 {
 	GHashTable *threads;
@@ -394,6 +449,7 @@ void ms_mail_index_finish(struct ms_mail_index *idx)
 		rec_at(idx, i)->thread = GPOINTER_TO_UINT(v);
 	}
 	g_hash_table_unref(threads);
+	fallback_parents(idx);
 	build_series(idx);
 	link_reviews(idx);
 }
@@ -485,10 +541,15 @@ void ms_mail_index_stats(const struct ms_mail_index *idx,
 			st->threads = r->thread + 1;
 		if (r->duplicate)
 			continue;
+		st->stable_notices += r->stable_notice;
 		switch (r->kind) {
 		case MS_MAIL_PATCH: {
 			bool reviewed = false;
 			st->patches++;
+			if (r->stable)
+				st->stable_patches++;
+			else if (r->foreign)
+				st->foreign_patches++;
 			ms_mail_index_patch_reviews(idx, i, count_tag,
 						    &reviewed);
 			st->reviewed_patches += reviewed;
@@ -537,7 +598,7 @@ struct dump_head {
 
 struct dump_rec {
 	uint32_t message_id, parent_id, sender_email, sender_name;
-	uint32_t subject, change_id, patch_id;
+	uint32_t subject, change_id, patch_id, references;
 	uint32_t problems, n_review_tags, first_tag;
 	int64_t date;
 	uint16_t version, number, total;
@@ -552,7 +613,8 @@ struct dump_tag {
 			       sizeof(struct dump_rec) << 8 | \
 			       sizeof(struct dump_tag)))
 
-enum { F_DATE_VALID = 1, F_DUPLICATE = 2, F_APPLIED = 4 };
+enum { F_DATE_VALID = 1, F_DUPLICATE = 2, F_APPLIED = 4, F_STABLE = 8,
+       F_NOTICE = 16, F_FOREIGN = 32 };
 
 struct dumper {
 	GHashTable *offsets;     /* string -> offset + 1 */
@@ -626,6 +688,7 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 		x.subject = text_of(&d, r->subject);
 		x.change_id = text_of(&d, r->change_id);
 		x.patch_id = text_of(&d, r->patch_id);
+		x.references = text_of(&d, r->references);
 		x.problems = r->problems;
 		x.n_review_tags = r->n_review_tags;
 		x.first_tag = r->first_tag;
@@ -636,7 +699,10 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 		x.kind = (uint8_t)r->kind;
 		x.flags = (uint8_t)((r->date_valid ? F_DATE_VALID : 0) |
 				    (r->duplicate ? F_DUPLICATE : 0) |
-				    (r->applied_notice ? F_APPLIED : 0));
+				    (r->applied_notice ? F_APPLIED : 0) |
+				    (r->stable ? F_STABLE : 0) |
+				    (r->stable_notice ? F_NOTICE : 0) |
+				    (r->foreign ? F_FOREIGN : 0));
 		g_array_append_val(recs, x);
 	}
 	tags = g_array_sized_new(FALSE, TRUE, sizeof(struct dump_tag),
@@ -813,6 +879,7 @@ struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
 		r->subject = str_at(&u, x->subject);
 		r->change_id = str_at(&u, x->change_id);
 		r->patch_id = str_at(&u, x->patch_id);
+		r->references = str_at(&u, x->references);
 		r->problems = x->problems;
 		r->n_review_tags = x->n_review_tags;
 		r->first_tag = x->first_tag;
@@ -824,6 +891,9 @@ struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
 		r->date_valid = x->flags & F_DATE_VALID;
 		r->duplicate = x->flags & F_DUPLICATE;
 		r->applied_notice = x->flags & F_APPLIED;
+		r->stable = x->flags & F_STABLE;
+		r->stable_notice = x->flags & F_NOTICE;
+		r->foreign = x->flags & F_FOREIGN;
 		r->series = -1;
 		if (!r->message_id ||
 		    (uint64_t)r->first_tag + r->n_review_tags > h.nr_tags)

@@ -262,16 +262,33 @@ static void parse_prefix(const char *p, size_t n, struct ms_mail_subject *out,
 	g_free(copy);
 }
 
+/* A colon, ASCII or full-width (U+FF1A, as CJK mailers write it): its
+ * length in bytes, or 0. */
+static size_t colon_len(const char *s)
+{
+	if (s[0] == ':')
+		return 1;
+	if (!strncmp(s, "\xef\xbc\x9a", 3))
+		return 3;
+	return 0;
+}
+
 static size_t reply_marker(const char *s)
 {
-	static const char *const marks[] = { "re", "aw", "antw", "sv",
-					     "vs", "odp" };
+	/* Re:, German AW:, Dutch Antw:, Nordic SV:/VS:, Polish Odp:,
+	 * Chinese 回复: and 答复: (Outlook, Foxmail), 回覆: (Taiwan) */
+	static const char *const marks[] = {
+		"re", "aw", "antw", "sv", "vs", "odp",
+		"\xe5\x9b\x9e\xe5\xa4\x8d", "\xe7\xad\x94\xe5\xa4\x8d",
+		"\xe5\x9b\x9e\xe8\xa6\x86",
+	};
 	for (size_t i = 0; i < G_N_ELEMENTS(marks); i++) {
-		size_t n = strlen(marks[i]);
+		size_t n = strlen(marks[i]), c;
 		if (g_ascii_strncasecmp(s, marks[i], n))
 			continue;
-		if (s[n] == ':')
-			return n + 1;
+		c = colon_len(s + n);
+		if (c)
+			return n + c;
 		if (s[n] == '[') { /* Re[2]: */
 			const char *e = strchr(s + n, ']');
 			if (e && e[1] == ':')
@@ -362,6 +379,16 @@ size_t ms_mail_subject_normalize(const char *subject, char *out)
 {
 	return subject_collapse(subject_prefixes(subject ? subject : "", NULL,
 						 NULL, NULL), out);
+}
+
+char *ms_mail_subject_key(const char *normalized)
+{
+	char *k = g_utf8_casefold(normalized ? normalized : "", -1);
+	size_t n = strlen(k);
+
+	while (n && (k[n - 1] == '.' || k[n - 1] == ' '))
+		k[--n] = 0;
+	return k;
 }
 
 void ms_mail_subject_release(struct ms_mail_subject *s)
@@ -552,7 +579,9 @@ static void scan_body(struct ms_mail *m, const char *text, size_t len)
 		if (k == n)
 			continue;
 		m->new_lines++;
-		if (k == 0 && ms_trailer_parse_line(s, n, &tl) &&
+		/* indented too: "you can add:\n\n    Reviewed-by: ..." (b4
+		 * takes ^\s*Token: value) */
+		if (ms_trailer_parse_line(s + k, n - k, &tl) &&
 		    tl.kind != MS_TRAILER_OTHER &&
 		    tl.kind != MS_TRAILER_MESSAGE_ID)
 			add_trailer(m, &tl);
@@ -637,10 +666,150 @@ static bool is_bot(const struct ms_mail *m)
 	return false;
 }
 
+/* Is `w` (n bytes) a kernel release as stable trees name them: "5.15",
+ * "6.1.12", "6.1.y", "5.10-stable"? */
+static bool stable_release(const char *w, size_t n)
+{
+	size_t i = 0, dots = 0;
+
+	if (n > 7 && !g_ascii_strncasecmp(w + n - 7, "-stable", 7))
+		n -= 7;
+	for (;;) {
+		size_t d = i;
+
+		while (i < n && g_ascii_isdigit(w[i]))
+			i++;
+		if (i == d) {
+			/* "6.1.y": a y as the last component */
+			if (!(dots >= 1 && i + 1 == n &&
+			      (w[i] == 'y' || w[i] == 'Y')))
+				return false;
+			i++;
+		}
+		if (i == n)
+			return dots >= 1;
+		if (w[i] != '.' || ++dots > 2)
+			return false;
+		i++;
+	}
+}
+
+bool ms_mail_subject_stable(const struct ms_mail_subject *s)
+{
+	const char *p = s->prefixes;
+
+	while (p && *p) {
+		size_t n;
+
+		while (*p == ' ' || *p == '|' || *p == ',' || *p == '\t')
+			p++;
+		n = strcspn(p, " |,\t");
+		if (!n)
+			break;
+		if ((n == 7 && !g_ascii_strncasecmp(p, "AUTOSEL", 7)) ||
+		    (n == 6 && !g_ascii_strncasecmp(p, "stable", 6)) ||
+		    stable_release(p, n))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+bool ms_mail_subject_stable_notice(const struct ms_mail_subject *s)
+{
+	const char *n = s->normalized;
+
+	if (!n || s->reply_depth || s->forward)
+		return false;
+	/* "Patch "X" has been added to the 6.1-stable tree" (also "patch
+	 * "X" added to ..."), "FAILED: patch "X" failed to apply to
+	 * 5.15-stable tree" */
+	if (!g_ascii_strncasecmp(n, "patch \"", 7))
+		return strstr(n, "-stable tree") != NULL ||
+		       strstr(n, "-stable-rc tree") != NULL;
+	if (!g_ascii_strncasecmp(n, "failed: patch \"", 15))
+		return strstr(n, "failed to apply") != NULL;
+	return false;
+}
+
+/*
+ * Sibling projects whose patches share the kernel's lists (docs/review.md
+ * lists them; --foreign-subject adds a regex).  bpftool and perf live in
+ * the kernel tree: they are not here.
+ */
+static const char *const sibling_projects[] = {
+	"erofs-utils", "iproute2", "rdma-core", "ethtool", "xfsprogs",
+	"e2fsprogs", "btrfs-progs", "f2fs-tools", "nfs-utils", "liburing",
+	"libbpf", "xfstests", "fstests", "blktests", "kmod", "util-linux",
+	"mdadm", "ndctl", "nvme-cli", "libnvme", "libtraceevent",
+	"libtracefs", "trace-cmd", "pahole", "dwarves", "man-pages",
+	"linux-firmware", "wireless-regdb", "iw", "libnl", "iptables",
+	"nftables", "libnftnl", "libmnl", "ipset", "bluez", "iwd", "ell",
+	"mptcpd", "cifs-utils", "ksmbd-tools", "exfatprogs", "mtd-utils",
+	"squashfs-tools", "sparse", "smatch", "rt-tests", "libcgroup",
+	"iproute", "ibsim", "perftest", "kernel-firmware",
+};
+
+size_t ms_mail_sibling_projects(const char *const **names)
+{
+	*names = sibling_projects;
+	return G_N_ELEMENTS(sibling_projects);
+}
+
+/* Does word `w` (n bytes) name sibling project `p`: "rdma-core", or with
+ * a branch suffix, "iproute2-next", "rdma-core-v50"? */
+static bool names_sibling(const char *w, size_t n, const char *p)
+{
+	size_t pl = strlen(p);
+
+	return n >= pl && !g_ascii_strncasecmp(w, p, pl) &&
+	       (n == pl || w[pl] == '-');
+}
+
+const char *ms_mail_foreign_project(const struct ms_mail_subject *s,
+				    const char *subject_raw,
+				    const GRegex *extra)
+{
+	const char *t = s->tree, *n = s->normalized;
+
+	/* a word of a patch's bracket prefix: "[PATCH rdma-core v2]" */
+	while (t && *t) {
+		size_t len = strcspn(t, " ");
+
+		for (size_t i = 0; i < G_N_ELEMENTS(sibling_projects); i++)
+			if (names_sibling(t, len, sibling_projects[i]))
+				return sibling_projects[i];
+		t += len;
+		while (*t == ' ')
+			t++;
+	}
+	/* a leading "name:" of the subject: "erofs-utils: lib: ..." */
+	if (n) {
+		size_t len = strcspn(n, ": ");
+
+		if (n[len] == ':')
+			for (size_t i = 0; i < G_N_ELEMENTS(sibling_projects);
+			     i++)
+				if (names_sibling(n, len, sibling_projects[i]))
+					return sibling_projects[i];
+	}
+	if (extra && subject_raw && g_regex_match(extra, subject_raw, 0, NULL))
+		return "--foreign-subject";
+	return NULL;
+}
+
 static enum ms_mail_kind classify(struct ms_mail *m, const char *text)
 {
 	const struct ms_mail_subject *s = &m->subject;
 	bool review = false, nack = false, reply;
+
+	if (ms_mail_subject_stable_notice(s)) {
+		/* a stable-tree notice quotes the commit, trailers and all:
+		 * none of them was given by its sender, and its diff is no
+		 * new patch; an answer to a posting acknowledges it */
+		g_ptr_array_set_size(m->trailers, 0);
+		return m->in_reply_to ? MS_MAIL_REPLY : MS_MAIL_OTHER;
+	}
 
 	for (guint i = 0; i < m->trailers->len; i++) {
 		const struct ms_mail_trailer *t = m->trailers->pdata[i];
@@ -1000,7 +1169,20 @@ struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 		m->patch_id = g_strdup(hex);
 	for (guint i = 0; i < attachments->len; i++) {
 		GString *a = attachments->pdata[i];
+		bool had = m->diff_in_attachment;
+
+		m->diff_in_attachment = false;
 		scan_attachment(m, a);
+		if (m->diff_in_attachment &&
+		    (flags & MS_MAIL_PARSE_KEEP_BODY)) {
+			char *all = g_strconcat(m->attached_diff ?
+						m->attached_diff : "",
+						a->str, "\n", NULL);
+
+			g_free(m->attached_diff);
+			m->attached_diff = all;
+		}
+		m->diff_in_attachment |= had;
 		if (!m->patch_id && m->diff_in_attachment &&
 		    ms_patch_id(a->str, a->len, hex))
 			m->patch_id = g_strdup(hex);
@@ -1033,6 +1215,7 @@ void ms_mail_free(struct ms_mail *m)
 	g_free(m->subject_raw);
 	ms_mail_subject_release(&m->subject);
 	g_free(m->body);
+	g_free(m->attached_diff);
 	g_ptr_array_unref(m->trailers);
 	g_free(m->change_id);
 	g_ptr_array_unref(m->files);

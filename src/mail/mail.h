@@ -117,6 +117,9 @@ struct ms_mail {
 	char *subject_raw;  /* decoded Subject */
 	struct ms_mail_subject subject;
 	char *body;         /* decoded text (MS_MAIL_PARSE_KEEP_BODY only) */
+	char *attached_diff; /* the text of the attachments that carry a
+				diff, one after the other, or NULL
+				(MS_MAIL_PARSE_KEEP_BODY only) */
 	unsigned new_lines, quoted_lines;
 	GPtrArray *trailers;   /* struct ms_mail_trailer * */
 	char *change_id;    /* b4's change-id, or NULL */
@@ -158,6 +161,43 @@ bool ms_mail_parse_date(const char *s, int64_t *t, int *tz);
 /* Parse a subject into `out` (ms_mail_subject_release frees it). */
 void ms_mail_parse_subject(const char *subject, struct ms_mail_subject *out);
 void ms_mail_subject_release(struct ms_mail_subject *s);
+
+/*
+ * The key patches are grouped by: the normalized subject casefolded
+ * (g_utf8_casefold), without trailing dots and blanks.  The caller
+ * g_free()s it.
+ */
+char *ms_mail_subject_key(const char *normalized);
+
+/*
+ * A stable backport: a prefix word AUTOSEL or "stable", or a release as
+ * stable trees name them ("[PATCH 5.15 012/123]", "[PATCH 6.1.y]",
+ * "[PATCH 5.10-stable]").  Computed from `prefixes`.
+ */
+bool ms_mail_subject_stable(const struct ms_mail_subject *s);
+
+/*
+ * A stable-tree notice, not a reply: "Patch "X" has been added to the
+ * 6.1-stable tree", "FAILED: patch "X" failed to apply to 5.15-stable
+ * tree".  They quote the commit with its trailers: ms_mail_parse() keeps
+ * none of their trailers and never makes them patches.
+ */
+bool ms_mail_subject_stable_notice(const struct ms_mail_subject *s);
+
+/*
+ * The sibling project a patch's subject names, when it is one of another
+ * project sharing the list: a word of its bracket prefix ("[PATCH
+ * rdma-core]", "[PATCH iproute2-next]": the name, alone or followed by
+ * '-') or its leading "name:" ("erofs-utils: mkfs: ..."), from the
+ * documented list (ms_mail_sibling_projects); else "--foreign-subject"
+ * when `extra` (may be NULL) matches `subject_raw`; else NULL.
+ */
+const char *ms_mail_foreign_project(const struct ms_mail_subject *s,
+				    const char *subject_raw,
+				    const GRegex *extra);
+
+/* The built-in list of sibling projects (borrowed); returns its size. */
+size_t ms_mail_sibling_projects(const char *const **names);
 
 /*
  * Just the normalized subject of ms_mail_parse_subject(), written to
@@ -293,7 +333,12 @@ int ms_inbox_read(const char *path, const struct ms_mail_after *after,
 /* One message as the index keeps it.  Strings are interned (borrowed). */
 struct ms_mail_rec {
 	const char *message_id;   /* never NULL: "<missing-N>" when absent */
-	const char *parent_id;    /* In-Reply-To, else last reference */
+	const char *parent_id;    /* In-Reply-To, else last reference; after
+				     finish, when that message is not in
+				     the archive, the last reference that
+				     is (as public-inbox threads) */
+	const char *references;   /* References ids, space-separated, or
+				     NULL */
 	const char *sender_email; /* normalized, or NULL */
 	const char *sender_name;
 	const char *subject;      /* normalized */
@@ -303,6 +348,10 @@ struct ms_mail_rec {
 	bool date_valid;
 	bool duplicate;           /* an earlier message had this id */
 	bool applied_notice;
+	bool stable;              /* a stable backport (subject prefix) */
+	bool stable_notice;       /* a stable-tree notice */
+	bool foreign;             /* the subject names a sibling project
+				     (built-in list) */
 	enum ms_mail_kind kind;
 	uint16_t version, number, total;
 	uint32_t problems;
@@ -335,6 +384,10 @@ struct ms_mail_stats {
 	uint64_t pulls, bots, applied_notices, threads, senders;
 	uint64_t reviewed_patches; /* patches with a review tag, incl. via
 				      their cover letter */
+	uint64_t stable_patches;   /* patches that are stable backports */
+	uint64_t stable_notices;   /* stable-tree notices */
+	uint64_t foreign_patches;  /* patches whose subject names a sibling
+				      project (and not stable) */
 	int64_t first_date, last_date; /* valid when messages with dates */
 	bool have_dates;
 	uint64_t problems[MS_MAIL_P__COUNT];
@@ -373,7 +426,7 @@ void ms_mail_index_finish(struct ms_mail_index *idx);
  * unref it; the strings belong to the index).  NULL when the bytes are not
  * a snapshot of this version, or are damaged.
  */
-#define MS_MAIL_INDEX_DUMP_VERSION 1
+#define MS_MAIL_INDEX_DUMP_VERSION 2
 
 bool ms_mail_index_dump(const struct ms_mail_index *idx,
 			const GPtrArray *(*extra)(uint32_t rec, void *data),

@@ -94,7 +94,7 @@ int ms_store_history_walk(struct ms_store *s, const char *gitdir,
  * what a message yields changes: an inbox holding records of another
  * version is read again from the start.
  */
-#define MS_STORE_MAIL_VERSION 1
+#define MS_STORE_MAIL_VERSION 2
 
 /*
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)
