@@ -68,6 +68,24 @@ static void hours(char buf[32], int64_t secs)
 		snprintf(buf, 32, "%.1fh", (double)secs / 3600.0);
 }
 
+/* "a of b" as a whole percentage, or "-" over nothing. */
+static void pct(char buf[16], size_t a, size_t b)
+{
+	if (!b)
+		snprintf(buf, 16, "-");
+	else
+		snprintf(buf, 16, "%zu%%", a * 100 / b);
+}
+
+/* A share in JSON: null over nothing. */
+static void json_share(struct ms_out *o, const char *key, size_t a, size_t b)
+{
+	if (b)
+		ms_out_kv_real(o, key, (double)a / (double)b);
+	else
+		ms_out_kv_null(o, key);
+}
+
 static char *msg_url(const struct run *r, const char *msgid)
 {
 	char *esc;
@@ -126,7 +144,7 @@ static void print_text(FILE *fp, const struct run *r,
 		       const struct ms_act_entry *ae)
 {
 	size_t n = e->patches->len;
-	char a[32], b[32], c[32], d[32];
+	char a[32], b[32], c[32], d[32], p1[16], p2[16];
 
 	fprintf(fp, "Subsystem %s\n", e->entry->name);
 	if (ae) {
@@ -142,10 +160,17 @@ static void print_text(FILE *fp, const struct run *r,
 			fprintf(fp, "  Last activity: never\n");
 		}
 	}
-	fprintf(fp, "  Patches %zu (series %zu), replied %zu (%zu%%), by a "
-		"listed person %zu (%zu%%)\n", n, e->series, e->replied,
-		n ? e->replied * 100 / n : 0, e->replied_maint,
-		n ? e->replied_maint * 100 / n : 0);
+	pct(p1, e->replied, n);
+	pct(p2, e->replied_maint, n);
+	fprintf(fp, "  Patches %zu (series %zu), replied %zu (%s), by a "
+		"listed person %zu (%s)\n", n, e->series, e->replied, p1,
+		e->replied_maint, p2);
+	if (e->aside_stable || e->aside_foreign_subject ||
+	    e->aside_foreign_paths)
+		fprintf(fp, "  Set aside: stable backports %zu, other "
+			"projects by subject %zu, by paths %zu\n",
+			e->aside_stable, e->aside_foreign_subject,
+			e->aside_foreign_paths);
 	hours(a, e->ttfr_median);
 	hours(b, e->ttfr_p90);
 	hours(c, e->ttmr_median);
@@ -154,18 +179,25 @@ static void print_text(FILE *fp, const struct run *r,
 		"person: median %s, p90 %s\n", a, b, c, d);
 	hours(a, e->tttag_median);
 	hours(b, e->tttag_p90);
-	fprintf(fp, "  First review tag: %zu (%zu%%), median %s, p90 %s\n",
-		e->tagged, n ? e->tagged * 100 / n : 0, a, b);
-	fprintf(fp, "  Ignored patches: %zu\n", e->ignored);
+	pct(p1, e->tagged, n);
+	fprintf(fp, "  First review tag: %zu (%s), median %s, p90 %s\n",
+		e->tagged, p1, a, b);
+	fprintf(fp, "  Ignored patches: %zu (from contributors %zu); listed "
+		"people's own patches without another's review tag: %zu\n",
+		e->ignored, e->ignored_contributor, e->own_unreviewed);
 	if (r->commits) {
 		hours(a, e->merge_median);
 		hours(b, e->merge_p90);
-		fprintf(fp, "  Merged %zu (%zu%%), posting to commit: median "
-			"%s, p90 %s\n", e->merged,
-			n ? e->merged * 100 / n : 0, a, b);
+		pct(p1, e->merged, n);
+		fprintf(fp, "  Merged %zu (%s), posting to commit: median "
+			"%s, p90 %s\n", e->merged, p1, a, b);
 	}
-	fprintf(fp, "  Responsiveness (%" G_GINT64_FORMAT "h): %.0f%%\n",
-		r->target / 3600, e->responsiveness * 100);
+	if (e->responsiveness < 0)
+		snprintf(p1, sizeof(p1), "-");
+	else
+		snprintf(p1, sizeof(p1), "%.0f%%", e->responsiveness * 100);
+	fprintf(fp, "  Responsiveness (%" G_GINT64_FORMAT "h): %s\n",
+		r->target / 3600, p1);
 	for (guint i = 0; i < e->listed->len; i++) {
 		const struct ms_rv_person *p = e->listed->pdata[i];
 		const struct ms_act_person *ap = act_person(ae, p->email);
@@ -183,11 +215,16 @@ static void print_text(FILE *fp, const struct run *r,
 			ms_act_format(p->last_list, 0, false, true, b);
 		else
 			strcpy(b, "never");
-		fprintf(fp, "    List replied %zu/%zu (%zu%%), median %s, "
-			"Reviewed-by %zu, Acked-by %zu, score %.0f%%, "
-			"last %s\n", p->replied, n,
-			n ? p->replied * 100 / n : 0, a, p->reviewed_by,
-			p->acked_by, p->responsiveness * 100, b);
+		pct(p1, p->replied, n - p->own_patches);
+		if (p->responsiveness < 0)
+			snprintf(p2, sizeof(p2), "-");
+		else
+			snprintf(p2, sizeof(p2), "%.0f%%",
+				 p->responsiveness * 100);
+		fprintf(fp, "    List replied %zu/%zu (%s), median %s, "
+			"Reviewed-by %zu, Acked-by %zu, score %s, "
+			"last %s\n", p->replied, n - p->own_patches, p1, a,
+			p->reviewed_by, p->acked_by, p2, b);
 	}
 	if (e->others->len &&
 	    ((const struct ms_rv_person *)e->others->pdata[0])->replied) {
@@ -379,14 +416,18 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 	ms_out_kv_string(o, "name", p->name && *p->name ? p->name : NULL);
 	ms_out_kv_string(o, "email", p->email);
 	ms_out_kv_int(o, "replied", (int64_t)p->replied);
-	ms_out_kv_real(o, "replied_share", n ? (double)p->replied / n : 0);
+	ms_out_kv_int(o, "own_patches", (int64_t)p->own_patches);
+	json_share(o, "replied_share", p->replied, n - p->own_patches);
 	if (p->has_latency)
 		ms_out_kv_real(o, "median_latency_hours",
 			       (double)p->median_latency / 3600.0);
 	else
 		ms_out_kv_null(o, "median_latency_hours");
 	ms_out_kv_int(o, "within_target", (int64_t)p->within_target);
-	ms_out_kv_real(o, "responsiveness", p->responsiveness);
+	if (p->responsiveness < 0)
+		ms_out_kv_null(o, "responsiveness");
+	else
+		ms_out_kv_real(o, "responsiveness", p->responsiveness);
 	ms_out_key(o, "tags");
 	ms_out_begin_object(o);
 	ms_out_kv_int(o, "reviewed_by", (int64_t)p->reviewed_by);
@@ -576,6 +617,15 @@ static void print_json(struct ms_out *o, const struct run *r,
 	ms_out_kv_int(o, "replied_by_listed", (int64_t)e->replied_maint);
 	ms_out_kv_int(o, "review_tagged", (int64_t)e->tagged);
 	ms_out_kv_int(o, "ignored", (int64_t)e->ignored);
+	ms_out_kv_int(o, "ignored_contributor",
+		      (int64_t)e->ignored_contributor);
+	ms_out_kv_int(o, "own_unreviewed", (int64_t)e->own_unreviewed);
+	ms_out_key(o, "set_aside");
+	ms_out_begin_object(o);
+	ms_out_kv_int(o, "stable", (int64_t)e->aside_stable);
+	ms_out_kv_int(o, "foreign_subject", (int64_t)e->aside_foreign_subject);
+	ms_out_kv_int(o, "foreign_paths", (int64_t)e->aside_foreign_paths);
+	ms_out_end_object(o);
 	if (r->commits) {
 		ms_out_kv_int(o, "merged", (int64_t)e->merged);
 		ms_out_kv_int(o, "commits", (int64_t)e->commits);
@@ -583,14 +633,17 @@ static void print_json(struct ms_out *o, const struct run *r,
 		ms_out_kv_null(o, "merged");
 		ms_out_kv_null(o, "commits");
 	}
-	ms_out_kv_real(o, "reply_share", n ? (double)e->replied / n : 0);
+	json_share(o, "reply_share", e->replied, n);
 	json_quant(o, "time_to_first_response", e->ttfr_median, e->ttfr_p90);
 	json_quant(o, "time_to_first_maintainer_response", e->ttmr_median,
 		   e->ttmr_p90);
 	json_quant(o, "time_to_first_review_tag", e->tttag_median,
 		   e->tttag_p90);
 	json_quant(o, "review_cycle_duration", e->merge_median, e->merge_p90);
-	ms_out_kv_real(o, "responsiveness", e->responsiveness);
+	if (e->responsiveness < 0)
+		ms_out_kv_null(o, "responsiveness");
+	else
+		ms_out_kv_real(o, "responsiveness", e->responsiveness);
 	ms_out_kv_int(o, "negative_intervals", (int64_t)e->negative);
 	ms_out_key(o, "people");
 	ms_out_begin_list(o);
@@ -725,6 +778,12 @@ static void print_document(struct ms_out *o, const struct run *r)
 	ms_out_kv_int(o, "ignore_after_days", r->ignore_days);
 	ms_out_kv_int(o, "target_hours", r->target_hours);
 	ms_out_kv_int(o, "negative_intervals", (int64_t)rv->negative);
+	ms_out_key(o, "set_aside");
+	ms_out_begin_object(o);
+	ms_out_kv_int(o, "stable", (int64_t)rv->aside_stable);
+	ms_out_kv_int(o, "foreign_subject", (int64_t)rv->aside_foreign_subject);
+	ms_out_kv_int(o, "foreign_paths", (int64_t)rv->aside_foreign_paths);
+	ms_out_end_object(o);
 	ms_out_kv_string(o, "list_url", r->list_url);
 	ms_out_key(o, "entries");
 	ms_out_begin_list(o);
@@ -889,8 +948,11 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	long ignore_days = 14, target_hours = 48;
 	const char *list_url = NULL, *aliases_file = NULL;
 	const char *by = NULL, *release_tags = "v*";
-	bool no_plus_fold = false;
 	struct cli_act_opts io = { 0 };   /* --mailmap, --no-name-join */
+	bool no_plus_fold = false, include_stable = false;
+	bool include_foreign = false;
+	const char *foreign_subject = NULL;
+	GRegex *foreign_re = NULL;
 	const struct cli_option opts[] = {
 		CLI_REV_OPTIONS(&ro),
 		{ CLI_OPT_STRING, "aliases", 0, &aliases_file, "FILE",
@@ -915,6 +977,14 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		{ CLI_OPT_STRING, "release-tags", 0, &release_tags, "GLOB",
 		  "--by release: the tags that end a release (default 'v*', "
 		  "-rc tags never)" },
+		{ CLI_OPT_FLAG, "include-stable", 0, &include_stable, NULL,
+		  "count stable backports ([PATCH AUTOSEL], [PATCH 6.1.y], "
+		  "[PATCH 5.15 012/123]) as patches" },
+		{ CLI_OPT_FLAG, "include-foreign", 0, &include_foreign, NULL,
+		  "count patches of other projects sharing the list" },
+		{ CLI_OPT_STRING, "foreign-subject", 0, &foreign_subject,
+		  "REGEX", "patches whose subject matches belong to another "
+		  "project too" },
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -960,14 +1030,26 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	if (by && unit == MS_SERIES_RELEASE && !ro.repo)
 		return cli_usage_error("review", "--by release needs --repo "
 				       "(its tags)");
+	if (foreign_subject) {
+		GError *err = NULL;
+
+		foreign_re = g_regex_new(foreign_subject, 0, 0, &err);
+		if (!foreign_re) {
+			rc = cli_usage_error("review", "invalid "
+					     "--foreign-subject '%s': %s",
+					     foreign_subject, err->message);
+			g_error_free(err);
+			return rc;
+		}
+	}
 	rc = cli_rev_window("review", &ro, &since, &until);
 	if (rc != CLI_CONTINUE)
-		return rc;
+		goto out;
 	to.repo = ro.repo;
 	to.rev = ro.rev;
 	rc = cli_tree_open("review", &to, NULL, &tree);
 	if (rc != CLI_CONTINUE)
-		return rc;
+		goto out;
 	have_tree = true;
 	if (aliases_file) {
 		GError *err = NULL;
@@ -998,6 +1080,7 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		rvo.nr_entries = (size_t)argc;
 	}
 	map = ms_review_map_new(tree.mf, tree.idx, &diags);
+	ms_review_map_foreign_subject(map, foreign_re);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
 	rc = cli_rev_load("review", &ro, since, INT64_MAX,
@@ -1038,6 +1121,9 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		rvo.bounds = (const int64_t *)(void *)bounds->data;
 		rvo.nr_intervals = bounds->len - 1;
 	}
+	rvo.include_stable = include_stable;
+	rvo.include_foreign = include_foreign;
+	rvo.tree = tree.tree;
 	if (ro.repo) {
 		/* people resolve as activity's git side does: the .mailmap
 		 * of --rev, --aliases, case and plus-folding */
@@ -1220,5 +1306,7 @@ out:
 	g_free(sel);
 	if (have_tree)
 		cli_tree_close(&tree);
+	if (foreign_re)
+		g_regex_unref(foreign_re);
 	return rc;
 }

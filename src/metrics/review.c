@@ -5,6 +5,7 @@
 #include "ident.h"
 #include "maintainers.h"
 #include "person.h"
+#include "tree.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,21 @@ struct ms_review_map {
 	const struct maint_index *idx;
 	GArray *kpats;               /* struct kpat */
 	GPtrArray *recs;             /* per record: GArray of size_t, or NULL */
+	GPtrArray *foreign;          /* per record: sibling project, or NULL */
+	const GRegex *foreign_re;    /* --foreign-subject, or NULL */
 };
+
+void ms_review_map_foreign_subject(struct ms_review_map *map,
+				   const GRegex *re)
+{
+	map->foreign_re = re;
+}
+
+const char *ms_review_map_foreign(const struct ms_review_map *map,
+				  uint32_t rec)
+{
+	return rec < map->foreign->len ? map->foreign->pdata[rec] : NULL;
+}
 
 struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 					const struct maint_index *idx,
@@ -35,6 +50,7 @@ struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 	map->idx = idx;
 	map->kpats = g_array_new(FALSE, FALSE, sizeof(struct kpat));
 	map->recs = g_ptr_array_new();
+	map->foreign = g_ptr_array_new();
 	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
 		const struct maint_entry *e = maint_file_entry(mf, i);
 
@@ -94,6 +110,7 @@ void ms_review_map_free(struct ms_review_map *map)
 		if (map->recs->pdata[i])
 			g_array_free(map->recs->pdata[i], TRUE);
 	g_ptr_array_free(map->recs, TRUE);
+	g_ptr_array_free(map->foreign, TRUE);
 	g_free(map);
 }
 
@@ -178,13 +195,18 @@ void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data)
 
 	if (!m->has_diff || m->kind != MS_MAIL_PATCH)
 		return;
+	while (map->foreign->len <= rec)
+		g_ptr_array_add(map->foreign, NULL);
+	map->foreign->pdata[rec] = (gpointer)ms_mail_foreign_project(
+		&m->subject, m->subject_raw, map->foreign_re);
 	out = g_array_new(FALSE, FALSE, sizeof(size_t));
 	for (guint i = 0; m->files && i < m->files->len; i++)
 		map_path(map, m->files->pdata[i], out);
 	for (guint i = 0; m->body && i < map->kpats->len; i++) {
 		struct kpat *k = &g_array_index(map->kpats, struct kpat, i);
 
-		if (k_match(k, m->body))
+		if (k_match(k, m->body) ||
+		    (m->attached_diff && k_match(k, m->attached_diff)))
 			add_unique(out, k->entry);
 	}
 	g_array_sort(out, cmp_size);
@@ -223,7 +245,114 @@ struct ctx {
 	GHashTable *strings;         /* interned canonical addresses */
 	const char **sender;         /* per record: canonical sender, or
 					NULL */
+	uint8_t *aside;              /* per record: enum aside */
 };
+
+static const struct ms_mail_rec *rec_at(const struct ctx *c, uint32_t i)
+{
+	return ms_mail_index_get(c->idx, i);
+}
+
+/* Why a patch posting is set aside. */
+enum aside { ASIDE_NONE, ASIDE_STABLE, ASIDE_SUBJECT, ASIDE_PATHS };
+
+/* Add `path` and each directory above it to `set` (copies). */
+static void add_path_and_dirs(GHashTable *set, const char *path)
+{
+	char *p = g_strdup(path), *slash;
+
+	for (;;) {
+		if (g_hash_table_contains(set, p)) {
+			g_free(p);
+			return;   /* its directories are in already */
+		}
+		g_hash_table_add(set, p);
+		slash = strrchr(p, '/');
+		if (!slash)
+			return;
+		p = g_strndup(p, (size_t)(slash - p));
+	}
+}
+
+/*
+ * Whether `path` could be in the analysed project: it is a file of the
+ * tree or of a commit of the window, or its top-level directory is a
+ * directory of either.  A snapshot lacks files added after it or removed
+ * before it, and a new driver brings new directories, so a missing file
+ * below an existing directory belongs; a top-level file needs the file
+ * itself (the root exists in every project).
+ */
+static bool path_known(const struct ctx *c, GHashTable *hist,
+		       const char *path)
+{
+	const char *slash = strchr(path, '/');
+	char *dir;
+	bool known;
+
+	if (ms_tree_has_file(c->opts->tree, path) ||
+	    g_hash_table_contains(hist, path))
+		return true;
+	if (!slash || slash == path)
+		return false;
+	dir = g_strndup(path, (size_t)(slash - path));
+	known = ms_tree_is_dir(c->opts->tree, dir) ||
+		g_hash_table_contains(hist, dir);
+	g_free(dir);
+	return known;
+}
+
+/* Which patch postings of the window are set aside, and why (counted in
+ * `rv`). */
+static void set_aside(struct ctx *c, struct ms_review *rv)
+{
+	size_t n = ms_mail_index_count(c->idx);
+	GHashTable *hist = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+
+	c->aside = g_new0(uint8_t, n ? n : 1);
+	for (guint i = 0; c->opts->tree && c->commits &&
+	     i < c->commits->len; i++) {
+		const struct ms_link_commit *lc = c->commits->pdata[i];
+
+		for (size_t k = 0; k < lc->nr_paths; k++)
+			add_path_and_dirs(hist, lc->paths[k]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
+		const GPtrArray *files;
+		bool in_window;
+
+		if (r->duplicate || r->kind != MS_MAIL_PATCH)
+			continue;
+		in_window = r->date_valid && r->date >= c->opts->since &&
+			    r->date <= c->opts->until;
+		if (r->stable && !c->opts->include_stable) {
+			c->aside[i] = ASIDE_STABLE;
+			rv->aside_stable += in_window;
+			continue;
+		}
+		if (c->opts->include_foreign)
+			continue;
+		if (ms_review_map_foreign(c->map, (uint32_t)i)) {
+			c->aside[i] = ASIDE_SUBJECT;
+			rv->aside_foreign_subject += in_window;
+			continue;
+		}
+		files = c->opts->tree ? ms_link_mail_files(c->lm, (uint32_t)i)
+				      : NULL;
+		if (!files || !files->len)
+			continue;
+		c->aside[i] = ASIDE_PATHS;
+		for (guint k = 0; k < files->len; k++)
+			if (path_known(c, hist, files->pdata[k])) {
+				c->aside[i] = ASIDE_NONE;
+				break;
+			}
+		if (c->aside[i] == ASIDE_PATHS)
+			rv->aside_foreign_paths += in_window;
+	}
+	g_hash_table_unref(hist);
+}
 
 /* `s` interned in the report's strings. */
 static const char *intern(const struct ctx *c, const char *s)
@@ -256,10 +385,6 @@ static const char *canon(const struct ctx *c, const char *name,
 	return *e ? intern(c, e) : NULL;
 }
 
-static const struct ms_mail_rec *rec_at(const struct ctx *c, uint32_t i)
-{
-	return ms_mail_index_get(c->idx, i);
-}
 
 /* Whether record `ri` is a reply of a human other than the author of
  * posting `author`. */
@@ -357,6 +482,7 @@ static void ctx_release(struct ctx *c)
 	g_hash_table_unref(c->last_msg);
 	g_hash_table_unref(c->senders);
 	g_free(c->sender);
+	g_free(c->aside);
 }
 
 /*
@@ -396,6 +522,7 @@ struct person_acc {
 	struct ms_rv_person p;
 	const char *key;             /* canonical address, interned */
 	GArray *latencies;           /* int64_t */
+	GHashTable *msgs;            /* responses they sent (records) */
 	GHashTable *threads;
 	GHashTable *patches;         /* patch index set */
 	GHashTable *patches_target;
@@ -419,6 +546,7 @@ static struct person_acc *acc_get(GHashTable *h, GPtrArray *order,
 	a->p.role = role;
 	a->latencies = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	a->threads = g_hash_table_new(NULL, NULL);
+	a->msgs = g_hash_table_new(NULL, NULL);
 	a->patches = g_hash_table_new(NULL, NULL);
 	a->patches_target = g_hash_table_new(NULL, NULL);
 	g_hash_table_insert(h, (gpointer)key, a);
@@ -489,9 +617,13 @@ static struct ms_rv_person *person_out(struct person_acc *a, size_t patches)
 	p->replied = g_hash_table_size(a->patches);
 	p->within_target = g_hash_table_size(a->patches_target);
 	p->threads = g_hash_table_size(a->threads);
+	p->messages = g_hash_table_size(a->msgs);
 	p->has_latency = quantiles(a->latencies, &med, &p90);
 	p->median_latency = med;
-	p->responsiveness = patches ? (double)p->within_target / patches : 0;
+	/* over the patches they did not write: nobody answers their own */
+	p->responsiveness = patches > p->own_patches ?
+		(double)p->within_target / (double)(patches - p->own_patches) :
+		-1;
 	/* netdev's reviewer score */
 	p->netdev_score = 2 * (int64_t)p->replied + 8 * (int64_t)p->threads +
 			  2 * (p->messages ? (int64_t)p->messages - 1 : 0) -
@@ -505,6 +637,7 @@ static void acc_free(gpointer data)
 
 	g_array_free(a->latencies, TRUE);
 	g_hash_table_unref(a->threads);
+	g_hash_table_unref(a->msgs);
 	g_hash_table_unref(a->patches);
 	g_hash_table_unref(a->patches_target);
 	g_free(a);
@@ -636,8 +769,12 @@ static char *family_key(const struct ctx *c, size_t i)
 {
 	const struct ms_mail_rec *r = rec_at(c, i);
 
-	return g_strdup_printf("%s\x1f%s", c->sender[i] ? c->sender[i] : "",
-			       r->subject ? r->subject : "");
+	char *skey = ms_mail_subject_key(r->subject);
+	char *key = g_strdup_printf("%s\x1f%s", c->sender[i] ?
+				    c->sender[i] : "", skey);
+
+	g_free(skey);
+	return key;
 }
 
 /* Whether posting `i` is one of entry `e`'s in the window. */
@@ -670,7 +807,7 @@ static GHashTable *family_dates(const struct ctx *c, size_t e)
 		char *key;
 		int64_t *d;
 
-		if (!window_posting(c, i, e))
+		if (!window_posting(c, i, e) || c->aside[i])
 			continue;
 		key = family_key(c, i);
 		if (g_hash_table_contains(h, key)) {
@@ -704,6 +841,7 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 	GArray *tttag = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	GArray *merge = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	GPtrArray *strings = g_ptr_array_new();
+	GHashTable *tag_msgs = g_hash_table_new(NULL, NULL);
 	size_t n = ms_mail_index_count(c->idx);
 	size_t first_replied_total = 0, tags_total = 0;
 
@@ -747,7 +885,9 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 		g_hash_table_add(listed, (gpointer)key);
 	}
 
-	/* patches: postings of the window mapped to the entry, grouped */
+	/* patches: postings of the window mapped to the entry, grouped by
+	 * sender and subject key; stable backports and other projects'
+	 * patches set aside */
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, i);
 		struct ms_rv_patch *pt;
@@ -757,6 +897,12 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 
 		if (!window_posting(c, i, e->index))
 			continue;
+		switch (c->aside[i]) {
+		case ASIDE_STABLE: out->aside_stable++; continue;
+		case ASIDE_SUBJECT: out->aside_foreign_subject++; continue;
+		case ASIDE_PATHS: out->aside_foreign_paths++; continue;
+		default: break;
+		}
 		key = family_key(c, i);
 		if (part) {
 			const int64_t *d = g_hash_table_lookup(part->posted,
@@ -782,14 +928,13 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 			g_hash_table_insert(families, key,
 				GUINT_TO_POINTER(out->patches->len));
 			g_array_append_val(out->patches, np);
+			if (c->sender[i])
+				acc_person(c, accs, order, r->sender_name,
+					   r->sender_email)->p.own_patches++;
 		}
-		if (c->sender[i]) {
-			struct person_acc *a = g_hash_table_lookup(
-				accs, c->sender[i]);
-
-			if (a)
-				a->p.authored++;
-		}
+		if (c->sender[i])
+			acc_person(c, accs, order, r->sender_name,
+				   r->sender_email)->p.authored++;
 		if (r->series >= 0) {
 			const struct ms_mail_series *s =
 				ms_mail_index_series(c->idx, (uint32_t)r->series);
@@ -809,12 +954,22 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 							pi);
 		uint32_t first_rec = g_array_index(pt->postings, uint32_t, 0);
 		const struct ms_mail_rec *first = rec_at(c, first_rec);
+		/* each response once, with the version it answers */
 		GHashTable *answered = g_hash_table_new(NULL, NULL);
+		GArray *resp = g_array_new(FALSE, FALSE,
+					   sizeof(struct ms_rv_reply));
+		GHashTable *firsts = g_hash_table_new_full(g_str_hash,
+							   g_str_equal, NULL,
+							   g_free);
+		GHashTableIter it;
+		gpointer k, v;
 		int64_t newest = first->date;
-		bool any_in_time = false;
+		bool any_in_time = false, tagged_by_other = false;
+		struct person_acc *author = c->sender[first_rec] ?
+			g_hash_table_lookup(accs, c->sender[first_rec]) : NULL;
 
-		for (guint k = 0; k < pt->postings->len; k++) {
-			uint32_t post = g_array_index(pt->postings, uint32_t, k);
+		for (guint q = 0; q < pt->postings->len; q++) {
+			uint32_t post = g_array_index(pt->postings, uint32_t, q);
 			const struct ms_mail_rec *pr = rec_at(c, post);
 			GArray *replies = g_array_new(FALSE, FALSE,
 						      sizeof(uint32_t));
@@ -831,132 +986,115 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 				if (s->has_cover && s->root != post)
 					descendants(c, s->root, replies);
 			}
-			for (guint q = 0; q < replies->len; q++) {
-				uint32_t ri = g_array_index(replies, uint32_t, q);
+			for (guint x = 0; x < replies->len; x++) {
+				uint32_t ri = g_array_index(replies, uint32_t,
+							    x);
 				const struct ms_mail_rec *rr = rec_at(c, ri);
 				struct ms_rv_reply rep;
-				struct person_acc *a;
-				const char *who = c->sender[ri];
 
-				if (!is_human_reply(c, ri, first_rec) || !who)
+				if (!is_human_reply(c, ri, first_rec) ||
+				    !c->sender[ri])
 					continue;
+				/* the per-version reaction decides
+				 * "ignored": a version answered within
+				 * --ignore-after of its own posting */
+				if (rr->date - pr->date <=
+				    c->opts->ignore_after)
+					any_in_time = true;
+				if (g_hash_table_contains(answered,
+						GUINT_TO_POINTER(ri)))
+					continue;
+				g_hash_table_add(answered,
+						 GUINT_TO_POINTER(ri));
 				rep.rec = ri;
 				rep.to = post;
-				rep.latency = rr->date - pr->date;
+				/* one clock (CHAOSS): from the first
+				 * posting of any version */
+				rep.latency = rr->date - pt->posted;
 				rep.negative = rep.latency < 0;
 				if (rep.negative)
 					rep.latency = 0;
 				rep.tag = gives_tag(c, rr);
-				if (rep.latency <= c->opts->ignore_after)
-					any_in_time = true;
-				set_reply(&pt->first, &pt->has_first, &rep, c);
-				a = acc_person(c, accs, order, rr->sender_name,
-					       rr->sender_email);
-				if (a->p.role)
-					set_reply(&pt->first_maint,
-						  &pt->has_maint, &rep, c);
-				if (rep.tag)
-					set_reply(&pt->first_tag,
-						  &pt->has_tag, &rep, c);
-				a->p.messages++;
-				g_hash_table_add(a->threads,
-						 GUINT_TO_POINTER(rr->thread));
-				if (rep.negative &&
-				    !g_hash_table_contains(answered,
-							   GUINT_TO_POINTER(ri)))
-					out->negative++;
-				g_hash_table_add(answered,
-						 GUINT_TO_POINTER(ri));
-				{
-					const struct ms_mail_tag *t =
-						ms_mail_index_tags(c->idx, rr);
-
-					for (uint32_t x = 0;
-					     x < rr->n_review_tags; x++) {
-						if (t[x].kind ==
-						    MS_TRAILER_REVIEWED_BY)
-							a->p.reviewed_by++;
-						else if (t[x].kind ==
-							 MS_TRAILER_ACKED_BY)
-							a->p.acked_by++;
-						else if (t[x].kind ==
-							 MS_TRAILER_TESTED_BY)
-							a->p.tested_by++;
-					}
-				}
+				g_array_append_val(resp, rep);
 			}
 			g_array_free(replies, TRUE);
 		}
-		/* per person: first reply latency to this patch */
-		{
-			GHashTable *firsts = g_hash_table_new(g_str_hash,
-							      g_str_equal);
-			GHashTableIter it;
-			gpointer k, v;
+		for (guint x = 0; x < resp->len; x++) {
+			const struct ms_rv_reply *rep =
+				&g_array_index(resp, struct ms_rv_reply, x);
+			const struct ms_mail_rec *rr = rec_at(c, rep->rec);
+			const struct ms_mail_tag *t =
+				ms_mail_index_tags(c->idx, rr);
+			struct person_acc *a = acc_person(c, accs, order,
+				rr->sender_name, rr->sender_email);
+			int64_t *old;
 
-			for (guint q = 0; q < pt->postings->len; q++) {
-				uint32_t post = g_array_index(pt->postings,
-							      uint32_t, q);
-				const struct ms_mail_rec *pr = rec_at(c, post);
-				GArray *replies = g_array_new(FALSE, FALSE,
-							      sizeof(uint32_t));
-
-				descendants(c, post, replies);
-				if (pr->series >= 0) {
-					const struct ms_mail_series *s =
-						ms_mail_index_series(c->idx,
-							(uint32_t)pr->series);
-
-					if (s->has_cover && s->root != post)
-						descendants(c, s->root,
-							    replies);
-				}
-				for (guint x = 0; x < replies->len; x++) {
-					uint32_t ri = g_array_index(replies,
-								    uint32_t,
-								    x);
-					const struct ms_mail_rec *rr =
-						rec_at(c, ri);
-					const char *who = c->sender[ri];
-					int64_t lat, *old;
-
-					if (!is_human_reply(c, ri, first_rec) ||
-					    !who)
-						continue;
-					lat = rr->date - pr->date;
-					if (lat < 0)
-						lat = 0;
-					old = g_hash_table_lookup(firsts, who);
-					if (!old) {
-						old = g_new(int64_t, 1);
-						*old = lat;
-						g_hash_table_insert(firsts,
-							(gpointer)who, old);
-					} else if (lat < *old) {
-						*old = lat;
-					}
-				}
-				g_array_free(replies, TRUE);
+			set_reply(&pt->first, &pt->has_first, rep, c);
+			if (a->p.role)
+				set_reply(&pt->first_maint, &pt->has_maint,
+					  rep, c);
+			if (rep->tag) {
+				set_reply(&pt->first_tag, &pt->has_tag, rep,
+					  c);
+				tagged_by_other = true;
 			}
-			g_hash_table_iter_init(&it, firsts);
-			while (g_hash_table_iter_next(&it, &k, &v)) {
-				struct person_acc *a =
-					g_hash_table_lookup(accs, k);
-				int64_t lat = *(int64_t *)v;
+			if (rep->negative)
+				out->negative++;
+			/* a message counts once for its sender, however
+			 * many patches of a series it answers */
+			g_hash_table_add(a->msgs, GUINT_TO_POINTER(rep->rec));
+			g_hash_table_add(a->threads,
+					 GUINT_TO_POINTER(rr->thread));
+			/* tags go to the person the trailer names, once
+			 * per message */
+			if (!g_hash_table_contains(tag_msgs,
+					GUINT_TO_POINTER(rep->rec))) {
+				g_hash_table_add(tag_msgs,
+					GUINT_TO_POINTER(rep->rec));
+				for (uint32_t y = 0; y < rr->n_review_tags;
+				     y++) {
+					struct person_acc *ta = a;
 
-				g_hash_table_add(a->patches,
-						 GUINT_TO_POINTER(pi + 1));
-				g_array_append_val(a->latencies, lat);
-				if (lat <= c->opts->target) {
-					g_hash_table_add(a->patches_target,
-						GUINT_TO_POINTER(pi + 1));
-					if (a->p.role)
-						pt->within_target = true;
+					if (t[y].email && *t[y].email)
+						ta = acc_person(c, accs, order,
+							t[y].name, t[y].email);
+					if (t[y].kind == MS_TRAILER_REVIEWED_BY)
+						ta->p.reviewed_by++;
+					else if (t[y].kind ==
+						 MS_TRAILER_ACKED_BY)
+						ta->p.acked_by++;
+					else if (t[y].kind ==
+						 MS_TRAILER_TESTED_BY)
+						ta->p.tested_by++;
 				}
-				g_free(v);
 			}
-			g_hash_table_unref(firsts);
+			/* each person's own first response, same clock */
+			old = g_hash_table_lookup(firsts, a->key);
+			if (!old) {
+				old = g_new(int64_t, 1);
+				*old = rep->latency;
+				g_hash_table_insert(firsts, (gpointer)a->key,
+						    old);
+			} else if (rep->latency < *old) {
+				*old = rep->latency;
+			}
 		}
+		g_array_free(resp, TRUE);
+		g_hash_table_iter_init(&it, firsts);
+		while (g_hash_table_iter_next(&it, &k, &v)) {
+			struct person_acc *a = g_hash_table_lookup(accs, k);
+			int64_t lat = *(int64_t *)v;
+
+			g_hash_table_add(a->patches, GUINT_TO_POINTER(pi + 1));
+			g_array_append_val(a->latencies, lat);
+			if (lat <= c->opts->target) {
+				g_hash_table_add(a->patches_target,
+						 GUINT_TO_POINTER(pi + 1));
+				if (a->p.role)
+					pt->within_target = true;
+			}
+		}
+		g_hash_table_unref(firsts);
 		g_hash_table_unref(answered);
 		if (pt->has_first) {
 			struct person_acc *a = g_hash_table_lookup(accs,
@@ -977,14 +1115,20 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 		}
 		pt->too_recent = newest > c->opts->until - c->opts->ignore_after;
 		pt->ignored = !any_in_time && !pt->too_recent;
-		if (pt->ignored)
+		if (pt->ignored) {
 			out->ignored++;
+			if (!author || !author->p.role)
+				out->ignored_contributor++;
+		}
+		if (author && author->p.role && !tagged_by_other &&
+		    !pt->too_recent)
+			out->own_unreviewed++;
 		/* merged: any posting linked to a commit */
-		for (guint k = 0; c->links && k < pt->postings->len &&
-		     !pt->merged; k++) {
+		for (guint q = 0; c->links && q < pt->postings->len &&
+		     !pt->merged; q++) {
 			gpointer li = g_hash_table_lookup(c->links->by_rec,
 				GUINT_TO_POINTER(g_array_index(pt->postings,
-							       uint32_t, k)));
+							       uint32_t, q)));
 			const struct ms_link *l;
 			const struct ms_link_commit *lc;
 
@@ -1023,7 +1167,7 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 					  pi).within_target)
 				in_target++;
 		out->responsiveness = out->patches->len ?
-			(double)in_target / out->patches->len : 0;
+			(double)in_target / out->patches->len : -1;
 	}
 
 	/* commits touching the entry, and who committed them */
@@ -1058,7 +1202,8 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 
 		if (p->role)
 			g_ptr_array_add(out->listed, p);
-		else if (p->replied || p->commits || p->applied)
+		else if (p->replied || p->commits || p->applied ||
+			 p->reviewed_by || p->acked_by || p->tested_by)
 			g_ptr_array_add(out->others, p);
 		else
 			g_free(p);
@@ -1116,6 +1261,7 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 	}
 
 	g_ptr_array_unref(order);
+	g_hash_table_unref(tag_msgs);
 	g_hash_table_unref(accs);
 	g_hash_table_unref(listed);
 	g_hash_table_unref(series);
@@ -1186,6 +1332,7 @@ struct ms_review *ms_review_compute(const struct ms_link_mail *lm,
 
 		g_array_append_val(c.commit_entries, e);
 	}
+	set_aside(&c, rv);
 	rv->since = opts->since;
 	rv->until = opts->until;
 	rv->entries = g_ptr_array_new();

@@ -29,6 +29,7 @@ struct maint_file;
 struct ms_ident;
 struct maint_index;
 struct maint_entry;
+struct ms_tree;
 
 /* ---- patch to entry mapping ---- */
 
@@ -47,6 +48,16 @@ void ms_review_map_free(struct ms_review_map *map);
  * file:line and on how many patch lines); such a line counts as a match. */
 void ms_review_map_report(const struct ms_review_map *map,
 			  struct ms_diags *diags);
+
+/* Patches whose subject matches `re` (borrowed; may be NULL) belong to
+ * another project too (ms_mail_foreign_project()).  Call before reading. */
+void ms_review_map_foreign_subject(struct ms_review_map *map,
+				   const GRegex *re);
+
+/* The sibling project record `rec`'s subject names (ms_mail_foreign_
+ * project()), or NULL. */
+const char *ms_review_map_foreign(const struct ms_review_map *map,
+				  uint32_t rec);
 
 /* The ms_link_mail_hook to read archives with (MS_MAIL_PARSE_KEEP_BODY
  * is needed for K: patterns); `data` is the map. */
@@ -77,6 +88,14 @@ struct ms_review_opts {
 	 * aliases, case, plus-folding).  NULL: a resolver of our own, with
 	 * case and plus-folding only. */
 	struct ms_ident *ident;
+	/* Keep stable backports (ms_mail_subject_stable()) as patches. */
+	bool include_stable;
+	/* Keep patches of other projects: named by their subject, or whose
+	 * every path is foreign to `tree` and to the paths of `commits`. */
+	bool include_foreign;
+	/* The analysed tree for the path test (borrowed); NULL: no path
+	 * test. */
+	const struct ms_tree *tree;
 	/* Whether `person` (an id of `ident`) authored, committed or gave a
 	 * tag in any commit of the history up to the end of the window, for
 	 * the corporate alias rule.  NULL: only the window's commits are
@@ -101,7 +120,8 @@ struct ms_review_opts {
 struct ms_rv_reply {
 	uint32_t rec;                /* the reply */
 	uint32_t to;                 /* the posting it answers */
-	int64_t latency;             /* clamped at 0 */
+	int64_t latency;             /* from the patch's first posting,
+					clamped at 0 */
 	bool negative;               /* the raw interval was negative */
 	bool tag;                    /* it gave Reviewed-by or Acked-by */
 };
@@ -129,6 +149,7 @@ struct ms_rv_person {
 	const char *name, *email;    /* email normalized (lowercase); as
 					listed for M:/R:, else canonical */
 	unsigned person;             /* ident id (MS_IDENT_NONE: unknown) */
+	size_t own_patches;          /* the entry's patches they wrote */
 	size_t replied;              /* patches replied to */
 	size_t within_target;        /* ... within the target */
 	int64_t median_latency;      /* of their first reply per patch */
@@ -141,7 +162,8 @@ struct ms_rv_person {
 	size_t applied;              /* merged patches they committed */
 	int64_t last_list;           /* their newest message, any list */
 	bool has_last_list;
-	double responsiveness;       /* within_target / patches */
+	double responsiveness;       /* within_target / (patches -
+					own_patches); -1 over none */
 	int64_t netdev_score;
 };
 
@@ -162,13 +184,19 @@ struct ms_rv_entry {
 	GArray *patches;             /* struct ms_rv_patch */
 	size_t series;
 	size_t replied, replied_maint, tagged, ignored, merged;
+	size_t ignored_contributor;  /* ignored, author not listed */
+	size_t own_unreviewed;       /* by a listed person, no review tag
+					from anyone else */
+	/* patches set aside (not in `patches`), by rule */
+	size_t aside_stable, aside_foreign_subject, aside_foreign_paths;
 	int64_t ttfr_median, ttfr_p90;       /* time to first response */
 	int64_t ttmr_median, ttmr_p90;       /* ... from a listed person */
 	int64_t tttag_median, tttag_p90;     /* ... first review tag */
 	int64_t merge_median, merge_p90;     /* review cycle duration */
 	size_t negative;             /* clamped negative intervals */
 	double responsiveness;       /* patches answered by a listed person
-					within the target, over patches */
+					within the target, over patches
+					(-1 over none) */
 	GPtrArray *listed;           /* struct ms_rv_person *, M: and R: */
 	GPtrArray *others;           /* unlisted repliers, most replies first */
 	GArray *tags_dropped;        /* struct ms_rv_tag: on list, not commit */
@@ -189,6 +217,8 @@ struct ms_review {
 	int64_t *bounds;             /* the series' bounds, or NULL */
 	size_t nr_intervals;
 	size_t negative;             /* over all entries */
+	/* patch postings of the window set aside, by rule (any entry) */
+	size_t aside_stable, aside_foreign_subject, aside_foreign_paths;
 	GHashTable *strings;         /* private: interned canonical names */
 	struct ms_ident *own_ident;  /* private: when opts->ident was NULL */
 };

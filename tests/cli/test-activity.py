@@ -152,7 +152,7 @@ ok("Zed Idle" in r.out and "    Author" not in r.out,
 r = run("activity", "--repo", repo, "--json")
 eq(r.rc, 0, "--json exits 0")
 j = r.json()
-eq(j["schema_version"], 1, "schema_version")
+eq(j["schema_version"], 2, "schema_version")
 eq(j["window"], {"since": "2019-06-01T12:00:00+00:00",
                  "until": "2024-06-01T12:00:00+00:00"},
    "window: 5 years before the newest commit")

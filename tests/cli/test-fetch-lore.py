@@ -104,7 +104,7 @@ try:
     eq(r.rc, 0, "mirror the inbox")
     j = r.json()
     ib = j["inboxes"][0]
-    eq(j["schema_version"], 1, "JSON: schema_version")
+    eq(j["schema_version"], 2, "JSON: schema_version")
     eq((ib["inbox"], ib["epochs_from"], ib["new_messages"]),
        ("netdev", "manifest", 21), "  21 messages, epochs from the manifest")
     eq([(e["epoch"], e["new"]) for e in ib["epochs"]], [(0, True)],

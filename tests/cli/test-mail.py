@@ -57,7 +57,7 @@ def split_mbox(path):
 r, d = stats(os.path.join(MAIL, "rules.mbox"))
 eq(r.rc, 0, "stats rules.mbox exits 0")
 check_counts(d, RULES, "rules.mbox: planted counts")
-eq(d.get("schema_version"), 1, "schema_version")
+eq(d.get("schema_version"), 2, "schema_version")
 eq(d.get("archives", [{}])[0].get("format"), "mboxrd", "mboxrd detected")
 
 r = run("mail", "stats", os.path.join(MAIL, "rules.mbox"))

@@ -29,7 +29,7 @@ r = run("sections", "--tree", tree, "--json", "drivers/alpha/core.c",
 eq(r.rc, 0, "sections exits 0")
 eq(r.err, "", "no warnings on a good file")
 doc = r.json()
-eq(doc["schema_version"], 1, "schema_version 1")
+eq(doc["schema_version"], 2, "schema_version 2")
 got = {p["path"]: p["sections"] for p in doc["paths"]}
 eq(got.get("drivers/alpha/core.c"),
    ["ALPHA DRIVER CORE", "ALPHA DRIVER", "THE REST"], "deepest entry first")

@@ -61,7 +61,7 @@ r = run("retire", "--repo", work, "--min-commits", "10", "-o", out, "--json",
         "--no-cache", env=renv)
 eq(r.rc, 0, "retire exits 0")
 doc = r.json()
-eq(doc["schema_version"], 1, "schema_version")
+eq(doc["schema_version"], 2, "schema_version")
 subjects = [p["subject"] for p in doc["patches"]]
 eq(subjects, [
     "MAINTAINERS: retire inactive maintainers and reviewers",

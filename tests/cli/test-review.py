@@ -46,8 +46,10 @@ eq(foo["time_to_first_response"], {"median_hours": 2.0, "p90_hours": 30.0},
 eq(foo["time_to_first_maintainer_response"],
    {"median_hours": 2.0, "p90_hours": 30.0},
    "FOO time to first listed response")
-eq(foo["time_to_first_review_tag"], {"median_hours": 7.5, "p90_hours": 10.0},
-   "FOO time to first review tag (Fay 5h on A, Rob 10h on B v3)")
+eq(foo["time_to_first_review_tag"],
+   {"median_hours": 79.5, "p90_hours": 154.0},
+   "FOO time to first review tag, from the first posting of any version "
+   "(Fay 5h on A; Rob 10h after B v3, 154h after B v1)")
 eq(foo["review_cycle_duration"], {"median_hours": 120.0, "p90_hours": 192.0},
    "FOO posting to commit (A 48h, B from v1 192h)")
 eq(foo["responsiveness"], 0.6, "FOO responsiveness within 48h")
@@ -59,8 +61,9 @@ eq(people["fay@example.org"]["median_latency_hours"], 17.5,
 eq(people["fay@example.org"]["tags"]["reviewed_by"], 1, "Fay's tag")
 eq(people["rob@example.org"]["replied"], 3, "Rob replied to 3 patches")
 eq(people["rob@example.org"]["median_latency_hours"], 2.0,
-   "Rob's median latency (2h, 10h, 0h)")
-eq(people["rob@example.org"]["responsiveness"], 0.6, "Rob's score")
+   "Rob's median latency (2h, 154h, 0h)")
+eq(people["rob@example.org"]["responsiveness"], 0.4,
+   "Rob's score: A and H within 48h of their first posting, B not (154h)")
 eq(people["rob@example.org"]["netdev_score"], 2 * 3 + 8 * 3 + 2 * 2,
    "Rob's netdev reviewer score")
 ok(not people["rob@example.org"]["inactive"],

@@ -68,7 +68,7 @@ ok(all(n in (DELTA, EPS, ZETA) for n in names(r.out)) and
 r = run("urgent", "--repo", repo, "--json")
 eq(r.rc, 0, "--json exits 0")
 j = r.json()
-eq(j["schema_version"], 1, "schema_version")
+eq(j["schema_version"], 2, "schema_version")
 eq(j["window"]["since"], "2023-06-01T12:00:00+00:00",
    "one year before the newest commit")
 eq([(e["name"], e["commits"], e["reason"]) for e in j["entries"]],

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""What `maintstat review` and `mail stats` count (issue 16), on the
+planted tree and list of fixtures/gen/gen-count.py: stable backports and
+stable-tree notices, other projects' patches, References fallback, a v3
+patch below a v2 cover letter, indented and forwarded tags, subjects in
+other languages and cases, one first-response clock, per-person counts,
+0 of 0, K: patterns in attachments.  Text and JSON."""
+import json
+import os
+import subprocess
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+
+tmp = tmpdir()
+out = os.path.join(tmp, "gen")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen", "gen-count.py"),
+                out], check=True)
+repo = os.path.join(out, "repo")
+mbox = os.path.join(out, "list.mbox")
+ENTRIES = ["FOO DRIVER", "THE REST", "KW DRIVER", "IDLE DRIVER"]
+
+
+def review(*args):
+    r = run("review", "--tree", repo, "--archive", mbox, "--json", *args)
+    ok(r.rc == 0, f"review {' '.join(args)} exits 0", r.err)
+    d = r.json()
+    return d, {e["name"]: e for e in d["entries"]}
+
+
+doc, ents = review(*ENTRIES)
+eq(doc["schema_version"], 2, "schema_version 2 (shares over nothing are "
+   "null)")
+foo = ents["FOO DRIVER"]
+rest = ents["THE REST"]
+pl = {p["message_id"]: p for p in foo["patch_list"]}
+
+# 2: stable backports set aside, counted, --include-stable keeps them
+for mid in ("s1@example.net", "s2@example.org", "s3@example.net"):
+    ok(mid not in pl, f"the stable backport {mid} is no patch of FOO")
+eq(foo["set_aside"], {"stable": 3, "foreign_subject": 0, "foreign_paths": 0},
+   "FOO: three stable backports set aside")
+eq(doc["set_aside"], {"stable": 3, "foreign_subject": 2, "foreign_paths": 1},
+   "over the archive: 3 stable, 2 named projects, 1 by paths")
+eq(foo["patches"], 13, "FOO counts 13 patches")
+_, e2 = review("--include-stable", "FOO DRIVER")
+eq(e2["FOO DRIVER"]["patches"], 16, "--include-stable: 16 patches")
+eq(e2["FOO DRIVER"]["set_aside"]["stable"], 0, "... none set aside")
+
+# 3: stable-tree notices are no patches and give no tags; as a reply
+# they acknowledge
+for mid in ("n1@example.org", "n2@example.org"):
+    ok(all(mid not in p["versions"] for p in foo["patch_list"]),
+       f"the notice {mid} is no patch")
+eq(pl["c1@example.net"]["first_response"]["message_id"], "n3@example.org",
+   "a notice answering a patch is a response (like 'Applied, thanks')")
+people = {p["email"]: p for p in foo["people"] + foo["others"]}
+eq(people["fay@example.org"]["tags"]["reviewed_by"], 1,
+   "Fay's one review tag is her indented one, not the notices' quotes")
+eq(people["rob@example.org"]["tags"]["acked_by"], 0,
+   "the Acked-by quoted by the notices is not Rob's")
+ok("greg@stable.example.org" not in [p["author"] for p in
+                                     foo["patch_list"]],
+   "Greg's notices and backport are no patches of his")
+
+# 1: other projects
+ok("f1@example.net" not in {p["message_id"] for p in rest["patch_list"]},
+   "erofs-utils: (leading name) set aside")
+ok("f2@example.net" not in {p["message_id"] for p in rest["patch_list"]},
+   "[PATCH rdma-core] set aside")
+ok("f3@example.net" not in {p["message_id"] for p in rest["patch_list"]},
+   "mkfs/main.c: no such file nor directory in the tree: set aside")
+eq(rest["set_aside"], {"stable": 3, "foreign_subject": 2,
+                       "foreign_paths": 1}, "THE REST's set-aside counts")
+ok("f5@example.net" in pl, "a new file in a new directory below "
+   "drivers/ belongs to the project")
+ok("f4@example.net" in pl, "[PATCH zzz-tool] is not on the built-in list")
+_, e3 = review("--foreign-subject", r"\[PATCH zzz-tool", "FOO DRIVER")
+eq((e3["FOO DRIVER"]["patches"],
+    e3["FOO DRIVER"]["set_aside"]["foreign_subject"]), (12, 1),
+   "--foreign-subject sets it aside")
+_, e4 = review("--include-foreign", "THE REST")
+eq(e4["THE REST"]["patches"], rest["patches"] + 3,
+   "--include-foreign keeps the three")
+r = run("review", "--tree", repo, "--archive", mbox, "--foreign-subject",
+        "(")
+eq(r.rc, 2, "an invalid --foreign-subject is a usage error")
+ok("--foreign-subject" in r.err, "the message names the option", r.err)
+
+# 4: a reply below a lost message answers the patch above it
+eq(pl["d1@example.net"]["first_response"]["message_id"],
+   "d1-r2@example.org", "References fallback: the reply to a lost "
+   "message answers D")
+eq(pl["d1@example.net"]["first_response"]["hours"], 5.0, "after 5h")
+
+# 5: v3 patches below the v2 cover letter belong to it, with its review
+for n in (1, 2):
+    p = pl[f"v3-{n}@example.net"]
+    eq(p["first_review_tag"]["message_id"], "v2-0-r1@example.org",
+       f"v3 {n}/2: Rob's review of the v2 cover letter applies")
+eq(foo["series"], 12, "13 patches in 12 series (the two v3 parts are one; "
+   "'Trailing dot.' and 'trailing dot' one)")
+
+# 6: an indented trailer is a review tag
+eq(pl["e1@example.net"]["first_review_tag"]["message_id"],
+   "e1-r1@example.org", "the indented Reviewed-by is a review tag")
+
+# 7: a forwarded tag is the named person's
+eq(people["zed@example.org"]["tags"]["reviewed_by"], 1,
+   "Cora forwards Zed's Reviewed-by: Zed's tag")
+eq(people["cora@example.com"]["tags"]["reviewed_by"], 0, "not Cora's")
+eq(people["cora@example.com"]["replied"], 1, "Cora still replied")
+
+# 8: subjects
+eq(pl["t1@example.net"]["versions"], ["t1@example.net", "t2@example.net"],
+   "'Trailing dot.' and 'trailing dot' are one patch")
+for mid in ("a1-hu@example.net", "a1-xiang@example.net",
+            "a1-tom@example.net"):
+    ok(all(mid not in p["versions"] for p in foo["patch_list"]),
+       f"{mid} (回复:/答复：/AW: with a diff) is a reply, not a patch")
+r = run("mail", "show", mbox, "a1-xiang@example.net", "--json")
+eq((r.json()["kind"], r.json()["subject_parsed"]["reply_depth"]),
+   ("reply", 1), "答复： (full-width colon) is a reply prefix")
+eq(people["hu@example.net"]["replied"], 1, "回复: answered A")
+
+# 9: one clock, from the first posting of any version
+eq(pl["r1@example.net"]["first_response"]["hours"], 169.0,
+   "reposted unanswered for a week: waited 169h, not 1h")
+ttfr = foo["time_to_first_response"]
+ok(abs(ttfr["median_hours"] - (179 / 60 + 4) / 2) < 1e-6 and
+   ttfr["p90_hours"] == 169.0, "FOO time to first response: 2, 2, 2h58m, "
+   "2h59m, 4, 5, 6, 169 hours: median 3h29.5m, p90 169h", ttfr)
+ok(abs(pl["v3-1@example.net"]["first_response"]["hours"] - (3 - 1 / 60))
+   < 1e-6, "v3 1/2: 3h after the cover, 2h59m after the patch")
+
+# 10: per-person counts
+rob = people["rob@example.org"]
+eq(rob["messages"], 3, "Rob sent 3 messages (one cover reply answering "
+   "two patches counts once)")
+eq(rob["replied"], 4, "... answering 4 patches")
+hank = people["hank@example.net"]
+eq((hank["authored"], hank["own_patches"]), (2, 1),
+   "Hank, unlisted, authored 2 postings of 1 patch")
+eq(hank["netdev_score"], 2 * 1 + 8 * 1 + 0 - 4 * 2,
+   "... and the netdev score subtracts them")
+fay = people["fay@example.org"]
+eq(fay["own_patches"], 1, "Fay wrote one FOO patch")
+eq(fay["replied_share"], 2 / 12, "Fay's share is over the 12 patches "
+   "she did not write")
+eq((foo["ignored"], foo["ignored_contributor"], foo["own_unreviewed"]),
+   (5, 4, 1), "5 ignored: 4 contributors' patches, 1 of Fay's own that "
+   "nobody else reviewed")
+
+# 11: 0 of 0
+idle = ents["IDLE DRIVER"]
+eq((idle["patches"], idle["reply_share"], idle["responsiveness"]),
+   (0, None, None), "an idle entry: shares are null, not 0")
+eq((idle["people"][0]["replied_share"], idle["people"][0]["responsiveness"]),
+   (None, None), "... and so are its people's")
+
+# 13: K: in an attached diff
+eq([p["message_id"] for p in ents["KW DRIVER"]["patch_list"]],
+   ["k1@example.net"], "K: matches the diff sent as an attachment")
+
+# mail stats
+r = run("mail", "stats", mbox, "--json")
+st = r.json()
+eq((st["stable_patches"], st["stable_notices"], st["foreign_patches"]),
+   (3, 3, 2), "mail stats counts backports, notices, named projects")
+
+# text
+r = run("review", "--tree", repo, "--archive", mbox, *ENTRIES)
+eq(r.rc, 0, "text exits 0")
+t = r.out
+ok("  Set aside: stable backports 3, other projects by subject 0, by "
+   "paths 0\n" in t, "text set-aside line", t)
+ok("  Ignored patches: 5 (from contributors 4); listed people's own "
+   "patches without another's review tag: 1\n" in t, "text ignored line")
+ok("    List replied 2/12 (16%)" in t, "Fay's text line over 12 patches")
+ok("Subsystem IDLE DRIVER\n  Patches 0 (series 0), replied 0 (-), by a "
+   "listed person 0 (-)\n" in t, "0 of 0 is '-' in text")
+ok("  Responsiveness (48h): -\n" in t, "idle responsiveness '-'")
+ok("score -," in t, "idle person's score '-'")
+done()
