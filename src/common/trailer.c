@@ -80,6 +80,66 @@ static bool blank_line(const char *s, size_t len)
 	return true;
 }
 
+/* Is msg[s, e) (a paragraph, lines without blank ones) made only of
+ * unindented trailer lines, one of them of a known kind? */
+static bool trailer_paragraph(const char *msg, size_t s, size_t e)
+{
+	bool known = false;
+
+	while (s < e) {
+		const char *nl = memchr(msg + s, '\n', e - s);
+		size_t n = nl ? (size_t)(nl - msg) - s : e - s;
+		struct ms_trailer_line t;
+
+		if (n && msg[s + n - 1] == '\r')
+			n--;
+		if (!ms_trailer_parse_line(msg + s, n, &t))
+			return false;
+		known |= t.kind != MS_TRAILER_OTHER;
+		s = nl ? (size_t)(nl - msg) + 1 : e;
+	}
+	return known;
+}
+
+void ms_trailer_blocks(const char *msg, size_t len,
+		       void (*fn)(size_t start, size_t end, void *data),
+		       void *data)
+{
+	size_t last_start = 0, last_end = 0, pos = 0, par = 0;
+	bool have_last = ms_trailer_block(msg, len, &last_start, &last_end);
+	bool first = true, in_par = false;
+
+	/* paragraphs before the last block (or the end) */
+	while (pos <= len) {
+		const char *nl = pos < len ? memchr(msg + pos, '\n', len - pos)
+					   : NULL;
+		size_t n = nl ? (size_t)(nl - msg) - pos : len - pos;
+		bool blank = blank_line(msg + pos, n);
+
+		if (have_last && pos >= last_start)
+			break;
+		if (!blank && !in_par) {
+			in_par = true;
+			par = pos;
+		} else if ((blank || pos == len) && in_par) {
+			size_t end = pos;
+
+			while (end > par && (msg[end - 1] == '\n' ||
+					     msg[end - 1] == '\r'))
+				end--;
+			if (!first && trailer_paragraph(msg, par, end))
+				fn(par, end, data);
+			first = false;
+			in_par = false;
+		}
+		if (pos == len)
+			break;
+		pos = nl ? (size_t)(nl - msg) + 1 : len;
+	}
+	if (have_last)
+		fn(last_start, last_end, data);
+}
+
 bool ms_trailer_block(const char *msg, size_t len, size_t *start,
 		      size_t *end)
 {

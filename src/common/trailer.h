@@ -58,4 +58,17 @@ const char *ms_trailer_kind_name(enum ms_trailer_kind kind);
 bool ms_trailer_block(const char *msg, size_t len, size_t *start,
 		      size_t *end);
 
+/*
+ * Every trailer block of a commit message, in order: the last paragraph
+ * when ms_trailer_block() takes it, and each other paragraph after the
+ * first (the subject) made only of unindented trailer lines, at least one
+ * of a known kind.  Committers append notes and their own Signed-off-by
+ * after the original trailers ("Re-committed with a tag removed.\n\n
+ * Signed-off-by: ..."), so the original block is no longer the last.
+ * Calls `fn` with each block's byte range [start, end).
+ */
+void ms_trailer_blocks(const char *msg, size_t len,
+		       void (*fn)(size_t start, size_t end, void *data),
+		       void *data);
+
 #endif

@@ -181,12 +181,18 @@ static void parse_sig(struct item *it, const char *s, size_t len,
 	}
 }
 
-static void parse_trailers(struct item *it, const char *msg, size_t len)
-{
-	size_t start, end, pos;
+struct block_ctx {
+	struct item *it;
+	const char *msg;
+};
 
-	if (!ms_trailer_block(msg, len, &start, &end))
-		return;
+static void parse_block(size_t start, size_t end, void *data)
+{
+	struct block_ctx *b = data;
+	struct item *it = b->it;
+	const char *msg = b->msg;
+	size_t pos;
+
 	for (pos = start; pos < end;) {
 		const char *l = msg + pos;
 		const char *nl = memchr(l, '\n', end - pos);
@@ -217,6 +223,14 @@ static void parse_trailers(struct item *it, const char *msg, size_t len)
 		}
 		g_array_append_val(it->trailers, ct);
 	}
+}
+
+/* The trailers of every trailer block of the message (trailer.h). */
+static void parse_trailers(struct item *it, const char *msg, size_t len)
+{
+	struct block_ctx b = { it, msg };
+
+	ms_trailer_blocks(msg, len, parse_block, &b);
 }
 
 /*

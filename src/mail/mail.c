@@ -701,9 +701,11 @@ bool ms_mail_subject_stable(const struct ms_mail_subject *s)
 	while (p && *p) {
 		size_t n;
 
-		while (*p == ' ' || *p == '|' || *p == ',' || *p == '\t')
+		/* "[PATCH 5.4/5.10 1/1]": releases joined by '/' too */
+		while (*p == ' ' || *p == '|' || *p == ',' || *p == '\t' ||
+		       *p == '/')
 			p++;
-		n = strcspn(p, " |,\t");
+		n = strcspn(p, " |,\t/");
 		if (!n)
 			break;
 		if ((n == 7 && !g_ascii_strncasecmp(p, "AUTOSEL", 7)) ||

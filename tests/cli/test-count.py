@@ -36,15 +36,16 @@ rest = ents["THE REST"]
 pl = {p["message_id"]: p for p in foo["patch_list"]}
 
 # 2: stable backports set aside, counted, --include-stable keeps them
-for mid in ("s1@example.net", "s2@example.org", "s3@example.net"):
+for mid in ("s1@example.net", "s2@example.org", "s3@example.net",
+            "s4@example.net"):
     ok(mid not in pl, f"the stable backport {mid} is no patch of FOO")
-eq(foo["set_aside"], {"stable": 3, "foreign_subject": 0, "foreign_paths": 0},
-   "FOO: three stable backports set aside")
-eq(doc["set_aside"], {"stable": 3, "foreign_subject": 2, "foreign_paths": 1},
-   "over the archive: 3 stable, 2 named projects, 1 by paths")
+eq(foo["set_aside"], {"stable": 4, "foreign_subject": 0, "foreign_paths": 0},
+   "FOO: four stable backports set aside")
+eq(doc["set_aside"], {"stable": 4, "foreign_subject": 2, "foreign_paths": 1},
+   "over the archive: 4 stable, 2 named projects, 1 by paths")
 eq(foo["patches"], 13, "FOO counts 13 patches")
 _, e2 = review("--include-stable", "FOO DRIVER")
-eq(e2["FOO DRIVER"]["patches"], 16, "--include-stable: 16 patches")
+eq(e2["FOO DRIVER"]["patches"], 17, "--include-stable: 17 patches")
 eq(e2["FOO DRIVER"]["set_aside"]["stable"], 0, "... none set aside")
 
 # 3: stable-tree notices are no patches and give no tags; as a reply
@@ -70,7 +71,7 @@ ok("f2@example.net" not in {p["message_id"] for p in rest["patch_list"]},
    "[PATCH rdma-core] set aside")
 ok("f3@example.net" not in {p["message_id"] for p in rest["patch_list"]},
    "mkfs/main.c: no such file nor directory in the tree: set aside")
-eq(rest["set_aside"], {"stable": 3, "foreign_subject": 2,
+eq(rest["set_aside"], {"stable": 4, "foreign_subject": 2,
                        "foreign_paths": 1}, "THE REST's set-aside counts")
 ok("f5@example.net" in pl, "a new file in a new directory below "
    "drivers/ belongs to the project")
@@ -104,6 +105,16 @@ eq(foo["series"], 12, "13 patches in 12 series (the two v3 parts are one; "
 # 6: an indented trailer is a review tag
 eq(pl["e1@example.net"]["first_review_tag"]["message_id"],
    "e1-r1@example.org", "the indented Reviewed-by is a review tag")
+
+# 6, commit side: a trailer block that is no longer the last paragraph
+r = run("activity", "--repo", repo, "--json", "--since", "2024-01-01",
+        "FOO DRIVER")
+a = r.json()["entries"][0]
+eq((a["commits"], a["reviewed"]), (2, 1), "activity: the recommitted "
+   "change is reviewed (Rob's tag before the committer's note)")
+eq([(p["email"], (p["tags"] or {}).get("tag")) for p in a["people"]],
+   [("fay@example.org", None), ("rob@example.org", "Reviewed-by")],
+   "Rob's tag is credited")
 
 # 7: a forwarded tag is the named person's
 eq(people["zed@example.org"]["tags"]["reviewed_by"], 1,
@@ -166,13 +177,13 @@ eq([p["message_id"] for p in ents["KW DRIVER"]["patch_list"]],
 r = run("mail", "stats", mbox, "--json")
 st = r.json()
 eq((st["stable_patches"], st["stable_notices"], st["foreign_patches"]),
-   (3, 3, 2), "mail stats counts backports, notices, named projects")
+   (4, 3, 2), "mail stats counts backports, notices, named projects")
 
 # text
 r = run("review", "--tree", repo, "--archive", mbox, *ENTRIES)
 eq(r.rc, 0, "text exits 0")
 t = r.out
-ok("  Set aside: stable backports 3, other projects by subject 0, by "
+ok("  Set aside: stable backports 4, other projects by subject 0, by "
    "paths 0\n" in t, "text set-aside line", t)
 ok("  Ignored patches: 5 (from contributors 4); listed people's own "
    "patches without another's review tag: 1\n" in t, "text ignored line")

@@ -36,6 +36,28 @@ static void block(const char *msg, const char *want)
 	g_free(got);
 }
 
+struct blocks {
+	const char *msg;
+	GString *out;
+};
+
+static void collect(size_t start, size_t end, void *data)
+{
+	struct blocks *b = data;
+
+	g_string_append_printf(b->out, "[%.*s]", (int)(end - start),
+			       b->msg + start);
+}
+
+static void blocks(const char *msg, const char *want)
+{
+	struct blocks b = { msg, g_string_new(NULL) };
+
+	ms_trailer_blocks(msg, strlen(msg), collect, &b);
+	is_str(b.out->str, want, "trailer blocks");
+	g_string_free(b.out, TRUE);
+}
+
 int main(void)
 {
 	struct ms_trailer_line t;
@@ -89,5 +111,17 @@ int main(void)
 	      "Signed-off-by: A <a@b.c>");
 	block("subject\n\nline one\nline two\nline three\nline four\n"
 	      "Signed-off-by: A <a@b.c>\n", NULL);
+	/* a committer's note and Signed-off-by after the original block:
+	 * both blocks count */
+	blocks("subject\n\nBody.\n\nReviewed-by: R <r@x.y>\n"
+	       "Signed-off-by: A <a@b.c>\n\nRe-committed with a tag "
+	       "removed.\n\nSigned-off-by: C <c@d.e>\n",
+	       "[Reviewed-by: R <r@x.y>\nSigned-off-by: A <a@b.c>]"
+	       "[Signed-off-by: C <c@d.e>]");
+	/* prose and indented lines are no block; a paragraph of unknown
+	 * tokens only is none either */
+	blocks("subject\n\nNote: a remark\n\n    Reviewed-by: Q <q@x.y>\n"
+	       "\nSigned-off-by: A <a@b.c>\n", "[Signed-off-by: A <a@b.c>]");
+	blocks("Reviewed-by: S <s@x.y>\n\nbody\n", "");
 	return test_done();
 }
