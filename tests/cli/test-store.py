@@ -171,7 +171,7 @@ c.commit()
 c.close()
 same_as_uncached(repo, db, "records of another extraction version are "
                  "rebuilt: same log")
-eq(db_query(db, "SELECT count(*) FROM commits WHERE version != 1 OR "
+eq(db_query(db, "SELECT count(*) FROM commits WHERE version != 2 OR "
             "paths LIKE '%bogus%'")[0][0], 0, "no stale record is left")
 
 # -- a file maintstat did not create is never touched -----------------------
@@ -862,7 +862,7 @@ c.close()
 mail_same("messages of another extraction version: inbox read again, "
           "same report")
 eq(db_query(mdb, "SELECT count(*) FROM messages WHERE subject = 'bogus'"
-            " OR version != 1")[0][0], 0, "no stale message is left")
+            " OR version != 2")[0][0], 0, "no stale message is left")
 ok(db_query(mdb, "SELECT count(*) FROM mail_messages WHERE kind = "
             "'patch'")[0][0] > 0, "the mail_messages view names kinds")
 r = run("mail", "stats", "--json", inbox, "--db", mdb, "--after",
