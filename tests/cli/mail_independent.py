@@ -1,7 +1,8 @@
 """Counts of an mbox derived without maintstat's code (Python's email
 package), for tests/cli/test-mail.py: messages, distinct Message-IDs,
 patches (not replies, a diff in the decoded text) and replies with a
-review tag (Reviewed/Acked/Tested-by in unquoted text).  Prints JSON."""
+review tag (Reviewed/Acked/Tested-by in unquoted text, at the start of
+a line or indented, as docs/review.md defines a tag).  Prints JSON."""
 import email
 import email.policy
 import gzip
@@ -9,7 +10,7 @@ import json
 import re
 import sys
 
-REVIEW = re.compile(r"^(Reviewed|Acked|Tested)-by:\s*\S", re.I | re.M)
+REVIEW = re.compile(r"^[ \t]*(Reviewed|Acked|Tested)-by:\s*\S", re.I | re.M)
 REPLY = re.compile(r"^\s*((re|aw|antw|sv|vs|odp)(\[\d+\])?:\s*)+", re.I)
 BOTS = ("lkp@intel.com", "syzbot", "patchwork-bot", "bot@kernelci",
         "pr-tracker-bot", "noreply@", "no-reply@", "kernelci")
