@@ -6,6 +6,7 @@
 #include <glib.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,26 +52,29 @@ void cli_print_help(FILE *fp, const struct cli_option *opts,
 
 /*
  * The arrays of repeatable options live until cli_cleanup(), so that
- * commands need not free them.
+ * commands need not free them.  The registry holds the arrays, not the
+ * commands' structs: a command may parse options into a struct on its
+ * stack and return (report runs review's parser that way) long before
+ * main calls cli_cleanup().
  */
 static GPtrArray *lists;
 
-static void remember_list(struct cli_strings *l)
+/* Record that the array at old (an address, 0 for none) is now new. */
+static void track_array(uintptr_t old, const char **new)
 {
 	if (!lists)
-		lists = g_ptr_array_new();
-	g_ptr_array_add(lists, l);
+		lists = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; old && i < lists->len; i++) {
+		if ((uintptr_t)lists->pdata[i] == old) {
+			lists->pdata[i] = (gpointer)new;
+			return;
+		}
+	}
+	g_ptr_array_add(lists, (gpointer)new);
 }
 
 void cli_cleanup(void)
 {
-	for (guint i = 0; lists && i < lists->len; i++) {
-		struct cli_strings *l = lists->pdata[i];
-
-		g_free(l->items);
-		l->items = NULL;
-		l->nr = 0;
-	}
 	if (lists)
 		g_ptr_array_free(lists, TRUE);
 	lists = NULL;
@@ -200,10 +204,11 @@ int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 			case CLI_OPT_STRING_LIST: {
 				struct cli_strings *l = o->value;
 
-				if (!l->items)
-					remember_list(l);
+				uintptr_t was = (uintptr_t)l->items;
+
 				l->items = g_renew(const char *, l->items,
 						   l->nr + 2);
+				track_array(was, l->items);
 				l->items[l->nr++] = optarg;
 				l->items[l->nr] = NULL;
 				break;
