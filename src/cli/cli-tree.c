@@ -6,6 +6,7 @@
 #include "tree.h"
 
 #include <glib.h>
+#include <string.h>
 
 int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
 		  const char *positional, struct cli_tree *out)
@@ -60,4 +61,32 @@ void cli_tree_close(struct cli_tree *t)
 	maint_file_free(t->mf);
 	ms_tree_free(t->tree);
 	*t = (struct cli_tree){ NULL, NULL, NULL, MS_DIAGS_INIT };
+}
+
+char *cli_tree_path(const struct cli_tree *ct, const char *in)
+{
+	GString *s = g_string_new(NULL);
+	char **parts;
+	char *root_abs = NULL;
+
+	if (g_path_is_absolute(in)) {
+		root_abs = g_canonicalize_filename(ms_tree_root(ct->tree),
+						   NULL);
+		if (g_str_has_prefix(in, root_abs) &&
+		    in[strlen(root_abs)] == '/')
+			in += strlen(root_abs) + 1;
+	}
+	parts = g_strsplit(in, "/", -1);
+	for (char **p = parts; *p; p++) {
+		if (!**p || !strcmp(*p, "."))
+			continue;
+		if (s->len)
+			g_string_append_c(s, '/');
+		g_string_append(s, *p);
+	}
+	g_strfreev(parts);
+	g_free(root_abs);
+	if (s->len && ms_tree_is_dir(ct->tree, s->str))
+		g_string_append_c(s, '/');
+	return g_string_free(s, FALSE);
 }

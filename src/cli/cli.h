@@ -175,6 +175,13 @@ int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
 void cli_tree_close(struct cli_tree *t);
 
 /*
+ * A path argument as get_maintainer.pl's canonpath() leaves it: no "./",
+ * "//" or trailing slash, an absolute path inside the tree made relative,
+ * and a directory of the tree given a trailing slash (g_free it).
+ */
+char *cli_tree_path(const struct cli_tree *ct, const char *arg);
+
+/*
  * The incremental store (store.h), shared by every command that reads
  * history: declare CLI_STORE_OPTIONS(&opts) in the option table and open
  * it with cli_store_open().

@@ -20,40 +20,10 @@ static const struct cli_command_help help = {
 	"scripts/get_maintainer.pl --no-git --no-keywords --sections orders\n"
 	"them (ties, which get_maintainer.pl leaves in random order, by their\n"
 	"place in the file).  PATHs are relative to the tree.  TREE, when given\n"
-	"before the paths, is a directory holding a MAINTAINERS file.",
+	"before the paths, is a directory holding a MAINTAINERS file.  A PATH\n"
+	"that is not in the tree is skipped with a warning; when none is, the\n"
+	"exit status is 1.",
 };
-
-/*
- * get_maintainer.pl's canonpath(): no "./" or "//" or trailing slash; a
- * directory of the tree then gets a trailing slash again.  An absolute
- * path inside the tree loses the tree's prefix.
- */
-static char *normalize_path(const struct ms_tree *t, const char *in)
-{
-	GString *s = g_string_new(NULL);
-	char **parts;
-	char *root_abs = NULL;
-
-	if (g_path_is_absolute(in)) {
-		root_abs = g_canonicalize_filename(ms_tree_root(t), NULL);
-		if (g_str_has_prefix(in, root_abs) &&
-		    in[strlen(root_abs)] == '/')
-			in += strlen(root_abs) + 1;
-	}
-	parts = g_strsplit(in, "/", -1);
-	for (char **p = parts; *p; p++) {
-		if (!**p || !strcmp(*p, "."))
-			continue;
-		if (s->len)
-			g_string_append_c(s, '/');
-		g_string_append(s, *p);
-	}
-	g_strfreev(parts);
-	g_free(root_abs);
-	if (s->len && ms_tree_is_dir(t, s->str))
-		g_string_append_c(s, '/');
-	return g_string_free(s, FALSE);
-}
 
 static void emit_entry_fields(struct ms_out *o, const struct maint_entry *e,
 			      int depth)
@@ -78,14 +48,26 @@ static void emit_entry_fields(struct ms_out *o, const struct maint_entry *e,
 	ms_out_end_object(o);
 }
 
-static void one_path(struct ms_out *o, const struct cli_tree *ct,
+/*
+ * One path; false (after a warning, as get_maintainer.pl dies "file not
+ * found") when it is neither a file nor a directory of the tree.
+ */
+static bool one_path(struct ms_out *o, const struct cli_tree *ct,
 		     const char *arg, bool full)
 {
-	char *path = normalize_path(ct->tree, arg);
+	char *path = cli_tree_path(ct, arg);
 	struct maint_match local[64], *m = local;
 	size_t n = maint_index_match_depth(ct->idx, path, local, 64);
 	FILE *fp = ms_out_fp(o);
+	size_t len = strlen(path);
 
+	if (!len || (path[len - 1] != '/' &&
+		     !ms_tree_has_file(ct->tree, path))) {
+		cli_warning("'%s' is not a file or directory of '%s'", arg,
+			    ms_tree_root(ct->tree));
+		g_free(path);
+		return false;
+	}
 	if (n > 64) {
 		m = g_new(struct maint_match, n);
 		maint_index_match_depth(ct->idx, path, m, n);
@@ -123,6 +105,7 @@ static void one_path(struct ms_out *o, const struct cli_tree *ct,
 	if (m != local)
 		g_free(m);
 	g_free(path);
+	return true;
 }
 
 int cmd_sections(int argc, char **argv)
@@ -139,13 +122,14 @@ int cmd_sections(int argc, char **argv)
 	const char *positional_tree = NULL;
 	struct cli_tree ct;
 	struct ms_out *o;
+	size_t nr_paths = 0, nr_found = 0;
 	int rc;
 
 	rc = cli_parse_options(&argc, &argv, opts, &help);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	/* "sections TREE PATH...": a first argument that holds MAINTAINERS */
-	if (argc >= 2 && !topts.tree && !topts.repo) {
+	if (argc >= 1 && !topts.tree && !topts.repo) {
 		char *m = g_build_filename(argv[0], "MAINTAINERS", NULL);
 
 		if (g_file_test(m, G_FILE_TEST_IS_REGULAR)) {
@@ -155,6 +139,10 @@ int cmd_sections(int argc, char **argv)
 		}
 		g_free(m);
 	}
+	if (argc < 1 && positional_tree)
+		return cli_usage_error("sections", "no PATH given after the "
+				       "tree '%s' (PATH... or '-')",
+				       positional_tree);
 	if (argc < 1)
 		return cli_usage_error("sections", "no path given");
 	rc = cli_tree_open("sections", &topts, positional_tree, &ct);
@@ -169,7 +157,8 @@ int cmd_sections(int argc, char **argv)
 	}
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "-")) {
-			one_path(o, &ct, argv[i], full);
+			nr_paths++;
+			nr_found += one_path(o, &ct, argv[i], full);
 			continue;
 		}
 		{
@@ -181,8 +170,11 @@ int cmd_sections(int argc, char **argv)
 				while (len && (line[len - 1] == '\n' ||
 					       line[len - 1] == '\r'))
 					line[--len] = '\0';
-				if (len)
-					one_path(o, &ct, line, full);
+				if (len) {
+					nr_paths++;
+					nr_found += one_path(o, &ct, line,
+							     full);
+				}
 			}
 			free(line);
 		}
@@ -190,5 +182,7 @@ int cmd_sections(int argc, char **argv)
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
 	cli_tree_close(&ct);
+	if (rc == EXIT_OK && nr_paths && !nr_found)
+		rc = cli_error("none of the paths is in the tree");
 	return rc;
 }

@@ -7,6 +7,7 @@
 #define MS_COMMANDS_H
 
 int cmd_sections(int argc, char **argv);
+int cmd_maintainers(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
 int cmd_activity(int argc, char **argv);

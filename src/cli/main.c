@@ -19,6 +19,8 @@ struct command {
 static const struct command commands[] = {
 	{ "sections", cmd_sections,
 	  "list the MAINTAINERS entries that match each path" },
+	{ "maintainers", cmd_maintainers,
+	  "who to Cc for some paths or a patch (get_maintainer.pl)" },
 	{ "coverage", cmd_coverage,
 	  "report on the MAINTAINERS file's own health" },
 	{ "mail", cmd_mail,

@@ -23,6 +23,7 @@ struct maint_file {
 	GPtrArray *entries;    /* struct maint_entry * */
 	GStringChunk *names;   /* file names */
 	GHashTable *by_name;   /* entry name -> first entry of that name */
+	unsigned nr_tv;        /* get_maintainer.pl's @typevalue so far */
 };
 
 struct maint_file *maint_file_new(void)
@@ -157,7 +158,7 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 	struct maint_entry *cur = NULL;  /* entry being filled */
 	const char *title = NULL;        /* pending title line */
 	size_t title_len = 0, nr_before = mf->entries->len;
-	unsigned title_line = 0, lineno = 0;
+	unsigned title_line = 0, lineno = 0, tv;
 	GArray *fields = g_array_new(FALSE, FALSE, sizeof(struct maint_field));
 	size_t pos = 0;
 
@@ -168,6 +169,11 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 
 		pos += n + (nl ? 1 : 0);
 		lineno++;
+		/* get_maintainer.pl keeps every line but blanks and comments */
+		tv = mf->nr_tv;
+		if ((n >= 2 && l[0] >= 'A' && l[0] <= 'Z' && l[1] == ':') ||
+		    !is_blank_or_comment(l, n))
+			mf->nr_tv++;
 		if (n > MAX_LINE) {
 			report(&r, R_LONG, lineno,
 			       "line longer than 64 KiB skipped");
@@ -201,6 +207,7 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 			f.value = g_strndup(l + v, n - v);
 			f.file = file;
 			f.line = lineno;
+			f.tv = tv;
 			if (!strchr("MRLSWQBCPTFXNK", f.key))
 				ms_diags_add(diags, file, lineno,
 					     "unknown field '%c:' in entry '%s'",

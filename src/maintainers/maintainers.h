@@ -31,6 +31,9 @@ struct maint_field {
 			    * as written (get_maintainer.pl matches it so) */
 	const char *file;  /* the MAINTAINERS file it came from */
 	unsigned line;     /* 1-based */
+	unsigned tv;       /* its index in get_maintainer.pl's @typevalue:
+			    * the lines that are neither blank nor comments,
+			    * counted over every file read */
 };
 
 struct maint_entry {

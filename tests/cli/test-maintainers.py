@@ -52,6 +52,20 @@ eq([p["path"] for p in r.json()["paths"]], ["lib/orphan.c", "README"],
    "'-' reads paths from stdin, blank lines skipped")
 r = run("sections", "--tree", tree)
 eq(r.rc, 2, "no path is a usage error")
+r = run("sections", tree)
+eq(r.rc, 2, "TREE without paths is a usage error")
+ok("no PATH given after the tree" in r.err and tree in r.err,
+   "TREE without paths: the missing PATH is named", r.err)
+r = run("sections", "--tree", tree, "--json", "drivers/alpha/nosuch.c",
+        "README")
+eq(r.rc, 0, "a missing path among good ones: exit 0")
+ok("'drivers/alpha/nosuch.c' is not a file or directory" in r.err,
+   "the missing path is warned about", r.err)
+eq([p["path"] for p in r.json()["paths"]], ["README"],
+   "only the paths of the tree are answered")
+r = run("sections", "--tree", tree, "drivers/alpha/nosuch.c", "../etc")
+eq(r.rc, 1, "nothing in the tree: exit 1")
+ok("none of the paths is in the tree" in r.err, "said so", r.err)
 
 # --- coverage ---------------------------------------------------------------
 r = run("coverage", "--tree", tree, "--json")
@@ -149,6 +163,9 @@ ok("keys-before-entry:1: field before any entry name skipped" in r.err,
    "keys before entry: file:line", r.err)
 eq(r.json()["paths"][0]["sections"], ["GOOD ENTRY"], "later entry used")
 
+os.makedirs(os.path.join(tree, "arch/beta"), exist_ok=True)
+with open(os.path.join(tree, "arch/beta/x.c"), "w") as fp:
+    fp.write("/* matched by N: only */\n")
 r = run("sections", "--tree", tree, "--json", "--maintainers",
         os.path.join(broken, "invalid-regex"), "arch/beta/x.c")
 eq(r.rc, 0, "invalid N: regex: the run goes on")

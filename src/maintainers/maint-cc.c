@@ -1,0 +1,1346 @@
+/*
+ * maint-cc.c - get_maintainer.pl's answer (who to Cc), computed the way
+ * the script computes it: see maint-cc.h.
+ *
+ * get_maintainer.pl works on bytes (no "use utf8"), so every regex here is
+ * compiled with G_REGEX_RAW: \w and \s are ASCII, and a name with any
+ * non-ASCII byte is quoted as the script quotes it.  Its regexes are
+ * copied as they are; PCRE reads them as Perl does.
+ */
+#include "maint-cc.h"
+#include "maintainers.h"
+#include "tree.h"
+
+#include <glib.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* get_maintainer.pl's @penguin_chief */
+#define CHIEF_NAME "Linus Torvalds"
+#define CHIEF_ADDR "torvalds@linux-foundation.org"
+#define SECTION_MAXLEN 50
+
+struct item {
+	char *email;
+	char *role;
+	char kind;
+	const struct maint_entry *entry;
+};
+
+struct keyword {
+	const struct maint_field *field;
+	const struct maint_entry *entry;
+	GRegex *re;        /* the value, /x */
+	GRegex *patch_re;  /* "^[+-].*" . value, /x */
+};
+
+struct maint_cc {
+	const struct maint_file *mf;
+	const struct maint_index *idx;
+	const struct ms_tree *tree;
+	struct maint_cc_opts o;
+	GHashTable *mm_names;     /* .mailmap: email or address -> name */
+	GHashTable *mm_addresses; /* .mailmap: email or address -> address */
+	GPtrArray *files;         /* char *, get_maintainer.pl's @files */
+	GArray *keyword_tv;       /* unsigned, @keyword_tvi */
+	struct keyword *kw;
+	size_t nr_kw;
+	GHashTable *kw_by_tv;     /* tv -> struct keyword * */
+	/* the computation */
+	GArray *email_to, *list_to; /* struct item */
+	GHashTable *list_seen, *hash_name, *hash_address;
+	GHashTable *dedup_name, *dedup_address; /* lc -> char *[2] */
+	GPtrArray *values[4];     /* N S T W */
+	GPtrArray *entries;
+	GHashTable *entry_seen;
+	GArray *lines;            /* struct maint_cc_line */
+	struct ms_diags *diags;
+};
+
+/* The regexes of get_maintainer.pl that do not depend on the input. */
+static struct rx {
+	GRegex *pe_angle, *pe_bare_angle, *pe_bare;
+	GRegex *must_quote, *unescaped_quote;
+	GRegex *rfc_strip, *rfc_valid, *rfc_list, *rfc_each;
+	GRegex *mm1, *mm2, *mm3, *mm4;
+	GRegex *p_mode, *p_rename, *p_diff, *p_plus, *p_minus, *p_hunk;
+	GRegex *p_fixes;
+	GRegex *list_split;
+	GRegex *file_addr, *file_clean, *file_split;
+} rx;
+
+/*
+ * GLib compiles even a G_REGEX_RAW pattern with Unicode properties, so
+ * \w, \s and \b would take bytes such as 0xFC or 0xA0 for letters and
+ * spaces; Perl, reading bytes, does not.  Spell them out in ASCII.
+ */
+#define W_CLASS "A-Za-z0-9_"
+#define S_CLASS "\\t\\n\\x0B\\f\\r\\x20"
+
+static char *perl_ascii(const char *p)
+{
+	GString *s = g_string_sized_new(strlen(p) + 16);
+	bool in_class = false;
+
+	for (; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			char c = *++p;
+			const char *out = NULL;
+
+			if (in_class) {
+				if (c == 'w')
+					out = W_CLASS;
+				else if (c == 's')
+					out = S_CLASS;
+				else if (c == 'd')
+					out = "0-9";
+			} else {
+				switch (c) {
+				case 'w': out = "[" W_CLASS "]"; break;
+				case 'W': out = "[^" W_CLASS "]"; break;
+				case 's': out = "[" S_CLASS "]"; break;
+				case 'S': out = "[^" S_CLASS "]"; break;
+				case 'd': out = "[0-9]"; break;
+				case 'D': out = "[^0-9]"; break;
+				case 'b':
+					out = "(?:(?<=[" W_CLASS "])(?![" W_CLASS
+					      "])|(?<![" W_CLASS "])(?=["
+					      W_CLASS "]))";
+					break;
+				case 'B':
+					out = "(?:(?<=[" W_CLASS "])(?=[" W_CLASS
+					      "])|(?<![" W_CLASS "])(?![" W_CLASS
+					      "]))";
+					break;
+				default: break;
+				}
+			}
+			if (out) {
+				g_string_append(s, out);
+			} else {
+				g_string_append_c(s, '\\');
+				g_string_append_c(s, c);
+			}
+			continue;
+		}
+		g_string_append_c(s, *p);
+		if (!in_class && *p == '[') {
+			in_class = true;
+			/* a leading '^' and then ']' are literal */
+			if (p[1] == '^')
+				g_string_append_c(s, *++p);
+			if (p[1] == ']')
+				g_string_append_c(s, *++p);
+		} else if (in_class && *p == '[' && p[1] == ':') {
+			const char *end = strstr(p, ":]");
+
+			if (end) {
+				g_string_append_len(s, p + 1, end + 1 - p);
+				p = end + 1;
+			}
+		} else if (in_class && *p == ']') {
+			in_class = false;
+		}
+	}
+	return g_string_free(s, FALSE);
+}
+
+static GRegex *re(const char *pattern, GRegexCompileFlags flags)
+{
+	GError *err = NULL;
+	char *ascii = perl_ascii(pattern);
+	GRegex *r = g_regex_new(ascii, flags | G_REGEX_RAW, 0, &err);
+
+	if (!r)
+		g_error("maint-cc: cannot compile '%s': %s", pattern,
+			err->message);
+	g_free(ascii);
+	return r;
+}
+
+/* make_rfc822re() of get_maintainer.pl, string for string. */
+static char *make_rfc822re(void)
+{
+	const char *lwsp = "(?:(?:\\r\\n)?[ \\t])";
+	const char *specials = "()<>@,;:\\\\\".\\[\\]";
+	const char *controls = "\\000-\\037\\177";
+	char *dtext = g_strdup("[^\\[\\]\\r\\\\]");
+	char *domain_literal = g_strdup_printf("\\[(?:%s|\\\\.)*\\]%s*",
+					       dtext, lwsp);
+	char *quoted_string = g_strdup_printf(
+		"\"(?:[^\\\"\\r\\\\]|\\\\.|%s)*\"%s*", lwsp, lwsp);
+	char *atom = g_strdup_printf("[^%s %s]+(?:%s+|\\Z|(?=[\\[\"%s]))",
+				     specials, controls, lwsp, specials);
+	char *word = g_strdup_printf("(?:%s|%s)", atom, quoted_string);
+	char *localpart = g_strdup_printf("%s(?:\\.%s*%s)*", word, lwsp,
+					  word);
+	char *sub_domain = g_strdup_printf("(?:%s|%s)", atom, domain_literal);
+	char *domain = g_strdup_printf("%s(?:\\.%s*%s)*", sub_domain, lwsp,
+				       sub_domain);
+	char *addr_spec = g_strdup_printf("%s@%s*%s", localpart, lwsp, domain);
+	char *phrase = g_strdup_printf("%s*", word);
+	char *route = g_strdup_printf("(?:@%s(?:,@%s*%s)*:%s*)", domain, lwsp,
+				      domain, lwsp);
+	char *route_addr = g_strdup_printf("\\<%s*%s?%s\\>%s*", lwsp, route,
+					   addr_spec, lwsp);
+	char *mailbox = g_strdup_printf("(?:%s|%s%s)", addr_spec, phrase,
+					route_addr);
+	char *group = g_strdup_printf("%s:%s*(?:%s(?:,\\s*%s)*)?;\\s*", phrase,
+				      lwsp, mailbox, mailbox);
+	char *address = g_strdup_printf("(?:%s|%s)", mailbox, group);
+	char *res = g_strdup_printf("%s*%s", lwsp, address);
+
+	g_free(dtext);
+	g_free(domain_literal);
+	g_free(quoted_string);
+	g_free(atom);
+	g_free(word);
+	g_free(localpart);
+	g_free(sub_domain);
+	g_free(domain);
+	g_free(addr_spec);
+	g_free(phrase);
+	g_free(route);
+	g_free(route_addr);
+	g_free(mailbox);
+	g_free(group);
+	g_free(address);
+	return res;
+}
+
+static void rx_init(void)
+{
+	static gsize once;
+
+	if (g_once_init_enter(&once)) {
+		char *r822 = make_rfc822re();
+		char *s;
+
+		rx.pe_angle = re("^([^<]+)<(.+\\@.*)>.*$", 0);
+		rx.pe_bare_angle = re("^\\s*<(.+\\@\\S*)>.*$", 0);
+		rx.pe_bare = re("^(.+\\@\\S*).*$", 0);
+		rx.must_quote = re("[^\\w \\-]", G_REGEX_CASELESS);
+		rx.unescaped_quote = re("(?<!\\\\)\"", 0);
+		rx.rfc_strip = re("^((?:[^\"\\\\]|\\\\.)*\n"
+				  "(?:\"(?:[^\"\\\\]|\\\\.)*\"(?:[^\"\\\\]|"
+				  "\\\\.)*)*)\n"
+				  "\\((?:[^()\\\\]|\\\\.)*\\)",
+				  G_REGEX_EXTENDED | G_REGEX_DOTALL);
+		s = g_strdup_printf("^%s$", r822);
+		rx.rfc_valid = re(s, G_REGEX_DOTALL);
+		g_free(s);
+		s = g_strdup_printf("^(?:%s)?(?:,(?:%s)?)*$", r822, r822);
+		rx.rfc_list = re(s, G_REGEX_DOTALL);
+		g_free(s);
+		s = g_strdup_printf("(?:^|,(?:(?:\\r\\n)?[ \\t])*)(%s)", r822);
+		rx.rfc_each = re(s, G_REGEX_DOTALL);
+		g_free(s);
+		g_free(r822);
+		rx.mm1 = re("^([^<]+)<([^>]+)>$", 0);
+		rx.mm2 = re("^<([^>]+)>\\s*<([^>]+)>$", 0);
+		rx.mm3 = re("^(.+)<([^>]+)>\\s*<([^>]+)>$", 0);
+		rx.mm4 = re("^(.+)<([^>]+)>\\s*(.+)\\s*<([^>]+)>$", 0);
+		rx.p_mode = re("^ mode change [0-7]+ => [0-7]+ (\\S+)\\s*$", 0);
+		rx.p_rename = re("^rename (?:from|to) (\\S+)\\s*$", 0);
+		rx.p_diff = re("^diff --git a\\/(\\S+) b\\/(\\S+)\\s*$", 0);
+		rx.p_plus = re("^\\+\\+\\+\\s+(\\S+)", 0);
+		rx.p_minus = re("^---\\s+(\\S+)", 0);
+		rx.p_fixes = re("^Fixes:\\s+([0-9a-fA-F]{6,40})", 0);
+		rx.p_hunk = re("^\\@\\@ -(\\d+),(\\d+)", 0);
+		rx.list_split = re("([^\\s]+)\\s+(.*)$", 0);
+		/* À-ÿ in the byte-read script: the bytes \x80-\xC3 */
+		rx.file_addr = re("[A-Za-z\\x80-\\xC3\\\"\\' \\,\\.\\+-]*\\s*"
+				  "[\\,]*\\s*[\\(\\<\\{]{0,1}[A-Za-z0-9_\\.\\+-]+"
+				  "\\@[A-Za-z0-9\\.-]+\\.[A-Za-z0-9]+"
+				  "[\\)\\>\\}]{0,1}", 0);
+		rx.file_clean = re("[\\(\\<\\{]{0,1}([A-Za-z0-9_\\.\\+-]+\\@"
+				   "[A-Za-z0-9\\.-]+)[\\)\\>\\}]{0,1}", 0);
+		rx.file_split = re("[^A-Za-z\\x80-\\xC3\\'\\,\\.\\+-]", 0);
+		g_once_init_leave(&once, 1);
+	}
+}
+
+/* Capture `n` of a match as a new string (NULs and all, up to a NUL). */
+static char *group(GMatchInfo *mi, int n)
+{
+	int s, e;
+	const char *str = g_match_info_get_string(mi);
+
+	if (!g_match_info_fetch_pos(mi, n, &s, &e) || s < 0)
+		return g_strdup("");
+	return g_strndup(str + s, (gsize)(e - s));
+}
+
+static bool match(GRegex *r, const char *s, size_t len, GMatchInfo **mi)
+{
+	bool m = g_regex_match_full(r, s, (gssize)len, 0, 0, mi, NULL);
+
+	if (!m && mi) {
+		g_match_info_free(*mi);
+		*mi = NULL;
+	}
+	return m;
+}
+
+/* s/^\s+|\s+$//g */
+static void trim(char *s)
+{
+	g_strstrip(s);
+}
+
+/* $name =~ s/^\"|\"$//g */
+static void strip_quotes(char *s)
+{
+	size_t n = strlen(s);
+
+	if (n && s[n - 1] == '"')
+		s[--n] = '\0';
+	if (s[0] == '"')
+		memmove(s, s + 1, n);
+}
+
+/* The quoting of parse_email() and format_email(). */
+static char *quote_name(char *name)
+{
+	char *q, *r;
+
+	if (!g_regex_match(rx.must_quote, name, 0, NULL))
+		return name;
+	q = g_regex_replace_literal(rx.unescaped_quote, name, -1, 0, "\\\"",
+				    0, NULL);
+	r = g_strdup_printf("\"%s\"", q);
+	g_free(q);
+	g_free(name);
+	return r;
+}
+
+void maint_cc_parse_email(const char *s, char **name, char **address)
+{
+	GMatchInfo *mi = NULL;
+	char *n = NULL, *a = NULL;
+	size_t len = strlen(s);
+
+	rx_init();
+	if (match(rx.pe_angle, s, len, &mi)) {
+		n = group(mi, 1);
+		a = group(mi, 2);
+	} else if (match(rx.pe_bare_angle, s, len, &mi)) {
+		a = group(mi, 1);
+	} else if (match(rx.pe_bare, s, len, &mi)) {
+		a = group(mi, 1);
+	}
+	if (mi)
+		g_match_info_free(mi);
+	if (!n)
+		n = g_strdup("");
+	if (!a)
+		a = g_strdup("");
+	trim(n);
+	strip_quotes(n);
+	trim(a);
+	*name = quote_name(n);
+	*address = a;
+}
+
+/* format_email($name, $address, $usename) */
+static char *format_email(const char *name, const char *address,
+			  bool usename)
+{
+	char *n = g_strdup(name), *a = g_strdup(address), *r;
+
+	trim(n);
+	strip_quotes(n);
+	trim(a);
+	n = quote_name(n);
+	if (!usename)
+		r = g_strdup(a);
+	else if (!*n)
+		r = g_strdup(a);
+	else
+		r = g_strdup_printf("%s <%s>", n, a);
+	g_free(n);
+	g_free(a);
+	return r;
+}
+
+/* The tree's .mailmap, as read_mailmap() reads it. */
+static void read_mailmap(struct maint_cc *cc)
+{
+	char *buf, **lines;
+	size_t len;
+
+	if (ms_tree_read(cc->tree, ".mailmap", &buf, &len) < 0) {
+		ms_error_clear();
+		return;
+	}
+	lines = g_strsplit(buf, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		char *hash = strchr(*l, '#');
+		GMatchInfo *mi = NULL;
+		char *n, *a;
+		size_t ll;
+
+		if (hash)
+			*hash = '\0';
+		trim(*l);
+		ll = strlen(*l);
+		if (!ll)
+			continue;
+		if (match(rx.mm1, *l, ll, &mi)) {
+			char *rn = group(mi, 1), *ra = group(mi, 2), *tmp;
+
+			g_strchomp(rn);
+			tmp = g_strdup_printf("%s <%s>", rn, ra);
+			maint_cc_parse_email(tmp, &n, &a);
+			g_hash_table_replace(cc->mm_names, a, n);
+			g_free(tmp);
+			g_free(rn);
+			g_free(ra);
+		} else if (match(rx.mm2, *l, ll, &mi)) {
+			g_hash_table_replace(cc->mm_addresses, group(mi, 2),
+					     group(mi, 1));
+		} else if (match(rx.mm3, *l, ll, &mi)) {
+			char *rn = group(mi, 1), *ra = group(mi, 2);
+			char *wa = group(mi, 3), *tmp;
+
+			g_strchomp(rn);
+			tmp = g_strdup_printf("%s <%s>", rn, ra);
+			maint_cc_parse_email(tmp, &n, &a);
+			g_hash_table_replace(cc->mm_names, g_strdup(wa), n);
+			g_hash_table_replace(cc->mm_addresses, wa, a);
+			g_free(tmp);
+			g_free(rn);
+			g_free(ra);
+		} else if (match(rx.mm4, *l, ll, &mi)) {
+			char *rn = group(mi, 1), *ra = group(mi, 2);
+			char *wn = group(mi, 3), *wa = group(mi, 4), *tmp;
+			char *wn2, *wa2, *we;
+
+			g_strchomp(rn);
+			tmp = g_strdup_printf("%s <%s>", rn, ra);
+			maint_cc_parse_email(tmp, &n, &a);
+			g_free(tmp);
+			g_strchomp(wn);
+			tmp = g_strdup_printf("%s <%s>", wn, wa);
+			maint_cc_parse_email(tmp, &wn2, &wa2);
+			g_free(tmp);
+			we = format_email(wn2, wa2, true);
+			g_hash_table_replace(cc->mm_names, g_strdup(we), n);
+			g_hash_table_replace(cc->mm_addresses, we, a);
+			g_free(rn);
+			g_free(ra);
+			g_free(wn);
+			g_free(wa);
+			g_free(wn2);
+			g_free(wa2);
+		}
+		if (mi)
+			g_match_info_free(mi);
+	}
+	g_strfreev(lines);
+	g_free(buf);
+}
+
+/* mailmap_email() */
+static char *mailmap_email(struct maint_cc *cc, const char *line)
+{
+	char *name, *address, *email, *r;
+	const char *rn, *ra;
+
+	maint_cc_parse_email(line, &name, &address);
+	email = format_email(name, address, true);
+	rn = name;
+	ra = address;
+	if (g_hash_table_contains(cc->mm_names, email) ||
+	    g_hash_table_contains(cc->mm_addresses, email)) {
+		if (g_hash_table_contains(cc->mm_names, email))
+			rn = g_hash_table_lookup(cc->mm_names, email);
+		if (g_hash_table_contains(cc->mm_addresses, email))
+			ra = g_hash_table_lookup(cc->mm_addresses, email);
+	} else {
+		if (g_hash_table_contains(cc->mm_names, address))
+			rn = g_hash_table_lookup(cc->mm_names, address);
+		if (g_hash_table_contains(cc->mm_addresses, address))
+			ra = g_hash_table_lookup(cc->mm_addresses, address);
+	}
+	r = format_email(rn, ra, true);
+	g_free(name);
+	g_free(address);
+	g_free(email);
+	return r;
+}
+
+void maint_cc_opts_init(struct maint_cc_opts *o)
+{
+	*o = (struct maint_cc_opts){
+		.email = true, .maintainer = true, .reviewer = true,
+		.list = true, .moderated = true, .subscriber = false,
+		.usename = true, .remove_duplicates = true, .mailmap = true,
+		.keywords = true, .file_emails = false,
+		.chief_penguins = false,
+	};
+}
+
+static void item_clear(gpointer p)
+{
+	struct item *it = p;
+
+	g_free(it->email);
+	g_free(it->role);
+}
+
+static void line_clear(gpointer p)
+{
+	struct maint_cc_line *l = p;
+
+	g_free(l->email);
+	g_free(l->name);
+	g_free(l->address);
+	g_free(l->role);
+}
+
+static GRegex *keyword_re(const char *prefix, const char *value)
+{
+	/* a newline ends a /x comment the value may hold */
+	char *s = g_strdup_printf("%s%s\n", prefix, value);
+	char *ascii = perl_ascii(s);
+	GRegex *r = g_regex_new(ascii, G_REGEX_EXTENDED | G_REGEX_RAW, 0,
+				NULL);
+
+	g_free(s);
+	g_free(ascii);
+	return r;
+}
+
+struct maint_cc *maint_cc_new(const struct maint_file *mf,
+			      const struct maint_index *idx,
+			      const struct ms_tree *tree,
+			      const struct maint_cc_opts *o)
+{
+	struct maint_cc *cc = g_new0(struct maint_cc, 1);
+	size_t nkw = 0;
+
+	rx_init();
+	cc->mf = mf;
+	cc->idx = idx;
+	cc->tree = tree;
+	cc->o = *o;
+	cc->mm_names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     g_free);
+	cc->mm_addresses = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, g_free);
+	if (o->mailmap)
+		read_mailmap(cc);
+	cc->files = g_ptr_array_new_with_free_func(g_free);
+	cc->keyword_tv = g_array_new(FALSE, FALSE, sizeof(unsigned));
+	cc->kw_by_tv = g_hash_table_new(g_direct_hash, g_direct_equal);
+	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
+		const struct maint_entry *e = maint_file_entry(mf, i);
+
+		for (size_t k = 0; k < e->nr_fields; k++)
+			nkw += e->fields[k].key == 'K';
+	}
+	cc->kw = g_new0(struct keyword, nkw ? nkw : 1);
+	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
+		const struct maint_entry *e = maint_file_entry(mf, i);
+
+		for (size_t k = 0; k < e->nr_fields; k++) {
+			const struct maint_field *f = &e->fields[k];
+			struct keyword *kw = &cc->kw[cc->nr_kw];
+
+			if (f->key != 'K')
+				continue;
+			kw->field = f;
+			kw->entry = e;
+			kw->re = keyword_re("", f->value);
+			kw->patch_re = keyword_re("^[+-].*", f->value);
+			if (!kw->re || !kw->patch_re) {
+				/* Perl would die; we skip it */
+				if (kw->re)
+					g_regex_unref(kw->re);
+				if (kw->patch_re)
+					g_regex_unref(kw->patch_re);
+				kw->re = kw->patch_re = NULL;
+				continue;
+			}
+			g_hash_table_insert(cc->kw_by_tv,
+					    GUINT_TO_POINTER(f->tv), kw);
+			cc->nr_kw++;
+		}
+	}
+	cc->email_to = g_array_new(FALSE, FALSE, sizeof(struct item));
+	g_array_set_clear_func(cc->email_to, item_clear);
+	cc->list_to = g_array_new(FALSE, FALSE, sizeof(struct item));
+	g_array_set_clear_func(cc->list_to, item_clear);
+	cc->list_seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      NULL);
+	cc->hash_name = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      NULL);
+	cc->hash_address = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+	cc->dedup_name = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					       (GDestroyNotify)g_strfreev);
+	cc->dedup_address = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free,
+						  (GDestroyNotify)g_strfreev);
+	for (int i = 0; i < 4; i++)
+		cc->values[i] = g_ptr_array_new_with_free_func(g_free);
+	cc->entries = g_ptr_array_new();
+	cc->entry_seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	cc->lines = g_array_new(FALSE, FALSE, sizeof(struct maint_cc_line));
+	g_array_set_clear_func(cc->lines, line_clear);
+	return cc;
+}
+
+void maint_cc_free(struct maint_cc *cc)
+{
+	if (!cc)
+		return;
+	g_hash_table_destroy(cc->mm_names);
+	g_hash_table_destroy(cc->mm_addresses);
+	g_ptr_array_free(cc->files, TRUE);
+	g_array_free(cc->keyword_tv, TRUE);
+	for (size_t i = 0; i < cc->nr_kw; i++) {
+		g_regex_unref(cc->kw[i].re);
+		g_regex_unref(cc->kw[i].patch_re);
+	}
+	g_free(cc->kw);
+	g_hash_table_destroy(cc->kw_by_tv);
+	g_array_free(cc->email_to, TRUE);
+	g_array_free(cc->list_to, TRUE);
+	g_hash_table_destroy(cc->list_seen);
+	g_hash_table_destroy(cc->hash_name);
+	g_hash_table_destroy(cc->hash_address);
+	g_hash_table_destroy(cc->dedup_name);
+	g_hash_table_destroy(cc->dedup_address);
+	for (int i = 0; i < 4; i++)
+		g_ptr_array_free(cc->values[i], TRUE);
+	g_ptr_array_free(cc->entries, TRUE);
+	g_hash_table_destroy(cc->entry_seen);
+	g_array_free(cc->lines, TRUE);
+	g_free(cc);
+}
+
+void maint_cc_add_path(struct maint_cc *cc, const char *path)
+{
+	char *buf;
+	size_t len;
+
+	g_ptr_array_add(cc->files, g_strdup(path));
+	if (!cc->o.keywords || !strcmp(path, "MAINTAINERS") ||
+	    !ms_tree_has_file(cc->tree, path))
+		return;
+	if (ms_tree_read(cc->tree, path, &buf, &len) < 0) {
+		ms_error_clear();
+		return;
+	}
+	for (size_t i = 0; i < cc->nr_kw; i++)
+		if (g_regex_match_full(cc->kw[i].re, buf, (gssize)len, 0, 0,
+				       NULL, NULL))
+			g_array_append_val(cc->keyword_tv,
+					   cc->kw[i].field->tv);
+	g_free(buf);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* @files = sort_and_uniq(@files) */
+static void sort_uniq_files(struct maint_cc *cc)
+{
+	GPtrArray *f = cc->files;
+	guint n = 0;
+
+	g_ptr_array_sort(f, cmp_str);
+	for (guint i = 0; i < f->len; i++) {
+		if (n && !strcmp(f->pdata[n - 1], f->pdata[i])) {
+			g_free(f->pdata[i]);
+			continue;
+		}
+		f->pdata[n++] = f->pdata[i];
+	}
+	/* no free: the tail was moved or freed already */
+	g_ptr_array_set_free_func(f, NULL);
+	g_ptr_array_set_size(f, n);
+	g_ptr_array_set_free_func(f, g_free);
+}
+
+static void add_file(struct maint_cc *cc, char *name)
+{
+	g_ptr_array_add(cc->files, name);
+}
+
+size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
+{
+	size_t before = cc->files->len, pos = 0;
+	const char *prefix = "";
+	GMatchInfo *mi = NULL;
+
+	while (pos < len) {
+		const char *l = buf + pos;
+		const char *nl = memchr(l, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - l) + 1 : len - pos;
+
+		pos += n;
+		if (match(rx.p_mode, l, n, &mi) ||
+		    match(rx.p_rename, l, n, &mi)) {
+			add_file(cc, group(mi, 1));
+		} else if (match(rx.p_diff, l, n, &mi)) {
+			add_file(cc, group(mi, 1));
+			add_file(cc, group(mi, 2));
+		} else if (match(rx.p_fixes, l, n, &mi)) {
+			/* Fixes: signers need `git log`: not done */
+			continue;
+		} else if (match(rx.p_plus, l, n, &mi) ||
+			   match(rx.p_minus, l, n, &mi)) {
+			char *f = group(mi, 1);
+			char *slash = strchr(f, '/');
+
+			if (slash)
+				memmove(f, slash + 1, strlen(slash + 1) + 1);
+			add_file(cc, f);
+			prefix = "^[+-].*";
+		} else if (match(rx.p_hunk, l, n, &mi)) {
+			/* only for --git-blame */
+		} else if (cc->o.keywords) {
+			for (size_t i = 0; i < cc->nr_kw; i++) {
+				GRegex *r = *prefix ? cc->kw[i].patch_re :
+					cc->kw[i].re;
+
+				if (g_regex_match_full(r, l, (gssize)n, 0, 0,
+						       NULL, NULL))
+					g_array_append_val(
+						cc->keyword_tv,
+						cc->kw[i].field->tv);
+			}
+		}
+		if (mi) {
+			g_match_info_free(mi);
+			mi = NULL;
+		}
+	}
+	{
+		size_t found = cc->files->len - before;
+
+		sort_uniq_files(cc);
+		return found;
+	}
+}
+
+/* get_subsystem_name() */
+static char *subsystem_name(const struct maint_entry *e)
+{
+	size_t n = strlen(e->name);
+	char *s, *r;
+
+	if (n <= SECTION_MAXLEN)
+		return g_strdup(e->name);
+	s = g_strndup(e->name, SECTION_MAXLEN - 3);
+	g_strchomp(s);
+	r = g_strconcat(s, "...", NULL);
+	g_free(s);
+	return r;
+}
+
+/* get_maintainer_role() */
+static char *maintainer_role(const struct maint_entry *e)
+{
+	const char *status = "unknown";
+	char *role, *sub, *r;
+	static const char *const map[][2] = {
+		{ "supported", "supporter" },
+		{ "maintained", "maintainer" },
+		{ "odd fixes", "odd fixer" },
+		{ "orphan", "orphan minder" },
+		{ "obsolete", "obsolete minder" },
+		{ "buried alive in reporters", "chief penguin" },
+	};
+
+	for (size_t i = 0; i < e->nr_fields; i++)
+		if (e->fields[i].key == 'S')
+			status = e->fields[i].value;
+	role = g_ascii_strdown(status, -1);
+	for (size_t i = 0; i < G_N_ELEMENTS(map); i++) {
+		if (!strcmp(role, map[i][0])) {
+			g_free(role);
+			role = g_strdup(map[i][1]);
+			break;
+		}
+	}
+	sub = subsystem_name(e);
+	r = g_strdup_printf("%s:%s", role, sub);
+	g_free(role);
+	g_free(sub);
+	return r;
+}
+
+static bool email_inuse(struct maint_cc *cc, const char *name,
+			const char *address)
+{
+	bool r = false;
+	char *ln = g_ascii_strdown(name, -1), *la = g_ascii_strdown(address, -1);
+
+	if (!*name && !*address)
+		r = true;
+	else if (*name && g_hash_table_contains(cc->hash_name, ln))
+		r = true;
+	else if (*address && g_hash_table_contains(cc->hash_address, la))
+		r = true;
+	g_free(ln);
+	g_free(la);
+	return r;
+}
+
+static void push_item(GArray *to, char *email, const char *role, char kind,
+		      const struct maint_entry *e)
+{
+	struct item it = { email, g_strdup(role), kind, e };
+
+	g_array_append_val(to, it);
+}
+
+/* push_email_address(): false when there is no address */
+static bool push_email_address(struct maint_cc *cc, const char *line,
+			       const char *role, char kind,
+			       const struct maint_entry *e)
+{
+	char *name, *address;
+
+	maint_cc_parse_email(line, &name, &address);
+	if (!*address) {
+		g_free(name);
+		g_free(address);
+		return false;
+	}
+	if (!cc->o.remove_duplicates) {
+		push_item(cc->email_to, format_email(name, address,
+						     cc->o.usename),
+			  role, kind, e);
+	} else if (!email_inuse(cc, name, address)) {
+		push_item(cc->email_to, format_email(name, address,
+						     cc->o.usename),
+			  role, kind, e);
+		if (*name)
+			g_hash_table_add(cc->hash_name,
+					 g_ascii_strdown(name, -1));
+		g_hash_table_add(cc->hash_address,
+				 g_ascii_strdown(address, -1));
+	}
+	g_free(name);
+	g_free(address);
+	return true;
+}
+
+/* rfc822_strip_comments() */
+static char *rfc822_strip_comments(const char *in)
+{
+	char *s = g_strdup(in);
+	GMatchInfo *mi = NULL;
+
+	while (match(rx.rfc_strip, s, strlen(s), &mi)) {
+		int e0, e1;
+		char *keep = group(mi, 1), *n;
+
+		g_match_info_fetch_pos(mi, 0, &e0, &e1);
+		n = g_strconcat(keep, " ", s + e1, NULL);
+		g_free(keep);
+		g_free(s);
+		s = n;
+		g_match_info_free(mi);
+		mi = NULL;
+	}
+	return s;
+}
+
+/* push_email_addresses() */
+static void push_email_addresses(struct maint_cc *cc, const char *value,
+				 const char *role, char kind,
+				 const struct maint_entry *e,
+				 const struct maint_field *f)
+{
+	char *s = rfc822_strip_comments(value);
+	size_t len = strlen(s);
+
+	if (g_regex_match_full(rx.rfc_valid, s, (gssize)len, 0, 0, NULL,
+			       NULL)) {
+		push_email_address(cc, value, role, kind, e);
+	} else if (g_regex_match_full(rx.rfc_list, s, (gssize)len, 0, 0,
+				      NULL, NULL)) {
+		GMatchInfo *mi = NULL;
+
+		g_regex_match_full(rx.rfc_each, s, (gssize)len, 0, 0, &mi,
+				   NULL);
+		while (g_match_info_matches(mi)) {
+			char *one = group(mi, 1);
+
+			/* "while (my $entry = shift(...))": stops at "" */
+			if (!*one) {
+				g_free(one);
+				break;
+			}
+			push_email_address(cc, one, role, kind, e);
+			g_free(one);
+			g_match_info_next(mi, NULL);
+		}
+		g_match_info_free(mi);
+	} else if (!push_email_address(cc, value, role, kind, e)) {
+		ms_diags_add(cc->diags, f->file, f->line,
+			     "invalid MAINTAINERS address '%s'", value);
+	}
+	g_free(s);
+}
+
+static void add_value(struct maint_cc *cc, int slot, const char *v)
+{
+	g_ptr_array_add(cc->values[slot], g_strdup(v));
+}
+
+/* add_categories() */
+static void add_categories(struct maint_cc *cc, const struct maint_entry *e)
+{
+	if (!g_hash_table_contains(cc->entry_seen, e)) {
+		g_hash_table_add(cc->entry_seen, (gpointer)e);
+		g_ptr_array_add(cc->entries, (gpointer)e);
+	}
+	add_value(cc, 0, e->name);
+	for (size_t i = 0; i < e->nr_fields; i++) {
+		const struct maint_field *f = &e->fields[i];
+
+		if (f->key == 'L') {
+			char *address, *additional, *lrole, *sub, *lc;
+			GMatchInfo *mi = NULL;
+			const char *kindname = NULL;
+
+			sub = subsystem_name(e);
+			lrole = strcmp(sub, "THE REST") ?
+				g_strconcat(":", sub, NULL) : g_strdup("");
+			g_free(sub);
+			if (match(rx.list_split, f->value, strlen(f->value),
+				  &mi)) {
+				address = group(mi, 1);
+				additional = group(mi, 2);
+				g_match_info_free(mi);
+			} else {
+				address = g_strdup(f->value);
+				additional = g_strdup("");
+			}
+			lc = g_ascii_strdown(address, -1);
+			if (strstr(additional, "subscribers-only")) {
+				if (cc->o.subscriber)
+					kindname = "subscriber list";
+			} else if (cc->o.list) {
+				if (!strstr(additional, "moderated"))
+					kindname = "open list";
+				else if (cc->o.moderated)
+					kindname = "moderated list";
+			}
+			if (kindname && !g_hash_table_contains(cc->list_seen,
+							       lc)) {
+				char *role = g_strconcat(kindname, lrole,
+							 NULL);
+
+				g_hash_table_add(cc->list_seen, lc);
+				lc = NULL;
+				push_item(cc->list_to, address, role, 'L', e);
+				address = NULL;
+				g_free(role);
+			}
+			g_free(lc);
+			g_free(address);
+			g_free(additional);
+			g_free(lrole);
+		} else if (f->key == 'M' && cc->o.maintainer) {
+			char *role = maintainer_role(e);
+
+			push_email_addresses(cc, f->value, role, 'M', e, f);
+			g_free(role);
+		} else if (f->key == 'R' && cc->o.reviewer) {
+			char *sub = subsystem_name(e);
+			char *role = g_strconcat("reviewer:", sub, NULL);
+
+			push_email_addresses(cc, f->value, role, 'R', e, f);
+			g_free(role);
+			g_free(sub);
+		} else if (f->key == 'T') {
+			add_value(cc, 2, f->value);
+		} else if (f->key == 'W') {
+			add_value(cc, 3, f->value);
+		} else if (f->key == 'S') {
+			add_value(cc, 1, f->value);
+		}
+	}
+}
+
+/* deduplicate_email() */
+static char *deduplicate_email(struct maint_cc *cc, const char *in)
+{
+	char *name, *address, *email, *r, *ln, *la;
+	char **hit = NULL;
+
+	maint_cc_parse_email(in, &name, &address);
+	email = format_email(name, address, true);
+	g_free(name);
+	g_free(address);
+	r = mailmap_email(cc, email);
+	g_free(email);
+	if (!cc->o.remove_duplicates)
+		return r;
+	maint_cc_parse_email(r, &name, &address);
+	g_free(r);
+	ln = g_ascii_strdown(name, -1);
+	la = g_ascii_strdown(address, -1);
+	if (*name && (hit = g_hash_table_lookup(cc->dedup_name, ln))) {
+		;
+	} else if ((hit = g_hash_table_lookup(cc->dedup_address, la))) {
+		;
+	}
+	if (hit) {
+		g_free(name);
+		g_free(address);
+		name = g_strdup(hit[0]);
+		address = g_strdup(hit[1]);
+		g_free(ln);
+		g_free(la);
+	} else {
+		char *pair[3] = { name, address, NULL };
+
+		g_hash_table_replace(cc->dedup_name, ln, g_strdupv(pair));
+		g_hash_table_replace(cc->dedup_address, la, g_strdupv(pair));
+	}
+	email = format_email(name, address, true);
+	r = mailmap_email(cc, email);
+	g_free(email);
+	g_free(name);
+	g_free(address);
+	return r;
+}
+
+static int cmp_tv(const void *a, const void *b)
+{
+	char x[16], y[16];
+
+	/* Perl's sort: the indexes compared as strings */
+	g_snprintf(x, sizeof(x), "%u", *(const unsigned *)a);
+	g_snprintf(y, sizeof(y), "%u", *(const unsigned *)b);
+	return strcmp(x, y);
+}
+
+/* clean_file_emails() for one address */
+static char *clean_file_email(struct maint_cc *cc, const char *raw)
+{
+	char *e = g_regex_replace(rx.file_clean, raw, -1, 0, "<\\1>", 0, NULL);
+	char *name, *address, *r;
+	char **nw;
+	int nr = 0;
+
+	maint_cc_parse_email(e, &name, &address);
+	g_free(e);
+	if (!strcmp(name, "\"[,\\.]\"")) {
+		g_free(name);
+		name = g_strdup("");
+	}
+	nw = g_regex_split(rx.file_split, name, 0);
+	nr = (int)g_strv_length(nw);
+	/* Perl's split drops trailing empty fields */
+	while (nr > 0 && !*nw[nr - 1])
+		nr--;
+	if (nr > 2) {
+		const char *first = nw[nr - 3], *middle = nw[nr - 2];
+		const char *last = nw[nr - 1];
+		size_t fl = strlen(first), ml = strlen(middle);
+
+		g_free(name);
+		if ((fl == 1 && g_ascii_isalpha(first[0])) ||
+		    (fl == 2 && first[1] == '.') ||
+		    ml == 1 || (ml == 2 && middle[1] == '.'))
+			name = g_strdup_printf("%s %s %s", first, middle,
+					       last);
+		else
+			name = g_strdup_printf("%s %s", middle, last);
+	}
+	g_strfreev(nw);
+	{
+		size_t n = strlen(name);
+
+		if (n && strchr(",.", name[n - 1]))
+			name[n - 1] = '\0';
+		else if (n >= 2 && name[n - 1] == '"' &&
+			 strchr(",.", name[n - 2])) {
+			name[n - 2] = '"';
+			name[n - 1] = '\0';
+		}
+		n = strlen(name);
+		if (n && strchr(",.", name[0]))
+			memmove(name, name + 1, n);
+		else if (n >= 2 && name[0] == '"' && strchr(",.", name[1]))
+			memmove(name + 1, name + 2, n - 1);
+	}
+	r = format_email(name, address, cc->o.usename);
+	g_free(name);
+	g_free(address);
+	return r;
+}
+
+/* maintainers_in_file(): addresses in .yaml (or any, --file-emails) files */
+static void file_emails(struct maint_cc *cc, const char *file, GPtrArray *out)
+{
+	char *buf;
+	size_t len, flen = strlen(file);
+	GMatchInfo *mi = NULL;
+
+	/* m@\bMAINTAINERS$@ */
+	if (flen >= 11 && !strcmp(file + flen - 11, "MAINTAINERS") &&
+	    (flen == 11 || (!g_ascii_isalnum(file[flen - 12]) &&
+			    file[flen - 12] != '_')))
+		return;
+	if (!cc->o.file_emails && (flen < 5 || strcmp(file + flen - 5, ".yaml")))
+		return;
+	if (!ms_tree_has_file(cc->tree, file))
+		return;
+	if (ms_tree_read(cc->tree, file, &buf, &len) < 0) {
+		ms_error_clear();
+		return;
+	}
+	g_regex_match_full(rx.file_addr, buf, (gssize)len, 0, 0, &mi, NULL);
+	while (g_match_info_matches(mi)) {
+		char *raw = group(mi, 0);
+
+		g_ptr_array_add(out, clean_file_email(cc, raw));
+		g_free(raw);
+		g_match_info_next(mi, NULL);
+	}
+	g_match_info_free(mi);
+	g_free(buf);
+}
+
+/* add_role($line, $role) for 'in file' */
+static void add_role(struct maint_cc *cc, const char *line, const char *role)
+{
+	char *name, *address, *email;
+	GRegex *role_re = g_regex_new(role, G_REGEX_RAW, 0, NULL);
+
+	maint_cc_parse_email(line, &name, &address);
+	email = format_email(name, address, cc->o.usename);
+	for (guint i = 0; i < cc->email_to->len; i++) {
+		struct item *it = &g_array_index(cc->email_to, struct item, i);
+		bool same;
+
+		if (cc->o.remove_duplicates) {
+			char *en, *ea;
+
+			maint_cc_parse_email(it->email, &en, &ea);
+			same = !strcmp(name, en) || !strcmp(address, ea);
+			g_free(en);
+			g_free(ea);
+		} else {
+			same = !strcmp(email, it->email);
+		}
+		if (!same || (*role && role_re &&
+			      g_regex_match(role_re, it->role, 0, NULL)))
+			continue;
+		if (!*it->role) {
+			g_free(it->role);
+			it->role = g_strdup(role);
+		} else {
+			char *r = g_strconcat(it->role, ",", role, NULL);
+
+			g_free(it->role);
+			it->role = r;
+		}
+	}
+	if (role_re)
+		g_regex_unref(role_re);
+	g_free(name);
+	g_free(address);
+	g_free(email);
+}
+
+void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
+{
+	GPtrArray *femails = g_ptr_array_new_with_free_func(g_free);
+	GHashTable *saw;
+
+	cc->diags = diags;
+	for (guint i = 0; i < cc->files->len; i++) {
+		const char *file = cc->files->pdata[i];
+		struct maint_match local[64], *m = local;
+		size_t n = maint_index_match_depth(cc->idx, file, local, 64);
+
+		if (n > 64) {
+			m = g_new(struct maint_match, n);
+			maint_index_match_depth(cc->idx, file, m, n);
+		}
+		for (size_t k = 0; k < n; k++)
+			add_categories(cc, m[k].entry);
+		if (m != local)
+			g_free(m);
+		file_emails(cc, file, femails);
+	}
+	if (cc->o.keywords) {
+		unsigned last = 0;
+
+		g_array_sort(cc->keyword_tv, cmp_tv);
+		for (guint i = 0; i < cc->keyword_tv->len; i++) {
+			unsigned tv = g_array_index(cc->keyword_tv,
+						    unsigned, i);
+			struct keyword *kw;
+
+			if (i && tv == last)
+				continue;
+			last = tv;
+			kw = g_hash_table_lookup(cc->kw_by_tv,
+						 GUINT_TO_POINTER(tv));
+			if (kw)
+				add_categories(cc, kw->entry);
+		}
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		GArray *a = pass ? cc->list_to : cc->email_to;
+
+		for (guint i = 0; i < a->len; i++) {
+			struct item *it = &g_array_index(a, struct item, i);
+			char *d = deduplicate_email(cc, it->email);
+
+			g_free(it->email);
+			it->email = d;
+		}
+	}
+	if (cc->o.email) {
+		char *chief = format_email(CHIEF_NAME, CHIEF_ADDR,
+					   cc->o.usename);
+
+		if (cc->o.chief_penguins) {
+			push_item(cc->email_to, chief, "chief penguin", 'M',
+				  NULL);
+			chief = NULL;
+		} else {
+			GRegex *r = g_regex_new(chief, G_REGEX_RAW, 0, NULL);
+
+			for (guint i = 0; r && i < cc->email_to->len;) {
+				struct item *it = &g_array_index(
+					cc->email_to, struct item, i);
+
+				if (g_regex_match(r, it->email, 0, NULL))
+					g_array_remove_index(cc->email_to, i);
+				else
+					i++;
+			}
+			if (r)
+				g_regex_unref(r);
+		}
+		g_free(chief);
+		for (guint i = 0; i < femails->len; i++) {
+			char *mm = mailmap_email(cc, femails->pdata[i]);
+			char *name, *address, *tmp;
+
+			maint_cc_parse_email(mm, &name, &address);
+			tmp = format_email(name, address, cc->o.usename);
+			push_email_address(cc, tmp, "", 'F', NULL);
+			add_role(cc, tmp, "in file");
+			g_free(tmp);
+			g_free(name);
+			g_free(address);
+			g_free(mm);
+		}
+	}
+	g_ptr_array_free(femails, TRUE);
+
+	/* merge_email(): the first of each printed address */
+	saw = g_hash_table_new(g_str_hash, g_str_equal);
+	for (int pass = 0; pass < 2; pass++) {
+		GArray *a = pass ? cc->list_to : cc->email_to;
+
+		if (pass == 0 && !cc->o.email)
+			continue;
+		if (pass == 1 && !cc->o.list)
+			continue;
+		for (guint i = 0; i < a->len; i++) {
+			struct item *it = &g_array_index(a, struct item, i);
+			struct maint_cc_line l;
+
+			if (g_hash_table_contains(saw, it->email))
+				continue;
+			g_hash_table_add(saw, it->email);
+			l.email = g_strdup(it->email);
+			maint_cc_parse_email(it->email, &l.name, &l.address);
+			l.role = g_strdup(it->role);
+			l.kind = it->kind;
+			l.entry = it->entry;
+			g_array_append_val(cc->lines, l);
+		}
+	}
+	g_hash_table_destroy(saw);
+	/* uniq() of the --subsystem, --status, --scm and --web values */
+	for (int i = 0; i < 4; i++) {
+		GPtrArray *v = cc->values[i];
+		GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+		guint n = 0;
+
+		for (guint k = 0; k < v->len; k++) {
+			if (g_hash_table_contains(seen, v->pdata[k])) {
+				g_free(v->pdata[k]);
+				continue;
+			}
+			g_hash_table_add(seen, v->pdata[k]);
+			v->pdata[n++] = v->pdata[k];
+		}
+		g_ptr_array_set_free_func(v, NULL);
+		g_ptr_array_set_size(v, n);
+		g_ptr_array_set_free_func(v, g_free);
+		g_hash_table_destroy(seen);
+	}
+	cc->diags = NULL;
+}
+
+size_t maint_cc_nr_lines(const struct maint_cc *cc)
+{
+	return cc->lines->len;
+}
+
+const struct maint_cc_line *maint_cc_line(const struct maint_cc *cc,
+					  size_t i)
+{
+	return &g_array_index(cc->lines, struct maint_cc_line, i);
+}
+
+size_t maint_cc_nr_files(const struct maint_cc *cc)
+{
+	return cc->files->len;
+}
+
+const char *maint_cc_file(const struct maint_cc *cc, size_t i)
+{
+	return cc->files->pdata[i];
+}
+
+static int value_slot(char what)
+{
+	switch (what) {
+	case 'N': return 0;
+	case 'S': return 1;
+	case 'T': return 2;
+	default: return 3;
+	}
+}
+
+size_t maint_cc_nr_values(const struct maint_cc *cc, char what)
+{
+	return cc->values[value_slot(what)]->len;
+}
+
+const char *maint_cc_value(const struct maint_cc *cc, char what, size_t i)
+{
+	return cc->values[value_slot(what)]->pdata[i];
+}
+
+size_t maint_cc_nr_entries(const struct maint_cc *cc)
+{
+	return cc->entries->len;
+}
+
+const struct maint_entry *maint_cc_entry(const struct maint_cc *cc, size_t i)
+{
+	return cc->entries->pdata[i];
+}

@@ -1,0 +1,127 @@
+/*
+ * maint-cc.h - who to Cc for a set of paths or patches, exactly as
+ * scripts/get_maintainer.pl --no-git --no-git-fallback answers.
+ *
+ * A struct maint_cc collects the files (paths given as they are, or the
+ * files a patch touches) and the K: keywords found, then computes, the way
+ * get_maintainer.pl does, the people and lists of the matching entries:
+ * roles from S:, lists by kind (open, moderated, subscribers-only), the
+ * .mailmap and de-duplication by name and address, Linus dropped unless
+ * asked for, addresses found in .yaml files ("in file"), THE REST.
+ *
+ * Only the VCS parts of get_maintainer.pl (--git, --git-blame, Fixes:
+ * signers) are left out: they need `git log` of a checkout, which
+ * get_maintainer.pl itself skips without a .git directory.
+ *
+ * Ownership: everything returned by a getter is borrowed from the
+ * maint_cc and valid until maint_cc_free().
+ */
+#ifndef MS_MAINT_CC_H
+#define MS_MAINT_CC_H
+
+#include "error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct maint_entry;
+struct maint_file;
+struct maint_index;
+struct ms_tree;
+
+/* get_maintainer.pl's switches; maint_cc_opts_init() sets its defaults. */
+struct maint_cc_opts {
+	bool email;             /* --email: people at all */
+	bool maintainer;        /* --m */
+	bool reviewer;          /* --r */
+	bool list;              /* --l */
+	bool moderated;         /* --moderated */
+	bool subscriber;        /* --s (off by default) */
+	bool usename;           /* --n: "Name <addr>" rather than "addr" */
+	bool remove_duplicates; /* --remove-duplicates */
+	bool mailmap;           /* --mailmap: the tree's .mailmap */
+	bool keywords;          /* --keywords: K: patterns */
+	bool file_emails;       /* --file-emails (.yaml files always) */
+	bool chief_penguins;    /* --git-chief-penguins: keep Linus */
+};
+
+void maint_cc_opts_init(struct maint_cc_opts *o);
+
+/* One line of the answer, in get_maintainer.pl's order. */
+struct maint_cc_line {
+	char *email;       /* as printed: "Name <addr>", "addr", a list */
+	char *name;        /* parsed from `email` ("" when none); quoted as
+			    * get_maintainer.pl quotes it */
+	char *address;
+	char *role;        /* "maintainer:ENTRY", "open list:ENTRY", ... */
+	char kind;         /* 'M' maintainer, 'R' reviewer, 'L' list,
+			    * 'F' found in a file */
+	const struct maint_entry *entry; /* whose field it came from; NULL
+					  * for 'F' */
+};
+
+struct maint_cc;
+
+/*
+ * A new query over `mf` as matched by `idx` in `tree` (all borrowed for
+ * the life of the maint_cc).  Reads the tree's .mailmap when o->mailmap.
+ * Never fails.
+ */
+struct maint_cc *maint_cc_new(const struct maint_file *mf,
+			      const struct maint_index *idx,
+			      const struct ms_tree *tree,
+			      const struct maint_cc_opts *o);
+void maint_cc_free(struct maint_cc *cc);
+
+/*
+ * Add a path of the tree (get_maintainer.pl -f): `path` is already in
+ * canonical form, a directory with a trailing slash.  With keywords, a
+ * file of the tree is searched for K: patterns.
+ */
+void maint_cc_add_path(struct maint_cc *cc, const char *path);
+
+/*
+ * Add a patch or a mailbox of patches (`len` bytes of `buf`): the files
+ * its diff headers name and the K: patterns of its text, as
+ * get_maintainer.pl reads a patch.  Returns how many file names it had
+ * (0: it does not look like a patch).
+ */
+size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len);
+
+/*
+ * Compute the answer from everything added.  Problems that
+ * get_maintainer.pl warns about (an address it cannot parse) go to
+ * `diags`.  Call once.
+ */
+void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags);
+
+/* The answer: people (if o->email) then lists (if o->list), merged. */
+size_t maint_cc_nr_lines(const struct maint_cc *cc);
+const struct maint_cc_line *maint_cc_line(const struct maint_cc *cc,
+					  size_t i);
+
+/* The files looked up, in get_maintainer.pl's order. */
+size_t maint_cc_nr_files(const struct maint_cc *cc);
+const char *maint_cc_file(const struct maint_cc *cc, size_t i);
+
+/*
+ * get_maintainer.pl's --subsystem, --status, --scm and --web answers:
+ * 'N' entry names, 'S' S: values, 'T' T: values, 'W' W: values, each
+ * without repeats, in the order the entries were met.
+ */
+size_t maint_cc_nr_values(const struct maint_cc *cc, char what);
+const char *maint_cc_value(const struct maint_cc *cc, char what, size_t i);
+
+/* The entries met, without repeats, in the order they were met. */
+size_t maint_cc_nr_entries(const struct maint_cc *cc);
+const struct maint_entry *maint_cc_entry(const struct maint_cc *cc,
+					 size_t i);
+
+/*
+ * get_maintainer.pl's parse_email(): split "Name <addr>" into name and
+ * address, quoting a name that has characters other than letters, digits,
+ * '_', ' ' and '-'.  New strings (g_free them), "" when absent.
+ */
+void maint_cc_parse_email(const char *s, char **name, char **address);
+
+#endif

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""maintstat maintainers (who to Cc) on fixtures/maintainers: roles, lists,
+order, switches, patches and mboxes, and the bad inputs: a patch with no
+diff, a binary diff, a path outside the tree, a non-UTF-8 path, an mbox of
+several patches (the union of their files)."""
+import os
+import shutil
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+
+FIX = os.path.join(FIXTURES, "maintainers")
+FILES = ["drivers/alpha/core.c", "drivers/alpha/main.c",
+         "drivers/alpha/legacy/old.c", "drivers/beta/b1.c",
+         "include/linux/beta.h", "arch/sun8i/board.c", "lib/orphan.c",
+         "README"]
+
+tree = tmpdir()
+shutil.copy(os.path.join(FIX, "MAINTAINERS"), tree)
+for f in FILES:
+    os.makedirs(os.path.join(tree, os.path.dirname(f)), exist_ok=True)
+    with open(os.path.join(tree, f), "w") as fp:
+        fp.write(f"/* {f} */\n")
+work = tmpdir()
+
+
+def mm(*args, stdin=None):
+    return run("maintainers", "--tree", tree, *args, stdin=stdin)
+
+
+ALICE = "Alice Example <alice@example.com>"
+BOB = "Bob Reviewer <bob@example.com>"
+LINUS = "Linus <torvalds@example.org>"
+CAROL = "Carol Core <carol@example.com>"
+ALPHA_L = "alpha@lists.example.org"
+LKML = "linux-kernel@lists.example.org"
+
+# --- paths ------------------------------------------------------------------
+r = mm("drivers/alpha/main.c")
+eq(r.rc, 0, "a path: exit 0")
+eq(r.out, f"{ALICE} (maintainer:ALPHA DRIVER)\n"
+   f"{BOB} (reviewer:ALPHA DRIVER)\n"
+   f"{LINUS} (chief penguin:THE REST)\n"
+   f"{ALPHA_L} (open list:ALPHA DRIVER)\n"
+   f"{LKML} (open list)\n",
+   "people then lists, roles from S:, THE REST's list without a name")
+
+r = mm("drivers/alpha/core.c")
+eq(r.out.splitlines()[:3],
+   [f"{CAROL} (supporter:ALPHA DRIVER CORE)",
+    f"{ALICE} (maintainer:ALPHA DRIVER)",
+    f"{BOB} (reviewer:ALPHA DRIVER)"],
+   "deepest entry first; S: Supported is 'supporter'")
+
+r = mm("drivers/alpha/legacy/old.c")
+eq(r.out, f"{LINUS} (chief penguin:THE REST)\n{LKML} (open list)\n",
+   "an X: pattern drops the entry")
+
+r = mm("drivers/alpha/main.c", "drivers/alpha/core.c")
+eq(len([l for l in r.out.splitlines() if ALICE in l]), 1,
+   "a person of two paths is listed once")
+
+r = mm("--no-rolestats", "drivers/alpha/main.c")
+eq(r.out, f"{ALICE}\n{BOB}\n{LINUS}\n{ALPHA_L}\n{LKML}\n", "--no-rolestats")
+r = mm("--no-rolestats", "--separator", ", ", "--no-multiline",
+       "drivers/alpha/main.c")
+eq(r.out, f"{ALICE}, {BOB}, {LINUS}, {ALPHA_L}, {LKML}\n", "--no-multiline")
+r = mm("--no-rolestats", "--separator", " | ", "drivers/alpha/main.c")
+eq(r.out, f"{ALICE} | {BOB} | {LINUS} | {ALPHA_L} | {LKML}\n",
+   "--separator joins on one line")
+r = mm("--no-rolestats", "--no-l", "--no-r", "drivers/alpha/main.c")
+eq(r.out, f"{ALICE}\n{LINUS}\n", "--no-l --no-r")
+r = mm("--no-rolestats", "--no-m", "drivers/alpha/main.c")
+eq(r.out, f"{BOB}\n{ALPHA_L}\n{LKML}\n", "--no-m")
+r = mm("--no-rolestats", "--no-n", "--no-l", "drivers/alpha/main.c")
+eq(r.out, "alice@example.com\nbob@example.com\ntorvalds@example.org\n",
+   "--no-n: addresses only")
+r = mm("--no-email", "--subsystem", "--status", "drivers/alpha/main.c")
+eq(r.out, f"{ALPHA_L} (open list:ALPHA DRIVER)\n{LKML} (open list)\n"
+   "Maintained\nBuried alive in reporters\nALPHA DRIVER\nTHE REST\n",
+   "--no-email --subsystem --status")
+r = mm("--no-email", "drivers/alpha/main.c")
+eq(r.rc, 2, "--no-email alone is a usage error")
+r = mm("--no-m", "--no-r", "--no-l", "drivers/alpha/main.c")
+eq(r.rc, 2, "no email kind left is a usage error")
+r = mm()
+eq(r.rc, 2, "no argument is a usage error")
+
+r = mm("--json", "drivers/alpha/main.c")
+doc = r.json()
+eq(doc["schema_version"], 1, "schema_version")
+eq(doc["files"], ["drivers/alpha/main.c"], "JSON: the files looked up")
+eq([(c["name"], c["address"], c["kind"], c["entry"]) for c in doc["cc"]],
+   [("Alice Example", "alice@example.com", "maintainer", "ALPHA DRIVER"),
+    ("Bob Reviewer", "bob@example.com", "reviewer", "ALPHA DRIVER"),
+    ("Linus", "torvalds@example.org", "maintainer", "THE REST"),
+    (None, ALPHA_L, "list", "ALPHA DRIVER"),
+    (None, LKML, "list", "THE REST")], "JSON: each line's fields")
+eq(doc["text"], f"{ALICE} (maintainer:ALPHA DRIVER)\n"
+   f"{BOB} (reviewer:ALPHA DRIVER)\n{LINUS} (chief penguin:THE REST)\n"
+   f"{ALPHA_L} (open list:ALPHA DRIVER)\n{LKML} (open list)\n",
+   "JSON: the text get_maintainer.pl prints")
+eq(doc["subsystem"], ["ALPHA DRIVER", "THE REST"], "JSON: the entries")
+
+# --- patches ------------------------------------------------------------------
+
+
+def patch(name, body):
+    p = os.path.join(work, name)
+    with open(p, "wb") as f:
+        f.write(body)
+    return p
+
+
+BETA = patch("beta.patch", b"""From 1 Mon Sep 17 00:00:00 2001
+From: Someone <someone@example.net>
+Subject: [PATCH] beta: fix
+
+---
+ drivers/beta/b1.c | 2 +-
+diff --git a/drivers/beta/b1.c b/drivers/beta/b1.c
+index 1111111..2222222 100644
+--- a/drivers/beta/b1.c
++++ b/drivers/beta/b1.c
+@@ -1,1 +1,1 @@
+-old
++new
+""")
+r = mm("--no-rolestats", BETA)
+eq(r.out, "Dan Beta <dan@example.com>\nEve Overlap <eve@example.com>\n"
+   f"{LINUS}\n{LKML}\n", "a patch: the files of its diff")
+r = mm("--no-rolestats", "-", stdin=open(BETA, "rb").read())
+eq(r.out, "Dan Beta <dan@example.com>\nEve Overlap <eve@example.com>\n"
+   f"{LINUS}\n{LKML}\n", "'-' detects a patch on stdin")
+r = mm("--no-rolestats", "--no-l", "-",
+       stdin=b"drivers/alpha/main.c\n\nlib/orphan.c\n")
+eq(r.out, f"{ALICE}\n{BOB}\n{LINUS}\n", "'-' reads paths on stdin")
+
+nodiff = patch("nodiff.patch", b"From: a@example.com\nSubject: hello\n\n"
+               b"Just words, no diff.\n")
+r = mm(nodiff)
+eq(r.out, "", "a patch with no diff: nothing printed")
+ok("doesn't appear to be a patch" in r.err and "nodiff.patch" in r.err,
+   "a patch with no diff: warned, named", r.err)
+
+binary = patch("binary.patch", b"""diff --git a/drivers/beta/blob.bin b/drivers/beta/blob.bin
+new file mode 100644
+index 0000000..e69de29
+GIT binary patch
+literal 4
+LcmZQzWMT#Y01f~L
+
+literal 0
+HcmV?d00001
+
+""")
+r = mm("--no-rolestats", binary)
+eq(r.rc, 0, "a binary diff: exit 0")
+ok("Dan Beta <dan@example.com>" in r.out,
+   "a binary diff: its file's entry is found", r.out)
+
+mbox = patch("series.mbox", open(BETA, "rb").read() + b"""
+From 2 Mon Sep 17 00:00:00 2001
+From: Someone <someone@example.net>
+Subject: [PATCH 2/2] alpha: fix
+
+diff --git a/drivers/alpha/core.c b/drivers/alpha/core.c
+--- a/drivers/alpha/core.c
++++ b/drivers/alpha/core.c
+@@ -1,1 +1,1 @@
+-a
++b
+""")
+r = mm("--no-rolestats", "--no-l", "--json", mbox)
+eq(r.json()["files"], ["drivers/alpha/core.c", "drivers/beta/b1.c"],
+   "an mbox of several patches: the union of their files, sorted")
+eq(r.json()["text"], f"{CAROL}\n{ALICE}\n{BOB}\n{LINUS}\n"
+   "Dan Beta <dan@example.com>\nEve Overlap <eve@example.com>\n",
+   "an mbox: the people of every patch")
+
+latin1 = patch("latin1.patch", b"""diff --git a/drivers/beta/caf\xe9.c b/drivers/beta/caf\xe9.c
+--- a/drivers/beta/caf\xe9.c
++++ b/drivers/beta/caf\xe9.c
+@@ -1,1 +1,1 @@
+-a
++b
+""")
+r = mm("--no-rolestats", "--json", latin1)
+eq(r.rc, 0, "a non-UTF-8 path in a patch: exit 0")
+ok("Dan Beta <dan@example.com>" in r.json()["text"],
+   "a non-UTF-8 path: matched bytewise", r.out)
+ok(r.json()["files"][0].startswith("drivers/beta/caf"),
+   "a non-UTF-8 path: valid JSON all the same", r.out)
+
+outside = patch("outside.patch", b"""diff --git a/../../etc/passwd b/../../etc/passwd
+--- a/../../etc/passwd
++++ b/../../etc/passwd
+@@ -1,1 +1,1 @@
+-a
++b
+""")
+r = mm("--no-rolestats", outside)
+eq(r.rc, 0, "a patch naming a path outside the tree: exit 0")
+eq(r.out, f"{LINUS}\n{LKML}\n", "outside the tree: only THE REST")
+
+r = mm("../outside.c")
+eq(r.rc, 1, "a path outside the tree: exit 1")
+ok("'../outside.c' is neither a path of" in r.err, "named", r.err)
+r = mm("--paths", "drivers/nosuch.c")
+eq(r.rc, 1, "--paths with a missing path: exit 1")
+ok("file 'drivers/nosuch.c' not found" in r.err, "named", r.err)
+r = run("maintainers", "--tree", tree, b"caf\xe9.c".decode("latin-1"))
+eq(r.rc, 1, "a non-UTF-8 path argument: exit 1, no crash")
+
+# K: keywords on changed lines (planted: a K: entry)
+kw = os.path.join(work, "MAINTAINERS.kw")
+with open(os.path.join(FIX, "MAINTAINERS")) as f:
+    text = f.read()
+with open(kw, "w") as f:
+    f.write(text + "\nKEYWORD WATCH\nM:\tKim Keyword <kim@example.com>\n"
+            "S:\tMaintained\nK:\t\\bfrobnicate\\b\n")
+kwpatch = patch("kw.patch", b"""Subject: [PATCH] lib: tidy
+
+diff --git a/lib/orphan.c b/lib/orphan.c
+--- a/lib/orphan.c
++++ b/lib/orphan.c
+@@ -1,1 +1,2 @@
+ frobnicate() context is not a change
++int frobnicate(void);
+""")
+r = mm("--maintainers", kw, "--no-rolestats", "--no-l", kwpatch)
+eq(r.out, f"{LINUS}\nKim Keyword <kim@example.com>\n",
+   "K: matched on an added line")
+kwctx = patch("kwctx.patch", open(kwpatch, "rb").read().replace(
+    b"+int frobnicate(void);\n", b"+int other(void);\n"))
+r = mm("--maintainers", kw, "--no-rolestats", "--no-l", kwctx)
+eq(r.out, f"{LINUS}\n", "K: not matched on a context line")
+r = mm("--maintainers", kw, "--no-rolestats", "--no-l", "--no-keywords",
+       kwpatch)
+eq(r.out, f"{LINUS}\n", "--no-keywords")
+
+for d in (tree, work):
+    shutil.rmtree(d, ignore_errors=True)
+done()

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""maintstat maintainers against the kernel's own scripts/get_maintainer.pl.
+
+Byte for byte, the text `get_maintainer.pl --no-git --no-git-fallback`
+prints, on the linux-source-6.1 tree ($MS_LINUX_TREE):
+  - every 25th regular file in sorted order (3,144 files, the sample of the
+    sections conformance test), each as its own `-f FILE` run;
+  - real patches: every 4th message with a diff in the linux-rdma 2023
+    slice, and mboxes of five consecutive patches (the union of files);
+  - a few runs with the switches (--no-rolestats, --separator, --no-l,
+    --no-m, --no-r, --no-n, --s, --subsystem, --status).
+
+get_maintainer.pl prints entries of equal pattern depth in Perl's hash
+order, which changes from run to run; the oracle is therefore a copy of
+the script whose one sort of matching entries breaks ties by their place in
+MAINTAINERS (as maintstat does), nothing else changed.  Answers are cached
+in $MS_CACHE, keyed by MAINTAINERS, .mailmap, the script and the inputs.
+"""
+import concurrent.futures
+import gzip
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, skip_all  # noqa: E402
+
+TREE = os.environ.get("MS_LINUX_TREE")
+CACHE = os.environ.get("MS_CACHE") or "/tmp"
+SLICE = os.environ.get("MS_RDMA_SLICE",
+                       "/work/shared/data/linux-rdma-2023.mbox.gz")
+if not TREE or not os.path.exists(os.path.join(TREE, "MAINTAINERS")):
+    skip_all("MS_LINUX_TREE is not set to an unpacked linux-source-6.1 "
+             "tree (make check sets it up)")
+if not os.path.exists(SLICE):
+    skip_all(f"the linux-rdma slice {SLICE} is missing")
+
+
+def all_files(tree):
+    out = []
+    for dirpath, dirnames, filenames in os.walk(tree):
+        if dirpath == tree and ".git" in dirnames:
+            dirnames.remove(".git")
+        for f in filenames:
+            p = os.path.join(dirpath, f)
+            if os.path.isfile(p) and not os.path.islink(p):
+                out.append(os.path.relpath(p, tree))
+    return sorted(out, key=lambda s: s.encode())
+
+
+files = [f for f in all_files(TREE) if f != ".maintstat-unpacked"]
+sample = files[::25]
+ok(len(sample) >= 3000, f"sample has at least 3000 files ({len(sample)})")
+
+# The patches of the slice, split at mbox "From " lines.
+with gzip.open(SLICE, "rb") as f:
+    raw = f.read()
+messages = re.split(rb"\n(?=From [^\n]*\d{4}\n)", raw)
+with_diff = [m if m.endswith(b"\n") else m + b"\n"
+             for m in messages if b"\ndiff --git " in m]
+patches = with_diff[::4]
+mboxes = [b"".join(with_diff[i:i + 5]) for i in range(0, 100, 5)]
+ok(len(patches) >= 500, f"at least 500 real patches ({len(patches)})")
+
+key = hashlib.sha256()
+for name in ("MAINTAINERS", ".mailmap", "scripts/get_maintainer.pl"):
+    with open(os.path.join(TREE, name), "rb") as f:
+        key.update(f.read())
+key.update("\n".join(sample).encode())
+for p in patches + mboxes:
+    key.update(hashlib.sha256(p).digest())
+work = os.path.join(CACHE, "oracle", f"get_maintainer-cc-{key.hexdigest()[:16]}")
+os.makedirs(work, exist_ok=True)
+
+# The oracle: get_maintainer.pl with its ties broken by file order.
+with open(os.path.join(TREE, "scripts/get_maintainer.pl")) as f:
+    script = f.read()
+TIE = "sort {$hash{$b} <=> $hash{$a}} keys %hash"
+ok(TIE in script, "get_maintainer.pl sorts matching entries as expected")
+script = script.replace(TIE, "sort {$hash{$b} <=> $hash{$a} || $a <=> $b} "
+                        "keys %hash")
+oracle_pl = os.path.join(work, "get_maintainer.pl")
+with open(oracle_pl, "w") as f:
+    f.write(script)
+
+patch_files = []
+for i, p in enumerate(patches + mboxes):
+    name = os.path.join(work, f"{'p' if i < len(patches) else 'mbox'}{i:04d}.patch")
+    if not os.path.exists(name):
+        with open(name, "wb") as f:
+            f.write(p)
+    patch_files.append(name)
+
+BASE = ["--no-git", "--no-git-fallback"]
+SWITCHES = [
+    ["--no-rolestats"], ["--separator", " | "], ["--no-l"], ["--no-m"],
+    ["--no-r"], ["--no-n"], ["--s"], ["--no-moderated"],
+    ["--no-keywords"], ["--subsystem", "--status"], ["--scm", "--web"],
+    ["--no-email", "--subsystem"], ["--no-remove-duplicates"],
+    ["--no-mailmap"],
+]
+switch_inputs = [[p] for p in patch_files[:6]] + \
+    [["-f", s] for s in sample[:200:20]]
+
+
+def oracle_run(args):
+    p = subprocess.run(["perl", oracle_pl, *BASE, *args], cwd=TREE,
+                       capture_output=True)
+    return p.returncode, p.stdout.decode("latin-1")
+
+
+# each question: get_maintainer.pl's arguments after --no-git ...
+jobs = [["-f", s] for s in sample] + [[p] for p in patch_files]
+for sw in SWITCHES:
+    for inp in switch_inputs:
+        jobs.append(sw + inp)
+
+cache_file = os.path.join(work, "answers.json")
+if os.path.exists(cache_file):
+    with open(cache_file) as f:
+        oracle = json.load(f)
+else:
+    with concurrent.futures.ThreadPoolExecutor(
+            max_workers=os.cpu_count()) as ex:
+        answers = list(ex.map(oracle_run, jobs))
+    oracle = {json.dumps(j): a for j, a in zip(jobs, answers)}
+    with open(cache_file + ".tmp", "w") as f:
+        json.dump(oracle, f)
+    os.replace(cache_file + ".tmp", cache_file)
+
+failed = [j for j, a in oracle.items() if a[0] != 0]
+eq(failed, [], "get_maintainer.pl answered every question")
+
+
+def ours_each(args, inputs, stdin=None):
+    r = run("maintainers", "--tree", TREE, "--each", "--json", *args,
+            *inputs, stdin=stdin)
+    if r.rc != 0:
+        return None, r
+    return [a["text"] for a in r.json()["answers"]], r
+
+
+def want(k):
+    return oracle[json.dumps(k)][1].encode("latin-1").decode(
+        "utf-8", "replace")
+
+
+def compare(what, keys, got):
+    wrong = []
+    for k, text in zip(keys, got):
+        if text != want(k):
+            wrong.append((k, want(k), text))
+    wrong += [(k, want(k), None) for k in keys[len(got):]]
+    ok(not wrong, f"{what}: {len(keys) - len(wrong)} of {len(keys)} "
+       f"byte-identical, {len(wrong)} mismatches",
+       "\n".join(f"{k}\n--- get_maintainer.pl\n{w}--- maintstat\n{g}"
+                 for k, w, g in wrong[:5]))
+    print(f"# {what}: {len(wrong)} mismatches of {len(keys)}")
+    return len(wrong)
+
+
+total = 0
+got, r = ours_each(["--paths", "-"], [],
+                   stdin="\n".join(sample).encode())
+ok(got is not None and len(got) == len(sample),
+   "maintainers --each answers every sampled file", r.err[-2000:])
+total += compare("files (-f)", [["-f", s] for s in sample], got or [])
+
+got, r = ours_each(["--patches"], patch_files)
+ok(got is not None and len(got) == len(patch_files),
+   "maintainers --each answers every patch", r.err[-2000:])
+n = len(patches)
+total += compare("patches", [[p] for p in patch_files[:n]],
+                 (got or [])[:n])
+total += compare("mboxes of five patches", [[p] for p in patch_files[n:]],
+                 (got or [])[n:])
+
+for sw in SWITCHES:
+    keys, texts = [], []
+    for inp in switch_inputs:
+        keys.append(sw + inp)
+        ours = ["--paths", inp[1]] if inp[0] == "-f" else \
+            ["--patches", inp[0]]
+        g, r = ours_each(sw, ours)
+        texts.append(g[0] if g else None)
+    total += compare(" ".join(sw), keys, texts)
+
+print(f"# total mismatches against get_maintainer.pl: {total}")
+
+# the plain (non --each) text output of one run is the same bytes
+r = run("maintainers", "--tree", TREE, "--patches", patch_files[0])
+eq(r.out, want([patch_files[0]]),
+   "without --each, the text is get_maintainer.pl's own")
+done()
