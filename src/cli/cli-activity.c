@@ -279,24 +279,20 @@ void cli_act_print_entry(FILE *fp, const struct ms_act_entry *e,
 }
 
 int cli_act_select(const char *cmd, const struct ms_activity *a, int argc,
-		   char **argv, struct ms_activity_query *q,
+		   char **argv, const struct cli_strings *files,
+		   struct ms_activity_query *q,
 		   const struct maint_entry ***sel)
 {
-	const struct maint_file *mf = ms_activity_maintainers(a);
+	size_t nr;
+	int rc = cli_select_entries(cmd, ms_activity_maintainers(a),
+				    ms_activity_index(a), argc, argv, files,
+				    sel, &nr);
 
-	*sel = NULL;
-	if (!argc)
-		return CLI_CONTINUE;
-	*sel = g_new(const struct maint_entry *, (size_t)argc);
-	for (int i = 0; i < argc; i++) {
-		(*sel)[i] = maint_file_find(mf, argv[i]);
-		if (!(*sel)[i])
-			return cli_usage_error(cmd, "no entry '%s' in "
-					       "MAINTAINERS", argv[i]);
+	if (rc == CLI_CONTINUE && *sel) {
+		q->entries = *sel;
+		q->nr_entries = nr;
 	}
-	q->entries = *sel;
-	q->nr_entries = (size_t)argc;
-	return CLI_CONTINUE;
+	return rc;
 }
 
 void cli_act_json_counts(struct ms_out *o, const char *key,

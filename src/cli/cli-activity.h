@@ -89,7 +89,8 @@ struct maint_entry;
  * error.  Returns CLI_CONTINUE or an exit code.
  */
 int cli_act_select(const char *cmd, const struct ms_activity *a, int argc,
-		   char **argv, struct ms_activity_query *q,
+		   char **argv, const struct cli_strings *files,
+		   struct ms_activity_query *q,
 		   const struct maint_entry ***sel);
 
 struct ms_act_person;

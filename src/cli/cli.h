@@ -201,6 +201,27 @@ struct cli_store_opts {
 	{ CLI_OPT_INT, "db-wait", 0, &(o)->wait, "SECONDS", \
 	  "wait this long for another run using the store (default 30)" }
 
+struct maint_entry;
+
+/*
+ * Entry selection, the same in every command that takes ENTRY arguments
+ * (cli-entries.c).  Each name picks the entry of that exact name, else
+ * the one whose name equals it case-insensitively, else the one entry it
+ * is a prefix of, else the one entry containing it; each --file PATH adds
+ * the entries matching PATH (needs `idx`).  An unknown or ambiguous name
+ * is a usage error listing up to five candidates.  Returns CLI_CONTINUE
+ * with the entries, without repeats, in *out (g_free the array; NULL when
+ * none was asked for) or EXIT_USAGE after printing the error.
+ */
+int cli_select_entries(const char *cmd, const struct maint_file *mf,
+		       const struct maint_index *idx, int argc, char **argv,
+		       const struct cli_strings *files,
+		       const struct maint_entry ***out, size_t *nr);
+
+#define CLI_ENTRY_FILE_OPTION(v) \
+	{ CLI_OPT_STRING_LIST, "file", 0, (v), "PATH", \
+	  "select the entries of PATH (repeatable)" }
+
 struct ms_store;
 
 /*

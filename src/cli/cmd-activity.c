@@ -108,6 +108,7 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e,
 int cmd_activity(int argc, char **argv)
 {
 	struct cli_act_opts ao = { 0 };
+	struct cli_strings files = { 0 };
 	struct cli_strings archives = { 0 };
 	bool json = false;
 	const char *inactive_arg = NULL, *by = NULL, *tags = NULL;
@@ -122,6 +123,7 @@ int cmd_activity(int argc, char **argv)
 		{ CLI_OPT_STRING_LIST, "archive", 0, &archives, "PATH",
 		  "list archives: add list facts (see maintstat review)" },
 		CLI_ACT_SERIES_OPTIONS(&by, &tags),
+		CLI_ENTRY_FILE_OPTION(&files),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -147,7 +149,7 @@ int cmd_activity(int argc, char **argv)
 	rc = cli_act_load("activity", &ao, 5, &a, &q.since, &q.until);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	rc = cli_act_select("activity", a, argc, argv, &q, &sel);
+	rc = cli_act_select("activity", a, argc, argv, &files, &q, &sel);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	if (ms_act_parse_before(inactive_arg ? inactive_arg : "5y", q.until,

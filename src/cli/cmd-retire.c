@@ -152,6 +152,7 @@ static int write_series(const char *dir, const struct retire_series *s)
 int cmd_retire(int argc, char **argv)
 {
 	struct cli_act_opts ao = { 0 };
+	struct cli_strings files = { 0 };
 	struct cli_strings archives = { 0 };
 	const char *inactive_arg = "5y", *keep_file = NULL, *from_arg = NULL;
 	const char *outdir = ".";
@@ -176,6 +177,7 @@ int cmd_retire(int argc, char **argv)
 		  "write the patches here (default: .)" },
 		{ CLI_OPT_FLAG, "no-credits", 0, &no_credits, NULL,
 		  "leave CREDITS alone (for a revision without one)" },
+		CLI_ENTRY_FILE_OPTION(&files),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -279,7 +281,7 @@ int cmd_retire(int argc, char **argv)
 	rc = cli_act_load("retire", &ao, 5, &a, &q.since, &q.until);
 	if (rc != CLI_CONTINUE)
 		goto done_early;
-	rc = cli_act_select("retire", a, argc, argv, &q, &sel);
+	rc = cli_act_select("retire", a, argc, argv, &files, &q, &sel);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	if (ms_act_parse_before(inactive_arg, q.until, &q.active_since) < 0) {

@@ -945,6 +945,7 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	struct cli_rev_opts ro = { 0 };
 	struct cli_tree_opts to = { 0 };
 	bool json = false;
+	struct cli_strings files = { 0 };
 	long ignore_days = 14, target_hours = 48;
 	const char *list_url = NULL, *aliases_file = NULL;
 	const char *by = NULL, *release_tags = "v*";
@@ -985,6 +986,7 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		{ CLI_OPT_STRING, "foreign-subject", 0, &foreign_subject,
 		  "REGEX", "patches whose subject matches belong to another "
 		  "project too" },
+		CLI_ENTRY_FILE_OPTION(&files),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -1065,19 +1067,17 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	rc = cli_read_files(&io.mailmaps, &mailmaps, &mailmap_lens);
 	if (rc != CLI_CONTINUE)
 		goto out;
-	if (argc) {
-		sel = g_new(const struct maint_entry *, (size_t)argc);
-		for (int i = 0; i < argc; i++) {
-			sel[i] = maint_file_find(tree.mf, argv[i]);
-			if (!sel[i]) {
-				rc = cli_usage_error("review", "no entry '%s' "
-						     "in MAINTAINERS",
-						     argv[i]);
-				goto out;
-			}
+	{
+		size_t nr_sel;
+
+		rc = cli_select_entries("review", tree.mf, tree.idx, argc,
+					argv, &files, &sel, &nr_sel);
+		if (rc != CLI_CONTINUE)
+			goto out;
+		if (sel) {
+			rvo.entries = sel;
+			rvo.nr_entries = nr_sel;
 		}
-		rvo.entries = sel;
-		rvo.nr_entries = (size_t)argc;
 	}
 	map = ms_review_map_new(tree.mf, tree.idx, &diags);
 	ms_review_map_foreign_subject(map, foreign_re);

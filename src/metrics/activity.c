@@ -796,6 +796,11 @@ const struct maint_file *ms_activity_maintainers(const struct ms_activity *a)
 	return a->mf;
 }
 
+const struct maint_index *ms_activity_index(const struct ms_activity *a)
+{
+	return a->idx;
+}
+
 struct ms_ident *ms_activity_ident(const struct ms_activity *a)
 {
 	return a->ident;

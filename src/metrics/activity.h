@@ -72,6 +72,8 @@ int64_t ms_activity_newest(const struct ms_activity *a);
 size_t ms_activity_nr_commits(const struct ms_activity *a);
 /* The MAINTAINERS entries, borrowed. */
 const struct maint_file *ms_activity_maintainers(const struct ms_activity *a);
+/* The matching index of those entries, borrowed. */
+const struct maint_index *ms_activity_index(const struct ms_activity *a);
 /* The identity resolver, borrowed (not thread-safe). */
 struct ms_ident *ms_activity_ident(const struct ms_activity *a);
 /*
