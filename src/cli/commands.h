@@ -8,6 +8,7 @@
 
 int cmd_sections(int argc, char **argv);
 int cmd_maintainers(int argc, char **argv);
+int cmd_entries(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
 int cmd_activity(int argc, char **argv);

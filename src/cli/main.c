@@ -21,6 +21,8 @@ static const struct command commands[] = {
 	  "list the MAINTAINERS entries that match each path" },
 	{ "maintainers", cmd_maintainers,
 	  "who to Cc for some paths or a patch (get_maintainer.pl)" },
+	{ "entries", cmd_entries,
+	  "list the MAINTAINERS entries, their status and reach" },
 	{ "coverage", cmd_coverage,
 	  "report on the MAINTAINERS file's own health" },
 	{ "mail", cmd_mail,

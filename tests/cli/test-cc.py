@@ -239,6 +239,34 @@ r = mm("--maintainers", kw, "--no-rolestats", "--no-l", "--no-keywords",
        kwpatch)
 eq(r.out, f"{LINUS}\n", "--no-keywords")
 
+# --- entries ----------------------------------------------------------------
+r = run("entries", "--tree", tree, "--json")
+eq(r.rc, 0, "entries: exit 0")
+ents = {e["name"]: e for e in r.json()["entries"]}
+eq(len(ents), 7, "entries: every entry of the file")
+a = ents["ALPHA DRIVER"]
+eq((a["status"], a["maintainers"], a["reviewers"], a["lists"], a["files"]),
+   ("Maintained", 1, 1, 1, 2),
+   "ALPHA DRIVER: S:, M:/R:/L: counts, 2 files (X: drops legacy/)")
+eq(a["line"], 10, "ALPHA DRIVER: the line of its name")
+eq(ents["BETA SUBSYSTEM"]["files"], 2, "BETA SUBSYSTEM: two files")
+eq(ents["NO PATTERNS AT ALL"]["files"], 0, "no patterns: no files")
+eq(ents["THE REST"]["files"], len(FILES) + 1, "THE REST: every file")
+eq(ents["NO PATTERNS AT ALL"]["status"], "Orphan", "the S: value")
+r = run("entries", "--tree", tree, "--json", "alpha")
+eq([e["name"] for e in r.json()["entries"]],
+   ["ALPHA DRIVER", "ALPHA DRIVER CORE"], "entries PATTERN: substring")
+r = run("entries", "--tree", tree, "--json", "*t?o")
+eq([e["name"] for e in r.json()["entries"]], ["BETA TOO"],
+   "entries PATTERN: a glob over the whole name, any case")
+r = run("entries", "--tree", tree, "nothing-like-this")
+eq(r.rc, 1, "entries: a pattern matching nothing exits 1")
+r = run("entries", "--tree", tree, "a", "b")
+eq(r.rc, 2, "entries: two patterns are a usage error")
+r = run("entries", "--tree", tree, "beta too")
+ok("BETA TOO\n  " in r.out and ":31  Odd Fixes  M:1 R:0 L:0  1 file\n"
+   in r.out, "entries: text form", r.out)
+
 for d in (tree, work):
     shutil.rmtree(d, ignore_errors=True)
 done()

@@ -1,0 +1,175 @@
+/*
+ * cmd-entries.c - maintstat entries: every MAINTAINERS entry with where it
+ * is, its status, how many M:, R: and L: it lists and how many files of
+ * the tree it covers; optionally only those whose name matches a pattern.
+ */
+#include "cli.h"
+#include "commands.h"
+#include "maintainers.h"
+#include "output.h"
+#include "tree.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct cli_command_help help = {
+	"maintstat entries [--tree DIR | --repo GITDIR [--rev REV]] [options] "
+	"[PATTERN]",
+	"List the MAINTAINERS entries: file and line, status (S:), the number\n"
+	"of maintainers (M:), reviewers (R:) and lists (L:), and the files of\n"
+	"the tree each matches (get_maintainer.pl's matching; an X: excludes).\n"
+	"PATTERN keeps the entries whose name contains it, ignoring case, or,\n"
+	"when it has '*', '?' or '[', whose whole name matches it as a glob.",
+};
+
+struct row {
+	const struct maint_entry *e;
+	const char *status;
+	size_t m, r, l, files;
+};
+
+static bool is_glob(const char *p)
+{
+	return strpbrk(p, "*?[") != NULL;
+}
+
+static bool name_matches(const char *name, const char *pattern,
+			 GPatternSpec *glob)
+{
+	char *n = g_utf8_casefold(name, -1);
+	bool m;
+
+	if (glob) {
+		m = g_pattern_spec_match_string(glob, n);
+	} else {
+		char *p = g_utf8_casefold(pattern, -1);
+
+		m = strstr(n, p) != NULL;
+		g_free(p);
+	}
+	g_free(n);
+	return m;
+}
+
+int cmd_entries(int argc, char **argv)
+{
+	struct cli_tree_opts topts = { 0 };
+	bool json = false, no_files = false;
+	const struct cli_option opts[] = {
+		CLI_TREE_OPTIONS(&topts),
+		{ CLI_OPT_FLAG, "no-files", 0, &no_files, NULL,
+		  "do not count the files of each entry (faster)" },
+		CLI_OPT_JSON(&json),
+		CLI_OPTION_END,
+	};
+	const char *pattern = NULL;
+	GPatternSpec *glob = NULL;
+	struct cli_tree ct;
+	struct row *rows;
+	size_t n, nr_rows = 0;
+	struct ms_out *o;
+	int rc;
+
+	rc = cli_parse_options(&argc, &argv, opts, &help);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (argc > 1)
+		return cli_usage_error("entries", "one PATTERN at most");
+	if (argc == 1) {
+		pattern = argv[0];
+		if (is_glob(pattern)) {
+			char *p = g_utf8_casefold(pattern, -1);
+
+			glob = g_pattern_spec_new(p);
+			g_free(p);
+		}
+	}
+	rc = cli_tree_open("entries", &topts, NULL, &ct);
+	if (rc != CLI_CONTINUE)
+		goto done;
+
+	n = maint_file_nr_entries(ct.mf);
+	rows = g_new0(struct row, n ? n : 1);
+	for (size_t i = 0; i < n; i++) {
+		const struct maint_entry *e = maint_file_entry(ct.mf, i);
+		struct row *r = &rows[i];
+
+		r->e = e;
+		for (size_t k = 0; k < e->nr_fields; k++) {
+			switch (e->fields[k].key) {
+			case 'S': r->status = e->fields[k].value; break;
+			case 'M': r->m++; break;
+			case 'R': r->r++; break;
+			case 'L': r->l++; break;
+			default: break;
+			}
+		}
+	}
+	if (!no_files) {
+		struct maint_match *m = g_new(struct maint_match, n + 1);
+
+		for (size_t i = 0; i < ms_tree_nr_files(ct.tree); i++) {
+			size_t k = maint_index_match_depth(
+				ct.idx, ms_tree_path(ct.tree, i), m, n + 1);
+
+			for (size_t j = 0; j < k && j <= n; j++)
+				rows[m[j].entry->index].files++;
+		}
+		g_free(m);
+	}
+
+	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
+	ms_out_begin_document(o);
+	if (json) {
+		ms_out_kv_string(o, "tree", ms_tree_root(ct.tree));
+		if (!no_files)
+			ms_out_kv_int(o, "files_total",
+				      (int64_t)ms_tree_nr_files(ct.tree));
+		ms_out_key(o, "entries");
+		ms_out_begin_list(o);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+
+		if (pattern && !name_matches(r->e->name, pattern, glob))
+			continue;
+		nr_rows++;
+		if (json) {
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "name", r->e->name);
+			ms_out_kv_string(o, "file", r->e->file);
+			ms_out_kv_int(o, "line", r->e->line);
+			ms_out_kv_string(o, "status", r->status);
+			ms_out_kv_int(o, "maintainers", (int64_t)r->m);
+			ms_out_kv_int(o, "reviewers", (int64_t)r->r);
+			ms_out_kv_int(o, "lists", (int64_t)r->l);
+			if (!no_files)
+				ms_out_kv_int(o, "files", (int64_t)r->files);
+			ms_out_end_object(o);
+			continue;
+		}
+		fprintf(ms_out_fp(o), "%s\n  %s:%u  %s  M:%zu R:%zu L:%zu",
+			r->e->name, r->e->file, r->e->line,
+			r->status ? r->status : "(no S:)", r->m, r->r, r->l);
+		if (!no_files)
+			fprintf(ms_out_fp(o), "  %zu file%s", r->files,
+				r->files == 1 ? "" : "s");
+		fputc('\n', ms_out_fp(o));
+	}
+	if (json) {
+		ms_out_end_list(o);
+	} else {
+		fprintf(ms_out_fp(o), "%zu of %zu entries\n", nr_rows, n);
+	}
+	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
+	ms_out_free(o);
+	g_free(rows);
+	cli_tree_close(&ct);
+	if (rc == EXIT_OK && pattern && !nr_rows)
+		rc = cli_error("no entry name matches '%s'", pattern);
+done:
+	if (glob)
+		g_pattern_spec_free(glob);
+	return rc;
+}
