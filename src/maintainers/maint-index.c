@@ -198,14 +198,62 @@ static void free_bucket(gpointer p)
 	g_array_free(p, TRUE);
 }
 
+/*
+ * Xen's get_maintainer.pl expands shell braces in F:/X: first
+ * ("xen/common/{kexec,kimage}.c" -> "xen/common/(kexec|kimage).c"), with
+ * these two substitutions: commas become '|' one at a time while a brace
+ * holds more than one, then "{x|y,z}" becomes "(x|y|z)".  The kernel's
+ * script has no such F: values, so doing it for every project changes
+ * nothing there.  Returns a new string.
+ */
+static char *expand_braces(const char *v)
+{
+	static gsize once;
+	static GRegex *many, *last;
+	char *s = g_strdup(v);
+
+	if (!strchr(v, '{'))
+		return s;
+	if (g_once_init_enter(&once)) {
+		many = g_regex_new("([^\\\\])\\{(|[^},]*[^,\\\\]),"
+				   "((|[^},]*[^,\\\\]),(|[^}]*[^\\\\]))\\}",
+				   G_REGEX_RAW, 0, NULL);
+		last = g_regex_new("([^\\\\])\\{(|[^},]*[^,\\\\]),"
+				   "(|[^}]*[^\\\\])\\}", G_REGEX_RAW, 0, NULL);
+		g_once_init_leave(&once, 1);
+	}
+	for (int guard = 0; many && guard < 1000; guard++) {
+		char *n = g_regex_replace(many, s, -1, 0, "\\1{\\2|\\3}", 0,
+					  NULL);
+
+		if (!n || !strcmp(n, s)) {
+			g_free(n);
+			break;
+		}
+		g_free(s);
+		s = n;
+	}
+	if (last) {
+		char *n = g_regex_replace(last, s, -1, 0, "\\1(\\2|\\3)", 0,
+					  NULL);
+
+		if (n) {
+			g_free(s);
+			s = n;
+		}
+	}
+	return s;
+}
+
 static bool compile_file_pattern(struct maint_index *idx, struct pattern *p,
 				 const struct maint_field *f,
 				 struct ms_diags *diags)
 {
-	GString *conv = perl_convert(f->value);
+	char *value = expand_braces(f->value);
+	GString *conv = perl_convert(value);
 	bool plain = true;
 
-	for (const char *c = f->value; *c; c++)
+	for (const char *c = value; *c; c++)
 		if (is_regex_meta(*c))
 			plain = false;
 	/*
@@ -224,7 +272,7 @@ static bool compile_file_pattern(struct maint_index *idx, struct pattern *p,
 		p->depth = -1;
 	if (plain) {
 		p->kind = PAT_GLOB;
-		p->glob = g_strdup(f->value);
+		p->glob = g_strdup(value);
 		if (p->trailing_slash && !g_str_has_suffix(p->glob, "/")) {
 			char *g = g_strconcat(p->glob, "/", NULL);
 
@@ -244,10 +292,12 @@ static bool compile_file_pattern(struct maint_index *idx, struct pattern *p,
 				     f->key, f->value, err->message);
 			g_error_free(err);
 			g_string_free(conv, TRUE);
+			g_free(value);
 			return false;
 		}
 	}
 	g_string_free(conv, TRUE);
+	g_free(value);
 	return true;
 }
 

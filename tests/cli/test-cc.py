@@ -239,6 +239,31 @@ r = mm("--maintainers", kw, "--no-rolestats", "--no-l", "--no-keywords",
        kwpatch)
 eq(r.out, f"{LINUS}\n", "--no-keywords")
 
+# --- Xen's brace alternations in F:/X: ----------------------------------------
+xen = tmpdir()
+for f in ("xen/common/kexec.c", "xen/common/kimage.c", "xen/common/other.c",
+          "xen/common/kexecX.c", "xen/include/xen/kimage.h"):
+    os.makedirs(os.path.join(xen, os.path.dirname(f)), exist_ok=True)
+    open(os.path.join(xen, f), "w").close()
+with open(os.path.join(xen, "MAINTAINERS"), "w") as f:
+    f.write("KEXEC\nM:\tKay Exec <kay@example.org>\nS:\tSupported\n"
+            "F:\txen/common/{kexec,kimage}.c\n"
+            "F:\txen/include/xen/{kexec,kimage,kboot}.h\n"
+            "X:\txen/common/{a,b,c,other}.c\n\n"
+            "THE REST\nM:\tRest <rest@example.org>\nS:\tSupported\n"
+            "F:\t*\nF:\t*/\n")
+r = run("sections", "--json", xen, "xen/common/kexec.c", "xen/common/kimage.c",
+        "xen/common/kexecX.c", "xen/include/xen/kimage.h")
+eq([p["sections"] for p in r.json()["paths"]],
+   [["KEXEC", "THE REST"], ["KEXEC", "THE REST"], ["THE REST"],
+    ["KEXEC", "THE REST"]],
+   "F: {a,b} and {a,b,c} are alternations, as Xen's get_maintainer.pl has")
+r = run("maintainers", "--tree", xen, "--no-rolestats", "xen/common/other.c")
+eq(r.out, "Rest <rest@example.org>\n", "X: {a,b,c,d} excludes as well")
+r = run("coverage", "--tree", xen, "--json")
+eq(r.rc, 0, "coverage reads braces too")
+shutil.rmtree(xen, ignore_errors=True)
+
 # --- entries ----------------------------------------------------------------
 r = run("entries", "--tree", tree, "--json")
 eq(r.rc, 0, "entries: exit 0")
