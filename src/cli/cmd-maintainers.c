@@ -33,6 +33,7 @@ struct opts {
 	bool no_rolestats, roles, no_remove_duplicates, no_mailmap;
 	bool no_keywords, file_emails, chief_penguins, no_multiline;
 	bool scm, status, subsystem, web, paths, patches, json, each;
+	bool to_cc;
 	const char *separator;
 };
 
@@ -236,11 +237,35 @@ static const char *kind_name(char kind)
 	}
 }
 
+/*
+ * git send-email arguments, one a line, quoted for the shell: --to for
+ * maintainers (and supporters, odd fixers...: every M:), --cc for
+ * reviewers, lists and addresses found in files.
+ */
+static char *answer_to_cc(const struct maint_cc *cc)
+{
+	GString *out = g_string_new(NULL);
+
+	for (size_t i = 0; i < maint_cc_nr_lines(cc); i++) {
+		const struct maint_cc_line *l = maint_cc_line(cc, i);
+		char *q = g_shell_quote(l->email);
+
+		g_string_append_printf(out, "%s=%s\n",
+				       l->kind == 'M' ? "--to" : "--cc", q);
+		g_free(q);
+	}
+	return g_string_free(out, FALSE);
+}
+
 /* What get_maintainer.pl prints for the same question. */
 static char *answer_text(const struct maint_cc *cc, const struct opts *op,
 			 bool roles)
 {
-	GString *out = g_string_new(NULL);
+	GString *out;
+
+	if (op->to_cc)
+		return answer_to_cc(cc);
+	out = g_string_new(NULL);
 	bool multiline = !op->no_multiline &&
 			 (!op->separator || !strcmp(op->separator, ", "));
 	const char *sep = op->separator ? op->separator : ", ";
@@ -374,6 +399,9 @@ int cmd_maintainers(int argc, char **argv)
 		  "also print the entry names" },
 		{ CLI_OPT_FLAG, "web", 0, &op.web, NULL,
 		  "also print the W: pages" },
+		{ CLI_OPT_FLAG, "to-cc", 0, &op.to_cc, NULL,
+		  "print git send-email arguments: --to for maintainers, "
+		  "--cc for the rest" },
 		{ CLI_OPT_FLAG, "each", 0, &op.each, NULL,
 		  "answer for each argument (each path of '-') on its own, "
 		  "as separate runs would" },

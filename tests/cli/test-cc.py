@@ -102,6 +102,13 @@ eq(doc["text"], f"{ALICE} (maintainer:ALPHA DRIVER)\n"
    "JSON: the text get_maintainer.pl prints")
 eq(doc["subsystem"], ["ALPHA DRIVER", "THE REST"], "JSON: the entries")
 
+r = mm("--to-cc", "drivers/alpha/main.c")
+import shlex  # noqa: E402
+eq(shlex.split(r.out), [f"--to={ALICE}", f"--cc={BOB}", f"--to={LINUS}",
+                        f"--cc={ALPHA_L}", f"--cc={LKML}"],
+   "--to-cc: --to for M: people, --cc for reviewers and lists, "
+   "shell-quoted")
+
 # --- patches ------------------------------------------------------------------
 
 
