@@ -23,6 +23,7 @@ questions is also put to the copy one process each, and must get the same
 bytes, so the loop is checked too.  Answers are cached in $MS_CACHE, keyed
 by MAINTAINERS, .mailmap, the script and the inputs.
 """
+import concurrent.futures
 import gzip
 import hashlib
 import json
@@ -30,11 +31,14 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import run, ok, eq, done, skip_all  # noqa: E402
 
 TREE = os.environ.get("MS_LINUX_TREE")
-CACHE = os.environ.get("MS_CACHE") or "/tmp"
+# beside the tree (make check's cache) unless told: one oracle per machine
+CACHE = os.environ.get("MS_CACHE") or os.path.dirname(
+    os.path.abspath(TREE or "/tmp/x"))
 SLICE = os.environ.get("MS_RDMA_SLICE",
                        "/work/shared/data/linux-rdma-2023.mbox.gz")
 if not TREE or not os.path.exists(os.path.join(TREE, "MAINTAINERS")):
@@ -139,7 +143,7 @@ switch_patches = patch_files[:6]
 def oracle_batch(sw, paths, as_files):
     """get_maintainer.pl's answers to `paths`, one process: a list of
     (exit status, text)."""
-    qf = os.path.join(work, "queue-%d" % os.getpid())
+    qf = tempfile.mktemp(prefix="queue-", dir=work)
     with open(qf, "w") as f:
         f.write("\n".join(paths) + "\n")
     p = subprocess.run(["perl", batch_pl, *BASE, *sw,
@@ -173,9 +177,16 @@ else:
     for sw in SWITCHES:
         groups.append((sw, switch_files, True))
         groups.append((sw, switch_patches, False))
-    oracle = {}
+    # big groups in chunks, so every core has a share
+    chunks = []
     for sw, paths, as_files in groups:
-        answers = oracle_batch(sw, paths, as_files)
+        for i in range(0, len(paths), 400):
+            chunks.append((sw, paths[i:i + 400], as_files))
+    with concurrent.futures.ThreadPoolExecutor(
+            max_workers=os.cpu_count()) as ex:
+        results = list(ex.map(lambda c: oracle_batch(*c), chunks))
+    oracle = {}
+    for (sw, paths, as_files), answers in zip(chunks, results):
         for path, a in zip(paths, answers):
             oracle[key(sw, path, as_files)] = a
         for path in paths[len(answers):]:
