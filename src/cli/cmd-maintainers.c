@@ -3,6 +3,8 @@
  * patches, byte for byte as scripts/get_maintainer.pl --no-git
  * --no-git-fallback prints it.
  */
+#include "activity.h"
+#include "cli-activity.h"
 #include "cli.h"
 #include "commands.h"
 #include "maint-cc.h"
@@ -33,7 +35,8 @@ struct opts {
 	bool no_rolestats, roles, no_remove_duplicates, no_mailmap;
 	bool no_keywords, file_emails, chief_penguins, no_multiline;
 	bool scm, status, subsystem, web, paths, patches, json, each;
-	bool to_cc;
+	bool to_cc, activity, active_only;
+	const char *inactive_after;
 	const char *separator;
 };
 
@@ -188,6 +191,139 @@ static bool read_inputs(GArray *inputs, const struct cli_tree *ct,
 	return ok;
 }
 
+/* "--to='Name <addr>'": one git send-email argument, quoted for the shell */
+static char *send_email_arg(const char *flag, const char *who)
+{
+	char *q = g_shell_quote(who);
+	char *r = g_strdup_printf("%s=%s", flag, q);
+
+	g_free(q);
+	return r;
+}
+
+/*
+ * --activity: what the history says of the people of one answer.  The
+ * facts come from the activity model (activity.h), as `maintstat
+ * activity` reports them; a person is called inactive only when the
+ * history knows their address at all (seen_anywhere) and shows nothing of
+ * theirs in the entry since --inactive-after.
+ */
+struct act_ctx {
+	struct ms_activity *a;
+	struct ms_activity_query q;
+	struct ms_act_entry *ents;   /* of the current answer */
+	size_t nr;
+	bool done_defacto;           /* printed for the current answer */
+};
+
+static void act_compute(struct act_ctx *ac, const struct maint_cc *cc)
+{
+	const struct maint_entry **sel;
+	size_t n = maint_cc_nr_entries(cc);
+
+	ms_act_entries_free(ac->ents, ac->nr);
+	ac->ents = NULL;
+	ac->nr = 0;
+	if (!n)
+		return;
+	sel = g_new(const struct maint_entry *, n);
+	for (size_t i = 0; i < n; i++)
+		sel[i] = maint_cc_entry(cc, i);
+	ac->q.entries = sel;
+	ac->q.nr_entries = n;
+	if (ms_activity_query(ac->a, &ac->q, &ac->ents, &ac->nr) < 0) {
+		cli_warning("%s", ms_error_last());
+		ac->ents = NULL;
+		ac->nr = 0;
+	}
+	g_free(sel);
+	ac->q.entries = NULL;
+}
+
+static const struct ms_act_entry *act_entry(const struct act_ctx *ac,
+					    const struct maint_entry *e)
+{
+	for (size_t i = 0; ac && i < ac->nr; i++)
+		if (ac->ents[i].entry == e)
+			return &ac->ents[i];
+	return NULL;
+}
+
+/* The listed person a line stands for (by address, then by name). */
+static const struct ms_act_person *act_person(const struct act_ctx *ac,
+					      const struct maint_cc_line *l)
+{
+	const struct ms_act_entry *ae;
+
+	if (l->kind != 'M' && l->kind != 'R')
+		return NULL;
+	ae = act_entry(ac, l->entry);
+	for (size_t i = 0; ae && i < ae->nr_people; i++)
+		if (!g_ascii_strcasecmp(ae->people[i].email, l->address))
+			return &ae->people[i];
+	for (size_t i = 0; ae && i < ae->nr_people; i++)
+		if (*ae->people[i].name && *l->name &&
+		    strstr(l->name, ae->people[i].name))
+			return &ae->people[i];
+	return NULL;
+}
+
+static bool act_inactive(const struct ms_act_person *p)
+{
+	return p && p->inactive && p->seen_anywhere;
+}
+
+/*
+ * The de-facto reviewers: the entry's top Reviewed-by/Acked-by givers of
+ * the window who are not listed, once each, after the people (before the
+ * lists, as get_maintainer.pl puts people first).
+ */
+static void act_add_defacto(struct act_ctx *ac, const struct maint_cc *cc,
+			    GPtrArray *items, bool roles, bool to_cc)
+{
+	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+
+	if (ac->done_defacto) {
+		g_hash_table_destroy(seen);
+		return;
+	}
+	ac->done_defacto = true;
+	for (size_t i = 0; i < maint_cc_nr_lines(cc); i++)
+		g_hash_table_add(seen, g_ascii_strdown(
+			maint_cc_line(cc, i)->address, -1));
+	for (size_t i = 0; i < ac->nr; i++) {
+		const struct ms_act_entry *ae = &ac->ents[i];
+
+		for (size_t k = 0; k < ae->nr_top_reviewers; k++) {
+			const struct ms_act_count *c = &ae->top_reviewers[k];
+			char *lc = g_ascii_strdown(c->email, -1);
+			char *who;
+
+			if (!*c->email || g_hash_table_contains(seen, lc)) {
+				g_free(lc);
+				continue;
+			}
+			g_hash_table_add(seen, lc);
+			who = *c->name ? g_strdup_printf("%s <%s>", c->name,
+							  c->email) :
+				g_strdup(c->email);
+			if (to_cc)
+				g_ptr_array_add(items,
+						send_email_arg("--cc", who));
+			else if (roles)
+				g_ptr_array_add(items, g_strdup_printf(
+					"%s (de-facto reviewer:%s, %zu "
+					"review%s)", who, ae->entry->name,
+					c->count, c->count == 1 ? "" : "s"));
+			else
+				g_ptr_array_add(items, g_strdup(who));
+			g_free(who);
+		}
+	}
+	g_hash_table_destroy(seen);
+}
+
 /* Look up `inputs` [from, to) together, as one get_maintainer.pl run. */
 static struct maint_cc *look_up(const struct cli_tree *ct,
 				const struct maint_cc_opts *co,
@@ -248,22 +384,22 @@ static char *answer_to_cc(const struct maint_cc *cc)
 
 	for (size_t i = 0; i < maint_cc_nr_lines(cc); i++) {
 		const struct maint_cc_line *l = maint_cc_line(cc, i);
-		char *q = g_shell_quote(l->email);
+		char *a = send_email_arg(l->kind == 'M' ? "--to" : "--cc",
+					 l->email);
 
-		g_string_append_printf(out, "%s=%s\n",
-				       l->kind == 'M' ? "--to" : "--cc", q);
-		g_free(q);
+		g_string_append_printf(out, "%s\n", a);
+		g_free(a);
 	}
 	return g_string_free(out, FALSE);
 }
 
 /* What get_maintainer.pl prints for the same question. */
 static char *answer_text(const struct maint_cc *cc, const struct opts *op,
-			 bool roles)
+			 bool roles, struct act_ctx *ac)
 {
 	GString *out;
 
-	if (op->to_cc)
+	if (op->to_cc && !ac)
 		return answer_to_cc(cc);
 	out = g_string_new(NULL);
 	bool multiline = !op->no_multiline &&
@@ -275,11 +411,38 @@ static char *answer_text(const struct maint_cc *cc, const struct opts *op,
 
 	for (size_t i = 0; i < maint_cc_nr_lines(cc); i++) {
 		const struct maint_cc_line *l = maint_cc_line(cc, i);
+		const struct ms_act_person *p = ac ? act_person(ac, l) : NULL;
+		char *note = NULL;
 
-		g_ptr_array_add(items, roles ?
-				g_strdup_printf("%s (%s)", l->email, l->role) :
+		if (ac && l->kind == 'L')
+			act_add_defacto(ac, cc, items, roles, op->to_cc);
+		if (act_inactive(p)) {
+			char d[32];
+
+			if (op->active_only)
+				continue;
+			if (p->has_last) {
+				ms_act_format(p->last_time, p->last_offset,
+					      false, true, d);
+				d[7] = '\0';
+				note = g_strdup_printf(", inactive since %s", d);
+			} else {
+				note = g_strdup(", inactive: nothing in the "
+						"entry");
+			}
+		}
+		if (op->to_cc)
+			g_ptr_array_add(items, send_email_arg(
+				l->kind == 'M' ? "--to" : "--cc", l->email));
+		else
+			g_ptr_array_add(items, roles ?
+				g_strdup_printf("%s (%s%s)", l->email, l->role,
+						note ? note : "") :
 				g_strdup(l->email));
+		g_free(note);
 	}
+	if (ac && !ac->done_defacto)
+		act_add_defacto(ac, cc, items, roles, op->to_cc);
 	if (items->len)
 		output(out, items, multiline, sep);
 	for (size_t k = 0; k < G_N_ELEMENTS(whats); k++) {
@@ -296,9 +459,10 @@ static char *answer_text(const struct maint_cc *cc, const struct opts *op,
 }
 
 static void emit_json(struct ms_out *o, const struct maint_cc *cc,
-		      const struct opts *op, bool roles)
+		      const struct opts *op, bool roles,
+		      struct act_ctx *ac)
 {
-	char *text = answer_text(cc, op, roles);
+	char *text = answer_text(cc, op, roles, ac);
 
 	static const char whats[] = { 'N', 'S', 'T', 'W' };
 	static const char *const keys[] = { "subsystem", "status", "scm",
@@ -323,6 +487,37 @@ static void emit_json(struct ms_out *o, const struct maint_cc *cc,
 		ms_out_kv_string(o, "kind", kind_name(l->kind));
 		ms_out_kv_string(o, "role", l->role);
 		ms_out_kv_string(o, "entry", l->entry ? l->entry->name : NULL);
+		if (ac && (l->kind == 'M' || l->kind == 'R')) {
+			const struct ms_act_person *p = act_person(ac, l);
+
+			ms_out_key(o, "activity");
+			if (!p) {
+				ms_out_null(o);
+			} else {
+				char d[32];
+
+				ms_out_begin_object(o);
+				ms_out_kv_bool(o, "inactive", act_inactive(p));
+				ms_out_kv_bool(o, "seen_anywhere",
+					       p->seen_anywhere);
+				if (p->has_last) {
+					ms_act_format(p->last_time,
+						      p->last_offset, true,
+						      false, d);
+					ms_out_kv_string(o, "last_in_entry",
+							 d);
+				} else {
+					ms_out_kv_null(o, "last_in_entry");
+				}
+				ms_out_kv_int(o, "authored",
+					      (int64_t)p->author.count);
+				ms_out_kv_int(o, "committed",
+					      (int64_t)p->committer.count);
+				ms_out_kv_int(o, "tags",
+					      (int64_t)p->tags.count);
+				ms_out_end_object(o);
+			}
+		}
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
@@ -351,6 +546,7 @@ int cmd_maintainers(int argc, char **argv)
 {
 	struct cli_tree_opts topts = { 0 };
 	struct opts op = { 0 };
+	struct cli_store_opts store = { 0 };
 	const struct cli_option opts[] = {
 		CLI_TREE_OPTIONS(&topts),
 		{ CLI_OPT_FLAG, "paths", 'f', &op.paths, NULL,
@@ -402,6 +598,15 @@ int cmd_maintainers(int argc, char **argv)
 		{ CLI_OPT_FLAG, "to-cc", 0, &op.to_cc, NULL,
 		  "print git send-email arguments: --to for maintainers, "
 		  "--cc for the rest" },
+		{ CLI_OPT_FLAG, "activity", 0, &op.activity, NULL,
+		  "with --repo: mark inactive people from the history and "
+		  "add the entries' de-facto reviewers" },
+		{ CLI_OPT_FLAG, "active-only", 0, &op.active_only, NULL,
+		  "with --activity: leave out the people marked inactive" },
+		{ CLI_OPT_STRING, "inactive-after", 0, &op.inactive_after,
+		  "DURATION|DATE", "with --activity: nothing in the entry since "
+		  "then is inactive (default 5y)" },
+		CLI_STORE_OPTIONS(&store),
 		{ CLI_OPT_FLAG, "each", 0, &op.each, NULL,
 		  "answer for each argument (each path of '-') on its own, "
 		  "as separate runs would" },
@@ -410,6 +615,7 @@ int cmd_maintainers(int argc, char **argv)
 	};
 	struct maint_cc_opts co;
 	GArray *inputs;
+	struct act_ctx act = { 0 }, *ac = NULL;
 	struct cli_tree ct;
 	struct ms_out *o;
 	bool roles;
@@ -446,9 +652,38 @@ int cmd_maintainers(int argc, char **argv)
 		return cli_usage_error("maintainers", "--no-m, --no-r and "
 				       "--no-l leave nothing to print");
 
+	if ((op.active_only || op.inactive_after) && !op.activity)
+		return cli_usage_error("maintainers", "--active-only and "
+				       "--inactive-after need --activity");
+	if (op.activity && !topts.repo)
+		return cli_usage_error("maintainers", "--activity needs --repo "
+				       "GITDIR (the history to read)");
 	rc = cli_tree_open("maintainers", &topts, NULL, &ct);
 	if (rc != CLI_CONTINUE)
 		return rc;
+	if (op.activity) {
+		struct cli_act_opts ao = { 0 };
+
+		ao.repo = topts.repo;
+		ao.rev = topts.rev;
+		ao.store = store;
+		rc = cli_act_load("maintainers", &ao, 5, &act.a, &act.q.since,
+				  &act.q.until);
+		if (rc != CLI_CONTINUE) {
+			cli_tree_close(&ct);
+			return rc;
+		}
+		if (ms_act_parse_before(op.inactive_after ?
+					op.inactive_after : "5y",
+					act.q.until, &act.q.active_since) < 0) {
+			rc = cli_usage_error("maintainers", "--inactive-after: "
+					     "%s", ms_error_last());
+			ms_activity_free(act.a);
+			cli_tree_close(&ct);
+			return rc;
+		}
+		ac = &act;
+	}
 	inputs = g_array_new(FALSE, FALSE, sizeof(struct input));
 	g_array_set_clear_func(inputs, input_clear);
 	if (!read_inputs(inputs, &ct, &op, argc, argv)) {
@@ -469,13 +704,18 @@ int cmd_maintainers(int argc, char **argv)
 			struct maint_cc *cc = look_up(&ct, &co, inputs, i,
 						      i + 1);
 
+			if (ac) {
+				act_compute(ac, cc);
+				ac->done_defacto = false;
+			}
+
 			if (op.json) {
 				ms_out_begin_object(o);
 				ms_out_kv_string(o, "input", in->name);
-				emit_json(o, cc, &op, roles);
+				emit_json(o, cc, &op, roles, ac);
 				ms_out_end_object(o);
 			} else {
-				char *t = answer_text(cc, &op, roles);
+				char *t = answer_text(cc, &op, roles, ac);
 
 				fprintf(ms_out_fp(o), "%s:\n%s\n", in->name, t);
 				g_free(t);
@@ -486,10 +726,13 @@ int cmd_maintainers(int argc, char **argv)
 		struct maint_cc *cc = look_up(&ct, &co, inputs, 0,
 					      inputs->len);
 
+		if (ac)
+			act_compute(ac, cc);
+
 		if (op.json) {
-			emit_json(o, cc, &op, roles);
+			emit_json(o, cc, &op, roles, ac);
 		} else {
-			char *t = answer_text(cc, &op, roles);
+			char *t = answer_text(cc, &op, roles, ac);
 
 			fputs(t, ms_out_fp(o));
 			g_free(t);
@@ -502,6 +745,10 @@ int cmd_maintainers(int argc, char **argv)
 	ms_out_free(o);
 out:
 	g_array_free(inputs, TRUE);
+	if (ac) {
+		ms_act_entries_free(act.ents, act.nr);
+		ms_activity_free(act.a);
+	}
 	cli_tree_close(&ct);
 	return rc;
 }
