@@ -54,6 +54,7 @@ struct maint_cc {
 	GPtrArray *entries;
 	GHashTable *entry_seen;
 	GArray *lines;            /* struct maint_cc_line */
+	GPtrArray *chiefs;        /* "Name:address", @penguin_chief */
 	struct ms_diags *diags;
 };
 
@@ -512,6 +513,46 @@ static GRegex *keyword_re(const char *prefix, const char *value)
 	return r;
 }
 
+/*
+ * @penguin_chief of the tree's own scripts/get_maintainer.pl (U-Boot's
+ * names Tom Rini), else the kernel's: Linus Torvalds.
+ */
+static GPtrArray *read_chiefs(const struct ms_tree *tree)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	GRegex *r = g_regex_new("^push\\(@penguin_chief, \"(.*)\"\\);",
+				G_REGEX_MULTILINE | G_REGEX_RAW, 0, NULL);
+	GMatchInfo *mi = NULL;
+	char *buf;
+	size_t len;
+
+	if (ms_tree_read(tree, "scripts/get_maintainer.pl", &buf, &len) < 0) {
+		ms_error_clear();
+		g_ptr_array_add(out, g_strdup(CHIEF_NAME ":" CHIEF_ADDR));
+		g_regex_unref(r);
+		return out;
+	}
+	g_regex_match_full(r, buf, (gssize)len, 0, 0, &mi, NULL);
+	while (g_match_info_matches(mi)) {
+		char *v = g_match_info_fetch(mi, 1);
+		GString *s = g_string_new(NULL);
+
+		/* a Perl double-quoted string: \@ is @ */
+		for (const char *p = v; *p; p++) {
+			if (*p == '\\' && p[1])
+				p++;
+			g_string_append_c(s, *p);
+		}
+		g_ptr_array_add(out, g_string_free(s, FALSE));
+		g_free(v);
+		g_match_info_next(mi, NULL);
+	}
+	g_match_info_free(mi);
+	g_regex_unref(r);
+	g_free(buf);
+	return out;
+}
+
 struct maint_cc *maint_cc_new(const struct maint_file *mf,
 			      const struct maint_index *idx,
 			      const struct ms_tree *tree,
@@ -587,6 +628,7 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 		cc->values[i] = g_ptr_array_new_with_free_func(g_free);
 	cc->entries = g_ptr_array_new();
 	cc->entry_seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	cc->chiefs = read_chiefs(tree);
 	cc->lines = g_array_new(FALSE, FALSE, sizeof(struct maint_cc_line));
 	g_array_set_clear_func(cc->lines, line_clear);
 	return cc;
@@ -618,6 +660,7 @@ void maint_cc_free(struct maint_cc *cc)
 	g_ptr_array_free(cc->entries, TRUE);
 	g_hash_table_destroy(cc->entry_seen);
 	g_array_free(cc->lines, TRUE);
+	g_ptr_array_free(cc->chiefs, TRUE);
 	g_free(cc);
 }
 
@@ -1207,10 +1250,17 @@ void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 			it->email = d;
 		}
 	}
-	if (cc->o.email) {
-		char *chief = format_email(CHIEF_NAME, CHIEF_ADDR,
-					   cc->o.usename);
+	for (guint c = 0; cc->o.email && c < cc->chiefs->len; c++) {
+		const char *spec = cc->chiefs->pdata[c];
+		const char *colon = strrchr(spec, ':');
+		char *cname = colon ? g_strndup(spec, (gsize)(colon - spec)) :
+			g_strdup("");
+		char *chief = colon ? format_email(cname, colon + 1,
+						   cc->o.usename) : NULL;
 
+		g_free(cname);
+		if (!chief)
+			continue;
 		if (cc->o.chief_penguins) {
 			push_item(cc->email_to, chief, "chief penguin", 'M',
 				  NULL);
@@ -1231,6 +1281,8 @@ void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 				g_regex_unref(r);
 		}
 		g_free(chief);
+	}
+	if (cc->o.email) {
 		for (guint i = 0; i < femails->len; i++) {
 			char *mm = mailmap_email(cc, femails->pdata[i]);
 			char *name, *address, *tmp;

@@ -6,8 +6,9 @@
  * files a patch touches) and the K: keywords found, then computes, the way
  * get_maintainer.pl does, the people and lists of the matching entries:
  * roles from S:, lists by kind (open, moderated, subscribers-only), the
- * .mailmap and de-duplication by name and address, Linus dropped unless
- * asked for, addresses found in .yaml files ("in file"), THE REST.
+ * .mailmap and de-duplication by name and address, the chief penguin of
+ * the tree's own get_maintainer.pl (Linus; U-Boot's Tom Rini) dropped
+ * unless asked for, addresses found in .yaml files ("in file"), THE REST.
  *
  * Only the VCS parts of get_maintainer.pl (--git, --git-blame, Fixes:
  * signers) are left out: they need `git log` of a checkout, which

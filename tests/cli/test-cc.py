@@ -267,6 +267,16 @@ eq([p["sections"] for p in r.json()["paths"]],
    "F: {a,b} and {a,b,c} are alternations, as Xen's get_maintainer.pl has")
 r = run("maintainers", "--tree", xen, "--no-rolestats", "xen/common/other.c")
 eq(r.out, "Rest <rest@example.org>\n", "X: {a,b,c,d} excludes as well")
+os.makedirs(os.path.join(xen, "scripts"))
+with open(os.path.join(xen, "scripts", "get_maintainer.pl"), "w") as f:
+    f.write('my @penguin_chief = ();\n'
+            'push(@penguin_chief, "Rest:rest\\@example.org");\n'
+            '#push(@penguin_chief, "Kay Exec:kay\\@example.org");\n')
+r = run("maintainers", "--tree", xen, "--no-rolestats",
+        "xen/common/kexec.c")
+eq(r.out, "Kay Exec <kay@example.org>\n",
+   "the chief penguin of the tree's own get_maintainer.pl is dropped "
+   "(U-Boot names Tom Rini), a commented one is not")
 r = run("coverage", "--tree", xen, "--json")
 eq(r.rc, 0, "coverage reads braces too")
 shutil.rmtree(xen, ignore_errors=True)
