@@ -276,7 +276,9 @@ static bool act_inactive(const struct ms_act_person *p)
 /*
  * The de-facto reviewers: the entry's top Reviewed-by/Acked-by givers of
  * the window who are not listed, once each, after the people (before the
- * lists, as get_maintainer.pl puts people first).
+ * lists, as get_maintainer.pl puts people first).  THE REST is left out:
+ * on U-Boot its top reviewers (1,321 and 880 reviews over five years)
+ * would be proposed for every patch.
  */
 static void act_add_defacto(struct act_ctx *ac, const struct maint_cc *cc,
 			    GPtrArray *items, bool roles, bool to_cc)
@@ -295,6 +297,9 @@ static void act_add_defacto(struct act_ctx *ac, const struct maint_cc *cc,
 	for (size_t i = 0; i < ac->nr; i++) {
 		const struct ms_act_entry *ae = &ac->ents[i];
 
+		/* THE REST's top reviewers review everything: no advice */
+		if (!strcmp(ae->entry->name, "THE REST"))
+			continue;
 		for (size_t k = 0; k < ae->nr_top_reviewers; k++) {
 			const struct ms_act_count *c = &ae->top_reviewers[k];
 			char *lc = g_ascii_strdown(c->email, -1);
