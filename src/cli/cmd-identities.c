@@ -193,11 +193,13 @@ static int by_email(gconstpointer x, gconstpointer y)
 int cmd_identities(int argc, char **argv)
 {
 	struct cli_act_opts ao = { 0 };
+	struct cli_strings files = { 0 };
 	bool json = false, suggest = false;
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ao),
 		{ CLI_OPT_FLAG, "suggest-mailmap", 0, &suggest, NULL,
 		  "print .mailmap lines for the joins .mailmap lacks" },
+		CLI_ENTRY_FILE_OPTION(&files),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -223,7 +225,8 @@ int cmd_identities(int argc, char **argv)
 	rc = cli_act_load("identities", &ao, 5, &a, &since, &until);
 	if (rc != CLI_CONTINUE)
 		goto done;
-	rc = cli_act_select("identities", a, argc, argv, &q, &sel);
+	rc = cli_act_select("identities", a, argc, argv, &files, &q,
+			    &sel);
 	if (rc != CLI_CONTINUE)
 		goto done;
 	id = ms_activity_ident(a);
