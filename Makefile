@@ -18,13 +18,13 @@ deps:
 	@sh scripts/deps.sh
 
 $(BUILD)/build.ninja:
-	meson setup $(BUILD)
+	meson setup $(BUILD) -Dwerror=true
 
 build: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
 $(ASAN_BUILD)/build.ninja:
-	meson setup $(ASAN_BUILD) -Dbuildtype=debug \
+	meson setup $(ASAN_BUILD) -Dbuildtype=debug -Dwerror=true \
 		-Db_sanitize=address,undefined -Db_lundef=false \
 		-Dc_args=-fno-sanitize-recover=all
 
