@@ -136,7 +136,12 @@ static bool inactive(const struct ms_rv_person *p,
 
 	if (list || p->replied)
 		return false;
-	return ap ? ap->inactive : true;
+	/*
+	 * Silence on the lists read is no evidence on its own: the person
+	 * may work on other lists.  Without the git history (no --repo)
+	 * nobody is judged.
+	 */
+	return ap && ap->inactive;
 }
 
 static void print_text(FILE *fp, const struct run *r,
@@ -453,7 +458,10 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 		} else {
 			ms_out_null(o);
 		}
-		ms_out_kv_bool(o, "inactive", inactive(p, ap, rv->since));
+		if (ap)
+			ms_out_kv_bool(o, "inactive", inactive(p, ap, rv->since));
+		else
+			ms_out_kv_null(o, "inactive");  /* not judged */
 		ms_out_kv_bool(o, "role_address", ap && ap->role_address);
 	}
 	ms_out_end_object(o);

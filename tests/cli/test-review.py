@@ -249,6 +249,13 @@ eq(r.rc, 0, "without --repo, from a tree")
 e = {x["name"]: x for x in r.json()["entries"]}["FOO DRIVER"]
 eq(e["merged"], None, "no merged figures without a repository")
 eq(e["replied"], 3, "the list figures stay")
+# Old Ghost is inactive with the history (above); one list's silence alone
+# is no evidence: without --repo nobody is judged.
+ghost = [p for x in r.json()["entries"] for p in x["people"]
+         if p["email"] == "ghost@example.org"][0]
+eq(ghost["inactive"], None, "without --repo Old Ghost is not judged (null)")
+r = run("review", "--tree", repo, "--archive", mbox)
+ok("INACTIVE" not in r.out, "without --repo no INACTIVE line", r.out)
 
 # bad input
 r = run("review", "--repo", repo)
