@@ -47,7 +47,14 @@ struct ms_ident {
 	GHashTable *aliases;    /* comparable alias -> comparable canonical */
 	GHashTable *by_key;     /* comparable address or "\1name" -> id+1 */
 	GHashTable *seen;       /* "name\1email" as written -> id+1 */
+	GArray *seen_order;     /* struct seen_rec, in the order first seen */
 	GPtrArray *people;      /* struct person * */
+};
+
+/* A key of `seen` (owned by it) and where its name ends. */
+struct seen_rec {
+	const char *key;
+	size_t name_len;
 };
 
 static void mm_sub_free(gpointer p)
@@ -110,6 +117,7 @@ struct ms_ident *ms_ident_new(bool plus_fold)
 					   NULL);
 	id->seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					 NULL);
+	id->seen_order = g_array_new(FALSE, FALSE, sizeof(struct seen_rec));
 	id->people = g_ptr_array_new_with_free_func(person_free);
 	id->addr_seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					      NULL);
@@ -128,6 +136,7 @@ void ms_ident_free(struct ms_ident *id)
 	g_hash_table_destroy(id->aliases);
 	g_hash_table_destroy(id->by_key);
 	g_hash_table_destroy(id->seen);
+	g_array_free(id->seen_order, TRUE);
 	g_ptr_array_free(id->people, TRUE);
 	g_hash_table_destroy(id->addr_seen);
 	g_hash_table_destroy(id->names);
@@ -510,6 +519,11 @@ static unsigned find(struct ms_ident *id, const char *name,
 	}
 	g_free(cname);
 	g_free(cemail);
+	{
+		struct seen_rec sr = { seen_key, name ? strlen(name) : 0 };
+
+		g_array_append_val(id->seen_order, sr);
+	}
 	g_hash_table_insert(id->seen, seen_key, GUINT_TO_POINTER(r + 1));
 	if (id->usage)
 		((struct person *)id->people->pdata[r])->used = true;
@@ -864,6 +878,22 @@ bool ms_ident_big_name(const struct ms_ident *id, unsigned root)
 {
 	return ((const struct person *)
 		id->people->pdata[root_of(id, root)])->big_name;
+}
+
+size_t ms_ident_nr_seen(const struct ms_ident *id)
+{
+	return id->seen_order->len;
+}
+
+void ms_ident_seen(const struct ms_ident *id, size_t i, const char **name,
+		   size_t *name_len, const char **email)
+{
+	const struct seen_rec *sr = &g_array_index(id->seen_order,
+						   struct seen_rec, i);
+
+	*name = sr->key;
+	*name_len = sr->name_len;
+	*email = sr->key + sr->name_len + 1;
 }
 
 size_t ms_ident_count(const struct ms_ident *id)

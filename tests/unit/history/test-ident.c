@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <glib.h>
+#include <string.h>
 
 static const char mailmap[] =
 	"# a comment\n"
@@ -219,6 +220,44 @@ int main(void)
 	c = ms_ident_resolve(id, "Late Name", "plus@example.org");
 	is_int(c, a == b ? ms_ident_lookup(id, NULL, "PLUS@example.org") : c,
 	       "lookup finds an existing person");
+
+	/* replaying the pairs seen, in order, rebuilds the same people */
+	{
+		struct ms_ident *re = ms_ident_new(true);
+		bool same = true;
+
+		ms_ident_add_mailmap(re, ".mailmap", mailmap,
+				     sizeof(mailmap) - 1, &diags);
+		ms_ident_add_aliases(re, "aliases", aliases,
+				     sizeof(aliases) - 1, &diags);
+		ms_diags_release(&diags);
+		ok(ms_ident_nr_seen(id) > ms_ident_count(id),
+		   "more pairs seen than people (some joined)");
+		for (size_t i = 0; i < ms_ident_nr_seen(id); i++) {
+			const char *name, *email;
+			size_t nl;
+			char *n;
+
+			ms_ident_seen(id, i, &name, &nl, &email);
+			n = g_strndup(name, nl);
+			ms_ident_resolve(re, n, email);
+			g_free(n);
+		}
+		is_int(ms_ident_nr_seen(re), ms_ident_nr_seen(id),
+		       "the replay sees the same pairs");
+		is_int(ms_ident_count(re), ms_ident_count(id),
+		       "... and makes as many people");
+		for (unsigned p = 0; p < ms_ident_count(id); p++)
+			if (strcmp(ms_ident_name(re, p), ms_ident_name(id, p)) ||
+			    strcmp(ms_ident_email(re, p),
+				   ms_ident_email(id, p)))
+				same = false;
+		ok(same, "... with the same ids, names and addresses");
+		is_int(ms_ident_resolve(re, "Two", "two-old@example.org"),
+		       ms_ident_resolve(id, "Two", "two-old@example.org"),
+		       "... so a joined address resolves to the same id");
+		ms_ident_free(re);
+	}
 	ms_ident_free(id);
 
 	id = ms_ident_new(false);
