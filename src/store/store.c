@@ -169,6 +169,11 @@ static const char *const migrations[] = {
 	"  epoch INTEGER NOT NULL,"
 	"  bytes INTEGER NOT NULL,"
 	"  data BLOB NOT NULL);",
+	/* 6 -> 7: a report's whole model, saved for the next run */
+	"CREATE TABLE models ("
+	"  kind TEXT PRIMARY KEY,"
+	"  key TEXT NOT NULL,"
+	"  data BLOB NOT NULL);",
 };
 
 static const char views[] =

@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 /* The database layout; a store written by a newer maintstat is refused. */
-#define MS_STORE_SCHEMA_VERSION 6
+#define MS_STORE_SCHEMA_VERSION 7
 /*
  * The extraction logic of a commit record.  Bump it whenever git-walk.c
  * or trailer.c changes what a commit yields: records of another version
@@ -171,6 +171,19 @@ int ms_store_mail_snapshot_get(struct ms_store *s, const char *path, int kind,
 int ms_store_mail_snapshot_put(struct ms_store *s, int kind,
 			       const struct ms_store_mail_mark *mark,
 			       const void *data, size_t len);
+
+/*
+ * A report's whole model saved between runs (table `models`, one per
+ * `kind`): ms_store_model_get() sets *data (the caller unrefs it) to the
+ * bytes saved under `kind` if they were saved with `key`, else to NULL.
+ * The caller chooses a key naming everything the model depends on (the
+ * walked commit, options, the format of `data`).  ms_store_model_put()
+ * replaces what `kind` held.  Errors as the walk's.
+ */
+int ms_store_model_get(struct ms_store *s, const char *kind, const char *key,
+		       GBytes **data);
+int ms_store_model_put(struct ms_store *s, const char *kind, const char *key,
+		       const void *data, size_t len);
 
 /*
  * A mail-to-commit link as link.h computed it (see link-cache.h), kept

@@ -1,0 +1,84 @@
+/*
+ * store-models.c - a report's whole model, saved between runs (store.h,
+ * table `models`).
+ */
+#include "store-internal.h"
+
+#include <glib.h>
+#include <limits.h>
+#include <sqlite3.h>
+
+int ms_store_model_get(struct ms_store *s, const char *kind, const char *key,
+		       GBytes **data)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*data = NULL;
+	rc = store_exec(s, "BEGIN", "read a saved model");
+	if (rc < 0)
+		return rc;
+	rc = sqlite3_prepare_v2(s->db, "SELECT rowid, length(data) FROM "
+				"models WHERE kind = ? AND key = ?", -1, &st,
+				NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			int64_t row = sqlite3_column_int64(st, 0);
+			int n = sqlite3_column_int(st, 1);
+			sqlite3_blob *blob = NULL;
+			void *buf = g_malloc(MAX(n, 1));
+
+			/* straight into our buffer: it is megabytes */
+			rc = sqlite3_blob_open(s->db, "main", "models", "data",
+					       row, 0, &blob);
+			if (rc == SQLITE_OK)
+				rc = sqlite3_blob_read(blob, buf, n, 0);
+			sqlite3_blob_close(blob);
+			if (rc == SQLITE_OK)
+				*data = g_bytes_new_take(buf, (gsize)n);
+			else
+				g_free(buf);
+		}
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		g_clear_pointer(data, g_bytes_unref);
+		return store_db_error(s, rc, "read a saved model");
+	}
+	return 0;
+}
+
+int ms_store_model_put(struct ms_store *s, const char *kind, const char *key,
+		       const void *data, size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, r;
+
+	if (len > INT_MAX)
+		return 0;      /* too big for a blob: not saved */
+	rc = store_txn_begin(s);
+	if (rc < 0)
+		return rc;
+	r = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO models "
+			       "VALUES (?, ?, ?)", -1, &st, NULL);
+	if (r == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+		sqlite3_bind_blob(st, 3, data, (int)len, SQLITE_STATIC);
+		r = sqlite3_step(st);
+		r = r == SQLITE_DONE ? SQLITE_OK : r;
+	}
+	sqlite3_finalize(st);
+	if (r != SQLITE_OK) {
+		rc = store_db_error(s, r, "save a model");
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		s->in_txn = 0;
+		return rc;
+	}
+	return store_txn_commit(s);
+}
