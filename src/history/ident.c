@@ -51,11 +51,21 @@ struct ms_ident {
 	GPtrArray *people;      /* struct person * */
 };
 
-/* A key of `seen` (owned by it) and where its name ends. */
+/*
+ * A key of `seen` (owned by it), where its name ends, and the evidence
+ * (owned) it was first resolved under.
+ */
 struct seen_rec {
 	const char *key;
 	size_t name_len;
+	char *evidence;
+	bool usage;
 };
+
+static void seen_rec_clear(gpointer p)
+{
+	g_free(((struct seen_rec *)p)->evidence);
+}
 
 static void mm_sub_free(gpointer p)
 {
@@ -118,6 +128,7 @@ struct ms_ident *ms_ident_new(bool plus_fold)
 	id->seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					 NULL);
 	id->seen_order = g_array_new(FALSE, FALSE, sizeof(struct seen_rec));
+	g_array_set_clear_func(id->seen_order, seen_rec_clear);
 	id->people = g_ptr_array_new_with_free_func(person_free);
 	id->addr_seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					      NULL);
@@ -520,7 +531,8 @@ static unsigned find(struct ms_ident *id, const char *name,
 	g_free(cname);
 	g_free(cemail);
 	{
-		struct seen_rec sr = { seen_key, name ? strlen(name) : 0 };
+		struct seen_rec sr = { seen_key, name ? strlen(name) : 0,
+				       g_strdup(id->evidence), id->usage };
 
 		g_array_append_val(id->seen_order, sr);
 	}
@@ -886,7 +898,8 @@ size_t ms_ident_nr_seen(const struct ms_ident *id)
 }
 
 void ms_ident_seen(const struct ms_ident *id, size_t i, const char **name,
-		   size_t *name_len, const char **email)
+		   size_t *name_len, const char **email, const char **evidence,
+		   bool *usage)
 {
 	const struct seen_rec *sr = &g_array_index(id->seen_order,
 						   struct seen_rec, i);
@@ -894,6 +907,8 @@ void ms_ident_seen(const struct ms_ident *id, size_t i, const char **name,
 	*name = sr->key;
 	*name_len = sr->name_len;
 	*email = sr->key + sr->name_len + 1;
+	*evidence = sr->evidence;
+	*usage = sr->usage;
 }
 
 size_t ms_ident_count(const struct ms_ident *id)

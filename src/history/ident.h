@@ -186,16 +186,19 @@ bool ms_ident_big_name(const struct ms_ident *id, unsigned root);
 
 /*
  * The distinct (name, address) pairs resolved so far, in the order first
- * seen: ms_ident_seen() gives the i-th (0 <= i < ms_ident_nr_seen()).
- * Resolving them again, in that order, in a resolver given the same
- * .mailmap and aliases gives every person the same id and canonical name,
- * which is how a saved model (activity.c) restores its resolver.  The
- * name is `name_len` bytes (not terminated); both are borrowed until the
- * resolver is freed.
+ * seen: ms_ident_seen() gives the i-th (0 <= i < ms_ident_nr_seen()),
+ * with the evidence (NULL when none) and usage set when it was first
+ * resolved.  Resolving them again, in that order and each under its
+ * evidence (ms_ident_set_evidence()), in a resolver given the same
+ * .mailmap and aliases gives every person the same id, canonical name
+ * and first evidence, which is how a saved model (activity.c) restores
+ * its resolver.  The name is `name_len` bytes (not terminated); all are
+ * borrowed until the resolver is freed.
  */
 size_t ms_ident_nr_seen(const struct ms_ident *id);
 void ms_ident_seen(const struct ms_ident *id, size_t i, const char **name,
-		   size_t *name_len, const char **email);
+		   size_t *name_len, const char **email, const char **evidence,
+		   bool *usage);
 
 /* How many people there are; ids run from 0 to this minus one. */
 size_t ms_ident_count(const struct ms_ident *id);

@@ -1,4 +1,5 @@
 #include "activity.h"
+#include "activity-internal.h"
 #include "history.h"
 #include "ident.h"
 #include "person.h"
@@ -10,44 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* One commit, compactly: 72 bytes plus its entries and *-by trailers. */
-struct crec {
-	unsigned char raw[20];
-	int16_t aoff, coff;
-	int64_t atime, ctime;
-	unsigned author, committer, applier;
-	uint32_t ent_off, tag_off;
-	uint16_t nr_ent, nr_tag;
-	bool reviewed;            /* a review or ack by someone else */
-};
-
-/* A "*-by:" trailer naming a person. */
-struct ctag {
-	unsigned person;
-	const char *token;        /* interned */
-	bool review;              /* Reviewed-by or Acked-by */
-};
-
-struct ms_activity {
-	struct ms_tree *tree;
-	struct maint_file *mf;
-	struct maint_index *idx;
-	struct ms_ident *ident;
-	bool no_plus_fold;
-	GArray *commits;          /* struct crec, in walk order */
-	GArray *ents;             /* uint32_t entry indexes */
-	GArray *tags;             /* struct ctag */
-	GHashTable *tokens;       /* interned trailer tokens */
-	GArray *maint_changes;    /* raw ids of commits touching MAINTAINERS */
-	bool *has_files;          /* per entry: some file of the tree is its */
-	GHashTable *lists;        /* comparable L: addresses */
-	GHashTable *used_domains; /* domains of addresses seen in commits */
-	GHashTable *match_cache;  /* path -> entries (match_path) */
-	GMutex match_lock;
-	int64_t newest;
-	const struct ms_activity_load_opts *opts;   /* during the load */
-};
 
 /* ---- dates ---- */
 
@@ -146,6 +109,8 @@ int ms_act_parse_before(const char *s, int64_t from, int64_t *out)
 }
 
 /* ---- loading ---- */
+
+#define MODEL_KIND "activity"
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -249,8 +214,8 @@ static int hexval(char c)
 	return g_ascii_xdigit_value(c);
 }
 
-static const char *intern(struct ms_activity *a, const char *token,
-			  enum ms_trailer_kind kind)
+const char *act_intern(struct ms_activity *a, const char *token,
+		       enum ms_trailer_kind kind)
 {
 	const char *name = ms_trailer_kind_name(kind);
 	char *k;
@@ -261,6 +226,7 @@ static const char *intern(struct ms_activity *a, const char *token,
 	if (!k) {
 		k = g_strdup(name);
 		g_hash_table_add(a->tokens, k);
+		g_ptr_array_add(a->token_order, k);
 	}
 	return k;
 }
@@ -309,9 +275,10 @@ static int collect(const struct ms_commit *c, void *data)
 {
 	struct ms_activity *a = data;
 	uint32_t *ents = c->user;
-	struct crec r = { 0 };
+	struct crec r;
 	unsigned last_sob = MS_IDENT_NONE;
 
+	memset(&r, 0, sizeof(r));   /* padding too: the record is saved */
 	for (int i = 0; i < 20; i++)
 		r.raw[i] = (unsigned char)(hexval(c->id[2 * i]) << 4 |
 					   hexval(c->id[2 * i + 1]));
@@ -339,7 +306,7 @@ static int collect(const struct ms_commit *c, void *data)
 		tag.person = ms_ident_resolve(a->ident, t->name, t->email);
 		if (tag.person == MS_IDENT_NONE)
 			continue;
-		tag.token = intern(a, t->token, t->kind);
+		tag.token = act_intern(a, t->token, t->kind);
 		tag.review = t->kind == MS_TRAILER_REVIEWED_BY ||
 			     t->kind == MS_TRAILER_ACKED_BY;
 		if (tag.review && tag.person != r.author)
@@ -432,14 +399,63 @@ static bool same_name(const char *a, const char *b)
 	return r;
 }
 
+void act_mjoin_free(gpointer p)
+{
+	struct act_mjoin *j = p;
+
+	g_free(j->oname);
+	g_free(j->oemail);
+	g_free(j->nname);
+	g_free(j->nemail);
+	g_free(j);
+}
+
+/* The changes of address of one MAINTAINERS commit, onto a->maint_joins. */
+static void commit_joins(struct ms_activity *a, const char id[41],
+			 GHashTable *nh, GHashTable *oh)
+{
+	GHashTableIter it;
+	gpointer k, v;
+
+	g_hash_table_iter_init(&it, oh);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		const struct mline *old = v;
+		GHashTableIter jt;
+		gpointer k2, v2;
+
+		if (g_hash_table_contains(nh, k))
+			continue;
+		g_hash_table_iter_init(&jt, nh);
+		while (g_hash_table_iter_next(&jt, &k2, &v2)) {
+			const struct mline *new = v2;
+			struct act_mjoin *j;
+
+			if (g_hash_table_contains(oh, k2))
+				continue;
+			if (!same_name(old->name, new->name) &&
+			    !same_local_part(old->key, new->key))
+				continue;
+			j = g_new0(struct act_mjoin, 1);
+			memcpy(j->id, id, sizeof(j->id));
+			j->oname = g_strdup(old->name);
+			j->oemail = g_strdup(old->email);
+			j->nname = g_strdup(new->name);
+			j->nemail = g_strdup(new->email);
+			g_ptr_array_add(a->maint_joins, j);
+		}
+	}
+}
+
 /*
  * MAINTAINERS history: a commit that takes "Name <old>" out of the M:
  * and R: lines and puts "Name <new>" in (same name, or same local part)
- * records one person's change of address.
+ * records one person's change of address.  Reading both versions of the
+ * file for every such commit is the slow part, so the changes found are
+ * kept with the saved model (activity-model.c).
  */
-static void join_history(struct ms_activity *a, struct ms_diags *diags)
+static void find_maint_joins(struct ms_activity *a)
 {
-	(void)diags;
+	a->maint_joins = g_ptr_array_new_with_free_func(act_mjoin_free);
 	for (guint i = 0; i < a->maint_changes->len; i++) {
 		const unsigned char *raw = &g_array_index(a->maint_changes,
 							  unsigned char,
@@ -448,8 +464,6 @@ static void join_history(struct ms_activity *a, struct ms_diags *diags)
 		char *nbuf = NULL, *obuf = NULL;
 		size_t nlen = 0, olen = 0;
 		GHashTable *nh, *oh;
-		GHashTableIter it;
-		gpointer k, v;
 
 		set_id(id, raw);
 		g_snprintf(parent, sizeof(parent), "%s^", id);
@@ -463,36 +477,25 @@ static void join_history(struct ms_activity *a, struct ms_diags *diags)
 		}
 		nh = listed_people(nbuf, nlen);
 		oh = listed_people(obuf, olen);
-		ms_ident_set_evidence(a->ident, id, false);
-		g_hash_table_iter_init(&it, oh);
-		while (g_hash_table_iter_next(&it, &k, &v)) {
-			const struct mline *old = v;
-			GHashTableIter jt;
-			gpointer k2, v2;
-
-			if (g_hash_table_contains(nh, k))
-				continue;
-			g_hash_table_iter_init(&jt, nh);
-			while (g_hash_table_iter_next(&jt, &k2, &v2)) {
-				const struct mline *new = v2;
-
-				if (g_hash_table_contains(oh, k2))
-					continue;
-				if (!same_name(old->name, new->name) &&
-				    !same_local_part(old->key, new->key))
-					continue;
-				ms_ident_join(a->ident,
-					ms_ident_resolve(a->ident, old->name,
-							 old->email),
-					ms_ident_resolve(a->ident, new->name,
-							 new->email),
-					MS_IDENT_MAINTAINERS, id);
-			}
-		}
+		commit_joins(a, id, nh, oh);
 		g_hash_table_destroy(nh);
 		g_hash_table_destroy(oh);
 		g_free(nbuf);
 		g_free(obuf);
+	}
+}
+
+/* Join the people of each change of address, under its commit. */
+static void join_history(struct ms_activity *a)
+{
+	for (guint i = 0; i < a->maint_joins->len; i++) {
+		const struct act_mjoin *j = a->maint_joins->pdata[i];
+
+		ms_ident_set_evidence(a->ident, j->id, false);
+		ms_ident_join(a->ident,
+			      ms_ident_resolve(a->ident, j->oname, j->oemail),
+			      ms_ident_resolve(a->ident, j->nname, j->nemail),
+			      MS_IDENT_MAINTAINERS, j->id);
 	}
 	ms_ident_set_evidence(a->ident, NULL, false);
 }
@@ -539,13 +542,8 @@ static void resolve_listed(struct ms_activity *a)
 	ms_ident_set_evidence(a->ident, NULL, false);
 }
 
-/*
- * After the walk: join people (MAINTAINERS history, equal names), then
- * make every id of the records its group's, so that the queries compare
- * people, not addresses.
- */
-/* Which entries own a file of the tree; the L: addresses. */
-static void entry_facts(struct ms_activity *a)
+/* Which entries own a file of the tree (saved with the model). */
+static void entry_files(struct ms_activity *a)
 {
 	size_t n = maint_file_nr_entries(a->mf);
 
@@ -557,6 +555,15 @@ static void entry_facts(struct ms_activity *a)
 			if (m[1 + k] < n)
 				a->has_files[m[1 + k]] = true;
 	}
+}
+
+/* Which entries own a file of the tree; the L: addresses. */
+static void entry_facts(struct ms_activity *a)
+{
+	size_t n = maint_file_nr_entries(a->mf);
+
+	if (!a->has_files)
+		entry_files(a);
 	a->lists = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					 NULL);
 	for (size_t i = 0; i < n; i++) {
@@ -577,11 +584,18 @@ static void entry_facts(struct ms_activity *a)
 	}
 }
 
+/*
+ * After the walk: join people (MAINTAINERS history, equal names), then
+ * make every id of the records its group's, so that the queries compare
+ * people, not addresses.
+ */
 static void join_people(struct ms_activity *a, struct ms_diags *diags)
 {
 	entry_facts(a);
 	resolve_listed(a);
-	join_history(a, diags);
+	if (!a->maint_joins)
+		find_maint_joins(a);
+	join_history(a);
 	if (!a->opts->no_name_join)
 		ms_ident_join_names(a->ident, diags);
 	for (guint i = 0; i < a->tags->len; i++) {
@@ -684,23 +698,23 @@ static bool is_role_address(const struct ms_activity *a,
 	return r;
 }
 
-int ms_activity_load(const struct ms_activity_load_opts *opts,
-		     struct ms_activity **out, struct ms_diags *diags)
+/* The model's tree, entries, index and resolver, before any walk. */
+static int load_start(const struct ms_activity_load_opts *opts,
+		      struct ms_activity *a, char id[41],
+		      struct ms_diags *diags)
 {
-	struct ms_activity *a = g_new0(struct ms_activity, 1);
 	struct maint_load_opts lo = { 0 };
-	struct ms_walk_opts wo = { 0 };
 	char *buf = NULL;
 	size_t len;
 	int rc;
 
-	*out = NULL;
 	a->commits = g_array_new(FALSE, FALSE, sizeof(struct crec));
 	a->ents = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	a->tags = g_array_new(FALSE, FALSE, sizeof(struct ctag));
 	a->maint_changes = g_array_new(FALSE, FALSE, 20);
 	a->tokens = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  NULL);
+	a->token_order = g_ptr_array_new();
 	a->opts = opts;
 	a->no_plus_fold = opts->no_plus_fold;
 	a->ident = ms_ident_new(!opts->no_plus_fold);
@@ -709,23 +723,23 @@ int ms_activity_load(const struct ms_activity_load_opts *opts,
 	g_mutex_init(&a->match_lock);
 
 	/* the same messages as the walk for a bad repository or revision */
-	rc = ms_history_resolve(opts->gitdir, opts->rev, NULL, NULL);
+	rc = ms_history_resolve(opts->gitdir, opts->rev, id, NULL);
 	if (rc < 0)
-		goto fail;
+		return rc;
 	rc = ms_tree_from_git(opts->gitdir, opts->rev, &a->tree);
 	if (rc < 0)
-		goto fail;
+		return rc;
 	rc = maint_file_load(a->tree, &lo, &a->mf, diags);
 	if (rc < 0)
-		goto fail;
+		return rc;
 	rc = maint_index_new(a->mf, a->tree, &a->idx, diags);
 	if (rc < 0)
-		goto fail;
+		return rc;
 	rc = ms_tree_read(a->tree, ".mailmap", &buf, &len);
 	if (rc == 0)
 		ms_ident_add_mailmap(a->ident, ".mailmap", buf, len, diags);
 	else if (rc != MS_ENOTFOUND)
-		goto fail;
+		return rc;
 	g_free(buf);
 	for (size_t i = 0; i < opts->nr_mailmaps; i++)
 		ms_ident_add_mailmap(a->ident, opts->mailmap_names[i],
@@ -734,7 +748,83 @@ int ms_activity_load(const struct ms_activity_load_opts *opts,
 	if (opts->aliases)
 		ms_ident_add_aliases(a->ident, opts->aliases_name,
 				     opts->aliases, opts->aliases_len, diags);
+	return 0;
+}
 
+/*
+ * A warm run with nothing new would redo, for every commit, what the
+ * first run did (read the record, match its paths, resolve its people,
+ * read MAINTAINERS at every commit changing it): seconds on U-Boot.  So
+ * after a walk through the store the model is saved (activity-model.c),
+ * and a run over the same commit with the same options reads it back
+ * instead of walking.  1: read; 0: nothing saved; 2: saved but not
+ * whole (`a` must then be discarded).
+ */
+static int model_read(struct ms_activity *a, const char *key)
+{
+	GBytes *saved = NULL;
+	gsize len;
+	const void *data;
+	bool ok;
+	int rc = ms_store_model_get(a->opts->store, MODEL_KIND, key, &saved);
+
+	if (rc < 0 || !saved)
+		return rc;
+	data = g_bytes_get_data(saved, &len);
+	ok = act_model_decode(a, data, len);
+	g_bytes_unref(saved);
+	if (!ok)
+		return 2;
+	/* what collect() told the resolver besides the pairs */
+	for (guint ci = 0; ci < a->commits->len; ci++)
+		note_distinct(a, &g_array_index(a->commits, struct crec, ci));
+	if (a->opts->progress)
+		a->opts->progress(a->commits->len, a->opts->progress_data);
+	return 1;
+}
+
+static int model_write(struct ms_activity *a, const char *key)
+{
+	GByteArray *b;
+	int rc;
+
+	find_maint_joins(a);
+	entry_files(a);
+	b = act_model_encode(a);
+	rc = ms_store_model_put(a->opts->store, MODEL_KIND, key, b->data,
+				b->len);
+	g_byte_array_free(b, TRUE);
+	return rc;
+}
+
+static int load(const struct ms_activity_load_opts *opts,
+		struct ms_activity **out, struct ms_diags *diags,
+		bool use_model)
+{
+	struct ms_activity *a = g_new0(struct ms_activity, 1);
+	struct ms_walk_opts wo = { 0 };
+	char id[41], *key = NULL;
+	size_t nr_diags;
+	int rc;
+
+	*out = NULL;
+	rc = load_start(opts, a, id, diags);
+	if (rc < 0)
+		goto fail;
+	if (opts->store && diags) {
+		key = act_model_key(opts, id);
+		rc = use_model ? model_read(a, key) : 0;
+		if (rc < 0)
+			goto fail;
+		if (rc == 2) {
+			/* not a whole model: walk as if unsaved */
+			ms_activity_free(a);
+			g_free(key);
+			return load(opts, out, diags, false);
+		}
+		if (rc == 1)
+			goto joined;
+	}
 	wo.rev = opts->rev;
 	wo.flags = opts->merges ? MS_WALK_MERGES : 0;
 	wo.nr_threads = opts->nr_threads;
@@ -742,20 +832,36 @@ int ms_activity_load(const struct ms_activity_load_opts *opts,
 	wo.fn = collect;
 	wo.release = release;
 	wo.data = a;
+	nr_diags = diags ? diags->nr : 0;
 	rc = ms_store_history_walk(opts->store, opts->gitdir, &wo, NULL,
 				   diags);
 	ms_ident_set_evidence(a->ident, NULL, false);
-	if (rc < 0) {
-		a->opts = NULL;
+	if (rc < 0)
 		goto fail;
+	/* a walk with warnings (missing objects...) is not saved: the next
+	 * run walks again and warns again */
+	if (key && diags->nr == nr_diags) {
+		rc = model_write(a, key);
+		if (rc < 0)
+			goto fail;
 	}
+joined:
 	join_people(a, diags);
 	a->opts = NULL;
+	g_free(key);
 	*out = a;
 	return 0;
 fail:
+	a->opts = NULL;
+	g_free(key);
 	ms_activity_free(a);
 	return rc;
+}
+
+int ms_activity_load(const struct ms_activity_load_opts *opts,
+		     struct ms_activity **out, struct ms_diags *diags)
+{
+	return load(opts, out, diags, true);
 }
 
 void ms_activity_free(struct ms_activity *a)
@@ -776,6 +882,10 @@ void ms_activity_free(struct ms_activity *a)
 	if (a->used_domains)
 		g_hash_table_destroy(a->used_domains);
 	g_hash_table_destroy(a->tokens);
+	if (a->token_order)
+		g_ptr_array_free(a->token_order, TRUE);
+	if (a->maint_joins)
+		g_ptr_array_free(a->maint_joins, TRUE);
 	g_hash_table_destroy(a->match_cache);
 	g_mutex_clear(&a->match_lock);
 	g_free(a);

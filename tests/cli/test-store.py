@@ -457,6 +457,69 @@ report_same("activity after a new commit", "activity", "--repo", planted,
             "--json")
 report_same("urgent after a new commit", "urgent", "--repo", planted)
 
+# activity saves its whole model: a warm run over the same commit with the
+# same options reads it instead of walking
+eq(db_query(pdb, "SELECT count(*) FROM models WHERE kind = 'activity'"),
+   [(1,)], "activity saved its model in the store")
+c = sqlite3.connect(pdb)
+c.execute("DELETE FROM commits")
+c.commit()
+c.close()
+report_same("activity from the saved model", "activity", "--repo", planted,
+            "--json")
+eq(db_query(pdb, "SELECT count(*) FROM commits"), [(0,)],
+   "... which walked no history (the records stay deleted)")
+full = db_query(pdb, "SELECT length(data) FROM models")[0][0]
+c = sqlite3.connect(pdb)
+c.execute("UPDATE models SET data = substr(data, 1, 100)")
+c.commit()
+c.close()
+report_same("activity with a cut-short saved model", "activity", "--repo",
+            planted, "--json")
+eq(db_query(pdb, "SELECT length(data) FROM models")[0][0], full,
+   "... which was saved again whole")
+aliases = os.path.join(tmp, "store-aliases")
+with open(aliases, "w") as f:
+    f.write("zed@example.org rex@example.com\n")
+ok(run("activity", "--repo", planted, "--json", "--aliases", aliases,
+       "--no-cache").out != run("activity", "--repo", planted, "--json",
+                                "--no-cache").out,
+   "the aliases change the report (Zed's own review no longer counts)")
+report_same("activity with aliases: not the model saved without",
+            "activity", "--repo", planted, "--json", "--aliases", aliases)
+report_same("activity --no-plus-fold: not the model saved with it",
+            "activity", "--repo", planted, "--json", "--no-plus-fold")
+
+# the saved model restores who is who: joins by MAINTAINERS changes of
+# address, by equal names, the first commit each address was seen in
+irepo = os.path.join(tmp, "ident.git")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                             "gen-ident.py"), irepo],
+               check=True)
+idb = os.path.join(tmp, "ident.sqlite")
+ident_runs = [("activity", "--repo", irepo, "--json"),
+              ("identities", "--repo", irepo, "--json"),
+              ("identities", "--repo", irepo, "--no-name-join")]
+ident_want = [run(*args, "--no-cache") for args in ident_runs]
+ok(all(w.rc == 0 for w in ident_want) and
+   "maintainers-history" in ident_want[1].out and
+   '"name"' in ident_want[1].out,
+   "the planted identities join by MAINTAINERS history and by name",
+   "".join(w.err for w in ident_want))
+for state in ("cold", "warm"):
+    if state == "warm":
+        c = sqlite3.connect(idb)
+        c.execute("DELETE FROM commits")
+        c.commit()
+        c.close()
+    for args, want in zip(ident_runs, ident_want):
+        got = run(*args, "--db", idb)
+        ok(got.rc == 0 and got.out == want.out,
+           f"{' '.join(args[:1] + args[3:])}, {state} store: the same "
+           "report as without it", got.err + first_diff(want.out, got.out))
+eq(db_query(idb, "SELECT count(*) FROM commits"), [(0,)],
+   "... the warm runs read the saved model, walking no history")
+
 # link and review walk history through the store too
 rgen = os.path.join(tmp, "review-gen")
 subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
@@ -935,8 +998,8 @@ c.executescript(open(os.path.join(FIXTURES, "store",
 c.close()
 r = same_as_uncached(sk, v1db, "a schema-1 store: migrated, same log",
                      "--merges")
-eq(db_query(v1db, "PRAGMA user_version")[0][0], 6,
-   "... now at schema version 6")
+eq(db_query(v1db, "PRAGMA user_version")[0][0], 7,
+   "... now at schema version 7")
 ok(db_query(v1db, "SELECT count(*) FROM commits WHERE id = "
             "'0000000000000000000000000000000000000000'")[0][0] == 1,
    "... its records kept")

@@ -222,6 +222,9 @@ int main(void)
 	       "lookup finds an existing person");
 
 	/* replaying the pairs seen, in order, rebuilds the same people */
+	ms_ident_set_evidence(id, "c0ffee", true);
+	ms_ident_resolve(id, "Used Once", "used@example.org");
+	ms_ident_set_evidence(id, NULL, false);
 	{
 		struct ms_ident *re = ms_ident_new(true);
 		bool same = true;
@@ -234,15 +237,18 @@ int main(void)
 		ok(ms_ident_nr_seen(id) > ms_ident_count(id),
 		   "more pairs seen than people (some joined)");
 		for (size_t i = 0; i < ms_ident_nr_seen(id); i++) {
-			const char *name, *email;
+			const char *name, *email, *ev;
 			size_t nl;
+			bool usage;
 			char *n;
 
-			ms_ident_seen(id, i, &name, &nl, &email);
+			ms_ident_seen(id, i, &name, &nl, &email, &ev, &usage);
 			n = g_strndup(name, nl);
+			ms_ident_set_evidence(re, ev, usage);
 			ms_ident_resolve(re, n, email);
 			g_free(n);
 		}
+		ms_ident_set_evidence(re, NULL, false);
 		is_int(ms_ident_nr_seen(re), ms_ident_nr_seen(id),
 		       "the replay sees the same pairs");
 		is_int(ms_ident_count(re), ms_ident_count(id),
@@ -253,6 +259,37 @@ int main(void)
 				   ms_ident_email(id, p)))
 				same = false;
 		ok(same, "... with the same ids, names and addresses");
+		same = true;
+		for (unsigned p = 0; p < ms_ident_count(id); p++) {
+			if (ms_ident_used(re, p) != ms_ident_used(id, p) ||
+			    ms_ident_nr_addresses(re, p) !=
+			    ms_ident_nr_addresses(id, p)) {
+				same = false;
+				continue;
+			}
+			for (size_t i = 0; i < ms_ident_nr_addresses(id, p);
+			     i++) {
+				enum ms_ident_source s1, s2;
+				const char *e1, *e2;
+
+				if (strcmp(ms_ident_address(re, p, i, &s1, &e1),
+					   ms_ident_address(id, p, i, &s2,
+							    &e2)) ||
+				    s1 != s2 || strcmp(e1, e2))
+					same = false;
+			}
+		}
+		ok(same, "... used the same, with the same first evidence");
+		{
+			unsigned u = ms_ident_lookup(re, NULL,
+						     "used@example.org");
+			const char *ev = "";
+			enum ms_ident_source src;
+
+			if (u != MS_IDENT_NONE)
+				ms_ident_address(re, u, 0, &src, &ev);
+			is_str(ev, "c0ffee", "... the commit it was seen in");
+		}
 		is_int(ms_ident_resolve(re, "Two", "two-old@example.org"),
 		       ms_ident_resolve(id, "Two", "two-old@example.org"),
 		       "... so a joined address resolves to the same id");

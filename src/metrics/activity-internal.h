@@ -1,0 +1,92 @@
+/*
+ * activity-internal.h - the model of activity.c, shared with
+ * activity-model.c, which saves it in the store and reads it back.  Not
+ * for other files.
+ */
+#ifndef MS_ACTIVITY_INTERNAL_H
+#define MS_ACTIVITY_INTERNAL_H
+
+#include "activity.h"
+#include "trailer.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* One commit, compactly: 72 bytes plus its entries and *-by trailers. */
+struct crec {
+	unsigned char raw[20];
+	int16_t aoff, coff;
+	int64_t atime, ctime;
+	unsigned author, committer, applier;
+	uint32_t ent_off, tag_off;
+	uint16_t nr_ent, nr_tag;
+	bool reviewed;            /* a review or ack by someone else */
+};
+
+/* A "*-by:" trailer naming a person. */
+struct ctag {
+	unsigned person;
+	const char *token;        /* interned */
+	bool review;              /* Reviewed-by or Acked-by */
+};
+
+struct ms_activity {
+	struct ms_tree *tree;
+	struct maint_file *mf;
+	struct maint_index *idx;
+	struct ms_ident *ident;
+	bool no_plus_fold;
+	GArray *commits;          /* struct crec, in walk order */
+	GArray *ents;             /* uint32_t entry indexes */
+	GArray *tags;             /* struct ctag */
+	GHashTable *tokens;       /* interned trailer tokens */
+	GPtrArray *token_order;   /* the same, in the order interned */
+	GArray *maint_changes;    /* raw ids of commits touching MAINTAINERS */
+	GPtrArray *maint_joins;   /* struct act_mjoin, NULL until computed */
+	bool *has_files;          /* per entry: some file of the tree is its */
+	GHashTable *lists;        /* comparable L: addresses */
+	GHashTable *used_domains; /* domains of addresses seen in commits */
+	GHashTable *match_cache;  /* path -> entries (match_path) */
+	GMutex match_lock;
+	int64_t newest;
+	const struct ms_activity_load_opts *opts;   /* during the load */
+};
+
+/*
+ * A change of address a MAINTAINERS commit records: "Name <old>" left
+ * the M:/R: lines and "Name <new>" came in.  Names may be NULL.
+ */
+struct act_mjoin {
+	char id[41];              /* the commit */
+	char *oname, *oemail, *nname, *nemail;
+};
+
+void act_mjoin_free(gpointer p);
+
+/* The interned copy of a trailer token (activity.c). */
+const char *act_intern(struct ms_activity *a, const char *token,
+		       enum ms_trailer_kind kind);
+
+/*
+ * The store key of the model of a walk from commit `id` with `opts`: it
+ * names everything the saved part of the model depends on.
+ */
+char *act_model_key(const struct ms_activity_load_opts *opts,
+		    const char id[41]);
+
+/*
+ * The model as the walk left it (ids as resolved, before any join), with
+ * the MAINTAINERS changes of address and the entries owning files: bytes
+ * for ms_store_model_put().
+ */
+GByteArray *act_model_encode(const struct ms_activity *a);
+
+/*
+ * Fill `a` (its resolver holding only .mailmap and aliases so far) from
+ * saved bytes, as act_model_encode() had it.  False when they do not hold
+ * a whole model (a must then be discarded).
+ */
+bool act_model_decode(struct ms_activity *a, const void *data, size_t len);
+
+#endif

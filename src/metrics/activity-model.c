@@ -1,0 +1,351 @@
+/*
+ * activity-model.c - the activity model saved in the store (table
+ * `models`, store.h) and read back by a run over the same commit.
+ *
+ * What is saved is the model as the walk left it: the commit records with
+ * the ids as first resolved (before any join), the trailer tokens, the
+ * (name, address) pairs the resolver saw in order, each with the commit it
+ * was first seen in, the commits changing MAINTAINERS and the changes of
+ * address they record, and which entries own a file of the tree.  Reading
+ * it back resolves the same pairs again under the same evidence, which
+ * gives every person the same id and first evidence (ident.h), and then
+ * activity.c joins people as after a walk.  The format is native (host
+ * byte order and struct layout), which the key names.
+ */
+#include "activity-internal.h"
+#include "ident.h"
+#include "maintainers.h"
+#include "store.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MODEL_FORMAT "activity-model-2"
+
+struct stag {                 /* struct ctag as saved */
+	uint32_t person, token, review;
+};
+
+static void add_text(GChecksum *ck, const char *text, size_t len)
+{
+	char n[32];
+
+	snprintf(n, sizeof(n), "%zu:", text ? len : (size_t)0);
+	g_checksum_update(ck, (const guchar *)n, (gssize)strlen(n));
+	if (text)
+		g_checksum_update(ck, (const guchar *)text, (gssize)len);
+}
+
+char *act_model_key(const struct ms_activity_load_opts *opts,
+		    const char id[41])
+{
+	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
+	char head[200];
+	char *r;
+
+	snprintf(head, sizeof(head), "%s %zu %zu %zu %d %s %d %d %zu\n",
+		 MODEL_FORMAT, sizeof(struct crec), sizeof(struct stag),
+		 sizeof(void *), MS_STORE_COMMIT_VERSION, id, opts->merges,
+		 opts->no_plus_fold, opts->nr_mailmaps);
+	g_checksum_update(ck, (const guchar *)head, (gssize)strlen(head));
+	add_text(ck, opts->aliases, opts->aliases_len);
+	for (size_t i = 0; i < opts->nr_mailmaps; i++)
+		add_text(ck, opts->mailmaps[i], opts->mailmap_lens[i]);
+	r = g_strdup(g_checksum_get_string(ck));
+	g_checksum_free(ck);
+	return r;
+}
+
+/* ---- writing ---- */
+
+static void put_u64(GByteArray *b, uint64_t v)
+{
+	g_byte_array_append(b, (const guint8 *)&v, sizeof(v));
+}
+
+static void put_str(GByteArray *b, const char *s)
+{
+	g_byte_array_append(b, (const guint8 *)s, (guint)strlen(s) + 1);
+}
+
+/* A string that may be NULL: a presence byte, then the string. */
+static void put_opt(GByteArray *b, const char *s)
+{
+	guint8 have = s != NULL;
+
+	g_byte_array_append(b, &have, 1);
+	if (s)
+		put_str(b, s);
+}
+
+static void encode_tags(const struct ms_activity *a, GByteArray *b)
+{
+	GHashTable *token_ix = g_hash_table_new(NULL, NULL);
+
+	for (guint i = 0; i < a->token_order->len; i++) {
+		const char *t = a->token_order->pdata[i];
+
+		g_hash_table_insert(token_ix, (gpointer)t,
+				    GUINT_TO_POINTER(i));
+		put_str(b, t);
+	}
+	for (guint i = 0; i < a->tags->len; i++) {
+		const struct ctag *t = &g_array_index(a->tags, struct ctag, i);
+		struct stag st = {
+			t->person,
+			GPOINTER_TO_UINT(g_hash_table_lookup(token_ix,
+							     t->token)),
+			t->review,
+		};
+
+		g_byte_array_append(b, (const guint8 *)&st, sizeof(st));
+	}
+	g_hash_table_destroy(token_ix);
+}
+
+static void encode_seen(const struct ms_activity *a, GByteArray *b)
+{
+	for (size_t i = 0; i < ms_ident_nr_seen(a->ident); i++) {
+		const char *name, *email, *ev;
+		size_t name_len;
+		bool usage;
+		guint8 u;
+
+		ms_ident_seen(a->ident, i, &name, &name_len, &email, &ev,
+			      &usage);
+		u = usage;
+		put_u64(b, name_len);
+		g_byte_array_append(b, (const guint8 *)name, (guint)name_len);
+		put_str(b, email);
+		put_opt(b, ev);
+		g_byte_array_append(b, &u, 1);
+	}
+}
+
+GByteArray *act_model_encode(const struct ms_activity *a)
+{
+	GByteArray *b = g_byte_array_new();
+	size_t nr_entries = maint_file_nr_entries(a->mf);
+
+	put_u64(b, a->commits->len);
+	put_u64(b, a->ents->len);
+	put_u64(b, a->tags->len);
+	put_u64(b, a->token_order->len);
+	put_u64(b, ms_ident_nr_seen(a->ident));
+	put_u64(b, a->maint_changes->len);
+	put_u64(b, a->maint_joins->len);
+	put_u64(b, nr_entries);
+	put_u64(b, (uint64_t)a->newest);
+	g_byte_array_append(b, (const guint8 *)a->commits->data,
+			    a->commits->len * (guint)sizeof(struct crec));
+	g_byte_array_append(b, (const guint8 *)a->ents->data,
+			    a->ents->len * (guint)sizeof(uint32_t));
+	encode_tags(a, b);
+	encode_seen(a, b);
+	g_byte_array_append(b, (const guint8 *)a->maint_changes->data,
+			    a->maint_changes->len * 20);
+	for (guint i = 0; i < a->maint_joins->len; i++) {
+		const struct act_mjoin *j = a->maint_joins->pdata[i];
+
+		put_str(b, j->id);
+		put_opt(b, j->oname);
+		put_opt(b, j->oemail);
+		put_opt(b, j->nname);
+		put_opt(b, j->nemail);
+	}
+	for (size_t i = 0; i < nr_entries; i++) {
+		guint8 h = a->has_files[i];
+
+		g_byte_array_append(b, &h, 1);
+	}
+	return b;
+}
+
+/* ---- reading ---- */
+
+struct reader {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+static bool get_bytes(struct reader *r, void *out, size_t n)
+{
+	if (r->bad || (size_t)(r->end - r->p) < n) {
+		r->bad = true;
+		return false;
+	}
+	memcpy(out, r->p, n);
+	r->p += n;
+	return true;
+}
+
+static const char *get_str(struct reader *r)
+{
+	const unsigned char *z;
+	const char *s = (const char *)r->p;
+
+	if (r->bad)
+		return NULL;
+	z = memchr(r->p, '\0', (size_t)(r->end - r->p));
+	if (!z) {
+		r->bad = true;
+		return NULL;
+	}
+	r->p = z + 1;
+	return s;
+}
+
+/* A string put_opt() wrote: NULL when absent (or bad: see r->bad). */
+static const char *get_opt(struct reader *r)
+{
+	guint8 have = 0;
+
+	if (!get_bytes(r, &have, 1) || !have)
+		return NULL;
+	return get_str(r);
+}
+
+struct counts {
+	uint64_t commits, ents, tags, tokens, seen, changes, joins, entries;
+	uint64_t newest;
+};
+
+static bool decode_tags(struct ms_activity *a, struct reader *r,
+			const struct counts *n)
+{
+	GPtrArray *toks = g_ptr_array_new();
+
+	for (uint64_t i = 0; i < n->tokens; i++) {
+		const char *t = get_str(r);
+
+		if (!t)
+			break;
+		g_ptr_array_add(toks, (gpointer)act_intern(a, t,
+							   MS_TRAILER_OTHER));
+	}
+	for (uint64_t i = 0; i < n->tags && !r->bad; i++) {
+		struct stag st;
+		struct ctag t;
+
+		if (!get_bytes(r, &st, sizeof(st)) || st.token >= toks->len) {
+			r->bad = true;
+			break;
+		}
+		t.person = st.person;
+		t.token = toks->pdata[st.token];
+		t.review = st.review != 0;
+		g_array_append_val(a->tags, t);
+	}
+	g_ptr_array_free(toks, TRUE);
+	return !r->bad;
+}
+
+static bool decode_seen(struct ms_activity *a, struct reader *r,
+			const struct counts *n)
+{
+	for (uint64_t i = 0; i < n->seen && !r->bad; i++) {
+		uint64_t nl;
+		char *name;
+		const char *email, *ev;
+		guint8 usage = 0;
+
+		if (!get_bytes(r, &nl, 8) || nl > (uint64_t)(r->end - r->p)) {
+			r->bad = true;
+			break;
+		}
+		name = g_strndup((const char *)r->p, (gsize)nl);
+		r->p += nl;
+		email = get_str(r);
+		ev = get_opt(r);
+		get_bytes(r, &usage, 1);
+		if (!r->bad) {
+			ms_ident_set_evidence(a->ident, ev, usage != 0);
+			ms_ident_resolve(a->ident, name, email);
+		}
+		g_free(name);
+	}
+	ms_ident_set_evidence(a->ident, NULL, false);
+	return !r->bad;
+}
+
+static bool decode_maint(struct ms_activity *a, struct reader *r,
+			 const struct counts *n)
+{
+	size_t nr_entries = maint_file_nr_entries(a->mf);
+
+	if (n->changes > (uint64_t)(r->end - r->p) / 20 ||
+	    n->entries != nr_entries)
+		return false;
+	g_array_set_size(a->maint_changes, (guint)n->changes);
+	if (!get_bytes(r, a->maint_changes->data, n->changes * 20))
+		return false;
+	a->maint_joins = g_ptr_array_new_with_free_func(act_mjoin_free);
+	for (uint64_t i = 0; i < n->joins && !r->bad; i++) {
+		struct act_mjoin *j = g_new0(struct act_mjoin, 1);
+		const char *id = get_str(r);
+
+		if (id && strlen(id) == 40)
+			memcpy(j->id, id, 41);
+		else
+			r->bad = true;
+		j->oname = g_strdup(get_opt(r));
+		j->oemail = g_strdup(get_opt(r));
+		j->nname = g_strdup(get_opt(r));
+		j->nemail = g_strdup(get_opt(r));
+		g_ptr_array_add(a->maint_joins, j);
+	}
+	a->has_files = g_new0(bool, nr_entries ? nr_entries : 1);
+	for (size_t i = 0; i < nr_entries && !r->bad; i++) {
+		guint8 h = 0;
+
+		get_bytes(r, &h, 1);
+		a->has_files[i] = h != 0;
+	}
+	return !r->bad;
+}
+
+/* Every id and offset the records name must exist. */
+static bool check_ids(const struct ms_activity *a)
+{
+	size_t np = ms_ident_count(a->ident);
+
+	for (guint i = 0; i < a->commits->len; i++) {
+		const struct crec *c = &g_array_index(a->commits, struct crec,
+						      i);
+
+		if ((c->author != MS_IDENT_NONE && c->author >= np) ||
+		    (c->committer != MS_IDENT_NONE && c->committer >= np) ||
+		    (c->applier != MS_IDENT_NONE && c->applier >= np) ||
+		    (uint64_t)c->ent_off + c->nr_ent > a->ents->len ||
+		    (uint64_t)c->tag_off + c->nr_tag > a->tags->len)
+			return false;
+	}
+	for (guint i = 0; i < a->tags->len; i++)
+		if (g_array_index(a->tags, struct ctag, i).person >= np)
+			return false;
+	return true;
+}
+
+bool act_model_decode(struct ms_activity *a, const void *data, size_t len)
+{
+	struct reader r = { data, (const unsigned char *)data + len, false };
+	struct counts n;
+
+	if (!get_bytes(&r, &n, sizeof(n)))
+		return false;
+	if (n.commits > len / sizeof(struct crec) ||
+	    n.ents > len / sizeof(uint32_t) ||
+	    n.tags > len / sizeof(struct stag) || n.tokens > len ||
+	    n.seen > len || n.joins > len || n.entries > len)
+		return false;
+	g_array_set_size(a->commits, (guint)n.commits);
+	g_array_set_size(a->ents, (guint)n.ents);
+	if (!get_bytes(&r, a->commits->data, n.commits * sizeof(struct crec)) ||
+	    !get_bytes(&r, a->ents->data, n.ents * sizeof(uint32_t)))
+		return false;
+	if (!decode_tags(a, &r, &n) || !decode_seen(a, &r, &n) ||
+	    !decode_maint(a, &r, &n))
+		return false;
+	a->newest = (int64_t)n.newest;
+	return r.p == r.end && check_ids(a);
+}
