@@ -64,12 +64,12 @@ int cli_rev_load_mail(const char *cmd, const struct cli_rev_opts *o,
 	if (!o->archives.nr)
 		return cli_usage_error(cmd, "--archive PATH is required");
 	mail_opts(o, parse_flags, hook, hook_data, &mo);
-	/* the repository's store holds the messages too (store.h) */
-	if (o->repo) {
-		rc = cli_store_open(&o->store, o->repo, &mo.store);
-		if (rc != CLI_CONTINUE)
-			return rc;
-	}
+	/* the repository's store holds the messages too (store.h);
+	 * without a repository, the first archive's, as `mail stats` */
+	rc = cli_store_open(&o->store, o->repo ? o->repo :
+			    o->archives.items[0], &mo.store);
+	if (rc != CLI_CONTINUE)
+		return rc;
 	mo.progress = cli_progress_count;
 	cli_progress_start("messages read", 0);
 	rc = ms_link_mail_load(&mo, out, &diags);

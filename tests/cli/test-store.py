@@ -536,6 +536,19 @@ for cmd in ("link", "review"):
         ok(want.rc == 0 and got.rc == 0 and got.out == want.out,
            f"{cmd}, {state} store: the same report as without it",
            got.err + want.err + first_diff(want.out, got.out))
+# review --tree (no repository) reads the list through the store too
+tdb = os.path.join(tmp, "review-tree.sqlite")
+want = run("review", "--tree", rrepo, "--archive", rmbox, "--json",
+           "--no-cache")
+for state in ("cold", "warm"):
+    got = run("review", "--tree", rrepo, "--archive", rmbox, "--json",
+              "--db", tdb)
+    ok(want.rc == 0 and got.rc == 0 and got.out == want.out,
+       f"review --tree, {state} store: the same report as without it",
+       got.err + want.err + first_diff(want.out, got.out))
+ok(os.path.exists(tdb) and
+   db_query(tdb, "SELECT count(*) FROM messages")[0][0] > 0,
+   "... and --tree's store holds the list's messages")
 # link stored the messages without their bodies; review matches K:
 # patterns against bodies, so it read the list again, keeping them
 eq(db_query(rdb, "SELECT bodies FROM inboxes"), [(1,)],
