@@ -30,34 +30,62 @@ def git(gitdir, *args):
                           capture_output=True, check=True).stdout
 
 
-def commits(gitdir):
+def commits(gitdir, skip=0):
+    """The non-merge commits of master, oldest first, without the first
+    `skip`, read from git log as it prints them (a million commits never
+    sit in memory at once)."""
     fmt = SEP.join(["%H", "%an", "%ae", "%at", "%ai", "%s", "%B"]) + END
-    out = git(gitdir, "log", "--reverse", "--no-merges", "--name-only",
-              f"--format={fmt}", "master").decode("utf-8", "replace")
+    p = subprocess.Popen(["git", "--git-dir", gitdir, "log", "--reverse",
+                          "--no-merges", "--name-only", f"--format={fmt}",
+                          "master"], stdout=subprocess.PIPE)
     # each record: header fields, then (after END) the name list that
     # --name-only prints before the next record
-    recs = out.split(END)
-    parsed = []
-    for i, rec in enumerate(recs):
-        if i == 0:
+    pending = None   # the last header read, waiting for its paths
+    n = 0
+    buf = ""
+    first = True
+
+    def header(head):
+        if SEP not in head:
+            return None
+        f = head.lstrip("\n").split(SEP)
+        return {"id": f[0], "an": f[1], "ae": f[2], "at": int(f[3]),
+                "ai": f[4], "s": f[5], "body": f[6], "paths": []}
+
+    def pieces():
+        nonlocal buf
+        for chunk in iter(lambda: p.stdout.read(1 << 20), b""):
+            buf += chunk.decode("utf-8", "replace")
+            parts = buf.split(END)
+            buf = parts.pop()
+            yield from parts
+        yield buf
+
+    for rec in pieces():
+        if first:
             head = rec
+            first = False
         else:
             lines = rec.split("\n")
-            # the paths of record i-1 come first, then record i's header
+            # the paths of the pending record come first, then a header
             paths = []
             k = 0
             while k < len(lines) and SEP not in lines[k]:
                 if lines[k].strip():
                     paths.append(lines[k].strip())
                 k += 1
-            parsed[-1]["paths"] = paths
+            if pending is not None:
+                pending["paths"] = paths
+                if n >= skip:
+                    yield pending
+                n += 1
+                pending = None
             head = "\n".join(lines[k:])
-        if SEP not in head:
-            continue
-        f = head.lstrip("\n").split(SEP)
-        parsed.append({"id": f[0], "an": f[1], "ae": f[2], "at": int(f[3]),
-                       "ai": f[4], "s": f[5], "body": f[6], "paths": []})
-    return parsed
+        pending = header(head)
+    if pending is not None and n >= skip:
+        yield pending
+    if p.wait() != 0:
+        sys.exit("gen-inbox: git log failed")
 
 
 def tz_of(ai):
@@ -126,14 +154,15 @@ def main():
         subprocess.run(["git", "init", "-q", "--bare", epoch], check=True)
         subprocess.run(["git", "--git-dir", epoch, "symbolic-ref", "HEAD",
                         "refs/heads/master"], check=True)
-    todo = commits(a.gitdir)[done:]
+    todo = commits(a.gitdir, done)
     p = subprocess.Popen(["git", "--git-dir", epoch, "fast-import",
                           "--quiet", "--done"], stdin=subprocess.PIPE)
     out = p.stdin
     # on top of the existing branch: name its tip once, then marks follow
     resume = done > 0
-    for i, c in enumerate(todo):
-        n = done + i
+    n = done - 1
+    for c in todo:
+        n += 1
         for raw in (posting(n, c), reply(n, c)):
             out.write(b"commit refs/heads/master\n")
             out.write(b"author a <a@x> %d +0000\n" % c["at"])
@@ -149,7 +178,7 @@ def main():
     if p.wait() != 0:
         sys.exit("gen-inbox: git fast-import failed")
     with open(state, "w") as f:
-        f.write(f"{len(commits(a.gitdir))}\n")
+        f.write(f"{n + 1}\n")
 
 
 if __name__ == "__main__":
