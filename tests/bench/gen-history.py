@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gen-history.py - a seeded, kernel-like git history through git fast-import.
 
-  gen-history.py [--seed N] [--commits N] [--append] GITDIR
+  gen-history.py [--seed N] [--commits N] [--append] [--layout DIR] GITDIR
 
 Creates the bare repository GITDIR (or, with --append, adds N commits on
 top of its master branch) holding N commits by a pool of authors, each
@@ -11,8 +11,15 @@ of a short topic branch every 97 commits.  The same seed and counts always
 give the same repository (fixed dates, no randomness from the clock), so
 benchmarks and tests can rebuild it instead of committing it.
 
-The store benchmark (tests/bench/bench-store.sh) uses it until the
-activity issue's generator of planted-truth repositories is on main.
+With --layout DIR (a source tree such as linux-source-6.1), commits
+touch DIR's files instead (two thirds of a commit's files in the
+directory of its first one, as real patches do), and the first commit
+adds DIR's MAINTAINERS and .mailmap, so that `maintstat activity` reports
+on the tree's real entries.  Everything is streamed to fast-import: a
+million commits need no more memory than a thousand.
+
+The store benchmark (tests/bench/bench-store.sh) and the kernel-scale run
+(tests/bench/bench-scale.sh) use it.
 """
 import argparse
 import os
@@ -34,6 +41,17 @@ def layout(rng):
             for f in range(rng.randint(2, 10)):
                 files.append(f"{sub}/file{f}.c")
     return files
+
+
+def tree_files(root):
+    out = []
+    for d, dirs, names in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+        rel = os.path.relpath(d, root)
+        for f in sorted(names):
+            if not f.startswith("."):
+                out.append(f if rel == "." else f"{rel}/{f}")
+    return out
 
 
 def people(rng, n):
@@ -63,6 +81,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--commits", type=int, default=1000)
     ap.add_argument("--append", action="store_true")
+    ap.add_argument("--layout", help="a source tree whose files to touch")
     ap.add_argument("gitdir")
     a = ap.parse_args()
 
@@ -79,6 +98,11 @@ def main():
 
     shape = random.Random(a.seed)
     files = layout(shape)
+    by_dir = {}
+    if a.layout:
+        files = tree_files(a.layout)
+        for f in files:
+            by_dir.setdefault(os.path.dirname(f), []).append(f)
     folks = people(shape, 400)
     # Per-commit randomness depends on the commit's number only, so that
     # an appended history equals the one generated in one go.
@@ -120,8 +144,25 @@ def main():
                 emit(out, f"from :{master_mark}\n")
             elif n:
                 emit(out, "from refs/heads/master^0\n")
+        if a.layout and n == 0:
+            for meta in ("MAINTAINERS", ".mailmap"):
+                src = os.path.join(a.layout, meta)
+                if os.path.exists(src):
+                    with open(src, "rb") as f:
+                        body = f.read()
+                    emit(out, f"M 100644 inline {meta}\n")
+                    emit(out, f"data {len(body)}\n")
+                    emit(out, body)
+                    emit(out, "\n")
+        first = None
         for _ in range(rng.randint(1, 5)):
             path = files[rng.randrange(len(files))]
+            if a.layout:
+                if first is None:
+                    first = path
+                elif rng.random() < 0.67:
+                    near = by_dir[os.path.dirname(first)]
+                    path = near[rng.randrange(len(near))]
             emit(out, f"M 100644 inline {path}\n")
             data(out, f"/* {path} at change {n}: {rng.random()} */\n")
         emit(out, "\n")
