@@ -2,7 +2,7 @@
 """gen-inbox.py - the mailing-list archive of a generated history, as a
 public-inbox v2 inbox (epoch 0), through git fast-import.
 
-  gen-inbox.py GITDIR INBOX
+  gen-inbox.py [--max N] GITDIR INBOX
 
 For every non-merge commit of GITDIR's master (oldest first) it posts the
 patch (From: the author, Date: the author date, Subject: [PATCH] and the
@@ -11,7 +11,7 @@ reply to it with a Reviewed-by.  Message-IDs are <N.post@example.org> and
 <N.reply@example.org> for the N-th commit.  Run it again after
 gen-history.py --append: it posts only the commits it has not posted yet
 (INBOX/gen-inbox.count remembers how many), so the archive grows as a
-list's does.  Deterministic: the same history gives the same inbox.
+list's does.  --max N stops after the N-th commit (2N messages).  Deterministic: the same history gives the same inbox.
 
 Used by tests/bench/bench-store.sh (1% new commits and 1% new messages).
 """
@@ -139,6 +139,7 @@ def reply(n, c):
 
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--max", type=int, default=0)
     ap.add_argument("gitdir")
     ap.add_argument("inbox")
     a = ap.parse_args()
@@ -162,6 +163,8 @@ def main():
     resume = done > 0
     n = done - 1
     for c in todo:
+        if a.max and n + 1 >= a.max:
+            break
         n += 1
         for raw in (posting(n, c), reply(n, c)):
             out.write(b"commit refs/heads/master\n")
