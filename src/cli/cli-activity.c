@@ -134,6 +134,18 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		return cli_usage_error(cmd, "the window is empty: --since is "
 				       "after --until");
 	}
+	if (ms_activity_nr_commits(*out) &&
+	    !ms_activity_nr_in_window(*out, *since, *until)) {
+		char a[32], b[32];
+
+		ms_act_format(*since, 0, false, true, a);
+		ms_act_format(*until, 0, false, true, b);
+		ms_activity_free(*out);
+		*out = NULL;
+		return cli_error("no commit is dated from %s to %s: a report "
+				 "of that window would call everyone "
+				 "inactive (see --since and --until)", a, b);
+	}
 	return CLI_CONTINUE;
 }
 

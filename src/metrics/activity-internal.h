@@ -49,7 +49,10 @@ struct ms_activity {
 	GHashTable *used_domains; /* domains of addresses seen in commits */
 	GHashTable *match_cache;  /* path -> entries (match_path) */
 	GMutex match_lock;
-	int64_t newest;
+	int64_t newest;           /* newest commit date not in the future */
+	int64_t now;              /* when the load began */
+	size_t future;            /* commits dated after now + a day */
+	int64_t future_max;
 	const struct ms_activity_load_opts *opts;   /* during the load */
 };
 

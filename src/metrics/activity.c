@@ -7,6 +7,7 @@
 #include "maintainers.h"
 #include "tree.h"
 
+#include <errno.h>
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,15 +15,26 @@
 
 /* ---- dates ---- */
 
+/* The range GDateTime can represent: 0001-01-01 to 9999-12-31. */
+#define DATE_MIN INT64_C(-62135596800)
+#define DATE_MAX INT64_C(253402300799)
+
 int64_t ms_act_date_shift(int64_t t, int years, int months, int days)
 {
-	GDateTime *d = g_date_time_new_from_unix_utc(t);
-	GDateTime *s = g_date_time_add_full(d, years, months, days, 0, 0, 0);
-	int64_t r = s ? g_date_time_to_unix(s) : t;
+	GDateTime *d, *s;
+	int64_t r;
+	bool back = years < 0 || (years == 0 && (months < 0 ||
+						 (months == 0 && days < 0)));
 
+	/* saturated: a time or a shift out of range ends at the range */
+	t = CLAMP(t, DATE_MIN, DATE_MAX);
+	d = g_date_time_new_from_unix_utc(t);
+	s = d ? g_date_time_add_full(d, years, months, days, 0, 0, 0) : NULL;
+	r = s ? g_date_time_to_unix(s) : back ? DATE_MIN : DATE_MAX;
 	if (s)
 		g_date_time_unref(s);
-	g_date_time_unref(d);
+	if (d)
+		g_date_time_unref(d);
 	return r;
 }
 
@@ -82,8 +94,15 @@ int ms_act_parse_date(const char *s, bool end_of_day, int64_t *out)
 int ms_act_parse_before(const char *s, int64_t from, int64_t *out)
 {
 	char *end;
-	long n = strtol(s, &end, 10);
+	long n;
 
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (end != s && end[0] && !end[1] && strchr("dwmy", end[0]) &&
+	    (errno == ERANGE || n < 0 || n > 100000))
+		return ms_error_set(MS_EPARSE, "'%s' is out of range (a "
+				    "duration takes 0 to 100000 of its unit)",
+				    s);
 	if (end != s && n >= 0 && end[0] && !end[1]) {
 		switch (end[0]) {
 		case 'd':
@@ -324,8 +343,14 @@ static int collect(const struct ms_commit *c, void *data)
 	    (is_word_bot(c->committer.name) ||
 	     is_word_bot(c->committer.email)))
 		r.applier = last_sob;
-	if (r.ctime > a->newest || a->commits->len == 0)
+	/* one commit dated 9999 must not move the default --until: every
+	 * entry would show no changes and every person INACTIVE */
+	if (r.ctime > a->now + 86400) {
+		if (!a->future++ || r.ctime > a->future_max)
+			a->future_max = r.ctime;
+	} else if (r.ctime > a->newest || a->commits->len == a->future) {
 		a->newest = r.ctime;
+	}
 	g_array_append_val(a->commits, r);
 	if (a->opts->progress)
 		a->opts->progress(a->commits->len, a->opts->progress_data);
@@ -717,6 +742,7 @@ static int load_start(const struct ms_activity_load_opts *opts,
 	a->token_order = g_ptr_array_new();
 	a->opts = opts;
 	a->no_plus_fold = opts->no_plus_fold;
+	a->now = g_get_real_time() / G_USEC_PER_SEC;
 	a->ident = ms_ident_new(!opts->no_plus_fold);
 	a->match_cache = g_hash_table_new_full(g_str_hash, g_str_equal,
 					       g_free, g_free);
@@ -849,6 +875,18 @@ joined:
 	join_people(a, diags);
 	a->opts = NULL;
 	g_free(key);
+	if (a->future) {
+		char when[32];
+
+		ms_act_format(a->future_max, 0, false, true, when);
+		ms_diags_add(diags, NULL, 0, "%zu commit%s dated in the future "
+			     "(the latest %s): left out of the default "
+			     "--until, the newest commit date before now",
+			     a->future, a->future == 1 ? " is" : "s are",
+			     when);
+		if (a->future == a->commits->len)
+			a->newest = a->now;
+	}
 	*out = a;
 	return 0;
 fail:
@@ -894,6 +932,19 @@ void ms_activity_free(struct ms_activity *a)
 int64_t ms_activity_newest(const struct ms_activity *a)
 {
 	return a->newest;
+}
+
+size_t ms_activity_nr_in_window(const struct ms_activity *a, int64_t since,
+				 int64_t until)
+{
+	size_t n = 0;
+
+	for (guint i = 0; i < a->commits->len; i++) {
+		int64_t t = g_array_index(a->commits, struct crec, i).ctime;
+
+		n += t >= since && t <= until;
+	}
+	return n;
 }
 
 size_t ms_activity_nr_commits(const struct ms_activity *a)

@@ -66,8 +66,15 @@ int ms_activity_load(const struct ms_activity_load_opts *opts,
 		     struct ms_activity **out, struct ms_diags *diags);
 void ms_activity_free(struct ms_activity *a);
 
-/* The newest commit date of the history (the default --until). */
+/*
+ * The newest commit date of the history that is not in the future (the
+ * default --until); commits dated more than a day after the load began
+ * are left out of it, with a diagnostic.
+ */
 int64_t ms_activity_newest(const struct ms_activity *a);
+/* How many commits are dated from `since` to `until` (inclusive). */
+size_t ms_activity_nr_in_window(const struct ms_activity *a, int64_t since,
+				 int64_t until);
 /* How many commits the model holds. */
 size_t ms_activity_nr_commits(const struct ms_activity *a);
 /* The MAINTAINERS entries, borrowed. */

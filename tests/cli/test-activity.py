@@ -233,5 +233,48 @@ r = run("activity", "--repo", repo, "--since", "2024-01-01",
         "--until", "2023-01-01")
 eq(r.rc, 2, "an empty window is a usage error")
 
+for big in ("99999999999999999999y", "9223372036854775808d", "100001y"):
+    r = run("activity", "--repo", repo, "--inactive-after", big)
+    ok(r.rc == 2 and "out of range" in r.err,
+       f"--inactive-after {big}: out of range, not wrapped", r.err)
+r = run("activity", "--repo", repo, "--inactive-after", "100000y")
+eq(r.rc, 0, "--inactive-after 100000y: saturated, not an error")
+r = run("activity", "--repo", repo, "--since", "2090-01-01",
+        "--until", "2091-01-01")
+ok(r.rc == 1 and "no commit is dated from 2090-01-01 to 2091-01-01"
+   in r.err, "a window holding no commit is an error, not a report of "
+   "everyone inactive", r.err + r.out[:300])
+
+# One commit dated 9999 must not become the default --until.
+future = os.path.join(tmp, "future.git")
+subprocess.run(["git", "clone", "-q", "--bare", repo, future], check=True)
+work = os.path.join(tmp, "future-work")
+subprocess.run(["git", "clone", "-q", future, work], check=True)
+with open(os.path.join(work, "FUTURE"), "w") as f:
+    f.write("x\n")
+env = dict(os.environ, GIT_AUTHOR_NAME="Tim Travel",
+           GIT_AUTHOR_EMAIL="tim@example.org", GIT_COMMITTER_NAME="Tim Travel",
+           GIT_COMMITTER_EMAIL="tim@example.org",
+           GIT_AUTHOR_DATE="@253370764800 +0000",
+           GIT_COMMITTER_DATE="@253370764800 +0000")
+subprocess.run(["git", "-C", work, "add", "FUTURE"], check=True, env=env)
+subprocess.run(["git", "-C", work, "commit", "-q", "-m", "from 9999"],
+               check=True, env=env)
+subprocess.run(["git", "-C", work, "push", "-q", "origin", "HEAD"],
+               check=True, env=env)
+base = run("activity", "--repo", repo, "--json")
+r = run("activity", "--repo", future, "--json")
+eq(r.rc, 0, "a commit dated 9999: activity exits 0")
+ok("1 commit is dated in the future (the latest 9999-01-01)" in r.err,
+   "... warning about the outlier", r.err)
+if r.rc == 0 and base.rc == 0:
+    def inactive(doc):
+        return [(e.get("name"), sorted(p.get("name", "")
+                                       for p in e.get("people", [])
+                                       if p.get("inactive")))
+                for e in doc.get("entries", [])]
+    eq(inactive(r.json()), inactive(base.json()),
+       "... the same entries and the same INACTIVE people as without it")
+
 subprocess.run(["rm", "-rf", tmp])
 done()
