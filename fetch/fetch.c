@@ -34,7 +34,9 @@ void ms_fetch_result_free(struct ms_fetch_result *r)
 
 char *ms_fetch_inbox_name(const char *url)
 {
-	GUri *uri = g_uri_parse(url, G_URI_FLAGS_NONE, NULL);
+	/* ENCODED: the path is split before %2f becomes a '/' ("a%2fb"
+	 * named the inbox "b") */
+	GUri *uri = g_uri_parse(url, G_URI_FLAGS_ENCODED, NULL);
 	char **parts;
 	char *name = NULL;
 
@@ -50,6 +52,11 @@ char *ms_fetch_inbox_name(const char *url)
 	if (name && (!strcmp(name, ".") || !strcmp(name, "..") ||
 		     strchr(name, '/') || !*name))
 		g_clear_pointer(&name, g_free);
+	for (const char *c = name; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			g_clear_pointer(&name, g_free);
+			break;
+		}
 	return name;
 }
 
@@ -397,6 +404,12 @@ int ms_fetch_thread(const char *url, const char *msgid,
 		rc = ms_error_set(MS_EUSAGE, "empty Message-ID");
 		goto out;
 	}
+	/* "." and ".." are path steps, not ids: '..' left the inbox */
+	if (!strcmp(seg, ".") || !strcmp(seg, "..")) {
+		rc = ms_error_set(MS_EUSAGE, "'%s' is not a Message-ID",
+				  msgid);
+		goto out;
+	}
 	rc = ms_http_new(opts, &h);
 	if (rc)
 		goto out;
@@ -642,8 +655,15 @@ int ms_fetch_mirror(const char *url, const char *dest,
 	}
 	rc = 0;
 out:
-	if (lock_fd >= 0)
+	if (lock_fd >= 0) {
+		/* removed while still held, so that a run leaves nothing */
+		char *lock = g_build_filename(res->path, ".maintstat-lock",
+					      NULL);
+
+		g_unlink(lock);
+		g_free(lock);
 		close(lock_fd);
+	}
 	ms_http_free(h);
 	g_array_free(epochs, TRUE);
 	g_free(gitdir);

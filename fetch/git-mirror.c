@@ -434,6 +434,8 @@ int ms_git_mirror_epoch(struct ms_http *h, const char *url,
 out:
 	git_remote_free(origin);
 	git_repository_free(repo);
+	if (rc && partial)
+		ms_fetch_rmtree(partial);       /* a failed clone leaves none */
 	g_free(partial);
 	return rc;
 }

@@ -182,6 +182,13 @@ try:
     hostile("trickle", "timed out",
             "two bytes a second is no transfer: --timeout applies",
             "--retries", "0")
+    for bad in ("..", "<..>", "."):
+        out = os.path.join(OUT, "dots.mbox")
+        r = run("fetch", *QUICK, "--thread", bad, f"{BASE}/ok.dots/inbox/",
+                "-o", out)
+        ok(r.rc == 2 and "not a Message-ID" in r.err and
+           count("ok.dots") == 0,
+           f"--thread '{bad}': refused, no request leaves the inbox", r.err)
     dest = os.path.join(T, "bombdest")
     t0 = time.time()
     r = run("fetch", "--retries", "0", "--timeout", "5", "--dest", dest,
@@ -331,6 +338,21 @@ try:
     ok(r.rc == 0, "git requests answered 500 twice: retried", r.err)
     eq(tip(os.path.join(mirror, "3.git")),
        tip(os.path.join(GITROOT, "3.git")), "  epoch 3 mirrored")
+
+    # A clone that fails (here: stalls) leaves no N.git.partial, and no
+    # run leaves its lock file behind.
+    fdest = os.path.join(T, "failed-clone")
+    r = run("fetch", "--retries", "0", "--timeout", "2", "--dest", fdest,
+            f"{BASE}/gitstall/lab/")
+    eq(r.rc, 1, "a clone that stalls fails")
+    fgit = os.path.join(fdest, "lab", "git")
+    eq(sorted(n for n in os.listdir(fgit) if n.endswith(".partial"))
+       if os.path.isdir(fgit) else [], [],
+       "  and leaves no N.git.partial")
+    ok(not os.path.exists(os.path.join(fdest, "lab", ".maintstat-lock")),
+       "  nor its lock file")
+    ok(not os.path.exists(os.path.join(dest, "lab", ".maintstat-lock")),
+       "a successful run leaves no lock file")
 
     # A git transfer that stalls is given up after --timeout; the refs
     # stay where they were.

@@ -77,6 +77,37 @@ static void test_helpers(void)
 	s = ms_fetch_inbox_name("https://x.org/a/..");
 	ok(s == NULL, "'..' is not an inbox name");
 	g_free(s);
+	s = ms_fetch_inbox_name("https://x.org/a%2fb/");
+	ok(s == NULL, "'a%2fb' is not an inbox name (nor is it 'b')");
+	g_free(s);
+	s = ms_fetch_inbox_name("https://x.org/%2e%2e/");
+	ok(s == NULL, "'%2e%2e' is not an inbox name");
+	g_free(s);
+	s = ms_fetch_inbox_name("https://x.org/a%1bb/");
+	ok(s == NULL, "an inbox name with a control character is refused");
+	g_free(s);
+	s = ms_fetch_inbox_name("https://x.org/linux%2Drdma/");
+	is_str(s, "linux-rdma", "an escaped inbox name is unescaped");
+	g_free(s);
+	{
+		GArray *e = g_array_new(FALSE, FALSE, sizeof(unsigned));
+		GString *m = g_string_new("{");
+
+		/* 200,000 epochs, each listed twice, and non-canonical
+		 * names: linear after the sort (it was quadratic, 7 s) */
+		for (unsigned i = 0; i < 200000; i++)
+			g_string_append_printf(m, "\"/x/git/%u.git\":{},"
+					       "\"/x/git/%u.git\":{},", i, i);
+		g_string_append(m, "\"/x/git/00.git\":{},"
+				"\"/x/git/+1.git\":{}}");
+		ms_fetch_manifest_epochs(m->str, m->len, e);
+		ok(e->len == 200000 &&
+		   g_array_index(e, unsigned, 0) == 0 &&
+		   g_array_index(e, unsigned, 199999) == 199999,
+		   "a manifest's 200,000 epochs, each once, in order");
+		g_array_free(e, TRUE);
+		g_string_free(m, TRUE);
+	}
 
 	s = ms_fetch_msgid_segment("<CANn89i+Lx=Q3kZ/abc+def=_XyZ@x.example>");
 	is_str(s, "CANn89i+Lx=Q3kZ%2Fabc+def=_XyZ@x.example",
