@@ -5,11 +5,24 @@
 #include <stdio.h>
 #include <string.h>
 
-static _Thread_local char last_error[1024];
+/*
+ * Room for a message quoting a few paths of PATH_MAX (4 KiB) and more:
+ * 1 KiB cut messages naming long paths.  A longer one ends in "...".
+ */
+static _Thread_local char last_error[16384];
+
+static void mark_cut(int n)
+{
+	if (n >= (int)sizeof(last_error))
+		memcpy(last_error + sizeof(last_error) - 4, "...", 4);
+}
 
 static void vset(const char *fmt, va_list ap)
 {
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	char *msg = g_strdup_vprintf(fmt, ap);   /* may quote last_error */
+
+	mark_cut(snprintf(last_error, sizeof(last_error), "%s", msg));
+	g_free(msg);
 }
 
 int ms_error_set(int code, const char *fmt, ...)
@@ -31,8 +44,8 @@ int ms_error_set_errno(int code, int errno_value, const char *fmt, ...)
 	vset(fmt, ap);
 	va_end(ap);
 	len = strlen(last_error);
-	snprintf(last_error + len, sizeof(last_error) - len, ": %s",
-		 g_strerror(errno_value));
+	mark_cut((int)len + snprintf(last_error + len, sizeof(last_error) -
+				     len, ": %s", g_strerror(errno_value)));
 	return code;
 }
 

@@ -26,6 +26,27 @@ int main(void)
 	is_str(ms_error_last(), "cannot open 'M': No such file or directory",
 	       "errno text appended");
 
+	{
+		/* a message naming a path of PATH_MAX is kept whole (the
+		 * 1 KiB buffer cut it), and one quoting itself works */
+		char *path = g_strnfill(4096, 'p');
+		char *want = g_strdup_printf("cannot open '%s': No such file "
+					     "or directory", path);
+
+		ms_error_set_errno(MS_ERROR, ENOENT, "cannot open '%s'", path);
+		is_str(ms_error_last(), want, "a 4 KiB path is not cut");
+		ms_error_set(MS_ERROR, "%s; skipped", ms_error_last());
+		ok(g_str_has_suffix(ms_error_last(), "directory; skipped"),
+		   "a message may quote the last one");
+		g_free(want);
+		g_free(path);
+		path = g_strnfill(40000, 'q');
+		ms_error_set(MS_ERROR, "%s", path);
+		ok(g_str_has_suffix(ms_error_last(), "qq..."),
+		   "a longer one is cut with '...'");
+		g_free(path);
+		ms_error_set_errno(MS_ERROR, ENOENT, "cannot open '%s'", "M");
+	}
 	pthread_create(&t, NULL, other_thread, NULL);
 	pthread_join(t, NULL);
 	is_str(ms_error_last(), "cannot open 'M': No such file or directory",
