@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "output.h"
+#include "mail.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -15,6 +16,11 @@
 
 static const struct cli_option help_option = {
 	CLI_OPT_FLAG, "help", 'h', NULL, NULL, "show this help and exit"
+};
+/* Every command takes it: any of them may read a list archive. */
+static const struct cli_option max_message_option = {
+	CLI_OPT_INT, "max-message-size", 0, NULL, "MIB",
+	"read at most this much of one list message (default 64)"
 };
 
 static void print_option(FILE *fp, const struct cli_option *o)
@@ -47,6 +53,7 @@ void cli_print_help(FILE *fp, const struct cli_option *opts,
 	fprintf(fp, "options:\n");
 	for (const struct cli_option *o = opts; o && o->type; o++)
 		print_option(fp, o);
+	print_option(fp, &max_message_option);
 	print_option(fp, &help_option);
 }
 
@@ -113,7 +120,7 @@ int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 
 	for (const struct cli_option *o = opts; o && o->type; o++)
 		nopts++;
-	longopts = g_new0(struct option, nopts + 2);
+	longopts = g_new0(struct option, nopts + 3);
 	for (int i = 0; i < nopts; i++) {
 		const struct cli_option *o = &opts[i];
 
@@ -129,6 +136,9 @@ int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 	}
 	longopts[nopts].name = "help";
 	longopts[nopts].val = 'h';
+	longopts[nopts + 1].name = "max-message-size";
+	longopts[nopts + 1].has_arg = required_argument;
+	longopts[nopts + 1].val = 'M' + 1000;
 	g_string_append_c(shortopts, 'h');
 
 	/*
@@ -159,6 +169,23 @@ int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 			cli_print_help(stdout, opts, help);
 			rc = EXIT_OK;
 			goto done;
+		}
+		if (c == 'M' + 1000) {
+			long mib;
+
+			if (!cli_parse_long("max-message-size", optarg,
+					    &mib)) {
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			if (mib < 1 || mib > 65536) {
+				rc = cli_usage_error(command_name(av),
+						     "--max-message-size "
+						     "takes 1 to 65536 MiB");
+				goto done;
+			}
+			ms_mail_set_max_message_size((size_t)mib << 20);
+			continue;
 		}
 		if (c == '?' || c == ':') {
 			if (optopt && optopt < 256 && optopt != '?')

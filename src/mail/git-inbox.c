@@ -30,8 +30,26 @@ static int emit_blob(git_repository *repo, const git_oid *id,
 	struct ms_mail_source src = { 0 };
 	const char *raw;
 	size_t len;
+	git_odb *odb = NULL;
+	git_object_t type;
+	size_t size = 0;
 	int rc;
 
+	src.path = c->inbox;
+	src.format = c->v1 ? MS_MAIL_FMT_INBOX_V1 : MS_MAIL_FMT_INBOX_V2;
+	src.epoch = c->epoch;
+	src.commit = commit_hex;
+	/* the size from the object header, before libgit2 inflates a blob
+	 * of gigabytes into memory: an oversized message is not read */
+	if (git_repository_odb(&odb, repo) == 0 &&
+	    git_odb_read_header(&size, &type, odb, id) == 0 &&
+	    size > ms_mail_max_message_size()) {
+		git_odb_free(odb);
+		src.problems = 1u << MS_MAIL_P_OVERSIZED;
+		c->result->messages++;
+		return c->fn("", 0, &src, c->data);
+	}
+	git_odb_free(odb);
 	rc = git_blob_lookup(&blob, repo, id);
 	if (rc < 0)
 		return ms_git_error(rc, "cannot read message %s of '%s'",
@@ -46,10 +64,6 @@ static int emit_blob(git_repository *repo, const git_oid *id,
 			raw = nl + 1;
 		}
 	}
-	src.path = c->inbox;
-	src.format = c->v1 ? MS_MAIL_FMT_INBOX_V1 : MS_MAIL_FMT_INBOX_V2;
-	src.epoch = c->epoch;
-	src.commit = commit_hex;
 	c->result->messages++;
 	c->result->bytes += len;
 	rc = c->fn(raw, len, &src, c->data);

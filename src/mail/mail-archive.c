@@ -17,6 +17,18 @@
 
 #define CHUNK (1u << 20)
 
+static size_t max_message = MS_MAIL_MAX_MESSAGE;
+
+void ms_mail_set_max_message_size(size_t bytes)
+{
+	max_message = bytes ? bytes : MS_MAIL_MAX_MESSAGE;
+}
+
+size_t ms_mail_max_message_size(void)
+{
+	return max_message;
+}
+
 const char *ms_mail_format_name(enum ms_mail_format f)
 {
 	switch (f) {
@@ -220,6 +232,24 @@ static int emit(const char *s, size_t n, GString *tmp,
 }
 
 /*
+ * The head of the oversized message whose From_ line is at r->buf[msg]:
+ * its first MS_MAIL_OVERSIZED_HEAD bytes, flagged MS_MAIL_P_OVERSIZED.
+ */
+static int emit_head(struct reader *r, size_t msg, GString *tmp,
+		     struct ms_mail_source *src, unsigned long lineno,
+		     ms_mail_raw_fn fn, void *data,
+		     struct ms_mail_read_result *result)
+{
+	const char *nl = memchr(r->buf + msg, '\n', r->end - msg);
+	size_t body = nl ? (size_t)(nl - r->buf) + 1 : r->end;
+	size_t keep = MIN(r->end - body, MS_MAIL_OVERSIZED_HEAD);
+
+	src->line = lineno;
+	src->problems = 1u << MS_MAIL_P_OVERSIZED;
+	return emit(r->buf + body, keep, tmp, src, fn, data, result);
+}
+
+/*
  * A gzip stream that is corrupt or ends early is an error, not a short
  * list: an interrupted download must not read as a quiet month.
  */
@@ -238,6 +268,7 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 	struct ms_mail_source src = { 0 };
 	size_t msg = 0, search = 0;
 	unsigned long lineno = 1;
+	bool skipping = false;  /* inside an oversized message */
 	int rc = 0;
 
 	r.fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -318,6 +349,24 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		}
 		if (!hit) {
 			bool more;
+
+			if (!skipping && r.end - msg > max_message) {
+				/* hand on its head, drop the rest as it
+				 * comes: the buffer stays near the bound */
+				rc = emit_head(&r, msg, tmp, &src, lineno, fn,
+					       data, result);
+				if (rc)
+					goto done;
+				skipping = true;
+			}
+			if (skipping && r.end - msg > 16) {
+				size_t to = r.end - 8;
+
+				lineno += count_lines(r.buf + msg, to - msg);
+				msg = to;
+				if (search < msg + 2)
+					search = msg + 2;
+			}
 			/* keep the current message: fill() compacts */
 			r.start = msg;
 			search = r.end > 6 ? r.end - 6 : 0;
@@ -329,6 +378,23 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 			if (more)
 				continue;
 			break;
+		}
+		if (skipping) {         /* the end of an oversized one */
+			lineno += count_lines(r.buf + msg, k - msg);
+			skipping = false;
+			msg = k;
+			search = k + 1;
+			continue;
+		}
+		if (k - msg > max_message) {
+			rc = emit_head(&r, msg, tmp, &src, lineno, fn, data,
+				       result);
+			if (rc)
+				goto done;
+			lineno += count_lines(r.buf + msg, k - msg);
+			msg = k;
+			search = k + 1;
+			continue;
 		}
 		/* the message runs from after its From_ line to k - 1 */
 		{
@@ -353,6 +419,12 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		goto done;
 	}
 	/* the last message: r.buf[msg .. r.end) */
+	if (skipping)
+		goto done;
+	if (r.end - msg > max_message) {
+		rc = emit_head(&r, msg, tmp, &src, lineno, fn, data, result);
+		goto done;
+	}
 	{
 		const char *nl = memchr(r.buf + msg, '\n', r.end - msg);
 		size_t body = nl ? (size_t)(nl - r.buf) + 1 : r.end;

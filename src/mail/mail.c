@@ -21,6 +21,7 @@ static const char *const problem_names[MS_MAIL_P__COUNT] = {
 	[MS_MAIL_P_BAD_DATE] = "bad_date",
 	[MS_MAIL_P_NO_MESSAGE_ID] = "no_message_id",
 	[MS_MAIL_P_MIME_ERROR] = "mime_error",
+	[MS_MAIL_P_OVERSIZED] = "oversized",
 };
 
 const char *ms_mail_problem_name(enum ms_mail_problem p)

@@ -48,6 +48,8 @@ enum ms_mail_problem {
 	MS_MAIL_P_BAD_DATE,        /* Date missing, unparsable or impossible */
 	MS_MAIL_P_NO_MESSAGE_ID,   /* no Message-ID header */
 	MS_MAIL_P_MIME_ERROR,      /* the MIME structure could not be read */
+	MS_MAIL_P_OVERSIZED,       /* over the message size bound: only its
+				      head was read */
 	MS_MAIL_P__COUNT
 };
 
@@ -314,6 +316,19 @@ int ms_mail_dir_walk(const char *path, ms_mail_file_fn file, void *data,
 /* Whether directory `path` is a public-inbox archive (v2: git/0.git; v1:
  * a bare repository) rather than a directory of mbox files. */
 bool ms_mail_is_inbox(const char *path);
+
+/*
+ * The largest message the readers take whole (default
+ * MS_MAIL_MAX_MESSAGE, 64 MiB): of a larger one only the first
+ * MS_MAIL_OVERSIZED_HEAD bytes are handed on, flagged
+ * MS_MAIL_P_OVERSIZED, and the rest is skipped without being held in
+ * memory (a gzip bomb of one 8 GiB message).  Process-wide; set it
+ * before reading.
+ */
+#define MS_MAIL_MAX_MESSAGE ((size_t)64 << 20)
+#define MS_MAIL_OVERSIZED_HEAD ((size_t)256 << 10)
+void ms_mail_set_max_message_size(size_t bytes);
+size_t ms_mail_max_message_size(void);
 
 /* The mbox reader alone (used by ms_mail_read). */
 int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,

@@ -135,6 +135,48 @@ with open(rules_gz, "rb") as f:
     gz = f.read()
 with open(cut, "wb") as f:
     f.write(gz[:len(gz) // 2])
+# --max-message-size: a larger message is read only as far as its head,
+# counted as "oversized", and memory stays near the bound (a gzip bomb of
+# one 256 MiB message, 260 KiB compressed)
+import resource  # noqa: E402
+bomb = os.path.join(TMP, "bomb.mbox.gz")
+with gzip.open(bomb, "wb", 9) as f:
+    f.write(SEP + good[0] + b"\n")
+    f.write(SEP + b"From: B <b@example.com>\nSubject: bomb\n"
+            b"Message-ID: <bomb@example.com>\n"
+            b"Date: Mon, 2 Jan 2023 10:30:00 +0000\n\n")
+    for _ in range(256):
+        f.write(b"x" * (1 << 20))
+    f.write(b"\n\n" + SEP + good[2] + b"\n")
+before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+r = run("mail", "stats", "--json", "--no-cache", bomb)
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+d = r.json() if r.rc == 0 else {}
+eq((r.rc, d.get("messages"), d.get("problems", {}).get("oversized")),
+   (0, 3, 1), "a 256 MiB message: 3 messages, one counted oversized")
+ok(rss < 200 * 1024 or rss == before, f"  in bounded memory ({rss // 1024}"
+   " MiB peak; the message alone is 256 MiB)")
+r = run("mail", "show", "--json", bomb, "bomb@example.com")
+eq(r.json().get("subject") if r.rc == 0 else r.err, "bomb",
+   "  its head is still read")
+big = os.path.join(TMP, "big.mbox")
+with open(big, "wb") as f:
+    f.write(SEP + good[0] + b"\n" + SEP + b"Subject: big\n"
+            b"Message-ID: <big@example.com>\n\n" + b"y" * (3 << 20) +
+            b"\n\n" + SEP + good[2] + b"\n")
+for store in ("--no-cache", None):
+    r, d = stats("--max-message-size", "1", big,
+                 *([store] if store else []))
+    eq((r.rc, d.get("messages"), d.get("problems", {}).get("oversized")),
+       (0, 3, 1),
+       f"--max-message-size 1: a 3 MiB message is oversized "
+       f"({store or 'store'})")
+r, d = stats(big, "--no-cache")
+eq(d.get("problems", {}).get("oversized"), None,
+   "... and not under the default 64 MiB")
+r = run("mail", "stats", "--max-message-size", "0", big)
+eq(r.rc, 2, "--max-message-size 0: usage error")
+
 # an interrupted download must not read as a quiet list: a corrupt or
 # truncated .gz is an error, wherever it is cut
 for what, data in (("cut in the middle", gz[:len(gz) // 2]),
