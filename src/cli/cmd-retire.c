@@ -123,6 +123,63 @@ static char *why(const struct ms_act_person *p, int64_t active_since)
 			       "%s)", since, last);
 }
 
+/*
+ * The *.patch files already in `dir` (sorted; NULL when none or no such
+ * directory).  Stale patches mixed with a new series would all be applied
+ * by `git am` on the whole directory.
+ */
+static GPtrArray *old_patches(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	GPtrArray *names = NULL;
+	const char *name;
+
+	if (!d)
+		return NULL;
+	while ((name = g_dir_read_name(d))) {
+		if (!g_str_has_suffix(name, ".patch"))
+			continue;
+		if (!names)
+			names = g_ptr_array_new_with_free_func(g_free);
+		g_ptr_array_add(names, g_strdup(name));
+	}
+	g_dir_close(d);
+	if (names)
+		g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
+	return names;
+}
+
+/* Refuse a directory holding patches; with --force, empty it of them. */
+static int check_outdir(const char *dir, bool force)
+{
+	GPtrArray *old = old_patches(dir);
+	int rc = CLI_CONTINUE;
+
+	if (!old)
+		return CLI_CONTINUE;
+	if (!force) {
+		rc = cli_error("'%s' already holds %u patch%s ('%s'%s): they "
+			       "would mix with the new series (git am applies "
+			       "both); empty it, choose another -o, or --force "
+			       "to remove its *.patch first", dir, old->len,
+			       old->len == 1 ? "" : "es",
+			       (char *)old->pdata[0],
+			       old->len > 1 ? ", ..." : "");
+		g_ptr_array_unref(old);
+		return rc;
+	}
+	for (guint i = 0; i < old->len && rc == CLI_CONTINUE; i++) {
+		char *path = g_build_filename(dir, old->pdata[i], NULL);
+
+		if (g_unlink(path) < 0)
+			rc = cli_error("cannot remove '%s': %s", path,
+				       g_strerror(errno));
+		g_free(path);
+	}
+	g_ptr_array_unref(old);
+	return rc;
+}
+
 static int write_series(const char *dir, const struct retire_series *s)
 {
 	if (g_mkdir_with_parents(dir, 0777) < 0)
@@ -157,7 +214,7 @@ int cmd_retire(int argc, char **argv)
 	const char *inactive_arg = "5y", *keep_file = NULL, *from_arg = NULL;
 	const char *outdir = ".";
 	long min_commits = 100;
-	bool json = false, no_credits = false;
+	bool json = false, no_credits = false, force = false;
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ao),
 		{ CLI_OPT_STRING, "inactive-after", 0, &inactive_arg,
@@ -174,7 +231,10 @@ int cmd_retire(int argc, char **argv)
 		  "author and Signed-off-by (default: the repository's "
 		  "user.name and user.email)" },
 		{ CLI_OPT_STRING, "output-directory", 'o', &outdir, "DIR",
-		  "write the patches here (default: .)" },
+		  "write the patches here (default: .); it must hold no "
+		  "*.patch" },
+		{ CLI_OPT_FLAG, "force", 0, &force, NULL,
+		  "remove the *.patch files of -o DIR before writing" },
 		{ CLI_OPT_FLAG, "no-credits", 0, &no_credits, NULL,
 		  "leave CREDITS alone (for a revision without one)" },
 		CLI_ENTRY_FILE_OPTION(&files),
@@ -447,7 +507,9 @@ int cmd_retire(int argc, char **argv)
 		goto out;
 	}
 	if (series->nr > 1) {
-		rc = write_series(outdir, series);
+		rc = check_outdir(outdir, force);
+		if (rc == CLI_CONTINUE)
+			rc = write_series(outdir, series);
 		if (rc != CLI_CONTINUE)
 			goto out;
 	}

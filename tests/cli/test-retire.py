@@ -186,6 +186,28 @@ eq(r.rc, 0, "--no-credits writes the series")
 nc = open(os.path.join(T, "nc", r.json()["patches"][1]["file"])).read()
 ok("CREDITS" not in nc.split("\n---\n", 1)[1], "without CREDITS changes")
 ok("remove Ivan Inactive" in nc, "subject says remove, not move", nc[:400])
+# -o DIR holding earlier patches: refused (git am would apply both), or
+# emptied of *.patch first with --force
+stale = os.path.join(out, "0099-stale-from-an-earlier-run.patch")
+with open(stale, "w") as f:
+    f.write("stale\n")
+before = sorted(os.listdir(out))
+r = run("retire", "--repo", work, "--min-commits", "10", "-o", out,
+        "--no-cache", env=renv)
+ok(r.rc == 1 and "already holds" in r.err and "--force" in r.err,
+   "retire -o DIR holding patches: refused", r.err)
+eq(sorted(os.listdir(out)), before, "  and the directory is untouched")
+with open(os.path.join(out, "notes.txt"), "w") as f:
+    f.write("mine\n")
+r = run("retire", "--repo", work, "--min-commits", "10", "-o", out,
+        "--no-cache", "--force", "--json", env=renv)
+eq(r.rc, 0, "retire --force: exit 0")
+if r.rc == 0:
+    eq(sorted(f for f in os.listdir(out) if f.endswith(".patch")),
+       sorted(p["file"] for p in r.json()["patches"]),
+       "  only the new series is left as *.patch")
+ok(os.path.exists(os.path.join(out, "notes.txt")),
+   "  and other files are kept")
 r = run("retire", "--repo", work, "--from", "nobody", "--no-cache")
 eq(r.rc, 2, "--from without an address is a usage error")
 r = run("retire", "--repo", work, "--no-cache", "NO SUCH ENTRY")
