@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -86,8 +87,43 @@ const char *ms_tree_path(const struct ms_tree *t, size_t i)
 	return g_ptr_array_index(listed(t)->paths, i);
 }
 
+/*
+ * Paths from a tree's own files (.get_maintainer.conf's --mpath, F:
+ * patterns) are untrusted: they name something inside the tree, never
+ * "/etc/..." or "../secret".  A link in the tree may not lead out of it
+ * either (checked where a file is read).
+ */
+static bool inside_tree(const char *path)
+{
+	if (!path || path[0] == '/')
+		return false;
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return false;
+		p += n;
+		p += *p == '/';
+	}
+	return true;
+}
+
+static bool real_inside(const char *root, const char *full)
+{
+	char *r = realpath(root, NULL), *f = realpath(full, NULL);
+	size_t n = r ? strlen(r) : 0;
+	bool in = r && f && !strncmp(f, r, n) &&
+		(f[n] == '/' || !f[n] || !strcmp(r, "/"));
+
+	free(r);
+	free(f);
+	return in;
+}
+
 bool ms_tree_is_dir(const struct ms_tree *t, const char *path)
 {
+	if (!inside_tree(path))
+		return false;
 	if (!t->listed) {
 		char *full = g_build_filename(t->root, path, NULL);
 		struct stat st;
@@ -103,6 +139,8 @@ bool ms_tree_has_file(const struct ms_tree *t, const char *path)
 {
 	size_t lo, hi;
 
+	if (!inside_tree(path))
+		return false;
 	if (!t->listed) {
 		char *full = g_build_filename(t->root, path, NULL);
 		struct stat st;
@@ -135,9 +173,20 @@ int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
 	GError *err = NULL;
 	gsize n;
 
+	if (!inside_tree(path))
+		return ms_error_set(MS_ENOTFOUND, "'%s' is outside the tree "
+				    "'%s': not read", path, t->root ?
+				    t->root : "");
 	if (t->read)
 		return t->read(t, path, buf, len);
 	full = g_build_filename(t->root, path, NULL);
+	if (g_file_test(full, G_FILE_TEST_IS_SYMLINK) &&
+	    !real_inside(t->root, full)) {
+		ms_error_set(MS_ENOTFOUND, "'%s' is a link out of the tree "
+			     "'%s': not read", path, t->root);
+		g_free(full);
+		return MS_ENOTFOUND;
+	}
 	if (!g_file_get_contents(full, buf, &n, &err)) {
 		int code = err->code == G_FILE_ERROR_NOENT ?
 			MS_ENOTFOUND : MS_ERROR;

@@ -230,4 +230,31 @@ if r.rc == 0:
        "  an unknown match is taken as a match, not as 'no match'",
        got.get(names[0]))
 
+# --- paths from the tree's own files stay inside it -----------------------
+outside = tmpdir()
+secret = os.path.join(outside, "secret")
+os.makedirs(secret)
+with open(os.path.join(secret, "file"), "w") as f:
+    f.write("TOP SECRET LINE one\nTOP SECRET LINE two\n")
+inner = os.path.join(outside, "tree")
+os.makedirs(os.path.join(inner, "drivers"))
+open(os.path.join(inner, "drivers", "x.c"), "w").close()
+shutil.copy(os.path.join(FIX, "MAINTAINERS"), inner)
+for what, conf, link in (
+        ("--mpath ../secret/file", "--mpath ../secret/file\n", None),
+        ("--mpath=/abs/path", f"--mpath={secret}/file\n", None),
+        ("--mpath to a link out of the tree", "--mpath LINKED\n",
+         os.path.join(secret, "file"))):
+    with open(os.path.join(inner, ".get_maintainer.conf"), "w") as f:
+        f.write(conf)
+    lp = os.path.join(inner, "LINKED")
+    if os.path.lexists(lp):
+        os.unlink(lp)
+    if link:
+        os.symlink(link, lp)
+    r = run("sections", "--tree", inner, "drivers/x.c")
+    ok(r.rc == 1 and "TOP SECRET" not in r.out + r.err,
+       f".get_maintainer.conf {what}: refused, nothing of the file printed",
+       r.out + r.err)
+
 done()
