@@ -1043,7 +1043,7 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	if (foreign_subject) {
 		GError *err = NULL;
 
-		foreign_re = g_regex_new(foreign_subject, 0, 0, &err);
+		foreign_re = g_regex_new(foreign_subject, G_REGEX_RAW, 0, &err);
 		if (!foreign_re) {
 			rc = cli_usage_error("review", "invalid "
 					     "--foreign-subject '%s': %s",

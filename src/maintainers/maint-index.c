@@ -75,7 +75,7 @@ static GRegex *limited_regex(const char *pattern, GRegexCompileFlags flags,
 			     GError **err)
 {
 	char *p = g_strconcat(RE_LIMITS, pattern, NULL);
-	GRegex *re = g_regex_new(p, flags, 0, err);
+	GRegex *re = g_regex_new(p, flags | G_REGEX_RAW, 0, err);
 
 	g_free(p);
 	return re;

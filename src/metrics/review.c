@@ -66,7 +66,10 @@ struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 			limited = g_strconcat("(*LIMIT_MATCH=100000)"
 					      "(*LIMIT_DEPTH=10000)",
 					      e->fields[f].value, NULL);
-			k.re = g_regex_new(limited, G_REGEX_OPTIMIZE, 0, &err);
+			/* bytes, as get_maintainer.pl reads MAINTAINERS:
+			 * invalid UTF-8 in a pattern or a line is no crash */
+			k.re = g_regex_new(limited, G_REGEX_OPTIMIZE |
+					   G_REGEX_RAW, 0, &err);
 			g_free(limited);
 			if (!k.re) {
 				ms_diags_add(diags, e->fields[f].file,

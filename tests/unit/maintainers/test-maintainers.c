@@ -253,6 +253,36 @@ static void test_bad_input(void)
 	g_string_free(s, TRUE);
 }
 
+/* Patterns and paths are bytes, as get_maintainer.pl reads them: invalid
+ * UTF-8 in an N:/K:/F: field (found by fuzz-maintainers: PCRE2 crashed
+ * compiling it in UTF-8 mode) is matched byte for byte. */
+static void test_invalid_utf8(void)
+{
+	static const char text[] =
+		"BYTES\nM:\tB \x89\xff <b@x>\nN:\t[\x89\xff]weird\n"
+		"K:\t\xc3(\n"
+		"F:\tbytes/\xe2\x82/\n\nTHE REST\nM:\tR <r@x>\nF:\t*\nF:\t*/\n";
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct maint_file *mf = maint_file_new();
+	struct maint_index *idx = NULL;
+	struct ms_tree *t = NULL;
+
+	touch("bytes/\xe2\x82/a.c");
+	touch("lib/\x89weird.c");
+	ok(ms_tree_from_dir(root, &t, &diags) == 0, "tree with byte names");
+	ok(maint_file_parse(mf, "U", text, sizeof(text) - 1, &diags) == 0 &&
+	   maint_file_nr_entries(mf) == 2, "invalid UTF-8 parses");
+	ok(maint_index_new(mf, t, &idx, &diags) == 0, "and indexes");
+	MATCH("lib/\x89weird.c", "BYTES|THE REST");
+	MATCH("lib/\xffweird.c", "BYTES|THE REST");
+	MATCH("lib/aweird.c", "THE REST");
+	MATCH("bytes/\xe2\x82/a.c", "BYTES|THE REST");
+	maint_index_free(idx);
+	maint_file_free(mf);
+	ms_tree_free(t);
+	ms_diags_release(&diags);
+}
+
 static void test_many_files(void)
 {
 	struct ms_diags diags = MS_DIAGS_INIT;
@@ -376,6 +406,7 @@ int main(void)
 	test_bad_input();
 	test_many_files();
 	test_qemu_style();
+	test_invalid_utf8();
 	cmd = g_strdup_printf("rm -rf '%s'", root);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", root);
