@@ -7,6 +7,7 @@
  * five names (the entries the name is part of, then the nearest by edit
  * distance).
  */
+#include "person.h"
 #include "cli.h"
 #include "maintainers.h"
 
@@ -69,7 +70,7 @@ static const struct maint_entry *resolve(const struct maint_file *mf,
 {
 	const struct maint_entry *e = maint_file_find(mf, name);
 	size_t n = maint_file_nr_entries(mf);
-	char *want = g_utf8_casefold(name, -1);
+	char *want = ms_casefold(name, -1);
 	GArray *exact = g_array_new(FALSE, FALSE, sizeof(struct cand));
 	GArray *prefix = g_array_new(FALSE, FALSE, sizeof(struct cand));
 	GArray *sub = g_array_new(FALSE, FALSE, sizeof(struct cand));
@@ -81,7 +82,7 @@ static const struct maint_entry *resolve(const struct maint_file *mf,
 		goto done;
 	for (size_t i = 0; i < n; i++) {
 		const struct maint_entry *x = maint_file_entry(mf, i);
-		char *have = g_utf8_casefold(x->name, -1);
+		char *have = ms_casefold(x->name, -1);
 		struct cand c = { x, 0 };
 
 		if (!strcmp(have, want))

@@ -3,6 +3,7 @@
  * is, its status, how many M:, R: and L: it lists and how many files of
  * the tree it covers; optionally only those whose name matches a pattern.
  */
+#include "person.h"
 #include "cli.h"
 #include "commands.h"
 #include "maintainers.h"
@@ -37,13 +38,13 @@ static bool is_glob(const char *p)
 static bool name_matches(const char *name, const char *pattern,
 			 GPatternSpec *glob)
 {
-	char *n = g_utf8_casefold(name, -1);
+	char *n = ms_casefold(name, -1);
 	bool m;
 
 	if (glob) {
 		m = g_pattern_spec_match_string(glob, n);
 	} else {
-		char *p = g_utf8_casefold(pattern, -1);
+		char *p = ms_casefold(pattern, -1);
 
 		m = strstr(n, p) != NULL;
 		g_free(p);
@@ -79,7 +80,7 @@ int cmd_entries(int argc, char **argv)
 	if (argc == 1) {
 		pattern = argv[0];
 		if (is_glob(pattern)) {
-			char *p = g_utf8_casefold(pattern, -1);
+			char *p = ms_casefold(pattern, -1);
 
 			glob = g_pattern_spec_new(p);
 			g_free(p);

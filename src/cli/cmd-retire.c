@@ -69,7 +69,7 @@ static int keep_load(const char *path, struct keep *k, bool plus_fold)
 			g_ptr_array_add(k->lines,
 					ms_email_normalize(email, plus_fold));
 		if (name)
-			g_ptr_array_add(k->lines, g_utf8_casefold(name, -1));
+			g_ptr_array_add(k->lines, ms_casefold(name, -1));
 		g_free(name);
 		g_free(email);
 	}
@@ -83,7 +83,7 @@ static bool keep_has(struct keep *k, const struct ms_act_person *p,
 {
 	char *email = *p->email ? ms_email_normalize(p->email, plus_fold) :
 		      NULL;
-	char *name = *p->name ? g_utf8_casefold(p->name, -1) : NULL;
+	char *name = *p->name ? ms_casefold(p->name, -1) : NULL;
 	bool found = false;
 
 	for (guint i = 0; i < k->lines->len && !found; i++) {

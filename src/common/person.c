@@ -121,6 +121,18 @@ static bool is_mark(gunichar c)
 	}
 }
 
+char *ms_casefold(const char *s, ptrdiff_t len)
+{
+	char *valid, *folded;
+
+	if (g_utf8_validate(s, len, NULL))
+		return g_utf8_casefold(s, len);
+	valid = g_utf8_make_valid(s, len);
+	folded = g_utf8_casefold(valid, -1);
+	g_free(valid);
+	return folded;
+}
+
 char *ms_name_key(const char *name)
 {
 	char *valid, *nfkd, *folded;
@@ -135,7 +147,7 @@ char *ms_name_key(const char *name)
 	g_free(valid);
 	if (!nfkd)
 		return NULL;
-	folded = g_utf8_casefold(nfkd, -1);
+	folded = g_utf8_casefold(nfkd, -1);   /* valid: normalized */
 	g_free(nfkd);
 	out = g_string_new(NULL);
 	for (const char *p = folded; *p; p = g_utf8_next_char(p)) {

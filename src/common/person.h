@@ -35,6 +35,14 @@ void ms_email_normalize_in_place(char *email, int plus_fold);
  * (an address written as a name).  Bytes that are not UTF-8 are
  * replaced, never trusted.
  */
+/*
+ * g_utf8_casefold() of `s` (`len` bytes, or up to its NUL when -1) that
+ * takes any bytes: names and patterns come from files and commits, and
+ * g_utf8_casefold() reads past the end of invalid UTF-8, so such bytes
+ * become U+FFFD first.
+ */
+char *ms_casefold(const char *s, ptrdiff_t len);
+
 char *ms_name_key(const char *name);
 
 /*

@@ -147,7 +147,7 @@ static bool is_ascii(const char *s, size_t n)
 }
 
 /*
- * Append g_utf8_casefold(s, n) to `out`.  ASCII text (nearly all of it)
+ * Append ms_casefold(s, n) to `out`.  ASCII text (nearly all of it)
  * folds to its lowercase without allocating: Unicode case folding maps
  * only A-Z among ASCII characters.
  */
@@ -160,7 +160,7 @@ static void casefold_into(GString *out, const char *s, size_t n)
 		for (size_t i = at; i < out->len; i++)
 			out->str[i] = g_ascii_tolower(out->str[i]);
 	} else {
-		char *f = g_utf8_casefold(s, (gssize)n);
+		char *f = ms_casefold(s, (gssize)n);
 
 		g_string_append(out, f);
 		g_free(f);

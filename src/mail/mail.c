@@ -384,7 +384,7 @@ size_t ms_mail_subject_normalize(const char *subject, char *out)
 
 char *ms_mail_subject_key(const char *normalized)
 {
-	char *k = g_utf8_casefold(normalized ? normalized : "", -1);
+	char *k = ms_casefold(normalized ? normalized : "", -1);
 	size_t n = strlen(k);
 
 	while (n && (k[n - 1] == '.' || k[n - 1] == ' '))

@@ -141,7 +141,7 @@ bool credits_has(const char *text, const char *name, const char *email,
 
 char *credits_sort_key(const char *name)
 {
-	char *folded = g_utf8_casefold(name, -1);
+	char *folded = ms_casefold(name, -1);
 	char *stripped = g_strstrip(folded);
 	const char *last = strrchr(stripped, ' ');
 	char *key = g_strdup_printf("%s\t%s", last ? last + 1 : stripped,

@@ -692,7 +692,7 @@ static bool role_name(const char *name)
 		"team", "support", "maintainers", "upstream", "group", "list",
 		"bot", NULL
 	};
-	char *l = g_utf8_casefold(name, -1);
+	char *l = ms_casefold(name, -1);
 	char **tok = g_strsplit_set(l, " \t.-_", -1);
 	bool r = false;
 

@@ -303,6 +303,25 @@ int main(void)
 	ok(a != b, "--no-plus-fold keeps them apart");
 	is_int(ms_ident_count(id), 2, "two people");
 	ms_ident_free(id);
+	/* names of any bytes (fuzz-ident: g_utf8_casefold() read past the
+	 * end of invalid UTF-8): folded as U+FFFD, no crash, still joined */
+	id = ms_ident_new(true);
+	{
+		static const char mm[] =
+			"Proper <proper@example.org> Old \x89\xff Name "
+			"<old@example.org>\n\xe2\x82 <y@example.org>\n";
+		struct ms_diags d = MS_DIAGS_INIT;
+
+		ms_ident_add_mailmap(id, ".mailmap", mm, sizeof(mm) - 1, &d);
+		ms_diags_release(&d);
+	}
+	a = ms_ident_resolve(id, "Old \x89\xff Name", "old@example.org");
+	b = ms_ident_resolve(id, "Proper", "proper@example.org");
+	is_int(a, b, "invalid UTF-8 name in a .mailmap still maps");
+	a = ms_ident_resolve(id, "\xc3", NULL);
+	b = ms_ident_resolve(id, "\xc3", "");
+	is_int(a, b, "a name of one stray byte is a name");
+	ms_ident_free(id);
 	ms_ident_free(NULL);
 	joins();
 	return test_done();
