@@ -180,7 +180,9 @@ bool ms_mail_parse_date(const char *s, int64_t *t, int *tz)
 				zone = zones[i].minutes;
 		/* other (military) zones mean "unknown": RFC 5322 -0000 */
 	}
-	if (year < 1970 || year > 2199 || day < 1 ||
+	/* RFC 5322: a year is 1900 or later; before 1970 is a valid date
+	 * (time_t is 64-bit), implausible for a list but not malformed */
+	if (year < 1900 || year > 2199 || day < 1 ||
 	    day > days_in_month(year, mon) || hour > 23 || min > 59 ||
 	    sec > 60)
 		return false;
