@@ -249,21 +249,15 @@ static int show_one(const char *raw, size_t len,
 		    const struct ms_mail_source *src, void *data)
 {
 	struct show_ctx *c = data;
-	const char *p, *end = raw + MIN(len, MS_MAIL_HUGE_HEADER * 8);
+	const char *hend = memmem(raw, len, "\n\n", 2);
 	size_t idlen = strlen(c->msgid);
 	struct ms_mail *m;
 
-	/* only messages that mention the id are worth a full parse */
-	for (p = raw; p + idlen <= end; p++) {
-		p = memchr(p, c->msgid[0], (size_t)(end - p));
-		if (!p || p + idlen > end) {
-			p = NULL;
-			break;
-		}
-		if (!memcmp(p, c->msgid, idlen))
-			break;
-	}
-	if (!p || p + idlen > end)
+	/* only messages whose header mentions the id are worth a full
+	 * parse; the whole header, however long (a 3 MB one hid the id
+	 * when only the first 2 MiB were searched) */
+	if (!memmem(raw, hend ? (size_t)(hend - raw) + 1 : len, c->msgid,
+		    idlen))
 		return 0;
 	m = ms_mail_parse(raw, len, src->problems, MS_MAIL_PARSE_KEEP_BODY);
 	if (!m->message_id || strcmp(m->message_id, c->msgid)) {

@@ -121,6 +121,19 @@ r = run("mail", "show", "--json", os.path.join(TMP, "huge-header.mbox"),
 eq(r.json().get("subject") if r.rc == 0 else None, "huge",
    "1 MB header block still parsed")
 
+# the Message-ID after 3 MB of header: mail show searched only 2 MiB
+late_id = (b"From: A <a@example.com>\nSubject: late\n" +
+           b"".join(b"X-Filler: " + b"z" * 70 + b"\n"
+                    for _ in range(40000)) +
+           b"Message-ID: <late@example.com>\n"
+           b"Date: Mon, 2 Jan 2023 10:30:00 +0000\n\nbody\n")
+late = os.path.join(TMP, "late-id.mbox")
+with open(late, "wb") as f:
+    f.write(SEP + good[0] + b"\n" + SEP + late_id)
+r = run("mail", "show", "--json", late, "late@example.com")
+eq(r.json().get("subject") if r.rc == 0 else (r.rc, r.err), "late",
+   "mail show: a Message-ID after 3 MB of header is found")
+
 # ---- gzip, mboxo, directories ----
 rules_gz = os.path.join(TMP, "rules.mbox.gz")
 with open(os.path.join(MAIL, "rules.mbox"), "rb") as f:
