@@ -428,8 +428,13 @@ int maint_file_load(const struct ms_tree *t, const struct maint_load_opts *opts,
 		for (size_t i = 0; i < ms_tree_nr_files(t) && rc == 0; i++) {
 			const char *f = ms_tree_path(t, i);
 
-			if (is_maintainers_below(f, ""))
-				rc = parse_from_tree(mf, t, f, diags);
+			if (!is_maintainers_below(f, ""))
+				continue;
+			/* one unreadable file found in the tree is a
+			 * warning: the others still say who maintains what */
+			if (parse_from_tree(mf, t, f, diags) < 0)
+				ms_diags_add(diags, NULL, 0, "%s",
+					     ms_error_last());
 		}
 		if (rc == 0 && maint_file_nr_entries(mf) == 0)
 			rc = ms_error_set(MS_ENOTFOUND,

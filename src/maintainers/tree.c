@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -166,6 +167,63 @@ bool ms_tree_has_file(const struct ms_tree *t, const char *path)
 	return false;
 }
 
+/*
+ * Read `path` below the directory `root` one component at a time with
+ * openat(), for a path longer than PATH_MAX that open() refuses
+ * (ENAMETOOLONG).  Links are not followed on this road.
+ */
+static int read_long(const char *root, const char *path, char **buf,
+		     size_t *len)
+{
+	char **parts = g_strsplit(path, "/", -1);
+	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = -1, rc = 0;
+	GByteArray *out;
+	char chunk[65536];
+	ssize_t n;
+
+	for (char **p = parts; dfd >= 0 && *p; p++) {
+		int next;
+
+		if (!**p)
+			continue;
+		next = openat(dfd, *p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+			      (p[1] ? O_DIRECTORY : 0));
+		close(dfd);
+		dfd = -1;
+		if (p[1])
+			dfd = next;
+		else
+			fd = next;
+		if (next < 0)
+			break;
+	}
+	if (dfd >= 0)
+		close(dfd);
+	g_strfreev(parts);
+	if (fd < 0)
+		return ms_error_set(errno == ENOENT ? MS_ENOTFOUND : MS_ERROR,
+				    "cannot read '%s' in '%s': %s", path,
+				    root, g_strerror(errno));
+	out = g_byte_array_new();
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0 ||
+	       (n < 0 && errno == EINTR))
+		if (n > 0)
+			g_byte_array_append(out, (guint8 *)chunk, (guint)n);
+	if (n < 0)
+		rc = ms_error_set(MS_ERROR, "cannot read '%s' in '%s': %s",
+				  path, root, g_strerror(errno));
+	close(fd);
+	if (rc) {
+		g_byte_array_free(out, TRUE);
+		return rc;
+	}
+	*len = out->len;
+	g_byte_array_append(out, (guint8 *)"", 1);
+	*buf = (char *)g_byte_array_free(out, FALSE);
+	return 0;
+}
+
 int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
 		 size_t *len)
 {
@@ -180,6 +238,10 @@ int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
 	if (t->read)
 		return t->read(t, path, buf, len);
 	full = g_build_filename(t->root, path, NULL);
+	if (strlen(full) >= PATH_MAX) {
+		g_free(full);
+		return read_long(t->root, path, buf, len);
+	}
 	if (g_file_test(full, G_FILE_TEST_IS_SYMLINK) &&
 	    !real_inside(t->root, full)) {
 		ms_error_set(MS_ENOTFOUND, "'%s' is a link out of the tree "

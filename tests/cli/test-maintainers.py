@@ -257,4 +257,24 @@ for what, conf, link in (
        f".get_maintainer.conf {what}: refused, nothing of the file printed",
        r.out + r.err)
 
+# --- a MAINTAINERS file deeper than PATH_MAX (4,096 bytes) ----------------
+deep = tmpdir()
+shutil.copy(os.path.join(FIX, "MAINTAINERS"), deep)
+os.makedirs(os.path.join(deep, "drivers"))
+open(os.path.join(deep, "drivers", "x.c"), "w").close()
+fd = os.open(deep, os.O_RDONLY)
+for _ in range(25):                      # 25 x 201 bytes of path
+    os.mkdir("d" * 200, dir_fd=fd)
+    nfd = os.open("d" * 200, os.O_RDONLY, dir_fd=fd)
+    os.close(fd)
+    fd = nfd
+wfd = os.open("MAINTAINERS", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+os.write(wfd, b"DEEP DOWN\nM:\tDeep <deep@example.com>\nF:\tdeep/\n")
+os.close(wfd)
+os.close(fd)
+r = run("entries", "--tree", deep, "--find-maintainer-files")
+ok(r.rc == 0 and "DEEP DOWN" in r.out and "ALPHA DRIVER" in r.out,
+   "--find-maintainer-files reads a MAINTAINERS deeper than PATH_MAX",
+   (r.rc, r.err[:300]))
+
 done()
