@@ -120,7 +120,7 @@ ok("\nCc: Wei Zhang <wei@a.example>\nSigned-off-by: Ann Auditor" in patch,
    "the patch Cc's the person it removes", patch)
 r = run("retire", "--repo", repo, "--min-commits", "1", "--no-credits",
         "--from", "Ann Auditor <ann@example.org>", "-o", out, "--json",
-        "--no-name-join")
+        "--no-name-join", "--force")   # -o holds the first series
 eq(sorted(p["entry"] for p in r.json()["patches"][1:]),
    ["ACCENT DRIVER", "BIG NAME DRIVER", "HOMONYM DRIVER", "PETER DRIVER"],
    "--no-name-join: retire would remove the name-joined (what the joins "
