@@ -71,6 +71,8 @@ struct walk {
 	bool walk_done;
 	bool stop;
 	char *walk_error;            /* why the revwalk ended early */
+	bool shallow;                /* a shallow clone: listed by hand */
+	git_oid start;               /* the commit the walk starts from */
 };
 
 static void item_free(struct item *it)
@@ -690,6 +692,111 @@ static void list_ids(struct walk *w)
 	publish(w, batch, n, true);
 }
 
+struct dated {
+	git_oid id;
+	int64_t time;
+};
+
+static gint newest_first(gconstpointer a, gconstpointer b)
+{
+	const struct dated *x = a, *y = b;
+
+	return x->time < y->time ? 1 : x->time > y->time ? -1 : 0;
+}
+
+/*
+ * A shallow clone (git clone --depth N): libgit2 1.5 reads no shallow
+ * grafts, and its revwalk fails at the first missing parent, which left
+ * no commit at all.  The commits are listed here instead, newest commit
+ * date first, without the boundary commits whose parents are absent:
+ * what they changed is unknown (a diff against nothing would credit them
+ * with every file of the tree).
+ */
+static void list_shallow(struct walk *w)
+{
+	GHashTable *seen = g_hash_table_new(oid_hash, oid_eq);
+	GArray *stack = g_array_new(FALSE, FALSE, sizeof(git_oid));
+	GArray *found = g_array_new(FALSE, FALSE, sizeof(struct dated));
+	git_oid *keep = g_new(git_oid, 1);
+	git_odb *odb = NULL;
+	size_t boundary = 0, n = 0;
+	int64_t oldest = 0;
+	git_oid batch[WALK_BATCH];
+	GPtrArray *owned = g_ptr_array_new_with_free_func(g_free);
+
+	*keep = w->start;
+	g_ptr_array_add(owned, keep);
+	g_hash_table_add(seen, keep);
+	g_array_append_val(stack, w->start);
+	if (git_repository_odb(&odb, w->repo) < 0)
+		odb = NULL;
+	while (stack->len) {
+		git_oid id = g_array_index(stack, git_oid, stack->len - 1);
+		git_commit *c;
+		bool complete = true;
+
+		g_array_set_size(stack, stack->len - 1);
+		if (git_commit_lookup(&c, w->repo, &id) < 0) {
+			boundary++;
+			continue;
+		}
+		for (unsigned i = 0; i < git_commit_parentcount(c); i++) {
+			const git_oid *pid = git_commit_parent_id(c, i);
+
+			if (!odb || !git_odb_exists(odb, pid)) {
+				complete = false;
+				continue;
+			}
+			if (g_hash_table_contains(seen, pid))
+				continue;
+			keep = g_new(git_oid, 1);
+			*keep = *pid;
+			g_ptr_array_add(owned, keep);
+			g_hash_table_add(seen, keep);
+			g_array_append_val(stack, *pid);
+		}
+		if (complete) {
+			struct dated d = { id, git_commit_time(c) };
+
+			g_array_append_val(found, d);
+			if (!oldest || d.time < oldest)
+				oldest = d.time;
+		} else {
+			boundary++;
+		}
+		git_commit_free(c);
+	}
+	g_array_sort(found, newest_first);
+	for (guint i = 0; i < found->len; i++) {
+		batch[n++] = g_array_index(found, struct dated, i).id;
+		if (n == WALK_BATCH) {
+			publish(w, batch, n, false);
+			n = 0;
+		}
+	}
+	if (boundary) {
+		GDateTime *dt = g_date_time_new_from_unix_utc(oldest);
+		char *when = dt ? g_date_time_format(dt, "%Y-%m-%d") : NULL;
+
+		w->walk_error = g_strdup_printf(
+			"shallow clone: %zu commit%s at its boundary left out "
+			"(%s parents are not in the repository); the history "
+			"read starts %s (git fetch --unshallow reads all of it)",
+			boundary, boundary == 1 ? "" : "s",
+			boundary == 1 ? "its" : "their",
+			found->len ? when : "nowhere: no complete commit");
+		g_free(when);
+		if (dt)
+			g_date_time_unref(dt);
+	}
+	publish(w, batch, n, true);
+	git_odb_free(odb);
+	g_hash_table_destroy(seen);
+	g_ptr_array_free(owned, TRUE);
+	g_array_free(stack, TRUE);
+	g_array_free(found, TRUE);
+}
+
 static gpointer revwalk_main(gpointer data)
 {
 	struct walk *w = data;
@@ -699,6 +806,10 @@ static gpointer revwalk_main(gpointer data)
 
 	if (w->opts->ids) {
 		list_ids(w);
+		return NULL;
+	}
+	if (w->shallow) {
+		list_shallow(w);
 		return NULL;
 	}
 	for (;;) {
@@ -936,6 +1047,8 @@ static int start_revwalk(struct walk *w, const char *gitdir,
 		rc = resolve(w->repo, gitdir, opts->rev, start);
 		if (rc < 0)
 			return rc;
+		w->start = *git_commit_id(*start);
+		w->shallow = git_repository_is_shallow(w->repo) == 1;
 		rc = git_revwalk_new(&w->revwalk, w->repo);
 		if (rc == 0)
 			rc = git_revwalk_sorting(w->revwalk, GIT_SORT_TIME);
@@ -1149,4 +1262,18 @@ out:
 	if (stats)
 		*stats = st;
 	return rc;
+}
+
+bool ms_history_is_shallow(const char *gitdir)
+{
+	git_repository *repo;
+	bool shallow;
+
+	ms_git_init();
+	if (git_repository_open_ext(&repo, gitdir,
+				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+		return false;
+	shallow = git_repository_is_shallow(repo) == 1;
+	git_repository_free(repo);
+	return shallow;
 }

@@ -134,4 +134,12 @@ int ms_history_resolve(const char *gitdir, const char *rev, char id[41],
 int ms_history_read_file(const char *gitdir, const char *rev,
 			 const char *path, char **buf, size_t *len);
 
+/*
+ * Whether `gitdir` is a shallow clone (git clone --depth): its history
+ * stops at boundary commits whose parents are absent.  ms_history_walk()
+ * then leaves the boundary commits out and says so in `diags`; what came
+ * before is unknown.
+ */
+bool ms_history_is_shallow(const char *gitdir);
+
 #endif

@@ -53,6 +53,8 @@ struct ms_activity {
 	int64_t now;              /* when the load began */
 	size_t future;            /* commits dated after now + a day */
 	int64_t future_max;
+	int64_t oldest;           /* oldest commit date read */
+	bool shallow;             /* a shallow clone: history cut short */
 	const struct ms_activity_load_opts *opts;   /* during the load */
 };
 

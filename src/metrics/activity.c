@@ -351,6 +351,8 @@ static int collect(const struct ms_commit *c, void *data)
 	} else if (r.ctime > a->newest || a->commits->len == a->future) {
 		a->newest = r.ctime;
 	}
+	if (!a->commits->len || r.ctime < a->oldest)
+		a->oldest = r.ctime;
 	g_array_append_val(a->commits, r);
 	if (a->opts->progress)
 		a->opts->progress(a->commits->len, a->opts->progress_data);
@@ -874,6 +876,16 @@ static int load(const struct ms_activity_load_opts *opts,
 joined:
 	join_people(a, diags);
 	a->opts = NULL;
+	a->shallow = ms_history_is_shallow(opts->gitdir);
+	if (a->shallow) {
+		char when[32];
+
+		ms_act_format(a->oldest, 0, false, true, when);
+		ms_diags_add(diags, NULL, 0, "a shallow clone: no one is "
+			     "called inactive for a time before %s, where "
+			     "the history read starts; absence there is no "
+			     "evidence", a->commits->len ? when : "(no commit)");
+	}
 	g_free(key);
 	if (a->future) {
 		char when[32];
@@ -1143,6 +1155,10 @@ int ms_activity_query(const struct ms_activity *a,
 	int *slot = g_new(int, nr_all ? nr_all : 1);
 	bool *seen;
 	size_t nr_people;
+	/* the history read starts after the inactivity threshold: absence
+	 * before it is no evidence (a shallow clone) */
+	bool short_history = a->shallow && (!a->commits->len ||
+					    a->oldest > q->active_since);
 
 	for (size_t i = 0; i < nr_all; i++)
 		slot[i] = -1;
@@ -1245,7 +1261,8 @@ int ms_activity_query(const struct ms_activity *a,
 			p->role_address = is_role_address(a, p);
 			p->inactive = (!p->has_last ||
 				       p->last_time < q->active_since) &&
-				!p->role_address && !e->no_files;
+				!p->role_address && !e->no_files &&
+				!short_history;
 			if (p->has_last && (!e->has_last_activity ||
 			    p->last_time > e->last_activity)) {
 				e->has_last_activity = true;

@@ -1000,7 +1000,9 @@ int ms_store_history_walk(struct ms_store *s, const char *gitdir,
 	bool fallback = false;
 	int rc;
 
-	if (!s || opts->ids)
+	/* a shallow clone is walked, never stored: after git fetch
+	 * --unshallow the store would not know the older commits exist */
+	if (!s || opts->ids || ms_history_is_shallow(gitdir))
 		return ms_history_walk(gitdir, opts, stats, diags);
 	rc = ms_history_resolve(gitdir, opts->rev, start, NULL);
 	if (rc < 0)

@@ -276,5 +276,36 @@ if r.rc == 0 and base.rc == 0:
     eq(inactive(r.json()), inactive(base.json()),
        "... the same entries and the same INACTIVE people as without it")
 
+# A shallow clone (git clone --depth): libgit2 1.5 walked nothing at all and
+# every listed person came out INACTIVE.  The commits it has are read, the
+# boundary left out and said, and absence before it is no evidence.
+shallow = os.path.join(tmp, "shallow.git")
+subprocess.run(["git", "clone", "-q", "--bare", "--depth", "40",
+                "file://" + repo, shallow], check=True)
+nr_shallow = int(subprocess.run(
+    ["git", "--git-dir", shallow, "rev-list", "--count", "HEAD"],
+    check=True, capture_output=True, text=True).stdout)
+r = run("activity", "--repo", shallow, "--json", "--no-cache")
+eq(r.rc, 0, "a shallow clone: activity exits 0")
+ok("shallow clone:" in r.err and "git fetch --unshallow" in r.err,
+   "... says the history is cut short and how to get all of it", r.err)
+ok("no one is called inactive" in r.err, "... and what that means", r.err)
+if r.rc == 0:
+    doc = r.json()
+    ok(sum(e.get("commits", 0) for e in doc.get("entries", [])) > 0,
+       "... its commits are read (%d in the clone)" % nr_shallow)
+    eq([p.get("name") for e in doc.get("entries", [])
+        for p in e.get("people", []) if p.get("inactive")], [],
+       "... no one is INACTIVE for want of older history")
+r2 = run("activity", "--repo", shallow, "--json")
+eq((r2.rc, r2.out), (r.rc, r.out), "a shallow clone through the store: "
+   "the same report (it is not cached)")
+r = run("retire", "--repo", shallow, "--min-commits", "1", "--json",
+        "-o", os.path.join(tmp, "shallow-retire"))
+ok(r.rc in (0, 1) and not os.path.exists(
+    os.path.join(tmp, "shallow-retire", "0001-MAINTAINERS.patch")) and
+   "Traceback" not in r.err, "retire on a shallow clone proposes no one",
+   r.out[:300] + r.err)
+
 subprocess.run(["rm", "-rf", tmp])
 done()
