@@ -72,6 +72,7 @@ static void commit_free(gpointer p)
 struct fresh_patchid {
 	struct ms_store_patchid v;      /* first: the store reads this */
 	char id[41];
+	bool failed;                    /* no patch-id: not stored */
 };
 
 static void fresh_free(struct fresh_patchid *x)
@@ -89,8 +90,8 @@ static void release_user(void *user, void *data)
 struct load {
 	const struct ms_link_commits_opts *opts;
 	GPtrArray *out;
-	int error;
-	char *error_msg;
+	size_t failed;          /* commits whose patch-id could not be had */
+	char *error_msg;        /* the first one's reason */
 	GMutex lock;
 	size_t walked;
 	/* through the store: patch-ids known before (strings->patchids),
@@ -140,14 +141,17 @@ static void *prepare(const struct ms_commit *c, void *data)
 			       c->incomplete ? 0 : c->nr_paths,
 			       x->v.patch_id, &x->v.summary);
 	if (rc < 0) {
+		/* a missing blob or a broken tree: this commit goes without
+		 * a patch-id and subject (its trailers, author and dates
+		 * still link it), the rest of the history is linked, and
+		 * the count is said */
 		g_mutex_lock(&ld->lock);
-		if (!ld->error) {
-			ld->error = rc;
+		if (!ld->failed++)
 			ld->error_msg = g_strdup(ms_error_last());
-		}
 		g_mutex_unlock(&ld->lock);
-		fresh_free(x);
-		return NULL;
+		x->v.patch_id[0] = 0;
+		g_clear_pointer(&x->v.summary, g_free);
+		x->failed = true;
 	}
 	return x;
 }
@@ -268,10 +272,10 @@ static int on_commit(const struct ms_commit *c, void *data)
 		patch_id = known->patch_id;
 		summary = known->summary;
 	}
-	/* neither: prepare() failed, and so does the load */
+	/* neither: prepare() failed for this commit (counted) */
 	g_ptr_array_add(ld->out, link_commit(ld, c, patch_id, summary,
 					     kept));
-	if (x && ld->fresh && !c->incomplete)
+	if (x && ld->fresh && !c->incomplete && !x->failed)
 		g_ptr_array_add(ld->fresh, x);
 	else if (x)
 		fresh_free(x);
@@ -321,10 +325,11 @@ int ms_link_commits_load(const struct ms_link_commits_opts *opts,
 	}
 	rc = ms_store_history_walk(opts->store, opts->gitdir, &wo, NULL,
 				   diags);
-	if (rc == 0 && ld.error) {
-		rc = ld.error;
-		ms_error_set(rc, "%s", ld.error_msg);
-	}
+	if (rc == 0 && ld.failed)
+		ms_diags_add(diags, NULL, 0, "%zu commit%s could not be diffed "
+			     "(the first: %s): linked without a patch-id",
+			     ld.failed, ld.failed == 1 ? "" : "s",
+			     ld.error_msg);
 	if (rc == 0 && ld.fresh && ld.fresh->len)
 		rc = put_patchids(opts->store, ld.fresh);
 out:

@@ -114,4 +114,38 @@ r = run("link", "--repo", repo, "--archive", mbox, "--since", "yesterday")
 eq(r.rc, 2, "a bad --since is a usage error")
 r = run("link", "--repo", repo, "--archive", mbox, "extra")
 eq(r.rc, 2, "a stray argument is a usage error")
+# One missing blob: that commit goes without a patch-id, the rest is
+# linked and the count said (link failed with exit 1; activity warns).
+def g(*args, gitdir, **kw):
+    return subprocess.run(["git", "--git-dir", gitdir, *args],
+                          capture_output=True, check=True, **kw).stdout
+
+
+src_git = g("rev-parse", "--absolute-git-dir", gitdir=repo
+            if os.path.isfile(os.path.join(repo, "HEAD"))
+            else os.path.join(repo, ".git")).decode().strip()
+broken = os.path.join(tmp, "broken.git")
+subprocess.run(["git", "init", "-q", "--bare", broken], check=True)
+pack = g("pack-objects", "--all", "--revs", "--stdout", gitdir=src_git,
+         input=b"")
+g("unpack-objects", "-q", gitdir=broken, input=pack)
+head = g("rev-parse", "HEAD", gitdir=src_git).decode().strip()
+g("update-ref", "refs/heads/main", head, gitdir=broken)
+g("symbolic-ref", "HEAD", "refs/heads/main", gitdir=broken)
+victim = ids["B"]                 # linked by its Link: trailer... and more
+new_blobs = [ln.split()[3] for ln in g(
+    "diff-tree", "-r", "--no-commit-id", victim,
+    gitdir=broken).decode().splitlines() if ln.startswith(":")]
+blob = new_blobs[0]
+os.unlink(os.path.join(broken, "objects", blob[:2], blob[2:]))
+r = run("link", "--repo", broken, "--archive", mbox, "--json", "--no-cache")
+eq(r.rc, 0, "a missing blob: link exits 0")
+ok("could not be diffed" in r.err and "linked without a patch-id" in r.err,
+   "... and says how many commits went without a patch-id", r.err)
+if r.rc == 0:
+    got = {l["commit"]: l["method"] for l in r.json()["links"]}
+    for name, (msgid, method) in sorted(truth["links"].items()):
+        if method == "link-trailer":
+            eq(got.get(ids[name]), method,
+               f"... commit {name} is still linked by its trailer")
 done()
