@@ -301,15 +301,21 @@ static int graph_load(struct graph *g, struct ms_store *s, size_t *nr)
 				 g_malloc((size_t)n->nr_parents * RAWSZ));
 		for (k = 0; k < n->nr_parents; k++)
 			if (!hex_to_raw(par + k * (2 * RAWSZ + 1), 2 * RAWSZ,
-					n->parents + k * RAWSZ))
+					n->parents + k * RAWSZ) ||
+			    (k && par[k * (2 * RAWSZ + 1) - 1] != ' '))
 				break;
-		if (k < n->nr_parents) {
+		/* ids of 40 digits, one space between: anything else (a
+		 * truncated or altered column) is a damaged header */
+		if (k < n->nr_parents ||
+		    (plen && (size_t)(plen + 1) % (2 * RAWSZ + 1))) {
 			/* a damaged header: read it from git instead */
 			node_set_parents(n, NULL);
 			n->nr_parents = 0;
 			continue;
 		}
-		n->parsed = true;
+		/* a root by the store's word is checked with git: a
+		 * cleared column would silently end the history here */
+		n->parsed = n->nr_parents > 0;
 		if (sqlite3_column_int(st, 2) == MS_STORE_COMMIT_VERSION &&
 		    sqlite3_column_int(st, 3) == 0)
 			n->rowid = sqlite3_column_int64(st, 0);
@@ -343,6 +349,10 @@ static int graph_parse(struct graph *g, struct node *n)
 			return rc;
 		node_set_parents(n, parents);
 		n->parsed = true;
+		/* the store called it a root and git does not: its record
+		 * is damaged, extract it again */
+		if (n->nr_parents)
+			n->rowid = 0;
 	}
 	if (!n->resolved) {
 		n->pnodes = n->nr_parents <= NODE_PARENTS ? n->own_pnodes :

@@ -174,6 +174,18 @@ same_as_uncached(repo, db, "records of another extraction version are "
 eq(db_query(db, "SELECT count(*) FROM commits WHERE version != 2 OR "
             "paths LIKE '%bogus%'")[0][0], 0, "no stale record is left")
 
+# -- a damaged parents column: checked, never a silently shorter history ----
+for what, sql in (("cleared", "parents = ''"),
+                  ("truncated", "parents = substr(parents, 1, 20)"),
+                  ("altered", "parents = replace(parents, ' ', 'x')")):
+    c = sqlite3.connect(db)
+    c.execute(f"UPDATE commits SET {sql} WHERE seq % 7 = 3 AND "
+              "parents != ''")
+    c.commit()
+    c.close()
+    same_as_uncached(repo, db, f"a {what} parents column: the same log, "
+                     "not a history cut short")
+
 # -- a file maintstat did not create is never touched -----------------------
 APP_ID = 0x4d537431          # PRAGMA application_id of every store
 for name, content in (("garbage.sqlite",
