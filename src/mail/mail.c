@@ -761,6 +761,30 @@ size_t ms_mail_sibling_projects(const char *const **names)
 	return G_N_ELEMENTS(sibling_projects);
 }
 
+/* A branch or release after a project's name: "next", "main", "master",
+ * "stable", or a version ("v50", "2.5", "6.1.y"); not another word
+ * ("sparse-ltp" is LTP's own checker, not sparse). */
+static bool branch_suffix(const char *w, size_t n)
+{
+	static const char *const words[] = { "next", "main", "master",
+					     "stable", "rc" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(words); i++)
+		if (n == strlen(words[i]) &&
+		    !g_ascii_strncasecmp(w, words[i], n))
+			return true;
+	if (n && (*w == 'v' || *w == 'V')) {
+		w++;
+		n--;
+	}
+	if (!n || !g_ascii_isdigit(*w))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!g_ascii_isdigit(w[i]) && w[i] != '.' && w[i] != 'y')
+			return false;
+	return true;
+}
+
 /* Does word `w` (n bytes) name sibling project `p`: "rdma-core", or with
  * a branch suffix, "iproute2-next", "rdma-core-v50"? */
 static bool names_sibling(const char *w, size_t n, const char *p)
@@ -768,7 +792,8 @@ static bool names_sibling(const char *w, size_t n, const char *p)
 	size_t pl = strlen(p);
 
 	return n >= pl && !g_ascii_strncasecmp(w, p, pl) &&
-	       (n == pl || w[pl] == '-');
+	       (n == pl || (w[pl] == '-' &&
+			    branch_suffix(w + pl + 1, n - pl - 1)));
 }
 
 const char *ms_mail_foreign_project(const struct ms_mail_subject *s,

@@ -441,7 +441,7 @@ void ms_mail_index_finish(struct ms_mail_index *idx);
  * unref it; the strings belong to the index).  NULL when the bytes are not
  * a snapshot of this version, or are damaged.
  */
-#define MS_MAIL_INDEX_DUMP_VERSION 2
+#define MS_MAIL_INDEX_DUMP_VERSION 3
 
 bool ms_mail_index_dump(const struct ms_mail_index *idx,
 			const GPtrArray *(*extra)(uint32_t rec, void *data),
