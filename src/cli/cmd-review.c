@@ -873,6 +873,11 @@ static bool git_seen(unsigned person, void *data)
 	return ms_activity_seen(s->act, person, s->until);
 }
 
+static void add_history_path(const char *path, void *data)
+{
+	g_ptr_array_add(data, (gpointer)path);
+}
+
 /*
  * Without git history, people are joined from what the list and
  * MAINTAINERS show: every sender (after DMARC and relay rewriting) and
@@ -1011,7 +1016,7 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	struct ms_review_opts rvo = { 0 };
 	struct ms_link_opts lo = { 0 };
 	const struct maint_entry **sel = NULL;
-	GPtrArray *commits = NULL;
+	GPtrArray *commits = NULL, *history_paths = NULL;
 	struct ms_activity *act = NULL;
 	struct ms_act_entry **act_for = NULL;
 	GPtrArray *act_results = NULL;
@@ -1164,6 +1169,10 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		seen.until = ro.until ? until : INT64_MAX;
 		rvo.git_seen = git_seen;
 		rvo.git_seen_data = &seen;
+		/* a patch to a file the history once had is the project's */
+		history_paths = g_ptr_array_new();
+		ms_activity_foreach_path(act, add_history_path, history_paths);
+		rvo.history_paths = history_paths;
 	} else {
 		char *mm = NULL;
 		size_t mm_len = 0;
@@ -1307,6 +1316,8 @@ out:
 	ms_link_result_free(links);
 	if (commits)
 		g_ptr_array_unref(commits);
+	if (history_paths)
+		g_ptr_array_unref(history_paths);
 	ms_link_mail_free(lm);
 	if (have_tree)
 		ms_review_map_report(map, &tree.diags);

@@ -979,6 +979,19 @@ struct ms_ident *ms_activity_ident(const struct ms_activity *a)
 	return a->ident;
 }
 
+void ms_activity_foreach_path(const struct ms_activity *a,
+			      void (*fn)(const char *path, void *data),
+			      void *data)
+{
+	GHashTableIter it;
+	gpointer k;
+
+	/* match_path() cached every path of every commit delivered */
+	g_hash_table_iter_init(&it, a->match_cache);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		fn(k, data);
+}
+
 bool ms_activity_seen(const struct ms_activity *a, unsigned person,
 		      int64_t until)
 {

@@ -91,6 +91,17 @@ struct ms_ident *ms_activity_ident(const struct ms_activity *a);
 bool ms_activity_seen(const struct ms_activity *a, unsigned person,
 		      int64_t until);
 
+/*
+ * Call fn(path, data) once for each path a commit of the walked history
+ * touched (against its first parent), in no particular order: files
+ * since removed or renamed included.  The paths come from the walk's
+ * records (through the store when there is one), so no git object is
+ * read again.  `path` is borrowed until `a` is freed.
+ */
+void ms_activity_foreach_path(const struct ms_activity *a,
+			      void (*fn)(const char *path, void *data),
+			      void *data);
+
 struct ms_activity_query {
 	int64_t since, until;     /* the window, both inclusive */
 	/* A listed person with no authored, committed or tagged commit in

@@ -277,18 +277,29 @@ static void add_path_and_dirs(GHashTable *set, const char *path)
 	}
 }
 
+/* Whether directory `dir` is one of the tree or of `hist`. */
+static bool dir_known(const struct ctx *c, GHashTable *hist,
+		      const char *dir)
+{
+	return ms_tree_is_dir(c->opts->tree, dir) ||
+	       g_hash_table_contains(hist, dir);
+}
+
 /*
  * Whether `path` could be in the analysed project: it is a file of the
- * tree or of a commit of the window, or its top-level directory is a
- * directory of either.  A snapshot lacks files added after it or removed
- * before it, and a new driver brings new directories, so a missing file
- * below an existing directory belongs; a top-level file needs the file
- * itself (the root exists in every project).
+ * tree or one a commit touched, or a directory above it is known.  With
+ * the whole history (--repo), which had every directory: its parent, or
+ * any directory above it below the top level (drivers/foo/ for a new
+ * drivers/foo/sub/new.c), but a top-level one only for a file right in
+ * it, so that a kernel patch to include/linux/ is not a project's with
+ * an include/.  With a snapshot only (--tree): its top-level directory,
+ * since a snapshot lacks the directories added after it.  A top-level
+ * file needs the file itself (the root exists in every project).
  */
 static bool path_known(const struct ctx *c, GHashTable *hist,
 		       const char *path)
 {
-	const char *slash = strchr(path, '/');
+	const char *slash = strrchr(path, '/');
 	char *dir;
 	bool known;
 
@@ -297,22 +308,33 @@ static bool path_known(const struct ctx *c, GHashTable *hist,
 		return true;
 	if (!slash || slash == path)
 		return false;
+	if (!c->opts->history_paths)
+		slash = strchr(path, '/');
 	dir = g_strndup(path, (size_t)(slash - path));
-	known = ms_tree_is_dir(c->opts->tree, dir) ||
-		g_hash_table_contains(hist, dir);
+	known = dir_known(c, hist, dir);
+	while (!known && c->opts->history_paths) {
+		char *up = strrchr(dir, '/');
+
+		if (!up || !strchr(dir, '/') || up == strchr(dir, '/'))
+			break;    /* the next one up is top-level */
+		*up = '\0';
+		known = dir_known(c, hist, dir);
+	}
 	g_free(dir);
 	return known;
 }
 
-/* Which patch postings of the window are set aside, and why (counted in
- * `rv`). */
-static void set_aside(struct ctx *c, struct ms_review *rv)
+/* The set of paths the project is known to have had: every path (and
+ * each directory above it) of `history_paths` and of the window's
+ * commits, with a tree to test against. */
+static GHashTable *known_paths(const struct ctx *c)
 {
-	size_t n = ms_mail_index_count(c->idx);
 	GHashTable *hist = g_hash_table_new_full(g_str_hash, g_str_equal,
 						 g_free, NULL);
+	const GPtrArray *hp = c->opts->history_paths;
 
-	c->aside = g_new0(uint8_t, n ? n : 1);
+	for (guint i = 0; c->opts->tree && hp && i < hp->len; i++)
+		add_path_and_dirs(hist, hp->pdata[i]);
 	for (guint i = 0; c->opts->tree && c->commits &&
 	     i < c->commits->len; i++) {
 		const struct ms_link_commit *lc = c->commits->pdata[i];
@@ -320,40 +342,89 @@ static void set_aside(struct ctx *c, struct ms_review *rv)
 		for (size_t k = 0; k < lc->nr_paths; k++)
 			add_path_and_dirs(hist, lc->paths[k]);
 	}
+	return hist;
+}
+
+/* Why patch posting `i` is set aside, the series aside. */
+static enum aside aside_of(const struct ctx *c, GHashTable *hist,
+			   uint32_t i)
+{
+	const struct ms_mail_rec *r = rec_at(c, i);
+	const GPtrArray *files;
+
+	if (r->stable && !c->opts->include_stable)
+		return ASIDE_STABLE;
+	if (c->opts->include_foreign)
+		return ASIDE_NONE;
+	if (ms_review_map_foreign(c->map, i))
+		return ASIDE_SUBJECT;
+	files = c->opts->tree ? ms_link_mail_files(c->lm, i) : NULL;
+	if (!files || !files->len)
+		return ASIDE_NONE;
+	for (guint k = 0; k < files->len; k++)
+		if (path_known(c, hist, files->pdata[k]))
+			return ASIDE_NONE;
+	return ASIDE_PATHS;
+}
+
+/* The key of posting `r`'s series and count ("n/total"): a cover letter
+ * over patches of two projects numbers each project's apart (1/1 for the
+ * kernel, 2/3 and 3/3 for rdma-core). */
+static gint64 *series_key(const struct ms_mail_rec *r)
+{
+	gint64 *k = g_new(gint64, 1);
+
+	*k = (gint64)r->series << 16 | r->total;
+	return k;
+}
+
+/*
+ * Which patch postings are set aside, and why (those of the window
+ * counted in `rv`).  A series is one project's: a patch whose own paths
+ * are all unknown (a new top-level directory) stays when another patch
+ * of its series, numbered out of the same total, touches a known path.
+ */
+static void set_aside(struct ctx *c, struct ms_review *rv)
+{
+	size_t n = ms_mail_index_count(c->idx);
+	GHashTable *hist = known_paths(c);
+	GHashTable *kept = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+						 g_free, NULL);
+
+	c->aside = g_new0(uint8_t, n ? n : 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
-		const GPtrArray *files;
-		bool in_window;
 
 		if (r->duplicate || r->kind != MS_MAIL_PATCH)
 			continue;
+		c->aside[i] = (uint8_t)aside_of(c, hist, (uint32_t)i);
+		if (c->aside[i] == ASIDE_NONE && r->series >= 0 &&
+		    ms_link_mail_files(c->lm, (uint32_t)i) &&
+		    ms_link_mail_files(c->lm, (uint32_t)i)->len)
+			g_hash_table_add(kept, series_key(r));
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
+		bool in_window;
+
+		if (c->aside[i] == ASIDE_PATHS && r->series >= 0) {
+			gint64 *k = series_key(r);
+
+			if (g_hash_table_contains(kept, k))
+				c->aside[i] = ASIDE_NONE;
+			g_free(k);
+		}
 		in_window = r->date_valid && r->date >= c->opts->since &&
 			    r->date <= c->opts->until;
-		if (r->stable && !c->opts->include_stable) {
-			c->aside[i] = ASIDE_STABLE;
-			rv->aside_stable += in_window;
-			continue;
+		switch (c->aside[i]) {
+		case ASIDE_STABLE: rv->aside_stable += in_window; break;
+		case ASIDE_SUBJECT: rv->aside_foreign_subject += in_window;
+			break;
+		case ASIDE_PATHS: rv->aside_foreign_paths += in_window; break;
+		default: break;
 		}
-		if (c->opts->include_foreign)
-			continue;
-		if (ms_review_map_foreign(c->map, (uint32_t)i)) {
-			c->aside[i] = ASIDE_SUBJECT;
-			rv->aside_foreign_subject += in_window;
-			continue;
-		}
-		files = c->opts->tree ? ms_link_mail_files(c->lm, (uint32_t)i)
-				      : NULL;
-		if (!files || !files->len)
-			continue;
-		c->aside[i] = ASIDE_PATHS;
-		for (guint k = 0; k < files->len; k++)
-			if (path_known(c, hist, files->pdata[k])) {
-				c->aside[i] = ASIDE_NONE;
-				break;
-			}
-		if (c->aside[i] == ASIDE_PATHS)
-			rv->aside_foreign_paths += in_window;
 	}
+	g_hash_table_unref(kept);
 	g_hash_table_unref(hist);
 }
 

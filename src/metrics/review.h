@@ -91,11 +91,17 @@ struct ms_review_opts {
 	/* Keep stable backports (ms_mail_subject_stable()) as patches. */
 	bool include_stable;
 	/* Keep patches of other projects: named by their subject, or whose
-	 * every path is foreign to `tree` and to the paths of `commits`. */
+	 * every path is foreign to `tree`, to `history_paths` and to the
+	 * paths of `commits`. */
 	bool include_foreign;
 	/* The analysed tree for the path test (borrowed); NULL: no path
 	 * test. */
 	const struct ms_tree *tree;
+	/* Every path a commit of the repository's whole history touched
+	 * (borrowed strings; NULL: only `tree` and the window's commits are
+	 * known), so that a patch to a file removed before the snapshot,
+	 * or under a directory since gone, belongs to the project. */
+	const GPtrArray *history_paths;
 	/* Whether `person` (an id of `ident`) authored, committed or gave a
 	 * tag in any commit of the history up to the end of the window, for
 	 * the corporate alias rule.  NULL: only the window's commits are
