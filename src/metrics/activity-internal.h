@@ -48,6 +48,8 @@ struct ms_activity {
 	GHashTable *lists;        /* comparable L: addresses */
 	GHashTable *used_domains; /* domains of addresses seen in commits */
 	GHashTable *match_cache;  /* path -> entries (match_path) */
+	GHashTable *paths;        /* paths of a saved model (match_cache is
+				     empty then), or NULL */
 	GMutex match_lock;
 	int64_t newest;           /* newest commit date not in the future */
 	int64_t now;              /* when the load began */

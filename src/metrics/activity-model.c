@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MODEL_FORMAT "activity-model-2"
+#define MODEL_FORMAT "activity-model-3"
 
 struct stag {                 /* struct ctag as saved */
 	uint32_t person, token, review;
@@ -122,6 +122,19 @@ static void encode_seen(const struct ms_activity *a, GByteArray *b)
 	}
 }
 
+/* Every path the walk met (ms_activity_foreach_path()). */
+static void add_path(const char *path, void *data)
+{
+	put_str(data, path);
+}
+
+static void encode_paths(const struct ms_activity *a, GByteArray *b)
+{
+	put_u64(b, g_hash_table_size(a->match_cache) +
+		   (a->paths ? g_hash_table_size(a->paths) : 0));
+	ms_activity_foreach_path(a, add_path, b);
+}
+
 GByteArray *act_model_encode(const struct ms_activity *a)
 {
 	GByteArray *b = g_byte_array_new();
@@ -158,6 +171,7 @@ GByteArray *act_model_encode(const struct ms_activity *a)
 
 		g_byte_array_append(b, &h, 1);
 	}
+	encode_paths(a, b);
 	return b;
 }
 
@@ -304,6 +318,26 @@ static bool decode_maint(struct ms_activity *a, struct reader *r,
 	return !r->bad;
 }
 
+static bool decode_paths(struct ms_activity *a, struct reader *r)
+{
+	uint64_t nr = 0;
+
+	if (!get_bytes(r, &nr, sizeof(nr)) ||
+	    nr > (uint64_t)(r->end - r->p))
+		return false;
+	if (!a->paths)
+		a->paths = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+	for (uint64_t i = 0; i < nr; i++) {
+		const char *s = get_str(r);
+
+		if (!s)
+			return false;
+		g_hash_table_add(a->paths, g_strdup(s));
+	}
+	return true;
+}
+
 /* Every id and offset the records name must exist. */
 static bool check_ids(const struct ms_activity *a)
 {
@@ -344,7 +378,7 @@ bool act_model_decode(struct ms_activity *a, const void *data, size_t len)
 	    !get_bytes(&r, a->ents->data, n.ents * sizeof(uint32_t)))
 		return false;
 	if (!decode_tags(a, &r, &n) || !decode_seen(a, &r, &n) ||
-	    !decode_maint(a, &r, &n))
+	    !decode_maint(a, &r, &n) || !decode_paths(a, &r))
 		return false;
 	a->newest = (int64_t)n.newest;
 	return r.p == r.end && check_ids(a);

@@ -937,6 +937,8 @@ void ms_activity_free(struct ms_activity *a)
 	if (a->maint_joins)
 		g_ptr_array_free(a->maint_joins, TRUE);
 	g_hash_table_destroy(a->match_cache);
+	if (a->paths)
+		g_hash_table_destroy(a->paths);
 	g_mutex_clear(&a->match_lock);
 	g_free(a);
 }
@@ -986,8 +988,14 @@ void ms_activity_foreach_path(const struct ms_activity *a,
 	GHashTableIter it;
 	gpointer k;
 
-	/* match_path() cached every path of every commit delivered */
+	/* match_path() cached every path of every commit delivered; a
+	 * model read back from the store carries them apart */
 	g_hash_table_iter_init(&it, a->match_cache);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		fn(k, data);
+	if (!a->paths)
+		return;
+	g_hash_table_iter_init(&it, a->paths);
 	while (g_hash_table_iter_next(&it, &k, NULL))
 		fn(k, data);
 }

@@ -285,9 +285,37 @@ static bool dir_known(const struct ctx *c, GHashTable *hist,
 	       g_hash_table_contains(hist, dir);
 }
 
+/* Whether entry `e` is a catch-all: an F: pattern of it is a lone star,
+ * or a star and a slash (THE REST), so that it names no path in
+ * particular. */
+static bool catch_all(const struct maint_entry *e)
+{
+	for (size_t f = 0; f < e->nr_fields; f++)
+		if (e->fields[f].key == 'F' &&
+		    (!strcmp(e->fields[f].value, "*") ||
+		     !strcmp(e->fields[f].value, "*/")))
+			return true;
+	return false;
+}
+
+/* Whether an entry other than a catch-all claims `path`: MAINTAINERS
+ * names it, so the project has or awaits it (a new driver's directory
+ * under an F: line). */
+static bool path_listed(const struct ctx *c, const char *path)
+{
+	const struct maint_entry *m[16];
+	size_t n = maint_index_match(c->map->idx, path, m, G_N_ELEMENTS(m));
+
+	for (size_t i = 0; i < MIN(n, G_N_ELEMENTS(m)); i++)
+		if (!catch_all(m[i]))
+			return true;
+	return false;
+}
+
 /*
  * Whether `path` could be in the analysed project: it is a file of the
- * tree or one a commit touched, or a directory above it is known.  With
+ * tree or one a commit touched, an entry other than a catch-all claims
+ * it, or a directory above it is known.  With
  * the whole history (--repo), which had every directory: its parent, or
  * any directory above it below the top level (drivers/foo/ for a new
  * drivers/foo/sub/new.c), but a top-level one only for a file right in
@@ -304,7 +332,7 @@ static bool path_known(const struct ctx *c, GHashTable *hist,
 	bool known;
 
 	if (ms_tree_has_file(c->opts->tree, path) ||
-	    g_hash_table_contains(hist, path))
+	    g_hash_table_contains(hist, path) || path_listed(c, path))
 		return true;
 	if (!slash || slash == path)
 		return false;
@@ -1038,7 +1066,7 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 		GHashTableIter it;
 		gpointer k, v;
 		int64_t newest = first->date;
-		bool any_in_time = false, tagged_by_other = false;
+		bool tagged_by_other = false;
 		struct person_acc *author = c->sender[first_rec] ?
 			g_hash_table_lookup(accs, c->sender[first_rec]) : NULL;
 
@@ -1069,12 +1097,6 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 				if (!is_human_reply(c, ri, first_rec) ||
 				    !c->sender[ri])
 					continue;
-				/* the per-version reaction decides
-				 * "ignored": a version answered within
-				 * --ignore-after of its own posting */
-				if (rr->date - pr->date <=
-				    c->opts->ignore_after)
-					any_in_time = true;
 				if (g_hash_table_contains(answered,
 						GUINT_TO_POINTER(ri)))
 					continue;
@@ -1188,7 +1210,10 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 			g_array_append_val(tttag, pt->first_tag.latency);
 		}
 		pt->too_recent = newest > c->opts->until - c->opts->ignore_after;
-		pt->ignored = !any_in_time && !pt->too_recent;
+		/* ignored: no human response to any version or its cover
+		 * letter, however late, and --ignore-after since the newest
+		 * version; a late answer is a long first response instead */
+		pt->ignored = !pt->has_first && !pt->too_recent;
 		if (pt->ignored) {
 			out->ignored++;
 			if (!author || !author->p.role)

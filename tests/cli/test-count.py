@@ -84,8 +84,16 @@ ok("f8@example.net" in rest_ids, "'sparse-check:' names no sibling project "
    "(sparse's branches are -next, -v1.2...)")
 # ... with --repo the whole history knows legacy/old.c, removed before
 # the snapshot; mkfs/ it never had
-r = run("review", "--repo", repo, "--archive", mbox, "--json", "THE REST")
-ok(r.rc == 0, "review --repo exits 0", r.err)
+db = os.path.join(tmp, "count.sqlite")
+for run_no in ("cold", "warm"):
+    # the warm run reads the activity model back from the store: the
+    # paths of the history must come back with it
+    r = run("review", "--repo", repo, "--archive", mbox, "--json",
+            "--db", db, "THE REST")
+    ok(r.rc == 0, f"review --repo exits 0 ({run_no} store)", r.err)
+    ok("f6@example.net" in {v for p in r.json()["entries"][0]["patch_list"]
+                            for v in p["versions"]},
+       f"--repo, {run_no} store: legacy/old.c is the project's")
 rr = r.json()["entries"][0]
 rr_ids = {v for p in rr["patch_list"] for v in p["versions"]}
 ok("f6@example.net" in rr_ids, "--repo: a patch to a file the history had "
@@ -182,6 +190,26 @@ eq(fay["replied_share"], 2 / 12, "Fay's share is over the 12 patches "
 eq((foo["ignored"], foo["ignored_contributor"], foo["own_unreviewed"]),
    (5, 4, 1), "5 ignored: 4 contributors' patches, 1 of Fay's own that "
    "nobody else reviewed")
+
+# 9 follow-up: ignored means no response to any version, however late
+r = run("review", "--tree", repo, "--archive", mbox, "--json", "LATE DRIVER")
+late = r.json()["entries"][0]
+lpl = {p["message_id"]: p for p in late["patch_list"]}
+eq((late["patches"], late["replied"], late["ignored"]), (3, 2, 1),
+   "LATE: 3 patches, 2 replied, 1 ignored (replied + ignored <= patches)")
+eq((lpl["l1@example.net"]["ignored"],
+    lpl["l1@example.net"]["first_response"]["hours"]), (False, 480.0),
+   "answered after 20 days: a 480 h first response, not ignored")
+eq((lpl["l2-1@example.net"]["ignored"], lpl["l2-1@example.net"]["versions"]),
+   (False, ["l2-1@example.net", "l2-2@example.net"]),
+   "v2 unanswered, v1's cover letter answered: the patch is not ignored")
+eq(lpl["l3@example.net"]["ignored"], True, "never answered: ignored")
+eq(late["time_to_first_response"]["median_hours"],
+   ((2 * 3600 - 60) + 480 * 3600) / 2 / 3600,
+   "one clock: median of 2 h less a minute (v1's cover letter answered 2 h "
+   "after it, the patch posted a minute after the cover) and 480 h")
+t = run("review", "--tree", repo, "--archive", mbox, "LATE DRIVER").out
+ok("Ignored patches: 1 " in t, "text: one ignored patch", t)
 
 # 11: 0 of 0
 idle = ents["IDLE DRIVER"]
