@@ -1,0 +1,212 @@
+/*
+ * review-map.c - which MAINTAINERS entries each patch posting maps to
+ * (review.h): the files its diff touches, K: patterns on its changed
+ * lines, and whether its subject names another project.
+ */
+#include "review-internal.h"
+#include "maintainers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- patch to entry mapping ---- */
+
+void ms_review_map_foreign_subject(struct ms_review_map *map,
+				   const GRegex *re)
+{
+	map->foreign_re = re;
+}
+
+const char *ms_review_map_foreign(const struct ms_review_map *map,
+				  uint32_t rec)
+{
+	return rec < map->foreign->len ? map->foreign->pdata[rec] : NULL;
+}
+
+struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
+					const struct maint_index *idx,
+					struct ms_diags *diags)
+{
+	struct ms_review_map *map = g_new0(struct ms_review_map, 1);
+
+	map->mf = mf;
+	map->idx = idx;
+	map->kpats = g_array_new(FALSE, FALSE, sizeof(struct kpat));
+	map->recs = g_ptr_array_new();
+	map->foreign = g_ptr_array_new();
+	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
+		const struct maint_entry *e = maint_file_entry(mf, i);
+
+		for (size_t f = 0; f < e->nr_fields; f++) {
+			GError *err = NULL;
+			struct kpat k = { e->index, NULL, &e->fields[f], 0 };
+			char *limited;
+
+			if (e->fields[f].key != 'K')
+				continue;
+			/* the match limits of maint-index.c: a costly K: on
+			 * every changed line must not stall the run */
+			limited = g_strconcat("(*LIMIT_MATCH=100000)"
+					      "(*LIMIT_DEPTH=10000)",
+					      e->fields[f].value, NULL);
+			/* bytes, as get_maintainer.pl reads MAINTAINERS:
+			 * invalid UTF-8 in a pattern or a line is no crash */
+			k.re = g_regex_new(limited, G_REGEX_OPTIMIZE |
+					   G_REGEX_RAW, 0, &err);
+			g_free(limited);
+			if (!k.re) {
+				ms_diags_add(diags, e->fields[f].file,
+					     e->fields[f].line,
+					     "invalid K: regex '%s': %s",
+					     e->fields[f].value, err->message);
+				g_error_free(err);
+				continue;
+			}
+			g_array_append_val(map->kpats, k);
+		}
+	}
+	return map;
+}
+
+void ms_review_map_report(const struct ms_review_map *map,
+			   struct ms_diags *diags)
+{
+	for (guint i = 0; map && i < map->kpats->len; i++) {
+		const struct kpat *k = &g_array_index(map->kpats, struct kpat,
+						      i);
+		int n = g_atomic_int_get(&k->limit_hits);
+
+		if (n)
+			ms_diags_add(diags, k->field->file, k->field->line,
+				     "K: pattern '%s' is too costly to match "
+				     "(it hit the regex match limit on %d "
+				     "patch line%s): taken as a match there",
+				     k->field->value, n, n == 1 ? "" : "s");
+	}
+}
+
+void ms_review_map_free(struct ms_review_map *map)
+{
+	if (!map)
+		return;
+	for (guint i = 0; i < map->kpats->len; i++)
+		g_regex_unref(g_array_index(map->kpats, struct kpat, i).re);
+	g_array_free(map->kpats, TRUE);
+	for (guint i = 0; i < map->recs->len; i++)
+		if (map->recs->pdata[i])
+			g_array_free(map->recs->pdata[i], TRUE);
+	g_ptr_array_free(map->recs, TRUE);
+	g_ptr_array_free(map->foreign, TRUE);
+	g_free(map);
+}
+
+static int cmp_size(gconstpointer a, gconstpointer b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void add_unique(GArray *a, size_t v)
+{
+	for (guint i = 0; i < a->len; i++)
+		if (g_array_index(a, size_t, i) == v)
+			return;
+	g_array_append_val(a, v);
+}
+
+static void map_path(const struct ms_review_map *map, const char *path,
+		     GArray *out)
+{
+	const struct maint_entry *m[64];
+	size_t n = maint_index_match(map->idx, path, m, G_N_ELEMENTS(m));
+
+	if (n > G_N_ELEMENTS(m))
+		n = G_N_ELEMENTS(m);
+	for (size_t i = 0; i < n; i++)
+		add_unique(out, m[i]->index);
+}
+
+GArray *ms_review_map_paths(const struct ms_review_map *map,
+			    char *const *paths, size_t nr_paths)
+{
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(size_t));
+
+	for (size_t i = 0; i < nr_paths; i++)
+		map_path(map, paths[i], out);
+	g_array_sort(out, cmp_size);
+	return out;
+}
+
+/*
+ * Does K: pattern `k` match a changed line of the diff in `body`?  A
+ * line on which the match limits are hit is unknown: counted, and taken
+ * as a match.
+ */
+static bool k_match(struct kpat *k, const char *body)
+{
+	const GRegex *re = k->re;
+	const char *p = body;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if ((p[0] == '+' || p[0] == '-') && len > 1 &&
+		    strncmp(p, "+++ ", 4) && strncmp(p, "--- ", 4) &&
+		    strncmp(p, "---\n", 4)) {
+			char *line = g_strndup(p, len);
+			GError *err = NULL;
+			bool hit = g_regex_match_full(re, line, -1, 0, 0, NULL,
+						      &err);
+
+			g_free(line);
+			if (err) {
+				g_error_free(err);
+				g_atomic_int_inc(&k->limit_hits);
+				hit = true;
+			}
+			if (hit)
+				return true;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return false;
+}
+
+void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data)
+{
+	struct ms_review_map *map = data;
+	GArray *out;
+
+	if (!m->has_diff || m->kind != MS_MAIL_PATCH)
+		return;
+	while (map->foreign->len <= rec)
+		g_ptr_array_add(map->foreign, NULL);
+	map->foreign->pdata[rec] = (gpointer)ms_mail_foreign_project(
+		&m->subject, m->subject_raw, map->foreign_re);
+	out = g_array_new(FALSE, FALSE, sizeof(size_t));
+	for (guint i = 0; m->files && i < m->files->len; i++)
+		map_path(map, m->files->pdata[i], out);
+	for (guint i = 0; m->body && i < map->kpats->len; i++) {
+		struct kpat *k = &g_array_index(map->kpats, struct kpat, i);
+
+		if (k_match(k, m->body) ||
+		    (m->attached_diff && k_match(k, m->attached_diff)))
+			add_unique(out, k->entry);
+	}
+	g_array_sort(out, cmp_size);
+	while (map->recs->len <= rec)
+		g_ptr_array_add(map->recs, NULL);
+	if (out->len) {
+		map->recs->pdata[rec] = out;
+	} else {
+		g_array_free(out, TRUE);
+	}
+}
+
+const GArray *ms_review_map_entries(const struct ms_review_map *map,
+				    uint32_t rec)
+{
+	return rec < map->recs->len ? map->recs->pdata[rec] : NULL;
+}
