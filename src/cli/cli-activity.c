@@ -3,6 +3,7 @@
  */
 #include "cli-activity.h"
 #include "activity.h"
+#include "cli-date.h"
 #include "cli-review.h"
 #include "error.h"
 #include "history.h"
@@ -49,6 +50,20 @@ void cli_files_free(char **texts, size_t *lens, size_t nr)
 			g_free(texts[i]);
 	g_free(texts);
 	g_free(lens);
+}
+
+int cli_act_set_range(const char *cmd, struct ms_activity *a,
+		      const char *repo, const char *rev, const char *since,
+		      int64_t since_time)
+{
+	struct cli_range *range = NULL;
+	int rc = cli_since_range(cmd, repo, rev, since, &range);
+
+	if (rc != CLI_CONTINUE || !range)
+		return rc;
+	ms_activity_set_range(a, cli_range_has, range, since_time);
+	cli_range_free(range);
+	return CLI_CONTINUE;
 }
 
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,
@@ -124,6 +139,12 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 	cli_files_free(mailmaps, mailmap_lens, lo.nr_mailmaps);
 	if (rc < 0)
 		return cli_error_last();
+	rc = cli_act_set_range(cmd, *out, o->repo, o->rev, o->since, s);
+	if (rc != CLI_CONTINUE) {
+		ms_activity_free(*out);
+		*out = NULL;
+		return rc;
+	}
 
 	*until = o->until ? u : ms_activity_newest(*out);
 	*since = o->since ? s : ms_act_date_shift(*until, -default_years, 0,

@@ -50,7 +50,8 @@ void cli_files_free(char **texts, size_t *lens, size_t nr);
 	{ CLI_OPT_STRING, "rev", 0, &(o)->rev, "REV", \
 	  "walk history from here and read its MAINTAINERS (default HEAD)" }, \
 	{ CLI_OPT_STRING, "since", 0, &(o)->since, "DATE|REV", \
-	  "start of the window (a date, or a commit's date)" }, \
+	  "start of the window: a date, or REV for the commits " \
+	  "not reachable from it (REV..)" }, \
 	{ CLI_OPT_STRING, "until", 0, &(o)->until, "DATE|REV", \
 	  "end of the window and of history (default: the newest commit)" }, \
 	{ CLI_OPT_STRING, "aliases", 0, &(o)->aliases, "FILE", \
@@ -63,9 +64,19 @@ void cli_files_free(char **texts, size_t *lens, size_t nr);
 	CLI_STORE_OPTIONS(&(o)->store)
 
 /*
+ * With --since REV (`since` not a date), make the commits of REV..rev the
+ * window's (ms_activity_set_range(); `since_time` is REV's commit date).
+ * Returns CLI_CONTINUE or an exit code after printing the error.
+ */
+int cli_act_set_range(const char *cmd, struct ms_activity *a,
+		      const char *repo, const char *rev, const char *since,
+		      int64_t since_time);
+
+/*
  * Check the options, load the model and work out the window: `until`
  * (--until, else the newest commit) and `since` (--since, else
- * `default_years` before until).  Prints warnings and errors.  Returns
+ * `default_years` before until; with --since REV the commits of REV..rev,
+ * whatever their dates, as cli_act_set_range()).  Prints warnings and errors.  Returns
  * CLI_CONTINUE or an exit code.
  */
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,

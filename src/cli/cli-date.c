@@ -5,6 +5,56 @@
 #include "activity.h"
 #include "history.h"
 
+static void range_add(const char *id, int64_t time, void *data)
+{
+	struct cli_range *r = data;
+
+	g_hash_table_add(r->ids, g_strdup(id));
+	if (time < r->oldest)
+		r->oldest = time;
+}
+
+int cli_since_range(const char *cmd, const char *repo, const char *rev,
+		    const char *since, struct cli_range **out)
+{
+	struct cli_range *r;
+	int64_t t;
+	int rc;
+
+	*out = NULL;
+	if (!since || !repo || ms_act_parse_date(since, false, &t) == 0)
+		return CLI_CONTINUE;
+	r = g_new0(struct cli_range, 1);
+	r->ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	r->oldest = INT64_MAX;
+	rc = ms_history_range(repo, since, rev, range_add, r);
+	if (rc < 0) {
+		cli_range_free(r);
+		if (rc == MS_EBADREV)
+			return cli_usage_error(cmd, "--since: '%s' is neither a "
+					       "date (YYYY-MM-DD) nor a "
+					       "revision", since);
+		return cli_error_last();
+	}
+	*out = r;
+	return CLI_CONTINUE;
+}
+
+void cli_range_free(struct cli_range *r)
+{
+	if (!r)
+		return;
+	g_hash_table_destroy(r->ids);
+	g_free(r);
+}
+
+bool cli_range_has(const char *id, void *data)
+{
+	const struct cli_range *r = data;
+
+	return g_hash_table_contains(r->ids, id);
+}
+
 int cli_date_or_rev(const char *cmd, const char *opt, const char *repo,
 		    const char *s, bool end_of_day, int64_t *out)
 {

@@ -6,6 +6,9 @@
 
 #include "cli.h"
 
+#include <glib.h>
+#include <stdint.h>
+
 /*
  * A --since/--until value: a date (YYYY-MM-DD or ISO 8601), else the
  * commit date of revision `s` of `repo` (NULL: dates only).  Returns
@@ -13,5 +16,29 @@
  */
 int cli_date_or_rev(const char *cmd, const char *opt, const char *repo,
 		    const char *s, bool end_of_day, int64_t *out);
+
+/*
+ * --since REV: the commits of REV..rev (git rev-list's meaning: reachable
+ * from `rev`, NULL meaning HEAD, and not from REV), whatever their dates:
+ * a branch merged after REV brings commits dated before it, and a commit
+ * of REV's own history may carry a later date.  Their commit dates go
+ * from `oldest` up.
+ */
+struct cli_range {
+	GHashTable *ids;              /* hex ids (owned) */
+	int64_t oldest;               /* INT64_MAX when the range is empty */
+};
+
+/*
+ * When `since` is not a date but a revision of `repo`, *out is its range
+ * (cli_range_free()); otherwise (no --since, a date, or no repo) *out is
+ * NULL.  Returns CLI_CONTINUE, or an exit code after printing the error.
+ */
+int cli_since_range(const char *cmd, const char *repo, const char *rev,
+		    const char *since, struct cli_range **out);
+void cli_range_free(struct cli_range *r);
+
+/* Whether commit `id` is in the range `data` (a struct cli_range). */
+bool cli_range_has(const char *id, void *data);
 
 #endif

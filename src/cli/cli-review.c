@@ -127,6 +127,7 @@ int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
 	struct ms_link_mail_opts mo;
 	struct ms_diags diags = MS_DIAGS_INIT;
 	struct bg_walk w = { 0 };
+	struct cli_range *range = NULL;
 	char *merr = NULL;
 	GThread *t;
 	size_t messages = 0;
@@ -139,14 +140,23 @@ int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
 					 lm);
 	if (!o->archives.nr)
 		return cli_usage_error(cmd, "--archive PATH is required");
+	/* --since REV: the commits of REV..rev, whatever their dates */
+	rc = cli_since_range(cmd, o->repo, o->rev, o->since, &range);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (range && range->oldest < since)
+		since = range->oldest;
 	mail_opts(o, parse_flags, hook, hook_data, &mo);
 	/* one store connection each: SQLite lets them work side by side */
 	rc = cli_store_open(&o->store, o->repo, &w.co.store);
-	if (rc != CLI_CONTINUE)
+	if (rc != CLI_CONTINUE) {
+		cli_range_free(range);
 		return rc;
+	}
 	rc = cli_store_open(&o->store, o->repo, &mo.store);
 	if (rc != CLI_CONTINUE) {
 		ms_store_free(w.co.store);
+		cli_range_free(range);
 		return rc;
 	}
 	w.co.gitdir = o->repo;
@@ -181,6 +191,24 @@ int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
 	*commits = w.commits;
+	if (range && *commits) {
+		/* keep the range's commits, in order; the others to the end,
+		 * where they are freed */
+		GPtrArray *a = *commits;
+		guint k = 0;
+
+		for (guint i = 0; i < a->len; i++) {
+			gpointer c = a->pdata[i];
+
+			if (cli_range_has(((struct ms_link_commit *)c)->id,
+					  range)) {
+				a->pdata[i] = a->pdata[k];
+				a->pdata[k++] = c;
+			}
+		}
+		g_ptr_array_remove_range(a, k, a->len - k);
+	}
+	cli_range_free(range);
 	rc = CLI_CONTINUE;
 	if (w.rc < 0)
 		rc = cli_error("%s", *w.error ? w.error : "unknown error");

@@ -29,7 +29,8 @@ struct cli_rev_opts {
 	{ CLI_OPT_STRING_LIST, "archive", 0, &(o)->archives, "PATH", \
 	  "a list archive: mbox (.gz), directory, public-inbox (repeatable)" }, \
 	{ CLI_OPT_STRING, "since", 0, &(o)->since, "DATE|REV", \
-	  "start of the window (a date, or a commit's date)" }, \
+	  "start of the window: a date, or REV for the commits " \
+	  "not reachable from it (REV..)" }, \
 	{ CLI_OPT_STRING, "until", 0, &(o)->until, "DATE|REV", \
 	  "end of the window (default: no end)" }, \
 	CLI_STORE_OPTIONS(&(o)->store)

@@ -1164,6 +1164,10 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 			rc = cli_error_last();
 			goto out;
 		}
+		rc = cli_act_set_range("review", act, ro.repo, ro.rev,
+				       ro.since, since);
+		if (rc != CLI_CONTINUE)
+			goto out;
 		rvo.ident = ms_activity_ident(act);
 		seen.act = act;
 		seen.until = ro.until ? until : INT64_MAX;

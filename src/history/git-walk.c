@@ -988,6 +988,52 @@ int ms_history_resolve(const char *gitdir, const char *rev, char id[41],
 	return rc;
 }
 
+int ms_history_range(const char *gitdir, const char *from, const char *to,
+		     void (*fn)(const char *id, int64_t time, void *data),
+		     void *data)
+{
+	git_repository *repo = NULL;
+	git_commit *cf = NULL, *ct = NULL, *c = NULL;
+	git_revwalk *walk = NULL;
+	git_oid oid;
+	char id[GIT_OID_HEXSZ + 1];
+	int rc;
+
+	rc = open_repo(gitdir, &repo);
+	if (rc < 0)
+		return rc;
+	rc = resolve(repo, gitdir, from, &cf);
+	if (rc == 0)
+		rc = resolve(repo, gitdir, to, &ct);
+	if (rc < 0)
+		goto done;
+	rc = git_revwalk_new(&walk, repo);
+	if (rc == 0)
+		rc = git_revwalk_push(walk, git_commit_id(ct));
+	if (rc == 0)
+		rc = git_revwalk_hide(walk, git_commit_id(cf));
+	while (rc == 0 && (rc = git_revwalk_next(&oid, walk)) == 0) {
+		rc = git_commit_lookup(&c, repo, &oid);
+		if (rc < 0)
+			break;
+		git_oid_tostr(id, sizeof(id), &oid);
+		fn(id, git_commit_time(c), data);
+		git_commit_free(c);
+		c = NULL;
+	}
+	if (rc == GIT_ITEROVER)
+		rc = 0;
+	else if (rc < 0)
+		rc = ms_git_error(rc, "cannot walk '%s..%s'", from,
+				  to ? to : "HEAD");
+done:
+	git_revwalk_free(walk);
+	git_commit_free(cf);
+	git_commit_free(ct);
+	git_repository_free(repo);
+	return rc;
+}
+
 int ms_history_read_file(const char *gitdir, const char *rev,
 			 const char *path, char **buf, size_t *len)
 {

@@ -131,6 +131,16 @@ int ms_history_resolve(const char *gitdir, const char *rev, char id[41],
  * when the revision has no such file (or `gitdir` is no repository),
  * MS_EBADREV when `rev` names no commit.
  */
+/*
+ * The commits of `from`..`to` (git rev-list's meaning: reachable from `to`,
+ * NULL meaning HEAD, and not from `from`), merges included: fn(id, commit
+ * date, data) for each, in no particular order.  Errors as
+ * ms_history_resolve(), for either revision.
+ */
+int ms_history_range(const char *gitdir, const char *from, const char *to,
+		     void (*fn)(const char *id, int64_t time, void *data),
+		     void *data);
+
 int ms_history_read_file(const char *gitdir, const char *rev,
 			 const char *path, char **buf, size_t *len);
 

@@ -48,6 +48,8 @@ struct ms_activity {
 	GHashTable *lists;        /* comparable L: addresses */
 	GHashTable *used_domains; /* domains of addresses seen in commits */
 	GHashTable *match_cache;  /* path -> entries (match_path) */
+	bool *in_range;           /* per commit, with --since REV, or NULL */
+	int64_t range_since;      /* REV's commit date */
 	GHashTable *paths;        /* paths of a saved model (match_cache is
 				     empty then), or NULL */
 	GMutex match_lock;

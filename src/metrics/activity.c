@@ -939,6 +939,7 @@ void ms_activity_free(struct ms_activity *a)
 	g_hash_table_destroy(a->match_cache);
 	if (a->paths)
 		g_hash_table_destroy(a->paths);
+	g_free(a->in_range);
 	g_mutex_clear(&a->match_lock);
 	g_free(a);
 }
@@ -979,6 +980,29 @@ const struct maint_index *ms_activity_index(const struct ms_activity *a)
 struct ms_ident *ms_activity_ident(const struct ms_activity *a)
 {
 	return a->ident;
+}
+
+void ms_activity_set_range(struct ms_activity *a,
+			   bool (*in_range)(const char *id, void *data),
+			   void *data, int64_t since)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	g_free(a->in_range);
+	a->in_range = g_new0(bool, a->commits->len ? a->commits->len : 1);
+	a->range_since = since;
+	for (guint ci = 0; ci < a->commits->len; ci++) {
+		const struct crec *r = &g_array_index(a->commits, struct crec,
+						      ci);
+		char id[41];
+
+		for (int i = 0; i < 20; i++) {
+			id[2 * i] = hex[r->raw[i] >> 4];
+			id[2 * i + 1] = hex[r->raw[i] & 15];
+		}
+		id[40] = '\0';
+		a->in_range[ci] = in_range(id, data);
+	}
 }
 
 void ms_activity_foreach_path(const struct ms_activity *a,
@@ -1208,6 +1232,9 @@ int ms_activity_query(const struct ms_activity *a,
 		if (r->ctime > q->until)
 			continue;
 		inwin = r->ctime >= q->since;
+		if (a->in_range)
+			inwin = a->in_range[ci] &&
+				(q->since <= a->range_since || inwin);
 		if (r->author != MS_IDENT_NONE)
 			seen[r->author] = true;
 		if (r->committer != MS_IDENT_NONE)

@@ -92,6 +92,17 @@ bool ms_activity_seen(const struct ms_activity *a, unsigned person,
 		      int64_t until);
 
 /*
+ * --since REV: from now on a commit is in a query's window only when
+ * in_range(its hex id, data) says so (the commits of REV..rev, whatever
+ * their dates), and, for a window starting after `since` (REV's commit
+ * date: an interval of a series), when its commit date is in the window
+ * too.  The window's end stays a date.
+ */
+void ms_activity_set_range(struct ms_activity *a,
+			   bool (*in_range)(const char *id, void *data),
+			   void *data, int64_t since);
+
+/*
  * Call fn(path, data) once for each path a commit of the walked history
  * touched (against its first parent), in no particular order: files
  * since removed or renamed included.  The paths come from the walk's
