@@ -562,7 +562,13 @@ static int mail_tee_fn(struct ms_mail *m, const struct ms_mail_source *src,
 		}
 	}
 	mail_cells(&t->rows[t->nr], m, src, t->buf);
-	if (t->bodies)
+	/* the text of attachments carrying a diff goes after the body:
+	 * K: patterns, the one reader of kept bodies, match both */
+	if (t->bodies && m->attached_diff)
+		t->rows[t->nr].body = g_strconcat(m->body ? m->body : "",
+						  "\n", m->attached_diff,
+						  NULL);
+	else if (t->bodies)
 		t->rows[t->nr].body = g_strdup(m->body);
 	t->nr++;
 	if (!t->want_body)

@@ -92,9 +92,10 @@ int ms_store_history_walk(struct ms_store *s, const char *gitdir,
 /*
  * The extraction logic of a message record (mail.c's parse); bump it when
  * what a message yields changes: an inbox holding records of another
- * version is read again from the start.
+ * version is read again from the start.  3: a kept body is followed by
+ * the text of the attachments that carry a diff (K: patterns match it).
  */
-#define MS_STORE_MAIL_VERSION 2
+#define MS_STORE_MAIL_VERSION 3
 
 /*
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)

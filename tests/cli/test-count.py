@@ -241,4 +241,24 @@ ok("Subsystem IDLE DRIVER\n  Patches 0 (series 0), replied 0 (-), by a "
    "listed person 0 (-)\n" in t, "0 of 0 is '-' in text")
 ok("  Responsiveness (48h): -\n" in t, "idle responsiveness '-'")
 ok("score -," in t, "idle person's score '-'")
+sec = {x.split("\n", 1)[0]: x for x in t.split("Subsystem ")[1:]}
+ok("  Set aside: stable backports 4, other projects by subject 2, by "
+   "paths 2\n" in sec["THE REST"], "1: THE REST's text set-aside line",
+   sec["THE REST"])
+ok("First response: median 3.5h, p90 169.0h;" in sec["FOO DRIVER"],
+   "9: text first response p90 169 h (the repost waited a week)")
+ok("    List replied 4/13 (30%), median 3.0h, Reviewed-by 1, Acked-by 0,"
+   in sec["FOO DRIVER"], "3, 5: Rob's text line: his cover review "
+   "counts once, the notices' quoted Acked-by is not his")
+ok("    List replied 2/12 (16%), median 4.5h, Reviewed-by 1, Acked-by 0,"
+   in sec["FOO DRIVER"], "4, 6: Fay's text line: the reply below a lost "
+   "message (5 h) and the indented tag (4 h)")
+ok("Cora Forwarder <cora@example.com> (first 1, tags 0," in
+   sec["FOO DRIVER"], "7: text: the forwarded tag is not Cora's")
+eq(sec["FOO DRIVER"].count("foo: trailing dot"), 1, "8: text: 'Trailing "
+   "dot.' and 'trailing dot' are one ignored patch")
+ok("<a1-hu@example.net>" not in t and "<a1-tom@example.net>" not in t,
+   "8: text: replies in other languages are no patches")
+ok("  Patches 1 (series 1), replied 0" in sec["KW DRIVER"],
+   "13: text: K: matched the attached diff: KW DRIVER has its patch")
 done()
