@@ -67,6 +67,7 @@ struct maint_index {
 	GHashTable *buckets;  /* dir prefix -> GArray of pattern ids */
 	GArray *npats;        /* ids of N: patterns */
 	GRegex *nall;         /* all N: patterns as one alternation */
+	GString *dirs;        /* the answers of the tree ('0'/'1'), in order */
 	GMutex lock;          /* limit_hits and limit_path */
 };
 
@@ -262,9 +263,13 @@ static bool compile_file_pattern(struct maint_index *idx, struct pattern *p,
 	 * (now "\." or ".*") never qualifies.
 	 */
 	if (conv->len && conv->str[conv->len - 1] != '/' &&
-	    !strchr(conv->str, '\\') && !strchr(conv->str, '*') &&
-	    ms_tree_is_dir(idx->tree, conv->str))
-		g_string_append_c(conv, '/');
+	    !strchr(conv->str, '\\') && !strchr(conv->str, '*')) {
+		bool dir = ms_tree_is_dir(idx->tree, conv->str);
+
+		g_string_append_c(idx->dirs, dir ? '1' : '0');
+		if (dir)
+			g_string_append_c(conv, '/');
+	}
 	p->slashes = count_slashes(conv->str);
 	p->trailing_slash = conv->len && conv->str[conv->len - 1] == '/';
 	p->depth = p->slashes + (p->trailing_slash ? 0 : 1);
@@ -314,6 +319,7 @@ int maint_index_new(const struct maint_file *mf, const struct ms_tree *tree,
 	idx->buckets = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					     free_bucket);
 	idx->npats = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	idx->dirs = g_string_new(NULL);
 	for (size_t i = 0; i < maint_file_nr_entries(mf); i++)
 		nfields += maint_file_entry(mf, i)->nr_fields;
 	idx->pats = g_new0(struct pattern, nfields ? nfields : 1);
@@ -388,8 +394,46 @@ void maint_index_free(struct maint_index *idx)
 	g_array_free(idx->npats, TRUE);
 	if (idx->nall)
 		g_regex_unref(idx->nall);
+	g_string_free(idx->dirs, TRUE);
 	g_mutex_clear(&idx->lock);
 	g_free(idx);
+}
+
+char *maint_index_fingerprint(const struct maint_index *idx)
+{
+	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
+	char *r;
+
+	g_checksum_update(ck, (const guchar *)"maint-index-1\n", -1);
+	for (size_t i = 0; i < maint_file_nr_entries(idx->mf); i++) {
+		const struct maint_entry *e = maint_file_entry(idx->mf, i);
+
+		for (size_t k = 0; k < e->nr_fields; k++) {
+			const struct maint_field *f = &e->fields[k];
+			char key[2] = { f->key, 0 };
+
+			g_checksum_update(ck, (const guchar *)key, 2);
+			g_checksum_update(ck, (const guchar *)f->value,
+					  (gssize)strlen(f->value) + 1);
+		}
+		g_checksum_update(ck, (const guchar *)"\n", 1);
+	}
+	g_checksum_update(ck, (const guchar *)idx->dirs->str,
+			  (gssize)idx->dirs->len);
+	r = g_strdup(g_checksum_get_string(ck));
+	g_checksum_free(ck);
+	return r;
+}
+
+unsigned long maint_index_limit_hits(const struct maint_index *idx)
+{
+	unsigned long n = 0;
+
+	g_mutex_lock((GMutex *)&idx->lock);
+	for (size_t i = 0; i < idx->nr_pats; i++)
+		n += idx->pats[i].limit_hits;
+	g_mutex_unlock((GMutex *)&idx->lock);
+	return n;
 }
 
 void maint_index_report(const struct maint_index *idx,

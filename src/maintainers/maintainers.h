@@ -107,6 +107,18 @@ int maint_index_new(const struct maint_file *mf, const struct ms_tree *tree,
 void maint_index_free(struct maint_index *idx);
 
 /*
+ * A digest of everything maint_index_match() answers from: the entries'
+ * fields and the tree's answers to the directory questions the patterns
+ * asked.  Two indexes with the same fingerprint match every path alike,
+ * so answers saved under it (activity.c keeps them in the store) hold for
+ * any tree giving it.  A new string (g_free).
+ */
+char *maint_index_fingerprint(const struct maint_index *idx);
+
+/* How many matches so far hit the regex limits (maint_index_report()). */
+unsigned long maint_index_limit_hits(const struct maint_index *idx);
+
+/*
  * One diagnostic per F:/X:/N: pattern whose regex hit the match limits
  * on some path so far (file:line of the pattern, how many paths, the
  * first): such a match is unknown and was taken as a match.
