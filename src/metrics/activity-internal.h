@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct ms_store;
+
 /* One commit, compactly: 72 bytes plus its entries and *-by trailers. */
 struct crec {
 	unsigned char raw[20];
@@ -52,6 +54,7 @@ struct ms_activity {
 	int64_t range_since;      /* REV's commit date */
 	GHashTable *paths;        /* paths of a saved model (match_cache is
 				     empty then), or NULL */
+	guint nr_paths_saved;     /* of them, read from the store */
 	GMutex match_lock;
 	int64_t newest;           /* newest commit date not in the future */
 	int64_t now;              /* when the load began */
@@ -72,6 +75,16 @@ struct act_mjoin {
 };
 
 void act_mjoin_free(gpointer p);
+struct act_mjoin *act_mjoin_dup(const struct act_mjoin *j);
+
+/*
+ * The changes of address found so far, per MAINTAINERS commit, as kept in
+ * the store: a new table of commit id -> GPtrArray of struct act_mjoin
+ * (empty when none), empty when nothing is kept (never NULL).  Store
+ * errors are not reported: the caller finds the changes again.
+ */
+GHashTable *act_mjoins_read(struct ms_store *store);
+int act_mjoins_write(struct ms_store *store, GHashTable *known);
 
 /* The interned copy of a trailer token (activity.c). */
 const char *act_intern(struct ms_activity *a, const char *token,

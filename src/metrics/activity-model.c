@@ -78,6 +78,8 @@ static void put_opt(GByteArray *b, const char *s)
 		put_str(b, s);
 }
 
+static void put_join(GByteArray *b, const struct act_mjoin *j);
+
 static void encode_tags(const struct ms_activity *a, GByteArray *b)
 {
 	GHashTable *token_ix = g_hash_table_new(NULL, NULL);
@@ -161,10 +163,7 @@ GByteArray *act_model_encode(const struct ms_activity *a)
 		const struct act_mjoin *j = a->maint_joins->pdata[i];
 
 		put_str(b, j->id);
-		put_opt(b, j->oname);
-		put_opt(b, j->oemail);
-		put_opt(b, j->nname);
-		put_opt(b, j->nemail);
+		put_join(b, j);
 	}
 	for (size_t i = 0; i < nr_entries; i++) {
 		guint8 h = a->has_files[i];
@@ -382,4 +381,90 @@ bool act_model_decode(struct ms_activity *a, const void *data, size_t len)
 		return false;
 	a->newest = (int64_t)n.newest;
 	return r.p == r.end && check_ids(a);
+}
+
+/* ---- the changes of address of MAINTAINERS commits ---- */
+
+#define MJOINS_KIND "activity-maint-joins"
+#define MJOINS_KEY "maint-joins-1"
+
+static void put_join(GByteArray *b, const struct act_mjoin *j)
+{
+	put_opt(b, j->oname);
+	put_opt(b, j->oemail);
+	put_opt(b, j->nname);
+	put_opt(b, j->nemail);
+}
+
+int act_mjoins_write(struct ms_store *store, GHashTable *known)
+{
+	GByteArray *b = g_byte_array_new();
+	GHashTableIter it;
+	gpointer k, v;
+	int rc;
+
+	g_hash_table_iter_init(&it, known);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		GPtrArray *js = v;
+
+		put_str(b, k);
+		put_u64(b, js->len);
+		for (guint i = 0; i < js->len; i++)
+			put_join(b, js->pdata[i]);
+	}
+	rc = ms_store_model_put(store, MJOINS_KIND, MJOINS_KEY, b->data,
+				b->len);
+	g_byte_array_free(b, TRUE);
+	return rc;
+}
+
+static void free_array(gpointer p)
+{
+	g_ptr_array_free(p, TRUE);
+}
+
+GHashTable *act_mjoins_read(struct ms_store *store)
+{
+	GHashTable *known = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, free_array);
+	GBytes *saved = NULL;
+	struct reader r;
+	gsize len;
+
+	if (ms_store_model_get(store, MJOINS_KIND, MJOINS_KEY, &saved) < 0) {
+		ms_error_clear();
+		return known;
+	}
+	if (!saved)
+		return known;
+	r.p = g_bytes_get_data(saved, &len);
+	r.end = r.p + len;
+	r.bad = false;
+	while (r.p < r.end && !r.bad) {
+		const char *id = get_str(&r);
+		uint64_t n = 0;
+		GPtrArray *js;
+
+		if (!id || strlen(id) != 40 || !get_bytes(&r, &n, 8) ||
+		    n > len) {
+			r.bad = true;
+			break;
+		}
+		js = g_ptr_array_new_with_free_func(act_mjoin_free);
+		for (uint64_t i = 0; i < n && !r.bad; i++) {
+			struct act_mjoin *j = g_new0(struct act_mjoin, 1);
+
+			memcpy(j->id, id, 41);
+			j->oname = g_strdup(get_opt(&r));
+			j->oemail = g_strdup(get_opt(&r));
+			j->nname = g_strdup(get_opt(&r));
+			j->nemail = g_strdup(get_opt(&r));
+			g_ptr_array_add(js, j);
+		}
+		g_hash_table_replace(known, g_strdup(id), js);
+	}
+	g_bytes_unref(saved);
+	if (r.bad)                /* not whole: find them all again */
+		g_hash_table_remove_all(known);
+	return known;
 }

@@ -289,6 +289,25 @@ static bool is_maintainers_change(const struct ms_commit *c)
 	return false;
 }
 
+/*
+ * The dates of the model, commit by commit in walk order (`nr_before`
+ * commits taken before this one).  Kept out of the saved model: they
+ * depend on when the run is (a->now).
+ */
+static void note_date(struct ms_activity *a, int64_t ctime, size_t nr_before)
+{
+	/* one commit dated 9999 must not move the default --until: every
+	 * entry would show no changes and every person INACTIVE */
+	if (ctime > a->now + 86400) {
+		if (!a->future++ || ctime > a->future_max)
+			a->future_max = ctime;
+	} else if (ctime > a->newest || nr_before == a->future) {
+		a->newest = ctime;
+	}
+	if (!nr_before || ctime < a->oldest)
+		a->oldest = ctime;
+}
+
 /* On the calling thread, in walk order. */
 static int collect(const struct ms_commit *c, void *data)
 {
@@ -343,16 +362,7 @@ static int collect(const struct ms_commit *c, void *data)
 	    (is_word_bot(c->committer.name) ||
 	     is_word_bot(c->committer.email)))
 		r.applier = last_sob;
-	/* one commit dated 9999 must not move the default --until: every
-	 * entry would show no changes and every person INACTIVE */
-	if (r.ctime > a->now + 86400) {
-		if (!a->future++ || r.ctime > a->future_max)
-			a->future_max = r.ctime;
-	} else if (r.ctime > a->newest || a->commits->len == a->future) {
-		a->newest = r.ctime;
-	}
-	if (!a->commits->len || r.ctime < a->oldest)
-		a->oldest = r.ctime;
+	note_date(a, r.ctime, a->commits->len);
 	g_array_append_val(a->commits, r);
 	if (a->opts->progress)
 		a->opts->progress(a->commits->len, a->opts->progress_data);
@@ -426,6 +436,18 @@ static bool same_name(const char *a, const char *b)
 	return r;
 }
 
+struct act_mjoin *act_mjoin_dup(const struct act_mjoin *j)
+{
+	struct act_mjoin *d = g_new0(struct act_mjoin, 1);
+
+	memcpy(d->id, j->id, sizeof(d->id));
+	d->oname = g_strdup(j->oname);
+	d->oemail = g_strdup(j->oemail);
+	d->nname = g_strdup(j->nname);
+	d->nemail = g_strdup(j->nemail);
+	return d;
+}
+
 void act_mjoin_free(gpointer p)
 {
 	struct act_mjoin *j = p;
@@ -482,6 +504,13 @@ static void commit_joins(struct ms_activity *a, const char id[41],
  */
 static void find_maint_joins(struct ms_activity *a)
 {
+	GHashTable *known = NULL;
+	bool grew = false;
+
+	/* a commit's changes of address are those of its MAINTAINERS and its
+	 * parent's: found once, kept in the store for every later run */
+	if (a->opts->store)
+		known = act_mjoins_read(a->opts->store);
 	a->maint_joins = g_ptr_array_new_with_free_func(act_mjoin_free);
 	for (guint i = 0; i < a->maint_changes->len; i++) {
 		const unsigned char *raw = &g_array_index(a->maint_changes,
@@ -491,8 +520,17 @@ static void find_maint_joins(struct ms_activity *a)
 		char *nbuf = NULL, *obuf = NULL;
 		size_t nlen = 0, olen = 0;
 		GHashTable *nh, *oh;
+		GPtrArray *had;
+		guint from = a->maint_joins->len;
 
 		set_id(id, raw);
+		had = known ? g_hash_table_lookup(known, id) : NULL;
+		if (had) {
+			for (guint k = 0; k < had->len; k++)
+				g_ptr_array_add(a->maint_joins,
+						act_mjoin_dup(had->pdata[k]));
+			continue;
+		}
 		g_snprintf(parent, sizeof(parent), "%s^", id);
 		if (ms_history_read_file(a->opts->gitdir, id, "MAINTAINERS",
 					 &nbuf, &nlen) < 0 ||
@@ -509,7 +547,19 @@ static void find_maint_joins(struct ms_activity *a)
 		g_hash_table_destroy(oh);
 		g_free(nbuf);
 		g_free(obuf);
+		if (known) {
+			had = g_ptr_array_new_with_free_func(act_mjoin_free);
+			for (guint k = from; k < a->maint_joins->len; k++)
+				g_ptr_array_add(had, act_mjoin_dup(
+					a->maint_joins->pdata[k]));
+			g_hash_table_insert(known, g_strdup(id), had);
+			grew = true;
+		}
 	}
+	if (known && grew && act_mjoins_write(a->opts->store, known) < 0)
+		ms_error_clear();     /* only a later run's time is lost */
+	if (known)
+		g_hash_table_destroy(known);
 }
 
 /* Join the people of each change of address, under its commit. */
@@ -803,9 +853,16 @@ static int model_read(struct ms_activity *a, const char *key)
 	g_bytes_unref(saved);
 	if (!ok)
 		return 2;
-	/* what collect() told the resolver besides the pairs */
-	for (guint ci = 0; ci < a->commits->len; ci++)
-		note_distinct(a, &g_array_index(a->commits, struct crec, ci));
+	/* what collect() did besides resolving the pairs */
+	a->newest = a->oldest = a->future_max = 0;
+	a->future = 0;
+	for (guint ci = 0; ci < a->commits->len; ci++) {
+		const struct crec *r = &g_array_index(a->commits, struct crec,
+						      ci);
+
+		note_distinct(a, r);
+		note_date(a, r->ctime, ci);
+	}
 	if (a->opts->progress)
 		a->opts->progress(a->commits->len, a->opts->progress_data);
 	return 1;
@@ -825,13 +882,102 @@ static int model_write(struct ms_activity *a, const char *key)
 	return rc;
 }
 
+/*
+ * The path -> entries answers (match_path()) outlive the model: they hold
+ * for every revision whose MAINTAINERS and directory answers are the
+ * same (maint_index_fingerprint()), so a run after new commits matches
+ * only the paths no run matched before.  Saved as records of a count,
+ * that many entry indexes and the path with its NUL.
+ */
+#define PATHS_KIND "activity-paths"
+
+static void paths_read(struct ms_activity *a, const char *key)
+{
+	GBytes *saved = NULL;
+	const unsigned char *p, *end;
+	size_t nr_entries = maint_file_nr_entries(a->mf);
+	GPtrArray *read;
+	gsize len;
+
+	if (ms_store_model_get(a->opts->store, PATHS_KIND, key, &saved) < 0 ||
+	    !saved) {
+		ms_error_clear();
+		return;
+	}
+	p = g_bytes_get_data(saved, &len);
+	end = p + len;
+	read = g_ptr_array_new();
+	while (end - p >= 4) {
+		uint32_t n, *r;
+		const unsigned char *z;
+		bool ok = true;
+
+		memcpy(&n, p, 4);
+		if (n > (size_t)(end - p - 4) / 4)
+			break;
+		z = memchr(p + 4 + 4 * (size_t)n, '\0',
+			   (size_t)(end - p - 4 - 4 * (size_t)n));
+		if (!z)
+			break;
+		r = g_new(uint32_t, n + 1);
+		r[0] = n;
+		memcpy(r + 1, p + 4, 4 * (size_t)n);
+		for (uint32_t k = 0; k < n; k++)
+			ok = ok && r[1 + k] < nr_entries;
+		if (!ok) {
+			g_free(r);
+			break;
+		}
+		g_ptr_array_add(read, (gpointer)(p + 4 + 4 * n));
+		g_ptr_array_add(read, r);
+		p = z + 1;
+	}
+	/* all or nothing: a cut-short table is not taken */
+	for (guint i = 0; i < read->len; i += 2)
+		if (p == end)
+			g_hash_table_replace(a->match_cache,
+					     g_strdup(read->pdata[i]),
+					     read->pdata[i + 1]);
+		else
+			g_free(read->pdata[i + 1]);
+	g_ptr_array_free(read, TRUE);
+	g_bytes_unref(saved);
+	a->nr_paths_saved = g_hash_table_size(a->match_cache);
+}
+
+static int paths_write(struct ms_activity *a, const char *key)
+{
+	GByteArray *b;
+	GHashTableIter it;
+	gpointer k, v;
+	int rc;
+
+	/* a match that hit the regex limits is reported by the run that
+	 * makes it: not saved */
+	if (g_hash_table_size(a->match_cache) == a->nr_paths_saved ||
+	    maint_index_limit_hits(a->idx))
+		return 0;
+	b = g_byte_array_new();
+	g_hash_table_iter_init(&it, a->match_cache);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		const uint32_t *r = v;
+
+		g_byte_array_append(b, (const guint8 *)r, 4 * (r[0] + 1));
+		g_byte_array_append(b, k, (guint)strlen(k) + 1);
+	}
+	rc = ms_store_model_put(a->opts->store, PATHS_KIND, key, b->data,
+				b->len);
+	g_byte_array_free(b, TRUE);
+	return rc;
+}
+
 static int load(const struct ms_activity_load_opts *opts,
 		struct ms_activity **out, struct ms_diags *diags,
 		bool use_model)
 {
 	struct ms_activity *a = g_new0(struct ms_activity, 1);
 	struct ms_walk_opts wo = { 0 };
-	char id[41], *key = NULL;
+	char id[41], *key = NULL, *pkey = NULL;
 	size_t nr_diags;
 	int rc;
 
@@ -852,6 +998,8 @@ static int load(const struct ms_activity_load_opts *opts,
 		}
 		if (rc == 1)
 			goto joined;
+		pkey = maint_index_fingerprint(a->idx);
+		paths_read(a, pkey);
 	}
 	wo.rev = opts->rev;
 	wo.flags = opts->merges ? MS_WALK_MERGES : 0;
@@ -870,6 +1018,8 @@ static int load(const struct ms_activity_load_opts *opts,
 	 * run walks again and warns again */
 	if (key && diags->nr == nr_diags) {
 		rc = model_write(a, key);
+		if (rc == 0)
+			rc = paths_write(a, pkey);
 		if (rc < 0)
 			goto fail;
 	}
@@ -899,11 +1049,13 @@ joined:
 		if (a->future == a->commits->len)
 			a->newest = a->now;
 	}
+	g_free(pkey);
 	*out = a;
 	return 0;
 fail:
 	a->opts = NULL;
 	g_free(key);
+	g_free(pkey);
 	ms_activity_free(a);
 	return rc;
 }

@@ -503,6 +503,71 @@ report_same("activity with aliases: not the model saved without",
 report_same("activity --no-plus-fold: not the model saved with it",
             "activity", "--repo", planted, "--json", "--no-plus-fold")
 
+# the path -> entries answers outlive the model: a run after new commits
+# matches only new paths.  Plant a wrong answer (every path in no entry)
+# and a new commit: the report shows it was read, so it is used.
+def add_commit(repo, path, content, msg, maint=None):
+    tip = git(repo, "rev-parse", "HEAD").decode().strip()
+    body = msg.encode()
+    st = (b"commit refs/heads/master\n"
+          b"author Zed New <zed@example.org> 1717400000 +0000\n"
+          b"committer Zed New <zed@example.org> 1717400000 +0000\n" +
+          f"data {len(body)}\n".encode() + body +
+          f"from {tip}\n".encode() +
+          f"M 100644 inline {path}\ndata {len(content)}\n".encode() +
+          content + b"\n")
+    if maint is not None:
+        st += (f"M 100644 inline MAINTAINERS\ndata {len(maint)}\n".encode()
+               + maint + b"\n")
+    git(repo, "fast-import", "--quiet", stdin=st)
+
+
+def paths_blob(db):
+    rows = db_query(db, "SELECT key, data FROM models "
+                    "WHERE kind = 'activity-paths'")
+    return rows[0] if rows else (None, b"")
+
+
+pkey, pdata = paths_blob(pdb)
+ok(pkey is not None and b"drivers/alpha/new.c\0" in pdata,
+   "activity keeps its path -> entries answers in the store")
+emptied, at = bytearray(), 0
+while at < len(pdata):
+    n = int.from_bytes(pdata[at:at + 4], sys.byteorder)
+    end = pdata.index(b"\0", at + 4 + 4 * n)
+    emptied += bytes(4) + pdata[at + 4 + 4 * n:end + 1]
+    at = end + 1
+c = sqlite3.connect(pdb)
+c.execute("UPDATE models SET data = ? WHERE kind = 'activity-paths'",
+          (bytes(emptied),))
+c.commit()
+c.close()
+add_commit(planted, "drivers/alpha/newer.c", b"y", "alpha: newer\n")
+got = run("activity", "--repo", planted, "--json", "--db", pdb)
+want = run("activity", "--repo", planted, "--json", "--no-cache")
+ok(got.rc == 0 and got.out != want.out,
+   "a run after a new commit takes the saved answers (planted: none)",
+   got.err)
+c = sqlite3.connect(pdb)
+c.execute("UPDATE models SET data = ? WHERE kind = 'activity-paths'",
+          (pdata[:len(pdata) // 2],))
+c.execute("DELETE FROM models WHERE kind = 'activity'")
+c.commit()
+c.close()
+report_same("activity with cut-short path answers", "activity", "--repo",
+            planted, "--json")
+# a MAINTAINERS change makes other answers: not the saved ones
+maint = git(planted, "show", "HEAD:MAINTAINERS")
+add_commit(planted, "drivers/alpha/newest.c", b"z", "maintainers: move\n",
+           maint=maint.replace(b"drivers/alpha/", b"drivers/alpha/*.h"))
+report_same("activity after a MAINTAINERS change", "activity", "--repo",
+            planted, "--json")
+ok(paths_blob(pdb)[0] not in (None, pkey),
+   "... under another key (the MAINTAINERS changed)")
+joins = db_query(pdb, "SELECT count(*) FROM models "
+                 "WHERE kind = 'activity-maint-joins'")
+eq(joins, [(1,)], "the changes of address found are kept too")
+
 # the saved model restores who is who: joins by MAINTAINERS changes of
 # address, by equal names, the first commit each address was seen in
 irepo = os.path.join(tmp, "ident.git")
