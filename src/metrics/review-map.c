@@ -143,9 +143,14 @@ GArray *ms_review_map_paths(const struct ms_review_map *map,
  * line on which the match limits are hit is unknown: counted, and taken
  * as a match.
  */
-static bool k_match(struct kpat *k, const char *body)
+/* The changed lines of a diff ("+x", "-x", not "+++ "/"--- "/"---"). */
+struct line {
+	const char *p;
+	size_t len;
+};
+
+static void changed_lines(const char *body, GArray *out)
 {
-	const GRegex *re = k->re;
 	const char *p = body;
 
 	while (p && *p) {
@@ -155,21 +160,34 @@ static bool k_match(struct kpat *k, const char *body)
 		if ((p[0] == '+' || p[0] == '-') && len > 1 &&
 		    strncmp(p, "+++ ", 4) && strncmp(p, "--- ", 4) &&
 		    strncmp(p, "---\n", 4)) {
-			char *line = g_strndup(p, len);
-			GError *err = NULL;
-			bool hit = g_regex_match_full(re, line, -1, 0, 0, NULL,
-						      &err);
+			struct line l = { p, len };
 
-			g_free(line);
-			if (err) {
-				g_error_free(err);
-				g_atomic_int_inc(&k->limit_hits);
-				hit = true;
-			}
-			if (hit)
-				return true;
+			g_array_append_val(out, l);
 		}
 		p = nl ? nl + 1 : NULL;
+	}
+}
+
+/*
+ * Whether K: pattern `k` matches one of `lines`.  Each line is the
+ * subject on its own (its length given: no copy), as the line alone
+ * would be.
+ */
+static bool k_match(struct kpat *k, const GArray *lines)
+{
+	for (guint i = 0; i < lines->len; i++) {
+		const struct line *l = &g_array_index(lines, struct line, i);
+		GError *err = NULL;
+		bool hit = g_regex_match_full(k->re, l->p, (gssize)l->len, 0,
+					      0, NULL, &err);
+
+		if (err) {
+			g_error_free(err);
+			g_atomic_int_inc(&k->limit_hits);
+			hit = true;
+		}
+		if (hit)
+			return true;
 	}
 	return false;
 }
@@ -188,12 +206,22 @@ void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data)
 	out = g_array_new(FALSE, FALSE, sizeof(size_t));
 	for (guint i = 0; m->files && i < m->files->len; i++)
 		map_path(map, m->files->pdata[i], out);
-	for (guint i = 0; m->body && i < map->kpats->len; i++) {
-		struct kpat *k = &g_array_index(map->kpats, struct kpat, i);
+	if (m->body && map->kpats->len) {
+		GArray *body = g_array_new(FALSE, FALSE, sizeof(struct line));
+		GArray *att = g_array_new(FALSE, FALSE, sizeof(struct line));
 
-		if (k_match(k, m->body) ||
-		    (m->attached_diff && k_match(k, m->attached_diff)))
-			add_unique(out, k->entry);
+		changed_lines(m->body, body);
+		if (m->attached_diff)
+			changed_lines(m->attached_diff, att);
+		for (guint i = 0; i < map->kpats->len; i++) {
+			struct kpat *k = &g_array_index(map->kpats,
+							struct kpat, i);
+
+			if (k_match(k, body) || k_match(k, att))
+				add_unique(out, k->entry);
+		}
+		g_array_free(body, TRUE);
+		g_array_free(att, TRUE);
 	}
 	g_array_sort(out, cmp_size);
 	while (map->recs->len <= rec)
