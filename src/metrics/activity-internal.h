@@ -54,7 +54,8 @@ struct ms_activity {
 	int64_t range_since;      /* REV's commit date */
 	GHashTable *paths;        /* paths of a saved model (match_cache is
 				     empty then), or NULL */
-	guint nr_paths_saved;     /* of them, read from the store */
+	GHashTable *saved_paths;  /* path -> entries, as saved by earlier
+				     runs (activity-paths), or NULL */
 	GMutex match_lock;
 	int64_t newest;           /* newest commit date not in the future */
 	int64_t now;              /* when the load began */

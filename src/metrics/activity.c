@@ -152,6 +152,13 @@ static const uint32_t *match_path(struct ms_activity *a, const char *path)
 
 	g_mutex_lock(&a->match_lock);
 	r = g_hash_table_lookup(a->match_cache, path);
+	if (!r && a->saved_paths &&
+	    (old = g_hash_table_lookup(a->saved_paths, path))) {
+		/* a saved answer: a copy, so that match_cache still holds
+		 * exactly the paths of this run (ms_activity_foreach_path) */
+		r = g_memdup2(old, sizeof(uint32_t) * (old[0] + 1));
+		g_hash_table_insert(a->match_cache, g_strdup(path), r);
+	}
 	g_mutex_unlock(&a->match_lock);
 	if (r)
 		return r;
@@ -933,16 +940,24 @@ static void paths_read(struct ms_activity *a, const char *key)
 		p = z + 1;
 	}
 	/* all or nothing: a cut-short table is not taken */
+	if (p == end)
+		a->saved_paths = g_hash_table_new_full(g_str_hash, g_str_equal,
+						       g_free, g_free);
 	for (guint i = 0; i < read->len; i += 2)
 		if (p == end)
-			g_hash_table_replace(a->match_cache,
+			g_hash_table_replace(a->saved_paths,
 					     g_strdup(read->pdata[i]),
 					     read->pdata[i + 1]);
 		else
 			g_free(read->pdata[i + 1]);
 	g_ptr_array_free(read, TRUE);
 	g_bytes_unref(saved);
-	a->nr_paths_saved = g_hash_table_size(a->match_cache);
+}
+
+static void put_answer(GByteArray *b, const char *path, const uint32_t *r)
+{
+	g_byte_array_append(b, (const guint8 *)r, 4 * (r[0] + 1));
+	g_byte_array_append(b, (const guint8 *)path, (guint)strlen(path) + 1);
 }
 
 static int paths_write(struct ms_activity *a, const char *key)
@@ -950,21 +965,28 @@ static int paths_write(struct ms_activity *a, const char *key)
 	GByteArray *b;
 	GHashTableIter it;
 	gpointer k, v;
+	guint fresh = 0;
 	int rc;
 
+	g_hash_table_iter_init(&it, a->match_cache);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		fresh += !a->saved_paths ||
+			!g_hash_table_contains(a->saved_paths, k);
 	/* a match that hit the regex limits is reported by the run that
 	 * makes it: not saved */
-	if (g_hash_table_size(a->match_cache) == a->nr_paths_saved ||
-	    maint_index_limit_hits(a->idx))
+	if (!fresh || maint_index_limit_hits(a->idx))
 		return 0;
 	b = g_byte_array_new();
-	g_hash_table_iter_init(&it, a->match_cache);
-	while (g_hash_table_iter_next(&it, &k, &v)) {
-		const uint32_t *r = v;
-
-		g_byte_array_append(b, (const guint8 *)r, 4 * (r[0] + 1));
-		g_byte_array_append(b, k, (guint)strlen(k) + 1);
+	if (a->saved_paths) {
+		g_hash_table_iter_init(&it, a->saved_paths);
+		while (g_hash_table_iter_next(&it, &k, &v))
+			put_answer(b, k, v);
 	}
+	g_hash_table_iter_init(&it, a->match_cache);
+	while (g_hash_table_iter_next(&it, &k, &v))
+		if (!a->saved_paths ||
+		    !g_hash_table_contains(a->saved_paths, k))
+			put_answer(b, k, v);
 	rc = ms_store_model_put(a->opts->store, PATHS_KIND, key, b->data,
 				b->len);
 	g_byte_array_free(b, TRUE);
@@ -1091,6 +1113,8 @@ void ms_activity_free(struct ms_activity *a)
 	g_hash_table_destroy(a->match_cache);
 	if (a->paths)
 		g_hash_table_destroy(a->paths);
+	if (a->saved_paths)
+		g_hash_table_destroy(a->saved_paths);
 	g_free(a->in_range);
 	g_mutex_clear(&a->match_lock);
 	g_free(a);
