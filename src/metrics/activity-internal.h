@@ -85,6 +85,14 @@ struct act_mjoin *act_mjoin_dup(const struct act_mjoin *j);
  * errors are not reported: the caller finds the changes again.
  */
 GHashTable *act_mjoins_read(struct ms_store *store);
+
+/*
+ * The path -> entries answers saved under `key` (a maint_index
+ * fingerprint) into a->saved_paths (left NULL when none or not whole);
+ * and saved again, with this run's new ones, when there are any.
+ */
+void act_paths_read(struct ms_activity *a, const char *key);
+int act_paths_write(struct ms_activity *a, const char *key);
 int act_mjoins_write(struct ms_store *store, GHashTable *known);
 
 /* The interned copy of a trailer token (activity.c). */

@@ -889,110 +889,6 @@ static int model_write(struct ms_activity *a, const char *key)
 	return rc;
 }
 
-/*
- * The path -> entries answers (match_path()) outlive the model: they hold
- * for every revision whose MAINTAINERS and directory answers are the
- * same (maint_index_fingerprint()), so a run after new commits matches
- * only the paths no run matched before.  Saved as records of a count,
- * that many entry indexes and the path with its NUL.
- */
-#define PATHS_KIND "activity-paths"
-
-static void paths_read(struct ms_activity *a, const char *key)
-{
-	GBytes *saved = NULL;
-	const unsigned char *p, *end;
-	size_t nr_entries = maint_file_nr_entries(a->mf);
-	GPtrArray *read;
-	gsize len;
-
-	if (ms_store_model_get(a->opts->store, PATHS_KIND, key, &saved) < 0 ||
-	    !saved) {
-		ms_error_clear();
-		return;
-	}
-	p = g_bytes_get_data(saved, &len);
-	end = p + len;
-	read = g_ptr_array_new();
-	while (end - p >= 4) {
-		uint32_t n, *r;
-		const unsigned char *z;
-		bool ok = true;
-
-		memcpy(&n, p, 4);
-		if (n > (size_t)(end - p - 4) / 4)
-			break;
-		z = memchr(p + 4 + 4 * (size_t)n, '\0',
-			   (size_t)(end - p - 4 - 4 * (size_t)n));
-		if (!z)
-			break;
-		r = g_new(uint32_t, n + 1);
-		r[0] = n;
-		memcpy(r + 1, p + 4, 4 * (size_t)n);
-		for (uint32_t k = 0; k < n; k++)
-			ok = ok && r[1 + k] < nr_entries;
-		if (!ok) {
-			g_free(r);
-			break;
-		}
-		g_ptr_array_add(read, (gpointer)(p + 4 + 4 * n));
-		g_ptr_array_add(read, r);
-		p = z + 1;
-	}
-	/* all or nothing: a cut-short table is not taken */
-	if (p == end)
-		a->saved_paths = g_hash_table_new_full(g_str_hash, g_str_equal,
-						       g_free, g_free);
-	for (guint i = 0; i < read->len; i += 2)
-		if (p == end)
-			g_hash_table_replace(a->saved_paths,
-					     g_strdup(read->pdata[i]),
-					     read->pdata[i + 1]);
-		else
-			g_free(read->pdata[i + 1]);
-	g_ptr_array_free(read, TRUE);
-	g_bytes_unref(saved);
-}
-
-static void put_answer(GByteArray *b, const char *path, const uint32_t *r)
-{
-	g_byte_array_append(b, (const guint8 *)r, 4 * (r[0] + 1));
-	g_byte_array_append(b, (const guint8 *)path, (guint)strlen(path) + 1);
-}
-
-static int paths_write(struct ms_activity *a, const char *key)
-{
-	GByteArray *b;
-	GHashTableIter it;
-	gpointer k, v;
-	guint fresh = 0;
-	int rc;
-
-	g_hash_table_iter_init(&it, a->match_cache);
-	while (g_hash_table_iter_next(&it, &k, NULL))
-		fresh += !a->saved_paths ||
-			!g_hash_table_contains(a->saved_paths, k);
-	/* a match that hit the regex limits is reported by the run that
-	 * makes it: not saved */
-	if (!fresh || maint_index_limit_hits(a->idx))
-		return 0;
-	b = g_byte_array_new();
-	if (a->saved_paths) {
-		g_hash_table_iter_init(&it, a->saved_paths);
-		while (g_hash_table_iter_next(&it, &k, &v))
-			put_answer(b, k, v);
-	}
-	g_hash_table_iter_init(&it, a->match_cache);
-	while (g_hash_table_iter_next(&it, &k, &v))
-		if (!a->saved_paths ||
-		    !g_hash_table_contains(a->saved_paths, k))
-			put_answer(b, k, v);
-	rc = ms_store_model_put(a->opts->store, PATHS_KIND, key, b->data,
-				b->len);
-	g_byte_array_free(b, TRUE);
-	return rc;
-}
-
 static int load(const struct ms_activity_load_opts *opts,
 		struct ms_activity **out, struct ms_diags *diags,
 		bool use_model)
@@ -1021,7 +917,7 @@ static int load(const struct ms_activity_load_opts *opts,
 		if (rc == 1)
 			goto joined;
 		pkey = maint_index_fingerprint(a->idx);
-		paths_read(a, pkey);
+		act_paths_read(a, pkey);
 	}
 	wo.rev = opts->rev;
 	wo.flags = opts->merges ? MS_WALK_MERGES : 0;
@@ -1041,7 +937,7 @@ static int load(const struct ms_activity_load_opts *opts,
 	if (key && diags->nr == nr_diags) {
 		rc = model_write(a, key);
 		if (rc == 0)
-			rc = paths_write(a, pkey);
+			rc = act_paths_write(a, pkey);
 		if (rc < 0)
 			goto fail;
 	}
