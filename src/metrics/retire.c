@@ -360,178 +360,113 @@ static void free_ptr_array(gpointer p)
 	g_ptr_array_free(p, TRUE);
 }
 
-int retire_build(const char *maintainers, const char *credits,
-		 const struct retire_plan *plans, size_t nr_plans,
-		 const struct retire_opts *opts, struct retire_series **out,
-		 struct ms_diags *diags)
+/*
+ * Sort the people `found` in entry `entry` into reviewers, maintainers
+ * moved to CREDITS (*new_c edited; none still listed elsewhere in
+ * `after`) and maintainers only removed.  `left` collects, per address,
+ * every entry a maintainer left so far in the series.
+ */
+static void sort_people(GPtrArray *found, const char *entry,
+			const struct maint_file *after, GHashTable *left,
+			bool plus_fold, char **new_c, struct pending *p,
+			GPtrArray *moved, GPtrArray *removed,
+			GPtrArray *reviewers)
 {
-	char *cur_m = g_strdup(maintainers);
-	char *cur_c = opts->no_credits ? NULL : g_strdup(credits ? credits :
-							  "");
-	GHashTable *left = g_hash_table_new_full(g_str_hash, g_str_equal,
-						 g_free, free_ptr_array);
-	GPtrArray *pend = g_ptr_array_new_with_free_func(pending_free);
-	struct retire_series *s = g_new0(struct retire_series, 1);
-	int rc = 0;
+	for (guint k = 0; k < found->len; k++) {
+		const struct retire_person *rp = found->pdata[k];
+		char *key = norm(rp->email, plus_fold);
+		GPtrArray *entries;
 
-	*out = NULL;
-	for (size_t i = 0; i < nr_plans; i++) {
-		const struct retire_plan *pl = &plans[i];
-		struct maint_file *mf = maint_file_new();
-		struct maint_file *after = NULL;
-		const struct maint_entry *e;
-		GHashTable *drop = g_hash_table_new(g_direct_hash,
-						    g_direct_equal);
-		GPtrArray *moved = g_ptr_array_new();
-		GPtrArray *removed = g_ptr_array_new();
-		GPtrArray *reviewers = g_ptr_array_new();
-		GPtrArray *found = g_ptr_array_new();
-		struct ms_diags ignore = MS_DIAGS_INIT;
-		size_t kept_m = 0;
-		struct pending *p;
-		char *new_m, *new_c = cur_c ? g_strdup(cur_c) : NULL;
-		char *short_name;
-		GString *subj, *body;
-
-		maint_file_parse(mf, "MAINTAINERS", cur_m, strlen(cur_m),
-				 &ignore);
-		e = maint_file_find(mf, pl->entry);
-		if (!e) {
-			ms_diags_add(diags, NULL, 0, "no entry '%s' in "
-				     "MAINTAINERS: skipped", pl->entry);
-			goto next;
-		}
-		for (size_t k = 0; k < pl->nr_people; k++) {
-			const struct maint_field *f =
-				find_field(e, &pl->people[k], opts->plus_fold);
-
-			if (!f) {
-				ms_diags_add(diags, NULL, 0, "entry '%s' has "
-					     "no %c: line for '%s': skipped",
-					     pl->entry, pl->people[k].role,
-					     display(&pl->people[k]));
-				continue;
-			}
-			g_hash_table_add(drop, GUINT_TO_POINTER(f->line));
-			g_ptr_array_add(found, &pl->people[k]);
-		}
-		if (!found->len)
-			goto next;
-		for (size_t k = 0; k < e->nr_fields; k++)
-			if (e->fields[k].key == 'M' &&
-			    !g_hash_table_contains(drop, GUINT_TO_POINTER(
-				    e->fields[k].line)))
-				kept_m++;
-		p = g_new0(struct pending, 1);
-		p->orphaned = kept_m == 0;
-		new_m = edit_text(cur_m, drop, e, p->orphaned);
-
-		after = maint_file_new();
-		maint_file_parse(after, "MAINTAINERS", new_m, strlen(new_m),
-				 &ignore);
-		for (guint k = 0; k < found->len; k++) {
-			const struct retire_person *rp = found->pdata[k];
-			char *key = norm(rp->email, opts->plus_fold);
-			GPtrArray *entries;
-
-			if (rp->role == 'R') {
-				g_ptr_array_add(reviewers,
-						(gpointer)display(rp));
-				g_free(key);
-				continue;
-			}
-			if (!key || !new_c) {
-				g_ptr_array_add(removed, (gpointer)display(rp));
-				g_free(key);
-				continue;
-			}
-			entries = g_hash_table_lookup(left, key);
-			if (!entries) {
-				entries = g_ptr_array_new_with_free_func(
-					g_free);
-				g_hash_table_insert(left, g_strdup(key),
-						    entries);
-			}
-			g_ptr_array_add(entries, g_strdup(pl->entry));
-			if (still_listed(after, key, opts->plus_fold)) {
-				g_ptr_array_add(removed, (gpointer)display(rp));
-			} else {
-				for (guint d = 0; d < entries->len; d++) {
-					char *c = credits_add(
-						new_c, display(rp), rp->email,
-						rp->also, entries->pdata[d]);
-
-					g_free(new_c);
-					new_c = c;
-				}
-				g_ptr_array_add(moved, (gpointer)display(rp));
-				p->credits_changed = true;
-			}
+		if (rp->role == 'R') {
+			g_ptr_array_add(reviewers,
+					(gpointer)display(rp));
 			g_free(key);
+			continue;
 		}
+		if (!key || !*new_c) {
+			g_ptr_array_add(removed, (gpointer)display(rp));
+			g_free(key);
+			continue;
+		}
+		entries = g_hash_table_lookup(left, key);
+		if (!entries) {
+			entries = g_ptr_array_new_with_free_func(
+				g_free);
+			g_hash_table_insert(left, g_strdup(key),
+					    entries);
+		}
+		g_ptr_array_add(entries, g_strdup(entry));
+		if (still_listed(after, key, plus_fold)) {
+			g_ptr_array_add(removed, (gpointer)display(rp));
+		} else {
+			for (guint d = 0; d < entries->len; d++) {
+				char *c = credits_add(
+					*new_c, display(rp), rp->email,
+					rp->also, entries->pdata[d]);
 
-		short_name = retire_short_name(pl->entry);
-		subj = g_string_new(NULL);
-		fit_subject(subj, short_name, moved, removed, reviewers);
-		body = g_string_new(NULL);
-		for (guint k = 0; k < found->len; k++) {
-			const struct retire_person *rp = found->pdata[k];
-
-			g_string_append_printf(body, "%s%s, listed as %s of "
-					       "%s, has %s.", k ? " " : "",
-					       display(rp),
-					       rp->role == 'M' ? "maintainer" :
-					       "reviewer", pl->entry,
-					       rp->why ? rp->why :
-					       "been inactive");
+				g_free(*new_c);
+				*new_c = c;
+			}
+			g_ptr_array_add(moved, (gpointer)display(rp));
+			p->credits_changed = true;
 		}
-		if (p->orphaned)
-			g_string_append(body, " No maintainer remains, so the "
-					"entry becomes Orphan.");
-		if (moved->len)
-			g_string_append(body, " Thank you for your work; "
-					"CREDITS keeps it on record.");
-		{
-			char *w = retire_wrap(body->str, 72);
-
-			g_string_assign(body, w);
-			g_free(w);
-		}
-		g_string_append(body, "\n\n");
-		if (pl->report && *pl->report) {
-			g_string_append(body, pl->report);
-			if (body->str[body->len - 1] != '\n')
-				g_string_append_c(body, '\n');
-			g_string_append_c(body, '\n');
-		}
-		append_cc(body, e, found);
-		g_string_append_printf(body, "Signed-off-by: %s\n", opts->from);
-		p->entry = pl->entry;
-		p->subject = g_string_free(subj, FALSE);
-		p->body = g_string_free(body, FALSE);
-		p->old_m = cur_m;
-		p->new_m = g_strdup(new_m);
-		p->old_c = cur_c ? g_strdup(cur_c) : NULL;
-		p->new_c = new_c ? g_strdup(new_c) : NULL;
-		g_ptr_array_add(pend, p);
-		cur_m = new_m;
-		g_free(cur_c);
-		cur_c = new_c;
-		new_c = NULL;
-		g_free(short_name);
-next:
-		g_free(new_c);
-		ms_diags_release(&ignore);
-		g_ptr_array_free(found, TRUE);
-		g_ptr_array_free(moved, TRUE);
-		g_ptr_array_free(removed, TRUE);
-		g_ptr_array_free(reviewers, TRUE);
-		g_hash_table_destroy(drop);
-		maint_file_free(after);
-		maint_file_free(mf);
+		g_free(key);
 	}
 
-	/* format: the cover letter, then one patch per entry */
+}
+
+/* The commit message of the patch for plan `pl` after its subject. */
+static char *commit_body(const struct retire_plan *pl,
+			 const struct maint_entry *e, GPtrArray *found,
+			 const struct pending *p, GPtrArray *moved,
+			 const struct retire_opts *opts)
+{
+	GString *body;
+
+	body = g_string_new(NULL);
+	for (guint k = 0; k < found->len; k++) {
+		const struct retire_person *rp = found->pdata[k];
+
+		g_string_append_printf(body, "%s%s, listed as %s of "
+				       "%s, has %s.", k ? " " : "",
+				       display(rp),
+				       rp->role == 'M' ? "maintainer" :
+				       "reviewer", pl->entry,
+				       rp->why ? rp->why :
+				       "been inactive");
+	}
+	if (p->orphaned)
+		g_string_append(body, " No maintainer remains, so the "
+				"entry becomes Orphan.");
+	if (moved->len)
+		g_string_append(body, " Thank you for your work; "
+				"CREDITS keeps it on record.");
+	{
+		char *w = retire_wrap(body->str, 72);
+
+		g_string_assign(body, w);
+		g_free(w);
+	}
+	g_string_append(body, "\n\n");
+	if (pl->report && *pl->report) {
+		g_string_append(body, pl->report);
+		if (body->str[body->len - 1] != '\n')
+			g_string_append_c(body, '\n');
+		g_string_append_c(body, '\n');
+	}
+	append_cc(body, e, found);
+	g_string_append_printf(body, "Signed-off-by: %s\n", opts->from);
+	return g_string_free(body, FALSE);
+}
+
+/* The cover letter, then one patch per entry of `pend`, into `s`. */
+static int format_series(struct retire_series *s, GPtrArray *pend,
+			 const char *maintainers, const char *credits,
+			 const char *cur_m, const char *cur_c,
+			 const struct retire_opts *opts)
+{
+	int rc = 0;
+
 	s->nr = pend->len + 1;
 	s->patches = g_new0(struct retire_patch, s->nr);
 	for (size_t i = 0; i <= pend->len && rc == 0; i++) {
@@ -600,6 +535,110 @@ next:
 			g_free(slug);
 		}
 	}
+	return rc;
+}
+
+int retire_build(const char *maintainers, const char *credits,
+		 const struct retire_plan *plans, size_t nr_plans,
+		 const struct retire_opts *opts, struct retire_series **out,
+		 struct ms_diags *diags)
+{
+	char *cur_m = g_strdup(maintainers);
+	char *cur_c = opts->no_credits ? NULL : g_strdup(credits ? credits :
+							  "");
+	GHashTable *left = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, free_ptr_array);
+	GPtrArray *pend = g_ptr_array_new_with_free_func(pending_free);
+	struct retire_series *s = g_new0(struct retire_series, 1);
+	int rc = 0;
+
+	*out = NULL;
+	for (size_t i = 0; i < nr_plans; i++) {
+		const struct retire_plan *pl = &plans[i];
+		struct maint_file *mf = maint_file_new();
+		struct maint_file *after = NULL;
+		const struct maint_entry *e;
+		GHashTable *drop = g_hash_table_new(g_direct_hash,
+						    g_direct_equal);
+		GPtrArray *moved = g_ptr_array_new();
+		GPtrArray *removed = g_ptr_array_new();
+		GPtrArray *reviewers = g_ptr_array_new();
+		GPtrArray *found = g_ptr_array_new();
+		struct ms_diags ignore = MS_DIAGS_INIT;
+		size_t kept_m = 0;
+		struct pending *p;
+		char *new_m, *new_c = cur_c ? g_strdup(cur_c) : NULL;
+		char *short_name;
+		GString *subj;
+
+		maint_file_parse(mf, "MAINTAINERS", cur_m, strlen(cur_m),
+				 &ignore);
+		e = maint_file_find(mf, pl->entry);
+		if (!e) {
+			ms_diags_add(diags, NULL, 0, "no entry '%s' in "
+				     "MAINTAINERS: skipped", pl->entry);
+			goto next;
+		}
+		for (size_t k = 0; k < pl->nr_people; k++) {
+			const struct maint_field *f =
+				find_field(e, &pl->people[k], opts->plus_fold);
+
+			if (!f) {
+				ms_diags_add(diags, NULL, 0, "entry '%s' has "
+					     "no %c: line for '%s': skipped",
+					     pl->entry, pl->people[k].role,
+					     display(&pl->people[k]));
+				continue;
+			}
+			g_hash_table_add(drop, GUINT_TO_POINTER(f->line));
+			g_ptr_array_add(found, &pl->people[k]);
+		}
+		if (!found->len)
+			goto next;
+		for (size_t k = 0; k < e->nr_fields; k++)
+			if (e->fields[k].key == 'M' &&
+			    !g_hash_table_contains(drop, GUINT_TO_POINTER(
+				    e->fields[k].line)))
+				kept_m++;
+		p = g_new0(struct pending, 1);
+		p->orphaned = kept_m == 0;
+		new_m = edit_text(cur_m, drop, e, p->orphaned);
+
+		after = maint_file_new();
+		maint_file_parse(after, "MAINTAINERS", new_m, strlen(new_m),
+				 &ignore);
+		sort_people(found, pl->entry, after, left, opts->plus_fold,
+			    &new_c, p, moved, removed, reviewers);
+		short_name = retire_short_name(pl->entry);
+		subj = g_string_new(NULL);
+		fit_subject(subj, short_name, moved, removed, reviewers);
+		p->body = commit_body(pl, e, found, p, moved, opts);
+		p->entry = pl->entry;
+		p->subject = g_string_free(subj, FALSE);
+		p->old_m = cur_m;
+		p->new_m = g_strdup(new_m);
+		p->old_c = cur_c ? g_strdup(cur_c) : NULL;
+		p->new_c = new_c ? g_strdup(new_c) : NULL;
+		g_ptr_array_add(pend, p);
+		cur_m = new_m;
+		g_free(cur_c);
+		cur_c = new_c;
+		new_c = NULL;
+		g_free(short_name);
+next:
+		g_free(new_c);
+		ms_diags_release(&ignore);
+		g_ptr_array_free(found, TRUE);
+		g_ptr_array_free(moved, TRUE);
+		g_ptr_array_free(removed, TRUE);
+		g_ptr_array_free(reviewers, TRUE);
+		g_hash_table_destroy(drop);
+		maint_file_free(after);
+		maint_file_free(mf);
+	}
+
+	rc = format_series(s, pend, maintainers, credits, cur_m, cur_c,
+			   opts);
 	s->maintainers = cur_m;
 	s->credits = cur_c;
 	g_ptr_array_free(pend, TRUE);
