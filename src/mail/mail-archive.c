@@ -260,6 +260,80 @@ static int gz_error(const char *path, unsigned long messages)
 			    messages);
 }
 
+/*
+ * Open `path` for `r`: a gzip stream (by its magic bytes) is inflated as
+ * it is read.  On error the file is closed again (r->fd -1).
+ */
+static int reader_open(struct reader *r, const char *path)
+{
+	ssize_t k;
+
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0)
+		return ms_error_set_errno(errno == ENOENT ? MS_ENOTFOUND
+							  : MS_ERROR,
+					  errno, "cannot open '%s'", path);
+	r->in_cap = 256 * 1024;
+	r->in = g_malloc(r->in_cap);
+	k = read_fd(r->fd, r->in, r->in_cap);
+	if (k >= 2 && r->in[0] == 0x1f && r->in[1] == 0x8b) {
+		r->inf = g_new0(struct inflate_state, 1);
+		isal_inflate_init(r->inf);
+		r->inf->crc_flag = ISAL_GZIP;
+		r->inf->next_in = r->in;
+		r->inf->avail_in = (uint32_t)k;
+	} else if (k > 0 && lseek(r->fd, 0, SEEK_SET) < 0) {
+		k = -1;
+	}
+	if (k < 0) {
+		int rc = ms_error_set_errno(MS_ERROR, errno,
+					    "cannot read '%s'", path);
+
+		close(r->fd);
+		r->fd = -1;
+		return rc;
+	}
+	r->in_eof = k == 0;
+	return 0;
+}
+
+/* mboxrd when its first line says so or a ">>From " shows it. */
+static enum ms_mail_format sniff_format(const struct reader *r)
+{
+	const char *eol = memchr(r->buf, '\n', r->end);
+	size_t n = eol ? (size_t)(eol - r->buf) : r->end;
+
+	if (g_strstr_len(r->buf, (gssize)n, "mboxrd") ||
+	    memmem(r->buf, r->end, "\n>>From ", 8))
+		return MS_MAIL_FMT_MBOXRD;
+	return MS_MAIL_FMT_MBOXO;
+}
+
+/*
+ * The last message, r->buf[msg .. r->end): truncated when it does not
+ * end in a newline (or, in mboxrd, a blank line).
+ */
+static int emit_last(struct reader *r, size_t msg, GString *tmp,
+		     struct ms_mail_source *src, unsigned long lineno,
+		     ms_mail_raw_fn fn, void *data,
+		     struct ms_mail_read_result *result)
+{
+	const char *nl = memchr(r->buf + msg, '\n', r->end - msg);
+	size_t body = nl ? (size_t)(nl - r->buf) + 1 : r->end;
+	size_t end = r->end;
+	bool blank_end = end - body >= 1 && r->buf[end - 1] == '\n' &&
+			 (end - body < 2 || r->buf[end - 2] == '\n');
+
+	src->line = lineno;
+	src->problems = 0;
+	if (!nl || r->buf[end - 1] != '\n' ||
+	    (src->format == MS_MAIL_FMT_MBOXRD && !blank_end))
+		src->problems |= 1u << MS_MAIL_P_TRUNCATED;
+	else if (blank_end && end - body >= 2)
+		end--;
+	return emit(r->buf + body, end - body, tmp, src, fn, data, result);
+}
+
 int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		 struct ms_mail_read_result *result)
 {
@@ -271,32 +345,12 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 	bool skipping = false;  /* inside an oversized message */
 	int rc = 0;
 
-	r.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r.fd < 0) {
+	rc = reader_open(&r, path);
+	if (rc < 0) {
 		g_string_free(tmp, TRUE);
-		return ms_error_set_errno(errno == ENOENT ? MS_ENOTFOUND
-							  : MS_ERROR,
-					  errno, "cannot open '%s'", path);
-	}
-	r.in_cap = 256 * 1024;
-	r.in = g_malloc(r.in_cap);
-	{
-		ssize_t k = read_fd(r.fd, r.in, r.in_cap);
-		if (k >= 2 && r.in[0] == 0x1f && r.in[1] == 0x8b) {
-			r.inf = g_new0(struct inflate_state, 1);
-			isal_inflate_init(r.inf);
-			r.inf->crc_flag = ISAL_GZIP;
-			r.inf->next_in = r.in;
-			r.inf->avail_in = (uint32_t)k;
-		} else if (k > 0 && lseek(r.fd, 0, SEEK_SET) < 0) {
-			k = -1;
-		}
-		if (k < 0) {
-			rc = ms_error_set_errno(MS_ERROR, errno,
-						"cannot read '%s'", path);
-			goto done;
-		}
-		r.in_eof = k == 0;
+		g_free(r.in);
+		g_free(r.inf);
+		return rc;
 	}
 	r.path = path;
 	r.cap = 4 * CHUNK;
@@ -317,13 +371,7 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 				  "it does not start with a From line", path);
 		goto done;
 	}
-	{
-		const char *eol = memchr(r.buf, '\n', r.end);
-		size_t n = eol ? (size_t)(eol - r.buf) : r.end;
-		if (g_strstr_len(r.buf, (gssize)n, "mboxrd") ||
-		    memmem(r.buf, r.end, "\n>>From ", 8))
-			src.format = MS_MAIL_FMT_MBOXRD;
-	}
+	src.format = sniff_format(&r);
 	result->format = src.format;
 
 	/* r.buf[msg] is always the "From " line of the current message */
@@ -425,23 +473,7 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		rc = emit_head(&r, msg, tmp, &src, lineno, fn, data, result);
 		goto done;
 	}
-	{
-		const char *nl = memchr(r.buf + msg, '\n', r.end - msg);
-		size_t body = nl ? (size_t)(nl - r.buf) + 1 : r.end;
-		size_t end = r.end;
-		bool blank_end = end - body >= 1 && r.buf[end - 1] == '\n' &&
-				 (end - body < 2 || r.buf[end - 2] == '\n');
-
-		src.line = lineno;
-		src.problems = 0;
-		if (!nl || r.buf[end - 1] != '\n' ||
-		    (src.format == MS_MAIL_FMT_MBOXRD && !blank_end))
-			src.problems |= 1u << MS_MAIL_P_TRUNCATED;
-		else if (blank_end && end - body >= 2)
-			end--;
-		rc = emit(r.buf + body, end - body, tmp, &src, fn, data,
-			  result);
-	}
+	rc = emit_last(&r, msg, tmp, &src, lineno, fn, data, result);
 done:
 	close(r.fd);
 	g_free(r.inf);
