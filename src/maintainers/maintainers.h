@@ -56,7 +56,8 @@ void maint_file_free(struct maint_file *mf);
  * NUL-terminated) named `name` (for messages) and append its entries.
  * Problems that leave the rest usable (a key before any entry, an
  * over-long line, binary garbage) are added to `diags` with file and line;
- * returns 0, or a negative code when nothing could be parsed.
+ * returns 0, or a negative code when nothing could be parsed (MS_EPARSE
+ * for a file over 32 MiB).
  */
 int maint_file_parse(struct maint_file *mf, const char *name,
 		     const char *buf, size_t len, struct ms_diags *diags);

@@ -277,4 +277,17 @@ ok(r.rc == 0 and "DEEP DOWN" in r.out and "ALPHA DRIVER" in r.out,
    "--find-maintainer-files reads a MAINTAINERS deeper than PATH_MAX",
    (r.rc, r.err[:300]))
 
+# --- a MAINTAINERS of hundreds of MiB would take gigabytes: refused ----------
+huge = tmpdir()
+os.makedirs(os.path.join(huge, "drivers"))
+open(os.path.join(huge, "drivers", "x.c"), "w").close()
+with open(os.path.join(huge, "MAINTAINERS"), "w") as f:
+    f.write("HUGE\nM:\tH <h@example.com>\n")
+    line = "F:\tdrivers/%s\n" % ("x" * 90)
+    f.write(line * (33 * 1024 * 1024 // len(line) + 1))
+r = run("sections", "--tree", huge, "drivers/x.c")
+ok(r.rc == 1 and "over the 32 MiB" in r.err and "Traceback" not in r.err,
+   "a 33 MiB MAINTAINERS: exit 1, named, not gigabytes of index",
+   (r.rc, r.err[:300]))
+
 done()
