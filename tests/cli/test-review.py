@@ -342,4 +342,32 @@ ok("FOO DRIVER" in [e["name"] for e in r.json()["entries"]],
 r = run("urgent", "--repo", repo, "--archive", os.path.join(tmp, "x"),
         "--min-commits", "1")
 eq(r.rc, 1, "urgent with a missing archive is a runtime error")
+# A K: pattern that backtracks for ages on a patch line: run under the match
+# limits, reported once with its file:line, and taken as a match there
+# (never silently a miss).
+kt = tmpdir()
+os.makedirs(os.path.join(kt, "drivers"))
+open(os.path.join(kt, "drivers", "k.c"), "w").close()
+with open(os.path.join(kt, "MAINTAINERS"), "w") as f:
+    f.write("COSTLY\nM:\tCo Stly <co@example.com>\nK:\t(.*a){25}$\n\n"
+            "THE REST\nM:\tR <r@example.com>\nF:\t*\nF:\t*/\n")
+kmbox = os.path.join(kt, "k.mbox")
+with open(kmbox, "w") as f:
+    f.write("From x@y Mon Jan  2 10:00:00 2023\n"
+            "From: P <p@example.com>\nSubject: [PATCH] drivers: k\n"
+            "Message-ID: <costly@example.com>\n"
+            "Date: Mon, 2 Jan 2023 10:00:00 +0000\n\nk\n\n"
+            "Signed-off-by: P <p@example.com>\n---\n"
+            "diff --git a/drivers/k.c b/drivers/k.c\n"
+            "--- a/drivers/k.c\n+++ b/drivers/k.c\n@@ -0,0 +1 @@\n"
+            "+" + "a" * 60 + "b\n\n")
+r = run("review", "--tree", kt, "--archive", kmbox, "--json", "--no-cache")
+ok(r.rc == 0 and r.err.count("too costly to match") == 1 and
+   "MAINTAINERS:3" in r.err, "a costly K: pattern: reported once with "
+   "its file:line", (r.rc, r.err))
+if r.rc == 0:
+    ents = {e["name"]: e for e in r.json().get("entries", [])}
+    ok("COSTLY" in ents, "... and the patch is taken as COSTLY's",
+       sorted(ents))
+
 done()
