@@ -1,22 +1,28 @@
 # A thin wrapper: meson and ninja do the building, scripts/ the set-up.
 #   make demo    install what is needed, build, run maintstat on real data
 #   make check   install what is needed, build, run the whole suite twice
-#                (normal and ASan+UBSan builds), then the libFuzzer targets
-#                (clang build-fuzz) for a bounded time
+#                (normal and ASan+UBSan builds, warnings as errors), then
+#                the libFuzzer targets (clang build-fuzz) for a bounded
+#                time, and a packager's --buildtype=release build with the
+#                project's defaults (werror off), which must build
 CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/maintstat-dev
 export MS_CACHE := $(CACHE)
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
+RELEASE_BUILD ?= build-release
 
-.PHONY: all deps build build-asan build-fuzz linux-tree demo check clean
+.PHONY: all deps build build-asan build-fuzz build-release linux-tree demo \
+	check clean
 
 all: build
 
 deps:
 	@sh scripts/deps.sh
 
+# werror is off in meson.build (a packager's newer compiler must not break
+# the build); our own builds turn it on, as kmod's build-dev.ini does.
 $(BUILD)/build.ninja:
 	meson setup $(BUILD) -Dwerror=true
 
@@ -44,6 +50,14 @@ build-fuzz: $(FUZZ_BUILD)/build.ninja
 		tests/fuzz/fuzz-maintainers tests/fuzz/fuzz-ident \
 		tests/fuzz/fuzz-trailer tests/fuzz/fuzz-manifest
 
+# What a packager runs: the project's defaults and -O3.  Only built; the
+# tests run in the two builds above.
+$(RELEASE_BUILD)/build.ninja:
+	meson setup $(RELEASE_BUILD) --buildtype=release -Dtests=false
+
+build-release: $(RELEASE_BUILD)/build.ninja
+	ninja -C $(RELEASE_BUILD)
+
 linux-tree:
 	@sh scripts/linux-tree.sh $(CACHE) >/dev/null
 
@@ -52,7 +66,7 @@ demo: deps
 	@sh scripts/demo.sh $(BUILD)/maintstat $(CACHE)
 
 check: deps
-	$(MAKE) build build-asan build-fuzz linux-tree
+	$(MAKE) build build-asan build-fuzz build-release linux-tree
 	@rm -f $(BUILD)/meson-logs/testlog.json \
 		$(ASAN_BUILD)/meson-logs/testlog.json \
 		$(FUZZ_BUILD)/meson-logs/testlog.json
@@ -69,4 +83,4 @@ check: deps
 	@python3 scripts/check-summary.py $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(RELEASE_BUILD)

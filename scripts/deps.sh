@@ -9,6 +9,7 @@ PACKAGES="build-essential meson ninja-build pkg-config
   libjansson-dev libsqlite3-dev zlib1g-dev libisal-dev
   clang libclang-rt-14-dev
   python3 perl git curl xz-utils ca-certificates bc
+  help2man zsh
   linux-source-6.1
   public-inbox libsearch-xapian-perl
   libjs-chart.js chromium nodejs"

@@ -3,6 +3,7 @@
  */
 #include "cli.h"
 #include "commands.h"
+#include "version.h"
 
 #include <errno.h>
 #include <glib.h>
@@ -16,7 +17,13 @@ struct command {
 	const char *summary;
 };
 
-static const struct command commands[] = {
+/* The table, in groups by task; `maintstat help` prints the headings. */
+struct group {
+	const char *heading;
+	const struct command *commands;
+};
+
+static const struct command file_commands[] = {
 	{ "sections", cmd_sections,
 	  "list the MAINTAINERS entries that match each path" },
 	{ "maintainers", cmd_maintainers,
@@ -25,39 +32,74 @@ static const struct command commands[] = {
 	  "list the MAINTAINERS entries, their status and reach" },
 	{ "coverage", cmd_coverage,
 	  "report on the MAINTAINERS file's own health" },
-	{ "mail", cmd_mail,
-	  "parse mailing-list archives: patches, series, reviews" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct command history_commands[] = {
 	{ "activity", cmd_activity,
 	  "who really authors, commits and reviews in each entry" },
 	{ "urgent", cmd_urgent,
 	  "busy entries with no active maintainer" },
 	{ "retire", cmd_retire,
 	  "write the patch series retiring inactive maintainers" },
-	{ "fetch", cmd_fetch,
-	  "mirror public-inbox archives (lore) over HTTP" },
+	{ "identities", cmd_identities,
+	  "who is who: each person's addresses and why they are joined" },
 	{ "store", cmd_store,
 	  "look at the incremental store of extracted history" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct command list_commands[] = {
+	{ "fetch", cmd_fetch,
+	  "mirror public-inbox archives (lore) over HTTP" },
+	{ "mail", cmd_mail,
+	  "parse mailing-list archives: patches, series, reviews" },
 	{ "link", cmd_link,
 	  "which list message posted each commit" },
 	{ "review", cmd_review,
 	  "how each entry's patches are answered on the list" },
 	{ "report", cmd_report,
 	  "the review as a static HTML site with plots" },
-	{ "identities", cmd_identities,
-	  "who is who: each person's addresses and why they are joined" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct group groups[] = {
+	{ "The MAINTAINERS file", file_commands },
+	{ "People and history (a git repository)", history_commands },
+	{ "Mailing lists (public-inbox and mbox archives)", list_commands },
 };
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: maintstat <command> [options]\n"
-		"       maintstat <command> --help\n"
-		"       maintstat help [<command>]\n"
-		"       maintstat --version\n\n"
-		"How kernel-style subsystems are really maintained.\n\n"
-		"commands:\n");
-	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-		fprintf(fp, "  %-12s %s\n", commands[i].name,
-			commands[i].summary);
+	fprintf(fp, "Usage: maintstat <command> [options]\n"
+		"   or: maintstat <command> --help\n"
+		"   or: maintstat help [<command>]\n"
+		"   or: maintstat --version\n\n"
+		"How kernel-style subsystems are really maintained: maintstat\n"
+		"reads the MAINTAINERS file, the git history and the list\n"
+		"archives and reports who reviews, commits and answers in each\n"
+		"subsystem.  Each command prints text, or with --json one JSON\n"
+		"document.  Exit status: 0 success, 1 failure, 2 usage error.\n");
+	for (size_t g = 0; g < G_N_ELEMENTS(groups); g++) {
+		fprintf(fp, "\n%s:\n", groups[g].heading);
+		for (const struct command *c = groups[g].commands; c->name;
+		     c++)
+			fprintf(fp, "  %-10s %s\n", c->name, c->summary);
+	}
+	fprintf(fp, "\nExamples:\n"
+		"  maintstat sections /usr/src/linux net/tls/tls_main.c\n"
+		"  maintstat activity --since '2 years ago' 'TLS'\n"
+		"  maintstat help review\n");
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t g = 0; g < G_N_ELEMENTS(groups); g++)
+		for (const struct command *c = groups[g].commands; c->name;
+		     c++)
+			if (!strcmp(c->name, name))
+				return c;
+	return NULL;
 }
 
 /* A report cut short by a full disk must not exit 0 (git run_builtin). */
@@ -98,12 +140,14 @@ int main(int argc, char **argv)
 		argv[2] = help_opt;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("maintstat %s\n", MS_VERSION);
+		printf("maintstat %s (git %s)\n", MS_VERSION, MS_GIT_COMMIT);
 		return finish_stdout(EXIT_OK);
 	}
-	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
-		if (!strcmp(argv[1], commands[i].name)) {
-			int rc = commands[i].fn(argc - 1, argv + 1);
+	{
+		const struct command *c = find_command(argv[1]);
+
+		if (c) {
+			int rc = c->fn(argc - 1, argv + 1);
 
 			cli_cleanup();
 			return finish_stdout(rc);

@@ -273,6 +273,8 @@ int store_query_int(struct ms_store *s, const char *sql, int64_t *out)
 	sqlite3_stmt *st = NULL;
 	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
 
+	/* set on every path: gcc -O3 cannot see that db_error() is < 0 */
+	*out = 0;
 	if (rc == SQLITE_OK) {
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW) {

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Packaging: `meson install` puts the binary, one man page per command
+(rendered by man -l), the bash and zsh completion and the docs under the
+prefix; the bash completion completes commands, options and entry names of
+the tree's MAINTAINERS; --version names the commit."""
+import os
+import re
+import shutil
+import subprocess
+
+from mstest import MAINTSTAT, SOURCE_ROOT, done, eq, ok, run, tmpdir
+
+BUILD = os.environ.get("MS_BUILD_ROOT", os.path.dirname(MAINTSTAT))
+
+# The commands, as `maintstat help` lists them.
+r = run("help")
+eq(r.rc, 0, "maintstat help exits 0")
+commands = re.findall(r"^  ([a-z]+)  ", r.out, re.M)
+ok(len(commands) >= 10, "maintstat help lists the commands", r.out)
+
+# --version: the version and the commit it was built from
+r = run("--version")
+head = subprocess.run(["git", "-C", SOURCE_ROOT, "rev-parse", "HEAD"],
+                      capture_output=True, text=True).stdout.strip()
+m = re.match(r"maintstat (\d+\.\d+\.\d+) \(git ([0-9a-f]{12})", r.out)
+ok(m and head.startswith(m.group(2)),
+   "--version names the version and the commit built", (r.out, head))
+
+# Install into a scratch directory, as a packager's DESTDIR would.
+dest = tmpdir()
+p = subprocess.run(["meson", "install", "-C", BUILD, "--no-rebuild",
+                    "--quiet", "--destdir", dest],
+                   capture_output=True, text=True)
+eq(p.returncode, 0, "meson install --destdir succeeds")
+if p.returncode:
+    print("# " + p.stderr.replace("\n", "\n# "))
+prefix = subprocess.run(["meson", "introspect", "--buildoptions", BUILD],
+                        capture_output=True, text=True).stdout
+import json
+opts = {o["name"]: o["value"] for o in json.loads(prefix)}
+root = dest + opts["prefix"]
+
+
+def installed(rel):
+    return os.path.join(root, rel)
+
+
+ok(os.access(installed(os.path.join(opts["bindir"], "maintstat")), os.X_OK),
+   "the binary is installed")
+mandir = installed(os.path.join(opts["mandir"], "man1"))
+pages = ["maintstat.1"] + [f"maintstat-{c}.1" for c in commands] + \
+    ["maintstat-mail-stats.1", "maintstat-mail-show.1"]
+for page in pages:
+    path = os.path.join(mandir, page)
+    if not ok(os.path.exists(path), f"man page {page} installed",
+              sorted(os.listdir(mandir)) if os.path.isdir(mandir) else None):
+        continue
+    rp = subprocess.run(["man", "-l", path], capture_output=True, text=True,
+                        env=dict(os.environ, MANWIDTH="80", MANPAGER="cat",
+                                 PAGER="cat"))
+    name = page[:-2]
+    ok(rp.returncode == 0 and "NAME" in rp.stdout and name in rp.stdout
+       and ("OPTIONS" in rp.stdout or page == "maintstat.1"
+            or page == "maintstat-mail.1"),
+       f"man -l renders {page} with NAME and OPTIONS",
+       rp.stdout[:600] + rp.stderr)
+    if page not in ("maintstat.1", "maintstat-mail.1"):
+        ok("EXAMPLES" in rp.stdout, f"{page} has an EXAMPLES section")
+extra = set(os.listdir(mandir)) - set(pages) if os.path.isdir(mandir) else ()
+eq(sorted(extra), [], "no man page for a command maintstat help lacks")
+
+man_summary = subprocess.run(["man", "-l", os.path.join(mandir, "maintstat.1")],
+                             capture_output=True, text=True,
+                             env=dict(os.environ, MANWIDTH="80")).stdout
+for c in commands:
+    ok(c in man_summary, f"maintstat(1) lists {c}")
+
+datadir = installed(opts["datadir"])
+bash_comp = os.path.join(datadir, "bash-completion", "completions",
+                         "maintstat")
+zsh_comp = os.path.join(datadir, "zsh", "site-functions", "_maintstat")
+ok(os.path.exists(bash_comp), "bash completion installed")
+ok(os.path.exists(zsh_comp), "zsh completion installed")
+for doc in ("README.md", "json.md", "review.md"):
+    ok(os.path.exists(os.path.join(datadir, "doc", "maintstat", doc)),
+       f"doc {doc} installed")
+if shutil.which("zsh"):
+    p = subprocess.run(["zsh", "-n", zsh_comp], capture_output=True,
+                       text=True)
+    eq((p.returncode, p.stderr), (0, ""), "zsh parses _maintstat")
+else:
+    ok(False, "zsh is installed (scripts/deps.sh installs it)")
+
+# Completion in bash: a tree whose MAINTAINERS plants two entries that
+# share a prefix and hold spaces, and one that does not.
+tree = tmpdir()
+with open(os.path.join(tree, "MAINTAINERS"), "w") as f:
+    f.write("List of maintainers\n===================\n\n"
+            "\tM: *Mail* patches to\n\n"
+            "ZORRO DRIVER\nM:\tZ <z@example.org>\nF:\tdrivers/zorro/\n\n"
+            "ZORBA WIDGET (ZW)\nM:\tW <w@example.org>\nS:\tMaintained\n"
+            "F:\tdrivers/zorba/\n\n"
+            "ALPHA\nM:\tA <a@example.org>\nF:\talpha/\n")
+
+
+def complete(*words, cwd=None):
+    """What _maintstat offers for the command line `words` (the last one
+    being completed), one per line."""
+    script = (f"source {bash_comp}\n"
+              "COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1))\n"
+              "_maintstat\n"
+              "printf '%s\\n' \"${COMPREPLY[@]}\"\n")
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(MAINTSTAT) + ":" + env["PATH"]
+    p = subprocess.run(["bash", "-c", script, "bash", *words],
+                       capture_output=True, text=True, env=env, cwd=cwd)
+    return p.returncode, sorted(l for l in p.stdout.splitlines() if l)
+
+
+eq(complete("maintstat", "sec"), (0, ["sections"]), "completes a command")
+rc, got = complete("maintstat", "activity", "--inact")
+eq((rc, got), (0, ["--inactive-after"]), "completes an option")
+eq(complete("maintstat", "activity", "--tree", tree, "ZOR"),
+   (0, ["ZORBA\\ WIDGET\\ \\(ZW\\)", "ZORRO\\ DRIVER"]),
+   "completes entry names of --tree's MAINTAINERS, quoted")
+eq(complete("maintstat", "review", "AL", cwd=tree),
+   (0, ["ALPHA"]), "completes entry names of the current tree")
+# a revision of a git repository: the entry only the revision has
+git = ["git", "-C", tree, "-c", "user.name=T", "-c", "user.email=t@e.org"]
+subprocess.run(git + ["init", "-q"], check=True)
+subprocess.run(git + ["add", "MAINTAINERS"], check=True)
+subprocess.run(git + ["commit", "-q", "-m", "m"], check=True)
+with open(os.path.join(tree, "MAINTAINERS"), "a") as f:
+    f.write("\nZEBRA\nM:\tZ <z@example.org>\nF:\tzebra/\n")
+eq(complete("maintstat", "urgent", "--repo", tree, "--rev", "HEAD", "ZE"),
+   (0, []), "--repo --rev: entries of the revision, not the work tree")
+
+done()
