@@ -1,9 +1,13 @@
 /*
- * cli-date.c - a --since/--until value: a date or a revision's date.
+ * cli-date.c - a --since/--until value: a date, a duration back from
+ * now, or a revision's date.
  */
 #include "cli-date.h"
 #include "activity.h"
 #include "history.h"
+#include "when.h"
+
+#include <time.h>
 
 static void range_add(const char *id, int64_t time, void *data)
 {
@@ -60,15 +64,18 @@ int cli_date_or_rev(const char *cmd, const char *opt, const char *repo,
 {
 	int rc;
 
-	if (ms_act_parse_date(s, end_of_day, out) == 0)
+	/* a date, a duration back from now ("1 year ago", git's sense), or
+	 * a revision's commit date */
+	if (ms_when_parse(s, (int64_t)time(NULL), end_of_day, out) == 0)
 		return CLI_CONTINUE;
 	if (!repo)
-		return cli_usage_error(cmd, "--%s: '%s' is not a date "
-				       "(YYYY-MM-DD)", opt, s);
+		return cli_usage_error(cmd, "--%s: %s", opt, ms_error_last());
 	rc = ms_history_resolve(repo, s, NULL, out);
 	if (rc == MS_EBADREV)
 		return cli_usage_error(cmd, "--%s: '%s' is neither a date "
-				       "(YYYY-MM-DD) nor a revision", opt, s);
+				       "(YYYY-MM-DD), a duration (1y, 18m, "
+				       "2w, '1 year ago') nor a revision",
+				       opt, s);
 	if (rc < 0)
 		return cli_error_last();
 	return CLI_CONTINUE;

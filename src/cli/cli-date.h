@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 /*
- * A --since/--until value: a date (YYYY-MM-DD or ISO 8601), else the
+ * A --since/--until value: a date (YYYY-MM-DD, YYYY or ISO 8601), a
+ * duration back from now (when.h: "1y", "2 weeks ago"), else the
  * commit date of revision `s` of `repo` (NULL: dates only).  Returns
  * CLI_CONTINUE, or an exit code after printing the error.
  */

@@ -1,5 +1,6 @@
 #include "activity.h"
 #include "activity-internal.h"
+#include "when.h"
 #include "history.h"
 #include "ident.h"
 #include "person.h"
@@ -93,38 +94,8 @@ int ms_act_parse_date(const char *s, bool end_of_day, int64_t *out)
 
 int ms_act_parse_before(const char *s, int64_t from, int64_t *out)
 {
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(s, &end, 10);
-	if (end != s && end[0] && !end[1] && strchr("dwmy", end[0]) &&
-	    (errno == ERANGE || n < 0 || n > 100000))
-		return ms_error_set(MS_EPARSE, "'%s' is out of range (a "
-				    "duration takes 0 to 100000 of its unit)",
-				    s);
-	if (end != s && n >= 0 && end[0] && !end[1]) {
-		switch (end[0]) {
-		case 'd':
-			*out = ms_act_date_shift(from, 0, 0, -(int)n);
-			return 0;
-		case 'w':
-			*out = ms_act_date_shift(from, 0, 0, -7 * (int)n);
-			return 0;
-		case 'm':
-			*out = ms_act_date_shift(from, 0, -(int)n, 0);
-			return 0;
-		case 'y':
-			*out = ms_act_date_shift(from, -(int)n, 0, 0);
-			return 0;
-		default:
-			break;
-		}
-	}
-	if (ms_act_parse_date(s, false, out) == 0)
-		return 0;
-	return ms_error_set(MS_EPARSE, "'%s' is neither a duration (6m, 18m, "
-			    "2y, 30d, 4w) nor a date", s);
+	/* one parser for every date and duration (when.h) */
+	return ms_when_parse(s, from, false, out);
 }
 
 /* ---- loading ---- */
