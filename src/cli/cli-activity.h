@@ -45,17 +45,18 @@ int cli_read_files(const struct cli_strings *files, char ***texts,
 void cli_files_free(char **texts, size_t *lens, size_t nr);
 
 #define CLI_ACT_OPTIONS(o) \
-	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", \
-	  "the git repository (bare is fine; required)" }, \
+	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", CLI_REPO_HELP }, \
 	{ CLI_OPT_STRING, "rev", 0, &(o)->rev, "REV", \
 	  "walk history from here and read its MAINTAINERS (default HEAD)" }, \
-	{ CLI_OPT_STRING, "since", 0, &(o)->since, "DATE|REV", \
-	  "start of the window: a date, or REV for the commits " \
-	  "not reachable from it (REV..)" }, \
-	{ CLI_OPT_STRING, "until", 0, &(o)->until, "DATE|REV", \
+	{ CLI_OPT_STRING, "since", 0, &(o)->since, "WHEN", \
+	  "start of the window: a date, a duration back from now (1y, " \
+	  "'6 months ago'), or REV for the commits not reachable from it " \
+	  "(REV..) (default: see above)" }, \
+	{ CLI_OPT_STRING, "until", 0, &(o)->until, "WHEN", \
 	  "end of the window and of history (default: the newest commit)" }, \
 	{ CLI_OPT_STRING, "aliases", 0, &(o)->aliases, "FILE", \
-	  "gitdm-style aliases: 'alias canonical' addresses per line" }, \
+	  "gitdm-style aliases: 'alias canonical' addresses per line " \
+	  "(default: none; .mailmap is always read)" }, \
 	CLI_IDENT_OPTIONS(o), \
 	{ CLI_OPT_FLAG, "no-plus-fold", 0, &(o)->no_plus_fold, NULL, \
 	  "keep user+tag@domain apart from user@domain" }, \

@@ -22,17 +22,18 @@ struct cli_rev_opts {
 };
 
 #define CLI_REV_OPTIONS(o) \
-	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", \
-	  "the git repository (bare is fine)" }, \
+	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", CLI_REPO_HELP }, \
 	{ CLI_OPT_STRING, "rev", 0, &(o)->rev, "REV", \
 	  "walk history from here (default HEAD)" }, \
 	{ CLI_OPT_STRING_LIST, "archive", 0, &(o)->archives, "PATH", \
 	  "a list archive: mbox (.gz), directory, public-inbox (repeatable)" }, \
-	{ CLI_OPT_STRING, "since", 0, &(o)->since, "DATE|REV", \
-	  "start of the window: a date, or REV for the commits " \
-	  "not reachable from it (REV..)" }, \
-	{ CLI_OPT_STRING, "until", 0, &(o)->until, "DATE|REV", \
-	  "end of the window (default: no end)" }, \
+	{ CLI_OPT_STRING, "since", 0, &(o)->since, "WHEN", \
+	  "start of the window: a date, a duration back from now (1y, " \
+	  "'6 months ago'), or REV for the commits not reachable from it " \
+	  "(REV..) (default: no start)" }, \
+	{ CLI_OPT_STRING, "until", 0, &(o)->until, "WHEN", \
+	  "end of the window: a date, a duration or a revision's date " \
+	  "(default: no end)" }, \
 	CLI_STORE_OPTIONS(&(o)->store)
 
 /*

@@ -1,6 +1,8 @@
 #include "cli.h"
+#include "git-common.h"
 #include "output.h"
 #include "mail.h"
+#include "when.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -23,38 +25,95 @@ static const struct cli_option max_message_option = {
 	"read at most this much of one list message (default 64)"
 };
 
+/* Every command takes -q: cli_parse_options() handles it. */
+bool cli_quiet;
+static const struct cli_option quiet_option = {
+	CLI_OPT_FLAG, "quiet", 'q', &cli_quiet, NULL,
+	"print no warnings and no progress, only errors"
+};
+
+/*
+ * Append `text` to `out` wrapped at 79 columns, continuation lines indented
+ * by `indent`; `col` is the column the text starts in.
+ */
+static void wrap(GString *out, const char *text, size_t col, size_t indent)
+{
+	char **words = g_strsplit(text, " ", -1);
+
+	for (char **w = words; *w; w++) {
+		size_t len = strlen(*w);
+
+		if (!len)
+			continue;
+		if (col > indent && col + 1 + len > 79) {
+			g_string_append_c(out, '\n');
+			g_string_append_printf(out, "%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			g_string_append_c(out, ' ');
+			col++;
+		}
+		g_string_append(out, *w);
+		col += len;
+	}
+	g_strfreev(words);
+}
+
 static void print_option(FILE *fp, const struct cli_option *o)
 {
-	char left[80];
-	int n = 0;
+	GString *line = g_string_new(NULL);
+	GString *help = g_string_new(o->help);
 
 	if (o->short_name)
-		n = snprintf(left, sizeof(left), "  -%c, --%s", o->short_name,
-			     o->long_name);
+		g_string_printf(line, "  -%c, --%s", o->short_name,
+				o->long_name);
 	else
-		n = snprintf(left, sizeof(left), "      --%s", o->long_name);
-	if (o->type != CLI_OPT_FLAG && n > 0 && n < (int)sizeof(left))
-		snprintf(left + n, sizeof(left) - n, " %s",
-			 o->argh ? o->argh : "VALUE");
-	if (strlen(left) < 26)
-		fprintf(fp, "%-26s %s%s\n", left, o->help,
-			o->type == CLI_OPT_STRING_LIST ? " (repeatable)" : "");
-	else
-		fprintf(fp, "%s\n%-26s %s%s\n", left, "", o->help,
-			o->type == CLI_OPT_STRING_LIST ? " (repeatable)" : "");
+		g_string_printf(line, "      --%s", o->long_name);
+	if (o->type != CLI_OPT_FLAG)
+		g_string_append_printf(line, " %s",
+				       o->argh ? o->argh : "VALUE");
+	if (o->type == CLI_OPT_STRING_LIST && !strstr(o->help, "repeatable"))
+		g_string_append(help, " (repeatable)");
+	if (line->len < 26) {
+		g_string_append_printf(line, "%*s", (int)(27 - line->len), "");
+	} else {
+		g_string_append_c(line, '\n');
+		g_string_append_printf(line, "%27s", "");
+	}
+	wrap(line, help->str, 27, 27);
+	fprintf(fp, "%s\n", line->str);
+	g_string_free(help, TRUE);
+	g_string_free(line, TRUE);
 }
 
 void cli_print_help(FILE *fp, const struct cli_option *opts,
 		    const struct cli_command_help *help)
 {
-	fprintf(fp, "usage: %s\n\n", help->usage);
+	{
+		/* each usage line wrapped to 79 columns */
+		char **lines = g_strsplit(help->usage, "\n", -1);
+		GString *u = g_string_new("Usage:");
+
+		for (char **l = lines; *l; l++) {
+			if (l != lines)
+				g_string_append(u, "\n   or:");
+			g_string_append_c(u, ' ');
+			wrap(u, g_strstrip(*l), 7, 11);
+		}
+		fprintf(fp, "%s\n\n", u->str);
+		g_string_free(u, TRUE);
+		g_strfreev(lines);
+	}
 	if (help->summary)
 		fprintf(fp, "%s\n\n", help->summary);
-	fprintf(fp, "options:\n");
+	fprintf(fp, "Options:\n");
 	for (const struct cli_option *o = opts; o && o->type; o++)
 		print_option(fp, o);
 	print_option(fp, &max_message_option);
+	print_option(fp, &quiet_option);
 	print_option(fp, &help_option);
+	if (help->examples)
+		fprintf(fp, "\nExamples:\n%s\n", help->examples);
 }
 
 /*
@@ -65,6 +124,12 @@ void cli_print_help(FILE *fp, const struct cli_option *opts,
  * main calls cli_cleanup().
  */
 static GPtrArray *lists;
+
+/* The warnings printed so far: each distinct one is printed once a run. */
+static GHashTable *warned;
+
+/* The default --repo found by cli_default_repo(), freed at exit. */
+static char *default_repo;
 
 /* Record that the array at old (an address, 0 for none) is now new. */
 static void track_array(uintptr_t old, const char **new)
@@ -82,6 +147,11 @@ static void track_array(uintptr_t old, const char **new)
 
 void cli_cleanup(void)
 {
+	g_free(default_repo);
+	default_repo = NULL;
+	if (warned)
+		g_hash_table_destroy(warned);
+	warned = NULL;
 	if (lists)
 		g_ptr_array_free(lists, TRUE);
 	lists = NULL;
@@ -120,7 +190,7 @@ int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 
 	for (const struct cli_option *o = opts; o && o->type; o++)
 		nopts++;
-	longopts = g_new0(struct option, nopts + 3);
+	longopts = g_new0(struct option, nopts + 4);
 	for (int i = 0; i < nopts; i++) {
 		const struct cli_option *o = &opts[i];
 
@@ -140,6 +210,9 @@ int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 	longopts[nopts + 1].has_arg = required_argument;
 	longopts[nopts + 1].val = 'M' + 1000;
 	g_string_append_c(shortopts, 'h');
+	longopts[nopts + 2].name = "quiet";
+	longopts[nopts + 2].val = 'q';
+	g_string_append_c(shortopts, 'q');
 
 	/*
 	 * "+" stops at the first non-option; we then collect it and carry on,
@@ -185,6 +258,11 @@ int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 				goto done;
 			}
 			ms_mail_set_max_message_size((size_t)mib << 20);
+			continue;
+		}
+		if (c == 'q') {
+			cli_quiet = true;
+			cli_progress_quiet = true;
 			continue;
 		}
 		if (c == '?' || c == ':') {
@@ -255,6 +333,28 @@ done:
 	g_string_free(shortopts, TRUE);
 	g_free(longopts);
 	return rc;
+}
+
+int cli_default_repo(const char *cmd, const char **repo, bool required)
+{
+	if (*repo)
+		return CLI_CONTINUE;
+	if (!default_repo && ms_git_discover(".", &default_repo) < 0) {
+		if (!required)
+			return CLI_CONTINUE;
+		return cli_usage_error(cmd, "not inside a git repository: "
+				       "give --repo GITDIR");
+	}
+	*repo = default_repo;
+	return CLI_CONTINUE;
+}
+
+int cli_parse_duration(const char *cmd, const char *opt, const char *s,
+		       struct ms_duration *out)
+{
+	if (ms_duration_parse(s, out) < 0)
+		return cli_usage_error(cmd, "--%s: %s", opt, ms_error_last());
+	return CLI_CONTINUE;
 }
 
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
@@ -360,10 +460,20 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 void cli_warning(const char *fmt, ...)
 {
 	va_list ap;
+	char *msg;
 
+	if (cli_quiet)
+		return;
 	va_start(ap, fmt);
-	vmessage("warning: ", fmt, ap);
+	msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
+	if (!warned)
+		warned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					       NULL);
+	if (!g_hash_table_add(warned, msg))
+		return;
+	cli_progress_clear();
+	fprintf(stderr, "maintstat: warning: %s\n", msg);
 }
 
 void cli_print_diags(const struct ms_diags *diags)
@@ -379,6 +489,21 @@ void cli_print_diags(const struct ms_diags *diags)
 		else
 			cli_warning("%s", d->message);
 	}
+}
+
+void cli_format_count(uint64_t n, char buf[32])
+{
+	char digits[24];
+	int len = snprintf(digits, sizeof(digits), "%llu",
+			   (unsigned long long)n);
+	int o = 0;
+
+	for (int i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
 }
 
 /* Progress. */
@@ -413,24 +538,30 @@ static bool progress_due(void)
 
 void cli_progress_update(uint64_t done)
 {
+	char a[32], b[32];
+
 	if (!progress_due())
 		return;
-	if (progress_total)
-		fprintf(stderr, "\r%s: %3u%% (%llu/%llu)", progress_what,
-			(unsigned)(done * 100 / progress_total),
-			(unsigned long long)done,
-			(unsigned long long)progress_total);
-	else
-		fprintf(stderr, "\r%s: %llu", progress_what,
-			(unsigned long long)done);
+	cli_format_count(done, a);
+	if (progress_total) {
+		cli_format_count(progress_total, b);
+		fprintf(stderr, "\r%s: %s/%s (%u%%)\033[K", progress_what, a,
+			b, (unsigned)(done * 100 / progress_total));
+	} else {
+		fprintf(stderr, "\r%s: %s\033[K", progress_what, a);
+	}
 }
 
 void cli_progress_update2(uint64_t done, const char *what2, uint64_t done2)
 {
+	char a[32], b[32];
+
 	if (!progress_due())
 		return;
-	fprintf(stderr, "\r%s: %llu, %s: %llu", progress_what,
-		(unsigned long long)done, what2, (unsigned long long)done2);
+	cli_format_count(done, a);
+	cli_format_count(done2, b);
+	fprintf(stderr, "\r%s: %s, %s: %s\033[K", progress_what, a, what2,
+		b);
 }
 
 void cli_progress_count(size_t n, void *data)
@@ -442,6 +573,13 @@ void cli_progress_count(size_t n, void *data)
 bool cli_progress_shown(void)
 {
 	return progress_on;
+}
+
+void cli_progress_clear(void)
+{
+	if (progress_on)
+		fprintf(stderr, "\r\033[K");
+	progress_last_us = 0;
 }
 
 void cli_progress_done(void)

@@ -57,6 +57,7 @@ struct cli_option {
 struct cli_command_help {
 	const char *usage;   /* "maintstat sections [options] PATH..." */
 	const char *summary; /* one or more lines of prose */
+	const char *examples; /* lines "  maintstat ...", or NULL */
 };
 
 /* cli_parse_options() returns this when the command should go on. */
@@ -97,7 +98,16 @@ int cli_error_last(void);
 /* A usage error: message, then a hint at --help.  Returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) MS_PRINTF(2, 3);
 
-/* "maintstat: warning: <message>" on stderr. */
+/*
+ * -q/--quiet, which every command takes (cli_parse_options() handles it):
+ * no warnings, no progress; errors are still printed.
+ */
+extern bool cli_quiet;
+
+/*
+ * "maintstat: warning: <message>" on stderr, each distinct message once a
+ * run, none with --quiet.
+ */
 void cli_warning(const char *fmt, ...) MS_PRINTF(1, 2);
 
 /* Print each diagnostic as "maintstat: warning: FILE:LINE: message". */
@@ -117,6 +127,10 @@ extern bool cli_progress_quiet;
 void cli_progress_start(const char *what, uint64_t total);
 void cli_progress_update(uint64_t done);
 void cli_progress_done(void);
+/* Wipe the progress line so that a message can be printed (it comes back). */
+void cli_progress_clear(void);
+/* `n` with thousands separators: "45,513". */
+void cli_format_count(uint64_t n, char buf[32]);
 /* Whether a progress line is being shown (started, and on a terminal). */
 bool cli_progress_shown(void);
 /* cli_progress_update(n) in the shape of a library progress callback */
@@ -124,6 +138,29 @@ void cli_progress_count(size_t n, void *data);
 /* Two counts on one line, "WHAT: DONE, WHAT2: DONE2" (same throttle). */
 void cli_progress_update2(uint64_t done, const char *what2, uint64_t done2);
 
+
+struct ms_duration;
+
+/*
+ * A duration option (`opt` without dashes) through when.h's one parser:
+ * "5y", "18m", "2w", "14d", "48h", "2 weeks".  Returns CLI_CONTINUE, or
+ * EXIT_USAGE after printing why.
+ */
+int cli_parse_duration(const char *cmd, const char *opt, const char *s,
+		       struct ms_duration *out);
+
+/*
+ * --repo's default, as git's: when *repo is NULL, set it to the git
+ * repository enclosing the current directory (its work tree, or itself
+ * when bare).  Outside any repository that is a usage error when
+ * `required`, else *repo stays NULL.  Returns CLI_CONTINUE or EXIT_USAGE.
+ */
+int cli_default_repo(const char *cmd, const char **repo, bool required);
+
+/* The help of --repo where it defaults to the enclosing repository. */
+#define CLI_REPO_HELP \
+	"the git repository, bare is fine (default: the one containing the " \
+	"current directory)"
 
 /*
  * Where a command's tree and MAINTAINERS come from; shared by every
@@ -142,11 +179,12 @@ struct cli_tree_opts {
 	{ CLI_OPT_STRING, "tree", 0, &(o)->tree, "DIR", \
 	  "the source tree (default: the current directory)" }, \
 	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", \
-	  "read the tree from a git repository (bare is fine)" }, \
+	  "read the tree from a git repository, bare is fine (default: " \
+	  "none, the tree is a directory)" }, \
 	{ CLI_OPT_STRING, "rev", 0, &(o)->rev, "REV", \
 	  "with --repo: the revision to read (default HEAD)" }, \
 	{ CLI_OPT_STRING_LIST, "maintainers", 0, &(o)->maintainers, "FILE", \
-	  "read this MAINTAINERS file instead of the tree's" }, \
+	  "read this MAINTAINERS file (default: the tree's)" }, \
 	{ CLI_OPT_FLAG, "find-maintainer-files", 0, \
 	  &(o)->find_maintainer_files, NULL, \
 	  "also read every */MAINTAINERS below the tree" }

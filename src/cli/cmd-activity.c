@@ -30,6 +30,9 @@ static const struct cli_command_help help = {
 	"month|quarter|year|release adds each entry's figures per interval\n"
 	"(a commit counts in the interval of its date; release: between\n"
 	"tags, see maintstat review).",
+	"  maintstat activity\n"
+	"  maintstat activity --repo ~/linux --since '2 years ago' TLS\n"
+	"  maintstat activity --inactive-after 18m --min-commits 10 --json",
 };
 
 /* With --archive: the list facts of issue 6 (cli-review.h), else NULL. */
@@ -119,7 +122,8 @@ int cmd_activity(int argc, char **argv)
 		  "DURATION", "flag listed people idle this long (6m, 18m, "
 		  "2y, or a date; default 5y)" },
 		{ CLI_OPT_INT, "min-commits", 0, &min_commits, "N",
-		  "leave out entries with fewer commits in the window" },
+		  "leave out entries with fewer commits in the window "
+		  "(default 0)" },
 		{ CLI_OPT_STRING_LIST, "archive", 0, &archives, "PATH",
 		  "list archives: add list facts (see maintstat review)" },
 		CLI_ACT_SERIES_OPTIONS(&by, &tags),
@@ -137,6 +141,9 @@ int cmd_activity(int argc, char **argv)
 	int rc;
 
 	rc = cli_parse_options(&argc, &argv, opts, &help);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	rc = cli_default_repo("activity", &ao.repo, true);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (min_commits < 0)

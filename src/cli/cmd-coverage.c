@@ -21,6 +21,8 @@ static const struct cli_command_help help = {
 	"catch-all entries (those matching every file, like Linux's THE REST)\n"
 	"cover, entries with no F: or N: pattern, F:/X:/N: patterns that match\n"
 	"no file, and entries whose files are mostly matched by another entry.",
+	"  maintstat coverage /usr/src/linux\n"
+	"  maintstat coverage --check-urls --json",
 };
 
 static void emit_dirs(struct ms_out *o, const char *key,

@@ -160,7 +160,7 @@ static int save_mbox(const char *url, const char *query, bool threads,
 		ms_out_kv_string(o, "url", url);
 		if (query) {
 			ms_out_kv_string(o, "query", query);
-			ms_out_kv_bool(o, "threads", threads);
+			ms_out_kv_bool(o, "whole_threads", threads);
 		} else {
 			ms_out_kv_string(o, "thread", msgid);
 		}
@@ -179,7 +179,7 @@ int cmd_fetch(int argc, char **argv)
 	const char *dest = NULL, *query = NULL, *msgid = NULL;
 	const char *output = NULL, *rate = NULL;
 	long retries = -1, timeout = -1, max_time = -1, max_size = -1;
-	bool threads = false, quiet = false, json = false;
+	bool threads = false, json = false;
 	struct ms_fetch_opts opts = MS_FETCH_OPTS_INIT;
 	struct progress_state ps = { NULL, NULL, false };
 	const struct cli_option options[] = {
@@ -187,13 +187,16 @@ int cmd_fetch(int argc, char **argv)
 		  "mirror into DIR/<inbox>/git/N.git (default: "
 		  "$XDG_DATA_HOME/maintstat/inboxes)" },
 		{ CLI_OPT_STRING, "query", 0, &query, "QUERY",
-		  "save the public-inbox search QUERY as an mbox (-o)" },
-		{ CLI_OPT_FLAG, "threads", 0, &threads, NULL,
+		  "save the public-inbox search QUERY as an mbox (-o; "
+		  "default: mirror)" },
+		{ CLI_OPT_FLAG, "whole-threads", 0, &threads, NULL,
 		  "with --query: whole threads of the matches" },
 		{ CLI_OPT_STRING, "thread", 0, &msgid, "MSGID",
-		  "save the thread of Message-ID MSGID as an mbox (-o)" },
+		  "save the thread of Message-ID MSGID as an mbox (-o; "
+		  "default: mirror)" },
 		{ CLI_OPT_STRING, "output", 'o', &output, "FILE",
-		  "the mbox file --query and --thread write" },
+		  "the mbox file --query and --thread write (required "
+		  "with them)" },
 		{ CLI_OPT_STRING, "rate", 0, &rate, "N",
 		  "at most N requests a second per host (default 2)" },
 		{ CLI_OPT_INT, "retries", 0, &retries, "N",
@@ -206,19 +209,20 @@ int cmd_fetch(int argc, char **argv)
 		{ CLI_OPT_INT, "max-size", 0, &max_size, "MIB",
 		  "refuse a body (inflated) or pack larger than this "
 		  "(default 8192)" },
-		{ CLI_OPT_FLAG, "quiet", 'q', &quiet, NULL,
-		  "no progress display" },
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
 	const struct cli_command_help help = {
 		"maintstat fetch [options] URL...\n"
-		"       maintstat fetch --query QUERY [--threads] URL -o FILE\n"
+		"       maintstat fetch --query QUERY [--whole-threads] URL -o FILE\n"
 		"       maintstat fetch --thread MSGID URL -o FILE",
 		"Mirror public-inbox archives (such as "
 		"https://lore.kernel.org/netdev/)\nover HTTP, or save a search "
 		"or a thread as an mboxrd file.  A run that\nis interrupted "
 		"leaves nothing half-written; the next one carries on.",
+		"  maintstat fetch https://lore.kernel.org/linux-rdma/\n"
+		"  maintstat fetch --query 's:xdp d:2.weeks.ago..' \\\n"
+		"      https://lore.kernel.org/netdev/ -o xdp.mbox",
 	};
 	int rc = cli_parse_options(&argc, &argv, options, &help);
 
@@ -236,7 +240,8 @@ int cmd_fetch(int argc, char **argv)
 		return cli_usage_error("fetch", "-o goes with --query or "
 				       "--thread");
 	if (threads && !query)
-		return cli_usage_error("fetch", "--threads goes with --query");
+		return cli_usage_error("fetch", "--whole-threads goes with "
+				       "--query");
 	if (query && !*query)
 		return cli_usage_error("fetch", "empty --query");
 	if (rate) {
@@ -274,7 +279,6 @@ int cmd_fetch(int argc, char **argv)
 					       "to 1048576 MiB");
 		opts.max_bytes = (uint64_t)max_size << 20;
 	}
-	cli_progress_quiet = quiet;
 	opts.progress = on_progress;
 	opts.progress_data = &ps;
 	if (query || msgid)

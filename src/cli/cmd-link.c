@@ -20,6 +20,8 @@ static const struct cli_command_help help = {
 	"subject on the same files.  Each link names its\n"
 	"method and the earlier versions of the patch; commits left unlinked\n"
 	"are listed, and how many each method linked.",
+	"  maintstat link --repo ~/linux --archive linux-rdma-2023.mbox.gz\n"
+	"  maintstat link --since 1y --archive ~/inboxes/ltp",
 };
 
 static void print_text(const struct ms_mail_index *idx,
@@ -139,6 +141,9 @@ int cmd_link(int argc, char **argv)
 	int rc, wrc;
 
 	rc = cli_parse_options(&argc, &argv, opts, &help);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	rc = cli_default_repo("link", &ro.repo, true);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (argc)

@@ -112,6 +112,8 @@ static int mail_stats(int argc, char **argv)
 		"of mailing-list archives: mbox files (mboxrd or mboxo, .gz\n"
 		"read transparently), directories of them, or public-inbox\n"
 		"v1/v2 inboxes.",
+		"  maintstat mail stats linux-rdma-2023.mbox.gz\n"
+		"  maintstat mail stats --json ~/.local/share/maintstat/inboxes/ltp",
 	};
 	struct ms_diags diags = MS_DIAGS_INIT;
 	struct stats_ctx c = { 0 };
@@ -379,6 +381,7 @@ static int mail_show(int argc, char **argv)
 		"Show everything maintstat understood of one message: headers,\n"
 		"the real sender, the parsed subject, trailers, the diff and\n"
 		"its patch-id, the kind and any input problems.",
+		"  maintstat mail show linux-rdma-2023.mbox.gz '<1234@example.org>'",
 	};
 	struct ms_diags diags = MS_DIAGS_INIT;
 	struct show_ctx c = { 0 };
@@ -444,8 +447,23 @@ int cmd_mail(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		FILE *fp = argc < 2 ? stderr : stdout;
-		fprintf(fp, "usage: maintstat mail stats [--json] ARCHIVE...\n"
-			"       maintstat mail show [--json] ARCHIVE MSGID\n");
+		fprintf(fp, "Usage: maintstat mail stats [options] ARCHIVE...\n"
+			"   or: maintstat mail show [options] ARCHIVE MSGID\n"
+			"\n"
+			"Read mailing-list archives: mbox files (mboxrd or "
+			"mboxo, .gz read\ntransparently), directories of "
+			"them, or public-inbox v1/v2 inboxes.\n\n"
+			"Commands:\n"
+			"  stats   count messages, patches, series, replies, "
+			"review tags\n"
+			"  show    everything maintstat understood of one "
+			"message\n\n"
+			"Options: see 'maintstat mail stats --help' and "
+			"'maintstat mail show --help';\n"
+			"both print text, or one JSON document with --json.\n"
+			"\nExamples:\n"
+			"  maintstat mail stats linux-rdma-2023.mbox.gz\n"
+			"  maintstat mail show --help\n");
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
 	if (!strcmp(argv[1], "stats"))

@@ -31,6 +31,8 @@ static const struct cli_command_help help = {
 	"altogether in CREDITS.  The patches are in git format-patch form and\n"
 	"apply in order with git am onto the analysed revision; a cover\n"
 	"letter says who is retired, why, and who --keep kept.",
+	"  maintstat retire --repo ~/linux --output-dir outgoing TLS\n"
+	"  git am outgoing/*.patch",
 };
 
 /* --keep FILE: addresses or names, one per line, '#' comments. */
@@ -160,8 +162,9 @@ static int check_outdir(const char *dir, bool force)
 	if (!force) {
 		rc = cli_error("'%s' already holds %u patch%s ('%s'%s): they "
 			       "would mix with the new series (git am applies "
-			       "both); empty it, choose another -o, or --force "
-			       "to remove its *.patch first", dir, old->len,
+			       "both); empty it, choose another --output-dir, "
+			       "or --force to remove its *.patch first", dir,
+			       old->len,
 			       old->len == 1 ? "" : "es",
 			       (char *)old->pdata[0],
 			       old->len > 1 ? ", ..." : "");
@@ -224,17 +227,19 @@ int cmd_retire(int argc, char **argv)
 		  "only entries with at least N commits in the window "
 		  "(default 100)" },
 		{ CLI_OPT_STRING, "keep", 0, &keep_file, "FILE",
-		  "people to keep (addresses or names, one per line)" },
+		  "people to keep: addresses or names, one per line "
+		  "(default: none)" },
 		{ CLI_OPT_STRING_LIST, "archive", 0, &archives, "PATH",
 		  "list archives: who wrote to the list since the cutoff is not retired" },
 		{ CLI_OPT_STRING, "from", 0, &from_arg, "\"NAME <ADDR>\"",
 		  "author and Signed-off-by (default: the repository's "
 		  "user.name and user.email)" },
-		{ CLI_OPT_STRING, "output-directory", 'o', &outdir, "DIR",
+		{ CLI_OPT_STRING, "output-dir", 0, &outdir, "DIR",
 		  "write the patches here (default: .); it must hold no "
 		  "*.patch" },
 		{ CLI_OPT_FLAG, "force", 0, &force, NULL,
-		  "remove the *.patch files of -o DIR before writing" },
+		  "remove the *.patch files of --output-dir DIR before "
+		  "writing" },
 		{ CLI_OPT_FLAG, "no-credits", 0, &no_credits, NULL,
 		  "leave CREDITS alone (for a revision without one)" },
 		CLI_ENTRY_FILE_OPTION(&files),
@@ -264,6 +269,9 @@ int cmd_retire(int argc, char **argv)
 	int rc;
 
 	rc = cli_parse_options(&argc, &argv, opts, &help);
+	if (rc != CLI_CONTINUE)
+		goto done_early;
+	rc = cli_default_repo("retire", &ao.repo, true);
 	if (rc != CLI_CONTINUE)
 		goto done_early;
 	plus_fold = !ao.no_plus_fold;

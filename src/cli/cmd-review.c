@@ -14,6 +14,7 @@
 #include "link.h"
 #include "maintainers.h"
 #include "output.h"
+#include "when.h"
 #include "review.h"
 #include "series.h"
 #include "store.h"
@@ -30,7 +31,7 @@ static const struct cli_command_help help = {
 	"and K: patterns on their changed lines), the share answered by a\n"
 	"human other than the author, time to first response, to the first\n"
 	"reply of a listed M:/R: person and to the first Reviewed-by/Acked-by\n"
-	"(median and p90), patches ignored for --ignore-after days, the share\n"
+	"(median and p90), patches ignored for --ignore-after, the share\n"
 	"merged and the posting-to-commit time; per listed person their\n"
 	"replies, latency, tags and scores, with the git facts of `activity`;\n"
 	"the tag ledger, corporate aliases and de-facto maintainers.  List\n"
@@ -43,6 +44,8 @@ static const struct cli_command_help help = {
 	"figure is computed again over each interval (release: between the\n"
 	"tags of --repo matching --release-tags, default 'v*', without\n"
 	"-rc ones); an interval without patches is null.",
+	"  maintstat review --archive linux-rdma-2023.mbox.gz \\\n"
+	"      --since 2023-01-01 --until 2023-12-31 'INFINIBAND SUBSYSTEM'",
 };
 
 struct run {
@@ -51,7 +54,7 @@ struct run {
 	const char *by;              /* --by, or NULL */
 	const GPtrArray *labels;     /* release names per interval, or NULL */
 	int64_t since, until;
-	long ignore_days, target_hours;
+	int64_t ignore_after;         /* seconds */
 	struct ms_act_entry **act_for; /* per report entry, or NULL */
 	const GPtrArray *commits;
 	const char *list_url;
@@ -783,8 +786,10 @@ static void print_document(struct ms_out *o, const struct run *r)
 	ms_act_format(r->until, 0, true, false, d);
 	ms_out_kv_string(o, "until", d);
 	ms_out_end_object(o);
-	ms_out_kv_int(o, "ignore_after_days", r->ignore_days);
-	ms_out_kv_int(o, "target_hours", r->target_hours);
+	ms_out_kv_int(o, "ignore_after_days", r->ignore_after / 86400);
+	ms_out_kv_int(o, "target_hours", r->target / 3600);
+	ms_out_kv_int(o, "ignore_after_seconds", r->ignore_after);
+	ms_out_kv_int(o, "target_seconds", r->target);
 	ms_out_kv_int(o, "negative_intervals", (int64_t)rv->negative);
 	ms_out_key(o, "set_aside");
 	ms_out_begin_object(o);
@@ -959,7 +964,8 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	struct cli_tree_opts to = { 0 };
 	bool json = false;
 	struct cli_strings files = { 0 };
-	long ignore_days = 14, target_hours = 48;
+	const char *ignore_arg = "14d", *target_arg = "48h";
+	struct ms_duration ignore_d, target_d;
 	const char *list_url = NULL, *aliases_file = NULL;
 	const char *by = NULL, *release_tags = "v*";
 	struct cli_act_opts io = { 0 };   /* --mailmap, --no-name-join */
@@ -970,19 +976,22 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	const struct cli_option opts[] = {
 		CLI_REV_OPTIONS(&ro),
 		{ CLI_OPT_STRING, "aliases", 0, &aliases_file, "FILE",
-		  "gitdm-style aliases: 'alias canonical' addresses per line" },
+		  "gitdm-style aliases: 'alias canonical' addresses per line "
+		  "(default: none; .mailmap is always read)" },
 		{ CLI_OPT_FLAG, "no-plus-fold", 0, &no_plus_fold, NULL,
 		  "keep user+tag@domain apart from user@domain" },
 		CLI_IDENT_OPTIONS(&io),
 		{ CLI_OPT_STRING, "tree", 0, &to.tree, "DIR",
 		  "without --repo: the source tree whose MAINTAINERS (and "
-		  ".mailmap) to use" },
+		  ".mailmap) to use (default: the enclosing git "
+		  "repository's)" },
 		{ CLI_OPT_STRING_LIST, "maintainers", 0, &to.maintainers,
-		  "FILE", "read this MAINTAINERS file instead of the tree's" },
-		{ CLI_OPT_INT, "ignore-after", 0, &ignore_days, "DAYS",
-		  "a patch without reply this long is ignored (default 14)" },
-		{ CLI_OPT_INT, "target", 0, &target_hours, "HOURS",
-		  "the response target of the scores (default 48)" },
+		  "FILE", "read this MAINTAINERS file (default: the tree's)" },
+		{ CLI_OPT_STRING, "ignore-after", 0, &ignore_arg, "DURATION",
+		  "a patch without reply this long is ignored (48h, 2w; "
+		  "default 14d)" },
+		{ CLI_OPT_STRING, "target", 0, &target_arg, "DURATION",
+		  "the response target of the scores (default 48h)" },
 		{ CLI_OPT_STRING, "list-url", 0, &list_url, "URL",
 		  "the archive's base URL, for links to messages (default: "
 		  "the remote a public-inbox mirror was fetched from)" },
@@ -1034,12 +1043,23 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	rc = cli_parse_options(&argc, &argv, opts, &help);
 	if (rc != CLI_CONTINUE)
 		return rc;
+	/* without --tree, the enclosing repository if there is one */
+	if (!to.tree) {
+		rc = cli_default_repo("review", &ro.repo, false);
+		if (rc != CLI_CONTINUE)
+			return rc;
+	}
 	if (!ro.archives.nr)
 		return cli_usage_error("review", "--archive PATH is required");
-	if (ignore_days < 0 || target_hours <= 0)
-		return cli_usage_error("review", "--ignore-after must not be "
-				       "negative and --target must be "
-				       "positive");
+	rc = cli_parse_duration("review", "ignore-after", ignore_arg,
+				&ignore_d);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	rc = cli_parse_duration("review", "target", target_arg, &target_d);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (ms_duration_seconds(&target_d) <= 0)
+		return cli_usage_error("review", "--target must be positive");
 	if (by && ms_series_parse_unit(by, &unit) < 0)
 		return cli_usage_error("review", "--by: %s", ms_error_last());
 	if (by && unit == MS_SERIES_RELEASE && !ro.repo)
@@ -1110,8 +1130,8 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	}
 	rvo.since = since;
 	rvo.until = until;
-	rvo.ignore_after = (int64_t)ignore_days * 86400;
-	rvo.target = (int64_t)target_hours * 3600;
+	rvo.ignore_after = ms_duration_seconds(&ignore_d);
+	rvo.target = ms_duration_seconds(&target_d);
 	if (by) {
 		int64_t lo = since ? since : oldest_mail(ms_link_mail_index(lm));
 
@@ -1262,8 +1282,7 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	r.target = rvo.target;
 	r.since = since;
 	r.until = until;
-	r.ignore_days = ignore_days;
-	r.target_hours = target_hours;
+	r.ignore_after = rvo.ignore_after;
 	r.act_for = act_for;
 	if (sink) {
 		struct cli_review_view v = { 0 };

@@ -23,6 +23,8 @@ static const struct cli_command_help help = {
 	"before the paths, is a directory holding a MAINTAINERS file.  A PATH\n"
 	"that is not in the tree is skipped with a warning; when none is, the\n"
 	"exit status is 1.",
+	"  maintstat sections /usr/src/linux net/tls/tls_main.c\n"
+	"  git diff --name-only | maintstat sections -",
 };
 
 static void emit_entry_fields(struct ms_out *o, const struct maint_entry *e,

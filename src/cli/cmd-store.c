@@ -27,6 +27,8 @@ static const struct cli_command_help help = {
 	"--rev (default HEAD) as the commands see it: id, parents, author,\n"
 	"committer, trailers and touched paths.  'info' prints the store's\n"
 	"path, schema version, record counts and size.",
+	"  maintstat store info\n"
+	"  maintstat store log --json | head",
 };
 
 struct log_ctx {
@@ -189,8 +191,7 @@ int cmd_store(int argc, char **argv)
 	bool json = false, merges = false, no_paths = false;
 	long threads = 0;
 	const struct cli_option opts[] = {
-		{ CLI_OPT_STRING, "repo", 0, &repo, "GITDIR",
-		  "the git repository (bare is fine)" },
+		{ CLI_OPT_STRING, "repo", 0, &repo, "GITDIR", CLI_REPO_HELP },
 		{ CLI_OPT_STRING, "rev", 0, &rev, "REV",
 		  "log: where the walk starts (default HEAD)" },
 		{ CLI_OPT_FLAG, "merges", 0, &merges, NULL,
@@ -218,8 +219,11 @@ int cmd_store(int argc, char **argv)
 	if (strcmp(sub, "log") && strcmp(sub, "info"))
 		return cli_usage_error("store", "unknown subcommand '%s'",
 				       sub);
-	if (!repo && !(so.db && !strcmp(sub, "info")))
-		return cli_usage_error("store", "--repo is required");
+	if (!(so.db && !strcmp(sub, "info"))) {
+		rc = cli_default_repo("store", &repo, true);
+		if (rc != CLI_CONTINUE)
+			return rc;
+	}
 	if (!strcmp(sub, "info") && so.no_cache)
 		return cli_usage_error("store", "info reads the store: "
 				       "--no-cache makes no sense");

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "maintainers.h"
 #include "output.h"
+#include "when.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@ static const struct cli_command_help help = {
 	"maintstat urgent --repo GITDIR [options]",
 	"Entries with files but no listed maintainer (M:), or whose\n"
 	"maintainers all did nothing there (author, commit, *-by: trailer)\n"
-	"for at least --months, and at least --min-commits commits since\n"
+	"for at least --inactive-after, and at least --min-commits commits since\n"
 	"--since (default: one year before --until), busiest first.  Each\n"
 	"shows who committed its changes (the committer, or the last\n"
 	"Signed-off-by when the committer is a bot): a de-facto maintainer\n"
@@ -27,6 +28,8 @@ static const struct cli_command_help help = {
 	"--by month|quarter|year|release adds each selected entry's commits,\n"
 	"active listed people and top committer per interval (maintstat\n"
 	"activity --help).",
+	"  maintstat urgent --repo ~/linux --inactive-after 2y\n"
+	"  maintstat urgent --nomaint --json",
 };
 
 /*
@@ -248,13 +251,18 @@ int cmd_urgent(int argc, char **argv)
 	struct cli_act_opts ao = { 0 };
 	struct cli_strings archives = { 0 };
 	bool json = false, never = false, nomaint = false;
-	long months = 6, min_commits = -1;
+	long months = -1, min_commits = -1;
+	const char *inactive_arg = NULL;
+	struct ms_duration idle = { 6, 0 };
+	char *months_arg = NULL;
 	const char *by = NULL, *tags = NULL;
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ao),
+		{ CLI_OPT_STRING, "inactive-after", 0, &inactive_arg,
+		  "DURATION", "maintainers idle this long count as inactive "
+		  "(5y, 18m, 2w, 14d; default 6m)" },
 		{ CLI_OPT_INT, "months", 0, &months, "N",
-		  "maintainers idle this many months count as inactive "
-		  "(default 6)" },
+		  "the same as --inactive-after Nm (no default of its own)" },
 		{ CLI_OPT_INT, "min-commits", 0, &min_commits, "N",
 		  "only entries with this many commits since --since "
 		  "(default 50; 0 with --never or --nomaint)" },
@@ -282,22 +290,40 @@ int cmd_urgent(int argc, char **argv)
 	rc = cli_parse_options(&argc, &argv, opts, &help);
 	if (rc != CLI_CONTINUE)
 		return rc;
+	rc = cli_default_repo("urgent", &ao.repo, true);
+	if (rc != CLI_CONTINUE)
+		return rc;
 	if (argc)
 		return cli_usage_error("urgent", "unexpected argument '%s'",
 				       argv[0]);
 	if (never && nomaint)
 		return cli_usage_error("urgent", "--never and --nomaint "
 				       "exclude each other");
-	if (months < 0 || months > 12 * 1000)
-		return cli_usage_error("urgent", "--months takes a number of "
-				       "months, not %ld", months);
+	if (months != -1 && inactive_arg)
+		return cli_usage_error("urgent", "--months is another name "
+				       "of --inactive-after: give one");
+	if (months != -1) {
+		if (months < 0 || months > 12 * 1000)
+			return cli_usage_error("urgent", "--months takes a "
+					       "number of months, not %ld",
+					       months);
+		months_arg = g_strdup_printf("%ldm", months);
+		inactive_arg = months_arg;
+	}
+	if (inactive_arg) {
+		rc = cli_parse_duration("urgent", "inactive-after",
+					inactive_arg, &idle);
+		g_free(months_arg);
+		if (rc != CLI_CONTINUE)
+			return rc;
+	}
 	mode = never ? MODE_NEVER : nomaint ? MODE_NOMAINT : MODE_URGENT;
 	if (min_commits < 0)
 		min_commits = mode == MODE_URGENT ? 50 : 0;
 	rc = cli_act_load("urgent", &ao, 1, &a, &q.since, &q.until);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	q.active_since = ms_act_date_shift(q.until, 0, -(int)months, 0);
+	q.active_since = ms_duration_before(&idle, q.until);
 	if (ms_activity_query(a, &q, &res, &nr) < 0) {
 		rc = cli_error_last();
 		goto out;
@@ -342,7 +368,13 @@ int cmd_urgent(int argc, char **argv)
 		ms_out_end_object(o);
 		ms_out_kv_string(o, "selection", mode == MODE_NEVER ? "never" :
 				 mode == MODE_NOMAINT ? "nomaint" : "urgent");
-		ms_out_kv_int(o, "months", months);
+		/* whole months, as --months said; else null */
+		if (idle.seconds)
+			ms_out_kv_null(o, "months");
+		else
+			ms_out_kv_int(o, "months", idle.months);
+		ms_act_format(q.active_since, 0, true, false, d);
+		ms_out_kv_string(o, "active_since", d);
 		ms_out_kv_int(o, "min_commits", min_commits);
 		ms_out_key(o, "entries");
 		ms_out_begin_list(o);

@@ -4,6 +4,7 @@
 #include <git2.h>
 #include <glib.h>
 #include <stdarg.h>
+#include <string.h>
 
 static gpointer init_once(gpointer unused)
 {
@@ -72,4 +73,33 @@ int ms_git_user(const char *gitdir, char **name, char **email)
 	git_repository_free(repo);
 	git_error_clear();
 	return 0;
+}
+
+int ms_git_discover(const char *start, char **out)
+{
+	git_buf buf = { 0 };
+	git_repository *repo = NULL;
+	const char *dir;
+	int rc;
+
+	*out = NULL;
+	ms_git_init();
+	rc = git_repository_discover(&buf, start, 0, NULL);
+	if (rc < 0)
+		return ms_git_error(rc, "'%s' is not inside a git repository",
+				    start);
+	rc = git_repository_open(&repo, buf.ptr);
+	if (rc < 0) {
+		rc = ms_git_error(rc, "cannot open repository '%s'", buf.ptr);
+		goto out;
+	}
+	/* the work tree, as a user names it; a bare repository itself */
+	dir = git_repository_workdir(repo);
+	*out = g_strdup(dir ? dir : git_repository_path(repo));
+	if (strlen(*out) > 1 && (*out)[strlen(*out) - 1] == '/')
+		(*out)[strlen(*out) - 1] = '\0';
+out:
+	git_repository_free(repo);
+	git_buf_dispose(&buf);
+	return rc;
 }

@@ -25,4 +25,11 @@ int ms_git_error(int git_code, const char *fmt, ...)
  */
 int ms_git_user(const char *gitdir, char **name, char **email);
 
+/*
+ * The git repository enclosing directory `start`, as git finds it: its
+ * work tree, or the repository itself when bare; newly allocated
+ * (g_free).  Returns 0, or MS_ENOTFOUND outside any repository.
+ */
+int ms_git_discover(const char *start, char **out);
+
 #endif

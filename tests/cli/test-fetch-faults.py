@@ -199,7 +199,7 @@ try:
 
     # Queries: a POST with x=m (t=1 with --threads).
     out = os.path.join(OUT, "q.mbox")
-    r = run("fetch", *QUICK, "--query", "s:PATCH fault", "--threads",
+    r = run("fetch", *QUICK, "--query", "s:PATCH fault", "--whole-threads",
             f"{BASE}/ok.q/inbox/", "-o", out)
     eq(r.rc, 0, "query")
     eq(msgids(out), PLANTED, "  the matches")
@@ -257,8 +257,8 @@ try:
     for args, what in ((("fetch", "ftp://x/y/"), "a non-http URL"),
                        (("fetch", "--query", "x", BASE + "/ok/i/"),
                         "--query without -o"),
-                       (("fetch", "--threads", BASE + "/ok/i/"),
-                        "--threads without --query"),
+                       (("fetch", "--whole-threads", BASE + "/ok/i/"),
+                        "--whole-threads without --query"),
                        (("fetch", "--rate", "0", BASE + "/ok/i/"),
                         "--rate 0"),
                        (("fetch",), "no URL")):

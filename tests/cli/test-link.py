@@ -81,9 +81,14 @@ eq(sorted(l["commit"] for l in r.json()["links"]),
    sorted([ids["B"], ids["E"], ids["G"]]), "--since limits commits by commit date")
 
 # bad input
-r = run("link", "--archive", mbox)
-eq(r.rc, 2, "missing --repo is a usage error")
+r = run("link", "--archive", mbox, cwd=tmp)
+eq(r.rc, 2, "missing --repo outside a git repository is a usage error")
 ok("--repo" in r.err, "the message names --repo", r.err)
+r = run("link", "--archive", mbox, "--json", "--no-cache",
+        cwd=os.path.join(repo, "."))
+r2 = run("link", "--archive", mbox, "--json", "--no-cache", "--repo", repo)
+eq((r.rc, r.out), (0, r2.out),
+   "inside a git repository, --repo defaults to it")
 r = run("link", "--repo", repo)
 eq(r.rc, 2, "missing --archive is a usage error")
 r = run("link", "--repo", os.path.join(tmp, "nope"), "--archive", mbox)

@@ -57,7 +57,8 @@ base = git("rev-parse", "HEAD", cwd=work).strip()
 
 out = os.path.join(T, "out")
 renv = {"SOURCE_DATE_EPOCH": "1717243200"}
-r = run("retire", "--repo", work, "--min-commits", "10", "-o", out, "--json",
+r = run("retire", "--repo", work, "--min-commits", "10",
+        "--output-dir", out, "--json",
         "--no-cache", env=renv)
 eq(r.rc, 0, "retire exits 0")
 doc = r.json()
@@ -133,7 +134,7 @@ keep = os.path.join(T, "keep")
 open(keep, "w").write("# said they will come back\n"
                       "noname@example.org  # by address\nOlga Old\n")
 out2 = os.path.join(T, "out2")
-r = run("retire", "--repo", work, "--min-commits", "10", "-o", out2,
+r = run("retire", "--repo", work, "--min-commits", "10", "--output-dir", out2,
         "--keep", keep, "--json", "--no-cache", env=renv)
 eq(r.rc, 0, "--keep run exits 0")
 d2 = r.json()
@@ -160,7 +161,7 @@ def rob_retired(cutoff, *extra):
     o = os.path.join(T, "rv-out-%s-%d" % (cutoff, len(extra)))
     r = run("retire", "--repo", os.path.join(rv, "repo"), "--min-commits",
             "0", "--no-credits", "--no-cache", "--inactive-after", cutoff,
-            "--from", "A <a@example.org>", "-o", o, "--json", *extra)
+            "--from", "A <a@example.org>", "--output-dir", o, "--json", *extra)
     eq(r.rc, 0, "retire --inactive-after %s %s exits 0" % (cutoff, extra))
     return any("Rob Review" in p["subject"] for p in r.json()["patches"])
 
@@ -174,32 +175,34 @@ ok(rob_retired("2024-03-12", "--archive", mbox),
    "list messages only before the cutoff do not keep him")
 
 # --- bad input ---------------------------------------------------------------
-r = run("retire", "--repo", planted, "--min-commits", "10", "-o",
+r = run("retire", "--repo", planted, "--min-commits", "10", "--output-dir",
         os.path.join(T, "x"), "--no-cache", "--from", "A <a@example.org>")
 eq(r.rc, 1, "no CREDITS: exit 1")
 ok("has no CREDITS file; --no-credits" in r.err, "says so", r.err)
 ok(not os.path.exists(os.path.join(T, "x")), "and writes nothing")
-r = run("retire", "--repo", planted, "--min-commits", "10", "-o",
+r = run("retire", "--repo", planted, "--min-commits", "10", "--output-dir",
         os.path.join(T, "nc"), "--no-credits", "--json", "--no-cache",
         "--from", "A <a@example.org>")
 eq(r.rc, 0, "--no-credits writes the series")
 nc = open(os.path.join(T, "nc", r.json()["patches"][1]["file"])).read()
 ok("CREDITS" not in nc.split("\n---\n", 1)[1], "without CREDITS changes")
 ok("remove Ivan Inactive" in nc, "subject says remove, not move", nc[:400])
-# -o DIR holding earlier patches: refused (git am would apply both), or
+# --output-dir DIR holding earlier patches: refused (git am would apply both), or
 # emptied of *.patch first with --force
 stale = os.path.join(out, "0099-stale-from-an-earlier-run.patch")
 with open(stale, "w") as f:
     f.write("stale\n")
 before = sorted(os.listdir(out))
-r = run("retire", "--repo", work, "--min-commits", "10", "-o", out,
+r = run("retire", "--repo", work, "--min-commits", "10",
+        "--output-dir", out,
         "--no-cache", env=renv)
 ok(r.rc == 1 and "already holds" in r.err and "--force" in r.err,
-   "retire -o DIR holding patches: refused", r.err)
+   "retire --output-dir DIR holding patches: refused", r.err)
 eq(sorted(os.listdir(out)), before, "  and the directory is untouched")
 with open(os.path.join(out, "notes.txt"), "w") as f:
     f.write("mine\n")
-r = run("retire", "--repo", work, "--min-commits", "10", "-o", out,
+r = run("retire", "--repo", work, "--min-commits", "10",
+        "--output-dir", out,
         "--no-cache", "--force", "--json", env=renv)
 eq(r.rc, 0, "retire --force: exit 0")
 if r.rc == 0:

@@ -234,14 +234,19 @@ ok("INACTIVE MAINTAINER Fay" not in t and "INACTIVE REVIEWER Rob" not in t,
 
 # options
 r = run("review", "--repo", repo, "--archive", mbox, "--json", "--target",
-        "24", "FOO DRIVER")
+        "24h", "FOO DRIVER")
 eq(r.rc, 0, "--target and an entry exit 0")
 d = r.json()
 eq([e["name"] for e in d["entries"]], ["FOO DRIVER"], "only the named entry")
 fay = [p for p in d["entries"][0]["people"] if p["role"] == "M"][0]
 eq(fay["responsiveness"], 0.2, "Fay within 24h: A only")
+r2 = run("review", "--repo", repo, "--archive", mbox, "--json", "--target",
+         "1 day", "FOO DRIVER")
+eq(r2.json()["entries"], d["entries"], "--target '1 day' is --target 24h")
+eq((d["target_seconds"], d["target_hours"]), (86400, 24),
+   "the target in the document, in seconds and hours")
 r = run("review", "--repo", repo, "--archive", mbox, "--json",
-        "--ignore-after", "40")
+        "--ignore-after", "40d")
 eq(r.json()["entries"][2]["ignored"], 0,
    "nothing is ignored before 40 days have passed")
 r = run("review", "--tree", repo, "--archive", mbox, "--json")
@@ -262,8 +267,15 @@ r = run("review", "--repo", repo)
 eq(r.rc, 2, "missing --archive is a usage error")
 r = run("review", "--repo", repo, "--archive", mbox, "--ignore-after", "-1")
 eq(r.rc, 2, "a negative --ignore-after is a usage error")
-r = run("review", "--repo", repo, "--archive", mbox, "--target", "0")
+r = run("review", "--repo", repo, "--archive", mbox, "--target", "0h")
 eq(r.rc, 2, "a zero --target is a usage error")
+r = run("review", "--repo", repo, "--archive", mbox, "--target", "48")
+eq(r.rc, 2, "a duration without a unit is a usage error")
+ok("not a duration" in r.err, "...explained", r.err)
+r = run("review", "--repo", repo, "--archive", mbox, "--ignore-after",
+        "99999y")
+eq(r.rc, 2, "an --ignore-after out of range is a usage error")
+ok("out of range" in r.err, "...named so", r.err)
 r = run("review", "--repo", repo, "--archive", mbox, "NO SUCH ENTRY")
 eq(r.rc, 2, "an unknown entry is a usage error")
 ok("NO SUCH ENTRY" in r.err, "the message names the entry", r.err)
