@@ -66,6 +66,63 @@ int cli_act_set_range(const char *cmd, struct ms_activity *a,
 	return CLI_CONTINUE;
 }
 
+/*
+ * A window that ends after the last commit ends there instead (with a
+ * warning), so that nobody is judged idle up to a date in the future.
+ */
+static void clamp_until(const struct ms_activity *a, int64_t *until)
+{
+	int64_t new = ms_activity_newest(a);
+	char u[32], n[32];
+
+	if (!ms_activity_nr_commits(a) || *until <= new + 86400)
+		return;
+	ms_act_format(*until, 0, false, true, u);
+	ms_act_format(new, 0, false, true, n);
+	cli_warning("the window ends %s, after the last commit (%s): it "
+		    "ends there instead", u, n);
+	*until = new;
+}
+
+/* A window that misses the history is an error naming its real range. */
+static int check_window(const char *cmd, const struct ms_activity *a,
+			int64_t since, int64_t until)
+{
+	int64_t old = ms_activity_oldest(a), new = ms_activity_newest(a);
+	char s[32], u[32], o[32], n[32];
+
+	if (!ms_activity_nr_commits(a) || (since <= new && until >= old))
+		return CLI_CONTINUE;
+	ms_act_format(since, 0, false, true, s);
+	ms_act_format(until, 0, false, true, u);
+	ms_act_format(old, 0, false, true, o);
+	ms_act_format(new, 0, false, true, n);
+	return cli_usage_error(cmd, "the window %s to %s lies outside the "
+			       "history, which runs from %s to %s", s, u, o,
+			       n);
+}
+
+void cli_act_print_context(FILE *fp, const struct cli_act_opts *o,
+			   int64_t since, int64_t until, int64_t active_since)
+{
+	char id[41] = "", s[32], u[32], a[32];
+
+	if (ms_history_resolve(o->repo, o->rev, id, NULL) < 0)
+		snprintf(id, sizeof(id), "?");
+	ms_act_format(since, 0, false, true, s);
+	ms_act_format(until, 0, false, true, u);
+	ms_act_format(active_since, 0, false, true, a);
+	fprintf(fp, "Repository %s at %s (%.12s)\n", o->repo,
+		o->rev ? o->rev : "HEAD", id);
+	fprintf(fp, "Window: commits dated %s to %s (UTC)%s\n", s, u,
+		o->merges ? ", merges included" : "");
+	fprintf(fp, "Inactive: listed people with nothing since %s\n", a);
+	fprintf(fp, "Identities: %s's .mailmap%s%s%s\n\n",
+		o->rev ? o->rev : "HEAD", o->aliases ? ", aliases " : "",
+		o->aliases ? o->aliases : "",
+		o->no_plus_fold ? "" : ", plus-address folding");
+}
+
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		 int default_years, struct ms_activity **out,
 		 int64_t *since, int64_t *until)
@@ -147,8 +204,15 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 	}
 
 	*until = o->until ? u : ms_activity_newest(*out);
+	clamp_until(*out, until);
 	*since = o->since ? s : ms_act_date_shift(*until, -default_years, 0,
 						  0);
+	rc = check_window(cmd, *out, *since, *until);
+	if (rc != CLI_CONTINUE) {
+		ms_activity_free(*out);
+		*out = NULL;
+		return rc;
+	}
 	if (*since > *until) {
 		ms_activity_free(*out);
 		*out = NULL;
@@ -248,8 +312,10 @@ static void text_last(FILE *fp, const char *what,
 
 	if (!l->set)
 		return;
+	/* the date with its own UTC offset, as git log prints it */
 	ms_act_format(l->time, l->offset, false, false, date);
-	fprintf(fp, "    %s %.12s %s %zu\n", what, l->id, date, l->count);
+	fprintf(fp, "    %s %.12s %s (%zu in window)\n", what, l->id, date,
+		l->count);
 }
 
 void cli_act_print_entry(FILE *fp, const struct ms_act_entry *e,
@@ -258,7 +324,8 @@ void cli_act_print_entry(FILE *fp, const struct ms_act_entry *e,
 	char date[32];
 
 	fprintf(fp, "Subsystem %s\n", e->entry->name);
-	fprintf(fp, "  Changes %zu / %zu (%zu%%)\n", e->reviewed, e->commits,
+	fprintf(fp, "  Changes: reviewed %zu of %zu commits (%zu%%)\n",
+		e->reviewed, e->commits,
 		e->commits ? e->reviewed * 100 / e->commits : 0);
 	if (e->has_last_activity) {
 		ms_act_format(e->last_activity, e->last_activity_offset,
@@ -283,13 +350,17 @@ void cli_act_print_entry(FILE *fp, const struct ms_act_entry *e,
 		text_last(fp, "Tags", &p->tags);
 	}
 	if (e->nr_top_reviewers) {
-		fprintf(fp, "  Top reviewers:\n");
-		for (size_t i = 0; i < e->nr_top_reviewers; i++)
-			fprintf(fp, "    [%zu]: %s\n",
-				e->top_reviewers[i].count,
-				*e->top_reviewers[i].email ?
-				e->top_reviewers[i].email :
-				e->top_reviewers[i].name);
+		fprintf(fp, "  Top reviewers (tags in window):\n");
+		for (size_t i = 0; i < e->nr_top_reviewers; i++) {
+			const struct ms_act_count *c = &e->top_reviewers[i];
+
+			fprintf(fp, "    [%zu]: ", c->count);
+			if (*c->name && *c->email)
+				fprintf(fp, "%s <%s>\n", c->name, c->email);
+			else
+				fprintf(fp, "%s\n", *c->email ? c->email :
+					c->name);
+		}
 	}
 	for (size_t i = 0; i < e->nr_people; i++) {
 		const struct ms_act_person *p = &e->people[i];

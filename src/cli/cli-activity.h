@@ -84,6 +84,13 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		 int default_years, struct ms_activity **out,
 		 int64_t *since, int64_t *until);
 
+/*
+ * The context a text report starts with: repository and revision, the
+ * window, the inactivity cutoff and where identities come from.
+ */
+void cli_act_print_context(FILE *fp, const struct cli_act_opts *o,
+			   int64_t since, int64_t until, int64_t active_since);
+
 struct ms_act_entry;
 struct ms_act_count;
 struct ms_out;

@@ -8,6 +8,9 @@
 #include <errno.h>
 #include <glib.h>
 #include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -102,10 +105,27 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/*
+ * `maintstat ... | head` is normal use: when the reader of standard output
+ * goes away, end at once, quietly and with status 0, as git does.  Other
+ * broken pipes (a socket) are left to the code that wrote to them: only a
+ * standard output whose reader is gone shows POLLERR.
+ */
+static void on_sigpipe(int sig)
+{
+	struct pollfd p = { STDOUT_FILENO, 0, 0 };
+
+	(void)sig;
+	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
+		_exit(EXIT_OK);
+}
+
 /* A report cut short by a full disk must not exit 0 (git run_builtin). */
 static int finish_stdout(int rc)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno == EPIPE)
+			return rc;
 		fprintf(stderr, "maintstat: cannot write to standard output: "
 			"%s\n", strerror(errno ? errno : EIO));
 		return rc ? rc : EXIT_RUNTIME;
@@ -115,7 +135,12 @@ static int finish_stdout(int rc)
 
 int main(int argc, char **argv)
 {
+	struct sigaction sa = { 0 };
+
 	setlocale(LC_CTYPE, "");
+	sa.sa_handler = on_sigpipe;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
 	cli_sanitize_stdout();
 	if (argc < 2) {
 		usage(stderr);

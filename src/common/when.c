@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_YEARS 1000
+/* the most of any unit: 100000y is before year 1, which saturates */
+#define MAX_COUNT 100000
 
 static const struct unit {
 	const char *name;   /* the one-letter form first */
@@ -59,10 +60,7 @@ int ms_duration_parse(const char *s, struct ms_duration *out)
 	for (size_t i = 0; i < G_N_ELEMENTS(units); i++) {
 		if (strcmp(word, units[i].name))
 			continue;
-		if (units[i].months ?
-		    n > (unsigned long long)MAX_YEARS * 12 / units[i].months :
-		    n > (unsigned long long)MAX_YEARS * 366 * 86400 /
-			    (unsigned long long)units[i].seconds)
+		if (n > MAX_COUNT)
 			goto range;
 		out->months = (int)n * units[i].months;
 		out->seconds = (int64_t)n * units[i].seconds;
@@ -73,8 +71,8 @@ bad:
 			  "a unit: 5y, 18m, 2w, 14d, 48h, '2 weeks ago')", s);
 	goto done;
 range:
-	rc = ms_error_set(MS_EPARSE, "'%s' is out of range (at most %d "
-			  "years)", s, MAX_YEARS);
+	rc = ms_error_set(MS_EPARSE, "'%s' is out of range (a duration "
+			  "takes 0 to %d of its unit)", s, MAX_COUNT);
 done:
 	g_free(word);
 	return rc;

@@ -8,7 +8,7 @@
  * spelt out ("1 year", "6 months", "2 weeks", "14 days", "48 hours"),
  * optionally followed by "ago".  Years and months move the calendar date
  * (UTC); the others are fixed lengths.  Values are range-checked: a
- * duration is at most 1,000 years, a date lies in years 1..9999.
+ * duration takes 0 to 100,000 of its unit, a date lies in years 1..9999.
  */
 #ifndef MS_WHEN_H
 #define MS_WHEN_H

@@ -109,6 +109,7 @@ int ms_tree_from_git(const char *gitdir, const char *rev,
 				    rev, gitdir);
 	}
 	t = ms_tree_alloc(gitdir);
+	t->rev = g_strdup(rev);
 	rc = git_tree_walk(b->tree, GIT_TREEWALK_PRE, walk_cb, t);
 	if (rc < 0) {
 		ms_git_error(rc, "cannot list the tree of '%s' in '%s'", rev,

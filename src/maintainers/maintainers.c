@@ -220,7 +220,8 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 			f.file = file;
 			f.line = lineno;
 			f.tv = tv;
-			if (!strchr("MRLSWQBCPTFXNK", f.key))
+			/* V: is Xen's (its get_maintainer.pl documents it) */
+			if (!strchr("MRLSWQBCPTFXNKV", f.key))
 				ms_diags_add(diags, file, lineno,
 					     "unknown field '%c:' in entry '%s'",
 					     f.key, cur->name);
@@ -275,7 +276,7 @@ static int parse_from_tree(struct maint_file *mf, const struct ms_tree *t,
 
 	if (rc < 0)
 		return rc;
-	display = g_build_filename(ms_tree_root(t), path, NULL);
+	display = ms_tree_display_path(t, path);
 	rc = maint_file_parse(mf, display, buf, len, diags);
 	g_free(display);
 	g_free(buf);

@@ -14,6 +14,7 @@ struct ms_tree {
 	GStringChunk *chunk;
 	GHashTable *dirs;       /* directory paths (no trailing slash) */
 	char *root;             /* directory, or git dir */
+	char *rev;              /* a git tree's revision as given, or NULL */
 	/*
 	 * A directory is listed only when a caller needs the list; until
 	 * then ms_tree_is_dir() asks the file system.  get_maintainer.pl's

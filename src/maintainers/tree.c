@@ -58,7 +58,15 @@ void ms_tree_free(struct ms_tree *t)
 	g_hash_table_destroy(t->dirs);
 	g_string_chunk_free(t->chunk);
 	g_free(t->root);
+	g_free(t->rev);
 	g_free(t);
+}
+
+char *ms_tree_display_path(const struct ms_tree *t, const char *path)
+{
+	if (t->rev)
+		return g_strdup_printf("%s:%s", t->rev, path);
+	return g_build_filename(t->root, path, NULL);
 }
 
 const char *ms_tree_root(const struct ms_tree *t)

@@ -31,6 +31,13 @@ void ms_tree_free(struct ms_tree *t);
 /* The directory or git dir the tree was read from; borrowed. */
 const char *ms_tree_root(const struct ms_tree *t);
 
+/*
+ * How messages name `path` of the tree: "REV:path" for a git revision (as
+ * git show does), else the path below the tree's directory.  Newly
+ * allocated (g_free).
+ */
+char *ms_tree_display_path(const struct ms_tree *t, const char *path);
+
 size_t ms_tree_nr_files(const struct ms_tree *t);
 /* The i-th path in sorted order; borrowed. */
 const char *ms_tree_path(const struct ms_tree *t, size_t i);

@@ -380,6 +380,13 @@ bool act_model_decode(struct ms_activity *a, const void *data, size_t len)
 	    !decode_maint(a, &r, &n) || !decode_paths(a, &r))
 		return false;
 	a->newest = (int64_t)n.newest;
+	/* not saved: the oldest commit date follows from the commits */
+	for (guint i = 0; i < a->commits->len; i++) {
+		int64_t t = g_array_index(a->commits, struct crec, i).ctime;
+
+		if (!i || t < a->oldest)
+			a->oldest = t;
+	}
 	return r.p == r.end && check_ids(a);
 }
 

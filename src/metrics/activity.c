@@ -1005,6 +1005,11 @@ size_t ms_activity_nr_in_window(const struct ms_activity *a, int64_t since,
 	return n;
 }
 
+int64_t ms_activity_oldest(const struct ms_activity *a)
+{
+	return a->oldest;
+}
+
 size_t ms_activity_nr_commits(const struct ms_activity *a)
 {
 	return a->commits->len;

@@ -75,6 +75,8 @@ int64_t ms_activity_newest(const struct ms_activity *a);
 /* How many commits are dated from `since` to `until` (inclusive). */
 size_t ms_activity_nr_in_window(const struct ms_activity *a, int64_t since,
 				 int64_t until);
+/* The oldest commit date of the history. */
+int64_t ms_activity_oldest(const struct ms_activity *a);
 /* How many commits the model holds. */
 size_t ms_activity_nr_commits(const struct ms_activity *a);
 /* The MAINTAINERS entries, borrowed. */
