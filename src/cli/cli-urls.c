@@ -24,6 +24,22 @@ int cli_urls_check_args(const char *cmd, struct cli_urls *u)
 	if (ms_urlcheck_parse_age(age, &u->stale_seconds) < 0)
 		return cli_usage_error(cmd, "--stale-after: %s",
 				       ms_error_last());
+	if ((u->rate || u->retries != -1 || u->timeout != -1) && !u->check)
+		return cli_usage_error(cmd, "--rate, --retries and --timeout "
+				       "go with --check-urls");
+	if (u->rate) {
+		char *end;
+		double r = g_ascii_strtod(u->rate, &end);
+
+		if (end == u->rate || *end || !(r > 0))
+			return cli_usage_error(cmd, "--rate takes a positive "
+					       "number, not '%s'", u->rate);
+	}
+	if (u->retries != -1 && (u->retries < 0 || u->retries > 100))
+		return cli_usage_error(cmd, "--retries takes 0 to 100");
+	if (u->timeout != -1 && (u->timeout < 1 || u->timeout > 86400))
+		return cli_usage_error(cmd, "--timeout takes 1 to 86400 "
+				       "seconds");
 	return CLI_CONTINUE;
 }
 
@@ -192,6 +208,15 @@ int cli_urls_report(struct ms_out *o, const struct cli_urls *u,
 			g_array_append_val(links, l);
 		}
 	}
+	if (u->rate)
+		opts.rate = g_ascii_strtod(u->rate, NULL);
+	if (u->retries != -1)
+		opts.retries = (int)u->retries;
+	if (u->timeout != -1) {
+		opts.stall_timeout = u->timeout;
+		if (opts.connect_timeout > u->timeout)
+			opts.connect_timeout = u->timeout;
+	}
 	opts.progress = on_progress;
 	opts.progress_data = &started;
 	if (ms_urlcheck_run(c, &opts, 8, (int64_t)time(NULL),
@@ -205,6 +230,21 @@ int cli_urls_report(struct ms_out *o, const struct cli_urls *u,
 		emit_json(o, u, c, links);
 	else
 		print_text(ms_out_fp(o), u, c, links);
+	{
+		size_t dead = 0;
+
+		for (guint i = 0; i < links->len; i++) {
+			const struct link *l = &g_array_index(links,
+							      struct link, i);
+
+			if (ms_urlcheck_result(c, l->idx)->verdict ==
+			    MS_URL_DEAD)
+				dead++;
+		}
+		if (dead)
+			rc = cli_error("%zu dead link%s in MAINTAINERS", dead,
+				       dead == 1 ? "" : "s");
+	}
 out:
 	for (guint i = 0; i < links->len; i++)
 		g_free(g_array_index(links, struct link, i).url);

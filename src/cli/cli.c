@@ -349,6 +349,25 @@ int cli_default_repo(const char *cmd, const char **repo, bool required)
 	return CLI_CONTINUE;
 }
 
+size_t cli_limit(long limit, bool json, size_t nr)
+{
+	if (limit < 0)
+		limit = json ? 0 : 20;
+	if (limit == 0 || (size_t)limit > nr)
+		return nr;
+	return (size_t)limit;
+}
+
+void cli_print_more(FILE *fp, const char *indent, size_t shown, size_t nr)
+{
+	char n[32];
+
+	if (shown >= nr)
+		return;
+	cli_format_count(nr - shown, n);
+	fprintf(fp, "%s... and %s more not shown (--limit)\n", indent, n);
+}
+
 int cli_parse_duration(const char *cmd, const char *opt, const char *s,
 		       struct ms_duration *out)
 {

@@ -139,6 +139,19 @@ void cli_progress_count(size_t n, void *data);
 void cli_progress_update2(uint64_t done, const char *what2, uint64_t done2);
 
 
+/*
+ * --limit N: how many items of each long list a report shows.  Text shows
+ * 20 by default, JSON everything; 0 means everything.  Declare it with
+ * CLI_OPT_LIMIT(&limit) (long limit = -1, i.e. unset).
+ */
+#define CLI_OPT_LIMIT(v) \
+	{ CLI_OPT_INT, "limit", 0, (v), "N", \
+	  "show at most N items of each long list, 0 all (default: 20 " \
+	  "in text, all in JSON)" }
+size_t cli_limit(long limit, bool json, size_t nr);
+/* "  ... and N more not shown (--limit)" when shown < nr. */
+void cli_print_more(FILE *fp, const char *indent, size_t shown, size_t nr);
+
 struct ms_duration;
 
 /*

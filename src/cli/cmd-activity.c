@@ -197,6 +197,9 @@ int cmd_activity(int argc, char **argv)
 		ms_out_key(o, "entries");
 		ms_out_begin_list(o);
 	}
+	else
+		cli_act_print_context(stdout, &ao, q.since, q.until,
+				      q.active_since);
 	{
 		bool first = true;
 

@@ -106,9 +106,14 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 	ms_out_key(o, "counts");
 	ms_out_begin_object(o);
 	ms_out_kv_int(o, "commits", commits->len);
-	for (int m = 0; m < MS_LINK__COUNT; m++)
-		ms_out_kv_int(o, ms_link_method_name(m),
-			      (int64_t)r->counts[m]);
+	for (int m = 0; m < MS_LINK__COUNT; m++) {
+		/* keys are snake_case: "link-trailer" counts as link_trailer */
+		char *key = g_strdelimit(g_strdup(ms_link_method_name(m)),
+					 "-", '_');
+
+		ms_out_kv_int(o, key, (int64_t)r->counts[m]);
+		g_free(key);
+	}
 	ms_out_kv_int(o, "unlinked", r->unlinked->len);
 	ms_out_end_object(o);
 }

@@ -61,14 +61,13 @@ struct run {
 	int64_t target;
 	struct ms_act_entry *act;    /* per report entry, or NULL */
 	struct ms_activity *a;
+	long limit;                  /* --limit */
 };
 
+/* A latency for people: 45min, 1.4h, 3.2d (when.h); "-" for none. */
 static void hours(char buf[32], int64_t secs)
 {
-	if (secs < 0)
-		snprintf(buf, 32, "-");
-	else
-		snprintf(buf, 32, "%.1fh", (double)secs / 3600.0);
+	ms_duration_format(secs, buf, 32);
 }
 
 /* "a of b" as a whole percentage, or "-" over nothing. */
@@ -156,7 +155,8 @@ static void print_text(FILE *fp, const struct run *r,
 
 	fprintf(fp, "Subsystem %s\n", e->entry->name);
 	if (ae) {
-		fprintf(fp, "  Changes %zu / %zu (%zu%%)\n", ae->reviewed,
+		fprintf(fp, "  Changes: reviewed %zu of %zu commits (%zu%%)\n",
+			ae->reviewed,
 			ae->commits, ae->commits ?
 			ae->reviewed * 100 / ae->commits : 0);
 		if (ae->has_last_activity) {
@@ -271,8 +271,11 @@ static void print_text(FILE *fp, const struct run *r,
 		fprintf(fp, "\n");
 	}
 	if (e->ignored) {
+		size_t shown = 0, max = cli_limit(r->limit, false,
+						  e->ignored);
+
 		fprintf(fp, "  Ignored:\n");
-		for (guint i = 0; i < e->patches->len; i++) {
+		for (guint i = 0; i < e->patches->len && shown < max; i++) {
 			const struct ms_rv_patch *pt = &g_array_index(
 				e->patches, struct ms_rv_patch, i);
 			const struct ms_mail_rec *rec;
@@ -280,6 +283,7 @@ static void print_text(FILE *fp, const struct run *r,
 
 			if (!pt->ignored)
 				continue;
+			shown++;
 			rec = ms_mail_index_get(r->idx, g_array_index(
 				pt->postings, uint32_t, pt->postings->len - 1));
 			ms_act_format(rec->date, 0, false, true, a);
@@ -289,6 +293,7 @@ static void print_text(FILE *fp, const struct run *r,
 				url ? " " : "", url ? url : "");
 			g_free(url);
 		}
+		cli_print_more(fp, "    ", shown, e->ignored);
 	}
 	if (e->tags_dropped->len) {
 		fprintf(fp, "  Tags given on the list, missing from the "
@@ -965,6 +970,7 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	bool json = false;
 	struct cli_strings files = { 0 };
 	const char *ignore_arg = "14d", *target_arg = "48h";
+	long limit = -1;
 	struct ms_duration ignore_d, target_d;
 	const char *list_url = NULL, *aliases_file = NULL;
 	const char *by = NULL, *release_tags = "v*";
@@ -1009,6 +1015,7 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		  "REGEX", "patches whose subject matches belong to another "
 		  "project too" },
 		CLI_ENTRY_FILE_OPTION(&files),
+		CLI_OPT_LIMIT(&limit),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -1284,6 +1291,7 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	r.until = until;
 	r.ignore_after = rvo.ignore_after;
 	r.act_for = act_for;
+	r.limit = limit;
 	if (sink) {
 		struct cli_review_view v = { 0 };
 

@@ -384,6 +384,8 @@ int cmd_urgent(int argc, char **argv)
 				res));
 		ms_out_end_list(o);
 	} else {
+		cli_act_print_context(stdout, &ao, q.since, q.until,
+				      q.active_since);
 		for (guint i = 0; i < pick->len; i++) {
 			if (i)
 				fputc('\n', stdout);

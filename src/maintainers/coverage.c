@@ -368,3 +368,30 @@ void coverage_free(struct coverage *c)
 	g_free(c->entry_files);
 	g_free(c);
 }
+
+bool coverage_overlap_nested(const struct coverage_overlap *v)
+{
+	size_t own = 0;
+
+	for (size_t i = 0; i < v->entry->nr_fields; i++) {
+		const struct maint_field *f = &v->entry->fields[i];
+		bool inside = false;
+
+		if (f->key == 'N')
+			return false;
+		if (f->key != 'F')
+			continue;
+		own++;
+		for (size_t k = 0; k < v->other->nr_fields && !inside; k++) {
+			const struct maint_field *g = &v->other->fields[k];
+			size_t n = strlen(g->value);
+
+			inside = g->key == 'F' && n && g->value[n - 1] == '/' &&
+				 strlen(f->value) > n &&
+				 !strncmp(f->value, g->value, n);
+		}
+		if (!inside)
+			return false;
+	}
+	return own > 0;
+}

@@ -7,6 +7,7 @@
 #ifndef MS_COVERAGE_H
 #define MS_COVERAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct maint_file;
@@ -27,6 +28,13 @@ struct coverage_overlap {
 	size_t shared_files;  /* of those, matched by `other` too */
 	double share;         /* shared_files / entry_files */
 };
+
+/*
+ * Whether overlap `v` is plain nesting: every F: pattern of the entry lies
+ * below a directory F: pattern of the other (strictly deeper), and the
+ * entry has no N: pattern, so it is a part of a broader area by design.
+ */
+bool coverage_overlap_nested(const struct coverage_overlap *v);
 
 struct coverage {
 	size_t files_total;

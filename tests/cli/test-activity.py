@@ -55,7 +55,8 @@ eq(sorted(b), sorted(list(truth["entries"]) + ["THE REST"]),
 for name, t in truth["entries"].items():
     pct = t["reviewed"] * 100 // t["commits"]
     eq(b.get(name, [""])[0],
-       "  Changes %d / %d (%d%%)" % (t["reviewed"], t["commits"], pct),
+       "  Changes: reviewed %d of %d commits (%d%%)"
+       % (t["reviewed"], t["commits"], pct),
        "%s: window commits and reviewed ones" % name)
 
 alpha = b["ALPHA DRIVER"]
@@ -68,13 +69,13 @@ ok(not any("INACTIVE" in l and "Rita" in l for l in alpha),
 eq(person_lines(alpha, "Rita Reviewer"), ["Tags"],
    "Rita has Tags only (never authors nor commits)")
 ivan = [l for l in alpha if l.startswith("    Author")]
-ok(any(l.endswith(" 0") and "2017-01-24" in l for l in ivan),
+ok(any(l.endswith(" (0 in window)") and "2017-01-24" in l for l in ivan),
    "Ivan's last authored commit, before the window (count 0)", ivan)
 revs = [l.strip() for l in alpha if l.startswith("    [")]
 want = sorted(truth["alpha_reviewers"].items(), key=lambda kv: -kv[1])
-want = ["[%d]: %s" % (n, {"rex": "rex@example.net",
-                          "tess": "tess@example.net",
-                          "uma": "uma@example.net"}[k])
+want = ["[%d]: %s" % (n, {"rex": "Rex External <rex@example.net>",
+                          "tess": "Tess Tester <tess@example.net>",
+                          "uma": "Uma Upstream <uma@example.net>"}[k])
         for k, n in want if k != "rita"]
 eq(revs, want, "top reviewers of ALPHA (X: excluded, listed Rita left out)")
 
@@ -93,9 +94,10 @@ eq([l for l in r.out.splitlines() if "home.example.net" in l],
     "mark@home.example.net):"],
    "Mark's second address shows only as joined to him (mailmap)")
 eq([l.strip() for l in beta if l.startswith("    [")],
-   ["[2]: rex@example.net"],
+   ["[2]: Rex External <rex@example.net>"],
    "Mark's own reviews do not make him a top reviewer of his entry")
-ok(any(l.startswith("    Author ") and l.endswith(" 20") for l in beta),
+ok(any(l.startswith("    Author ") and l.endswith(" (20 in window)")
+       for l in beta),
    "Mark's 20 commits under two addresses count once", beta)
 ok(not any("INACTIVE" in l for l in beta), "Pete (plus-address) is active")
 
@@ -140,7 +142,8 @@ r = run("activity", "--repo", repo, "--since", "2023-01-01",
 n = len(git("log", "--no-merges", "--since=2023-01-01T00:00:00Z",
             "--until=2023-12-31T23:59:59Z", "--format=%H", "--",
             "drivers/alpha", ":!drivers/alpha/legacy").split())
-ok(re.search(r"Changes \d+ / %d " % n, r.out) is not None,
+ok(re.search(r"Changes: reviewed \d+ of %d commits" % n, r.out)
+   is not None,
    "--since/--until: %d commits, as git log counts" % n, r.out)
 # --until a revision: the history ends there
 rev = git("rev-list", "-1", "--before=2020-06-01", "main").strip()

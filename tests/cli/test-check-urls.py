@@ -55,9 +55,11 @@ F:	drivers/foo/
         with open(os.path.join(tree, "drivers", d, d + ".c"), "w") as f:
             f.write("/* */\n")
 
-    r = run("coverage", "--tree", tree, "--check-urls", "--json")
-    eq(r.rc, 0, "coverage --check-urls --json exits 0")
-    doc = r.json() if r.rc == 0 else {}
+    r = run("coverage", "--tree", tree, "--check-urls", "--json",
+            "--retries", "2", "--timeout", "10", "--rate", "20")
+    eq(r.rc, 1, "coverage --check-urls --json exits 1: links are dead")
+    ok("2 dead links in MAINTAINERS" in r.err, "...said on stderr", r.err)
+    doc = r.json() if r.out else {}
     ok("files_total" in doc, "the coverage report is still there")
     urls = doc.get("urls", [])
     got = {(u["entry"], u["key"], u["url"]): u for u in urls}
@@ -100,7 +102,7 @@ F:	drivers/foo/
 
     # Text: per entry, the problems only.
     r = run("coverage", "--tree", tree, "--check-urls")
-    eq(r.rc, 0, "text report exits 0")
+    eq(r.rc, 1, "text report exits 1 (dead links)")
     text = r.out[r.out.find("Web links"):]
     ok(text.startswith("Web links (W:, B:, Q:, T:): 9; 4 ok, 1 stale "
                        "(unchanged for over 5.0 years), 2 dead, 0 failing,"
@@ -114,7 +116,12 @@ F:	drivers/foo/
 
     # Usage errors.
     for args, what in ((("--check-urls", "--stale-after", "5x"), "bad age"),
-                       (("--stale-after", "5y"), "--stale-after alone")):
+                       (("--stale-after", "5y"), "--stale-after alone"),
+                       (("--rate", "2"), "--rate without --check-urls"),
+                       (("--check-urls", "--rate", "0"), "--rate 0"),
+                       (("--check-urls", "--retries", "101"),
+                        "--retries 101"),
+                       (("--check-urls", "--timeout", "0"), "--timeout 0")):
         r = run("coverage", "--tree", tree, *args)
         eq(r.rc, 2, f"usage error: {what}")
     # Without --check-urls, no link is requested and no urls list is made.

@@ -38,9 +38,9 @@ eq(links[ids["B"]]["earlier"], truth["earlier"]["B"],
 eq(links[ids["A"]]["earlier"], [], "a single posting has no earlier one")
 eq(sorted(doc["unlinked"]), sorted(ids[n] for n in truth["unlinked"]),
    "unposted commits stay unlinked")
-eq(doc["counts"], {"commits": 16, "link-trailer": 2,
-                   "message-id-trailer": 1, "patch-id": 1, "subject": 2,
-                   "author-date": 1, "unlinked": 9}, "counts per method")
+eq(doc["counts"], {"commits": 16, "link_trailer": 2,
+                   "message_id_trailer": 1, "patch_id": 1, "subject": 2,
+                   "author_date": 1, "unlinked": 9}, "counts per method")
 eq(links[ids["L"]]["evidence"], ["author", "files"],
    "L (reworded, edited, redated) shares only its author and files: "
    "linked by a similar subject")
@@ -62,7 +62,7 @@ for name in ("A", "E", "G"):
        f"without trailers commit {name} is found by patch-id")
     eq(links.get(ids[name], {}).get("message_id"), truth["links"][name][0],
        f"without trailers commit {name} gets the same posting")
-eq(doc["counts"]["link-trailer"] + doc["counts"]["message-id-trailer"], 0,
+eq(doc["counts"]["link_trailer"] + doc["counts"]["message_id_trailer"], 0,
    "no trailer links when they are ignored")
 
 r = run("link", "--repo", repo, "--archive", mbox)

@@ -88,18 +88,37 @@ stale = [(s["entry"], s["key"], s["pattern"], s["line"])
 eq(stale, [("BETA SUBSYSTEM", "F", "drivers/removed-long-ago/", 29)],
    "stale pattern with its line")
 ok(c["stale_patterns"][0]["file"].endswith("MAINTAINERS"), "stale: file")
-ov = {(o["entry"], o["other"]): (o["shared_files"], o["share"])
-      for o in c["overlaps"]}
+# overlaps: one row per entry; plain nesting left out unless asked
+ov = {(o["entry"], x["name"]): (x["shared_files"], x["share"])
+      for o in c["overlaps"] for x in o["others"]}
 eq(ov.get(("BETA TOO", "BETA SUBSYSTEM")), (2, 1.0),
    "BETA TOO's files are all in BETA SUBSYSTEM")
 eq(ov.get(("BETA SUBSYSTEM", "BETA TOO")), (2, 2 / 3),
    "2 of BETA SUBSYSTEM's 3 files are in BETA TOO")
-eq(ov.get(("ALPHA DRIVER CORE", "ALPHA DRIVER")), (1, 1.0), "nested entry")
+ok(("ALPHA DRIVER CORE", "ALPHA DRIVER") not in ov,
+   "an entry inside a broader entry's directory is left out", c["overlaps"])
+eq((c["overlapping_entries"], c["nested_entries_left_out"]), (2, 1),
+   "2 overlapping entries, 1 nested one left out")
+eq(len(c["overlaps"]), len({o["entry"] for o in c["overlaps"]}),
+   "each entry once, however many others hold its files")
+r = run("coverage", "--tree", tree, "--json", "--all-overlaps")
+c2 = r.json()
+ov = {(o["entry"], x["name"]): (x["shared_files"], x["nested"])
+      for o in c2["overlaps"] for x in o["others"]}
+eq(ov.get(("ALPHA DRIVER CORE", "ALPHA DRIVER")), (1, True),
+   "--all-overlaps: the nested entry, marked nested")
 ok(("ALPHA DRIVER", "ALPHA DRIVER CORE") not in ov,
    "1 of 2 is not 'mostly' (over half)")
 r = run("coverage", "--tree", tree)
 ok("Files covered by no entry but catch-all ones: 5" in r.out,
    "text report", r.out)
+ok("another entry: 2 (and 1 inside a broader entry's directory, left out"
+   in r.out, "text: the overlap count is of entries, nesting named", r.out)
+r = run("coverage", "--tree", tree, "--limit", "1")
+ok(r.out.count(" files (") == 1 and "... and 1 more not shown (--limit)"
+   in r.out, "--limit 1: one overlap, and how many were left out", r.out)
+r = run("coverage", "--tree", tree, "--limit", "1", "--json")
+eq(len(r.json()["overlaps"]), 1, "--limit applies to JSON when given")
 r = run("coverage", tree, "--overlap-share", "1.5")
 eq(r.rc, 2, "--overlap-share out of range is a usage error")
 

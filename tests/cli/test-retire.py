@@ -87,7 +87,8 @@ eq([p["credits"] for p in doc["patches"][1:]],
    [False, True, True, True, True], "CREDITS only when someone leaves")
 
 p1 = open(os.path.join(out, files[1])).read()
-ok("\nSubsystem ALPHA DRIVER\n  Changes " in p1, "activity block in message")
+ok("\nSubsystem ALPHA DRIVER\n  Changes: reviewed " in p1,
+   "activity block in message")
 ok("  INACTIVE MAINTAINER Ivan Inactive <ivan@example.org>\n" in p1,
    "the block says why")
 ok("Signed-off-by: Repo User <repo.user@example.org>\n---\n" in p1,

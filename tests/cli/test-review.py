@@ -216,11 +216,12 @@ eq(r.json()["list_url"], None, "an mbox has no address of its own")
 r = run("review", "--repo", repo, "--archive", mbox)
 eq(r.rc, 0, "text exits 0")
 t = r.out
-ok("Subsystem FOO DRIVER\n  Changes 2 / 4 (50%)\n" in t,
+ok("Subsystem FOO DRIVER\n  Changes: reviewed 2 of 4 commits (50%)\n" in t,
    "text extends the activity layout", t)
 ok("  Patches 5 (series 5), replied 3 (60%), by a listed person 3 (60%)"
    in t, "text patches line")
-ok("  First response: median 2.0h, p90 30.0h;" in t, "text first response")
+ok("  First response: median 2.0h, p90 1.2d;" in t,
+   "text first response, latencies in hours or days", t)
 ok("  Ignored patches: 2" in t, "text ignored count")
 ok("<c1@example.net> foo: tidy comments" in t, "text lists ignored patch")
 ok("  DE-FACTO MAINTAINER Dan Defacto <dan@example.net>" in t,

@@ -47,7 +47,12 @@ Subsystem EPSILON NEVER SEEN
 Subsystem ZETA IDLE
   Commits 52 since 2023-06-01
   Maintainer Zed Idle <zed@example.org>: last active here 2022-"""
-ok(r.out.startswith(want), "text report: counts, reasons and the "
+head, body = r.out.split("\n\n", 1)
+ok(head.startswith("Repository " + repo + " at HEAD (") and
+   "\nWindow: commits dated 2023-06-01 to 2024-06-01 (UTC)\n" in head and
+   "\nIdentities: HEAD's .mailmap" in head,
+   "the text report starts with its context", head)
+ok(body.startswith(want), "text report: counts, reasons and the "
    "de-facto committers (a bot's commits go to the last Signed-off-by)",
    r.out)
 ok(r.out.endswith("  Committed by:\n    [52]: Quinn Quick "
@@ -130,7 +135,7 @@ ok(all("list" in e for e in r.json()["entries"]),
 r = run(*args)
 eq(r.rc, 0, "urgent --archive exits 0")
 eq(names(r.out), [c[0] for c in CATS], "text: the same entries, same order")
-blocks = r.out.split("\n\n")
+blocks = r.out.split("\n\n")[1:]  # after the context
 for (name, cat, why), block in zip(CATS, blocks):
     ok(block.startswith(f"Subsystem {name}\n") and
        f"\n  Category: {cat} ({why})\n" in block,

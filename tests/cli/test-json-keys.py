@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Every key of every command's --json output is snake_case and documented
+in docs/json.md (or docs/review.md, which json.md points to for review):
+the documents are compared with real output, on the planted repository
+and list archive of fixtures/gen/gen-review.py."""
+import json
+import os
+import re
+import subprocess
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir, FIXTURES, SOURCE_ROOT  # noqa
+
+tmp = tmpdir()
+out = os.path.join(tmp, "gen")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                             "gen-review.py"), out],
+               check=True, capture_output=True)
+repo = os.path.join(out, "repo")
+mbox = os.path.join(out, "list.mbox")
+db = os.path.join(tmp, "store.sqlite")
+msgid = None
+with open(mbox, encoding="utf-8", errors="replace") as f:
+    for line in f:
+        m = re.match(r"(?i)message-id:\s*<([^>]+)>", line)
+        if m:
+            msgid = m.group(1)
+            break
+
+COMMANDS = [
+    ("sections", "--repo", repo, "--full", "MAINTAINERS"),
+    ("coverage", "--repo", repo),
+    ("mail", "stats", mbox),
+    ("mail", "show", mbox, msgid),
+    ("activity", "--repo", repo, "--db", db),
+    ("activity", "--repo", repo, "--db", db, "--archive", mbox),
+    ("urgent", "--repo", repo, "--db", db, "--min-commits", "0"),
+    ("urgent", "--repo", repo, "--db", db, "--min-commits", "0",
+     "--archive", mbox),
+    ("retire", "--repo", repo, "--db", db, "--min-commits", "0",
+     "--output-dir", tmp, "--from", "T <t@example.org>", "--no-credits"),
+    ("link", "--repo", repo, "--db", db, "--archive", mbox),
+    ("review", "--repo", repo, "--db", db, "--archive", mbox),
+    ("store", "info", "--repo", repo, "--db", db),
+    ("store", "log", "--repo", repo, "--db", db),
+]
+
+docs = ""
+for name in ("json.md", "review.md"):
+    with open(os.path.join(SOURCE_ROOT, "docs", name)) as f:
+        docs += f.read()
+# a key is documented when the docs name it as `key`, "key", {key, or ,key
+documented = set(re.findall(r"[`\"{,]\s*([a-z][a-z0-9_]*)\s*(?=[`\",}:])",
+                            docs))
+
+
+def keys(v, acc):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            acc.add(k)
+            keys(x, acc)
+    elif isinstance(v, list):
+        for x in v:
+            keys(x, acc)
+    return acc
+
+
+for cmd in COMMANDS:
+    what = " ".join(c for c in cmd if not c.startswith(tmp))
+    r = run(*cmd, "--json")
+    if not ok(r.rc == 0, f"{cmd[0]} --json exits 0", r.err):
+        continue
+    doc = json.loads(r.out)
+    eq(doc.get("schema_version"), 2, f"{cmd[0]}: schema_version 2")
+    found = keys(doc, set())
+    bad = sorted(k for k in found if not re.fullmatch(r"[a-z][a-z0-9_]*", k))
+    eq(bad, [], f"{what}: every key is snake_case")
+    missing = sorted(k for k in found - documented
+                     if re.fullmatch(r"[a-z][a-z0-9_]*", k))
+    eq(missing, [], f"{what}: every key is documented in docs/")
+
+done()
