@@ -186,7 +186,7 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		return rc;
 	}
 	lo.progress = cli_progress_count;
-	cli_progress_start("commits walked", 0);
+	cli_progress_start("walking history", 0);
 	rc = ms_activity_load(&lo, out, &diags);
 	cli_progress_done();
 	ms_store_free(lo.store);

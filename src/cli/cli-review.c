@@ -71,7 +71,7 @@ int cli_rev_load_mail(const char *cmd, const struct cli_rev_opts *o,
 	if (rc != CLI_CONTINUE)
 		return rc;
 	mo.progress = cli_progress_count;
-	cli_progress_start("messages read", 0);
+	cli_progress_start("reading the archives", 0);
 	rc = ms_link_mail_load(&mo, out, &diags);
 	ms_store_free(mo.store);
 	cli_progress_done();
@@ -115,7 +115,7 @@ static void fg_progress(size_t n, void *data)
 {
 	struct bg_walk *w = data;
 
-	cli_progress_update2(n, "commits walked",
+	cli_progress_update2(n, "walking history",
 			     (uint64_t)g_atomic_int_get(&w->walked));
 }
 
@@ -169,7 +169,7 @@ int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
 
 	mo.progress = fg_progress;
 	mo.progress_data = &w;
-	cli_progress_start("messages read", 0);
+	cli_progress_start("reading the archives", 0);
 	mrc = ms_link_mail_load(&mo, lm, &diags);
 	if (mrc < 0)
 		merr = g_strdup(ms_error_last());
@@ -177,7 +177,7 @@ int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
 		messages = ms_mail_index_count(ms_link_mail_index(*lm));
 	/* the walk may outlast the archives: keep its count moving */
 	while (cli_progress_shown() && !g_atomic_int_get(&w.done)) {
-		cli_progress_update2(messages, "commits walked",
+		cli_progress_update2(messages, "walking history",
 				     (uint64_t)g_atomic_int_get(&w.walked));
 		g_usleep(20000);
 	}

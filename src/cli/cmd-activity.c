@@ -15,7 +15,7 @@
 #include <string.h>
 
 static const struct cli_command_help help = {
-	"maintstat activity --repo GITDIR [options] [ENTRY...]",
+	"maintstat activity [--repo GITDIR] [options] [ENTRY...]",
 	"For each MAINTAINERS entry (all, or those named): the commits of the\n"
 	"window touching its files and how many were reviewed or acked by\n"
 	"someone other than the author; when each listed M: and R: person\n"

@@ -10,7 +10,8 @@
 #include <stdio.h>
 
 static const struct cli_command_help help = {
-	"maintstat link --repo GITDIR --archive PATH... [options]",
+	"maintstat link [--repo GITDIR] --archive PATH [--archive PATH...] "
+	"[options]",
 	"For each non-merge commit of the window, the message of the list\n"
 	"archives that posted it, found by, in order: a Link: trailer naming\n"
 	"a message (lore URLs, /r/<id>, patch.msgid.link/<id>), a Message-Id:\n"

@@ -22,7 +22,7 @@
 #include <string.h>
 
 static const struct cli_command_help help = {
-	"maintstat retire --repo GITDIR [options] [ENTRY...]",
+	"maintstat retire [--repo GITDIR] [options] [ENTRY...]",
 	"Write the patch series that retires inactive people: for each entry\n"
 	"(all, or those named) with at least --min-commits commits in the\n"
 	"window, one patch removing its inactive M: and R: people (as\n"

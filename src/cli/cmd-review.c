@@ -24,8 +24,8 @@
 #include <string.h>
 
 static const struct cli_command_help help = {
-	"maintstat review --archive PATH... [--repo GITDIR | --tree DIR] "
-	"[options] [ENTRY...]",
+	"maintstat review --archive PATH [--archive PATH...] "
+	"[--repo GITDIR | --tree DIR] [options] [ENTRY...]",
 	"For each MAINTAINERS entry (all with patches, or those named): the\n"
 	"patches posted in the window (mapped by the files their diffs touch\n"
 	"and K: patterns on their changed lines), the share answered by a\n"
@@ -144,6 +144,70 @@ static bool inactive(const struct ms_rv_person *p,
 	 * nobody is judged.
 	 */
 	return ap && ap->inactive;
+}
+
+/*
+ * What a text report starts with: the archives and the dates they span,
+ * the window, where MAINTAINERS and the history come from, how people
+ * are joined, and the thresholds.
+ */
+static void print_context(FILE *fp, const struct run *r,
+			  const struct cli_rev_opts *ro,
+			  const struct cli_tree_opts *to, const char *aliases,
+			  const struct cli_act_opts *io, bool plus_fold)
+{
+	size_t n = ms_mail_index_count(r->idx), dated = 0;
+	int64_t first = 0, last = 0;
+	char a[32], b[32], c[32];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *m = ms_mail_index_get(r->idx,
+								(uint32_t)i);
+
+		if (!m->date_valid)
+			continue;
+		if (!dated || m->date < first)
+			first = m->date;
+		if (!dated || m->date > last)
+			last = m->date;
+		dated++;
+	}
+	fprintf(fp, "Archives:");
+	for (int i = 0; i < ro->archives.nr; i++)
+		fprintf(fp, "%s %s", i ? "," : "", ro->archives.items[i]);
+	cli_format_count(n, a);
+	fprintf(fp, " (%s messages", a);
+	if (dated) {
+		ms_act_format(first, 0, false, true, b);
+		ms_act_format(last, 0, false, true, c);
+		fprintf(fp, ", %s to %s", b, c);
+	}
+	fprintf(fp, ")\n");
+	ms_act_format(r->since, 0, false, true, a);
+	ms_act_format(r->until, 0, false, true, b);
+	fprintf(fp, "Window: patches posted %s to %s (UTC)\n",
+		r->since ? a : "the first message",
+		r->until != INT64_MAX ? b : "the last");
+	if (ro->repo)
+		fprintf(fp, "Repository %s at %s\n", ro->repo,
+			ro->rev ? ro->rev : "HEAD");
+	else
+		fprintf(fp, "Tree %s (no history: no merged figures)\n",
+			to->tree ? to->tree : ".");
+	fprintf(fp, "Identities: %s", ro->repo || to->tree ?
+		"the .mailmap" : "addresses");
+	for (int i = 0; i < io->mailmaps.nr; i++)
+		fprintf(fp, ", mailmap %s", io->mailmaps.items[i]);
+	if (aliases)
+		fprintf(fp, ", aliases %s", aliases);
+	if (!io->no_name_join)
+		fprintf(fp, ", equal names");
+	if (plus_fold)
+		fprintf(fp, ", plus-address folding");
+	ms_duration_format(r->ignore_after, a, sizeof(a));
+	ms_duration_format(r->target, b, sizeof(b));
+	fprintf(fp, "\nIgnored: no human reply within %s; response target %s"
+		"\n\n", a, b);
 }
 
 static void print_text(FILE *fp, const struct run *r,
@@ -1312,6 +1376,8 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	if (json) {
 		print_document(o, &r);
 	} else {
+		print_context(stdout, &r, &ro, &to, aliases_file, &io,
+			      !no_plus_fold);
 		for (guint i = 0; i < rv->entries->len; i++) {
 			if (i)
 				fputc('\n', stdout);

@@ -16,7 +16,7 @@
 #include <string.h>
 
 static const struct cli_command_help help = {
-	"maintstat urgent --repo GITDIR [options]",
+	"maintstat urgent [--repo GITDIR] [options]",
 	"Entries with files but no listed maintainer (M:), or whose\n"
 	"maintainers all did nothing there (author, commit, *-by: trailer)\n"
 	"for at least --inactive-after, and at least --min-commits commits since\n"

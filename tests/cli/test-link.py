@@ -109,7 +109,7 @@ ok("nope" in r.err and "no.mbox" not in r.err and
 # history is walked on a thread while the archive is read), one line.
 rc, err = run_tty("link", "--repo", repo, "--archive", mbox, "--no-cache")
 eq(rc, 0, "on a terminal")
-ok("\rmessages read: " in err and ", commits walked: " in err and
+ok("\rreading the archives: " in err and ", walking history: " in err and
    err.endswith("\r\x1b[K"), "  counts on stderr, erased when done",
    repr(err))
 r = run("link", "--repo", repo, "--archive", mbox, "--no-cache")

@@ -1102,7 +1102,8 @@ ok(db_query(v1db, "SELECT count(*) FROM commits WHERE id = "
 # -- usage ------------------------------------------------------------------
 eq(run("store").rc, 2, "store without a subcommand: usage error")
 eq(run("store", "frob", "--repo", repo).rc, 2, "unknown subcommand: usage")
-eq(run("store", "log").rc, 2, "store log without --repo: usage error")
+eq(run("store", "log", cwd=tmp).rc, 2,
+   "store log without --repo outside a git repository: usage error")
 r = run("store", "log", "--repo", os.path.join(tmp, "nope"), "--no-cache")
 ok(r.rc == 1 and "not a git repository" in r.err,
    "not a repository: exit 1 with the reason", r.err)
