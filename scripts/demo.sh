@@ -134,5 +134,5 @@ step "$ms" review --tree "$tree" --archive "$archive" --since 2023-01-01 \
 # The same review as a static site: overview, a page per entry and per
 # listed person, plots; open it from disk.  REAL data, as above.
 step "$ms" report --tree "$tree" --archive "$archive" --since 2023-01-01 \
-	--list-url "$lore" -o "$out/report"
+	--list-url "$lore" --output-dir "$out/report"
 echo "(the report of the linux-rdma slice: $out/report/index.html)"

@@ -155,7 +155,8 @@ struct cli_act_series {
 
 #define CLI_ACT_SERIES_OPTIONS(by, tags) \
 	{ CLI_OPT_STRING, "by", 0, (by), "UNIT", \
-	  "a time series: month, quarter, year or release" }, \
+	  "a time series: month, quarter, year or release " \
+	  "(default: none)" }, \
 	{ CLI_OPT_STRING, "release-tags", 0, (tags), "GLOB", \
 	  "--by release: the tags that end a release (default 'v*', -rc " \
 	  "tags never)" }

@@ -22,6 +22,8 @@ static const struct cli_command_help help = {
 	"the tree each matches (get_maintainer.pl's matching; an X: excludes).\n"
 	"PATTERN keeps the entries whose name contains it, ignoring case, or,\n"
 	"when it has '*', '?' or '[', whose whole name matches it as a glob.",
+	"  maintstat entries --tree ~/linux 'INFINIBAND'\n"
+	"  maintstat entries --repo ~/linux --rev v6.1 'ARM/*' --json",
 };
 
 struct row {

@@ -18,7 +18,7 @@
 #include <string.h>
 
 static const struct cli_command_help help = {
-	"maintstat identities --repo GITDIR [options] [ENTRY...]",
+	"maintstat identities [--repo GITDIR] [options] [ENTRY...]",
 	"Who is who: every person known under more than one address (with\n"
 	"ENTRY arguments: every M: and R: person of those entries), each\n"
 	"address with the source that joined it -- mailmap, aliases,\n"
@@ -28,6 +28,8 @@ static const struct cli_command_help help = {
 	"is flagged for checking.  --suggest-mailmap prints .mailmap lines\n"
 	"for the joins the revision's .mailmap does not already make.\n"
 	"docs/identities.md explains the rules.",
+	"  maintstat identities --repo ~/linux 'INFINIBAND SUBSYSTEM'\n"
+	"  maintstat identities --suggest-mailmap --json",
 };
 
 struct addr_row {
@@ -215,6 +217,9 @@ int cmd_identities(int argc, char **argv)
 	int rc;
 
 	rc = cli_parse_options(&argc, &argv, opts, &help);
+	if (rc != CLI_CONTINUE)
+		goto done;
+	rc = cli_default_repo("identities", &ao.repo, true);
 	if (rc != CLI_CONTINUE)
 		goto done;
 	if (json && suggest) {

@@ -28,6 +28,8 @@ static const struct cli_command_help help = {
 	"switches below are its own.  An argument naming a file or directory\n"
 	"of the tree is a path, any other existing file a patch; '-' reads\n"
 	"paths (one a line) or a patch from standard input.",
+	"  maintstat maintainers --tree ~/linux drivers/infiniband/core/cma.c\n"
+	"  git format-patch -1 --stdout | maintstat maintainers -",
 };
 
 struct opts {
@@ -589,7 +591,7 @@ int cmd_maintainers(int argc, char **argv)
 		{ CLI_OPT_FLAG, "git-chief-penguins", 0, &op.chief_penguins,
 		  NULL, "keep Linus Torvalds" },
 		{ CLI_OPT_STRING, "separator", 0, &op.separator, "SEP",
-		  "one line, addresses joined by SEP" },
+		  "one line, addresses joined by SEP (default: one a line)" },
 		{ CLI_OPT_FLAG, "no-multiline", 0, &op.no_multiline, NULL,
 		  "one line, addresses joined by ', '" },
 		{ CLI_OPT_FLAG, "scm", 0, &op.scm, NULL,

@@ -28,10 +28,9 @@
 
 #define CHARTJS_DEFAULT "/usr/share/javascript/chart.js/chart.min.js"
 
-static const char usage[] =
-	"usage: maintstat report --archive PATH... [--repo GITDIR | --tree "
-	"DIR] [options] [ENTRY...] -o DIR\n"
-	"\n"
+static const struct cli_command_help help = {
+	"maintstat report --archive PATH [--archive PATH...] [--repo GITDIR | "
+	"--tree DIR] [options] [ENTRY...] --output-dir DIR",
 	"Write the review of each entry (all with patches, or those named) as\n"
 	"a static site in DIR: index.html, an overview of the entries (sortable,\n"
 	"with monthly sparklines); a page per entry (time to first response,\n"
@@ -46,11 +45,19 @@ static const char usage[] =
 	CHARTJS_DEFAULT " (Debian's libjs-chart.js;\n"
 	"MS_CHARTJS=FILE chooses another copy).\n"
 	"\n"
-	"  -o, --output DIR   the directory to write (created; files in it\n"
-	"                     are replaced)\n"
-	"\n"
-	"Every other option is review's (maintstat review --help), but --by\n"
-	"and --json.\n";
+	"Every other option is review's (maintstat review --help), but --by,\n"
+	"--release-tags and --json: the report is by month and is HTML.",
+	"  maintstat report --archive linux-rdma-2023.mbox.gz --tree ~/linux \\\n"
+	"      --output-dir rdma-site 'INFINIBAND SUBSYSTEM'",
+};
+
+/* Only for --help: the options are review's, read by its parser. */
+static const struct cli_option help_options[] = {
+	{ CLI_OPT_STRING, "output-dir", 0, NULL, "DIR",
+	  "the directory to write (required; created, files in it are "
+	  "replaced)" },
+	CLI_OPTION_END,
+};
 
 struct site {
 	const char *dir;
@@ -1204,11 +1211,11 @@ int cmd_report(int argc, char **argv)
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage, stdout);
+			cli_print_help(stdout, help_options, &help);
 			g_ptr_array_unref(args);
 			return EXIT_OK;
 		}
-		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+		if (!strcmp(a, "--output-dir")) {
 			if (i + 1 == argc) {
 				g_ptr_array_unref(args);
 				return cli_usage_error("report", "%s needs a "
@@ -1217,8 +1224,8 @@ int cmd_report(int argc, char **argv)
 			s.dir = argv[++i];
 			continue;
 		}
-		if (!strncmp(a, "--output=", 9)) {
-			s.dir = a + 9;
+		if (!strncmp(a, "--output-dir=", 13)) {
+			s.dir = a + 13;
 			continue;
 		}
 		if (!strcmp(a, "--by") || !strncmp(a, "--by=", 5) ||
@@ -1238,7 +1245,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!s.dir || !*s.dir) {
 		g_ptr_array_unref(args);
-		return cli_usage_error("report", "-o DIR is required");
+		return cli_usage_error("report", "--output-dir DIR is required");
 	}
 	/* before any "--": review's options, then the series by month */
 	{

@@ -1066,7 +1066,8 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		  "the archive's base URL, for links to messages (default: "
 		  "the remote a public-inbox mirror was fetched from)" },
 		{ CLI_OPT_STRING, "by", 0, &by, "UNIT",
-		  "a time series: month, quarter, year or release" },
+		  "a time series: month, quarter, year or release "
+		  "(default: none)" },
 		{ CLI_OPT_STRING, "release-tags", 0, &release_tags, "GLOB",
 		  "--by release: the tags that end a release (default 'v*', "
 		  "-rc tags never)" },
@@ -1077,7 +1078,7 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		  "count patches of other projects sharing the list" },
 		{ CLI_OPT_STRING, "foreign-subject", 0, &foreign_subject,
 		  "REGEX", "patches whose subject matches belong to another "
-		  "project too" },
+		  "project too (default: none)" },
 		CLI_ENTRY_FILE_OPTION(&files),
 		CLI_OPT_LIMIT(&limit),
 		CLI_OPT_JSON(&json),

@@ -87,7 +87,7 @@ static void usage(FILE *fp)
 		fprintf(fp, "\n%s:\n", groups[g].heading);
 		for (const struct command *c = groups[g].commands; c->name;
 		     c++)
-			fprintf(fp, "  %-10s %s\n", c->name, c->summary);
+			fprintf(fp, "  %-12s %s\n", c->name, c->summary);
 	}
 	fprintf(fp, "\nExamples:\n"
 		"  maintstat sections /usr/src/linux net/tls/tls_main.c\n"

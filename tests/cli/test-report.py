@@ -26,7 +26,7 @@ ARGS = ["--repo", repo, "--archive", mbox, "--no-cache",
         "--list-url", "https://lore.example.org/foo"]
 site = os.path.join(tmp, "site")
 
-r = run("report", *ARGS, "-o", site)
+r = run("report", *ARGS, "--output-dir", site)
 eq(r.rc, 0, "report exits 0")
 eq(r.out.strip(), site + "/index.html", "prints the index's path")
 rv = run("review", *ARGS, "--json").json()
@@ -112,8 +112,8 @@ ok("INACTIVE" in baz, "BAZ: Old Ghost called inactive, with the evidence "
 
 # without the history (--tree), a list alone judges nobody inactive
 site2 = os.path.join(tmp, "site-tree")
-r = run("report", "--tree", repo, "--archive", mbox, "--no-cache", "-o",
-        site2)
+r = run("report", "--tree", repo, "--archive", mbox, "--no-cache",
+        "--output-dir", site2)
 eq(r.rc, 0, "report --tree exits 0")
 alltext = "".join(open(p).read() for p in glob.glob(os.path.join(site2,
                                                                  "*.html")))
@@ -124,12 +124,12 @@ ok("not judged" in open(os.path.join(site2, "index.html")).read(),
 # bad uses
 r = run("report", *ARGS)
 eq(r.rc, 2, "without -o: usage error")
-r = run("report", *ARGS, "--by", "year", "-o", site)
+r = run("report", *ARGS, "--by", "year", "--output-dir", site)
 eq(r.rc, 2, "--by is not report's")
-r = run("report", *ARGS, "-o", "/proc/nonexistent/site")
+r = run("report", *ARGS, "--output-dir", "/proc/nonexistent/site")
 eq(r.rc, 1, "an unwritable DIR: runtime failure")
 ok("/proc/nonexistent/site" in r.err, "naming it", r.err)
-r = run("report", *ARGS, "-o", os.path.join(tmp, "x"),
+r = run("report", *ARGS, "--output-dir", os.path.join(tmp, "x"),
         env={"MS_CHARTJS": "/nonexistent/chart.js"})
 eq(r.rc, 1, "no charting library: runtime failure")
 ok("libjs-chart.js" in r.err, "saying which package", r.err)
