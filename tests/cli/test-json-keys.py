@@ -29,6 +29,8 @@ with open(mbox, encoding="utf-8", errors="replace") as f:
 
 COMMANDS = [
     ("sections", "--repo", repo, "--full", "MAINTAINERS"),
+    ("maintainers", "--repo", repo, "drivers/foo/"),
+    ("entries", "--repo", repo),
     ("coverage", "--repo", repo),
     ("mail", "stats", mbox),
     ("mail", "show", mbox, msgid),
@@ -39,6 +41,7 @@ COMMANDS = [
      "--archive", mbox),
     ("retire", "--repo", repo, "--db", db, "--min-commits", "0",
      "--output-dir", tmp, "--from", "T <t@example.org>", "--no-credits"),
+    ("identities", "--repo", repo, "--db", db),
     ("link", "--repo", repo, "--db", db, "--archive", mbox),
     ("review", "--repo", repo, "--db", db, "--archive", mbox),
     ("store", "info", "--repo", repo, "--db", db),
@@ -49,6 +52,7 @@ docs = ""
 for name in ("json.md", "review.md"):
     with open(os.path.join(SOURCE_ROOT, "docs", name)) as f:
         docs += f.read()
+SCHEMA = int(re.search(r'"schema_version"` \(now (\d+)\)', docs).group(1))
 # a key is documented when the docs name it as `key`, "key", {key, or ,key
 documented = set(re.findall(r"[`\"{,]\s*([a-z][a-z0-9_]*)\s*(?=[`\",}:])",
                             docs))
@@ -71,7 +75,8 @@ for cmd in COMMANDS:
     if not ok(r.rc == 0, f"{cmd[0]} --json exits 0", r.err):
         continue
     doc = json.loads(r.out)
-    eq(doc.get("schema_version"), 2, f"{cmd[0]}: schema_version 2")
+    eq(doc.get("schema_version"), SCHEMA, f"{cmd[0]}: schema_version "
+       f"{SCHEMA}, as docs/json.md says")
     found = keys(doc, set())
     bad = sorted(k for k in found if not re.fullmatch(r"[a-z][a-z0-9_]*", k))
     eq(bad, [], f"{what}: every key is snake_case")

@@ -524,7 +524,7 @@ static void corner_cases(void)
 	ms_out_int(o, 7);
 	ms_out_free(o);
 	fclose(fp);
-	is_str(buf, "{\n  \"schema_version\": 2,\n  \"list\": [\n    7",
+	is_str(buf, "{\n  \"schema_version\": 3,\n  \"list\": [\n    7",
 	       "freed unfinished: the events so far are written, no more");
 	free(buf);
 
@@ -564,7 +564,7 @@ int main(void)
 
 	is_str(json,
 	       "{\n"
-	       "  \"schema_version\": 2,\n"
+	       "  \"schema_version\": 3,\n"
 	       "  \"paths\": [\n"
 	       "    {\n"
 	       "      \"path\": \"net/tls/tls_main.c\",\n"
