@@ -86,7 +86,7 @@ else
 	rm -f "$work/rdma.mbox"
 	step "$ms" fetch --dest "$work/mirror" "$url/linux-rdma/"
 	step "$ms" fetch --dest "$work/mirror" "$url/linux-rdma/"
-	step "$ms" fetch --threads --query 's:mlx5 d:20230101..20230201' \
+	step "$ms" fetch --whole-threads --query 's:mlx5 d:20230101..20230201' \
 		"$url/linux-rdma/" -o "$out/mlx5-2023-01.mbox"
 	step "$ms" mail stats "$work/mirror/linux-rdma"
 	# Kept for the review steps below.

@@ -23,7 +23,7 @@ static const struct cli_command_help help = {
 	"ENTRY arguments: every M: and R: person of those entries), each\n"
 	"address with the source that joined it -- mailmap, aliases,\n"
 	"maintainers-history, name -- and its first evidence (a commit id,\n"
-	"or MAINTAINERS:LINE).  A listed address never seen in any commit is\n"
+	"or REV:MAINTAINERS:LINE).  A listed address never seen in any commit is\n"
 	"flagged \"unused address\"; a name joining more than five addresses\n"
 	"is flagged for checking.  --suggest-mailmap prints .mailmap lines\n"
 	"for the joins the revision's .mailmap does not already make.\n"

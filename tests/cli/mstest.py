@@ -5,6 +5,7 @@ that fails prints what was expected and what came back.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -12,6 +13,11 @@ import tempfile
 MAINTSTAT = os.environ.get("MAINTSTAT", "maintstat")
 SOURCE_ROOT = os.environ.get("MS_SOURCE_ROOT", ".")
 FIXTURES = os.environ.get("MS_FIXTURES", os.path.join(SOURCE_ROOT, "fixtures"))
+# The JSON schema version the code writes (src/output/output.h); the
+# json-keys test checks that docs/json.md says the same.
+with open(os.path.join(SOURCE_ROOT, "src", "output", "output.h")) as _f:
+    SCHEMA = int(re.search(r"#define MS_SCHEMA_VERSION (\d+)",
+                           _f.read()).group(1))
 
 _n = 0
 _failed = 0

@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, run_tty, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+from mstest import SCHEMA, run, run_tty, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
 
 tmp = tmpdir()
 repo = os.path.join(tmp, "planted.git")
@@ -155,7 +155,7 @@ ok("Zed Idle" in r.out and "    Author" not in r.out,
 r = run("activity", "--repo", repo, "--json")
 eq(r.rc, 0, "--json exits 0")
 j = r.json()
-eq(j["schema_version"], 2, "schema_version")
+eq(j["schema_version"], SCHEMA, "schema_version")
 eq(j["window"], {"since": "2019-06-01T12:00:00+00:00",
                  "until": "2024-06-01T12:00:00+00:00"},
    "window: 5 years before the newest commit")
@@ -196,7 +196,7 @@ ok("INACTIVE" not in r.out, "aliases join Zed to Quinn", r.out)
 # otherwise (every run above had stderr on a pipe).
 rc, err = run_tty("activity", "--repo", repo, "--no-cache")
 eq(rc, 0, "on a terminal")
-ok(err.startswith("\rcommits walked: ") and err.endswith("\r\x1b[K"),
+ok(err.startswith("\rwalking history: ") and err.endswith("\r\x1b[K"),
    "  a commit count on stderr, erased when done", repr(err))
 r = run("activity", "--repo", repo, "--no-cache")
 eq(r.err, "", "  stderr not a terminal: no progress")

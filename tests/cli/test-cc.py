@@ -7,7 +7,7 @@ import os
 import shutil
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+from mstest import SCHEMA, run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
 
 FIX = os.path.join(FIXTURES, "maintainers")
 FILES = ["drivers/alpha/core.c", "drivers/alpha/main.c",
@@ -88,7 +88,7 @@ eq(r.rc, 2, "no argument is a usage error")
 
 r = mm("--json", "drivers/alpha/main.c")
 doc = r.json()
-eq(doc["schema_version"], 2, "schema_version")
+eq(doc["schema_version"], SCHEMA, "schema_version")
 eq(doc["files"], ["drivers/alpha/main.c"], "JSON: the files looked up")
 eq([(c["name"], c["address"], c["kind"], c["entry"]) for c in doc["cc"]],
    [("Alice Example", "alice@example.com", "maintainer", "ALPHA DRIVER"),

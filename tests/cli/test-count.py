@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+from mstest import SCHEMA, run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
 
 tmp = tmpdir()
 out = os.path.join(tmp, "gen")
@@ -29,7 +29,7 @@ def review(*args):
 
 
 doc, ents = review(*ENTRIES)
-eq(doc["schema_version"], 2, "schema_version 2 (shares over nothing are "
+eq(doc["schema_version"], SCHEMA, "schema_version (shares over nothing are "
    "null)")
 foo = ents["FOO DRIVER"]
 rest = ents["THE REST"]

@@ -12,7 +12,7 @@ import sys
 import urllib.parse
 import urllib.request
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir, skip_all, SOURCE_ROOT  # noqa: E402
+from mstest import SCHEMA, run, ok, eq, done, tmpdir, skip_all, SOURCE_ROOT  # noqa: E402
 
 LAB = os.environ.get("MS_LORE_LAB") or os.path.join(
     SOURCE_ROOT, "..", "shared", "lore-lab")
@@ -104,7 +104,7 @@ try:
     eq(r.rc, 0, "mirror the inbox")
     j = r.json()
     ib = j["inboxes"][0]
-    eq(j["schema_version"], 2, "JSON: schema_version")
+    eq(j["schema_version"], SCHEMA, "JSON: schema_version")
     eq((ib["inbox"], ib["epochs_from"], ib["new_messages"]),
        ("netdev", "manifest", 21), "  21 messages, epochs from the manifest")
     eq([(e["epoch"], e["new"]) for e in ib["epochs"]], [(0, True)],
@@ -163,9 +163,9 @@ try:
                        ("dfn:drivers/net/foo.h", True),
                        ("dfn:drivers/net/foo.h", False)):
         out = os.path.join(T, "q.mbox")
-        args = ["--threads"] if threads else []
+        args = ["--whole-threads"] if threads else []
         r = run("fetch", "--query", q, *args, URL, "-o", out)
-        eq(r.rc, 0, f"query {q}{' --threads' if threads else ''}")
+        eq(r.rc, 0, f"query {q}{' --whole-threads' if threads else ''}")
         st, body = http(f"{URL}?q={urllib.parse.quote(q)}&x=m" +
                         ("&t=1" if threads else ""), post=True)
         with open(out, "rb") as f:

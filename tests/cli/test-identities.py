@@ -86,9 +86,10 @@ eq(inactive(r.out),
    "--no-name-join: the name-joined are inactive again, Hana is not")
 
 # urgent: never "never active" for anyone active under another address
-r = run("urgent", "--repo", repo, "--min-commits", "0", "--never")
+r = run("urgent", "--repo", repo, "--min-commits", "0", "--never", "--json")
 eq(r.rc, 0, "urgent --never exits 0")
-eq(r.out, "", "urgent --never: nobody (REMOTE TOOL has no files here)")
+eq(r.json()["entries"], [],
+   "urgent --never: nobody (REMOTE TOOL has no files here)")
 r = run("urgent", "--repo", repo, "--min-commits", "1", "--json")
 eq([e["name"] for e in r.json()["entries"]], ["HOMONYM DRIVER"],
    "urgent: only the entry whose maintainer stopped")
@@ -96,7 +97,7 @@ eq([e["name"] for e in r.json()["entries"]], ["HOMONYM DRIVER"],
 # retire: only the Wei who stopped; the cover lists the joins relied on
 out = os.path.join(tmp, "series")
 r = run("retire", "--repo", repo, "--min-commits", "1", "--no-credits",
-        "--from", "Ann Auditor <ann@example.org>", "-o", out, "--json",
+        "--from", "Ann Auditor <ann@example.org>", "--output-dir", out, "--json",
         env={"SOURCE_DATE_EPOCH": "1717243200"})
 eq(r.rc, 0, "retire exits 0")
 eq([(p["entry"], p["subject"]) for p in r.json()["patches"][1:]],
@@ -119,8 +120,8 @@ with open(os.path.join(out, "0001-MAINTAINERS-HOMONYM-DRIVER-remove-Wei-"
 ok("\nCc: Wei Zhang <wei@a.example>\nSigned-off-by: Ann Auditor" in patch,
    "the patch Cc's the person it removes", patch)
 r = run("retire", "--repo", repo, "--min-commits", "1", "--no-credits",
-        "--from", "Ann Auditor <ann@example.org>", "-o", out, "--json",
-        "--no-name-join", "--force")   # -o holds the first series
+        "--from", "Ann Auditor <ann@example.org>", "--output-dir", out,
+        "--json", "--no-name-join", "--force")   # out holds the first series
 eq(sorted(p["entry"] for p in r.json()["patches"][1:]),
    ["ACCENT DRIVER", "BIG NAME DRIVER", "HOMONYM DRIVER", "PETER DRIVER"],
    "--no-name-join: retire would remove the name-joined (what the joins "
@@ -132,7 +133,7 @@ r = run("identities", "--repo", repo, "PETER DRIVER", "MOVED DRIVER",
 eq(r.rc, 0, "identities exits 0")
 ok(r.out.startswith(
     "Peter Listed <peter@listed.example> (listed: PETER DRIVER)\n"
-    "  peter@listed.example: self, seen in MAINTAINERS:24, unused address "
+    "  peter@listed.example: self, seen in HEAD:MAINTAINERS:24, unused address "
     "(listed, never in a commit)\n"
     "  pl@home.example: name, joined by name 'peter listed', seen in "), 
    "Peter: the listed address unused, the home one joined by name", r.out)
@@ -141,7 +142,7 @@ ok("  hmoved@oldcorp.example: maintainers-history, joined by " in r.out,
 ok("Wei Zhang <wei@a.example> (listed: HOMONYM DRIVER)\n"
    "  wei@a.example: self, seen in " in r.out and "wzhang" not in r.out,
    "the listed Wei alone", r.out)
-ok("  rob@remote.example: self, seen in MAINTAINERS:30, unused address"
+ok("  rob@remote.example: self, seen in HEAD:MAINTAINERS:30, unused address"
    in r.out, "Rob's address is unused", r.out)
 r = run("identities", "--repo", repo, "--json")
 eq(r.rc, 0, "identities --json exits 0")

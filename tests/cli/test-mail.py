@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import FIXTURES, SOURCE_ROOT, done, eq, ok, run, skip, tmpdir  # noqa: E402
+from mstest import SCHEMA, FIXTURES, SOURCE_ROOT, done, eq, ok, run, skip, tmpdir  # noqa: E402
 
 MAIL = os.path.join(FIXTURES, "mail")
 RDMA = os.path.join(SOURCE_ROOT, "..", "shared", "data",
@@ -58,7 +58,7 @@ def split_mbox(path):
 r, d = stats(os.path.join(MAIL, "rules.mbox"))
 eq(r.rc, 0, "stats rules.mbox exits 0")
 check_counts(d, RULES, "rules.mbox: planted counts")
-eq(d.get("schema_version"), 2, "schema_version")
+eq(d.get("schema_version"), SCHEMA, "schema_version")
 eq(d.get("archives", [{}])[0].get("format"), "mboxrd", "mboxrd detected")
 
 r = run("mail", "stats", os.path.join(MAIL, "rules.mbox"))

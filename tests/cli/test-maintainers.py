@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+from mstest import SCHEMA, run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
 
 FIX = os.path.join(FIXTURES, "maintainers")
 FILES = ["drivers/alpha/core.c", "drivers/alpha/main.c",
@@ -29,7 +29,7 @@ r = run("sections", "--tree", tree, "--json", "drivers/alpha/core.c",
 eq(r.rc, 0, "sections exits 0")
 eq(r.err, "", "no warnings on a good file")
 doc = r.json()
-eq(doc["schema_version"], 2, "schema_version 2")
+eq(doc["schema_version"], SCHEMA, "schema_version")
 got = {p["path"]: p["sections"] for p in doc["paths"]}
 eq(got.get("drivers/alpha/core.c"),
    ["ALPHA DRIVER CORE", "ALPHA DRIVER", "THE REST"], "deepest entry first")

@@ -61,7 +61,7 @@ r, _ = selected("e")
 eq(r.rc, 2, "a one-letter substring of many exits 2")
 ok(r.err.count("\n\t") == 5, "at most five candidates", r.err)
 
-r = run("retire", "--repo", repo, "--no-cache", "-o", tmpdir(), "regex")
+r = run("retire", "--repo", repo, "--no-cache", "--output-dir", tmpdir(), "regex")
 ok(r.rc in (0, 1) and "no entry" not in r.err,
    "retire takes the same names", r.err)
 r = run("review", "--tree", repo, "--archive", "/nonexistent", "beta")

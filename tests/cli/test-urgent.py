@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+from mstest import SCHEMA, run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
 
 tmp = tmpdir()
 repo = os.path.join(tmp, "planted.git")
@@ -73,7 +73,7 @@ ok(all(n in (DELTA, EPS, ZETA) for n in names(r.out)) and
 r = run("urgent", "--repo", repo, "--json")
 eq(r.rc, 0, "--json exits 0")
 j = r.json()
-eq(j["schema_version"], 2, "schema_version")
+eq(j["schema_version"], SCHEMA, "schema_version")
 eq(j["window"]["since"], "2023-06-01T12:00:00+00:00",
    "one year before the newest commit")
 eq([(e["name"], e["commits"], e["reason"]) for e in j["entries"]],
