@@ -125,6 +125,8 @@ int ms_when_parse(const char *s, int64_t now, bool end_of_day, int64_t *out)
 	} else if (ms_duration_parse(s, &d) == 0) {
 		*out = ms_duration_before(&d, now);
 		return 0;
+	} else if (strstr(ms_error_last(), "out of range")) {
+		return MS_EPARSE;   /* a duration, too long: say so */
 	}
 	if (!t)
 		return ms_error_set(MS_EPARSE, "'%s' is neither a date "

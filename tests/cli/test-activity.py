@@ -248,9 +248,10 @@ r = run("activity", "--repo", repo, "--inactive-after", "100000y")
 eq(r.rc, 0, "--inactive-after 100000y: saturated, not an error")
 r = run("activity", "--repo", repo, "--since", "2090-01-01",
         "--until", "2091-01-01")
-ok(r.rc == 1 and "no commit is dated from 2090-01-01 to 2091-01-01"
-   in r.err, "a window holding no commit is an error, not a report of "
-   "everyone inactive", r.err + r.out[:300])
+ok(r.rc == 2 and "lies outside the history, which runs from 2016-01-01 "
+   "to 2024-06-01" in r.err, "a window holding no commit is an error "
+   "naming the history's range, not a report of everyone inactive",
+   r.err + r.out[:300])
 
 # One commit dated 9999 must not become the default --until.
 future = os.path.join(tmp, "future.git")
@@ -308,7 +309,7 @@ r2 = run("activity", "--repo", shallow, "--json")
 eq((r2.rc, r2.out), (r.rc, r.out), "a shallow clone through the store: "
    "the same report (it is not cached)")
 r = run("retire", "--repo", shallow, "--min-commits", "1", "--json",
-        "-o", os.path.join(tmp, "shallow-retire"))
+        "--output-dir", os.path.join(tmp, "shallow-retire"))
 ok(r.rc in (0, 1) and not os.path.exists(
     os.path.join(tmp, "shallow-retire", "0001-MAINTAINERS.patch")) and
    "Traceback" not in r.err, "retire on a shallow clone proposes no one",

@@ -116,15 +116,15 @@ for opt, cmd in (("--inactive-after", "activity"),
                  ("--inactive-after", "retire"),
                  ("--inactive-after", "urgent")):
     for d in ("5y", "18m", "2w", "14d", "48h", "2 weeks"):
-        extra = ["--output-dir", tmp, "--no-credits", "--min-commits",
-                 "0"] if cmd == "retire" else []
+        extra = ["--output-dir", tmp, "--force", "--no-credits",
+                 "--min-commits", "0"] if cmd == "retire" else []
         r = run(cmd, "--repo", tree, "--no-cache", opt, d, *extra)
         eq(r.rc, 0, f"{cmd} {opt} {d}")
     extra = ["--no-credits"] if cmd == "retire" else []
     r = run(cmd, "--repo", tree, "--no-cache", opt, "5 parsecs", *extra)
     eq(r.rc, 2, f"{cmd} {opt} '5 parsecs' is a usage error")
-    r = run(cmd, "--repo", tree, "--no-cache", opt, "99999y", *extra)
-    eq(r.rc, 2, f"{cmd} {opt} 99999y: out of range, a usage error")
+    r = run(cmd, "--repo", tree, "--no-cache", opt, "100001y", *extra)
+    eq(r.rc, 2, f"{cmd} {opt} 100001y: out of range, a usage error")
 r1 = run("urgent", "--repo", tree, "--no-cache", "--json", "--months", "3")
 r2 = run("urgent", "--repo", tree, "--no-cache", "--json",
          "--inactive-after", "3m")
