@@ -274,7 +274,7 @@ r = run("review", "--repo", repo, "--archive", mbox, "--target", "48")
 eq(r.rc, 2, "a duration without a unit is a usage error")
 ok("not a duration" in r.err, "...explained", r.err)
 r = run("review", "--repo", repo, "--archive", mbox, "--ignore-after",
-        "99999y")
+        "100001y")
 eq(r.rc, 2, "an --ignore-after out of range is a usage error")
 ok("out of range" in r.err, "...named so", r.err)
 r = run("review", "--repo", repo, "--archive", mbox, "NO SUCH ENTRY")
