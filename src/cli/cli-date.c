@@ -26,7 +26,9 @@ int cli_since_range(const char *cmd, const char *repo, const char *rev,
 	int rc;
 
 	*out = NULL;
-	if (!since || !repo || ms_act_parse_date(since, false, &t) == 0)
+	/* dates and durations are points in time, not revisions */
+	if (!since || !repo ||
+	    ms_when_parse(since, (int64_t)time(NULL), false, &t) == 0)
 		return CLI_CONTINUE;
 	r = g_new0(struct cli_range, 1);
 	r->ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -35,8 +37,9 @@ int cli_since_range(const char *cmd, const char *repo, const char *rev,
 	if (rc < 0) {
 		cli_range_free(r);
 		if (rc == MS_EBADREV)
-			return cli_usage_error(cmd, "--since: '%s' is neither a "
-					       "date (YYYY-MM-DD) nor a "
+			return cli_usage_error(cmd, "--since: '%s' is neither "
+					       "a date (YYYY-MM-DD), a "
+					       "duration (1y, 18m, 2w) nor a "
 					       "revision", since);
 		return cli_error_last();
 	}
