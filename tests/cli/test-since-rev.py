@@ -120,13 +120,13 @@ r = run("activity", "--repo", repo, "--since", "2024-02-01", "--json",
 eq(r.json()["entries"][0]["commits"], 3, "activity --since 2024-02-01 (a "
    "date) still means the commit date: B, V and C2")
 t = run("activity", "--repo", repo, "--since", "v1", "FOO DRIVER").out
-ok("  Changes 1 / 2 (50%)\n" in t, "activity text: 1 of the 2 commits of "
+ok("  Changes: reviewed 1 of 2 commits (50%)\n" in t, "activity text: 1 of the 2 commits of "
    "v1.. reviewed", t)
 ok(f"    Tags {s[:12]} 2024-01-10" in t, "activity text: Rob's tag on S, "
    "dated before v1", t)
 t = run("activity", "--repo", repo, "--since", "2024-02-01",
         "FOO DRIVER").out
-ok("  Changes 0 / 3 (0%)\n" in t, "activity text, a date: 3 commits, none "
+ok("  Changes: reviewed 0 of 3 commits (0%)\n" in t, "activity text, a date: 3 commits, none "
    "reviewed", t)
 r = run("activity", "--repo", repo, "--since", "nosuchrev", "--json")
 eq(r.rc, 2, "--since neither a date nor a revision: usage error")
