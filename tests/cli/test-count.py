@@ -245,8 +245,8 @@ sec = {x.split("\n", 1)[0]: x for x in t.split("Subsystem ")[1:]}
 ok("  Set aside: stable backports 4, other projects by subject 2, by "
    "paths 2\n" in sec["THE REST"], "1: THE REST's text set-aside line",
    sec["THE REST"])
-ok("First response: median 3.5h, p90 169.0h;" in sec["FOO DRIVER"],
-   "9: text first response p90 169 h (the repost waited a week)")
+ok("First response: median 3.5h, p90 7.0d;" in sec["FOO DRIVER"],
+   "9: text first response p90 7.0d, 169 h (the repost waited a week)")
 ok("    List replied 4/13 (30%), median 3.0h, Reviewed-by 1, Acked-by 0,"
    in sec["FOO DRIVER"], "3, 5: Rob's text line: his cover review "
    "counts once, the notices' quoted Acked-by is not his")
