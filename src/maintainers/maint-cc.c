@@ -274,7 +274,14 @@ static char *group(GMatchInfo *mi, int n)
 
 static bool match(GRegex *r, const char *s, size_t len, GMatchInfo **mi)
 {
-	bool m = g_regex_match_full(r, s, (gssize)len, 0, 0, mi, NULL);
+	bool m;
+
+	/* the previous line's match, if any, is done with */
+	if (mi && *mi) {
+		g_match_info_free(*mi);
+		*mi = NULL;
+	}
+	m = g_regex_match_full(r, s, (gssize)len, 0, 0, mi, NULL);
 
 	if (!m && mi) {
 		g_match_info_free(*mi);
