@@ -288,5 +288,9 @@ int cli_store_open(const struct cli_store_opts *o, const char *gitdir,
 
 /* The default store file of `gitdir` (g_free it). */
 char *cli_store_default_path(const char *gitdir);
+/* The directory of the default stores (g_free it). */
+char *cli_store_dir(void);
+/* `maintstat store list|prune ...` (argv[0] is "list" or "prune"). */
+int cli_store_maintain(int argc, char **argv);
 
 #endif

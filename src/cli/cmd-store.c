@@ -20,13 +20,16 @@
 #include <string.h>
 
 static const struct cli_command_help help = {
-	"maintstat store log|info [--repo GITDIR] [options]",
+	"maintstat store log|info [--repo GITDIR] [options]\n"
+	"       maintstat store list|prune [options]",
 	"The incremental store: an SQLite database of what maintstat extracted\n"
 	"from each commit, so that re-runs read only new history (schema and\n"
 	"views: docs/store.md).  'log' prints every commit of the walk from\n"
 	"--rev (default HEAD) as the commands see it: id, parents, author,\n"
 	"committer, trailers and touched paths.  'info' prints the store's\n"
-	"path, schema version, record counts and size.",
+	"path, schema version, record counts and size.  'list' and 'prune'\n"
+	"show and remove the stores of the cache directory (see their\n"
+	"--help).",
 	"  maintstat store info\n"
 	"  maintstat store log --json | head",
 };
@@ -208,6 +211,10 @@ int cmd_store(int argc, char **argv)
 	const char *sub;
 	int rc;
 
+	/* the stores of the cache directory, not one repository's */
+	if (argc > 1 && (!strcmp(argv[1], "list") ||
+			 !strcmp(argv[1], "prune")))
+		return cli_store_maintain(argc - 1, argv + 1);
 	rc = cli_parse_options(&argc, &argv, opts, &help);
 	if (rc != CLI_CONTINUE)
 		return rc;

@@ -1112,4 +1112,43 @@ r = run("store", "log", "--repo", repo, "--rev", "nosuch", "--db",
 ok(r.rc == 1 and "unknown revision 'nosuch'" in r.err,
    "unknown revision through the store: the same error", r.err)
 
+# -- store list | prune: the stores of the cache directory, nothing else -----
+cache = tmpdir()
+cenv = {"XDG_CACHE_HOME": cache}
+r = run("store", "list", "--json", env=cenv)
+eq((r.rc, r.json().get("stores") if r.rc == 0 else r.err), (0, []),
+   "store list: no cache directory yet, no stores")
+eq(run("store", "log", "--repo", repo, env=cenv).rc, 0,
+   "a run makes a store")
+sdir = os.path.join(cache, "maintstat")
+mine = [x for x in os.listdir(sdir) if x.endswith(".sqlite")]
+eq(len(mine), 1, "... one store file")
+old = os.path.join(sdir, "old-0123456789abcdef.sqlite")
+shutil.copy(os.path.join(sdir, mine[0]), old)
+aside = os.path.join(sdir, "x-0123456789abcdef.sqlite.corrupt-20260101")
+shutil.copy(os.path.join(sdir, mine[0]), aside)
+other = os.path.join(sdir, "notes-0123456789abcdef.txt")
+with open(other, "w") as f:
+    f.write("mine\n")
+ancient = time.time() - 200 * 86400
+for p in (old, other):
+    os.utime(p, (ancient, ancient))
+r = run("store", "list", "--json", env=cenv)
+eq(sorted(os.path.basename(s["path"]) for s in r.json()["stores"]),
+   sorted([mine[0], os.path.basename(old), os.path.basename(aside)]),
+   "store list: every store, the moved-aside one too, nothing else")
+r = run("store", "prune", "--dry-run", "--json", env=cenv)
+eq(sorted(os.path.basename(s["path"]) for s in r.json()["removed"]),
+   sorted([os.path.basename(old), os.path.basename(aside)]),
+   "store prune --dry-run: the unused and the damaged")
+ok(os.path.exists(old) and os.path.exists(aside), "... nothing removed")
+r = run("store", "prune", "--older-than", "30d", env=cenv)
+eq(r.rc, 0, "store prune exits 0")
+eq(sorted(os.listdir(sdir)), sorted([mine[0], os.path.basename(other)]),
+   "... removed them; the used store and the file it did not make stay")
+eq(run("store", "list", "extra", env=cenv).rc, 2,
+   "store list with an argument: usage error")
+eq(run("store", "prune", "--older-than", "soon", env=cenv).rc, 2,
+   "store prune --older-than soon: usage error")
+
 done()
