@@ -29,6 +29,7 @@
 #define CHUNK 32
 #define NR_PARTS 12
 #define MAX_PART_PACKS 256      /* packs times parts, bounding open files */
+#define PART_BUDGET ((guint64)1 << 30)     /* bytes of pack mappings */
 
 struct item {
 	struct ms_commit c;
@@ -873,7 +874,11 @@ static int open_repo(const char *gitdir, git_repository **out)
  * size once per mapping.
  *
  * How many parts to use for `objdir`: fewer when it has many packs (each
- * part opens every pack it reads from), none without packs.  *bytes is
+ * part opens every pack it reads from) or big ones (all the mappings stay
+ * within PART_BUDGET: none for U-Boot's 350 MiB pack, where one database
+ * walks faster and in less memory than git log, 10 for the generated
+ * kernel-layout repository's 87 MiB one, which needs them), none without
+ * packs.  *bytes is
  * the packs' total size.
  */
 static int count_parts(const char *objdir, guint64 *bytes)
@@ -904,6 +909,9 @@ static int count_parts(const char *objdir, guint64 *bytes)
 	if (packs == 0)
 		return 0;
 	parts = (int)MIN((size_t)NR_PARTS, MAX_PART_PACKS / packs);
+	/* each part maps the packs again: keep all the mappings within
+	 * PART_BUDGET (resident size counts every mapping) */
+	parts = (int)MIN((guint64)parts, PART_BUDGET / MAX(*bytes, 1) - 1);
 	return parts > 1 ? parts : 0;
 }
 
