@@ -3,6 +3,7 @@
 #include "output.h"
 #include "mail.h"
 #include "when.h"
+#include "workers.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -24,6 +25,8 @@ static const struct cli_option max_message_option = {
 	CLI_OPT_INT, "max-message-size", 0, NULL, "MIB",
 	"read at most this much of one list message (default 64)"
 };
+
+long cli_threads = LONG_MIN; /* --threads: unset; 0 one per processor */
 
 /* Every command takes -q: cli_parse_options() handles it. */
 bool cli_quiet;
@@ -322,6 +325,15 @@ int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 				break;
 			}
 		}
+	}
+	if (cli_threads != LONG_MIN) {
+		if (cli_threads < 0 || cli_threads > MS_WORKERS_MAX) {
+			rc = cli_usage_error(command_name(av), "--threads "
+					     "takes 0 to %d, not %ld",
+					     MS_WORKERS_MAX, cli_threads);
+			goto done;
+		}
+		ms_workers_set((unsigned)cli_threads);
 	}
 	for (guint i = 0; i < positional->len; i++)
 		av[i + 1] = positional->pdata[i];

@@ -51,6 +51,17 @@ struct cli_option {
 
 #define CLI_OPT_JSON(v) \
 	{ CLI_OPT_FLAG, "json", 0, (v), NULL, "print one JSON document" }
+/*
+ * --threads N, the same on every command that does parallel work (those
+ * that extract into the store, and coverage): the worker threads of each
+ * parallel stage (workers.h).  cli_parse_options() checks and applies it.
+ */
+extern long cli_threads;
+#define CLI_OPT_THREADS \
+	{ CLI_OPT_INT, "threads", 0, &cli_threads, "N", \
+	  "worker threads of each parallel stage: history walk, mail " \
+	  "parsing (at most 4), file matching (at most 8) (default 0: one " \
+	  "per processor)" }
 #define CLI_OPTION_END { CLI_OPT_END, NULL, 0, NULL, NULL, NULL }
 
 /* What a command tells --help about itself. */
@@ -250,7 +261,8 @@ struct cli_store_opts {
 	{ CLI_OPT_FLAG, "no-cache", 0, &(o)->no_cache, NULL, \
 	  "neither read nor write the store" }, \
 	{ CLI_OPT_INT, "db-wait", 0, &(o)->wait, "SECONDS", \
-	  "wait this long for another run using the store (default 30)" }
+	  "wait this long for another run using the store (default 30)" }, \
+	CLI_OPT_THREADS
 
 struct maint_entry;
 

@@ -305,6 +305,7 @@ int cmd_coverage(int argc, char **argv)
 		  "entry's directory" },
 		CLI_OPT_LIMIT(&limit),
 		CLI_URLS_OPTIONS(&urls),
+		CLI_OPT_THREADS,
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};

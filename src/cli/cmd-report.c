@@ -56,6 +56,7 @@ static const struct cli_option help_options[] = {
 	{ CLI_OPT_STRING, "output-dir", 0, NULL, "DIR",
 	  "the directory to write (required; created, files in it are "
 	  "replaced)" },
+	CLI_OPT_THREADS,
 	CLI_OPTION_END,
 };
 

@@ -117,7 +117,7 @@ static int log_one(const struct ms_commit *c, void *data)
 }
 
 static int do_log(const char *repo, const char *rev, bool merges,
-		  bool no_paths, long threads, struct ms_store *st, bool json)
+		  bool no_paths, struct ms_store *st, bool json)
 {
 	struct ms_walk_opts wo = { 0 };
 	struct ms_walk_stats ws = { 0 };
@@ -135,7 +135,6 @@ static int do_log(const char *repo, const char *rev, bool merges,
 	wo.rev = rev;
 	wo.flags = (merges ? MS_WALK_MERGES : 0) |
 		(no_paths ? MS_WALK_NO_PATHS : 0);
-	wo.nr_threads = (int)threads;
 	wo.fn = log_one;
 	wo.data = &l;
 	rc = ms_store_history_walk(st, repo, &wo, &ws, &diags);
@@ -192,7 +191,6 @@ int cmd_store(int argc, char **argv)
 	struct cli_store_opts so = { 0 };
 	const char *repo = NULL, *rev = NULL;
 	bool json = false, merges = false, no_paths = false;
-	long threads = 0;
 	const struct cli_option opts[] = {
 		{ CLI_OPT_STRING, "repo", 0, &repo, "GITDIR", CLI_REPO_HELP },
 		{ CLI_OPT_STRING, "rev", 0, &rev, "REV",
@@ -201,8 +199,6 @@ int cmd_store(int argc, char **argv)
 		  "log: show merge commits too" },
 		{ CLI_OPT_FLAG, "no-paths", 0, &no_paths, NULL,
 		  "log: leave out the touched paths" },
-		{ CLI_OPT_INT, "threads", 0, &threads, "N",
-		  "log: worker threads (default: one per core)" },
 		CLI_STORE_OPTIONS(&so),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
@@ -234,14 +230,12 @@ int cmd_store(int argc, char **argv)
 	if (!strcmp(sub, "info") && so.no_cache)
 		return cli_usage_error("store", "info reads the store: "
 				       "--no-cache makes no sense");
-	if (threads < 0 || threads > 1024)
-		return cli_usage_error("store", "--threads takes 0 to 1024");
 	so.read_only = !strcmp(sub, "info");
 	rc = cli_store_open(&so, repo, &st);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (!strcmp(sub, "log"))
-		rc = do_log(repo, rev, merges, no_paths, threads, st, json);
+		rc = do_log(repo, rev, merges, no_paths, st, json);
 	else if (st)
 		rc = do_info(st, json);
 	else

@@ -18,6 +18,7 @@
 #include "history.h"
 #include "git-common.h"
 #include "person.h"
+#include "workers.h"
 
 #include <git2.h>
 #include <glib.h>
@@ -1274,7 +1275,7 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 	guint64 pack_bytes = 0;
 	int parts = 0;
 	int nr = opts->nr_threads > 0 ? opts->nr_threads :
-		(int)g_get_num_processors();
+		(int)ms_workers();
 	int rc;
 
 	w.opts = opts;

@@ -69,7 +69,7 @@ enum ms_walk_flags {
 struct ms_walk_opts {
 	const char *rev;      /* where to start; NULL means "HEAD" */
 	unsigned flags;       /* enum ms_walk_flags */
-	int nr_threads;       /* diff workers; 0 means one per core */
+	int nr_threads;       /* diff workers; 0: ms_workers() */
 	/*
 	 * When set, no revwalk: exactly these commits (full hex ids) are
 	 * read and delivered, in this order, and `rev` is ignored.  The

@@ -6,6 +6,7 @@
  * big the archive is.
  */
 #include "mail.h"
+#include "workers.h"
 
 #include <string.h>
 
@@ -118,7 +119,7 @@ int ms_mail_parse_archive(const char *path, const struct ms_mail_after *after,
 {
 	struct pipe p = { 0 };
 	GThread *reader, *workers[MAX_WORKERS];
-	unsigned n_workers = CLAMP(g_get_num_processors(), 1, MAX_WORKERS);
+	unsigned n_workers = CLAMP(ms_workers(), 1, MAX_WORKERS);
 	char *error = NULL;
 	int rc = 0;
 

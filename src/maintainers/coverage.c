@@ -1,6 +1,7 @@
 #include "coverage.h"
 #include "maintainers.h"
 #include "tree.h"
+#include "workers.h"
 
 #include <glib.h>
 #include <string.h>
@@ -123,7 +124,7 @@ static void match_files(const struct maint_index *idx,
 			struct matches *m)
 {
 	GThread *threads[8];
-	unsigned nthreads = g_get_num_processors();
+	unsigned nthreads = ms_workers();
 
 	if (nthreads > 8)
 		nthreads = 8;

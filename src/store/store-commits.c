@@ -26,6 +26,7 @@
  */
 #include "store-internal.h"
 #include "git-graph.h"
+#include "workers.h"
 
 #include <errno.h>
 #include <glib.h>
@@ -672,7 +673,7 @@ static int deliver(struct ms_store *s, GPtrArray *order,
 	GStringChunk *chunk;
 	GString *buf;
 	int nr = opts->nr_threads > 0 ? opts->nr_threads :
-		(int)g_get_num_processors();
+		(int)ms_workers();
 	int rc = 0;
 
 	items = g_new0(struct item, DELIVER_BATCH);
