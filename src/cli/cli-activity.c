@@ -114,6 +114,16 @@ void cli_act_print_context(FILE *fp, const struct cli_act_opts *o,
 	ms_act_format(active_since, 0, false, true, a);
 	fprintf(fp, "Repository %s at %s (%.12s)\n", o->repo,
 		o->rev ? o->rev : "HEAD", id);
+	if (o->maintainers.nr) {
+		fprintf(fp, "MAINTAINERS:");
+		for (int i = 0; i < o->maintainers.nr; i++)
+			fprintf(fp, "%s %s", i ? "," : "",
+				o->maintainers.items[i]);
+		fprintf(fp, "\n");
+	} else if (o->find_maintainer_files) {
+		fprintf(fp, "MAINTAINERS: every */MAINTAINERS of %s\n",
+			o->rev ? o->rev : "HEAD");
+	}
 	fprintf(fp, "Window: commits dated %s to %s (UTC)%s\n", s, u,
 		o->merges ? ", merges included" : "");
 	fprintf(fp, "Inactive: listed people with nothing since %s\n", a);
@@ -169,6 +179,9 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 	}
 	lo.gitdir = o->repo;
 	lo.rev = o->rev;
+	lo.maintainers = o->maintainers.items;
+	lo.nr_maintainers = (size_t)o->maintainers.nr;
+	lo.find_maintainer_files = o->find_maintainer_files;
 	lo.merges = o->merges;
 	lo.no_plus_fold = o->no_plus_fold;
 	lo.no_name_join = o->no_name_join;

@@ -22,6 +22,8 @@ struct cli_act_opts {
 	const char *until;       /* --until DATE|REV */
 	const char *aliases;     /* --aliases FILE */
 	struct cli_strings mailmaps; /* --mailmap FILE... */
+	struct cli_strings maintainers; /* --maintainers FILE... */
+	bool find_maintainer_files; /* --find-maintainer-files */
 	bool no_name_join;       /* --no-name-join */
 	bool merges;             /* --merges */
 	bool no_plus_fold;       /* --no-plus-fold */
@@ -48,6 +50,12 @@ void cli_files_free(char **texts, size_t *lens, size_t nr);
 	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", CLI_REPO_HELP }, \
 	{ CLI_OPT_STRING, "rev", 0, &(o)->rev, "REV", \
 	  "walk history from here and read its MAINTAINERS (default HEAD)" }, \
+	{ CLI_OPT_STRING_LIST, "maintainers", 0, &(o)->maintainers, "FILE", \
+	  "read this MAINTAINERS file instead of the revision's (default: " \
+	  "the revision's)" }, \
+	{ CLI_OPT_FLAG, "find-maintainer-files", 0, \
+	  &(o)->find_maintainer_files, NULL, \
+	  "also read every */MAINTAINERS of the revision's tree" }, \
 	{ CLI_OPT_STRING, "since", 0, &(o)->since, "WHEN", \
 	  "start of the window: a date, a duration back from now (1y, " \
 	  "'6 months ago'), or REV for the commits not reachable from it " \

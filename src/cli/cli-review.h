@@ -44,6 +44,14 @@ struct cli_rev_opts {
 int cli_rev_window(const char *cmd, const struct cli_rev_opts *o,
 		   int64_t *since, int64_t *until);
 
+/*
+ * The first line of a text report over archives: their paths, how many
+ * messages they hold and the dates those span ("Archives: a.mbox (1,234
+ * messages, 2023-01-02 to 2023-12-30)").
+ */
+void cli_rev_print_archives(FILE *fp, const struct cli_rev_opts *o,
+			    const struct ms_mail_index *idx);
+
 /* Read the archives (printing a capped list of input problems). */
 int cli_rev_load_mail(const char *cmd, const struct cli_rev_opts *o,
 		      unsigned parse_flags, ms_link_mail_hook hook,
@@ -150,8 +158,8 @@ struct cli_list_facts;
  * --months, the same one the git side uses).  Returns CLI_CONTINUE or an
  * exit code after printing the error.
  */
-int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
-			const struct cli_store_opts *store,
+struct cli_act_opts;
+int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 			const struct cli_strings *archives, int64_t since,
 			int64_t until, int64_t active_since,
 			struct ms_activity *act,

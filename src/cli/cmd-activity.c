@@ -173,8 +173,8 @@ int cmd_activity(int argc, char **argv)
 		goto out;
 	series = &ser;
 	if (archives.nr) {
-		rc = cli_list_facts_load("activity", ao.repo, ao.rev,
-					 &ao.store, &archives, q.since, q.until,
+		rc = cli_list_facts_load("activity", &ao, &archives,
+					 q.since, q.until,
 					 q.active_since, a, &list_facts);
 		if (rc != CLI_CONTINUE)
 			goto out;

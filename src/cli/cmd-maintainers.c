@@ -673,6 +673,8 @@ int cmd_maintainers(int argc, char **argv)
 
 		ao.repo = topts.repo;
 		ao.rev = topts.rev;
+		ao.maintainers = topts.maintainers;
+		ao.find_maintainer_files = topts.find_maintainer_files;
 		ao.store = store;
 		rc = cli_act_load("maintainers", &ao, 5, &act.a, &act.q.since,
 				  &act.q.until);

@@ -362,8 +362,7 @@ int cmd_retire(int argc, char **argv)
 		goto out;
 	}
 	if (archives.nr) {
-		rc = cli_list_facts_load("retire", ao.repo, ao.rev, &ao.store,
-					 &archives,
+		rc = cli_list_facts_load("retire", &ao, &archives,
 					 q.since, q.until, q.active_since, a,
 					 &lf);
 		if (rc != CLI_CONTINUE)

@@ -156,33 +156,9 @@ static void print_context(FILE *fp, const struct run *r,
 			  const struct cli_tree_opts *to, const char *aliases,
 			  const struct cli_act_opts *io, bool plus_fold)
 {
-	size_t n = ms_mail_index_count(r->idx), dated = 0;
-	int64_t first = 0, last = 0;
-	char a[32], b[32], c[32];
+	char a[32], b[32];
 
-	for (size_t i = 0; i < n; i++) {
-		const struct ms_mail_rec *m = ms_mail_index_get(r->idx,
-								(uint32_t)i);
-
-		if (!m->date_valid)
-			continue;
-		if (!dated || m->date < first)
-			first = m->date;
-		if (!dated || m->date > last)
-			last = m->date;
-		dated++;
-	}
-	fprintf(fp, "Archives:");
-	for (int i = 0; i < ro->archives.nr; i++)
-		fprintf(fp, "%s %s", i ? "," : "", ro->archives.items[i]);
-	cli_format_count(n, a);
-	fprintf(fp, " (%s messages", a);
-	if (dated) {
-		ms_act_format(first, 0, false, true, b);
-		ms_act_format(last, 0, false, true, c);
-		fprintf(fp, ", %s to %s", b, c);
-	}
-	fprintf(fp, ")\n");
+	cli_rev_print_archives(fp, ro, r->idx);
 	ms_act_format(r->since, 0, false, true, a);
 	ms_act_format(r->until, 0, false, true, b);
 	fprintf(fp, "Window: patches posted %s to %s (UTC)\n",
@@ -1057,6 +1033,9 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		  "repository's)" },
 		{ CLI_OPT_STRING_LIST, "maintainers", 0, &to.maintainers,
 		  "FILE", "read this MAINTAINERS file (default: the tree's)" },
+		{ CLI_OPT_FLAG, "find-maintainer-files", 0,
+		  &to.find_maintainer_files, NULL,
+		  "also read every */MAINTAINERS below the tree" },
 		{ CLI_OPT_STRING, "ignore-after", 0, &ignore_arg, "DURATION",
 		  "a patch without reply this long is ignored (48h, 2w; "
 		  "default 14d)" },
@@ -1236,6 +1215,9 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 
 		alo.gitdir = ro.repo;
 		alo.rev = ro.rev;
+		alo.maintainers = to.maintainers.items;
+		alo.nr_maintainers = (size_t)to.maintainers.nr;
+		alo.find_maintainer_files = to.find_maintainer_files;
 		alo.no_plus_fold = no_plus_fold;
 		alo.aliases = aliases;
 		alo.aliases_len = aliases_len;

@@ -339,8 +339,7 @@ int cmd_urgent(int argc, char **argv)
 			g_ptr_array_add(pick, &res[i]);
 	g_ptr_array_sort(pick, by_commits);
 	if (archives.nr) {
-		rc = cli_list_facts_load("urgent", ao.repo, ao.rev, &ao.store,
-					 &archives,
+		rc = cli_list_facts_load("urgent", &ao, &archives,
 					 q.since, q.until, q.active_since, a,
 					 &list_facts);
 		if (rc != CLI_CONTINUE)

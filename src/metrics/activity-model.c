@@ -49,6 +49,18 @@ char *act_model_key(const struct ms_activity_load_opts *opts,
 		 opts->no_plus_fold, opts->nr_mailmaps);
 	g_checksum_update(ck, (const guchar *)head, (gssize)strlen(head));
 	add_text(ck, opts->aliases, opts->aliases_len);
+	/* the entries come from these files when they are given */
+	add_text(ck, opts->find_maintainer_files ? "find" : "", 4);
+	for (size_t i = 0; i < opts->nr_maintainers; i++) {
+		char *text = NULL;
+		gsize len = 0;
+
+		add_text(ck, opts->maintainers[i], strlen(opts->maintainers[i]));
+		if (g_file_get_contents(opts->maintainers[i], &text, &len,
+					NULL))
+			add_text(ck, text, len);
+		g_free(text);
+	}
 	for (size_t i = 0; i < opts->nr_mailmaps; i++)
 		add_text(ck, opts->mailmaps[i], opts->mailmap_lens[i]);
 	r = g_strdup(g_checksum_get_string(ck));

@@ -785,6 +785,9 @@ static int load_start(const struct ms_activity_load_opts *opts,
 	rc = ms_tree_from_git(opts->gitdir, opts->rev, &a->tree);
 	if (rc < 0)
 		return rc;
+	lo.maintainers = opts->maintainers;
+	lo.nr_maintainers = opts->nr_maintainers;
+	lo.find_maintainer_files = opts->find_maintainer_files;
 	rc = maint_file_load(a->tree, &lo, &a->mf, diags);
 	if (rc < 0)
 		return rc;

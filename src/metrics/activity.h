@@ -46,7 +46,13 @@ struct ms_activity_load_opts {
 	const char *aliases;
 	size_t aliases_len;
 	const char *aliases_name;
-	int nr_threads;           /* 0: one per core */
+	/* MAINTAINERS files on disk read instead of the revision's
+	 * (--maintainers), and --find-maintainer-files: every MAINTAINERS file
+	 * of the revision's tree too; as maint_file_load() takes them */
+	const char *const *maintainers;
+	size_t nr_maintainers;
+	bool find_maintainer_files;
+	int nr_threads;           /* 0: ms_workers() (--threads) */
 	/* the incremental store (store.h), borrowed; NULL: walk git only */
 	struct ms_store *store;
 	/* called on the calling thread with the number of commits taken in
