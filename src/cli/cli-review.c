@@ -3,6 +3,7 @@
  */
 #include "cli-review.h"
 #include "cli-date.h"
+#include "cli-activity.h"
 #include "activity.h"
 #include "history.h"
 #include "link-cache.h"
@@ -315,8 +316,39 @@ static bool git_seen(unsigned person, void *data)
 	return ms_activity_seen(f->act, person, f->git_until);
 }
 
-int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
-			const struct cli_store_opts *store,
+void cli_rev_print_archives(FILE *fp, const struct cli_rev_opts *o,
+			    const struct ms_mail_index *idx)
+{
+	size_t n = ms_mail_index_count(idx), dated = 0;
+	int64_t first = 0, last = 0;
+	char a[32], b[32], c[32];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *m = ms_mail_index_get(idx,
+								(uint32_t)i);
+
+		if (!m->date_valid)
+			continue;
+		if (!dated || m->date < first)
+			first = m->date;
+		if (!dated || m->date > last)
+			last = m->date;
+		dated++;
+	}
+	fprintf(fp, "Archives:");
+	for (int i = 0; i < o->archives.nr; i++)
+		fprintf(fp, "%s %s", i ? "," : "", o->archives.items[i]);
+	cli_format_count(n, a);
+	fprintf(fp, " (%s messages", a);
+	if (dated) {
+		ms_act_format(first, 0, false, true, b);
+		ms_act_format(last, 0, false, true, c);
+		fprintf(fp, ", %s to %s", b, c);
+	}
+	fprintf(fp, ")\n");
+}
+
+int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 			const struct cli_strings *archives, int64_t since,
 			int64_t until, int64_t active_since,
 			struct ms_activity *act,
@@ -330,8 +362,11 @@ int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
 	int rc;
 
 	*out = NULL;
-	to.repo = repo;
-	to.rev = rev;
+	/* the entries of the model, from the same MAINTAINERS files */
+	to.repo = ao->repo;
+	to.rev = ao->rev;
+	to.maintainers = ao->maintainers;
+	to.find_maintainer_files = ao->find_maintainer_files;
 	rc = cli_tree_open(cmd, &to, NULL, &f->tree);
 	if (rc != CLI_CONTINUE) {
 		g_free(f);
@@ -342,8 +377,8 @@ int cli_list_facts_load(const char *cmd, const char *repo, const char *rev,
 	ms_diags_release(&diags);
 	ro.archives = *archives;
 	/* the archives go through the repository's store, as for review */
-	ro.repo = repo;
-	ro.store = *store;
+	ro.repo = ao->repo;
+	ro.store = ao->store;
 	rc = cli_rev_load_mail(cmd, &ro, MS_MAIL_PARSE_KEEP_BODY,
 			       ms_review_map_hook, f->map, &f->lm);
 	if (rc != CLI_CONTINUE) {

@@ -2,6 +2,8 @@
  * cmd-link.c - maintstat link: which list message posted each commit.
  */
 #include "cli-review.h"
+#include "activity.h"
+#include "history.h"
 #include "commands.h"
 #include "link.h"
 #include "output.h"
@@ -24,6 +26,32 @@ static const struct cli_command_help help = {
 	"  maintstat link --repo ~/linux --archive linux-rdma-2023.mbox.gz\n"
 	"  maintstat link --since 1y --archive ~/inboxes/ltp",
 };
+
+/* What the text report starts with, as every report does. */
+static void print_context(const struct cli_rev_opts *ro,
+			  const struct ms_mail_index *idx, int64_t since,
+			  int64_t until, bool ignore)
+{
+	char id[41] = "", s[32], u[32];
+
+	cli_rev_print_archives(stdout, ro, idx);
+	if (ms_history_resolve(ro->repo, ro->rev, id, NULL) < 0)
+		snprintf(id, sizeof(id), "?");
+	printf("Repository %s at %s (%.12s)\n", ro->repo,
+	       ro->rev ? ro->rev : "HEAD", id);
+	ms_act_format(since, 0, false, true, s);
+	ms_act_format(until, 0, false, true, u);
+	printf("Window: commits dated %s to %s (UTC)\n",
+	       since ? s : "the first commit",
+	       until != INT64_MAX ? u : "the last");
+	printf("Methods:");
+	for (int m = 0; m < MS_LINK__COUNT; m++)
+		if (!ignore || (m != MS_LINK_TRAILER &&
+				m != MS_LINK_MSGID_TRAILER))
+			printf("%s %s", m && !(ignore && m == MS_LINK_PATCH_ID)
+			       ? "," : "", ms_link_method_name(m));
+	printf("%s\n\n", ignore ? " (trailers ignored)" : "");
+}
 
 static void print_text(const struct ms_mail_index *idx,
 		       const GPtrArray *commits,
@@ -174,8 +202,11 @@ int cmd_link(int argc, char **argv)
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	if (json)
 		print_json(o, ms_link_mail_index(lm), commits, res);
-	else
+	else {
+		print_context(&ro, ms_link_mail_index(lm), since, until,
+			      ignore);
 		print_text(ms_link_mail_index(lm), commits, res);
+	}
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
 	wrc = cli_rev_link_end(linking);
