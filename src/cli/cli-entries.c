@@ -166,6 +166,12 @@ int cli_select_entries(const char *cmd, const struct maint_file *mf,
 					       "entry name '%s' is ambiguous" :
 					       "no entry '%s' in MAINTAINERS",
 					       argv[i]);
+			/* "--archive *.mbox": the shell gave the rest as
+			 * entry names */
+			if (!ambiguous && !sugg->len &&
+			    g_file_test(argv[i], G_FILE_TEST_EXISTS))
+				g_string_append(msg, " (a file: each archive "
+						"takes its own --archive)");
 			if (sugg->len)
 				g_string_append(msg, "; did you mean:");
 			for (guint k = 0; k < sugg->len; k++)
