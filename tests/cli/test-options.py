@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Options that mean the same on every command: --threads N on each
+command that does parallel work (and only there), --maintainers FILE and
+--find-maintainer-files wherever MAINTAINERS is read, --archive repeated
+for several archives; and link's text report starts with its context as
+the other reports do.  On the planted repository and list of
+fixtures/gen/gen-review.py."""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import MAINTSTAT, run, ok, eq, done, tmpdir, FIXTURES  # noqa
+
+tmp = tmpdir()
+out = os.path.join(tmp, "gen")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                             "gen-review.py"), out],
+               check=True, capture_output=True)
+repo = os.path.join(out, "repo")
+mbox = os.path.join(out, "list.mbox")
+
+# --- --threads: listed by exactly the commands that do parallel work ---
+r = run("--help")
+commands = re.findall(r"^  ([a-z]+) ", r.out.split("\nExamples:")[0], re.M)
+PARALLEL = {"maintainers", "coverage", "activity", "urgent", "retire",
+            "identities", "store", "mail", "link", "review", "report"}
+for cmd in commands:
+    args = [cmd, "stats"] if cmd == "mail" else [cmd]
+    h = run(*args, "--help").out
+    eq("--threads N" in h, cmd in PARALLEL,
+       f"{cmd} --help {'lists' if cmd in PARALLEL else 'does not list'} "
+       "--threads")
+    if cmd in PARALLEL and cmd != "report":
+        ok("default 0: one per processor" in re.sub(r"\s+", " ", h),
+           f"{cmd}: --threads says its default, the same words", h)
+r = run("fetch", "--threads", "http://127.0.0.1:1/x/", "-o",
+        os.path.join(tmp, "x.mbox"))
+eq(r.rc, 2, "fetch has no --threads (its thread switch is --whole-threads)")
+
+base = ["activity", "--repo", repo, "--no-cache", "--json",
+        "--min-commits", "0"]
+ref = run(*base)
+eq(ref.rc, 0, "activity --json exits 0")
+for n in ("1", "3", "0"):
+    r = run(*base, "--threads", n)
+    eq((r.rc, r.out), (0, ref.out), f"activity --threads {n}: the same "
+       "report")
+for bad in ("-1", "x", "1025", "99999999999999999999"):
+    r = run(*base, "--threads", bad)
+    ok(r.rc == 2 and "--threads" in r.err,
+       f"--threads {bad}: a usage error naming the option", r.err)
+r = run("mail", "stats", "--no-cache", "--threads", "2", "--json", mbox)
+r1 = run("mail", "stats", "--no-cache", "--json", mbox)
+eq((r.rc, r.out), (0, r1.out), "mail stats --threads 2: the same counts")
+r = run("coverage", "--repo", repo, "--threads", "1", "--json")
+r1 = run("coverage", "--repo", repo, "--json")
+eq((r.rc, r.out), (0, r1.out), "coverage --threads 1: the same report")
+
+
+def max_tasks(args):
+    """Run maintstat and sample how many threads it has, at most."""
+    p = subprocess.Popen([MAINTSTAT, *args], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    most = 0
+    while p.poll() is None:
+        try:
+            most = max(most, len(os.listdir(f"/proc/{p.pid}/task")))
+        except OSError:
+            pass
+        time.sleep(0.002)
+    return most
+
+
+# the walk starts exactly N diff workers, besides the main thread and
+# the revwalk thread (and glib's own): never more than N + 3 at once
+big = os.path.join(tmp, "big")
+subprocess.run(["git", "init", "-q", big], check=True)
+MAINT = b"BIG\nM:\tB <b@example.org>\nF:\tf/\n"
+
+
+def blob(path, data):
+    return b"M 100644 inline %s\ndata %d\n%s\n" % (path.encode(), len(data),
+                                                 data)
+
+
+stream = []
+for i in range(3000):
+    msg = b"c%d" % i
+    stream.append(b"commit refs/heads/master\nmark :%d\n" % (i + 1) +
+                  b"committer B <b@example.org> %d +0000\n" % (1600000000 + i)
+                  + b"data %d\n%s\n" % (len(msg), msg) +
+                  (b"from :%d\n" % i if i else b"") +
+                  blob(f"f/{i % 50}.c", b"%d" % i) +
+                  (blob("MAINTAINERS", MAINT) if not i else b""))
+subprocess.run(["git", "-C", big, "fast-import", "--quiet"],
+               input=b"".join(stream), check=True)
+subprocess.run(["git", "-C", big, "reset", "-q", "--hard", "master"],
+               check=True)
+one = max_tasks(["activity", "--repo", big, "--no-cache", "--threads",
+                 "1"])
+four = max_tasks(["activity", "--repo", big, "--no-cache", "--threads",
+                  "4"])
+ok(0 < one <= 4, f"--threads 1: at most 4 threads at once (saw {one})")
+ok(four >= one + 3, f"--threads 4: three more workers (saw {four} "
+   f"against {one})")
+
+# --- --maintainers FILE, --find-maintainer-files ---
+alt = os.path.join(tmp, "ALT-MAINTAINERS")
+with open(alt, "w") as f:
+    f.write("ALTERNATIVE FOO\nM:\tAlt Person <alt@example.org>\n"
+            "S:\tMaintained\nF:\tdrivers/foo/\n")
+for cmd, extra in (("activity", ["--min-commits", "0"]),
+                   ("urgent", ["--min-commits", "0", "--nomaint"]),
+                   ("identities", []),
+                   ("review", ["--archive", mbox])):
+    r = run(cmd, "--repo", repo, "--no-cache", "--maintainers", alt,
+            "--json", *extra)
+    eq(r.rc, 0, f"{cmd} --maintainers FILE exits 0")
+    text = r.out
+    if cmd == "identities":
+        r = run(cmd, "--repo", repo, "--no-cache", "--maintainers", alt)
+        text = r.out
+    ok("FOO DRIVER" not in text,
+       f"{cmd} --maintainers: the revision's entries are not read", text)
+    if cmd in ("activity", "review"):
+        names = [e["name"] for e in json.loads(r.out)["entries"]]
+        eq(names, ["ALTERNATIVE FOO"], f"{cmd} --maintainers: the file's "
+           "entry")
+r = run("activity", "--repo", repo, "--no-cache", "--maintainers", alt,
+        "--min-commits", "0")
+ok(f"MAINTAINERS: {alt}" in r.out, "activity's context names the file",
+   r.out[:400])
+# the saved model of a warm run is not reused for other MAINTAINERS
+db = os.path.join(tmp, "store.sqlite")
+r1 = run("activity", "--repo", repo, "--db", db, "--json")
+r2 = run("activity", "--repo", repo, "--db", db, "--json",
+         "--maintainers", alt)
+r3 = run("activity", "--repo", repo, "--db", db, "--json")
+eq([e["name"] for e in json.loads(r2.out)["entries"]], ["ALTERNATIVE FOO"],
+   "warm run with --maintainers: the file's entries, not the saved model")
+eq(r3.out, r1.out, "and without it again: the revision's")
+r = run("activity", "--repo", repo, "--no-cache", "--maintainers",
+        os.path.join(tmp, "nonexistent"))
+ok(r.rc == 1 and "nonexistent" in r.err, "a missing --maintainers file: "
+   "exit 1, named", r.err)
+
+sub = os.path.join(tmp, "sub")
+subprocess.run(["git", "clone", "-q", repo, sub], check=True)
+os.makedirs(os.path.join(sub, "drivers", "foo"), exist_ok=True)
+with open(os.path.join(sub, "drivers", "foo", "MAINTAINERS"), "w") as f:
+    f.write("FOO SUBDRIVER\nM:\tSub Person <sub@example.org>\n"
+            "S:\tMaintained\nF:\tdrivers/foo/\n")
+g = ["git", "-C", sub, "-c", "user.name=T", "-c", "user.email=t@example.org"]
+subprocess.run(g + ["add", "."], check=True)
+subprocess.run(g + ["commit", "-q", "-m", "sub MAINTAINERS"], check=True)
+for cmd, extra in (("activity", ["--min-commits", "0"]),
+                   ("review", ["--archive", mbox])):
+    r = run(cmd, "--repo", sub, "--no-cache", "--json", *extra)
+    names = [e["name"] for e in r.json()["entries"]]
+    ok("FOO SUBDRIVER" not in names, f"{cmd}: a */MAINTAINERS is not read "
+       "by default")
+    r = run(cmd, "--repo", sub, "--no-cache", "--json",
+            "--find-maintainer-files", *extra)
+    names = [e["name"] for e in r.json()["entries"]]
+    ok("FOO SUBDRIVER" in names and "FOO DRIVER" in names,
+       f"{cmd} --find-maintainer-files: drivers/foo/MAINTAINERS too",
+       names)
+
+# --- several archives: --archive A --archive B reads both ---
+with open(mbox, "rb") as f:
+    msgs = re.split(rb"(?m)^(?=From )", f.read())
+msgs = [m for m in msgs if m]
+half = len(msgs) // 2
+a, b = os.path.join(tmp, "a.mbox"), os.path.join(tmp, "b.mbox")
+with open(a, "wb") as f:
+    f.write(b"".join(msgs[:half]))
+with open(b, "wb") as f:
+    f.write(b"".join(msgs[half:]))
+for cmd in ("review", "link"):
+    whole = run(cmd, "--repo", repo, "--no-cache", "--json",
+                "--archive", mbox)
+    two = run(cmd, "--repo", repo, "--no-cache", "--json",
+              "--archive", a, "--archive", b)
+    eq(two.rc, 0, f"{cmd} with two --archive exits 0")
+    strip = lambda d: {k: v for k, v in d.items() if k != "list_url"}  # noqa
+    eq(strip(two.json()), strip(whole.json()),
+       f"{cmd}: the two halves give the report of the whole archive")
+r = run("mail", "stats", "--no-cache", "--json", a, b)
+eq(r.json()["messages"], len(msgs), "mail stats A B: every message")
+r = run("review", "--repo", repo, "--no-cache", "--archive", a, b)
+ok(r.rc == 2 and "--archive" in r.err,
+   "review --archive A B: B is no entry; the message says to repeat "
+   "--archive", r.err)
+
+# --- link's text starts with its context ---
+r = run("link", "--repo", repo, "--no-cache", "--archive", mbox)
+eq(r.rc, 0, "link exits 0")
+head = r.out.split("\n\n")[0]
+ok(head.startswith(f"Archives: {mbox} (") and " messages, " in head,
+   "link: the archive, its messages and their dates first", head)
+ok(f"\nRepository {repo} at HEAD (" in head, "  the repository and revision",
+   head)
+ok("\nWindow: commits dated the first commit to the last (UTC)" in head,
+   "  the window", head)
+ok("\nMethods: link-trailer, " in head, "  the methods", head)
+r = run("link", "--repo", repo, "--no-cache", "--archive", mbox,
+        "--since", "2020-01-01", "--ignore-link-trailers")
+ok("Window: commits dated 2020-01-01 to the last (UTC)" in r.out and
+   "(trailers ignored)" in r.out, "link: --since and "
+   "--ignore-link-trailers in the context", r.out[:500])
+done()
