@@ -12,11 +12,13 @@ The check fails when
     stage, of cli/, or one that no folder has.
 Quoted includes are resolved by name, as the include path resolves them
 (header names are unique across the folders).  Speaks TAP, one test per
-rule, so that meson shows what failed.
+rule, so that meson shows what failed, after a first test that plants one
+case of each problem in a small tree and wants exactly those found.
 """
 import os
 import re
 import sys
+import tempfile
 
 MAX_LINES = 1500
 MAX_FUNCTION = 150      # listed, not (yet) enforced
@@ -78,7 +80,8 @@ def functions(path):
     return out
 
 
-def check(root):
+def find_problems(root):
+    """{"size"|"place"|"include": [message, ...]} of the tree at `root`."""
     src = os.path.join(root, "src")
     folders = {s: os.path.join(src, s) for s in STAGES}
     folders.update({o: os.path.join(root, o) for o in OTHER_LIBS})
@@ -127,13 +130,72 @@ def check(root):
                         f"{where}/, but {name}/ may use only "
                         f"{', '.join(o + '/' for o in order if o in allowed)}")
 
+    return problems
+
+
+def planted_tree(d):
+    """A small tree with one planted case of each problem: the messages
+    the check must give for it, and the functions over 150 lines."""
+    def put(path, text):
+        path = os.path.join(d, path)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+    put("src/common/error.h", "int x;\n")
+    put("src/store/store.h", '#include "error.h"\n')
+    put("src/metrics/review.h", '#include "store.h"\n')
+    put("src/cli/cli.h", '#include "review.h"\n')
+    put("fetch/fetch.h", '#include "error.h"\n')
+    put("src/store/store.c", '#include "store.h"\n\n#include "review.h"\n')
+    put("src/output/output.c", '#include "cli.h"\n#include "fetch.h"\n')
+    put("src/common/big.c", "int f(void)\n{\n" + "\tg();\n" * 150 +
+        "}\n" + "\n" * 1400)
+    put("src/stray.c", '#include "nosuch.h"\n')
+    return ({
+        "size": ["src/common/big.c: 1553 lines, more than 1500"],
+        "place": ["src/stray.c: not in a stage folder"],
+        "include": [
+            'src/output/output.c:1: includes "cli.h" of cli/',
+            'src/output/output.c:2: includes "fetch.h" of fetch/',
+            'src/store/store.c:3: includes "review.h" of metrics/',
+        ],
+    }, [(153, "src/common/big.c:1", "f")])
+
+
+def self_test():
+    """Whether the check finds exactly what planted_tree() plants."""
+    with tempfile.TemporaryDirectory() as d:
+        want, want_long = planted_tree(d)
+        got = find_problems(d)
+        long = long_functions(d, MAX_FUNCTION)
+    ok = True
+    for k, msgs in want.items():
+        have = sorted(got[k])
+        if len(have) != len(msgs) or not all(
+                h.startswith(m) for h, m in zip(have, sorted(msgs))):
+            print(f"# planted {k}: want {msgs}, got {have}")
+            ok = False
+    if long != want_long:
+        print(f"# planted long function: want {want_long}, got {long}")
+        ok = False
+    return ok
+
+
+def check(root):
+    problems = find_problems(root)
     titles = {"size": f"no file in src/ over {MAX_LINES} lines",
               "place": "every file in src/ is in a stage folder",
               "include": "libraries include only their own and earlier "
                          "stages' headers"}
-    print(f"1..{len(titles)}")
+    print(f"1..{len(titles) + 1}")
     failed = 0
-    for i, (k, title) in enumerate(titles.items(), 1):
+    if self_test():
+        print("ok 1 - the check finds each problem planted in a small tree")
+    else:
+        failed += 1
+        print("not ok 1 - the check finds each problem planted in a small "
+              "tree")
+    for i, (k, title) in enumerate(titles.items(), 2):
         for msg in problems[k]:
             print(f"# {msg}")
             print(msg, file=sys.stderr)
