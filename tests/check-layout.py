@@ -21,7 +21,22 @@ import sys
 import tempfile
 
 MAX_LINES = 1500
-MAX_FUNCTION = 150      # listed, not (yet) enforced
+MAX_FUNCTION = 150
+# The functions that were already longer when the limit came in, with
+# their length then: none may grow, and none may join them.  Split one and
+# remove it here (tests/check-layout.py . --functions 150 lists them).
+LONG_FUNCTIONS = {
+    "compute_entry": 446,
+    "cli_review_main": 407,
+    "cmd_retire": 370,
+    "write_entry": 276,
+    "cmd_maintainers": 212,
+    "print_text": 192,
+    "cli_parse_options": 165,
+    "cmd_identities": 165,
+    "cmd_urgent": 162,
+    "print_json": 156,
+}
 # The stages in pipeline order: each may include its own headers and
 # those of the stages before it.  cli/ may include everything.
 STAGES = ["common", "maintainers", "history", "mail", "store", "link",
@@ -187,7 +202,7 @@ def check(root):
               "place": "every file in src/ is in a stage folder",
               "include": "libraries include only their own and earlier "
                          "stages' headers"}
-    print(f"1..{len(titles) + 1}")
+    print(f"1..{len(titles) + 2}")
     failed = 0
     if self_test():
         print("ok 1 - the check finds each problem planted in a small tree")
@@ -204,10 +219,26 @@ def check(root):
             print(f"not ok {i} - {title}")
         else:
             print(f"ok {i} - {title}")
-    # Not a failure (yet): the functions still over the size the house
-    # style asks for, so that the list is in every test log.
+    # Functions: the ones known to be long may not grow, no other may
+    # pass the limit; all of them are listed in every test log.
+    grown = []
     for n, where, fn in long_functions(root, MAX_FUNCTION):
         print(f"# {fn} ({where}): {n} lines, more than {MAX_FUNCTION}")
+        if n > LONG_FUNCTIONS.get(fn, MAX_FUNCTION):
+            grown.append(f"{where}: {fn} has {n} lines, more than "
+                         f"{LONG_FUNCTIONS.get(fn, MAX_FUNCTION)}: split "
+                         "it (STYLE.md: a screenful or two)")
+    i = len(titles) + 2
+    for msg in grown:
+        print(f"# {msg}")
+        print(msg, file=sys.stderr)
+    if grown:
+        failed += 1
+        print(f"not ok {i} - no function over {MAX_FUNCTION} lines but "
+              "the known ones, and those no longer")
+    else:
+        print(f"ok {i} - no function over {MAX_FUNCTION} lines but the "
+              "known ones, and those no longer")
     return 1 if failed else 0
 
 
