@@ -246,6 +246,33 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e,
 	ms_out_end_object(o);
 }
 
+/* The JSON document's head: the window and the selection's settings. */
+static void json_head(struct ms_out *o, const struct ms_activity_query *q,
+		      enum mode mode, const struct ms_duration *idle,
+		      long min_commits)
+{
+	char d[32];
+
+	ms_out_begin_document(o);
+	ms_out_key(o, "window");
+	ms_out_begin_object(o);
+	ms_act_format(q->since, 0, true, false, d);
+	ms_out_kv_string(o, "since", d);
+	ms_act_format(q->until, 0, true, false, d);
+	ms_out_kv_string(o, "until", d);
+	ms_out_end_object(o);
+	ms_out_kv_string(o, "selection", mode == MODE_NEVER ? "never" :
+			 mode == MODE_NOMAINT ? "nomaint" : "urgent");
+	/* whole months, as --months said; else null */
+	if (idle->seconds)
+		ms_out_kv_null(o, "months");
+	else
+		ms_out_kv_int(o, "months", idle->months);
+	ms_act_format(q->active_since, 0, true, false, d);
+	ms_out_kv_string(o, "active_since", d);
+	ms_out_kv_int(o, "min_commits", min_commits);
+}
+
 int cmd_urgent(int argc, char **argv)
 {
 	struct cli_act_opts ao = { 0 };
@@ -284,7 +311,7 @@ int cmd_urgent(int argc, char **argv)
 	struct cli_act_series ser = { 0 };
 	size_t nr = 0;
 	struct ms_out *o;
-	char since[32], d[32];
+	char since[32];
 	int rc;
 
 	rc = cli_parse_options(&argc, &argv, opts, &help);
@@ -357,24 +384,7 @@ int cmd_urgent(int argc, char **argv)
 	ms_act_format(q.since, 0, false, true, since);
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	if (json) {
-		ms_out_begin_document(o);
-		ms_out_key(o, "window");
-		ms_out_begin_object(o);
-		ms_act_format(q.since, 0, true, false, d);
-		ms_out_kv_string(o, "since", d);
-		ms_act_format(q.until, 0, true, false, d);
-		ms_out_kv_string(o, "until", d);
-		ms_out_end_object(o);
-		ms_out_kv_string(o, "selection", mode == MODE_NEVER ? "never" :
-				 mode == MODE_NOMAINT ? "nomaint" : "urgent");
-		/* whole months, as --months said; else null */
-		if (idle.seconds)
-			ms_out_kv_null(o, "months");
-		else
-			ms_out_kv_int(o, "months", idle.months);
-		ms_act_format(q.active_since, 0, true, false, d);
-		ms_out_kv_string(o, "active_since", d);
-		ms_out_kv_int(o, "min_commits", min_commits);
+		json_head(o, &q, mode, &idle, min_commits);
 		ms_out_key(o, "entries");
 		ms_out_begin_list(o);
 		for (guint i = 0; i < pick->len; i++)
