@@ -33,8 +33,6 @@ LONG_FUNCTIONS = {
     "cmd_maintainers": 212,
     "print_text": 192,
     "cli_parse_options": 165,
-    "cmd_identities": 165,
-    "cmd_urgent": 162,
     "print_json": 156,
 }
 # The stages in pipeline order: each may include its own headers and

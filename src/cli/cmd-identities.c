@@ -192,6 +192,73 @@ static int by_email(gconstpointer x, gconstpointer y)
 	return strcmp(a->email, b->email);
 }
 
+/* The row of person `p` (a root id), new in `rows` and `list` if need be. */
+static struct person_row *person_row(GHashTable *rows, GPtrArray *list,
+				     unsigned p)
+{
+	struct person_row *r = g_hash_table_lookup(rows,
+						   GUINT_TO_POINTER(p + 1));
+
+	if (r)
+		return r;
+	r = g_new0(struct person_row, 1);
+	r->root = p;
+	r->addrs = g_ptr_array_new_with_free_func(addr_row_free);
+	r->entries = g_ptr_array_new();
+	g_hash_table_insert(rows, GUINT_TO_POINTER(p + 1), r);
+	g_ptr_array_add(list, r);
+	return r;
+}
+
+/*
+ * The rows: the listed people of the selected entries (or all), with
+ * their entries; without ENTRY arguments, everyone else with more than
+ * one address too.
+ */
+static void collect_people(struct ms_ident *id,
+			   const struct ms_activity_query *q,
+			   const struct maint_file *mf, GHashTable *rows,
+			   GPtrArray *list)
+{
+	size_t nr_ent = q->entries ? q->nr_entries : maint_file_nr_entries(mf);
+
+	for (size_t i = 0; i < nr_ent; i++) {
+		const struct maint_entry *e = q->entries ? q->entries[i] :
+			maint_file_entry(mf, i);
+
+		for (size_t f = 0; f < e->nr_fields; f++) {
+			char *name = NULL, *email = NULL;
+			unsigned p;
+			struct person_row *r;
+
+			if (e->fields[f].key != 'M' && e->fields[f].key != 'R')
+				continue;
+			maint_parse_person(e->fields[f].value, &name, &email);
+			p = email && *email ?
+				ms_ident_lookup(id, name, email) :
+				MS_IDENT_NONE;
+			g_free(name);
+			g_free(email);
+			if (p == MS_IDENT_NONE)
+				continue;
+			r = person_row(rows, list, p);
+			if (!r->entries->len ||
+			    r->entries->pdata[r->entries->len - 1] != e->name)
+				g_ptr_array_add(r->entries, e->name);
+		}
+	}
+	for (size_t p = 0; !q->entries && p < ms_ident_count(id); p++) {
+		size_t nm;
+
+		if (ms_ident_root(id, (unsigned)p) != p)
+			continue;
+		ms_ident_members(id, (unsigned)p, &nm);
+		if (nm < 2 && ms_ident_nr_addresses(id, (unsigned)p) < 2)
+			continue;
+		person_row(rows, list, (unsigned)p);
+	}
+}
+
 int cmd_identities(int argc, char **argv)
 {
 	struct cli_act_opts ao = { 0 };
@@ -212,7 +279,6 @@ int cmd_identities(int argc, char **argv)
 	GPtrArray *list = g_ptr_array_new_with_free_func(person_row_free);
 	struct ms_ident *id;
 	const struct maint_file *mf;
-	size_t nr_ent;
 	int64_t since, until;
 	int rc;
 
@@ -236,63 +302,8 @@ int cmd_identities(int argc, char **argv)
 		goto done;
 	id = ms_activity_ident(a);
 	mf = ms_activity_maintainers(a);
-	nr_ent = q.entries ? q.nr_entries : maint_file_nr_entries(mf);
 
-	/* the listed people, with their entries */
-	for (size_t i = 0; i < nr_ent; i++) {
-		const struct maint_entry *e = q.entries ? q.entries[i] :
-			maint_file_entry(mf, i);
-
-		for (size_t f = 0; f < e->nr_fields; f++) {
-			char *name = NULL, *email = NULL;
-			unsigned p;
-			struct person_row *r;
-
-			if (e->fields[f].key != 'M' && e->fields[f].key != 'R')
-				continue;
-			maint_parse_person(e->fields[f].value, &name, &email);
-			p = email && *email ?
-				ms_ident_lookup(id, name, email) :
-				MS_IDENT_NONE;
-			g_free(name);
-			g_free(email);
-			if (p == MS_IDENT_NONE)
-				continue;
-			r = g_hash_table_lookup(rows, GUINT_TO_POINTER(p + 1));
-			if (!r) {
-				r = g_new0(struct person_row, 1);
-				r->root = p;
-				r->addrs = g_ptr_array_new_with_free_func(
-					addr_row_free);
-				r->entries = g_ptr_array_new();
-				g_hash_table_insert(rows,
-						    GUINT_TO_POINTER(p + 1), r);
-				g_ptr_array_add(list, r);
-			}
-			if (!r->entries->len ||
-			    r->entries->pdata[r->entries->len - 1] != e->name)
-				g_ptr_array_add(r->entries, e->name);
-		}
-	}
-	/* without ENTRY: everyone else with more than one address too */
-	for (size_t p = 0; !q.entries && p < ms_ident_count(id); p++) {
-		struct person_row *r;
-		size_t nm;
-
-		if (ms_ident_root(id, (unsigned)p) != p)
-			continue;
-		ms_ident_members(id, (unsigned)p, &nm);
-		if (nm < 2 && ms_ident_nr_addresses(id, (unsigned)p) < 2)
-			continue;
-		if (g_hash_table_contains(rows, GUINT_TO_POINTER(p + 1)))
-			continue;
-		r = g_new0(struct person_row, 1);
-		r->root = (unsigned)p;
-		r->addrs = g_ptr_array_new_with_free_func(addr_row_free);
-		r->entries = g_ptr_array_new();
-		g_hash_table_insert(rows, GUINT_TO_POINTER(p + 1), r);
-		g_ptr_array_add(list, r);
-	}
+	collect_people(id, &q, mf, rows, list);
 	for (guint i = 0; i < list->len; i++) {
 		struct person_row *r = list->pdata[i];
 
