@@ -183,4 +183,12 @@ static inline void raw_to_hex(const unsigned char *raw, char *hex)
 	hex[2 * RAWSZ] = '\0';
 }
 
+/*
+ * Read the `n`-byte blob of column `data` of `table`'s row `row` into *out
+ * (a new GBytes), straight into its buffer: snapshots and models are
+ * megabytes.  Returns an SQLite code; *out is set only on SQLITE_OK.
+ */
+int store_blob_read(struct ms_store *s, const char *table, int64_t row,
+		    int n, GBytes **out);
+
 #endif

@@ -26,21 +26,9 @@ int ms_store_model_get(struct ms_store *s, const char *kind, const char *key,
 		sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW) {
-			int64_t row = sqlite3_column_int64(st, 0);
-			int n = sqlite3_column_int(st, 1);
-			sqlite3_blob *blob = NULL;
-			void *buf = g_malloc(MAX(n, 1));
-
-			/* straight into our buffer: it is megabytes */
-			rc = sqlite3_blob_open(s->db, "main", "models", "data",
-					       row, 0, &blob);
-			if (rc == SQLITE_OK)
-				rc = sqlite3_blob_read(blob, buf, n, 0);
-			sqlite3_blob_close(blob);
-			if (rc == SQLITE_OK)
-				*data = g_bytes_new_take(buf, (gsize)n);
-			else
-				g_free(buf);
+			rc = store_blob_read(s, "models",
+					     sqlite3_column_int64(st, 0),
+					     sqlite3_column_int(st, 1), data);
 		}
 		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 	}

@@ -40,24 +40,13 @@ int ms_store_mail_snapshot_get(struct ms_store *s, const char *path, int kind,
 		sqlite3_bind_int(st, 2, kind);
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW) {
-			int n = sqlite3_column_int(st, 5);
-			sqlite3_blob *blob = NULL;
-			void *buf = g_malloc(MAX(n, 1));
-
 			mark->inbox = sqlite3_column_int64(st, 0);
 			mark->seq = sqlite3_column_int64(st, 1);
 			mark->count = sqlite3_column_int64(st, 2);
 			mark->epoch = sqlite3_column_int(st, 3);
 			mark->bytes = (uint64_t)sqlite3_column_int64(st, 4);
-			rc = sqlite3_blob_open(s->db, "main", "mail_snapshots",
-					       "data", mark->inbox, 0, &blob);
-			if (rc == SQLITE_OK)
-				rc = sqlite3_blob_read(blob, buf, n, 0);
-			sqlite3_blob_close(blob);
-			if (rc == SQLITE_OK)
-				*data = g_bytes_new_take(buf, (gsize)n);
-			else
-				g_free(buf);
+			rc = store_blob_read(s, "mail_snapshots", mark->inbox,
+					     sqlite3_column_int(st, 5), data);
 		}
 		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 	}

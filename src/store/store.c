@@ -776,3 +776,21 @@ int store_txn_commit(struct ms_store *s)
 	s->in_txn = 0;
 	return store_exec(s, "COMMIT", "commit");
 }
+
+int store_blob_read(struct ms_store *s, const char *table, int64_t row,
+		    int n, GBytes **out)
+{
+	sqlite3_blob *blob = NULL;
+	void *buf = g_malloc(MAX(n, 1));
+	int rc = sqlite3_blob_open(s->db, "main", table, "data", row, 0,
+				   &blob);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_blob_read(blob, buf, n, 0);
+	sqlite3_blob_close(blob);
+	if (rc == SQLITE_OK)
+		*out = g_bytes_new_take(buf, (gsize)n);
+	else
+		g_free(buf);
+	return rc;
+}
