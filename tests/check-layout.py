@@ -29,8 +29,6 @@ LONG_FUNCTIONS = {
     "compute_entry": 446,
     "cli_review_main": 407,
     "cmd_retire": 370,
-    "write_entry": 276,
-    "cmd_maintainers": 212,
     "print_text": 192,
     "cli_parse_options": 165,
     "print_json": 156,

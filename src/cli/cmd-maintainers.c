@@ -549,77 +549,213 @@ static void emit_json(struct ms_out *o, const struct maint_cc *cc,
 	}
 }
 
-int cmd_maintainers(int argc, char **argv)
+/* Everything the command line sets. */
+struct args {
+	struct cli_tree_opts topts;
+	struct opts op;
+	struct cli_store_opts store;
+};
+
+/* Parse the options into `a`: CLI_CONTINUE or the exit code. */
+static int parse_args(struct args *a, int *argc, char ***argv)
 {
-	struct cli_tree_opts topts = { 0 };
-	struct opts op = { 0 };
-	struct cli_store_opts store = { 0 };
+	struct opts *op = &a->op;
 	const struct cli_option opts[] = {
-		CLI_TREE_OPTIONS(&topts),
-		{ CLI_OPT_FLAG, "paths", 'f', &op.paths, NULL,
+		CLI_TREE_OPTIONS(&a->topts),
+		{ CLI_OPT_FLAG, "paths", 'f', &op->paths, NULL,
 		  "every argument is a path of the tree "
 		  "(get_maintainer.pl -f)" },
-		{ CLI_OPT_FLAG, "patches", 0, &op.patches, NULL,
+		{ CLI_OPT_FLAG, "patches", 0, &op->patches, NULL,
 		  "every argument is a patch file" },
-		{ CLI_OPT_FLAG, "no-email", 0, &op.no_email, NULL,
+		{ CLI_OPT_FLAG, "no-email", 0, &op->no_email, NULL,
 		  "no people, only lists (and --scm, --status, ...)" },
-		{ CLI_OPT_FLAG, "no-m", 0, &op.no_m, NULL,
+		{ CLI_OPT_FLAG, "no-m", 0, &op->no_m, NULL,
 		  "leave out maintainers" },
-		{ CLI_OPT_FLAG, "no-r", 0, &op.no_r, NULL,
+		{ CLI_OPT_FLAG, "no-r", 0, &op->no_r, NULL,
 		  "leave out reviewers" },
-		{ CLI_OPT_FLAG, "no-l", 0, &op.no_l, NULL,
+		{ CLI_OPT_FLAG, "no-l", 0, &op->no_l, NULL,
 		  "leave out mailing lists" },
-		{ CLI_OPT_FLAG, "no-moderated", 0, &op.no_moderated, NULL,
+		{ CLI_OPT_FLAG, "no-moderated", 0, &op->no_moderated, NULL,
 		  "leave out moderated lists" },
-		{ CLI_OPT_FLAG, "s", 0, &op.s, NULL,
+		{ CLI_OPT_FLAG, "s", 0, &op->s, NULL,
 		  "include subscribers-only lists" },
-		{ CLI_OPT_FLAG, "no-n", 0, &op.no_n, NULL,
+		{ CLI_OPT_FLAG, "no-n", 0, &op->no_n, NULL,
 		  "addresses without names" },
-		{ CLI_OPT_FLAG, "no-rolestats", 0, &op.no_rolestats, NULL,
+		{ CLI_OPT_FLAG, "no-rolestats", 0, &op->no_rolestats, NULL,
 		  "no '(maintainer:ENTRY)' after each address" },
-		{ CLI_OPT_FLAG, "roles", 0, &op.roles, NULL,
+		{ CLI_OPT_FLAG, "roles", 0, &op->roles, NULL,
 		  "with --no-rolestats: print the roles all the same" },
 		{ CLI_OPT_FLAG, "no-remove-duplicates", 0,
-		  &op.no_remove_duplicates, NULL,
+		  &op->no_remove_duplicates, NULL,
 		  "keep people listed under several names or addresses" },
-		{ CLI_OPT_FLAG, "no-mailmap", 0, &op.no_mailmap, NULL,
+		{ CLI_OPT_FLAG, "no-mailmap", 0, &op->no_mailmap, NULL,
 		  "ignore the tree's .mailmap" },
-		{ CLI_OPT_FLAG, "no-keywords", 0, &op.no_keywords, NULL,
+		{ CLI_OPT_FLAG, "no-keywords", 0, &op->no_keywords, NULL,
 		  "ignore K: patterns" },
-		{ CLI_OPT_FLAG, "file-emails", 0, &op.file_emails, NULL,
+		{ CLI_OPT_FLAG, "file-emails", 0, &op->file_emails, NULL,
 		  "add the addresses found in each file (always for .yaml)" },
-		{ CLI_OPT_FLAG, "git-chief-penguins", 0, &op.chief_penguins,
+		{ CLI_OPT_FLAG, "git-chief-penguins", 0, &op->chief_penguins,
 		  NULL, "keep Linus Torvalds" },
-		{ CLI_OPT_STRING, "separator", 0, &op.separator, "SEP",
+		{ CLI_OPT_STRING, "separator", 0, &op->separator, "SEP",
 		  "one line, addresses joined by SEP (default: one a line)" },
-		{ CLI_OPT_FLAG, "no-multiline", 0, &op.no_multiline, NULL,
+		{ CLI_OPT_FLAG, "no-multiline", 0, &op->no_multiline, NULL,
 		  "one line, addresses joined by ', '" },
-		{ CLI_OPT_FLAG, "scm", 0, &op.scm, NULL,
+		{ CLI_OPT_FLAG, "scm", 0, &op->scm, NULL,
 		  "also print the T: trees" },
-		{ CLI_OPT_FLAG, "status", 0, &op.status, NULL,
+		{ CLI_OPT_FLAG, "status", 0, &op->status, NULL,
 		  "also print the S: statuses" },
-		{ CLI_OPT_FLAG, "subsystem", 0, &op.subsystem, NULL,
+		{ CLI_OPT_FLAG, "subsystem", 0, &op->subsystem, NULL,
 		  "also print the entry names" },
-		{ CLI_OPT_FLAG, "web", 0, &op.web, NULL,
+		{ CLI_OPT_FLAG, "web", 0, &op->web, NULL,
 		  "also print the W: pages" },
-		{ CLI_OPT_FLAG, "to-cc", 0, &op.to_cc, NULL,
+		{ CLI_OPT_FLAG, "to-cc", 0, &op->to_cc, NULL,
 		  "print git send-email arguments: --to for maintainers, "
 		  "--cc for the rest" },
-		{ CLI_OPT_FLAG, "activity", 0, &op.activity, NULL,
+		{ CLI_OPT_FLAG, "activity", 0, &op->activity, NULL,
 		  "with --repo: mark inactive people from the history and "
 		  "add the entries' de-facto reviewers" },
-		{ CLI_OPT_FLAG, "active-only", 0, &op.active_only, NULL,
+		{ CLI_OPT_FLAG, "active-only", 0, &op->active_only, NULL,
 		  "with --activity: leave out the people marked inactive" },
-		{ CLI_OPT_STRING, "inactive-after", 0, &op.inactive_after,
+		{ CLI_OPT_STRING, "inactive-after", 0, &op->inactive_after,
 		  "DURATION|DATE", "with --activity: nothing in the entry since "
 		  "then is inactive (default 5y)" },
-		CLI_STORE_OPTIONS(&store),
-		{ CLI_OPT_FLAG, "each", 0, &op.each, NULL,
+		CLI_STORE_OPTIONS(&a->store),
+		{ CLI_OPT_FLAG, "each", 0, &op->each, NULL,
 		  "answer for each argument (each path of '-') on its own, "
 		  "as separate runs would" },
-		CLI_OPT_JSON(&op.json),
+		CLI_OPT_JSON(&op->json),
 		CLI_OPTION_END,
 	};
+
+	return cli_parse_options(argc, argv, opts, &help);
+}
+
+/* get_maintainer.pl's switches from ours: CLI_CONTINUE or exit 2. */
+static int cc_opts(struct maint_cc_opts *co, const struct args *a, int argc)
+{
+	const struct opts *op = &a->op;
+
+	if (argc < 1)
+		return cli_usage_error("maintainers", "no PATH or PATCH given "
+				       "('-' reads standard input)");
+	if (op->paths && op->patches)
+		return cli_usage_error("maintainers", "--paths and --patches "
+				       "exclude each other");
+	maint_cc_opts_init(co);
+	co->email = !op->no_email;
+	co->maintainer = !op->no_m;
+	co->reviewer = !op->no_r;
+	co->list = !op->no_l;
+	co->moderated = !op->no_moderated;
+	co->subscriber = op->s;
+	co->usename = !op->no_n;
+	co->remove_duplicates = !op->no_remove_duplicates;
+	co->mailmap = !op->no_mailmap;
+	co->keywords = !op->no_keywords;
+	co->file_emails = op->file_emails;
+	co->chief_penguins = op->chief_penguins;
+	if (!co->email && !op->scm && !op->status && !op->subsystem &&
+	    !op->web)
+		return cli_usage_error("maintainers", "--no-email needs one of "
+				       "--scm, --status, --subsystem, --web");
+	if (co->email && !co->maintainer && !co->reviewer && !co->list &&
+	    !co->subscriber && !co->chief_penguins)
+		return cli_usage_error("maintainers", "--no-m, --no-r and "
+				       "--no-l leave nothing to print");
+	if ((op->active_only || op->inactive_after) && !op->activity)
+		return cli_usage_error("maintainers", "--active-only and "
+				       "--inactive-after need --activity");
+	if (op->activity && !a->topts.repo)
+		return cli_usage_error("maintainers", "--activity needs --repo "
+				       "GITDIR (the history to read)");
+	return CLI_CONTINUE;
+}
+
+/* --activity: load the history's model into `act`; CLI_CONTINUE or the
+ * exit code. */
+static int load_activity(struct act_ctx *act, const struct args *a)
+{
+	struct cli_act_opts ao = { 0 };
+	int rc;
+
+	ao.repo = a->topts.repo;
+	ao.rev = a->topts.rev;
+	ao.maintainers = a->topts.maintainers;
+	ao.find_maintainer_files = a->topts.find_maintainer_files;
+	ao.store = a->store;
+	rc = cli_act_load("maintainers", &ao, 5, &act->a, &act->q.since,
+			  &act->q.until);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (ms_act_parse_before(a->op.inactive_after ?
+				a->op.inactive_after : "5y",
+				act->q.until, &act->q.active_since) < 0) {
+		rc = cli_usage_error("maintainers", "--inactive-after: %s",
+				     ms_error_last());
+		ms_activity_free(act->a);
+		act->a = NULL;
+		return rc;
+	}
+	return CLI_CONTINUE;
+}
+
+/* --each: one answer per input, as separate runs would give. */
+static void answer_each(struct ms_out *o, const struct cli_tree *ct,
+			const struct maint_cc_opts *co, GArray *inputs,
+			const struct opts *op, bool roles, struct act_ctx *ac)
+{
+	if (op->json) {
+		ms_out_key(o, "answers");
+		ms_out_begin_list(o);
+	}
+	for (guint i = 0; i < inputs->len; i++) {
+		struct input *in = &g_array_index(inputs, struct input, i);
+		struct maint_cc *cc = look_up(ct, co, inputs, i, i + 1);
+
+		if (ac) {
+			act_compute(ac, cc);
+			ac->done_defacto = false;
+		}
+		if (op->json) {
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "input", in->name);
+			emit_json(o, cc, op, roles, ac);
+			ms_out_end_object(o);
+		} else {
+			char *t = answer_text(cc, op, roles, ac);
+
+			fprintf(ms_out_fp(o), "%s:\n%s\n", in->name, t);
+			g_free(t);
+		}
+		maint_cc_free(cc);
+	}
+}
+
+/* All inputs together, as one get_maintainer.pl run. */
+static void answer_all(struct ms_out *o, const struct cli_tree *ct,
+		       const struct maint_cc_opts *co, GArray *inputs,
+		       const struct opts *op, bool roles, struct act_ctx *ac)
+{
+	struct maint_cc *cc = look_up(ct, co, inputs, 0, inputs->len);
+
+	if (ac)
+		act_compute(ac, cc);
+	if (op->json) {
+		emit_json(o, cc, op, roles, ac);
+	} else {
+		char *t = answer_text(cc, op, roles, ac);
+
+		fputs(t, ms_out_fp(o));
+		g_free(t);
+	}
+	if (!maint_cc_nr_files(cc))
+		cli_warning("no file to look up: no patch had a diff");
+	maint_cc_free(cc);
+}
+
+int cmd_maintainers(int argc, char **argv)
+{
+	struct args a = { 0 };
 	struct maint_cc_opts co;
 	GArray *inputs;
 	struct act_ctx act = { 0 }, *ac = NULL;
@@ -628,66 +764,19 @@ int cmd_maintainers(int argc, char **argv)
 	bool roles;
 	int rc;
 
-	rc = cli_parse_options(&argc, &argv, opts, &help);
+	rc = parse_args(&a, &argc, &argv);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (argc < 1)
-		return cli_usage_error("maintainers", "no PATH or PATCH given "
-				       "('-' reads standard input)");
-	if (op.paths && op.patches)
-		return cli_usage_error("maintainers", "--paths and --patches "
-				       "exclude each other");
-	maint_cc_opts_init(&co);
-	co.email = !op.no_email;
-	co.maintainer = !op.no_m;
-	co.reviewer = !op.no_r;
-	co.list = !op.no_l;
-	co.moderated = !op.no_moderated;
-	co.subscriber = op.s;
-	co.usename = !op.no_n;
-	co.remove_duplicates = !op.no_remove_duplicates;
-	co.mailmap = !op.no_mailmap;
-	co.keywords = !op.no_keywords;
-	co.file_emails = op.file_emails;
-	co.chief_penguins = op.chief_penguins;
-	roles = !op.no_rolestats || op.roles;
-	if (!co.email && !op.scm && !op.status && !op.subsystem && !op.web)
-		return cli_usage_error("maintainers", "--no-email needs one of "
-				       "--scm, --status, --subsystem, --web");
-	if (co.email && !co.maintainer && !co.reviewer && !co.list &&
-	    !co.subscriber && !co.chief_penguins)
-		return cli_usage_error("maintainers", "--no-m, --no-r and "
-				       "--no-l leave nothing to print");
-
-	if ((op.active_only || op.inactive_after) && !op.activity)
-		return cli_usage_error("maintainers", "--active-only and "
-				       "--inactive-after need --activity");
-	if (op.activity && !topts.repo)
-		return cli_usage_error("maintainers", "--activity needs --repo "
-				       "GITDIR (the history to read)");
-	rc = cli_tree_open("maintainers", &topts, NULL, &ct);
+	rc = cc_opts(&co, &a, argc);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (op.activity) {
-		struct cli_act_opts ao = { 0 };
-
-		ao.repo = topts.repo;
-		ao.rev = topts.rev;
-		ao.maintainers = topts.maintainers;
-		ao.find_maintainer_files = topts.find_maintainer_files;
-		ao.store = store;
-		rc = cli_act_load("maintainers", &ao, 5, &act.a, &act.q.since,
-				  &act.q.until);
+	roles = !a.op.no_rolestats || a.op.roles;
+	rc = cli_tree_open("maintainers", &a.topts, NULL, &ct);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (a.op.activity) {
+		rc = load_activity(&act, &a);
 		if (rc != CLI_CONTINUE) {
-			cli_tree_close(&ct);
-			return rc;
-		}
-		if (ms_act_parse_before(op.inactive_after ?
-					op.inactive_after : "5y",
-					act.q.until, &act.q.active_since) < 0) {
-			rc = cli_usage_error("maintainers", "--inactive-after: "
-					     "%s", ms_error_last());
-			ms_activity_free(act.a);
 			cli_tree_close(&ct);
 			return rc;
 		}
@@ -695,61 +784,16 @@ int cmd_maintainers(int argc, char **argv)
 	}
 	inputs = g_array_new(FALSE, FALSE, sizeof(struct input));
 	g_array_set_clear_func(inputs, input_clear);
-	if (!read_inputs(inputs, &ct, &op, argc, argv)) {
+	if (!read_inputs(inputs, &ct, &a.op, argc, argv)) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-
-	o = ms_out_new(op.json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
+	o = ms_out_new(a.op.json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	ms_out_begin_document(o);
-	if (op.each) {
-		if (op.json) {
-			ms_out_key(o, "answers");
-			ms_out_begin_list(o);
-		}
-		for (guint i = 0; i < inputs->len; i++) {
-			struct input *in = &g_array_index(inputs, struct input,
-							  i);
-			struct maint_cc *cc = look_up(&ct, &co, inputs, i,
-						      i + 1);
-
-			if (ac) {
-				act_compute(ac, cc);
-				ac->done_defacto = false;
-			}
-
-			if (op.json) {
-				ms_out_begin_object(o);
-				ms_out_kv_string(o, "input", in->name);
-				emit_json(o, cc, &op, roles, ac);
-				ms_out_end_object(o);
-			} else {
-				char *t = answer_text(cc, &op, roles, ac);
-
-				fprintf(ms_out_fp(o), "%s:\n%s\n", in->name, t);
-				g_free(t);
-			}
-			maint_cc_free(cc);
-		}
-	} else {
-		struct maint_cc *cc = look_up(&ct, &co, inputs, 0,
-					      inputs->len);
-
-		if (ac)
-			act_compute(ac, cc);
-
-		if (op.json) {
-			emit_json(o, cc, &op, roles, ac);
-		} else {
-			char *t = answer_text(cc, &op, roles, ac);
-
-			fputs(t, ms_out_fp(o));
-			g_free(t);
-		}
-		if (!maint_cc_nr_files(cc))
-			cli_warning("no file to look up: no patch had a diff");
-		maint_cc_free(cc);
-	}
+	if (a.op.each)
+		answer_each(o, &ct, &co, inputs, &a.op, roles, ac);
+	else
+		answer_all(o, &ct, &co, inputs, &a.op, roles, ac);
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
 out:

@@ -650,36 +650,12 @@ static void git_timeline(FILE *fp, const struct site *s,
 	g_strfreev(who);
 }
 
-static int write_entry(const struct site *s, size_t ei)
+/* The entry's figures, a table linking to their evidence below. */
+static void entry_figures(FILE *fp, const struct site *s,
+			  const struct ms_rv_entry *e)
 {
-	const struct ms_review *rv = s->v->rv;
-	const struct ms_rv_entry *e = rv->entries->pdata[ei];
-	const struct ms_act_entry *ae = s->v->act ? s->v->act[ei] : NULL;
-	static const double edges[] = { 0, 1, 4, 12, 24, 48, 96, 168, 336 };
-	static const char *const bins[] = { "0-1", "1-4", "4-12", "12-24",
-		"24-48", "48-96", "96-168", "168-336", "336+" };
-	double hist[G_N_ELEMENTS(bins)] = { 0 };
-	size_t n = e->patches->len, nm = s->nr ? s->nr : 1;
-	double *pat = g_new(double, nm), *med = g_new(double, nm);
-	double *p90 = g_new(double, nm);
-	char name[64], title[160], a[32];
-	FILE *fp;
+	size_t n = e->patches->len;
 
-	g_snprintf(name, sizeof(name), "entry-%zu.html", ei);
-	fp = open_out(s, name);
-	if (!fp) {
-		g_free(pat);
-		g_free(med);
-		g_free(p90);
-		return EXIT_FAILURE;
-	}
-	ms_html_begin(fp, e->entry->name);
-	ms_html_printf(fp, "<p><a href=\"index.html\">Overview</a></p>\n"
-		       "<h1>%s</h1>\n", e->entry->name);
-	window_line(fp, s);
-	ms_html_printf(fp, "<p class=\"note\">This entry's data: <a href=\""
-		       "data/entry-%zu.json\">data/entry-%zu.json</a></p>\n",
-		       ei, ei);
 	fputs("<table id=\"figures\"><tbody>\n", fp);
 	ms_html_printf(fp, "<tr><th scope=\"row\">Patches</th><td class=\"n\">"
 		       "<a href=\"#patches\">%zu</a> (series %zu)</td></tr>\n",
@@ -707,8 +683,18 @@ static int write_entry(const struct site *s, size_t ei)
 			"<td class=\"n\">%zu</td></tr>\n", e->commits);
 	}
 	fputs("</tbody></table>\n", fp);
+}
 
-	/* time to first response: histogram, median and p90 marked */
+/* Time to first response: a histogram, median and p90 in its title. */
+static void ttfr_histogram(FILE *fp, const struct ms_rv_entry *e)
+{
+	static const double edges[] = { 0, 1, 4, 12, 24, 48, 96, 168, 336 };
+	static const char *const bins[] = { "0-1", "1-4", "4-12", "12-24",
+		"24-48", "48-96", "96-168", "168-336", "336+" };
+	double hist[G_N_ELEMENTS(bins)] = { 0 };
+	struct ms_html_series hs = { "patches", hist };
+	char m1[32], m2[32], title[160];
+
 	for (guint i = 0; i < e->patches->len; i++) {
 		const struct ms_rv_patch *pt = &g_array_index(e->patches,
 			struct ms_rv_patch, i);
@@ -722,43 +708,43 @@ static int write_entry(const struct site *s, size_t ei)
 			b++;
 		hist[b]++;
 	}
-	{
-		struct ms_html_series hs = { "patches", hist };
-		char m1[32], m2[32];
-
-		if (e->ttfr_median >= 0) {
-			g_snprintf(m1, sizeof(m1), "%.1f h",
-				   (double)e->ttfr_median / 3600);
-			g_snprintf(m2, sizeof(m2), "%.1f h",
-				   (double)e->ttfr_p90 / 3600);
-		} else {
-			strcpy(m1, "none");
-			strcpy(m2, "none");
-		}
-		g_snprintf(title, sizeof(title), "Time to first response: "
-			   "median %s, p90 %s (%zu of %zu patches answered)",
-			   m1, m2, e->replied, n);
-		fputs("<h2 id=\"ttfr\">Time to first response</h2>\n", fp);
-		ms_html_plot(fp, "bar", title, "hours to first response",
-			     "patches", bins, G_N_ELEMENTS(bins), &hs, 1, 0);
+	if (e->ttfr_median >= 0) {
+		g_snprintf(m1, sizeof(m1), "%.1f h",
+			   (double)e->ttfr_median / 3600);
+		g_snprintf(m2, sizeof(m2), "%.1f h",
+			   (double)e->ttfr_p90 / 3600);
+	} else {
+		strcpy(m1, "none");
+		strcpy(m2, "none");
 	}
+	g_snprintf(title, sizeof(title), "Time to first response: "
+		   "median %s, p90 %s (%zu of %zu patches answered)",
+		   m1, m2, e->replied, (size_t)e->patches->len);
+	fputs("<h2 id=\"ttfr\">Time to first response</h2>\n", fp);
+	ms_html_plot(fp, "bar", title, "hours to first response",
+		     "patches", bins, G_N_ELEMENTS(bins), &hs, 1, 0);
+}
 
-	/* the monthly trend */
+/* The monthly trend: two plots and the table of months. */
+static void monthly_trend(FILE *fp, const struct site *s,
+			  const struct ms_rv_entry *e)
+{
+	size_t nm = s->nr ? s->nr : 1;
+	double *pat = g_new(double, nm), *med = g_new(double, nm);
+	double *p90 = g_new(double, nm);
+	struct ms_html_series ts[2] = { { "median hours", med },
+					{ "p90 hours", p90 } };
+	struct ms_html_series ps = { "patches", pat };
+
 	monthly(s, e, pat, med, p90);
-	{
-		struct ms_html_series ts[2] = { { "median hours", med },
-						{ "p90 hours", p90 } };
-		struct ms_html_series ps = { "patches", pat };
-
-		fputs("<h2 id=\"trend\">Monthly trend</h2>\n", fp);
-		ms_html_plot(fp, "line", "Time to first response per month "
-			     "(median and p90; a gap: no patch)", "month "
-			     "(first posting)", "hours",
-			     (const char *const *)s->months, s->nr, ts, 2, 0);
-		ms_html_plot(fp, "bar", "Patches per month", "month (first "
-			     "posting)", "patches",
-			     (const char *const *)s->months, s->nr, &ps, 1, 0);
-	}
+	fputs("<h2 id=\"trend\">Monthly trend</h2>\n", fp);
+	ms_html_plot(fp, "line", "Time to first response per month "
+		     "(median and p90; a gap: no patch)", "month "
+		     "(first posting)", "hours",
+		     (const char *const *)s->months, s->nr, ts, 2, 0);
+	ms_html_plot(fp, "bar", "Patches per month", "month (first "
+		     "posting)", "patches",
+		     (const char *const *)s->months, s->nr, &ps, 1, 0);
 	fputs("<table class=\"sortable\" id=\"months\"><thead><tr>"
 	      "<th scope=\"col\">Month</th><th scope=\"col\">Patches</th>"
 	      "<th scope=\"col\">Replied</th><th scope=\"col\">Ignored</th>"
@@ -783,10 +769,19 @@ static int write_entry(const struct site *s, size_t ei)
 		fputs("</tr>\n", fp);
 	}
 	fputs("</tbody></table>\n", fp);
+	g_free(pat);
+	g_free(med);
+	g_free(p90);
+}
 
-	people_quarters(fp, s, ei, e);
+/* The listed people's last activity in git and on the list, and the
+ * verdict on each. */
+static void listed_verdicts(FILE *fp, const struct site *s, size_t ei,
+			    const struct ms_rv_entry *e)
+{
+	const struct ms_act_entry *ae = s->v->act ? s->v->act[ei] : NULL;
+	char a[32];
 
-	/* the listed people's git activity */
 	fputs("<h2 id=\"git\">Listed people: last activity and verdict</h2>\n"
 	      "<table id=\"git-table\"><thead><tr><th scope=\"col\">Person"
 	      "</th><th scope=\"col\">Role</th><th scope=\"col\">Last "
@@ -823,11 +818,12 @@ static int write_entry(const struct site *s, size_t ei)
 			       "activity in the window)"));
 	}
 	fputs("</tbody></table>\n", fp);
+}
 
-	if (s->v->act_model)
-		git_timeline(fp, s, e);
-
-	/* de-facto maintainers and corporate aliases */
+/* De-facto maintainers and corporate aliases. */
+static void defacto_aliases(FILE *fp, const struct site *s,
+			    const struct ms_rv_entry *e)
+{
 	fputs("<h2 id=\"defacto\">De-facto maintainers</h2>\n", fp);
 	if (!e->defacto->len)
 		fputs("<p>None.</p>\n", fp);
@@ -860,8 +856,14 @@ static int write_entry(const struct site *s, size_t ei)
 		}
 		fputs("</p>\n", fp);
 	}
+}
 
-	/* ignored patches, then every patch */
+/* The ignored patches, with links to the list. */
+static void ignored_list(FILE *fp, const struct site *s,
+			 const struct ms_rv_entry *e)
+{
+	char a[32];
+
 	fputs("<h2 id=\"ignored\">Ignored patches</h2>\n<ul>\n", fp);
 	for (guint i = 0; i < e->patches->len; i++) {
 		const struct ms_rv_patch *pt = &g_array_index(e->patches,
@@ -877,7 +879,16 @@ static int write_entry(const struct site *s, size_t ei)
 			 r->message_id);
 		fputs("</li>\n", fp);
 	}
-	fputs("</ul>\n<h2 id=\"patches\">Patches</h2>\n"
+	fputs("</ul>\n", fp);
+}
+
+/* Every patch: posted, first response (linked), ignored, merged. */
+static void patch_table(FILE *fp, const struct site *s,
+			const struct ms_rv_entry *e)
+{
+	char a[32];
+
+	fputs("<h2 id=\"patches\">Patches</h2>\n"
 	      "<table class=\"sortable\" id=\"patch-table\"><thead><tr>"
 	      "<th scope=\"col\">Posted</th><th scope=\"col\">Patch</th>"
 	      "<th scope=\"col\">First response</th><th scope=\"col\">"
@@ -920,10 +931,37 @@ static int write_entry(const struct site *s, size_t ei)
 		fputs("</tr>\n", fp);
 	}
 	fputs("</tbody></table>\n", fp);
+}
+
+/* The page of entry `ei`: the sections above, in reading order. */
+static int write_entry(const struct site *s, size_t ei)
+{
+	const struct ms_rv_entry *e = s->v->rv->entries->pdata[ei];
+	char name[64];
+	FILE *fp;
+
+	g_snprintf(name, sizeof(name), "entry-%zu.html", ei);
+	fp = open_out(s, name);
+	if (!fp)
+		return EXIT_FAILURE;
+	ms_html_begin(fp, e->entry->name);
+	ms_html_printf(fp, "<p><a href=\"index.html\">Overview</a></p>\n"
+		       "<h1>%s</h1>\n", e->entry->name);
+	window_line(fp, s);
+	ms_html_printf(fp, "<p class=\"note\">This entry's data: <a href=\""
+		       "data/entry-%zu.json\">data/entry-%zu.json</a></p>\n",
+		       ei, ei);
+	entry_figures(fp, s, e);
+	ttfr_histogram(fp, e);
+	monthly_trend(fp, s, e);
+	people_quarters(fp, s, ei, e);
+	listed_verdicts(fp, s, ei, e);
+	if (s->v->act_model)
+		git_timeline(fp, s, e);
+	defacto_aliases(fp, s, e);
+	ignored_list(fp, s, e);
+	patch_table(fp, s, e);
 	ms_html_end(fp);
-	g_free(pat);
-	g_free(med);
-	g_free(p90);
 	return close_out(s, fp, name) ? EXIT_FAILURE : 0;
 }
 
