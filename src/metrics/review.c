@@ -39,7 +39,8 @@ static const struct ms_mail_rec *rec_at(const struct ctx *c, uint32_t i)
 }
 
 /* Why a patch posting is set aside. */
-enum aside { ASIDE_NONE, ASIDE_STABLE, ASIDE_SUBJECT, ASIDE_PATHS };
+enum aside { ASIDE_NONE, ASIDE_STABLE, ASIDE_SUBJECT, ASIDE_PATHS,
+	     ASIDE_TOP_ONLY /* kept by new top-level files: as its series */ };
 
 /* Add `path` and each directory above it to `set` (copies). */
 static void add_path_and_dirs(GHashTable *set, const char *path)
@@ -94,6 +95,13 @@ static bool path_listed(const struct ctx *c, const char *path)
 	return false;
 }
 
+/* What a patch's path says of the project it belongs to. */
+enum path_says {
+	PATH_FOREIGN,    /* no file nor directory of it in the project */
+	PATH_TOP_NEW,    /* a new file right in the root */
+	PATH_KNOWN,      /* the project has or had it, or its directory */
+};
+
 /*
  * Whether `path` could be in the analysed project: it is a file of the
  * tree or one a commit touched, an entry other than a catch-all claims
@@ -103,11 +111,12 @@ static bool path_listed(const struct ctx *c, const char *path)
  * drivers/foo/sub/new.c), but a top-level one only for a file right in
  * it, so that a kernel patch to include/linux/ is not a project's with
  * an include/.  With a snapshot only (--tree): its top-level directory,
- * since a snapshot lacks the directories added after it.  A top-level
- * file needs the file itself (the root exists in every project).
+ * since a snapshot lacks the directories added after it.  A new file
+ * right in the root is PATH_TOP_NEW: the root is a directory of every
+ * project, so such a file is as much the project's as anyone's.
  */
-static bool path_known(const struct ctx *c, GHashTable *hist,
-		       const char *path)
+static enum path_says path_known(const struct ctx *c, GHashTable *hist,
+				 const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir;
@@ -115,9 +124,11 @@ static bool path_known(const struct ctx *c, GHashTable *hist,
 
 	if (ms_tree_has_file(c->opts->tree, path) ||
 	    g_hash_table_contains(hist, path) || path_listed(c, path))
-		return true;
-	if (!slash || slash == path)
-		return false;
+		return PATH_KNOWN;
+	if (!slash)
+		return PATH_TOP_NEW;
+	if (slash == path)
+		return PATH_FOREIGN;
 	if (!c->opts->history_paths)
 		slash = strchr(path, '/');
 	dir = g_strndup(path, (size_t)(slash - path));
@@ -131,7 +142,7 @@ static bool path_known(const struct ctx *c, GHashTable *hist,
 		known = dir_known(c, hist, dir);
 	}
 	g_free(dir);
-	return known;
+	return known ? PATH_KNOWN : PATH_FOREIGN;
 }
 
 /* The set of paths the project is known to have had: every path (and
@@ -155,13 +166,23 @@ static GHashTable *known_paths(const struct ctx *c)
 	return hist;
 }
 
-/* Why patch posting `i` is set aside, the series aside. */
+/*
+ * Why patch posting `i` is set aside, the series aside.  A patch is the
+ * project's when one of its paths could be: a known one, or a new file
+ * right in the root (LTP's AGENTS.md, with its new agents/ beside it).
+ * *anchors is set when a known path makes it the project's, so that it
+ * carries the rest of its series; a new top-level file does not, since
+ * every project could have one, and a patch kept by one alone
+ * (ASIDE_TOP_ONLY) follows its series when the others are foreign.
+ */
 static enum aside aside_of(const struct ctx *c, GHashTable *hist,
-			   uint32_t i)
+			   uint32_t i, bool *anchors)
 {
 	const struct ms_mail_rec *r = rec_at(c, i);
 	const GPtrArray *files;
+	bool top_new = false;
 
+	*anchors = false;
 	if (r->stable && !c->opts->include_stable)
 		return ASIDE_STABLE;
 	if (c->opts->include_foreign)
@@ -171,10 +192,14 @@ static enum aside aside_of(const struct ctx *c, GHashTable *hist,
 	files = c->opts->tree ? ms_link_mail_files(c->lm, i) : NULL;
 	if (!files || !files->len)
 		return ASIDE_NONE;
-	for (guint k = 0; k < files->len; k++)
-		if (path_known(c, hist, files->pdata[k]))
-			return ASIDE_NONE;
-	return ASIDE_PATHS;
+	for (guint k = 0; k < files->len; k++) {
+		switch (path_known(c, hist, files->pdata[k])) {
+		case PATH_KNOWN: *anchors = true; return ASIDE_NONE;
+		case PATH_TOP_NEW: top_new = true; break;
+		case PATH_FOREIGN: break;
+		}
+	}
+	return top_new ? ASIDE_TOP_ONLY : ASIDE_PATHS;
 }
 
 /* The key of posting `r`'s series and count ("n/total"): a cover letter
@@ -192,7 +217,9 @@ static gint64 *series_key(const struct ms_mail_rec *r)
  * Which patch postings are set aside, and why (those of the window
  * counted in `rv`).  A series is one project's: a patch whose own paths
  * are all unknown (a new top-level directory) stays when another patch
- * of its series, numbered out of the same total, touches a known path.
+ * of its series, numbered out of the same total, touches a known path
+ * (a new top-level file keeps its own patch only, and not when the
+ * rest of its series is foreign).
  */
 static void set_aside(struct ctx *c, struct ms_review *rv)
 {
@@ -200,30 +227,40 @@ static void set_aside(struct ctx *c, struct ms_review *rv)
 	GHashTable *hist = known_paths(c);
 	GHashTable *kept = g_hash_table_new_full(g_int64_hash, g_int64_equal,
 						 g_free, NULL);
+	GHashTable *foreign = g_hash_table_new_full(g_int64_hash,
+						    g_int64_equal, g_free,
+						    NULL);
 
 	c->aside = g_new0(uint8_t, n ? n : 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
+		bool anchors;
 
 		if (r->duplicate || r->kind != MS_MAIL_PATCH)
 			continue;
-		c->aside[i] = (uint8_t)aside_of(c, hist, (uint32_t)i);
-		if (c->aside[i] == ASIDE_NONE && r->series >= 0 &&
-		    ms_link_mail_files(c->lm, (uint32_t)i) &&
-		    ms_link_mail_files(c->lm, (uint32_t)i)->len)
+		c->aside[i] = (uint8_t)aside_of(c, hist, (uint32_t)i,
+						&anchors);
+		if (anchors && r->series >= 0)
 			g_hash_table_add(kept, series_key(r));
+		if (c->aside[i] == ASIDE_PATHS && r->series >= 0)
+			g_hash_table_add(foreign, series_key(r));
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
 		bool in_window;
 
-		if (c->aside[i] == ASIDE_PATHS && r->series >= 0) {
+		if ((c->aside[i] == ASIDE_PATHS ||
+		     c->aside[i] == ASIDE_TOP_ONLY) && r->series >= 0) {
 			gint64 *k = series_key(r);
 
 			if (g_hash_table_contains(kept, k))
 				c->aside[i] = ASIDE_NONE;
+			else if (g_hash_table_contains(foreign, k))
+				c->aside[i] = ASIDE_PATHS;
 			g_free(k);
 		}
+		if (c->aside[i] == ASIDE_TOP_ONLY)
+			c->aside[i] = ASIDE_NONE;
 		in_window = r->date_valid && r->date >= c->opts->since &&
 			    r->date <= c->opts->until;
 		switch (c->aside[i]) {
@@ -234,6 +271,7 @@ static void set_aside(struct ctx *c, struct ms_review *rv)
 		default: break;
 		}
 	}
+	g_hash_table_unref(foreign);
 	g_hash_table_unref(kept);
 	g_hash_table_unref(hist);
 }

@@ -41,9 +41,9 @@ for mid in ("s1@example.net", "s2@example.org", "s3@example.net",
     ok(mid not in pl, f"the stable backport {mid} is no patch of FOO")
 eq(foo["set_aside"], {"stable": 4, "foreign_subject": 0, "foreign_paths": 0},
    "FOO: four stable backports set aside")
-eq(doc["set_aside"], {"stable": 4, "foreign_subject": 2, "foreign_paths": 2},
-   "over the archive: 4 stable, 2 named projects, 2 by paths (mkfs/, "
-   "legacy/ which the tree lacks)")
+eq(doc["set_aside"], {"stable": 4, "foreign_subject": 2, "foreign_paths": 4},
+   "over the archive: 4 stable, 2 named projects, 4 by paths (mkfs/, "
+   "legacy/ which the tree lacks, the autotools series)")
 eq(foo["patches"], 13, "FOO counts 13 patches")
 _, e2 = review("--include-stable", "FOO DRIVER")
 eq(e2["FOO DRIVER"]["patches"], 17, "--include-stable: 17 patches")
@@ -73,13 +73,21 @@ ok("f2@example.net" not in {p["message_id"] for p in rest["patch_list"]},
 ok("f3@example.net" not in {p["message_id"] for p in rest["patch_list"]},
    "mkfs/main.c: no such file nor directory in the tree: set aside")
 eq(rest["set_aside"], {"stable": 4, "foreign_subject": 2,
-                       "foreign_paths": 2}, "THE REST's set-aside counts")
+                       "foreign_paths": 4}, "THE REST's set-aside counts")
 rest_ids = {v for p in rest["patch_list"] for v in p["versions"]}
 ok("f6@example.net" not in rest_ids, "--tree: legacy/old.c is in neither "
    "the tree nor a commit of the window: set aside")
 for mid in ("f7-1@example.net", "f7-2@example.net"):
     ok(mid in rest_ids, f"{mid}: a series on lib/util.c and a new top-level "
        "directory is the project's")
+ok("f9@example.net" in rest_ids, "a new top-level file (AGENTS.md, beside "
+   "a new agents/) is the project's: the root is every project's directory")
+ok("f10@example.net" in rest_ids, "a new top-level configure.ac beside "
+   "mkfs/ is the project's too (the subject names no sibling)")
+for mid in ("f11-1@example.net", "f11-2@example.net"):
+    ok(mid not in rest_ids, f"{mid}: a series of a new top-level autogen.sh "
+       "and a foreign mkfs/ is set aside whole (rdma-core's CMakeLists.txt "
+       "beside providers/)")
 ok("f8@example.net" in rest_ids, "'sparse-check:' names no sibling project "
    "(sparse's branches are -next, -v1.2...)")
 # ... with --repo the whole history knows legacy/old.c, removed before
@@ -100,7 +108,8 @@ ok("f6@example.net" in rr_ids, "--repo: a patch to a file the history had "
    "(removed before the snapshot) is the project's")
 ok("f3@example.net" not in rr_ids, "--repo: mkfs/main.c, never in the "
    "history, stays set aside")
-eq(rr["set_aside"]["foreign_paths"], 1, "--repo: one set aside by paths")
+eq(rr["set_aside"]["foreign_paths"], 3, "--repo: three set aside by paths "
+   "(legacy/old.c is the history's)")
 eq(rr["patches"], rest["patches"] + 1, "--repo: one patch more than --tree")
 ok("f5@example.net" in pl, "a new file in a new directory below "
    "drivers/ belongs to the project")
@@ -110,8 +119,8 @@ eq((e3["FOO DRIVER"]["patches"],
     e3["FOO DRIVER"]["set_aside"]["foreign_subject"]), (12, 1),
    "--foreign-subject sets it aside")
 _, e4 = review("--include-foreign", "THE REST")
-eq(e4["THE REST"]["patches"], rest["patches"] + 4,
-   "--include-foreign keeps the four")
+eq(e4["THE REST"]["patches"], rest["patches"] + 6,
+   "--include-foreign keeps the six")
 r = run("review", "--tree", repo, "--archive", mbox, "--foreign-subject",
         "(")
 eq(r.rc, 2, "an invalid --foreign-subject is a usage error")
@@ -243,7 +252,7 @@ ok("  Responsiveness (48h): -\n" in t, "idle responsiveness '-'")
 ok("score -," in t, "idle person's score '-'")
 sec = {x.split("\n", 1)[0]: x for x in t.split("Subsystem ")[1:]}
 ok("  Set aside: stable backports 4, other projects by subject 2, by "
-   "paths 2\n" in sec["THE REST"], "1: THE REST's text set-aside line",
+   "paths 4\n" in sec["THE REST"], "1: THE REST's text set-aside line",
    sec["THE REST"])
 ok("First response: median 3.5h, p90 7.0d;" in sec["FOO DRIVER"],
    "9: text first response p90 7.0d, 169 h (the repost waited a week)")
