@@ -715,7 +715,20 @@ static bool window_posting(const struct ctx *c, size_t i, size_t e)
 struct part {
 	int64_t lo, hi;
 	GHashTable *posted;
+	bool first, last;    /* the series' first or last interval */
 };
+
+/*
+ * Whether a commit of the window with commit date `t` falls in `part`.
+ * The window's commits are chosen already (by date, or as REV.. with
+ * --since REV, whose commits may be dated before REV or after the last
+ * bound): the first interval takes those dated before it, the last those
+ * after it, so that the intervals' commits add up to the window's.
+ */
+static bool part_has_commit(const struct part *part, int64_t t)
+{
+	return (part->first || t >= part->lo) && (part->last || t < part->hi);
+}
 
 /* The first posting date of each of entry `e`'s patches in the window,
  * as compute_entry() groups them. */
@@ -1097,8 +1110,7 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 
 		if (!in_entry(ce, e->index))
 			continue;
-		if (part && (lc->commit_time < part->lo ||
-			     lc->commit_time >= part->hi))
+		if (part && !part_has_commit(part, lc->commit_time))
 			continue;
 		out->commits++;
 		a = acc_person(c, accs, order, lc->committer_name,
@@ -1207,8 +1219,10 @@ static void series(const struct ctx *c, struct ms_rv_entry *e)
 
 		part.lo = c->opts->bounds[i];
 		part.hi = c->opts->bounds[i + 1];
+		part.first = i == 0;
+		part.last = i + 1 == c->opts->nr_intervals;
 		s = compute_entry(c, e->entry, &part);
-		if (!s->patches->len) {
+		if (!s->patches->len && !s->commits) {    /* nothing in it */
 			ms_rv_entry_free(s);
 			s = NULL;
 		}

@@ -212,7 +212,8 @@ struct ms_rv_entry {
 	size_t commits;              /* linked or not, touching the entry */
 	/* With opts->nr_intervals: per interval, the entry's figures over
 	 * that interval's part (struct ms_rv_entry *, whose own intervals
-	 * are NULL), or NULL when no patch falls in it.  Else NULL. */
+	 * are NULL), or NULL when neither a patch nor a commit falls in
+	 * it.  Else NULL. */
 	GPtrArray *intervals;
 	GPtrArray *strings;          /* private: strings the entry owns */
 };

@@ -145,6 +145,22 @@ r = run("review", "--repo", repo, "--archive", mbox, "--since", "v1",
 ok(r.rc == 0, "review --since v1 exits 0", r.err)
 eq(r.json()["entries"][0]["commits"], 2, "review: v1.. holds 2 commits")
 
+# review --by: the intervals start at v1's month, and S, in v1.. but
+# dated before it, counts in the first (a month with commits and no
+# patch is no empty month); the intervals add up to the window
+r = run("review", "--repo", repo, "--archive", mbox, "--since", "v1",
+        "--by", "month", "--json", "FOO DRIVER")
+ok(r.rc == 0, "review --since v1 --by month exits 0", r.err)
+ser = r.json()["entries"][0]["series"]
+eq(sum((x or {}).get("commits") or 0 for x in ser), 2,
+   "review --by month: the months' commits add up to v1..'s 2")
+r = run("activity", "--repo", repo, "--since", "v1", "--by", "month",
+        "--json", "--no-cache", "FOO DRIVER")
+ok(r.rc == 0, "activity --since v1 --by month exits 0", r.err)
+ser = r.json()["entries"][0]["series"]
+eq(sum((x or {}).get("commits") or 0 for x in ser), 2,
+   "activity --by month: the months' commits add up to v1..'s 2")
+
 # urgent: FOO has 2 commits in v1.., 3 after v1's date
 for since, want in (("v1", [("FOO DRIVER", 2)]),
                     ("2024-02-01", [("FOO DRIVER", 3)])):
