@@ -129,6 +129,30 @@ for cmd, extra in (("activity", ["--min-commits", "0"]),
         names = [e["name"] for e in json.loads(r.out)["entries"]]
         eq(names, ["ALTERNATIVE FOO"], f"{cmd} --maintainers: the file's "
            "entry")
+# ... and in a repository with no MAINTAINERS at all (LTP has none)
+bare = os.path.join(tmp, "nomaint")
+os.makedirs(os.path.join(bare, "drivers", "foo"))
+with open(os.path.join(bare, "drivers", "foo", "a.c"), "w") as f:
+    f.write("int a;\n")
+for args in (["init", "-q"], ["add", "-A"],
+             ["-c", "user.name=Alt Person", "-c", "user.email=alt@example.org",
+              "commit", "-q", "-m", "foo: a"]):
+    subprocess.run(["git", "-C", bare] + args, check=True)
+for cmd, extra in (("activity", ["--min-commits", "0"]),
+                   ("urgent", ["--min-commits", "0", "--nomaint"]),
+                   ("identities", []),
+                   ("review", ["--archive", mbox])):
+    r = run(cmd, "--repo", bare, "--no-cache", "--maintainers", alt,
+            "--json", *extra)
+    ok(r.rc == 0, f"{cmd} --maintainers FILE in a repository without "
+       "MAINTAINERS exits 0", r.err)
+# retire writes patches to the revision's MAINTAINERS: without one it
+# stops, saying so
+r = run("retire", "--repo", bare, "--no-cache", "--maintainers", alt,
+        "--min-commits", "0", "--no-credits", "--from", "A <a@example.org>",
+        "--output-dir", tmp)
+ok(r.rc == 1 and "has no file 'MAINTAINERS'" in r.err, "retire without "
+   "the revision's MAINTAINERS: exit 1, named", r.err)
 r = run("activity", "--repo", repo, "--no-cache", "--maintainers", alt,
         "--min-commits", "0")
 ok(f"MAINTAINERS: {alt}" in r.out, "activity's context names the file",
