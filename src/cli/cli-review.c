@@ -348,6 +348,11 @@ void cli_rev_print_archives(FILE *fp, const struct cli_rev_opts *o,
 	fprintf(fp, ")\n");
 }
 
+static void add_history_path(const char *path, void *data)
+{
+	g_ptr_array_add(data, (gpointer)path);
+}
+
 int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 			const struct cli_strings *archives, int64_t since,
 			int64_t until, int64_t active_since,
@@ -359,6 +364,7 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 	struct cli_rev_opts ro = { 0 };
 	struct ms_review_opts rvo = { 0 };
 	struct ms_diags diags = MS_DIAGS_INIT;
+	GPtrArray *history_paths;
 	int rc;
 
 	*out = NULL;
@@ -395,8 +401,16 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 	rvo.ident = ms_activity_ident(act);
 	rvo.git_seen = git_seen;
 	rvo.git_seen_data = f;
+	/* the same patches as review counts: stable backports and other
+	 * projects' patches (by subject, or by paths the project never
+	 * had) set aside */
+	rvo.tree = f->tree.tree;
+	history_paths = g_ptr_array_new();
+	ms_activity_foreach_path(act, add_history_path, history_paths);
+	rvo.history_paths = history_paths;
 	f->rv = ms_review_compute(f->lm, f->map, f->tree.mf, NULL, NULL,
 				  &rvo);
+	g_ptr_array_unref(history_paths);
 	f->by_name = g_hash_table_new(g_str_hash, g_str_equal);
 	for (guint i = 0; i < f->rv->entries->len; i++) {
 		struct ms_rv_entry *e = f->rv->entries->pdata[i];

@@ -270,4 +270,34 @@ ok("<a1-hu@example.net>" not in t and "<a1-tom@example.net>" not in t,
    "8: text: replies in other languages are no patches")
 ok("  Patches 1 (series 1), replied 0" in sec["KW DRIVER"],
    "13: text: K: matched the attached diff: KW DRIVER has its patch")
+# 1 and 2 in activity and urgent --archive: their list facts count the
+# patches review counts (stable backports and other projects' patches
+# set aside).  A clone of the repository with one commit after the list,
+# so that the history's window covers it.
+late = os.path.join(tmp, "late")
+subprocess.run(["git", "clone", "-q", repo, late], check=True)
+with open(os.path.join(late, "Makefile"), "a") as f:
+    f.write("# late\n")
+subprocess.run(["git", "-C", late, "commit", "-qam", "late"], check=True,
+               env=dict(os.environ, GIT_AUTHOR_NAME="Linus Root",
+                        GIT_AUTHOR_EMAIL="linus@example.org",
+                        GIT_COMMITTER_NAME="Linus Root",
+                        GIT_COMMITTER_EMAIL="linus@example.org",
+                        GIT_AUTHOR_DATE="2024-09-01T00:00:00+00:00",
+                        GIT_COMMITTER_DATE="2024-09-01T00:00:00+00:00"))
+WIN = ["--since", "2024-05-01", "--until", "2024-09-01", "--no-cache"]
+r = run("review", "--repo", late, "--archive", mbox, "--json", *WIN,
+        "THE REST", "FOO DRIVER")
+ok(r.rc == 0, "review --repo (late clone) exits 0", r.err)
+want = {e["name"]: e["patches"] for e in r.json()["entries"]}
+ok(want["THE REST"] > 0 and want["FOO DRIVER"] > 0, "both have patches",
+   want)
+for cmd, extra in (("activity", []),
+                   ("urgent", ["--months", "0", "--min-commits", "0"])):
+    r = run(cmd, "--repo", late, "--archive", mbox, "--json", *WIN, *extra)
+    ok(r.rc == 0, f"{cmd} --archive exits 0", r.err)
+    got = {e["name"]: (e.get("list") or {}).get("patches")
+           for e in r.json()["entries"] if e["name"] in want}
+    eq(got, want, f"{cmd} --archive counts review's patches (no stable "
+       "backport, no other project's)")
 done()
