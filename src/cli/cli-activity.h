@@ -46,7 +46,9 @@ int cli_read_files(const struct cli_strings *files, char ***texts,
 		   size_t **lens);
 void cli_files_free(char **texts, size_t *lens, size_t nr);
 
-#define CLI_ACT_OPTIONS(o) \
+/* The options of the history commands; `since_default` ends --since's
+ * help, as "(default: ...)" (a string literal). */
+#define CLI_ACT_OPTIONS(o, since_default) \
 	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", CLI_REPO_HELP }, \
 	{ CLI_OPT_STRING, "rev", 0, &(o)->rev, "REV", \
 	  "walk history from here and read its MAINTAINERS (default HEAD)" }, \
@@ -59,7 +61,7 @@ void cli_files_free(char **texts, size_t *lens, size_t nr);
 	{ CLI_OPT_STRING, "since", 0, &(o)->since, "WHEN", \
 	  "start of the window: a date, a duration back from now (1y, " \
 	  "'6 months ago'), or REV for the commits not reachable from it " \
-	  "(REV..) (default: see above)" }, \
+	  "(REV..) (default: " since_default ")" }, \
 	{ CLI_OPT_STRING, "until", 0, &(o)->until, "WHEN", \
 	  "end of the window and of history (default: the newest commit)" }, \
 	{ CLI_OPT_STRING, "aliases", 0, &(o)->aliases, "FILE", \

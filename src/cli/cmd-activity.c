@@ -117,7 +117,7 @@ int cmd_activity(int argc, char **argv)
 	const char *inactive_arg = NULL, *by = NULL, *tags = NULL;
 	long min_commits = 0;
 	const struct cli_option opts[] = {
-		CLI_ACT_OPTIONS(&ao),
+		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
 		{ CLI_OPT_STRING, "inactive-after", 0, &inactive_arg,
 		  "DURATION", "flag listed people idle this long (6m, 18m, "
 		  "2y, or a date; default 5y)" },

@@ -265,7 +265,7 @@ int cmd_identities(int argc, char **argv)
 	struct cli_strings files = { 0 };
 	bool json = false, suggest = false;
 	const struct cli_option opts[] = {
-		CLI_ACT_OPTIONS(&ao),
+		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
 		{ CLI_OPT_FLAG, "suggest-mailmap", 0, &suggest, NULL,
 		  "print .mailmap lines for the joins .mailmap lacks" },
 		CLI_ENTRY_FILE_OPTION(&files),

@@ -219,7 +219,7 @@ int cmd_retire(int argc, char **argv)
 	long min_commits = 100;
 	bool json = false, no_credits = false, force = false;
 	const struct cli_option opts[] = {
-		CLI_ACT_OPTIONS(&ao),
+		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
 		{ CLI_OPT_STRING, "inactive-after", 0, &inactive_arg,
 		  "DURATION", "retire people idle this long (6m, 2y, or a "
 		  "date; default 5y)" },

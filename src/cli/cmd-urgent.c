@@ -284,7 +284,7 @@ int cmd_urgent(int argc, char **argv)
 	char *months_arg = NULL;
 	const char *by = NULL, *tags = NULL;
 	const struct cli_option opts[] = {
-		CLI_ACT_OPTIONS(&ao),
+		CLI_ACT_OPTIONS(&ao, "1 year before --until"),
 		{ CLI_OPT_STRING, "inactive-after", 0, &inactive_arg,
 		  "DURATION", "maintainers idle this long count as inactive "
 		  "(5y, 18m, 2w, 14d; default 6m)" },
