@@ -119,6 +119,14 @@ for cmd in HELPS:
                f"{cmd} {name}: help says its default", o)
     r = run(*cmd.split(), "-q", "--help")
     eq(r.rc, 0, f"{cmd} accepts -q")
+    ok("see above" not in r.out, f"{cmd} --help states each default inline")
+# --since's default, per command, as docs/cli.md's table has it
+for cmd, want in (("activity", "5 years"), ("identities", "5 years"),
+                  ("retire", "5 years"), ("urgent", "1 year")):
+    o = re.search(r"\n      --since WHEN(.*?)\n      --", run(cmd, "--help").out,
+                  re.S).group(1)
+    ok(f"(default: {want} before --until)" in " ".join(o.split()),
+       f"{cmd} --since: default {want} before --until", o)
 
 if os.path.exists("/dev/full"):
     with open("/dev/full", "w") as full:
