@@ -7,7 +7,7 @@ import os
 import shutil
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir  # noqa: E402
+from mstest import run, run_tty, ok, eq, done, tmpdir  # noqa: E402
 import faultserver  # noqa: E402
 
 srv, BASE = faultserver.start()
@@ -113,6 +113,16 @@ F:	drivers/foo/
        "dead page under its entry", text)
     ok("git 1" in text and "mailto 1" in text, "unchecked by scheme", text)
     ok(f"{BASE}/page/foo" not in text, "good links are not listed", text)
+    ok("checking links" not in r.err, "stderr not a terminal: no progress",
+       r.err)
+
+    # Progress on a terminal, and not with --quiet.
+    rc, err = run_tty("coverage", "--tree", tree, "--check-urls")
+    eq(rc, 1, "on a terminal: the same exit status")
+    ok("\rchecking links" in err and "7/7" in err,
+       "progress of the checked links on stderr", repr(err))
+    rc, err = run_tty("coverage", "--tree", tree, "--check-urls", "-q")
+    ok("checking links" not in err, "--quiet: no progress", repr(err))
 
     # Usage errors.
     for args, what in ((("--check-urls", "--stale-after", "5x"), "bad age"),
