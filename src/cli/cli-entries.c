@@ -4,8 +4,8 @@
  * exactly, else case-insensitively, else as the one entry it is a prefix
  * of, else as the one entry it is a substring of; --file PATH adds the
  * entries of a path; anything else is a usage error that proposes up to
- * five names (the entries the name is part of, then the nearest by edit
- * distance).
+ * five names (the entries the name is part of, else those sharing the
+ * most distinctive words with it, else the nearest by edit distance).
  */
 #include "person.h"
 #include "cli.h"
@@ -50,6 +50,45 @@ struct cand {
 	size_t score;
 };
 
+/* Words of entry names too common to tell entries apart. */
+static bool generic_word(const char *w)
+{
+	static const char *const words[] = {
+		"driver", "drivers", "support", "subsystem", "and", "the",
+		"for", "core", "framework", "interface", "device", "devices",
+	};
+
+	if (strlen(w) < 3)
+		return true;
+	for (size_t i = 0; i < G_N_ELEMENTS(words); i++)
+		if (!strcmp(w, words[i]))
+			return true;
+	return false;
+}
+
+/* How many distinctive words of the folded name `want` are words of the
+ * folded name `have` ("mlx5 core vdpa driver" and "mellanox mlx5 core
+ * vpi driver" share one: mlx5). */
+static size_t shared_words(const char *have, const char *want)
+{
+	char **hw = g_regex_split_simple("[^[:alnum:]]+", have, 0, 0);
+	char **ww = g_regex_split_simple("[^[:alnum:]]+", want, 0, 0);
+	size_t n = 0;
+
+	for (char **w = ww; *w; w++) {
+		if (generic_word(*w))
+			continue;
+		for (char **h = hw; *h; h++)
+			if (!strcmp(*h, *w)) {
+				n++;
+				break;
+			}
+	}
+	g_strfreev(hw);
+	g_strfreev(ww);
+	return n;
+}
+
 static int cmp_cand(const void *a, const void *b)
 {
 	const struct cand *x = a, *y = b;
@@ -75,6 +114,7 @@ static const struct maint_entry *resolve(const struct maint_file *mf,
 	GArray *prefix = g_array_new(FALSE, FALSE, sizeof(struct cand));
 	GArray *sub = g_array_new(FALSE, FALSE, sizeof(struct cand));
 	GArray *near = g_array_new(FALSE, FALSE, sizeof(struct cand));
+	GArray *words = g_array_new(FALSE, FALSE, sizeof(struct cand));
 	GArray *pick = NULL;
 
 	*ambiguous = false;
@@ -93,6 +133,12 @@ static const struct maint_entry *resolve(const struct maint_file *mf,
 			g_array_append_val(sub, c);
 		c.score = distance(have, want);
 		g_array_append_val(near, c);
+		if (shared_words(have, want)) {
+			/* most shared words first, then the nearer */
+			c.score += (SIZE_MAX / 2 -
+				    shared_words(have, want) * 4096);
+			g_array_append_val(words, c);
+		}
 		g_free(have);
 	}
 	if (exact->len)
@@ -113,9 +159,15 @@ static const struct maint_entry *resolve(const struct maint_file *mf,
 					g_array_index(pick, struct cand, i).e);
 		goto done;
 	}
-	/* nothing contains the name: the nearest names, if near at all */
+	/* nothing contains the name: those sharing its words, else the
+	 * nearest names, if near at all */
+	g_array_sort(words, cmp_cand);
+	for (guint i = 0; i < words->len && sugg->len < MAX_SUGGESTIONS; i++)
+		g_ptr_array_add(sugg, (gpointer)
+				g_array_index(words, struct cand, i).e);
 	g_array_sort(near, cmp_cand);
-	for (guint i = 0; i < near->len && sugg->len < MAX_SUGGESTIONS; i++) {
+	for (guint i = 0; !words->len && i < near->len &&
+	     sugg->len < MAX_SUGGESTIONS; i++) {
 		const struct cand *c = &g_array_index(near, struct cand, i);
 
 		if (c->score > MAX(3, strlen(want) / 2))
@@ -128,6 +180,7 @@ done:
 	g_array_free(prefix, TRUE);
 	g_array_free(sub, TRUE);
 	g_array_free(near, TRUE);
+	g_array_free(words, TRUE);
 	return e;
 }
 

@@ -54,6 +54,12 @@ r, _ = selected("ALPHA DRIVR")
 eq(r.rc, 2, "an unknown name exits 2")
 ok("no entry 'ALPHA DRIVR'" in r.err and "did you mean" in r.err and
    "\tALPHA DRIVER\n" in r.err, "...proposing the nearest name", r.err)
+r, _ = selected("REGEX NAMES DRIVER")
+eq(r.rc, 2, "words in another order exit 2")
+ok("did you mean:\n\tNAMES BY REGEX\n" in r.err and r.err.count("\n\t") == 1,
+   "...proposing only the entry sharing its distinctive words (as "
+   "'MLX5 CORE VDPA DRIVER' proposes 'MELLANOX MLX5 core VPI driver', not "
+   "'EXYNOS DP DRIVER')", r.err)
 r, _ = selected("qqqqqqqqqqqqqqqqqqqqqqqq")
 eq(r.rc, 2, "a name near nothing exits 2")
 ok("did you mean" not in r.err, "...with no proposal", r.err)
