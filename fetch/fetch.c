@@ -595,6 +595,7 @@ int ms_fetch_mirror(const char *url, const char *dest,
 	GArray *epochs = g_array_new(FALSE, FALSE, sizeof(unsigned));
 	struct ms_http *h = NULL;
 	char *gitdir = NULL;
+	bool made[3] = { false, false, false };  /* gitdir, inbox, dest */
 	int lock_fd = -1, rc;
 
 	res->url = inbox_url(url);
@@ -625,7 +626,11 @@ int ms_fetch_mirror(const char *url, const char *dest,
 		rc = explain_no_epochs(h, res->url);
 		goto out;
 	}
-	/* Only now that there is something to mirror. */
+	/* Only now that there is something to mirror; what this run
+	 * creates goes again if nothing could be mirrored into it. */
+	made[0] = !g_file_test(gitdir, G_FILE_TEST_IS_DIR);
+	made[1] = !g_file_test(res->path, G_FILE_TEST_IS_DIR);
+	made[2] = !g_file_test(dest, G_FILE_TEST_IS_DIR);
 	if (g_mkdir_with_parents(gitdir, 0777) < 0) {
 		rc = ms_error_set_errno(MS_ERROR, errno, "cannot create '%s'",
 					gitdir);
@@ -666,6 +671,15 @@ out:
 	}
 	ms_http_free(h);
 	g_array_free(epochs, TRUE);
+	if (rc && gitdir) {
+		/* rmdir() removes only what stayed empty */
+		if (made[0])
+			g_rmdir(gitdir);
+		if (made[1])
+			g_rmdir(res->path);
+		if (made[2])
+			g_rmdir(dest);
+	}
 	g_free(gitdir);
 	if (rc) {
 		ms_fetch_result_free(res);

@@ -42,6 +42,9 @@ after a dot ("e500-2.a").
   gitstall      as git, but a git-upload-pack answer stalls half-way
                 (and writes STATE/stalled when it does)
   git500-N      as git, but the first N requests are answered 500
+  githtml       a manifest.js.gz listing git/0.git, but every request
+                under N.git/ is answered by a web page (200 text/html), as
+                a login wall or a web UI would
 
 GET /_times/MODE answers the times (monotonic seconds) of MODE's requests,
 one a line.
@@ -181,6 +184,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.proxy(name, rest, body)
         if name == "git500" and faulty:
             return self.send(500, b"Internal Server Error")
+        if name == "githtml" and rest.endswith("/manifest.js.gz"):
+            inbox = rest.split("/")[1]
+            return self.send(200, gzip.compress(
+                f'{{"/{inbox}/git/0.git": {{"modified": 1}}}}'.encode()),
+                "application/gzip")
+        if name == "githtml" and re.search(r"\.git(/|$)", rest):
+            return self.send(200, HTML, "text/html; charset=UTF-8")
         if name in ("git", "gitstall", "git500"):
             return self.git_backend(name, rest, body)
         if name == "e404":

@@ -277,6 +277,19 @@ try:
     eq(r.rc, 1, "an anti-bot wall before everything")
     ok("anti-bot" in r.err, "  named as such", r.err)
     ok(not os.path.exists(dest), "failed mirrors create nothing")
+    # ... and an epoch URL of a listed inbox that answers a web page (a
+    # login wall, a web UI) instead of git
+    r = run("fetch", *QUICK, "--dest", dest, f"{BASE}/githtml/lab/")
+    eq(r.rc, 1, "an epoch answering HTML: exit 1")
+    ok("git/0.git" in r.err and "not a smart-HTTP git repository" in r.err
+       and "text/html" in r.err, "  named, with what it sent", r.err)
+    ok(not os.path.exists(dest), "  nothing left behind: no 0.git, no "
+       ".partial, no lock, not even the directories it made")
+    os.makedirs(os.path.join(dest, "mine"))
+    r = run("fetch", *QUICK, "--dest", dest, f"{BASE}/githtml/lab/")
+    eq(sorted(os.listdir(dest)), ["mine"], "  a --dest that existed stays, "
+       "with what it held")
+    shutil.rmtree(dest)
 
     # A multi-epoch inbox over git http-backend (no manifest: probing).
     sys.path.insert(0, os.path.dirname(__file__))
