@@ -1,6 +1,7 @@
 /*
- * review-internal.h - what review.c and review-map.c share: the map of
- * patch postings to MAINTAINERS entries.  Not for other files.
+ * review-internal.h - what review.c, review-map.c and review-aside.c
+ * share: the map of patch postings to MAINTAINERS entries, and the
+ * postings set aside.  Not for other files.
  */
 #ifndef MS_REVIEW_INTERNAL_H
 #define MS_REVIEW_INTERNAL_H
@@ -25,5 +26,23 @@ struct ms_review_map {
 	GPtrArray *foreign;          /* per record: sibling project, or NULL */
 	const GRegex *foreign_re;    /* --foreign-subject, or NULL */
 };
+
+/* Why a patch posting is set aside. */
+enum aside { ASIDE_NONE, ASIDE_STABLE, ASIDE_SUBJECT, ASIDE_PATHS,
+	     ASIDE_TOP_ONLY /* kept by new top-level files: as its series */ };
+
+/*
+ * Why each patch posting of `lm` is set aside (enum aside per record, a
+ * new array: g_free), given the entries' map, the window's `commits`
+ * (their paths are the project's) and `opts`; those of the window are
+ * counted in `rv`'s aside_* figures.  A series is one project's: a patch
+ * whose own paths are all unknown stays when another patch of its series
+ * touches a known path.
+ */
+uint8_t *ms_review_set_aside(const struct ms_link_mail *lm,
+			     const struct ms_review_map *map,
+			     const GPtrArray *commits,
+			     const struct ms_review_opts *opts,
+			     struct ms_review *rv);
 
 #endif

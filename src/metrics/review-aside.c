@@ -1,0 +1,277 @@
+/*
+ * review-aside.c - which patch postings the review sets aside
+ * (review-internal.h): stable backports, and patches of other projects
+ * sharing the list, known by their subject or by paths the project never
+ * had (docs/review.md).
+ */
+#include "review-internal.h"
+#include "maintainers.h"
+#include "tree.h"
+
+#include <string.h>
+
+struct aside_ctx {
+	const struct ms_link_mail *lm;
+	const struct ms_mail_index *idx;
+	const struct ms_review_map *map;
+	const GPtrArray *commits;
+	const struct ms_review_opts *opts;
+	uint8_t *aside;              /* per record: enum aside */
+};
+
+static const struct ms_mail_rec *rec_at(const struct aside_ctx *c,
+					uint32_t i)
+{
+	return ms_mail_index_get(c->idx, i);
+}
+
+/* Add `path` and each directory above it to `set` (copies). */
+static void add_path_and_dirs(GHashTable *set, const char *path)
+{
+	char *p = g_strdup(path), *slash;
+
+	for (;;) {
+		if (g_hash_table_contains(set, p)) {
+			g_free(p);
+			return;   /* its directories are in already */
+		}
+		g_hash_table_add(set, p);
+		slash = strrchr(p, '/');
+		if (!slash)
+			return;
+		p = g_strndup(p, (size_t)(slash - p));
+	}
+}
+
+/* Whether directory `dir` is one of the tree or of `hist`. */
+static bool dir_known(const struct aside_ctx *c, GHashTable *hist,
+		      const char *dir)
+{
+	return ms_tree_is_dir(c->opts->tree, dir) ||
+	       g_hash_table_contains(hist, dir);
+}
+
+/* Whether entry `e` is a catch-all: an F: pattern of it is a lone star,
+ * or a star and a slash (THE REST), so that it names no path in
+ * particular. */
+static bool catch_all(const struct maint_entry *e)
+{
+	for (size_t f = 0; f < e->nr_fields; f++)
+		if (e->fields[f].key == 'F' &&
+		    (!strcmp(e->fields[f].value, "*") ||
+		     !strcmp(e->fields[f].value, "*/")))
+			return true;
+	return false;
+}
+
+/* Whether an entry other than a catch-all claims `path`: MAINTAINERS
+ * names it, so the project has or awaits it (a new driver's directory
+ * under an F: line). */
+static bool path_listed(const struct aside_ctx *c, const char *path)
+{
+	const struct maint_entry *m[16];
+	size_t n = maint_index_match(c->map->idx, path, m, G_N_ELEMENTS(m));
+
+	for (size_t i = 0; i < MIN(n, G_N_ELEMENTS(m)); i++)
+		if (!catch_all(m[i]))
+			return true;
+	return false;
+}
+
+/* What a patch's path says of the project it belongs to. */
+enum path_says {
+	PATH_FOREIGN,    /* no file nor directory of it in the project */
+	PATH_TOP_NEW,    /* a new file right in the root */
+	PATH_KNOWN,      /* the project has or had it, or its directory */
+};
+
+/*
+ * Whether `path` could be in the analysed project: it is a file of the
+ * tree or one a commit touched, an entry other than a catch-all claims
+ * it, or a directory above it is known.  With
+ * the whole history (--repo), which had every directory: its parent, or
+ * any directory above it below the top level (drivers/foo/ for a new
+ * drivers/foo/sub/new.c), but a top-level one only for a file right in
+ * it, so that a kernel patch to include/linux/ is not a project's with
+ * an include/.  With a snapshot only (--tree): its top-level directory,
+ * since a snapshot lacks the directories added after it.  A new file
+ * right in the root is PATH_TOP_NEW: the root is a directory of every
+ * project, so such a file is as much the project's as anyone's.
+ */
+static enum path_says path_known(const struct aside_ctx *c, GHashTable *hist,
+				 const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	bool known;
+
+	if (ms_tree_has_file(c->opts->tree, path) ||
+	    g_hash_table_contains(hist, path) || path_listed(c, path))
+		return PATH_KNOWN;
+	if (!slash)
+		return PATH_TOP_NEW;
+	if (slash == path)
+		return PATH_FOREIGN;
+	if (!c->opts->history_paths)
+		slash = strchr(path, '/');
+	dir = g_strndup(path, (size_t)(slash - path));
+	known = dir_known(c, hist, dir);
+	while (!known && c->opts->history_paths) {
+		char *up = strrchr(dir, '/');
+
+		if (!up || !strchr(dir, '/') || up == strchr(dir, '/'))
+			break;    /* the next one up is top-level */
+		*up = '\0';
+		known = dir_known(c, hist, dir);
+	}
+	g_free(dir);
+	return known ? PATH_KNOWN : PATH_FOREIGN;
+}
+
+/* The set of paths the project is known to have had: every path (and
+ * each directory above it) of `history_paths` and of the window's
+ * commits, with a tree to test against. */
+static GHashTable *known_paths(const struct aside_ctx *c)
+{
+	GHashTable *hist = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+	const GPtrArray *hp = c->opts->history_paths;
+
+	for (guint i = 0; c->opts->tree && hp && i < hp->len; i++)
+		add_path_and_dirs(hist, hp->pdata[i]);
+	for (guint i = 0; c->opts->tree && c->commits &&
+	     i < c->commits->len; i++) {
+		const struct ms_link_commit *lc = c->commits->pdata[i];
+
+		for (size_t k = 0; k < lc->nr_paths; k++)
+			add_path_and_dirs(hist, lc->paths[k]);
+	}
+	return hist;
+}
+
+/*
+ * Why patch posting `i` is set aside, the series aside.  A patch is the
+ * project's when one of its paths could be: a known one, or a new file
+ * right in the root (LTP's AGENTS.md, with its new agents/ beside it).
+ * *anchors is set when a known path makes it the project's, so that it
+ * carries the rest of its series; a new top-level file does not, since
+ * every project could have one, and a patch kept by one alone
+ * (ASIDE_TOP_ONLY) follows its series when the others are foreign.
+ */
+static enum aside aside_of(const struct aside_ctx *c, GHashTable *hist,
+			   uint32_t i, bool *anchors)
+{
+	const struct ms_mail_rec *r = rec_at(c, i);
+	const GPtrArray *files;
+	bool top_new = false;
+
+	*anchors = false;
+	if (r->stable && !c->opts->include_stable)
+		return ASIDE_STABLE;
+	if (c->opts->include_foreign)
+		return ASIDE_NONE;
+	if (ms_review_map_foreign(c->map, i))
+		return ASIDE_SUBJECT;
+	files = c->opts->tree ? ms_link_mail_files(c->lm, i) : NULL;
+	if (!files || !files->len)
+		return ASIDE_NONE;
+	for (guint k = 0; k < files->len; k++) {
+		switch (path_known(c, hist, files->pdata[k])) {
+		case PATH_KNOWN: *anchors = true; return ASIDE_NONE;
+		case PATH_TOP_NEW: top_new = true; break;
+		case PATH_FOREIGN: break;
+		}
+	}
+	return top_new ? ASIDE_TOP_ONLY : ASIDE_PATHS;
+}
+
+/* The key of posting `r`'s series and count ("n/total"): a cover letter
+ * over patches of two projects numbers each project's apart (1/1 for the
+ * kernel, 2/3 and 3/3 for rdma-core). */
+static gint64 *series_key(const struct ms_mail_rec *r)
+{
+	gint64 *k = g_new(gint64, 1);
+
+	*k = (gint64)r->series << 16 | r->total;
+	return k;
+}
+
+/*
+ * Which patch postings are set aside, and why (those of the window
+ * counted in `rv`).  A series is one project's: a patch whose own paths
+ * are all unknown (a new top-level directory) stays when another patch
+ * of its series, numbered out of the same total, touches a known path
+ * (a new top-level file keeps its own patch only, and not when the
+ * rest of its series is foreign).
+ */
+static void set_aside(struct aside_ctx *c, struct ms_review *rv)
+{
+	size_t n = ms_mail_index_count(c->idx);
+	GHashTable *hist = known_paths(c);
+	GHashTable *kept = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+						 g_free, NULL);
+	GHashTable *foreign = g_hash_table_new_full(g_int64_hash,
+						    g_int64_equal, g_free,
+						    NULL);
+
+	c->aside = g_new0(uint8_t, n ? n : 1);
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
+		bool anchors;
+
+		if (r->duplicate || r->kind != MS_MAIL_PATCH)
+			continue;
+		c->aside[i] = (uint8_t)aside_of(c, hist, (uint32_t)i,
+						&anchors);
+		if (anchors && r->series >= 0)
+			g_hash_table_add(kept, series_key(r));
+		if (c->aside[i] == ASIDE_PATHS && r->series >= 0)
+			g_hash_table_add(foreign, series_key(r));
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
+		bool in_window;
+
+		if ((c->aside[i] == ASIDE_PATHS ||
+		     c->aside[i] == ASIDE_TOP_ONLY) && r->series >= 0) {
+			gint64 *k = series_key(r);
+
+			if (g_hash_table_contains(kept, k))
+				c->aside[i] = ASIDE_NONE;
+			else if (g_hash_table_contains(foreign, k))
+				c->aside[i] = ASIDE_PATHS;
+			g_free(k);
+		}
+		if (c->aside[i] == ASIDE_TOP_ONLY)
+			c->aside[i] = ASIDE_NONE;
+		in_window = r->date_valid && r->date >= c->opts->since &&
+			    r->date <= c->opts->until;
+		switch (c->aside[i]) {
+		case ASIDE_STABLE: rv->aside_stable += in_window; break;
+		case ASIDE_SUBJECT: rv->aside_foreign_subject += in_window;
+			break;
+		case ASIDE_PATHS: rv->aside_foreign_paths += in_window; break;
+		default: break;
+		}
+	}
+	g_hash_table_unref(foreign);
+	g_hash_table_unref(kept);
+	g_hash_table_unref(hist);
+}
+
+uint8_t *ms_review_set_aside(const struct ms_link_mail *lm,
+			     const struct ms_review_map *map,
+			     const GPtrArray *commits,
+			     const struct ms_review_opts *opts,
+			     struct ms_review *rv)
+{
+	struct aside_ctx c = { 0 };
+
+	c.lm = lm;
+	c.idx = ms_link_mail_index(lm);
+	c.map = map;
+	c.commits = commits;
+	c.opts = opts;
+	set_aside(&c, rv);
+	return c.aside;
+}
