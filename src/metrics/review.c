@@ -519,28 +519,33 @@ static GHashTable *family_dates(const struct ctx *c, size_t e)
 }
 
 /*
- * Entry `e`'s figures over the window, or, with `part`, over the patches
- * first posted in its interval and the commits dated in it.
+ * What compute_entry() gathers for one entry while it goes: its people
+ * by canonical address, and the samples its medians are taken of.
  */
-static struct ms_rv_entry *compute_entry(const struct ctx *c,
-					 const struct maint_entry *e,
-					 const struct part *part)
+struct entry_acc {
+	const struct ctx *c;
+	const struct maint_entry *e;
+	const struct part *part;     /* the interval, or NULL: the window */
+	struct ms_rv_entry *out;
+	GHashTable *accs;            /* canonical address -> person_acc */
+	GPtrArray *order;            /* person_acc, in the order met */
+	GHashTable *tag_msgs;        /* records whose tags were counted */
+	GArray *ttfr, *ttmr, *tttag, *merge;   /* int64_t latencies */
+	size_t first_replied_total;  /* patches with a first response */
+};
+
+/* The accumulator of an unlisted person met as `name` <`email`> in the
+ * entry's patches. */
+static struct person_acc *ea_person(struct entry_acc *ea, const char *name,
+				    const char *email)
+{
+	return acc_person(ea->c, ea->accs, ea->order, name, email);
+}
+
+/* An empty result for entry `e`. */
+static struct ms_rv_entry *entry_new(const struct maint_entry *e)
 {
 	struct ms_rv_entry *out = g_new0(struct ms_rv_entry, 1);
-	GHashTable *families = g_hash_table_new_full(g_str_hash, g_str_equal,
-						     g_free, NULL);
-	GHashTable *accs = g_hash_table_new(g_str_hash, g_str_equal);
-	GPtrArray *order = g_ptr_array_new_with_free_func(acc_free);
-	GHashTable *listed = g_hash_table_new(g_str_hash, g_str_equal);
-	GHashTable *series = g_hash_table_new(NULL, NULL);
-	GArray *ttfr = g_array_new(FALSE, FALSE, sizeof(int64_t));
-	GArray *ttmr = g_array_new(FALSE, FALSE, sizeof(int64_t));
-	GArray *tttag = g_array_new(FALSE, FALSE, sizeof(int64_t));
-	GArray *merge = g_array_new(FALSE, FALSE, sizeof(int64_t));
-	GPtrArray *strings = g_ptr_array_new();
-	GHashTable *tag_msgs = g_hash_table_new(NULL, NULL);
-	size_t n = ms_mail_index_count(c->idx);
-	size_t first_replied_total = 0, tags_total = 0;
 
 	out->entry = e;
 	out->patches = g_array_new(FALSE, TRUE, sizeof(struct ms_rv_patch));
@@ -551,8 +556,17 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 					 sizeof(struct ms_rv_tag));
 	out->aliases = g_ptr_array_new();
 	out->defacto = g_ptr_array_new();
+	/* names and emails stay alive with the report */
+	out->strings = g_ptr_array_new();
+	return out;
+}
 
-	/* listed people, in field order */
+/* The listed people: the entry's M: and R: people with an address, in
+ * field order, once each. */
+static void listed_people(struct entry_acc *ea)
+{
+	const struct maint_entry *e = ea->e;
+
 	for (size_t f = 0; f < e->nr_fields; f++) {
 		char *name = NULL, *email = NULL, *norm;
 		const char *key;
@@ -566,25 +580,61 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 			continue;
 		}
 		norm = ms_email_normalize(email, 0);
-		key = canon(c, name, email, &id);
+		key = canon(ea->c, name, email, &id);
 		g_free(email);
 		if (!key)
-			key = intern(c, norm);
-		if (g_hash_table_contains(accs, key)) {
+			key = intern(ea->c, norm);
+		if (g_hash_table_contains(ea->accs, key)) {
 			g_free(norm);
 			g_free(name);
 			continue;
 		}
-		g_ptr_array_add(strings, norm);
-		g_ptr_array_add(strings, name);
-		acc_get(accs, order, key, norm, name ? name : "",
+		g_ptr_array_add(ea->out->strings, norm);
+		g_ptr_array_add(ea->out->strings, name);
+		acc_get(ea->accs, ea->order, key, norm, name ? name : "",
 			e->fields[f].key)->p.person = id;
-		g_hash_table_add(listed, (gpointer)key);
 	}
+}
 
-	/* patches: postings of the window mapped to the entry, grouped by
-	 * sender and subject key; stable backports and other projects'
-	 * patches set aside */
+/* Whether posting `i` counts among the entry's patches: not set aside
+ * (counted as such in the result) and, with an interval, of a patch
+ * first posted in it.  Its family key goes to *key when it counts. */
+static bool counted_posting(struct entry_acc *ea, size_t i, char **key)
+{
+	const struct ctx *c = ea->c;
+	const int64_t *d;
+
+	switch (c->aside[i]) {
+	case ASIDE_STABLE: ea->out->aside_stable++; return false;
+	case ASIDE_SUBJECT: ea->out->aside_foreign_subject++; return false;
+	case ASIDE_PATHS: ea->out->aside_foreign_paths++; return false;
+	default: break;
+	}
+	*key = family_key(c, i);
+	if (!ea->part)
+		return true;
+	d = g_hash_table_lookup(ea->part->posted, *key);
+	if (d && *d >= ea->part->lo && *d < ea->part->hi)
+		return true;
+	g_free(*key);
+	return false;
+}
+
+/*
+ * The patch families: the postings of the window mapped to the entry,
+ * grouped by sender and subject key (the versions of one patch), stable
+ * backports and other projects' patches set aside; the authors' counts,
+ * and the number of series.
+ */
+static void patch_families(struct entry_acc *ea)
+{
+	const struct ctx *c = ea->c;
+	struct ms_rv_entry *out = ea->out;
+	GHashTable *families = g_hash_table_new_full(g_str_hash, g_str_equal,
+						     g_free, NULL);
+	GHashTable *series = g_hash_table_new(NULL, NULL);
+	size_t n = ms_mail_index_count(c->idx);
+
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, i);
 		struct ms_rv_patch *pt;
@@ -592,24 +642,9 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 		gpointer v;
 		uint32_t u = (uint32_t)i;
 
-		if (!window_posting(c, i, e->index))
+		if (!window_posting(c, i, ea->e->index) ||
+		    !counted_posting(ea, i, &key))
 			continue;
-		switch (c->aside[i]) {
-		case ASIDE_STABLE: out->aside_stable++; continue;
-		case ASIDE_SUBJECT: out->aside_foreign_subject++; continue;
-		case ASIDE_PATHS: out->aside_foreign_paths++; continue;
-		default: break;
-		}
-		key = family_key(c, i);
-		if (part) {
-			const int64_t *d = g_hash_table_lookup(part->posted,
-							       key);
-
-			if (!d || *d < part->lo || *d >= part->hi) {
-				g_free(key);
-				continue;
-			}
-		}
 		if (g_hash_table_lookup_extended(families, key, NULL, &v)) {
 			pt = &g_array_index(out->patches, struct ms_rv_patch,
 					    GPOINTER_TO_UINT(v));
@@ -626,12 +661,12 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 				GUINT_TO_POINTER(out->patches->len));
 			g_array_append_val(out->patches, np);
 			if (c->sender[i])
-				acc_person(c, accs, order, r->sender_name,
-					   r->sender_email)->p.own_patches++;
+				ea_person(ea, r->sender_name,
+					  r->sender_email)->p.own_patches++;
 		}
 		if (c->sender[i])
-			acc_person(c, accs, order, r->sender_name,
-				   r->sender_email)->p.authored++;
+			ea_person(ea, r->sender_name,
+				  r->sender_email)->p.authored++;
 		if (r->series >= 0) {
 			const struct ms_mail_series *s =
 				ms_mail_index_series(c->idx, (uint32_t)r->series);
@@ -644,244 +679,333 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 		}
 	}
 	out->series = g_hash_table_size(series);
+	g_hash_table_unref(series);
+	g_hash_table_unref(families);
+}
 
-	for (guint pi = 0; pi < out->patches->len; pi++) {
-		struct ms_rv_patch *pt = &g_array_index(out->patches,
+/* The replies below posting `post` and, when it has one, below its
+ * series' cover letter, which answer it too. */
+static GArray *replies_to(const struct ctx *c, uint32_t post)
+{
+	const struct ms_mail_rec *pr = rec_at(c, post);
+	GArray *replies = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+
+	descendants(c, post, replies);
+	if (pr->series >= 0) {
+		const struct ms_mail_series *s =
+			ms_mail_index_series(c->idx, (uint32_t)pr->series);
+
+		if (s->has_cover && s->root != post)
+			descendants(c, s->root, replies);
+	}
+	return replies;
+}
+
+/*
+ * The responses to patch `pt` (struct ms_rv_reply): the human replies
+ * to any of its versions or their cover letters, by someone other than
+ * its author, each once with the version it answers.
+ */
+static GArray *responses(const struct ctx *c, const struct ms_rv_patch *pt)
+{
+	uint32_t first_rec = g_array_index(pt->postings, uint32_t, 0);
+	GHashTable *answered = g_hash_table_new(NULL, NULL);
+	GArray *resp = g_array_new(FALSE, FALSE, sizeof(struct ms_rv_reply));
+
+	for (guint q = 0; q < pt->postings->len; q++) {
+		uint32_t post = g_array_index(pt->postings, uint32_t, q);
+		GArray *replies = replies_to(c, post);
+
+		for (guint x = 0; x < replies->len; x++) {
+			uint32_t ri = g_array_index(replies, uint32_t, x);
+			const struct ms_mail_rec *rr = rec_at(c, ri);
+			struct ms_rv_reply rep;
+
+			if (!is_human_reply(c, ri, first_rec) ||
+			    !c->sender[ri])
+				continue;
+			if (g_hash_table_contains(answered,
+						  GUINT_TO_POINTER(ri)))
+				continue;
+			g_hash_table_add(answered, GUINT_TO_POINTER(ri));
+			rep.rec = ri;
+			rep.to = post;
+			/* one clock (CHAOSS): from the first posting of
+			 * any version */
+			rep.latency = rr->date - pt->posted;
+			rep.negative = rep.latency < 0;
+			if (rep.negative)
+				rep.latency = 0;
+			rep.tag = gives_tag(c, rr);
+			g_array_append_val(resp, rep);
+		}
+		g_array_free(replies, TRUE);
+	}
+	g_hash_table_unref(answered);
+	return resp;
+}
+
+/* The date of the newest version of patch `pt`. */
+static int64_t newest_posting(const struct ctx *c,
+			      const struct ms_rv_patch *pt)
+{
+	int64_t newest = rec_at(c, g_array_index(pt->postings, uint32_t,
+						 0))->date;
+
+	for (guint q = 0; q < pt->postings->len; q++) {
+		const struct ms_mail_rec *pr = rec_at(c,
+			g_array_index(pt->postings, uint32_t, q));
+
+		if (pr->date > newest)
+			newest = pr->date;
+	}
+	return newest;
+}
+
+/* The review tags of response `rr`, to the people its trailers name
+ * (the sender `a` when a trailer has no address), once per message. */
+static void tally_tags(struct entry_acc *ea, uint32_t rec,
+		       struct person_acc *a)
+{
+	const struct ms_mail_rec *rr = rec_at(ea->c, rec);
+	const struct ms_mail_tag *t = ms_mail_index_tags(ea->c->idx, rr);
+
+	if (g_hash_table_contains(ea->tag_msgs, GUINT_TO_POINTER(rec)))
+		return;
+	g_hash_table_add(ea->tag_msgs, GUINT_TO_POINTER(rec));
+	for (uint32_t y = 0; y < rr->n_review_tags; y++) {
+		struct person_acc *ta = a;
+
+		if (t[y].email && *t[y].email)
+			ta = ea_person(ea, t[y].name, t[y].email);
+		if (t[y].kind == MS_TRAILER_REVIEWED_BY)
+			ta->p.reviewed_by++;
+		else if (t[y].kind == MS_TRAILER_ACKED_BY)
+			ta->p.acked_by++;
+		else if (t[y].kind == MS_TRAILER_TESTED_BY)
+			ta->p.tested_by++;
+	}
+}
+
+/*
+ * The per-person tallies of patch number `pi`'s responses `resp`: the
+ * patch's first response, first from a listed person and first review
+ * tag; each responder's messages, threads, tags given, and their own
+ * first response (its latency and whether within the target).  Returns
+ * whether someone other than the author gave a review tag.
+ */
+static bool tally_responses(struct entry_acc *ea, guint pi,
+			    struct ms_rv_patch *pt, const GArray *resp)
+{
+	const struct ctx *c = ea->c;
+	GHashTable *firsts = g_hash_table_new_full(g_str_hash, g_str_equal,
+						   NULL, g_free);
+	GHashTableIter it;
+	gpointer k, v;
+	bool tagged_by_other = false;
+
+	for (guint x = 0; x < resp->len; x++) {
+		const struct ms_rv_reply *rep =
+			&g_array_index(resp, struct ms_rv_reply, x);
+		const struct ms_mail_rec *rr = rec_at(c, rep->rec);
+		struct person_acc *a = ea_person(ea, rr->sender_name,
+						 rr->sender_email);
+		int64_t *old;
+
+		set_reply(&pt->first, &pt->has_first, rep, c);
+		if (a->p.role)
+			set_reply(&pt->first_maint, &pt->has_maint, rep, c);
+		if (rep->tag) {
+			set_reply(&pt->first_tag, &pt->has_tag, rep, c);
+			tagged_by_other = true;
+		}
+		if (rep->negative)
+			ea->out->negative++;
+		/* a message counts once for its sender, however many
+		 * patches of a series it answers */
+		g_hash_table_add(a->msgs, GUINT_TO_POINTER(rep->rec));
+		g_hash_table_add(a->threads, GUINT_TO_POINTER(rr->thread));
+		tally_tags(ea, rep->rec, a);
+		/* each person's own first response, same clock */
+		old = g_hash_table_lookup(firsts, a->key);
+		if (!old) {
+			old = g_new(int64_t, 1);
+			*old = rep->latency;
+			g_hash_table_insert(firsts, (gpointer)a->key, old);
+		} else if (rep->latency < *old) {
+			*old = rep->latency;
+		}
+	}
+	g_hash_table_iter_init(&it, firsts);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		struct person_acc *a = g_hash_table_lookup(ea->accs, k);
+		int64_t lat = *(int64_t *)v;
+
+		g_hash_table_add(a->patches, GUINT_TO_POINTER(pi + 1));
+		g_array_append_val(a->latencies, lat);
+		if (lat <= c->opts->target) {
+			g_hash_table_add(a->patches_target,
+					 GUINT_TO_POINTER(pi + 1));
+			if (a->p.role)
+				pt->within_target = true;
+		}
+	}
+	g_hash_table_unref(firsts);
+	return tagged_by_other;
+}
+
+/*
+ * Patch `pt`'s outcome in the entry's counts: replied, replied by a
+ * listed person, tagged, and ignored: no human response to any version
+ * or its cover letter, however late, and --ignore-after since the
+ * newest version (a late answer is a long first response instead).
+ * `author` is its author's accumulator (NULL without an address).
+ */
+static void patch_outcome(struct entry_acc *ea, struct ms_rv_patch *pt,
+			  const struct person_acc *author,
+			  bool tagged_by_other, int64_t newest)
+{
+	const struct ctx *c = ea->c;
+	struct ms_rv_entry *out = ea->out;
+
+	if (pt->has_first) {
+		struct person_acc *a = g_hash_table_lookup(ea->accs,
+			c->sender[pt->first.rec]);
+
+		out->replied++;
+		g_array_append_val(ea->ttfr, pt->first.latency);
+		a->p.first_replies++;
+		ea->first_replied_total++;
+	}
+	if (pt->has_maint) {
+		out->replied_maint++;
+		g_array_append_val(ea->ttmr, pt->first_maint.latency);
+	}
+	if (pt->has_tag) {
+		out->tagged++;
+		g_array_append_val(ea->tttag, pt->first_tag.latency);
+	}
+	pt->too_recent = newest > c->opts->until - c->opts->ignore_after;
+	pt->ignored = !pt->has_first && !pt->too_recent;
+	if (pt->ignored) {
+		out->ignored++;
+		if (!author || !author->p.role)
+			out->ignored_contributor++;
+	}
+	if (author && author->p.role && !tagged_by_other && !pt->too_recent)
+		out->own_unreviewed++;
+}
+
+/* Whether patch `pt` was merged: any of its postings linked to a
+ * commit; then who applied it, the time it took, and its tag ledger. */
+static void patch_merged(struct entry_acc *ea, struct ms_rv_patch *pt)
+{
+	const struct ctx *c = ea->c;
+	const struct ms_link_commit *lc;
+
+	for (guint q = 0; c->links && q < pt->postings->len &&
+	     !pt->merged; q++) {
+		gpointer li = g_hash_table_lookup(c->links->by_rec,
+			GUINT_TO_POINTER(g_array_index(pt->postings,
+						       uint32_t, q)));
+		const struct ms_link *l;
+
+		if (!li)
+			continue;
+		l = &g_array_index(c->links->links, struct ms_link,
+				   GPOINTER_TO_UINT(li) - 1);
+		lc = c->commits->pdata[l->commit];
+		pt->merged = true;
+		pt->commit = l->commit;
+		pt->merge_time = lc->commit_time - pt->posted;
+		if (pt->merge_time < 0)
+			pt->merge_time = 0;
+	}
+	if (!pt->merged)
+		return;
+	lc = c->commits->pdata[pt->commit];
+	ea_person(ea, lc->committer_name, lc->committer_email)->p.applied++;
+	ea->out->merged++;
+	g_array_append_val(ea->merge, pt->merge_time);
+	ledger(c, ea->out, pt);
+}
+
+/* Each patch's responses, tallied per person, its outcome and merge. */
+static void patch_reviews(struct entry_acc *ea)
+{
+	const struct ctx *c = ea->c;
+	GArray *patches = ea->out->patches;
+
+	for (guint pi = 0; pi < patches->len; pi++) {
+		struct ms_rv_patch *pt = &g_array_index(patches,
 							struct ms_rv_patch,
 							pi);
 		uint32_t first_rec = g_array_index(pt->postings, uint32_t, 0);
-		const struct ms_mail_rec *first = rec_at(c, first_rec);
-		/* each response once, with the version it answers */
-		GHashTable *answered = g_hash_table_new(NULL, NULL);
-		GArray *resp = g_array_new(FALSE, FALSE,
-					   sizeof(struct ms_rv_reply));
-		GHashTable *firsts = g_hash_table_new_full(g_str_hash,
-							   g_str_equal, NULL,
-							   g_free);
-		GHashTableIter it;
-		gpointer k, v;
-		int64_t newest = first->date;
-		bool tagged_by_other = false;
 		struct person_acc *author = c->sender[first_rec] ?
-			g_hash_table_lookup(accs, c->sender[first_rec]) : NULL;
+			g_hash_table_lookup(ea->accs, c->sender[first_rec]) :
+			NULL;
+		GArray *resp = responses(c, pt);
+		bool tagged_by_other = tally_responses(ea, pi, pt, resp);
 
-		for (guint q = 0; q < pt->postings->len; q++) {
-			uint32_t post = g_array_index(pt->postings, uint32_t, q);
-			const struct ms_mail_rec *pr = rec_at(c, post);
-			GArray *replies = g_array_new(FALSE, FALSE,
-						      sizeof(uint32_t));
-
-			if (pr->date > newest)
-				newest = pr->date;
-			descendants(c, post, replies);
-			/* replies to the series' cover letter answer it too */
-			if (pr->series >= 0) {
-				const struct ms_mail_series *s =
-					ms_mail_index_series(c->idx,
-						(uint32_t)pr->series);
-
-				if (s->has_cover && s->root != post)
-					descendants(c, s->root, replies);
-			}
-			for (guint x = 0; x < replies->len; x++) {
-				uint32_t ri = g_array_index(replies, uint32_t,
-							    x);
-				const struct ms_mail_rec *rr = rec_at(c, ri);
-				struct ms_rv_reply rep;
-
-				if (!is_human_reply(c, ri, first_rec) ||
-				    !c->sender[ri])
-					continue;
-				if (g_hash_table_contains(answered,
-						GUINT_TO_POINTER(ri)))
-					continue;
-				g_hash_table_add(answered,
-						 GUINT_TO_POINTER(ri));
-				rep.rec = ri;
-				rep.to = post;
-				/* one clock (CHAOSS): from the first
-				 * posting of any version */
-				rep.latency = rr->date - pt->posted;
-				rep.negative = rep.latency < 0;
-				if (rep.negative)
-					rep.latency = 0;
-				rep.tag = gives_tag(c, rr);
-				g_array_append_val(resp, rep);
-			}
-			g_array_free(replies, TRUE);
-		}
-		for (guint x = 0; x < resp->len; x++) {
-			const struct ms_rv_reply *rep =
-				&g_array_index(resp, struct ms_rv_reply, x);
-			const struct ms_mail_rec *rr = rec_at(c, rep->rec);
-			const struct ms_mail_tag *t =
-				ms_mail_index_tags(c->idx, rr);
-			struct person_acc *a = acc_person(c, accs, order,
-				rr->sender_name, rr->sender_email);
-			int64_t *old;
-
-			set_reply(&pt->first, &pt->has_first, rep, c);
-			if (a->p.role)
-				set_reply(&pt->first_maint, &pt->has_maint,
-					  rep, c);
-			if (rep->tag) {
-				set_reply(&pt->first_tag, &pt->has_tag, rep,
-					  c);
-				tagged_by_other = true;
-			}
-			if (rep->negative)
-				out->negative++;
-			/* a message counts once for its sender, however
-			 * many patches of a series it answers */
-			g_hash_table_add(a->msgs, GUINT_TO_POINTER(rep->rec));
-			g_hash_table_add(a->threads,
-					 GUINT_TO_POINTER(rr->thread));
-			/* tags go to the person the trailer names, once
-			 * per message */
-			if (!g_hash_table_contains(tag_msgs,
-					GUINT_TO_POINTER(rep->rec))) {
-				g_hash_table_add(tag_msgs,
-					GUINT_TO_POINTER(rep->rec));
-				for (uint32_t y = 0; y < rr->n_review_tags;
-				     y++) {
-					struct person_acc *ta = a;
-
-					if (t[y].email && *t[y].email)
-						ta = acc_person(c, accs, order,
-							t[y].name, t[y].email);
-					if (t[y].kind == MS_TRAILER_REVIEWED_BY)
-						ta->p.reviewed_by++;
-					else if (t[y].kind ==
-						 MS_TRAILER_ACKED_BY)
-						ta->p.acked_by++;
-					else if (t[y].kind ==
-						 MS_TRAILER_TESTED_BY)
-						ta->p.tested_by++;
-				}
-			}
-			/* each person's own first response, same clock */
-			old = g_hash_table_lookup(firsts, a->key);
-			if (!old) {
-				old = g_new(int64_t, 1);
-				*old = rep->latency;
-				g_hash_table_insert(firsts, (gpointer)a->key,
-						    old);
-			} else if (rep->latency < *old) {
-				*old = rep->latency;
-			}
-		}
 		g_array_free(resp, TRUE);
-		g_hash_table_iter_init(&it, firsts);
-		while (g_hash_table_iter_next(&it, &k, &v)) {
-			struct person_acc *a = g_hash_table_lookup(accs, k);
-			int64_t lat = *(int64_t *)v;
-
-			g_hash_table_add(a->patches, GUINT_TO_POINTER(pi + 1));
-			g_array_append_val(a->latencies, lat);
-			if (lat <= c->opts->target) {
-				g_hash_table_add(a->patches_target,
-						 GUINT_TO_POINTER(pi + 1));
-				if (a->p.role)
-					pt->within_target = true;
-			}
-		}
-		g_hash_table_unref(firsts);
-		g_hash_table_unref(answered);
-		if (pt->has_first) {
-			struct person_acc *a = g_hash_table_lookup(accs,
-				c->sender[pt->first.rec]);
-
-			out->replied++;
-			g_array_append_val(ttfr, pt->first.latency);
-			a->p.first_replies++;
-			first_replied_total++;
-		}
-		if (pt->has_maint) {
-			out->replied_maint++;
-			g_array_append_val(ttmr, pt->first_maint.latency);
-		}
-		if (pt->has_tag) {
-			out->tagged++;
-			g_array_append_val(tttag, pt->first_tag.latency);
-		}
-		pt->too_recent = newest > c->opts->until - c->opts->ignore_after;
-		/* ignored: no human response to any version or its cover
-		 * letter, however late, and --ignore-after since the newest
-		 * version; a late answer is a long first response instead */
-		pt->ignored = !pt->has_first && !pt->too_recent;
-		if (pt->ignored) {
-			out->ignored++;
-			if (!author || !author->p.role)
-				out->ignored_contributor++;
-		}
-		if (author && author->p.role && !tagged_by_other &&
-		    !pt->too_recent)
-			out->own_unreviewed++;
-		/* merged: any posting linked to a commit */
-		for (guint q = 0; c->links && q < pt->postings->len &&
-		     !pt->merged; q++) {
-			gpointer li = g_hash_table_lookup(c->links->by_rec,
-				GUINT_TO_POINTER(g_array_index(pt->postings,
-							       uint32_t, q)));
-			const struct ms_link *l;
-			const struct ms_link_commit *lc;
-
-			if (!li)
-				continue;
-			l = &g_array_index(c->links->links, struct ms_link,
-					   GPOINTER_TO_UINT(li) - 1);
-			lc = c->commits->pdata[l->commit];
-			pt->merged = true;
-			pt->commit = l->commit;
-			pt->merge_time = lc->commit_time - pt->posted;
-			if (pt->merge_time < 0)
-				pt->merge_time = 0;
-		}
-		if (pt->merged) {
-			const struct ms_link_commit *lc =
-				c->commits->pdata[pt->commit];
-			struct person_acc *a = acc_person(c, accs, order,
-				lc->committer_name, lc->committer_email);
-
-			a->p.applied++;
-			out->merged++;
-			g_array_append_val(merge, pt->merge_time);
-			ledger(c, out, pt);
-		}
+		patch_outcome(ea, pt, author, tagged_by_other,
+			      newest_posting(c, pt));
+		patch_merged(ea, pt);
 	}
-	quantiles(ttfr, &out->ttfr_median, &out->ttfr_p90);
-	quantiles(ttmr, &out->ttmr_median, &out->ttmr_p90);
-	quantiles(tttag, &out->tttag_median, &out->tttag_p90);
-	quantiles(merge, &out->merge_median, &out->merge_p90);
-	{
-		size_t in_target = 0;
+}
 
-		for (guint pi = 0; pi < out->patches->len; pi++)
-			if (g_array_index(out->patches, struct ms_rv_patch,
-					  pi).within_target)
-				in_target++;
-		out->responsiveness = out->patches->len ?
-			(double)in_target / out->patches->len : -1;
-	}
+/* The entry's scores: the medians and 90th percentiles of its
+ * latencies, and its responsiveness (the share of patches a listed
+ * person answered within the target). */
+static void entry_scores(struct entry_acc *ea)
+{
+	struct ms_rv_entry *out = ea->out;
+	size_t in_target = 0;
 
-	/* commits touching the entry, and who committed them */
+	quantiles(ea->ttfr, &out->ttfr_median, &out->ttfr_p90);
+	quantiles(ea->ttmr, &out->ttmr_median, &out->ttmr_p90);
+	quantiles(ea->tttag, &out->tttag_median, &out->tttag_p90);
+	quantiles(ea->merge, &out->merge_median, &out->merge_p90);
+	for (guint pi = 0; pi < out->patches->len; pi++)
+		if (g_array_index(out->patches, struct ms_rv_patch,
+				  pi).within_target)
+			in_target++;
+	out->responsiveness = out->patches->len ?
+		(double)in_target / out->patches->len : -1;
+}
+
+/* The commits touching the entry (in the interval), and who committed
+ * them. */
+static void entry_commits(struct entry_acc *ea)
+{
+	const struct ctx *c = ea->c;
+	const struct part *part = ea->part;
+
 	for (guint ci = 0; c->commits && ci < c->commits->len; ci++) {
 		const struct ms_link_commit *lc = c->commits->pdata[ci];
 		GArray *ce = g_array_index(c->commit_entries, GArray *, ci);
-		struct person_acc *a;
 
-		if (!in_entry(ce, e->index))
+		if (!in_entry(ce, ea->e->index))
 			continue;
 		if (part && !part_has_commit(part, lc->commit_time))
 			continue;
-		out->commits++;
-		a = acc_person(c, accs, order, lc->committer_name,
-			       lc->committer_email);
-		a->p.commits++;
+		ea->out->commits++;
+		ea_person(ea, lc->committer_name,
+			  lc->committer_email)->p.commits++;
 	}
-	for (guint i = 0; i < order->len; i++) {
-		struct person_acc *a = order->pdata[i];
-		int64_t *last = g_hash_table_lookup(c->last_msg, a->key);
+}
+
+/* The people of the result: the listed ones in field order, the others
+ * who did something, most replies first.  Returns the review tags they
+ * gave, all together. */
+static size_t people_out(struct entry_acc *ea)
+{
+	struct ms_rv_entry *out = ea->out;
+	size_t tags_total = 0;
+
+	for (guint i = 0; i < ea->order->len; i++) {
+		struct person_acc *a = ea->order->pdata[i];
+		int64_t *last = g_hash_table_lookup(ea->c->last_msg, a->key);
 
 		if (last) {
 			a->p.has_last_list = true;
@@ -889,8 +1013,8 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 		}
 		tags_total += a->p.reviewed_by + a->p.acked_by;
 	}
-	for (guint i = 0; i < order->len; i++) {
-		struct person_acc *a = order->pdata[i];
+	for (guint i = 0; i < ea->order->len; i++) {
+		struct person_acc *a = ea->order->pdata[i];
 		struct ms_rv_person *p = person_out(a, out->patches->len);
 
 		if (p->role)
@@ -902,9 +1026,16 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 			g_free(p);
 	}
 	g_ptr_array_sort(out->others, cmp_acc_replies);
+	return tags_total;
+}
 
-	/* de-facto maintainers: unlisted people who commit, tag or reply
-	 * first for most of the entry's patches (at least twice) */
+/* De-facto maintainers: unlisted people who commit, tag or reply first
+ * for most of the entry's patches (at least twice).  `tags_total` is
+ * the review tags everyone gave. */
+static void defacto_maintainers(struct entry_acc *ea, size_t tags_total)
+{
+	struct ms_rv_entry *out = ea->out;
+
 	for (guint i = 0; i < out->others->len; i++) {
 		struct ms_rv_person *p = out->others->pdata[i];
 		size_t tags = p->reviewed_by + p->acked_by;
@@ -912,28 +1043,38 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 		if ((p->applied >= 2 && 2 * p->applied > out->merged) ||
 		    (tags >= 2 && 2 * tags > tags_total) ||
 		    (p->first_replies >= 2 &&
-		     2 * p->first_replies > first_replied_total))
+		     2 * p->first_replies > ea->first_replied_total))
 			g_ptr_array_add(out->defacto, p);
 	}
+}
 
-	/* corporate aliases: a listed address that never posts to any list
-	 * of the archives, nor authors, commits or tags in the history up
-	 * to the end of the window (the window's commits only, without
-	 * git_seen), while people of its domain answer */
+/* Whether listed person `l` was ever seen: posting to any list of the
+ * archives, or authoring, committing or tagging in the history up to
+ * the end of the window (the window's commits only, without
+ * git_seen). */
+static bool listed_seen(const struct ctx *c, const struct ms_rv_person *l)
+{
+	const char *key = l->email;
+
+	if (l->person != MS_IDENT_NONE &&
+	    *ms_ident_email(c->ident, l->person))
+		key = ms_ident_email(c->ident, l->person);
+	if (g_hash_table_contains(c->senders, key) || l->commits)
+		return true;
+	return c->opts->git_seen && l->person != MS_IDENT_NONE &&
+	       c->opts->git_seen(l->person, c->opts->git_seen_data);
+}
+
+/* Corporate aliases: a listed address never seen (listed_seen()) while
+ * people of its domain answer the entry's patches. */
+static void corporate_aliases(const struct ctx *c, struct ms_rv_entry *out)
+{
 	for (guint i = 0; i < out->listed->len; i++) {
 		struct ms_rv_person *l = out->listed->pdata[i];
 		const char *dom = email_domain(l->email);
-		const char *key = l->email;
 		struct ms_rv_alias *al = NULL;
 
-		if (l->person != MS_IDENT_NONE &&
-		    *ms_ident_email(c->ident, l->person))
-			key = ms_ident_email(c->ident, l->person);
-		if (!dom || g_hash_table_contains(c->senders, key) ||
-		    l->commits)
-			continue;
-		if (c->opts->git_seen && l->person != MS_IDENT_NONE &&
-		    c->opts->git_seen(l->person, c->opts->git_seen_data))
+		if (!dom || listed_seen(c, l))
 			continue;
 		for (guint k = 0; k < out->others->len; k++) {
 			struct ms_rv_person *p = out->others->pdata[k];
@@ -952,20 +1093,50 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 			g_ptr_array_add(al->people, p);
 		}
 	}
+}
 
-	g_ptr_array_unref(order);
-	g_hash_table_unref(tag_msgs);
-	g_hash_table_unref(accs);
-	g_hash_table_unref(listed);
-	g_hash_table_unref(series);
-	g_hash_table_unref(families);
-	g_array_free(ttfr, TRUE);
-	g_array_free(ttmr, TRUE);
-	g_array_free(tttag, TRUE);
-	g_array_free(merge, TRUE);
-	/* names and emails stay alive with the report */
-	out->strings = strings;
-	return out;
+/*
+ * Entry `e`'s figures over the window, or, with `part`, over the patches
+ * first posted in its interval and the commits dated in it: its listed
+ * people, its patch families, their responses and the per-person
+ * tallies, the scores, the tag ledger of merged patches, the commits,
+ * and what the people's figures show (de-facto maintainers, corporate
+ * aliases).
+ */
+static struct ms_rv_entry *compute_entry(const struct ctx *c,
+					 const struct maint_entry *e,
+					 const struct part *part)
+{
+	struct entry_acc ea = { 0 };
+
+	ea.c = c;
+	ea.e = e;
+	ea.part = part;
+	ea.out = entry_new(e);
+	ea.accs = g_hash_table_new(g_str_hash, g_str_equal);
+	ea.order = g_ptr_array_new_with_free_func(acc_free);
+	ea.tag_msgs = g_hash_table_new(NULL, NULL);
+	ea.ttfr = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	ea.ttmr = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	ea.tttag = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	ea.merge = g_array_new(FALSE, FALSE, sizeof(int64_t));
+
+	listed_people(&ea);
+	patch_families(&ea);
+	patch_reviews(&ea);
+	entry_scores(&ea);
+	entry_commits(&ea);
+	defacto_maintainers(&ea, people_out(&ea));
+	corporate_aliases(c, ea.out);
+
+	g_ptr_array_unref(ea.order);
+	g_hash_table_unref(ea.tag_msgs);
+	g_hash_table_unref(ea.accs);
+	g_array_free(ea.ttfr, TRUE);
+	g_array_free(ea.ttmr, TRUE);
+	g_array_free(ea.tttag, TRUE);
+	g_array_free(ea.merge, TRUE);
+	return ea.out;
 }
 
 /* The entry's series: the same computation over each interval's part. */
