@@ -1,0 +1,911 @@
+/*
+ * cli-review-out.c - the text and JSON of a review (cli-review-out.h):
+ * per entry its figures, listed people, other repliers, ignored patches,
+ * tag ledger and series, as `review` prints them and `report` embeds
+ * them (docs/review.md, docs/json.md).
+ */
+#include "cli-review-out.h"
+#include "activity.h"
+#include "cli-activity.h"
+#include "mail.h"
+#include "link.h"
+#include "maintainers.h"
+#include "output.h"
+#include "review.h"
+#include "when.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A latency for people: 45min, 1.4h, 3.2d (when.h); "-" for none. */
+static void hours(char buf[32], int64_t secs)
+{
+	ms_duration_format(secs, buf, 32);
+}
+
+/* "a of b" as a whole percentage, or "-" over nothing. */
+static void pct(char buf[16], size_t a, size_t b)
+{
+	if (!b)
+		snprintf(buf, 16, "-");
+	else
+		snprintf(buf, 16, "%zu%%", a * 100 / b);
+}
+
+/* A share in JSON: null over nothing. */
+static void json_share(struct ms_out *o, const char *key, size_t a, size_t b)
+{
+	if (b)
+		ms_out_kv_real(o, key, (double)a / (double)b);
+	else
+		ms_out_kv_null(o, key);
+}
+
+static char *msg_url(const struct cli_review_run *r, const char *msgid)
+{
+	char *esc;
+	char *url;
+
+	if (!r->list_url)
+		return NULL;
+	esc = g_uri_escape_string(msgid, "@!$&'()*+,;=:", FALSE);
+	url = g_strdup_printf("%s%s%s/", r->list_url,
+			      g_str_has_suffix(r->list_url, "/") ? "" : "/",
+			      esc);
+	g_free(esc);
+	return url;
+}
+
+static void person_label(FILE *fp, const char *name, const char *email)
+{
+	if (name && *name)
+		fprintf(fp, "%s <%s>", name, email);
+	else
+		fprintf(fp, "%s", email);
+}
+
+static const struct ms_act_person *act_person(const struct ms_act_entry *ae,
+					      const char *email)
+{
+	for (size_t i = 0; ae && i < ae->nr_people; i++)
+		if (!g_ascii_strcasecmp(ae->people[i].email, email))
+			return &ae->people[i];
+	return NULL;
+}
+
+static void text_last(FILE *fp, const char *what, const struct ms_act_last *l)
+{
+	char date[32];
+
+	if (!l->set)
+		return;
+	ms_act_format(l->time, l->offset, false, false, date);
+	fprintf(fp, "    %s %.12s %s %zu\n", what, l->id, date, l->count);
+}
+
+/* Listed, inactive in git over the window and silent on the list. */
+static bool inactive(const struct ms_rv_person *p,
+		     const struct ms_act_person *ap, int64_t since)
+{
+	bool list = p->has_last_list && p->last_list >= since;
+
+	if (list || p->replied)
+		return false;
+	/*
+	 * Silence on the lists read is no evidence on its own: the person
+	 * may work on other lists.  Without the git history (no --repo)
+	 * nobody is judged.
+	 */
+	return ap && ap->inactive;
+}
+
+/*
+ * What a text report starts with: the archives and the dates they span,
+ * the window, where MAINTAINERS and the history come from, how people
+ * are joined, and the thresholds.
+ */
+void cli_review_print_context(FILE *fp, const struct cli_review_run *r,
+			      const struct cli_rev_opts *ro,
+			      const struct cli_tree_opts *to,
+			      const char *aliases,
+			      const struct cli_act_opts *io, bool plus_fold)
+{
+	char a[32], b[32];
+
+	cli_rev_print_archives(fp, ro, r->idx);
+	ms_act_format(r->since, 0, false, true, a);
+	ms_act_format(r->until, 0, false, true, b);
+	fprintf(fp, "Window: patches posted %s to %s (UTC)\n",
+		r->since ? a : "the first message",
+		r->until != INT64_MAX ? b : "the last");
+	if (ro->repo)
+		fprintf(fp, "Repository %s at %s\n", ro->repo,
+			ro->rev ? ro->rev : "HEAD");
+	else
+		fprintf(fp, "Tree %s (no history: no merged figures)\n",
+			to->tree ? to->tree : ".");
+	fprintf(fp, "Identities: %s", ro->repo || to->tree ?
+		"the .mailmap" : "addresses");
+	for (int i = 0; i < io->mailmaps.nr; i++)
+		fprintf(fp, ", mailmap %s", io->mailmaps.items[i]);
+	if (aliases)
+		fprintf(fp, ", aliases %s", aliases);
+	if (!io->no_name_join)
+		fprintf(fp, ", equal names");
+	if (plus_fold)
+		fprintf(fp, ", plus-address folding");
+	ms_duration_format(r->ignore_after, a, sizeof(a));
+	ms_duration_format(r->target, b, sizeof(b));
+	fprintf(fp, "\nIgnored: no human reply within %s; response target %s"
+		"\n\n", a, b);
+}
+
+/* An entry's figures: its git side (with --repo), its patches and their
+ * responses, ignored, merged, and its responsiveness. */
+static void text_figures(FILE *fp, const struct cli_review_run *r,
+			 const struct ms_rv_entry *e,
+			 const struct ms_act_entry *ae)
+{
+	size_t n = e->patches->len;
+	char a[32], b[32], c[32], d[32], p1[16], p2[16];
+
+	if (ae) {
+		fprintf(fp, "  Changes: reviewed %zu of %zu commits (%zu%%)\n",
+			ae->reviewed,
+			ae->commits, ae->commits ?
+			ae->reviewed * 100 / ae->commits : 0);
+		if (ae->has_last_activity) {
+			ms_act_format(ae->last_activity,
+				      ae->last_activity_offset, false, true,
+				      a);
+			fprintf(fp, "  Last activity: %s\n", a);
+		} else {
+			fprintf(fp, "  Last activity: never\n");
+		}
+	}
+	pct(p1, e->replied, n);
+	pct(p2, e->replied_maint, n);
+	fprintf(fp, "  Patches %zu (series %zu), replied %zu (%s), by a "
+		"listed person %zu (%s)\n", n, e->series, e->replied, p1,
+		e->replied_maint, p2);
+	if (e->aside_stable || e->aside_foreign_subject ||
+	    e->aside_foreign_paths)
+		fprintf(fp, "  Set aside: stable backports %zu, other "
+			"projects by subject %zu, by paths %zu\n",
+			e->aside_stable, e->aside_foreign_subject,
+			e->aside_foreign_paths);
+	hours(a, e->ttfr_median);
+	hours(b, e->ttfr_p90);
+	hours(c, e->ttmr_median);
+	hours(d, e->ttmr_p90);
+	fprintf(fp, "  First response: median %s, p90 %s; from a listed "
+		"person: median %s, p90 %s\n", a, b, c, d);
+	hours(a, e->tttag_median);
+	hours(b, e->tttag_p90);
+	pct(p1, e->tagged, n);
+	fprintf(fp, "  First review tag: %zu (%s), median %s, p90 %s\n",
+		e->tagged, p1, a, b);
+	fprintf(fp, "  Ignored patches: %zu (from contributors %zu); listed "
+		"people's own patches without another's review tag: %zu\n",
+		e->ignored, e->ignored_contributor, e->own_unreviewed);
+	if (r->commits) {
+		hours(a, e->merge_median);
+		hours(b, e->merge_p90);
+		pct(p1, e->merged, n);
+		fprintf(fp, "  Merged %zu (%s), posting to commit: median "
+			"%s, p90 %s\n", e->merged, p1, a, b);
+	}
+	if (e->responsiveness < 0)
+		snprintf(p1, sizeof(p1), "-");
+	else
+		snprintf(p1, sizeof(p1), "%.0f%%", e->responsiveness * 100);
+	fprintf(fp, "  Responsiveness (%" G_GINT64_FORMAT "h): %s\n",
+		r->target / 3600, p1);
+}
+
+/* Listed person `p` of an entry of `n` patches: their git side (`ap`,
+ * with --repo) and their list figures. */
+static void text_listed(FILE *fp, const struct ms_rv_person *p, size_t n,
+			const struct ms_act_person *ap)
+{
+	char a[32], b[32], p1[16], p2[16];
+
+	fprintf(fp, "  ");
+	person_label(fp, p->name, p->email);
+	fprintf(fp, ":\n");
+	if (ap) {
+		text_last(fp, "Author", &ap->author);
+		text_last(fp, "Committer", &ap->committer);
+		text_last(fp, "Tags", &ap->tags);
+	}
+	hours(a, p->has_latency ? p->median_latency : -1);
+	if (p->has_last_list)
+		ms_act_format(p->last_list, 0, false, true, b);
+	else
+		strcpy(b, "never");
+	pct(p1, p->replied, n - p->own_patches);
+	if (p->responsiveness < 0)
+		snprintf(p2, sizeof(p2), "-");
+	else
+		snprintf(p2, sizeof(p2), "%.0f%%", p->responsiveness * 100);
+	fprintf(fp, "    List replied %zu/%zu (%s), median %s, "
+		"Reviewed-by %zu, Acked-by %zu, score %s, "
+		"last %s\n", p->replied, n - p->own_patches, p1, a,
+		p->reviewed_by, p->acked_by, p2, b);
+}
+
+/* The unlisted people: the first five repliers, the de-facto
+ * maintainers, and the corporate aliases they answer for. */
+static void text_others(FILE *fp, const struct ms_rv_entry *e)
+{
+	if (e->others->len &&
+	    ((const struct ms_rv_person *)e->others->pdata[0])->replied) {
+		fprintf(fp, "  Other repliers:\n");
+		for (guint i = 0; i < e->others->len && i < 5; i++) {
+			const struct ms_rv_person *p = e->others->pdata[i];
+
+			if (!p->replied)
+				break;
+			fprintf(fp, "    [%zu]: ", p->replied);
+			person_label(fp, p->name, p->email);
+			fprintf(fp, " (first %zu, tags %zu, commits %zu)\n",
+				p->first_replies, p->reviewed_by + p->acked_by,
+				p->commits);
+		}
+	}
+	for (guint i = 0; i < e->defacto->len; i++) {
+		const struct ms_rv_person *p = e->defacto->pdata[i];
+
+		fprintf(fp, "  DE-FACTO MAINTAINER ");
+		person_label(fp, p->name, p->email);
+		fprintf(fp, " (applied %zu, first replies %zu, tags %zu)\n",
+			p->applied, p->first_replies,
+			p->reviewed_by + p->acked_by);
+	}
+	for (guint i = 0; i < e->aliases->len; i++) {
+		const struct ms_rv_alias *al = e->aliases->pdata[i];
+
+		fprintf(fp, "  CORPORATE ALIAS %s:", al->email);
+		for (guint k = 0; k < al->people->len; k++) {
+			const struct ms_rv_person *p = al->people->pdata[k];
+
+			fprintf(fp, "%s ", k ? "," : "");
+			person_label(fp, p->name, p->email);
+		}
+		fprintf(fp, "\n");
+	}
+}
+
+/* The ignored patches, at most --limit: the date, message id, subject
+ * and link of their newest version. */
+static void text_ignored(FILE *fp, const struct cli_review_run *r,
+			 const struct ms_rv_entry *e)
+{
+	size_t shown = 0, max = cli_limit(r->limit, false, e->ignored);
+	char a[32];
+
+	if (!e->ignored)
+		return;
+	fprintf(fp, "  Ignored:\n");
+	for (guint i = 0; i < e->patches->len && shown < max; i++) {
+		const struct ms_rv_patch *pt = &g_array_index(
+			e->patches, struct ms_rv_patch, i);
+		const struct ms_mail_rec *rec;
+		char *url;
+
+		if (!pt->ignored)
+			continue;
+		shown++;
+		rec = ms_mail_index_get(r->idx, g_array_index(
+			pt->postings, uint32_t, pt->postings->len - 1));
+		ms_act_format(rec->date, 0, false, true, a);
+		url = msg_url(r, rec->message_id);
+		fprintf(fp, "    %s <%s> %s%s%s\n", a, rec->message_id,
+			rec->subject ? rec->subject : "",
+			url ? " " : "", url ? url : "");
+		g_free(url);
+	}
+	cli_print_more(fp, "    ", shown, e->ignored);
+}
+
+/* The tag ledger: tags given on the list that the commit lost, and tags
+ * of the commit never given on the list. */
+static void text_ledger(FILE *fp, const struct cli_review_run *r,
+			const struct ms_rv_entry *e)
+{
+	if (e->tags_dropped->len) {
+		fprintf(fp, "  Tags given on the list, missing from the "
+			"commit:\n");
+		for (guint i = 0; i < e->tags_dropped->len; i++) {
+			const struct ms_rv_tag *t = &g_array_index(
+				e->tags_dropped, struct ms_rv_tag, i);
+			const struct ms_link_commit *lc =
+				r->commits->pdata[t->commit];
+
+			fprintf(fp, "    %.12s %s: ", lc->id,
+				ms_trailer_kind_name(t->kind));
+			person_label(fp, t->name, t->email ? t->email : "");
+			fprintf(fp, " <%s>\n",
+				ms_mail_index_get(r->idx, t->rec)->message_id);
+		}
+	}
+	if (e->tags_untraced->len) {
+		fprintf(fp, "  Tags in the commit with no trace on the list:\n");
+		for (guint i = 0; i < e->tags_untraced->len; i++) {
+			const struct ms_rv_tag *t = &g_array_index(
+				e->tags_untraced, struct ms_rv_tag, i);
+			const struct ms_link_commit *lc =
+				r->commits->pdata[t->commit];
+
+			fprintf(fp, "    %.12s %s: ", lc->id,
+				ms_trailer_kind_name(t->kind));
+			person_label(fp, t->name, t->email);
+			fprintf(fp, "\n");
+		}
+	}
+}
+
+/* One entry of the text report. */
+void cli_review_print_text(FILE *fp, const struct cli_review_run *r,
+			   const struct ms_review *rv,
+			   const struct ms_rv_entry *e,
+			   const struct ms_act_entry *ae)
+{
+	fprintf(fp, "Subsystem %s\n", e->entry->name);
+	text_figures(fp, r, e, ae);
+	for (guint i = 0; i < e->listed->len; i++) {
+		const struct ms_rv_person *p = e->listed->pdata[i];
+
+		text_listed(fp, p, e->patches->len, act_person(ae, p->email));
+	}
+	text_others(fp, e);
+	text_ignored(fp, r, e);
+	text_ledger(fp, r, e);
+	for (guint i = 0; i < e->listed->len; i++) {
+		const struct ms_rv_person *p = e->listed->pdata[i];
+
+		if (!inactive(p, act_person(ae, p->email), rv->since))
+			continue;
+		fprintf(fp, "  INACTIVE %s ",
+			p->role == 'M' ? "MAINTAINER" : "REVIEWER");
+		person_label(fp, p->name, p->email);
+		fprintf(fp, "\n");
+	}
+	if (e->negative)
+		fprintf(fp, "  Negative intervals clamped: %zu\n", e->negative);
+}
+
+static void json_quant(struct ms_out *o, const char *key, int64_t med,
+		       int64_t p90)
+{
+	ms_out_key(o, key);
+	if (med < 0) {
+		ms_out_null(o);
+		return;
+	}
+	ms_out_begin_object(o);
+	ms_out_kv_real(o, "median_hours", (double)med / 3600.0);
+	ms_out_kv_real(o, "p90_hours", (double)p90 / 3600.0);
+	ms_out_end_object(o);
+}
+
+static void json_date(struct ms_out *o, const char *key, bool set,
+		      int64_t t)
+{
+	char d[32];
+
+	if (!set) {
+		ms_out_kv_null(o, key);
+		return;
+	}
+	ms_act_format(t, 0, true, false, d);
+	ms_out_kv_string(o, key, d);
+}
+
+static void json_msg(struct ms_out *o, const struct cli_review_run *r,
+		     const char *key, const char *msgid)
+{
+	char *url = msg_url(r, msgid);
+
+	ms_out_kv_string(o, key, msgid);
+	ms_out_kv_string(o, "url", url);
+	g_free(url);
+}
+
+static void json_reply(struct ms_out *o, const struct cli_review_run *r,
+		       const char *key, bool has, const struct ms_rv_reply *rep)
+{
+	const struct ms_mail_rec *rec;
+
+	ms_out_key(o, key);
+	if (!has) {
+		ms_out_null(o);
+		return;
+	}
+	rec = ms_mail_index_get(r->idx, rep->rec);
+	ms_out_begin_object(o);
+	json_msg(o, r, "message_id", rec->message_id);
+	ms_out_kv_string(o, "from", rec->sender_email);
+	ms_out_kv_real(o, "hours", (double)rep->latency / 3600.0);
+	ms_out_kv_bool(o, "clamped", rep->negative);
+	ms_out_end_object(o);
+}
+
+static void json_last(struct ms_out *o, const char *key,
+		      const struct ms_act_last *l)
+{
+	char date[32];
+
+	ms_out_key(o, key);
+	if (!l->set) {
+		ms_out_null(o);
+		return;
+	}
+	ms_act_format(l->time, l->offset, true, false, date);
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "commit", l->id);
+	ms_out_kv_string(o, "date", date);
+	ms_out_kv_int(o, "count", (int64_t)l->count);
+	if (l->tag)
+		ms_out_kv_string(o, "tag", l->tag);
+	ms_out_end_object(o);
+}
+
+static void json_person(struct ms_out *o, const struct ms_rv_person *p,
+			size_t n, const struct ms_act_person *ap,
+			const struct ms_review *rv, bool listed)
+{
+	ms_out_begin_object(o);
+	if (listed) {
+		char role[2] = { p->role, 0 };
+
+		ms_out_kv_string(o, "role", role);
+	}
+	ms_out_kv_string(o, "name", p->name && *p->name ? p->name : NULL);
+	ms_out_kv_string(o, "email", p->email);
+	ms_out_kv_int(o, "replied", (int64_t)p->replied);
+	ms_out_kv_int(o, "own_patches", (int64_t)p->own_patches);
+	json_share(o, "replied_share", p->replied, n - p->own_patches);
+	if (p->has_latency)
+		ms_out_kv_real(o, "median_latency_hours",
+			       (double)p->median_latency / 3600.0);
+	else
+		ms_out_kv_null(o, "median_latency_hours");
+	ms_out_kv_int(o, "within_target", (int64_t)p->within_target);
+	if (p->responsiveness < 0)
+		ms_out_kv_null(o, "responsiveness");
+	else
+		ms_out_kv_real(o, "responsiveness", p->responsiveness);
+	ms_out_key(o, "tags");
+	ms_out_begin_object(o);
+	ms_out_kv_int(o, "reviewed_by", (int64_t)p->reviewed_by);
+	ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
+	ms_out_kv_int(o, "tested_by", (int64_t)p->tested_by);
+	ms_out_end_object(o);
+	ms_out_kv_int(o, "messages", (int64_t)p->messages);
+	ms_out_kv_int(o, "threads", (int64_t)p->threads);
+	ms_out_kv_int(o, "authored", (int64_t)p->authored);
+	ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
+	ms_out_kv_int(o, "commits", (int64_t)p->commits);
+	ms_out_kv_int(o, "applied", (int64_t)p->applied);
+	ms_out_kv_int(o, "netdev_score", p->netdev_score);
+	json_date(o, "last_list_activity", p->has_last_list, p->last_list);
+	if (listed) {
+		ms_out_key(o, "git");
+		if (ap) {
+			ms_out_begin_object(o);
+			json_last(o, "author", &ap->author);
+			json_last(o, "committer", &ap->committer);
+			json_last(o, "tags", &ap->tags);
+			ms_out_end_object(o);
+		} else {
+			ms_out_null(o);
+		}
+		if (ap)
+			ms_out_kv_bool(o, "inactive", inactive(p, ap, rv->since));
+		else
+			ms_out_kv_null(o, "inactive");  /* not judged */
+		ms_out_kv_bool(o, "role_address", ap && ap->role_address);
+	}
+	ms_out_end_object(o);
+}
+
+static void json_tag(struct ms_out *o, const struct cli_review_run *r,
+		     const struct ms_rv_tag *t)
+{
+	const struct ms_link_commit *lc = r->commits->pdata[t->commit];
+
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "commit", lc->id);
+	ms_out_kv_string(o, "tag", ms_trailer_kind_name(t->kind));
+	ms_out_kv_string(o, "name", t->name && *t->name ? t->name : NULL);
+	ms_out_kv_string(o, "email", t->email && *t->email ? t->email : NULL);
+	if (t->rec != UINT32_MAX)
+		json_msg(o, r, "message_id",
+			 ms_mail_index_get(r->idx, t->rec)->message_id);
+	ms_out_end_object(o);
+}
+
+static void day(char buf[32], int64_t t)
+{
+	ms_act_format(t, 0, false, true, buf);
+}
+
+/* The series as a compact table: one row per interval. */
+void cli_review_print_series(FILE *fp, const struct cli_review_run *r,
+			     const struct ms_rv_entry *e)
+{
+	const struct ms_review *rv = r->rv;
+	char a[32], b[32], c[32];
+
+	fprintf(fp, "  By %s (patches first posted in the interval):\n",
+		r->by);
+	fprintf(fp, "    %-12s %7s %7s %7s %9s %9s %7s\n", "start",
+		"patches", "replied", "ignored", "ttfr-med", "ttfr-p90",
+		"listed");
+	for (size_t i = 0; i < rv->nr_intervals; i++) {
+		const struct ms_rv_entry *s = e->intervals->pdata[i];
+		const char *label = r->labels ? r->labels->pdata[i] : NULL;
+
+		day(a, rv->bounds[i]);
+		fprintf(fp, "    %-12s", a);
+		if (!s) {
+			fprintf(fp, " %7s", "-");
+		} else {
+			size_t n = s->patches->len;
+
+			hours(b, s->ttfr_median);
+			hours(c, s->ttfr_p90);
+			fprintf(fp, " %7zu %7zu %7zu %9s %9s %6zu%%", n,
+				s->replied, s->ignored, b, c,
+				n ? s->replied_maint * 100 / n : 0);
+		}
+		if (label)
+			fprintf(fp, "  (until %s)", label);
+		fputc('\n', fp);
+	}
+}
+
+static void json_series(struct ms_out *o, const struct cli_review_run *r,
+			const struct ms_rv_entry *e)
+{
+	const struct ms_review *rv = r->rv;
+	static const char *const figures[] = {
+		"patches", "series", "replied", "replied_by_listed",
+		"review_tagged", "ignored", "merged", "commits", "reply_share",
+		"time_to_first_response", "time_to_first_maintainer_response",
+		"time_to_first_review_tag", "review_cycle_duration",
+		"responsiveness", "people",
+	};
+	char d[32];
+
+	ms_out_key(o, "series");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < rv->nr_intervals; i++) {
+		const struct ms_rv_entry *s = e->intervals->pdata[i];
+		size_t n;
+
+		ms_out_begin_object(o);
+		ms_act_format(rv->bounds[i], 0, true, false, d);
+		ms_out_kv_string(o, "start", d);
+		ms_act_format(rv->bounds[i + 1], 0, true, false, d);
+		ms_out_kv_string(o, "end", d);
+		if (r->labels)
+			ms_out_kv_string(o, "release", r->labels->pdata[i]);
+		if (!s) {
+			for (size_t k = 0; k < G_N_ELEMENTS(figures); k++)
+				ms_out_kv_null(o, figures[k]);
+			ms_out_end_object(o);
+			continue;
+		}
+		n = s->patches->len;
+		ms_out_kv_int(o, "patches", (int64_t)n);
+		ms_out_kv_int(o, "series", (int64_t)s->series);
+		ms_out_kv_int(o, "replied", (int64_t)s->replied);
+		ms_out_kv_int(o, "replied_by_listed",
+			      (int64_t)s->replied_maint);
+		ms_out_kv_int(o, "review_tagged", (int64_t)s->tagged);
+		ms_out_kv_int(o, "ignored", (int64_t)s->ignored);
+		if (r->commits) {
+			ms_out_kv_int(o, "merged", (int64_t)s->merged);
+			ms_out_kv_int(o, "commits", (int64_t)s->commits);
+		} else {
+			ms_out_kv_null(o, "merged");
+			ms_out_kv_null(o, "commits");
+		}
+		ms_out_kv_real(o, "reply_share", (double)s->replied / n);
+		json_quant(o, "time_to_first_response", s->ttfr_median,
+			   s->ttfr_p90);
+		json_quant(o, "time_to_first_maintainer_response",
+			   s->ttmr_median, s->ttmr_p90);
+		json_quant(o, "time_to_first_review_tag", s->tttag_median,
+			   s->tttag_p90);
+		json_quant(o, "review_cycle_duration", s->merge_median,
+			   s->merge_p90);
+		ms_out_kv_real(o, "responsiveness", s->responsiveness);
+		ms_out_key(o, "people");
+		ms_out_begin_list(o);
+		for (guint k = 0; k < s->listed->len; k++) {
+			const struct ms_rv_person *p = s->listed->pdata[k];
+			char role[2] = { p->role, 0 };
+
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "role", role);
+			ms_out_kv_string(o, "name", p->name && *p->name ?
+					 p->name : NULL);
+			ms_out_kv_string(o, "email", p->email);
+			ms_out_kv_int(o, "replied", (int64_t)p->replied);
+			if (p->has_latency)
+				ms_out_kv_real(o, "median_latency_hours",
+					(double)p->median_latency / 3600.0);
+			else
+				ms_out_kv_null(o, "median_latency_hours");
+			ms_out_kv_int(o, "within_target",
+				      (int64_t)p->within_target);
+			ms_out_kv_int(o, "reviewed_by",
+				      (int64_t)p->reviewed_by);
+			ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
+			ms_out_kv_int(o, "commits", (int64_t)p->commits);
+			ms_out_end_object(o);
+		}
+		ms_out_end_list(o);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+}
+
+/* An entry's figures in JSON: its patches and their responses, set
+ * aside, merged, the latencies and its responsiveness. */
+static void json_figures(struct ms_out *o, const struct cli_review_run *r,
+			 const struct ms_rv_entry *e)
+{
+	size_t n = e->patches->len;
+
+	ms_out_kv_int(o, "patches", (int64_t)n);
+	ms_out_kv_int(o, "series", (int64_t)e->series);
+	ms_out_kv_int(o, "replied", (int64_t)e->replied);
+	ms_out_kv_int(o, "replied_by_listed", (int64_t)e->replied_maint);
+	ms_out_kv_int(o, "review_tagged", (int64_t)e->tagged);
+	ms_out_kv_int(o, "ignored", (int64_t)e->ignored);
+	ms_out_kv_int(o, "ignored_contributor",
+		      (int64_t)e->ignored_contributor);
+	ms_out_kv_int(o, "own_unreviewed", (int64_t)e->own_unreviewed);
+	ms_out_key(o, "set_aside");
+	ms_out_begin_object(o);
+	ms_out_kv_int(o, "stable", (int64_t)e->aside_stable);
+	ms_out_kv_int(o, "foreign_subject", (int64_t)e->aside_foreign_subject);
+	ms_out_kv_int(o, "foreign_paths", (int64_t)e->aside_foreign_paths);
+	ms_out_end_object(o);
+	if (r->commits) {
+		ms_out_kv_int(o, "merged", (int64_t)e->merged);
+		ms_out_kv_int(o, "commits", (int64_t)e->commits);
+	} else {
+		ms_out_kv_null(o, "merged");
+		ms_out_kv_null(o, "commits");
+	}
+	json_share(o, "reply_share", e->replied, n);
+	json_quant(o, "time_to_first_response", e->ttfr_median, e->ttfr_p90);
+	json_quant(o, "time_to_first_maintainer_response", e->ttmr_median,
+		   e->ttmr_p90);
+	json_quant(o, "time_to_first_review_tag", e->tttag_median,
+		   e->tttag_p90);
+	json_quant(o, "review_cycle_duration", e->merge_median, e->merge_p90);
+	if (e->responsiveness < 0)
+		ms_out_kv_null(o, "responsiveness");
+	else
+		ms_out_kv_real(o, "responsiveness", e->responsiveness);
+	ms_out_kv_int(o, "negative_intervals", (int64_t)e->negative);
+}
+
+/* A person's "name" (null without one) and "email". */
+static void json_name_email(struct ms_out *o, const char *name,
+			    const char *email)
+{
+	ms_out_kv_string(o, "name", name && *name ? name : NULL);
+	ms_out_kv_string(o, "email", email);
+}
+
+/* Keys "defacto_maintainers" and "corporate_aliases". */
+static void json_defacto_aliases(struct ms_out *o,
+				 const struct ms_rv_entry *e)
+{
+	ms_out_key(o, "defacto_maintainers");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->defacto->len; i++) {
+		const struct ms_rv_person *p = e->defacto->pdata[i];
+
+		ms_out_begin_object(o);
+		json_name_email(o, p->name, p->email);
+		ms_out_kv_int(o, "applied", (int64_t)p->applied);
+		ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
+		ms_out_kv_int(o, "tags",
+			      (int64_t)(p->reviewed_by + p->acked_by));
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_key(o, "corporate_aliases");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->aliases->len; i++) {
+		const struct ms_rv_alias *al = e->aliases->pdata[i];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "email", al->email);
+		ms_out_kv_string(o, "name", al->name && *al->name ? al->name :
+				 NULL);
+		ms_out_key(o, "people");
+		ms_out_begin_list(o);
+		for (guint k = 0; k < al->people->len; k++) {
+			const struct ms_rv_person *p = al->people->pdata[k];
+
+			ms_out_begin_object(o);
+			json_name_email(o, p->name, p->email);
+			ms_out_end_object(o);
+		}
+		ms_out_end_list(o);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+}
+
+/* One patch of "patch_list": its first posting, versions, responses,
+ * and the commit that merged it. */
+static void json_patch(struct ms_out *o, const struct cli_review_run *r,
+		       const struct ms_rv_patch *pt)
+{
+	const struct ms_mail_rec *first = ms_mail_index_get(r->idx,
+		g_array_index(pt->postings, uint32_t, 0));
+
+	ms_out_begin_object(o);
+	json_msg(o, r, "message_id", first->message_id);
+	ms_out_kv_string(o, "subject", first->subject);
+	ms_out_kv_string(o, "author", first->sender_email);
+	json_date(o, "date", true, first->date);
+	ms_out_key(o, "versions");
+	ms_out_begin_list(o);
+	for (guint k = 0; k < pt->postings->len; k++)
+		ms_out_string(o, ms_mail_index_get(r->idx,
+			g_array_index(pt->postings, uint32_t, k))->message_id);
+	ms_out_end_list(o);
+	json_reply(o, r, "first_response", pt->has_first, &pt->first);
+	json_reply(o, r, "first_maintainer_response", pt->has_maint,
+		   &pt->first_maint);
+	json_reply(o, r, "first_review_tag", pt->has_tag, &pt->first_tag);
+	ms_out_kv_bool(o, "ignored", pt->ignored);
+	ms_out_key(o, "merged");
+	if (pt->merged) {
+		const struct ms_link_commit *lc = r->commits->pdata[pt->commit];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "commit", lc->id);
+		ms_out_kv_real(o, "hours", (double)pt->merge_time / 3600.0);
+		ms_out_end_object(o);
+	} else {
+		ms_out_null(o);
+	}
+	ms_out_end_object(o);
+}
+
+/* Key "tag_ledger": the tags dropped and the tags untraced. */
+static void json_ledger(struct ms_out *o, const struct cli_review_run *r,
+			const struct ms_rv_entry *e)
+{
+	ms_out_key(o, "tag_ledger");
+	ms_out_begin_object(o);
+	ms_out_key(o, "dropped");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->tags_dropped->len; i++)
+		json_tag(o, r, &g_array_index(e->tags_dropped,
+					      struct ms_rv_tag, i));
+	ms_out_end_list(o);
+	ms_out_key(o, "untraced");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->tags_untraced->len; i++)
+		json_tag(o, r, &g_array_index(e->tags_untraced,
+					      struct ms_rv_tag, i));
+	ms_out_end_list(o);
+	ms_out_end_object(o);
+}
+
+/* One entry's object of the JSON document. */
+static void print_json(struct ms_out *o, const struct cli_review_run *r,
+		       const struct ms_review *rv, const struct ms_rv_entry *e,
+		       const struct ms_act_entry *ae)
+{
+	size_t n = e->patches->len;
+
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "name", e->entry->name);
+	json_figures(o, r, e);
+	ms_out_key(o, "people");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->listed->len; i++) {
+		const struct ms_rv_person *p = e->listed->pdata[i];
+
+		json_person(o, p, n, act_person(ae, p->email), rv, true);
+	}
+	ms_out_end_list(o);
+	ms_out_key(o, "others");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->others->len; i++)
+		json_person(o, e->others->pdata[i], n, NULL, rv, false);
+	ms_out_end_list(o);
+	json_defacto_aliases(o, e);
+	ms_out_key(o, "patch_list");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->patches->len; i++)
+		json_patch(o, r, &g_array_index(e->patches,
+						struct ms_rv_patch, i));
+	ms_out_end_list(o);
+	json_ledger(o, r, e);
+	if (e->intervals)
+		json_series(o, r, e);
+	ms_out_end_object(o);
+}
+
+/* The whole `review --json` document. */
+void cli_review_print_document(struct ms_out *o,
+			       const struct cli_review_run *r)
+{
+	const struct ms_review *rv = r->rv;
+	char d[32];
+
+	ms_out_begin_document(o);
+	ms_out_key(o, "window");
+	ms_out_begin_object(o);
+	ms_act_format(r->since, 0, true, false, d);
+	ms_out_kv_string(o, "since", d);
+	ms_act_format(r->until, 0, true, false, d);
+	ms_out_kv_string(o, "until", d);
+	ms_out_end_object(o);
+	ms_out_kv_int(o, "ignore_after_days", r->ignore_after / 86400);
+	ms_out_kv_int(o, "target_hours", r->target / 3600);
+	ms_out_kv_int(o, "ignore_after_seconds", r->ignore_after);
+	ms_out_kv_int(o, "target_seconds", r->target);
+	ms_out_kv_int(o, "negative_intervals", (int64_t)rv->negative);
+	ms_out_key(o, "set_aside");
+	ms_out_begin_object(o);
+	ms_out_kv_int(o, "stable", (int64_t)rv->aside_stable);
+	ms_out_kv_int(o, "foreign_subject", (int64_t)rv->aside_foreign_subject);
+	ms_out_kv_int(o, "foreign_paths", (int64_t)rv->aside_foreign_paths);
+	ms_out_end_object(o);
+	ms_out_kv_string(o, "list_url", r->list_url);
+	ms_out_key(o, "entries");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < rv->entries->len; i++)
+		print_json(o, r, rv, rv->entries->pdata[i],
+			   r->act_for ? r->act_for[i] : NULL);
+	ms_out_end_list(o);
+}
+
+void cli_review_view_document(const struct cli_review_view *v,
+			      struct ms_out *o)
+{
+	cli_review_print_document(o, v->priv);
+}
+
+void cli_review_view_entry(const struct cli_review_view *v,
+			   struct ms_out *o, size_t i)
+{
+	const struct cli_review_run *r = v->priv;
+
+	ms_out_begin_document(o);
+	ms_out_key(o, "entry");
+	print_json(o, r, r->rv, r->rv->entries->pdata[i],
+		   r->act_for ? r->act_for[i] : NULL);
+}
+
+bool cli_review_view_inactive(const struct cli_review_view *v, size_t i,
+			      const struct ms_rv_person *p)
+{
+	const struct cli_review_run *r = v->priv;
+
+	return inactive(p, act_person(r->act_for ? r->act_for[i] : NULL,
+				      p->email), r->rv->since);
+}
+
+char *cli_review_view_url(const struct cli_review_view *v,
+			  const char *msgid)
+{
+	return msg_url(v->priv, msgid);
+}
