@@ -209,277 +209,310 @@ static int write_series(const char *dir, const struct retire_series *s)
 	return CLI_CONTINUE;
 }
 
-int cmd_retire(int argc, char **argv)
+/* What `maintstat retire` was asked: its options. */
+struct retire_args {
+	struct cli_act_opts ao;
+	struct cli_strings files, archives;
+	const char *inactive_arg, *keep_file, *from_arg, *outdir;
+	long min_commits;
+	bool json, no_credits, force;
+	bool plus_fold;              /* not --no-plus-fold */
+	int argc;                    /* the ENTRY arguments */
+	char **argv;
+};
+
+/* What retire reads and builds, freed by retire_data_release(). */
+struct retire_data {
+	struct keep keep;
+	char *maint, *credits;       /* the texts the series edits */
+	char *from;                  /* "Name <address>" */
+	struct ms_activity *a;
+	struct ms_activity_query q;
+	struct ms_act_entry *res;    /* the entries' activity */
+	size_t nr;
+	const struct maint_entry **sel;
+	struct cli_list_facts *lf;   /* with --archive */
+	GPtrArray *kept;             /* "who (entry)" that --keep kept */
+	GPtrArray *joins;            /* "who is also ..." for the cover */
+	GHashTable *joins_seen;      /* addresses in joins */
+	GArray *plans;               /* struct retire_plan */
+	GPtrArray *owned;            /* what the plans point into */
+	struct retire_series *series;
+};
+
+/* Parse the command line into `a`; CLI_CONTINUE or the exit code. */
+static int retire_parse(int *argc, char ***argv, struct retire_args *a)
 {
-	struct cli_act_opts ao = { 0 };
-	struct cli_strings files = { 0 };
-	struct cli_strings archives = { 0 };
-	const char *inactive_arg = "5y", *keep_file = NULL, *from_arg = NULL;
-	const char *outdir = ".";
-	long min_commits = 100;
-	bool json = false, no_credits = false, force = false;
 	const struct cli_option opts[] = {
-		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
-		{ CLI_OPT_STRING, "inactive-after", 0, &inactive_arg,
+		CLI_ACT_OPTIONS(&a->ao, "5 years before --until"),
+		{ CLI_OPT_STRING, "inactive-after", 0, &a->inactive_arg,
 		  "DURATION", "retire people idle this long (6m, 2y, or a "
 		  "date; default 5y)" },
-		{ CLI_OPT_INT, "min-commits", 0, &min_commits, "N",
+		{ CLI_OPT_INT, "min-commits", 0, &a->min_commits, "N",
 		  "only entries with at least N commits in the window "
 		  "(default 100)" },
-		{ CLI_OPT_STRING, "keep", 0, &keep_file, "FILE",
+		{ CLI_OPT_STRING, "keep", 0, &a->keep_file, "FILE",
 		  "people to keep: addresses or names, one per line "
 		  "(default: none)" },
-		{ CLI_OPT_STRING_LIST, "archive", 0, &archives, "PATH",
-		  "list archives: who wrote to the list since the cutoff is not retired" },
-		{ CLI_OPT_STRING, "from", 0, &from_arg, "\"NAME <ADDR>\"",
+		{ CLI_OPT_STRING_LIST, "archive", 0, &a->archives, "PATH",
+		  "list archives: who wrote to the list since the cutoff is "
+		  "not retired" },
+		{ CLI_OPT_STRING, "from", 0, &a->from_arg, "\"NAME <ADDR>\"",
 		  "author and Signed-off-by (default: the repository's "
 		  "user.name and user.email)" },
-		{ CLI_OPT_STRING, "output-dir", 0, &outdir, "DIR",
+		{ CLI_OPT_STRING, "output-dir", 0, &a->outdir, "DIR",
 		  "write the patches here (default: .); it must hold no "
 		  "*.patch" },
-		{ CLI_OPT_FLAG, "force", 0, &force, NULL,
+		{ CLI_OPT_FLAG, "force", 0, &a->force, NULL,
 		  "remove the *.patch files of --output-dir DIR before "
 		  "writing" },
-		{ CLI_OPT_FLAG, "no-credits", 0, &no_credits, NULL,
+		{ CLI_OPT_FLAG, "no-credits", 0, &a->no_credits, NULL,
 		  "leave CREDITS alone (for a revision without one)" },
-		CLI_ENTRY_FILE_OPTION(&files),
-		CLI_OPT_JSON(&json),
+		CLI_ENTRY_FILE_OPTION(&a->files),
+		CLI_OPT_JSON(&a->json),
 		CLI_OPTION_END,
 	};
-	bool plus_fold;
-	struct ms_activity *a = NULL;
-	struct ms_activity_query q = { 0 };
-	struct ms_act_entry *res = NULL;
-	struct cli_list_facts *lf = NULL;
-	const struct maint_entry **sel = NULL;
-	size_t nr = 0;
-	struct keep keep = { NULL, NULL };
-	GPtrArray *kept = g_ptr_array_new_with_free_func(g_free);
-	GPtrArray *joins = g_ptr_array_new_with_free_func(g_free);
-	GHashTable *joins_seen = g_hash_table_new(g_str_hash, g_str_equal);
-	GArray *plans = g_array_new(FALSE, TRUE, sizeof(struct retire_plan));
-	GPtrArray *owned = g_ptr_array_new_with_free_func(g_free);
-	char *maint = NULL, *credits = NULL, *from = NULL;
+
+	return cli_parse_options(argc, argv, opts, &help);
+}
+
+/* What the options say: the repository, --min-commits, --keep. */
+static int retire_check(struct retire_args *a, struct retire_data *d)
+{
+	int rc = cli_default_repo("retire", &a->ao.repo, true);
+
+	if (rc != CLI_CONTINUE)
+		return rc;
+	a->plus_fold = !a->ao.no_plus_fold;
+	if (a->min_commits < 0)
+		return cli_usage_error("retire", "--min-commits must not be "
+				       "negative");
+	if (!a->ao.repo)
+		return cli_usage_error("retire", "--repo GITDIR is required");
+	if (keep_load(a->keep_file, &d->keep, a->plus_fold) < 0)
+		return EXIT_RUNTIME;
+	return CLI_CONTINUE;
+}
+
+/* The texts the series edits, MAINTAINERS and CREDITS, read before the
+ * long walk. */
+static int retire_read_texts(const struct retire_args *a,
+			     struct retire_data *d)
+{
 	size_t len;
-	struct retire_opts ro = { 0 };
-	struct retire_series *series = NULL;
-	struct ms_diags diags = MS_DIAGS_INIT;
-	GString *intro = g_string_new(NULL);
-	char datebuf[32];
 	int rc;
 
-	rc = cli_parse_options(&argc, &argv, opts, &help);
-	if (rc != CLI_CONTINUE)
-		goto done_early;
-	rc = cli_default_repo("retire", &ao.repo, true);
-	if (rc != CLI_CONTINUE)
-		goto done_early;
-	plus_fold = !ao.no_plus_fold;
-	if (min_commits < 0) {
-		rc = cli_usage_error("retire", "--min-commits must not be "
-				     "negative");
-		goto done_early;
-	}
-	if (!ao.repo) {
-		rc = cli_usage_error("retire", "--repo GITDIR is required");
-		goto done_early;
-	}
-	if (keep_load(keep_file, &keep, plus_fold) < 0) {
-		rc = EXIT_RUNTIME;
-		goto done_early;
-	}
+	rc = ms_history_read_file(a->ao.repo, a->ao.rev, "MAINTAINERS",
+				  &d->maint, &len);
+	if (rc < 0)
+		return cli_error_last();
+	if (a->no_credits)
+		return CLI_CONTINUE;
+	rc = ms_history_read_file(a->ao.repo, a->ao.rev, "CREDITS",
+				  &d->credits, &len);
+	if (rc == MS_ENOTFOUND)
+		return cli_error("revision '%s' of '%s' has no CREDITS "
+				 "file; --no-credits writes the patches "
+				 "without CREDITS changes",
+				 a->ao.rev ? a->ao.rev : "HEAD", a->ao.repo);
+	if (rc < 0)
+		return cli_error_last();
+	return CLI_CONTINUE;
+}
 
-	/* The texts the series edits, before the long walk. */
-	rc = ms_history_read_file(ao.repo, ao.rev, "MAINTAINERS", &maint,
-				  &len);
-	if (rc < 0) {
-		rc = cli_error_last();
-		goto done_early;
-	}
-	if (!no_credits) {
-		rc = ms_history_read_file(ao.repo, ao.rev, "CREDITS", &credits,
-					  &len);
-		if (rc == MS_ENOTFOUND) {
-			rc = cli_error("revision '%s' of '%s' has no CREDITS "
-				       "file; --no-credits writes the patches "
-				       "without CREDITS changes",
-				       ao.rev ? ao.rev : "HEAD", ao.repo);
-			goto done_early;
-		}
-		if (rc < 0) {
-			rc = cli_error_last();
-			goto done_early;
-		}
-	}
-	if (from_arg) {
-		char *n, *e;
+/* Who signs the series: --from, else the repository's user. */
+static int retire_signer(const struct retire_args *a, struct retire_data *d)
+{
+	char *n, *e;
 
-		ms_person_parse(from_arg, -1, &n, &e);
+	if (a->from_arg) {
+		ms_person_parse(a->from_arg, -1, &n, &e);
 		if (!n || !e) {
 			g_free(n);
 			g_free(e);
-			rc = cli_usage_error("retire", "--from takes \"Name "
-					     "<address>\", not '%s'",
-					     from_arg);
-			goto done_early;
+			return cli_usage_error("retire", "--from takes \"Name "
+					       "<address>\", not '%s'",
+					       a->from_arg);
 		}
-		from = g_strdup_printf("%s <%s>", n, e);
-		g_free(n);
-		g_free(e);
 	} else {
-		char *n, *e;
-
-		if (ms_git_user(ao.repo, &n, &e) < 0) {
-			rc = cli_error_last();
-			goto done_early;
-		}
+		if (ms_git_user(a->ao.repo, &n, &e) < 0)
+			return cli_error_last();
 		if (!n || !e) {
 			g_free(n);
 			g_free(e);
-			rc = cli_error("no user.name and user.email in the git "
-				       "configuration of '%s': say who signs "
-				       "the series with --from", ao.repo);
-			goto done_early;
+			return cli_error("no user.name and user.email in the "
+					 "git configuration of '%s': say who "
+					 "signs the series with --from",
+					 a->ao.repo);
 		}
-		from = g_strdup_printf("%s <%s>", n, e);
-		g_free(n);
-		g_free(e);
 	}
+	d->from = g_strdup_printf("%s <%s>", n, e);
+	g_free(n);
+	g_free(e);
+	return CLI_CONTINUE;
+}
 
-	rc = cli_act_load("retire", &ao, 5, &a, &q.since, &q.until);
-	if (rc != CLI_CONTINUE)
-		goto done_early;
-	rc = cli_act_select("retire", a, argc, argv, &files, &q, &sel);
-	if (rc != CLI_CONTINUE)
-		goto out;
-	if (ms_act_parse_before(inactive_arg, q.until, &q.active_since) < 0) {
-		rc = cli_usage_error("retire", "--inactive-after: %s",
-				     ms_error_last());
-		goto out;
-	}
-	if (ms_activity_query(a, &q, &res, &nr) < 0) {
-		rc = cli_error_last();
-		goto out;
-	}
-	if (archives.nr) {
-		rc = cli_list_facts_load("retire", &ao, &archives,
-					 q.since, q.until, q.active_since, a,
-					 &lf);
-		if (rc != CLI_CONTINUE)
-			goto out;
-	}
+/* The history's activity of the selected entries, as `activity` finds
+ * it with the --inactive-after cutoff, and with --archive the lists'. */
+static int retire_activity(const struct retire_args *a,
+			   struct retire_data *d)
+{
+	struct ms_activity_query *q = &d->q;
+	int rc;
 
-	for (size_t i = 0; i < nr; i++) {
-		const struct ms_act_entry *e = &res[i];
+	rc = cli_act_load("retire", &a->ao, 5, &d->a, &q->since, &q->until);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	rc = cli_act_select("retire", d->a, a->argc, a->argv, &a->files, q,
+			    &d->sel);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (ms_act_parse_before(a->inactive_arg, q->until,
+				&q->active_since) < 0)
+		return cli_usage_error("retire", "--inactive-after: %s",
+				       ms_error_last());
+	if (ms_activity_query(d->a, q, &d->res, &d->nr) < 0)
+		return cli_error_last();
+	if (!a->archives.nr)
+		return CLI_CONTINUE;
+	return cli_list_facts_load("retire", &a->ao, &a->archives, q->since,
+				   q->until, q->active_since, d->a, &d->lf);
+}
+
+/* The people entry `e` retires (struct retire_person): the inactive
+ * ones, silent on the lists, that --keep does not keep. */
+static GArray *retired_people(const struct retire_args *a,
+			      struct retire_data *d,
+			      const struct ms_act_entry *e)
+{
+	GArray *people = g_array_new(FALSE, TRUE,
+				     sizeof(struct retire_person));
+
+	for (size_t k = 0; k < e->nr_people; k++) {
+		const struct ms_act_person *p = &e->people[k];
+		struct retire_person rp;
+		char *w;
+
+		if (!p->inactive ||
+		    cli_list_facts_active(d->lf, e->entry->name, p->email))
+			continue;
+		if (keep_has(&d->keep, p, a->plus_fold)) {
+			g_ptr_array_add(d->kept, *p->name ?
+				g_strdup_printf("%s <%s> (%s)", p->name,
+						p->email, e->entry->name) :
+				g_strdup_printf("%s (%s)", p->email,
+						e->entry->name));
+			continue;
+		}
+		w = why(p, d->q.active_since);
+		g_ptr_array_add(d->owned, w);
+		rp.name = *p->name ? p->name : NULL;
+		rp.email = *p->email ? p->email : NULL;
+		rp.role = p->role;
+		rp.why = w;
+		rp.also = (const char *const *)p->also;
+		g_array_append_val(people, rp);
+	}
+	return people;
+}
+
+/* The joins entry `e`'s verdicts rest on, for the cover letter. */
+static void entry_joins(struct retire_data *d, const struct ms_act_entry *e)
+{
+	for (size_t k = 0; k < e->nr_people; k++) {
+		const struct ms_act_person *p = &e->people[k];
+		char *j = cli_act_joins(d->a, p);
+
+		if (j && !g_hash_table_contains(d->joins_seen, p->email)) {
+			g_hash_table_add(d->joins_seen, p->email);
+			g_ptr_array_add(d->joins, g_strdup_printf(
+				"%s <%s> is also %s", p->name, p->email, j));
+		}
+		g_free(j);
+	}
+}
+
+/* The plan of each entry with --min-commits commits and someone to
+ * retire: the people, and the entry's activity report for its commit
+ * message. */
+static void retire_plans(const struct retire_args *a, struct retire_data *d)
+{
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct ms_act_entry *e = &d->res[i];
 		struct retire_plan pl = { 0 };
-		GArray *people = g_array_new(FALSE, TRUE,
-					     sizeof(struct retire_person));
+		GArray *people;
 		char *buf = NULL;
 		size_t blen = 0;
 		FILE *mem;
 
-		if (e->commits < (size_t)min_commits)
+		if (e->commits < (size_t)a->min_commits)
 			continue;
-		for (size_t k = 0; k < e->nr_people; k++) {
-			const struct ms_act_person *p = &e->people[k];
-			struct retire_person rp;
-			char *w;
-
-			if (!p->inactive ||
-			    cli_list_facts_active(lf, e->entry->name,
-						  p->email))
-				continue;
-			if (keep_has(&keep, p, plus_fold)) {
-				g_ptr_array_add(kept, *p->name ?
-					g_strdup_printf("%s <%s> (%s)",
-							p->name, p->email,
-							e->entry->name) :
-					g_strdup_printf("%s (%s)", p->email,
-							e->entry->name));
-				continue;
-			}
-			w = why(p, q.active_since);
-			g_ptr_array_add(owned, w);
-			rp.name = *p->name ? p->name : NULL;
-			rp.email = *p->email ? p->email : NULL;
-			rp.role = p->role;
-			rp.why = w;
-			rp.also = (const char *const *)p->also;
-			g_array_append_val(people, rp);
-		}
-		/* the joins this entry's verdicts rest on, for the cover */
-		if (e->commits >= (size_t)min_commits)
-			for (size_t k = 0; k < e->nr_people; k++) {
-				const struct ms_act_person *p = &e->people[k];
-				char *j = cli_act_joins(a, p);
-
-				if (j && !g_hash_table_contains(joins_seen,
-								p->email)) {
-					g_hash_table_add(joins_seen,
-							 p->email);
-					g_ptr_array_add(joins, g_strdup_printf(
-						"%s <%s> is also %s",
-						p->name, p->email, j));
-				}
-				g_free(j);
-			}
+		people = retired_people(a, d, e);
+		entry_joins(d, e);
 		if (!people->len) {
 			g_array_free(people, TRUE);
 			continue;
 		}
 		mem = open_memstream(&buf, &blen);
-		cli_act_print_entry(mem, e, lf);
+		cli_act_print_entry(mem, e, d->lf);
 		fclose(mem);
-		g_ptr_array_add(owned, g_strdup(buf));
+		g_ptr_array_add(d->owned, g_strdup(buf));
 		free(buf);
 		pl.entry = e->entry->name;
 		pl.nr_people = people->len;
 		pl.people = (struct retire_person *)g_array_free(people,
 								 FALSE);
-		g_ptr_array_add(owned, pl.people);
-		pl.report = owned->pdata[owned->len - 2];
-		g_array_append_val(plans, pl);
+		g_ptr_array_add(d->owned, pl.people);
+		pl.report = d->owned->pdata[d->owned->len - 2];
+		g_array_append_val(d->plans, pl);
 	}
+}
 
-	ms_act_format(q.since, 0, false, true, datebuf);
+/* The cover letter's text: the rule applied, who --keep kept, and the
+ * joins of addresses the verdicts rely on (g_free). */
+static char *cover_intro(const struct retire_args *a,
+			 const struct retire_data *d)
+{
+	GString *intro = g_string_new(NULL);
+	char datebuf[32], *w;
+
 	g_string_append_printf(intro, "These patches retire the MAINTAINERS "
 			       "people who authored, committed or were named "
 			       "in a *-by: trailer of no change to their "
 			       "entry's files");
-	ms_act_format(q.active_since, 0, false, true, datebuf);
+	ms_act_format(d->q.active_since, 0, false, true, datebuf);
 	g_string_append_printf(intro, " since %s (--inactive-after %s), "
 			       "among entries with at least %ld commits "
-			       "between ", datebuf, inactive_arg, min_commits);
-	ms_act_format(q.since, 0, false, true, datebuf);
+			       "between ", datebuf, a->inactive_arg,
+			       a->min_commits);
+	ms_act_format(d->q.since, 0, false, true, datebuf);
 	g_string_append_printf(intro, "%s and ", datebuf);
-	ms_act_format(q.until, 0, false, true, datebuf);
+	ms_act_format(d->q.until, 0, false, true, datebuf);
 	g_string_append_printf(intro, "%s", datebuf);
-	if (archives.nr)
+	if (a->archives.nr)
 		g_string_append(intro, ", or in a reply on the list");
 	g_string_append(intro, ".  Maintainers who leave MAINTAINERS "
 			"altogether move to CREDITS; entries left without a "
 			"maintainer become Orphan.");
-	{
-		char *w = retire_wrap(intro->str, 72);
-
-		g_string_assign(intro, w);
-		g_string_append_c(intro, '\n');
-		g_free(w);
-	}
-	if (kept->len) {
+	w = retire_wrap(intro->str, 72);
+	g_string_assign(intro, w);
+	g_string_append_c(intro, '\n');
+	g_free(w);
+	if (d->kept->len) {
 		g_string_append(intro, "\nKept, as they asked (--keep):\n");
-		for (guint i = 0; i < kept->len; i++)
+		for (guint i = 0; i < d->kept->len; i++)
 			g_string_append_printf(intro, "  %s\n",
-					       (char *)kept->pdata[i]);
+					       (char *)d->kept->pdata[i]);
 	}
-	if (joins->len) {
+	if (d->joins->len) {
 		g_string_append(intro, "\nThe verdicts count each person under "
 				"all their addresses; these\njoins were "
 				"relied on (source, first evidence):\n");
-		for (guint i = 0; i < joins->len; i++) {
-			char *w = retire_wrap(joins->pdata[i], 68);
-			char **ls = g_strsplit(w, "\n", -1);
+		for (guint i = 0; i < d->joins->len; i++) {
+			char **ls;
 
+			w = retire_wrap(d->joins->pdata[i], 68);
+			ls = g_strsplit(w, "\n", -1);
 			for (char **l = ls; *l; l++)
 				g_string_append_printf(intro, "%s%s\n",
 						       l == ls ? "  " :
@@ -491,91 +524,138 @@ int cmd_retire(int argc, char **argv)
 	g_string_append(intro, "\nmaintstat wrote this series; each "
 			"commit message carries the\n`maintstat activity` "
 			"report of its entry.\n");
+	return g_string_free(intro, FALSE);
+}
 
-	ro.from = from;
-	{
-		const char *sde = g_getenv("SOURCE_DATE_EPOCH");
-		GDateTime *now = g_date_time_new_now_local();
+/* The series built from the plans, and written to --output-dir when it
+ * retires someone (more than its cover letter). */
+static int retire_write(const struct retire_args *a, struct retire_data *d)
+{
+	struct retire_opts ro = { 0 };
+	struct ms_diags diags = MS_DIAGS_INIT;
+	const char *sde = g_getenv("SOURCE_DATE_EPOCH");
+	GDateTime *now = g_date_time_new_now_local();
+	char *intro = cover_intro(a, d);
+	int rc;
 
-		ro.date = sde ? g_ascii_strtoll(sde, NULL, 10) :
-			  g_date_time_to_unix(now);
-		ro.date_offset = sde ? 0 : (int)(g_date_time_get_utc_offset(
-			now) / G_TIME_SPAN_MINUTE);
-		g_date_time_unref(now);
-	}
-	ro.no_credits = no_credits;
-	ro.plus_fold = plus_fold;
-	ro.cover_intro = intro->str;
-	rc = retire_build(maint, credits, (struct retire_plan *)plans->data,
-			  plans->len, &ro, &series, &diags);
+	ro.from = d->from;
+	ro.date = sde ? g_ascii_strtoll(sde, NULL, 10) :
+		  g_date_time_to_unix(now);
+	ro.date_offset = sde ? 0 : (int)(g_date_time_get_utc_offset(now) /
+					 G_TIME_SPAN_MINUTE);
+	g_date_time_unref(now);
+	ro.no_credits = a->no_credits;
+	ro.plus_fold = a->plus_fold;
+	ro.cover_intro = intro;
+	rc = retire_build(d->maint, d->credits,
+			  (struct retire_plan *)d->plans->data,
+			  d->plans->len, &ro, &d->series, &diags);
 	cli_print_diags(&diags);
-	if (rc < 0) {
-		rc = cli_error_last();
-		goto out;
-	}
-	if (series->nr > 1) {
-		rc = check_outdir(outdir, force);
-		if (rc == CLI_CONTINUE)
-			rc = write_series(outdir, series);
-		if (rc != CLI_CONTINUE)
-			goto out;
-	}
-
-	{
-		struct ms_out *o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT,
-					      stdout);
-
-		ms_out_begin_document(o);
-		if (json) {
-			ms_out_kv_string(o, "output_directory", outdir);
-			ms_out_key(o, "patches");
-			ms_out_begin_list(o);
-			for (size_t i = 0; i < series->nr && series->nr > 1;
-			     i++) {
-				const struct retire_patch *p =
-					&series->patches[i];
-
-				ms_out_begin_object(o);
-				ms_out_kv_string(o, "file", p->file_name);
-				ms_out_kv_string(o, "subject", p->subject);
-				ms_out_kv_string(o, "entry", p->entry);
-				ms_out_kv_bool(o, "credits", p->credits_changed);
-				ms_out_kv_bool(o, "orphaned", p->orphaned);
-				ms_out_end_object(o);
-			}
-			ms_out_end_list(o);
-			ms_out_key(o, "kept");
-			ms_out_begin_list(o);
-			for (guint i = 0; i < kept->len; i++)
-				ms_out_string(o, kept->pdata[i]);
-			ms_out_end_list(o);
-		} else if (series->nr > 1) {
-			for (size_t i = 0; i < series->nr; i++)
-				printf("%s/%s\n", outdir,
-				       series->patches[i].file_name);
-		} else {
-			printf("no inactive people to retire\n");
-		}
-		rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
-		ms_out_free(o);
-	}
-out:
-	retire_series_free(series);
-	cli_list_facts_free(lf);
-	ms_act_entries_free(res, nr);
-	ms_activity_free(a);
-	g_free(sel);
-done_early:
 	ms_diags_release(&diags);
-	g_string_free(intro, TRUE);
-	g_free(maint);
-	g_free(credits);
-	g_free(from);
-	keep_free(&keep);
-	g_ptr_array_free(kept, TRUE);
-	g_ptr_array_free(joins, TRUE);
-	g_hash_table_destroy(joins_seen);
-	g_ptr_array_free(owned, TRUE);
-	g_array_free(plans, TRUE);
+	g_free(intro);
+	if (rc < 0)
+		return cli_error_last();
+	if (d->series->nr <= 1)
+		return CLI_CONTINUE;
+	rc = check_outdir(a->outdir, a->force);
+	if (rc == CLI_CONTINUE)
+		rc = write_series(a->outdir, d->series);
+	return rc;
+}
+
+/* What was written: the patch files, or in JSON each with its subject,
+ * entry and changes, and who --keep kept. */
+static int retire_print(const struct retire_args *a,
+			const struct retire_data *d)
+{
+	const struct retire_series *series = d->series;
+	struct ms_out *o = ms_out_new(a->json ? MS_OUT_JSON : MS_OUT_TEXT,
+				      stdout);
+	int rc;
+
+	ms_out_begin_document(o);
+	if (a->json) {
+		ms_out_kv_string(o, "output_directory", a->outdir);
+		ms_out_key(o, "patches");
+		ms_out_begin_list(o);
+		for (size_t i = 0; i < series->nr && series->nr > 1; i++) {
+			const struct retire_patch *p = &series->patches[i];
+
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "file", p->file_name);
+			ms_out_kv_string(o, "subject", p->subject);
+			ms_out_kv_string(o, "entry", p->entry);
+			ms_out_kv_bool(o, "credits", p->credits_changed);
+			ms_out_kv_bool(o, "orphaned", p->orphaned);
+			ms_out_end_object(o);
+		}
+		ms_out_end_list(o);
+		ms_out_key(o, "kept");
+		ms_out_begin_list(o);
+		for (guint i = 0; i < d->kept->len; i++)
+			ms_out_string(o, d->kept->pdata[i]);
+		ms_out_end_list(o);
+	} else if (series->nr > 1) {
+		for (size_t i = 0; i < series->nr; i++)
+			printf("%s/%s\n", a->outdir,
+			       series->patches[i].file_name);
+	} else {
+		printf("no inactive people to retire\n");
+	}
+	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
+	ms_out_free(o);
+	return rc;
+}
+
+static void retire_data_release(struct retire_data *d)
+{
+	retire_series_free(d->series);
+	cli_list_facts_free(d->lf);
+	ms_act_entries_free(d->res, d->nr);
+	ms_activity_free(d->a);
+	g_free(d->sel);
+	g_free(d->maint);
+	g_free(d->credits);
+	g_free(d->from);
+	keep_free(&d->keep);
+	g_ptr_array_free(d->kept, TRUE);
+	g_ptr_array_free(d->joins, TRUE);
+	g_hash_table_destroy(d->joins_seen);
+	g_ptr_array_free(d->owned, TRUE);
+	g_array_free(d->plans, TRUE);
+}
+
+int cmd_retire(int argc, char **argv)
+{
+	struct retire_args a = { 0 };
+	struct retire_data d = { 0 };
+	int rc;
+
+	a.inactive_arg = "5y";
+	a.outdir = ".";
+	a.min_commits = 100;
+	d.kept = g_ptr_array_new_with_free_func(g_free);
+	d.joins = g_ptr_array_new_with_free_func(g_free);
+	d.joins_seen = g_hash_table_new(g_str_hash, g_str_equal);
+	d.plans = g_array_new(FALSE, TRUE, sizeof(struct retire_plan));
+	d.owned = g_ptr_array_new_with_free_func(g_free);
+	rc = retire_parse(&argc, &argv, &a);
+	a.argc = argc;
+	a.argv = argv;
+	if (rc == CLI_CONTINUE)
+		rc = retire_check(&a, &d);
+	if (rc == CLI_CONTINUE)
+		rc = retire_read_texts(&a, &d);
+	if (rc == CLI_CONTINUE)
+		rc = retire_signer(&a, &d);
+	if (rc == CLI_CONTINUE)
+		rc = retire_activity(&a, &d);
+	if (rc == CLI_CONTINUE) {
+		retire_plans(&a, &d);
+		rc = retire_write(&a, &d);
+	}
+	if (rc == CLI_CONTINUE)
+		rc = retire_print(&a, &d);
+	retire_data_release(&d);
 	return rc;
 }
