@@ -181,6 +181,155 @@ bool cli_parse_long(const char *name, const char *s, long *out)
 	return true;
 }
 
+/* The option keys that every command's table is given besides its own. */
+enum { OPT_MAX_MESSAGE_SIZE = 'M' + 1000, OPT_OWN = 256 };
+
+/*
+ * getopt_long()'s tables for `opts` (nopts of them) and the options
+ * every command has (--help, --max-message-size, --quiet): the long
+ * options (g_free) and the short ones, appended to `shortopts`.  An
+ * option of `opts` is known by OPT_OWN plus its index.
+ */
+static struct option *getopt_tables(const struct cli_option *opts,
+				    int nopts, GString *shortopts)
+{
+	struct option *longopts = g_new0(struct option, nopts + 4);
+
+	for (int i = 0; i < nopts; i++) {
+		const struct cli_option *o = &opts[i];
+
+		longopts[i].name = o->long_name;
+		longopts[i].has_arg = o->type == CLI_OPT_FLAG ?
+			no_argument : required_argument;
+		longopts[i].val = OPT_OWN + i;
+		if (o->short_name) {
+			g_string_append_c(shortopts, (char)o->short_name);
+			if (o->type != CLI_OPT_FLAG)
+				g_string_append_c(shortopts, ':');
+		}
+	}
+	longopts[nopts].name = "help";
+	longopts[nopts].val = 'h';
+	longopts[nopts + 1].name = "max-message-size";
+	longopts[nopts + 1].has_arg = required_argument;
+	longopts[nopts + 1].val = OPT_MAX_MESSAGE_SIZE;
+	g_string_append_c(shortopts, 'h');
+	longopts[nopts + 2].name = "quiet";
+	longopts[nopts + 2].val = 'q';
+	g_string_append_c(shortopts, 'q');
+	return longopts;
+}
+
+/* --max-message-size MIB: CLI_CONTINUE, or the exit code of the usage
+ * error. */
+static int set_max_message_size(char **av, const char *arg)
+{
+	long mib;
+
+	if (!cli_parse_long("max-message-size", arg, &mib))
+		return EXIT_USAGE;
+	if (mib < 1 || mib > 65536)
+		return cli_usage_error(command_name(av), "--max-message-size "
+				       "takes 1 to 65536 MiB");
+	ms_mail_set_max_message_size((size_t)mib << 20);
+	return CLI_CONTINUE;
+}
+
+/* The usage error of an unknown option, or of one without its value. */
+static int unknown_option(char **av)
+{
+	if (optopt && optopt < 256 && optopt != '?')
+		return cli_usage_error(command_name(av), "unknown or "
+				       "incomplete option '-%c'", optopt);
+	return cli_usage_error(command_name(av), "unknown or incomplete "
+			       "option '%s'", av[optind - 1]);
+}
+
+/* Store option `o`'s value `arg` where the table says; CLI_CONTINUE, or
+ * the exit code of a usage error. */
+static int set_option(const struct cli_option *o, const char *arg)
+{
+	switch (o->type) {
+	case CLI_OPT_FLAG:
+		*(bool *)o->value = true;
+		break;
+	case CLI_OPT_STRING:
+		*(const char **)o->value = arg;
+		break;
+	case CLI_OPT_INT:
+		if (!cli_parse_long(o->long_name, arg, (long *)o->value))
+			return EXIT_USAGE;
+		break;
+	case CLI_OPT_STRING_LIST: {
+		struct cli_strings *l = o->value;
+		uintptr_t was = (uintptr_t)l->items;
+
+		l->items = g_renew(const char *, l->items, l->nr + 2);
+		track_array(was, l->items);
+		l->items[l->nr++] = arg;
+		l->items[l->nr] = NULL;
+		break;
+	}
+	case CLI_OPT_END:
+		break;
+	}
+	return CLI_CONTINUE;
+}
+
+/* The option of `opts` that getopt_long() returned as `c`, or NULL. */
+static const struct cli_option *option_of(const struct cli_option *opts,
+					  int nopts, int c)
+{
+	const struct cli_option *o = NULL;
+
+	if (c >= OPT_OWN)
+		return &opts[c - OPT_OWN];
+	for (int i = 0; i < nopts; i++)
+		if (opts[i].short_name == c)
+			o = &opts[i];
+	return o;
+}
+
+/* One option `c` of getopt_long(): CLI_CONTINUE, or the exit code (of
+ * --help, or of a usage error). */
+static int take_option(int c, char **av, const struct cli_option *opts,
+		       int nopts, const struct cli_command_help *help)
+{
+	const struct cli_option *o;
+
+	switch (c) {
+	case 'h':
+		cli_print_help(stdout, opts, help);
+		return EXIT_OK;
+	case OPT_MAX_MESSAGE_SIZE:
+		return set_max_message_size(av, optarg);
+	case 'q':
+		cli_quiet = true;
+		cli_progress_quiet = true;
+		return CLI_CONTINUE;
+	case '?':
+	case ':':
+		return unknown_option(av);
+	}
+	o = option_of(opts, nopts, c);
+	if (!o)
+		return cli_usage_error(command_name(av), "unknown option");
+	return set_option(o, optarg);
+}
+
+/* --threads N, for every parallel stage. */
+static int set_threads(char **av)
+{
+	if (cli_threads == LONG_MIN)
+		return CLI_CONTINUE;
+	if (cli_threads < 0 || cli_threads > MS_WORKERS_MAX)
+		return cli_usage_error(command_name(av), "--threads takes 0 "
+				       "to %d, not %ld", MS_WORKERS_MAX,
+				       cli_threads);
+	ms_workers_set((unsigned)cli_threads);
+	return CLI_CONTINUE;
+}
+
 int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 		      const struct cli_command_help *help)
 {
@@ -193,30 +342,7 @@ int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 
 	for (const struct cli_option *o = opts; o && o->type; o++)
 		nopts++;
-	longopts = g_new0(struct option, nopts + 4);
-	for (int i = 0; i < nopts; i++) {
-		const struct cli_option *o = &opts[i];
-
-		longopts[i].name = o->long_name;
-		longopts[i].has_arg = o->type == CLI_OPT_FLAG ?
-			no_argument : required_argument;
-		longopts[i].val = 256 + i;
-		if (o->short_name) {
-			g_string_append_c(shortopts, (char)o->short_name);
-			if (o->type != CLI_OPT_FLAG)
-				g_string_append_c(shortopts, ':');
-		}
-	}
-	longopts[nopts].name = "help";
-	longopts[nopts].val = 'h';
-	longopts[nopts + 1].name = "max-message-size";
-	longopts[nopts + 1].has_arg = required_argument;
-	longopts[nopts + 1].val = 'M' + 1000;
-	g_string_append_c(shortopts, 'h');
-	longopts[nopts + 2].name = "quiet";
-	longopts[nopts + 2].val = 'q';
-	g_string_append_c(shortopts, 'q');
-
+	longopts = getopt_tables(opts, nopts, shortopts);
 	/*
 	 * "+" stops at the first non-option; we then collect it and carry on,
 	 * which allows options after positional arguments without letting
@@ -224,123 +350,32 @@ int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 	 */
 	opterr = 0;
 	optind = 0; /* glibc: 0 re-initialises the scanner */
-	while (optind < ac) {
+	while (optind < ac && rc == CLI_CONTINUE) {
 		int longindex = -1;
 
 		c = getopt_long(ac, av, shortopts->str, longopts, &longindex);
-		if (c == -1) {
-			if (optind >= ac)
-				break;
-			if (strcmp(av[optind - 1], "--") == 0 &&
-			    optind > 1) {
-				while (optind < ac)
-					g_ptr_array_add(positional,
-							av[optind++]);
-				break;
-			}
-			g_ptr_array_add(positional, av[optind++]);
+		if (c != -1) {
+			rc = take_option(c, av, opts, nopts, help);
 			continue;
 		}
-		if (c == 'h') {
-			cli_print_help(stdout, opts, help);
-			rc = EXIT_OK;
-			goto done;
+		if (optind >= ac)
+			break;
+		if (strcmp(av[optind - 1], "--") == 0 && optind > 1) {
+			while (optind < ac)
+				g_ptr_array_add(positional, av[optind++]);
+			break;
 		}
-		if (c == 'M' + 1000) {
-			long mib;
-
-			if (!cli_parse_long("max-message-size", optarg,
-					    &mib)) {
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			if (mib < 1 || mib > 65536) {
-				rc = cli_usage_error(command_name(av),
-						     "--max-message-size "
-						     "takes 1 to 65536 MiB");
-				goto done;
-			}
-			ms_mail_set_max_message_size((size_t)mib << 20);
-			continue;
-		}
-		if (c == 'q') {
-			cli_quiet = true;
-			cli_progress_quiet = true;
-			continue;
-		}
-		if (c == '?' || c == ':') {
-			if (optopt && optopt < 256 && optopt != '?')
-				rc = cli_usage_error(command_name(av),
-						     "unknown or incomplete "
-						     "option '-%c'", optopt);
-			else
-				rc = cli_usage_error(command_name(av),
-						     "unknown or incomplete "
-						     "option '%s'",
-						     av[optind - 1]);
-			goto done;
-		}
-		{
-			const struct cli_option *o = NULL;
-
-			if (c >= 256) {
-				o = &opts[c - 256];
-			} else {
-				for (int i = 0; i < nopts; i++)
-					if (opts[i].short_name == c)
-						o = &opts[i];
-			}
-			if (!o) {
-				rc = cli_usage_error(command_name(av),
-						     "unknown option");
-				goto done;
-			}
-			switch (o->type) {
-			case CLI_OPT_FLAG:
-				*(bool *)o->value = true;
-				break;
-			case CLI_OPT_STRING:
-				*(const char **)o->value = optarg;
-				break;
-			case CLI_OPT_INT:
-				if (!cli_parse_long(o->long_name, optarg,
-						    (long *)o->value)) {
-					rc = EXIT_USAGE;
-					goto done;
-				}
-				break;
-			case CLI_OPT_STRING_LIST: {
-				struct cli_strings *l = o->value;
-
-				uintptr_t was = (uintptr_t)l->items;
-
-				l->items = g_renew(const char *, l->items,
-						   l->nr + 2);
-				track_array(was, l->items);
-				l->items[l->nr++] = optarg;
-				l->items[l->nr] = NULL;
-				break;
-			}
-			case CLI_OPT_END:
-				break;
-			}
-		}
+		g_ptr_array_add(positional, av[optind++]);
 	}
-	if (cli_threads != LONG_MIN) {
-		if (cli_threads < 0 || cli_threads > MS_WORKERS_MAX) {
-			rc = cli_usage_error(command_name(av), "--threads "
-					     "takes 0 to %d, not %ld",
-					     MS_WORKERS_MAX, cli_threads);
-			goto done;
-		}
-		ms_workers_set((unsigned)cli_threads);
+	if (rc == CLI_CONTINUE)
+		rc = set_threads(av);
+	if (rc == CLI_CONTINUE) {
+		for (guint i = 0; i < positional->len; i++)
+			av[i + 1] = positional->pdata[i];
+		av[positional->len + 1] = NULL;
+		*argc = (int)positional->len;
+		*argv = av + 1;
 	}
-	for (guint i = 0; i < positional->len; i++)
-		av[i + 1] = positional->pdata[i];
-	av[positional->len + 1] = NULL;
-	*argc = (int)positional->len;
-	*argv = av + 1;
-done:
 	g_ptr_array_free(positional, TRUE);
 	g_string_free(shortopts, TRUE);
 	g_free(longopts);
