@@ -12,6 +12,7 @@
 #include "review.h"
 #include "store.h"
 #include "tree.h"
+#include "urgent.h"
 
 #include <glib.h>
 
@@ -298,15 +299,11 @@ struct cli_list_facts {
 	struct ms_review_map *map;
 	struct ms_link_mail *lm;
 	struct ms_review *rv;
-	GHashTable *by_name;         /* entry name -> struct ms_rv_entry * */
+	struct ms_urgent *urgent;    /* the entries' review by name, and
+					urgent's categories */
 	int64_t active_since;
 	const struct ms_activity *act;
 	int64_t git_until;
-	/* overlap by files, per entry index (computed on first use) */
-	size_t *files;               /* tree files the entry matches */
-	size_t *claimed;             /* ... also matched by an active entry */
-	size_t *claimer;             /* the entry index claiming most */
-	size_t nr_entries;
 };
 
 static bool git_seen(unsigned person, void *data)
@@ -411,12 +408,8 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 	f->rv = ms_review_compute(f->lm, f->map, f->tree.mf, NULL, NULL,
 				  &rvo);
 	g_ptr_array_unref(history_paths);
-	f->by_name = g_hash_table_new(g_str_hash, g_str_equal);
-	for (guint i = 0; i < f->rv->entries->len; i++) {
-		struct ms_rv_entry *e = f->rv->entries->pdata[i];
-
-		g_hash_table_insert(f->by_name, e->entry->name, e);
-	}
+	f->urgent = ms_urgent_new(f->tree.mf, f->tree.idx, f->tree.tree,
+				  f->rv, active_since);
 	*out = f;
 	return CLI_CONTINUE;
 }
@@ -425,11 +418,7 @@ void cli_list_facts_free(struct cli_list_facts *f)
 {
 	if (!f)
 		return;
-	if (f->by_name)
-		g_hash_table_unref(f->by_name);
-	g_free(f->files);
-	g_free(f->claimed);
-	g_free(f->claimer);
+	ms_urgent_free(f->urgent);
 	ms_review_free(f->rv);
 	ms_link_mail_free(f->lm);
 	ms_review_map_report(f->map, &f->tree.diags);
@@ -441,28 +430,13 @@ void cli_list_facts_free(struct cli_list_facts *f)
 const struct ms_rv_entry *cli_list_facts_entry(const struct cli_list_facts *f,
 					       const char *name)
 {
-	return f ? g_hash_table_lookup(f->by_name, name) : NULL;
-}
-
-static const struct ms_rv_person *listed(const struct ms_rv_entry *e,
-					 const char *email)
-{
-	for (guint i = 0; e && email && i < e->listed->len; i++) {
-		const struct ms_rv_person *p = e->listed->pdata[i];
-
-		if (!g_ascii_strcasecmp(p->email, email))
-			return p;
-	}
-	return NULL;
+	return f ? ms_urgent_entry(f->urgent, name) : NULL;
 }
 
 bool cli_list_facts_active(const struct cli_list_facts *f, const char *name,
 			   const char *email)
 {
-	const struct ms_rv_person *p = listed(cli_list_facts_entry(f, name),
-					      email);
-
-	return p && p->has_last_list && p->last_list >= f->active_since;
+	return f && ms_urgent_active(f->urgent, name, email);
 }
 
 static void fmt_hours(char buf[32], int64_t s)
@@ -543,231 +517,10 @@ void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 	ms_out_end_object(o);
 }
 
-/* Does a listed M: of `e` count as active (git or list)? */
-static bool entry_active(const struct cli_list_facts *f,
-			 const struct ms_act_entry *e)
-{
-	for (size_t i = 0; i < e->nr_people; i++)
-		if (e->people[i].role == 'M' &&
-		    (!e->people[i].inactive ||
-		     cli_list_facts_active(f, e->entry->name,
-					   e->people[i].email)))
-			return true;
-	return false;
-}
-
-/* In how many entries' top committers `email` appears. */
-static size_t committer_spread(const struct ms_act_entry *all, size_t nr,
-			       const char *email)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < nr; i++)
-		for (size_t k = 0; k < all[i].nr_top_committers; k++)
-			if (!g_ascii_strcasecmp(all[i].top_committers[k].email,
-						email))
-				n++;
-	return n;
-}
-
-#define LAST_RESORT_ENTRIES 10
-#define MAX_MATCHES 64
-
-/*
- * For every entry: how many files of the tree (MAINTAINERS at --rev) it
- * matches, how many of those an active other entry also matches, and
- * which active entry claims most.  A catch-all entry (THE REST: it
- * matches half the tree or more) claims nothing: it covers every file by
- * construction.  Two passes over the tree.
- */
-static void files_overlap(struct cli_list_facts *f,
-			  const struct ms_act_entry *all, size_t nr_all)
-{
-	size_t n = maint_file_nr_entries(f->tree.mf);
-	const struct ms_act_entry **act_of = g_new0(const struct ms_act_entry *,
-						    n ? n : 1);
-	int8_t *active = g_new0(int8_t, n ? n : 1);
-	GHashTable **claims = g_new0(GHashTable *, n ? n : 1);
-	struct maint_match m[MAX_MATCHES];
-	size_t nr_files = ms_tree_nr_files(f->tree.tree);
-
-	f->nr_entries = n;
-	f->files = g_new0(size_t, n ? n : 1);
-	f->claimed = g_new0(size_t, n ? n : 1);
-	f->claimer = g_new0(size_t, n ? n : 1);
-	for (size_t i = 0; i < nr_all; i++)
-		if (all[i].entry->index < n)
-			act_of[all[i].entry->index] = &all[i];
-	for (size_t i = 0; i < n; i++)
-		active[i] = act_of[i] && entry_active(f, act_of[i]);
-	for (size_t fi = 0; fi < nr_files; fi++) {
-		size_t k = maint_index_match_depth(f->tree.idx,
-			ms_tree_path(f->tree.tree, fi), m, MAX_MATCHES);
-
-		for (size_t a = 0; a < k && a < MAX_MATCHES; a++)
-			if (m[a].entry->index < n)
-				f->files[m[a].entry->index]++;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (2 * f->files[i] >= nr_files)
-			active[i] = 0;
-	for (size_t fi = 0; fi < nr_files; fi++) {
-		size_t k = maint_index_match_depth(f->tree.idx,
-			ms_tree_path(f->tree.tree, fi), m, MAX_MATCHES);
-
-		if (k > MAX_MATCHES)
-			k = MAX_MATCHES;
-		for (size_t a = 0; a < k; a++) {
-			size_t ea = m[a].entry->index;
-			bool claimed = false;
-
-			if (ea >= n)
-				continue;
-			for (size_t b = 0; b < k; b++) {
-				size_t eb = m[b].entry->index;
-				gpointer key = GSIZE_TO_POINTER(eb + 1);
-
-				if (eb == ea || eb >= n || !active[eb])
-					continue;
-				if (!claims[ea])
-					claims[ea] = g_hash_table_new(NULL,
-								      NULL);
-				g_hash_table_insert(claims[ea], key,
-					GSIZE_TO_POINTER(GPOINTER_TO_SIZE(
-						g_hash_table_lookup(claims[ea],
-								    key)) + 1));
-				claimed = true;
-			}
-			if (claimed)
-				f->claimed[ea]++;
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		GHashTableIter it;
-		gpointer k, v;
-		size_t best = 0;
-
-		if (!claims[i])
-			continue;
-		g_hash_table_iter_init(&it, claims[i]);
-		while (g_hash_table_iter_next(&it, &k, &v))
-			if (GPOINTER_TO_SIZE(v) > best ||
-			    (GPOINTER_TO_SIZE(v) == best &&
-			     GPOINTER_TO_SIZE(k) - 1 < f->claimer[i])) {
-				best = GPOINTER_TO_SIZE(v);
-				f->claimer[i] = GPOINTER_TO_SIZE(k) - 1;
-			}
-		g_hash_table_unref(claims[i]);
-	}
-	g_free(claims);
-	g_free(active);
-	g_free(act_of);
-}
-
 const char *cli_list_facts_category(struct cli_list_facts *f,
 				    const struct ms_act_entry *e,
 				    const struct ms_act_entry *all,
 				    size_t nr_all, char **why)
 {
-	const struct ms_rv_entry *re = cli_list_facts_entry(f, e->entry->name);
-
-	if (why)
-		*why = NULL;
-	if (re && re->aliases->len) {
-		const struct ms_rv_alias *al = re->aliases->pdata[0];
-
-		if (why)
-			*why = g_strdup_printf("%s is answered by %u "
-					       "people of its domain",
-					       al->email, al->people->len);
-		return "corporate_alias";
-	}
-	/* overlap: most of the files it matches in the tree are also
-	 * matched by an active entry */
-	if (!f->files)
-		files_overlap(f, all, nr_all);
-	if (e->entry->index < f->nr_entries &&
-	    f->files[e->entry->index]) {
-		size_t i = e->entry->index;
-
-		if (2 * f->claimed[i] > f->files[i]) {
-			if (why)
-				*why = g_strdup_printf(
-					"%zu of %zu files also claimed by "
-					"active %s", f->claimed[i],
-					f->files[i], maint_file_entry(
-						f->tree.mf,
-						f->claimer[i])->name);
-			return "overlap";
-		}
-	} else if (re && re->patches->len) {
-		/* no file in the tree (K: only): most of its patches
-		 * also map to an active entry */
-		for (size_t i = 0; i < nr_all; i++) {
-			const struct ms_rv_entry *o;
-			size_t shared = 0;
-
-			if (all[i].entry == e->entry ||
-			    !entry_active(f, &all[i]))
-				continue;
-			o = cli_list_facts_entry(f, all[i].entry->name);
-			if (!o)
-				continue;
-			for (guint a = 0; a < re->patches->len; a++) {
-				uint32_t ra = g_array_index(g_array_index(
-					re->patches, struct ms_rv_patch,
-					a).postings, uint32_t, 0);
-
-				for (guint b = 0; b < o->patches->len; b++)
-					if (g_array_index(g_array_index(
-						o->patches, struct ms_rv_patch,
-						b).postings, uint32_t, 0) ==
-					    ra) {
-						shared++;
-						break;
-					}
-			}
-			if (2 * shared > re->patches->len) {
-				if (why)
-					*why = g_strdup_printf(
-						"%zu of %u patches also go to "
-						"active %s", shared,
-						re->patches->len,
-						all[i].entry->name);
-				return "overlap";
-			}
-		}
-	}
-	if (re && re->defacto->len) {
-		const struct ms_rv_person *p = re->defacto->pdata[0];
-
-		if (why)
-			*why = g_strdup_printf("%s handles its patches",
-					       p->email);
-		return "defacto_maintainer";
-	}
-	if (e->nr_top_committers) {
-		const struct ms_act_count *c = &e->top_committers[0];
-		size_t spread = committer_spread(all, nr_all, c->email);
-
-		if (c->count >= 2 && 2 * c->count > e->commits) {
-			if (spread < LAST_RESORT_ENTRIES) {
-				if (why)
-					*why = g_strdup_printf(
-						"%s committed %zu of %zu",
-						c->email, c->count,
-						e->commits);
-				return "defacto_maintainer";
-			}
-			if (why)
-				*why = g_strdup_printf(
-					"merged by a maintainer of last resort: "
-					"%s, a top committer of %zu entries",
-					c->email, spread);
-			return "unmaintained";
-		}
-	}
-	if (why)
-		*why = g_strdup("merged by many different committers");
-	return "unmaintained";
+	return ms_urgent_category(f->urgent, e, all, nr_all, why);
 }

@@ -183,14 +183,8 @@ void cli_list_facts_text(FILE *fp, const struct cli_list_facts *f,
 void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 			 const char *name);
 
-/*
- * LWN's category of an urgent entry `e` ("overlap", "corporate_alias",
- * "defacto_maintainer", "unmaintained"); `all`/`nr_all` are the facts of
- * every entry (for overlap and maintainers of last resort; the first call
- * works out, once, which files of the tree each entry shares with active
- * entries, so pass the same `all` every time).  With `why`,
- * a one-line explanation (g_free it).
- */
+/* LWN's category of an urgent entry `e`, and with `why` its explanation:
+ * ms_urgent_category() (urgent.h) over these facts. */
 const char *cli_list_facts_category(struct cli_list_facts *f,
 				    const struct ms_act_entry *e,
 				    const struct ms_act_entry *all,
