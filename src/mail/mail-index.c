@@ -13,6 +13,7 @@
 #include "person.h"
 
 #include <string.h>
+#include <isa-l/crc.h>
 
 struct ms_mail_index {
 	GArray *recs;            /* struct ms_mail_rec */
@@ -578,7 +579,9 @@ void ms_mail_index_stats(const struct ms_mail_index *idx,
 /*
  * Layout (native byte order), every string an offset into the text
  * section, NONE for NULL:
- *   struct dump_head
+ *   struct dump_head (with a CRC-32 of all that follows, so that a
+ *                     damaged byte anywhere, even inside a string, makes
+ *                     the snapshot unreadable rather than wrong)
  *   text: NUL-terminated strings, back to back
  *   recs: struct dump_rec per record
  *   tags: struct dump_tag per tag
@@ -593,8 +596,27 @@ struct dump_head {
 	uint32_t magic, version, sizes;
 	uint32_t nr_recs, nr_tags, nr_nodes, missing;
 	uint32_t text_len, extra_len;
+	uint32_t crc;    /* CRC-32 (gzip's) of the head with crc 0, and of
+			  * everything after it */
 	uint64_t bytes, real_ids;
 };
+
+/* no padding in the head: its bytes are all checked */
+_Static_assert(sizeof(struct dump_head) == 10 * 4 + 2 * 8,
+	       "struct dump_head has padding");
+
+/* The checksum of a snapshot: its head (crc taken as 0), then `len`
+ * bytes of body. */
+static uint32_t dump_crc(const struct dump_head *h, const void *body,
+			 size_t len)
+{
+	struct dump_head z = *h;
+
+	z.crc = 0;
+	return crc32_gzip_refl(crc32_gzip_refl(0, (const unsigned char *)&z,
+					       sizeof(z)),
+			       body, len);
+}
 
 struct dump_rec {
 	uint32_t message_id, parent_id, sender_email, sender_name;
@@ -770,6 +792,8 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 		if (total > G_MAXUINT - at) {
 			d.too_big = true;
 		} else {
+			size_t head = at;
+
 			g_byte_array_set_size(out, (guint)(at + total));
 			for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
 				if (sizes[i])
@@ -777,6 +801,9 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 					       sizes[i]);
 				at += sizes[i];
 			}
+			h.crc = dump_crc(&h, out->data + head + sizeof(h),
+					 total - sizeof(h));
+			memcpy(out->data + head, &h, sizeof(h));
 		}
 	}
 	g_byte_array_unref(ext);
@@ -845,7 +872,8 @@ struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
 	memcpy(&h, u.p, sizeof(h));
 	u.p += sizeof(h);
 	if (h.magic != DUMP_MAGIC || h.version != MS_MAIL_INDEX_DUMP_VERSION ||
-	    h.sizes != DUMP_SIZES)
+	    h.sizes != DUMP_SIZES ||
+	    h.crc != dump_crc(&h, u.p, (size_t)(u.end - u.p)))
 		return NULL;
 	u.text = take(&u, h.text_len, 1);
 	u.text_len = h.text_len;

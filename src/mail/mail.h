@@ -439,9 +439,10 @@ void ms_mail_index_finish(struct ms_mail_index *idx);
  * to `data`) and, when `extra` is not NULL, a GPtrArray with one element
  * per record, each a GPtrArray of the saved strings or NULL (g_ptr_array_
  * unref it; the strings belong to the index).  NULL when the bytes are not
- * a snapshot of this version, or are damaged.
+ * a snapshot of this version, or are damaged (a checksum covers every
+ * byte).
  */
-#define MS_MAIL_INDEX_DUMP_VERSION 3
+#define MS_MAIL_INDEX_DUMP_VERSION 4
 
 bool ms_mail_index_dump(const struct ms_mail_index *idx,
 			const GPtrArray *(*extra)(uint32_t rec, void *data),

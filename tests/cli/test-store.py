@@ -849,6 +849,20 @@ snap_set("UPDATE mail_snapshots SET data = substr(data, 1, "
          "length(data) / 2)")
 link_same("a truncated mail snapshot is ignored: same report")
 eq(snap(), [(607, 0, 1)], "... and replaced")
+# garbage inside a string of the snapshot (its structure intact): the
+# letters of one Message-ID changed
+c = sqlite3.connect(ldb)
+blob = bytearray(c.execute("SELECT data FROM mail_snapshots").fetchone()[0])
+at = blob.find(b"@", 64)
+blob[at - 3:at] = b"XYZ"
+c.execute("UPDATE mail_snapshots SET data = ?", (bytes(blob),))
+c.commit()
+c.close()
+link_same("garbage inside a stored snapshot's strings is not read: same "
+          "report")
+eq(snap(), [(607, 0, 1)], "... and the snapshot replaced")
+ok(b"XYZ@" not in db_query(ldb, "SELECT data FROM mail_snapshots")[0][0],
+   "... by a sound one")
 kind = db_query(ldb, "SELECT kind FROM mail_snapshots")
 snap_set("UPDATE mail_snapshots SET kind = kind + 1")
 link_same("a snapshot of another kind (format) is not read: same report")
