@@ -815,6 +815,18 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 	return !d.too_big;
 }
 
+bool ms_mail_index_reseal(void *data, size_t len)
+{
+	struct dump_head h;
+
+	if (len < sizeof(h))
+		return false;
+	memcpy(&h, data, sizeof(h));
+	h.crc = dump_crc(&h, (guint8 *)data + sizeof(h), len - sizeof(h));
+	memcpy(data, &h, sizeof(h));
+	return true;
+}
+
 static void strv_free(gpointer p)
 {
 	if (p)

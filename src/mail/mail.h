@@ -448,6 +448,10 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 			const GPtrArray *(*extra)(uint32_t rec, void *data),
 			void *extra_data, GByteArray *out);
 struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra);
+/* For tests and fuzzing: make the checksum of snapshot bytes edited on
+ * purpose match again, so that what lies behind it is tried too.  False
+ * when `len` is too short to hold a snapshot's head. */
+bool ms_mail_index_reseal(void *data, size_t len);
 
 /* The records, in arrival order (borrowed). */
 size_t ms_mail_index_count(const struct ms_mail_index *idx);
