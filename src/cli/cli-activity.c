@@ -266,6 +266,26 @@ void cli_act_print_also(FILE *fp, const struct ms_act_person *p)
 	fprintf(fp, ")");
 }
 
+void cli_act_json_last(struct ms_out *o, const char *key,
+		       const struct ms_act_last *l, bool tag)
+{
+	char date[32];
+
+	ms_out_key(o, key);
+	if (!l->set) {
+		ms_out_null(o);
+		return;
+	}
+	ms_act_format(l->time, l->offset, true, false, date);
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "commit", l->id);
+	ms_out_kv_string(o, "date", date);
+	ms_out_kv_int(o, "count", (int64_t)l->count);
+	if (tag)
+		ms_out_kv_string(o, "tag", l->tag);
+	ms_out_end_object(o);
+}
+
 void cli_act_json_also(struct ms_out *o, const struct ms_act_person *p)
 {
 	ms_out_key(o, "also");

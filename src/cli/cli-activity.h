@@ -109,6 +109,13 @@ struct ms_activity_query;
 /* Key `key`: a JSON list of {name, email, count} (top reviewers...). */
 void cli_act_json_counts(struct ms_out *o, const char *key,
 			 const struct ms_act_count *c, size_t nr);
+
+struct ms_act_last;
+
+/* Key `key`: a person's last commit `l` in JSON ({commit, date, count},
+ * null when none), with `tag` also its "tag". */
+void cli_act_json_last(struct ms_out *o, const char *key,
+		       const struct ms_act_last *l, bool tag);
 struct cli_list_facts;
 struct maint_entry;
 

@@ -432,26 +432,6 @@ static void json_reply(struct ms_out *o, const struct cli_review_run *r,
 	ms_out_end_object(o);
 }
 
-static void json_last(struct ms_out *o, const char *key,
-		      const struct ms_act_last *l)
-{
-	char date[32];
-
-	ms_out_key(o, key);
-	if (!l->set) {
-		ms_out_null(o);
-		return;
-	}
-	ms_act_format(l->time, l->offset, true, false, date);
-	ms_out_begin_object(o);
-	ms_out_kv_string(o, "commit", l->id);
-	ms_out_kv_string(o, "date", date);
-	ms_out_kv_int(o, "count", (int64_t)l->count);
-	if (l->tag)
-		ms_out_kv_string(o, "tag", l->tag);
-	ms_out_end_object(o);
-}
-
 static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 			size_t n, const struct ms_act_person *ap,
 			const struct ms_review *rv, bool listed)
@@ -495,9 +475,12 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 		ms_out_key(o, "git");
 		if (ap) {
 			ms_out_begin_object(o);
-			json_last(o, "author", &ap->author);
-			json_last(o, "committer", &ap->committer);
-			json_last(o, "tags", &ap->tags);
+			cli_act_json_last(o, "author", &ap->author,
+					  ap->author.tag != NULL);
+			cli_act_json_last(o, "committer", &ap->committer,
+					  ap->committer.tag != NULL);
+			cli_act_json_last(o, "tags", &ap->tags,
+					  ap->tags.tag != NULL);
 			ms_out_end_object(o);
 		} else {
 			ms_out_null(o);

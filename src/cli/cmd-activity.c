@@ -38,26 +38,6 @@ static const struct cli_command_help help = {
 /* With --archive: the list facts of issue 6 (cli-review.h), else NULL. */
 static struct cli_list_facts *list_facts;
 
-static void json_last(struct ms_out *o, const char *key,
-		      const struct ms_act_last *l, bool tag)
-{
-	char date[32];
-
-	ms_out_key(o, key);
-	if (!l->set) {
-		ms_out_null(o);
-		return;
-	}
-	ms_act_format(l->time, l->offset, true, false, date);
-	ms_out_begin_object(o);
-	ms_out_kv_string(o, "commit", l->id);
-	ms_out_kv_string(o, "date", date);
-	ms_out_kv_int(o, "count", (int64_t)l->count);
-	if (tag)
-		ms_out_kv_string(o, "tag", l->tag);
-	ms_out_end_object(o);
-}
-
 static const struct cli_act_series *series;
 
 static void print_json(struct ms_out *o, const struct ms_act_entry *e,
@@ -88,9 +68,9 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e,
 		ms_out_kv_string(o, "role", role);
 		ms_out_kv_string(o, "name", *p->name ? p->name : NULL);
 		ms_out_kv_string(o, "email", *p->email ? p->email : NULL);
-		json_last(o, "author", &p->author, false);
-		json_last(o, "committer", &p->committer, false);
-		json_last(o, "tags", &p->tags, true);
+		cli_act_json_last(o, "author", &p->author, false);
+		cli_act_json_last(o, "committer", &p->committer, false);
+		cli_act_json_last(o, "tags", &p->tags, true);
 		ms_out_kv_bool(o, "inactive", p->inactive &&
 			       !cli_list_facts_active(list_facts,
 						      e->entry->name,
