@@ -25,6 +25,7 @@ MAX_FUNCTION = 150
 # The functions that were already longer when the limit came in, with
 # their length then: none may grow, and none may join them.  Split one and
 # remove it here (tests/check-layout.py . --functions 150 lists them).
+# Issue 22 split the last of them.
 LONG_FUNCTIONS = {
 }
 # The stages in pipeline order: each may include its own headers and
