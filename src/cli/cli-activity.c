@@ -469,6 +469,15 @@ int cli_act_series_run(const char *cmd, const char *by, const char *tags,
 		return cli_usage_error(cmd, "--by: %s", ms_error_last());
 	if (rc < 0)
 		return cli_error_last();
+	return cli_act_series_query(a, q, s);
+}
+
+int cli_act_series_query(const struct ms_activity *a,
+			 const struct ms_activity_query *q,
+			 struct cli_act_series *s)
+{
+	int rc;
+
 	s->nr_intervals = s->bounds->len - 1;
 	s->res = g_new0(struct ms_act_entry *, s->nr_intervals);
 	for (size_t i = 0; i < s->nr_intervals; i++) {
@@ -488,6 +497,36 @@ int cli_act_series_run(const char *cmd, const char *by, const char *tags,
 		s->nr = nr;
 	}
 	return CLI_CONTINUE;
+}
+
+static bool has_files(const struct maint_entry *e)
+{
+	for (size_t i = 0; i < e->nr_fields; i++)
+		if (e->fields[i].key == 'F' || e->fields[i].key == 'N')
+			return true;
+	return false;
+}
+
+bool cli_act_urgent(const struct ms_act_entry *e,
+		    const struct cli_list_facts *list_facts)
+{
+	if (!has_files(e->entry) || e->no_files)
+		return false;
+	for (size_t i = 0; i < e->nr_people; i++) {
+		const struct ms_act_person *p = &e->people[i];
+
+		if (p->role != 'M')
+			continue;
+		/* a role address is no active maintainer, but no inactive
+		 * one */
+		if (!p->inactive && !p->role_address)
+			return false;
+		if (list_facts && cli_list_facts_active(list_facts,
+							e->entry->name,
+							p->email))
+			return false;
+	}
+	return true;
 }
 
 void cli_act_series_release(struct cli_act_series *s)

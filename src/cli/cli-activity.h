@@ -156,6 +156,15 @@ void cli_act_print_entry(FILE *fp, const struct ms_act_entry *e,
 			 const struct cli_list_facts *list_facts);
 
 /*
+ * Whether `urgent` selects entry `e`: it has files (F:/N:) the tree
+ * matches, and none of its maintainers (M:) is active in git (a role
+ * address is no active maintainer), nor, with `list_facts`, on the list.
+ * The `report` overview asks the same question.
+ */
+bool cli_act_urgent(const struct ms_act_entry *e,
+		    const struct cli_list_facts *list_facts);
+
+/*
  * --by month|quarter|year|release of `activity` and `urgent`: the window
  * [q->since, q->until] cut into intervals (release: the tags of `repo`
  * matching `tags`, see series.h), and query `q` answered again over each
@@ -184,6 +193,13 @@ int cli_act_series_run(const char *cmd, const char *by, const char *tags,
 		       const char *repo, const struct ms_activity *a,
 		       const struct ms_activity_query *q,
 		       struct cli_act_series *s);
+/* The queries of a series whose s->bounds are set (nr_intervals + 1
+ * dates): query `q` over each interval (clipped to [q->since, q->until]).
+ * Returns CLI_CONTINUE or an exit code after printing the error (s is
+ * then released). */
+int cli_act_series_query(const struct ms_activity *a,
+			 const struct ms_activity_query *q,
+			 struct cli_act_series *s);
 void cli_act_series_release(struct cli_act_series *s);
 /* Entry k's series: JSON key "series" (an interval without commits in
  * the entry is null in every figure), or a compact text table. */

@@ -119,6 +119,10 @@ struct cli_review_view {
 	 * else NULL. */
 	const struct ms_review *rv_quarter;
 	struct ms_ident *ident;          /* who is who (this thread only) */
+	/* review's options: the repository, archives and store, and the
+	 * tree's MAINTAINERS options */
+	const struct cli_rev_opts *opts;
+	const struct cli_tree_opts *tree_opts;
 	const void *priv;
 };
 typedef int (*cli_review_sink)(const struct cli_review_view *v, void *data);

@@ -7,6 +7,7 @@
  * libjs-chart.js into DIR/assets/ when the report is written.
  */
 #include "activity.h"
+#include "cli-activity.h"
 #include "cli-review.h"
 #include "commands.h"
 #include "html.h"
@@ -16,6 +17,7 @@
 #include "output.h"
 #include "trailer.h"
 #include "review.h"
+#include "when.h"
 
 #include <errno.h>
 #include <glib.h>
@@ -32,17 +34,20 @@ static const struct cli_command_help help = {
 	"maintstat report --archive PATH [--archive PATH...] [--repo GITDIR | "
 	"--tree DIR] [options] [ENTRY...] --output-dir DIR",
 	"Write the review of each entry (all with patches, or those named) as\n"
-	"a static site in DIR: index.html, an overview of the entries (sortable,\n"
-	"with monthly sparklines); a page per entry (time to first response,\n"
-	"its monthly trend, the listed people per quarter, their git activity\n"
-	"per month (with --repo), ignored patches with links to the list,\n"
-	"de-facto maintainers, corporate aliases, every patch); a page per\n"
-	"listed person (entries, replies, latency, tag ledger, addresses\n"
-	"joined); and the JSON behind them in DIR/data/ (review.json is\n"
-	"`review --json --by month`, entry-N.json one entry each).  Open\n"
-	"DIR/index.html from disk: nothing is fetched.  Tables read without\n"
-	"JavaScript; plots need it and Chart.js, copied from\n"
-	CHARTJS_DEFAULT " (Debian's libjs-chart.js;\n"
+	"a static site in DIR: index.html, an overview of the entries\n"
+	"(sortable, with monthly sparklines, and with --repo the category\n"
+	"`maintstat urgent --archive` gives each); a page per entry (time to\n"
+	"first response, its monthly trend, the listed people per quarter,\n"
+	"with --repo their git activity per month, the inactive faded;\n"
+	"ignored patches with links to the list, de-facto maintainers,\n"
+	"corporate aliases, every patch); a page per listed person (entries,\n"
+	"replies, latency, tag ledger, addresses joined); and the JSON behind\n"
+	"them in DIR/data/ (review.json is `review --json --by month`,\n"
+	"entry-N.json one entry each, with its urgent category and git\n"
+	"timeline).  Open DIR/index.html from disk: nothing is fetched.\n"
+	"Tables read without JavaScript; plots need it and Chart.js, copied\n"
+	"from " CHARTJS_DEFAULT "\n"
+	"(Debian's libjs-chart.js; "
 	"MS_CHARTJS=FILE chooses another copy).\n"
 	"\n"
 	"Every other option is review's (maintstat review --help), but --by,\n"
@@ -67,6 +72,15 @@ struct site {
 	size_t nr;
 	GPtrArray *people;           /* listed emails, in order (borrowed) */
 	GHashTable *person_of;       /* email -> index + 1 */
+	/* per entry: the category `urgent` gives it, "not urgent", or NULL
+	 * without the git history; and why (owned) */
+	const char **urgent;
+	char **urgent_why;
+	/* the listed people's git activity per month: one series of the
+	 * history's model over the months (cli-activity.h); tl_of maps an
+	 * entry to its place in each month's result, SIZE_MAX: none */
+	struct cli_act_series tl;
+	size_t *tl_of;
 };
 
 static FILE *open_out(const struct site *s, const char *name)
@@ -89,88 +103,6 @@ static int close_out(const struct site *s, FILE *fp, const char *name)
 				 strerror(errno ? errno : EIO));
 	return 0;
 }
-
-static const char *const RES_JS =
-"/* maintstat report: plots (Chart.js) and sortable tables. */\n"
-"(function () {\n"
-"  'use strict';\n"
-"  var marks = ['circle', 'triangle', 'rect', 'crossRot', 'star',\n"
-"               'rectRot'];\n"
-"  var dashes = [[], [6, 3], [2, 2], [8, 2, 2, 2]];\n"
-"  var colours = ['#1f4e9c', '#b8461b', '#2d7d2d', '#6b3d9a', '#555555',\n"
-"                 '#a0760a'];\n"
-"  function values(s) {\n"
-"    return s.split(' ').map(function (x) {\n"
-"      return x === 'null' ? null : Number(x);\n"
-"    });\n"
-"  }\n"
-"  document.querySelectorAll('canvas.plot').forEach(function (c) {\n"
-"    var spark = c.parentNode.classList.contains('spark');\n"
-"    var labels = c.dataset.labels ? c.dataset.labels.split('|') : [];\n"
-"    var n = Number(c.dataset.series), ds = [];\n"
-"    for (var i = 0; i < n; i++) {\n"
-"      ds.push({ label: c.getAttribute('data-name' + i),\n"
-"        data: values(c.getAttribute('data-values' + i)),\n"
-"        pointStyle: marks[i % marks.length],\n"
-"        borderDash: dashes[i % dashes.length],\n"
-"        pointRadius: spark ? 1.5 : 4, borderWidth: spark ? 1 : 2,\n"
-"        borderColor: colours[i % colours.length],\n"
-"        backgroundColor: colours[i % colours.length] });\n"
-"    }\n"
-"    new Chart(c, { type: c.dataset.kind,\n"
-"      data: { labels: labels, datasets: ds },\n"
-"      options: { animation: false, responsive: false,\n"
-"        plugins: { legend: { display: !spark,\n"
-"                             labels: { usePointStyle: true } },\n"
-"                   tooltip: { enabled: !spark } },\n"
-"        scales: {\n"
-"          x: { display: !spark,\n"
-"               title: { display: true, text: c.dataset.x } },\n"
-"          y: { display: !spark, beginAtZero: true,\n"
-"               title: { display: true, text: c.dataset.y } } } } });\n"
-"  });\n"
-"  document.querySelectorAll('table.sortable').forEach(function (t) {\n"
-"    t.querySelectorAll('thead th').forEach(function (th, col) {\n"
-"      th.tabIndex = 0;\n"
-"      th.title = 'sort by this column';\n"
-"      function sort() {\n"
-"        var body = t.tBodies[0], rows = Array.from(body.rows);\n"
-"        var up = th.getAttribute('aria-sort') !== 'ascending';\n"
-"        t.querySelectorAll('thead th').forEach(function (o) {\n"
-"          o.removeAttribute('aria-sort');\n"
-"        });\n"
-"        th.setAttribute('aria-sort', up ? 'ascending' : 'descending');\n"
-"        function key(r) {\n"
-"          var c = r.cells[col], v = c.getAttribute('data-sort');\n"
-"          return v === null ? c.textContent : Number(v);\n"
-"        }\n"
-"        rows.sort(function (a, b) {\n"
-"          var x = key(a), y = key(b);\n"
-"          var d = (typeof x === 'number' && typeof y === 'number') ?\n"
-"            x - y : String(x).localeCompare(String(y));\n"
-"          return up ? d : -d;\n"
-"        });\n"
-"        rows.forEach(function (r) { body.appendChild(r); });\n"
-"      }\n"
-"      th.addEventListener('click', sort);\n"
-"      th.addEventListener('keydown', function (e) {\n"
-"        if (e.key === 'Enter') sort();\n"
-"      });\n"
-"    });\n"
-"  });\n"
-"})();\n";
-
-static const char *const RES_CSS =
-"body { font-family: sans-serif; margin: 1em 2em; color: #111; }\n"
-"table { border-collapse: collapse; margin: 0.5em 0 1.5em; }\n"
-"th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: left;"
-" vertical-align: middle; }\n"
-"td.n { text-align: right; font-variant-numeric: tabular-nums; }\n"
-"thead th { background: #eee; cursor: pointer; }\n"
-"figure { margin: 0.5em 0 1.5em; }\n"
-"figure.spark { display: inline-block; margin: 0 0 0 0.5em; }\n"
-"figcaption { font-size: 90%; color: #333; }\n"
-".note { color: #444; font-size: 90%; }\n";
 
 static int write_assets(const struct site *s)
 {
@@ -202,14 +134,319 @@ static int write_assets(const struct site *s)
 	fp = open_out(s, "assets/report.js");
 	if (!fp)
 		return EXIT_FAILURE;
-	fputs(RES_JS, fp);
+	fputs(ms_html_report_js, fp);
 	if (close_out(s, fp, "assets/report.js"))
 		return EXIT_FAILURE;
 	fp = open_out(s, "assets/report.css");
 	if (!fp)
 		return EXIT_FAILURE;
-	fputs(RES_CSS, fp);
+	fputs(ms_html_report_css, fp);
 	return close_out(s, fp, "assets/report.css") ? EXIT_FAILURE : 0;
+}
+
+/* The urgent categories in the order `urgent` sorts them. */
+static const char *const urgent_order[] = {
+	"overlap", "corporate_alias", "defacto_maintainer", "unmaintained",
+	"not urgent",
+};
+
+static int urgent_rank(const char *c)
+{
+	for (size_t i = 0; c && i < G_N_ELEMENTS(urgent_order); i++)
+		if (!strcmp(c, urgent_order[i]))
+			return (int)i;
+	return (int)G_N_ELEMENTS(urgent_order);
+}
+
+/*
+ * What `maintstat urgent --archive` says of each entry, with its defaults
+ * (the year before the history's newest commit or --until, maintainers
+ * idle for 6 months) but without its --min-commits threshold: the report
+ * shows entries by their patches.  The list facts are `urgent`'s, read
+ * again from the archives (through the store).
+ */
+static int compute_urgent(struct site *s)
+{
+	const struct cli_review_view *v = s->v;
+	size_t n = v->rv->entries->len;
+	struct cli_act_opts ao = { 0 };
+	struct ms_activity_query q = { 0 };
+	const struct ms_duration idle = { 6, 0 };
+	struct ms_act_entry *res = NULL;
+	struct cli_list_facts *f = NULL;
+	size_t nr = 0;
+	char d[32];
+	int rc;
+
+	s->urgent = g_new0(const char *, n ? n : 1);
+	s->urgent_why = g_new0(char *, n ? n : 1);
+	if (!v->act_model)
+		return 0;
+	ao.repo = v->opts->repo;
+	ao.rev = v->opts->rev;
+	ao.maintainers = v->tree_opts->maintainers;
+	ao.find_maintainer_files = v->tree_opts->find_maintainer_files;
+	ao.store = v->opts->store;
+	q.until = v->opts->until ? v->rv->until :
+		  ms_activity_newest(v->act_model);
+	q.since = ms_act_date_shift(q.until, -1, 0, 0);
+	q.active_since = ms_duration_before(&idle, q.until);
+	if (ms_activity_query(v->act_model, &q, &res, &nr) < 0)
+		return cli_error_last();
+	rc = cli_list_facts_load("report", &ao, &v->opts->archives, q.since,
+				 q.until, q.active_since, v->act_model, &f);
+	if (rc != CLI_CONTINUE) {
+		ms_act_entries_free(res, nr);
+		return rc;
+	}
+	ms_act_format(q.active_since, 0, false, true, d);
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_rv_entry *e = v->rv->entries->pdata[i];
+		const struct ms_act_entry *r = NULL;
+
+		for (size_t k = 0; !r && k < nr; k++)
+			if (!strcmp(res[k].entry->name, e->entry->name))
+				r = &res[k];
+		if (!r)
+			continue;
+		if (cli_act_urgent(r, f)) {
+			s->urgent[i] = cli_list_facts_category(f, r, res, nr,
+				&s->urgent_why[i]);
+			continue;
+		}
+		s->urgent[i] = "not urgent";
+		s->urgent_why[i] = r->no_files ?
+			g_strdup("no file of the tree is its own") :
+			g_strdup_printf("a maintainer active in git or on "
+					"the list since %s", d);
+	}
+	cli_list_facts_free(f);
+	ms_act_entries_free(res, nr);
+	return 0;
+}
+
+/*
+ * The listed people's git activity per month, for every entry at once:
+ * the history's model queried once a month over the review's months.
+ */
+static int compute_timeline(struct site *s)
+{
+	const struct ms_review *rv = s->v->rv;
+	const struct maint_file *amf;
+	const struct maint_entry **sel;
+	struct ms_activity_query q = { 0 };
+	size_t n = rv->entries->len, k = 0;
+	int rc;
+
+	s->tl_of = g_new(size_t, n ? n : 1);
+	for (size_t i = 0; i < n; i++)
+		s->tl_of[i] = SIZE_MAX;
+	if (!s->v->act_model || !s->nr)
+		return 0;
+	amf = ms_activity_maintainers(s->v->act_model);
+	sel = g_new(const struct maint_entry *, n ? n : 1);
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_rv_entry *e = rv->entries->pdata[i];
+		const struct maint_entry *me = maint_file_find(amf,
+							       e->entry->name);
+
+		if (me) {
+			s->tl_of[i] = k;
+			sel[k++] = me;
+		}
+	}
+	s->tl.bounds = g_array_sized_new(FALSE, FALSE, sizeof(int64_t),
+					 (guint)s->nr + 1);
+	g_array_append_vals(s->tl.bounds, rv->bounds, (guint)s->nr + 1);
+	q.entries = sel;
+	q.nr_entries = k;
+	q.since = rv->bounds[0];
+	q.until = rv->bounds[s->nr] - 1;
+	rc = k ? cli_act_series_query(s->v->act_model, &q, &s->tl) :
+		 CLI_CONTINUE;
+	g_free(sel);
+	return rc == CLI_CONTINUE ? 0 : rc;
+}
+
+/* Person `p` of entry `ei` in month `m` of the timeline. */
+static const struct ms_act_person *tl_person(const struct site *s,
+					     size_t ei, size_t m, size_t p)
+{
+	return &s->tl.res[m][s->tl_of[ei]].people[p];
+}
+
+/* Whether the timeline's person `ap` of entry `ei` is inactive, as the
+ * verdict of the page says (the listed person of the same address). */
+static bool tl_inactive(const struct site *s, size_t ei,
+			const struct ms_rv_entry *e,
+			const struct ms_act_person *ap)
+{
+	for (guint k = 0; k < e->listed->len; k++) {
+		const struct ms_rv_person *p = e->listed->pdata[k];
+
+		if (!g_ascii_strcasecmp(p->email, ap->email))
+			return cli_review_view_inactive(s->v, ei, p);
+	}
+	return ap->inactive && ap->seen_anywhere;
+}
+
+static size_t tl_count(const struct ms_act_person *ap)
+{
+	return ap->author.count + ap->committer.count + ap->tags.count;
+}
+
+/* The timeline's table: a row per person, a column per month; an
+ * inactive person's row is faded and says so. */
+static void timeline_table(FILE *fp, const struct site *s, size_t ei,
+			   const struct ms_rv_entry *e, size_t np)
+{
+	fputs("<table id=\"timeline-table\"><thead><tr><th scope=\"col\">"
+	      "Person</th>", fp);
+	for (size_t i = 0; i < s->nr; i++)
+		ms_html_printf(fp, "<th scope=\"col\">%s</th>", s->months[i]);
+	fputs("</tr></thead><tbody>\n", fp);
+	for (size_t p = 0; p < np; p++) {
+		const struct ms_act_person *ap = tl_person(s, ei, 0, p);
+		bool faded = tl_inactive(s, ei, e, ap);
+
+		fputs(faded ? "<tr class=\"faded\"><th scope=\"row\">" :
+		      "<tr><th scope=\"row\">", fp);
+		ms_html_text(fp, *ap->email ? ap->email : ap->name);
+		if (faded)
+			fputs(" (inactive)", fp);
+		fputs("</th>", fp);
+		for (size_t i = 0; i < s->nr; i++)
+			fprintf(fp, "<td class=\"n\">%zu</td>",
+				tl_count(tl_person(s, ei, i, p)));
+		fputs("</tr>\n", fp);
+	}
+	fputs("</tbody></table>\n<p class=\"note\">Commits touching the "
+	      "entry each person authored, committed or was named in a "
+	      "*-by: trailer of (Signed-off-by, Reviewed-by, Acked-by...), "
+	      "by commit date (a commit counts once per role).  Faded, "
+	      "marked (inactive): the people the verdict above calls "
+	      "inactive.</p>\n", fp);
+}
+
+/*
+ * Each listed person's commits in the entry per month (authored,
+ * committed or tagged), from the series of the history's model: a table
+ * and a plot, the inactive people faded.
+ */
+static void git_timeline(FILE *fp, const struct site *s, size_t ei,
+			 const struct ms_rv_entry *e)
+{
+	size_t np, nm = s->nr ? s->nr : 1;
+	struct ms_html_series *hs;
+	double **v;
+
+	fputs("<h2 id=\"timeline\">Git activity of the listed people, per "
+	      "month</h2>\n", fp);
+	if (s->tl_of[ei] == SIZE_MAX || !s->tl.res) {
+		fputs("<p>The history's MAINTAINERS has no such entry.</p>\n",
+		      fp);
+		return;
+	}
+	np = s->tl.res[0][s->tl_of[ei]].nr_people;
+	if (!np) {
+		fputs("<p>No listed person.</p>\n", fp);
+		return;
+	}
+	timeline_table(fp, s, ei, e, np);
+	v = g_new0(double *, np);
+	hs = g_new0(struct ms_html_series, np);
+	for (size_t p = 0; p < np; p++) {
+		const struct ms_act_person *ap = tl_person(s, ei, 0, p);
+
+		v[p] = g_new(double, nm);
+		for (size_t i = 0; i < s->nr; i++)
+			v[p][i] = (double)tl_count(tl_person(s, ei, i, p));
+		hs[p].name = *ap->email ? ap->email : ap->name;
+		hs[p].values = v[p];
+		hs[p].faded = tl_inactive(s, ei, e, ap);
+	}
+	ms_html_plot(fp, "line", "Git activity of each listed person "
+		     "per month", "month (commit date)",
+		     "commits (authored, committed, tagged)",
+		     (const char *const *)s->months, s->nr, hs, np, 0);
+	for (size_t p = 0; p < np; p++)
+		g_free(v[p]);
+	g_free(v);
+	g_free(hs);
+}
+
+/* Key "urgent" of data/entry-N.json: the category, null without the
+ * history. */
+static void urgent_json(struct ms_out *o, const struct site *s, size_t i)
+{
+	ms_out_key(o, "urgent");
+	if (!s->urgent[i]) {
+		ms_out_null(o);
+		return;
+	}
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "category", s->urgent[i]);
+	ms_out_kv_string(o, "reason", s->urgent_why[i]);
+	ms_out_end_object(o);
+}
+
+/* The urgent category's cell of the overview, sorting in `urgent`'s
+ * order ("not judged" last). */
+static void cell_urgent(FILE *fp, const struct site *s, size_t i)
+{
+	ms_html_printf(fp, "<td data-sort=\"%d\"><a href=\"entry-%d.html"
+		       "#urgent\">%s</a></td>", urgent_rank(s->urgent[i]),
+		       (int)i, s->urgent[i] ? s->urgent[i] : "not judged");
+}
+
+/* Key "git_timeline" of data/entry-N.json: the timeline's numbers. */
+static void timeline_json(struct ms_out *o, const struct site *s, size_t ei)
+{
+	const struct ms_rv_entry *e = s->v->rv->entries->pdata[ei];
+	static const char *const keys[] = { "authored", "committed", "tags" };
+	size_t np;
+
+	ms_out_key(o, "git_timeline");
+	if (s->tl_of[ei] == SIZE_MAX || !s->tl.res) {
+		ms_out_null(o);
+		return;
+	}
+	np = s->tl.res[0][s->tl_of[ei]].nr_people;
+	ms_out_begin_object(o);
+	ms_out_key(o, "months");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < s->nr; i++)
+		ms_out_string(o, s->months[i]);
+	ms_out_end_list(o);
+	ms_out_key(o, "people");
+	ms_out_begin_list(o);
+	for (size_t p = 0; p < np; p++) {
+		const struct ms_act_person *ap = tl_person(s, ei, 0, p);
+		char role[2] = { ap->role, 0 };
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "name", *ap->name ? ap->name : NULL);
+		ms_out_kv_string(o, "email", *ap->email ? ap->email : NULL);
+		ms_out_kv_string(o, "role", role);
+		ms_out_kv_bool(o, "inactive", tl_inactive(s, ei, e, ap));
+		for (size_t k = 0; k < G_N_ELEMENTS(keys); k++) {
+			ms_out_key(o, keys[k]);
+			ms_out_begin_list(o);
+			for (size_t i = 0; i < s->nr; i++) {
+				const struct ms_act_person *x =
+					tl_person(s, ei, i, p);
+				const struct ms_act_last *l = k == 0 ?
+					&x->author : k == 1 ? &x->committer :
+					&x->tags;
+
+				ms_out_int(o, (int64_t)l->count);
+			}
+			ms_out_end_list(o);
+		}
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_end_object(o);
 }
 
 static int write_json(const struct site *s, const char *name, int entry)
@@ -221,10 +458,13 @@ static int write_json(const struct site *s, const char *name, int entry)
 	if (!fp)
 		return EXIT_FAILURE;
 	o = ms_out_new(MS_OUT_JSON, fp);
-	if (entry < 0)
+	if (entry < 0) {
 		cli_review_view_document(s->v, o);
-	else
+	} else {
 		cli_review_view_entry(s->v, o, (size_t)entry);
+		urgent_json(o, s, (size_t)entry);
+		timeline_json(o, s, (size_t)entry);
+	}
 	rc = ms_out_finish(o);
 	ms_out_free(o);
 	if (rc < 0) {
@@ -359,14 +599,16 @@ static int write_index(const struct site *s)
 	      "<th scope=\"col\">Reviewed commits</th>"
 	      "<th scope=\"col\">Inactive listed people (with the git "
 	      "history only)</th>"
+	      "<th scope=\"col\" id=\"col-urgent\">Urgent category "
+	      "(maintstat urgent)</th>"
 	      "</tr></thead>\n<tbody>\n", fp);
 	for (guint i = 0; i < rv->entries->len; i++) {
 		const struct ms_rv_entry *e = rv->entries->pdata[i];
 		const struct ms_act_entry *ae = s->v->act ? s->v->act[i] :
 						NULL;
 		size_t n = e->patches->len;
-		struct ms_html_series sp = { "patches", pat };
-		struct ms_html_series sm = { "median hours", med };
+		struct ms_html_series sp = { "patches", pat, 0 };
+		struct ms_html_series sm = { "median hours", med, 0 };
 		char href[64];
 
 		monthly(s, e, pat, med, NULL);
@@ -403,13 +645,15 @@ static int write_index(const struct site *s)
 		g_snprintf(href, sizeof(href), "entry-%u.html#git", i);
 		if (!s->v->act_model)
 			ms_html_printf(fp, "<td data-sort=\"-1\"><a href=\"%s\">"
-				       "not judged</a></td></tr>\n", href);
+				       "not judged</a></td>", href);
 		else
 			ms_html_printf(fp, "<td class=\"n\" data-sort=\"%zu\">"
-				       "<a href=\"%s\">%zu of %zu</a></td></tr>"
-				       "\n", inactive_listed(s, i), href,
+				       "<a href=\"%s\">%zu of %zu</a></td>",
+				       inactive_listed(s, i), href,
 				       inactive_listed(s, i),
 				       (size_t)e->listed->len);
+		cell_urgent(fp, s, i);
+		fputs("</tr>\n", fp);
 	}
 	fputs("</tbody></table>\n<h2>Listed people</h2>\n<ul>\n", fp);
 	for (guint i = 0; i < s->people->len; i++)
@@ -550,106 +794,6 @@ static void people_quarters(FILE *fp, const struct site *s, size_t ei,
 	g_strfreev(labels);
 }
 
-/*
- * Each listed person's commits in the entry per month (authored,
- * committed or tagged), from the history's model: the same activity
- * query, month by month.
- */
-static void git_timeline(FILE *fp, const struct site *s,
-			 const struct ms_rv_entry *e)
-{
-	const struct maint_file *amf =
-		ms_activity_maintainers(s->v->act_model);
-	const struct maint_entry *me = maint_file_find(amf, e->entry->name);
-	size_t nm = s->nr ? s->nr : 1, np = 0;
-	double **v = NULL;
-	char **who = NULL;
-	struct ms_html_series *hs;
-	bool failed = false;
-
-	fputs("<h2 id=\"timeline\">Git activity of the listed people, per "
-	      "month</h2>\n", fp);
-	if (!me) {
-		fputs("<p>The history's MAINTAINERS has no such entry.</p>\n",
-		      fp);
-		return;
-	}
-	for (size_t i = 0; i < s->nr && !failed; i++) {
-		struct ms_activity_query q = { 0 };
-		struct ms_act_entry *res = NULL;
-		size_t nr = 0;
-
-		q.since = s->v->rv->bounds[i];
-		q.until = s->v->rv->bounds[i + 1] - 1;
-		q.active_since = q.since;
-		q.entries = &me;
-		q.nr_entries = 1;
-		if (ms_activity_query(s->v->act_model, &q, &res, &nr) < 0 ||
-		    nr != 1) {
-			failed = true;
-			ms_act_entries_free(res, nr);
-			break;
-		}
-		if (!v) {
-			np = res->nr_people;
-			v = g_new0(double *, np ? np : 1);
-			who = g_new0(char *, np + 1);
-			for (size_t p = 0; p < np; p++) {
-				v[p] = g_new(double, nm);
-				who[p] = g_strdup(*res->people[p].email ?
-						  res->people[p].email :
-						  res->people[p].name);
-			}
-		}
-		for (size_t p = 0; p < np && p < res->nr_people; p++) {
-			const struct ms_act_person *ap = &res->people[p];
-
-			v[p][i] = (double)(ap->author.count +
-					   ap->committer.count +
-					   ap->tags.count);
-		}
-		ms_act_entries_free(res, nr);
-	}
-	if (failed || !np) {
-		fputs(failed ? "<p>The history could not be read.</p>\n" :
-		      "<p>No listed person.</p>\n", fp);
-	} else {
-		fputs("<table id=\"timeline-table\"><thead><tr><th scope=\""
-		      "col\">Person</th>", fp);
-		for (size_t i = 0; i < s->nr; i++)
-			ms_html_printf(fp, "<th scope=\"col\">%s</th>",
-				       s->months[i]);
-		fputs("</tr></thead><tbody>\n", fp);
-		for (size_t p = 0; p < np; p++) {
-			fputs("<tr><th scope=\"row\">", fp);
-			ms_html_text(fp, who[p]);
-			fputs("</th>", fp);
-			for (size_t i = 0; i < s->nr; i++)
-				fprintf(fp, "<td class=\"n\">%.0f</td>",
-					v[p][i]);
-			fputs("</tr>\n", fp);
-		}
-		fputs("</tbody></table>\n<p class=\"note\">Commits touching "
-		      "the entry each person authored, committed or was named "
-		      "in a Reviewed-by/Acked-by/Tested-by trailer of, by commit "
-		      "date (a commit counts once per role).</p>\n", fp);
-		hs = g_new0(struct ms_html_series, np);
-		for (size_t p = 0; p < np; p++) {
-			hs[p].name = who[p];
-			hs[p].values = v[p];
-		}
-		ms_html_plot(fp, "line", "Git activity of each listed person "
-			     "per month", "month (commit date)",
-			     "commits (authored, committed, tagged)",
-			     (const char *const *)s->months, s->nr, hs, np, 0);
-		g_free(hs);
-	}
-	for (size_t p = 0; p < np; p++)
-		g_free(v[p]);
-	g_free(v);
-	g_strfreev(who);
-}
-
 /* The entry's figures, a table linking to their evidence below. */
 static void entry_figures(FILE *fp, const struct site *s,
 			  const struct ms_rv_entry *e)
@@ -692,7 +836,7 @@ static void ttfr_histogram(FILE *fp, const struct ms_rv_entry *e)
 	static const char *const bins[] = { "0-1", "1-4", "4-12", "12-24",
 		"24-48", "48-96", "96-168", "168-336", "336+" };
 	double hist[G_N_ELEMENTS(bins)] = { 0 };
-	struct ms_html_series hs = { "patches", hist };
+	struct ms_html_series hs = { "patches", hist, 0 };
 	char m1[32], m2[32], title[160];
 
 	for (guint i = 0; i < e->patches->len; i++) {
@@ -732,9 +876,9 @@ static void monthly_trend(FILE *fp, const struct site *s,
 	size_t nm = s->nr ? s->nr : 1;
 	double *pat = g_new(double, nm), *med = g_new(double, nm);
 	double *p90 = g_new(double, nm);
-	struct ms_html_series ts[2] = { { "median hours", med },
-					{ "p90 hours", p90 } };
-	struct ms_html_series ps = { "patches", pat };
+	struct ms_html_series ts[2] = { { "median hours", med, 0 },
+					{ "p90 hours", p90, 0 } };
+	struct ms_html_series ps = { "patches", pat, 0 };
 
 	monthly(s, e, pat, med, p90);
 	fputs("<h2 id=\"trend\">Monthly trend</h2>\n", fp);
@@ -952,12 +1096,20 @@ static int write_entry(const struct site *s, size_t ei)
 		       "data/entry-%zu.json\">data/entry-%zu.json</a></p>\n",
 		       ei, ei);
 	entry_figures(fp, s, e);
+	if (s->urgent[ei])
+		ms_html_printf(fp, "<p id=\"urgent\">Urgent category (what "
+			       "maintstat urgent --archive says, with its "
+			       "defaults): <strong>%s</strong>, %s.</p>\n",
+			       s->urgent[ei], s->urgent_why[ei]);
+	else
+		fputs("<p id=\"urgent\">Urgent category: not judged (no git "
+		      "history read).</p>\n", fp);
 	ttfr_histogram(fp, e);
 	monthly_trend(fp, s, e);
 	people_quarters(fp, s, ei, e);
 	listed_verdicts(fp, s, ei, e);
 	if (s->v->act_model)
-		git_timeline(fp, s, e);
+		git_timeline(fp, s, ei, e);
 	defacto_aliases(fp, s, e);
 	ignored_list(fp, s, e);
 	patch_table(fp, s, e);
@@ -1216,7 +1368,11 @@ static int write_site(const struct cli_review_view *v, void *data)
 				GINT_TO_POINTER((int)s->people->len));
 		}
 	}
-	rc = write_assets(s);
+	rc = compute_urgent(s);
+	if (!rc)
+		rc = compute_timeline(s);
+	if (!rc)
+		rc = write_assets(s);
 	if (!rc)
 		rc = write_json(s, "data/review.json", -1);
 	for (guint i = 0; !rc && i < rv->entries->len; i++) {
@@ -1236,6 +1392,12 @@ static int write_site(const struct cli_review_view *v, void *data)
 	g_strfreev(s->months);
 	g_ptr_array_unref(s->people);
 	g_hash_table_unref(s->person_of);
+	for (size_t i = 0; s->urgent_why && i < rv->entries->len; i++)
+		g_free(s->urgent_why[i]);
+	g_free(s->urgent_why);
+	g_free(s->urgent);
+	g_free(s->tl_of);
+	cli_act_series_release(&s->tl);
 	return rc;
 }
 

@@ -579,6 +579,8 @@ static int review_output(const struct review_args *a, struct review_data *d,
 		v.act_model = d->act;
 		v.rv_quarter = d->rvq;
 		v.ident = d->rvo.ident;
+		v.opts = &a->ro;
+		v.tree_opts = &a->to;
 		v.priv = &r;
 		return sink(&v, sink_data);
 	}

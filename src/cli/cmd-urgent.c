@@ -55,14 +55,6 @@ static int category_rank(const struct ms_act_entry *e)
 	return 4;
 }
 
-static bool has_files(const struct maint_entry *e)
-{
-	for (size_t i = 0; i < e->nr_fields; i++)
-		if (e->fields[i].key == 'F' || e->fields[i].key == 'N')
-			return true;
-	return false;
-}
-
 enum reason { NO_MAINTAINER, INACTIVE, NEVER };
 
 static enum reason reason_of(const struct ms_act_entry *e)
@@ -98,14 +90,7 @@ static bool selected(const struct ms_act_entry *e, enum mode mode)
 	case MODE_URGENT:
 		break;
 	}
-	if (!has_files(e->entry) || e->no_files)
-		return false;
-	/* a role address is no active maintainer, but no inactive one */
-	for (size_t i = 0; i < e->nr_people; i++)
-		if (e->people[i].role == 'M' && !e->people[i].inactive &&
-		    !e->people[i].role_address)
-			return false;
-	return true;
+	return cli_act_urgent(e, NULL);
 }
 
 static int by_commits(const void *x, const void *y)
@@ -115,16 +100,6 @@ static int by_commits(const void *x, const void *y)
 	if ((*a)->commits != (*b)->commits)
 		return (*a)->commits > (*b)->commits ? -1 : 1;
 	return strcmp((*a)->entry->name, (*b)->entry->name);
-}
-
-static bool list_active(const struct ms_act_entry *e)
-{
-	for (size_t i = 0; i < e->nr_people; i++)
-		if (e->people[i].role == 'M' &&
-		    cli_list_facts_active(list_facts, e->entry->name,
-					  e->people[i].email))
-			return true;
-	return false;
 }
 
 static int by_category(const void *x, const void *y)
@@ -376,7 +351,8 @@ int cmd_urgent(int argc, char **argv)
 		/* a maintainer who answers on the list is not inactive */
 		if (mode == MODE_URGENT)
 			for (guint i = pick->len; i-- > 0;)
-				if (list_active(pick->pdata[i]))
+				if (!cli_act_urgent(pick->pdata[i],
+						    list_facts))
 					g_ptr_array_remove_index(pick, i);
 		g_ptr_array_sort(pick, by_category);
 	}

@@ -113,6 +113,8 @@ void ms_html_plot(FILE *fp, const char *kind, const char *title,
 			       series[s].name, s);
 		join_values(fp, series[s].values, nr);
 		fputc('"', fp);
+		if (series[s].faded)
+			ms_html_printf(fp, " data-faded%zu=\"1\"", s);
 	}
 	ms_html_printf(fp, " data-series=\"%zu\"", nr_series);
 	if (spark)

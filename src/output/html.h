@@ -25,10 +25,13 @@ void ms_html_printf(FILE *fp, const char *fmt, ...);
 void ms_html_begin(FILE *fp, const char *title);
 void ms_html_end(FILE *fp);
 
-/* A plot series: `values` (NAN: no value, a gap), named `name`. */
+/* A plot series: `values` (NAN: no value, a gap), named `name`;
+ * `faded` draws it pale and dotted, "(faded)" after its name in the
+ * legend (an inactive person, say). */
 struct ms_html_series {
 	const char *name;
 	const double *values;
+	int faded;
 };
 
 /*
@@ -44,5 +47,13 @@ void ms_html_plot(FILE *fp, const char *kind, const char *title,
 		  const char *const *labels, size_t nr,
 		  const struct ms_html_series *series, size_t nr_series,
 		  int spark);
+
+/*
+ * The report's script (plots through Chart.js, from the data- attributes
+ * ms_html_plot() writes; a faded series pale and dotted; sortable
+ * tables, by data-sort when a cell has one) and its stylesheet.
+ */
+extern const char *const ms_html_report_js;
+extern const char *const ms_html_report_css;
 
 #endif

@@ -65,8 +65,12 @@ const probe = `(() => {
     for (let i = 3; i < d.length; i += 4) if (d[i] > 0) painted++;
     const points = ch ? ch.data.datasets.reduce((n, s) =>
       n + s.data.filter((v) => v !== null).length, 0) : 0;
+    const datasets = ch ? ch.data.datasets.map((s, i) => ({ label: s.label,
+      points: s.data.filter((v) => v !== null).length,
+      drawn: ch.getDatasetMeta(i).data.length,
+      faded: c.getAttribute('data-faded' + i) === '1' })) : [];
     return { label: c.getAttribute('aria-label'), chart: !!ch, painted, points,
-             drawn: ch ? ch.getDatasetMeta(0).data.length : 0 };
+             drawn: ch ? ch.getDatasetMeta(0).data.length : 0, datasets };
   });
   const rows = Array.from(document.querySelectorAll('#overview tbody tr')).map((r) => ({
     entry: r.dataset.entry,
@@ -86,6 +90,22 @@ for (let i = 0; i < urls.length; i++) {
   await new Promise((ok) => setTimeout(ok, 200));
   const r = await send('Runtime.evaluate', { expression: probe, returnByValue: true });
   const page = JSON.parse(r.result.value);
+  // the overview's urgent column: click its header twice, reading the
+  // column's sort keys and texts after each click
+  const sorted = await send('Runtime.evaluate', { returnByValue: true,
+    expression: `(() => {
+      const th = document.getElementById('col-urgent');
+      if (!th) return null;
+      const col = th.cellIndex, out = [];
+      for (let k = 0; k < 2; k++) {
+        th.click();
+        out.push(Array.from(document.querySelectorAll('#overview tbody tr'))
+          .map((r) => [r.dataset.entry, Number(r.cells[col].dataset.sort),
+                       r.cells[col].textContent.trim()]));
+      }
+      return JSON.stringify(out);
+    })()` });
+  page.urgent_sorted = sorted.result.value ? JSON.parse(sorted.result.value) : null;
   page.errors = cur.errors;
   out[url] = page;
   if (i < 2 && outdir !== '-') {

@@ -103,10 +103,52 @@ ok("Rob Review <rob@example.org> – – 3 / 2.0 h – " in q,
    "FOO: Rob 3 patches, median 2.0 h in 2024-Q1", q[:400])
 baz = text(os.path.join(site, "entry-%d.html" % names.index(
     "BAZ LEGACY DRIVER")))
-ok(re.search(r"^ ghost@example.org( 0)+ ", baz.split(
+ok(re.search(r"^ ghost@example.org \(inactive\)( 0)+ ", baz.split(
     "Git activity of the listed people, per month Person")[1].split(
     "2024-04", 1)[1]),
-   "BAZ: Old Ghost's timeline is all zeros")
+   "BAZ: Old Ghost's timeline is all zeros, marked inactive")
+ok('<tr class="faded"><th scope="row">ghost@example.org (inactive)' in
+   open(os.path.join(site, "entry-%d.html" % names.index(
+       "BAZ LEGACY DRIVER"))).read(), "BAZ: Old Ghost's row faded")
+
+
+# the timeline's numbers from git itself: Fay's commits in FOO's files
+# (drivers/foo/) per month, by commit date, once per role (author,
+# committer, named in a *-by: trailer)
+def git_counts(who, path):
+    out = subprocess.run(
+        ["git", "-C", repo, "log", "--format=%x00%cd%x01%aE%x01%cE%x01%B",
+         "--date=format:%Y-%m", "--", path], capture_output=True,
+        text=True, check=True).stdout
+    counts = {}
+    for rec in out.split("\0")[1:]:
+        month, a, c, body = rec.split("\x01", 3)
+        n = (a == who) + (c == who) + any(
+            re.match(r"^[\w-]+-by:.*<" + re.escape(who) + ">", line)
+            for line in body.splitlines())
+        counts[month] = counts.get(month, 0) + n
+    return counts
+
+
+with open(os.path.join(site, "data/entry-%d.json" % foo)) as fp:
+    foo_json = json.load(fp)
+tl = foo_json["git_timeline"]
+eq(len(tl["months"]), len(bym["entries"][foo]["series"]),
+   "FOO: the timeline has review --by month's months")
+fay_git = git_counts("fay@example.org", "drivers/foo/")
+ok(sum(fay_git.values()) >= 3, "the planted history: Fay commits FOO's "
+   "changes", fay_git)
+fay = [p for p in tl["people"] if p["email"] == "fay@example.org"][0]
+eq([a + c + t for a, c, t in zip(fay["authored"], fay["committed"],
+                                 fay["tags"])],
+   [fay_git.get(m, 0) for m in tl["months"]],
+   "FOO: Fay's timeline in data/entry-N.json is git's count per month")
+ok(not fay["inactive"], "FOO: Fay not inactive")
+with open(os.path.join(site, "data/entry-%d.json" % names.index(
+        "BAZ LEGACY DRIVER"))) as fp:
+    ghost = json.load(fp)["git_timeline"]["people"]
+eq([(p["email"], p["inactive"]) for p in ghost],
+   [("ghost@example.org", True)], "BAZ: Old Ghost inactive in the JSON")
 ok("INACTIVE" in baz, "BAZ: Old Ghost called inactive, with the evidence "
    "beside it")
 
@@ -120,6 +162,10 @@ alltext = "".join(open(p).read() for p in glob.glob(os.path.join(site2,
 ok("INACTIVE" not in alltext, "--tree: no INACTIVE verdict on anyone")
 ok("not judged" in open(os.path.join(site2, "index.html")).read(),
    "--tree: the overview says the verdict is not judged")
+with open(os.path.join(site2, "data/entry-0.json")) as fp:
+    d2 = json.load(fp)
+eq((d2["urgent"], d2["git_timeline"]), (None, None),
+   "--tree: no urgent category, no git timeline in the JSON")
 
 # bad uses
 r = run("report", *ARGS)
@@ -211,6 +257,53 @@ for row, e in zip(rows, rv["entries"]):
     inact = sum(1 for p in e["people"] if p["inactive"])
     eq(c[7], "%d of %d" % (inact, len(e["people"])),
        e["name"] + ": inactive listed people as review says")
+# the urgent column: the category `urgent --archive` gives each entry it
+# selects (the planted ones: BAR a corporate alias, BAZ a de-facto
+# maintainer, WIDGET overlapping FOO), "not urgent" for the others
+ur = run("urgent", "--repo", repo, "--archive", mbox, "--no-cache",
+         "--min-commits", "0", "--json").json()
+cat = {e["name"]: e["category"] for e in ur["entries"]}
+eq({k: cat.get(k) for k in ("BAR CHIP DRIVER", "BAZ LEGACY DRIVER",
+                            "WIDGET CORNER")},
+   {"BAR CHIP DRIVER": "corporate_alias",
+    "BAZ LEGACY DRIVER": "defacto_maintainer",
+    "WIDGET CORNER": "overlap"}, "urgent: the planted categories")
+for row in rows:
+    eq(row["cells"][8], cat.get(row["entry"], "not urgent"),
+       row["entry"] + ": the urgent category as urgent says")
+    with open(os.path.join(site, "data/entry-%d.json" % names.index(
+            row["entry"]))) as fp:
+        eq(json.load(fp)["urgent"]["category"], row["cells"][8],
+           row["entry"] + ": the urgent category in data/entry-N.json")
+srt = res.get("file://" + order[0], {}).get("urgent_sorted")
+ok(srt and len(srt) == 2, "overview: the urgent column sorts", srt)
+if srt:
+    keys = [[k for _, k, _ in srt[0]], [k for _, k, _ in srt[1]]]
+    eq(keys[0], sorted(keys[0]), "urgent column: ascending on one click")
+    eq(keys[1], sorted(keys[1], reverse=True),
+       "urgent column: descending on the next")
+    eq([t for _, _, t in srt[0]][:3], ["overlap", "corporate_alias",
+                                      "defacto_maintainer"],
+       "urgent column: in urgent's order of categories")
+    eq(sorted(e for e, _, _ in srt[0]), sorted(names),
+       "urgent column: every entry still there")
+# the timeline's plot: Fay's line has a point per month; Old Ghost's is
+# faded
+foo_plots = res.get("file://" + order[1], {}).get("plots", [])
+tlp = [p for p in foo_plots if p["label"].startswith("Git activity")]
+ok(len(tlp) == 1, "FOO: the timeline plot", foo_plots)
+if tlp:
+    fd = [d for d in tlp[0]["datasets"] if d["label"] == "fay@example.org"]
+    eq([(d["points"], d["drawn"], d["faded"]) for d in fd],
+       [(len(tl["months"]), len(tl["months"]), False)],
+       "FOO: Fay's line drawn with a point per month, not faded")
+baz_url = "file://" + os.path.join(site, "entry-%d.html" % names.index(
+    "BAZ LEGACY DRIVER"))
+bazp = [p for p in res.get(baz_url, {}).get("plots", [])
+        if p["label"].startswith("Git activity")]
+eq([[(d["label"], d["faded"]) for d in p["datasets"]] for p in bazp],
+   [[("ghost@example.org (inactive)", True)]],
+   "BAZ: Old Ghost's line faded and labelled inactive")
 for f in ("overview.png", "entry.png"):
     ok(os.path.getsize(os.path.join(shots, f)) > 10000,
        "screenshot " + f + " saved under the build directory")
