@@ -5,12 +5,15 @@
  */
 #include "activity.h"
 #include "cli-activity.h"
+#include "cli-review.h"
 #include "cli.h"
 #include "commands.h"
 #include "maint-cc.h"
 #include "maintainers.h"
 #include "output.h"
 #include "tree.h"
+#include "review.h"
+#include "when.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -40,6 +43,7 @@ struct opts {
 	bool to_cc, activity, active_only;
 	const char *inactive_after;
 	const char *separator;
+	struct cli_strings archives;
 };
 
 static bool looks_like_patch(const char *buf, size_t len)
@@ -208,10 +212,14 @@ static char *send_email_arg(const char *flag, const char *who)
  * facts come from the activity model (activity.h), as `maintstat
  * activity` reports them; a person is called inactive only when the
  * history knows their address at all (seen_anywhere) and shows nothing of
- * theirs in the entry since --inactive-after.
+ * theirs in the entry since --inactive-after, and (with --archive) the
+ * list has no message of theirs since then either.  With --archive, the
+ * list facts are review's (cli-review.h): the patches of the entry each
+ * person replied to and the median time of their first replies.
  */
 struct act_ctx {
 	struct ms_activity *a;
+	struct cli_list_facts *lf;   /* with --archive, else NULL */
 	struct ms_activity_query q;
 	struct ms_act_entry *ents;   /* of the current answer */
 	size_t nr;
@@ -270,9 +278,56 @@ static const struct ms_act_person *act_person(const struct act_ctx *ac,
 	return NULL;
 }
 
-static bool act_inactive(const struct ms_act_person *p)
+static bool act_inactive(const struct act_ctx *ac,
+			 const struct maint_cc_line *l,
+			 const struct ms_act_person *p)
 {
-	return p && p->inactive && p->seen_anywhere;
+	if (!p || !p->inactive || !p->seen_anywhere)
+		return false;
+	return !ac->lf || !cli_list_facts_active(ac->lf, l->entry->name,
+						 l->address);
+}
+
+/* The list's figures of the person a line stands for: the entry's
+ * review (NULL: no patch to it on the list) and the person in it. */
+static const struct ms_rv_entry *list_person(const struct act_ctx *ac,
+					     const struct maint_cc_line *l,
+					     const struct ms_rv_person **out)
+{
+	const struct ms_rv_entry *e;
+
+	*out = NULL;
+	if (!ac || !ac->lf || !l->entry || (l->kind != 'M' && l->kind != 'R'))
+		return NULL;
+	e = cli_list_facts_entry(ac->lf, l->entry->name);
+	for (guint i = 0; e && i < e->listed->len; i++) {
+		const struct ms_rv_person *p = e->listed->pdata[i];
+
+		if (!g_ascii_strcasecmp(p->email, l->address))
+			*out = p;
+	}
+	return e;
+}
+
+/* ", 41 replies, median 1.2d" (or ", no patch on the list"), or NULL
+ * without --archive; g_free it. */
+static char *list_note(const struct act_ctx *ac,
+		       const struct maint_cc_line *l)
+{
+	const struct ms_rv_person *p;
+	const struct ms_rv_entry *e = list_person(ac, l, &p);
+	char d[32];
+
+	if (!ac || !ac->lf || (l->kind != 'M' && l->kind != 'R'))
+		return NULL;
+	if (!e)
+		return g_strdup(", no patch on the list");
+	if (!p || !p->replied)
+		return g_strdup(", 0 replies");
+	ms_duration_format(p->has_latency ? p->median_latency : -1, d,
+			   sizeof(d));
+	return g_strdup_printf(", %zu repl%s, median %s", p->replied,
+			       p->replied == 1 ? "y" : "ies", d);
 }
 
 /*
@@ -419,11 +474,11 @@ static char *answer_text(const struct maint_cc *cc, const struct opts *op,
 	for (size_t i = 0; i < maint_cc_nr_lines(cc); i++) {
 		const struct maint_cc_line *l = maint_cc_line(cc, i);
 		const struct ms_act_person *p = ac ? act_person(ac, l) : NULL;
-		char *note = NULL;
+		char *note = NULL, *ln;
 
 		if (ac && l->kind == 'L')
 			act_add_defacto(ac, cc, items, roles, op->to_cc);
-		if (act_inactive(p)) {
+		if (ac && act_inactive(ac, l, p)) {
 			char d[32];
 
 			if (op->active_only)
@@ -437,6 +492,14 @@ static char *answer_text(const struct maint_cc *cc, const struct opts *op,
 				note = g_strdup(", inactive: nothing in the "
 						"entry");
 			}
+		}
+		ln = list_note(ac, l);
+		if (ln) {
+			char *both = g_strconcat(ln, note ? note : "", NULL);
+
+			g_free(note);
+			g_free(ln);
+			note = both;
 		}
 		if (op->to_cc)
 			g_ptr_array_add(items, send_email_arg(
@@ -463,6 +526,31 @@ static char *answer_text(const struct maint_cc *cc, const struct opts *op,
 	}
 	g_ptr_array_free(items, TRUE);
 	return g_string_free(out, FALSE);
+}
+
+/* Key "list" of a person's activity: null without --archive. */
+static void list_json(struct ms_out *o, const struct act_ctx *ac,
+		      const struct maint_cc_line *l)
+{
+	const struct ms_rv_person *p;
+	const struct ms_rv_entry *e = list_person(ac, l, &p);
+
+	ms_out_key(o, "list");
+	if (!ac->lf) {
+		ms_out_null(o);
+		return;
+	}
+	ms_out_begin_object(o);
+	ms_out_kv_int(o, "patches", e ? (int64_t)e->patches->len : 0);
+	ms_out_kv_int(o, "replied", p ? (int64_t)p->replied : 0);
+	if (p && p->has_latency)
+		ms_out_kv_real(o, "median_first_reply_hours",
+			       (double)p->median_latency / 3600.0);
+	else
+		ms_out_kv_null(o, "median_first_reply_hours");
+	ms_out_kv_bool(o, "active_on_list", cli_list_facts_active(
+		ac->lf, l->entry->name, l->address));
+	ms_out_end_object(o);
 }
 
 static void emit_json(struct ms_out *o, const struct maint_cc *cc,
@@ -504,7 +592,8 @@ static void emit_json(struct ms_out *o, const struct maint_cc *cc,
 				char d[32];
 
 				ms_out_begin_object(o);
-				ms_out_kv_bool(o, "inactive", act_inactive(p));
+				ms_out_kv_bool(o, "inactive",
+					       act_inactive(ac, l, p));
 				ms_out_kv_bool(o, "seen_anywhere",
 					       p->seen_anywhere);
 				if (p->has_last) {
@@ -522,6 +611,7 @@ static void emit_json(struct ms_out *o, const struct maint_cc *cc,
 					      (int64_t)p->committer.count);
 				ms_out_kv_int(o, "tags",
 					      (int64_t)p->tags.count);
+				list_json(o, ac, l);
 				ms_out_end_object(o);
 			}
 		}
@@ -613,12 +703,17 @@ static int parse_args(struct args *a, int *argc, char ***argv)
 		  "--cc for the rest" },
 		{ CLI_OPT_FLAG, "activity", 0, &op->activity, NULL,
 		  "with --repo: mark inactive people from the history and "
-		  "add the entries' de-facto reviewers" },
+		  "add the entries' de-facto reviewers (with --archive: "
+		  "each person's list replies too)" },
 		{ CLI_OPT_FLAG, "active-only", 0, &op->active_only, NULL,
 		  "with --activity: leave out the people marked inactive" },
 		{ CLI_OPT_STRING, "inactive-after", 0, &op->inactive_after,
 		  "DURATION|DATE", "with --activity: nothing in the entry since "
 		  "then is inactive (default 5y)" },
+		{ CLI_OPT_STRING_LIST, "archive", 0, &op->archives, "PATH",
+		  "with --activity: a list archive (mbox, public-inbox; "
+		  "repeatable): each person's replies to the entry's patches "
+		  "and their median time to a first reply" },
 		CLI_STORE_OPTIONS(&a->store),
 		{ CLI_OPT_FLAG, "each", 0, &op->each, NULL,
 		  "answer for each argument (each path of '-') on its own, "
@@ -662,9 +757,11 @@ static int cc_opts(struct maint_cc_opts *co, const struct args *a, int argc)
 	    !co->subscriber && !co->chief_penguins)
 		return cli_usage_error("maintainers", "--no-m, --no-r and "
 				       "--no-l leave nothing to print");
-	if ((op->active_only || op->inactive_after) && !op->activity)
-		return cli_usage_error("maintainers", "--active-only and "
-				       "--inactive-after need --activity");
+	if ((op->active_only || op->inactive_after || op->archives.nr) &&
+	    !op->activity)
+		return cli_usage_error("maintainers", "--active-only, "
+				       "--inactive-after and --archive need "
+				       "--activity");
 	if (op->activity && !a->topts.repo)
 		return cli_usage_error("maintainers", "--activity needs --repo "
 				       "GITDIR (the history to read)");
@@ -696,7 +793,18 @@ static int load_activity(struct act_ctx *act, const struct args *a)
 		act->a = NULL;
 		return rc;
 	}
-	return CLI_CONTINUE;
+	if (!a->op.archives.nr)
+		return CLI_CONTINUE;
+	/* the list from the window's start to the archive's end: a list
+	 * goes on after the newest commit of a checkout */
+	rc = cli_list_facts_load("maintainers", &ao, &a->op.archives,
+				 act->q.since, INT64_MAX, act->q.active_since,
+				 act->a, &act->lf);
+	if (rc != CLI_CONTINUE) {
+		ms_activity_free(act->a);
+		act->a = NULL;
+	}
+	return rc;
 }
 
 /* --each: one answer per input, as separate runs would give. */
@@ -800,6 +908,7 @@ out:
 	g_array_free(inputs, TRUE);
 	if (ac) {
 		ms_act_entries_free(act.ents, act.nr);
+		cli_list_facts_free(act.lf);
 		ms_activity_free(act.a);
 	}
 	cli_tree_close(&ct);

@@ -4,7 +4,10 @@ fixtures/gen/gen-repo.py (see fixtures/gen/README.md): Ivan, who has done
 nothing in ALPHA DRIVER for years, is marked inactive with the month of
 his last commit; Alice and Rita are not; the unlisted reviewers Rex, Tess
 and Uma are suggested as de-facto reviewers; --active-only drops exactly
-Ivan."""
+Ivan.  With --archive, on the repository and list of
+fixtures/gen/gen-review.py: each listed person's replies and median time
+to a first reply in the entry, and someone active on the list is not
+called inactive."""
 import json
 import os
 import subprocess
@@ -78,6 +81,55 @@ eq(cc["alice@example.org"]["activity"]["inactive"], False,
    "JSON: Alice active")
 ok(cc["alice@example.org"]["activity"]["authored"] > 0,
    "JSON: Alice's authored commits in the window")
+
+# --archive: the list facts planted by gen-review.py (FOO DRIVER: Fay
+# replies first to A after 5 h and B v1 after 30 h, Rob to A after 2 h,
+# B v3 after 10 h and H at once: 2 and 3 patches, medians 17.5 h and 2 h;
+# BAZ LEGACY's Old Ghost answers nothing)
+rv = os.path.join(tmp, "review")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                             "gen-review.py"), rv],
+               check=True, stdout=subprocess.DEVNULL)
+RV = ["--repo", os.path.join(rv, "repo"), "--no-cache", "--activity"]
+MBOX = os.path.join(rv, "list.mbox")
+r = run("maintainers", *RV, "--archive", MBOX, "drivers/foo/core.c",
+        "drivers/baz/core.c")
+eq(r.rc, 0, "--archive: exit 0")
+lines = r.out.splitlines()
+ok("Fay Foo <fay@example.org> (maintainer:FOO DRIVER, 2 replies, median "
+   "17.5h)" in lines, "--archive: Fay's replies and median", r.out)
+ok("Rob Review <rob@example.org> (reviewer:FOO DRIVER, 3 replies, median "
+   "2.0h)" in lines, "--archive: Rob's replies and median", r.out)
+ok("Old Ghost <ghost@example.org> (maintainer:BAZ LEGACY DRIVER, 0 "
+   "replies)" in lines, "--archive: Old Ghost replied to nothing", r.out)
+r = run("maintainers", *RV, "--archive", MBOX, "--json",
+        "drivers/foo/core.c")
+cc = {c["address"]: c for c in r.json()["cc"]}
+eq(cc["rob@example.org"]["activity"]["list"],
+   {"patches": 5, "replied": 3, "median_first_reply_hours": 2.0,
+    "active_on_list": True}, "--archive --json: Rob's list figures")
+eq(cc["fay@example.org"]["activity"]["list"]["median_first_reply_hours"],
+   17.5, "--archive --json: Fay's median")
+# Rob's last commit in FOO is a tag of 2024-03-10, his last list message
+# is dated 2024-03-11 09:00: inactive after 2024-03-11 by git alone, not
+# with the list
+CUT = ["--inactive-after", "2024-03-11"]
+r = run("maintainers", *RV, *CUT, "drivers/foo/core.c")
+ok("Rob Review <rob@example.org> (reviewer:FOO DRIVER, inactive since "
+   "2024-03)" in r.out.splitlines(), "git alone: Rob inactive", r.out)
+r = run("maintainers", *RV, *CUT, "--archive", MBOX, "--active-only",
+        "drivers/foo/core.c")
+ok(any(l.startswith("Rob Review <rob@example.org> (reviewer:FOO DRIVER, "
+                    "3 replies") for l in r.out.splitlines()),
+   "with the list: Rob active, kept by --active-only", r.out)
+ok("inactive" not in r.out, "with the list: nobody inactive", r.out)
+r = run("maintainers", "--repo", os.path.join(rv, "repo"), "--archive",
+        MBOX, "drivers/foo/core.c")
+eq(r.rc, 2, "--archive without --activity is a usage error")
+r = run("maintainers", *RV, "--archive", os.path.join(rv, "none.mbox"),
+        "drivers/foo/core.c")
+eq(r.rc, 1, "a missing archive: runtime failure")
+ok("none.mbox" in r.err, "naming it", r.err)
 
 r = run("maintainers", "--tree", tmp, "--activity", PATH)
 eq(r.rc, 2, "--activity without --repo is a usage error")
