@@ -55,6 +55,27 @@ static void mail_opts(const struct cli_rev_opts *o, unsigned parse_flags,
 	mo->hook_data = hook_data;
 }
 
+/*
+ * ms_link_mail_load(), with the K: answers of o->kmap read from the store
+ * before and the new ones saved after.
+ */
+static int kmap_load(const struct cli_rev_opts *o,
+		     const struct ms_link_mail_opts *mo,
+		     struct ms_link_mail **out, struct ms_diags *diags)
+{
+	int rc;
+
+	if (o->kmap)
+		ms_review_map_read_saved(o->kmap, mo->store);
+	rc = ms_link_mail_load(mo, out, diags);
+	if (rc == 0 && o->kmap) {
+		rc = ms_review_map_save(o->kmap, mo->store);
+		if (rc < 0)
+			g_clear_pointer(out, ms_link_mail_free);
+	}
+	return rc;
+}
+
 int cli_rev_load_mail(const char *cmd, const struct cli_rev_opts *o,
 		      unsigned parse_flags, ms_link_mail_hook hook,
 		      void *hook_data, struct ms_link_mail **out)
@@ -74,7 +95,7 @@ int cli_rev_load_mail(const char *cmd, const struct cli_rev_opts *o,
 		return rc;
 	mo.progress = cli_progress_count;
 	cli_progress_start("reading the archives", 0);
-	rc = ms_link_mail_load(&mo, out, &diags);
+	rc = kmap_load(o, &mo, out, &diags);
 	ms_store_free(mo.store);
 	cli_progress_done();
 	cli_print_diags(&diags);
@@ -172,7 +193,7 @@ int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
 	mo.progress = fg_progress;
 	mo.progress_data = &w;
 	cli_progress_start("reading the archives", 0);
-	mrc = ms_link_mail_load(&mo, lm, &diags);
+	mrc = kmap_load(o, &mo, lm, &diags);
 	if (mrc < 0)
 		merr = g_strdup(ms_error_last());
 	else
@@ -382,6 +403,7 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 	/* the archives go through the repository's store, as for review */
 	ro.repo = ao->repo;
 	ro.store = ao->store;
+	ro.kmap = f->map;
 	rc = cli_rev_load_mail(cmd, &ro, MS_MAIL_PARSE_KEEP_BODY,
 			       ms_review_map_hook, f->map, &f->lm);
 	if (rc != CLI_CONTINUE) {

@@ -9,6 +9,8 @@
 #include "cli.h"
 #include "link.h"
 
+struct ms_review_map;
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -19,6 +21,9 @@ struct cli_rev_opts {
 	const char *until;           /* --until DATE|REV */
 	struct cli_strings archives; /* --archive PATH, repeatable */
 	struct cli_store_opts store; /* --db, --no-cache, --db-wait */
+	/* review's map, whose K: answers are read from and saved to the
+	 * store with the archives (ms_review_map_read_saved()), or NULL */
+	struct ms_review_map *kmap;
 };
 
 #define CLI_REV_OPTIONS(o) \

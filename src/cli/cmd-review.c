@@ -358,13 +358,16 @@ static int review_open(struct review_args *a, struct review_data *d)
 static int review_load(const struct review_args *a, struct review_data *d)
 {
 	struct ms_diags diags = MS_DIAGS_INIT;
+	struct cli_rev_opts ro = a->ro;
 	int rc;
 
 	d->map = ms_review_map_new(d->tree.mf, d->tree.idx, &diags);
 	ms_review_map_foreign_subject(d->map, a->foreign_re);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
-	rc = cli_rev_load("review", &a->ro, d->since, INT64_MAX,
+	/* its K: answers go through the store with the archives */
+	ro.kmap = d->map;
+	rc = cli_rev_load("review", &ro, d->since, INT64_MAX,
 			  MS_MAIL_PARSE_KEEP_BODY, ms_review_map_hook, d->map,
 			  &d->commits, &d->lm);
 	if (rc != CLI_CONTINUE)

@@ -25,6 +25,12 @@ struct ms_review_map {
 	GPtrArray *recs;             /* per record: GArray of size_t, or NULL */
 	GPtrArray *foreign;          /* per record: sibling project, or NULL */
 	const GRegex *foreign_re;    /* --foreign-subject, or NULL */
+	/* K: answers kept between runs (ms_review_map_read_saved()) */
+	GBytes *saved_bytes;         /* the saved table, or NULL */
+	GHashTable *saved;           /* digest -> record in saved_bytes */
+	GByteArray *fresh;           /* records of this run's new answers */
+	char *kkey;                  /* their key; NULL: none kept */
+	size_t kmatched;             /* messages whose K: were matched */
 };
 
 /* Why a patch posting is set aside. */

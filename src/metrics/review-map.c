@@ -5,7 +5,9 @@
  */
 #include "review-internal.h"
 #include "maintainers.h"
+#include "store.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,6 +99,13 @@ void ms_review_map_free(struct ms_review_map *map)
 			g_array_free(map->recs->pdata[i], TRUE);
 	g_ptr_array_free(map->recs, TRUE);
 	g_ptr_array_free(map->foreign, TRUE);
+	if (map->saved)
+		g_hash_table_unref(map->saved);
+	if (map->saved_bytes)
+		g_bytes_unref(map->saved_bytes);
+	if (map->fresh)
+		g_byte_array_free(map->fresh, TRUE);
+	g_free(map->kkey);
 	g_free(map);
 }
 
@@ -173,7 +182,7 @@ static void changed_lines(const char *body, GArray *out)
  * subject on its own (its length given: no copy), as the line alone
  * would be.
  */
-static bool k_match(struct kpat *k, const GArray *lines)
+static bool k_match(struct kpat *k, const GArray *lines, bool *limited)
 {
 	for (guint i = 0; i < lines->len; i++) {
 		const struct line *l = &g_array_index(lines, struct line, i);
@@ -184,12 +193,222 @@ static bool k_match(struct kpat *k, const GArray *lines)
 		if (err) {
 			g_error_free(err);
 			g_atomic_int_inc(&k->limit_hits);
+			*limited = true;
 			hit = true;
 		}
 		if (hit)
 			return true;
 	}
 	return false;
+}
+
+/* ---- K: answers kept between runs ---- */
+
+/*
+ * What the K: patterns say of a patch depends only on its changed lines
+ * and on the patterns with their entries.  So the answers are kept in the
+ * store (model kind "review-k", one table), keyed by a digest of the
+ * patterns and their entry indexes, each answer under the SHA-1 of the
+ * changed lines: a warm run matches only patches no run matched before,
+ * and a change of any K: line (or of the entries' order) changes the key,
+ * so every patch is matched again.  A record: the 20-byte digest, a count
+ * n and n entry indexes (uint32_t, host order).  A patch on which a
+ * pattern hit the match limits is not kept: the run that matches it
+ * reports it.
+ */
+#define K_KIND "review-k"
+#define K_FORMAT "review-k 1"  /* changed_lines(), k_match(), records */
+#define DIGEST_LEN 20
+#define REC_HEAD (DIGEST_LEN + 4)
+
+static char *k_key(const struct ms_review_map *map)
+{
+	GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);
+	char num[64];
+	char *key;
+
+	g_checksum_update(c, (const guchar *)K_FORMAT, sizeof(K_FORMAT));
+	snprintf(num, sizeof(num), "glib %u.%u.%u\n", glib_major_version,
+		 glib_minor_version, glib_micro_version);
+	g_checksum_update(c, (const guchar *)num, -1);
+	for (guint i = 0; i < map->kpats->len; i++) {
+		const struct kpat *k = &g_array_index(map->kpats, struct kpat,
+						      i);
+
+		snprintf(num, sizeof(num), "%zu\n", k->entry);
+		g_checksum_update(c, (const guchar *)num, -1);
+		g_checksum_update(c, (const guchar *)k->field->value,
+				  (gssize)strlen(k->field->value) + 1);
+	}
+	key = g_strdup(g_checksum_get_string(c));
+	g_checksum_free(c);
+	return key;
+}
+
+static guint digest_hash(gconstpointer p)
+{
+	guint h;
+
+	memcpy(&h, p, sizeof(h));
+	return h;
+}
+
+static gboolean digest_equal(gconstpointer a, gconstpointer b)
+{
+	return memcmp(a, b, DIGEST_LEN) == 0;
+}
+
+void ms_review_map_read_saved(struct ms_review_map *map,
+			      struct ms_store *store)
+{
+	const unsigned char *p, *end;
+	size_t nr_entries = maint_file_nr_entries(map->mf);
+	GHashTable *t;
+	GBytes *saved = NULL;
+	gsize len;
+
+	if (!store || !map->kpats->len || map->kkey)
+		return;
+	map->kkey = k_key(map);
+	map->fresh = g_byte_array_new();
+	if (ms_store_model_get(store, K_KIND, map->kkey, &saved) < 0 ||
+	    !saved) {
+		ms_error_clear();
+		return;
+	}
+	p = g_bytes_get_data(saved, &len);
+	end = p + len;
+	t = g_hash_table_new(digest_hash, digest_equal);
+	while ((size_t)(end - p) >= REC_HEAD) {
+		uint32_t n, e;
+		bool ok = true;
+
+		memcpy(&n, p + DIGEST_LEN, 4);
+		if (n > (size_t)(end - p - REC_HEAD) / 4)
+			break;
+		for (uint32_t k = 0; k < n && ok; k++) {
+			memcpy(&e, p + REC_HEAD + 4 * (size_t)k, 4);
+			ok = e < nr_entries;
+		}
+		if (!ok)
+			break;
+		g_hash_table_insert(t, (gpointer)p, (gpointer)p);
+		p += REC_HEAD + 4 * (size_t)n;
+	}
+	/* all or nothing: a cut-short or foreign table is not taken */
+	if (p != end) {
+		g_hash_table_unref(t);
+		g_bytes_unref(saved);
+		return;
+	}
+	map->saved = t;
+	map->saved_bytes = saved;
+}
+
+int ms_review_map_save(struct ms_review_map *map, struct ms_store *store)
+{
+	GByteArray *b;
+	int rc;
+
+	if (!store || !map->kkey || !map->fresh->len)
+		return 0;
+	b = g_byte_array_new();
+	if (map->saved_bytes) {
+		gsize len;
+		const guint8 *p = g_bytes_get_data(map->saved_bytes, &len);
+
+		g_byte_array_append(b, p, (guint)len);
+	}
+	g_byte_array_append(b, map->fresh->data, map->fresh->len);
+	rc = ms_store_model_put(store, K_KIND, map->kkey, b->data, b->len);
+	g_byte_array_free(b, TRUE);
+	if (rc == 0)
+		g_byte_array_set_size(map->fresh, 0);
+	return rc;
+}
+
+size_t ms_review_map_k_matched(const struct ms_review_map *map)
+{
+	return map->kmatched;
+}
+
+/* The SHA-1 of the changed lines of body and attachments. */
+static void lines_digest(const GArray *body, const GArray *att,
+			 guint8 out[DIGEST_LEN])
+{
+	GChecksum *c = g_checksum_new(G_CHECKSUM_SHA1);
+	gsize len = DIGEST_LEN;
+	const GArray *parts[2] = { body, att };
+
+	for (int j = 0; j < 2; j++) {
+		for (guint i = 0; i < parts[j]->len; i++) {
+			const struct line *l = &g_array_index(parts[j],
+							      struct line, i);
+
+			g_checksum_update(c, (const guchar *)l->p,
+					  (gssize)l->len);
+			g_checksum_update(c, (const guchar *)"\n", 1);
+		}
+		g_checksum_update(c, (const guchar *)"", 1);
+	}
+	g_checksum_get_digest(c, out, &len);
+	g_checksum_free(c);
+}
+
+/* The entries whose K: patterns match message `m`'s changed lines, added
+ * to `out`: the saved answer when there is one. */
+static void k_entries(struct ms_review_map *map, const struct ms_mail *m,
+		      GArray *out)
+{
+	GArray *body = g_array_new(FALSE, FALSE, sizeof(struct line));
+	GArray *att = g_array_new(FALSE, FALSE, sizeof(struct line));
+	const unsigned char *r = NULL;
+	guint8 d[DIGEST_LEN];
+	uint32_t n = 0, e;
+
+	changed_lines(m->body, body);
+	if (m->attached_diff)
+		changed_lines(m->attached_diff, att);
+	if (map->kkey) {
+		lines_digest(body, att, d);
+		if (map->saved)
+			r = g_hash_table_lookup(map->saved, d);
+	}
+	if (r) {
+		memcpy(&n, r + DIGEST_LEN, 4);
+		for (uint32_t i = 0; i < n; i++) {
+			memcpy(&e, r + REC_HEAD + 4 * (size_t)i, 4);
+			add_unique(out, e);
+		}
+	} else {
+		GArray *hit = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+		bool limited = false;
+
+		map->kmatched++;
+		for (guint i = 0; i < map->kpats->len; i++) {
+			struct kpat *k = &g_array_index(map->kpats,
+							struct kpat, i);
+
+			if (!k_match(k, body, &limited) &&
+			    !k_match(k, att, &limited))
+				continue;
+			e = (uint32_t)k->entry;
+			add_unique(out, k->entry);
+			if (!hit->len || g_array_index(hit, uint32_t,
+						       hit->len - 1) != e)
+				g_array_append_val(hit, e);
+		}
+		if (map->kkey && !limited) {
+			n = hit->len;
+			g_byte_array_append(map->fresh, d, DIGEST_LEN);
+			g_byte_array_append(map->fresh, (guint8 *)&n, 4);
+			g_byte_array_append(map->fresh, (guint8 *)hit->data,
+					    4 * n);
+		}
+		g_array_free(hit, TRUE);
+	}
+	g_array_free(body, TRUE);
+	g_array_free(att, TRUE);
 }
 
 void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data)
@@ -206,23 +425,8 @@ void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data)
 	out = g_array_new(FALSE, FALSE, sizeof(size_t));
 	for (guint i = 0; m->files && i < m->files->len; i++)
 		map_path(map, m->files->pdata[i], out);
-	if (m->body && map->kpats->len) {
-		GArray *body = g_array_new(FALSE, FALSE, sizeof(struct line));
-		GArray *att = g_array_new(FALSE, FALSE, sizeof(struct line));
-
-		changed_lines(m->body, body);
-		if (m->attached_diff)
-			changed_lines(m->attached_diff, att);
-		for (guint i = 0; i < map->kpats->len; i++) {
-			struct kpat *k = &g_array_index(map->kpats,
-							struct kpat, i);
-
-			if (k_match(k, body) || k_match(k, att))
-				add_unique(out, k->entry);
-		}
-		g_array_free(body, TRUE);
-		g_array_free(att, TRUE);
-	}
+	if (m->body && map->kpats->len)
+		k_entries(map, m, out);
 	g_array_sort(out, cmp_size);
 	while (map->recs->len <= rec)
 		g_ptr_array_add(map->recs, NULL);

@@ -30,6 +30,7 @@ struct ms_ident;
 struct maint_index;
 struct maint_entry;
 struct ms_tree;
+struct ms_store;
 
 /* ---- patch to entry mapping ---- */
 
@@ -62,6 +63,21 @@ const char *ms_review_map_foreign(const struct ms_review_map *map,
 /* The ms_link_mail_hook to read archives with (MS_MAIL_PARSE_KEEP_BODY
  * is needed for K: patterns); `data` is the map. */
 void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data);
+
+/*
+ * K: answers kept in `store` (may be NULL: none): read the ones saved
+ * under the same K: patterns before reading the archives, so that the hook
+ * matches only patches none matched before; then save the new ones
+ * (returns 0 or the store's error code).  Best effort on reading: a
+ * missing or unreadable table is matched afresh.
+ */
+void ms_review_map_read_saved(struct ms_review_map *map,
+			      struct ms_store *store);
+int ms_review_map_save(struct ms_review_map *map, struct ms_store *store);
+
+/* How many patches the hook matched K: patterns against (not answered
+ * from the store), for tests and benchmarks. */
+size_t ms_review_map_k_matched(const struct ms_review_map *map);
 
 /* The entry indexes (maint_entry.index) record `rec` maps to, ascending,
  * or NULL when it maps to none (borrowed). */
