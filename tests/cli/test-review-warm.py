@@ -4,10 +4,13 @@ through the store gives the JSON of --no-cache, cold, warm, after new
 messages and after a MAINTAINERS change; the warm run takes its answers
 from the store (a tampered table shows through), and a change of the K:
 lines changes the key, so the tampered answers are no longer used.  A
-damaged table is ignored, not a crash."""
+damaged table is ignored, not a crash.  And path answers saved by a run
+on another branch stay out of this branch's history paths."""
+import json
 import os
 import sqlite3
 import struct
+import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import run, ok, eq, done, tmpdir  # noqa: E402
@@ -54,7 +57,7 @@ def review(*extra):
 
 
 def patches(out, name):
-    for e in __import__("json").loads(out)["entries"]:
+    for e in json.loads(out)["entries"]:
         if e["name"] == name:
             return sorted(p["message_id"] for p in e["patch_list"])
     return []
@@ -148,4 +151,73 @@ for what, bad in [("cut short", data[:-3]),
                    + data[24:])]:
     put_table(bad)
     eq(review("--db", db), want3, f"a damaged table ({what}) is ignored")
+
+# Path answers saved by a run on another branch (activity-paths, keyed by
+# the MAINTAINERS fingerprint, the same on both branches) must not count
+# as paths of this branch's history (ms_activity_foreach_path): review's
+# patch to a file only the other branch has stays another project's.
+work = os.path.join(tmp, "work")
+genv = dict(os.environ, GIT_AUTHOR_NAME="T", GIT_AUTHOR_EMAIL="t@example.com",
+            GIT_COMMITTER_NAME="T", GIT_COMMITTER_EMAIL="t@example.com",
+            GIT_AUTHOR_DATE="1672600000 +0000",
+            GIT_COMMITTER_DATE="1672600000 +0000")
+
+
+def git(*args):
+    subprocess.run(["git", "-C", work, *args], check=True, env=genv,
+                   stdout=subprocess.DEVNULL)
+
+
+os.makedirs(os.path.join(work, "drivers"))
+with open(os.path.join(work, "MAINTAINERS"), "w") as f:
+    f.write("ALPHA\nM:\tAl Pha <al@example.com>\nF:\tdrivers/\n"
+            "K:\tmagic_word\n")
+with open(os.path.join(work, "drivers", "x.c"), "w") as f:
+    f.write("int x;\n")
+git("init", "-q", "-b", "main")
+git("add", ".")
+git("commit", "-q", "-m", "start")
+git("checkout", "-q", "-b", "other")
+os.makedirs(os.path.join(work, "elsewhere"))
+with open(os.path.join(work, "elsewhere", "only.c"), "w") as f:
+    f.write("int only;\n")
+git("add", ".")
+git("commit", "-q", "-m", "a file only this branch has")
+git("checkout", "-q", "main")
+pmbox = os.path.join(tmp, "paths.mbox")
+with open(pmbox, "w") as f:
+    f.write("From x@y Mon Jan  2 10:00:00 2023\n"
+            "From: P <p@example.com>\nSubject: [PATCH] elsewhere: only\n"
+            "Message-ID: <only@example.com>\n"
+            "Date: Mon, 2 Jan 2023 10:00:00 +0000\n\nonly\n\n"
+            "Signed-off-by: P <p@example.com>\n---\n"
+            "diff --git a/elsewhere/only.c b/elsewhere/only.c\n"
+            "--- a/elsewhere/only.c\n+++ b/elsewhere/only.c\n"
+            "@@ -1 +1 @@\n-int only;\n+int magic_word;\n\n")
+pdb = os.path.join(tmp, "paths.sqlite")
+gitdir = os.path.join(work, ".git")
+
+
+def review_main(*extra):
+    r = run("review", "--repo", gitdir, "--rev", "main", "--archive", pmbox,
+            "--json", *extra)
+    ok(r.rc == 0, "review --rev main %s exits 0" % " ".join(extra), r.err)
+    return json.loads(r.out) if r.rc == 0 else {}
+
+
+want = review_main("--no-cache")
+eq(want.get("set_aside", {}).get("foreign_paths"), 1, "on main, the patch to elsewhere/ "
+   "(K: magic_word, ALPHA's) is another project's: set aside")
+r = run("activity", "--repo", gitdir, "--rev", "other", "--json", "--db", pdb)
+ok(r.rc == 0, "activity on the other branch fills the store", r.err)
+con = sqlite3.connect(pdb)
+saved = con.execute("SELECT data FROM models WHERE kind = ?",
+                    ("activity-paths",)).fetchone()
+con.close()
+ok(saved is not None and b"elsewhere/only.c\0" in saved[0],
+   "the other branch's path answer is saved (activity-paths)")
+got = review_main("--db", pdb)
+eq(got.get("set_aside", {}).get("foreign_paths"), 1, "on main through that store: "
+   "still set aside (the saved answer is not a path of main's history)")
+eq(got, want, "... and the report = --no-cache")
 done()
