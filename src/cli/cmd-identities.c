@@ -40,12 +40,21 @@ struct addr_row {
 	bool used, listed;
 };
 
+/* Another person of the same name, kept apart by evidence. */
+struct split_row {
+	const char *email;         /* their canonical address (borrowed) */
+	char *why;                 /* "From and To/Cc of <id>", a commit id */
+};
+
 struct person_row {
 	unsigned root;
 	const char *name;
 	const char *email;
 	GPtrArray *addrs;          /* struct addr_row * */
 	GPtrArray *entries;        /* entry names (borrowed) */
+	GPtrArray *splits;         /* struct split_row * */
+	size_t dmarc;              /* list messages credited by name */
+	const char *dmarc_list, *dmarc_evidence;  /* the first one's */
 	bool big_name;
 };
 
@@ -59,10 +68,19 @@ static void addr_row_free(gpointer p)
 	g_free(a);
 }
 
+static void split_row_free(gpointer p)
+{
+	struct split_row *x = p;
+
+	g_free(x->why);
+	g_free(x);
+}
+
 static void person_row_free(gpointer p)
 {
 	struct person_row *r = p;
 
+	g_ptr_array_free(r->splits, TRUE);
 	g_ptr_array_free(r->addrs, TRUE);
 	g_ptr_array_free(r->entries, TRUE);
 	g_free(r);
@@ -80,6 +98,21 @@ static void collect_addr(const struct ms_ident_addr *a, void *data)
 	x->used = a->used;
 	x->listed = a->listed;
 	g_ptr_array_add(r->addrs, x);
+}
+
+struct split_ctx {
+	const struct ms_ident *id;
+	struct person_row *r;
+};
+
+static void collect_split(unsigned other, const char *why, void *data)
+{
+	struct split_ctx *c = data;
+	struct split_row *x = g_new0(struct split_row, 1);
+
+	x->email = ms_ident_email(c->id, other);
+	x->why = g_strdup(why);
+	g_ptr_array_add(c->r->splits, x);
 }
 
 static bool has_unused(const struct person_row *r)
@@ -132,6 +165,29 @@ static void print_text(FILE *fp, const struct person_row *r)
 				"a commit)");
 		fprintf(fp, "\n");
 	}
+	if (r->dmarc) {
+		fprintf(fp, "  %s: dmarc-name, %zu message%s a list rewrote "
+			"credited by name", r->dmarc_list, r->dmarc,
+			r->dmarc == 1 ? "" : "s");
+		print_evidence(fp, "first", r->dmarc_evidence);
+		fprintf(fp, "\n");
+	}
+	for (guint i = 0; i < r->splits->len; i++) {
+		const struct split_row *x = r->splits->pdata[i];
+
+		size_t n = strlen(x->why);
+		bool commit = n == 40 && strspn(x->why, "0123456789abcdef") ==
+			      40;
+
+		fprintf(fp, "  not %s: same name, another person",
+			*x->email ? x->email : "(no address)");
+		if (commit)
+			fprintf(fp, " (author and reviewer, or two reviewers, "
+				"of commit %.12s)", x->why);
+		else if (n)
+			fprintf(fp, " (%s)", x->why);
+		fprintf(fp, "\n");
+	}
 }
 
 static void print_json(struct ms_out *o, const struct person_row *r)
@@ -164,6 +220,28 @@ static void print_json(struct ms_out *o, const struct person_row *r)
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
+	ms_out_key(o, "dmarc_name");
+	if (r->dmarc) {
+		ms_out_begin_object(o);
+		ms_out_kv_int(o, "messages", (int64_t)r->dmarc);
+		ms_out_kv_string(o, "list", r->dmarc_list);
+		ms_out_kv_string(o, "evidence", *r->dmarc_evidence ?
+				 r->dmarc_evidence : NULL);
+		ms_out_end_object(o);
+	} else {
+		ms_out_null(o);
+	}
+	ms_out_key(o, "kept_apart");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < r->splits->len; i++) {
+		const struct split_row *x = r->splits->pdata[i];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "email", *x->email ? x->email : NULL);
+		ms_out_kv_string(o, "evidence", *x->why ? x->why : NULL);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
 	ms_out_end_object(o);
 }
 
@@ -192,6 +270,26 @@ static int by_email(gconstpointer x, gconstpointer y)
 	return strcmp(a->email, b->email);
 }
 
+static void count_split(unsigned other, const char *why, void *data)
+{
+	(void)other;
+	(void)why;
+	(*(size_t *)data)++;
+}
+
+/* Whether a one-address person has something to show: list messages
+ * credited by name, or a namesake kept apart. */
+static bool notable(const struct ms_ident *id, unsigned p)
+{
+	const char *l, *e;
+	size_t n = 0;
+
+	if (ms_ident_dmarc(id, p, &l, &e))
+		return true;
+	ms_ident_foreach_split(id, p, count_split, &n);
+	return n > 0;
+}
+
 /* The row of person `p` (a root id), new in `rows` and `list` if need be. */
 static struct person_row *person_row(GHashTable *rows, GPtrArray *list,
 				     unsigned p)
@@ -205,6 +303,7 @@ static struct person_row *person_row(GHashTable *rows, GPtrArray *list,
 	r->root = p;
 	r->addrs = g_ptr_array_new_with_free_func(addr_row_free);
 	r->entries = g_ptr_array_new();
+	r->splits = g_ptr_array_new_with_free_func(split_row_free);
 	g_hash_table_insert(rows, GUINT_TO_POINTER(p + 1), r);
 	g_ptr_array_add(list, r);
 	return r;
@@ -253,7 +352,8 @@ static void collect_people(struct ms_ident *id,
 		if (ms_ident_root(id, (unsigned)p) != p)
 			continue;
 		ms_ident_members(id, (unsigned)p, &nm);
-		if (nm < 2 && ms_ident_nr_addresses(id, (unsigned)p) < 2)
+		if (nm < 2 && ms_ident_nr_addresses(id, (unsigned)p) < 2 &&
+		    !notable(id, (unsigned)p))
 			continue;
 		person_row(rows, list, (unsigned)p);
 	}
@@ -309,8 +409,13 @@ int cmd_identities(int argc, char **argv)
 
 		r->name = ms_ident_name(id, r->root);
 		r->email = ms_ident_email(id, r->root);
+		struct split_ctx sc = { id, r };
+
 		r->big_name = ms_ident_big_name(id, r->root);
 		ms_ident_foreach_address(id, r->root, collect_addr, r);
+		ms_ident_foreach_split(id, r->root, collect_split, &sc);
+		r->dmarc = ms_ident_dmarc(id, r->root, &r->dmarc_list,
+					  &r->dmarc_evidence);
 	}
 	/* listed people first (MAINTAINERS order), then by address */
 	{
@@ -345,7 +450,7 @@ int cmd_identities(int argc, char **argv)
 			/* a lone, used, unlisted-elsewhere address says
 			 * nothing: only with ENTRY arguments */
 			if (!q.entries && r->addrs->len < 2 &&
-			    !has_unused(r))
+			    !has_unused(r) && !r->splits->len && !r->dmarc)
 				continue;
 			if (json) {
 				print_json(o, r);

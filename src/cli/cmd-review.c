@@ -108,34 +108,7 @@ static void ident_from_list(struct ms_ident *id,
 			    const struct ms_tree *t, bool name_join,
 			    struct ms_diags *diags)
 {
-	size_t n = ms_mail_index_count(mi);
-
-	/* the lists' own addresses carry rewritten senders' names */
-	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
-		const struct maint_entry *e = maint_file_entry(mf, i);
-
-		for (size_t f = 0; f < e->nr_fields; f++) {
-			char *name = NULL, *email = NULL;
-
-			if (e->fields[f].key != 'L')
-				continue;
-			maint_parse_person(e->fields[f].value, &name, &email);
-			if (email && *email)
-				ms_ident_set_shared(id, ms_ident_resolve(
-					id, NULL, email));
-			g_free(name);
-			g_free(email);
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct ms_mail_rec *m = ms_mail_index_get(mi,
-							       (uint32_t)i);
-
-		if (!m->sender_email)
-			continue;
-		ms_ident_set_evidence(id, m->message_id, true);
-		ms_ident_resolve(id, m->sender_name, m->sender_email);
-	}
+	ms_mail_ident_add(id, mi, mf);
 	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
 		const struct maint_entry *e = maint_file_entry(mf, i);
 
@@ -162,8 +135,10 @@ static void ident_from_list(struct ms_ident *id,
 		}
 	}
 	ms_ident_set_evidence(id, NULL, false);
-	if (name_join)
+	if (name_join) {
 		ms_ident_join_names(id, diags);
+		ms_mail_ident_credit(id, mi);
+	}
 }
 
 int cmd_review(int argc, char **argv)

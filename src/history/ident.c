@@ -29,7 +29,11 @@ struct person {
 	char *email;
 	unsigned parent;          /* itself for a root */
 	bool listed, used, big_name;
+	bool shared;              /* a list's or role's: set_shared() */
 	unsigned nr_names;        /* distinct name keys seen with it */
+	unsigned dmarc;           /* messages credited by name (roots) */
+	char *dmarc_list;         /* the first one's list address */
+	char *dmarc_evidence;     /* and its evidence */
 	enum ms_ident_source join_source;   /* into the parent's group */
 	char *join_evidence;
 	GPtrArray *addrs;         /* struct addr_rec * */
@@ -42,13 +46,21 @@ struct ms_ident {
 	bool usage;
 	GHashTable *addr_seen;    /* comparable address as written -> id+1 */
 	GHashTable *names;        /* ms_name_key() -> GArray of ids */
-	GHashTable *distinct;     /* "a:b" (a < b) */
+	GHashTable *distinct;     /* "a:b" (a < b) -> why (owned) */
+	GArray *splits;           /* struct split: name joins refused */
+	bool names_joined;        /* ms_ident_join_names() ran */
 	GHashTable *mailmap;    /* lowercased commit address -> mm_entry */
 	GHashTable *aliases;    /* comparable alias -> comparable canonical */
 	GHashTable *by_key;     /* comparable address or "\1name" -> id+1 */
 	GHashTable *seen;       /* "name\1email" as written -> id+1 */
 	GArray *seen_order;     /* struct seen_rec, in the order first seen */
 	GPtrArray *people;      /* struct person * */
+};
+
+/* Two ids a name join would have merged, and why it did not. */
+struct split {
+	unsigned a, b;
+	const char *why;          /* borrowed from `distinct` */
 };
 
 /*
@@ -109,6 +121,8 @@ static void person_free(gpointer p)
 	g_free(pe->name);
 	g_free(pe->email);
 	g_free(pe->join_evidence);
+	g_free(pe->dmarc_list);
+	g_free(pe->dmarc_evidence);
 	g_ptr_array_free(pe->addrs, TRUE);
 	if (pe->members)
 		g_array_free(pe->members, TRUE);
@@ -141,7 +155,8 @@ struct ms_ident *ms_ident_new(bool plus_fold)
 	id->names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  garray_free);
 	id->distinct = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					     NULL);
+					     g_free);
+	id->splits = g_array_new(FALSE, FALSE, sizeof(struct split));
 	return id;
 }
 
@@ -158,6 +173,7 @@ void ms_ident_free(struct ms_ident *id)
 	g_hash_table_destroy(id->addr_seen);
 	g_hash_table_destroy(id->names);
 	g_hash_table_destroy(id->distinct);
+	g_array_free(id->splits, TRUE);
 	g_free(id->evidence);
 	g_free(id);
 }
@@ -469,6 +485,8 @@ static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 	g_free(key);
 }
 
+static bool shared_address(const struct ms_ident *id, unsigned p);
+
 static unsigned root_of(const struct ms_ident *id, unsigned p)
 {
 	for (;;) {
@@ -549,12 +567,63 @@ static unsigned find(struct ms_ident *id, const char *name,
 	return r;
 }
 
+/*
+ * The one person (a root, not shared) whose name key is `name`'s, or
+ * MS_IDENT_NONE when none or several.
+ */
+static unsigned person_named(const struct ms_ident *id, const char *name)
+{
+	char *key = ms_name_key(name);
+	GArray *ids = key ? g_hash_table_lookup(id->names, key) : NULL;
+	unsigned found = MS_IDENT_NONE;
+
+	g_free(key);
+	for (guint i = 0; ids && i < ids->len; i++) {
+		unsigned p = g_array_index(ids, unsigned, i);
+		unsigned r = root_of(id, p);
+
+		if (shared_address(id, p) || shared_address(id, r) ||
+		    r == found)
+			continue;
+		if (found != MS_IDENT_NONE)
+			return MS_IDENT_NONE;
+		found = r;
+	}
+	return found;
+}
+
+/* A message a list rewrote, credited by name to `to` (a root). */
+static void credit_dmarc(struct ms_ident *id, unsigned to, unsigned list)
+{
+	struct person *pe = id->people->pdata[to];
+
+	pe->dmarc++;
+	if (!pe->dmarc_list) {
+		pe->dmarc_list = g_strdup(ms_ident_email(id, list));
+		pe->dmarc_evidence = g_strdup(id->evidence ? id->evidence :
+					      "");
+	}
+}
+
 unsigned ms_ident_resolve(struct ms_ident *id, const char *name,
 			  const char *email)
 {
 	unsigned r = find(id, name, email, true);
 
-	return r == MS_IDENT_NONE ? r : root_of(id, r);
+	if (r == MS_IDENT_NONE)
+		return r;
+	/* a list's address with a sender's name (a DMARC rewrite that
+	 * kept no original address): the person of that name, once the
+	 * names are joined and when only one person has it */
+	if (id->names_joined && shared_address(id, r) && name && *name) {
+		unsigned p = person_named(id, name);
+
+		if (p != MS_IDENT_NONE) {
+			credit_dmarc(id, p, r);
+			return p;
+		}
+	}
+	return root_of(id, r);
 }
 
 unsigned ms_ident_lookup(struct ms_ident *id, const char *name,
@@ -592,8 +661,13 @@ void ms_ident_set_evidence(struct ms_ident *id, const char *evidence,
 
 void ms_ident_set_shared(struct ms_ident *id, unsigned person)
 {
-	if (person != MS_IDENT_NONE)
-		((struct person *)id->people->pdata[person])->nr_names = 1000;
+	struct person *pe;
+
+	if (person == MS_IDENT_NONE)
+		return;
+	pe = id->people->pdata[person];
+	pe->nr_names = 1000;
+	pe->shared = true;
 }
 
 void ms_ident_set_listed(struct ms_ident *id, unsigned person)
@@ -613,9 +687,23 @@ static char *pair_key(unsigned a, unsigned b)
 
 void ms_ident_note_distinct(struct ms_ident *id, unsigned a, unsigned b)
 {
+	ms_ident_note_distinct_why(id, a, b, id->evidence);
+}
+
+void ms_ident_note_distinct_why(struct ms_ident *id, unsigned a, unsigned b,
+				const char *why)
+{
+	char *key;
+
 	if (a == b || a == MS_IDENT_NONE || b == MS_IDENT_NONE)
 		return;
-	g_hash_table_add(id->distinct, pair_key(a, b));
+	key = pair_key(a, b);
+	/* the first evidence stays */
+	if (g_hash_table_contains(id->distinct, key))
+		g_free(key);
+	else
+		g_hash_table_insert(id->distinct, key,
+				    g_strdup(why ? why : ""));
 }
 
 static bool group_listed(const struct ms_ident *id, unsigned root)
@@ -667,27 +755,31 @@ bool ms_ident_join(struct ms_ident *id, unsigned a, unsigned b,
 	return true;
 }
 
-/* Whether any member of group `ra` is known to differ from one of `rb`. */
-static bool groups_distinct(const struct ms_ident *id, unsigned ra,
-			    unsigned rb)
+/*
+ * Whether any member of group `ra` is known to differ from one of `rb`:
+ * the evidence (borrowed), else NULL.
+ */
+static const char *groups_distinct(const struct ms_ident *id, unsigned ra,
+				   unsigned rb)
 {
 	const struct person *a = id->people->pdata[ra];
 	const struct person *b = id->people->pdata[rb];
 
 	if (!g_hash_table_size(id->distinct))
-		return false;
+		return NULL;
 	for (guint i = 0; i < a->members->len; i++)
 		for (guint k = 0; k < b->members->len; k++) {
 			char *key = pair_key(
 				g_array_index(a->members, unsigned, i),
 				g_array_index(b->members, unsigned, k));
-			bool d = g_hash_table_contains(id->distinct, key);
+			const char *why = g_hash_table_lookup(id->distinct,
+							      key);
 
 			g_free(key);
-			if (d)
-				return true;
+			if (why)
+				return why;
 		}
-	return false;
+	return NULL;
 }
 
 /*
@@ -698,6 +790,11 @@ static bool groups_distinct(const struct ms_ident *id, unsigned ra,
 static bool shared_address(const struct ms_ident *id, unsigned p)
 {
 	return ((const struct person *)id->people->pdata[p])->nr_names >= 3;
+}
+
+bool ms_ident_shared(const struct ms_ident *id, unsigned person)
+{
+	return person != MS_IDENT_NONE && shared_address(id, person);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -730,10 +827,18 @@ size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
 					continue;
 				unsigned ri = root_of(id, pi);
 				unsigned rk = root_of(id, pk);
+				const char *why;
 				char *ev;
 
-				if (ri == rk || groups_distinct(id, ri, rk))
+				if (ri == rk)
 					continue;
+				why = groups_distinct(id, ri, rk);
+				if (why) {
+					struct split sp = { pk, pi, why };
+
+					g_array_append_val(id->splits, sp);
+					continue;
+				}
 				ev = g_strdup_printf("name '%s'", (char *)
 						     keys[n]);
 				if (ms_ident_join(id, pk, pi, MS_IDENT_NAME,
@@ -758,6 +863,7 @@ size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
 		}
 	}
 	g_free(keys);
+	id->names_joined = true;
 	return joins;
 }
 
@@ -915,6 +1021,50 @@ void ms_ident_seen(const struct ms_ident *id, size_t i, const char **name,
 	*email = sr->key + sr->name_len + 1;
 	*evidence = sr->evidence;
 	*usage = sr->usage;
+}
+
+size_t ms_ident_dmarc(const struct ms_ident *id, unsigned person,
+		      const char **list, const char **evidence)
+{
+	const struct person *root = id->people->pdata[root_of(id, person)];
+	size_t n = 0;
+
+	*list = *evidence = NULL;
+	for (guint i = 0; i < root->members->len; i++) {
+		const struct person *m = id->people->pdata[
+			g_array_index(root->members, unsigned, i)];
+
+		n += m->dmarc;
+		if (m->dmarc_list && !*list) {
+			*list = m->dmarc_list;
+			*evidence = m->dmarc_evidence;
+		}
+	}
+	return n;
+}
+
+void ms_ident_foreach_split(const struct ms_ident *id, unsigned person,
+			    void (*fn)(unsigned other, const char *why,
+				       void *data),
+			    void *data)
+{
+	unsigned root = root_of(id, person);
+	GHashTable *done = g_hash_table_new(NULL, NULL);
+
+	for (guint i = 0; i < id->splits->len; i++) {
+		const struct split *sp = &g_array_index(id->splits,
+							struct split, i);
+		unsigned ra = root_of(id, sp->a), rb = root_of(id, sp->b);
+		unsigned other = ra == root ? rb : rb == root ? ra :
+				 MS_IDENT_NONE;
+
+		if (other == MS_IDENT_NONE || other == root ||
+		    g_hash_table_contains(done, GUINT_TO_POINTER(other + 1)))
+			continue;
+		g_hash_table_add(done, GUINT_TO_POINTER(other + 1));
+		fn(other, sp->why, data);
+	}
+	g_hash_table_destroy(done);
 }
 
 size_t ms_ident_count(const struct ms_ident *id)

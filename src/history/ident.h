@@ -109,6 +109,20 @@ void ms_ident_set_listed(struct ms_ident *id, unsigned person);
 void ms_ident_note_distinct(struct ms_ident *id, unsigned a, unsigned b);
 
 /*
+ * The same with the evidence said (copied): "From and Cc of <id>"; the
+ * form above uses the current evidence (ms_ident_set_evidence()).  The
+ * first evidence of a pair stays.
+ */
+void ms_ident_note_distinct_why(struct ms_ident *id, unsigned a, unsigned b,
+				const char *why);
+
+/*
+ * Whether `person` is a shared address (ms_ident_set_shared(), or seen
+ * with three or more names): a list's or a role's, never a person.
+ */
+bool ms_ident_shared(const struct ms_ident *id, unsigned person);
+
+/*
  * Join the groups of `a` and `b` as one person, for `source` with
  * `evidence` (copied; a commit id...).  Returns true when they were two
  * groups.
@@ -123,6 +137,28 @@ bool ms_ident_join(struct ms_ident *id, unsigned a, unsigned b,
  * flagged (ms_ident_big_name()).  Returns how many joins were made.
  */
 size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags);
+
+/*
+ * After ms_ident_join_names(), ms_ident_resolve() of a shared address
+ * (a list's) with a display name answers the one person of that name
+ * (ms_name_key()), when exactly one has it: a DMARC rewrite that kept no
+ * original address ("Ann Example via linux-foo <linux-foo@...>") is
+ * credited to Ann, never to the list.  Each such credit is counted on
+ * the person ("dmarc-name"): ms_ident_dmarc() gives how many, the first
+ * one's list address and evidence (NULL when none).
+ */
+size_t ms_ident_dmarc(const struct ms_ident *id, unsigned person,
+		      const char **list, const char **evidence);
+
+/*
+ * The people a name join would have merged with `person`'s group, but
+ * the evidence said two (ms_ident_note_distinct()): `fn` gets each
+ * other group's root once, with the first evidence.
+ */
+void ms_ident_foreach_split(const struct ms_ident *id, unsigned person,
+			    void (*fn)(unsigned other, const char *why,
+				       void *data),
+			    void *data);
 
 /* The group `person` belongs to (itself when not joined). */
 unsigned ms_ident_root(const struct ms_ident *id, unsigned person);

@@ -169,6 +169,13 @@ uint32_t ms_mail_index_add(struct ms_mail_index *idx, const struct ms_mail *m)
 	}
 	r.sender_email = intern_email(idx, m->sender_email);
 	r.sender_name = intern(idx, m->sender_name);
+	r.via_list = ms_mail_via_list(m);
+	{
+		char *same = ms_mail_same_name_rcpts(m);
+
+		r.same_name = intern(idx, same);
+		g_free(same);
+	}
 	r.subject = intern(idx, m->subject.normalized);
 	r.change_id = intern(idx, m->change_id);
 	r.patch_id = intern(idx, m->patch_id);
@@ -621,7 +628,7 @@ static uint32_t dump_crc(const struct dump_head *h, const void *body,
 struct dump_rec {
 	uint32_t message_id, parent_id, sender_email, sender_name;
 	uint32_t subject, change_id, patch_id, references;
-	uint32_t problems, n_review_tags, first_tag;
+	uint32_t problems, n_review_tags, first_tag, same_name;
 	int64_t date;
 	uint16_t version, number, total;
 	uint8_t kind, flags;
@@ -636,7 +643,7 @@ struct dump_tag {
 			       sizeof(struct dump_tag)))
 
 enum { F_DATE_VALID = 1, F_DUPLICATE = 2, F_APPLIED = 4, F_STABLE = 8,
-       F_NOTICE = 16, F_FOREIGN = 32 };
+       F_NOTICE = 16, F_FOREIGN = 32, F_VIA_LIST = 64 };
 
 struct dumper {
 	GHashTable *offsets;     /* string -> offset + 1 */
@@ -711,6 +718,7 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 		x.change_id = text_of(&d, r->change_id);
 		x.patch_id = text_of(&d, r->patch_id);
 		x.references = text_of(&d, r->references);
+		x.same_name = text_of(&d, r->same_name);
 		x.problems = r->problems;
 		x.n_review_tags = r->n_review_tags;
 		x.first_tag = r->first_tag;
@@ -724,7 +732,8 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 				    (r->applied_notice ? F_APPLIED : 0) |
 				    (r->stable ? F_STABLE : 0) |
 				    (r->stable_notice ? F_NOTICE : 0) |
-				    (r->foreign ? F_FOREIGN : 0));
+				    (r->foreign ? F_FOREIGN : 0) |
+				    (r->via_list ? F_VIA_LIST : 0));
 		g_array_append_val(recs, x);
 	}
 	tags = g_array_sized_new(FALSE, TRUE, sizeof(struct dump_tag),
@@ -920,6 +929,7 @@ struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
 		r->change_id = str_at(&u, x->change_id);
 		r->patch_id = str_at(&u, x->patch_id);
 		r->references = str_at(&u, x->references);
+		r->same_name = str_at(&u, x->same_name);
 		r->problems = x->problems;
 		r->n_review_tags = x->n_review_tags;
 		r->first_tag = x->first_tag;
@@ -934,6 +944,7 @@ struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
 		r->stable = x->flags & F_STABLE;
 		r->stable_notice = x->flags & F_NOTICE;
 		r->foreign = x->flags & F_FOREIGN;
+		r->via_list = x->flags & F_VIA_LIST;
 		r->series = -1;
 		if (!r->message_id ||
 		    (uint64_t)r->first_tag + r->n_review_tags > h.nr_tags)

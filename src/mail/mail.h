@@ -216,6 +216,48 @@ size_t ms_mail_subject_normalize(const char *subject, char *out);
  */
 bool ms_patch_id(const char *text, size_t len, char hex[41]);
 
+/* ---- senders and the identity model (mail-ident.c) ---- */
+
+/*
+ * Whether the list rewrote the sender and left no original address
+ * (DMARC "Ann Example via linux-foo <linux-foo@...>" without
+ * X-Original-From or Reply-To; B4 Relay without Reply-To): then
+ * sender_email is the list's or relay's address, and only the name is
+ * the sender's.
+ */
+bool ms_mail_via_list(const struct ms_mail *m);
+
+/*
+ * The To and Cc addresses (normalized, space-separated; NULL when none)
+ * written with the sender's own display name (ms_name_key()) but another
+ * address, leaving out those the message's Signed-off-by and
+ * Co-developed-by lines give (git send-email copies them to Cc): two
+ * people of one name, one writing to the other.
+ */
+char *ms_mail_same_name_rcpts(const struct ms_mail *m);
+
+struct ms_ident;
+struct maint_file;
+struct ms_mail_index;
+
+/*
+ * Feed the identity model what the list shows, before its name join:
+ * the L: addresses of `mf` (may be NULL) and the senders a list rewrote
+ * are shared (never a person); every sender under its Message-ID; and
+ * each message's same-name recipients as another person than its sender
+ * ("From and To/Cc of <id>").
+ */
+void ms_mail_ident_add(struct ms_ident *id, const struct ms_mail_index *mi,
+		       const struct maint_file *mf);
+
+/*
+ * After the name join: credit each message a list rewrote to the one
+ * person of its sender's name (ident.h, ms_ident_dmarc()), under its
+ * Message-ID.
+ */
+void ms_mail_ident_credit(struct ms_ident *id,
+			  const struct ms_mail_index *mi);
+
 /* ---- reading archives ---- */
 
 enum ms_mail_format {
@@ -374,6 +416,8 @@ struct ms_mail_rec {
 	int32_t series;           /* series posting number, or -1 */
 	uint32_t n_review_tags;   /* Reviewed/Acked/Tested-by given */
 	uint32_t first_tag;       /* index into the tags array */
+	const char *same_name;    /* ms_mail_same_name_rcpts(), or NULL */
+	bool via_list;            /* ms_mail_via_list() */
 };
 
 /* A review trailer given in a message, kept for linking. */

@@ -254,9 +254,17 @@ static void note_distinct(struct ms_activity *a, const struct crec *r)
 	for (unsigned t = 0; t < r->nr_tag && n < G_N_ELEMENTS(ids); t++)
 		if (strcmp(tags[t].token, "Signed-off-by"))
 			ids[n++] = tags[t].person;
+	char hex[41];
+
+	if (n < 2)
+		return;
+	/* the commit is the evidence (also when the model is restored) */
+	for (int i = 0; i < 20; i++)
+		snprintf(hex + 2 * i, 3, "%02x", r->raw[i]);
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = i + 1; k < n; k++)
-			ms_ident_note_distinct(a->ident, ids[i], ids[k]);
+			ms_ident_note_distinct_why(a->ident, ids[i], ids[k],
+						   hex);
 }
 
 static bool is_maintainers_change(const struct ms_commit *c)

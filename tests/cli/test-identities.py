@@ -3,6 +3,7 @@
 (fixtures/gen/README.md "Identities"): every verdict that depends on who
 is who, in text and JSON, with and without --no-name-join."""
 import os
+import re
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
@@ -140,8 +141,13 @@ ok(r.out.startswith(
 ok("  hmoved@oldcorp.example: maintainers-history, joined by " in r.out,
    "Hana: joined by MAINTAINERS history", r.out)
 ok("Wei Zhang <wei@a.example> (listed: HOMONYM DRIVER)\n"
-   "  wei@a.example: self, seen in " in r.out and "wzhang" not in r.out,
+   "  wei@a.example: self, seen in " in r.out and
+   "  wzhang@b.example: " not in r.out,
    "the listed Wei alone", r.out)
+ok(re.search(r"\n  not wzhang@b\.example: same name, another person "
+             r"\(author and reviewer, or two reviewers, of commit "
+             r"[0-9a-f]{12}\)\n", r.out),
+   "the namesake kept apart, and why", r.out)
 ok("  rob@remote.example: self, seen in HEAD:MAINTAINERS:30, unused address"
    in r.out, "Rob's address is unused", r.out)
 r = run("identities", "--repo", repo, "--json")
@@ -150,8 +156,15 @@ ppl = {p["email"]: p for p in r.json()["people"]}
 eq(sorted(ppl), ["hmoved@newcorp.example", "peter@listed.example",
                  "quiet@new.example", "rob@remote.example",
                  "sam@one.example", "support@corp.example",
+                 "wei@a.example", "wzhang@b.example",
                  "zoltan@listed.example"],
-   "JSON: everyone with several addresses or an unused listed one")
+   "JSON: everyone with several addresses, an unused listed one or a "
+   "namesake kept apart")
+eq([k["email"] for k in ppl["wei@a.example"]["kept_apart"]],
+   ["wzhang@b.example"], "JSON: the Weis kept apart")
+ok(len(ppl["wei@a.example"]["kept_apart"][0]["evidence"]) == 40,
+   "JSON: by a commit")
+eq(ppl["wei@a.example"]["dmarc_name"], None, "JSON: no dmarc-name")
 eq([(a["email"], a["source"]) for a in
     ppl["hmoved@newcorp.example"]["addresses"]],
    [("hmoved@newcorp.example", "self"),
@@ -186,26 +199,34 @@ subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
 def review(*extra):
     r = run("review", "--tree", os.path.join(tl, "tree"), "--archive",
             os.path.join(tl, "list.mbox"), "--json", "--no-cache",
-            *extra, "PETER DRIVER", "ACCENT DRIVER", "MOVED DRIVER")
+            *extra, "PETER DRIVER", "ACCENT DRIVER", "MOVED DRIVER",
+            "HOMONYM DRIVER")
     eq(r.rc, 0, "review --tree exits 0 " + " ".join(extra))
-    return {e["name"]: ([(p["email"], p["replied"]) for p in e["people"]],
+    return {e["name"]: ([(p["email"], p["replied"], p["authored"])
+                         for p in e["people"]],
                         sorted(o["email"] for o in e["others"]))
             for e in r.json()["entries"]}
 
 
 got = review()
-eq(got["PETER DRIVER"], ([("peter@listed.example", 1)],
-                         ["peter@lists.example.org"]),
+eq(got["PETER DRIVER"], ([("peter@listed.example", 1, 0)], []),
    "Peter's reply from home is his (name); the list's DMARC address "
-   "with his name is not made Peter")
-eq(got["ACCENT DRIVER"], ([("zoltan@listed.example", 1)], []),
-   "the tree's own .mailmap joins Zolt\u00e1n's second address")
-eq(got["MOVED DRIVER"], ([("hmoved@newcorp.example", 1)], []),
+   "with his name is Peter's reply (dmarc-name), never a person itself")
+eq(got["ACCENT DRIVER"], ([("zoltan@listed.example", 2, 0)], []),
+   "the tree's own .mailmap joins Zolt\u00e1n's second address; his "
+   "DMARC-rewritten reply without an original address is his by name")
+eq(got["MOVED DRIVER"], ([("hmoved@newcorp.example", 1, 0)], []),
    "a DMARC-rewritten reply with Reply-To is Hana's")
+eq(got["HOMONYM DRIVER"], ([("wei@a.example", 0, 0)], []),
+   "the other Wei's patch Cc'ing the listed Wei (From and Cc of one "
+   "message: two people) is not the listed Wei's own")
 got = review("--no-name-join")
-eq(got["PETER DRIVER"], ([("peter@listed.example", 0)],
+eq(got["PETER DRIVER"], ([("peter@listed.example", 0, 0)],
                          ["peter@lists.example.org", "pl@home.example"]),
    "--no-name-join: Peter's home address is someone else")
+eq(got["ACCENT DRIVER"], ([("zoltan@listed.example", 1, 0)],
+                          ["peter@lists.example.org"]),
+   "--no-name-join: no DMARC credit by name either")
 
 # bad input: --mailmap with a malformed line, non-UTF-8 names
 mm = os.path.join(tmp, "extra.mailmap")

@@ -41,6 +41,21 @@ static void key(const char *name, const char *want, const char *what)
 
 /* Joins: equal names unless the evidence says two, listed addresses win,
  * MAINTAINERS history, mailmap lines among aliases, big name joins. */
+struct split_seen {
+	unsigned other;
+	const char *why;
+	int n;
+};
+
+static void on_split(unsigned other, const char *why, void *data)
+{
+	struct split_seen *sp = data;
+
+	sp->other = other;
+	sp->why = why;
+	sp->n++;
+}
+
 static void joins(void)
 {
 	struct ms_ident *id = ms_ident_new(true);
@@ -109,6 +124,39 @@ static void joins(void)
 	is_str(ev, "name 'zoltan nemeth'", "with the name as evidence");
 	ok(ms_ident_root(id, w1) != ms_ident_root(id, w2),
 	   "two people of one name who review each other stay two");
+	{
+		struct split_seen sp = { MS_IDENT_NONE, NULL, 0 };
+		const char *list, *why;
+		unsigned l = ms_ident_resolve(id, NULL,
+					      "list@lists.example.org");
+
+		ms_ident_foreach_split(id, w1, on_split, &sp);
+		is_int(sp.n, 1, "one namesake kept apart");
+		is_int(sp.other, ms_ident_root(id, w2), "the other Wei");
+		is_str(sp.why ? sp.why : "(null)", "c0ffee",
+		       "with the evidence current when noted");
+		ok(ms_ident_shared(id, l) && !ms_ident_shared(id, a),
+		   "the list address is shared, Zolt\u00e1n's is not");
+		ms_ident_set_evidence(id, "<dmarc-1@x>", true);
+		is_int(ms_ident_resolve(id, "Zoltan Nemeth",
+					"list@lists.example.org"), a,
+		       "a DMARC rewrite with Zolt\u00e1n's name is his");
+		ok(ms_ident_resolve(id, "Wei Zhang",
+				    "list@lists.example.org") ==
+		   ms_ident_root(id, l), "with a name two people have: the "
+		   "list's, nobody's");
+		ok(ms_ident_resolve(id, "Nobody Known",
+				    "list@lists.example.org") ==
+		   ms_ident_root(id, l), "with a name no one has: the list's");
+		ms_ident_set_evidence(id, NULL, false);
+		is_int(ms_ident_dmarc(id, a, &list, &why), 1,
+		       "one message credited by name");
+		is_str(list ? list : "(null)", "list@lists.example.org",
+		       "through the list's address");
+		is_str(why ? why : "(null)", "<dmarc-1@x>", "with its id");
+		is_int(ms_ident_dmarc(id, w1, &list, &why), 0,
+		       "none to a Wei");
+	}
 	is_int(diags.nr, 1, "one warning");
 	ok(diags.nr && strstr(diags.items[0].message, "'sam many' joins 6"),
 	   "for the name joining six addresses");

@@ -8,6 +8,7 @@
 #include "test.h"
 
 #include <glib.h>
+#include <string.h>
 
 static void test_dates(void)
 {
@@ -711,6 +712,71 @@ static void test_snapshot(void)
 	g_free(path);
 }
 
+static struct ms_mail *parse_str(const char *raw)
+{
+	return ms_mail_parse(raw, strlen(raw), 0, 0);
+}
+
+/* mail-ident.c: what a message tells the identity model. */
+static void test_senders(void)
+{
+	static const char *const cases[][2] = {
+		{ "From: Wei Zhang <wzhang@b.example>\n"
+		  "To: list@lists.example.org\n"
+		  "Cc: Other One <o@x.example>, \"Wei Zhang\" <Wei@A.example>\n"
+		  "Subject: [PATCH] x\n\nA fix.\n\n"
+		  "Signed-off-by: Wei Zhang <wzhang@b.example>\n",
+		  "wei@a.example" },
+		{ "From: Wei Zhang <wzhang@b.example>\n"
+		  "To: Wei Zhang <wei@a.example>\n"
+		  "Subject: Re: x\n\nok\n", "wei@a.example" },
+		/* git send-email copies the sender's other SoB address */
+		{ "From: Leon Example <leon@kernel.example>\n"
+		  "Cc: Leon Example <leonro@corp.example>\n"
+		  "Subject: [PATCH] x\n\nA fix.\n\n"
+		  "Signed-off-by: Leon Example <leonro@corp.example>\n", NULL },
+		/* accents differ, the first letters do not */
+		{ "From: Zoltan Nemeth <zn@corp.example>\n"
+		  "Cc: =?UTF-8?Q?Zolt=C3=A1n_N=C3=A9meth?= <z@listed.example>\n"
+		  "Subject: x\n\nx\n", "z@listed.example" },
+		{ "From: Wei Zhang <wzhang@b.example>\n"
+		  "Cc: Wei Zhang <wzhang@b.example>, Wei <w@c.example>\n"
+		  "Subject: x\n\nx\n", NULL },
+		{ "From: Wei Zhang <wzhang@b.example>\n"
+		  "Subject: x\n\nx\n", NULL },
+		{ "From: Wei Zhang via Peter-list <list@lists.example.org>\n"
+		  "Cc: Wei Zhang <wei@a.example>\n"
+		  "Subject: x\n\nx\n", NULL },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct ms_mail *m = parse_str(cases[i][0]);
+		char *got = ms_mail_same_name_rcpts(m);
+		char *what = g_strdup_printf("same-name recipients %zu", i);
+
+		is_str(got ? got : "(none)",
+		       cases[i][1] ? cases[i][1] : "(none)", what);
+		g_free(what);
+		g_free(got);
+		ms_mail_free(m);
+	}
+	{
+		struct ms_mail *m = parse_str(cases[6][0]);
+
+		ok(ms_mail_via_list(m), "DMARC without an original: via list");
+		is_str(m->sender_name, "Wei Zhang", "the name kept");
+		ms_mail_free(m);
+		m = parse_str("From: Ann Ex via L <l@lists.example.org>\n"
+			      "Reply-To: Ann Ex <ann@x.example>\n"
+			      "Subject: x\n\nx\n");
+		ok(!ms_mail_via_list(m), "with Reply-To: the sender's own");
+		ms_mail_free(m);
+		m = parse_str(cases[0][0]);
+		ok(!ms_mail_via_list(m), "a plain sender");
+		ms_mail_free(m);
+	}
+}
+
 int main(void)
 {
 	test_dates();
@@ -721,5 +787,6 @@ int main(void)
 	test_index();
 	test_bad_input();
 	test_snapshot();
+	test_senders();
 	return test_done();
 }
