@@ -391,8 +391,9 @@ static int review_intervals(const struct review_args *a,
 }
 
 /* With --repo: people resolve as activity's git side does (the .mailmap
- * of --rev, --aliases, case and plus-folding), and the history says who
- * was seen and which paths the project had. */
+ * of --rev, --aliases, case and plus-folding, MAINTAINERS history, equal
+ * names of commits and of the list's senders, as with --tree), and the
+ * history says who was seen and which paths the project had. */
 static int review_ident_git(const struct review_args *a,
 			    struct review_data *d)
 {
@@ -414,6 +415,7 @@ static int review_ident_git(const struct review_args *a,
 	alo.mailmap_lens = d->mailmap_lens;
 	alo.mailmap_names = a->io.mailmaps.items;
 	alo.nr_mailmaps = (size_t)a->io.mailmaps.nr;
+	alo.mail = ms_link_mail_index(d->lm);
 	rc = cli_store_open(&a->ro.store, a->ro.repo, &alo.store);
 	if (rc != CLI_CONTINUE)
 		return rc;

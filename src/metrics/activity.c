@@ -3,6 +3,7 @@
 #include "when.h"
 #include "history.h"
 #include "ident.h"
+#include "mail.h"
 #include "person.h"
 #include "store.h"
 #include "maintainers.h"
@@ -659,8 +660,13 @@ static void join_people(struct ms_activity *a, struct ms_diags *diags)
 	if (!a->maint_joins)
 		find_maint_joins(a);
 	join_history(a);
-	if (!a->opts->no_name_join)
+	if (a->opts->mail)
+		ms_mail_ident_add(a->ident, a->opts->mail, a->mf);
+	if (!a->opts->no_name_join) {
 		ms_ident_join_names(a->ident, diags);
+		if (a->opts->mail)
+			ms_mail_ident_credit(a->ident, a->opts->mail);
+	}
 	for (guint i = 0; i < a->tags->len; i++) {
 		struct ctag *t = &g_array_index(a->tags, struct ctag, i);
 

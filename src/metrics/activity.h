@@ -25,6 +25,7 @@
 
 struct ms_activity;
 struct ms_ident;
+struct ms_mail_index;
 struct ms_store;
 struct maint_entry;
 struct maint_file;
@@ -59,6 +60,11 @@ struct ms_activity_load_opts {
 	 * so far, after each one (may be NULL): the CLI's progress line */
 	void (*progress)(size_t commits, void *data);
 	void *progress_data;
+	/* list messages (mail.h's index, borrowed; may be NULL): their
+	 * senders join the identity model before its name join
+	 * (ms_mail_ident_add()), so that review and identities judge people
+	 * from commits and list alike; never part of the saved model */
+	const struct ms_mail_index *mail;
 };
 
 /*

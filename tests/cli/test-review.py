@@ -146,10 +146,11 @@ eq(qux["defacto_maintainers"], [], "Quinn's second address is no de-facto "
 eq([p["email"] for p in qux["others"] if p["replied"]],
    ["pat@qux.example.com"], "only Pat is another replier")
 
-# without the .mailmap (the revision before it) nor --aliases: the second
-# addresses are other people, and the conclusions go wrong as planted
+# without the .mailmap (the revision before it), --aliases nor name joins:
+# the second addresses are other people, and the conclusions go wrong as
+# planted
 r = run("review", "--repo", repo, "--archive", mbox, "--json", "--rev",
-        ids["fixup"] + "~1")
+        ids["fixup"] + "~1", "--no-name-join")
 eq(r.rc, 0, "review at the revision before the .mailmap exits 0")
 e2 = {e["name"]: e for e in r.json()["entries"]}
 eq([p["replied"] for p in e2["FOO DRIVER"]["people"]
@@ -164,8 +165,19 @@ eq([(p["email"], p["first_replies"])
     for p in e2["BAZ LEGACY DRIVER"]["others"] if p["replied"]],
    [("dan@example.net", 1), ("dan@oldjob.example.com", 1)],
    "without --aliases Dan's old address is someone else")
+# ... but the list's senders join people by name as with --tree (one
+# model): Rob's and Quinn's second addresses carry their names
+r = run("review", "--repo", repo, "--archive", mbox, "--json", "--rev",
+        ids["fixup"] + "~1")
+e3 = {e["name"]: e for e in r.json()["entries"]}
+eq([p["replied"] for p in e3["FOO DRIVER"]["people"]
+    if p["email"] == "rob@example.org"], [3],
+   "without the .mailmap, Rob's reply from home is his by name (list "
+   "senders join by name with --repo too)")
+eq(e3["QUX SENSOR DRIVER"]["defacto_maintainers"], [],
+   "... and Quinn's second address is no de-facto maintainer")
 r = run("review", "--repo", repo, "--archive", mbox, "--json",
-        "--no-plus-fold", "FOO DRIVER")
+        "--no-plus-fold", "--no-name-join", "FOO DRIVER")
 fo = r.json()["entries"][0]
 eq([p["replied"] for p in fo["people"] if p["email"] == "fay@example.org"],
    [1], "--no-plus-fold: Fay+lists@ is not Fay")
