@@ -192,6 +192,7 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 	lo.aliases = aliases;
 	lo.aliases_len = aliases_len;
 	lo.aliases_name = o->aliases;
+	lo.mail = o->mail;
 	rc = cli_store_open(&o->store, o->repo, &lo.store);
 	if (rc != CLI_CONTINUE) {
 		g_free(aliases);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 struct ms_activity;
+struct ms_mail_index;
 
 struct cli_act_opts {
 	const char *repo;        /* --repo GITDIR */
@@ -28,6 +29,9 @@ struct cli_act_opts {
 	bool merges;             /* --merges */
 	bool no_plus_fold;       /* --no-plus-fold */
 	struct cli_store_opts store; /* --db, --no-cache, --db-wait */
+	/* list messages whose senders join people (not an option: set by
+	 * a command that read --archive first); may be NULL */
+	const struct ms_mail_index *mail;
 };
 
 /* The identity options every command that resolves people shares. */

@@ -7,29 +7,40 @@
  */
 #include "activity.h"
 #include "cli-activity.h"
+#include "cli-review.h"
 #include "commands.h"
 #include "ident.h"
+#include "link.h"
+#include "mail.h"
 #include "maintainers.h"
 #include "output.h"
 #include "person.h"
+#include "tree.h"
 
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
 
 static const struct cli_command_help help = {
-	"maintstat identities [--repo GITDIR] [options] [ENTRY...]",
+	"maintstat identities [--repo GITDIR | --tree DIR] [--archive PATH] "
+	"[options] [ENTRY...]",
 	"Who is who: every person known under more than one address (with\n"
 	"ENTRY arguments: every M: and R: person of those entries), each\n"
 	"address with the source that joined it -- mailmap, aliases,\n"
 	"maintainers-history, name -- and its first evidence (a commit id,\n"
-	"or REV:MAINTAINERS:LINE).  A listed address never seen in any commit is\n"
-	"flagged \"unused address\"; a name joining more than five addresses\n"
-	"is flagged for checking.  --suggest-mailmap prints .mailmap lines\n"
-	"for the joins the revision's .mailmap does not already make.\n"
+	"a Message-ID, or REV:MAINTAINERS:LINE); the list messages a list\n"
+	"rewrote (DMARC) credited by name (\"dmarc-name\"); the people of\n"
+	"the same name kept apart by evidence (\"not ADDRESS\").  With\n"
+	"--tree (a directory without history) people come from its\n"
+	"MAINTAINERS and .mailmap; --archive adds a list's senders to\n"
+	"either.  A listed address never seen in a commit or message read\n"
+	"is flagged \"unused address\"; a name joining more than five\n"
+	"addresses is flagged for checking.  --suggest-mailmap prints\n"
+	".mailmap lines for the joins the .mailmap does not already make.\n"
 	"docs/identities.md explains the rules.",
 	"  maintstat identities --repo ~/linux 'INFINIBAND SUBSYSTEM'\n"
-	"  maintstat identities --suggest-mailmap --json",
+	"  maintstat identities --tree linux-6.1 --archive rdma.mbox.gz\n"
+	"  maintstat identities --suggest-mailmap",
 };
 
 struct addr_row {
@@ -43,7 +54,7 @@ struct addr_row {
 /* Another person of the same name, kept apart by evidence. */
 struct split_row {
 	const char *email;         /* their canonical address (borrowed) */
-	char *why;                 /* "From and To/Cc of <id>", a commit id */
+	char *why;                 /* a commit id, "review of <id> in <id>" */
 };
 
 struct person_row {
@@ -56,6 +67,7 @@ struct person_row {
 	size_t dmarc;              /* list messages credited by name */
 	const char *dmarc_list, *dmarc_evidence;  /* the first one's */
 	bool big_name;
+	bool usage_known;          /* a history or a list was read */
 };
 
 static void addr_row_free(gpointer p)
@@ -115,9 +127,14 @@ static void collect_split(unsigned other, const char *why, void *data)
 	g_ptr_array_add(c->r->splits, x);
 }
 
+static bool unused(const struct person_row *r, const struct addr_row *a)
+{
+	return r->usage_known && a->listed && !a->used;
+}
+
 static bool has_unused(const struct person_row *r)
 {
-	for (guint i = 0; i < r->addrs->len; i++) {
+	for (guint i = 0; r->usage_known && i < r->addrs->len; i++) {
 		const struct addr_row *a = r->addrs->pdata[i];
 
 		if (a->listed && !a->used)
@@ -137,7 +154,8 @@ static void print_evidence(FILE *fp, const char *what, const char *ev)
 	fprintf(fp, ", %s %.*s", what, hex ? 12 : (int)n, ev);
 }
 
-static void print_text(FILE *fp, const struct person_row *r)
+static void print_text(FILE *fp, const struct person_row *r,
+		       const char *unused_why)
 {
 	fprintf(fp, "%s <%s>", *r->name ? r->name : "(no name)", r->email);
 	if (r->entries->len) {
@@ -160,9 +178,9 @@ static void print_text(FILE *fp, const struct person_row *r)
 		    strcmp(a->join_evidence, a->first_seen))
 			print_evidence(fp, "joined by", a->join_evidence);
 		print_evidence(fp, "seen in", a->first_seen);
-		if (a->listed && !a->used)
-			fprintf(fp, ", unused address (listed, never in "
-				"a commit)");
+		if (unused(r, a))
+			fprintf(fp, ", unused address (listed, %s)",
+				unused_why);
 		fprintf(fp, "\n");
 	}
 	if (r->dmarc) {
@@ -216,7 +234,7 @@ static void print_json(struct ms_out *o, const struct person_row *r)
 				 a->first_seen : NULL);
 		ms_out_kv_bool(o, "listed", a->listed);
 		ms_out_kv_bool(o, "used", a->used);
-		ms_out_kv_bool(o, "unused_address", a->listed && !a->used);
+		ms_out_kv_bool(o, "unused_address", unused(r, a));
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
@@ -315,14 +333,14 @@ static struct person_row *person_row(GHashTable *rows, GPtrArray *list,
  * one address too.
  */
 static void collect_people(struct ms_ident *id,
-			   const struct ms_activity_query *q,
+			   const struct maint_entry **sel, size_t nr_sel,
 			   const struct maint_file *mf, GHashTable *rows,
 			   GPtrArray *list)
 {
-	size_t nr_ent = q->entries ? q->nr_entries : maint_file_nr_entries(mf);
+	size_t nr_ent = sel ? nr_sel : maint_file_nr_entries(mf);
 
 	for (size_t i = 0; i < nr_ent; i++) {
-		const struct maint_entry *e = q->entries ? q->entries[i] :
+		const struct maint_entry *e = sel ? sel[i] :
 			maint_file_entry(mf, i);
 
 		for (size_t f = 0; f < e->nr_fields; f++) {
@@ -346,7 +364,7 @@ static void collect_people(struct ms_ident *id,
 				g_ptr_array_add(r->entries, e->name);
 		}
 	}
-	for (size_t p = 0; !q->entries && p < ms_ident_count(id); p++) {
+	for (size_t p = 0; !sel && p < ms_ident_count(id); p++) {
 		size_t nm;
 
 		if (ms_ident_root(id, (unsigned)p) != p)
@@ -359,33 +377,233 @@ static void collect_people(struct ms_ident *id,
 	}
 }
 
+/*
+ * Each row's addresses, namesakes kept apart and DMARC credits; then the
+ * order: listed people first (MAINTAINERS order), then by address.
+ */
+static void fill_rows(struct ms_ident *id, GPtrArray *list, bool no_usage)
+{
+	guint listed = 0;
+
+	for (guint i = 0; i < list->len; i++) {
+		struct person_row *r = list->pdata[i];
+		struct split_ctx sc = { id, r };
+
+		r->name = ms_ident_name(id, r->root);
+		r->email = ms_ident_email(id, r->root);
+		r->big_name = ms_ident_big_name(id, r->root);
+		r->usage_known = !no_usage;
+		ms_ident_foreach_address(id, r->root, collect_addr, r);
+		/* the canonical address first, however it was met */
+		for (guint k = 1; k < r->addrs->len; k++) {
+			struct addr_row *a = r->addrs->pdata[k];
+
+			if (!strcmp(a->email, r->email)) {
+				r->addrs->pdata[k] = r->addrs->pdata[0];
+				r->addrs->pdata[0] = a;
+				break;
+			}
+		}
+		ms_ident_foreach_split(id, r->root, collect_split, &sc);
+		r->dmarc = ms_ident_dmarc(id, r->root, &r->dmarc_list,
+					  &r->dmarc_evidence);
+	}
+	while (listed < list->len &&
+	       ((struct person_row *)list->pdata[listed])->entries->len)
+		listed++;
+	if (list->len > listed)
+		qsort(list->pdata + listed, list->len - listed,
+		      sizeof(gpointer), by_email);
+}
+
+/* What the people come from: a history, or a tree, and a list. */
+struct sources {
+	struct cli_act_opts ao;
+	const char *tree;            /* --tree DIR */
+	struct cli_strings archives; /* --archive PATH... */
+	struct ms_activity *act;     /* with --repo */
+	struct cli_tree t;           /* with --tree */
+	bool have_tree;
+	struct ms_link_mail *lm;     /* with --archive */
+	struct ms_ident *own;        /* with --tree: the model built here */
+	struct ms_ident *id;         /* the one used */
+	const struct maint_file *mf;
+	const struct maint_index *idx;
+};
+
+/* --tree: the tree's .mailmap, --mailmap, --aliases, the list's senders
+ * and MAINTAINERS (ms_mail_ident_from_list()). */
+static int tree_ident(struct sources *s)
+{
+	struct cli_tree_opts to = { 0 };
+	struct ms_diags diags = MS_DIAGS_INIT;
+	char *mm = NULL, *aliases = NULL, **mailmaps = NULL;
+	size_t mm_len = 0, *lens = NULL;
+	gsize aliases_len = 0;
+	int rc;
+
+	to.tree = s->tree;
+	to.maintainers = s->ao.maintainers;
+	to.find_maintainer_files = s->ao.find_maintainer_files;
+	rc = cli_tree_open("identities", &to, NULL, &s->t);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	s->have_tree = true;
+	if (s->ao.aliases) {
+		GError *err = NULL;
+
+		if (!g_file_get_contents(s->ao.aliases, &aliases,
+					 &aliases_len, &err)) {
+			rc = cli_error("cannot read '%s': %s", s->ao.aliases,
+				       err->message);
+			g_error_free(err);
+			return rc;
+		}
+	}
+	rc = cli_read_files(&s->ao.mailmaps, &mailmaps, &lens);
+	if (rc != CLI_CONTINUE) {
+		g_free(aliases);
+		return rc;
+	}
+	s->own = ms_ident_new(!s->ao.no_plus_fold);
+	if (ms_tree_read(s->t.tree, ".mailmap", &mm, &mm_len) == 0)
+		ms_ident_add_mailmap(s->own, ".mailmap", mm, mm_len, &diags);
+	g_free(mm);
+	for (int i = 0; i < s->ao.mailmaps.nr; i++)
+		ms_ident_add_mailmap(s->own, s->ao.mailmaps.items[i],
+				     mailmaps[i], lens[i], &diags);
+	if (aliases)
+		ms_ident_add_aliases(s->own, s->ao.aliases, aliases,
+				     aliases_len, &diags);
+	ms_mail_ident_from_list(s->own, s->lm ? ms_link_mail_index(s->lm) :
+				NULL, s->t.mf, ms_tree_root(s->t.tree),
+				!s->ao.no_name_join, &diags);
+	cli_print_diags(&diags);
+	ms_diags_release(&diags);
+	cli_files_free(mailmaps, lens, (size_t)s->ao.mailmaps.nr);
+	g_free(aliases);
+	s->id = s->own;
+	s->mf = s->t.mf;
+	s->idx = s->t.idx;
+	return CLI_CONTINUE;
+}
+
+/* Read the list (if any), then the history or the tree. */
+static int load_sources(struct sources *s)
+{
+	int64_t since, until;
+	int rc;
+
+	if (s->tree && s->ao.repo)
+		return cli_usage_error("identities", "--tree and --repo "
+				       "exclude each other");
+	if (!s->tree) {
+		rc = cli_default_repo("identities", &s->ao.repo, true);
+		if (rc != CLI_CONTINUE)
+			return rc;
+	}
+	if (s->archives.nr) {
+		struct cli_rev_opts ro = { 0 };
+
+		ro.repo = s->ao.repo;
+		ro.archives = s->archives;
+		ro.store = s->ao.store;
+		rc = cli_rev_load_mail("identities", &ro, 0, NULL, NULL,
+				       &s->lm);
+		if (rc != CLI_CONTINUE)
+			return rc;
+	}
+	if (s->tree)
+		return tree_ident(s);
+	s->ao.mail = s->lm ? ms_link_mail_index(s->lm) : NULL;
+	rc = cli_act_load("identities", &s->ao, 5, &s->act, &since, &until);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	s->id = ms_activity_ident(s->act);
+	s->mf = ms_activity_maintainers(s->act);
+	s->idx = ms_activity_index(s->act);
+	return CLI_CONTINUE;
+}
+
+static void sources_release(struct sources *s)
+{
+	ms_activity_free(s->act);
+	ms_ident_free(s->own);
+	if (s->have_tree)
+		cli_tree_close(&s->t);
+	ms_link_mail_free(s->lm);
+}
+
+/* Print the rows as text, JSON or .mailmap lines. */
+static int print_rows(GPtrArray *list, bool json, bool suggest,
+		      bool all, const char *unused_why)
+{
+	struct ms_out *o;
+	bool first = true;
+	int rc;
+
+	if (suggest) {
+		for (guint i = 0; i < list->len; i++)
+			print_mailmap(stdout, list->pdata[i]);
+		return fflush(stdout) || ferror(stdout) ?
+			cli_error("cannot write the output") : EXIT_OK;
+	}
+	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
+	if (json) {
+		ms_out_begin_document(o);
+		ms_out_key(o, "people");
+		ms_out_begin_list(o);
+	}
+	for (guint i = 0; i < list->len; i++) {
+		const struct person_row *r = list->pdata[i];
+
+		/* a lone, used, unlisted-elsewhere address says nothing:
+		 * only with ENTRY arguments */
+		if (!all && r->addrs->len < 2 && !has_unused(r) &&
+		    !r->splits->len && !r->dmarc)
+			continue;
+		if (json) {
+			print_json(o, r);
+			continue;
+		}
+		if (!first)
+			fputc('\n', stdout);
+		first = false;
+		print_text(stdout, r, unused_why);
+	}
+	if (json)
+		ms_out_end_list(o);
+	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
+	ms_out_free(o);
+	return rc;
+}
+
 int cmd_identities(int argc, char **argv)
 {
-	struct cli_act_opts ao = { 0 };
+	struct sources s = { 0 };
 	struct cli_strings files = { 0 };
 	bool json = false, suggest = false;
 	const struct cli_option opts[] = {
-		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
+		CLI_ACT_OPTIONS(&s.ao, "5 years before --until"),
+		{ CLI_OPT_STRING, "tree", 0, &s.tree, "DIR",
+		  "a source tree without history: its MAINTAINERS and "
+		  ".mailmap (instead of --repo)" },
+		{ CLI_OPT_STRING_LIST, "archive", 0, &s.archives, "PATH",
+		  "a list archive whose senders join people too: mbox (.gz), "
+		  "directory, public-inbox (repeatable)" },
 		{ CLI_OPT_FLAG, "suggest-mailmap", 0, &suggest, NULL,
 		  "print .mailmap lines for the joins .mailmap lacks" },
 		CLI_ENTRY_FILE_OPTION(&files),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
-	struct ms_activity *a = NULL;
-	struct ms_activity_query q = { 0 };
 	const struct maint_entry **sel = NULL;
+	size_t nr_sel = 0;
 	GHashTable *rows = g_hash_table_new(g_direct_hash, g_direct_equal);
 	GPtrArray *list = g_ptr_array_new_with_free_func(person_row_free);
-	struct ms_ident *id;
-	const struct maint_file *mf;
-	int64_t since, until;
 	int rc;
 
 	rc = cli_parse_options(&argc, &argv, opts, &help);
-	if (rc != CLI_CONTINUE)
-		goto done;
-	rc = cli_default_repo("identities", &ao.repo, true);
 	if (rc != CLI_CONTINUE)
 		goto done;
 	if (json && suggest) {
@@ -393,83 +611,22 @@ int cmd_identities(int argc, char **argv)
 				     "--suggest-mailmap exclude each other");
 		goto done;
 	}
-	rc = cli_act_load("identities", &ao, 5, &a, &since, &until);
+	rc = load_sources(&s);
 	if (rc != CLI_CONTINUE)
 		goto done;
-	rc = cli_act_select("identities", a, argc, argv, &files, &q,
-			    &sel);
+	rc = cli_select_entries("identities", s.mf, s.idx, argc, argv,
+				&files, &sel, &nr_sel);
 	if (rc != CLI_CONTINUE)
 		goto done;
-	id = ms_activity_ident(a);
-	mf = ms_activity_maintainers(a);
-
-	collect_people(id, &q, mf, rows, list);
-	for (guint i = 0; i < list->len; i++) {
-		struct person_row *r = list->pdata[i];
-
-		r->name = ms_ident_name(id, r->root);
-		r->email = ms_ident_email(id, r->root);
-		struct split_ctx sc = { id, r };
-
-		r->big_name = ms_ident_big_name(id, r->root);
-		ms_ident_foreach_address(id, r->root, collect_addr, r);
-		ms_ident_foreach_split(id, r->root, collect_split, &sc);
-		r->dmarc = ms_ident_dmarc(id, r->root, &r->dmarc_list,
-					  &r->dmarc_evidence);
-	}
-	/* listed people first (MAINTAINERS order), then by address */
-	{
-		guint listed = 0;
-
-		while (listed < list->len &&
-		       ((struct person_row *)list->pdata[listed])->entries->len)
-			listed++;
-		if (list->len > listed)
-			qsort(list->pdata + listed, list->len - listed,
-			      sizeof(gpointer), by_email);
-	}
-
-	if (suggest) {
-		for (guint i = 0; i < list->len; i++)
-			print_mailmap(stdout, list->pdata[i]);
-		rc = fflush(stdout) || ferror(stdout) ?
-			cli_error("cannot write the output") : EXIT_OK;
-	} else {
-		struct ms_out *o = ms_out_new(json ? MS_OUT_JSON :
-					      MS_OUT_TEXT, stdout);
-		bool first = true;
-
-		if (json) {
-			ms_out_begin_document(o);
-			ms_out_key(o, "people");
-			ms_out_begin_list(o);
-		}
-		for (guint i = 0; i < list->len; i++) {
-			const struct person_row *r = list->pdata[i];
-
-			/* a lone, used, unlisted-elsewhere address says
-			 * nothing: only with ENTRY arguments */
-			if (!q.entries && r->addrs->len < 2 &&
-			    !has_unused(r) && !r->splits->len && !r->dmarc)
-				continue;
-			if (json) {
-				print_json(o, r);
-				continue;
-			}
-			if (!first)
-				fputc('\n', stdout);
-			first = false;
-			print_text(stdout, r);
-		}
-		if (json)
-			ms_out_end_list(o);
-		rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
-		ms_out_free(o);
-	}
+	collect_people(s.id, sel, nr_sel, s.mf, rows, list);
+	fill_rows(s.id, list, !s.act && !s.lm);
+	rc = print_rows(list, json, suggest, sel != NULL,
+			s.act && s.lm ? "never in a commit or message" :
+			s.act ? "never in a commit" : "never in a message");
 done:
 	g_hash_table_destroy(rows);
 	g_ptr_array_free(list, TRUE);
 	g_free(sel);
-	ms_activity_free(a);
+	sources_release(&s);
 	return rc;
 }

@@ -97,50 +97,6 @@ static void add_history_path(const char *path, void *data)
 	g_ptr_array_add(data, (gpointer)path);
 }
 
-/*
- * Without git history, people are joined from what the list and
- * MAINTAINERS show: every sender (after DMARC and relay rewriting) and
- * every M:/R: line, then equal names.
- */
-static void ident_from_list(struct ms_ident *id,
-			    const struct ms_mail_index *mi,
-			    const struct maint_file *mf,
-			    const struct ms_tree *t, bool name_join,
-			    struct ms_diags *diags)
-{
-	ms_mail_ident_add(id, mi, mf);
-	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
-		const struct maint_entry *e = maint_file_entry(mf, i);
-
-		for (size_t f = 0; f < e->nr_fields; f++) {
-			const struct maint_field *fl = &e->fields[f];
-			const char *file = fl->file;
-			size_t rl = strlen(ms_tree_root(t));
-			char *name = NULL, *email = NULL, *ev;
-
-			if (fl->key != 'M' && fl->key != 'R')
-				continue;
-			if (!strncmp(file, ms_tree_root(t), rl) &&
-			    file[rl] == '/')
-				file += rl + 1;
-			ev = g_strdup_printf("%s:%u", file, fl->line);
-			ms_ident_set_evidence(id, ev, false);
-			maint_parse_person(fl->value, &name, &email);
-			if (email && *email)
-				ms_ident_set_listed(id, ms_ident_resolve(
-					id, name, email));
-			g_free(ev);
-			g_free(name);
-			g_free(email);
-		}
-	}
-	ms_ident_set_evidence(id, NULL, false);
-	if (name_join) {
-		ms_ident_join_names(id, diags);
-		ms_mail_ident_credit(id, mi);
-	}
-}
-
 int cmd_review(int argc, char **argv)
 {
 	return cli_review_main(argc, argv, NULL, NULL);
@@ -462,8 +418,9 @@ static void review_ident_list(const struct review_args *a,
 	if (d->aliases)
 		ms_ident_add_aliases(d->own_ident, a->aliases_file,
 				     d->aliases, d->aliases_len, &diags);
-	ident_from_list(d->own_ident, ms_link_mail_index(d->lm), d->tree.mf,
-			d->tree.tree, !a->io.no_name_join, &diags);
+	ms_mail_ident_from_list(d->own_ident, ms_link_mail_index(d->lm),
+				d->tree.mf, ms_tree_root(d->tree.tree),
+				!a->io.no_name_join, &diags);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
 	d->rvo.ident = d->own_ident;

@@ -498,6 +498,31 @@ static unsigned root_of(const struct ms_ident *id, unsigned p)
 	}
 }
 
+/*
+ * A pair seen before is seen in use now (an address first listed, then
+ * in a message): the person and that address are used.
+ */
+static void mark_used(struct ms_ident *id, unsigned r, const char *email)
+{
+	struct person *pe = id->people->pdata[r];
+	bool all = true;
+	char *raw;
+
+	pe->used = true;
+	for (guint i = 0; i < pe->addrs->len && all; i++)
+		all = ((struct addr_rec *)pe->addrs->pdata[i])->used;
+	if (all || !email || !*email)
+		return;
+	raw = comparable(id, email);
+	for (guint i = 0; i < pe->addrs->len; i++) {
+		struct addr_rec *a = pe->addrs->pdata[i];
+
+		if (!strcmp(a->email, raw))
+			a->used = true;
+	}
+	g_free(raw);
+}
+
 static unsigned find(struct ms_ident *id, const char *name,
 		     const char *email, bool create)
 {
@@ -512,7 +537,7 @@ static unsigned find(struct ms_ident *id, const char *name,
 		g_free(seen_key);
 		r = GPOINTER_TO_UINT(v) - 1;
 		if (id->usage)
-			((struct person *)id->people->pdata[r])->used = true;
+			mark_used(id, r, email);
 		return r;
 	}
 	key = person_key(id, name, email, &cname, &cemail, &source);

@@ -170,12 +170,6 @@ uint32_t ms_mail_index_add(struct ms_mail_index *idx, const struct ms_mail *m)
 	r.sender_email = intern_email(idx, m->sender_email);
 	r.sender_name = intern(idx, m->sender_name);
 	r.via_list = ms_mail_via_list(m);
-	{
-		char *same = ms_mail_same_name_rcpts(m);
-
-		r.same_name = intern(idx, same);
-		g_free(same);
-	}
 	r.subject = intern(idx, m->subject.normalized);
 	r.change_id = intern(idx, m->change_id);
 	r.patch_id = intern(idx, m->patch_id);
@@ -628,7 +622,7 @@ static uint32_t dump_crc(const struct dump_head *h, const void *body,
 struct dump_rec {
 	uint32_t message_id, parent_id, sender_email, sender_name;
 	uint32_t subject, change_id, patch_id, references;
-	uint32_t problems, n_review_tags, first_tag, same_name;
+	uint32_t problems, n_review_tags, first_tag;
 	int64_t date;
 	uint16_t version, number, total;
 	uint8_t kind, flags;
@@ -718,7 +712,6 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 		x.change_id = text_of(&d, r->change_id);
 		x.patch_id = text_of(&d, r->patch_id);
 		x.references = text_of(&d, r->references);
-		x.same_name = text_of(&d, r->same_name);
 		x.problems = r->problems;
 		x.n_review_tags = r->n_review_tags;
 		x.first_tag = r->first_tag;
@@ -929,7 +922,6 @@ struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
 		r->change_id = str_at(&u, x->change_id);
 		r->patch_id = str_at(&u, x->patch_id);
 		r->references = str_at(&u, x->references);
-		r->same_name = str_at(&u, x->same_name);
 		r->problems = x->problems;
 		r->n_review_tags = x->n_review_tags;
 		r->first_tag = x->first_tag;

@@ -227,15 +227,6 @@ bool ms_patch_id(const char *text, size_t len, char hex[41]);
  */
 bool ms_mail_via_list(const struct ms_mail *m);
 
-/*
- * The To and Cc addresses (normalized, space-separated; NULL when none)
- * written with the sender's own display name (ms_name_key()) but another
- * address, leaving out those the message's Signed-off-by and
- * Co-developed-by lines give (git send-email copies them to Cc): two
- * people of one name, one writing to the other.
- */
-char *ms_mail_same_name_rcpts(const struct ms_mail *m);
-
 struct ms_ident;
 struct maint_file;
 struct ms_mail_index;
@@ -243,9 +234,11 @@ struct ms_mail_index;
 /*
  * Feed the identity model what the list shows, before its name join:
  * the L: addresses of `mf` (may be NULL) and the senders a list rewrote
- * are shared (never a person); every sender under its Message-ID; and
- * each message's same-name recipients as another person than its sender
- * ("From and To/Cc of <id>").
+ * are shared (never a person); every sender under its Message-ID; and,
+ * for a message giving a Reviewed-by, Acked-by or Tested-by in reply to
+ * a patch whose sender has the same display name (ms_name_key()) under
+ * another address, the two senders as two people ("review of <patch> in
+ * <reply>": no one reviews their own patch).  `mi` must be finished.
  */
 void ms_mail_ident_add(struct ms_ident *id, const struct ms_mail_index *mi,
 		       const struct maint_file *mf);
@@ -257,6 +250,18 @@ void ms_mail_ident_add(struct ms_ident *id, const struct ms_mail_index *mi,
  */
 void ms_mail_ident_credit(struct ms_ident *id,
 			  const struct ms_mail_index *mi);
+
+/*
+ * Without git history, people as the list and MAINTAINERS show them:
+ * ms_mail_ident_add() (`mi` may be NULL: no list), every M:/R: person of
+ * `mf` listed under "FILE:LINE" (FILE without the `root/` prefix; `root`
+ * may be NULL), then, when `name_join`, the name join (warnings to
+ * `diags`) and ms_mail_ident_credit().
+ */
+void ms_mail_ident_from_list(struct ms_ident *id,
+			     const struct ms_mail_index *mi,
+			     const struct maint_file *mf, const char *root,
+			     bool name_join, struct ms_diags *diags);
 
 /* ---- reading archives ---- */
 
@@ -416,7 +421,6 @@ struct ms_mail_rec {
 	int32_t series;           /* series posting number, or -1 */
 	uint32_t n_review_tags;   /* Reviewed/Acked/Tested-by given */
 	uint32_t first_tag;       /* index into the tags array */
-	const char *same_name;    /* ms_mail_same_name_rcpts(), or NULL */
 	bool via_list;            /* ms_mail_via_list() */
 };
 

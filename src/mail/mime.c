@@ -71,37 +71,6 @@ void ms_mime_parse_mailbox(const char *value, char **name, char **email)
 	g_object_unref(list);
 }
 
-void ms_mime_parse_address_list(const char *value, GPtrArray *names,
-				GPtrArray *emails)
-{
-	InternetAddressList *list;
-	int n;
-
-	if (!value || !*value)
-		return;
-	mime_init();
-	list = internet_address_list_parse(NULL, value);
-	if (!list)
-		return;
-	n = internet_address_list_length(list);
-	for (int i = 0; i < n; i++) {
-		InternetAddress *a = internet_address_list_get_address(list, i);
-		const char *e;
-
-		if (!INTERNET_ADDRESS_IS_MAILBOX(a))
-			continue;
-		e = internet_address_mailbox_get_addr(
-			INTERNET_ADDRESS_MAILBOX(a));
-		if (!e || !*e)
-			continue;
-		g_ptr_array_add(names, g_strdup(internet_address_get_name(a) ?
-					       internet_address_get_name(a) :
-					       ""));
-		g_ptr_array_add(emails, g_strdup(e));
-	}
-	g_object_unref(list);
-}
-
 char *ms_mime_parse_message_id(const char *value)
 {
 	char *id, *r;

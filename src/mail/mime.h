@@ -21,13 +21,6 @@ char *ms_mime_decode_text(const char *value);
 /* The first mailbox of an address header; name and email NULL if absent. */
 void ms_mime_parse_mailbox(const char *value, char **name, char **email);
 
-/*
- * Every mailbox of an address list ("To:", "Cc:"; groups left out):
- * its display name ("" when none) and address appended to `names` and
- * `emails` (g_free'd strings; give arrays with g_free as free func).
- */
-void ms_mime_parse_address_list(const char *value, GPtrArray *names,
-				GPtrArray *emails);
 
 /* One Message-ID (no <>), or NULL. */
 char *ms_mime_parse_message_id(const char *value);

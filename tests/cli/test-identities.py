@@ -217,9 +217,9 @@ eq(got["ACCENT DRIVER"], ([("zoltan@listed.example", 2, 0)], []),
    "DMARC-rewritten reply without an original address is his by name")
 eq(got["MOVED DRIVER"], ([("hmoved@newcorp.example", 1, 0)], []),
    "a DMARC-rewritten reply with Reply-To is Hana's")
-eq(got["HOMONYM DRIVER"], ([("wei@a.example", 0, 0)], []),
-   "the other Wei's patch Cc'ing the listed Wei (From and Cc of one "
-   "message: two people) is not the listed Wei's own")
+eq(got["HOMONYM DRIVER"], ([("wei@a.example", 1, 0)], []),
+   "the other Wei's patch, reviewed by the listed Wei (one does not "
+   "review one's own patch: two people), is not the listed Wei's own")
 got = review("--no-name-join")
 eq(got["PETER DRIVER"], ([("peter@listed.example", 0, 0)],
                          ["peter@lists.example.org", "pl@home.example"]),
@@ -227,6 +227,74 @@ eq(got["PETER DRIVER"], ([("peter@listed.example", 0, 0)],
 eq(got["ACCENT DRIVER"], ([("zoltan@listed.example", 1, 0)],
                           ["peter@lists.example.org"]),
    "--no-name-join: no DMARC credit by name either")
+
+# identities over a tree without git and a list: the list's senders join
+# people by name; From and Cc of one message keep the Weis apart; the
+# list's DMARC rewrites are credited by name
+tree, mbox = os.path.join(tl, "tree"), os.path.join(tl, "list.mbox")
+r = run("identities", "--tree", tree, "--archive", mbox, "--no-cache")
+eq(r.rc, 0, "identities --tree --archive exits 0")
+ok("Wei Zhang <wei@a.example> (listed: HOMONYM DRIVER)\n"
+   "  wei@a.example: self, seen in homonym-1-r1@example.org\n"
+   "  not wzhang@b.example: same name, another person (review of "
+   "homonym-1@example.org in homonym-1-r1@example.org)\n" in r.out,
+   "--tree --archive: the namesakes kept apart by a review", r.out)
+ok("Peter Listed <peter@listed.example> (listed: PETER DRIVER)\n"
+   "  peter@listed.example: self, seen in MAINTAINERS:24, unused address "
+   "(listed, never in a message)\n"
+   "  pl@home.example: name, joined by name 'peter listed', seen in "
+   "peter-1-r1@example.org\n"
+   "  peter@lists.example.org: dmarc-name, 1 message a list rewrote "
+   "credited by name, first peter-1-r2@example.org\n" in r.out,
+   "--tree --archive: Peter joined by name, his DMARC rewrite credited",
+   r.out)
+ok("Zolt\u00e1n N\u00e9meth <zoltan@listed.example> (listed: ACCENT "
+   "DRIVER)\n  zoltan@listed.example: self, seen in MAINTAINERS:4, "
+   "unused address (listed, never in a message)\n"
+   "  zn2@other.example: mailmap, seen in accent-1-r1@example.org\n"
+   "  peter@lists.example.org: dmarc-name, 1 message a list rewrote "
+   "credited by name, first accent-2-r1@example.org\n" in r.out,
+   "--tree --archive: the tree's .mailmap, and the DMARC rewrite with "
+   "Zolt\u00e1n's name (the canonical address first)", r.out)
+r = run("identities", "--tree", tree, "--archive", mbox, "--no-cache",
+        "--json")
+eq(r.rc, 0, "identities --tree --archive --json exits 0")
+ppl = {p["email"]: p for p in r.json()["people"]}
+eq(ppl["wei@a.example"]["kept_apart"],
+   [{"email": "wzhang@b.example",
+     "evidence": "review of homonym-1@example.org in "
+                 "homonym-1-r1@example.org"}],
+   "JSON: the Weis kept apart by a review on the list")
+eq(ppl["zoltan@listed.example"]["dmarc_name"],
+   {"messages": 1, "list": "peter@lists.example.org",
+    "evidence": "accent-2-r1@example.org"}, "JSON: dmarc-name")
+ok("peter@lists.example.org" not in ppl, "JSON: the list is nobody")
+r = run("identities", "--tree", tree, "--archive", mbox, "--no-cache",
+        "--no-name-join", "PETER DRIVER")
+eq(r.out, "Peter Listed <peter@listed.example> (listed: PETER DRIVER)\n"
+   "  peter@listed.example: self, seen in MAINTAINERS:24, unused address "
+   "(listed, never in a message)\n",
+   "--no-name-join: neither the name join nor a DMARC credit by name")
+r = run("identities", "--tree", tree, "PETER DRIVER")
+eq((r.rc, r.out), (0, "Peter Listed <peter@listed.example> (listed: "
+                   "PETER DRIVER)\n  peter@listed.example: self, seen in "
+                   "MAINTAINERS:24\n"),
+   "--tree alone: no use known, so no address is called unused")
+r = run("identities", "--tree", tree, "--repo", repo)
+eq(r.rc, 2, "--tree with --repo: usage error")
+# with --repo, the list joins the history's model
+r = run("identities", "--repo", repo, "--archive", mbox, "--no-cache",
+        "MOVED DRIVER", "PETER DRIVER", "HOMONYM DRIVER")
+eq(r.rc, 0, "identities --repo --archive exits 0")
+ok("Hana Moved <hmoved@newcorp.example> (listed: MOVED DRIVER)\n"
+   "  hmoved@newcorp.example: self, seen in HEAD:MAINTAINERS:19\n" in r.out,
+   "--repo --archive: Hana's listed address, used in a message, is not "
+   "unused", r.out)
+ok("  peter@lists.example.org: dmarc-name, 1 message a list rewrote "
+   "credited by name, first peter-1-r2@example.org\n" in r.out and
+   "unused address (listed, never in a commit or message)" in r.out,
+   "--repo --archive: Peter's DMARC credit; his listed address unused "
+   "in both", r.out)
 
 # bad input: --mailmap with a malformed line, non-UTF-8 names
 mm = os.path.join(tmp, "extra.mailmap")

@@ -4,6 +4,7 @@
  * series, versions and review tags (fixtures/mail/rules.mbox).  Expected
  * values are the facts the fixtures plant (see fixtures/mail/README.md).
  */
+#include "ident.h"
 #include "mail.h"
 #include "test.h"
 
@@ -712,69 +713,81 @@ static void test_snapshot(void)
 	g_free(path);
 }
 
-static struct ms_mail *parse_str(const char *raw)
-{
-	return ms_mail_parse(raw, strlen(raw), 0, 0);
-}
-
-/* mail-ident.c: what a message tells the identity model. */
+/* mail-ident.c: what the list tells the identity model. */
 static void test_senders(void)
 {
-	static const char *const cases[][2] = {
-		{ "From: Wei Zhang <wzhang@b.example>\n"
-		  "To: list@lists.example.org\n"
-		  "Cc: Other One <o@x.example>, \"Wei Zhang\" <Wei@A.example>\n"
-		  "Subject: [PATCH] x\n\nA fix.\n\n"
-		  "Signed-off-by: Wei Zhang <wzhang@b.example>\n",
-		  "wei@a.example" },
-		{ "From: Wei Zhang <wzhang@b.example>\n"
-		  "To: Wei Zhang <wei@a.example>\n"
-		  "Subject: Re: x\n\nok\n", "wei@a.example" },
-		/* git send-email copies the sender's other SoB address */
-		{ "From: Leon Example <leon@kernel.example>\n"
-		  "Cc: Leon Example <leonro@corp.example>\n"
-		  "Subject: [PATCH] x\n\nA fix.\n\n"
-		  "Signed-off-by: Leon Example <leonro@corp.example>\n", NULL },
-		/* accents differ, the first letters do not */
-		{ "From: Zoltan Nemeth <zn@corp.example>\n"
-		  "Cc: =?UTF-8?Q?Zolt=C3=A1n_N=C3=A9meth?= <z@listed.example>\n"
-		  "Subject: x\n\nx\n", "z@listed.example" },
-		{ "From: Wei Zhang <wzhang@b.example>\n"
-		  "Cc: Wei Zhang <wzhang@b.example>, Wei <w@c.example>\n"
-		  "Subject: x\n\nx\n", NULL },
-		{ "From: Wei Zhang <wzhang@b.example>\n"
-		  "Subject: x\n\nx\n", NULL },
-		{ "From: Wei Zhang via Peter-list <list@lists.example.org>\n"
-		  "Cc: Wei Zhang <wei@a.example>\n"
-		  "Subject: x\n\nx\n", NULL },
+	static const char *const msgs[] = {
+		/* the other Wei's patch, Cc'ing the listed one */
+		"From: Wei Zhang <wzhang@b.example>\n"
+		"Cc: Wei Zhang <wei@a.example>\n"
+		"Message-ID: <p1@x>\nSubject: [PATCH] homonym: fix\n\n"
+		"A fix.\n\nSigned-off-by: Wei Zhang <wzhang@b.example>\n---\n"
+		"diff --git a/h.c b/h.c\n--- a/h.c\n+++ b/h.c\n@@ -1 +1 @@\n"
+		"-a\n+b\n",
+		/* the listed Wei reviews it: two people */
+		"From: Wei Zhang <wei@a.example>\n"
+		"Message-ID: <r1@x>\nIn-Reply-To: <p1@x>\n"
+		"Subject: Re: [PATCH] homonym: fix\n\n> A fix.\n\n"
+		"Reviewed-by: Wei Zhang <wei@a.example>\n",
+		/* Sam answers his own patch from a second address, without a
+		 * tag, Cc'ing the first: one person */
+		"From: Sam Many <sam@one.example>\n"
+		"Message-ID: <p2@x>\nSubject: [PATCH] big: fix\n\n"
+		"A fix.\n---\n"
+		"diff --git a/b.c b/b.c\n--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n"
+		"-a\n+b\n",
+		"From: Sam Many <sam@two.example>\n"
+		"Cc: Sam Many <sam@one.example>\n"
+		"Message-ID: <r2@x>\nIn-Reply-To: <p2@x>\n"
+		"Subject: Re: [PATCH] big: fix\n\n> A fix.\n\nOops, v2 soon.\n",
+		/* a DMARC rewrite without an original address */
+		"From: Sam Many via Big-list <big@lists.example.org>\n"
+		"Message-ID: <r3@x>\nIn-Reply-To: <p2@x>\n"
+		"Subject: Re: [PATCH] big: fix\n\n> A fix.\n\nAnd again.\n",
 	};
+	struct ms_mail_index *idx = ms_mail_index_new();
+	struct ms_ident *id = ms_ident_new(true);
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct ms_mail *m;
+	unsigned wa, wb, s1, s2;
+	const char *list, *ev;
 
-	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-		struct ms_mail *m = parse_str(cases[i][0]);
-		char *got = ms_mail_same_name_rcpts(m);
-		char *what = g_strdup_printf("same-name recipients %zu", i);
-
-		is_str(got ? got : "(none)",
-		       cases[i][1] ? cases[i][1] : "(none)", what);
-		g_free(what);
-		g_free(got);
+	for (size_t i = 0; i < G_N_ELEMENTS(msgs); i++) {
+		m = ms_mail_parse(msgs[i], strlen(msgs[i]), 0, 0);
+		ok(ms_mail_via_list(m) == (i == 4), "via list only when the "
+		   "list left no address");
+		ms_mail_index_add(idx, m);
 		ms_mail_free(m);
 	}
 	{
-		struct ms_mail *m = parse_str(cases[6][0]);
+		static const char r[] = "From: Ann Ex via L <l@lists.example."
+			"org>\nReply-To: Ann Ex <ann@x.example>\n"
+			"Subject: x\n\nx\n";
 
-		ok(ms_mail_via_list(m), "DMARC without an original: via list");
-		is_str(m->sender_name, "Wei Zhang", "the name kept");
-		ms_mail_free(m);
-		m = parse_str("From: Ann Ex via L <l@lists.example.org>\n"
-			      "Reply-To: Ann Ex <ann@x.example>\n"
-			      "Subject: x\n\nx\n");
-		ok(!ms_mail_via_list(m), "with Reply-To: the sender's own");
-		ms_mail_free(m);
-		m = parse_str(cases[0][0]);
-		ok(!ms_mail_via_list(m), "a plain sender");
-		ms_mail_free(m);
+		m = ms_mail_parse(r, sizeof(r) - 1, 0, 0);
 	}
+	ok(!ms_mail_via_list(m), "with Reply-To: the sender's own");
+	ms_mail_free(m);
+	ms_mail_index_finish(idx);
+	ms_mail_ident_add(id, idx, NULL);
+	is_int(ms_ident_join_names(id, &diags), 1, "one name join: Sam's");
+	ms_mail_ident_credit(id, idx);
+	wa = ms_ident_lookup(id, NULL, "wei@a.example");
+	wb = ms_ident_lookup(id, NULL, "wzhang@b.example");
+	s1 = ms_ident_lookup(id, NULL, "sam@one.example");
+	s2 = ms_ident_lookup(id, NULL, "sam@two.example");
+	ok(wa != MS_IDENT_NONE && wa != wb, "a review of the namesake's "
+	   "patch keeps two Weis apart");
+	ok(s1 != MS_IDENT_NONE && s1 == s2, "From and Cc of one name without "
+	   "a review: one Sam (people copy their other address)");
+	ok(ms_ident_shared(id, ms_ident_lookup(id, NULL,
+					       "big@lists.example.org")),
+	   "the rewriting list's address is shared");
+	is_int(ms_ident_dmarc(id, s1, &list, &ev), 1, "its message is Sam's");
+	is_str(ev ? ev : "(null)", "r3@x", "first evidence: the message");
+	ms_diags_release(&diags);
+	ms_ident_free(id);
+	ms_mail_index_free(idx);
 }
 
 int main(void)
