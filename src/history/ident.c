@@ -637,10 +637,12 @@ unsigned ms_ident_resolve(struct ms_ident *id, const char *name,
 
 	if (r == MS_IDENT_NONE)
 		return r;
-	/* a list's address with a sender's name (a DMARC rewrite that
+	/* a list's address (ms_ident_set_shared(): not merely one seen
+	 * with several names) with a sender's name (a DMARC rewrite that
 	 * kept no original address): the person of that name, once the
 	 * names are joined and when only one person has it */
-	if (id->names_joined && shared_address(id, r) && name && *name) {
+	if (id->names_joined && name && *name &&
+	    ((const struct person *)id->people->pdata[r])->shared) {
 		unsigned p = person_named(id, name);
 
 		if (p != MS_IDENT_NONE) {

@@ -139,8 +139,8 @@ bool ms_ident_join(struct ms_ident *id, unsigned a, unsigned b,
 size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags);
 
 /*
- * After ms_ident_join_names(), ms_ident_resolve() of a shared address
- * (a list's) with a display name answers the one person of that name
+ * After ms_ident_join_names(), ms_ident_resolve() of an address marked
+ * shared (ms_ident_set_shared(): a list's) with a display name answers the one person of that name
  * (ms_name_key()), when exactly one has it: a DMARC rewrite that kept no
  * original address ("Ann Example via linux-foo <linux-foo@...>") is
  * credited to Ann, never to the list.  Each such credit is counted on

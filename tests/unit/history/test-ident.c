@@ -137,10 +137,16 @@ static void joins(void)
 		       "with the evidence current when noted");
 		ok(ms_ident_shared(id, l) && !ms_ident_shared(id, a),
 		   "the list address is shared, Zolt\u00e1n's is not");
+		ok(ms_ident_resolve(id, "Zoltan Nemeth",
+				    "list@lists.example.org") ==
+		   ms_ident_root(id, l), "an address merely seen with three "
+		   "names credits no one by name");
+		ms_ident_set_shared(id, l);
 		ms_ident_set_evidence(id, "<dmarc-1@x>", true);
 		is_int(ms_ident_resolve(id, "Zoltan Nemeth",
 					"list@lists.example.org"), a,
-		       "a DMARC rewrite with Zolt\u00e1n's name is his");
+		       "a list's address (set shared) with Zolt\u00e1n's name "
+		       "is his");
 		ok(ms_ident_resolve(id, "Wei Zhang",
 				    "list@lists.example.org") ==
 		   ms_ident_root(id, l), "with a name two people have: the "
