@@ -200,7 +200,7 @@ static void print_text(FILE *fp, const struct person_row *r,
 		fprintf(fp, "  not %s: same name, another person",
 			*x->email ? x->email : "(no address)");
 		if (commit)
-			fprintf(fp, " (author and reviewer, or two reviewers, "
+			fprintf(fp, " (author and reviewer "
 				"of commit %.12s)", x->why);
 		else if (n)
 			fprintf(fp, " (%s)", x->why);
@@ -586,8 +586,8 @@ int cmd_identities(int argc, char **argv)
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&s.ao, "5 years before --until"),
 		{ CLI_OPT_STRING, "tree", 0, &s.tree, "DIR",
-		  "a source tree without history: its MAINTAINERS and "
-		  ".mailmap (instead of --repo)" },
+		  "a source tree without history, instead of --repo: its "
+		  "MAINTAINERS and .mailmap (default: none)" },
 		{ CLI_OPT_STRING_LIST, "archive", 0, &s.archives, "PATH",
 		  "a list archive whose senders join people too: mbox (.gz), "
 		  "directory, public-inbox (repeatable)" },

@@ -19,17 +19,22 @@ bool ms_mail_via_list(const struct ms_mail *m)
 }
 
 /*
- * Message `m` gives a review tag in reply to a patch: when that patch's
- * sender has `m`'s sender's name under another address, the two are two
- * people.
+ * Message `m` gives a Reviewed-by or Acked-by in reply to a patch: when
+ * that patch's sender has `m`'s sender's name under another address, the
+ * two are two people.
  */
 static void note_review(struct ms_ident *id, const struct ms_mail_index *mi,
 			const struct ms_mail_rec *m, unsigned from)
 {
 	const struct ms_mail_rec *p;
+	const struct ms_mail_tag *t = ms_mail_index_tags(mi, m);
+	bool review = false;
 	char *k1, *k2, *why;
 
-	if (!m->n_review_tags || !m->parent_id || !m->sender_name)
+	for (uint32_t i = 0; i < m->n_review_tags; i++)
+		review |= t[i].kind == MS_TRAILER_REVIEWED_BY ||
+			  t[i].kind == MS_TRAILER_ACKED_BY;
+	if (!review || !m->parent_id || !m->sender_name)
 		return;
 	p = ms_mail_index_find(mi, m->parent_id);
 	if (!p || p->kind != MS_MAIL_PATCH || !p->sender_email ||

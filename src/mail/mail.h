@@ -235,8 +235,8 @@ struct ms_mail_index;
  * Feed the identity model what the list shows, before its name join:
  * the L: addresses of `mf` (may be NULL) and the senders a list rewrote
  * are shared (never a person); every sender under its Message-ID; and,
- * for a message giving a Reviewed-by, Acked-by or Tested-by in reply to
- * a patch whose sender has the same display name (ms_name_key()) under
+ * for a message giving a Reviewed-by or Acked-by in reply to a patch
+ * whose sender has the same display name (ms_name_key()) under
  * another address, the two senders as two people ("review of <patch> in
  * <reply>": no one reviews their own patch).  `mi` must be finished.
  */

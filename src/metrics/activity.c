@@ -237,35 +237,33 @@ static bool ends_with_by(const char *t)
 }
 
 /*
- * The commit's author and the people of its trailers other than
- * Signed-off-by are different people: one does not review one's own
- * patch.  (Two Signed-off-by lines of one name are often one person
- * applying their own patch under a second address, so they prove
- * nothing.)
+ * The commit's author and its reviewers (Reviewed-by, Acked-by) are
+ * different people: one does not review one's own patch.  Nothing else
+ * in one commit is such evidence: two trailers of one name are often one
+ * person under two addresses (U-Boot: Reported-by and Reviewed-by of
+ * Fabio Estevam, Suggested-by and Reviewed-by of Qu Wenruo, two
+ * Tested-by of Philippe Reynes), and so are the author and a Tested-by
+ * (Heiko Stuebner) or two Signed-off-by.
  */
 static void note_distinct(struct ms_activity *a, const struct crec *r)
 {
 	const struct ctag *tags = &g_array_index(a->tags, struct ctag,
 						 r->tag_off);
-	unsigned ids[16];
-	size_t n = 0;
+	char hex[41] = { 0 };
 
-	if (r->author != MS_IDENT_NONE)
-		ids[n++] = r->author;
-	for (unsigned t = 0; t < r->nr_tag && n < G_N_ELEMENTS(ids); t++)
-		if (strcmp(tags[t].token, "Signed-off-by"))
-			ids[n++] = tags[t].person;
-	char hex[41];
-
-	if (n < 2)
+	if (r->author == MS_IDENT_NONE)
 		return;
-	/* the commit is the evidence (also when the model is restored) */
-	for (int i = 0; i < 20; i++)
-		snprintf(hex + 2 * i, 3, "%02x", r->raw[i]);
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = i + 1; k < n; k++)
-			ms_ident_note_distinct_why(a->ident, ids[i], ids[k],
-						   hex);
+	for (unsigned t = 0; t < r->nr_tag; t++) {
+		if (!tags[t].review || tags[t].person == r->author)
+			continue;
+		/* the commit is the evidence (also when the model is
+		 * restored) */
+		if (!hex[0])
+			for (int i = 0; i < 20; i++)
+				snprintf(hex + 2 * i, 3, "%02x", r->raw[i]);
+		ms_ident_note_distinct_why(a->ident, r->author,
+					   tags[t].person, hex);
+	}
 }
 
 static bool is_maintainers_change(const struct ms_commit *c)

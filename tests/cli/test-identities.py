@@ -145,7 +145,7 @@ ok("Wei Zhang <wei@a.example> (listed: HOMONYM DRIVER)\n"
    "  wzhang@b.example: " not in r.out,
    "the listed Wei alone", r.out)
 ok(re.search(r"\n  not wzhang@b\.example: same name, another person "
-             r"\(author and reviewer, or two reviewers, of commit "
+             r"\(author and reviewer of commit "
              r"[0-9a-f]{12}\)\n", r.out),
    "the namesake kept apart, and why", r.out)
 ok("  rob@remote.example: self, seen in HEAD:MAINTAINERS:30, unused address"
@@ -153,7 +153,8 @@ ok("  rob@remote.example: self, seen in HEAD:MAINTAINERS:30, unused address"
 r = run("identities", "--repo", repo, "--json")
 eq(r.rc, 0, "identities --json exits 0")
 ppl = {p["email"]: p for p in r.json()["people"]}
-eq(sorted(ppl), ["hmoved@newcorp.example", "peter@listed.example",
+eq(sorted(ppl), ["cora@corp.example", "hmoved@newcorp.example",
+                 "peter@listed.example",
                  "quiet@new.example", "rob@remote.example",
                  "sam@one.example", "support@corp.example",
                  "wei@a.example", "wzhang@b.example",
@@ -165,6 +166,10 @@ eq([k["email"] for k in ppl["wei@a.example"]["kept_apart"]],
 ok(len(ppl["wei@a.example"]["kept_apart"][0]["evidence"]) == 40,
    "JSON: by a commit")
 eq(ppl["wei@a.example"]["dmarc_name"], None, "JSON: no dmarc-name")
+eq([(a["email"], a["source"]) for a in ppl["cora@corp.example"]["addresses"]],
+   [("cora@corp.example", "self"), ("cora@home.example", "name")],
+   "JSON: the author's Tested-by from another address of her name is "
+   "her (only a review or ack keeps two apart)")
 eq([(a["email"], a["source"]) for a in
     ppl["hmoved@newcorp.example"]["addresses"]],
    [("hmoved@newcorp.example", "self"),
