@@ -194,14 +194,16 @@ static void print_text(FILE *fp, const struct person_row *r,
 		const struct split_row *x = r->splits->pdata[i];
 
 		size_t n = strlen(x->why);
-		bool commit = n == 40 && strspn(x->why, "0123456789abcdef") ==
-			      40;
+		/* two commit ids: each reviewed a commit of the other */
+		bool commits = n == 81 && x->why[40] == ' ' &&
+			       strspn(x->why, "0123456789abcdef") == 40 &&
+			       strspn(x->why + 41, "0123456789abcdef") == 40;
 
 		fprintf(fp, "  not %s: same name, another person",
 			*x->email ? x->email : "(no address)");
-		if (commit)
-			fprintf(fp, " (author and reviewer "
-				"of commit %.12s)", x->why);
+		if (commits)
+			fprintf(fp, " (each reviewed the other's commit: "
+				"%.12s, %.12s)", x->why, x->why + 41);
 		else if (n)
 			fprintf(fp, " (%s)", x->why);
 		fprintf(fp, "\n");

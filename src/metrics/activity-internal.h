@@ -43,6 +43,8 @@ struct ms_activity {
 	GArray *ents;             /* uint32_t entry indexes */
 	GArray *tags;             /* struct ctag */
 	GHashTable *tokens;       /* interned trailer tokens */
+	GHashTable *reviews;      /* "author>reviewer" ids -> commit hex
+				     (note_distinct), or NULL */
 	GPtrArray *token_order;   /* the same, in the order interned */
 	GArray *maint_changes;    /* raw ids of commits touching MAINTAINERS */
 	GPtrArray *maint_joins;   /* struct act_mjoin, NULL until computed */

@@ -237,13 +237,17 @@ static bool ends_with_by(const char *t)
 }
 
 /*
- * The commit's author and its reviewers (Reviewed-by, Acked-by) are
- * different people: one does not review one's own patch.  Nothing else
- * in one commit is such evidence: two trailers of one name are often one
- * person under two addresses (U-Boot: Reported-by and Reviewed-by of
- * Fabio Estevam, Suggested-by and Reviewed-by of Qu Wenruo, two
- * Tested-by of Philippe Reynes), and so are the author and a Tested-by
- * (Heiko Stuebner) or two Signed-off-by.
+ * Two addresses of one name are two people when each reviewed (Reviewed-
+ * by, Acked-by) a commit the other authored: they review each other, as
+ * issue 15 puts it.  One direction alone is no such evidence: people
+ * review their own work from another address (U-Boot: Sean Anderson's
+ * gmail reviewing his seco.com commits, and seven more pairs of one
+ * name, none of them two people).  Nothing else in one commit is such
+ * evidence either: two trailers of one name are often one person under
+ * two addresses (Reported-by and Reviewed-by of Fabio Estevam,
+ * Suggested-by and Reviewed-by of Qu Wenruo, two Tested-by of Philippe
+ * Reynes), and so are the author and a Tested-by (Heiko Stuebner) or
+ * two Signed-off-by.  The evidence is the two commits.
  */
 static void note_distinct(struct ms_activity *a, const struct crec *r)
 {
@@ -254,15 +258,33 @@ static void note_distinct(struct ms_activity *a, const struct crec *r)
 	if (r->author == MS_IDENT_NONE)
 		return;
 	for (unsigned t = 0; t < r->nr_tag; t++) {
+		char key[32], back[32];
+		const char *other;
+
 		if (!tags[t].review || tags[t].person == r->author)
 			continue;
-		/* the commit is the evidence (also when the model is
-		 * restored) */
 		if (!hex[0])
 			for (int i = 0; i < 20; i++)
 				snprintf(hex + 2 * i, 3, "%02x", r->raw[i]);
-		ms_ident_note_distinct_why(a->ident, r->author,
-					   tags[t].person, hex);
+		if (!a->reviews)
+			a->reviews = g_hash_table_new_full(g_str_hash,
+							   g_str_equal,
+							   g_free, g_free);
+		snprintf(key, sizeof(key), "%u>%u", r->author,
+			 tags[t].person);
+		snprintf(back, sizeof(back), "%u>%u", tags[t].person,
+			 r->author);
+		if (!g_hash_table_contains(a->reviews, key))
+			g_hash_table_insert(a->reviews, g_strdup(key),
+					    g_strdup(hex));
+		other = g_hash_table_lookup(a->reviews, back);
+		if (other) {
+			char *why = g_strdup_printf("%s %s", other, hex);
+
+			ms_ident_note_distinct_why(a->ident, r->author,
+						   tags[t].person, why);
+			g_free(why);
+		}
 	}
 }
 
@@ -988,6 +1010,8 @@ void ms_activity_free(struct ms_activity *a)
 	if (a->used_domains)
 		g_hash_table_destroy(a->used_domains);
 	g_hash_table_destroy(a->tokens);
+	if (a->reviews)
+		g_hash_table_destroy(a->reviews);
 	if (a->token_order)
 		g_ptr_array_free(a->token_order, TRUE);
 	if (a->maint_joins)

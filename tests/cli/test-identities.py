@@ -145,8 +145,8 @@ ok("Wei Zhang <wei@a.example> (listed: HOMONYM DRIVER)\n"
    "  wzhang@b.example: " not in r.out,
    "the listed Wei alone", r.out)
 ok(re.search(r"\n  not wzhang@b\.example: same name, another person "
-             r"\(author and reviewer of commit "
-             r"[0-9a-f]{12}\)\n", r.out),
+             r"\(each reviewed the other's commit: "
+             r"[0-9a-f]{12}, [0-9a-f]{12}\)\n", r.out),
    "the namesake kept apart, and why", r.out)
 ok("  rob@remote.example: self, seen in HEAD:MAINTAINERS:30, unused address"
    in r.out, "Rob's address is unused", r.out)
@@ -163,8 +163,8 @@ eq(sorted(ppl), ["cora@corp.example", "hmoved@newcorp.example",
    "namesake kept apart")
 eq([k["email"] for k in ppl["wei@a.example"]["kept_apart"]],
    ["wzhang@b.example"], "JSON: the Weis kept apart")
-ok(len(ppl["wei@a.example"]["kept_apart"][0]["evidence"]) == 40,
-   "JSON: by a commit")
+ok([len(x) for x in ppl["wei@a.example"]["kept_apart"][0]["evidence"]
+    .split()] == [40, 40], "JSON: by two commits, one each way")
 eq(ppl["wei@a.example"]["dmarc_name"], None, "JSON: no dmarc-name")
 eq([(a["email"], a["source"]) for a in ppl["cora@corp.example"]["addresses"]],
    [("cora@corp.example", "self"), ("cora@home.example", "name")],
