@@ -106,6 +106,30 @@ def tmpdir():
     return tempfile.mkdtemp(prefix="maintstat-test-")
 
 
+def tree_files(tree):
+    """Every regular file of `tree` (not symbolic links, not a top-level
+    .git), relative, in bytewise order as maintstat sorts."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(tree):
+        if dirpath == tree and ".git" in dirnames:
+            dirnames.remove(".git")
+        for f in filenames:
+            p = os.path.join(dirpath, f)
+            if os.path.isfile(p) and not os.path.islink(p):
+                out.append(os.path.relpath(p, tree))
+    return sorted(out, key=lambda s: s.encode())
+
+
+def gen_review(tmp):
+    """fixtures/gen/gen-review.py's repository and list under `tmp`:
+    (repository, mbox)."""
+    out = os.path.join(tmp, "gen")
+    subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                                 "gen-review.py"), out],
+                   check=True, capture_output=True)
+    return os.path.join(out, "repo"), os.path.join(out, "list.mbox")
+
+
 def done():
     print(f"1..{_n}")
     sys.exit(1 if _failed else 0)

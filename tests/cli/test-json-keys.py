@@ -6,18 +6,12 @@ and list archive of fixtures/gen/gen-review.py."""
 import json
 import os
 import re
-import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir, FIXTURES, SOURCE_ROOT  # noqa
+from mstest import run, ok, eq, done, tmpdir, gen_review, SOURCE_ROOT  # noqa
 
 tmp = tmpdir()
-out = os.path.join(tmp, "gen")
-subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
-                                             "gen-review.py"), out],
-               check=True, capture_output=True)
-repo = os.path.join(out, "repo")
-mbox = os.path.join(out, "list.mbox")
+repo, mbox = gen_review(tmp)
 db = os.path.join(tmp, "store.sqlite")
 msgid = None
 with open(mbox, encoding="utf-8", errors="replace") as f:

@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, skip_all  # noqa: E402
+from mstest import run, ok, eq, done, skip_all, tree_files  # noqa: E402
 
 TREE = os.environ.get("MS_LINUX_TREE")
 CACHE = os.environ.get("MS_CACHE")
@@ -26,20 +26,9 @@ if not TREE or not os.path.exists(os.path.join(TREE, "MAINTAINERS")):
              "tree (make check sets it up)")
 
 
-def all_files(tree):
-    out = []
-    for dirpath, dirnames, filenames in os.walk(tree):
-        if dirpath == tree and ".git" in dirnames:
-            dirnames.remove(".git")
-        for f in filenames:
-            p = os.path.join(dirpath, f)
-            if os.path.isfile(p) and not os.path.islink(p):
-                out.append(os.path.relpath(p, tree))
-    # bytewise order, as maintstat sorts
-    return sorted(out, key=lambda s: s.encode())
 
 
-walked = all_files(TREE)
+walked = tree_files(TREE)
 # an older unpack script left its stamp inside the tree: not a kernel file
 files = [f for f in walked if f != ".maintstat-unpacked"]
 sample = files[::25]

@@ -33,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, skip_all  # noqa: E402
+from mstest import run, ok, eq, done, skip_all, tree_files  # noqa: E402
 
 TREE = os.environ.get("MS_LINUX_TREE")
 # beside the tree (make check's cache) unless told: one oracle per machine
@@ -48,19 +48,9 @@ if not os.path.exists(SLICE):
     skip_all(f"the linux-rdma slice {SLICE} is missing")
 
 
-def all_files(tree):
-    out = []
-    for dirpath, dirnames, filenames in os.walk(tree):
-        if dirpath == tree and ".git" in dirnames:
-            dirnames.remove(".git")
-        for f in filenames:
-            p = os.path.join(dirpath, f)
-            if os.path.isfile(p) and not os.path.islink(p):
-                out.append(os.path.relpath(p, tree))
-    return sorted(out, key=lambda s: s.encode())
 
 
-files = [f for f in all_files(TREE) if f != ".maintstat-unpacked"]
+files = [f for f in tree_files(TREE) if f != ".maintstat-unpacked"]
 sample = files[::25]
 ok(len(sample) >= 3000, f"sample has at least 3000 files ({len(sample)})")
 

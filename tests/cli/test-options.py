@@ -12,15 +12,10 @@ import subprocess
 import sys
 import time
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import MAINTSTAT, run, ok, eq, done, tmpdir, FIXTURES  # noqa
+from mstest import MAINTSTAT, run, ok, eq, done, tmpdir, gen_review  # noqa
 
 tmp = tmpdir()
-out = os.path.join(tmp, "gen")
-subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
-                                             "gen-review.py"), out],
-               check=True, capture_output=True)
-repo = os.path.join(out, "repo")
-mbox = os.path.join(out, "list.mbox")
+repo, mbox = gen_review(tmp)
 
 # --- --threads: listed by exactly the commands that do parallel work ---
 r = run("--help")
