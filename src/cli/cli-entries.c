@@ -124,6 +124,7 @@ static const struct maint_entry *resolve(const struct maint_file *mf,
 		const struct maint_entry *x = maint_file_entry(mf, i);
 		char *have = ms_casefold(x->name, -1);
 		struct cand c = { x, 0 };
+		size_t shared;
 
 		if (!strcmp(have, want))
 			g_array_append_val(exact, c);
@@ -133,10 +134,10 @@ static const struct maint_entry *resolve(const struct maint_file *mf,
 			g_array_append_val(sub, c);
 		c.score = distance(have, want);
 		g_array_append_val(near, c);
-		if (shared_words(have, want)) {
+		shared = shared_words(have, want);
+		if (shared) {
 			/* most shared words first, then the nearer */
-			c.score += (SIZE_MAX / 2 -
-				    shared_words(have, want) * 4096);
+			c.score += SIZE_MAX / 2 - shared * 4096;
 			g_array_append_val(words, c);
 		}
 		g_free(have);
