@@ -31,6 +31,10 @@ struct ctx {
 	const char **sender;         /* per record: canonical sender, or
 					NULL */
 	uint8_t *aside;              /* per record: enum aside */
+	/* per entry index: its postings in the window (window_posting()),
+	 * and the commits touching it, in ascending order (GArray of
+	 * uint32_t, or NULL), so that each entry visits only its own */
+	GPtrArray *entry_posts, *entry_commits;
 };
 
 static const struct ms_mail_rec *rec_at(const struct ctx *c, uint32_t i)
@@ -167,6 +171,10 @@ static void ctx_release(struct ctx *c)
 	g_hash_table_unref(c->senders);
 	g_free(c->sender);
 	g_free(c->aside);
+	if (c->entry_posts)
+		g_ptr_array_unref(c->entry_posts);
+	if (c->entry_commits)
+		g_ptr_array_unref(c->entry_commits);
 }
 
 /*
@@ -327,14 +335,6 @@ static void acc_free(gpointer data)
 	g_free(a);
 }
 
-static bool in_entry(const GArray *entries, size_t e)
-{
-	for (guint i = 0; entries && i < entries->len; i++)
-		if (g_array_index(entries, size_t, i) == e)
-			return true;
-	return false;
-}
-
 /* Whether two name/address pairs resolve to one person with an address. */
 static bool same_person(const struct ctx *c, const char *n1, const char *e1,
 			const char *n2, const char *e2)
@@ -461,14 +461,76 @@ static char *family_key(const struct ctx *c, size_t i)
 	return key;
 }
 
-/* Whether posting `i` is one of entry `e`'s in the window. */
-static bool window_posting(const struct ctx *c, size_t i, size_t e)
+/* Whether record `i` is a patch posting of the window (of the entries
+ * ms_review_map_entries() gives it). */
+static bool window_posting(const struct ctx *c, size_t i)
 {
 	const struct ms_mail_rec *r = rec_at(c, i);
 
 	return !r->duplicate && r->kind == MS_MAIL_PATCH && r->date_valid &&
-	       in_entry(ms_review_map_entries(c->map, i), e) &&
 	       r->date >= c->opts->since && r->date <= c->opts->until;
+}
+
+static void garray_free0(gpointer p)
+{
+	if (p)
+		g_array_free(p, TRUE);
+}
+
+/* Append `v` to the list of entry `e` in `per_entry`. */
+static void entry_list_add(GPtrArray *per_entry, size_t e, uint32_t v)
+{
+	GArray *a;
+
+	if (e >= per_entry->len)
+		return;
+	a = per_entry->pdata[e];
+	if (!a) {
+		a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+		per_entry->pdata[e] = a;
+	}
+	g_array_append_val(a, v);
+}
+
+/*
+ * The index from entry to its window postings and to its commits
+ * (c->entry_posts, c->entry_commits), built in one pass over the records
+ * and one over the commits: an entry's figures then cost its own
+ * postings, not every message of the archive once per entry.
+ */
+static void entry_lists(struct ctx *c)
+{
+	size_t n = ms_mail_index_count(c->idx);
+	size_t ne = maint_file_nr_entries(c->mf);
+
+	c->entry_posts = g_ptr_array_new_full((guint)ne, garray_free0);
+	c->entry_commits = g_ptr_array_new_full((guint)ne, garray_free0);
+	g_ptr_array_set_size(c->entry_posts, (gint)ne);
+	g_ptr_array_set_size(c->entry_commits, (gint)ne);
+	for (size_t i = 0; i < n; i++) {
+		const GArray *es = ms_review_map_entries(c->map, i);
+
+		if (!es || !window_posting(c, i))
+			continue;
+		for (guint k = 0; k < es->len; k++)
+			entry_list_add(c->entry_posts,
+				       g_array_index(es, size_t, k),
+				       (uint32_t)i);
+	}
+	for (guint ci = 0; ci < c->commit_entries->len; ci++) {
+		const GArray *es = g_array_index(c->commit_entries,
+						 GArray *, ci);
+
+		for (guint k = 0; es && k < es->len; k++)
+			entry_list_add(c->entry_commits,
+				       g_array_index(es, size_t, k), ci);
+	}
+}
+
+/* The list of entry `e` in `per_entry` (GArray of uint32_t), or NULL. */
+static const GArray *entry_list(const GPtrArray *per_entry, size_t e)
+{
+	return e < per_entry->len ? per_entry->pdata[e] : NULL;
 }
 
 /* One interval of a series: the patches first posted in [lo, hi) (by
@@ -498,13 +560,14 @@ static GHashTable *family_dates(const struct ctx *c, size_t e)
 {
 	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal,
 					      g_free, g_free);
-	size_t n = ms_mail_index_count(c->idx);
+	const GArray *posts = entry_list(c->entry_posts, e);
 
-	for (size_t i = 0; i < n; i++) {
+	for (guint q = 0; posts && q < posts->len; q++) {
+		uint32_t i = g_array_index(posts, uint32_t, q);
 		char *key;
 		int64_t *d;
 
-		if (!window_posting(c, i, e) || c->aside[i])
+		if (c->aside[i])
 			continue;
 		key = family_key(c, i);
 		if (g_hash_table_contains(h, key)) {
@@ -633,17 +696,17 @@ static void patch_families(struct entry_acc *ea)
 	GHashTable *families = g_hash_table_new_full(g_str_hash, g_str_equal,
 						     g_free, NULL);
 	GHashTable *series = g_hash_table_new(NULL, NULL);
-	size_t n = ms_mail_index_count(c->idx);
+	const GArray *posts = entry_list(c->entry_posts, ea->e->index);
 
-	for (size_t i = 0; i < n; i++) {
+	for (guint q = 0; posts && q < posts->len; q++) {
+		uint32_t i = g_array_index(posts, uint32_t, q);
 		const struct ms_mail_rec *r = rec_at(c, i);
 		struct ms_rv_patch *pt;
 		char *key;
 		gpointer v;
-		uint32_t u = (uint32_t)i;
+		uint32_t u = i;
 
-		if (!window_posting(c, i, ea->e->index) ||
-		    !counted_posting(ea, i, &key))
+		if (!counted_posting(ea, i, &key))
 			continue;
 		if (g_hash_table_lookup_extended(families, key, NULL, &v)) {
 			pt = &g_array_index(out->patches, struct ms_rv_patch,
@@ -980,13 +1043,12 @@ static void entry_commits(struct entry_acc *ea)
 {
 	const struct ctx *c = ea->c;
 	const struct part *part = ea->part;
+	const GArray *mine = entry_list(c->entry_commits, ea->e->index);
 
-	for (guint ci = 0; c->commits && ci < c->commits->len; ci++) {
+	for (guint q = 0; mine && q < mine->len; q++) {
+		uint32_t ci = g_array_index(mine, uint32_t, q);
 		const struct ms_link_commit *lc = c->commits->pdata[ci];
-		GArray *ce = g_array_index(c->commit_entries, GArray *, ci);
 
-		if (!in_entry(ce, ea->e->index))
-			continue;
 		if (part && !part_has_commit(part, lc->commit_time))
 			continue;
 		ea->out->commits++;
@@ -1199,6 +1261,7 @@ struct ms_review *ms_review_compute(const struct ms_link_mail *lm,
 		g_array_append_val(c.commit_entries, e);
 	}
 	c.aside = ms_review_set_aside(lm, map, commits, opts, rv);
+	entry_lists(&c);
 	rv->since = opts->since;
 	rv->until = opts->until;
 	rv->entries = g_ptr_array_new();
