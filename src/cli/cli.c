@@ -655,3 +655,12 @@ void cli_progress_done(void)
 	fprintf(stderr, "\r\033[K");
 	progress_on = false;
 }
+
+char *cli_send_email_arg(const char *flag, const char *value)
+{
+	char *q = g_shell_quote(value);
+	char *r = g_strdup_printf("%s=%s", flag, q);
+
+	g_free(q);
+	return r;
+}

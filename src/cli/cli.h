@@ -305,4 +305,8 @@ char *cli_store_dir(void);
 /* `maintstat store list|prune ...` (argv[0] is "list" or "prune"). */
 int cli_store_maintain(int argc, char **argv);
 
+/* "--to='Name <addr>'": one git send-email argument `flag`=`value`,
+ * quoted for the shell.  g_free it. */
+char *cli_send_email_arg(const char *flag, const char *value);
+
 #endif

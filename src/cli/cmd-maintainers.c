@@ -3,17 +3,13 @@
  * patches, byte for byte as scripts/get_maintainer.pl --no-git
  * --no-git-fallback prints it.
  */
-#include "activity.h"
-#include "cli-activity.h"
-#include "cli-review.h"
+#include "cli-cc-activity.h"
 #include "cli.h"
 #include "commands.h"
 #include "maint-cc.h"
 #include "maintainers.h"
 #include "output.h"
 #include "tree.h"
-#include "review.h"
-#include "when.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -197,195 +193,6 @@ static bool read_inputs(GArray *inputs, const struct cli_tree *ct,
 	return ok;
 }
 
-/* "--to='Name <addr>'": one git send-email argument, quoted for the shell */
-static char *send_email_arg(const char *flag, const char *who)
-{
-	char *q = g_shell_quote(who);
-	char *r = g_strdup_printf("%s=%s", flag, q);
-
-	g_free(q);
-	return r;
-}
-
-/*
- * --activity: what the history says of the people of one answer.  The
- * facts come from the activity model (activity.h), as `maintstat
- * activity` reports them; a person is called inactive only when the
- * history knows their address at all (seen_anywhere) and shows nothing of
- * theirs in the entry since --inactive-after, and (with --archive) the
- * list has no message of theirs since then either.  With --archive, the
- * list facts are review's (cli-review.h): the patches of the entry each
- * person replied to and the median time of their first replies.
- */
-struct act_ctx {
-	struct ms_activity *a;
-	struct cli_list_facts *lf;   /* with --archive, else NULL */
-	struct ms_activity_query q;
-	struct ms_act_entry *ents;   /* of the current answer */
-	size_t nr;
-	bool done_defacto;           /* printed for the current answer */
-};
-
-static void act_compute(struct act_ctx *ac, const struct maint_cc *cc)
-{
-	const struct maint_entry **sel;
-	size_t n = maint_cc_nr_entries(cc);
-
-	ms_act_entries_free(ac->ents, ac->nr);
-	ac->ents = NULL;
-	ac->nr = 0;
-	if (!n)
-		return;
-	sel = g_new(const struct maint_entry *, n);
-	for (size_t i = 0; i < n; i++)
-		sel[i] = maint_cc_entry(cc, i);
-	ac->q.entries = sel;
-	ac->q.nr_entries = n;
-	if (ms_activity_query(ac->a, &ac->q, &ac->ents, &ac->nr) < 0) {
-		cli_warning("%s", ms_error_last());
-		ac->ents = NULL;
-		ac->nr = 0;
-	}
-	g_free(sel);
-	ac->q.entries = NULL;
-}
-
-static const struct ms_act_entry *act_entry(const struct act_ctx *ac,
-					    const struct maint_entry *e)
-{
-	for (size_t i = 0; ac && i < ac->nr; i++)
-		if (ac->ents[i].entry == e)
-			return &ac->ents[i];
-	return NULL;
-}
-
-/* The listed person a line stands for (by address, then by name). */
-static const struct ms_act_person *act_person(const struct act_ctx *ac,
-					      const struct maint_cc_line *l)
-{
-	const struct ms_act_entry *ae;
-
-	if (l->kind != 'M' && l->kind != 'R')
-		return NULL;
-	ae = act_entry(ac, l->entry);
-	for (size_t i = 0; ae && i < ae->nr_people; i++)
-		if (!g_ascii_strcasecmp(ae->people[i].email, l->address))
-			return &ae->people[i];
-	for (size_t i = 0; ae && i < ae->nr_people; i++)
-		if (*ae->people[i].name && *l->name &&
-		    strstr(l->name, ae->people[i].name))
-			return &ae->people[i];
-	return NULL;
-}
-
-static bool act_inactive(const struct act_ctx *ac,
-			 const struct maint_cc_line *l,
-			 const struct ms_act_person *p)
-{
-	if (!p || !p->inactive || !p->seen_anywhere)
-		return false;
-	return !ac->lf || !cli_list_facts_active(ac->lf, l->entry->name,
-						 l->address);
-}
-
-/* The list's figures of the person a line stands for: the entry's
- * review (NULL: no patch to it on the list) and the person in it. */
-static const struct ms_rv_entry *list_person(const struct act_ctx *ac,
-					     const struct maint_cc_line *l,
-					     const struct ms_rv_person **out)
-{
-	const struct ms_rv_entry *e;
-
-	*out = NULL;
-	if (!ac || !ac->lf || !l->entry || (l->kind != 'M' && l->kind != 'R'))
-		return NULL;
-	e = cli_list_facts_entry(ac->lf, l->entry->name);
-	for (guint i = 0; e && i < e->listed->len; i++) {
-		const struct ms_rv_person *p = e->listed->pdata[i];
-
-		if (!g_ascii_strcasecmp(p->email, l->address))
-			*out = p;
-	}
-	return e;
-}
-
-/* ", 41 replies, median 1.2d" (or ", no patch on the list"), or NULL
- * without --archive; g_free it. */
-static char *list_note(const struct act_ctx *ac,
-		       const struct maint_cc_line *l)
-{
-	const struct ms_rv_person *p;
-	const struct ms_rv_entry *e = list_person(ac, l, &p);
-	char d[32];
-
-	if (!ac || !ac->lf || (l->kind != 'M' && l->kind != 'R'))
-		return NULL;
-	if (!e)
-		return g_strdup(", no patch on the list");
-	if (!p || !p->replied)
-		return g_strdup(", 0 replies");
-	ms_duration_format(p->has_latency ? p->median_latency : -1, d,
-			   sizeof(d));
-	return g_strdup_printf(", %zu repl%s, median %s", p->replied,
-			       p->replied == 1 ? "y" : "ies", d);
-}
-
-/*
- * The de-facto reviewers: the entry's top Reviewed-by/Acked-by givers of
- * the window who are not listed, once each, after the people (before the
- * lists, as get_maintainer.pl puts people first).  THE REST is left out:
- * on U-Boot its top reviewers (1,321 and 880 reviews over five years)
- * would be proposed for every patch.
- */
-static void act_add_defacto(struct act_ctx *ac, const struct maint_cc *cc,
-			    GPtrArray *items, bool roles, bool to_cc)
-{
-	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal,
-						 g_free, NULL);
-
-	if (ac->done_defacto) {
-		g_hash_table_destroy(seen);
-		return;
-	}
-	ac->done_defacto = true;
-	for (size_t i = 0; i < maint_cc_nr_lines(cc); i++)
-		g_hash_table_add(seen, g_ascii_strdown(
-			maint_cc_line(cc, i)->address, -1));
-	for (size_t i = 0; i < ac->nr; i++) {
-		const struct ms_act_entry *ae = &ac->ents[i];
-
-		/* THE REST's top reviewers review everything: no advice */
-		if (!strcmp(ae->entry->name, "THE REST"))
-			continue;
-		for (size_t k = 0; k < ae->nr_top_reviewers; k++) {
-			const struct ms_act_count *c = &ae->top_reviewers[k];
-			char *lc = g_ascii_strdown(c->email, -1);
-			char *who;
-
-			if (!*c->email || g_hash_table_contains(seen, lc)) {
-				g_free(lc);
-				continue;
-			}
-			g_hash_table_add(seen, lc);
-			who = *c->name ? g_strdup_printf("%s <%s>", c->name,
-							  c->email) :
-				g_strdup(c->email);
-			if (to_cc)
-				g_ptr_array_add(items,
-						send_email_arg("--cc", who));
-			else if (roles)
-				g_ptr_array_add(items, g_strdup_printf(
-					"%s (de-facto reviewer:%s, %zu "
-					"review%s)", who, ae->entry->name,
-					c->count, c->count == 1 ? "" : "s"));
-			else
-				g_ptr_array_add(items, g_strdup(who));
-			g_free(who);
-		}
-	}
-	g_hash_table_destroy(seen);
-}
-
 /* Look up `inputs` [from, to) together, as one get_maintainer.pl run. */
 static struct maint_cc *look_up(const struct cli_tree *ct,
 				const struct maint_cc_opts *co,
@@ -446,7 +253,7 @@ static char *answer_to_cc(const struct maint_cc *cc)
 
 	for (size_t i = 0; i < maint_cc_nr_lines(cc); i++) {
 		const struct maint_cc_line *l = maint_cc_line(cc, i);
-		char *a = send_email_arg(l->kind == 'M' ? "--to" : "--cc",
+		char *a = cli_send_email_arg(l->kind == 'M' ? "--to" : "--cc",
 					 l->email);
 
 		g_string_append_printf(out, "%s\n", a);
@@ -457,7 +264,7 @@ static char *answer_to_cc(const struct maint_cc *cc)
 
 /* What get_maintainer.pl prints for the same question. */
 static char *answer_text(const struct maint_cc *cc, const struct opts *op,
-			 bool roles, struct act_ctx *ac)
+			 bool roles, struct cc_act *ac)
 {
 	GString *out;
 
@@ -473,36 +280,17 @@ static char *answer_text(const struct maint_cc *cc, const struct opts *op,
 
 	for (size_t i = 0; i < maint_cc_nr_lines(cc); i++) {
 		const struct maint_cc_line *l = maint_cc_line(cc, i);
-		const struct ms_act_person *p = ac ? act_person(ac, l) : NULL;
-		char *note = NULL, *ln;
+		char *note = NULL;
+		bool drop = false;
 
 		if (ac && l->kind == 'L')
-			act_add_defacto(ac, cc, items, roles, op->to_cc);
-		if (ac && act_inactive(ac, l, p)) {
-			char d[32];
-
-			if (op->active_only)
-				continue;
-			if (p->has_last) {
-				ms_act_format(p->last_time, p->last_offset,
-					      false, true, d);
-				d[7] = '\0';
-				note = g_strdup_printf(", inactive since %s", d);
-			} else {
-				note = g_strdup(", inactive: nothing in the "
-						"entry");
-			}
-		}
-		ln = list_note(ac, l);
-		if (ln) {
-			char *both = g_strconcat(ln, note ? note : "", NULL);
-
-			g_free(note);
-			g_free(ln);
-			note = both;
-		}
+			cc_act_defacto(ac, cc, items, roles, op->to_cc);
+		if (ac)
+			note = cc_act_note(ac, l, &drop);
+		if (drop)
+			continue;
 		if (op->to_cc)
-			g_ptr_array_add(items, send_email_arg(
+			g_ptr_array_add(items, cli_send_email_arg(
 				l->kind == 'M' ? "--to" : "--cc", l->email));
 		else
 			g_ptr_array_add(items, roles ?
@@ -511,8 +299,8 @@ static char *answer_text(const struct maint_cc *cc, const struct opts *op,
 				g_strdup(l->email));
 		g_free(note);
 	}
-	if (ac && !ac->done_defacto)
-		act_add_defacto(ac, cc, items, roles, op->to_cc);
+	if (ac)
+		cc_act_defacto(ac, cc, items, roles, op->to_cc);
 	if (items->len)
 		output(out, items, multiline, sep);
 	for (size_t k = 0; k < G_N_ELEMENTS(whats); k++) {
@@ -528,34 +316,9 @@ static char *answer_text(const struct maint_cc *cc, const struct opts *op,
 	return g_string_free(out, FALSE);
 }
 
-/* Key "list" of a person's activity: null without --archive. */
-static void list_json(struct ms_out *o, const struct act_ctx *ac,
-		      const struct maint_cc_line *l)
-{
-	const struct ms_rv_person *p;
-	const struct ms_rv_entry *e = list_person(ac, l, &p);
-
-	ms_out_key(o, "list");
-	if (!ac->lf) {
-		ms_out_null(o);
-		return;
-	}
-	ms_out_begin_object(o);
-	ms_out_kv_int(o, "patches", e ? (int64_t)e->patches->len : 0);
-	ms_out_kv_int(o, "replied", p ? (int64_t)p->replied : 0);
-	if (p && p->has_latency)
-		ms_out_kv_real(o, "median_first_reply_hours",
-			       (double)p->median_latency / 3600.0);
-	else
-		ms_out_kv_null(o, "median_first_reply_hours");
-	ms_out_kv_bool(o, "active_on_list", cli_list_facts_active(
-		ac->lf, l->entry->name, l->address));
-	ms_out_end_object(o);
-}
-
 static void emit_json(struct ms_out *o, const struct maint_cc *cc,
 		      const struct opts *op, bool roles,
-		      struct act_ctx *ac)
+		      struct cc_act *ac)
 {
 	char *text = answer_text(cc, op, roles, ac);
 
@@ -582,39 +345,8 @@ static void emit_json(struct ms_out *o, const struct maint_cc *cc,
 		ms_out_kv_string(o, "kind", kind_name(l->kind));
 		ms_out_kv_string(o, "role", l->role);
 		ms_out_kv_string(o, "entry", l->entry ? l->entry->name : NULL);
-		if (ac && (l->kind == 'M' || l->kind == 'R')) {
-			const struct ms_act_person *p = act_person(ac, l);
-
-			ms_out_key(o, "activity");
-			if (!p) {
-				ms_out_null(o);
-			} else {
-				char d[32];
-
-				ms_out_begin_object(o);
-				ms_out_kv_bool(o, "inactive",
-					       act_inactive(ac, l, p));
-				ms_out_kv_bool(o, "seen_anywhere",
-					       p->seen_anywhere);
-				if (p->has_last) {
-					ms_act_format(p->last_time,
-						      p->last_offset, true,
-						      false, d);
-					ms_out_kv_string(o, "last_in_entry",
-							 d);
-				} else {
-					ms_out_kv_null(o, "last_in_entry");
-				}
-				ms_out_kv_int(o, "authored",
-					      (int64_t)p->author.count);
-				ms_out_kv_int(o, "committed",
-					      (int64_t)p->committer.count);
-				ms_out_kv_int(o, "tags",
-					      (int64_t)p->tags.count);
-				list_json(o, ac, l);
-				ms_out_end_object(o);
-			}
-		}
+		if (ac && (l->kind == 'M' || l->kind == 'R'))
+			cc_act_json(o, ac, l);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
@@ -768,49 +500,10 @@ static int cc_opts(struct maint_cc_opts *co, const struct args *a, int argc)
 	return CLI_CONTINUE;
 }
 
-/* --activity: load the history's model into `act`; CLI_CONTINUE or the
- * exit code. */
-static int load_activity(struct act_ctx *act, const struct args *a)
-{
-	struct cli_act_opts ao = { 0 };
-	int rc;
-
-	ao.repo = a->topts.repo;
-	ao.rev = a->topts.rev;
-	ao.maintainers = a->topts.maintainers;
-	ao.find_maintainer_files = a->topts.find_maintainer_files;
-	ao.store = a->store;
-	rc = cli_act_load("maintainers", &ao, 5, &act->a, &act->q.since,
-			  &act->q.until);
-	if (rc != CLI_CONTINUE)
-		return rc;
-	if (ms_act_parse_before(a->op.inactive_after ?
-				a->op.inactive_after : "5y",
-				act->q.until, &act->q.active_since) < 0) {
-		rc = cli_usage_error("maintainers", "--inactive-after: %s",
-				     ms_error_last());
-		ms_activity_free(act->a);
-		act->a = NULL;
-		return rc;
-	}
-	if (!a->op.archives.nr)
-		return CLI_CONTINUE;
-	/* the list from the window's start to the archive's end: a list
-	 * goes on after the newest commit of a checkout */
-	rc = cli_list_facts_load("maintainers", &ao, &a->op.archives,
-				 act->q.since, INT64_MAX, act->q.active_since,
-				 act->a, &act->lf);
-	if (rc != CLI_CONTINUE) {
-		ms_activity_free(act->a);
-		act->a = NULL;
-	}
-	return rc;
-}
-
 /* --each: one answer per input, as separate runs would give. */
 static void answer_each(struct ms_out *o, const struct cli_tree *ct,
 			const struct maint_cc_opts *co, GArray *inputs,
-			const struct opts *op, bool roles, struct act_ctx *ac)
+			const struct opts *op, bool roles, struct cc_act *ac)
 {
 	if (op->json) {
 		ms_out_key(o, "answers");
@@ -820,10 +513,8 @@ static void answer_each(struct ms_out *o, const struct cli_tree *ct,
 		struct input *in = &g_array_index(inputs, struct input, i);
 		struct maint_cc *cc = look_up(ct, co, inputs, i, i + 1);
 
-		if (ac) {
-			act_compute(ac, cc);
-			ac->done_defacto = false;
-		}
+		if (ac)
+			cc_act_compute(ac, cc);
 		if (op->json) {
 			ms_out_begin_object(o);
 			ms_out_kv_string(o, "input", in->name);
@@ -842,12 +533,12 @@ static void answer_each(struct ms_out *o, const struct cli_tree *ct,
 /* All inputs together, as one get_maintainer.pl run. */
 static void answer_all(struct ms_out *o, const struct cli_tree *ct,
 		       const struct maint_cc_opts *co, GArray *inputs,
-		       const struct opts *op, bool roles, struct act_ctx *ac)
+		       const struct opts *op, bool roles, struct cc_act *ac)
 {
 	struct maint_cc *cc = look_up(ct, co, inputs, 0, inputs->len);
 
 	if (ac)
-		act_compute(ac, cc);
+		cc_act_compute(ac, cc);
 	if (op->json) {
 		emit_json(o, cc, op, roles, ac);
 	} else {
@@ -866,7 +557,7 @@ int cmd_maintainers(int argc, char **argv)
 	struct args a = { 0 };
 	struct maint_cc_opts co;
 	GArray *inputs;
-	struct act_ctx act = { 0 }, *ac = NULL;
+	struct cc_act *ac = NULL;
 	struct cli_tree ct;
 	struct ms_out *o;
 	bool roles;
@@ -883,12 +574,15 @@ int cmd_maintainers(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (a.op.activity) {
-		rc = load_activity(&act, &a);
+		struct cc_act_args aa = { &a.topts, &a.store,
+					  a.op.inactive_after, &a.op.archives,
+					  a.op.active_only };
+
+		rc = cc_act_load(&aa, &ac);
 		if (rc != CLI_CONTINUE) {
 			cli_tree_close(&ct);
 			return rc;
 		}
-		ac = &act;
 	}
 	inputs = g_array_new(FALSE, FALSE, sizeof(struct input));
 	g_array_set_clear_func(inputs, input_clear);
@@ -906,11 +600,7 @@ int cmd_maintainers(int argc, char **argv)
 	ms_out_free(o);
 out:
 	g_array_free(inputs, TRUE);
-	if (ac) {
-		ms_act_entries_free(act.ents, act.nr);
-		cli_list_facts_free(act.lf);
-		ms_activity_free(act.a);
-	}
+	cc_act_free(ac);
 	cli_tree_close(&ct);
 	return rc;
 }
