@@ -9,6 +9,9 @@
 #include <getopt.h>
 #include <glib.h>
 #include <limits.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -663,4 +666,43 @@ char *cli_send_email_arg(const char *flag, const char *value)
 
 	g_free(q);
 	return r;
+}
+
+/*
+ * `maintstat ... | head` is normal use: when the reader of standard output
+ * goes away, end at once, quietly and with status 0, as git does.  Other
+ * broken pipes (a socket) are left to the code that wrote to them: only a
+ * standard output whose reader is gone shows POLLERR.
+ */
+static void on_sigpipe(int sig)
+{
+	struct pollfd p = { STDOUT_FILENO, 0, 0 };
+
+	(void)sig;
+	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
+		_exit(EXIT_OK);
+}
+
+/* A report cut short by a full disk must not exit 0 (git run_builtin). */
+int cli_main_finish(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno == EPIPE)
+			return rc;
+		fprintf(stderr, "maintstat: cannot write to standard output: "
+			"%s\n", strerror(errno ? errno : EIO));
+		return rc ? rc : EXIT_RUNTIME;
+	}
+	return rc;
+}
+
+void cli_main_begin(void)
+{
+	struct sigaction sa = { 0 };
+
+	setlocale(LC_CTYPE, "");
+	sa.sa_handler = on_sigpipe;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+	cli_sanitize_stdout();
 }

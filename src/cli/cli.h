@@ -309,4 +309,14 @@ int cli_store_maintain(int argc, char **argv);
  * quoted for the shell.  g_free it. */
 char *cli_send_email_arg(const char *flag, const char *value);
 
+/*
+ * What both programs (main.c, main-quick.c) do first: the locale, a quiet
+ * end when the reader of standard output goes away, the sanitizing of
+ * standard output.
+ */
+void cli_main_begin(void);
+/* What they do last: a failed flush of standard output (a full disk) is
+ * an error.  Returns the exit code. */
+int cli_main_finish(int rc);
+
 #endif

@@ -5,12 +5,7 @@
 #include "commands.h"
 #include "version.h"
 
-#include <errno.h>
 #include <glib.h>
-#include <locale.h>
-#include <poll.h>
-#include <signal.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -105,43 +100,9 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-/*
- * `maintstat ... | head` is normal use: when the reader of standard output
- * goes away, end at once, quietly and with status 0, as git does.  Other
- * broken pipes (a socket) are left to the code that wrote to them: only a
- * standard output whose reader is gone shows POLLERR.
- */
-static void on_sigpipe(int sig)
-{
-	struct pollfd p = { STDOUT_FILENO, 0, 0 };
-
-	(void)sig;
-	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
-		_exit(EXIT_OK);
-}
-
-/* A report cut short by a full disk must not exit 0 (git run_builtin). */
-static int finish_stdout(int rc)
-{
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		if (errno == EPIPE)
-			return rc;
-		fprintf(stderr, "maintstat: cannot write to standard output: "
-			"%s\n", strerror(errno ? errno : EIO));
-		return rc ? rc : EXIT_RUNTIME;
-	}
-	return rc;
-}
-
 int main(int argc, char **argv)
 {
-	struct sigaction sa = { 0 };
-
-	setlocale(LC_CTYPE, "");
-	sa.sa_handler = on_sigpipe;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGPIPE, &sa, NULL);
-	cli_sanitize_stdout();
+	cli_main_begin();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -149,7 +110,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    (!strcmp(argv[1], "help") && argc == 2)) {
 		usage(stdout);
-		return finish_stdout(EXIT_OK);
+		return cli_main_finish(EXIT_OK);
 	}
 	if (!strcmp(argv[1], "help")) {
 		/* "maintstat help CMD" is "maintstat CMD --help", as in git */
@@ -166,7 +127,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("maintstat %s (git %s)\n", MS_VERSION, MS_GIT_COMMIT);
-		return finish_stdout(EXIT_OK);
+		return cli_main_finish(EXIT_OK);
 	}
 	{
 		const struct command *c = find_command(argv[1]);
@@ -175,7 +136,7 @@ int main(int argc, char **argv)
 			int rc = c->fn(argc - 1, argv + 1);
 
 			cli_cleanup();
-			return finish_stdout(rc);
+			return cli_main_finish(rc);
 		}
 	}
 	fprintf(stderr, "maintstat: '%s' is not a maintstat command; "

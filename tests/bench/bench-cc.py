@@ -85,6 +85,10 @@ def best(cmd, cwd=None):
 
 ms_wall, ms_cpu, ms_out = best([MS, "maintainers", "--tree", TREE, pf])
 fl_wall, fl_cpu, _ = best([MS, "sections", "--tree", TREE, "README"])
+# the same answer from the full program (every stage's libraries loaded):
+# what `maintstat maintainers` cost before the quick program
+FULL = os.path.join(os.path.dirname(MS), "maintstat-full")
+fu_wall, fu_cpu, fu_out = best([FULL, "maintainers", "--tree", TREE, pf])
 gm_wall, gm_cpu, gm_out = best(["perl", "scripts/get_maintainer.pl",
                                 "--no-git", "--no-git-fallback", pf],
                                cwd=TREE)
@@ -97,6 +101,9 @@ print(f"baseline get_maintainer.pl --no-git --no-git-fallback: "
       f"cpu {gm_cpu * 1000:.0f} ms, wall {gm_wall * 1000:.0f} ms")
 print(f"maintstat maintainers:                             "
       f"cpu {ms_cpu * 1000:.0f} ms, wall {ms_wall * 1000:.0f} ms")
+print(f"maintstat-full maintainers (all libraries):        "
+      f"cpu {fu_cpu * 1000:.0f} ms, wall {fu_wall * 1000:.0f} ms; "
+      f"same output: {'yes' if fu_out == ms_out else 'NO'}")
 print(f"floor: maintstat sections README (tree, MAINTAINERS, index): "
       f"cpu {fl_cpu * 1000:.0f} ms, wall {fl_wall * 1000:.0f} ms")
 # get_maintainer.pl lists entries that match a file equally deep in Perl's

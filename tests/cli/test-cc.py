@@ -309,6 +309,44 @@ r = run("entries", "--tree", tree, "beta too")
 ok("BETA TOO\n  " in r.out and ":31  Odd Fixes  M:1 R:0 L:0  1 file\n"
    in r.out, "entries: text form", r.out)
 
+
+# --- the quick program ------------------------------------------------------
+# `maintstat` answers the MAINTAINERS commands without the 54 libraries of
+# the history and list stages (main-quick.c), and hands the rest to
+# maintstat-full beside it.
+import subprocess  # noqa: E402
+from mstest import MAINTSTAT  # noqa: E402
+needed = subprocess.run(["readelf", "-d", MAINTSTAT], capture_output=True,
+                        text=True).stdout
+libs = sorted(set(l.split("[")[1].split("]")[0] for l in needed.splitlines()
+                  if "(NEEDED)" in l))
+ok(libs and not [l for l in libs if l.split(".so")[0] in
+                 ("libgmime-3.0", "libcurl", "libgit2", "libsqlite3",
+                  "libisal", "libgio-2.0", "libgobject-2.0")],
+   "the quick maintstat loads no GMime, curl, libgit2, SQLite, ISA-L", libs)
+ok(os.access(os.path.join(os.path.dirname(os.path.realpath(MAINTSTAT)),
+                          "maintstat-full"), os.X_OK),
+   "maintstat-full is built beside maintstat")
+repo = os.path.join(work, "repo")
+git = ["git", "-C", repo, "-c", "user.name=T", "-c", "user.email=t@example.org"]
+subprocess.run(["git", "init", "-q", repo], check=True)
+shutil.copytree(tree, repo, dirs_exist_ok=True)
+subprocess.run(git + ["add", "-A"], check=True)
+subprocess.run(git + ["commit", "-qm", "tree"], check=True)
+want = mm("drivers/alpha/main.c").out
+r = run("maintainers", "--repo", repo, "drivers/alpha/main.c")
+eq((r.rc, r.out), (0, want), "--repo goes to maintstat-full: same answer")
+r = run("maintainers", "--rep=" + repo, "drivers/alpha/main.c")
+eq((r.rc, r.out), (0, want),
+   "--rep (getopt's abbreviation of --repo) goes there too")
+r = run("maintainers", "--tree", tree, "--", "--repo")
+ok(r.rc == 1 and "'--repo'" in r.err and "maintstat-full" not in r.err,
+   "an argument after -- is a path, not an option", r.err)
+r = run("activity", "--help")
+ok(r.rc == 0 and "--since" in r.out, "the other commands run (their help)")
+r = run("--version")
+ok(r.rc == 0 and r.out.startswith("maintstat "), "--version", r.out)
+
 for d in (tree, work):
     shutil.rmtree(d, ignore_errors=True)
 done()

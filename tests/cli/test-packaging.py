@@ -47,6 +47,18 @@ def installed(rel):
 
 ok(os.access(installed(os.path.join(opts["bindir"], "maintstat")), os.X_OK),
    "the binary is installed")
+# the full program, which the quick `maintstat` hands most commands to
+# (main-quick.c), where that one looks for it when not beside it
+libexec = os.path.join(opts["prefix"], opts["libexecdir"], "maintstat")
+full = installed(os.path.join(opts["libexecdir"], "maintstat",
+                              "maintstat-full"))
+ok(os.access(full, os.X_OK), "maintstat-full is installed in libexecdir")
+with open(installed(os.path.join(opts["bindir"], "maintstat")), "rb") as f:
+    ok((libexec + "\0").encode() in f.read(),
+       "the installed maintstat looks for it there", libexec)
+r = subprocess.run([full, "--version"], capture_output=True, text=True)
+ok(r.returncode == 0 and r.stdout.startswith("maintstat "),
+   "the installed maintstat-full runs", r.stdout + r.stderr)
 mandir = installed(os.path.join(opts["mandir"], "man1"))
 pages = ["maintstat.1"] + [f"maintstat-{c}.1" for c in commands] + \
     ["maintstat-mail-stats.1", "maintstat-mail-show.1"]

@@ -1,0 +1,82 @@
+/*
+ * cli-quick.c - what the quick program (main-quick.c) links instead of
+ * the history, list and git stages: the few of their functions that the
+ * shared CLI code names.  main-quick.c hands every command line that
+ * could reach them to maintstat-full, so they only refuse, with an error
+ * that says so should a new option ever slip past it.
+ */
+#include "cli-cc-activity.h"
+#include "cli.h"
+#include "error.h"
+#include "git-common.h"
+#include "mail.h"
+#include "tree.h"
+
+#define NOT_HERE "needs maintstat-full (this is the quick maintstat)"
+
+int ms_git_discover(const char *start, char **out)
+{
+	(void)start;
+	*out = NULL;
+	return ms_error_set(MS_ERROR, "finding the repository " NOT_HERE);
+}
+
+int ms_tree_from_git(const char *gitdir, const char *rev,
+		     struct ms_tree **out)
+{
+	(void)rev;
+	*out = NULL;
+	return ms_error_set(MS_ERROR, "reading '%s' " NOT_HERE, gitdir);
+}
+
+/* Only --max-message-size sets it, and that option goes to the full
+ * program. */
+void ms_mail_set_max_message_size(size_t bytes)
+{
+	(void)bytes;
+}
+
+int cc_act_load(const struct cc_act_args *a, struct cc_act **out)
+{
+	(void)a;
+	*out = NULL;
+	return cli_error("--activity " NOT_HERE);
+}
+
+void cc_act_free(struct cc_act *ac)
+{
+	(void)ac;
+}
+
+void cc_act_compute(struct cc_act *ac, const struct maint_cc *cc)
+{
+	(void)ac;
+	(void)cc;
+}
+
+char *cc_act_note(const struct cc_act *ac, const struct maint_cc_line *l,
+		  bool *drop)
+{
+	(void)ac;
+	(void)l;
+	*drop = false;
+	return NULL;
+}
+
+void cc_act_defacto(struct cc_act *ac, const struct maint_cc *cc,
+		    GPtrArray *items, bool roles, bool to_cc)
+{
+	(void)ac;
+	(void)cc;
+	(void)items;
+	(void)roles;
+	(void)to_cc;
+}
+
+void cc_act_json(struct ms_out *o, const struct cc_act *ac,
+		 const struct maint_cc_line *l)
+{
+	(void)o;
+	(void)ac;
+	(void)l;
+}
