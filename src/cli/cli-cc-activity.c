@@ -13,6 +13,7 @@
 #include "when.h"
 
 #include <glib.h>
+#include <stdio.h>
 #include <string.h>
 
 /*
@@ -44,7 +45,7 @@ void cc_act_compute(struct cc_act *ac, const struct maint_cc *cc)
 	ac->ents = NULL;
 	ac->nr = 0;
 	ac->done_defacto = false;
-	if (!n)
+	if (!n || !ac->a)
 		return;
 	sel = g_new(const struct maint_entry *, n);
 	for (size_t i = 0; i < n; i++)
@@ -223,11 +224,40 @@ static void list_json(struct ms_out *o, const struct cc_act *ac,
 
 /* --activity: load the history's model into `act`; CLI_CONTINUE or the
  * exit code. */
+/*
+ * --archive without --repo: the list's facts alone, over the five years
+ * before the archive's newest message.  Nobody is called inactive: a
+ * quiet list is no evidence (the person may commit, or answer
+ * elsewhere), so --active-only has nothing to go by (cmd-maintainers.c
+ * refuses it).
+ */
+static int load_list_only(struct cc_act *act, const struct cc_act_args *a)
+{
+	char from[32], to[32];
+	int rc;
+
+	rc = cli_list_facts_load_tree("maintainers", a->topts, a->store,
+				      a->archives, "5y", a->inactive_after ?
+				      a->inactive_after : "5y", &act->q.since,
+				      &act->q.until, &act->lf);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	ms_act_format(act->q.since, 0, false, true, from);
+	ms_act_format(act->q.until, 0, false, true, to);
+	fprintf(stderr, "maintstat: list facts only (no --repo): replies to "
+		"the entries' patches and median time to a first reply, "
+		"%s to %s; no commit facts, and nobody is called inactive\n",
+		from, to);
+	return CLI_CONTINUE;
+}
+
 static int load_activity(struct cc_act *act, const struct cc_act_args *a)
 {
 	struct cli_act_opts ao = { 0 };
 	int rc;
 
+	if (!a->topts->repo)
+		return load_list_only(act, a);
 	ao.repo = a->topts->repo;
 	ao.rev = a->topts->rev;
 	ao.maintainers = a->topts->maintainers;
@@ -327,12 +357,25 @@ void cc_act_json(struct ms_out *o, const struct cc_act *ac,
 	char d[32];
 
 	ms_out_key(o, "activity");
-	if (!p) {
+	if (!p && ac->a) {
 		ms_out_null(o);
 		return;
 	}
 	ms_out_begin_object(o);
 	ms_out_kv_bool(o, "inactive", act_inactive(ac, l, p));
+	if (!p) {
+		/* no history (--archive alone): its keys are null */
+		static const char *const keys[] = {
+			"seen_anywhere", "last_in_entry", "authored",
+			"committed", "tags",
+		};
+
+		for (size_t k = 0; k < G_N_ELEMENTS(keys); k++)
+			ms_out_kv_null(o, keys[k]);
+		list_json(o, ac, l);
+		ms_out_end_object(o);
+		return;
+	}
 	ms_out_kv_bool(o, "seen_anywhere", p->seen_anywhere);
 	if (p->has_last) {
 		ms_act_format(p->last_time, p->last_offset, true, false, d);

@@ -6,7 +6,9 @@
 #include "cli-activity.h"
 #include "activity.h"
 #include "history.h"
+#include "ident.h"
 #include "link-cache.h"
+#include "mail.h"
 #include "maintainers.h"
 #include "output.h"
 #include "review.h"
@@ -325,6 +327,7 @@ struct cli_list_facts {
 	int64_t active_since;
 	const struct ms_activity *act;
 	int64_t git_until;
+	struct ms_ident *own_ident;  /* without a history: the tree's */
 };
 
 static bool git_seen(unsigned person, void *data)
@@ -436,6 +439,97 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 	return CLI_CONTINUE;
 }
 
+static int64_t newest_message(const struct ms_mail_index *idx)
+{
+	int64_t t = 0;
+
+	for (size_t i = 0; i < ms_mail_index_count(idx); i++) {
+		const struct ms_mail_rec *r = ms_mail_index_get(idx,
+								(uint32_t)i);
+
+		if (r->date_valid && r->date > t)
+			t = r->date;
+	}
+	return t;
+}
+
+/* Without a history, people resolve as `review --tree` resolves them:
+ * the tree's .mailmap, then the names the list's senders give. */
+static struct ms_ident *tree_ident(const struct cli_list_facts *f)
+{
+	struct ms_ident *id = ms_ident_new(true);
+	struct ms_diags diags = MS_DIAGS_INIT;
+	char *mm = NULL;
+	size_t mm_len = 0;
+
+	if (ms_tree_read(f->tree.tree, ".mailmap", &mm, &mm_len) == 0)
+		ms_ident_add_mailmap(id, ".mailmap", mm, mm_len, &diags);
+	else
+		ms_error_clear();
+	g_free(mm);
+	ms_mail_ident_from_list(id, ms_link_mail_index(f->lm), f->tree.mf,
+				ms_tree_root(f->tree.tree), true, &diags);
+	cli_print_diags(&diags);
+	ms_diags_release(&diags);
+	return id;
+}
+
+int cli_list_facts_load_tree(const char *cmd, const struct cli_tree_opts *to,
+			     const struct cli_store_opts *store,
+			     const struct cli_strings *archives,
+			     const char *window, const char *inactive_after,
+			     int64_t *since, int64_t *until,
+			     struct cli_list_facts **out)
+{
+	struct cli_list_facts *f = g_new0(struct cli_list_facts, 1);
+	struct cli_rev_opts ro = { 0 };
+	struct ms_review_opts rvo = { 0 };
+	struct ms_diags diags = MS_DIAGS_INIT;
+	int rc;
+
+	*out = NULL;
+	rc = cli_tree_open(cmd, to, NULL, &f->tree);
+	if (rc != CLI_CONTINUE) {
+		g_free(f);
+		return rc;
+	}
+	f->map = ms_review_map_new(f->tree.mf, f->tree.idx, &diags);
+	cli_print_diags(&diags);
+	ms_diags_release(&diags);
+	ro.archives = *archives;
+	ro.store = *store;
+	ro.kmap = f->map;
+	rc = cli_rev_load_mail(cmd, &ro, MS_MAIL_PARSE_KEEP_BODY,
+			       ms_review_map_hook, f->map, &f->lm);
+	if (rc != CLI_CONTINUE) {
+		cli_list_facts_free(f);
+		return rc;
+	}
+	/* the list's own end is "now": its newest message */
+	*until = newest_message(ms_link_mail_index(f->lm));
+	if (ms_act_parse_before(window, *until, since) < 0 ||
+	    ms_act_parse_before(inactive_after, *until,
+				&f->active_since) < 0) {
+		rc = cli_usage_error(cmd, "--inactive-after: %s",
+				     ms_error_last());
+		cli_list_facts_free(f);
+		return rc;
+	}
+	f->own_ident = tree_ident(f);
+	rvo.since = *since;
+	rvo.until = *until;
+	rvo.ignore_after = 14 * 86400;
+	rvo.target = 48 * 3600;
+	rvo.ident = f->own_ident;
+	rvo.tree = f->tree.tree;
+	f->rv = ms_review_compute(f->lm, f->map, f->tree.mf, NULL, NULL,
+				  &rvo);
+	f->urgent = ms_urgent_new(f->tree.mf, f->tree.idx, f->tree.tree,
+				  f->rv, f->active_since);
+	*out = f;
+	return CLI_CONTINUE;
+}
+
 void cli_list_facts_free(struct cli_list_facts *f)
 {
 	if (!f)
@@ -443,6 +537,7 @@ void cli_list_facts_free(struct cli_list_facts *f)
 	ms_urgent_free(f->urgent);
 	ms_review_free(f->rv);
 	ms_link_mail_free(f->lm);
+	ms_ident_free(f->own_ident);
 	ms_review_map_report(f->map, &f->tree.diags);
 	ms_review_map_free(f->map);
 	cli_tree_close(&f->tree);

@@ -435,8 +435,8 @@ static int parse_args(struct args *a, int *argc, char ***argv)
 		  "--cc for the rest" },
 		{ CLI_OPT_FLAG, "activity", 0, &op->activity, NULL,
 		  "with --repo: mark inactive people from the history and "
-		  "add the entries' de-facto reviewers (with --archive: "
-		  "each person's list replies too)" },
+		  "add the entries' de-facto reviewers; with --archive: "
+		  "each person's list replies (--archive alone: those only)" },
 		{ CLI_OPT_FLAG, "active-only", 0, &op->active_only, NULL,
 		  "with --activity: leave out the people marked inactive" },
 		{ CLI_OPT_STRING, "inactive-after", 0, &op->inactive_after,
@@ -494,9 +494,14 @@ static int cc_opts(struct maint_cc_opts *co, const struct args *a, int argc)
 		return cli_usage_error("maintainers", "--active-only, "
 				       "--inactive-after and --archive need "
 				       "--activity");
-	if (op->activity && !a->topts.repo)
+	if (op->activity && !a->topts.repo && !op->archives.nr)
 		return cli_usage_error("maintainers", "--activity needs --repo "
-				       "GITDIR (the history to read)");
+				       "GITDIR (the history to read), "
+				       "--archive PATH (a list), or both");
+	if (op->active_only && !a->topts.repo)
+		return cli_usage_error("maintainers", "--active-only needs "
+				       "--repo: the list alone never makes "
+				       "someone inactive");
 	return CLI_CONTINUE;
 }
 

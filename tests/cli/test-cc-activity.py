@@ -131,8 +131,42 @@ r = run("maintainers", *RV, "--archive", os.path.join(rv, "none.mbox"),
 eq(r.rc, 1, "a missing archive: runtime failure")
 ok("none.mbox" in r.err, "naming it", r.err)
 
+
+# --archive without --repo: the list's facts alone, on a checkout of the
+# same tree; nobody is called inactive (Old Ghost answered nothing on the
+# list, but the list alone is no evidence) and the text says so
+TREE = ["--tree", os.path.join(rv, "repo"), "--no-cache", "--activity"]
+r = run("maintainers", *TREE, "--archive", MBOX, "drivers/foo/core.c",
+        "drivers/baz/core.c")
+eq(r.rc, 0, "--archive alone: exit 0")
+lines = r.out.splitlines()
+ok("Fay Foo <fay@example.org> (maintainer:FOO DRIVER, 2 replies, median "
+   "17.5h)" in lines, "--archive alone: Fay's replies and median", r.out)
+ok("Rob Review <rob@example.org> (reviewer:FOO DRIVER, 3 replies, median "
+   "2.0h)" in lines, "--archive alone: Rob's replies and median", r.out)
+ok("Old Ghost <ghost@example.org> (maintainer:BAZ LEGACY DRIVER, 0 "
+   "replies)" in lines, "--archive alone: Old Ghost replied to nothing, "
+   "and is not called inactive", r.out)
+ok("inactive" not in r.out and "de-facto" not in r.out,
+   "--archive alone: no inactive mark, no de-facto reviewer", r.out)
+ok("list facts only (no --repo)" in r.err and "no commit facts" in r.err,
+   "--archive alone: the text says there are no commit facts", r.err)
+r = run("maintainers", *TREE, "--archive", MBOX, "--json",
+        "drivers/foo/core.c")
+cc = {c["address"]: c for c in r.json()["cc"]}
+eq(cc["rob@example.org"]["activity"],
+   {"inactive": False, "seen_anywhere": None, "last_in_entry": None,
+    "authored": None, "committed": None, "tags": None,
+    "list": {"patches": 5, "replied": 3, "median_first_reply_hours": 2.0,
+             "active_on_list": True}},
+   "--archive alone --json: the list's figures, null commit facts")
+r = run("maintainers", *TREE, "--archive", MBOX, "--active-only",
+        "drivers/foo/core.c")
+ok(r.rc == 2 and "--active-only needs --repo" in r.err,
+   "--archive alone with --active-only: usage error", r.err)
 r = run("maintainers", "--tree", tmp, "--activity", PATH)
-eq(r.rc, 2, "--activity without --repo is a usage error")
+ok(r.rc == 2 and "--archive" in r.err,
+   "--activity with neither --repo nor --archive is a usage error", r.err)
 r = run("maintainers", "--repo", repo, "--active-only", PATH)
 eq(r.rc, 2, "--active-only without --activity is a usage error")
 done()
