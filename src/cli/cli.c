@@ -29,6 +29,12 @@ static const struct cli_option max_message_option = {
 	"read at most this much of one list message (default 64)"
 };
 
+static const struct cli_option max_index_option = {
+	CLI_OPT_INT, "max-index-size", 0, NULL, "MIB",
+	"stop when the messages read need more memory than this "
+	"(default: half the physical memory)"
+};
+
 long cli_threads = LONG_MIN; /* --threads: unset; 0 one per processor */
 
 /* Every command takes -q: cli_parse_options() handles it. */
@@ -116,6 +122,7 @@ void cli_print_help(FILE *fp, const struct cli_option *opts,
 	for (const struct cli_option *o = opts; o && o->type; o++)
 		print_option(fp, o);
 	print_option(fp, &max_message_option);
+	print_option(fp, &max_index_option);
 	print_option(fp, &quiet_option);
 	print_option(fp, &help_option);
 	if (help->examples)
@@ -185,18 +192,20 @@ bool cli_parse_long(const char *name, const char *s, long *out)
 }
 
 /* The option keys that every command's table is given besides its own. */
-enum { OPT_MAX_MESSAGE_SIZE = 'M' + 1000, OPT_OWN = 256 };
+enum { OPT_MAX_MESSAGE_SIZE = 'M' + 1000, OPT_MAX_INDEX_SIZE,
+       OPT_OWN = 256 };
 
 /*
  * getopt_long()'s tables for `opts` (nopts of them) and the options
- * every command has (--help, --max-message-size, --quiet): the long
+ * every command has (--help, --max-message-size, --max-index-size,
+ * --quiet): the long
  * options (g_free) and the short ones, appended to `shortopts`.  An
  * option of `opts` is known by OPT_OWN plus its index.
  */
 static struct option *getopt_tables(const struct cli_option *opts,
 				    int nopts, GString *shortopts)
 {
-	struct option *longopts = g_new0(struct option, nopts + 4);
+	struct option *longopts = g_new0(struct option, nopts + 5);
 
 	for (int i = 0; i < nopts; i++) {
 		const struct cli_option *o = &opts[i];
@@ -220,6 +229,9 @@ static struct option *getopt_tables(const struct cli_option *opts,
 	longopts[nopts + 2].name = "quiet";
 	longopts[nopts + 2].val = 'q';
 	g_string_append_c(shortopts, 'q');
+	longopts[nopts + 3].name = "max-index-size";
+	longopts[nopts + 3].has_arg = required_argument;
+	longopts[nopts + 3].val = OPT_MAX_INDEX_SIZE;
 	return longopts;
 }
 
@@ -235,6 +247,21 @@ static int set_max_message_size(char **av, const char *arg)
 		return cli_usage_error(command_name(av), "--max-message-size "
 				       "takes 1 to 65536 MiB");
 	ms_mail_set_max_message_size((size_t)mib << 20);
+	return CLI_CONTINUE;
+}
+
+/* --max-index-size MIB: CLI_CONTINUE, or the exit code of the usage
+ * error. */
+static int set_max_index_size(char **av, const char *arg)
+{
+	long mib;
+
+	if (!cli_parse_long("max-index-size", arg, &mib))
+		return EXIT_USAGE;
+	if (mib < 1 || mib > (1L << 24))
+		return cli_usage_error(command_name(av), "--max-index-size "
+				       "takes 1 to 16777216 MiB");
+	ms_mail_set_max_index_size((size_t)mib << 20);
 	return CLI_CONTINUE;
 }
 
@@ -306,6 +333,8 @@ static int take_option(int c, char **av, const struct cli_option *opts,
 		return EXIT_OK;
 	case OPT_MAX_MESSAGE_SIZE:
 		return set_max_message_size(av, optarg);
+	case OPT_MAX_INDEX_SIZE:
+		return set_max_index_size(av, optarg);
 	case 'q':
 		cli_quiet = true;
 		cli_progress_quiet = true;

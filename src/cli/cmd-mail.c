@@ -91,7 +91,7 @@ static int stats_one(struct ms_mail *m, const struct ms_mail_source *src,
 	ms_mail_free(m);
 	if (ms_mail_index_count(c->idx) % 1024 == 0)
 		cli_progress_update(ms_mail_index_count(c->idx));
-	return 0;
+	return ms_mail_index_check_size(c->idx, src->path);
 }
 
 static int mail_stats(int argc, char **argv)

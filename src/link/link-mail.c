@@ -17,7 +17,6 @@ static int on_mail(struct ms_mail *m, const struct ms_mail_source *src,
 	uint32_t rec = ms_mail_index_add(lm->idx, m);
 	GPtrArray *files = NULL;
 
-	(void)src;
 	/* kept as the message had it (its strings freed with it): no copy
 	 * of every path of every message */
 	if (m->has_diff && m->files && m->files->len)
@@ -30,7 +29,7 @@ static int on_mail(struct ms_mail *m, const struct ms_mail_source *src,
 	ms_mail_free(m);
 	if (lm->opts->progress)
 		lm->opts->progress(rec + 1, lm->opts->progress_data);
-	return 0;
+	return ms_mail_index_check_size(lm->idx, src->path);
 }
 
 static void files_free(gpointer p)

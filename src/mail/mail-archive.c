@@ -29,6 +29,34 @@ size_t ms_mail_max_message_size(void)
 	return max_message;
 }
 
+static size_t max_index;
+
+/* Half the physical memory, at least 256 MiB (and that when unknown). */
+static size_t default_max_index(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t half;
+
+	if (pages <= 0 || page <= 0)
+		return (size_t)256 << 20;
+	half = (uint64_t)pages * (uint64_t)page / 2;
+	half = MAX(half, (uint64_t)256 << 20);
+	return half > SIZE_MAX ? SIZE_MAX : (size_t)half;
+}
+
+void ms_mail_set_max_index_size(size_t bytes)
+{
+	max_index = bytes ? bytes : default_max_index();
+}
+
+size_t ms_mail_max_index_size(void)
+{
+	/* sysconf() asks the kernel: once, not per message */
+	if (!max_index)
+		max_index = default_max_index();
+	return max_index;
+}
+
 const char *ms_mail_format_name(enum ms_mail_format f)
 {
 	switch (f) {

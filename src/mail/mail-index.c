@@ -19,6 +19,8 @@ struct ms_mail_index {
 	GArray *recs;            /* struct ms_mail_rec */
 	GArray *tags;            /* struct ms_mail_tag */
 	GStringChunk *strings;
+	GHashTable *interned;    /* each string of `strings`, once */
+	size_t mem;              /* ms_mail_index_memory() */
 	GHashTable *node_of;     /* id -> union-find node */
 	GArray *uf;              /* guint32 parents */
 	GArray *node_rec;        /* guint32 per node: its first record + 1 */
@@ -48,6 +50,7 @@ struct ms_mail_index *ms_mail_index_new(void)
 	idx->recs = g_array_new(FALSE, TRUE, sizeof(struct ms_mail_rec));
 	idx->tags = g_array_new(FALSE, TRUE, sizeof(struct ms_mail_tag));
 	idx->strings = g_string_chunk_new(64 * 1024);
+	idx->interned = g_hash_table_new(g_str_hash, g_str_equal);
 	idx->node_of = g_hash_table_new(g_str_hash, g_str_equal);
 	idx->uf = g_array_new(FALSE, FALSE, sizeof(guint32));
 	idx->node_rec = g_array_new(FALSE, TRUE, sizeof(guint32));
@@ -65,6 +68,7 @@ void ms_mail_index_free(struct ms_mail_index *idx)
 	g_array_unref(idx->recs);
 	g_array_unref(idx->tags);
 	g_string_chunk_free(idx->strings);
+	g_hash_table_unref(idx->interned);
 	g_array_unref(idx->node_rec);
 	g_hash_table_unref(idx->node_of);
 	g_array_unref(idx->uf);
@@ -76,9 +80,25 @@ void ms_mail_index_free(struct ms_mail_index *idx)
 	g_free(idx);
 }
 
+/* What one hash table entry costs, about: key, value and hash, in a
+ * table GLib keeps at most 3/4 full. */
+#define SLOT_COST (3 * sizeof(void *))
+
 static const char *intern(struct ms_mail_index *idx, const char *s)
 {
-	return s ? g_string_chunk_insert_const(idx->strings, s) : NULL;
+	char *r;
+	size_t len;
+
+	if (!s)
+		return NULL;
+	r = g_hash_table_lookup(idx->interned, s);
+	if (r)
+		return r;
+	len = strlen(s);
+	r = g_string_chunk_insert_len(idx->strings, s, (gssize)len);
+	g_hash_table_add(idx->interned, r);
+	idx->mem += len + 1 + SLOT_COST;
+	return r;
 }
 
 static const char *intern_email(struct ms_mail_index *idx, const char *e)
@@ -116,6 +136,7 @@ static guint32 node(struct ms_mail_index *idx, const char *id)
 	g_array_append_val(idx->uf, n);
 	g_array_set_size(idx->node_rec, n + 1);
 	g_hash_table_insert(idx->node_of, (gpointer)id, GUINT_TO_POINTER(n));
+	idx->mem += 2 * sizeof(guint32) + SLOT_COST;
 	return n;
 }
 
@@ -199,9 +220,11 @@ uint32_t ms_mail_index_add(struct ms_mail_index *idx, const struct ms_mail *m)
 		tag.email = intern_email(idx, t->email);
 		tag.name = intern(idx, t->name);
 		g_array_append_val(idx->tags, tag);
+		idx->mem += sizeof(tag);
 		r.n_review_tags++;
 	}
 	g_array_append_val(idx->recs, r);
+	idx->mem += sizeof(r) + sizeof(guint32);
 	idx->bytes += m->size;
 
 	g_array_append_val(idx->rec_node, me);
@@ -211,6 +234,25 @@ uint32_t ms_mail_index_add(struct ms_mail_index *idx, const struct ms_mail *m)
 		uf_union(idx, me, node(idx, intern(idx,
 				m->references->pdata[k])));
 	return i;
+}
+
+size_t ms_mail_index_memory(const struct ms_mail_index *idx)
+{
+	return idx->mem;
+}
+
+int ms_mail_index_check_size(const struct ms_mail_index *idx,
+			     const char *path)
+{
+	size_t max = ms_mail_max_index_size();
+
+	if (idx->mem <= max)
+		return 0;
+	return ms_error_set(MS_ERROR, "%s: the messages read need more "
+			    "memory than the limit of %zu MiB, after %u "
+			    "messages (--max-index-size MIB raises it)",
+			    path ? path : "(archive)", max >> 20,
+			    idx->recs->len);
 }
 
 size_t ms_mail_index_count(const struct ms_mail_index *idx)
@@ -866,6 +908,17 @@ static const char *str_at(struct undump *u, uint32_t off)
 	return u->text + off;
 }
 
+/* What a loaded snapshot of `size` bytes holds (ms_mail_index_memory):
+ * the bytes, and its records, tags and nodes as ms_mail_index_add()
+ * counts them. */
+static size_t loaded_memory(size_t size, const struct dump_head *h)
+{
+	return size + (size_t)h->nr_recs * (sizeof(struct ms_mail_rec) +
+					    sizeof(guint32)) +
+		(size_t)h->nr_tags * sizeof(struct ms_mail_tag) +
+		(size_t)h->nr_nodes * (2 * sizeof(guint32) + SLOT_COST);
+}
+
 struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
 {
 	struct undump u = { 0 };
@@ -909,6 +962,7 @@ struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
 	idx->missing = h.missing;
 	idx->real_ids = (size_t)h.real_ids;
 	idx->bytes = h.bytes;
+	idx->mem = loaded_memory(size, &h);
 	g_array_set_size(idx->recs, h.nr_recs);
 	for (uint32_t i = 0; i < h.nr_recs && !u.bad; i++) {
 		struct ms_mail_rec *r = rec_at(idx, i);

@@ -377,6 +377,16 @@ bool ms_mail_is_inbox(const char *path);
 void ms_mail_set_max_message_size(size_t bytes);
 size_t ms_mail_max_message_size(void);
 
+/*
+ * The most the message index of one run may hold (about:
+ * ms_mail_index_memory()) before reading stops with an error, so that an
+ * archive of millions of tiny messages ends with a message rather than an
+ * allocation failure.  0 sets the default, half the physical memory.
+ * Process-wide; set it before reading.
+ */
+void ms_mail_set_max_index_size(size_t bytes);
+size_t ms_mail_max_index_size(void);
+
 /* The mbox reader alone (used by ms_mail_read). */
 int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		 struct ms_mail_read_result *result);
@@ -414,6 +424,8 @@ struct ms_mail_rec {
 	bool stable_notice;       /* a stable-tree notice */
 	bool foreign;             /* the subject names a sibling project
 				     (built-in list) */
+	bool via_list;            /* ms_mail_via_list() (beside the other
+				     flags: a record is 8 bytes smaller) */
 	enum ms_mail_kind kind;
 	uint16_t version, number, total;
 	uint32_t problems;
@@ -421,7 +433,6 @@ struct ms_mail_rec {
 	int32_t series;           /* series posting number, or -1 */
 	uint32_t n_review_tags;   /* Reviewed/Acked/Tested-by given */
 	uint32_t first_tag;       /* index into the tags array */
-	bool via_list;            /* ms_mail_via_list() */
 };
 
 /* A review trailer given in a message, kept for linking. */
@@ -500,6 +511,21 @@ struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra);
  * purpose match again, so that what lies behind it is tried too.  False
  * when `len` is too short to hold a snapshot's head. */
 bool ms_mail_index_reseal(void *data, size_t len);
+
+/*
+ * What the index holds, about, in bytes: its records, review tags, thread
+ * nodes and interned strings with their hash tables (not the slack of
+ * arrays that grow by doubling).  Grows with every ms_mail_index_add().
+ */
+size_t ms_mail_index_memory(const struct ms_mail_index *idx);
+
+/*
+ * 0, or MS_ERROR (with ms_error_set) once the index holds more than
+ * ms_mail_max_index_size(): for a reader callback to return, which stops
+ * the read.  The message names `path`, the archive being read.
+ */
+int ms_mail_index_check_size(const struct ms_mail_index *idx,
+			     const char *path);
 
 /* The records, in arrival order (borrowed). */
 size_t ms_mail_index_count(const struct ms_mail_index *idx);

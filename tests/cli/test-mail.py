@@ -195,6 +195,36 @@ eq(d.get("problems", {}).get("oversized"), None,
 r = run("mail", "stats", "--max-message-size", "0", big)
 eq(r.rc, 2, "--max-message-size 0: usage error")
 
+# --max-index-size: an archive of many tiny messages (a few bytes each, but
+# ~200 bytes each in the index) ends with an error naming the archive and
+# the limit, not with an allocation failure; a run stopped so leaves the
+# store sound for the next one
+tiny = os.path.join(TMP, "tiny.mbox")
+with open(tiny, "wb") as f:
+    for i in range(60000):
+        f.write(SEP + b"Message-ID: <%d@tiny>\n\nb\n\n" % i)
+for store in ("--no-cache", None):
+    r = run("mail", "stats", "--max-index-size", "4", tiny,
+            *([store] if store else []))
+    m = re.search(r"^maintstat: (\S+): the messages read need more memory "
+                  r"than the limit of 4 MiB, after (\d+) messages", r.err,
+                  re.M)
+    eq((r.rc, r.out, m and m.group(1)), (1, "", tiny),
+       f"--max-index-size 4: 60,000 tiny messages stop with exit 1 and "
+       f"an error naming the archive ({store or 'store'})")
+    ok(m and 5000 < int(m.group(2)) < 60000,
+       f"  after part of them ({m and m.group(2)}), at about 200 bytes "
+       f"a message")
+r, d = stats(tiny)
+eq((r.rc, d.get("messages"), d.get("message_ids")), (0, 60000, 60000),
+   "without the limit the same store reads all 60,000")
+r, d = stats(tiny, "--no-cache")
+eq(d.get("messages"), 60000, "  as --no-cache does")
+for bad in ("0", "-1", "99999999999"):
+    r = run("mail", "stats", "--max-index-size", bad, tiny)
+    eq((r.rc, "--max-index-size" in r.err), (2, True),
+       f"--max-index-size {bad}: usage error")
+
 # an interrupted download must not read as a quiet list: a corrupt or
 # truncated .gz is an error, wherever it is cut
 for what, data in (("cut in the middle", gz[:len(gz) // 2]),

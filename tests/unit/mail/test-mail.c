@@ -790,6 +790,51 @@ static void test_senders(void)
 	ms_mail_index_free(idx);
 }
 
+/* What the index holds grows with each message, by less for a duplicate
+ * (no new strings), and passing ms_mail_max_index_size() is an error that
+ * names the archive. */
+static void test_index_memory(void)
+{
+	const char *dir = g_getenv("MS_FIXTURES");
+	char *path = g_build_filename(dir ? dir : "fixtures", "mail",
+				      "rules.mbox", NULL);
+	GPtrArray *mails = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)ms_mail_free);
+	struct ms_mail_index *idx = ms_mail_index_new();
+	struct ms_mail_read_result r;
+	size_t empty, first, again;
+
+	ms_mail_read_result_init(&r);
+	is_int(ms_mbox_read(path, keep_mail, mails, &r), 0, "read rules");
+	empty = ms_mail_index_memory(idx);
+	for (guint i = 0; i < mails->len; i++)
+		ms_mail_index_add(idx, mails->pdata[i]);
+	first = ms_mail_index_memory(idx) - empty;
+	ok(first >= mails->len * sizeof(struct ms_mail_rec),
+	   "each message costs at least its record");
+	for (guint i = 0; i < mails->len; i++)
+		ms_mail_index_add(idx, mails->pdata[i]);
+	again = ms_mail_index_memory(idx) - empty - first;
+	ok(again >= mails->len * sizeof(struct ms_mail_rec) && again < first,
+	   "the same messages again cost their records, not their "
+	   "strings");
+	ms_mail_set_max_index_size(ms_mail_index_memory(idx));
+	is_int(ms_mail_index_check_size(idx, path), 0, "at the limit: go on");
+	ms_mail_set_max_index_size(ms_mail_index_memory(idx) - 1);
+	is_int(ms_mail_index_check_size(idx, path), MS_ERROR,
+	       "past the limit: an error");
+	ok(strstr(ms_error_last(), path) &&
+	   strstr(ms_error_last(), "after 40 messages"),
+	   "naming the archive and the messages read");
+	ms_mail_set_max_index_size(0);
+	ok(ms_mail_max_index_size() >= (size_t)256 << 20,
+	   "0: the default, at least 256 MiB");
+	ms_mail_read_result_release(&r);
+	ms_mail_index_free(idx);
+	g_ptr_array_unref(mails);
+	g_free(path);
+}
+
 int main(void)
 {
 	test_dates();
@@ -800,6 +845,7 @@ int main(void)
 	test_index();
 	test_bad_input();
 	test_snapshot();
+	test_index_memory();
 	test_senders();
 	return test_done();
 }
