@@ -29,9 +29,14 @@ int ms_tree_from_git(const char *gitdir, const char *rev,
 	return ms_error_set(MS_ERROR, "reading '%s' " NOT_HERE, gitdir);
 }
 
-/* Only --max-message-size sets it, and that option goes to the full
- * program. */
+/* Only --max-message-size and --max-index-size set them, and those
+ * options go to the full program. */
 void ms_mail_set_max_message_size(size_t bytes)
+{
+	(void)bytes;
+}
+
+void ms_mail_set_max_index_size(size_t bytes)
 {
 	(void)bytes;
 }

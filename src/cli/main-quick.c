@@ -46,6 +46,7 @@ static const struct {
 static const char *const full_options[] = {
 	"repo", "rev", "activity", "active-only", "inactive-after",
 	"archive", "db", "db-wait", "no-cache", "max-message-size",
+	"max-index-size",
 };
 
 static bool needs_full(int argc, char **argv)
