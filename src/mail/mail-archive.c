@@ -88,9 +88,11 @@ struct reader {
 	uint8_t *in;
 	size_t in_cap;
 	bool in_eof;
+	struct ms_mapped *map;      /* a plain file, read in place */
 	char *buf;
 	size_t cap, start, end;
 	bool eof, error;
+	bool quoted;                /* a ">From " may be in the message */
 };
 
 static ssize_t read_fd(int fd, void *dst, size_t n)
@@ -228,14 +230,16 @@ static bool after_blank(const char *buf, size_t start, size_t k)
  * line, mboxo only from ">From ".  Without such lines the bytes go
  * through uncopied.
  */
-static int emit(const char *s, size_t n, GString *tmp,
+static int emit(const char *s, size_t n, bool quoted, GString *tmp,
 		struct ms_mail_source *src, ms_mail_raw_fn fn, void *data,
 		struct ms_mail_read_result *result)
 {
 	const char *p = s, *e = s + n, *done = s;
+	struct ms_mapped *map = src->map;
 	bool copied = false;
+	int rc;
 
-	while (p < e && (p = find_from(p, e))) {
+	while (quoted && p < e && (p = find_from(p, e))) {
 		const char *r = p;
 		while (r > s && r[-1] == '>')
 			r--;
@@ -253,10 +257,13 @@ static int emit(const char *s, size_t n, GString *tmp,
 		g_string_append_len(tmp, done, e - done);
 		s = tmp->str;
 		n = tmp->len;
+		src->map = NULL; /* the bytes are in tmp, not the mapping */
 	}
 	result->messages++;
 	result->bytes += n;
-	return fn(s, n, src, data);
+	rc = fn(s, n, src, data);
+	src->map = map;
+	return rc;
 }
 
 /*
@@ -274,7 +281,7 @@ static int emit_head(struct reader *r, size_t msg, GString *tmp,
 
 	src->line = lineno;
 	src->problems = 1u << MS_MAIL_P_OVERSIZED;
-	return emit(r->buf + body, keep, tmp, src, fn, data, result);
+	return emit(r->buf + body, keep, true, tmp, src, fn, data, result);
 }
 
 /*
@@ -310,6 +317,8 @@ static int reader_open(struct reader *r, const char *path)
 		r->inf->crc_flag = ISAL_GZIP;
 		r->inf->next_in = r->in;
 		r->inf->avail_in = (uint32_t)k;
+	} else if (k > 0 && (r->map = ms_mapped_new(r->fd))) {
+		/* a plain file: scanned where it lies, nothing copied */
 	} else if (k > 0 && lseek(r->fd, 0, SEEK_SET) < 0) {
 		k = -1;
 	}
@@ -322,6 +331,17 @@ static int reader_open(struct reader *r, const char *path)
 		return rc;
 	}
 	r->in_eof = k == 0;
+	r->path = path;
+	if (r->map) {
+		r->buf = (char *)ms_mapped_data(r->map);
+		r->cap = r->end = ms_mapped_size(r->map);
+		r->eof = true;
+	} else {
+		r->cap = 4 * CHUNK;
+		r->buf = g_malloc(r->cap);
+	}
+	while (r->end < 6 && fill(r))
+		;
 	return 0;
 }
 
@@ -359,7 +379,32 @@ static int emit_last(struct reader *r, size_t msg, GString *tmp,
 		src->problems |= 1u << MS_MAIL_P_TRUNCATED;
 	else if (blank_end && end - body >= 2)
 		end--;
-	return emit(r->buf + body, end - body, tmp, src, fn, data, result);
+	return emit(r->buf + body, end - body, r->quoted, tmp, src, fn, data,
+		    result);
+}
+
+/*
+ * The next message's From_ line (after a blank line) at or after
+ * r->buf[*search], the current one being at r->buf[msg]; SIZE_MAX if
+ * none is buffered, *search then where to go on.
+ */
+static size_t next_message(struct reader *r, size_t msg, size_t *search)
+{
+	while (*search < r->end) {
+		const char *hit = find_from(r->buf + *search, r->buf + r->end);
+		size_t k;
+
+		if (!hit)
+			break;
+		k = (size_t)(hit - r->buf);
+		*search = k + 1;
+		if (k == 0 || r->buf[k - 1] != '\n')
+			/* emit() undoes the quoting only if needed */
+			r->quoted |= k > 0 && r->buf[k - 1] == '>';
+		else if (after_blank(r->buf, msg, k))
+			return k;
+	}
+	return SIZE_MAX;
 }
 
 int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
@@ -380,14 +425,10 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		g_free(r.inf);
 		return rc;
 	}
-	r.path = path;
-	r.cap = 4 * CHUNK;
-	r.buf = g_malloc(r.cap);
-	while (r.end < 6 && fill(&r))
-		;
 	src.path = path;
 	src.epoch = -1;
 	src.format = MS_MAIL_FMT_MBOXO;
+	src.map = r.map;
 	if (r.error) {
 		rc = gz_error(path, 0);
 		goto done;
@@ -405,24 +446,9 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 	/* r.buf[msg] is always the "From " line of the current message */
 	search = msg + 1;
 	for (;;) {
-		const char *hit = NULL;
-		size_t k = 0;
+		size_t k = next_message(&r, msg, &search);
+		bool hit = k != SIZE_MAX;
 
-		while (search < r.end) {
-			hit = find_from(r.buf + search, r.buf + r.end);
-			if (!hit)
-				break;
-			k = (size_t)(hit - r.buf);
-			if (k == 0 || r.buf[k - 1] != '\n') {
-				search = k + 1;
-				hit = NULL;
-				continue;
-			}
-			if (after_blank(r.buf, msg, k))
-				break;
-			search = k + 1;
-			hit = NULL;
-		}
 		if (!hit) {
 			bool more;
 
@@ -458,6 +484,7 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		if (skipping) {         /* the end of an oversized one */
 			lineno += count_lines(r.buf + msg, k - msg);
 			skipping = false;
+			r.quoted = false;
 			msg = k;
 			search = k + 1;
 			continue;
@@ -468,6 +495,7 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 			if (rc)
 				goto done;
 			lineno += count_lines(r.buf + msg, k - msg);
+			r.quoted = false;
 			msg = k;
 			search = k + 1;
 			continue;
@@ -482,10 +510,11 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 			src.line = lineno;
 			src.problems = 0;
 			lineno += count_lines(r.buf + msg, k - msg);
-			rc = emit(r.buf + body, end - body, tmp, &src, fn, data,
-				  result);
+			rc = emit(r.buf + body, end - body, r.quoted, tmp, &src,
+				  fn, data, result);
 			if (rc)
 				goto done;
+			r.quoted = false;
 			msg = k;
 			search = k + 1;
 		}
@@ -506,7 +535,10 @@ done:
 	close(r.fd);
 	g_free(r.inf);
 	g_free(r.in);
-	g_free(r.buf);
+	if (r.map)
+		ms_mapped_unref(r.map);
+	else
+		g_free(r.buf);
 	g_string_free(tmp, TRUE);
 	return rc;
 }

@@ -28,6 +28,7 @@
 #define MS_MAIL_H
 
 #include "error.h"
+#include "mapped.h"
 #include "trailer.h"
 
 #include <glib.h>
@@ -282,6 +283,13 @@ struct ms_mail_source {
 	int epoch;            /* public-inbox: epoch number; else -1 */
 	const char *commit;   /* public-inbox: commit hex; else NULL */
 	uint32_t problems;    /* what the reader saw (MS_MAIL_P_TRUNCATED) */
+	/*
+	 * A plain mbox is read through a mapping: when `map` is set, `raw`
+	 * lies in it and stays readable after the callback for as long as
+	 * the callback keeps a reference (ms_mapped_ref), so it need not be
+	 * copied.  NULL: `raw` is valid during the callback only.
+	 */
+	struct ms_mapped *map;
 };
 
 /*
