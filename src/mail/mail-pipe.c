@@ -1,24 +1,39 @@
 /*
  * mail-pipe.c - read and parse an archive on several threads: a reader
  * thread inflates and splits the archive, worker threads parse, and the
- * calling thread receives the parsed messages in archive order.  At most
- * QUEUE_MAX raw messages are in flight, so memory stays bounded however
- * big the archive is.
+ * calling thread receives the parsed messages in archive order.
+ *
+ * Messages travel in batches (up to BATCH_JOBS messages or BATCH_BYTES
+ * bytes): a queue operation, a wake-up and a lock per message cost more
+ * than parsing a short reply, and at 7 futex calls per message the
+ * threads spent their time waking each other.  At most BATCHES_MAX
+ * batches are in flight, so memory stays bounded however big the
+ * archive is.  A plain mbox is mapped (src->map): its messages are
+ * parsed where they lie, and handed back (ms_mapped_done) in order.
  */
 #include "mail.h"
 #include "workers.h"
 
 #include <string.h>
 
-#define QUEUE_MAX 128
+#define BATCH_JOBS 32
+#define BATCH_BYTES (1u << 20)
+#define BATCHES_MAX 8
 #define MAX_WORKERS 4
 
 struct job {
-	char *raw;
+	char *raw;             /* owned unless it lies in `map` */
 	size_t len;
+	struct ms_mapped *map; /* a reference to the mapped mbox */
 	struct ms_mail_source src;
 	char *path, *commit;
 	struct ms_mail *mail;
+};
+
+struct batch {
+	struct job jobs[BATCH_JOBS];
+	unsigned n;
+	size_t bytes;
 	bool done;
 	bool end;              /* the reader's last word */
 	int rc;                /* for the end marker: the read's result */
@@ -32,49 +47,78 @@ struct pipe {
 	unsigned flags;
 	struct ms_mail_read_result *result;
 	struct ms_diags *diags;
-	GAsyncQueue *work;     /* jobs to parse (NULL: worker, stop) */
-	GAsyncQueue *order;    /* the same jobs, in archive order */
+	struct batch *filling; /* the reader's batch being filled */
+	GAsyncQueue *work;     /* batches to parse (the pipe: worker, stop) */
+	GAsyncQueue *order;    /* the same batches, in archive order */
 	GMutex lock;
 	GCond cond;
 	unsigned in_flight;
 	gint stop;
 };
 
+/* Hand the batch being filled to the workers (the reader's thread). */
+static int flush(struct pipe *p)
+{
+	struct batch *b = p->filling;
+
+	if (!b)
+		return 0;
+	p->filling = NULL;
+	g_mutex_lock(&p->lock);
+	while (p->in_flight >= BATCHES_MAX && !g_atomic_int_get(&p->stop))
+		g_cond_wait(&p->cond, &p->lock);
+	p->in_flight++;
+	g_mutex_unlock(&p->lock);
+	/* even when stopping the batch goes on: the caller frees it */
+	g_async_queue_push(p->order, b);
+	g_async_queue_push(p->work, b);
+	if (g_atomic_int_get(&p->stop))
+		return ms_error_set(MS_ERROR, "stopped");
+	return 0;
+}
+
 static int reader_cb(const char *raw, size_t len,
 		     const struct ms_mail_source *src, void *data)
 {
 	struct pipe *p = data;
+	struct batch *b;
 	struct job *j;
 
-	g_mutex_lock(&p->lock);
-	while (p->in_flight >= QUEUE_MAX && !g_atomic_int_get(&p->stop))
-		g_cond_wait(&p->cond, &p->lock);
-	p->in_flight++;
-	g_mutex_unlock(&p->lock);
-	if (g_atomic_int_get(&p->stop))
-		return ms_error_set(MS_ERROR, "stopped");
-
-	j = g_new0(struct job, 1);
-	j->raw = g_memdup2(raw, len ? len : 1);
+	if (!p->filling)
+		p->filling = g_new0(struct batch, 1);
+	b = p->filling;
+	j = &b->jobs[b->n++];
+	if (src->map) {        /* read in place: no copy */
+		j->map = ms_mapped_ref(src->map);
+		j->raw = (char *)raw;
+	} else {
+		j->raw = g_memdup2(raw, len ? len : 1);
+		b->bytes += len;
+	}
 	j->len = len;
 	j->src = *src;
+	j->src.map = NULL;
 	j->path = g_strdup(src->path);
 	j->commit = g_strdup(src->commit);
 	j->src.path = j->path;
 	j->src.commit = j->commit;
-	g_async_queue_push(p->order, j);
-	g_async_queue_push(p->work, j);
+	if (b->n == BATCH_JOBS || b->bytes >= BATCH_BYTES)
+		return flush(p);
 	return 0;
 }
 
 static gpointer reader_main(gpointer data)
 {
 	struct pipe *p = data;
-	struct job *end = g_new0(struct job, 1);
+	struct batch *end = g_new0(struct batch, 1);
 
 	end->end = true;
 	end->rc = ms_mail_read(p->path, p->after, p->n_after, reader_cb, p,
 			       p->result, p->diags);
+	if (!end->rc)
+		end->rc = flush(p);
+	else
+		(void)flush(p);
 	if (end->rc)
 		end->error = g_strdup(ms_error_last());
 	g_async_queue_push(p->order, end);
@@ -84,32 +128,72 @@ static gpointer reader_main(gpointer data)
 static gpointer worker_main(gpointer data)
 {
 	struct pipe *p = data;
-	struct job *j;
+	struct batch *b;
 
-	while ((j = g_async_queue_pop(p->work)) != (struct job *)p) {
-		struct ms_mail *m = NULL;
-		if (!g_atomic_int_get(&p->stop))
-			m = ms_mail_parse(j->raw, j->len, j->src.problems,
-					  p->flags);
-		g_free(j->raw);
-		j->raw = NULL;
+	while ((b = g_async_queue_pop(p->work)) != (struct batch *)p) {
+		for (unsigned i = 0; i < b->n; i++) {
+			struct job *j = &b->jobs[i];
+
+			if (!g_atomic_int_get(&p->stop))
+				j->mail = ms_mail_parse(j->raw, j->len,
+							j->src.problems,
+							p->flags);
+			if (!j->map) {
+				g_free(j->raw);
+				j->raw = NULL;
+			}
+		}
 		g_mutex_lock(&p->lock);
-		j->mail = m;
-		j->done = true;
+		b->done = true;
 		g_cond_broadcast(&p->cond);
 		g_mutex_unlock(&p->lock);
 	}
 	return NULL;
 }
 
-static void job_free(struct job *j)
+/* Batches are freed in archive order: a mapping is done up to here. */
+static void batch_free(struct batch *b)
 {
-	ms_mail_free(j->mail);
-	g_free(j->raw);
-	g_free(j->path);
-	g_free(j->commit);
-	g_free(j->error);
-	g_free(j);
+	for (unsigned i = 0; i < b->n; i++) {
+		struct job *j = &b->jobs[i];
+
+		ms_mail_free(j->mail);
+		if (j->map) {
+			ms_mapped_done(j->map, j->raw + j->len);
+			ms_mapped_unref(j->map);
+		} else {
+			g_free(j->raw);
+		}
+		g_free(j->path);
+		g_free(j->commit);
+	}
+	g_free(b->error);
+	g_free(b);
+}
+
+/* Hand a parsed batch to `fn`, in order; the first failure stops all. */
+static int deliver(struct pipe *p, struct batch *b, ms_mail_parsed_fn fn,
+		   void *data, char **error)
+{
+	int rc = 0;
+
+	for (unsigned i = 0; i < b->n && !rc; i++) {
+		struct job *j = &b->jobs[i];
+		struct ms_mail *m = j->mail;
+
+		if (!m)
+			continue;
+		j->mail = NULL;
+		rc = fn(m, &j->src, data);
+	}
+	if (rc) {
+		*error = g_strdup(ms_error_last());
+		g_atomic_int_set(&p->stop, 1);
+		g_mutex_lock(&p->lock);
+		g_cond_broadcast(&p->cond);
+		g_mutex_unlock(&p->lock);
+	}
+	return rc;
 }
 
 int ms_mail_parse_archive(const char *path, const struct ms_mail_after *after,
@@ -137,34 +221,24 @@ int ms_mail_parse_archive(const char *path, const struct ms_mail_after *after,
 		workers[i] = g_thread_new("mail-parse", worker_main, &p);
 	reader = g_thread_new("mail-reader", reader_main, &p);
 	for (;;) {
-		struct job *j = g_async_queue_pop(p.order);
-		if (j->end) {
-			if (j->rc && !rc) {
-				rc = j->rc;
-				error = g_strdup(j->error);
+		struct batch *b = g_async_queue_pop(p.order);
+		if (b->end) {
+			if (b->rc && !rc) {
+				rc = b->rc;
+				error = g_strdup(b->error);
 			}
-			job_free(j);
+			batch_free(b);
 			break;
 		}
 		g_mutex_lock(&p.lock);
-		while (!j->done)
+		while (!b->done)
 			g_cond_wait(&p.cond, &p.lock);
 		p.in_flight--;
 		g_cond_broadcast(&p.cond);
 		g_mutex_unlock(&p.lock);
-		if (!rc && j->mail) {
-			struct ms_mail *m = j->mail;
-			j->mail = NULL;
-			rc = fn(m, &j->src, data);
-			if (rc) {
-				error = g_strdup(ms_error_last());
-				g_atomic_int_set(&p.stop, 1);
-				g_mutex_lock(&p.lock);
-				g_cond_broadcast(&p.cond);
-				g_mutex_unlock(&p.lock);
-			}
-		}
-		job_free(j);
+		if (!rc)
+			rc = deliver(&p, b, fn, data, &error);
+		batch_free(b);
 	}
 	g_thread_join(reader);
 	for (unsigned i = 0; i < n_workers; i++)
