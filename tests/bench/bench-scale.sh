@@ -32,16 +32,19 @@ inbox=$CACHE/scale-$N-inbox-$MSGS
 if [ ! -f "$repo/generated" ]; then
 	rm -rf "$repo"
 	echo "generating $repo ..." >&2
-	python3 tests/bench/gen-history.py --seed 1 --commits "$N" \
-		--layout "$TREE" "$repo"
-	git --git-dir "$repo" gc -q
+	/usr/bin/time -f 'generated in %e s, %M KiB peak' \
+		python3 tests/bench/gen-history.py --seed 1 --commits "$N" \
+		--interval 450 --layout "$TREE" "$repo"
+	/usr/bin/time -f 'gc in %e s, %M KiB peak' git --git-dir "$repo" gc -q
 	touch "$repo/generated"
 fi
 if [ ! -f "$inbox/generated" ]; then
 	rm -rf "$inbox"
 	echo "generating $inbox ..." >&2
-	python3 tests/bench/gen-inbox.py --max $((MSGS / 2)) "$repo" "$inbox"
-	git --git-dir "$inbox/git/0.git" gc -q
+	/usr/bin/time -f 'generated in %e s, %M KiB peak' \
+		python3 tests/bench/gen-inbox.py --max $((MSGS / 2)) "$repo" "$inbox"
+	/usr/bin/time -f 'gc in %e s, %M KiB peak' \
+		git --git-dir "$inbox/git/0.git" gc -q
 	touch "$inbox/generated"
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

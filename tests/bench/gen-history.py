@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """gen-history.py - a seeded, kernel-like git history through git fast-import.
 
-  gen-history.py [--seed N] [--commits N] [--append] [--layout DIR] GITDIR
+  gen-history.py [--seed N] [--commits N] [--append] [--layout DIR]
+                 [--interval SECONDS] GITDIR
 
 Creates the bare repository GITDIR (or, with --append, adds N commits on
 top of its master branch) holding N commits by a pool of authors, each
@@ -82,6 +83,9 @@ def main():
     ap.add_argument("--commits", type=int, default=1000)
     ap.add_argument("--append", action="store_true")
     ap.add_argument("--layout", help="a source tree whose files to touch")
+    ap.add_argument("--interval", type=int, default=1800,
+                    help="seconds between commits (default 1800; the "
+                    "kernel's 1.3M commits since 2005 are about 450 apart)")
     ap.add_argument("gitdir")
     a = ap.parse_args()
 
@@ -114,7 +118,7 @@ def main():
     master_mark, master_seen = 0, False
     for n in range(base, base + a.commits):
         rng = random.Random(a.seed * 1000003 + n)
-        when = t0 + n * 1800 + rng.randint(0, 600)
+        when = t0 + n * a.interval + rng.randint(0, min(600, a.interval // 3))
         author = folks[rng.randrange(len(folks))]
         committer = folks[rng.randrange(20)]
         topic = n % 97 == 96
