@@ -828,7 +828,14 @@ const char *ms_mail_foreign_project(const struct ms_mail_subject *s,
 	return NULL;
 }
 
-static enum ms_mail_kind classify(struct ms_mail *m, const char *text)
+/* `text` up to its first NUL, as strstr() reads it, holds `what`? */
+static bool text_has(const char *text, size_t len, const char *what)
+{
+	return memmem(text, strnlen(text, len), what, strlen(what)) != NULL;
+}
+
+static enum ms_mail_kind classify(struct ms_mail *m, const char *text,
+				  size_t len)
 {
 	const struct ms_mail_subject *s = &m->subject;
 	bool review = false, nack = false, reply;
@@ -852,8 +859,8 @@ static enum ms_mail_kind classify(struct ms_mail *m, const char *text)
 	}
 	if (is_bot(m)) {
 		m->applied_notice = text &&
-				    (strstr(text, "series was applied to") ||
-				     strstr(text, "patch was applied to"));
+				    (text_has(text, len, "series was applied to") ||
+				     text_has(text, len, "patch was applied to"));
 		return MS_MAIL_BOT;
 	}
 	reply = s->reply_depth > 0 ||
@@ -1047,8 +1054,8 @@ static bool media_is(const char *ct, const char *type)
 	       (ct[n] == 0 || ct[n] == ';' || g_ascii_isspace(ct[n]));
 }
 
-static void decode_body(struct headers *h, GString *text,
-			GPtrArray *attachments, uint32_t *problems)
+/* A single text part without transfer encoding: no MIME parser needed. */
+static bool plain_body(const struct headers *h)
 {
 	const char *ct = h->v[H_CONTENT_TYPE];
 	const char *cte = h->v[H_CTE];
@@ -1059,7 +1066,36 @@ static void decode_body(struct headers *h, GString *text,
 			!g_ascii_strcasecmp(cte, "8bit") ||
 			!g_ascii_strcasecmp(cte, "binary");
 
-	if (plain_type && identity) {
+	return plain_type && identity;
+}
+
+/*
+ * Can the body be read where it lies, as decode_body() would copy it?
+ * A plain body in UTF-8 (or undeclared) that is valid UTF-8: most list
+ * mail.  Not when the caller keeps the body.
+ */
+static bool body_in_place(const struct headers *h, unsigned flags)
+{
+	const char *ct = h->v[H_CONTENT_TYPE];
+	char *charset;
+	bool ok;
+
+	if ((flags & MS_MAIL_PARSE_KEEP_BODY) || !plain_body(h))
+		return false;
+	charset = ct ? param(ct, "charset") : NULL;
+	ok = ms_mime_charset_is_utf8(charset) &&
+	     g_utf8_validate(h->body, (gssize)h->body_len, NULL);
+	g_free(charset);
+	return ok;
+}
+
+static void decode_body(struct headers *h, GString *text,
+			GPtrArray *attachments, uint32_t *problems)
+{
+	const char *ct = h->v[H_CONTENT_TYPE];
+	const char *cte = h->v[H_CTE];
+
+	if (plain_body(h)) {
 		/* the common case needs no MIME parser at all */
 		char *charset = ct ? param(ct, "charset") : NULL;
 		ms_mime_append_text(text, h->body, h->body_len, charset,
@@ -1142,7 +1178,10 @@ struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 {
 	struct ms_mail *m = g_new0(struct ms_mail, 1);
 	struct headers h = { 0 };
-	GString *text = g_string_sized_new(len);
+	GString *text;
+	const char *body;
+	size_t body_len;
+	bool in_place;
 	GPtrArray *attachments = g_ptr_array_new_with_free_func(free_gstring);
 	char *copy = NULL;
 	char hex[41];
@@ -1167,7 +1206,13 @@ struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 		h.body = raw;
 		h.body_len = len;
 	}
-	decode_body(&h, text, attachments, &problems);
+	/* the body as UTF-8 text: read in place, or decoded into text */
+	in_place = body_in_place(&h, flags);
+	text = g_string_sized_new(in_place ? 0 : len);
+	if (!in_place)
+		decode_body(&h, text, attachments, &problems);
+	body = in_place ? h.body : text->str;
+	body_len = in_place ? h.body_len : text->len;
 
 	m->message_id = ms_mime_parse_message_id(h.v[H_MESSAGE_ID]);
 	if (!m->message_id)
@@ -1194,8 +1239,8 @@ struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 	m->subject_raw = decode_text(h.v[H_SUBJECT]);
 	ms_mail_parse_subject(m->subject_raw, &m->subject);
 
-	scan_body(m, text->str, text->len);
-	if (m->has_diff && ms_patch_id(text->str, text->len, hex))
+	scan_body(m, body, body_len);
+	if (m->has_diff && ms_patch_id(body, body_len, hex))
 		m->patch_id = g_strdup(hex);
 	for (guint i = 0; i < attachments->len; i++) {
 		GString *a = attachments->pdata[i];
@@ -1217,7 +1262,7 @@ struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 		    ms_patch_id(a->str, a->len, hex))
 			m->patch_id = g_strdup(hex);
 	}
-	m->kind = classify(m, text->str);
+	m->kind = classify(m, body, body_len);
 	m->problems = problems;
 	m->body = g_string_free(text, !(flags & MS_MAIL_PARSE_KEEP_BODY));
 	g_ptr_array_unref(attachments);

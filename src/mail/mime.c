@@ -113,7 +113,7 @@ static bool base64_valid(GMimeStream *s)
 	return ok && pad <= 2 && (data + pad) % 4 == 0;
 }
 
-static bool charset_is_utf8(const char *cs)
+bool ms_mime_charset_is_utf8(const char *cs)
 {
 	return !cs || !g_ascii_strcasecmp(cs, "utf-8") ||
 	       !g_ascii_strcasecmp(cs, "utf8") ||
@@ -127,7 +127,7 @@ static void append_text(GString *out, const char *buf, size_t len,
 {
 	char *conv = NULL;
 
-	if (!charset_is_utf8(charset)) {
+	if (!ms_mime_charset_is_utf8(charset)) {
 		iconv_t cd = g_mime_iconv_open("UTF-8", charset);
 		if (cd == (iconv_t)-1) {
 			*problems |= 1u << MS_MAIL_P_UNKNOWN_CHARSET;

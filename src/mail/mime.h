@@ -12,6 +12,7 @@
 #define MS_MIME_H
 
 #include <glib.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,5 +44,8 @@ void ms_mime_decode_body(const char *content_type, const char *encoding,
  */
 void ms_mime_append_text(GString *out, const char *buf, size_t len,
 			 const char *charset, uint32_t *problems);
+
+/* Whether text in `charset` (NULL: undeclared) is taken as UTF-8 as is. */
+bool ms_mime_charset_is_utf8(const char *charset);
 
 #endif
