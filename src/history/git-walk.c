@@ -1178,11 +1178,54 @@ static GThread *start_threads(struct walk *w, struct worker *wks, int nr)
 	return walker;
 }
 
-/* Hand the results to opts->fn in walk order as they are done, until
- * the walk ends or fn fails; returns fn's failure, or 0. */
+/* Hand item `it` to opts->fn unless an earlier call failed (*rc), then
+ * free it. */
+static void deliver_one(struct item *it, const struct ms_walk_opts *opts,
+			struct ms_walk_stats *st, int *rc)
+{
+	if (*rc == 0) {
+		st->delivered++;
+		*rc = opts->fn ? opts->fn(&it->c, opts->data) : 0;
+	} else if (it->c.user && opts->release) {
+		opts->release(it->c.user, opts->data);
+	}
+	item_free(it);
+}
+
+static gint item_id_cmp(gconstpointer a, gconstpointer b)
+{
+	const struct item *x = *(struct item *const *)a;
+	const struct item *y = *(struct item *const *)b;
+
+	return strcmp(x->c.id, y->c.id);
+}
+
+/* Deliver the commits of equal commit time held in `group`, by id. */
+static void deliver_group(GPtrArray *group, const struct ms_walk_opts *opts,
+			  struct ms_walk_stats *st, int *rc)
+{
+	g_ptr_array_sort(group, item_id_cmp);
+	for (guint i = 0; i < group->len; i++)
+		deliver_one(group->pdata[i], opts, st, rc);
+	g_ptr_array_set_size(group, 0);
+}
+
+/*
+ * Hand the results to opts->fn in walk order as they are done, until
+ * the walk ends or fn fails; returns fn's failure, or 0.
+ *
+ * The order is total: newest commit time first, and commits of equal
+ * time by id.  libgit2's time-sorted revwalk breaks ties by how its
+ * queue was filled, which depends on where the walk starts; with the
+ * ties settled by id, the walk from any tip restricted to the commits
+ * of an older one is that one's walk (the store's order does the same,
+ * store-commits.c), so a saved model of the old walk is the new walk's
+ * tail.  The commits the caller listed (opts->ids) keep their order.
+ */
 static int deliver_results(struct walk *w, const struct ms_walk_opts *opts,
 			   struct ms_walk_stats *st)
 {
+	GPtrArray *group = g_ptr_array_new();
 	int rc = 0;
 
 	while (rc == 0) {
@@ -1210,16 +1253,23 @@ static int deliver_results(struct walk *w, const struct ms_walk_opts *opts,
 			struct item *it = batch[k];
 
 			st->walked++;
-			if (!it->skip && rc == 0) {
-				st->delivered++;
-				rc = opts->fn ? opts->fn(&it->c, opts->data)
-					      : 0;
-			} else if (!it->skip && it->c.user && opts->release) {
-				opts->release(it->c.user, opts->data);
+			if (it->skip) {          /* never delivered */
+				item_free(it);
+				continue;
 			}
-			item_free(it);
+			if (opts->ids) {
+				deliver_one(it, opts, st, &rc);
+				continue;
+			}
+			if (group->len && ((struct item *)group->pdata[0])
+			    ->c.committer.time != it->c.committer.time)
+				deliver_group(group, opts, st, &rc);
+			g_ptr_array_add(group, it);
 		}
 	}
+	/* the last commits, or (fn failed) their prepare results freed */
+	deliver_group(group, opts, st, &rc);
+	g_ptr_array_free(group, TRUE);
 	return rc;
 }
 

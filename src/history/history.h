@@ -86,7 +86,9 @@ struct ms_walk_opts {
 	void *(*prepare)(const struct ms_commit *c, void *data);
 	/*
 	 * Called on the calling thread for each commit, in walk order
-	 * (newest commit date first, parents after children).  A nonzero
+	 * (newest commit date first, commits of equal date by id, a total
+	 * order: the walk from any tip restricted to an older tip's
+	 * commits is that tip's walk; with `ids`, their order).  A nonzero
 	 * return stops the walk, and ms_history_walk() returns it.  It owns
 	 * commit->user and must free it.
 	 */

@@ -4,14 +4,15 @@
  *
  * A cached walk has three steps:
  *
- *  1. Order.  The commits the walk will deliver, in the order libgit2's
- *     revwalk (GIT_SORT_TIME, as ms_history_walk() uses it) would give
- *     them, computed from the committer times and parents the store
- *     holds; only commits it lacks have their header read from git.
- *     libgit2 1.5 sorts by time in two passes that we replay exactly:
- *     limit_list() walks the graph with a list kept in date order (FIFO
- *     among equal dates), then every commit goes through a binary heap
- *     keyed on the date, whose pop order settles the ties.  When a
+ *  1. Order.  The commits the walk will deliver, in the order
+ *     ms_history_walk() gives them (libgit2's revwalk with GIT_SORT_TIME,
+ *     commits of equal time by id), computed from the committer times
+ *     and parents the store holds; only commits it lacks have their
+ *     header read from git.  As libgit2 1.5 does, limit_list() walks the
+ *     graph with a list kept in date order, then every commit goes
+ *     through a binary heap keyed on the date and then the id, so the
+ *     order is total and any tip's order restricted to an older tip's
+ *     commits is that tip's order.  When a
  *     header cannot be read (a partial mirror, a malformed commit) the
  *     walk falls back to ms_history_walk() itself, so it fails or warns
  *     exactly as an uncached walk does.
@@ -376,10 +377,13 @@ static void insert_by_date(struct node **list, struct node *n)
 	*pp = n;
 }
 
-/* git_commit_list_time_cmp() */
+/* git_commit_list_time_cmp(), with ties settled by id: the total order
+ * ms_history_walk() delivers in (newest first, then by id). */
 static int time_cmp(const struct node *a, const struct node *b)
 {
-	return a->time < b->time ? 1 : a->time > b->time ? -1 : 0;
+	if (a->time != b->time)
+		return a->time < b->time ? 1 : -1;
+	return memcmp(a->id, b->id, RAWSZ);
 }
 
 /* libgit2's pqueue_up() and pqueue_down(), on a GPtrArray. */
@@ -426,7 +430,8 @@ static void heap_down(GPtrArray *h, size_t el)
 
 /*
  * The order of libgit2 1.5's revwalk with GIT_SORT_TIME from `start`
- * (prepare_walk(), limit_list(), revwalk_next_timesort()) into `order`.
+ * (prepare_walk(), limit_list(), revwalk_next_timesort()), ties by id as
+ * ms_history_walk() settles them, into `order`.
  */
 static int graph_order(struct graph *g, struct node *start, GPtrArray *order)
 {
