@@ -97,6 +97,15 @@ struct ms_walk_opts {
 	 * handed to fn; may be NULL when prepare allocates nothing. */
 	void (*release)(void *user, void *data);
 	void *data;
+	/*
+	 * Optional, store walks only (ms_store_history_walk() with a store
+	 * that knows the history): given the raw ids (20 bytes each) of the
+	 * `n` commits the walk would deliver, in walk order, how many of the
+	 * first ones to deliver (n: all).  A caller that kept what it made
+	 * of the tail of this order reads only the new head.  Not called
+	 * when the walk reads git itself.
+	 */
+	size_t (*head)(const unsigned char *ids, size_t n, void *data);
 };
 
 struct ms_walk_stats {

@@ -941,6 +941,34 @@ static int extract_fn(const struct ms_commit *c, void *data)
 	return writer_add(&t->w, c) < 0 ? 1 : 0;
 }
 
+/*
+ * Keep of `order` only what opts->head() asks for: the commits up to the
+ * last one of the head it wants delivered.
+ */
+static void cut_head(GPtrArray *order, const struct ms_walk_opts *opts)
+{
+	GByteArray *ids = g_byte_array_new();
+	GArray *at = g_array_new(FALSE, FALSE, sizeof(guint));
+	size_t k;
+
+	for (guint i = 0; i < order->len; i++) {
+		const struct node *n = order->pdata[i];
+
+		/* what deliver() skips is no part of the order handed on */
+		if (!n->rowid || (n->nr_parents > 1 &&
+				  !(opts->flags & MS_WALK_MERGES)))
+			continue;
+		g_byte_array_append(ids, n->id, RAWSZ);
+		g_array_append_val(at, i);
+	}
+	k = opts->head(ids->data, at->len, opts->data);
+	if (k < at->len)
+		g_ptr_array_set_size(order, k ? g_array_index(at, guint,
+							      k - 1) + 1 : 0);
+	g_byte_array_free(ids, TRUE);
+	g_array_free(at, TRUE);
+}
+
 static int incremental_walk(struct ms_store *s, struct graph *g,
 			    const char *gitdir, const char *start_hex,
 			    const struct ms_walk_opts *opts,
@@ -994,6 +1022,8 @@ static int incremental_walk(struct ms_store *s, struct graph *g,
 		if (rc < 0)
 			goto out;
 	}
+	if (opts->head)
+		cut_head(order, opts);
 	rc = deliver(s, order, opts, &st);
 	add_incomplete_diag(diags, st.incomplete);
 	if (stats)

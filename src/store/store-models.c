@@ -18,12 +18,15 @@ int ms_store_model_get(struct ms_store *s, const char *kind, const char *key,
 	rc = store_exec(s, "BEGIN", "read a saved model");
 	if (rc < 0)
 		return rc;
-	rc = sqlite3_prepare_v2(s->db, "SELECT rowid, length(data) FROM "
-				"models WHERE kind = ? AND key = ?", -1, &st,
-				NULL);
+	rc = sqlite3_prepare_v2(s->db, key ?
+				"SELECT rowid, length(data) FROM models "
+				"WHERE kind = ? AND key = ?" :
+				"SELECT rowid, length(data) FROM models "
+				"WHERE kind = ?", -1, &st, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+		if (key)
+			sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW) {
 			rc = store_blob_read(s, "models",

@@ -176,7 +176,8 @@ int ms_store_mail_snapshot_put(struct ms_store *s, int kind,
 /*
  * A report's whole model saved between runs (table `models`, one per
  * `kind`): ms_store_model_get() sets *data (the caller unrefs it) to the
- * bytes saved under `kind` if they were saved with `key`, else to NULL.
+ * bytes saved under `kind` if they were saved with `key` (NULL: whatever
+ * key), else to NULL.
  * The caller chooses a key naming everything the model depends on (the
  * walked commit, options, the format of `data`).  ms_store_model_put()
  * replaces what `kind` held.  Errors as the walk's.
