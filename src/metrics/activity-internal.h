@@ -58,6 +58,11 @@ struct ms_activity {
 				     empty then), or NULL */
 	GHashTable *saved_paths;  /* path -> entries, as saved by earlier
 				     runs (activity-paths), or NULL */
+	struct ms_activity *prev;  /* the saved model of an older commit,
+				     the tail of this walk if it fits */
+	bool prev_fits;           /* the walk delivered only the new head */
+	char state[65];           /* digest of what the records depend on at
+				     this commit: MAINTAINERS, .mailmap */
 	GMutex match_lock;
 	int64_t newest;           /* newest commit date not in the future */
 	int64_t now;              /* when the load began */
@@ -96,6 +101,55 @@ GHashTable *act_mjoins_read(struct ms_store *store);
 void act_paths_read(struct ms_activity *a, const char *key);
 int act_paths_write(struct ms_activity *a, const char *key);
 int act_mjoins_write(struct ms_store *store, GHashTable *known);
+
+/*
+ * Append `old`, a saved model of the history below the commits `a` walked
+ * (each commit of it after all of a's in walk order), as a walk of the
+ * whole history would have made it: its people resolved again after a's,
+ * ids, entry and trailer offsets moved to a's.  False when its people do
+ * not map one to one (then `a` must be discarded and walked in full).
+ */
+bool act_model_append(struct ms_activity *a, struct ms_activity *old);
+
+/* What collect() notes of a commit record besides keeping it: its
+ * distinct people and its date (`nr_before` records before it). */
+void act_note_commit(struct ms_activity *a, const struct crec *r,
+		     size_t nr_before);
+
+/*
+ * A saved model starts with a head naming what it is the model of: the
+ * model key without the commit (options, --maintainers files, mailmaps),
+ * the commit, and a->state (MAINTAINERS as matched, .mailmap), 64 + 40 +
+ * 64 hex digits.  A run over another commit with the same head but the
+ * commit may take it as the tail of its walk (act_prev_read()).
+ */
+#define ACT_HEAD_LEN (64 + 40 + 64)
+#define ACT_MODEL_KIND "activity"   /* in the store's `models` */
+
+void act_model_head(const struct ms_activity *a, const char *id,
+		    char head[ACT_HEAD_LEN + 1]);
+
+/* a->state: the .mailmap's digest (act_ident_setup()) with the
+ * MAINTAINERS fingerprint `pkey`. */
+void act_state_finish(struct ms_activity *a, const char *pkey);
+
+/*
+ * After new commits: the model saved by the last run (any commit), if it
+ * has the same head but the commit, read into a->prev.  The walk then
+ * delivers only the commits before it in walk order (act_walk_head(), an
+ * ms_walk_opts.head), if its commits are exactly the tail of this walk,
+ * and act_model_append() adds it.
+ */
+void act_prev_read(struct ms_activity *a, const char *head);
+size_t act_walk_head(const unsigned char *ids, size_t n, void *data);
+
+/* The model's empty arrays and tables (activity.c). */
+void act_model_init(struct ms_activity *a);
+
+/* Give `ident` the .mailmap of a's tree, --mailmap and --aliases, and
+ * note the .mailmap's digest in a->state (activity.c). */
+int act_ident_setup(struct ms_activity *a, struct ms_ident *ident,
+		    struct ms_diags *diags);
 
 /* The interned copy of a trailer token (activity.c). */
 const char *act_intern(struct ms_activity *a, const char *token,

@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MODEL_FORMAT "activity-model-3"
+#define MODEL_FORMAT "activity-model-4"
 
 struct stag {                 /* struct ctag as saved */
 	uint32_t person, token, review;
@@ -400,6 +400,213 @@ bool act_model_decode(struct ms_activity *a, const void *data, size_t len)
 			a->oldest = t;
 	}
 	return r.p == r.end && check_ids(a);
+}
+
+/* ---- a run after new commits: the saved model as the walk's tail ---- */
+
+/*
+ * The ids of `old`'s resolver as `a`'s: the pairs `old` saw, resolved
+ * again in `a` in the order and under the evidence they were first seen
+ * with, after the pairs of the new commits, as a cold walk resolves them
+ * (no join happens during a walk, so an id is a person key's node).
+ * NULL when the two do not correspond one to one.
+ */
+static unsigned *remap_ids(struct ms_activity *a, struct ms_activity *old)
+{
+	size_t nb = ms_ident_count(old->ident);
+	unsigned *map = g_new(unsigned, nb ? nb : 1);
+	GHashTable *taken = g_hash_table_new(NULL, NULL);
+	bool ok = true;
+
+	for (size_t i = 0; i < nb; i++)
+		map[i] = MS_IDENT_NONE;
+	for (size_t i = 0; ok && i < ms_ident_nr_seen(old->ident); i++) {
+		const char *name, *email, *ev;
+		size_t name_len;
+		bool usage;
+		unsigned o, n;
+		char *nm;
+
+		ms_ident_seen(old->ident, i, &name, &name_len, &email, &ev,
+			      &usage);
+		nm = g_strndup(name, name_len);
+		o = ms_ident_lookup(old->ident, nm, email);
+		ms_ident_set_evidence(a->ident, ev, usage);
+		n = ms_ident_resolve(a->ident, nm, email);
+		g_free(nm);
+		if (o == MS_IDENT_NONE || n == MS_IDENT_NONE) {
+			ok = o == n;
+		} else if (o >= nb) {
+			ok = false;
+		} else if (map[o] == MS_IDENT_NONE) {
+			ok = !g_hash_table_contains(taken, GUINT_TO_POINTER(n));
+			map[o] = n;
+			g_hash_table_add(taken, GUINT_TO_POINTER(n));
+		} else {
+			ok = map[o] == n;
+		}
+	}
+	ms_ident_set_evidence(a->ident, NULL, false);
+	g_hash_table_destroy(taken);
+	if (!ok)
+		g_clear_pointer(&map, g_free);
+	return map;
+}
+
+static bool remap(const unsigned *map, size_t nb, unsigned *id)
+{
+	if (*id == MS_IDENT_NONE)
+		return true;
+	if (*id >= nb || map[*id] == MS_IDENT_NONE)
+		return false;
+	*id = map[*id];
+	return true;
+}
+
+bool act_model_append(struct ms_activity *a, struct ms_activity *old)
+{
+	size_t nb = ms_ident_count(old->ident);
+	unsigned *map = remap_ids(a, old);
+	guint ents0 = a->ents->len, tags0 = a->tags->len;
+	guint from = a->commits->len;
+	GHashTableIter it;
+	gpointer k;
+	bool ok = map != NULL;
+
+	/* tokens in the order a cold walk interns them: the new commits',
+	 * then the old ones' not seen yet */
+	for (guint i = 0; ok && i < old->token_order->len; i++)
+		act_intern(a, old->token_order->pdata[i], MS_TRAILER_OTHER);
+	for (guint i = 0; ok && i < old->tags->len; i++) {
+		struct ctag t = g_array_index(old->tags, struct ctag, i);
+
+		ok = remap(map, nb, &t.person);
+		t.token = act_intern(a, t.token, MS_TRAILER_OTHER);
+		g_array_append_val(a->tags, t);
+	}
+	g_array_append_vals(a->ents, old->ents->data, old->ents->len);
+	for (guint i = 0; ok && i < old->commits->len; i++) {
+		struct crec r = g_array_index(old->commits, struct crec, i);
+
+		ok = remap(map, nb, &r.author) &&
+		     remap(map, nb, &r.committer) &&
+		     remap(map, nb, &r.applier);
+		r.ent_off += ents0;
+		r.tag_off += tags0;
+		g_array_append_val(a->commits, r);
+	}
+	g_free(map);
+	if (!ok)
+		return false;
+	g_array_append_vals(a->maint_changes, old->maint_changes->data,
+			    old->maint_changes->len);
+	if (old->paths) {
+		if (!a->paths)
+			a->paths = g_hash_table_new_full(g_str_hash,
+							 g_str_equal, g_free,
+							 NULL);
+		g_hash_table_iter_init(&it, old->paths);
+		while (g_hash_table_iter_next(&it, &k, NULL))
+			if (!g_hash_table_contains(a->match_cache, k))
+				g_hash_table_add(a->paths, g_strdup(k));
+	}
+	for (guint i = from; i < a->commits->len; i++) {
+		const struct crec *r = &g_array_index(a->commits, struct crec,
+						      i);
+
+		act_note_commit(a, r, i);
+	}
+	return true;
+}
+
+/* a->state: the .mailmap's digest with the MAINTAINERS fingerprint. */
+void act_state_finish(struct ms_activity *a, const char *pkey)
+{
+	char *both = g_strconcat(a->state, pkey, NULL);
+	char *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, both,
+						  -1);
+
+	g_strlcpy(a->state, sum, sizeof(a->state));
+	g_free(sum);
+	g_free(both);
+}
+
+void act_model_head(const struct ms_activity *a, const char *id,
+		    char head[ACT_HEAD_LEN + 1])
+{
+	static const char no_commit[41] = "";
+	char *base = act_model_key(a->opts, no_commit);
+
+	snprintf(head, ACT_HEAD_LEN + 1, "%.64s%.40s%.64s", base, id, a->state);
+	g_free(base);
+}
+
+/*
+ * After new commits: the model saved by the last run (any commit), if it
+ * has the same head but the commit, read into a->prev.  The walk then
+ * delivers only the commits before it in walk order (act_walk_head()), if
+ * its commits are exactly the tail of this walk, and act_model_append()
+ * adds it.
+ */
+void act_prev_read(struct ms_activity *a, const char *head)
+{
+	struct ms_activity *b;
+	struct ms_diags quiet = MS_DIAGS_INIT;
+	GBytes *saved = NULL;
+	const char *data;
+	gsize len;
+	bool ok;
+
+	if (ms_store_model_get(a->opts->store, ACT_MODEL_KIND, NULL, &saved) < 0
+	    || !saved) {
+		ms_error_clear();
+		return;
+	}
+	data = g_bytes_get_data(saved, &len);
+	if (len < ACT_HEAD_LEN || memcmp(data, head, 64) ||
+	    !memcmp(data + 64, head + 64, 40) ||
+	    memcmp(data + 104, head + 104, 64)) {
+		g_bytes_unref(saved);
+		return;
+	}
+	b = g_new0(struct ms_activity, 1);
+	act_model_init(b);
+	b->opts = a->opts;
+	b->tree = a->tree;
+	b->mf = a->mf;
+	b->ident = ms_ident_new(!a->opts->no_plus_fold);
+	ok = act_ident_setup(b, b->ident, &quiet) == 0 &&
+	     act_model_decode(b, data + ACT_HEAD_LEN, len - ACT_HEAD_LEN);
+	ms_diags_release(&quiet);
+	g_bytes_unref(saved);
+	b->tree = NULL;
+	b->mf = NULL;
+	b->opts = NULL;
+	if (!ok) {
+		ms_error_clear();
+		ms_activity_free(b);
+		return;
+	}
+	a->prev = b;
+}
+
+/* ms_walk_opts.head: the new commits only, when the saved model's are
+ * exactly the rest of the walk. */
+size_t act_walk_head(const unsigned char *ids, size_t n, void *data)
+{
+	struct ms_activity *a = data;
+	const GArray *old = a->prev->commits;
+	size_t k;
+
+	if (n < old->len)
+		return n;
+	k = n - old->len;
+	for (guint i = 0; i < old->len; i++)
+		if (memcmp(ids + 20 * (k + i),
+			   g_array_index(old, struct crec, i).raw, 20))
+			return n;
+	a->prev_fits = true;
+	return k;
 }
 
 /* ---- the changes of address of MAINTAINERS commits ---- */

@@ -101,7 +101,7 @@ int ms_act_parse_before(const char *s, int64_t from, int64_t *out)
 
 /* ---- loading ---- */
 
-#define MODEL_KIND "activity"
+#define MODEL_KIND ACT_MODEL_KIND
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -374,6 +374,13 @@ static int collect(const struct ms_commit *c, void *data)
 	if (a->opts->progress)
 		a->opts->progress(a->commits->len, a->opts->progress_data);
 	return 0;
+}
+
+void act_note_commit(struct ms_activity *a, const struct crec *r,
+		     size_t nr_before)
+{
+	note_distinct(a, r);
+	note_date(a, r->ctime, nr_before);
 }
 
 static void set_id(char id[41], const unsigned char raw[20]);
@@ -787,16 +794,42 @@ static bool is_role_address(const struct ms_activity *a,
 	return r;
 }
 
-/* The model's tree, entries, index and resolver, before any walk. */
-static int load_start(const struct ms_activity_load_opts *opts,
-		      struct ms_activity *a, char id[41],
-		      struct ms_diags *diags)
+/*
+ * Give `ident` the .mailmap of a's tree, --mailmap and --aliases, and note
+ * the .mailmap's digest in a->state (load() completes it).
+ */
+int act_ident_setup(struct ms_activity *a, struct ms_ident *ident,
+		    struct ms_diags *diags)
 {
-	struct maint_load_opts lo = { 0 };
+	const struct ms_activity_load_opts *opts = a->opts;
 	char *buf = NULL;
-	size_t len;
-	int rc;
+	size_t len = 0;
+	int rc = ms_tree_read(a->tree, ".mailmap", &buf, &len);
+	char *sum;
 
+	if (rc == 0)
+		ms_ident_add_mailmap(ident, ".mailmap", buf, len, diags);
+	else if (rc != MS_ENOTFOUND)
+		return rc;
+	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
+					  (const guchar *)(buf ? buf : ""),
+					  buf ? len : 0);
+	g_strlcpy(a->state, sum, sizeof(a->state));
+	g_free(sum);
+	g_free(buf);
+	for (size_t i = 0; i < opts->nr_mailmaps; i++)
+		ms_ident_add_mailmap(ident, opts->mailmap_names[i],
+				     opts->mailmaps[i], opts->mailmap_lens[i],
+				     diags);
+	if (opts->aliases)
+		ms_ident_add_aliases(ident, opts->aliases_name,
+				     opts->aliases, opts->aliases_len, diags);
+	return 0;
+}
+
+/* The model's empty arrays and tables. */
+void act_model_init(struct ms_activity *a)
+{
 	a->commits = g_array_new(FALSE, FALSE, sizeof(struct crec));
 	a->ents = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	a->tags = g_array_new(FALSE, FALSE, sizeof(struct ctag));
@@ -804,13 +837,24 @@ static int load_start(const struct ms_activity_load_opts *opts,
 	a->tokens = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  NULL);
 	a->token_order = g_ptr_array_new();
+	a->match_cache = g_hash_table_new_full(g_str_hash, g_str_equal,
+					       g_free, g_free);
+	g_mutex_init(&a->match_lock);
+}
+
+/* The model's tree, entries, index and resolver, before any walk. */
+static int load_start(const struct ms_activity_load_opts *opts,
+		      struct ms_activity *a, char id[41],
+		      struct ms_diags *diags)
+{
+	struct maint_load_opts lo = { 0 };
+	int rc;
+
+	act_model_init(a);
 	a->opts = opts;
 	a->no_plus_fold = opts->no_plus_fold;
 	a->now = g_get_real_time() / G_USEC_PER_SEC;
 	a->ident = ms_ident_new(!opts->no_plus_fold);
-	a->match_cache = g_hash_table_new_full(g_str_hash, g_str_equal,
-					       g_free, g_free);
-	g_mutex_init(&a->match_lock);
 
 	/* the same messages as the walk for a bad repository or revision */
 	rc = ms_history_resolve(opts->gitdir, opts->rev, id, NULL);
@@ -828,20 +872,7 @@ static int load_start(const struct ms_activity_load_opts *opts,
 	rc = maint_index_new(a->mf, a->tree, &a->idx, diags);
 	if (rc < 0)
 		return rc;
-	rc = ms_tree_read(a->tree, ".mailmap", &buf, &len);
-	if (rc == 0)
-		ms_ident_add_mailmap(a->ident, ".mailmap", buf, len, diags);
-	else if (rc != MS_ENOTFOUND)
-		return rc;
-	g_free(buf);
-	for (size_t i = 0; i < opts->nr_mailmaps; i++)
-		ms_ident_add_mailmap(a->ident, opts->mailmap_names[i],
-				     opts->mailmaps[i], opts->mailmap_lens[i],
-				     diags);
-	if (opts->aliases)
-		ms_ident_add_aliases(a->ident, opts->aliases_name,
-				     opts->aliases, opts->aliases_len, diags);
-	return 0;
+	return act_ident_setup(a, a->ident, diags);
 }
 
 /*
@@ -857,14 +888,15 @@ static int model_read(struct ms_activity *a, const char *key)
 {
 	GBytes *saved = NULL;
 	gsize len;
-	const void *data;
+	const char *data;
 	bool ok;
 	int rc = ms_store_model_get(a->opts->store, MODEL_KIND, key, &saved);
 
 	if (rc < 0 || !saved)
 		return rc;
 	data = g_bytes_get_data(saved, &len);
-	ok = act_model_decode(a, data, len);
+	ok = len >= ACT_HEAD_LEN &&
+	     act_model_decode(a, data + ACT_HEAD_LEN, len - ACT_HEAD_LEN);
 	g_bytes_unref(saved);
 	if (!ok)
 		return 2;
@@ -875,22 +907,26 @@ static int model_read(struct ms_activity *a, const char *key)
 		const struct crec *r = &g_array_index(a->commits, struct crec,
 						      ci);
 
-		note_distinct(a, r);
-		note_date(a, r->ctime, ci);
+		act_note_commit(a, r, ci);
 	}
 	if (a->opts->progress)
 		a->opts->progress(a->commits->len, a->opts->progress_data);
 	return 1;
 }
 
-static int model_write(struct ms_activity *a, const char *key)
+static int model_write(struct ms_activity *a, const char *key,
+		       const char *head)
 {
-	GByteArray *b;
+	GByteArray *b = g_byte_array_new();
+	GByteArray *m;
 	int rc;
 
 	find_maint_joins(a);
 	entry_files(a);
-	b = act_model_encode(a);
+	m = act_model_encode(a);
+	g_byte_array_append(b, (const guint8 *)head, ACT_HEAD_LEN);
+	g_byte_array_append(b, m->data, m->len);
+	g_byte_array_free(m, TRUE);
 	rc = ms_store_model_put(a->opts->store, MODEL_KIND, key, b->data,
 				b->len);
 	g_byte_array_free(b, TRUE);
@@ -903,7 +939,7 @@ static int load(const struct ms_activity_load_opts *opts,
 {
 	struct ms_activity *a = g_new0(struct ms_activity, 1);
 	struct ms_walk_opts wo = { 0 };
-	char id[41], *key = NULL, *pkey = NULL;
+	char id[41], *key = NULL, *pkey = NULL, head[ACT_HEAD_LEN + 1];
 	size_t nr_diags;
 	int rc;
 
@@ -926,6 +962,10 @@ static int load(const struct ms_activity_load_opts *opts,
 			goto joined;
 		pkey = maint_index_fingerprint(a->idx);
 		act_paths_read(a, pkey);
+		act_state_finish(a, pkey);
+		act_model_head(a, id, head);
+		if (use_model)
+			act_prev_read(a, head);
 	}
 	wo.rev = opts->rev;
 	wo.flags = opts->merges ? MS_WALK_MERGES : 0;
@@ -933,6 +973,7 @@ static int load(const struct ms_activity_load_opts *opts,
 	wo.prepare = prepare;
 	wo.fn = collect;
 	wo.release = release;
+	wo.head = a->prev ? act_walk_head : NULL;
 	wo.data = a;
 	nr_diags = diags ? diags->nr : 0;
 	rc = ms_store_history_walk(opts->store, opts->gitdir, &wo, NULL,
@@ -940,10 +981,20 @@ static int load(const struct ms_activity_load_opts *opts,
 	ms_ident_set_evidence(a->ident, NULL, false);
 	if (rc < 0)
 		goto fail;
+	if (a->prev_fits && !act_model_append(a, a->prev)) {
+		/* its people do not map one to one: walk it all */
+		ms_activity_free(a);
+		g_free(key);
+		g_free(pkey);
+		return load(opts, out, diags, false);
+	}
+	g_clear_pointer(&a->prev, ms_activity_free);
+	if (a->opts->progress)
+		a->opts->progress(a->commits->len, a->opts->progress_data);
 	/* a walk with warnings (missing objects...) is not saved: the next
 	 * run walks again and warns again */
 	if (key && diags->nr == nr_diags) {
-		rc = model_write(a, key);
+		rc = model_write(a, key, head);
 		if (rc == 0)
 			rc = act_paths_write(a, pkey);
 		if (rc < 0)
@@ -1023,6 +1074,7 @@ void ms_activity_free(struct ms_activity *a)
 		g_hash_table_destroy(a->saved_paths);
 	g_free(a->in_range);
 	g_mutex_clear(&a->match_lock);
+	ms_activity_free(a->prev);
 	g_free(a);
 }
 

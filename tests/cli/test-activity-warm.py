@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""activity after new commits walks only them: the model saved by the last
+run (another commit) is the tail of the walk when its commits are exactly
+the rest of the walk order and nothing it depends on changed (options,
+MAINTAINERS, .mailmap).  Every report equals --no-cache's: new people and
+new reviews, a branch of old dates merged (the tail no longer fits), a
+.mailmap change, a MAINTAINERS change, an older revision.  A planted name
+in the saved model shows that the old commits came from it."""
+import os
+import sqlite3
+import subprocess
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, done, tmpdir, FIXTURES  # noqa: E402
+
+tmp = tmpdir()
+repo = os.path.join(tmp, "planted.git")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen", "gen-repo.py"),
+                repo], check=True, stdout=subprocess.DEVNULL)
+work = os.path.join(tmp, "work")
+subprocess.run(["git", "clone", "-q", repo, work], check=True)
+db = os.path.join(tmp, "store.sqlite")
+when = [1717300000]
+
+
+def commit(path, content, msg, name="Zed New", email="zed@example.org",
+           date=None):
+    if date is None:
+        when[0] += 3600
+        date = when[0]
+    env = dict(os.environ, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email,
+               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email,
+               GIT_AUTHOR_DATE=f"@{date} +0000",
+               GIT_COMMITTER_DATE=f"@{date} +0000")
+    full = os.path.join(work, path)
+    os.makedirs(os.path.dirname(full) or work, exist_ok=True)
+    with open(full, "w") as f:
+        f.write(content)
+    subprocess.run(["git", "-C", work, "add", path], check=True, env=env)
+    subprocess.run(["git", "-C", work, "commit", "-q", "-m", msg],
+                   check=True, env=env)
+
+
+def push():
+    subprocess.run(["git", "-C", work, "push", "-q", "origin",
+                    "HEAD:refs/heads/main"], check=True)
+
+
+def same(what, *extra):
+    want = run("activity", "--repo", repo, "--json", "--no-cache", *extra)
+    got = run("activity", "--repo", repo, "--json", "--db", db, *extra)
+    ok(want.rc == 0 and got.rc == 0 and got.out == want.out,
+       f"{what}: the report of --no-cache", got.err + want.err)
+    return got.out
+
+
+def model():
+    c = sqlite3.connect(db)
+    row = c.execute("SELECT data FROM models WHERE kind = 'activity'"
+                    ).fetchone()
+    c.close()
+    return row[0] if row else b""
+
+
+def put_model(data):
+    c = sqlite3.connect(db)
+    c.execute("UPDATE models SET data = ? WHERE kind = 'activity'", (data,))
+    c.commit()
+    c.close()
+
+
+subprocess.run(["git", "-C", work, "checkout", "-q", "-B", "main",
+                "origin/main"], check=True)
+same("cold")
+same("warm, nothing new")
+ok(b"Tess Tester" in model(), "the saved model names Tess Tester")
+# the old commits come from the saved model: a planted name shows
+put_model(model().replace(b"Tess Tester", b"Tess Testex"))
+commit("drivers/alpha/new.c", "x\n", "alpha: new\n\n"
+       "Reviewed-by: Rex External <rex@example.net>\n")
+push()
+r = run("activity", "--repo", repo, "--json", "--db", db)
+ok(r.rc == 0 and "Tess Testex" in r.out,
+   "after a new commit the old ones come from the saved model (the "
+   "planted name shows), only the new one is walked", r.err)
+# a .mailmap change: the saved model no longer fits, a full walk
+commit(".mailmap", "Tess Tester <tess@example.net> <tess@old.example.net>\n",
+       "mailmap: tess\n")
+push()
+out = same("after a .mailmap change (a full walk)")
+ok("Tess Testex" not in out, "... without the planted name")
+# new people, new reviews, a new address of a known one
+commit("drivers/alpha/b.c", "b\n", "alpha: b\n\n"
+       "Reviewed-by: Nia Newcomer <nia@example.com>\n"
+       "Acked-by: Alice Active <alice@example.org>\n",
+       name="Bo Brandnew", email="bo@example.com")
+push()
+same("after new people and reviews")
+commit("drivers/alpha/c.c", "c\n", "alpha: c\n\n"
+       "Tested-by: Bo Brandnew <bo@example.com>\n"
+       "Reviewed-by: Rex External <rex@other.example.net>\n",
+       name="Alice Active", email="alice@example.org")
+commit("drivers/alpha/d.c", "d\n", "alpha: d\n",
+       name="Tess Tester", email="tess@example.net")
+push()
+same("after two more commits")
+same("warm, nothing new again")
+# a branch of old dates merged: its commits fall among the old ones
+base = subprocess.run(["git", "-C", work, "rev-list", "--max-parents=0",
+                       "HEAD"], check=True, capture_output=True,
+                      text=True).stdout.split()[0]
+subprocess.run(["git", "-C", work, "checkout", "-q", "-b", "old", base],
+               check=True)
+commit("drivers/alpha/old.c", "o\n", "alpha: an old change\n",
+       name="Olga Old", email="olga@example.org", date=1500000000)
+subprocess.run(["git", "-C", work, "checkout", "-q", "main"], check=True)
+env = dict(os.environ, GIT_AUTHOR_NAME="M", GIT_AUTHOR_EMAIL="m@example.org",
+           GIT_COMMITTER_NAME="M", GIT_COMMITTER_EMAIL="m@example.org")
+subprocess.run(["git", "-C", work, "merge", "-q", "--no-ff", "-m", "merge",
+                "old"], check=True, env=env)
+push()
+same("after merging a branch of old dates")
+same("after merging a branch of old dates, --merges", "--merges")
+# MAINTAINERS changes: other entries, other answers
+with open(os.path.join(work, "MAINTAINERS")) as f:
+    maint = f.read()
+commit("MAINTAINERS", maint.replace("drivers/alpha/", "drivers/alpha/*.h"),
+       "maintainers: alpha headers only\n")
+push()
+same("after a MAINTAINERS change")
+commit("drivers/alpha/e.c", "e\n", "alpha: e\n")
+push()
+same("after a commit on top of it")
+# an older revision than the saved model's
+same("an older revision", "--rev", "HEAD~3")
+same("back at the tip")
+done()
