@@ -60,7 +60,8 @@ struct ms_activity {
 				     runs (activity-paths), or NULL */
 	struct ms_activity *prev;  /* the saved model of an older commit,
 				     the tail of this walk if it fits */
-	bool prev_fits;           /* the walk delivered only the new head */
+	bool prev_fits;           /* the walk delivered only the head */
+	size_t prev_from;         /* prev's records from here are the tail */
 	char state[65];           /* digest of what the records depend on at
 				     this commit: MAINTAINERS, .mailmap */
 	GMutex match_lock;
@@ -103,10 +104,10 @@ int act_paths_write(struct ms_activity *a, const char *key);
 int act_mjoins_write(struct ms_store *store, GHashTable *known);
 
 /*
- * Append `old`, a saved model of the history below the commits `a` walked
- * (each commit of it after all of a's in walk order), as a walk of the
- * whole history would have made it: its people resolved again after a's,
- * ids, entry and trailer offsets moved to a's.  False when its people do
+ * Append the records of `old` (a saved model) from a->prev_from on, the
+ * end of the walk order a's walk stopped before (act_walk_head()), as a
+ * walk of the whole history would have made them: its people resolved
+ * again after a's, ids, entry and trailer offsets moved to a's.  False when its people do
  * not map one to one (then `a` must be discarded and walked in full).
  */
 bool act_model_append(struct ms_activity *a, struct ms_activity *old);

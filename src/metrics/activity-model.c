@@ -142,10 +142,19 @@ static void add_path(const char *path, void *data)
 	put_str(data, path);
 }
 
+static void count_path(const char *path, void *data)
+{
+	(void)path;
+	(*(uint64_t *)data)++;
+}
+
 static void encode_paths(const struct ms_activity *a, GByteArray *b)
 {
-	put_u64(b, g_hash_table_size(a->match_cache) +
-		   (a->paths ? g_hash_table_size(a->paths) : 0));
+	uint64_t n = 0;
+
+	/* a model appended to a walk has paths in both tables: each once */
+	ms_activity_foreach_path(a, count_path, &n);
+	put_u64(b, n);
 	ms_activity_foreach_path(a, add_path, b);
 }
 
@@ -404,6 +413,19 @@ bool act_model_decode(struct ms_activity *a, const void *data, size_t len)
 
 /* ---- a run after new commits: the saved model as the walk's tail ---- */
 
+static guint raw_hash(gconstpointer p)
+{
+	guint h;
+
+	memcpy(&h, p, sizeof(h));
+	return h;
+}
+
+static gboolean raw_equal(gconstpointer a, gconstpointer b)
+{
+	return memcmp(a, b, 20) == 0;
+}
+
 /*
  * The ids of `old`'s resolver as `a`'s: the pairs `old` saw, resolved
  * again in `a` in the order and under the evidence they were first seen
@@ -467,39 +489,53 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old)
 {
 	size_t nb = ms_ident_count(old->ident);
 	unsigned *map = remap_ids(a, old);
-	guint ents0 = a->ents->len, tags0 = a->tags->len;
 	guint from = a->commits->len;
+	GHashTable *end = g_hash_table_new(raw_hash, raw_equal);
 	GHashTableIter it;
 	gpointer k;
 	bool ok = map != NULL;
 
-	/* tokens in the order a cold walk interns them: the new commits',
-	 * then the old ones' not seen yet */
+	/* tokens in the order a cold walk interns them: the walked commits',
+	 * then the old end's not seen yet */
 	for (guint i = 0; ok && i < old->token_order->len; i++)
 		act_intern(a, old->token_order->pdata[i], MS_TRAILER_OTHER);
-	for (guint i = 0; ok && i < old->tags->len; i++) {
-		struct ctag t = g_array_index(old->tags, struct ctag, i);
-
-		ok = remap(map, nb, &t.person);
-		t.token = act_intern(a, t.token, MS_TRAILER_OTHER);
-		g_array_append_val(a->tags, t);
-	}
-	g_array_append_vals(a->ents, old->ents->data, old->ents->len);
-	for (guint i = 0; ok && i < old->commits->len; i++) {
+	for (guint i = (guint)a->prev_from; ok && i < old->commits->len;
+	     i++) {
 		struct crec r = g_array_index(old->commits, struct crec, i);
+		const uint32_t *ents = &g_array_index(old->ents, uint32_t,
+						      r.ent_off);
 
 		ok = remap(map, nb, &r.author) &&
 		     remap(map, nb, &r.committer) &&
 		     remap(map, nb, &r.applier);
-		r.ent_off += ents0;
-		r.tag_off += tags0;
+		g_hash_table_add(end, g_array_index(old->commits, struct crec,
+						    i).raw);
+		r.ent_off = a->ents->len;
+		g_array_append_vals(a->ents, ents, r.nr_ent);
+		for (unsigned t = 0; ok && t < r.nr_tag; t++) {
+			struct ctag tag = g_array_index(old->tags, struct ctag,
+							r.tag_off + t);
+
+			ok = remap(map, nb, &tag.person);
+			tag.token = act_intern(a, tag.token,
+					       MS_TRAILER_OTHER);
+			g_array_append_val(a->tags, tag);
+		}
+		r.tag_off = a->tags->len - r.nr_tag;
 		g_array_append_val(a->commits, r);
 	}
 	g_free(map);
+	/* the old end's MAINTAINERS changes, after the walked ones */
+	for (guint i = 0; ok && i < old->maint_changes->len; i++) {
+		const unsigned char *raw = (const unsigned char *)
+			old->maint_changes->data + 20 * (size_t)i;
+
+		if (g_hash_table_contains(end, raw))
+			g_array_append_vals(a->maint_changes, raw, 1);
+	}
+	g_hash_table_destroy(end);
 	if (!ok)
 		return false;
-	g_array_append_vals(a->maint_changes, old->maint_changes->data,
-			    old->maint_changes->len);
 	if (old->paths) {
 		if (!a->paths)
 			a->paths = g_hash_table_new_full(g_str_hash,
@@ -590,23 +626,46 @@ void act_prev_read(struct ms_activity *a, const char *head)
 	a->prev = b;
 }
 
-/* ms_walk_opts.head: the new commits only, when the saved model's are
- * exactly the rest of the walk. */
+/*
+ * ms_walk_opts.head: the walk order's commits up to where its end equals
+ * the end of the saved model's order.  The model's commits must be the
+ * tail of the walk as a set; their order may differ among commits of
+ * equal commit time, as a walk from another tip can order them otherwise,
+ * so only the longest common end is taken from the model
+ * (a->prev_from: its first record), and what comes before it is walked,
+ * new commits and reordered ones alike.  Before that end the walk covers
+ * the same commits as the model did, so every (name, address) pair the
+ * model first saw in its end is first seen there again.
+ */
 size_t act_walk_head(const unsigned char *ids, size_t n, void *data)
 {
 	struct ms_activity *a = data;
 	const GArray *old = a->prev->commits;
-	size_t k;
+	GHashTable *set;
+	size_t k, m = 0;
+	bool fits = true;
 
 	if (n < old->len)
 		return n;
 	k = n - old->len;
+	set = g_hash_table_new(raw_hash, raw_equal);
 	for (guint i = 0; i < old->len; i++)
-		if (memcmp(ids + 20 * (k + i),
-			   g_array_index(old, struct crec, i).raw, 20))
-			return n;
+		g_hash_table_add(set, (gpointer)g_array_index(old, struct crec,
+							      i).raw);
+	/* each of the tail's ids taken once: the tail is the model's set */
+	for (size_t i = k; fits && i < n; i++)
+		fits = g_hash_table_remove(set, ids + 20 * i);
+	g_hash_table_destroy(set);
+	while (fits && m < old->len &&
+	       !memcmp(ids + 20 * (n - 1 - m),
+		       g_array_index(old, struct crec, old->len - 1 - m).raw,
+		       20))
+		m++;
+	if (!fits || !m)
+		return n;
 	a->prev_fits = true;
-	return k;
+	a->prev_from = old->len - m;
+	return n - m;
 }
 
 /* ---- the changes of address of MAINTAINERS commits ---- */

@@ -1160,7 +1160,8 @@ void ms_activity_foreach_path(const struct ms_activity *a,
 		return;
 	g_hash_table_iter_init(&it, a->paths);
 	while (g_hash_table_iter_next(&it, &k, NULL))
-		fn(k, data);
+		if (!g_hash_table_contains(a->match_cache, k))
+			fn(k, data);
 }
 
 bool ms_activity_seen(const struct ms_activity *a, unsigned person,
