@@ -134,4 +134,48 @@ same("after a commit on top of it")
 # an older revision than the saved model's
 same("an older revision", "--rev", "HEAD~3")
 same("back at the tip")
+# commits of equal commit time, on two branches merged: libgit2's walk
+# orders such ties by how its queue filled, which depends on the tip;
+# ordered by id, the walk from a new tip ends with the saved one's, so
+# the model is reused (its planted name shows) and the reports stay
+# --no-cache's
+tie = when[0] + 86400
+fork = subprocess.run(["git", "-C", work, "rev-parse", "HEAD"], check=True,
+                      capture_output=True, text=True).stdout.strip()
+for i in range(6):
+    commit(f"drivers/alpha/tie-{i}.c", f"{i}\n", f"alpha: tie {i}\n\n"
+           "Reviewed-by: Tia Tie <tia@example.org>\n", date=tie)
+subprocess.run(["git", "-C", work, "checkout", "-q", "-b", "ties", fork],
+               check=True)
+for i in range(6):
+    commit(f"drivers/alpha/side-{i}.c", f"{i}\n", f"alpha: side {i}\n\n"
+           "Reviewed-by: Tia Tie <tia@example.org>\n",
+           name="Sid Side", email="sid@example.org", date=tie)
+subprocess.run(["git", "-C", work, "checkout", "-q", "main"], check=True)
+env = dict(os.environ, GIT_AUTHOR_NAME="M", GIT_AUTHOR_EMAIL="m@example.org",
+           GIT_COMMITTER_NAME="M", GIT_COMMITTER_EMAIL="m@example.org",
+           GIT_AUTHOR_DATE=f"@{tie} +0000",
+           GIT_COMMITTER_DATE=f"@{tie} +0000")
+subprocess.run(["git", "-C", work, "merge", "-q", "--no-ff", "-m",
+                "merge ties", "ties"], check=True, env=env)
+push()
+when[0] = tie
+out = same("twelve commits and a merge of equal commit time")
+ok("Tia Tie" in out, "... name their reviewer")
+put_model(model().replace(b"Tia Tie", b"Tia Tix"))
+commit("drivers/alpha/after.c", "a\n", "alpha: after the ties\n")
+push()
+r = run("activity", "--repo", repo, "--json", "--db", db)
+ok(r.rc == 0 and "Tia Tix" in r.out,
+   "after a new commit on top of commits of equal time the saved model "
+   "is reused (the planted name shows)", r.err)
+for suffix in ("", "-wal", "-shm"):
+    if os.path.exists(db + suffix):
+        os.remove(db + suffix)
+same("ties again, cold")
+commit("drivers/alpha/after2.c", "a\n", "alpha: after the ties, 2\n\n"
+       "Reviewed-by: Tia Tie <tia@example.org>\n")
+push()
+same("after a new commit on top of commits of equal time")
+same("the same, --merges", "--merges")
 done()
