@@ -887,11 +887,17 @@ enum {
 	H_CTE, H__COUNT
 };
 
-static const char *const header_names[H__COUNT] = {
-	"message-id", "in-reply-to", "references", "date", "subject", "from",
-	"x-original-from", "reply-to", "to", "cc", "list-id", "content-type",
-	"content-transfer-encoding",
+#define NAME(s) { s, sizeof(s) - 1 }
+static const struct {
+	const char *name;
+	size_t len;
+} header_names[H__COUNT] = {
+	NAME("message-id"), NAME("in-reply-to"), NAME("references"),
+	NAME("date"), NAME("subject"), NAME("from"), NAME("x-original-from"),
+	NAME("reply-to"), NAME("to"), NAME("cc"), NAME("list-id"),
+	NAME("content-type"), NAME("content-transfer-encoding"),
 };
+#undef NAME
 
 /* The header values mail.c needs, unfolded, plus the body. */
 struct headers {
@@ -913,9 +919,10 @@ static char *unfold(const char *s, size_t n)
 
 static int header_index(const char *name, size_t n)
 {
+	/* a message has dozens of fields, most unwanted: lengths first */
 	for (int i = 0; i < H__COUNT; i++)
-		if (strlen(header_names[i]) == n &&
-		    !g_ascii_strncasecmp(name, header_names[i], n))
+		if (header_names[i].len == n &&
+		    !g_ascii_strncasecmp(name, header_names[i].name, n))
 			return i;
 	return -1;
 }
