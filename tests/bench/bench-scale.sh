@@ -47,6 +47,9 @@ if [ ! -f "$repo/generated" ]; then
 		/usr/bin/time -f 'gc in %e s, %M KiB peak' git --git-dir "$repo" gc -q
 	touch "$repo/generated"
 fi
+# a run on a stub MAINTAINERS would time reports without entries
+git --git-dir "$repo" cat-file blob HEAD:MAINTAINERS | cmp -s - "$TREE/MAINTAINERS" ||
+	{ echo "bench: $repo: HEAD:MAINTAINERS is not $TREE's" >&2; exit 1; }
 gen_inbox() {
 	[ ! -f "$inbox/generated" ] || return 0
 	rm -rf "$inbox"
