@@ -166,9 +166,10 @@ char *act_model_key(const struct ms_activity_load_opts *opts,
 /*
  * The model as the walk left it (ids as resolved, before any join), with
  * the MAINTAINERS changes of address and the entries owning files: bytes
- * for ms_store_model_put().
+ * for ms_store_model_put(), after the `head_len` bytes of `head`.
  */
-GByteArray *act_model_encode(const struct ms_activity *a);
+GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
+			     size_t head_len);
 
 /*
  * Fill `a` (its resolver holding only .mailmap and aliases so far) from

@@ -158,10 +158,18 @@ static void encode_paths(const struct ms_activity *a, GByteArray *b)
 	ms_activity_foreach_path(a, add_path, b);
 }
 
-GByteArray *act_model_encode(const struct ms_activity *a)
+GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
+			     size_t head_len)
 {
-	GByteArray *b = g_byte_array_new();
 	size_t nr_entries = maint_file_nr_entries(a->mf);
+	/* sized for the fixed-size parts (most of it), so that a 10 MB
+	 * model is not copied again at each doubling */
+	GByteArray *b = g_byte_array_sized_new((guint)MIN(G_MAXUINT / 2,
+		head_len + 128 + a->commits->len * sizeof(struct crec) +
+		a->ents->len * sizeof(uint32_t) + a->tags->len * 12 +
+		a->maint_changes->len * 20 + nr_entries));
+
+	g_byte_array_append(b, head, (guint)head_len);
 
 	put_u64(b, a->commits->len);
 	put_u64(b, a->ents->len);

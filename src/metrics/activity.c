@@ -917,16 +917,12 @@ static int model_read(struct ms_activity *a, const char *key)
 static int model_write(struct ms_activity *a, const char *key,
 		       const char *head)
 {
-	GByteArray *b = g_byte_array_new();
-	GByteArray *m;
+	GByteArray *b;
 	int rc;
 
 	find_maint_joins(a);
 	entry_files(a);
-	m = act_model_encode(a);
-	g_byte_array_append(b, (const guint8 *)head, ACT_HEAD_LEN);
-	g_byte_array_append(b, m->data, m->len);
-	g_byte_array_free(m, TRUE);
+	b = act_model_encode(a, head, ACT_HEAD_LEN);
 	rc = ms_store_model_put(a->opts->store, MODEL_KIND, key, b->data,
 				b->len);
 	g_byte_array_free(b, TRUE);
