@@ -289,7 +289,9 @@ static bool compile_file_pattern(struct maint_index *idx, struct pattern *p,
 		char *anchored = g_strconcat("^", conv->str, NULL);
 
 		p->kind = PAT_REGEX;
-		p->re = limited_regex(anchored, G_REGEX_OPTIMIZE, &err);
+		/* no JIT (G_REGEX_OPTIMIZE): compiling it costs more than
+		 * the few paths of its bucket ever take to match */
+		p->re = limited_regex(anchored, 0, &err);
 		g_free(anchored);
 		if (!p->re) {
 			ms_diags_add(diags, f->file, f->line,
@@ -343,9 +345,10 @@ int maint_index_new(const struct maint_file *mf, const struct ms_tree *tree,
 
 				p->kind = PAT_REGEX;
 				p->depth = 0;
+				/* no JIT: only tried when the alternation
+				 * of all N: below matched */
 				p->re = limited_regex(f->value,
-						      G_REGEX_EXTENDED |
-						      G_REGEX_OPTIMIZE, &err);
+						      G_REGEX_EXTENDED, &err);
 				if (!p->re) {
 					ms_diags_add(diags, f->file, f->line,
 						     "invalid N: regex '%s' "

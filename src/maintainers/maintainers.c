@@ -28,6 +28,8 @@
 struct maint_file {
 	GPtrArray *entries;    /* struct maint_entry * */
 	GStringChunk *names;   /* file names */
+	GStringChunk *values;  /* the fields' values: one allocation per
+				* 64 KiB rather than one per field */
 	GHashTable *by_name;   /* entry name -> first entry of that name */
 	unsigned nr_tv;        /* get_maintainer.pl's @typevalue so far */
 };
@@ -38,14 +40,13 @@ struct maint_file *maint_file_new(void)
 
 	mf->entries = g_ptr_array_new();
 	mf->names = g_string_chunk_new(256);
+	mf->values = g_string_chunk_new(64 * 1024);
 	mf->by_name = g_hash_table_new(g_str_hash, g_str_equal);
 	return mf;
 }
 
 static void entry_free(struct maint_entry *e)
 {
-	for (size_t i = 0; i < e->nr_fields; i++)
-		g_free(e->fields[i].value);
 	g_free(e->fields);
 	g_free(e->name);
 	g_free(e);
@@ -60,6 +61,7 @@ void maint_file_free(struct maint_file *mf)
 	g_ptr_array_free(mf->entries, TRUE);
 	g_hash_table_destroy(mf->by_name);
 	g_string_chunk_free(mf->names);
+	g_string_chunk_free(mf->values);
 	g_free(mf);
 }
 
@@ -156,6 +158,18 @@ static void add_entry(struct maint_file *mf, struct maint_entry *e)
 		g_hash_table_insert(mf->by_name, e->name, e);
 }
 
+/* The entry `e` ends: its fields are those gathered in `fields`. */
+static void close_entry(struct maint_file *mf, struct maint_entry *e,
+			GArray *fields)
+{
+	e->nr_fields = fields->len;
+	e->fields = g_new(struct maint_field, fields->len ? fields->len : 1);
+	memcpy(e->fields, fields->data,
+	       fields->len * sizeof(struct maint_field));
+	g_array_set_size(fields, 0);
+	add_entry(mf, e);
+}
+
 int maint_file_parse(struct maint_file *mf, const char *name,
 		     const char *buf, size_t len, struct ms_diags *diags)
 {
@@ -173,7 +187,10 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 				    "MiB a MAINTAINERS file may have (the "
 				    "kernel's is under 1 MiB); not read", name,
 				    len >> 20, MAX_FILE >> 20);
-	fields = g_array_new(FALSE, FALSE, sizeof(struct maint_field));
+	/* one scratch array for every entry's fields, copied out at the end
+	 * of each entry at its size: no realloc per field */
+	fields = g_array_sized_new(FALSE, FALSE, sizeof(struct maint_field),
+				   256);
 	while (pos < len) {
 		const char *l = buf + pos;
 		const char *nl = memchr(l, '\n', len - pos);
@@ -216,7 +233,8 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 			while (v < n && g_ascii_isspace(l[v]))
 				v++;
 			f.key = l[0];
-			f.value = g_strndup(l + v, n - v);
+			f.value = g_string_chunk_insert_len(mf->values, l + v,
+							   (gssize)(n - v));
 			f.file = file;
 			f.line = lineno;
 			f.tv = tv;
@@ -238,12 +256,7 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 			continue;
 		/* a title line: close the current entry */
 		if (cur) {
-			cur->nr_fields = fields->len;
-			cur->fields = (struct maint_field *)
-				g_array_free(fields, FALSE);
-			fields = g_array_new(FALSE, FALSE,
-					     sizeof(struct maint_field));
-			add_entry(mf, cur);
+			close_entry(mf, cur, fields);
 			cur = NULL;
 		}
 		title = l;
@@ -252,13 +265,9 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 			title_len--;
 		title_line = lineno;
 	}
-	if (cur) {
-		cur->nr_fields = fields->len;
-		cur->fields = (struct maint_field *)g_array_free(fields, FALSE);
-		add_entry(mf, cur);
-	} else {
-		g_array_free(fields, TRUE);
-	}
+	if (cur)
+		close_entry(mf, cur, fields);
+	g_array_free(fields, TRUE);
 	report_summary(&r);
 	if (mf->entries->len == nr_before)
 		ms_diags_add(diags, file, 0, "no entries found");
