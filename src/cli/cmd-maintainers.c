@@ -39,6 +39,7 @@ struct opts {
 	bool to_cc, activity, active_only;
 	const char *inactive_after;
 	const char *separator;
+	const char *dialect;
 	struct cli_strings archives;
 };
 
@@ -416,6 +417,9 @@ static int parse_args(struct args *a, int *argc, char ***argv)
 		  "ignore K: patterns" },
 		{ CLI_OPT_FLAG, "file-emails", 0, &op->file_emails, NULL,
 		  "add the addresses found in each file (always for .yaml)" },
+		{ CLI_OPT_STRING, "dialect", 0, &op->dialect, "NAME",
+		  "answer as this project's get_maintainer.pl: kernel or qemu "
+		  "(default: as the tree's scripts/get_maintainer.pl)" },
 		{ CLI_OPT_FLAG, "git-chief-penguins", 0, &op->chief_penguins,
 		  NULL, "keep Linus Torvalds" },
 		{ CLI_OPT_STRING, "separator", 0, &op->separator, "SEP",
@@ -481,6 +485,15 @@ static int cc_opts(struct maint_cc_opts *co, const struct args *a, int argc)
 	co->keywords = !op->no_keywords;
 	co->file_emails = op->file_emails;
 	co->chief_penguins = op->chief_penguins;
+	if (!op->dialect)
+		co->dialect = MAINT_DIALECT_AUTO;
+	else if (!strcmp(op->dialect, "kernel"))
+		co->dialect = MAINT_DIALECT_KERNEL;
+	else if (!strcmp(op->dialect, "qemu"))
+		co->dialect = MAINT_DIALECT_QEMU;
+	else
+		return cli_usage_error("maintainers", "--dialect takes kernel "
+				       "or qemu, not '%s'", op->dialect);
 	if (!co->email && !op->scm && !op->status && !op->subsystem &&
 	    !op->web)
 		return cli_usage_error("maintainers", "--no-email needs one of "

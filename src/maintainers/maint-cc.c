@@ -19,6 +19,7 @@
 #define CHIEF_NAME "Linus Torvalds"
 #define CHIEF_ADDR "torvalds@linux-foundation.org"
 #define SECTION_MAXLEN 50
+#define QEMU_SECTION_MAXLEN 20
 
 struct item {
 	char *email;
@@ -55,6 +56,8 @@ struct maint_cc {
 	GHashTable *entry_seen;
 	GArray *lines;            /* struct maint_cc_line */
 	GPtrArray *chiefs;        /* "Name:address", @penguin_chief */
+	enum maint_dialect dialect;
+	GHashTable *ignored;      /* QEMU's .ignoredmailmap: addresses */
 	struct ms_diags *diags;
 };
 
@@ -521,10 +524,12 @@ static GRegex *keyword_re(const char *prefix, const char *value)
 }
 
 /*
- * @penguin_chief of the tree's own scripts/get_maintainer.pl (U-Boot's
- * names Tom Rini), else the kernel's: Linus Torvalds.
+ * What the tree's own scripts/get_maintainer.pl says: its @penguin_chief
+ * (U-Boot's names Tom Rini, QEMU's has none) and whose dialect it speaks;
+ * without one, the kernel's: Linus Torvalds.
  */
-static GPtrArray *read_chiefs(const struct ms_tree *tree)
+static GPtrArray *read_script(const struct ms_tree *tree,
+			      enum maint_dialect *dialect)
 {
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
 	GRegex *r = g_regex_new("^push\\(@penguin_chief, \"(.*)\"\\);",
@@ -533,12 +538,15 @@ static GPtrArray *read_chiefs(const struct ms_tree *tree)
 	char *buf;
 	size_t len;
 
+	*dialect = MAINT_DIALECT_KERNEL;
 	if (ms_tree_read(tree, "scripts/get_maintainer.pl", &buf, &len) < 0) {
 		ms_error_clear();
 		g_ptr_array_add(out, g_strdup(CHIEF_NAME ":" CHIEF_ADDR));
 		g_regex_unref(r);
 		return out;
 	}
+	if (g_strstr_len(buf, (gssize)len, "a QEMU source tree"))
+		*dialect = MAINT_DIALECT_QEMU;
 	g_regex_match_full(r, buf, (gssize)len, 0, 0, &mi, NULL);
 	while (g_match_info_matches(mi)) {
 		char *v = g_match_info_fetch(mi, 1);
@@ -558,6 +566,62 @@ static GPtrArray *read_chiefs(const struct ms_tree *tree)
 	g_regex_unref(r);
 	g_free(buf);
 	return out;
+}
+
+/*
+ * QEMU's read_ignoredmailmap(): '#' comments, and the address of each
+ * "Name <addr>" or "Name <addr> <other>" line ("<addr>" alone matches
+ * neither of its patterns, so it ignores nothing).
+ */
+static GHashTable *read_ignoredmailmap(const struct ms_tree *tree)
+{
+	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal,
+						g_free, NULL);
+	GRegex *one = g_regex_new("^([^<]+)<([^>]+)>$", G_REGEX_RAW, 0, NULL);
+	GRegex *two = g_regex_new("^(.+)<([^>]+)>\\s*<([^>]+)>$",
+				  G_REGEX_RAW, 0, NULL);
+	char *buf, **lines;
+	size_t len;
+
+	if (ms_tree_read(tree, ".ignoredmailmap", &buf, &len) < 0) {
+		ms_error_clear();
+		g_regex_unref(one);
+		g_regex_unref(two);
+		return set;
+	}
+	lines = g_strsplit(buf, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		char *hash = strchr(*l, '#');
+		GMatchInfo *mi = NULL;
+
+		if (hash)
+			*hash = '\0';
+		g_strstrip(*l);
+		if (!**l)
+			continue;
+		if (g_regex_match(one, *l, 0, &mi) ||
+		    (g_match_info_free(mi), mi = NULL,
+		     g_regex_match(two, *l, 0, &mi))) {
+			char *n = g_match_info_fetch(mi, 1);
+			char *a = g_match_info_fetch(mi, 2);
+			char *both = g_strdup_printf("%s <%s>", g_strchomp(n),
+						     a);
+			char *name, *address;
+
+			maint_cc_parse_email(both, &name, &address);
+			g_hash_table_add(set, address);
+			g_free(name);
+			g_free(both);
+			g_free(n);
+			g_free(a);
+		}
+		g_match_info_free(mi);
+	}
+	g_strfreev(lines);
+	g_free(buf);
+	g_regex_unref(one);
+	g_regex_unref(two);
+	return set;
 }
 
 struct maint_cc *maint_cc_new(const struct maint_file *mf,
@@ -635,10 +699,23 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 		cc->values[i] = g_ptr_array_new_with_free_func(g_free);
 	cc->entries = g_ptr_array_new();
 	cc->entry_seen = g_hash_table_new(g_direct_hash, g_direct_equal);
-	cc->chiefs = read_chiefs(tree);
+	{
+		enum maint_dialect d;
+
+		cc->chiefs = read_script(tree, &d);
+		cc->dialect = o->dialect == MAINT_DIALECT_AUTO ? d :
+			      o->dialect;
+	}
+	if (cc->dialect == MAINT_DIALECT_QEMU)
+		cc->ignored = read_ignoredmailmap(tree);
 	cc->lines = g_array_new(FALSE, FALSE, sizeof(struct maint_cc_line));
 	g_array_set_clear_func(cc->lines, line_clear);
 	return cc;
+}
+
+enum maint_dialect maint_cc_dialect(const struct maint_cc *cc)
+{
+	return cc->dialect;
 }
 
 void maint_cc_free(struct maint_cc *cc)
@@ -668,6 +745,8 @@ void maint_cc_free(struct maint_cc *cc)
 	g_hash_table_destroy(cc->entry_seen);
 	g_array_free(cc->lines, TRUE);
 	g_ptr_array_free(cc->chiefs, TRUE);
+	if (cc->ignored)
+		g_hash_table_destroy(cc->ignored);
 	g_free(cc);
 }
 
@@ -779,15 +858,28 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 	}
 }
 
-/* get_subsystem_name() */
-static char *subsystem_name(const struct maint_entry *e)
+/* $typevalue[find_starting_index()]: the line above an entry's fields,
+ * which for QEMU's script is the underline of a title. */
+static const char *entry_line(const struct maint_cc *cc,
+			      const struct maint_entry *e)
 {
-	size_t n = strlen(e->name);
+	if (cc->dialect == MAINT_DIALECT_QEMU && e->underline)
+		return e->underline;
+	return e->name;
+}
+
+/* get_subsystem_name() */
+static char *subsystem_name(const struct maint_cc *cc,
+			    const struct maint_entry *e)
+{
+	const char *name = entry_line(cc, e);
+	size_t max = cc->dialect == MAINT_DIALECT_QEMU ?
+		QEMU_SECTION_MAXLEN : SECTION_MAXLEN;
 	char *s, *r;
 
-	if (n <= SECTION_MAXLEN)
-		return g_strdup(e->name);
-	s = g_strndup(e->name, SECTION_MAXLEN - 3);
+	if (strlen(name) <= max)
+		return g_strdup(name);
+	s = g_strndup(name, max - 3);
 	g_strchomp(s);
 	r = g_strconcat(s, "...", NULL);
 	g_free(s);
@@ -795,7 +887,8 @@ static char *subsystem_name(const struct maint_entry *e)
 }
 
 /* get_maintainer_role() */
-static char *maintainer_role(const struct maint_entry *e)
+static char *maintainer_role(const struct maint_cc *cc,
+			     const struct maint_entry *e)
 {
 	const char *status = "unknown";
 	char *role, *sub, *r;
@@ -819,7 +912,7 @@ static char *maintainer_role(const struct maint_entry *e)
 			break;
 		}
 	}
-	sub = subsystem_name(e);
+	sub = subsystem_name(cc, e);
 	r = g_strdup_printf("%s:%s", role, sub);
 	g_free(role);
 	g_free(sub);
@@ -859,7 +952,8 @@ static bool push_email_address(struct maint_cc *cc, const char *line,
 	char *name, *address;
 
 	maint_cc_parse_email(line, &name, &address);
-	if (!*address) {
+	if (!*address || (cc->ignored &&
+			  g_hash_table_contains(cc->ignored, address))) {
 		g_free(name);
 		g_free(address);
 		return false;
@@ -954,7 +1048,7 @@ static void add_categories(struct maint_cc *cc, const struct maint_entry *e)
 		g_hash_table_add(cc->entry_seen, (gpointer)e);
 		g_ptr_array_add(cc->entries, (gpointer)e);
 	}
-	add_value(cc, 0, e->name);
+	add_value(cc, 0, entry_line(cc, e));
 	for (size_t i = 0; i < e->nr_fields; i++) {
 		const struct maint_field *f = &e->fields[i];
 
@@ -963,7 +1057,7 @@ static void add_categories(struct maint_cc *cc, const struct maint_entry *e)
 			GMatchInfo *mi = NULL;
 			const char *kindname = NULL;
 
-			sub = subsystem_name(e);
+			sub = subsystem_name(cc, e);
 			lrole = strcmp(sub, "THE REST") ?
 				g_strconcat(":", sub, NULL) : g_strdup("");
 			g_free(sub);
@@ -1002,12 +1096,12 @@ static void add_categories(struct maint_cc *cc, const struct maint_entry *e)
 			g_free(additional);
 			g_free(lrole);
 		} else if (f->key == 'M' && cc->o.maintainer) {
-			char *role = maintainer_role(e);
+			char *role = maintainer_role(cc, e);
 
 			push_email_addresses(cc, f->value, role, 'M', e, f);
 			g_free(role);
 		} else if (f->key == 'R' && cc->o.reviewer) {
-			char *sub = subsystem_name(e);
+			char *sub = subsystem_name(cc, e);
 			char *role = g_strconcat("reviewer:", sub, NULL);
 
 			push_email_addresses(cc, f->value, role, 'R', e, f);

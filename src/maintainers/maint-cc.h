@@ -30,6 +30,20 @@ struct maint_file;
 struct maint_index;
 struct ms_tree;
 
+/*
+ * Whose get_maintainer.pl to answer as.  QEMU's (a fork of the kernel's
+ * of about 2010) names an entry by the line right above its fields, so by
+ * the "-----" under a title, and cuts names at 20 characters (17 and
+ * "...", the kernel's at 50); it never prints the addresses of the tree's
+ * .ignoredmailmap.  AUTO reads the tree's scripts/get_maintainer.pl
+ * ("a QEMU source tree"); the kernel's otherwise.
+ */
+enum maint_dialect {
+	MAINT_DIALECT_AUTO,
+	MAINT_DIALECT_KERNEL,
+	MAINT_DIALECT_QEMU,
+};
+
 /* get_maintainer.pl's switches; maint_cc_opts_init() sets its defaults. */
 struct maint_cc_opts {
 	bool email;             /* --email: people at all */
@@ -44,6 +58,7 @@ struct maint_cc_opts {
 	bool keywords;          /* --keywords: K: patterns */
 	bool file_emails;       /* --file-emails (.yaml files always) */
 	bool chief_penguins;    /* --git-chief-penguins: keep Linus */
+	enum maint_dialect dialect;
 };
 
 void maint_cc_opts_init(struct maint_cc_opts *o);
@@ -72,6 +87,8 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 			      const struct maint_index *idx,
 			      const struct ms_tree *tree,
 			      const struct maint_cc_opts *o);
+/* The dialect answered in (never MAINT_DIALECT_AUTO). */
+enum maint_dialect maint_cc_dialect(const struct maint_cc *cc);
 void maint_cc_free(struct maint_cc *cc);
 
 /*

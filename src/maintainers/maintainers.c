@@ -49,6 +49,7 @@ static void entry_free(struct maint_entry *e)
 {
 	g_free(e->fields);
 	g_free(e->name);
+	g_free(e->underline);
 	g_free(e);
 }
 
@@ -177,7 +178,8 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 	struct report r = { file, diags, { 0 } };
 	struct maint_entry *cur = NULL;  /* entry being filled */
 	const char *title = NULL;        /* pending title line */
-	size_t title_len = 0, nr_before = mf->entries->len;
+	const char *ul = NULL;           /* and its underline */
+	size_t title_len = 0, ul_len = 0, nr_before = mf->entries->len;
 	unsigned title_line = 0, lineno = 0, tv;
 	GArray *fields;
 	size_t pos = 0;
@@ -228,7 +230,10 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 			if (!cur) {
 				cur = new_entry(file, title_line, title,
 						title_len);
+				if (ul)
+					cur->underline = g_strndup(ul, ul_len);
 				title = NULL;
+				ul = NULL;
 			}
 			while (v < n && g_ascii_isspace(l[v]))
 				v++;
@@ -252,8 +257,11 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 		 * QEMU and Xen underline their section titles ("-----");
 		 * an underline keeps the title above it.
 		 */
-		if (title && !cur && is_underline(l, n))
+		if (title && !cur && is_underline(l, n)) {
+			ul = l;
+			ul_len = n;
 			continue;
+		}
 		/* a title line: close the current entry */
 		if (cur) {
 			close_entry(mf, cur, fields);
@@ -261,6 +269,7 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 		}
 		title = l;
 		title_len = n;
+		ul = NULL;
 		while (title_len && g_ascii_isspace(title[title_len - 1]))
 			title_len--;
 		title_line = lineno;

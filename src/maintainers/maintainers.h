@@ -38,6 +38,9 @@ struct maint_field {
 
 struct maint_entry {
 	char *name;        /* the entry's title line */
+	char *underline;   /* the "-----" line right under it, as written,
+			    * or NULL: QEMU's get_maintainer.pl names the
+			    * entry by it (maint-cc.h) */
 	const char *file;
 	unsigned line;     /* of the title line */
 	size_t index;      /* position among all entries of the maint_file */

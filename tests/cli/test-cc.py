@@ -281,6 +281,65 @@ r = run("coverage", "--tree", xen, "--json")
 eq(r.rc, 0, "coverage reads braces too")
 shutil.rmtree(xen, ignore_errors=True)
 
+
+# --- QEMU's get_maintainer.pl (dialect) -------------------------------------
+# A tree whose scripts/get_maintainer.pl is QEMU's (it says "a QEMU source
+# tree"): entries are named by the line above their fields (the underline
+# of a title), names cut at 20 characters (17 and "..."), and the
+# addresses of .ignoredmailmap never printed.
+qemu = tmpdir()
+DASHES = "-" * 30
+with open(os.path.join(qemu, "MAINTAINERS"), "w") as f:
+    f.write("QEMU Maintainers\n================\n\n"
+            f"General Project Administration\n{DASHES}\n"
+            "M: Peter Example <peter@example.org>\nF: docs/\n\n"
+            "All patches CC here\nL: devel@lists.example.org\nF: *\n"
+            "F: */\n\n"
+            "ARM TCG CPUs with a long name\nM: Ann Arm <ann@example.org>\n"
+            "M: Gone Away <gone@example.org>\n"
+            "R: Rev Iewer <rev@example.org>\nL: arm@lists.example.org\n"
+            "S: Maintained\nF: target/arm/\n")
+with open(os.path.join(qemu, ".ignoredmailmap"), "w") as f:
+    f.write("# addresses that bounce\nGone Away <gone@example.org>\n"
+            "<ann@example.org>\n")
+for d, body in (("scripts/get_maintainer.pl",
+                 "die \"does not appear to be a QEMU source tree\";\n"),
+                ("target/arm/cpu.c", "int cpu;\n"),
+                ("docs/index.rst", "docs\n")):
+    os.makedirs(os.path.join(qemu, os.path.dirname(d)), exist_ok=True)
+    with open(os.path.join(qemu, d), "w") as f:
+        f.write(body)
+r = run("maintainers", "--tree", qemu, "target/arm/cpu.c")
+eq((r.rc, r.out),
+   (0, "Ann Arm <ann@example.org> (maintainer:ARM TCG CPUs with...)\n"
+       "Rev Iewer <rev@example.org> (reviewer:ARM TCG CPUs with...)\n"
+       "arm@lists.example.org (open list:ARM TCG CPUs with...)\n"
+       "devel@lists.example.org (open list:All patches CC here)\n"),
+   "qemu: names cut at 20, .ignoredmailmap's Name <addr> dropped, its "
+   "bare <addr> not")
+r = run("maintainers", "--tree", qemu, "--subsystem", "docs/index.rst")
+eq(r.out, f"Peter Example <peter@example.org> (unknown:{'-' * 17}...)\n"
+   "devel@lists.example.org (open list:All patches CC here)\n"
+   f"{DASHES}\nAll patches CC here\n",
+   "qemu: an entry under an underline is named by the underline")
+r = run("maintainers", "--tree", qemu, "--dialect", "kernel",
+        "target/arm/cpu.c", "docs/index.rst")
+eq(r.out, "Ann Arm <ann@example.org> (maintainer:ARM TCG CPUs with a long "
+   "name)\nGone Away <gone@example.org> (maintainer:ARM TCG CPUs with a "
+   "long name)\nRev Iewer <rev@example.org> (reviewer:ARM TCG CPUs with a "
+   "long name)\nPeter Example <peter@example.org> (unknown:General Project "
+   "Administration)\narm@lists.example.org (open list:ARM TCG CPUs with a "
+   "long name)\ndevel@lists.example.org (open list:All patches CC here)\n",
+   "--dialect kernel on the same tree: the kernel's answer")
+r = run("maintainers", "--tree", tree, "--dialect", "qemu",
+        "drivers/alpha/main.c")
+ok(r.out.startswith(f"{ALICE} (maintainer:ALPHA DRIVER)\n") and
+   "(chief penguin:THE REST)" in r.out,
+   "--dialect qemu on a kernel-style tree: short names unchanged", r.out)
+r = run("maintainers", "--tree", qemu, "--dialect", "xen", "README")
+eq(r.rc, 2, "--dialect: an unknown name is a usage error")
+shutil.rmtree(qemu, ignore_errors=True)
+
 # --- entries ----------------------------------------------------------------
 r = run("entries", "--tree", tree, "--json")
 eq(r.rc, 0, "entries: exit 0")
