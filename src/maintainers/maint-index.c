@@ -50,6 +50,7 @@ struct pattern {
 	char type;         /* 'F', 'X' or 'N' */
 	enum pat_kind kind;
 	char *glob;        /* PAT_GLOB: value (+ '/'), '*' and '?' wild */
+	bool glob_owned;   /* else borrowed from the field */
 	GRegex *re;        /* PAT_REGEX and N: */
 	int slashes;       /* '/' in the converted pattern */
 	bool trailing_slash;
@@ -163,13 +164,14 @@ static int count_slashes(const char *s)
 	return n;
 }
 
-/* The directory part of the literal prefix of an F:/X: value. */
-static char *bucket_key(const char *v)
+/* The length of the directory part of the literal prefix of an F:/X:
+ * value: its bucket's key. */
+static size_t bucket_key_len(const char *v)
 {
 	size_t n = 0, last = 0;
 
 	if (strchr(v, '|'))
-		return g_strdup(""); /* "^a|b" may match anywhere */
+		return 0; /* "^a|b" may match anywhere */
 	while (v[n] && v[n] != '*' && v[n] != '?' && !is_regex_meta(v[n]))
 		n++;
 	/* a quantifier makes the character before it optional */
@@ -178,17 +180,26 @@ static char *bucket_key(const char *v)
 	for (size_t i = 0; i < n; i++)
 		if (v[i] == '/')
 			last = i + 1;
-	return g_strndup(v, last);
+	return last;
 }
 
-static void add_to_bucket(struct maint_index *idx, char *key, uint32_t id)
+static void add_to_bucket(struct maint_index *idx, const char *v,
+			  uint32_t id)
 {
-	GArray *a = g_hash_table_lookup(idx->buckets, key);
+	size_t n = bucket_key_len(v);
+	char buf[256], *key = n < sizeof(buf) ? buf : g_strndup(v, n);
+	GArray *a;
 
+	if (key == buf) {
+		memcpy(buf, v, n);
+		buf[n] = '\0';
+	}
+	a = g_hash_table_lookup(idx->buckets, key);
 	if (!a) {
-		a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-		g_hash_table_insert(idx->buckets, key, a);
-	} else {
+		a = g_array_sized_new(FALSE, FALSE, sizeof(uint32_t), 4);
+		g_hash_table_insert(idx->buckets, key == buf ?
+				    g_strndup(v, n) : key, a);
+	} else if (key != buf) {
 		g_free(key);
 	}
 	g_array_append_val(a, id);
@@ -246,65 +257,96 @@ static char *expand_braces(const char *v)
 	return s;
 }
 
+/*
+ * The directory test of get_maintainer.pl: Perl tests -d on the converted
+ * text, so a value with '.', '*' or '\\' (then "\\.", ".*") never
+ * qualifies, and '?' is tested as '.'.  Records the answer for the
+ * fingerprint.
+ */
+static bool pattern_is_dir(struct maint_index *idx, const char *v, size_t n)
+{
+	char *q;
+	bool dir;
+
+	if (!n || v[n - 1] == '/' || strpbrk(v, ".*\\"))
+		return false;
+	if (!strchr(v, '?')) {
+		dir = ms_tree_is_dir(idx->tree, v);
+	} else {
+		q = g_strdup(v);
+		for (char *c = q; *c; c++)
+			if (*c == '?')
+				*c = '.';
+		dir = ms_tree_is_dir(idx->tree, q);
+		g_free(q);
+	}
+	g_string_append_c(idx->dirs, dir ? '1' : '0');
+	return dir;
+}
+
+/*
+ * An F:/X: pattern.  The slashes, the trailing slash and the ".*" start
+ * of get_maintainer.pl's converted text are those of the value itself
+ * (the conversion adds no '/', and a converted text starts with ".*"
+ * exactly when the value starts with '*'), so the conversion is only
+ * written out for the few values with regex syntax; a literal value
+ * (nearly all) is matched by the glob matcher straight from the field.
+ */
 static bool compile_file_pattern(struct maint_index *idx, struct pattern *p,
 				 const struct maint_field *f,
 				 struct ms_diags *diags)
 {
-	char *value = expand_braces(f->value);
-	GString *conv = perl_convert(value);
-	bool plain = true;
+	char *expanded = strchr(f->value, '{') ? expand_braces(f->value) :
+			 NULL;
+	const char *value = expanded ? expanded : f->value;
+	size_t n = strlen(value);
+	bool plain = true, dir;
 
 	for (const char *c = value; *c; c++)
 		if (is_regex_meta(*c))
 			plain = false;
-	/*
-	 * "if pattern is a directory and it lacks a trailing slash, add one":
-	 * Perl tests -d on the converted text, so a value with '.' or '*'
-	 * (now "\." or ".*") never qualifies.
-	 */
-	if (conv->len && conv->str[conv->len - 1] != '/' &&
-	    !strchr(conv->str, '\\') && !strchr(conv->str, '*')) {
-		bool dir = ms_tree_is_dir(idx->tree, conv->str);
-
-		g_string_append_c(idx->dirs, dir ? '1' : '0');
-		if (dir)
-			g_string_append_c(conv, '/');
-	}
-	p->slashes = count_slashes(conv->str);
-	p->trailing_slash = conv->len && conv->str[conv->len - 1] == '/';
+	dir = pattern_is_dir(idx, value, n);
+	p->slashes = count_slashes(value) + (dir ? 1 : 0);
+	p->trailing_slash = dir || (n && value[n - 1] == '/');
 	p->depth = p->slashes + (p->trailing_slash ? 0 : 1);
-	if (g_str_has_prefix(conv->str, ".*"))
+	if (value[0] == '*')
 		p->depth = -1;
 	if (plain) {
 		p->kind = PAT_GLOB;
-		p->glob = g_strdup(value);
-		if (p->trailing_slash && !g_str_has_suffix(p->glob, "/")) {
-			char *g = g_strconcat(p->glob, "/", NULL);
-
-			g_free(p->glob);
-			p->glob = g;
+		if (dir) {
+			p->glob = g_strconcat(value, "/", NULL);
+			p->glob_owned = true;
+		} else if (expanded) {
+			p->glob = expanded;
+			p->glob_owned = true;
+			expanded = NULL;
+		} else {
+			p->glob = (char *)f->value;  /* borrowed, as `field` */
 		}
 	} else {
 		GError *err = NULL;
-		char *anchored = g_strconcat("^", conv->str, NULL);
+		GString *conv = perl_convert(value);
+		char *anchored;
 
+		if (dir)
+			g_string_append_c(conv, '/');
+		anchored = g_strconcat("^", conv->str, NULL);
 		p->kind = PAT_REGEX;
 		/* no JIT (G_REGEX_OPTIMIZE): compiling it costs more than
 		 * the few paths of its bucket ever take to match */
 		p->re = limited_regex(anchored, 0, &err);
 		g_free(anchored);
+		g_string_free(conv, TRUE);
 		if (!p->re) {
 			ms_diags_add(diags, f->file, f->line,
 				     "invalid %c: pattern '%s' skipped: %s",
 				     f->key, f->value, err->message);
 			g_error_free(err);
-			g_string_free(conv, TRUE);
-			g_free(value);
+			g_free(expanded);
 			return false;
 		}
 	}
-	g_string_free(conv, TRUE);
-	g_free(value);
+	g_free(expanded);
 	return true;
 }
 
@@ -368,7 +410,7 @@ int maint_index_new(const struct maint_file *mf, const struct ms_tree *tree,
 			}
 			if (!compile_file_pattern(idx, p, f, diags))
 				continue;
-			add_to_bucket(idx, bucket_key(f->value), id);
+			add_to_bucket(idx, f->value, id);
 			idx->nr_pats++;
 		}
 	}
@@ -387,7 +429,8 @@ void maint_index_free(struct maint_index *idx)
 	if (!idx)
 		return;
 	for (size_t i = 0; i < idx->nr_pats; i++) {
-		g_free(idx->pats[i].glob);
+		if (idx->pats[i].glob_owned)
+			g_free(idx->pats[i].glob);
 		g_free(idx->pats[i].limit_path);
 		if (idx->pats[i].re)
 			g_regex_unref(idx->pats[i].re);
