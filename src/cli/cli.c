@@ -2,6 +2,7 @@
 #include "git-common.h"
 #include "output.h"
 #include "mail.h"
+#include "mapped.h"
 #include "when.h"
 #include "workers.h"
 
@@ -733,5 +734,7 @@ void cli_main_begin(void)
 	sa.sa_handler = on_sigpipe;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, NULL);
+	/* an mbox truncated while it is read: an error, not SIGBUS */
+	ms_mapped_catch_cuts();
 	cli_sanitize_stdout();
 }

@@ -532,6 +532,8 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 	}
 	rc = emit_last(&r, msg, tmp, &src, lineno, fn, data, result);
 done:
+	if (!rc && r.map && ms_mapped_cut(r.map))
+		rc = ms_mbox_cut_error(path);
 	close(r.fd);
 	g_free(r.inf);
 	g_free(r.in);
@@ -541,6 +543,13 @@ done:
 		g_free(r.buf);
 	g_string_free(tmp, TRUE);
 	return rc;
+}
+
+int ms_mbox_cut_error(const char *path)
+{
+	return ms_error_set(MS_ERROR, "'%s' was cut short while it was read "
+			    "(another program truncated or rewrote it); "
+			    "nothing read from it is used", path);
 }
 
 static int compare_names(gconstpointer a, gconstpointer b)

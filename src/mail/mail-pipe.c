@@ -184,6 +184,13 @@ static int deliver(struct pipe *p, struct batch *b, ms_mail_parsed_fn fn,
 		if (!m)
 			continue;
 		j->mail = NULL;
+		if (j->map && ms_mapped_cut(j->map)) {
+			/* parsed from the zeros that stand in for what the
+			 * file lost */
+			ms_mail_free(m);
+			rc = ms_mbox_cut_error(j->path);
+			break;
+		}
 		rc = fn(m, &j->src, data);
 	}
 	if (rc) {

@@ -395,6 +395,12 @@ size_t ms_mail_max_message_size(void);
 void ms_mail_set_max_index_size(size_t bytes);
 size_t ms_mail_max_index_size(void);
 
+/*
+ * The error (MS_ERROR, with ms_error_set) of a plain mbox that was cut
+ * short while it was read through a mapping (mapped.h, ms_mapped_cut).
+ */
+int ms_mbox_cut_error(const char *path);
+
 /* The mbox reader alone (used by ms_mail_read). */
 int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		 struct ms_mail_read_result *result);

@@ -6,10 +6,14 @@
  */
 #include "ident.h"
 #include "mail.h"
+#include "mapped.h"
 #include "test.h"
 
 #include <glib.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static void test_dates(void)
 {
@@ -835,6 +839,101 @@ static void test_index_memory(void)
 	g_free(path);
 }
 
+/* An mbox of `n` small messages of about 1 KiB at `path`. */
+static void write_mbox(const char *path, unsigned n)
+{
+	GString *s = g_string_new(NULL);
+
+	for (unsigned i = 0; i < n; i++) {
+		g_string_append_printf(s, "From x Mon Jan  2 10:00:00 2023\n"
+				       "From: A <a@example.com>\n"
+				       "Message-ID: <%u@cut>\n"
+				       "Subject: message %u\n\n", i, i);
+		for (int k = 0; k < 16; k++)
+			g_string_append(s, "a body line of some sixty letters, "
+					"as mail has them.....\n");
+		g_string_append_c(s, '\n');
+	}
+	g_assert(g_file_set_contents(path, s->str, (gssize)s->len, NULL));
+	g_string_free(s, TRUE);
+}
+
+static int cut_raw(const char *raw, size_t len,
+		   const struct ms_mail_source *src, void *data)
+{
+	unsigned *seen = data;
+
+	(void)raw;
+	(void)len;
+	if ((*seen)++ == 0 && truncate(src->path, 4096) != 0)
+		return ms_error_set(MS_ERROR, "truncate failed");
+	return 0;
+}
+
+static int cut_parsed(struct ms_mail *m, const struct ms_mail_source *src,
+		      void *data)
+{
+	unsigned *seen = data;
+
+	ms_mail_free(m);
+	if ((*seen)++ == 0 && truncate(src->path, 4096) != 0)
+		return ms_error_set(MS_ERROR, "truncate failed");
+	return 0;
+}
+
+/* A plain mbox cut short by another program while it is read through a
+ * mapping: without the SIGBUS catcher the process dies; with it, reading
+ * past the new end gives zeros, the mapping is marked cut and both readers
+ * fail with an error naming the file. */
+static void test_cut_while_read(void)
+{
+	char *dir = g_dir_make_tmp("ms-cut-XXXXXX", NULL);
+	char *path = g_build_filename(dir, "cut.mbox", NULL);
+	struct ms_mail_read_result r;
+	struct ms_mapped *m;
+	unsigned seen = 0;
+	int fd, rc;
+
+	ok(ms_mapped_catch_cuts(), "the SIGBUS catcher is installed");
+	write_mbox(path, 8192);
+	fd = open(path, O_RDONLY);
+	m = ms_mapped_new(fd);
+	close(fd);
+	ok(m != NULL, "an 8 MiB mbox is mapped");
+	if (m) {
+		const volatile char *d = ms_mapped_data(m);
+		size_t size = ms_mapped_size(m);
+
+		ok(!ms_mapped_cut(m), "not cut yet");
+		is_int(truncate(path, 4096), 0, "cut to 4 KiB");
+		is_int(d[0], 'F', "the first page still reads");
+		is_int(d[size - 1], 0, "past the new end: zeros, not SIGBUS");
+		ok(ms_mapped_cut(m), "and the mapping says it was cut");
+		ms_mapped_unref(m);
+	}
+	write_mbox(path, 8192);
+	ms_mail_read_result_init(&r);
+	rc = ms_mbox_read(path, cut_raw, &seen, &r);
+	is_int(rc, MS_ERROR, "ms_mbox_read: cut after the first message "
+	       "is an error");
+	ok(strstr(ms_error_last(), "cut.mbox' was cut short while it was "
+		  "read") != NULL, "naming the file");
+	ms_mail_read_result_release(&r);
+	write_mbox(path, 8192);
+	seen = 0;
+	ms_mail_read_result_init(&r);
+	rc = ms_mail_parse_archive(path, NULL, 0, 0, cut_parsed, &seen, &r,
+				   NULL);
+	is_int(rc, MS_ERROR, "ms_mail_parse_archive: the same");
+	ok(strstr(ms_error_last(), "was cut short") != NULL &&
+	   seen < 8192, "before all 8,192 messages reached the caller");
+	ms_mail_read_result_release(&r);
+	unlink(path);
+	g_rmdir(dir);
+	g_free(path);
+	g_free(dir);
+}
+
 int main(void)
 {
 	test_dates();
@@ -846,6 +945,7 @@ int main(void)
 	test_bad_input();
 	test_snapshot();
 	test_index_memory();
+	test_cut_while_read();
 	test_senders();
 	return test_done();
 }
