@@ -287,13 +287,17 @@ void cli_act_json_last(struct ms_out *o, const char *key,
 	ms_out_end_object(o);
 }
 
-void cli_act_json_also(struct ms_out *o, const struct ms_act_person *p)
+void cli_act_json_also(struct ms_out *o, const struct ms_activity *a,
+		       const struct ms_act_person *p)
 {
 	ms_out_key(o, "also");
 	ms_out_begin_list(o);
 	for (size_t i = 0; p->also && p->also[i]; i++)
 		ms_out_string(o, p->also[i]);
 	ms_out_end_list(o);
+	cli_ident_json_joins(o, "joins", ms_activity_ident(a),
+			     p->also && p->also[0] ? p->person :
+			     MS_IDENT_NONE, p->email);
 }
 
 struct joins_text {
@@ -318,25 +322,67 @@ static void add_join(const struct ms_ident_addr *a, void *data)
 	g_string_append_c(j->s, ')');
 }
 
-char *cli_act_joins(const struct ms_activity *a,
-		    const struct ms_act_person *p)
+char *cli_ident_joins(const struct ms_ident *id, unsigned person,
+		      const char *shown)
 {
 	struct joins_text j;
 	char *listed;
 
-	if (!p->also || !p->also[0] || p->person == MS_IDENT_NONE)
+	if (person == MS_IDENT_NONE)
 		return NULL;
-	listed = g_ascii_strdown(p->email, -1);
+	listed = g_ascii_strdown(shown ? shown : "", -1);
 	j.s = g_string_new(NULL);
 	j.listed = listed;
-	ms_ident_foreach_address(ms_activity_ident(a), p->person, add_join,
-				 &j);
+	ms_ident_foreach_address(id, person, add_join, &j);
 	g_free(listed);
 	if (!j.s->len) {
 		g_string_free(j.s, TRUE);
 		return NULL;
 	}
 	return g_string_free(j.s, FALSE);
+}
+
+char *cli_act_joins(const struct ms_activity *a,
+		    const struct ms_act_person *p)
+{
+	if (!p->also || !p->also[0])
+		return NULL;
+	return cli_ident_joins(ms_activity_ident(a), p->person, p->email);
+}
+
+struct joins_json {
+	struct ms_out *o;
+	const char *shown;
+};
+
+static void json_join(const struct ms_ident_addr *a, void *data)
+{
+	struct joins_json *j = data;
+
+	if (!strcmp(a->email, j->shown))
+		return;
+	ms_out_begin_object(j->o);
+	ms_out_kv_string(j->o, "address", a->email);
+	ms_out_kv_string(j->o, "source", ms_ident_source_name(a->source));
+	ms_out_kv_string(j->o, "join_evidence", a->join_evidence);
+	ms_out_kv_string(j->o, "first_seen", a->first_seen ?
+			 a->first_seen : "");
+	ms_out_end_object(j->o);
+}
+
+void cli_ident_json_joins(struct ms_out *o, const char *key,
+			  const struct ms_ident *id, unsigned person,
+			  const char *shown)
+{
+	char *low = g_ascii_strdown(shown ? shown : "", -1);
+	struct joins_json j = { o, low };
+
+	ms_out_key(o, key);
+	ms_out_begin_list(o);
+	if (person != MS_IDENT_NONE)
+		ms_ident_foreach_address(id, person, json_join, &j);
+	ms_out_end_list(o);
+	g_free(low);
 }
 
 static void text_last(FILE *fp, const char *what,

@@ -137,10 +137,13 @@ struct ms_act_person;
 
 /*
  * A listed person's other addresses: " (also: a, b)" in text (nothing
- * when none); key "also", a list, in JSON.
+ * when none); in JSON, key "also", a list, and key "joins", the same
+ * addresses with the source and evidence of each join
+ * (cli_ident_json_joins()).
  */
 void cli_act_print_also(FILE *fp, const struct ms_act_person *p);
-void cli_act_json_also(struct ms_out *o, const struct ms_act_person *p);
+void cli_act_json_also(struct ms_out *o, const struct ms_activity *a,
+		       const struct ms_act_person *p);
 
 /*
  * The joins behind a listed person's other addresses, for a reader to
@@ -149,6 +152,26 @@ void cli_act_json_also(struct ms_out *o, const struct ms_act_person *p);
  */
 char *cli_act_joins(const struct ms_activity *a,
 		    const struct ms_act_person *p);
+
+/*
+ * The same for any group of the identity model: every address of
+ * `person`'s group but `shown` (the one the report names), each with the
+ * source and evidence of its join; NULL when none.  g_free it.
+ */
+struct ms_ident;
+char *cli_ident_joins(const struct ms_ident *id, unsigned person,
+		      const char *shown);
+
+/*
+ * Key `key`: the addresses cli_ident_joins() names, as a list of
+ * {"address", "source" (mailmap, aliases, maintainers-history, name),
+ * "join_evidence" (a commit id, "MAINTAINERS:12", a Message-ID, "name
+ * 'ann example'"; "" when none), "first_seen" (the first commit or
+ * message with the address; "" when none)}; [] when none.
+ */
+void cli_ident_json_joins(struct ms_out *o, const char *key,
+			  const struct ms_ident *id, unsigned person,
+			  const char *shown);
 
 /*
  * Print entry `e` in the activity report's text layout (the layout of the

@@ -40,8 +40,8 @@ static struct cli_list_facts *list_facts;
 
 static const struct cli_act_series *series;
 
-static void print_json(struct ms_out *o, const struct ms_act_entry *e,
-		       size_t k)
+static void print_json(struct ms_out *o, const struct ms_activity *a,
+		       const struct ms_act_entry *e, size_t k)
 {
 	char date[32];
 
@@ -75,7 +75,7 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e,
 			       !cli_list_facts_active(list_facts,
 						      e->entry->name,
 						      p->email));
-		cli_act_json_also(o, p);
+		cli_act_json_also(o, a, p);
 		ms_out_kv_bool(o, "role_address", p->role_address);
 		ms_out_end_object(o);
 	}
@@ -187,7 +187,7 @@ int cmd_activity(int argc, char **argv)
 			if (res[i].commits < (size_t)min_commits)
 				continue;
 			if (json) {
-				print_json(o, &res[i], i);
+				print_json(o, a, &res[i], i);
 				continue;
 			}
 			if (!first)

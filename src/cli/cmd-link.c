@@ -2,8 +2,10 @@
  * cmd-link.c - maintstat link: which list message posted each commit.
  */
 #include "cli-review.h"
+#include "cli-activity.h"
 #include "activity.h"
 #include "history.h"
+#include "ident.h"
 #include "commands.h"
 #include "link.h"
 #include "output.h"
@@ -22,7 +24,10 @@ static const struct cli_command_help help = {
 	"normalized subject (touched files break ties), last a similar\n"
 	"subject on the same files.  Each link names its\n"
 	"method and the earlier versions of the patch; commits left unlinked\n"
-	"are listed, and how many each method linked.",
+	"are listed, and how many each method linked.  A posting's sender is\n"
+	"the commit's author also under another address of the same person\n"
+	"(the revision's .mailmap, the same display name:\n"
+	"docs/identities.md); such a link shows the addresses it joined.",
 	"  maintstat link --repo ~/linux --archive linux-rdma-2023.mbox.gz\n"
 	"  maintstat link --since 1y --archive ~/inboxes/ltp",
 };
@@ -53,9 +58,29 @@ static void print_context(const struct cli_rev_opts *ro,
 	printf("%s\n\n", ignore ? " (trailers ignored)" : "");
 }
 
+/* The author of a link found through a join, and the joined addresses:
+ * "Ann Example <ann@x> (also: ann@y (mailmap))". */
+static void print_joined(const struct ms_link *l,
+			 const struct ms_link_people *pp)
+{
+	unsigned p = pp->author[l->commit];
+	char *joins;
+
+	if (!(l->evidence & MS_LINK_EV_AUTHOR_JOINED))
+		return;
+	joins = cli_ident_joins(pp->ident, p, ms_ident_email(pp->ident, p));
+	printf("%12s %-18s %s <%s>", "", "author joined",
+	       ms_ident_name(pp->ident, p), ms_ident_email(pp->ident, p));
+	if (joins)
+		printf(" (also: %s)", joins);
+	putchar('\n');
+	g_free(joins);
+}
+
 static void print_text(const struct ms_mail_index *idx,
 		       const GPtrArray *commits,
-		       const struct ms_link_result *r)
+		       const struct ms_link_result *r,
+		       const struct ms_link_people *pp)
 {
 	size_t total = commits->len;
 
@@ -68,6 +93,7 @@ static void print_text(const struct ms_mail_index *idx,
 		       ms_link_method_name(l->method),
 		       ms_mail_index_get(idx, l->rec)->message_id,
 		       c->summary);
+		print_joined(l, pp);
 		for (guint k = 0; k < l->earlier->len; k++)
 			printf("%12s %-18s <%s>\n", "", "earlier",
 			       ms_mail_index_get(idx, g_array_index(
@@ -93,7 +119,8 @@ static void out_string(const char *s, void *data)
 
 static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 		       const GPtrArray *commits,
-		       const struct ms_link_result *r)
+		       const struct ms_link_result *r,
+		       const struct ms_link_people *pp)
 {
 	ms_out_begin_document(o);
 	ms_out_key(o, "links");
@@ -114,6 +141,17 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 		ms_out_begin_list(o);
 		ms_link_evidence_names(l->evidence, out_string, o);
 		ms_out_end_list(o);
+		{
+			bool j = l->evidence & MS_LINK_EV_AUTHOR_JOINED;
+			unsigned p = j ? pp->author[l->commit] :
+				MS_IDENT_NONE;
+
+			ms_out_kv_string(o, "author_email", j ?
+					 ms_ident_email(pp->ident, p) : NULL);
+			cli_ident_json_joins(o, "author_joins", pp->ident, p,
+					     j ? ms_ident_email(pp->ident, p) :
+					     NULL);
+		}
 		ms_out_key(o, "earlier");
 		ms_out_begin_list(o);
 		for (guint k = 0; k < l->earlier->len; k++)
@@ -147,6 +185,29 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 	ms_out_end_object(o);
 }
 
+/* Who is who: the revision's .mailmap, the commits' people and the
+ * list's senders, joined by name (link.h, ms_link_people). */
+static int load_people(const struct cli_rev_opts *ro,
+		       const GPtrArray *commits,
+		       const struct ms_link_mail *lm,
+		       struct ms_link_people **out)
+{
+	struct ms_diags diags = { 0 };
+	char *mm = NULL;
+	size_t len = 0;
+
+	if (ms_history_read_file(ro->repo, ro->rev, ".mailmap", &mm,
+				 &len) < 0) {
+		ms_error_clear();
+		mm = NULL;
+	}
+	*out = ms_link_people_new(commits, lm, mm, len, true, &diags);
+	g_free(mm);
+	cli_print_diags(&diags);
+	ms_diags_release(&diags);
+	return CLI_CONTINUE;
+}
+
 static gpointer free_mail(gpointer lm)
 {
 	ms_link_mail_free(lm);
@@ -165,6 +226,7 @@ int cmd_link(int argc, char **argv)
 		CLI_OPTION_END,
 	};
 	struct ms_link_opts lo = { 0 };
+	struct ms_link_people *people = NULL;
 	struct ms_link_mail *lm = NULL;
 	struct ms_link_result *res = NULL;
 	struct cli_rev_linking *linking;
@@ -195,17 +257,21 @@ int cmd_link(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		goto out;
 	lo.ignore_link_trailers = ignore;
+	rc = load_people(&ro, commits, lm, &people);
+	if (rc != CLI_CONTINUE)
+		goto out;
+	lo.people = people;
 	/* the report prints while its links are written to the store */
 	rc = cli_rev_link_begin(&ro, lm, commits, &lo, &res, &linking);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	if (json)
-		print_json(o, ms_link_mail_index(lm), commits, res);
+		print_json(o, ms_link_mail_index(lm), commits, res, people);
 	else {
 		print_context(&ro, ms_link_mail_index(lm), since, until,
 			      ignore);
-		print_text(ms_link_mail_index(lm), commits, res);
+		print_text(ms_link_mail_index(lm), commits, res, people);
 	}
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
@@ -219,6 +285,7 @@ out:
 	if (!freeing)
 		ms_link_mail_free(lm);
 	ms_link_result_free(res);
+	ms_link_people_free(people);
 	if (commits)
 		g_ptr_array_unref(commits);
 	if (freeing)

@@ -173,8 +173,8 @@ static void print_text(FILE *fp, const struct ms_act_entry *e,
 
 static const struct cli_act_series *series;
 
-static void print_json(struct ms_out *o, const struct ms_act_entry *e,
-		       size_t k)
+static void print_json(struct ms_out *o, const struct ms_activity *a,
+		       const struct ms_act_entry *e, size_t k)
 {
 	char date[32];
 
@@ -210,7 +210,7 @@ static void print_json(struct ms_out *o, const struct ms_act_entry *e,
 			ms_out_kv_null(o, "last_activity");
 		}
 		ms_out_kv_bool(o, "seen_anywhere", p->seen_anywhere);
-		cli_act_json_also(o, p);
+		cli_act_json_also(o, a, p);
 		ms_out_kv_bool(o, "role_address", p->role_address);
 		ms_out_end_object(o);
 	}
@@ -364,7 +364,7 @@ int cmd_urgent(int argc, char **argv)
 		ms_out_key(o, "entries");
 		ms_out_begin_list(o);
 		for (guint i = 0; i < pick->len; i++)
-			print_json(o, pick->pdata[i], (size_t)(
+			print_json(o, a, pick->pdata[i], (size_t)(
 				(const struct ms_act_entry *)pick->pdata[i] -
 				res));
 		ms_out_end_list(o);

@@ -3,6 +3,7 @@
  */
 #include "link-internal.h"
 #include "history.h"
+#include "ident.h"
 #include "patchid.h"
 #include "person.h"
 #include "store.h"
@@ -129,6 +130,7 @@ struct matcher {
 	/* the subject keys are shared by matching threads: none is added
 	 * (rec_subject() looks a record's up without keeping it) */
 	bool frozen;
+	const struct ms_link_people *people;  /* NULL: none */
 };
 
 /* A posting carrying a diff: what a commit can be linked to by content. */
@@ -268,6 +270,7 @@ struct ckey {
 	const struct ms_link_commit *c;
 	uint32_t subject;           /* subject key id, or NONE */
 	const char *author, *committer;  /* fold_name() */
+	unsigned author_p, committer_p;  /* ms_link_people groups */
 	bool self;                  /* self_committed() */
 	GHashTable *paths;          /* c->paths as a set, once needed */
 	/* common_files() of record `memo_rec` (NONE: none yet), as the
@@ -307,15 +310,28 @@ static size_t common_files(const GPtrArray *files, struct ckey *k)
 	return n;
 }
 
-static bool same_author(struct matcher *m, uint32_t rec,
-			const struct ckey *k)
+/* Whether the sender of `rec` is person `p` (a ms_link_people group)
+ * through the identity model. */
+static bool same_person(const struct matcher *m, uint32_t rec, unsigned p)
+{
+	return m->people && p != MS_IDENT_NONE && rec < m->people->nr_recs &&
+	       m->people->sender[rec] == p;
+}
+
+/* Whether the sender is the author: 1 by address or name, 2 only through
+ * a join of the identity model (another address of the author's), 0
+ * not. */
+static int same_author(struct matcher *m, uint32_t rec,
+		       const struct ckey *k)
 {
 	const struct ms_mail_rec *r = &m->recs[rec];
 
 	if (r->sender_email && *k->c->author_email &&
 	    !g_ascii_strcasecmp(r->sender_email, k->c->author_email))
-		return true;
-	return same_name(rec_name(m, rec), k->author);
+		return 1;
+	if (same_name(rec_name(m, rec), k->author))
+		return 1;
+	return same_person(m, rec, k->author_p) ? 2 : 0;
 }
 
 /* The sender is the committer: a maintainer posting someone's patch
@@ -328,7 +344,8 @@ static bool same_committer(struct matcher *m, uint32_t rec,
 	if (r->sender_email && *k->c->committer_email &&
 	    !g_ascii_strcasecmp(r->sender_email, k->c->committer_email))
 		return true;
-	return same_name(rec_name(m, rec), k->committer);
+	return same_name(rec_name(m, rec), k->committer) ||
+	       same_person(m, rec, k->committer_p);
 }
 
 static bool exact_date(const struct ms_mail_rec *r,
@@ -352,9 +369,14 @@ static bool self_committed(const struct ckey *k)
 }
 
 static void ckey_init(struct matcher *m, struct ckey *k,
-		      const struct ms_link_commit *c)
+		      const struct ms_link_commit *c, guint ci)
 {
+	const struct ms_link_people *p = m->people;
+	bool known = p && ci < p->nr_commits;
+
 	k->c = c;
+	k->author_p = known ? p->author[ci] : MS_IDENT_NONE;
+	k->committer_p = known ? p->committer[ci] : MS_IDENT_NONE;
 	k->paths = NULL;
 	k->memo_rec = NONE;
 	k->subject = subject_id_or_none(m, c->subject);
@@ -551,8 +573,14 @@ static unsigned evidence(struct matcher *m, uint32_t rec,
 		ev |= MS_LINK_EV_AUTHOR_DATE;
 	if (k->subject != NONE && rec_subject(m, rec) == k->subject)
 		ev |= MS_LINK_EV_SUBJECT;
-	if (same_author(m, rec, k))
+	switch (same_author(m, rec, k)) {
+	case 2:
+		ev |= MS_LINK_EV_AUTHOR_JOINED;
+		/* fall through */
+	case 1:
 		ev |= MS_LINK_EV_AUTHOR;
+		break;
+	}
 	if (rec == k->memo_rec ? k->memo_common != 0 :
 	    common_files(ms_link_mail_files(m->lm, rec), k) != 0)
 		ev |= MS_LINK_EV_FILES;
@@ -923,9 +951,10 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 	res->unlinked = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	res->by_rec = g_hash_table_new(NULL, NULL);
 	matcher_init(&m, lm);
+	m.people = opts ? opts->people : NULL;
 	taken = g_new0(guint8, m.n ? m.n : 1);
 	for (guint ci = 0; ci < commits->len; ci++)
-		ckey_init(&m, &keys[ci], commits->pdata[ci]);
+		ckey_init(&m, &keys[ci], commits->pdata[ci], ci);
 	/* the first methods: the later half of the commits on a second
 	 * thread */
 	m.frozen = true;

@@ -165,6 +165,10 @@ enum {
 	MS_LINK_EV_SUBJECT = 1 << 2,     /* equal normalized subjects */
 	MS_LINK_EV_AUTHOR = 1 << 3,      /* sender is the author */
 	MS_LINK_EV_FILES = 1 << 4,       /* a touched file in common */
+	/* the sender is the author only through a join of the identity
+	 * model (ms_link_people): another address of the same person
+	 * (not among ms_link_evidence_names()) */
+	MS_LINK_EV_AUTHOR_JOINED = 1 << 5,
 };
 
 /* The names of the bits set in `evidence`, in bit order, through `fn`. */
@@ -191,8 +195,39 @@ struct ms_link_result {
 	GHashTable *by_rec;
 };
 
+/*
+ * Who is who, for "the sender is the author (or committer)": each
+ * commit's author and committer and each message's sender (index record)
+ * as a group of the identity model (ident.h; MS_IDENT_NONE: nobody, or
+ * a list's address), so that a patch posted from another address of its
+ * author (.mailmap, the same display name) is the author's.
+ */
+struct ms_ident;
+struct ms_link_people {
+	struct ms_ident *ident;
+	unsigned *author, *committer;   /* per commit of the array */
+	size_t nr_commits;
+	unsigned *sender;               /* per record of the mail index */
+	size_t nr_recs;
+};
+
+/*
+ * The people of `commits` (authors, committers, trailers) and of `lm`'s
+ * senders: `mailmap` (the repository's .mailmap text, may be NULL; lines
+ * git would ignore go to `diags`), the list's senders and, with
+ * `name_join`, equal display names (ms_ident_join_names()).
+ */
+struct ms_link_people *ms_link_people_new(const GPtrArray *commits,
+					  const struct ms_link_mail *lm,
+					  const char *mailmap,
+					  size_t mailmap_len, bool name_join,
+					  struct ms_diags *diags);
+void ms_link_people_free(struct ms_link_people *p);
+
 struct ms_link_opts {
 	bool ignore_link_trailers;  /* methods 1 and 2 off */
+	/* NULL: a sender is the author by equal address or name only */
+	const struct ms_link_people *people;
 };
 
 /*

@@ -318,5 +318,51 @@ r = run("activity", "--repo", repo, "--mailmap",
 eq(r.rc, 1, "a missing --mailmap file: exit 1")
 ok("cannot read" in r.err, "...said so", r.err)
 
+# link: a commit whose posting came from another address of its author
+# is linked through the join, and the link shows the join it relied on
+lmbox = os.path.join(tmp, "repo-list.mbox")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                             "gen-ident.py"), "--repo-list",
+                lmbox], check=True)
+r = subprocess.run(["git", "--git-dir", repo, "log", "--format=%H %s"],
+                   capture_output=True, text=True, check=True)
+subj = {l.split(" ", 1)[1]: l.split(" ", 1)[0]
+        for l in r.stdout.splitlines()}
+r = run("link", "--repo", repo, "--archive", lmbox, "--no-cache", "--json")
+eq(r.rc, 0, "link exits 0")
+links = {l["commit"]: l for l in r.json()["links"]}
+quiet = links.get(subj["misc: quiet"], {})
+eq(quiet.get("message_id"), "joined-0@example.org",
+   "the posting from the .mailmap's address is linked to 'misc: quiet'")
+eq([(j["address"], j["source"]) for j in quiet.get("author_joins", [])],
+   [("quiet@old.example", "mailmap")],
+   "...through the .mailmap join, shown with its source")
+eq(quiet.get("author_email"), "quiet@new.example", "...and the author")
+ok(subj["misc: quiet again"] not in links,
+   "'misc: quiet again' no longer takes its sibling's posting")
+acc = links.get(subj["accent: fix 0"], {})
+eq(acc.get("message_id"), "joined-1@example.org",
+   "Zolt\u00e1n's posting from his listed address is linked")
+eq([(j["address"], j["source"], j["first_seen"])
+    for j in acc.get("author_joins", [])],
+   [("zoltan@listed.example", "name", "joined-1@example.org")],
+   "...through the name join, with the first evidence")
+ok("author" in acc.get("evidence", []), "...the author is evidence")
+r = run("link", "--repo", repo, "--archive", lmbox, "--no-cache")
+eq(r.rc, 0, "link text exits 0")
+ok("author joined      Quiet Mapped <quiet@new.example> (also: "
+   "quiet@old.example (mailmap" in r.out, "text names the join", r.out)
+ok("Zoltan Nemeth <zn@corp.example> (also: zoltan@listed.example (name))"
+   in r.out, "text names the name join", r.out)
+
+# activity --json shows each listed person's joins with source and
+# evidence, as link does
+r = run("activity", "--repo", repo, "--json", "MOVED DRIVER")
+eq(r.rc, 0, "activity --json exits 0")
+p = r.json()["entries"][0]["people"][0]
+eq([(j["address"], j["source"]) for j in p["joins"]],
+   [("hmoved@oldcorp.example", "maintainers-history")],
+   "activity --json: Hana's old address joined by MAINTAINERS history")
+
 subprocess.run(["rm", "-rf", tmp])
 done()

@@ -83,7 +83,7 @@ eq([(c["email"], c["count"]) for c in j["entries"][1]["committers"]],
    [("sam@example.org", 40), ("ted@example.org", 15)], "JSON committers")
 eq(j["entries"][1]["maintainers"],
    [{"name": "Nora Never", "email": "nora@example.org",
-     "last_activity": None, "seen_anywhere": False, "also": [],
+     "last_activity": None, "seen_anywhere": False, "also": [], "joins": [],
      "role_address": False}],
    "JSON maintainers of EPSILON")
 ok(j["entries"][2]["maintainers"][0]["last_activity"].startswith("2022-"),
