@@ -47,6 +47,9 @@ struct ms_activity {
 				     (note_distinct), or NULL */
 	GPtrArray *token_order;   /* the same, in the order interned */
 	GArray *maint_changes;    /* raw ids of commits touching MAINTAINERS */
+	/* per change: the paths it touched named MAINTAINERS (the top-level
+	 * one, board/x/MAINTAINERS...), '\n'-separated, owned */
+	GPtrArray *maint_paths;
 	GPtrArray *maint_joins;   /* struct act_mjoin, NULL until computed */
 	bool *has_files;          /* per entry: some file of the tree is its */
 	GHashTable *lists;        /* comparable L: addresses */

@@ -188,6 +188,9 @@ GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
 	encode_seen(a, b);
 	g_byte_array_append(b, (const guint8 *)a->maint_changes->data,
 			    a->maint_changes->len * 20);
+	for (guint i = 0; i < a->maint_changes->len; i++)
+		put_str(b, i < a->maint_paths->len ? a->maint_paths->pdata[i]
+			: "MAINTAINERS");
 	for (guint i = 0; i < a->maint_joins->len; i++) {
 		const struct act_mjoin *j = a->maint_joins->pdata[i];
 
@@ -321,6 +324,14 @@ static bool decode_maint(struct ms_activity *a, struct reader *r,
 	g_array_set_size(a->maint_changes, (guint)n->changes);
 	if (!get_bytes(r, a->maint_changes->data, n->changes * 20))
 		return false;
+	g_ptr_array_set_size(a->maint_paths, 0);
+	for (uint64_t i = 0; i < n->changes && !r->bad; i++) {
+		const char *paths = get_str(r);
+
+		if (!paths || !*paths)
+			return false;
+		g_ptr_array_add(a->maint_paths, g_strdup(paths));
+	}
 	a->maint_joins = g_ptr_array_new_with_free_func(act_mjoin_free);
 	for (uint64_t i = 0; i < n->joins && !r->bad; i++) {
 		struct act_mjoin *j = g_new0(struct act_mjoin, 1);
@@ -679,7 +690,7 @@ size_t act_walk_head(const unsigned char *ids, size_t n, void *data)
 /* ---- the changes of address of MAINTAINERS commits ---- */
 
 #define MJOINS_KIND "activity-maint-joins"
-#define MJOINS_KEY "maint-joins-1"
+#define MJOINS_KEY "maint-joins-2"
 
 static void put_join(GByteArray *b, const struct act_mjoin *j)
 {

@@ -288,12 +288,27 @@ static void note_distinct(struct ms_activity *a, const struct crec *r)
 	}
 }
 
-static bool is_maintainers_change(const struct ms_commit *c)
+/*
+ * The paths of `c` named MAINTAINERS, at the top or below (U-Boot keeps
+ * board/x/MAINTAINERS): '\n'-separated, NULL when none.  A change of
+ * address in any of them is one person's.
+ */
+static char *maintainers_paths(const struct ms_commit *c)
 {
-	for (size_t i = 0; i < c->nr_paths; i++)
-		if (!strcmp(c->paths[i], "MAINTAINERS"))
-			return true;
-	return false;
+	GString *s = NULL;
+
+	for (size_t i = 0; i < c->nr_paths; i++) {
+		const char *slash = strrchr(c->paths[i], '/');
+
+		if (strcmp(slash ? slash + 1 : c->paths[i], "MAINTAINERS"))
+			continue;
+		if (!s)
+			s = g_string_new(NULL);
+		else
+			g_string_append_c(s, '\n');
+		g_string_append(s, c->paths[i]);
+	}
+	return s ? g_string_free(s, FALSE) : NULL;
 }
 
 /*
@@ -322,6 +337,7 @@ static int collect(const struct ms_commit *c, void *data)
 	uint32_t *ents = c->user;
 	struct crec r;
 	unsigned last_sob = MS_IDENT_NONE;
+	char *mpaths;
 
 	memset(&r, 0, sizeof(r));   /* padding too: the record is saved */
 	for (int i = 0; i < 20; i++)
@@ -362,8 +378,11 @@ static int collect(const struct ms_commit *c, void *data)
 		r.nr_tag++;
 	}
 	note_distinct(a, &r);
-	if (is_maintainers_change(c))
+	mpaths = maintainers_paths(c);
+	if (mpaths) {
 		g_array_append_val(a->maint_changes, r.raw);
+		g_ptr_array_add(a->maint_paths, mpaths);
+	}
 	r.applier = r.committer;
 	if (last_sob != MS_IDENT_NONE &&
 	    (is_word_bot(c->committer.name) ||
@@ -511,8 +530,9 @@ static void commit_joins(struct ms_activity *a, const char id[41],
 
 /*
  * MAINTAINERS history: a commit that takes "Name <old>" out of the M:
- * and R: lines and puts "Name <new>" in (same name, or same local part)
- * records one person's change of address.  Reading both versions of the
+ * and R: lines of a MAINTAINERS file (the top-level one or any other
+ * named so: board/x/MAINTAINERS) and puts "Name <new>" in (same name, or
+ * same local part) records one person's change of address.  Reading both versions of the
  * file for every such commit is the slow part, so the changes found are
  * kept with the saved model (activity-model.c).
  */
@@ -530,7 +550,7 @@ static void find_maint_joins(struct ms_activity *a)
 		const unsigned char *raw = &g_array_index(a->maint_changes,
 							  unsigned char,
 							  i * 20);
-		char id[41], parent[43];
+		char id[41], parent[43], **paths;
 		char *nbuf = NULL, *obuf = NULL;
 		size_t nlen = 0, olen = 0;
 		GHashTable *nh, *oh;
@@ -546,21 +566,31 @@ static void find_maint_joins(struct ms_activity *a)
 			continue;
 		}
 		g_snprintf(parent, sizeof(parent), "%s^", id);
-		if (ms_history_read_file(a->opts->gitdir, id, "MAINTAINERS",
-					 &nbuf, &nlen) < 0 ||
-		    ms_history_read_file(a->opts->gitdir, parent,
-					 "MAINTAINERS", &obuf, &olen) < 0) {
+		paths = g_strsplit(i < a->maint_paths->len ?
+				   a->maint_paths->pdata[i] : "MAINTAINERS",
+				   "\n", -1);
+		for (char **p = paths; *p; p++) {
+			/* a file added or removed changes no address */
+			if (ms_history_read_file(a->opts->gitdir, id, *p,
+						 &nbuf, &nlen) < 0 ||
+			    ms_history_read_file(a->opts->gitdir, parent, *p,
+						 &obuf, &olen) < 0) {
+				ms_error_clear();
+				g_free(nbuf);
+				g_free(obuf);
+				nbuf = obuf = NULL;
+				continue;
+			}
+			nh = listed_people(nbuf, nlen);
+			oh = listed_people(obuf, olen);
+			commit_joins(a, id, nh, oh);
+			g_hash_table_destroy(nh);
+			g_hash_table_destroy(oh);
 			g_free(nbuf);
 			g_free(obuf);
-			continue;
+			nbuf = obuf = NULL;
 		}
-		nh = listed_people(nbuf, nlen);
-		oh = listed_people(obuf, olen);
-		commit_joins(a, id, nh, oh);
-		g_hash_table_destroy(nh);
-		g_hash_table_destroy(oh);
-		g_free(nbuf);
-		g_free(obuf);
+		g_strfreev(paths);
 		if (known) {
 			had = g_ptr_array_new_with_free_func(act_mjoin_free);
 			for (guint k = from; k < a->maint_joins->len; k++)
@@ -834,6 +864,7 @@ void act_model_init(struct ms_activity *a)
 	a->ents = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	a->tags = g_array_new(FALSE, FALSE, sizeof(struct ctag));
 	a->maint_changes = g_array_new(FALSE, FALSE, 20);
+	a->maint_paths = g_ptr_array_new_with_free_func(g_free);
 	a->tokens = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  NULL);
 	a->token_order = g_ptr_array_new();
@@ -1051,6 +1082,7 @@ void ms_activity_free(struct ms_activity *a)
 	g_array_free(a->ents, TRUE);
 	g_array_free(a->tags, TRUE);
 	g_array_free(a->maint_changes, TRUE);
+	g_ptr_array_free(a->maint_paths, TRUE);
 	g_free(a->has_files);
 	if (a->lists)
 		g_hash_table_destroy(a->lists);

@@ -153,8 +153,8 @@ ok("  rob@remote.example: self, seen in HEAD:MAINTAINERS:30, unused address"
 r = run("identities", "--repo", repo, "--json")
 eq(r.rc, 0, "identities --json exits 0")
 ppl = {p["email"]: p for p in r.json()["people"]}
-eq(sorted(ppl), ["cora@corp.example", "hmoved@newcorp.example",
-                 "peter@listed.example",
+eq(sorted(ppl), ["bo@oldboard.example", "cora@corp.example",
+                 "hmoved@newcorp.example", "peter@listed.example",
                  "quiet@new.example", "rob@remote.example",
                  "sam@one.example", "support@corp.example",
                  "wei@a.example", "wzhang@b.example",
@@ -363,6 +363,34 @@ p = r.json()["entries"][0]["people"][0]
 eq([(j["address"], j["source"]) for j in p["joins"]],
    [("hmoved@oldcorp.example", "maintainers-history")],
    "activity --json: Hana's old address joined by MAINTAINERS history")
+
+# MAINTAINERS files other than the top-level one: Bo's address changes
+# in board/x/MAINTAINERS; he commits as "B. Board" under the old one, so
+# only that change joins him (--no-name-join), cold and from the store
+bdb = os.path.join(tmp, "board.sqlite")
+for run_no in ("cold", "warm"):
+    r = run("activity", "--repo", repo, "--find-maintainer-files",
+            "--no-name-join", "--db", bdb, "--json", "BOARD X")
+    eq(r.rc, 0, "activity --find-maintainer-files exits 0 (%s)" % run_no)
+    p = r.json()["entries"][0]["people"][0]
+    eq((p["email"], p["inactive"], p["author"] and p["author"]["count"]),
+       ("bo@newboard.example", False, 3),
+       "BOARD X: Bo active through board/x/MAINTAINERS history (%s)"
+       % run_no)
+    eq([(j["address"], j["source"]) for j in p["joins"]],
+       [("bo@oldboard.example", "maintainers-history")],
+       "...the join shown with its source (%s)" % run_no)
+r = run("activity", "--repo", repo, "--find-maintainer-files",
+        "--no-name-join", "--no-cache", "BOARD X")
+ok("Bo Board <bo@newboard.example> (also: bo@oldboard.example)" in r.out
+   and "INACTIVE" not in r.out, "text: Bo with his old address", r.out)
+r = run("identities", "--repo", repo, "--no-cache", "--json")
+eq(r.rc, 0, "identities exits 0")
+bo = [a for pp in r.json()["people"] for a in pp["addresses"]
+      if a["email"] == "bo@newboard.example"]
+eq([a["source"] for a in bo], ["maintainers-history"],
+   "identities: the board file's change of address is a "
+   "maintainers-history join")
 
 subprocess.run(["rm", "-rf", tmp])
 done()
