@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MODEL_FORMAT "activity-model-4"
+#define MODEL_FORMAT "activity-model-5"
 
 struct stag {                 /* struct ctag as saved */
 	uint32_t person, token, review;
@@ -549,8 +549,12 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old)
 		const unsigned char *raw = (const unsigned char *)
 			old->maint_changes->data + 20 * (size_t)i;
 
-		if (g_hash_table_contains(end, raw))
-			g_array_append_vals(a->maint_changes, raw, 1);
+		if (!g_hash_table_contains(end, raw))
+			continue;
+		g_array_append_vals(a->maint_changes, raw, 1);
+		g_ptr_array_add(a->maint_paths, g_strdup(
+			i < old->maint_paths->len ? old->maint_paths->pdata[i]
+			: "MAINTAINERS"));
 	}
 	g_hash_table_destroy(end);
 	if (!ok)
