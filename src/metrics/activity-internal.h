@@ -89,6 +89,18 @@ struct act_mjoin {
 void act_mjoin_free(gpointer p);
 struct act_mjoin *act_mjoin_dup(const struct act_mjoin *j);
 
+/* A commit id in hex from its raw 20 bytes. */
+void act_set_id(char id[41], const unsigned char raw[20]);
+
+/*
+ * activity-mjoins.c: find the changes of address of a->maint_changes
+ * (each commit's files named MAINTAINERS, read at the commit and its
+ * parent; the store's saved ones reused) into a->maint_joins, and join
+ * their people in a->ident under each commit.
+ */
+void act_find_maint_joins(struct ms_activity *a);
+void act_join_history(struct ms_activity *a);
+
 /*
  * The changes of address found so far, per MAINTAINERS commit, as kept in
  * the store: a new table of commit id -> GPtrArray of struct act_mjoin
