@@ -248,7 +248,11 @@ static void text_others(FILE *fp, const struct ms_rv_entry *e)
 			if (!p->replied)
 				break;
 			fprintf(fp, "    [%zu]: ", p->replied);
-			person_label(fp, p->name, p->email);
+			if (p->via_list)
+				fprintf(fp, "%s via %s (unattributed)", p->name,
+					p->email);
+			else
+				person_label(fp, p->name, p->email);
 			fprintf(fp, " (first %zu, tags %zu, commits %zu)\n",
 				p->first_replies, p->reviewed_by + p->acked_by,
 				p->commits);
@@ -470,6 +474,8 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 	ms_out_kv_int(o, "commits", (int64_t)p->commits);
 	ms_out_kv_int(o, "applied", (int64_t)p->applied);
 	ms_out_kv_int(o, "netdev_score", p->netdev_score);
+	if (!listed)
+		ms_out_kv_bool(o, "via_list", p->via_list);
 	json_date(o, "last_list_activity", p->has_last_list, p->last_list);
 	if (listed) {
 		ms_out_key(o, "git");

@@ -19,12 +19,17 @@ bool ms_mail_via_list(const struct ms_mail *m)
 }
 
 /*
- * Message `m` gives a Reviewed-by or Acked-by in reply to a patch: when
- * that patch's sender has `m`'s sender's name under another address, the
- * two are two people.
+ * Message `m` gives a Reviewed-by or Acked-by in reply to a patch whose
+ * sender has `m`'s sender's name under another address.  One way only,
+ * that is one person reviewing their own patch from a second address
+ * (the commit rule says the same: ident.h); each reviewing the other's
+ * patch makes them two people, with both reviews as evidence.
+ * `reviews` maps "REVIEWER>AUTHOR" (ids as resolved) to the first such
+ * review, "review of PATCH-ID in REPLY-ID".
  */
 static void note_review(struct ms_ident *id, const struct ms_mail_index *mi,
-			const struct ms_mail_rec *m, unsigned from)
+			const struct ms_mail_rec *m, unsigned from,
+			GHashTable *reviews)
 {
 	const struct ms_mail_rec *p;
 	const struct ms_mail_tag *t = ms_mail_index_tags(mi, m);
@@ -46,11 +51,23 @@ static void note_review(struct ms_ident *id, const struct ms_mail_index *mi,
 	    strcmp(m->sender_email, p->sender_email)) {
 		unsigned to = ms_ident_resolve(id, p->sender_name,
 					       p->sender_email);
+		char *key = g_strdup_printf("%u>%u", from, to);
+		char *rkey = g_strdup_printf("%u>%u", to, from);
+		const char *back = g_hash_table_lookup(reviews, rkey);
 
-		why = g_strdup_printf("review of %s in %s", p->message_id,
-				      m->message_id);
-		ms_ident_note_distinct_why(id, from, to, why);
-		g_free(why);
+		if (from != to && back) {
+			why = g_strdup_printf("%s; review of %s in %s", back,
+					      p->message_id, m->message_id);
+			ms_ident_note_distinct_why(id, from, to, why);
+			g_free(why);
+		}
+		if (!g_hash_table_contains(reviews, key))
+			g_hash_table_insert(reviews, key, g_strdup_printf(
+				"review of %s in %s", p->message_id,
+				m->message_id));
+		else
+			g_free(key);
+		g_free(rkey);
 	}
 	g_free(k1);
 	g_free(k2);
@@ -81,6 +98,8 @@ void ms_mail_ident_add(struct ms_ident *id, const struct ms_mail_index *mi,
 		       const struct maint_file *mf)
 {
 	size_t n = mi ? ms_mail_index_count(mi) : 0;
+	GHashTable *reviews = g_hash_table_new_full(g_str_hash, g_str_equal,
+						    g_free, g_free);
 
 	/* the lists' own addresses carry rewritten senders' names */
 	lists_shared(id, mf);
@@ -102,9 +121,10 @@ void ms_mail_ident_add(struct ms_ident *id, const struct ms_mail_index *mi,
 		ms_ident_set_evidence(id, m->message_id, true);
 		from = ms_ident_resolve(id, m->sender_name, m->sender_email);
 		if (!m->via_list)
-			note_review(id, mi, m, from);
+			note_review(id, mi, m, from, reviews);
 	}
 	ms_ident_set_evidence(id, NULL, false);
+	g_hash_table_destroy(reviews);
 }
 
 void ms_mail_ident_credit(struct ms_ident *id,

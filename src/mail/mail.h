@@ -236,10 +236,11 @@ struct ms_mail_index;
  * Feed the identity model what the list shows, before its name join:
  * the L: addresses of `mf` (may be NULL) and the senders a list rewrote
  * are shared (never a person); every sender under its Message-ID; and,
- * for a message giving a Reviewed-by or Acked-by in reply to a patch
- * whose sender has the same display name (ms_name_key()) under
- * another address, the two senders as two people ("review of <patch> in
- * <reply>": no one reviews their own patch).  `mi` must be finished.
+ * when two addresses of the same display name (ms_name_key()) each gave
+ * a Reviewed-by or Acked-by in reply to a patch the other sent, the two
+ * as two people ("review of <patch> in <reply>; review of <patch> in
+ * <reply>"); one way only is one person reviewing their own patch from
+ * another address, as in commits.  `mi` must be finished.
  */
 void ms_mail_ident_add(struct ms_ident *id, const struct ms_mail_index *mi,
 		       const struct maint_file *mf);

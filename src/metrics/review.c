@@ -25,6 +25,8 @@ struct ctx {
 	GHashTable *last_msg;        /* canonical -> int64_t * newest date */
 	GHashTable *senders;         /* canonical addresses that ever sent a
 					message */
+	GHashTable *via_lists;       /* lowercase addresses of lists that
+					rewrote a sender (rec->via_list) */
 	GArray *commit_entries;      /* per commit: GArray * of entries */
 	struct ms_ident *ident;      /* who is who */
 	GHashTable *strings;         /* interned canonical addresses */
@@ -70,7 +72,19 @@ static const char *canon(const struct ctx *c, const char *name,
 	if (p == MS_IDENT_NONE || !email || !*email)
 		return NULL;
 	e = ms_ident_email(c->ident, p);
-	return *e ? intern(c, e) : NULL;
+	if (!*e)
+		return NULL;
+	/* a list's address under a name the model gave to no one: that
+	 * name via the list (acc_via_list()), never the list itself */
+	if (name && *name && ms_ident_shared(c->ident, p) &&
+	    g_hash_table_contains(c->via_lists, e)) {
+		char *k = g_strdup_printf("%s\n%s", name, e);
+		const char *key = intern(c, k);
+
+		g_free(k);
+		return key;
+	}
+	return intern(c, e);
 }
 
 
@@ -115,6 +129,17 @@ static void ctx_init(struct ctx *c)
 	c->last_msg = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 					    g_free);
 	c->senders = g_hash_table_new(g_str_hash, g_str_equal);
+	/* only an address a list rewrote senders onto is a list's: an
+	 * address merely seen with three names (ident.h) is a person's */
+	c->via_lists = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     NULL);
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *r = rec_at(c, i);
+
+		if (r->via_list && r->sender_email)
+			g_hash_table_add(c->via_lists,
+					 g_ascii_strdown(r->sender_email, -1));
+	}
 	c->sender = g_new0(const char *, n ? n : 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, i);
@@ -169,6 +194,7 @@ static void ctx_release(struct ctx *c)
 	g_hash_table_unref(c->children);
 	g_hash_table_unref(c->last_msg);
 	g_hash_table_unref(c->senders);
+	g_hash_table_unref(c->via_lists);
 	g_free(c->sender);
 	g_free(c->aside);
 	if (c->entry_posts)
@@ -246,6 +272,25 @@ static struct person_acc *acc_get(GHashTable *h, GPtrArray *order,
 	return a;
 }
 
+/*
+ * A message from a list's address (`list`, canonical) under a sender's
+ * `name` that the identity model could give to no one (no one or
+ * several people have it: docs/identities.md): an unattributed via-list
+ * reply, one accumulator per name, never the list as a person.
+ */
+static struct person_acc *acc_via_list(const struct ctx *c, GHashTable *h,
+				       GPtrArray *order, const char *name,
+				       const char *key, const char *list)
+{
+	struct person_acc *a = g_hash_table_lookup(h, key);
+
+	if (a)
+		return a;
+	a = acc_get(h, order, key, intern(c, list), intern(c, name), 0);
+	a->p.via_list = true;
+	return a;
+}
+
 /* The accumulator of an unlisted person met as `name` <`email`>. */
 static struct person_acc *acc_person(const struct ctx *c, GHashTable *h,
 				     GPtrArray *order, const char *name,
@@ -257,6 +302,11 @@ static struct person_acc *acc_person(const struct ctx *c, GHashTable *h,
 
 	if (!key)
 		key = intern(c, email ? email : "");
+	if (id != MS_IDENT_NONE && name && *name && email && *email &&
+	    ms_ident_shared(c->ident, id) &&
+	    g_hash_table_contains(c->via_lists, ms_ident_email(c->ident, id)))
+		return acc_via_list(c, h, order, name, key,
+				    ms_ident_email(c->ident, id));
 	a = g_hash_table_lookup(h, key);
 	if (a)
 		return a;
@@ -1102,6 +1152,8 @@ static void defacto_maintainers(struct entry_acc *ea, size_t tags_total)
 		struct ms_rv_person *p = out->others->pdata[i];
 		size_t tags = p->reviewed_by + p->acked_by;
 
+		if (p->via_list)
+			continue;
 		if ((p->applied >= 2 && 2 * p->applied > out->merged) ||
 		    (tags >= 2 && 2 * tags > tags_total) ||
 		    (p->first_replies >= 2 &&
@@ -1142,7 +1194,7 @@ static void corporate_aliases(const struct ctx *c, struct ms_rv_entry *out)
 			struct ms_rv_person *p = out->others->pdata[k];
 			const char *pd = email_domain(p->email);
 
-			if (!pd || g_ascii_strcasecmp(pd, dom) ||
+			if (!pd || p->via_list || g_ascii_strcasecmp(pd, dom) ||
 			    !(p->replied || p->reviewed_by || p->acked_by))
 				continue;
 			if (!al) {

@@ -187,6 +187,10 @@ struct ms_rv_person {
 	double responsiveness;       /* within_target / (patches -
 					own_patches); -1 over none */
 	int64_t netdev_score;
+	/* not a person: replies from a list's address (`email`) under a
+	 * sender's `name` no one, or several people, have (a DMARC rewrite
+	 * that kept no original address) */
+	bool via_list;
 };
 
 struct ms_rv_tag {

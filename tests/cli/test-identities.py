@@ -209,29 +209,49 @@ def review(*extra):
     eq(r.rc, 0, "review --tree exits 0 " + " ".join(extra))
     return {e["name"]: ([(p["email"], p["replied"], p["authored"])
                          for p in e["people"]],
-                        sorted(o["email"] for o in e["others"]))
+                        sorted(o["email"] if not o["via_list"] else
+                               "%s via %s" % (o["name"], o["email"])
+                               for o in e["others"]))
             for e in r.json()["entries"]}
 
 
 got = review()
-eq(got["PETER DRIVER"], ([("peter@listed.example", 1, 0)], []),
+eq(got["PETER DRIVER"], ([("peter@listed.example", 1, 0)],
+                         ["Nobody Known via peter@lists.example.org",
+                          "Wei Zhang via peter@lists.example.org"]),
    "Peter's reply from home is his (name); the list's DMARC address "
-   "with his name is Peter's reply (dmarc-name), never a person itself")
+   "with his name is Peter's reply (dmarc-name), never a person itself; "
+   "rewrites under a name no one or two people have are unattributed "
+   "via-list rows, one per name, not the list address")
 eq(got["ACCENT DRIVER"], ([("zoltan@listed.example", 2, 0)], []),
    "the tree's own .mailmap joins Zolt\u00e1n's second address; his "
    "DMARC-rewritten reply without an original address is his by name")
 eq(got["MOVED DRIVER"], ([("hmoved@newcorp.example", 1, 0)], []),
    "a DMARC-rewritten reply with Reply-To is Hana's")
-eq(got["HOMONYM DRIVER"], ([("wei@a.example", 1, 0)], []),
-   "the other Wei's patch, reviewed by the listed Wei (one does not "
-   "review one's own patch: two people), is not the listed Wei's own")
+eq(got["HOMONYM DRIVER"], ([("wei@a.example", 1, 1)],
+                           ["wzhang@b.example"]),
+   "the other Wei's patch, reviewed by the listed Wei, and the listed "
+   "Wei's, reviewed by the other (each reviewed the other's: two "
+   "people), are one each")
 got = review("--no-name-join")
 eq(got["PETER DRIVER"], ([("peter@listed.example", 0, 0)],
-                         ["peter@lists.example.org", "pl@home.example"]),
-   "--no-name-join: Peter's home address is someone else")
+                         ["Nobody Known via peter@lists.example.org",
+                          "Peter Listed via peter@lists.example.org",
+                          "Wei Zhang via peter@lists.example.org",
+                          "pl@home.example"]),
+   "--no-name-join: Peter's home address is someone else, and no "
+   "rewrite is credited by name")
 eq(got["ACCENT DRIVER"], ([("zoltan@listed.example", 1, 0)],
-                          ["peter@lists.example.org"]),
+                          ["Zolt\u00e1n N\u00e9meth via "
+                           "peter@lists.example.org"]),
    "--no-name-join: no DMARC credit by name either")
+r = run("review", "--tree", os.path.join(tl, "tree"), "--archive",
+        os.path.join(tl, "list.mbox"), "--no-cache", "PETER DRIVER")
+ok("Nobody Known via peter@lists.example.org (unattributed)" in r.out and
+   "Wei Zhang via peter@lists.example.org (unattributed)" in r.out and
+   "<peter@lists.example.org>" not in r.out,
+   "text: the unattributed via-list rows, never the list as a person",
+   r.out)
 
 # identities over a tree without git and a list: the list's senders join
 # people by name; From and Cc of one message keep the Weis apart; the
@@ -240,9 +260,10 @@ tree, mbox = os.path.join(tl, "tree"), os.path.join(tl, "list.mbox")
 r = run("identities", "--tree", tree, "--archive", mbox, "--no-cache")
 eq(r.rc, 0, "identities --tree --archive exits 0")
 ok("Wei Zhang <wei@a.example> (listed: HOMONYM DRIVER)\n"
-   "  wei@a.example: self, seen in homonym-1-r1@example.org\n"
+   "  wei@a.example: self, seen in homonym-2@example.org\n"
    "  not wzhang@b.example: same name, another person (review of "
-   "homonym-1@example.org in homonym-1-r1@example.org)\n" in r.out,
+   "homonym-1@example.org in homonym-1-r1@example.org; review of "
+   "homonym-2@example.org in homonym-2-r1@example.org)\n" in r.out,
    "--tree --archive: the namesakes kept apart by a review", r.out)
 ok("Peter Listed <peter@listed.example> (listed: PETER DRIVER)\n"
    "  peter@listed.example: self, seen in MAINTAINERS:24, unused address "
@@ -268,8 +289,16 @@ ppl = {p["email"]: p for p in r.json()["people"]}
 eq(ppl["wei@a.example"]["kept_apart"],
    [{"email": "wzhang@b.example",
      "evidence": "review of homonym-1@example.org in "
-                 "homonym-1-r1@example.org"}],
-   "JSON: the Weis kept apart by a review on the list")
+                 "homonym-1-r1@example.org; review of "
+                 "homonym-2@example.org in homonym-2-r1@example.org"}],
+   "JSON: the Weis kept apart by reviews on the list, one each way")
+lena = [p for p in r.json()["people"]
+        if p["email"] in ("lena@work.example", "lena@home.example")]
+eq([(p["email"], [(a["email"], a["source"]) for a in p["addresses"]],
+     p["kept_apart"]) for p in lena],
+   [("lena@work.example", [("lena@work.example", "self"),
+                           ("lena@home.example", "name")], [])],
+   "JSON: Lena reviewing her own patch from home is one person")
 eq(ppl["zoltan@listed.example"]["dmarc_name"],
    {"messages": 1, "list": "peter@lists.example.org",
     "evidence": "accent-2-r1@example.org"}, "JSON: dmarc-name")

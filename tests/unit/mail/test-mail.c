@@ -728,7 +728,8 @@ static void test_senders(void)
 		"A fix.\n\nSigned-off-by: Wei Zhang <wzhang@b.example>\n---\n"
 		"diff --git a/h.c b/h.c\n--- a/h.c\n+++ b/h.c\n@@ -1 +1 @@\n"
 		"-a\n+b\n",
-		/* the listed Wei reviews it: two people */
+		/* the listed Wei reviews it (one way only would be one
+		 * person reviewing their own patch: see the last two) */
 		"From: Wei Zhang <wei@a.example>\n"
 		"Message-ID: <r1@x>\nIn-Reply-To: <p1@x>\n"
 		"Subject: Re: [PATCH] homonym: fix\n\n> A fix.\n\n"
@@ -748,6 +749,17 @@ static void test_senders(void)
 		"From: Sam Many via Big-list <big@lists.example.org>\n"
 		"Message-ID: <r3@x>\nIn-Reply-To: <p2@x>\n"
 		"Subject: Re: [PATCH] big: fix\n\n> A fix.\n\nAnd again.\n",
+		/* the listed Wei's patch, reviewed by the other: each
+		 * reviewed the other's, so two people */
+		"From: Wei Zhang <wei@a.example>\n"
+		"Message-ID: <p4@x>\nSubject: [PATCH] homonym: more\n\n"
+		"A fix.\n---\n"
+		"diff --git a/h.c b/h.c\n--- a/h.c\n+++ b/h.c\n@@ -1 +1 @@\n"
+		"-b\n+c\n",
+		"From: Wei Zhang <wzhang@b.example>\n"
+		"Message-ID: <r4@x>\nIn-Reply-To: <p4@x>\n"
+		"Subject: Re: [PATCH] homonym: more\n\n> A fix.\n\n"
+		"Reviewed-by: Wei Zhang <wzhang@b.example>\n",
 	};
 	struct ms_mail_index *idx = ms_mail_index_new();
 	struct ms_ident *id = ms_ident_new(true);
@@ -780,7 +792,7 @@ static void test_senders(void)
 	wb = ms_ident_lookup(id, NULL, "wzhang@b.example");
 	s1 = ms_ident_lookup(id, NULL, "sam@one.example");
 	s2 = ms_ident_lookup(id, NULL, "sam@two.example");
-	ok(wa != MS_IDENT_NONE && wa != wb, "a review of the namesake's "
+	ok(wa != MS_IDENT_NONE && wa != wb, "each reviewing the namesake's "
 	   "patch keeps two Weis apart");
 	ok(s1 != MS_IDENT_NONE && s1 == s2, "From and Cc of one name without "
 	   "a review: one Sam (people copy their other address)");
