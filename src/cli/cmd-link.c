@@ -26,14 +26,25 @@ static const struct cli_command_help help = {
 	"method and the earlier versions of the patch; commits left unlinked\n"
 	"are listed, and how many each method linked.  A posting's sender is\n"
 	"the commit's author also under another address of the same person\n"
-	"(the revision's .mailmap, the same display name:\n"
-	"docs/identities.md); such a link shows the addresses it joined.",
+	"(the revision's .mailmap, --mailmap, --aliases, the same display\n"
+	"name unless --no-name-join: docs/identities.md); such a link shows\n"
+	"the addresses it joined.",
 	"  maintstat link --repo ~/linux --archive linux-rdma-2023.mbox.gz\n"
 	"  maintstat link --since 1y --archive ~/inboxes/ltp",
 };
 
+/* --mailmap, --aliases and --no-name-join, read before the long work. */
+struct ident_args {
+	struct cli_act_opts io;      /* --mailmap, --no-name-join */
+	const char *aliases_file;    /* --aliases */
+	char **mailmaps, *aliases;
+	size_t *mailmap_lens;
+	gsize aliases_len;
+};
+
 /* What the text report starts with, as every report does. */
 static void print_context(const struct cli_rev_opts *ro,
+			  const struct ident_args *ia,
 			  const struct ms_mail_index *idx, int64_t since,
 			  int64_t until, bool ignore)
 {
@@ -55,7 +66,14 @@ static void print_context(const struct cli_rev_opts *ro,
 				m != MS_LINK_MSGID_TRAILER))
 			printf("%s %s", m && !(ignore && m == MS_LINK_PATCH_ID)
 			       ? "," : "", ms_link_method_name(m));
-	printf("%s\n\n", ignore ? " (trailers ignored)" : "");
+	printf("%s\n", ignore ? " (trailers ignored)" : "");
+	printf("Identities: the revision's .mailmap");
+	for (int i = 0; i < ia->io.mailmaps.nr; i++)
+		printf(", %s", ia->io.mailmaps.items[i]);
+	if (ia->aliases_file)
+		printf(", aliases %s", ia->aliases_file);
+	printf(", the commits' and the list's people%s\n\n",
+	       ia->io.no_name_join ? " (no name joins)" : ", equal names");
 }
 
 /* The author of a link found through a join, and the joined addresses:
@@ -185,14 +203,49 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 	ms_out_end_object(o);
 }
 
-/* Who is who: the revision's .mailmap, the commits' people and the
- * list's senders, joined by name (link.h, ms_link_people). */
+
+static int read_ident_args(struct ident_args *ia)
+{
+	GError *err = NULL;
+
+	if (ia->aliases_file &&
+	    !g_file_get_contents(ia->aliases_file, &ia->aliases,
+				 &ia->aliases_len, &err)) {
+		int rc = cli_error("cannot read '%s': %s", ia->aliases_file,
+				   err->message);
+
+		g_error_free(err);
+		return rc;
+	}
+	return cli_read_files(&ia->io.mailmaps, &ia->mailmaps,
+			      &ia->mailmap_lens);
+}
+
+static void ident_args_release(struct ident_args *ia)
+{
+	cli_files_free(ia->mailmaps, ia->mailmap_lens,
+		       (size_t)ia->io.mailmaps.nr);
+	g_free(ia->aliases);
+}
+
+/* Who is who: the revision's .mailmap, --mailmap and --aliases, the
+ * commits' people and the list's senders, joined by name unless
+ * --no-name-join (link.h, ms_link_people). */
 static int load_people(const struct cli_rev_opts *ro,
+		       const struct ident_args *ia,
 		       const GPtrArray *commits,
 		       const struct ms_link_mail *lm,
 		       struct ms_link_people **out)
 {
 	struct ms_diags diags = { 0 };
+	struct ms_link_people_src src = {
+		.mailmaps = ia->mailmaps, .mailmap_lens = ia->mailmap_lens,
+		.mailmap_names = ia->io.mailmaps.items,
+		.nr_mailmaps = (size_t)ia->io.mailmaps.nr,
+		.aliases = ia->aliases, .aliases_len = ia->aliases_len,
+		.aliases_name = ia->aliases_file,
+		.name_join = !ia->io.no_name_join,
+	};
 	char *mm = NULL;
 	size_t len = 0;
 
@@ -201,7 +254,9 @@ static int load_people(const struct cli_rev_opts *ro,
 		ms_error_clear();
 		mm = NULL;
 	}
-	*out = ms_link_people_new(commits, lm, mm, len, true, &diags);
+	src.mailmap = mm;
+	src.mailmap_len = len;
+	*out = ms_link_people_new(commits, lm, &src, &diags);
 	g_free(mm);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
@@ -217,11 +272,16 @@ static gpointer free_mail(gpointer lm)
 int cmd_link(int argc, char **argv)
 {
 	struct cli_rev_opts ro = { 0 };
+	struct ident_args ia = { 0 };
 	bool json = false, ignore = false;
 	const struct cli_option opts[] = {
 		CLI_REV_OPTIONS(&ro),
 		{ CLI_OPT_FLAG, "ignore-link-trailers", 0, &ignore, NULL,
 		  "do not use Link: and Message-Id: trailers" },
+		{ CLI_OPT_STRING, "aliases", 0, &ia.aliases_file, "FILE",
+		  "gitdm-style aliases: 'alias canonical' addresses per line "
+		  "(default: none; .mailmap is always read)" },
+		CLI_IDENT_OPTIONS(&ia.io),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -252,12 +312,15 @@ int cmd_link(int argc, char **argv)
 	rc = cli_rev_window("link", &ro, &since, &until);
 	if (rc != CLI_CONTINUE)
 		return rc;
+	rc = read_ident_args(&ia);
+	if (rc != CLI_CONTINUE)
+		goto out;
 	rc = cli_rev_load("link", &ro, since, until, 0, NULL, NULL, &commits,
 			  &lm);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	lo.ignore_link_trailers = ignore;
-	rc = load_people(&ro, commits, lm, &people);
+	rc = load_people(&ro, &ia, commits, lm, &people);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	lo.people = people;
@@ -269,7 +332,7 @@ int cmd_link(int argc, char **argv)
 	if (json)
 		print_json(o, ms_link_mail_index(lm), commits, res, people);
 	else {
-		print_context(&ro, ms_link_mail_index(lm), since, until,
+		print_context(&ro, &ia, ms_link_mail_index(lm), since, until,
 			      ignore);
 		print_text(ms_link_mail_index(lm), commits, res, people);
 	}
@@ -286,6 +349,7 @@ out:
 		ms_link_mail_free(lm);
 	ms_link_result_free(res);
 	ms_link_people_free(people);
+	ident_args_release(&ia);
 	if (commits)
 		g_ptr_array_unref(commits);
 	if (freeing)

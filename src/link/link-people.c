@@ -41,8 +41,7 @@ static void add_commits(struct ms_ident *id, const GPtrArray *commits)
 
 struct ms_link_people *ms_link_people_new(const GPtrArray *commits,
 					  const struct ms_link_mail *lm,
-					  const char *mailmap,
-					  size_t mailmap_len, bool name_join,
+					  const struct ms_link_people_src *src,
 					  struct ms_diags *diags)
 {
 	struct ms_link_people *p = g_new0(struct ms_link_people, 1);
@@ -50,12 +49,19 @@ struct ms_link_people *ms_link_people_new(const GPtrArray *commits,
 	size_t n = mi ? ms_mail_index_count(mi) : 0;
 
 	p->ident = ms_ident_new(true);
-	if (mailmap)
-		ms_ident_add_mailmap(p->ident, ".mailmap", mailmap,
-				     mailmap_len, diags);
+	if (src->mailmap)
+		ms_ident_add_mailmap(p->ident, ".mailmap", src->mailmap,
+				     src->mailmap_len, diags);
+	for (size_t i = 0; i < src->nr_mailmaps; i++)
+		ms_ident_add_mailmap(p->ident, src->mailmap_names[i],
+				     src->mailmaps[i], src->mailmap_lens[i],
+				     diags);
+	if (src->aliases)
+		ms_ident_add_aliases(p->ident, src->aliases_name,
+				     src->aliases, src->aliases_len, diags);
 	add_commits(p->ident, commits);
 	ms_mail_ident_add(p->ident, mi, NULL);
-	if (name_join) {
+	if (src->name_join) {
 		ms_ident_join_names(p->ident, diags);
 		ms_mail_ident_credit(p->ident, mi);
 	}

@@ -211,16 +211,29 @@ struct ms_link_people {
 	size_t nr_recs;
 };
 
+/* Where people's joins come from besides commits and senders. */
+struct ms_link_people_src {
+	const char *mailmap;        /* the repository's .mailmap, or NULL */
+	size_t mailmap_len;
+	char **mailmaps;            /* more .mailmap texts (--mailmap) */
+	const size_t *mailmap_lens;
+	const char *const *mailmap_names; /* their file names */
+	size_t nr_mailmaps;
+	const char *aliases;        /* gitdm-style aliases text, or NULL */
+	size_t aliases_len;
+	const char *aliases_name;
+	bool name_join;             /* equal display names join */
+};
+
 /*
  * The people of `commits` (authors, committers, trailers) and of `lm`'s
- * senders: `mailmap` (the repository's .mailmap text, may be NULL; lines
- * git would ignore go to `diags`), the list's senders and, with
- * `name_join`, equal display names (ms_ident_join_names()).
+ * senders, joined by `src`'s .mailmap texts and aliases (lines they cannot
+ * use go to `diags`), the list's senders and, with `src->name_join`, equal
+ * display names (ms_ident_join_names()).
  */
 struct ms_link_people *ms_link_people_new(const GPtrArray *commits,
 					  const struct ms_link_mail *lm,
-					  const char *mailmap,
-					  size_t mailmap_len, bool name_join,
+					  const struct ms_link_people_src *src,
 					  struct ms_diags *diags);
 void ms_link_people_free(struct ms_link_people *p);
 

@@ -384,6 +384,45 @@ ok("author joined      Quiet Mapped <quiet@new.example> (also: "
 ok("Zoltan Nemeth <zn@corp.example> (also: zoltan@listed.example (name))"
    in r.out, "text names the name join", r.out)
 
+# link takes the identity options the other commands take: without name
+# joins Zoltan's posting is not his by the author rule; --aliases or
+# --mailmap give the join back, with their own source
+def link_joins(*extra):
+    r = run("link", "--repo", repo, "--archive", lmbox, "--no-cache",
+            "--json", *extra)
+    links = {l["commit"]: l for l in r.json()["links"]} if r.rc == 0 else {}
+    a = links.get(subj["accent: fix 0"], {})
+    return r.rc, [(j["address"], j["source"])
+                  for j in a.get("author_joins", [])], a.get("evidence", [])
+
+
+rc, joins, ev = link_joins("--no-name-join")
+eq((rc, joins, "author" in ev), (0, [], False),
+   "link --no-name-join: no name join, the author is no evidence")
+al = os.path.join(tmp, "link-aliases")
+with open(al, "w") as f:
+    f.write("zoltan@listed.example zn@corp.example\n")
+rc, joins, ev = link_joins("--no-name-join", "--aliases", al)
+eq((rc, joins, "author" in ev),
+   (0, [("zoltan@listed.example", "aliases")], True),
+   "link --aliases: the aliases join, shown with its source")
+mm = os.path.join(tmp, "link-mailmap")
+with open(mm, "w") as f:
+    f.write("Zoltan Nemeth <zn@corp.example> <zoltan@listed.example>\n")
+rc, joins, ev = link_joins("--no-name-join", "--mailmap", mm)
+eq((rc, joins, "author" in ev),
+   (0, [("zoltan@listed.example", "mailmap")], True),
+   "link --mailmap: the .mailmap join, shown with its source")
+r = run("link", "--repo", repo, "--archive", lmbox, "--no-cache",
+        "--no-name-join", "--mailmap", mm)
+ok(f"Identities: the revision's .mailmap, {mm}, the commits' and the "
+   "list's people (no name joins)" in r.out, "link's text names them",
+   r.out[:600])
+r = run("link", "--repo", repo, "--archive", lmbox, "--aliases",
+        os.path.join(tmp, "nope"))
+eq((r.rc, "cannot read" in r.err), (1, True),
+   "link: a missing --aliases file: exit 1, said so")
+
 # activity --json shows each listed person's joins with source and
 # evidence, as link does
 r = run("activity", "--repo", repo, "--json", "MOVED DRIVER")
