@@ -160,7 +160,9 @@ char *ms_name_key(const char *name)
 			words = 0;
 			break;
 		}
-		if (g_unichar_isspace(c) || c == ',') {
+		/* "Md. Haris Iqbal" is "Md Haris Iqbal", and "Ye.Li"
+		 * (a local part written as a name) is "Ye Li" */
+		if (g_unichar_isspace(c) || c == ',' || c == '.') {
 			space = true;
 			continue;
 		}

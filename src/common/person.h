@@ -30,7 +30,8 @@ void ms_email_normalize_in_place(char *email, int plus_fold);
  * The form under which two display names are the same person's name
  * (newly allocated, g_free): Unicode NFKD with the combining marks
  * removed ("Németh" and "Nemeth" meet), casefolded, quotes removed and
- * runs of white space made one space.  NULL when the result has fewer
+ * runs of white space, commas and full stops made one space ("Md. Haris
+ * Iqbal" and "Md Haris Iqbal", "Ye.Li" and "Ye Li" meet).  NULL when the result has fewer
  * than two words (a lone first name says too little), or holds an '@'
  * (an address written as a name).  Bytes that are not UTF-8 are
  * replaced, never trusted.
