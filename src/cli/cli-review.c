@@ -374,17 +374,52 @@ static void add_history_path(const char *path, void *data)
 	g_ptr_array_add(data, (gpointer)path);
 }
 
+/* The review's defaults the list facts use: ignored after 14 days, a
+ * response target of 48 hours. */
+#define REVIEW_DEFAULTS { .ignore_after = 14 * 86400, .target = 48 * 3600 }
+
+/*
+ * New list facts with the tree of `to`, its review map, and the archives
+ * of `ro` (their store and repository set by the caller) read through the
+ * map.  CLI_CONTINUE, or the exit code after the error was printed.
+ */
+static int facts_open(const char *cmd, const struct cli_tree_opts *to,
+		      struct cli_rev_opts *ro, struct cli_list_facts **out)
+{
+	struct cli_list_facts *f = g_new0(struct cli_list_facts, 1);
+	struct ms_diags diags = MS_DIAGS_INIT;
+	int rc;
+
+	*out = NULL;
+	rc = cli_tree_open(cmd, to, NULL, &f->tree);
+	if (rc != CLI_CONTINUE) {
+		g_free(f);
+		return rc;
+	}
+	f->map = ms_review_map_new(f->tree.mf, f->tree.idx, &diags);
+	cli_print_diags(&diags);
+	ms_diags_release(&diags);
+	ro->kmap = f->map;
+	rc = cli_rev_load_mail(cmd, ro, MS_MAIL_PARSE_KEEP_BODY,
+			       ms_review_map_hook, f->map, &f->lm);
+	if (rc != CLI_CONTINUE) {
+		cli_list_facts_free(f);
+		return rc;
+	}
+	*out = f;
+	return CLI_CONTINUE;
+}
+
 int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 			const struct cli_strings *archives, int64_t since,
 			int64_t until, int64_t active_since,
 			struct ms_activity *act,
 			struct cli_list_facts **out)
 {
-	struct cli_list_facts *f = g_new0(struct cli_list_facts, 1);
+	struct cli_list_facts *f;
 	struct cli_tree_opts to = { 0 };
 	struct cli_rev_opts ro = { 0 };
-	struct ms_review_opts rvo = { 0 };
-	struct ms_diags diags = MS_DIAGS_INIT;
+	struct ms_review_opts rvo = REVIEW_DEFAULTS;
 	GPtrArray *history_paths;
 	int rc;
 
@@ -394,29 +429,15 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 	to.rev = ao->rev;
 	to.maintainers = ao->maintainers;
 	to.find_maintainer_files = ao->find_maintainer_files;
-	rc = cli_tree_open(cmd, &to, NULL, &f->tree);
-	if (rc != CLI_CONTINUE) {
-		g_free(f);
-		return rc;
-	}
-	f->map = ms_review_map_new(f->tree.mf, f->tree.idx, &diags);
-	cli_print_diags(&diags);
-	ms_diags_release(&diags);
-	ro.archives = *archives;
 	/* the archives go through the repository's store, as for review */
+	ro.archives = *archives;
 	ro.repo = ao->repo;
 	ro.store = ao->store;
-	ro.kmap = f->map;
-	rc = cli_rev_load_mail(cmd, &ro, MS_MAIL_PARSE_KEEP_BODY,
-			       ms_review_map_hook, f->map, &f->lm);
-	if (rc != CLI_CONTINUE) {
-		cli_list_facts_free(f);
+	rc = facts_open(cmd, &to, &ro, &f);
+	if (rc != CLI_CONTINUE)
 		return rc;
-	}
 	rvo.since = since;
 	rvo.until = until;
-	rvo.ignore_after = 14 * 86400;
-	rvo.target = 48 * 3600;
 	f->active_since = active_since;
 	f->act = act;
 	f->git_until = until;
@@ -481,30 +502,17 @@ int cli_list_facts_load_tree(const char *cmd, const struct cli_tree_opts *to,
 			     int64_t *since, int64_t *until,
 			     struct cli_list_facts **out)
 {
-	struct cli_list_facts *f = g_new0(struct cli_list_facts, 1);
+	struct cli_list_facts *f;
 	struct cli_rev_opts ro = { 0 };
-	struct ms_review_opts rvo = { 0 };
-	struct ms_diags diags = MS_DIAGS_INIT;
+	struct ms_review_opts rvo = REVIEW_DEFAULTS;
 	int rc;
 
 	*out = NULL;
-	rc = cli_tree_open(cmd, to, NULL, &f->tree);
-	if (rc != CLI_CONTINUE) {
-		g_free(f);
-		return rc;
-	}
-	f->map = ms_review_map_new(f->tree.mf, f->tree.idx, &diags);
-	cli_print_diags(&diags);
-	ms_diags_release(&diags);
 	ro.archives = *archives;
 	ro.store = *store;
-	ro.kmap = f->map;
-	rc = cli_rev_load_mail(cmd, &ro, MS_MAIL_PARSE_KEEP_BODY,
-			       ms_review_map_hook, f->map, &f->lm);
-	if (rc != CLI_CONTINUE) {
-		cli_list_facts_free(f);
+	rc = facts_open(cmd, to, &ro, &f);
+	if (rc != CLI_CONTINUE)
 		return rc;
-	}
 	/* the list's own end is "now": its newest message */
 	*until = newest_message(ms_link_mail_index(f->lm));
 	if (ms_act_parse_before(window, *until, since) < 0 ||
@@ -518,8 +526,6 @@ int cli_list_facts_load_tree(const char *cmd, const struct cli_tree_opts *to,
 	f->own_ident = tree_ident(f);
 	rvo.since = *since;
 	rvo.until = *until;
-	rvo.ignore_after = 14 * 86400;
-	rvo.target = 48 * 3600;
 	rvo.ident = f->own_ident;
 	rvo.tree = f->tree.tree;
 	f->rv = ms_review_compute(f->lm, f->map, f->tree.mf, NULL, NULL,
