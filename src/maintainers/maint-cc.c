@@ -1,13 +1,10 @@
 /*
  * maint-cc.c - get_maintainer.pl's answer (who to Cc), computed the way
- * the script computes it: see maint-cc.h.
- *
- * get_maintainer.pl works on bytes (no "use utf8"), so every regex here is
- * compiled with G_REGEX_RAW: \w and \s are ASCII, and a name with any
- * non-ASCII byte is quoted as the script quotes it.  Its regexes are
- * copied as they are; PCRE reads them as Perl does.
+ * the script computes it: see maint-cc.h.  Its regexes and address
+ * helpers are in maint-cc-perl.c.
  */
 #include "maint-cc.h"
+#include "maint-cc-perl.h"
 #include "maintainers.h"
 #include "tree.h"
 
@@ -61,319 +58,6 @@ struct maint_cc {
 	struct ms_diags *diags;
 };
 
-/* The regexes of get_maintainer.pl that do not depend on the input. */
-static struct rx {
-	GRegex *pe_angle, *pe_bare_angle, *pe_bare;
-	GRegex *must_quote, *unescaped_quote;
-	GRegex *rfc_strip, *rfc_valid, *rfc_list, *rfc_each;
-	GRegex *mm1, *mm2, *mm3, *mm4;
-	GRegex *p_mode, *p_rename, *p_diff, *p_plus, *p_minus, *p_hunk;
-	GRegex *p_fixes;
-	GRegex *list_split;
-	GRegex *file_addr, *file_clean, *file_split;
-} rx;
-
-/*
- * GLib compiles even a G_REGEX_RAW pattern with Unicode properties, so
- * \w, \s and \b would take bytes such as 0xFC or 0xA0 for letters and
- * spaces; Perl, reading bytes, does not.  Spell them out in ASCII.
- */
-#define W_CLASS "A-Za-z0-9_"
-#define S_CLASS "\\t\\n\\x0B\\f\\r\\x20"
-
-static char *perl_ascii(const char *p)
-{
-	GString *s = g_string_sized_new(strlen(p) + 16);
-	bool in_class = false;
-
-	for (; *p; p++) {
-		if (*p == '\\' && p[1]) {
-			char c = *++p;
-			const char *out = NULL;
-
-			if (in_class) {
-				if (c == 'w')
-					out = W_CLASS;
-				else if (c == 's')
-					out = S_CLASS;
-				else if (c == 'd')
-					out = "0-9";
-			} else {
-				switch (c) {
-				case 'w': out = "[" W_CLASS "]"; break;
-				case 'W': out = "[^" W_CLASS "]"; break;
-				case 's': out = "[" S_CLASS "]"; break;
-				case 'S': out = "[^" S_CLASS "]"; break;
-				case 'd': out = "[0-9]"; break;
-				case 'D': out = "[^0-9]"; break;
-				case 'b':
-					out = "(?:(?<=[" W_CLASS "])(?![" W_CLASS
-					      "])|(?<![" W_CLASS "])(?=["
-					      W_CLASS "]))";
-					break;
-				case 'B':
-					out = "(?:(?<=[" W_CLASS "])(?=[" W_CLASS
-					      "])|(?<![" W_CLASS "])(?![" W_CLASS
-					      "]))";
-					break;
-				default: break;
-				}
-			}
-			if (out) {
-				g_string_append(s, out);
-			} else {
-				g_string_append_c(s, '\\');
-				g_string_append_c(s, c);
-			}
-			continue;
-		}
-		g_string_append_c(s, *p);
-		if (!in_class && *p == '[') {
-			in_class = true;
-			/* a leading '^' and then ']' are literal */
-			if (p[1] == '^')
-				g_string_append_c(s, *++p);
-			if (p[1] == ']')
-				g_string_append_c(s, *++p);
-		} else if (in_class && *p == '[' && p[1] == ':') {
-			const char *end = strstr(p, ":]");
-
-			if (end) {
-				g_string_append_len(s, p + 1, end + 1 - p);
-				p = end + 1;
-			}
-		} else if (in_class && *p == ']') {
-			in_class = false;
-		}
-	}
-	return g_string_free(s, FALSE);
-}
-
-static GRegex *re(const char *pattern, GRegexCompileFlags flags)
-{
-	GError *err = NULL;
-	char *ascii = perl_ascii(pattern);
-	GRegex *r = g_regex_new(ascii, flags | G_REGEX_RAW, 0, &err);
-
-	if (!r)
-		g_error("maint-cc: cannot compile '%s': %s", pattern,
-			err->message);
-	g_free(ascii);
-	return r;
-}
-
-/* make_rfc822re() of get_maintainer.pl, string for string. */
-static char *make_rfc822re(void)
-{
-	const char *lwsp = "(?:(?:\\r\\n)?[ \\t])";
-	const char *specials = "()<>@,;:\\\\\".\\[\\]";
-	const char *controls = "\\000-\\037\\177";
-	char *dtext = g_strdup("[^\\[\\]\\r\\\\]");
-	char *domain_literal = g_strdup_printf("\\[(?:%s|\\\\.)*\\]%s*",
-					       dtext, lwsp);
-	char *quoted_string = g_strdup_printf(
-		"\"(?:[^\\\"\\r\\\\]|\\\\.|%s)*\"%s*", lwsp, lwsp);
-	char *atom = g_strdup_printf("[^%s %s]+(?:%s+|\\Z|(?=[\\[\"%s]))",
-				     specials, controls, lwsp, specials);
-	char *word = g_strdup_printf("(?:%s|%s)", atom, quoted_string);
-	char *localpart = g_strdup_printf("%s(?:\\.%s*%s)*", word, lwsp,
-					  word);
-	char *sub_domain = g_strdup_printf("(?:%s|%s)", atom, domain_literal);
-	char *domain = g_strdup_printf("%s(?:\\.%s*%s)*", sub_domain, lwsp,
-				       sub_domain);
-	char *addr_spec = g_strdup_printf("%s@%s*%s", localpart, lwsp, domain);
-	char *phrase = g_strdup_printf("%s*", word);
-	char *route = g_strdup_printf("(?:@%s(?:,@%s*%s)*:%s*)", domain, lwsp,
-				      domain, lwsp);
-	char *route_addr = g_strdup_printf("\\<%s*%s?%s\\>%s*", lwsp, route,
-					   addr_spec, lwsp);
-	char *mailbox = g_strdup_printf("(?:%s|%s%s)", addr_spec, phrase,
-					route_addr);
-	char *group = g_strdup_printf("%s:%s*(?:%s(?:,\\s*%s)*)?;\\s*", phrase,
-				      lwsp, mailbox, mailbox);
-	char *address = g_strdup_printf("(?:%s|%s)", mailbox, group);
-	char *res = g_strdup_printf("%s*%s", lwsp, address);
-
-	g_free(dtext);
-	g_free(domain_literal);
-	g_free(quoted_string);
-	g_free(atom);
-	g_free(word);
-	g_free(localpart);
-	g_free(sub_domain);
-	g_free(domain);
-	g_free(addr_spec);
-	g_free(phrase);
-	g_free(route);
-	g_free(route_addr);
-	g_free(mailbox);
-	g_free(group);
-	g_free(address);
-	return res;
-}
-
-static void rx_init(void)
-{
-	static gsize once;
-
-	if (g_once_init_enter(&once)) {
-		char *r822 = make_rfc822re();
-		char *s;
-
-		rx.pe_angle = re("^([^<]+)<(.+\\@.*)>.*$", 0);
-		rx.pe_bare_angle = re("^\\s*<(.+\\@\\S*)>.*$", 0);
-		rx.pe_bare = re("^(.+\\@\\S*).*$", 0);
-		rx.must_quote = re("[^\\w \\-]", G_REGEX_CASELESS);
-		rx.unescaped_quote = re("(?<!\\\\)\"", 0);
-		rx.rfc_strip = re("^((?:[^\"\\\\]|\\\\.)*\n"
-				  "(?:\"(?:[^\"\\\\]|\\\\.)*\"(?:[^\"\\\\]|"
-				  "\\\\.)*)*)\n"
-				  "\\((?:[^()\\\\]|\\\\.)*\\)",
-				  G_REGEX_EXTENDED | G_REGEX_DOTALL);
-		s = g_strdup_printf("^%s$", r822);
-		rx.rfc_valid = re(s, G_REGEX_DOTALL);
-		g_free(s);
-		s = g_strdup_printf("^(?:%s)?(?:,(?:%s)?)*$", r822, r822);
-		rx.rfc_list = re(s, G_REGEX_DOTALL);
-		g_free(s);
-		s = g_strdup_printf("(?:^|,(?:(?:\\r\\n)?[ \\t])*)(%s)", r822);
-		rx.rfc_each = re(s, G_REGEX_DOTALL);
-		g_free(s);
-		g_free(r822);
-		rx.mm1 = re("^([^<]+)<([^>]+)>$", 0);
-		rx.mm2 = re("^<([^>]+)>\\s*<([^>]+)>$", 0);
-		rx.mm3 = re("^(.+)<([^>]+)>\\s*<([^>]+)>$", 0);
-		rx.mm4 = re("^(.+)<([^>]+)>\\s*(.+)\\s*<([^>]+)>$", 0);
-		rx.p_mode = re("^ mode change [0-7]+ => [0-7]+ (\\S+)\\s*$", 0);
-		rx.p_rename = re("^rename (?:from|to) (\\S+)\\s*$", 0);
-		rx.p_diff = re("^diff --git a\\/(\\S+) b\\/(\\S+)\\s*$", 0);
-		rx.p_plus = re("^\\+\\+\\+\\s+(\\S+)", 0);
-		rx.p_minus = re("^---\\s+(\\S+)", 0);
-		rx.p_fixes = re("^Fixes:\\s+([0-9a-fA-F]{6,40})", 0);
-		rx.p_hunk = re("^\\@\\@ -(\\d+),(\\d+)", 0);
-		rx.list_split = re("([^\\s]+)\\s+(.*)$", 0);
-		/* À-ÿ in the byte-read script: the bytes \x80-\xC3 */
-		rx.file_addr = re("[A-Za-z\\x80-\\xC3\\\"\\' \\,\\.\\+-]*\\s*"
-				  "[\\,]*\\s*[\\(\\<\\{]{0,1}[A-Za-z0-9_\\.\\+-]+"
-				  "\\@[A-Za-z0-9\\.-]+\\.[A-Za-z0-9]+"
-				  "[\\)\\>\\}]{0,1}", 0);
-		rx.file_clean = re("[\\(\\<\\{]{0,1}([A-Za-z0-9_\\.\\+-]+\\@"
-				   "[A-Za-z0-9\\.-]+)[\\)\\>\\}]{0,1}", 0);
-		rx.file_split = re("[^A-Za-z\\x80-\\xC3\\'\\,\\.\\+-]", 0);
-		g_once_init_leave(&once, 1);
-	}
-}
-
-/* Capture `n` of a match as a new string (NULs and all, up to a NUL). */
-static char *group(GMatchInfo *mi, int n)
-{
-	int s, e;
-	const char *str = g_match_info_get_string(mi);
-
-	if (!g_match_info_fetch_pos(mi, n, &s, &e) || s < 0)
-		return g_strdup("");
-	return g_strndup(str + s, (gsize)(e - s));
-}
-
-static bool match(GRegex *r, const char *s, size_t len, GMatchInfo **mi)
-{
-	bool m;
-
-	/* the previous line's match, if any, is done with */
-	if (mi && *mi) {
-		g_match_info_free(*mi);
-		*mi = NULL;
-	}
-	m = g_regex_match_full(r, s, (gssize)len, 0, 0, mi, NULL);
-
-	if (!m && mi) {
-		g_match_info_free(*mi);
-		*mi = NULL;
-	}
-	return m;
-}
-
-/* s/^\s+|\s+$//g */
-static void trim(char *s)
-{
-	g_strstrip(s);
-}
-
-/* $name =~ s/^\"|\"$//g */
-static void strip_quotes(char *s)
-{
-	size_t n = strlen(s);
-
-	if (n && s[n - 1] == '"')
-		s[--n] = '\0';
-	if (s[0] == '"')
-		memmove(s, s + 1, n);
-}
-
-/* The quoting of parse_email() and format_email(). */
-static char *quote_name(char *name)
-{
-	char *q, *r;
-
-	if (!g_regex_match(rx.must_quote, name, 0, NULL))
-		return name;
-	q = g_regex_replace_literal(rx.unescaped_quote, name, -1, 0, "\\\"",
-				    0, NULL);
-	r = g_strdup_printf("\"%s\"", q);
-	g_free(q);
-	g_free(name);
-	return r;
-}
-
-void maint_cc_parse_email(const char *s, char **name, char **address)
-{
-	GMatchInfo *mi = NULL;
-	char *n = NULL, *a = NULL;
-	size_t len = strlen(s);
-
-	rx_init();
-	if (match(rx.pe_angle, s, len, &mi)) {
-		n = group(mi, 1);
-		a = group(mi, 2);
-	} else if (match(rx.pe_bare_angle, s, len, &mi)) {
-		a = group(mi, 1);
-	} else if (match(rx.pe_bare, s, len, &mi)) {
-		a = group(mi, 1);
-	}
-	if (mi)
-		g_match_info_free(mi);
-	if (!n)
-		n = g_strdup("");
-	if (!a)
-		a = g_strdup("");
-	trim(n);
-	strip_quotes(n);
-	trim(a);
-	*name = quote_name(n);
-	*address = a;
-}
-
-/* format_email($name, $address, $usename) */
-static char *format_email(const char *name, const char *address,
-			  bool usename)
-{
-	char *n = g_strdup(name), *a = g_strdup(address), *r;
-
-	trim(n);
-	strip_quotes(n);
-	trim(a);
-	n = quote_name(n);
-	if (!usename)
-		r = g_strdup(a);
-	else if (!*n)
-		r = g_strdup(a);
-	else
-		r = g_strdup_printf("%s <%s>", n, a);
-	g_free(n);
-	g_free(a);
-	return r;
-}
-
 /* The tree's .mailmap, as read_mailmap() reads it. */
 static void read_mailmap(struct maint_cc *cc)
 {
@@ -393,12 +77,12 @@ static void read_mailmap(struct maint_cc *cc)
 
 		if (hash)
 			*hash = '\0';
-		trim(*l);
+		mcc_trim(*l);
 		ll = strlen(*l);
 		if (!ll)
 			continue;
-		if (match(rx.mm1, *l, ll, &mi)) {
-			char *rn = group(mi, 1), *ra = group(mi, 2), *tmp;
+		if (mcc_match(mcc_rx.mm1, *l, ll, &mi)) {
+			char *rn = mcc_group(mi, 1), *ra = mcc_group(mi, 2), *tmp;
 
 			g_strchomp(rn);
 			tmp = g_strdup_printf("%s <%s>", rn, ra);
@@ -407,12 +91,12 @@ static void read_mailmap(struct maint_cc *cc)
 			g_free(tmp);
 			g_free(rn);
 			g_free(ra);
-		} else if (match(rx.mm2, *l, ll, &mi)) {
-			g_hash_table_replace(cc->mm_addresses, group(mi, 2),
-					     group(mi, 1));
-		} else if (match(rx.mm3, *l, ll, &mi)) {
-			char *rn = group(mi, 1), *ra = group(mi, 2);
-			char *wa = group(mi, 3), *tmp;
+		} else if (mcc_match(mcc_rx.mm2, *l, ll, &mi)) {
+			g_hash_table_replace(cc->mm_addresses, mcc_group(mi, 2),
+					     mcc_group(mi, 1));
+		} else if (mcc_match(mcc_rx.mm3, *l, ll, &mi)) {
+			char *rn = mcc_group(mi, 1), *ra = mcc_group(mi, 2);
+			char *wa = mcc_group(mi, 3), *tmp;
 
 			g_strchomp(rn);
 			tmp = g_strdup_printf("%s <%s>", rn, ra);
@@ -422,9 +106,9 @@ static void read_mailmap(struct maint_cc *cc)
 			g_free(tmp);
 			g_free(rn);
 			g_free(ra);
-		} else if (match(rx.mm4, *l, ll, &mi)) {
-			char *rn = group(mi, 1), *ra = group(mi, 2);
-			char *wn = group(mi, 3), *wa = group(mi, 4), *tmp;
+		} else if (mcc_match(mcc_rx.mm4, *l, ll, &mi)) {
+			char *rn = mcc_group(mi, 1), *ra = mcc_group(mi, 2);
+			char *wn = mcc_group(mi, 3), *wa = mcc_group(mi, 4), *tmp;
 			char *wn2, *wa2, *we;
 
 			g_strchomp(rn);
@@ -435,7 +119,7 @@ static void read_mailmap(struct maint_cc *cc)
 			tmp = g_strdup_printf("%s <%s>", wn, wa);
 			maint_cc_parse_email(tmp, &wn2, &wa2);
 			g_free(tmp);
-			we = format_email(wn2, wa2, true);
+			we = mcc_format_email(wn2, wa2, true);
 			g_hash_table_replace(cc->mm_names, g_strdup(we), n);
 			g_hash_table_replace(cc->mm_addresses, we, a);
 			g_free(rn);
@@ -459,7 +143,7 @@ static char *mailmap_email(struct maint_cc *cc, const char *line)
 	const char *rn, *ra;
 
 	maint_cc_parse_email(line, &name, &address);
-	email = format_email(name, address, true);
+	email = mcc_format_email(name, address, true);
 	rn = name;
 	ra = address;
 	if (g_hash_table_contains(cc->mm_names, email) ||
@@ -474,7 +158,7 @@ static char *mailmap_email(struct maint_cc *cc, const char *line)
 		if (g_hash_table_contains(cc->mm_addresses, address))
 			ra = g_hash_table_lookup(cc->mm_addresses, address);
 	}
-	r = format_email(rn, ra, true);
+	r = mcc_format_email(rn, ra, true);
 	g_free(name);
 	g_free(address);
 	g_free(email);
@@ -508,19 +192,6 @@ static void line_clear(gpointer p)
 	g_free(l->name);
 	g_free(l->address);
 	g_free(l->role);
-}
-
-static GRegex *keyword_re(const char *prefix, const char *value)
-{
-	/* a newline ends a /x comment the value may hold */
-	char *s = g_strdup_printf("%s%s\n", prefix, value);
-	char *ascii = perl_ascii(s);
-	GRegex *r = g_regex_new(ascii, G_REGEX_EXTENDED | G_REGEX_RAW, 0,
-				NULL);
-
-	g_free(s);
-	g_free(ascii);
-	return r;
 }
 
 /*
@@ -632,7 +303,7 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 	struct maint_cc *cc = g_new0(struct maint_cc, 1);
 	size_t nkw = 0;
 
-	rx_init();
+	mcc_rx_init();
 	cc->mf = mf;
 	cc->idx = idx;
 	cc->tree = tree;
@@ -664,8 +335,8 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 				continue;
 			kw->field = f;
 			kw->entry = e;
-			kw->re = keyword_re("", f->value);
-			kw->patch_re = keyword_re("^[+-].*", f->value);
+			kw->re = mcc_keyword_re("", f->value);
+			kw->patch_re = mcc_keyword_re("^[+-].*", f->value);
 			if (!kw->re || !kw->patch_re) {
 				/* Perl would die; we skip it */
 				if (kw->re)
@@ -813,25 +484,25 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 		size_t n = nl ? (size_t)(nl - l) + 1 : len - pos;
 
 		pos += n;
-		if (match(rx.p_mode, l, n, &mi) ||
-		    match(rx.p_rename, l, n, &mi)) {
-			add_file(cc, group(mi, 1));
-		} else if (match(rx.p_diff, l, n, &mi)) {
-			add_file(cc, group(mi, 1));
-			add_file(cc, group(mi, 2));
-		} else if (match(rx.p_fixes, l, n, &mi)) {
+		if (mcc_match(mcc_rx.p_mode, l, n, &mi) ||
+		    mcc_match(mcc_rx.p_rename, l, n, &mi)) {
+			add_file(cc, mcc_group(mi, 1));
+		} else if (mcc_match(mcc_rx.p_diff, l, n, &mi)) {
+			add_file(cc, mcc_group(mi, 1));
+			add_file(cc, mcc_group(mi, 2));
+		} else if (mcc_match(mcc_rx.p_fixes, l, n, &mi)) {
 			/* Fixes: signers need `git log`: not done */
 			continue;
-		} else if (match(rx.p_plus, l, n, &mi) ||
-			   match(rx.p_minus, l, n, &mi)) {
-			char *f = group(mi, 1);
+		} else if (mcc_match(mcc_rx.p_plus, l, n, &mi) ||
+			   mcc_match(mcc_rx.p_minus, l, n, &mi)) {
+			char *f = mcc_group(mi, 1);
 			char *slash = strchr(f, '/');
 
 			if (slash)
 				memmove(f, slash + 1, strlen(slash + 1) + 1);
 			add_file(cc, f);
 			prefix = "^[+-].*";
-		} else if (match(rx.p_hunk, l, n, &mi)) {
+		} else if (mcc_match(mcc_rx.p_hunk, l, n, &mi)) {
 			/* only for --git-blame */
 		} else if (cc->o.keywords) {
 			for (size_t i = 0; i < cc->nr_kw; i++) {
@@ -959,11 +630,11 @@ static bool push_email_address(struct maint_cc *cc, const char *line,
 		return false;
 	}
 	if (!cc->o.remove_duplicates) {
-		push_item(cc->email_to, format_email(name, address,
+		push_item(cc->email_to, mcc_format_email(name, address,
 						     cc->o.usename),
 			  role, kind, e);
 	} else if (!email_inuse(cc, name, address)) {
-		push_item(cc->email_to, format_email(name, address,
+		push_item(cc->email_to, mcc_format_email(name, address,
 						     cc->o.usename),
 			  role, kind, e);
 		if (*name)
@@ -977,47 +648,26 @@ static bool push_email_address(struct maint_cc *cc, const char *line,
 	return true;
 }
 
-/* rfc822_strip_comments() */
-static char *rfc822_strip_comments(const char *in)
-{
-	char *s = g_strdup(in);
-	GMatchInfo *mi = NULL;
-
-	while (match(rx.rfc_strip, s, strlen(s), &mi)) {
-		int e0, e1;
-		char *keep = group(mi, 1), *n;
-
-		g_match_info_fetch_pos(mi, 0, &e0, &e1);
-		n = g_strconcat(keep, " ", s + e1, NULL);
-		g_free(keep);
-		g_free(s);
-		s = n;
-		g_match_info_free(mi);
-		mi = NULL;
-	}
-	return s;
-}
-
 /* push_email_addresses() */
 static void push_email_addresses(struct maint_cc *cc, const char *value,
 				 const char *role, char kind,
 				 const struct maint_entry *e,
 				 const struct maint_field *f)
 {
-	char *s = rfc822_strip_comments(value);
+	char *s = mcc_rfc822_strip_comments(value);
 	size_t len = strlen(s);
 
-	if (g_regex_match_full(rx.rfc_valid, s, (gssize)len, 0, 0, NULL,
+	if (g_regex_match_full(mcc_rx.rfc_valid, s, (gssize)len, 0, 0, NULL,
 			       NULL)) {
 		push_email_address(cc, value, role, kind, e);
-	} else if (g_regex_match_full(rx.rfc_list, s, (gssize)len, 0, 0,
+	} else if (g_regex_match_full(mcc_rx.rfc_list, s, (gssize)len, 0, 0,
 				      NULL, NULL)) {
 		GMatchInfo *mi = NULL;
 
-		g_regex_match_full(rx.rfc_each, s, (gssize)len, 0, 0, &mi,
+		g_regex_match_full(mcc_rx.rfc_each, s, (gssize)len, 0, 0, &mi,
 				   NULL);
 		while (g_match_info_matches(mi)) {
-			char *one = group(mi, 1);
+			char *one = mcc_group(mi, 1);
 
 			/* "while (my $entry = shift(...))": stops at "" */
 			if (!*one) {
@@ -1061,10 +711,10 @@ static void add_categories(struct maint_cc *cc, const struct maint_entry *e)
 			lrole = strcmp(sub, "THE REST") ?
 				g_strconcat(":", sub, NULL) : g_strdup("");
 			g_free(sub);
-			if (match(rx.list_split, f->value, strlen(f->value),
+			if (mcc_match(mcc_rx.list_split, f->value, strlen(f->value),
 				  &mi)) {
-				address = group(mi, 1);
-				additional = group(mi, 2);
+				address = mcc_group(mi, 1);
+				additional = mcc_group(mi, 2);
 				g_match_info_free(mi);
 			} else {
 				address = g_strdup(f->value);
@@ -1124,7 +774,7 @@ static char *deduplicate_email(struct maint_cc *cc, const char *in)
 	char **hit = NULL;
 
 	maint_cc_parse_email(in, &name, &address);
-	email = format_email(name, address, true);
+	email = mcc_format_email(name, address, true);
 	g_free(name);
 	g_free(address);
 	r = mailmap_email(cc, email);
@@ -1153,7 +803,7 @@ static char *deduplicate_email(struct maint_cc *cc, const char *in)
 		g_hash_table_replace(cc->dedup_name, ln, g_strdupv(pair));
 		g_hash_table_replace(cc->dedup_address, la, g_strdupv(pair));
 	}
-	email = format_email(name, address, true);
+	email = mcc_format_email(name, address, true);
 	r = mailmap_email(cc, email);
 	g_free(email);
 	g_free(name);
@@ -1174,7 +824,7 @@ static int cmp_tv(const void *a, const void *b)
 /* clean_file_emails() for one address */
 static char *clean_file_email(struct maint_cc *cc, const char *raw)
 {
-	char *e = g_regex_replace(rx.file_clean, raw, -1, 0, "<\\1>", 0, NULL);
+	char *e = g_regex_replace(mcc_rx.file_clean, raw, -1, 0, "<\\1>", 0, NULL);
 	char *name, *address, *r;
 	char **nw;
 	int nr = 0;
@@ -1185,7 +835,7 @@ static char *clean_file_email(struct maint_cc *cc, const char *raw)
 		g_free(name);
 		name = g_strdup("");
 	}
-	nw = g_regex_split(rx.file_split, name, 0);
+	nw = g_regex_split(mcc_rx.file_split, name, 0);
 	nr = (int)g_strv_length(nw);
 	/* Perl's split drops trailing empty fields */
 	while (nr > 0 && !*nw[nr - 1])
@@ -1221,7 +871,7 @@ static char *clean_file_email(struct maint_cc *cc, const char *raw)
 		else if (n >= 2 && name[0] == '"' && strchr(",.", name[1]))
 			memmove(name + 1, name + 2, n - 1);
 	}
-	r = format_email(name, address, cc->o.usename);
+	r = mcc_format_email(name, address, cc->o.usename);
 	g_free(name);
 	g_free(address);
 	return r;
@@ -1247,9 +897,9 @@ static void file_emails(struct maint_cc *cc, const char *file, GPtrArray *out)
 		ms_error_clear();
 		return;
 	}
-	g_regex_match_full(rx.file_addr, buf, (gssize)len, 0, 0, &mi, NULL);
+	g_regex_match_full(mcc_rx.file_addr, buf, (gssize)len, 0, 0, &mi, NULL);
 	while (g_match_info_matches(mi)) {
-		char *raw = group(mi, 0);
+		char *raw = mcc_group(mi, 0);
 
 		g_ptr_array_add(out, clean_file_email(cc, raw));
 		g_free(raw);
@@ -1266,7 +916,7 @@ static void add_role(struct maint_cc *cc, const char *line, const char *role)
 	GRegex *role_re = g_regex_new(role, G_REGEX_RAW, 0, NULL);
 
 	maint_cc_parse_email(line, &name, &address);
-	email = format_email(name, address, cc->o.usename);
+	email = mcc_format_email(name, address, cc->o.usename);
 	for (guint i = 0; i < cc->email_to->len; i++) {
 		struct item *it = &g_array_index(cc->email_to, struct item, i);
 		bool same;
@@ -1356,7 +1006,7 @@ void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 		const char *colon = strrchr(spec, ':');
 		char *cname = colon ? g_strndup(spec, (gsize)(colon - spec)) :
 			g_strdup("");
-		char *chief = colon ? format_email(cname, colon + 1,
+		char *chief = colon ? mcc_format_email(cname, colon + 1,
 						   cc->o.usename) : NULL;
 
 		g_free(cname);
@@ -1389,7 +1039,7 @@ void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 			char *name, *address, *tmp;
 
 			maint_cc_parse_email(mm, &name, &address);
-			tmp = format_email(name, address, cc->o.usename);
+			tmp = mcc_format_email(name, address, cc->o.usename);
 			push_email_address(cc, tmp, "", 'F', NULL);
 			add_role(cc, tmp, "in file");
 			g_free(tmp);

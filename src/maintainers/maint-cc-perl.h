@@ -1,0 +1,59 @@
+/*
+ * maint-cc-perl.h - get_maintainer.pl's regexes and address helpers, for
+ * maint-cc.c (and only it: this header is internal to src/maintainers).
+ *
+ * Every regex is compiled once (mcc_rx_init(), thread-safe) as Perl reads
+ * the script: on bytes, \w, \s, \d and \b in ASCII.  Strings returned are
+ * new (g_free them); regexes are borrowed from mcc_rx.
+ */
+#ifndef MS_MAINT_CC_PERL_H
+#define MS_MAINT_CC_PERL_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The regexes of get_maintainer.pl that do not depend on the input. */
+struct mcc_rx {
+	GRegex *pe_angle, *pe_bare_angle, *pe_bare;
+	GRegex *must_quote, *unescaped_quote;
+	GRegex *rfc_strip, *rfc_valid, *rfc_list, *rfc_each;
+	GRegex *mm1, *mm2, *mm3, *mm4;
+	GRegex *p_mode, *p_rename, *p_diff, *p_plus, *p_minus, *p_hunk;
+	GRegex *p_fixes;
+	GRegex *list_split;
+	GRegex *file_addr, *file_clean, *file_split;
+};
+/* Valid after mcc_rx_init(). */
+extern struct mcc_rx mcc_rx;
+
+/* Compile mcc_rx, once per process. */
+void mcc_rx_init(void);
+
+/* A Perl regex as GLib compiles it (RAW, ASCII classes); aborts on a
+ * pattern that does not compile: only the script's own are given. */
+GRegex *mcc_re(const char *pattern, GRegexCompileFlags flags);
+
+/* "$prefix$value" as a /x regex (a K: value), or NULL when it does not
+ * compile (Perl would die; the caller skips it). */
+GRegex *mcc_keyword_re(const char *prefix, const char *value);
+
+/* Capture `n` of a match as a new string ("" when unset). */
+char *mcc_group(GMatchInfo *mi, int n);
+
+/* Match `len` bytes of `s`; *mi (if given) is freed first and set on a
+ * match only. */
+bool mcc_match(GRegex *r, const char *s, size_t len, GMatchInfo **mi);
+
+/* s/^\s+|\s+$//g, in place */
+void mcc_trim(char *s);
+/* $name =~ s/^\"|\"$//g, in place */
+void mcc_strip_quotes(char *s);
+
+/* format_email($name, $address, $usename) */
+char *mcc_format_email(const char *name, const char *address, bool usename);
+
+/* rfc822_strip_comments() */
+char *mcc_rfc822_strip_comments(const char *in);
+
+#endif
