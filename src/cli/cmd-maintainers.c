@@ -570,6 +570,42 @@ static void answer_all(struct ms_out *o, const struct cli_tree *ct,
 	maint_cc_free(cc);
 }
 
+/*
+ * QEMU's get_maintainer.pl reads MAINTAINERS its own way (maintainers.h,
+ * maint_file_set_qemu_syntax): when answering as it, read the files again
+ * so.
+ */
+static int reload_qemu(struct cli_tree *ct, const struct cli_tree_opts *t,
+		       const struct maint_cc_opts *co)
+{
+	struct maint_load_opts lo = { 0 };
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct maint_file *mf = NULL;
+	struct maint_index *idx = NULL;
+	int rc;
+
+	if (maint_cc_tree_dialect(ct->tree, co->dialect) != MAINT_DIALECT_QEMU)
+		return CLI_CONTINUE;
+	lo.maintainers = t->maintainers.items;
+	lo.nr_maintainers = (size_t)t->maintainers.nr;
+	lo.find_maintainer_files = t->find_maintainer_files;
+	lo.qemu_syntax = true;
+	rc = maint_file_load(ct->tree, &lo, &mf, &diags);
+	if (rc == 0)
+		rc = maint_index_new(mf, ct->tree, &idx, &diags);
+	cli_print_diags(&diags);
+	ms_diags_release(&diags);
+	if (rc < 0) {
+		maint_file_free(mf);
+		return cli_error_last();
+	}
+	maint_index_free(ct->idx);
+	maint_file_free(ct->mf);
+	ct->mf = mf;
+	ct->idx = idx;
+	return CLI_CONTINUE;
+}
+
 int cmd_maintainers(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -591,6 +627,11 @@ int cmd_maintainers(int argc, char **argv)
 	rc = cli_tree_open("maintainers", &a.topts, NULL, &ct);
 	if (rc != CLI_CONTINUE)
 		return rc;
+	rc = reload_qemu(&ct, &a.topts, &co);
+	if (rc != CLI_CONTINUE) {
+		cli_tree_close(&ct);
+		return rc;
+	}
 	if (a.op.activity) {
 		struct cc_act_args aa = { &a.topts, &a.store,
 					  a.op.inactive_after, &a.op.archives,

@@ -5,6 +5,7 @@
  */
 #include "maint-cc.h"
 #include "maint-cc-perl.h"
+#include "maint-cc-qemu.h"
 #include "maintainers.h"
 #include "tree.h"
 
@@ -12,9 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* get_maintainer.pl's @penguin_chief */
-#define CHIEF_NAME "Linus Torvalds"
-#define CHIEF_ADDR "torvalds@linux-foundation.org"
 #define SECTION_MAXLEN 50
 #define QEMU_SECTION_MAXLEN 20
 
@@ -31,6 +29,9 @@ struct keyword {
 	GRegex *re;        /* the value, /x */
 	GRegex *patch_re;  /* "^[+-].*" . value, /x */
 };
+
+static void scan_emails(struct maint_cc *cc, const char *buf, size_t len,
+			GPtrArray *out);
 
 struct maint_cc {
 	const struct maint_file *mf;
@@ -55,6 +56,7 @@ struct maint_cc {
 	GPtrArray *chiefs;        /* "Name:address", @penguin_chief */
 	enum maint_dialect dialect;
 	GHashTable *ignored;      /* QEMU's .ignoredmailmap: addresses */
+	GPtrArray *path_emails;   /* QEMU: addresses found in the -f paths */
 	struct ms_diags *diags;
 };
 
@@ -194,107 +196,6 @@ static void line_clear(gpointer p)
 	g_free(l->role);
 }
 
-/*
- * What the tree's own scripts/get_maintainer.pl says: its @penguin_chief
- * (U-Boot's names Tom Rini, QEMU's has none) and whose dialect it speaks;
- * without one, the kernel's: Linus Torvalds.
- */
-static GPtrArray *read_script(const struct ms_tree *tree,
-			      enum maint_dialect *dialect)
-{
-	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-	GRegex *r = g_regex_new("^push\\(@penguin_chief, \"(.*)\"\\);",
-				G_REGEX_MULTILINE | G_REGEX_RAW, 0, NULL);
-	GMatchInfo *mi = NULL;
-	char *buf;
-	size_t len;
-
-	*dialect = MAINT_DIALECT_KERNEL;
-	if (ms_tree_read(tree, "scripts/get_maintainer.pl", &buf, &len) < 0) {
-		ms_error_clear();
-		g_ptr_array_add(out, g_strdup(CHIEF_NAME ":" CHIEF_ADDR));
-		g_regex_unref(r);
-		return out;
-	}
-	if (g_strstr_len(buf, (gssize)len, "a QEMU source tree"))
-		*dialect = MAINT_DIALECT_QEMU;
-	g_regex_match_full(r, buf, (gssize)len, 0, 0, &mi, NULL);
-	while (g_match_info_matches(mi)) {
-		char *v = g_match_info_fetch(mi, 1);
-		GString *s = g_string_new(NULL);
-
-		/* a Perl double-quoted string: \@ is @ */
-		for (const char *p = v; *p; p++) {
-			if (*p == '\\' && p[1])
-				p++;
-			g_string_append_c(s, *p);
-		}
-		g_ptr_array_add(out, g_string_free(s, FALSE));
-		g_free(v);
-		g_match_info_next(mi, NULL);
-	}
-	g_match_info_free(mi);
-	g_regex_unref(r);
-	g_free(buf);
-	return out;
-}
-
-/*
- * QEMU's read_ignoredmailmap(): '#' comments, and the address of each
- * "Name <addr>" or "Name <addr> <other>" line ("<addr>" alone matches
- * neither of its patterns, so it ignores nothing).
- */
-static GHashTable *read_ignoredmailmap(const struct ms_tree *tree)
-{
-	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal,
-						g_free, NULL);
-	GRegex *one = g_regex_new("^([^<]+)<([^>]+)>$", G_REGEX_RAW, 0, NULL);
-	GRegex *two = g_regex_new("^(.+)<([^>]+)>\\s*<([^>]+)>$",
-				  G_REGEX_RAW, 0, NULL);
-	char *buf, **lines;
-	size_t len;
-
-	if (ms_tree_read(tree, ".ignoredmailmap", &buf, &len) < 0) {
-		ms_error_clear();
-		g_regex_unref(one);
-		g_regex_unref(two);
-		return set;
-	}
-	lines = g_strsplit(buf, "\n", -1);
-	for (char **l = lines; *l; l++) {
-		char *hash = strchr(*l, '#');
-		GMatchInfo *mi = NULL;
-
-		if (hash)
-			*hash = '\0';
-		g_strstrip(*l);
-		if (!**l)
-			continue;
-		if (g_regex_match(one, *l, 0, &mi) ||
-		    (g_match_info_free(mi), mi = NULL,
-		     g_regex_match(two, *l, 0, &mi))) {
-			char *n = g_match_info_fetch(mi, 1);
-			char *a = g_match_info_fetch(mi, 2);
-			char *both = g_strdup_printf("%s <%s>", g_strchomp(n),
-						     a);
-			char *name, *address;
-
-			maint_cc_parse_email(both, &name, &address);
-			g_hash_table_add(set, address);
-			g_free(name);
-			g_free(both);
-			g_free(n);
-			g_free(a);
-		}
-		g_match_info_free(mi);
-	}
-	g_strfreev(lines);
-	g_free(buf);
-	g_regex_unref(one);
-	g_regex_unref(two);
-	return set;
-}
-
 struct maint_cc *maint_cc_new(const struct maint_file *mf,
 			      const struct maint_index *idx,
 			      const struct ms_tree *tree,
@@ -373,12 +274,13 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 	{
 		enum maint_dialect d;
 
-		cc->chiefs = read_script(tree, &d);
+		cc->chiefs = mcc_read_script(tree, &d);
 		cc->dialect = o->dialect == MAINT_DIALECT_AUTO ? d :
 			      o->dialect;
 	}
 	if (cc->dialect == MAINT_DIALECT_QEMU)
-		cc->ignored = read_ignoredmailmap(tree);
+		cc->ignored = mcc_read_ignoredmailmap(tree);
+	cc->path_emails = g_ptr_array_new_with_free_func(g_free);
 	cc->lines = g_array_new(FALSE, FALSE, sizeof(struct maint_cc_line));
 	g_array_set_clear_func(cc->lines, line_clear);
 	return cc;
@@ -418,6 +320,7 @@ void maint_cc_free(struct maint_cc *cc)
 	g_ptr_array_free(cc->chiefs, TRUE);
 	if (cc->ignored)
 		g_hash_table_destroy(cc->ignored);
+	g_ptr_array_free(cc->path_emails, TRUE);
 	g_free(cc);
 }
 
@@ -425,20 +328,25 @@ void maint_cc_add_path(struct maint_cc *cc, const char *path)
 {
 	char *buf;
 	size_t len;
+	/* QEMU's script reads the addresses of a path (any file but the
+	 * top MAINTAINERS) here, and only with --file-emails */
+	bool emails = cc->dialect == MAINT_DIALECT_QEMU && cc->o.file_emails;
 
 	g_ptr_array_add(cc->files, g_strdup(path));
-	if (!cc->o.keywords || !strcmp(path, "MAINTAINERS") ||
+	if ((!cc->o.keywords && !emails) || !strcmp(path, "MAINTAINERS") ||
 	    !ms_tree_has_file(cc->tree, path))
 		return;
 	if (ms_tree_read(cc->tree, path, &buf, &len) < 0) {
 		ms_error_clear();
 		return;
 	}
-	for (size_t i = 0; i < cc->nr_kw; i++)
+	for (size_t i = 0; cc->o.keywords && i < cc->nr_kw; i++)
 		if (g_regex_match_full(cc->kw[i].re, buf, (gssize)len, 0, 0,
 				       NULL, NULL))
 			g_array_append_val(cc->keyword_tv,
 					   cc->kw[i].field->tv);
+	if (emails)
+		scan_emails(cc, buf, len, cc->path_emails);
 	g_free(buf);
 }
 
@@ -691,6 +599,28 @@ static void add_value(struct maint_cc *cc, int slot, const char *v)
 	g_ptr_array_add(cc->values[slot], g_strdup(v));
 }
 
+/*
+ * The value of M: or R: field `k` of `e` as pushed: QEMU's script names a
+ * bare address by a P: field right above it ("P: Name", "M: addr").
+ */
+static char *person_value(const struct maint_cc *cc,
+			  const struct maint_entry *e, size_t k)
+{
+	const struct maint_field *f = &e->fields[k];
+	char *name, *address, *r;
+
+	if (cc->dialect != MAINT_DIALECT_QEMU || k == 0 ||
+	    e->fields[k - 1].key != 'P')
+		return g_strdup(f->value);
+	maint_cc_parse_email(f->value, &name, &address);
+	r = *name ? g_strdup(f->value) :
+		mcc_format_email(e->fields[k - 1].value, address,
+				 cc->o.usename);
+	g_free(name);
+	g_free(address);
+	return r;
+}
+
 /* add_categories() */
 static void add_categories(struct maint_cc *cc, const struct maint_entry *e)
 {
@@ -747,16 +677,20 @@ static void add_categories(struct maint_cc *cc, const struct maint_entry *e)
 			g_free(lrole);
 		} else if (f->key == 'M' && cc->o.maintainer) {
 			char *role = maintainer_role(cc, e);
+			char *v = person_value(cc, e, i);
 
-			push_email_addresses(cc, f->value, role, 'M', e, f);
+			push_email_addresses(cc, v, role, 'M', e, f);
 			g_free(role);
+			g_free(v);
 		} else if (f->key == 'R' && cc->o.reviewer) {
 			char *sub = subsystem_name(cc, e);
 			char *role = g_strconcat("reviewer:", sub, NULL);
+			char *v = person_value(cc, e, i);
 
-			push_email_addresses(cc, f->value, role, 'R', e, f);
+			push_email_addresses(cc, v, role, 'R', e, f);
 			g_free(role);
 			g_free(sub);
+			g_free(v);
 		} else if (f->key == 'T') {
 			add_value(cc, 2, f->value);
 		} else if (f->key == 'W') {
@@ -877,13 +811,33 @@ static char *clean_file_email(struct maint_cc *cc, const char *raw)
 	return r;
 }
 
+/* The addresses in a file's text (`len` bytes of `buf`), cleaned. */
+static void scan_emails(struct maint_cc *cc, const char *buf, size_t len,
+			GPtrArray *out)
+{
+	GMatchInfo *mi = NULL;
+
+	g_regex_match_full(mcc_rx.file_addr, buf, (gssize)len, 0, 0, &mi, NULL);
+	while (g_match_info_matches(mi)) {
+		char *raw = mcc_group(mi, 0);
+
+		g_ptr_array_add(out, clean_file_email(cc, raw));
+		g_free(raw);
+		g_match_info_next(mi, NULL);
+	}
+	g_match_info_free(mi);
+}
+
 /* maintainers_in_file(): addresses in .yaml (or any, --file-emails) files */
 static void file_emails(struct maint_cc *cc, const char *file, GPtrArray *out)
 {
 	char *buf;
 	size_t len, flen = strlen(file);
-	GMatchInfo *mi = NULL;
 
+	/* QEMU's script reads a path's addresses when it is given
+	 * (maint_cc_add_path), a patch's files never */
+	if (cc->dialect == MAINT_DIALECT_QEMU)
+		return;
 	/* m@\bMAINTAINERS$@ */
 	if (flen >= 11 && !strcmp(file + flen - 11, "MAINTAINERS") &&
 	    (flen == 11 || (!g_ascii_isalnum(file[flen - 12]) &&
@@ -897,15 +851,7 @@ static void file_emails(struct maint_cc *cc, const char *file, GPtrArray *out)
 		ms_error_clear();
 		return;
 	}
-	g_regex_match_full(mcc_rx.file_addr, buf, (gssize)len, 0, 0, &mi, NULL);
-	while (g_match_info_matches(mi)) {
-		char *raw = mcc_group(mi, 0);
-
-		g_ptr_array_add(out, clean_file_email(cc, raw));
-		g_free(raw);
-		g_match_info_next(mi, NULL);
-	}
-	g_match_info_free(mi);
+	scan_emails(cc, buf, len, out);
 	g_free(buf);
 }
 
@@ -949,6 +895,42 @@ static void add_role(struct maint_cc *cc, const char *line, const char *role)
 	g_free(name);
 	g_free(address);
 	g_free(email);
+}
+
+/*
+ * The addresses found in files, "(in file)": the kernel's script reads
+ * them from each file looked up, through the .mailmap; QEMU's from the
+ * paths given, uniq()'d, as they are.
+ */
+static void push_file_emails(struct maint_cc *cc, GPtrArray *femails)
+{
+	/* QEMU's: the addresses of the paths, uniq()'d, and not mailmapped */
+	for (guint i = 0; i < cc->path_emails->len; i++) {
+		const char *e = cc->path_emails->pdata[i];
+		bool seen = false;
+
+		for (guint k = 0; k < femails->len && !seen; k++)
+			seen = !strcmp(femails->pdata[k], e);
+		if (!seen)
+			g_ptr_array_add(femails, g_strdup(e));
+	}
+	if (cc->o.email) {
+		for (guint i = 0; i < femails->len; i++) {
+			char *mm = cc->dialect == MAINT_DIALECT_QEMU ?
+				g_strdup(femails->pdata[i]) :
+				mailmap_email(cc, femails->pdata[i]);
+			char *name, *address, *tmp;
+
+			maint_cc_parse_email(mm, &name, &address);
+			tmp = mcc_format_email(name, address, cc->o.usename);
+			push_email_address(cc, tmp, "", 'F', NULL);
+			add_role(cc, tmp, "in file");
+			g_free(tmp);
+			g_free(name);
+			g_free(address);
+			g_free(mm);
+		}
+	}
 }
 
 void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
@@ -1033,21 +1015,7 @@ void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 		}
 		g_free(chief);
 	}
-	if (cc->o.email) {
-		for (guint i = 0; i < femails->len; i++) {
-			char *mm = mailmap_email(cc, femails->pdata[i]);
-			char *name, *address, *tmp;
-
-			maint_cc_parse_email(mm, &name, &address);
-			tmp = mcc_format_email(name, address, cc->o.usename);
-			push_email_address(cc, tmp, "", 'F', NULL);
-			add_role(cc, tmp, "in file");
-			g_free(tmp);
-			g_free(name);
-			g_free(address);
-			g_free(mm);
-		}
-	}
+	push_file_emails(cc, femails);
 	g_ptr_array_free(femails, TRUE);
 
 	/* merge_email(): the first of each printed address */

@@ -87,6 +87,14 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 			      const struct maint_index *idx,
 			      const struct ms_tree *tree,
 			      const struct maint_cc_opts *o);
+/*
+ * The dialect a maint_cc over `tree` answers in when `asked` for: `asked`
+ * itself, or for MAINT_DIALECT_AUTO the one of the tree's own
+ * scripts/get_maintainer.pl.  A QEMU answer needs the MAINTAINERS files
+ * read in QEMU's syntax (maint_load_opts.qemu_syntax).
+ */
+enum maint_dialect maint_cc_tree_dialect(const struct ms_tree *tree,
+					 enum maint_dialect asked);
 /* The dialect answered in (never MAINT_DIALECT_AUTO). */
 enum maint_dialect maint_cc_dialect(const struct maint_cc *cc);
 void maint_cc_free(struct maint_cc *cc);

@@ -32,6 +32,7 @@ struct maint_file {
 				* 64 KiB rather than one per field */
 	GHashTable *by_name;   /* entry name -> first entry of that name */
 	unsigned nr_tv;        /* get_maintainer.pl's @typevalue so far */
+	bool qemu;             /* QEMU's syntax (maint_file_set_qemu_syntax) */
 };
 
 struct maint_file *maint_file_new(void)
@@ -88,13 +89,27 @@ void maint_parse_person(const char *value, char **name, char **email)
 	ms_person_parse(value, -1, name, email);
 }
 
-static bool is_blank_or_comment(const char *l, size_t n)
+void maint_file_set_qemu_syntax(struct maint_file *mf, bool on)
+{
+	mf->qemu = on;
+}
+
+/* A line get_maintainer.pl skips: blank, or (the kernel's) a comment. */
+static bool is_blank_or_comment(const struct maint_file *mf, const char *l,
+				size_t n)
 {
 	size_t i = 0;
 
 	while (i < n && g_ascii_isspace(l[i]))
 		i++;
-	return i == n || l[i] == '#';
+	return i == n || (l[i] == '#' && !mf->qemu);
+}
+
+/* A "X:" field line: X any byte for QEMU's script, a capital otherwise. */
+static bool is_field(const struct maint_file *mf, const char *l, size_t n)
+{
+	return n >= 2 && l[1] == ':' &&
+	       (mf->qemu || (l[0] >= 'A' && l[0] <= 'Z'));
 }
 
 static bool is_underline(const char *l, size_t n)
@@ -202,8 +217,7 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 		lineno++;
 		/* get_maintainer.pl keeps every line but blanks and comments */
 		tv = mf->nr_tv;
-		if ((n >= 2 && l[0] >= 'A' && l[0] <= 'Z' && l[1] == ':') ||
-		    !is_blank_or_comment(l, n))
+		if (is_field(mf, l, n) || !is_blank_or_comment(mf, l, n))
 			mf->nr_tv++;
 		if (n > MAX_LINE) {
 			report(&r, R_LONG, lineno,
@@ -218,7 +232,7 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 		if (!g_utf8_validate(l, (gssize)n, NULL))
 			report(&r, R_UTF8, lineno,
 			       "line is not valid UTF-8");
-		if (n >= 2 && l[0] >= 'A' && l[0] <= 'Z' && l[1] == ':') {
+		if (is_field(mf, l, n)) {
 			struct maint_field f;
 			size_t v = 2;
 
@@ -247,11 +261,12 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 			if (!strchr("MRLSWQBCPTFXNKV", f.key))
 				ms_diags_add(diags, file, lineno,
 					     "unknown field '%c:' in entry '%s'",
-					     f.key, cur->name);
+					     g_ascii_isprint(f.key) ? f.key : '?',
+					     cur->name);
 			g_array_append_val(fields, f);
 			continue;
 		}
-		if (is_blank_or_comment(l, n))
+		if (is_blank_or_comment(mf, l, n))
 			continue;
 		/*
 		 * QEMU and Xen underline their section titles ("-----");
@@ -388,6 +403,7 @@ int maint_file_load(const struct ms_tree *t, const struct maint_load_opts *opts,
 	int rc = 0;
 
 	*out = NULL;
+	maint_file_set_qemu_syntax(mf, o.qemu_syntax);
 	if (o.nr_maintainers) {
 		for (size_t i = 0; i < o.nr_maintainers && rc == 0; i++)
 			rc = parse_from_disk(mf, o.maintainers[i], diags);

@@ -55,6 +55,16 @@ struct maint_file *maint_file_new(void);
 void maint_file_free(struct maint_file *mf);
 
 /*
+ * Read the files parsed from now on as QEMU's get_maintainer.pl reads
+ * MAINTAINERS (`on`), or as the kernel's (the default).  QEMU's takes any
+ * byte before ':' for a field letter (^(.):, the kernel's ^([A-Z]):) and
+ * keeps '#' lines as section titles where the kernel's skips them: a '#'
+ * line right above the fields names the entry, and one between two
+ * fields ends the entry, the fields after it making a new one.
+ */
+void maint_file_set_qemu_syntax(struct maint_file *mf, bool on);
+
+/*
  * Parse the MAINTAINERS text `buf` (`len` bytes, need not be
  * NUL-terminated) named `name` (for messages) and append its entries.
  * Problems that leave the rest usable (a key before any entry, an
@@ -85,6 +95,7 @@ struct maint_load_opts {
 	size_t nr_maintainers;
 	bool find_maintainer_files;     /* also every * /MAINTAINERS below */
 	bool ignore_conf;               /* skip the tree's .get_maintainer.conf */
+	bool qemu_syntax;               /* maint_file_set_qemu_syntax() */
 };
 
 /*

@@ -340,6 +340,70 @@ r = run("maintainers", "--tree", qemu, "--dialect", "xen", "README")
 eq(r.rc, 2, "--dialect: an unknown name is a usage error")
 shutil.rmtree(qemu, ignore_errors=True)
 
+# QEMU's script reads MAINTAINERS its own way: any byte before ':' makes a
+# field (a "s:" line stays in its entry, where the kernel's starts a new
+# section with it), a '#' line is a title (between two fields it ends the
+# entry, and names the fields after it), a P: names the bare address
+# under it, and addresses in a file (a .yaml one too) are read only with
+# --file-emails, from the paths given, without the .mailmap.
+qemu = tmpdir()
+with open(os.path.join(qemu, "MAINTAINERS"), "w") as f:
+    f.write("QEMU Maintainers\n================\n\nBoards\n------\n"
+            "Board A\nM: Ann Arm <ann@example.org>\ns: Maintained\n"
+            "F: hw/board/\n\n"
+            "Board B\nM: Bea Bus <bea@example.org>\n"
+            "# the bus driver is Carl's\nM: Carl Bus <carl@example.org>\n"
+            "F: hw/bus/\n\n"
+            "Board D\nP: Dee Person\nM: dee@example.org\nF: hw/dee/\n")
+with open(os.path.join(qemu, ".mailmap"), "w") as f:
+    f.write("Yam Mapped <yam@example.org>\n")
+for d, body in (("scripts/get_maintainer.pl",
+                 "die \"does not appear to be a QEMU source tree\";\n"),
+                ("hw/board/a.c", "int a;\n"),
+                ("hw/board/a.yaml", "Yam Yaml <yam@example.org>\n"),
+                ("hw/bus/b.c", "int b;\n"),
+                ("hw/dee/d.c", "int d;\n")):
+    os.makedirs(os.path.join(qemu, os.path.dirname(d)), exist_ok=True)
+    with open(os.path.join(qemu, d), "w") as f:
+        f.write(body)
+ANN_A = "Ann Arm <ann@example.org> (unknown:Board A)\n"
+r = run("maintainers", "--tree", qemu, "hw/board/a.c")
+eq((r.rc, r.out), (0, ANN_A),
+   "qemu: an 's:' line is a field: Board A keeps its F:")
+r = run("maintainers", "--tree", qemu, "--dialect", "kernel", "hw/board/a.c")
+eq(r.out, "", "kernel: 's: Maintained' is a title: its F: has no M:")
+r = run("maintainers", "--tree", qemu, "hw/bus/b.c")
+eq(r.out, "Carl Bus <carl@example.org> (unknown:# the bus driver...)\n",
+   "qemu: a '#' line between fields starts an entry named by it")
+r = run("maintainers", "--tree", qemu, "--subsystem", "--no-email",
+        "hw/bus/b.c")
+eq(r.out, "# the bus driver is Carl's\n", "qemu: --subsystem prints it")
+r = run("maintainers", "--tree", qemu, "--dialect", "kernel", "hw/bus/b.c")
+eq(r.out, "Bea Bus <bea@example.org> (unknown:Board B)\n"
+   "Carl Bus <carl@example.org> (unknown:Board B)\n",
+   "kernel: the '#' line is skipped")
+r = run("maintainers", "--tree", qemu, "hw/dee/d.c")
+eq(r.out, "Dee Person <dee@example.org> (unknown:Board D)\n",
+   "qemu: P: names the bare M: address under it")
+r = run("maintainers", "--tree", qemu, "--dialect", "kernel", "hw/dee/d.c")
+eq(r.out, "dee@example.org (unknown:Board D)\n", "kernel: P: names no one")
+r = run("maintainers", "--tree", qemu, "hw/board/a.yaml")
+eq(r.out, ANN_A, "qemu: a .yaml file's addresses need --file-emails")
+r = run("maintainers", "--tree", qemu, "--file-emails", "hw/board/a.yaml")
+eq(r.out, ANN_A + "Yam Yaml <yam@example.org> (in file)\n",
+   "qemu --file-emails: the address, not mailmapped")
+r = run("maintainers", "--tree", qemu, "--dialect", "kernel",
+        "hw/board/a.yaml")
+eq(r.out, "Yam Mapped <yam@example.org> (in file)\n",
+   "kernel: a .yaml file's addresses always, mailmapped")
+patch = os.path.join(work, "yaml.patch")
+with open(patch, "w") as f:
+    f.write("--- a/hw/board/a.yaml\n+++ b/hw/board/a.yaml\n"
+            "@@ -1,1 +1,1 @@\n-x\n+y\n")
+r = run("maintainers", "--tree", qemu, "--file-emails", patch)
+eq(r.out, ANN_A, "qemu: a patch's files are not read for addresses")
+shutil.rmtree(qemu, ignore_errors=True)
+
 # --- entries ----------------------------------------------------------------
 r = run("entries", "--tree", tree, "--json")
 eq(r.rc, 0, "entries: exit 0")

@@ -1,0 +1,127 @@
+/*
+ * maint-cc-qemu.c - what a tree's own get_maintainer.pl changes in the
+ * answer: its @penguin_chief (U-Boot's Tom Rini; QEMU's script has none),
+ * and whether it is QEMU's, whose dialect maint-cc.h describes (its
+ * .ignoredmailmap is read here too).
+ */
+#include "maint-cc-qemu.h"
+#include "maint-cc.h"
+#include "tree.h"
+
+#include <string.h>
+
+/* get_maintainer.pl's @penguin_chief */
+#define CHIEF_NAME "Linus Torvalds"
+#define CHIEF_ADDR "torvalds@linux-foundation.org"
+
+/*
+ * What the tree's own scripts/get_maintainer.pl says: its @penguin_chief
+ * (U-Boot's names Tom Rini, QEMU's has none) and whose dialect it speaks;
+ * without one, the kernel's: Linus Torvalds.
+ */
+GPtrArray *mcc_read_script(const struct ms_tree *tree,
+			   enum maint_dialect *dialect)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	GRegex *r = g_regex_new("^push\\(@penguin_chief, \"(.*)\"\\);",
+				G_REGEX_MULTILINE | G_REGEX_RAW, 0, NULL);
+	GMatchInfo *mi = NULL;
+	char *buf;
+	size_t len;
+
+	*dialect = MAINT_DIALECT_KERNEL;
+	if (ms_tree_read(tree, "scripts/get_maintainer.pl", &buf, &len) < 0) {
+		ms_error_clear();
+		g_ptr_array_add(out, g_strdup(CHIEF_NAME ":" CHIEF_ADDR));
+		g_regex_unref(r);
+		return out;
+	}
+	if (g_strstr_len(buf, (gssize)len, "a QEMU source tree"))
+		*dialect = MAINT_DIALECT_QEMU;
+	g_regex_match_full(r, buf, (gssize)len, 0, 0, &mi, NULL);
+	while (g_match_info_matches(mi)) {
+		char *v = g_match_info_fetch(mi, 1);
+		GString *s = g_string_new(NULL);
+
+		/* a Perl double-quoted string: \@ is @ */
+		for (const char *p = v; *p; p++) {
+			if (*p == '\\' && p[1])
+				p++;
+			g_string_append_c(s, *p);
+		}
+		g_ptr_array_add(out, g_string_free(s, FALSE));
+		g_free(v);
+		g_match_info_next(mi, NULL);
+	}
+	g_match_info_free(mi);
+	g_regex_unref(r);
+	g_free(buf);
+	return out;
+}
+
+/*
+ * QEMU's read_ignoredmailmap(): '#' comments, and the address of each
+ * "Name <addr>" or "Name <addr> <other>" line ("<addr>" alone matches
+ * neither of its patterns, so it ignores nothing).
+ */
+GHashTable *mcc_read_ignoredmailmap(const struct ms_tree *tree)
+{
+	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal,
+						g_free, NULL);
+	GRegex *one = g_regex_new("^([^<]+)<([^>]+)>$", G_REGEX_RAW, 0, NULL);
+	GRegex *two = g_regex_new("^(.+)<([^>]+)>\\s*<([^>]+)>$",
+				  G_REGEX_RAW, 0, NULL);
+	char *buf, **lines;
+	size_t len;
+
+	if (ms_tree_read(tree, ".ignoredmailmap", &buf, &len) < 0) {
+		ms_error_clear();
+		g_regex_unref(one);
+		g_regex_unref(two);
+		return set;
+	}
+	lines = g_strsplit(buf, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		char *hash = strchr(*l, '#');
+		GMatchInfo *mi = NULL;
+
+		if (hash)
+			*hash = '\0';
+		g_strstrip(*l);
+		if (!**l)
+			continue;
+		if (g_regex_match(one, *l, 0, &mi) ||
+		    (g_match_info_free(mi), mi = NULL,
+		     g_regex_match(two, *l, 0, &mi))) {
+			char *n = g_match_info_fetch(mi, 1);
+			char *a = g_match_info_fetch(mi, 2);
+			char *both = g_strdup_printf("%s <%s>", g_strchomp(n),
+						     a);
+			char *name, *address;
+
+			maint_cc_parse_email(both, &name, &address);
+			g_hash_table_add(set, address);
+			g_free(name);
+			g_free(both);
+			g_free(n);
+			g_free(a);
+		}
+		g_match_info_free(mi);
+	}
+	g_strfreev(lines);
+	g_free(buf);
+	g_regex_unref(one);
+	g_regex_unref(two);
+	return set;
+}
+
+enum maint_dialect maint_cc_tree_dialect(const struct ms_tree *tree,
+					 enum maint_dialect asked)
+{
+	enum maint_dialect d;
+
+	if (asked != MAINT_DIALECT_AUTO)
+		return asked;
+	g_ptr_array_free(mcc_read_script(tree, &d), TRUE);
+	return d;
+}
