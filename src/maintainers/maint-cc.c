@@ -385,6 +385,9 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 	size_t before = cc->files->len, pos = 0;
 	const char *prefix = "";
 	GMatchInfo *mi = NULL;
+	/* QEMU's script takes file names from "+++" lines only, and looks
+	 * for K: patterns in every other line but "@@" ones */
+	bool k = cc->dialect != MAINT_DIALECT_QEMU;
 
 	while (pos < len) {
 		const char *l = buf + pos;
@@ -392,17 +395,17 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 		size_t n = nl ? (size_t)(nl - l) + 1 : len - pos;
 
 		pos += n;
-		if (mcc_match(mcc_rx.p_mode, l, n, &mi) ||
-		    mcc_match(mcc_rx.p_rename, l, n, &mi)) {
+		if (k && (mcc_match(mcc_rx.p_mode, l, n, &mi) ||
+			  mcc_match(mcc_rx.p_rename, l, n, &mi))) {
 			add_file(cc, mcc_group(mi, 1));
-		} else if (mcc_match(mcc_rx.p_diff, l, n, &mi)) {
+		} else if (k && mcc_match(mcc_rx.p_diff, l, n, &mi)) {
 			add_file(cc, mcc_group(mi, 1));
 			add_file(cc, mcc_group(mi, 2));
-		} else if (mcc_match(mcc_rx.p_fixes, l, n, &mi)) {
+		} else if (k && mcc_match(mcc_rx.p_fixes, l, n, &mi)) {
 			/* Fixes: signers need `git log`: not done */
 			continue;
 		} else if (mcc_match(mcc_rx.p_plus, l, n, &mi) ||
-			   mcc_match(mcc_rx.p_minus, l, n, &mi)) {
+			   (k && mcc_match(mcc_rx.p_minus, l, n, &mi))) {
 			char *f = mcc_group(mi, 1);
 			char *slash = strchr(f, '/');
 

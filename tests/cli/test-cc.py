@@ -402,6 +402,23 @@ with open(patch, "w") as f:
             "@@ -1,1 +1,1 @@\n-x\n+y\n")
 r = run("maintainers", "--tree", qemu, "--file-emails", patch)
 eq(r.out, ANN_A, "qemu: a patch's files are not read for addresses")
+# QEMU's script names a patch's files by its "+++" lines only: a deletion
+# names "dev/null", a pure rename nothing; the kernel's reads the "---",
+# "diff --git" and "rename" lines too
+with open(patch, "w") as f:
+    f.write("diff --git a/hw/dee/d.c b/hw/dee/d.c\ndeleted file mode 100644\n"
+            "--- a/hw/dee/d.c\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-int d;\n")
+r = run("maintainers", "--tree", qemu, patch)
+eq(r.out, "", "qemu: a deletion's '--- a/' line names no file")
+r = run("maintainers", "--tree", qemu, "--dialect", "kernel", patch)
+eq(r.out, "dee@example.org (unknown:Board D)\n",
+   "kernel: the deleted file is looked up")
+with open(patch, "w") as f:
+    f.write("diff --git a/hw/bus/b.c b/hw/dee/d.c\nsimilarity index 100%\n"
+            "rename from hw/bus/b.c\nrename to hw/dee/d.c\n")
+r = run("maintainers", "--tree", qemu, patch)
+eq((r.out, "doesn't appear to be a patch" in r.err), ("", True),
+   "qemu: a pure rename has no '+++' line: not a patch")
 shutil.rmtree(qemu, ignore_errors=True)
 
 # --- entries ----------------------------------------------------------------
