@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""cc-conformance.py TREE [N] - how many of N files of TREE (default
-1,000: every k-th regular file in sorted order, .git left out) get from
-`maintstat maintainers --tree TREE -f FILE` exactly the bytes the tree's
-own scripts/get_maintainer.pl --no-git --no-git-fallback -f FILE prints.
+"""cc-conformance.py TREE [N] [--script PL] [--patch FILE...] - how many
+of N files of TREE (default 1,000: every k-th regular file in sorted
+order, .git left out) get from `maintstat maintainers --tree TREE -f FILE`
+exactly the bytes the tree's own scripts/get_maintainer.pl --no-git
+--no-git-fallback -f FILE prints (or the script PL's, run in TREE), and
+likewise each patch FILE given (without -f).
 
 For the projects that ship their own copy of the script (U-Boot,
 barebox...): the conformance test (tests/cli/test-maintainers-conformance.py)
@@ -18,6 +20,7 @@ mismatches in full.
 Env: MAINTSTAT (default build/maintstat), WORKERS (perl processes,
 default 2).
 """
+import argparse
 import concurrent.futures
 import json
 import os
@@ -27,69 +30,56 @@ import tempfile
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
+os.environ.setdefault("MS_SOURCE_ROOT", root)
+sys.path.insert(0, os.path.join(root, "tests", "cli"))
+from mstest import (tree_files, get_maintainer_tiebreak,  # noqa: E402
+                    get_maintainer_batch)
+
+ap = argparse.ArgumentParser()
+ap.add_argument("tree")
+ap.add_argument("n", nargs="?", type=int, default=1000)
+ap.add_argument("--script", help="the get_maintainer.pl to run in TREE "
+                "(default: TREE/scripts/get_maintainer.pl)")
+ap.add_argument("--patch", nargs="*", default=[],
+                help="patch files to put to both")
+args = ap.parse_args()
 MS = os.path.realpath(os.environ.get("MAINTSTAT",
                                      os.path.join(root, "build/maintstat")))
-TREE = os.path.abspath(sys.argv[1])
-N = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
+TREE = os.path.abspath(args.tree)
+N = args.n
 WORKERS = int(os.environ.get("WORKERS", "2"))
 
-files = []
-for dp, dn, fn in os.walk(TREE):
-    if dp == TREE and ".git" in dn:
-        dn.remove(".git")
-    for f in fn:
-        p = os.path.join(dp, f)
-        if os.path.isfile(p) and not os.path.islink(p):
-            files.append(os.path.relpath(p, TREE))
-files.sort()
+files = tree_files(TREE)
 step = max(1, len(files) // N)
 sample = files[::step][:N]
 
-with open(os.path.join(TREE, "scripts", "get_maintainer.pl")) as f:
+with open(args.script or os.path.join(TREE, "scripts",
+                                      "get_maintainer.pl")) as f:
     script = f.read()
-TIE = "sort {$hash{$b} <=> $hash{$a}} keys %hash"
-LOOP_START = 'if (!@ARGV) {\n    push(@ARGV, "&STDIN");\n}\n'
-LOOP_END = "\nexit($exit);\n"
-if TIE not in script or script.count(LOOP_START) != 1 or \
-        script.count(LOOP_END) != 1:
-    sys.exit("cc-conformance: the script differs from the kernel's where "
-             "the oracle copy changes it")
-script = script.replace(TIE, "sort {$hash{$b} <=> $hash{$a} || $a <=> $b} "
-                        "keys %hash")
 # with --find-maintainer-files (U-Boot's .get_maintainer.conf) the script
 # reads the MAINTAINERS files in File::Find's order, the file system's, so
 # "file order" among them is the order of the checkout's directories; the
 # copy reads them sorted, as maintstat does, for ties to mean one thing
 MFILES = "foreach my $file (@mfiles) {"
 script = script.replace(MFILES, "foreach my $file (sort @mfiles) {")
-script = script.replace(LOOP_START, """my @QUEUE;
-open(my $q, '<', $ENV{ORACLE_QUEUE}) or die "queue: $!";
-while (<$q>) { chomp; push(@QUEUE, $_); }
-close($q);
-@ARGV = (shift(@QUEUE));
-NEXT_QUESTION:
-""").replace(LOOP_END, """
-print("\\0\\n");
-if (@QUEUE) {
-    @ARGV = (shift(@QUEUE));
-    @files = (); @fixes = (); @range = (); @keyword_tvi = ();
-    @file_emails = ();
-    goto NEXT_QUESTION;
-}
-exit($exit);
-""")
+script = get_maintainer_tiebreak(script)
+script = script and get_maintainer_batch(script)
+if not script:
+    sys.exit("cc-conformance: the script differs from the kernel's where "
+             "the oracle copy changes it")
 work = tempfile.mkdtemp(prefix="cc-conformance-")
 batch = os.path.join(work, "get_maintainer-batch.pl")
 with open(batch, "w") as f:
     f.write(script)
 
 
-def oracle(paths):
+def oracle(paths, as_files=True):
     qf = os.path.join(work, f"queue-{id(paths)}")
     with open(qf, "w") as f:
         f.write("\n".join(paths) + "\n")
     p = subprocess.run(["perl", batch, "--no-git", "--no-git-fallback",
-                        "-f"], cwd=TREE, capture_output=True,
+                        *(["-f"] if as_files else [])], cwd=TREE,
+                       capture_output=True,
                        env=dict(os.environ, ORACLE_QUEUE=qf))
     out = p.stdout.decode("utf-8", "surrogateescape").split("\0\n")
     if out and out[-1] == "":
@@ -124,3 +114,15 @@ print(f"tree: {TREE}\nfiles: {len(sample)} (every {step}th of "
       f"{len(files)})\nmismatches: {len(bad)}")
 for p, w, g in bad[:5]:
     print(f"--- {p}\nget_maintainer.pl:\n{w}maintstat:\n{g}")
+if args.patch:
+    patches = [os.path.abspath(p) for p in args.patch]
+    want = oracle(patches, as_files=False)
+    bad = []
+    for p, w in zip(patches, want):
+        g = subprocess.run([MS, "maintainers", "--tree", TREE, p],
+                           capture_output=True).stdout
+        if w is None or g != w.encode("utf-8", "surrogateescape"):
+            bad.append((p, w, g.decode("utf-8", "surrogateescape")))
+    print(f"patches: {len(patches)}\nmismatches: {len(bad)}")
+    for p, w, g in bad[:5]:
+        print(f"--- {p}\nget_maintainer.pl:\n{w}maintstat:\n{g}")

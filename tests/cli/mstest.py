@@ -120,6 +120,55 @@ def tree_files(tree):
     return sorted(out, key=lambda s: s.encode())
 
 
+# get_maintainer.pl as an oracle (the maintainers-conformance test,
+# tests/bench/cc-conformance.py).  Perl's hash order, which the script's
+# one sort of matching entries leaves ties in, changes from run to run;
+# and starting perl once per question costs more than a shared machine
+# can give.
+GM_TIE = "sort {$hash{$b} <=> $hash{$a}} keys %hash"
+GM_LOOP_START = 'if (!@ARGV) {\n    push(@ARGV, "&STDIN");\n}\n'
+GM_LOOP_END = "\nexit($exit);\n"
+# the per-question arrays of the kernel's script (QEMU's has no @fixes)
+GM_RESET = ("@files", "@fixes", "@range", "@keyword_tvi", "@file_emails")
+
+
+def get_maintainer_tiebreak(script):
+    """get_maintainer.pl's text with ties among matching entries broken by
+    their place in MAINTAINERS, as maintstat breaks them; None when the
+    script has no such sort."""
+    if GM_TIE not in script:
+        return None
+    return script.replace(GM_TIE, "sort {$hash{$b} <=> $hash{$a} || "
+                          "$a <=> $b} keys %hash")
+
+
+def get_maintainer_batch(script):
+    """The script answering, in one process, the questions of the file
+    $ORACLE_QUEUE (one argument a line), each answer followed by "\\0\\n":
+    a loop around its own code that resets the per-question arrays.  None
+    when the script lacks the argument loop and exit the loop wraps."""
+    if script.count(GM_LOOP_START) != 1 or script.count(GM_LOOP_END) != 1:
+        return None
+    reset = " ".join(f"{a} = ();" for a in GM_RESET
+                     if re.search(r"^my " + re.escape(a) + r"\b", script,
+                                  re.M))
+    return script.replace(GM_LOOP_START, """my @QUEUE;
+open(my $q, '<', $ENV{ORACLE_QUEUE}) or die "queue: $!";
+while (<$q>) { chomp; push(@QUEUE, $_); }
+close($q);
+@ARGV = (shift(@QUEUE));
+NEXT_QUESTION:
+""").replace(GM_LOOP_END, f"""
+print("\\0\\n");
+if (@QUEUE) {{
+    @ARGV = (shift(@QUEUE));
+    {reset}
+    goto NEXT_QUESTION;
+}}
+exit($exit);
+""")
+
+
 def gen_review(tmp):
     """fixtures/gen/gen-review.py's repository and list under `tmp`:
     (repository, mbox)."""

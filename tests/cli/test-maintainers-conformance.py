@@ -33,7 +33,8 @@ import subprocess
 import sys
 import tempfile
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, skip_all, tree_files  # noqa: E402
+from mstest import (run, ok, eq, done, skip_all, tree_files,  # noqa: E402
+                    get_maintainer_tiebreak, get_maintainer_batch)
 
 TREE = os.environ.get("MS_LINUX_TREE")
 # beside the tree (make check's cache) unless told: one oracle per machine
@@ -76,39 +77,19 @@ os.makedirs(work, exist_ok=True)
 
 # The oracle: get_maintainer.pl with its ties broken by file order.
 with open(os.path.join(TREE, "scripts/get_maintainer.pl")) as f:
-    script = f.read()
-TIE = "sort {$hash{$b} <=> $hash{$a}} keys %hash"
-ok(TIE in script, "get_maintainer.pl sorts matching entries as expected")
-script = script.replace(TIE, "sort {$hash{$b} <=> $hash{$a} || $a <=> $b} "
-                        "keys %hash")
+    script = get_maintainer_tiebreak(f.read())
+ok(script is not None, "get_maintainer.pl sorts matching entries as expected")
 single_pl = os.path.join(work, "get_maintainer.pl")
 with open(single_pl, "w") as f:
-    f.write(script)
+    f.write(script or "")
 
 # The batch copy: the same script, looping over a queue read from a file.
-LOOP_START = 'if (!@ARGV) {\n    push(@ARGV, "&STDIN");\n}\n'
-LOOP_END = "\nexit($exit);\n"
-ok(script.count(LOOP_START) == 1 and script.count(LOOP_END) == 1,
+batch = get_maintainer_batch(script or "")
+ok(batch is not None,
    "get_maintainer.pl has the argument loop and exit the batch copy wraps")
-batch = script.replace(LOOP_START, """my @QUEUE;
-open(my $q, '<', $ENV{ORACLE_QUEUE}) or die "queue: $!";
-while (<$q>) { chomp; push(@QUEUE, $_); }
-close($q);
-@ARGV = (shift(@QUEUE));
-NEXT_QUESTION:
-""").replace(LOOP_END, """
-print("\\0\\n");
-if (@QUEUE) {
-    @ARGV = (shift(@QUEUE));
-    @files = (); @fixes = (); @range = (); @keyword_tvi = ();
-    @file_emails = ();
-    goto NEXT_QUESTION;
-}
-exit($exit);
-""")
 batch_pl = os.path.join(work, "get_maintainer-batch.pl")
 with open(batch_pl, "w") as f:
-    f.write(batch)
+    f.write(batch or "")
 
 patch_files = []
 for i, p in enumerate(patches + mboxes):
