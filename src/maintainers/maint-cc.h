@@ -35,8 +35,13 @@ struct ms_tree;
  * of about 2010) names an entry by the line right above its fields, so by
  * the "-----" under a title, and cuts names at 20 characters (17 and
  * "...", the kernel's at 50); it never prints the addresses of the tree's
- * .ignoredmailmap.  AUTO reads the tree's scripts/get_maintainer.pl
- * ("a QEMU source tree"); the kernel's otherwise.
+ * .ignoredmailmap; it names a patch's files by its "+++" lines only; it
+ * reads addresses in files only for paths, with --file-emails, unmapped;
+ * and a P: names the bare M:/R: address under it.  Its MAINTAINERS syntax
+ * (any field letter, '#' lines as titles) is the maint_file's to read
+ * (maint_load_opts.qemu_syntax).  AUTO reads the tree's
+ * scripts/get_maintainer.pl ("a QEMU source tree"); the kernel's
+ * otherwise.  docs/get-maintainer-dialects.md says what was measured.
  */
 enum maint_dialect {
 	MAINT_DIALECT_AUTO,

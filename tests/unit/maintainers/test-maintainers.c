@@ -397,6 +397,55 @@ static void test_qemu_style(void)
 	ms_diags_release(&diags);
 }
 
+/*
+ * QEMU's get_maintainer.pl reads any byte before ':' as a field letter and
+ * keeps '#' lines as titles; the kernel's reads neither.  tv counts the
+ * lines the script keeps.
+ */
+static void test_qemu_syntax(void)
+{
+	static const char text[] =
+		"Board A\n"
+		"M: Ann <ann@example.org>\n"
+		"s: Maintained\n"
+		"F: hw/a/\n"
+		"\n"
+		"Board B\n"
+		"M: Bea <bea@example.org>\n"
+		"# the bus is Carl's\n"
+		"M: Carl <carl@example.org>\n"
+		"F: hw/b/\n";
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct maint_file *k = maint_file_new(), *q = maint_file_new();
+	const struct maint_entry *e;
+
+	maint_file_parse(k, "K", text, sizeof(text) - 1, &diags);
+	is_int(maint_file_nr_entries(k), 3, "kernel: 's:' starts a section");
+	e = maint_file_entry(k, 2);
+	is_str(e->name, "Board B", "kernel: the '#' line is skipped");
+	is_int(e->nr_fields, 3, "kernel: Board B keeps both M: and its F:");
+	is_int(e->fields[2].tv, 7, "kernel: the '#' line is not counted");
+	ms_diags_release(&diags);
+
+	maint_file_set_qemu_syntax(q, true);
+	maint_file_parse(q, "Q", text, sizeof(text) - 1, &diags);
+	is_int(maint_file_nr_entries(q), 3, "qemu: three entries");
+	e = maint_file_entry(q, 0);
+	is_int(e->nr_fields, 3, "qemu: 's:' is a field of Board A");
+	ok(e->fields[1].key == 's', "qemu: its letter is kept");
+	is_str(maint_file_entry(q, 1)->name, "Board B", "qemu: Board B");
+	is_int(maint_file_entry(q, 1)->nr_fields, 1,
+	       "qemu: the '#' line ends Board B after its first M:");
+	e = maint_file_entry(q, 2);
+	is_str(e->name, "# the bus is Carl's", "qemu: the '#' line names "
+	       "the fields under it");
+	is_int(e->fields[1].tv, 8, "qemu: the '#' line is counted");
+	is_int(diags.nr, 1, "qemu: one warning, the unknown letter");
+	maint_file_free(k);
+	maint_file_free(q);
+	ms_diags_release(&diags);
+}
+
 int main(void)
 {
 	char *cmd;
@@ -406,6 +455,7 @@ int main(void)
 	test_bad_input();
 	test_many_files();
 	test_qemu_style();
+	test_qemu_syntax();
 	test_invalid_utf8();
 	cmd = g_strdup_printf("rm -rf '%s'", root);
 	if (system(cmd) != 0)
