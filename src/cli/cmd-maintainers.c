@@ -570,13 +570,35 @@ static void answer_all(struct ms_out *o, const struct cli_tree *ct,
 	maint_cc_free(cc);
 }
 
+/* Whether `a` and `b` have the same entries: the same fields, in order. */
+static bool same_entries(const struct maint_file *a,
+			 const struct maint_file *b)
+{
+	size_t n = maint_file_nr_entries(a);
+
+	if (n != maint_file_nr_entries(b))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const struct maint_entry *x = maint_file_entry(a, i);
+		const struct maint_entry *y = maint_file_entry(b, i);
+
+		if (x->nr_fields != y->nr_fields ||
+		    strcmp(x->file, y->file) ||
+		    (x->nr_fields && x->fields[0].line != y->fields[0].line))
+			return false;
+	}
+	return true;
+}
+
 /*
  * QEMU's get_maintainer.pl reads MAINTAINERS its own way (maintainers.h,
  * maint_file_set_qemu_syntax): when answering as it, read the files again
- * so.
+ * so.  --activity reads the files the kernel's way, entry by entry in
+ * their order: when QEMU's reading makes other entries, the answer keeps
+ * the kernel's reading, with a warning.
  */
 static int reload_qemu(struct cli_tree *ct, const struct cli_tree_opts *t,
-		       const struct maint_cc_opts *co)
+		       const struct maint_cc_opts *co, bool activity)
 {
 	struct maint_load_opts lo = { 0 };
 	struct ms_diags diags = MS_DIAGS_INIT;
@@ -598,6 +620,14 @@ static int reload_qemu(struct cli_tree *ct, const struct cli_tree_opts *t,
 	if (rc < 0) {
 		maint_file_free(mf);
 		return cli_error_last();
+	}
+	if (activity && !same_entries(mf, ct->mf)) {
+		cli_warning("QEMU's get_maintainer.pl splits MAINTAINERS into "
+			    "other entries than the kernel's: with --activity "
+			    "the answer reads it the kernel's way");
+		maint_index_free(idx);
+		maint_file_free(mf);
+		return CLI_CONTINUE;
 	}
 	maint_index_free(ct->idx);
 	maint_file_free(ct->mf);
@@ -627,7 +657,7 @@ int cmd_maintainers(int argc, char **argv)
 	rc = cli_tree_open("maintainers", &a.topts, NULL, &ct);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	rc = reload_qemu(&ct, &a.topts, &co);
+	rc = reload_qemu(&ct, &a.topts, &co, a.op.activity);
 	if (rc != CLI_CONTINUE) {
 		cli_tree_close(&ct);
 		return rc;

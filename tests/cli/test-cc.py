@@ -419,6 +419,21 @@ with open(patch, "w") as f:
 r = run("maintainers", "--tree", qemu, patch)
 eq((r.out, "doesn't appear to be a patch" in r.err), ("", True),
    "qemu: a pure rename has no '+++' line: not a patch")
+# --activity reads MAINTAINERS the kernel's way, entry by entry: where
+# QEMU's reading makes other entries, the answer keeps the kernel's
+import subprocess  # noqa: E402
+qgit = ["git", "-C", qemu, "-c", "user.name=T", "-c",
+        "user.email=t@example.org"]
+subprocess.run(["git", "init", "-q", qemu], check=True)
+subprocess.run(qgit + ["add", "-A"], check=True)
+subprocess.run(qgit + ["commit", "-qm", "tree"], check=True)
+r = run("maintainers", "--repo", os.path.join(qemu, ".git"), "--activity",
+        "hw/bus/b.c")
+ok(r.rc == 0 and "with --activity the answer reads it the kernel's way"
+   in r.err and r.out.startswith("Bea Bus <bea@example.org> (unknown:"
+                                 "Board B"),
+   "qemu --activity: entries split otherwise: the kernel's reading, "
+   "with a warning", r.out + r.err)
 shutil.rmtree(qemu, ignore_errors=True)
 
 # --- entries ----------------------------------------------------------------
