@@ -8,8 +8,10 @@
  * hands the finished commits to the caller in walk order.  Workers run at
  * most WINDOW commits ahead of the caller, so memory stays bounded.
  *
- * Trees are read through up to NR_PARTS object databases, not one, to
- * get more of libgit2's delta-base caches: see count_parts().
+ * Trees are read from the packs by our own reader (pack.h): each pack
+ * mapped once, and one delta-base cache that all workers share; see
+ * open_packs().  Commits, loose objects and whatever the reader cannot
+ * read go through libgit2.
  *
  * Commits are parsed from their raw object rather than with
  * git_commit_lookup(): libgit2 refuses a commit whose author line is
@@ -17,20 +19,17 @@
  */
 #include "history.h"
 #include "git-common.h"
+#include "pack.h"
 #include "person.h"
 #include "workers.h"
 
 #include <git2.h>
 #include <glib.h>
 #include <string.h>
-#include <glib/gstdio.h>
 
 #define WINDOW 4096
 #define WALK_BATCH 256
 #define CHUNK 32
-#define NR_PARTS 12
-#define MAX_PART_PACKS 256      /* packs times parts, bounding open files */
-#define PART_BUDGET ((guint64)1 << 30)     /* bytes of pack mappings */
 
 struct item {
 	struct ms_commit c;
@@ -47,7 +46,7 @@ struct worker {
 	struct walk *w;
 	git_repository *repo;
 	git_odb *odb;
-	git_odb *parts[NR_PARTS];    /* tree reads, by directory; or NULL */
+	struct ms_pack_reader *pr;   /* tree reads from the packs; or NULL */
 	GThread *thread;
 	GString *prefix;
 	GHashTable *cur, *prev;      /* raw trees: this commit's, the last */
@@ -62,6 +61,7 @@ struct walk {
 	const struct ms_walk_opts *opts;
 	git_repository *repo;        /* the revwalk thread's */
 	git_revwalk *revwalk;
+	struct ms_packs *packs;      /* the packs, one cache; or NULL */
 
 	GMutex lock;
 	GCond work_cond;             /* workers wait for ids or room */
@@ -378,65 +378,81 @@ static gboolean oid_eq(gconstpointer a, gconstpointer b)
 	return memcmp(a, b, GIT_OID_RAWSZ) == 0;
 }
 
-static GHashTable *tree_cache_new(void)
+/* A raw tree a worker keeps, under its id. */
+struct wtree {
+	unsigned char id[GIT_OID_RAWSZ];
+	struct ms_pack_obj *obj;
+};
+
+static void wtree_free(gpointer p)
 {
-	return g_hash_table_new_full(oid_hash, oid_eq, NULL,
-				     (GDestroyNotify)git_odb_object_free);
+	struct wtree *t = p;
+
+	ms_pack_obj_unref(t->obj);
+	g_free(t);
 }
 
-/*
- * The object database a tree under `prefix` is read from: one per
- * directory two levels down ("drivers/net/"), by a hash of its name.
- */
-static git_odb *part_odb(struct worker *wk, const GString *prefix)
+static GHashTable *tree_cache_new(void)
 {
-	const char *p = prefix->str, *end = p + prefix->len, *cut = end;
-	const char *slash = memchr(p, '/', prefix->len);
-	git_odb *odb;
-	guint h = 5381;
+	return g_hash_table_new_full(oid_hash, oid_eq, NULL, wtree_free);
+}
 
-	if (slash) {
-		slash = memchr(slash + 1, '/', (size_t)(end - slash - 1));
-		cut = slash ? slash : end;
-	}
-	for (; p < cut; p++)
-		h = h * 33 + (unsigned char)*p;
-	odb = wk->parts[h % NR_PARTS];
-	return odb ? odb : wk->odb;
+/* The tree `raw` read through libgit2 (loose, or what the pack reader
+ * could not read); NULL when missing or not a tree. */
+static struct ms_pack_obj *read_tree_odb(struct worker *wk,
+					 const unsigned char *raw)
+{
+	git_odb_object *obj = NULL;
+	struct ms_pack_obj *o = NULL;
+	git_oid id;
+
+	git_oid_fromraw(&id, raw);
+	if (git_odb_read(&obj, wk->odb, &id) == 0 &&
+	    git_odb_object_type(obj) == GIT_OBJECT_TREE)
+		o = ms_pack_obj_new(MS_PACK_TREE, git_odb_object_data(obj),
+				    git_odb_object_size(obj));
+	git_odb_object_free(obj);
+	return o;
 }
 
 /* The raw tree `id` (borrowed from the cache), or NULL when missing. */
-static git_odb_object *read_tree(struct worker *wk, struct item *it,
-				 const unsigned char *raw)
+static struct ms_pack_obj *read_tree(struct worker *wk, struct item *it,
+				     const unsigned char *raw)
 {
-	git_odb_object *obj = g_hash_table_lookup(wk->cur, raw);
-	git_oid id;
+	struct wtree *t = g_hash_table_lookup(wk->cur, raw);
+	struct ms_pack_obj *o = NULL;
 
-	if (obj)
-		return obj;
-	obj = g_hash_table_lookup(wk->prev, raw);
-	if (obj) {
+	if (t)
+		return t->obj;
+	t = g_hash_table_lookup(wk->prev, raw);
+	if (t) {
 		g_hash_table_steal(wk->prev, raw);
-		g_hash_table_insert(wk->cur, (void *)git_odb_object_id(obj)->id,
-				    obj);
-		return obj;
+		g_hash_table_insert(wk->cur, t->id, t);
+		return t->obj;
 	}
-	git_oid_fromraw(&id, raw);
-	if (git_odb_read(&obj, part_odb(wk, wk->prefix), &id) < 0 ||
-	    git_odb_object_type(obj) != GIT_OBJECT_TREE) {
-		git_odb_object_free(obj);
+	if (wk->pr && ms_pack_read(wk->pr, raw, &o) == 0 &&
+	    o->type != MS_PACK_TREE) {
+		ms_pack_obj_unref(o);
+		o = NULL;
+	}
+	if (!o)
+		o = read_tree_odb(wk, raw);
+	if (!o) {
 		it->c.incomplete = true;
 		return NULL;
 	}
-	g_hash_table_insert(wk->cur, (void *)git_odb_object_id(obj)->id, obj);
-	return obj;
+	t = g_new(struct wtree, 1);
+	memcpy(t->id, raw, GIT_OID_RAWSZ);
+	t->obj = o;
+	g_hash_table_insert(wk->cur, t->id, t);
+	return o;
 }
 
 static void tree_iter_init(struct worker *wk, struct item *it,
 			   const unsigned char *raw, struct tree_iter *t,
 			   bool *ok)
 {
-	git_odb_object *obj;
+	struct ms_pack_obj *obj;
 
 	t->p = t->end = NULL;
 	if (!raw)
@@ -446,8 +462,8 @@ static void tree_iter_init(struct worker *wk, struct item *it,
 		*ok = false;
 		return;
 	}
-	t->p = git_odb_object_data(obj);
-	t->end = t->p + git_odb_object_size(obj);
+	t->p = (const char *)obj->data;
+	t->end = t->p + obj->len;
 }
 
 static void add_path(struct worker *wk, struct item *it,
@@ -861,89 +877,27 @@ static int open_repo(const char *gitdir, git_repository **out)
  * libgit2 1.5 gives each pack one delta-base cache of a fixed 16 MiB,
  * and empties all of it whenever it fills.  Walking kernel-sized trees
  * overflows it at once, and each version of a directory is then rebuilt
- * from the base of its delta chain, again and again (git keeps a 96 MiB
- * LRU cache instead): the walk took 2-3 times git log's time.
- *
- * libgit2 shares an open pack between object databases by the pack's
- * path, as spelled.  Opening the object directory under NR_PARTS
- * spellings ("objects/.", "objects/./.", ...) therefore gives NR_PARTS
- * caches, and part_odb() sends each directory's trees to one of them,
- * so that each cache holds a share of the trees.  Every worker opens
- * the same spellings: workers share the caches, as they share the
- * packs, and each has its own handles.  The pack is mapped once per
- * spelling; the kernel shares the pages, but they count in the resident
- * size once per mapping.
- *
- * How many parts to use for `objdir`: fewer when it has many packs (each
- * part opens every pack it reads from) or big ones (all the mappings stay
- * within PART_BUDGET: none for U-Boot's 350 MiB pack, where one database
- * walks faster and in less memory than git log, 10 for the generated
- * kernel-layout repository's 87 MiB one, which needs them), none without
- * packs.  *bytes is
- * the packs' total size.
+ * from the base of its delta chain, again and again: the walk took 2-3
+ * times git log's time.  Opening the object directory under several
+ * spellings got more of those caches, but each mapped the pack again
+ * (resident memory 4-6 times git log's).  So the trees are read by
+ * pack.h's reader: each pack mapped once, and one delta-base cache of
+ * 32 MiB shared by the workers, least recently used out first.  git's
+ * core.deltaBaseCacheLimit is 96 MiB, but measured, 96 MiB rather than
+ * 32 saved a tenth of the CPU on the generated 50,000-commit kernel
+ * layout and none on U-Boot, and cost 70 MiB of resident memory, a third
+ * of git log's peak (docs/performance.md, "Memory of the walk").  None
+ * when the repository has no pack the reader can open: libgit2 then
+ * reads everything.
  */
-static int count_parts(const char *objdir, guint64 *bytes)
+
+static struct ms_packs *open_packs(const char *objdir)
 {
-	char *packdir = g_build_filename(objdir, "pack", NULL);
-	GDir *dir = g_dir_open(packdir, 0, NULL);
-	const char *name;
-	size_t packs = 0;
-	int parts;
+	struct ms_packs *ps = NULL;
 
-	*bytes = 0;
-	while (dir && (name = g_dir_read_name(dir))) {
-		char *file;
-		GStatBuf sb;
-
-		if (!g_str_has_suffix(name, ".pack"))
-			continue;
-		file = g_build_filename(packdir, name, NULL);
-		if (g_stat(file, &sb) == 0) {
-			packs++;
-			*bytes += (guint64)sb.st_size;
-		}
-		g_free(file);
-	}
-	if (dir)
-		g_dir_close(dir);
-	g_free(packdir);
-	if (packs == 0)
-		return 0;
-	parts = (int)MIN((size_t)NR_PARTS, MAX_PART_PACKS / packs);
-	/* each part maps the packs again: keep all the mappings within
-	 * PART_BUDGET (resident size counts every mapping) */
-	parts = (int)MIN((guint64)parts, PART_BUDGET / MAX(*bytes, 1) - 1);
-	return parts > 1 ? parts : 0;
-}
-
-/*
- * Raise libgit2's limit on mapped pack bytes to hold `parts` more
- * mappings of `bytes`, or it would unmap and remap windows all walk
- * long.  The limit is process-wide; raising it only reserves addresses.
- */
-static void make_room(int parts, guint64 bytes)
-{
-	guint64 want = bytes * (guint64)(parts + 1);
-	size_t mapped = 0;
-
-	if (parts > 1 && want < (guint64)SIZE_MAX / 2 &&
-	    git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT, &mapped) == 0 &&
-	    want > mapped)
-		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT,
-				 (size_t)want);
-}
-
-/* Opens the worker's part databases; a part that fails stays NULL. */
-static void open_parts(struct worker *wk, const char *objdir, int parts)
-{
-	GString *dir = g_string_new(objdir);
-
-	for (int k = 0; k < parts; k++) {
-		g_string_append(dir, "/.");
-		if (git_odb_open(&wk->parts[k], dir->str) < 0)
-			wk->parts[k] = NULL;
-	}
-	g_string_free(dir, TRUE);
+	if (objdir && ms_packs_open(objdir, 0, &ps) < 0)
+		ps = NULL;
+	return ps;
 }
 
 static int resolve(git_repository *repo, const char *gitdir,
@@ -1117,10 +1071,10 @@ static int start_revwalk(struct walk *w, const char *gitdir,
 	return rc;
 }
 
-/* Open the repository once for each of the `nr` workers of `wks`, with
- * the `parts` of its object store in `objdir`. */
+/* Open the repository once for each of the `nr` workers of `wks`, each
+ * with a reader of the walk's packs. */
 static int open_workers(struct worker *wks, int nr, struct walk *w,
-			const char *gitdir, const char *objdir, int parts)
+			const char *gitdir)
 {
 	for (int i = 0; i < nr; i++) {
 		int rc;
@@ -1131,8 +1085,8 @@ static int open_workers(struct worker *wks, int nr, struct walk *w,
 					     NULL);
 		if (rc == 0)
 			rc = git_repository_odb(&wks[i].odb, wks[i].repo);
-		if (rc == 0)
-			open_parts(&wks[i], objdir, parts);
+		if (rc == 0 && w->packs)
+			wks[i].pr = ms_pack_reader_new(w->packs);
 		if (rc < 0)
 			return ms_git_error(rc, "cannot open repository '%s'",
 					    gitdir);
@@ -1149,8 +1103,7 @@ static void workers_free(struct worker *wks, int nr)
 		return;
 	for (int i = 0; i < nr; i++) {
 		git_odb_free(wks[i].odb);
-		for (int k = 0; k < NR_PARTS; k++)
-			git_odb_free(wks[i].parts[k]);
+		ms_pack_reader_free(wks[i].pr);
 		git_repository_free(wks[i].repo);
 		if (wks[i].prefix)
 			g_string_free(wks[i].prefix, TRUE);
@@ -1322,8 +1275,6 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 	git_commit *start = NULL;
 	GThread *walker;
 	git_buf objdir = { 0 };
-	guint64 pack_bytes = 0;
-	int parts = 0;
 	int nr = opts->nr_threads > 0 ? opts->nr_threads :
 		(int)ms_workers();
 	int rc;
@@ -1347,12 +1298,10 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 	if (nr < 1)
 		nr = 1;
 	if (git_repository_item_path(&objdir, w.repo,
-				     GIT_REPOSITORY_ITEM_OBJECTS) == 0) {
-		parts = count_parts(objdir.ptr, &pack_bytes);
-		make_room(parts, pack_bytes);
-	}
+				     GIT_REPOSITORY_ITEM_OBJECTS) == 0)
+		w.packs = open_packs(objdir.ptr);
 	wks = g_new0(struct worker, (size_t)nr);
-	rc = open_workers(wks, nr, &w, gitdir, objdir.ptr, parts);
+	rc = open_workers(wks, nr, &w, gitdir);
 	if (rc < 0)
 		goto out;
 	walker = start_threads(&w, wks, nr);
@@ -1360,6 +1309,7 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 	stop_threads(&w, walker, wks, nr, opts, &st, diags);
 out:
 	workers_free(wks, nr);
+	ms_packs_free(w.packs);
 	git_buf_dispose(&objdir);
 	git_revwalk_free(w.revwalk);
 	git_commit_free(start);

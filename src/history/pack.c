@@ -48,6 +48,7 @@ struct ms_packs {
 	GHashTable *cache;           /* &cent->key -> cent */
 	struct cent *head, *tail;
 	size_t bytes, budget;
+	size_t pack_bytes;
 	struct ms_pack_stats st;
 };
 
@@ -188,6 +189,7 @@ int ms_packs_open(const char *objdir, size_t budget, struct ms_packs **out)
 	GArray *packs = g_array_new(FALSE, TRUE, sizeof(struct pack));
 	struct ms_packs *ps;
 	const char *name;
+	size_t bytes = 0;
 
 	*out = NULL;
 	while (d && (name = g_dir_read_name(d))) {
@@ -198,8 +200,10 @@ int ms_packs_open(const char *objdir, size_t budget, struct ms_packs **out)
 			continue;
 		base = g_build_filename(dir, name, NULL);
 		base[strlen(base) - 4] = '\0';
-		if (pack_open(&p, base))
+		if (pack_open(&p, base)) {
+			bytes += p.size;
 			g_array_append_val(packs, p);
+		}
 		g_free(base);
 	}
 	if (d)
@@ -216,6 +220,7 @@ int ms_packs_open(const char *objdir, size_t budget, struct ms_packs **out)
 	ps->packs = (struct pack *)(void *)g_array_free(packs, FALSE);
 	g_mutex_init(&ps->lock);
 	ps->cache = g_hash_table_new(g_int64_hash, g_int64_equal);
+	ps->pack_bytes = bytes;
 	ps->budget = budget ? budget : MS_PACK_DEFAULT_BUDGET;
 	*out = ps;
 	return 0;
@@ -245,6 +250,7 @@ void ms_packs_stats(struct ms_packs *ps, struct ms_pack_stats *out)
 	out->cache_bytes = ps->bytes;
 	out->budget = ps->budget;
 	out->nr_packs = ps->nr;
+	out->pack_bytes = ps->pack_bytes;
 	g_mutex_unlock(&ps->lock);
 }
 

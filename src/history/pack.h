@@ -64,17 +64,19 @@ struct ms_pack_stats {
 	size_t cache_bytes;     /* in the cache now */
 	size_t budget;          /* the cache's byte budget */
 	size_t nr_packs;        /* packs opened */
+	size_t pack_bytes;      /* their total size */
 };
 
 /*
  * Open every pack with a version-2 index in `objdir`/pack, mapping each
- * pack and index once, with a delta-base cache of `budget` bytes (0: the
- * default, MS_PACK_DEFAULT_BUDGET).  Packs that cannot be opened or whose
+ * pack and index once, with a delta-base cache of `budget` bytes (0:
+ * MS_PACK_DEFAULT_BUDGET, 32 MiB; docs/performance.md, "Memory of the
+ * walk", measures 16 to 256 MiB).  Packs that cannot be opened or whose
  * index is not version 2 are left out (their objects are then not
  * found).  Returns 0 and *out (ms_packs_free), or a negative code when
  * `objdir` has no readable pack at all (MS_ENOTFOUND).
  */
-#define MS_PACK_DEFAULT_BUDGET ((size_t)96 << 20)
+#define MS_PACK_DEFAULT_BUDGET ((size_t)32 << 20)
 int ms_packs_open(const char *objdir, size_t budget, struct ms_packs **out);
 
 /* Unmap the packs and empty the cache; NULL is a no-op.  Every reader

@@ -7,11 +7,13 @@ bench-walk (the walk `maintstat activity` does: trailers and touched
 paths, merges skipped) and `maintstat activity` itself (walk + matching
 every path to its MAINTAINERS entries + the report).  Each is run RUNS
 times (default 3), in turn, and the best wall time kept, since the
-machine is shared.  Prints both figures and the ratio, and each one's
-peak anonymous (private) memory and peak resident size.  The walk maps
-each pack once per tree cache (src/history/git-walk.c, count_parts()): those
-pages are one copy in memory, shared with the page cache, but the
-resident size counts them once per mapping.
+machine is shared.  Prints both figures and the ratio, the spread of
+the wall times (worst - best), the load average before and after, and
+each one's peak anonymous (private) memory, sampled every 20 ms, and
+peak resident size (ru_maxrss, what /usr/bin/time -v reports).  The walk
+maps each pack once and reads trees through one delta-base cache
+(src/history/pack.c); its resident size counts the pack pages it
+touched, as git log's does.
 
     tests/bench/bench-walk.py [--build DIR] [REPO...]
 
@@ -72,18 +74,22 @@ def best_of(cmds, runs):
     for _ in range(runs):
         for i, cmd in enumerate(cmds):
             res[i].append(once(cmd))
-    return [None if None in r else min(r) for r in res]
+    return [None if None in r else (min(r), max(x[0] for x in r) -
+                                    min(r)[0])
+            for r in res]
 
 
-def show(what, t, base):
-    if t is None:
+def show(what, r, base):
+    if r is None:
         print("  %-40s  failed (see above)" % what)
         return
-    line = ("  %-40s %6.2f s wall %6.2f s cpu %5.0f MiB anon %5.0f MiB "
-            "rss" % (what, t[0], t[1], t[2], t[3]))
+    t, spread = r
+    line = ("  %-40s %6.2f s wall (spread %.2f) %6.2f s cpu %5.0f MiB anon "
+            "%5.0f MiB rss" % (what, t[0], spread, t[1], t[2], t[3]))
     if base is not None:
-        line += "  ratio %.2f wall, %.2f cpu" % (t[0] / base[0],
-                                                 t[1] / base[1])
+        b = base[0]
+        line += "  ratio %.2f wall, %.2f cpu, %.2f rss" % (
+            t[0] / b[0], t[1] / b[1], t[3] / b[3])
     print(line)
 
 
@@ -121,8 +127,8 @@ def main():
         n = subprocess.run(["git", "--git-dir", repo, "rev-list",
                             "--no-merges", "--count", "HEAD"], check=True,
                            capture_output=True, text=True).stdout.strip()
-        print("\n%s (%s commits without merges, %d cores)"
-              % (repo, n, os.cpu_count()))
+        print("\n%s (%s commits without merges, %d cores, load %.1f)"
+              % (repo, n, os.cpu_count(), os.getloadavg()[0]))
         g, w, act = best_of(
             [["git", "--git-dir", repo, "log", "--no-merges", "--raw",
               "--no-renames", "--format=" + FORMAT, "HEAD"],
@@ -131,6 +137,8 @@ def main():
         show("git log --no-merges --raw --no-renames:", g, None)
         show("maintstat walk (bench-walk):", w, g)
         show("maintstat activity (walk+match+report):", act, g)
+        print("  best of %d; load average now %.1f" % (a.runs,
+                                                      os.getloadavg()[0]))
 
 
 if __name__ == "__main__":
