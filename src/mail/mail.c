@@ -1061,19 +1061,36 @@ static bool media_is(const char *ct, const char *type)
 	       (ct[n] == 0 || ct[n] == ';' || g_ascii_isspace(ct[n]));
 }
 
+/* A single text part, not multipart. */
+static bool plain_type(const struct headers *h)
+{
+	const char *ct = h->v[H_CONTENT_TYPE];
+
+	return !ct || !*ct || media_is(ct, "text/plain") ||
+	       media_is(ct, "text/x-patch") || media_is(ct, "text/x-diff");
+}
+
 /* A single text part without transfer encoding: no MIME parser needed. */
 static bool plain_body(const struct headers *h)
 {
-	const char *ct = h->v[H_CONTENT_TYPE];
 	const char *cte = h->v[H_CTE];
-	bool plain_type = !ct || !*ct || media_is(ct, "text/plain") ||
-			  media_is(ct, "text/x-patch") ||
-			  media_is(ct, "text/x-diff");
 	bool identity = !cte || !*cte || !g_ascii_strcasecmp(cte, "7bit") ||
 			!g_ascii_strcasecmp(cte, "8bit") ||
 			!g_ascii_strcasecmp(cte, "binary");
 
-	return plain_type && identity;
+	return plain_type(h) && identity;
+}
+
+/*
+ * A single text part whose Content-Type this file reads as GMime does:
+ * no comments, quoting escapes or RFC 2231 parameters.
+ */
+static bool simple_single_part(const struct headers *h)
+{
+	const char *ct = h->v[H_CONTENT_TYPE];
+
+	return plain_type(h) && h->v[H_CTE] &&
+	       (!ct || !strpbrk(ct, "()\\*"));
 }
 
 /*
@@ -1109,6 +1126,17 @@ static void decode_body(struct headers *h, GString *text,
 				    problems);
 		g_free(charset);
 		return;
+	}
+	if (simple_single_part(h)) {
+		/* quoted-printable or base64: GMime's decoder, not its
+		 * parser */
+		char *charset = ct ? param(ct, "charset") : NULL;
+		bool done = ms_mime_decode_single(cte, charset, h->body,
+						  h->body_len, text, problems);
+
+		g_free(charset);
+		if (done)
+			return;
 	}
 	ms_mime_decode_body(ct, cte, h->body, h->body_len, text, attachments,
 			    problems);

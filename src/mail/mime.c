@@ -270,6 +270,51 @@ void ms_mime_decode_body(const char *content_type, const char *encoding,
 	g_object_unref(obj);
 }
 
+/* The raw bytes of a base64 body are base64 (what base64_valid() reads). */
+static bool base64_valid_mem(const char *s, size_t n)
+{
+	size_t data = 0, pad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (g_ascii_isspace(c))
+			continue;
+		if (c == '=')
+			pad++;
+		else if ((g_ascii_isalnum(c) || c == '+' || c == '/') && !pad)
+			data++;
+		else
+			return false;
+	}
+	return pad <= 2 && (data + pad) % 4 == 0;
+}
+
+bool ms_mime_decode_single(const char *encoding, const char *charset,
+			   const char *body, size_t len, GString *text,
+			   uint32_t *problems)
+{
+	GMimeEncoding state;
+	GMimeContentEncoding e;
+	char *out;
+	size_t n;
+
+	if (!g_ascii_strcasecmp(encoding, "base64"))
+		e = GMIME_CONTENT_ENCODING_BASE64;
+	else if (!g_ascii_strcasecmp(encoding, "quoted-printable"))
+		e = GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE;
+	else
+		return false;
+	mime_init();
+	if (e == GMIME_CONTENT_ENCODING_BASE64 && !base64_valid_mem(body, len))
+		*problems |= 1u << MS_MAIL_P_BAD_BASE64;
+	g_mime_encoding_init_decode(&state, e);
+	out = g_malloc(g_mime_encoding_outlen(&state, len) + 1);
+	n = g_mime_encoding_flush(&state, body, len, out);
+	append_text(text, out, n, charset, problems);
+	g_free(out);
+	return true;
+}
+
 /* Plain bytes in `charset` (for single-part text bodies mail.c reads). */
 void ms_mime_append_text(GString *out, const char *buf, size_t len,
 			 const char *charset, uint32_t *problems)

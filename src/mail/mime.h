@@ -39,6 +39,17 @@ void ms_mime_decode_body(const char *content_type, const char *encoding,
 			 GPtrArray *attachments, uint32_t *problems);
 
 /*
+ * A single text part (not multipart) in `encoding` "base64" or
+ * "quoted-printable": decoded with GMime's own decoder, without its parser
+ * (which costs more than the decoding), and appended to `text` as
+ * ms_mime_decode_body() would.  False, and nothing done, for any other
+ * encoding.
+ */
+bool ms_mime_decode_single(const char *encoding, const char *charset,
+			   const char *body, size_t len, GString *text,
+			   uint32_t *problems);
+
+/*
  * Append `len` bytes of text in `charset` (NULL: UTF-8 or Latin-1) to
  * `out` as valid UTF-8; an unknown charset sets MS_MAIL_P_UNKNOWN_CHARSET.
  */
