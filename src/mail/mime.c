@@ -121,6 +121,64 @@ bool ms_mime_charset_is_utf8(const char *cs)
 	       !g_ascii_strcasecmp(cs, "ascii");
 }
 
+/*
+ * Converters to UTF-8, kept open per thread.  Opening one costs more than
+ * converting a message: glibc loads the charset's module (dlopen), and
+ * unloads it again soon after the last converter using it is closed, so
+ * that opening and closing one per message loaded and unloaded modules
+ * over and over.  An open converter keeps its module loaded.
+ */
+#define CONVERTERS 8
+
+struct converters {
+	unsigned n;
+	char *charset[CONVERTERS];
+	iconv_t cd[CONVERTERS];  /* (iconv_t)-1: the charset is unknown */
+};
+
+static void converters_free(gpointer p)
+{
+	struct converters *c = p;
+
+	for (unsigned i = 0; i < c->n; i++) {
+		if (c->cd[i] != (iconv_t)-1)
+			g_mime_iconv_close(c->cd[i]);
+		g_free(c->charset[i]);
+	}
+	g_free(c);
+}
+
+static GPrivate thread_converters = G_PRIVATE_INIT(converters_free);
+
+/* A converter from `charset` to UTF-8, or (iconv_t)-1; not to be closed. */
+static iconv_t converter(const char *charset)
+{
+	struct converters *c = g_private_get(&thread_converters);
+	unsigned i;
+
+	if (!c) {
+		c = g_new0(struct converters, 1);
+		g_private_set(&thread_converters, c);
+	}
+	for (i = 0; i < c->n; i++)
+		if (!g_ascii_strcasecmp(c->charset[i], charset))
+			return c->cd[i];
+	if (c->n == CONVERTERS) { /* full: the oldest goes */
+		i = 0;
+		if (c->cd[0] != (iconv_t)-1)
+			g_mime_iconv_close(c->cd[0]);
+		g_free(c->charset[0]);
+		memmove(c->charset, c->charset + 1,
+			(CONVERTERS - 1) * sizeof(c->charset[0]));
+		memmove(c->cd, c->cd + 1, (CONVERTERS - 1) * sizeof(c->cd[0]));
+		c->n--;
+	}
+	i = c->n++;
+	c->charset[i] = g_strdup(charset);
+	c->cd[i] = g_mime_iconv_open("UTF-8", charset);
+	return c->cd[i];
+}
+
 /* Append `len` bytes in `charset` to `out` as valid UTF-8. */
 static void append_text(GString *out, const char *buf, size_t len,
 			const char *charset, uint32_t *problems)
@@ -128,12 +186,12 @@ static void append_text(GString *out, const char *buf, size_t len,
 	char *conv = NULL;
 
 	if (!ms_mime_charset_is_utf8(charset)) {
-		iconv_t cd = g_mime_iconv_open("UTF-8", charset);
+		iconv_t cd = converter(charset);
 		if (cd == (iconv_t)-1) {
 			*problems |= 1u << MS_MAIL_P_UNKNOWN_CHARSET;
 		} else {
+			iconv(cd, NULL, NULL, NULL, NULL); /* a fresh state */
 			conv = g_mime_iconv_strndup(cd, buf, len);
-			g_mime_iconv_close(cd);
 		}
 	}
 	if (conv) {
