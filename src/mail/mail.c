@@ -1027,33 +1027,6 @@ static char *strip_angles(const char *s)
 	return g_strdup(s);
 }
 
-static char *param(const char *v, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = v; p && *p; p++) {
-		const char *q;
-		if (g_ascii_strncasecmp(p, name, n) ||
-		    (p > v && p[-1] != ';' && !g_ascii_isspace(p[-1])))
-			continue;
-		q = p + n;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (*q != '=')
-			continue;
-		q++;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (*q == '"') {
-			const char *e = strchr(q + 1, '"');
-			return e ? g_strndup(q + 1, (size_t)(e - q - 1)) : NULL;
-		}
-		size_t k = strcspn(q, "; \t");
-		return k ? g_strndup(q, k) : NULL;
-	}
-	return NULL;
-}
-
 static bool media_is(const char *ct, const char *type)
 {
 	size_t n = strlen(type);
@@ -1070,15 +1043,18 @@ static bool plain_type(const struct headers *h)
 	       media_is(ct, "text/x-patch") || media_is(ct, "text/x-diff");
 }
 
+/* No transfer encoding. */
+static bool plain_cte(const char *cte)
+{
+	return !cte || !*cte || !g_ascii_strcasecmp(cte, "7bit") ||
+	       !g_ascii_strcasecmp(cte, "8bit") ||
+	       !g_ascii_strcasecmp(cte, "binary");
+}
+
 /* A single text part without transfer encoding: no MIME parser needed. */
 static bool plain_body(const struct headers *h)
 {
-	const char *cte = h->v[H_CTE];
-	bool identity = !cte || !*cte || !g_ascii_strcasecmp(cte, "7bit") ||
-			!g_ascii_strcasecmp(cte, "8bit") ||
-			!g_ascii_strcasecmp(cte, "binary");
-
-	return plain_type(h) && identity;
+	return plain_type(h) && plain_cte(h->v[H_CTE]);
 }
 
 /*
@@ -1106,7 +1082,7 @@ static bool body_in_place(const struct headers *h, unsigned flags)
 
 	if ((flags & MS_MAIL_PARSE_KEEP_BODY) || !plain_body(h))
 		return false;
-	charset = ct ? param(ct, "charset") : NULL;
+	charset = ct ? ms_mime_param(ct, "charset") : NULL;
 	ok = ms_mime_charset_is_utf8(charset) &&
 	     g_utf8_validate(h->body, (gssize)h->body_len, NULL);
 	g_free(charset);
@@ -1121,7 +1097,7 @@ static void decode_body(struct headers *h, GString *text,
 
 	if (plain_body(h)) {
 		/* the common case needs no MIME parser at all */
-		char *charset = ct ? param(ct, "charset") : NULL;
+		char *charset = ct ? ms_mime_param(ct, "charset") : NULL;
 		ms_mime_append_text(text, h->body, h->body_len, charset,
 				    problems);
 		g_free(charset);
@@ -1130,7 +1106,7 @@ static void decode_body(struct headers *h, GString *text,
 	if (simple_single_part(h)) {
 		/* quoted-printable or base64: GMime's decoder, not its
 		 * parser */
-		char *charset = ct ? param(ct, "charset") : NULL;
+		char *charset = ct ? ms_mime_param(ct, "charset") : NULL;
 		bool done = ms_mime_decode_single(cte, charset, h->body,
 						  h->body_len, text, problems);
 
@@ -1138,6 +1114,11 @@ static void decode_body(struct headers *h, GString *text,
 		if (done)
 			return;
 	}
+	/* multipart of the common shape: split here, not by GMime */
+	if (plain_cte(cte) &&
+	    ms_mime_decode_multipart(ct, h->body, h->body_len, text,
+				     attachments, problems))
+		return;
 	ms_mime_decode_body(ct, cte, h->body, h->body_len, text, attachments,
 			    problems);
 }

@@ -50,6 +50,24 @@ bool ms_mime_decode_single(const char *encoding, const char *charset,
 			   uint32_t *problems);
 
 /*
+ * A multipart body (`content_type` its raw header value) of the common
+ * shape -- leaf parts with plain headers, an end boundary -- split and
+ * decoded exactly as ms_mime_decode_body() would (mail-multipart.c), but
+ * without GMime's parser.  False, and nothing done, for any other body:
+ * ms_mime_decode_body() reads it.
+ */
+bool ms_mime_decode_multipart(const char *content_type, const char *body,
+			      size_t len, GString *text,
+			      GPtrArray *attachments, uint32_t *problems);
+
+/*
+ * The parameter `name` of a header value (`v`; "charset" of
+ * "text/plain; charset=utf-8"), unquoted, or NULL.  No RFC 2231 or
+ * comments: the callers leave such values to GMime.
+ */
+char *ms_mime_param(const char *v, const char *name);
+
+/*
  * Append `len` bytes of text in `charset` (NULL: UTF-8 or Latin-1) to
  * `out` as valid UTF-8; an unknown charset sets MS_MAIL_P_UNKNOWN_CHARSET.
  */
