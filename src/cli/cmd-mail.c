@@ -155,7 +155,8 @@ static int mail_stats(int argc, char **argv)
 		err = store ? ms_store_mail_parse_archive(store, argv[i], 0,
 				stats_one, &c, r, &diags) :
 			ms_mail_parse_archive(argv[i], after,
-					      (size_t)after_opt.nr, 0,
+					      (size_t)after_opt.nr,
+					      MS_MAIL_PARSE_INDEX_ONLY,
 					      stats_one, &c, r, &diags);
 		ms_store_free(store);
 		if (err < 0) {

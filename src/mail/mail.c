@@ -1249,14 +1249,17 @@ struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 		problems |= 1u << MS_MAIL_P_BAD_DATE;
 	parse_mailbox(h.v[H_FROM], &m->from_name, &m->from_email);
 	real_sender(m, &h);
-	m->to = decode_text(h.v[H_TO]);
-	m->cc = decode_text(h.v[H_CC]);
+	if (!(flags & MS_MAIL_PARSE_INDEX_ONLY)) {
+		m->to = decode_text(h.v[H_TO]);
+		m->cc = decode_text(h.v[H_CC]);
+	}
 	m->list_id = strip_angles(h.v[H_LIST_ID]);
 	m->subject_raw = decode_text(h.v[H_SUBJECT]);
 	ms_mail_parse_subject(m->subject_raw, &m->subject);
 
 	scan_body(m, body, body_len);
-	if (m->has_diff && ms_patch_id(body, body_len, hex))
+	if (m->has_diff && !(flags & MS_MAIL_PARSE_INDEX_ONLY) &&
+	    ms_patch_id(body, body_len, hex))
 		m->patch_id = g_strdup(hex);
 	for (guint i = 0; i < attachments->len; i++) {
 		GString *a = attachments->pdata[i];
@@ -1275,6 +1278,7 @@ struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 		}
 		m->diff_in_attachment |= had;
 		if (!m->patch_id && m->diff_in_attachment &&
+		    !(flags & MS_MAIL_PARSE_INDEX_ONLY) &&
 		    ms_patch_id(a->str, a->len, hex))
 			m->patch_id = g_strdup(hex);
 	}

@@ -140,6 +140,9 @@ struct ms_mail {
 
 enum {
 	MS_MAIL_PARSE_KEEP_BODY = 1 << 0, /* keep the decoded text in ->body */
+	/* only what ms_mail_index_add() reads: no ->patch_id, ->to, ->cc
+	 * (`mail stats` without a store needs no more) */
+	MS_MAIL_PARSE_INDEX_ONLY = 1 << 1,
 };
 
 /*
