@@ -1189,6 +1189,28 @@ static void free_gstring(gpointer p)
 	g_string_free(p, TRUE);
 }
 
+/*
+ * The decoded text of a message whose text is not kept: one buffer per
+ * thread, reused.  A fresh buffer of the message's size for each message
+ * cost a malloc and, for the big ones, fresh pages to fault in.
+ */
+static GPrivate scratch_text = G_PRIVATE_INIT(free_gstring);
+
+static GString *text_buffer(unsigned flags, size_t len)
+{
+	GString *t;
+
+	if (flags & MS_MAIL_PARSE_KEEP_BODY)
+		return g_string_sized_new(len);
+	t = g_private_get(&scratch_text);
+	if (!t) {
+		t = g_string_sized_new(len);
+		g_private_set(&scratch_text, t);
+	}
+	g_string_truncate(t, 0);
+	return t;
+}
+
 struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 			      unsigned flags)
 {
@@ -1224,7 +1246,7 @@ struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 	}
 	/* the body as UTF-8 text: read in place, or decoded into text */
 	in_place = body_in_place(&h, flags);
-	text = g_string_sized_new(in_place ? 0 : len);
+	text = text_buffer(flags, in_place ? 0 : len);
 	if (!in_place)
 		decode_body(&h, text, attachments, &problems);
 	body = in_place ? h.body : text->str;
@@ -1284,7 +1306,8 @@ struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 	}
 	m->kind = classify(m, body, body_len);
 	m->problems = problems;
-	m->body = g_string_free(text, !(flags & MS_MAIL_PARSE_KEEP_BODY));
+	if (flags & MS_MAIL_PARSE_KEEP_BODY)
+		m->body = g_string_free(text, FALSE);
 	g_ptr_array_unref(attachments);
 	for (int i = 0; i < H__COUNT; i++)
 		g_free(h.v[i]);
