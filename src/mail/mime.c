@@ -354,7 +354,7 @@ bool ms_mime_decode_single(const char *encoding, const char *charset,
 	GMimeEncoding state;
 	GMimeContentEncoding e;
 	char *out;
-	size_t n;
+	size_t n, at;
 
 	if (!g_ascii_strcasecmp(encoding, "base64"))
 		e = GMIME_CONTENT_ENCODING_BASE64;
@@ -366,8 +366,16 @@ bool ms_mime_decode_single(const char *encoding, const char *charset,
 	if (e == GMIME_CONTENT_ENCODING_BASE64 && !base64_valid_mem(body, len))
 		*problems |= 1u << MS_MAIL_P_BAD_BASE64;
 	g_mime_encoding_init_decode(&state, e);
-	out = g_malloc(g_mime_encoding_outlen(&state, len) + 1);
-	n = g_mime_encoding_flush(&state, body, len, out);
+	/* decoded at the end of `text`, where valid UTF-8 stays */
+	at = text->len;
+	g_string_set_size(text, at + g_mime_encoding_outlen(&state, len) + 1);
+	n = g_mime_encoding_flush(&state, body, len, text->str + at);
+	g_string_truncate(text, at + n);
+	if (ms_mime_charset_is_utf8(charset) &&
+	    g_utf8_validate(text->str + at, (gssize)n, NULL))
+		return true;
+	out = g_strndup(text->str + at, n);
+	g_string_truncate(text, at);
 	append_text(text, out, n, charset, problems);
 	g_free(out);
 	return true;
