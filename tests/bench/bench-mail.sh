@@ -39,6 +39,9 @@ runs() {
 		END { print bw, ww, bc, wc }'
 }
 
+# the machine is shared: the load before and after says how far the wall
+# times can be trusted (CPU times much less depend on it)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 case "$MBOX" in
 *.gz) gzip -dc "$MBOX" > "$tmp/plain.mbox" ;;
 *) cp "$MBOX" "$tmp/plain.mbox" ;;
@@ -65,4 +68,4 @@ report() { # report LABEL FILE
 }
 report "$MBOX" "$MBOX"
 report "unpacked" "$tmp/plain.mbox"
-echo "(cores: $(nproc), load: $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "(cores: $(nproc), load before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg))"
