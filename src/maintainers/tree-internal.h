@@ -27,6 +27,8 @@ struct ms_tree {
 	int (*read)(const struct ms_tree *t, const char *path, char **buf,
 		    size_t *len);
 	void (*free_backend)(void *backend);
+	/* what the tree was asked, and answered (ms_tree_facts()) */
+	struct tree_facts *facts;
 };
 
 struct ms_tree *ms_tree_alloc(const char *root);

@@ -8,14 +8,42 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The questions a tree answered (ms_tree_facts()): one record per
+ * question, "KIND ANSWER LENGTH PATH\n", the first time it is asked. */
+struct tree_facts {
+	GMutex lock;
+	GString *log;
+	GHashTable *seen;        /* "KIND PATH" */
+};
+
+static void fact(const struct ms_tree *t, char kind, const char *path,
+		 const char *answer)
+{
+	struct tree_facts *f = t->facts;
+	char *key = g_strdup_printf("%c %s", kind, path);
+
+	g_mutex_lock(&f->lock);
+	if (g_hash_table_add(f->seen, key))
+		g_string_append_printf(f->log, "%c %s %zu %s\n", kind, answer,
+				       strlen(path), path);
+	g_mutex_unlock(&f->lock);
+}
+
 struct ms_tree *ms_tree_alloc(const char *root)
 {
 	struct ms_tree *t = g_new0(struct ms_tree, 1);
+
+	t->facts = g_new0(struct tree_facts, 1);
+	g_mutex_init(&t->facts->lock);
+	t->facts->log = g_string_new(NULL);
+	t->facts->seen = g_hash_table_new_full(g_str_hash, g_str_equal,
+					       g_free, NULL);
 
 	t->paths = g_ptr_array_new();
 	t->chunk = g_string_chunk_new(1 << 20);
@@ -59,6 +87,10 @@ void ms_tree_free(struct ms_tree *t)
 	g_string_chunk_free(t->chunk);
 	g_free(t->root);
 	g_free(t->rev);
+	g_mutex_clear(&t->facts->lock);
+	g_string_free(t->facts->log, TRUE);
+	g_hash_table_destroy(t->facts->seen);
+	g_free(t->facts);
 	g_free(t);
 }
 
@@ -139,8 +171,10 @@ bool ms_tree_is_dir(const struct ms_tree *t, const char *path)
 		bool dir = stat(full, &st) == 0 && S_ISDIR(st.st_mode);
 
 		g_free(full);
+		fact(t, 'd', path, dir ? "1" : "0");
 		return dir;
 	}
+	fact(t, 'D', path, g_hash_table_contains(t->dirs, path) ? "1" : "0");
 	return g_hash_table_contains(t->dirs, path);
 }
 
@@ -156,6 +190,7 @@ bool ms_tree_has_file(const struct ms_tree *t, const char *path)
 		bool reg = lstat(full, &st) == 0 && S_ISREG(st.st_mode);
 
 		g_free(full);
+		fact(t, 'f', path, reg ? "1" : "0");
 		return reg;
 	}
 	lo = 0;
@@ -165,13 +200,16 @@ bool ms_tree_has_file(const struct ms_tree *t, const char *path)
 		size_t mid = lo + (hi - lo) / 2;
 		int c = strcmp(g_ptr_array_index(t->paths, mid), path);
 
-		if (!c)
+		if (!c) {
+			fact(t, 'F', path, "1");
 			return true;
+		}
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	fact(t, 'F', path, "0");
 	return false;
 }
 
@@ -232,8 +270,8 @@ static int read_long(const char *root, const char *path, char **buf,
 	return 0;
 }
 
-int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
-		 size_t *len)
+static int tree_read(const struct ms_tree *t, const char *path, char **buf,
+		     size_t *len)
 {
 	char *full;
 	GError *err = NULL;
@@ -368,4 +406,170 @@ int ms_tree_from_dir(const char *dir, struct ms_tree **out,
 	t->walk_diags = diags;
 	*out = t;
 	return 0;
+}
+
+int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
+		 size_t *len)
+{
+	int rc = tree_read(t, path, buf, len);
+
+	if (rc == 0) {
+		char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1,
+							(const guchar *)*buf,
+							*len);
+
+		fact(t, 'r', path, sum);
+		g_free(sum);
+	} else if (inside_tree(path)) {
+		char code[16];
+
+		snprintf(code, sizeof(code), "E%d", -rc);
+		fact(t, 'r', path, code);
+	}
+	return rc;
+}
+
+static gint cmp_str(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The SHA-1 of the tree's list: its files, then its directories, sorted
+ * (g_free). */
+static char *list_digest(const struct ms_tree *t)
+{
+	struct ms_tree *mt = listed(t);
+	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA1);
+	GPtrArray *dirs = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer k;
+	char *r;
+
+	for (guint i = 0; i < mt->paths->len; i++)
+		g_checksum_update(ck, mt->paths->pdata[i],
+				  (gssize)strlen(mt->paths->pdata[i]) + 1);
+	g_hash_table_iter_init(&it, mt->dirs);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		g_ptr_array_add(dirs, k);
+	g_ptr_array_sort(dirs, cmp_str);
+	g_checksum_update(ck, (const guchar *)"\n", 1);
+	for (guint i = 0; i < dirs->len; i++)
+		g_checksum_update(ck, dirs->pdata[i],
+				  (gssize)strlen(dirs->pdata[i]) + 1);
+	g_ptr_array_unref(dirs);
+	r = g_strdup(g_checksum_get_string(ck));
+	g_checksum_free(ck);
+	return r;
+}
+
+char *ms_tree_facts(const struct ms_tree *t, size_t *len)
+{
+	GString *out;
+
+	g_mutex_lock(&t->facts->lock);
+	out = g_string_new_len(t->facts->log->str,
+			       (gssize)t->facts->log->len);
+	g_mutex_unlock(&t->facts->lock);
+	if (t->listed) {
+		char *d = list_digest(t);
+
+		g_string_append_printf(out, "L %s 0 \n", d);
+		g_free(d);
+	}
+	*len = out->len;
+	return g_string_free(out, FALSE);
+}
+
+/* One record of `facts` at *p: its kind, answer and path (borrowed into
+ * `answer` and `path`); false when damaged or at the end. */
+static bool next_fact(const char **p, const char *end, char *kind,
+		      char answer[72], char **path)
+{
+	const char *s = *p, *sp;
+	char *num_end;
+	unsigned long long n;
+
+	if (end - s < 6 || s[1] != ' ')
+		return false;
+	*kind = s[0];
+	s += 2;
+	sp = memchr(s, ' ', (size_t)(end - s));
+	if (!sp || sp - s >= 72 || sp == s)
+		return false;
+	memcpy(answer, s, (size_t)(sp - s));
+	answer[sp - s] = '\0';
+	s = sp + 1;
+	if (s >= end || *s < '0' || *s > '9')
+		return false;
+	n = strtoull(s, &num_end, 10);
+	if (num_end >= end || *num_end != ' ' ||
+	    n > (unsigned long long)(end - num_end - 2) ||
+	    num_end[1 + n] != '\n')
+		return false;
+	*path = g_strndup(num_end + 1, (size_t)n);
+	*p = num_end + 2 + n;
+	return true;
+}
+
+/* Whether fact `kind` of `path` still gives `answer` in `t`. */
+static bool fact_holds(const struct ms_tree *t, char kind, const char *answer,
+		       const char *path)
+{
+	char *buf = NULL, *got = NULL;
+	size_t len = 0;
+	bool same;
+	int rc;
+
+	switch (kind) {
+	case 'd': case 'D':
+		return ms_tree_is_dir(t, path) == (answer[0] == '1');
+	case 'f': case 'F':
+		return ms_tree_has_file(t, path) == (answer[0] == '1');
+	case 'L':
+		got = list_digest(t);
+		break;
+	case 'r':
+		rc = ms_tree_read(t, path, &buf, &len);
+		if (rc == 0)
+			got = g_compute_checksum_for_data(G_CHECKSUM_SHA1,
+							  (guchar *)buf, len);
+		else
+			got = g_strdup_printf("E%d", -rc);
+		g_free(buf);
+		ms_error_clear();
+		break;
+	default:
+		return false;
+	}
+	same = !strcmp(got, answer);
+	g_free(got);
+	return same;
+}
+
+bool ms_tree_facts_hold(const struct ms_tree *t, const char *facts,
+			size_t len)
+{
+	const char *end = facts + len;
+
+	/* the file system's answers first, while `t` is not listed; then
+	 * those the list gave */
+	for (int pass = 0; pass < 2; pass++) {
+		const char *p = facts;
+
+		while (p < end) {
+			char kind, answer[72];
+			char *path = NULL;
+			bool listed_kind, holds = true;
+
+			if (!next_fact(&p, end, &kind, answer, &path))
+				return false;
+			listed_kind = kind == 'D' || kind == 'F' || kind == 'L';
+			if (listed_kind == (pass == 1))
+				holds = fact_holds(t, kind, answer, path);
+			g_free(path);
+			if (!holds)
+				return false;
+		}
+	}
+	return true;
 }

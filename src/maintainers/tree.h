@@ -53,4 +53,25 @@ bool ms_tree_has_file(const struct ms_tree *t, const char *path);
 int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
 		 size_t *len);
 
+/*
+ * Everything the tree has answered so far, as facts a later run can check
+ * without redoing the work that asked: each ms_tree_is_dir() and
+ * ms_tree_has_file() question with its answer (and whether the list or
+ * the file system gave it), each file ms_tree_read() read with the SHA-1
+ * of its bytes (or its error), and when the tree was listed, a digest of
+ * the whole list.  A new buffer (g_free) of *len bytes, in a format only
+ * ms_tree_facts_hold() reads.
+ */
+char *ms_tree_facts(const struct ms_tree *t, size_t *len);
+
+/*
+ * Whether every fact of `facts` (from ms_tree_facts() of an earlier
+ * tree) holds in `t`, a tree of the same root just opened: the same
+ * questions get the same answers and the same files the same bytes.
+ * Questions the list answered are asked after listing `t`, the others
+ * before.  Damaged facts do not hold.
+ */
+bool ms_tree_facts_hold(const struct ms_tree *t, const char *facts,
+			size_t len);
+
 #endif
