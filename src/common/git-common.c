@@ -103,3 +103,86 @@ out:
 	git_buf_dispose(&buf);
 	return rc;
 }
+
+/* "name\ntarget" of a reference (target: an id, or the name a symbolic
+ * ref names). */
+static char *ref_line(git_reference *ref)
+{
+	char hex[GIT_OID_HEXSZ + 1] = "";
+	const char *target = hex;
+
+	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC)
+		target = git_reference_symbolic_target(ref);
+	else if (git_reference_target(ref))
+		git_oid_tostr(hex, sizeof hex, git_reference_target(ref));
+	return g_strdup_printf("%s\n%s", git_reference_name(ref),
+			       target ? target : "");
+}
+
+static gint cmp_str(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every reference's line, HEAD's first and the others sorted (the
+ * order of loose refs follows the file system), into `ck`. */
+static int digest_refs(git_repository *repo, GChecksum *ck)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref = NULL;
+	GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
+	int rc;
+
+	if (git_reference_lookup(&ref, repo, "HEAD") == 0) {
+		char *l = ref_line(ref);
+
+		g_checksum_update(ck, (const guchar *)l, (gssize)strlen(l) + 1);
+		g_free(l);
+		git_reference_free(ref);
+	}
+	rc = git_reference_iterator_new(&it, repo);
+	while (rc == 0 && (rc = git_reference_next(&ref, it)) == 0) {
+		g_ptr_array_add(lines, ref_line(ref));
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	g_ptr_array_sort(lines, cmp_str);
+	for (guint i = 0; i < lines->len; i++)
+		g_checksum_update(ck, lines->pdata[i],
+				  (gssize)strlen(lines->pdata[i]) + 1);
+	g_ptr_array_unref(lines);
+	return rc == GIT_ITEROVER ? 0 : rc;
+}
+
+int ms_git_refs_digest(const char *gitdir, char **out)
+{
+	git_repository *repo = NULL;
+	GChecksum *ck;
+	char *shallow;
+	gchar *text = NULL;
+	gsize len = 0;
+	int rc;
+
+	*out = NULL;
+	ms_git_init();
+	rc = git_repository_open(&repo, gitdir);
+	if (rc < 0)
+		return ms_git_error(rc, "cannot open repository '%s'", gitdir);
+	ck = g_checksum_new(G_CHECKSUM_SHA256);
+	rc = digest_refs(repo, ck);
+	/* a shallow clone's cut changes its history without a ref */
+	shallow = g_build_filename(git_repository_path(repo), "shallow",
+				   NULL);
+	if (g_file_get_contents(shallow, &text, &len, NULL))
+		g_checksum_update(ck, (const guchar *)text, (gssize)len);
+	g_free(text);
+	g_free(shallow);
+	if (rc < 0)
+		rc = ms_git_error(rc, "cannot read the references of '%s'",
+				  gitdir);
+	else
+		*out = g_strdup(g_checksum_get_string(ck));
+	g_checksum_free(ck);
+	git_repository_free(repo);
+	return rc;
+}

@@ -32,4 +32,14 @@ int ms_git_user(const char *gitdir, char **name, char **email);
  */
 int ms_git_discover(const char *start, char **out);
 
+/*
+ * A digest (SHA-256, 64 hex digits; g_free) of where every reference of
+ * repository `gitdir` points: HEAD and each ref's name with its target
+ * (an id, or the name a symbolic ref names), and the shallow file's
+ * commits.  Git objects never change, so two equal digests mean every
+ * revision names the same history.  Returns 0, or a negative code when
+ * the repository or a reference cannot be read.
+ */
+int ms_git_refs_digest(const char *gitdir, char **out);
+
 #endif

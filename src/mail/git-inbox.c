@@ -278,3 +278,81 @@ int ms_inbox_read(const char *path, const struct ms_mail_after *after,
 	g_free(gitdir);
 	return rc;
 }
+
+/* "N:HEX" of the epoch at `gitdir`, or "N:-" when it has no commit. */
+static int epoch_head(const char *gitdir, int epoch, GPtrArray *out)
+{
+	git_repository *repo = NULL;
+	git_oid oid;
+	char hex[GIT_OID_HEXSZ + 1];
+	int rc = git_repository_open_bare(&repo, gitdir);
+
+	if (rc < 0)
+		return ms_git_error(rc, "cannot open repository '%s'", gitdir);
+	rc = git_reference_name_to_id(&oid, repo, "HEAD");
+	if (rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH) {
+		g_ptr_array_add(out, g_strdup_printf("%d:-", epoch));
+		rc = 0;
+	} else if (rc < 0) {
+		rc = ms_git_error(rc, "cannot resolve HEAD of '%s'", gitdir);
+	} else {
+		git_oid_tostr(hex, sizeof hex, &oid);
+		g_ptr_array_add(out, g_strdup_printf("%d:%s", epoch, hex));
+	}
+	git_repository_free(repo);
+	return rc;
+}
+
+int ms_inbox_heads(const char *path, GPtrArray **out)
+{
+	char *gitdir = g_build_filename(path, "git", NULL);
+	GPtrArray *epochs, *heads = g_ptr_array_new_with_free_func(g_free);
+	GDir *dir;
+	const char *name;
+	int rc = 0;
+
+	*out = NULL;
+	ms_git_init();
+	dir = g_dir_open(gitdir, 0, NULL);
+	if (!dir) {
+		g_free(gitdir);
+		rc = epoch_head(path, 0, heads);
+		if (rc < 0)
+			g_ptr_array_unref(heads);
+		else
+			*out = heads;
+		return rc;
+	}
+	epochs = g_ptr_array_new();
+	while ((name = g_dir_read_name(dir))) {
+		size_t digits = strspn(name, "0123456789");
+
+		/* the epochs ms_inbox_read() reads, no other */
+		if (!digits || digits > 5 || strcmp(name + digits, ".git") ||
+		    (name[0] == '0' && digits > 1))
+			continue;
+		g_ptr_array_add(epochs, GINT_TO_POINTER(
+					(int)strtol(name, NULL, 10)));
+	}
+	g_dir_close(dir);
+	g_ptr_array_sort(epochs, compare_epochs);
+	for (guint i = 0; i < epochs->len && !rc; i++) {
+		int e = GPOINTER_TO_INT(epochs->pdata[i]);
+		char *name_git = g_strdup_printf("%d.git", e);
+		char *epoch_dir = g_build_filename(gitdir, name_git, NULL);
+
+		rc = epoch_head(epoch_dir, e, heads);
+		g_free(epoch_dir);
+		g_free(name_git);
+	}
+	if (!rc && !epochs->len)
+		rc = ms_error_set(MS_ENOTFOUND, "'%s' has no epochs in git/",
+				  path);
+	g_ptr_array_unref(epochs);
+	g_free(gitdir);
+	if (rc < 0)
+		g_ptr_array_unref(heads);
+	else
+		*out = heads;
+	return rc;
+}

@@ -418,6 +418,23 @@ int ms_inbox_read(const char *path, const struct ms_mail_after *after,
 		  size_t n_after, ms_mail_raw_fn fn, void *data,
 		  struct ms_mail_read_result *result);
 
+/*
+ * Where public-inbox archive `path` stands now, without reading any
+ * message: one "N:HEX" string per epoch (v1: epoch 0), the commit its
+ * HEAD names ("N:-" for an empty epoch), in epoch order, into *out
+ * (g_ptr_array_unref; it frees the strings).  A new message changes
+ * it; the same heads mean the same messages.  Errors as ms_inbox_read()'s.
+ */
+int ms_inbox_heads(const char *path, GPtrArray **out);
+
+/*
+ * The CRC-64 (ECMA-182, reflected, as ISA-L's crc64_ecma_refl) of `len`
+ * bytes, continuing from `crc` (0 to start): a check for damage of data
+ * kept between runs that is fast enough for megabytes (0.3 ms for 7 MB,
+ * where SHA-1 takes 20 ms).
+ */
+uint64_t ms_crc64(uint64_t crc, const void *data, size_t len);
+
 /* ---- the index: compact records, threads, series, statistics ---- */
 
 /* One message as the index keeps it.  Strings are interned (borrowed). */
