@@ -188,6 +188,24 @@ int ms_store_model_put(struct ms_store *s, const char *kind, const char *key,
 		       const void *data, size_t len);
 
 /*
+ * A command's finished result, kept so that a run with the same inputs
+ * prints it instead of computing it (table `models`, one per `kind`, e.g.
+ * "result:review:json"): the bytes it printed (`out`) and the facts a
+ * later run must find true before reusing them (`facts`, the caller's
+ * format: what its key cannot cover cheaply).  `key` is the caller's
+ * digest of every input; a CRC-64 over the key, the facts and the output
+ * is saved with them, so that a damaged or altered row is not used.
+ * ms_store_result_get() sets *facts and *out (g_bytes_unref) when a
+ * whole, undamaged result was saved under `key`, else NULL both.  Errors
+ * as ms_store_model_get()'s.
+ */
+int ms_store_result_get(struct ms_store *s, const char *kind, const char *key,
+			GBytes **facts, GBytes **out);
+int ms_store_result_put(struct ms_store *s, const char *kind, const char *key,
+			const void *facts, size_t facts_len, const void *out,
+			size_t out_len);
+
+/*
  * A mail-to-commit link as link.h computed it (see link-cache.h), kept
  * per commit: the message's index record `rec` (-1 and message_id NULL:
  * the commit was found unlinked), its Message-ID, the method's name, the
