@@ -141,6 +141,8 @@ static GPtrArray *lists;
 
 /* The warnings printed so far: each distinct one is printed once a run. */
 static GHashTable *warned;
+/* Messages (errors and warnings) printed so far. */
+static unsigned long messages;
 
 /* The default --repo found by cli_default_repo(), freed at exit. */
 static char *default_repo;
@@ -466,6 +468,7 @@ static void vmessage(const char *prefix, const char *fmt, va_list ap)
 	ms_out_sanitize(clean, msg, strlen(msg), &state);
 	if (state)
 		g_string_append_c(clean, '?');
+	messages++;
 	fputs("maintstat: ", stderr);
 	if (prefix)
 		fputs(prefix, stderr);
@@ -572,7 +575,13 @@ void cli_warning(const char *fmt, ...)
 	if (!g_hash_table_add(warned, msg))
 		return;
 	cli_progress_clear();
+	messages++;
 	fprintf(stderr, "maintstat: warning: %s\n", msg);
+}
+
+unsigned long cli_messages(void)
+{
+	return messages;
 }
 
 void cli_print_diags(const struct ms_diags *diags)

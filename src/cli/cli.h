@@ -120,6 +120,9 @@ extern bool cli_quiet;
  * run, none with --quiet.
  */
 void cli_warning(const char *fmt, ...) MS_PRINTF(1, 2);
+/* How many errors and warnings were printed so far (a result kept for
+ * later runs must have printed none: cli-result.h). */
+unsigned long cli_messages(void);
 
 /* Print each diagnostic as "maintstat: warning: FILE:LINE: message". */
 void cli_print_diags(const struct ms_diags *diags);

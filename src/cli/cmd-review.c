@@ -7,6 +7,7 @@
 #include "activity.h"
 #include "cli-review.h"
 #include "cli-review-out.h"
+#include "cli-result.h"
 #include "commands.h"
 #include "mail.h"
 #include "cli-activity.h"
@@ -241,16 +242,13 @@ static int review_check(struct review_args *a)
 	return CLI_CONTINUE;
 }
 
-/* The window, the tree and its MAINTAINERS, --aliases and --mailmap,
- * and the entries selected. */
+/* The tree and its MAINTAINERS, --aliases and --mailmap, and the
+ * entries selected. */
 static int review_open(struct review_args *a, struct review_data *d)
 {
 	size_t nr_sel;
 	int rc;
 
-	rc = cli_rev_window("review", &a->ro, &d->since, &d->until);
-	if (rc != CLI_CONTINUE)
-		return rc;
 	a->to.repo = a->ro.repo;
 	a->to.rev = a->ro.rev;
 	rc = cli_tree_open("review", &a->to, NULL, &d->tree);
@@ -581,24 +579,82 @@ static void review_data_release(const struct review_args *a,
 		cli_tree_close(&d->tree);
 }
 
+/* Where the tree of --tree (or the working directory) is, without
+ * --repo; NULL with it (its tree is the revision's). */
+static const char *tree_dir(const struct review_args *a)
+{
+	return a->ro.repo ? NULL : a->to.tree ? a->to.tree : ".";
+}
+
+/* The store review reads the archives through (cli_rev_load_mail()). */
+static const char *store_for(const struct review_args *a)
+{
+	return a->ro.repo ? a->ro.repo : a->ro.archives.items[0];
+}
+
+/*
+ * The key of review's result (cli-result.h): besides the command line,
+ * the window as resolved dates (a relative --since names other dates
+ * tomorrow), the archives' states and the default list URL they give,
+ * --repo's references, and the files the options name.  The tree's
+ * part is kept as facts (tree_dir()).
+ */
+static void review_key(const struct review_args *a,
+		       const struct review_data *d, struct cli_result *res)
+{
+	cli_result_add_int(res, "since", d->since);
+	cli_result_add_int(res, "until", d->until);
+	cli_result_add_archives(res, &a->ro.archives);
+	for (int i = 0; !a->list_url && i < a->ro.archives.nr; i++) {
+		char *url = ms_inbox_base_url(a->ro.archives.items[i]);
+
+		cli_result_add_str(res, "list url", url);
+		g_free(url);
+	}
+	if (a->ro.repo)
+		cli_result_add_repo(res, a->ro.repo);
+	if (a->aliases_file) {
+		struct cli_strings one = { (const char **)&a->aliases_file,
+					   1 };
+
+		cli_result_add_files(res, "aliases", &one);
+	}
+	cli_result_add_files(res, "mailmap", &a->io.mailmaps);
+	cli_result_add_files(res, "maintainers", &a->to.maintainers);
+}
+
 int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		    void *sink_data)
 {
 	struct review_args a = { 0 };
 	struct review_data d = { 0 };
-	int rc;
+	struct cli_result res = { 0 };
+	char **argv0 = g_new(char *, (size_t)argc + 1);
+	int rc, argc0 = argc;
 
+	memcpy(argv0, argv, sizeof(*argv) * (size_t)argc);
 	a.ignore_arg = "14d";
 	a.target_arg = "48h";
 	a.release_tags = "v*";
 	a.limit = -1;
 	a.unit = MS_SERIES_MONTH;
 	rc = review_parse(&argc, &argv, &a);
-	if (rc != CLI_CONTINUE)
+	if (rc != CLI_CONTINUE) {
+		g_free(argv0);
 		return rc;
+	}
 	a.argc = argc;
 	a.argv = argv;
 	rc = review_check(&a);
+	if (rc == CLI_CONTINUE)
+		rc = cli_rev_window("review", &a.ro, &d.since, &d.until);
+	if (rc != CLI_CONTINUE)
+		goto out;
+	/* the same inputs as a saved result: print it (cli-result.h) */
+	cli_result_begin(&res, "review", a.json, argc0, argv0, sink != NULL);
+	review_key(&a, &d, &res);
+	rc = cli_result_serve(&res, &a.ro.store, store_for(&a),
+			      tree_dir(&a));
 	if (rc != CLI_CONTINUE)
 		goto out;
 	rc = review_open(&a, &d);
@@ -616,8 +672,12 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 		rc = review_git_facts(&a, &d);
 	if (rc == CLI_CONTINUE)
 		rc = review_output(&a, &d, sink, sink_data);
+	rc = cli_result_end(&res, rc, &a.ro.store, store_for(&a),
+			    tree_dir(&a) ? d.tree.tree : NULL);
 	review_data_release(&a, &d);
 out:
+	cli_result_release(&res);
+	g_free(argv0);
 	if (a.foreign_re)
 		g_regex_unref(a.foreign_re);
 	return rc;

@@ -179,6 +179,79 @@ def gen_review(tmp):
     return os.path.join(out, "repo"), os.path.join(out, "list.mbox")
 
 
+# ---- finished results kept in the store (src/cli/cli-result.h) ----
+
+def _crc64_table():
+    poly, table = 0xC96C5795D7870F42, []   # ECMA-182, reflected
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = (c >> 1) ^ poly if c & 1 else c >> 1
+        table.append(c)
+    return table
+
+
+_CRC64 = _crc64_table()
+
+
+def crc64(data, crc=0):
+    """ISA-L's crc64_ecma_refl(crc, data): CRC-64/XZ, chained."""
+    crc ^= 0xFFFFFFFFFFFFFFFF
+    for b in data:
+        crc = _CRC64[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFFFFFFFFFF
+
+
+def result_row(db, kind):
+    """(key, facts, output) of the result saved as `kind` (e.g.
+    "result:review:json") in store `db`, or None."""
+    import sqlite3
+    import struct
+    con = sqlite3.connect(db)
+    row = con.execute("SELECT key, data FROM models WHERE kind = ?",
+                      (kind,)).fetchone()
+    con.close()
+    if not row:
+        return None
+    key, data = row
+    fl, ol = struct.unpack_from("<QQ", data, 12)
+    return key, data[28:28 + fl], data[28 + fl:28 + fl + ol]
+
+
+def result_put(db, kind, key, facts, out, crc=None):
+    """Save a result row as maintstat frames it, with a correct CRC
+    unless `crc` is given."""
+    import sqlite3
+    import struct
+    lens = struct.pack("<QQ", len(facts), len(out))
+    if crc is None:
+        crc = crc64(out, crc64(facts, crc64(lens, crc64(
+            key.encode() + b"\0"))))
+    data = b"MSR1" + struct.pack("<Q", crc) + lens + facts + out
+    con = sqlite3.connect(db)
+    con.execute("UPDATE models SET data = ? WHERE kind = ?", (data, kind))
+    con.commit()
+    con.close()
+
+
+def result_plant(db, kind, marker="PLANTED RESULT\n"):
+    """Replace the output of the saved result with `marker` (a valid
+    row): a run that prints the marker was served from the store."""
+    row = result_row(db, kind)
+    if row:
+        result_put(db, kind, row[0], row[1], marker.encode())
+    return row is not None
+
+
+def result_drop(db):
+    """Remove every saved result, so that the next run computes."""
+    import sqlite3
+    con = sqlite3.connect(db)
+    con.execute("DELETE FROM models WHERE kind LIKE 'result:%'")
+    con.commit()
+    con.close()
+
+
 def done():
     print(f"1..{_n}")
     sys.exit(1 if _failed else 0)

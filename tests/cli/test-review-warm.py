@@ -12,8 +12,10 @@ import sqlite3
 import struct
 import subprocess
 import sys
+import time
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import run, ok, eq, done, tmpdir  # noqa: E402
+from mstest import result_row, result_put, result_plant, result_drop  # noqa: E402,E501
 
 tmp = tmpdir()
 tree = os.path.join(tmp, "tree")
@@ -116,6 +118,7 @@ if len(recs) == 3:
     swapped[a], swapped[b] = (recs[a][0], recs[b][1]), (recs[b][0],
                                                         recs[a][1])
     put_table(pack(swapped))
+    result_drop(db)     # the finished result would answer first
     out = review("--db", db)
     eq((patches(out, "ALPHA"), patches(out, "BETA")),
        (["p2@example.com"], ["p1@example.com"]),
@@ -150,6 +153,7 @@ for what, bad in [("cut short", data[:-3]),
                   ("huge count", data[:20] + struct.pack("=I", 0xffffffff)
                    + data[24:])]:
     put_table(bad)
+    result_drop(db)
     eq(review("--db", db), want3, f"a damaged table ({what}) is ignored")
 
 # Path answers saved by a run on another branch (activity-paths, keyed by
@@ -220,4 +224,194 @@ got = review_main("--db", pdb)
 eq(got.get("set_aside", {}).get("foreign_paths"), 1, "on main through that store: "
    "still set aside (the saved answer is not a path of main's history)")
 eq(got, want, "... and the report = --no-cache")
+
+# ---- the finished result (src/cli/cli-result.h): a warm run with the
+# same inputs prints the saved result; any change of an input gives the
+# fresh answer.  Each change is made after planting a marker as the saved
+# result (with a valid CRC): a run that still prints the marker served a
+# stale result.
+rtree = os.path.join(tmp, "rtree")
+os.makedirs(os.path.join(rtree, "drivers", "net"))
+with open(os.path.join(rtree, "drivers", "net", "a.c"), "w") as f:
+    f.write("int a;\n")
+
+
+def write_rtree(extra=""):
+    with open(os.path.join(rtree, "MAINTAINERS"), "w") as f:
+        f.write("NET DRIVERS\nM:\tNe Tee <ne@example.com>\n" + extra +
+                "F:\tdrivers/net/\n\n"
+                "THE REST\nM:\tR <r@example.com>\nF:\t*\nF:\t*/\n")
+
+
+write_rtree()
+with open(os.path.join(rtree, ".mailmap"), "w") as f:
+    f.write("Ne Tee <ne@example.com>\n")
+
+
+def msg(mid, frm, subj, day, reply_to=None, diff=None):
+    t = ("From x@y Mon Jan  2 10:00:00 2023\n"
+         f"From: {frm}\nSubject: {subj}\nMessage-ID: <{mid}>\n"
+         f"Date: Mon, {day} Jan 2023 10:00:00 +0000\n")
+    if reply_to:
+        t += f"In-Reply-To: <{reply_to}>\nReferences: <{reply_to}>\n"
+    t += "\nbody\n"
+    if diff:
+        t += ("\nSigned-off-by: x <x@example.com>\n---\n"
+              f"diff --git a/{diff} b/{diff}\n--- a/{diff}\n+++ b/{diff}\n"
+              "@@ -0,0 +1 @@\n+int b;\n")
+    return t + "\n"
+
+
+rmbox = os.path.join(tmp, "r.mbox")
+with open(rmbox, "w") as f:
+    f.write(msg("n1@x", "Pa Tcher <pa@example.com>",
+                "[PATCH] net: a fix", 2, diff="drivers/net/a.c") +
+            msg("n2@x", "Ne Tee <ne2@example.com>", "Re: [PATCH] net: a fix",
+                3, reply_to="n1@x") +
+            msg("n3@x", "Pa Tcher <pa@example.com>",
+                "[PATCH] new: a new driver", 4, diff="drivers/new/b.c"))
+rdb = os.path.join(tmp, "r.sqlite")
+# An archive changed in the last two seconds is keyed by its bytes too
+# (its times might not move on the next write); from then on by stat
+# alone.  A run crossing that moment computes again: let it pass first,
+# so that the warm runs below are served.
+time.sleep(2.2)
+KIND = {"json": "result:review:json", "text": "result:review:text"}
+
+
+def rv(fmt, *extra, db=True):
+    args = ["review", "--tree", rtree, "--archive", rmbox]
+    args += ["--json"] if fmt == "json" else []
+    args += ["--db", rdb] if db else ["--no-cache"]
+    r = run(*args, *extra)
+    ok(r.rc == 0 and not r.err, f"review ({fmt}) {' '.join(extra)} exits "
+       "0 without a message", r.err)
+    return r.out
+
+
+def fresh(fmt, what, *extra):
+    """After planting a marker: the run must print --no-cache's answer."""
+    ok(result_plant(rdb, KIND[fmt]), f"{what}: a result was saved to "
+       "plant over")
+    want = rv(fmt, *extra, db=False)
+    got = rv(fmt, *extra)
+    eq(got, want, f"{what} ({fmt}): the fresh answer, = --no-cache")
+    return got
+
+
+for fmt in ("json", "text"):
+    nc = rv(fmt, db=False)
+    cold = rv(fmt)
+    warm = rv(fmt)
+    eq(cold, nc, f"{fmt}: cold = --no-cache, byte for byte")
+    eq(warm, nc, f"{fmt}: warm = --no-cache, byte for byte")
+    row = result_row(rdb, KIND[fmt])
+    ok(row is not None and row[2].decode() == nc,
+       f"{fmt}: the result is saved as printed")
+    ok(row is not None and b"drivers/new/b.c" in row[1],
+       f"{fmt}: with the tree's answers about the patches' paths")
+    ok(result_plant(rdb, KIND[fmt]), f"{fmt}: plant a marker")
+    eq(rv(fmt), "PLANTED RESULT\n", f"{fmt}: a warm run prints the saved "
+       "result (it did not read the archive)")
+base = json.loads(rv("json", db=False))
+ok(base["entries"] and True, "the review has entries")
+
+# damaged rows are ignored (and replaced)
+key, facts, out = result_row(rdb, KIND["json"])
+for what, f_, o_, crc in [("a byte changed", facts, out[:-2] + b"X\n", None),
+                          ("a wrong CRC", facts, out, 12345),
+                          ("facts cut short", facts[:-3], out, None)]:
+    if crc is None and what == "a byte changed":
+        # the row's CRC is the one of the real output
+        from mstest import crc64 as _c  # noqa: E402
+        import struct as _s  # noqa: E402
+        lens = _s.pack("<QQ", len(facts), len(out))
+        crc = _c(out, _c(facts, _c(lens, _c(key.encode() + b"\0"))))
+    result_put(rdb, KIND["json"], key, f_, o_, crc)
+    eq(rv("json"), rv("json", db=False), f"a damaged result ({what}) is "
+       "ignored")
+import sqlite3  # noqa: E402
+con = sqlite3.connect(rdb)
+con.execute("UPDATE models SET data = substr(data, 1, 40) WHERE kind = ?",
+            (KIND["json"],))
+con.commit()
+con.close()
+eq(rv("json"), rv("json", db=False), "a truncated result is ignored")
+ok(result_row(rdb, KIND["json"])[2] == rv("json", db=False).encode(),
+   "and replaced by the run's")
+
+for fmt in ("json", "text"):
+    rv(fmt)     # saved again, then each change
+    # the same bytes, touched: the key changes (size/mtime/inode)
+    os.utime(rmbox, (1672700000, 1672700000))
+    fresh(fmt, "archive touched, same bytes")
+    # a tree file a patch names appears: the tree's answers change
+    os.makedirs(os.path.join(rtree, "drivers", "new"), exist_ok=True)
+    with open(os.path.join(rtree, "drivers", "new", "b.c"), "w") as f:
+        f.write("int b;\n")
+    got = fresh(fmt, "a file a patch touches appears in the tree")
+    os.remove(os.path.join(rtree, "drivers", "new", "b.c"))
+    os.rmdir(os.path.join(rtree, "drivers", "new"))
+    fresh(fmt, "and disappears")
+    write_rtree(f"R:\tRe Viewer <rev-{fmt}@example.com>\n")
+    got = fresh(fmt, "MAINTAINERS edited")
+    ok(f"rev-{fmt}@example.com" in got, f"{fmt}: the new R: shows")
+    with open(os.path.join(rtree, ".mailmap"), "w") as f:
+        f.write(f"Ne Tee {fmt} <ne@example.com> <ne2@example.com>\n")
+    fresh(fmt, ".mailmap edited")
+    aliases = os.path.join(tmp, "aliases")
+    with open(aliases, "w") as f:
+        f.write("pa@example.com pa@elsewhere.example\n")
+    rv(fmt, "--aliases", aliases)
+    with open(aliases, "w") as f:
+        f.write("ne2@example.com ne@example.com\n")
+    fresh(fmt, "--aliases file edited", "--aliases", aliases)
+    fresh(fmt, "another option (--target 1h)", "--target", "1h")
+    fresh(fmt, "another --since", "--since", "2023-01-03")
+    before = rv(fmt, db=False)
+    with open(rmbox, "a") as f:
+        f.write(msg(f"n9{fmt}@x", "Ne Tee <ne@example.com>",
+                    f"[PATCH] net: another fix {fmt}", 5,
+                    diff="drivers/net/a.c"))
+    got = fresh(fmt, "new mail appended")
+    ok(got != before, f"{fmt}: the new patch changes the answer")
+
+# a repository: a new commit changes the answer's key
+rwork = os.path.join(tmp, "rwork")
+os.makedirs(os.path.join(rwork, "drivers", "net"))
+with open(os.path.join(rwork, "MAINTAINERS"), "w") as f:
+    f.write("NET DRIVERS\nM:\tNe Tee <ne@example.com>\nF:\tdrivers/net/\n")
+with open(os.path.join(rwork, "drivers", "net", "a.c"), "w") as f:
+    f.write("int a;\n")
+subprocess.run(["git", "-C", rwork, "init", "-q", "-b", "main"], check=True)
+for i, (what, ddir) in enumerate([("start", "drivers/net"),
+                                  ("net: a fix", "drivers/net")]):
+    with open(os.path.join(rwork, ddir, "a.c"), "a") as f:
+        f.write(f"int x{i};\n")
+    subprocess.run(["git", "-C", rwork, "add", "."], check=True)
+    subprocess.run(["git", "-C", rwork, "commit", "-q", "-m", what],
+                   check=True, env=dict(genv, GIT_AUTHOR_NAME="Pa Tcher",
+                                        GIT_AUTHOR_EMAIL="pa@example.com"))
+rgit = os.path.join(rwork, ".git")
+
+
+def rv_repo(*extra, db=True):
+    r = run("review", "--repo", rgit, "--archive", rmbox, "--json",
+            *(["--db", rdb] if db else ["--no-cache"]), *extra)
+    ok(r.rc == 0, "review --repo exits 0", r.err)
+    return r.out
+
+
+time.sleep(2.2)     # the archive was appended to: see above
+eq(rv_repo(), rv_repo(db=False), "--repo: cold = --no-cache")
+eq(rv_repo(), rv_repo(db=False), "--repo: warm = --no-cache")
+ok(result_plant(rdb, KIND["json"]), "--repo: plant a marker")
+eq(rv_repo(), "PLANTED RESULT\n", "--repo: the warm run is served")
+with open(os.path.join(rwork, "MAINTAINERS"), "a") as f:
+    f.write("R:\tRe Viewer <rev@example.com>\n")
+subprocess.run(["git", "-C", rwork, "commit", "-q", "-a", "-m", "add R"],
+               check=True, env=genv)
+got = rv_repo()
+eq(got, rv_repo(db=False), "--repo: after a new commit, = --no-cache")
+ok("rev@example.com" in got, "--repo: the new commit's R: shows")
 done()

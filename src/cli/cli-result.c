@@ -1,0 +1,423 @@
+/*
+ * cli-result.c - a command's finished result kept in the store per digest
+ * of its inputs (cli-result.h).
+ */
+#include "cli-result.h"
+#include "error.h"
+#include "git-common.h"
+#include "mail.h"
+#include "output.h"
+#include "store.h"
+#include "tree.h"
+#include "version.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A file changed this recently (seconds) may change again without its
+ * times moving (their resolution is coarse): its bytes are keyed too. */
+#define RACY_SECONDS 2
+
+void cli_result_add(struct cli_result *r, const char *what, const void *data,
+		    size_t len)
+{
+	char head[64];
+
+	if (r->off)
+		return;
+	/* name and length first: no two inputs run together */
+	snprintf(head, sizeof(head), "%zu:", len);
+	g_checksum_update(r->ck, (const guchar *)what, (gssize)strlen(what) + 1);
+	g_checksum_update(r->ck, (const guchar *)head, (gssize)strlen(head));
+	g_checksum_update(r->ck, data, (gssize)len);
+}
+
+void cli_result_add_int(struct cli_result *r, const char *what, int64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	cli_result_add_str(r, what, buf);
+}
+
+void cli_result_add_str(struct cli_result *r, const char *what,
+			const char *s)
+{
+	cli_result_add(r, what, s ? s : "\x01(none)", s ? strlen(s) + 1 : 8);
+}
+
+/* The SHA-1 of a file's bytes (g_free), or NULL. */
+static char *file_digest(const char *path)
+{
+	gchar *text = NULL;
+	gsize len = 0;
+	char *d;
+
+	if (!g_file_get_contents(path, &text, &len, NULL))
+		return NULL;
+	d = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (guchar *)text, len);
+	g_free(text);
+	return d;
+}
+
+void cli_result_add_files(struct cli_result *r, const char *what,
+			  const struct cli_strings *files)
+{
+	for (int i = 0; !r->off && i < files->nr; i++) {
+		char *d = file_digest(files->items[i]);
+
+		cli_result_add_str(r, what, files->items[i]);
+		cli_result_add_str(r, what, d ? d : "unreadable");
+		g_free(d);
+	}
+}
+
+/* A file's state: what stat says, and its bytes' digest while it is
+ * racy at `now`.  False when it cannot be read. */
+static bool file_state(const char *path, int64_t now, GString *out)
+{
+	GStatBuf sb;
+	char *d = NULL;
+
+	if (g_stat(path, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+	    access(path, R_OK) < 0)
+		return false;
+	g_string_append_printf(out, "%s\n%lld %lld.%09ld %lld.%09ld %llu "
+			       "%llu\n", path, (long long)sb.st_size,
+			       (long long)sb.st_mtim.tv_sec,
+			       sb.st_mtim.tv_nsec,
+			       (long long)sb.st_ctim.tv_sec,
+			       sb.st_ctim.tv_nsec,
+			       (unsigned long long)sb.st_ino,
+			       (unsigned long long)sb.st_dev);
+	if (sb.st_mtim.tv_sec >= now - RACY_SECONDS ||
+	    sb.st_ctim.tv_sec >= now - RACY_SECONDS) {
+		d = file_digest(path);
+		if (!d)
+			return false;
+		g_string_append_printf(out, "sha1 %s\n", d);
+		g_free(d);
+	}
+	return true;
+}
+
+struct dir_states {
+	GString *out;
+	int64_t now;
+	bool ok;
+};
+
+static int dir_file(const char *path, void *data)
+{
+	struct dir_states *d = data;
+
+	if (!file_state(path, d->now, d->out))
+		d->ok = false;
+	return 0;
+}
+
+/* The states of archives `archives` into `out` (racy as of `now`);
+ * false when one cannot be pinned. */
+static bool archive_states(const struct cli_strings *archives, int64_t now,
+			   GString *out)
+{
+	for (int i = 0; i < archives->nr; i++) {
+		const char *path = archives->items[i];
+		char *real = realpath(path, NULL);
+		bool ok = real != NULL;
+
+		g_string_append_printf(out, "archive %s\n", real ? real : "");
+		if (ok && g_file_test(real, G_FILE_TEST_IS_DIR) &&
+		    ms_mail_is_inbox(real)) {
+			GPtrArray *heads = NULL;
+
+			ok = ms_inbox_heads(real, &heads) == 0;
+			for (guint k = 0; ok && k < heads->len; k++)
+				g_string_append_printf(out, "head %s\n",
+						       (char *)heads->pdata[k]);
+			if (heads)
+				g_ptr_array_unref(heads);
+		} else if (ok && g_file_test(real, G_FILE_TEST_IS_DIR)) {
+			struct ms_diags diags = MS_DIAGS_INIT;
+			struct dir_states d = { out, now, true };
+
+			/* its problems are the reader's to report */
+			ok = ms_mail_dir_walk(real, dir_file, &d, &diags) == 0
+				&& d.ok && !diags.nr;
+			ms_diags_release(&diags);
+		} else if (ok) {
+			ok = file_state(real, now, out);
+		}
+		free(real);
+		if (!ok) {
+			ms_error_clear();
+			return false;
+		}
+	}
+	return true;
+}
+
+void cli_result_add_archives(struct cli_result *r,
+			     const struct cli_strings *archives)
+{
+	if (r->off)
+		return;
+	r->archive_paths = archives;
+	if (!archive_states(archives, r->now, r->archives)) {
+		r->off = true;
+		return;
+	}
+	cli_result_add(r, "archives", r->archives->str, r->archives->len);
+}
+
+void cli_result_add_repo(struct cli_result *r, const char *gitdir)
+{
+	char *d = NULL;
+
+	if (r->off)
+		return;
+	if (ms_git_refs_digest(gitdir, &d) < 0) {
+		ms_error_clear();
+		r->off = true;
+		return;
+	}
+	cli_result_add_str(r, "repo", gitdir);
+	cli_result_add_str(r, "refs", d);
+	g_free(d);
+}
+
+/* This program: its build, and its file (a rebuild changes it). */
+static void add_program(struct cli_result *r)
+{
+	GStatBuf sb;
+	char buf[160];
+
+	cli_result_add_str(r, "version", MS_VERSION " " MS_GIT_COMMIT);
+	cli_result_add_int(r, "schema", MS_SCHEMA_VERSION);
+	if (g_stat("/proc/self/exe", &sb) == 0) {
+		snprintf(buf, sizeof(buf), "%lld %lld.%09ld %llu %llu",
+			 (long long)sb.st_size, (long long)sb.st_mtim.tv_sec,
+			 sb.st_mtim.tv_nsec, (unsigned long long)sb.st_ino,
+			 (unsigned long long)sb.st_dev);
+		cli_result_add_str(r, "program", buf);
+	} else {
+		r->off = true;
+	}
+}
+
+void cli_result_begin(struct cli_result *r, const char *cmd, bool json,
+		      int argc, char **argv, bool off)
+{
+	static const char *const env[] = { "TZ", "LC_ALL", "LC_TIME",
+					   "LC_CTYPE", "LANG" };
+	char *cwd;
+
+	*r = (struct cli_result){ 0 };
+	r->off = off;
+	r->messages = cli_messages();
+	r->now = g_get_real_time() / G_USEC_PER_SEC;
+	r->archives = g_string_new(NULL);
+	r->ck = g_checksum_new(G_CHECKSUM_SHA256);
+	r->kind = g_strdup_printf("result:%s:%s", cmd, json ? "json" : "text");
+	cli_result_add_str(r, "maintstat result", "1");
+	cli_result_add_str(r, "kind", r->kind);
+	add_program(r);
+	cwd = g_get_current_dir();
+	cli_result_add_str(r, "cwd", cwd);
+	g_free(cwd);
+	for (size_t i = 0; i < G_N_ELEMENTS(env); i++)
+		cli_result_add_str(r, env[i], g_getenv(env[i]));
+	cli_result_add_int(r, "stdout is a terminal", isatty(STDOUT_FILENO));
+	for (int i = 0; i < argc; i++)
+		cli_result_add_str(r, "arg", argv[i]);
+}
+
+/* The store of `so` for `store_for`, if there is one; NULL otherwise. */
+static struct ms_store *open_store(const struct cli_store_opts *so,
+				   const char *store_for)
+{
+	struct ms_store_opts opts = { 0 };
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct ms_store *st = NULL;
+	char *path;
+
+	opts.busy_timeout_ms = (int)so->wait * 1000;
+	opts.no_create = true;
+	path = so->db ? g_strdup(so->db) : cli_store_default_path(store_for);
+	if (ms_store_open(path, &opts, &st, &diags) < 0) {
+		ms_error_clear();
+		st = NULL;
+	}
+	/* a damaged store moved aside says so, as the command would */
+	cli_print_diags(&diags);
+	ms_diags_release(&diags);
+	g_free(path);
+	return st;
+}
+
+/* Whether the facts `facts` hold in directory tree `tree_dir`. */
+static bool facts_hold(GBytes *facts, const char *tree_dir)
+{
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct ms_tree *t = NULL;
+	size_t len = 0;
+	const char *p = g_bytes_get_data(facts, &len);
+	bool hold;
+
+	if (!len)
+		return true;
+	if (!tree_dir || ms_tree_from_dir(tree_dir, &t, &diags) < 0) {
+		ms_error_clear();
+		ms_diags_release(&diags);
+		return false;
+	}
+	hold = ms_tree_facts_hold(t, p, len) && !diags.nr;
+	ms_tree_free(t);
+	ms_diags_release(&diags);
+	return hold;
+}
+
+static void capture(struct cli_result *r)
+{
+	fflush(stdout);
+	r->mem = open_memstream(&r->buf, &r->len);
+	if (!r->mem) {
+		r->off = true;
+		return;
+	}
+	r->real = stdout;
+	stdout = r->mem;
+	r->capturing = true;
+}
+
+/* Write `len` bytes to standard output's file, past stdio (whose
+ * buffer is empty).  False on failure, with errno set. */
+static bool write_all(const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(STDOUT_FILENO, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+int cli_result_serve(struct cli_result *r, const struct cli_store_opts *so,
+		     const char *store_for, const char *tree_dir)
+{
+	struct ms_store *st;
+	GBytes *facts = NULL, *out = NULL;
+	int rc = CLI_CONTINUE;
+
+	if (r->off || so->no_cache)
+		return CLI_CONTINUE;
+	r->key = g_strdup(g_checksum_get_string(r->ck));
+	st = open_store(so, store_for);
+	if (st && ms_store_result_get(st, r->kind, r->key, &facts, &out) < 0)
+		ms_error_clear();
+	ms_store_free(st);
+	if (out && facts_hold(facts, tree_dir)) {
+		size_t n = 0;
+		const char *p = g_bytes_get_data(out, &n);
+
+		/* saved as the terminal-safe bytes the run wrote (cli.c
+		 * sends all of stdout through ms_out_sanitize()) */
+		rc = EXIT_OK;
+		if (fflush(stdout) != 0 || !write_all(p, n))
+			rc = cli_error("cannot write to standard output: %s",
+				       g_strerror(errno));
+	}
+	if (facts)
+		g_bytes_unref(facts);
+	if (out)
+		g_bytes_unref(out);
+	if (rc == CLI_CONTINUE)
+		capture(r);
+	return rc;
+}
+
+/* Keep the result printed, if it may be reused. */
+static void save(struct cli_result *r, const struct cli_store_opts *so,
+		 const char *store_for, const struct ms_tree *tree)
+{
+	GString *now = g_string_new(NULL);
+	struct ms_store *st;
+	char *facts = NULL;
+	size_t facts_len = 0;
+	GString *clean;
+	int state = 0;
+	bool same;
+
+	/* an archive that changed while it was read was read part old,
+	 * part new: that run is not kept */
+	same = !r->archive_paths ||
+		(archive_states(r->archive_paths, r->now, now) &&
+		 g_string_equal(now, r->archives));
+	g_string_free(now, TRUE);
+	if (!same)
+		return;
+	st = open_store(so, store_for);
+	if (!st)
+		return;
+	if (tree)
+		facts = ms_tree_facts(tree, &facts_len);
+	/* what reached standard output: these bytes, sanitised from the
+	 * start to the end of the stream, as cli.c's stdout does */
+	clean = g_string_sized_new(r->len + 1);
+	ms_out_sanitize(clean, r->buf, r->len, &state);
+	if (state)
+		g_string_append_c(clean, (char)0xc2);
+	if (ms_store_result_put(st, r->kind, r->key, facts ? facts : "",
+				facts_len, clean->str, clean->len) < 0)
+		cli_warning("the result was not kept in the store: %s",
+			    ms_error_last());
+	g_string_free(clean, TRUE);
+	g_free(facts);
+	ms_store_free(st);
+}
+
+int cli_result_end(struct cli_result *r, int rc,
+		   const struct cli_store_opts *so, const char *store_for,
+		   const struct ms_tree *tree)
+{
+	bool written;
+
+	if (!r->capturing)
+		return rc;
+	r->capturing = false;
+	stdout = r->real;
+	written = fclose(r->mem) == 0;
+	r->mem = NULL;
+	if (!written)
+		return rc == EXIT_OK ? cli_error("cannot keep the output: "
+						 "out of memory") : rc;
+	fwrite(r->buf, 1, r->len, stdout);
+	if (rc == EXIT_OK && cli_messages() == r->messages && r->key)
+		save(r, so, store_for, tree);
+	return rc;
+}
+
+void cli_result_release(struct cli_result *r)
+{
+	if (r->capturing) {
+		stdout = r->real;
+		fclose(r->mem);
+	}
+	free(r->buf);
+	g_free(r->key);
+	g_free(r->kind);
+	if (r->ck)
+		g_checksum_free(r->ck);
+	if (r->archives)
+		g_string_free(r->archives, TRUE);
+	*r = (struct cli_result){ 0 };
+}

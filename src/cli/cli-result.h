@@ -1,0 +1,98 @@
+/*
+ * cli-result.h - a command's finished result kept in the store under a
+ * digest of everything it depends on (store.h, ms_store_result_get()), so
+ * that a run with the same inputs prints it without reading them again
+ * (docs/performance.md, "Warm review").
+ *
+ * The key covers: this maintstat (its build and its executable file), the
+ * working directory, the whole command line, TZ and the locale, and what
+ * the command adds: each archive's state (an mbox file's size, mtime,
+ * ctime, inode and device, plus its SHA-1 while its times are within two
+ * seconds of now, when another write could leave them unchanged; a
+ * directory's files alike; a public-inbox's epoch heads), the files the
+ * options name (their bytes), a repository's references, the window as
+ * resolved dates.  What the key cannot pin cheaply is saved as facts
+ * checked before reuse: the questions a source tree answered (which paths
+ * are files or directories, the bytes of MAINTAINERS, .mailmap and any
+ * other file read; tree.h, ms_tree_facts()).  Only a run that printed no
+ * warning or error is kept, so a reused result prints exactly what the
+ * run printed.
+ */
+#ifndef MS_CLI_RESULT_H
+#define MS_CLI_RESULT_H
+
+#include "cli.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct ms_tree;
+
+struct cli_result {
+	GChecksum *ck;              /* the key so far */
+	char *kind;                 /* "result:CMD:json" or ":text" */
+	char *key;                  /* once the key is finished */
+	GString *archives;          /* the archives' states, checked again
+				       before saving */
+	const struct cli_strings *archive_paths;
+	bool off;                   /* nothing is read or kept */
+	bool capturing;
+	FILE *real, *mem;           /* stdout, and the copy being made */
+	char *buf;
+	size_t len;
+	unsigned long messages;     /* cli_messages() at the start */
+	int64_t now;                /* when the key was made (seconds) */
+};
+
+/*
+ * Start the key of command `cmd` run as argv[0..argc) (the whole command
+ * line, before options are parsed), printing JSON or text.  `off`: the
+ * result is neither reused nor kept (--no-cache, or another writer).
+ */
+void cli_result_begin(struct cli_result *r, const char *cmd, bool json,
+		      int argc, char **argv, bool off);
+
+/* Add `len` bytes named `what` to the key. */
+void cli_result_add(struct cli_result *r, const char *what, const void *data,
+		    size_t len);
+void cli_result_add_int(struct cli_result *r, const char *what, int64_t v);
+void cli_result_add_str(struct cli_result *r, const char *what,
+			const char *s);
+/* The bytes of each file of `files` (an unreadable one as such). */
+void cli_result_add_files(struct cli_result *r, const char *what,
+			  const struct cli_strings *files);
+/* The state of each archive of `archives` (see above).  One that cannot
+ * be pinned (unreadable, a broken inbox) turns the result off. */
+void cli_result_add_archives(struct cli_result *r,
+			     const struct cli_strings *archives);
+/* Where every reference of repository `gitdir` points (git-common.h). */
+void cli_result_add_repo(struct cli_result *r, const char *gitdir);
+
+/*
+ * Finish the key and look for a result saved under it in the store that
+ * `so` names for `store_for` (a store is never created here).  With a
+ * saved one whose facts hold in the directory tree `tree_dir` (NULL: no
+ * facts to check), print it and return EXIT_OK (or EXIT_RUNTIME when
+ * standard output fails): the command is done.  Otherwise return
+ * CLI_CONTINUE and start copying stdout (for cli_result_end()).  Problems
+ * with the store only make it a miss; the command's own use of the store
+ * reports them.
+ */
+int cli_result_serve(struct cli_result *r, const struct cli_store_opts *so,
+		     const char *store_for, const char *tree_dir);
+
+/*
+ * End a run that was not served: print what it wrote to stdout, and when
+ * it succeeded (`rc` is EXIT_OK) without any warning or error, its
+ * archives did not change while it ran and the store can be opened, keep
+ * it with the facts of `tree` (may be NULL).  Returns `rc`.
+ */
+int cli_result_end(struct cli_result *r, int rc,
+		   const struct cli_store_opts *so, const char *store_for,
+		   const struct ms_tree *tree);
+
+void cli_result_release(struct cli_result *r);
+
+#endif
