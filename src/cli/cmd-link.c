@@ -2,6 +2,7 @@
  * cmd-link.c - maintstat link: which list message posted each commit.
  */
 #include "cli-review.h"
+#include "cli-result.h"
 #include "cli-activity.h"
 #include "activity.h"
 #include "history.h"
@@ -12,6 +13,7 @@
 
 #include <glib.h>
 #include <stdio.h>
+#include <string.h>
 
 static const struct cli_command_help help = {
 	"maintstat link [--repo GITDIR] --archive PATH [--archive PATH...] "
@@ -269,6 +271,29 @@ static gpointer free_mail(gpointer lm)
 	return NULL;
 }
 
+/*
+ * The key of link's result (cli-result.h): besides the command line, the
+ * window as resolved dates, the archives' states, the repository's
+ * references (its history and .mailmap), the --aliases and --mailmap
+ * files.
+ */
+static void link_key(const struct cli_rev_opts *ro,
+		     const struct ident_args *ia, int64_t since,
+		     int64_t until, struct cli_result *res)
+{
+	cli_result_add_int(res, "since", since);
+	cli_result_add_int(res, "until", until);
+	cli_result_add_archives(res, &ro->archives);
+	cli_result_add_repo(res, ro->repo);
+	if (ia->aliases_file) {
+		struct cli_strings one = { (const char **)&ia->aliases_file,
+					   1 };
+
+		cli_result_add_files(res, "aliases", &one);
+	}
+	cli_result_add_files(res, "mailmap", &ia->io.mailmaps);
+}
+
 int cmd_link(int argc, char **argv)
 {
 	struct cli_rev_opts ro = { 0 };
@@ -286,6 +311,9 @@ int cmd_link(int argc, char **argv)
 		CLI_OPTION_END,
 	};
 	struct ms_link_opts lo = { 0 };
+	struct cli_result kept = { 0 };
+	char **argv0 = g_new(char *, (size_t)argc + 1);
+	int argc0 = argc;
 	struct ms_link_people *people = NULL;
 	struct ms_link_mail *lm = NULL;
 	struct ms_link_result *res = NULL;
@@ -296,23 +324,30 @@ int cmd_link(int argc, char **argv)
 	struct ms_out *o;
 	int rc, wrc;
 
+	memcpy(argv0, argv, sizeof(*argv) * (size_t)argc);
 	rc = cli_parse_options(&argc, &argv, opts, &help);
+	if (rc == CLI_CONTINUE)
+		rc = cli_default_repo("link", &ro.repo, true);
 	if (rc != CLI_CONTINUE)
-		return rc;
-	rc = cli_default_repo("link", &ro.repo, true);
-	if (rc != CLI_CONTINUE)
-		return rc;
+		goto out;
 	if (argc)
-		return cli_usage_error("link", "unexpected argument '%s'",
-				       argv[0]);
-	if (!ro.repo)
-		return cli_usage_error("link", "--repo GITDIR is required");
-	if (!ro.archives.nr)
-		return cli_usage_error("link", "--archive PATH is required");
-	rc = cli_rev_window("link", &ro, &since, &until);
+		rc = cli_usage_error("link", "unexpected argument '%s'",
+				     argv[0]);
+	else if (!ro.repo)
+		rc = cli_usage_error("link", "--repo GITDIR is required");
+	else if (!ro.archives.nr)
+		rc = cli_usage_error("link", "--archive PATH is required");
+	else
+		rc = cli_rev_window("link", &ro, &since, &until);
 	if (rc != CLI_CONTINUE)
-		return rc;
+		goto out;
 	rc = read_ident_args(&ia);
+	if (rc != CLI_CONTINUE)
+		goto out;
+	/* the same inputs as a saved result: print it (cli-result.h) */
+	cli_result_begin(&kept, "link", json, argc0, argv0, false);
+	link_key(&ro, &ia, since, until, &kept);
+	rc = cli_result_serve(&kept, &ro.store, ro.repo, NULL);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	rc = cli_rev_load("link", &ro, since, until, 0, NULL, NULL, &commits,
@@ -341,7 +376,10 @@ int cmd_link(int argc, char **argv)
 	wrc = cli_rev_link_end(linking);
 	if (rc == EXIT_OK && wrc != CLI_CONTINUE)
 		rc = wrc;
+	rc = cli_result_end(&kept, rc, &ro.store, ro.repo, NULL);
 out:
+	cli_result_release(&kept);
+	g_free(argv0);
 	/* the two models side by side: freeing them one after the other was
 	 * a thirtieth of a large warm run */
 	freeing = lm ? g_thread_try_new("ms-free", free_mail, lm, NULL) : NULL;
