@@ -218,7 +218,7 @@ void cli_result_begin(struct cli_result *r, const char *cmd, bool json,
 
 	*r = (struct cli_result){ 0 };
 	r->off = off;
-	r->messages = cli_messages();
+	r->errors = cli_errors();
 	r->now = g_get_real_time() / G_USEC_PER_SEC;
 	r->archives = g_string_new(NULL);
 	r->ck = g_checksum_new(G_CHECKSUM_SHA256);
@@ -292,6 +292,8 @@ static void capture(struct cli_result *r)
 	r->real = stdout;
 	stdout = r->mem;
 	r->capturing = true;
+	r->err = g_string_new(NULL);
+	cli_messages_record(r->err);
 }
 
 /* Write `len` bytes to standard output's file, past stdio (whose
@@ -314,75 +316,48 @@ static bool write_all(const char *p, size_t len)
 int cli_result_serve(struct cli_result *r, const struct cli_store_opts *so,
 		     const char *store_for, const char *tree_dir)
 {
+	struct ms_store_result saved = { NULL, NULL, NULL };
 	struct ms_store *st;
-	GBytes *facts = NULL, *out = NULL;
 	int rc = CLI_CONTINUE;
 
 	if (r->off || so->no_cache)
 		return CLI_CONTINUE;
 	r->key = g_strdup(g_checksum_get_string(r->ck));
 	st = open_store(so, store_for);
-	if (st && ms_store_result_get(st, r->kind, r->key, &facts, &out) < 0)
+	if (st && ms_store_result_get(st, r->kind, r->key, &saved) < 0)
 		ms_error_clear();
 	ms_store_free(st);
-	if (out && facts_hold(facts, tree_dir)) {
-		size_t n = 0;
-		const char *p = g_bytes_get_data(out, &n);
+	if (saved.out && facts_hold(saved.facts, tree_dir)) {
+		size_t n = 0, en = 0;
+		const char *p = g_bytes_get_data(saved.out, &n);
+		const char *e = g_bytes_get_data(saved.err, &en);
 
 		/* saved as the terminal-safe bytes the run wrote (cli.c
-		 * sends all of stdout through ms_out_sanitize()) */
+		 * sends all of stdout through ms_out_sanitize()), and the
+		 * warnings it printed */
 		rc = EXIT_OK;
 		if (fflush(stdout) != 0 || !write_all(p, n))
 			rc = cli_error("cannot write to standard output: %s",
 				       g_strerror(errno));
+		fwrite(e, 1, en, stderr);
 	}
-	if (facts)
-		g_bytes_unref(facts);
-	if (out)
-		g_bytes_unref(out);
+	ms_store_result_release(&saved);
 	if (rc == CLI_CONTINUE)
 		capture(r);
 	return rc;
 }
 
-/* Keep the result printed, if it may be reused. */
-static void save(struct cli_result *r, const struct cli_store_opts *so,
-		 const char *store_for, const struct ms_tree *tree)
+/* The output as it reached standard output: sanitised from the start
+ * to the end of the stream, as cli.c's stdout does. */
+static GString *clean_output(const struct cli_result *r)
 {
-	GString *now = g_string_new(NULL);
-	struct ms_store *st;
-	char *facts = NULL;
-	size_t facts_len = 0;
-	GString *clean;
+	GString *clean = g_string_sized_new(r->len + 1);
 	int state = 0;
-	bool same;
 
-	/* an archive that changed while it was read was read part old,
-	 * part new: that run is not kept */
-	same = !r->archive_paths ||
-		(archive_states(r->archive_paths, r->now, now) &&
-		 g_string_equal(now, r->archives));
-	g_string_free(now, TRUE);
-	if (!same)
-		return;
-	st = open_store(so, store_for);
-	if (!st)
-		return;
-	if (tree)
-		facts = ms_tree_facts(tree, &facts_len);
-	/* what reached standard output: these bytes, sanitised from the
-	 * start to the end of the stream, as cli.c's stdout does */
-	clean = g_string_sized_new(r->len + 1);
 	ms_out_sanitize(clean, r->buf, r->len, &state);
 	if (state)
 		g_string_append_c(clean, (char)0xc2);
-	if (ms_store_result_put(st, r->kind, r->key, facts ? facts : "",
-				facts_len, clean->str, clean->len) < 0)
-		cli_warning("the result was not kept in the store: %s",
-			    ms_error_last());
-	g_string_free(clean, TRUE);
-	g_free(facts);
-	ms_store_free(st);
+	return clean;
 }
 
 int cli_result_end(struct cli_result *r, int rc,
@@ -401,13 +376,55 @@ int cli_result_end(struct cli_result *r, int rc,
 		return rc == EXIT_OK ? cli_error("cannot keep the output: "
 						 "out of memory") : rc;
 	fwrite(r->buf, 1, r->len, stdout);
-	if (rc == EXIT_OK && cli_messages() == r->messages && r->key)
-		save(r, so, store_for, tree);
+	if (rc != EXIT_OK || !r->key)
+		return rc;
+	/* kept by cli_result_keep(), once the command has printed all */
+	r->facts = g_string_new(NULL);
+	if (tree) {
+		size_t n = 0;
+		char *f = ms_tree_facts(tree, &n);
+
+		g_string_append_len(r->facts, f, (gssize)n);
+		g_free(f);
+	}
+	r->so = so;
+	r->store_for = store_for;
 	return rc;
+}
+
+void cli_result_keep(struct cli_result *r)
+{
+	GString *now, *out;
+	struct ms_store *st;
+	bool same;
+
+	cli_messages_record(NULL);
+	if (!r->facts || cli_errors() != r->errors)
+		return;
+	/* an archive that changed while it was read was read part old,
+	 * part new: that run is not kept */
+	now = g_string_new(NULL);
+	same = !r->archive_paths ||
+		(archive_states(r->archive_paths, r->now, now) &&
+		 g_string_equal(now, r->archives));
+	g_string_free(now, TRUE);
+	if (!same)
+		return;
+	st = open_store(r->so, r->store_for);
+	if (!st)
+		return;
+	out = clean_output(r);
+	if (ms_store_result_put(st, r->kind, r->key, r->facts, out,
+				r->err) < 0)
+		cli_warning("the result was not kept in the store: %s",
+			    ms_error_last());
+	g_string_free(out, TRUE);
+	ms_store_free(st);
 }
 
 void cli_result_release(struct cli_result *r)
 {
+	cli_messages_record(NULL);
 	if (r->capturing) {
 		stdout = r->real;
 		fclose(r->mem);
@@ -419,5 +436,9 @@ void cli_result_release(struct cli_result *r)
 		g_checksum_free(r->ck);
 	if (r->archives)
 		g_string_free(r->archives, TRUE);
+	if (r->err)
+		g_string_free(r->err, TRUE);
+	if (r->facts)
+		g_string_free(r->facts, TRUE);
 	*r = (struct cli_result){ 0 };
 }

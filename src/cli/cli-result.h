@@ -14,9 +14,10 @@
  * resolved dates.  What the key cannot pin cheaply is saved as facts
  * checked before reuse: the questions a source tree answered (which paths
  * are files or directories, the bytes of MAINTAINERS, .mailmap and any
- * other file read; tree.h, ms_tree_facts()).  Only a run that printed no
- * warning or error is kept, so a reused result prints exactly what the
- * run printed.
+ * other file read; tree.h, ms_tree_facts()).  A run that printed an
+ * error is not kept; one that printed warnings keeps them with its
+ * output, so a reused result prints what the run printed (on standard
+ * error, after the output).
  */
 #ifndef MS_CLI_RESULT_H
 #define MS_CLI_RESULT_H
@@ -42,7 +43,11 @@ struct cli_result {
 	FILE *real, *mem;           /* stdout, and the copy being made */
 	char *buf;
 	size_t len;
-	unsigned long messages;     /* cli_messages() at the start */
+	unsigned long errors;       /* cli_errors() at the start */
+	GString *err;               /* the messages printed since serving */
+	GString *facts;             /* set when the result may be kept */
+	const struct cli_store_opts *so;
+	const char *store_for;
 	int64_t now;                /* when the key was made (seconds) */
 };
 
@@ -85,13 +90,21 @@ int cli_result_serve(struct cli_result *r, const struct cli_store_opts *so,
 
 /*
  * End a run that was not served: print what it wrote to stdout, and when
- * it succeeded (`rc` is EXIT_OK) without any warning or error, its
- * archives did not change while it ran and the store can be opened, keep
- * it with the facts of `tree` (may be NULL).  Returns `rc`.
+ * it succeeded (`rc` is EXIT_OK), note the facts of `tree` (may be NULL)
+ * for cli_result_keep().  `so` and `store_for` must outlive the call of
+ * cli_result_keep().  Returns `rc`.
  */
 int cli_result_end(struct cli_result *r, int rc,
 		   const struct cli_store_opts *so, const char *store_for,
 		   const struct ms_tree *tree);
+
+/*
+ * Once the command has printed everything (its last warnings included):
+ * keep the result ended by cli_result_end(), with the warnings printed
+ * since it was not served, unless an error was printed, an archive
+ * changed while it was read, or the store cannot be opened.
+ */
+void cli_result_keep(struct cli_result *r);
 
 void cli_result_release(struct cli_result *r);
 

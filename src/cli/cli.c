@@ -141,8 +141,9 @@ static GPtrArray *lists;
 
 /* The warnings printed so far: each distinct one is printed once a run. */
 static GHashTable *warned;
-/* Messages (errors and warnings) printed so far. */
-static unsigned long messages;
+/* Errors printed so far, and where messages are copied to (or NULL). */
+static unsigned long errors;
+static GString *recorder;
 
 /* The default --repo found by cli_default_repo(), freed at exit. */
 static char *default_repo;
@@ -468,12 +469,15 @@ static void vmessage(const char *prefix, const char *fmt, va_list ap)
 	ms_out_sanitize(clean, msg, strlen(msg), &state);
 	if (state)
 		g_string_append_c(clean, '?');
-	messages++;
+	errors++;
 	fputs("maintstat: ", stderr);
 	if (prefix)
 		fputs(prefix, stderr);
 	fputs(clean->str, stderr);
 	fputc('\n', stderr);
+	if (recorder)
+		g_string_append_printf(recorder, "maintstat: %s%s\n",
+				       prefix ? prefix : "", clean->str);
 	g_string_free(clean, TRUE);
 	g_free(msg);
 }
@@ -575,13 +579,20 @@ void cli_warning(const char *fmt, ...)
 	if (!g_hash_table_add(warned, msg))
 		return;
 	cli_progress_clear();
-	messages++;
 	fprintf(stderr, "maintstat: warning: %s\n", msg);
+	if (recorder)
+		g_string_append_printf(recorder, "maintstat: warning: %s\n",
+				       msg);
 }
 
-unsigned long cli_messages(void)
+unsigned long cli_errors(void)
 {
-	return messages;
+	return errors;
+}
+
+void cli_messages_record(GString *to)
+{
+	recorder = to;
 }
 
 void cli_print_diags(const struct ms_diags *diags)

@@ -9,6 +9,7 @@
 
 #include "error.h"
 
+#include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -120,9 +121,12 @@ extern bool cli_quiet;
  * run, none with --quiet.
  */
 void cli_warning(const char *fmt, ...) MS_PRINTF(1, 2);
-/* How many errors and warnings were printed so far (a result kept for
- * later runs must have printed none: cli-result.h). */
-unsigned long cli_messages(void);
+/* How many errors were printed so far (a result kept for later runs
+ * must have printed none: cli-result.h). */
+unsigned long cli_errors(void);
+/* Copy every message printed from now on (errors and warnings, each
+ * line as written to stderr) to `to`; NULL stops. */
+void cli_messages_record(GString *to);
 
 /* Print each diagnostic as "maintstat: warning: FILE:LINE: message". */
 void cli_print_diags(const struct ms_diags *diags);

@@ -378,7 +378,6 @@ int cmd_link(int argc, char **argv)
 		rc = wrc;
 	rc = cli_result_end(&kept, rc, &ro.store, ro.repo, NULL);
 out:
-	cli_result_release(&kept);
 	g_free(argv0);
 	/* the two models side by side: freeing them one after the other was
 	 * a thirtieth of a large warm run */
@@ -392,5 +391,7 @@ out:
 		g_ptr_array_unref(commits);
 	if (freeing)
 		g_thread_join(freeing);
+	cli_result_keep(&kept);
+	cli_result_release(&kept);
 	return rc;
 }

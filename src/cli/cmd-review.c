@@ -676,6 +676,7 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 			    tree_dir(&a) ? d.tree.tree : NULL);
 	review_data_release(&a, &d);
 out:
+	cli_result_keep(&res);
 	cli_result_release(&res);
 	g_free(argv0);
 	if (a.foreign_re)

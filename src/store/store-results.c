@@ -8,10 +8,11 @@
 #include <glib.h>
 #include <string.h>
 
-/* "MSR1", the CRC-64, the lengths of the facts and of the output (both
- * little-endian 64-bit), then the facts and the output. */
-#define RESULT_MAGIC "MSR1"
-#define RESULT_HEAD (4 + 8 + 8 + 8)
+/* "MSR2", the CRC-64, the lengths of the facts, the output and the
+ * messages (each little-endian 64-bit), then the three. */
+#define RESULT_MAGIC "MSR2"
+#define RESULT_PARTS 3
+#define RESULT_HEAD (4 + 8 + 8 * RESULT_PARTS)
 
 static void put_u64(unsigned char *p, uint64_t v)
 {
@@ -28,66 +29,78 @@ static uint64_t get_u64(const unsigned char *p)
 	return v;
 }
 
-/* The check of a result: its key, the two lengths, the facts and the
- * output. */
-static uint64_t result_crc(const char *key, const unsigned char *lens,
-			   const void *facts, size_t facts_len,
-			   const void *out, size_t out_len)
+/* The check of a result: its key, then everything after the CRC (the
+ * lengths and the parts). */
+static uint64_t result_crc(const char *key, const unsigned char *rest,
+			   size_t len)
 {
-	uint64_t crc = ms_crc64(0, key, strlen(key) + 1);
-
-	crc = ms_crc64(crc, lens, 16);
-	crc = ms_crc64(crc, facts, facts_len);
-	return ms_crc64(crc, out, out_len);
+	return ms_crc64(ms_crc64(0, key, strlen(key) + 1), rest, len);
 }
 
 int ms_store_result_get(struct ms_store *s, const char *kind, const char *key,
-			GBytes **facts, GBytes **out)
+			struct ms_store_result *r)
 {
-	GBytes *data = NULL;
+	GBytes *data = NULL, **parts[RESULT_PARTS] = { &r->facts, &r->out,
+						       &r->err };
 	const unsigned char *p;
-	uint64_t fl, ol;
+	uint64_t len[RESULT_PARTS], at = RESULT_HEAD;
 	size_t n;
 	int rc;
 
-	*facts = NULL;
-	*out = NULL;
+	*r = (struct ms_store_result){ NULL, NULL, NULL };
 	rc = ms_store_model_get(s, kind, key, &data);
 	if (rc < 0 || !data)
 		return rc;
 	p = g_bytes_get_data(data, &n);
-	if (n < RESULT_HEAD || memcmp(p, RESULT_MAGIC, 4))
+	if (n < RESULT_HEAD || memcmp(p, RESULT_MAGIC, 4) ||
+	    result_crc(key, p + 12, n - 12) != get_u64(p + 4))
 		goto out;
-	fl = get_u64(p + 12);
-	ol = get_u64(p + 20);
-	if (fl > n - RESULT_HEAD || ol != n - RESULT_HEAD - fl)
+	for (int i = 0; i < RESULT_PARTS; i++) {
+		len[i] = get_u64(p + 12 + 8 * i);
+		if (len[i] > n - at)
+			goto out;
+		at += len[i];
+	}
+	if (at != n)
 		goto out;
-	if (result_crc(key, p + 12, p + RESULT_HEAD, (size_t)fl,
-		       p + RESULT_HEAD + fl, (size_t)ol) != get_u64(p + 4))
-		goto out;
-	*facts = g_bytes_new_from_bytes(data, RESULT_HEAD, (gsize)fl);
-	*out = g_bytes_new_from_bytes(data, RESULT_HEAD + (gsize)fl,
-				      (gsize)ol);
+	at = RESULT_HEAD;
+	for (int i = 0; i < RESULT_PARTS; i++) {
+		*parts[i] = g_bytes_new_from_bytes(data, (gsize)at,
+						   (gsize)len[i]);
+		at += len[i];
+	}
 out:
 	g_bytes_unref(data);
 	return 0;
 }
 
-int ms_store_result_put(struct ms_store *s, const char *kind, const char *key,
-			const void *facts, size_t facts_len, const void *out,
-			size_t out_len)
+void ms_store_result_release(struct ms_store_result *r)
 {
-	size_t n = RESULT_HEAD + facts_len + out_len;
-	unsigned char *buf = g_malloc(n);
+	g_clear_pointer(&r->facts, g_bytes_unref);
+	g_clear_pointer(&r->out, g_bytes_unref);
+	g_clear_pointer(&r->err, g_bytes_unref);
+}
+
+int ms_store_result_put(struct ms_store *s, const char *kind, const char *key,
+			const GString *facts, const GString *out,
+			const GString *err)
+{
+	const GString *parts[RESULT_PARTS] = { facts, out, err };
+	size_t n = RESULT_HEAD, at = RESULT_HEAD;
+	unsigned char *buf;
 	int rc;
 
+	for (int i = 0; i < RESULT_PARTS; i++)
+		n += parts[i]->len;
+	buf = g_malloc(n);
 	memcpy(buf, RESULT_MAGIC, 4);
-	put_u64(buf + 12, facts_len);
-	put_u64(buf + 20, out_len);
-	put_u64(buf + 4, result_crc(key, buf + 12, facts, facts_len, out,
-				    out_len));
-	memcpy(buf + RESULT_HEAD, facts, facts_len);
-	memcpy(buf + RESULT_HEAD + facts_len, out, out_len);
+	for (int i = 0; i < RESULT_PARTS; i++) {
+		put_u64(buf + 12 + 8 * i, parts[i]->len);
+		if (parts[i]->len)
+			memcpy(buf + at, parts[i]->str, parts[i]->len);
+		at += parts[i]->len;
+	}
+	put_u64(buf + 4, result_crc(key, buf + 12, n - 12));
 	rc = ms_store_model_put(s, kind, key, buf, n);
 	g_free(buf);
 	return rc;

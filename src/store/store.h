@@ -190,20 +190,24 @@ int ms_store_model_put(struct ms_store *s, const char *kind, const char *key,
 /*
  * A command's finished result, kept so that a run with the same inputs
  * prints it instead of computing it (table `models`, one per `kind`, e.g.
- * "result:review:json"): the bytes it printed (`out`) and the facts a
- * later run must find true before reusing them (`facts`, the caller's
- * format: what its key cannot cover cheaply).  `key` is the caller's
- * digest of every input; a CRC-64 over the key, the facts and the output
- * is saved with them, so that a damaged or altered row is not used.
- * ms_store_result_get() sets *facts and *out (g_bytes_unref) when a
- * whole, undamaged result was saved under `key`, else NULL both.  Errors
- * as ms_store_model_get()'s.
+ * "result:review:json"): the bytes it printed on standard output (`out`)
+ * and on standard error (`err`, its warnings), and the facts a later run
+ * must find true before reusing them (`facts`, the caller's format: what
+ * its key cannot cover cheaply).  `key` is the caller's digest of every
+ * input; a CRC-64 over the key and the three parts is saved with them,
+ * so that a damaged or altered row is not used.  ms_store_result_get()
+ * sets the three (g_bytes_unref) when a whole, undamaged result was saved
+ * under `key`, else NULL all.  Errors as ms_store_model_get()'s.
  */
+struct ms_store_result {
+	GBytes *facts, *out, *err;
+};
 int ms_store_result_get(struct ms_store *s, const char *kind, const char *key,
-			GBytes **facts, GBytes **out);
+			struct ms_store_result *r);
+void ms_store_result_release(struct ms_store_result *r);
 int ms_store_result_put(struct ms_store *s, const char *kind, const char *key,
-			const void *facts, size_t facts_len, const void *out,
-			size_t out_len);
+			const GString *facts, const GString *out,
+			const GString *err);
 
 /*
  * A mail-to-commit link as link.h computed it (see link-cache.h), kept

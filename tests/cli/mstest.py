@@ -203,7 +203,7 @@ def crc64(data, crc=0):
 
 
 def result_row(db, kind):
-    """(key, facts, output) of the result saved as `kind` (e.g.
+    """(key, facts, output, messages) of the result saved as `kind` (e.g.
     "result:review:json") in store `db`, or None."""
     import sqlite3
     import struct
@@ -214,20 +214,27 @@ def result_row(db, kind):
     if not row:
         return None
     key, data = row
-    fl, ol = struct.unpack_from("<QQ", data, 12)
-    return key, data[28:28 + fl], data[28 + fl:28 + fl + ol]
+    fl, ol, el = struct.unpack_from("<QQQ", data, 12)
+    return (key, data[36:36 + fl], data[36 + fl:36 + fl + ol],
+            data[36 + fl + ol:36 + fl + ol + el])
 
 
-def result_put(db, kind, key, facts, out, crc=None):
+def result_crc(key, facts, out, err):
+    """The CRC maintstat saves with a result."""
+    import struct
+    rest = struct.pack("<QQQ", len(facts), len(out), len(err))
+    return crc64(rest + facts + out + err, crc64(key.encode() + b"\0"))
+
+
+def result_put(db, kind, key, facts, out, err=b"", crc=None):
     """Save a result row as maintstat frames it, with a correct CRC
     unless `crc` is given."""
     import sqlite3
     import struct
-    lens = struct.pack("<QQ", len(facts), len(out))
     if crc is None:
-        crc = crc64(out, crc64(facts, crc64(lens, crc64(
-            key.encode() + b"\0"))))
-    data = b"MSR1" + struct.pack("<Q", crc) + lens + facts + out
+        crc = result_crc(key, facts, out, err)
+    data = (b"MSR2" + struct.pack("<QQQQ", crc, len(facts), len(out),
+                                  len(err)) + facts + out + err)
     con = sqlite3.connect(db)
     con.execute("UPDATE models SET data = ? WHERE kind = ?", (data, kind))
     con.commit()
@@ -239,7 +246,7 @@ def result_plant(db, kind, marker="PLANTED RESULT\n"):
     row): a run that prints the marker was served from the store."""
     row = result_row(db, kind)
     if row:
-        result_put(db, kind, row[0], row[1], marker.encode())
+        result_put(db, kind, row[0], row[1], marker.encode(), row[3])
     return row is not None
 
 

@@ -13,8 +13,7 @@ import sys
 import time
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
-from mstest import result_row, result_put, result_plant, crc64  # noqa: E402,E501
-import struct  # noqa: E402
+from mstest import result_row, result_put, result_plant, result_crc  # noqa: E402,E501
 
 tmp = tmpdir()
 out = os.path.join(tmp, "gen")
@@ -59,14 +58,12 @@ for fmt in ("json", "text"):
     eq(link(fmt), "PLANTED RESULT\n", f"{fmt}: a warm run prints the "
        "saved result")
 
-key, facts, saved = result_row(db, KIND["json"])
-result_put(db, KIND["json"], key, facts, saved + b" ", crc=1)
+key, facts, saved, err = result_row(db, KIND["json"])
+result_put(db, KIND["json"], key, facts, saved, err, crc=1)
 eq(link("json"), link("json", db_=False), "a result with a wrong CRC is "
    "ignored")
-lens = struct.pack("<QQ", len(facts), len(saved))
-real_crc = crc64(saved, crc64(facts, crc64(lens, crc64(key.encode() +
-                                                      b"\0"))))
-result_put(db, KIND["json"], key, facts, saved[:-2] + b"X\n", crc=real_crc)
+result_put(db, KIND["json"], key, facts, saved[:-2] + b"X\n", err,
+           crc=result_crc(key, facts, saved, err))
 eq(link("json"), link("json", db_=False), "a result changed without its "
    "CRC is ignored")
 

@@ -16,6 +16,7 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import run, ok, eq, done, tmpdir  # noqa: E402
 from mstest import result_row, result_put, result_plant, result_drop  # noqa: E402,E501
+from mstest import result_crc  # noqa: E402
 
 tmp = tmpdir()
 tree = os.path.join(tmp, "tree")
@@ -317,17 +318,13 @@ base = json.loads(rv("json", db=False))
 ok(base["entries"] and True, "the review has entries")
 
 # damaged rows are ignored (and replaced)
-key, facts, out = result_row(rdb, KIND["json"])
-for what, f_, o_, crc in [("a byte changed", facts, out[:-2] + b"X\n", None),
+key, facts, out, err = result_row(rdb, KIND["json"])
+real_crc = result_crc(key, facts, out, err)
+for what, f_, o_, crc in [("a byte changed", facts, out[:-2] + b"X\n",
+                           real_crc),
                           ("a wrong CRC", facts, out, 12345),
                           ("facts cut short", facts[:-3], out, None)]:
-    if crc is None and what == "a byte changed":
-        # the row's CRC is the one of the real output
-        from mstest import crc64 as _c  # noqa: E402
-        import struct as _s  # noqa: E402
-        lens = _s.pack("<QQ", len(facts), len(out))
-        crc = _c(out, _c(facts, _c(lens, _c(key.encode() + b"\0"))))
-    result_put(rdb, KIND["json"], key, f_, o_, crc)
+    result_put(rdb, KIND["json"], key, f_, o_, err, crc)
     eq(rv("json"), rv("json", db=False), f"a damaged result ({what}) is "
        "ignored")
 import sqlite3  # noqa: E402
@@ -375,6 +372,32 @@ for fmt in ("json", "text"):
                     diff="drivers/net/a.c"))
     got = fresh(fmt, "new mail appended")
     ok(got != before, f"{fmt}: the new patch changes the answer")
+
+# a run that warns keeps its warnings with its output: the warm run
+# prints both, as the cold run did
+write_rtree("Z:\tan unknown field\n")
+
+
+def rv_err(*extra):
+    r = run("review", "--tree", rtree, "--archive", rmbox, "--json", *extra)
+    ok(r.rc == 0, "review with a warning exits 0", r.err)
+    return r.out, r.err
+
+
+nc_out, nc_err = rv_err("--no-cache")
+ok("unknown field 'Z:'" in nc_err and "MAINTAINERS:3" in nc_err,
+   "the unknown field is warned about, with its file:line", nc_err)
+eq(rv_err("--db", rdb), (nc_out, nc_err), "warning: cold = --no-cache, "
+   "stdout and stderr")
+eq(rv_err("--db", rdb), (nc_out, nc_err), "warning: warm = --no-cache, "
+   "stdout and stderr")
+row = result_row(rdb, KIND["json"])
+ok(row is not None and b"unknown field 'Z:'" in row[3],
+   "the warning is saved with the result")
+ok(result_plant(rdb, KIND["json"]), "warning: plant a marker")
+eq(rv_err("--db", rdb), ("PLANTED RESULT\n", nc_err), "warning: the warm "
+   "run is served, and prints the saved warning")
+write_rtree()
 
 # a repository: a new commit changes the answer's key
 rwork = os.path.join(tmp, "rwork")

@@ -640,6 +640,7 @@ c.execute("UPDATE message_bodies SET body = body || char(10) || "
           "'+int bar_magic;' || char(10)")
 c.commit()
 c.close()
+result_drop(rdb)    # the finished result (cli-result.h) would answer first
 planted = run("review", "--repo", rrepo, "--archive", rmbox, "--json",
               "--db", rdb)
 ok(planted.rc == 0 and planted.out != run(
