@@ -251,11 +251,17 @@ def result_plant(db, kind, marker="PLANTED RESULT\n"):
 
 
 def result_drop(db):
-    """Remove every saved result, so that the next run computes."""
+    """Remove every saved result of store `db` (if it exists and has
+    any), so that the next run computes."""
     import sqlite3
+    if not os.path.exists(db):
+        return
     con = sqlite3.connect(db)
-    con.execute("DELETE FROM models WHERE kind LIKE 'result:%'")
-    con.commit()
+    try:
+        con.execute("DELETE FROM models WHERE kind LIKE 'result:%'")
+        con.commit()
+    except sqlite3.OperationalError:
+        pass
     con.close()
 
 
