@@ -26,7 +26,7 @@ db = os.path.join(tmp, "store.sqlite")
 KIND = {"json": "result:link:json", "text": "result:link:text"}
 # an archive changed in the last two seconds is keyed by its bytes too,
 # then by stat alone: a run crossing that moment computes again
-time.sleep(2.2)
+time.sleep(3.2)
 
 
 def link(fmt, *extra, db_=True):

@@ -276,7 +276,7 @@ rdb = os.path.join(tmp, "r.sqlite")
 # (its times might not move on the next write); from then on by stat
 # alone.  A run crossing that moment computes again: let it pass first,
 # so that the warm runs below are served.
-time.sleep(2.2)
+time.sleep(3.2)
 KIND = {"json": "result:review:json", "text": "result:review:text"}
 
 
@@ -425,7 +425,7 @@ def rv_repo(*extra, db=True):
     return r.out
 
 
-time.sleep(2.2)     # the archive was appended to: see above
+time.sleep(3.2)     # the archive was appended to: see above
 eq(rv_repo(), rv_repo(db=False), "--repo: cold = --no-cache")
 eq(rv_repo(), rv_repo(db=False), "--repo: warm = --no-cache")
 ok(result_plant(rdb, KIND["json"]), "--repo: plant a marker")
