@@ -15,6 +15,30 @@
 
 struct ms_store;
 
+/*
+ * A saved model starts with a head naming what it is the model of: the
+ * model key without the commit (options, --maintainers files, mailmaps),
+ * the commit, and a->state (MAINTAINERS as matched, .mailmap), 64 + 40 +
+ * 64 hex digits.  A run over another commit with the same head but the
+ * commit may take it as the tail of its walk (act_prev_read()).
+ */
+#define ACT_HEAD_LEN (64 + 40 + 64)
+#define ACT_MODEL_KIND "activity"   /* in the store's `models` */
+
+/*
+ * The first records, ents, tags, trailer tokens, (name, address) pairs
+ * and MAINTAINERS changes of a model: those a walk after new commits
+ * made before act_model_append() put the saved model's tail behind them
+ * (the part of the model saved alone, activity-model.c).
+ */
+struct act_span {
+	size_t commits, ents, tags, tokens, seen, changes;
+};
+
+/* The saved model as rows of the store: a whole model and the parts
+ * appended to it (activity-model.c). */
+struct act_chain;
+
 /* One commit, compactly: 72 bytes plus its entries and *-by trailers. */
 struct crec {
 	unsigned char raw[20];
@@ -65,6 +89,12 @@ struct ms_activity {
 				     the tail of this walk if it fits */
 	bool prev_fits;           /* the walk delivered only the head */
 	size_t prev_from;         /* prev's records from here are the tail */
+	struct act_chain *chain;  /* the saved rows model_read() found, or
+				     NULL */
+	size_t prev_rows;         /* rows of the chain prev was read from */
+	char prev_head[ACT_HEAD_LEN + 1];   /* prev's head */
+	bool appended;            /* act_model_append() took prev's tail */
+	struct act_span head_span;  /* then: the walked head's sizes */
 	char state[65];           /* digest of what the records depend on at
 				     this commit: MAINTAINERS, .mailmap */
 	GMutex match_lock;
@@ -122,25 +152,18 @@ int act_mjoins_write(struct ms_store *store, GHashTable *known);
  * Append the records of `old` (a saved model) from a->prev_from on, the
  * end of the walk order a's walk stopped before (act_walk_head()), as a
  * walk of the whole history would have made them: its people resolved
- * again after a's, ids, entry and trailer offsets moved to a's.  False when its people do
- * not map one to one (then `a` must be discarded and walked in full).
+ * again after a's, ids, entry and trailer offsets moved to a's; with
+ * `note`, act_note_commit() on each.  Notes a's sizes before it in
+ * a->head_span.  False when its people do not map one to one (then `a`
+ * must be discarded and walked in full).
  */
-bool act_model_append(struct ms_activity *a, struct ms_activity *old);
+bool act_model_append(struct ms_activity *a, struct ms_activity *old,
+		      bool note);
 
 /* What collect() notes of a commit record besides keeping it: its
  * distinct people and its date (`nr_before` records before it). */
 void act_note_commit(struct ms_activity *a, const struct crec *r,
 		     size_t nr_before);
-
-/*
- * A saved model starts with a head naming what it is the model of: the
- * model key without the commit (options, --maintainers files, mailmaps),
- * the commit, and a->state (MAINTAINERS as matched, .mailmap), 64 + 40 +
- * 64 hex digits.  A run over another commit with the same head but the
- * commit may take it as the tail of its walk (act_prev_read()).
- */
-#define ACT_HEAD_LEN (64 + 40 + 64)
-#define ACT_MODEL_KIND "activity"   /* in the store's `models` */
 
 void act_model_head(const struct ms_activity *a, const char *id,
 		    char head[ACT_HEAD_LEN + 1]);
@@ -148,6 +171,32 @@ void act_model_head(const struct ms_activity *a, const char *id,
 /* a->state: the .mailmap's digest (act_ident_setup()) with the
  * MAINTAINERS fingerprint `pkey`. */
 void act_state_finish(struct ms_activity *a, const char *pkey);
+
+/*
+ * The saved model of the last run (any commit) into a->chain: the whole
+ * model and the parts appended to it that chain on (each names the head
+ * of the one before) and are whole (their digest holds).  Nothing when
+ * none is saved or it cannot be read.
+ */
+void act_chain_read(struct ms_activity *a);
+void act_chain_free(struct act_chain *c);
+
+/*
+ * When a->chain ends in a part saved under `key`: the model it makes
+ * (read into `a` as act_model_decode() does, without act_note_commit()),
+ * 1; 0 when it does not end so; 2 when the parts do not make a whole
+ * model (`a` must then be discarded).
+ */
+int act_chain_load_key(struct ms_activity *a, const char *key);
+
+/*
+ * Save the model of `a` under `key`: after act_model_append(), as a part
+ * holding only the walked head behind a->prev_head, unless the chain
+ * would grow past ACT_MAX_PARTS parts or the head is not small beside
+ * the tail; else as a whole model, the parts behind it forgotten.
+ */
+#define ACT_MAX_PARTS 8
+int act_model_save(struct ms_activity *a, const char *key, const char *head);
 
 /*
  * After new commits: the model saved by the last run (any commit), if it
@@ -181,10 +230,12 @@ char *act_model_key(const struct ms_activity_load_opts *opts,
 /*
  * The model as the walk left it (ids as resolved, before any join), with
  * the MAINTAINERS changes of address and the entries owning files: bytes
- * for ms_store_model_put(), after the `head_len` bytes of `head`.
+ * for ms_store_model_put(), after the `head_len` bytes of `head`.  With
+ * `span`, only the records, pairs and changes it counts, and the paths
+ * not in a->paths (a part: see act_model_save()).
  */
 GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
-			     size_t head_len);
+			     size_t head_len, const struct act_span *span);
 
 /*
  * Fill `a` (its resolver holding only .mailmap and aliases so far) from

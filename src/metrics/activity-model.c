@@ -92,18 +92,19 @@ static void put_opt(GByteArray *b, const char *s)
 
 static void put_join(GByteArray *b, const struct act_mjoin *j);
 
-static void encode_tags(const struct ms_activity *a, GByteArray *b)
+static void encode_tags(const struct ms_activity *a, GByteArray *b,
+			const struct act_span *n)
 {
 	GHashTable *token_ix = g_hash_table_new(NULL, NULL);
 
-	for (guint i = 0; i < a->token_order->len; i++) {
+	for (guint i = 0; i < n->tokens; i++) {
 		const char *t = a->token_order->pdata[i];
 
 		g_hash_table_insert(token_ix, (gpointer)t,
 				    GUINT_TO_POINTER(i));
 		put_str(b, t);
 	}
-	for (guint i = 0; i < a->tags->len; i++) {
+	for (guint i = 0; i < n->tags; i++) {
 		const struct ctag *t = &g_array_index(a->tags, struct ctag, i);
 		struct stag st = {
 			t->person,
@@ -117,9 +118,10 @@ static void encode_tags(const struct ms_activity *a, GByteArray *b)
 	g_hash_table_destroy(token_ix);
 }
 
-static void encode_seen(const struct ms_activity *a, GByteArray *b)
+static void encode_seen(const struct ms_activity *a, GByteArray *b,
+			size_t nr)
 {
-	for (size_t i = 0; i < ms_ident_nr_seen(a->ident); i++) {
+	for (size_t i = 0; i < nr; i++) {
 		const char *name, *email, *ev;
 		size_t name_len;
 		bool usage;
@@ -148,47 +150,72 @@ static void count_path(const char *path, void *data)
 	(*(uint64_t *)data)++;
 }
 
-static void encode_paths(const struct ms_activity *a, GByteArray *b)
+static void encode_paths(const struct ms_activity *a, GByteArray *b,
+			 bool part)
 {
+	GHashTableIter it;
+	gpointer k;
 	uint64_t n = 0;
 
-	/* a model appended to a walk has paths in both tables: each once */
-	ms_activity_foreach_path(a, count_path, &n);
+	if (!part) {
+		/* a model appended to a walk has paths in both tables: each
+		 * once */
+		ms_activity_foreach_path(a, count_path, &n);
+		put_u64(b, n);
+		ms_activity_foreach_path(a, add_path, b);
+		return;
+	}
+	/* a part: the paths the tail (a->paths, from the model before it)
+	 * does not have */
+	g_hash_table_iter_init(&it, a->match_cache);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		n += !a->paths || !g_hash_table_contains(a->paths, k);
 	put_u64(b, n);
-	ms_activity_foreach_path(a, add_path, b);
+	g_hash_table_iter_init(&it, a->match_cache);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		if (!a->paths || !g_hash_table_contains(a->paths, k))
+			put_str(b, k);
 }
 
 GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
-			     size_t head_len)
+			     size_t head_len, const struct act_span *span)
 {
 	size_t nr_entries = maint_file_nr_entries(a->mf);
+	struct act_span n = {
+		a->commits->len, a->ents->len, a->tags->len,
+		a->token_order->len, ms_ident_nr_seen(a->ident),
+		a->maint_changes->len,
+	};
+	GByteArray *b;
+
+	if (span)
+		n = *span;
 	/* sized for the fixed-size parts (most of it), so that a 10 MB
 	 * model is not copied again at each doubling */
-	GByteArray *b = g_byte_array_sized_new((guint)MIN(G_MAXUINT / 2,
-		head_len + 128 + a->commits->len * sizeof(struct crec) +
-		a->ents->len * sizeof(uint32_t) + a->tags->len * 12 +
-		a->maint_changes->len * 20 + nr_entries));
-
+	b = g_byte_array_sized_new((guint)MIN(G_MAXUINT / 2,
+		head_len + 128 + n.commits * sizeof(struct crec) +
+		n.ents * sizeof(uint32_t) + n.tags * 12 +
+		n.changes * 20 + nr_entries));
 	g_byte_array_append(b, head, (guint)head_len);
 
-	put_u64(b, a->commits->len);
-	put_u64(b, a->ents->len);
-	put_u64(b, a->tags->len);
-	put_u64(b, a->token_order->len);
-	put_u64(b, ms_ident_nr_seen(a->ident));
-	put_u64(b, a->maint_changes->len);
+	put_u64(b, n.commits);
+	put_u64(b, n.ents);
+	put_u64(b, n.tags);
+	put_u64(b, n.tokens);
+	put_u64(b, n.seen);
+	put_u64(b, n.changes);
 	put_u64(b, a->maint_joins->len);
 	put_u64(b, nr_entries);
 	put_u64(b, (uint64_t)a->newest);
 	g_byte_array_append(b, (const guint8 *)a->commits->data,
-			    a->commits->len * (guint)sizeof(struct crec));
+			    (guint)(n.commits * sizeof(struct crec)));
 	g_byte_array_append(b, (const guint8 *)a->ents->data,
-			    a->ents->len * (guint)sizeof(uint32_t));
-	encode_tags(a, b);
-	encode_seen(a, b);
+			    (guint)(n.ents * sizeof(uint32_t)));
+	encode_tags(a, b, &n);
+	encode_seen(a, b, n.seen);
 	g_byte_array_append(b, (const guint8 *)a->maint_changes->data,
-			    a->maint_changes->len * 20);
-	for (guint i = 0; i < a->maint_changes->len; i++)
+			    (guint)(n.changes * 20));
+	for (guint i = 0; i < n.changes; i++)
 		put_str(b, i < a->maint_paths->len ? a->maint_paths->pdata[i]
 			: "MAINTAINERS");
 	for (guint i = 0; i < a->maint_joins->len; i++) {
@@ -202,7 +229,7 @@ GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
 
 		g_byte_array_append(b, &h, 1);
 	}
-	encode_paths(a, b);
+	encode_paths(a, b, span != NULL);
 	return b;
 }
 
@@ -504,15 +531,26 @@ static bool remap(const unsigned *map, size_t nb, unsigned *id)
 	return true;
 }
 
-bool act_model_append(struct ms_activity *a, struct ms_activity *old)
+bool act_model_append(struct ms_activity *a, struct ms_activity *old,
+		      bool note)
 {
 	size_t nb = ms_ident_count(old->ident);
-	unsigned *map = remap_ids(a, old);
+	unsigned *map;
 	guint from = a->commits->len;
-	GHashTable *end = g_hash_table_new(raw_hash, raw_equal);
+	GHashTable *end;
 	GHashTableIter it;
 	gpointer k;
-	bool ok = map != NULL;
+	bool ok;
+
+	a->head_span.commits = a->commits->len;
+	a->head_span.ents = a->ents->len;
+	a->head_span.tags = a->tags->len;
+	a->head_span.tokens = a->token_order->len;
+	a->head_span.seen = ms_ident_nr_seen(a->ident);
+	a->head_span.changes = a->maint_changes->len;
+	map = remap_ids(a, old);
+	ok = map != NULL;
+	end = g_hash_table_new(raw_hash, raw_equal);
 
 	/* tokens in the order a cold walk interns them: the walked commits',
 	 * then the old end's not seen yet */
@@ -569,12 +607,13 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old)
 			if (!g_hash_table_contains(a->match_cache, k))
 				g_hash_table_add(a->paths, g_strdup(k));
 	}
-	for (guint i = from; i < a->commits->len; i++) {
+	for (guint i = from; note && i < a->commits->len; i++) {
 		const struct crec *r = &g_array_index(a->commits, struct crec,
 						      i);
 
 		act_note_commit(a, r, i);
 	}
+	a->appended = true;
 	return true;
 }
 
@@ -600,91 +639,302 @@ void act_model_head(const struct ms_activity *a, const char *id,
 	g_free(base);
 }
 
-/*
- * After new commits: the model saved by the last run (any commit), if it
- * has the same head but the commit, read into a->prev.  The walk then
- * delivers only the commits before it in walk order (act_walk_head()), if
- * its commits are exactly the tail of this walk, and act_model_append()
- * adds it.
- */
-void act_prev_read(struct ms_activity *a, const char *head)
-{
-	struct ms_activity *b;
-	struct ms_diags quiet = MS_DIAGS_INIT;
-	GBytes *saved = NULL;
-	const char *data;
-	gsize len;
-	bool ok;
+/* ---- the model as a whole one and the parts appended to it ---- */
 
-	if (ms_store_model_get(a->opts->store, ACT_MODEL_KIND, NULL, &saved) < 0
-	    || !saved) {
+/*
+ * A run after new commits saves only what it walked, the head of its
+ * walk order, as a part (kind "activity-part-N", N = 1, 2, ...) naming
+ * the head of the model before it: rewriting the whole model (14 MB for
+ * U-Boot) was a quarter of such a run.  A part is, at these offsets:
+ * its head (ACT_HEAD_LEN), its model key (64), the head of the model
+ * before it (ACT_HEAD_LEN), the SHA-256 of all its other bytes (64 hex
+ * digits), a->prev_from (8 bytes), then act_model_encode() of the head
+ * (records, pairs, MAINTAINERS changes, new paths) with the whole
+ * model's changes of address and entries owning files.  Reading one is
+ * what the run did: the head decoded, the model before it read, and
+ * act_model_append().
+ */
+#define PART_KEY ACT_HEAD_LEN
+#define PART_PRED (PART_KEY + 64)
+#define PART_SUM (PART_PRED + ACT_HEAD_LEN)
+#define PART_FROM (PART_SUM + 64)
+#define PART_BODY (PART_FROM + 8)
+
+struct act_chain {
+	GBytes *rows[1 + ACT_MAX_PARTS];
+	size_t n;
+};
+
+void act_chain_free(struct act_chain *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		g_bytes_unref(c->rows[i]);
+	g_free(c);
+}
+
+static void part_sum(const unsigned char *d, size_t len, char out[65])
+{
+	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
+
+	g_checksum_update(ck, d, PART_SUM);
+	g_checksum_update(ck, d + PART_FROM, (gssize)(len - PART_FROM));
+	memcpy(out, g_checksum_get_string(ck), 64);
+	out[64] = '\0';
+	g_checksum_free(ck);
+}
+
+/* A part that follows `pred` (a row's head) and is whole. */
+static bool part_fits(GBytes *row, const unsigned char *pred)
+{
+	gsize len;
+	const unsigned char *d = g_bytes_get_data(row, &len);
+	char sum[65];
+
+	if (len < PART_BODY || memcmp(d + PART_PRED, pred, ACT_HEAD_LEN))
+		return false;
+	part_sum(d, len, sum);
+	return !memcmp(d + PART_SUM, sum, 64);
+}
+
+static void part_kind(size_t i, char kind[48])
+{
+	snprintf(kind, 48, "%s-part-%zu", ACT_MODEL_KIND, i);
+}
+
+void act_chain_read(struct ms_activity *a)
+{
+	struct act_chain *c;
+	GBytes *saved = NULL;
+
+	if (ms_store_model_get(a->opts->store, ACT_MODEL_KIND, NULL, &saved)
+	    < 0 || !saved) {
 		ms_error_clear();
 		return;
 	}
-	data = g_bytes_get_data(saved, &len);
-	if (len < ACT_HEAD_LEN || memcmp(data, head, 64) ||
-	    !memcmp(data + 64, head + 64, 40) ||
-	    memcmp(data + 104, head + 104, 64)) {
+	if (g_bytes_get_size(saved) < ACT_HEAD_LEN) {
 		g_bytes_unref(saved);
 		return;
 	}
-	b = g_new0(struct ms_activity, 1);
+	c = g_new0(struct act_chain, 1);
+	c->rows[c->n++] = saved;
+	for (size_t i = 1; i <= ACT_MAX_PARTS; i++) {
+		char kind[48];
+
+		part_kind(i, kind);
+		saved = NULL;
+		if (ms_store_model_get(a->opts->store, kind, NULL, &saved) < 0) {
+			ms_error_clear();
+			break;
+		}
+		/* a damaged part, or one of another chain, ends it: the model
+		 * before it is taken, and the walk goes on from there */
+		if (!saved || !part_fits(saved, g_bytes_get_data(
+				c->rows[c->n - 1], NULL))) {
+			if (saved)
+				g_bytes_unref(saved);
+			break;
+		}
+		c->rows[c->n++] = saved;
+	}
+	act_chain_free(a->chain);
+	a->chain = c;
+}
+
+/* A model to read an older one into, with a's tree, entries and mailmap
+ * (model_unlike() gives them back before it is freed). */
+static struct ms_activity *model_like(const struct ms_activity *a)
+{
+	struct ms_activity *b = g_new0(struct ms_activity, 1);
+	struct ms_diags quiet = MS_DIAGS_INIT;
+
 	act_model_init(b);
 	b->opts = a->opts;
 	b->tree = a->tree;
 	b->mf = a->mf;
 	b->ident = ms_ident_new(!a->opts->no_plus_fold);
-	ok = act_ident_setup(b, b->ident, &quiet) == 0 &&
-	     act_model_decode(b, data + ACT_HEAD_LEN, len - ACT_HEAD_LEN);
+	if (act_ident_setup(b, b->ident, &quiet) < 0) {
+		ms_error_clear();
+		b->tree = NULL;
+		b->mf = NULL;
+		b->opts = NULL;
+		ms_activity_free(b);
+		b = NULL;
+	}
 	ms_diags_release(&quiet);
-	g_bytes_unref(saved);
+	return b;
+}
+
+static void model_unlike(struct ms_activity *b)
+{
+	if (!b)
+		return;
 	b->tree = NULL;
 	b->mf = NULL;
 	b->opts = NULL;
-	if (!ok) {
-		ms_error_clear();
-		ms_activity_free(b);
+}
+
+/* The model of the chain's first n rows into x. */
+static bool chain_load(struct ms_activity *x, const struct act_chain *c,
+		       size_t n)
+{
+	gsize len;
+	const char *d = g_bytes_get_data(c->rows[n - 1], &len);
+	struct ms_activity *old;
+	uint64_t from;
+	bool ok;
+
+	if (n == 1)
+		return act_model_decode(x, d + ACT_HEAD_LEN,
+					len - ACT_HEAD_LEN);
+	memcpy(&from, d + PART_FROM, sizeof(from));
+	if (!act_model_decode(x, d + PART_BODY, len - PART_BODY))
+		return false;
+	old = model_like(x);
+	ok = old && chain_load(old, c, n - 1) && from < old->commits->len;
+	if (ok) {
+		x->prev_from = (size_t)from;
+		ok = act_model_append(x, old, false);
+	}
+	model_unlike(old);
+	ms_activity_free(old);
+	return ok;
+}
+
+int act_chain_load_key(struct ms_activity *a, const char *key)
+{
+	const char *tip;
+
+	if (!a->chain)
+		act_chain_read(a);
+	if (!a->chain || a->chain->n < 2)
+		return 0;
+	tip = g_bytes_get_data(a->chain->rows[a->chain->n - 1], NULL);
+	if (memcmp(tip + PART_KEY, key, 64))
+		return 0;
+	return chain_load(a, a->chain, a->chain->n) ? 1 : 2;
+}
+
+/* Parts from the i-th on are of an older chain: forgotten. */
+static int drop_parts(struct ms_store *store, size_t i)
+{
+	char kind[48];
+	int rc = 0;
+
+	for (; rc == 0 && i <= ACT_MAX_PARTS; i++) {
+		part_kind(i, kind);
+		rc = ms_store_model_drop(store, kind);
+	}
+	return rc;
+}
+
+int act_model_save(struct ms_activity *a, const char *key, const char *head)
+{
+	struct ms_store *store = a->opts->store;
+	GByteArray *b, *body;
+	char kind[48], sum[65];
+	uint64_t from = a->prev_from;
+	int rc;
+
+	if (!a->appended || a->prev_rows < 1 || a->prev_rows > ACT_MAX_PARTS ||
+	    a->head_span.commits > a->commits->len / 4) {
+		b = act_model_encode(a, head, ACT_HEAD_LEN, NULL);
+		rc = ms_store_model_put(store, ACT_MODEL_KIND, key, b->data,
+					b->len);
+		g_byte_array_free(b, TRUE);
+		return rc < 0 ? rc : drop_parts(store, 1);
+	}
+	body = act_model_encode(a, NULL, 0, &a->head_span);
+	b = g_byte_array_sized_new(PART_BODY + body->len);
+	g_byte_array_append(b, (const guint8 *)head, ACT_HEAD_LEN);
+	g_byte_array_append(b, (const guint8 *)key, 64);
+	g_byte_array_append(b, (const guint8 *)a->prev_head, ACT_HEAD_LEN);
+	memset(sum, '0', 64);
+	g_byte_array_append(b, (const guint8 *)sum, 64);
+	g_byte_array_append(b, (const guint8 *)&from, sizeof(from));
+	g_byte_array_append(b, body->data, body->len);
+	g_byte_array_free(body, TRUE);
+	part_sum(b->data, b->len, sum);
+	memcpy(b->data + PART_SUM, sum, 64);
+	part_kind(a->prev_rows, kind);
+	rc = ms_store_model_put(store, kind, key, b->data, b->len);
+	g_byte_array_free(b, TRUE);
+	return rc < 0 ? rc : drop_parts(store, a->prev_rows + 1);
+}
+
+/*
+ * After new commits: the model saved by the last run (any commit), if it
+ * has the same head but the commit, read into a->prev: the chain's whole
+ * model with its parts appended.
+ */
+void act_prev_read(struct ms_activity *a, const char *head)
+{
+	struct ms_activity *b;
+	const char *data;
+	size_t n;
+
+	if (!a->chain)
+		act_chain_read(a);
+	if (!a->chain)
+		return;
+	n = a->chain->n;
+	data = g_bytes_get_data(a->chain->rows[n - 1], NULL);
+	if (memcmp(data, head, 64) || !memcmp(data + 64, head + 64, 40) ||
+	    memcmp(data + 104, head + 104, 64)) {
+		g_clear_pointer(&a->chain, act_chain_free);
 		return;
 	}
-	a->prev = b;
+	b = model_like(a);
+	if (b && chain_load(b, a->chain, n)) {
+		a->prev = b;
+		a->prev_rows = n;
+		memcpy(a->prev_head, data, ACT_HEAD_LEN);
+		a->prev_head[ACT_HEAD_LEN] = '\0';
+	} else {
+		ms_error_clear();
+		model_unlike(b);
+		ms_activity_free(b);
+	}
+	model_unlike(a->prev);
+	g_clear_pointer(&a->chain, act_chain_free);
 }
 
 /*
  * ms_walk_opts.head: the walk order's commits up to where its end equals
- * the end of the saved model's order.  The model's commits must be the
- * tail of the walk as a set; their order may differ among commits of
- * equal commit time, as a walk from another tip can order them otherwise,
- * so only the longest common end is taken from the model
+ * the end of the saved model's order.  A new commit may fall among the
+ * model's (a commit time shared with one of them, a merged branch of old
+ * dates), and a walk from another tip may order commits of equal time
+ * otherwise, so only the longest common end is taken from the model
  * (a->prev_from: its first record), and what comes before it is walked,
- * new commits and reordered ones alike.  Before that end the walk covers
- * the same commits as the model did, so every (name, address) pair the
- * model first saw in its end is first seen there again.
+ * new commits and old ones alike.  The model's commits before that end
+ * must all be walked again: then every (name, address) pair the model
+ * first saw in its end is first seen there again, and every other one
+ * before it, as a cold walk sees them.
  */
 size_t act_walk_head(const unsigned char *ids, size_t n, void *data)
 {
 	struct ms_activity *a = data;
 	const GArray *old = a->prev->commits;
 	GHashTable *set;
-	size_t k, m = 0;
+	size_t m = 0;
 	bool fits = true;
 
-	if (n < old->len)
-		return n;
-	k = n - old->len;
-	set = g_hash_table_new(raw_hash, raw_equal);
-	for (guint i = 0; i < old->len; i++)
-		g_hash_table_add(set, (gpointer)g_array_index(old, struct crec,
-							      i).raw);
-	/* each of the tail's ids taken once: the tail is the model's set */
-	for (size_t i = k; fits && i < n; i++)
-		fits = g_hash_table_remove(set, ids + 20 * i);
-	g_hash_table_destroy(set);
-	while (fits && m < old->len &&
+	while (m < old->len && m < n &&
 	       !memcmp(ids + 20 * (n - 1 - m),
 		       g_array_index(old, struct crec, old->len - 1 - m).raw,
 		       20))
 		m++;
-	if (!fits || !m)
+	if (!m)
+		return n;
+	set = g_hash_table_new(raw_hash, raw_equal);
+	for (size_t i = 0; i < n - m; i++)
+		g_hash_table_add(set, (gpointer)(ids + 20 * i));
+	for (guint i = 0; fits && i < old->len - m; i++)
+		fits = g_hash_table_contains(set, g_array_index(
+			old, struct crec, i).raw);
+	g_hash_table_destroy(set);
+	if (!fits)
 		return n;
 	a->prev_fits = true;
 	a->prev_from = old->len - m;

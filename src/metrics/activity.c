@@ -704,12 +704,23 @@ static int model_read(struct ms_activity *a, const char *key)
 	bool ok;
 	int rc = ms_store_model_get(a->opts->store, MODEL_KIND, key, &saved);
 
-	if (rc < 0 || !saved)
+	if (rc < 0)
 		return rc;
-	data = g_bytes_get_data(saved, &len);
-	ok = len >= ACT_HEAD_LEN &&
-	     act_model_decode(a, data + ACT_HEAD_LEN, len - ACT_HEAD_LEN);
-	g_bytes_unref(saved);
+	if (saved) {
+		data = g_bytes_get_data(saved, &len);
+		ok = len >= ACT_HEAD_LEN &&
+		     act_model_decode(a, data + ACT_HEAD_LEN,
+				      len - ACT_HEAD_LEN);
+		g_bytes_unref(saved);
+	} else {
+		/* a whole model and parts after it, the last one of this
+		 * commit (activity-model.c) */
+		rc = act_chain_load_key(a, key);
+		if (rc == 0)
+			return 0;
+		ok = rc == 1;
+		g_clear_pointer(&a->chain, act_chain_free);
+	}
 	if (!ok)
 		return 2;
 	/* what collect() did besides resolving the pairs */
@@ -729,16 +740,9 @@ static int model_read(struct ms_activity *a, const char *key)
 static int model_write(struct ms_activity *a, const char *key,
 		       const char *head)
 {
-	GByteArray *b;
-	int rc;
-
 	act_find_maint_joins(a);
 	entry_files(a);
-	b = act_model_encode(a, head, ACT_HEAD_LEN);
-	rc = ms_store_model_put(a->opts->store, MODEL_KIND, key, b->data,
-				b->len);
-	g_byte_array_free(b, TRUE);
-	return rc;
+	return act_model_save(a, key, head);
 }
 
 static int load(const struct ms_activity_load_opts *opts,
@@ -789,7 +793,7 @@ static int load(const struct ms_activity_load_opts *opts,
 	ms_ident_set_evidence(a->ident, NULL, false);
 	if (rc < 0)
 		goto fail;
-	if (a->prev_fits && !act_model_append(a, a->prev)) {
+	if (a->prev_fits && !act_model_append(a, a->prev, true)) {
 		/* its people do not map one to one: walk it all */
 		ms_activity_free(a);
 		g_free(key);
@@ -884,6 +888,7 @@ void ms_activity_free(struct ms_activity *a)
 	g_free(a->in_range);
 	g_mutex_clear(&a->match_lock);
 	ms_activity_free(a->prev);
+	act_chain_free(a->chain);
 	g_free(a);
 }
 

@@ -73,3 +73,28 @@ int ms_store_model_put(struct ms_store *s, const char *kind, const char *key,
 	}
 	return store_txn_commit(s);
 }
+
+int ms_store_model_drop(struct ms_store *s, const char *kind)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, r;
+
+	rc = store_txn_begin(s);
+	if (rc < 0)
+		return rc;
+	r = sqlite3_prepare_v2(s->db, "DELETE FROM models WHERE kind = ?",
+			       -1, &st, NULL);
+	if (r == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+		r = sqlite3_step(st);
+		r = r == SQLITE_DONE ? SQLITE_OK : r;
+	}
+	sqlite3_finalize(st);
+	if (r != SQLITE_OK) {
+		rc = store_db_error(s, r, "drop a model");
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		s->in_txn = 0;
+		return rc;
+	}
+	return store_txn_commit(s);
+}

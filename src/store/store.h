@@ -186,6 +186,8 @@ int ms_store_model_get(struct ms_store *s, const char *kind, const char *key,
 		       GBytes **data);
 int ms_store_model_put(struct ms_store *s, const char *kind, const char *key,
 		       const void *data, size_t len);
+/* Forget what `kind` held (nothing held is no error). */
+int ms_store_model_drop(struct ms_store *s, const char *kind);
 
 /*
  * A command's finished result, kept so that a run with the same inputs

@@ -6,6 +6,7 @@ MAINTAINERS, .mailmap).  Every report equals --no-cache's: new people and
 new reviews, a branch of old dates merged (the tail no longer fits), a
 .mailmap change, a MAINTAINERS change, an older revision.  A planted name
 in the saved model shows that the old commits came from it."""
+import hashlib
 import os
 import sqlite3
 import subprocess
@@ -54,17 +55,41 @@ def same(what, *extra):
     return got.out
 
 
-def model():
+# the saved model's rows: the whole one ('activity') and the parts after
+# it ('activity-part-N'), each part: its head (168 bytes), its key (64),
+# the head before it (168), the SHA-256 of its other bytes (64 hex
+# digits), then the rest (src/metrics/activity-model.c)
+PART_SUM = 168 + 64 + 168
+
+
+def part_sum(data):
+    return hashlib.sha256(data[:PART_SUM] + data[PART_SUM + 64:]
+                          ).hexdigest().encode()
+
+
+def rows():
     c = sqlite3.connect(db)
-    row = c.execute("SELECT data FROM models WHERE kind = 'activity'"
-                    ).fetchone()
+    r = c.execute("SELECT kind, data FROM models WHERE kind = 'activity'"
+                  " OR kind GLOB 'activity-part-*' ORDER BY kind").fetchall()
     c.close()
-    return row[0] if row else b""
+    return dict(r)
 
 
-def put_model(data):
+def model():
+    return b"".join(rows().values())
+
+
+def plant(old, new, fix_sum=True):
+    """Replace `old` by `new` in the saved rows; a part keeps a digest that
+    holds unless fix_sum is False (a damaged part)."""
     c = sqlite3.connect(db)
-    c.execute("UPDATE models SET data = ? WHERE kind = 'activity'", (data,))
+    for kind, data in rows().items():
+        d = data.replace(old, new)
+        if d == data:
+            continue
+        if kind != "activity" and fix_sum:
+            d = d[:PART_SUM] + part_sum(d) + d[PART_SUM + 64:]
+        c.execute("UPDATE models SET data = ? WHERE kind = ?", (d, kind))
     c.commit()
     c.close()
 
@@ -75,7 +100,7 @@ same("cold")
 same("warm, nothing new")
 ok(b"Tess Tester" in model(), "the saved model names Tess Tester")
 # the old commits come from the saved model: a planted name shows
-put_model(model().replace(b"Tess Tester", b"Tess Testex"))
+plant(b"Tess Tester", b"Tess Testex")
 commit("drivers/alpha/new.c", "x\n", "alpha: new\n\n"
        "Reviewed-by: Rex External <rex@example.net>\n")
 push()
@@ -162,7 +187,7 @@ push()
 when[0] = tie
 out = same("twelve commits and a merge of equal commit time")
 ok("Tia Tie" in out, "... name their reviewer")
-put_model(model().replace(b"Tia Tie", b"Tia Tix"))
+plant(b"Tia Tie", b"Tia Tix")
 commit("drivers/alpha/after.c", "a\n", "alpha: after the ties\n")
 push()
 r = run("activity", "--repo", repo, "--json", "--db", db)
@@ -178,4 +203,72 @@ commit("drivers/alpha/after2.c", "a\n", "alpha: after the ties, 2\n\n"
 push()
 same("after a new commit on top of commits of equal time")
 same("the same, --merges", "--merges")
+# after new commits only what was walked is saved: a part after the model
+# before it (no rewrite of the whole model); a warm run reads the whole
+# model and its parts
+for suffix in ("", "-wal", "-shm"):
+    if os.path.exists(db + suffix):
+        os.remove(db + suffix)
+same("parts: cold")
+commit("drivers/epsilon/p1.c", "p\n", "epsilon: p1\n\n"
+       "Reviewed-by: Pia Part <pia@example.org>\n")
+push()
+same("parts: after a new commit")
+saved = rows()
+ok(sorted(saved) == ["activity", "activity-part-1"] and
+   b"Pia Part" in saved["activity-part-1"] and
+   b"Pia Part" not in saved["activity"] and
+   b"Tia Tie" not in saved["activity-part-1"],
+   "... saved as a part holding the new commit's people, not the old ones",
+   str(sorted(saved)))
+same("parts: nothing new")
+plant(b"Pia Part", b"Pia Parx")
+r = run("activity", "--repo", repo, "--json", "--db", db)
+ok(r.rc == 0 and "Pia Parx" in r.out,
+   "nothing new: the model is read from the whole one and the part (the "
+   "name planted in the part shows)", r.err)
+# a damaged part (its digest no longer holds) is not read: the model
+# before it is taken and the new commit walked again
+plant(b"Pia Parx", b"Pia Pary", fix_sum=False)
+out = same("a damaged part")
+ok("Pia Pary" not in out and "Pia Parx" not in out and "Pia Part" in out,
+   "... is not misread: the commit is walked again", out[-300:])
+ok(b"Pia Part" in rows().get("activity-part-1", b""),
+   "... and its part saved again")
+# a chain of parts, with commits of one commit time and a merge of a
+# branch of older dates among them, compacted into one whole model once
+# it has ACT_MAX_PARTS (8) parts
+nparts = []
+for i in range(11):
+    if i == 5:
+        fork = subprocess.run(["git", "-C", work, "rev-parse", "HEAD~2"],
+                              check=True, capture_output=True,
+                              text=True).stdout.strip()
+        subprocess.run(["git", "-C", work, "checkout", "-q", "-b",
+                        "chain-side", fork], check=True)
+        commit("drivers/alpha/chain-side.c", "s\n", "alpha: chain side\n",
+               name="Sid Side", email="sid@example.org", date=when[0] - 5000)
+        subprocess.run(["git", "-C", work, "checkout", "-q", "main"],
+                       check=True)
+        when[0] += 3600
+        env = dict(os.environ, GIT_AUTHOR_NAME="M",
+                   GIT_AUTHOR_EMAIL="m@example.org",
+                   GIT_COMMITTER_NAME="M", GIT_COMMITTER_EMAIL="m@example.org",
+                   GIT_AUTHOR_DATE=f"@{when[0]} +0000",
+                   GIT_COMMITTER_DATE=f"@{when[0]} +0000")
+        subprocess.run(["git", "-C", work, "merge", "-q", "--no-ff", "-m",
+                        "merge chain-side", "chain-side"], check=True,
+                       env=env)
+    else:
+        # every other commit shares the commit time of the one before
+        commit(f"drivers/alpha/chain-{i}.c", f"{i}\n",
+               f"alpha: chain {i}\n\nReviewed-by: Tia Tie "
+               "<tia@example.org>\n", date=when[0] if i % 2 else None)
+    push()
+    same(f"parts: chain step {i + 1}")
+    nparts.append(len(rows()) - 1)
+same("parts: chain, nothing new")
+same("parts: chain, --merges", "--merges")
+ok(max(nparts) == 8 and 0 in nparts and nparts[-1] < 8,
+   "at most 8 parts, then one whole model again", str(nparts))
 done()
