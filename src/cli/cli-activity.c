@@ -523,27 +523,30 @@ int cli_act_series_query(const struct ms_activity *a,
 			 const struct ms_activity_query *q,
 			 struct cli_act_series *s)
 {
-	int rc;
+	struct ms_activity_query *qs;
+	int rc = CLI_CONTINUE;
 
 	s->nr_intervals = s->bounds->len - 1;
 	s->res = g_new0(struct ms_act_entry *, s->nr_intervals);
+	qs = g_new(struct ms_activity_query, s->nr_intervals ?
+		   s->nr_intervals : 1);
 	for (size_t i = 0; i < s->nr_intervals; i++) {
-		struct ms_activity_query iq = *q;
 		int64_t lo = g_array_index(s->bounds, int64_t, i);
 		int64_t hi = g_array_index(s->bounds, int64_t, i + 1) - 1;
-		size_t nr = 0;
 
-		iq.since = lo > q->since ? lo : q->since;
-		iq.until = hi < q->until ? hi : q->until;
-		iq.active_since = iq.since;
-		if (ms_activity_query(a, &iq, &s->res[i], &nr) < 0) {
-			rc = cli_error_last();
-			cli_act_series_release(s);
-			return rc;
-		}
-		s->nr = nr;
+		qs[i] = *q;
+		qs[i].since = lo > q->since ? lo : q->since;
+		qs[i].until = hi < q->until ? hi : q->until;
+		qs[i].active_since = qs[i].since;
 	}
-	return CLI_CONTINUE;
+	/* one pass over the records, not one per interval */
+	if (ms_activity_query_series(a, qs, s->nr_intervals, s->res,
+				     &s->nr) < 0) {
+		rc = cli_error_last();
+		cli_act_series_release(s);
+	}
+	g_free(qs);
+	return rc;
 }
 
 static bool has_files(const struct maint_entry *e)

@@ -208,6 +208,11 @@ int act_model_save(struct ms_activity *a, const char *key, const char *head);
 void act_prev_read(struct ms_activity *a, const char *head);
 size_t act_walk_head(const unsigned char *ids, size_t n, void *data);
 
+/* Whether the listed address of `p` names a role or a list, not a
+ * person (activity.c). */
+bool act_is_role_address(const struct ms_activity *a,
+			 const struct ms_act_person *p);
+
 /* The model's empty arrays and tables (activity.c). */
 void act_model_init(struct ms_activity *a);
 

@@ -214,6 +214,19 @@ int ms_activity_query(const struct ms_activity *a,
 void ms_act_entries_free(struct ms_act_entry *e, size_t nr);
 
 /*
+ * ms_activity_query() for each of the `nq` queries `qs` (a series of
+ * windows: their ends in order, the same entries), in one pass over the
+ * records when it gives the same answers (no ms_activity_set_range(),
+ * records in commit time order), else one by one: out[k] is what
+ * ms_activity_query(&qs[k]) makes (each freed with ms_act_entries_free),
+ * *nr the entries of each.  Returns 0 or negative (nothing in out[k] to
+ * free beyond the queries made).
+ */
+int ms_activity_query_series(const struct ms_activity *a,
+			     const struct ms_activity_query *qs, size_t nq,
+			     struct ms_act_entry **out, size_t *nr);
+
+/*
  * Date helpers shared by the reports.  ms_act_date_shift() moves `t` by
  * whole years, months and days (negative: back) on the calendar, in UTC.
  * ms_act_format() writes "YYYY-MM-DD HH:MM:SS" (iso: ISO 8601 with the

@@ -1,0 +1,586 @@
+/*
+ * activity-query.c - the questions asked of the activity model
+ * (activity.h): one window (ms_activity_query()) and a series of them
+ * (ms_activity_query_series()).
+ */
+#include "activity.h"
+#include "activity-internal.h"
+#include "ident.h"
+#include "maintainers.h"
+#include "person.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- queries ---- */
+
+struct work {
+	struct ms_act_entry *e;
+	GHashTable *reviewers;    /* person -> count */
+	GHashTable *committers;
+};
+
+void act_set_id(char id[41], const unsigned char raw[20])
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (int i = 0; i < 20; i++) {
+		id[2 * i] = hex[raw[i] >> 4];
+		id[2 * i + 1] = hex[raw[i] & 15];
+	}
+	id[40] = '\0';
+}
+
+static void bump(struct ms_act_last *l, const struct crec *r, int64_t t,
+		 int off, bool inwin, const char *tag)
+{
+	if (!l->set || t > l->time) {
+		l->set = true;
+		l->time = t;
+		l->offset = off;
+		act_set_id(l->id, r->raw);
+		l->tag = tag;
+	}
+	if (inwin)
+		l->count++;
+}
+
+static void seen_at(struct ms_act_person *p, int64_t t, int off)
+{
+	if (!p->has_last || t > p->last_time) {
+		p->has_last = true;
+		p->last_time = t;
+		p->last_offset = off;
+	}
+}
+
+static void inc(GHashTable *h, unsigned person)
+{
+	gpointer k = GUINT_TO_POINTER(person + 1);
+
+	g_hash_table_insert(h, k, GSIZE_TO_POINTER(
+		GPOINTER_TO_SIZE(g_hash_table_lookup(h, k)) + 1));
+}
+
+static int cmp_count(const void *x, const void *y)
+{
+	const struct ms_act_count *a = x, *b = y;
+	int c;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	c = strcmp(a->email, b->email);
+	return c ? c : strcmp(a->name, b->name);
+}
+
+static size_t top(const struct ms_activity *a, GHashTable *h,
+		  struct ms_act_count *out)
+{
+	GHashTableIter it;
+	gpointer k, v;
+	GArray *all = g_array_new(FALSE, FALSE, sizeof(struct ms_act_count));
+	size_t n;
+
+	g_hash_table_iter_init(&it, h);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		struct ms_act_count c;
+
+		c.person = GPOINTER_TO_UINT(k) - 1;
+		c.name = ms_ident_name(a->ident, c.person);
+		c.email = ms_ident_email(a->ident, c.person);
+		c.count = GPOINTER_TO_SIZE(v);
+		g_array_append_val(all, c);
+	}
+	g_array_sort(all, cmp_count);
+	n = MIN(all->len, MS_ACT_TOP);
+	if (n)
+		memcpy(out, all->data, n * sizeof(*out));
+	g_array_free(all, TRUE);
+	return n;
+}
+
+static bool listed(const struct ms_act_entry *e, unsigned person)
+{
+	for (size_t i = 0; i < e->nr_people; i++)
+		if (e->people[i].person == person)
+			return true;
+	return false;
+}
+
+/* The person's addresses other than the listed one. */
+static char **also(const struct ms_activity *a, const struct ms_act_person *p)
+{
+	char **all, *listed;
+	size_t n = 0;
+
+	if (p->person == MS_IDENT_NONE)
+		return g_new0(char *, 1);
+	all = ms_ident_group_addresses(a->ident, p->person);
+	listed = ms_email_normalize(p->email, !a->no_plus_fold);
+	for (size_t i = 0; all[i]; i++) {
+		if (!strcmp(all[i], listed))
+			g_free(all[i]);
+		else
+			all[n++] = all[i];
+	}
+	all[n] = NULL;
+	g_free(listed);
+	return all;
+}
+
+static void init_entry(const struct ms_activity *a, struct ms_act_entry *e,
+		       const struct maint_entry *me)
+{
+	e->entry = me;
+	e->no_files = a->has_files && !a->has_files[me->index];
+	e->people = g_new0(struct ms_act_person, me->nr_fields);
+	for (size_t f = 0; f < me->nr_fields; f++) {
+		const struct maint_field *fl = &me->fields[f];
+		struct ms_act_person *p;
+		char *name = NULL, *email = NULL;
+
+		if (fl->key == 'S' && !e->status)
+			e->status = fl->value;
+		if (fl->key != 'M' && fl->key != 'R')
+			continue;
+		p = &e->people[e->nr_people++];
+		p->role = fl->key;
+		if (fl->key == 'M')
+			e->nr_maintainers++;
+		maint_parse_person(fl->value, &name, &email);
+		p->person = ms_ident_resolve(a->ident, name, email);
+		p->name = name ? name : g_strdup("");
+		p->email = email ? email : g_strdup("");
+		p->also = also(a, p);
+	}
+}
+
+/* What follows from an entry's facts once every record is counted. */
+static void finish_entry(const struct ms_activity *a,
+			 const struct ms_activity_query *q,
+			 struct ms_act_entry *e, struct work *w,
+			 const bool *seen, size_t nr_people,
+			 bool short_history)
+{
+	for (size_t pi = 0; pi < e->nr_people; pi++) {
+		struct ms_act_person *p = &e->people[pi];
+
+		p->seen_anywhere = p->person != MS_IDENT_NONE &&
+			p->person < nr_people && seen[p->person];
+		p->role_address = act_is_role_address(a, p);
+		p->inactive = (!p->has_last ||
+			       p->last_time < q->active_since) &&
+			!p->role_address && !e->no_files && !short_history;
+		if (p->has_last && (!e->has_last_activity ||
+		    p->last_time > e->last_activity)) {
+			e->has_last_activity = true;
+			e->last_activity = p->last_time;
+			e->last_activity_offset = p->last_offset;
+		}
+	}
+	if (w->reviewers) {
+		e->nr_top_reviewers = top(a, w->reviewers, e->top_reviewers);
+		g_hash_table_destroy(w->reviewers);
+	}
+	if (w->committers) {
+		e->nr_top_committers = top(a, w->committers,
+					   e->top_committers);
+		g_hash_table_destroy(w->committers);
+	}
+	w->reviewers = w->committers = NULL;
+}
+
+int ms_activity_query(const struct ms_activity *a,
+		      const struct ms_activity_query *q,
+		      struct ms_act_entry **out, size_t *nr)
+{
+	size_t nr_all = maint_file_nr_entries(a->mf);
+	size_t n = q->entries ? q->nr_entries : nr_all;
+	struct ms_act_entry *res = g_new0(struct ms_act_entry, n ? n : 1);
+	struct work *w = g_new0(struct work, n ? n : 1);
+	int *slot = g_new(int, nr_all ? nr_all : 1);
+	bool *seen;
+	size_t nr_people;
+	/* the history read starts after the inactivity threshold: absence
+	 * before it is no evidence (a shallow clone) */
+	bool short_history = a->shallow && (!a->commits->len ||
+					    a->oldest > q->active_since);
+
+	for (size_t i = 0; i < nr_all; i++)
+		slot[i] = -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct maint_entry *me = q->entries ? q->entries[i] :
+			maint_file_entry(a->mf, i);
+
+		init_entry(a, &res[i], me);
+		slot[me->index] = (int)i;
+		w[i].e = &res[i];
+		w[i].reviewers = g_hash_table_new(NULL, NULL);
+		w[i].committers = g_hash_table_new(NULL, NULL);
+	}
+	nr_people = ms_ident_count(a->ident);
+	seen = g_new0(bool, nr_people ? nr_people : 1);
+
+	for (guint ci = 0; ci < a->commits->len; ci++) {
+		const struct crec *r = &g_array_index(a->commits, struct crec,
+						      ci);
+		const struct ctag *tags = &g_array_index(a->tags, struct ctag,
+							 r->tag_off);
+		const uint32_t *ents = &g_array_index(a->ents, uint32_t,
+						      r->ent_off);
+		bool inwin;
+
+		if (r->ctime > q->until)
+			continue;
+		inwin = r->ctime >= q->since;
+		if (a->in_range)
+			inwin = a->in_range[ci] &&
+				(q->since <= a->range_since || inwin);
+		if (r->author != MS_IDENT_NONE)
+			seen[r->author] = true;
+		if (r->committer != MS_IDENT_NONE)
+			seen[r->committer] = true;
+		for (unsigned t = 0; t < r->nr_tag; t++)
+			seen[tags[t].person] = true;
+
+		for (unsigned k = 0; k < r->nr_ent; k++) {
+			struct work *wk;
+			struct ms_act_entry *e;
+
+			if (ents[k] >= nr_all || slot[ents[k]] < 0)
+				continue;
+			wk = &w[slot[ents[k]]];
+			e = wk->e;
+			if (inwin) {
+				e->commits++;
+				if (r->reviewed)
+					e->reviewed++;
+				if (r->applier != MS_IDENT_NONE)
+					inc(wk->committers, r->applier);
+				for (unsigned t = 0; t < r->nr_tag; t++) {
+					unsigned p = tags[t].person;
+					bool dup = false;
+
+					if (!tags[t].review || p == r->author ||
+					    listed(e, p))
+						continue;
+					for (unsigned u = 0; u < t; u++)
+						if (tags[u].review &&
+						    tags[u].person == p)
+							dup = true;
+					if (!dup)
+						inc(wk->reviewers, p);
+				}
+			}
+			for (size_t pi = 0; pi < e->nr_people; pi++) {
+				struct ms_act_person *p = &e->people[pi];
+
+				if (p->person == MS_IDENT_NONE)
+					continue;
+				if (r->author == p->person) {
+					bump(&p->author, r, r->atime,
+					     r->aoff, inwin, NULL);
+					seen_at(p, r->atime, r->aoff);
+				}
+				if (r->committer == p->person) {
+					bump(&p->committer, r, r->ctime,
+					     r->coff, inwin, NULL);
+					seen_at(p, r->ctime, r->coff);
+				}
+				for (unsigned t = 0; t < r->nr_tag; t++) {
+					if (tags[t].person != p->person)
+						continue;
+					bump(&p->tags, r, r->ctime, r->coff,
+					     inwin, tags[t].token);
+					seen_at(p, r->ctime, r->coff);
+					break;
+				}
+			}
+		}
+	}
+
+	for (size_t i = 0; i < n; i++)
+		finish_entry(a, q, &res[i], &w[i], seen, nr_people,
+			     short_history);
+	g_free(seen);
+	g_free(slot);
+	g_free(w);
+	*out = res;
+	*nr = n;
+	return 0;
+}
+
+void ms_act_entries_free(struct ms_act_entry *e, size_t nr)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < nr; i++) {
+		for (size_t k = 0; k < e[i].nr_people; k++) {
+			g_free(e[i].people[k].name);
+			g_free(e[i].people[k].email);
+			g_strfreev(e[i].people[k].also);
+		}
+		g_free(e[i].people);
+	}
+	g_free(e);
+}
+
+/* ---- a series of windows in one pass ---- */
+
+/*
+ * ms_activity_query() for a window asks of every record up to its end
+ * (the last activity, who was ever seen), so a series of windows asked
+ * one by one costs windows x records: 61 months of U-Boot, 2.4 s.  The
+ * records are in walk order, newest commit time first; read from the
+ * oldest, the records up to each window's end are those up to the
+ * previous window's end and the ones after it: the "last" facts are kept
+ * running and copied at each window's end, and each window counts only
+ * its own records.  A walk-order tie (the first record of the newest
+ * date wins) is kept by reading backwards and letting a record replace
+ * an equal date (within a record: tags, committer, author, the reverse
+ * of the one-window order).
+ */
+
+static void bump_back(struct ms_act_last *l, const struct crec *r, int64_t t,
+		      int off, const char *tag)
+{
+	if (!l->set || t >= l->time) {
+		l->set = true;
+		l->time = t;
+		l->offset = off;
+		act_set_id(l->id, r->raw);
+		l->tag = tag;
+	}
+}
+
+static void seen_back(struct ms_act_person *p, int64_t t, int off)
+{
+	if (!p->has_last || t >= p->last_time) {
+		p->has_last = true;
+		p->last_time = t;
+		p->last_offset = off;
+	}
+}
+
+/* The first trailer of `r` naming `person`, or NULL. */
+static const struct ctag *first_tag(const struct ctag *tags,
+				    const struct crec *r, unsigned person)
+{
+	for (unsigned t = 0; t < r->nr_tag; t++)
+		if (tags[t].person == person)
+			return &tags[t];
+	return NULL;
+}
+
+/* One record into the running "last" facts, read oldest first. */
+static void series_last(const struct ms_activity *a, struct ms_act_entry *run,
+			const int *slot, size_t nr_all, const struct crec *r,
+			bool *seen)
+{
+	const struct ctag *tags = &g_array_index(a->tags, struct ctag,
+						 r->tag_off);
+	const uint32_t *ents = &g_array_index(a->ents, uint32_t, r->ent_off);
+
+	if (r->author != MS_IDENT_NONE)
+		seen[r->author] = true;
+	if (r->committer != MS_IDENT_NONE)
+		seen[r->committer] = true;
+	for (unsigned t = 0; t < r->nr_tag; t++)
+		seen[tags[t].person] = true;
+	for (unsigned k = 0; k < r->nr_ent; k++) {
+		struct ms_act_entry *e;
+
+		if (ents[k] >= nr_all || slot[ents[k]] < 0)
+			continue;
+		e = &run[slot[ents[k]]];
+		for (size_t pi = 0; pi < e->nr_people; pi++) {
+			struct ms_act_person *p = &e->people[pi];
+			const struct ctag *tg;
+
+			if (p->person == MS_IDENT_NONE)
+				continue;
+			tg = first_tag(tags, r, p->person);
+			if (tg) {
+				bump_back(&p->tags, r, r->ctime, r->coff,
+					  tg->token);
+				seen_back(p, r->ctime, r->coff);
+			}
+			if (r->committer == p->person) {
+				bump_back(&p->committer, r, r->ctime, r->coff,
+					  NULL);
+				seen_back(p, r->ctime, r->coff);
+			}
+			if (r->author == p->person) {
+				bump_back(&p->author, r, r->atime, r->aoff,
+					  NULL);
+				seen_back(p, r->atime, r->aoff);
+			}
+		}
+	}
+}
+
+/* One record of the window into its counts. */
+static void series_count(const struct ms_activity *a,
+			 struct ms_act_entry *res, struct work *w,
+			 const int *slot, size_t nr_all, const struct crec *r)
+{
+	const struct ctag *tags = &g_array_index(a->tags, struct ctag,
+						 r->tag_off);
+	const uint32_t *ents = &g_array_index(a->ents, uint32_t, r->ent_off);
+
+	for (unsigned k = 0; k < r->nr_ent; k++) {
+		struct work *wk;
+		struct ms_act_entry *e;
+
+		if (ents[k] >= nr_all || slot[ents[k]] < 0)
+			continue;
+		wk = &w[slot[ents[k]]];
+		e = &res[slot[ents[k]]];
+		e->commits++;
+		if (r->reviewed)
+			e->reviewed++;
+		if (!wk->committers)
+			wk->committers = g_hash_table_new(NULL, NULL);
+		if (!wk->reviewers)
+			wk->reviewers = g_hash_table_new(NULL, NULL);
+		if (r->applier != MS_IDENT_NONE)
+			inc(wk->committers, r->applier);
+		for (unsigned t = 0; t < r->nr_tag; t++) {
+			unsigned p = tags[t].person;
+			bool dup = false;
+
+			if (!tags[t].review || p == r->author || listed(e, p))
+				continue;
+			for (unsigned u = 0; u < t; u++)
+				if (tags[u].review && tags[u].person == p)
+					dup = true;
+			if (!dup)
+				inc(wk->reviewers, p);
+		}
+		for (size_t pi = 0; pi < e->nr_people; pi++) {
+			struct ms_act_person *p = &e->people[pi];
+
+			if (p->person == MS_IDENT_NONE)
+				continue;
+			if (r->author == p->person)
+				p->author.count++;
+			if (r->committer == p->person)
+				p->committer.count++;
+			if (first_tag(tags, r, p->person))
+				p->tags.count++;
+		}
+	}
+}
+
+/* A copy of the running entries, owning its own strings. */
+static struct ms_act_entry *entries_dup(const struct ms_act_entry *run,
+					size_t n)
+{
+	struct ms_act_entry *res = g_new(struct ms_act_entry, n ? n : 1);
+
+	memcpy(res, run, n * sizeof(*res));
+	for (size_t i = 0; i < n; i++) {
+		res[i].people = g_new(struct ms_act_person,
+				      run[i].nr_people ? run[i].nr_people : 1);
+		memcpy(res[i].people, run[i].people,
+		       run[i].nr_people * sizeof(*res[i].people));
+		for (size_t k = 0; k < run[i].nr_people; k++) {
+			struct ms_act_person *p = &res[i].people[k];
+
+			p->name = g_strdup(p->name);
+			p->email = g_strdup(p->email);
+			p->also = g_strdupv(p->also);
+		}
+	}
+	return res;
+}
+
+/* Whether one pass gives what the windows one by one give. */
+static bool series_fits(const struct ms_activity *a,
+			const struct ms_activity_query *qs, size_t nq)
+{
+	if (a->in_range)
+		return false;
+	for (size_t i = 1; i < nq; i++)
+		if (qs[i].until < qs[i - 1].until ||
+		    qs[i].entries != qs[0].entries ||
+		    qs[i].nr_entries != qs[0].nr_entries)
+			return false;
+	for (guint ci = 1; ci < a->commits->len; ci++)
+		if (g_array_index(a->commits, struct crec, ci).ctime >
+		    g_array_index(a->commits, struct crec, ci - 1).ctime)
+			return false;
+	return true;
+}
+
+int ms_activity_query_series(const struct ms_activity *a,
+			     const struct ms_activity_query *qs, size_t nq,
+			     struct ms_act_entry **out, size_t *nr)
+{
+	size_t nr_all = maint_file_nr_entries(a->mf);
+	size_t n, nr_people = ms_ident_count(a->ident);
+	struct ms_act_entry *run;
+	struct work *w;
+	int *slot;
+	bool *seen;
+	guint ci = a->commits->len;
+
+	*nr = 0;
+	if (!nq)
+		return 0;
+	if (!series_fits(a, qs, nq)) {
+		for (size_t k = 0; k < nq; k++)
+			if (ms_activity_query(a, &qs[k], &out[k], nr) < 0)
+				return -1;
+		return 0;
+	}
+	n = qs[0].entries ? qs[0].nr_entries : nr_all;
+	run = g_new0(struct ms_act_entry, n ? n : 1);
+	w = g_new0(struct work, n ? n : 1);
+	slot = g_new(int, nr_all ? nr_all : 1);
+	seen = g_new0(bool, nr_people ? nr_people : 1);
+	for (size_t i = 0; i < nr_all; i++)
+		slot[i] = -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct maint_entry *me = qs[0].entries ?
+			qs[0].entries[i] : maint_file_entry(a->mf, i);
+
+		init_entry(a, &run[i], me);
+		slot[me->index] = (int)i;
+	}
+	for (size_t k = 0; k < nq; k++) {
+		const struct ms_activity_query *q = &qs[k];
+		bool short_history = a->shallow && (!a->commits->len ||
+						    a->oldest > q->active_since);
+		guint from;
+
+		/* the records up to the window's end, oldest first */
+		while (ci > 0 && g_array_index(a->commits, struct crec,
+					       ci - 1).ctime <= q->until) {
+			ci--;
+			series_last(a, run, slot, nr_all,
+				    &g_array_index(a->commits, struct crec,
+						   ci), seen);
+		}
+		out[k] = entries_dup(run, n);
+		/* the window's own, in walk order */
+		for (from = ci; from < a->commits->len; from++) {
+			const struct crec *r = &g_array_index(
+				a->commits, struct crec, from);
+
+			if (r->ctime < q->since)
+				break;
+			series_count(a, out[k], w, slot, nr_all, r);
+		}
+		for (size_t i = 0; i < n; i++)
+			finish_entry(a, q, &out[k][i], &w[i], seen, nr_people,
+				     short_history);
+	}
+	ms_act_entries_free(run, n);
+	g_free(seen);
+	g_free(slot);
+	g_free(w);
+	*nr = n;
+	return 0;
+}

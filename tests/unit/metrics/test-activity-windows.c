@@ -1,0 +1,183 @@
+/*
+ * test-activity-windows.c - ms_activity_query_series() answers, window by
+ * window, exactly what ms_activity_query() answers for each window: on a
+ * generated repository whose commits share commit times and author dates
+ * (with other offsets), where the first record of the newest date decides
+ * a "last" fact's commit and offset.
+ */
+#include "test.h"
+#include "activity.h"
+#include "error.h"
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const people[] = {
+	"Alice Active <alice@example.org>", "Bob Busy <bob@example.org>",
+	"Rita Reviewer <rita@example.org>", "Xena Outside <xena@example.net>",
+	"Yuri Outside <yuri@example.net>",
+};
+
+#define MAINT_TEXT \
+	"ALPHA\nM:\tAlice Active <alice@example.org>\n" \
+	"R:\tRita Reviewer <rita@example.org>\nS:\tMaintained\n" \
+	"F:\tdrivers/alpha/\n\n" \
+	"BETA\nM:\tBob Busy <bob@example.org>\nM:\tAlice Active " \
+	"<alice@example.org>\nS:\tMaintained\nF:\tdrivers/beta/\n"
+
+/* 120 commits over about a year, in pairs and triples of one commit
+ * time, author dates shared with other offsets. */
+static GString *stream(void)
+{
+	GString *s = g_string_new(NULL);
+	int64_t t = 1700000000;
+	unsigned seed = 7;
+
+	g_string_append_printf(s, "commit refs/heads/main\ncommitter %s %lld "
+			       "+0000\ndata 5\nroot\nM 100644 inline "
+			       "MAINTAINERS\ndata %zu\n%s\n", people[0],
+			       (long long)t, strlen(MAINT_TEXT), MAINT_TEXT);
+	for (int i = 0; i < 120; i++) {
+		char msg[256];
+		const char *au, *cm, *rv;
+		int offs[] = { 0, 120, -300, 330 };
+
+		seed = seed * 1103515245 + 12345;
+		if (seed % 3)
+			t += 86400 * (1 + (seed >> 8) % 5);
+		au = people[(seed >> 4) % 5];
+		cm = people[(seed >> 7) % 2];
+		rv = people[(seed >> 10) % 5];
+		snprintf(msg, sizeof(msg), "change %d\n\nReviewed-by: %s\n"
+			 "Tested-by: %s\nSigned-off-by: %s\n", i, rv, au, cm);
+		g_string_append_printf(s, "commit refs/heads/main\n"
+				       "author %s %lld %+05d\ncommitter %s "
+				       "%lld +0000\ndata %zu\n%s"
+				       "M 100644 inline drivers/%s/f%d.c\n"
+				       "data 2\nx\n\n", au,
+				       (long long)(t - (seed >> 12) % 2 *
+						   3600),
+				       offs[(seed >> 14) % 4], cm,
+				       (long long)t, strlen(msg), msg,
+				       (seed >> 16) % 3 ? "alpha" : "beta", i);
+	}
+	return s;
+}
+
+static bool same_last(const struct ms_act_last *x, const struct ms_act_last *y)
+{
+	return x->set == y->set && (!x->set ||
+	       (!strcmp(x->id, y->id) && x->time == y->time &&
+		x->offset == y->offset && x->count == y->count &&
+		!g_strcmp0(x->tag, y->tag)));
+}
+
+static bool same_counts(const struct ms_act_count *x,
+			const struct ms_act_count *y, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (x[i].person != y[i].person || x[i].count != y[i].count)
+			return false;
+	return true;
+}
+
+static bool same_entry(const struct ms_act_entry *x,
+		       const struct ms_act_entry *y)
+{
+	if (x->entry != y->entry || x->commits != y->commits ||
+	    x->reviewed != y->reviewed ||
+	    x->has_last_activity != y->has_last_activity ||
+	    x->last_activity != y->last_activity ||
+	    x->last_activity_offset != y->last_activity_offset ||
+	    x->nr_people != y->nr_people ||
+	    x->nr_top_reviewers != y->nr_top_reviewers ||
+	    x->nr_top_committers != y->nr_top_committers ||
+	    !same_counts(x->top_reviewers, y->top_reviewers,
+			 x->nr_top_reviewers) ||
+	    !same_counts(x->top_committers, y->top_committers,
+			 x->nr_top_committers))
+		return false;
+	for (size_t i = 0; i < x->nr_people; i++) {
+		const struct ms_act_person *p = &x->people[i];
+		const struct ms_act_person *q = &y->people[i];
+
+		if (p->person != q->person || strcmp(p->email, q->email) ||
+		    !same_last(&p->author, &q->author) ||
+		    !same_last(&p->committer, &q->committer) ||
+		    !same_last(&p->tags, &q->tags) ||
+		    p->inactive != q->inactive ||
+		    p->seen_anywhere != q->seen_anywhere ||
+		    p->has_last != q->has_last ||
+		    (p->has_last && (p->last_time != q->last_time ||
+				     p->last_offset != q->last_offset)))
+			return false;
+	}
+	return true;
+}
+
+int main(void)
+{
+	char *dir = g_dir_make_tmp("ms-series-XXXXXX", NULL);
+	char *git = g_build_filename(dir, "r.git", NULL);
+	char *cmd = g_strdup_printf("git init -q --bare '%s' && git "
+				    "--git-dir='%s' symbolic-ref HEAD "
+				    "refs/heads/main && git --git-dir='%s' "
+				    "fast-import --quiet", git, git, git);
+	GString *s = stream();
+	FILE *fp = popen(cmd, "w");
+	struct ms_activity_load_opts lo = { 0 };
+	struct ms_activity *a = NULL;
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct ms_activity_query qs[14];
+	struct ms_act_entry *series[14], *one;
+	size_t nr = 0, nr1 = 0, busy = 0;
+	int64_t start = 1700000000 - 86400 * 20;
+
+	ok(fp != NULL, "git fast-import runs");
+	fwrite(s->str, 1, s->len, fp);
+	is_int(pclose(fp), 0, "the repository is made");
+	lo.gitdir = git;
+	is_int(ms_activity_load(&lo, &a, &diags), 0, "the model loads");
+	is_int(ms_activity_nr_commits(a), 121, "121 commits (the root "
+	       "too)");
+	/* windows of 30 days, the last ones past the newest commit */
+	for (size_t k = 0; k < G_N_ELEMENTS(qs); k++) {
+		memset(&qs[k], 0, sizeof(qs[k]));
+		qs[k].since = start + (int64_t)k * 30 * 86400;
+		qs[k].until = qs[k].since + 30 * 86400 - 1;
+		qs[k].active_since = qs[k].since;
+	}
+	is_int(ms_activity_query_series(a, qs, G_N_ELEMENTS(qs), series, &nr),
+	       0, "the series");
+	is_int(nr, 2, "two entries");
+	for (size_t k = 0; k < G_N_ELEMENTS(qs); k++) {
+		bool same = true;
+		char what[64];
+
+		is_int(ms_activity_query(a, &qs[k], &one, &nr1), 0, "a window");
+		for (size_t i = 0; i < nr1 && i < nr; i++) {
+			same = same && same_entry(&series[k][i], &one[i]);
+			busy += one[i].commits > 0;
+		}
+		snprintf(what, sizeof(what), "window %zu: the one-by-one "
+			 "answer", k);
+		ok(same && nr1 == nr, what);
+		ms_act_entries_free(one, nr1);
+		ms_act_entries_free(series[k], nr);
+	}
+	ok(busy > 10, "the windows hold commits");
+	ms_activity_free(a);
+	ms_diags_release(&diags);
+	g_string_free(s, TRUE);
+	g_free(cmd);
+	cmd = g_strdup_printf("rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "# cannot remove %s\n", dir);
+	g_free(cmd);
+	g_free(git);
+	g_free(dir);
+	return test_done();
+}
