@@ -16,7 +16,8 @@
 # Usage: tests/bench/bench-warm.sh [GITDIR]  (default: the U-Boot mirror)
 # Env:   MAINTSTAT (default build/maintstat), RUNS (default 3),
 #        ARGS (extra activity options, e.g. "--merges"), NEW (default 5;
-#        0: no run after new commits)
+#        0: no run after new commits), BY (e.g. "month": also the warm
+#        `--by BY` run, nothing new, against the same cold baseline)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO=${1:-/work/.mirror/u-boot+u-boot/repo}
@@ -24,6 +25,7 @@ MS=$(realpath "${MAINTSTAT:-build/maintstat}")
 RUNS=${RUNS:-3}
 ARGS=${ARGS:-}
 NEW=${NEW:-5}
+BY=${BY:-}
 [ -x "$MS" ] || { echo "bench: build maintstat first" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # the clone every run reads, so that the runs after new commits use the
@@ -32,11 +34,14 @@ git clone -q --bare --shared "$REPO" "$tmp/clone.git"
 ORIG=$REPO
 REPO=$tmp/clone.git
 
-# run OUT DB: one timed run; prints "wall cpu"
+# run OUT DB [OPTION...]: one timed run; prints "wall cpu"
 run() {
+	local out=$1 db=$2
+
+	shift 2
 	# shellcheck disable=SC2086
 	/usr/bin/time -f '%e %U %S' -o "$tmp/time" "$MS" activity \
-		--repo "$REPO" --json --db "$2" $ARGS > "$1"
+		--repo "$REPO" --json --db "$db" $ARGS "$@" > "$out"
 	awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$tmp/time"
 }
 # stats FILE: best wall, spread, best cpu of the "wall cpu" lines
@@ -58,6 +63,12 @@ for i in $(seq "$RUNS"); do
 done
 cmp -s "$tmp/cold.json" "$tmp/warm.json" ||
 	{ echo "MISMATCH: the warm report differs from the cold one" >&2; exit 1; }
+if [ -n "$BY" ]; then
+	: > "$tmp/by"
+	for i in $(seq "$RUNS"); do
+		run "$tmp/by.json" "$tmp/db" --by "$BY" >> "$tmp/by"
+	done
+fi
 # NEW commits on top of the clone: each adds a file and changes an old one
 new_commits() {
 	local tip old stream="" i msg
@@ -100,6 +111,13 @@ printf '  warm (nothing new)            wall %7.3f s (spread %.3f)  cpu %7.3f s\
 	"$ww" "$ws" "$wc"
 printf '  warm/cold: wall %.3f, cpu %.3f (target <= 0.05)\n' \
 	"$(echo "$ww / $cw" | bc -l)" "$(echo "$wc / $cc" | bc -l)"
+if [ -n "$BY" ]; then
+	read -r bw bs bc <<< "$(stats "$tmp/by")"
+	printf '  warm --by %-6s (nothing new) wall %7.3f s (spread %.3f)  cpu %7.3f s\n' \
+		"$BY" "$bw" "$bs" "$bc"
+	printf '  by/cold: wall %.3f, cpu %.3f\n' \
+		"$(echo "$bw / $cw" | bc -l)" "$(echo "$bc / $cc" | bc -l)"
+fi
 if [ "$NEW" -gt 0 ]; then
 	read -r nw ns nc <<< "$(stats "$tmp/new")"
 	printf '  warm after %d new commits      wall %7.3f s (spread %.3f)  cpu %7.3f s\n' \
