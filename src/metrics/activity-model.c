@@ -246,6 +246,8 @@ static bool get_bytes(struct reader *r, void *out, size_t n)
 		r->bad = true;
 		return false;
 	}
+	if (n == 0)     /* `out` may be an empty array's NULL */
+		return true;
 	memcpy(out, r->p, n);
 	r->p += n;
 	return true;
