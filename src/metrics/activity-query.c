@@ -108,6 +108,28 @@ static bool listed(const struct ms_act_entry *e, unsigned person)
 	return false;
 }
 
+/*
+ * Count each reviewer of record `r` (its tags from `tags`) once in
+ * `reviewers`, leaving out its author and the people `e` lists: the
+ * entry's unlisted reviewers, for one window or one interval alike.
+ */
+static void count_reviewers(GHashTable *reviewers,
+			    const struct ms_act_entry *e, const struct crec *r,
+			    const struct ctag *tags)
+{
+	for (unsigned t = 0; t < r->nr_tag; t++) {
+		unsigned p = tags[t].person;
+		bool dup = false;
+
+		if (!tags[t].review || p == r->author || listed(e, p))
+			continue;
+		for (unsigned u = 0; u < t && !dup; u++)
+			dup = tags[u].review && tags[u].person == p;
+		if (!dup)
+			inc(reviewers, p);
+	}
+}
+
 /* The person's addresses other than the listed one. */
 static char **also(const struct ms_activity *a, const struct ms_act_person *p)
 {
@@ -258,20 +280,7 @@ int ms_activity_query(const struct ms_activity *a,
 					e->reviewed++;
 				if (r->applier != MS_IDENT_NONE)
 					inc(wk->committers, r->applier);
-				for (unsigned t = 0; t < r->nr_tag; t++) {
-					unsigned p = tags[t].person;
-					bool dup = false;
-
-					if (!tags[t].review || p == r->author ||
-					    listed(e, p))
-						continue;
-					for (unsigned u = 0; u < t; u++)
-						if (tags[u].review &&
-						    tags[u].person == p)
-							dup = true;
-					if (!dup)
-						inc(wk->reviewers, p);
-				}
+				count_reviewers(wk->reviewers, e, r, tags);
 			}
 			for (size_t pi = 0; pi < e->nr_people; pi++) {
 				struct ms_act_person *p = &e->people[pi];
@@ -446,18 +455,7 @@ static void series_count(const struct ms_activity *a,
 			wk->reviewers = g_hash_table_new(NULL, NULL);
 		if (r->applier != MS_IDENT_NONE)
 			inc(wk->committers, r->applier);
-		for (unsigned t = 0; t < r->nr_tag; t++) {
-			unsigned p = tags[t].person;
-			bool dup = false;
-
-			if (!tags[t].review || p == r->author || listed(e, p))
-				continue;
-			for (unsigned u = 0; u < t; u++)
-				if (tags[u].review && tags[u].person == p)
-					dup = true;
-			if (!dup)
-				inc(wk->reviewers, p);
-		}
+		count_reviewers(wk->reviewers, e, r, tags);
 		for (size_t pi = 0; pi < e->nr_people; pi++) {
 			struct ms_act_person *p = &e->people[pi];
 
