@@ -224,6 +224,32 @@ static int compare_epochs(gconstpointer a, gconstpointer b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The epochs of a v2 inbox's git/ directory `dir` (closed here), in
+ * order: canonical "N.git" names only, since strtol would also read
+ * "00.git", "+0.git" and " 0.git" as epoch 0 and each would re-read
+ * 0.git (every message counted again).  Reading and pinning an inbox
+ * (ms_inbox_heads()) must see the same epochs.
+ */
+static GPtrArray *list_epochs(GDir *dir)
+{
+	GPtrArray *epochs = g_ptr_array_new();
+	const char *name;
+
+	while ((name = g_dir_read_name(dir))) {
+		size_t digits = strspn(name, "0123456789");
+
+		if (!digits || digits > 5 || strcmp(name + digits, ".git") ||
+		    (name[0] == '0' && digits > 1))
+			continue;
+		g_ptr_array_add(epochs, GINT_TO_POINTER(
+					(int)strtol(name, NULL, 10)));
+	}
+	g_dir_close(dir);
+	g_ptr_array_sort(epochs, compare_epochs);
+	return epochs;
+}
+
 int ms_inbox_read(const char *path, const struct ms_mail_after *after,
 		  size_t n_after, ms_mail_raw_fn fn, void *data,
 		  struct ms_mail_read_result *result)
@@ -233,7 +259,6 @@ int ms_inbox_read(const char *path, const struct ms_mail_after *after,
 	char *gitdir = g_build_filename(path, "git", NULL);
 	GDir *dir;
 	GPtrArray *epochs;
-	const char *name;
 	int rc = 0;
 
 	ms_git_init();
@@ -246,22 +271,7 @@ int ms_inbox_read(const char *path, const struct ms_mail_after *after,
 		return read_epoch(path, &c);
 	}
 	result->format = MS_MAIL_FMT_INBOX_V2;
-	epochs = g_ptr_array_new();
-	while ((name = g_dir_read_name(dir))) {
-		size_t digits = strspn(name, "0123456789");
-		long n;
-
-		/* canonical "N.git" only: strtol also read "00.git",
-		 * "+0.git" and " 0.git" as epoch 0, and each re-read
-		 * 0.git (every message counted again) */
-		if (!digits || digits > 5 || strcmp(name + digits, ".git") ||
-		    (name[0] == '0' && digits > 1))
-			continue;
-		n = strtol(name, NULL, 10);
-		g_ptr_array_add(epochs, GINT_TO_POINTER((int)n));
-	}
-	g_dir_close(dir);
-	g_ptr_array_sort(epochs, compare_epochs);
+	epochs = list_epochs(dir);
 	for (guint i = 0; i < epochs->len && !rc; i++) {
 		char *name_git = g_strdup_printf(
 			"%d.git", GPOINTER_TO_INT(epochs->pdata[i]));
@@ -308,7 +318,6 @@ int ms_inbox_heads(const char *path, GPtrArray **out)
 	char *gitdir = g_build_filename(path, "git", NULL);
 	GPtrArray *epochs, *heads = g_ptr_array_new_with_free_func(g_free);
 	GDir *dir;
-	const char *name;
 	int rc = 0;
 
 	*out = NULL;
@@ -323,19 +332,7 @@ int ms_inbox_heads(const char *path, GPtrArray **out)
 			*out = heads;
 		return rc;
 	}
-	epochs = g_ptr_array_new();
-	while ((name = g_dir_read_name(dir))) {
-		size_t digits = strspn(name, "0123456789");
-
-		/* the epochs ms_inbox_read() reads, no other */
-		if (!digits || digits > 5 || strcmp(name + digits, ".git") ||
-		    (name[0] == '0' && digits > 1))
-			continue;
-		g_ptr_array_add(epochs, GINT_TO_POINTER(
-					(int)strtol(name, NULL, 10)));
-	}
-	g_dir_close(dir);
-	g_ptr_array_sort(epochs, compare_epochs);
+	epochs = list_epochs(dir);
 	for (guint i = 0; i < epochs->len && !rc; i++) {
 		int e = GPOINTER_TO_INT(epochs->pdata[i]);
 		char *name_git = g_strdup_printf("%d.git", e);
