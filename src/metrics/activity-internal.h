@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 struct ms_store;
+struct ms_walk_opts;
+struct ms_diags;
 
 /*
  * A saved model starts with a head naming what it is the model of: the
@@ -32,7 +34,7 @@ struct ms_store;
  * (the part of the model saved alone, activity-model.c).
  */
 struct act_span {
-	size_t commits, ents, tags, tokens, seen, changes;
+	size_t commits, ents, tags, tokens, seen, changes, hidden;
 };
 
 /* The saved model as rows of the store: a whole model and the parts
@@ -64,6 +66,10 @@ struct ms_activity {
 	struct ms_ident *ident;
 	bool no_plus_fold;
 	GArray *commits;          /* struct crec, in walk order */
+	/* raw ids (20 bytes each) of merges of the history the walk left
+	 * out (no --merges): with the records, the walk order the next
+	 * walk starts from (ms_store_prev_walk) */
+	GArray *hidden;
 	GArray *ents;             /* uint32_t entry indexes */
 	GArray *tags;             /* struct ctag */
 	GHashTable *tokens;       /* interned trailer tokens */
@@ -159,6 +165,17 @@ int act_mjoins_write(struct ms_store *store, GHashTable *known);
  */
 bool act_model_append(struct ms_activity *a, struct ms_activity *old,
 		      bool note);
+
+/* ms_store_prev_walk.hidden: a merge the walk left out, into a->hidden. */
+void act_note_hidden(const unsigned char *id, int64_t time, void *data);
+
+/*
+ * The walk of `a` (options `wo`), through the store: after the walk
+ * order of a->prev when there is one (only the commits it lacks are
+ * read), noting the merges it leaves out in a->hidden.
+ */
+int act_walk(struct ms_activity *a, const struct ms_walk_opts *wo,
+	     struct ms_diags *diags);
 
 /* What collect() notes of a commit record besides keeping it: its
  * distinct people and its date (`nr_before` records before it). */

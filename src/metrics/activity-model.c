@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MODEL_FORMAT "activity-model-5"
+#define MODEL_FORMAT "activity-model-6"
 
 struct stag {                 /* struct ctag as saved */
 	uint32_t person, token, review;
@@ -184,7 +184,7 @@ GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
 	struct act_span n = {
 		a->commits->len, a->ents->len, a->tags->len,
 		a->token_order->len, ms_ident_nr_seen(a->ident),
-		a->maint_changes->len,
+		a->maint_changes->len, a->hidden->len,
 	};
 	GByteArray *b;
 
@@ -195,7 +195,7 @@ GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
 	b = g_byte_array_sized_new((guint)MIN(G_MAXUINT / 2,
 		head_len + 128 + n.commits * sizeof(struct crec) +
 		n.ents * sizeof(uint32_t) + n.tags * 12 +
-		n.changes * 20 + nr_entries));
+		n.changes * 20 + nr_entries + n.hidden * 20));
 	g_byte_array_append(b, head, (guint)head_len);
 
 	put_u64(b, n.commits);
@@ -230,6 +230,9 @@ GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
 		g_byte_array_append(b, &h, 1);
 	}
 	encode_paths(a, b, span != NULL);
+	put_u64(b, n.hidden);
+	g_byte_array_append(b, (const guint8 *)a->hidden->data,
+			    (guint)(n.hidden * 20));
 	return b;
 }
 
@@ -406,6 +409,17 @@ static bool decode_paths(struct ms_activity *a, struct reader *r)
 	return true;
 }
 
+static bool decode_hidden(struct ms_activity *a, struct reader *r)
+{
+	uint64_t nr = 0;
+
+	if (!get_bytes(r, &nr, sizeof(nr)) ||
+	    nr > (uint64_t)(r->end - r->p) / 20)
+		return false;
+	g_array_set_size(a->hidden, (guint)nr);
+	return get_bytes(r, a->hidden->data, nr * 20);
+}
+
 /* Every id and offset the records name must exist. */
 static bool check_ids(const struct ms_activity *a)
 {
@@ -446,7 +460,8 @@ bool act_model_decode(struct ms_activity *a, const void *data, size_t len)
 	    !get_bytes(&r, a->ents->data, n.ents * sizeof(uint32_t)))
 		return false;
 	if (!decode_tags(a, &r, &n) || !decode_seen(a, &r, &n) ||
-	    !decode_maint(a, &r, &n) || !decode_paths(a, &r))
+	    !decode_maint(a, &r, &n) || !decode_paths(a, &r) ||
+	    !decode_hidden(a, &r))
 		return false;
 	a->newest = (int64_t)n.newest;
 	/* not saved: the oldest commit date follows from the commits */
@@ -523,6 +538,17 @@ static unsigned *remap_ids(struct ms_activity *a, struct ms_activity *old)
 	return map;
 }
 
+/* Allocate room for `more` elements after a's, without adding them. */
+static void array_reserve(GArray *a, size_t more)
+{
+	guint len = a->len;
+
+	if (more > G_MAXUINT - len)
+		return;
+	g_array_set_size(a, len + (guint)more);
+	g_array_set_size(a, len);
+}
+
 static bool remap(const unsigned *map, size_t nb, unsigned *id)
 {
 	if (*id == MS_IDENT_NONE)
@@ -550,9 +576,21 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old,
 	a->head_span.tokens = a->token_order->len;
 	a->head_span.seen = ms_ident_nr_seen(a->ident);
 	a->head_span.changes = a->maint_changes->len;
+	a->head_span.hidden = a->hidden->len;
 	map = remap_ids(a, old);
 	ok = map != NULL;
 	end = g_hash_table_new(raw_hash, raw_equal);
+	/* room for the old end at once: appending it record by record made
+	 * the arrays grow (and be copied, their pages faulted in again) a
+	 * dozen times, a seventh of a run after new commits on U-Boot */
+	if (ok && a->prev_from < old->commits->len) {
+		const struct crec *first = &g_array_index(
+			old->commits, struct crec, a->prev_from);
+
+		array_reserve(a->commits, old->commits->len - a->prev_from);
+		array_reserve(a->ents, old->ents->len - first->ent_off);
+		array_reserve(a->tags, old->tags->len - first->tag_off);
+	}
 
 	/* tokens in the order a cold walk interns them: the walked commits',
 	 * then the old end's not seen yet */
@@ -595,6 +633,17 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old,
 		g_ptr_array_add(a->maint_paths, g_strdup(
 			i < old->maint_paths->len ? old->maint_paths->pdata[i]
 			: "MAINTAINERS"));
+	}
+	/* the old walk's merges left out, after the walked ones: each once */
+	g_hash_table_remove_all(end);
+	for (guint i = 0; i < a->hidden->len; i++)
+		g_hash_table_add(end, a->hidden->data + 20 * (size_t)i);
+	for (guint i = 0; ok && i < old->hidden->len; i++) {
+		const unsigned char *raw = (const unsigned char *)
+			old->hidden->data + 20 * (size_t)i;
+
+		if (!g_hash_table_contains(end, raw))
+			g_array_append_vals(a->hidden, raw, 1);
 	}
 	g_hash_table_destroy(end);
 	if (!ok)
@@ -1132,5 +1181,55 @@ int act_paths_write(struct ms_activity *a, const char *key)
 	rc = ms_store_model_put(a->opts->store, PATHS_KIND, key, b->data,
 				b->len);
 	g_byte_array_free(b, TRUE);
+	return rc;
+}
+
+/* ---- the walk, after the saved model's walk order ---- */
+
+void act_note_hidden(const unsigned char *id, int64_t time, void *data)
+{
+	struct ms_activity *a = data;
+
+	(void)time;
+	g_array_append_vals(a->hidden, id, 1);
+}
+
+int act_walk(struct ms_activity *a, const struct ms_walk_opts *wo,
+	     struct ms_diags *diags)
+{
+	struct ms_store_prev_walk pw = { 0 };
+	const GArray *old = a->prev ? a->prev->commits : NULL;
+	unsigned char *ids = NULL;
+	int64_t *times = NULL;
+	char tip[41];
+	int rc;
+
+	pw.hidden = act_note_hidden;
+	pw.data = a;
+	if (old && old->len) {
+		/* the saved model's order: its records and the merges it
+		 * left out, from the commit its head names */
+		memcpy(tip, a->prev_head + 64, 40);
+		tip[40] = '\0';
+		ids = g_malloc((size_t)old->len * 20);
+		times = g_new(int64_t, old->len);
+		for (guint i = 0; i < old->len; i++) {
+			const struct crec *r = &g_array_index(old, struct crec,
+							      i);
+
+			memcpy(ids + 20 * (size_t)i, r->raw, 20);
+			times[i] = r->ctime;
+		}
+		pw.tip = tip;
+		pw.nr = old->len;
+		pw.ids = ids;
+		pw.times = times;
+		pw.nr_hidden = a->prev->hidden->len;
+		pw.hidden_ids = (const unsigned char *)a->prev->hidden->data;
+	}
+	rc = ms_store_history_walk_prev(a->opts->store, a->opts->gitdir, wo,
+					&pw, NULL, diags);
+	g_free(ids);
+	g_free(times);
 	return rc;
 }

@@ -642,6 +642,7 @@ int act_ident_setup(struct ms_activity *a, struct ms_ident *ident,
 void act_model_init(struct ms_activity *a)
 {
 	a->commits = g_array_new(FALSE, FALSE, sizeof(struct crec));
+	a->hidden = g_array_new(FALSE, FALSE, 20);
 	a->ents = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	a->tags = g_array_new(FALSE, FALSE, sizeof(struct ctag));
 	a->maint_changes = g_array_new(FALSE, FALSE, 20);
@@ -788,8 +789,7 @@ static int load(const struct ms_activity_load_opts *opts,
 	wo.head = a->prev ? act_walk_head : NULL;
 	wo.data = a;
 	nr_diags = diags ? diags->nr : 0;
-	rc = ms_store_history_walk(opts->store, opts->gitdir, &wo, NULL,
-				   diags);
+	rc = act_walk(a, &wo, diags);
 	ms_ident_set_evidence(a->ident, NULL, false);
 	if (rc < 0)
 		goto fail;
@@ -864,6 +864,7 @@ void ms_activity_free(struct ms_activity *a)
 	ms_tree_free(a->tree);
 	ms_ident_free(a->ident);
 	g_array_free(a->commits, TRUE);
+	g_array_free(a->hidden, TRUE);
 	g_array_free(a->ents, TRUE);
 	g_array_free(a->tags, TRUE);
 	g_array_free(a->maint_changes, TRUE);

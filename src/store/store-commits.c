@@ -262,10 +262,45 @@ static struct node *graph_node(struct graph *g, const unsigned char *raw)
 }
 
 /*
- * Load every record's header into the graph.  Records of the current
- * version that are complete get their rowid; others keep 0 (extract
- * again) but still lend their header to the ordering.
+ * The header a row of (seq, id, version, incomplete, ctime, parents)
+ * gives node n (of the row's id).  A record of the current version that
+ * is complete gives its rowid; others keep 0 (extract again) but still
+ * lend their header to the ordering.  False for a damaged header (it is
+ * read from git instead).
  */
+static bool node_from_row(struct node *n, sqlite3_stmt *st)
+{
+	const char *par = (const char *)sqlite3_column_text(st, 5);
+	int plen = sqlite3_column_bytes(st, 5);
+	unsigned k;
+
+	n->time = sqlite3_column_int64(st, 4);
+	n->nr_parents = (unsigned)((plen + 1) / (2 * RAWSZ + 1));
+	node_set_parents(n, n->nr_parents <= NODE_PARENTS ? n->own_parents :
+			 g_malloc((size_t)n->nr_parents * RAWSZ));
+	for (k = 0; k < n->nr_parents; k++)
+		if (!hex_to_raw(par + k * (2 * RAWSZ + 1), 2 * RAWSZ,
+				n->parents + k * RAWSZ) ||
+		    (k && par[k * (2 * RAWSZ + 1) - 1] != ' '))
+			break;
+	/* ids of 40 digits, one space between: anything else (a truncated
+	 * or altered column) is a damaged header */
+	if (k < n->nr_parents ||
+	    (plen && (size_t)(plen + 1) % (2 * RAWSZ + 1))) {
+		node_set_parents(n, NULL);
+		n->nr_parents = 0;
+		return false;
+	}
+	/* a root by the store's word is checked with git: a cleared column
+	 * would silently end the history here */
+	n->parsed = n->nr_parents > 0;
+	if (sqlite3_column_int(st, 2) == MS_STORE_COMMIT_VERSION &&
+	    sqlite3_column_int(st, 3) == 0)
+		n->rowid = sqlite3_column_int64(st, 0);
+	return true;
+}
+
+/* Load every record's header into the graph (node_from_row()). */
 static int graph_load(struct graph *g, struct ms_store *s, size_t *nr)
 {
 	sqlite3_stmt *st = NULL;
@@ -280,11 +315,9 @@ static int graph_load(struct graph *g, struct ms_store *s, size_t *nr)
 				" ctime, parents FROM commits INDEXED BY "
 				"commits_graph", -1, &st, NULL);
 	while (rc == SQLITE_OK || rc == SQLITE_ROW) {
-		const char *id, *par;
+		const char *id;
 		unsigned char raw[RAWSZ];
-		struct node *n;
-		int idlen, plen;
-		unsigned k = 0;
+		int idlen;
 
 		rc = sqlite3_step(st);
 		if (rc != SQLITE_ROW)
@@ -293,35 +326,8 @@ static int graph_load(struct graph *g, struct ms_store *s, size_t *nr)
 		idlen = sqlite3_column_bytes(st, 1);
 		if (!id || !hex_to_raw(id, (size_t)idlen, raw))
 			continue;
-		n = graph_node(g, raw);
-		par = (const char *)sqlite3_column_text(st, 5);
-		plen = sqlite3_column_bytes(st, 5);
-		n->time = sqlite3_column_int64(st, 4);
-		n->nr_parents = (unsigned)((plen + 1) / (2 * RAWSZ + 1));
-		node_set_parents(n, n->nr_parents <= NODE_PARENTS ?
-				 n->own_parents :
-				 g_malloc((size_t)n->nr_parents * RAWSZ));
-		for (k = 0; k < n->nr_parents; k++)
-			if (!hex_to_raw(par + k * (2 * RAWSZ + 1), 2 * RAWSZ,
-					n->parents + k * RAWSZ) ||
-			    (k && par[k * (2 * RAWSZ + 1) - 1] != ' '))
-				break;
-		/* ids of 40 digits, one space between: anything else (a
-		 * truncated or altered column) is a damaged header */
-		if (k < n->nr_parents ||
-		    (plen && (size_t)(plen + 1) % (2 * RAWSZ + 1))) {
-			/* a damaged header: read it from git instead */
-			node_set_parents(n, NULL);
-			n->nr_parents = 0;
-			continue;
-		}
-		/* a root by the store's word is checked with git: a
-		 * cleared column would silently end the history here */
-		n->parsed = n->nr_parents > 0;
-		if (sqlite3_column_int(st, 2) == MS_STORE_COMMIT_VERSION &&
-		    sqlite3_column_int(st, 3) == 0)
-			n->rowid = sqlite3_column_int64(st, 0);
-		++*nr;
+		if (node_from_row(graph_node(g, raw), st))
+			++*nr;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -669,7 +675,9 @@ static void add_incomplete_diag(struct ms_diags *diags, size_t n)
 
 /* Hand the commits of `order` to the caller, from the store. */
 static int deliver(struct ms_store *s, GPtrArray *order,
-		   const struct ms_walk_opts *opts, struct ms_walk_stats *st)
+		   const struct ms_walk_opts *opts,
+		   const struct ms_store_prev_walk *prev,
+		   struct ms_walk_stats *st)
 {
 	struct deliver d = { 0 };
 	struct cursor cur = { s->by_rowid, 0, false };
@@ -720,6 +728,9 @@ static int deliver(struct ms_store *s, GPtrArray *order,
 			    !(opts->flags & MS_WALK_MERGES)) {
 				st->merges++;
 				it->skip = true;
+				if (prev && prev->hidden)
+					prev->hidden(nd->id, nd->time,
+						     prev->data);
 				continue;
 			}
 			if (it->c.incomplete)
@@ -784,6 +795,7 @@ static int deliver(struct ms_store *s, GPtrArray *order,
 struct tee {
 	struct writer w;
 	const struct ms_walk_opts *user;  /* the caller's options */
+	const struct ms_store_prev_walk *prev;  /* its hidden(), or NULL */
 	struct ms_walk_stats st;          /* the caller's view */
 	size_t seen;                      /* commits fn received */
 };
@@ -825,7 +837,13 @@ static int tee_fn(const struct ms_commit *c, void *data)
 		return 1;       /* stop; tee_walk() reports t->w.error */
 	}
 	if (hidden_merge(t->user, c)) {
+		unsigned char raw[RAWSZ];
+
 		t->st.merges++;
+		if (t->prev && t->prev->hidden &&
+		    hex_to_raw(c->id, strlen(c->id), raw))
+			t->prev->hidden(raw, c->committer.time,
+					t->prev->data);
 		return 0;
 	}
 	if (c->incomplete)
@@ -890,6 +908,7 @@ static int record_ref(struct ms_store *s, const char *rev, const char *id)
 /* ms_history_walk() writing every commit to the store on the way. */
 static int tee_walk(struct ms_store *s, const char *gitdir,
 		    const struct ms_walk_opts *opts,
+		    const struct ms_store_prev_walk *prev,
 		    struct ms_walk_stats *stats, struct ms_diags *diags)
 {
 	struct ms_walk_opts inner = *opts;
@@ -900,6 +919,7 @@ static int tee_walk(struct ms_store *s, const char *gitdir,
 
 	writer_init(&t.w, s);
 	t.user = opts;
+	t.prev = prev;
 	inner.flags = (opts->flags | MS_WALK_MERGES) & ~MS_WALK_NO_PATHS;
 	inner.prepare = opts->prepare ? tee_prepare : NULL;
 	inner.release = tee_release;
@@ -969,29 +989,19 @@ static void cut_head(GPtrArray *order, const struct ms_walk_opts *opts)
 	g_array_free(at, TRUE);
 }
 
-static int incremental_walk(struct ms_store *s, struct graph *g,
-			    const char *gitdir, const char *start_hex,
-			    const struct ms_walk_opts *opts,
-			    struct ms_walk_stats *stats,
-			    struct ms_diags *diags, bool *fallback)
+/*
+ * Read from git, into the store, the commits of `nodes` without a current
+ * record (extracted() gives them their rowid).
+ */
+static int extract_missing(struct ms_store *s, struct graph *g,
+			   const char *gitdir, GPtrArray *nodes,
+			   const struct ms_walk_opts *opts)
 {
-	GPtrArray *order = g_ptr_array_new();
 	GPtrArray *missing = g_ptr_array_new_with_free_func(g_free);
-	struct ms_walk_stats st = { 0 };
-	unsigned char raw[RAWSZ];
-	int rc;
+	int rc = 0;
 
-	*fallback = false;
-	hex_to_raw(start_hex, strlen(start_hex), raw);
-	rc = graph_order(g, graph_node(g, raw), order);
-	if (rc < 0) {
-		/* let the real revwalk fail or warn in its own words */
-		*fallback = true;
-		ms_error_clear();
-		goto out;
-	}
-	for (guint i = 0; i < order->len; i++) {
-		struct node *n = order->pdata[i];
+	for (guint i = 0; i < nodes->len; i++) {
+		struct node *n = nodes->pdata[i];
 		char *hex;
 
 		if (n->rowid)
@@ -1019,25 +1029,51 @@ static int incremental_walk(struct ms_store *s, struct graph *g,
 			rc = t.w.error;
 		writer_release(&t.w);
 		ms_diags_release(&idiags);
-		if (rc < 0)
-			goto out;
 	}
+	g_ptr_array_free(missing, TRUE);
+	return rc;
+}
+
+static int incremental_walk(struct ms_store *s, struct graph *g,
+			    const char *gitdir, const char *start_hex,
+			    const struct ms_walk_opts *opts,
+			    const struct ms_store_prev_walk *prev,
+			    struct ms_walk_stats *stats,
+			    struct ms_diags *diags, bool *fallback)
+{
+	GPtrArray *order = g_ptr_array_new();
+	struct ms_walk_stats st = { 0 };
+	unsigned char raw[RAWSZ];
+	int rc;
+
+	*fallback = false;
+	hex_to_raw(start_hex, strlen(start_hex), raw);
+	rc = graph_order(g, graph_node(g, raw), order);
+	if (rc < 0) {
+		/* let the real revwalk fail or warn in its own words */
+		*fallback = true;
+		ms_error_clear();
+		goto out;
+	}
+	rc = extract_missing(s, g, gitdir, order, opts);
+	if (rc < 0)
+		goto out;
 	if (opts->head)
 		cut_head(order, opts);
-	rc = deliver(s, order, opts, &st);
+	rc = deliver(s, order, opts, prev, &st);
 	add_incomplete_diag(diags, st.incomplete);
 	if (stats)
 		*stats = st;
 out:
 	g_ptr_array_free(order, TRUE);
-	g_ptr_array_free(missing, TRUE);
 	return rc;
 }
 
-int ms_store_history_walk(struct ms_store *s, const char *gitdir,
-			  const struct ms_walk_opts *opts,
-			  struct ms_walk_stats *stats,
-			  struct ms_diags *diags)
+/* The walk of ms_store_history_walk(), prev's hidden() told of merges. */
+static int store_walk(struct ms_store *s, const char *gitdir,
+		      const struct ms_walk_opts *opts,
+		      const struct ms_store_prev_walk *prev,
+		      struct ms_walk_stats *stats, struct ms_diags *diags)
 {
 	const char *rev = opts->rev ? opts->rev : "HEAD";
 	char start[41];
@@ -1067,13 +1103,294 @@ int ms_store_history_walk(struct ms_store *s, const char *gitdir,
 	if (rc < 0)
 		goto out;
 	if (known)
-		rc = incremental_walk(s, &g, gitdir, start, opts, stats,
+		rc = incremental_walk(s, &g, gitdir, start, opts, prev, stats,
 				      diags, &fallback);
 	if (!known || fallback)
-		rc = tee_walk(s, gitdir, opts, stats, diags);
+		rc = tee_walk(s, gitdir, opts, prev, stats, diags);
 	if (rc == 0)
 		rc = record_ref(s, rev, start);
 out:
 	graph_release(&g);
+	return rc;
+}
+
+int ms_store_history_walk(struct ms_store *s, const char *gitdir,
+			  const struct ms_walk_opts *opts,
+			  struct ms_walk_stats *stats,
+			  struct ms_diags *diags)
+{
+	return store_walk(s, gitdir, opts, NULL, stats, diags);
+}
+
+/* ---- a walk after an earlier one whose order the caller kept ---- */
+
+struct pwalk {
+	struct ms_store *s;
+	struct graph g;
+	const struct ms_store_prev_walk *prev;
+	const struct ms_walk_opts *opts;
+	GHashTable *known;      /* raw id -> prev's index + 1, or 0: hidden */
+	sqlite3_stmt *by_id;
+	GPtrArray *fresh;       /* struct node *: the commits prev lacks */
+};
+
+/* n's header and rowid from its record, when the store has one. */
+static int node_lookup(struct pwalk *w, struct node *n)
+{
+	char hex[2 * RAWSZ + 1];
+	int rc;
+
+	raw_to_hex(n->id, hex);
+	sqlite3_reset(w->by_id);
+	sqlite3_bind_text(w->by_id, 1, hex, 2 * RAWSZ, SQLITE_TRANSIENT);
+	rc = sqlite3_step(w->by_id);
+	if (rc == SQLITE_ROW)
+		node_from_row(n, w->by_id);
+	else if (rc != SQLITE_DONE)
+		return store_db_error(w->s, rc, "read a commit");
+	sqlite3_reset(w->by_id);
+	return 0;
+}
+
+/*
+ * The commits of `start`'s history that prev's walk did not have: the
+ * walk from `start` stops at every commit prev has (its history is all
+ * prev's, as prev came from one tip).  0: found, and prev's tip is among
+ * them (so all of prev's history is in start's); 1: not so, or more than
+ * `cap` (the whole graph is cheaper then); negative: an error.
+ */
+static int find_fresh(struct pwalk *w, struct node *start,
+		      const unsigned char *old_tip, size_t cap)
+{
+	GPtrArray *stack = g_ptr_array_new();
+	bool reached = false;
+	int rc = 0;
+
+	start->seen = true;
+	g_ptr_array_add(stack, start);
+	while (stack->len && rc == 0) {
+		struct node *n = g_ptr_array_steal_index_fast(stack,
+							      stack->len - 1);
+
+		if (!memcmp(n->id, old_tip, RAWSZ))
+			reached = true;
+		if (g_hash_table_contains(w->known, n->id))
+			continue;
+		if (w->fresh->len >= cap) {
+			rc = 1;
+			break;
+		}
+		rc = node_lookup(w, n);
+		if (rc == 0)
+			rc = graph_parse(&w->g, n);
+		if (rc < 0)
+			break;
+		g_ptr_array_add(w->fresh, n);
+		for (unsigned k = 0; k < n->nr_parents; k++) {
+			struct node *p = n->pnodes[k];
+
+			if (!p->seen) {
+				p->seen = true;
+				g_ptr_array_add(stack, p);
+			}
+		}
+	}
+	g_ptr_array_free(stack, TRUE);
+	return rc == 0 && !reached ? 1 : rc;
+}
+
+static int node_order(const void *pa, const void *pb)
+{
+	return time_cmp(*(struct node *const *)pa, *(struct node *const *)pb);
+}
+
+/* prev's commit i against node n, in walk order (time_cmp()). */
+static int prev_cmp(const struct ms_store_prev_walk *prev, size_t i,
+		    const struct node *n)
+{
+	if (prev->times[i] != n->time)
+		return prev->times[i] < n->time ? 1 : -1;
+	return memcmp(prev->ids + RAWSZ * i, n->id, RAWSZ);
+}
+
+/* prev's commits are in walk order, each once. */
+static bool prev_sorted(const struct ms_store_prev_walk *prev)
+{
+	for (size_t i = 1; i < prev->nr; i++) {
+		int64_t a = prev->times[i - 1], b = prev->times[i];
+
+		if (a < b || (a == b && memcmp(prev->ids + RAWSZ * (i - 1),
+					       prev->ids + RAWSZ * i,
+					       RAWSZ) >= 0))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The new walk order, prev's commits and the fresh ones merged, into
+ * `order` up to the cut opts->head() chooses, prev's commits in it given
+ * their records.  1 when prev's commits in it lack a current record or
+ * are more than `cap`.
+ */
+static int merge_order(struct pwalk *w, GPtrArray *order, size_t cap)
+{
+	const struct ms_store_prev_walk *prev = w->prev;
+	GPtrArray *fresh = w->fresh;
+	GByteArray *ids = g_byte_array_new();
+	GArray *at = g_array_new(FALSE, FALSE, sizeof(size_t));
+	GArray *src = g_array_new(FALSE, FALSE, sizeof(gssize));
+	size_t i = 0, j = 0, k, cut, old = 0;
+	int rc = 0;
+
+	/* src: prev's index, or -1 - fresh's index */
+	while (i < prev->nr || j < fresh->len) {
+		gssize x;
+		const unsigned char *id;
+
+		if (j == fresh->len ||
+		    (i < prev->nr && prev_cmp(prev, i, fresh->pdata[j]) < 0)) {
+			x = (gssize)i;
+			id = prev->ids + RAWSZ * i++;
+		} else {
+			const struct node *n = fresh->pdata[j];
+
+			x = -1 - (gssize)j++;
+			/* what deliver() skips is no part of the order
+			 * handed on */
+			id = !n->rowid || (n->nr_parents > 1 &&
+					   !(w->opts->flags & MS_WALK_MERGES))
+				? NULL : n->id;
+		}
+		if (id) {
+			size_t pos = src->len;
+
+			g_byte_array_append(ids, id, RAWSZ);
+			g_array_append_val(at, pos);
+		}
+		g_array_append_val(src, x);
+	}
+	k = w->opts->head(ids->data, at->len, w->opts->data);
+	cut = k ? g_array_index(at, size_t, MIN(k, at->len) - 1) + 1 : 0;
+	for (size_t m = 0; m < cut; m++)
+		old += g_array_index(src, gssize, m) >= 0;
+	if (old > cap)
+		rc = 1;
+	for (size_t m = 0; m < cut && rc == 0; m++) {
+		gssize x = g_array_index(src, gssize, m);
+		struct node *n;
+
+		if (x < 0) {
+			g_ptr_array_add(order, fresh->pdata[-1 - x]);
+			continue;
+		}
+		n = graph_node(&w->g, prev->ids + RAWSZ * (size_t)x);
+		rc = node_lookup(w, n);
+		if (rc == 0 && (!n->rowid || n->time != prev->times[x]))
+			rc = 1;
+		g_ptr_array_add(order, n);
+	}
+	g_byte_array_free(ids, TRUE);
+	g_array_free(at, TRUE);
+	g_array_free(src, TRUE);
+	return rc;
+}
+
+/*
+ * The walk from start_hex after prev's: 0 or fn's nonzero value; 1 from
+ * *fallback (then nothing was delivered: walk the whole graph).
+ */
+static int prev_walk(struct pwalk *w, const char *gitdir,
+		     const char *start_hex, struct ms_walk_stats *stats,
+		     struct ms_diags *diags, bool *fallback)
+{
+	const struct ms_store_prev_walk *prev = w->prev;
+	unsigned char raw[RAWSZ], old_tip[RAWSZ];
+	GPtrArray *order = g_ptr_array_new();
+	struct ms_walk_stats st = { 0 };
+	size_t cap = MAX(prev->nr / 8, 1024);
+	int rc = 0;
+
+	*fallback = true;
+	if (!hex_to_raw(prev->tip, strlen(prev->tip), old_tip) ||
+	    !hex_to_raw(start_hex, strlen(start_hex), raw) || !prev_sorted(prev))
+		goto out;
+	w->known = g_hash_table_new(raw_hash, raw_eq);
+	for (size_t i = 0; i < prev->nr; i++)
+		g_hash_table_insert(w->known, (gpointer)(prev->ids + RAWSZ * i),
+				    GSIZE_TO_POINTER(i + 1));
+	for (size_t i = 0; i < prev->nr_hidden; i++)
+		g_hash_table_insert(w->known,
+				    (gpointer)(prev->hidden_ids + RAWSZ * i),
+				    GSIZE_TO_POINTER(0));
+	rc = sqlite3_prepare_v2(w->s->db, "SELECT seq, id, version, "
+				"incomplete, ctime, parents FROM commits "
+				"WHERE id = ?", -1, &w->by_id, NULL);
+	if (rc != SQLITE_OK)
+		goto out;
+	/* one read transaction for the lookups */
+	if (store_exec(w->s, "BEGIN", "read the commits") < 0)
+		goto out;
+	rc = find_fresh(w, graph_node(&w->g, raw), old_tip, cap);
+	sqlite3_exec(w->s->db, "COMMIT", NULL, NULL, NULL);
+	if (rc != 0)
+		goto out;
+	rc = extract_missing(w->s, &w->g, gitdir, w->fresh, w->opts);
+	if (rc < 0)
+		goto out;
+	qsort(w->fresh->pdata, w->fresh->len, sizeof(gpointer), node_order);
+	if (store_exec(w->s, "BEGIN", "read the commits") < 0)
+		goto out;
+	rc = merge_order(w, order, cap);
+	sqlite3_exec(w->s->db, "COMMIT", NULL, NULL, NULL);
+	if (rc != 0)
+		goto out;
+	*fallback = false;
+	rc = deliver(w->s, order, w->opts, prev, &st);
+	add_incomplete_diag(diags, st.incomplete);
+	if (stats)
+		*stats = st;
+out:
+	g_ptr_array_free(order, TRUE);
+	if (*fallback) {
+		ms_error_clear();
+		rc = 1;
+	}
+	return rc;
+}
+
+int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
+			       const struct ms_walk_opts *opts,
+			       const struct ms_store_prev_walk *prev,
+			       struct ms_walk_stats *stats,
+			       struct ms_diags *diags)
+{
+	struct pwalk w = { 0 };
+	char start[41];
+	bool fallback = true;
+	int rc;
+
+	if (!s || opts->ids || !opts->head || !prev || !prev->tip ||
+	    !prev->nr || ms_history_is_shallow(gitdir))
+		return store_walk(s, gitdir, opts, prev, stats, diags);
+	rc = ms_history_resolve(gitdir, opts->rev, start, NULL);
+	if (rc < 0)
+		return rc;
+	w.s = s;
+	w.prev = prev;
+	w.opts = opts;
+	w.fresh = g_ptr_array_new();
+	graph_init(&w.g, gitdir);
+	rc = prev_walk(&w, gitdir, start, stats, diags, &fallback);
+	if (w.by_id)
+		sqlite3_finalize(w.by_id);
+	if (w.known)
+		g_hash_table_destroy(w.known);
+	g_ptr_array_free(w.fresh, TRUE);
+	graph_release(&w.g);
+	if (fallback)
+		return store_walk(s, gitdir, opts, prev, stats, diags);
+	if (rc == 0)
+		rc = record_ref(s, opts->rev ? opts->rev : "HEAD", start);
 	return rc;
 }

@@ -90,6 +90,47 @@ int ms_store_history_walk(struct ms_store *s, const char *gitdir,
 			  struct ms_diags *diags);
 
 /*
+ * What a caller kept of an earlier walk through the store, so that a
+ * walk from a newer tip reads only the new commits' headers instead of
+ * the whole graph (ms_store_history_walk_prev()).
+ */
+struct ms_store_prev_walk {
+	/* the commit (40 hex digits) the earlier walk started from, or
+	 * NULL: nothing kept, only `hidden` is wanted */
+	const char *tip;
+	/* every commit it delivered, in walk order: raw ids (20 bytes
+	 * each) and committer times */
+	size_t nr;
+	const unsigned char *ids;
+	const int64_t *times;
+	/* merges of its history it did not deliver (no MS_WALK_MERGES),
+	 * any order; some may be missing, at a cost, never at a loss */
+	size_t nr_hidden;
+	const unsigned char *hidden_ids;
+	/* optional: called with each merge this walk leaves out (id, its
+	 * committer time), so the caller can keep them for the next walk */
+	void (*hidden)(const unsigned char *id, int64_t time, void *data);
+	void *data;
+};
+
+/*
+ * ms_store_history_walk() for a caller that kept the order of an earlier
+ * walk (`prev`) and uses opts->head: when opts->head is set and the new
+ * tip's history contains prev->tip, the commits not in the earlier walk
+ * are found by walking from the new tip until meeting its commits, and
+ * merged into its order (newest commit time first, equal times by id),
+ * so only their headers are read.  Otherwise (no head callback, a
+ * rewound history, an order not in walk order, too many new commits) it
+ * is ms_store_history_walk() itself.  Results are the same either way;
+ * `stats` count only the commits before the cut opts->head chose.
+ */
+int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
+			       const struct ms_walk_opts *opts,
+			       const struct ms_store_prev_walk *prev,
+			       struct ms_walk_stats *stats,
+			       struct ms_diags *diags);
+
+/*
  * The extraction logic of a message record (mail.c's parse); bump it when
  * what a message yields changes: an inbox holding records of another
  * version is read again from the start.  3: a kept body is followed by

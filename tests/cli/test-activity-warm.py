@@ -271,4 +271,90 @@ same("parts: chain, nothing new")
 same("parts: chain, --merges", "--merges")
 ok(max(nparts) == 8 and 0 in nparts and nparts[-1] < 8,
    "at most 8 parts, then one whole model again", str(nparts))
+# the walk order is kept with the model: after new commits only their
+# headers are read, from the new tip down to the saved order's commits,
+# never the old graph (an old record deleted from the store stays
+# deleted), and the merges the records leave out are kept beside them
+# (an old tip that is a merge is not read again either)
+
+
+def rev(r):
+    return subprocess.run(["git", "-C", work, "rev-parse", r], check=True,
+                           capture_output=True, text=True).stdout.strip()
+
+
+def forget(*ids):
+    c = sqlite3.connect(db)
+    c.executemany("DELETE FROM commits WHERE id = ?", [(i,) for i in ids])
+    c.commit()
+    c.close()
+
+
+def stored(i):
+    c = sqlite3.connect(db)
+    n = c.execute("SELECT count(*) FROM commits WHERE id = ?",
+                  (i,)).fetchone()[0]
+    c.close()
+    return n == 1
+
+
+def merge(branch, start, msg):
+    subprocess.run(["git", "-C", work, "checkout", "-q", "-b", branch,
+                    start], check=True)
+    commit(f"drivers/alpha/{branch}.c", "m\n", f"alpha: {branch}\n",
+           name="Sid Side", email="sid@example.org", date=when[0] - 90000)
+    subprocess.run(["git", "-C", work, "checkout", "-q", "main"], check=True)
+    when[0] += 3600
+    env = dict(os.environ, GIT_AUTHOR_NAME="M",
+               GIT_AUTHOR_EMAIL="m@example.org", GIT_COMMITTER_NAME="M",
+               GIT_COMMITTER_EMAIL="m@example.org",
+               GIT_AUTHOR_DATE=f"@{when[0]} +0000",
+               GIT_COMMITTER_DATE=f"@{when[0]} +0000")
+    subprocess.run(["git", "-C", work, "merge", "-q", "--no-ff", "-m", msg,
+                    branch], check=True, env=env)
+
+
+for suffix in ("", "-wal", "-shm"):
+    if os.path.exists(db + suffix):
+        os.remove(db + suffix)
+root = rev(base)
+merge("order-side", "HEAD~1", "merge order-side")
+push()
+same("order: cold, the tip a merge")
+tip_merge = rev("HEAD")
+forget(root, tip_merge)
+commit("drivers/alpha/order-1.c", "1\n", "alpha: order 1\n\n"
+       "Reviewed-by: Ora Order <ora@example.org>\n")
+push()
+same("order: after a new commit on a merge")
+ok(not stored(root) and not stored(tip_merge),
+   "... read neither the old graph (the deleted root record stays "
+   "deleted) nor the old tip, a merge kept beside the records")
+commit("drivers/alpha/order-2.c", "2\n", "alpha: order 2\n",
+       date=when[0])
+commit("drivers/alpha/order-3.c", "3\n", "alpha: order 3\n",
+       name="Ty Tie", email="ty@example.org", date=when[0])
+push()
+same("order: two new commits of the old tip's commit time")
+ok(not stored(root), "... read only the new commits")
+merge("order-old", "HEAD~4", "merge order-old")
+push()
+same("order: a merged branch of older dates")
+ok(not stored(root), "... read only the new commits")
+same("order: --merges, its own model (a full walk)", "--merges")
+forget(root)
+commit("drivers/alpha/order-4.c", "4\n", "alpha: order 4\n")
+push()
+same("order: --merges after a new commit", "--merges")
+ok(not stored(root), "... read only the new commit")
+# a rewound history: the saved order's tip is not in the new one, so the
+# whole graph is read (the deleted record comes back), never misread
+subprocess.run(["git", "-C", work, "reset", "-q", "--hard", "HEAD~3"],
+               check=True)
+commit("drivers/alpha/order-5.c", "5\n", "alpha: order 5\n\n"
+       "Reviewed-by: Ora Order <ora@example.org>\n")
+subprocess.run(["git", "-C", work, "push", "-q", "-f", "origin",
+                "HEAD:refs/heads/main"], check=True)
+same("order: a rewound history", "--merges")
+ok(stored(root), "... reads the whole graph again")
 done()
