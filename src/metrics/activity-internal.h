@@ -152,6 +152,7 @@ GHashTable *act_mjoins_read(struct ms_store *store);
  */
 void act_paths_read(struct ms_activity *a, const char *key);
 int act_paths_write(struct ms_activity *a, const char *key);
+#define ACT_PATHS_FEW 64
 int act_mjoins_write(struct ms_store *store, GHashTable *known);
 
 /*

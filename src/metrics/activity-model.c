@@ -1164,8 +1164,13 @@ int act_paths_write(struct ms_activity *a, const char *key)
 		fresh += !a->saved_paths ||
 			!g_hash_table_contains(a->saved_paths, k);
 	/* a match that hit the regex limits is reported by the run that
-	 * makes it: not saved */
-	if (!fresh || maint_index_limit_hits(a->idx))
+	 * makes it: not saved.  Nor are a few new answers beside a large
+	 * table: rewriting it (3.8 MB for U-Boot) costs more than matching
+	 * them again, a few paths, on the next runs (until there are
+	 * ACT_PATHS_FEW and a 32nd of the table) */
+	if (!fresh || maint_index_limit_hits(a->idx) ||
+	    (a->saved_paths && (fresh < ACT_PATHS_FEW ||
+	     fresh < g_hash_table_size(a->saved_paths) / 32)))
 		return 0;
 	b = g_byte_array_new();
 	if (a->saved_paths) {

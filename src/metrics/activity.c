@@ -249,38 +249,46 @@ static bool ends_with_by(const char *t)
  * Reynes), and so are the author and a Tested-by (Heiko Stuebner) or
  * two Signed-off-by.  The evidence is the two commits.
  */
+/* An entry of a->reviews: who reviewed whom (the key) and where first. */
+struct review_pair {
+	gint64 key;               /* author << 32 | reviewer */
+	unsigned char raw[20];    /* the commit */
+};
+
 static void note_distinct(struct ms_activity *a, const struct crec *r)
 {
 	const struct ctag *tags = &g_array_index(a->tags, struct ctag,
 						 r->tag_off);
-	char hex[41] = { 0 };
 
 	if (r->author == MS_IDENT_NONE)
 		return;
 	for (unsigned t = 0; t < r->nr_tag; t++) {
-		char key[32], back[32];
-		const char *other;
+		gint64 key, back;
+		const struct review_pair *other;
 
 		if (!tags[t].review || tags[t].person == r->author)
 			continue;
-		if (!hex[0])
-			for (int i = 0; i < 20; i++)
-				snprintf(hex + 2 * i, 3, "%02x", r->raw[i]);
+		/* once per commit of a whole history: no string keys */
 		if (!a->reviews)
-			a->reviews = g_hash_table_new_full(g_str_hash,
-							   g_str_equal,
-							   g_free, g_free);
-		snprintf(key, sizeof(key), "%u>%u", r->author,
-			 tags[t].person);
-		snprintf(back, sizeof(back), "%u>%u", tags[t].person,
-			 r->author);
-		if (!g_hash_table_contains(a->reviews, key))
-			g_hash_table_insert(a->reviews, g_strdup(key),
-					    g_strdup(hex));
-		other = g_hash_table_lookup(a->reviews, back);
-		if (other) {
-			char *why = g_strdup_printf("%s %s", other, hex);
+			a->reviews = g_hash_table_new_full(g_int64_hash,
+							   g_int64_equal,
+							   NULL, g_free);
+		key = (gint64)((guint64)r->author << 32 | tags[t].person);
+		back = (gint64)((guint64)tags[t].person << 32 | r->author);
+		if (!g_hash_table_contains(a->reviews, &key)) {
+			struct review_pair *p = g_new(struct review_pair, 1);
 
+			p->key = key;
+			memcpy(p->raw, r->raw, 20);
+			g_hash_table_insert(a->reviews, &p->key, p);
+		}
+		other = g_hash_table_lookup(a->reviews, &back);
+		if (other) {
+			char hex[41], ohex[41], *why;
+
+			act_set_id(hex, r->raw);
+			act_set_id(ohex, other->raw);
+			why = g_strdup_printf("%s %s", ohex, hex);
 			ms_ident_note_distinct_why(a->ident, r->author,
 						   tags[t].person, why);
 			g_free(why);

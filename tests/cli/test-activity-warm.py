@@ -298,6 +298,14 @@ def stored(i):
     return n == 1
 
 
+def paths_table():
+    c = sqlite3.connect(db)
+    r = c.execute("SELECT data FROM models WHERE kind = 'activity-paths'"
+                  ).fetchone()
+    c.close()
+    return r[0] if r else b""
+
+
 def merge(branch, start, msg):
     subprocess.run(["git", "-C", work, "checkout", "-q", "-b", branch,
                     start], check=True)
@@ -330,6 +338,10 @@ same("order: after a new commit on a merge")
 ok(not stored(root) and not stored(tip_merge),
    "... read neither the old graph (the deleted root record stays "
    "deleted) nor the old tip, a merge kept beside the records")
+ok(b"drivers/alpha/order-side.c" in paths_table() and
+   b"drivers/alpha/order-1.c" not in paths_table(),
+   "... and did not rewrite the saved path answers for one new path "
+   "(fewer than 64 and a 32nd of them)")
 commit("drivers/alpha/order-2.c", "2\n", "alpha: order 2\n",
        date=when[0])
 commit("drivers/alpha/order-3.c", "3\n", "alpha: order 3\n",
@@ -340,6 +352,16 @@ ok(not stored(root), "... read only the new commits")
 merge("order-old", "HEAD~4", "merge order-old")
 push()
 same("order: a merged branch of older dates")
+ok(not stored(root), "... read only the new commits")
+# 64 new paths (and more than a 32nd of the saved answers) are saved
+# with them
+for i in range(64):
+    commit(f"drivers/alpha/many-{i}.c", f"{i}\n", f"alpha: many {i}\n")
+push()
+same("order: 64 new commits")
+ok(b"drivers/alpha/many-63.c" in paths_table() and
+   b"drivers/alpha/order-side.c" in paths_table(),
+   "... saved the path answers with the new paths")
 ok(not stored(root), "... read only the new commits")
 same("order: --merges, its own model (a full walk)", "--merges")
 forget(root)
