@@ -59,6 +59,8 @@ struct ctag {
 	bool review;              /* Reviewed-by or Acked-by */
 };
 
+struct seen_first;           /* activity.c's */
+
 struct ms_activity {
 	struct ms_tree *tree;
 	struct maint_file *mf;
@@ -104,6 +106,13 @@ struct ms_activity {
 	char state[65];           /* digest of what the records depend on at
 				     this commit: MAINTAINERS, .mailmap */
 	GMutex match_lock;
+	/* ms_activity_seen()'s index, built on its first call: per person
+	 * id, the oldest commit time of a record naming them (author,
+	 * committer or trailer), and the number of records it covers */
+	GMutex seen_lock;
+	struct seen_first *first_seen;
+	size_t nr_first_seen;
+	guint seen_records;
 	int64_t newest;           /* newest commit date not in the future */
 	int64_t now;              /* when the load began */
 	size_t future;            /* commits dated after now + a day */

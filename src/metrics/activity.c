@@ -661,6 +661,7 @@ void act_model_init(struct ms_activity *a)
 	a->match_cache = g_hash_table_new_full(g_str_hash, g_str_equal,
 					       g_free, g_free);
 	g_mutex_init(&a->match_lock);
+	g_mutex_init(&a->seen_lock);
 }
 
 /* The model's tree, entries, index and resolver, before any walk. */
@@ -896,6 +897,8 @@ void ms_activity_free(struct ms_activity *a)
 		g_hash_table_destroy(a->saved_paths);
 	g_free(a->in_range);
 	g_mutex_clear(&a->match_lock);
+	g_mutex_clear(&a->seen_lock);
+	g_free(a->first_seen);
 	ms_activity_free(a->prev);
 	act_chain_free(a->chain);
 	g_free(a);
@@ -987,24 +990,70 @@ void ms_activity_foreach_path(const struct ms_activity *a,
 			fn(k, data);
 }
 
-bool ms_activity_seen(const struct ms_activity *a, unsigned person,
-		      int64_t until)
+struct seen_first {
+	int64_t when;
+	bool seen;
+};
+
+static void seen_note(struct seen_first **first, size_t *n, unsigned person,
+		      int64_t when)
 {
+	struct seen_first *f;
+
 	if (person == MS_IDENT_NONE)
-		return false;
+		return;
+	if (person >= *n) {
+		size_t m = MAX((size_t)person + 1, *n * 2);
+
+		*first = g_renew(struct seen_first, *first, m);
+		memset(*first + *n, 0, (m - *n) * sizeof(**first));
+		*n = m;
+	}
+	f = &(*first)[person];
+	if (!f->seen || when < f->when)
+		*f = (struct seen_first){ when, true };
+}
+
+/* Build ms_activity_seen()'s index: one pass over the records instead
+ * of one per question (review asks it of every listed address never
+ * seen on the list: thousands of questions over a million records). */
+static void seen_index(struct ms_activity *a)
+{
+	struct seen_first *first = NULL;
+	size_t n = 0;
+
 	for (guint ci = 0; ci < a->commits->len; ci++) {
 		const struct crec *r = &g_array_index(a->commits, struct crec,
 						      ci);
 		const struct ctag *tags = &g_array_index(a->tags, struct ctag,
 							 r->tag_off);
 
-		if (r->ctime > until)
-			continue;
-		if (r->author == person || r->committer == person)
-			return true;
+		seen_note(&first, &n, r->author, r->ctime);
+		seen_note(&first, &n, r->committer, r->ctime);
 		for (unsigned t = 0; t < r->nr_tag; t++)
-			if (tags[t].person == person)
-				return true;
+			seen_note(&first, &n, tags[t].person, r->ctime);
 	}
-	return false;
+	g_free(a->first_seen);
+	a->first_seen = first;
+	a->nr_first_seen = n;
+	a->seen_records = a->commits->len;
+}
+
+bool ms_activity_seen(const struct ms_activity *a, unsigned person,
+		      int64_t until)
+{
+	/* the index is a cache of the records: built on the first
+	 * question, again if records were added since */
+	struct ms_activity *m = (struct ms_activity *)a;
+	bool seen;
+
+	if (person == MS_IDENT_NONE)
+		return false;
+	g_mutex_lock(&m->seen_lock);
+	if (!m->first_seen || m->seen_records != m->commits->len)
+		seen_index(m);
+	seen = person < m->nr_first_seen && m->first_seen[person].seen &&
+	       m->first_seen[person].when <= until;
+	g_mutex_unlock(&m->seen_lock);
+	return seen;
 }

@@ -3,10 +3,14 @@
  * window, exactly what ms_activity_query() answers for each window: on a
  * generated repository whose commits share commit times and author dates
  * (with other offsets), where the first record of the newest date decides
- * a "last" fact's commit and offset.
+ * a "last" fact's commit and offset.  And ms_activity_seen() (review asks
+ * it of listed addresses never seen on a list) answers from the first
+ * commit time at which each person authored, committed or was named in a
+ * trailer.
  */
 #include "test.h"
 #include "activity.h"
+#include "ident.h"
 #include "error.h"
 
 #include <glib.h>
@@ -28,6 +32,16 @@ static const char *const people[] = {
 	"BETA\nM:\tBob Busy <bob@example.org>\nM:\tAlice Active " \
 	"<alice@example.org>\nS:\tMaintained\nF:\tdrivers/beta/\n"
 
+/* the commit time at which each of people[] first shows */
+static int64_t first_seen[G_N_ELEMENTS(people)];
+
+static void saw(const char *who, int64_t t)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(people); i++)
+		if (people[i] == who && (!first_seen[i] || t < first_seen[i]))
+			first_seen[i] = t;
+}
+
 /* 120 commits over about a year, in pairs and triples of one commit
  * time, author dates shared with other offsets. */
 static GString *stream(void)
@@ -40,6 +54,7 @@ static GString *stream(void)
 			       "+0000\ndata 5\nroot\nM 100644 inline "
 			       "MAINTAINERS\ndata %zu\n%s\n", people[0],
 			       (long long)t, strlen(MAINT_TEXT), MAINT_TEXT);
+	saw(people[0], t);
 	for (int i = 0; i < 120; i++) {
 		char msg[256];
 		const char *au, *cm, *rv;
@@ -51,6 +66,9 @@ static GString *stream(void)
 		au = people[(seed >> 4) % 5];
 		cm = people[(seed >> 7) % 2];
 		rv = people[(seed >> 10) % 5];
+		saw(au, t);
+		saw(cm, t);
+		saw(rv, t);
 		snprintf(msg, sizeof(msg), "change %d\n\nReviewed-by: %s\n"
 			 "Tested-by: %s\nSigned-off-by: %s\n", i, rv, au, cm);
 		g_string_append_printf(s, "commit refs/heads/main\n"
@@ -169,6 +187,29 @@ int main(void)
 		ms_act_entries_free(series[k], nr);
 	}
 	ok(busy > 10, "the windows hold commits");
+	for (size_t i = 0; i < G_N_ELEMENTS(people); i++) {
+		char *name = g_strndup(people[i], strcspn(people[i], "<") - 1);
+		char *mail = g_strndup(strchr(people[i], '<') + 1,
+				       strcspn(strchr(people[i], '<') + 1,
+					       ">"));
+		unsigned p = ms_ident_lookup(ms_activity_ident(a), name, mail);
+		char what[96];
+
+		ok(p != MS_IDENT_NONE && first_seen[i], "a person of the "
+		   "history");
+		snprintf(what, sizeof(what), "%s: not seen before %lld", name,
+			 (long long)first_seen[i]);
+		ok(!ms_activity_seen(a, p, first_seen[i] - 1), what);
+		snprintf(what, sizeof(what), "%s: seen from then", name);
+		ok(ms_activity_seen(a, p, first_seen[i]), what);
+		ok(ms_activity_seen(a, p, INT64_MAX), "and at any later time");
+		g_free(name);
+		g_free(mail);
+	}
+	ok(!ms_activity_seen(a, MS_IDENT_NONE, INT64_MAX), "nobody is never "
+	   "seen");
+	ok(!ms_activity_seen(a, ms_ident_count(ms_activity_ident(a)) + 5,
+			     INT64_MAX), "nor an id past the resolver's");
 	ms_activity_free(a);
 	ms_diags_release(&diags);
 	g_string_free(s, TRUE);
