@@ -6,12 +6,26 @@
 #include <stdarg.h>
 #include <string.h>
 
+#define MS_GIT_WINDOW ((size_t)8 << 20)
+#define MS_GIT_MAPPED_LIMIT ((size_t)32 << 20)
+
 static gpointer init_once(gpointer unused)
 {
 	(void)unused;
 	git_libgit2_init();
 	/* We read object databases a lot and verify nothing we write. */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	/*
+	 * libgit2 maps packs in windows of 1 GiB, up to 8 GiB in all, on
+	 * 64-bit: reading every commit of a history (the revwalk) kept the
+	 * whole pack mapped and resident beside the history walk's own
+	 * mapping of it (src/history/pack.c), 1.5 GB at a million commits.
+	 * Smaller windows, and few of them, bound libgit2's part;
+	 * docs/performance.md, "Memory of the walk", measures the cost.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)MS_GIT_WINDOW);
+	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT,
+			 (size_t)MS_GIT_MAPPED_LIMIT);
 	return NULL;
 }
 

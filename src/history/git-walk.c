@@ -397,10 +397,11 @@ static GHashTable *tree_cache_new(void)
 	return g_hash_table_new_full(oid_hash, oid_eq, NULL, wtree_free);
 }
 
-/* The tree `raw` read through libgit2 (loose, or what the pack reader
- * could not read); NULL when missing or not a tree. */
-static struct ms_pack_obj *read_tree_odb(struct worker *wk,
-					 const unsigned char *raw)
+/* The object `raw` of type `type` (enum ms_pack_type, git_object_t's
+ * numbers too) read through libgit2: loose, or what the pack reader
+ * could not read; NULL when missing or of another type. */
+static struct ms_pack_obj *read_odb(struct worker *wk,
+				    const unsigned char *raw, int type)
 {
 	git_odb_object *obj = NULL;
 	struct ms_pack_obj *o = NULL;
@@ -408,11 +409,30 @@ static struct ms_pack_obj *read_tree_odb(struct worker *wk,
 
 	git_oid_fromraw(&id, raw);
 	if (git_odb_read(&obj, wk->odb, &id) == 0 &&
-	    git_odb_object_type(obj) == GIT_OBJECT_TREE)
-		o = ms_pack_obj_new(MS_PACK_TREE, git_odb_object_data(obj),
+	    (int)git_odb_object_type(obj) == type)
+		o = ms_pack_obj_new(type, git_odb_object_data(obj),
 				    git_odb_object_size(obj));
 	git_odb_object_free(obj);
 	return o;
+}
+
+/*
+ * The raw commit `id`, or NULL when missing or not a commit.  Read by
+ * the pack reader when a pack holds it, and not cached: libgit2 would
+ * map the pack a second time for it (docs/performance.md, "Memory of
+ * the walk") and serialise the workers on its pack locks.
+ */
+static struct ms_pack_obj *read_commit(struct worker *wk, const git_oid *id)
+{
+	struct ms_pack_obj *o = NULL;
+
+	if (wk->pr && ms_pack_read_once(wk->pr, id->id, &o) == 0) {
+		if (o->type == MS_PACK_COMMIT)
+			return o;
+		ms_pack_obj_unref(o);
+		return NULL;
+	}
+	return read_odb(wk, id->id, MS_PACK_COMMIT);
 }
 
 /* The raw tree `id` (borrowed from the cache), or NULL when missing. */
@@ -436,7 +456,7 @@ static struct ms_pack_obj *read_tree(struct worker *wk, struct item *it,
 		o = NULL;
 	}
 	if (!o)
-		o = read_tree_odb(wk, raw);
+		o = read_odb(wk, raw, MS_PACK_TREE);
 	if (!o) {
 		it->c.incomplete = true;
 		return NULL;
@@ -552,9 +572,7 @@ static void diff_commit(struct worker *wk, struct item *it,
 /* The tree of commit `id`, read from its raw object. */
 static int commit_tree(struct worker *wk, const git_oid *id, git_oid *tree)
 {
-	git_odb_object *obj = NULL;
-	const char *data;
-	size_t len;
+	struct ms_pack_obj *obj;
 	int rc = -1;
 
 	for (size_t k = wk->nr_known; k-- > 0;)
@@ -562,15 +580,13 @@ static int commit_tree(struct worker *wk, const git_oid *id, git_oid *tree)
 			git_oid_cpy(tree, &wk->known_tree[k]);
 			return 0;
 		}
-	if (git_odb_read(&obj, wk->odb, id) < 0)
+	obj = read_commit(wk, id);
+	if (!obj)
 		return -1;
-	data = git_odb_object_data(obj);
-	len = git_odb_object_size(obj);
-	if (git_odb_object_type(obj) == GIT_OBJECT_COMMIT && len >= 45 &&
-	    !strncmp(data, "tree ", 5) &&
-	    git_oid_fromstrn(tree, data + 5, 40) == 0)
+	if (obj->len >= 45 && !strncmp((const char *)obj->data, "tree ", 5) &&
+	    git_oid_fromstrn(tree, (const char *)obj->data + 5, 40) == 0)
 		rc = 0;
-	git_odb_object_free(obj);
+	ms_pack_obj_unref(obj);
 	return rc;
 }
 
@@ -578,14 +594,13 @@ static struct item *process(struct worker *wk, const git_oid *id)
 {
 	const struct ms_walk_opts *opts = wk->w->opts;
 	struct item *it = g_new0(struct item, 1);
-	git_odb_object *obj = NULL;
+	struct ms_pack_obj *obj;
 	git_oid tree, parent, ptree;
 	bool have_tree;
 
 	git_oid_tostr(it->c.id, sizeof(it->c.id), id);
-	if (git_odb_read(&obj, wk->odb, id) < 0 ||
-	    git_odb_object_type(obj) != GIT_OBJECT_COMMIT) {
-		git_odb_object_free(obj);
+	obj = read_commit(wk, id);
+	if (!obj) {
 		wk->incomplete++;
 		it->skip = true;
 		return it;
@@ -595,9 +610,9 @@ static struct item *process(struct worker *wk, const git_oid *id)
 	it->parents = g_ptr_array_new();
 	it->trailers = g_array_new(FALSE, FALSE,
 				   sizeof(struct ms_commit_trailer));
-	have_tree = parse_commit(it, git_odb_object_data(obj),
-				 git_odb_object_size(obj), &tree, &parent);
-	git_odb_object_free(obj);
+	have_tree = parse_commit(it, (const char *)obj->data, obj->len,
+				 &tree, &parent);
+	ms_pack_obj_unref(obj);
 	if (have_tree && wk->nr_known < CHUNK) {
 		git_oid_cpy(&wk->known_commit[wk->nr_known], id);
 		git_oid_cpy(&wk->known_tree[wk->nr_known], &tree);

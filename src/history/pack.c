@@ -19,11 +19,13 @@
 #include <glib.h>
 #include <isa-l/igzip_lib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define OBJ_OFS_DELTA 6
 #define OBJ_REF_DELTA 7
 #define MAX_CHAIN 10000          /* longer is a loop of REF_DELTAs */
 #define MAX_OBJECT ((size_t)UINT32_MAX - 1)   /* ISA-L counts in 32 bits */
+#define DROP_EVERY 65536         /* reads between two drop_pages() */
 
 struct pack {
 	GMappedFile *pack_map, *idx_map;
@@ -49,6 +51,7 @@ struct ms_packs {
 	struct cent *head, *tail;
 	size_t bytes, budget;
 	size_t pack_bytes;
+	uint32_t drop_every;         /* reads of a reader between drops */
 	struct ms_pack_stats st;
 };
 
@@ -67,6 +70,7 @@ struct ms_pack_reader {
 	size_t scratch_size;
 	GArray *chain;               /* struct link */
 	uint64_t inflated;           /* since the last unpack() */
+	uint32_t since_drop;         /* reads since the last drop_pages() */
 	bool hit;                    /* chain_down() found its base cached */
 };
 
@@ -222,6 +226,7 @@ int ms_packs_open(const char *objdir, size_t budget, struct ms_packs **out)
 	ps->cache = g_hash_table_new(g_int64_hash, g_int64_equal);
 	ps->pack_bytes = bytes;
 	ps->budget = budget ? budget : MS_PACK_DEFAULT_BUDGET;
+	ps->drop_every = DROP_EVERY;
 	*out = ps;
 	return 0;
 }
@@ -241,6 +246,11 @@ void ms_packs_free(struct ms_packs *ps)
 	g_free(ps->packs);
 	g_mutex_clear(&ps->lock);
 	g_free(ps);
+}
+
+void ms_packs_drop_every(struct ms_packs *ps, unsigned reads)
+{
+	ps->drop_every = reads ? reads : DROP_EVERY;
 }
 
 void ms_packs_stats(struct ms_packs *ps, struct ms_pack_stats *out)
@@ -592,7 +602,7 @@ static unsigned char *scratch(struct ms_pack_reader *r, size_t size)
  * on the way are left in r->chain, the first one last.
  */
 static int chain_down(struct ms_pack_reader *r, size_t pi, size_t off,
-		      struct ms_pack_obj **base)
+		      bool keep, struct ms_pack_obj **base)
 {
 	const struct pack *p = &r->ps->packs[pi];
 	int type = 0, rc;
@@ -631,18 +641,20 @@ static int chain_down(struct ms_pack_reader *r, size_t pi, size_t off,
 		*base = NULL;
 		return rc;
 	}
-	cache_put(r->ps, cache_key(pi, off), *base);
+	if (keep || r->chain->len)
+		cache_put(r->ps, cache_key(pi, off), *base);
 	return 0;
 }
 
-/* The object at `off` of pack `pi`, its delta chain applied. */
+/* The object at `off` of pack `pi`, its delta chain applied; the object
+ * itself is cached only when `keep` (its bases always are). */
 static int unpack(struct ms_pack_reader *r, size_t pi, size_t off,
-		  struct ms_pack_obj **out)
+		  bool keep, struct ms_pack_obj **out)
 {
 	const struct pack *p = &r->ps->packs[pi];
 	struct ms_pack_obj *obj = NULL;
 	size_t ofs = 0, ref = 0;
-	int rc = chain_down(r, pi, off, &obj);
+	int rc = chain_down(r, pi, off, keep, &obj);
 	bool hit = rc == 0 && r->hit && r->chain->len == 0;
 
 	for (guint i = r->chain->len; rc == 0 && i-- > 0;) {
@@ -662,7 +674,8 @@ static int unpack(struct ms_pack_reader *r, size_t pi, size_t off,
 		}
 		ms_pack_obj_unref(obj);
 		obj = next;
-		cache_put(r->ps, cache_key(pi, l->off), obj);
+		if (keep || i > 0)
+			cache_put(r->ps, cache_key(pi, l->off), obj);
 		if (l->ofs)
 			ofs++;
 		else
@@ -684,20 +697,51 @@ static int unpack(struct ms_pack_reader *r, size_t pi, size_t off,
 	return 0;
 }
 
-int ms_pack_read(struct ms_pack_reader *r, const unsigned char id[20],
-		 struct ms_pack_obj **out)
+/*
+ * Let go of the pack pages mapped so far.  A walk reads a pack from end
+ * to start, and every page it touched would stay in the resident size
+ * (1.2 GB at a million commits, beside the objects it keeps); the pages
+ * stay in the page cache, and the next read of one maps it again without
+ * reading the disk.  The mapping is read-only, so the bytes never change
+ * under a reader; the .idx, read at random, stays mapped.
+ */
+static void drop_pages(struct ms_packs *ps)
+{
+	for (size_t i = 0; i < ps->nr; i++)
+		madvise((void *)(uintptr_t)ps->packs[i].data,
+			ps->packs[i].size, MADV_DONTNEED);
+}
+
+static int read_obj(struct ms_pack_reader *r, const unsigned char id[20],
+		    bool keep, struct ms_pack_obj **out)
 {
 	struct ms_packs *ps = r->ps;
 	size_t off;
 
 	*out = NULL;
+	if (++r->since_drop >= ps->drop_every) {
+		r->since_drop = 0;
+		drop_pages(ps);
+	}
 	for (size_t k = 0; k < ps->nr; k++) {
 		size_t pi = (r->last + k) % ps->nr;
 
 		if (idx_find(&ps->packs[pi], id, &off)) {
 			r->last = pi;
-			return unpack(r, pi, off, out);
+			return unpack(r, pi, off, keep, out);
 		}
 	}
 	return ms_error_set(MS_ENOTFOUND, "object not in any pack");
+}
+
+int ms_pack_read(struct ms_pack_reader *r, const unsigned char id[20],
+		 struct ms_pack_obj **out)
+{
+	return read_obj(r, id, true, out);
+}
+
+int ms_pack_read_once(struct ms_pack_reader *r, const unsigned char id[20],
+		      struct ms_pack_obj **out)
+{
+	return read_obj(r, id, false, out);
 }

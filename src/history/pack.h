@@ -85,6 +85,14 @@ void ms_packs_free(struct ms_packs *ps);
 
 void ms_packs_stats(struct ms_packs *ps, struct ms_pack_stats *out);
 
+/*
+ * Each reader lets go of the pack pages mapped so far every `reads` of
+ * its reads (0: the default, 65,536), so that the pages a walk passed
+ * do not pile up in the resident size; they stay in the page cache.
+ * Set it before any reader reads.
+ */
+void ms_packs_drop_every(struct ms_packs *ps, unsigned reads);
+
 /* One thread's reading state (inflate state, scratch buffers). */
 struct ms_pack_reader;
 
@@ -99,6 +107,14 @@ void ms_pack_reader_free(struct ms_pack_reader *r);
  */
 int ms_pack_read(struct ms_pack_reader *r, const unsigned char id[20],
 		 struct ms_pack_obj **out);
+
+/*
+ * ms_pack_read() for an object read once, such as a walk's commits: the
+ * object itself is not kept in the delta-base cache (the bases its delta
+ * chain passes are), so it does not push out the trees the cache holds.
+ */
+int ms_pack_read_once(struct ms_pack_reader *r, const unsigned char id[20],
+		      struct ms_pack_obj **out);
 
 /*
  * Apply git's delta `delta` (dlen bytes: source size, result size, then

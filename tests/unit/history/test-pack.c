@@ -170,6 +170,7 @@ static int make_repo(const char *git)
 struct read_all {
 	struct ms_packs *ps;
 	GHashTable *truth;
+	bool once;              /* ms_pack_read_once() rather than _read() */
 	size_t read, wrong, failed, missing;
 };
 
@@ -187,7 +188,8 @@ static gpointer read_all(gpointer data)
 		struct ms_pack_obj *o = NULL;
 		size_t len;
 		const void *want = g_bytes_get_data(t->data, &len);
-		int rc = ms_pack_read(r, k, &o);
+		int rc = a->once ? ms_pack_read_once(r, k, &o) :
+			ms_pack_read(r, k, &o);
 
 		if (rc == MS_ENOTFOUND)
 			a->missing++;
@@ -245,6 +247,70 @@ static void check_all(const char *git, GHashTable *truth, size_t budget,
 	       (unsigned long long)st->inflated,
 	       (unsigned long long)st->evicted);
 	ms_packs_free(ps);
+}
+
+/*
+ * ms_pack_read_once() leaves the object itself out of the cache, and
+ * readers that let go of the mapped pages every few reads
+ * (ms_packs_drop_every()) still read every object right, four threads
+ * at once, two of them with _read_once().
+ */
+static void test_once_and_drop(const char *git, GHashTable *truth)
+{
+	char *objdir = g_build_filename(git, "objects", NULL);
+	struct ms_packs *ps = NULL;
+	struct ms_pack_reader *r;
+	struct ms_pack_obj *o = NULL;
+	struct ms_pack_stats st;
+	struct read_all a[4] = { { 0 } };
+	GThread *th[4];
+	GHashTableIter it;
+	gpointer id = NULL;
+	bool all = true;
+
+	g_hash_table_iter_init(&it, truth);
+	g_hash_table_iter_next(&it, &id, NULL);
+	ok(ms_packs_open(objdir, 0, &ps) == 0, "packs open (read once)");
+	if (!ps)
+		goto done;
+	r = ms_pack_reader_new(ps);
+	ok(ms_pack_read_once(r, id, &o) == 0 && o, "read once");
+	ms_pack_obj_unref(o);
+	ok(ms_pack_read(r, id, &o) == 0 && o, "then read");
+	ms_pack_obj_unref(o);
+	ms_pack_reader_free(r);
+	ms_packs_stats(ps, &st);
+	ok(st.reads == 2 && st.hits == 0,
+	   "an object read once is not kept in the cache");
+	r = ms_pack_reader_new(ps);
+	ok(ms_pack_read(r, id, &o) == 0 && o, "read again");
+	ms_pack_obj_unref(o);
+	ms_pack_reader_free(r);
+	ms_packs_stats(ps, &st);
+	ok(st.reads == 3 && st.hits == 1,
+	   "an object read with ms_pack_read() is kept");
+	ms_packs_free(ps);
+
+	ok(ms_packs_open(objdir, 64 << 10, &ps) == 0, "packs open (drop)");
+	if (!ps)
+		goto done;
+	ms_packs_drop_every(ps, 7);
+	for (int i = 0; i < 4; i++) {
+		a[i].ps = ps;
+		a[i].truth = truth;
+		a[i].once = i % 2;
+		th[i] = g_thread_new("read", read_all, &a[i]);
+	}
+	for (int i = 0; i < 4; i++) {
+		g_thread_join(th[i]);
+		all = all && a[i].read == g_hash_table_size(truth) &&
+			!a[i].wrong && !a[i].failed && !a[i].missing;
+	}
+	ok(all, "4 threads read every object right, the pages dropped "
+	   "every 7 reads");
+	ms_packs_free(ps);
+done:
+	g_free(objdir);
 }
 
 static void test_deltas(void)
@@ -431,6 +497,7 @@ int main(void)
 	ok(st.ofs_deltas > ofs + ofs / 2,
 	   "with little cache, chains are followed to their base");
 	check_all(git, truth, 64 << 10, 4, "4 threads sharing a cache", &st);
+	test_once_and_drop(git, truth);
 
 	ok(run("cp -r '%s' '%s'", git, ref) == 0 &&
 	   run("git --git-dir='%s' -c repack.useDeltaBaseOffset=false "
