@@ -43,13 +43,29 @@ struct cent {                        /* a cache entry */
 	struct cent *prev, *next;    /* LRU: head newest */
 };
 
-struct ms_packs {
-	struct pack *packs;
-	size_t nr;
-	GMutex lock;                 /* the cache and the counters */
+/*
+ * The cache is split in shards by key, each with its own lock, LRU list
+ * and share of the budget, so that the walk's threads seldom wait for
+ * each other or pass the same list head back and forth between cores.
+ */
+#define MAX_SHARDS 16
+#define SHARD_MIN ((size_t)1 << 20)   /* a budget this small per shard */
+
+struct shard {
+	GMutex lock;
 	GHashTable *cache;           /* &cent->key -> cent */
 	struct cent *head, *tail;
 	size_t bytes, budget;
+	uint64_t evicted;
+};
+
+struct ms_packs {
+	struct pack *packs;
+	size_t nr;
+	struct shard shards[MAX_SHARDS];
+	size_t nr_shards;            /* a power of 2 */
+	size_t budget;
+	GMutex lock;                 /* the counters */
 	size_t pack_bytes;
 	uint32_t drop_every;         /* reads of a reader between drops */
 	struct ms_pack_stats st;
@@ -71,6 +87,7 @@ struct ms_pack_reader {
 	GArray *chain;               /* struct link */
 	uint64_t inflated;           /* since the last unpack() */
 	uint32_t since_drop;         /* reads since the last drop_pages() */
+	struct ms_pack_stats st;     /* added to the packs' when freed */
 	bool hit;                    /* chain_down() found its base cached */
 };
 
@@ -223,9 +240,19 @@ int ms_packs_open(const char *objdir, size_t budget, struct ms_packs **out)
 	ps->nr = packs->len;
 	ps->packs = (struct pack *)(void *)g_array_free(packs, FALSE);
 	g_mutex_init(&ps->lock);
-	ps->cache = g_hash_table_new(g_int64_hash, g_int64_equal);
 	ps->pack_bytes = bytes;
 	ps->budget = budget ? budget : MS_PACK_DEFAULT_BUDGET;
+	ps->nr_shards = 1;
+	while (ps->nr_shards < MAX_SHARDS &&
+	       ps->budget / (ps->nr_shards * 2) >= SHARD_MIN)
+		ps->nr_shards *= 2;
+	for (size_t i = 0; i < ps->nr_shards; i++) {
+		struct shard *sh = &ps->shards[i];
+
+		g_mutex_init(&sh->lock);
+		sh->cache = g_hash_table_new(g_int64_hash, g_int64_equal);
+		sh->budget = ps->budget / ps->nr_shards;
+	}
 	ps->drop_every = DROP_EVERY;
 	*out = ps;
 	return 0;
@@ -235,12 +262,17 @@ void ms_packs_free(struct ms_packs *ps)
 {
 	if (!ps)
 		return;
-	for (struct cent *c = ps->head, *n; c; c = n) {
-		n = c->next;
-		ms_pack_obj_unref(c->obj);
-		g_free(c);
+	for (size_t i = 0; i < ps->nr_shards; i++) {
+		struct shard *sh = &ps->shards[i];
+
+		for (struct cent *c = sh->head, *n; c; c = n) {
+			n = c->next;
+			ms_pack_obj_unref(c->obj);
+			g_free(c);
+		}
+		g_hash_table_destroy(sh->cache);
+		g_mutex_clear(&sh->lock);
 	}
-	g_hash_table_destroy(ps->cache);
 	for (size_t i = 0; i < ps->nr; i++)
 		pack_release(&ps->packs[i]);
 	g_free(ps->packs);
@@ -257,7 +289,16 @@ void ms_packs_stats(struct ms_packs *ps, struct ms_pack_stats *out)
 {
 	g_mutex_lock(&ps->lock);
 	*out = ps->st;
-	out->cache_bytes = ps->bytes;
+	out->cache_bytes = 0;
+	out->evicted = 0;
+	for (size_t i = 0; i < ps->nr_shards; i++) {
+		struct shard *sh = &ps->shards[i];
+
+		g_mutex_lock(&sh->lock);
+		out->cache_bytes += sh->bytes;
+		out->evicted += sh->evicted;
+		g_mutex_unlock(&sh->lock);
+	}
 	out->budget = ps->budget;
 	out->nr_packs = ps->nr;
 	out->pack_bytes = ps->pack_bytes;
@@ -266,28 +307,28 @@ void ms_packs_stats(struct ms_packs *ps, struct ms_pack_stats *out)
 
 /* ---- the cache ---- */
 
-static void lru_unlink(struct ms_packs *ps, struct cent *c)
+static void lru_unlink(struct shard *sh, struct cent *c)
 {
 	if (c->prev)
 		c->prev->next = c->next;
 	else
-		ps->head = c->next;
+		sh->head = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
 	else
-		ps->tail = c->prev;
+		sh->tail = c->prev;
 	c->prev = c->next = NULL;
 }
 
-static void lru_push(struct ms_packs *ps, struct cent *c)
+static void lru_push(struct shard *sh, struct cent *c)
 {
 	c->prev = NULL;
-	c->next = ps->head;
-	if (ps->head)
-		ps->head->prev = c;
-	ps->head = c;
-	if (!ps->tail)
-		ps->tail = c;
+	c->next = sh->head;
+	if (sh->head)
+		sh->head->prev = c;
+	sh->head = c;
+	if (!sh->tail)
+		sh->tail = c;
 }
 
 static guint64 cache_key(size_t pack, size_t off)
@@ -295,54 +336,65 @@ static guint64 cache_key(size_t pack, size_t off)
 	return (guint64)pack << 48 | (guint64)off;
 }
 
+static struct shard *shard_of(struct ms_packs *ps, guint64 key)
+{
+	guint64 h = key * UINT64_C(0x9e3779b97f4a7c15);
+
+	return &ps->shards[(h >> 59) & (ps->nr_shards - 1)];
+}
+
 /* The cached object at `key`, a new reference; NULL if none. */
 static struct ms_pack_obj *cache_get(struct ms_packs *ps, guint64 key)
 {
+	struct shard *sh = shard_of(ps, key);
 	struct cent *c;
 	struct ms_pack_obj *o = NULL;
 
-	g_mutex_lock(&ps->lock);
-	c = g_hash_table_lookup(ps->cache, &key);
+	g_mutex_lock(&sh->lock);
+	c = g_hash_table_lookup(sh->cache, &key);
 	if (c) {
-		lru_unlink(ps, c);
-		lru_push(ps, c);
+		if (sh->head != c) {
+			lru_unlink(sh, c);
+			lru_push(sh, c);
+		}
 		o = ms_pack_obj_ref(c->obj);
 	}
-	g_mutex_unlock(&ps->lock);
+	g_mutex_unlock(&sh->lock);
 	return o;
 }
 
 /* Keep `o` at `key` (the cache takes a reference), dropping the least
- * recently used entries beyond the budget.  Objects larger than a
- * quarter of the budget are not kept. */
+ * recently used entries of its shard beyond the shard's budget.  Objects
+ * larger than a quarter of that budget are not kept. */
 static void cache_put(struct ms_packs *ps, guint64 key, struct ms_pack_obj *o)
 {
+	struct shard *sh = shard_of(ps, key);
 	struct cent *c;
 
-	if (o->len > ps->budget / 4)
+	if (o->len > sh->budget / 4)
 		return;
-	g_mutex_lock(&ps->lock);
-	if (g_hash_table_contains(ps->cache, &key)) {
-		g_mutex_unlock(&ps->lock);
+	g_mutex_lock(&sh->lock);
+	if (g_hash_table_contains(sh->cache, &key)) {
+		g_mutex_unlock(&sh->lock);
 		return;
 	}
 	c = g_new(struct cent, 1);
 	c->key = key;
 	c->obj = ms_pack_obj_ref(o);
-	lru_push(ps, c);
-	g_hash_table_insert(ps->cache, &c->key, c);
-	ps->bytes += o->len;
-	while (ps->bytes > ps->budget && ps->tail) {
-		struct cent *t = ps->tail;
+	lru_push(sh, c);
+	g_hash_table_insert(sh->cache, &c->key, c);
+	sh->bytes += o->len;
+	while (sh->bytes > sh->budget && sh->tail) {
+		struct cent *t = sh->tail;
 
-		lru_unlink(ps, t);
-		g_hash_table_remove(ps->cache, &t->key);
-		ps->bytes -= t->obj->len;
-		ps->st.evicted++;
+		lru_unlink(sh, t);
+		g_hash_table_remove(sh->cache, &t->key);
+		sh->bytes -= t->obj->len;
+		sh->evicted++;
 		ms_pack_obj_unref(t->obj);
 		g_free(t);
 	}
-	g_mutex_unlock(&ps->lock);
+	g_mutex_unlock(&sh->lock);
 }
 
 /* ---- finding and parsing entries ---- */
@@ -577,8 +629,18 @@ struct ms_pack_reader *ms_pack_reader_new(struct ms_packs *ps)
 
 void ms_pack_reader_free(struct ms_pack_reader *r)
 {
+	struct ms_packs *ps;
+
 	if (!r)
 		return;
+	ps = r->ps;
+	g_mutex_lock(&ps->lock);
+	ps->st.reads += r->st.reads;
+	ps->st.hits += r->st.hits;
+	ps->st.ofs_deltas += r->st.ofs_deltas;
+	ps->st.ref_deltas += r->st.ref_deltas;
+	ps->st.inflated += r->st.inflated;
+	g_mutex_unlock(&ps->lock);
 	g_free(r->scratch);
 	g_array_free(r->chain, TRUE);
 	g_free(r);
@@ -685,13 +747,11 @@ static int unpack(struct ms_pack_reader *r, size_t pi, size_t off,
 		ms_pack_obj_unref(obj);
 		return rc;
 	}
-	g_mutex_lock(&r->ps->lock);
-	r->ps->st.reads++;
-	r->ps->st.hits += hit;
-	r->ps->st.ofs_deltas += ofs;
-	r->ps->st.ref_deltas += ref;
-	r->ps->st.inflated += r->inflated;
-	g_mutex_unlock(&r->ps->lock);
+	r->st.reads++;
+	r->st.hits += hit;
+	r->st.ofs_deltas += ofs;
+	r->st.ref_deltas += ref;
+	r->st.inflated += r->inflated;
 	r->inflated = 0;
 	*out = obj;
 	return 0;

@@ -53,7 +53,8 @@ void ms_pack_obj_unref(struct ms_pack_obj *o);
 /* The packs of one object directory and their delta-base cache. */
 struct ms_packs;
 
-/* What a set of packs did so far (for tests and benchmarks). */
+/* What a set of packs did so far (for tests and benchmarks): the
+ * readers' counts are added when each reader is freed. */
 struct ms_pack_stats {
 	uint64_t reads;         /* objects asked for and found */
 	uint64_t hits;          /* of those, found whole in the cache */
@@ -70,13 +71,13 @@ struct ms_pack_stats {
 /*
  * Open every pack with a version-2 index in `objdir`/pack, mapping each
  * pack and index once, with a delta-base cache of `budget` bytes (0:
- * MS_PACK_DEFAULT_BUDGET, 32 MiB; docs/performance.md, "Memory of the
+ * MS_PACK_DEFAULT_BUDGET, 64 MiB; docs/performance.md, "Memory of the
  * walk", measures 16 to 256 MiB).  Packs that cannot be opened or whose
  * index is not version 2 are left out (their objects are then not
  * found).  Returns 0 and *out (ms_packs_free), or a negative code when
  * `objdir` has no readable pack at all (MS_ENOTFOUND).
  */
-#define MS_PACK_DEFAULT_BUDGET ((size_t)32 << 20)
+#define MS_PACK_DEFAULT_BUDGET ((size_t)64 << 20)
 int ms_packs_open(const char *objdir, size_t budget, struct ms_packs **out);
 
 /* Unmap the packs and empty the cache; NULL is a no-op.  Every reader

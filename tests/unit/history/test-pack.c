@@ -291,7 +291,8 @@ static void test_once_and_drop(const char *git, GHashTable *truth)
 	   "an object read with ms_pack_read() is kept");
 	ms_packs_free(ps);
 
-	ok(ms_packs_open(objdir, 64 << 10, &ps) == 0, "packs open (drop)");
+	/* the default budget: a cache in shards */
+	ok(ms_packs_open(objdir, 0, &ps) == 0, "packs open (drop)");
 	if (!ps)
 		goto done;
 	ms_packs_drop_every(ps, 7);
@@ -308,6 +309,10 @@ static void test_once_and_drop(const char *git, GHashTable *truth)
 	}
 	ok(all, "4 threads read every object right, the pages dropped "
 	   "every 7 reads");
+	ms_packs_stats(ps, &st);
+	ok(st.reads == 4 * g_hash_table_size(truth) && st.hits > 0 &&
+	   st.cache_bytes > 0 && st.cache_bytes <= st.budget,
+	   "the readers' counts add up; the shards keep the budget");
 	ms_packs_free(ps);
 done:
 	g_free(objdir);
