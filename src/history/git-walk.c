@@ -513,18 +513,58 @@ static void recurse(struct worker *wk, struct item *it,
 	g_string_truncate(wk->prefix, plen);
 }
 
+/* How many leading bytes a and b (n bytes each) have in common. */
+static size_t common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+
+	while (n - i >= 64 && memcmp(a + i, b + i, 64) == 0)
+		i += 64;
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * Move ta and tb past the entries they begin with byte for byte: a
+ * commit changes a few entries of a directory, and the entries before
+ * the first change are skipped with one memcmp rather than compared one
+ * by one.  The entries are found as tree_next() finds them.
+ */
+static void skip_common(struct tree_iter *ta, struct tree_iter *tb)
+{
+	const char *a0 = ta->p, *stop;
+	struct tree_entry e;
+
+	if (!ta->p || !tb->p)
+		return;
+	stop = a0 + common_prefix(ta->p, tb->p,
+				  (size_t)MIN(ta->end - ta->p,
+					      tb->end - tb->p));
+	for (;;) {
+		const char *at = ta->p;
+
+		if (!tree_next(ta, &e) || ta->p > stop) {
+			ta->p = at;
+			break;
+		}
+	}
+	tb->p += ta->p - a0;
+}
+
 /* Paths that differ between trees a and b (raw ids; NULL: empty tree). */
 static void diff_trees(struct worker *wk, struct item *it,
 		       const unsigned char *a_id, const unsigned char *b_id)
 {
 	struct tree_iter ta, tb;
 	struct tree_entry ea, eb;
-	bool ok = true, ha, hb;
+	bool ok = true, ha, hb, changed = false;
 
 	tree_iter_init(wk, it, a_id, &ta, &ok);
 	tree_iter_init(wk, it, b_id, &tb, &ok);
 	if (!ok)
 		return;
+	skip_common(&ta, &tb);
 	ha = tree_next(&ta, &ea);
 	hb = tree_next(&tb, &eb);
 	while (ha || hb) {
@@ -536,12 +576,14 @@ static void diff_trees(struct worker *wk, struct item *it,
 			else
 				add_path(wk, it, &ea);
 			ha = tree_next(&ta, &ea);
+			changed = true;
 		} else if (cmp > 0) {
 			if (entry_is_tree(&eb))
 				recurse(wk, it, &eb, NULL, eb.id);
 			else
 				add_path(wk, it, &eb);
 			hb = tree_next(&tb, &eb);
+			changed = true;
 		} else {
 			if (ea.mode != eb.mode ||
 			    memcmp(ea.id, eb.id, GIT_OID_RAWSZ) != 0) {
@@ -549,6 +591,15 @@ static void diff_trees(struct worker *wk, struct item *it,
 					recurse(wk, it, &ea, ea.id, eb.id);
 				else
 					add_path(wk, it, &ea);
+				changed = true;
+			} else if (changed) {
+				/* the first equal entry after a change: are
+				 * the rest of both trees the same bytes? */
+				changed = false;
+				if (ta.end - ta.p == tb.end - tb.p &&
+				    memcmp(ta.p, tb.p,
+					   (size_t)(ta.end - ta.p)) == 0)
+					break;
 			}
 			ha = tree_next(&ta, &ea);
 			hb = tree_next(&tb, &eb);
