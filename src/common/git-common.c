@@ -6,8 +6,8 @@
 #include <stdarg.h>
 #include <string.h>
 
-#define MS_GIT_WINDOW ((size_t)8 << 20)
-#define MS_GIT_MAPPED_LIMIT ((size_t)32 << 20)
+#define MS_GIT_WINDOW ((size_t)32 << 20)
+#define MS_GIT_MAPPED_LIMIT ((size_t)256 << 20)
 
 static gpointer init_once(gpointer unused)
 {
