@@ -20,16 +20,7 @@ struct ms_mapped {
 	size_t size;
 	size_t released;       /* bytes from base already handed back */
 	size_t page;
-	int slot;              /* in `slots`; -1 for a block */
-	struct ms_mapped_pool *pool; /* a block's: where it goes back */
-};
-
-struct ms_mapped_pool {
-	gint refs;             /* the owner's and one per block in use */
-	GMutex lock;
-	GPtrArray *free;       /* blocks to hand out again */
-	unsigned keep;         /* at most this many */
-	size_t size;           /* of this size; larger ones are freed */
+	int slot;              /* in `slots` */
 };
 
 /*
@@ -149,7 +140,7 @@ struct ms_mapped *ms_mapped_new(int fd)
 
 bool ms_mapped_cut(const struct ms_mapped *m)
 {
-	return m->slot >= 0 && slots[m->slot].cut != 0;
+	return slots[m->slot].cut != 0;
 }
 
 const char *ms_mapped_data(const struct ms_mapped *m)
@@ -168,16 +159,10 @@ struct ms_mapped *ms_mapped_ref(struct ms_mapped *m)
 	return m;
 }
 
-static void block_put(struct ms_mapped *m);
-
 void ms_mapped_unref(struct ms_mapped *m)
 {
 	if (!m || !g_atomic_int_dec_and_test(&m->refs))
 		return;
-	if (m->pool) {
-		block_put(m);
-		return;
-	}
 	g_mutex_lock(&slots_lock);
 	__atomic_store_n(&slots[m->slot].base, NULL, __ATOMIC_RELEASE);
 	g_mutex_unlock(&slots_lock);
@@ -189,8 +174,6 @@ void ms_mapped_done(struct ms_mapped *m, const char *upto)
 {
 	size_t off, end;
 
-	if (m->pool)
-		return;        /* a block goes back whole, when let go */
 	if (upto < m->base || upto > m->base + m->size)
 		return;
 	off = (size_t)(upto - m->base);
@@ -201,88 +184,4 @@ void ms_mapped_done(struct ms_mapped *m, const char *upto)
 	    madvise(m->base + m->released, end - m->released,
 		    MADV_DONTNEED) == 0)
 		m->released = end;
-}
-
-struct ms_mapped_pool *ms_mapped_pool_new(unsigned keep, size_t size)
-{
-	struct ms_mapped_pool *pool = g_new0(struct ms_mapped_pool, 1);
-
-	pool->refs = 1;
-	g_mutex_init(&pool->lock);
-	pool->free = g_ptr_array_new();
-	pool->keep = keep;
-	pool->size = size;
-	return pool;
-}
-
-void ms_mapped_pool_unref(struct ms_mapped_pool *pool)
-{
-	if (!pool || !g_atomic_int_dec_and_test(&pool->refs))
-		return;
-	for (guint i = 0; i < pool->free->len; i++) {
-		struct ms_mapped *m = pool->free->pdata[i];
-
-		g_free(m->base);
-		g_free(m);
-	}
-	g_ptr_array_unref(pool->free);
-	g_mutex_clear(&pool->lock);
-	g_free(pool);
-}
-
-struct ms_mapped *ms_mapped_block(struct ms_mapped_pool *pool, size_t size)
-{
-	struct ms_mapped *m = NULL;
-
-	g_mutex_lock(&pool->lock);
-	for (guint i = 0; i < pool->free->len && !m; i++) {
-		struct ms_mapped *f = pool->free->pdata[i];
-
-		if (f->size >= size)
-			m = g_ptr_array_steal_index_fast(pool->free, i);
-	}
-	g_mutex_unlock(&pool->lock);
-	if (!m) {
-		size = MAX(size, pool->size);
-		m = g_new0(struct ms_mapped, 1);
-		m->base = g_malloc(size);
-		m->size = size;
-		m->slot = -1;
-		m->pool = pool;
-	}
-	g_atomic_int_inc(&pool->refs);
-	m->refs = 1;
-	return m;
-}
-
-void ms_mapped_block_grow(struct ms_mapped *m, size_t size)
-{
-	g_assert(m->pool && g_atomic_int_get(&m->refs) == 1);
-	if (size <= m->size)
-		return;
-	m->base = g_realloc(m->base, size);
-	m->size = size;
-}
-
-char *ms_mapped_block_data(struct ms_mapped *m)
-{
-	return m->base;
-}
-
-/* A block let go: back to its pool, or freed when the pool has enough. */
-static void block_put(struct ms_mapped *m)
-{
-	struct ms_mapped_pool *pool = m->pool;
-
-	g_mutex_lock(&pool->lock);
-	if (pool->free->len < pool->keep && m->size == pool->size) {
-		g_ptr_array_add(pool->free, m);
-		m = NULL;
-	}
-	g_mutex_unlock(&pool->lock);
-	if (m) {
-		g_free(m->base);
-		g_free(m);
-	}
-	ms_mapped_pool_unref(pool);
 }

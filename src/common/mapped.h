@@ -1,7 +1,6 @@
 /*
  * mapped.h - a read-only file mapping shared by threads: whoever holds a
- * reference may read it; the last unref unmaps.  Blocks (below) are
- * memory shared the same way.  Readers that go through
+ * reference may read it; the last unref unmaps.  Readers that go through
  * the file front to back hand back what they are done with, so resident
  * memory stays near what is in flight, not the file's size.
  */
@@ -50,33 +49,5 @@ void ms_mapped_unref(struct ms_mapped *m);
  * `upto` never going back; cheap, it acts once per few megabytes.
  */
 void ms_mapped_done(struct ms_mapped *m, const char *upto);
-
-/*
- * Blocks: memory that a reader fills and then shares as it would share a
- * mapping (ms_mapped_data, _size, _ref and _unref work; ms_mapped_cut is
- * false and ms_mapped_done does nothing), so that what it read from a
- * pipe or inflated is not copied again for each message that lies in it.
- * The last unref of a block hands it back to its pool, which hands it
- * out again: memory touched once is reused, not faulted in afresh (dear
- * on virtual machines).
- *
- * ms_mapped_pool_new() makes a pool of blocks of `size` bytes that keeps
- * up to `keep` of them spare (a larger block, asked for a larger
- * message, is freed when let go); ms_mapped_pool_unref() drops the creator's reference (the pool
- * lives on while blocks of it are in use, from any thread).
- * ms_mapped_block() returns a block of at least `size` bytes, one
- * reference held, its contents undefined; ms_mapped_block_data() is
- * where to write them, before the block is shared.
- * ms_mapped_block_grow() makes a block that is not shared yet (one
- * reference) `size` bytes long, keeping its contents (a realloc: the
- * data may move).
- */
-struct ms_mapped_pool;
-
-struct ms_mapped_pool *ms_mapped_pool_new(unsigned keep, size_t size);
-void ms_mapped_pool_unref(struct ms_mapped_pool *pool);
-struct ms_mapped *ms_mapped_block(struct ms_mapped_pool *pool, size_t size);
-void ms_mapped_block_grow(struct ms_mapped *m, size_t size);
-char *ms_mapped_block_data(struct ms_mapped *m);
 
 #endif

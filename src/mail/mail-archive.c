@@ -1,21 +1,22 @@
 /*
  * mail-archive.c - reading mbox files (mboxrd and mboxo, gzip or not, one
- * message at a time) and choosing the reader for an archive path.  A
- * gzip file is inflated on a thread of its own (gunzip.h).
+ * message at a time) and choosing the reader for an archive path.  This
+ * file is the ISA-L adapter: gzip is inflated with igzip, which is several
+ * times faster than zlib and keeps decompression from dominating
+ * `mail stats` (it streams, so memory stays at one buffer).
  */
-#include "gunzip.h"
 #include "mail.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <isa-l/crc64.h>
+#include <isa-l/igzip_lib.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define CHUNK (1u << 20)
-#define BLOCK (4 * CHUNK)
-#define SPARE_BLOCKS 6
 
 static size_t max_message = MS_MAIL_MAX_MESSAGE;
 
@@ -84,10 +85,11 @@ void ms_mail_read_result_release(struct ms_mail_read_result *r)
 struct reader {
 	int fd;
 	const char *path;
-	struct ms_gunzip *gz;       /* NULL for a plain file */
+	struct inflate_state *inf;  /* NULL for a plain file */
+	uint8_t *in;
+	size_t in_cap;
+	bool in_eof;
 	struct ms_mapped *map;      /* a plain file, read in place */
-	struct ms_mapped_pool *pool; /* else: blocks read into */
-	struct ms_mapped *block;    /* the one being filled, r->buf */
 	char *buf;
 	size_t cap, start, end;
 	bool eof, error;
@@ -107,39 +109,47 @@ static ssize_t read_fd(int fd, void *dst, size_t n)
 /* Up to `n` bytes of the (inflated) file; 0 at its end, -1 on error. */
 static ssize_t read_some(struct reader *r, char *dst, size_t n)
 {
-	if (r->gz)
-		return ms_gunzip_read(r->gz, dst, n);
-	return read_fd(r->fd, dst, n);
-}
+	struct inflate_state *st = r->inf;
 
-/*
- * Read on into a fresh block, the current message (from r->start) moved
- * to its start: the messages handed on stay where they are, in the old
- * block, for as long as their readers hold it.  A message that fills the
- * block from its start (none handed on from it) grows it in place.
- */
-static void next_block(struct reader *r)
-{
-	size_t keep = r->end - r->start, size = BLOCK;
-	struct ms_mapped *b;
+	if (!st)
+		return read_fd(r->fd, dst, n);
+	for (;;) {
+		uint32_t room = (uint32_t)MIN(n, (size_t)UINT32_MAX);
+		int ret;
 
-	while (size < keep + CHUNK)
-		size *= 2;
-	if (r->block && r->start == 0) {
-		ms_mapped_block_grow(r->block, size);
-		r->buf = ms_mapped_block_data(r->block);
-		r->cap = size;
-		return;
+		if (st->avail_in == 0 && !r->in_eof) {
+			ssize_t k = read_fd(r->fd, r->in, r->in_cap);
+			if (k < 0)
+				return -1;
+			r->in_eof = k == 0;
+			st->next_in = r->in;
+			st->avail_in = (uint32_t)k;
+		}
+		if (st->block_state == ISAL_BLOCK_FINISH) {
+			/* another gzip member may follow (concatenated) */
+			if (st->avail_in == 0 && r->in_eof)
+				return 0;
+			if (st->avail_in < 2 || st->next_in[0] != 0x1f ||
+			    st->next_in[1] != 0x8b)
+				return 0; /* trailing padding */
+			uint8_t *next = st->next_in;
+			uint32_t avail = st->avail_in;
+			isal_inflate_reset(st);
+			st->crc_flag = ISAL_GZIP;
+			st->next_in = next;
+			st->avail_in = avail;
+		}
+		st->next_out = (uint8_t *)dst;
+		st->avail_out = room;
+		ret = isal_inflate(st);
+		if (ret < 0)
+			return -1;
+		if (st->avail_out < room)
+			return (ssize_t)(room - st->avail_out);
+		if (st->block_state != ISAL_BLOCK_FINISH && st->avail_in == 0 &&
+		    r->in_eof)
+			return -1; /* the archive ends inside a gzip stream */
 	}
-	b = ms_mapped_block(r->pool, size);
-	if (keep)
-		memcpy(ms_mapped_block_data(b), r->buf + r->start, keep);
-	ms_mapped_unref(r->block);
-	r->block = b;
-	r->buf = ms_mapped_block_data(b);
-	r->cap = size;
-	r->end = keep;
-	r->start = 0;
 }
 
 /* Make sure more bytes are buffered; false at end of input. */
@@ -149,8 +159,15 @@ static bool fill(struct reader *r)
 
 	if (r->eof)
 		return false;
-	if (r->cap - r->end < CHUNK)
-		next_block(r);
+	if (r->start > 0) {
+		memmove(r->buf, r->buf + r->start, r->end - r->start);
+		r->end -= r->start;
+		r->start = 0;
+	}
+	if (r->cap - r->end < CHUNK) {
+		r->cap *= 2;
+		r->buf = g_realloc(r->buf, r->cap);
+	}
 	n = read_some(r, r->buf + r->end, r->cap - r->end);
 	if (n <= 0) {
 		r->error = n < 0; /* a truncated .gz, or a read error */
@@ -285,7 +302,6 @@ static int gz_error(const char *path, unsigned long messages)
  */
 static int reader_open(struct reader *r, const char *path)
 {
-	uint8_t head[4096];
 	ssize_t k;
 
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -293,9 +309,15 @@ static int reader_open(struct reader *r, const char *path)
 		return ms_error_set_errno(errno == ENOENT ? MS_ENOTFOUND
 							  : MS_ERROR,
 					  errno, "cannot open '%s'", path);
-	k = read_fd(r->fd, head, sizeof(head));
-	if (k >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
-		r->gz = ms_gunzip_start(r->fd, head, (size_t)k);
+	r->in_cap = 256 * 1024;
+	r->in = g_malloc(r->in_cap);
+	k = read_fd(r->fd, r->in, r->in_cap);
+	if (k >= 2 && r->in[0] == 0x1f && r->in[1] == 0x8b) {
+		r->inf = g_new0(struct inflate_state, 1);
+		isal_inflate_init(r->inf);
+		r->inf->crc_flag = ISAL_GZIP;
+		r->inf->next_in = r->in;
+		r->inf->avail_in = (uint32_t)k;
 	} else if (k > 0 && (r->map = ms_mapped_new(r->fd))) {
 		/* a plain file: scanned where it lies, nothing copied */
 	} else if (k > 0 && lseek(r->fd, 0, SEEK_SET) < 0) {
@@ -309,16 +331,15 @@ static int reader_open(struct reader *r, const char *path)
 		r->fd = -1;
 		return rc;
 	}
-	if (k == 0)
-		r->eof = true;  /* an empty file */
+	r->in_eof = k == 0;
 	r->path = path;
 	if (r->map) {
 		r->buf = (char *)ms_mapped_data(r->map);
 		r->cap = r->end = ms_mapped_size(r->map);
 		r->eof = true;
 	} else {
-		r->pool = ms_mapped_pool_new(SPARE_BLOCKS, BLOCK);
-		next_block(r);
+		r->cap = 4 * CHUNK;
+		r->buf = g_malloc(r->cap);
 	}
 	while (r->end < 6 && fill(r))
 		;
@@ -401,12 +422,14 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 	rc = reader_open(&r, path);
 	if (rc < 0) {
 		g_string_free(tmp, TRUE);
+		g_free(r.in);
+		g_free(r.inf);
 		return rc;
 	}
 	src.path = path;
 	src.epoch = -1;
 	src.format = MS_MAIL_FMT_MBOXO;
-	src.map = r.map ? r.map : r.block;
+	src.map = r.map;
 	if (r.error) {
 		rc = gz_error(path, 0);
 		goto done;
@@ -453,7 +476,6 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 			if (search < msg + 1)
 				search = msg + 1;
 			more = fill(&r);
-			src.map = r.map ? r.map : r.block;
 			search -= msg - r.start;
 			msg = r.start;
 			if (more)
@@ -513,11 +535,13 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 done:
 	if (!rc && r.map && ms_mapped_cut(r.map))
 		rc = ms_mbox_cut_error(path);
-	ms_gunzip_free(r.gz);   /* before the file it reads */
 	close(r.fd);
-	ms_mapped_unref(r.map);
-	ms_mapped_unref(r.block);
-	ms_mapped_pool_unref(r.pool);
+	g_free(r.inf);
+	g_free(r.in);
+	if (r.map)
+		ms_mapped_unref(r.map);
+	else
+		g_free(r.buf);
 	g_string_free(tmp, TRUE);
 	return rc;
 }
@@ -757,4 +781,9 @@ int ms_mail_read(const char *path, const struct ms_mail_after *after,
 		return ms_inbox_read(path, after, n_after, fn, data, result);
 	return ms_mail_dir_walk(path, read_dir_file,
 				&(struct read_dir){ fn, data, result }, diags);
+}
+
+uint64_t ms_crc64(uint64_t crc, const void *data, size_t len)
+{
+	return crc64_ecma_refl(crc, data, len);
 }

@@ -8,9 +8,8 @@
  * than parsing a short reply, and at 7 futex calls per message the
  * threads spent their time waking each other.  At most BATCHES_MAX
  * batches are in flight, so memory stays bounded however big the
- * archive is.  A plain mbox is mapped, a .gz one inflated into reused
- * blocks (src->map): its messages are parsed where they lie, and handed
- * back (ms_mapped_done, ms_mapped_unref) in order.
+ * archive is.  A plain mbox is mapped (src->map): its messages are
+ * parsed where they lie, and handed back (ms_mapped_done) in order.
  */
 #include "mail.h"
 #include "workers.h"
@@ -94,8 +93,8 @@ static int reader_cb(const char *raw, size_t len,
 		j->raw = (char *)raw;
 	} else {
 		j->raw = g_memdup2(raw, len ? len : 1);
+		b->bytes += len;
 	}
-	b->bytes += len;       /* what the batch holds, mapped or not */
 	j->len = len;
 	j->src = *src;
 	j->src.map = NULL;

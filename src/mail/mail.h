@@ -288,11 +288,10 @@ struct ms_mail_source {
 	const char *commit;   /* public-inbox: commit hex; else NULL */
 	uint32_t problems;    /* what the reader saw (MS_MAIL_P_TRUNCATED) */
 	/*
-	 * An mbox is read through a mapping (a plain file) or into blocks
-	 * (mapped.h; a .gz file): when `map` is set, `raw` lies in it and
-	 * stays readable after the callback for as long as the callback
-	 * keeps a reference (ms_mapped_ref), so it need not be copied.
-	 * NULL: `raw` is valid during the callback only.
+	 * A plain mbox is read through a mapping: when `map` is set, `raw`
+	 * lies in it and stays readable after the callback for as long as
+	 * the callback keeps a reference (ms_mapped_ref), so it need not be
+	 * copied.  NULL: `raw` is valid during the callback only.
 	 */
 	struct ms_mapped *map;
 };

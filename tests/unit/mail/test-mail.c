@@ -1039,45 +1039,6 @@ static int cut_parsed(struct ms_mail *m, const struct ms_mail_source *src,
 	return 0;
 }
 
-/* Blocks (mapped.h): shared like a mapping, handed back to their pool
- * by the last unref and handed out again; a grown block keeps its
- * contents and, larger than the pool's size, is not kept. */
-static void test_blocks(void)
-{
-	struct ms_mapped_pool *pool = ms_mapped_pool_new(1, 64);
-	struct ms_mapped *a = ms_mapped_block(pool, 10), *b;
-	char *first = ms_mapped_block_data(a);
-
-	is_int((int)ms_mapped_size(a), 64, "a block has the pool's size");
-	memcpy(first, "hello", 6);
-	ms_mapped_ref(a);
-	ok(!ms_mapped_cut(a), "a block is never cut");
-	ms_mapped_done(a, first + 64);
-	is_str(ms_mapped_data(a), "hello", "done does not hand it back");
-	ms_mapped_unref(a);
-	ms_mapped_pool_unref(pool); /* the block keeps the pool */
-	is_str(ms_mapped_data(a), "hello", "one reference left: still there");
-	ms_mapped_unref(a);
-	pool = ms_mapped_pool_new(1, 64);
-	a = ms_mapped_block(pool, 64);
-	first = ms_mapped_block_data(a);
-	ms_mapped_unref(a);
-	b = ms_mapped_block(pool, 32);
-	ok(ms_mapped_block_data(b) == first, "let go, it is handed out again");
-	memcpy(ms_mapped_block_data(b), "grow", 5);
-	ms_mapped_block_grow(b, 1000);
-	is_int((int)ms_mapped_size(b), 1000, "grown to 1000 bytes");
-	is_str(ms_mapped_data(b), "grow", "keeping what it held");
-	ms_mapped_unref(b);
-	a = ms_mapped_block(pool, 64);
-	is_int((int)ms_mapped_size(a), 64, "the grown one was not kept");
-	b = ms_mapped_block(pool, 100);
-	is_int((int)ms_mapped_size(b), 100, "a larger one when asked");
-	ms_mapped_unref(a);
-	ms_mapped_unref(b);
-	ms_mapped_pool_unref(pool);
-}
-
 /* A plain mbox cut short by another program while it is read through a
  * mapping: without the SIGBUS catcher the process dies; with it, reading
  * past the new end gives zeros, the mapping is marked cut and both readers
@@ -1145,7 +1106,6 @@ int main(void)
 	test_snapshot();
 	test_index_memory();
 	test_cut_while_read();
-	test_blocks();
 	test_senders();
 	return test_done();
 }
