@@ -213,6 +213,19 @@ static void finish_entry(const struct ms_activity *a,
 	w->reviewers = w->committers = NULL;
 }
 
+/* Mark in `seen` the people record `r` names: its author, its committer
+ * and the people of its trailers `tags`. */
+static void mark_people(const struct crec *r, const struct ctag *tags,
+			bool *seen)
+{
+	if (r->author != MS_IDENT_NONE)
+		seen[r->author] = true;
+	if (r->committer != MS_IDENT_NONE)
+		seen[r->committer] = true;
+	for (unsigned t = 0; t < r->nr_tag; t++)
+		seen[tags[t].person] = true;
+}
+
 int ms_activity_query(const struct ms_activity *a,
 		      const struct ms_activity_query *q,
 		      struct ms_act_entry **out, size_t *nr)
@@ -259,12 +272,7 @@ int ms_activity_query(const struct ms_activity *a,
 		if (a->in_range)
 			inwin = a->in_range[ci] &&
 				(q->since <= a->range_since || inwin);
-		if (r->author != MS_IDENT_NONE)
-			seen[r->author] = true;
-		if (r->committer != MS_IDENT_NONE)
-			seen[r->committer] = true;
-		for (unsigned t = 0; t < r->nr_tag; t++)
-			seen[tags[t].person] = true;
+		mark_people(r, tags, seen);
 
 		for (unsigned k = 0; k < r->nr_ent; k++) {
 			struct work *wk;
@@ -391,12 +399,7 @@ static void series_last(const struct ms_activity *a, struct ms_act_entry *run,
 						 r->tag_off);
 	const uint32_t *ents = &g_array_index(a->ents, uint32_t, r->ent_off);
 
-	if (r->author != MS_IDENT_NONE)
-		seen[r->author] = true;
-	if (r->committer != MS_IDENT_NONE)
-		seen[r->committer] = true;
-	for (unsigned t = 0; t < r->nr_tag; t++)
-		seen[tags[t].person] = true;
+	mark_people(r, tags, seen);
 	for (unsigned k = 0; k < r->nr_ent; k++) {
 		struct ms_act_entry *e;
 
