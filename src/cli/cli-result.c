@@ -236,22 +236,29 @@ void cli_result_begin(struct cli_result *r, const char *cmd, bool json,
 		cli_result_add_str(r, "arg", argv[i]);
 }
 
-/* The store of `so` for `store_for`, if there is one; NULL otherwise. */
+/* The store of `so` for `store_for`, if there is one; NULL otherwise
+ * (then *why, if not NULL, says why: g_free it). */
 static struct ms_store *open_store(const struct cli_store_opts *so,
-				   const char *store_for)
+				   const char *store_for, char **why)
 {
 	struct ms_store_opts opts = { 0 };
 	struct ms_diags diags = MS_DIAGS_INIT;
 	struct ms_store *st = NULL;
 	char *path;
+	int rc;
 
 	opts.busy_timeout_ms = (int)so->wait * 1000;
 	opts.no_create = true;
 	path = so->db ? g_strdup(so->db) : cli_store_default_path(store_for);
-	if (ms_store_open(path, &opts, &st, &diags) < 0) {
+	rc = ms_store_open(path, &opts, &st, &diags);
+	if (rc < 0) {
+		/* a newer store was warned about when the command opened it */
+		if (why && rc != MS_EUSAGE)
+			*why = g_strdup(ms_error_last());
 		ms_error_clear();
 		st = NULL;
 	}
+	cli_store_tune(st);
 	/* a damaged store moved aside says so, as the command would */
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
@@ -323,7 +330,7 @@ int cli_result_serve(struct cli_result *r, const struct cli_store_opts *so,
 	if (r->off || so->no_cache)
 		return CLI_CONTINUE;
 	r->key = g_strdup(g_checksum_get_string(r->ck));
-	st = open_store(so, store_for);
+	st = open_store(so, store_for, NULL);
 	if (st && ms_store_result_get(st, r->kind, r->key, &saved) < 0)
 		ms_error_clear();
 	ms_store_free(st);
@@ -347,17 +354,33 @@ int cli_result_serve(struct cli_result *r, const struct cli_store_opts *so,
 	return rc;
 }
 
-/* The output as it reached standard output: sanitised from the start
- * to the end of the stream, as cli.c's stdout does. */
-static GString *clean_output(const struct cli_result *r)
+/*
+ * Make the captured output what reached standard output: sanitised from
+ * the start to the end of the stream, as cli.c's stdout does.  In place,
+ * a block at a time, so that a kernel-scale result (3 GB of JSON) is not
+ * held twice: sanitising never lengthens the text (a control character
+ * becomes one '?', a C1 pair one '?', a held 0xc2 is written later), so
+ * what is written never passes what was read.
+ */
+#define CLEAN_BLOCK (1u << 20)
+
+static void clean_output(struct cli_result *r)
 {
-	GString *clean = g_string_sized_new(r->len + 1);
+	GString *block = g_string_sized_new(CLEAN_BLOCK + 1);
+	size_t w = 0;
 	int state = 0;
 
-	ms_out_sanitize(clean, r->buf, r->len, &state);
+	for (size_t at = 0; at < r->len; at += CLEAN_BLOCK) {
+		g_string_truncate(block, 0);
+		ms_out_sanitize(block, r->buf + at, MIN(CLEAN_BLOCK,
+							r->len - at), &state);
+		memmove(r->buf + w, block->str, block->len);
+		w += block->len;
+	}
 	if (state)
-		g_string_append_c(clean, (char)0xc2);
-	return clean;
+		r->buf[w++] = (char)0xc2;
+	r->len = w;
+	g_string_free(block, TRUE);
 }
 
 int cli_result_end(struct cli_result *r, int rc,
@@ -394,8 +417,9 @@ int cli_result_end(struct cli_result *r, int rc,
 
 void cli_result_keep(struct cli_result *r)
 {
-	GString *now, *out;
+	GString *now;
 	struct ms_store *st;
+	char *why = NULL;
 	bool same;
 
 	cli_messages_record(NULL);
@@ -410,15 +434,22 @@ void cli_result_keep(struct cli_result *r)
 	g_string_free(now, TRUE);
 	if (!same)
 		return;
-	st = open_store(r->so, r->store_for);
-	if (!st)
+	st = open_store(r->so, r->store_for, &why);
+	if (!st) {
+		if (why)
+			cli_warning("the result was not kept in the store: "
+				    "%s", why);
+		g_free(why);
 		return;
-	out = clean_output(r);
-	if (ms_store_result_put(st, r->kind, r->key, r->facts, out,
-				r->err) < 0)
+	}
+	/* printed already: the buffer becomes what is kept */
+	clean_output(r);
+	if (ms_store_result_put(st, r->kind, r->key, r->facts, r->buf,
+				r->len, r->err) < 0) {
 		cli_warning("the result was not kept in the store: %s",
 			    ms_error_last());
-	g_string_free(out, TRUE);
+		ms_error_clear();
+	}
 	ms_store_free(st);
 }
 

@@ -62,6 +62,19 @@ char *cli_store_default_path(const char *gitdir)
 	return path;
 }
 
+void cli_store_tune(struct ms_store *s)
+{
+	const char *v = g_getenv("MS_STORE_CHUNK_LIMIT");
+	char *end;
+	guint64 n;
+
+	if (!s || !v || !*v)
+		return;
+	n = g_ascii_strtoull(v, &end, 10);
+	if (!*end && n)
+		ms_store_set_chunk_limit(s, (size_t)n);
+}
+
 int cli_store_open(const struct cli_store_opts *o, const char *gitdir,
 		   struct ms_store **out)
 {
@@ -80,6 +93,8 @@ int cli_store_open(const struct cli_store_opts *o, const char *gitdir,
 	path = o->db ? g_strdup(o->db) : cli_store_default_path(gitdir);
 	rc = ms_store_open(path, &so, out, &diags);
 	g_free(path);
+	if (rc == 0)
+		cli_store_tune(*out);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
 	if (rc == MS_EUSAGE) {

@@ -305,6 +305,13 @@ struct ms_store;
 int cli_store_open(const struct cli_store_opts *o, const char *gitdir,
 		   struct ms_store **out);
 
+/*
+ * For tests only: MS_STORE_CHUNK_LIMIT=BYTES in the environment sets the
+ * largest row of a model the store `s` writes (ms_store_set_chunk_limit()),
+ * so that small results take the path of the kernel's gigabytes.
+ */
+void cli_store_tune(struct ms_store *s);
+
 /* The default store file of `gitdir` (g_free it). */
 char *cli_store_default_path(const char *gitdir);
 /* The directory of the default stores (g_free it). */

@@ -27,6 +27,7 @@ struct ms_store {
 	sqlite3_stmt *insert;
 	sqlite3_stmt *by_rowid;
 	int in_txn;             /* records written in the open transaction */
+	size_t chunk_limit;     /* the largest row of a model (store-models.c) */
 };
 
 /* ---- store.c: errors, transactions ---- */
@@ -190,5 +191,8 @@ static inline void raw_to_hex(const unsigned char *raw, char *hex)
  */
 int store_blob_read(struct ms_store *s, const char *table, int64_t row,
 		    int n, GBytes **out);
+/* The same into `buf`, which holds `n` bytes. */
+int store_blob_read_into(struct ms_store *s, const char *table, int64_t row,
+			 void *buf, int n);
 
 #endif

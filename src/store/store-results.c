@@ -1,6 +1,6 @@
 /*
  * store-results.c - a command's finished result, kept between runs
- * (store.h, ms_store_result_get()): a row of table `models` framed with
+ * (store.h, ms_store_result_get()): a model (store-models.c) framed with
  * its lengths and a CRC-64.
  */
 #include "store-internal.h"
@@ -82,26 +82,25 @@ void ms_store_result_release(struct ms_store_result *r)
 }
 
 int ms_store_result_put(struct ms_store *s, const char *kind, const char *key,
-			const GString *facts, const GString *out,
+			const GString *facts, const char *out, size_t out_len,
 			const GString *err)
 {
-	const GString *parts[RESULT_PARTS] = { facts, out, err };
-	size_t n = RESULT_HEAD, at = RESULT_HEAD;
-	unsigned char *buf;
-	int rc;
+	struct ms_store_piece pieces[1 + RESULT_PARTS] = {
+		{ NULL, 0 }, { facts->str, facts->len }, { out, out_len },
+		{ err->str, err->len },
+	};
+	unsigned char head[RESULT_HEAD];
+	uint64_t crc;
 
+	/* the head, then the parts where they are: a result is gigabytes
+	 * at kernel scale, and is not copied to be saved */
+	memcpy(head, RESULT_MAGIC, 4);
 	for (int i = 0; i < RESULT_PARTS; i++)
-		n += parts[i]->len;
-	buf = g_malloc(n);
-	memcpy(buf, RESULT_MAGIC, 4);
-	for (int i = 0; i < RESULT_PARTS; i++) {
-		put_u64(buf + 12 + 8 * i, parts[i]->len);
-		if (parts[i]->len)
-			memcpy(buf + at, parts[i]->str, parts[i]->len);
-		at += parts[i]->len;
-	}
-	put_u64(buf + 4, result_crc(key, buf + 12, n - 12));
-	rc = ms_store_model_put(s, kind, key, buf, n);
-	g_free(buf);
-	return rc;
+		put_u64(head + 12 + 8 * i, pieces[1 + i].len);
+	crc = result_crc(key, head + 12, RESULT_HEAD - 12);
+	for (int i = 1; i <= RESULT_PARTS; i++)
+		crc = ms_crc64(crc, pieces[i].data, pieces[i].len);
+	put_u64(head + 4, crc);
+	pieces[0] = (struct ms_store_piece){ head, RESULT_HEAD };
+	return ms_store_model_putv(s, kind, key, pieces, 1 + RESULT_PARTS);
 }

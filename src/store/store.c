@@ -174,6 +174,16 @@ static const char *const migrations[] = {
 	"  kind TEXT PRIMARY KEY,"
 	"  key TEXT NOT NULL,"
 	"  data BLOB NOT NULL);",
+	/* 7 -> 8: a model or result larger than one SQLite value, kept in
+	 * chunks: `data` holds the first, model_chunks the others; a row of
+	 * one chunk (chunks 1, size NULL) is as before */
+	"ALTER TABLE models ADD COLUMN chunks INTEGER NOT NULL DEFAULT 1;"
+	"ALTER TABLE models ADD COLUMN size INTEGER;"
+	"CREATE TABLE model_chunks ("
+	"  kind TEXT NOT NULL,"
+	"  seq INTEGER NOT NULL,"
+	"  data BLOB NOT NULL,"
+	"  PRIMARY KEY (kind, seq));",
 };
 
 static const char views[] =
@@ -777,17 +787,25 @@ int store_txn_commit(struct ms_store *s)
 	return store_exec(s, "COMMIT", "commit");
 }
 
-int store_blob_read(struct ms_store *s, const char *table, int64_t row,
-		    int n, GBytes **out)
+int store_blob_read_into(struct ms_store *s, const char *table, int64_t row,
+			 void *buf, int n)
 {
 	sqlite3_blob *blob = NULL;
-	void *buf = g_malloc(MAX(n, 1));
 	int rc = sqlite3_blob_open(s->db, "main", table, "data", row, 0,
 				   &blob);
 
-	if (rc == SQLITE_OK)
+	if (rc == SQLITE_OK && n)
 		rc = sqlite3_blob_read(blob, buf, n, 0);
 	sqlite3_blob_close(blob);
+	return rc;
+}
+
+int store_blob_read(struct ms_store *s, const char *table, int64_t row,
+		    int n, GBytes **out)
+{
+	void *buf = g_malloc(MAX(n, 1));
+	int rc = store_blob_read_into(s, table, row, buf, n);
+
 	if (rc == SQLITE_OK)
 		*out = g_bytes_new_take(buf, (gsize)n);
 	else

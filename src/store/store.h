@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 /* The database layout; a store written by a newer maintstat is refused. */
-#define MS_STORE_SCHEMA_VERSION 7
+#define MS_STORE_SCHEMA_VERSION 8
 /*
  * The extraction logic of a commit record.  Bump it whenever git-walk.c
  * or trailer.c changes what a commit yields: records of another version
@@ -222,13 +222,41 @@ int ms_store_mail_snapshot_put(struct ms_store *s, int kind,
  * The caller chooses a key naming everything the model depends on (the
  * walked commit, options, the format of `data`).  ms_store_model_put()
  * replaces what `kind` held.  Errors as the walk's.
+ *
+ * A value of any size is kept: one larger than the chunk limit (see
+ * ms_store_set_chunk_limit()) is written as several rows, in the same
+ * transaction, and read back into one buffer; a value with a chunk
+ * missing or of the wrong length reads as nothing saved, never as other
+ * bytes.  A value that cannot be kept (no memory, a full disk, a busy
+ * store) is an error, never a silent no-op: callers warn and go on.
  */
 int ms_store_model_get(struct ms_store *s, const char *kind, const char *key,
 		       GBytes **data);
 int ms_store_model_put(struct ms_store *s, const char *kind, const char *key,
 		       const void *data, size_t len);
+/* One piece of a value given in pieces. */
+struct ms_store_piece {
+	const void *data;
+	size_t len;
+};
+/* ms_store_model_put() of the `n` pieces one after the other, without
+ * joining them in memory first (a result is gigabytes at kernel scale). */
+int ms_store_model_putv(struct ms_store *s, const char *kind, const char *key,
+			const struct ms_store_piece *pieces, size_t n);
 /* Forget what `kind` held (nothing held is no error). */
 int ms_store_model_drop(struct ms_store *s, const char *kind);
+
+/* The largest row of a model, in bytes, when it is not set: SQLite's own
+ * limit on one value (SQLITE_MAX_LENGTH) is 1,000,000,000 bytes. */
+#define MS_STORE_CHUNK_DEFAULT ((size_t)64 << 20)
+#define MS_STORE_CHUNK_MAX ((size_t)512 << 20)
+/*
+ * Set the largest row of the models written through `s` (1 to
+ * MS_STORE_CHUNK_MAX; 0: MS_STORE_CHUNK_DEFAULT).  For tests: a small
+ * limit makes small values take the path of big ones.  Values already
+ * saved are read whatever limit wrote them.
+ */
+void ms_store_set_chunk_limit(struct ms_store *s, size_t limit);
 
 /*
  * A command's finished result, kept so that a run with the same inputs
@@ -249,7 +277,7 @@ int ms_store_result_get(struct ms_store *s, const char *kind, const char *key,
 			struct ms_store_result *r);
 void ms_store_result_release(struct ms_store_result *r);
 int ms_store_result_put(struct ms_store *s, const char *kind, const char *key,
-			const GString *facts, const GString *out,
+			const GString *facts, const char *out, size_t out_len,
 			const GString *err);
 
 /*

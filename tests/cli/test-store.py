@@ -1114,8 +1114,8 @@ c.executescript(open(os.path.join(FIXTURES, "store",
 c.close()
 r = same_as_uncached(sk, v1db, "a schema-1 store: migrated, same log",
                      "--merges")
-eq(db_query(v1db, "PRAGMA user_version")[0][0], 7,
-   "... now at schema version 7")
+eq(db_query(v1db, "PRAGMA user_version")[0][0], 8,
+   "... now at schema version 8")
 ok(db_query(v1db, "SELECT count(*) FROM commits WHERE id = "
             "'0000000000000000000000000000000000000000'")[0][0] == 1,
    "... its records kept")

@@ -1,0 +1,335 @@
+/*
+ * test-store-models.c - models and results larger than one row
+ * (store-models.c), with a small chunk limit so that a few kilobytes take
+ * the path of the kernel's gigabytes: values of every size around the
+ * limit read back byte for byte, in one piece or given in pieces; a value
+ * replaced or dropped leaves no chunk behind; a chunk missing, cut short,
+ * left over or of another length reads as nothing saved, never as data;
+ * a result (store-results.c) keeps its facts, output and messages across
+ * chunks; and a store of schema 7 is migrated with its models readable.
+ */
+#include "test.h"
+#include "store.h"
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+#include <string.h>
+
+#define LIMIT 1000
+
+/* `n` bytes that differ from chunk to chunk and from value to value. */
+static unsigned char *pattern(size_t n, unsigned seed)
+{
+	unsigned char *p = g_malloc(n + 1);
+
+	for (size_t i = 0; i < n; i++)
+		p[i] = (unsigned char)((i * 131 + seed * 7 + i / LIMIT) & 0xff);
+	return p;
+}
+
+/* The one integer `sql` gives on the database file `db`, -1 on error. */
+static long long query(const char *db, const char *sql)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	long long v = -1;
+
+	if (sqlite3_open(db, &h) == SQLITE_OK &&
+	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return v;
+}
+
+/* Run `sql` on the database file `db` (to damage it as a test must). */
+static int exec(const char *db, const char *sql)
+{
+	sqlite3 *h = NULL;
+	int rc = sqlite3_open(db, &h);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(h, sql, NULL, NULL, NULL);
+	sqlite3_close(h);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+static long long chunk_rows(const char *db, const char *kind)
+{
+	char *sql = g_strdup_printf("SELECT count(*) FROM model_chunks "
+				    "WHERE kind = '%s'", kind);
+	long long n = query(db, sql);
+
+	g_free(sql);
+	return n;
+}
+
+/* Whether `kind` reads back (with `key`) as exactly `want`, `n` bytes. */
+static bool reads_as(struct ms_store *s, const char *kind, const char *key,
+		     const unsigned char *want, size_t n)
+{
+	GBytes *got = NULL;
+	gsize len = 0;
+	const void *p;
+	bool same;
+
+	if (ms_store_model_get(s, kind, key, &got) < 0 || !got)
+		return false;
+	p = g_bytes_get_data(got, &len);
+	same = len == n && (!n || !memcmp(p, want, n));
+	g_bytes_unref(got);
+	return same;
+}
+
+/* Whether `kind` reads as nothing saved, without an error. */
+static bool reads_none(struct ms_store *s, const char *kind)
+{
+	GBytes *got = NULL;
+	int rc = ms_store_model_get(s, kind, NULL, &got);
+
+	if (got)
+		g_bytes_unref(got);
+	return rc == 0 && !got;
+}
+
+static void test_sizes(struct ms_store *s, const char *db)
+{
+	static const size_t sizes[] = { 0, 1, LIMIT - 1, LIMIT, LIMIT + 1,
+					3 * LIMIT + 7 };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+		size_t n = sizes[i];
+		unsigned char *v = pattern(n, (unsigned)i);
+		long long chunks = n ? (long long)((n - 1) / LIMIT + 1) : 1;
+		char what[64];
+
+		snprintf(what, sizeof(what), "%zu bytes: saved", n);
+		is_int(ms_store_model_put(s, "m", "k1", v, n), 0, what);
+		snprintf(what, sizeof(what), "%zu bytes: read back whole", n);
+		ok(reads_as(s, "m", "k1", v, n), what);
+		snprintf(what, sizeof(what), "%zu bytes: %lld row(s)", n,
+			 chunks);
+		is_int(chunk_rows(db, "m") + 1, chunks, what);
+		is_int(query(db, "SELECT chunks FROM models WHERE kind = 'm'"),
+		       chunks, "... and the row says how many");
+		g_free(v);
+	}
+	ok(!reads_as(s, "m", "k2", NULL, 0) && reads_none(s, "nosuch"),
+	   "another key, another kind: nothing");
+}
+
+static void test_pieces(struct ms_store *s)
+{
+	/* pieces that end inside chunks, across them, empty ones, and
+	 * one longer than a chunk */
+	static const size_t lens[] = { 7, 0, 1500, 993, 0, 2600, 1 };
+	struct ms_store_piece p[G_N_ELEMENTS(lens)];
+	unsigned char *whole, *parts[G_N_ELEMENTS(lens)];
+	size_t total = 0, at = 0;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(lens); i++)
+		total += lens[i];
+	whole = g_malloc(total);
+	for (size_t i = 0; i < G_N_ELEMENTS(lens); i++) {
+		parts[i] = pattern(lens[i], 40 + (unsigned)i);
+		memcpy(whole + at, parts[i], lens[i]);
+		at += lens[i];
+		p[i] = (struct ms_store_piece){ lens[i] ? parts[i] : NULL,
+						lens[i] };
+	}
+	is_int(ms_store_model_putv(s, "v", "k", p, G_N_ELEMENTS(p)), 0,
+	       "a value given in seven pieces: saved");
+	ok(reads_as(s, "v", "k", whole, total),
+	   "... reads back as the pieces one after the other");
+	is_int(ms_store_model_putv(s, "v", "k", p, 0), 0,
+	       "no pieces at all: saved");
+	ok(reads_as(s, "v", "k", NULL, 0), "... reads back empty");
+	for (size_t i = 0; i < G_N_ELEMENTS(lens); i++)
+		g_free(parts[i]);
+	g_free(whole);
+}
+
+static void test_replace_drop(struct ms_store *s, const char *db)
+{
+	unsigned char *big = pattern(5 * LIMIT, 1), *mid = pattern(
+		2 * LIMIT + 1, 2), *small = pattern(10, 3), *other = pattern(
+		2 * LIMIT + 5, 4);
+
+	is_int(ms_store_model_put(s, "other", "k", other, 2 * LIMIT + 5), 0,
+	       "another kind, chunked");
+	is_int(ms_store_model_put(s, "r", "k", big, 5 * LIMIT), 0,
+	       "a value of five chunks");
+	is_int(chunk_rows(db, "r"), 4, "... four rows beside the first");
+	is_int(ms_store_model_put(s, "r", "k", mid, 2 * LIMIT + 1), 0,
+	       "replaced by one of three");
+	is_int(chunk_rows(db, "r"), 2, "... no chunk of the old one left");
+	ok(reads_as(s, "r", "k", mid, 2 * LIMIT + 1), "... reads as the new");
+	is_int(ms_store_model_put(s, "r", "k2", small, 10), 0,
+	       "replaced by a small one");
+	is_int(chunk_rows(db, "r"), 0, "... no chunk left");
+	is_int(query(db, "SELECT count(*) FROM models WHERE kind = 'r'"), 1,
+	       "... one row");
+	ok(reads_as(s, "r", "k2", small, 10), "... reads as the small one");
+	is_int(ms_store_model_put(s, "r", "k", big, 5 * LIMIT), 0,
+	       "replaced by a bigger one again");
+	is_int(chunk_rows(db, "r"), 4, "... its four chunks");
+	ok(reads_as(s, "r", "k", big, 5 * LIMIT), "... reads as the bigger");
+	is_int(ms_store_model_drop(s, "r"), 0, "dropped");
+	is_int(chunk_rows(db, "r"), 0, "... no chunk left");
+	is_int(query(db, "SELECT count(*) FROM models WHERE kind = 'r'"), 0,
+	       "... no row left");
+	ok(reads_none(s, "r"), "... reads as nothing saved");
+	is_int(ms_store_model_drop(s, "r"), 0, "dropping nothing: no error");
+	ok(reads_as(s, "other", "k", other, 2 * LIMIT + 5) &&
+	   chunk_rows(db, "other") == 2,
+	   "the other kind is untouched by all of it");
+	g_free(big);
+	g_free(mid);
+	g_free(small);
+	g_free(other);
+}
+
+/* Put a value of four chunks as "c", damage it with `sql`, read it. */
+static void damaged(struct ms_store *s, const char *db, const char *sql,
+		    const char *what)
+{
+	unsigned char *v = pattern(3 * LIMIT + 7, 9);
+
+	ms_store_model_put(s, "c", "k", v, 3 * LIMIT + 7);
+	ok(reads_as(s, "c", "k", v, 3 * LIMIT + 7) && exec(db, sql) == 0,
+	   "a value to damage");
+	ok(reads_none(s, "c"), what);
+	g_free(v);
+}
+
+static void test_damage(struct ms_store *s, const char *db)
+{
+	damaged(s, db, "DELETE FROM model_chunks WHERE kind = 'c' AND seq = 2",
+		"a chunk missing: nothing saved");
+	damaged(s, db, "DELETE FROM model_chunks WHERE kind = 'c' AND seq = 3",
+		"the last chunk missing: nothing saved");
+	damaged(s, db, "UPDATE model_chunks SET data = substr(data, 1, 10) "
+		"WHERE kind = 'c' AND seq = 1", "a chunk cut short: nothing "
+		"saved");
+	damaged(s, db, "UPDATE model_chunks SET data = substr(data, 1, 6) "
+		"WHERE kind = 'c' AND seq = 3", "the last chunk cut short: "
+		"nothing saved");
+	damaged(s, db, "UPDATE model_chunks SET data = zeroblob(8) "
+		"WHERE kind = 'c' AND seq = 3", "the last chunk too long: "
+		"nothing saved");
+	damaged(s, db, "UPDATE model_chunks SET data = CAST(data AS TEXT) "
+		"WHERE kind = 'c' AND seq = 1", "a chunk of text, not bytes: "
+		"nothing saved");
+	damaged(s, db, "UPDATE models SET data = substr(data, 1, 999) "
+		"WHERE kind = 'c'", "the first chunk cut short: nothing saved");
+	damaged(s, db, "INSERT INTO model_chunks VALUES ('c', 4, x'00')",
+		"a chunk past the count: nothing saved");
+	damaged(s, db, "UPDATE model_chunks SET seq = seq + 10 "
+		"WHERE kind = 'c' AND seq = 3", "a chunk out of order: nothing "
+		"saved");
+	damaged(s, db, "UPDATE models SET chunks = 2 WHERE kind = 'c'",
+		"a count too small: nothing saved");
+	damaged(s, db, "UPDATE models SET size = size - 1 WHERE kind = 'c'",
+		"a size too small: nothing saved");
+	damaged(s, db, "UPDATE models SET chunks = 0 WHERE kind = 'c'",
+		"no chunk at all: nothing saved");
+	/* a value of one row, as schema 7 wrote, is taken as it is */
+	ok(exec(db, "UPDATE models SET data = x'0102', chunks = 1, "
+		"size = NULL WHERE kind = 'c'") == 0 &&
+	   reads_as(s, "c", "k", (const unsigned char *)"\1\2", 2),
+	   "a row of one chunk without a size: its data");
+}
+
+static void test_results(struct ms_store *s, const char *db)
+{
+	GString *facts = g_string_new("facts\n"), *err = g_string_new(
+		"maintstat: warning: w\n");
+	unsigned char *out = pattern(4 * LIMIT + 3, 5);
+	struct ms_store_result r;
+
+	is_int(ms_store_result_put(s, "result:x", "key", facts,
+				   (const char *)out, 4 * LIMIT + 3, err), 0,
+	       "a result of five chunks: saved");
+	is_int(chunk_rows(db, "result:x"), 4, "... in five rows");
+	is_int(ms_store_result_get(s, "result:x", "key", &r), 0, "read back");
+	ok(r.facts && g_bytes_get_size(r.facts) == facts->len &&
+	   !memcmp(g_bytes_get_data(r.facts, NULL), facts->str, facts->len),
+	   "... its facts");
+	ok(r.out && g_bytes_get_size(r.out) == 4 * LIMIT + 3 &&
+	   !memcmp(g_bytes_get_data(r.out, NULL), out, 4 * LIMIT + 3),
+	   "... its output");
+	ok(r.err && g_bytes_get_size(r.err) == err->len &&
+	   !memcmp(g_bytes_get_data(r.err, NULL), err->str, err->len),
+	   "... its messages");
+	ms_store_result_release(&r);
+	ok(exec(db, "UPDATE model_chunks SET data = zeroblob(length(data)) "
+		"WHERE kind = 'result:x' AND seq = 2") == 0,
+	   "a chunk's bytes altered, its length kept");
+	is_int(ms_store_result_get(s, "result:x", "key", &r), 0, "read");
+	ok(!r.facts && !r.out && !r.err, "... the CRC refuses it");
+	ms_store_result_release(&r);
+	g_string_free(facts, TRUE);
+	g_string_free(err, TRUE);
+	g_free(out);
+}
+
+/* A store of schema 7, as the last maintstat left it: models without
+ * chunks, one row of data.  Opened now, it is migrated. */
+static void test_migrate(const char *dir)
+{
+	char *db = g_build_filename(dir, "v7.sqlite", NULL);
+	struct ms_store *s = NULL;
+	unsigned char *v = pattern(3 * LIMIT, 6);
+
+	ok(ms_store_open(db, NULL, &s, NULL) == 0, "a store to turn into 7");
+	/* (a ref, so that closing it does not remove it as unused) */
+	ok(exec(db, "DROP TABLE model_chunks; DROP TABLE models;"
+		"CREATE TABLE models (kind TEXT PRIMARY KEY,"
+		"  key TEXT NOT NULL, data BLOB NOT NULL);"
+		"INSERT INTO models VALUES ('old', 'k', x'414243');"
+		"INSERT INTO refs VALUES ('HEAD', 'x', 0);"
+		"PRAGMA user_version = 7;") == 0,
+	   "... schema 7, with a model saved");
+	ms_store_free(s);
+	s = NULL;
+	ok(ms_store_open(db, NULL, &s, NULL) == 0, "opened: migrated");
+	is_int(query(db, "PRAGMA user_version"), MS_STORE_SCHEMA_VERSION,
+	       "... to the current schema");
+	ok(s && reads_as(s, "old", "k", (const unsigned char *)"ABC", 3),
+	   "... the old model reads as it was");
+	ms_store_set_chunk_limit(s, LIMIT);
+	is_int(s ? ms_store_model_put(s, "old", "k", v, 3 * LIMIT) : -1, 0,
+	       "... replaced by a chunked one");
+	ok(s && reads_as(s, "old", "k", v, 3 * LIMIT) &&
+	   chunk_rows(db, "old") == 2, "... which reads back");
+	ms_store_free(s);
+	g_free(v);
+	g_free(db);
+}
+
+int main(void)
+{
+	char *dir = g_dir_make_tmp("ms-models-XXXXXX", NULL);
+	char *db = g_build_filename(dir, "m.sqlite", NULL);
+	struct ms_store *s = NULL;
+	char *cmd;
+
+	ok(ms_store_open(db, NULL, &s, NULL) == 0, "open a store");
+	ms_store_set_chunk_limit(s, LIMIT);
+	test_sizes(s, db);
+	test_pieces(s);
+	test_replace_drop(s, db);
+	test_damage(s, db);
+	test_results(s, db);
+	ms_store_free(s);
+	test_migrate(dir);
+
+	cmd = g_strdup_printf("rm -rf '%s'", dir);
+	ok(system(cmd) == 0, "clean up");
+	g_free(cmd);
+	g_free(db);
+	g_free(dir);
+	return test_done();
+}
