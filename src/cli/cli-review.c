@@ -70,10 +70,12 @@ static int kmap_load(const struct cli_rev_opts *o,
 	if (o->kmap)
 		ms_review_map_read_saved(o->kmap, mo->store);
 	rc = ms_link_mail_load(mo, out, diags);
-	if (rc == 0 && o->kmap) {
-		rc = ms_review_map_save(o->kmap, mo->store);
-		if (rc < 0)
-			g_clear_pointer(out, ms_link_mail_free);
+	/* the answers are right all the same: not keeping them costs the
+	 * next run time, and is said */
+	if (rc == 0 && o->kmap && ms_review_map_save(o->kmap, mo->store) < 0) {
+		cli_warning("the K: answers were not kept in the store: %s",
+			    ms_error_last());
+		ms_error_clear();
 	}
 	return rc;
 }

@@ -141,9 +141,10 @@ void act_set_id(char id[41], const unsigned char raw[20]);
  * activity-mjoins.c: find the changes of address of a->maint_changes
  * (each commit's files named MAINTAINERS, read at the commit and its
  * parent; the store's saved ones reused) into a->maint_joins, and join
- * their people in a->ident under each commit.
+ * their people in a->ident under each commit.  A failure to save the
+ * ones found is a warning in `diags` (may be NULL), not an error.
  */
-void act_find_maint_joins(struct ms_activity *a);
+void act_find_maint_joins(struct ms_activity *a, struct ms_diags *diags);
 void act_join_history(struct ms_activity *a);
 
 /*

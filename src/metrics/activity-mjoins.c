@@ -144,7 +144,7 @@ static void commit_joins(struct ms_activity *a, const char id[41],
  * file for every such commit is the slow part, so the changes found are
  * kept with the saved model (activity-model.c).
  */
-void act_find_maint_joins(struct ms_activity *a)
+void act_find_maint_joins(struct ms_activity *a, struct ms_diags *diags)
 {
 	GHashTable *known = NULL;
 	bool grew = false;
@@ -208,8 +208,14 @@ void act_find_maint_joins(struct ms_activity *a)
 			grew = true;
 		}
 	}
-	if (known && grew && act_mjoins_write(a->opts->store, known) < 0)
-		ms_error_clear();     /* only a later run's time is lost */
+	/* only a later run's time is lost, but it is said */
+	if (known && grew && act_mjoins_write(a->opts->store, known) < 0) {
+		if (diags)
+			ms_diags_add(diags, NULL, 0, "the changes of address "
+				     "of MAINTAINERS were not kept in the "
+				     "store: %s", ms_error_last());
+		ms_error_clear();
+	}
 	if (known)
 		g_hash_table_destroy(known);
 }

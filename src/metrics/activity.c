@@ -504,7 +504,7 @@ static void join_people(struct ms_activity *a, struct ms_diags *diags)
 	entry_facts(a);
 	resolve_listed(a);
 	if (!a->maint_joins)
-		act_find_maint_joins(a);
+		act_find_maint_joins(a, diags);
 	act_join_history(a);
 	if (a->opts->mail)
 		ms_mail_ident_add(a->ident, a->opts->mail, a->mf);
@@ -748,9 +748,9 @@ static int model_read(struct ms_activity *a, const char *key)
 }
 
 static int model_write(struct ms_activity *a, const char *key,
-		       const char *head)
+		       const char *head, struct ms_diags *diags)
 {
-	act_find_maint_joins(a);
+	act_find_maint_joins(a, diags);
 	entry_files(a);
 	return act_model_save(a, key, head);
 }
@@ -772,8 +772,14 @@ static int load(const struct ms_activity_load_opts *opts,
 	if (opts->store && diags) {
 		key = act_model_key(opts, id);
 		rc = use_model ? model_read(a, key) : 0;
-		if (rc < 0)
-			goto fail;
+		if (rc < 0) {
+			/* the store failed, not the history: walk it */
+			ms_diags_add(diags, NULL, 0, "the saved activity model "
+				     "was not read from the store: %s",
+				     ms_error_last());
+			ms_error_clear();
+			rc = 0;
+		}
 		if (rc == 2) {
 			/* not a whole model: walk as if unsaved */
 			ms_activity_free(a);
@@ -815,11 +821,20 @@ static int load(const struct ms_activity_load_opts *opts,
 	/* a walk with warnings (missing objects...) is not saved: the next
 	 * run walks again and warns again */
 	if (key && diags->nr == nr_diags) {
-		rc = model_write(a, key, head);
-		if (rc == 0)
-			rc = act_paths_write(a, pkey);
-		if (rc < 0)
-			goto fail;
+		/* the answer is right all the same: a failure to keep it
+		 * costs the next run time, and is said, never silent */
+		if (model_write(a, key, head, diags) < 0) {
+			ms_diags_add(diags, NULL, 0, "the activity model was "
+				     "not kept in the store: %s",
+				     ms_error_last());
+			ms_error_clear();
+		}
+		if (act_paths_write(a, pkey) < 0) {
+			ms_diags_add(diags, NULL, 0, "the path answers of "
+				     "activity were not kept in the store: %s",
+				     ms_error_last());
+			ms_error_clear();
+		}
 	}
 joined:
 	join_people(a, diags);

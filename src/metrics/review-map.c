@@ -307,21 +307,18 @@ void ms_review_map_read_saved(struct ms_review_map *map,
 
 int ms_review_map_save(struct ms_review_map *map, struct ms_store *store)
 {
-	GByteArray *b;
+	struct ms_store_piece p[2] = { { NULL, 0 }, { NULL, 0 } };
+	gsize len = 0;
 	int rc;
 
 	if (!store || !map->kkey || !map->fresh->len)
 		return 0;
-	b = g_byte_array_new();
-	if (map->saved_bytes) {
-		gsize len;
-		const guint8 *p = g_bytes_get_data(map->saved_bytes, &len);
-
-		g_byte_array_append(b, p, (guint)len);
-	}
-	g_byte_array_append(b, map->fresh->data, map->fresh->len);
-	rc = ms_store_model_put(store, K_KIND, map->kkey, b->data, b->len);
-	g_byte_array_free(b, TRUE);
+	/* the saved table, then the new answers: not joined first */
+	if (map->saved_bytes)
+		p[0].data = g_bytes_get_data(map->saved_bytes, &len);
+	p[0].len = len;
+	p[1] = (struct ms_store_piece){ map->fresh->data, map->fresh->len };
+	rc = ms_store_model_putv(store, K_KIND, map->kkey, p, 2);
 	if (rc == 0)
 		g_byte_array_set_size(map->fresh, 0);
 	return rc;
