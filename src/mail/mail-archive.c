@@ -15,8 +15,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define CHUNK (1u << 20)
+/* how far the first look for mboxrd goes (says_mboxrd()) */
+#define SNIFF (2u * CHUNK)
 
 static size_t max_message = MS_MAIL_MAX_MESSAGE;
 
@@ -94,6 +99,7 @@ struct reader {
 	size_t cap, start, end;
 	bool eof, error;
 	bool quoted;                /* a ">From " may be in the message */
+	bool rd;                    /* mboxrd, from here on */
 };
 
 static ssize_t read_fd(int fd, void *dst, size_t n)
@@ -211,6 +217,45 @@ static const char *find_from(const char *p, const char *e)
 			return p;
 		p++;
 	}
+	return NULL;
+}
+
+/*
+ * The next "From " in [p, e) that follows a newline or a '>' (p[-1] is
+ * readable): the only ones next_message() acts on.  A plain mbox is
+ * mapped, so this scan is the first to touch each byte; memchr() for 'F'
+ * stops at every 'F' of the text (442,191 in the 72 MB rdma list), SSE2
+ * compares 16 byte pairs at once and looks only at the rare "\nF" and
+ * ">F".
+ */
+static const char *find_mark(const char *p, const char *e)
+{
+	const char *q = p - 1;
+
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), gt = _mm_set1_epi8('>'),
+		      f = _mm_set1_epi8('F');
+
+	for (; e - q >= 17; q += 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)q);
+		__m128i b = _mm_loadu_si128((const __m128i *)(q + 1));
+		__m128i at = _mm_or_si128(_mm_cmpeq_epi8(a, nl),
+					  _mm_cmpeq_epi8(a, gt));
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_and_si128(at, _mm_cmpeq_epi8(b, f)));
+
+		for (; m; m &= m - 1) {
+			const char *k = q + 1 + __builtin_ctz(m);
+
+			if (e - k >= 5 && !memcmp(k, "From ", 5))
+				return k;
+		}
+	}
+#endif
+	for (; e - q >= 2; q++)
+		if ((q[0] == '\n' || q[0] == '>') && q[1] == 'F' &&
+		    e - (q + 1) >= 5 && !memcmp(q + 1, "From ", 5))
+			return q + 1;
 	return NULL;
 }
 
@@ -341,21 +386,28 @@ static int reader_open(struct reader *r, const char *path)
 		r->cap = 4 * CHUNK;
 		r->buf = g_malloc(r->cap);
 	}
-	while (r->end < 6 && fill(r))
+	while (r->end < SNIFF && fill(r))
 		;
 	return 0;
 }
 
-/* mboxrd when its first line says so or a ">>From " shows it. */
-static enum ms_mail_format sniff_format(const struct reader *r)
+/*
+ * mboxrd when its first line says so or a ">>From " line (which mboxo
+ * never writes: it quotes only "From ") is in the first SNIFF bytes; a
+ * later one turns it on from there (next_message()).  The messages before
+ * that hold no such line, so they read the same either way, bar a
+ * ">>>From ", which then stays as it is.  A plain file and its .gz read
+ * alike, and the reading stays one pass: a look at the whole mapped file
+ * first took 39 ms of the 72 MB rdma list, before the first message could
+ * go to the parsers.
+ */
+static bool says_mboxrd(const struct reader *r)
 {
 	const char *eol = memchr(r->buf, '\n', r->end);
 	size_t n = eol ? (size_t)(eol - r->buf) : r->end;
 
-	if (g_strstr_len(r->buf, (gssize)n, "mboxrd") ||
-	    memmem(r->buf, r->end, "\n>>From ", 8))
-		return MS_MAIL_FMT_MBOXRD;
-	return MS_MAIL_FMT_MBOXO;
+	return g_strstr_len(r->buf, (gssize)n, "mboxrd") ||
+	       memmem(r->buf, MIN(r->end, SNIFF), "\n>>From ", 8);
 }
 
 /*
@@ -392,17 +444,21 @@ static int emit_last(struct reader *r, size_t msg, GString *tmp,
 static size_t next_message(struct reader *r, size_t msg, size_t *search)
 {
 	while (*search < r->end) {
-		const char *hit = find_from(r->buf + *search, r->buf + r->end);
+		const char *hit = *search ?
+			find_mark(r->buf + *search, r->buf + r->end) :
+			find_from(r->buf, r->buf + r->end);
 		size_t k;
 
 		if (!hit)
 			break;
 		k = (size_t)(hit - r->buf);
 		*search = k + 1;
-		if (k == 0 || r->buf[k - 1] != '\n')
+		if (k == 0 || r->buf[k - 1] != '\n') {
 			/* emit() undoes the quoting only if needed */
 			r->quoted |= k > 0 && r->buf[k - 1] == '>';
-		else if (after_blank(r->buf, msg, k))
+			r->rd |= k >= 3 && r->buf[k - 1] == '>' &&
+				 r->buf[k - 2] == '>' && r->buf[k - 3] == '\n';
+		} else if (after_blank(r->buf, msg, k))
 			return k;
 	}
 	return SIZE_MAX;
@@ -441,14 +497,17 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 				  "it does not start with a From line", path);
 		goto done;
 	}
-	src.format = sniff_format(&r);
-	result->format = src.format;
+	r.rd = says_mboxrd(&r);
+	result->format = r.rd ? MS_MAIL_FMT_MBOXRD : MS_MAIL_FMT_MBOXO;
 
 	/* r.buf[msg] is always the "From " line of the current message */
 	search = msg + 1;
 	for (;;) {
 		size_t k = next_message(&r, msg, &search);
 		bool hit = k != SIZE_MAX;
+
+		src.format = r.rd ? MS_MAIL_FMT_MBOXRD : MS_MAIL_FMT_MBOXO;
+		result->format = src.format;
 
 		if (!hit) {
 			bool more;

@@ -363,6 +363,47 @@ with open(rd, "wb") as f:
 r = run("mail", "show", "--json", rd, "rd@x")
 eq(r.json()["body"], "From one\n>From two\n>x\n", "mboxrd: one > removed")
 
+
+# mboxo or mboxrd: a ">>From " line (mboxo never writes one) in the first
+# 2 MiB decides for the whole file; one further on, from its message on.
+# A plain file and its .gz read alike.
+def quoting_mbox(path, filler):
+    def msg(mid, body):
+        return (b"From x@example.com Mon Jan  2 10:00:00 2023\n"
+                b"From: A <a@example.com>\nMessage-ID: <" + mid + b">\n"
+                b"Date: Mon, 2 Jan 2023 10:00:00 +0000\nSubject: q\n\n" +
+                body + b"\n")
+    data = msg(b"qa@x", b">From a\n>>>From deep\n")
+    for i in range(filler):
+        data += msg(b"f%d@x" % i, b"filler line of text\n" * 500)
+    data += msg(b"qb@x", b">>From b\n")
+    with open(path, "wb") as f:
+        f.write(data)
+    with gzip.open(path + ".gz", "wb") as f:
+        f.write(data)
+    return len(data)
+
+
+for filler, late in ((2, False), (260, True)):
+    q = os.path.join(TMP, "quoting-%d.mbox" % filler)
+    size = quoting_mbox(q, filler)
+    ok((size > 2 << 20) == late, "quoting mbox of %d bytes" % size)
+    for path in (q, q + ".gz"):
+        what = "%s ('>>From ' %s)" % (os.path.basename(path),
+                                      "late" if late else "early")
+        a = run("mail", "show", "--json", path, "qa@x").json()
+        b = run("mail", "show", "--json", path, "qb@x").json()
+        # source.format is the file's; the body was read as it stood
+        eq((a["source"]["format"], a["body"]),
+           ("mboxrd", "From a\n>>>From deep\n") if late else
+           ("mboxrd", "From a\n>>From deep\n"), what + ": before it")
+        eq((b["source"]["format"], b["body"]), ("mboxrd", ">From b\n"),
+           what + ": its own message")
+        r, d = stats("--no-cache", path)
+        eq((r.rc, d.get("archives", [{}])[0].get("format"),
+            d.get("messages")), (0, "mboxrd", filler + 2),
+           what + ": the file's format")
+
 d1 = os.path.join(TMP, "dir")
 os.makedirs(os.path.join(d1, "sub"))
 shutil.copy(os.path.join(MAIL, "rules.mbox"), os.path.join(d1, "a.mbox"))
