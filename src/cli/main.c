@@ -100,8 +100,34 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+#ifdef MS_NO_NET
+/*
+ * This is maintstat-full, built without libcurl (main-quick.c says why):
+ * the command lines that use the network go to maintstat-net, which has
+ * every command; cli-nonet.c stands in for what they call.
+ */
+static bool needs_net(int argc, char **argv)
+{
+	static const char *const url_options[] = {
+		"check-urls", "stale-after", "rate", "retries", "timeout",
+	};
+	const char *cmd = argc > 2 && !strcmp(argv[1], "help") ? argv[2]
+							    : argv[1];
+
+	if (!strcmp(cmd, "fetch"))
+		return true;
+	return !strcmp(argv[1], "coverage") &&
+	       cli_has_option(argc - 2, argv + 2, url_options,
+			      G_N_ELEMENTS(url_options));
+}
+#endif
+
 int main(int argc, char **argv)
 {
+#ifdef MS_NO_NET
+	if (argc >= 2 && needs_net(argc, argv))
+		return cli_exec("maintstat-net", argv);
+#endif
 	cli_main_begin();
 	if (argc < 2) {
 		usage(stderr);

@@ -59,6 +59,47 @@ with open(installed(os.path.join(opts["bindir"], "maintstat")), "rb") as f:
 r = subprocess.run([full, "--version"], capture_output=True, text=True)
 ok(r.returncode == 0 and r.stdout.startswith("maintstat "),
    "the installed maintstat-full runs", r.stdout + r.stderr)
+# maintstat-full loads no libcurl: the network's commands (fetch,
+# coverage --check-urls) go on to maintstat-net beside it (main.c)
+
+
+def needed(path):
+    out = subprocess.run(["readelf", "-d", path], capture_output=True,
+                         text=True).stdout
+    return sorted(l.split("[")[1].split("]")[0] for l in out.splitlines()
+                  if "(NEEDED)" in l)
+
+
+net = installed(os.path.join(opts["libexecdir"], "maintstat",
+                             "maintstat-net"))
+ok(os.access(net, os.X_OK), "maintstat-net is installed in libexecdir")
+ok(needed(full) and not [l for l in needed(full) if "libcurl" in l],
+   "maintstat-full does not load libcurl", needed(full))
+ok([l for l in needed(net) if "libcurl" in l],
+   "maintstat-net does", needed(net))
+for args, what in ((["fetch", "--help"], "fetch"),
+                   (["help", "fetch"], "help fetch"),
+                   (["coverage", "--check-urls", "--help"],
+                    "coverage --check-urls")):
+    r = subprocess.run([full] + args, capture_output=True, text=True)
+    ok(r.returncode == 0 and "--check-urls" in r.stdout if
+       args[0] == "coverage" else r.returncode == 0 and
+       "Usage: maintstat fetch" in r.stdout,
+       f"the installed maintstat-full hands {what} to maintstat-net",
+       r.stdout[:200] + r.stderr)
+# without maintstat-net beside it (nor in the prefix, which the DESTDIR
+# copy is not installed in): an error naming it, exit 1
+alone = os.path.join(tmpdir(), "maintstat-full")
+shutil.copy(full, alone)
+r = subprocess.run([alone, "fetch", "--help"], capture_output=True,
+                   text=True)
+ok(r.returncode == 1 and "maintstat: cannot run" in r.stderr and
+   "maintstat-net" in r.stderr, "no maintstat-net: exit 1 and the error",
+   (r.returncode, r.stderr))
+r = subprocess.run([alone, "coverage", "--help"], capture_output=True,
+                   text=True)
+ok(r.returncode == 0 and "check-urls" in r.stdout,
+   "...while its own commands run", r.stderr)
 mandir = installed(os.path.join(opts["mandir"], "man1"))
 pages = ["maintstat.1"] + [f"maintstat-{c}.1" for c in commands] + \
     ["maintstat-mail-stats.1", "maintstat-mail-show.1"]
