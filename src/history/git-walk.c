@@ -21,6 +21,7 @@
 #include "git-common.h"
 #include "pack.h"
 #include "person.h"
+#include "utf8.h"
 #include "workers.h"
 
 #include <git2.h>
@@ -100,7 +101,7 @@ static const char *to_utf8(struct item *it, const char *s, size_t len,
 	char *conv = NULL;
 	const char *r;
 
-	if (g_utf8_validate(s, (gssize)len, NULL))
+	if (ms_utf8_valid(s, len))
 		return g_string_chunk_insert_len(it->chunk, s, (gssize)len);
 	if (encoding && g_ascii_strcasecmp(encoding, "utf-8") != 0)
 		conv = g_convert(s, (gssize)len, "UTF-8", encoding,
@@ -289,7 +290,7 @@ static bool parse_commit(struct item *it, const char *buf, size_t len,
 	if (p < end) {
 		size_t mlen = (size_t)(end - p);
 
-		if (g_utf8_validate(p, (gssize)mlen, NULL)) {
+		if (ms_utf8_valid(p, mlen)) {
 			parse_trailers(it, p, mlen);
 		} else {
 			const char *m = to_utf8(it, p, mlen, encoding);

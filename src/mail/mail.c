@@ -7,6 +7,7 @@
 #include "mail.h"
 #include "mime.h"
 #include "person.h"
+#include "utf8.h"
 
 #include <string.h>
 
@@ -1084,7 +1085,7 @@ static bool body_in_place(const struct headers *h, unsigned flags)
 		return false;
 	charset = ct ? ms_mime_param(ct, "charset") : NULL;
 	ok = ms_mime_charset_is_utf8(charset) &&
-	     g_utf8_validate(h->body, (gssize)h->body_len, NULL);
+	     ms_utf8_valid(h->body, h->body_len);
 	g_free(charset);
 	return ok;
 }

@@ -5,6 +5,7 @@
  */
 #include "mime.h"
 #include "mail.h"
+#include "utf8.h"
 
 #include <gmime/gmime.h>
 #include <string.h>
@@ -199,7 +200,7 @@ static void append_text(GString *out, const char *buf, size_t len,
 		g_free(conv);
 		return;
 	}
-	if (g_utf8_validate(buf, (gssize)len, NULL)) {
+	if (ms_utf8_valid(buf, len)) {
 		g_string_append_len(out, buf, (gssize)len);
 	} else {
 		/* Latin-1 is what undeclared 8-bit kernel mail usually is. */
@@ -372,7 +373,7 @@ bool ms_mime_decode_single(const char *encoding, const char *charset,
 	n = g_mime_encoding_flush(&state, body, len, text->str + at);
 	g_string_truncate(text, at + n);
 	if (ms_mime_charset_is_utf8(charset) &&
-	    g_utf8_validate(text->str + at, (gssize)n, NULL))
+	    ms_utf8_valid(text->str + at, n))
 		return true;
 	out = g_strndup(text->str + at, n);
 	g_string_truncate(text, at);
