@@ -130,6 +130,27 @@ static void count_reviewers(GHashTable *reviewers,
 	}
 }
 
+/*
+ * Record `r` (its tags `tags`) into entry `e`'s counts of the window: its
+ * commits, the reviewed ones, who applied them and the unlisted
+ * reviewers (in `wk`'s tables, made on first use).  The one-window query
+ * and the series count a record alike.
+ */
+static void count_in_window(struct work *wk, struct ms_act_entry *e,
+			    const struct crec *r, const struct ctag *tags)
+{
+	e->commits++;
+	if (r->reviewed)
+		e->reviewed++;
+	if (!wk->committers)
+		wk->committers = g_hash_table_new(NULL, NULL);
+	if (!wk->reviewers)
+		wk->reviewers = g_hash_table_new(NULL, NULL);
+	if (r->applier != MS_IDENT_NONE)
+		inc(wk->committers, r->applier);
+	count_reviewers(wk->reviewers, e, r, tags);
+}
+
 /* The person's addresses other than the listed one. */
 static char **also(const struct ms_activity *a, const struct ms_act_person *p)
 {
@@ -282,14 +303,8 @@ int ms_activity_query(const struct ms_activity *a,
 				continue;
 			wk = &w[slot[ents[k]]];
 			e = wk->e;
-			if (inwin) {
-				e->commits++;
-				if (r->reviewed)
-					e->reviewed++;
-				if (r->applier != MS_IDENT_NONE)
-					inc(wk->committers, r->applier);
-				count_reviewers(wk->reviewers, e, r, tags);
-			}
+			if (inwin)
+				count_in_window(wk, e, r, tags);
 			for (size_t pi = 0; pi < e->nr_people; pi++) {
 				struct ms_act_person *p = &e->people[pi];
 
@@ -449,16 +464,7 @@ static void series_count(const struct ms_activity *a,
 			continue;
 		wk = &w[slot[ents[k]]];
 		e = &res[slot[ents[k]]];
-		e->commits++;
-		if (r->reviewed)
-			e->reviewed++;
-		if (!wk->committers)
-			wk->committers = g_hash_table_new(NULL, NULL);
-		if (!wk->reviewers)
-			wk->reviewers = g_hash_table_new(NULL, NULL);
-		if (r->applier != MS_IDENT_NONE)
-			inc(wk->committers, r->applier);
-		count_reviewers(wk->reviewers, e, r, tags);
+		count_in_window(wk, e, r, tags);
 		for (size_t pi = 0; pi < e->nr_people; pi++) {
 			struct ms_act_person *p = &e->people[pi];
 
