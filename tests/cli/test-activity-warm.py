@@ -24,6 +24,13 @@ db = os.path.join(tmp, "store.sqlite")
 when = [1717300000]
 
 
+def fresh_db():
+    """Start the store over: the database and SQLite's -wal and -shm."""
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(db + suffix):
+            os.remove(db + suffix)
+
+
 def commit(path, content, msg, name="Zed New", email="zed@example.org",
            date=None):
     if date is None:
@@ -194,9 +201,7 @@ r = run("activity", "--repo", repo, "--json", "--db", db)
 ok(r.rc == 0 and "Tia Tix" in r.out,
    "after a new commit on top of commits of equal time the saved model "
    "is reused (the planted name shows)", r.err)
-for suffix in ("", "-wal", "-shm"):
-    if os.path.exists(db + suffix):
-        os.remove(db + suffix)
+fresh_db()
 same("ties again, cold")
 commit("drivers/alpha/after2.c", "a\n", "alpha: after the ties, 2\n\n"
        "Reviewed-by: Tia Tie <tia@example.org>\n")
@@ -206,9 +211,7 @@ same("the same, --merges", "--merges")
 # after new commits only what was walked is saved: a part after the model
 # before it (no rewrite of the whole model); a warm run reads the whole
 # model and its parts
-for suffix in ("", "-wal", "-shm"):
-    if os.path.exists(db + suffix):
-        os.remove(db + suffix)
+fresh_db()
 same("parts: cold")
 commit("drivers/epsilon/p1.c", "p\n", "epsilon: p1\n\n"
        "Reviewed-by: Pia Part <pia@example.org>\n")
@@ -322,9 +325,7 @@ def merge(branch, start, msg):
                     branch], check=True, env=env)
 
 
-for suffix in ("", "-wal", "-shm"):
-    if os.path.exists(db + suffix):
-        os.remove(db + suffix)
+fresh_db()
 root = rev(base)
 merge("order-side", "HEAD~1", "merge order-side")
 push()
