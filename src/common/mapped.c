@@ -13,12 +13,15 @@
 
 /* release pages behind the reader in steps of this many bytes */
 #define DONE_STEP (8u << 20)
+/* and map them ahead of it in steps of this many */
+#define AHEAD_STEP (4u << 20)
 
 struct ms_mapped {
 	gint refs;
 	char *base;
 	size_t size;
 	size_t released;       /* bytes from base already handed back */
+	size_t populated;      /* bytes from base mapped ahead */
 	size_t page;
 	int slot;              /* in `slots` */
 };
@@ -184,4 +187,25 @@ void ms_mapped_done(struct ms_mapped *m, const char *upto)
 	    madvise(m->base + m->released, end - m->released,
 		    MADV_DONTNEED) == 0)
 		m->released = end;
+}
+
+void ms_mapped_will_read(struct ms_mapped *m, const char *at)
+{
+#ifdef MADV_POPULATE_READ
+	size_t off, from, to;
+
+	if (at < m->base || at > m->base + m->size)
+		return;
+	off = (size_t)(at - m->base);
+	if (off + AHEAD_STEP / 2 < m->populated || m->populated >= m->size)
+		return;
+	from = MAX(m->populated, off - off % m->page);
+	to = MIN(m->size, from + AHEAD_STEP);
+	/* on any error (an old kernel, a file cut short) stop trying */
+	m->populated = madvise(m->base + from, to - from,
+			       MADV_POPULATE_READ) == 0 ? to : m->size;
+#else
+	(void)m;
+	(void)at;
+#endif
 }

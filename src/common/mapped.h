@@ -49,5 +49,12 @@ void ms_mapped_unref(struct ms_mapped *m);
  * `upto` never going back; cheap, it acts once per few megabytes.
  */
 void ms_mapped_done(struct ms_mapped *m, const char *upto);
+/*
+ * The reader is at `at`: map the pages of the next few MiB in one call
+ * (MADV_POPULATE_READ) rather than a page fault per 16 pages as it goes.
+ * For the one thread that reads ahead of the rest; a no-op where the
+ * kernel lacks it, and never a SIGBUS (a cut file fails the call).
+ */
+void ms_mapped_will_read(struct ms_mapped *m, const char *at);
 
 #endif

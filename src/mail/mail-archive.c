@@ -444,10 +444,14 @@ static int emit_last(struct reader *r, size_t msg, GString *tmp,
 static size_t next_message(struct reader *r, size_t msg, size_t *search)
 {
 	while (*search < r->end) {
-		const char *hit = *search ?
+		const char *hit;
+		size_t k;
+
+		if (r->map)
+			ms_mapped_will_read(r->map, r->buf + *search);
+		hit = *search ?
 			find_mark(r->buf + *search, r->buf + r->end) :
 			find_from(r->buf, r->buf + r->end);
-		size_t k;
 
 		if (!hit)
 			break;
