@@ -15,9 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #define CHUNK (1u << 20)
 /* how far the first look for mboxrd goes (says_mboxrd()) */
@@ -220,45 +217,6 @@ static const char *find_from(const char *p, const char *e)
 	return NULL;
 }
 
-/*
- * The next "From " in [p, e) that follows a newline or a '>' (p[-1] is
- * readable): the only ones next_message() acts on.  A plain mbox is
- * mapped, so this scan is the first to touch each byte; memchr() for 'F'
- * stops at every 'F' of the text (442,191 in the 72 MB rdma list), SSE2
- * compares 16 byte pairs at once and looks only at the rare "\nF" and
- * ">F".
- */
-static const char *find_mark(const char *p, const char *e)
-{
-	const char *q = p - 1;
-
-#ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n'), gt = _mm_set1_epi8('>'),
-		      f = _mm_set1_epi8('F');
-
-	for (; e - q >= 17; q += 16) {
-		__m128i a = _mm_loadu_si128((const __m128i *)q);
-		__m128i b = _mm_loadu_si128((const __m128i *)(q + 1));
-		__m128i at = _mm_or_si128(_mm_cmpeq_epi8(a, nl),
-					  _mm_cmpeq_epi8(a, gt));
-		unsigned m = (unsigned)_mm_movemask_epi8(
-			_mm_and_si128(at, _mm_cmpeq_epi8(b, f)));
-
-		for (; m; m &= m - 1) {
-			const char *k = q + 1 + __builtin_ctz(m);
-
-			if (e - k >= 5 && !memcmp(k, "From ", 5))
-				return k;
-		}
-	}
-#endif
-	for (; e - q >= 2; q++)
-		if ((q[0] == '\n' || q[0] == '>') && q[1] == 'F' &&
-		    e - (q + 1) >= 5 && !memcmp(q + 1, "From ", 5))
-			return q + 1;
-	return NULL;
-}
-
 /* Is `k` (a "From " at a line start) preceded by a blank line? */
 static bool after_blank(const char *buf, size_t start, size_t k)
 {
@@ -449,10 +407,7 @@ static size_t next_message(struct reader *r, size_t msg, size_t *search)
 
 		if (r->map)
 			ms_mapped_will_read(r->map, r->buf + *search);
-		hit = *search ?
-			find_mark(r->buf + *search, r->buf + r->end) :
-			find_from(r->buf, r->buf + r->end);
-
+		hit = find_from(r->buf + *search, r->buf + r->end);
 		if (!hit)
 			break;
 		k = (size_t)(hit - r->buf);
