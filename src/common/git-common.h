@@ -8,6 +8,12 @@
 
 /* Initialise libgit2 once per process; safe to call from any thread. */
 void ms_git_init(void);
+/*
+ * For a run that reads file contents from all over the packs (patch-ids):
+ * libgit2 may keep up to 8 GiB of pack windows mapped, not 256 MiB.
+ * Once per process; calls ms_git_init().
+ */
+void ms_git_map_for_contents(void);
 
 /*
  * Record libgit2's last error for a failed call `what` (e.g. "cannot open

@@ -55,7 +55,7 @@ static int get_repo(const char *gitdir, git_repository **out)
 		*out = h->repo;
 		return 0;
 	}
-	ms_git_init();
+	ms_git_map_for_contents();
 	rc = git_repository_open_ext(&repo, gitdir,
 				     GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
 	if (rc < 0)

@@ -10,6 +10,7 @@
 #include "mail.h"
 #include "patchid.h"
 
+#include <git2.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 
@@ -115,6 +116,16 @@ int main(void)
 	ok(strstr(ms_error_last(), "/nonexistent/repo") != NULL,
 	   "error names the path", ms_error_last());
 	ms_commit_patchid_done();
+	/* patch-ids read blobs from all over the pack: libgit2 may keep
+	 * 8 GiB of it mapped, not the 256 MiB the walk alone gets (a
+	 * million-commit pack was unmapped and mapped again per read) */
+	{
+		size_t limit = 0;
+
+		git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT, &limit);
+		is_int(limit >> 20, 8192, "patch-ids: pack windows up to "
+		       "8 GiB (MiB)");
+	}
 
 	g_strfreev(ids);
 	g_free(log);
