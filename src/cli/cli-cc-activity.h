@@ -3,9 +3,9 @@
  * lists say of the people of an answer (inactive marks, list replies,
  * de-facto reviewers).
  *
- * Only the full program has it: the quick one (main-quick.c) hands any
- * command line asking for it to maintstat-full before it could be needed,
- * and links cli-quick.c, whose cc_act_load() refuses.
+ * Only the full program has it: a command line asking for it goes to
+ * maintstat-full (cli_route()), and the quick program (main-quick.c) links
+ * cli-quick.c, whose cc_act_load() refuses.
  */
 #ifndef MS_CLI_CC_ACTIVITY_H
 #define MS_CLI_CC_ACTIVITY_H

@@ -1,8 +1,8 @@
 /*
  * cli-quick.c - what the quick program (main-quick.c) links instead of
  * the history, list and git stages: the few of their functions that the
- * shared CLI code names.  main-quick.c hands every command line that
- * could reach them to maintstat-full, so they only refuse, with an error
+ * shared CLI code names.  Every command line that could reach them goes
+ * to maintstat-full (cli_route()), so they only refuse, with an error
  * that says so should a new option ever slip past it.
  */
 #include "cli-cc-activity.h"

@@ -7,6 +7,7 @@
 #ifndef MS_CLI_H
 #define MS_CLI_H
 
+#include "cli-exec.h"
 #include "error.h"
 
 #include <glib.h>
@@ -333,19 +334,5 @@ void cli_main_begin(void);
  * an error.  Returns the exit code. */
 int cli_main_finish(int rc);
 
-/*
- * Whether argv[0..argc) has one of the long options `names`, or a prefix
- * of one (getopt_long() takes any unambiguous prefix, so "--act" may be
- * --activity); "--" ends the options.
- */
-bool cli_has_option(int argc, char **argv, const char *const *names,
-		    size_t n_names);
-/*
- * Run maintstat's program `name` (maintstat-full, maintstat-net) with
- * `argv`, found beside this program (the build tree) or in MS_LIBEXECDIR
- * (an installed one).  Returns only on failure: EXIT_RUNTIME, after
- * printing the error.
- */
-int cli_exec(const char *name, char **argv);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * main-quick.c - the `maintstat` a user runs: it answers `sections`,
  * `entries` and `maintainers` itself and hands every other command line
- * to maintstat-full.
+ * to maintstat-full, or to maintstat-net (cli_route()).
  *
  * Why several programs: a contributor runs `maintstat maintainers` before
  * every patch, and a program with every stage spends some 30 ms of its
@@ -15,7 +15,11 @@
  * for the few functions of the other stages the shared code names.
  * maintstat-full in turn has no libcurl (17 of the 54 libraries, 9 ms of
  * every start): the two commands that use the network, `fetch` and
- * `coverage --check-urls`, go on to maintstat-net (main.c).
+ * `coverage --check-urls`, are maintstat-net's.
+ *
+ * Tried and not kept: a `maintstat` linking the C library only that
+ * execs this program or maintstat-full.  The second exec cost the quick
+ * commands 2.5-3 ms (static or not), to save the others 1 ms of GLib.
  */
 #include "cli.h"
 #include "commands.h"
@@ -32,22 +36,11 @@ static const struct {
 	{ "entries", cmd_entries },
 };
 
-/*
- * The long options that need the full program.  An argument that is a
- * prefix of one of these goes there too (cli_has_option()); at worst a
- * value that looks like one of them ("--separator --repo") costs the
- * quick start, never a wrong answer.
- */
-static const char *const full_options[] = {
-	"repo", "rev", "activity", "active-only", "inactive-after",
-	"archive", "db", "db-wait", "no-cache", "max-message-size",
-	"max-index-size",
-};
-
 int main(int argc, char **argv)
 {
-	if (argc >= 2 && !cli_has_option(argc - 2, argv + 2, full_options,
-					 G_N_ELEMENTS(full_options))) {
+	const char *to = cli_route(argc, argv);
+
+	if (!strcmp(to, "maintstat")) {
 		for (size_t i = 0; i < G_N_ELEMENTS(quick); i++) {
 			int rc;
 
@@ -58,6 +51,8 @@ int main(int argc, char **argv)
 			cli_cleanup();
 			return cli_main_finish(rc);
 		}
+		to = "maintstat-full"; /* a command cli_route() knows and this
+					  table does not: never loop */
 	}
-	return cli_exec("maintstat-full", argv);
+	return cli_exec(to, argv);
 }

@@ -104,21 +104,13 @@ static const struct command *find_command(const char *name)
 /*
  * This is maintstat-full, built without libcurl (main-quick.c says why):
  * the command lines that use the network go to maintstat-net, which has
- * every command; cli-nonet.c stands in for what they call.
+ * every command; cli-nonet.c stands in for what they call.  The quick
+ * `maintstat` sends them there directly; this is for maintstat-full run
+ * by itself.
  */
 static bool needs_net(int argc, char **argv)
 {
-	static const char *const url_options[] = {
-		"check-urls", "stale-after", "rate", "retries", "timeout",
-	};
-	const char *cmd = argc > 2 && !strcmp(argv[1], "help") ? argv[2]
-							    : argv[1];
-
-	if (!strcmp(cmd, "fetch"))
-		return true;
-	return !strcmp(argv[1], "coverage") &&
-	       cli_has_option(argc - 2, argv + 2, url_options,
-			      G_N_ELEMENTS(url_options));
+	return !strcmp(cli_route(argc, argv), "maintstat-net");
 }
 #endif
 

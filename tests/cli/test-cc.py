@@ -468,7 +468,7 @@ ok("BETA TOO\n  " in r.out and ":31  Odd Fixes  M:1 R:0 L:0  1 file\n"
 # --- the quick program ------------------------------------------------------
 # `maintstat` answers the MAINTAINERS commands without the 54 libraries of
 # the history and list stages (main-quick.c), and hands the rest to
-# maintstat-full beside it.
+# maintstat-full beside it, or the network's commands to maintstat-net.
 import subprocess  # noqa: E402
 from mstest import MAINTSTAT  # noqa: E402
 needed = subprocess.run(["readelf", "-d", MAINTSTAT], capture_output=True,
@@ -482,6 +482,35 @@ ok(libs and not [l for l in libs if l.split(".so")[0] in
 ok(os.access(os.path.join(os.path.dirname(os.path.realpath(MAINTSTAT)),
                           "maintstat-full"), os.X_OK),
    "maintstat-full is built beside maintstat")
+
+
+def execs(*args):
+    """The programs `maintstat ARGS` runs, in order (strace)."""
+    p = subprocess.run(["strace", "-f", "-qq", "-e", "trace=execve",
+                        "-o", "/dev/stdout", MAINTSTAT] + list(args),
+                       capture_output=True, text=True)
+    return [os.path.basename(l.split('"')[1]) for l in p.stdout.splitlines()
+            if "execve(" in l and "= 0" in l]
+
+
+routes = [
+    (["maintainers", "--tree", tree, "drivers/alpha/main.c"], None),
+    (["sections", "--help"], None),
+    (["entries", "--tree", tree], None),
+    (["maintainers", "--repo", "x", "y"], "maintstat-full"),
+    (["maintainers", "--act", "y"], "maintstat-full"),
+    (["activity", "--help"], "maintstat-full"),
+    (["--version"], "maintstat-full"),
+    ([], "maintstat-full"),
+    (["fetch", "--help"], "maintstat-net"),
+    (["help", "fetch"], "maintstat-net"),
+    (["coverage", "--check-urls", "--help"], "maintstat-net"),
+    (["coverage", "--help"], "maintstat-full"),
+]
+ok(shutil.which("strace"), "strace is installed (scripts/deps.sh)")
+for args, prog in routes:
+    eq(execs(*args), ["maintstat"] + ([prog] if prog else []),
+       f"maintstat {' '.join(args[:2])}... runs {prog or 'nothing else'}")
 repo = os.path.join(work, "repo")
 git = ["git", "-C", repo, "-c", "user.name=T", "-c", "user.email=t@example.org"]
 subprocess.run(["git", "init", "-q", repo], check=True)
