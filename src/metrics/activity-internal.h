@@ -277,4 +277,47 @@ GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
  */
 bool act_model_decode(struct ms_activity *a, const void *data, size_t len);
 
+/*
+ * The one-pass series of activity-query.c, in steps, so that the kept
+ * series (activity-series.c) can start it after the windows it read from
+ * the store: `run` holds the running "last" facts of the entries (no
+ * counts) and `seen` who was ever seen, both as of the records read so
+ * far, those from `ci` on (the records are in walk order, newest first,
+ * and are read oldest first).
+ */
+struct act_work;             /* a window's count tables (activity-query.c) */
+struct act_series {
+	const struct ms_activity *a;
+	const struct ms_activity_query *qs;
+	size_t nq;
+	size_t n;                 /* entries in each window */
+	size_t nr_all;            /* entries of the MAINTAINERS file */
+	size_t nr_people;
+	struct ms_act_entry *run;
+	struct act_work *w;
+	int *slot;                /* entry index -> position, or -1 */
+	bool *seen;               /* per person id */
+	guint ci;
+};
+
+/* Whether one pass gives what the windows one by one give. */
+bool act_series_fits(const struct ms_activity *a,
+		     const struct ms_activity_query *qs, size_t nq);
+void act_series_init(struct act_series *s, const struct ms_activity *a,
+		     const struct ms_activity_query *qs, size_t nq);
+void act_series_release(struct act_series *s);
+/* Read the records up to window k's end into the running facts. */
+void act_series_advance(struct act_series *s, size_t k);
+/* A copy of the running entries (ms_act_entries_free()). */
+struct ms_act_entry *act_series_copy(const struct act_series *s);
+/* What follows from the facts of window k's entries `res` once every
+ * record is counted (its top lists from the count tables, if any). */
+void act_series_finish(struct act_series *s, size_t k,
+		       struct ms_act_entry *res);
+/* Window k once the running facts are at its end: a copy, its own
+ * records counted, act_series_finish(). */
+struct ms_act_entry *act_series_count(struct act_series *s, size_t k);
+/* Window k: act_series_advance() and act_series_count(). */
+struct ms_act_entry *act_series_window(struct act_series *s, size_t k);
+
 #endif

@@ -15,7 +15,7 @@
 
 /* ---- queries ---- */
 
-struct work {
+struct act_work {
 	struct ms_act_entry *e;
 	GHashTable *reviewers;    /* person -> count */
 	GHashTable *committers;
@@ -136,7 +136,7 @@ static void count_reviewers(GHashTable *reviewers,
  * reviewers (in `wk`'s tables, made on first use).  The one-window query
  * and the series count a record alike.
  */
-static void count_in_window(struct work *wk, struct ms_act_entry *e,
+static void count_in_window(struct act_work *wk, struct ms_act_entry *e,
 			    const struct crec *r, const struct ctag *tags)
 {
 	e->commits++;
@@ -202,7 +202,7 @@ static void init_entry(const struct ms_activity *a, struct ms_act_entry *e,
 /* What follows from an entry's facts once every record is counted. */
 static void finish_entry(const struct ms_activity *a,
 			 const struct ms_activity_query *q,
-			 struct ms_act_entry *e, struct work *w,
+			 struct ms_act_entry *e, struct act_work *w,
 			 const bool *seen, size_t nr_people,
 			 bool short_history)
 {
@@ -254,7 +254,7 @@ int ms_activity_query(const struct ms_activity *a,
 	size_t nr_all = maint_file_nr_entries(a->mf);
 	size_t n = q->entries ? q->nr_entries : nr_all;
 	struct ms_act_entry *res = g_new0(struct ms_act_entry, n ? n : 1);
-	struct work *w = g_new0(struct work, n ? n : 1);
+	struct act_work *w = g_new0(struct act_work, n ? n : 1);
 	int *slot = g_new(int, nr_all ? nr_all : 1);
 	bool *seen;
 	size_t nr_people;
@@ -296,7 +296,7 @@ int ms_activity_query(const struct ms_activity *a,
 		mark_people(r, tags, seen);
 
 		for (unsigned k = 0; k < r->nr_ent; k++) {
-			struct work *wk;
+			struct act_work *wk;
 			struct ms_act_entry *e;
 
 			if (ents[k] >= nr_all || slot[ents[k]] < 0)
@@ -449,7 +449,7 @@ static void series_last(const struct ms_activity *a, struct ms_act_entry *run,
 
 /* One record of the window into its counts. */
 static void series_count(const struct ms_activity *a,
-			 struct ms_act_entry *res, struct work *w,
+			 struct ms_act_entry *res, struct act_work *w,
 			 const int *slot, size_t nr_all, const struct crec *r)
 {
 	const struct ctag *tags = &g_array_index(a->tags, struct ctag,
@@ -457,7 +457,7 @@ static void series_count(const struct ms_activity *a,
 	const uint32_t *ents = &g_array_index(a->ents, uint32_t, r->ent_off);
 
 	for (unsigned k = 0; k < r->nr_ent; k++) {
-		struct work *wk;
+		struct act_work *wk;
 		struct ms_act_entry *e;
 
 		if (ents[k] >= nr_all || slot[ents[k]] < 0)
@@ -503,9 +503,8 @@ static struct ms_act_entry *entries_dup(const struct ms_act_entry *run,
 	return res;
 }
 
-/* Whether one pass gives what the windows one by one give. */
-static bool series_fits(const struct ms_activity *a,
-			const struct ms_activity_query *qs, size_t nq)
+bool act_series_fits(const struct ms_activity *a,
+		     const struct ms_activity_query *qs, size_t nq)
 {
 	if (a->in_range)
 		return false;
@@ -521,73 +520,116 @@ static bool series_fits(const struct ms_activity *a,
 	return true;
 }
 
+void act_series_init(struct act_series *s, const struct ms_activity *a,
+		     const struct ms_activity_query *qs, size_t nq)
+{
+	memset(s, 0, sizeof(*s));
+	s->a = a;
+	s->qs = qs;
+	s->nq = nq;
+	s->nr_all = maint_file_nr_entries(a->mf);
+	s->nr_people = ms_ident_count(a->ident);
+	s->n = nq && qs[0].entries ? qs[0].nr_entries : s->nr_all;
+	s->run = g_new0(struct ms_act_entry, s->n ? s->n : 1);
+	s->w = g_new0(struct act_work, s->n ? s->n : 1);
+	s->slot = g_new(int, s->nr_all ? s->nr_all : 1);
+	s->seen = g_new0(bool, s->nr_people ? s->nr_people : 1);
+	s->ci = a->commits->len;
+	for (size_t i = 0; i < s->nr_all; i++)
+		s->slot[i] = -1;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct maint_entry *me = nq && qs[0].entries ?
+			qs[0].entries[i] : maint_file_entry(a->mf, i);
+
+		init_entry(a, &s->run[i], me);
+		s->slot[me->index] = (int)i;
+	}
+}
+
+void act_series_release(struct act_series *s)
+{
+	ms_act_entries_free(s->run, s->n);
+	g_free(s->seen);
+	g_free(s->slot);
+	g_free(s->w);
+	memset(s, 0, sizeof(*s));
+}
+
+void act_series_advance(struct act_series *s, size_t k)
+{
+	const struct ms_activity *a = s->a;
+
+	/* the records up to the window's end, oldest first */
+	while (s->ci > 0 && g_array_index(a->commits, struct crec,
+					  s->ci - 1).ctime <= s->qs[k].until) {
+		s->ci--;
+		series_last(a, s->run, s->slot, s->nr_all,
+			    &g_array_index(a->commits, struct crec, s->ci),
+			    s->seen);
+	}
+}
+
+struct ms_act_entry *act_series_copy(const struct act_series *s)
+{
+	return entries_dup(s->run, s->n);
+}
+
+void act_series_finish(struct act_series *s, size_t k,
+		       struct ms_act_entry *res)
+{
+	const struct ms_activity *a = s->a;
+	const struct ms_activity_query *q = &s->qs[k];
+	bool short_history = a->shallow && (!a->commits->len ||
+					    a->oldest > q->active_since);
+
+	for (size_t i = 0; i < s->n; i++)
+		finish_entry(a, q, &res[i], &s->w[i], s->seen, s->nr_people,
+			     short_history);
+}
+
+struct ms_act_entry *act_series_count(struct act_series *s, size_t k)
+{
+	const struct ms_activity *a = s->a;
+	struct ms_act_entry *res = act_series_copy(s);
+
+	/* the window's own, in walk order */
+	for (guint from = s->ci; from < a->commits->len; from++) {
+		const struct crec *r = &g_array_index(a->commits, struct crec,
+						      from);
+
+		if (r->ctime < s->qs[k].since)
+			break;
+		series_count(a, res, s->w, s->slot, s->nr_all, r);
+	}
+	act_series_finish(s, k, res);
+	return res;
+}
+
+struct ms_act_entry *act_series_window(struct act_series *s, size_t k)
+{
+	act_series_advance(s, k);
+	return act_series_count(s, k);
+}
+
 int ms_activity_query_series(const struct ms_activity *a,
 			     const struct ms_activity_query *qs, size_t nq,
 			     struct ms_act_entry **out, size_t *nr)
 {
-	size_t nr_all = maint_file_nr_entries(a->mf);
-	size_t n, nr_people = ms_ident_count(a->ident);
-	struct ms_act_entry *run;
-	struct work *w;
-	int *slot;
-	bool *seen;
-	guint ci = a->commits->len;
+	struct act_series s;
 
 	*nr = 0;
 	if (!nq)
 		return 0;
-	if (!series_fits(a, qs, nq)) {
+	if (!act_series_fits(a, qs, nq)) {
 		for (size_t k = 0; k < nq; k++)
 			if (ms_activity_query(a, &qs[k], &out[k], nr) < 0)
 				return -1;
 		return 0;
 	}
-	n = qs[0].entries ? qs[0].nr_entries : nr_all;
-	run = g_new0(struct ms_act_entry, n ? n : 1);
-	w = g_new0(struct work, n ? n : 1);
-	slot = g_new(int, nr_all ? nr_all : 1);
-	seen = g_new0(bool, nr_people ? nr_people : 1);
-	for (size_t i = 0; i < nr_all; i++)
-		slot[i] = -1;
-	for (size_t i = 0; i < n; i++) {
-		const struct maint_entry *me = qs[0].entries ?
-			qs[0].entries[i] : maint_file_entry(a->mf, i);
-
-		init_entry(a, &run[i], me);
-		slot[me->index] = (int)i;
-	}
-	for (size_t k = 0; k < nq; k++) {
-		const struct ms_activity_query *q = &qs[k];
-		bool short_history = a->shallow && (!a->commits->len ||
-						    a->oldest > q->active_since);
-		guint from;
-
-		/* the records up to the window's end, oldest first */
-		while (ci > 0 && g_array_index(a->commits, struct crec,
-					       ci - 1).ctime <= q->until) {
-			ci--;
-			series_last(a, run, slot, nr_all,
-				    &g_array_index(a->commits, struct crec,
-						   ci), seen);
-		}
-		out[k] = entries_dup(run, n);
-		/* the window's own, in walk order */
-		for (from = ci; from < a->commits->len; from++) {
-			const struct crec *r = &g_array_index(
-				a->commits, struct crec, from);
-
-			if (r->ctime < q->since)
-				break;
-			series_count(a, out[k], w, slot, nr_all, r);
-		}
-		for (size_t i = 0; i < n; i++)
-			finish_entry(a, q, &out[k][i], &w[i], seen, nr_people,
-				     short_history);
-	}
-	ms_act_entries_free(run, n);
-	g_free(seen);
-	g_free(slot);
-	g_free(w);
-	*nr = n;
+	act_series_init(&s, a, qs, nq);
+	for (size_t k = 0; k < nq; k++)
+		out[k] = act_series_window(&s, k);
+	*nr = s.n;
+	act_series_release(&s);
 	return 0;
 }
