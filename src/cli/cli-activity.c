@@ -4,6 +4,7 @@
 #include "cli-activity.h"
 #include "activity.h"
 #include "cli-date.h"
+#include "cli-result.h"
 #include "cli-review.h"
 #include "error.h"
 #include "history.h"
@@ -494,8 +495,77 @@ void cli_act_json_counts(struct ms_out *o, const char *key,
 	ms_out_end_list(o);
 }
 
+/* The windows of series `s` for query `q`. */
+static struct ms_activity_query *series_windows(
+	const struct ms_activity_query *q, struct cli_act_series *s)
+{
+	struct ms_activity_query *qs;
+
+	s->nr_intervals = s->bounds->len - 1;
+	s->res = g_new0(struct ms_act_entry *, s->nr_intervals);
+	qs = g_new(struct ms_activity_query, s->nr_intervals ?
+		   s->nr_intervals : 1);
+	for (size_t i = 0; i < s->nr_intervals; i++) {
+		int64_t lo = g_array_index(s->bounds, int64_t, i);
+		int64_t hi = g_array_index(s->bounds, int64_t, i + 1) - 1;
+
+		qs[i] = *q;
+		qs[i].since = lo > q->since ? lo : q->since;
+		qs[i].until = hi < q->until ? hi : q->until;
+		qs[i].active_since = qs[i].since;
+	}
+	return qs;
+}
+
+/*
+ * The series through the store of `so` (unit `by`): the windows saved by
+ * the last run that still hold are read, the others computed and kept
+ * (ms_activity_query_series_kept()).  MS_SERIES_TRACE in the environment
+ * prints how many were read and computed, for the tests.
+ */
+static int series_kept(const char *repo, const struct cli_store_opts *so,
+		       const char *by, const struct ms_activity *a,
+		       const struct ms_activity_query *q,
+		       struct cli_act_series *s)
+{
+	struct ms_act_keep keep = { 0 };
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct ms_activity_query *qs = series_windows(q, s);
+	char *build = NULL, *kind = NULL;
+	int rc = cli_store_open(so, repo, &keep.store);
+
+	if (rc != CLI_CONTINUE) {
+		g_free(qs);
+		cli_act_series_release(s);
+		return rc;
+	}
+	build = keep.store ? cli_program_build() : NULL;
+	if (!build)
+		g_clear_pointer(&keep.store, ms_store_free);
+	kind = g_strdup_printf("activity-series:%s", by);
+	keep.kind = kind;
+	keep.build = build;
+	if (ms_activity_query_series_kept(a, qs, s->nr_intervals, &keep,
+					  &diags, s->res, &s->nr) < 0) {
+		rc = cli_error_last();
+		cli_act_series_release(s);
+	}
+	cli_print_diags(&diags);
+	ms_diags_release(&diags);
+	if (rc == CLI_CONTINUE && g_getenv("MS_SERIES_TRACE"))
+		fprintf(stderr, "maintstat: series: %zu intervals, %zu from "
+			"the store, %zu computed\n", s->nr_intervals,
+			keep.served, keep.computed);
+	ms_store_free(keep.store);
+	g_free(kind);
+	g_free(build);
+	g_free(qs);
+	return rc;
+}
+
 int cli_act_series_run(const char *cmd, const char *by, const char *tags,
-		       const char *repo, const struct ms_activity *a,
+		       const char *repo, const struct cli_store_opts *so,
+		       const struct ms_activity *a,
 		       const struct ms_activity_query *q,
 		       struct cli_act_series *s)
 {
@@ -516,6 +586,8 @@ int cli_act_series_run(const char *cmd, const char *by, const char *tags,
 		return cli_usage_error(cmd, "--by: %s", ms_error_last());
 	if (rc < 0)
 		return cli_error_last();
+	if (so)
+		return series_kept(repo, so, by, a, q, s);
 	return cli_act_series_query(a, q, s);
 }
 
@@ -523,22 +595,9 @@ int cli_act_series_query(const struct ms_activity *a,
 			 const struct ms_activity_query *q,
 			 struct cli_act_series *s)
 {
-	struct ms_activity_query *qs;
+	struct ms_activity_query *qs = series_windows(q, s);
 	int rc = CLI_CONTINUE;
 
-	s->nr_intervals = s->bounds->len - 1;
-	s->res = g_new0(struct ms_act_entry *, s->nr_intervals);
-	qs = g_new(struct ms_activity_query, s->nr_intervals ?
-		   s->nr_intervals : 1);
-	for (size_t i = 0; i < s->nr_intervals; i++) {
-		int64_t lo = g_array_index(s->bounds, int64_t, i);
-		int64_t hi = g_array_index(s->bounds, int64_t, i + 1) - 1;
-
-		qs[i] = *q;
-		qs[i].since = lo > q->since ? lo : q->since;
-		qs[i].until = hi < q->until ? hi : q->until;
-		qs[i].active_since = qs[i].since;
-	}
 	/* one pass over the records, not one per interval */
 	if (ms_activity_query_series(a, qs, s->nr_intervals, s->res,
 				     &s->nr) < 0) {

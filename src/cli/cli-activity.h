@@ -215,9 +215,13 @@ struct cli_act_series {
 	  "tags never)" }
 
 /* Returns CLI_CONTINUE (s filled; nothing to do without `by`) or an exit
- * code after printing the error. */
+ * code after printing the error.  With `so` (may be NULL): the series is
+ * kept in that store between runs, and a run computes only the intervals
+ * that can have changed (ms_activity_query_series_kept(); none with
+ * --no-cache). */
 int cli_act_series_run(const char *cmd, const char *by, const char *tags,
-		       const char *repo, const struct ms_activity *a,
+		       const char *repo, const struct cli_store_opts *so,
+		       const struct ms_activity *a,
 		       const struct ms_activity_query *q,
 		       struct cli_act_series *s);
 /* The queries of a series whose s->bounds are set (nr_intervals + 1

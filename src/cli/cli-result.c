@@ -190,23 +190,46 @@ void cli_result_add_repo(struct cli_result *r, const char *gitdir)
 	g_free(d);
 }
 
+/* The file of this program as stat sees it (a rebuild changes it), or
+ * NULL (g_free). */
+static char *program_file(void)
+{
+	GStatBuf sb;
+
+	if (g_stat("/proc/self/exe", &sb) < 0)
+		return NULL;
+	return g_strdup_printf("%lld %lld.%09ld %llu %llu",
+			       (long long)sb.st_size,
+			       (long long)sb.st_mtim.tv_sec, sb.st_mtim.tv_nsec,
+			       (unsigned long long)sb.st_ino,
+			       (unsigned long long)sb.st_dev);
+}
+
+char *cli_program_build(void)
+{
+	char *file = program_file();
+	char *r;
+
+	if (!file)
+		return NULL;
+	r = g_strdup_printf("%s %s schema %d program %s", MS_VERSION,
+			    MS_GIT_COMMIT, MS_SCHEMA_VERSION, file);
+	g_free(file);
+	return r;
+}
+
 /* This program: its build, and its file (a rebuild changes it). */
 static void add_program(struct cli_result *r)
 {
-	GStatBuf sb;
-	char buf[160];
+	char *file = program_file();
 
 	cli_result_add_str(r, "version", MS_VERSION " " MS_GIT_COMMIT);
 	cli_result_add_int(r, "schema", MS_SCHEMA_VERSION);
-	if (g_stat("/proc/self/exe", &sb) == 0) {
-		snprintf(buf, sizeof(buf), "%lld %lld.%09ld %llu %llu",
-			 (long long)sb.st_size, (long long)sb.st_mtim.tv_sec,
-			 sb.st_mtim.tv_nsec, (unsigned long long)sb.st_ino,
-			 (unsigned long long)sb.st_dev);
-		cli_result_add_str(r, "program", buf);
-	} else {
+	if (file)
+		cli_result_add_str(r, "program", file);
+	else
 		r->off = true;
-	}
+	g_free(file);
 }
 
 void cli_result_begin(struct cli_result *r, const char *cmd, bool json,

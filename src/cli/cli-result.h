@@ -108,4 +108,11 @@ void cli_result_keep(struct cli_result *r);
 
 void cli_result_release(struct cli_result *r);
 
+/*
+ * This program's build as a key's part: its version, git commit, JSON
+ * schema and its executable file's size, times, inode and device (a
+ * rebuild changes them).  NULL when the file cannot be seen (g_free).
+ */
+char *cli_program_build(void);
+
 #endif

@@ -227,6 +227,39 @@ int ms_activity_query_series(const struct ms_activity *a,
 			     struct ms_act_entry **out, size_t *nr);
 
 /*
+ * ms_activity_query_series() with its windows kept in the store between
+ * runs (`keep->store`, one row of kind `keep->kind`), so that a run
+ * computes only the windows that can have changed.  Each window is saved
+ * with what the one pass needs to go on after it (the running "last"
+ * facts and who was seen, as changes from the window before) and a
+ * digest chain: window k's digest covers the one of window k-1, its
+ * bounds and the records up to its end (each with its entries, trailers
+ * and people, named by their group's canonical name and address).  The
+ * chain starts from a key of everything else the windows depend on: this
+ * build (`keep->build`, the caller's), the load options, .mailmap,
+ * --mailmap and --aliases, every MAINTAINERS entry, the entries asked
+ * for and their listed people, and the identity joins (any join changed
+ * recomputes every window).  The windows read are those whose digest and
+ * saved bytes hold, from the first; the pass starts after the last of
+ * them.  Without a store, or when the one pass does not fit (see above),
+ * or for a model that took list senders (opts->mail), nothing is kept.
+ * The answers are ms_activity_query_series()'s; a store that cannot be
+ * read or written is a warning in `diags`, never an error.  keep->served
+ * and keep->computed say how many windows were read and computed.
+ */
+struct ms_act_keep {
+	struct ms_store *store;   /* borrowed; NULL: nothing read or kept */
+	const char *kind;         /* e.g. "activity-series:month" */
+	const char *build;        /* the caller's build: part of the key */
+	size_t served, computed;  /* out */
+};
+int ms_activity_query_series_kept(const struct ms_activity *a,
+				  const struct ms_activity_query *qs,
+				  size_t nq, struct ms_act_keep *keep,
+				  struct ms_diags *diags,
+				  struct ms_act_entry **out, size_t *nr);
+
+/*
  * Date helpers shared by the reports.  ms_act_date_shift() moves `t` by
  * whole years, months and days (negative: back) on the calendar, in UTC.
  * ms_act_format() writes "YYYY-MM-DD HH:MM:SS" (iso: ISO 8601 with the

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""activity --by on a warm store: each interval is kept in the store with
+the digest of the records up to its end, and a run computes only the
+intervals that can have changed (src/metrics/activity-series.c).
+MS_SERIES_TRACE=1 makes maintstat say on stderr how many intervals it read
+from the store and how many it computed.  Every report (JSON and text,
+--by month, year and release) equals --no-cache's: nothing new (all
+read), a new commit (the last interval, and the first, whose start moves
+with --until), a merged branch or a commit of old dates (from its month
+on), a .mailmap, --mailmap,
+MAINTAINERS or option change (all), a damaged or deleted saved interval
+(from it on), and a store that refuses the write (a warning)."""
+import os
+import re
+import sqlite3
+import struct
+import subprocess
+import sys
+import time
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+
+tmp = tmpdir()
+repo = os.path.join(tmp, "planted.git")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen", "gen-repo.py"),
+                repo], check=True, stdout=subprocess.DEVNULL)
+work = os.path.join(tmp, "work")
+subprocess.run(["git", "clone", "-q", repo, work], check=True)
+branch = subprocess.run(["git", "-C", work, "rev-parse", "--abbrev-ref",
+                         "HEAD"], check=True, capture_output=True,
+                        text=True).stdout.strip()
+db = os.path.join(tmp, "store.sqlite")
+when = [1717300000]          # after the planted history's last commit
+TRACE = {"MS_SERIES_TRACE": "1"}
+
+
+def git(*args, env=None):
+    subprocess.run(["git", "-C", work, *args], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+
+
+def git_out(*args):
+    return subprocess.run(["git", "-C", work, *args], check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def commit(path, content, msg, name="Nu Newcomer", email="nu@example.org",
+           date=None, adate=None):
+    if date is None:
+        when[0] += 3600
+        date = when[0]
+    env = dict(os.environ, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email,
+               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email,
+               GIT_AUTHOR_DATE=f"@{adate or date} +0000",
+               GIT_COMMITTER_DATE=f"@{date} +0000")
+    full = os.path.join(work, path)
+    os.makedirs(os.path.dirname(full) or work, exist_ok=True)
+    with open(full, "w") as f:
+        f.write(content)
+    git("add", path, env=env)
+    git("commit", "-q", "-m", msg, env=env)
+
+
+def push():
+    git("push", "-q", "-f", "origin", "HEAD:refs/heads/main")
+    git("push", "-q", "-f", "--tags", "origin")
+
+
+def trace(err):
+    m = re.search(r"maintstat: series: (\d+) intervals, (\d+) from the "
+                  r"store, (\d+) computed", err)
+    return tuple(int(x) for x in m.groups()) if m else None
+
+
+def series(what, by="month", *extra, fmt="--json", db_=None):
+    """The --db run's report equals --no-cache's; its trace: (intervals,
+    served, computed)."""
+    f = [fmt] if fmt else []
+    want = run("activity", "--repo", repo, *f, "--no-cache", "--by", by,
+               *extra, env=TRACE)
+    got = run("activity", "--repo", repo, *f, "--db", db_ or db, "--by",
+              by, *extra, env=TRACE)
+    ok(want.rc == 0 and got.rc == 0 and got.out == want.out,
+       f"{what}: --by {by} {fmt} equals --no-cache's", got.err + want.err)
+    t = trace(want.err)
+    ok(t is not None and t[1] == 0 and t[2] == t[0],
+       f"{what}: --no-cache reads nothing from the store", want.err)
+    return trace(got.err), got
+
+
+def row(kind="activity-series:month"):
+    c = sqlite3.connect(db)
+    r = c.execute("SELECT data FROM models WHERE kind = ?",
+                  (kind,)).fetchone()
+    c.close()
+    return r[0] if r else None
+
+
+def put_row(data, kind="activity-series:month"):
+    c = sqlite3.connect(db)
+    c.execute("UPDATE models SET data = ? WHERE kind = ?", (data, kind))
+    c.commit()
+    c.close()
+
+
+def windows(data):
+    """The saved windows: (offset of the head, body length) each."""
+    n = struct.unpack_from("<I", data, 4)[0]
+    at, out = 8, []
+    for _ in range(n):
+        ln = struct.unpack_from("<I", data, at + 96)[0]
+        out.append((at, ln))
+        at += 100 + ln
+    eq(at, len(data), "the saved row is its windows, end to end")
+    return out
+
+
+def month_index(report, t):
+    """The index of the month holding time `t` (UTC) in the series."""
+    s = report.json()["entries"][0]["series"]
+    return [x["start"][:7] for x in s].index(
+        time.strftime("%Y-%m", time.gmtime(t)))
+
+
+# tags, for --by release: three releases
+git("tag", "v1.0", git_out("rev-list", "-1", "--before=2020-06-01", "HEAD"))
+git("tag", "v2.0", git_out("rev-list", "-1", "--before=2022-06-01", "HEAD"))
+push()
+
+# ---- cold, then warm with nothing new: every interval from the store
+for by in ("month", "year", "release"):
+    t, _ = series("cold", by)
+    ok(t is not None and t[1] == 0 and t[2] == t[0] and t[0] > 0,
+       f"cold --by {by}: every interval computed", t)
+    for fmt in ("--json", ""):
+        t, _ = series("warm, nothing new", by, fmt=fmt)
+        ok(t is not None and t[1] == t[0] and t[2] == 0,
+           f"warm --by {by} {fmt}: every interval from the store", t)
+eq(series("warm", "release")[0][0], 3, "--by release: three releases")
+nmonths = series("warm", "month")[0][0]
+saved = row()
+t, _ = series("--no-cache run", "month")
+ok(row() == saved, "--no-cache writes nothing, and the warm run rewrites "
+   "nothing when nothing changed")
+
+# ---- a new commit: the last month, and the first (the window's start is
+# five years before its end, which moved)
+commit("drivers/alpha/new.c", "x\n", "alpha: new\n\n"
+       "Reviewed-by: Ria Reviewer <ria@example.net>\n")
+push()
+t, _ = series("after a new commit", "month")
+eq(t, (nmonths, nmonths - 2, 2), "after a new commit: the first and the "
+   "last month computed, the others from the store")
+t, _ = series("and again", "month")
+eq(t, (nmonths, nmonths, 0), "and then every month from the store")
+since = "--since=2019-07-01"
+series("a fixed --since, cold", "month", since)
+commit("drivers/alpha/new2.c", "y\n", "alpha: new 2\n")
+push()
+t, _ = series("a fixed --since, after a new commit", "month", since)
+eq(t[1:], (t[0] - 1, 1), "with a fixed --since only the last month is "
+   "computed")
+# an old author date: it counts where its commit date is
+commit("drivers/alpha/new3.c", "z\n", "alpha: new 3\n",
+       name="Alice Active", email="alice@example.org", adate=1600000000)
+push()
+t, _ = series("an old author date", "month", since)
+eq(t[1:], (t[0] - 1, 1), "a new commit with an old author date: only the "
+   "last month")
+t, _ = series("year, after new commits", "year")
+eq(t[1:], (t[0] - 2, 2), "--by year after new commits: the first and the "
+   "last year")
+
+# ---- a merged branch of old commit dates: from its month on
+old = git_out("rev-list", "-1", "--before=2021-06-01", "HEAD")
+git("checkout", "-q", "-b", "side", old)
+odate = int(git_out("log", "-1", "--format=%ct", old)) + 86400
+commit("drivers/alpha/side.c", "s\n", "alpha: side\n",
+       name="Sid Side", email="sid@example.org", date=odate)
+git("checkout", "-q", branch)
+when[0] += 3600
+menv = dict(os.environ, GIT_AUTHOR_NAME="M", GIT_AUTHOR_EMAIL="m@example.org",
+            GIT_COMMITTER_NAME="M", GIT_COMMITTER_EMAIL="m@example.org",
+            GIT_AUTHOR_DATE=f"@{when[0]} +0000",
+            GIT_COMMITTER_DATE=f"@{when[0]} +0000")
+git("merge", "-q", "--no-ff", "-m", "merge side", "side", env=menv)
+push()
+t, got = series("a merged branch of old dates", "month", since)
+k = month_index(got, odate)
+ok(0 < k < t[0] - 1, "the side commit falls in an old month", k)
+eq(t[1:], (k, t[0] - k), "a merged branch of old dates: the months before "
+   "its commit from the store, from its month on computed")
+
+# ---- a new commit of an old commit date (before its parent's): the walk
+# puts it among the commits of its date, and it changes its month on
+early = 1600000000
+commit("drivers/alpha/early.c", "e\n", "alpha: early\n", date=early)
+push()
+t, got = series("a commit of an old commit date", "month", since)
+k = month_index(got, early)
+eq(t[1:], (k, t[0] - k), "a new commit of an old commit date: the months "
+   "before it from the store, from its month on computed")
+git("reset", "-q", "--hard", "HEAD~1")
+push()
+t, _ = series("that commit gone again", "month", since)
+eq(t[1:], (k, t[0] - k), "that commit gone again: from its month on "
+   "computed")
+t, _ = series("and again", "month", since)
+eq(t[1:], (t[0], 0), "and then every month from the store")
+
+# ---- what the key covers: any change computes every interval
+commit(".mailmap",
+       "Alice Active <alice@example.org> <alice@old.example.org>\n",
+       "mailmap: alice\n")
+push()
+series("a .mailmap change, cold", "month", since)
+t, _ = series("a .mailmap change", "month", since)
+eq(t[1:], (t[0], 0), "(warm again)")
+commit(".mailmap", "Alice A. Active <alice@example.org>\n", "mailmap: name\n")
+push()
+t, _ = series("a .mailmap change of a canonical name", "month", since)
+eq(t[1:], (0, t[0]), "a .mailmap change: every month computed")
+mm = os.path.join(tmp, "extra.mailmap")
+with open(mm, "w") as f:
+    f.write("Bob Busy <bob@example.org> <bob@else.example.org>\n")
+t, _ = series("--mailmap", "month", since, "--mailmap", mm)
+eq(t[1:], (0, t[0]), "--mailmap FILE: every month computed")
+with open(mm, "w") as f:
+    f.write("Bob Busy <bob@example.org> <bob@other.example.org>\n")
+t, _ = series("--mailmap changed", "month", since, "--mailmap", mm)
+eq(t[1:], (0, t[0]), "a changed --mailmap FILE: every month computed")
+series("back to no --mailmap", "month", since)
+with open(os.path.join(work, "MAINTAINERS")) as f:
+    text = f.read()
+commit("MAINTAINERS", text.replace("\nS:", "\nR:\tNia Newcomer "
+                                   "<nia@example.com>\nS:", 1),
+       "MAINTAINERS: a reviewer\n")
+push()
+t, _ = series("a MAINTAINERS change", "month", since)
+eq(t[1:], (0, t[0]), "a MAINTAINERS change: every month computed")
+for opt in ("--merges", "--no-name-join", "--no-plus-fold"):
+    t, _ = series(opt, "month", since, opt)
+    eq(t[1:], (0, t[0]), f"{opt}: every month computed")
+series("back to no option", "month", since)
+entry = run("activity", "--repo", repo, "--json", "--no-cache").json()[
+    "entries"][1]["name"]
+t, _ = series("one entry", "month", since, entry)
+eq(t[1:], (0, t[0]), "one entry asked for: every month computed")
+t, _ = series("one entry, again", "month", since, entry)
+eq(t[1:], (t[0], 0), "... and then from the store")
+# --inactive-after judges the whole window, not the intervals (each one's
+# own start is its threshold): the months are read
+t, _ = series("--inactive-after", "month", since, entry,
+              "--inactive-after", "1y")
+eq(t[1:], (t[0], 0), "--inactive-after: the months from the store")
+t, _ = series("--until", "month", since, entry, "--until", "2023-06-15")
+ok(t[1] == t[0] - 1 and t[2] == 1, "an earlier --until: its last month "
+   "(cut short) computed, the ones before from the store", t)
+
+# ---- damage: a saved interval is computed again, never shown
+t, _ = series("cold for the damage", "month", since, entry)
+data = row()
+wins = windows(data)
+at, ln = wins[20]
+bad = bytearray(data)
+bad[at + 100 + ln // 2] ^= 0x40
+put_row(bytes(bad))
+t, _ = series("a damaged interval", "month", since, entry)
+eq(t[1:], (20, t[0] - 20), "a damaged 21st month: the 20 before from the "
+   "store, from it on computed")
+ok(row() == data, "... and saved again as it was")
+# a window that claims more bytes than the row has
+bad = bytearray(data)
+bad[wins[5][0] + 96:wins[5][0] + 100] = struct.pack("<I", len(data))
+put_row(bytes(bad))
+t, _ = series("a window longer than the row", "month", since, entry)
+eq(t[1:], (5, t[0] - 5), "a window longer than the row: from it on "
+   "computed")
+# the last ten windows cut off
+put_row(data[:wins[-10][0]])
+t, _ = series("the last ten windows gone", "month", since, entry)
+eq(t[1:], (t[0] - 10, 10), "the last ten windows gone: they are computed")
+ok(row() == data, "... and saved again")
+c = sqlite3.connect(db)
+c.execute("DELETE FROM models WHERE kind = 'activity-series:month'")
+c.commit()
+c.close()
+t, _ = series("the saved series deleted", "month", since, entry)
+eq(t[1:], (0, t[0]), "the saved series deleted: every month computed")
+
+# ---- a store that refuses the write: a warning, the right report
+c = sqlite3.connect(db)
+c.execute("CREATE TRIGGER refuse BEFORE INSERT ON models WHEN "
+          "new.kind GLOB 'activity-series:*' BEGIN "
+          "SELECT RAISE(ABORT, 'refused'); END")
+c.commit()
+c.close()
+t, got = series("a store that refuses the write", "year", since)
+ok("maintstat: warning: the time series was not kept in the store: " in
+   got.err and "refused" in got.err, "... says it was not kept", got.err)
+eq(got.rc, 0, "... and exits 0")
+done()
