@@ -160,6 +160,18 @@ push()
 t, _ = series("a fixed --since, after a new commit", "month", since)
 eq(t[1:], (t[0] - 1, 1), "with a fixed --since only the last month is "
    "computed")
+# a later --since inside the first month: the months are cut as before
+# but the first one starts later, its commits are counted again
+times = sorted(int(x) for x in git_out("log", "--format=%ct").split())
+first = [x for x in times if x >= 1561939200][:2]      # from 2019-07-01
+later = time.strftime("%Y-%m-%d", time.gmtime(first[1]))
+ok(first[0] < first[1] - 86400 and later[:7] == "2019-07",
+   "two commits in July 2019, days apart", first)
+t, _ = series("a later --since", "month", "--since=" + later)
+eq(t[1:], (t[0] - 1, 1), "a later --since in the first month: the first "
+   "month counted again")
+t, _ = series("back to --since 2019-07-01", "month", since)
+eq(t[1:], (t[0] - 1, 1), "and back: the first month counted again")
 # an old author date: it counts where its commit date is
 commit("drivers/alpha/new3.c", "z\n", "alpha: new 3\n",
        name="Alice Active", email="alice@example.org", adate=1600000000)
@@ -269,6 +281,16 @@ t, _ = series("a damaged interval", "month", since, entry)
 eq(t[1:], (20, t[0] - 20), "a damaged 21st month: the 20 before from the "
    "store, from it on computed")
 ok(row() == data, "... and saved again as it was")
+# window 21 made of window 20's body: it reads as a window, but its check
+# does not hold
+bad = bytearray(data)
+(a20, l20), (a21, l21) = wins[19], wins[20]
+bad[a21:a21 + 100 + l21] = (data[a21:a21 + 96] + struct.pack("<I", l20) +
+                            data[a20 + 100:a20 + 100 + l20])
+put_row(bytes(bad))
+t, _ = series("another window's body", "month", since, entry)
+eq(t[1:], (20, t[0] - 20), "a 21st month with the 20th's body: from it on "
+   "computed")
 # a window that claims more bytes than the row has
 bad = bytearray(data)
 bad[wins[5][0] + 96:wins[5][0] + 100] = struct.pack("<I", len(data))
