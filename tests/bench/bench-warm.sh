@@ -17,7 +17,11 @@
 # Env:   MAINTSTAT (default build/maintstat), RUNS (default 3),
 #        ARGS (extra activity options, e.g. "--merges"), NEW (default 5;
 #        0: no run after new commits), BY (e.g. "month": also the warm
-#        `--by BY` run, nothing new, against the same cold baseline)
+#        `--by BY` run, nothing new, and after the NEW commits, against
+#        the same cold baseline; each compared with a --no-cache `--by`
+#        report of the same history.  The NEW commits are then dated
+#        just after the tip, not in 2033, so that they fall in the last
+#        interval instead of after the window)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO=${1:-/work/.mirror/u-boot+u-boot/repo}
@@ -57,6 +61,11 @@ for i in $(seq "$RUNS"); do
 	sync
 	run "$tmp/cold.json" "$tmp/db" >> "$tmp/cold"
 done
+# by_ref OUT: the `--by BY` report of --no-cache (nothing kept or read)
+by_ref() {
+	# shellcheck disable=SC2086
+	"$MS" activity --repo "$REPO" --json --no-cache $ARGS --by "$BY" > "$1"
+}
 : > "$tmp/warm"
 for i in $(seq "$RUNS"); do
 	run "$tmp/warm.json" "$tmp/db" >> "$tmp/warm"
@@ -64,21 +73,30 @@ done
 cmp -s "$tmp/cold.json" "$tmp/warm.json" ||
 	{ echo "MISMATCH: the warm report differs from the cold one" >&2; exit 1; }
 if [ -n "$BY" ]; then
+	# the store as a --by run left it (untimed), as for a re-run
+	run "$tmp/by.json" "$tmp/db" --by "$BY" > /dev/null
 	: > "$tmp/by"
 	for i in $(seq "$RUNS"); do
 		run "$tmp/by.json" "$tmp/db" --by "$BY" >> "$tmp/by"
 	done
+	by_ref "$tmp/by-ref.json"
+	cmp -s "$tmp/by-ref.json" "$tmp/by.json" ||
+		{ echo "MISMATCH: the warm --by report differs from --no-cache's" >&2; exit 1; }
 fi
 # NEW commits on top of the clone: each adds a file and changes an old one
 new_commits() {
-	local tip old stream="" i msg
+	local tip old stream="" i msg base
 	tip=$(git --git-dir "$REPO" rev-parse HEAD)
+	# in 2033 (after the window) unless BY is set: then in the last
+	# interval, a second apart after the tip's commit date
+	base=2000000000
+	[ -n "$BY" ] && base=$(git --git-dir "$REPO" log -1 --format=%ct HEAD)
 	old=$(git --git-dir "$REPO" ls-tree -r --name-only HEAD | sed -n 100p)
 	for i in $(seq "$NEW"); do
 		msg="bench: new commit $i"$'\n\n'"Reviewed-by: Bench Reviewer <bench-rev@example.org>"$'\n'
 		stream+="commit refs/heads/bench"$'\n'
-		stream+="author Bench Author <bench@example.org> $((2000000000 + i)) +0000"$'\n'
-		stream+="committer Bench Author <bench@example.org> $((2000000000 + i)) +0000"$'\n'
+		stream+="author Bench Author <bench@example.org> $((base + i)) +0000"$'\n'
+		stream+="committer Bench Author <bench@example.org> $((base + i)) +0000"$'\n'
 		stream+="data ${#msg}"$'\n'"$msg"
 		[ "$i" = 1 ] && stream+="from $tip"$'\n'
 		stream+="M 100644 inline bench/new-$i.c"$'\n'"data 2"$'\n'"x"$'\n'
@@ -97,6 +115,17 @@ if [ "$NEW" -gt 0 ]; then
 		cp "$tmp/db-base" "$tmp/db"
 		run "$tmp/new.json" "$tmp/db" >> "$tmp/new"
 	done
+	if [ -n "$BY" ]; then
+		: > "$tmp/new-by"
+		for i in $(seq "$RUNS"); do
+			rm -f "$tmp/db" "$tmp/db-wal" "$tmp/db-shm"
+			cp "$tmp/db-base" "$tmp/db"
+			run "$tmp/new-by.json" "$tmp/db" --by "$BY" >> "$tmp/new-by"
+		done
+		by_ref "$tmp/new-by-ref.json"
+		cmp -s "$tmp/new-by-ref.json" "$tmp/new-by.json" ||
+			{ echo "MISMATCH: the --by run after new commits differs from --no-cache's" >&2; exit 1; }
+	fi
 	rm -f "$tmp/db"*
 	run "$tmp/new-cold.json" "$tmp/db" > /dev/null
 	cmp -s "$tmp/new-cold.json" "$tmp/new.json" ||
@@ -124,6 +153,13 @@ if [ "$NEW" -gt 0 ]; then
 		"$NEW" "$nw" "$ns" "$nc"
 	printf '  new/cold: wall %.3f, cpu %.3f\n' \
 		"$(echo "$nw / $cw" | bc -l)" "$(echo "$nc / $cc" | bc -l)"
+	if [ -n "$BY" ]; then
+		read -r mw ms mc <<< "$(stats "$tmp/new-by")"
+		printf '  warm --by %-6s after %d new  wall %7.3f s (spread %.3f)  cpu %7.3f s\n' \
+			"$BY" "$NEW" "$mw" "$ms" "$mc"
+		printf '  new-by/cold: wall %.3f, cpu %.3f\n' \
+			"$(echo "$mw / $cw" | bc -l)" "$(echo "$mc / $cc" | bc -l)"
+	fi
 fi
 echo "  store: $(du -k "$tmp/db" | cut -f1) KB"
 echo "(cores: $(nproc), load: $(cut -d' ' -f1-3 /proc/loadavg))"
