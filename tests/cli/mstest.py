@@ -265,6 +265,36 @@ def result_drop(db):
     con.close()
 
 
+def planted_clone():
+    """The planted history (fixtures/gen/gen-repo.py) in a new temporary
+    directory, and a clone of it to commit in: (tmp, repo, work)."""
+    tmp = tmpdir()
+    repo = os.path.join(tmp, "planted.git")
+    subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                                 "gen-repo.py"), repo],
+                   check=True, stdout=subprocess.DEVNULL)
+    work = os.path.join(tmp, "work")
+    subprocess.run(["git", "clone", "-q", repo, work], check=True)
+    return tmp, repo, work
+
+
+def git_commit(work, path, content, msg, name, email, date, adate=None):
+    """Write `content` to `path` in the work tree `work` and commit it as
+    `name <email>`: committed at `date`, authored at `adate` (default the
+    same), both in seconds since the epoch, UTC."""
+    env = dict(os.environ, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email,
+               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email,
+               GIT_AUTHOR_DATE=f"@{adate or date} +0000",
+               GIT_COMMITTER_DATE=f"@{date} +0000")
+    full = os.path.join(work, path)
+    os.makedirs(os.path.dirname(full) or work, exist_ok=True)
+    with open(full, "w") as f:
+        f.write(content)
+    for args in (["add", path], ["commit", "-q", "-m", msg]):
+        subprocess.run(["git", "-C", work] + args, check=True, env=env,
+                       capture_output=True)
+
+
 def done():
     print(f"1..{_n}")
     sys.exit(1 if _failed else 0)

@@ -18,14 +18,9 @@ import subprocess
 import sys
 import time
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+from mstest import run, ok, eq, done, git_commit, planted_clone  # noqa: E402
 
-tmp = tmpdir()
-repo = os.path.join(tmp, "planted.git")
-subprocess.run([sys.executable, os.path.join(FIXTURES, "gen", "gen-repo.py"),
-                repo], check=True, stdout=subprocess.DEVNULL)
-work = os.path.join(tmp, "work")
-subprocess.run(["git", "clone", "-q", repo, work], check=True)
+tmp, repo, work = planted_clone()
 branch = subprocess.run(["git", "-C", work, "rev-parse", "--abbrev-ref",
                          "HEAD"], check=True, capture_output=True,
                         text=True).stdout.strip()
@@ -49,16 +44,7 @@ def commit(path, content, msg, name="Nu Newcomer", email="nu@example.org",
     if date is None:
         when[0] += 3600
         date = when[0]
-    env = dict(os.environ, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email,
-               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email,
-               GIT_AUTHOR_DATE=f"@{adate or date} +0000",
-               GIT_COMMITTER_DATE=f"@{date} +0000")
-    full = os.path.join(work, path)
-    os.makedirs(os.path.dirname(full) or work, exist_ok=True)
-    with open(full, "w") as f:
-        f.write(content)
-    git("add", path, env=env)
-    git("commit", "-q", "-m", msg, env=env)
+    git_commit(work, path, content, msg, name, email, date, adate)
 
 
 def push():

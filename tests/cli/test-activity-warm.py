@@ -12,14 +12,9 @@ import sqlite3
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, done, tmpdir, FIXTURES  # noqa: E402
+from mstest import run, ok, done, git_commit, planted_clone  # noqa: E402
 
-tmp = tmpdir()
-repo = os.path.join(tmp, "planted.git")
-subprocess.run([sys.executable, os.path.join(FIXTURES, "gen", "gen-repo.py"),
-                repo], check=True, stdout=subprocess.DEVNULL)
-work = os.path.join(tmp, "work")
-subprocess.run(["git", "clone", "-q", repo, work], check=True)
+tmp, repo, work = planted_clone()
 db = os.path.join(tmp, "store.sqlite")
 when = [1717300000]
 
@@ -36,17 +31,7 @@ def commit(path, content, msg, name="Zed New", email="zed@example.org",
     if date is None:
         when[0] += 3600
         date = when[0]
-    env = dict(os.environ, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email,
-               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email,
-               GIT_AUTHOR_DATE=f"@{date} +0000",
-               GIT_COMMITTER_DATE=f"@{date} +0000")
-    full = os.path.join(work, path)
-    os.makedirs(os.path.dirname(full) or work, exist_ok=True)
-    with open(full, "w") as f:
-        f.write(content)
-    subprocess.run(["git", "-C", work, "add", path], check=True, env=env)
-    subprocess.run(["git", "-C", work, "commit", "-q", "-m", msg],
-                   check=True, env=env)
+    git_commit(work, path, content, msg, name, email, date)
 
 
 def push():
