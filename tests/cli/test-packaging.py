@@ -100,6 +100,23 @@ r = subprocess.run([alone, "coverage", "--help"], capture_output=True,
                    text=True)
 ok(r.returncode == 0 and "check-urls" in r.stdout,
    "...while its own commands run", r.stderr)
+# the quick maintstat alone: what it hands on fails the same way, what
+# it answers itself still runs (cli_route(), cli_exec())
+quick = os.path.join(tmpdir(), "maintstat")
+shutil.copy(installed(os.path.join(opts["bindir"], "maintstat")), quick)
+for args, prog in ((["review", "--help"], "maintstat-full"),
+                   (["fetch", "--help"], "maintstat-net")):
+    r = subprocess.run([quick] + args, capture_output=True, text=True)
+    if os.path.exists(os.path.join(libexec, prog)):
+        continue  # one installed in the prefix on this machine answers
+    ok(r.returncode == 1 and r.stdout == "" and
+       f"maintstat: cannot run '{libexec}/{prog}'" in r.stderr,
+       f"no {prog}: the quick maintstat exits 1 with the error",
+       (r.returncode, r.stderr))
+r = subprocess.run([quick, "sections", "--help"], capture_output=True,
+                   text=True)
+ok(r.returncode == 0 and "Usage: maintstat sections" in r.stdout,
+   "...while its own commands run", r.stderr)
 mandir = installed(os.path.join(opts["mandir"], "man1"))
 pages = ["maintstat.1"] + [f"maintstat-{c}.1" for c in commands] + \
     ["maintstat-mail-stats.1", "maintstat-mail-show.1"]
