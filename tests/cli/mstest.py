@@ -3,9 +3,11 @@
 Each test script calls the helpers below and ends with done().  A check
 that fails prints what was expected and what came back.
 """
+import atexit
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -102,8 +104,36 @@ def skip_all(why):
     sys.exit(0)
 
 
+_tmpdirs = []
+
+
 def tmpdir():
-    return tempfile.mkdtemp(prefix="maintstat-test-")
+    """A new temporary directory, removed when the test ends (each run of
+    the suite left some 120 of them in /tmp); MS_KEEP_TMP=1 keeps them
+    to look at after a failure."""
+    d = tempfile.mkdtemp(prefix="maintstat-test-")
+    _tmpdirs.append(d)
+    return d
+
+
+def _remove_tmpdirs():
+    def writable(fn, path, _exc):
+        # a test may leave a directory unreadable or unwritable on purpose
+        os.chmod(os.path.dirname(path), 0o700)
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.chmod(path, 0o700)
+        fn(path)
+
+    if os.environ.get("MS_KEEP_TMP"):
+        return
+    for d in _tmpdirs:
+        try:
+            shutil.rmtree(d, onerror=writable)
+        except OSError:
+            pass
+
+
+atexit.register(_remove_tmpdirs)
 
 
 def tree_files(tree):

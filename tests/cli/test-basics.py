@@ -5,7 +5,7 @@ import re
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done  # noqa: E402
+from mstest import run, ok, eq, done, tmpdir  # noqa: E402
 
 r = run()
 eq(r.rc, 2, "no command is a usage error")
@@ -53,8 +53,7 @@ for cmd in COMMANDS:
 # Terminal escape injection: ESC, BEL, CR and C1 controls from the input
 # (an RFC 2047 Subject, a MAINTAINERS title, a file name) never reach the
 # terminal, in any command's text output or message.
-import tempfile  # noqa: E402
-T = tempfile.mkdtemp(prefix="maintstat-test-")
+T = tmpdir()
 EVIL = "\x1b]0;pwned\x07\x1b[31mred\r\u009b2J"
 mbox = os.path.join(T, "evil.mbox")
 with open(mbox, "wb") as f:
