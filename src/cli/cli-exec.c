@@ -2,7 +2,7 @@
  * cli-exec.c - which of maintstat's programs answers a command line, and
  * handing it there (cli-exec.h).
  */
-#include "cli-exec.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -106,5 +106,5 @@ int cli_exec(const char *name, char **argv)
 	execv(path, argv);
 	fprintf(stderr, "maintstat: cannot run '%s': %s\n", path,
 		strerror(errno));
-	return 1;
+	return EXIT_RUNTIME;
 }

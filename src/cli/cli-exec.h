@@ -28,7 +28,7 @@ const char *cli_route(int argc, char **argv);
 /*
  * Run maintstat's program `name` with `argv`, found beside this program
  * (the build tree) or in MS_LIBEXECDIR (an installed one).  Returns only
- * on failure: 1 (EXIT_RUNTIME), after printing the error.
+ * on failure: EXIT_RUNTIME, after printing the error.
  */
 int cli_exec(const char *name, char **argv);
 
