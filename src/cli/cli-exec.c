@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef MS_LIBEXECDIR
@@ -58,6 +59,21 @@ static const char *const url_options[] = {
 	"check-urls", "stale-after", "rate", "retries", "timeout",
 };
 
+/*
+ * Whether one of argv[0..argc) names a directory: a public-inbox, which
+ * only maintstat-full can read (libgit2), or a directory of mboxes (which
+ * may hold one; rare enough that it goes there too).
+ */
+static bool names_directory(int argc, char **argv)
+{
+	struct stat st;
+
+	for (int i = 0; i < argc; i++)
+		if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
+			return true;
+	return false;
+}
+
 const char *cli_route(int argc, char **argv)
 {
 	const char *cmd;
@@ -70,6 +86,9 @@ const char *cli_route(int argc, char **argv)
 	     cli_has_option(argc - 2, argv + 2, url_options,
 			    N_ELEMENTS(url_options))))
 		return "maintstat-net";
+	if (!strcmp(argv[1], "mail"))
+		return names_directory(argc - 2, argv + 2) ? "maintstat-full" :
+			"maintstat-mail";
 	for (size_t i = 0; i < N_ELEMENTS(quick_commands); i++)
 		if (!strcmp(argv[1], quick_commands[i]))
 			return cli_has_option(argc - 2, argv + 2, full_options,

@@ -20,8 +20,9 @@ bool cli_has_option(int argc, char **argv, const char *const *names,
  * The program that answers `maintstat argv[1..argc)`: "maintstat", the
  * quick one (sections, maintainers and entries without the options of
  * the history and list stages), "maintstat-net" (fetch, and coverage
- * --check-urls: the network) or "maintstat-full" (everything else, and
- * every command line it cannot read: it prints the usage errors).
+ * --check-urls: the network), "maintstat-mail" (`mail` on files: no
+ * libgit2) or "maintstat-full" (everything else, and every command line
+ * it cannot read: it prints the usage errors).
  */
 const char *cli_route(int argc, char **argv);
 

@@ -1,33 +1,16 @@
 /*
  * cli-quick.c - what the quick program (main-quick.c) links instead of
- * the history, list and git stages: the few of their functions that the
- * shared CLI code names.  Every command line that could reach them goes
- * to maintstat-full (cli_route()), so they only refuse, with an error
- * that says so should a new option ever slip past it.
+ * the list stage and `maintainers --activity`: the few of their functions
+ * that the shared CLI code names (cli-nogit.c has the git ones).  Every
+ * command line that could reach them goes to maintstat-full
+ * (cli_route()), so they only refuse, with an error that says so should a
+ * new option ever slip past it.
  */
 #include "cli-cc-activity.h"
 #include "cli.h"
-#include "error.h"
-#include "git-common.h"
 #include "mail.h"
-#include "tree.h"
 
 #define NOT_HERE "needs maintstat-full (this is the quick maintstat)"
-
-int ms_git_discover(const char *start, char **out)
-{
-	(void)start;
-	*out = NULL;
-	return ms_error_set(MS_ERROR, "finding the repository " NOT_HERE);
-}
-
-int ms_tree_from_git(const char *gitdir, const char *rev,
-		     struct ms_tree **out)
-{
-	(void)rev;
-	*out = NULL;
-	return ms_error_set(MS_ERROR, "reading '%s' " NOT_HERE, gitdir);
-}
 
 /* Only --max-message-size and --max-index-size set them, and those
  * options go to the full program. */

@@ -1,7 +1,7 @@
 /*
  * main-quick.c - the `maintstat` a user runs: it answers `sections`,
  * `entries` and `maintainers` itself and hands every other command line
- * to maintstat-full, or to maintstat-net (cli_route()).
+ * to maintstat-full, maintstat-mail or maintstat-net (cli_route()).
  *
  * Why several programs: a contributor runs `maintstat maintainers` before
  * every patch, and a program with every stage spends some 30 ms of its
@@ -15,7 +15,8 @@
  * for the few functions of the other stages the shared code names.
  * maintstat-full in turn has no libcurl (17 of the 54 libraries, 9 ms of
  * every start): the two commands that use the network, `fetch` and
- * `coverage --check-urls`, are maintstat-net's.
+ * `coverage --check-urls`, are maintstat-net's.  And `mail` on files is
+ * maintstat-mail's, which has no libgit2 (main-mail.c).
  *
  * Tried and not kept: a `maintstat` linking the C library only that
  * execs this program or maintstat-full.  The second exec cost the quick

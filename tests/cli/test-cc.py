@@ -482,6 +482,16 @@ ok(libs and not [l for l in libs if l.split(".so")[0] in
 ok(os.access(os.path.join(os.path.dirname(os.path.realpath(MAINTSTAT)),
                           "maintstat-full"), os.X_OK),
    "maintstat-full is built beside maintstat")
+# maintstat-mail: `mail` on files without libgit2 (main-mail.c)
+mailprog = os.path.join(os.path.dirname(os.path.realpath(MAINTSTAT)),
+                        "maintstat-mail")
+needed = subprocess.run(["readelf", "-d", mailprog], capture_output=True,
+                        text=True).stdout
+libs = sorted(set(l.split("[")[1].split("]")[0] for l in needed.splitlines()
+                  if "(NEEDED)" in l))
+ok([l for l in libs if l.startswith("libgmime-3.0")] and
+   not [l for l in libs if l.split(".so")[0] in ("libgit2", "libcurl")],
+   "maintstat-mail loads GMime but no libgit2 or curl", libs)
 
 
 def execs(*args):
@@ -506,6 +516,11 @@ routes = [
     (["help", "fetch"], "maintstat-net"),
     (["coverage", "--check-urls", "--help"], "maintstat-net"),
     (["coverage", "--help"], "maintstat-full"),
+    (["mail", "stats", "--help"], "maintstat-mail"),
+    (["mail", "stats", "--no-cache", os.path.join(tree, "MAINTAINERS")],
+     "maintstat-mail"),
+    (["mail", "stats", "--no-cache", tree], "maintstat-full"),
+    (["help", "mail"], "maintstat-full"),
 ]
 ok(shutil.which("strace"), "strace is installed (scripts/deps.sh)")
 for args, prog in routes:
@@ -528,6 +543,31 @@ ok(r.rc == 1 and "'--repo'" in r.err and "maintstat-full" not in r.err,
    "an argument after -- is a path, not an option", r.err)
 r = run("activity", "--help")
 ok(r.rc == 0 and "--since" in r.out, "the other commands run (their help)")
+# maintstat-mail answers `mail` on files as maintstat-full does: the same
+# output, errors and exit codes, with the store and without
+fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "..", "fixtures", "mail")
+full = os.path.join(os.path.dirname(mailprog), "maintstat-full")
+for args in (["stats", "--no-cache", "--json",
+              os.path.join(fixtures, "rules.mbox"),
+              os.path.join(fixtures, "parse.mbox")],
+             ["stats", "--db", os.path.join(work, "m.db"),
+              os.path.join(fixtures, "lab.mbox")],
+             ["stats", "--db", os.path.join(work, "m.db"),
+              os.path.join(fixtures, "lab.mbox")],
+             ["show", "--json", os.path.join(fixtures, "parse.mbox"), "x"],
+             ["stats", "--no-cache", os.path.join(work, "missing.mbox")],
+             ["stats", "--bogus"]):
+    a = subprocess.run([mailprog, "mail"] + args, capture_output=True,
+                       text=True)
+    b = subprocess.run([full, "mail"] + args, capture_output=True, text=True)
+    eq((a.returncode, a.stdout, a.stderr), (b.returncode, b.stdout, b.stderr),
+       f"maintstat-mail mail {args[0]} {args[1]}... answers as "
+       "maintstat-full does")
+r = subprocess.run([mailprog, "sections", "--help"], capture_output=True,
+                   text=True)
+ok(r.returncode == 0 and "Usage: maintstat sections" in r.stdout,
+   "maintstat-mail run with another command hands it on", r.stderr)
 r = run("--version")
 ok(r.rc == 0 and r.out.startswith("maintstat "), "--version", r.out)
 

@@ -87,6 +87,35 @@ for args, what in ((["fetch", "--help"], "fetch"),
        "Usage: maintstat fetch" in r.stdout,
        f"the installed maintstat-full hands {what} to maintstat-net",
        r.stdout[:200] + r.stderr)
+# maintstat-mail: `mail` on files, without libgit2 (main-mail.c); a
+# directory (a public-inbox) goes on to maintstat-full
+mailprog = installed(os.path.join(opts["libexecdir"], "maintstat",
+                                  "maintstat-mail"))
+ok(os.access(mailprog, os.X_OK), "maintstat-mail is installed in libexecdir")
+ok(needed(mailprog) and not [l for l in needed(mailprog)
+                             if "libgit2" in l or "libcurl" in l],
+   "maintstat-mail loads neither libgit2 nor libcurl", needed(mailprog))
+mbox = os.path.join(tmpdir(), "one.mbox")
+with open(mbox, "w") as f:
+    f.write("From a@b Thu Jan  1 00:00:00 2026\nFrom: A <a@example.org>\n"
+            "Message-ID: <1@example.org>\nSubject: hello\n\nbody\n")
+r = subprocess.run([mailprog, "mail", "stats", "--no-cache", mbox],
+                   capture_output=True, text=True)
+ok(r.returncode == 0 and "messages: 1\n" in r.stdout,
+   "the installed maintstat-mail reads an mbox", r.stdout + r.stderr)
+alone = os.path.join(tmpdir(), "maintstat-mail")
+shutil.copy(mailprog, alone)
+r = subprocess.run([alone, "mail", "stats", "--no-cache",
+                    os.path.dirname(mbox)], capture_output=True, text=True)
+if not os.path.exists(os.path.join(libexec, "maintstat-full")):
+    ok(r.returncode == 1 and r.stdout == "" and
+       f"maintstat: cannot run '{libexec}/maintstat-full'" in r.stderr,
+       "maintstat-mail alone hands a directory on: exit 1 and the error",
+       (r.returncode, r.stderr))
+r = subprocess.run([alone, "mail", "stats", "--no-cache", mbox],
+                   capture_output=True, text=True)
+ok(r.returncode == 0 and "messages: 1\n" in r.stdout,
+   "...while it reads files itself", r.stdout + r.stderr)
 # without maintstat-net beside it (nor in the prefix, which the DESTDIR
 # copy is not installed in): an error naming it, exit 1
 alone = os.path.join(tmpdir(), "maintstat-full")
@@ -105,7 +134,8 @@ ok(r.returncode == 0 and "check-urls" in r.stdout,
 quick = os.path.join(tmpdir(), "maintstat")
 shutil.copy(installed(os.path.join(opts["bindir"], "maintstat")), quick)
 for args, prog in ((["review", "--help"], "maintstat-full"),
-                   (["fetch", "--help"], "maintstat-net")):
+                   (["fetch", "--help"], "maintstat-net"),
+                   (["mail", "stats", "--help"], "maintstat-mail")):
     r = subprocess.run([quick] + args, capture_output=True, text=True)
     if os.path.exists(os.path.join(libexec, prog)):
         continue  # one installed in the prefix on this machine answers
