@@ -502,6 +502,8 @@ static struct ms_activity_query *series_windows(
 	struct ms_activity_query *qs;
 
 	s->nr_intervals = s->bounds->len - 1;
+	s->since = q->since;
+	s->until = q->until;
 	s->res = g_new0(struct ms_act_entry *, s->nr_intervals);
 	qs = g_new(struct ms_activity_query, s->nr_intervals ?
 		   s->nr_intervals : 1);
@@ -662,6 +664,14 @@ static bool act_empty(const struct ms_act_entry *e)
 	return true;
 }
 
+/* Interval i of `s` as counted: [*from, *to), cut by the window. */
+static void interval(const struct cli_act_series *s, size_t i,
+		     int64_t *from, int64_t *to)
+{
+	*from = MAX(g_array_index(s->bounds, int64_t, i), s->since);
+	*to = MIN(g_array_index(s->bounds, int64_t, i + 1), s->until + 1);
+}
+
 void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
 			 size_t k)
 {
@@ -673,13 +683,13 @@ void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
 	ms_out_begin_list(o);
 	for (size_t i = 0; i < s->nr_intervals; i++) {
 		const struct ms_act_entry *e = &s->res[i][k];
+		int64_t from, to;
 
+		interval(s, i, &from, &to);
 		ms_out_begin_object(o);
-		ms_act_format(g_array_index(s->bounds, int64_t, i), 0, true,
-			      false, d);
+		ms_act_format(from, 0, true, false, d);
 		ms_out_kv_string(o, "start", d);
-		ms_act_format(g_array_index(s->bounds, int64_t, i + 1), 0,
-			      true, false, d);
+		ms_act_format(to, 0, true, false, d);
 		ms_out_kv_string(o, "end", d);
 		if (s->labels)
 			ms_out_kv_string(o, "release", s->labels->pdata[i]);
@@ -728,9 +738,10 @@ void cli_act_series_text(FILE *fp, const struct cli_act_series *s, size_t k)
 	for (size_t i = 0; i < s->nr_intervals; i++) {
 		const struct ms_act_entry *e = &s->res[i][k];
 		size_t active = 0;
+		int64_t from, to;
 
-		ms_act_format(g_array_index(s->bounds, int64_t, i), 0, false,
-			      true, d);
+		interval(s, i, &from, &to);
+		ms_act_format(from, 0, false, true, d);
 		fprintf(fp, "    %-12s", d);
 		if (act_empty(e)) {
 			fprintf(fp, " %7s", "-");

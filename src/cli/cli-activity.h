@@ -200,6 +200,8 @@ bool cli_act_urgent(const struct ms_act_entry *e,
  */
 struct cli_act_series {
 	GArray *bounds;              /* int64_t, nr_intervals + 1 */
+	int64_t since, until;        /* the window, which cuts the first
+					and last intervals */
 	GPtrArray *labels;           /* release names, or NULL */
 	size_t nr_intervals;
 	struct ms_act_entry **res;   /* per interval: the query's result */
@@ -233,7 +235,8 @@ int cli_act_series_query(const struct ms_activity *a,
 			 struct cli_act_series *s);
 void cli_act_series_release(struct cli_act_series *s);
 /* Entry k's series: JSON key "series" (an interval without commits in
- * the entry is null in every figure), or a compact text table. */
+ * the entry is null in every figure), or a compact text table.  Each
+ * interval is given as counted: the first and last cut by the window. */
 void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
 			 size_t k);
 void cli_act_series_text(FILE *fp, const struct cli_act_series *s,

@@ -35,6 +35,26 @@ ok(any(x["commits"] is None and x["people"] is None for x in g),
    "a month without commits is null")
 eq(g[0]["start"][:10], "2019-06-01", "months start on the 1st (UTC)")
 
+# a window that starts and ends inside a month: the first and last
+# intervals are given as counted, cut by the window (docs/json.md), in
+# JSON and in the text's first column
+r = run("activity", "--repo", repo, "--by", "month", "--json", "--no-cache",
+        "--since", "2020-03-15", "--until", "2020-06-10", "GAMMA BY KEYWORD")
+doc = r.json()
+s = doc["entries"][0]["series"]
+eq([(x["start"][:10], x["end"][:10]) for x in s],
+   [("2020-03-15", "2020-04-01"), ("2020-04-01", "2020-05-01"),
+    ("2020-05-01", "2020-06-01"), ("2020-06-01", "2020-06-11")],
+   "months cut by the window: 15 March to 10 June (end exclusive)")
+eq((s[0]["start"], s[-1]["end"][11:]), (doc["window"]["since"], "00:00:00"
+                                        "+00:00"),
+   "the first starts where the window does, the last ends after its day")
+r = run("activity", "--repo", repo, "--by", "month", "--no-cache",
+        "--since", "2020-03-15", "--until", "2020-06-10", "GAMMA BY KEYWORD")
+eq([l.split()[0] for l in r.out.splitlines() if l.startswith("    2020")],
+   ["2020-03-15", "2020-04-01", "2020-05-01", "2020-06-01"],
+   "text: the first row starts on the window's first day")
+
 r = run("activity", "--repo", repo, "--by", "year", "--json", "--no-cache",
         "ZETA IDLE")
 z = r.json()["entries"][0]["series"]
