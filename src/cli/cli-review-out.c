@@ -521,6 +521,15 @@ static void day(char buf[32], int64_t t)
 	ms_act_format(t, 0, false, true, buf);
 }
 
+/* Interval i of the review as counted: [*from, *to), the first and last
+ * cut by the window. */
+static void interval(const struct ms_review *rv, size_t i, int64_t *from,
+		     int64_t *to)
+{
+	*from = MAX(rv->bounds[i], rv->since);
+	*to = MIN(rv->bounds[i + 1], rv->until + 1);
+}
+
 /* The series as a compact table: one row per interval. */
 void cli_review_print_series(FILE *fp, const struct cli_review_run *r,
 			     const struct ms_rv_entry *e)
@@ -536,8 +545,10 @@ void cli_review_print_series(FILE *fp, const struct cli_review_run *r,
 	for (size_t i = 0; i < rv->nr_intervals; i++) {
 		const struct ms_rv_entry *s = e->intervals->pdata[i];
 		const char *label = r->labels ? r->labels->pdata[i] : NULL;
+		int64_t from, to;
 
-		day(a, rv->bounds[i]);
+		interval(rv, i, &from, &to);
+		day(a, from);
 		fprintf(fp, "    %-12s", a);
 		if (!s) {
 			fprintf(fp, " %7s", "-");
@@ -573,12 +584,14 @@ static void json_series(struct ms_out *o, const struct cli_review_run *r,
 	ms_out_begin_list(o);
 	for (size_t i = 0; i < rv->nr_intervals; i++) {
 		const struct ms_rv_entry *s = e->intervals->pdata[i];
+		int64_t from, to;
 		size_t n;
 
+		interval(rv, i, &from, &to);
 		ms_out_begin_object(o);
-		ms_act_format(rv->bounds[i], 0, true, false, d);
+		ms_act_format(from, 0, true, false, d);
 		ms_out_kv_string(o, "start", d);
-		ms_act_format(rv->bounds[i + 1], 0, true, false, d);
+		ms_act_format(to, 0, true, false, d);
 		ms_out_kv_string(o, "end", d);
 		if (r->labels)
 			ms_out_kv_string(o, "release", r->labels->pdata[i]);
@@ -837,13 +850,27 @@ void cli_review_print_document(struct ms_out *o,
 			       const struct cli_review_run *r)
 {
 	const struct ms_review *rv = r->rv;
+	int64_t since;
 	char d[32];
 
 	ms_out_begin_document(o);
 	ms_out_key(o, "window");
 	ms_out_begin_object(o);
-	ms_act_format(r->since, 0, true, false, d);
-	ms_out_kv_string(o, "since", d);
+	/* without --since the window starts with the oldest message (not
+	 * 1970, the 0 that stands for no bound) */
+	since = r->since;
+	for (size_t i = 0; !r->since && i < ms_mail_index_count(r->idx); i++) {
+		const struct ms_mail_rec *m = ms_mail_index_get(r->idx, i);
+
+		if (m->date_valid && (!since || m->date < since))
+			since = m->date;
+	}
+	if (since) {
+		ms_act_format(since, 0, true, false, d);
+		ms_out_kv_string(o, "since", d);
+	} else {
+		ms_out_kv_null(o, "since");
+	}
 	ms_act_format(r->until, 0, true, false, d);
 	ms_out_kv_string(o, "until", d);
 	ms_out_end_object(o);

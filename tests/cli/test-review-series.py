@@ -157,6 +157,24 @@ eq([x[:2] for x in rows], [["2024-01-01", "4"], ["2024-02-01", "4"],
 eq(rows[0][5], "10.0h", "text: January's median")
 eq(rows[1][5], "20.0h", "text: February's median")
 
+# a window cut inside months: the first and last intervals say where
+r = run("review", "--tree", tree, "--archive", mbox, "--since", "2024-01-10",
+        "--until", "2024-02-10", "--by", "month", "--json", "--no-cache",
+        "FOO DRIVER")
+s = r.json()["entries"][0]["series"]
+eq([(x["start"][:10], x["end"][:10], x["patches"]) for x in s],
+   [("2024-01-10", "2024-02-01", 2), ("2024-02-01", "2024-02-11", 2)],
+   "months cut by the window: from 10 January, to 10 February inclusive")
+r = run("review", "--tree", tree, "--archive", mbox, "--since", "2024-01-10",
+        "--until", "2024-02-10", "--by", "month", "--no-cache", "FOO DRIVER")
+eq([l.split()[0] for l in r.out.splitlines() if l.startswith("    2024-")],
+   ["2024-01-10", "2024-02-01"], "text: the first row starts on the 10th")
+# no --since: the window starts with the oldest message, not at 1970
+r = run("review", "--tree", tree, "--archive", mbox, "--json", "--no-cache",
+        "FOO DRIVER")
+eq(r.json()["window"]["since"][:10], "2024-01-03",
+   "no --since: the window's since is the oldest message's date")
+
 for by, n in (("quarter", [8]), ("year", [8])):
     r = run("review", "--tree", tree, "--archive", mbox, *WIN, "--by", by,
             "--json", "--no-cache", "FOO DRIVER")
