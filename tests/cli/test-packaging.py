@@ -99,10 +99,16 @@ mbox = os.path.join(tmpdir(), "one.mbox")
 with open(mbox, "w") as f:
     f.write("From a@b Thu Jan  1 00:00:00 2026\nFrom: A <a@example.org>\n"
             "Message-ID: <1@example.org>\nSubject: hello\n\nbody\n")
-r = subprocess.run([mailprog, "mail", "stats", "--no-cache", mbox],
-                   capture_output=True, text=True)
-ok(r.returncode == 0 and "messages: 1\n" in r.stdout,
-   "the installed maintstat-mail reads an mbox", r.stdout + r.stderr)
+
+
+def reads_mbox(prog, what):
+    r = subprocess.run([prog, "mail", "stats", "--no-cache", mbox],
+                       capture_output=True, text=True)
+    ok(r.returncode == 0 and "messages: 1\n" in r.stdout, what,
+       r.stdout + r.stderr)
+
+
+reads_mbox(mailprog, "the installed maintstat-mail reads an mbox")
 alone = os.path.join(tmpdir(), "maintstat-mail")
 shutil.copy(mailprog, alone)
 r = subprocess.run([alone, "mail", "stats", "--no-cache",
@@ -112,10 +118,7 @@ if not os.path.exists(os.path.join(libexec, "maintstat-full")):
        f"maintstat: cannot run '{libexec}/maintstat-full'" in r.stderr,
        "maintstat-mail alone hands a directory on: exit 1 and the error",
        (r.returncode, r.stderr))
-r = subprocess.run([alone, "mail", "stats", "--no-cache", mbox],
-                   capture_output=True, text=True)
-ok(r.returncode == 0 and "messages: 1\n" in r.stdout,
-   "...while it reads files itself", r.stdout + r.stderr)
+reads_mbox(alone, "...while it reads files itself")
 # without maintstat-net beside it (nor in the prefix, which the DESTDIR
 # copy is not installed in): an error naming it, exit 1
 alone = os.path.join(tmpdir(), "maintstat-full")
