@@ -90,6 +90,7 @@ struct reader {
 	struct inflate_state *inf;  /* NULL for a plain file */
 	uint8_t *in;
 	size_t in_cap;
+	size_t in_len, in_pos;      /* a plain stream: its first bytes */
 	bool in_eof;
 	struct ms_mapped *map;      /* a plain file, read in place */
 	char *buf;
@@ -114,6 +115,14 @@ static ssize_t read_some(struct reader *r, char *dst, size_t n)
 {
 	struct inflate_state *st = r->inf;
 
+	if (!st && r->in_pos < r->in_len) {
+		/* the bytes read to tell gzip: a pipe cannot seek back */
+		size_t k = MIN(n, r->in_len - r->in_pos);
+
+		memcpy(dst, r->in + r->in_pos, k);
+		r->in_pos += k;
+		return (ssize_t)k;
+	}
 	if (!st)
 		return read_fd(r->fd, dst, n);
 	for (;;) {
@@ -315,6 +324,15 @@ static int reader_open(struct reader *r, const char *path)
 	r->in_cap = 256 * 1024;
 	r->in = g_malloc(r->in_cap);
 	k = read_fd(r->fd, r->in, r->in_cap);
+	while (k == 1) {        /* a pipe may give one byte at first */
+		ssize_t more = read_fd(r->fd, r->in + 1, r->in_cap - 1);
+
+		if (more <= 0) {
+			k = more < 0 ? -1 : k;
+			break;
+		}
+		k += more;
+	}
 	if (k >= 2 && r->in[0] == 0x1f && r->in[1] == 0x8b) {
 		r->inf = g_new0(struct inflate_state, 1);
 		isal_inflate_init(r->inf);
@@ -323,8 +341,8 @@ static int reader_open(struct reader *r, const char *path)
 		r->inf->avail_in = (uint32_t)k;
 	} else if (k > 0 && (r->map = ms_mapped_new(r->fd))) {
 		/* a plain file: scanned where it lies, nothing copied */
-	} else if (k > 0 && lseek(r->fd, 0, SEEK_SET) < 0) {
-		k = -1;
+	} else if (k > 0) {
+		r->in_len = (size_t)k; /* read first, then the rest */
 	}
 	if (k < 0) {
 		int rc = ms_error_set_errno(MS_ERROR, errno,

@@ -852,11 +852,22 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 {
 	struct mail_tee t = { 0 };
 	GStatBuf sb, after;
-	char *key = store_archive_key(path);
-	char *sha1 = file_sha1(path, &sb);
+	char *key, *sha1;
 	bool same = false;
 	int rc;
 
+	/* a pipe (/dev/stdin, <(zcat ...)) can be read once: taking its
+	 * checksum first left the reader nothing, so it read as an empty
+	 * list.  Read straight through, and keep nothing of it. */
+	if (g_stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		if (from)
+			return ms_error_set(MS_ESTALE, "no saved state applies "
+					    "to '%s'", path);
+		return ms_mail_parse_archive(path, NULL, 0, flags, fn, data,
+					     result, diags);
+	}
+	key = store_archive_key(path);
+	sha1 = file_sha1(path, &sb);
 	if (!sha1) {
 		/* let the reader fail in its own words */
 		g_free(key);
