@@ -519,16 +519,11 @@ static struct ms_activity_query *series_windows(
 	return qs;
 }
 
-/*
- * The series through the store of `so` (unit `by`): the windows saved by
- * the last run that still hold are read, the others computed and kept
- * (ms_activity_query_series_kept()).  MS_SERIES_TRACE in the environment
- * prints how many were read and computed, for the tests.
- */
-static int series_kept(const char *repo, const struct cli_store_opts *so,
-		       const char *by, const struct ms_activity *a,
-		       const struct ms_activity_query *q,
-		       struct cli_act_series *s)
+int cli_act_series_kept(const char *cmd, const char *unit, const char *repo,
+			const struct cli_store_opts *so,
+			const struct ms_activity *a,
+			const struct ms_activity_query *q,
+			struct cli_act_series *s)
 {
 	struct ms_act_keep keep = { 0 };
 	struct ms_diags diags = MS_DIAGS_INIT;
@@ -544,7 +539,9 @@ static int series_kept(const char *repo, const struct cli_store_opts *so,
 	build = keep.store ? cli_program_build() : NULL;
 	if (!build)
 		g_clear_pointer(&keep.store, ms_store_free);
-	kind = g_strdup_printf("activity-series:%s", by);
+	/* one row per command and unit: `urgent` (a year) and `report` (the
+	 * entries of the review) would otherwise replace activity's */
+	kind = g_strdup_printf("%s-series:%s", cmd, unit);
 	keep.kind = kind;
 	keep.build = build;
 	if (ms_activity_query_series_kept(a, qs, s->nr_intervals, &keep,
@@ -589,7 +586,7 @@ int cli_act_series_run(const char *cmd, const char *by, const char *tags,
 	if (rc < 0)
 		return cli_error_last();
 	if (so)
-		return series_kept(repo, so, by, a, q, s);
+		return cli_act_series_kept(cmd, by, repo, so, a, q, s);
 	return cli_act_series_query(a, q, s);
 }
 
