@@ -106,10 +106,8 @@ struct ms_activity {
 	char state[65];           /* digest of what the records depend on at
 				     this commit: MAINTAINERS, .mailmap */
 	/* the load options and identity inputs the kept series is keyed
-	 * by (act_series_base()); no series is kept when series_off (the
-	 * model took list senders) */
+	 * by (act_series_base()) */
 	char series_base[65];
-	bool series_off;
 	GMutex match_lock;
 	/* ms_activity_seen()'s index, built on its first call: per person
 	 * id, the oldest commit time of a record naming them (author,
@@ -305,7 +303,7 @@ struct act_series {
 	guint ci;
 };
 
-/* a->series_base and a->series_off, from `opts` and the .mailmap digest
+/* a->series_base, from `opts` and the .mailmap digest
  * in a->state (right after act_ident_setup()). */
 void act_series_base(struct ms_activity *a,
 		     const struct ms_activity_load_opts *opts);

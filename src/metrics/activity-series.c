@@ -69,7 +69,6 @@ void act_series_base(struct ms_activity *a,
 						  -1);
 
 	g_strlcpy(a->series_base, sum, sizeof(a->series_base));
-	a->series_off = opts->mail != NULL;
 	g_free(sum);
 	g_free(text);
 	g_free(model);
@@ -943,8 +942,7 @@ int ms_activity_query_series_kept(const struct ms_activity *a,
 
 	keep->served = 0;
 	keep->computed = nq;
-	if (!keep->store || !nq || a->series_off ||
-	    !act_series_fits(a, qs, nq))
+	if (!keep->store || !nq || !act_series_fits(a, qs, nq))
 		return ms_activity_query_series(a, qs, nq, out, nr);
 	if (!keep_init(&k, a, qs, nq, keep->build)) {
 		keep_release(&k);

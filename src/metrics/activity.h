@@ -239,10 +239,13 @@ int ms_activity_query_series(const struct ms_activity *a,
  * build (`keep->build`, the caller's), the load options, .mailmap,
  * --mailmap and --aliases, every MAINTAINERS entry, the entries asked
  * for and their listed people, and the identity joins (any join changed
- * recomputes every window).  The windows read are those whose digest and
- * saved bytes hold, from the first; the pass starts after the last of
- * them.  Without a store, or when the one pass does not fit (see above),
- * or for a model that took list senders (opts->mail), nothing is kept.
+ * recomputes every window).  A model that took list senders (opts->mail)
+ * is keyed alike: what the list changes of people is in their groups
+ * (the joins) and canonical names (the labels), and what an interval
+ * says of people beyond the counts is judged again on reading it.  The
+ * windows read are those whose digest and saved bytes hold, from the
+ * first; the pass starts after the last of them.  Without a store, or
+ * when the one pass does not fit (see above), nothing is kept.
  * The answers are ms_activity_query_series()'s; a store that cannot be
  * read or written is a warning in `diags`, never an error.  keep->served
  * and keep->computed say how many windows were read and computed.
