@@ -297,6 +297,7 @@ struct act_series {
 	size_t nr_all;            /* entries of the MAINTAINERS file */
 	size_t nr_people;
 	struct ms_act_entry *run;
+	struct act_names *names;  /* owns run; the copies borrow its strings */
 	struct act_work *w;
 	int *slot;                /* entry index -> position, or -1 */
 	bool *seen;               /* per person id */
@@ -316,7 +317,8 @@ void act_series_init(struct act_series *s, const struct ms_activity *a,
 void act_series_release(struct act_series *s);
 /* Read the records up to window k's end into the running facts. */
 void act_series_advance(struct act_series *s, size_t k);
-/* A copy of the running entries (ms_act_entries_free()). */
+/* A copy of the running entries (ms_act_entries_free()), its people's
+ * strings borrowed from them. */
 struct ms_act_entry *act_series_copy(const struct act_series *s);
 /* What follows from the facts of window k's entries `res` once every
  * record is counted (its top lists from the count tables, if any). */

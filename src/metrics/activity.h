@@ -149,8 +149,10 @@ struct ms_act_last {
 
 struct ms_act_person {
 	char role;                /* 'M' or 'R' */
-	char *name;               /* as listed in MAINTAINERS (may be "");
-				   * owned by the result */
+	/* name, email and also are owned by the result; in a series
+	 * (ms_activity_query_series()) every interval's are the same
+	 * strings, kept until the last interval is freed */
+	char *name;               /* as listed in MAINTAINERS (may be "") */
 	char *email;              /* as listed (may be "") */
 	unsigned person;          /* ident.h id */
 	/* the person's other addresses (joined through .mailmap, aliases,
@@ -179,6 +181,8 @@ struct ms_act_count {
 
 #define MS_ACT_TOP 3
 
+struct act_names;           /* activity-query.c: a series's strings */
+
 struct ms_act_entry {
 	const struct maint_entry *entry;
 	const char *status;       /* the S: value, or NULL */
@@ -202,6 +206,11 @@ struct ms_act_entry {
 	 * with "bot" as a word, or "noreply"); most first. */
 	struct ms_act_count top_committers[MS_ACT_TOP];
 	size_t nr_top_committers;
+	/* private: in a series, the strings its people borrow (a
+	 * reference, dropped by ms_act_entries_free()), and the people of
+	 * all the entries of its array are one block, the first entry's
+	 * first; NULL: its own strings and array */
+	struct act_names *names;
 };
 
 /*
