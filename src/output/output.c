@@ -574,13 +574,36 @@ int ms_out_finish(struct ms_out *o)
 	return 0;
 }
 
+/* Whether byte c is written as it is, alone (not 0xc2, which may start
+ * a C1 control, nor another control but tab and newline). */
+static inline bool sanitize_plain(unsigned char c)
+{
+	return c >= 0x20 ? c != 0x7f && c != 0xc2 : c == '\t' || c == '\n';
+}
+
 void ms_out_sanitize(GString *out, const char *in, size_t len, int *state)
 {
 	const unsigned char *p = (const unsigned char *)in;
+	size_t i = 0;
 
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = p[i];
+	while (i < len) {
+		unsigned char c;
+		size_t run = i;
 
+		/* nearly all of a report: runs of bytes written as they
+		 * are, appended whole (byte by byte was a fifth of writing
+		 * 32 MB of JSON) */
+		if (!*state) {
+			while (run < len && sanitize_plain(p[run]))
+				run++;
+			if (run > i)
+				g_string_append_len(out, in + i,
+						    (gssize)(run - i));
+			i = run;
+			if (i == len)
+				break;
+		}
+		c = p[i++];
 		if (*state) {           /* the byte after a 0xc2 */
 			*state = 0;
 			if (c >= 0x80 && c <= 0x9f) {

@@ -557,6 +557,85 @@ static void corner_cases(void)
 	fclose(fp);
 }
 
+/* ms_out_sanitize() as it was written first, a byte at a time: the rule
+ * the run-at-a-time version must keep. */
+static void sanitize_bytewise(GString *out, const char *in, size_t len,
+			      int *state)
+{
+	const unsigned char *p = (const unsigned char *)in;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = p[i];
+
+		if (*state) {
+			*state = 0;
+			if (c >= 0x80 && c <= 0x9f) {
+				g_string_append_c(out, '?');
+				continue;
+			}
+			g_string_append_c(out, (char)0xc2);
+		}
+		if (c == 0xc2) {
+			*state = 1;
+			continue;
+		}
+		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+			c = '?';
+		g_string_append_c(out, (char)c);
+	}
+}
+
+/* Random texts rich in the bytes the rule is about, cut into random
+ * pieces (a 0xc2 at the end of one piece, its C1 byte in the next):
+ * both versions write the same bytes and end in the same state. */
+static void sanitize_random(void)
+{
+	static const unsigned char special[] = { 0xc2, 0x80, 0x85, 0x9f, 0xa0,
+		0x1b, 0x07, '\t', '\n', '\r', 0x7f, 0x00, 0xc3, 'a', ' ' };
+	GRand *rnd = g_rand_new_with_seed(0x5a417e);
+	int bad = 0, c1 = 0;
+
+	for (int t = 0; t < 3000; t++) {
+		size_t len = (size_t)g_rand_int_range(rnd, 0, 300);
+		char *in = g_malloc(len + 1);
+		GString *want = g_string_new(NULL), *got = g_string_new(NULL);
+		int ws = 0, gs = 0;
+
+		for (size_t i = 0; i < len; i++)
+			in[i] = (char)(g_rand_int_range(rnd, 0, 4) ?
+				g_rand_int_range(rnd, 0x20, 0x7f) :
+				special[g_rand_int_range(rnd, 0,
+					(gint32)sizeof(special))]);
+		for (size_t i = 0; i + 1 < len; i++)
+			c1 += (unsigned char)in[i] == 0xc2 &&
+			      (unsigned char)in[i + 1] >= 0x80 &&
+			      (unsigned char)in[i + 1] <= 0x9f;
+		for (size_t at = 0; at < len;) {
+			size_t cut = (size_t)g_rand_int_range(rnd, 0, 40);
+			size_t n = MIN(len - at, cut);
+
+			sanitize_bytewise(want, in + at, n, &ws);
+			ms_out_sanitize(got, in + at, n, &gs);
+			at += n;
+			if (!n && at < len) {
+				sanitize_bytewise(want, in + at, 1, &ws);
+				ms_out_sanitize(got, in + at, 1, &gs);
+				at++;
+			}
+		}
+		if (ws != gs || want->len != got->len ||
+		    memcmp(want->str, got->str, want->len))
+			bad++;
+		g_string_free(want, TRUE);
+		g_string_free(got, TRUE);
+		g_free(in);
+	}
+	ok(c1 > 100, "the random texts hold C1 controls as UTF-8");
+	is_int(bad, 0, "ms_out_sanitize() writes what the byte-by-byte rule "
+	       "writes, in pieces of any size");
+	g_rand_free(rnd);
+}
+
 int main(void)
 {
 	char *json = render(MS_OUT_JSON, fill_paths);
@@ -599,5 +678,6 @@ int main(void)
 	many_keys();
 	shortcut_scalars();
 	random_documents(UINT64_C(0x6d61696e74737461), 5000);
+	sanitize_random();
 	return test_done();
 }
