@@ -495,6 +495,14 @@ void cli_act_json_counts(struct ms_out *o, const char *key,
 	ms_out_end_list(o);
 }
 
+/* Interval i of `s` as counted: [*from, *to), cut by the window. */
+static void interval(const struct cli_act_series *s, size_t i,
+		     int64_t *from, int64_t *to)
+{
+	*from = MAX(g_array_index(s->bounds, int64_t, i), s->since);
+	*to = MIN(g_array_index(s->bounds, int64_t, i + 1), s->until + 1);
+}
+
 /* The windows of series `s` for query `q`. */
 static struct ms_activity_query *series_windows(
 	const struct ms_activity_query *q, struct cli_act_series *s)
@@ -505,6 +513,17 @@ static struct ms_activity_query *series_windows(
 	s->since = q->since;
 	s->until = q->until;
 	s->res = g_new0(struct ms_act_entry *, s->nr_intervals);
+	s->start = g_malloc_n(s->bounds->len, sizeof(*s->start));
+	s->end = g_malloc_n(s->bounds->len, sizeof(*s->end));
+	s->day = g_malloc_n(s->bounds->len, sizeof(*s->day));
+	for (size_t i = 0; i < s->nr_intervals; i++) {
+		int64_t from, to;
+
+		interval(s, i, &from, &to);
+		ms_act_format(from, 0, true, false, s->start[i]);
+		ms_act_format(to, 0, true, false, s->end[i]);
+		ms_act_format(from, 0, false, true, s->day[i]);
+	}
 	qs = g_new(struct ms_activity_query, s->nr_intervals ?
 		   s->nr_intervals : 1);
 	for (size_t i = 0; i < s->nr_intervals; i++) {
@@ -642,6 +661,9 @@ void cli_act_series_release(struct cli_act_series *s)
 	for (size_t i = 0; s->res && i < s->nr_intervals; i++)
 		ms_act_entries_free(s->res[i], s->nr);
 	g_free(s->res);
+	g_free(s->start);
+	g_free(s->end);
+	g_free(s->day);
 	if (s->bounds)
 		g_array_free(s->bounds, TRUE);
 	if (s->labels)
@@ -661,33 +683,21 @@ static bool act_empty(const struct ms_act_entry *e)
 	return true;
 }
 
-/* Interval i of `s` as counted: [*from, *to), cut by the window. */
-static void interval(const struct cli_act_series *s, size_t i,
-		     int64_t *from, int64_t *to)
-{
-	*from = MAX(g_array_index(s->bounds, int64_t, i), s->since);
-	*to = MIN(g_array_index(s->bounds, int64_t, i + 1), s->until + 1);
-}
 
 void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
 			 size_t k)
 {
 	static const char *const figures[] = { "commits", "reviewed",
 		"people", "top_reviewers", "top_committers" };
-	char d[32];
 
 	ms_out_key(o, "series");
 	ms_out_begin_list(o);
 	for (size_t i = 0; i < s->nr_intervals; i++) {
 		const struct ms_act_entry *e = &s->res[i][k];
-		int64_t from, to;
 
-		interval(s, i, &from, &to);
 		ms_out_begin_object(o);
-		ms_act_format(from, 0, true, false, d);
-		ms_out_kv_string(o, "start", d);
-		ms_act_format(to, 0, true, false, d);
-		ms_out_kv_string(o, "end", d);
+		ms_out_kv_string(o, "start", s->start[i]);
+		ms_out_kv_string(o, "end", s->end[i]);
 		if (s->labels)
 			ms_out_kv_string(o, "release", s->labels->pdata[i]);
 		if (act_empty(e)) {
@@ -728,18 +738,14 @@ void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
 
 void cli_act_series_text(FILE *fp, const struct cli_act_series *s, size_t k)
 {
-	char d[32];
 
 	fprintf(fp, "  By interval:\n    %-12s %7s %8s %7s  %s\n", "start",
 		"commits", "reviewed", "listed", "top committer");
 	for (size_t i = 0; i < s->nr_intervals; i++) {
 		const struct ms_act_entry *e = &s->res[i][k];
 		size_t active = 0;
-		int64_t from, to;
 
-		interval(s, i, &from, &to);
-		ms_act_format(from, 0, false, true, d);
-		fprintf(fp, "    %-12s", d);
+		fprintf(fp, "    %-12s", s->day[i]);
 		if (act_empty(e)) {
 			fprintf(fp, " %7s", "-");
 		} else {

@@ -206,6 +206,10 @@ struct cli_act_series {
 	size_t nr_intervals;
 	struct ms_act_entry **res;   /* per interval: the query's result */
 	size_t nr;                   /* entries in each */
+	/* per interval, its start and end as the reports write them (cut
+	 * by the window), once for every entry: ISO 8601 (JSON) and the
+	 * start's day (text) */
+	char (*start)[32], (*end)[32], (*day)[32];
 };
 
 #define CLI_ACT_SERIES_OPTIONS(by, tags) \
