@@ -572,8 +572,9 @@ int cli_act_series_kept(const char *cmd, const char *unit, const char *repo,
 	ms_diags_release(&diags);
 	if (rc == CLI_CONTINUE && g_getenv("MS_SERIES_TRACE"))
 		fprintf(stderr, "maintstat: series: %zu intervals, %zu from "
-			"the store, %zu computed\n", s->nr_intervals,
-			keep.served, keep.computed);
+			"the store, %zu computed; records digests %s\n",
+			s->nr_intervals, keep.served, keep.computed,
+			keep.digests_saved ? "saved" : "computed");
 	ms_store_free(keep.store);
 	g_free(kind);
 	g_free(build);

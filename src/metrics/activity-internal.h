@@ -108,6 +108,9 @@ struct ms_activity {
 	/* the load options and identity inputs the kept series is keyed
 	 * by (act_series_base()) */
 	char series_base[65];
+	/* the model key of the walked commit (act_model_key()): which
+	 * records, in which order, the model holds */
+	char series_model[65];
 	GMutex match_lock;
 	/* ms_activity_seen()'s index, built on its first call: per person
 	 * id, the oldest commit time of a record naming them (author,
@@ -304,10 +307,12 @@ struct act_series {
 	guint ci;
 };
 
-/* a->series_base, from `opts` and the .mailmap digest
- * in a->state (right after act_ident_setup()). */
+/* a->series_base and a->series_model, from `opts`, the walked commit
+ * `id` and the .mailmap digest in a->state (right after
+ * act_ident_setup()). */
 void act_series_base(struct ms_activity *a,
-		     const struct ms_activity_load_opts *opts);
+		     const struct ms_activity_load_opts *opts,
+		     const char id[41]);
 
 /* Whether one pass gives what the windows one by one give. */
 bool act_series_fits(const struct ms_activity *a,

@@ -769,7 +769,7 @@ static int load(const struct ms_activity_load_opts *opts,
 	rc = load_start(opts, a, id, diags);
 	if (rc < 0)
 		goto fail;
-	act_series_base(a, opts);
+	act_series_base(a, opts, id);
 	if (opts->store && diags) {
 		key = act_model_key(opts, id);
 		rc = use_model ? model_read(a, key) : 0;

@@ -264,6 +264,9 @@ struct ms_act_keep {
 	const char *kind;         /* e.g. "activity-series:month" */
 	const char *build;        /* the caller's build: part of the key */
 	size_t served, computed;  /* out */
+	/* out: the records digests were taken as saved (the row was saved
+	 * from the same records), not computed from the records */
+	bool digests_saved;
 };
 int ms_activity_query_series_kept(const struct ms_activity *a,
 				  const struct ms_activity_query *qs,

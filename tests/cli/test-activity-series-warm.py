@@ -58,6 +58,13 @@ def trace(err):
     return tuple(int(x) for x in m.groups()) if m else None
 
 
+def digests(got):
+    """How the run had its records digests: "saved" (the row was saved
+    from the same records) or "computed" (from the records)."""
+    m = re.search(r"; records digests (\w+)", got.err)
+    return m.group(1) if m else None
+
+
 def series(what, by="month", *extra, fmt="--json", db_=None):
     """The --db run's report equals --no-cache's; its trace: (intervals,
     served, computed)."""
@@ -89,14 +96,21 @@ def put_row(data, kind="activity-series:month"):
     c.close()
 
 
+ROW_HEAD, WIN_HEAD, LEN_AT = 40, 104, 100
+
+
 def windows(data):
-    """The saved windows: (offset of the head, body length) each."""
+    """The saved windows: (offset of the head, body length) each.  A row
+    (src/metrics/activity-series.c) is its magic, the number of windows
+    and the records' identity (ROW_HEAD bytes), then per window three
+    digests, its records count and its body's length (WIN_HEAD bytes)
+    and the body."""
     n = struct.unpack_from("<I", data, 4)[0]
-    at, out = 8, []
+    at, out = ROW_HEAD, []
     for _ in range(n):
-        ln = struct.unpack_from("<I", data, at + 96)[0]
+        ln = struct.unpack_from("<I", data, at + LEN_AT)[0]
         out.append((at, ln))
-        at += 100 + ln
+        at += WIN_HEAD + ln
     eq(at, len(data), "the saved row is its windows, end to end")
     return out
 
@@ -119,9 +133,14 @@ for by in ("month", "year", "release"):
     ok(t is not None and t[1] == 0 and t[2] == t[0] and t[0] > 0,
        f"cold --by {by}: every interval computed", t)
     for fmt in ("--json", ""):
-        t, _ = series("warm, nothing new", by, fmt=fmt)
+        t, got = series("warm, nothing new", by, fmt=fmt)
         ok(t is not None and t[1] == t[0] and t[2] == 0,
            f"warm --by {by} {fmt}: every interval from the store", t)
+        eq(digests(got), "saved", f"warm --by {by} {fmt}: the records "
+           "digests as saved, not computed")
+        eq([x for x in got.err.splitlines()
+            if not x.startswith("maintstat: series: ")], [],
+           f"warm --by {by} {fmt}: nothing on stderr but the trace")
 eq(series("warm", "release")[0][0], 3, "--by release: three releases")
 nmonths = series("warm", "month")[0][0]
 saved = row()
@@ -134,11 +153,14 @@ ok(row() == saved, "--no-cache writes nothing, and the warm run rewrites "
 commit("drivers/alpha/new.c", "x\n", "alpha: new\n\n"
        "Reviewed-by: Ria Reviewer <ria@example.net>\n")
 push()
-t, _ = series("after a new commit", "month")
+t, got = series("after a new commit", "month")
 eq(t, (nmonths, nmonths - 2, 2), "after a new commit: the first and the "
    "last month computed, the others from the store")
-t, _ = series("and again", "month")
+eq(digests(got), "computed", "after a new commit: the records digests "
+   "computed from the records")
+t, got = series("and again", "month")
 eq(t, (nmonths, nmonths, 0), "and then every month from the store")
+eq(digests(got), "saved", "... with the records digests as saved")
 since = "--since=2019-07-01"
 series("a fixed --since, cold", "month", since)
 commit("drivers/alpha/new2.c", "y\n", "alpha: new 2\n")
@@ -261,7 +283,7 @@ data = row()
 wins = windows(data)
 at, ln = wins[20]
 bad = bytearray(data)
-bad[at + 100 + ln // 2] ^= 0x40
+bad[at + WIN_HEAD + ln // 2] ^= 0x40
 put_row(bytes(bad))
 t, _ = series("a damaged interval", "month", since, entry)
 eq(t[1:], (20, t[0] - 20), "a damaged 21st month: the 20 before from the "
@@ -271,15 +293,17 @@ ok(row() == data, "... and saved again as it was")
 # does not hold
 bad = bytearray(data)
 (a20, l20), (a21, l21) = wins[19], wins[20]
-bad[a21:a21 + 100 + l21] = (data[a21:a21 + 96] + struct.pack("<I", l20) +
-                            data[a20 + 100:a20 + 100 + l20])
+bad[a21:a21 + WIN_HEAD + l21] = (data[a21:a21 + LEN_AT] +
+                                 struct.pack("<I", l20) +
+                                 data[a20 + WIN_HEAD:a20 + WIN_HEAD + l20])
 put_row(bytes(bad))
 t, _ = series("another window's body", "month", since, entry)
 eq(t[1:], (20, t[0] - 20), "a 21st month with the 20th's body: from it on "
    "computed")
 # a window that claims more bytes than the row has
 bad = bytearray(data)
-bad[wins[5][0] + 96:wins[5][0] + 100] = struct.pack("<I", len(data))
+bad[wins[5][0] + LEN_AT:wins[5][0] + WIN_HEAD] = struct.pack("<I",
+                                                            len(data))
 put_row(bytes(bad))
 t, _ = series("a window longer than the row", "month", since, entry)
 eq(t[1:], (5, t[0] - 5), "a window longer than the row: from it on "

@@ -27,6 +27,11 @@ def trace(err):
     return tuple(int(x) for x in m.groups()) if m else None
 
 
+def digests(got):
+    m = re.search(r"; records digests (\w+)", got.err)
+    return m.group(1) if m else None
+
+
 def row(db, kind):
     if not os.path.exists(db):
         return None
@@ -47,14 +52,21 @@ def put_row(db, kind, data):
     c.close()
 
 
+ROW_HEAD, WIN_HEAD, LEN_AT = 40, 104, 100
+
+
 def windows(data):
-    """The saved windows: (offset of the head, body length) each."""
+    """The saved windows: (offset of the head, body length) each.  A row
+    (src/metrics/activity-series.c) is its magic, the number of windows
+    and the records' identity (ROW_HEAD bytes), then per window three
+    digests, its records count and its body's length (WIN_HEAD bytes)
+    and the body."""
     n = struct.unpack_from("<I", data, 4)[0]
-    at, out = 8, []
+    at, out = ROW_HEAD, []
     for _ in range(n):
-        ln = struct.unpack_from("<I", data, at + 96)[0]
+        ln = struct.unpack_from("<I", data, at + LEN_AT)[0]
         out.append((at, ln))
-        at += 100 + ln
+        at += WIN_HEAD + ln
     eq(at, len(data), "the saved row is its windows, end to end")
     return out
 
@@ -65,7 +77,7 @@ def damage(db, kind, w):
     data = row(db, kind)
     at, ln = windows(data)[w]
     bad = bytearray(data)
-    bad[at + 100 + ln // 2] ^= 0x40
+    bad[at + WIN_HEAD + ln // 2] ^= 0x40
     put_row(db, kind, bytes(bad))
     return data
 
@@ -113,9 +125,14 @@ ok(got.json()["entries"] and any(
    "the series of the first entry has commits (the comparison covers it)")
 nmonths = t[0]
 for fmt in ("--json", ""):
-    t, _ = urgent("warm, nothing new", fmt=fmt)
+    t, got = urgent("warm, nothing new", fmt=fmt)
     eq(t, (nmonths, nmonths, 0), f"warm urgent --by month {fmt}: every "
        "month from the store")
+    eq(digests(got), "saved", f"warm urgent {fmt}: the records digests as "
+       "saved")
+    eq([x for x in got.err.splitlines()
+        if not x.startswith("maintstat: series: ")], [],
+       f"warm urgent {fmt}: nothing on stderr but the trace")
 saved = row(db, UKIND)
 ok(saved is not None, "the months are kept as " + UKIND)
 urgent("a --no-cache run")
@@ -149,7 +166,9 @@ ok(t is not None and t[1:] == (t[0], 0), "activity after urgent: every "
 # a new commit: the last month, and the first (the window's start is a
 # year before its end, which moved)
 commit("drivers/delta/new.c", "x\n", "delta: new\n")
-t, _ = urgent("after a new commit")
+t, got = urgent("after a new commit")
+eq(digests(got), "computed", "after a new commit: the records digests "
+   "computed")
 eq(t, (nmonths, nmonths - 2, 2), "after a new commit: the first and the "
    "last month computed, the others from the store")
 for fmt in ("--json", ""):
@@ -163,12 +182,43 @@ commit("drivers/delta/new2.c", "y\n", "delta: new 2\n")
 t, _ = urgent("a fixed --since, after a new commit", "month", since)
 ok(t is not None and t[1:] == (t[0] - 1, 1), "with a fixed --since only "
    "the last month is computed", t)
+# the last commit made again by someone else, at the same dates: as many
+# records as before in every month, other records in the last
+ct = subprocess.run(["git", "-C", work, "log", "-1", "--format=%ct %at"],
+                    check=True, capture_output=True, text=True).stdout.split()
+subprocess.run(["git", "-C", work, "commit", "-q", "--amend", "--no-edit",
+                "--reset-author"], check=True, env=dict(
+                    os.environ, GIT_AUTHOR_NAME="Dana Deputy",
+                    GIT_AUTHOR_EMAIL="dana@example.org",
+                    GIT_COMMITTER_NAME="Dana Deputy",
+                    GIT_COMMITTER_EMAIL="dana@example.org",
+                    GIT_AUTHOR_DATE=f"@{ct[1]} +0000",
+                    GIT_COMMITTER_DATE=f"@{ct[0]} +0000"))
+subprocess.run(["git", "-C", work, "push", "-q", "-f", "origin",
+                "HEAD:refs/heads/main"], check=True,
+               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+t, got = urgent("the last commit made again by another", "month", since)
+ok(t is not None and t[1:] == (t[0] - 1, 1), "the last commit made again "
+   "by another, as many records: the last month computed", t)
+eq(digests(got), "computed", "... the records digests computed, not taken "
+   "from the windows of as many records")
+
 # damage: from the damaged month on
 t, _ = urgent("before the damage", "month", since)
 kept = damage(db, UKIND, 6)
 t, _ = urgent("a damaged month", "month", since)
 ok(t is not None and t[1:] == (6, t[0] - 6), "a damaged 7th month: the 6 "
    "before from the store, from it on computed", t)
+ok(row(db, UKIND) == kept, "... and saved again as it was")
+# a damaged records count (the digests are found by it): from it on
+data = row(db, UKIND)
+at = windows(data)[3][0]
+put_row(db, UKIND, data[:at + 96] + struct.pack("<I", struct.unpack_from(
+    "<I", data, at + 96)[0] + 1) + data[at + 100:])
+t, got = urgent("a damaged records count", "month", since)
+ok(t is not None and t[1:] == (3, t[0] - 3), "a damaged 4th records count: "
+   "the 3 before from the store, from it on computed", t)
+eq(digests(got), "computed", "... and the records digests computed")
 ok(row(db, UKIND) == kept, "... and saved again as it was")
 c = sqlite3.connect(db)
 c.execute("DELETE FROM models WHERE kind = ?", (UKIND,))
@@ -226,6 +276,9 @@ def report(what, *extra, db_=None):
     t = trace(want.err)
     ok(t is not None and t[1] == 0 and t[2] == t[0],
        f"{what}: --no-cache reads nothing from the store", want.err)
+    report.digests = digests(got)
+    report.noise = [x for x in got.err.splitlines()
+                    if not x.startswith("maintstat: series: ")]
     return trace(got.err), gs
 
 
@@ -271,6 +324,7 @@ eq(len(tl["months"]) if tl else None, months, "one interval a month of the "
    "timeline")
 t, _ = report("warm, nothing new")
 eq(t, (months, months, 0), "warm report: every month from the store")
+eq(report.noise, [], "warm report: nothing on stderr but the trace")
 saved = row(rdb, RKIND)
 ok(saved is not None, "the months are kept as " + RKIND)
 report("a --no-cache run")
@@ -298,6 +352,7 @@ mail("Linus Root <linus@example.org>", "Wed, 20 Mar 2024 10:00:00 +0000",
 t, _ = report("new mail from a known sender")
 eq(t, (months, months, 0), "new mail from a known sender: every month from "
    "the store")
+eq(report.digests, "saved", "... and the records digests as saved")
 # new mail joining an address to a committer by name: the key changes
 mail("Carol Coder <carol@newhome.example>", "Wed, 20 Mar 2024 11:00:00 +0000",
      "Re: another question")
@@ -313,6 +368,7 @@ eq(timeline(s, "FOO DRIVER")["months"][-1], "2024-04", "the last month is "
 gcommit("drivers/foo/april.c", "a\n", "foo: april\n", "Fay Foo",
         "fay@example.org", 1712300000)           # 2024-04-05
 t, s = report("a new commit in the last month")
+eq(report.digests, "computed", "a new commit: the records digests computed")
 eq(t, (months, months - 1, 1), "a new commit in the last month: only it "
    "computed")
 eq(timeline(s, "FOO DRIVER")["people"][0]["authored"][-1], 1,

@@ -151,7 +151,8 @@ static void kept(const struct ms_activity *a, struct ms_store *st,
 		 size_t served, const char *what)
 {
 	struct ms_act_entry *series[G_N_ELEMENTS(people) * 4], *one;
-	struct ms_act_keep keep = { st, "activity-series:test", "test", 0, 0 };
+	struct ms_act_keep keep = { st, "activity-series:test", "test", 0, 0,
+				    false };
 	struct ms_diags diags = MS_DIAGS_INIT;
 	size_t nr = 0, nr1 = 0, bad = 0;
 	char msg[160];
