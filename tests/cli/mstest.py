@@ -295,6 +295,52 @@ def result_drop(db):
     con.close()
 
 
+# A kept --by row (src/metrics/activity-series.c): its magic, the number
+# of windows and the records' identity (SERIES_ROW_HEAD bytes), then per
+# window three digests, its records count and its body's length
+# (SERIES_WIN_HEAD bytes, the length at SERIES_LEN_AT) and the body.
+SERIES_ROW_HEAD, SERIES_WIN_HEAD, SERIES_LEN_AT = 40, 104, 100
+
+
+def model_row(db, kind):
+    """The data of the model saved as `kind` in store `db`, or None (no
+    store, no table, no row)."""
+    import sqlite3
+    if not os.path.exists(db):
+        return None
+    c = sqlite3.connect(db)
+    try:
+        r = c.execute("SELECT data FROM models WHERE kind = ?",
+                      (kind,)).fetchone()
+    except sqlite3.OperationalError:
+        r = None
+    c.close()
+    return r[0] if r else None
+
+
+def model_put(db, kind, data):
+    """Replace the data of the model saved as `kind` in store `db`."""
+    import sqlite3
+    c = sqlite3.connect(db)
+    c.execute("UPDATE models SET data = ? WHERE kind = ?", (data, kind))
+    c.commit()
+    c.close()
+
+
+def series_windows(data):
+    """The windows of a kept --by row: (offset of the head, body length)
+    each."""
+    import struct
+    n = struct.unpack_from("<I", data, 4)[0]
+    at, out = SERIES_ROW_HEAD, []
+    for _ in range(n):
+        ln = struct.unpack_from("<I", data, at + SERIES_LEN_AT)[0]
+        out.append((at, ln))
+        at += SERIES_WIN_HEAD + ln
+    eq(at, len(data), "the saved row is its windows, end to end")
+    return out
+
+
 def planted_clone():
     """The planted history (fixtures/gen/gen-repo.py) in a new temporary
     directory, and a clone of it to commit in: (tmp, repo, work)."""

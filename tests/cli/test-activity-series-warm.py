@@ -18,7 +18,9 @@ import subprocess
 import sys
 import time
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, git_commit, planted_clone  # noqa: E402
+from mstest import (run, ok, eq, done, git_commit, planted_clone,  # noqa
+                    model_row, model_put, series_windows, SERIES_WIN_HEAD,
+                    SERIES_LEN_AT)
 
 tmp, repo, work = planted_clone()
 branch = subprocess.run(["git", "-C", work, "rev-parse", "--abbrev-ref",
@@ -82,37 +84,15 @@ def series(what, by="month", *extra, fmt="--json", db_=None):
 
 
 def row(kind="activity-series:month"):
-    c = sqlite3.connect(db)
-    r = c.execute("SELECT data FROM models WHERE kind = ?",
-                  (kind,)).fetchone()
-    c.close()
-    return r[0] if r else None
+    return model_row(db, kind)
 
 
 def put_row(data, kind="activity-series:month"):
-    c = sqlite3.connect(db)
-    c.execute("UPDATE models SET data = ? WHERE kind = ?", (data, kind))
-    c.commit()
-    c.close()
+    model_put(db, kind, data)
 
 
-ROW_HEAD, WIN_HEAD, LEN_AT = 40, 104, 100
-
-
-def windows(data):
-    """The saved windows: (offset of the head, body length) each.  A row
-    (src/metrics/activity-series.c) is its magic, the number of windows
-    and the records' identity (ROW_HEAD bytes), then per window three
-    digests, its records count and its body's length (WIN_HEAD bytes)
-    and the body."""
-    n = struct.unpack_from("<I", data, 4)[0]
-    at, out = ROW_HEAD, []
-    for _ in range(n):
-        ln = struct.unpack_from("<I", data, at + LEN_AT)[0]
-        out.append((at, ln))
-        at += WIN_HEAD + ln
-    eq(at, len(data), "the saved row is its windows, end to end")
-    return out
+windows = series_windows
+WIN_HEAD, LEN_AT = SERIES_WIN_HEAD, SERIES_LEN_AT
 
 
 def month_index(report, t):

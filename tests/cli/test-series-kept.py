@@ -16,7 +16,8 @@ import sys
 import time
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import (run, ok, eq, done, git_commit, planted_clone,  # noqa
-                    gen_review, tmpdir)
+                    gen_review, tmpdir, model_row, model_put,
+                    series_windows, SERIES_WIN_HEAD)
 
 TRACE = {"MS_SERIES_TRACE": "1"}
 
@@ -32,43 +33,8 @@ def digests(got):
     return m.group(1) if m else None
 
 
-def row(db, kind):
-    if not os.path.exists(db):
-        return None
-    c = sqlite3.connect(db)
-    try:
-        r = c.execute("SELECT data FROM models WHERE kind = ?",
-                      (kind,)).fetchone()
-    except sqlite3.OperationalError:
-        r = None
-    c.close()
-    return r[0] if r else None
-
-
-def put_row(db, kind, data):
-    c = sqlite3.connect(db)
-    c.execute("UPDATE models SET data = ? WHERE kind = ?", (data, kind))
-    c.commit()
-    c.close()
-
-
-ROW_HEAD, WIN_HEAD, LEN_AT = 40, 104, 100
-
-
-def windows(data):
-    """The saved windows: (offset of the head, body length) each.  A row
-    (src/metrics/activity-series.c) is its magic, the number of windows
-    and the records' identity (ROW_HEAD bytes), then per window three
-    digests, its records count and its body's length (WIN_HEAD bytes)
-    and the body."""
-    n = struct.unpack_from("<I", data, 4)[0]
-    at, out = ROW_HEAD, []
-    for _ in range(n):
-        ln = struct.unpack_from("<I", data, at + LEN_AT)[0]
-        out.append((at, ln))
-        at += WIN_HEAD + ln
-    eq(at, len(data), "the saved row is its windows, end to end")
-    return out
+row, put_row, windows = model_row, model_put, series_windows
+WIN_HEAD = SERIES_WIN_HEAD
 
 
 def damage(db, kind, w):
