@@ -684,7 +684,6 @@ static bool act_empty(const struct ms_act_entry *e)
 	return true;
 }
 
-
 void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
 			 size_t k)
 {
@@ -739,7 +738,6 @@ void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
 
 void cli_act_series_text(FILE *fp, const struct cli_act_series *s, size_t k)
 {
-
 	fprintf(fp, "  By interval:\n    %-12s %7s %8s %7s  %s\n", "start",
 		"commits", "reviewed", "listed", "top committer");
 	for (size_t i = 0; i < s->nr_intervals; i++) {
