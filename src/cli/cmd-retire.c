@@ -107,22 +107,37 @@ static void keep_free(struct keep *k)
 		g_ptr_array_free(k->used, TRUE);
 }
 
-/* "no authored, committed or tagged change there since 2019-06-01 (last: ...)" */
-static char *why(const struct ms_act_person *p, int64_t active_since)
+/*
+ * "not authored, committed or tagged a change to its files since
+ * 2019-06-01 (last seen there on ...; active elsewhere in the history
+ * until ...)": the last part when the person is, so that whoever reads
+ * the patch knows they can be asked, not only removed.
+ */
+static char *why(const struct ms_activity *a, const struct ms_act_person *p,
+		 int64_t active_since, int64_t until)
 {
-	char since[32], last[32];
+	char since[32], last[32], elsewhere[96] = "";
+	int64_t when;
 
 	ms_act_format(active_since, 0, false, true, since);
 	if (!p->seen_anywhere)
 		return g_strdup_printf("not authored, committed or tagged any "
 				       "change anywhere in the history");
+	if (ms_activity_last_seen(a, p->person, until, &when) &&
+	    when >= active_since && (!p->has_last || when > p->last_time)) {
+		ms_act_format(when, 0, false, true, last);
+		g_snprintf(elsewhere, sizeof(elsewhere), "%sactive elsewhere "
+			   "in the history until %s", p->has_last ? "; " : " (",
+			   last);
+	}
 	if (!p->has_last)
 		return g_strdup_printf("not authored, committed or tagged a "
-				       "change to its files in the history");
+				       "change to its files in the history%s%s",
+				       elsewhere, *elsewhere ? ")" : "");
 	ms_act_format(p->last_time, p->last_offset, false, true, last);
 	return g_strdup_printf("not authored, committed or tagged a change "
 			       "to its files since %s (last seen there on "
-			       "%s)", since, last);
+			       "%s%s)", since, last, elsewhere);
 }
 
 /*
@@ -404,7 +419,7 @@ static GArray *retired_people(const struct retire_args *a,
 						e->entry->name));
 			continue;
 		}
-		w = why(p, d->q.active_since);
+		w = why(d->a, p, d->q.active_since, d->q.until);
 		g_ptr_array_add(d->owned, w);
 		rp.name = *p->name ? p->name : NULL;
 		rp.email = *p->email ? p->email : NULL;

@@ -1073,3 +1073,27 @@ bool ms_activity_seen(const struct ms_activity *a, unsigned person,
 	g_mutex_unlock(&m->seen_lock);
 	return seen;
 }
+
+bool ms_activity_last_seen(const struct ms_activity *a, unsigned person,
+			   int64_t until, int64_t *when)
+{
+	bool seen = false;
+
+	if (person == MS_IDENT_NONE)
+		return false;
+	for (guint ci = 0; ci < a->commits->len; ci++) {
+		const struct crec *r = &g_array_index(a->commits, struct crec,
+						      ci);
+		const struct ctag *tags = &g_array_index(a->tags, struct ctag,
+							 r->tag_off);
+		bool his = r->author == person || r->committer == person;
+
+		for (unsigned t = 0; t < r->nr_tag && !his; t++)
+			his = tags[t].person == person;
+		if (his && r->ctime <= until && (!seen || r->ctime > *when)) {
+			*when = r->ctime;
+			seen = true;
+		}
+	}
+	return seen;
+}

@@ -104,6 +104,14 @@ struct ms_ident *ms_activity_ident(const struct ms_activity *a);
  */
 bool ms_activity_seen(const struct ms_activity *a, unsigned person,
 		      int64_t until);
+/*
+ * The newest commit date up to `until` of any commit `person` authored,
+ * committed or gave a trailer tag in, whatever the files, into *when;
+ * false when there is none.  A pass over the records: for the few people
+ * a report says more about (retire's "active elsewhere").
+ */
+bool ms_activity_last_seen(const struct ms_activity *a, unsigned person,
+			   int64_t until, int64_t *when);
 
 /*
  * --since REV: from now on a commit is in a query's window only when

@@ -23,8 +23,9 @@ env = dict(os.environ, GIT_AUTHOR_NAME="Test", GIT_AUTHOR_EMAIL="t@example.com",
            GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
 
 
-def git(*args, cwd):
-    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True,
+def git(*args, cwd, env_tz=None):
+    e = dict(env, TZ=env_tz) if env_tz else env
+    return subprocess.run(["git", *args], cwd=cwd, env=e, check=True,
                           capture_output=True, text=True).stdout
 
 
@@ -212,6 +213,40 @@ if r.rc == 0:
        "  only the new series is left as *.patch")
 ok(os.path.exists(os.path.join(out, "notes.txt")),
    "  and other files are kept")
+# someone inactive in one entry but active elsewhere: the message says
+# so (and until when), for the reviewers to ask rather than only remove;
+# someone active nowhere gets no such clause
+work2 = os.path.join(T, "work2")
+git("clone", "-q", work, work2, cwd=T)
+m2 = os.path.join(work2, "MAINTAINERS")
+text = open(m2).read().replace(
+    "M:\tIvan Inactive <ivan@example.org>\n",
+    "M:\tIvan Inactive <ivan@example.org>\n"
+    "M:\tQuinn Quick <quinn@example.org>\n", 1)
+open(m2, "w").write(text)
+git("commit", "-qam", "Quinn joins ALPHA", cwd=work2)
+# his newest commit as author, committer or in a trailer (UTC dates)
+quinn_last = max(c.split("\0")[0].strip() for c in git(
+    "log", "--date=format-local:%Y-%m-%d",
+    "--format=%cd%x00%ae %ce %B%x01", cwd=work2,
+    env_tz="UTC").split("\x01")
+    if "quinn@example.org" in c)
+outq = os.path.join(T, "out-quinn")
+r = run("retire", "--repo", work2, "--min-commits", "10", "--output-dir",
+        outq, "--no-cache", "ALPHA DRIVER", env=renv)
+ok(r.rc == 0, "retire ALPHA DRIVER with Quinn listed: exit 0", r.err)
+msg = " ".join(open(os.path.join(outq, sorted(os.listdir(outq))[1]))
+               .read().split("\n---\n")[0].split())
+ok(re.search(r"Quinn Quick, listed as maintainer of ALPHA DRIVER, has not "
+             r"authored, committed or tagged a change to its files in the "
+             r"history \(active elsewhere in the history until " +
+             quinn_last + r"\)", msg),
+   "Quinn, active in ZETA: 'active elsewhere in the history until' his "
+   "last date", (quinn_last, msg[:600]))
+ok(re.search(r"Ivan Inactive, listed as maintainer of ALPHA DRIVER, has not "
+             r"[^.]*\(last seen there on [0-9-]+\)", msg),
+   "Ivan, active nowhere since: no such clause", msg[:600])
+
 r = run("retire", "--repo", work, "--from", "nobody", "--no-cache")
 eq(r.rc, 2, "--from without an address is a usage error")
 r = run("retire", "--repo", work, "--no-cache", "NO SUCH ENTRY")
