@@ -399,10 +399,23 @@ static void text_last(FILE *fp, const char *what,
 		l->count);
 }
 
-void cli_act_print_entry(FILE *fp, const struct ms_act_entry *e,
+bool cli_act_elsewhere(const struct ms_activity *a,
+		       const struct ms_activity_query *q,
+		       const struct ms_act_person *p, int64_t *when)
+{
+	return p->inactive && p->seen_anywhere &&
+		ms_activity_last_seen(a, p->person, q->until, when) &&
+		*when >= q->active_since &&
+		(!p->has_last || *when > p->last_time);
+}
+
+void cli_act_print_entry(FILE *fp, const struct ms_activity *a,
+			 const struct ms_activity_query *q,
+			 const struct ms_act_entry *e,
 			 const struct cli_list_facts *list_facts)
 {
 	char date[32];
+	int64_t when;
 
 	fprintf(fp, "Subsystem %s\n", e->entry->name);
 	fprintf(fp, "  Changes: reviewed %zu of %zu commits (%zu%%)\n",
@@ -452,6 +465,15 @@ void cli_act_print_entry(FILE *fp, const struct ms_act_entry *e,
 				"whose people are)\n", p->email);
 			continue;
 		}
+		if (p->listed_late) {
+			ms_act_format(q->active_since, 0, false, true, date);
+			fprintf(fp, "  NEWLY LISTED %s ",
+				p->role == 'M' ? "MAINTAINER" : "REVIEWER");
+			person_label(fp, p);
+			fprintf(fp, ": not in this entry on %s, so not "
+				"judged\n", date);
+			continue;
+		}
 		if (!p->inactive || cli_list_facts_active(list_facts,
 							  e->entry->name,
 							  p->email))
@@ -459,6 +481,13 @@ void cli_act_print_entry(FILE *fp, const struct ms_act_entry *e,
 		fprintf(fp, "  INACTIVE %s ",
 			p->role == 'M' ? "MAINTAINER" : "REVIEWER");
 		person_label(fp, p);
+		if (cli_act_elsewhere(a, q, p, &when)) {
+			char d[32];
+
+			ms_act_format(when, 0, false, true, d);
+			fprintf(fp, " (active elsewhere in the history until "
+				"%s)", d);
+		}
 		fprintf(fp, "\n");
 	}
 }

@@ -179,8 +179,20 @@ void cli_ident_json_joins(struct ms_out *o, const char *key,
  * keeps people active on the list from being called inactive.  `retire`
  * writes the same block into its commit messages.
  */
-void cli_act_print_entry(FILE *fp, const struct ms_act_entry *e,
+void cli_act_print_entry(FILE *fp, const struct ms_activity *a,
+			 const struct ms_activity_query *q,
+			 const struct ms_act_entry *e,
 			 const struct cli_list_facts *list_facts);
+
+/*
+ * Whether listed person `p`, inactive in its entry for query `q`, is
+ * active elsewhere in the history of `a` (anything since
+ * q->active_since, up to q->until): then *when is the last date.  The
+ * verdict stays the entry's; this is what a reader needs beside it.
+ */
+bool cli_act_elsewhere(const struct ms_activity *a,
+		       const struct ms_activity_query *q,
+		       const struct ms_act_person *p, int64_t *when);
 
 /*
  * Whether `urgent` selects entry `e`: it has files (F:/N:) the tree

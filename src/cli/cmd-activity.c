@@ -41,9 +41,11 @@ static struct cli_list_facts *list_facts;
 static const struct cli_act_series *series;
 
 static void print_json(struct ms_out *o, const struct ms_activity *a,
+		       const struct ms_activity_query *q,
 		       const struct ms_act_entry *e, size_t k)
 {
 	char date[32];
+	int64_t when;
 
 	ms_out_begin_object(o);
 	ms_out_kv_string(o, "name", e->entry->name);
@@ -75,6 +77,13 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 			       !cli_list_facts_active(list_facts,
 						      e->entry->name,
 						      p->email));
+		ms_out_kv_bool(o, "listed_late", p->listed_late);
+		if (cli_act_elsewhere(a, q, p, &when)) {
+			ms_act_format(when, 0, true, false, date);
+			ms_out_kv_string(o, "active_elsewhere_until", date);
+		} else {
+			ms_out_kv_null(o, "active_elsewhere_until");
+		}
 		cli_act_json_also(o, a, p);
 		ms_out_kv_bool(o, "role_address", p->role_address);
 		ms_out_end_object(o);
@@ -188,13 +197,14 @@ int cmd_activity(int argc, char **argv)
 			if (res[i].commits < (size_t)min_commits)
 				continue;
 			if (json) {
-				print_json(o, a, &res[i], i);
+				print_json(o, a, &q, &res[i], i);
 				continue;
 			}
 			if (!first)
 				fputc('\n', stdout);
 			first = false;
-			cli_act_print_entry(stdout, &res[i], list_facts);
+			cli_act_print_entry(stdout, a, &q, &res[i],
+					    list_facts);
 			if (ser.nr_intervals)
 				cli_act_series_text(stdout, &ser, i);
 		}

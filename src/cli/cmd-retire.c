@@ -113,18 +113,17 @@ static void keep_free(struct keep *k)
  * until ...)": the last part when the person is, so that whoever reads
  * the patch knows they can be asked, not only removed.
  */
-static char *why(const struct ms_activity *a, const struct ms_act_person *p,
-		 int64_t active_since, int64_t until)
+static char *why(const struct ms_activity *a,
+		 const struct ms_activity_query *q, const struct ms_act_person *p)
 {
 	char since[32], last[32], elsewhere[96] = "";
 	int64_t when;
 
-	ms_act_format(active_since, 0, false, true, since);
+	ms_act_format(q->active_since, 0, false, true, since);
 	if (!p->seen_anywhere)
 		return g_strdup_printf("not authored, committed or tagged any "
 				       "change anywhere in the history");
-	if (ms_activity_last_seen(a, p->person, until, &when) &&
-	    when >= active_since && (!p->has_last || when > p->last_time)) {
+	if (cli_act_elsewhere(a, q, p, &when)) {
 		ms_act_format(when, 0, false, true, last);
 		g_snprintf(elsewhere, sizeof(elsewhere), "%sactive elsewhere "
 			   "in the history until %s", p->has_last ? "; " : " (",
@@ -419,7 +418,7 @@ static GArray *retired_people(const struct retire_args *a,
 						e->entry->name));
 			continue;
 		}
-		w = why(d->a, p, d->q.active_since, d->q.until);
+		w = why(d->a, &d->q, p);
 		g_ptr_array_add(d->owned, w);
 		rp.name = *p->name ? p->name : NULL;
 		rp.email = *p->email ? p->email : NULL;
@@ -469,7 +468,7 @@ static void retire_plans(const struct retire_args *a, struct retire_data *d)
 			continue;
 		}
 		mem = open_memstream(&buf, &blen);
-		cli_act_print_entry(mem, e, d->lf);
+		cli_act_print_entry(mem, d->a, &d->q, e, d->lf);
 		fclose(mem);
 		g_ptr_array_add(d->owned, g_strdup(buf));
 		free(buf);

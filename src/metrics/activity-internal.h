@@ -119,6 +119,7 @@ struct ms_activity {
 	struct seen_first *first_seen;
 	size_t nr_first_seen;
 	guint seen_records;
+	int64_t seen_newest;      /* the newest commit date of the records */
 	int64_t newest;           /* newest commit date not in the future */
 	int64_t now;              /* when the load began */
 	size_t future;            /* commits dated after now + a day */
@@ -126,7 +127,30 @@ struct ms_activity {
 	int64_t oldest;           /* oldest commit date read */
 	bool shallow;             /* a shallow clone: history cut short */
 	const struct ms_activity_load_opts *opts;   /* during the load */
+	/* who was listed where when a window began (act_listed_then()):
+	 * the repository, whether MAINTAINERS came from it (not from
+	 * --maintainers files), and the last window start asked about
+	 * with the MAINTAINERS files of its commit */
+	char *gitdir;
+	bool maint_from_rev;
+	GMutex then_lock;
+	bool then_done;
+	int64_t then_since;
+	char then_rev[41];        /* that commit, "" when none is that old */
+	GHashTable *then_files;   /* path -> struct maint_file *, or NULL
+				     for a file absent then */
 };
+
+/*
+ * Whether listed person `p` of entry `me` was listed in that entry at
+ * `since`: in the MAINTAINERS file of the entry as of the newest commit
+ * dated before `since`, under any of their addresses.  True when that
+ * cannot be known (MAINTAINERS from --maintainers, no commit that old):
+ * the verdict then stands as before.
+ */
+bool act_listed_then(const struct ms_activity *a,
+		     const struct maint_entry *me,
+		     const struct ms_act_person *p, int64_t since);
 
 /*
  * A change of address a MAINTAINERS commit records: "Name <old>" left

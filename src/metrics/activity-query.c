@@ -5,6 +5,7 @@
  */
 #include "activity.h"
 #include "activity-internal.h"
+#include "history.h"
 #include "ident.h"
 #include "maintainers.h"
 #include "person.h"
@@ -15,6 +16,139 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+/* ---- who was listed when the window began ---- */
+
+/* A file of then_files that could not be read (not: absent then). */
+static char unknown_file_marker;
+#define UNKNOWN_FILE ((gpointer)&unknown_file_marker)
+
+static void then_file_free(gpointer p)
+{
+	if (p && p != UNKNOWN_FILE)
+		maint_file_free(p);
+}
+
+/* The newest commit dated before `since`, into `hex`; false if none. */
+static bool commit_before(const struct ms_activity *a, int64_t since,
+			  char hex[41])
+{
+	const struct crec *best = NULL;
+
+	for (guint ci = 0; ci < a->commits->len; ci++) {
+		const struct crec *r = &g_array_index(a->commits, struct crec,
+						      ci);
+
+		if (r->ctime < since && (!best || r->ctime > best->ctime))
+			best = r;
+	}
+	if (best)
+		act_set_id(hex, best->raw);
+	return best != NULL;
+}
+
+/* MAINTAINERS file `path` at a->then_rev: a maint_file, NULL when it did
+ * not exist then, UNKNOWN_FILE when it cannot be read (then_lock held). */
+static gpointer then_file(struct ms_activity *a, const char *path)
+{
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct maint_file *mf;
+	gpointer v;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (g_hash_table_lookup_extended(a->then_files, path, NULL, &v))
+		return v;
+	rc = ms_history_read_file(a->gitdir, a->then_rev, path, &buf, &len);
+	if (rc == MS_ENOTFOUND) {
+		v = NULL;
+	} else if (rc < 0) {
+		v = UNKNOWN_FILE;
+	} else {
+		mf = maint_file_new();
+		v = maint_file_parse(mf, path, buf, len, &diags) < 0 ?
+			(maint_file_free(mf), UNKNOWN_FILE) : (gpointer)mf;
+	}
+	ms_error_clear();
+	ms_diags_release(&diags);
+	g_free(buf);
+	g_hash_table_insert(a->then_files, g_strdup(path), v);
+	return v;
+}
+
+/* Whether entry `old` lists `p` (M: or R:) under an address of theirs,
+ * or under their listed name (an address changed without a join). */
+static bool entry_lists(const struct ms_activity *a,
+			const struct maint_entry *old,
+			const struct ms_act_person *p)
+{
+	int fold = !a->no_plus_fold;
+	char *key = ms_name_key(p->name);
+	bool found = false;
+
+	for (size_t k = 0; k < old->nr_fields && !found; k++) {
+		char *name = NULL, *email = NULL, *ne;
+		char *nk;
+
+		if (old->fields[k].key != 'M' && old->fields[k].key != 'R')
+			continue;
+		maint_parse_person(old->fields[k].value, &name, &email);
+		ne = email ? ms_email_normalize(email, fold) : NULL;
+		for (size_t i = 0; ne && !found && (i == 0 || (p->also &&
+						      p->also[i - 1])); i++) {
+			const char *mine = i == 0 ? p->email : p->also[i - 1];
+			char *nm = ms_email_normalize(mine, fold);
+
+			found = nm && !strcmp(nm, ne);
+			g_free(nm);
+		}
+		nk = name && key && *key ? ms_name_key(name) : NULL;
+		found = found || (nk && !strcmp(nk, key));
+		g_free(nk);
+		g_free(ne);
+		g_free(name);
+		g_free(email);
+	}
+	g_free(key);
+	return found;
+}
+
+bool act_listed_then(const struct ms_activity *a,
+		     const struct maint_entry *me,
+		     const struct ms_act_person *p, int64_t since)
+{
+	struct ms_activity *m = (struct ms_activity *)a;
+	const char *colon = me->file ? strchr(me->file, ':') : NULL;
+	const struct maint_entry *old;
+	gpointer file;
+	bool listed = true;
+
+	/* only for MAINTAINERS read from the revision ("REV:PATH") */
+	if (!a->maint_from_rev || !a->gitdir || !colon || !colon[1])
+		return true;
+	g_mutex_lock(&m->then_lock);
+	if (!m->then_done || m->then_since != since) {
+		if (m->then_files)
+			g_hash_table_destroy(m->then_files);
+		m->then_files = g_hash_table_new_full(g_str_hash, g_str_equal,
+						      g_free, then_file_free);
+		m->then_done = true;
+		m->then_since = since;
+		if (!commit_before(a, since, m->then_rev))
+			m->then_rev[0] = '\0';
+	}
+	if (!m->then_rev[0])
+		goto out;       /* no commit that old: unknown */
+	file = then_file(m, colon + 1);
+	if (file == UNKNOWN_FILE)
+		goto out;
+	old = file ? maint_file_find(file, me->name) : NULL;
+	listed = old && entry_lists(a, old, p);
+out:
+	g_mutex_unlock(&m->then_lock);
+	return listed;
+}
 
 /* ---- queries ---- */
 
@@ -335,9 +469,21 @@ int ms_activity_query(const struct ms_activity *a,
 		}
 	}
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		finish_entry(a, q, &res[i], &w[i], seen, nr_people,
 			     short_history);
+		/* listed after the window began: too new to judge (a series'
+		 * intervals are not asked: a read of MAINTAINERS each) */
+		for (size_t pi = 0; pi < res[i].nr_people; pi++) {
+			struct ms_act_person *p = &res[i].people[pi];
+
+			if (p->inactive && !act_listed_then(a, res[i].entry, p,
+							    q->active_since)) {
+				p->inactive = false;
+				p->listed_late = true;
+			}
+		}
+	}
 	g_free(seen);
 	g_free(slot);
 	g_free(w);

@@ -662,6 +662,7 @@ void act_model_init(struct ms_activity *a)
 					       g_free, g_free);
 	g_mutex_init(&a->match_lock);
 	g_mutex_init(&a->seen_lock);
+	g_mutex_init(&a->then_lock);
 }
 
 /* The model's tree, entries, index and resolver, before any walk. */
@@ -674,6 +675,8 @@ static int load_start(const struct ms_activity_load_opts *opts,
 
 	act_model_init(a);
 	a->opts = opts;
+	a->gitdir = g_strdup(opts->gitdir);
+	a->maint_from_rev = !opts->nr_maintainers;
 	a->no_plus_fold = opts->no_plus_fold;
 	a->now = g_get_real_time() / G_USEC_PER_SEC;
 	a->ident = ms_ident_new(!opts->no_plus_fold);
@@ -887,6 +890,10 @@ void ms_activity_free(struct ms_activity *a)
 	maint_index_free(a->idx);
 	maint_file_free(a->mf);
 	ms_tree_free(a->tree);
+	g_free(a->gitdir);
+	if (a->then_files)
+		g_hash_table_destroy(a->then_files);
+	g_mutex_clear(&a->then_lock);
 	ms_ident_free(a->ident);
 	g_array_free(a->commits, TRUE);
 	g_array_free(a->hidden, TRUE);
@@ -1007,7 +1014,8 @@ void ms_activity_foreach_path(const struct ms_activity *a,
 }
 
 struct seen_first {
-	int64_t when;
+	int64_t when;           /* the first commit date */
+	int64_t last;           /* the last */
 	bool seen;
 };
 
@@ -1026,8 +1034,13 @@ static void seen_note(struct seen_first **first, size_t *n, unsigned person,
 		*n = m;
 	}
 	f = &(*first)[person];
-	if (!f->seen || when < f->when)
-		*f = (struct seen_first){ when, true };
+	if (!f->seen) {
+		*f = (struct seen_first){ when, when, true };
+	} else if (when < f->when) {
+		f->when = when;
+	} else if (when > f->last) {
+		f->last = when;
+	}
 }
 
 /* Build ms_activity_seen()'s index: one pass over the records instead
@@ -1048,6 +1061,8 @@ static void seen_index(struct ms_activity *a)
 		seen_note(&first, &n, r->committer, r->ctime);
 		for (unsigned t = 0; t < r->nr_tag; t++)
 			seen_note(&first, &n, tags[t].person, r->ctime);
+		if (!ci || r->ctime > a->seen_newest)
+			a->seen_newest = r->ctime;
 	}
 	g_free(a->first_seen);
 	a->first_seen = first;
@@ -1077,10 +1092,24 @@ bool ms_activity_seen(const struct ms_activity *a, unsigned person,
 bool ms_activity_last_seen(const struct ms_activity *a, unsigned person,
 			   int64_t until, int64_t *when)
 {
-	bool seen = false;
+	struct ms_activity *m = (struct ms_activity *)a;
+	bool seen = false, indexed;
 
 	if (person == MS_IDENT_NONE)
 		return false;
+	g_mutex_lock(&m->seen_lock);
+	if (!m->first_seen || m->seen_records != m->commits->len)
+		seen_index(m);
+	/* the index's last dates hold when no record is after `until` */
+	indexed = !m->commits->len || until >= m->seen_newest;
+	if (indexed && person < m->nr_first_seen &&
+	    m->first_seen[person].seen) {
+		*when = m->first_seen[person].last;
+		seen = true;
+	}
+	g_mutex_unlock(&m->seen_lock);
+	if (indexed)
+		return seen;
 	for (guint ci = 0; ci < a->commits->len; ci++) {
 		const struct crec *r = &g_array_index(a->commits, struct crec,
 						      ci);

@@ -107,8 +107,8 @@ bool ms_activity_seen(const struct ms_activity *a, unsigned person,
 /*
  * The newest commit date up to `until` of any commit `person` authored,
  * committed or gave a trailer tag in, whatever the files, into *when;
- * false when there is none.  A pass over the records: for the few people
- * a report says more about (retire's "active elsewhere").
+ * false when there is none.  From ms_activity_seen()'s index when no
+ * record is dated after `until`, else a pass over the records.
  */
 bool ms_activity_last_seen(const struct ms_activity *a, unsigned person,
 			   int64_t until, int64_t *when);
@@ -174,6 +174,10 @@ struct ms_act_person {
 	 * a domain whose people are in the history */
 	bool role_address;
 	bool seen_anywhere;       /* in any commit of the history, any role */
+	/* not in the entry in MAINTAINERS when the window began (the newest
+	 * commit before active_since): too new to judge, so never inactive
+	 * (ms_activity_query() only; a series' intervals leave it false) */
+	bool listed_late;
 	int64_t last_time;        /* newest activity in the entry, if any */
 	int last_offset;
 	bool has_last;

@@ -23,10 +23,19 @@ env = dict(os.environ, GIT_AUTHOR_NAME="Test", GIT_AUTHOR_EMAIL="t@example.com",
            GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
 
 
-def git(*args, cwd, env_tz=None):
-    e = dict(env, TZ=env_tz) if env_tz else env
+def git(*args, cwd, env_tz=None, date=None):
+    e = dict(env, TZ=env_tz) if env_tz else dict(env)
+    if date:
+        e.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
     return subprocess.run(["git", *args], cwd=cwd, env=e, check=True,
                           capture_output=True, text=True).stdout
+
+
+# The window of the verdicts starts 5 years before the newest commit; a
+# person added to an entry after that is too new to judge (not inactive).
+# The commits that list people here are dated just before it, so that
+# MAINTAINERS lists them when the window begins.
+BEFORE_WINDOW = "2019-06-01T11:00:00+00:00"
 
 
 planted = os.path.join(T, "planted.git")
@@ -51,7 +60,8 @@ m = m.replace("THE REST\n",
               "S:\tMaintained\nF:\tdrivers/zeta/\n\nTHE REST\n")
 open(mpath, "w").write(m)
 git("add", "-A", cwd=work)
-git("commit", "-qm", "add CREDITS and more maintainers", cwd=work)
+git("commit", "-qm", "add CREDITS and more maintainers", cwd=work,
+    date=BEFORE_WINDOW)
 git("config", "user.name", "Repo User", cwd=work)
 git("config", "user.email", "repo.user@example.org", cwd=work)
 base = git("rev-parse", "HEAD", cwd=work).strip()
@@ -224,7 +234,7 @@ text = open(m2).read().replace(
     "M:\tIvan Inactive <ivan@example.org>\n"
     "M:\tQuinn Quick <quinn@example.org>\n", 1)
 open(m2, "w").write(text)
-git("commit", "-qam", "Quinn joins ALPHA", cwd=work2)
+git("commit", "-qam", "Quinn joins ALPHA", cwd=work2, date=BEFORE_WINDOW)
 # his newest commit as author, committer or in a trailer (UTC dates)
 quinn_last = max(c.split("\0")[0].strip() for c in git(
     "log", "--date=format-local:%Y-%m-%d",
@@ -246,6 +256,38 @@ ok(re.search(r"Quinn Quick, listed as maintainer of ALPHA DRIVER, has not "
 ok(re.search(r"Ivan Inactive, listed as maintainer of ALPHA DRIVER, has not "
              r"[^.]*\(last seen there on [0-9-]+\)", msg),
    "Ivan, active nowhere since: no such clause", msg[:600])
+
+# someone added to an entry after the window began has not had the
+# time the verdict needs: not inactive, said so, and not retired (on
+# U-Boot, two MediaTek custodians listed five months before were)
+work3 = os.path.join(T, "work3")
+git("clone", "-q", work, work3, cwd=T)
+m3 = os.path.join(work3, "MAINTAINERS")
+text = open(m3).read().replace(
+    "M:\tIvan Inactive <ivan@example.org>\n",
+    "M:\tIvan Inactive <ivan@example.org>\n"
+    "M:\tLarry Late <larry@example.org>\n", 1)
+open(m3, "w").write(text)
+git("commit", "-qam", "Larry joins ALPHA", cwd=work3)   # dated NEWEST
+r = run("activity", "--repo", work3, "--no-cache", "--json", "ALPHA DRIVER")
+people = {p["email"]: p for p in r.json()["entries"][0]["people"]}
+eq((people["larry@example.org"]["inactive"],
+    people["larry@example.org"]["listed_late"],
+    people["ivan@example.org"]["inactive"],
+    people["ivan@example.org"]["listed_late"]), (False, True, True, False),
+   "Larry, listed after the window began: not inactive, listed_late; Ivan "
+   "inactive")
+r = run("activity", "--repo", work3, "--no-cache", "ALPHA DRIVER")
+ok("  NEWLY LISTED MAINTAINER Larry Late <larry@example.org>: not in this "
+   "entry on 2019-06-01, so not judged\n" in r.out and
+   "INACTIVE MAINTAINER Larry" not in r.out, "text: NEWLY LISTED, not "
+   "INACTIVE", r.out)
+outl = os.path.join(T, "out-larry")
+r = run("retire", "--repo", work3, "--min-commits", "10", "--output-dir",
+        outl, "--no-cache", "--json", "ALPHA DRIVER", env=renv)
+eq([p["subject"] for p in r.json()["patches"][1:]] if r.rc == 0 else r.err,
+   ["MAINTAINERS: ALPHA DRIVER: remove Ivan Inactive"],
+   "retire removes Ivan, not Larry")
 
 r = run("retire", "--repo", work, "--from", "nobody", "--no-cache")
 eq(r.rc, 2, "--from without an address is a usage error")
