@@ -139,14 +139,19 @@ struct ms_activity {
 	char then_rev[41];        /* that commit, "" when none is that old */
 	GHashTable *then_files;   /* path -> struct maint_file *, or NULL
 				     for a file absent then */
+	bool then_all_done;       /* then_all read (NULL: could not be) */
+	struct maint_file *then_all;   /* every MAINTAINERS file then */
 };
 
 /*
  * Whether listed person `p` of entry `me` was listed in that entry at
  * `since`: in the MAINTAINERS file of the entry as of the newest commit
- * dated before `since`, under any of their addresses.  True when that
- * cannot be known (MAINTAINERS from --maintainers, no commit that old):
- * the verdict then stands as before.
+ * dated before `since`, under any of their addresses or their name (an
+ * entry absent from that file is a new or renamed one: not listed; a
+ * file absent then is looked for among every MAINTAINERS file of that
+ * commit, as board/freescale/x/MAINTAINERS became board/nxp/x/...).  True
+ * when that cannot be known (MAINTAINERS from --maintainers, no commit
+ * that old): the verdict then stands as before.
  */
 bool act_listed_then(const struct ms_activity *a,
 		     const struct maint_entry *me,

@@ -9,6 +9,7 @@
 #include "ident.h"
 #include "maintainers.h"
 #include "person.h"
+#include "tree.h"
 
 #include <glib.h>
 #include <stdint.h>
@@ -77,6 +78,26 @@ static gpointer then_file(struct ms_activity *a, const char *path)
 	return v;
 }
 
+/* Every MAINTAINERS file of the tree at a->then_rev, as
+ * --find-maintainer-files reads them, or NULL (then_lock held). */
+static const struct maint_file *then_all(struct ms_activity *a)
+{
+	struct maint_load_opts lo = { .find_maintainer_files = true };
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct ms_tree *tree = NULL;
+
+	if (a->then_all_done)
+		return a->then_all;
+	a->then_all_done = true;
+	if (ms_tree_from_git(a->gitdir, a->then_rev, &tree) < 0 ||
+	    maint_file_load(tree, &lo, &a->then_all, &diags) < 0)
+		g_clear_pointer(&a->then_all, maint_file_free);
+	ms_error_clear();
+	ms_diags_release(&diags);
+	ms_tree_free(tree);
+	return a->then_all;
+}
+
 /* Whether entry `old` lists `p` (M: or R:) under an address of theirs,
  * or under their listed name (an address changed without a join). */
 static bool entry_lists(const struct ms_activity *a,
@@ -133,6 +154,8 @@ bool act_listed_then(const struct ms_activity *a,
 			g_hash_table_destroy(m->then_files);
 		m->then_files = g_hash_table_new_full(g_str_hash, g_str_equal,
 						      g_free, then_file_free);
+		g_clear_pointer(&m->then_all, maint_file_free);
+		m->then_all_done = false;
 		m->then_done = true;
 		m->then_since = since;
 		if (!commit_before(a, since, m->then_rev))
@@ -143,7 +166,14 @@ bool act_listed_then(const struct ms_activity *a,
 	file = then_file(m, colon + 1);
 	if (file == UNKNOWN_FILE)
 		goto out;
-	old = file ? maint_file_find(file, me->name) : NULL;
+	if (!file) {
+		/* moved (board/freescale/x/MAINTAINERS became
+		 * board/nxp/x/...) or new: the entry in any file then */
+		file = (gpointer)then_all(m);
+		if (!file)
+			goto out;
+	}
+	old = maint_file_find(file, me->name);
 	listed = old && entry_lists(a, old, p);
 out:
 	g_mutex_unlock(&m->then_lock);

@@ -289,6 +289,33 @@ eq([p["subject"] for p in r.json()["patches"][1:]] if r.rc == 0 else r.err,
    ["MAINTAINERS: ALPHA DRIVER: remove Ivan Inactive"],
    "retire removes Ivan, not Larry")
 
+# --find-maintainer-files: an entry whose file moved since the window
+# began (U-Boot's board/freescale/x/ became board/nxp/x/) is found in its
+# old place, its maintainer judged; an entry in a file created since is
+# new, its maintainer not
+work4 = os.path.join(T, "work4")
+git("clone", "-q", work, work4, cwd=T)
+os.makedirs(os.path.join(work4, "board", "old", "x"))
+with open(os.path.join(work4, "board", "old", "x", "MAINTAINERS"), "w") as f:
+    f.write("XBOARD\nM:\tBob Board <bob@example.org>\nS:\tMaintained\n"
+            "F:\tdrivers/alpha/\n")
+git("add", "-A", cwd=work4)
+git("commit", "-qm", "XBOARD", cwd=work4, date=BEFORE_WINDOW)
+os.makedirs(os.path.join(work4, "board", "new"))
+git("mv", "board/old/x", "board/new/x", cwd=work4)
+os.makedirs(os.path.join(work4, "board", "new", "z"))
+with open(os.path.join(work4, "board", "new", "z", "MAINTAINERS"), "w") as f:
+    f.write("ZBOARD\nM:\tCarol Card <carol@example.org>\nS:\tMaintained\n"
+            "F:\tdrivers/alpha/\n")
+git("add", "-A", cwd=work4)
+git("commit", "-qm", "move XBOARD, add ZBOARD", cwd=work4)
+r = run("activity", "--repo", work4, "--no-cache", "--json",
+        "--find-maintainer-files", "XBOARD", "ZBOARD")
+got = {e["name"]: (e["people"][0]["inactive"], e["people"][0]["listed_late"])
+       for e in r.json()["entries"]} if r.rc == 0 else r.err
+eq(got, {"XBOARD": (True, False), "ZBOARD": (False, True)},
+   "a moved file's entry is found where it was; a new file's is new")
+
 r = run("retire", "--repo", work, "--from", "nobody", "--no-cache")
 eq(r.rc, 2, "--from without an address is a usage error")
 r = run("retire", "--repo", work, "--no-cache", "NO SUCH ENTRY")
