@@ -121,10 +121,12 @@ static void label(FILE *fp, const char *name, const char *email)
 		fprintf(fp, "%s", *email ? email : name);
 }
 
-static void print_text(FILE *fp, const struct ms_act_entry *e,
-		       const char *since)
+static void print_text(FILE *fp, const struct ms_activity *a,
+		       const struct ms_activity_query *q,
+		       const struct ms_act_entry *e, const char *since)
 {
 	char date[32];
+	int64_t when;
 
 	fprintf(fp, "Subsystem %s\n", e->entry->name);
 	fprintf(fp, "  Commits %zu since %s\n", e->commits, since);
@@ -144,12 +146,24 @@ static void print_text(FILE *fp, const struct ms_act_entry *e,
 		} else if (p->has_last) {
 			ms_act_format(p->last_time, p->last_offset, false,
 				      true, date);
-			fprintf(fp, ": last active here %s\n", date);
+			fprintf(fp, ": last active here %s", date);
 		} else {
-			fprintf(fp, ": %s\n", p->seen_anywhere ?
+			fprintf(fp, ": %s", p->seen_anywhere ?
 				"never active here" :
 				"never seen in the history");
 		}
+		if (!p->role_address && cli_act_elsewhere(a, q, p, &when)) {
+			ms_act_format(when, 0, false, true, date);
+			fprintf(fp, "; active elsewhere in the history until "
+				"%s", date);
+		}
+		if (p->listed_late) {
+			ms_act_format(q->active_since, 0, false, true, date);
+			fprintf(fp, "; newly listed (not in this entry on %s), "
+				"not judged", date);
+		}
+		if (!p->role_address)
+			fputc('\n', fp);
 	}
 	if (e->nr_top_committers) {
 		fprintf(fp, "  Committed by:\n");
@@ -375,7 +389,7 @@ int cmd_urgent(int argc, char **argv)
 		for (guint i = 0; i < pick->len; i++) {
 			if (i)
 				fputc('\n', stdout);
-			print_text(stdout, pick->pdata[i], since);
+			print_text(stdout, a, &q, pick->pdata[i], since);
 			if (ser.nr_intervals)
 				cli_act_series_text(stdout, &ser, (size_t)(
 					(const struct ms_act_entry *)

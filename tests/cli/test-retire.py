@@ -256,6 +256,18 @@ ok(re.search(r"Quinn Quick, listed as maintainer of ALPHA DRIVER, has not "
 ok(re.search(r"Ivan Inactive, listed as maintainer of ALPHA DRIVER, has not "
              r"[^.]*\(last seen there on [0-9-]+\)", msg),
    "Ivan, active nowhere since: no such clause", msg[:600])
+r = run("activity", "--repo", work2, "--no-cache", "--json", "ALPHA DRIVER")
+people = {p["email"]: p for p in r.json()["entries"][0]["people"]}
+eq(((people["quinn@example.org"]["active_elsewhere_until"] or "")[:10],
+    people["ivan@example.org"]["active_elsewhere_until"],
+    people["alice@example.org"]["active_elsewhere_until"]),
+   (quinn_last, None, None),
+   "activity --json: active_elsewhere_until for Quinn only (Ivan active "
+   "nowhere, Alice not inactive)")
+r = run("activity", "--repo", work2, "--no-cache", "ALPHA DRIVER")
+ok("  INACTIVE MAINTAINER Quinn Quick <quinn@example.org> (active elsewhere "
+   "in the history until " + quinn_last + ")\n" in r.out,
+   "activity text: the same beside the verdict", r.out)
 
 # someone added to an entry after the window began has not had the
 # time the verdict needs: not inactive, said so, and not retired (on
