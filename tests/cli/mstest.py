@@ -327,6 +327,18 @@ def model_put(db, kind, data):
     c.close()
 
 
+def refuse_model_writes(db, kind_glob):
+    """Make store `db` refuse (an SQL trigger) to save any model whose
+    kind matches `kind_glob`: a store that cannot keep it."""
+    import sqlite3
+    c = sqlite3.connect(db)
+    c.execute("CREATE TRIGGER refuse BEFORE INSERT ON models WHEN "
+              "new.kind GLOB ? BEGIN SELECT RAISE(ABORT, 'refused'); END"
+              .replace("?", "'" + kind_glob.replace("'", "''") + "'"))
+    c.commit()
+    c.close()
+
+
 def series_windows(data):
     """The windows of a kept --by row: (offset of the head, body length)
     each."""

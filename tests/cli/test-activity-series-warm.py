@@ -19,7 +19,8 @@ import sys
 import time
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import (run, ok, eq, done, git_commit, planted_clone,  # noqa
-                    model_row, model_put, series_windows, SERIES_WIN_HEAD,
+                    model_row, model_put, series_windows,
+                    refuse_model_writes, SERIES_WIN_HEAD,
                     SERIES_LEN_AT)
 
 tmp, repo, work = planted_clone()
@@ -301,12 +302,7 @@ t, _ = series("the saved series deleted", "month", since, entry)
 eq(t[1:], (0, t[0]), "the saved series deleted: every month computed")
 
 # ---- a store that refuses the write: a warning, the right report
-c = sqlite3.connect(db)
-c.execute("CREATE TRIGGER refuse BEFORE INSERT ON models WHEN "
-          "new.kind GLOB 'activity-series:*' BEGIN "
-          "SELECT RAISE(ABORT, 'refused'); END")
-c.commit()
-c.close()
+refuse_model_writes(db, "activity-series:*")
 t, got = series("a store that refuses the write", "year", since)
 ok("maintstat: warning: the time series was not kept in the store: " in
    got.err and "refused" in got.err, "... says it was not kept", got.err)

@@ -226,15 +226,22 @@ ok(os.path.exists(os.path.join(out, "notes.txt")),
 # someone inactive in one entry but active elsewhere: the message says
 # so (and until when), for the reviewers to ask rather than only remove;
 # someone active nowhere gets no such clause
-work2 = os.path.join(T, "work2")
-git("clone", "-q", work, work2, cwd=T)
-m2 = os.path.join(work2, "MAINTAINERS")
-text = open(m2).read().replace(
-    "M:\tIvan Inactive <ivan@example.org>\n",
-    "M:\tIvan Inactive <ivan@example.org>\n"
-    "M:\tQuinn Quick <quinn@example.org>\n", 1)
-open(m2, "w").write(text)
-git("commit", "-qam", "Quinn joins ALPHA", cwd=work2, date=BEFORE_WINDOW)
+
+
+def joins_alpha(name, who, date=None):
+    """A clone of `work` whose ALPHA DRIVER lists `who` ("Name <addr>")
+    after Ivan, committed at `date` (default: NEWEST)."""
+    clone = os.path.join(T, name)
+    git("clone", "-q", work, clone, cwd=T)
+    path = os.path.join(clone, "MAINTAINERS")
+    ivan = "M:\tIvan Inactive <ivan@example.org>\n"
+    text = open(path).read().replace(ivan, ivan + "M:\t" + who + "\n", 1)
+    open(path, "w").write(text)
+    git("commit", "-qam", who + " joins ALPHA", cwd=clone, date=date)
+    return clone
+
+
+work2 = joins_alpha("work2", "Quinn Quick <quinn@example.org>", BEFORE_WINDOW)
 # his newest commit as author, committer or in a trailer (UTC dates)
 quinn_last = max(c.split("\0")[0].strip() for c in git(
     "log", "--date=format-local:%Y-%m-%d",
@@ -272,15 +279,7 @@ ok("  INACTIVE MAINTAINER Quinn Quick <quinn@example.org> (active elsewhere "
 # someone added to an entry after the window began has not had the
 # time the verdict needs: not inactive, said so, and not retired (on
 # U-Boot, two MediaTek custodians listed five months before were)
-work3 = os.path.join(T, "work3")
-git("clone", "-q", work, work3, cwd=T)
-m3 = os.path.join(work3, "MAINTAINERS")
-text = open(m3).read().replace(
-    "M:\tIvan Inactive <ivan@example.org>\n",
-    "M:\tIvan Inactive <ivan@example.org>\n"
-    "M:\tLarry Late <larry@example.org>\n", 1)
-open(m3, "w").write(text)
-git("commit", "-qam", "Larry joins ALPHA", cwd=work3)   # dated NEWEST
+work3 = joins_alpha("work3", "Larry Late <larry@example.org>")  # NEWEST
 r = run("activity", "--repo", work3, "--no-cache", "--json", "ALPHA DRIVER")
 people = {p["email"]: p for p in r.json()["entries"][0]["people"]}
 eq((people["larry@example.org"]["inactive"],

@@ -17,7 +17,7 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import (run, ok, eq, done, git_commit, planted_clone,  # noqa
                     gen_review, tmpdir, model_row, model_put,
-                    series_windows, SERIES_WIN_HEAD)
+                    series_windows, refuse_model_writes, SERIES_WIN_HEAD)
 
 TRACE = {"MS_SERIES_TRACE": "1"}
 
@@ -194,12 +194,7 @@ t, _ = urgent("the row deleted", "month", since)
 ok(t is not None and t[1:] == (0, t[0]), "the row deleted: every month "
    "computed", t)
 # a store that refuses the write: a warning, the right report
-c = sqlite3.connect(db)
-c.execute("CREATE TRIGGER refuse BEFORE INSERT ON models WHEN "
-          "new.kind GLOB 'urgent-series:*' BEGIN "
-          "SELECT RAISE(ABORT, 'refused'); END")
-c.commit()
-c.close()
+refuse_model_writes(db, "urgent-series:*")
 t, got = urgent("a store that refuses the write", "quarter", since)
 ok("maintstat: warning: the time series was not kept in the store: " in
    got.err and "refused" in got.err, "... says it was not kept", got.err)
