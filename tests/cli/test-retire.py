@@ -243,11 +243,12 @@ def joins_alpha(name, who, date=None):
 
 work2 = joins_alpha("work2", "Quinn Quick <quinn@example.org>", BEFORE_WINDOW)
 # his newest commit as author, committer or in a trailer (UTC dates)
-quinn_last = max(c.split("\0")[0].strip() for c in git(
+quinn_dates = sorted(c.split("\0")[0].strip() for c in git(
     "log", "--date=format-local:%Y-%m-%d",
     "--format=%cd%x00%ae %ce %B%x01", cwd=work2,
     env_tz="UTC").split("\x01")
     if "quinn@example.org" in c)
+quinn_last = quinn_dates[-1]
 outq = os.path.join(T, "out-quinn")
 r = run("retire", "--repo", work2, "--min-commits", "10", "--output-dir",
         outq, "--no-cache", "ALPHA DRIVER", env=renv)
@@ -275,6 +276,24 @@ r = run("activity", "--repo", work2, "--no-cache", "ALPHA DRIVER")
 ok("  INACTIVE MAINTAINER Quinn Quick <quinn@example.org> (active elsewhere "
    "in the history until " + quinn_last + ")\n" in r.out,
    "activity text: the same beside the verdict", r.out)
+# an --until before his last commit: the newest date up to it, not after
+# (ms_activity_last_seen() then reads the records, not its index).  His
+# listing is dated just before that window's start, so he is judged.
+until = quinn_dates[len(quinn_dates) // 2]
+r = run("activity", "--repo", work, "--no-cache", "--json", "--until", until,
+        "ALPHA DRIVER")
+start = r.json()["active_since"]
+stamp = int(subprocess.run(["date", "-d", start, "+%s"], check=True,
+                           capture_output=True, text=True).stdout) - 1
+work5 = joins_alpha("work5", "Quinn Quick <quinn@example.org>",
+                    "@%d +0000" % stamp)
+r = run("activity", "--repo", work5, "--no-cache", "--json", "--until", until,
+        "ALPHA DRIVER")
+people = {p["email"]: p for p in r.json()["entries"][0]["people"]}
+eq((people["quinn@example.org"]["inactive"],
+    (people["quinn@example.org"]["active_elsewhere_until"] or "")[:10]),
+   (True, max(d for d in quinn_dates if d <= until)),
+   "--until in the past: active elsewhere until his last date up to it")
 
 # someone added to an entry after the window began has not had the
 # time the verdict needs: not inactive, said so, and not retired (on
