@@ -371,6 +371,11 @@ void ms_mail_parse_subject(const char *subject, struct ms_mail_subject *out)
 
 	memset(out, 0, sizeof(*out));
 	s = subject_prefixes(s, out, prefixes, trees);
+	/* netdev's "pull-request: mlx5-next 2023-01-24" (git request-pull
+	 * output with a diff): a pull request, not a patch to review */
+	if (!g_ascii_strncasecmp(s, "pull-request:", 13) ||
+	    !g_ascii_strncasecmp(s, "pull request:", 13))
+		out->pull = true;
 	out->normalized = g_malloc(strlen(s) + 1);
 	subject_collapse(s, out->normalized);
 	if (!out->version)

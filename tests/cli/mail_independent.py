@@ -101,6 +101,9 @@ def main():
         words = " ".join(tags).upper().split()
         if "PULL" in words or "GIT" in words:
             continue
+        rest = re.sub(r"^(\s*\[[^\]]*\])*\s*", "", subj)
+        if re.match(r"(?i)pull[- ]request:", rest):
+            continue
         if re.search(r"\b0+/\d+", " ".join(tags)):
             continue
         if has_diff(text):

@@ -105,6 +105,17 @@ static void test_subjects(void)
 	is_str(s.prefixes, "GIT PULL", "prefixes kept");
 	ms_mail_subject_release(&s);
 
+	/* netdev's request-pull mails carry the diff but are no patch */
+	ms_mail_parse_subject("pull-request: mlx5-next 2023-01-24 V2", &s);
+	ok(s.pull, "pull-request: subject");
+	ms_mail_subject_release(&s);
+	ms_mail_parse_subject("Re: Pull Request: x", &s);
+	ok(s.pull && s.reply_depth == 1, "reply to a pull request");
+	ms_mail_subject_release(&s);
+	ms_mail_parse_subject("[PATCH] pull-requests: fix", &s);
+	ok(!s.pull && s.patch, "pull-requests: is a patch's subject");
+	ms_mail_subject_release(&s);
+
 	ms_mail_parse_subject("Fwd: [PATCHv4 1/2] y", &s);
 	ok(s.forward && s.patch, "Fwd: PATCHv4");
 	is_int(s.version, 4, "PATCHv4 version");
