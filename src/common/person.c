@@ -133,16 +133,58 @@ char *ms_casefold(const char *s, ptrdiff_t len)
 	return folded;
 }
 
+/* Words that follow a comma without being a given name ("John Smith,
+ * Jr.", "Ann Example, PhD"), casefolded, without their stop. */
+static bool name_suffix(const char *w, size_t n)
+{
+	static const char *const sfx[] = {
+		"jr", "sr", "ii", "iii", "iv", "phd", "md", "esq", "mba",
+		"msc", "bsc", "dds", "cpa",
+	};
+
+	while (n && (w[n - 1] == '.' || g_ascii_isspace(w[n - 1])))
+		n--;
+	for (size_t i = 0; i < G_N_ELEMENTS(sfx); i++)
+		if (n == strlen(sfx[i]) && !g_ascii_strncasecmp(w, sfx[i], n))
+			return true;
+	return false;
+}
+
+/* "Pearson, Robert B" (Outlook's "Surname, Given") as "Robert B Pearson";
+ * NULL when `name` is not of that form: one comma, words on both sides,
+ * and after it no suffix such as "Jr." or "PhD". */
+static char *name_unsurname(const char *name)
+{
+	const char *comma = strchr(name, ',');
+	const char *given;
+
+	if (!comma || strchr(comma + 1, ','))
+		return NULL;
+	for (given = comma + 1; g_ascii_isspace(*given); given++)
+		;
+	if (!*given || comma == name || name_suffix(given, strlen(given)))
+		return NULL;
+	for (const char *p = name; p < comma; p++)
+		if (!g_ascii_isspace(*p) && *p != '"' && *p != '\'')
+			return g_strdup_printf("%s %.*s", given,
+					       (int)(comma - name), name);
+	return NULL;
+}
+
 char *ms_name_key(const char *name)
 {
-	char *valid, *nfkd, *folded;
+	char *valid, *nfkd, *folded, *reordered;
 	GString *out;
 	int words = 0;
 	bool space = true;
 
 	if (!name || !*name)
 		return NULL;
+	reordered = name_unsurname(name);
+	if (reordered)
+		name = reordered;
 	valid = g_utf8_make_valid(name, -1);
+	g_free(reordered);
 	nfkd = g_utf8_normalize(valid, -1, G_NORMALIZE_NFKD);
 	g_free(valid);
 	if (!nfkd)

@@ -31,7 +31,10 @@ void ms_email_normalize_in_place(char *email, int plus_fold);
  * (newly allocated, g_free): Unicode NFKD with the combining marks
  * removed ("Németh" and "Nemeth" meet), casefolded, quotes removed and
  * runs of white space, commas and full stops made one space ("Md. Haris
- * Iqbal" and "Md Haris Iqbal", "Ye.Li" and "Ye Li" meet).  NULL when the result has fewer
+ * Iqbal" and "Md Haris Iqbal", "Ye.Li" and "Ye Li" meet).  A name with
+ * one comma and no suffix after it ("Jr.", "PhD") is Outlook's
+ * "Surname, Given" and is read as "Given Surname" ("Pearson, Robert B"
+ * and "Robert B Pearson" meet).  NULL when the result has fewer
  * than two words (a lone first name says too little), or holds an '@'
  * (an address written as a name).  Bytes that are not UTF-8 are
  * replaced, never trusted.

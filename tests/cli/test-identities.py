@@ -460,5 +460,37 @@ eq([a["source"] for a in bo], ["maintainers-history"],
    "identities: the board file's change of address is a "
    "maintainers-history join")
 
+# Outlook's "Surname, Given": a reply from "Listed, Peter" at another
+# address is the listed Peter Listed's, by name
+st = os.path.join(tmp, "surname")
+os.makedirs(os.path.join(st, "tree", "drivers", "sn"))
+with open(os.path.join(st, "tree", "MAINTAINERS"), "w") as f:
+    f.write("SN DRIVER\nM:\tPeter Listed <peter@listed.example>\n"
+            "S:\tMaintained\nF:\tdrivers/sn/\n")
+with open(os.path.join(st, "tree", "drivers", "sn", "s.c"), "w") as f:
+    f.write("/* s */\n")
+with open(os.path.join(st, "list.mbox"), "w") as f:
+    f.write("From x@y Thu Jan  1 00:00:00 1970\n"
+            "From: Carl Committer <carl@example.org>\n"
+            "Subject: [PATCH] sn: fix\nDate: Mon, 2 Jan 2023 10:00:00 +0000\n"
+            "Message-ID: <sn-1@example.org>\n\nA fix.\n---\n"
+            "diff --git a/drivers/sn/s.c b/drivers/sn/s.c\n"
+            "--- a/drivers/sn/s.c\n+++ b/drivers/sn/s.c\n@@ -1 +1 @@\n"
+            "-/* s */\n+/* s 1 */\n\n"
+            "From x@y Thu Jan  1 00:00:00 1970\n"
+            "From: \"Listed, Peter\" <peter.listed@corp.example>\n"
+            "Subject: Re: [PATCH] sn: fix\n"
+            "Date: Mon, 2 Jan 2023 12:00:00 +0000\n"
+            "Message-ID: <sn-1-r1@example.org>\n"
+            "In-Reply-To: <sn-1@example.org>\n\n> quoted\n\nOK.\n")
+for extra, want in (((), [("peter@listed.example", 1)]),
+                    (("--no-name-join",), [("peter@listed.example", 0)])):
+    r = run("review", "--tree", os.path.join(st, "tree"), "--archive",
+            os.path.join(st, "list.mbox"), "--json", "--no-cache", *extra,
+            "SN DRIVER")
+    eq(r.rc, 0, "review of 'Surname, Given' exits 0 " + " ".join(extra))
+    eq([(p["email"], p["replied"]) for p in r.json()["entries"][0]["people"]],
+       want, "'Listed, Peter' is Peter Listed by name " + " ".join(extra))
+
 subprocess.run(["rm", "-rf", tmp])
 done()

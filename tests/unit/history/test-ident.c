@@ -74,6 +74,14 @@ static void joins(void)
 	key("Daniel P. Berrang\xc3\xa9", "daniel p berrange",
 	    "an initial with its stop");
 	key("...", NULL, "stops alone are no name");
+	key("Pearson, Robert B", "robert b pearson",
+	    "'Surname, Given' is 'Given Surname'");
+	key("\"Saleem,  Shiraz\"", "shiraz saleem", "... quoted too");
+	key("John Smith, Jr.", "john smith jr", "a suffix is no given name");
+	key("Ann Example, PhD", "ann example phd", "... nor a degree");
+	key("A, B, C", "a b c", "two commas: left as written");
+	key(", Geoffrey Onyeama", "geoffrey onyeama", "nothing before it");
+	key("Ann Example,", "ann example", "nothing after it");
 	key("ann@example.org x", NULL, "an address is not a name");
 	key("Bad \xff\xfe Name", "bad \xef\xbf\xbd\xef\xbf\xbd name",
 	    "non-UTF-8 bytes replaced, not trusted");
