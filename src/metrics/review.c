@@ -739,13 +739,36 @@ static bool counted_posting(struct entry_acc *ea, size_t i, char **key)
  * backports and other projects' patches set aside; the authors' counts,
  * and the number of series.
  */
+/* Union-find over series keys (key -> parent, a root its own parent). */
+static gint series_root(GHashTable *parent, gint k)
+{
+	gint p;
+
+	while ((p = GPOINTER_TO_INT(g_hash_table_lookup(parent,
+						GINT_TO_POINTER(k)))) != k)
+		k = p;
+	return k;
+}
+
+static void series_union(GHashTable *parent, gint a, gint b)
+{
+	a = series_root(parent, a);
+	b = series_root(parent, b);
+	if (a != b)
+		g_hash_table_insert(parent, GINT_TO_POINTER(a),
+				    GINT_TO_POINTER(b));
+}
+
 static void patch_families(struct entry_acc *ea)
 {
+	GHashTableIter it;
+	gpointer k;
 	const struct ctx *c = ea->c;
 	struct ms_rv_entry *out = ea->out;
 	GHashTable *families = g_hash_table_new_full(g_str_hash, g_str_equal,
 						     g_free, NULL);
 	GHashTable *series = g_hash_table_new(NULL, NULL);
+	GArray *first_series = g_array_new(FALSE, FALSE, sizeof(gint));
 	const GArray *posts = entry_list(c->entry_posts, ea->e->index);
 
 	for (guint q = 0; posts && q < posts->len; q++) {
@@ -755,13 +778,31 @@ static void patch_families(struct entry_acc *ea)
 		char *key;
 		gpointer v;
 		uint32_t u = i;
+		gint sk;
 
 		if (!counted_posting(ea, i, &key))
 			continue;
+		if (r->series >= 0) {
+			const struct ms_mail_series *s =
+				ms_mail_index_series(c->idx, (uint32_t)r->series);
+
+			sk = s->family >= 0 ? s->family : r->series;
+		} else {
+			sk = -1 - (gint)i;
+		}
+		if (!g_hash_table_contains(series, GINT_TO_POINTER(sk)))
+			g_hash_table_insert(series, GINT_TO_POINTER(sk),
+					    GINT_TO_POINTER(sk));
 		if (g_hash_table_lookup_extended(families, key, NULL, &v)) {
 			pt = &g_array_index(out->patches, struct ms_rv_patch,
 					    GPOINTER_TO_UINT(v));
 			g_array_append_val(pt->postings, u);
+			/* another version of a patch: its series is another
+			 * version of the first one's, even when the mail
+			 * model could not link them (the v2 cover letter
+			 * went to other lists) */
+			series_union(series, sk, g_array_index(first_series,
+				     gint, GPOINTER_TO_UINT(v)));
 			g_free(key);
 		} else {
 			struct ms_rv_patch np = { 0 };
@@ -773,6 +814,7 @@ static void patch_families(struct entry_acc *ea)
 			g_hash_table_insert(families, key,
 				GUINT_TO_POINTER(out->patches->len));
 			g_array_append_val(out->patches, np);
+			g_array_append_val(first_series, sk);
 			if (c->sender[i])
 				ea_person(ea, r->sender_name,
 					  r->sender_email)->p.own_patches++;
@@ -780,19 +822,15 @@ static void patch_families(struct entry_acc *ea)
 		if (c->sender[i])
 			ea_person(ea, r->sender_name,
 				  r->sender_email)->p.authored++;
-		if (r->series >= 0) {
-			const struct ms_mail_series *s =
-				ms_mail_index_series(c->idx, (uint32_t)r->series);
-
-			g_hash_table_add(series,
-				GINT_TO_POINTER(s->family >= 0 ? s->family :
-						r->series));
-		} else {
-			g_hash_table_add(series, GINT_TO_POINTER(-1 - (int)i));
-		}
 	}
-	out->series = g_hash_table_size(series);
+	out->series = 0;
+	g_hash_table_iter_init(&it, series);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		if (series_root(series, GPOINTER_TO_INT(k)) ==
+		    GPOINTER_TO_INT(k))
+			out->series++;
 	g_hash_table_unref(series);
+	g_array_free(first_series, TRUE);
 	g_hash_table_unref(families);
 }
 

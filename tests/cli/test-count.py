@@ -204,8 +204,15 @@ eq((foo["ignored"], foo["ignored_contributor"], foo["own_unreviewed"]),
 r = run("review", "--tree", repo, "--archive", mbox, "--json", "LATE DRIVER")
 late = r.json()["entries"][0]
 lpl = {p["message_id"]: p for p in late["patch_list"]}
-eq((late["patches"], late["replied"], late["ignored"]), (3, 2, 1),
-   "LATE: 3 patches, 2 replied, 1 ignored (replied + ignored <= patches)")
+eq((late["patches"], late["replied"], late["ignored"]), (4, 2, 2),
+   "LATE: 4 patches, 2 replied, 2 ignored (replied + ignored <= patches)")
+eq(late["series"], 4, "LATE: 4 series (the v2 of 'late: tidy', sent alone, "
+   "and the v2 1/2 of the RFC whose v2 cover letter is not in the list, "
+   "are other versions of their series, not series of their own: never "
+   "more series than patches)")
+eq(lpl["l4-1@example.net"]["versions"], ["l4-1@example.net",
+                                         "l5-1@example.net"],
+   "the RFC's 1/2 and the v2 1/2 are one patch")
 eq((lpl["l1@example.net"]["ignored"],
     lpl["l1@example.net"]["first_response"]["hours"]), (False, 480.0),
    "answered after 20 days: a 480 h first response, not ignored")
@@ -218,7 +225,7 @@ eq(late["time_to_first_response"]["median_hours"],
    "one clock: median of 2 h less a minute (v1's cover letter answered 2 h "
    "after it, the patch posted a minute after the cover) and 480 h")
 t = run("review", "--tree", repo, "--archive", mbox, "LATE DRIVER").out
-ok("Ignored patches: 1 " in t, "text: one ignored patch", t)
+ok("Ignored patches: 2 " in t, "text: two ignored patches", t)
 
 # 11: 0 of 0
 idle = ents["IDLE DRIVER"]
