@@ -173,18 +173,14 @@ static char *name_unsurname(const char *name)
 
 char *ms_name_key(const char *name)
 {
-	char *valid, *nfkd, *folded, *reordered;
+	char *valid, *nfkd, *folded;
 	GString *out;
 	int words = 0;
 	bool space = true;
 
 	if (!name || !*name)
 		return NULL;
-	reordered = name_unsurname(name);
-	if (reordered)
-		name = reordered;
 	valid = g_utf8_make_valid(name, -1);
-	g_free(reordered);
 	nfkd = g_utf8_normalize(valid, -1, G_NORMALIZE_NFKD);
 	g_free(valid);
 	if (!nfkd)
@@ -222,6 +218,15 @@ char *ms_name_key(const char *name)
 		return NULL;
 	}
 	return g_string_free(out, FALSE);
+}
+
+char *ms_name_key_reordered(const char *name)
+{
+	char *given_first = name ? name_unsurname(name) : NULL;
+	char *key = given_first ? ms_name_key(given_first) : NULL;
+
+	g_free(given_first);
+	return key;
 }
 
 char *ms_name_undmarc(const char *name)

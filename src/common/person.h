@@ -31,10 +31,7 @@ void ms_email_normalize_in_place(char *email, int plus_fold);
  * (newly allocated, g_free): Unicode NFKD with the combining marks
  * removed ("Németh" and "Nemeth" meet), casefolded, quotes removed and
  * runs of white space, commas and full stops made one space ("Md. Haris
- * Iqbal" and "Md Haris Iqbal", "Ye.Li" and "Ye Li" meet).  A name with
- * one comma and no suffix after it ("Jr.", "PhD") is Outlook's
- * "Surname, Given" and is read as "Given Surname" ("Pearson, Robert B"
- * and "Robert B Pearson" meet).  NULL when the result has fewer
+ * Iqbal" and "Md Haris Iqbal", "Ye.Li" and "Ye Li" meet).  NULL when the result has fewer
  * than two words (a lone first name says too little), or holds an '@'
  * (an address written as a name).  Bytes that are not UTF-8 are
  * replaced, never trusted.
@@ -48,6 +45,15 @@ void ms_email_normalize_in_place(char *email, int plus_fold);
 char *ms_casefold(const char *s, ptrdiff_t len);
 
 char *ms_name_key(const char *name);
+
+/*
+ * The name key of `name` read as Outlook's "Surname, Given": one comma,
+ * words on both sides, no suffix such as "Jr." or "PhD" after it
+ * ("Pearson, Robert B" gives "robert b pearson"); NULL for any other
+ * name.  A second key, not a replacement: "Chia-Wei, Wang" is also
+ * written "Chia-Wei Wang" by the same person.
+ */
+char *ms_name_key_reordered(const char *name);
 
 /*
  * A list server's DMARC rewrite of a sender, "Ann Example via

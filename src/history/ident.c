@@ -465,11 +465,18 @@ static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 			g_free(raw);
 		}
 	}
-	key = ms_name_key(name);
-	if (key && email && *email) {
-		GArray *ids = g_hash_table_lookup(id->names, key);
+	if (!email || !*email)
+		return;
+	/* "Pearson, Robert B" is also "Robert B Pearson": under both keys,
+	 * the second not counted as another name of the address */
+	for (int k = 0; k < 2; k++) {
+		GArray *ids;
 		bool have = false;
 
+		key = k == 0 ? ms_name_key(name) : ms_name_key_reordered(name);
+		if (!key)
+			continue;
+		ids = g_hash_table_lookup(id->names, key);
 		if (!ids) {
 			ids = g_array_new(FALSE, FALSE, sizeof(unsigned));
 			g_hash_table_insert(id->names, key, ids);
@@ -479,10 +486,11 @@ static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 			have = g_array_index(ids, unsigned, i) == r;
 		if (!have) {
 			g_array_append_val(ids, r);
-			pe->nr_names++;
+			if (k == 0)
+				pe->nr_names++;
 		}
+		g_free(key);
 	}
-	g_free(key);
 }
 
 static bool shared_address(const struct ms_ident *id, unsigned p);
@@ -598,21 +606,25 @@ static unsigned find(struct ms_ident *id, const char *name,
  */
 static unsigned person_named(const struct ms_ident *id, const char *name)
 {
-	char *key = ms_name_key(name);
-	GArray *ids = key ? g_hash_table_lookup(id->names, key) : NULL;
 	unsigned found = MS_IDENT_NONE;
 
-	g_free(key);
-	for (guint i = 0; ids && i < ids->len; i++) {
-		unsigned p = g_array_index(ids, unsigned, i);
-		unsigned r = root_of(id, p);
+	for (int k = 0; k < 2; k++) {
+		char *key = k == 0 ? ms_name_key(name) :
+			    ms_name_key_reordered(name);
+		GArray *ids = key ? g_hash_table_lookup(id->names, key) : NULL;
 
-		if (shared_address(id, p) || shared_address(id, r) ||
-		    r == found)
-			continue;
-		if (found != MS_IDENT_NONE)
-			return MS_IDENT_NONE;
-		found = r;
+		g_free(key);
+		for (guint i = 0; ids && i < ids->len; i++) {
+			unsigned p = g_array_index(ids, unsigned, i);
+			unsigned r = root_of(id, p);
+
+			if (shared_address(id, p) || shared_address(id, r) ||
+			    r == found)
+				continue;
+			if (found != MS_IDENT_NONE)
+				return MS_IDENT_NONE;
+			found = r;
+		}
 	}
 	return found;
 }

@@ -995,7 +995,7 @@ size_t act_walk_head(const unsigned char *ids, size_t n, void *data)
 /* ---- the changes of address of MAINTAINERS commits ---- */
 
 #define MJOINS_KIND "activity-maint-joins"
-#define MJOINS_KEY "maint-joins-4"
+#define MJOINS_KEY "maint-joins-3"
 
 static void put_join(GByteArray *b, const struct act_mjoin *j)
 {

@@ -39,6 +39,17 @@ static void key(const char *name, const char *want, const char *what)
 	g_free(k);
 }
 
+static void rkey(const char *name, const char *want, const char *what)
+{
+	char *k = ms_name_key_reordered(name);
+
+	if (want)
+		is_str(k ? k : "(null)", want, what);
+	else
+		ok(!k, what);
+	g_free(k);
+}
+
 /* Joins: equal names unless the evidence says two, listed addresses win,
  * MAINTAINERS history, mailmap lines among aliases, big name joins. */
 struct split_seen {
@@ -74,14 +85,17 @@ static void joins(void)
 	key("Daniel P. Berrang\xc3\xa9", "daniel p berrange",
 	    "an initial with its stop");
 	key("...", NULL, "stops alone are no name");
-	key("Pearson, Robert B", "robert b pearson",
-	    "'Surname, Given' is 'Given Surname'");
-	key("\"Saleem,  Shiraz\"", "shiraz saleem", "... quoted too");
-	key("John Smith, Jr.", "john smith jr", "a suffix is no given name");
-	key("Ann Example, PhD", "ann example phd", "... nor a degree");
-	key("A, B, C", "a b c", "two commas: left as written");
-	key(", Geoffrey Onyeama", "geoffrey onyeama", "nothing before it");
-	key("Ann Example,", "ann example", "nothing after it");
+	key("Pearson, Robert B", "pearson robert b",
+	    "'Surname, Given': the key as written");
+	rkey("Pearson, Robert B", "robert b pearson",
+	     "... and its second key, 'Given Surname'");
+	rkey("\"Saleem,  Shiraz\"", "shiraz saleem", "... quoted too");
+	rkey("John Smith, Jr.", NULL, "a suffix is no given name");
+	rkey("Ann Example, PhD", NULL, "... nor a degree");
+	rkey("A, B, C", NULL, "two commas: no second key");
+	rkey(", Geoffrey Onyeama", NULL, "nothing before it");
+	rkey("Ann Example,", NULL, "nothing after it");
+	rkey("Ann Example", NULL, "no comma");
 	key("ann@example.org x", NULL, "an address is not a name");
 	key("Bad \xff\xfe Name", "bad \xef\xbf\xbd\xef\xbf\xbd name",
 	    "non-UTF-8 bytes replaced, not trusted");
@@ -219,6 +233,32 @@ static void joins(void)
 		       "the old address first");
 		is_int(src, MS_IDENT_MAILMAP, "by mailmap");
 	}
+	ms_ident_free(id);
+
+	/* "Surname, Given" meets the name in either order (U-Boot: "Lad,
+	 * Prabhakar" is "Prabhakar Lad" and "Lad Prabhakar"), and an address
+	 * written both ways is not taken for a shared one */
+	id = ms_ident_new(true);
+	a = ms_ident_resolve(id, "Lad, Prabhakar", "plad@ti.example");
+	b = ms_ident_resolve(id, "Prabhakar Lad", "plad@gmail.example");
+	c = ms_ident_resolve(id, "Lad Prabhakar", "plad@renesas.example");
+	w1 = ms_ident_resolve(id, "Chia-Wei, Wang", "cw@aspeed.example");
+	ms_ident_resolve(id, "Chia-Wei Wang", "cw@aspeed.example");
+	w2 = ms_ident_resolve(id, "Chia-Wei Wang", "cw@home.example");
+	s0 = ms_ident_resolve(id, "Smith, Jr.", "js@one.example");
+	ms_ident_resolve(id, "Jr. Smith", "js@two.example");
+	is_int(ms_ident_join_names(id, &diags), 3, "three name joins");
+	is_int(ms_ident_root(id, a), ms_ident_root(id, b),
+	       "'Lad, Prabhakar' is 'Prabhakar Lad'");
+	is_int(ms_ident_root(id, a), ms_ident_root(id, c),
+	       "... and 'Lad Prabhakar'");
+	is_int(ms_ident_root(id, w1), ms_ident_root(id, w2),
+	       "'Chia-Wei, Wang' is still 'Chia-Wei Wang'");
+	ok(!ms_ident_shared(id, w1), "two spellings: not a shared address");
+	ok(ms_ident_root(id, s0) != ms_ident_root(id,
+	   ms_ident_resolve(id, NULL, "js@two.example")),
+	   "a suffix after the comma: no second key");
+	ms_diags_release(&diags);
 	ms_ident_free(id);
 }
 
