@@ -85,4 +85,44 @@ eq(round(p["first_response"]["hours"], 4), 0.3144, "latency 0.3144 h")
 ib = ents["INFINIBAND SUBSYSTEM"]
 ok(ib["patches"] > 500 and 0 < ib["replied"] <= ib["patches"],
    "INFINIBAND SUBSYSTEM has hundreds of patches, most answered")
+# netdev's request-pull mails ("pull-request: mlx5-next 2023-01-24",
+# with the whole diff) are pull requests, not patches to review
+pulls = [p["subject"] for p in ib["patch_list"]
+         if p["subject"].lower().startswith("pull-request")]
+eq(pulls, [], "no 'pull-request:' mail among INFINIBAND's patches")
+
+# every entry with patches: no number a maintainer would call impossible
+r = run("review", "--tree", TREE, "--archive", DATA, "--json")
+eq(r.rc, 0, "review of every entry exits 0")
+every = r.json()["entries"]
+ok(len(every) > 300, "hundreds of entries have patches", len(every))
+bad = []
+for e in every:
+    n = e["patches"]
+    for what, good in (
+            ("series <= patches", e["series"] <= n),
+            ("replied <= patches", e["replied"] <= n),
+            ("by listed <= replied", e["replied_by_listed"] <= e["replied"]),
+            ("tagged <= patches", e["review_tagged"] <= n),
+            ("ignored + replied <= patches", e["ignored"] + e["replied"] <= n),
+            ("shares in [0, 1]", all(e[k] is None or 0 <= e[k] <= 1
+                                     for k in ("reply_share",
+                                               "responsiveness"))),
+            ("no negative time", all(
+                v is None or v >= 0
+                for k in ("time_to_first_response",
+                          "time_to_first_maintainer_response",
+                          "time_to_first_review_tag")
+                for v in (e[k] or {}).values()
+                if isinstance(v, (int, float))))):
+        if not good:
+            bad.append((e["name"], what))
+    for p in e["people"]:
+        if not (p["replied"] <= n - p["own_patches"] and
+                (p["replied_share"] is None or
+                 0 <= p["replied_share"] <= 1)):
+            bad.append((e["name"], p["email"]))
+eq(bad, [], "every entry: series <= patches (AQUANTIA had 1 patch in 2 "
+   "series), replied, tagged and ignored within patches, shares in "
+   "[0, 1], no negative time")
 done()
