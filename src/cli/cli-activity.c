@@ -128,9 +128,13 @@ void cli_act_print_context(FILE *fp, const struct cli_act_opts *o,
 	fprintf(fp, "Window: commits dated %s to %s (UTC)%s\n", s, u,
 		o->merges ? ", merges included" : "");
 	fprintf(fp, "Inactive: listed people with nothing since %s\n", a);
-	fprintf(fp, "Identities: %s's .mailmap%s%s%s\n\n",
-		o->rev ? o->rev : "HEAD", o->aliases ? ", aliases " : "",
-		o->aliases ? o->aliases : "",
+	fprintf(fp, "Identities: %s's .mailmap", o->rev ? o->rev : "HEAD");
+	for (int i = 0; i < o->mailmaps.nr; i++)
+		fprintf(fp, ", mailmap %s", o->mailmaps.items[i]);
+	if (o->aliases)
+		fprintf(fp, ", aliases %s", o->aliases);
+	fprintf(fp, ", changes of address in MAINTAINERS%s%s\n\n",
+		o->no_name_join ? "" : ", equal names",
 		o->no_plus_fold ? "" : ", plus-address folding");
 }
 

@@ -452,6 +452,9 @@ r = run("activity", "--repo", repo, "--find-maintainer-files",
         "--no-name-join", "--no-cache", "BOARD X")
 ok("Bo Board <bo@newboard.example> (also: bo@oldboard.example)" in r.out
    and "INACTIVE" not in r.out, "text: Bo with his old address", r.out)
+ok("\nIdentities: HEAD's .mailmap, changes of address in MAINTAINERS, "
+   "plus-address folding\n" in r.out, "text: the joins applied, without "
+   "equal names (--no-name-join)", r.out)
 r = run("identities", "--repo", repo, "--no-cache", "--json")
 eq(r.rc, 0, "identities exits 0")
 bo = [a for pp in r.json()["people"] for a in pp["addresses"]

@@ -50,7 +50,8 @@ Subsystem ZETA IDLE
 head, body = r.out.split("\n\n", 1)
 ok(head.startswith("Repository " + repo + " at HEAD (") and
    "\nWindow: commits dated 2023-06-01 to 2024-06-01 (UTC)\n" in head and
-   "\nIdentities: HEAD's .mailmap" in head,
+   "\nIdentities: HEAD's .mailmap, changes of address in MAINTAINERS, "
+   "equal names, plus-address folding" in head,
    "the text report starts with its context", head)
 ok(body.startswith(want), "text report: counts, reasons and the "
    "de-facto committers (a bot's commits go to the last Signed-off-by)",
