@@ -31,6 +31,7 @@ struct person {
 	bool listed, used, big_name;
 	bool shared;              /* a list's or role's: set_shared() */
 	unsigned nr_names;        /* distinct name keys seen with it */
+	char *name_keys[2];       /* the first two counted (name_counts()) */
 	unsigned dmarc;           /* messages credited by name (roots) */
 	char *dmarc_list;         /* the first one's list address */
 	char *dmarc_evidence;     /* and its evidence */
@@ -123,6 +124,8 @@ static void person_free(gpointer p)
 	g_free(pe->join_evidence);
 	g_free(pe->dmarc_list);
 	g_free(pe->dmarc_evidence);
+	g_free(pe->name_keys[0]);
+	g_free(pe->name_keys[1]);
 	g_ptr_array_free(pe->addrs, TRUE);
 	if (pe->members)
 		g_array_free(pe->members, TRUE);
@@ -424,6 +427,69 @@ static char *person_key(const struct ms_ident *id, const char *name,
 	return NULL;
 }
 
+/*
+ * Whether name keys `a` and `b` are at most one edit apart (a letter
+ * added, dropped, changed, or two neighbours swapped), or two when both
+ * are twelve or more bytes long: a typo of one name, not another name.
+ */
+static bool names_near(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b);
+	size_t most = n >= 12 && m >= 12 ? 2 : 1;
+	size_t *d0, *d1, *d2, best = 0;
+
+	if ((n > m ? n - m : m - n) > most)
+		return false;
+	/* optimal string alignment distance, three rows */
+	d0 = g_new(size_t, 3 * (m + 1));
+	d1 = d0 + m + 1;
+	d2 = d1 + m + 1;
+	for (size_t j = 0; j <= m; j++)
+		d1[j] = j;
+	for (size_t i = 1; i <= n; i++) {
+		size_t *t;
+
+		d2[0] = i;
+		best = i;
+		for (size_t j = 1; j <= m; j++) {
+			size_t c = a[i - 1] != b[j - 1];
+			size_t v = MIN(MIN(d1[j] + 1, d2[j - 1] + 1),
+				       d1[j - 1] + c);
+
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1])
+				v = MIN(v, d0[j - 2] + 1);
+			d2[j] = v;
+			best = MIN(best, v);
+		}
+		t = d0;
+		d0 = d1;
+		d1 = d2;
+		d2 = t;
+		if (best > most)
+			break;
+	}
+	best = best > most ? best : d1[m];
+	g_free(MIN(MIN(d0, d1), d2));
+	return best <= most;
+}
+
+/*
+ * Count name key `key` among the names of person `r` (an address with
+ * three names is a list's or a shared one: shared_address()), unless it
+ * is a typo of one already counted: "Jason Gunthrope" and "Jason
+ * Gubthorpe" are rdma-core's Jason Gunthorpe, not three people.
+ */
+static void name_counts(struct person *pe, const char *key)
+{
+	for (int i = 0; i < 2; i++)
+		if (pe->name_keys[i] && names_near(pe->name_keys[i], key))
+			return;
+	if (pe->nr_names < 2)
+		pe->name_keys[pe->nr_names] = g_strdup(key);
+	pe->nr_names++;
+}
+
 /* Note what a new (name, email) sighting of person `r` tells. */
 static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 			const char *email, enum ms_ident_source source)
@@ -472,10 +538,12 @@ static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 	for (int k = 0; k < 2; k++) {
 		GArray *ids;
 		bool have = false;
+		const char *kstr;
 
 		key = k == 0 ? ms_name_key(name) : ms_name_key_reordered(name);
 		if (!key)
 			continue;
+		kstr = key;     /* the table's once it holds it */
 		ids = g_hash_table_lookup(id->names, key);
 		if (!ids) {
 			ids = g_array_new(FALSE, FALSE, sizeof(unsigned));
@@ -487,7 +555,7 @@ static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 		if (!have) {
 			g_array_append_val(ids, r);
 			if (k == 0)
-				pe->nr_names++;
+				name_counts(pe, kstr);
 		}
 		g_free(key);
 	}

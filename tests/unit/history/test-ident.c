@@ -255,6 +255,25 @@ static void joins(void)
 	   "a suffix after the comma: no second key");
 	ms_diags_release(&diags);
 	ms_ident_free(id);
+
+	/* rdma-core: one address written with two typos of its name is
+	 * not a list's (three names): it still joins by name */
+	id = ms_ident_new(true);
+	a = ms_ident_resolve(id, "Jason Gunthorpe", "jgg@ziepe.example");
+	ms_ident_resolve(id, "Jason Gunthrope", "jgg@ziepe.example");
+	ms_ident_resolve(id, "Jason Gubthorpe", "jgg@ziepe.example");
+	b = ms_ident_resolve(id, "Jason Gunthorpe", "jgg@nvidia.example");
+	c = ms_ident_resolve(id, "Ann Example", "list@lists.example.org");
+	ms_ident_resolve(id, "Anne Example", "list@lists.example.org");
+	ms_ident_resolve(id, "Bob Other", "list@lists.example.org");
+	ms_ident_resolve(id, "Cy Third", "list@lists.example.org");
+	ok(!ms_ident_shared(id, a), "three spellings of one name: one name");
+	ok(ms_ident_shared(id, c), "three names besides a typo: shared");
+	ms_ident_join_names(id, &diags);
+	is_int(ms_ident_root(id, a), ms_ident_root(id, b),
+	       "... and joins his other address by name");
+	ms_diags_release(&diags);
+	ms_ident_free(id);
 }
 
 int main(void)
