@@ -198,6 +198,7 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 	unsigned title_line = 0, lineno = 0, tv;
 	GArray *fields;
 	size_t pos = 0;
+	bool documented[26] = { false };  /* letters the preamble explains */
 
 	if (len > MAX_FILE)
 		return ms_error_set(MS_EPARSE, "'%s' is %zu MiB: over the %zu "
@@ -257,14 +258,29 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 			f.file = file;
 			f.line = lineno;
 			f.tv = tv;
-			/* V: is Xen's (its get_maintainer.pl documents it) */
-			if (!strchr("MRLSWQBCPTFXNKV", f.key))
+			/* V: is Xen's (its get_maintainer.pl documents it);
+			 * a file may explain its own (rdma-core's H:) */
+			if (!strchr("MRLSWQBCPTFXNKV", f.key) &&
+			    !(f.key >= 'A' && f.key <= 'Z' &&
+			      documented[f.key - 'A']))
 				ms_diags_add(diags, file, lineno,
 					     "unknown field '%c:' in entry '%s'",
 					     g_ascii_isprint(f.key) ? f.key : '?',
 					     cur->name);
 			g_array_append_val(fields, f);
 			continue;
+		}
+		/* the preamble's list of fields, "\tH: Historical authors":
+		 * indented, before any entry */
+		if (mf->entries->len == nr_before && !cur && n > 3 &&
+		    g_ascii_isspace(l[0])) {
+			size_t i = 0;
+
+			while (i < n && g_ascii_isspace(l[i]))
+				i++;
+			if (i + 2 < n && l[i] >= 'A' && l[i] <= 'Z' &&
+			    l[i + 1] == ':' && g_ascii_isspace(l[i + 2]))
+				documented[l[i] - 'A'] = true;
 		}
 		if (is_blank_or_comment(mf, l, n))
 			continue;
