@@ -138,6 +138,42 @@ void cli_act_print_context(FILE *fp, const struct cli_act_opts *o,
 		o->no_plus_fold ? "" : ", plus-address folding");
 }
 
+/*
+ * ms_activity_keep_listing()'s note: the store's failure as a warning,
+ * and with MS_LISTING_TRACE in the environment (for the tests) what the
+ * listing was read from.
+ */
+static void listing_note(const struct ms_act_listing_note *n, void *data)
+{
+	(void)data;
+	if (n->warning)
+		cli_warning("%s", n->warning);
+	if (g_getenv("MS_LISTING_TRACE"))
+		fprintf(stderr, "maintstat: listing: at %s: %zu from the "
+			"store, %zu read from git%s\n",
+			*n->rev ? n->rev : "(none)", n->from_store,
+			n->from_git, n->saved ? ", saved" : "");
+}
+
+/*
+ * The model keeps who was listed where when the window began in `store`
+ * (taken; NULL with --no-cache), one row per command ("CMD-listing", as
+ * the series: `urgent`'s window is not activity's), so that a run after
+ * new commits reads no old MAINTAINERS.
+ */
+static void keep_listing(const char *cmd, struct ms_activity *a,
+			 struct ms_store *store)
+{
+	char *build = store ? cli_program_build() : NULL;
+	char *kind = g_strdup_printf("%s-listing", cmd);
+
+	if (!build)
+		g_clear_pointer(&store, ms_store_free);
+	ms_activity_keep_listing(a, store, kind, build, listing_note, NULL);
+	g_free(kind);
+	g_free(build);
+}
+
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		 int default_years, struct ms_activity **out,
 		 int64_t *since, int64_t *until)
@@ -208,7 +244,10 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 	cli_progress_start("walking history", 0);
 	rc = ms_activity_load(&lo, out, &diags);
 	cli_progress_done();
-	ms_store_free(lo.store);
+	if (rc == 0)
+		keep_listing(cmd, *out, lo.store);
+	else
+		ms_store_free(lo.store);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
 	g_free(aliases);

@@ -127,20 +127,24 @@ struct ms_activity {
 	int64_t oldest;           /* oldest commit date read */
 	bool shallow;             /* a shallow clone: history cut short */
 	const struct ms_activity_load_opts *opts;   /* during the load */
-	/* who was listed where when a window began (act_listed_then()):
-	 * the repository, whether MAINTAINERS came from it (not from
-	 * --maintainers files), and the last window start asked about
-	 * with the MAINTAINERS files of its commit */
+	/* who was listed where when a window began (act_listed_then(),
+	 * activity-listing.c): the repository, whether MAINTAINERS came
+	 * from it (not from --maintainers files), and the last window
+	 * start asked about with the MAINTAINERS files of its commit, each
+	 * as a set: entry name -> the M: and R: values of the first entry
+	 * of that name, each followed by '\n' */
 	char *gitdir;
 	bool maint_from_rev;
 	GMutex then_lock;
 	bool then_done;
 	int64_t then_since;
 	char then_rev[41];        /* that commit, "" when none is that old */
-	GHashTable *then_files;   /* path -> struct maint_file *, or NULL
-				     for a file absent then */
+	GHashTable *then_files;   /* path -> set, or NULL for a file absent
+				     then (or unreadable: a marker) */
 	bool then_all_done;       /* then_all read (NULL: could not be) */
-	struct maint_file *then_all;   /* every MAINTAINERS file then */
+	GHashTable *then_all;     /* every MAINTAINERS file then: a set */
+	/* where the sets are kept (ms_activity_keep_listing()), or NULL */
+	struct act_listing_keep *listing;
 };
 
 /*
@@ -156,6 +160,15 @@ struct ms_activity {
 bool act_listed_then(const struct ms_activity *a,
 		     const struct maint_entry *me,
 		     const struct ms_act_person *p, int64_t since);
+
+/*
+ * At ms_activity_free(): save what was read from git, tell the caller of
+ * ms_activity_keep_listing() (its note), close its store and free the
+ * sets.
+ */
+void act_listing_release(struct ms_activity *a);
+struct act_listing_keep;
+void act_listing_free(struct act_listing_keep *k);
 
 /*
  * A change of address a MAINTAINERS commit records: "Name <old>" left

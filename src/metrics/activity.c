@@ -890,10 +890,8 @@ void ms_activity_free(struct ms_activity *a)
 	maint_index_free(a->idx);
 	maint_file_free(a->mf);
 	ms_tree_free(a->tree);
+	act_listing_release(a);
 	g_free(a->gitdir);
-	if (a->then_files)
-		g_hash_table_destroy(a->then_files);
-	maint_file_free(a->then_all);
 	g_mutex_clear(&a->then_lock);
 	ms_ident_free(a->ident);
 	g_array_free(a->commits, TRUE);
