@@ -52,19 +52,26 @@ static bool parse_after(const struct cli_strings *in,
 
 /* ---- stats ---- */
 
+#define PROBLEMS_LISTED 20
+
 struct stats_ctx {
 	struct ms_mail_index *idx;
 	struct ms_diags *diags;
-	unsigned long reported;
+	unsigned long reported, unreported;
 };
 
 static void report_problems(struct stats_ctx *c, const struct ms_mail *m,
 			    const struct ms_mail_source *src)
 {
 	/* one warning per problem message, capped so a broken archive does
-	 * not drown the report; every one is counted */
-	if (!m->problems || c->reported >= 20)
+	 * not drown the report; every one is counted, and the rest are
+	 * summed up in one line (report_unlisted()) */
+	if (!m->problems)
 		return;
+	if (c->reported >= PROBLEMS_LISTED) {
+		c->unreported++;
+		return;
+	}
 	c->reported++;
 	for (int p = 0; p < MS_MAIL_P__COUNT; p++) {
 		if (!(m->problems & (1u << p)))
@@ -79,6 +86,17 @@ static void report_problems(struct stats_ctx *c, const struct ms_mail *m,
 				     m->message_id ? m->message_id : "(none)",
 				     ms_mail_problem_name(p));
 	}
+}
+
+static void report_unlisted(const struct stats_ctx *c)
+{
+	if (c->unreported)
+		ms_diags_add(c->diags, NULL, 0, "%lu more message%s with "
+			     "problems %s not listed (only the first %d "
+			     "are); the report's 'problems' counts every one",
+			     c->unreported, c->unreported == 1 ? "" : "s",
+			     c->unreported == 1 ? "is" : "are",
+			     PROBLEMS_LISTED);
 }
 
 static int stats_one(struct ms_mail *m, const struct ms_mail_source *src,
@@ -168,6 +186,7 @@ static int mail_stats(int argc, char **argv)
 	cli_progress_done();
 	ms_mail_index_finish(c.idx);
 	ms_mail_index_stats(c.idx, &st);
+	report_unlisted(&c);
 	cli_print_diags(&diags);
 
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);

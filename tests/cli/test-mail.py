@@ -89,6 +89,21 @@ for name, problem in sorted(BROKEN.items()):
     r = run("mail", "show", "--json", path, "good-2@example.com")
     eq(r.rc, 0, f"broken/{name}: the next message still readable")
 
+# a list of 25 messages without a Message-ID: 20 warnings, one line for
+# the other 5, and all 25 counted
+many = os.path.join(TMP, "no-ids.mbox")
+with open(many, "wb") as f:
+    for i in range(25):
+        f.write(SEP + b"From: A <a@example.com>\nSubject: n%d\n"
+                b"Date: Mon, 2 Jan 2023 10:30:00 +0000\n\nbody\n\n" % i)
+r, d = stats(many)
+eq((r.rc, d.get("messages"), d.get("problems", {}).get("no_message_id")),
+   (0, 25, 25), "25 messages without a Message-ID: all counted")
+eq(len(re.findall(r"no_message_id", r.err)), 20, "20 listed")
+ok("5 more messages with problems are not listed (only the first 20 "
+   "are); the report's 'problems' counts every one" in r.err,
+   "the other 5 are summed up in one line", r.err)
+
 r = run("mail", "show", "--json", os.path.join(MAIL, "broken",
                                                "year-9999.mbox"),
         "y9999@example.com")
