@@ -1130,6 +1130,14 @@ void ms_ident_seen(const struct ms_ident *id, size_t i, const char **name,
 	*usage = sr->usage;
 }
 
+unsigned ms_ident_seen_person(const struct ms_ident *id, size_t i)
+{
+	const struct seen_rec *sr = &g_array_index(id->seen_order,
+						   struct seen_rec, i);
+
+	return GPOINTER_TO_UINT(g_hash_table_lookup(id->seen, sr->key)) - 1;
+}
+
 size_t ms_ident_dmarc(const struct ms_ident *id, unsigned person,
 		      const char **list, const char **evidence)
 {

@@ -236,6 +236,12 @@ void ms_ident_seen(const struct ms_ident *id, size_t i, const char **name,
 		   size_t *name_len, const char **email, const char **evidence,
 		   bool *usage);
 
+/*
+ * The id the i-th pair of ms_ident_seen() resolves to: the one of its
+ * address (as .mailmap and aliases make it), not its group's.
+ */
+unsigned ms_ident_seen_person(const struct ms_ident *id, size_t i);
+
 /* How many people there are; ids run from 0 to this minus one. */
 size_t ms_ident_count(const struct ms_ident *id);
 
