@@ -60,6 +60,8 @@ struct ctag {
 };
 
 struct seen_first;           /* activity.c's */
+struct act_used;             /* activity-address.c's */
+struct act_addresses;        /* activity-address.c's */
 
 struct ms_activity {
 	struct ms_tree *tree;
@@ -120,6 +122,13 @@ struct ms_activity {
 	size_t nr_first_seen;
 	guint seen_records;
 	int64_t seen_newest;      /* the newest commit date of the records */
+	/* per id as resolved, before the joins: the newest record naming it
+	 * (act_note_used()), for ms_activity_last_address() */
+	struct act_used *last_used;
+	size_t nr_last_used;
+	/* built on the first call of that (under seen_lock): how each id is
+	 * written, who uses which domain */
+	struct act_addresses *addresses;
 	int64_t newest;           /* newest commit date not in the future */
 	int64_t now;              /* when the load began */
 	size_t future;            /* commits dated after now + a day */
@@ -288,6 +297,25 @@ size_t act_walk_head(const unsigned char *ids, size_t n, void *data);
  * person (activity.c). */
 bool act_is_role_address(const struct ms_activity *a,
 			 const struct ms_act_person *p);
+
+/*
+ * activity.c's word tests: "noreply", "no-reply" or "bot" as a word (a
+ * bot's name or address); a role word in an address's local part
+ * ("support", "maintainers", "linux"...); a role's display name ("NXP
+ * i.MX U-Boot Team").
+ */
+bool act_is_word_bot(const char *s);
+bool act_role_local_part(const char *email);
+bool act_role_name(const char *name);
+
+/*
+ * activity-address.c: note in a->last_used, per id, the newest record
+ * naming it as author, committer or in a *-by: trailer.  Called after the
+ * walk (or the saved model's reading) and before the records' ids become
+ * their groups', so that it sees which address each record used.
+ */
+void act_note_used(struct ms_activity *a);
+void act_addresses_free(struct act_addresses *x);
 
 /* The model's empty arrays and tables (activity.c). */
 void act_model_init(struct ms_activity *a);

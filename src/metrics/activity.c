@@ -194,7 +194,7 @@ static void release(void *user, void *data)
 	g_free(user);
 }
 
-static bool is_word_bot(const char *s)
+bool act_is_word_bot(const char *s)
 {
 	char *l = g_ascii_strdown(s, -1);
 	bool r = strstr(l, "noreply") || strstr(l, "no-reply");
@@ -393,8 +393,8 @@ static int collect(const struct ms_commit *c, void *data)
 	}
 	r.applier = r.committer;
 	if (last_sob != MS_IDENT_NONE &&
-	    (is_word_bot(c->committer.name) ||
-	     is_word_bot(c->committer.email)))
+	    (act_is_word_bot(c->committer.name) ||
+	     act_is_word_bot(c->committer.email)))
 		r.applier = last_sob;
 	note_date(a, r.ctime, a->commits->len);
 	g_array_append_val(a->commits, r);
@@ -505,6 +505,7 @@ static void join_people(struct ms_activity *a, struct ms_diags *diags)
 	resolve_listed(a);
 	if (!a->maint_joins)
 		act_find_maint_joins(a, diags);
+	act_note_used(a);
 	act_join_history(a);
 	if (a->opts->mail)
 		ms_mail_ident_add(a->ident, a->opts->mail, a->mf);
@@ -554,7 +555,7 @@ static void join_people(struct ms_activity *a, struct ms_diags *diags)
 }
 
 /* Words that make an address's local part a role's, not a person's. */
-static bool role_local_part(const char *email)
+bool act_role_local_part(const char *email)
 {
 	static const char *const words[] = {
 		"support", "maintainer", "maintainers", "opensource",
@@ -576,7 +577,7 @@ static bool role_local_part(const char *email)
 }
 
 /* "NXP i.MX U-Boot Team", "Aspeed BMC SW team": a name that is a role's. */
-static bool role_name(const char *name)
+bool act_role_name(const char *name)
 {
 	static const char *const words[] = {
 		"team", "support", "maintainers", "upstream", "group", "list",
@@ -608,7 +609,7 @@ bool act_is_role_address(const struct ms_activity *a,
 	r = g_hash_table_contains(a->lists, key);
 	at = strrchr(key, '@');
 	if (!r && at && g_hash_table_contains(a->used_domains, at + 1))
-		r = role_local_part(key) || role_name(p->name);
+		r = act_role_local_part(key) || act_role_name(p->name);
 	g_free(key);
 	return r;
 }
@@ -921,6 +922,8 @@ void ms_activity_free(struct ms_activity *a)
 	g_mutex_clear(&a->match_lock);
 	g_mutex_clear(&a->seen_lock);
 	g_free(a->first_seen);
+	g_free(a->last_used);
+	act_addresses_free(a->addresses);
 	ms_activity_free(a->prev);
 	act_chain_free(a->chain);
 	g_free(a);

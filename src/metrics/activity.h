@@ -114,6 +114,26 @@ bool ms_activity_last_seen(const struct ms_activity *a, unsigned person,
 			   int64_t until, int64_t *when);
 
 /*
+ * The address `person`'s group (any id of it) used last in the history
+ * read, whatever --until: of the records naming one of its addresses as
+ * author, committer or in a *-by: trailer, the one with the newest
+ * commit date (on a tie, the first in walk order, then author before
+ * committer before the trailers in order).  Addresses are as .mailmap,
+ * --mailmap and --aliases make them (what `git log --use-mailmap`
+ * shows), in lowercase, a +tag kept when it is the only one written with
+ * that address.  Never one that reaches no person: a list's (an entry's
+ * L:, or shared: ms_ident_shared()), a bot's or a no-reply one ("bot" as
+ * a word, "noreply", "devnull"), a role's (a role word in the local part,
+ * its +tag aside, at a domain other people use too, or a role's display
+ * name), nor one no mail can go to (not one '@', no dot in the domain,
+ * spaces, brackets, "(none)", localhost).  Returns false when there is
+ * none; else the address in *email (g_free), the commit date in *when
+ * and the commit's hex id in `commit` (docs/cli.md, retire).
+ */
+bool ms_activity_last_address(const struct ms_activity *a, unsigned person,
+			      char **email, int64_t *when, char commit[41]);
+
+/*
  * --since REV: from now on a commit is in a query's window only when
  * in_range(its hex id, data) says so (the commits of REV..rev, whatever
  * their dates), and, for a window starting after `since` (REV's commit
