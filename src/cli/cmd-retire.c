@@ -30,7 +30,9 @@ static const struct cli_command_help help = {
 	"maintainer remains and crediting maintainers who leave MAINTAINERS\n"
 	"altogether in CREDITS.  The patches are in git format-patch form and\n"
 	"apply in order with git am onto the analysed revision; a cover\n"
-	"letter says who is retired, why, and who --keep kept.",
+	"letter says who is retired, why, and who --keep kept.  Each patch\n"
+	"Cc's the people it removes at their listed address and, when it is\n"
+	"another one, at the address they used last in the history.",
 	"  maintstat retire --repo ~/linux --output-dir outgoing TLS\n"
 	"  git am outgoing/*.patch",
 };
@@ -393,6 +395,26 @@ static int retire_activity(const struct retire_args *a,
 				   q->until, q->active_since, d->a, &d->lf);
 }
 
+/* Where `p` is to be reached besides the listed address: the address
+ * they used last in the history (retire.c Cc's it when it is another). */
+static void last_address(struct retire_data *d, const struct ms_act_person *p,
+			 struct retire_person *rp)
+{
+	char *email, commit[41];
+	int64_t when;
+
+	rp->last_email = NULL;
+	rp->last_commit = NULL;
+	rp->last_time = 0;
+	if (!ms_activity_last_address(d->a, p->person, &email, &when, commit))
+		return;
+	g_ptr_array_add(d->owned, email);
+	rp->last_email = email;
+	rp->last_time = when;
+	rp->last_commit = g_strdup(commit);
+	g_ptr_array_add(d->owned, (char *)rp->last_commit);
+}
+
 /* The people entry `e` retires (struct retire_person): the inactive
  * ones, silent on the lists, that --keep does not keep. */
 static GArray *retired_people(const struct retire_args *a,
@@ -425,6 +447,7 @@ static GArray *retired_people(const struct retire_args *a,
 		rp.role = p->role;
 		rp.why = w;
 		rp.also = (const char *const *)p->also;
+		last_address(d, p, &rp);
 		g_array_append_val(people, rp);
 	}
 	return people;
@@ -577,6 +600,55 @@ static int retire_write(const struct retire_args *a, struct retire_data *d)
 	return rc;
 }
 
+/* "people": whom patch `p` removes, where they are listed and where they
+ * were last seen writing. */
+static void json_people(struct ms_out *o, const struct retire_patch *p)
+{
+	ms_out_key(o, "people");
+	ms_out_begin_list(o);
+	for (size_t k = 0; k < p->nr_people; k++) {
+		const struct retire_person *rp = p->people[k];
+		char date[32];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "name", rp->name);
+		ms_out_kv_string(o, "address", rp->email);
+		ms_out_kv_string(o, "role", rp->role == 'M' ? "maintainer" :
+				 "reviewer");
+		if (rp->last_email) {
+			ms_out_key(o, "last_used");
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "address", rp->last_email);
+			ms_act_format(rp->last_time, 0, true, false, date);
+			ms_out_kv_string(o, "date", date);
+			ms_out_kv_string(o, "commit", rp->last_commit);
+			ms_out_end_object(o);
+		} else {
+			ms_out_kv_null(o, "last_used");
+		}
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+}
+
+/* "cc": the Cc: lines of patch `p`, each with whose address it is. */
+static void json_cc(struct ms_out *o, const struct retire_patch *p)
+{
+	ms_out_key(o, "cc");
+	ms_out_begin_list(o);
+	for (size_t k = 0; k < p->nr_cc; k++) {
+		const struct retire_cc *cc = &p->cc[k];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "email", cc->line);
+		ms_out_kv_string(o, "address", cc->address);
+		ms_out_kv_string(o, "kind", !cc->who ? "list" :
+				 cc->last_used ? "last_used" : "listed");
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+}
+
 /* What was written: the patch files, or in JSON each with its subject,
  * entry and changes, and who --keep kept. */
 static int retire_print(const struct retire_args *a,
@@ -601,6 +673,8 @@ static int retire_print(const struct retire_args *a,
 			ms_out_kv_string(o, "entry", p->entry);
 			ms_out_kv_bool(o, "credits", p->credits_changed);
 			ms_out_kv_bool(o, "orphaned", p->orphaned);
+			json_people(o, p);
+			json_cc(o, p);
 			ms_out_end_object(o);
 		}
 		ms_out_end_list(o);

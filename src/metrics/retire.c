@@ -3,6 +3,7 @@
  * patch after patch.
  */
 #include "retire.h"
+#include "activity.h"
 #include "credits.h"
 #include "diff.h"
 #include "maintainers.h"
@@ -246,20 +247,51 @@ static void fit_subject(GString *subj, const char *short_name,
 	g_free(name);
 }
 
-/* "Cc:" the people a patch removes and the entry's lists. */
-static void append_cc(GString *body, const struct maint_entry *e,
-		      GPtrArray *found)
+/*
+ * Add "Cc: [name] <address>" to `ccs` unless the address, in lowercase
+ * and with user+tag folded when `fold`, is in `seen`.
+ */
+static void add_cc(GArray *ccs, GHashTable *seen, const char *name,
+		   const char *address, const struct retire_person *who,
+		   bool last_used, bool fold)
 {
+	struct retire_cc cc = { 0 };
+	char *key = norm(address, fold);
+
+	if (g_hash_table_contains(seen, key)) {
+		g_free(key);
+		return;
+	}
+	g_hash_table_add(seen, key);
+	cc.line = name && *name ? g_strdup_printf("%s <%s>", name, address) :
+		  g_strdup(address);
+	cc.address = g_strdup(address);
+	cc.who = who;
+	cc.last_used = last_used;
+	g_array_append_val(ccs, cc);
+}
+
+/*
+ * The Cc: lines of a patch: the people it removes (at the listed address,
+ * and at the one they used last when it is another) and the entry's lists.
+ */
+static GArray *patch_cc(const struct maint_entry *e, GPtrArray *found,
+			bool fold)
+{
+	GArray *ccs = g_array_new(FALSE, TRUE, sizeof(struct retire_cc));
+	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+
 	for (guint k = 0; k < found->len; k++) {
 		const struct retire_person *rp = found->pdata[k];
 
-		if (!rp->email)
-			continue;
-		if (rp->name && *rp->name)
-			g_string_append_printf(body, "Cc: %s <%s>\n",
-					       rp->name, rp->email);
-		else
-			g_string_append_printf(body, "Cc: %s\n", rp->email);
+		if (rp->email)
+			add_cc(ccs, seen, rp->name, rp->email, rp, false, fold);
+		/* a no-op when it is the listed one, as the model compares
+		 * addresses */
+		if (rp->last_email && *rp->last_email)
+			add_cc(ccs, seen, rp->name, rp->last_email, rp, true,
+			       fold);
 	}
 	for (size_t k = 0; k < e->nr_fields; k++) {
 		char *name = NULL, *email = NULL;
@@ -268,10 +300,21 @@ static void append_cc(GString *body, const struct maint_entry *e,
 			continue;
 		maint_parse_person(e->fields[k].value, &name, &email);
 		if (email && *email)
-			g_string_append_printf(body, "Cc: %s\n", email);
+			add_cc(ccs, seen, NULL, email, NULL, false, fold);
 		g_free(name);
 		g_free(email);
 	}
+	g_hash_table_destroy(seen);
+	return ccs;
+}
+
+static void cc_free(struct retire_cc *cc, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		g_free(cc[i].line);
+		g_free(cc[i].address);
+	}
+	g_free(cc);
 }
 
 /*
@@ -318,6 +361,8 @@ static void patch_free(struct retire_patch *p)
 {
 	g_free(p->file_name);
 	g_free(p->subject);
+	g_free(p->people);
+	cc_free(p->cc, p->nr_cc);
 	if (p->text)
 		g_string_free(p->text, TRUE);
 }
@@ -340,12 +385,23 @@ struct pending {
 	char *body;
 	char *old_m, *new_m, *old_c, *new_c;
 	bool credits_changed, orphaned;
+	GPtrArray *people;        /* struct retire_person *, borrowed */
+	GArray *cc;               /* struct retire_cc, or NULL once given
+				   * to the patch */
 };
 
 static void pending_free(gpointer p)
 {
 	struct pending *x = p;
 
+	if (x->people)
+		g_ptr_array_free(x->people, TRUE);
+	if (x->cc) {
+		size_t n = x->cc->len;
+
+		cc_free((struct retire_cc *)(void *)g_array_free(x->cc, FALSE),
+			n);
+	}
 	g_free(x->subject);
 	g_free(x->body);
 	g_free(x->old_m);
@@ -415,11 +471,13 @@ static void sort_people(GPtrArray *found, const char *entry,
 
 }
 
-/* The commit message of the patch for plan `pl` after its subject. */
-static char *commit_body(const struct retire_plan *pl,
-			 const struct maint_entry *e, GPtrArray *found,
+/*
+ * The commit message of the patch for plan `pl` after its subject, with
+ * the Cc: lines `ccs`.
+ */
+static char *commit_body(const struct retire_plan *pl, GPtrArray *found,
 			 const struct pending *p, GPtrArray *moved,
-			 const struct retire_opts *opts)
+			 GArray *ccs, const struct retire_opts *opts)
 {
 	GString *body;
 
@@ -434,6 +492,22 @@ static char *commit_body(const struct retire_plan *pl,
 				       "reviewer", pl->entry,
 				       rp->why ? rp->why :
 				       "been inactive");
+		for (guint c = 0; c < ccs->len; c++) {
+			const struct retire_cc *cc =
+				&g_array_index(ccs, struct retire_cc, c);
+			char date[32];
+
+			if (cc->who != rp || !cc->last_used)
+				continue;
+			ms_act_format(rp->last_time, 0, false, true, date);
+			g_string_append_printf(body, " %s is also Cc'd at %s, "
+					       "the address last used on %s",
+					       display(rp), cc->address, date);
+			if (rp->last_commit && *rp->last_commit)
+				g_string_append_printf(body, " (commit %.12s)",
+						       rp->last_commit);
+			g_string_append_c(body, '.');
+		}
 	}
 	if (p->orphaned)
 		g_string_append(body, " No maintainer remains, so the "
@@ -454,7 +528,9 @@ static char *commit_body(const struct retire_plan *pl,
 			g_string_append_c(body, '\n');
 		g_string_append_c(body, '\n');
 	}
-	append_cc(body, e, found);
+	for (guint c = 0; c < ccs->len; c++)
+		g_string_append_printf(body, "Cc: %s\n", g_array_index(
+			ccs, struct retire_cc, c).line);
 	g_string_append_printf(body, "Signed-off-by: %s\n", opts->from);
 	return g_string_free(body, FALSE);
 }
@@ -523,6 +599,14 @@ static int format_series(struct retire_series *s, GPtrArray *pend,
 			mp.body = p->body;
 			rp->credits_changed = p->credits_changed;
 			rp->orphaned = p->orphaned;
+			rp->nr_people = p->people->len;
+			rp->people = (const struct retire_person **)
+				g_ptr_array_free(p->people, FALSE);
+			p->people = NULL;
+			rp->nr_cc = p->cc->len;
+			rp->cc = (struct retire_cc *)(void *)
+				g_array_free(p->cc, FALSE);
+			p->cc = NULL;
 			rp->text = g_string_new(NULL);
 			rc = ms_format_patch(&mp, rp->text);
 		}
@@ -612,7 +696,9 @@ int retire_build(const char *maintainers, const char *credits,
 		short_name = retire_short_name(pl->entry);
 		subj = g_string_new(NULL);
 		fit_subject(subj, short_name, moved, removed, reviewers);
-		p->body = commit_body(pl, e, found, p, moved, opts);
+		p->cc = patch_cc(e, found, opts->plus_fold);
+		p->body = commit_body(pl, found, p, moved, p->cc, opts);
+		p->people = g_ptr_array_copy(found, NULL, NULL);
 		p->entry = pl->entry;
 		p->subject = g_string_free(subj, FALSE);
 		p->old_m = cur_m;

@@ -25,6 +25,13 @@ struct retire_person {
 	/* the person's other addresses (NULL-terminated, may be NULL): a
 	 * CREDITS record under any of them is theirs */
 	const char *const *also;
+	/* the address the person used last in the history, in lowercase
+	 * (ms_activity_last_address(); NULL: none known that reaches
+	 * them), the commit date and hex id of that use: when it is not
+	 * the listed one, the patch Cc's both and says why */
+	const char *last_email;
+	int64_t last_time;
+	const char *last_commit;
 };
 
 struct retire_plan {
@@ -43,6 +50,15 @@ struct retire_opts {
 	const char *cover_intro; /* the cover letter's body */
 };
 
+/* One Cc: line of a patch. */
+struct retire_cc {
+	char *line;           /* as written: "Name <addr>" or "addr" */
+	char *address;        /* the address in it */
+	/* whose (borrowed from the plan); NULL: one of the entry's lists */
+	const struct retire_person *who;
+	bool last_used;       /* who->last_email, not the listed address */
+};
+
 /* One written patch. */
 struct retire_patch {
 	const char *entry;    /* borrowed from the plan; NULL: cover */
@@ -51,6 +67,12 @@ struct retire_patch {
 	GString *text;        /* the whole patch */
 	bool credits_changed;
 	bool orphaned;        /* the entry was set to S: Orphan */
+	/* the people it removes (borrowed from the plan) and its Cc: lines,
+	 * in order (none in the cover letter) */
+	const struct retire_person **people;
+	size_t nr_people;
+	struct retire_cc *cc;
+	size_t nr_cc;
 };
 
 struct retire_series {
@@ -67,6 +89,10 @@ struct retire_series {
  * a D: line per entry they left; an existing record gains D: lines;
  * reviewers are not credited).  Each patch Cc's the people it removes
  * and the entry's L: lists, and its subject stays within 75 characters.
+ * A person whose last_email is not the listed address (compared in
+ * lowercase, user+tag folded with opts->plus_fold) is Cc'd at both, and
+ * the message names the address last used, when and in which commit.
+ * No address is Cc'd twice in a patch.
  * `credits` may be NULL only with
  * opts->no_credits.  Plans whose people cannot be found are reported in
  * `diags` and skipped.  Returns 0 or a negative code.

@@ -12,7 +12,8 @@ import shutil
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import SCHEMA, run, ok, eq, done, tmpdir, SOURCE_ROOT  # noqa: E402
+from mstest import (SCHEMA, run, ok, eq, done, tmpdir,  # noqa: E402
+                    SOURCE_ROOT, model_row, model_put)
 
 GEN = os.path.join(SOURCE_ROOT, "fixtures", "gen", "gen-repo.py")
 NEWEST = "2024-06-01T12:00:00+00:00"   # the planted history's last date
@@ -345,6 +346,159 @@ got = {e["name"]: (e["people"][0]["inactive"], e["people"][0]["listed_late"])
        for e in r.json()["entries"]} if r.rc == 0 else r.err
 eq(got, {"XBOARD": (True, False), "ZBOARD": (False, True)},
    "a moved file's entry is found where it was; a new file's is new")
+
+# --- the address a person uses now ------------------------------------------
+# Ivan, listed as ivan@example.org (last used in 2017), later wrote under
+# joined addresses (the same name): authored from an old job, reviewed
+# from a new one, and last a list's, an unset user.email's and a no-reply
+# address, which reach no person.  Olga's other address is older than her listed one; Nora
+# only ever wrote a +tag address (whose tag is no role word, though
+# "kernel" is); noname@ wrote its own address with a
+# +tag (the same one, folded); Walt wrote from linux@ at a domain of his
+# own (his), then from opensource@ at one others use (a role's).  Dates
+# are UTC.
+work6 = os.path.join(T, "work6")
+git("clone", "-q", work, work6, cwd=T)
+
+
+def commit6(author, date, trailers=(), path="drivers/beta/beta.c"):
+    """Commit a change to `path` in work6 authored by `author` ("Name
+    <addr>") at `date`, with `trailers` ("Token: Name <addr>"); its id."""
+    name, addr = author[:-1].split(" <")
+    with open(os.path.join(work6, path), "a") as f:
+        f.write("/* %s */\n" % date)
+    git("add", path, cwd=work6)
+    e = dict(env, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=addr,
+             GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
+    msg = "beta: change of %s\n\n%s" % (date, "\n".join(
+        list(trailers) + ["Signed-off-by: " + author]))
+    subprocess.run(["git", "commit", "-qm", msg], cwd=work6, env=e,
+                   check=True)
+    return git("rev-parse", "HEAD", cwd=work6).strip()
+
+
+commit6("Olga Old <olga@oldschool.example.net>", "2016-06-01T10:00:00+00:00")
+commit6("Ivan Inactive <Ivan.I@OldJob.example.net>",
+        "2021-03-01T10:00:00+00:00")
+ivan_review = commit6("Test <t@example.com>", "2022-05-10T10:00:00+00:00",
+                      ["Reviewed-by: Ivan Inactive <Ivan@NewJob.Example.com>"])
+nora_last = commit6("Nora Never <Nora+Kernel@Example.com>",
+                    "2022-02-02T10:00:00+00:00")
+walt_last = commit6("Walt Weird <linux@walt.example>",
+                    "2022-09-09T10:00:00+00:00")
+commit6("Walt Weird <opensource@example.com>", "2022-10-10T10:00:00+00:00")
+commit6("N. Oname <noname+ci@example.org>", "2022-03-03T10:00:00+00:00")
+commit6("Ivan Inactive <delta@lists.example.org>", "2023-01-01T10:00:00+00:00")
+commit6("Ivan Inactive <ivan@laptop.(none)>", "2023-03-03T10:00:00+00:00")
+commit6("Test <t@example.com>", "2023-06-01T10:00:00+00:00",
+        ["Tested-by: Ivan Inactive <ivan@users.noreply.github.com>"])
+
+
+def retire6(name, *extra, repo=work6):
+    """retire --json on `repo` into a new directory `name`: (the JSON
+    document without the directory, {entry: commit message}, {file: the
+    whole patch}) or (None, stderr, None)."""
+    o = os.path.join(T, name)
+    r = run("retire", "--repo", repo, "--min-commits", "10", "--output-dir",
+            o, "--json", *extra, env=renv)
+    if r.rc != 0:
+        return None, r.err, None
+    doc = r.json()
+    del doc["output_directory"]
+    files = {p["file"]: open(os.path.join(o, p["file"])).read()
+             for p in doc["patches"]}
+    return doc, {p["entry"]: files[p["file"]].split("\n---\n")[0]
+                 for p in doc["patches"][1:]}, files
+
+
+def cc_lines(msg):
+    return [l[4:] for l in msg.splitlines() if l.startswith("Cc: ")]
+
+
+def flat(msg):
+    return " ".join(msg.split())
+
+
+doc6, msgs, files6 = retire6("out6", "--no-cache")
+ok(doc6 is not None, "retire on the clone with new addresses: exit 0", msgs)
+alpha = msgs.get("ALPHA DRIVER", "") if doc6 else ""
+eq(cc_lines(alpha), ["Ivan Inactive <ivan@example.org>",
+                     "Ivan Inactive <ivan@newjob.example.com>",
+                     "alpha@lists.example.org"],
+   "Ivan Cc'd at the listed address and the one he last used (lowercase), "
+   "not at those he wrote from later")
+ok("Ivan Inactive is also Cc'd at ivan@newjob.example.com, the address last "
+   "used on 2022-05-10 (commit %s)." % ivan_review[:12] in flat(alpha),
+   "the message names that address, its date and commit", alpha)
+zeta = msgs.get("ZETA IDLE", "") if doc6 else ""
+ok("Cc: Ivan Inactive <ivan@newjob.example.com>\n" in zeta and
+   "Cc: noname@example.org\n" in zeta and "noname+" not in zeta,
+   "ZETA's patch too; noname@'s +tag address is its listed one (folded): "
+   "one Cc, no clause", zeta)
+gamma = msgs.get("GAMMA BY KEYWORD", "") if doc6 else ""
+eq((cc_lines(gamma), "also Cc'd" in gamma),
+   (["Olga Old <olga@example.org>"], False),
+   "Olga's listed address is her newest: one Cc, no clause")
+eps = msgs.get("EPSILON NEVER SEEN", "") if doc6 else ""
+eq(cc_lines(eps), ["Nora Never <nora@example.org>",
+                   "Nora Never <nora+kernel@example.com>"],
+   "Nora's only written form keeps its +tag")
+ok("nora+kernel@example.com, the address last used on 2022-02-02 "
+   "(commit %s)" % nora_last[:12] in flat(eps), "and is named", eps)
+weird = next((m for e, m in msgs.items() if e.startswith("WEIRD")), "") \
+    if doc6 else ""
+eq(cc_lines(weird), ["Walt Weird <walt@example.org>",
+                     "Walt Weird <linux@walt.example>"],
+   "Walt: linux@ at his own domain is his; opensource@ at a shared one, "
+   "though newer, a role's")
+ok("linux@walt.example, the address last used on 2022-09-09 "
+   "(commit %s)" % walt_last[:12] in flat(weird), "and is named", weird)
+if doc6:
+    pa = next(p for p in doc6["patches"] if p["entry"] == "ALPHA DRIVER")
+    eq(pa["people"], [{"name": "Ivan Inactive", "address": "ivan@example.org",
+                       "role": "maintainer",
+                       "last_used": {"address": "ivan@newjob.example.com",
+                                     "date": "2022-05-10T10:00:00+00:00",
+                                     "commit": ivan_review}}],
+       "--json: whom the patch removes, where last seen")
+    eq([(c["address"], c["kind"]) for c in pa["cc"]],
+       [("ivan@example.org", "listed"), ("ivan@newjob.example.com",
+                                         "last_used"),
+        ("alpha@lists.example.org", "list")], "--json: each Cc and why")
+_, msgs_nf, _ = retire6("out6-nf", "--no-cache", "--no-plus-fold")
+ok("Cc: Nora Never <nora+kernel@example.com>\n" in
+   msgs_nf.get("EPSILON NEVER SEEN", ""), "--no-plus-fold: the same, its "
+   "tag no role word",
+   msgs_nf)
+
+# served from the store, the same series: a walk, the saved model read
+# back, and the model of an older commit with the new one walked after it
+db6 = os.path.join(T, "store6.sqlite")
+for n in ("cold", "warm"):
+    d, _, f = retire6("out6-" + n, "--db", db6)
+    eq((d, f), (doc6, files6), "retire --db (%s) writes what --no-cache "
+       "writes" % n)
+ok(model_row(db6, "activity") is not None, "the model is in the store")
+# a name planted in the saved model: the warm run takes the addresses
+# from it, not from a walk
+saved = model_row(db6, "activity")
+model_put(db6, "activity", saved.replace(b"Ivan@NewJob.Example.com",
+                                         b"Ivan@NowJob.Example.com"))
+_, m, _ = retire6("out6-planted", "--db", db6)
+ok("Cc: Ivan Inactive <ivan@nowjob.example.com>\n" in m.get("ALPHA DRIVER",
+                                                            ""),
+   "a warm run reads the addresses from the saved model", m)
+model_put(db6, "activity", saved)
+third = commit6("Test <t@example.com>", "2023-09-09T10:00:00+00:00",
+                ["Acked-by: Ivan Inactive <ivan@third.example.com>"])
+d_nc, _, f_nc = retire6("out6-new-nc", "--no-cache")
+d, m, f = retire6("out6-new", "--db", db6)
+eq((d, f), (d_nc, f_nc), "after a new commit (the saved model as the "
+   "walk's tail): what --no-cache writes")
+ok("Ivan Inactive is also Cc'd at ivan@third.example.com, the address last "
+   "used on 2023-09-09 (commit %s)." % third[:12]
+   in flat(m.get("ALPHA DRIVER", "")), "the new address",
+   m.get("ALPHA DRIVER"))
 
 r = run("retire", "--repo", work, "--from", "nobody", "--no-cache")
 eq(r.rc, 2, "--from without an address is a usage error")

@@ -47,18 +47,22 @@ static const char *credits =
 int main(void)
 {
 	struct retire_person alpha[] = {
-		{ "Alice Old", "alice@example.com", 'M', "why A", NULL },
-		{ "Eve Quiet", "eve@example.com", 'R', "why E", NULL },
+		{ "Alice Old", "alice@example.com", 'M', "why A", NULL,
+		  NULL, 0, NULL },
+		{ "Eve Quiet", "eve@example.com", 'R', "why E", NULL,
+		  NULL, 0, NULL },
 	};
 	struct retire_person beta[] = {
-		{ NULL, "dan@example.com", 'M', "why D", NULL },
+		{ NULL, "dan@example.com", 'M', "why D", NULL, NULL, 0,
+		  NULL },
 	};
 	struct retire_person gamma[] = {
 		{ "ALICE OLD", "Alice+gamma@Example.com", 'M', "why A2",
-		  NULL },
+		  NULL, NULL, 0, NULL },
 	};
 	struct retire_person missing[] = {
-		{ "Nobody", "nobody@example.com", 'M', "x", NULL },
+		{ "Nobody", "nobody@example.com", 'M', "x", NULL, NULL, 0,
+		  NULL },
 	};
 	struct retire_plan plans[] = {
 		{ "ALPHA DRIVER", alpha, 2, "Subsystem ALPHA DRIVER\n  ..." },
@@ -131,9 +135,9 @@ int main(void)
 	{
 		struct retire_person many[] = {
 			{ "Alice Averyveryverylongsurname", "alice@example.com",
-			  'M', "why", NULL },
+			  'M', "why", NULL, NULL, 0, NULL },
 			{ "Eve Anotherveryverylongsurname", "eve@example.com",
-			  'R', "why", NULL },
+			  'R', "why", NULL, NULL, 0, NULL },
 		};
 		struct retire_plan one = { "ALPHA DRIVER", many, 2, NULL };
 		char *m = g_strdup(maintainers);
@@ -151,7 +155,7 @@ int main(void)
 		const char *const al[] = { "werner@example.net", NULL };
 		struct retire_person w[] = {
 			{ "Werner Newjob", "werner@newjob.example", 'M', "why",
-			  al },
+			  al, NULL, 0, NULL },
 		};
 		struct retire_plan pw = { "BETA DRIVER (THE OLD ONE)", w, 1,
 					  NULL };
@@ -168,6 +172,66 @@ int main(void)
 		ok(!strstr(s->credits, "newjob"), "no second record");
 		retire_series_free(s);
 		g_free(m);
+	}
+	/* the address each person used last: Cc'd too, and said, when it
+	 * is not the listed one (compared in lowercase, +tag folded) */
+	{
+		static const char id[] =
+			"0123456789abcdef0123456789abcdef01234567";
+		struct retire_person moved[] = {
+			{ "Alice Old", "alice@example.com", 'M', "why A", NULL,
+			  "alice@newjob.example", 1600000000, id },
+			{ "Eve Quiet", "eve@example.com", 'R', "why E", NULL,
+			  "EVE+lkml@example.com", 1500000000, id },
+		};
+		struct retire_person same[] = {
+			{ NULL, "dan@example.com", 'M', "why D", NULL,
+			  "Dan@Example.COM", 1500000000, id },
+		};
+		struct retire_plan pm[] = {
+			{ "ALPHA DRIVER", moved, 2, NULL },
+			{ "BETA DRIVER (THE OLD ONE)", same, 1, NULL },
+		};
+		const struct retire_patch *p1, *p2;
+
+		ok(retire_build(maintainers, credits, pm, 2, &opts, &s,
+				&diags) == 0, "built with last addresses");
+		p1 = &s->patches[1];
+		p2 = &s->patches[2];
+		ok(strstr(p1->text->str, "\nCc: Alice Old <alice@example.com>\n"
+			  "Cc: Alice Old <alice@newjob.example>\n"
+			  "Cc: Eve Quiet <eve@example.com>\n"
+			  "Cc: alpha@lists.example.org\n") != NULL,
+		   "Alice Cc'd at the listed and the last used address; Eve's "
+		   "last one is her listed one up to case and +tag",
+		   p1->text->str);
+		ok(strstr(p1->text->str, "Alice Old is\nalso Cc'd at "
+			  "alice@newjob.example, the address last used on "
+			  "2020-09-13\n(commit 0123456789ab). Eve") != NULL,
+		   "the message says where, since when and which commit",
+		   p1->text->str);
+		is_int(p1->nr_cc, 4, "four Cc: lines");
+		ok(p1->nr_cc == 4 && p1->cc[1].last_used &&
+		   p1->cc[1].who == &moved[0] && !p1->cc[0].last_used &&
+		   !p1->cc[3].who, "each says whose and why");
+		is_int(p1->nr_people, 2, "the people the patch removes");
+		ok(!strstr(p1->text->str, "Eve Quiet is also"),
+		   "no clause for Eve");
+		ok(strstr(p2->text->str, "Cc: dan@example.com\nSigned-off-by")
+		   && !strstr(p2->text->str, "also Cc'd"),
+		   "listed address last used (up to case): one Cc, no clause",
+		   p2->text->str);
+		retire_series_free(s);
+
+		opts.plus_fold = false;
+		ok(retire_build(maintainers, credits, pm, 1, &opts, &s,
+				&diags) == 0, "built without +tag folding");
+		ok(strstr(s->patches[1].text->str, "Cc: Eve Quiet "
+			  "<EVE+lkml@example.com>\n") != NULL,
+		   "without folding, Eve's +tag address is another one",
+		   s->patches[1].text->str);
+		retire_series_free(s);
+		opts.plus_fold = true;
 	}
 	ms_diags_release(&diags);
 
