@@ -129,6 +129,14 @@ struct ms_activity {
 	/* built on the first call of that (under seen_lock): how each id is
 	 * written, who uses which domain */
 	struct act_addresses *addresses;
+	/* ms_activity_last_seen()'s index for an `until` before
+	 * seen_newest: the same over the records up to it, for the last
+	 * such `until` asked (upto) and number of records */
+	struct seen_first *upto_seen;
+	size_t nr_upto_seen;
+	bool upto_built;
+	guint upto_records;
+	int64_t upto;
 	int64_t newest;           /* newest commit date not in the future */
 	int64_t now;              /* when the load began */
 	size_t future;            /* commits dated after now + a day */

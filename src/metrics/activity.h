@@ -108,7 +108,8 @@ bool ms_activity_seen(const struct ms_activity *a, unsigned person,
  * The newest commit date up to `until` of any commit `person` authored,
  * committed or gave a trailer tag in, whatever the files, into *when;
  * false when there is none.  From ms_activity_seen()'s index when no
- * record is dated after `until`, else a pass over the records.
+ * record is dated after `until`, else from the same index over the
+ * records up to `until`, built in one pass for the last `until` asked.
  */
 bool ms_activity_last_seen(const struct ms_activity *a, unsigned person,
 			   int64_t until, int64_t *when);

@@ -278,8 +278,9 @@ ok("  INACTIVE MAINTAINER Quinn Quick <quinn@example.org> (active elsewhere "
    "in the history until " + quinn_last + ")\n" in r.out,
    "activity text: the same beside the verdict", r.out)
 # an --until before his last commit: the newest date up to it, not after
-# (ms_activity_last_seen() then reads the records, not its index).  His
-# listing is dated just before that window's start, so he is judged.
+# (ms_activity_last_seen() then answers from an index of the records up
+# to it, not of all).  His listing is dated just before that window's
+# start, so he is judged.
 until = quinn_dates[len(quinn_dates) // 2]
 r = run("activity", "--repo", work, "--no-cache", "--json", "--until", until,
         "ALPHA DRIVER")

@@ -10,7 +10,7 @@
  * a "last" fact's commit and offset.  And ms_activity_seen() (review asks
  * it of listed addresses never seen on a list) answers from the first
  * commit time at which each person authored, committed or was named in a
- * trailer.
+ * trailer, and ms_activity_last_seen() with the last one up to a time.
  */
 #include "test.h"
 #include "activity.h"
@@ -38,14 +38,36 @@ static const char *const people[] = {
 	"<alice@example.org>\nS:\tMaintained\nF:\tdrivers/beta/\n\n" \
 	"THE FILE\nM:\tAlice Active <alice@example.org>\nF:\tMAINTAINERS\n"
 
-/* the commit time at which each of people[] first shows */
+/* the commit time at which each of people[] first shows, and every
+ * commit time at which each shows */
 static int64_t first_seen[G_N_ELEMENTS(people)];
+static GArray *seen_at[G_N_ELEMENTS(people)];
 
 static void saw(const char *who, int64_t t)
 {
-	for (size_t i = 0; i < G_N_ELEMENTS(people); i++)
-		if (people[i] == who && (!first_seen[i] || t < first_seen[i]))
+	for (size_t i = 0; i < G_N_ELEMENTS(people); i++) {
+		if (people[i] != who)
+			continue;
+		if (!first_seen[i] || t < first_seen[i])
 			first_seen[i] = t;
+		if (!seen_at[i])
+			seen_at[i] = g_array_new(FALSE, FALSE, sizeof(t));
+		g_array_append_val(seen_at[i], t);
+	}
+}
+
+/* The newest time person i shows at up to `until`, or 0. */
+static int64_t last_seen(size_t i, int64_t until)
+{
+	int64_t last = 0;
+
+	for (guint k = 0; seen_at[i] && k < seen_at[i]->len; k++) {
+		int64_t t = g_array_index(seen_at[i], int64_t, k);
+
+		if (t <= until && t > last)
+			last = t;
+	}
+	return last;
 }
 
 /* 120 commits over about a year, in pairs and triples of one commit
@@ -289,11 +311,50 @@ int main(void)
 		g_free(name);
 		g_free(mail);
 	}
+	/* the last time up to an `until`: from the index of all records
+	 * when none is later, else from one of the records up to it, made
+	 * again as `until` changes */
+	{
+		const int64_t untils[] = {
+			first_seen[1] + 86400 * 100, INT64_MAX,
+			first_seen[1] + 86400 * 30, first_seen[1] - 1,
+			first_seen[1] + 86400 * 100, first_seen[1] + 86400 * 200,
+		};
+		size_t bad = 0;
+
+		for (size_t u = 0; u < G_N_ELEMENTS(untils); u++) {
+			for (size_t i = 0; i < G_N_ELEMENTS(people); i++) {
+				char *name = g_strndup(people[i],
+					strcspn(people[i], "<") - 1);
+				char *mail = g_strndup(
+					strchr(people[i], '<') + 1,
+					strcspn(strchr(people[i], '<') + 1,
+						">"));
+				unsigned p = ms_ident_lookup(
+					ms_activity_ident(a), name, mail);
+				int64_t when = 0, want = last_seen(i,
+								   untils[u]);
+				bool got = ms_activity_last_seen(a, p,
+								 untils[u],
+								 &when);
+
+				bad += got != (want != 0) ||
+				       (got && when != want);
+				g_free(name);
+				g_free(mail);
+			}
+		}
+		is_int(bad, 0, "ms_activity_last_seen(): the newest time up "
+		       "to each of six untils, in and out of order");
+	}
 	ok(!ms_activity_seen(a, MS_IDENT_NONE, INT64_MAX), "nobody is never "
 	   "seen");
 	ok(!ms_activity_seen(a, ms_ident_count(ms_activity_ident(a)) + 5,
 			     INT64_MAX), "nor an id past the resolver's");
 	ms_activity_free(a);
+	for (size_t i = 0; i < G_N_ELEMENTS(people); i++)
+		if (seen_at[i])
+			g_array_free(seen_at[i], TRUE);
 	ms_diags_release(&diags);
 	g_string_free(s, TRUE);
 	g_free(cmd);
