@@ -161,8 +161,8 @@ static void listing_note(const struct ms_act_listing_note *n, void *data)
  * the series: `urgent`'s window is not activity's), so that a run after
  * new commits reads no old MAINTAINERS.
  */
-static void keep_listing(const char *cmd, struct ms_activity *a,
-			 struct ms_store *store)
+void cli_act_keep_listing(const char *cmd, struct ms_activity *a,
+			  struct ms_store *store)
 {
 	char *build = store ? cli_program_build() : NULL;
 	char *kind = g_strdup_printf("%s-listing", cmd);
@@ -245,7 +245,7 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 	rc = ms_activity_load(&lo, out, &diags);
 	cli_progress_done();
 	if (rc == 0)
-		keep_listing(cmd, *out, lo.store);
+		cli_act_keep_listing(cmd, *out, lo.store);
 	else
 		ms_store_free(lo.store);
 	cli_print_diags(&diags);

@@ -88,6 +88,14 @@ int cli_act_set_range(const char *cmd, struct ms_activity *a,
 		      int64_t since_time);
 
 /*
+ * Hand `store` (taken; NULL with --no-cache) to model `a` to keep who was
+ * listed where when the window began, one row per command
+ * ("CMD-listing"): a run after new commits then reads no old MAINTAINERS.
+ */
+void cli_act_keep_listing(const char *cmd, struct ms_activity *a,
+			  struct ms_store *store);
+
+/*
  * Check the options, load the model and work out the window: `until`
  * (--until, else the newest commit) and `since` (--since, else
  * `default_years` before until; with --since REV the commits of REV..rev,

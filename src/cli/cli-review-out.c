@@ -125,6 +125,11 @@ void cli_review_print_context(FILE *fp, const struct cli_review_run *r,
 	else
 		fprintf(fp, "Tree %s (no history: no merged figures)\n",
 			to->tree ? to->tree : ".");
+	if (ro->repo && r->inactive_since) {
+		ms_act_format(r->inactive_since, 0, false, true, a);
+		fprintf(fp, "Inactive: listed people with nothing in git since "
+			"%s and no message in the window\n", a);
+	}
 	fprintf(fp, "Identities: %s", ro->repo || to->tree ?
 		"the .mailmap" : "addresses");
 	for (int i = 0; i < io->mailmaps.nr; i++)
@@ -873,6 +878,12 @@ void cli_review_print_document(struct ms_out *o,
 	}
 	ms_act_format(r->until, 0, true, false, d);
 	ms_out_kv_string(o, "until", d);
+	if (r->inactive_since) {
+		ms_act_format(r->inactive_since, 0, true, false, d);
+		ms_out_kv_string(o, "inactive_since", d);
+	} else {
+		ms_out_kv_null(o, "inactive_since");
+	}
 	ms_out_end_object(o);
 	ms_out_kv_int(o, "ignore_after_days", r->ignore_after / 86400);
 	ms_out_kv_int(o, "target_hours", r->target / 3600);

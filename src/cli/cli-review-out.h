@@ -28,6 +28,7 @@ struct cli_review_run {
 	const char *by;              /* --by, or NULL */
 	const GPtrArray *labels;     /* release names per interval, or NULL */
 	int64_t since, until;
+	int64_t inactive_since;      /* with --repo: the git cutoff, else 0 */
 	int64_t ignore_after;         /* seconds */
 	struct ms_act_entry **act_for; /* per report entry, or NULL */
 	const GPtrArray *commits;

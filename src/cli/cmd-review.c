@@ -112,6 +112,7 @@ struct review_args {
 	bool json, no_plus_fold, include_stable, include_foreign;
 	const char *ignore_arg, *target_arg, *list_url, *aliases_file;
 	const char *by, *release_tags, *foreign_subject;
+	const char *inactive_arg;    /* --inactive-after */
 	long limit;
 	int argc;                    /* the ENTRY arguments */
 	char **argv;
@@ -123,6 +124,7 @@ struct review_args {
 /* What review reads and computes, freed by review_data_release(). */
 struct review_data {
 	int64_t since, until;
+	int64_t inactive_since;      /* with --repo: nothing in git since */
 	struct cli_tree tree;
 	bool have_tree;
 	char *aliases, **mailmaps;   /* --aliases, --mailmap contents */
@@ -171,6 +173,11 @@ static int review_parse(int *argc, char ***argv, struct review_args *a)
 		  "(48h, 2w; default 14d)" },
 		{ CLI_OPT_STRING, "target", 0, &a->target_arg, "DURATION",
 		  "the response target of the scores (default 48h)" },
+		{ CLI_OPT_STRING, "inactive-after", 0, &a->inactive_arg,
+		  "DURATION", "with --repo: flag listed people with nothing "
+		  "in git this long before the window's end and no message "
+		  "in the archives (6m, 2y, or a date; default: the window, "
+		  "at least 6m)" },
 		{ CLI_OPT_STRING, "list-url", 0, &a->list_url, "URL",
 		  "the archive's base URL, for links to messages (default: "
 		  "the remote a public-inbox mirror was fetched from)" },
@@ -211,6 +218,13 @@ static int review_check(struct review_args *a)
 	}
 	if (!a->ro.archives.nr)
 		return cli_usage_error("review", "--archive PATH is required");
+	if (a->inactive_arg) {
+		int64_t t;
+
+		if (ms_act_parse_before(a->inactive_arg, 0, &t) < 0)
+			return cli_usage_error("review", "--inactive-after: %s",
+					       ms_error_last());
+	}
 	rc = cli_parse_duration("review", "ignore-after", a->ignore_arg,
 				&a->ignore_d);
 	if (rc != CLI_CONTINUE)
@@ -374,7 +388,10 @@ static int review_ident_git(const struct review_args *a,
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rc = ms_activity_load(&alo, &d->act, &diags);
-	ms_store_free(alo.store);
+	if (rc == 0)
+		cli_act_keep_listing("review", d->act, alo.store);
+	else
+		ms_store_free(alo.store);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
 	if (rc < 0)
@@ -454,9 +471,24 @@ static int review_git_facts(const struct review_args *a,
 
 	d->act_for = g_new0(struct ms_act_entry *, d->rv->entries->len);
 	d->act_results = g_ptr_array_new();
-	q.since = d->since;
+	/* the review's window: without --since it starts with the oldest
+	 * message, as the report says (the whole history made no one
+	 * inactive who ever committed, and counted commits from before
+	 * the list began) */
+	q.since = d->since ? d->since :
+		  MIN(oldest_mail(ms_link_mail_index(d->lm)), d->until);
+	if (q.since == INT64_MAX)
+		q.since = 0;
 	q.until = a->ro.until ? d->until : ms_activity_newest(d->act);
-	q.active_since = d->since;
+	/* inactive: nothing in git since the window began, and at least
+	 * six months (urgent's default): a window of a few days is no
+	 * evidence that someone stopped; --inactive-after says otherwise */
+	if (ms_act_parse_before(a->inactive_arg ? a->inactive_arg : "6m",
+				d->until, &q.active_since) < 0)
+		return cli_error_last();
+	if (!a->inactive_arg && q.since < q.active_since)
+		q.active_since = q.since;
+	d->inactive_since = q.active_since;
 	for (guint i = 0; i < d->rv->entries->len; i++) {
 		const struct ms_rv_entry *e = d->rv->entries->pdata[i];
 		const struct maint_entry *ae =
@@ -499,6 +531,7 @@ static int review_output(const struct review_args *a, struct review_data *d,
 	r.target = d->rvo.target;
 	r.since = d->since;
 	r.until = d->until;
+	r.inactive_since = d->act ? d->inactive_since : 0;
 	r.ignore_after = d->rvo.ignore_after;
 	r.act_for = d->act_for;
 	r.limit = a->limit;

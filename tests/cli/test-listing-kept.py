@@ -269,4 +269,24 @@ t, _ = same("urgent, warm", cmd="urgent")
 ok(t is not None and t[2] == 0, "urgent, warm: nothing from git", t)
 t, _ = same("activity after urgent")
 ok(t is not None and t[2] == 0, "activity's row stays its own", t)
+
+# review --repo loads the same model for its listed people's verdicts: its
+# own row, and after a new commit (its kept result no longer applies)
+# nothing read from git
+LAB = ["--archive", os.path.join(tmp, "alpha.mbox")]
+with open(LAB[1], "w") as f:
+    f.write("From x@y Thu Jan  1 00:00:00 1970\n"
+            "From: Pat Sender <pat@example.net>\nSubject: [PATCH] alpha: fix\n"
+            "Date: Mon, 1 Apr 2024 10:00:00 +0000\n"
+            "Message-ID: <alpha-1@example.net>\n\nA fix.\n---\n"
+            "diff --git a/drivers/alpha/a.c b/drivers/alpha/a.c\n"
+            "--- a/drivers/alpha/a.c\n+++ b/drivers/alpha/a.c\n"
+            "@@ -1 +1 @@\n-x\n+y\n")
+t, _ = same("review", *LAB, cmd="review")
+ok(t is not None and t[2] > 0 and t[3] and model_row(db, "review-listing"),
+   "review keeps its own row", t)
+git("commit", "-q", "--allow-empty", "-m", "newer", date=NEWEST + 7200)
+t, _ = same("review after a new commit", *LAB, cmd="review")
+ok(t is not None and t[2] == 0 and t[1] >= 3,
+   "review after a new commit: nothing from git", t)
 done()

@@ -370,6 +370,44 @@ eq(r.rc, 1, "urgent with a missing archive is a runtime error")
 # A K: pattern that backtracks for ages on a patch line: run under the match
 # limits, reported once with its file:line, and taken as a match there
 # (never silently a miss).
+# The git facts and the inactive verdict cover the review's window: without
+# --since it starts with the oldest message (2023-08-14), not with the
+# history.  chip.support@'s one Acked-by (2023-01-26) is before it.
+
+
+def chip(*extra):
+    r = run("review", "--repo", repo, "--archive", mbox, "--json",
+            "--no-cache", *extra, "BAR CHIP DRIVER")
+    if r.rc != 0:
+        return r.rc, r.err
+    p = {q["email"]: q for q in r.json()["entries"][0]["people"]}
+    c = p["chip.support@corp.example.com"]
+    return (r.json()["window"]["inactive_since"], c["git"]["tags"]["count"],
+            c["inactive"])
+
+
+eq(chip(), ("2023-08-14T10:00:00+00:00", 0, True),
+   "no --since: the window starts with the oldest message (over six "
+   "months before the last): the ack before it is not counted, and "
+   "chip.support@ is inactive since then")
+eq(chip("--inactive-after", "2y"), ("2022-04-10T10:00:00+00:00", 0, False),
+   "--inactive-after 2y: the ack 14 months before the end is activity")
+eq(chip("--since", "2023-01-01"), ("2023-01-01T00:00:00+00:00", 1, False),
+   "--since before the ack: counted, not inactive")
+eq(chip("--since", "2024-04-01"), ("2023-10-10T10:00:00+00:00", 0, True),
+   "a window of ten days: inactive means nothing in git for six months "
+   "at least")
+r = run("review", "--repo", repo, "--archive", mbox, "--no-cache",
+        "BAR CHIP DRIVER")
+ok("\nInactive: listed people with nothing in git since 2023-08-14 and no "
+   "message in the window\n" in r.out and "  Changes: reviewed 1 of 2 "
+   "commits (50%)\n" in r.out, "text: the cutoff said, the commits of "
+   "the window counted", r.out)
+r = run("review", "--repo", repo, "--archive", mbox, "--inactive-after",
+        "soon")
+eq(r.rc, 2, "--inactive-after soon: a usage error")
+ok("--inactive-after" in r.err, "... naming the option", r.err)
+
 kt = tmpdir()
 os.makedirs(os.path.join(kt, "drivers"))
 open(os.path.join(kt, "drivers", "k.c"), "w").close()
