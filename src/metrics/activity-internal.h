@@ -165,6 +165,18 @@ struct ms_activity {
 };
 
 /*
+ * The varints of kept rows (activity-series.c): seven bits a byte, low
+ * first.  A reader's `ok` turns false at the first byte out of place
+ * (the end reached, a varint over 64 bits), and stays so.
+ */
+struct act_rd {
+	const guint8 *p, *end;
+	bool ok;
+};
+void act_put_var(GByteArray *b, uint64_t v);
+uint64_t act_get_var(struct act_rd *r);
+
+/*
  * Whether listed person `p` of entry `me` was listed in that entry at
  * `since`: in the MAINTAINERS file of the entry as of the newest commit
  * dated before `since`, under any of their addresses or their name (an

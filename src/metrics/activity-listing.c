@@ -130,24 +130,11 @@ static bool commit_before(const struct ms_activity *a, int64_t since,
 
 /* ---- the row ---- */
 
-static void put_var(GByteArray *b, uint64_t v)
-{
-	guint8 x;
-
-	do {
-		x = (guint8)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			x |= 0x80;
-		g_byte_array_append(b, &x, 1);
-	} while (v);
-}
-
 static void put_str(GByteArray *b, const char *s)
 {
 	size_t n = strlen(s);
 
-	put_var(b, n);
+	act_put_var(b, n);
 	g_byte_array_append(b, (const guint8 *)s, (guint)n);
 }
 
@@ -181,7 +168,7 @@ static void put_set(GByteArray *b, char type, const char *path,
 	if (!set)
 		return;
 	names = sorted_keys(set);
-	put_var(b, names->len);
+	act_put_var(b, names->len);
 	for (guint i = 0; i < names->len; i++) {
 		put_str(b, names->pdata[i]);
 		put_str(b, g_hash_table_lookup(set, names->pdata[i]));
@@ -214,7 +201,7 @@ static GByteArray *row_encode(const struct ms_activity *a, const char *key)
 	for (guint i = 0; i < paths->len; i++)
 		nr += g_hash_table_lookup(a->then_files, paths->pdata[i]) !=
 		      UNKNOWN_FILE;
-	put_var(b, nr + (a->then_all != NULL));
+	act_put_var(b, nr + (a->then_all != NULL));
 	for (guint i = 0; i < paths->len; i++) {
 		gpointer v = g_hash_table_lookup(a->then_files,
 						 paths->pdata[i]);
@@ -229,35 +216,10 @@ static GByteArray *row_encode(const struct ms_activity *a, const char *key)
 	return b;
 }
 
-struct rd {
-	const guint8 *p, *end;
-	bool ok;
-};
-
-static uint64_t get_var(struct rd *r)
-{
-	uint64_t v = 0;
-
-	for (int shift = 0; r->ok && shift < 64; shift += 7) {
-		guint8 x;
-
-		if (r->p == r->end) {
-			r->ok = false;
-			break;
-		}
-		x = *r->p++;
-		v |= (uint64_t)(x & 0x7f) << shift;
-		if (!(x & 0x80))
-			return v;
-	}
-	r->ok = false;
-	return 0;
-}
-
 /* A string of the row (no NUL in it), newly allocated, or NULL (damage). */
-static char *get_str(struct rd *r)
+static char *get_str(struct act_rd *r)
 {
-	uint64_t n = get_var(r);
+	uint64_t n = act_get_var(r);
 
 	if (!r->ok || n > (uint64_t)(r->end - r->p) ||
 	    memchr(r->p, '\0', (size_t)n)) {
@@ -269,9 +231,9 @@ static char *get_str(struct rd *r)
 }
 
 /* The entries of a set at `r`, or NULL (damage). */
-static GHashTable *get_set(struct rd *r)
+static GHashTable *get_set(struct act_rd *r)
 {
-	uint64_t n = get_var(r);
+	uint64_t n = act_get_var(r);
 	GHashTable *set = then_set_new();
 
 	/* each entry takes two bytes at least */
@@ -308,7 +270,7 @@ static bool row_decode(const guint8 *p, size_t n, const char *key,
 	GHashTable *got = g_hash_table_new_full(g_str_hash, g_str_equal,
 						g_free, then_set_free);
 	GHashTable *every = NULL;
-	struct rd r = { p + ROW_HEAD, p + n, n >= ROW_HEAD };
+	struct act_rd r = { p + ROW_HEAD, p + n, n >= ROW_HEAD };
 	guint8 check[CHECK];
 	uint64_t sets = 0;
 	GHashTableIter it;
@@ -320,7 +282,7 @@ static bool row_decode(const guint8 *p, size_t n, const char *key,
 		       !memcmp(p + 4, check, CHECK);
 	}
 	if (r.ok)
-		sets = get_var(&r);
+		sets = act_get_var(&r);
 	for (uint64_t i = 0; i < sets && r.ok; i++) {
 		char type = r.p < r.end ? (char)*r.p++ : 0;
 		char *path = get_str(&r);

@@ -445,7 +445,7 @@ static void make_wins(struct keep *k)
 
 /* ---- a window's body ---- */
 
-static void put_var(GByteArray *b, uint64_t v)
+void act_put_var(GByteArray *b, uint64_t v)
 {
 	guint8 x;
 
@@ -460,13 +460,13 @@ static void put_var(GByteArray *b, uint64_t v)
 
 static void put_svar(GByteArray *b, int64_t v)
 {
-	put_var(b, v < 0 ? ((uint64_t)(-(v + 1)) << 1) | 1 :
+	act_put_var(b, v < 0 ? ((uint64_t)(-(v + 1)) << 1) | 1 :
 		(uint64_t)v << 1);
 }
 
 static void put_last(GByteArray *b, const struct ms_act_last *l, bool tag)
 {
-	put_var(b, l->set);
+	act_put_var(b, l->set);
 	if (!l->set)
 		return;
 	g_byte_array_append(b, (const guint8 *)l->id, 40);
@@ -475,7 +475,7 @@ static void put_last(GByteArray *b, const struct ms_act_last *l, bool tag)
 	if (tag) {
 		size_t n = l->tag ? strlen(l->tag) : 0;
 
-		put_var(b, n);
+		act_put_var(b, n);
 		g_byte_array_append(b, (const guint8 *)(l->tag ? l->tag : ""),
 				    (guint)n);
 	}
@@ -516,10 +516,10 @@ static void pstate_of(const struct act_series *s,
 static void put_counts(const struct keep *k, GByteArray *b,
 		       const struct ms_act_count *c, size_t n)
 {
-	put_var(b, n);
+	act_put_var(b, n);
 	for (size_t i = 0; i < n; i++) {
 		put_label(k, b, c[i].person);
-		put_var(b, c[i].count);
+		act_put_var(b, c[i].count);
 	}
 }
 
@@ -543,36 +543,36 @@ static GByteArray *encode(struct keep *k, const struct ms_act_entry *res)
 				continue;
 			k->prev[slot] = st;
 			nr_changed++;
-			put_var(changed, slot);
+			act_put_var(changed, slot);
 			put_last(changed, &st.author, false);
 			put_last(changed, &st.committer, false);
 			put_last(changed, &st.tags, true);
-			put_var(changed, st.has_last);
+			act_put_var(changed, st.has_last);
 			if (st.has_last) {
 				put_svar(changed, st.last_time);
 				put_svar(changed, st.last_offset);
 			}
-			put_var(changed, st.seen);
+			act_put_var(changed, st.seen);
 		}
 	}
-	put_var(b, nr_changed);
+	act_put_var(b, nr_changed);
 	g_byte_array_append(b, changed->data, changed->len);
 	g_byte_array_free(changed, TRUE);
 	for (size_t i = 0; i < k->s.n; i++)
 		nr_active += res[i].commits > 0;
-	put_var(b, nr_active);
+	act_put_var(b, nr_active);
 	for (size_t i = 0; i < k->s.n; i++) {
 		const struct ms_act_entry *e = &res[i];
 
 		if (!e->commits)
 			continue;
-		put_var(b, i);
-		put_var(b, e->commits);
-		put_var(b, e->reviewed);
+		act_put_var(b, i);
+		act_put_var(b, e->commits);
+		act_put_var(b, e->reviewed);
 		for (size_t p = 0; p < e->nr_people; p++) {
-			put_var(b, e->people[p].author.count);
-			put_var(b, e->people[p].committer.count);
-			put_var(b, e->people[p].tags.count);
+			act_put_var(b, e->people[p].author.count);
+			act_put_var(b, e->people[p].committer.count);
+			act_put_var(b, e->people[p].tags.count);
 		}
 		put_counts(k, b, e->top_reviewers, e->nr_top_reviewers);
 		put_counts(k, b, e->top_committers, e->nr_top_committers);
@@ -580,13 +580,7 @@ static GByteArray *encode(struct keep *k, const struct ms_act_entry *res)
 	return b;
 }
 
-/* A reader of a body: false once anything is out of place. */
-struct rd {
-	const guint8 *p, *end;
-	bool ok;
-};
-
-static uint64_t get_var(struct rd *r)
+uint64_t act_get_var(struct act_rd *r)
 {
 	uint64_t v = 0;
 
@@ -605,14 +599,14 @@ static uint64_t get_var(struct rd *r)
 	return 0;
 }
 
-static int64_t get_svar(struct rd *r)
+static int64_t get_svar(struct act_rd *r)
 {
-	uint64_t v = get_var(r);
+	uint64_t v = act_get_var(r);
 
 	return v & 1 ? -(int64_t)(v >> 1) - 1 : (int64_t)(v >> 1);
 }
 
-static const guint8 *get_bytes(struct rd *r, size_t n)
+static const guint8 *get_bytes(struct act_rd *r, size_t n)
 {
 	const guint8 *at = r->p;
 
@@ -632,13 +626,13 @@ static bool hex40(const guint8 *p)
 	return true;
 }
 
-static void get_last(const struct keep *k, struct rd *r,
+static void get_last(const struct keep *k, struct act_rd *r,
 		     struct ms_act_last *l, bool tag)
 {
 	const guint8 *id;
 
 	memset(l, 0, sizeof(*l));
-	l->set = get_var(r) != 0;
+	l->set = act_get_var(r) != 0;
 	if (!l->set || !r->ok)
 		return;
 	id = get_bytes(r, 40);
@@ -650,7 +644,7 @@ static void get_last(const struct keep *k, struct rd *r,
 	l->time = get_svar(r);
 	l->offset = (int)get_svar(r);
 	if (tag) {
-		size_t n = (size_t)get_var(r);
+		size_t n = (size_t)act_get_var(r);
 		const guint8 *t = r->ok && n < 4096 ? get_bytes(r, n) : NULL;
 		char *s;
 		gpointer orig = NULL;
@@ -670,7 +664,7 @@ static void get_last(const struct keep *k, struct rd *r,
 }
 
 /* The root of a saved label, or MS_IDENT_NONE (r->ok false). */
-static unsigned get_person(const struct keep *k, struct rd *r)
+static unsigned get_person(const struct keep *k, struct act_rd *r)
 {
 	const guint8 *l = get_bytes(r, LABEL);
 	gpointer v = l ? g_hash_table_lookup(k->by_label, l) : NULL;
@@ -682,10 +676,10 @@ static unsigned get_person(const struct keep *k, struct rd *r)
 	return GPOINTER_TO_UINT(v) - 1;
 }
 
-static void get_counts(const struct keep *k, struct rd *r,
+static void get_counts(const struct keep *k, struct act_rd *r,
 		       struct ms_act_count *c, size_t *n)
 {
-	size_t nr = (size_t)get_var(r);
+	size_t nr = (size_t)act_get_var(r);
 
 	if (nr > MS_ACT_TOP) {
 		r->ok = false;
@@ -693,7 +687,7 @@ static void get_counts(const struct keep *k, struct rd *r,
 	}
 	for (size_t i = 0; i < nr && r->ok; i++) {
 		c[i].person = get_person(k, r);
-		c[i].count = (size_t)get_var(r);
+		c[i].count = (size_t)act_get_var(r);
 		if (r->ok) {
 			c[i].name = ms_ident_name(k->a->ident, c[i].person);
 			c[i].email = ms_ident_email(k->a->ident, c[i].person);
@@ -730,13 +724,13 @@ static bool slot_at(const struct keep *k, size_t slot, size_t *ei,
  * to the running facts (only once the body is known whole); with `prev`,
  * made to those (encode()'s k->prev) instead.
  */
-static void read_changes(struct keep *k, struct rd *r, bool apply,
+static void read_changes(struct keep *k, struct act_rd *r, bool apply,
 			 struct pstate *prev)
 {
-	size_t nr = (size_t)get_var(r), last = SIZE_MAX;
+	size_t nr = (size_t)act_get_var(r), last = SIZE_MAX;
 
 	for (size_t i = 0; i < nr && r->ok; i++) {
-		size_t slot = (size_t)get_var(r), ei = 0, pi = 0;
+		size_t slot = (size_t)act_get_var(r), ei = 0, pi = 0;
 		struct pstate st = { 0 };
 		struct ms_act_person *pp;
 
@@ -750,12 +744,12 @@ static void read_changes(struct keep *k, struct rd *r, bool apply,
 		get_last(k, r, &st.author, false);
 		get_last(k, r, &st.committer, false);
 		get_last(k, r, &st.tags, true);
-		st.has_last = get_var(r) != 0;
+		st.has_last = act_get_var(r) != 0;
 		if (st.has_last) {
 			st.last_time = get_svar(r);
 			st.last_offset = (int)get_svar(r);
 		}
-		st.seen = get_var(r) != 0;
+		st.seen = act_get_var(r) != 0;
 		if (r->ok && prev)
 			prev[slot] = st;
 		if (!r->ok || !apply)
@@ -774,13 +768,13 @@ static void read_changes(struct keep *k, struct rd *r, bool apply,
 
 /* The counts of a body at `r` (after its changes) into the window's
  * entries `e`; with `e` NULL only read. */
-static void read_counts(const struct keep *k, struct rd *r,
+static void read_counts(const struct keep *k, struct act_rd *r,
 			struct ms_act_entry *e)
 {
-	size_t nr = (size_t)get_var(r), last = SIZE_MAX;
+	size_t nr = (size_t)act_get_var(r), last = SIZE_MAX;
 
 	for (size_t i = 0; i < nr && r->ok; i++) {
-		size_t at = (size_t)get_var(r);
+		size_t at = (size_t)act_get_var(r);
 		struct ms_act_entry tmp = { 0 }, *x = &tmp;
 
 		if (!r->ok || at >= k->s.n ||
@@ -791,12 +785,12 @@ static void read_counts(const struct keep *k, struct rd *r,
 		last = at;
 		if (e)
 			x = &e[at];
-		x->commits = (size_t)get_var(r);
-		x->reviewed = (size_t)get_var(r);
+		x->commits = (size_t)act_get_var(r);
+		x->reviewed = (size_t)act_get_var(r);
 		for (size_t pi = 0; pi < k->s.run[at].nr_people; pi++) {
-			size_t au = (size_t)get_var(r);
-			size_t co = (size_t)get_var(r);
-			size_t tg = (size_t)get_var(r);
+			size_t au = (size_t)act_get_var(r);
+			size_t co = (size_t)act_get_var(r);
+			size_t tg = (size_t)act_get_var(r);
 
 			if (e) {
 				x->people[pi].author.count = au;
@@ -847,7 +841,7 @@ static void window_check(const guint8 *head, const guint8 *ident,
 /* Whether a body reads whole: its changes, its counts, nothing after. */
 static bool body_whole(struct keep *k, const guint8 *p, size_t len)
 {
-	struct rd r = { p, p + len, true };
+	struct act_rd r = { p, p + len, true };
 
 	read_changes(k, &r, false, NULL);
 	read_counts(k, &r, NULL);
@@ -924,7 +918,7 @@ static struct ms_act_entry *from_saved(struct keep *k, size_t w,
 	const struct saved_win *sw = (const struct saved_win *)wins->data;
 	size_t j = *next, pick;
 	struct ms_act_entry *res;
-	struct rd r;
+	struct act_rd r;
 
 	while (j < wins->len && memcmp(sw[j].head, k->rec[w].b, DIGEST))
 		j++;
@@ -938,7 +932,7 @@ static struct ms_act_entry *from_saved(struct keep *k, size_t w,
 	if (pick == wins->len || memcmp(sw[pick].head, k->rec[w].b, DIGEST))
 		pick = j;
 	for (size_t i = *next; i <= pick; i++) {
-		r = (struct rd){ sw[i].body, sw[i].body + sw[i].len, true };
+		r = (struct act_rd){ sw[i].body, sw[i].body + sw[i].len, true };
 		read_changes(k, &r, true, NULL);
 	}
 	*next = pick + 1;
@@ -947,7 +941,7 @@ static struct ms_act_entry *from_saved(struct keep *k, size_t w,
 	if (!*served)
 		return act_series_count(&k->s, w);
 	res = act_series_copy(&k->s);
-	r = (struct rd){ sw[pick].body, sw[pick].body + sw[pick].len, true };
+	r = (struct act_rd){ sw[pick].body, sw[pick].body + sw[pick].len, true };
 	read_changes(k, &r, false, NULL);
 	read_counts(k, &r, res);
 	act_series_finish(&k->s, w, res);
@@ -1014,7 +1008,7 @@ static void add_body(struct keep *k, const GArray *wins, GPtrArray *bodies,
 
 	for (; k->prev_at < w; k->prev_at++) {
 		const struct saved_win *x = &sw[k->prev_at];
-		struct rd r = { x->body, x->body + x->len, true };
+		struct act_rd r = { x->body, x->body + x->len, true };
 
 		read_changes(k, &r, false, k->prev);
 	}

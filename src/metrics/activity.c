@@ -1046,30 +1046,44 @@ static void seen_note(struct seen_first **first, size_t *n, unsigned person,
 	}
 }
 
-/* Build ms_activity_seen()'s index: one pass over the records instead
- * of one per question (review asks it of every listed address never
- * seen on the list: thousands of questions over a million records). */
-static void seen_index(struct ms_activity *a)
+/* The first and last dates of each person in the records dated up to
+ * `until`, into *out (n entries). */
+static void seen_dates(const struct ms_activity *a, int64_t until,
+		       struct seen_first **out, size_t *n)
 {
 	struct seen_first *first = NULL;
-	size_t n = 0;
 
+	*n = 0;
 	for (guint ci = 0; ci < a->commits->len; ci++) {
 		const struct crec *r = &g_array_index(a->commits, struct crec,
 						      ci);
 		const struct ctag *tags = &g_array_index(a->tags, struct ctag,
 							 r->tag_off);
 
-		seen_note(&first, &n, r->author, r->ctime);
-		seen_note(&first, &n, r->committer, r->ctime);
+		if (r->ctime > until)
+			continue;
+		seen_note(&first, n, r->author, r->ctime);
+		seen_note(&first, n, r->committer, r->ctime);
 		for (unsigned t = 0; t < r->nr_tag; t++)
-			seen_note(&first, &n, tags[t].person, r->ctime);
+			seen_note(&first, n, tags[t].person, r->ctime);
+	}
+	*out = first;
+}
+
+/* Build ms_activity_seen()'s index: one pass over the records instead
+ * of one per question (review asks it of every listed address never
+ * seen on the list: thousands of questions over a million records). */
+static void seen_index(struct ms_activity *a)
+{
+	g_free(a->first_seen);
+	seen_dates(a, INT64_MAX, &a->first_seen, &a->nr_first_seen);
+	for (guint ci = 0; ci < a->commits->len; ci++) {
+		const struct crec *r = &g_array_index(a->commits, struct crec,
+						      ci);
+
 		if (!ci || r->ctime > a->seen_newest)
 			a->seen_newest = r->ctime;
 	}
-	g_free(a->first_seen);
-	a->first_seen = first;
-	a->nr_first_seen = n;
 	a->seen_records = a->commits->len;
 }
 
@@ -1102,25 +1116,8 @@ bool ms_activity_seen(const struct ms_activity *a, unsigned person,
  */
 static void upto_index(struct ms_activity *a, int64_t until)
 {
-	struct seen_first *first = NULL;
-	size_t n = 0;
-
-	for (guint ci = 0; ci < a->commits->len; ci++) {
-		const struct crec *r = &g_array_index(a->commits, struct crec,
-						      ci);
-		const struct ctag *tags = &g_array_index(a->tags, struct ctag,
-							 r->tag_off);
-
-		if (r->ctime > until)
-			continue;
-		seen_note(&first, &n, r->author, r->ctime);
-		seen_note(&first, &n, r->committer, r->ctime);
-		for (unsigned t = 0; t < r->nr_tag; t++)
-			seen_note(&first, &n, tags[t].person, r->ctime);
-	}
 	g_free(a->upto_seen);
-	a->upto_seen = first;
-	a->nr_upto_seen = n;
+	seen_dates(a, until, &a->upto_seen, &a->nr_upto_seen);
 	a->upto_built = true;
 	a->upto_records = a->commits->len;
 	a->upto = until;
