@@ -485,7 +485,9 @@ int maint_file_load(const struct ms_tree *t, const struct maint_load_opts *opts,
 		rc = parse_from_tree(mf, t, "MAINTAINERS", diags);
 	else if (!o.find_maintainer_files)
 		rc = ms_error_set(MS_ENOTFOUND,
-				  "cannot find 'MAINTAINERS' in '%s'",
+				  "cannot find 'MAINTAINERS' in '%s' (name "
+				  "one with --maintainers FILE, or read every "
+				  "*/MAINTAINERS with --find-maintainer-files)",
 				  ms_tree_root(t));
 	if (rc == 0 && o.find_maintainer_files) {
 		for (size_t i = 0; i < ms_tree_nr_files(t) && rc == 0; i++) {

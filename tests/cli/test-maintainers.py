@@ -164,6 +164,9 @@ empty = tmpdir()
 r = run("coverage", "--tree", empty)
 eq(r.rc, 1, "missing MAINTAINERS exits 1")
 ok("cannot find 'MAINTAINERS'" in r.err, "missing MAINTAINERS named", r.err)
+ok("--maintainers FILE" in r.err and "--find-maintainer-files" in r.err,
+   "... and the options that name another (LTP has none at its top)",
+   r.err)
 r = run("coverage", "--tree", "/nonexistent/tree")
 eq(r.rc, 1, "missing tree exits 1")
 ok("cannot open tree '/nonexistent/tree'" in r.err, "tree named", r.err)
