@@ -117,7 +117,13 @@ int ms_format_patch(const struct ms_patch *p, GString *out)
 		g_string_append(out, p->subject);
 	g_string_append(out, "\nMIME-Version: 1.0\n"
 			"Content-Type: text/plain; charset=UTF-8\n"
-			"Content-Transfer-Encoding: 8bit\n\n");
+			"Content-Transfer-Encoding: 8bit\n");
+	/* where and as git format-patch --to writes it: verbatim (git
+	 * send-email encodes what needs it) */
+	for (size_t i = 0; i < p->nr_to; i++)
+		g_string_append_printf(out, "%s%s", i ? ",\n    " : "To: ",
+				       p->to[i]);
+	g_string_append(out, p->nr_to ? "\n\n" : "\n");
 	g_string_append(out, p->body);
 	if (out->len && out->str[out->len - 1] != '\n')
 		g_string_append_c(out, '\n');

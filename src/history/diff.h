@@ -33,6 +33,10 @@ struct ms_patch {
 	int64_t date;            /* seconds since the epoch */
 	int date_offset;         /* minutes east of UTC */
 	const char *subject;     /* without "[PATCH n/m]" */
+	/* the To: header's addresses ("Name <addr>" or "addr"), none: no
+	 * such header */
+	const char *const *to;
+	size_t nr_to;
 	unsigned nr, total;      /* 0 and 0: "[PATCH]"; 0 of N: cover */
 	const char *body;        /* commit message after the subject */
 	const struct ms_patch_file *files;
@@ -42,7 +46,8 @@ struct ms_patch {
 
 /*
  * Write `p` in git format-patch form to `out`: the mbox "From " line,
- * From/Date/Subject headers (RFC 2047 where needed), the body, "---", a
+ * From/Date/Subject headers (RFC 2047 where needed), To: as `git
+ * format-patch --to` writes it, the body, "---", a
  * diffstat, the diffs and the signature line.  Returns 0 or a negative
  * code.
  */

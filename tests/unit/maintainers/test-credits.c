@@ -35,7 +35,9 @@ int main(void)
 	char *s;
 	GString *out = g_string_new(NULL);
 	struct ms_patch_file f;
-	struct ms_patch p;
+	struct ms_patch p = { 0 };
+	const char *const to[] = { "Ann <ann@example.org>",
+				   "list@example.org" };
 
 	ok(credits_has(credits, NULL, "WERNER@almesberger.net", NULL),
 	   "found by email, case-insensitively");
@@ -125,6 +127,17 @@ int main(void)
 		  "4 insertions(+)\n\ndiff --git a/CREDITS b/CREDITS\n"
 		  "index ") != NULL, "diffstat and diff", out->str);
 	ok(strstr(out->str, "\n+N: Jörg Müller\n") != NULL, "diff body");
+	ok(strstr(out->str, "8bit\n\nOne sentence.") != NULL,
+	   "no To: header when none is given", out->str);
+
+	/* To: where and as git format-patch --to writes it */
+	g_string_truncate(out, 0);
+	p.to = to;
+	p.nr_to = 2;
+	ok(ms_format_patch(&p, out) == 0, "format-patch with To:");
+	ok(strstr(out->str, "Content-Transfer-Encoding: 8bit\n"
+		  "To: Ann <ann@example.org>,\n    list@example.org\n\n"
+		  "One sentence.") != NULL, "To: header", out->str);
 	g_free(s);
 	g_string_free(out, TRUE);
 	return test_done();
