@@ -13,6 +13,7 @@
 #include "output.h"
 #include "person.h"
 #include "retire.h"
+#include "tree.h"
 
 #include <errno.h>
 #include <glib.h>
@@ -30,9 +31,11 @@ static const struct cli_command_help help = {
 	"maintainer remains and crediting maintainers who leave MAINTAINERS\n"
 	"altogether in CREDITS.  The patches are in git format-patch form and\n"
 	"apply in order with git am onto the analysed revision; a cover\n"
-	"letter says who is retired, why, and who --keep kept.  Each patch\n"
-	"Cc's the people it removes at their listed address and, when it is\n"
-	"another one, at the address they used last in the history.",
+	"letter says who is retired, why, and who --keep kept.  An entry of\n"
+	"another MAINTAINERS file (--find-maintainer-files: U-Boot's boards)\n"
+	"is edited in that file.  Each patch Cc's the people it removes at\n"
+	"their listed address and, when it is another one, at the address\n"
+	"they used last in the history.",
 	"  maintstat retire --repo ~/linux --output-dir outgoing TLS\n"
 	"  git am outgoing/*.patch",
 };
@@ -252,7 +255,11 @@ struct retire_data {
 	GPtrArray *joins;            /* "who is also ..." for the cover */
 	GHashTable *joins_seen;      /* addresses in joins */
 	GArray *plans;               /* struct retire_plan */
+	GPtrArray *plan_entries;     /* each plan's maint_entry */
 	GPtrArray *owned;            /* what the plans point into */
+	struct ms_tree *tree;        /* the revision's files */
+	GArray *texts;               /* struct retire_text: its MAINTAINERS
+				      * files */
 	struct retire_series *series;
 };
 
@@ -502,6 +509,93 @@ static void retire_plans(const struct retire_args *a, struct retire_data *d)
 		g_ptr_array_add(d->owned, pl.people);
 		pl.report = d->owned->pdata[d->owned->len - 2];
 		g_array_append_val(d->plans, pl);
+		g_ptr_array_add(d->plan_entries, (gpointer)e->entry);
+	}
+}
+
+/*
+ * The path in the revision of the file entry `e` was read from ("REV:PATH"
+ * as maint_file_load() names it), or NULL for a file on disk
+ * (--maintainers).
+ */
+static const char *entry_path(const struct retire_args *a,
+			      const struct maint_entry *e)
+{
+	const char *rev = a->ao.rev ? a->ao.rev : "HEAD";
+	size_t n = strlen(rev);
+
+	if (!e->file || strncmp(e->file, rev, n) || e->file[n] != ':')
+		return NULL;
+	return e->file + n + 1;
+}
+
+/*
+ * The MAINTAINERS files of the revision the entries were read from, each
+ * once, the top-level one first: the series edits those its entries live
+ * in, and CREDITS credits only who is listed in none of them.
+ */
+static int retire_texts(const struct retire_args *a, struct retire_data *d)
+{
+	const struct maint_file *mf = ms_activity_maintainers(d->a);
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	struct retire_text top = { "MAINTAINERS", d->maint };
+	int rc = CLI_CONTINUE;
+
+	if (ms_tree_from_git(a->ao.repo, a->ao.rev, &d->tree) < 0) {
+		g_hash_table_destroy(seen);
+		return cli_error_last();
+	}
+	g_array_append_val(d->texts, top);
+	g_hash_table_add(seen, (gpointer)top.path);
+	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
+		const char *path = entry_path(a, maint_file_entry(mf, i));
+		struct retire_text t;
+		char *buf;
+		size_t len;
+
+		if (!path || g_hash_table_contains(seen, path))
+			continue;
+		g_hash_table_add(seen, (gpointer)path);
+		if (ms_tree_read(d->tree, path, &buf, &len) < 0) {
+			rc = cli_error_last();
+			break;
+		}
+		g_ptr_array_add(d->owned, buf);
+		t.path = path;
+		t.text = buf;
+		g_array_append_val(d->texts, t);
+	}
+	g_hash_table_destroy(seen);
+	return rc;
+}
+
+/*
+ * Where each plan's entry lives: its file in the revision (the top-level
+ * MAINTAINERS for one on disk), which entry of that name there, where it
+ * was read.
+ */
+static void retire_targets(const struct retire_args *a,
+			   struct retire_data *d)
+{
+	const struct maint_file *mf = ms_activity_maintainers(d->a);
+
+	for (guint i = 0; i < d->plans->len; i++) {
+		struct retire_plan *pl = &g_array_index(d->plans,
+							struct retire_plan, i);
+		const struct maint_entry *e = d->plan_entries->pdata[i];
+		const char *path = entry_path(a, e);
+
+		pl->path = path ? path : "MAINTAINERS";
+		pl->nth = 0;
+		for (size_t k = 0; path && k < e->index; k++) {
+			const struct maint_entry *o = maint_file_entry(mf, k);
+
+			if (!g_strcmp0(o->file, e->file) &&
+			    !strcmp(o->name, e->name))
+				pl->nth++;
+		}
+		pl->where = e->file;
+		pl->line = e->line;
 	}
 }
 
@@ -584,8 +678,9 @@ static int retire_write(const struct retire_args *a, struct retire_data *d)
 	ro.no_credits = a->no_credits;
 	ro.plus_fold = a->plus_fold;
 	ro.cover_intro = intro;
-	rc = retire_build(d->maint, d->credits,
-			  (struct retire_plan *)d->plans->data,
+	rc = retire_build((struct retire_text *)(void *)d->texts->data,
+			  d->texts->len, d->credits,
+			  (struct retire_plan *)(void *)d->plans->data,
 			  d->plans->len, &ro, &d->series, &diags);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
@@ -671,6 +766,7 @@ static int retire_print(const struct retire_args *a,
 			ms_out_kv_string(o, "file", p->file_name);
 			ms_out_kv_string(o, "subject", p->subject);
 			ms_out_kv_string(o, "entry", p->entry);
+			ms_out_kv_string(o, "maintainers_file", p->path);
 			ms_out_kv_bool(o, "credits", p->credits_changed);
 			ms_out_kv_bool(o, "orphaned", p->orphaned);
 			json_people(o, p);
@@ -711,6 +807,9 @@ static void retire_data_release(struct retire_data *d)
 	g_hash_table_destroy(d->joins_seen);
 	g_ptr_array_free(d->owned, TRUE);
 	g_array_free(d->plans, TRUE);
+	g_ptr_array_free(d->plan_entries, TRUE);
+	g_array_free(d->texts, TRUE);
+	ms_tree_free(d->tree);
 }
 
 int cmd_retire(int argc, char **argv)
@@ -726,6 +825,8 @@ int cmd_retire(int argc, char **argv)
 	d.joins = g_ptr_array_new_with_free_func(g_free);
 	d.joins_seen = g_hash_table_new(g_str_hash, g_str_equal);
 	d.plans = g_array_new(FALSE, TRUE, sizeof(struct retire_plan));
+	d.plan_entries = g_ptr_array_new();
+	d.texts = g_array_new(FALSE, TRUE, sizeof(struct retire_text));
 	d.owned = g_ptr_array_new_with_free_func(g_free);
 	rc = retire_parse(&argc, &argv, &a);
 	a.argc = argc;
@@ -740,6 +841,10 @@ int cmd_retire(int argc, char **argv)
 		rc = retire_activity(&a, &d);
 	if (rc == CLI_CONTINUE) {
 		retire_plans(&a, &d);
+		rc = retire_texts(&a, &d);
+	}
+	if (rc == CLI_CONTINUE) {
+		retire_targets(&a, &d);
 		rc = retire_write(&a, &d);
 	}
 	if (rc == CLI_CONTINUE)

@@ -9,6 +9,7 @@
 #include "maintainers.h"
 #include "person.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 char *retire_slug(const char *subject)
@@ -185,11 +186,48 @@ static GPtrArray *surnames(GPtrArray *names)
 	return out;
 }
 
-static void subject_form(GString *subj, const char *short_name,
-			 GPtrArray *moved, GPtrArray *removed,
+/*
+ * The start of the subject of a change to `path`: "MAINTAINERS" for the
+ * top-level file, else its directories as U-Boot titles changes to its
+ * board files ("board: acme: x" for board/acme/x/MAINTAINERS).
+ */
+static char *file_tag(const char *path)
+{
+	char **parts = g_strsplit(path, "/", -1);
+	guint n = g_strv_length(parts);
+	GString *s = g_string_new(NULL);
+
+	if (n > 1 && !strcmp(parts[n - 1], "MAINTAINERS"))
+		n--;
+	for (guint i = 0; i < n; i++) {
+		if (!*parts[i])
+			continue;
+		if (s->len)
+			g_string_append(s, ": ");
+		g_string_append(s, parts[i]);
+	}
+	g_strfreev(parts);
+	return g_string_free(s, FALSE);
+}
+
+/* Not the top-level MAINTAINERS: a board's or a directory's. */
+static bool is_sub_file(const char *path)
+{
+	return strchr(path, '/') != NULL;
+}
+
+/*
+ * "TAG: NAME: remove A, remove B from reviewers"; no "NAME: " when `name`
+ * is empty; in another file than the top-level one, whose tag does not
+ * say MAINTAINERS, "remove A from MAINTAINERS".
+ */
+static void subject_form(GString *subj, const char *tag, const char *name,
+			 bool sub, GPtrArray *moved, GPtrArray *removed,
 			 GPtrArray *reviewers)
 {
-	g_string_printf(subj, "MAINTAINERS: %s: ", short_name);
+	g_string_printf(subj, "%s: ", tag);
+	if (*name)
+		g_string_append_printf(subj, "%s: ", name);
 	if (moved->len) {
 		g_string_append(subj, "move ");
 		append_names(subj, moved);
@@ -198,6 +236,8 @@ static void subject_form(GString *subj, const char *short_name,
 	if (removed->len) {
 		g_string_append(subj, moved->len ? ", remove " : "remove ");
 		append_names(subj, removed);
+		if (sub)
+			g_string_append(subj, " from MAINTAINERS");
 	}
 	if (reviewers->len) {
 		g_string_append(subj, moved->len || removed->len ?
@@ -210,33 +250,42 @@ static void subject_form(GString *subj, const char *short_name,
 #define SUBJECT_MAX 75
 
 /*
- * The subject within SUBJECT_MAX characters: full names, else surnames,
- * else a count, else the entry's name cut.
+ * The subject within SUBJECT_MAX characters: full names, else surnames
+ * (in another file than the top-level one, first with " from
+ * MAINTAINERS", then without), else a count, else the entry's name cut.
  */
-static void fit_subject(GString *subj, const char *short_name,
-			GPtrArray *moved, GPtrArray *removed,
-			GPtrArray *reviewers)
+static void fit_subject(GString *subj, const char *tag,
+			const char *short_name, bool sub, GPtrArray *moved,
+			GPtrArray *removed, GPtrArray *reviewers)
 {
-	GPtrArray *m, *r, *v;
+	GPtrArray *m = surnames(moved), *r = surnames(removed),
+		  *v = surnames(reviewers);
 	size_t n = moved->len + removed->len + reviewers->len;
+	bool fits = false;
 	char *name;
 
-	subject_form(subj, short_name, moved, removed, reviewers);
-	if (g_utf8_strlen(subj->str, -1) <= SUBJECT_MAX)
-		return;
-	m = surnames(moved);
-	r = surnames(removed);
-	v = surnames(reviewers);
-	subject_form(subj, short_name, m, r, v);
+	for (int suffix = 1; suffix >= (sub ? 0 : 1) && !fits; suffix--) {
+		subject_form(subj, tag, short_name, sub && suffix, moved,
+			     removed, reviewers);
+		fits = g_utf8_strlen(subj->str, -1) <= SUBJECT_MAX;
+		if (!fits) {
+			subject_form(subj, tag, short_name, sub && suffix, m,
+				     r, v);
+			fits = g_utf8_strlen(subj->str, -1) <= SUBJECT_MAX;
+		}
+	}
 	g_ptr_array_free(m, TRUE);
 	g_ptr_array_free(r, TRUE);
 	g_ptr_array_free(v, TRUE);
-	if (g_utf8_strlen(subj->str, -1) <= SUBJECT_MAX)
+	if (fits)
 		return;
 	name = g_strdup(short_name);
 	for (;;) {
-		g_string_printf(subj, "MAINTAINERS: %s: retire %zu inactive "
-				"%s", name, n, n == 1 ? "person" : "people");
+		g_string_printf(subj, "%s: ", tag);
+		if (*name)
+			g_string_append_printf(subj, "%s: ", name);
+		g_string_append_printf(subj, "retire %zu inactive %s", n,
+				       n == 1 ? "person" : "people");
 		if (g_utf8_strlen(subj->str, -1) <= SUBJECT_MAX ||
 		    !*name)
 			break;
@@ -317,6 +366,16 @@ static void cc_free(struct retire_cc *cc, size_t nr)
 	g_free(cc);
 }
 
+static void cc_array_free(GArray *a)
+{
+	size_t n;
+
+	if (!a)
+		return;
+	n = a->len;
+	cc_free((struct retire_cc *)(void *)g_array_free(a, FALSE), n);
+}
+
 /*
  * Rewrite `text` without the lines in `drop` (1-based line numbers, in a
  * hash set), with entry `e`'s S: set to Orphan when `orphan`.
@@ -374,13 +433,25 @@ void retire_series_free(struct retire_series *s)
 	for (size_t i = 0; i < s->nr; i++)
 		patch_free(&s->patches[i]);
 	g_free(s->patches);
-	g_free(s->maintainers);
+	for (size_t i = 0; i < s->nr_files; i++)
+		g_free(s->files[i].text);
+	g_free(s->files);
 	g_free(s->credits);
 	g_free(s);
 }
 
+const char *retire_series_text(const struct retire_series *s,
+			       const char *path)
+{
+	for (size_t i = 0; i < s->nr_files; i++)
+		if (!strcmp(s->files[i].path, path))
+			return s->files[i].text;
+	return NULL;
+}
+
 struct pending {
 	const char *entry;
+	const char *path;         /* the file it edits */
 	char *subject;
 	char *body;
 	char *old_m, *new_m, *old_c, *new_c;
@@ -396,12 +467,7 @@ static void pending_free(gpointer p)
 
 	if (x->people)
 		g_ptr_array_free(x->people, TRUE);
-	if (x->cc) {
-		size_t n = x->cc->len;
-
-		cc_free((struct retire_cc *)(void *)g_array_free(x->cc, FALSE),
-			n);
-	}
+	cc_array_free(x->cc);
 	g_free(x->subject);
 	g_free(x->body);
 	g_free(x->old_m);
@@ -417,10 +483,31 @@ static void free_ptr_array(gpointer p)
 }
 
 /*
- * Sort the people `found` in entry `entry` into reviewers, maintainers
- * moved to CREDITS (*new_c edited; none still listed elsewhere in
- * `after`) and maintainers only removed.  `left` collects, per address,
- * every entry a maintainer left so far in the series.
+ * Every file of `files` as the texts `cur` have it, file `which` as
+ * `text`: whether someone is still listed anywhere.
+ */
+static struct maint_file *parse_all(const struct retire_text *files,
+				    char **cur, size_t nr, size_t which,
+				    const char *text)
+{
+	struct maint_file *mf = maint_file_new();
+	struct ms_diags ignore = MS_DIAGS_INIT;
+
+	for (size_t i = 0; i < nr; i++) {
+		const char *t = i == which ? text : cur[i];
+
+		maint_file_parse(mf, files[i].path, t, strlen(t), &ignore);
+	}
+	ms_diags_release(&ignore);
+	return mf;
+}
+
+/*
+ * Sort the people `found` in entry `entry` (as CREDITS names it) into
+ * reviewers, maintainers moved to CREDITS (*new_c edited; none still
+ * listed elsewhere in `after`) and maintainers only removed.  `left`
+ * collects, per address, every entry a maintainer left so far in the
+ * series.
  */
 static void sort_people(GPtrArray *found, const char *entry,
 			const struct maint_file *after, GHashTable *left,
@@ -451,7 +538,9 @@ static void sort_people(GPtrArray *found, const char *entry,
 			g_hash_table_insert(left, g_strdup(key),
 					    entries);
 		}
-		g_ptr_array_add(entries, g_strdup(entry));
+		if (!g_ptr_array_find_with_equal_func(entries, entry,
+						       g_str_equal, NULL))
+			g_ptr_array_add(entries, g_strdup(entry));
 		if (still_listed(after, key, plus_fold)) {
 			g_ptr_array_add(removed, (gpointer)display(rp));
 		} else {
@@ -475,21 +564,24 @@ static void sort_people(GPtrArray *found, const char *entry,
  * The commit message of the patch for plan `pl` after its subject, with
  * the Cc: lines `ccs`.
  */
-static char *commit_body(const struct retire_plan *pl, GPtrArray *found,
-			 const struct pending *p, GPtrArray *moved,
-			 GArray *ccs, const struct retire_opts *opts)
+static char *commit_body(const struct retire_plan *pl, const char *path,
+			 GPtrArray *found, const struct pending *p,
+			 GPtrArray *moved, GArray *ccs,
+			 const struct retire_opts *opts)
 {
 	GString *body;
+	char *where = is_sub_file(path) ? g_strdup_printf(" in %s", path) :
+		      g_strdup("");
 
 	body = g_string_new(NULL);
 	for (guint k = 0; k < found->len; k++) {
 		const struct retire_person *rp = found->pdata[k];
 
 		g_string_append_printf(body, "%s%s, listed as %s of "
-				       "%s, has %s.", k ? " " : "",
+				       "%s%s, has %s.", k ? " " : "",
 				       display(rp),
 				       rp->role == 'M' ? "maintainer" :
-				       "reviewer", pl->entry,
+				       "reviewer", pl->entry, where,
 				       rp->why ? rp->why :
 				       "been inactive");
 		for (guint c = 0; c < ccs->len; c++) {
@@ -509,6 +601,7 @@ static char *commit_body(const struct retire_plan *pl, GPtrArray *found,
 			g_string_append_c(body, '.');
 		}
 	}
+	g_free(where);
 	if (p->orphaned)
 		g_string_append(body, " No maintainer remains, so the "
 				"entry becomes Orphan.");
@@ -535,10 +628,97 @@ static char *commit_body(const struct retire_plan *pl, GPtrArray *found,
 	return g_string_free(body, FALSE);
 }
 
+static int cmp_patch_file(const void *a, const void *b)
+{
+	return strcmp(((const struct ms_patch_file *)a)->path,
+		      ((const struct ms_patch_file *)b)->path);
+}
+
+/* The cover letter: the subjects of `pend` and the diffstat of the
+ * whole series (the files `cur` changed, in path order, as git). */
+static int format_cover(struct retire_patch *rp, struct ms_patch *mp,
+			GPtrArray *pend, const struct retire_text *files,
+			size_t nr_files, char **cur, const char *credits,
+			const char *cur_c, const struct retire_opts *opts)
+{
+	GString *b = g_string_new(opts->cover_intro ? opts->cover_intro : "");
+	GArray *pf = g_array_new(FALSE, TRUE, sizeof(struct ms_patch_file));
+	int rc;
+
+	if (b->len && b->str[b->len - 1] != '\n')
+		g_string_append_c(b, '\n');
+	g_string_append(b, "\n");
+	for (size_t k = 0; k < pend->len; k++) {
+		struct pending *p = pend->pdata[k];
+
+		g_string_append_printf(b, "  %s\n", p->subject);
+	}
+	if (cur_c) {
+		struct ms_patch_file f = { "CREDITS", credits ? credits : "",
+					   cur_c };
+
+		g_array_append_val(pf, f);
+	}
+	for (size_t i = 0; i < nr_files; i++) {
+		struct ms_patch_file f = { files[i].path, files[i].text,
+					   cur[i] };
+
+		if (strcmp(f.old, f.new))
+			g_array_append_val(pf, f);
+	}
+	g_array_sort(pf, cmp_patch_file);
+	rp->subject = g_strdup("MAINTAINERS: retire inactive maintainers "
+			       "and reviewers");
+	mp->subject = rp->subject;
+	mp->body = b->str;
+	mp->files = (const struct ms_patch_file *)(void *)pf->data;
+	mp->nr_files = pf->len;
+	mp->stat_only = true;
+	rp->text = g_string_new(NULL);
+	rc = ms_format_patch(mp, rp->text);
+	g_string_free(b, TRUE);
+	g_array_free(pf, TRUE);
+	return rc;
+}
+
+/* The patch of `p`: its files in path order. */
+static int format_one(struct retire_patch *rp, struct ms_patch *mp,
+		      struct pending *p)
+{
+	struct ms_patch_file files[2];
+	size_t nf = 0;
+	int rc;
+
+	if (p->credits_changed)
+		files[nf++] = (struct ms_patch_file){ "CREDITS", p->old_c,
+						      p->new_c };
+	files[nf++] = (struct ms_patch_file){ p->path, p->old_m, p->new_m };
+	qsort(files, nf, sizeof(files[0]), cmp_patch_file);
+	mp->files = files;
+	mp->nr_files = nf;
+	rp->entry = p->entry;
+	rp->path = p->path;
+	rp->subject = g_strdup(p->subject);
+	mp->subject = rp->subject;
+	mp->body = p->body;
+	rp->credits_changed = p->credits_changed;
+	rp->orphaned = p->orphaned;
+	rp->nr_people = p->people->len;
+	rp->people = (const struct retire_person **)
+		g_ptr_array_free(p->people, FALSE);
+	p->people = NULL;
+	rp->nr_cc = p->cc->len;
+	rp->cc = (struct retire_cc *)(void *)g_array_free(p->cc, FALSE);
+	p->cc = NULL;
+	rp->text = g_string_new(NULL);
+	rc = ms_format_patch(mp, rp->text);
+	return rc;
+}
+
 /* The cover letter, then one patch per entry of `pend`, into `s`. */
 static int format_series(struct retire_series *s, GPtrArray *pend,
-			 const char *maintainers, const char *credits,
-			 const char *cur_m, const char *cur_c,
+			 const struct retire_text *files, size_t nr_files,
+			 char **cur, const char *credits, const char *cur_c,
 			 const struct retire_opts *opts)
 {
 	int rc = 0;
@@ -547,7 +727,6 @@ static int format_series(struct retire_series *s, GPtrArray *pend,
 	s->patches = g_new0(struct retire_patch, s->nr);
 	for (size_t i = 0; i <= pend->len && rc == 0; i++) {
 		struct retire_patch *rp = &s->patches[i];
-		struct ms_patch_file files[2];
 		struct ms_patch mp = { 0 };
 
 		mp.from = opts->from;
@@ -555,61 +734,11 @@ static int format_series(struct retire_series *s, GPtrArray *pend,
 		mp.date_offset = opts->date_offset;
 		mp.nr = (unsigned)i;
 		mp.total = (unsigned)pend->len;
-		mp.files = files;
-		if (i == 0) {
-			GString *b = g_string_new(opts->cover_intro ?
-						  opts->cover_intro : "");
-
-			if (b->len && b->str[b->len - 1] != '\n')
-				g_string_append_c(b, '\n');
-			g_string_append(b, "\n");
-			for (size_t k = 0; k < pend->len; k++) {
-				struct pending *p = pend->pdata[k];
-
-				g_string_append_printf(b, "  %s\n", p->subject);
-			}
-			rp->subject = g_strdup("MAINTAINERS: retire inactive "
-					       "maintainers and reviewers");
-			mp.subject = rp->subject;
-			mp.body = b->str;
-			files[0] = (struct ms_patch_file){ "CREDITS",
-				credits ? credits : "", cur_c ? cur_c : "" };
-			files[1] = (struct ms_patch_file){ "MAINTAINERS",
-				maintainers, cur_m };
-			mp.nr_files = cur_c ? 2 : 1;
-			if (!cur_c)
-				files[0] = files[1];
-			mp.stat_only = true;
-			rp->text = g_string_new(NULL);
-			rc = ms_format_patch(&mp, rp->text);
-			g_string_free(b, TRUE);
-		} else {
-			struct pending *p = pend->pdata[i - 1];
-			size_t nf = 0;
-
-			if (p->credits_changed)
-				files[nf++] = (struct ms_patch_file){
-					"CREDITS", p->old_c, p->new_c };
-			files[nf++] = (struct ms_patch_file){ "MAINTAINERS",
-				p->old_m, p->new_m };
-			mp.nr_files = nf;
-			rp->entry = p->entry;
-			rp->subject = g_strdup(p->subject);
-			mp.subject = rp->subject;
-			mp.body = p->body;
-			rp->credits_changed = p->credits_changed;
-			rp->orphaned = p->orphaned;
-			rp->nr_people = p->people->len;
-			rp->people = (const struct retire_person **)
-				g_ptr_array_free(p->people, FALSE);
-			p->people = NULL;
-			rp->nr_cc = p->cc->len;
-			rp->cc = (struct retire_cc *)(void *)
-				g_array_free(p->cc, FALSE);
-			p->cc = NULL;
-			rp->text = g_string_new(NULL);
-			rc = ms_format_patch(&mp, rp->text);
-		}
+		if (i == 0)
+			rc = format_cover(rp, &mp, pend, files, nr_files, cur,
+					  credits, cur_c, opts);
+		else
+			rc = format_one(rp, &mp, pend->pdata[i - 1]);
 		{
 			char *slug = retire_slug(rp->subject);
 
@@ -622,113 +751,178 @@ static int format_series(struct retire_series *s, GPtrArray *pend,
 	return rc;
 }
 
-int retire_build(const char *maintainers, const char *credits,
-		 const struct retire_plan *plans, size_t nr_plans,
-		 const struct retire_opts *opts, struct retire_series **out,
-		 struct ms_diags *diags)
+/* The `nth` entry called `name` of `mf` (0: the first), or NULL. */
+static const struct maint_entry *find_nth(const struct maint_file *mf,
+					  const char *name, unsigned nth)
 {
-	char *cur_m = g_strdup(maintainers);
-	char *cur_c = opts->no_credits ? NULL : g_strdup(credits ? credits :
-							  "");
-	GHashTable *left = g_hash_table_new_full(g_str_hash, g_str_equal,
-						 g_free, free_ptr_array);
-	GPtrArray *pend = g_ptr_array_new_with_free_func(pending_free);
+	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
+		const struct maint_entry *e = maint_file_entry(mf, i);
+
+		if (!strcmp(e->name, name) && nth-- == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static size_t find_text(const struct retire_text *files, size_t nr,
+			const char *path)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(files[i].path, path))
+			return i;
+	return nr;
+}
+
+/* What retire_build() keeps from plan to plan. */
+struct build {
+	const struct retire_text *files;
+	size_t nr_files;
+	char **cur;               /* each file as the series leaves it */
+	char *cur_c;              /* CREDITS so (NULL: no_credits) */
+	GHashTable *left;         /* address -> entries left (char *) */
+	GPtrArray *pend;          /* struct pending */
+	const struct retire_opts *opts;
+};
+
+/* The patch of plan `pl` onto `b`, or a diagnostic why there is none. */
+static void plan_patch(struct build *b, const struct retire_plan *pl,
+		       struct ms_diags *diags)
+{
+	const char *path = pl->path ? pl->path : "MAINTAINERS";
+	size_t fi = find_text(b->files, b->nr_files, path);
+	struct maint_file *mf = NULL, *after = NULL;
+	const struct maint_entry *e;
+	GHashTable *drop = g_hash_table_new(g_direct_hash, g_direct_equal);
+	GPtrArray *moved = g_ptr_array_new();
+	GPtrArray *removed = g_ptr_array_new();
+	GPtrArray *reviewers = g_ptr_array_new();
+	GPtrArray *found = g_ptr_array_new();
+	struct ms_diags ignore = MS_DIAGS_INIT;
+	bool plus_fold = b->opts->plus_fold;
+	size_t kept_m = 0;
+	struct pending *p;
+	char *new_m, *new_c = b->cur_c ? g_strdup(b->cur_c) : NULL;
+	char *short_name, *tag, *credit;
+	GString *subj;
+
+	if (fi == b->nr_files) {
+		ms_diags_add(diags, pl->where, pl->line, "no file '%s' to "
+			     "edit for entry '%s': skipped", path, pl->entry);
+		goto done;
+	}
+	mf = maint_file_new();
+	maint_file_parse(mf, path, b->cur[fi], strlen(b->cur[fi]), &ignore);
+	e = find_nth(mf, pl->entry, pl->nth);
+	if (!e) {
+		ms_diags_add(diags, pl->where, pl->line, "no entry '%s' in "
+			     "%s: skipped", pl->entry, path);
+		goto done;
+	}
+	for (size_t k = 0; k < pl->nr_people; k++) {
+		const struct maint_field *f =
+			find_field(e, &pl->people[k], plus_fold);
+
+		if (!f) {
+			ms_diags_add(diags, pl->where, pl->line, "entry '%s' "
+				     "has no %c: line for '%s': skipped",
+				     pl->entry, pl->people[k].role,
+				     display(&pl->people[k]));
+			continue;
+		}
+		g_hash_table_add(drop, GUINT_TO_POINTER(f->line));
+		g_ptr_array_add(found, &pl->people[k]);
+	}
+	if (!found->len)
+		goto done;
+	for (size_t k = 0; k < e->nr_fields; k++)
+		if (e->fields[k].key == 'M' &&
+		    !g_hash_table_contains(drop, GUINT_TO_POINTER(
+			    e->fields[k].line)))
+			kept_m++;
+	p = g_new0(struct pending, 1);
+	p->orphaned = kept_m == 0;
+	new_m = edit_text(b->cur[fi], drop, e, p->orphaned);
+
+	/* who stays listed matters only to CREDITS */
+	if (new_c)
+		after = parse_all(b->files, b->cur, b->nr_files, fi, new_m);
+	/* the D: line: U-Boot's boards of one name in several files are
+	 * told apart by their directory */
+	credit = is_sub_file(path) ? g_strdup_printf("%s (%.*s)", pl->entry,
+		(int)(strrchr(path, '/') - path), path) : g_strdup(pl->entry);
+	sort_people(found, credit, after, b->left, plus_fold, &new_c, p,
+		    moved, removed, reviewers);
+	g_free(credit);
+	short_name = is_sub_file(path) && maint_file_nr_entries(mf) == 1 ?
+		     g_strdup("") : retire_short_name(pl->entry);
+	tag = file_tag(path);
+	subj = g_string_new(NULL);
+	fit_subject(subj, tag, short_name, is_sub_file(path), moved, removed,
+		    reviewers);
+	p->cc = patch_cc(e, found, plus_fold);
+	p->body = commit_body(pl, path, found, p, moved, p->cc, b->opts);
+	p->people = g_ptr_array_copy(found, NULL, NULL);
+	p->entry = pl->entry;
+	p->path = b->files[fi].path;
+	p->subject = g_string_free(subj, FALSE);
+	p->old_m = b->cur[fi];
+	p->new_m = g_strdup(new_m);
+	p->old_c = b->cur_c ? g_strdup(b->cur_c) : NULL;
+	p->new_c = new_c ? g_strdup(new_c) : NULL;
+	g_ptr_array_add(b->pend, p);
+	b->cur[fi] = new_m;
+	g_free(b->cur_c);
+	b->cur_c = new_c;
+	new_c = NULL;
+	g_free(short_name);
+	g_free(tag);
+done:
+	g_free(new_c);
+	ms_diags_release(&ignore);
+	g_ptr_array_free(found, TRUE);
+	g_ptr_array_free(moved, TRUE);
+	g_ptr_array_free(removed, TRUE);
+	g_ptr_array_free(reviewers, TRUE);
+	g_hash_table_destroy(drop);
+	maint_file_free(after);
+	maint_file_free(mf);
+}
+
+int retire_build(const struct retire_text *files, size_t nr_files,
+		 const char *credits, const struct retire_plan *plans,
+		 size_t nr_plans, const struct retire_opts *opts,
+		 struct retire_series **out, struct ms_diags *diags)
+{
+	struct build b = { 0 };
 	struct retire_series *s = g_new0(struct retire_series, 1);
-	int rc = 0;
+	int rc;
 
 	*out = NULL;
-	for (size_t i = 0; i < nr_plans; i++) {
-		const struct retire_plan *pl = &plans[i];
-		struct maint_file *mf = maint_file_new();
-		struct maint_file *after = NULL;
-		const struct maint_entry *e;
-		GHashTable *drop = g_hash_table_new(g_direct_hash,
-						    g_direct_equal);
-		GPtrArray *moved = g_ptr_array_new();
-		GPtrArray *removed = g_ptr_array_new();
-		GPtrArray *reviewers = g_ptr_array_new();
-		GPtrArray *found = g_ptr_array_new();
-		struct ms_diags ignore = MS_DIAGS_INIT;
-		size_t kept_m = 0;
-		struct pending *p;
-		char *new_m, *new_c = cur_c ? g_strdup(cur_c) : NULL;
-		char *short_name;
-		GString *subj;
+	b.files = files;
+	b.nr_files = nr_files;
+	b.cur = g_new0(char *, nr_files + 1);
+	for (size_t i = 0; i < nr_files; i++)
+		b.cur[i] = g_strdup(files[i].text);
+	b.cur_c = opts->no_credits ? NULL : g_strdup(credits ? credits : "");
+	b.left = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+				       free_ptr_array);
+	b.pend = g_ptr_array_new_with_free_func(pending_free);
+	b.opts = opts;
+	for (size_t i = 0; i < nr_plans; i++)
+		plan_patch(&b, &plans[i], diags);
 
-		maint_file_parse(mf, "MAINTAINERS", cur_m, strlen(cur_m),
-				 &ignore);
-		e = maint_file_find(mf, pl->entry);
-		if (!e) {
-			ms_diags_add(diags, NULL, 0, "no entry '%s' in "
-				     "MAINTAINERS: skipped", pl->entry);
-			goto next;
-		}
-		for (size_t k = 0; k < pl->nr_people; k++) {
-			const struct maint_field *f =
-				find_field(e, &pl->people[k], opts->plus_fold);
-
-			if (!f) {
-				ms_diags_add(diags, NULL, 0, "entry '%s' has "
-					     "no %c: line for '%s': skipped",
-					     pl->entry, pl->people[k].role,
-					     display(&pl->people[k]));
-				continue;
-			}
-			g_hash_table_add(drop, GUINT_TO_POINTER(f->line));
-			g_ptr_array_add(found, &pl->people[k]);
-		}
-		if (!found->len)
-			goto next;
-		for (size_t k = 0; k < e->nr_fields; k++)
-			if (e->fields[k].key == 'M' &&
-			    !g_hash_table_contains(drop, GUINT_TO_POINTER(
-				    e->fields[k].line)))
-				kept_m++;
-		p = g_new0(struct pending, 1);
-		p->orphaned = kept_m == 0;
-		new_m = edit_text(cur_m, drop, e, p->orphaned);
-
-		after = maint_file_new();
-		maint_file_parse(after, "MAINTAINERS", new_m, strlen(new_m),
-				 &ignore);
-		sort_people(found, pl->entry, after, left, opts->plus_fold,
-			    &new_c, p, moved, removed, reviewers);
-		short_name = retire_short_name(pl->entry);
-		subj = g_string_new(NULL);
-		fit_subject(subj, short_name, moved, removed, reviewers);
-		p->cc = patch_cc(e, found, opts->plus_fold);
-		p->body = commit_body(pl, found, p, moved, p->cc, opts);
-		p->people = g_ptr_array_copy(found, NULL, NULL);
-		p->entry = pl->entry;
-		p->subject = g_string_free(subj, FALSE);
-		p->old_m = cur_m;
-		p->new_m = g_strdup(new_m);
-		p->old_c = cur_c ? g_strdup(cur_c) : NULL;
-		p->new_c = new_c ? g_strdup(new_c) : NULL;
-		g_ptr_array_add(pend, p);
-		cur_m = new_m;
-		g_free(cur_c);
-		cur_c = new_c;
-		new_c = NULL;
-		g_free(short_name);
-next:
-		g_free(new_c);
-		ms_diags_release(&ignore);
-		g_ptr_array_free(found, TRUE);
-		g_ptr_array_free(moved, TRUE);
-		g_ptr_array_free(removed, TRUE);
-		g_ptr_array_free(reviewers, TRUE);
-		g_hash_table_destroy(drop);
-		maint_file_free(after);
-		maint_file_free(mf);
+	rc = format_series(s, b.pend, files, nr_files, b.cur, credits,
+			   b.cur_c, opts);
+	s->nr_files = nr_files;
+	s->files = g_new0(struct retire_file, nr_files + 1);
+	for (size_t i = 0; i < nr_files; i++) {
+		s->files[i].path = files[i].path;
+		s->files[i].text = b.cur[i];
 	}
-
-	rc = format_series(s, pend, maintainers, credits, cur_m, cur_c,
-			   opts);
-	s->maintainers = cur_m;
-	s->credits = cur_c;
-	g_ptr_array_free(pend, TRUE);
-	g_hash_table_destroy(left);
+	g_free(b.cur);
+	s->credits = b.cur_c;
+	g_ptr_array_free(b.pend, TRUE);
+	g_hash_table_destroy(b.left);
 	if (rc < 0) {
 		retire_series_free(s);
 		return rc;

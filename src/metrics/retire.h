@@ -39,6 +39,23 @@ struct retire_plan {
 	struct retire_person *people;
 	size_t nr_people;
 	const char *report;   /* the activity report block of the entry */
+	/* the file the entry lives in, as a retire_text names it (NULL:
+	 * "MAINTAINERS"), and which of that file's entries of this name it
+	 * is (0: the first) */
+	const char *path;
+	unsigned nth;
+	/* where the entry was read (file and title line, for messages; NULL
+	 * and 0 when unknown) */
+	const char *where;
+	unsigned line;
+};
+
+/* A MAINTAINERS file of the revision: the series edits those its plans'
+ * entries live in. */
+struct retire_text {
+	const char *path;     /* in the tree: "MAINTAINERS",
+			       * "board/acme/x/MAINTAINERS" */
+	const char *text;
 };
 
 struct retire_opts {
@@ -62,6 +79,8 @@ struct retire_cc {
 /* One written patch. */
 struct retire_patch {
 	const char *entry;    /* borrowed from the plan; NULL: cover */
+	const char *path;     /* the MAINTAINERS file it edits (borrowed
+			       * from the retire_text); NULL: cover */
 	char *file_name;      /* "0001-MAINTAINERS-...patch" */
 	char *subject;
 	GString *text;        /* the whole patch */
@@ -75,32 +94,49 @@ struct retire_patch {
 	size_t nr_cc;
 };
 
+/* A MAINTAINERS file after the series. */
+struct retire_file {
+	const char *path;     /* borrowed from the retire_text */
+	char *text;
+};
+
 struct retire_series {
 	struct retire_patch *patches; /* [0] is the cover letter */
 	size_t nr;
-	char *maintainers;    /* MAINTAINERS after the whole series */
+	/* every retire_text after the whole series, in the order given */
+	struct retire_file *files;
+	size_t nr_files;
 	char *credits;        /* CREDITS after it (NULL with no_credits) */
 };
 
 /*
  * Build the series: for each plan in order, remove each person's M:/R:
- * line from the entry, set "S: Orphan" when no M: remains, and credit a
- * maintainer in CREDITS once they are listed nowhere any more (one record,
- * a D: line per entry they left; an existing record gains D: lines;
- * reviewers are not credited).  Each patch Cc's the people it removes
- * and the entry's L: lists, and its subject stays within 75 characters.
- * A person whose last_email is not the listed address (compared in
+ * line from the entry in the file it lives in (one of `files`), set "S:
+ * Orphan" when no M: remains (the entry stays), and credit a maintainer
+ * in CREDITS once they are listed in none of `files` any more (one
+ * record, a D: line per entry they left; an existing record gains D:
+ * lines; reviewers are not credited).  Each patch edits one file, so that
+ * the series applies in order with git am.
+ *
+ * Each patch Cc's the people it removes and the entry's L: lists.  A
+ * person whose last_email is not the listed address (compared in
  * lowercase, user+tag folded with opts->plus_fold) is Cc'd at both, and
- * the message names the address last used, when and in which commit.
- * No address is Cc'd twice in a patch.
- * `credits` may be NULL only with
- * opts->no_credits.  Plans whose people cannot be found are reported in
- * `diags` and skipped.  Returns 0 or a negative code.
+ * the message names the address last used, when and in which commit.  No
+ * address is Cc'd twice in a patch.  The subject names the file's place
+ * ("MAINTAINERS: ENTRY: ", "board: acme: x: " and the entry when the
+ * file has several) and stays within 75 characters.
+ *
+ * `credits` may be NULL only with opts->no_credits.  Plans whose file,
+ * entry or people cannot be found are reported in `diags` (at the plan's
+ * `where` and `line`) and skipped.  Returns 0 or a negative code.
  */
-int retire_build(const char *maintainers, const char *credits,
-		 const struct retire_plan *plans, size_t nr_plans,
-		 const struct retire_opts *opts, struct retire_series **out,
-		 struct ms_diags *diags);
+int retire_build(const struct retire_text *files, size_t nr_files,
+		 const char *credits, const struct retire_plan *plans,
+		 size_t nr_plans, const struct retire_opts *opts,
+		 struct retire_series **out, struct ms_diags *diags);
+/* The text of `path` after the series `s`, or NULL when not one given. */
+const char *retire_series_text(const struct retire_series *s,
+			       const char *path);
 void retire_series_free(struct retire_series *s);
 
 /*

@@ -501,6 +501,196 @@ ok("Ivan Inactive is also Cc'd at ivan@third.example.com, the address last "
    in flat(m.get("ALPHA DRIVER", "")), "the new address",
    m.get("ALPHA DRIVER"))
 
+# --- entries in other MAINTAINERS files (U-Boot's board/*/MAINTAINERS) ----
+# Each patch edits the file its entry lives in and applies with git am on
+# top of the ones before.  ACME X BOARD (board/acme/x) loses inactive Bob
+# and keeps Alice and Rita; board/acme/pair has two entries that both lose
+# every maintainer (Orphan, kept; TWO has no S: line); Bob also maintains
+# an entry of the same name in board/other/y; ACME BOARDS, an entry of
+# the top-level file, covers board/acme/ (a vendor's custodian).  Who is
+# active is the planted history's: Alice and Rita are, the board people
+# (who never wrote a commit) are not.
+work7 = os.path.join(T, "work7")
+git("clone", "-q", work, work7, cwd=T)
+BOARD_FILES = {
+    "board/acme/x/MAINTAINERS":
+        "ACME X BOARD\n"
+        "M:\tBob Board <bob.board@example.org>\n"
+        "M:\tAlice Active <alice@example.org>\n"
+        "R:\tRita Reviewer <rita@example.org>\n"
+        "S:\tMaintained\n"
+        "F:\tboard/acme/x/\n"
+        "F:\tdrivers/alpha/\n",
+    "board/acme/pair/MAINTAINERS":
+        "ACME PAIR ONE\n"
+        "M:\tDora Done <dora@example.org>\n"
+        "M:\tEd Extra <ed@example.org>\n"
+        "S:\tMaintained\n"
+        "F:\tboard/acme/pair/\n"
+        "F:\tdrivers/alpha/\n"
+        "\n"
+        "ACME PAIR TWO\n"
+        "M:\tDora Done <dora@example.org>\n"
+        "R:\tRita Reviewer <rita@example.org>\n"
+        "F:\tboard/acme/pair/two.c\n"
+        "F:\tdrivers/alpha/\n",
+    "board/other/y/MAINTAINERS":
+        "ACME X BOARD\n"
+        "M:\tBob Board <bob.board@example.org>\n"
+        "S:\tMaintained\n"
+        "F:\tboard/other/y/\n"
+        "F:\tdrivers/alpha/\n",
+}
+# what git am must leave
+BOARD_AFTER = {
+    "board/acme/x/MAINTAINERS":
+        "ACME X BOARD\n"
+        "M:\tAlice Active <alice@example.org>\n"
+        "R:\tRita Reviewer <rita@example.org>\n"
+        "S:\tMaintained\n"
+        "F:\tboard/acme/x/\n"
+        "F:\tdrivers/alpha/\n",
+    "board/acme/pair/MAINTAINERS":
+        "ACME PAIR ONE\n"
+        "S:\tOrphan\n"
+        "F:\tboard/acme/pair/\n"
+        "F:\tdrivers/alpha/\n"
+        "\n"
+        "ACME PAIR TWO\n"
+        "R:\tRita Reviewer <rita@example.org>\n"
+        "S:\tOrphan\n"
+        "F:\tboard/acme/pair/two.c\n"
+        "F:\tdrivers/alpha/\n",
+    "board/other/y/MAINTAINERS":
+        "ACME X BOARD\n"
+        "S:\tOrphan\n"
+        "F:\tboard/other/y/\n"
+        "F:\tdrivers/alpha/\n",
+}
+for path, text in BOARD_FILES.items():
+    os.makedirs(os.path.dirname(os.path.join(work7, path)), exist_ok=True)
+    with open(os.path.join(work7, path), "w") as f:
+        f.write(text)
+m7path = os.path.join(work7, "MAINTAINERS")
+m7 = open(m7path).read().replace(
+    "THE REST\n", "ACME BOARDS\nM:\tVera Vendor <vera@example.org>\n"
+    "S:\tMaintained\nF:\tboard/acme/\n\nTHE REST\n")
+open(m7path, "w").write(m7)
+git("add", "-A", cwd=work7)
+git("commit", "-qm", "board MAINTAINERS files", cwd=work7, date=BEFORE_WINDOW)
+base7 = git("rev-parse", "HEAD", cwd=work7).strip()
+
+
+def retire7(name, *extra):
+    """retire --find-maintainer-files --json on work7 into `name`: (exit
+    code, stderr, the JSON document without the directory, {file: the
+    whole patch})."""
+    o = os.path.join(T, name)
+    r = run("retire", "--repo", work7, "--min-commits", "10",
+            "--find-maintainer-files", "--output-dir", o, "--json", *extra,
+            env=renv)
+    if r.rc != 0:
+        return r.rc, r.err, None, {}
+    doc = r.json()
+    del doc["output_directory"]
+    return r.rc, r.err, doc, {p["file"]: open(os.path.join(o, p["file"]))
+                              .read() for p in doc["patches"]}
+
+
+rc, err7, doc7, files7 = retire7("out7", "--no-cache")
+eq(rc, 0, "retire --find-maintainer-files with board files: exit 0")
+ok("no entry" not in err7 and "skipped" not in err7,
+   "no entry of a board file is skipped", err7)
+bp = {"%s:%s" % (p["maintainers_file"], p["entry"]): p
+      for p in (doc7 or {"patches": []})["patches"][1:]
+      if p["maintainers_file"] != "MAINTAINERS"}
+eq(sorted(bp), ["board/acme/pair/MAINTAINERS:ACME PAIR ONE",
+                "board/acme/pair/MAINTAINERS:ACME PAIR TWO",
+                "board/acme/x/MAINTAINERS:ACME X BOARD",
+                "board/other/y/MAINTAINERS:ACME X BOARD"],
+   "one patch per board entry, each in its own file (two entries of one "
+   "name in two files)")
+bx = bp.get("board/acme/x/MAINTAINERS:ACME X BOARD", {})
+by = bp.get("board/other/y/MAINTAINERS:ACME X BOARD", {})
+b1 = bp.get("board/acme/pair/MAINTAINERS:ACME PAIR ONE", {})
+b2 = bp.get("board/acme/pair/MAINTAINERS:ACME PAIR TWO", {})
+eq([p.get("subject") for p in (b1, b2, bx, by)],
+   ["board: acme: pair: ACME PAIR ONE: move Extra to CREDITS, remove Done",
+    "board: acme: pair: ACME PAIR TWO: move Dora Done to CREDITS",
+    "board: acme: x: remove Bob Board from MAINTAINERS",
+    "board: other: y: move Bob Board to CREDITS"],
+   "subjects name the file's directories as U-Boot does, and the entry "
+   "when the file has several, within 75 characters; Bob and Dora stay "
+   "listed elsewhere until their last entry")
+for p in (b1, b2, bx, by):
+    text = files7.get(p.get("file"), "")
+    diffs = re.findall(r"^diff --git a/(\S+) b/(\S+)\nindex [0-9a-f]{7,}\."
+                       r"\.[0-9a-f]{7,} 100644\n--- a/(\S+)\n\+\+\+ b/(\S+)"
+                       r"\n", text, re.M)
+    eq(sorted(d[0] for d in diffs if len(set(d)) == 1),
+       sorted([p.get("maintainers_file")] +
+              (["CREDITS"] if p.get("credits") else [])),
+       "%s: a diff --git and index line of %s only" %
+       (p.get("subject"), p.get("maintainers_file")))
+# git am, in order, onto the analysed revision
+am7 = os.path.join(T, "am7")
+git("clone", "-q", work7, am7, cwd=T)
+git("checkout", "-q", base7, cwd=am7)
+pl7 = [os.path.join(T, "out7", p["file"]) for p in doc7["patches"][1:]] \
+    if doc7 else []
+p = subprocess.run(["git", "am", "-q", *pl7], cwd=am7, env=env,
+                   capture_output=True, text=True)
+eq((p.returncode, p.stderr), (0, ""), "git am applies the whole series")
+eq(len(git("log", "--format=%H", f"{base7}..HEAD", cwd=am7).split()),
+   len(pl7), "one commit per patch")
+for path, want in BOARD_AFTER.items():
+    eq(open(os.path.join(am7, path)).read(), want,
+       "%s after git am: the people removed, Orphan where no maintainer "
+       "is left, every entry kept" % path)
+eq(sorted(git("diff", "--name-only", base7, "HEAD", cwd=am7).split()),
+   sorted(["CREDITS", "MAINTAINERS"] + list(BOARD_FILES)),
+   "the series changed CREDITS, MAINTAINERS and the board files")
+credits7 = open(os.path.join(am7, "CREDITS")).read()
+ok("N: Bob Board\nE: bob.board@example.org\nD: ACME X BOARD (board/acme/x)\n"
+   "D: ACME X BOARD (board/other/y)\n" in credits7,
+   "Bob credited once, a D: line per board, told apart by directory",
+   credits7)
+r = run("activity", "--repo", am7, "--no-cache", "--json",
+        "--find-maintainer-files")
+eq(sorted((e["name"], e["status"], [p["email"] for p in e["people"]])
+          for e in r.json()["entries"]
+          if e["name"] in ("ACME X BOARD", "ACME PAIR TWO"))
+   if r.rc == 0 else r.err,
+   [("ACME PAIR TWO", "Orphan", ["rita@example.org"]),
+    ("ACME X BOARD", "Maintained", ["alice@example.org",
+                                     "rita@example.org"]),
+    ("ACME X BOARD", "Orphan", [])],
+   "the result parses, as activity reads it")
+
+# the store: cold, warm, and the same as --no-cache
+db7 = os.path.join(T, "store7.sqlite")
+for n in ("cold", "warm"):
+    got = retire7("out7-" + n, "--db", db7)
+    eq(got[2:], (doc7, files7), "board files: retire --db (%s) writes what "
+       "--no-cache writes" % n)
+
+# an entry that is really missing (read from a file on disk, not in the
+# revision's MAINTAINERS) warns once, where it was read
+disk = os.path.join(T, "MAINTAINERS.disk")
+extra = "ONLY ON DISK\nM:\tBob Board <bob.board@example.org>\n" \
+    "S:\tMaintained\nF:\tdrivers/alpha/\n\n"
+with open(disk, "w") as f:
+    f.write(m7.replace("THE REST\n", extra + "THE REST\n"))
+title_line = m7.replace("THE REST\n", extra + "THE REST\n").splitlines() \
+    .index("ONLY ON DISK") + 1
+r = run("retire", "--repo", work7, "--min-commits", "10", "--maintainers",
+        disk, "--output-dir", os.path.join(T, "out7-disk"), "--no-cache",
+        env=renv)
+warns = [l for l in r.err.splitlines() if "ONLY ON DISK" in l]
+eq((r.rc, warns), (0, ["maintstat: warning: %s:%d: no entry 'ONLY ON DISK' "
+                       "in MAINTAINERS: skipped" % (disk, title_line)]),
+   "a missing entry: one warning with file:line")
+
 r = run("retire", "--repo", work, "--from", "nobody", "--no-cache")
 eq(r.rc, 2, "--from without an address is a usage error")
 r = run("retire", "--repo", work, "--no-cache", "NO SUCH ENTRY")

@@ -65,23 +65,30 @@ int main(void)
 		  NULL },
 	};
 	struct retire_plan plans[] = {
-		{ "ALPHA DRIVER", alpha, 2, "Subsystem ALPHA DRIVER\n  ..." },
-		{ "BETA DRIVER (THE OLD ONE)", beta, 1, NULL },
-		{ "NO SUCH ENTRY", missing, 1, NULL },
-		{ "GAMMA CORE", gamma, 1, NULL },
+		{ .entry = "ALPHA DRIVER", .people = alpha, .nr_people = 2,
+		  .report = "Subsystem ALPHA DRIVER\n  ..." },
+		{ .entry = "BETA DRIVER (THE OLD ONE)", .people = beta,
+		  .nr_people = 1 },
+		{ .entry = "NO SUCH ENTRY", .people = missing, .nr_people = 1,
+		  .where = "HEAD:MAINTAINERS", .line = 99 },
+		{ .entry = "GAMMA CORE", .people = gamma, .nr_people = 1 },
 	};
 	struct retire_opts opts = { "Ann Auditor <ann@example.org>",
 				    1700000000, 0, false, true, "Intro." };
 	struct ms_diags diags = MS_DIAGS_INIT;
+	struct retire_text top[] = { { "MAINTAINERS", maintainers } };
 	struct retire_series *s;
+	const char *m;
 	char *x;
 
-	ok(retire_build(maintainers, credits, plans, 4, &opts, &s, &diags) ==
-	   0, "series built");
+	ok(retire_build(top, 1, credits, plans, 4, &opts, &s, &diags) == 0,
+	   "series built");
 	is_int(s->nr, 4, "cover letter and three patches");
 	is_int(diags.nr, 1, "the missing entry is reported");
-	ok(diags.nr && strstr(diags.items[0].message, "NO SUCH ENTRY"),
-	   "named");
+	ok(diags.nr && strstr(diags.items[0].message, "NO SUCH ENTRY") &&
+	   !g_strcmp0(diags.items[0].file, "HEAD:MAINTAINERS") &&
+	   diags.items[0].line == 99, "named, where it was read",
+	   diags.nr ? diags.items[0].message : "");
 
 	is_str(s->patches[0].file_name, "0000-cover-letter.patch", "cover");
 	is_str(s->patches[1].subject, "MAINTAINERS: ALPHA DRIVER: remove "
@@ -112,6 +119,7 @@ int main(void)
 	ok(strstr(s->patches[1].text->str, "Alice Old, listed as maintainer "
 		  "of ALPHA DRIVER, has why A.") != NULL, "the sentence");
 
+	m = retire_series_text(s, "MAINTAINERS");
 	x = strstr(s->credits, "N: ALICE OLD\nE: Alice+gamma@Example.com\n"
 		   "D: ALPHA DRIVER\nD: GAMMA CORE\n\nN: Linus Torvalds");
 	ok(x != NULL, "one CREDITS record for Alice, both entries, in order",
@@ -119,11 +127,11 @@ int main(void)
 	ok(strstr(s->credits, "E: dan@example.com\nD: BETA DRIVER (THE OLD "
 		  "ONE)\n") != NULL, "dan credited");
 	ok(!strstr(s->credits, "eve@"), "reviewer not credited");
-	ok(!strstr(s->maintainers, "alice") && !strstr(s->maintainers, "Alice"),
+	ok(!strstr(m, "alice") && !strstr(m, "Alice"),
 	   "Alice gone from MAINTAINERS");
-	ok(strstr(s->maintainers, "GAMMA CORE\nL:\tgamma@lists.example.org\n"
+	ok(strstr(m, "GAMMA CORE\nL:\tgamma@lists.example.org\n"
 		  "S:\tOrphan\nF:\tgamma/\n") != NULL,
-	   "an entry without S: gets one after its people", s->maintainers);
+	   "an entry without S: gets one after its people", m);
 	ok(strstr(s->patches[0].text->str, "  MAINTAINERS: GAMMA CORE: move "
 		  "ALICE OLD to CREDITS\n") != NULL, "cover lists the patches");
 	ok(!strstr(s->patches[0].text->str, "diff --git"),
@@ -139,17 +147,16 @@ int main(void)
 			{ "Eve Anotherveryverylongsurname", "eve@example.com",
 			  'R', "why", NULL, NULL, 0, NULL },
 		};
-		struct retire_plan one = { "ALPHA DRIVER", many, 2, NULL };
-		char *m = g_strdup(maintainers);
+		struct retire_plan one = { .entry = "ALPHA DRIVER",
+					   .people = many, .nr_people = 2 };
 
 		/* the names as MAINTAINERS has them are matched by address */
-		ok(retire_build(m, credits, &one, 1, &opts, &s,
+		ok(retire_build(top, 1, credits, &one, 1, &opts, &s,
 				&diags) == 0, "built");
 		is_str(s->patches[1].subject, "MAINTAINERS: ALPHA DRIVER: "
 		       "retire 2 inactive people", "a count when names do "
 		       "not fit");
 		retire_series_free(s);
-		g_free(m);
 	}
 	{
 		const char *const al[] = { "werner@example.net", NULL };
@@ -157,21 +164,22 @@ int main(void)
 			{ "Werner Newjob", "werner@newjob.example", 'M', "why",
 			  al, NULL, 0, NULL },
 		};
-		struct retire_plan pw = { "BETA DRIVER (THE OLD ONE)", w, 1,
-					  NULL };
-		char *m = g_strdup_printf("%s\nWERNER\nM:\tWerner Newjob "
+		struct retire_plan pw = { .entry = "WERNER", .people = w,
+					  .nr_people = 1 };
+		struct retire_text tw = { "MAINTAINERS", NULL };
+		char *mw = g_strdup_printf("%s\nWERNER\nM:\tWerner Newjob "
 					  "<werner@newjob.example>\nS:\t"
 					  "Maintained\nF:\tw/\n", maintainers);
 
-		pw.entry = "WERNER";
-		ok(retire_build(m, credits, &pw, 1, &opts, &s, &diags) == 0,
-		   "built");
+		tw.text = mw;
+		ok(retire_build(&tw, 1, credits, &pw, 1, &opts, &s, &diags) ==
+		   0, "built");
 		ok(strstr(s->credits, "E: werner@example.net\nD: ATM\n"
 			  "D: WERNER\n") != NULL, "the record under a joined "
 		   "address gains the D: line", s->credits);
 		ok(!strstr(s->credits, "newjob"), "no second record");
 		retire_series_free(s);
-		g_free(m);
+		g_free(mw);
 	}
 	/* the address each person used last: Cc'd too, and said, when it
 	 * is not the listed one (compared in lowercase, +tag folded) */
@@ -189,12 +197,14 @@ int main(void)
 			  "Dan@Example.COM", 1500000000, id },
 		};
 		struct retire_plan pm[] = {
-			{ "ALPHA DRIVER", moved, 2, NULL },
-			{ "BETA DRIVER (THE OLD ONE)", same, 1, NULL },
+			{ .entry = "ALPHA DRIVER", .people = moved,
+			  .nr_people = 2 },
+			{ .entry = "BETA DRIVER (THE OLD ONE)", .people = same,
+			  .nr_people = 1 },
 		};
 		const struct retire_patch *p1, *p2;
 
-		ok(retire_build(maintainers, credits, pm, 2, &opts, &s,
+		ok(retire_build(top, 1, credits, pm, 2, &opts, &s,
 				&diags) == 0, "built with last addresses");
 		p1 = &s->patches[1];
 		p2 = &s->patches[2];
@@ -224,7 +234,7 @@ int main(void)
 		retire_series_free(s);
 
 		opts.plus_fold = false;
-		ok(retire_build(maintainers, credits, pm, 1, &opts, &s,
+		ok(retire_build(top, 1, credits, pm, 1, &opts, &s,
 				&diags) == 0, "built without +tag folding");
 		ok(strstr(s->patches[1].text->str, "Cc: Eve Quiet "
 			  "<EVE+lkml@example.com>\n") != NULL,
@@ -234,6 +244,128 @@ int main(void)
 		opts.plus_fold = true;
 	}
 	ms_diags_release(&diags);
+
+	/* entries in other MAINTAINERS files (U-Boot's board files): each
+	 * patch edits the file its entry lives in, in order; entries of one
+	 * name in two files are told apart; someone listed in another file
+	 * is not credited yet */
+	{
+		static const char pair[] =
+			"ACME PAIR ONE\n"
+			"M:\tBob Board <bob.board@example.com>\n"
+			"S:\tMaintained\n"
+			"F:\tboard/acme/pair/one.c\n"
+			"\n"
+			"ACME PAIR TWO\n"
+			"M:\tBob Board <bob.board@example.com>\n"
+			"F:\tboard/acme/pair/two.c\n";
+		static const char bx[] =
+			"ACME X BOARD\n"
+			"M:\tBob Board <bob.board@example.com>\n"
+			"M:\tCarl Stays <carl@example.com>\n"
+			"R:\tRay Review <ray@example.com>\n"
+			"S:\tMaintained\n"
+			"F:\tboard/acme/x/\n";
+		static const char by[] =
+			"ACME X BOARD\n"
+			"M:\tBob Board <bob.board@example.com>\n"
+			"S:\tMaintained\n"
+			"F:\tboard/other/y/\n";
+		/* not in path order: the cover's diffstat is */
+		struct retire_text files[] = {
+			{ "board/other/y/MAINTAINERS", by },
+			{ "MAINTAINERS", maintainers },
+			{ "board/acme/x/MAINTAINERS", bx },
+			{ "board/acme/pair/MAINTAINERS", pair },
+		};
+		struct retire_person bob[] = {
+			{ "Bob Board", "bob.board@example.com", 'M', "why B",
+			  NULL, NULL, 0, NULL },
+		};
+		struct retire_plan pb[] = {
+			{ .entry = "ACME PAIR ONE", .people = bob,
+			  .nr_people = 1, .path = "board/acme/pair/MAINTAINERS" },
+			{ .entry = "ACME PAIR TWO", .people = bob,
+			  .nr_people = 1, .path = "board/acme/pair/MAINTAINERS" },
+			{ .entry = "ACME X BOARD", .people = bob,
+			  .nr_people = 1, .path = "board/acme/x/MAINTAINERS" },
+			/* a second one of that name in that file: none */
+			{ .entry = "ACME X BOARD", .people = bob,
+			  .nr_people = 1, .path = "board/acme/x/MAINTAINERS",
+			  .nth = 1, .where = "HEAD:board/acme/x/MAINTAINERS",
+			  .line = 7 },
+			{ .entry = "ACME X BOARD", .people = bob,
+			  .nr_people = 1, .path = "board/other/y/MAINTAINERS" },
+		};
+
+		ok(retire_build(files, 4, credits, pb, 5, &opts, &s,
+				&diags) == 0, "built with board files");
+		is_int(s->nr, 5, "cover letter and four patches");
+		is_int(diags.nr, 1, "one warning, for the entry not there");
+		ok(diags.nr == 1 && !g_strcmp0(diags.items[0].file,
+					       "HEAD:board/acme/x/MAINTAINERS")
+		   && diags.items[0].line == 7 &&
+		   !strcmp(diags.items[0].message, "no entry 'ACME X BOARD' in "
+			   "board/acme/x/MAINTAINERS: skipped"),
+		   "where it was read, and which file lacks it",
+		   diags.nr ? diags.items[0].message : "");
+		ms_diags_release(&diags);
+		if (s->nr != 5)
+			return test_done();
+		is_str(s->patches[1].subject, "board: acme: pair: ACME PAIR "
+		       "ONE: remove Bob Board from MAINTAINERS",
+		       "a file of several entries: its directories, the entry");
+		is_str(s->patches[2].path, "board/acme/pair/MAINTAINERS",
+		       "the file each patch edits");
+		is_str(s->patches[3].subject, "board: acme: x: remove Bob Board "
+		       "from MAINTAINERS", "a file of one entry: its "
+		       "directories");
+		is_str(s->patches[4].subject, "board: other: y: move Bob Board "
+		       "to CREDITS", "listed nowhere else now: credited");
+		ok(strstr(s->patches[1].text->str, "\n---\n "
+			  "board/acme/pair/MAINTAINERS | 3 +--\n 1 file "
+			  "changed, 1 insertion(+), 2 deletions(-)\n\n"
+			  "diff --git a/board/acme/pair/MAINTAINERS "
+			  "b/board/acme/pair/MAINTAINERS\nindex ") != NULL,
+		   "the diff names the board file", s->patches[1].text->str);
+		ok(strstr(s->patches[1].text->str, "Bob Board, listed as "
+			  "maintainer of ACME PAIR ONE in\n"
+			  "board/acme/pair/MAINTAINERS, has why B.") != NULL,
+		   "the message names the file", s->patches[1].text->str);
+		is_str(retire_series_text(s, "board/acme/pair/MAINTAINERS"),
+		       "ACME PAIR ONE\n"
+		       "S:\tOrphan\n"
+		       "F:\tboard/acme/pair/one.c\n"
+		       "\n"
+		       "ACME PAIR TWO\n"
+		       "S:\tOrphan\n"
+		       "F:\tboard/acme/pair/two.c\n",
+		       "both entries of the file Orphan, and kept");
+		is_str(retire_series_text(s, "board/acme/x/MAINTAINERS"),
+		       "ACME X BOARD\n"
+		       "M:\tCarl Stays <carl@example.com>\n"
+		       "R:\tRay Review <ray@example.com>\n"
+		       "S:\tMaintained\n"
+		       "F:\tboard/acme/x/\n", "Bob gone, Carl stays");
+		is_str(retire_series_text(s, "MAINTAINERS"), maintainers,
+		       "the top-level file untouched");
+		ok(strstr(s->credits, "N: Bob Board\nE: bob.board@example.com\n"
+			  "D: ACME PAIR ONE (board/acme/pair)\n"
+			  "D: ACME PAIR TWO (board/acme/pair)\n"
+			  "D: ACME X BOARD (board/acme/x)\n"
+			  "D: ACME X BOARD (board/other/y)\n\n") != NULL,
+		   "one record, a D: line per board he left", s->credits);
+		ok(strstr(s->patches[0].text->str, "---\n"
+			  " CREDITS                     | 7 +++++++\n"
+			  " board/acme/pair/MAINTAINERS | 5 ++---\n"
+			  " board/acme/x/MAINTAINERS    | 1 -\n"
+			  " board/other/y/MAINTAINERS   | 3 +--\n"
+			  " 4 files changed") != NULL &&
+		   !strstr(s->patches[0].text->str, "\n MAINTAINERS "),
+		   "the cover's diffstat: the files changed, in path order",
+		   s->patches[0].text->str);
+		retire_series_free(s);
+	}
 
 	x = retire_slug("MAINTAINERS: Ünïcode/ (weird) *entry*: remove X");
 	is_str(x, "MAINTAINERS-n-code-weird-entry-remove-X",
