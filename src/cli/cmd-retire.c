@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "git-common.h"
 #include "history.h"
+#include "maint-cc.h"
 #include "maintainers.h"
 #include "output.h"
 #include "person.h"
@@ -35,7 +36,9 @@ static const struct cli_command_help help = {
 	"another MAINTAINERS file (--find-maintainer-files: U-Boot's boards)\n"
 	"is edited in that file.  Each patch Cc's the people it removes at\n"
 	"their listed address and, when it is another one, at the address\n"
-	"they used last in the history.",
+	"they used last in the history, then the M: and R: people the entry\n"
+	"keeps and its lists; its To: is what get_maintainer.pl answers for\n"
+	"the file it edits, less those.",
 	"  maintstat retire --repo ~/linux --output-dir outgoing TLS\n"
 	"  git am outgoing/*.patch",
 };
@@ -260,6 +263,7 @@ struct retire_data {
 	struct ms_tree *tree;        /* the revision's files */
 	GArray *texts;               /* struct retire_text: its MAINTAINERS
 				      * files */
+	GHashTable *to;              /* path -> GArray of struct retire_to */
 	struct retire_series *series;
 };
 
@@ -569,21 +573,112 @@ static int retire_texts(const struct retire_args *a, struct retire_data *d)
 	return rc;
 }
 
+/* "INDEX address": `email` in the entry of that index. */
+static char *entry_key(size_t index, const char *email, bool plus_fold)
+{
+	char *n = ms_email_normalize(email, plus_fold);
+	char *key = g_strdup_printf("%zu %s", index, n);
+
+	g_free(n);
+	return key;
+}
+
+/*
+ * The entry_key() of every address the plans retire from an entry,
+ * listed and joined: who will not be there to take a patch.
+ */
+static GHashTable *retired_set(const struct retire_args *a,
+			       const struct retire_data *d)
+{
+	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal,
+						g_free, NULL);
+
+	for (guint i = 0; i < d->plans->len; i++) {
+		const struct retire_plan *pl = &g_array_index(
+			d->plans, struct retire_plan, i);
+		const struct maint_entry *e = d->plan_entries->pdata[i];
+
+		for (size_t k = 0; k < pl->nr_people; k++) {
+			const struct retire_person *rp = &pl->people[k];
+
+			if (rp->email)
+				g_hash_table_add(set, entry_key(
+					e->index, rp->email, a->plus_fold));
+			for (const char *const *x = rp->also; x && *x; x++)
+				g_hash_table_add(set, entry_key(
+					e->index, *x, a->plus_fold));
+		}
+	}
+	return set;
+}
+
+/*
+ * Whom a contributor sends a change of `path` To: get_maintainer.pl's
+ * answer for it (--no-git, as the tree's own script answers: for a
+ * U-Boot board file its board's maintainers, THE REST's and the list),
+ * without whom the series retires from the entry naming them.
+ */
+static GArray *file_to(const struct retire_args *a, struct retire_data *d,
+		       const char *path, GHashTable *retired)
+{
+	struct maint_cc_opts co;
+	struct maint_cc *cc;
+	struct ms_diags diags = MS_DIAGS_INIT;
+	GArray *to = g_array_new(FALSE, TRUE, sizeof(struct retire_to));
+
+	maint_cc_opts_init(&co);
+	/* the model read the entries in the kernel's syntax */
+	if (maint_cc_tree_dialect(d->tree, co.dialect) == MAINT_DIALECT_QEMU)
+		co.dialect = MAINT_DIALECT_KERNEL;
+	cc = maint_cc_new(ms_activity_maintainers(d->a),
+			  ms_activity_index(d->a), d->tree, &co);
+	maint_cc_add_path(cc, path);
+	maint_cc_run(cc, &diags);
+	cli_print_diags(&diags);
+	ms_diags_release(&diags);
+	for (size_t i = 0; i < maint_cc_nr_lines(cc); i++) {
+		const struct maint_cc_line *l = maint_cc_line(cc, i);
+		struct retire_to t;
+
+		if (!strchr("MRL", l->kind) || !l->address || !*l->address)
+			continue;
+		if (l->kind != 'L' && l->entry) {
+			char *key = entry_key(l->entry->index, l->address,
+					      a->plus_fold);
+			bool gone = g_hash_table_contains(retired, key);
+
+			g_free(key);
+			if (gone)
+				continue;
+		}
+		t.line = g_strdup(l->email);
+		t.address = g_strdup(l->address);
+		t.kind = l->kind;
+		g_ptr_array_add(d->owned, (char *)t.line);
+		g_ptr_array_add(d->owned, (char *)t.address);
+		g_array_append_val(to, t);
+	}
+	maint_cc_free(cc);
+	return to;
+}
+
 /*
  * Where each plan's entry lives: its file in the revision (the top-level
  * MAINTAINERS for one on disk), which entry of that name there, where it
- * was read.
+ * was read; and whom its patch is sent To:.
  */
 static void retire_targets(const struct retire_args *a,
 			   struct retire_data *d)
 {
 	const struct maint_file *mf = ms_activity_maintainers(d->a);
+	GHashTable *retired = retired_set(a, d);
 
 	for (guint i = 0; i < d->plans->len; i++) {
 		struct retire_plan *pl = &g_array_index(d->plans,
 							struct retire_plan, i);
 		const struct maint_entry *e = d->plan_entries->pdata[i];
 		const char *path = entry_path(a, e);
+		GArray *to;
 
 		pl->path = path ? path : "MAINTAINERS";
 		pl->nth = 0;
@@ -596,7 +691,15 @@ static void retire_targets(const struct retire_args *a,
 		}
 		pl->where = e->file;
 		pl->line = e->line;
+		to = g_hash_table_lookup(d->to, pl->path);
+		if (!to) {
+			to = file_to(a, d, pl->path, retired);
+			g_hash_table_insert(d->to, (gpointer)pl->path, to);
+		}
+		pl->to = (const struct retire_to *)(void *)to->data;
+		pl->nr_to = to->len;
 	}
+	g_hash_table_destroy(retired);
 }
 
 /* The cover letter's text: the rule applied, who --keep kept, and the
@@ -726,19 +829,31 @@ static void json_people(struct ms_out *o, const struct retire_patch *p)
 	ms_out_end_list(o);
 }
 
-/* "cc": the Cc: lines of patch `p`, each with whose address it is. */
-static void json_cc(struct ms_out *o, const struct retire_patch *p)
+static const char *kind_name(enum retire_cc_kind kind)
 {
-	ms_out_key(o, "cc");
-	ms_out_begin_list(o);
-	for (size_t k = 0; k < p->nr_cc; k++) {
-		const struct retire_cc *cc = &p->cc[k];
+	switch (kind) {
+	case RETIRE_CC_LISTED: return "listed";
+	case RETIRE_CC_LAST_USED: return "last_used";
+	case RETIRE_CC_REMAINING: return "remaining";
+	case RETIRE_CC_LIST: return "list";
+	case RETIRE_TO_MAINTAINER: return "maintainer";
+	case RETIRE_TO_REVIEWER: return "reviewer";
+	case RETIRE_TO_LIST: return "list";
+	}
+	return "?";
+}
 
+/* `key`: the addresses `cc` of patch, each with why it is there. */
+static void json_addresses(struct ms_out *o, const char *key,
+			   const struct retire_cc *cc, size_t nr)
+{
+	ms_out_key(o, key);
+	ms_out_begin_list(o);
+	for (size_t k = 0; k < nr; k++) {
 		ms_out_begin_object(o);
-		ms_out_kv_string(o, "email", cc->line);
-		ms_out_kv_string(o, "address", cc->address);
-		ms_out_kv_string(o, "kind", !cc->who ? "list" :
-				 cc->last_used ? "last_used" : "listed");
+		ms_out_kv_string(o, "email", cc[k].line);
+		ms_out_kv_string(o, "address", cc[k].address);
+		ms_out_kv_string(o, "kind", kind_name(cc[k].kind));
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
@@ -770,7 +885,8 @@ static int retire_print(const struct retire_args *a,
 			ms_out_kv_bool(o, "credits", p->credits_changed);
 			ms_out_kv_bool(o, "orphaned", p->orphaned);
 			json_people(o, p);
-			json_cc(o, p);
+			json_addresses(o, "to", p->to, p->nr_to);
+			json_addresses(o, "cc", p->cc, p->nr_cc);
 			ms_out_end_object(o);
 		}
 		ms_out_end_list(o);
@@ -791,6 +907,11 @@ static int retire_print(const struct retire_args *a,
 	return rc;
 }
 
+static void free_to(gpointer p)
+{
+	g_array_free(p, TRUE);
+}
+
 static void retire_data_release(struct retire_data *d)
 {
 	retire_series_free(d->series);
@@ -809,6 +930,7 @@ static void retire_data_release(struct retire_data *d)
 	g_array_free(d->plans, TRUE);
 	g_ptr_array_free(d->plan_entries, TRUE);
 	g_array_free(d->texts, TRUE);
+	g_hash_table_destroy(d->to);
 	ms_tree_free(d->tree);
 }
 
@@ -827,6 +949,8 @@ int cmd_retire(int argc, char **argv)
 	d.plans = g_array_new(FALSE, TRUE, sizeof(struct retire_plan));
 	d.plan_entries = g_ptr_array_new();
 	d.texts = g_array_new(FALSE, TRUE, sizeof(struct retire_text));
+	d.to = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+				     free_to);
 	d.owned = g_ptr_array_new_with_free_func(g_free);
 	rc = retire_parse(&argc, &argv, &a);
 	a.argc = argc;

@@ -297,12 +297,12 @@ static void fit_subject(GString *subj, const char *tag,
 }
 
 /*
- * Add "Cc: [name] <address>" to `ccs` unless the address, in lowercase
- * and with user+tag folded when `fold`, is in `seen`.
+ * Add "[name] <address>" to `ccs` unless the address, in lowercase and
+ * with user+tag folded when `fold`, is in `seen`.
  */
 static void add_cc(GArray *ccs, GHashTable *seen, const char *name,
 		   const char *address, const struct retire_person *who,
-		   bool last_used, bool fold)
+		   enum retire_cc_kind kind, bool fold)
 {
 	struct retire_cc cc = { 0 };
 	char *key = norm(address, fold);
@@ -316,45 +316,90 @@ static void add_cc(GArray *ccs, GHashTable *seen, const char *name,
 		  g_strdup(address);
 	cc.address = g_strdup(address);
 	cc.who = who;
-	cc.last_used = last_used;
+	cc.kind = kind;
 	g_array_append_val(ccs, cc);
 }
 
 /*
+ * Add the addresses of entry `e`'s `key` fields ('L', or the M: and R:
+ * not in `drop`) to `ccs`, as `kind`.
+ */
+static void add_fields(GArray *ccs, GHashTable *seen,
+		       const struct maint_entry *e, const char *keys,
+		       GHashTable *drop, enum retire_cc_kind kind, bool fold)
+{
+	for (size_t k = 0; k < e->nr_fields; k++) {
+		const struct maint_field *f = &e->fields[k];
+		char *name = NULL, *email = NULL;
+
+		if (!strchr(keys, f->key) ||
+		    g_hash_table_contains(drop, GUINT_TO_POINTER(f->line)))
+			continue;
+		maint_parse_person(f->value, &name, &email);
+		if (email && *email)
+			add_cc(ccs, seen, f->key == 'L' ? NULL : name, email,
+			       NULL, kind, fold);
+		g_free(name);
+		g_free(email);
+	}
+}
+
+/*
  * The Cc: lines of a patch: the people it removes (at the listed address,
- * and at the one they used last when it is another) and the entry's lists.
+ * and at the one they used last when it is another), the M: and R: people
+ * the entry keeps (they ack or apply it), and the entry's lists.  Their
+ * addresses are added to `seen`.
  */
 static GArray *patch_cc(const struct maint_entry *e, GPtrArray *found,
-			bool fold)
+			GHashTable *drop, GHashTable *seen, bool fold)
 {
 	GArray *ccs = g_array_new(FALSE, TRUE, sizeof(struct retire_cc));
-	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal,
-						 g_free, NULL);
 
 	for (guint k = 0; k < found->len; k++) {
 		const struct retire_person *rp = found->pdata[k];
 
 		if (rp->email)
-			add_cc(ccs, seen, rp->name, rp->email, rp, false, fold);
+			add_cc(ccs, seen, rp->name, rp->email, rp,
+			       RETIRE_CC_LISTED, fold);
 		/* a no-op when it is the listed one, as the model compares
 		 * addresses */
 		if (rp->last_email && *rp->last_email)
-			add_cc(ccs, seen, rp->name, rp->last_email, rp, true,
-			       fold);
+			add_cc(ccs, seen, rp->name, rp->last_email, rp,
+			       RETIRE_CC_LAST_USED, fold);
 	}
-	for (size_t k = 0; k < e->nr_fields; k++) {
-		char *name = NULL, *email = NULL;
-
-		if (e->fields[k].key != 'L')
-			continue;
-		maint_parse_person(e->fields[k].value, &name, &email);
-		if (email && *email)
-			add_cc(ccs, seen, NULL, email, NULL, false, fold);
-		g_free(name);
-		g_free(email);
-	}
-	g_hash_table_destroy(seen);
+	add_fields(ccs, seen, e, "MR", drop, RETIRE_CC_REMAINING, fold);
+	add_fields(ccs, seen, e, "L", drop, RETIRE_CC_LIST, fold);
 	return ccs;
+}
+
+/* The To: header of plan `pl`'s patch: its `to` not in `seen`. */
+static GArray *patch_to(const struct retire_plan *pl, GHashTable *seen,
+			bool fold)
+{
+	GArray *to = g_array_new(FALSE, TRUE, sizeof(struct retire_cc));
+
+	for (size_t k = 0; k < pl->nr_to; k++) {
+		const struct retire_to *t = &pl->to[k];
+		struct retire_cc cc = { 0 };
+		char *key;
+
+		if (!t->address || !*t->address)
+			continue;
+		key = norm(t->address, fold);
+		if (g_hash_table_contains(seen, key)) {
+			g_free(key);
+			continue;
+		}
+		g_hash_table_add(seen, key);
+		cc.line = g_strdup(t->line && *t->line ? t->line :
+				   t->address);
+		cc.address = g_strdup(t->address);
+		cc.kind = t->kind == 'L' ? RETIRE_TO_LIST :
+			  t->kind == 'R' ? RETIRE_TO_REVIEWER :
+			  RETIRE_TO_MAINTAINER;
+		g_array_append_val(to, cc);
+	}
+	return to;
 }
 
 static void cc_free(struct retire_cc *cc, size_t nr)
@@ -422,6 +467,7 @@ static void patch_free(struct retire_patch *p)
 	g_free(p->subject);
 	g_free(p->people);
 	cc_free(p->cc, p->nr_cc);
+	cc_free(p->to, p->nr_to);
 	if (p->text)
 		g_string_free(p->text, TRUE);
 }
@@ -457,7 +503,7 @@ struct pending {
 	char *old_m, *new_m, *old_c, *new_c;
 	bool credits_changed, orphaned;
 	GPtrArray *people;        /* struct retire_person *, borrowed */
-	GArray *cc;               /* struct retire_cc, or NULL once given
+	GArray *cc, *to;          /* struct retire_cc, or NULL once given
 				   * to the patch */
 };
 
@@ -468,6 +514,7 @@ static void pending_free(gpointer p)
 	if (x->people)
 		g_ptr_array_free(x->people, TRUE);
 	cc_array_free(x->cc);
+	cc_array_free(x->to);
 	g_free(x->subject);
 	g_free(x->body);
 	g_free(x->old_m);
@@ -589,7 +636,7 @@ static char *commit_body(const struct retire_plan *pl, const char *path,
 				&g_array_index(ccs, struct retire_cc, c);
 			char date[32];
 
-			if (cc->who != rp || !cc->last_used)
+			if (cc->who != rp || cc->kind != RETIRE_CC_LAST_USED)
 				continue;
 			ms_act_format(rp->last_time, 0, false, true, date);
 			g_string_append_printf(body, " %s is also Cc'd at %s, "
@@ -681,11 +728,12 @@ static int format_cover(struct retire_patch *rp, struct ms_patch *mp,
 	return rc;
 }
 
-/* The patch of `p`: its files in path order. */
+/* The patch of `p`: its files in path order, its To: header. */
 static int format_one(struct retire_patch *rp, struct ms_patch *mp,
 		      struct pending *p)
 {
 	struct ms_patch_file files[2];
+	const char **to;
 	size_t nf = 0;
 	int rc;
 
@@ -710,8 +758,17 @@ static int format_one(struct retire_patch *rp, struct ms_patch *mp,
 	rp->nr_cc = p->cc->len;
 	rp->cc = (struct retire_cc *)(void *)g_array_free(p->cc, FALSE);
 	p->cc = NULL;
+	rp->nr_to = p->to->len;
+	rp->to = (struct retire_cc *)(void *)g_array_free(p->to, FALSE);
+	p->to = NULL;
+	to = g_new0(const char *, rp->nr_to + 1);
+	for (size_t k = 0; k < rp->nr_to; k++)
+		to[k] = rp->to[k].line;
+	mp->to = to;
+	mp->nr_to = rp->nr_to;
 	rp->text = g_string_new(NULL);
 	rc = ms_format_patch(mp, rp->text);
+	g_free(to);
 	return rc;
 }
 
@@ -793,6 +850,8 @@ static void plan_patch(struct build *b, const struct retire_plan *pl,
 	struct maint_file *mf = NULL, *after = NULL;
 	const struct maint_entry *e;
 	GHashTable *drop = g_hash_table_new(g_direct_hash, g_direct_equal);
+	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
 	GPtrArray *moved = g_ptr_array_new();
 	GPtrArray *removed = g_ptr_array_new();
 	GPtrArray *reviewers = g_ptr_array_new();
@@ -859,7 +918,8 @@ static void plan_patch(struct build *b, const struct retire_plan *pl,
 	subj = g_string_new(NULL);
 	fit_subject(subj, tag, short_name, is_sub_file(path), moved, removed,
 		    reviewers);
-	p->cc = patch_cc(e, found, plus_fold);
+	p->cc = patch_cc(e, found, drop, seen, plus_fold);
+	p->to = patch_to(pl, seen, plus_fold);
 	p->body = commit_body(pl, path, found, p, moved, p->cc, b->opts);
 	p->people = g_ptr_array_copy(found, NULL, NULL);
 	p->entry = pl->entry;
@@ -884,6 +944,7 @@ done:
 	g_ptr_array_free(removed, TRUE);
 	g_ptr_array_free(reviewers, TRUE);
 	g_hash_table_destroy(drop);
+	g_hash_table_destroy(seen);
 	maint_file_free(after);
 	maint_file_free(mf);
 }

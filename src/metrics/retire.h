@@ -34,6 +34,13 @@ struct retire_person {
 	const char *last_commit;
 };
 
+/* One address of a patch's To: header. */
+struct retire_to {
+	const char *line;     /* as written: "Name <addr>" or "addr" */
+	const char *address;  /* the address in it */
+	char kind;            /* 'M' maintainer, 'R' reviewer, 'L' list */
+};
+
 struct retire_plan {
 	const char *entry;    /* the entry's name */
 	struct retire_person *people;
@@ -48,6 +55,10 @@ struct retire_plan {
 	 * and 0 when unknown) */
 	const char *where;
 	unsigned line;
+	/* whom the patch is sent To: (get_maintainer.pl's answer for the
+	 * file); addresses Cc'd already are left out */
+	const struct retire_to *to;
+	size_t nr_to;
 };
 
 /* A MAINTAINERS file of the revision: the series edits those its plans'
@@ -67,13 +78,24 @@ struct retire_opts {
 	const char *cover_intro; /* the cover letter's body */
 };
 
-/* One Cc: line of a patch. */
+/* Why an address is on a patch. */
+enum retire_cc_kind {
+	RETIRE_CC_LISTED,     /* a removed person's listed address */
+	RETIRE_CC_LAST_USED,  /* the address they used last (another one) */
+	RETIRE_CC_REMAINING,  /* an M: or R: the entry keeps */
+	RETIRE_CC_LIST,       /* an L: of the entry */
+	RETIRE_TO_MAINTAINER, /* To: get_maintainer.pl's maintainer, */
+	RETIRE_TO_REVIEWER,   /* reviewer */
+	RETIRE_TO_LIST,       /* or list for the file */
+};
+
+/* One Cc: line, or one address of the To: header, of a patch. */
 struct retire_cc {
 	char *line;           /* as written: "Name <addr>" or "addr" */
 	char *address;        /* the address in it */
-	/* whose (borrowed from the plan); NULL: one of the entry's lists */
+	/* whose (borrowed from the plan); NULL: not a removed person's */
 	const struct retire_person *who;
-	bool last_used;       /* who->last_email, not the listed address */
+	enum retire_cc_kind kind;
 };
 
 /* One written patch. */
@@ -92,6 +114,8 @@ struct retire_patch {
 	size_t nr_people;
 	struct retire_cc *cc;
 	size_t nr_cc;
+	struct retire_cc *to;  /* its To: header, in order */
+	size_t nr_to;
 };
 
 /* A MAINTAINERS file after the series. */
@@ -118,13 +142,15 @@ struct retire_series {
  * lines; reviewers are not credited).  Each patch edits one file, so that
  * the series applies in order with git am.
  *
- * Each patch Cc's the people it removes and the entry's L: lists.  A
- * person whose last_email is not the listed address (compared in
- * lowercase, user+tag folded with opts->plus_fold) is Cc'd at both, and
- * the message names the address last used, when and in which commit.  No
- * address is Cc'd twice in a patch.  The subject names the file's place
- * ("MAINTAINERS: ENTRY: ", "board: acme: x: " and the entry when the
- * file has several) and stays within 75 characters.
+ * Each patch Cc's the people it removes, then the M: and R: people the
+ * entry keeps (at their listed address), then the entry's L: lists; its
+ * To: header is the plan's `to` without the addresses Cc'd.  A person
+ * whose last_email is not the listed address (compared in lowercase,
+ * user+tag folded with opts->plus_fold) is Cc'd at both, and the message
+ * names the address last used, when and in which commit.  No address is
+ * on a patch twice.  The subject names the file's place ("MAINTAINERS:
+ * ENTRY: ", "board: acme: x: " and the entry when the file has several)
+ * and stays within 75 characters.
  *
  * `credits` may be NULL only with opts->no_credits.  Plans whose file,
  * entry or people cannot be found are reported in `diags` (at the plan's

@@ -416,6 +416,22 @@ def cc_lines(msg):
     return [l[4:] for l in msg.splitlines() if l.startswith("Cc: ")]
 
 
+def entry_lines(text, entry, keys):
+    """The values of the `keys` fields of `entry` in the MAINTAINERS
+    `text`, in order (first entry of that name)."""
+    block = ("\n" + text).split("\n" + entry + "\n", 1)[1] \
+        .split("\n\n", 1)[0]
+    return [l[3:] for l in block.splitlines() if l[:1] in keys and
+            l[1:3] == ":\t"]
+
+
+def stays(text, entry, removed):
+    """The M: and R: people `entry` keeps once `removed` (addresses) go,
+    as Cc'd: the Cc: lines the patch adds after the removed people."""
+    return [v for v in entry_lines(text, entry, "MR")
+            if not any("<%s>" % a in v or v == a for a in removed)]
+
+
 def flat(msg):
     return " ".join(msg.split())
 
@@ -423,11 +439,14 @@ def flat(msg):
 doc6, msgs, files6 = retire6("out6", "--no-cache")
 ok(doc6 is not None, "retire on the clone with new addresses: exit 0", msgs)
 alpha = msgs.get("ALPHA DRIVER", "") if doc6 else ""
+m6 = open(os.path.join(work6, "MAINTAINERS")).read()
 eq(cc_lines(alpha), ["Ivan Inactive <ivan@example.org>",
-                     "Ivan Inactive <ivan@newjob.example.com>",
-                     "alpha@lists.example.org"],
+                     "Ivan Inactive <ivan@newjob.example.com>"] +
+   stays(m6, "ALPHA DRIVER", ["ivan@example.org"]) +
+   entry_lines(m6, "ALPHA DRIVER", "L"),
    "Ivan Cc'd at the listed address and the one he last used (lowercase), "
-   "not at those he wrote from later")
+   "not at those he wrote from later; then the maintainer and reviewer who "
+   "stay, the list")
 ok("Ivan Inactive is also Cc'd at ivan@newjob.example.com, the address last "
    "used on 2022-05-10 (commit %s)." % ivan_review[:12] in flat(alpha),
    "the message names that address, its date and commit", alpha)
@@ -438,8 +457,10 @@ ok("Cc: Ivan Inactive <ivan@newjob.example.com>\n" in zeta and
    "one Cc, no clause", zeta)
 gamma = msgs.get("GAMMA BY KEYWORD", "") if doc6 else ""
 eq((cc_lines(gamma), "also Cc'd" in gamma),
-   (["Olga Old <olga@example.org>"], False),
-   "Olga's listed address is her newest: one Cc, no clause")
+   (["Olga Old <olga@example.org>"] +
+    stays(m6, "GAMMA BY KEYWORD", ["olga@example.org"]), False),
+   "Olga's listed address is her newest: one Cc, no clause (and Gina, who "
+   "stays)")
 eps = msgs.get("EPSILON NEVER SEEN", "") if doc6 else ""
 eq(cc_lines(eps), ["Nora Never <nora@example.org>",
                    "Nora Never <nora+kernel@example.com>"],
@@ -465,6 +486,8 @@ if doc6:
     eq([(c["address"], c["kind"]) for c in pa["cc"]],
        [("ivan@example.org", "listed"), ("ivan@newjob.example.com",
                                          "last_used"),
+        ("alice@example.org", "remaining"), ("rita@example.org",
+                                             "remaining"),
         ("alpha@lists.example.org", "list")], "--json: each Cc and why")
 _, msgs_nf, _ = retire6("out6-nf", "--no-cache", "--no-plus-fold")
 ok("Cc: Nora Never <nora+kernel@example.com>\n" in
@@ -597,6 +620,13 @@ def retire7(name, *extra):
                               .read() for p in doc["patches"]}
 
 
+def to_lines(patch):
+    """The addresses of a patch's To: header (continued lines joined)."""
+    head = patch.split("\n\n", 1)[0]
+    m = re.search(r"^To: (.*(?:\n    .*)*)", head, re.M)
+    return [a.strip() for a in m.group(1).split(",\n")] if m else []
+
+
 rc, err7, doc7, files7 = retire7("out7", "--no-cache")
 eq(rc, 0, "retire --find-maintainer-files with board files: exit 0")
 ok("no entry" not in err7 and "skipped" not in err7,
@@ -666,6 +696,72 @@ eq(sorted((e["name"], e["status"], [p["email"] for p in e["people"]])
                                      "rita@example.org"]),
     ("ACME X BOARD", "Orphan", [])],
    "the result parses, as activity reads it")
+
+# Cc: the removed people, then the M: and R: people the entry keeps, then
+# its lists; To: get_maintainer.pl's answer for the file (the
+# `maintainers` command gives it) without whom the series retires from
+# the entry naming them and without the addresses Cc'd
+
+
+def get_maintainer(path):
+    r = run("maintainers", "--repo", work7, "--find-maintainer-files",
+            path)
+    return [l.split(" (")[0] for l in r.out.splitlines()]
+
+
+def addr(line):
+    return (line.split("<")[1].rstrip(">") if "<" in line else line).lower()
+
+
+msgx = files7.get(bx.get("file"), "")
+eq(cc_lines(msgx), ["Bob Board <bob.board@example.org>"] +
+   stays(BOARD_FILES["board/acme/x/MAINTAINERS"], "ACME X BOARD",
+         ["bob.board@example.org"]),
+   "board x: Cc Bob, then Alice and Rita who stay")
+eq([(c["address"], c["kind"]) for c in bx.get("cc", [])],
+   [("bob.board@example.org", "listed"), ("alice@example.org", "remaining"),
+    ("rita@example.org", "remaining")], "--json: their kinds")
+gm = get_maintainer("board/acme/x/MAINTAINERS")
+ok("Vera Vendor <vera@example.org>" in gm and
+   "Alice Active <alice@example.org>" in gm, "get_maintainer.pl names the "
+   "board's and the vendor's maintainers for board/acme/x", gm)
+eq(to_lines(msgx), [x for x in gm if addr(x) not in
+                    {addr(c) for c in cc_lines(msgx)}],
+   "board x: To: that answer less the Cc'd")
+ok("Vera Vendor <vera@example.org>" in to_lines(msgx) and
+   "linux-kernel@vger.example.org" in to_lines(msgx),
+   "board x: To: the vendor's custodian and THE REST's list", msgx[:600])
+eq([c["kind"] for c in bx.get("to", [])],
+   ["maintainer" if "@lists." not in x and "@vger." not in x else "list"
+    for x in to_lines(msgx)], "--json: to, with kinds")
+msg2 = files7.get(b2.get("file"), "")
+gm2 = get_maintainer("board/acme/pair/MAINTAINERS")
+ok("Ed Extra <ed@example.org>" in gm2, "get_maintainer.pl names ACME PAIR "
+   "ONE's Ed for the pair file", gm2)
+eq(to_lines(msg2), [x for x in gm2 if "Ed Extra" not in x and
+                    "Dora Done" not in x],
+   "PAIR TWO: To: without Ed and Dora, whom the series retires from ONE")
+eq(cc_lines(msg2), ["Dora Done <dora@example.org>",
+                    "Rita Reviewer <rita@example.org>"],
+   "PAIR TWO: Cc Dora and Rita, the reviewer who stays")
+ok("Vera Vendor" not in files7.get(by.get("file"), "x").split("\n\n")[0],
+   "board/other/y: not the acme vendor's")
+dup = []
+for f, text in files7.items():
+    if f.startswith("0000-"):
+        continue
+    addrs = [addr(x) for x in to_lines(text) + cc_lines(text)]
+    dup += [(f, a) for a in set(addrs) if addrs.count(a) > 1]
+eq(dup, [], "no address twice in a patch, To: and Cc: together")
+msga = next((t for f, t in files7.items() if "ALPHA-DRIVER" in f), "")
+eq(to_lines(msga), [x for x in get_maintainer("MAINTAINERS")
+                    if addr(x) not in {addr(c) for c in cc_lines(msga)}],
+   "a top-level entry's patch: To: THE REST's, as get_maintainer.pl "
+   "answers for MAINTAINERS")
+ok("Linus Root <linus@example.org>" in to_lines(msga), "that is Linus "
+   "Root", msga[:600])
+ok(msga and "Alice Active <alice@example.org>" in cc_lines(msga),
+   "and Cc the maintainer who stays")
 
 # the store: cold, warm, and the same as --no-cache
 db7 = os.path.join(T, "store7.sqlite")

@@ -112,9 +112,11 @@ int main(void)
 	ok(strstr(s->patches[1].text->str, "\nSubsystem ALPHA DRIVER\n  ...\n"
 		  "\nCc: Alice Old <alice@example.com>\n"
 		  "Cc: Eve Quiet <eve@example.com>\n"
+		  "Cc: Bob Active <bob@example.com>\n"
 		  "Cc: alpha@lists.example.org\n"
 		  "Signed-off-by: Ann Auditor <ann@example.org>\n---\n") !=
-	   NULL, "report block, Cc the people and the list, sign-off",
+	   NULL, "report block, Cc the people removed, the maintainer who "
+	   "stays and the list, sign-off",
 	   s->patches[1].text->str);
 	ok(strstr(s->patches[1].text->str, "Alice Old, listed as maintainer "
 		  "of ALPHA DRIVER, has why A.") != NULL, "the sentence");
@@ -211,6 +213,7 @@ int main(void)
 		ok(strstr(p1->text->str, "\nCc: Alice Old <alice@example.com>\n"
 			  "Cc: Alice Old <alice@newjob.example>\n"
 			  "Cc: Eve Quiet <eve@example.com>\n"
+			  "Cc: Bob Active <bob@example.com>\n"
 			  "Cc: alpha@lists.example.org\n") != NULL,
 		   "Alice Cc'd at the listed and the last used address; Eve's "
 		   "last one is her listed one up to case and +tag",
@@ -220,10 +223,13 @@ int main(void)
 			  "2020-09-13\n(commit 0123456789ab). Eve") != NULL,
 		   "the message says where, since when and which commit",
 		   p1->text->str);
-		is_int(p1->nr_cc, 4, "four Cc: lines");
-		ok(p1->nr_cc == 4 && p1->cc[1].last_used &&
-		   p1->cc[1].who == &moved[0] && !p1->cc[0].last_used &&
-		   !p1->cc[3].who, "each says whose and why");
+		is_int(p1->nr_cc, 5, "five Cc: lines");
+		ok(p1->nr_cc == 5 && p1->cc[1].kind == RETIRE_CC_LAST_USED &&
+		   p1->cc[1].who == &moved[0] &&
+		   p1->cc[0].kind == RETIRE_CC_LISTED &&
+		   p1->cc[3].kind == RETIRE_CC_REMAINING && !p1->cc[3].who &&
+		   p1->cc[4].kind == RETIRE_CC_LIST && !p1->cc[4].who,
+		   "each says whose and why");
 		is_int(p1->nr_people, 2, "the people the patch removes");
 		ok(!strstr(p1->text->str, "Eve Quiet is also"),
 		   "no clause for Eve");
@@ -248,7 +254,8 @@ int main(void)
 	/* entries in other MAINTAINERS files (U-Boot's board files): each
 	 * patch edits the file its entry lives in, in order; entries of one
 	 * name in two files are told apart; someone listed in another file
-	 * is not credited yet */
+	 * is not credited yet; the people who stay are Cc'd, To: is the
+	 * plan's addresses not Cc'd */
 	{
 		static const char pair[] =
 			"ACME PAIR ONE\n"
@@ -282,13 +289,23 @@ int main(void)
 			{ "Bob Board", "bob.board@example.com", 'M', "why B",
 			  NULL, NULL, 0, NULL },
 		};
+		const struct retire_to to[] = {
+			{ "Carl Stays <carl@example.com>", "carl@example.com",
+			  'M' },
+			{ "Tom Top <tom@example.com>", "tom@example.com", 'M' },
+			{ "board@lists.example.org", "board@lists.example.org",
+			  'L' },
+		};
 		struct retire_plan pb[] = {
 			{ .entry = "ACME PAIR ONE", .people = bob,
-			  .nr_people = 1, .path = "board/acme/pair/MAINTAINERS" },
+			  .nr_people = 1, .path = "board/acme/pair/MAINTAINERS",
+			  .to = to, .nr_to = 3 },
 			{ .entry = "ACME PAIR TWO", .people = bob,
-			  .nr_people = 1, .path = "board/acme/pair/MAINTAINERS" },
+			  .nr_people = 1, .path = "board/acme/pair/MAINTAINERS",
+			  .to = to, .nr_to = 3 },
 			{ .entry = "ACME X BOARD", .people = bob,
-			  .nr_people = 1, .path = "board/acme/x/MAINTAINERS" },
+			  .nr_people = 1, .path = "board/acme/x/MAINTAINERS",
+			  .to = to, .nr_to = 3 },
 			/* a second one of that name in that file: none */
 			{ .entry = "ACME X BOARD", .people = bob,
 			  .nr_people = 1, .path = "board/acme/x/MAINTAINERS",
@@ -297,6 +314,7 @@ int main(void)
 			{ .entry = "ACME X BOARD", .people = bob,
 			  .nr_people = 1, .path = "board/other/y/MAINTAINERS" },
 		};
+		const struct retire_patch *px;
 
 		ok(retire_build(files, 4, credits, pb, 5, &opts, &s,
 				&diags) == 0, "built with board files");
@@ -349,6 +367,30 @@ int main(void)
 		       "F:\tboard/acme/x/\n", "Bob gone, Carl stays");
 		is_str(retire_series_text(s, "MAINTAINERS"), maintainers,
 		       "the top-level file untouched");
+		px = &s->patches[3];
+		ok(strstr(px->text->str, "\nCc: Bob Board "
+			  "<bob.board@example.com>\n"
+			  "Cc: Carl Stays <carl@example.com>\n"
+			  "Cc: Ray Review <ray@example.com>\n"
+			  "Signed-off-by: ") != NULL,
+		   "Cc the removed, then the maintainer and the reviewer who "
+		   "stay", px->text->str);
+		ok(strstr(px->text->str, "Content-Transfer-Encoding: 8bit\n"
+			  "To: Tom Top <tom@example.com>,\n"
+			  "    board@lists.example.org\n\n") != NULL,
+		   "To: what the plan says, without Carl (Cc'd)",
+		   px->text->str);
+		ok(px->nr_cc == 3 && px->cc[1].kind == RETIRE_CC_REMAINING &&
+		   px->cc[2].kind == RETIRE_CC_REMAINING && px->nr_to == 2 &&
+		   px->to[0].kind == RETIRE_TO_MAINTAINER &&
+		   px->to[1].kind == RETIRE_TO_LIST, "their kinds");
+		ok(strstr(s->patches[1].text->str, "Cc: Bob Board <bob.board@"
+			  "example.com>\nSigned-off-by: ") != NULL &&
+		   strstr(s->patches[1].text->str, "To: Carl Stays <carl@"
+			  "example.com>,\n    Tom Top <tom@example.com>,\n"
+			  "    board@lists.example.org\n\n") != NULL,
+		   "nobody stays in PAIR ONE: To: the plan's all",
+		   s->patches[1].text->str);
 		ok(strstr(s->credits, "N: Bob Board\nE: bob.board@example.com\n"
 			  "D: ACME PAIR ONE (board/acme/pair)\n"
 			  "D: ACME PAIR TWO (board/acme/pair)\n"
