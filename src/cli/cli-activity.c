@@ -127,7 +127,11 @@ void cli_act_print_context(FILE *fp, const struct cli_act_opts *o,
 	}
 	fprintf(fp, "Window: commits dated %s to %s (UTC)%s\n", s, u,
 		o->merges ? ", merges included" : "");
-	fprintf(fp, "Inactive: listed people with nothing since %s\n", a);
+	/* a project that merges on GitHub: its maintainers' merge commits
+	 * are most of what they do, and nothing without --merges */
+	fprintf(fp, "Inactive: listed people with nothing since %s%s\n", a,
+		o->merges ? "" : " (merge commits left out: --merges counts "
+		"them)");
 	fprintf(fp, "Identities: %s's .mailmap", o->rev ? o->rev : "HEAD");
 	for (int i = 0; i < o->mailmaps.nr; i++)
 		fprintf(fp, ", mailmap %s", o->mailmaps.items[i]);

@@ -51,14 +51,20 @@ head, body = r.out.split("\n\n", 1)
 ok(head.startswith("Repository " + repo + " at HEAD (") and
    "\nWindow: commits dated 2023-06-01 to 2024-06-01 (UTC)\n" in head and
    "\nIdentities: HEAD's .mailmap, changes of address in MAINTAINERS, "
-   "equal names, plus-address folding" in head,
-   "the text report starts with its context", head)
+   "equal names, plus-address folding" in head and
+   "\nInactive: listed people with nothing since 2023-12-01 (merge commits "
+   "left out: --merges counts them)\n" in head,
+   "the text report starts with its context (a project merging on "
+   "GitHub is told its merges were not counted)", head)
 ok(body.startswith(want), "text report: counts, reasons and the "
    "de-facto committers (a bot's commits go to the last Signed-off-by)",
    r.out)
 ok(r.out.endswith("  Committed by:\n    [52]: Quinn Quick "
                   "<quinn@example.org>\n"), "Quinn commits ZETA", r.out)
 
+r = run("urgent", "--repo", repo, "--merges")
+ok(r.rc == 0 and "\nInactive: listed people with nothing since 2023-12-01\n"
+   in r.out, "--merges: no word of merges left out", r.out)
 r = run("urgent", "--repo", repo, "--never")
 eq(names(r.out), [EPS], "--never: only EPSILON")
 r = run("urgent", "--repo", repo, "--nomaint")
