@@ -238,6 +238,7 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 	lo.aliases_len = aliases_len;
 	lo.aliases_name = o->aliases;
 	lo.mail = o->mail;
+	lo.last_addresses = o->last_addresses;
 	rc = cli_store_open(&o->store, o->repo, &lo.store);
 	if (rc != CLI_CONTINUE) {
 		g_free(aliases);

@@ -32,6 +32,8 @@ struct cli_act_opts {
 	/* list messages whose senders join people (not an option: set by
 	 * a command that read --archive first); may be NULL */
 	const struct ms_mail_index *mail;
+	/* note the address each person used last (retire Cc's it) */
+	bool last_addresses;
 };
 
 /* The identity options every command that resolves people shares. */

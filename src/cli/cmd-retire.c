@@ -943,6 +943,7 @@ int cmd_retire(int argc, char **argv)
 	a.inactive_arg = "5y";
 	a.outdir = ".";
 	a.min_commits = 100;
+	a.ao.last_addresses = true;   /* the patches Cc them */
 	d.kept = g_ptr_array_new_with_free_func(g_free);
 	d.joins = g_ptr_array_new_with_free_func(g_free);
 	d.joins_seen = g_hash_table_new(g_str_hash, g_str_equal);

@@ -505,7 +505,8 @@ static void join_people(struct ms_activity *a, struct ms_diags *diags)
 	resolve_listed(a);
 	if (!a->maint_joins)
 		act_find_maint_joins(a, diags);
-	act_note_used(a);
+	if (a->opts->last_addresses)
+		act_note_used(a);
 	act_join_history(a);
 	if (a->opts->mail)
 		ms_mail_ident_add(a->ident, a->opts->mail, a->mf);

@@ -53,6 +53,9 @@ struct ms_activity_load_opts {
 	const char *const *maintainers;
 	size_t nr_maintainers;
 	bool find_maintainer_files;
+	/* note the address each person used last, for
+	 * ms_activity_last_address() (false: it answers nothing) */
+	bool last_addresses;
 	int nr_threads;           /* 0: ms_workers() (--threads) */
 	/* the incremental store (store.h), borrowed; NULL: walk git only */
 	struct ms_store *store;
@@ -115,7 +118,8 @@ bool ms_activity_last_seen(const struct ms_activity *a, unsigned person,
 			   int64_t until, int64_t *when);
 
 /*
- * The address `person`'s group (any id of it) used last in the history
+ * With ms_activity_load_opts.last_addresses (else false, always): the
+ * address `person`'s group (any id of it) used last in the history
  * read, whatever --until: of the records naming one of its addresses as
  * author, committer or in a *-by: trailer, the one with the newest
  * commit date (on a tie, the first in walk order, then author before
