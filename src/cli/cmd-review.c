@@ -488,7 +488,8 @@ static int review_git_facts(const struct review_args *a,
 		return cli_error_last();
 	if (!a->inactive_arg && q.since < q.active_since)
 		q.active_since = q.since;
-	d->inactive_since = q.active_since;
+	/* no dated message, no --until: no window, so no cutoff to say */
+	d->inactive_since = d->until || a->ro.until ? q.active_since : 0;
 	for (guint i = 0; i < d->rv->entries->len; i++) {
 		const struct ms_rv_entry *e = d->rv->entries->pdata[i];
 		const struct maint_entry *ae =

@@ -403,6 +403,15 @@ ok("\nInactive: listed people with nothing in git since 2023-08-14 and no "
    "message in the window\n" in r.out and "  Changes: reviewed 1 of 2 "
    "commits (50%)\n" in r.out, "text: the cutoff said, the commits of "
    "the window counted", r.out)
+empty = os.path.join(tmp, "empty.mbox")
+open(empty, "w").close()
+r = run("review", "--repo", repo, "--archive", empty, "--no-cache")
+ok(r.rc == 0 and "Inactive:" not in r.out, "an empty archive: no window, "
+   "so no cutoff said (was 'since 1969-07-01')", r.out)
+r = run("review", "--repo", repo, "--archive", empty, "--no-cache",
+        "--json")
+eq(r.json()["window"]["inactive_since"] if r.rc == 0 else r.err, None,
+   "... null in JSON")
 r = run("review", "--repo", repo, "--archive", mbox, "--inactive-after",
         "soon")
 eq(r.rc, 2, "--inactive-after soon: a usage error")
