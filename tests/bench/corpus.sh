@@ -54,33 +54,70 @@ both() {
 
 if have "$UBOOT" uboot; then
 	U="--repo $UBOOT --db $DB/uboot.sqlite --until 2026-11-01"
+	UM="--repo $UBOOT --db $DB/uboot.sqlite"
 	both ub-activity activity $U
 	both ub-activity-clk activity $U CLOCK 'ARM SNAPDRAGON'
 	both ub-urgent urgent $U
 	both ub-identities identities $U
-	run ub-retire retire $U --output-dir "$OUT/ub-retire.d"
-	run ub-retire.json retire $U --json --output-dir "$OUT/ub-retire.json.d"
+	run ub-retire retire $U --no-credits --output-dir "$OUT/ub-retire.d"
+	run ub-retire.json retire $U --no-credits --json \
+		--output-dir "$OUT/ub-retire.json.d"
 	both ub-maint maintainers --repo "$UBOOT" -f drivers/clk/clk-uclass.c \
 		--find-maintainer-files
-	both ub-maint-act maintainers $U --activity -f drivers/clk/clk-uclass.c
+	both ub-maint-act maintainers $UM --activity -f drivers/clk/clk-uclass.c
 fi
 if have "$RDMACORE" rdma-core; then
 	R="--repo $RDMACORE --db $DB/rdma-core.sqlite --until 2026-11-01"
 	both rc-activity activity $R
 	both rc-urgent urgent $R
-	run rc-retire retire $R --output-dir "$OUT/rc-retire.d"
+	run rc-retire retire $R --no-credits --output-dir "$OUT/rc-retire.d"
 	if have "$RDMALIST" rdma-list; then
 		both rc-review review $R --archive "$RDMALIST"
 		both rc-link link $R --archive "$RDMALIST"
 	fi
 fi
 if have "$LTP" ltp; then
-	L="--repo $LTP --db $DB/ltp.sqlite --until 2026-11-01"
+	# LTP keeps no MAINTAINERS file: a small one naming its maintainers
+	# (README.rst, .b4-config) and the areas some of them look after.
+	cat >"$TMPD/ltp-MAINTAINERS" <<'EOF'
+LTP
+M:	Cyril Hrubis <chrubis@suse.cz>
+M:	Petr Vorel <pvorel@suse.cz>
+M:	Li Wang <liwang@redhat.com>
+M:	Jan Stancek <jstancek@redhat.com>
+M:	Andrea Cervesato <andrea.cervesato@suse.com>
+L:	ltp@lists.linux.it
+S:	Maintained
+F:	*
+F:	*/
+
+LTP LIBRARY
+M:	Cyril Hrubis <chrubis@suse.cz>
+L:	ltp@lists.linux.it
+S:	Maintained
+F:	lib/
+F:	include/
+
+NETWORK TESTS
+M:	Petr Vorel <pvorel@suse.cz>
+M:	Alexey Kodanev <alexey.kodanev@oracle.com>
+L:	ltp@lists.linux.it
+S:	Maintained
+F:	testcases/network/
+
+OPEN POSIX TESTSUITE
+M:	Garrett Cooper <yanegomi@gmail.com>
+R:	Cyril Hrubis <chrubis@suse.cz>
+S:	Maintained
+F:	testcases/open_posix_testsuite/
+EOF
+	L="--repo $LTP --maintainers $TMPD/ltp-MAINTAINERS --db $DB/ltp.sqlite --until 2026-11-01"
 	both ltp-activity activity $L
 	both ltp-identities identities $L
 	if have "$LTPLIST" ltp-list; then
 		both ltp-review review $L --archive "$LTPLIST"
-		both ltp-link link $L --archive "$LTPLIST"
+		both ltp-link link --repo "$LTP" --db "$DB/ltp.sqlite" \
+			--until 2026-11-01 --archive "$LTPLIST"
 		run ltp-report report $L --archive "$LTPLIST" \
 			--output-dir "$OUT/ltp-report.d"
 	fi
@@ -89,8 +126,10 @@ if have "$XEN" xen; then
 	X="--repo $XEN --db $DB/xen.sqlite --until 2026-11-01"
 	both xen-activity activity $X
 	both xen-urgent urgent $X
+	both xen-identities identities $X
 	run xen-retire retire $X --output-dir "$OUT/xen-retire.d"
-	both xen-maint-act maintainers $X --activity -f CHANGELOG.md
+	both xen-maint-act maintainers --repo "$XEN" --db "$DB/xen.sqlite" \
+		--activity -f CHANGELOG.md
 fi
 if have "$LINUX" linux && have "$RDMALIST" rdma-list; then
 	K="--tree $LINUX --db $DB/rdma-list.sqlite"
