@@ -16,8 +16,7 @@
 
 #define MAX_SUGGESTIONS 5
 
-/* Levenshtein distance of two ASCII-folded strings. */
-static size_t distance(const char *a, const char *b)
+size_t cli_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	size_t *prev = g_new(size_t, lb + 1), *cur = g_new(size_t, lb + 1);
@@ -42,6 +41,23 @@ static size_t distance(const char *a, const char *b)
 	d = prev[lb];
 	g_free(prev);
 	g_free(cur);
+	return d;
+}
+
+/*
+ * How far the folded name `want` is from the folded entry name `have`:
+ * the nearest of the whole name and each of its words, so that "erofz"
+ * is 1 from "erofs file system" and 3 from "kernfs".
+ */
+static size_t name_distance(const char *have, const char *want)
+{
+	char **words = g_regex_split_simple("[^[:alnum:]]+", have, 0, 0);
+	size_t d = cli_distance(have, want);
+
+	for (char **w = words; *w; w++)
+		if (**w)
+			d = MIN(d, cli_distance(*w, want));
+	g_strfreev(words);
 	return d;
 }
 
@@ -132,7 +148,7 @@ static const struct maint_entry *resolve(const struct maint_file *mf,
 			g_array_append_val(prefix, c);
 		else if (*want && strstr(have, want))
 			g_array_append_val(sub, c);
-		c.score = distance(have, want);
+		c.score = name_distance(have, want);
 		g_array_append_val(near, c);
 		shared = shared_words(have, want);
 		if (shared) {
@@ -171,7 +187,9 @@ static const struct maint_entry *resolve(const struct maint_file *mf,
 	     sugg->len < MAX_SUGGESTIONS; i++) {
 		const struct cand *c = &g_array_index(near, struct cand, i);
 
-		if (c->score > MAX(3, strlen(want) / 2))
+		/* near at all, and about as near as the nearest */
+		if (c->score > MAX(3, strlen(want) / 2) ||
+		    c->score > g_array_index(near, struct cand, 0).score + 1)
 			break;
 		g_ptr_array_add(sugg, (gpointer)c->e);
 	}

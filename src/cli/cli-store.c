@@ -258,7 +258,8 @@ int cli_store_maintain(int argc, char **argv)
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
-	bool prune = !strcmp(argv[0], "prune");
+	const char *name = argv[0]; /* "store list" or "store prune" */
+	bool prune = !strcmp(name, "store prune");
 	struct ms_duration older;
 	int64_t cutoff, freed = 0;
 	GPtrArray *files;
@@ -270,8 +271,8 @@ int cli_store_maintain(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (argc > 0)
-		return cli_usage_error("store", "too many arguments");
-	rc = cli_parse_duration("store", "older-than", older_arg, &older);
+		return cli_usage_error(name, "too many arguments");
+	rc = cli_parse_duration(name, "older-than", older_arg, &older);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	cutoff = ms_duration_before(&older, (int64_t)time(NULL));

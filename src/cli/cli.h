@@ -289,6 +289,9 @@ int cli_select_entries(const char *cmd, const struct maint_file *mf,
 		       const struct cli_strings *files,
 		       const struct maint_entry ***out, size_t *nr);
 
+/* The Levenshtein distance of two byte strings (a mistyped name). */
+size_t cli_distance(const char *a, const char *b);
+
 #define CLI_ENTRY_FILE_OPTION(v) \
 	{ CLI_OPT_STRING_LIST, "file", 0, (v), "PATH", \
 	  "select the entries of PATH (repeatable)" }
@@ -317,7 +320,8 @@ void cli_store_tune(struct ms_store *s);
 char *cli_store_default_path(const char *gitdir);
 /* The directory of the default stores (g_free it). */
 char *cli_store_dir(void);
-/* `maintstat store list|prune ...` (argv[0] is "list" or "prune"). */
+/* `maintstat store list|prune ...` (argv[0] is "store list" or "store
+ * prune", the name usage hints give). */
 int cli_store_maintain(int argc, char **argv);
 
 /* "--to='Name <addr>'": one git send-email argument `flag`=`value`,

@@ -55,6 +55,34 @@ static bool name_matches(const char *name, const char *pattern,
 	return m;
 }
 
+static bool any_matches(const struct maint_file *mf, const char *pattern,
+			GPatternSpec *glob)
+{
+	for (size_t i = 0; i < maint_file_nr_entries(mf); i++)
+		if (name_matches(maint_file_entry(mf, i)->name, pattern, glob))
+			return true;
+	return false;
+}
+
+/* A PATTERN no entry name matches: a usage error, proposing the names
+ * it may be a mistyped spelling of, as for the ENTRY of other commands. */
+static int no_match(const struct maint_file *mf, const char *pattern,
+		    GPatternSpec *glob)
+{
+	char *names[] = { (char *)pattern, NULL };
+	const struct maint_entry **sel;
+	size_t nr;
+	int rc;
+
+	if (glob)
+		return cli_usage_error("entries", "no entry name matches "
+				       "'%s'", pattern);
+	rc = cli_select_entries("entries", mf, NULL, 1, names, NULL, &sel,
+				&nr);
+	g_free(sel);
+	return rc == CLI_CONTINUE ? EXIT_USAGE : rc;
+}
+
 int cmd_entries(int argc, char **argv)
 {
 	struct cli_tree_opts topts = { 0 };
@@ -93,6 +121,11 @@ int cmd_entries(int argc, char **argv)
 		goto done;
 
 	n = maint_file_nr_entries(ct.mf);
+	if (pattern && !any_matches(ct.mf, pattern, glob)) {
+		rc = no_match(ct.mf, pattern, glob);
+		cli_tree_close(&ct);
+		goto done;
+	}
 	rows = g_new0(struct row, n ? n : 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct maint_entry *e = maint_file_entry(ct.mf, i);
@@ -169,8 +202,6 @@ int cmd_entries(int argc, char **argv)
 	ms_out_free(o);
 	g_free(rows);
 	cli_tree_close(&ct);
-	if (rc == EXIT_OK && pattern && !nr_rows)
-		rc = cli_error("no entry name matches '%s'", pattern);
 done:
 	if (glob)
 		g_pattern_spec_free(glob);

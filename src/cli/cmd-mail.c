@@ -486,9 +486,19 @@ int cmd_mail(int argc, char **argv)
 			"  maintstat mail show --help\n");
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
-	if (!strcmp(argv[1], "stats"))
+	/* argv[0] names the command in usage hints: "mail stats" */
+	if (!strcmp(argv[1], "stats")) {
+		static char name[] = "mail stats";
+
+		argv[1] = name;
 		return mail_stats(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "show"))
+	}
+	if (!strcmp(argv[1], "show")) {
+		static char name[] = "mail show";
+
+		argv[1] = name;
 		return mail_show(argc - 1, argv + 1);
-	return cli_usage_error("mail", "unknown subcommand '%s'", argv[1]);
+	}
+	return cli_usage_error("mail", "unknown subcommand '%s'; say "
+			       "'stats' or 'show'", argv[1]);
 }

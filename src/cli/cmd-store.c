@@ -209,18 +209,25 @@ int cmd_store(int argc, char **argv)
 
 	/* the stores of the cache directory, not one repository's */
 	if (argc > 1 && (!strcmp(argv[1], "list") ||
-			 !strcmp(argv[1], "prune")))
+			 !strcmp(argv[1], "prune"))) {
+		/* argv[0] names the command in usage hints */
+		static char list[] = "store list", prune[] = "store prune";
+
+		argv[1] = !strcmp(argv[1], "list") ? list : prune;
 		return cli_store_maintain(argc - 1, argv + 1);
+	}
 	rc = cli_parse_options(&argc, &argv, opts, &help);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (argc < 1)
-		return cli_usage_error("store", "say 'log' or 'info'");
+		return cli_usage_error("store", "say 'log', 'info', 'list' "
+				       "or 'prune'");
 	if (argc > 1)
 		return cli_usage_error("store", "too many arguments");
 	sub = argv[0];
 	if (strcmp(sub, "log") && strcmp(sub, "info"))
-		return cli_usage_error("store", "unknown subcommand '%s'",
+		return cli_usage_error("store", "unknown subcommand '%s'; say "
+				       "'log', 'info', 'list' or 'prune'",
 				       sub);
 	if (!(so.db && !strcmp(sub, "info"))) {
 		rc = cli_default_repo("store", &repo, true);

@@ -100,6 +100,47 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/*
+ * After an unknown command, the commands it is a mistyped spelling of, as
+ * git proposes them: those it begins, else the nearest by edit distance
+ * when near enough.
+ */
+static void suggest_command(const char *name)
+{
+	const char *best[8];
+	size_t n = 0, best_d = SIZE_MAX;
+
+	for (int pass = 0; pass < 2 && !n; pass++) {
+		for (size_t g = 0; g < G_N_ELEMENTS(groups); g++) {
+			for (const struct command *c = groups[g].commands;
+			     c->name; c++) {
+				size_t d = cli_distance(c->name, name);
+
+				if (pass == 0) {
+					if (*name && g_str_has_prefix(c->name,
+								      name) &&
+					    n < G_N_ELEMENTS(best))
+						best[n++] = c->name;
+					continue;
+				}
+				if (d > 2 + strlen(name) / 4 || d > best_d)
+					continue;
+				if (d < best_d)
+					n = 0;
+				best_d = d;
+				if (n < G_N_ELEMENTS(best))
+					best[n++] = c->name;
+			}
+		}
+	}
+	if (!n)
+		return;
+	fprintf(stderr, "\nThe most similar command%s\n",
+		n == 1 ? " is" : "s are");
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "\t%s\n", best[i]);
+}
+
 #ifdef MS_NO_NET
 /*
  * This is maintstat-full, built without libcurl (main-quick.c says why):
@@ -131,17 +172,18 @@ int main(int argc, char **argv)
 		return cli_main_finish(EXIT_OK);
 	}
 	if (!strcmp(argv[1], "help")) {
-		/* "maintstat help CMD" is "maintstat CMD --help", as in git */
+		/* "maintstat help CMD [SUB]" is "maintstat CMD [SUB] --help",
+		 * as in git */
 		static char help_opt[] = "--help";
 
-		if (argc > 3) {
-			fprintf(stderr, "maintstat: help takes one command; "
-				"see 'maintstat --help'\n");
+		if (argc > 4) {
+			fprintf(stderr, "maintstat: help takes one command "
+				"(and its subcommand); see 'maintstat "
+				"--help'\n");
 			return EXIT_USAGE;
 		}
-		argc = 3;
-		argv[1] = argv[2];
-		argv[2] = help_opt;
+		memmove(argv + 1, argv + 2, (size_t)(argc - 2) * sizeof(*argv));
+		argv[argc - 1] = help_opt;
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("maintstat %s (git %s)\n", MS_VERSION, MS_GIT_COMMIT);
@@ -159,5 +201,6 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "maintstat: '%s' is not a maintstat command; "
 		"see 'maintstat --help'\n", argv[1]);
+	suggest_command(argv[1]);
 	return EXIT_USAGE;
 }
