@@ -205,10 +205,13 @@ static GPtrArray *list_stores(const char *dir)
 	return out;
 }
 
-static void format_day(int64_t t, char buf[32])
+/* `t` for people ("2026-12-04 14:45 UTC") or, in JSON, ISO 8601 with
+ * its offset as every date of the JSON documents. */
+static void format_day(int64_t t, bool json, char buf[32])
 {
 	GDateTime *dt = g_date_time_new_from_unix_utc(t);
-	char *s = dt ? g_date_time_format(dt, "%Y-%m-%d %H:%M UTC") : NULL;
+	char *s = dt ? g_date_time_format(dt, json ? "%Y-%m-%dT%H:%M:%S+00:00" :
+					  "%Y-%m-%d %H:%M UTC") : NULL;
 
 	g_strlcpy(buf, s ? s : "?", 32);
 	g_free(s);
@@ -303,7 +306,7 @@ int cli_store_maintain(int argc, char **argv)
 			break;
 		}
 		freed += f->size;
-		format_day(f->used, when);
+		format_day(f->used, json, when);
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "path", f->path);
 		ms_out_kv_int(o, "size", f->size);

@@ -55,7 +55,7 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 	ms_out_kv_bool(o, "no_files", e->no_files);
 	if (e->has_last_activity) {
 		ms_act_format(e->last_activity, e->last_activity_offset,
-			      false, true, date);
+			      true, false, date);
 		ms_out_kv_string(o, "last_activity", date);
 	} else {
 		ms_out_kv_null(o, "last_activity");

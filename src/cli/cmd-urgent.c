@@ -217,8 +217,8 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 		ms_out_kv_string(o, "name", *p->name ? p->name : NULL);
 		ms_out_kv_string(o, "email", *p->email ? p->email : NULL);
 		if (p->has_last) {
-			ms_act_format(p->last_time, p->last_offset, false,
-				      true, date);
+			ms_act_format(p->last_time, p->last_offset, true,
+				      false, date);
 			ms_out_kv_string(o, "last_activity", date);
 		} else {
 			ms_out_kv_null(o, "last_activity");

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every key of every command's --json output is snake_case and documented
-in docs/json.md (or docs/review.md, which json.md points to for review):
-the documents are compared with real output, on the planted repository
+in docs/json.md (or docs/review.md, which json.md points to for review),
+and every date in them is ISO 8601 with its offset (docs/json.md's
+convention): the documents are compared with real output, on the planted repository
 and list archive of fixtures/gen/gen-review.py."""
 import json
 import os
@@ -40,7 +41,10 @@ COMMANDS = [
     ("review", "--repo", repo, "--db", db, "--archive", mbox),
     ("store", "info", "--repo", repo, "--db", db),
     ("store", "log", "--repo", repo, "--db", db),
+    ("store", "list"),
 ]
+# a store in the cache directory, for store list to list
+run("activity", "--repo", repo)
 
 docs = ""
 for name in ("json.md", "review.md"):
@@ -63,6 +67,20 @@ def keys(v, acc):
     return acc
 
 
+def dates(v, acc):
+    """Every string value that begins as a date does."""
+    if isinstance(v, dict):
+        for x in v.values():
+            dates(x, acc)
+    elif isinstance(v, list):
+        for x in v:
+            dates(x, acc)
+    elif isinstance(v, str) and re.match(r"\d{4}-\d\d-\d\d", v):
+        acc.append(v)
+    return acc
+
+
+ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)"
 for cmd in COMMANDS:
     what = " ".join(c for c in cmd if not c.startswith(tmp))
     r = run(*cmd, "--json")
@@ -77,5 +95,10 @@ for cmd in COMMANDS:
     missing = sorted(k for k in found - documented
                      if re.fullmatch(r"[a-z][a-z0-9_]*", k))
     eq(missing, [], f"{what}: every key is documented in docs/")
+    found = dates(doc, [])
+    eq([d for d in found if not re.fullmatch(ISO, d)], [],
+       f"{what}: every date is ISO 8601 with its offset")
+    if cmd[0] in ("activity", "urgent") or cmd[1] == "list":
+        ok(found, f"{what}: has dates to check")
 
 done()
