@@ -176,7 +176,8 @@ int main(int argc, char **argv)
 		 * as in git */
 		static char help_opt[] = "--help";
 
-		if (argc > 4) {
+		if (argc > 4 || (argc == 4 && strcmp(argv[2], "mail") &&
+				 strcmp(argv[2], "store"))) {
 			fprintf(stderr, "maintstat: help takes one command "
 				"(and its subcommand); see 'maintstat "
 				"--help'\n");
