@@ -4,6 +4,8 @@
 #include "cli-activity.h"
 #include "activity.h"
 #include "cli-date.h"
+#include "cli-project.h"
+#include "project.h"
 #include "cli-result.h"
 #include "cli-review.h"
 #include "error.h"
@@ -142,55 +144,47 @@ void cli_act_print_context(FILE *fp, const struct cli_act_opts *o,
 		o->no_plus_fold ? "" : ", plus-address folding");
 }
 
-/*
- * ms_activity_keep_listing()'s note: the store's failure as a warning,
- * and with MS_LISTING_TRACE in the environment (for the tests) what the
- * listing was read from.
- */
-static void listing_note(const struct ms_act_listing_note *n, void *data)
+/* The window of the options over model `a`: `until` (--until, else the
+ * newest commit, never after it) and `since` (--since, else
+ * `default_years` before until), checked against the history. */
+static int act_window(const char *cmd, const struct cli_act_opts *o,
+		      int default_years, const struct ms_activity *a,
+		      int64_t s, int64_t u, int64_t *since, int64_t *until)
 {
-	(void)data;
-	if (n->warning)
-		cli_warning("%s", n->warning);
-	if (g_getenv("MS_LISTING_TRACE"))
-		fprintf(stderr, "maintstat: listing: at %s: %zu from the "
-			"store, %zu read from git%s\n",
-			*n->rev ? n->rev : "(none)", n->from_store,
-			n->from_git, n->saved ? ", saved" : "");
-}
+	int rc;
 
-/*
- * The model keeps who was listed where when the window began in `store`
- * (taken; NULL with --no-cache), one row per command ("CMD-listing", as
- * the series: `urgent`'s window is not activity's), so that a run after
- * new commits reads no old MAINTAINERS.
- */
-void cli_act_keep_listing(const char *cmd, struct ms_activity *a,
-			  struct ms_store *store)
-{
-	char *build = store ? cli_program_build() : NULL;
-	char *kind = g_strdup_printf("%s-listing", cmd);
+	*until = o->until ? u : ms_activity_newest(a);
+	clamp_until(a, until);
+	*since = o->since ? s : ms_act_date_shift(*until, -default_years, 0,
+						  0);
+	rc = check_window(cmd, a, *since, *until);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (*since > *until)
+		return cli_usage_error(cmd, "the window is empty: --since is "
+				       "after --until");
+	if (ms_activity_nr_commits(a) &&
+	    !ms_activity_nr_in_window(a, *since, *until)) {
+		char f[32], t[32];
 
-	if (!build)
-		g_clear_pointer(&store, ms_store_free);
-	ms_activity_keep_listing(a, store, kind, build, listing_note, NULL);
-	g_free(kind);
-	g_free(build);
+		ms_act_format(*since, 0, false, true, f);
+		ms_act_format(*until, 0, false, true, t);
+		return cli_error("no commit is dated from %s to %s: a report "
+				 "of that window would call everyone "
+				 "inactive (see --since and --until)", f, t);
+	}
+	return CLI_CONTINUE;
 }
 
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,
-		 int default_years, struct ms_activity **out,
-		 int64_t *since, int64_t *until)
+		 int default_years, struct ms_project **proj,
+		 struct ms_activity **out, int64_t *since, int64_t *until)
 {
-	struct ms_activity_load_opts lo = { 0 };
-	struct ms_diags diags = MS_DIAGS_INIT;
-	char *aliases = NULL, **mailmaps = NULL;
-	gsize aliases_len = 0;
-	size_t *mailmap_lens = NULL;
 	int64_t s = 0, u = 0;
 	int rc;
 
 	*out = NULL;
+	*proj = NULL;
 	if (!o->repo)
 		return cli_usage_error(cmd, "--repo GITDIR is required");
 	/* bad dates fail before the walk, not after it */
@@ -206,95 +200,25 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		if (rc != CLI_CONTINUE)
 			return rc;
 	}
-	if (o->aliases) {
-		GError *err = NULL;
-
-		if (!g_file_get_contents(o->aliases, &aliases, &aliases_len,
-					 &err)) {
-			rc = cli_error("cannot read '%s': %s", o->aliases,
-				       err->message);
-			g_error_free(err);
-			return rc;
-		}
-	}
-	rc = cli_read_files(&o->mailmaps, &mailmaps, &mailmap_lens);
+	rc = cli_project_open(o, proj);
+	if (rc == CLI_CONTINUE)
+		rc = cli_project_store(cmd, &o->store, *proj);
+	if (rc == CLI_CONTINUE && o->mail)
+		ms_project_set_mail_index(*proj, o->mail);
+	if (rc == CLI_CONTINUE)
+		rc = cli_project_history(*proj, out);
+	if (rc == CLI_CONTINUE)
+		rc = cli_act_set_range(cmd, *out, o->repo, o->rev, o->since,
+				       s);
+	if (rc == CLI_CONTINUE)
+		rc = act_window(cmd, o, default_years, *out, s, u, since,
+				until);
 	if (rc != CLI_CONTINUE) {
-		g_free(aliases);
-		return rc;
-	}
-	lo.gitdir = o->repo;
-	lo.rev = o->rev;
-	lo.maintainers = o->maintainers.items;
-	lo.nr_maintainers = (size_t)o->maintainers.nr;
-	lo.find_maintainer_files = o->find_maintainer_files;
-	lo.merges = o->merges;
-	lo.no_plus_fold = o->no_plus_fold;
-	lo.no_name_join = o->no_name_join;
-	lo.mailmaps = (const char *const *)mailmaps;
-	lo.mailmap_lens = mailmap_lens;
-	lo.mailmap_names = o->mailmaps.items;
-	lo.nr_mailmaps = (size_t)o->mailmaps.nr;
-	lo.aliases = aliases;
-	lo.aliases_len = aliases_len;
-	lo.aliases_name = o->aliases;
-	lo.mail = o->mail;
-	lo.last_addresses = o->last_addresses;
-	rc = cli_store_open(&o->store, o->repo, &lo.store);
-	if (rc != CLI_CONTINUE) {
-		g_free(aliases);
-		cli_files_free(mailmaps, mailmap_lens, lo.nr_mailmaps);
-		return rc;
-	}
-	lo.progress = cli_progress_count;
-	cli_progress_start("walking history", 0);
-	rc = ms_activity_load(&lo, out, &diags);
-	cli_progress_done();
-	if (rc == 0)
-		cli_act_keep_listing(cmd, *out, lo.store);
-	else
-		ms_store_free(lo.store);
-	cli_print_diags(&diags);
-	ms_diags_release(&diags);
-	g_free(aliases);
-	cli_files_free(mailmaps, mailmap_lens, lo.nr_mailmaps);
-	if (rc < 0)
-		return cli_error_last();
-	rc = cli_act_set_range(cmd, *out, o->repo, o->rev, o->since, s);
-	if (rc != CLI_CONTINUE) {
-		ms_activity_free(*out);
+		cli_project_close(*proj);
+		*proj = NULL;
 		*out = NULL;
-		return rc;
 	}
-
-	*until = o->until ? u : ms_activity_newest(*out);
-	clamp_until(*out, until);
-	*since = o->since ? s : ms_act_date_shift(*until, -default_years, 0,
-						  0);
-	rc = check_window(cmd, *out, *since, *until);
-	if (rc != CLI_CONTINUE) {
-		ms_activity_free(*out);
-		*out = NULL;
-		return rc;
-	}
-	if (*since > *until) {
-		ms_activity_free(*out);
-		*out = NULL;
-		return cli_usage_error(cmd, "the window is empty: --since is "
-				       "after --until");
-	}
-	if (ms_activity_nr_commits(*out) &&
-	    !ms_activity_nr_in_window(*out, *since, *until)) {
-		char a[32], b[32];
-
-		ms_act_format(*since, 0, false, true, a);
-		ms_act_format(*until, 0, false, true, b);
-		ms_activity_free(*out);
-		*out = NULL;
-		return cli_error("no commit is dated from %s to %s: a report "
-				 "of that window would call everyone "
-				 "inactive (see --since and --until)", a, b);
-	}
-	return CLI_CONTINUE;
+	return rc;
 }
 
 /* The activity report block of one entry (the netdev layout). */

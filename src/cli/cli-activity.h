@@ -21,6 +21,7 @@ struct cli_act_opts {
 	const char *rev;         /* --rev REV */
 	const char *since;       /* --since DATE|REV */
 	const char *until;       /* --until DATE|REV */
+	const char *tree;        /* without repo: the tree (--tree DIR) */
 	const char *aliases;     /* --aliases FILE */
 	struct cli_strings mailmaps; /* --mailmap FILE... */
 	struct cli_strings maintainers; /* --maintainers FILE... */
@@ -90,23 +91,18 @@ int cli_act_set_range(const char *cmd, struct ms_activity *a,
 		      int64_t since_time);
 
 /*
- * Hand `store` (taken; NULL with --no-cache) to model `a` to keep who was
- * listed where when the window began, one row per command
- * ("CMD-listing"): a run after new commits then reads no old MAINTAINERS.
- */
-void cli_act_keep_listing(const char *cmd, struct ms_activity *a,
-			  struct ms_store *store);
-
-/*
  * Check the options, load the model and work out the window: `until`
  * (--until, else the newest commit) and `since` (--since, else
  * `default_years` before until; with --since REV the commits of REV..rev,
- * whatever their dates, as cli_act_set_range()).  Prints warnings and errors.  Returns
- * CLI_CONTINUE or an exit code.
+ * whatever their dates, as cli_act_set_range()).  The model is the
+ * history of project *proj (cli-project.h), which the caller closes with
+ * cli_project_close().  Prints warnings and errors.  Returns
+ * CLI_CONTINUE or an exit code (then *proj is NULL).
  */
+struct ms_project;
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,
-		 int default_years, struct ms_activity **out,
-		 int64_t *since, int64_t *until);
+		 int default_years, struct ms_project **proj,
+		 struct ms_activity **out, int64_t *since, int64_t *until);
 
 /*
  * The context a text report starts with: repository and revision, the

@@ -5,6 +5,7 @@
 #include "cli-cc-activity.h"
 #include "activity.h"
 #include "cli-activity.h"
+#include "cli-project.h"
 #include "cli-review.h"
 #include "maint-cc.h"
 #include "maintainers.h"
@@ -28,6 +29,7 @@
  */
 struct cc_act {
 	struct ms_activity *a;
+	struct ms_project *proj;  /* owns a */
 	struct cli_list_facts *lf;   /* with --archive, else NULL */
 	struct ms_activity_query q;
 	struct ms_act_entry *ents;   /* of the current answer */
@@ -263,8 +265,8 @@ static int load_activity(struct cc_act *act, const struct cc_act_args *a)
 	ao.maintainers = a->topts->maintainers;
 	ao.find_maintainer_files = a->topts->find_maintainer_files;
 	ao.store = *a->store;
-	rc = cli_act_load("maintainers", &ao, 5, &act->a, &act->q.since,
-			  &act->q.until);
+	rc = cli_act_load("maintainers", &ao, 5, &act->proj, &act->a,
+			  &act->q.since, &act->q.until);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (ms_act_parse_before(a->inactive_after ?
@@ -272,7 +274,8 @@ static int load_activity(struct cc_act *act, const struct cc_act_args *a)
 				act->q.until, &act->q.active_since) < 0) {
 		rc = cli_usage_error("maintainers", "--inactive-after: %s",
 				     ms_error_last());
-		ms_activity_free(act->a);
+		cli_project_close(act->proj);
+		act->proj = NULL;
 		act->a = NULL;
 		return rc;
 	}
@@ -284,7 +287,8 @@ static int load_activity(struct cc_act *act, const struct cc_act_args *a)
 				 act->q.since, INT64_MAX, act->q.active_since,
 				 act->a, &act->lf);
 	if (rc != CLI_CONTINUE) {
-		ms_activity_free(act->a);
+		cli_project_close(act->proj);
+		act->proj = NULL;
 		act->a = NULL;
 	}
 	return rc;
@@ -312,7 +316,7 @@ void cc_act_free(struct cc_act *ac)
 		return;
 	ms_act_entries_free(ac->ents, ac->nr);
 	cli_list_facts_free(ac->lf);
-	ms_activity_free(ac->a);
+	cli_project_close(ac->proj);
 	g_free(ac);
 }
 

@@ -4,6 +4,8 @@
 #include "cli-review.h"
 #include "cli-date.h"
 #include "cli-activity.h"
+#include "cli-project.h"
+#include "project.h"
 #include "activity.h"
 #include "history.h"
 #include "ident.h"
@@ -320,16 +322,18 @@ int cli_rev_link(const struct cli_rev_opts *o, const struct ms_link_mail *lm,
 /* ---- list facts for `activity` and `urgent` ---- */
 
 struct cli_list_facts {
-	struct cli_tree tree;
+	struct ms_project *proj;     /* the tree, the list, who is who */
+	const struct ms_tree *tree;
+	const struct maint_file *mf;
+	const struct maint_index *idx;
 	struct ms_review_map *map;
-	struct ms_link_mail *lm;
+	struct ms_link_mail *lm;     /* the project's */
 	struct ms_review *rv;
 	struct ms_urgent *urgent;    /* the entries' review by name, and
 					urgent's categories */
 	int64_t active_since;
 	const struct ms_activity *act;
 	int64_t git_until;
-	struct ms_ident *own_ident;  /* without a history: the tree's */
 };
 
 static bool git_seen(unsigned person, void *data)
@@ -381,11 +385,12 @@ static void add_history_path(const char *path, void *data)
 #define REVIEW_DEFAULTS { .ignore_after = 14 * 86400, .target = 48 * 3600 }
 
 /*
- * New list facts with the tree of `to`, its review map, and the archives
- * of `ro` (their store and repository set by the caller) read through the
- * map.  CLI_CONTINUE, or the exit code after the error was printed.
+ * New list facts with the project of `ao` (its tree and MAINTAINERS), its
+ * review map, and the archives of `ro` (their store and repository set
+ * by the caller) read through the map.  CLI_CONTINUE, or the exit code
+ * after the error was printed.
  */
-static int facts_open(const char *cmd, const struct cli_tree_opts *to,
+static int facts_open(const char *cmd, const struct cli_act_opts *ao,
 		      struct cli_rev_opts *ro, struct cli_list_facts **out)
 {
 	struct cli_list_facts *f = g_new0(struct cli_list_facts, 1);
@@ -393,12 +398,14 @@ static int facts_open(const char *cmd, const struct cli_tree_opts *to,
 	int rc;
 
 	*out = NULL;
-	rc = cli_tree_open(cmd, to, NULL, &f->tree);
+	rc = cli_project_open(ao, &f->proj);
+	if (rc == CLI_CONTINUE)
+		rc = cli_project_tree(f->proj, &f->tree, &f->mf, &f->idx);
 	if (rc != CLI_CONTINUE) {
-		g_free(f);
+		cli_list_facts_free(f);
 		return rc;
 	}
-	f->map = ms_review_map_new(f->tree.mf, f->tree.idx, &diags);
+	f->map = ms_review_map_new(f->mf, f->idx, &diags);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
 	ro->kmap = f->map;
@@ -408,6 +415,7 @@ static int facts_open(const char *cmd, const struct cli_tree_opts *to,
 		cli_list_facts_free(f);
 		return rc;
 	}
+	ms_project_set_mail(f->proj, f->lm);
 	*out = f;
 	return CLI_CONTINUE;
 }
@@ -419,7 +427,7 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 			struct cli_list_facts **out)
 {
 	struct cli_list_facts *f;
-	struct cli_tree_opts to = { 0 };
+	struct cli_act_opts to = { 0 };
 	struct cli_rev_opts ro = { 0 };
 	struct ms_review_opts rvo = REVIEW_DEFAULTS;
 	GPtrArray *history_paths;
@@ -449,14 +457,13 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 	/* the same patches as review counts: stable backports and other
 	 * projects' patches (by subject, or by paths the project never
 	 * had) set aside */
-	rvo.tree = f->tree.tree;
+	rvo.tree = f->tree;
 	history_paths = g_ptr_array_new();
 	ms_activity_foreach_path(act, add_history_path, history_paths);
 	rvo.history_paths = history_paths;
-	f->rv = ms_review_compute(f->lm, f->map, f->tree.mf, NULL, NULL,
-				  &rvo);
+	f->rv = ms_review_compute(f->lm, f->map, f->mf, NULL, NULL, &rvo);
 	g_ptr_array_unref(history_paths);
-	f->urgent = ms_urgent_new(f->tree.mf, f->tree.idx, f->tree.tree,
+	f->urgent = ms_urgent_new(f->mf, f->idx, f->tree,
 				  f->rv, active_since);
 	*out = f;
 	return CLI_CONTINUE;
@@ -476,27 +483,6 @@ static int64_t newest_message(const struct ms_mail_index *idx)
 	return t;
 }
 
-/* Without a history, people resolve as `review --tree` resolves them:
- * the tree's .mailmap, then the names the list's senders give. */
-static struct ms_ident *tree_ident(const struct cli_list_facts *f)
-{
-	struct ms_ident *id = ms_ident_new(true);
-	struct ms_diags diags = MS_DIAGS_INIT;
-	char *mm = NULL;
-	size_t mm_len = 0;
-
-	if (ms_tree_read(f->tree.tree, ".mailmap", &mm, &mm_len) == 0)
-		ms_ident_add_mailmap(id, ".mailmap", mm, mm_len, &diags);
-	else
-		ms_error_clear();
-	g_free(mm);
-	ms_mail_ident_from_list(id, ms_link_mail_index(f->lm), f->tree.mf,
-				ms_tree_root(f->tree.tree), true, &diags);
-	cli_print_diags(&diags);
-	ms_diags_release(&diags);
-	return id;
-}
-
 int cli_list_facts_load_tree(const char *cmd, const struct cli_tree_opts *to,
 			     const struct cli_store_opts *store,
 			     const struct cli_strings *archives,
@@ -505,14 +491,21 @@ int cli_list_facts_load_tree(const char *cmd, const struct cli_tree_opts *to,
 			     struct cli_list_facts **out)
 {
 	struct cli_list_facts *f;
+	struct cli_act_opts ao = { 0 };
 	struct cli_rev_opts ro = { 0 };
 	struct ms_review_opts rvo = REVIEW_DEFAULTS;
 	int rc;
 
 	*out = NULL;
+	/* without a history, people resolve as `review --tree` resolves
+	 * them: the tree's .mailmap, then the names the list's senders
+	 * give (the project's identity model) */
+	ao.tree = to->tree;
+	ao.maintainers = to->maintainers;
+	ao.find_maintainer_files = to->find_maintainer_files;
 	ro.archives = *archives;
 	ro.store = *store;
-	rc = facts_open(cmd, to, &ro, &f);
+	rc = facts_open(cmd, &ao, &ro, &f);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	/* the list's own end is "now": its newest message */
@@ -525,14 +518,16 @@ int cli_list_facts_load_tree(const char *cmd, const struct cli_tree_opts *to,
 		cli_list_facts_free(f);
 		return rc;
 	}
-	f->own_ident = tree_ident(f);
+	rc = cli_project_ident(f->proj, &rvo.ident);
+	if (rc != CLI_CONTINUE) {
+		cli_list_facts_free(f);
+		return rc;
+	}
 	rvo.since = *since;
 	rvo.until = *until;
-	rvo.ident = f->own_ident;
-	rvo.tree = f->tree.tree;
-	f->rv = ms_review_compute(f->lm, f->map, f->tree.mf, NULL, NULL,
-				  &rvo);
-	f->urgent = ms_urgent_new(f->tree.mf, f->tree.idx, f->tree.tree,
+	rvo.tree = f->tree;
+	f->rv = ms_review_compute(f->lm, f->map, f->mf, NULL, NULL, &rvo);
+	f->urgent = ms_urgent_new(f->mf, f->idx, f->tree,
 				  f->rv, f->active_since);
 	*out = f;
 	return CLI_CONTINUE;
@@ -544,11 +539,12 @@ void cli_list_facts_free(struct cli_list_facts *f)
 		return;
 	ms_urgent_free(f->urgent);
 	ms_review_free(f->rv);
-	ms_link_mail_free(f->lm);
-	ms_ident_free(f->own_ident);
-	ms_review_map_report(f->map, &f->tree.diags);
+	if (f->proj)
+		ms_review_map_report(f->map, ms_project_late(f->proj));
 	ms_review_map_free(f->map);
-	cli_tree_close(&f->tree);
+	if (!f->proj || ms_project_mail(f->proj) != f->lm)
+		ms_link_mail_free(f->lm);
+	cli_project_close(f->proj);
 	g_free(f);
 }
 

@@ -5,6 +5,7 @@
  */
 #include "activity.h"
 #include "cli-activity.h"
+#include "cli-project.h"
 #include "cli-review.h"
 #include "commands.h"
 #include "maintainers.h"
@@ -122,6 +123,7 @@ int cmd_activity(int argc, char **argv)
 	};
 	const struct maint_entry **sel = NULL;
 	struct ms_activity *a = NULL;
+	struct ms_project *proj = NULL;
 	struct ms_activity_query q = { 0 };
 	struct ms_act_entry *res = NULL;
 	struct cli_act_series ser = { 0 };
@@ -142,7 +144,8 @@ int cmd_activity(int argc, char **argv)
 						&q.active_since) < 0)
 		return cli_usage_error("activity", "--inactive-after: %s",
 				       ms_error_last());
-	rc = cli_act_load("activity", &ao, 5, &a, &q.since, &q.until);
+	rc = cli_act_load("activity", &ao, 5, &proj, &a, &q.since,
+			  &q.until);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rc = cli_act_select("activity", a, argc, argv, &files, &q, &sel);
@@ -220,6 +223,6 @@ out:
 	list_facts = NULL;
 	ms_act_entries_free(res, nr);
 	g_free(sel);
-	ms_activity_free(a);
+	cli_project_close(proj);
 	return rc;
 }

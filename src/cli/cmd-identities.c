@@ -7,6 +7,8 @@
  */
 #include "activity.h"
 #include "cli-activity.h"
+#include "cli-project.h"
+#include "project.h"
 #include "cli-review.h"
 #include "commands.h"
 #include "ident.h"
@@ -421,119 +423,71 @@ static void fill_rows(struct ms_ident *id, GPtrArray *list, bool no_usage)
 /* What the people come from: a history, or a tree, and a list. */
 struct sources {
 	struct cli_act_opts ao;
-	const char *tree;            /* --tree DIR */
 	struct cli_strings archives; /* --archive PATH... */
-	struct ms_activity *act;     /* with --repo */
-	struct cli_tree t;           /* with --tree */
-	bool have_tree;
-	struct ms_link_mail *lm;     /* with --archive */
-	struct ms_ident *own;        /* with --tree: the model built here */
-	struct ms_ident *id;         /* the one used */
+	struct ms_project *proj;     /* the history or tree, the list */
+	struct ms_ident *id;         /* the project's */
+	bool act, lm;                /* a history, a list was read */
 	const struct maint_file *mf;
 	const struct maint_index *idx;
 };
 
-/* --tree: the tree's .mailmap, --mailmap, --aliases, the list's senders
- * and MAINTAINERS (ms_mail_ident_from_list()). */
-static int tree_ident(struct sources *s)
-{
-	struct cli_tree_opts to = { 0 };
-	struct ms_diags diags = MS_DIAGS_INIT;
-	char *mm = NULL, *aliases = NULL, **mailmaps = NULL;
-	size_t mm_len = 0, *lens = NULL;
-	gsize aliases_len = 0;
-	int rc;
-
-	to.tree = s->tree;
-	to.maintainers = s->ao.maintainers;
-	to.find_maintainer_files = s->ao.find_maintainer_files;
-	rc = cli_tree_open("identities", &to, NULL, &s->t);
-	if (rc != CLI_CONTINUE)
-		return rc;
-	s->have_tree = true;
-	if (s->ao.aliases) {
-		GError *err = NULL;
-
-		if (!g_file_get_contents(s->ao.aliases, &aliases,
-					 &aliases_len, &err)) {
-			rc = cli_error("cannot read '%s': %s", s->ao.aliases,
-				       err->message);
-			g_error_free(err);
-			return rc;
-		}
-	}
-	rc = cli_read_files(&s->ao.mailmaps, &mailmaps, &lens);
-	if (rc != CLI_CONTINUE) {
-		g_free(aliases);
-		return rc;
-	}
-	s->own = ms_ident_new(!s->ao.no_plus_fold);
-	if (ms_tree_read(s->t.tree, ".mailmap", &mm, &mm_len) == 0)
-		ms_ident_add_mailmap(s->own, ".mailmap", mm, mm_len, &diags);
-	g_free(mm);
-	for (int i = 0; i < s->ao.mailmaps.nr; i++)
-		ms_ident_add_mailmap(s->own, s->ao.mailmaps.items[i],
-				     mailmaps[i], lens[i], &diags);
-	if (aliases)
-		ms_ident_add_aliases(s->own, s->ao.aliases, aliases,
-				     aliases_len, &diags);
-	ms_mail_ident_from_list(s->own, s->lm ? ms_link_mail_index(s->lm) :
-				NULL, s->t.mf, ms_tree_root(s->t.tree),
-				!s->ao.no_name_join, &diags);
-	cli_print_diags(&diags);
-	ms_diags_release(&diags);
-	cli_files_free(mailmaps, lens, (size_t)s->ao.mailmaps.nr);
-	g_free(aliases);
-	s->id = s->own;
-	s->mf = s->t.mf;
-	s->idx = s->t.idx;
-	return CLI_CONTINUE;
-}
-
 /* Read the list (if any), then the history or the tree. */
 static int load_sources(struct sources *s)
 {
+	struct ms_link_mail *lm = NULL;
+	struct ms_activity *act;
 	int64_t since, until;
 	int rc;
 
-	if (s->tree && s->ao.repo)
+	if (s->ao.tree && s->ao.repo)
 		return cli_usage_error("identities", "--tree and --repo "
 				       "exclude each other");
-	if (!s->tree) {
+	if (!s->ao.tree) {
 		rc = cli_default_repo("identities", &s->ao.repo, true);
 		if (rc != CLI_CONTINUE)
 			return rc;
 	}
+	s->act = !s->ao.tree;
+	s->lm = s->archives.nr > 0;
 	if (s->archives.nr) {
 		struct cli_rev_opts ro = { 0 };
 
 		ro.repo = s->ao.repo;
 		ro.archives = s->archives;
 		ro.store = s->ao.store;
-		rc = cli_rev_load_mail("identities", &ro, 0, NULL, NULL,
-				       &s->lm);
+		rc = cli_rev_load_mail("identities", &ro, 0, NULL, NULL, &lm);
 		if (rc != CLI_CONTINUE)
 			return rc;
 	}
-	if (s->tree)
-		return tree_ident(s);
-	s->ao.mail = s->lm ? ms_link_mail_index(s->lm) : NULL;
-	rc = cli_act_load("identities", &s->ao, 5, &s->act, &since, &until);
-	if (rc != CLI_CONTINUE)
+	if (s->ao.tree) {
+		rc = cli_project_open(&s->ao, &s->proj);
+		if (rc != CLI_CONTINUE) {
+			ms_link_mail_free(lm);
+			return rc;
+		}
+		ms_project_set_mail(s->proj, lm);
+		rc = cli_project_tree(s->proj, NULL, &s->mf, &s->idx);
+		if (rc == CLI_CONTINUE)
+			rc = cli_project_ident(s->proj, &s->id);
 		return rc;
-	s->id = ms_activity_ident(s->act);
-	s->mf = ms_activity_maintainers(s->act);
-	s->idx = ms_activity_index(s->act);
+	}
+	s->ao.mail = lm ? ms_link_mail_index(lm) : NULL;
+	rc = cli_act_load("identities", &s->ao, 5, &s->proj, &act, &since,
+			  &until);
+	if (rc != CLI_CONTINUE) {
+		ms_link_mail_free(lm);
+		return rc;
+	}
+	ms_project_set_mail(s->proj, lm);
+	s->id = ms_activity_ident(act);
+	s->mf = ms_activity_maintainers(act);
+	s->idx = ms_activity_index(act);
 	return CLI_CONTINUE;
 }
 
 static void sources_release(struct sources *s)
 {
-	ms_activity_free(s->act);
-	ms_ident_free(s->own);
-	if (s->have_tree)
-		cli_tree_close(&s->t);
-	ms_link_mail_free(s->lm);
+	cli_project_close(s->proj);
 }
 
 /* Print the rows as text, JSON or .mailmap lines. */
@@ -587,7 +541,7 @@ int cmd_identities(int argc, char **argv)
 	bool json = false, suggest = false;
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&s.ao, "5 years before --until"),
-		{ CLI_OPT_STRING, "tree", 0, &s.tree, "DIR",
+		{ CLI_OPT_STRING, "tree", 0, &s.ao.tree, "DIR",
 		  "a source tree without history, instead of --repo: its "
 		  "MAINTAINERS and .mailmap (default: none)" },
 		{ CLI_OPT_STRING_LIST, "archive", 0, &s.archives, "PATH",

@@ -4,6 +4,8 @@
 #include "cli-review.h"
 #include "cli-result.h"
 #include "cli-activity.h"
+#include "cli-project.h"
+#include "project.h"
 #include "activity.h"
 #include "history.h"
 #include "ident.h"
@@ -37,11 +39,8 @@ static const struct cli_command_help help = {
 
 /* --mailmap, --aliases and --no-name-join, read before the long work. */
 struct ident_args {
-	struct cli_act_opts io;      /* --mailmap, --no-name-join */
-	const char *aliases_file;    /* --aliases */
-	char **mailmaps, *aliases;
-	size_t *mailmap_lens;
-	gsize aliases_len;
+	struct cli_act_opts io;      /* --aliases, --mailmap, --no-name-join */
+	struct ms_project *proj;     /* what they read */
 };
 
 /* What the text report starts with, as every report does. */
@@ -72,8 +71,8 @@ static void print_context(const struct cli_rev_opts *ro,
 	printf("Identities: the revision's .mailmap");
 	for (int i = 0; i < ia->io.mailmaps.nr; i++)
 		printf(", %s", ia->io.mailmaps.items[i]);
-	if (ia->aliases_file)
-		printf(", aliases %s", ia->aliases_file);
+	if (ia->io.aliases)
+		printf(", aliases %s", ia->io.aliases);
 	printf(", the commits' and the list's people%s\n\n",
 	       ia->io.no_name_join ? " (no name joins)" : ", equal names");
 }
@@ -206,63 +205,22 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 }
 
 
-static int read_ident_args(struct ident_args *ia)
-{
-	GError *err = NULL;
-
-	if (ia->aliases_file &&
-	    !g_file_get_contents(ia->aliases_file, &ia->aliases,
-				 &ia->aliases_len, &err)) {
-		int rc = cli_error("cannot read '%s': %s", ia->aliases_file,
-				   err->message);
-
-		g_error_free(err);
-		return rc;
-	}
-	return cli_read_files(&ia->io.mailmaps, &ia->mailmaps,
-			      &ia->mailmap_lens);
-}
-
-static void ident_args_release(struct ident_args *ia)
-{
-	cli_files_free(ia->mailmaps, ia->mailmap_lens,
-		       (size_t)ia->io.mailmaps.nr);
-	g_free(ia->aliases);
-}
-
 /* Who is who: the revision's .mailmap, --mailmap and --aliases, the
  * commits' people and the list's senders, joined by name unless
- * --no-name-join (link.h, ms_link_people). */
-static int load_people(const struct cli_rev_opts *ro,
-		       const struct ident_args *ia,
-		       const GPtrArray *commits,
-		       const struct ms_link_mail *lm,
-		       struct ms_link_people **out)
+ * --no-name-join (link.h, ms_link_people): the project's sources. */
+static struct ms_link_people *load_people(const struct ident_args *ia,
+					  const GPtrArray *commits,
+					  const struct ms_link_mail *lm)
 {
-	struct ms_diags diags = { 0 };
-	struct ms_link_people_src src = {
-		.mailmaps = ia->mailmaps, .mailmap_lens = ia->mailmap_lens,
-		.mailmap_names = ia->io.mailmaps.items,
-		.nr_mailmaps = (size_t)ia->io.mailmaps.nr,
-		.aliases = ia->aliases, .aliases_len = ia->aliases_len,
-		.aliases_name = ia->aliases_file,
-		.name_join = !ia->io.no_name_join,
-	};
-	char *mm = NULL;
-	size_t len = 0;
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct ms_link_people_src src;
+	struct ms_link_people *people;
 
-	if (ms_history_read_file(ro->repo, ro->rev, ".mailmap", &mm,
-				 &len) < 0) {
-		ms_error_clear();
-		mm = NULL;
-	}
-	src.mailmap = mm;
-	src.mailmap_len = len;
-	*out = ms_link_people_new(commits, lm, &src, &diags);
-	g_free(mm);
+	ms_project_people_src(ia->proj, &src);
+	people = ms_link_people_new(commits, lm, &src, &diags);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
-	return CLI_CONTINUE;
+	return people;
 }
 
 static gpointer free_mail(gpointer lm)
@@ -285,8 +243,8 @@ static void link_key(const struct cli_rev_opts *ro,
 	cli_result_add_int(res, "until", until);
 	cli_result_add_archives(res, &ro->archives);
 	cli_result_add_repo(res, ro->repo);
-	if (ia->aliases_file) {
-		struct cli_strings one = { (const char **)&ia->aliases_file,
+	if (ia->io.aliases) {
+		struct cli_strings one = { (const char **)&ia->io.aliases,
 					   1 };
 
 		cli_result_add_files(res, "aliases", &one);
@@ -303,7 +261,7 @@ int cmd_link(int argc, char **argv)
 		CLI_REV_OPTIONS(&ro),
 		{ CLI_OPT_FLAG, "ignore-link-trailers", 0, &ignore, NULL,
 		  "do not use Link: and Message-Id: trailers" },
-		{ CLI_OPT_STRING, "aliases", 0, &ia.aliases_file, "FILE",
+		{ CLI_OPT_STRING, "aliases", 0, &ia.io.aliases, "FILE",
 		  "gitdm-style aliases: 'alias canonical' addresses per line "
 		  "(default: none; .mailmap is always read)" },
 		CLI_IDENT_OPTIONS(&ia.io),
@@ -341,7 +299,9 @@ int cmd_link(int argc, char **argv)
 		rc = cli_rev_window("link", &ro, &since, &until);
 	if (rc != CLI_CONTINUE)
 		goto out;
-	rc = read_ident_args(&ia);
+	ia.io.repo = ro.repo;
+	ia.io.rev = ro.rev;
+	rc = cli_project_open(&ia.io, &ia.proj);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	/* the same inputs as a saved result: print it (cli-result.h) */
@@ -355,9 +315,7 @@ int cmd_link(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		goto out;
 	lo.ignore_link_trailers = ignore;
-	rc = load_people(&ro, &ia, commits, lm, &people);
-	if (rc != CLI_CONTINUE)
-		goto out;
+	people = load_people(&ia, commits, lm);
 	lo.people = people;
 	/* the report prints while its links are written to the store */
 	rc = cli_rev_link_begin(&ro, lm, commits, &lo, &res, &linking);
@@ -386,7 +344,7 @@ out:
 		ms_link_mail_free(lm);
 	ms_link_result_free(res);
 	ms_link_people_free(people);
-	ident_args_release(&ia);
+	cli_project_close(ia.proj);
 	if (commits)
 		g_ptr_array_unref(commits);
 	if (freeing)

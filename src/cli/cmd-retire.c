@@ -5,6 +5,7 @@
  */
 #include "activity.h"
 #include "cli-activity.h"
+#include "cli-project.h"
 #include "cli-review.h"
 #include "commands.h"
 #include "git-common.h"
@@ -249,6 +250,7 @@ struct retire_data {
 	char *maint, *credits;       /* the texts the series edits */
 	char *from;                  /* "Name <address>" */
 	struct ms_activity *a;
+	struct ms_project *proj;     /* owns a */
 	struct ms_activity_query q;
 	struct ms_act_entry *res;    /* the entries' activity */
 	size_t nr;
@@ -387,7 +389,8 @@ static int retire_activity(const struct retire_args *a,
 	struct ms_activity_query *q = &d->q;
 	int rc;
 
-	rc = cli_act_load("retire", &a->ao, 5, &d->a, &q->since, &q->until);
+	rc = cli_act_load("retire", &a->ao, 5, &d->proj, &d->a, &q->since,
+			  &q->until);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rc = cli_act_select("retire", d->a, a->argc, a->argv, &a->files, q,
@@ -917,7 +920,7 @@ static void retire_data_release(struct retire_data *d)
 	retire_series_free(d->series);
 	cli_list_facts_free(d->lf);
 	ms_act_entries_free(d->res, d->nr);
-	ms_activity_free(d->a);
+	cli_project_close(d->proj);
 	g_free(d->sel);
 	g_free(d->maint);
 	g_free(d->credits);

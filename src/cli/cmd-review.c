@@ -11,6 +11,8 @@
 #include "commands.h"
 #include "mail.h"
 #include "cli-activity.h"
+#include "cli-project.h"
+#include "project.h"
 #include "tree.h"
 #include "history.h"
 #include "ident.h"
@@ -107,10 +109,12 @@ int cmd_review(int argc, char **argv)
 struct review_args {
 	struct cli_rev_opts ro;
 	struct cli_tree_opts to;
-	struct cli_act_opts io;      /* --mailmap, --no-name-join */
+	/* who is who: --aliases, --mailmap, --no-name-join,
+	 * --no-plus-fold; at opening, the tree's options too */
+	struct cli_act_opts io;
 	struct cli_strings files;
-	bool json, no_plus_fold, include_stable, include_foreign;
-	const char *ignore_arg, *target_arg, *list_url, *aliases_file;
+	bool json, include_stable, include_foreign;
+	const char *ignore_arg, *target_arg, *list_url;
 	const char *by, *release_tags, *foreign_subject;
 	const char *inactive_arg;    /* --inactive-after */
 	long limit;
@@ -125,11 +129,10 @@ struct review_args {
 struct review_data {
 	int64_t since, until;
 	int64_t inactive_since;      /* with --repo: nothing in git since */
-	struct cli_tree tree;
-	bool have_tree;
-	char *aliases, **mailmaps;   /* --aliases, --mailmap contents */
-	gsize aliases_len;
-	size_t *mailmap_lens;
+	struct ms_project *proj;     /* the tree, who is who, the history */
+	const struct ms_tree *tree;
+	const struct maint_file *mf;
+	const struct maint_index *idx;
 	const struct maint_entry **sel;
 	struct ms_review_map *map;
 	struct ms_link_mail *lm;
@@ -139,9 +142,8 @@ struct review_data {
 	GArray *bounds, *qbounds;    /* --by intervals, the report's quarters */
 	GPtrArray *labels;           /* --by release: their names */
 	struct ms_review_opts rvo;
-	struct ms_activity *act;     /* with --repo */
+	struct ms_activity *act;     /* with --repo, the project's */
 	struct seen seen;
-	struct ms_ident *own_ident;  /* without --repo */
 	struct ms_review *rv, *rvq;
 	struct ms_act_entry **act_for;
 	GPtrArray *act_results;
@@ -153,10 +155,10 @@ static int review_parse(int *argc, char ***argv, struct review_args *a)
 {
 	const struct cli_option opts[] = {
 		CLI_REV_OPTIONS(&a->ro),
-		{ CLI_OPT_STRING, "aliases", 0, &a->aliases_file, "FILE",
+		{ CLI_OPT_STRING, "aliases", 0, &a->io.aliases, "FILE",
 		  "gitdm-style aliases: 'alias canonical' addresses per line "
 		  "(default: none; .mailmap is always read)" },
-		{ CLI_OPT_FLAG, "no-plus-fold", 0, &a->no_plus_fold, NULL,
+		{ CLI_OPT_FLAG, "no-plus-fold", 0, &a->io.no_plus_fold, NULL,
 		  "keep user+tag@domain apart from user@domain" },
 		CLI_IDENT_OPTIONS(&a->io),
 		{ CLI_OPT_STRING, "tree", 0, &a->to.tree, "DIR",
@@ -218,6 +220,11 @@ static int review_check(struct review_args *a)
 	}
 	if (!a->ro.archives.nr)
 		return cli_usage_error("review", "--archive PATH is required");
+	if (a->to.tree && a->ro.repo)
+		return cli_usage_error("review", "--tree and --repo exclude "
+				       "each other");
+	if (a->ro.rev && !a->ro.repo)
+		return cli_usage_error("review", "--rev needs --repo");
 	if (a->inactive_arg) {
 		int64_t t;
 
@@ -256,36 +263,25 @@ static int review_check(struct review_args *a)
 	return CLI_CONTINUE;
 }
 
-/* The tree and its MAINTAINERS, --aliases and --mailmap, and the
- * entries selected. */
+/* The project (its tree and MAINTAINERS, --aliases and --mailmap read)
+ * and the entries selected. */
 static int review_open(struct review_args *a, struct review_data *d)
 {
 	size_t nr_sel;
 	int rc;
 
-	a->to.repo = a->ro.repo;
-	a->to.rev = a->ro.rev;
-	rc = cli_tree_open("review", &a->to, NULL, &d->tree);
+	a->io.repo = a->ro.repo;
+	a->io.rev = a->ro.rev;
+	a->io.tree = a->to.tree;
+	a->io.maintainers = a->to.maintainers;
+	a->io.find_maintainer_files = a->to.find_maintainer_files;
+	rc = cli_project_open(&a->io, &d->proj);
+	if (rc == CLI_CONTINUE)
+		rc = cli_project_tree(d->proj, &d->tree, &d->mf, &d->idx);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	d->have_tree = true;
-	if (a->aliases_file) {
-		GError *err = NULL;
-
-		if (!g_file_get_contents(a->aliases_file, &d->aliases,
-					 &d->aliases_len, &err)) {
-			rc = cli_error("cannot read '%s': %s",
-				       a->aliases_file, err->message);
-			g_error_free(err);
-			return rc;
-		}
-	}
-	rc = cli_read_files(&a->io.mailmaps, &d->mailmaps,
-			    &d->mailmap_lens);
-	if (rc != CLI_CONTINUE)
-		return rc;
-	rc = cli_select_entries("review", d->tree.mf, d->tree.idx, a->argc,
-				a->argv, &a->files, &d->sel, &nr_sel);
+	rc = cli_select_entries("review", d->mf, d->idx, a->argc, a->argv,
+				&a->files, &d->sel, &nr_sel);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (d->sel) {
@@ -304,7 +300,7 @@ static int review_load(const struct review_args *a, struct review_data *d)
 	struct cli_rev_opts ro = a->ro;
 	int rc;
 
-	d->map = ms_review_map_new(d->tree.mf, d->tree.idx, &diags);
+	d->map = ms_review_map_new(d->mf, d->idx, &diags);
 	ms_review_map_foreign_subject(d->map, a->foreign_re);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
@@ -315,6 +311,7 @@ static int review_load(const struct review_args *a, struct review_data *d)
 			  &d->commits, &d->lm);
 	if (rc != CLI_CONTINUE)
 		return rc;
+	ms_project_set_mail(d->proj, d->lm);
 	if (!a->ro.until)
 		d->until = newest_mail(ms_link_mail_index(d->lm));
 	if (a->ro.repo)
@@ -338,7 +335,7 @@ static int review_intervals(const struct review_args *a,
 	rvo->target = ms_duration_seconds(&a->target_d);
 	rvo->include_stable = a->include_stable;
 	rvo->include_foreign = a->include_foreign;
-	rvo->tree = d->tree.tree;
+	rvo->tree = d->tree;
 	if (!a->by)
 		return CLI_CONTINUE;
 	lo = d->since ? d->since : oldest_mail(ms_link_mail_index(d->lm));
@@ -365,37 +362,13 @@ static int review_intervals(const struct review_args *a,
 static int review_ident_git(const struct review_args *a,
 			    struct review_data *d)
 {
-	struct ms_activity_load_opts alo = { 0 };
-	struct ms_diags diags = MS_DIAGS_INIT;
 	int rc;
 
-	alo.gitdir = a->ro.repo;
-	alo.rev = a->ro.rev;
-	alo.maintainers = a->to.maintainers.items;
-	alo.nr_maintainers = (size_t)a->to.maintainers.nr;
-	alo.find_maintainer_files = a->to.find_maintainer_files;
-	alo.no_plus_fold = a->no_plus_fold;
-	alo.aliases = d->aliases;
-	alo.aliases_len = d->aliases_len;
-	alo.aliases_name = a->aliases_file;
-	alo.no_name_join = a->io.no_name_join;
-	alo.mailmaps = (const char *const *)d->mailmaps;
-	alo.mailmap_lens = d->mailmap_lens;
-	alo.mailmap_names = a->io.mailmaps.items;
-	alo.nr_mailmaps = (size_t)a->io.mailmaps.nr;
-	alo.mail = ms_link_mail_index(d->lm);
-	rc = cli_store_open(&a->ro.store, a->ro.repo, &alo.store);
+	rc = cli_project_store("review", &a->ro.store, d->proj);
+	if (rc == CLI_CONTINUE)
+		rc = cli_project_history(d->proj, &d->act);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	rc = ms_activity_load(&alo, &d->act, &diags);
-	if (rc == 0)
-		cli_act_keep_listing("review", d->act, alo.store);
-	else
-		ms_store_free(alo.store);
-	cli_print_diags(&diags);
-	ms_diags_release(&diags);
-	if (rc < 0)
-		return cli_error_last();
 	rc = cli_act_set_range("review", d->act, a->ro.repo, a->ro.rev,
 			       a->ro.since, d->since);
 	if (rc != CLI_CONTINUE)
@@ -412,42 +385,13 @@ static int review_ident_git(const struct review_args *a,
 	return CLI_CONTINUE;
 }
 
-/* Without --repo: the tree's own .mailmap (a Debian or tarball kernel
- * tree has one), --mailmap, --aliases; then the list's names. */
-static void review_ident_list(const struct review_args *a,
-			      struct review_data *d)
-{
-	struct ms_diags diags = MS_DIAGS_INIT;
-	char *mm = NULL;
-	size_t mm_len = 0;
-
-	d->own_ident = ms_ident_new(!a->no_plus_fold);
-	if (ms_tree_read(d->tree.tree, ".mailmap", &mm, &mm_len) == 0)
-		ms_ident_add_mailmap(d->own_ident, ".mailmap", mm, mm_len,
-				     &diags);
-	g_free(mm);
-	for (int i = 0; i < a->io.mailmaps.nr; i++)
-		ms_ident_add_mailmap(d->own_ident, a->io.mailmaps.items[i],
-				     d->mailmaps[i], d->mailmap_lens[i],
-				     &diags);
-	if (d->aliases)
-		ms_ident_add_aliases(d->own_ident, a->aliases_file,
-				     d->aliases, d->aliases_len, &diags);
-	ms_mail_ident_from_list(d->own_ident, ms_link_mail_index(d->lm),
-				d->tree.mf, ms_tree_root(d->tree.tree),
-				!a->io.no_name_join, &diags);
-	cli_print_diags(&diags);
-	ms_diags_release(&diags);
-	d->rvo.ident = d->own_ident;
-}
-
 /* The review; for the report (`quarters`, with --by), the same
  * computation over quarters, from the mail already read. */
 static int review_compute(struct review_data *d, bool quarters)
 {
 	struct ms_review_opts qo = d->rvo;
 
-	d->rv = ms_review_compute(d->lm, d->map, d->tree.mf, d->commits,
+	d->rv = ms_review_compute(d->lm, d->map, d->mf, d->commits,
 				  d->links, &d->rvo);
 	if (!quarters || !d->bounds)
 		return CLI_CONTINUE;
@@ -456,7 +400,7 @@ static int review_compute(struct review_data *d, bool quarters)
 		return cli_error_last();
 	qo.bounds = (const int64_t *)(void *)d->qbounds->data;
 	qo.nr_intervals = d->qbounds->len - 1;
-	d->rvq = ms_review_compute(d->lm, d->map, d->tree.mf, d->commits,
+	d->rvq = ms_review_compute(d->lm, d->map, d->mf, d->commits,
 				   d->links, &qo);
 	return CLI_CONTINUE;
 }
@@ -558,8 +502,8 @@ static int review_output(const struct review_args *a, struct review_data *d,
 		cli_review_print_document(o, &r);
 	} else {
 		cli_review_print_context(stdout, &r, &a->ro, &a->to,
-					 a->aliases_file, &a->io,
-					 !a->no_plus_fold);
+					 a->io.aliases, &a->io,
+					 !a->io.no_plus_fold);
 		for (guint i = 0; i < d->rv->entries->len; i++) {
 			const struct ms_rv_entry *e = d->rv->entries->pdata[i];
 
@@ -576,8 +520,7 @@ static int review_output(const struct review_args *a, struct review_data *d,
 	return rc;
 }
 
-static void review_data_release(const struct review_args *a,
-				struct review_data *d)
+static void review_data_release(struct review_data *d)
 {
 	if (d->act_results) {
 		for (guint i = 0; i < d->act_results->len; i++)
@@ -593,24 +536,19 @@ static void review_data_release(const struct review_args *a,
 		g_array_free(d->bounds, TRUE);
 	if (d->labels)
 		g_ptr_array_unref(d->labels);
-	ms_activity_free(d->act);
-	ms_ident_free(d->own_ident);
-	g_free(d->aliases);
-	cli_files_free(d->mailmaps, d->mailmap_lens,
-		       (size_t)a->io.mailmaps.nr);
 	g_free(d->inbox_url);
 	ms_link_result_free(d->links);
 	if (d->commits)
 		g_ptr_array_unref(d->commits);
 	if (d->history_paths)
 		g_ptr_array_unref(d->history_paths);
-	ms_link_mail_free(d->lm);
-	if (d->have_tree)
-		ms_review_map_report(d->map, &d->tree.diags);
+	if (d->proj)
+		ms_review_map_report(d->map, ms_project_late(d->proj));
 	ms_review_map_free(d->map);
 	g_free(d->sel);
-	if (d->have_tree)
-		cli_tree_close(&d->tree);
+	if (!d->proj || ms_project_mail(d->proj) != d->lm)
+		ms_link_mail_free(d->lm);
+	cli_project_close(d->proj);
 }
 
 /* Where the tree of --tree (or the working directory) is, without
@@ -647,8 +585,8 @@ static void review_key(const struct review_args *a,
 	}
 	if (a->ro.repo)
 		cli_result_add_repo(res, a->ro.repo);
-	if (a->aliases_file) {
-		struct cli_strings one = { (const char **)&a->aliases_file,
+	if (a->io.aliases) {
+		struct cli_strings one = { (const char **)&a->io.aliases,
 					   1 };
 
 		cli_result_add_files(res, "aliases", &one);
@@ -699,7 +637,7 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	if (rc == CLI_CONTINUE && a.ro.repo)
 		rc = review_ident_git(&a, &d);
 	else if (rc == CLI_CONTINUE)
-		review_ident_list(&a, &d);   /* cannot fail */
+		rc = cli_project_ident(d.proj, &d.rvo.ident);
 	if (rc == CLI_CONTINUE)
 		rc = review_compute(&d, sink != NULL);
 	if (rc == CLI_CONTINUE && a.ro.repo)
@@ -707,8 +645,8 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	if (rc == CLI_CONTINUE)
 		rc = review_output(&a, &d, sink, sink_data);
 	rc = cli_result_end(&res, rc, &a.ro.store, store_for(&a),
-			    tree_dir(&a) ? d.tree.tree : NULL);
-	review_data_release(&a, &d);
+			    tree_dir(&a) ? d.tree : NULL);
+	review_data_release(&d);
 out:
 	cli_result_keep(&res);
 	cli_result_release(&res);

@@ -4,6 +4,7 @@
  */
 #include "activity.h"
 #include "cli-activity.h"
+#include "cli-project.h"
 #include "cli-review.h"
 #include "commands.h"
 #include "maintainers.h"
@@ -293,6 +294,7 @@ int cmd_urgent(int argc, char **argv)
 		CLI_OPTION_END,
 	};
 	struct ms_activity *a = NULL;
+	struct ms_project *proj = NULL;
 	struct ms_activity_query q = { 0 };
 	struct ms_act_entry *res = NULL;
 	GPtrArray *pick = NULL;
@@ -336,7 +338,8 @@ int cmd_urgent(int argc, char **argv)
 	mode = never ? MODE_NEVER : nomaint ? MODE_NOMAINT : MODE_URGENT;
 	if (min_commits < 0)
 		min_commits = mode == MODE_URGENT ? 50 : 0;
-	rc = cli_act_load("urgent", &ao, 1, &a, &q.since, &q.until);
+	rc = cli_act_load("urgent", &ao, 1, &proj, &a, &q.since,
+			  &q.until);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	q.active_since = ms_duration_before(&idle, q.until);
@@ -406,6 +409,6 @@ out:
 	if (pick)
 		g_ptr_array_free(pick, TRUE);
 	ms_act_entries_free(res, nr);
-	ms_activity_free(a);
+	cli_project_close(proj);
 	return rc;
 }

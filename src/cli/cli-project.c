@@ -1,0 +1,123 @@
+/*
+ * cli-project.c - opening the project for a command.
+ */
+#include "cli-project.h"
+#include "activity.h"
+#include "cli-result.h"
+#include "project.h"
+#include "store.h"
+
+#include <glib.h>
+
+/*
+ * ms_activity_keep_listing()'s note: the store's failure as a warning,
+ * and with MS_LISTING_TRACE in the environment (for the tests) what the
+ * listing was read from.
+ */
+static void listing_note(const struct ms_act_listing_note *n, void *data)
+{
+	(void)data;
+	if (n->warning)
+		cli_warning("%s", n->warning);
+	if (g_getenv("MS_LISTING_TRACE"))
+		fprintf(stderr, "maintstat: listing: at %s: %zu from the "
+			"store, %zu read from git%s\n",
+			*n->rev ? n->rev : "(none)", n->from_store,
+			n->from_git, n->saved ? ", saved" : "");
+}
+
+int cli_project_open(const struct cli_act_opts *o,
+		     struct ms_project **out)
+{
+	struct ms_project_options po = MS_PROJECT_OPTIONS_INIT;
+
+	*out = NULL;
+	po.gitdir = o->repo;
+	po.rev = o->rev;
+	if (o->tree)
+		po.tree_dir = o->tree;
+	po.maintainers = o->maintainers.items;
+	po.nr_maintainers = (size_t)o->maintainers.nr;
+	po.find_maintainer_files = o->find_maintainer_files;
+	po.aliases = o->aliases;
+	po.mailmaps = o->mailmaps.items;
+	po.nr_mailmaps = (size_t)o->mailmaps.nr;
+	po.no_name_join = o->no_name_join;
+	po.no_plus_fold = o->no_plus_fold;
+	po.merges = o->merges;
+	po.last_addresses = o->last_addresses;
+	po.listing_note = listing_note;
+	po.progress = cli_progress_count;
+	if (ms_project_open(&po, out) < 0)
+		return cli_error_last();
+	return CLI_CONTINUE;
+}
+
+int cli_project_store(const char *cmd, const struct cli_store_opts *o,
+		      struct ms_project *p)
+{
+	const char *gitdir = ms_project_options(p)->gitdir;
+	struct ms_store *store = NULL;
+	char *kind, *build;
+	int rc;
+
+	if (!gitdir)
+		return CLI_CONTINUE;
+	rc = cli_store_open(o, gitdir, &store);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	build = store ? cli_program_build() : NULL;
+	if (!build)
+		g_clear_pointer(&store, ms_store_free);
+	kind = g_strdup_printf("%s-listing", cmd);
+	ms_project_set_store(p, store, kind, build);
+	g_free(kind);
+	g_free(build);
+	return CLI_CONTINUE;
+}
+
+static int print_done(struct ms_diags *diags, int rc)
+{
+	cli_print_diags(diags);
+	ms_diags_release(diags);
+	return rc < 0 ? cli_error_last() : CLI_CONTINUE;
+}
+
+int cli_project_history(struct ms_project *p, struct ms_activity **out)
+{
+	struct ms_diags diags = MS_DIAGS_INIT;
+	int rc;
+
+	cli_progress_start("walking history", 0);
+	rc = ms_project_history(p, out, &diags);
+	cli_progress_done();
+	return print_done(&diags, rc);
+}
+
+int cli_project_ident(struct ms_project *p, struct ms_ident **out)
+{
+	struct ms_diags diags = MS_DIAGS_INIT;
+
+	return print_done(&diags, ms_project_ident(p, out, &diags));
+}
+
+int cli_project_tree(struct ms_project *p, const struct ms_tree **tree,
+		     const struct maint_file **mf,
+		     const struct maint_index **idx)
+{
+	struct ms_diags diags = MS_DIAGS_INIT;
+
+	return print_done(&diags, ms_project_tree(p, tree, mf, idx, &diags));
+}
+
+void cli_project_close(struct ms_project *p)
+{
+	struct ms_diags diags = MS_DIAGS_INIT;
+
+	if (!p)
+		return;
+	ms_project_late_diags(p, &diags);
+	cli_print_diags(&diags);
+	ms_diags_release(&diags);
+	ms_project_free(p);
+}

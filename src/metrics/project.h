@@ -1,0 +1,156 @@
+/*
+ * project.h - one project, opened once: its tree and MAINTAINERS, who is
+ * who (the identity model), the store, the history model and the list's
+ * messages.  Each part is loaded when first asked for, and only once, so
+ * that every command loads a project the same way and a new command
+ * reuses the loading of the others.
+ */
+#ifndef MS_PROJECT_H
+#define MS_PROJECT_H
+
+#include "error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct maint_file;
+struct maint_index;
+struct ms_activity;
+struct ms_act_listing_note;
+struct ms_ident;
+struct ms_link_mail;
+struct ms_link_people_src;
+struct ms_mail_index;
+struct ms_store;
+struct ms_tree;
+
+/*
+ * What to open.  Declare with MS_PROJECT_OPTIONS_INIT, which holds every
+ * default, then set what the command line says.  Strings are borrowed
+ * until ms_project_free().
+ */
+struct ms_project_options {
+	/* the repository (history, and the tree of `rev`), or NULL: the
+	 * tree is the directory `tree_dir` and there is no history */
+	const char *gitdir;
+	const char *rev;              /* NULL: HEAD */
+	const char *tree_dir;         /* without gitdir */
+	/* MAINTAINERS files on disk read instead of the tree's, and every
+	 * * /MAINTAINERS of the tree too (maint_load_opts) */
+	const char *const *maintainers;
+	size_t nr_maintainers;
+	bool find_maintainer_files;
+	/* who is who besides the tree's .mailmap: a gitdm aliases file and
+	 * more .mailmap files (paths, read once by ms_project_open()) */
+	const char *aliases;
+	const char *const *mailmaps;
+	size_t nr_mailmaps;
+	bool no_name_join;            /* no join by equal display names */
+	bool no_plus_fold;            /* keep user+tag@ apart from user@ */
+	/* the history model: merge commits counted, last addresses noted
+	 * (ms_activity_load_opts) */
+	bool merges;
+	bool last_addresses;
+	int nr_threads;               /* 0: one per processor */
+	/* what the history model's window-start listing tells
+	 * (ms_activity_keep_listing()) */
+	void (*listing_note)(const struct ms_act_listing_note *n, void *data);
+	void *listing_data;
+	/* commits taken in so far while the history loads (may be NULL) */
+	void (*progress)(size_t commits, void *data);
+	void *progress_data;
+};
+
+#define MS_PROJECT_OPTIONS_INIT { \
+	.gitdir = NULL, .rev = NULL, .tree_dir = ".", \
+	.maintainers = NULL, .nr_maintainers = 0, \
+	.find_maintainer_files = false, .aliases = NULL, .mailmaps = NULL, \
+	.nr_mailmaps = 0, .no_name_join = false, .no_plus_fold = false, \
+	.merges = false, .last_addresses = false, .nr_threads = 0, \
+	.listing_note = NULL, .listing_data = NULL, .progress = NULL, \
+	.progress_data = NULL }
+
+struct ms_project;
+
+/*
+ * Open a project: the options are copied and the aliases and mailmap
+ * files read (an unreadable one is an error: "cannot read 'F': why").
+ * Nothing else is loaded yet.  Returns 0 and *out (ms_project_free), or
+ * a negative code.
+ */
+int ms_project_open(const struct ms_project_options *o,
+		    struct ms_project **out);
+void ms_project_free(struct ms_project *p);
+
+/*
+ * The store (taken; NULL: none): the history reads it and, once loaded,
+ * keeps its window-start listing there under `listing_kind` for program
+ * `build` (ms_activity_keep_listing(); both copied).
+ */
+void ms_project_set_store(struct ms_project *p, struct ms_store *store,
+			  const char *listing_kind, const char *build);
+
+/* The options it was opened with (borrowed). */
+const struct ms_project_options *
+ms_project_options(const struct ms_project *p);
+
+/*
+ * The tree (a directory, or the revision of the repository) with its
+ * MAINTAINERS and their matching index, all borrowed.  Problems with the
+ * input go to `diags`.  Returns 0, or a negative code (MS_ENOTFOUND: no
+ * MAINTAINERS); a failure is remembered and returned again.
+ */
+int ms_project_tree(struct ms_project *p, const struct ms_tree **tree,
+		    const struct maint_file **mf,
+		    const struct maint_index **idx, struct ms_diags *diags);
+
+/*
+ * Problems found late: files a lazy walk of the tree could not read, and
+ * what a caller adds (borrowed, to append to).  ms_project_late_diags()
+ * adds the index's warnings and moves them all to `diags`: ask for them
+ * before ms_project_free().
+ */
+struct ms_diags *ms_project_late(struct ms_project *p);
+void ms_project_late_diags(struct ms_project *p, struct ms_diags *diags);
+
+/*
+ * The list's messages, read by the caller (taken; NULL: none): their
+ * senders join people in every identity model built afterwards.
+ */
+void ms_project_set_mail(struct ms_project *p, struct ms_link_mail *lm);
+/* The same with only their index, borrowed until ms_project_free(). */
+void ms_project_set_mail_index(struct ms_project *p,
+			       const struct ms_mail_index *idx);
+/* The messages (borrowed), their index, or NULL. */
+struct ms_link_mail *ms_project_mail(const struct ms_project *p);
+const struct ms_mail_index *ms_project_mail_index(const struct ms_project *p);
+
+/*
+ * The history model of the repository (borrowed): ms_activity_load()
+ * with the options above and the messages set so far.  Needs a gitdir.
+ * Returns 0, or a negative code after the first failure too.
+ */
+int ms_project_history(struct ms_project *p, struct ms_activity **out,
+		       struct ms_diags *diags);
+
+/*
+ * Who is who (borrowed, not thread-safe), built one way for every
+ * command: with a repository, the history model's (its revision's
+ * .mailmap, the mailmap and aliases files, plus-folding, MAINTAINERS
+ * history, the list's senders, equal names); without, the tree's
+ * .mailmap, the mailmap and aliases files, then the list's senders and
+ * MAINTAINERS' people (ms_mail_ident_from_list()).  Returns 0 or a
+ * negative code.
+ */
+int ms_project_ident(struct ms_project *p, struct ms_ident **out,
+		     struct ms_diags *diags);
+
+/*
+ * The same sources for link.h's people model (ms_link_people_new()):
+ * the revision's .mailmap, the mailmap and aliases texts, the name join.
+ * Borrowed until ms_project_free().
+ */
+void ms_project_people_src(struct ms_project *p,
+			   struct ms_link_people_src *src);
+
+#endif
