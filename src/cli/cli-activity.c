@@ -169,9 +169,10 @@ static int act_window(const char *cmd, const struct cli_act_opts *o,
 
 		ms_act_format(*since, 0, false, true, f);
 		ms_act_format(*until, 0, false, true, t);
-		return cli_error("no commit is dated from %s to %s: a report "
-				 "of that window would call everyone "
-				 "inactive (see --since and --until)", f, t);
+		return cli_usage_error(cmd, "no commit is dated from %s to "
+				       "%s: a report of that window would "
+				       "call everyone inactive (see --since "
+				       "and --until)", f, t);
 	}
 	return CLI_CONTINUE;
 }

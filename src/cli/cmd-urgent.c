@@ -12,6 +12,7 @@
 #include "when.h"
 
 #include <glib.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,7 +269,7 @@ int cmd_urgent(int argc, char **argv)
 	struct cli_act_opts ao = { 0 };
 	struct cli_strings archives = { 0 };
 	bool json = false, never = false, nomaint = false;
-	long months = -1, min_commits = -1;
+	long months = -1, min_commits = LONG_MIN; /* LONG_MIN: unset */
 	const char *inactive_arg = NULL;
 	struct ms_duration idle = { 6, 0 };
 	char *months_arg = NULL;
@@ -336,8 +337,11 @@ int cmd_urgent(int argc, char **argv)
 			return rc;
 	}
 	mode = never ? MODE_NEVER : nomaint ? MODE_NOMAINT : MODE_URGENT;
-	if (min_commits < 0)
+	if (min_commits == LONG_MIN)
 		min_commits = mode == MODE_URGENT ? 50 : 0;
+	else if (min_commits < 0)
+		return cli_usage_error("urgent", "--min-commits must not be "
+				       "negative");
 	rc = cli_act_load("urgent", &ao, 1, &proj, &a, &q.since,
 			  &q.until);
 	if (rc != CLI_CONTINUE)
@@ -398,6 +402,11 @@ int cmd_urgent(int argc, char **argv)
 					(const struct ms_act_entry *)
 					pick->pdata[i] - res));
 		}
+		if (!pick->len)
+			fprintf(stdout, "No entry matches (%s, --min-commits "
+				"%ld).\n", mode == MODE_NEVER ? "--never" :
+				mode == MODE_NOMAINT ? "--nomaint" :
+				"urgent", min_commits);
 	}
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);

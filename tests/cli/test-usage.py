@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Mistakes of the same kind get the same answer: a window with no commit
+is a usage error (status 2) whether it lies outside the history or in a
+gap of it, as --since 2030 and --until 1990 are; a negative
+--min-commits is refused by urgent as by activity and retire; and an
+urgent selection that keeps nothing says so rather than print a header
+and nothing."""
+import os
+import subprocess
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+
+tmp = tmpdir()
+repo = os.path.join(tmp, "planted.git")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen", "gen-repo.py"),
+                repo], check=True)
+
+for cmd in ("activity", "urgent", "retire"):
+    extra = (["--no-credits", "--output-dir", os.path.join(tmp, "out")]
+             if cmd == "retire" else [])
+    r = run(cmd, "--repo", repo, "--no-cache", "--min-commits", "-5",
+            *extra)
+    eq(r.rc, 2, f"{cmd} --min-commits -5: a usage error")
+    ok("--min-commits" in r.err, f"{cmd}: ...naming --min-commits", r.err)
+
+r = run("urgent", "--repo", repo, "--no-cache", "--never", "--min-commits",
+        "1000")
+eq(r.rc, 0, "urgent --never with nothing left: status 0")
+ok(r.out.rstrip().endswith("No entry matches (--never, --min-commits "
+                           "1000)."), "...and it says no entry matches",
+   r.out)
+r = run("urgent", "--repo", repo, "--no-cache", "--never", "--min-commits",
+        "1000", "--json")
+eq(r.json()["entries"], [], "...JSON: no entries")
+
+# a history with a gap: 2000, then 2020
+gap = os.path.join(tmp, "gap")
+os.makedirs(gap)
+with open(os.path.join(gap, "MAINTAINERS"), "w") as f:
+    f.write("FOO\nM:\tFay <fay@example.org>\nF:\tfoo/\n")
+os.makedirs(os.path.join(gap, "foo"))
+git = ["git", "-C", gap, "-c", "user.name=Fay", "-c",
+       "user.email=fay@example.org"]
+subprocess.run(git + ["init", "-q"], check=True)
+for year in (2000, 2020):
+    with open(os.path.join(gap, "foo", "a.c"), "a") as f:
+        f.write(f"int y{year};\n")
+    subprocess.run(git + ["add", "."], check=True)
+    env = dict(os.environ, GIT_AUTHOR_DATE=f"{year}-06-01T12:00:00Z",
+               GIT_COMMITTER_DATE=f"{year}-06-01T12:00:00Z")
+    subprocess.run(git + ["commit", "-q", "-m", f"y{year}"], check=True,
+                   env=env)
+for cmd in ("activity", "urgent", "identities"):
+    codes = []
+    for window in (["--since", "2030"], ["--until", "1990"],
+                   ["--since", "2005", "--until", "2006"]):
+        r = run(cmd, "--repo", gap, "--no-cache", *window)
+        codes.append(r.rc)
+        ok(r.err.startswith("maintstat: ") and "--help" in r.err,
+           f"{cmd} {' '.join(window)}: a usage error's message", r.err)
+    eq(codes, [2, 2, 2], f"{cmd}: a window without commits is a usage "
+       "error, after, before or inside the history")
+done()
