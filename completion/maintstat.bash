@@ -68,10 +68,17 @@ _maintstat()
 	if ((cword == 2)); then
 		case $cmd in
 		mail) COMPREPLY=($(compgen -W "stats show" -- "$cur")); return ;;
-		store) COMPREPLY=($(compgen -W "log info" -- "$cur")); return ;;
+		store) COMPREPLY=($(compgen -W "log info list prune" -- "$cur"))
+			return ;;
 		esac
 	fi
 	case $prev in
+	--by)
+		COMPREPLY=($(compgen -W "month quarter year release" -- "$cur"))
+		return ;;
+	--dialect)
+		COMPREPLY=($(compgen -W "kernel qemu" -- "$cur"))
+		return ;;
 	--repo | --tree | --dest | --output-dir)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
@@ -82,13 +89,19 @@ _maintstat()
 	if [[ $cur == -* ]]; then
 		local sub=
 		[[ $cmd == mail || $cmd == store ]] && sub=${COMP_WORDS[2]}
-		COMPREPLY=($(compgen -W "$("$prog" $cmd $sub --help 2>/dev/null |
-			sed -n 's/^ \{2,6\}\(-[a-zA-Z], \)\{0,1\}\(--[a-z0-9-]*\).*/\2/p')" \
-			-- "$cur"))
+		# report takes review's options too but --by, --release-tags
+		# and --json (its --help says so)
+		local helps=$cmd not=
+		[[ $cmd == report ]] && helps="report review" &&
+			not="--by|--release-tags|--json"
+		COMPREPLY=($(compgen -W "$(for c in $helps; do
+			"$prog" $c $sub --help 2>/dev/null; done |
+			sed -n 's/^ \{2,6\}\(-[a-zA-Z], \)\{0,1\}\(--[a-z0-9-]*\).*/\2/p' |
+			grep -Ev "^($not)\$" | sort -u)" -- "$cur"))
 		return
 	fi
 	case $cmd in
-	activity | urgent | retire | review | link)
+	activity | urgent | retire | review | report | identities | link)
 		# entry names, which hold spaces: one per line, quoted
 		local IFS=$'\n' e want=${cur#[\'\"]}
 		for e in $(_maintstat_entries); do
