@@ -264,6 +264,25 @@ static void json_head(struct ms_out *o, const struct ms_activity_query *q,
 	ms_out_kv_int(o, "min_commits", min_commits);
 }
 
+/* The text of each entry of `pick` (of `res`), with its series. */
+static void print_text_all(const struct ms_activity *a,
+			   const struct ms_activity_query *q,
+			   const GPtrArray *pick,
+			   const struct ms_act_entry *res,
+			   const struct cli_act_series *ser,
+			   const char *since)
+{
+	for (guint i = 0; i < pick->len; i++) {
+		if (i)
+			fputc('\n', stdout);
+		print_text(stdout, a, q, pick->pdata[i], since);
+		if (ser->nr_intervals)
+			cli_act_series_text(stdout, ser, (size_t)(
+				(const struct ms_act_entry *)pick->pdata[i] -
+				res));
+	}
+}
+
 int cmd_urgent(int argc, char **argv)
 {
 	struct cli_act_opts ao = { 0 };
@@ -393,15 +412,7 @@ int cmd_urgent(int argc, char **argv)
 	} else {
 		cli_act_print_context(stdout, &ao, q.since, q.until,
 				      q.active_since);
-		for (guint i = 0; i < pick->len; i++) {
-			if (i)
-				fputc('\n', stdout);
-			print_text(stdout, a, &q, pick->pdata[i], since);
-			if (ser.nr_intervals)
-				cli_act_series_text(stdout, &ser, (size_t)(
-					(const struct ms_act_entry *)
-					pick->pdata[i] - res));
-		}
+		print_text_all(a, &q, pick, res, &ser, since);
 		if (!pick->len)
 			fprintf(stdout, "No entry matches (%s, --min-commits "
 				"%ld).\n", mode == MODE_NEVER ? "--never" :
