@@ -14,6 +14,7 @@
 #include "maintainers.h"
 #include "output.h"
 #include "series.h"
+#include "verdict.h"
 #include "store.h"
 
 #include <glib.h>
@@ -372,14 +373,73 @@ static void text_last(FILE *fp, const char *what,
 		l->count);
 }
 
-bool cli_act_elsewhere(const struct ms_activity *a,
-		       const struct ms_activity_query *q,
-		       const struct ms_act_person *p, int64_t *when)
+void cli_act_verdict(const struct ms_act_entry *e,
+		     const struct ms_act_person *p,
+		     const struct cli_list_facts *list_facts, int64_t cutoff,
+		     struct ms_verdict *v)
 {
-	return p->inactive && p->seen_anywhere &&
-		ms_activity_last_seen(a, p->person, q->until, when) &&
-		*when >= q->active_since &&
-		(!p->has_last || *when > p->last_time);
+	ms_verdict_person(e, p, NULL,
+			  cli_list_facts_entry(list_facts, e->entry->name),
+			  list_facts != NULL, cutoff, v);
+}
+
+bool cli_act_urgent(const struct ms_act_entry *e,
+		    const struct cli_list_facts *list_facts, int64_t cutoff)
+{
+	return ms_verdict_urgent(e, cli_list_facts_entry(list_facts,
+							 e->entry->name),
+				 list_facts != NULL, cutoff);
+}
+
+/* The verdict lines of entry `e`'s people: role addresses, the newly
+ * listed, no evidence, the inactive. */
+static void print_verdicts(FILE *fp, const struct ms_activity *a,
+			   const struct ms_activity_query *q,
+			   const struct ms_act_entry *e,
+			   const struct cli_list_facts *list_facts)
+{
+	char date[32];
+	int64_t when;
+	bool empty_said = false;
+
+	ms_act_format(q->active_since, 0, false, true, date);
+	for (size_t i = 0; i < e->nr_people; i++) {
+		const struct ms_act_person *p = &e->people[i];
+		const char *role = p->role == 'M' ? "MAINTAINER" : "REVIEWER";
+		struct ms_verdict v;
+
+		cli_act_verdict(e, p, list_facts, q->active_since, &v);
+		if (v.kind == MS_VERDICT_ROLE_ADDRESS) {
+			fprintf(fp, "  ROLE ADDRESS %s: not a person (never in "
+				"the history; a list, or a role's name or "
+				"address)\n", p->email);
+			continue;
+		}
+		if (v.why == MS_VERDICT_WHY_LISTED_LATE) {
+			fprintf(fp, "  NEWLY LISTED %s ", role);
+			person_label(fp, p);
+			fprintf(fp, ": not in this entry on %s, so not "
+				"judged\n", date);
+			continue;
+		}
+		if (v.why == MS_VERDICT_WHY_EMPTY_WINDOW && !empty_said) {
+			fprintf(fp, "  No commit and no patch in the window "
+				"or since %s: no evidence, no verdict\n", date);
+			empty_said = true;
+		}
+		if (!ms_verdict_inactive(&v))
+			continue;
+		fprintf(fp, "  INACTIVE %s ", role);
+		person_label(fp, p);
+		if (ms_verdict_elsewhere(a, q, p, &when)) {
+			char d[32];
+
+			ms_act_format(when, 0, false, true, d);
+			fprintf(fp, " (active elsewhere in the history until "
+				"%s)", d);
+		}
+		fprintf(fp, "\n");
+	}
 }
 
 void cli_act_print_entry(FILE *fp, const struct ms_activity *a,
@@ -388,7 +448,6 @@ void cli_act_print_entry(FILE *fp, const struct ms_activity *a,
 			 const struct cli_list_facts *list_facts)
 {
 	char date[32];
-	int64_t when;
 
 	fprintf(fp, "Subsystem %s\n", e->entry->name);
 	fprintf(fp, "  Changes: reviewed %zu of %zu commits (%zu%%)\n",
@@ -429,40 +488,7 @@ void cli_act_print_entry(FILE *fp, const struct ms_activity *a,
 					c->name);
 		}
 	}
-	for (size_t i = 0; i < e->nr_people; i++) {
-		const struct ms_act_person *p = &e->people[i];
-
-		if (p->role_address) {
-			fprintf(fp, "  ROLE ADDRESS %s: not a person (never in "
-				"the history; a list, or a role at a domain "
-				"whose people are)\n", p->email);
-			continue;
-		}
-		if (p->listed_late) {
-			ms_act_format(q->active_since, 0, false, true, date);
-			fprintf(fp, "  NEWLY LISTED %s ",
-				p->role == 'M' ? "MAINTAINER" : "REVIEWER");
-			person_label(fp, p);
-			fprintf(fp, ": not in this entry on %s, so not "
-				"judged\n", date);
-			continue;
-		}
-		if (!p->inactive || cli_list_facts_active(list_facts,
-							  e->entry->name,
-							  p->email))
-			continue;
-		fprintf(fp, "  INACTIVE %s ",
-			p->role == 'M' ? "MAINTAINER" : "REVIEWER");
-		person_label(fp, p);
-		if (cli_act_elsewhere(a, q, p, &when)) {
-			char d[32];
-
-			ms_act_format(when, 0, false, true, d);
-			fprintf(fp, " (active elsewhere in the history until "
-				"%s)", d);
-		}
-		fprintf(fp, "\n");
-	}
+	print_verdicts(fp, a, q, e, list_facts);
 }
 
 int cli_act_select(const char *cmd, const struct ms_activity *a, int argc,
@@ -627,36 +653,6 @@ int cli_act_series_query(const struct ms_activity *a,
 	}
 	g_free(qs);
 	return rc;
-}
-
-static bool has_files(const struct maint_entry *e)
-{
-	for (size_t i = 0; i < e->nr_fields; i++)
-		if (e->fields[i].key == 'F' || e->fields[i].key == 'N')
-			return true;
-	return false;
-}
-
-bool cli_act_urgent(const struct ms_act_entry *e,
-		    const struct cli_list_facts *list_facts)
-{
-	if (!has_files(e->entry) || e->no_files)
-		return false;
-	for (size_t i = 0; i < e->nr_people; i++) {
-		const struct ms_act_person *p = &e->people[i];
-
-		if (p->role != 'M')
-			continue;
-		/* a role address is no active maintainer, but no inactive
-		 * one */
-		if (!p->inactive && !p->role_address)
-			return false;
-		if (list_facts && cli_list_facts_active(list_facts,
-							e->entry->name,
-							p->email))
-			return false;
-	}
-	return true;
 }
 
 void cli_act_series_release(struct cli_act_series *s)

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli-date.h"
+#include "verdict.h"
 
 #include <glib.h>
 
@@ -55,6 +56,20 @@ void cli_files_free(char **texts, size_t *lens, size_t nr);
 
 /* The options of the history commands; `since_default` ends --since's
  * help, as "(default: ...)" (a string literal). */
+/*
+ * The two thresholds of the verdicts (verdict.h), one meaning and one
+ * default in every command that takes them (docs/cli.md).
+ */
+#define CLI_INACTIVE_AFTER_OPTION(p) \
+	{ CLI_OPT_STRING, "inactive-after", 0, (p), "DURATION", \
+	  "listed people with nothing in the entry in git and no list " \
+	  "message for this long before --until are inactive (6m, 18m, " \
+	  "2y, or a date; default " MS_DEFAULT_INACTIVE_AFTER ")" }
+#define CLI_MIN_COMMITS_OPTION(p) \
+	{ CLI_OPT_INT, "min-commits", 0, (p), "N", \
+	  "leave out entries with fewer commits in the window (default " \
+	  G_STRINGIFY(MS_DEFAULT_MIN_COMMITS) ")" }
+
 #define CLI_ACT_OPTIONS(o, since_default) \
 	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", CLI_REPO_HELP }, \
 	{ CLI_OPT_STRING, "rev", 0, &(o)->rev, "REV", \
@@ -190,24 +205,22 @@ void cli_act_print_entry(FILE *fp, const struct ms_activity *a,
 			 const struct ms_act_entry *e,
 			 const struct cli_list_facts *list_facts);
 
-/*
- * Whether listed person `p`, inactive in its entry for query `q`, is
- * active elsewhere in the history of `a` (anything since
- * q->active_since, up to q->until): then *when is the last date.  The
- * verdict stays the entry's; this is what a reader needs beside it.
- */
-bool cli_act_elsewhere(const struct ms_activity *a,
-		       const struct ms_activity_query *q,
-		       const struct ms_act_person *p, int64_t *when);
+struct ms_verdict;
 
 /*
- * Whether `urgent` selects entry `e`: it has files (F:/N:) the tree
- * matches, and none of its maintainers (M:) is active in git (a role
- * address is no active maintainer), nor, with `list_facts`, on the list.
- * The `report` overview asks the same question.
+ * The verdict (verdict.h) on listed person `p` of entry `e`, a result of
+ * a query with cutoff `cutoff` (its active_since), with the list facts
+ * `list_facts` when a list was read (NULL: none).
  */
+void cli_act_verdict(const struct ms_act_entry *e,
+		     const struct ms_act_person *p,
+		     const struct cli_list_facts *list_facts, int64_t cutoff,
+		     struct ms_verdict *v);
+
+/* ms_verdict_urgent() of entry `e` with the list facts `list_facts`
+ * (NULL: none) for cutoff `cutoff`. */
 bool cli_act_urgent(const struct ms_act_entry *e,
-		    const struct cli_list_facts *list_facts);
+		    const struct cli_list_facts *list_facts, int64_t cutoff);
 
 /*
  * --by month|quarter|year|release of `activity` and `urgent`: the window

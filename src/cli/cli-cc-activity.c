@@ -11,6 +11,7 @@
 #include "maintainers.h"
 #include "output.h"
 #include "review.h"
+#include "verdict.h"
 #include "when.h"
 
 #include <glib.h>
@@ -91,14 +92,29 @@ static const struct ms_act_person *act_person(const struct cc_act *ac,
 	return NULL;
 }
 
+/* The verdict (verdict.h) on the listed person line `l` stands for
+ * (`p`: their history facts, NULL without a history or when not found). */
+static void act_verdict(const struct cc_act *ac,
+			const struct maint_cc_line *l,
+			const struct ms_act_person *p, struct ms_verdict *v)
+{
+	const struct ms_act_entry *ae = p ? act_entry(ac, l->entry) : NULL;
+
+	ms_verdict_person(ae, p, l->address, l->entry ?
+			  cli_list_facts_entry(ac->lf, l->entry->name) : NULL,
+			  ac->lf != NULL, ac->q.active_since, v);
+}
+
 static bool act_inactive(const struct cc_act *ac,
 			 const struct maint_cc_line *l,
 			 const struct ms_act_person *p)
 {
-	if (!p || !p->inactive || !p->seen_anywhere)
+	struct ms_verdict v;
+
+	if (l->kind != 'M' && l->kind != 'R')
 		return false;
-	return !ac->lf || !cli_list_facts_active(ac->lf, l->entry->name,
-						 l->address);
+	act_verdict(ac, l, p, &v);
+	return ms_verdict_inactive(&v);
 }
 
 /* The list's figures of the person a line stands for: the entry's
@@ -201,7 +217,7 @@ void cc_act_defacto(struct cc_act *ac, const struct maint_cc *cc,
 
 /* Key "list" of a person's activity: null without --archive. */
 static void list_json(struct ms_out *o, const struct cc_act *ac,
-		      const struct maint_cc_line *l)
+		      const struct maint_cc_line *l, const struct ms_verdict *v)
 {
 	const struct ms_rv_person *p;
 	const struct ms_rv_entry *e = list_person(ac, l, &p);
@@ -219,8 +235,7 @@ static void list_json(struct ms_out *o, const struct cc_act *ac,
 			       (double)p->median_latency / 3600.0);
 	else
 		ms_out_kv_null(o, "median_first_reply_hours");
-	ms_out_kv_bool(o, "active_on_list", cli_list_facts_active(
-		ac->lf, l->entry->name, l->address));
+	ms_out_kv_bool(o, "active_on_list", ms_verdict_list_active(v));
 	ms_out_end_object(o);
 }
 
@@ -239,9 +254,10 @@ static int load_list_only(struct cc_act *act, const struct cc_act_args *a)
 	int rc;
 
 	rc = cli_list_facts_load_tree("maintainers", a->topts, a->store,
-				      a->archives, "5y", a->inactive_after ?
-				      a->inactive_after : "5y", &act->q.since,
-				      &act->q.until, &act->lf);
+				      a->archives, MS_DEFAULT_WINDOW,
+				      a->inactive_after ? a->inactive_after :
+				      MS_DEFAULT_INACTIVE_AFTER,
+				      &act->q.since, &act->q.until, &act->lf);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	ms_act_format(act->q.since, 0, false, true, from);
@@ -265,12 +281,13 @@ static int load_activity(struct cc_act *act, const struct cc_act_args *a)
 	ao.maintainers = a->topts->maintainers;
 	ao.find_maintainer_files = a->topts->find_maintainer_files;
 	ao.store = *a->store;
-	rc = cli_act_load("maintainers", &ao, 5, &act->proj, &act->a,
+	rc = cli_act_load("maintainers", &ao, MS_DEFAULT_WINDOW_YEARS,
+			  &act->proj, &act->a,
 			  &act->q.since, &act->q.until);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (ms_act_parse_before(a->inactive_after ?
-				a->inactive_after : "5y",
+				a->inactive_after : MS_DEFAULT_INACTIVE_AFTER,
 				act->q.until, &act->q.active_since) < 0) {
 		rc = cli_usage_error("maintainers", "--inactive-after: %s",
 				     ms_error_last());
@@ -358,6 +375,7 @@ void cc_act_json(struct ms_out *o, const struct cc_act *ac,
 		 const struct maint_cc_line *l)
 {
 	const struct ms_act_person *p = act_person(ac, l);
+	struct ms_verdict v;
 	char d[32];
 
 	ms_out_key(o, "activity");
@@ -365,8 +383,10 @@ void cc_act_json(struct ms_out *o, const struct cc_act *ac,
 		ms_out_null(o);
 		return;
 	}
+	act_verdict(ac, l, p, &v);
 	ms_out_begin_object(o);
-	ms_out_kv_bool(o, "inactive", act_inactive(ac, l, p));
+	ms_out_kv_bool(o, "inactive", ms_verdict_inactive(&v));
+	ms_out_kv_string(o, "verdict", ms_verdict_name(v.kind));
 	if (!p) {
 		/* no history (--archive alone): its keys are null */
 		static const char *const keys[] = {
@@ -376,7 +396,7 @@ void cc_act_json(struct ms_out *o, const struct cc_act *ac,
 
 		for (size_t k = 0; k < G_N_ELEMENTS(keys); k++)
 			ms_out_kv_null(o, keys[k]);
-		list_json(o, ac, l);
+		list_json(o, ac, l, &v);
 		ms_out_end_object(o);
 		return;
 	}
@@ -390,6 +410,6 @@ void cc_act_json(struct ms_out *o, const struct cc_act *ac,
 	ms_out_kv_int(o, "authored", (int64_t)p->author.count);
 	ms_out_kv_int(o, "committed", (int64_t)p->committer.count);
 	ms_out_kv_int(o, "tags", (int64_t)p->tags.count);
-	list_json(o, ac, l);
+	list_json(o, ac, l, &v);
 	ms_out_end_object(o);
 }

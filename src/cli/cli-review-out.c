@@ -12,6 +12,7 @@
 #include "maintainers.h"
 #include "output.h"
 #include "review.h"
+#include "verdict.h"
 #include "when.h"
 
 #include <glib.h>
@@ -84,20 +85,24 @@ static void text_last(FILE *fp, const char *what, const struct ms_act_last *l)
 	fprintf(fp, "    %s %.12s %s %zu\n", what, l->id, date, l->count);
 }
 
-/* Listed, inactive in git over the window and silent on the list. */
-static bool inactive(const struct ms_rv_person *p,
-		     const struct ms_act_person *ap, int64_t since)
+/* The verdict on listed person `p` of review entry `e` (ap: their git
+ * facts in `ae`, NULL without --repo), with the cutoff of run `r`. */
+static void verdict(const struct cli_review_run *r,
+		    const struct ms_rv_entry *e, const struct ms_act_entry *ae,
+		    const struct ms_rv_person *p, struct ms_verdict *v)
 {
-	bool list = p->has_last_list && p->last_list >= since;
+	ms_verdict_person(ae, act_person(ae, p->email), p->email, e, true,
+			  r->inactive_since, v);
+}
 
-	if (list || p->replied)
-		return false;
-	/*
-	 * Silence on the lists read is no evidence on its own: the person
-	 * may work on other lists.  Without the git history (no --repo)
-	 * nobody is judged.
-	 */
-	return ap && ap->inactive;
+static bool inactive(const struct cli_review_run *r,
+		     const struct ms_rv_entry *e, const struct ms_act_entry *ae,
+		     const struct ms_rv_person *p)
+{
+	struct ms_verdict v;
+
+	verdict(r, e, ae, p, &v);
+	return ms_verdict_inactive(&v);
 }
 
 /*
@@ -361,6 +366,7 @@ void cli_review_print_text(FILE *fp, const struct cli_review_run *r,
 			   const struct ms_rv_entry *e,
 			   const struct ms_act_entry *ae)
 {
+	(void)rv;  /* the run's review: `e` is one of its entries */
 	fprintf(fp, "Subsystem %s\n", e->entry->name);
 	text_figures(fp, r, e, ae);
 	for (guint i = 0; i < e->listed->len; i++) {
@@ -374,7 +380,7 @@ void cli_review_print_text(FILE *fp, const struct cli_review_run *r,
 	for (guint i = 0; i < e->listed->len; i++) {
 		const struct ms_rv_person *p = e->listed->pdata[i];
 
-		if (!inactive(p, act_person(ae, p->email), rv->since))
+		if (!inactive(r, e, ae, p))
 			continue;
 		fprintf(fp, "  INACTIVE %s ",
 			p->role == 'M' ? "MAINTAINER" : "REVIEWER");
@@ -443,8 +449,10 @@ static void json_reply(struct ms_out *o, const struct cli_review_run *r,
 
 static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 			size_t n, const struct ms_act_person *ap,
-			const struct ms_review *rv, bool listed)
+			const struct ms_verdict *v)
 {
+	bool listed = v != NULL;
+
 	ms_out_begin_object(o);
 	if (listed) {
 		char role[2] = { p->role, 0 };
@@ -497,9 +505,10 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 			ms_out_null(o);
 		}
 		if (ap)
-			ms_out_kv_bool(o, "inactive", inactive(p, ap, rv->since));
+			ms_out_kv_bool(o, "inactive", ms_verdict_inactive(v));
 		else
 			ms_out_kv_null(o, "inactive");  /* not judged */
+		ms_out_kv_string(o, "verdict", ms_verdict_name(v->kind));
 		ms_out_kv_bool(o, "role_address", ap && ap->role_address);
 	}
 	ms_out_end_object(o);
@@ -816,7 +825,7 @@ static void json_ledger(struct ms_out *o, const struct cli_review_run *r,
 
 /* One entry's object of the JSON document. */
 static void print_json(struct ms_out *o, const struct cli_review_run *r,
-		       const struct ms_review *rv, const struct ms_rv_entry *e,
+		       const struct ms_rv_entry *e,
 		       const struct ms_act_entry *ae)
 {
 	size_t n = e->patches->len;
@@ -829,13 +838,16 @@ static void print_json(struct ms_out *o, const struct cli_review_run *r,
 	for (guint i = 0; i < e->listed->len; i++) {
 		const struct ms_rv_person *p = e->listed->pdata[i];
 
-		json_person(o, p, n, act_person(ae, p->email), rv, true);
+		struct ms_verdict v;
+
+		verdict(r, e, ae, p, &v);
+		json_person(o, p, n, act_person(ae, p->email), &v);
 	}
 	ms_out_end_list(o);
 	ms_out_key(o, "others");
 	ms_out_begin_list(o);
 	for (guint i = 0; i < e->others->len; i++)
-		json_person(o, e->others->pdata[i], n, NULL, rv, false);
+		json_person(o, e->others->pdata[i], n, NULL, NULL);
 	ms_out_end_list(o);
 	json_defacto_aliases(o, e);
 	ms_out_key(o, "patch_list");
@@ -900,7 +912,7 @@ void cli_review_print_document(struct ms_out *o,
 	ms_out_key(o, "entries");
 	ms_out_begin_list(o);
 	for (guint i = 0; i < rv->entries->len; i++)
-		print_json(o, r, rv, rv->entries->pdata[i],
+		print_json(o, r, rv->entries->pdata[i],
 			   r->act_for ? r->act_for[i] : NULL);
 	ms_out_end_list(o);
 }
@@ -918,17 +930,28 @@ void cli_review_view_entry(const struct cli_review_view *v,
 
 	ms_out_begin_document(o);
 	ms_out_key(o, "entry");
-	print_json(o, r, r->rv, r->rv->entries->pdata[i],
+	print_json(o, r, r->rv->entries->pdata[i],
 		   r->act_for ? r->act_for[i] : NULL);
 }
 
 bool cli_review_view_inactive(const struct cli_review_view *v, size_t i,
-			      const struct ms_rv_person *p)
+			      const char *email)
+{
+	const struct cli_review_run *r = v->priv;
+	const struct ms_act_entry *ae = r->act_for ? r->act_for[i] : NULL;
+	struct ms_verdict vd;
+
+	ms_verdict_person(ae, act_person(ae, email), email,
+			  r->rv->entries->pdata[i], true, r->inactive_since,
+			  &vd);
+	return ms_verdict_inactive(&vd);
+}
+
+int64_t cli_review_view_cutoff(const struct cli_review_view *v)
 {
 	const struct cli_review_run *r = v->priv;
 
-	return inactive(p, act_person(r->act_for ? r->act_for[i] : NULL,
-				      p->email), r->rv->since);
+	return r->inactive_since;
 }
 
 char *cli_review_view_url(const struct cli_review_view *v,

@@ -139,9 +139,12 @@ void cli_review_view_document(const struct cli_review_view *v,
 			      struct ms_out *o);
 void cli_review_view_entry(const struct cli_review_view *v,
 			   struct ms_out *o, size_t i);
-/* Whether listed person `p` of entry `i` is inactive, as review says. */
+/* Whether the person listed as `email` in entry `i` is inactive, as
+ * review says (verdict.h). */
 bool cli_review_view_inactive(const struct cli_review_view *v, size_t i,
-			      const struct ms_rv_person *p);
+			      const char *email);
+/* The --inactive-after point of the review (0 without --repo). */
+int64_t cli_review_view_cutoff(const struct cli_review_view *v);
 /* The URL of a message (g_free), or NULL without a list URL. */
 char *cli_review_view_url(const struct cli_review_view *v,
 			  const char *msgid);

@@ -66,6 +66,7 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 	for (size_t i = 0; i < e->nr_people; i++) {
 		const struct ms_act_person *p = &e->people[i];
 		char role[2] = { p->role, 0 };
+		struct ms_verdict v;
 
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "role", role);
@@ -74,12 +75,11 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 		cli_act_json_last(o, "author", &p->author, false);
 		cli_act_json_last(o, "committer", &p->committer, false);
 		cli_act_json_last(o, "tags", &p->tags, true);
-		ms_out_kv_bool(o, "inactive", p->inactive &&
-			       !cli_list_facts_active(list_facts,
-						      e->entry->name,
-						      p->email));
+		cli_act_verdict(e, p, list_facts, q->active_since, &v);
+		ms_out_kv_bool(o, "inactive", ms_verdict_inactive(&v));
+		ms_out_kv_string(o, "verdict", ms_verdict_name(v.kind));
 		ms_out_kv_bool(o, "listed_late", p->listed_late);
-		if (cli_act_elsewhere(a, q, p, &when)) {
+		if (ms_verdict_elsewhere(a, q, p, &when)) {
 			ms_act_format(when, 0, true, false, date);
 			ms_out_kv_string(o, "active_elsewhere_until", date);
 		} else {
@@ -104,16 +104,13 @@ int cmd_activity(int argc, char **argv)
 	struct cli_strings files = { 0 };
 	struct cli_strings archives = { 0 };
 	bool json = false;
-	const char *inactive_arg = NULL, *by = NULL, *tags = NULL;
-	long min_commits = 0;
+	const char *inactive_arg = MS_DEFAULT_INACTIVE_AFTER;
+	const char *by = NULL, *tags = NULL;
+	long min_commits = MS_DEFAULT_MIN_COMMITS;
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
-		{ CLI_OPT_STRING, "inactive-after", 0, &inactive_arg,
-		  "DURATION", "flag listed people idle this long (6m, 18m, "
-		  "2y, or a date; default 5y)" },
-		{ CLI_OPT_INT, "min-commits", 0, &min_commits, "N",
-		  "leave out entries with fewer commits in the window "
-		  "(default 0)" },
+		CLI_INACTIVE_AFTER_OPTION(&inactive_arg),
+		CLI_MIN_COMMITS_OPTION(&min_commits),
 		{ CLI_OPT_STRING_LIST, "archive", 0, &archives, "PATH",
 		  "list archives: add list facts (see maintstat review)" },
 		CLI_ACT_SERIES_OPTIONS(&by, &tags),
@@ -140,18 +137,18 @@ int cmd_activity(int argc, char **argv)
 	if (min_commits < 0)
 		return cli_usage_error("activity", "--min-commits must not "
 				       "be negative");
-	if (inactive_arg && ms_act_parse_before(inactive_arg, 0,
+	if (ms_act_parse_before(inactive_arg, 0,
 						&q.active_since) < 0)
 		return cli_usage_error("activity", "--inactive-after: %s",
 				       ms_error_last());
-	rc = cli_act_load("activity", &ao, 5, &proj, &a, &q.since,
-			  &q.until);
+	rc = cli_act_load("activity", &ao, MS_DEFAULT_WINDOW_YEARS, &proj, &a,
+			  &q.since, &q.until);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rc = cli_act_select("activity", a, argc, argv, &files, &q, &sel);
 	if (rc != CLI_CONTINUE)
 		goto out;
-	if (ms_act_parse_before(inactive_arg ? inactive_arg : "5y", q.until,
+	if (ms_act_parse_before(inactive_arg, q.until,
 				&q.active_since) < 0) {
 		rc = cli_error_last();
 		goto out;

@@ -144,26 +144,13 @@ static int write_assets(const struct site *s)
 	return close_out(s, fp, "assets/report.css") ? EXIT_FAILURE : 0;
 }
 
-/* The urgent categories in the order `urgent` sorts them. */
-static const char *const urgent_order[] = {
-	"overlap", "corporate_alias", "defacto_maintainer", "unmaintained",
-	"not urgent",
-};
-
-static int urgent_rank(const char *c)
-{
-	for (size_t i = 0; c && i < G_N_ELEMENTS(urgent_order); i++)
-		if (!strcmp(c, urgent_order[i]))
-			return (int)i;
-	return (int)G_N_ELEMENTS(urgent_order);
-}
-
 /*
- * What `maintstat urgent --archive` says of each entry, with its defaults
- * (the year before the history's newest commit or --until, maintainers
- * idle for 6 months) but without its --min-commits threshold: the report
- * shows entries by their patches.  The list facts are `urgent`'s, read
- * again from the archives (through the store).
+ * What `maintstat urgent --archive` says of each entry, with its window
+ * (the year before the history's newest commit or --until) and the
+ * review's --inactive-after cutoff (the one the people's verdicts of the
+ * pages use), but without a --min-commits threshold: the report shows
+ * entries by their patches.  The list facts are `urgent`'s, read again
+ * from the archives (through the store).
  */
 static int compute_urgent(struct site *s)
 {
@@ -171,7 +158,6 @@ static int compute_urgent(struct site *s)
 	size_t n = v->rv->entries->len;
 	struct cli_act_opts ao = { 0 };
 	struct ms_activity_query q = { 0 };
-	const struct ms_duration idle = { 6, 0 };
 	struct ms_act_entry *res = NULL;
 	struct cli_list_facts *f = NULL;
 	size_t nr = 0;
@@ -189,8 +175,13 @@ static int compute_urgent(struct site *s)
 	ao.store = v->opts->store;
 	q.until = v->opts->until ? v->rv->until :
 		  ms_activity_newest(v->act_model);
-	q.since = ms_act_date_shift(q.until, -1, 0, 0);
-	q.active_since = ms_duration_before(&idle, q.until);
+	q.since = ms_act_date_shift(q.until, -MS_DEFAULT_URGENT_WINDOW_YEARS,
+				    0, 0);
+	q.active_since = cli_review_view_cutoff(v);
+	if (!q.active_since && ms_act_parse_before(MS_DEFAULT_INACTIVE_AFTER,
+						   q.until,
+						   &q.active_since) < 0)
+		return cli_error_last();
 	if (ms_activity_query(v->act_model, &q, &res, &nr) < 0)
 		return cli_error_last();
 	rc = cli_list_facts_load("report", &ao, &v->opts->archives, q.since,
@@ -209,7 +200,7 @@ static int compute_urgent(struct site *s)
 				r = &res[k];
 		if (!r)
 			continue;
-		if (cli_act_urgent(r, f)) {
+		if (cli_act_urgent(r, f, q.active_since)) {
 			s->urgent[i] = cli_list_facts_category(f, r, res, nr,
 				&s->urgent_why[i]);
 			continue;
@@ -279,18 +270,11 @@ static const struct ms_act_person *tl_person(const struct site *s,
 }
 
 /* Whether the timeline's person `ap` of entry `ei` is inactive, as the
- * verdict of the page says (the listed person of the same address). */
+ * verdict of the page says. */
 static bool tl_inactive(const struct site *s, size_t ei,
-			const struct ms_rv_entry *e,
 			const struct ms_act_person *ap)
 {
-	for (guint k = 0; k < e->listed->len; k++) {
-		const struct ms_rv_person *p = e->listed->pdata[k];
-
-		if (!g_ascii_strcasecmp(p->email, ap->email))
-			return cli_review_view_inactive(s->v, ei, p);
-	}
-	return ap->inactive && ap->seen_anywhere;
+	return cli_review_view_inactive(s->v, ei, ap->email);
 }
 
 static size_t tl_count(const struct ms_act_person *ap)
@@ -301,7 +285,7 @@ static size_t tl_count(const struct ms_act_person *ap)
 /* The timeline's table: a row per person, a column per month; an
  * inactive person's row is faded and says so. */
 static void timeline_table(FILE *fp, const struct site *s, size_t ei,
-			   const struct ms_rv_entry *e, size_t np)
+			   size_t np)
 {
 	fputs("<table id=\"timeline-table\"><thead><tr><th scope=\"col\">"
 	      "Person</th>", fp);
@@ -310,7 +294,7 @@ static void timeline_table(FILE *fp, const struct site *s, size_t ei,
 	fputs("</tr></thead><tbody>\n", fp);
 	for (size_t p = 0; p < np; p++) {
 		const struct ms_act_person *ap = tl_person(s, ei, 0, p);
-		bool faded = tl_inactive(s, ei, e, ap);
+		bool faded = tl_inactive(s, ei, ap);
 
 		fputs(faded ? "<tr class=\"faded\"><th scope=\"row\">" :
 		      "<tr><th scope=\"row\">", fp);
@@ -336,8 +320,7 @@ static void timeline_table(FILE *fp, const struct site *s, size_t ei,
  * committed or tagged), from the series of the history's model: a table
  * and a plot, the inactive people faded.
  */
-static void git_timeline(FILE *fp, const struct site *s, size_t ei,
-			 const struct ms_rv_entry *e)
+static void git_timeline(FILE *fp, const struct site *s, size_t ei)
 {
 	size_t np, nm = s->nr ? s->nr : 1;
 	struct ms_html_series *hs;
@@ -355,7 +338,7 @@ static void git_timeline(FILE *fp, const struct site *s, size_t ei,
 		fputs("<p>No listed person.</p>\n", fp);
 		return;
 	}
-	timeline_table(fp, s, ei, e, np);
+	timeline_table(fp, s, ei, np);
 	v = g_new0(double *, np);
 	hs = g_new0(struct ms_html_series, np);
 	for (size_t p = 0; p < np; p++) {
@@ -366,7 +349,7 @@ static void git_timeline(FILE *fp, const struct site *s, size_t ei,
 			v[p][i] = (double)tl_count(tl_person(s, ei, i, p));
 		hs[p].name = *ap->email ? ap->email : ap->name;
 		hs[p].values = v[p];
-		hs[p].faded = tl_inactive(s, ei, e, ap);
+		hs[p].faded = tl_inactive(s, ei, ap);
 	}
 	ms_html_plot(fp, "line", "Git activity of each listed person "
 		     "per month", "month (commit date)",
@@ -398,14 +381,14 @@ static void urgent_json(struct ms_out *o, const struct site *s, size_t i)
 static void cell_urgent(FILE *fp, const struct site *s, size_t i)
 {
 	ms_html_printf(fp, "<td data-sort=\"%d\"><a href=\"entry-%d.html"
-		       "#urgent\">%s</a></td>", urgent_rank(s->urgent[i]),
+		       "#urgent\">%s</a></td>",
+		       ms_verdict_category_rank(s->urgent[i]),
 		       (int)i, s->urgent[i] ? s->urgent[i] : "not judged");
 }
 
 /* Key "git_timeline" of data/entry-N.json: the timeline's numbers. */
 static void timeline_json(struct ms_out *o, const struct site *s, size_t ei)
 {
-	const struct ms_rv_entry *e = s->v->rv->entries->pdata[ei];
 	static const char *const keys[] = { "authored", "committed", "tags" };
 	size_t np;
 
@@ -431,7 +414,7 @@ static void timeline_json(struct ms_out *o, const struct site *s, size_t ei)
 		ms_out_kv_string(o, "name", *ap->name ? ap->name : NULL);
 		ms_out_kv_string(o, "email", *ap->email ? ap->email : NULL);
 		ms_out_kv_string(o, "role", role);
-		ms_out_kv_bool(o, "inactive", tl_inactive(s, ei, e, ap));
+		ms_out_kv_bool(o, "inactive", tl_inactive(s, ei, ap));
 		for (size_t k = 0; k < G_N_ELEMENTS(keys); k++) {
 			ms_out_key(o, keys[k]);
 			ms_out_begin_list(o);
@@ -543,7 +526,8 @@ static size_t inactive_listed(const struct site *s, size_t i)
 	size_t n = 0;
 
 	for (guint k = 0; k < e->listed->len; k++)
-		if (cli_review_view_inactive(s->v, i, e->listed->pdata[k]))
+		if (cli_review_view_inactive(s->v, i, ((const struct
+			ms_rv_person *)e->listed->pdata[k])->email))
 			n++;
 	return n;
 }
@@ -558,7 +542,8 @@ static const char *verdict(const struct site *s, size_t i,
 {
 	if (!s->v->act_model)
 		return "not judged (no git history read)";
-	return cli_review_view_inactive(s->v, i, p) ? inactive : "active";
+	return cli_review_view_inactive(s->v, i, p->email) ? inactive :
+		"active";
 }
 
 static void window_line(FILE *fp, const struct site *s)
@@ -1112,7 +1097,7 @@ static int write_entry(const struct site *s, size_t ei)
 	people_quarters(fp, s, ei, e);
 	listed_verdicts(fp, s, ei, e);
 	if (s->v->act_model)
-		git_timeline(fp, s, ei, e);
+		git_timeline(fp, s, ei);
 	defacto_aliases(fp, s, e);
 	ignored_list(fp, s, e);
 	patch_table(fp, s, e);

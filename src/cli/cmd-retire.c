@@ -132,7 +132,7 @@ static char *why(const struct ms_activity *a,
 	if (!p->seen_anywhere)
 		return g_strdup_printf("not authored, committed or tagged any "
 				       "change anywhere in the history");
-	if (cli_act_elsewhere(a, q, p, &when)) {
+	if (ms_verdict_elsewhere(a, q, p, &when)) {
 		ms_act_format(when, 0, false, true, last);
 		g_snprintf(elsewhere, sizeof(elsewhere), "%sactive elsewhere "
 			   "in the history until %s", p->has_last ? "; " : " (",
@@ -274,12 +274,8 @@ static int retire_parse(int *argc, char ***argv, struct retire_args *a)
 {
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&a->ao, "5 years before --until"),
-		{ CLI_OPT_STRING, "inactive-after", 0, &a->inactive_arg,
-		  "DURATION", "retire people idle this long (6m, 2y, or a "
-		  "date; default 5y)" },
-		{ CLI_OPT_INT, "min-commits", 0, &a->min_commits, "N",
-		  "only entries with at least N commits in the window "
-		  "(default 100)" },
+		CLI_INACTIVE_AFTER_OPTION(&a->inactive_arg),
+		CLI_MIN_COMMITS_OPTION(&a->min_commits),
 		{ CLI_OPT_STRING, "keep", 0, &a->keep_file, "FILE",
 		  "people to keep: addresses or names, one per line "
 		  "(default: none)" },
@@ -389,8 +385,8 @@ static int retire_activity(const struct retire_args *a,
 	struct ms_activity_query *q = &d->q;
 	int rc;
 
-	rc = cli_act_load("retire", &a->ao, 5, &d->proj, &d->a, &q->since,
-			  &q->until);
+	rc = cli_act_load("retire", &a->ao, MS_DEFAULT_WINDOW_YEARS, &d->proj,
+			  &d->a, &q->since, &q->until);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rc = cli_act_select("retire", d->a, a->argc, a->argv, &a->files, q,
@@ -441,10 +437,11 @@ static GArray *retired_people(const struct retire_args *a,
 	for (size_t k = 0; k < e->nr_people; k++) {
 		const struct ms_act_person *p = &e->people[k];
 		struct retire_person rp;
+		struct ms_verdict v;
 		char *w;
 
-		if (!p->inactive ||
-		    cli_list_facts_active(d->lf, e->entry->name, p->email))
+		cli_act_verdict(e, p, d->lf, d->q.active_since, &v);
+		if (!ms_verdict_retire(e, &v, a->min_commits))
 			continue;
 		if (keep_has(&d->keep, p, a->plus_fold)) {
 			g_ptr_array_add(d->kept, *p->name ?
@@ -943,9 +940,9 @@ int cmd_retire(int argc, char **argv)
 	struct retire_data d = { 0 };
 	int rc;
 
-	a.inactive_arg = "5y";
+	a.inactive_arg = MS_DEFAULT_INACTIVE_AFTER;
 	a.outdir = ".";
-	a.min_commits = 100;
+	a.min_commits = MS_DEFAULT_MIN_COMMITS;
 	a.ao.last_addresses = true;   /* the patches Cc them */
 	d.kept = g_ptr_array_new_with_free_func(g_free);
 	d.joins = g_ptr_array_new_with_free_func(g_free);

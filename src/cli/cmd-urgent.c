@@ -12,7 +12,6 @@
 #include "when.h"
 
 #include <glib.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,57 +41,29 @@ static struct cli_list_facts *list_facts;
 static const struct ms_act_entry *all_entries;
 static size_t nr_all_entries;
 
-static const char *const category_order[] = {
-	"overlap", "corporate_alias", "defacto_maintainer", "unmaintained",
-};
-
 static int category_rank(const struct ms_act_entry *e)
 {
-	const char *c = cli_list_facts_category(list_facts, e, all_entries,
-						nr_all_entries, NULL);
-
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(c, category_order[i]))
-			return i;
-	return 4;
-}
-
-enum reason { NO_MAINTAINER, INACTIVE, NEVER };
-
-static enum reason reason_of(const struct ms_act_entry *e)
-{
-	if (!e->nr_maintainers)
-		return NO_MAINTAINER;
-	for (size_t i = 0; i < e->nr_people; i++)
-		if (e->people[i].role == 'M' && e->people[i].seen_anywhere)
-			return INACTIVE;
-	return NEVER;
-}
-
-static const char *reason(const struct ms_act_entry *e)
-{
-	static const char *const names[] = { "no_maintainer", "inactive",
-					     "never" };
-
-	return names[reason_of(e)];
+	return ms_verdict_category_rank(cli_list_facts_category(list_facts,
+		e, all_entries, nr_all_entries, NULL));
 }
 
 enum mode { MODE_URGENT, MODE_NEVER, MODE_NOMAINT };
 
-static bool selected(const struct ms_act_entry *e, enum mode mode)
+static bool selected(const struct ms_act_entry *e, enum mode mode,
+		     int64_t cutoff)
 {
-	enum reason r = reason_of(e);
+	const char *r = ms_verdict_urgent_reason(e);
 
 	switch (mode) {
 	case MODE_NEVER:
 		/* no verdict on an entry whose code lives elsewhere */
-		return r == NEVER && !e->no_files;
+		return !strcmp(r, "never") && !e->no_files;
 	case MODE_NOMAINT:
-		return r == NO_MAINTAINER;
+		return !strcmp(r, "no_maintainer");
 	case MODE_URGENT:
 		break;
 	}
-	return cli_act_urgent(e, NULL);
+	return cli_act_urgent(e, NULL, cutoff);
 }
 
 static int by_commits(const void *x, const void *y)
@@ -154,7 +125,7 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 				"never active here" :
 				"never seen in the history");
 		}
-		if (!p->role_address && cli_act_elsewhere(a, q, p, &when)) {
+		if (!p->role_address && ms_verdict_elsewhere(a, q, p, &when)) {
 			ms_act_format(when, 0, false, true, date);
 			fprintf(fp, "; active elsewhere in the history until "
 				"%s", date);
@@ -198,7 +169,7 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 	ms_out_kv_string(o, "name", e->entry->name);
 	ms_out_kv_string(o, "status", e->status);
 	ms_out_kv_int(o, "commits", (int64_t)e->commits);
-	ms_out_kv_string(o, "reason", reason(e));
+	ms_out_kv_string(o, "reason", ms_verdict_urgent_reason(e));
 	if (list_facts) {
 		char *why = NULL;
 
@@ -288,21 +259,17 @@ int cmd_urgent(int argc, char **argv)
 	struct cli_act_opts ao = { 0 };
 	struct cli_strings archives = { 0 };
 	bool json = false, never = false, nomaint = false;
-	long months = -1, min_commits = LONG_MIN; /* LONG_MIN: unset */
+	long months = -1, min_commits = MS_DEFAULT_MIN_COMMITS;
 	const char *inactive_arg = NULL;
-	struct ms_duration idle = { 6, 0 };
+	struct ms_duration idle;
 	char *months_arg = NULL;
 	const char *by = NULL, *tags = NULL;
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ao, "1 year before --until"),
-		{ CLI_OPT_STRING, "inactive-after", 0, &inactive_arg,
-		  "DURATION", "maintainers idle this long count as inactive "
-		  "(5y, 18m, 2w, 14d; default 6m)" },
+		CLI_INACTIVE_AFTER_OPTION(&inactive_arg),
 		{ CLI_OPT_INT, "months", 0, &months, "N",
 		  "the same as --inactive-after Nm (no default of its own)" },
-		{ CLI_OPT_INT, "min-commits", 0, &min_commits, "N",
-		  "only entries with this many commits since --since "
-		  "(default 50; 0 with --never or --nomaint)" },
+		CLI_MIN_COMMITS_OPTION(&min_commits),
 		{ CLI_OPT_FLAG, "never", 0, &never, NULL,
 		  "entries whose maintainers never appear in the history" },
 		{ CLI_OPT_FLAG, "nomaint", 0, &nomaint, NULL,
@@ -348,21 +315,18 @@ int cmd_urgent(int argc, char **argv)
 		months_arg = g_strdup_printf("%ldm", months);
 		inactive_arg = months_arg;
 	}
-	if (inactive_arg) {
-		rc = cli_parse_duration("urgent", "inactive-after",
-					inactive_arg, &idle);
-		g_free(months_arg);
-		if (rc != CLI_CONTINUE)
-			return rc;
-	}
-	mode = never ? MODE_NEVER : nomaint ? MODE_NOMAINT : MODE_URGENT;
-	if (min_commits == LONG_MIN)
-		min_commits = mode == MODE_URGENT ? 50 : 0;
-	else if (min_commits < 0)
+	rc = cli_parse_duration("urgent", "inactive-after", inactive_arg ?
+				inactive_arg : MS_DEFAULT_INACTIVE_AFTER,
+				&idle);
+	g_free(months_arg);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (min_commits < 0)
 		return cli_usage_error("urgent", "--min-commits must not be "
 				       "negative");
-	rc = cli_act_load("urgent", &ao, 1, &proj, &a, &q.since,
-			  &q.until);
+	mode = never ? MODE_NEVER : nomaint ? MODE_NOMAINT : MODE_URGENT;
+	rc = cli_act_load("urgent", &ao, MS_DEFAULT_URGENT_WINDOW_YEARS,
+			  &proj, &a, &q.since, &q.until);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	q.active_since = ms_duration_before(&idle, q.until);
@@ -378,7 +342,7 @@ int cmd_urgent(int argc, char **argv)
 	pick = g_ptr_array_new();
 	for (size_t i = 0; i < nr; i++)
 		if (res[i].commits >= (size_t)min_commits &&
-		    selected(&res[i], mode))
+		    selected(&res[i], mode, q.active_since))
 			g_ptr_array_add(pick, &res[i]);
 	g_ptr_array_sort(pick, by_commits);
 	if (archives.nr) {
@@ -393,7 +357,8 @@ int cmd_urgent(int argc, char **argv)
 		if (mode == MODE_URGENT)
 			for (guint i = pick->len; i-- > 0;)
 				if (!cli_act_urgent(pick->pdata[i],
-						    list_facts))
+						    list_facts,
+						    q.active_since))
 					g_ptr_array_remove_index(pick, i);
 		g_ptr_array_sort(pick, by_category);
 	}

@@ -87,7 +87,6 @@ struct ms_activity {
 	GPtrArray *maint_joins;   /* struct act_mjoin, NULL until computed */
 	bool *has_files;          /* per entry: some file of the tree is its */
 	GHashTable *lists;        /* comparable L: addresses */
-	GHashTable *used_domains; /* domains of addresses seen in commits */
 	GHashTable *match_cache;  /* path -> entries (match_path) */
 	bool *in_range;           /* per commit, with --since REV, or NULL */
 	int64_t range_since;      /* REV's commit date */
@@ -313,10 +312,10 @@ int act_model_save(struct ms_activity *a, const char *key, const char *head);
 void act_prev_read(struct ms_activity *a, const char *head);
 size_t act_walk_head(const unsigned char *ids, size_t n, void *data);
 
-/* Whether the listed address of `p` names a role or a list, not a
- * person (activity.c). */
-bool act_is_role_address(const struct ms_activity *a,
-			 const struct ms_act_person *p);
+/* Why the listed address of `p` names a role or a list, not a person
+ * (activity.c); MS_ACT_ROLE_NONE when it does not. */
+enum ms_act_role act_role_address(const struct ms_activity *a,
+				  const struct ms_act_person *p);
 
 /*
  * activity.c's word tests: "noreply", "no-reply" or "bot" as a word (a

@@ -214,7 +214,8 @@ static void finish_entry(const struct ms_activity *a,
 
 		p->seen_anywhere = p->person != MS_IDENT_NONE &&
 			p->person < nr_people && seen[p->person];
-		p->role_address = act_is_role_address(a, p);
+		p->role_why = act_role_address(a, p);
+		p->role_address = p->role_why != MS_ACT_ROLE_NONE;
 		p->inactive = (!p->has_last ||
 			       p->last_time < q->active_since) &&
 			!p->role_address && !e->no_files && !short_history;
@@ -308,6 +309,8 @@ int ms_activity_query(const struct ms_activity *a,
 			e = wk->e;
 			if (inwin)
 				count_in_window(wk, e, r, tags);
+			if (r->ctime >= q->active_since)
+				e->cutoff_commits++;
 			for (size_t pi = 0; pi < e->nr_people; pi++) {
 				struct ms_act_person *p = &e->people[pi];
 

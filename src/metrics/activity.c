@@ -533,26 +533,6 @@ static void join_people(struct ms_activity *a, struct ms_diags *diags)
 			if (tags[t].review && tags[t].person != r->author)
 				r->reviewed = true;
 	}
-	a->used_domains = g_hash_table_new_full(g_str_hash, g_str_equal,
-						g_free, NULL);
-	for (size_t p = 0; p < ms_ident_count(a->ident); p++) {
-		const char *at;
-
-		if (!ms_ident_used(a->ident, (unsigned)p))
-			continue;
-		for (size_t i = 0; i < ms_ident_nr_addresses(a->ident,
-							     (unsigned)p); i++) {
-			enum ms_ident_source src;
-			const char *ev;
-			const char *e = ms_ident_address(a->ident, (unsigned)p,
-							 i, &src, &ev);
-
-			at = strrchr(e, '@');
-			if (at && at[1])
-				g_hash_table_add(a->used_domains,
-						 g_strdup(at + 1));
-		}
-	}
 }
 
 /* Words that make an address's local part a role's, not a person's. */
@@ -562,7 +542,7 @@ bool act_role_local_part(const char *email)
 		"support", "maintainer", "maintainers", "opensource",
 		"upstream", "team", "patches", "list", "lists", "drivers",
 		"help", "info", "admin", "bugs", "security", "devel", "kernel",
-		"linux", "qa", "sw", "all", NULL
+		"linux", "qa", "sw", "all", "community", "manager", NULL
 	};
 	const char *at = strrchr(email, '@');
 	char *local = g_ascii_strdown(email, at ? at - email : -1);
@@ -582,7 +562,7 @@ bool act_role_name(const char *name)
 {
 	static const char *const words[] = {
 		"team", "support", "maintainers", "upstream", "group", "list",
-		"bot", NULL
+		"bot", "manager", NULL
 	};
 	char *l = ms_casefold(name, -1);
 	char **tok = g_strsplit_set(l, " \t.-_", -1);
@@ -596,21 +576,27 @@ bool act_role_name(const char *name)
 	return r;
 }
 
-/* Whether the listed address of `p` names a role or a list. */
-bool act_is_role_address(const struct ms_activity *a,
-			 const struct ms_act_person *p)
+/*
+ * Why the listed address of `p` names a role or a list, not a person
+ * (MS_ACT_ROLE_NONE: it does not): never in the history, and one of the
+ * lists of MAINTAINERS, or a role's display name or local part whatever
+ * its domain (Xen's "Community Manager <community.manager@...>").
+ */
+enum ms_act_role act_role_address(const struct ms_activity *a,
+				  const struct ms_act_person *p)
 {
 	char *key;
-	const char *at;
-	bool r;
+	enum ms_act_role r = MS_ACT_ROLE_NONE;
 
 	if (!*p->email || p->person == MS_IDENT_NONE || p->seen_anywhere)
-		return false;
+		return MS_ACT_ROLE_NONE;
 	key = ms_email_normalize(p->email, !a->no_plus_fold);
-	r = g_hash_table_contains(a->lists, key);
-	at = strrchr(key, '@');
-	if (!r && at && g_hash_table_contains(a->used_domains, at + 1))
-		r = act_role_local_part(key) || act_role_name(p->name);
+	if (g_hash_table_contains(a->lists, key))
+		r = MS_ACT_ROLE_LIST;
+	else if (act_role_name(p->name))
+		r = MS_ACT_ROLE_NAME;
+	else if (act_role_local_part(key))
+		r = MS_ACT_ROLE_LOCAL_PART;
 	g_free(key);
 	return r;
 }
@@ -905,8 +891,6 @@ void ms_activity_free(struct ms_activity *a)
 	g_free(a->has_files);
 	if (a->lists)
 		g_hash_table_destroy(a->lists);
-	if (a->used_domains)
-		g_hash_table_destroy(a->used_domains);
 	g_hash_table_destroy(a->tokens);
 	if (a->reviews)
 		g_hash_table_destroy(a->reviews);

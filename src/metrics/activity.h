@@ -180,6 +180,14 @@ struct ms_act_last {
 	const char *tag;          /* tags only: e.g. "Reviewed-by" */
 };
 
+/* Why a listed address is a role's or a list's, not a person's. */
+enum ms_act_role {
+	MS_ACT_ROLE_NONE,
+	MS_ACT_ROLE_LIST,         /* an L: list of MAINTAINERS */
+	MS_ACT_ROLE_NAME,         /* a role's display name ("... Team") */
+	MS_ACT_ROLE_LOCAL_PART,   /* a role word before the @ ("support") */
+};
+
 struct ms_act_person {
 	char role;                /* 'M' or 'R' */
 	/* name, email and also are owned by the result; in a series
@@ -194,10 +202,11 @@ struct ms_act_person {
 	struct ms_act_last author, committer, tags;
 	bool inactive;            /* never for a role address, nor in an
 				   * entry without files */
-	/* a role or list address, not a person: never in the history, an
-	 * entry's L: list or a role word ("support", "maintainers"...) at
-	 * a domain whose people are in the history */
+	/* a role or list address, not a person: never in the history, and
+	 * an entry's L: list, or a role word in its display name or local
+	 * part ("Community Manager", "support@"), whatever its domain */
 	bool role_address;
+	enum ms_act_role role_why;
 	bool seen_anywhere;       /* in any commit of the history, any role */
 	/* not in the entry in MAINTAINERS when the window began (the newest
 	 * commit before active_since): too new to judge, so never inactive
@@ -227,6 +236,9 @@ struct ms_act_entry {
 	 * one in it is called inactive */
 	bool no_files;
 	size_t commits;           /* in the window, touching the entry */
+	/* ... from the query's active_since to its until (what the
+	 * verdicts are judged on; ms_activity_query() only) */
+	size_t cutoff_commits;
 	size_t reviewed;          /* ... with a review or ack by another */
 	bool has_last_activity;   /* any listed person's, up to until */
 	int64_t last_activity;

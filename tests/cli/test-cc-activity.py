@@ -101,7 +101,9 @@ ok("Fay Foo <fay@example.org> (maintainer:FOO DRIVER, 2 replies, median "
 ok("Rob Review <rob@example.org> (reviewer:FOO DRIVER, 3 replies, median "
    "2.0h)" in lines, "--archive: Rob's replies and median", r.out)
 ok("Old Ghost <ghost@example.org> (maintainer:BAZ LEGACY DRIVER, 0 "
-   "replies)" in lines, "--archive: Old Ghost replied to nothing", r.out)
+   "replies, inactive: nothing in the entry)" in lines,
+   "--archive: Old Ghost replied to nothing and, never in the history, "
+   "is inactive (as activity says)", r.out)
 r = run("maintainers", *RV, "--archive", MBOX, "--json",
         "drivers/foo/core.c")
 cc = {c["address"]: c for c in r.json()["cc"]}
@@ -155,8 +157,9 @@ r = run("maintainers", *TREE, "--archive", MBOX, "--json",
         "drivers/foo/core.c")
 cc = {c["address"]: c for c in r.json()["cc"]}
 eq(cc["rob@example.org"]["activity"],
-   {"inactive": False, "seen_anywhere": None, "last_in_entry": None,
-    "authored": None, "committed": None, "tags": None,
+   {"inactive": False, "verdict": "active_on_list", "seen_anywhere": None,
+    "last_in_entry": None, "authored": None, "committed": None,
+    "tags": None,
     "list": {"patches": 5, "replied": 3, "median_first_reply_hours": 2.0,
              "active_on_list": True}},
    "--archive alone --json: the list's figures, null commit facts")

@@ -1,0 +1,191 @@
+/*
+ * verdict.c - what maintstat says of a listed person and of an entry
+ * (verdict.h).
+ */
+#include "verdict.h"
+#include "maintainers.h"
+
+#include <glib.h>
+#include <string.h>
+
+/* The list facts of listed `email` in list entry `le`, or NULL. */
+static const struct ms_rv_person *list_person(const struct ms_rv_entry *le,
+					      const char *email)
+{
+	for (guint i = 0; le && email && i < le->listed->len; i++) {
+		const struct ms_rv_person *p = le->listed->pdata[i];
+
+		if (!g_ascii_strcasecmp(p->email, email))
+			return p;
+	}
+	return NULL;
+}
+
+/* The facts looked at, before any decision. */
+static void evidence(const struct ms_act_entry *e,
+		     const struct ms_act_person *p, const char *email,
+		     const struct ms_rv_entry *le, bool list_read,
+		     int64_t cutoff, struct ms_verdict *v)
+{
+	const struct ms_rv_person *lp;
+
+	memset(v, 0, sizeof(*v));
+	v->email = p ? p->email : email;
+	v->cutoff = cutoff;
+	v->git_read = e && p;
+	v->list_read = list_read;
+	if (v->git_read) {
+		v->role = p->role_address ? p->role_why : MS_ACT_ROLE_NONE;
+		v->seen_anywhere = p->seen_anywhere;
+		v->has_last_git = p->has_last;
+		v->last_git = p->last_time;
+		v->last_git_offset = p->last_offset;
+		v->entry_commits = e->commits;
+		v->cutoff_commits = e->cutoff_commits;
+	}
+	lp = list_read ? list_person(le, v->email) : NULL;
+	if (lp && lp->has_last_list) {
+		v->has_last_list = true;
+		v->last_list = lp->last_list;
+	}
+	v->entry_patches = le ? le->patches->len : 0;
+}
+
+void ms_verdict_person(const struct ms_act_entry *e,
+		       const struct ms_act_person *p, const char *email,
+		       const struct ms_rv_entry *le, bool list_read,
+		       int64_t cutoff, struct ms_verdict *v)
+{
+	evidence(e, p, email, le, list_read, cutoff, v);
+	if (v->role != MS_ACT_ROLE_NONE)
+		v->kind = MS_VERDICT_ROLE_ADDRESS;
+	else if (v->has_last_git && v->last_git >= cutoff)
+		v->kind = MS_VERDICT_ACTIVE;
+	else if (ms_verdict_list_active(v))
+		v->kind = MS_VERDICT_ACTIVE_ON_LIST;
+	else if (!v->git_read)
+		v->why = MS_VERDICT_WHY_NO_HISTORY;
+	else if (e->no_files)
+		v->why = MS_VERDICT_WHY_NO_FILES;
+	else if (!v->entry_commits && !v->cutoff_commits &&
+		 !v->entry_patches)
+		v->why = MS_VERDICT_WHY_EMPTY_WINDOW;
+	else if (p->listed_late)
+		v->why = MS_VERDICT_WHY_LISTED_LATE;
+	else if (!p->inactive)
+		/* the model found it too short to judge */
+		v->why = MS_VERDICT_WHY_SHORT_HISTORY;
+	else
+		v->kind = v->seen_anywhere ? MS_VERDICT_INACTIVE :
+			MS_VERDICT_NEVER_ACTIVE;
+	if (v->why != MS_VERDICT_WHY_NONE)
+		v->kind = MS_VERDICT_NO_EVIDENCE;
+}
+
+bool ms_verdict_list_active(const struct ms_verdict *v)
+{
+	return v->has_last_list && v->last_list >= v->cutoff;
+}
+
+bool ms_verdict_inactive(const struct ms_verdict *v)
+{
+	return v->kind == MS_VERDICT_INACTIVE ||
+	       v->kind == MS_VERDICT_NEVER_ACTIVE;
+}
+
+const char *ms_verdict_name(enum ms_verdict_kind k)
+{
+	static const char *const names[] = {
+		"active", "active_on_list", "inactive", "never_active",
+		"role_address", "no_evidence",
+	};
+
+	return (size_t)k < G_N_ELEMENTS(names) ? names[k] : "";
+}
+
+const char *ms_verdict_why_text(enum ms_verdict_why w)
+{
+	static const char *const text[] = {
+		"",
+		"no git history was read",
+		"no file of the tree is the entry's",
+		"no commit and no patch of the entry in the window",
+		"the history read starts after the cutoff",
+		"not listed in the entry at the cutoff",
+	};
+
+	return (size_t)w < G_N_ELEMENTS(text) ? text[w] : "";
+}
+
+bool ms_verdict_elsewhere(const struct ms_activity *a,
+			  const struct ms_activity_query *q,
+			  const struct ms_act_person *p, int64_t *when)
+{
+	return p->inactive && p->seen_anywhere &&
+		ms_activity_last_seen(a, p->person, q->until, when) &&
+		*when >= q->active_since &&
+		(!p->has_last || *when > p->last_time);
+}
+
+static bool has_files(const struct maint_entry *e)
+{
+	for (size_t i = 0; i < e->nr_fields; i++)
+		if (e->fields[i].key == 'F' || e->fields[i].key == 'N')
+			return true;
+	return false;
+}
+
+bool ms_verdict_urgent(const struct ms_act_entry *e,
+		       const struct ms_rv_entry *le, bool list_read,
+		       int64_t cutoff)
+{
+	if (!has_files(e->entry) || e->no_files)
+		return false;
+	/* nothing happened in the window: no one to miss */
+	if (!e->commits && !(le && le->patches->len))
+		return false;
+	for (size_t i = 0; i < e->nr_people; i++) {
+		struct ms_verdict v;
+
+		if (e->people[i].role != 'M')
+			continue;
+		ms_verdict_person(e, &e->people[i], NULL, le, list_read,
+				  cutoff, &v);
+		/* a role address is no active maintainer, but no inactive
+		 * one either */
+		if (!ms_verdict_inactive(&v) &&
+		    v.kind != MS_VERDICT_ROLE_ADDRESS)
+			return false;
+	}
+	return true;
+}
+
+const char *ms_verdict_urgent_reason(const struct ms_act_entry *e)
+{
+	if (!e->nr_maintainers)
+		return "no_maintainer";
+	for (size_t i = 0; i < e->nr_people; i++)
+		if (e->people[i].role == 'M' && e->people[i].seen_anywhere)
+			return "inactive";
+	return "never";
+}
+
+int ms_verdict_category_rank(const char *category)
+{
+	static const char *const order[] = {
+		"overlap", "corporate_alias", "defacto_maintainer",
+		"unmaintained", "not urgent",
+	};
+
+	for (size_t i = 0; category && i < G_N_ELEMENTS(order); i++)
+		if (!strcmp(category, order[i]))
+			return (int)i;
+	return (int)G_N_ELEMENTS(order);
+}
+
+bool ms_verdict_retire(const struct ms_act_entry *e,
+		       const struct ms_verdict *v, long min_commits)
+{
+	return e->commits >= (size_t)(min_commits > 0 ? min_commits : 0) &&
+	       ms_verdict_inactive(v);
+}

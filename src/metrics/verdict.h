@@ -1,0 +1,164 @@
+/*
+ * verdict.h - the one place that decides what maintstat says of a listed
+ * person and of an entry: active in git, active on the list, inactive,
+ * never active, a role or list address, no evidence; urgent and its
+ * category; to be retired.  Every command asks here and only prints the
+ * answer, so the same person gets the same verdict from activity, urgent,
+ * retire, maintainers --activity, review and report (docs/cli.md,
+ * "Verdicts").  Library code: it decides and gives the evidence, the CLI
+ * prints.
+ */
+#ifndef MS_VERDICT_H
+#define MS_VERDICT_H
+
+#include "activity.h"
+#include "review.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * The policy defaults, each once (docs/cli.md, "Windows and
+ * thresholds"): every command takes these unless an option says
+ * otherwise.
+ */
+/* A listed person with nothing in the entry in git, and no list message,
+ * for this long before the window's end is inactive. */
+#define MS_DEFAULT_INACTIVE_AFTER "5y"
+/* Entries with fewer commits in the window are left out. */
+#define MS_DEFAULT_MIN_COMMITS 0
+/* The window of activity, retire, maintainers --activity and identities,
+ * and of urgent (years back from --until). */
+#define MS_DEFAULT_WINDOW_YEARS 5
+#define MS_DEFAULT_WINDOW "5y"           /* the same, as a duration */
+#define MS_DEFAULT_URGENT_WINDOW_YEARS 1
+/* review: a patch with no human reply this long after it is ignored;
+ * the response target. */
+#define MS_DEFAULT_IGNORE_AFTER "14d"
+#define MS_DEFAULT_TARGET "48h"
+/* coverage --check-urls: a URL not seen working this long is stale. */
+#define MS_DEFAULT_STALE_AFTER "5y"
+
+/* The options of the verdicts, with their defaults. */
+struct ms_verdict_opts {
+	const char *inactive_after;
+	long min_commits;
+	const char *ignore_after;
+	const char *target;
+};
+#define MS_VERDICT_OPTS_INIT { MS_DEFAULT_INACTIVE_AFTER, \
+	MS_DEFAULT_MIN_COMMITS, MS_DEFAULT_IGNORE_AFTER, MS_DEFAULT_TARGET }
+
+/* What is said of one listed person (M: or R:) of one entry. */
+enum ms_verdict_kind {
+	MS_VERDICT_ACTIVE,         /* in git in the entry since the cutoff */
+	MS_VERDICT_ACTIVE_ON_LIST, /* not in git, but a list message since */
+	MS_VERDICT_INACTIVE,       /* in the history, nothing since */
+	MS_VERDICT_NEVER_ACTIVE,   /* nowhere in the history read: inactive */
+	MS_VERDICT_ROLE_ADDRESS,   /* a role or list address: no person */
+	MS_VERDICT_NO_EVIDENCE,    /* nothing to judge by: see `why` */
+};
+
+/* Why there is no evidence (MS_VERDICT_NO_EVIDENCE). */
+enum ms_verdict_why {
+	MS_VERDICT_WHY_NONE,
+	MS_VERDICT_WHY_NO_HISTORY,    /* no git history was read */
+	MS_VERDICT_WHY_NO_FILES,      /* no file of the tree is the entry's */
+	MS_VERDICT_WHY_EMPTY_WINDOW,  /* no commit, no patch to judge by */
+	MS_VERDICT_WHY_SHORT_HISTORY, /* the history starts after the cutoff */
+	MS_VERDICT_WHY_LISTED_LATE,   /* not listed there at the cutoff */
+};
+
+/* A verdict and what it was decided on. */
+struct ms_verdict {
+	enum ms_verdict_kind kind;
+	enum ms_verdict_why why;
+	/* the evidence looked at */
+	const char *email;         /* the listed address (borrowed) */
+	int64_t cutoff;            /* the --inactive-after point */
+	bool git_read, list_read;  /* the sources */
+	enum ms_act_role role;     /* why a role address */
+	bool seen_anywhere;        /* in any commit of the history */
+	bool has_last_git;         /* newest activity in the entry */
+	int64_t last_git;
+	int last_git_offset;
+	bool has_last_list;        /* newest list message, any list */
+	int64_t last_list;
+	size_t entry_commits;      /* the entry's commits in the window */
+	size_t cutoff_commits;     /* ... and since the cutoff */
+	size_t entry_patches;      /* its patches in the list's window */
+};
+
+/*
+ * The verdict on listed person `p` of entry `e` (an ms_activity_query()
+ * result for cutoff `cutoff`, its active_since), with the list facts `le`
+ * of the entry when a list was read (`list_read`; `le` NULL: the entry
+ * had no patch on it).  `e` and `p` may be NULL when no history was read:
+ * then `email` names the person, and the answer is active on the list or
+ * no evidence.  In order: a role or list address; active in git; active
+ * on the list (a message, on any list read, at or after the cutoff); no
+ * evidence (no files; no commit of the entry in the window nor since the
+ * cutoff, and no patch of it on the list; a history that starts after
+ * the cutoff; listed after it); else inactive, or never active when the history has
+ * nothing of theirs at all.  Never fails.
+ */
+void ms_verdict_person(const struct ms_act_entry *e,
+		       const struct ms_act_person *p, const char *email,
+		       const struct ms_rv_entry *le, bool list_read,
+		       int64_t cutoff, struct ms_verdict *v);
+
+/* Whether verdict `v` calls the person inactive (never active too). */
+bool ms_verdict_inactive(const struct ms_verdict *v);
+
+/* Whether the evidence of `v` holds a list message at or after the
+ * cutoff ("active on the list", whatever git says). */
+bool ms_verdict_list_active(const struct ms_verdict *v);
+
+/* The verdict's name in JSON and tests: "active", "active_on_list",
+ * "inactive", "never_active", "role_address", "no_evidence". */
+const char *ms_verdict_name(enum ms_verdict_kind k);
+
+/* Why there is no evidence, in words ("no file of the tree is the
+ * entry's"); "" for MS_VERDICT_WHY_NONE. */
+const char *ms_verdict_why_text(enum ms_verdict_why w);
+
+/*
+ * Whether inactive person `p` (of the query `q` of `a`) was active
+ * elsewhere in the history after the cutoff and after their newest
+ * activity in the entry: then *when is their newest commit anywhere.
+ */
+bool ms_verdict_elsewhere(const struct ms_activity *a,
+			  const struct ms_activity_query *q,
+			  const struct ms_act_person *p, int64_t *when);
+
+/*
+ * Whether entry `e` is urgent: it has files of the tree, a commit in
+ * the window or a patch on the list, and no
+ * maintainer (M:) of it is active (in git or, with `le`/`list_read`, on
+ * the list); a role address is no active maintainer.  An entry with no
+ * evidence about one of its maintainers (see ms_verdict_person()) is not
+ * urgent.
+ */
+bool ms_verdict_urgent(const struct ms_act_entry *e,
+		       const struct ms_rv_entry *le, bool list_read,
+		       int64_t cutoff);
+
+/* Why an entry is listed by `urgent` (JSON "reason"): "no_maintainer",
+ * "inactive" (a maintainer is in the history), "never". */
+const char *ms_verdict_urgent_reason(const struct ms_act_entry *e);
+
+/* The rank of an urgent category in `urgent`'s order (overlap,
+ * corporate_alias, defacto_maintainer, unmaintained, then "not urgent"
+ * and anything else). */
+int ms_verdict_category_rank(const char *category);
+
+/*
+ * Whether person `p` of entry `e` is to be retired: the entry has at
+ * least `min_commits` commits in the window and the person's verdict
+ * (ms_verdict_person(), in `v`) is inactive or never active.  A role or
+ * list address, or no evidence, is never retired.
+ */
+bool ms_verdict_retire(const struct ms_act_entry *e,
+		       const struct ms_verdict *v, long min_commits);
+
+#endif
