@@ -50,7 +50,7 @@ struct addr_row {
 	enum ms_ident_source source;
 	char *join_evidence;
 	char *first_seen;
-	bool used, listed;
+	bool used, listed, malformed;
 };
 
 /* Another person of the same name, kept apart by evidence. */
@@ -66,6 +66,7 @@ struct person_row {
 	GPtrArray *addrs;          /* struct addr_row * */
 	GPtrArray *entries;        /* entry names (borrowed) */
 	GPtrArray *splits;         /* struct split_row * */
+	GPtrArray *possible;       /* struct split_row *: joins left open */
 	size_t dmarc;              /* list messages credited by name */
 	const char *dmarc_list, *dmarc_evidence;  /* the first one's */
 	bool big_name;
@@ -95,6 +96,7 @@ static void person_row_free(gpointer p)
 	struct person_row *r = p;
 
 	g_ptr_array_free(r->splits, TRUE);
+	g_ptr_array_free(r->possible, TRUE);
 	g_ptr_array_free(r->addrs, TRUE);
 	g_ptr_array_free(r->entries, TRUE);
 	g_free(r);
@@ -111,6 +113,7 @@ static void collect_addr(const struct ms_ident_addr *a, void *data)
 	x->first_seen = g_strdup(a->first_seen);
 	x->used = a->used;
 	x->listed = a->listed;
+	x->malformed = a->malformed;
 	g_ptr_array_add(r->addrs, x);
 }
 
@@ -127,6 +130,16 @@ static void collect_split(unsigned other, const char *why, void *data)
 	x->email = ms_ident_email(c->id, other);
 	x->why = g_strdup(why);
 	g_ptr_array_add(c->r->splits, x);
+}
+
+static void collect_possible(unsigned other, const char *why, void *data)
+{
+	struct split_ctx *c = data;
+	struct split_row *x = g_new0(struct split_row, 1);
+
+	x->email = ms_ident_email(c->id, other);
+	x->why = g_strdup(why);
+	g_ptr_array_add(c->r->possible, x);
 }
 
 static bool unused(const struct person_row *r, const struct addr_row *a)
@@ -174,8 +187,12 @@ static void print_text(FILE *fp, const struct person_row *r,
 	for (guint i = 0; i < r->addrs->len; i++) {
 		const struct addr_row *a = r->addrs->pdata[i];
 
-		fprintf(fp, "  %s: %s", a->email,
-			ms_ident_source_name(a->source));
+		if (a->malformed)
+			fprintf(fp, "  '%s' (not an address): %s", a->email,
+				ms_ident_source_name(a->source));
+		else
+			fprintf(fp, "  %s: %s", a->email,
+				ms_ident_source_name(a->source));
 		if (a->source != MS_IDENT_SELF &&
 		    strcmp(a->join_evidence, a->first_seen))
 			print_evidence(fp, "joined by", a->join_evidence);
@@ -210,6 +227,13 @@ static void print_text(FILE *fp, const struct person_row *r,
 			fprintf(fp, " (%s)", x->why);
 		fprintf(fp, "\n");
 	}
+	for (guint i = 0; i < r->possible->len; i++) {
+		const struct split_row *x = r->possible->pdata[i];
+
+		fprintf(fp, "  possible %s: %s; not joined without a "
+			".mailmap line, a MAINTAINERS change of address or "
+			"one signing for the other\n", x->email, x->why);
+	}
 }
 
 static void print_json(struct ms_out *o, const struct person_row *r)
@@ -239,6 +263,7 @@ static void print_json(struct ms_out *o, const struct person_row *r)
 		ms_out_kv_bool(o, "listed", a->listed);
 		ms_out_kv_bool(o, "used", a->used);
 		ms_out_kv_bool(o, "unused_address", unused(r, a));
+		ms_out_kv_bool(o, "malformed", a->malformed);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
@@ -264,17 +289,42 @@ static void print_json(struct ms_out *o, const struct person_row *r)
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
+	ms_out_key(o, "possible_joins");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < r->possible->len; i++) {
+		const struct split_row *x = r->possible->pdata[i];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "email", x->email);
+		ms_out_kv_string(o, "evidence", x->why);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
 	ms_out_end_object(o);
 }
 
-/* .mailmap lines for the joins the .mailmap does not make. */
+/*
+ * .mailmap lines for the joins the .mailmap does not make, never with a
+ * text that is no address; a possible join as a question (a comment).
+ */
 static void print_mailmap(FILE *fp, const struct person_row *r)
 {
+	if (ms_email_malformed(r->email))
+		return;
+	for (guint i = 0; i < r->possible->len; i++) {
+		const struct split_row *x = r->possible->pdata[i];
+
+		if (ms_email_malformed(x->email) || !*x->email)
+			continue;
+		fprintf(fp, "# the same person? (%s)\n# %s%s<%s> <%s>\n",
+			x->why, r->name, *r->name ? " " : "", r->email,
+			x->email);
+	}
 	for (guint i = 0; i < r->addrs->len; i++) {
 		const struct addr_row *a = r->addrs->pdata[i];
 
-		if (a->source != MS_IDENT_MAINTAINERS &&
-		    a->source != MS_IDENT_NAME)
+		if ((a->source != MS_IDENT_MAINTAINERS &&
+		     a->source != MS_IDENT_NAME) || a->malformed)
 			continue;
 		if (*r->name)
 			fprintf(fp, "%s <%s> <%s>\n", r->name, r->email,
@@ -309,6 +359,7 @@ static bool notable(const struct ms_ident *id, unsigned p)
 	if (ms_ident_dmarc(id, p, &l, &e))
 		return true;
 	ms_ident_foreach_split(id, p, count_split, &n);
+	ms_ident_foreach_possible(id, p, count_split, &n);
 	return n > 0;
 }
 
@@ -326,6 +377,7 @@ static struct person_row *person_row(GHashTable *rows, GPtrArray *list,
 	r->addrs = g_ptr_array_new_with_free_func(addr_row_free);
 	r->entries = g_ptr_array_new();
 	r->splits = g_ptr_array_new_with_free_func(split_row_free);
+	r->possible = g_ptr_array_new_with_free_func(split_row_free);
 	g_hash_table_insert(rows, GUINT_TO_POINTER(p + 1), r);
 	g_ptr_array_add(list, r);
 	return r;
@@ -409,6 +461,7 @@ static void fill_rows(struct ms_ident *id, GPtrArray *list, bool no_usage)
 			}
 		}
 		ms_ident_foreach_split(id, r->root, collect_split, &sc);
+		ms_ident_foreach_possible(id, r->root, collect_possible, &sc);
 		r->dmarc = ms_ident_dmarc(id, r->root, &r->dmarc_list,
 					  &r->dmarc_evidence);
 	}
@@ -516,7 +569,7 @@ static int print_rows(GPtrArray *list, bool json, bool suggest,
 		/* a lone, used, unlisted-elsewhere address says nothing:
 		 * only with ENTRY arguments */
 		if (!all && r->addrs->len < 2 && !has_unused(r) &&
-		    !r->splits->len && !r->dmarc)
+		    !r->splits->len && !r->possible->len && !r->dmarc)
 			continue;
 		if (json) {
 			print_json(o, r);

@@ -86,10 +86,118 @@ void ms_person_parse(const char *s, long len, char **name, char **email)
 	*name = trimmed(s, n);
 }
 
+/* Whether `w` (`n` bytes) is the word "at" or "dot", bare or in
+ * brackets: "(at)", "[dot]", "{at}". */
+static bool spelt(const char *w, size_t n, const char *word)
+{
+	size_t k = strlen(word);
+
+	if (n == k + 2 && strchr("([{", w[0]) && strchr(")]}", w[n - 1])) {
+		w++;
+		n -= 2;
+	}
+	return n == k && !g_ascii_strncasecmp(w, word, k);
+}
+
+/*
+ * "x at y dot z", "x (at) y.z" as "x@y.z", in place: only when the text
+ * has no '@' and exactly one word "at" between two others.
+ */
+static void unspell(char *s)
+{
+	char *w[32], *out = s;
+	size_t len[32], n = 0, ats = 0, at = 0;
+
+	for (char *p = s; *p && n < 32;) {
+		while (g_ascii_isspace(*p))
+			p++;
+		if (!*p)
+			break;
+		w[n] = p;
+		while (*p && !g_ascii_isspace(*p))
+			p++;
+		len[n] = (size_t)(p - w[n]);
+		if (spelt(w[n], len[n], "at")) {
+			ats++;
+			at = n;
+		}
+		n++;
+	}
+	if (ats != 1 || at == 0 || at == n - 1 || n >= 32)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (i == at) {
+			*out++ = '@';
+		} else if (spelt(w[i], len[i], "dot")) {
+			*out++ = '.';
+		} else {
+			memmove(out, w[i], len[i]);
+			out += len[i];
+		}
+	}
+	*out = '\0';
+}
+
+/*
+ * The address a malformed one stands for, in place (never longer):
+ * brackets round it ("[hs@denx.de]"), a "mailto:" prefix, an Outlook
+ * copy after it ("a@b.c<mailto:a@b.c", "a@b.c <mailto:a@b.c>"), the
+ * spam-proof spelling "a at b dot c".
+ */
+static void clean_address(char *email)
+{
+	size_t n;
+	char *p, *cut;
+
+	if (strspn(email, "abcdefghijklmnopqrstuvwxyz"
+		   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@._+-") ==
+	    strlen(email))
+		return;
+	if (!strchr(email, '@'))
+		unspell(email);
+	p = email;
+	for (;;) {
+		while (g_ascii_isspace(*p) || *p == '<' || *p == '[' ||
+		       *p == '(' || *p == '"' || *p == '\'')
+			p++;
+		if (g_ascii_strncasecmp(p, "mailto:", 7))
+			break;
+		p += 7;
+	}
+	/* the first address only: an Outlook copy or a second one after */
+	cut = p + strcspn(p, " \t<>[](),;\"'");
+	if (cut > p && strchr(p, '@') && strchr(p, '@') < cut &&
+	    (*cut != '(' || !strchr(p, '.')))
+		*cut = '\0';
+	n = strlen(p);
+	while (n && (g_ascii_isspace(p[n - 1]) || p[n - 1] == '>' ||
+		     p[n - 1] == ']' || p[n - 1] == '.'))
+		n--;
+	memmove(email, p, n);
+	email[n] = '\0';
+}
+
+bool ms_email_malformed(const char *email)
+{
+	const char *at;
+
+	if (!email || !*email)
+		return false;
+	at = strchr(email, '@');
+	if (!at || at == email || !at[1] || strchr(at + 1, '@') ||
+	    at[1] == '.')
+		return true;
+	for (const char *p = email; *p; p++)
+		if ((unsigned char)*p <= ' ' || strchr("<>()[],;:\"\\", *p))
+			return true;
+	return false;
+}
+
 void ms_email_normalize_in_place(char *email, int plus_fold)
 {
 	char *at, *plus;
 
+	clean_address(email);
 	for (char *p = email; *p; p++)
 		*p = g_ascii_tolower(*p);
 	if (!plus_fold)
@@ -171,6 +279,77 @@ static char *name_unsurname(const char *name)
 	return NULL;
 }
 
+/*
+ * Whether `name` is written as a domain ("Amazon.co.jp", "example.com"):
+ * one word, dotted, ending in a common top-level domain or, after two
+ * dots or more, a two-letter one.  "Ye.Li" is a name.
+ */
+static bool domain_name(const char *name)
+{
+	static const char *const tld[] = {
+		"com", "org", "net", "edu", "gov", "io", "info", "biz",
+	};
+	const char *dot = strrchr(name, '.'), *last;
+	size_t dots = 0, n;
+
+	for (const char *p = name; *p; p++) {
+		if (g_ascii_isspace(*p))
+			return false;
+		dots += *p == '.';
+	}
+	if (!dot || dot == name)
+		return false;
+	last = dot + 1;
+	n = strlen(last);
+	for (size_t i = 0; i < n; i++)
+		if (!g_ascii_isalpha(last[i]))
+			return false;
+	if (dots >= 2 && n == 2)
+		return true;
+	for (size_t i = 0; i < G_N_ELEMENTS(tld); i++)
+		if (!g_ascii_strcasecmp(last, tld[i]))
+			return true;
+	return false;
+}
+
+/* A word (casefolded) that makes a display name a company's or a
+ * program's, not a person's: "Acme Inc", "kernel test robot". */
+static bool non_person_word(const char *w, size_t n)
+{
+	static const char *const words[] = {
+		"inc", "ltd", "llc", "gmbh", "corporation",
+		"limited", "bot", "robot", "noreply", "no-reply", "github",
+		"gitlab", "buildbot", "daemon", "mailer-daemon",
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(words); i++)
+		if (n == strlen(words[i]) && !memcmp(w, words[i], n))
+			return true;
+	return false;
+}
+
+/* Whether key `k` (words separated by one space) has such a word. */
+static bool non_person_key(const char *k)
+{
+	while (*k) {
+		size_t n = strcspn(k, " ");
+		const char *w = k;
+
+		/* "[bot]" as GitHub's apps write it */
+		if (n > 2 && w[0] == '[' && w[n - 1] == ']') {
+			w++;
+			if (non_person_word(w, n - 2))
+				return true;
+		} else if (non_person_word(w, n)) {
+			return true;
+		}
+		k += n;
+		while (*k == ' ')
+			k++;
+	}
+	return false;
+}
+
 char *ms_name_key(const char *name)
 {
 	char *valid, *nfkd, *folded;
@@ -213,7 +392,7 @@ char *ms_name_key(const char *name)
 		g_string_append_unichar(out, c);
 	}
 	g_free(folded);
-	if (words < 2) {
+	if (words < 2 || domain_name(name) || non_person_key(out->str)) {
 		g_string_free(out, TRUE);
 		return NULL;
 	}

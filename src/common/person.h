@@ -6,6 +6,7 @@
 #ifndef MS_PERSON_H
 #define MS_PERSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -18,10 +19,21 @@
 void ms_person_parse(const char *s, long len, char **name, char **email);
 
 /*
- * A comparable form of an address (newly allocated): lowercased, and with
- * `plus_fold` "user+tag@domain" folded to "user@domain".
+ * A comparable form of an address (newly allocated): what a malformed
+ * one stands for when that is recognisable ("[a@b.c]", "mailto:a@b.c",
+ * "a@b.c<mailto:a@b.c", "a at b dot c" are "a@b.c"), lowercased, and
+ * with `plus_fold` "user+tag@domain" folded to "user@domain".
  */
 char *ms_email_normalize(const char *email, int plus_fold);
+
+/*
+ * Whether an address (as ms_email_normalize() leaves it) is no address:
+ * no '@' or several, an empty side, blanks, brackets or other bytes no
+ * address has ("hs@pollux.(none)", "george.dunlap.com").  Such a text
+ * identifies no one and is never written as an address.  The empty
+ * string is not malformed (no address at all).
+ */
+bool ms_email_malformed(const char *email);
 
 /* ms_email_normalize() over `email` itself (the result is never longer). */
 void ms_email_normalize_in_place(char *email, int plus_fold);
@@ -32,8 +44,10 @@ void ms_email_normalize_in_place(char *email, int plus_fold);
  * removed ("Németh" and "Nemeth" meet), casefolded, quotes removed and
  * runs of white space, commas and full stops made one space ("Md. Haris
  * Iqbal" and "Md Haris Iqbal", "Ye.Li" and "Ye Li" meet).  NULL when the result has fewer
- * than two words (a lone first name says too little), or holds an '@'
- * (an address written as a name).  Bytes that are not UTF-8 are
+ * than two words (a lone first name says too little), holds an '@'
+ * (an address written as a name), or is no person's name: a domain
+ * ("Amazon.co.jp"), a company's ("Acme Inc", "Foo GmbH") or a program's
+ * ("kernel test robot", "dependabot[bot]").  Bytes that are not UTF-8 are
  * replaced, never trusted.
  */
 /*

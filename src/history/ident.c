@@ -22,6 +22,7 @@ struct addr_rec {
 	enum ms_ident_source source;
 	char *evidence;
 	bool used;                /* seen under evidence of use */
+	bool malformed;           /* no address: ms_email_malformed() */
 };
 
 struct person {
@@ -37,6 +38,11 @@ struct person {
 	char *dmarc_evidence;     /* and its evidence */
 	enum ms_ident_source join_source;   /* into the parent's group */
 	char *join_evidence;
+	size_t uses;              /* ms_ident_note_use() */
+	int64_t first_use, last_use;        /* 0: unknown */
+	bool stray;               /* a name once on another's address */
+	unsigned addr_person;     /* the first person of its address
+				   * (address_key()), counting its names */
 	GPtrArray *addrs;         /* struct addr_rec * */
 	GArray *members;          /* roots only: unsigned ids */
 };
@@ -49,13 +55,36 @@ struct ms_ident {
 	GHashTable *names;        /* ms_name_key() -> GArray of ids */
 	GHashTable *distinct;     /* "a:b" (a < b) -> why (owned) */
 	GArray *splits;           /* struct split: name joins refused */
+	GPtrArray *possible;      /* struct possible: joins left open */
+	GHashTable *same;         /* "a:b": one signed for the other */
+	GHashTable *addr_groups;  /* address key -> GPtrArray of
+				   * struct name_group: its people by name */
 	bool names_joined;        /* ms_ident_join_names() ran */
+	bool settled;             /* settle() ran: no new name groups */
 	GHashTable *mailmap;    /* lowercased commit address -> mm_entry */
 	GHashTable *aliases;    /* comparable alias -> comparable canonical */
 	GHashTable *by_key;     /* comparable address or "\1name" -> id+1 */
 	GHashTable *seen;       /* "name\1email" as written -> id+1 */
 	GArray *seen_order;     /* struct seen_rec, in the order first seen */
 	GPtrArray *people;      /* struct person * */
+};
+
+/*
+ * The people of one address key, told apart by the words of their names
+ * (address_key()): the first is known by the key itself, the others by
+ * "key\2name".
+ */
+struct name_group {
+	char *key;
+	char *name;               /* the first name seen, as written */
+	char *mapped;             /* the .mailmap's name for it, or NULL */
+	GHashTable *words;        /* words of its name keys */
+};
+
+/* An equal-name join not made for want of corroboration. */
+struct possible {
+	unsigned a, b;
+	char *why;
 };
 
 /* Two ids a name join would have merged, and why it did not. */
@@ -137,6 +166,28 @@ static void garray_free(gpointer p)
 	g_array_free(p, TRUE);
 }
 
+static void name_group_free(gpointer p)
+{
+	struct name_group *g = p;
+
+	g_free(g->key);
+	g_free(g->name);
+	g_free(g->mapped);
+	g_hash_table_destroy(g->words);
+	g_free(g);
+}
+
+static void groups_free(gpointer p)
+{
+	g_ptr_array_free(p, TRUE);
+}
+
+static void possible_free(gpointer p)
+{
+	g_free(((struct possible *)p)->why);
+	g_free(p);
+}
+
 struct ms_ident *ms_ident_new(bool plus_fold)
 {
 	struct ms_ident *id = g_new0(struct ms_ident, 1);
@@ -160,6 +211,11 @@ struct ms_ident *ms_ident_new(bool plus_fold)
 	id->distinct = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					     g_free);
 	id->splits = g_array_new(FALSE, FALSE, sizeof(struct split));
+	id->possible = g_ptr_array_new_with_free_func(possible_free);
+	id->same = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					 NULL);
+	id->addr_groups = g_hash_table_new_full(g_str_hash, g_str_equal,
+						g_free, groups_free);
 	return id;
 }
 
@@ -177,6 +233,9 @@ void ms_ident_free(struct ms_ident *id)
 	g_hash_table_destroy(id->names);
 	g_hash_table_destroy(id->distinct);
 	g_array_free(id->splits, TRUE);
+	g_ptr_array_free(id->possible, TRUE);
+	g_hash_table_destroy(id->same);
+	g_hash_table_destroy(id->addr_groups);
 	g_free(id->evidence);
 	g_free(id);
 }
@@ -385,10 +444,11 @@ static void map_user(const struct ms_ident *id, const char *name,
  */
 static char *person_key(const struct ms_ident *id, const char *name,
 			const char *email, char **cname, char **cemail,
-			enum ms_ident_source *source)
+			enum ms_ident_source *source, bool *mm_named)
 {
 	char *mname = NULL, *memail = NULL;
 
+	*mm_named = false;
 	*cname = NULL;
 	*cemail = NULL;
 	*source = MS_IDENT_SELF;
@@ -410,6 +470,7 @@ static char *person_key(const struct ms_ident *id, const char *name,
 				*source = MS_IDENT_ALIASES;
 		}
 		g_free(raw);
+		*mm_named = mname != NULL;
 		*cname = mname ? mname : g_strdup(name ? name : "");
 		*cemail = g_strdup(k);
 		g_free(memail);
@@ -524,6 +585,7 @@ static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 			a->evidence = g_strdup(id->evidence ? id->evidence :
 					       "");
 			a->used = id->usage;
+			a->malformed = ms_email_malformed(raw);
 			g_ptr_array_add(pe->addrs, a);
 			g_hash_table_insert(id->addr_seen, raw,
 					    GUINT_TO_POINTER(r + 1));
@@ -555,13 +617,28 @@ static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 		if (!have) {
 			g_array_append_val(ids, r);
 			if (k == 0)
-				name_counts(pe, kstr);
+				name_counts(id->people->pdata[pe->addr_person],
+					    kstr);
 		}
 		g_free(key);
 	}
 }
 
 static bool shared_address(const struct ms_ident *id, unsigned p);
+
+/* The id of a key of by_key, or MS_IDENT_NONE. */
+static unsigned key_person(const struct ms_ident *id, const char *key)
+{
+	gpointer v = g_hash_table_lookup(id->by_key, key);
+
+	return v ? GPOINTER_TO_UINT(v) - 1 : MS_IDENT_NONE;
+}
+
+/* A name seen once on another's address (settle()). */
+static bool stray(const struct ms_ident *id, unsigned p)
+{
+	return ((const struct person *)id->people->pdata[p])->stray;
+}
 
 static unsigned root_of(const struct ms_ident *id, unsigned p)
 {
@@ -599,6 +676,108 @@ static void mark_used(struct ms_ident *id, unsigned r, const char *email)
 	g_free(raw);
 }
 
+/* The words (two bytes or more) of name key `nk` into `set`. */
+static void add_words(GHashTable *set, const char *nk)
+{
+	char **w = g_strsplit(nk, " ", -1);
+
+	for (int i = 0; w[i]; i++)
+		if (strlen(w[i]) >= 2)
+			g_hash_table_add(set, g_strdup(w[i]));
+	g_strfreev(w);
+}
+
+/* Whether name key `nk` has a word of `set`. */
+static bool shares_word(GHashTable *set, const char *nk)
+{
+	char **w = g_strsplit(nk, " ", -1);
+	bool yes = false;
+
+	for (int i = 0; w[i] && !yes; i++)
+		yes = g_hash_table_contains(set, w[i]);
+	g_strfreev(w);
+	return yes;
+}
+
+static bool names_share(const char *a, const char *b)
+{
+	char *ka = ms_name_key(a), *kb = ms_name_key(b);
+	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal,
+						g_free, NULL);
+	bool yes = false;
+
+	if (ka && kb) {
+		add_words(set, ka);
+		yes = shares_word(set, kb);
+	}
+	g_hash_table_destroy(set);
+	g_free(ka);
+	g_free(kb);
+	return yes;
+}
+
+/*
+ * The key of the person `name` is at address key `key` (which it
+ * consumes): one address written with names that share no word is
+ * several people until ms_ident_join_names() settles it (settle()): a
+ * .mailmap placeholder for several people (U-Boot's noreply@example.com
+ * for Pali Rohár and Stephen Warren), or someone else's name mistyped
+ * on it.  Names without a key (one word, no person's) are the first's.
+ * *cname becomes `name` for a new person whose name the .mailmap's does
+ * not share.
+ */
+static char *address_key(struct ms_ident *id, char *key, const char *name,
+			 bool mm_named, char **cname, bool create)
+{
+	char *nk = ms_name_key(name);
+	GPtrArray *gs;
+	struct name_group *g;
+
+	if (!nk)
+		return key;
+	if (id->settled)
+		create = false;
+	gs = g_hash_table_lookup(id->addr_groups, key);
+	for (guint i = 0; gs && i < gs->len; i++) {
+		g = gs->pdata[i];
+		if (!shares_word(g->words, nk))
+			continue;
+		if (create)
+			add_words(g->words, nk);
+		g_free(nk);
+		if (i == 0)
+			return key;
+		g_free(key);
+		return g_strdup(g->key);
+	}
+	if (gs && (!create || shared_address(id, key_person(id, key)))) {
+		g_free(nk);
+		return key;
+	}
+	g = g_new0(struct name_group, 1);
+	g->words = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					 NULL);
+	add_words(g->words, nk);
+	g->name = g_strdup(name);
+	g->mapped = mm_named ? g_strdup(*cname) : NULL;
+	if (!gs) {
+		gs = g_ptr_array_new_with_free_func(name_group_free);
+		g_hash_table_insert(id->addr_groups, g_strdup(key), gs);
+		g->key = g_strdup(key);
+	} else {
+		g->key = g_strconcat(key, "\2", nk, NULL);
+		g_free(key);
+		key = g_strdup(g->key);
+		if (!mm_named || !names_share(*cname, name)) {
+			g_free(*cname);
+			*cname = g_strdup(name);
+		}
+	}
+	g_ptr_array_add(gs, g);
+	g_free(nk);
+	return key;
+}
+
 static unsigned find(struct ms_ident *id, const char *name,
 		     const char *email, bool create)
 {
@@ -607,6 +786,7 @@ static unsigned find(struct ms_ident *id, const char *name,
 	gpointer v = g_hash_table_lookup(id->seen, seen_key);
 	char *key, *cname, *cemail;
 	enum ms_ident_source source;
+	bool mm_named;
 	unsigned r;
 
 	if (v) {
@@ -616,11 +796,14 @@ static unsigned find(struct ms_ident *id, const char *name,
 			mark_used(id, r, email);
 		return r;
 	}
-	key = person_key(id, name, email, &cname, &cemail, &source);
+	key = person_key(id, name, email, &cname, &cemail, &source,
+			 &mm_named);
 	if (!key) {
 		g_free(seen_key);
 		return MS_IDENT_NONE;
 	}
+	if (email && *email)
+		key = address_key(id, key, name, mm_named, &cname, create);
 	v = g_hash_table_lookup(id->by_key, key);
 	if (v) {
 		struct person *pe;
@@ -647,6 +830,16 @@ static unsigned find(struct ms_ident *id, const char *name,
 		cname = cemail = NULL;
 		r = id->people->len;
 		pe->parent = r;
+		pe->addr_person = r;
+		if (strchr(key, '\2')) {
+			char *base = g_strndup(key, (size_t)(strchr(key, '\2') -
+							     key));
+			unsigned b = key_person(id, base);
+
+			g_free(base);
+			if (b != MS_IDENT_NONE)
+				pe->addr_person = b;
+		}
 		pe->addrs = g_ptr_array_new_with_free_func(addr_rec_free);
 		pe->members = g_array_new(FALSE, FALSE, sizeof(unsigned));
 		g_array_append_val(pe->members, r);
@@ -687,7 +880,7 @@ static unsigned person_named(const struct ms_ident *id, const char *name)
 			unsigned r = root_of(id, p);
 
 			if (shared_address(id, p) || shared_address(id, r) ||
-			    r == found)
+			    stray(id, p) || r == found)
 				continue;
 			if (found != MS_IDENT_NONE)
 				return MS_IDENT_NONE;
@@ -722,7 +915,9 @@ unsigned ms_ident_resolve(struct ms_ident *id, const char *name,
 	 * kept no original address): the person of that name, once the
 	 * names are joined and when only one person has it */
 	if (id->names_joined && name && *name &&
-	    ((const struct person *)id->people->pdata[r])->shared) {
+	    ((const struct person *)id->people->pdata[
+		((const struct person *)id->people->pdata[r])->addr_person])->
+	    shared) {
 		unsigned p = person_named(id, name);
 
 		if (p != MS_IDENT_NONE) {
@@ -773,6 +968,8 @@ void ms_ident_set_shared(struct ms_ident *id, unsigned person)
 	if (person == MS_IDENT_NONE)
 		return;
 	pe = id->people->pdata[person];
+	pe->shared = true;
+	pe = id->people->pdata[pe->addr_person];
 	pe->nr_names = 1000;
 	pe->shared = true;
 }
@@ -839,8 +1036,12 @@ bool ms_ident_join(struct ms_ident *id, unsigned a, unsigned b,
 	rb = root_of(id, b);
 	if (ra == rb)
 		return false;
-	/* the listed address is the person's canonical one */
+	/* the listed address is the person's canonical one, and an
+	 * address before a text that is none */
 	keep = MIN(ra, rb);
+	if (ms_email_malformed(((struct person *)id->people->pdata[keep])->
+			       email))
+		keep = keep == ra ? rb : ra;
 	if (group_listed(id, ra) != group_listed(id, rb))
 		keep = group_listed(id, ra) ? ra : rb;
 	gone = keep == ra ? rb : ra;
@@ -896,7 +1097,14 @@ static const char *groups_distinct(const struct ms_ident *id, unsigned ra,
  */
 static bool shared_address(const struct ms_ident *id, unsigned p)
 {
-	return ((const struct person *)id->people->pdata[p])->nr_names >= 3;
+	const struct person *pe;
+
+	if (p == MS_IDENT_NONE)
+		return false;
+	pe = id->people->pdata[p];
+
+	return ((const struct person *)id->people->pdata[pe->addr_person])->
+		nr_names >= 3;
 }
 
 bool ms_ident_shared(const struct ms_ident *id, unsigned person)
@@ -909,12 +1117,276 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+void ms_ident_note_use(struct ms_ident *id, unsigned person, int64_t when)
+{
+	struct person *pe;
+
+	if (person == MS_IDENT_NONE || person >= id->people->len)
+		return;
+	pe = id->people->pdata[person];
+	pe->uses++;
+	if (when > 0 && (!pe->first_use || when < pe->first_use))
+		pe->first_use = when;
+	if (when > pe->last_use)
+		pe->last_use = when;
+}
+
+
+/* The uses (ms_ident_note_use()) that make a name seen once a typo. */
+#define STRAY_OTHER_USES 20
+
+/*
+ * Settle an address written with names sharing no word (address_key()):
+ * a name used once on an address used STRAY_OTHER_USES times or more
+ * under another is a typo, a stray that joins no one; names of which
+ * none is the .mailmap's name for the address are several people (a
+ * placeholder), each under their own name; anything else is one person,
+ * as the address says.
+ */
+void ms_ident_settle(struct ms_ident *id)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	if (id->settled)
+		return;
+	id->settled = true;
+	g_hash_table_iter_init(&it, id->addr_groups);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		GPtrArray *gs = v;
+		size_t most = 0;
+		unsigned base = MS_IDENT_NONE;
+		bool placeholder = true;
+
+		if (gs->len < 2)
+			continue;
+		if (shared_address(id, key_person(id, ((struct name_group *)
+							gs->pdata[0])->key)))
+			placeholder = false;
+		for (guint i = 0; i < gs->len; i++) {
+			const struct name_group *g = gs->pdata[i];
+			unsigned p = key_person(id, g->key);
+
+			if (p != MS_IDENT_NONE)
+				most = MAX(most, ((struct person *)
+					id->people->pdata[p])->uses);
+			if (!g->mapped || names_share(g->mapped, g->name))
+				placeholder = false;
+		}
+		for (guint i = 0; i < gs->len; i++) {
+			const struct name_group *g = gs->pdata[i];
+			unsigned p = key_person(id, g->key);
+			struct person *pe;
+
+			if (p == MS_IDENT_NONE)
+				continue;
+			pe = id->people->pdata[p];
+			if (shared_address(id, p)) {
+				if (base == MS_IDENT_NONE)
+					base = p;
+				else
+					ms_ident_join(id, base, p,
+						      MS_IDENT_SELF, "");
+			} else if (pe->uses <= 1 && most >= STRAY_OTHER_USES) {
+				pe->stray = true;
+			} else if (placeholder) {
+				g_free(pe->name);
+				pe->name = g_strdup(g->name);
+			} else if (base == MS_IDENT_NONE) {
+				base = p;
+			} else {
+				ms_ident_join(id, base, p, MS_IDENT_SELF, "");
+			}
+		}
+	}
+}
+
+/* The organisation of an address: its domain without the host part,
+ * NULL for a mailbox anyone can have (gmail.com...). */
+static char *org_of(const char *email)
+{
+	static const char *const free_mail[] = {
+		"gmail.com", "googlemail.com", "yahoo.com", "hotmail.com",
+		"outlook.com", "live.com", "msn.com", "qq.com", "163.com",
+		"126.com", "foxmail.com", "gmx.de", "gmx.net", "web.de",
+		"icloud.com", "me.com", "mail.ru", "yandex.ru", "aol.com",
+		"protonmail.com", "proton.me", "users.sourceforge.net",
+		"kernel.org", "linux.dev",
+	};
+	const char *at = email ? strrchr(email, '@') : NULL;
+	char **lab;
+	guint n;
+	char *org;
+
+	if (!at || ms_email_malformed(email))
+		return NULL;
+	for (size_t i = 0; i < G_N_ELEMENTS(free_mail); i++)
+		if (!g_ascii_strcasecmp(at + 1, free_mail[i]))
+			return NULL;
+	lab = g_strsplit(at + 1, ".", -1);
+	n = g_strv_length(lab);
+	if (n < 2) {
+		g_strfreev(lab);
+		return NULL;
+	}
+	/* example.co.uk, example.com.cn: three labels */
+	if (n >= 3 && strlen(lab[n - 1]) == 2 && strlen(lab[n - 2]) <= 3)
+		org = g_strjoin(".", lab[n - 3], lab[n - 2], lab[n - 1], NULL);
+	else
+		org = g_strjoin(".", lab[n - 2], lab[n - 1], NULL);
+	g_strfreev(lab);
+	return org;
+}
+
+/* Add the local part of `email` to `set` ("@" first: no domain). */
+static void add_local(GHashTable *set, const char *email)
+{
+	const char *at = email ? strrchr(email, '@') : NULL;
+
+	if (at && at - email >= 3)
+		g_hash_table_add(set, g_strndup(email, (size_t)(at - email)));
+}
+
+/* Whether one address of group `ra` has the local part of one of `rb`,
+ * or one signed for the other in a commit (ms_ident_note_same()). */
+static bool corroborated(const struct ms_ident *id, unsigned ra,
+			 unsigned rb)
+{
+	const struct person *a = id->people->pdata[ra];
+	const struct person *b = id->people->pdata[rb];
+	GHashTable *la = g_hash_table_new_full(g_str_hash, g_str_equal,
+					       g_free, NULL);
+	bool yes = false;
+
+	for (guint i = 0; i < a->members->len; i++) {
+		const struct person *m = id->people->pdata[
+			g_array_index(a->members, unsigned, i)];
+
+		for (guint k = 0; k < m->addrs->len; k++)
+			add_local(la, ((struct addr_rec *)m->addrs->pdata[k])->
+				  email);
+	}
+	for (guint i = 0; i < b->members->len && !yes; i++) {
+		unsigned mb = g_array_index(b->members, unsigned, i);
+		const struct person *m = id->people->pdata[mb];
+
+		for (guint k = 0; k < m->addrs->len && !yes; k++) {
+			const char *e = ((struct addr_rec *)
+					 m->addrs->pdata[k])->email;
+			const char *at = strrchr(e, '@');
+			char *lp = at ? g_strndup(e, (size_t)(at - e)) : NULL;
+
+			yes = lp && g_hash_table_contains(la, lp);
+			g_free(lp);
+		}
+		for (guint k = 0; k < a->members->len && !yes; k++) {
+			char *key = pair_key(mb, g_array_index(a->members,
+							      unsigned, k));
+
+			yes = g_hash_table_contains(id->same, key);
+			g_free(key);
+		}
+	}
+	g_hash_table_destroy(la);
+	return yes;
+}
+
+void ms_ident_note_same(struct ms_ident *id, unsigned a, unsigned b)
+{
+	char *ka, *kb;
+
+	if (a == b || a == MS_IDENT_NONE || b == MS_IDENT_NONE)
+		return;
+	ka = ms_name_key(ms_ident_name(id, a));
+	kb = ms_name_key(ms_ident_name(id, b));
+	if (ka && kb && !strcmp(ka, kb))
+		g_hash_table_add(id->same, pair_key(a, b));
+	g_free(ka);
+	g_free(kb);
+}
+
+/* A group's organisations (a set) and the span of its uses. */
+static GHashTable *group_orgs(const struct ms_ident *id, unsigned root,
+			      int64_t *first, int64_t *last)
+{
+	const struct person *pe = id->people->pdata[root];
+	GHashTable *orgs = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+
+	*first = *last = 0;
+	for (guint i = 0; i < pe->members->len; i++) {
+		const struct person *m = id->people->pdata[
+			g_array_index(pe->members, unsigned, i)];
+		char *o = org_of(m->email);
+
+		if (o)
+			g_hash_table_add(orgs, o);
+		for (guint k = 0; k < m->addrs->len; k++) {
+			o = org_of(((struct addr_rec *)m->addrs->pdata[k])->
+				   email);
+			if (o)
+				g_hash_table_add(orgs, o);
+		}
+		if (m->first_use && (!*first || m->first_use < *first))
+			*first = m->first_use;
+		*last = MAX(*last, m->last_use);
+	}
+	return orgs;
+}
+
+/* Years between activities that make two organisations two people. */
+#define ERA_GAP (3 * 365 * 86400LL)
+
+/*
+ * Why groups `ra` and `rb`, of one name, are not joined without more
+ * evidence: addresses at different organisations only (none shared, no
+ * mailbox anyone can have) whose uses are ERA_GAP or more apart; NULL
+ * when nothing stands against the join.
+ */
+static char *era_apart(const struct ms_ident *id, unsigned ra, unsigned rb)
+{
+	int64_t fa, la, fb, lb, gap;
+	GHashTable *oa = group_orgs(id, ra, &fa, &la);
+	GHashTable *ob = group_orgs(id, rb, &fb, &lb);
+	GHashTableIter it;
+	gpointer k;
+	bool disjoint = g_hash_table_size(oa) && g_hash_table_size(ob);
+	char *why = NULL;
+
+	g_hash_table_iter_init(&it, oa);
+	while (disjoint && g_hash_table_iter_next(&it, &k, NULL))
+		disjoint = !g_hash_table_contains(ob, k);
+	gap = !fa || !fb ? 0 : fa > lb ? fa - lb : fb > la ? fb - la : 0;
+	if (disjoint && gap >= ERA_GAP && !corroborated(id, ra, rb)) {
+		GDateTime *t[4];
+		int64_t when[4] = { fa, la, fb, lb };
+		char *y[4];
+
+		for (int i = 0; i < 4; i++) {
+			t[i] = g_date_time_new_from_unix_utc(when[i]);
+			y[i] = t[i] ? g_date_time_format(t[i], "%Y-%m") :
+			       g_strdup("?");
+			if (t[i])
+				g_date_time_unref(t[i]);
+		}
+		why = g_strdup_printf("same name, another organisation, "
+				      "active %s..%s and %s..%s", y[0], y[1],
+				      y[2], y[3]);
+		for (int i = 0; i < 4; i++)
+			g_free(y[i]);
+	}
+	g_hash_table_destroy(oa);
+	g_hash_table_destroy(ob);
+	return why;
+}
+
 size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
 {
 	guint nr_keys;
 	gpointer *keys = g_hash_table_get_keys_as_array(id->names, &nr_keys);
 	size_t joins = 0;
 
+	ms_ident_settle(id);
 	/* in name order, so that the result does not depend on hashing */
 	qsort(keys, nr_keys, sizeof(*keys), cmp_str);
 	for (guint n = 0; n < nr_keys; n++) {
@@ -925,12 +1397,12 @@ size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
 		for (guint i = 1; i < ids->len; i++) {
 			unsigned pi = g_array_index(ids, unsigned, i);
 
-			if (shared_address(id, pi))
+			if (shared_address(id, pi) || stray(id, pi))
 				continue;
 			for (guint k = 0; k < i; k++) {
 				unsigned pk = g_array_index(ids, unsigned, k);
 
-				if (shared_address(id, pk))
+				if (shared_address(id, pk) || stray(id, pk))
 					continue;
 				unsigned ri = root_of(id, pi);
 				unsigned rk = root_of(id, pk);
@@ -944,6 +1416,17 @@ size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
 					struct split sp = { pk, pi, why };
 
 					g_array_append_val(id->splits, sp);
+					continue;
+				}
+				ev = era_apart(id, ri, rk);
+				if (ev) {
+					struct possible *po =
+						g_new(struct possible, 1);
+
+					po->a = pk;
+					po->b = pi;
+					po->why = ev;
+					g_ptr_array_add(id->possible, po);
 					continue;
 				}
 				ev = g_strdup_printf("name '%s'", (char *)
@@ -1081,12 +1564,14 @@ void ms_ident_foreach_address(const struct ms_ident *id, unsigned person,
 			out.first_seen = a->evidence;
 			out.used = a->used;
 			out.listed = own && m->listed;
+			out.malformed = a->malformed;
 			fn(&out, data);
 		}
 		/* a .mailmap's proper address, never written as such */
 		if (*m->email && !g_hash_table_contains(have, m->email)) {
-			struct ms_ident_addr out = { m->email, js, jev, "",
-						     false, false };
+			struct ms_ident_addr out = {
+				m->email, js, jev, "", false, false,
+				ms_email_malformed(m->email) };
 
 			g_hash_table_add(have, m->email);
 			fn(&out, data);
@@ -1178,6 +1663,29 @@ void ms_ident_foreach_split(const struct ms_ident *id, unsigned person,
 			continue;
 		g_hash_table_add(done, GUINT_TO_POINTER(other + 1));
 		fn(other, sp->why, data);
+	}
+	g_hash_table_destroy(done);
+}
+
+void ms_ident_foreach_possible(const struct ms_ident *id, unsigned person,
+			       void (*fn)(unsigned other, const char *why,
+					  void *data),
+			       void *data)
+{
+	unsigned root = root_of(id, person);
+	GHashTable *done = g_hash_table_new(NULL, NULL);
+
+	for (guint i = 0; i < id->possible->len; i++) {
+		const struct possible *po = id->possible->pdata[i];
+		unsigned ra = root_of(id, po->a), rb = root_of(id, po->b);
+		unsigned other = ra == root ? rb : rb == root ? ra :
+				 MS_IDENT_NONE;
+
+		if (other == MS_IDENT_NONE || other == root ||
+		    g_hash_table_contains(done, GUINT_TO_POINTER(other + 1)))
+			continue;
+		g_hash_table_add(done, GUINT_TO_POINTER(other + 1));
+		fn(other, po->why, data);
 	}
 	g_hash_table_destroy(done);
 }

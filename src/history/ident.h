@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Id of nobody: no name and no address. */
 #define MS_IDENT_NONE ((unsigned)-1)
@@ -131,6 +132,36 @@ bool ms_ident_join(struct ms_ident *id, unsigned a, unsigned b,
 		   enum ms_ident_source source, const char *evidence);
 
 /*
+ * One use of `person` (an id as resolved, before any join: a commit's
+ * author, committer or trailer, a list message's sender) at `when` (Unix
+ * time, 0 when unknown).  How often and when an address was used is the
+ * evidence ms_ident_settle() and ms_ident_join_names() weigh.
+ */
+void ms_ident_note_use(struct ms_ident *id, unsigned person, int64_t when);
+
+/*
+ * `a` and `b` (ids as resolved) in one commit, one the author and the
+ * other a trailer (a Signed-off-by...): when their names are equal, one
+ * signed for the other, which corroborates a name join
+ * (ms_ident_foreach_possible()).
+ */
+void ms_ident_note_same(struct ms_ident *id, unsigned a, unsigned b);
+
+/*
+ * Settle the addresses written with names that share no word (each name
+ * resolved to a person of its own until now): a name used once on an
+ * address used 20 times or more under another is a typo and joins no one
+ * ("Tested-by: Ayoub Zaki <hs@denx.de>" on Heiko Schocher's address); a
+ * .mailmap target whose name is none of the names written with it is a
+ * placeholder for several people (U-Boot's noreply@example.com for Pali
+ * Rohár and Stephen Warren), each known by their own name; otherwise the
+ * names are one person's, as the address says.  After all uses are
+ * noted; ms_ident_join_names() does it first, so call it only without
+ * name joins.  Later resolves make no new person of a new name.
+ */
+void ms_ident_settle(struct ms_ident *id);
+
+/*
  * Join every two groups whose addresses were seen with the same display
  * name (ms_name_key()) unless ms_ident_note_distinct() says otherwise.
  * A name that joins more than five addresses is reported in `diags` and
@@ -159,6 +190,19 @@ void ms_ident_foreach_split(const struct ms_ident *id, unsigned person,
 			    void (*fn)(unsigned other, const char *why,
 				       void *data),
 			    void *data);
+
+/*
+ * The people of `person`'s name that no join took, for want of
+ * corroboration: addresses at different organisations, used years apart
+ * (a .mailmap line or a MAINTAINERS change of address would have joined
+ * them first, and so does one address signing for the other or the same
+ * local part at both).  `fn` gets each other group's root once, with why.
+ * Shown as possible joins, never used for verdicts.
+ */
+void ms_ident_foreach_possible(const struct ms_ident *id, unsigned person,
+			       void (*fn)(unsigned other, const char *why,
+					  void *data),
+			       void *data);
 
 /* The group `person` belongs to (itself when not joined). */
 unsigned ms_ident_root(const struct ms_ident *id, unsigned person);
@@ -202,6 +246,8 @@ struct ms_ident_addr {
 	const char *first_seen;     /* first evidence of the address */
 	bool used;                  /* seen in a commit or message */
 	bool listed;                /* in an M: or R: line */
+	bool malformed;             /* no address (ms_email_malformed()):
+				     * evidence text, never written as one */
 };
 
 /*

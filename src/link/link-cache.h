@@ -23,7 +23,7 @@
  * or ms_link_commits_load() yield: stored links of another version are
  * computed again (and replaced).
  */
-#define MS_LINK_VERSION 4
+#define MS_LINK_VERSION 5
 
 struct ms_store;
 

@@ -30,11 +30,16 @@ static void add_commits(struct ms_ident *id, const GPtrArray *commits)
 		const struct ms_link_commit *c = commits->pdata[i];
 
 		ms_ident_set_evidence(id, c->id, true);
-		ms_ident_resolve(id, c->author_name, c->author_email);
-		ms_ident_resolve(id, c->committer_name, c->committer_email);
+		ms_ident_note_use(id, ms_ident_resolve(id, c->author_name,
+						       c->author_email),
+				  c->author_time);
+		ms_ident_note_use(id, ms_ident_resolve(id, c->committer_name,
+						       c->committer_email),
+				  c->commit_time);
 		for (size_t t = 0; t < c->nr_tags; t++)
-			ms_ident_resolve(id, c->tags[t].name,
-					 c->tags[t].email);
+			ms_ident_note_use(id, ms_ident_resolve(id,
+				c->tags[t].name, c->tags[t].email),
+				c->commit_time);
 	}
 	ms_ident_set_evidence(id, NULL, false);
 }
@@ -61,6 +66,7 @@ struct ms_link_people *ms_link_people_new(const GPtrArray *commits,
 				     src->aliases, src->aliases_len, diags);
 	add_commits(p->ident, commits);
 	ms_mail_ident_add(p->ident, mi, NULL);
+	ms_ident_settle(p->ident);
 	if (src->name_join) {
 		ms_ident_join_names(p->ident, diags);
 		ms_mail_ident_credit(p->ident, mi);

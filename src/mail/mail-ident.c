@@ -120,6 +120,7 @@ void ms_mail_ident_add(struct ms_ident *id, const struct ms_mail_index *mi,
 			continue;
 		ms_ident_set_evidence(id, m->message_id, true);
 		from = ms_ident_resolve(id, m->sender_name, m->sender_email);
+		ms_ident_note_use(id, from, m->date_valid ? m->date : 0);
 		if (!m->via_list)
 			note_review(id, mi, m, from, reviews);
 	}
@@ -183,6 +184,7 @@ void ms_mail_ident_from_list(struct ms_ident *id,
 {
 	ms_mail_ident_add(id, mi, mf);
 	listed_people(id, mf, root);
+	ms_ident_settle(id);
 	if (name_join) {
 		ms_ident_join_names(id, diags);
 		ms_mail_ident_credit(id, mi);

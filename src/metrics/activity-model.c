@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MODEL_FORMAT "activity-model-6"
+#define MODEL_FORMAT "activity-model-7"
 
 struct stag {                 /* struct ctag as saved */
 	uint32_t person, token, review;

@@ -494,6 +494,32 @@ static void entry_facts(struct ms_activity *a)
 	}
 }
 
+/* How often and when each address was used, from the records (which
+ * a saved model keeps): the evidence of ms_ident_settle() and of the
+ * names joined. */
+static void note_uses(struct ms_activity *a)
+{
+	for (guint ci = 0; ci < a->commits->len; ci++) {
+		const struct crec *r = &g_array_index(a->commits, struct crec,
+						      ci);
+		const struct ctag *tags = &g_array_index(a->tags, struct ctag,
+							 r->tag_off);
+
+		ms_ident_note_use(a->ident, r->author, r->atime);
+		if (r->committer != r->author)
+			ms_ident_note_use(a->ident, r->committer, r->ctime);
+		for (unsigned t = 0; t < r->nr_tag; t++) {
+			if (tags[t].person == r->author)
+				continue;
+			ms_ident_note_same(a->ident, r->author,
+					   tags[t].person);
+			if (tags[t].person != r->committer)
+				ms_ident_note_use(a->ident, tags[t].person,
+						  r->ctime);
+		}
+	}
+}
+
 /*
  * After the walk: join people (MAINTAINERS history, equal names), then
  * make every id of the records its group's, so that the queries compare
@@ -510,6 +536,8 @@ static void join_people(struct ms_activity *a, struct ms_diags *diags)
 	act_join_history(a);
 	if (a->opts->mail)
 		ms_mail_ident_add(a->ident, a->opts->mail, a->mf);
+	note_uses(a);
+	ms_ident_settle(a->ident);
 	if (!a->opts->no_name_join) {
 		ms_ident_join_names(a->ident, diags);
 		if (a->opts->mail)

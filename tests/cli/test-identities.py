@@ -154,8 +154,11 @@ r = run("identities", "--repo", repo, "--json")
 eq(r.rc, 0, "identities --json exits 0")
 ppl = {p["email"]: p for p in r.json()["people"]}
 eq(sorted(ppl), ["bo@oldboard.example", "cora@corp.example",
-                 "hmoved@newcorp.example", "peter@listed.example",
-                 "quiet@new.example", "rob@remote.example",
+                 "hmoved@newcorp.example", "mal@formed.example",
+                 "peter@listed.example",
+                 "quiet@new.example", "rchan@newco.example",
+                 "rob@remote.example",
+                 "ryan@oldco.example",
                  "sam@one.example", "support@corp.example",
                  "wei@a.example", "wzhang@b.example",
                  "zoltan@listed.example"],
@@ -183,8 +186,44 @@ eq([(a["email"], a["source"]) for a in
 ok(ppl["sam@one.example"]["big_name_join"], "JSON: Sam's name join flagged")
 eq([a["unused_address"] for a in ppl["rob@remote.example"]["addresses"]],
    [True], "JSON: Rob's unused address")
+# evidence quality (issue 35): each person's addresses, as sets
+groups = [set(a["email"] for a in p["addresses"])
+          for p in r.json()["people"]]
+ok(not any({"pat@alpha.example", "sid@whiskey.example"} <= g
+           for g in groups), "a .mailmap placeholder for two people "
+   "(noreply@example.com) makes no one of Pat and Sid", groups)
+ok(not any("tom@typo.example" in g or "hedy@host.example" in g
+           for g in groups), "Tom's name once on Hedy's address (used 25 "
+   "times) joins no one", groups)
+ok(not any({"spam1@a1.example", "spam2@a2.example"} <= g for g in groups),
+   "a domain as a display name ('Acme.co.jp') joins no one", groups)
+eq([(a["email"], a["source"], a["malformed"]) for a in
+    ppl["mal@formed.example"]["addresses"]],
+   [("mal@formed.example", "self", False),
+    ("mal@box.(none)", "name", True)], "JSON: 'mal at formed dot example' "
+   "and '[mal@formed.example]' are mal@formed.example; 'mal@box.(none)' is "
+   "no address")
+eq(ppl["rchan@newco.example"]["addresses"][1:], [],
+   "JSON: the Ryan Chans at two companies eight years apart are not joined")
+eq([(x["email"], x["evidence"]) for x in
+    ppl["rchan@newco.example"]["possible_joins"]],
+   [("ryan@oldco.example", "same name, another organisation, active "
+     "2016-01..2016-01 and 2024-05..2024-05")], "JSON: ...but a possible join")
+r = run("identities", "--repo", repo)
+ok("\n  'mal@box.(none)' (not an address): name, " in r.out and
+   " mal at " not in r.out and "[mal@" not in r.out,
+   "text: the malformed address as evidence text only", r.out)
+ok("Ryan Chan <rchan@newco.example>\n  rchan@newco.example: self, seen in "
+   in r.out and "\n  possible ryan@oldco.example: same name, another "
+   "organisation, active 2016-01..2016-01 and 2024-05..2024-05; not joined "
+   in r.out, "text: the possible join", r.out)
 r = run("identities", "--repo", repo, "--suggest-mailmap")
 eq(r.rc, 0, "--suggest-mailmap exits 0")
+ok("(none)" not in r.out and " at " not in r.out,
+   "--suggest-mailmap: never a malformed address", r.out)
+ok("\n# Ryan Chan <rchan@newco.example> <ryan@oldco.example>\n" in r.out
+   and "\nRyan Chan <" not in r.out and not r.out.startswith("Ryan"),
+   "--suggest-mailmap: the possible join as a question", r.out)
 ok("Hana Moved <hmoved@newcorp.example> <hmoved@oldcorp.example>\n" in r.out
    and "Peter Listed <peter@listed.example> <pl@home.example>\n" in r.out
    and "quiet@" not in r.out, "--suggest-mailmap: the joins .mailmap "
