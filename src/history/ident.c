@@ -1,108 +1,8 @@
-#include "ident.h"
+#include "ident-internal.h"
 #include "person.h"
 
 #include <glib.h>
 #include <string.h>
-
-/* What a .mailmap says about one commit address (git's mailmap.c). */
-struct mm_entry {
-	char *name;             /* replacement name, or NULL */
-	char *email;            /* replacement address, or NULL */
-	GHashTable *by_name;    /* lowercased commit name -> struct mm_sub */
-};
-
-struct mm_sub {
-	char *name;
-	char *email;
-};
-
-/* An address seen resolving to a person. */
-struct addr_rec {
-	char *email;              /* comparable form */
-	enum ms_ident_source source;
-	char *evidence;
-	bool used;                /* seen under evidence of use */
-	bool malformed;           /* no address: ms_email_malformed() */
-};
-
-struct person {
-	char *name;
-	char *email;
-	unsigned parent;          /* itself for a root */
-	bool listed, used, big_name;
-	bool shared;              /* a list's or role's: set_shared() */
-	unsigned nr_names;        /* distinct name keys seen with it */
-	char *name_keys[2];       /* the first two counted (name_counts()) */
-	unsigned dmarc;           /* messages credited by name (roots) */
-	char *dmarc_list;         /* the first one's list address */
-	char *dmarc_evidence;     /* and its evidence */
-	enum ms_ident_source join_source;   /* into the parent's group */
-	char *join_evidence;
-	size_t uses;              /* ms_ident_note_use() */
-	int64_t first_use, last_use;        /* 0: unknown */
-	bool stray;               /* a name once on another's address */
-	unsigned addr_person;     /* the first person of its address
-				   * (address_key()), counting its names */
-	GPtrArray *addrs;         /* struct addr_rec * */
-	GArray *members;          /* roots only: unsigned ids */
-};
-
-struct ms_ident {
-	bool plus_fold;
-	char *evidence;           /* current, or NULL */
-	bool usage;
-	GHashTable *addr_seen;    /* comparable address as written -> id+1 */
-	GHashTable *names;        /* ms_name_key() -> GArray of ids */
-	GHashTable *distinct;     /* "a:b" (a < b) -> why (owned) */
-	GArray *splits;           /* struct split: name joins refused */
-	GPtrArray *possible;      /* struct possible: joins left open */
-	GHashTable *same;         /* "a:b": one signed for the other */
-	GHashTable *addr_groups;  /* address key -> GPtrArray of
-				   * struct name_group: its people by name */
-	bool names_joined;        /* ms_ident_join_names() ran */
-	bool settled;             /* settle() ran: no new name groups */
-	GHashTable *mailmap;    /* lowercased commit address -> mm_entry */
-	GHashTable *aliases;    /* comparable alias -> comparable canonical */
-	GHashTable *by_key;     /* comparable address or "\1name" -> id+1 */
-	GHashTable *seen;       /* "name\1email" as written -> id+1 */
-	GArray *seen_order;     /* struct seen_rec, in the order first seen */
-	GPtrArray *people;      /* struct person * */
-};
-
-/*
- * The people of one address key, told apart by the words of their names
- * (address_key()): the first is known by the key itself, the others by
- * "key\2name".
- */
-struct name_group {
-	char *key;
-	char *name;               /* the first name seen, as written */
-	char *mapped;             /* the .mailmap's name for it, or NULL */
-	GHashTable *words;        /* words of its name keys */
-};
-
-/* An equal-name join not made for want of corroboration. */
-struct possible {
-	unsigned a, b;
-	char *why;
-};
-
-/* Two ids a name join would have merged, and why it did not. */
-struct split {
-	unsigned a, b;
-	const char *why;          /* borrowed from `distinct` */
-};
-
-/*
- * A key of `seen` (owned by it), where its name ends, and the evidence
- * (owned) it was first resolved under.
- */
-struct seen_rec {
-	const char *key;
-	size_t name_len;
-	char *evidence;
-	bool usage;
-};
 
 static void seen_rec_clear(gpointer p)
 {
@@ -537,7 +437,7 @@ static bool names_near(const char *a, const char *b)
 
 /*
  * Count name key `key` among the names of person `r` (an address with
- * three names is a list's or a shared one: shared_address()), unless it
+ * three names is a list's or a shared one: ident_shared_address()), unless it
  * is a typo of one already counted: "Jason Gunthrope" and "Jason
  * Gubthorpe" are rdma-core's Jason Gunthorpe, not three people.
  */
@@ -624,10 +524,9 @@ static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 	}
 }
 
-static bool shared_address(const struct ms_ident *id, unsigned p);
 
 /* The id of a key of by_key, or MS_IDENT_NONE. */
-static unsigned key_person(const struct ms_ident *id, const char *key)
+unsigned ident_key_person(const struct ms_ident *id, const char *key)
 {
 	gpointer v = g_hash_table_lookup(id->by_key, key);
 
@@ -635,12 +534,12 @@ static unsigned key_person(const struct ms_ident *id, const char *key)
 }
 
 /* A name seen once on another's address (settle()). */
-static bool stray(const struct ms_ident *id, unsigned p)
+bool ident_stray(const struct ms_ident *id, unsigned p)
 {
 	return ((const struct person *)id->people->pdata[p])->stray;
 }
 
-static unsigned root_of(const struct ms_ident *id, unsigned p)
+unsigned ident_root_of(const struct ms_ident *id, unsigned p)
 {
 	for (;;) {
 		const struct person *pe = id->people->pdata[p];
@@ -676,46 +575,6 @@ static void mark_used(struct ms_ident *id, unsigned r, const char *email)
 	g_free(raw);
 }
 
-/* The words (two bytes or more) of name key `nk` into `set`. */
-static void add_words(GHashTable *set, const char *nk)
-{
-	char **w = g_strsplit(nk, " ", -1);
-
-	for (int i = 0; w[i]; i++)
-		if (strlen(w[i]) >= 2)
-			g_hash_table_add(set, g_strdup(w[i]));
-	g_strfreev(w);
-}
-
-/* Whether name key `nk` has a word of `set`. */
-static bool shares_word(GHashTable *set, const char *nk)
-{
-	char **w = g_strsplit(nk, " ", -1);
-	bool yes = false;
-
-	for (int i = 0; w[i] && !yes; i++)
-		yes = g_hash_table_contains(set, w[i]);
-	g_strfreev(w);
-	return yes;
-}
-
-static bool names_share(const char *a, const char *b)
-{
-	char *ka = ms_name_key(a), *kb = ms_name_key(b);
-	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal,
-						g_free, NULL);
-	bool yes = false;
-
-	if (ka && kb) {
-		add_words(set, ka);
-		yes = shares_word(set, kb);
-	}
-	g_hash_table_destroy(set);
-	g_free(ka);
-	g_free(kb);
-	return yes;
-}
-
 /*
  * The key of the person `name` is at address key `key` (which it
  * consumes): one address written with names that share no word is
@@ -740,24 +599,24 @@ static char *address_key(struct ms_ident *id, char *key, const char *name,
 	gs = g_hash_table_lookup(id->addr_groups, key);
 	for (guint i = 0; gs && i < gs->len; i++) {
 		g = gs->pdata[i];
-		if (!shares_word(g->words, nk))
+		if (!ident_shares_word(g->words, nk))
 			continue;
 		if (create)
-			add_words(g->words, nk);
+			ident_add_words(g->words, nk);
 		g_free(nk);
 		if (i == 0)
 			return key;
 		g_free(key);
 		return g_strdup(g->key);
 	}
-	if (gs && (!create || shared_address(id, key_person(id, key)))) {
+	if (gs && (!create || ident_shared_address(id, ident_key_person(id, key)))) {
 		g_free(nk);
 		return key;
 	}
 	g = g_new0(struct name_group, 1);
 	g->words = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					 NULL);
-	add_words(g->words, nk);
+	ident_add_words(g->words, nk);
 	g->name = g_strdup(name);
 	g->mapped = mm_named ? g_strdup(*cname) : NULL;
 	if (!gs) {
@@ -768,7 +627,7 @@ static char *address_key(struct ms_ident *id, char *key, const char *name,
 		g->key = g_strconcat(key, "\2", nk, NULL);
 		g_free(key);
 		key = g_strdup(g->key);
-		if (!mm_named || !names_share(*cname, name)) {
+		if (!mm_named || !ident_names_share(*cname, name)) {
 			g_free(*cname);
 			*cname = g_strdup(name);
 		}
@@ -834,7 +693,7 @@ static unsigned find(struct ms_ident *id, const char *name,
 		if (strchr(key, '\2')) {
 			char *base = g_strndup(key, (size_t)(strchr(key, '\2') -
 							     key));
-			unsigned b = key_person(id, base);
+			unsigned b = ident_key_person(id, base);
 
 			g_free(base);
 			if (b != MS_IDENT_NONE)
@@ -877,10 +736,10 @@ static unsigned person_named(const struct ms_ident *id, const char *name)
 		g_free(key);
 		for (guint i = 0; ids && i < ids->len; i++) {
 			unsigned p = g_array_index(ids, unsigned, i);
-			unsigned r = root_of(id, p);
+			unsigned r = ident_root_of(id, p);
 
-			if (shared_address(id, p) || shared_address(id, r) ||
-			    stray(id, p) || r == found)
+			if (ident_shared_address(id, p) || ident_shared_address(id, r) ||
+			    ident_stray(id, p) || r == found)
 				continue;
 			if (found != MS_IDENT_NONE)
 				return MS_IDENT_NONE;
@@ -925,7 +784,7 @@ unsigned ms_ident_resolve(struct ms_ident *id, const char *name,
 			return p;
 		}
 	}
-	return root_of(id, r);
+	return ident_root_of(id, r);
 }
 
 unsigned ms_ident_lookup(struct ms_ident *id, const char *name,
@@ -933,7 +792,7 @@ unsigned ms_ident_lookup(struct ms_ident *id, const char *name,
 {
 	unsigned r = find(id, name, email, false);
 
-	return r == MS_IDENT_NONE ? r : root_of(id, r);
+	return r == MS_IDENT_NONE ? r : ident_root_of(id, r);
 }
 
 const char *ms_ident_source_name(enum ms_ident_source s)
@@ -984,7 +843,7 @@ void ms_ident_set_listed(struct ms_ident *id, unsigned person)
 	pe->listed = true;
 }
 
-static char *pair_key(unsigned a, unsigned b)
+char *ident_pair_key(unsigned a, unsigned b)
 {
 	return g_strdup_printf("%u:%u", MIN(a, b), MAX(a, b));
 }
@@ -1001,7 +860,7 @@ void ms_ident_note_distinct_why(struct ms_ident *id, unsigned a, unsigned b,
 
 	if (a == b || a == MS_IDENT_NONE || b == MS_IDENT_NONE)
 		return;
-	key = pair_key(a, b);
+	key = ident_pair_key(a, b);
 	/* the first evidence stays */
 	if (g_hash_table_contains(id->distinct, key))
 		g_free(key);
@@ -1032,8 +891,8 @@ bool ms_ident_join(struct ms_ident *id, unsigned a, unsigned b,
 
 	if (a == MS_IDENT_NONE || b == MS_IDENT_NONE)
 		return false;
-	ra = root_of(id, a);
-	rb = root_of(id, b);
+	ra = ident_root_of(id, a);
+	rb = ident_root_of(id, b);
 	if (ra == rb)
 		return false;
 	/* the listed address is the person's canonical one, and an
@@ -1064,38 +923,11 @@ bool ms_ident_join(struct ms_ident *id, unsigned a, unsigned b,
 }
 
 /*
- * Whether any member of group `ra` is known to differ from one of `rb`:
- * the evidence (borrowed), else NULL.
- */
-static const char *groups_distinct(const struct ms_ident *id, unsigned ra,
-				   unsigned rb)
-{
-	const struct person *a = id->people->pdata[ra];
-	const struct person *b = id->people->pdata[rb];
-
-	if (!g_hash_table_size(id->distinct))
-		return NULL;
-	for (guint i = 0; i < a->members->len; i++)
-		for (guint k = 0; k < b->members->len; k++) {
-			char *key = pair_key(
-				g_array_index(a->members, unsigned, i),
-				g_array_index(b->members, unsigned, k));
-			const char *why = g_hash_table_lookup(id->distinct,
-							      key);
-
-			g_free(key);
-			if (why)
-				return why;
-		}
-	return NULL;
-}
-
-/*
  * An address written with three or more different names is a list's (a
  * DMARC rewrite keeps the sender's name and puts the list's address) or
  * a shared one: its names say nothing about who it is.
  */
-static bool shared_address(const struct ms_ident *id, unsigned p)
+bool ident_shared_address(const struct ms_ident *id, unsigned p)
 {
 	const struct person *pe;
 
@@ -1109,363 +941,18 @@ static bool shared_address(const struct ms_ident *id, unsigned p)
 
 bool ms_ident_shared(const struct ms_ident *id, unsigned person)
 {
-	return person != MS_IDENT_NONE && shared_address(id, person);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-void ms_ident_note_use(struct ms_ident *id, unsigned person, int64_t when)
-{
-	struct person *pe;
-
-	if (person == MS_IDENT_NONE || person >= id->people->len)
-		return;
-	pe = id->people->pdata[person];
-	pe->uses++;
-	if (when > 0 && (!pe->first_use || when < pe->first_use))
-		pe->first_use = when;
-	if (when > pe->last_use)
-		pe->last_use = when;
-}
-
-
-/* The uses (ms_ident_note_use()) that make a name seen once a typo. */
-#define STRAY_OTHER_USES 20
-
-/*
- * Settle an address written with names sharing no word (address_key()):
- * a name used once on an address used STRAY_OTHER_USES times or more
- * under another is a typo, a stray that joins no one; names of which
- * none is the .mailmap's name for the address are several people (a
- * placeholder), each under their own name; anything else is one person,
- * as the address says.
- */
-void ms_ident_settle(struct ms_ident *id)
-{
-	GHashTableIter it;
-	gpointer v;
-
-	if (id->settled)
-		return;
-	id->settled = true;
-	g_hash_table_iter_init(&it, id->addr_groups);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		GPtrArray *gs = v;
-		size_t most = 0;
-		unsigned base = MS_IDENT_NONE;
-		bool placeholder = true;
-
-		if (gs->len < 2)
-			continue;
-		if (shared_address(id, key_person(id, ((struct name_group *)
-							gs->pdata[0])->key)))
-			placeholder = false;
-		for (guint i = 0; i < gs->len; i++) {
-			const struct name_group *g = gs->pdata[i];
-			unsigned p = key_person(id, g->key);
-
-			if (p != MS_IDENT_NONE)
-				most = MAX(most, ((struct person *)
-					id->people->pdata[p])->uses);
-			if (!g->mapped || names_share(g->mapped, g->name))
-				placeholder = false;
-		}
-		for (guint i = 0; i < gs->len; i++) {
-			const struct name_group *g = gs->pdata[i];
-			unsigned p = key_person(id, g->key);
-			struct person *pe;
-
-			if (p == MS_IDENT_NONE)
-				continue;
-			pe = id->people->pdata[p];
-			if (shared_address(id, p)) {
-				if (base == MS_IDENT_NONE)
-					base = p;
-				else
-					ms_ident_join(id, base, p,
-						      MS_IDENT_SELF, "");
-			} else if (pe->uses <= 1 && most >= STRAY_OTHER_USES) {
-				pe->stray = true;
-			} else if (placeholder) {
-				g_free(pe->name);
-				pe->name = g_strdup(g->name);
-			} else if (base == MS_IDENT_NONE) {
-				base = p;
-			} else {
-				ms_ident_join(id, base, p, MS_IDENT_SELF, "");
-			}
-		}
-	}
-}
-
-/* The organisation of an address: its domain without the host part,
- * NULL for a mailbox anyone can have (gmail.com...). */
-static char *org_of(const char *email)
-{
-	static const char *const free_mail[] = {
-		"gmail.com", "googlemail.com", "yahoo.com", "hotmail.com",
-		"outlook.com", "live.com", "msn.com", "qq.com", "163.com",
-		"126.com", "foxmail.com", "gmx.de", "gmx.net", "web.de",
-		"icloud.com", "me.com", "mail.ru", "yandex.ru", "aol.com",
-		"protonmail.com", "proton.me", "users.sourceforge.net",
-		"kernel.org", "linux.dev",
-	};
-	const char *at = email ? strrchr(email, '@') : NULL;
-	char **lab;
-	guint n;
-	char *org;
-
-	if (!at || ms_email_malformed(email))
-		return NULL;
-	for (size_t i = 0; i < G_N_ELEMENTS(free_mail); i++)
-		if (!g_ascii_strcasecmp(at + 1, free_mail[i]))
-			return NULL;
-	lab = g_strsplit(at + 1, ".", -1);
-	n = g_strv_length(lab);
-	if (n < 2) {
-		g_strfreev(lab);
-		return NULL;
-	}
-	/* example.co.uk, example.com.cn: three labels */
-	if (n >= 3 && strlen(lab[n - 1]) == 2 && strlen(lab[n - 2]) <= 3)
-		org = g_strjoin(".", lab[n - 3], lab[n - 2], lab[n - 1], NULL);
-	else
-		org = g_strjoin(".", lab[n - 2], lab[n - 1], NULL);
-	g_strfreev(lab);
-	return org;
-}
-
-/* Add the local part of `email` to `set` ("@" first: no domain). */
-static void add_local(GHashTable *set, const char *email)
-{
-	const char *at = email ? strrchr(email, '@') : NULL;
-
-	if (at && at - email >= 3)
-		g_hash_table_add(set, g_strndup(email, (size_t)(at - email)));
-}
-
-/* Whether one address of group `ra` has the local part of one of `rb`,
- * or one signed for the other in a commit (ms_ident_note_same()). */
-static bool corroborated(const struct ms_ident *id, unsigned ra,
-			 unsigned rb)
-{
-	const struct person *a = id->people->pdata[ra];
-	const struct person *b = id->people->pdata[rb];
-	GHashTable *la = g_hash_table_new_full(g_str_hash, g_str_equal,
-					       g_free, NULL);
-	bool yes = false;
-
-	for (guint i = 0; i < a->members->len; i++) {
-		const struct person *m = id->people->pdata[
-			g_array_index(a->members, unsigned, i)];
-
-		for (guint k = 0; k < m->addrs->len; k++)
-			add_local(la, ((struct addr_rec *)m->addrs->pdata[k])->
-				  email);
-	}
-	for (guint i = 0; i < b->members->len && !yes; i++) {
-		unsigned mb = g_array_index(b->members, unsigned, i);
-		const struct person *m = id->people->pdata[mb];
-
-		for (guint k = 0; k < m->addrs->len && !yes; k++) {
-			const char *e = ((struct addr_rec *)
-					 m->addrs->pdata[k])->email;
-			const char *at = strrchr(e, '@');
-			char *lp = at ? g_strndup(e, (size_t)(at - e)) : NULL;
-
-			yes = lp && g_hash_table_contains(la, lp);
-			g_free(lp);
-		}
-		for (guint k = 0; k < a->members->len && !yes; k++) {
-			char *key = pair_key(mb, g_array_index(a->members,
-							      unsigned, k));
-
-			yes = g_hash_table_contains(id->same, key);
-			g_free(key);
-		}
-	}
-	g_hash_table_destroy(la);
-	return yes;
-}
-
-void ms_ident_note_same(struct ms_ident *id, unsigned a, unsigned b)
-{
-	char *ka, *kb;
-
-	if (a == b || a == MS_IDENT_NONE || b == MS_IDENT_NONE)
-		return;
-	ka = ms_name_key(ms_ident_name(id, a));
-	kb = ms_name_key(ms_ident_name(id, b));
-	if (ka && kb && !strcmp(ka, kb))
-		g_hash_table_add(id->same, pair_key(a, b));
-	g_free(ka);
-	g_free(kb);
-}
-
-/* A group's organisations (a set) and the span of its uses. */
-static GHashTable *group_orgs(const struct ms_ident *id, unsigned root,
-			      int64_t *first, int64_t *last)
-{
-	const struct person *pe = id->people->pdata[root];
-	GHashTable *orgs = g_hash_table_new_full(g_str_hash, g_str_equal,
-						 g_free, NULL);
-
-	*first = *last = 0;
-	for (guint i = 0; i < pe->members->len; i++) {
-		const struct person *m = id->people->pdata[
-			g_array_index(pe->members, unsigned, i)];
-		char *o = org_of(m->email);
-
-		if (o)
-			g_hash_table_add(orgs, o);
-		for (guint k = 0; k < m->addrs->len; k++) {
-			o = org_of(((struct addr_rec *)m->addrs->pdata[k])->
-				   email);
-			if (o)
-				g_hash_table_add(orgs, o);
-		}
-		if (m->first_use && (!*first || m->first_use < *first))
-			*first = m->first_use;
-		*last = MAX(*last, m->last_use);
-	}
-	return orgs;
-}
-
-/* Years between activities that make two organisations two people. */
-#define ERA_GAP (3 * 365 * 86400LL)
-
-/*
- * Why groups `ra` and `rb`, of one name, are not joined without more
- * evidence: addresses at different organisations only (none shared, no
- * mailbox anyone can have) whose uses are ERA_GAP or more apart; NULL
- * when nothing stands against the join.
- */
-static char *era_apart(const struct ms_ident *id, unsigned ra, unsigned rb)
-{
-	int64_t fa, la, fb, lb, gap;
-	GHashTable *oa = group_orgs(id, ra, &fa, &la);
-	GHashTable *ob = group_orgs(id, rb, &fb, &lb);
-	GHashTableIter it;
-	gpointer k;
-	bool disjoint = g_hash_table_size(oa) && g_hash_table_size(ob);
-	char *why = NULL;
-
-	g_hash_table_iter_init(&it, oa);
-	while (disjoint && g_hash_table_iter_next(&it, &k, NULL))
-		disjoint = !g_hash_table_contains(ob, k);
-	gap = !fa || !fb ? 0 : fa > lb ? fa - lb : fb > la ? fb - la : 0;
-	if (disjoint && gap >= ERA_GAP && !corroborated(id, ra, rb)) {
-		GDateTime *t[4];
-		int64_t when[4] = { fa, la, fb, lb };
-		char *y[4];
-
-		for (int i = 0; i < 4; i++) {
-			t[i] = g_date_time_new_from_unix_utc(when[i]);
-			y[i] = t[i] ? g_date_time_format(t[i], "%Y-%m") :
-			       g_strdup("?");
-			if (t[i])
-				g_date_time_unref(t[i]);
-		}
-		why = g_strdup_printf("same name, another organisation, "
-				      "active %s..%s and %s..%s", y[0], y[1],
-				      y[2], y[3]);
-		for (int i = 0; i < 4; i++)
-			g_free(y[i]);
-	}
-	g_hash_table_destroy(oa);
-	g_hash_table_destroy(ob);
-	return why;
-}
-
-size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
-{
-	guint nr_keys;
-	gpointer *keys = g_hash_table_get_keys_as_array(id->names, &nr_keys);
-	size_t joins = 0;
-
-	ms_ident_settle(id);
-	/* in name order, so that the result does not depend on hashing */
-	qsort(keys, nr_keys, sizeof(*keys), cmp_str);
-	for (guint n = 0; n < nr_keys; n++) {
-		GArray *ids = g_hash_table_lookup(id->names, keys[n]);
-		size_t made = 0;
-		unsigned root = MS_IDENT_NONE;
-
-		for (guint i = 1; i < ids->len; i++) {
-			unsigned pi = g_array_index(ids, unsigned, i);
-
-			if (shared_address(id, pi) || stray(id, pi))
-				continue;
-			for (guint k = 0; k < i; k++) {
-				unsigned pk = g_array_index(ids, unsigned, k);
-
-				if (shared_address(id, pk) || stray(id, pk))
-					continue;
-				unsigned ri = root_of(id, pi);
-				unsigned rk = root_of(id, pk);
-				const char *why;
-				char *ev;
-
-				if (ri == rk)
-					continue;
-				why = groups_distinct(id, ri, rk);
-				if (why) {
-					struct split sp = { pk, pi, why };
-
-					g_array_append_val(id->splits, sp);
-					continue;
-				}
-				ev = era_apart(id, ri, rk);
-				if (ev) {
-					struct possible *po =
-						g_new(struct possible, 1);
-
-					po->a = pk;
-					po->b = pi;
-					po->why = ev;
-					g_ptr_array_add(id->possible, po);
-					continue;
-				}
-				ev = g_strdup_printf("name '%s'", (char *)
-						     keys[n]);
-				if (ms_ident_join(id, pk, pi, MS_IDENT_NAME,
-						  ev)) {
-					made++;
-					root = root_of(id, pi);
-				}
-				g_free(ev);
-				break;
-			}
-		}
-		joins += made;
-		if (made + 1 > 5 && root != MS_IDENT_NONE) {
-			struct person *pr = id->people->pdata[root];
-
-			pr->big_name = true;
-			ms_diags_add(diags, NULL, 0,
-				     "the name '%s' joins %zu addresses into "
-				     "one person (<%s>); check them with "
-				     "'maintstat identities'", (char *)keys[n],
-				     made + 1, pr->email);
-		}
-	}
-	g_free(keys);
-	id->names_joined = true;
-	return joins;
+	return person != MS_IDENT_NONE && ident_shared_address(id, person);
 }
 
 unsigned ms_ident_root(const struct ms_ident *id, unsigned person)
 {
-	return person == MS_IDENT_NONE ? person : root_of(id, person);
+	return person == MS_IDENT_NONE ? person : ident_root_of(id, person);
 }
 
 const unsigned *ms_ident_members(const struct ms_ident *id, unsigned root,
 				 size_t *nr)
 {
-	const struct person *pe = id->people->pdata[root_of(id, root)];
+	const struct person *pe = id->people->pdata[ident_root_of(id, root)];
 
 	*nr = pe->members->len;
 	return (const unsigned *)(void *)pe->members->data;
@@ -1506,7 +993,7 @@ const char *ms_ident_address(const struct ms_ident *id, unsigned person,
 
 char **ms_ident_group_addresses(const struct ms_ident *id, unsigned person)
 {
-	const struct person *root = id->people->pdata[root_of(id, person)];
+	const struct person *root = id->people->pdata[ident_root_of(id, person)];
 	GPtrArray *out = g_ptr_array_new();
 	GHashTable *have = g_hash_table_new(g_str_hash, g_str_equal);
 
@@ -1541,7 +1028,7 @@ void ms_ident_foreach_address(const struct ms_ident *id, unsigned person,
 					 void *data),
 			      void *data)
 {
-	const struct person *root = id->people->pdata[root_of(id, person)];
+	const struct person *root = id->people->pdata[ident_root_of(id, person)];
 	GHashTable *have = g_hash_table_new(g_str_hash, g_str_equal);
 
 	for (guint i = 0; i < root->members->len; i++) {
@@ -1593,7 +1080,7 @@ bool ms_ident_used(const struct ms_ident *id, unsigned person)
 bool ms_ident_big_name(const struct ms_ident *id, unsigned root)
 {
 	return ((const struct person *)
-		id->people->pdata[root_of(id, root)])->big_name;
+		id->people->pdata[ident_root_of(id, root)])->big_name;
 }
 
 size_t ms_ident_nr_seen(const struct ms_ident *id)
@@ -1626,7 +1113,7 @@ unsigned ms_ident_seen_person(const struct ms_ident *id, size_t i)
 size_t ms_ident_dmarc(const struct ms_ident *id, unsigned person,
 		      const char **list, const char **evidence)
 {
-	const struct person *root = id->people->pdata[root_of(id, person)];
+	const struct person *root = id->people->pdata[ident_root_of(id, person)];
 	size_t n = 0;
 
 	*list = *evidence = NULL;
@@ -1641,53 +1128,6 @@ size_t ms_ident_dmarc(const struct ms_ident *id, unsigned person,
 		}
 	}
 	return n;
-}
-
-void ms_ident_foreach_split(const struct ms_ident *id, unsigned person,
-			    void (*fn)(unsigned other, const char *why,
-				       void *data),
-			    void *data)
-{
-	unsigned root = root_of(id, person);
-	GHashTable *done = g_hash_table_new(NULL, NULL);
-
-	for (guint i = 0; i < id->splits->len; i++) {
-		const struct split *sp = &g_array_index(id->splits,
-							struct split, i);
-		unsigned ra = root_of(id, sp->a), rb = root_of(id, sp->b);
-		unsigned other = ra == root ? rb : rb == root ? ra :
-				 MS_IDENT_NONE;
-
-		if (other == MS_IDENT_NONE || other == root ||
-		    g_hash_table_contains(done, GUINT_TO_POINTER(other + 1)))
-			continue;
-		g_hash_table_add(done, GUINT_TO_POINTER(other + 1));
-		fn(other, sp->why, data);
-	}
-	g_hash_table_destroy(done);
-}
-
-void ms_ident_foreach_possible(const struct ms_ident *id, unsigned person,
-			       void (*fn)(unsigned other, const char *why,
-					  void *data),
-			       void *data)
-{
-	unsigned root = root_of(id, person);
-	GHashTable *done = g_hash_table_new(NULL, NULL);
-
-	for (guint i = 0; i < id->possible->len; i++) {
-		const struct possible *po = id->possible->pdata[i];
-		unsigned ra = root_of(id, po->a), rb = root_of(id, po->b);
-		unsigned other = ra == root ? rb : rb == root ? ra :
-				 MS_IDENT_NONE;
-
-		if (other == MS_IDENT_NONE || other == root ||
-		    g_hash_table_contains(done, GUINT_TO_POINTER(other + 1)))
-			continue;
-		g_hash_table_add(done, GUINT_TO_POINTER(other + 1));
-		fn(other, po->why, data);
-	}
-	g_hash_table_destroy(done);
 }
 
 size_t ms_ident_count(const struct ms_ident *id)

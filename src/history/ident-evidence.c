@@ -1,0 +1,468 @@
+/*
+ * ident-evidence.c - what makes two addresses one person, or not: the
+ * names written with one address settled (a placeholder, a typo), equal
+ * names joined unless the evidence says two people, or left open when
+ * nothing corroborates namesakes years apart (docs/identities.md).
+ */
+#include "ident-internal.h"
+#include "person.h"
+
+#include <string.h>
+
+/* The words (two bytes or more) of name key `nk` into `set`. */
+void ident_add_words(GHashTable *set, const char *nk)
+{
+	char **w = g_strsplit(nk, " ", -1);
+
+	for (int i = 0; w[i]; i++)
+		if (strlen(w[i]) >= 2)
+			g_hash_table_add(set, g_strdup(w[i]));
+	g_strfreev(w);
+}
+
+/* Whether name key `nk` has a word of `set`. */
+bool ident_shares_word(GHashTable *set, const char *nk)
+{
+	char **w = g_strsplit(nk, " ", -1);
+	bool yes = false;
+
+	for (int i = 0; w[i] && !yes; i++)
+		yes = g_hash_table_contains(set, w[i]);
+	g_strfreev(w);
+	return yes;
+}
+
+bool ident_names_share(const char *a, const char *b)
+{
+	char *ka = ms_name_key(a), *kb = ms_name_key(b);
+	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal,
+						g_free, NULL);
+	bool yes = false;
+
+	if (ka && kb) {
+		ident_add_words(set, ka);
+		yes = ident_shares_word(set, kb);
+	}
+	g_hash_table_destroy(set);
+	g_free(ka);
+	g_free(kb);
+	return yes;
+}
+
+/*
+ * Whether any member of group `ra` is known to differ from one of `rb`:
+ * the evidence (borrowed), else NULL.
+ */
+static const char *groups_distinct(const struct ms_ident *id, unsigned ra,
+				   unsigned rb)
+{
+	const struct person *a = id->people->pdata[ra];
+	const struct person *b = id->people->pdata[rb];
+
+	if (!g_hash_table_size(id->distinct))
+		return NULL;
+	for (guint i = 0; i < a->members->len; i++)
+		for (guint k = 0; k < b->members->len; k++) {
+			char *key = ident_pair_key(
+				g_array_index(a->members, unsigned, i),
+				g_array_index(b->members, unsigned, k));
+			const char *why = g_hash_table_lookup(id->distinct,
+							      key);
+
+			g_free(key);
+			if (why)
+				return why;
+		}
+	return NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void ms_ident_note_use(struct ms_ident *id, unsigned person, int64_t when)
+{
+	struct person *pe;
+
+	if (person == MS_IDENT_NONE || person >= id->people->len)
+		return;
+	pe = id->people->pdata[person];
+	pe->uses++;
+	if (when > 0 && (!pe->first_use || when < pe->first_use))
+		pe->first_use = when;
+	if (when > pe->last_use)
+		pe->last_use = when;
+}
+
+/* The uses (ms_ident_note_use()) that make a name seen once a typo. */
+#define STRAY_OTHER_USES 20
+
+/*
+ * Settle an address written with names sharing no word (address_key()):
+ * a name used once on an address used STRAY_OTHER_USES times or more
+ * under another is a typo, a stray that joins no one; names of which
+ * none is the .mailmap's name for the address are several people (a
+ * placeholder), each under their own name; anything else is one person,
+ * as the address says.
+ */
+void ms_ident_settle(struct ms_ident *id)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	if (id->settled)
+		return;
+	id->settled = true;
+	g_hash_table_iter_init(&it, id->addr_groups);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		GPtrArray *gs = v;
+		size_t most = 0;
+		unsigned base = MS_IDENT_NONE;
+		bool placeholder = true;
+
+		if (gs->len < 2)
+			continue;
+		if (ident_shared_address(id, ident_key_person(id, ((struct name_group *)
+							gs->pdata[0])->key)))
+			placeholder = false;
+		for (guint i = 0; i < gs->len; i++) {
+			const struct name_group *g = gs->pdata[i];
+			unsigned p = ident_key_person(id, g->key);
+
+			if (p != MS_IDENT_NONE)
+				most = MAX(most, ((struct person *)
+					id->people->pdata[p])->uses);
+			if (!g->mapped || ident_names_share(g->mapped, g->name))
+				placeholder = false;
+		}
+		for (guint i = 0; i < gs->len; i++) {
+			const struct name_group *g = gs->pdata[i];
+			unsigned p = ident_key_person(id, g->key);
+			struct person *pe;
+
+			if (p == MS_IDENT_NONE)
+				continue;
+			pe = id->people->pdata[p];
+			if (ident_shared_address(id, p)) {
+				if (base == MS_IDENT_NONE)
+					base = p;
+				else
+					ms_ident_join(id, base, p,
+						      MS_IDENT_SELF, "");
+			} else if (pe->uses <= 1 && most >= STRAY_OTHER_USES) {
+				pe->stray = true;
+			} else if (placeholder) {
+				g_free(pe->name);
+				pe->name = g_strdup(g->name);
+			} else if (base == MS_IDENT_NONE) {
+				base = p;
+			} else {
+				ms_ident_join(id, base, p, MS_IDENT_SELF, "");
+			}
+		}
+	}
+}
+
+/* The organisation of an address: its domain without the host part,
+ * NULL for a mailbox anyone can have (gmail.com...). */
+static char *org_of(const char *email)
+{
+	static const char *const free_mail[] = {
+		"gmail.com", "googlemail.com", "yahoo.com", "hotmail.com",
+		"outlook.com", "live.com", "msn.com", "qq.com", "163.com",
+		"126.com", "foxmail.com", "gmx.de", "gmx.net", "web.de",
+		"icloud.com", "me.com", "mail.ru", "yandex.ru", "aol.com",
+		"protonmail.com", "proton.me", "users.sourceforge.net",
+		"kernel.org", "linux.dev",
+	};
+	const char *at = email ? strrchr(email, '@') : NULL;
+	char **lab;
+	guint n;
+	char *org;
+
+	if (!at || ms_email_malformed(email))
+		return NULL;
+	for (size_t i = 0; i < G_N_ELEMENTS(free_mail); i++)
+		if (!g_ascii_strcasecmp(at + 1, free_mail[i]))
+			return NULL;
+	lab = g_strsplit(at + 1, ".", -1);
+	n = g_strv_length(lab);
+	if (n < 2) {
+		g_strfreev(lab);
+		return NULL;
+	}
+	/* example.co.uk, example.com.cn: three labels */
+	if (n >= 3 && strlen(lab[n - 1]) == 2 && strlen(lab[n - 2]) <= 3)
+		org = g_strjoin(".", lab[n - 3], lab[n - 2], lab[n - 1], NULL);
+	else
+		org = g_strjoin(".", lab[n - 2], lab[n - 1], NULL);
+	g_strfreev(lab);
+	return org;
+}
+
+/* Add the local part of `email` to `set` ("@" first: no domain). */
+static void add_local(GHashTable *set, const char *email)
+{
+	const char *at = email ? strrchr(email, '@') : NULL;
+
+	if (at && at - email >= 3)
+		g_hash_table_add(set, g_strndup(email, (size_t)(at - email)));
+}
+
+/* Whether one address of group `ra` has the local part of one of `rb`,
+ * or one signed for the other in a commit (ms_ident_note_same()). */
+static bool corroborated(const struct ms_ident *id, unsigned ra,
+			 unsigned rb)
+{
+	const struct person *a = id->people->pdata[ra];
+	const struct person *b = id->people->pdata[rb];
+	GHashTable *la = g_hash_table_new_full(g_str_hash, g_str_equal,
+					       g_free, NULL);
+	bool yes = false;
+
+	for (guint i = 0; i < a->members->len; i++) {
+		const struct person *m = id->people->pdata[
+			g_array_index(a->members, unsigned, i)];
+
+		for (guint k = 0; k < m->addrs->len; k++)
+			add_local(la, ((struct addr_rec *)m->addrs->pdata[k])->
+				  email);
+	}
+	for (guint i = 0; i < b->members->len && !yes; i++) {
+		unsigned mb = g_array_index(b->members, unsigned, i);
+		const struct person *m = id->people->pdata[mb];
+
+		for (guint k = 0; k < m->addrs->len && !yes; k++) {
+			const char *e = ((struct addr_rec *)
+					 m->addrs->pdata[k])->email;
+			const char *at = strrchr(e, '@');
+			char *lp = at ? g_strndup(e, (size_t)(at - e)) : NULL;
+
+			yes = lp && g_hash_table_contains(la, lp);
+			g_free(lp);
+		}
+		for (guint k = 0; k < a->members->len && !yes; k++) {
+			char *key = ident_pair_key(mb, g_array_index(a->members,
+							      unsigned, k));
+
+			yes = g_hash_table_contains(id->same, key);
+			g_free(key);
+		}
+	}
+	g_hash_table_destroy(la);
+	return yes;
+}
+
+void ms_ident_note_same(struct ms_ident *id, unsigned a, unsigned b)
+{
+	char *ka, *kb;
+
+	if (a == b || a == MS_IDENT_NONE || b == MS_IDENT_NONE)
+		return;
+	ka = ms_name_key(ms_ident_name(id, a));
+	kb = ms_name_key(ms_ident_name(id, b));
+	if (ka && kb && !strcmp(ka, kb))
+		g_hash_table_add(id->same, ident_pair_key(a, b));
+	g_free(ka);
+	g_free(kb);
+}
+
+/* A group's organisations (a set) and the span of its uses. */
+static GHashTable *group_orgs(const struct ms_ident *id, unsigned root,
+			      int64_t *first, int64_t *last)
+{
+	const struct person *pe = id->people->pdata[root];
+	GHashTable *orgs = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+
+	*first = *last = 0;
+	for (guint i = 0; i < pe->members->len; i++) {
+		const struct person *m = id->people->pdata[
+			g_array_index(pe->members, unsigned, i)];
+		char *o = org_of(m->email);
+
+		if (o)
+			g_hash_table_add(orgs, o);
+		for (guint k = 0; k < m->addrs->len; k++) {
+			o = org_of(((struct addr_rec *)m->addrs->pdata[k])->
+				   email);
+			if (o)
+				g_hash_table_add(orgs, o);
+		}
+		if (m->first_use && (!*first || m->first_use < *first))
+			*first = m->first_use;
+		*last = MAX(*last, m->last_use);
+	}
+	return orgs;
+}
+
+/* Years between activities that make two organisations two people. */
+#define ERA_GAP (3 * 365 * 86400LL)
+
+/*
+ * Why groups `ra` and `rb`, of one name, are not joined without more
+ * evidence: addresses at different organisations only (none shared, no
+ * mailbox anyone can have) whose uses are ERA_GAP or more apart; NULL
+ * when nothing stands against the join.
+ */
+static char *era_apart(const struct ms_ident *id, unsigned ra, unsigned rb)
+{
+	int64_t fa, la, fb, lb, gap;
+	GHashTable *oa = group_orgs(id, ra, &fa, &la);
+	GHashTable *ob = group_orgs(id, rb, &fb, &lb);
+	GHashTableIter it;
+	gpointer k;
+	bool disjoint = g_hash_table_size(oa) && g_hash_table_size(ob);
+	char *why = NULL;
+
+	g_hash_table_iter_init(&it, oa);
+	while (disjoint && g_hash_table_iter_next(&it, &k, NULL))
+		disjoint = !g_hash_table_contains(ob, k);
+	gap = !fa || !fb ? 0 : fa > lb ? fa - lb : fb > la ? fb - la : 0;
+	if (disjoint && gap >= ERA_GAP && !corroborated(id, ra, rb)) {
+		GDateTime *t[4];
+		int64_t when[4] = { fa, la, fb, lb };
+		char *y[4];
+
+		for (int i = 0; i < 4; i++) {
+			t[i] = g_date_time_new_from_unix_utc(when[i]);
+			y[i] = t[i] ? g_date_time_format(t[i], "%Y-%m") :
+			       g_strdup("?");
+			if (t[i])
+				g_date_time_unref(t[i]);
+		}
+		why = g_strdup_printf("same name, another organisation, "
+				      "active %s..%s and %s..%s", y[0], y[1],
+				      y[2], y[3]);
+		for (int i = 0; i < 4; i++)
+			g_free(y[i]);
+	}
+	g_hash_table_destroy(oa);
+	g_hash_table_destroy(ob);
+	return why;
+}
+
+size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
+{
+	guint nr_keys;
+	gpointer *keys = g_hash_table_get_keys_as_array(id->names, &nr_keys);
+	size_t joins = 0;
+
+	ms_ident_settle(id);
+	/* in name order, so that the result does not depend on hashing */
+	qsort(keys, nr_keys, sizeof(*keys), cmp_str);
+	for (guint n = 0; n < nr_keys; n++) {
+		GArray *ids = g_hash_table_lookup(id->names, keys[n]);
+		size_t made = 0;
+		unsigned root = MS_IDENT_NONE;
+
+		for (guint i = 1; i < ids->len; i++) {
+			unsigned pi = g_array_index(ids, unsigned, i);
+
+			if (ident_shared_address(id, pi) || ident_stray(id, pi))
+				continue;
+			for (guint k = 0; k < i; k++) {
+				unsigned pk = g_array_index(ids, unsigned, k);
+
+				if (ident_shared_address(id, pk) || ident_stray(id, pk))
+					continue;
+				unsigned ri = ident_root_of(id, pi);
+				unsigned rk = ident_root_of(id, pk);
+				const char *why;
+				char *ev;
+
+				if (ri == rk)
+					continue;
+				why = groups_distinct(id, ri, rk);
+				if (why) {
+					struct split sp = { pk, pi, why };
+
+					g_array_append_val(id->splits, sp);
+					continue;
+				}
+				ev = era_apart(id, ri, rk);
+				if (ev) {
+					struct possible *po =
+						g_new(struct possible, 1);
+
+					po->a = pk;
+					po->b = pi;
+					po->why = ev;
+					g_ptr_array_add(id->possible, po);
+					continue;
+				}
+				ev = g_strdup_printf("name '%s'", (char *)
+						     keys[n]);
+				if (ms_ident_join(id, pk, pi, MS_IDENT_NAME,
+						  ev)) {
+					made++;
+					root = ident_root_of(id, pi);
+				}
+				g_free(ev);
+				break;
+			}
+		}
+		joins += made;
+		if (made + 1 > 5 && root != MS_IDENT_NONE) {
+			struct person *pr = id->people->pdata[root];
+
+			pr->big_name = true;
+			ms_diags_add(diags, NULL, 0,
+				     "the name '%s' joins %zu addresses into "
+				     "one person (<%s>); check them with "
+				     "'maintstat identities'", (char *)keys[n],
+				     made + 1, pr->email);
+		}
+	}
+	g_free(keys);
+	id->names_joined = true;
+	return joins;
+}
+
+void ms_ident_foreach_split(const struct ms_ident *id, unsigned person,
+			    void (*fn)(unsigned other, const char *why,
+				       void *data),
+			    void *data)
+{
+	unsigned root = ident_root_of(id, person);
+	GHashTable *done = g_hash_table_new(NULL, NULL);
+
+	for (guint i = 0; i < id->splits->len; i++) {
+		const struct split *sp = &g_array_index(id->splits,
+							struct split, i);
+		unsigned ra = ident_root_of(id, sp->a), rb = ident_root_of(id, sp->b);
+		unsigned other = ra == root ? rb : rb == root ? ra :
+				 MS_IDENT_NONE;
+
+		if (other == MS_IDENT_NONE || other == root ||
+		    g_hash_table_contains(done, GUINT_TO_POINTER(other + 1)))
+			continue;
+		g_hash_table_add(done, GUINT_TO_POINTER(other + 1));
+		fn(other, sp->why, data);
+	}
+	g_hash_table_destroy(done);
+}
+
+void ms_ident_foreach_possible(const struct ms_ident *id, unsigned person,
+			       void (*fn)(unsigned other, const char *why,
+					  void *data),
+			       void *data)
+{
+	unsigned root = ident_root_of(id, person);
+	GHashTable *done = g_hash_table_new(NULL, NULL);
+
+	for (guint i = 0; i < id->possible->len; i++) {
+		const struct possible *po = id->possible->pdata[i];
+		unsigned ra = ident_root_of(id, po->a), rb = ident_root_of(id, po->b);
+		unsigned other = ra == root ? rb : rb == root ? ra :
+				 MS_IDENT_NONE;
+
+		if (other == MS_IDENT_NONE || other == root ||
+		    g_hash_table_contains(done, GUINT_TO_POINTER(other + 1)))
+			continue;
+		g_hash_table_add(done, GUINT_TO_POINTER(other + 1));
+		fn(other, po->why, data);
+	}
+	g_hash_table_destroy(done);
+}
