@@ -347,7 +347,8 @@ size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
 {
 	guint nr_keys;
 	gpointer *keys = g_hash_table_get_keys_as_array(id->names, &nr_keys);
-	size_t joins = 0;
+	size_t joins = 0, big = 0, most = 0;
+	const char *most_name = NULL;
 
 	ms_ident_settle(id);
 	/* in name order, so that the result does not depend on hashing */
@@ -408,13 +409,23 @@ size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
 			struct person *pr = id->people->pdata[root];
 
 			pr->big_name = true;
-			ms_diags_add(diags, NULL, 0,
-				     "the name '%s' joins %zu addresses into "
-				     "one person (<%s>); check them with "
-				     "'maintstat identities'", (char *)keys[n],
-				     made + 1, pr->email);
+			big++;
+			if (made + 1 > most) {
+				most = made + 1;
+				most_name = keys[n];
+			}
 		}
 	}
+	/* one line a run, not one per name: Xen has eight */
+	if (big == 1)
+		ms_diags_add(diags, NULL, 0, "the name '%s' joins %zu "
+			     "addresses into one person; check them with "
+			     "'maintstat identities'", most_name, most);
+	else if (big)
+		ms_diags_add(diags, NULL, 0, "%zu names each join more than "
+			     "5 addresses into one person (the most: '%s', "
+			     "%zu); check them with 'maintstat identities'",
+			     big, most_name, most);
 	g_free(keys);
 	id->names_joined = true;
 	return joins;
