@@ -9,7 +9,7 @@ PACKAGES="build-essential meson ninja-build pkg-config
   libjansson-dev libsqlite3-dev zlib1g-dev libisal-dev
   clang libclang-rt-14-dev
   python3 perl git curl xz-utils ca-certificates bc
-  help2man zsh strace
+  help2man man-db zsh strace
   linux-source-6.1
   public-inbox libsearch-xapian-perl
   libjs-chart.js chromium nodejs"
@@ -36,4 +36,5 @@ apt-get update -q
 # libjs-chart.js: the plots of `maintstat report` (copied into each report);
 # chromium and nodejs: its test loads the pages in a headless browser.
 # strace: test-cc checks which program the launcher runs.
+# man-db: the man page tests render each page with man -l.
 apt-get install -y -q --no-install-recommends $missing
