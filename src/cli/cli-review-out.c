@@ -132,8 +132,8 @@ void cli_review_print_context(FILE *fp, const struct cli_review_run *r,
 			to->tree ? to->tree : ".");
 	if (ro->repo && r->inactive_since) {
 		ms_act_format(r->inactive_since, 0, false, true, a);
-		fprintf(fp, "Inactive: listed people with nothing in git since "
-			"%s and no message in the window\n", a);
+		fprintf(fp, "Inactive: listed people with nothing in git and "
+			"no list message since %s\n", a);
 	}
 	fprintf(fp, "Identities: %s", ro->repo || to->tree ?
 		"the .mailmap" : "addresses");

@@ -9,6 +9,8 @@
 #include "output.h"
 #include "urlcheck.h"
 
+#include "verdict.h"
+
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +18,8 @@
 
 int cli_urls_check_args(const char *cmd, struct cli_urls *u)
 {
-	const char *age = u->stale_after ? u->stale_after : "5y";
+	const char *age = u->stale_after ? u->stale_after :
+		MS_DEFAULT_STALE_AFTER;
 
 	if (u->stale_after && !u->check)
 		return cli_usage_error(cmd, "--stale-after goes with "

@@ -172,14 +172,11 @@ static int review_parse(int *argc, char ***argv, struct review_args *a)
 		  "also read every */MAINTAINERS below the tree" },
 		{ CLI_OPT_STRING, "ignore-after", 0, &a->ignore_arg,
 		  "DURATION", "a patch without reply this long is ignored "
-		  "(48h, 2w; default 14d)" },
+		  "(48h, 2w; default " MS_DEFAULT_IGNORE_AFTER ")" },
 		{ CLI_OPT_STRING, "target", 0, &a->target_arg, "DURATION",
-		  "the response target of the scores (default 48h)" },
-		{ CLI_OPT_STRING, "inactive-after", 0, &a->inactive_arg,
-		  "DURATION", "with --repo: flag listed people with nothing "
-		  "in git this long before the window's end and no message "
-		  "in the archives (6m, 2y, or a date; default: the window, "
-		  "at least 6m)" },
+		  "the response target of the scores (default "
+		  MS_DEFAULT_TARGET ")" },
+		CLI_INACTIVE_AFTER_OPTION(&a->inactive_arg),
 		{ CLI_OPT_STRING, "list-url", 0, &a->list_url, "URL",
 		  "the archive's base URL, for links to messages (default: "
 		  "the remote a public-inbox mirror was fetched from)" },
@@ -424,14 +421,11 @@ static int review_git_facts(const struct review_args *a,
 	if (q.since == INT64_MAX)
 		q.since = 0;
 	q.until = a->ro.until ? d->until : ms_activity_newest(d->act);
-	/* inactive: nothing in git since the window began, and at least
-	 * six months (urgent's default): a window of a few days is no
-	 * evidence that someone stopped; --inactive-after says otherwise */
-	if (ms_act_parse_before(a->inactive_arg ? a->inactive_arg : "6m",
-				d->until, &q.active_since) < 0)
+	/* inactive: nothing in git, and no list message, for
+	 * --inactive-after before the window's end, as every command */
+	if (ms_act_parse_before(a->inactive_arg, d->until,
+				&q.active_since) < 0)
 		return cli_error_last();
-	if (!a->inactive_arg && q.since < q.active_since)
-		q.active_since = q.since;
 	/* no dated message, no --until: no window, so no cutoff to say */
 	d->inactive_since = d->until || a->ro.until ? q.active_since : 0;
 	for (guint i = 0; i < d->rv->entries->len; i++) {
@@ -605,8 +599,9 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	int rc, argc0 = argc;
 
 	memcpy(argv0, argv, sizeof(*argv) * (size_t)argc);
-	a.ignore_arg = "14d";
-	a.target_arg = "48h";
+	a.ignore_arg = MS_DEFAULT_IGNORE_AFTER;
+	a.target_arg = MS_DEFAULT_TARGET;
+	a.inactive_arg = MS_DEFAULT_INACTIVE_AFTER;
 	a.release_tags = "v*";
 	a.limit = -1;
 	a.unit = MS_SERIES_MONTH;

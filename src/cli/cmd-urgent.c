@@ -21,7 +21,8 @@ static const struct cli_command_help help = {
 	"Entries with files but no listed maintainer (M:), or whose\n"
 	"maintainers all did nothing there (author, commit, *-by: trailer)\n"
 	"for at least --inactive-after, and at least --min-commits commits since\n"
-	"--since (default: one year before --until), busiest first.  Each\n"
+	"--since (default: one year before --until), busiest first; the\n"
+	"verdicts and defaults are every command's (docs/cli.md).  Each\n"
 	"shows who committed its changes (the committer, or the last\n"
 	"Signed-off-by when the committer is a bot): a de-facto maintainer\n"
 	"at a glance.  --never lists entries whose maintainers appear nowhere\n"
@@ -29,7 +30,7 @@ static const struct cli_command_help help = {
 	"--by month|quarter|year|release adds each selected entry's commits,\n"
 	"active listed people and top committer per interval (maintstat\n"
 	"activity --help).",
-	"  maintstat urgent --repo ~/linux --inactive-after 2y\n"
+	"  maintstat urgent --repo ~/linux --inactive-after 6m --min-commits 50\n"
 	"  maintstat urgent --nomaint --json",
 };
 
