@@ -326,23 +326,6 @@ static void capture(struct cli_result *r)
 	cli_messages_record(r->err);
 }
 
-/* Write `len` bytes to standard output's file, past stdio (whose
- * buffer is empty).  False on failure, with errno set. */
-static bool write_all(const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(STDOUT_FILENO, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
-
 int cli_result_serve(struct cli_result *r, const struct cli_store_opts *so,
 		     const char *store_for, const char *tree_dir)
 {
@@ -362,14 +345,17 @@ int cli_result_serve(struct cli_result *r, const struct cli_store_opts *so,
 		const char *p = g_bytes_get_data(saved.out, &n);
 		const char *e = g_bytes_get_data(saved.err, &en);
 
-		/* saved as the terminal-safe bytes the run wrote (cli.c
-		 * sends all of stdout through ms_out_sanitize()), and the
-		 * warnings it printed */
+		/* saved as the terminal-safe bytes the run wrote, and the
+		 * warnings it printed; but a store file may come from
+		 * anyone, so both are made safe again on the way out */
+		char *ce = cli_clean(e ? e : "", en);
+
 		rc = EXIT_OK;
-		if (fflush(stdout) != 0 || !write_all(p, n))
+		if (fwrite(p, 1, n, stdout) != n || fflush(stdout) != 0)
 			rc = cli_error("cannot write to standard output: %s",
 				       g_strerror(errno));
-		fwrite(e, 1, en, stderr);
+		fputs(ce, stderr);
+		g_free(ce);
 	}
 	ms_store_result_release(&saved);
 	if (rc == CLI_CONTINUE)

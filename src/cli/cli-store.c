@@ -7,6 +7,7 @@
 #include "when.h"
 
 #include <glib.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -62,13 +63,29 @@ char *cli_store_default_path(const char *gitdir)
 	return path;
 }
 
+/* MS_TEST_STOP_AT_COMMIT=N: stop (SIGSTOP) before the store's N-th
+ * commit, for a test to kill the run at that known point. */
+static void stop_at_commit(void *data)
+{
+	static unsigned long seen;
+
+	if (++seen == GPOINTER_TO_SIZE(data))
+		raise(SIGSTOP);
+}
+
 void cli_store_tune(struct ms_store *s)
 {
 	const char *v = g_getenv("MS_STORE_CHUNK_LIMIT");
+	const char *stop = g_getenv("MS_TEST_STOP_AT_COMMIT");
 	char *end;
 	guint64 n;
 
-	if (!s || !v || !*v)
+	if (!s)
+		return;
+	if (stop && *stop)
+		ms_store_on_commit(s, stop_at_commit, GSIZE_TO_POINTER(
+			g_ascii_strtoull(stop, NULL, 10)));
+	if (!v || !*v)
 		return;
 	n = g_ascii_strtoull(v, &end, 10);
 	if (!*end && n)

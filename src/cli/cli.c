@@ -187,8 +187,11 @@ bool cli_parse_long(const char *name, const char *s, long *out)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || end == s || *end) {
+		char *c = cli_clean(s, strlen(s));
+
 		fprintf(stderr, "maintstat: --%s takes a whole number, "
-			"not '%s'\n", name, s);
+			"not '%s'\n", name, c);
+		g_free(c);
 		return false;
 	}
 	*out = v;
@@ -459,26 +462,54 @@ int cli_parse_duration(const char *cmd, const char *opt, const char *s,
 	return CLI_CONTINUE;
 }
 
+/* `s` as ms_out_sanitize() writes it, a split UTF-8 sequence at its
+ * end made a '?' (g_free).  Messages quote input (subjects, file names,
+ * Message-IDs, server answers): none reaches a terminal raw. */
+char *cli_clean(const char *s, size_t len)
+{
+	GString *clean = g_string_sized_new(len + 1);
+	int state = 0;
+
+	ms_out_sanitize(clean, s, len, &state);
+	if (state)
+		g_string_append_c(clean, '?');
+	return g_string_free(clean, FALSE);
+}
+
+int cli_read_stdin(GString *s)
+{
+	char chunk[65536];
+	size_t n;
+
+	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
+		if (s->len + n > CLI_STDIN_MAX)
+			return cli_error("standard input is larger than %zu "
+					 "MiB: no patch or list of paths is; "
+					 "name the file instead",
+					 CLI_STDIN_MAX >> 20);
+		g_string_append_len(s, chunk, (gssize)n);
+	}
+	if (ferror(stdin))
+		return cli_error("cannot read standard input: %s",
+				 g_strerror(errno));
+	return 0;
+}
+
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
 	char *msg = g_strdup_vprintf(fmt, ap);
-	GString *clean = g_string_new(NULL);
-	int state = 0;
+	char *clean = cli_clean(msg, strlen(msg));
 
-	/* messages quote input (subjects, file names, server answers) */
-	ms_out_sanitize(clean, msg, strlen(msg), &state);
-	if (state)
-		g_string_append_c(clean, '?');
 	errors++;
 	fputs("maintstat: ", stderr);
 	if (prefix)
 		fputs(prefix, stderr);
-	fputs(clean->str, stderr);
+	fputs(clean, stderr);
 	fputc('\n', stderr);
 	if (recorder)
 		g_string_append_printf(recorder, "maintstat: %s%s\n",
-				       prefix ? prefix : "", clean->str);
-	g_string_free(clean, TRUE);
+				       prefix ? prefix : "", clean);
+	g_free(clean);
 	g_free(msg);
 }
 
@@ -571,7 +602,12 @@ void cli_warning(const char *fmt, ...)
 	if (cli_quiet)
 		return;
 	va_start(ap, fmt);
-	msg = g_strdup_vprintf(fmt, ap);
+	{
+		char *raw = g_strdup_vprintf(fmt, ap);
+
+		msg = cli_clean(raw, strlen(raw));
+		g_free(raw);
+	}
 	va_end(ap);
 	if (!warned)
 		warned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,

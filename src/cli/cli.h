@@ -102,6 +102,20 @@ void cli_print_help(FILE *fp, const struct cli_option *opts,
  */
 void cli_sanitize_stdout(void);
 
+/* `s` (`len` bytes) as ms_out_sanitize() makes it safe for a terminal,
+ * for text written to stderr (newly allocated, g_free). */
+char *cli_clean(const char *s, size_t len);
+
+/* The most a command reads from standard input (a patch or a list of
+ * paths): `maintainers - < /dev/zero` must end, not fill memory. */
+#define CLI_STDIN_MAX ((size_t)64 << 20)
+
+/*
+ * All of standard input into `s`, at most CLI_STDIN_MAX bytes.  0, or
+ * EXIT_RUNTIME after printing why (a read error, or more than that).
+ */
+int cli_read_stdin(GString *s);
+
 /* "maintstat: <message>" on stderr.  Returns EXIT_RUNTIME. */
 int cli_error(const char *fmt, ...) MS_PRINTF(1, 2);
 

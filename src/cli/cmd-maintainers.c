@@ -111,16 +111,6 @@ static void add_patch(GArray *inputs, const char *name, char *buf,
 	g_array_append_val(inputs, in);
 }
 
-static bool read_stdin(GString *s)
-{
-	char chunk[65536];
-	size_t n;
-
-	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
-		g_string_append_len(s, chunk, (gssize)n);
-	return !ferror(stdin);
-}
-
 /* Read the arguments into `inputs`; false after printing an error. */
 static bool read_inputs(GArray *inputs, const struct cli_tree *ct,
 			const struct opts *op, int argc, char **argv)
@@ -133,8 +123,7 @@ static bool read_inputs(GArray *inputs, const struct cli_tree *ct,
 		if (!strcmp(arg, "-")) {
 			GString *s = g_string_new(NULL);
 
-			if (!read_stdin(s)) {
-				cli_error("cannot read standard input");
+			if (cli_read_stdin(s) != 0) {
 				ok = false;
 			} else if (op->patches || (!op->paths &&
 				   looks_like_patch(s->str, s->len))) {

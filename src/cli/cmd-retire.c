@@ -373,7 +373,7 @@ static int retire_signer(const struct retire_args *a, struct retire_data *d)
 					 a->ao.repo);
 		}
 	}
-	d->from = g_strdup_printf("%s <%s>", n, e);
+	d->from = ms_person_format(n, e);
 	g_free(n);
 	g_free(e);
 	return CLI_CONTINUE;

@@ -178,8 +178,9 @@ static int review_parse(int *argc, char ***argv, struct review_args *a)
 		  MS_DEFAULT_TARGET ")" },
 		CLI_INACTIVE_AFTER_OPTION(&a->inactive_arg),
 		{ CLI_OPT_STRING, "list-url", 0, &a->list_url, "URL",
-		  "the archive's base URL, for links to messages (default: "
-		  "the remote a public-inbox mirror was fetched from)" },
+		  "the archive's base URL, http:// or https://, for links to "
+		  "messages (default: the remote a public-inbox mirror was "
+		  "fetched from)" },
 		{ CLI_OPT_STRING, "by", 0, &a->by, "UNIT",
 		  "a time series: month, quarter, year or release "
 		  "(default: none)" },
@@ -222,6 +223,10 @@ static int review_check(struct review_args *a)
 				       "each other");
 	if (a->ro.rev && !a->ro.repo)
 		return cli_usage_error("review", "--rev needs --repo");
+	if (a->list_url && !ms_url_is_web(a->list_url))
+		return cli_usage_error("review", "--list-url takes an http:// "
+				       "or https:// address, not '%s'",
+				       a->list_url);
 	if (a->inactive_arg) {
 		int64_t t;
 

@@ -164,21 +164,29 @@ int cmd_sections(int argc, char **argv)
 			continue;
 		}
 		{
-			char *line = NULL;
-			size_t cap = 0;
-			ssize_t len;
+			GString *in = g_string_new(NULL);
+			char **lines;
 
-			while ((len = getline(&line, &cap, stdin)) > 0) {
-				while (len && (line[len - 1] == '\n' ||
-					       line[len - 1] == '\r'))
-					line[--len] = '\0';
+			if (cli_read_stdin(in) != 0) {
+				g_string_free(in, TRUE);
+				ms_out_free(o);
+				cli_tree_close(&ct);
+				return EXIT_RUNTIME;
+			}
+			lines = g_strsplit(in->str, "\n", -1);
+			g_string_free(in, TRUE);
+			for (char **l = lines; *l; l++) {
+				size_t len = strlen(*l);
+
+				if (len && (*l)[len - 1] == '\r')
+					(*l)[--len] = 0;
 				if (len) {
 					nr_paths++;
-					nr_found += one_path(o, &ct, line,
+					nr_found += one_path(o, &ct, *l,
 							     full);
 				}
 			}
-			free(line);
+			g_strfreev(lines);
 		}
 	}
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;

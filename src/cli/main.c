@@ -200,8 +200,13 @@ int main(int argc, char **argv)
 			return cli_main_finish(rc);
 		}
 	}
-	fprintf(stderr, "maintstat: '%s' is not a maintstat command; "
-		"see 'maintstat --help'\n", argv[1]);
+	{
+		char *c = cli_clean(argv[1], strlen(argv[1]));
+
+		fprintf(stderr, "maintstat: '%s' is not a maintstat command; "
+			"see 'maintstat --help'\n", c);
+		g_free(c);
+	}
 	suggest_command(argv[1]);
 	return EXIT_USAGE;
 }

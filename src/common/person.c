@@ -37,6 +37,38 @@ static int looks_like_address(const char *s, size_t len)
 	return 1;
 }
 
+/* An RFC 5322 atext character, or a space between words; bytes of UTF-8
+ * (RFC 6532) count as text. */
+static bool phrase_char(unsigned char c)
+{
+	return c >= 0x80 || g_ascii_isalnum(c) || c == ' ' ||
+	       strchr("!#$%&'*+-/=?^_`{|}~", c);
+}
+
+char *ms_person_format(const char *name, const char *email)
+{
+	GString *out;
+	bool quote = false;
+
+	if (!name || !*name)
+		return g_strdup(email ? email : "");
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (!phrase_char(*p))
+			quote = true;
+	if (name[0] == ' ' || name[strlen(name) - 1] == ' ')
+		quote = true;
+	out = g_string_new(quote ? "\"" : "");
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			g_string_append_c(out, '\\');
+		g_string_append_c(out, *p < ' ' || *p == 0x7f ? ' ' :
+				  (char)*p);
+	}
+	g_string_append_printf(out, "%s <%s>", quote ? "\"" : "",
+			       email ? email : "");
+	return g_string_free(out, FALSE);
+}
+
 void ms_person_parse(const char *s, long len, char **name, char **email)
 {
 	size_t n = len < 0 ? strlen(s) : (size_t)len;

@@ -19,6 +19,15 @@
 void ms_person_parse(const char *s, long len, char **name, char **email);
 
 /*
+ * "Name <addr>" as a mail header writes it (RFC 5322): the name as is
+ * when it is words of letters, digits and atext symbols, else in double
+ * quotes with '"' and '\\' escaped ("\"Bob, Jr\" <b@x>" stays one
+ * recipient); control characters become spaces.  Just the address when
+ * the name is NULL or empty.  Newly allocated (g_free).
+ */
+char *ms_person_format(const char *name, const char *email);
+
+/*
  * A comparable form of an address (newly allocated): what a malformed
  * one stands for when that is recognisable ("[a@b.c]", "mailto:a@b.c",
  * "a@b.c<mailto:a@b.c", "a at b dot c" are "a@b.c"), lowercased, and

@@ -46,7 +46,20 @@ static void append_from(GString *out, const char *from)
 	}
 	{
 		char *name = g_strstrip(g_strndup(from, (gsize)(lt - from)));
+		size_t n = strlen(name);
 
+		/* an encoded word needs no quotes (ms_person_format()) */
+		if (n >= 2 && name[0] == '"' && name[n - 1] == '"') {
+			char *w = name;
+
+			name[n - 1] = 0;
+			for (const char *r = name + 1; *r; r++) {
+				if (*r == '\\' && r[1])
+					r++;
+				*w++ = *r;
+			}
+			*w = 0;
+		}
 		append_q(out, name);
 		g_string_append_printf(out, " %s", lt);
 		g_free(name);

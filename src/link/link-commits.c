@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#define TIME_LIMIT ((int64_t)1 << 40)
+
 /* ---- the commit side ---- */
 
 /*
@@ -209,8 +211,11 @@ static struct ms_link_commit *link_commit(struct load *ld,
 	lc->author_email = keep_email(ld, c->author.email);
 	lc->committer_name = keep(ld, c->committer.name);
 	lc->committer_email = keep_email(ld, c->committer.email);
-	lc->author_time = c->author.time;
-	lc->commit_time = c->committer.time;
+	/* times come from any commit, or a store anyone may have written:
+	 * kept within +-2^40 s (35,000 years), so that the matcher's windows
+	 * (link.c) cannot overflow */
+	lc->author_time = CLAMP(c->author.time, -TIME_LIMIT, TIME_LIMIT);
+	lc->commit_time = CLAMP(c->committer.time, -TIME_LIMIT, TIME_LIMIT);
 	lc->summary = kept ? (char *)summary :
 		      g_string_chunk_insert(chunk, summary);
 	g_string_set_size(ld->buf, strlen(summary));

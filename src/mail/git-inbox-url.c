@@ -11,6 +11,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool ms_url_is_web(const char *url)
+{
+	const char *rest;
+
+	if (!url)
+		return false;
+	if (!g_ascii_strncasecmp(url, "https://", 8))
+		rest = url + 8;
+	else if (!g_ascii_strncasecmp(url, "http://", 7))
+		rest = url + 7;
+	else
+		return false;
+	if (!*rest || *rest == '/')
+		return false;
+	for (const unsigned char *p = (const unsigned char *)url; *p; p++)
+		if (*p <= ' ' || *p == 0x7f || *p == '"' || *p == '<' ||
+		    *p == '>' || *p == '\\' || *p == '`')
+			return false;
+	return true;
+}
+
 char *ms_inbox_url_strip(const char *url)
 {
 	char *u = g_strdup(url);
@@ -55,7 +76,9 @@ static char *origin_url(const char *gitdir)
 		goto out;
 	if (git_config_get_string_buf(&buf, cfg, "remote.origin.url") < 0)
 		goto out;
-	if (buf.ptr && *buf.ptr)
+	/* a link to a message: only a web address (a remote may be a path,
+	 * git://, or a planted javascript:) */
+	if (buf.ptr && ms_url_is_web(buf.ptr))
 		url = ms_inbox_url_strip(buf.ptr);
 out:
 	git_buf_dispose(&buf);

@@ -5,6 +5,8 @@
 #ifndef MS_INBOX_URL_H
 #define MS_INBOX_URL_H
 
+#include <stdbool.h>
+
 /*
  * The base URL of the public-inbox archive at `path`: the remote a mirror
  * was cloned or fetched from (remote "origin" of a v1 repository, or of
@@ -15,6 +17,12 @@
  * --list-url.  Never fails otherwise.
  */
 char *ms_inbox_base_url(const char *path);
+
+/*
+ * Whether `url` may become a link: an http:// or https:// address with a
+ * host, no spaces, quotes, angle brackets or control characters.
+ */
+bool ms_url_is_web(const char *url);
 
 /* The base URL of a remote URL `url` as above (newly allocated). */
 char *ms_inbox_url_strip(const char *url);

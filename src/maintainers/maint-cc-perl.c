@@ -319,7 +319,7 @@ char *mcc_format_email(const char *name, const char *address,
 GRegex *mcc_keyword_re(const char *prefix, const char *value)
 {
 	/* a newline ends a /x comment the value may hold */
-	char *s = g_strdup_printf("%s%s\n", prefix, value);
+	char *s = g_strdup_printf("%s%s%s\n", MCC_RE_LIMITS, prefix, value);
 	char *ascii = perl_ascii(s);
 	GRegex *r = g_regex_new(ascii, G_REGEX_EXTENDED | G_REGEX_RAW, 0,
 				NULL);

@@ -34,6 +34,10 @@ void mcc_rx_init(void);
  * pattern that does not compile: only the script's own are given. */
 GRegex *mcc_re(const char *pattern, GRegexCompileFlags flags);
 
+/* PCRE2's per-match limits (as maint-index.c sets them for F:, X: and N:):
+ * a K: pattern that hits them is too costly to run (maint-cc.c). */
+#define MCC_RE_LIMITS "(*LIMIT_MATCH=100000)(*LIMIT_DEPTH=10000)"
+
 /* "$prefix$value" as a /x regex (a K: value), or NULL when it does not
  * compile (Perl would die; the caller skips it). */
 GRegex *mcc_keyword_re(const char *prefix, const char *value);

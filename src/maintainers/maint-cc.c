@@ -28,7 +28,29 @@ struct keyword {
 	const struct maint_entry *entry;
 	GRegex *re;        /* the value, /x */
 	GRegex *patch_re;  /* "^[+-].*" . value, /x */
+	unsigned long limit_hits; /* matches that hit MCC_RE_LIMITS */
 };
+
+/*
+ * Does keyword `kw` (its regex `re`) match `len` bytes at `s`?  A match
+ * that hits the limits is taken as none, and the keyword is not tried
+ * again: a catastrophic pattern costs one limit, not one per line.
+ */
+static bool kw_match(struct keyword *kw, GRegex *re, const char *s,
+		     size_t len)
+{
+	GError *err = NULL;
+	bool m;
+
+	if (kw->limit_hits)
+		return false;
+	m = g_regex_match_full(re, s, (gssize)len, 0, 0, NULL, &err);
+	if (!err)
+		return m;
+	g_error_free(err);
+	kw->limit_hits++;
+	return false;
+}
 
 static void scan_emails(struct maint_cc *cc, const char *buf, size_t len,
 			GPtrArray *out);
@@ -341,8 +363,7 @@ void maint_cc_add_path(struct maint_cc *cc, const char *path)
 		return;
 	}
 	for (size_t i = 0; cc->o.keywords && i < cc->nr_kw; i++)
-		if (g_regex_match_full(cc->kw[i].re, buf, (gssize)len, 0, 0,
-				       NULL, NULL))
+		if (kw_match(&cc->kw[i], cc->kw[i].re, buf, len))
 			g_array_append_val(cc->keyword_tv,
 					   cc->kw[i].field->tv);
 	if (emails)
@@ -420,8 +441,7 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 				GRegex *r = *prefix ? cc->kw[i].patch_re :
 					cc->kw[i].re;
 
-				if (g_regex_match_full(r, l, (gssize)n, 0, 0,
-						       NULL, NULL))
+				if (kw_match(&cc->kw[i], r, l, n))
 					g_array_append_val(
 						cc->keyword_tv,
 						cc->kw[i].field->tv);
@@ -942,6 +962,13 @@ void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 	GHashTable *saw;
 
 	cc->diags = diags;
+	for (size_t i = 0; i < cc->nr_kw; i++)
+		if (cc->kw[i].limit_hits)
+			ms_diags_add(diags, cc->kw[i].field->file,
+				     cc->kw[i].field->line, "K: pattern '%s' "
+				     "is too costly to match (it hit the "
+				     "regex match limit): taken as no match",
+				     cc->kw[i].field->value);
 	for (guint i = 0; i < cc->files->len; i++) {
 		const char *file = cc->files->pdata[i];
 		struct maint_match local[64], *m = local;

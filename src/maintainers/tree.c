@@ -178,6 +178,26 @@ bool ms_tree_is_dir(const struct ms_tree *t, const char *path)
 	return g_hash_table_contains(t->dirs, path);
 }
 
+/*
+ * Is `path` of the tree a regular file, or a link to one that stays in
+ * the tree (get_maintainer.pl's -f follows links: Xen's
+ * xen/arch/riscv/configs/riscv64_defconfig is one)?  With `links_only`,
+ * only a link counts (the list has the regular files).
+ */
+static bool file_on_disk(const struct ms_tree *t, const char *path,
+			 bool links_only)
+{
+	char *full = g_build_filename(t->root, path, NULL);
+	struct stat st;
+	bool reg = lstat(full, &st) == 0 &&
+		   (S_ISLNK(st.st_mode) || !links_only) &&
+		   stat(full, &st) == 0 && S_ISREG(st.st_mode) &&
+		   real_inside(t->root, full);
+
+	g_free(full);
+	return reg;
+}
+
 bool ms_tree_has_file(const struct ms_tree *t, const char *path)
 {
 	size_t lo, hi;
@@ -185,11 +205,8 @@ bool ms_tree_has_file(const struct ms_tree *t, const char *path)
 	if (!inside_tree(path))
 		return false;
 	if (!t->listed) {
-		char *full = g_build_filename(t->root, path, NULL);
-		struct stat st;
-		bool reg = lstat(full, &st) == 0 && S_ISREG(st.st_mode);
+		bool reg = t->read ? false : file_on_disk(t, path, false);
 
-		g_free(full);
 		fact(t, 'f', path, reg ? "1" : "0");
 		return reg;
 	}
@@ -209,32 +226,72 @@ bool ms_tree_has_file(const struct ms_tree *t, const char *path)
 		else
 			hi = mid;
 	}
+	if (!t->read && file_on_disk(t, path, true)) {
+		fact(t, 'f', path, "1");
+		return true;
+	}
 	fact(t, 'F', path, "0");
 	return false;
 }
 
 /*
- * Read `path` below the directory `root` one component at a time with
- * openat(), for a path longer than PATH_MAX that open() refuses
- * (ENAMETOOLONG).  Links are not followed on this road.
+ * Read the file open at `fd` (closed here) into a new buffer, NUL
+ * terminated: only a regular file, so that a FIFO or a device planted in
+ * a tree cannot hang or flood the reader (it was opened O_NONBLOCK).
+ * `shown` names it in errors.
  */
-static int read_long(const char *root, const char *path, char **buf,
-		     size_t *len)
+static int read_fd(int fd, const char *shown, char **buf, size_t *len)
 {
-	char **parts = g_strsplit(path, "/", -1);
-	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int fd = -1, rc = 0;
+	struct stat st;
 	GByteArray *out;
 	char chunk[65536];
 	ssize_t n;
+	int rc = 0;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return ms_error_set(MS_ERROR, "'%s' is not a regular file: "
+				    "not read", shown);
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	out = g_byte_array_sized_new((guint)MIN(st.st_size + 1, 1 << 30));
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0 ||
+	       (n < 0 && errno == EINTR))
+		if (n > 0)
+			g_byte_array_append(out, (guint8 *)chunk, (guint)n);
+	if (n < 0)
+		rc = ms_error_set(MS_ERROR, "cannot read '%s': %s", shown,
+				  g_strerror(errno));
+	close(fd);
+	if (rc) {
+		g_byte_array_free(out, TRUE);
+		return rc;
+	}
+	*len = out->len;
+	g_byte_array_append(out, (guint8 *)"", 1);
+	*buf = (char *)g_byte_array_free(out, FALSE);
+	return 0;
+}
+
+#define OPEN_FLAGS (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+
+/*
+ * Open `path` below the directory `root` one component at a time with
+ * openat(), for a path longer than PATH_MAX that realpath() and open()
+ * refuse (ENAMETOOLONG).  Links are not followed on this road.
+ */
+static int open_long(const char *root, const char *path)
+{
+	char **parts = g_strsplit(path, "/", -1);
+	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = -1;
 
 	for (char **p = parts; dfd >= 0 && *p; p++) {
 		int next;
 
 		if (!**p)
 			continue;
-		next = openat(dfd, *p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
-			      (p[1] ? O_DIRECTORY : 0));
+		next = openat(dfd, *p, OPEN_FLAGS | (p[1] ? O_DIRECTORY : 0));
 		close(dfd);
 		dfd = -1;
 		if (p[1])
@@ -247,35 +304,59 @@ static int read_long(const char *root, const char *path, char **buf,
 	if (dfd >= 0)
 		close(dfd);
 	g_strfreev(parts);
-	if (fd < 0)
-		return ms_error_set(errno == ENOENT ? MS_ENOTFOUND : MS_ERROR,
-				    "cannot read '%s' in '%s': %s", path,
-				    root, g_strerror(errno));
-	out = g_byte_array_new();
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0 ||
-	       (n < 0 && errno == EINTR))
-		if (n > 0)
-			g_byte_array_append(out, (guint8 *)chunk, (guint)n);
-	if (n < 0)
-		rc = ms_error_set(MS_ERROR, "cannot read '%s' in '%s': %s",
-				  path, root, g_strerror(errno));
-	close(fd);
-	if (rc) {
-		g_byte_array_free(out, TRUE);
-		return rc;
+	return fd;
+}
+
+/*
+ * Open `path` of the tree rooted at `root`: every link on the way
+ * resolved, and refused (MS_ENOTFOUND) when it leads out of the tree, as
+ * "d -> ../secret" would for "d/creds"; links that stay inside are
+ * followed, as get_maintainer.pl follows them.  The fd, or a negative
+ * code with the error set.
+ */
+static int open_inside(const char *root, const char *path)
+{
+	char *full = g_build_filename(root, path, NULL);
+	char *real = NULL, *rroot = NULL;
+	int fd = -1, err;
+	size_t n;
+
+	if (strlen(full) >= PATH_MAX) {
+		fd = open_long(root, path);
+		err = errno;
+		goto out;
 	}
-	*len = out->len;
-	g_byte_array_append(out, (guint8 *)"", 1);
-	*buf = (char *)g_byte_array_free(out, FALSE);
-	return 0;
+	real = realpath(full, NULL);
+	err = errno;
+	rroot = real ? realpath(root, NULL) : NULL;
+	if (!real || !rroot)
+		goto out;
+	n = strlen(rroot);
+	if (strcmp(rroot, "/") && (strncmp(real, rroot, n) ||
+				   (real[n] && real[n] != '/'))) {
+		fd = ms_error_set(MS_ENOTFOUND, "'%s' is a link out of the "
+				  "tree '%s': not read", path, root);
+		goto done;
+	}
+	fd = open(real, OPEN_FLAGS);
+	err = errno;
+out:
+	if (fd < 0)
+		fd = ms_error_set(err == ENOENT || err == ENOTDIR ?
+				  MS_ENOTFOUND : MS_ERROR, "cannot read '%s': "
+				  "%s", full, g_strerror(err));
+done:
+	free(real);
+	free(rroot);
+	g_free(full);
+	return fd;
 }
 
 static int tree_read(const struct ms_tree *t, const char *path, char **buf,
 		     size_t *len)
 {
-	char *full;
-	GError *err = NULL;
-	gsize n;
+	char *shown;
+	int fd, rc;
 
 	if (!inside_tree(path))
 		return ms_error_set(MS_ENOTFOUND, "'%s' is outside the tree "
@@ -283,31 +364,13 @@ static int tree_read(const struct ms_tree *t, const char *path, char **buf,
 				    t->root : "");
 	if (t->read)
 		return t->read(t, path, buf, len);
-	full = g_build_filename(t->root, path, NULL);
-	if (strlen(full) >= PATH_MAX) {
-		g_free(full);
-		return read_long(t->root, path, buf, len);
-	}
-	if (g_file_test(full, G_FILE_TEST_IS_SYMLINK) &&
-	    !real_inside(t->root, full)) {
-		ms_error_set(MS_ENOTFOUND, "'%s' is a link out of the tree "
-			     "'%s': not read", path, t->root);
-		g_free(full);
-		return MS_ENOTFOUND;
-	}
-	if (!g_file_get_contents(full, buf, &n, &err)) {
-		int code = err->code == G_FILE_ERROR_NOENT ?
-			MS_ENOTFOUND : MS_ERROR;
-
-		ms_error_set(code, "cannot read '%s': %s", full,
-			     err->message);
-		g_error_free(err);
-		g_free(full);
-		return code;
-	}
-	*len = n;
-	g_free(full);
-	return 0;
+	fd = open_inside(t->root, path);
+	if (fd < 0)
+		return fd;
+	shown = g_build_filename(t->root, path, NULL);
+	rc = read_fd(fd, shown, buf, len);
+	g_free(shown);
+	return rc;
 }
 
 /*

@@ -312,8 +312,7 @@ static void add_cc(GArray *ccs, GHashTable *seen, const char *name,
 		return;
 	}
 	g_hash_table_add(seen, key);
-	cc.line = name && *name ? g_strdup_printf("%s <%s>", name, address) :
-		  g_strdup(address);
+	cc.line = ms_person_format(name, address);
 	cc.address = g_strdup(address);
 	cc.who = who;
 	cc.kind = kind;

@@ -645,6 +645,11 @@ static int read_commit(struct ms_store *s, struct cursor *cur, int64_t rowid,
 	j.p = (const char *)sqlite3_column_text(st, 12);
 	j.end = j.p + sqlite3_column_bytes(st, 12);
 	rc = j.p && store_decode_trailers(&j, chunk, it->trailers) ? 0 : -1;
+	/* a store file may come from anyone: git writes offsets of at most
+	 * +-14:59, and nothing else is a record of ours */
+	if (abs(it->c.author.offset) > 24 * 60 ||
+	    abs(it->c.committer.offset) > 24 * 60)
+		rc = -1;
 	j.p = (const char *)sqlite3_column_text(st, 13);
 	j.end = j.p + sqlite3_column_bytes(st, 13);
 	if (rc == 0 && !(j.p && store_decode_paths(&j, chunk, it->paths)))

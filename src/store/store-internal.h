@@ -28,6 +28,7 @@ struct ms_store {
 	sqlite3_stmt *by_rowid;
 	int in_txn;             /* records written in the open transaction */
 	size_t chunk_limit;     /* the largest row of a model (store-models.c) */
+	struct commit_hook *hook;       /* ms_store_on_commit() */
 };
 
 /* ---- store.c: errors, transactions ---- */

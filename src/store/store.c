@@ -296,6 +296,8 @@ int store_query_int(struct ms_store *s, const char *sql, int64_t *out)
 	return rc == SQLITE_OK ? 0 : store_db_error(s, rc, "read the database");
 }
 
+static int refuse(struct ms_store *s, const char *why);
+
 static int migrate(struct ms_store *s)
 {
 	int64_t v;
@@ -304,6 +306,8 @@ static int migrate(struct ms_store *s)
 	rc = store_query_int(s, "PRAGMA user_version", &v);
 	if (rc < 0)
 		return rc;
+	if (v < 0)      /* a file may come from anyone: never an index */
+		return refuse(s, "a negative schema version");
 	if (v > MS_STORE_SCHEMA_VERSION)
 		goto newer;
 	if (v == MS_STORE_SCHEMA_VERSION)
@@ -313,8 +317,10 @@ static int migrate(struct ms_store *s)
 		return rc;
 	/* another run may have migrated it while we waited */
 	rc = store_query_int(s, "PRAGMA user_version", &v);
-	if (rc == 0 && v > MS_STORE_SCHEMA_VERSION) {
+	if (rc == 0 && (v > MS_STORE_SCHEMA_VERSION || v < 0)) {
 		store_exec(s, "ROLLBACK", "roll back");
+		if (v < 0)
+			return refuse(s, "a negative schema version");
 		goto newer;
 	}
 	for (; rc == 0 && v < MS_STORE_SCHEMA_VERSION; v++)
@@ -714,6 +720,31 @@ fail:
 	return rc;
 }
 
+struct commit_hook {
+	void (*fn)(void *);
+	void *data;
+};
+
+static int on_commit(void *arg)
+{
+	struct commit_hook *h = arg;
+
+	h->fn(h->data);
+	return 0;       /* never turned into a rollback */
+}
+
+void ms_store_on_commit(struct ms_store *s, void (*fn)(void *), void *data)
+{
+	g_free(s->hook);
+	s->hook = NULL;
+	if (fn) {
+		s->hook = g_new(struct commit_hook, 1);
+		s->hook->fn = fn;
+		s->hook->data = data;
+	}
+	sqlite3_commit_hook(s->db, fn ? on_commit : NULL, s->hook);
+}
+
 void ms_store_free(struct ms_store *s)
 {
 	bool drop;
@@ -729,6 +760,7 @@ void ms_store_free(struct ms_store *s)
 	else if (drop)
 		remove_files(s->path);
 	g_free(s->path);
+	g_free(s->hook);
 	g_free(s);
 }
 

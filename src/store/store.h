@@ -260,6 +260,13 @@ int ms_store_model_drop(struct ms_store *s, const char *kind);
 void ms_store_set_chunk_limit(struct ms_store *s, size_t limit);
 
 /*
+ * Call `fn(data)` just before each write transaction of `s` commits (NULL
+ * removes it).  For tests: a hook that stops the process lets a test kill
+ * it at a known point of its writes, whatever the machine's speed.
+ */
+void ms_store_on_commit(struct ms_store *s, void (*fn)(void *), void *data);
+
+/*
  * A command's finished result, kept so that a run with the same inputs
  * prints it instead of computing it (table `models`, one per `kind`, e.g.
  * "result:review:json"): the bytes it printed on standard output (`out`)

@@ -3,7 +3,6 @@
 warm, and every bad case (damaged file, newer schema, locked database,
 SIGKILL mid-write, changed extraction version) ends in the same results."""
 import os
-import random
 import re
 import signal
 import email.utils
@@ -391,22 +390,35 @@ ok(r.rc == 0 and r.out == log(stall).out and waited < 4,
    f"rc {r.rc} after {waited:.1f} s\n{r.err}")
 ok(stalled.returncode == 0, "... and the stalled run completes afterwards")
 
-# -- SIGKILL at random points -----------------------------------------------
+# -- SIGKILL mid-walk ---------------------------------------------------------
+# Each run stops itself (MS_TEST_STOP_AT_COMMIT=N: SIGSTOP just before the
+# store's N-th commit, its records written and not committed) and is
+# killed there: a known point, not a sleep raced against the machine's
+# speed (a cold walk of these 3,000 commits commits 5 times).
 big = os.path.join(tmp, "big.git")
 gen(big, 3000, seed=11)
 want = log(big).out
 kdb = os.path.join(tmp, "killed.sqlite")
-rng = random.Random(8)
-killed = 0
-for i in range(6):
-    p = subprocess.Popen([MAINTSTAT, "store", "log", "--repo", big, "--db",
-                          kdb], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
-    time.sleep(rng.uniform(0.02, 0.6))
-    if p.poll() is None:
+
+
+def stopped_and_killed(args, stop):
+    """Run maintstat `args` to its stop point and kill it there; whether it
+    got there (False: it ended first)."""
+    p = subprocess.Popen([MAINTSTAT, *args], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL,
+                         env=dict(os.environ,
+                                  MS_TEST_STOP_AT_COMMIT=str(stop)))
+    _, status = os.waitpid(p.pid, os.WUNTRACED)
+    if os.WIFSTOPPED(status):
         p.send_signal(signal.SIGKILL)
-        killed += 1
     p.wait()
+    return os.WIFSTOPPED(status)
+
+
+killed = 0
+for i, stop in enumerate((1, 3, 1, 2, 1, 1)):
+    killed += stopped_and_killed(["store", "log", "--repo", big, "--db",
+                                  kdb], stop)
     if i == 2:
         # later kills hit a store that must also grow incrementally
         gen(big, 200, append=True, seed=11)
@@ -415,7 +427,7 @@ for i in range(6):
     if integrity != [("ok",)]:
         break
 eq(integrity, [("ok",)], "after SIGKILLs the database is sound")
-ok(killed > 0, f"the runs were killed mid-walk ({killed} of 6)")
+eq(killed, 6, "every run was killed mid-walk, where it stopped")
 r = log(big, db=kdb)
 ok(r.rc == 0 and r.out == want, "after SIGKILLs: the same log as a clean "
    "run", r.err + first_diff(want, r.out))
@@ -906,28 +918,17 @@ eq(snap(), [(628, 0, 1)], "... and the snapshot saved again, with them")
 # link killed at random points (the records, links and the snapshot being
 # written) leaves a store the next run uses, with a clean run's report
 kldb = os.path.join(tmp, "lkilled.sqlite")
-rng = random.Random(9)
 lkilled = 0
-t0 = time.monotonic()
-run("link", "--repo", lrepo, "--archive", linbox, "--json", "--db",
-    os.path.join(tmp, "ltimed.sqlite"))
-cold_secs = time.monotonic() - t0      # kills land inside a cold run
-for i in range(8):
-    p = subprocess.Popen([MAINTSTAT, "link", "--repo", lrepo, "--archive",
-                          linbox, "--json", "--db", kldb],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(rng.uniform(0.02, cold_secs))
-    if p.poll() is None:
-        p.send_signal(signal.SIGKILL)
-        lkilled += 1
-    p.wait()
+for i, stop in enumerate((1, 2, 3, 5, 8, 1, 2, 4)):
+    lkilled += stopped_and_killed(["link", "--repo", lrepo, "--archive",
+                                   linbox, "--json", "--db", kldb], stop)
     if i == 4:
         add_mail(100)
     integrity = db_query(kldb, "PRAGMA integrity_check")
     if integrity != [("ok",)]:
         break
 eq(integrity, [("ok",)], "after SIGKILLs of link the database is sound")
-ok(lkilled > 0, f"the link runs were killed part-way ({lkilled} of 8)")
+ok(lkilled >= 4, f"the link runs were killed part-way ({lkilled} of 8)")
 link_same("after SIGKILLs: the same link report as a clean run", db=kldb)
 # records of another extraction version make the inbox be read again:
 # the snapshot goes with them.  (In the copy, the snapshot was made from
