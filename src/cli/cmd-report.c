@@ -58,7 +58,7 @@ static const struct cli_command_help help = {
 
 /* Only for --help: the options are review's, read by its parser. */
 static const struct cli_option help_options[] = {
-	{ CLI_OPT_STRING, "output-dir", 0, NULL, "DIR",
+	{ CLI_OPT_STRING, "output-dir", 'o', NULL, "DIR",
 	  "the directory to write (required; created, files in it are "
 	  "replaced)" },
 	CLI_OPT_THREADS,
@@ -1404,7 +1404,8 @@ int cmd_report(int argc, char **argv)
 			g_ptr_array_unref(args);
 			return EXIT_OK;
 		}
-		if (!strcmp(a, "--output-dir")) {
+		/* -o: git format-patch's spelling */
+		if (!strcmp(a, "--output-dir") || !strcmp(a, "-o")) {
 			if (i + 1 == argc) {
 				g_ptr_array_unref(args);
 				return cli_usage_error("report", "%s needs a "

@@ -35,15 +35,17 @@ static const struct cli_command_help help = {
 	"maintainer remains and crediting maintainers who leave MAINTAINERS\n"
 	"altogether in CREDITS.  The patches are in git format-patch form and\n"
 	"apply in order with git am onto the analysed revision; a cover\n"
-	"letter says who is retired, why, and who --keep kept.  An entry of\n"
-	"another MAINTAINERS file (--find-maintainer-files: U-Boot's boards)\n"
-	"is edited in that file.  Each patch Cc's the people it removes at\n"
-	"their listed address and, when it is another one, at the address\n"
-	"they used last in the history, then the M: and R: people the entry\n"
-	"keeps and its lists; its To: is what get_maintainer.pl answers for\n"
-	"the file it edits, less those.",
-	"  maintstat retire --repo ~/linux --output-dir outgoing TLS\n"
-	"  git am outgoing/*.patch",
+	"letter (0000-cover-letter.patch, for git send-email; git am stops on\n"
+	"it, as on format-patch's) says who is retired, why, and who --keep\n"
+	"kept.  An entry of another MAINTAINERS file\n"
+	"(--find-maintainer-files: U-Boot's boards) is edited in that file.\n"
+	"Each patch Cc's the people it removes at their listed address and,\n"
+	"when it is another one, at the address they used last in the\n"
+	"history, then the M: and R: people the entry keeps and its lists;\n"
+	"its To: is what get_maintainer.pl answers for the file it edits,\n"
+	"less those.",
+	"  maintstat retire --repo ~/linux -o outgoing TLS\n"
+	"  ls outgoing/*.patch | grep -v cover-letter | xargs git am",
 };
 
 /* --keep FILE: addresses or names, one per line, '#' comments. */
@@ -287,7 +289,7 @@ static int retire_parse(int *argc, char ***argv, struct retire_args *a)
 		{ CLI_OPT_STRING, "from", 0, &a->from_arg, "\"NAME <ADDR>\"",
 		  "author and Signed-off-by (default: the repository's "
 		  "user.name and user.email)" },
-		{ CLI_OPT_STRING, "output-dir", 0, &a->outdir, "DIR",
+		{ CLI_OPT_STRING, "output-dir", 'o', &a->outdir, "DIR",
 		  "write the patches here (default: .); it must hold no "
 		  "*.patch" },
 		{ CLI_OPT_FLAG, "force", 0, &a->force, NULL,
