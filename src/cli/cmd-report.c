@@ -8,6 +8,7 @@
  */
 #include "activity.h"
 #include "cli-activity.h"
+#include "cli-outdir.h"
 #include "cli-review.h"
 #include "commands.h"
 #include "html.h"
@@ -59,14 +60,15 @@ static const struct cli_command_help help = {
 /* Only for --help: the options are review's, read by its parser. */
 static const struct cli_option help_options[] = {
 	{ CLI_OPT_STRING, "output-dir", 'o', NULL, "DIR",
-	  "the directory to write (required; created, files in it are "
-	  "replaced)" },
+	  "the directory to write (required): new, empty, or a report, "
+	  "which is replaced whole" },
 	CLI_OPT_THREADS,
 	CLI_OPTION_END,
 };
 
 struct site {
-	const char *dir;
+	const char *dir;         /* where files are written: staging */
+	const char *final;       /* --output-dir */
 	const struct cli_review_view *v;
 	char **months;               /* "YYYY-MM" per interval */
 	size_t nr;
@@ -83,31 +85,23 @@ struct site {
 	size_t *tl_of;
 };
 
+/* Files go to the staging directory beside the report's (cli-outdir.h):
+ * never through a link planted there, and the old report is replaced
+ * only by a complete new one. */
 static FILE *open_out(const struct site *s, const char *name)
 {
-	char *path = g_build_filename(s->dir, name, NULL);
-	FILE *fp = fopen(path, "w");
-
-	if (!fp)
-		cli_error("cannot write '%s': %s", path, strerror(errno));
-	g_free(path);
-	return fp;
+	return cli_outdir_open(s->dir, name);
 }
 
 static int close_out(const struct site *s, FILE *fp, const char *name)
 {
-	int bad = ferror(fp);
-
-	if (fclose(fp) || bad)
-		return cli_error("cannot write '%s/%s': %s", s->dir, name,
-				 strerror(errno ? errno : EIO));
-	return 0;
+	return cli_outdir_close(fp, s->dir, name) == CLI_CONTINUE ? 0 : -1;
 }
 
 static int write_assets(const struct site *s)
 {
 	const char *src = getenv("MS_CHARTJS");
-	char *data = NULL, *dst;
+	char *data = NULL;
 	gsize len = 0;
 	GError *err = NULL;
 	int rc = 0;
@@ -122,15 +116,14 @@ static int write_assets(const struct site *s)
 		g_error_free(err);
 		return rc;
 	}
-	dst = g_build_filename(s->dir, "assets", "chart.min.js", NULL);
-	if (!g_file_set_contents(dst, data, (gssize)len, &err)) {
-		rc = cli_error("%s", err->message);
-		g_error_free(err);
+	fp = open_out(s, "assets/chart.min.js");
+	if (fp) {
+		fwrite(data, 1, len, fp);
+		rc = close_out(s, fp, "assets/chart.min.js") ? EXIT_FAILURE : 0;
 	}
-	g_free(dst);
 	g_free(data);
-	if (rc)
-		return rc;
+	if (!fp || rc)
+		return EXIT_FAILURE;
 	fp = open_out(s, "assets/report.js");
 	if (!fp)
 		return EXIT_FAILURE;
@@ -1317,21 +1310,14 @@ static int write_site(const struct cli_review_view *v, void *data)
 {
 	struct site *s = data;
 	const struct ms_review *rv = v->rv;
-	char *sub;
+	char *tmp = NULL;
 	int rc = 0;
 
 	s->v = v;
-	for (const char *d = "assets"; d; d = strcmp(d, "assets") ? NULL :
-	     "data") {
-		sub = g_build_filename(s->dir, d, NULL);
-		if (g_mkdir_with_parents(sub, 0777) < 0) {
-			rc = cli_error("cannot create '%s': %s", sub,
-				       strerror(errno));
-			g_free(sub);
-			return rc;
-		}
-		g_free(sub);
-	}
+	rc = cli_outdir_stage(s->final, &tmp);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	s->dir = tmp;
 	s->nr = rv->nr_intervals;
 	s->months = g_new0(char *, s->nr + 1);
 	for (size_t i = 0; i < s->nr; i++) {
@@ -1375,8 +1361,11 @@ static int write_site(const struct cli_review_view *v, void *data)
 		rc = write_person(s, i);
 	if (!rc)
 		rc = write_index(s);
+	if (!rc && cli_outdir_replace(&tmp, s->final) != CLI_CONTINUE)
+		rc = EXIT_RUNTIME;
+	cli_outdir_discard(&tmp);
 	if (!rc)
-		printf("%s/index.html\n", s->dir);
+		printf("%s/index.html\n", s->final);
 	g_strfreev(s->months);
 	g_ptr_array_unref(s->people);
 	g_hash_table_unref(s->person_of);
@@ -1411,11 +1400,11 @@ int cmd_report(int argc, char **argv)
 				return cli_usage_error("report", "%s needs a "
 						       "directory", a);
 			}
-			s.dir = argv[++i];
+			s.final = argv[++i];
 			continue;
 		}
 		if (!strncmp(a, "--output-dir=", 13)) {
-			s.dir = a + 13;
+			s.final = a + 13;
 			continue;
 		}
 		if (!strcmp(a, "--by") || !strncmp(a, "--by=", 5) ||
@@ -1433,9 +1422,16 @@ int cmd_report(int argc, char **argv)
 		}
 		g_ptr_array_add(args, argv[i]);
 	}
-	if (!s.dir || !*s.dir) {
+	if (!s.final || !*s.final) {
 		g_ptr_array_unref(args);
 		return cli_usage_error("report", "--output-dir DIR is required");
+	}
+	if (!cli_outdir_is_report(s.final)) {
+		g_ptr_array_unref(args);
+		return cli_error("'%s' holds files but no maintstat report: "
+				 "the report replaces a directory whole, so "
+				 "choose an empty or new --output-dir",
+				 s.final);
 	}
 	/* before any "--": review's options, then the series by month */
 	{

@@ -5,6 +5,7 @@
  */
 #include "activity.h"
 #include "cli-activity.h"
+#include "cli-outdir.h"
 #include "cli-project.h"
 #include "cli-review.h"
 #include "commands.h"
@@ -178,8 +179,9 @@ static GPtrArray *old_patches(const char *dir)
 	return names;
 }
 
-/* Refuse a directory holding patches; with --force, empty it of them. */
-static int check_outdir(const char *dir, bool force)
+/* Refuse a directory holding patches (unless --force); with `remove`,
+ * empty it of them. */
+static int check_outdir(const char *dir, bool force, bool remove)
 {
 	GPtrArray *old = old_patches(dir);
 	int rc = CLI_CONTINUE;
@@ -198,7 +200,7 @@ static int check_outdir(const char *dir, bool force)
 		g_ptr_array_unref(old);
 		return rc;
 	}
-	for (guint i = 0; i < old->len && rc == CLI_CONTINUE; i++) {
+	for (guint i = 0; remove && i < old->len && rc == CLI_CONTINUE; i++) {
 		char *path = g_build_filename(dir, old->pdata[i], NULL);
 
 		if (g_unlink(path) < 0)
@@ -210,30 +212,35 @@ static int check_outdir(const char *dir, bool force)
 	return rc;
 }
 
-static int write_series(const char *dir, const struct retire_series *s)
+/*
+ * The series into `dir`: written whole beside it first, so that a full
+ * disk leaves no cover letter announcing patches never written, then
+ * (--force: the old patches removed) moved in.
+ */
+static int write_series(const char *dir, const struct retire_series *s,
+			bool force)
 {
-	if (g_mkdir_with_parents(dir, 0777) < 0)
-		return cli_error("cannot create '%s': %s", dir,
-				 g_strerror(errno));
-	for (size_t i = 0; i < s->nr; i++) {
-		char *path = g_build_filename(dir, s->patches[i].file_name,
-					      NULL);
-		GError *err = NULL;
+	char *tmp;
+	int rc = cli_outdir_stage(dir, &tmp);
 
-		/* g_file_set_contents writes a temporary file and renames */
-		if (!g_file_set_contents(path, s->patches[i].text->str,
-					 (gssize)s->patches[i].text->len,
-					 &err)) {
-			int rc = cli_error("cannot write '%s': %s", path,
-					   err->message);
+	for (size_t i = 0; rc == CLI_CONTINUE && i < s->nr; i++) {
+		const char *name = s->patches[i].file_name;
+		FILE *fp = cli_outdir_open(tmp, name);
 
-			g_error_free(err);
-			g_free(path);
-			return rc;
+		if (!fp) {
+			rc = EXIT_RUNTIME;
+			break;
 		}
-		g_free(path);
+		fwrite(s->patches[i].text->str, 1, s->patches[i].text->len,
+		       fp);
+		rc = cli_outdir_close(fp, tmp, name);
 	}
-	return CLI_CONTINUE;
+	if (rc == CLI_CONTINUE)
+		rc = check_outdir(dir, force, true);
+	if (rc == CLI_CONTINUE)
+		return cli_outdir_merge(&tmp, dir);
+	cli_outdir_discard(&tmp);
+	return rc;
 }
 
 /* What `maintstat retire` was asked: its options. */
@@ -796,9 +803,9 @@ static int retire_write(const struct retire_args *a, struct retire_data *d)
 		return cli_error_last();
 	if (d->series->nr <= 1)
 		return CLI_CONTINUE;
-	rc = check_outdir(a->outdir, a->force);
+	rc = check_outdir(a->outdir, a->force, false);
 	if (rc == CLI_CONTINUE)
-		rc = write_series(a->outdir, d->series);
+		rc = write_series(a->outdir, d->series, a->force);
 	return rc;
 }
 

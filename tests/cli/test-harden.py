@@ -215,6 +215,76 @@ ok(froms and all(getaddresses([f]) == [("Repo, User", "repo@example.org")]
                  for f in froms),
    "... and so does its From: header", froms[:2])
 
+# -- 3. retire: a full disk leaves no partial series ------------------------
+# (an injected failure: MS_TEST_FULL_AFTER=N makes the N-th file written
+# fail with ENOSPC, as a full disk would)
+full = os.path.join(T, "full-series")
+r = run("retire", "--repo", work, "--min-commits", "10", "--output-dir",
+        full, "--no-cache", "--no-credits", env={"MS_TEST_FULL_AFTER": "3"})
+left = os.listdir(full) if os.path.isdir(full) else []
+ok(r.rc == 1 and "No space left" in r.err and left == [],
+   "retire on a full disk: exit 1, no cover letter without its patches",
+   f"rc {r.rc}\n{r.err}\n{left}")
+eq([f for f in os.listdir(T) if ".tmp-" in f], [],
+   "... and nothing left beside the directory")
+os.makedirs(full, exist_ok=True)
+write(os.path.join(full, "notes.txt"), "mine\n")
+victim = os.path.join(T, "victim")
+write(victim, "precious\n")
+os.symlink(victim, os.path.join(full, "0000-cover-letter.patch"))
+r = run("retire", "--repo", work, "--min-commits", "10", "--output-dir",
+        full, "--no-cache", "--no-credits", "--force")
+ok(r.rc == 0 and open(victim).read() == "precious\n" and
+   not os.path.islink(os.path.join(full, "0000-cover-letter.patch")) and
+   os.path.exists(os.path.join(full, "notes.txt")),
+   "retire never writes through a link planted in --output-dir",
+   f"rc {r.rc}\n{r.err}")
+
+# -- 5. report: no link followed, no foreign directory, replaced whole ----
+site = os.path.join(T, "site")
+
+
+def report(*extra, env=None):
+    return run("report", "--archive", mbox, "--tree", tree, "--no-cache",
+               "--output-dir", site, *extra, env=env)
+
+
+os.makedirs(site)
+os.symlink(victim, os.path.join(site, "index.html"))
+r = report()
+ok(r.rc == 1 and open(victim).read() == "precious\n" and
+   "no maintstat report" in r.err,
+   "report into a directory of other files (a planted link): refused, "
+   "nothing written through it", f"rc {r.rc}\n{r.err}")
+os.unlink(os.path.join(site, "index.html"))
+write(os.path.join(site, "index.html"), "<p>my own page</p>\n")
+r = report()
+ok(r.rc == 1 and open(os.path.join(site, "index.html")).read() ==
+   "<p>my own page</p>\n", "a foreign index.html: refused, kept",
+   f"rc {r.rc}\n{r.err}")
+os.unlink(os.path.join(site, "index.html"))
+r = report()
+ok(r.rc == 0 and os.path.isfile(os.path.join(site, "data", "review.json")),
+   "report into an empty directory", r.err)
+write(os.path.join(site, "data", "entry-99.json"), "{}\n")
+os.unlink(os.path.join(site, "entry-0.html")) if os.path.exists(
+    os.path.join(site, "entry-0.html")) else None
+os.symlink(victim, os.path.join(site, "entry-0.html"))
+r = report()
+ok(r.rc == 0 and open(victim).read() == "precious\n" and
+   not os.path.exists(os.path.join(site, "data", "entry-99.json")) and
+   not os.path.islink(os.path.join(site, "entry-0.html")),
+   "a previous report is replaced whole: a link planted in it is not "
+   "followed, an old run's data/ file is gone", f"rc {r.rc}\n{r.err}")
+before = open(os.path.join(site, "index.html")).read()
+r = report("--list-url", "https://lore.example.org/x",
+           env={"MS_TEST_FULL_AFTER": "4"})
+ok(r.rc == 1 and open(os.path.join(site, "index.html")).read() == before,
+   "a report cut short by a full disk leaves the previous one whole",
+   f"rc {r.rc}\n{r.err}")
+eq([f for f in os.listdir(T) if ".tmp-" in f], [],
+   "... and nothing beside it")
+
 # -- 10. no raw escape reaches stderr --------------------------------------
 r = run("sections", tree, "x\x1b]0;owned\x07y")
 ok("\x1b" not in r.err and "\x07" not in r.err and "x?]0;owned?y" in r.err,
