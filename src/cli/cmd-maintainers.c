@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "maint-cc.h"
+#include "maint-cc-args.h"
 #include "maintainers.h"
 #include "output.h"
 #include "tree.h"
@@ -26,21 +27,29 @@ static const struct cli_command_help help = {
 	"that of scripts/get_maintainer.pl --no-git --no-git-fallback, and the\n"
 	"switches below are its own.  An argument naming a file or directory\n"
 	"of the tree is a path, any other existing file a patch; '-' reads\n"
-	"paths (one a line) or a patch from standard input.",
+	"paths (one a line) or a patch from standard input.\n\n"
+	"Every option of the tree's get_maintainer.pl is taken as the script\n"
+	"takes it (Getopt::Long without abbreviations): --name or -name in\n"
+	"any case, --noname or --no-name for a switch, a value inline\n"
+	"(--name=V) or next; a prefix is never an option, and an option of\n"
+	"another project's script is refused.  Its defaults are the script's\n"
+	"own (Xen's: no role statistics, duplicates kept).  Those maintstat\n"
+	"does not reproduce (--git, --git-blame, --interactive, --sections,\n"
+	"--letters, --pattern-depth, --self-test, --version) exit 2.",
 	"  maintstat maintainers --tree ~/linux drivers/infiniband/core/cma.c\n"
 	"  git format-patch -1 --stdout | maintstat maintainers -",
 };
 
 struct opts {
-	bool no_email, no_m, no_r, no_l, no_moderated, s, no_n;
-	bool no_rolestats, roles, no_remove_duplicates, no_mailmap;
-	bool no_keywords, file_emails, chief_penguins, no_multiline;
-	bool scm, status, subsystem, web, paths, patches, json, each;
+	bool paths, patches, json, each;
 	bool to_cc, activity, active_only;
 	const char *inactive_after;
-	const char *separator;
 	const char *dialect;
 	struct cli_strings archives;
+	struct maint_cc_args gm;  /* the script's options */
+	/* from the script's options, in the tree's dialect */
+	bool roles, multiline, scm, status, subsystem, web;
+	const char *separator;
 };
 
 static bool looks_like_patch(const char *buf, size_t len)
@@ -261,9 +270,8 @@ static char *answer_text(const struct maint_cc *cc, const struct opts *op,
 	if (op->to_cc && !ac)
 		return answer_to_cc(cc);
 	out = g_string_new(NULL);
-	bool multiline = !op->no_multiline &&
-			 (!op->separator || !strcmp(op->separator, ", "));
-	const char *sep = op->separator ? op->separator : ", ";
+	bool multiline = op->multiline;
+	const char *sep = op->separator;
 	GPtrArray *items = g_ptr_array_new_with_free_func(g_free);
 	static const char whats[] = { 'T', 'S', 'N', 'W' };
 	const bool want[] = { op->scm, op->status, op->subsystem, op->web };
@@ -366,7 +374,99 @@ struct args {
 	struct cli_tree_opts topts;
 	struct opts op;
 	struct cli_store_opts store;
+	GPtrArray *argv;  /* what is left for cli_parse_options() */
 };
+
+/* Help lines for the script's options (the script's own words). */
+static bool help_only;
+
+#define HELP_OPT(name, argh, text) \
+	{ argh ? CLI_OPT_STRING : CLI_OPT_FLAG, name, 0, \
+	  argh ? (void *)&help_string : (void *)&help_only, argh, text }
+static const char *help_string;
+
+/*
+ * Whether `arg` is `--NAME` or `--NAME=...` for a long option of `opts`
+ * spelled exactly (maintstat's own options take no abbreviation here
+ * either).  *value: whether it takes the next argument as its value.
+ */
+static bool own_option(const struct cli_option *opts, const char *arg,
+		       bool *value)
+{
+	static const char *const common[] = { "help", "quiet" };
+	static const char *const common_v[] = { "max-message-size",
+						"max-index-size" };
+	const char *eq = strchr(arg, '=');
+	size_t n = eq ? (size_t)(eq - arg - 2) : strlen(arg) - 2;
+
+	*value = false;
+	if (arg[0] != '-' || arg[1] != '-')
+		return !strcmp(arg, "-q") || !strcmp(arg, "-h");
+	for (const struct cli_option *o = opts; o->type; o++) {
+		if (o->value == &help_only || o->value == &help_string ||
+		    strlen(o->long_name) != n ||
+		    strncmp(o->long_name, arg + 2, n))
+			continue;
+		*value = !eq && o->type != CLI_OPT_FLAG;
+		return true;
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(common); i++)
+		if (!eq && !strcmp(arg + 2, common[i]))
+			return true;
+	for (size_t i = 0; i < G_N_ELEMENTS(common_v); i++)
+		if (strlen(common_v[i]) == n && !strncmp(common_v[i], arg + 2, n)) {
+			*value = !eq;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Take the script's options out of the arguments, into op->gm, exactly as
+ * its Getopt::Long would (maint-cc-args.h), and keep maintstat's own,
+ * spelled exactly, in a->argv.  `--tree` (lower case) stays maintstat's
+ * --tree DIR; the script's --tree switch (check the top of the tree) is
+ * spelled --notree or in another case.  CLI_CONTINUE or exit 2.
+ */
+static int take_script_args(struct args *a, const struct cli_option *opts,
+			    int argc, char **argv)
+{
+	a->argv = g_ptr_array_new();
+	g_ptr_array_add(a->argv, argv[0]);
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		bool value;
+		int used;
+
+		if (!strcmp(arg, "--")) {
+			while (i < argc)
+				g_ptr_array_add(a->argv, argv[i++]);
+			break;
+		}
+		if (arg[0] != '-' || !arg[1]) {
+			g_ptr_array_add(a->argv, argv[i]);
+			continue;
+		}
+		if (strncmp(arg, "--tree", 6) || (arg[6] && arg[6] != '=')) {
+			used = maint_cc_args_take(&a->op.gm, argc - i, argv + i);
+			if (used < 0)
+				return cli_usage_error("maintainers", "%s",
+						       ms_error_last());
+			if (used > 0) {
+				i += used - 1;
+				continue;
+			}
+		}
+		if (!own_option(opts, arg, &value))
+			return cli_usage_error("maintainers", "unknown option "
+					       "'%s'", arg);
+		g_ptr_array_add(a->argv, argv[i]);
+		if (value && i + 1 < argc)
+			g_ptr_array_add(a->argv, argv[++i]);
+	}
+	g_ptr_array_add(a->argv, NULL);
+	return CLI_CONTINUE;
+}
 
 /* Parse the options into `a`: CLI_CONTINUE or the exit code. */
 static int parse_args(struct args *a, int *argc, char ***argv)
@@ -376,53 +476,48 @@ static int parse_args(struct args *a, int *argc, char ***argv)
 		CLI_TREE_OPTIONS(&a->topts),
 		{ CLI_OPT_FLAG, "paths", 'f', &op->paths, NULL,
 		  "every argument is a path of the tree "
-		  "(get_maintainer.pl -f)" },
+		  "(get_maintainer.pl -f, --file)" },
 		{ CLI_OPT_FLAG, "patches", 0, &op->patches, NULL,
 		  "every argument is a patch file" },
-		{ CLI_OPT_FLAG, "no-email", 0, &op->no_email, NULL,
-		  "no people, only lists (and --scm, --status, ...)" },
-		{ CLI_OPT_FLAG, "no-m", 0, &op->no_m, NULL,
-		  "leave out maintainers" },
-		{ CLI_OPT_FLAG, "no-r", 0, &op->no_r, NULL,
-		  "leave out reviewers" },
-		{ CLI_OPT_FLAG, "no-l", 0, &op->no_l, NULL,
-		  "leave out mailing lists" },
-		{ CLI_OPT_FLAG, "no-moderated", 0, &op->no_moderated, NULL,
-		  "leave out moderated lists" },
-		{ CLI_OPT_FLAG, "s", 0, &op->s, NULL,
-		  "include subscribers-only lists" },
-		{ CLI_OPT_FLAG, "no-n", 0, &op->no_n, NULL,
-		  "addresses without names" },
-		{ CLI_OPT_FLAG, "no-rolestats", 0, &op->no_rolestats, NULL,
-		  "no '(maintainer:ENTRY)' after each address" },
-		{ CLI_OPT_FLAG, "roles", 0, &op->roles, NULL,
-		  "with --no-rolestats: print the roles all the same" },
-		{ CLI_OPT_FLAG, "no-remove-duplicates", 0,
-		  &op->no_remove_duplicates, NULL,
-		  "keep people listed under several names or addresses" },
-		{ CLI_OPT_FLAG, "no-mailmap", 0, &op->no_mailmap, NULL,
-		  "ignore the tree's .mailmap" },
-		{ CLI_OPT_FLAG, "no-keywords", 0, &op->no_keywords, NULL,
-		  "ignore K: patterns" },
-		{ CLI_OPT_FLAG, "file-emails", 0, &op->file_emails, NULL,
-		  "add the addresses found in each file (always for .yaml)" },
+		HELP_OPT("no-email", NULL, "no people: only lists (and --scm, --status...)"),
+		HELP_OPT("no-m", NULL, "leave out maintainers"),
+		HELP_OPT("no-r", NULL, "leave out reviewers"),
+		HELP_OPT("no-l", NULL, "leave out mailing lists"),
+		HELP_OPT("no-moderated", NULL, "leave out moderated lists (the "
+			 "kernel's script only)"),
+		HELP_OPT("s", NULL, "include subscribers-only lists"),
+		HELP_OPT("no-n", NULL, "addresses without names"),
+		HELP_OPT("no-rolestats", NULL, "no '(maintainer:ENTRY)' after "
+			 "each address (Xen's default; --rolestats: the "
+			 "kernel's)"),
+		HELP_OPT("roles", NULL, "with --no-rolestats: the roles all the "
+			 "same"),
+		HELP_OPT("no-remove-duplicates", NULL, "keep people listed under "
+			 "several names or addresses (Xen's default; "
+			 "--remove-duplicates: the kernel's)"),
+		HELP_OPT("no-mailmap", NULL, "ignore the tree's .mailmap"),
+		HELP_OPT("no-keywords", NULL, "ignore K: patterns (--nok)"),
+		HELP_OPT("file-emails", NULL, "add the addresses found in each "
+			 "file (--fe; the kernel's script: .yaml files always)"),
+		HELP_OPT("git-chief-penguins", NULL, "keep the chief penguin "
+			 "(Linus Torvalds; U-Boot's Tom Rini)"),
+		HELP_OPT("nodrop_the_rest_supporter", NULL, "Xen's: keep THE "
+			 "REST's supporters when another entry's M: matched"),
+		HELP_OPT("separator", "SEP", "one line, addresses joined by SEP "
+			 "(default: one a line)"),
+		HELP_OPT("no-multiline", NULL, "one line, addresses joined by "
+			 "', '"),
+		HELP_OPT("scm", NULL, "also print the T: trees"),
+		HELP_OPT("status", NULL, "also print the S: statuses"),
+		HELP_OPT("subsystem", NULL, "also print the entry names"),
+		HELP_OPT("web", NULL, "also print the W: pages"),
+		HELP_OPT("no-git-fallback", NULL, "taken, as the answer always is "
+			 "(no git fallback yet)"),
+		HELP_OPT("no-fixes", NULL, "taken; so are --notree and "
+			 "--hg-since: nothing to do without history"),
 		{ CLI_OPT_STRING, "dialect", 0, &op->dialect, "NAME",
-		  "answer as this project's get_maintainer.pl: kernel or qemu "
-		  "(default: as the tree's scripts/get_maintainer.pl)" },
-		{ CLI_OPT_FLAG, "git-chief-penguins", 0, &op->chief_penguins,
-		  NULL, "keep Linus Torvalds" },
-		{ CLI_OPT_STRING, "separator", 0, &op->separator, "SEP",
-		  "one line, addresses joined by SEP (default: one a line)" },
-		{ CLI_OPT_FLAG, "no-multiline", 0, &op->no_multiline, NULL,
-		  "one line, addresses joined by ', '" },
-		{ CLI_OPT_FLAG, "scm", 0, &op->scm, NULL,
-		  "also print the T: trees" },
-		{ CLI_OPT_FLAG, "status", 0, &op->status, NULL,
-		  "also print the S: statuses" },
-		{ CLI_OPT_FLAG, "subsystem", 0, &op->subsystem, NULL,
-		  "also print the entry names" },
-		{ CLI_OPT_FLAG, "web", 0, &op->web, NULL,
-		  "also print the W: pages" },
+		  "answer as this project's get_maintainer.pl: kernel, qemu "
+		  "or xen (default: as the tree's scripts/get_maintainer.pl)" },
 		{ CLI_OPT_FLAG, "to-cc", 0, &op->to_cc, NULL,
 		  "print git send-email arguments: --to for maintainers, "
 		  "--cc for the rest" },
@@ -446,12 +541,32 @@ static int parse_args(struct args *a, int *argc, char ***argv)
 		CLI_OPT_JSON(&op->json),
 		CLI_OPTION_END,
 	};
+	int rc = take_script_args(a, opts, *argc, *argv);
 
-	return cli_parse_options(argc, argv, opts, &help);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (op->gm.given[MCC_ARG_HELP]) {
+		cli_print_help(stdout, opts, &help);
+		return EXIT_OK;
+	}
+	*argc = (int)a->argv->len - 1;
+	*argv = (char **)a->argv->pdata;
+	rc = cli_parse_options(argc, argv, opts, &help);
+	if (op->gm.given[MCC_ARG_FILE])
+		op->paths = true;
+	if (op->gm.given[MCC_ARG_FIND_MAINTAINER_FILES])
+		a->topts.find_maintainer_files = true;
+	return rc;
 }
 
-/* get_maintainer.pl's switches from ours: CLI_CONTINUE or exit 2. */
-static int cc_opts(struct maint_cc_opts *co, const struct args *a, int argc)
+/* What maintstat takes from the script's switches but does not do. */
+static const enum maint_cc_arg not_reproduced[] = {
+	MCC_ARG_GIT, MCC_ARG_GIT_BLAME, MCC_ARG_INTERACTIVE,
+	MCC_ARG_SECTIONS, MCC_ARG_VERSION,
+};
+
+/* Checks that need no tree: CLI_CONTINUE or exit 2. */
+static int check_args(const struct args *a, int argc)
 {
 	const struct opts *op = &a->op;
 
@@ -461,36 +576,6 @@ static int cc_opts(struct maint_cc_opts *co, const struct args *a, int argc)
 	if (op->paths && op->patches)
 		return cli_usage_error("maintainers", "--paths and --patches "
 				       "exclude each other");
-	maint_cc_opts_init(co);
-	co->email = !op->no_email;
-	co->maintainer = !op->no_m;
-	co->reviewer = !op->no_r;
-	co->list = !op->no_l;
-	co->moderated = !op->no_moderated;
-	co->subscriber = op->s;
-	co->usename = !op->no_n;
-	co->remove_duplicates = !op->no_remove_duplicates;
-	co->mailmap = !op->no_mailmap;
-	co->keywords = !op->no_keywords;
-	co->file_emails = op->file_emails;
-	co->chief_penguins = op->chief_penguins;
-	if (!op->dialect)
-		co->dialect = MAINT_DIALECT_AUTO;
-	else if (!strcmp(op->dialect, "kernel"))
-		co->dialect = MAINT_DIALECT_KERNEL;
-	else if (!strcmp(op->dialect, "qemu"))
-		co->dialect = MAINT_DIALECT_QEMU;
-	else
-		return cli_usage_error("maintainers", "--dialect takes kernel "
-				       "or qemu, not '%s'", op->dialect);
-	if (!co->email && !op->scm && !op->status && !op->subsystem &&
-	    !op->web)
-		return cli_usage_error("maintainers", "--no-email needs one of "
-				       "--scm, --status, --subsystem, --web");
-	if (co->email && !co->maintainer && !co->reviewer && !co->list &&
-	    !co->subscriber && !co->chief_penguins)
-		return cli_usage_error("maintainers", "--no-m, --no-r and "
-				       "--no-l leave nothing to print");
 	if ((op->active_only || op->inactive_after || op->archives.nr) &&
 	    !op->activity)
 		return cli_usage_error("maintainers", "--active-only, "
@@ -504,6 +589,71 @@ static int cc_opts(struct maint_cc_opts *co, const struct args *a, int argc)
 		return cli_usage_error("maintainers", "--active-only needs "
 				       "--repo: the list alone never makes "
 				       "someone inactive");
+	if (op->dialect && strcmp(op->dialect, "kernel") &&
+	    strcmp(op->dialect, "qemu") && strcmp(op->dialect, "xen"))
+		return cli_usage_error("maintainers", "--dialect takes kernel, "
+				       "qemu or xen, not '%s'", op->dialect);
+	return CLI_CONTINUE;
+}
+
+static enum maint_dialect asked_dialect(const struct opts *op)
+{
+	if (!op->dialect)
+		return MAINT_DIALECT_AUTO;
+	if (!strcmp(op->dialect, "qemu"))
+		return MAINT_DIALECT_QEMU;
+	if (!strcmp(op->dialect, "xen"))
+		return MAINT_DIALECT_XEN;
+	return MAINT_DIALECT_KERNEL;
+}
+
+/*
+ * get_maintainer.pl's switches, in dialect `d`, into `co` and a->op:
+ * CLI_CONTINUE or exit 2 (an option the script has not, or one maintstat
+ * does not reproduce, or a selection the script refuses).
+ */
+static int cc_opts(struct maint_cc_opts *co, struct args *a,
+		   enum maint_dialect d)
+{
+	struct opts *op = &a->op;
+	const struct maint_cc_args *gm = &op->gm;
+
+	if (maint_cc_args_check(gm, d) < 0)
+		return cli_usage_error("maintainers", "%s", ms_error_last());
+	for (size_t i = 0; i < G_N_ELEMENTS(not_reproduced); i++) {
+		enum maint_cc_arg id = not_reproduced[i];
+
+		if (maint_cc_args_get(gm, id, d))
+			return cli_usage_error("maintainers", "'%s' is not "
+					       "reproduced by maintstat",
+					       gm->spelled[id]);
+	}
+	if (gm->given[MCC_ARG_LETTERS] || gm->given[MCC_ARG_SELF_TEST] ||
+	    gm->given[MCC_ARG_MAINTAINER_PATH] ||
+	    maint_cc_args_get(gm, MCC_ARG_PATTERN_DEPTH, d))
+		return cli_usage_error("maintainers", "--letters, --self-test, "
+				       "--mpath and --pattern-depth are not "
+				       "reproduced by maintstat");
+	maint_cc_opts_init(co);
+	maint_cc_args_apply(gm, d, co);
+	op->separator = gm->str[MCC_ARG_SEPARATOR] ?
+			gm->str[MCC_ARG_SEPARATOR] : ", ";
+	op->multiline = maint_cc_args_get(gm, MCC_ARG_MULTILINE, d) &&
+			!strcmp(op->separator, ", ");
+	op->roles = maint_cc_args_get(gm, MCC_ARG_ROLES, d) ||
+		    maint_cc_args_get(gm, MCC_ARG_ROLESTATS, d);
+	op->scm = maint_cc_args_get(gm, MCC_ARG_SCM, d);
+	op->status = maint_cc_args_get(gm, MCC_ARG_STATUS, d);
+	op->subsystem = maint_cc_args_get(gm, MCC_ARG_SUBSYSTEM, d);
+	op->web = maint_cc_args_get(gm, MCC_ARG_WEB, d);
+	if (!co->email && !op->scm && !op->status && !op->subsystem &&
+	    !op->web)
+		return cli_usage_error("maintainers", "missing required option: "
+				       "email, scm, status, subsystem or web");
+	if (co->email && !co->maintainer && !co->reviewer && !co->list &&
+	    !co->subscriber && !co->chief_penguins)
+		return cli_usage_error("maintainers", "please select at least "
+				       "1 email option (--m, --r, --l, --s)");
 	return CLI_CONTINUE;
 }
 
@@ -587,7 +737,7 @@ static bool same_entries(const struct maint_file *a,
  * the kernel's reading, with a warning.
  */
 static int reload_qemu(struct cli_tree *ct, const struct cli_tree_opts *t,
-		       const struct maint_cc_opts *co, bool activity)
+		       enum maint_dialect d, bool activity)
 {
 	struct maint_load_opts lo = { 0 };
 	struct ms_diags diags = MS_DIAGS_INIT;
@@ -595,7 +745,7 @@ static int reload_qemu(struct cli_tree *ct, const struct cli_tree_opts *t,
 	struct maint_index *idx = NULL;
 	int rc;
 
-	if (maint_cc_tree_dialect(ct->tree, co->dialect) != MAINT_DIALECT_QEMU)
+	if (d != MAINT_DIALECT_QEMU)
 		return CLI_CONTINUE;
 	lo.maintainers = t->maintainers.items;
 	lo.nr_maintainers = (size_t)t->maintainers.nr;
@@ -633,24 +783,27 @@ int cmd_maintainers(int argc, char **argv)
 	struct cc_act *ac = NULL;
 	struct cli_tree ct;
 	struct ms_out *o;
+	enum maint_dialect d;
 	bool roles;
 	int rc;
 
 	rc = parse_args(&a, &argc, &argv);
+	if (rc == CLI_CONTINUE)
+		rc = check_args(&a, argc);
 	if (rc != CLI_CONTINUE)
-		return rc;
-	rc = cc_opts(&co, &a, argc);
-	if (rc != CLI_CONTINUE)
-		return rc;
-	roles = !a.op.no_rolestats || a.op.roles;
+		goto done;
 	rc = cli_tree_open("maintainers", &a.topts, NULL, &ct);
 	if (rc != CLI_CONTINUE)
-		return rc;
-	rc = reload_qemu(&ct, &a.topts, &co, a.op.activity);
+		goto done;
+	d = maint_cc_tree_dialect(ct.tree, asked_dialect(&a.op));
+	rc = cc_opts(&co, &a, d);
+	if (rc == CLI_CONTINUE)
+		rc = reload_qemu(&ct, &a.topts, d, a.op.activity);
 	if (rc != CLI_CONTINUE) {
 		cli_tree_close(&ct);
-		return rc;
+		goto done;
 	}
+	roles = a.op.roles;
 	if (a.op.activity) {
 		struct cc_act_args aa = { &a.topts, &a.store,
 					  a.op.inactive_after, &a.op.archives,
@@ -680,5 +833,8 @@ out:
 	g_array_free(inputs, TRUE);
 	cc_act_free(ac);
 	cli_tree_close(&ct);
+done:
+	if (a.argv)
+		g_ptr_array_free(a.argv, TRUE);
 	return rc;
 }

@@ -14,6 +14,17 @@
 #define CHIEF_NAME "Linus Torvalds"
 #define CHIEF_ADDR "torvalds@linux-foundation.org"
 
+/* Xen's fork: "my $V = '0.26-xen';" */
+static bool is_xen_script(const char *buf, size_t len)
+{
+	GRegex *r = g_regex_new("^my \\$V = '[^']*-xen';", G_REGEX_MULTILINE |
+				G_REGEX_RAW, 0, NULL);
+	bool yes = g_regex_match_full(r, buf, (gssize)len, 0, 0, NULL, NULL);
+
+	g_regex_unref(r);
+	return yes;
+}
+
 /*
  * What the tree's own scripts/get_maintainer.pl says: its @penguin_chief
  * (U-Boot's names Tom Rini, QEMU's has none) and whose dialect it speaks;
@@ -38,6 +49,8 @@ GPtrArray *mcc_read_script(const struct ms_tree *tree,
 	}
 	if (g_strstr_len(buf, (gssize)len, "a QEMU source tree"))
 		*dialect = MAINT_DIALECT_QEMU;
+	else if (is_xen_script(buf, len))
+		*dialect = MAINT_DIALECT_XEN;
 	g_regex_match_full(r, buf, (gssize)len, 0, 0, &mi, NULL);
 	while (g_match_info_matches(mi)) {
 		char *v = g_match_info_fetch(mi, 1);

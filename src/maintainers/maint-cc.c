@@ -350,9 +350,9 @@ void maint_cc_add_path(struct maint_cc *cc, const char *path)
 {
 	char *buf;
 	size_t len;
-	/* QEMU's script reads the addresses of a path (any file but the
-	 * top MAINTAINERS) here, and only with --file-emails */
-	bool emails = cc->dialect == MAINT_DIALECT_QEMU && cc->o.file_emails;
+	/* QEMU's and Xen's scripts read the addresses of a path (any file
+	 * but the top MAINTAINERS) here, and only with --file-emails */
+	bool emails = cc->dialect != MAINT_DIALECT_KERNEL && cc->o.file_emails;
 
 	g_ptr_array_add(cc->files, g_strdup(path));
 	if ((!cc->o.keywords && !emails) || !strcmp(path, "MAINTAINERS") ||
@@ -422,7 +422,8 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 		} else if (k && mcc_match(mcc_rx.p_diff, l, n, &mi)) {
 			add_file(cc, mcc_group(mi, 1));
 			add_file(cc, mcc_group(mi, 2));
-		} else if (k && mcc_match(mcc_rx.p_fixes, l, n, &mi)) {
+		} else if (k && cc->dialect != MAINT_DIALECT_XEN &&
+			   mcc_match(mcc_rx.p_fixes, l, n, &mi)) {
 			/* Fixes: signers need `git log`: not done */
 			continue;
 		} else if (mcc_match(mcc_rx.p_plus, l, n, &mi) ||
@@ -430,10 +431,18 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 			char *f = mcc_group(mi, 1);
 			char *slash = strchr(f, '/');
 
-			if (slash)
-				memmove(f, slash + 1, strlen(slash + 1) + 1);
-			add_file(cc, f);
 			prefix = "^[+-].*";
+			/* Xen's script leaves out the /dev/null of a new or
+			 * deleted file; the kernel's reads it as dev/null */
+			if (cc->dialect == MAINT_DIALECT_XEN &&
+			    !strcmp(f, "/dev/null")) {
+				g_free(f);
+			} else {
+				if (slash)
+					memmove(f, slash + 1,
+						strlen(slash + 1) + 1);
+				add_file(cc, f);
+			}
 		} else if (mcc_match(mcc_rx.p_hunk, l, n, &mi)) {
 			/* only for --git-blame */
 		} else if (cc->o.keywords) {
@@ -465,7 +474,7 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 static const char *entry_line(const struct maint_cc *cc,
 			      const struct maint_entry *e)
 {
-	if (cc->dialect == MAINT_DIALECT_QEMU && e->underline)
+	if (cc->dialect != MAINT_DIALECT_KERNEL && e->underline)
 		return e->underline;
 	return e->name;
 }
@@ -475,7 +484,7 @@ static char *subsystem_name(const struct maint_cc *cc,
 			    const struct maint_entry *e)
 {
 	const char *name = entry_line(cc, e);
-	size_t max = cc->dialect == MAINT_DIALECT_QEMU ?
+	size_t max = cc->dialect != MAINT_DIALECT_KERNEL ?
 		QEMU_SECTION_MAXLEN : SECTION_MAXLEN;
 	char *s, *r;
 
@@ -644,6 +653,19 @@ static char *person_value(const struct maint_cc *cc,
 	return r;
 }
 
+/* An L: value as add_categories() splits it: Xen's script reads it as an
+ * address first ("Team <list@x>" is list@x, "" when it has none). */
+static char *list_value(const struct maint_cc *cc, const char *v)
+{
+	char *name, *address;
+
+	if (cc->dialect != MAINT_DIALECT_XEN)
+		return g_strdup(v);
+	maint_cc_parse_email(v, &name, &address);
+	g_free(name);
+	return address;
+}
+
 /* add_categories() */
 static void add_categories(struct maint_cc *cc, const struct maint_entry *e)
 {
@@ -664,15 +686,17 @@ static void add_categories(struct maint_cc *cc, const struct maint_entry *e)
 			lrole = strcmp(sub, "THE REST") ?
 				g_strconcat(":", sub, NULL) : g_strdup("");
 			g_free(sub);
-			if (mcc_match(mcc_rx.list_split, f->value, strlen(f->value),
-				  &mi)) {
+			char *lv = list_value(cc, f->value);
+
+			if (mcc_match(mcc_rx.list_split, lv, strlen(lv), &mi)) {
 				address = mcc_group(mi, 1);
 				additional = mcc_group(mi, 2);
 				g_match_info_free(mi);
 			} else {
-				address = g_strdup(f->value);
+				address = g_strdup(lv);
 				additional = g_strdup("");
 			}
+			g_free(lv);
 			lc = g_ascii_strdown(address, -1);
 			if (strstr(additional, "subscribers-only")) {
 				if (cc->o.subscriber)
@@ -707,7 +731,9 @@ static void add_categories(struct maint_cc *cc, const struct maint_entry *e)
 			g_free(v);
 		} else if (f->key == 'R' && cc->o.reviewer) {
 			char *sub = subsystem_name(cc, e);
-			char *role = g_strconcat("reviewer:", sub, NULL);
+			char *role = cc->dialect == MAINT_DIALECT_XEN ?
+				g_strdup("reviewer") :
+				g_strconcat("reviewer:", sub, NULL);
 			char *v = person_value(cc, e, i);
 
 			push_email_addresses(cc, v, role, 'R', e, f);
@@ -857,9 +883,9 @@ static void file_emails(struct maint_cc *cc, const char *file, GPtrArray *out)
 	char *buf;
 	size_t len, flen = strlen(file);
 
-	/* QEMU's script reads a path's addresses when it is given
-	 * (maint_cc_add_path), a patch's files never */
-	if (cc->dialect == MAINT_DIALECT_QEMU)
+	/* QEMU's and Xen's scripts read a path's addresses when it is
+	 * given (maint_cc_add_path), a patch's files never */
+	if (cc->dialect != MAINT_DIALECT_KERNEL)
 		return;
 	/* m@\bMAINTAINERS$@ */
 	if (flen >= 11 && !strcmp(file + flen - 11, "MAINTAINERS") &&
@@ -939,7 +965,7 @@ static void push_file_emails(struct maint_cc *cc, GPtrArray *femails)
 	}
 	if (cc->o.email) {
 		for (guint i = 0; i < femails->len; i++) {
-			char *mm = cc->dialect == MAINT_DIALECT_QEMU ?
+			char *mm = cc->dialect != MAINT_DIALECT_KERNEL ?
 				g_strdup(femails->pdata[i]) :
 				mailmap_email(cc, femails->pdata[i]);
 			char *name, *address, *tmp;
@@ -956,6 +982,69 @@ static void push_file_emails(struct maint_cc *cc, GPtrArray *femails)
 	}
 }
 
+#define THE_REST_SUPPORTER "supporter:THE REST"
+
+/*
+ * Xen's rule: when no file is THE REST's alone (every file matched some
+ * entry whose role is not THE REST's supporter) and some address has a
+ * role other than THE REST's supporter and "reviewer", THE REST's
+ * supporters are dropped.  Only with two addresses or more.
+ */
+static void drop_the_rest_supporters(struct maint_cc *cc)
+{
+	bool other = false;
+
+	if (cc->email_to->len < 2)
+		return;
+	for (guint i = 0; i < cc->email_to->len && !other; i++) {
+		const struct item *it = &g_array_index(cc->email_to,
+						       struct item, i);
+
+		other = strcmp(it->role, THE_REST_SUPPORTER) &&
+			strcmp(it->role, "reviewer");
+	}
+	for (guint i = 0; other && i < cc->email_to->len;) {
+		const struct item *it = &g_array_index(cc->email_to,
+						       struct item, i);
+
+		if (!strcmp(it->role, THE_REST_SUPPORTER))
+			g_array_remove_index(cc->email_to, i);
+		else
+			i++;
+	}
+}
+
+/* The entries of each file, into the answer; whether some file is THE
+ * REST's supporters' alone (or nobody's), for Xen's rule. */
+static bool add_files(struct maint_cc *cc, GPtrArray *femails)
+{
+	bool rest_alone = false;
+
+	for (guint i = 0; i < cc->files->len; i++) {
+		const char *file = cc->files->pdata[i];
+		struct maint_match local[64], *m = local;
+		size_t n = maint_index_match_depth(cc->idx, file, local, 64);
+		bool alone = true;
+
+		if (n > 64) {
+			m = g_new(struct maint_match, n);
+			maint_index_match_depth(cc->idx, file, m, n);
+		}
+		for (size_t k = 0; k < n; k++) {
+			char *role = maintainer_role(cc, m[k].entry);
+
+			alone = alone && !strcmp(role, THE_REST_SUPPORTER);
+			g_free(role);
+			add_categories(cc, m[k].entry);
+		}
+		rest_alone = rest_alone || alone;
+		if (m != local)
+			g_free(m);
+		file_emails(cc, file, femails);
+	}
+	return rest_alone;
+}
+
 void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 {
 	GPtrArray *femails = g_ptr_array_new_with_free_func(g_free);
@@ -969,21 +1058,8 @@ void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 				     "is too costly to match (it hit the "
 				     "regex match limit): taken as no match",
 				     cc->kw[i].field->value);
-	for (guint i = 0; i < cc->files->len; i++) {
-		const char *file = cc->files->pdata[i];
-		struct maint_match local[64], *m = local;
-		size_t n = maint_index_match_depth(cc->idx, file, local, 64);
-
-		if (n > 64) {
-			m = g_new(struct maint_match, n);
-			maint_index_match_depth(cc->idx, file, m, n);
-		}
-		for (size_t k = 0; k < n; k++)
-			add_categories(cc, m[k].entry);
-		if (m != local)
-			g_free(m);
-		file_emails(cc, file, femails);
-	}
+	if (!add_files(cc, femails) && cc->o.drop_the_rest_supporter)
+		drop_the_rest_supporters(cc);
 	if (cc->o.keywords) {
 		unsigned last = 0;
 

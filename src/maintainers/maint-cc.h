@@ -41,12 +41,23 @@ struct ms_tree;
  * (any field letter, '#' lines as titles) is the maint_file's to read
  * (maint_load_opts.qemu_syntax).  AUTO reads the tree's
  * scripts/get_maintainer.pl ("a QEMU source tree"); the kernel's
- * otherwise.  docs/get-maintainer-dialects.md says what was measured.
+ * otherwise.
+ *
+ * Xen's fork (version "0.26-xen") also cuts names at 20 characters; its
+ * reviewers' role is a bare "reviewer"; an L: value is read as an
+ * address ("Team <list@x>" is list@x) and is never moderated; it reads
+ * addresses in files as QEMU's does; a Fixes: line is text like any
+ * other; and, with --drop_the_rest_supporter (on by default), THE REST's
+ * supporters are dropped when some other M: matched and no file is THE
+ * REST's alone.  Its defaults differ too (maint-cc-args.h): no role
+ * statistics, duplicates kept, no git fallback.
+ * docs/get-maintainer-dialects.md says what was measured.
  */
 enum maint_dialect {
 	MAINT_DIALECT_AUTO,
 	MAINT_DIALECT_KERNEL,
 	MAINT_DIALECT_QEMU,
+	MAINT_DIALECT_XEN,
 };
 
 /* get_maintainer.pl's switches; maint_cc_opts_init() sets its defaults. */
@@ -63,6 +74,7 @@ struct maint_cc_opts {
 	bool keywords;          /* --keywords: K: patterns */
 	bool file_emails;       /* --file-emails (.yaml files always) */
 	bool chief_penguins;    /* --git-chief-penguins: keep Linus */
+	bool drop_the_rest_supporter; /* Xen's: see MAINT_DIALECT_XEN */
 	enum maint_dialect dialect;
 };
 
