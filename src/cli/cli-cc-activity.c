@@ -201,7 +201,8 @@ void cc_act_defacto(struct cc_act *ac, const struct maint_cc *cc,
 				g_strdup(c->email);
 			if (to_cc)
 				g_ptr_array_add(items,
-						cli_send_email_arg("--cc", who));
+						cli_send_email_arg("--cc",
+								   c->email));
 			else if (roles)
 				g_ptr_array_add(items, g_strdup_printf(
 					"%s (de-facto reviewer:%s, %zu "

@@ -745,11 +745,18 @@ void cli_progress_done(void)
 	progress_on = false;
 }
 
-char *cli_send_email_arg(const char *flag, const char *value)
+char *cli_send_email_arg(const char *flag, const char *address)
 {
-	char *q = g_shell_quote(value);
-	char *r = g_strdup_printf("%s=%s", flag, q);
+	/* what neither $(...) (word splitting, globs) nor xargs (quotes,
+	 * backslashes) changes */
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@._+-=%/:,^~!#{}";
+	char *q, *r;
 
+	if (*address && !address[strspn(address, safe)])
+		return g_strdup_printf("%s=%s", flag, address);
+	q = g_shell_quote(address);
+	r = g_strdup_printf("%s=%s", flag, q);
 	g_free(q);
 	return r;
 }

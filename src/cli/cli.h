@@ -338,9 +338,10 @@ char *cli_store_dir(void);
  * prune", the name usage hints give). */
 int cli_store_maintain(int argc, char **argv);
 
-/* "--to='Name <addr>'": one git send-email argument `flag`=`value`,
- * quoted for the shell.  g_free it. */
-char *cli_send_email_arg(const char *flag, const char *value);
+/* "--to=addr": one git send-email argument `flag`=`address`, as is when
+ * it holds no space, glob or quote (so that `git send-email $(...)` and
+ * xargs both take it), else quoted for the shell.  g_free it. */
+char *cli_send_email_arg(const char *flag, const char *address);
 
 /*
  * What both programs (main.c, main-quick.c) do first: the locale, a quiet

@@ -242,9 +242,10 @@ static const char *kind_name(char kind)
 }
 
 /*
- * git send-email arguments, one a line, quoted for the shell: --to for
- * maintainers (and supporters, odd fixers...: every M:), --cc for
- * reviewers, lists and addresses found in files.
+ * git send-email arguments, one a line: --to for maintainers (and
+ * supporters, odd fixers...: every M:), --cc for reviewers, lists and
+ * addresses found in files.  Bare addresses, so that `git send-email
+ * $(maintstat maintainers --to-cc ...)` works as xargs does.
  */
 static char *answer_to_cc(const struct maint_cc *cc)
 {
@@ -253,7 +254,7 @@ static char *answer_to_cc(const struct maint_cc *cc)
 	for (size_t i = 0; i < maint_cc_nr_lines(cc); i++) {
 		const struct maint_cc_line *l = maint_cc_line(cc, i);
 		char *a = cli_send_email_arg(l->kind == 'M' ? "--to" : "--cc",
-					 l->email);
+					     l->address);
 
 		g_string_append_printf(out, "%s\n", a);
 		g_free(a);
@@ -289,7 +290,7 @@ static char *answer_text(const struct maint_cc *cc, const struct opts *op,
 			continue;
 		if (op->to_cc)
 			g_ptr_array_add(items, cli_send_email_arg(
-				l->kind == 'M' ? "--to" : "--cc", l->email));
+				l->kind == 'M' ? "--to" : "--cc", l->address));
 		else
 			g_ptr_array_add(items, roles ?
 				g_strdup_printf("%s (%s%s)", l->email, l->role,

@@ -68,9 +68,9 @@ r = run("maintainers", "--repo", repo, "--no-cache", "--activity",
         "--active-only", "--to-cc", PATH)
 import shlex  # noqa: E402
 args = shlex.split(r.out)
-ok("--to=Alice Active <alice@example.org>" in args and
+ok("--to=alice@example.org" in args and
    not any("ivan@" in a for a in args) and
-   "--cc=Rex External <rex@example.net>" in args,
+   "--cc=rex@example.net" in args,
    "--to-cc --active-only: Alice to, Ivan gone, Rex cc'd", r.out)
 
 r = run("maintainers", "--repo", repo, "--no-cache", "--activity", "--json",

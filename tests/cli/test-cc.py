@@ -7,7 +7,7 @@ import os
 import shutil
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import SCHEMA, run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+from mstest import SCHEMA, run, ok, eq, done, tmpdir, FIXTURES, MAINTSTAT  # noqa: E402,E501
 
 FIX = os.path.join(FIXTURES, "maintainers")
 FILES = ["drivers/alpha/core.c", "drivers/alpha/main.c",
@@ -104,10 +104,18 @@ eq(doc["subsystem"], ["ALPHA DRIVER", "THE REST"], "JSON: the entries")
 
 r = mm("--to-cc", "drivers/alpha/main.c")
 import shlex  # noqa: E402
-eq(shlex.split(r.out), [f"--to={ALICE}", f"--cc={BOB}", f"--to={LINUS}",
-                        f"--cc={ALPHA_L}", f"--cc={LKML}"],
-   "--to-cc: --to for M: people, --cc for reviewers and lists, "
-   "shell-quoted")
+import subprocess  # noqa: E402
+TO_CC = ["--to=alice@example.com", "--cc=bob@example.com",
+         "--to=torvalds@example.org", f"--cc={ALPHA_L}", f"--cc={LKML}"]
+eq(shlex.split(r.out), TO_CC, "--to-cc: --to for M: people, --cc for "
+   "reviewers and lists, bare addresses")
+# what `git send-email $(maintstat maintainers --to-cc ...)` gets
+sh = subprocess.run(["sh", "-c", 'set -- $("$@"); printf "%s\\n" "$@"',
+                     "sh", MAINTSTAT, "maintainers", "--tree", tree,
+                     "--to-cc", "drivers/alpha/main.c"],
+                    capture_output=True, text=True)
+eq(sh.stdout.splitlines(), TO_CC, "--to-cc inside $(...): one word per "
+   "argument, as through xargs")
 
 # --- patches ------------------------------------------------------------------
 
