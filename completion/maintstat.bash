@@ -77,7 +77,7 @@ _maintstat()
 		COMPREPLY=($(compgen -W "month quarter year release" -- "$cur"))
 		return ;;
 	--dialect)
-		COMPREPLY=($(compgen -W "kernel qemu" -- "$cur"))
+		COMPREPLY=($(compgen -W "kernel qemu xen" -- "$cur"))
 		return ;;
 	--repo | --tree | --dest | --output-dir)
 		COMPREPLY=($(compgen -d -- "$cur"))
