@@ -36,6 +36,8 @@ struct cli_act_opts {
 	const struct ms_mail_index *mail;
 	/* note the address each person used last (retire Cc's it) */
 	bool last_addresses;
+	/* keep each walked commit's paths (areas) */
+	bool keep_paths;
 };
 
 /* The identity options every command that resolves people shares. */

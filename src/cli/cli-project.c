@@ -46,6 +46,7 @@ int cli_project_open(const struct cli_act_opts *o,
 	po.no_plus_fold = o->no_plus_fold;
 	po.merges = o->merges;
 	po.last_addresses = o->last_addresses;
+	po.keep_paths = o->keep_paths;
 	po.listing_note = listing_note;
 	po.progress = cli_progress_count;
 	if (ms_project_open(&po, out) < 0)

@@ -12,6 +12,7 @@ int cmd_entries(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
 int cmd_activity(int argc, char **argv);
+int cmd_areas(int argc, char **argv);
 int cmd_urgent(int argc, char **argv);
 int cmd_retire(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);

@@ -36,6 +36,8 @@ static const struct command file_commands[] = {
 static const struct command history_commands[] = {
 	{ "activity", cmd_activity,
 	  "who really authors, commits and reviews in each entry" },
+	{ "areas", cmd_areas,
+	  "who really looks after each part of a broad entry" },
 	{ "urgent", cmd_urgent,
 	  "busy entries with no active maintainer" },
 	{ "retire", cmd_retire,

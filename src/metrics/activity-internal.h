@@ -159,6 +159,12 @@ struct ms_activity {
 				     then (or unreadable: a marker) */
 	bool then_all_done;       /* then_all read (NULL: could not be) */
 	GHashTable *then_all;     /* every MAINTAINERS file then: a set */
+	/* opts->keep_paths: the paths of the records this load walked,
+	 * interned in walked_chunk; record i's are walked_paths from
+	 * walked_off[i] to walked_off[i + 1] (i < walked_off->len - 1) */
+	GStringChunk *walked_chunk;
+	GPtrArray *walked_paths;  /* const char *, borrowed from the chunk */
+	GArray *walked_off;       /* uint32_t */
 	/* where the sets are kept (ms_activity_keep_listing()), or NULL */
 	struct act_listing_keep *listing;
 };

@@ -397,6 +397,15 @@ static int collect(const struct ms_commit *c, void *data)
 	     act_is_word_bot(c->committer.email)))
 		r.applier = last_sob;
 	note_date(a, r.ctime, a->commits->len);
+	if (a->walked_off && a->walked_off->len == a->commits->len + 1) {
+		for (size_t i = 0; i < c->nr_paths; i++) {
+			const char *p = g_string_chunk_insert_const(
+				a->walked_chunk, c->paths[i]);
+
+			g_ptr_array_add(a->walked_paths, (gpointer)p);
+		}
+		g_array_append_val(a->walked_off, a->walked_paths->len);
+	}
 	g_array_append_val(a->commits, r);
 	if (a->opts->progress)
 		a->opts->progress(a->commits->len, a->opts->progress_data);
@@ -692,6 +701,14 @@ static int load_start(const struct ms_activity_load_opts *opts,
 	act_model_init(a);
 	a->opts = opts;
 	a->gitdir = g_strdup(opts->gitdir);
+	if (opts->keep_paths) {
+		guint32 zero = 0;
+
+		a->walked_chunk = g_string_chunk_new(1 << 16);
+		a->walked_paths = g_ptr_array_new();
+		a->walked_off = g_array_new(FALSE, FALSE, sizeof(guint32));
+		g_array_append_val(a->walked_off, zero);
+	}
 	a->maint_from_rev = !opts->nr_maintainers;
 	a->no_plus_fold = opts->no_plus_fold;
 	a->now = g_get_real_time() / G_USEC_PER_SEC;
@@ -908,6 +925,12 @@ void ms_activity_free(struct ms_activity *a)
 	ms_tree_free(a->tree);
 	act_listing_release(a);
 	g_free(a->gitdir);
+	if (a->walked_chunk)
+		g_string_chunk_free(a->walked_chunk);
+	if (a->walked_paths)
+		g_ptr_array_free(a->walked_paths, TRUE);
+	if (a->walked_off)
+		g_array_free(a->walked_off, TRUE);
 	g_mutex_clear(&a->then_lock);
 	ms_ident_free(a->ident);
 	g_array_free(a->commits, TRUE);

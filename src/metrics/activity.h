@@ -56,6 +56,9 @@ struct ms_activity_load_opts {
 	/* note the address each person used last, for
 	 * ms_activity_last_address() (false: it answers nothing) */
 	bool last_addresses;
+	/* keep the paths each commit walked in this load touched, for
+	 * ms_activity_walked_paths() (the saved model holds none) */
+	bool keep_paths;
 	int nr_threads;           /* 0: ms_workers() (--threads) */
 	/* the incremental store (store.h), borrowed; NULL: walk git only */
 	struct ms_store *store;
@@ -159,6 +162,53 @@ void ms_activity_set_range(struct ms_activity *a,
 void ms_activity_foreach_path(const struct ms_activity *a,
 			      void (*fn)(const char *path, void *data),
 			      void *data);
+
+/*
+ * One commit record of the model, as ms_activity_query() counts it:
+ * commits touching an entry's files, their people (ident.h ids, joined)
+ * and trailers.  Records are in walk order (newest commit date first).
+ * ms_activity_record() fills `out`; entries (MAINTAINERS entry indexes)
+ * are borrowed until `a` is freed.
+ */
+struct ms_act_record {
+	char id[41];
+	int64_t atime, ctime;     /* author and commit dates */
+	unsigned author, committer;
+	/* who applied it: the committer, or the last Signed-off-by when
+	 * the committer is a bot (ms_act_entry.top_committers) */
+	unsigned applier;
+	bool reviewed;            /* a review or ack by someone else */
+	const uint32_t *entries;  /* the entries its paths match */
+	size_t nr_entries;
+	size_t nr_tags;           /* its *-by: trailers naming a person */
+};
+void ms_activity_record(const struct ms_activity *a, size_t i,
+			struct ms_act_record *out);
+/* Trailer t of record i: its person, token ("Reviewed-by", borrowed)
+ * and whether it is a review or an ack. */
+void ms_activity_record_tag(const struct ms_activity *a, size_t i, size_t t,
+			    unsigned *person, const char **token,
+			    bool *review);
+/*
+ * Where record i falls for the window [since, until], as
+ * ms_activity_query() decides it (--since REV included): 1 inside, 0
+ * before it, -1 after `until` (not counted at all).
+ */
+int ms_activity_record_window(const struct ms_activity *a, size_t i,
+			      int64_t since, int64_t until);
+/*
+ * With ms_activity_load_opts.keep_paths: the paths record i touched
+ * (against its first parent, as the walk gives them) when this load
+ * walked it, their number in *n; NULL when the record came from the
+ * saved model instead (or keep_paths was off).  Borrowed until `a` is
+ * freed.
+ */
+const char *const *ms_activity_walked_paths(const struct ms_activity *a,
+					    size_t i, size_t *n);
+/* The tree of the revision (its files), borrowed. */
+const struct ms_tree *ms_activity_tree(const struct ms_activity *a);
+/* The repository the model was loaded from, borrowed. */
+const char *ms_activity_gitdir(const struct ms_activity *a);
 
 struct ms_activity_query {
 	int64_t since, until;     /* the window, both inclusive */

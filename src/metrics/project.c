@@ -233,6 +233,7 @@ static int load_history(struct ms_project *p, struct ms_diags *diags)
 	lo.aliases_name = p->o.aliases;
 	lo.mail = ms_project_mail_index(p);
 	lo.last_addresses = p->o.last_addresses;
+	lo.keep_paths = p->o.keep_paths;
 	lo.nr_threads = p->o.nr_threads;
 	lo.store = p->store;
 	lo.progress = p->o.progress;

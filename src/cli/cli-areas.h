@@ -1,0 +1,28 @@
+/*
+ * cli-areas.h - what `areas` and `recruit` share on the CLI side:
+ * loading the activity model with each commit's paths, and the areas.
+ */
+#ifndef MS_CLI_AREAS_H
+#define MS_CLI_AREAS_H
+
+#include "cli-activity.h"
+
+struct ms_areas;
+struct ms_areas_query;
+
+/*
+ * Open the project of `ao` and load its history (cli_act_load(), 5
+ * years), select the entries named in argv (and --file), get each
+ * commit's paths (the walk, the store, git) and compute the areas for
+ * `q` (its window set here; its entries a new array to g_free).  Prints
+ * warnings and errors.  Returns CLI_CONTINUE, *proj (cli_project_close;
+ * set even on failure), *a (borrowed from it) and *out (ms_areas_free),
+ * or an exit code.
+ */
+struct ms_project;
+int cli_areas_load(const char *cmd, struct cli_act_opts *ao, int argc,
+		   char **argv, const struct cli_strings *files,
+		   struct ms_areas_query *q, struct ms_project **proj,
+		   struct ms_activity **a, struct ms_areas **out);
+
+#endif

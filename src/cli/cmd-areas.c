@@ -1,0 +1,384 @@
+/*
+ * cmd-areas.c - maintstat areas: who really looks after each part of a
+ * broad MAINTAINERS entry (areas.h decides; this file prints).
+ */
+#include "activity.h"
+#include "areas.h"
+#include "cli-activity.h"
+#include "cli-areas.h"
+#include "cli-project.h"
+#include "cli-result.h"
+#include "commands.h"
+#include "maintainers.h"
+#include "output.h"
+#include "store.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct cli_command_help help = {
+	"maintstat areas [--repo GITDIR] [options] [ENTRY...]",
+	"Each MAINTAINERS entry (all, or those named) cut into areas: the\n"
+	"directories below each F: pattern (a file pattern's files, an N:\n"
+	"pattern's files: one area each), cut into their subdirectories and\n"
+	"their own files (DIR/*) while they hold at least --min-commits\n"
+	"commits of the window and more than one part has commits.  Per\n"
+	"area: its files in the tree, the window's commits and how many were\n"
+	"reviewed or acked by someone other than the author, when each\n"
+	"listed M: and R: person last authored, committed or was named in a\n"
+	"*-by: trailer there, and the top people there (authored, applied,\n"
+	"reviewed).  Flags: unattended (commits, none by a listed person),\n"
+	"de-facto (someone listed by no entry applied or reviewed at least\n"
+	"half of them, and at least 3), dormant (no commit in the window).\n"
+	"Files an inner entry covers still count for the outer one (as\n"
+	"get_maintainer.pl names both): the inner entry is named, and its\n"
+	"people count as listed there.  The window, identities and commits\n"
+	"are those of maintstat activity (5 years, merges left out).",
+	"  maintstat areas --repo u-boot.git ARM DFU\n"
+	"  maintstat areas --min-commits 50 --json",
+};
+
+/* "2024-05-01", or "never". */
+static const char *day(bool set, int64_t t, char buf[32])
+{
+	if (!set)
+		return "never";
+	ms_act_format(t, 0, false, true, buf);
+	return buf;
+}
+
+static void print_flags(FILE *fp, unsigned flags)
+{
+	static const enum ms_area_flag all[] = {
+		MS_AREA_UNATTENDED, MS_AREA_DEFACTO, MS_AREA_DORMANT,
+	};
+	bool first = true;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(all); i++) {
+		if (!(flags & all[i]))
+			continue;
+		fprintf(fp, "%s%s", first ? "  [" : ", ",
+			ms_area_flag_name(all[i]));
+		first = false;
+	}
+	if (!first)
+		fputc(']', fp);
+}
+
+static void print_figures(FILE *fp, const struct ms_area *ar)
+{
+	fprintf(fp, "%zu file%s, %zu commit%s", ar->files,
+		ar->files == 1 ? "" : "s", ar->commits,
+		ar->commits == 1 ? "" : "s");
+	if (ar->commits)
+		fprintf(fp, ", %zu reviewed (%.0f%%)", ar->reviewed,
+			100.0 * (double)ar->reviewed / (double)ar->commits);
+	print_flags(fp, ar->flags);
+}
+
+static void print_person(FILE *fp, const struct ms_area_person *p)
+{
+	char d[32];
+
+	fprintf(fp, "%s <%s>: %zu authored, %zu applied, %zu reviewed, "
+		"last %s", p->name, p->email, p->authored, p->committed,
+		p->reviewed, day(true, p->last, d));
+	if (p->listed)
+		fprintf(fp, " (listed)");
+	else if (p->listed_in)
+		fprintf(fp, " (listed in %s)", p->listed_in);
+	if (p->defacto_committer || p->defacto_reviewer)
+		fprintf(fp, " DE-FACTO %s%s%s", p->defacto_committer ?
+			"committer" : "", p->defacto_committer &&
+			p->defacto_reviewer ? " and " : "",
+			p->defacto_reviewer ? "reviewer" : "");
+	fputc('\n', fp);
+}
+
+static void print_area(FILE *fp, const struct ms_area *ar)
+{
+	char d1[32], d2[32], d3[32];
+
+	fprintf(fp, "  %s  ", ar->path);
+	print_figures(fp, ar);
+	fputc('\n', fp);
+	for (size_t i = 0; i < ar->nr_listed; i++) {
+		const struct ms_area_listed *l = &ar->listed[i];
+
+		fprintf(fp, "    %c: %s <%s>: authored %s, committed %s, "
+			"tagged %s\n", l->role, l->name, l->email,
+			day(l->author.set, l->author.time, d1),
+			day(l->committer.set, l->committer.time, d2),
+			day(l->tags.set, l->tags.time, d3));
+	}
+	for (size_t i = 0; i < ar->nr_top; i++) {
+		fprintf(fp, "    %s", i ? "     " : "top: ");
+		print_person(fp, &ar->top[i]);
+	}
+	for (size_t i = 0; i < ar->nr_covers && ar->covers[i].inner; i++)
+		fprintf(fp, "    %s%s (%zu of the commits)\n",
+			i ? "              " : "also covered: ",
+			ar->covers[i].entry->name, ar->covers[i].commits);
+}
+
+static void print_entry(FILE *fp, const struct ms_areas_entry *e)
+{
+	if (e->nr_areas == 1) {
+		const struct ms_area *ar = &e->areas[0];
+
+		fprintf(fp, "%s: one area, %s: ", e->entry->name, ar->path);
+		print_figures(fp, ar);
+		if (ar->nr_top)
+			fprintf(fp, "; top %s (%zu)", ar->top[0].name,
+				ar->top[0].authored + ar->top[0].committed +
+				ar->top[0].reviewed);
+		fputc('\n', fp);
+		return;
+	}
+	fprintf(fp, "%s (%s:%u): %zu commits, %zu area%s\n", e->entry->name,
+		e->entry->file, e->entry->line, e->commits, e->nr_areas,
+		e->nr_areas == 1 ? "" : "s");
+	for (size_t i = 0; i < e->nr_areas; i++)
+		print_area(fp, &e->areas[i]);
+}
+
+static void json_last(struct ms_out *o, const char *key,
+		      const struct ms_area_last *l)
+{
+	char d[32];
+
+	ms_out_key(o, key);
+	if (!l->set) {
+		ms_out_null(o);
+		return;
+	}
+	ms_act_format(l->time, 0, true, false, d);
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "commit", l->id);
+	ms_out_kv_string(o, "date", d);
+	ms_out_kv_int(o, "count", (int64_t)l->count);
+	ms_out_end_object(o);
+}
+
+static void json_area(struct ms_out *o, const struct ms_area *ar)
+{
+	static const enum ms_area_flag all[] = {
+		MS_AREA_UNATTENDED, MS_AREA_DEFACTO, MS_AREA_DORMANT,
+	};
+	char d[32];
+
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "path", ar->path);
+	ms_out_kv_int(o, "files", (int64_t)ar->files);
+	ms_out_kv_int(o, "commits", (int64_t)ar->commits);
+	ms_out_kv_int(o, "reviewed", (int64_t)ar->reviewed);
+	ms_out_key(o, "listed");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < ar->nr_listed; i++) {
+		const struct ms_area_listed *l = &ar->listed[i];
+		char role[2] = { l->role, 0 };
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "role", role);
+		ms_out_kv_string(o, "name", *l->name ? l->name : NULL);
+		ms_out_kv_string(o, "email", *l->email ? l->email : NULL);
+		json_last(o, "author", &l->author);
+		json_last(o, "committer", &l->committer);
+		json_last(o, "tags", &l->tags);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_key(o, "top");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < ar->nr_top; i++) {
+		const struct ms_area_person *p = &ar->top[i];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "name", p->name);
+		ms_out_kv_string(o, "email", p->email);
+		ms_out_kv_int(o, "authored", (int64_t)p->authored);
+		ms_out_kv_int(o, "committed", (int64_t)p->committed);
+		ms_out_kv_int(o, "reviewed", (int64_t)p->reviewed);
+		ms_act_format(p->last, 0, true, false, d);
+		ms_out_kv_string(o, "last", d);
+		ms_out_kv_bool(o, "listed", p->listed);
+		ms_out_kv_string(o, "listed_in", p->listed_in);
+		ms_out_kv_bool(o, "de_facto", p->defacto_committer ||
+			       p->defacto_reviewer);
+		ms_out_key(o, "examples");
+		ms_out_begin_list(o);
+		for (size_t k = 0; k < p->nr_examples; k++)
+			ms_out_string(o, p->examples[k]);
+		ms_out_end_list(o);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_key(o, "flags");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < G_N_ELEMENTS(all); i++)
+		if (ar->flags & all[i])
+			ms_out_string(o, ms_area_flag_name(all[i]));
+	ms_out_end_list(o);
+	ms_out_key(o, "also_covered_by");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < ar->nr_covers && ar->covers[i].inner; i++) {
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "name", ar->covers[i].entry->name);
+		ms_out_kv_int(o, "commits", (int64_t)ar->covers[i].commits);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_end_object(o);
+}
+
+static int print_all(const struct ms_areas *r, const struct cli_act_opts *ao,
+		     const struct ms_areas_query *q, bool json)
+{
+	struct ms_out *o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT,
+				      stdout);
+	char s[32], u[32];
+	int rc;
+
+	if (json) {
+		ms_out_begin_document(o);
+		ms_out_key(o, "window");
+		ms_out_begin_object(o);
+		ms_act_format(q->since, 0, true, false, s);
+		ms_out_kv_string(o, "since", s);
+		ms_act_format(q->until, 0, true, false, u);
+		ms_out_kv_string(o, "until", u);
+		ms_out_end_object(o);
+		ms_out_kv_int(o, "min_commits", (int64_t)q->min_commits);
+		ms_out_key(o, "entries");
+		ms_out_begin_list(o);
+		for (size_t i = 0; i < r->nr_entries; i++) {
+			const struct ms_areas_entry *e = &r->entries[i];
+
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "name", e->entry->name);
+			ms_out_kv_int(o, "commits", (int64_t)e->commits);
+			ms_out_key(o, "areas");
+			ms_out_begin_list(o);
+			for (size_t k = 0; k < e->nr_areas; k++)
+				json_area(o, &e->areas[k]);
+			ms_out_end_list(o);
+			ms_out_end_object(o);
+		}
+		ms_out_end_list(o);
+	} else {
+		ms_act_format(q->since, 0, false, true, s);
+		ms_act_format(q->until, 0, false, true, u);
+		printf("Repository %s at %s\n", ao->repo,
+		       ao->rev ? ao->rev : "HEAD");
+		printf("Window: commits dated %s to %s (UTC)%s\n", s, u,
+		       ao->merges ? ", merges included" : ", merges left out");
+		printf("Areas: directories below each F: pattern, cut while "
+		       "they hold at least %zu commits\nand more than one part "
+		       "has commits.  Files an inner entry covers still count\n"
+		       "for the outer one (get_maintainer.pl names both): "
+		       "see 'also covered'.\n", q->min_commits);
+		for (size_t i = 0; i < r->nr_entries; i++) {
+			putchar('\n');
+			print_entry(stdout, &r->entries[i]);
+		}
+	}
+	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
+	ms_out_free(o);
+	return rc;
+}
+
+/* What the result depends on besides the command line and the build
+ * (cli-result.h): the repository's references, the files the options
+ * read, the window's dates as resolved now. */
+static int areas_key(struct cli_result *kept, const struct cli_act_opts *ao)
+{
+	int64_t t;
+	int rc;
+
+	cli_result_add_repo(kept, ao->repo);
+	cli_result_add_files(kept, "maintainers", &ao->maintainers);
+	cli_result_add_files(kept, "mailmap", &ao->mailmaps);
+	if (ao->aliases) {
+		struct cli_strings one = { (const char **)&ao->aliases, 1 };
+
+		cli_result_add_files(kept, "aliases", &one);
+	}
+	if (ao->since) {
+		rc = cli_date_or_rev("areas", "since", ao->repo, ao->since,
+				     false, &t);
+		if (rc != CLI_CONTINUE)
+			return rc;
+		cli_result_add_int(kept, "since", t);
+	}
+	if (ao->until) {
+		rc = cli_date_or_rev("areas", "until", ao->repo, ao->until,
+				     true, &t);
+		if (rc != CLI_CONTINUE)
+			return rc;
+		cli_result_add_int(kept, "until", t);
+	}
+	return CLI_CONTINUE;
+}
+
+int cmd_areas(int argc, char **argv)
+{
+	struct cli_act_opts ao = { 0 };
+	struct cli_result kept = { 0 };
+	char **argv0 = g_new(char *, (size_t)argc + 1);
+	int argc0 = argc;
+	struct cli_strings files = { 0 };
+	bool json = false;
+	long min_commits = MS_AREAS_MIN_COMMITS;
+	const struct cli_option opts[] = {
+		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
+		{ CLI_OPT_INT, "min-commits", 0, &min_commits, "N",
+		  "cut an area into parts only while it holds N commits of "
+		  "the window (default 20)" },
+		CLI_ENTRY_FILE_OPTION(&files),
+		CLI_OPT_JSON(&json),
+		CLI_OPTION_END,
+	};
+	struct ms_areas_query q = MS_AREAS_QUERY_INIT;
+	struct ms_areas *res = NULL;
+	struct ms_activity *a = NULL;
+	struct ms_project *proj = NULL;
+	int rc;
+
+	memcpy(argv0, argv, sizeof(*argv) * (size_t)argc);
+	argv0[argc] = NULL;
+	rc = cli_parse_options(&argc, &argv, opts, &help);
+	if (rc != CLI_CONTINUE)
+		goto done;
+	rc = cli_default_repo("areas", &ao.repo, true);
+	if (rc != CLI_CONTINUE)
+		goto done;
+	if (min_commits < 0) {
+		rc = cli_usage_error("areas", "--min-commits must not be "
+				     "negative");
+		goto done;
+	}
+	q.min_commits = (size_t)min_commits;
+	/* a run with the same inputs prints the result kept by the last */
+	cli_result_begin(&kept, "areas", json, argc0, argv0,
+			 ao.store.no_cache);
+	rc = areas_key(&kept, &ao);
+	if (rc == CLI_CONTINUE)
+		rc = cli_result_serve(&kept, &ao.store, ao.repo, NULL);
+	if (rc != CLI_CONTINUE)
+		goto out;
+	rc = cli_areas_load("areas", &ao, argc, argv, &files, &q, &proj, &a,
+			    &res);
+	if (rc == CLI_CONTINUE)
+		rc = print_all(res, &ao, &q, json);
+	rc = cli_result_end(&kept, rc, &ao.store, ao.repo, NULL);
+	cli_result_keep(&kept);
+out:
+	cli_result_release(&kept);
+done:
+	g_free(argv0);
+	ms_areas_free(res);
+	g_free((void *)q.entries);
+	cli_project_close(proj);
+	return rc;
+}

@@ -1,0 +1,1083 @@
+/*
+ * areas.c - an entry's files cut into areas, and who is active in each
+ * (areas.h).
+ *
+ * Per entry: its patterns compiled as get_maintainer.pl reads them
+ * (F:/X: values as prefixes, '*' any run, '?' one character, the
+ * path's number of '/' without a trailing slash, a value naming a
+ * directory of the tree taken with its slash; N: a regex searched
+ * anywhere), a tree of the directories below each outermost directory
+ * pattern, counted with the tree's files and the window's commits, cut
+ * where the rule says, then every record up to `until` counted into the
+ * areas it touches.
+ */
+#include "activity.h"
+#include "areas.h"
+#include "ident.h"
+#include "maintainers.h"
+#include "tree.h"
+
+#include <glib.h>
+#include <string.h>
+
+/* ---- patterns ---- */
+
+enum pat_kind { PAT_DIR, PAT_FILE, PAT_GLOB, PAT_N };
+
+struct pat {
+	enum pat_kind kind;
+	char key;                 /* 'F', 'X' or 'N' */
+	char *value;              /* DIR: with its trailing slash */
+	const char *written;      /* as the entry has it */
+	size_t slashes;
+	bool trailing;
+	GRegex *re;               /* N: */
+};
+
+struct pats {
+	GArray *all;              /* struct pat, in field order */
+};
+
+static size_t count_slashes(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '/';
+	return n;
+}
+
+/* The first file of the sorted tree at or after `prefix`. */
+static size_t tree_lower(const struct ms_tree *t, const char *prefix)
+{
+	size_t lo = 0, hi = ms_tree_nr_files(t);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(ms_tree_path(t, mid), prefix) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool tree_has_dir(const struct ms_tree *t, const char *dir_slash)
+{
+	size_t i = tree_lower(t, dir_slash);
+
+	return i < ms_tree_nr_files(t) &&
+	       g_str_has_prefix(ms_tree_path(t, i), dir_slash);
+}
+
+static void pats_compile(struct pats *ps, const struct maint_entry *me,
+			 const struct ms_tree *tree)
+{
+	ps->all = g_array_new(FALSE, TRUE, sizeof(struct pat));
+	for (size_t f = 0; f < me->nr_fields; f++) {
+		const struct maint_field *fl = &me->fields[f];
+		struct pat p = { 0 };
+		const char *v = fl->value;
+
+		if (fl->key != 'F' && fl->key != 'X' && fl->key != 'N')
+			continue;
+		if (!*v)
+			continue;
+		p.key = fl->key;
+		p.written = v;
+		if (fl->key == 'N') {
+			p.kind = PAT_N;
+			p.re = g_regex_new(v, G_REGEX_EXTENDED, 0, NULL);
+			if (!p.re)
+				continue;   /* the index reports it */
+			p.value = g_strdup(v);
+		} else if (strpbrk(v, "*?")) {
+			p.kind = PAT_GLOB;
+			p.value = g_strdup(v);
+		} else if (g_str_has_suffix(v, "/")) {
+			p.kind = PAT_DIR;
+			p.value = g_strdup(v);
+		} else {
+			char *d = g_strconcat(v, "/", NULL);
+
+			if (tree_has_dir(tree, d)) {
+				p.kind = PAT_DIR;
+				p.value = d;
+			} else {
+				p.kind = PAT_FILE;
+				p.value = g_strdup(v);
+				g_free(d);
+			}
+		}
+		p.slashes = count_slashes(p.value);
+		p.trailing = g_str_has_suffix(p.value, "/");
+		g_array_append_val(ps->all, p);
+	}
+}
+
+static void pats_release(struct pats *ps)
+{
+	if (!ps->all)
+		return;
+	for (guint i = 0; i < ps->all->len; i++) {
+		struct pat *p = &g_array_index(ps->all, struct pat, i);
+
+		g_free(p->value);
+		if (p->re)
+			g_regex_unref(p->re);
+	}
+	g_array_free(ps->all, TRUE);
+	ps->all = NULL;
+}
+
+/* '*' any run, '?' one character, the rest literal: whether `pat` is a
+ * prefix of `s` (get_maintainer.pl's m@^$pattern@). */
+static bool glob_prefix(const char *pat, const char *s)
+{
+	for (; *pat; pat++, s++) {
+		if (*pat == '*') {
+			for (;; s++) {
+				if (glob_prefix(pat + 1, s))
+					return true;
+				if (!*s)
+					return false;
+			}
+		}
+		if (!*s || (*pat != '?' && *pat != *s))
+			return false;
+	}
+	return true;
+}
+
+static bool pat_match(const struct pat *p, const char *path)
+{
+	bool m;
+
+	switch (p->kind) {
+	case PAT_N:
+		return g_regex_match(p->re, path, 0, NULL);
+	case PAT_DIR:
+		return g_str_has_prefix(path, p->value);
+	case PAT_FILE:
+		m = g_str_has_prefix(path, p->value);
+		break;
+	default:
+		m = glob_prefix(p->value, path);
+		break;
+	}
+	return m && (p->trailing || count_slashes(path) == p->slashes);
+}
+
+/*
+ * The pattern of `ps` a path of the entry belongs to: the outermost
+ * directory pattern holding it, else the first file pattern, else the
+ * first N:; NULL when the entry does not match it (or an X: does).
+ */
+static const struct pat *pats_owner(const struct pats *ps, const char *path)
+{
+	const struct pat *dir = NULL, *file = NULL, *n = NULL;
+
+	for (guint i = 0; i < ps->all->len; i++) {
+		const struct pat *p = &g_array_index(ps->all, struct pat, i);
+
+		if (!pat_match(p, path))
+			continue;
+		if (p->key == 'X')
+			return NULL;
+		if (p->kind == PAT_DIR) {
+			if (!dir || strlen(p->value) < strlen(dir->value))
+				dir = p;
+		} else if (p->kind == PAT_N) {
+			if (!n)
+				n = p;
+		} else if (!file) {
+			file = p;
+		}
+	}
+	return dir ? dir : file ? file : n;
+}
+
+/* ---- the tree of an entry's directories ---- */
+
+struct node {
+	char *path;               /* "a/b/", "a/b/" and a star, a file pattern... */
+	bool dir;
+	struct node *parent;
+	struct node *own;         /* dir: its own files, made on demand */
+	GHashTable *kids;         /* dir: component -> struct node */
+	size_t files, commits;
+	size_t stamp;             /* the last record counted + 1 */
+	int area;                 /* its index among the areas, or -1 */
+};
+
+static struct node *node_new(char *path, bool dir)
+{
+	struct node *n = g_new0(struct node, 1);
+
+	n->path = path;
+	n->dir = dir;
+	n->area = -1;
+	if (dir)
+		n->kids = g_hash_table_new(g_str_hash, g_str_equal);
+	return n;
+}
+
+static void node_free(struct node *n)
+{
+	GHashTableIter it;
+	gpointer k, v;
+
+	if (!n)
+		return;
+	if (n->kids) {
+		g_hash_table_iter_init(&it, n->kids);
+		while (g_hash_table_iter_next(&it, &k, &v)) {
+			g_free(k);
+			node_free(v);
+		}
+		g_hash_table_destroy(n->kids);
+	}
+	node_free(n->own);
+	g_free(n->path);
+	g_free(n);
+}
+
+/* Per-person counts of an area in the window (work). */
+struct pwork {
+	struct ms_area_person out;
+	size_t tagged;            /* any *-by: trailer */
+};
+
+/* An area being counted. */
+struct awork {
+	struct node *node;
+	size_t stamp;
+	GHashTable *people;       /* person + 1 -> struct pwork */
+	GHashTable *covers;       /* entry index + 1 -> count */
+	struct ms_area *out;
+};
+
+/* One entry being counted. */
+struct ework {
+	const struct maint_entry *me;
+	struct pats ps;
+	GHashTable *roots;        /* pattern value -> struct node */
+	GHashTable *leaves;       /* a commit's path -> leaf_of() */
+	GPtrArray *areas;         /* struct awork */
+	struct ms_areas_entry *out;
+	unsigned *listed;         /* the M:/R: people, resolved */
+	size_t nr_listed;
+	size_t stamp;             /* for the entry's commit count */
+};
+
+static struct node *root_of(struct ework *ew, const struct pat *p)
+{
+	struct node *n = g_hash_table_lookup(ew->roots, p->value);
+
+	if (!n) {
+		if (p->kind == PAT_N)
+			n = node_new(g_strconcat("N: ", p->value, NULL),
+				     false);
+		else if (p->kind == PAT_DIR)
+			n = node_new(g_strdup(p->value), true);
+		else
+			n = node_new(g_strdup(p->written), false);
+		g_hash_table_insert(ew->roots, p->value, n);
+	}
+	return n;
+}
+
+/*
+ * The deepest node path `path` (owned by pattern `p`) reaches: its
+ * directory's own files, or its file pattern; made when `make`, else
+ * the deepest that exists.
+ */
+static struct node *node_walk(struct ework *ew, const struct pat *p,
+			      const char *path, bool make)
+{
+	struct node *n = root_of(ew, p);
+	const char *rest;
+	char comp[256];
+
+	if (!n->dir)
+		return n;
+	rest = path + strlen(n->path);
+	for (;;) {
+		const char *slash = strchr(rest, '/');
+		size_t len;
+		struct node *k;
+
+		if (!slash) {
+			if (!n->own && make) {
+				n->own = node_new(g_strconcat(n->path, "*",
+							      NULL), false);
+				n->own->parent = n;
+			}
+			return n->own ? n->own : n;
+		}
+		len = (size_t)(slash - rest);
+		if (len >= sizeof(comp))
+			return n;
+		memcpy(comp, rest, len);
+		comp[len] = '\0';
+		k = g_hash_table_lookup(n->kids, comp);
+		if (!k) {
+			if (!make)
+				return n;
+			k = node_new(g_strndup(path, (gsize)(slash + 1 -
+							     path)), true);
+			k->parent = n;
+			g_hash_table_insert(n->kids, g_strdup(comp), k);
+		}
+		n = k;
+		rest = slash + 1;
+	}
+}
+
+static struct node not_mine;
+
+/* node_walk() of a path of a commit (interned: the answer is kept by
+ * its address); NULL when the entry does not have the path. */
+static struct node *leaf_of(struct ework *ew, const char *path, bool make)
+{
+	struct node *n = g_hash_table_lookup(ew->leaves, path);
+	const struct pat *p;
+
+	if (n)
+		return n == &not_mine ? NULL : n;
+	p = pats_owner(&ew->ps, path);
+	n = p ? node_walk(ew, p, path, make) : NULL;
+	g_hash_table_insert(ew->leaves, (gpointer)path, n ? n : &not_mine);
+	return n;
+}
+
+/* Count node `n` and those above it: a file of the tree (rec 0) or a
+ * path of record `rec` (+1) of the window. */
+static void count_up(struct node *n, size_t rec)
+{
+	for (; n; n = n->parent) {
+		if (!rec) {
+			n->files++;
+		} else if (n->stamp != rec) {
+			n->stamp = rec;
+			n->commits++;
+		}
+	}
+}
+
+static void count_file(struct ework *ew, const char *path)
+{
+	const struct pat *p = pats_owner(&ew->ps, path);
+
+	if (p)
+		count_up(node_walk(ew, p, path, true), 0);
+}
+
+/* The files of the tree the entry has: those of each F: pattern's
+ * range of the sorted tree, or every file when an N: or a pattern
+ * starting with a wildcard can match anywhere. */
+static void count_files(struct ework *ew, const struct ms_tree *t)
+{
+	size_t nr = ms_tree_nr_files(t);
+	bool all = false;
+	bool *done;
+
+	for (guint i = 0; i < ew->ps.all->len; i++) {
+		const struct pat *p = &g_array_index(ew->ps.all, struct pat,
+						     i);
+
+		all = all || p->key == 'N' ||
+		      (p->key == 'F' && strchr("*?", p->value[0]));
+	}
+	if (all) {
+		for (size_t i = 0; i < nr; i++)
+			count_file(ew, ms_tree_path(t, i));
+		return;
+	}
+	done = g_new0(bool, nr ? nr : 1);
+	for (guint i = 0; i < ew->ps.all->len; i++) {
+		const struct pat *p = &g_array_index(ew->ps.all, struct pat,
+						     i);
+		char *prefix;
+
+		if (p->key != 'F')
+			continue;
+		prefix = g_strndup(p->value, strcspn(p->value, "*?"));
+		for (size_t k = tree_lower(t, prefix); k < nr &&
+		     g_str_has_prefix(ms_tree_path(t, k), prefix); k++) {
+			if (!done[k])
+				count_file(ew, ms_tree_path(t, k));
+			done[k] = true;
+		}
+		g_free(prefix);
+	}
+	g_free(done);
+}
+
+static size_t live_parts(const struct node *n)
+{
+	GHashTableIter it;
+	gpointer v;
+	size_t k = n->own && n->own->commits;
+
+	g_hash_table_iter_init(&it, n->kids);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		k += ((struct node *)v)->commits > 0;
+	return k;
+}
+
+static void add_area(struct ework *ew, struct node *n)
+{
+	struct awork *aw = g_new0(struct awork, 1);
+
+	aw->node = n;
+	aw->people = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	aw->covers = g_hash_table_new(NULL, NULL);
+	n->area = (int)ew->areas->len;
+	g_ptr_array_add(ew->areas, aw);
+}
+
+static int cmp_node_path(const void *x, const void *y)
+{
+	const struct node *a = *(struct node *const *)x;
+	const struct node *b = *(struct node *const *)y;
+
+	return strcmp(a->path, b->path);
+}
+
+/* Choose the areas below `n`: cut while the rule says so. */
+static void choose(struct ework *ew, struct node *n, size_t min_commits)
+{
+	GPtrArray *kids;
+	GHashTableIter it;
+	gpointer v;
+
+	if (!n->dir || n->commits < min_commits || live_parts(n) < 2) {
+		add_area(ew, n);
+		return;
+	}
+	kids = g_ptr_array_new();
+	g_hash_table_iter_init(&it, n->kids);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		if (((struct node *)v)->files || ((struct node *)v)->commits)
+			g_ptr_array_add(kids, v);
+	g_ptr_array_sort(kids, cmp_node_path);
+	for (guint i = 0; i < kids->len; i++)
+		choose(ew, kids->pdata[i], min_commits);
+	if (n->own && (n->own->files || n->own->commits))
+		add_area(ew, n->own);
+	g_ptr_array_free(kids, TRUE);
+}
+
+/* The area of a path of a commit, or NULL (a directory no area is). */
+static struct awork *area_of(struct ework *ew, const char *path)
+{
+	struct node *n = leaf_of(ew, path, false);
+
+	for (; n; n = n->parent)
+		if (n->area >= 0)
+			return ew->areas->pdata[n->area];
+	return NULL;
+}
+
+/* ---- counting the records into the areas ---- */
+
+struct cover {
+	size_t count, stamp;
+	bool inner;
+};
+
+/* What the whole query shares. */
+struct qwork {
+	const struct ms_activity *a;
+	struct ms_ident *ident;
+	size_t nr_all;
+	unsigned **entry_people;  /* per entry index: its M:/R: ids, lazily */
+	size_t *nr_entry_people;
+	GHashTable *depths;       /* path -> struct maint_match[] (n first) */
+};
+
+static void resolve_listed(struct qwork *qw, const struct maint_entry *me,
+			   unsigned **out, size_t *nr)
+{
+	*out = g_new(unsigned, me->nr_fields ? me->nr_fields : 1);
+	*nr = 0;
+	for (size_t f = 0; f < me->nr_fields; f++) {
+		char *name = NULL, *email = NULL;
+
+		if (me->fields[f].key != 'M' && me->fields[f].key != 'R')
+			continue;
+		maint_parse_person(me->fields[f].value, &name, &email);
+		(*out)[(*nr)++] = ms_ident_resolve(qw->ident, name, email);
+		g_free(name);
+		g_free(email);
+	}
+}
+
+static bool lists(struct qwork *qw, size_t entry, unsigned person)
+{
+	if (!qw->entry_people[entry])
+		resolve_listed(qw, maint_file_entry(
+				       ms_activity_maintainers(qw->a), entry),
+			       &qw->entry_people[entry],
+			       &qw->nr_entry_people[entry]);
+	for (size_t i = 0; i < qw->nr_entry_people[entry]; i++)
+		if (qw->entry_people[entry][i] == person)
+			return true;
+	return false;
+}
+
+/* The entries matching `path` with their depths (cached): a count, then
+ * that many (entry index, depth) pairs. */
+static const int *depths_of(struct qwork *qw, const char *path)
+{
+	struct maint_match buf[16], *m = buf;
+	int *r = g_hash_table_lookup(qw->depths, path);
+	size_t n;
+
+	if (r)
+		return r;
+	n = maint_index_match_depth(ms_activity_index(qw->a), path, m,
+				    G_N_ELEMENTS(buf));
+	if (n > G_N_ELEMENTS(buf)) {
+		m = g_new(struct maint_match, n);
+		n = maint_index_match_depth(ms_activity_index(qw->a), path,
+					    m, n);
+	}
+	r = g_new(int, 1 + 2 * n);
+	r[0] = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		r[1 + 2 * i] = (int)m[i].entry->index;
+		r[2 + 2 * i] = m[i].depth;
+	}
+	if (m != buf)
+		g_free(m);
+	g_hash_table_insert(qw->depths, (gpointer)path, r);
+	return r;
+}
+
+/* Count, for record `rec` (+1), the other entries that match `path`:
+ * they cover these files too, from inside (deeper patterns) or
+ * outside. */
+static void note_covers(struct qwork *qw, struct ework *ew,
+			struct awork *aw, const char *path, size_t rec)
+{
+	const int *d = depths_of(qw, path);
+	int mine = 0;
+	bool found = false;
+
+	/* THE REST's '*' patterns are -1 deep, N: 0 */
+	for (int i = 0; i < d[0]; i++)
+		if ((size_t)d[1 + 2 * i] == ew->me->index) {
+			mine = d[2 + 2 * i];
+			found = true;
+		}
+	if (!found)
+		return;
+	for (int i = 0; i < d[0]; i++) {
+		gpointer k = GINT_TO_POINTER(d[1 + 2 * i] + 1);
+		struct cover *c;
+
+		if ((size_t)d[1 + 2 * i] == ew->me->index)
+			continue;
+		c = g_hash_table_lookup(aw->covers, k);
+		if (!c) {
+			c = g_new0(struct cover, 1);
+			g_hash_table_insert(aw->covers, k, c);
+		}
+		if (c->stamp != rec) {
+			c->stamp = rec;
+			c->count++;
+		}
+		c->inner = c->inner || d[2 + 2 * i] > mine;
+	}
+}
+
+static struct pwork *pw_of(const struct qwork *qw, struct awork *aw,
+			   unsigned person)
+{
+	gpointer k = GUINT_TO_POINTER(person + 1);
+	struct pwork *pw = g_hash_table_lookup(aw->people, k);
+
+	if (!pw) {
+		pw = g_new0(struct pwork, 1);
+		pw->out.person = person;
+		pw->out.name = ms_ident_name(qw->ident, person);
+		pw->out.email = ms_ident_email(qw->ident, person);
+		g_hash_table_insert(aw->people, k, pw);
+	}
+	return pw;
+}
+
+static void last_bump(struct ms_area_last *l, int64_t t, const char *id,
+		      bool inwin)
+{
+	if (!l->set || t > l->time) {
+		l->set = true;
+		l->time = t;
+		memcpy(l->id, id, 41);
+	}
+	if (inwin)
+		l->count++;
+}
+
+/* Person `p` took part in record `r` (window): note the date and keep
+ * the record as an example. */
+static void involved(struct pwork *pw, const struct ms_act_record *r,
+		     bool example)
+{
+	if (!pw->tagged++ || r->ctime > pw->out.last)
+		pw->out.last = r->ctime;
+	if (example && pw->out.nr_examples < MS_AREAS_EXAMPLES &&
+	    (!pw->out.nr_examples ||
+	     strcmp(pw->out.examples[pw->out.nr_examples - 1], r->id)))
+		memcpy(pw->out.examples[pw->out.nr_examples++], r->id, 41);
+}
+
+static void note_listed(const struct qwork *qw, struct ework *ew,
+			struct awork *aw, size_t rec,
+			const struct ms_act_record *r, bool inwin)
+{
+	struct ms_area *o = aw->out;
+
+	for (size_t l = 0; l < ew->nr_listed; l++) {
+		struct ms_area_listed *p = &o->listed[l];
+
+		if (p->person == MS_IDENT_NONE)
+			continue;
+		if (r->author == p->person)
+			last_bump(&p->author, r->atime, r->id, inwin);
+		if (r->committer == p->person)
+			last_bump(&p->committer, r->ctime, r->id, inwin);
+		for (size_t t = 0; t < r->nr_tags; t++) {
+			unsigned who;
+			const char *token;
+			bool review;
+
+			ms_activity_record_tag(qw->a, rec, t, &who, &token,
+					       &review);
+			if (who == p->person) {
+				last_bump(&p->tags, r->ctime, r->id, inwin);
+				break;
+			}
+		}
+	}
+}
+
+static void note_record(struct qwork *qw, struct ework *ew,
+			struct awork *aw, size_t rec,
+			const struct ms_act_record *r, bool inwin)
+{
+	struct ms_area *o = aw->out;
+
+	if (!o->has_last_commit || r->ctime > o->last_commit) {
+		o->has_last_commit = true;
+		o->last_commit = r->ctime;
+	}
+	note_listed(qw, ew, aw, rec, r, inwin);
+	if (!inwin)
+		return;
+	o->commits++;
+	o->reviewed += r->reviewed;
+	if (r->author != MS_IDENT_NONE) {
+		pw_of(qw, aw, r->author)->out.authored++;
+		involved(pw_of(qw, aw, r->author), r, false);
+	}
+	if (r->applier != MS_IDENT_NONE) {
+		pw_of(qw, aw, r->applier)->out.committed++;
+		involved(pw_of(qw, aw, r->applier), r, true);
+	}
+	if (r->committer != MS_IDENT_NONE && r->committer != r->applier)
+		involved(pw_of(qw, aw, r->committer), r, false);
+	for (size_t t = 0; t < r->nr_tags; t++) {
+		unsigned who;
+		const char *token;
+		bool review, dup = false;
+
+		ms_activity_record_tag(qw->a, rec, t, &who, &token, &review);
+		for (size_t u = 0; u < t && review && !dup; u++) {
+			unsigned w2;
+			const char *t2;
+			bool r2;
+
+			ms_activity_record_tag(qw->a, rec, u, &w2, &t2, &r2);
+			dup = r2 && w2 == who;
+		}
+		if (review && who != r->author && !dup) {
+			pw_of(qw, aw, who)->out.reviewed++;
+			involved(pw_of(qw, aw, who), r, true);
+		} else {
+			involved(pw_of(qw, aw, who), r, false);
+		}
+	}
+}
+
+/* ---- the answer ---- */
+
+static int cmp_person(const void *x, const void *y)
+{
+	const struct ms_area_person *a = x, *b = y;
+	size_t ta = a->authored + a->committed + a->reviewed;
+	size_t tb = b->authored + b->committed + b->reviewed;
+	int c;
+
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	c = strcmp(a->email, b->email);
+	return c ? c : strcmp(a->name, b->name);
+}
+
+static int cmp_cover(const void *x, const void *y)
+{
+	const struct ms_area_cover *a = x, *b = y;
+
+	if (a->inner != b->inner)
+		return a->inner ? -1 : 1;
+	if (a->commits != b->commits)
+		return a->commits > b->commits ? -1 : 1;
+	return a->entry->index < b->entry->index ? -1 :
+	       a->entry->index > b->entry->index;
+}
+
+static void finish_covers(struct qwork *qw, struct awork *aw)
+{
+	const struct maint_file *mf = ms_activity_maintainers(qw->a);
+	struct ms_area *o = aw->out;
+	GHashTableIter it;
+	gpointer k, v;
+
+	o->covers = g_new0(struct ms_area_cover,
+			   g_hash_table_size(aw->covers) + 1);
+	g_hash_table_iter_init(&it, aw->covers);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		struct ms_area_cover *c = &o->covers[o->nr_covers++];
+
+		c->entry = maint_file_entry(mf, (size_t)GPOINTER_TO_INT(k) - 1);
+		c->commits = ((struct cover *)v)->count;
+		c->inner = ((struct cover *)v)->inner;
+		g_free(v);
+	}
+	g_hash_table_destroy(aw->covers);
+	aw->covers = NULL;
+	qsort(o->covers, o->nr_covers, sizeof(*o->covers), cmp_cover);
+}
+
+/* Who the area's people are to the entry, the flags and the top. */
+static void finish_area(struct qwork *qw, struct ework *ew, struct awork *aw)
+{
+	struct ms_area *o = aw->out;
+	GArray *all = g_array_new(FALSE, FALSE, sizeof(struct ms_area_person));
+	GHashTableIter it;
+	gpointer v;
+	bool attended = false;
+	size_t keep;
+
+	finish_covers(qw, aw);
+	g_hash_table_iter_init(&it, aw->people);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct ms_area_person p = ((struct pwork *)v)->out;
+
+		for (size_t l = 0; l < ew->nr_listed && !p.listed; l++)
+			p.listed = ew->listed[l] == p.person;
+		for (size_t c = 0; c < o->nr_covers && !p.listed &&
+		     !p.listed_in; c++)
+			if (lists(qw, o->covers[c].entry->index, p.person))
+				p.listed_in = o->covers[c].entry->name;
+		for (size_t c = 0; c < o->nr_covers && !p.listed &&
+		     p.listed_in; c++)
+			if (p.listed_in == o->covers[c].entry->name)
+				attended = attended || o->covers[c].inner;
+		attended = attended || p.listed;
+		if (!p.listed && !p.listed_in) {
+			p.defacto_committer =
+				p.committed >= MS_AREAS_DEFACTO_MIN &&
+				2 * p.committed >= o->commits;
+			p.defacto_reviewer =
+				p.reviewed >= MS_AREAS_DEFACTO_MIN &&
+				2 * p.reviewed >= o->reviewed;
+			if (p.defacto_committer || p.defacto_reviewer)
+				o->flags |= MS_AREA_DEFACTO;
+		}
+		g_array_append_val(all, p);
+	}
+	g_hash_table_destroy(aw->people);
+	aw->people = NULL;
+	if (!o->commits)
+		o->flags |= MS_AREA_DORMANT;
+	else if (!attended)
+		o->flags |= MS_AREA_UNATTENDED;
+	g_array_sort(all, cmp_person);
+	/* the top, and any de-facto person below it */
+	keep = 0;
+	for (guint i = 0; i < all->len; i++) {
+		struct ms_area_person *p = &g_array_index(all,
+			struct ms_area_person, i);
+
+		if (keep < MS_AREAS_TOP || p->defacto_committer ||
+		    p->defacto_reviewer)
+			g_array_index(all, struct ms_area_person, keep++) = *p;
+	}
+	o->nr_top = keep;
+	o->top = (struct ms_area_person *)g_array_free(all, FALSE);
+}
+
+static int cmp_area(const void *x, const void *y)
+{
+	const struct ms_area *a = x, *b = y;
+
+	if (a->commits != b->commits)
+		return a->commits > b->commits ? -1 : 1;
+	return strcmp(a->path, b->path);
+}
+
+static void ework_init(struct qwork *qw, struct ework *ew,
+		       const struct maint_entry *me, struct ms_areas_entry *out)
+{
+	ew->me = me;
+	ew->out = out;
+	out->entry = me;
+	pats_compile(&ew->ps, me, ms_activity_tree(qw->a));
+	ew->roots = g_hash_table_new(g_str_hash, g_str_equal);
+	ew->leaves = g_hash_table_new(NULL, NULL);
+	ew->areas = g_ptr_array_new();
+	resolve_listed(qw, me, &ew->listed, &ew->nr_listed);
+}
+
+/* Make the areas' answers, with the entry's listed people in each. */
+static void ework_areas(struct ework *ew, size_t min_commits)
+{
+	GPtrArray *roots = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, ew->roots);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		g_ptr_array_add(roots, v);
+	g_ptr_array_sort(roots, cmp_node_path);
+	for (guint i = 0; i < roots->len; i++)
+		choose(ew, roots->pdata[i], min_commits);
+	g_ptr_array_free(roots, TRUE);
+	for (guint i = 0; i < ew->areas->len; i++) {
+		struct awork *aw = ew->areas->pdata[i];
+		struct ms_area *o = g_new0(struct ms_area, 1);
+		size_t l = 0;
+
+		o->path = g_strdup(aw->node->path);
+		o->files = aw->node->files;
+		o->listed = g_new0(struct ms_area_listed,
+				   ew->nr_listed ? ew->nr_listed : 1);
+		for (size_t f = 0; f < ew->me->nr_fields; f++) {
+			const struct maint_field *fl = &ew->me->fields[f];
+			struct ms_area_listed *p;
+
+			if (fl->key != 'M' && fl->key != 'R')
+				continue;
+			p = &o->listed[l];
+			p->role = fl->key;
+			maint_parse_person(fl->value, &p->name, &p->email);
+			if (!p->name)
+				p->name = g_strdup("");
+			if (!p->email)
+				p->email = g_strdup("");
+			p->person = ew->listed[l++];
+		}
+		o->nr_listed = l;
+		aw->out = o;
+	}
+}
+
+static void ework_release(struct qwork *qw, struct ework *ew)
+{
+	struct ms_areas_entry *out = ew->out;
+	GHashTableIter it;
+	gpointer v;
+
+	out->areas = g_new0(struct ms_area, ew->areas->len + 1);
+	for (guint i = 0; i < ew->areas->len; i++) {
+		struct awork *aw = ew->areas->pdata[i];
+
+		finish_area(qw, ew, aw);
+		out->areas[out->nr_areas++] = *aw->out;
+		g_free(aw->out);
+		g_free(aw);
+	}
+	qsort(out->areas, out->nr_areas, sizeof(*out->areas), cmp_area);
+	g_ptr_array_free(ew->areas, TRUE);
+	g_hash_table_iter_init(&it, ew->roots);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		node_free(v);
+	g_hash_table_destroy(ew->roots);
+	g_hash_table_destroy(ew->leaves);
+	pats_release(&ew->ps);
+	g_free(ew->listed);
+}
+
+/* Whether record `r` (index i) names a person entry `ew` lists. */
+static bool names_listed(const struct qwork *qw, const struct ework *ew,
+			 size_t i, const struct ms_act_record *r)
+{
+	for (size_t l = 0; l < ew->nr_listed; l++) {
+		unsigned p = ew->listed[l];
+
+		if (p == MS_IDENT_NONE)
+			continue;
+		if (r->author == p || r->committer == p)
+			return true;
+		for (size_t t = 0; t < r->nr_tags; t++) {
+			unsigned who;
+			const char *token;
+			bool review;
+
+			ms_activity_record_tag(qw->a, i, t, &who, &token,
+					       &review);
+			if (who == p)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The window's records into the directory trees (pass 1) or, the areas
+ * chosen, every record up to `until` into the areas (pass 2). */
+static void count_records(struct qwork *qw, struct ework *ew,
+			  const int *slot, const struct ms_commit_paths *cp,
+			  const struct ms_areas_query *q, bool pass2)
+{
+	size_t nr = ms_activity_nr_commits(qw->a);
+
+	for (size_t i = 0; i < nr; i++) {
+		int w = ms_activity_record_window(qw->a, i, q->since,
+						  q->until);
+		struct ms_act_record r;
+		const char *const *paths;
+		size_t np;
+
+		if (w < 0 || (!pass2 && !w))
+			continue;
+		ms_activity_record(qw->a, i, &r);
+		paths = ms_commit_paths_get(cp, i, &np);
+		for (size_t k = 0; k < r.nr_entries; k++) {
+			struct ework *e;
+
+			if (r.entries[k] >= qw->nr_all ||
+			    slot[r.entries[k]] < 0)
+				continue;
+			e = &ew[slot[r.entries[k]]];
+			if (!pass2) {
+				e->out->commits++;
+				for (size_t p = 0; p < np; p++) {
+					struct node *n = leaf_of(e, paths[p],
+								 true);
+
+					if (n)
+						count_up(n, i + 1);
+				}
+				continue;
+			}
+			/* before the window, only the listed people's last
+			 * dates are wanted */
+			if (!w && !names_listed(qw, e, i, &r))
+				continue;
+			for (size_t p = 0; p < np; p++) {
+				struct awork *aw = area_of(e, paths[p]);
+
+				if (!aw)
+					continue;
+				if (w)
+					note_covers(qw, e, aw, paths[p], i + 1);
+				if (aw->stamp == i + 1)
+					continue;
+				aw->stamp = i + 1;
+				note_record(qw, e, aw, i, &r, w);
+			}
+		}
+	}
+}
+
+int ms_areas_compute(const struct ms_activity *a,
+		     const struct ms_commit_paths *cp,
+		     const struct ms_areas_query *q, struct ms_areas **out)
+{
+	const struct maint_file *mf = ms_activity_maintainers(a);
+	struct qwork qw = { 0 };
+	struct ms_areas *r = g_new0(struct ms_areas, 1);
+	struct ework *ew;
+	int *slot;
+	size_t n;
+
+	qw.a = a;
+	qw.ident = ms_activity_ident(a);
+	qw.nr_all = maint_file_nr_entries(mf);
+	qw.entry_people = g_new0(unsigned *, qw.nr_all + 1);
+	qw.nr_entry_people = g_new0(size_t, qw.nr_all + 1);
+	qw.depths = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	n = q->entries ? q->nr_entries : qw.nr_all;
+	r->entries = g_new0(struct ms_areas_entry, n + 1);
+	r->nr_entries = n;
+	ew = g_new0(struct ework, n + 1);
+	slot = g_new(int, qw.nr_all + 1);
+	for (size_t i = 0; i < qw.nr_all; i++)
+		slot[i] = -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct maint_entry *me = q->entries ? q->entries[i] :
+			maint_file_entry(mf, i);
+
+		ework_init(&qw, &ew[i], me, &r->entries[i]);
+		slot[me->index] = (int)i;
+		count_files(&ew[i], ms_activity_tree(a));
+	}
+	count_records(&qw, ew, slot, cp, q, false);
+	for (size_t i = 0; i < n; i++)
+		ework_areas(&ew[i], q->min_commits);
+	count_records(&qw, ew, slot, cp, q, true);
+	for (size_t i = 0; i < n; i++)
+		ework_release(&qw, &ew[i]);
+	for (size_t i = 0; i < qw.nr_all; i++)
+		g_free(qw.entry_people[i]);
+	g_free(qw.entry_people);
+	g_free(qw.nr_entry_people);
+	g_hash_table_destroy(qw.depths);
+	g_free(ew);
+	g_free(slot);
+	*out = r;
+	return 0;
+}
+
+void ms_areas_free(struct ms_areas *r)
+{
+	if (!r)
+		return;
+	for (size_t e = 0; e < r->nr_entries; e++) {
+		struct ms_areas_entry *en = &r->entries[e];
+
+		for (size_t i = 0; i < en->nr_areas; i++) {
+			struct ms_area *o = &en->areas[i];
+
+			for (size_t l = 0; l < o->nr_listed; l++) {
+				g_free(o->listed[l].name);
+				g_free(o->listed[l].email);
+			}
+			g_free(o->listed);
+			g_free(o->top);
+			g_free(o->covers);
+			g_free(o->path);
+		}
+		g_free(en->areas);
+	}
+	g_free(r->entries);
+	g_free(r);
+}
+
+const char *ms_area_flag_name(enum ms_area_flag f)
+{
+	switch (f) {
+	case MS_AREA_UNATTENDED:
+		return "unattended";
+	case MS_AREA_DEFACTO:
+		return "de-facto";
+	case MS_AREA_DORMANT:
+		return "dormant";
+	}
+	return "";
+}

@@ -1,0 +1,184 @@
+/*
+ * areas.h - who really looks after each part of a MAINTAINERS entry
+ * (issue 37): an entry's files cut into areas (directories below its
+ * F: patterns, a file pattern's files), and per area the window's
+ * commits, the share reviewed, when each listed person was last active
+ * there, the top people there and three flags (unattended, de-facto,
+ * dormant), each with its evidence.
+ *
+ * It counts the records of the activity model (activity.h: the same
+ * window, identity model and non-merge commits as `activity`) by path,
+ * so it needs each commit's touched paths: ms_commit_paths_load() gets
+ * them from the load's walk, the store, or git, in that order.
+ *
+ * Ownership: results are the caller's (the matching _free); strings in
+ * them are owned by the result unless said borrowed.
+ */
+#ifndef MS_AREAS_H
+#define MS_AREAS_H
+
+#include "error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ms_activity;
+struct ms_store;
+struct maint_entry;
+
+/* ---- the paths of each commit ---- */
+
+struct ms_commit_paths;
+
+/*
+ * The touched paths of every record of `a`: from the load's walk
+ * (ms_activity_load_opts.keep_paths), else from the store's row of kind
+ * "areas-paths" (`store`, borrowed; may be NULL), else from git (`rev`
+ * of the model's repository; a walk through the store when many are
+ * missing, else those commits only).  What was not in the row is saved
+ * in it again; a store that cannot be read or written is a warning in
+ * `diags`.  Returns 0 and *out (ms_commit_paths_free), or a negative
+ * code of the history walk.
+ */
+int ms_commit_paths_load(const struct ms_activity *a, struct ms_store *store,
+			 const char *rev, bool merges,
+			 struct ms_commit_paths **out, struct ms_diags *diags);
+/* Record i's paths (borrowed) and their number in *n. */
+const char *const *ms_commit_paths_get(const struct ms_commit_paths *cp,
+				       size_t i, size_t *n);
+/* How many records came from the walk, the store's row and git. */
+void ms_commit_paths_sources(const struct ms_commit_paths *cp,
+			     size_t *walked, size_t *stored, size_t *read);
+void ms_commit_paths_free(struct ms_commit_paths *cp);
+
+/* ---- the areas ---- */
+
+/* An area with fewer commits in the window is not cut further. */
+#define MS_AREAS_MIN_COMMITS 20
+/* People named per area. */
+#define MS_AREAS_TOP 5
+/* A de-facto person did at least this many of the area's commits or
+ * reviews (besides at least half of them): one commit proves nothing. */
+#define MS_AREAS_DEFACTO_MIN 3
+/* Example commits kept per person (the newest). */
+#define MS_AREAS_EXAMPLES 3
+
+struct ms_areas_query {
+	int64_t since, until;     /* the window, both inclusive */
+	/* Only these entries (borrowed); NULL means all, in file order. */
+	const struct maint_entry *const *entries;
+	size_t nr_entries;
+	size_t min_commits;       /* see MS_AREAS_MIN_COMMITS */
+};
+#define MS_AREAS_QUERY_INIT { .min_commits = MS_AREAS_MIN_COMMITS }
+
+enum ms_area_flag {
+	/* commits in the window, none authored, committed or tagged by a
+	 * person the entry lists (nor one an inner entry covering files of
+	 * the area lists) */
+	MS_AREA_UNATTENDED = 1 << 0,
+	/* someone no entry covering files of the area lists (so
+	 * get_maintainer.pl names them for none) applied or reviewed at
+	 * least half of the window's commits there (and at least
+	 * MS_AREAS_DEFACTO_MIN) */
+	MS_AREA_DEFACTO = 1 << 1,
+	/* no commit in the window */
+	MS_AREA_DORMANT = 1 << 2,
+};
+
+/* The newest commit of one kind in the area, and a count. */
+struct ms_area_last {
+	bool set;                 /* false: never, up to until */
+	int64_t time;             /* author date for author, else commit */
+	char id[41];
+	size_t count;             /* such commits inside the window */
+};
+
+/* A person the entry lists (M: or R:), in the area. */
+struct ms_area_listed {
+	char role;                /* 'M' or 'R' */
+	char *name, *email;       /* as listed (may be "") */
+	unsigned person;          /* ident.h id */
+	struct ms_area_last author, committer, tags;
+};
+
+/* A person active in the area in the window. */
+struct ms_area_person {
+	unsigned person;
+	const char *name, *email; /* canonical (ident.h), borrowed */
+	size_t authored;          /* commits authored */
+	size_t committed;         /* commits applied (activity's committer) */
+	size_t reviewed;          /* commits with their Reviewed-/Acked-by,
+				     not as the author */
+	int64_t last;             /* newest commit date of those */
+	/* the first other entry covering files of the area that lists
+	 * the person, inner ones first (borrowed name), or NULL */
+	const char *listed_in;
+	bool listed;              /* the entry lists them */
+	/* de-facto evidence: the share that made it (MS_AREA_DEFACTO) */
+	bool defacto_committer, defacto_reviewer;
+	char examples[MS_AREAS_EXAMPLES][41];  /* newest first */
+	size_t nr_examples;
+};
+
+/* Another entry matching files of the area (get_maintainer.pl names
+ * both): how many of the window's commits there it covers too. */
+struct ms_area_cover {
+	const struct maint_entry *entry;   /* borrowed */
+	size_t commits;
+	/* an inner entry (a deeper pattern: it takes part of the area);
+	 * else an outer one (THE REST...) */
+	bool inner;
+};
+
+struct ms_area {
+	/* relative to the tree: "dir/" (its files below), "dir/" followed by a star (the
+	 * files right in dir/ when its subdirectories are areas of their
+	 * own), a file, a glob pattern, or "N: regex" */
+	char *path;
+	size_t files;             /* files of the tree the entry has there */
+	size_t commits;           /* of the window */
+	size_t reviewed;          /* ... reviewed or acked by another */
+	int64_t last_commit;      /* newest commit date there, up to until */
+	bool has_last_commit;
+	struct ms_area_listed *listed;   /* the entry's M: and R:, in order */
+	size_t nr_listed;
+	struct ms_area_person *top;      /* most active first */
+	size_t nr_top;
+	struct ms_area_cover *covers;    /* most commits first */
+	size_t nr_covers;
+	unsigned flags;           /* enum ms_area_flag */
+};
+
+struct ms_areas_entry {
+	const struct maint_entry *entry;   /* borrowed */
+	size_t commits;           /* of the window touching the entry */
+	struct ms_area *areas;    /* most commits first, then by path */
+	size_t nr_areas;
+};
+
+struct ms_areas {
+	struct ms_areas_entry *entries;    /* as the query asked */
+	size_t nr_entries;
+};
+
+/*
+ * Cut each entry of query `q` into areas and count the records of `a`
+ * (their paths from `cp`) into them.  A path belongs to the entry when
+ * its F: (or N:) patterns match it and no X: does, as get_maintainer.pl
+ * matches; to the outermost directory pattern holding it, else to the
+ * first file pattern, else to the N: pattern.  A directory is cut into
+ * its subdirectories (and its own files, "dir/" followed by a star) while it holds at
+ * least q->min_commits commits of the window and more than one of those
+ * parts has commits.  Returns 0 and *out (ms_areas_free).
+ */
+int ms_areas_compute(const struct ms_activity *a,
+		     const struct ms_commit_paths *cp,
+		     const struct ms_areas_query *q, struct ms_areas **out);
+void ms_areas_free(struct ms_areas *r);
+
+/* "unattended", "de-facto", "dormant": the JSON and text names. */
+const char *ms_area_flag_name(enum ms_area_flag f);
+
+#endif

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""maintstat areas on the planted repository of fixtures/gen/gen-areas.py:
+a broad entry whose maintainer works in one subdirectory while another
+person does all the work in a second, a dormant third, a file pattern, an
+inner entry taking part of the tree; an entry with only N: patterns,
+overlapping F: lines, an area changed only by a merge, --min-commits 0;
+and the same answers through the store, also after a new commit."""
+import os
+import subprocess
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import (SCHEMA, run, ok, eq, done, tmpdir,  # noqa: E402
+                    SOURCE_ROOT, git_commit)
+
+T = tmpdir()
+repo = os.path.join(T, "areas.git")
+subprocess.run(["git", "init", "-q", "--bare", repo], check=True)
+gen = subprocess.run([sys.executable, os.path.join(
+    SOURCE_ROOT, "fixtures", "gen", "gen-areas.py"), "-"],
+    check=True, capture_output=True)
+subprocess.run(["git", "--git-dir", repo, "fast-import", "--quiet"],
+               input=gen.stdout, check=True)
+subprocess.run(["git", "--git-dir", repo, "symbolic-ref", "HEAD",
+                "refs/heads/main"], check=True)
+
+
+def areas(*args, db=None):
+    r = run("areas", "--repo", repo, *args,
+            *(["--db", db] if db else ["--no-cache"]), "--json")
+    eq(r.rc, 0, "areas %s exits 0" % " ".join(args))
+    return r.json()
+
+
+def by_path(doc, entry):
+    for e in doc["entries"]:
+        if e["name"] == entry:
+            return e, {a["path"]: a for a in e["areas"]}
+    return None, {}
+
+
+doc = areas()
+eq(doc["schema_version"], SCHEMA, "schema_version")
+eq(doc["window"]["since"][:10], "2019-06-01", "window since, as activity")
+eq(doc["window"]["until"][:10], "2024-06-01", "window until")
+broad, a = by_path(doc, "BROAD ENTRY")
+eq(sorted(a), ["drivers/broad/*", "drivers/broad/dormant/",
+               "drivers/broad/inner/", "drivers/broad/mia/",
+               "drivers/broad/work/", "include/broad.h"],
+   "BROAD ENTRY cut into its directories, its own files and a file")
+eq(list(a)[0], "drivers/broad/work/", "areas sorted by commits")
+eq(broad["commits"], 82, "BROAD ENTRY: 82 commits (X: leaves 5 out)")
+eq(sum(x["commits"] for x in a.values()), 82,
+   "each commit counted in one area here")
+w = a["drivers/broad/work/"]
+eq((w["files"], w["commits"], w["reviewed"]), (3, 30, 10),
+   "the worked directory: files, commits, reviewed")
+eq(w["flags"], ["unattended", "de-facto"],
+   "no listed person there, Wes does it all")
+top = {t["name"]: t for t in w["top"]}
+eq((top["Wes Worker"]["authored"], top["Wes Worker"]["committed"],
+    top["Wes Worker"]["de_facto"]), (30, 30, True), "Wes, de-facto")
+eq((top["Rhea Rev"]["reviewed"], top["Rhea Rev"]["de_facto"]), (10, True),
+   "Rhea reviews all the reviewed ones")
+eq(len(top["Wes Worker"]["examples"]), 3, "example commits kept")
+eq([(x["name"], x["author"]) for x in w["listed"]],
+   [("Mia Maint", None), ("Ray Listed", None)],
+   "the listed people never worked there")
+m = a["drivers/broad/mia/"]
+eq((m["files"], m["commits"], m["reviewed"], m["flags"]), (2, 25, 5, []),
+   "the maintainer's directory")
+ray = [x for x in m["listed"] if x["name"] == "Ray Listed"][0]
+eq((ray["author"], ray["tags"]["count"]), (None, 5), "Ray tags 5 there")
+i = a["drivers/broad/inner/"]
+eq((i["commits"], i["flags"]), (22, []),
+   "the inner entry's people attend their part")
+eq(i["also_covered_by"], [{"name": "BROAD INNER", "commits": 22}],
+   "files an inner entry covers still count, and it is named")
+eq([(t["name"], t["listed_in"], t["de_facto"]) for t in i["top"]],
+   [("Ian Inner", "BROAD INNER", False)], "Ian: listed in BROAD INNER")
+d = a["drivers/broad/dormant/"]
+eq((d["files"], d["commits"], d["flags"]), (2, 0, ["dormant"]),
+   "the dormant directory")
+eq(d["listed"][0]["author"]["date"][:10], "2016-09-14",
+   "Mia's last commit there, before the window")
+eq((a["drivers/broad/*"]["files"], a["drivers/broad/*"]["commits"]), (1, 3),
+   "the directory's own files")
+eq((a["include/broad.h"]["files"], a["include/broad.h"]["commits"]),
+   (1, 2), "the file pattern")
+ok(not any("excluded" in p for p in a), "X: excluded directory left out")
+
+_, k = by_path(doc, "KEYWORD ONLY")
+eq([(p, x["files"], x["commits"]) for p, x in k.items()],
+   [("N: keyword", 1, 4)], "an entry with only N: patterns: one area")
+_, o = by_path(doc, "OVERLAP")
+eq([(p, x["files"], x["commits"]) for p, x in o.items()],
+   [("lib/over/", 3, 6)], "overlapping F: lines: one area, counted once")
+_, mo = by_path(doc, "MERGE ONLY")
+eq([(p, x["commits"], x["flags"]) for p, x in mo.items()],
+   [("tools/mergeonly/", 0, ["dormant"])],
+   "an area changed only by a merge: no commit (merges left out)")
+_, mo = by_path(areas("--merges", "MERGE ONLY"), "MERGE ONLY")
+eq(mo["tools/mergeonly/"]["commits"], 1, "--merges counts the merge")
+
+_, a0 = by_path(areas("--min-commits", "0", "BROAD ENTRY"), "BROAD ENTRY")
+eq(sorted(a0), sorted(a), "--min-commits 0: nothing left to cut")
+_, a100 = by_path(areas("--min-commits", "100", "BROAD ENTRY"), "BROAD ENTRY")
+eq([(p, x["commits"]) for p, x in a100.items()],
+   [("drivers/broad/", 80), ("include/broad.h", 2)],
+   "--min-commits 100: the patterns' areas, not cut")
+r = run("areas", "--repo", repo, "--min-commits", "-1", "--no-cache")
+eq(r.rc, 2, "a negative --min-commits is a usage error")
+r = run("areas", "--repo", repo, "NO SUCH ENTRY", "--no-cache")
+eq(r.rc, 2, "an unknown entry is a usage error")
+
+r = run("areas", "--repo", repo, "--no-cache")
+eq(r.rc, 0, "text exits 0")
+ok("KEYWORD ONLY: one area, N: keyword: 1 file, 4 commits" in r.out,
+   "a one-area entry in one line", r.out)
+ok("also covered: BROAD INNER (22 of the commits)" in r.out,
+   "the text names the inner entry", r.out)
+ok("get_maintainer.pl names both" in r.out, "and says why")
+
+# Through the store: the same, also after a new commit (its paths from
+# the walk, the others' from the store's row).
+db = os.path.join(T, "store.sqlite")
+work = os.path.join(T, "work")
+subprocess.run(["git", "clone", "-q", "--bare", repo, work], check=True)
+repo = work
+cold = run("areas", "--repo", repo, "--db", db, "--json")
+warm = run("areas", "--repo", repo, "--db", db, "--json")
+eq(warm.out, cold.out, "a warm run answers as the cold one")
+clone = os.path.join(T, "clone")
+subprocess.run(["git", "clone", "-q", work, clone], check=True)
+git_commit(clone, "drivers/broad/work/x.c", "new\n", "work: new",
+           "Wes Worker", "wes@example.net", 1717243200 + 3600)
+subprocess.run(["git", "-C", clone, "push", "-q", "origin", "HEAD:main"],
+               check=True, capture_output=True)
+after = run("areas", "--repo", repo, "--db", db, "--json",
+            env={"MS_AREAS_TRACE": "1"})
+ok("paths of 1 commits from the walk, 104 from the store" in after.err,
+   "after a new commit: only it is walked", after.err)
+fresh = run("areas", "--repo", repo, "--no-cache", "--json")
+eq(after.json(), fresh.json(), "and the answer is the cold one")
+_, a2 = by_path(after.json(), "BROAD ENTRY")
+eq(a2["drivers/broad/work/"]["commits"], 31, "the new commit counted")
+done()
