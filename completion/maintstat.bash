@@ -101,7 +101,7 @@ _maintstat()
 		return
 	fi
 	case $cmd in
-	activity | urgent | retire | review | report | identities | link)
+	activity | areas | recruit | urgent | retire | review | report | identities | link)
 		# entry names, which hold spaces: one per line, quoted
 		local IFS=$'\n' e want=${cur#[\'\"]}
 		for e in $(_maintstat_entries); do

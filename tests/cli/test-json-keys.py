@@ -31,6 +31,7 @@ COMMANDS = [
     ("mail", "show", mbox, msgid),
     ("activity", "--repo", repo, "--db", db),
     ("activity", "--repo", repo, "--db", db, "--archive", mbox),
+    ("areas", "--repo", repo, "--db", db, "--min-commits", "0"),
     ("urgent", "--repo", repo, "--db", db, "--min-commits", "0"),
     ("urgent", "--repo", repo, "--db", db, "--min-commits", "0",
      "--archive", mbox),
