@@ -8,14 +8,76 @@
 #include <glib.h>
 #include <string.h>
 
+static bool has(const char *dir, const char *name)
+{
+	char *p = g_build_filename(dir, name, NULL);
+	bool yes = g_file_test(p, G_FILE_TEST_EXISTS);
+
+	g_free(p);
+	return yes;
+}
+
+/*
+ * The tree enclosing the current directory: the git work tree above it
+ * when that holds MAINTAINERS (or `any`: MAINTAINERS comes from
+ * elsewhere), else the nearest directory holding MAINTAINERS; NULL when
+ * it is the current directory or none.  *prefix: the current directory
+ * inside it, "kernel/sched/" (g_free both).
+ */
+static char *enclosing_tree(bool any, char **prefix)
+{
+	char *cwd = g_get_current_dir();
+	char *dir = g_strdup(cwd), *found = NULL, *nearest = NULL;
+
+	*prefix = NULL;
+	for (;;) {
+		char *up;
+
+		if (!nearest && has(dir, "MAINTAINERS"))
+			nearest = g_strdup(dir);
+		if (has(dir, ".git")) {
+			if (any || has(dir, "MAINTAINERS"))
+				found = g_strdup(dir);
+			break;
+		}
+		up = g_path_get_dirname(dir);
+		if (!strcmp(up, dir)) {
+			g_free(up);
+			break;
+		}
+		g_free(dir);
+		dir = up;
+	}
+	g_free(dir);
+	if (!found) {
+		found = nearest;
+		nearest = NULL;
+	}
+	g_free(nearest);
+	if (found && strcmp(found, cwd)) {
+		size_t n = strlen(found);
+
+		*prefix = g_strconcat(cwd + n + (found[n - 1] != '/'), "/",
+				      NULL);
+	} else {
+		g_free(found);
+		found = NULL;
+	}
+	g_free(cwd);
+	return found;
+}
+
 int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
 		  const char *positional, struct cli_tree *out)
 {
 	struct ms_diags diags = MS_DIAGS_INIT;
 	struct maint_load_opts lo = { 0 };
+	char *top = NULL, *prefix = NULL;
 	int rc;
 
-	*out = (struct cli_tree){ NULL, NULL, NULL, MS_DIAGS_INIT };
+	*out = (struct cli_tree){ NULL, NULL, NULL, MS_DIAGS_INIT, NULL };
+	if (!o->tree && !o->repo && !positional)
+		top = enclosing_tree(o->maintainers.nr > 0, &prefix);
 	if (o->tree && o->repo)
 		return cli_usage_error(cmd, "--tree and --repo exclude each "
 				       "other");
@@ -25,8 +87,11 @@ int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
 		rc = ms_tree_from_git(o->repo, o->rev, &out->tree);
 	else
 		rc = ms_tree_from_dir(o->tree ? o->tree :
-				      positional ? positional : ".",
+				      positional ? positional :
+				      top ? top : ".",
 				      &out->tree, &out->diags);
+	out->prefix = prefix;
+	g_free(top);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
 	if (rc < 0)
@@ -60,15 +125,19 @@ void cli_tree_close(struct cli_tree *t)
 	maint_index_free(t->idx);
 	maint_file_free(t->mf);
 	ms_tree_free(t->tree);
-	*t = (struct cli_tree){ NULL, NULL, NULL, MS_DIAGS_INIT };
+	g_free(t->prefix);
+	*t = (struct cli_tree){ NULL, NULL, NULL, MS_DIAGS_INIT, NULL };
 }
 
 char *cli_tree_path(const struct cli_tree *ct, const char *in)
 {
 	GString *s = g_string_new(NULL);
 	char **parts;
-	char *root_abs = NULL;
+	char *root_abs = NULL, *joined = NULL;
 
+	if (ct->prefix && !g_path_is_absolute(in) &&
+	    g_file_test(in, G_FILE_TEST_EXISTS))
+		in = joined = g_strconcat(ct->prefix, in, NULL);
 	if (g_path_is_absolute(in)) {
 		root_abs = g_canonicalize_filename(ms_tree_root(ct->tree),
 						   NULL);
@@ -80,12 +149,21 @@ char *cli_tree_path(const struct cli_tree *ct, const char *in)
 	for (char **p = parts; *p; p++) {
 		if (!**p || !strcmp(*p, "."))
 			continue;
+		if (joined && !strcmp(*p, "..")) {
+			/* up from the current directory, inside the tree */
+			char *slash = strrchr(s->str, '/');
+
+			g_string_truncate(s, slash ? (size_t)(slash - s->str)
+					  : 0);
+			continue;
+		}
 		if (s->len)
 			g_string_append_c(s, '/');
 		g_string_append(s, *p);
 	}
 	g_strfreev(parts);
 	g_free(root_abs);
+	g_free(joined);
 	if (s->len && ms_tree_is_dir(ct->tree, s->str))
 		g_string_append_c(s, '/');
 	return g_string_free(s, FALSE);

@@ -245,11 +245,17 @@ struct cli_tree {
 	struct maint_file *mf;
 	struct maint_index *idx;
 	struct ms_diags diags;  /* problems found late (a lazy tree walk) */
+	/* The current directory inside the tree ("kernel/sched/"), when the
+	 * tree was found above it; NULL when it is the tree's top. */
+	char *prefix;
 };
 
 /*
  * Open the tree named by `o` (or by `positional`, a directory given as the
- * command's first argument, when neither --tree nor --repo is set), load
+ * command's first argument, when neither --tree nor --repo is set; else
+ * the git work tree enclosing the current directory, as --repo defaults
+ * to the enclosing repository, or the nearest directory above holding
+ * MAINTAINERS), load
  * its MAINTAINERS files and build the matching index, printing warnings.
  * Returns CLI_CONTINUE, or an exit code after printing the error.
  */
@@ -261,7 +267,10 @@ void cli_tree_close(struct cli_tree *t);
 /*
  * A path argument as get_maintainer.pl's canonpath() leaves it: no "./",
  * "//" or trailing slash, an absolute path inside the tree made relative,
- * and a directory of the tree given a trailing slash (g_free it).
+ * and a directory of the tree given a trailing slash (g_free it).  Run
+ * from a subdirectory of the tree, a relative path that exists from the
+ * current directory is taken from there, as git takes paths ("..", too);
+ * others are the tree's (git diff --name-only prints those).
  */
 char *cli_tree_path(const struct cli_tree *ct, const char *arg);
 

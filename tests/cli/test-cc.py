@@ -465,7 +465,8 @@ r = run("entries", "--tree", tree, "--json", "*t?o")
 eq([e["name"] for e in r.json()["entries"]], ["BETA TOO"],
    "entries PATTERN: a glob over the whole name, any case")
 r = run("entries", "--tree", tree, "nothing-like-this")
-eq(r.rc, 1, "entries: a pattern matching nothing exits 1")
+eq(r.rc, 2, "entries: a pattern matching nothing is a usage error, as an "
+   "unknown ENTRY of other commands")
 r = run("entries", "--tree", tree, "a", "b")
 eq(r.rc, 2, "entries: two patterns are a usage error")
 r = run("entries", "--tree", tree, "beta too")
