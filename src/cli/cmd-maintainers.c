@@ -376,6 +376,7 @@ struct args {
 	struct opts op;
 	struct cli_store_opts store;
 	GPtrArray *argv;  /* what is left for cli_parse_options() */
+	char **conf;      /* the words of the tree's .get_maintainer.conf */
 };
 
 /* Help lines for the script's options (the script's own words). */
@@ -797,7 +798,12 @@ int cmd_maintainers(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		goto done;
 	d = maint_cc_tree_dialect(ct.tree, asked_dialect(&a.op));
-	rc = cc_opts(&co, &a, d);
+	if (maint_cc_args_conf(&a.op.gm, ct.tree, &a.conf) < 0)
+		rc = cli_usage_error("maintainers", "%s", ms_error_last());
+	else
+		rc = cc_opts(&co, &a, d);
+	if (a.op.gm.given[MCC_ARG_FILE])
+		a.op.paths = !a.op.patches;
 	if (rc == CLI_CONTINUE)
 		rc = reload_qemu(&ct, &a.topts, d, a.op.activity);
 	if (rc != CLI_CONTINUE) {
@@ -837,5 +843,6 @@ out:
 done:
 	if (a.argv)
 		g_ptr_array_free(a.argv, TRUE);
+	g_strfreev(a.conf);
 	return rc;
 }

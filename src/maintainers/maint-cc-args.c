@@ -5,6 +5,7 @@
  */
 #include "maint-cc-args.h"
 #include "error.h"
+#include "tree.h"
 
 #include <glib.h>
 #include <stdlib.h>
@@ -248,4 +249,73 @@ void maint_cc_args_apply(const struct maint_cc_args *a, enum maint_dialect d,
 	o->drop_the_rest_supporter = d == MAINT_DIALECT_XEN &&
 				     GET(MCC_ARG_DROP_THE_REST_SUPPORTER);
 #undef GET
+}
+
+/* The words of .get_maintainer.conf (`len` bytes of `buf`). */
+static char **conf_words(const char *buf, size_t len)
+{
+	GPtrArray *out = g_ptr_array_new();
+	char *text = g_strndup(buf, len);
+	char **lines = g_strsplit(text, "\n", -1);
+
+	for (char **l = lines; *l; l++) {
+		char **w = g_strsplit_set(g_strstrip(*l), " \t\r\f\v", -1);
+
+		for (char **p = w; **l != '#' && *p; p++) {
+			if (**p == '#')
+				break;
+			if (**p)
+				g_ptr_array_add(out, g_strdup(*p));
+		}
+		g_strfreev(w);
+	}
+	g_strfreev(lines);
+	g_free(text);
+	g_ptr_array_add(out, NULL);
+	return (char **)g_ptr_array_free(out, FALSE);
+}
+
+int maint_cc_args_conf(struct maint_cc_args *a, const struct ms_tree *tree,
+		       char ***words)
+{
+	struct maint_cc_args conf = { 0 };
+	char *buf;
+	size_t len;
+	int n;
+
+	*words = NULL;
+	if (ms_tree_read(tree, ".get_maintainer.conf", &buf, &len) < 0) {
+		ms_error_clear();
+		return 0;
+	}
+	*words = conf_words(buf, len);
+	g_free(buf);
+	n = (int)g_strv_length(*words);
+	for (int i = 0; i < n;) {
+		int used = maint_cc_args_take(&conf, n - i, *words + i);
+
+		if (used < 0) {
+			char *m = g_strdup(ms_error_last());
+
+			ms_error_set(MS_EPARSE, ".get_maintainer.conf: %s", m);
+			g_free(m);
+			return -1;
+		}
+		if (used == 0)
+			return ms_error_set(MS_EPARSE, ".get_maintainer.conf: "
+					    "'%s' is not an option of the "
+					    "script", (*words)[i]);
+		i += used;
+	}
+	for (int id = 0; id < MCC_ARG_NR; id++) {
+		if (a->given[id] || !conf.given[id] ||
+		    id == MCC_ARG_FIND_MAINTAINER_FILES ||
+		    id == MCC_ARG_MAINTAINER_PATH)
+			continue;
+		a->given[id] = true;
+		a->num[id] = conf.num[id];
+		a->str[id] = conf.str[id];
+		a->spelled[id] = conf.spelled[id];
+	}
+	return 0;
 }

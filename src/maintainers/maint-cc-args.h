@@ -66,6 +66,21 @@ int maint_cc_args_check(const struct maint_cc_args *a, enum maint_dialect d);
 long maint_cc_args_get(const struct maint_cc_args *a, enum maint_cc_arg id,
 		       enum maint_dialect d);
 
+/*
+ * The tree's .get_maintainer.conf as the script reads it, options first
+ * then the command line's: '#' lines and everything after a '#' word
+ * left out, the rest split at white space.  Its options go into `a`
+ * where the command line gave none (`a` must hold the command line's);
+ * --find-maintainer-files and --mpath are left to maint_file_load(),
+ * which reads them from the same file.  *words receives the words (the
+ * caller g_strfreev()s them after `a`).  0, or -1 with the message in
+ * ms_error_last() for a word that is no option of the script (Getopt::
+ * Long would die) or a bad value.  No file: 0, nothing changed.
+ */
+struct ms_tree;
+int maint_cc_args_conf(struct maint_cc_args *a, const struct ms_tree *tree,
+		       char ***words);
+
 /* The canonical name of `id` ("git-min-signatures", "file-emails"). */
 const char *maint_cc_args_name(enum maint_cc_arg id);
 

@@ -228,6 +228,20 @@ for dialect, path in scripts.items():
         elif p.returncode != 0 and rc == 0:
             differ.append(f"{' '.join(args + inp)}: the script fails, "
                           f"maintstat answers")
+    # the tree's .get_maintainer.conf: its options first, the command
+    # line's after them (the script reads it from its directory)
+    with open(os.path.join(tree, ".get_maintainer.conf"), "w") as f:
+        f.write("# switches for everyone\n  --norolestats   --s # not --l\n"
+                "--separator\n; \n")
+    for args, inp in [([], ["-f", "drivers/foo/foo.c"]),
+                      (["--rolestats"], ["-f", "drivers/foo/bar.c"]),
+                      (["--separator", ", ", "--nos"],
+                       ["-f", "drivers/foo/foo.c"])]:
+        runs.append((args, inp))
+        p, (rc, out, err) = both((args, inp))
+        eq((rc, out), (0, p.stdout.decode()), f"{dialect}: "
+           f".get_maintainer.conf, then {' '.join(args) or 'nothing'}")
+    os.remove(os.path.join(tree, ".get_maintainer.conf"))
     ok(len(runs) > 60, f"{dialect}: {len(runs)} runs with the switches")
     eq(differ[:5], [], f"{dialect}: every spelling of each switch gives the "
        "script's answer")
