@@ -102,7 +102,7 @@ int cli_rev_link_end(struct cli_rev_linking *pending);
 /*
  * `review` with another writer than its own (the `report` command's
  * site), defined in cmd-review.c: the options and the computation of
- * `maintstat review` (argv as its), then `sink` with what was computed
+ * `maintstat review`, then the caller's `sink` with what was computed
  * (borrowed for the call), whose return is the exit code.
  */
 struct ms_review;
@@ -131,8 +131,23 @@ struct cli_review_view {
 	const void *priv;
 };
 typedef int (*cli_review_sink)(const struct cli_review_view *v, void *data);
-int cli_review_main(int argc, char **argv, cli_review_sink sink,
-		    void *sink_data);
+/*
+ * A command built on review's loading: its help, its own options (after
+ * review's shared ones, in one table: review's --by, --release-tags and
+ * --json are not among them), the series it needs (a --by unit), a check
+ * of its options after parsing (CLI_CONTINUE or an exit code, after
+ * printing why), and the sink.  argv as a command's.
+ */
+struct cli_review_caller {
+	const struct cli_command_help *help;
+	const struct cli_option *options;
+	const char *by;
+	int (*check)(void *data);
+	cli_review_sink sink;
+	void *data;
+};
+int cli_review_main(int argc, char **argv,
+		    const struct cli_review_caller *caller);
 /* The `review --json` document, and one entry's object in a document of
  * its own ({"schema_version", "entry"}), written to `o`. */
 void cli_review_view_document(const struct cli_review_view *v,

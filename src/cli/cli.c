@@ -272,6 +272,22 @@ static int set_max_index_size(char **av, const char *arg)
 	return CLI_CONTINUE;
 }
 
+struct cli_option *cli_options_join(const struct cli_option *a,
+				    const struct cli_option *b)
+{
+	size_t na = 0, nb = 0;
+	struct cli_option *t;
+
+	while (a[na].type != CLI_OPT_END)
+		na++;
+	while (b[nb].type != CLI_OPT_END)
+		nb++;
+	t = g_new0(struct cli_option, na + nb + 1);
+	memcpy(t, a, na * sizeof(*t));
+	memcpy(t + na, b, (nb + 1) * sizeof(*t));
+	return t;
+}
+
 /* The usage error of an unknown option, or of one without its value. */
 static int unknown_option(char **av)
 {

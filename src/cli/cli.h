@@ -87,6 +87,13 @@ struct cli_command_help {
 int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 		      const struct cli_command_help *help);
 
+/*
+ * One table of `a`'s options followed by `b`'s (both END-terminated),
+ * as a command that shares another's options declares them (g_free it).
+ */
+struct cli_option *cli_options_join(const struct cli_option *a,
+				    const struct cli_option *b);
+
 /* Free what option parsing allocated; main() calls it at exit. */
 void cli_cleanup(void);
 

@@ -51,19 +51,10 @@ static const struct cli_command_help help = {
 	"(Debian's libjs-chart.js; "
 	"MS_CHARTJS=FILE chooses another copy).\n"
 	"\n"
-	"Every other option is review's (maintstat review --help), but --by,\n"
+	"The options are review's (maintstat review --help) but --by,\n"
 	"--release-tags and --json: the report is by month and is HTML.",
 	"  maintstat report --archive linux-rdma-2023.mbox.gz --tree ~/linux \\\n"
 	"      --output-dir rdma-site 'INFINIBAND SUBSYSTEM'",
-};
-
-/* Only for --help: the options are review's, read by its parser. */
-static const struct cli_option help_options[] = {
-	{ CLI_OPT_STRING, "output-dir", 'o', NULL, "DIR",
-	  "the directory to write (required): new, empty, or a report, "
-	  "which is replaced whole" },
-	CLI_OPT_THREADS,
-	CLI_OPTION_END,
 };
 
 struct site {
@@ -1378,76 +1369,38 @@ static int write_site(const struct cli_review_view *v, void *data)
 	return rc;
 }
 
-int cmd_report(int argc, char **argv)
+/* --output-dir is required, and new, empty or a report. */
+static int check_dir(void *data)
 {
-	struct site s = { 0 };
-	GPtrArray *args = g_ptr_array_new();
-	int rc;
+	const struct site *s = data;
 
-	g_ptr_array_add(args, argv[0]);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			cli_print_help(stdout, help_options, &help);
-			g_ptr_array_unref(args);
-			return EXIT_OK;
-		}
-		/* -o: git format-patch's spelling */
-		if (!strcmp(a, "--output-dir") || !strcmp(a, "-o")) {
-			if (i + 1 == argc) {
-				g_ptr_array_unref(args);
-				return cli_usage_error("report", "%s needs a "
-						       "directory", a);
-			}
-			s.final = argv[++i];
-			continue;
-		}
-		if (!strncmp(a, "--output-dir=", 13)) {
-			s.final = a + 13;
-			continue;
-		}
-		if (!strcmp(a, "--by") || !strncmp(a, "--by=", 5) ||
-		    !strcmp(a, "--json") || !strcmp(a, "--release-tags") ||
-		    !strncmp(a, "--release-tags=", 15)) {
-			g_ptr_array_unref(args);
-			return cli_usage_error("report", "%s is not an option "
-					       "of report (the report is by "
-					       "month)", a);
-		}
-		if (!strcmp(a, "--")) {
-			for (; i < argc; i++)
-				g_ptr_array_add(args, argv[i]);
-			break;
-		}
-		g_ptr_array_add(args, argv[i]);
-	}
-	if (!s.final || !*s.final) {
-		g_ptr_array_unref(args);
-		return cli_usage_error("report", "--output-dir DIR is required");
-	}
-	if (!cli_outdir_is_report(s.final)) {
-		g_ptr_array_unref(args);
+	if (!s->final || !*s->final)
+		return cli_usage_error("report", "--output-dir DIR is "
+				       "required");
+	if (!cli_outdir_is_report(s->final))
 		return cli_error("'%s' holds files but no maintstat report: "
 				 "the report replaces a directory whole, so "
 				 "choose an empty or new --output-dir",
-				 s.final);
-	}
-	/* before any "--": review's options, then the series by month */
-	{
-		guint at = args->len;
+				 s->final);
+	return CLI_CONTINUE;
+}
 
-		for (guint i = 1; i < args->len; i++)
-			if (!strcmp(args->pdata[i], "--")) {
-				at = i;
-				break;
-			}
-		g_ptr_array_insert(args, (gint)at, "month");
-		g_ptr_array_insert(args, (gint)at, "--by");
-	}
-	g_ptr_array_add(args, NULL);
-	rc = cli_review_main((int)args->len - 1, (char **)args->pdata,
-			     write_site, &s);
-	g_ptr_array_unref(args);
-	return rc;
+int cmd_report(int argc, char **argv)
+{
+	struct site s = { 0 };
+	/* review's options and this one; the report is by month, in HTML
+	 * (no --by, --release-tags or --json) */
+	const struct cli_option opts[] = {
+		/* -o: git format-patch's spelling */
+		{ CLI_OPT_STRING, "output-dir", 'o', &s.final, "DIR",
+		  "the directory to write (required): new, empty, or a "
+		  "report, which is replaced whole" },
+		CLI_OPTION_END,
+	};
+	const struct cli_review_caller caller = {
+		.help = &help, .options = opts, .by = "month",
+		.check = check_dir, .sink = write_site, .data = &s,
+	};
+
+	return cli_review_main(argc, argv, &caller);
 }

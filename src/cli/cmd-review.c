@@ -102,7 +102,7 @@ static void add_history_path(const char *path, void *data)
 
 int cmd_review(int argc, char **argv)
 {
-	return cli_review_main(argc, argv, NULL, NULL);
+	return cli_review_main(argc, argv, NULL);
 }
 
 /* What `maintstat review` was asked: its options, and what they say. */
@@ -150,10 +150,12 @@ struct review_data {
 	char *inbox_url;
 };
 
-/* Parse the command line into `a`; CLI_CONTINUE or the exit code. */
-static int review_parse(int *argc, char ***argv, struct review_args *a)
+/* Parse the command line into `a`: review's shared options, then its
+ * own or the caller's; CLI_CONTINUE or the exit code. */
+static int review_parse(int *argc, char ***argv, struct review_args *a,
+			const struct cli_review_caller *caller)
 {
-	const struct cli_option opts[] = {
+	const struct cli_option shared[] = {
 		CLI_REV_OPTIONS(&a->ro),
 		{ CLI_OPT_STRING, "aliases", 0, &a->io.aliases, "FILE",
 		  "gitdm-style aliases: 'alias canonical' addresses per line "
@@ -181,12 +183,6 @@ static int review_parse(int *argc, char ***argv, struct review_args *a)
 		  "the archive's base URL, http:// or https://, for links to "
 		  "messages (default: the remote a public-inbox mirror was "
 		  "fetched from)" },
-		{ CLI_OPT_STRING, "by", 0, &a->by, "UNIT",
-		  "a time series: month, quarter, year or release "
-		  "(default: none)" },
-		{ CLI_OPT_STRING, "release-tags", 0, &a->release_tags, "GLOB",
-		  "--by release: the tags that end a release (default 'v*', "
-		  "-rc tags never)" },
 		{ CLI_OPT_FLAG, "include-stable", 0, &a->include_stable, NULL,
 		  "count stable backports ([PATCH AUTOSEL], [PATCH 6.1.y], "
 		  "[PATCH 5.15 012/123]) as patches" },
@@ -197,11 +193,27 @@ static int review_parse(int *argc, char ***argv, struct review_args *a)
 		  "project too (default: none)" },
 		CLI_ENTRY_FILE_OPTION(&a->files),
 		CLI_OPT_LIMIT(&a->limit),
+		CLI_OPTION_END,
+	};
+	const struct cli_option own[] = {
+		{ CLI_OPT_STRING, "by", 0, &a->by, "UNIT",
+		  "a time series: month, quarter, year or release "
+		  "(default: none)" },
+		{ CLI_OPT_STRING, "release-tags", 0, &a->release_tags, "GLOB",
+		  "--by release: the tags that end a release (default 'v*', "
+		  "-rc tags never)" },
 		CLI_OPT_JSON(&a->json),
 		CLI_OPTION_END,
 	};
+	struct cli_option *opts = cli_options_join(shared, caller ?
+						    caller->options : own);
+	int rc = cli_parse_options(argc, argv, opts, caller ?
+				   caller->help : &help);
 
-	return cli_parse_options(argc, argv, opts, &help);
+	g_free(opts);
+	if (rc == CLI_CONTINUE && caller && caller->check)
+		rc = caller->check(caller->data);
+	return rc;
 }
 
 /* What the options say: the repository (without --tree, the enclosing
@@ -452,9 +464,10 @@ static int review_git_facts(const struct review_args *a,
 	return CLI_CONTINUE;
 }
 
-/* The result, to `sink` (the report) or printed as text or JSON. */
+/* The result, to the caller's sink (the report) or printed as text or
+ * JSON. */
 static int review_output(const struct review_args *a, struct review_data *d,
-			 cli_review_sink sink, void *sink_data)
+			 const struct cli_review_caller *caller)
 {
 	struct cli_review_run r = { 0 };
 	const char *list_url = a->list_url;
@@ -479,7 +492,7 @@ static int review_output(const struct review_args *a, struct review_data *d,
 	r.ignore_after = d->rvo.ignore_after;
 	r.act_for = d->act_for;
 	r.limit = a->limit;
-	if (sink) {
+	if (caller) {
 		struct cli_review_view v = { 0 };
 
 		v.rv = d->rv;
@@ -494,7 +507,7 @@ static int review_output(const struct review_args *a, struct review_data *d,
 		v.opts = &a->ro;
 		v.tree_opts = &a->to;
 		v.priv = &r;
-		return sink(&v, sink_data);
+		return caller->sink(&v, caller->data);
 	}
 	o = ms_out_new(a->json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	if (a->json) {
@@ -594,8 +607,8 @@ static void review_key(const struct review_args *a,
 	cli_result_add_files(res, "maintainers", &a->to.maintainers);
 }
 
-int cli_review_main(int argc, char **argv, cli_review_sink sink,
-		    void *sink_data)
+int cli_review_main(int argc, char **argv,
+		    const struct cli_review_caller *caller)
 {
 	struct review_args a = { 0 };
 	struct review_data d = { 0 };
@@ -610,7 +623,9 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	a.release_tags = "v*";
 	a.limit = -1;
 	a.unit = MS_SERIES_MONTH;
-	rc = review_parse(&argc, &argv, &a);
+	if (caller)
+		a.by = caller->by;
+	rc = review_parse(&argc, &argv, &a, caller);
 	if (rc != CLI_CONTINUE) {
 		g_free(argv0);
 		return rc;
@@ -623,7 +638,7 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	if (rc != CLI_CONTINUE)
 		goto out;
 	/* the same inputs as a saved result: print it (cli-result.h) */
-	cli_result_begin(&res, "review", a.json, argc0, argv0, sink != NULL);
+	cli_result_begin(&res, "review", a.json, argc0, argv0, caller != NULL);
 	review_key(&a, &d, &res);
 	rc = cli_result_serve(&res, &a.ro.store, store_for(&a),
 			      tree_dir(&a));
@@ -639,11 +654,11 @@ int cli_review_main(int argc, char **argv, cli_review_sink sink,
 	else if (rc == CLI_CONTINUE)
 		rc = cli_project_ident(d.proj, &d.rvo.ident);
 	if (rc == CLI_CONTINUE)
-		rc = review_compute(&d, sink != NULL);
+		rc = review_compute(&d, caller != NULL);
 	if (rc == CLI_CONTINUE && a.ro.repo)
 		rc = review_git_facts(&a, &d);
 	if (rc == CLI_CONTINUE)
-		rc = review_output(&a, &d, sink, sink_data);
+		rc = review_output(&a, &d, caller);
 	rc = cli_result_end(&res, rc, &a.ro.store, store_for(&a),
 			    tree_dir(&a) ? d.tree : NULL);
 	review_data_release(&d);

@@ -29,7 +29,7 @@ for cmd in commands:
     eq("--threads N" in h, cmd in PARALLEL,
        f"{cmd} --help {'lists' if cmd in PARALLEL else 'does not list'} "
        "--threads")
-    if cmd in PARALLEL and cmd != "report":
+    if cmd in PARALLEL:
         ok("default 0: one per processor" in re.sub(r"\s+", " ", h),
            f"{cmd}: --threads says its default, the same words", h)
 r = run("fetch", "--threads", "http://127.0.0.1:1/x/", "-o",
