@@ -3,12 +3,20 @@
  *
  * Every handle gets CURLOPT_ERRORBUFFER, so a failure is reported with
  * libcurl's precise message, turned into our MS_E* codes here.
+ *
+ * libcurl is loaded (dlopen) when the network is first used, not linked:
+ * it brings 17 shared libraries whose loading every start of the program
+ * paid, some 5 ms of wall and 18 ms of CPU on the loaded 2-core machine
+ * (perf stat, docs/performance.md), for the two commands of the
+ * network.  So one program serves every command that is not a quick one.
  */
 #include "http.h"
 
 #include "error.h"
 
+#define CURL_DISABLE_TYPECHECK 1
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,6 +26,80 @@
 
 #define BODY_KEEP (1024 * 1024)
 
+/* The functions of libcurl this file calls, as loaded. */
+#define CURL_FUNCTIONS(X) \
+	X(CURLcode, curl_global_init, (long)) \
+	X(char *, curl_version, (void)) \
+	X(CURL *, curl_easy_init, (void)) \
+	X(void, curl_easy_cleanup, (CURL *)) \
+	X(void, curl_easy_reset, (CURL *)) \
+	X(CURLcode, curl_easy_setopt, (CURL *, CURLoption, ...)) \
+	X(CURLcode, curl_easy_getinfo, (CURL *, CURLINFO, ...)) \
+	X(CURLcode, curl_easy_perform, (CURL *)) \
+	X(const char *, curl_easy_strerror, (CURLcode)) \
+	X(CURLM *, curl_multi_init, (void)) \
+	X(CURLMcode, curl_multi_cleanup, (CURLM *)) \
+	X(CURLMcode, curl_multi_add_handle, (CURLM *, CURL *)) \
+	X(CURLMcode, curl_multi_remove_handle, (CURLM *, CURL *)) \
+	X(CURLMcode, curl_multi_perform, (CURLM *, int *)) \
+	X(CURLMcode, curl_multi_poll, (CURLM *, struct curl_waitfd *, \
+				       unsigned int, int, int *)) \
+	X(CURLMsg *, curl_multi_info_read, (CURLM *, int *)) \
+	X(struct curl_slist *, curl_slist_append, (struct curl_slist *, \
+						   const char *)) \
+	X(void, curl_slist_free_all, (struct curl_slist *))
+
+#define CURL_POINTER(ret, name, args) ret (*name) args;
+static struct {
+	CURL_FUNCTIONS(CURL_POINTER)
+} lc;
+#undef CURL_POINTER
+
+/* Load libcurl and its functions; NULL, or why not (static). */
+static const char *load_curl(void)
+{
+	static char why[256];
+	void *h = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		snprintf(why, sizeof(why), "cannot load libcurl: %s",
+			 dlerror());
+		return why;
+	}
+#define CURL_LOAD(ret, name, args) \
+	*(void **)&lc.name = dlsym(h, #name); \
+	if (!lc.name) { \
+		snprintf(why, sizeof(why), "libcurl has no %s", #name); \
+		return why; \
+	}
+	CURL_FUNCTIONS(CURL_LOAD)
+#undef CURL_LOAD
+	return NULL;
+}
+
+/* From here on the names call what was loaded (curl.h's own macros for
+ * the two of them count their arguments only). */
+#undef curl_easy_setopt
+#undef curl_easy_getinfo
+#define curl_global_init (*lc.curl_global_init)
+#define curl_version (*lc.curl_version)
+#define curl_easy_init (*lc.curl_easy_init)
+#define curl_easy_cleanup (*lc.curl_easy_cleanup)
+#define curl_easy_reset (*lc.curl_easy_reset)
+#define curl_easy_setopt (*lc.curl_easy_setopt)
+#define curl_easy_getinfo (*lc.curl_easy_getinfo)
+#define curl_easy_perform (*lc.curl_easy_perform)
+#define curl_easy_strerror (*lc.curl_easy_strerror)
+#define curl_multi_init (*lc.curl_multi_init)
+#define curl_multi_cleanup (*lc.curl_multi_cleanup)
+#define curl_multi_add_handle (*lc.curl_multi_add_handle)
+#define curl_multi_remove_handle (*lc.curl_multi_remove_handle)
+#define curl_multi_perform (*lc.curl_multi_perform)
+#define curl_multi_poll (*lc.curl_multi_poll)
+#define curl_multi_info_read (*lc.curl_multi_info_read)
+#define curl_slist_append (*lc.curl_slist_append)
+#define curl_slist_free_all (*lc.curl_slist_free_all)
+
 struct ms_http {
 	struct ms_fetch_opts opts;
 	char *user_agent;
@@ -25,11 +107,15 @@ struct ms_http {
 	GHashTable *next_turn; /* host -> gint64 *, monotonic us */
 };
 
+/* NULL once libcurl is loaded and initialised, else why not. */
 static gpointer global_init(gpointer unused)
 {
+	const char *why = load_curl();
+
 	(void)unused;
-	return GINT_TO_POINTER(curl_global_init(CURL_GLOBAL_DEFAULT) ==
-			       CURLE_OK);
+	if (!why && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		why = "cannot initialise libcurl";
+	return (gpointer)why;
 }
 
 static int ensure_global_init(void)
@@ -37,13 +123,16 @@ static int ensure_global_init(void)
 	static GOnce once = G_ONCE_INIT;
 
 	g_once(&once, global_init, NULL);
-	if (!GPOINTER_TO_INT(once.retval))
-		return ms_error_set(MS_ERROR, "cannot initialise libcurl");
+	if (once.retval)
+		return ms_error_set(MS_ERROR, "%s",
+				    (const char *)once.retval);
 	return 0;
 }
 
 const char *ms_fetch_curl_version(void)
 {
+	if (ensure_global_init() < 0)
+		return ms_error_last();
 	return curl_version();
 }
 

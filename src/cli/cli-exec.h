@@ -1,6 +1,6 @@
 /*
  * cli-exec.h - which of maintstat's programs answers a command line, and
- * handing it there with execv() (main-quick.c says why there are several).
+ * handing it there with execv() (main-quick.c says why there are two).
  */
 #ifndef MS_CLI_EXEC_H
 #define MS_CLI_EXEC_H
@@ -9,20 +9,11 @@
 #include <stddef.h>
 
 /*
- * Whether argv[0..argc) has one of the long options `names`, or a prefix
- * of one (getopt_long() takes any unambiguous prefix, so "--act" may be
- * --activity); "--" ends the options.
- */
-bool cli_has_option(int argc, char **argv, const char *const *names,
-		    size_t n_names);
-
-/*
  * The program that answers `maintstat argv[1..argc)`: "maintstat", the
- * quick one (sections, maintainers and entries without the options of
- * the history and list stages), "maintstat-net" (fetch, and coverage
- * --check-urls: the network), "maintstat-mail" (`mail` on files: no
- * libgit2) or "maintstat-full" (everything else, and every command line
- * it cannot read: it prints the usage errors).
+ * quick one, for the QUICK commands of the table (commands.h), which
+ * hands a line with an option of the later stages on itself
+ * (CLI_RUN_FULL); "maintstat-full" for everything else, and every
+ * command line it cannot read (it prints the usage errors).
  */
 const char *cli_route(int argc, char **argv);
 

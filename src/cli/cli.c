@@ -82,10 +82,10 @@ static void print_option(FILE *fp, const struct cli_option *o)
 				o->long_name);
 	else
 		g_string_printf(line, "      --%s", o->long_name);
-	if (o->type != CLI_OPT_FLAG)
+	if (CLI_OPT_TYPE(o) != CLI_OPT_FLAG)
 		g_string_append_printf(line, " %s",
 				       o->argh ? o->argh : "VALUE");
-	if (o->type == CLI_OPT_STRING_LIST && !strstr(o->help, "repeatable"))
+	if (CLI_OPT_TYPE(o) == CLI_OPT_STRING_LIST && !strstr(o->help, "repeatable"))
 		g_string_append(help, " (repeatable)");
 	if (line->len < 26) {
 		g_string_append_printf(line, "%*s", (int)(27 - line->len), "");
@@ -198,6 +198,8 @@ bool cli_parse_long(const char *name, const char *s, long *out)
 	return true;
 }
 
+bool cli_quick_program;
+
 /* The option keys that every command's table is given besides its own. */
 enum { OPT_MAX_MESSAGE_SIZE = 'M' + 1000, OPT_MAX_INDEX_SIZE,
        OPT_OWN = 256 };
@@ -218,12 +220,12 @@ static struct option *getopt_tables(const struct cli_option *opts,
 		const struct cli_option *o = &opts[i];
 
 		longopts[i].name = o->long_name;
-		longopts[i].has_arg = o->type == CLI_OPT_FLAG ?
+		longopts[i].has_arg = CLI_OPT_TYPE(o) == CLI_OPT_FLAG ?
 			no_argument : required_argument;
 		longopts[i].val = OPT_OWN + i;
 		if (o->short_name) {
 			g_string_append_c(shortopts, (char)o->short_name);
-			if (o->type != CLI_OPT_FLAG)
+			if (CLI_OPT_TYPE(o) != CLI_OPT_FLAG)
 				g_string_append_c(shortopts, ':');
 		}
 	}
@@ -302,7 +304,7 @@ static int unknown_option(char **av)
  * the exit code of a usage error. */
 static int set_option(const struct cli_option *o, const char *arg)
 {
-	switch (o->type) {
+	switch (CLI_OPT_TYPE(o)) {
 	case CLI_OPT_FLAG:
 		*(bool *)o->value = true;
 		break;
@@ -350,6 +352,11 @@ static int take_option(int c, char **av, const struct cli_option *opts,
 {
 	const struct cli_option *o;
 
+	if (cli_quick_program &&
+	    (c == OPT_MAX_MESSAGE_SIZE || c == OPT_MAX_INDEX_SIZE ||
+	     (c >= OPT_OWN && c < OPT_OWN + nopts &&
+	      (opts[c - OPT_OWN].type & CLI_OPT_FULL))))
+		return CLI_RUN_FULL;
 	switch (c) {
 	case 'h':
 		cli_print_help(stdout, opts, help);

@@ -27,7 +27,11 @@ enum cli_opt_type {
 	CLI_OPT_STRING,      /* value: const char **, points into argv */
 	CLI_OPT_INT,         /* value: long * */
 	CLI_OPT_STRING_LIST, /* value: struct cli_strings *, repeatable */
+	/* or'ed into a type: an option the quick `maintstat` leaves to
+	 * maintstat-full (it needs the history or list stages) */
+	CLI_OPT_FULL = 0x100,
 };
+#define CLI_OPT_TYPE(o) ((o)->type & ~CLI_OPT_FULL)
 
 /*
  * A repeatable option's values, in order, NULL-terminated; the strings
@@ -50,6 +54,15 @@ struct cli_option {
 	const char *argh;
 	const char *help;
 };
+
+/*
+ * Set by the quick program: cli_parse_options() then returns CLI_RUN_FULL
+ * at an option of type CLI_OPT_FULL (and at --max-message-size and
+ * --max-index-size), leaving argv as it was, for main-quick.c to hand the
+ * command line on.
+ */
+extern bool cli_quick_program;
+#define CLI_RUN_FULL (-2)
 
 #define CLI_OPT_JSON(v) \
 	{ CLI_OPT_FLAG, "json", 0, (v), NULL, "print one JSON document" }
@@ -231,10 +244,10 @@ struct cli_tree_opts {
 #define CLI_TREE_OPTIONS(o) \
 	{ CLI_OPT_STRING, "tree", 0, &(o)->tree, "DIR", \
 	  "the source tree (default: the current directory)" }, \
-	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", \
+	{ CLI_OPT_STRING | CLI_OPT_FULL, "repo", 0, &(o)->repo, "GITDIR", \
 	  "read the tree from a git repository, bare is fine (default: " \
 	  "none, the tree is a directory)" }, \
-	{ CLI_OPT_STRING, "rev", 0, &(o)->rev, "REV", \
+	{ CLI_OPT_STRING | CLI_OPT_FULL, "rev", 0, &(o)->rev, "REV", \
 	  "with --repo: the revision to read (default HEAD)" }, \
 	{ CLI_OPT_STRING_LIST, "maintainers", 0, &(o)->maintainers, "FILE", \
 	  "read this MAINTAINERS file (default: the tree's)" }, \
@@ -294,11 +307,11 @@ struct cli_store_opts {
 };
 
 #define CLI_STORE_OPTIONS(o) \
-	{ CLI_OPT_STRING, "db", 0, &(o)->db, "FILE", \
+	{ CLI_OPT_STRING | CLI_OPT_FULL, "db", 0, &(o)->db, "FILE", \
 	  "the store (default: $XDG_CACHE_HOME/maintstat/<repo id>.sqlite)" }, \
-	{ CLI_OPT_FLAG, "no-cache", 0, &(o)->no_cache, NULL, \
+	{ CLI_OPT_FLAG | CLI_OPT_FULL, "no-cache", 0, &(o)->no_cache, NULL, \
 	  "neither read nor write the store" }, \
-	{ CLI_OPT_INT, "db-wait", 0, &(o)->wait, "SECONDS", \
+	{ CLI_OPT_INT | CLI_OPT_FULL, "db-wait", 0, &(o)->wait, "SECONDS", \
 	  "wait this long for another run using the store (default 30)" }, \
 	CLI_OPT_THREADS
 

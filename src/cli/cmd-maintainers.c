@@ -523,16 +523,20 @@ static int parse_args(struct args *a, int *argc, char ***argv)
 		{ CLI_OPT_FLAG, "to-cc", 0, &op->to_cc, NULL,
 		  "print git send-email arguments: --to for maintainers, "
 		  "--cc for the rest" },
-		{ CLI_OPT_FLAG, "activity", 0, &op->activity, NULL,
+		{ CLI_OPT_FLAG | CLI_OPT_FULL, "activity", 0, &op->activity,
+		  NULL,
 		  "with --repo: mark inactive people from the history and "
 		  "add the entries' de-facto reviewers; with --archive: "
 		  "each person's list replies (--archive alone: those only)" },
-		{ CLI_OPT_FLAG, "active-only", 0, &op->active_only, NULL,
+		{ CLI_OPT_FLAG | CLI_OPT_FULL, "active-only", 0,
+		  &op->active_only, NULL,
 		  "with --activity: leave out the people marked inactive" },
-		{ CLI_OPT_STRING, "inactive-after", 0, &op->inactive_after,
+		{ CLI_OPT_STRING | CLI_OPT_FULL, "inactive-after", 0,
+		  &op->inactive_after,
 		  "DURATION|DATE", "with --activity: nothing in the entry since "
 		  "then is inactive (default 5y)" },
-		{ CLI_OPT_STRING_LIST, "archive", 0, &op->archives, "PATH",
+		{ CLI_OPT_STRING_LIST | CLI_OPT_FULL, "archive", 0,
+		  &op->archives, "PATH",
 		  "with --activity: a list archive (mbox, public-inbox; "
 		  "repeatable): each person's replies to the entry's patches "
 		  "and their median time to a first reply" },

@@ -28,13 +28,15 @@
 #include <glib.h>
 #include <string.h>
 
+/* The QUICK rows of the command table (commands.h). */
+#define FN_QUICK(name) cmd_##name
+#define FN_FULL(name) NULL
+#define ROW(name, program, summary) { #name, FN_##program(name) },
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-} quick[] = {
-	{ "sections", cmd_sections },
-	{ "maintainers", cmd_maintainers },
-	{ "entries", cmd_entries },
+} commands[] = {
+	MS_COMMANDS(ROW)
 };
 
 int main(int argc, char **argv)
@@ -42,18 +44,20 @@ int main(int argc, char **argv)
 	const char *to = cli_route(argc, argv);
 
 	if (!strcmp(to, "maintstat")) {
-		for (size_t i = 0; i < G_N_ELEMENTS(quick); i++) {
+		for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
 			int rc;
 
-			if (strcmp(argv[1], quick[i].name))
+			if (!commands[i].fn || strcmp(argv[1], commands[i].name))
 				continue;
+			cli_quick_program = true;
 			cli_main_begin();
-			rc = quick[i].fn(argc - 1, argv + 1);
+			rc = commands[i].fn(argc - 1, argv + 1);
 			cli_cleanup();
+			/* an option of the history or list stages */
+			if (rc == CLI_RUN_FULL)
+				return cli_exec("maintstat-full", argv);
 			return cli_main_finish(rc);
 		}
-		to = "maintstat-full"; /* a command cli_route() knows and this
-					  table does not: never loop */
 	}
-	return cli_exec(to, argv);
+	return cli_exec("maintstat-full", argv);
 }

@@ -1,5 +1,6 @@
 /*
- * main.c - the command table and nothing else.
+ * main.c - maintstat-full: the command table (commands.h) and nothing
+ * else.
  */
 #include "cli.h"
 #include "commands.h"
@@ -21,47 +22,15 @@ struct group {
 	const struct command *commands;
 };
 
-static const struct command file_commands[] = {
-	{ "sections", cmd_sections,
-	  "list the MAINTAINERS entries that match each path" },
-	{ "maintainers", cmd_maintainers,
-	  "who to Cc for some paths or a patch (get_maintainer.pl)" },
-	{ "entries", cmd_entries,
-	  "list the MAINTAINERS entries, their status and reach" },
-	{ "coverage", cmd_coverage,
-	  "report on the MAINTAINERS file's own health" },
-	{ NULL, NULL, NULL },
-};
-
+#define ROW(name, program, summary) { #name, cmd_##name, summary },
+#define END { NULL, NULL, NULL }
+static const struct command file_commands[] = { MS_FILE_COMMANDS(ROW) END };
 static const struct command history_commands[] = {
-	{ "activity", cmd_activity,
-	  "who really authors, commits and reviews in each entry" },
-	{ "areas", cmd_areas,
-	  "who really looks after each part of a broad entry" },
-	{ "urgent", cmd_urgent,
-	  "busy entries with no active maintainer" },
-	{ "retire", cmd_retire,
-	  "write the patch series retiring inactive maintainers" },
-	{ "identities", cmd_identities,
-	  "who is who: each person's addresses and why they are joined" },
-	{ "store", cmd_store,
-	  "look at the incremental store of extracted history" },
-	{ NULL, NULL, NULL },
+	MS_HISTORY_COMMANDS(ROW) END
 };
-
-static const struct command list_commands[] = {
-	{ "fetch", cmd_fetch,
-	  "mirror public-inbox archives (lore) over HTTP" },
-	{ "mail", cmd_mail,
-	  "parse mailing-list archives: patches, series, reviews" },
-	{ "link", cmd_link,
-	  "which list message posted each commit" },
-	{ "review", cmd_review,
-	  "how each entry's patches are answered on the list" },
-	{ "report", cmd_report,
-	  "the review as a static HTML site with plots" },
-	{ NULL, NULL, NULL },
-};
+static const struct command list_commands[] = { MS_LIST_COMMANDS(ROW) END };
+#undef ROW
+#undef END
 
 static const struct group groups[] = {
 	{ "The MAINTAINERS file", file_commands },
@@ -143,26 +112,8 @@ static void suggest_command(const char *name)
 		fprintf(stderr, "\t%s\n", best[i]);
 }
 
-#ifdef MS_NO_NET
-/*
- * This is maintstat-full, built without libcurl (main-quick.c says why):
- * the command lines that use the network go to maintstat-net, which has
- * every command; cli-nonet.c stands in for what they call.  The quick
- * `maintstat` sends them there directly; this is for maintstat-full run
- * by itself.
- */
-static bool needs_net(int argc, char **argv)
-{
-	return !strcmp(cli_route(argc, argv), "maintstat-net");
-}
-#endif
-
 int main(int argc, char **argv)
 {
-#ifdef MS_NO_NET
-	if (argc >= 2 && needs_net(argc, argv))
-		return cli_exec("maintstat-net", argv);
-#endif
 	cli_main_begin();
 	if (argc < 2) {
 		usage(stderr);

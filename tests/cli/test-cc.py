@@ -477,7 +477,8 @@ ok("BETA TOO\n  " in r.out and ":31  Odd Fixes  M:1 R:0 L:0  1 file\n"
 # --- the quick program ------------------------------------------------------
 # `maintstat` answers the MAINTAINERS commands without the 54 libraries of
 # the history and list stages (main-quick.c), and hands the rest to
-# maintstat-full beside it, or the network's commands to maintstat-net.
+# maintstat-full beside it, the one other program: it has every command and
+# loads libcurl only when the network is used (fetch/http.c).
 import subprocess  # noqa: E402
 from mstest import MAINTSTAT  # noqa: E402
 needed = subprocess.run(["readelf", "-d", MAINTSTAT], capture_output=True,
@@ -491,16 +492,19 @@ ok(libs and not [l for l in libs if l.split(".so")[0] in
 ok(os.access(os.path.join(os.path.dirname(os.path.realpath(MAINTSTAT)),
                           "maintstat-full"), os.X_OK),
    "maintstat-full is built beside maintstat")
-# maintstat-mail: `mail` on files without libgit2 (main-mail.c)
-mailprog = os.path.join(os.path.dirname(os.path.realpath(MAINTSTAT)),
-                        "maintstat-mail")
-needed = subprocess.run(["readelf", "-d", mailprog], capture_output=True,
+here = os.path.dirname(os.path.realpath(MAINTSTAT))
+full = os.path.join(here, "maintstat-full")
+for gone in ("maintstat-net", "maintstat-mail"):
+    ok(not os.path.exists(os.path.join(here, gone)),
+       f"no {gone}: two programs", gone)
+needed = subprocess.run(["readelf", "-d", full], capture_output=True,
                         text=True).stdout
 libs = sorted(set(l.split("[")[1].split("]")[0] for l in needed.splitlines()
                   if "(NEEDED)" in l))
-ok([l for l in libs if l.startswith("libgmime-3.0")] and
-   not [l for l in libs if l.split(".so")[0] in ("libgit2", "libcurl")],
-   "maintstat-mail loads GMime but no libgit2 or curl", libs)
+ok([l for l in libs if l.startswith("libgit2")] and
+   not [l for l in libs if l.startswith("libcurl")],
+   "maintstat-full links libgit2 but loads libcurl only for the network",
+   libs)
 
 
 def execs(*args):
@@ -517,17 +521,20 @@ routes = [
     (["sections", "--help"], None),
     (["entries", "--tree", tree], None),
     (["maintainers", "--repo", "x", "y"], "maintstat-full"),
-    (["maintainers", "--act", "y"], "maintstat-full"),
+    (["maintainers", "--activi", "y"], "maintstat-full"),
+    (["maintainers", "--tree", tree, "--no-cache", "y"], "maintstat-full"),
+    (["maintainers", "--tree", tree, "y", "--archive", "z"],
+     "maintstat-full"),
     (["activity", "--help"], "maintstat-full"),
     (["--version"], "maintstat-full"),
     ([], "maintstat-full"),
-    (["fetch", "--help"], "maintstat-net"),
-    (["help", "fetch"], "maintstat-net"),
-    (["coverage", "--check-urls", "--help"], "maintstat-net"),
+    (["fetch", "--help"], "maintstat-full"),
+    (["help", "fetch"], "maintstat-full"),
+    (["coverage", "--check-urls", "--help"], "maintstat-full"),
     (["coverage", "--help"], "maintstat-full"),
-    (["mail", "stats", "--help"], "maintstat-mail"),
+    (["mail", "stats", "--help"], "maintstat-full"),
     (["mail", "stats", "--no-cache", os.path.join(tree, "MAINTAINERS")],
-     "maintstat-mail"),
+     "maintstat-full"),
     (["mail", "stats", "--no-cache", tree], "maintstat-full"),
     (["help", "mail"], "maintstat-full"),
 ]
@@ -552,31 +559,10 @@ ok(r.rc == 1 and "'--repo'" in r.err and "maintstat-full" not in r.err,
    "an argument after -- is a path, not an option", r.err)
 r = run("activity", "--help")
 ok(r.rc == 0 and "--since" in r.out, "the other commands run (their help)")
-# maintstat-mail answers `mail` on files as maintstat-full does: the same
-# output, errors and exit codes, with the store and without
-fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                        "..", "fixtures", "mail")
-full = os.path.join(os.path.dirname(mailprog), "maintstat-full")
-for args in (["stats", "--no-cache", "--json",
-              os.path.join(fixtures, "rules.mbox"),
-              os.path.join(fixtures, "parse.mbox")],
-             ["stats", "--db", os.path.join(work, "m.db"),
-              os.path.join(fixtures, "lab.mbox")],
-             ["stats", "--db", os.path.join(work, "m.db"),
-              os.path.join(fixtures, "lab.mbox")],
-             ["show", "--json", os.path.join(fixtures, "parse.mbox"), "x"],
-             ["stats", "--no-cache", os.path.join(work, "missing.mbox")],
-             ["stats", "--bogus"]):
-    a = subprocess.run([mailprog, "mail"] + args, capture_output=True,
-                       text=True)
-    b = subprocess.run([full, "mail"] + args, capture_output=True, text=True)
-    eq((a.returncode, a.stdout, a.stderr), (b.returncode, b.stdout, b.stderr),
-       f"maintstat-mail mail {args[0]} {args[1]}... answers as "
-       "maintstat-full does")
-r = subprocess.run([mailprog, "sections", "--help"], capture_output=True,
+r = subprocess.run([full, "fetch", "--no-such-option"], capture_output=True,
                    text=True)
-ok(r.returncode == 0 and "Usage: maintstat sections" in r.stdout,
-   "maintstat-mail run with another command hands it on", r.stderr)
+ok(r.returncode == 2 and "maintstat-net" not in r.stderr,
+   "maintstat-full has fetch itself", r.stderr)
 r = run("--version")
 ok(r.rc == 0 and r.out.startswith("maintstat "), "--version", r.out)
 

@@ -59,8 +59,8 @@ with open(installed(os.path.join(opts["bindir"], "maintstat")), "rb") as f:
 r = subprocess.run([full, "--version"], capture_output=True, text=True)
 ok(r.returncode == 0 and r.stdout.startswith("maintstat "),
    "the installed maintstat-full runs", r.stdout + r.stderr)
-# maintstat-full loads no libcurl: the network's commands (fetch,
-# coverage --check-urls) go on to maintstat-net beside it (main.c)
+# two programs: maintstat-full has every command and loads libcurl only
+# when the network is used (fetch/http.c, dlopen)
 
 
 def needed(path):
@@ -70,75 +70,34 @@ def needed(path):
                   if "(NEEDED)" in l)
 
 
-net = installed(os.path.join(opts["libexecdir"], "maintstat",
-                             "maintstat-net"))
-ok(os.access(net, os.X_OK), "maintstat-net is installed in libexecdir")
+for gone in ("maintstat-net", "maintstat-mail"):
+    ok(not os.path.exists(installed(os.path.join(
+        opts["libexecdir"], "maintstat", gone))), f"no {gone} installed")
 ok(needed(full) and not [l for l in needed(full) if "libcurl" in l],
-   "maintstat-full does not load libcurl", needed(full))
-ok([l for l in needed(net) if "libcurl" in l],
-   "maintstat-net does", needed(net))
-for args, what in ((["fetch", "--help"], "fetch"),
-                   (["help", "fetch"], "help fetch"),
-                   (["coverage", "--check-urls", "--help"],
-                    "coverage --check-urls")):
-    r = subprocess.run([full] + args, capture_output=True, text=True)
-    ok(r.returncode == 0 and "--check-urls" in r.stdout if
-       args[0] == "coverage" else r.returncode == 0 and
-       "Usage: maintstat fetch" in r.stdout,
-       f"the installed maintstat-full hands {what} to maintstat-net",
-       r.stdout[:200] + r.stderr)
-# maintstat-mail: `mail` on files, without libgit2 (main-mail.c); a
-# directory (a public-inbox) goes on to maintstat-full
-mailprog = installed(os.path.join(opts["libexecdir"], "maintstat",
-                                  "maintstat-mail"))
-ok(os.access(mailprog, os.X_OK), "maintstat-mail is installed in libexecdir")
-ok(needed(mailprog) and not [l for l in needed(mailprog)
-                             if "libgit2" in l or "libcurl" in l],
-   "maintstat-mail loads neither libgit2 nor libcurl", needed(mailprog))
+   "maintstat-full does not load libcurl at its start", needed(full))
 mbox = os.path.join(tmpdir(), "one.mbox")
 with open(mbox, "w") as f:
     f.write("From a@b Thu Jan  1 00:00:00 2026\nFrom: A <a@example.org>\n"
             "Message-ID: <1@example.org>\nSubject: hello\n\nbody\n")
-
-
-def reads_mbox(prog, what):
-    r = subprocess.run([prog, "mail", "stats", "--no-cache", mbox],
-                       capture_output=True, text=True)
-    ok(r.returncode == 0 and "messages: 1\n" in r.stdout, what,
-       r.stdout + r.stderr)
-
-
-reads_mbox(mailprog, "the installed maintstat-mail reads an mbox")
-alone = os.path.join(tmpdir(), "maintstat-mail")
-shutil.copy(mailprog, alone)
-r = subprocess.run([alone, "mail", "stats", "--no-cache",
-                    os.path.dirname(mbox)], capture_output=True, text=True)
-if not os.path.exists(os.path.join(libexec, "maintstat-full")):
-    ok(r.returncode == 1 and r.stdout == "" and
-       f"maintstat: cannot run '{libexec}/maintstat-full'" in r.stderr,
-       "maintstat-mail alone hands a directory on: exit 1 and the error",
-       (r.returncode, r.stderr))
-reads_mbox(alone, "...while it reads files itself")
-# without maintstat-net beside it (nor in the prefix, which the DESTDIR
-# copy is not installed in): an error naming it, exit 1
+# alone (not beside the quick program nor installed in the prefix): it
+# needs nothing else, the network's commands and mail included
 alone = os.path.join(tmpdir(), "maintstat-full")
 shutil.copy(full, alone)
-r = subprocess.run([alone, "fetch", "--help"], capture_output=True,
-                   text=True)
-ok(r.returncode == 1 and "maintstat: cannot run" in r.stderr and
-   "maintstat-net" in r.stderr, "no maintstat-net: exit 1 and the error",
-   (r.returncode, r.stderr))
-r = subprocess.run([alone, "coverage", "--help"], capture_output=True,
-                   text=True)
-ok(r.returncode == 0 and "check-urls" in r.stdout,
-   "...while its own commands run", r.stderr)
+for args, want in ((["fetch", "--help"], "Usage: maintstat fetch"),
+                   (["coverage", "--help"], "check-urls"),
+                   (["mail", "stats", "--no-cache", mbox], "messages: 1\n")):
+    r = subprocess.run([alone] + args, capture_output=True, text=True)
+    ok(r.returncode == 0 and want in r.stdout,
+       f"the installed maintstat-full alone runs {args[0]}",
+       (r.returncode, r.stdout[:200], r.stderr))
 # the quick maintstat alone: what it hands on fails the same way, what
 # it answers itself still runs (cli_route(), cli_exec())
 quick = os.path.join(tmpdir(), "maintstat")
 shutil.copy(installed(os.path.join(opts["bindir"], "maintstat")), quick)
 for args, prog in ((["review", "--help"], "maintstat-full"),
-                   (["fetch", "--help"], "maintstat-net"),
-                   (["mail", "stats", "--help"], "maintstat-mail")):
+                   (["fetch", "--help"], "maintstat-full"),
+                   (["mail", "stats", "--help"], "maintstat-full"),
+                   (["maintainers", "--repo", "x", "y"], "maintstat-full")):
     r = subprocess.run([quick] + args, capture_output=True, text=True)
     if os.path.exists(os.path.join(libexec, prog)):
         continue  # one installed in the prefix on this machine answers
