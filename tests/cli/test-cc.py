@@ -521,7 +521,7 @@ routes = [
     (["sections", "--help"], None),
     (["entries", "--tree", tree], None),
     (["maintainers", "--repo", "x", "y"], "maintstat-full"),
-    (["maintainers", "--activi", "y"], "maintstat-full"),
+    (["maintainers", "--activity", "y"], "maintstat-full"),
     (["maintainers", "--tree", tree, "--no-cache", "y"], "maintstat-full"),
     (["maintainers", "--tree", tree, "y", "--archive", "z"],
      "maintstat-full"),
