@@ -101,12 +101,33 @@ static bool trailer_paragraph(const char *msg, size_t s, size_t e)
 	return known;
 }
 
+/*
+ * Where the log message ends, as git's trailer code finds it: at the
+ * first line that starts with "---" and a blank or its end (a patch's
+ * divider; Xen 09de61c200c0 puts its Cc: lines after one).
+ */
+static size_t log_end(const char *msg, size_t len)
+{
+	for (size_t pos = 0; pos < len;) {
+		const char *nl = memchr(msg + pos, '\n', len - pos);
+
+		if (len - pos >= 3 && !memcmp(msg + pos, "---", 3) &&
+		    (len - pos == 3 || g_ascii_isspace(msg[pos + 3])))
+			return pos;
+		pos = nl ? (size_t)(nl - msg) + 1 : len;
+	}
+	return len;
+}
+
 void ms_trailer_blocks(const char *msg, size_t len,
 		       void (*fn)(size_t start, size_t end, void *data),
 		       void *data)
 {
 	size_t last_start = 0, last_end = 0, pos = 0, par = 0;
-	bool have_last = ms_trailer_block(msg, len, &last_start, &last_end);
+	bool have_last;
+
+	len = log_end(msg, len);
+	have_last = ms_trailer_block(msg, len, &last_start, &last_end);
 	bool first = true, in_par = false;
 
 	/* paragraphs before the last block (or the end) */
@@ -149,6 +170,7 @@ bool ms_trailer_block(const char *msg, size_t len, size_t *start,
 	bool prev_trailer = false, found = false;
 	long i;
 
+	len = log_end(msg, len);
 	/* line start offsets; line k spans [ls[k], ls[k+1]-1) */
 	while (pos < len) {
 		const char *nl = memchr(msg + pos, '\n', len - pos);

@@ -50,7 +50,8 @@ const char *ms_trailer_kind_name(enum ms_trailer_kind kind);
 
 /*
  * Find the trailer block of a commit message as git interpret-trailers
- * does: the last paragraph, if every line in it is a trailer or a
+ * does: the message ends at the first line starting with "---" and a
+ * blank or its end (a patch divider), then the last paragraph, if every line in it is a trailer or a
  * continuation (starts with whitespace), or at least 25% are trailers and
  * one of them is a known "*-by:" token.  Stores the block's byte range in
  * *start and *end and returns true, or returns false when there is none.

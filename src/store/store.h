@@ -35,7 +35,7 @@
  * or trailer.c changes what a commit yields: records of another version
  * are extracted again on the next walk.
  */
-#define MS_STORE_COMMIT_VERSION 2
+#define MS_STORE_COMMIT_VERSION 3
 /* Records written per transaction. */
 #define MS_STORE_BATCH 1000
 

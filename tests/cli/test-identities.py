@@ -36,6 +36,11 @@ eq(r.rc, 0, "activity exits 0")
 eq(inactive(r.out), ["INACTIVE MAINTAINER Wei Zhang <wei@a.example>"],
    "one INACTIVE verdict: the Wei who stopped, not his namesake")
 b = blocks(r.out)
+eq(b["ACCENT DRIVER"][0], "  Changes: reviewed 1 of 7 commits (14%)",
+   "a trailer block ended by git's '---' divider is read (Xen "
+   "09de61c200c0)")
+ok("    [1]: Rex Review <rex@review.example>" in b["ACCENT DRIVER"],
+   "...Rex's Acked-by before the divider", b["ACCENT DRIVER"])
 eq(b["ACCENT DRIVER"][2], "  Zolt\u00e1n N\u00e9meth "
    "<zoltan@listed.example> (also: zn@corp.example):",
    "accents: 'Zoltan Nemeth' in git is the listed Zolt\u00e1n")
@@ -74,6 +79,9 @@ eq(sorted(people[("BIG NAME DRIVER", "sam@one.example")]["also"]),
 ok(people[("ROLE DRIVER", "support@corp.example")]["role_address"] and
    not people[("ROLE DRIVER", "cora@corp.example")]["role_address"],
    "JSON: the role address, not Cora's")
+eq([(t["name"], t["count"]) for t in
+    ents["ACCENT DRIVER"]["top_reviewers"]], [("Rex Review", 1)],
+   "JSON: Rex's Acked-by before the divider")
 eq(sorted(n for n, e in ents.items() if e["no_files"]), ["REMOTE TOOL"],
    "JSON: REMOTE TOOL has no files")
 

@@ -78,6 +78,34 @@ int main(void)
 
 	norm("Jane.Doe+netdev@Example.COM", 1, "jane.doe@example.com");
 	norm("Jane.Doe+netdev@Example.COM", 0, "jane.doe+netdev@example.com");
+	/* malformed addresses, recognised (issue 35) or not */
+	norm("[hs@denx.de]", 1, "hs@denx.de");
+	norm("swarren at nvidia.com", 1, "swarren@nvidia.com");
+	norm("x (at) y dot org", 1, "x@y.org");
+	norm("mailto:Ann@B.C", 1, "ann@b.c");
+	norm("rahul.singh@arm.com<mailto:rahul.singh@arm.com", 1,
+	     "rahul.singh@arm.com");
+	norm("al.kochet@gmail.com <mailto:al.kochet@gmail.com", 1,
+	     "al.kochet@gmail.com");
+	norm("hs@pollux.(none)", 1, "hs@pollux.(none)");
+	ok(ms_email_malformed("hs@pollux.(none)") &&
+	   ms_email_malformed("george.dunlap.com") &&
+	   !ms_email_malformed("hs@denx.de") && !ms_email_malformed(""),
+	   "malformed: '(none)' and no '@'; not an address or nothing");
+	{
+		char *k1 = ms_name_key("Amazon.co.jp");
+		char *k2 = ms_name_key("kernel test robot");
+		char *k3 = ms_name_key("Acme Widgets GmbH");
+		char *k4 = ms_name_key("Ye.Li");
+
+		ok(!k1 && !k2 && !k3, "a domain, a program, a company: no "
+		   "name to join by");
+		is_str(k4, "ye li", "a local part written as a name is one");
+		g_free(k1);
+		g_free(k2);
+		g_free(k3);
+		g_free(k4);
+	}
 	norm("+x@example.com", 1, "+x@example.com");
 
 	l = "reviewed-BY: Rob <rob@example.org>  ";
@@ -123,5 +151,16 @@ int main(void)
 	blocks("subject\n\nNote: a remark\n\n    Reviewed-by: Q <q@x.y>\n"
 	       "\nSigned-off-by: A <a@b.c>\n", "[Signed-off-by: A <a@b.c>]");
 	blocks("Reviewed-by: S <s@x.y>\n\nbody\n", "");
+	/* git's rule: a line starting "---" ends the message (Xen
+	 * 09de61c200c0: trailers, then "---" and Cc: lines) */
+	blocks("subject\n\nBody.\n\nAcked-by: O <o@x.y>\n"
+	       "Reviewed-by: D <d@x.y>\n---\nCC: A <a@x.y>\n"
+	       "CC: J <j@x.y>\n\nv2:\n * New\n",
+	       "[Acked-by: O <o@x.y>\nReviewed-by: D <d@x.y>]");
+	block("subject\n\nBody.\n\nSigned-off-by: A <a@b.c>\n---\n"
+	      "notes\n", "Signed-off-by: A <a@b.c>");
+	block("subject\n\nBody.\n\nSigned-off-by: A <a@b.c>\n"
+	      "----- a ruler\nmore\n", "Signed-off-by: A <a@b.c>\n"
+	      "----- a ruler\nmore");
 	return test_done();
 }
