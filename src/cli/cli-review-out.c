@@ -147,8 +147,9 @@ void cli_review_print_context(FILE *fp, const struct cli_review_run *r,
 		fprintf(fp, ", plus-address folding");
 	ms_duration_format(r->ignore_after, a, sizeof(a));
 	ms_duration_format(r->target, b, sizeof(b));
-	fprintf(fp, "\nIgnored: no human reply within %s; response target %s"
-		"\n\n", a, b);
+	fprintf(fp, "\nIgnored: no response at all (a late one counts), "
+		"not judged until %s after the newest version; response "
+		"target %s\n\n", a, b);
 }
 
 /* An entry's figures: its git side (with --repo), its patches and their

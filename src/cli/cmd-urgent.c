@@ -105,13 +105,16 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 	fprintf(fp, "Subsystem %s\n", e->entry->name);
 	fprintf(fp, "  Commits %zu since %s\n", e->commits, since);
 	if (!e->nr_maintainers)
-		fprintf(fp, "  No maintainer listed\n");
+		fprintf(fp, "  No maintainer listed%s\n", e->nr_people ?
+			"; its reviewers (R:):" : "");
 	for (size_t i = 0; i < e->nr_people; i++) {
 		const struct ms_act_person *p = &e->people[i];
 
-		if (p->role != 'M')
+		/* without M:, the R: people say who is left */
+		if (p->role != 'M' && (e->nr_maintainers || p->role != 'R'))
 			continue;
-		fprintf(fp, "  Maintainer ");
+		fprintf(fp, "  %s ", p->role == 'M' ? "Maintainer" :
+			"Reviewer");
 		label(fp, p->name, p->email);
 		cli_act_print_also(fp, p);
 		if (p->role_address) {
@@ -136,6 +139,8 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 			fprintf(fp, "; newly listed (not in this entry on %s), "
 				"not judged", date);
 		}
+		if (!p->role_address && p->role == 'R')
+			fprintf(fp, "; %s", p->inactive ? "INACTIVE" : "active");
 		if (!p->role_address)
 			fputc('\n', fp);
 	}
@@ -161,31 +166,18 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 
 static const struct cli_act_series *series;
 
-static void print_json(struct ms_out *o, const struct ms_activity *a,
-		       const struct ms_act_entry *e, size_t k)
+/* The entry's M: ("maintainers") or R: ("reviewers") people. */
+static void json_people(struct ms_out *o, const struct ms_activity *a,
+			const struct ms_act_entry *e, char role)
 {
 	char date[32];
 
-	ms_out_begin_object(o);
-	ms_out_kv_string(o, "name", e->entry->name);
-	ms_out_kv_string(o, "status", e->status);
-	ms_out_kv_int(o, "commits", (int64_t)e->commits);
-	ms_out_kv_string(o, "reason", ms_verdict_urgent_reason(e));
-	if (list_facts) {
-		char *why = NULL;
-
-		ms_out_kv_string(o, "category", cli_list_facts_category(
-			list_facts, e, all_entries, nr_all_entries, &why));
-		ms_out_kv_string(o, "category_reason", why);
-		g_free(why);
-		cli_list_facts_json(o, list_facts, e->entry->name);
-	}
-	ms_out_key(o, "maintainers");
+	ms_out_key(o, role == 'M' ? "maintainers" : "reviewers");
 	ms_out_begin_list(o);
 	for (size_t i = 0; i < e->nr_people; i++) {
 		const struct ms_act_person *p = &e->people[i];
 
-		if (p->role != 'M')
+		if (p->role != role)
 			continue;
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "name", *p->name ? p->name : NULL);
@@ -200,9 +192,32 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 		ms_out_kv_bool(o, "seen_anywhere", p->seen_anywhere);
 		cli_act_json_also(o, a, p);
 		ms_out_kv_bool(o, "role_address", p->role_address);
+		if (role == 'R')
+			ms_out_kv_bool(o, "inactive", p->inactive);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
+}
+
+static void print_json(struct ms_out *o, const struct ms_activity *a,
+		       const struct ms_act_entry *e, size_t k)
+{
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "name", e->entry->name);
+	ms_out_kv_string(o, "status", e->status);
+	ms_out_kv_int(o, "commits", (int64_t)e->commits);
+	ms_out_kv_string(o, "reason", ms_verdict_urgent_reason(e));
+	if (list_facts) {
+		char *why = NULL;
+
+		ms_out_kv_string(o, "category", cli_list_facts_category(
+			list_facts, e, all_entries, nr_all_entries, &why));
+		ms_out_kv_string(o, "category_reason", why);
+		g_free(why);
+		cli_list_facts_json(o, list_facts, e->entry->name);
+	}
+	json_people(o, a, e, 'M');
+	json_people(o, a, e, 'R');
 	cli_act_json_counts(o, "committers", e->top_committers, e->nr_top_committers);
 	if (series && series->nr_intervals)
 		cli_act_series_json(o, series, k);

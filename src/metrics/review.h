@@ -157,7 +157,8 @@ struct ms_rv_patch {
 	struct ms_rv_reply first;    /* first human reply */
 	struct ms_rv_reply first_maint; /* first listed M:/R: reply */
 	struct ms_rv_reply first_tag;   /* first Reviewed-by/Acked-by */
-	bool ignored;                /* no human reply within ignore_after */
+	bool ignored;                /* no response at all; judged after
+				      * ignore_after */
 	bool too_recent;             /* posted within ignore_after of until */
 	bool merged;
 	uint32_t commit;             /* index into commits, when merged */

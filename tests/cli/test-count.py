@@ -248,6 +248,10 @@ eq((st["stable_patches"], st["stable_notices"], st["foreign_patches"]),
 r = run("review", "--tree", repo, "--archive", mbox, *ENTRIES)
 eq(r.rc, 0, "text exits 0")
 t = r.out
+ok("\nIgnored: no response at all (a late one counts), not judged until "
+   "14.0d after the newest version; response target 2.0d\n" in t,
+   "the header says the ignored rule docs/review.md states (R's 169 h "
+   "first response is late, not ignored)", t)
 ok("  Set aside: stable backports 4, other projects by subject 0, by "
    "paths 0\n" in t, "text set-aside line", t)
 ok("  Ignored patches: 5 (from contributors 4); listed people's own "

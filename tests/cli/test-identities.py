@@ -100,8 +100,9 @@ eq(r.rc, 0, "urgent --never exits 0")
 eq(r.json()["entries"], [],
    "urgent --never: nobody (REMOTE TOOL has no files here)")
 r = run("urgent", "--repo", repo, "--min-commits", "1", "--json")
-eq([e["name"] for e in r.json()["entries"]], ["HOMONYM DRIVER"],
-   "urgent: only the entry whose maintainer stopped")
+eq([e["name"] for e in r.json()["entries"]],
+   ["HOMONYM DRIVER", "ROLE REVIEWERS"],
+   "urgent: the entry whose maintainer stopped, and the one without M:")
 
 # retire: only the Wei who stopped; the cover lists the joins relied on
 out = os.path.join(tmp, "series")
@@ -194,6 +195,20 @@ eq([(a["email"], a["source"]) for a in
 ok(ppl["sam@one.example"]["big_name_join"], "JSON: Sam's name join flagged")
 eq([a["unused_address"] for a in ppl["rob@remote.example"]["addresses"]],
    [True], "JSON: Rob's unused address")
+# urgent: an entry with only R: lines names its reviewers, and whether
+# they are active (Xen's RISCV)
+u = run("urgent", "--repo", repo, "--nomaint")
+ok("Subsystem ROLE REVIEWERS\n  Commits 4 since 2023-06-01\n"
+   "  No maintainer listed; its reviewers (R:):\n"
+   "  Reviewer Cora Corp <cora@corp.example> (also: cora@home.example): "
+   "last active here 2024-04-07; active\n" in u.out,
+   "urgent names the R: people of an entry without M:", u.out)
+u = run("urgent", "--repo", repo, "--nomaint", "--json")
+eq([(e["name"], [(p["email"], p["inactive"]) for p in e["reviewers"]])
+    for e in u.json()["entries"]],
+   [("ROLE REVIEWERS", [("cora@corp.example", False)])],
+   "JSON: urgent's reviewers, active")
+
 # evidence quality (issue 35): each person's addresses, as sets
 groups = [set(a["email"] for a in p["addresses"])
           for p in r.json()["people"]]
