@@ -52,13 +52,13 @@ chmod +x "$prog"
 
 # SEE ALSO: the commands whose answers go with this one's
 case $cmd in
--) see="sections maintainers entries coverage activity urgent retire
-	identities store fetch mail link review report" ;;
+-) see=$("$exe" help | awk '/^  [a-z]+  / { print $1 }') ;;
 sections) see="maintainers entries coverage" ;;
 maintainers) see="sections entries activity" ;;
 entries) see="sections coverage" ;;
 coverage) see="entries sections" ;;
-activity) see="urgent retire identities review" ;;
+activity) see="urgent retire identities areas review" ;;
+areas) see="activity entries review" ;;
 urgent) see="activity retire review" ;;
 retire) see="activity urgent identities" ;;
 identities) see="activity retire review" ;;

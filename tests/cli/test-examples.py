@@ -40,6 +40,11 @@ M:\tGone Away <gone@example.org>
 S:\tMaintained
 F:\tnet/tls/
 
+DFU
+M:\tDee Eff <dfu@example.org>
+S:\tMaintained
+F:\tdrivers/dfu/
+
 NETWORKING [GENERAL]
 M:\tNet Person <net@example.org>
 S:\tMaintained
@@ -52,6 +57,7 @@ F:\t*
 F:\t*/
 """
 FILES = ["drivers/infiniband/core/cma.c", "arch/arm/foo/board.c",
+         "drivers/dfu/dfu.c",
          "net/tls/tls_main.c", "net/core/dev.c", "kernel/sched/core.c"]
 
 
@@ -74,9 +80,10 @@ subprocess.run(git + ["add", "."], check=True)
 subprocess.run(git + ["commit", "-q", "-m", "Initial import"], check=True)
 # commits of the last months by the active maintainers, reviewed
 people = [("Jason Active", "jason@example.org", FILES[0]),
-          ("Tina Tls", "tina@example.org", FILES[2]),
           ("Arm Person", "arm@example.org", FILES[1]),
-          ("Net Person", "net@example.org", FILES[3])]
+          ("Dee Eff", "dfu@example.org", FILES[2]),
+          ("Tina Tls", "tina@example.org", FILES[3]),
+          ("Net Person", "net@example.org", FILES[4])]
 n = 0
 for rnd in range(12):
     for name, email, path in people:
@@ -91,6 +98,9 @@ for rnd in range(12):
                               f"Signed-off-by: {name} <{email}>"],
                        check=True, env=env)
 subprocess.run(git + ["tag", "v6.1"], check=True)
+# areas --repo u-boot.git: a bare mirror, in the directory the lines run in
+subprocess.run(["git", "clone", "-q", "--bare", linux,
+                os.path.join(linux, "u-boot.git")], check=True)
 
 
 def mbox(msgs):
