@@ -139,8 +139,14 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 			fprintf(fp, "; newly listed (not in this entry on %s), "
 				"not judged", date);
 		}
-		if (!p->role_address && p->role == 'R')
-			fprintf(fp, "; %s", p->inactive ? "INACTIVE" : "active");
+		if (!p->role_address && p->role == 'R') {
+			struct ms_verdict v;
+
+			cli_act_verdict(e, p, list_facts, q->active_since, &v);
+			fprintf(fp, "; %s", ms_verdict_inactive(&v) ?
+				"INACTIVE" : v.kind == MS_VERDICT_NO_EVIDENCE ?
+				"no evidence" : "active");
+		}
 		if (!p->role_address)
 			fputc('\n', fp);
 	}
@@ -168,6 +174,7 @@ static const struct cli_act_series *series;
 
 /* The entry's M: ("maintainers") or R: ("reviewers") people. */
 static void json_people(struct ms_out *o, const struct ms_activity *a,
+			const struct ms_activity_query *q,
 			const struct ms_act_entry *e, char role)
 {
 	char date[32];
@@ -176,6 +183,7 @@ static void json_people(struct ms_out *o, const struct ms_activity *a,
 	ms_out_begin_list(o);
 	for (size_t i = 0; i < e->nr_people; i++) {
 		const struct ms_act_person *p = &e->people[i];
+		struct ms_verdict v;
 
 		if (p->role != role)
 			continue;
@@ -192,14 +200,18 @@ static void json_people(struct ms_out *o, const struct ms_activity *a,
 		ms_out_kv_bool(o, "seen_anywhere", p->seen_anywhere);
 		cli_act_json_also(o, a, p);
 		ms_out_kv_bool(o, "role_address", p->role_address);
+		cli_act_verdict(e, p, list_facts, q->active_since, &v);
 		if (role == 'R')
-			ms_out_kv_bool(o, "inactive", p->inactive);
+			ms_out_kv_bool(o, "inactive",
+				       ms_verdict_inactive(&v));
+		ms_out_kv_string(o, "verdict", ms_verdict_name(v.kind));
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
 }
 
 static void print_json(struct ms_out *o, const struct ms_activity *a,
+		       const struct ms_activity_query *q,
 		       const struct ms_act_entry *e, size_t k)
 {
 	ms_out_begin_object(o);
@@ -216,8 +228,8 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 		g_free(why);
 		cli_list_facts_json(o, list_facts, e->entry->name);
 	}
-	json_people(o, a, e, 'M');
-	json_people(o, a, e, 'R');
+	json_people(o, a, q, e, 'M');
+	json_people(o, a, q, e, 'R');
 	cli_act_json_counts(o, "committers", e->top_committers, e->nr_top_committers);
 	if (series && series->nr_intervals)
 		cli_act_series_json(o, series, k);
@@ -386,7 +398,7 @@ int cmd_urgent(int argc, char **argv)
 		ms_out_key(o, "entries");
 		ms_out_begin_list(o);
 		for (guint i = 0; i < pick->len; i++)
-			print_json(o, a, pick->pdata[i], (size_t)(
+			print_json(o, a, &q, pick->pdata[i], (size_t)(
 				(const struct ms_act_entry *)pick->pdata[i] -
 				res));
 		ms_out_end_list(o);

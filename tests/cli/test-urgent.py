@@ -97,7 +97,7 @@ eq([(c["email"], c["count"]) for c in j["entries"][1]["committers"]],
 eq(j["entries"][1]["maintainers"],
    [{"name": "Nora Never", "email": "nora@example.org",
      "last_activity": None, "seen_anywhere": False, "also": [], "joins": [],
-     "role_address": False}],
+     "role_address": False, "verdict": "never_active"}],
    "JSON maintainers of EPSILON")
 ok(j["entries"][2]["maintainers"][0]["last_activity"].startswith("2022-"),
    "JSON: Zed last active in 2022")

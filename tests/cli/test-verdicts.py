@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""One verdict per listed person, whichever command says it (issue 34):
+on gen-review.py's repository and list (fixtures/gen/README.md), with two
+entries planted on top, activity, urgent, retire, maintainers --activity,
+review and report give each listed person of each entry the same verdict.
+
+Planted on top (a commit dated 2015, before every window):
+- QUIET DRIVER (M: Fay Foo, active elsewhere; F: drivers/quiet/): no
+  commit in any window and no patch: no evidence, never INACTIVE, and
+  `retire --min-commits 0` leaves Fay in it (Xen's MINI-OS);
+- CHANGE LOG (M: Fay Foo, R: Community Manager
+  <community.manager@elsewhere.example>, F: drivers/foo/): a role address
+  by its name and local part at a domain no one of the history uses
+  (Xen's CHANGELOG.md reviewer): role_address everywhere, never retired.
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+
+tmp = tmpdir()
+rv = os.path.join(tmp, "gen")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                             "gen-review.py"), rv],
+               check=True)
+repo, mbox = os.path.join(rv, "repo"), os.path.join(rv, "list.mbox")
+CM = "community.manager@elsewhere.example"
+
+
+def git(*args, date=None):
+    env = dict(os.environ)
+    if date:
+        env.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
+    env.update(GIT_AUTHOR_NAME="Fay Foo", GIT_AUTHOR_EMAIL="fay@example.org",
+               GIT_COMMITTER_NAME="Fay Foo",
+               GIT_COMMITTER_EMAIL="fay@example.org")
+    return subprocess.run(["git", "-C", repo, *args], check=True, env=env,
+                          capture_output=True, text=True).stdout
+
+
+bare = subprocess.run(["git", "-C", repo, "rev-parse", "--is-bare-repository"],
+                      capture_output=True, text=True).stdout.strip() == "true"
+work = repo
+if bare:
+    work = os.path.join(tmp, "work")
+    subprocess.run(["git", "clone", "-q", repo, work], check=True)
+    repo_saved, repo = repo, work
+mf = os.path.join(repo, "MAINTAINERS")
+with open(mf, encoding="utf-8") as f:
+    text = f.read()
+text += ("\nQUIET DRIVER\nM:\tFay Foo <fay@example.org>\nS:\tMaintained\n"
+         "F:\tdrivers/quiet/\n\nCHANGE LOG\nM:\tFay Foo <fay@example.org>\n"
+         f"R:\tCommunity Manager <{CM}>\nS:\tMaintained\n"
+         "F:\tdrivers/foo/\n")
+with open(mf, "w", encoding="utf-8") as f:
+    f.write(text)
+os.makedirs(os.path.join(repo, "drivers", "quiet"), exist_ok=True)
+with open(os.path.join(repo, "drivers", "quiet", "quiet.c"), "w") as f:
+    f.write("int quiet;\n")
+git("add", "-A")
+git("commit", "-q", "-m", "quiet: a driver nobody touches", date="2015-01-01T00:00:00Z")
+if bare:
+    subprocess.run(["git", "-C", work, "push", "-q", repo_saved, "HEAD"],
+                   check=True)
+    repo = repo_saved
+
+A = ["--repo", repo, "--no-cache"]
+L = ["--archive", mbox]
+
+# what each command says: (entry, address) -> verdict
+verdicts = {}
+
+
+def say(cmd, entry, email, v):
+    verdicts.setdefault((entry, email.lower()), {})[cmd] = v
+
+
+r = run("activity", *A, *L, "--json")
+ok(r.rc == 0, "activity --json exits 0", r.err)
+for e in r.json()["entries"]:
+    for p in e["people"]:
+        say("activity", e["name"], p["email"], p["verdict"])
+act = {k: v["activity"] for k, v in verdicts.items()}
+
+r = run("activity", *A, *L)
+quiet = r.out.split("Subsystem QUIET DRIVER\n", 1)[-1].split("\nSubsystem ")[0]
+ok("  No commit and no patch in the window or since " in quiet and
+   "INACTIVE" not in quiet, "activity text: QUIET DRIVER has no evidence, "
+   "no INACTIVE line", quiet)
+log = r.out.split("Subsystem CHANGE LOG\n", 1)[-1].split("\nSubsystem ")[0]
+ok(f"  ROLE ADDRESS {CM}: not a person" in log and "INACTIVE" not in log,
+   "activity text: the Community Manager is a role address", log)
+
+r = run("urgent", *A, *L, "--json", "--min-commits", "0")
+ok(r.rc == 0, "urgent --json exits 0", r.err)
+for e in r.json()["entries"]:
+    for p in e["maintainers"]:
+        say("urgent", e["name"], p["email"], p["verdict"])
+
+r = run("review", *A, *L, "--json")
+ok(r.rc == 0, "review --json exits 0", r.err)
+for e in r.json()["entries"]:
+    for p in e["people"]:
+        say("review", e["name"], p["email"], p["verdict"])
+
+out = os.path.join(tmp, "report")
+r = run("report", *A, *L, "--output-dir", out)
+ok(r.rc == 0, "report exits 0", r.err)
+for fn in glob.glob(os.path.join(out, "data", "entry-*.json")):
+    with open(fn, encoding="utf-8") as f:
+        e = json.load(f)["entry"]
+    for p in e["people"]:
+        say("report", e["name"], p["email"], p["verdict"])
+
+files = ["drivers/foo/core.c", "drivers/quiet/quiet.c", "drivers/bar/irq.c",
+         "drivers/baz/leak.c"]
+for fn in files:
+    if not os.path.exists(os.path.join(work, fn)):
+        continue
+    r = run("maintainers", *A, "--activity", *L, "--json", "-f", fn)
+    ok(r.rc == 0, f"maintainers --activity {fn} exits 0", r.err)
+    for c in r.json()["cc"]:
+        a = c.get("activity")
+        if a and c["kind"] in ("maintainer", "reviewer"):
+            say("maintainers", c["entry"], c["address"], a["verdict"])
+
+r = run("retire", *A, *L, "--json", "--min-commits", "0",
+        "--output-dir", os.path.join(tmp, "retire"), "--from",
+        "T <t@example.org>", "--no-credits")
+ok(r.rc == 0, "retire --json exits 0", r.err)
+retired = set()
+for pt in r.json().get("patches", []):
+    for p in pt.get("people", []):
+        retired.add((pt["entry"], p["address"].lower()))
+
+eq(act.get(("QUIET DRIVER", "fay@example.org")), "no_evidence",
+   "activity: Fay in QUIET DRIVER (0 of 0 commits): no evidence")
+eq(act.get(("CHANGE LOG", CM)), "role_address",
+   "activity: the Community Manager is a role address")
+ok(("QUIET DRIVER", "fay@example.org") not in retired,
+   "retire --min-commits 0 does not remove Fay from QUIET DRIVER")
+ok(("CHANGE LOG", CM) not in retired,
+   "retire does not remove the Community Manager")
+ok(any(v == "inactive" or v == "never_active" for v in act.values()) and
+   "role_address" in act.values() and "no_evidence" in act.values(),
+   "the planted history holds inactive, role and no-evidence verdicts",
+   str(sorted(act.items())))
+
+for (entry, email), by in sorted(verdicts.items()):
+    ok(len(set(by.values())) == 1,
+       f"{entry} / {email}: one verdict in every command", str(by))
+for cmd in ("urgent", "review", "report", "maintainers"):
+    ok(any(cmd in by for by in verdicts.values()),
+       f"{cmd} said something to compare")
+inactive = {k for k, v in act.items() if v in ("inactive", "never_active")}
+eq(sorted(retired), sorted(inactive),
+   "retire removes exactly the people activity calls inactive")
+
+subprocess.run(["rm", "-rf", tmp])
+done()

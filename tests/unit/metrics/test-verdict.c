@@ -1,0 +1,230 @@
+/*
+ * The verdict engine (verdict.h) on hand-made facts, one case per rule
+ * and its order: a role address, active in git, active on the list, no
+ * evidence (no files, an empty window, a short history, listed late, no
+ * history), inactive and never active; urgent and retire on top of them.
+ */
+#include "test.h"
+#include "verdict.h"
+#include "maintainers.h"
+
+#include <glib.h>
+
+#define DAY 86400
+#define NOW (1700000000 + 0)
+#define CUTOFF (NOW - 5 * 365 * DAY)
+
+static struct maint_field files_field = { .key = 'F',
+					  .value = "drivers/x/" };
+static struct maint_entry entry = { .name = "X DRIVER",
+				    .fields = &files_field, .nr_fields = 1 };
+
+/* An entry with `commits` commits in the window and since the cutoff,
+ * and one listed maintainer `p`. */
+static void setup(struct ms_act_entry *e, struct ms_act_person *p,
+		  size_t commits)
+{
+	memset(e, 0, sizeof(*e));
+	memset(p, 0, sizeof(*p));
+	e->entry = &entry;
+	e->commits = e->cutoff_commits = commits;
+	e->people = p;
+	e->nr_people = 1;
+	e->nr_maintainers = 1;
+	p->role = 'M';
+	p->name = "Pat Person";
+	p->email = "pat@example.org";
+	p->seen_anywhere = true;
+	p->inactive = true;      /* the model's git side: nothing since */
+}
+
+/* A list entry whose listed pat@ last wrote at `last` (0: never), with
+ * `patches` patches. */
+static struct ms_rv_entry *list_entry(int64_t last, size_t patches)
+{
+	struct ms_rv_entry *le = g_new0(struct ms_rv_entry, 1);
+	struct ms_rv_person *lp = g_new0(struct ms_rv_person, 1);
+	struct ms_rv_patch pt = { 0 };
+
+	le->entry = &entry;
+	le->listed = g_ptr_array_new_with_free_func(g_free);
+	le->patches = g_array_new(FALSE, TRUE, sizeof(struct ms_rv_patch));
+	for (size_t i = 0; i < patches; i++)
+		g_array_append_val(le->patches, pt);
+	lp->role = 'M';
+	lp->email = "pat@example.org";
+	lp->has_last_list = last != 0;
+	lp->last_list = last;
+	g_ptr_array_add(le->listed, lp);
+	return le;
+}
+
+static void list_entry_free(struct ms_rv_entry *le)
+{
+	g_ptr_array_free(le->listed, TRUE);
+	g_array_free(le->patches, TRUE);
+	g_free(le);
+}
+
+static enum ms_verdict_kind kind(const struct ms_act_entry *e,
+				 const struct ms_act_person *p,
+				 const struct ms_rv_entry *le,
+				 struct ms_verdict *v)
+{
+	ms_verdict_person(e, p, NULL, le, le != NULL, CUTOFF, v);
+	return v->kind;
+}
+
+static void test_person(void)
+{
+	struct ms_act_entry e;
+	struct ms_act_person p;
+	struct ms_verdict v;
+	struct ms_rv_entry *le;
+
+	setup(&e, &p, 10);
+	is_int(kind(&e, &p, NULL, &v), MS_VERDICT_INACTIVE,
+	       "seen in the history, nothing since the cutoff: inactive");
+	ok(ms_verdict_inactive(&v), "... which is inactive");
+	is_str(v.email, "pat@example.org", "evidence: the address judged");
+	is_int(v.cutoff, CUTOFF, "evidence: the cutoff");
+	ok(v.git_read && !v.list_read, "evidence: git read, no list");
+	is_int(v.entry_commits, 10, "evidence: the entry's commits");
+
+	p.seen_anywhere = false;
+	is_int(kind(&e, &p, NULL, &v), MS_VERDICT_NEVER_ACTIVE,
+	       "nowhere in the history: never active");
+	ok(ms_verdict_inactive(&v), "... which is inactive too");
+
+	p.role_address = true;
+	p.role_why = MS_ACT_ROLE_NAME;
+	is_int(kind(&e, &p, NULL, &v), MS_VERDICT_ROLE_ADDRESS,
+	       "a role's name: a role address, not inactive");
+	ok(!ms_verdict_inactive(&v) && !ms_verdict_retire(&e, &v, 0),
+	   "... never inactive, never retired");
+	is_int(v.role, MS_ACT_ROLE_NAME, "evidence: why a role");
+
+	setup(&e, &p, 10);
+	p.has_last = true;
+	p.last_time = CUTOFF + DAY;
+	p.inactive = false;
+	is_int(kind(&e, &p, NULL, &v), MS_VERDICT_ACTIVE,
+	       "a commit a day after the cutoff: active");
+	p.last_time = CUTOFF;
+	is_int(kind(&e, &p, NULL, &v), MS_VERDICT_ACTIVE,
+	       "... at the cutoff itself: active (inclusive)");
+	p.last_time = CUTOFF - 1;
+	p.inactive = true;
+	is_int(kind(&e, &p, NULL, &v), MS_VERDICT_INACTIVE,
+	       "a second before: inactive");
+	ok(v.has_last_git && v.last_git == CUTOFF - 1,
+	   "evidence: the last date in the entry");
+
+	le = list_entry(CUTOFF + DAY, 3);
+	is_int(kind(&e, &p, le, &v), MS_VERDICT_ACTIVE_ON_LIST,
+	       "silent in git, a list message since the cutoff: active on "
+	       "the list");
+	ok(v.list_read && ms_verdict_list_active(&v),
+	   "evidence: the list read, its date");
+	list_entry_free(le);
+	le = list_entry(CUTOFF - DAY, 3);
+	is_int(kind(&e, &p, le, &v), MS_VERDICT_INACTIVE,
+	       "a list message before the cutoff: still inactive");
+	list_entry_free(le);
+
+	/* no evidence, each reason */
+	setup(&e, &p, 0);
+	is_int(kind(&e, &p, NULL, &v), MS_VERDICT_NO_EVIDENCE,
+	       "no commit in the window nor since the cutoff, no patch: no "
+	       "evidence (Xen's MINI-OS, 0 of 0 commits)");
+	is_int(v.why, MS_VERDICT_WHY_EMPTY_WINDOW, "... an empty window");
+	ok(!ms_verdict_retire(&e, &v, 0), "... and retire --min-commits 0 "
+	   "leaves him");
+	le = list_entry(0, 2);
+	is_int(kind(&e, &p, le, &v), MS_VERDICT_INACTIVE,
+	       "no commit, but patches on the list: evidence, inactive");
+	list_entry_free(le);
+	e.cutoff_commits = 1;
+	is_int(kind(&e, &p, NULL, &v), MS_VERDICT_INACTIVE,
+	       "no commit in a short window but one since the cutoff: "
+	       "inactive, as with the longer window");
+
+	setup(&e, &p, 10);
+	e.no_files = true;
+	is_int(kind(&e, &p, NULL, &v), MS_VERDICT_NO_EVIDENCE,
+	       "no files in this tree: no evidence");
+	is_int(v.why, MS_VERDICT_WHY_NO_FILES, "... said why");
+	setup(&e, &p, 10);
+	p.listed_late = true;
+	p.inactive = false;
+	is_int(kind(&e, &p, NULL, &v), MS_VERDICT_NO_EVIDENCE,
+	       "listed after the cutoff: no evidence");
+	is_int(v.why, MS_VERDICT_WHY_LISTED_LATE, "... listed late");
+	setup(&e, &p, 10);
+	p.inactive = false;      /* the model: the history is too short */
+	is_int(kind(&e, &p, NULL, &v), MS_VERDICT_NO_EVIDENCE,
+	       "a history that starts after the cutoff: no evidence");
+	is_int(v.why, MS_VERDICT_WHY_SHORT_HISTORY, "... a short history");
+
+	ms_verdict_person(NULL, NULL, "pat@example.org", NULL, false, CUTOFF,
+			  &v);
+	is_int(v.kind, MS_VERDICT_NO_EVIDENCE, "no history read: no "
+	       "evidence");
+	is_int(v.why, MS_VERDICT_WHY_NO_HISTORY, "... said why");
+	le = list_entry(CUTOFF + DAY, 1);
+	ms_verdict_person(NULL, NULL, "PAT@example.org", le, true, CUTOFF, &v);
+	is_int(v.kind, MS_VERDICT_ACTIVE_ON_LIST, "no history, a list "
+	       "message since (address in any case): active on the list");
+	list_entry_free(le);
+	is_str(ms_verdict_name(MS_VERDICT_NO_EVIDENCE), "no_evidence",
+	       "the JSON name of no evidence");
+	ok(*ms_verdict_why_text(MS_VERDICT_WHY_EMPTY_WINDOW),
+	   "each reason has words");
+}
+
+static void test_entry(void)
+{
+	struct ms_act_entry e;
+	struct ms_act_person p;
+	struct ms_verdict v;
+	struct ms_rv_entry *le;
+
+	setup(&e, &p, 10);
+	ok(ms_verdict_urgent(&e, NULL, false, CUTOFF),
+	   "its one maintainer inactive, commits: urgent");
+	is_str(ms_verdict_urgent_reason(&e), "inactive", "reason inactive");
+	le = list_entry(CUTOFF + DAY, 1);
+	ok(!ms_verdict_urgent(&e, le, true, CUTOFF),
+	   "the maintainer answers on the list: not urgent");
+	list_entry_free(le);
+	p.role_address = true;
+	p.role_why = MS_ACT_ROLE_LIST;
+	p.seen_anywhere = false;
+	ok(ms_verdict_urgent(&e, NULL, false, CUTOFF),
+	   "a role address is no active maintainer: urgent");
+	is_str(ms_verdict_urgent_reason(&e), "never", "reason never");
+	setup(&e, &p, 0);
+	ok(!ms_verdict_urgent(&e, NULL, false, CUTOFF),
+	   "nothing in the window: not urgent");
+	setup(&e, &p, 10);
+	e.no_files = true;
+	ok(!ms_verdict_urgent(&e, NULL, false, CUTOFF),
+	   "no files in this tree: not urgent");
+
+	setup(&e, &p, 10);
+	ms_verdict_person(&e, &p, NULL, NULL, false, CUTOFF, &v);
+	ok(ms_verdict_retire(&e, &v, 10), "inactive, 10 commits, "
+	   "--min-commits 10: retired");
+	ok(!ms_verdict_retire(&e, &v, 11), "--min-commits 11: not");
+	is_int(ms_verdict_category_rank("overlap"), 0, "overlap first");
+	is_int(ms_verdict_category_rank("unmaintained"), 3,
+	       "unmaintained fourth");
+	is_int(ms_verdict_category_rank(NULL), 5, "none last");
+}
+
+int main(void)
+{
+	test_person();
+	test_entry();
+	return test_done();
+}
