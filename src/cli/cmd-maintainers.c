@@ -34,8 +34,10 @@ static const struct cli_command_help help = {
 	"(--name=V) or next; a prefix is never an option, and an option of\n"
 	"another project's script is refused.  Its defaults are the script's\n"
 	"own (Xen's: no role statistics, duplicates kept).  Those maintstat\n"
-	"does not reproduce (--git, --git-blame, --interactive, --sections,\n"
-	"--letters, --pattern-depth, --self-test, --version) exit 2.",
+	"does not reproduce (--git, --git-blame in a git work tree or with\n"
+	"--repo, --interactive, --sections, --letters, --pattern-depth,\n"
+	"--self-test, --version) exit 2.  The tree's .get_maintainer.conf\n"
+	"is read first, as the script reads it.",
 	"  maintstat maintainers --tree ~/linux drivers/infiniband/core/cma.c\n"
 	"  git format-patch -1 --stdout | maintstat maintainers -",
 };
@@ -602,6 +604,22 @@ static int check_args(const struct args *a, int argc)
 	return CLI_CONTINUE;
 }
 
+/* Whether get_maintainer.pl run at the top of the tree would find a
+ * VCS there (its vcs_exists(): .git or .hg); a --repo always has one. */
+static bool has_vcs(const struct cli_tree_opts *t, const struct ms_tree *tree)
+{
+	bool yes = t->repo != NULL;
+
+	for (int i = 0; !yes && i < 2; i++) {
+		char *p = g_build_filename(ms_tree_root(tree),
+					   i ? ".hg" : ".git", NULL);
+
+		yes = g_file_test(p, G_FILE_TEST_EXISTS);
+		g_free(p);
+	}
+	return yes;
+}
+
 static enum maint_dialect asked_dialect(const struct opts *op)
 {
 	if (!op->dialect)
@@ -619,7 +637,7 @@ static enum maint_dialect asked_dialect(const struct opts *op)
  * does not reproduce, or a selection the script refuses).
  */
 static int cc_opts(struct maint_cc_opts *co, struct args *a,
-		   enum maint_dialect d)
+		   enum maint_dialect d, bool vcs)
 {
 	struct opts *op = &a->op;
 	const struct maint_cc_args *gm = &op->gm;
@@ -628,11 +646,22 @@ static int cc_opts(struct maint_cc_opts *co, struct args *a,
 		return cli_usage_error("maintainers", "%s", ms_error_last());
 	for (size_t i = 0; i < G_N_ELEMENTS(not_reproduced); i++) {
 		enum maint_cc_arg id = not_reproduced[i];
+		bool git = id == MCC_ARG_GIT || id == MCC_ARG_GIT_BLAME;
 
-		if (maint_cc_args_get(gm, id, d))
-			return cli_usage_error("maintainers", "'%s' is not "
-					       "reproduced by maintstat",
-					       gm->spelled[id]);
+		if (!maint_cc_args_get(gm, id, d))
+			continue;
+		/* without .git (or .hg) the script's --git adds nobody: it
+		 * warns "No supported VCS found" and answers without */
+		if (git && !vcs) {
+			cli_warning("'%s': no git work tree, so get_maintainer.pl "
+				    "adds nobody for it either", gm->spelled[id]);
+			continue;
+		}
+		return cli_usage_error("maintainers", "'%s' is not "
+				       "reproduced by maintstat%s",
+				       gm->spelled[id], git ? " (give --nogit "
+				       "--nogit-blame: .get_maintainer.conf "
+				       "may ask for it)" : "");
 	}
 	if (gm->given[MCC_ARG_LETTERS] || gm->given[MCC_ARG_SELF_TEST] ||
 	    gm->given[MCC_ARG_MAINTAINER_PATH] ||
@@ -805,7 +834,7 @@ int cmd_maintainers(int argc, char **argv)
 	if (maint_cc_args_conf(&a.op.gm, ct.tree, &a.conf) < 0)
 		rc = cli_usage_error("maintainers", "%s", ms_error_last());
 	else
-		rc = cc_opts(&co, &a, d);
+		rc = cc_opts(&co, &a, d, has_vcs(&a.topts, ct.tree));
 	if (a.op.gm.given[MCC_ARG_FILE])
 		a.op.paths = !a.op.patches;
 	if (rc == CLI_CONTINUE)
