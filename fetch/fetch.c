@@ -647,7 +647,10 @@ int ms_fetch_mirror(const char *url, const char *dest,
 		e->n = g_array_index(epochs, unsigned, i);
 		eurl = g_strdup_printf("%sgit/%u.git", res->url, e->n);
 		path = g_strdup_printf("%s/%u.git", gitdir, e->n);
-		what = g_strdup_printf("epoch %u/%u", i + 1, epochs->len);
+		/* the epoch's own number, as the summary and git/N.git
+		 * name it, then how far the run is */
+		what = g_strdup_printf("epoch %u (%u of %u)", e->n, i + 1,
+				       epochs->len);
 		rc = ms_git_mirror_epoch(h, eurl, path, what, &e->is_new,
 					 &e->new_messages, e->tip);
 		g_free(what);

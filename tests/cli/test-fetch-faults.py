@@ -335,8 +335,10 @@ try:
     # Progress only on a terminal, and not with --quiet.
     rc, err = run_tty("fetch", "--dest", os.path.join(T, "tty"), url)
     eq(rc, 0, "on a terminal")
-    ok("\repoch 1/3: objects:" in err and "\repoch 3/3: objects:" in err,
-       "  progress of each epoch's objects on stderr", repr(err))
+    ok("\repoch 0 (1 of 3): objects:" in err and
+       "\repoch 2 (3 of 3): objects:" in err,
+       "  progress of each epoch's objects on stderr, numbered as the "
+       "summary and git/N.git number them", repr(err))
     ok("probe" not in err and "manifest" not in err,
        "  small requests are not shown", repr(err))
     rc, err = run_tty("fetch", "--quiet", "--dest",
