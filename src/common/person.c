@@ -76,8 +76,17 @@ void ms_person_parse(const char *s, long len, char **name, char **email)
 
 	*name = NULL;
 	*email = NULL;
-	/* "Name <addr> # 5.10+": drop a trailing comment after the address */
-	lt = memchr(s, '<', n);
+	/* "Name <addr> # 5.10+": drop a trailing comment after the address;
+	 * a quoted name may hold '<' ("\"A <a@x>\" <b@y>" is b@y's) */
+	lt = NULL;
+	for (size_t i = 0, q = 0; i < n && !lt; i++) {
+		if (s[i] == '\\' && q && i + 1 < n)
+			i++;
+		else if (s[i] == '"')
+			q = !q;
+		else if (s[i] == '<' && !q)
+			lt = s + i;
+	}
 	gt = lt ? memchr(lt, '>', n - (size_t)(lt - s)) : NULL;
 	if (lt && gt) {
 		*name = trimmed(s, (size_t)(lt - s));
@@ -382,16 +391,40 @@ static bool non_person_key(const char *k)
 	return false;
 }
 
+/*
+ * Whether `s` (valid UTF-8) writes a letter or digit in a compatibility
+ * form (fullwidth "Ｌｉｎｕｓ", mathematical bold, circled): NFKD would make
+ * it another person's plain name, so such a name joins no one.
+ */
+static bool lookalike(const char *s)
+{
+	for (const char *p = s; *p; p = g_utf8_next_char(p)) {
+		gunichar c = g_utf8_get_char(p), canon[8], compat[8];
+
+		if (c < 0x80 || !g_unichar_isalnum(c))
+			continue;
+		if (g_unichar_fully_decompose(c, FALSE, canon, 8) !=
+		    g_unichar_fully_decompose(c, TRUE, compat, 8) ||
+		    canon[0] != compat[0])
+			return true;
+	}
+	return false;
+}
+
 char *ms_name_key(const char *name)
 {
 	char *valid, *nfkd, *folded;
 	GString *out;
 	int words = 0;
-	bool space = true;
+	bool space = true, lettered = false;
 
 	if (!name || !*name)
 		return NULL;
 	valid = g_utf8_make_valid(name, -1);
+	if (lookalike(valid)) {
+		g_free(valid);
+		return NULL;
+	}
 	nfkd = g_utf8_normalize(valid, -1, G_NORMALIZE_NFKD);
 	g_free(valid);
 	if (!nfkd)
@@ -418,8 +451,13 @@ char *ms_name_key(const char *name)
 		if (space) {
 			if (out->len)
 				g_string_append_c(out, ' ');
-			words++;
 			space = false;
+			lettered = false;
+		}
+		/* a word counts by its letters: "-- --" names no one */
+		if (!lettered && g_unichar_isalpha(c)) {
+			lettered = true;
+			words++;
 		}
 		g_string_append_unichar(out, c);
 	}

@@ -1000,13 +1000,24 @@ static bool needs_mime(const char *v)
 	return strstr(v, "=?") != NULL;
 }
 
+/* Names and subjects are one line, always: an RFC 2047 encoded newline
+ * (or any control character) would forge lines of every output that
+ * quotes them (.mailmap suggestions, review's text).  Made spaces. */
+static char *one_line(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; p && *p; p++)
+		if (*p < ' ' || *p == 0x7f)
+			*p = ' ';
+	return s;
+}
+
 static char *decode_text(char *v)
 {
 	if (!v || !*v)
 		return NULL;
 	if (needs_mime(v))
-		return ms_mime_decode_text(v);
-	return g_strdup(v);
+		return one_line(ms_mime_decode_text(v));
+	return one_line(g_strdup(v));
 }
 
 static void parse_mailbox(const char *v, char **name, char **email)
@@ -1018,6 +1029,8 @@ static void parse_mailbox(const char *v, char **name, char **email)
 		ms_mime_parse_mailbox(v, name, email);
 	else
 		ms_person_parse(v, -1, name, email);
+	one_line(*name);
+	one_line(*email);
 }
 
 static char *strip_angles(const char *s)

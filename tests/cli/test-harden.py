@@ -231,7 +231,10 @@ os.makedirs(full, exist_ok=True)
 write(os.path.join(full, "notes.txt"), "mine\n")
 victim = os.path.join(T, "victim")
 write(victim, "precious\n")
-os.symlink(victim, os.path.join(full, "0000-cover-letter.patch"))
+cover = os.path.join(full, "0000-cover-letter.patch")
+if os.path.lexists(cover):     # the old code wrote it on a "full" disk
+    os.unlink(cover)
+os.symlink(victim, cover)
 r = run("retire", "--repo", work, "--min-commits", "10", "--output-dir",
         full, "--no-cache", "--no-credits", "--force")
 ok(r.rc == 0 and open(victim).read() == "precious\n" and
@@ -284,6 +287,51 @@ ok(r.rc == 1 and open(os.path.join(site, "index.html")).read() == before,
    f"rc {r.rc}\n{r.err}")
 eq([f for f in os.listdir(T) if ".tmp-" in f], [],
    "... and nothing beside it")
+
+# -- 8, 14. names: one line, no lookalikes, quoted '<' --------------------
+idm = os.path.join(T, "id.mbox")
+msgs = [
+    ("Linus Torvalds <torvalds@linux-foundation.org>", "a1"),
+    ("Linus Torvalds <torvalds@kernel.org>", "a2"),
+    # an encoded newline in the name, twice so that a join prints it
+    ("=?UTF-8?Q?Evil_Doer=0ALinus_Torvalds?= <attacker@evil.example>",
+     "a3"),
+    ("=?UTF-8?Q?Evil_Doer=0ALinus_Torvalds?= <attacker2@evil.example>",
+     "a8"),
+    # fullwidth letters: NFKD makes them "Linus Torvalds"
+    ("=?UTF-8?B?77ys772J772O772V772TIO+8tO+9j++9ku+9lu+9ge+9jO+9hO+9kw==?= "
+     "<spoof@evil.example>", "a4"),
+    ('"Linus <torvalds@linux-foundation.org>" <quoted@evil.example>', "a5"),
+    ("-- -- <dash1@example.org>", "a6"),
+    ("-- -- <dash2@example.org>", "a7"),
+]
+write(idm, "".join(
+    f"From x Mon Jan  6 09:00:00 2020\nFrom: {f}\nTo: l@example.org\n"
+    f"Subject: [PATCH] src: {mid}=?UTF-8?Q?=0AReviewed-by:_Linus?=\n"
+    f"Date: Mon, {6 + i} Jan 2020 09:00:00 +0000\n"
+    f"Message-ID: <{mid}@x>\n\nbody\n\n"
+    for i, (f, mid) in enumerate(msgs)))
+r = run("identities", "--tree", tree, "--archive", idm, "--no-cache",
+        "--suggest-mailmap")
+lines = r.out.splitlines()
+ok(r.rc == 0 and all("<" in l for l in lines if l.strip()),
+   "--suggest-mailmap: an encoded newline in a name forges no line",
+   r.out + r.err)
+ok("spoof@" not in r.out, "a fullwidth 'Linus Torvalds' joins no one",
+   r.out)
+ok("dash2@" not in r.out, "a punctuation-only name joins no one", r.out)
+r = run("mail", "show", idm, "a5@x", "--json")
+eq(r.json()["from"] if r.rc == 0 else r.err,
+   {"name": "Linus <torvalds@linux-foundation.org>",
+    "email": "quoted@evil.example"},
+   "a quoted '<addr>' in a From: display name is part of the name")
+r = run("mail", "show", idm, "a1@x", "--json")
+ok(r.rc == 0 and "\n" not in r.json()["subject"],
+   "a subject is one line", r.out[:300])
+r = run("review", "--archive", idm, "--tree", tree, "--no-cache")
+ok(r.rc == 0 and not any(l.startswith("Reviewed-by: Linus")
+                         for l in r.out.splitlines()),
+   "review's text: no line forged by a subject", r.out + r.err)
 
 # -- 10. no raw escape reaches stderr --------------------------------------
 r = run("sections", tree, "x\x1b]0;owned\x07y")
