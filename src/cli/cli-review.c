@@ -17,6 +17,7 @@
 #include "store.h"
 #include "tree.h"
 #include "urgent.h"
+#include "when.h"
 
 #include <glib.h>
 
@@ -560,12 +561,10 @@ bool cli_list_facts_active(const struct cli_list_facts *f, const char *name,
 	return f && ms_urgent_active(f->urgent, name, email);
 }
 
+/* A latency as every report writes one (when.h): 45min, 1.4h, 3.2d. */
 static void fmt_hours(char buf[32], int64_t s)
 {
-	if (s < 0)
-		snprintf(buf, 32, "-");
-	else
-		snprintf(buf, 32, "%.1fh", (double)s / 3600.0);
+	ms_duration_format(s, buf, 32);
 }
 
 void cli_list_facts_text(FILE *fp, const struct cli_list_facts *f,
