@@ -566,53 +566,8 @@ static struct ms_activity_query *series_windows(
 	return qs;
 }
 
-int cli_act_series_kept(const char *cmd, const char *unit, const char *repo,
-			const struct cli_store_opts *so,
-			const struct ms_activity *a,
-			const struct ms_activity_query *q,
-			struct cli_act_series *s)
-{
-	struct ms_act_keep keep = { 0 };
-	struct ms_diags diags = MS_DIAGS_INIT;
-	struct ms_activity_query *qs = series_windows(q, s);
-	char *build = NULL, *kind = NULL;
-	int rc = cli_store_open(so, repo, &keep.store);
-
-	if (rc != CLI_CONTINUE) {
-		g_free(qs);
-		cli_act_series_release(s);
-		return rc;
-	}
-	build = keep.store ? cli_program_build() : NULL;
-	if (!build)
-		g_clear_pointer(&keep.store, ms_store_free);
-	/* one row per command and unit: `urgent` (a year) and `report` (the
-	 * entries of the review) would otherwise replace activity's */
-	kind = g_strdup_printf("%s-series:%s", cmd, unit);
-	keep.kind = kind;
-	keep.build = build;
-	if (ms_activity_query_series_kept(a, qs, s->nr_intervals, &keep,
-					  &diags, s->res, &s->nr) < 0) {
-		rc = cli_error_last();
-		cli_act_series_release(s);
-	}
-	cli_print_diags(&diags);
-	ms_diags_release(&diags);
-	if (rc == CLI_CONTINUE && g_getenv("MS_SERIES_TRACE"))
-		fprintf(stderr, "maintstat: series: %zu intervals, %zu from "
-			"the store, %zu computed; records digests %s\n",
-			s->nr_intervals, keep.served, keep.computed,
-			keep.digests_saved ? "saved" : "computed");
-	ms_store_free(keep.store);
-	g_free(kind);
-	g_free(build);
-	g_free(qs);
-	return rc;
-}
-
 int cli_act_series_run(const char *cmd, const char *by, const char *tags,
-		       const char *repo, const struct cli_store_opts *so,
-		       const struct ms_activity *a,
+		       const char *repo, const struct ms_activity *a,
 		       const struct ms_activity_query *q,
 		       struct cli_act_series *s)
 {
@@ -633,8 +588,6 @@ int cli_act_series_run(const char *cmd, const char *by, const char *tags,
 		return cli_usage_error(cmd, "--by: %s", ms_error_last());
 	if (rc < 0)
 		return cli_error_last();
-	if (so)
-		return cli_act_series_kept(cmd, by, repo, so, a, q, s);
 	return cli_act_series_query(a, q, s);
 }
 

@@ -254,27 +254,11 @@ struct cli_act_series {
 	  "tags never)" }
 
 /* Returns CLI_CONTINUE (s filled; nothing to do without `by`) or an exit
- * code after printing the error.  With `so` (may be NULL): the series is
- * kept in that store between runs, and a run computes only the intervals
- * that can have changed (ms_activity_query_series_kept(); none with
- * --no-cache). */
+ * code after printing the error. */
 int cli_act_series_run(const char *cmd, const char *by, const char *tags,
-		       const char *repo, const struct cli_store_opts *so,
-		       const struct ms_activity *a,
+		       const char *repo, const struct ms_activity *a,
 		       const struct ms_activity_query *q,
 		       struct cli_act_series *s);
-/* The same for a series whose s->bounds are set (nr_intervals + 1
- * dates), through the store of `so` (may not be NULL; --no-cache reads and
- * keeps nothing): the intervals the last run of `cmd` with `unit` kept
- * that still hold are read, the others computed and kept (one row of kind
- * "CMD-series:UNIT").  MS_SERIES_TRACE in the environment prints how many
- * were read and computed, for the tests.  Returns as
- * cli_act_series_query(). */
-int cli_act_series_kept(const char *cmd, const char *unit, const char *repo,
-			const struct cli_store_opts *so,
-			const struct ms_activity *a,
-			const struct ms_activity_query *q,
-			struct cli_act_series *s);
 /* The queries of a series whose s->bounds are set (nr_intervals + 1
  * dates): query `q` over each interval (clipped to [q->since, q->until]).
  * Returns CLI_CONTINUE or an exit code after printing the error (s is

@@ -237,11 +237,8 @@ static int compute_timeline(struct site *s)
 	q.nr_entries = k;
 	q.since = rv->bounds[0];
 	q.until = rv->bounds[s->nr] - 1;
-	/* through the store as `activity --by month`: a warm run computes
-	 * only the months whose records changed */
-	rc = k ? cli_act_series_kept("report", "month", s->v->opts->repo,
-				     &s->v->opts->store, s->v->act_model,
-				     &q, &s->tl) : CLI_CONTINUE;
+	rc = k ? cli_act_series_query(s->v->act_model, &q, &s->tl) :
+		CLI_CONTINUE;
 	g_free(sel);
 	return rc == CLI_CONTINUE ? 0 : rc;
 }

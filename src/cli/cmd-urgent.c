@@ -362,8 +362,8 @@ int cmd_urgent(int argc, char **argv)
 		rc = cli_error_last();
 		goto out;
 	}
-	rc = cli_act_series_run("urgent", by, tags, ao.repo, &ao.store, a,
-				&q, &ser);
+	rc = cli_act_series_run("urgent", by, tags, ao.repo, a, &q,
+				&ser);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	series = &ser;

@@ -7,6 +7,7 @@
 #define MS_ACTIVITY_INTERNAL_H
 
 #include "activity.h"
+#include "bytes.h"
 #include "trailer.h"
 
 #include <glib.h>
@@ -106,12 +107,6 @@ struct ms_activity {
 	struct act_span head_span;  /* then: the walked head's sizes */
 	char state[65];           /* digest of what the records depend on at
 				     this commit: MAINTAINERS, .mailmap */
-	/* the load options and identity inputs the kept series is keyed
-	 * by (act_series_base()) */
-	char series_base[65];
-	/* the model key of the walked commit (act_model_key()): which
-	 * records, in which order, the model holds */
-	char series_model[65];
 	GMutex match_lock;
 	/* ms_activity_seen()'s index, built on its first call: per person
 	 * id, the oldest commit time of a record naming them (author,
@@ -168,18 +163,6 @@ struct ms_activity {
 	/* where the sets are kept (ms_activity_keep_listing()), or NULL */
 	struct act_listing_keep *listing;
 };
-
-/*
- * The varints of kept rows (activity-series.c): seven bits a byte, low
- * first.  A reader's `ok` turns false at the first byte out of place
- * (the end reached, a varint over 64 bits), and stays so.
- */
-struct act_rd {
-	const guint8 *p, *end;
-	bool ok;
-};
-void act_put_var(GByteArray *b, uint64_t v);
-uint64_t act_get_var(struct act_rd *r);
 
 /*
  * Whether listed person `p` of entry `me` was listed in that entry at
@@ -377,57 +360,5 @@ GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
  * a whole model (a must then be discarded).
  */
 bool act_model_decode(struct ms_activity *a, const void *data, size_t len);
-
-/*
- * The one-pass series of activity-query.c, in steps, so that the kept
- * series (activity-series.c) can start it after the windows it read from
- * the store: `run` holds the running "last" facts of the entries (no
- * counts) and `seen` who was ever seen, both as of the records read so
- * far, those from `ci` on (the records are in walk order, newest first,
- * and are read oldest first).
- */
-struct act_work;             /* a window's count tables (activity-query.c) */
-struct act_series {
-	const struct ms_activity *a;
-	const struct ms_activity_query *qs;
-	size_t nq;
-	size_t n;                 /* entries in each window */
-	size_t nr_all;            /* entries of the MAINTAINERS file */
-	size_t nr_people;
-	struct ms_act_entry *run;
-	struct act_names *names;  /* owns run; the copies borrow its strings */
-	struct act_work *w;
-	int *slot;                /* entry index -> position, or -1 */
-	bool *seen;               /* per person id */
-	guint ci;
-};
-
-/* a->series_base and a->series_model, from `opts`, the walked commit
- * `id` and the .mailmap digest in a->state (right after
- * act_ident_setup()). */
-void act_series_base(struct ms_activity *a,
-		     const struct ms_activity_load_opts *opts,
-		     const char id[41]);
-
-/* Whether one pass gives what the windows one by one give. */
-bool act_series_fits(const struct ms_activity *a,
-		     const struct ms_activity_query *qs, size_t nq);
-void act_series_init(struct act_series *s, const struct ms_activity *a,
-		     const struct ms_activity_query *qs, size_t nq);
-void act_series_release(struct act_series *s);
-/* Read the records up to window k's end into the running facts. */
-void act_series_advance(struct act_series *s, size_t k);
-/* A copy of the running entries (ms_act_entries_free()), its people's
- * strings borrowed from them. */
-struct ms_act_entry *act_series_copy(const struct act_series *s);
-/* What follows from the facts of window k's entries `res` once every
- * record is counted (its top lists from the count tables, if any). */
-void act_series_finish(struct act_series *s, size_t k,
-		       struct ms_act_entry *res);
-/* Window k once the running facts are at its end: a copy, its own
- * records counted, act_series_finish(). */
-struct ms_act_entry *act_series_count(struct act_series *s, size_t k);
-/* Window k: act_series_advance() and act_series_count(). */
-struct ms_act_entry *act_series_window(struct act_series *s, size_t k);
 
 #endif

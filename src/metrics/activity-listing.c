@@ -130,14 +130,6 @@ static bool commit_before(const struct ms_activity *a, int64_t since,
 
 /* ---- the row ---- */
 
-static void put_str(GByteArray *b, const char *s)
-{
-	size_t n = strlen(s);
-
-	act_put_var(b, n);
-	g_byte_array_append(b, (const guint8 *)s, (guint)n);
-}
-
 static gint cmp_str(gconstpointer x, gconstpointer y)
 {
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
@@ -164,14 +156,14 @@ static void put_set(GByteArray *b, char type, const char *path,
 	GPtrArray *names;
 
 	g_byte_array_append(b, (const guint8 *)&type, 1);
-	put_str(b, path);
+	ms_put_str(b, path);
 	if (!set)
 		return;
 	names = sorted_keys(set);
-	act_put_var(b, names->len);
+	ms_put_var(b, names->len);
 	for (guint i = 0; i < names->len; i++) {
-		put_str(b, names->pdata[i]);
-		put_str(b, g_hash_table_lookup(set, names->pdata[i]));
+		ms_put_str(b, names->pdata[i]);
+		ms_put_str(b, g_hash_table_lookup(set, names->pdata[i]));
 	}
 	g_ptr_array_free(names, TRUE);
 }
@@ -201,7 +193,7 @@ static GByteArray *row_encode(const struct ms_activity *a, const char *key)
 	for (guint i = 0; i < paths->len; i++)
 		nr += g_hash_table_lookup(a->then_files, paths->pdata[i]) !=
 		      UNKNOWN_FILE;
-	act_put_var(b, nr + (a->then_all != NULL));
+	ms_put_var(b, nr + (a->then_all != NULL));
 	for (guint i = 0; i < paths->len; i++) {
 		gpointer v = g_hash_table_lookup(a->then_files,
 						 paths->pdata[i]);
@@ -216,32 +208,18 @@ static GByteArray *row_encode(const struct ms_activity *a, const char *key)
 	return b;
 }
 
-/* A string of the row (no NUL in it), newly allocated, or NULL (damage). */
-static char *get_str(struct act_rd *r)
-{
-	uint64_t n = act_get_var(r);
-
-	if (!r->ok || n > (uint64_t)(r->end - r->p) ||
-	    memchr(r->p, '\0', (size_t)n)) {
-		r->ok = false;
-		return NULL;
-	}
-	r->p += n;
-	return g_strndup((const char *)r->p - n, (gsize)n);
-}
-
 /* The entries of a set at `r`, or NULL (damage). */
-static GHashTable *get_set(struct act_rd *r)
+static GHashTable *get_set(struct ms_rd *r)
 {
-	uint64_t n = act_get_var(r);
+	uint64_t n = ms_get_var(r);
 	GHashTable *set = then_set_new();
 
 	/* each entry takes two bytes at least */
 	if (n > (uint64_t)(r->end - r->p) / 2)
 		r->ok = false;
 	for (uint64_t i = 0; i < n && r->ok; i++) {
-		char *name = get_str(r);
-		char *values = get_str(r);
+		char *name = ms_get_str(r);
+		char *values = ms_get_str(r);
 		size_t len = values ? strlen(values) : 0;
 
 		/* values each ended by a newline; a name once */
@@ -270,7 +248,7 @@ static bool row_decode(const guint8 *p, size_t n, const char *key,
 	GHashTable *got = g_hash_table_new_full(g_str_hash, g_str_equal,
 						g_free, then_set_free);
 	GHashTable *every = NULL;
-	struct act_rd r = { p + ROW_HEAD, p + n, n >= ROW_HEAD };
+	struct ms_rd r = { p + ROW_HEAD, p + n, n >= ROW_HEAD };
 	guint8 check[CHECK];
 	uint64_t sets = 0;
 	GHashTableIter it;
@@ -282,10 +260,10 @@ static bool row_decode(const guint8 *p, size_t n, const char *key,
 		       !memcmp(p + 4, check, CHECK);
 	}
 	if (r.ok)
-		sets = act_get_var(&r);
+		sets = ms_get_var(&r);
 	for (uint64_t i = 0; i < sets && r.ok; i++) {
 		char type = r.p < r.end ? (char)*r.p++ : 0;
-		char *path = get_str(&r);
+		char *path = ms_get_str(&r);
 		GHashTable *set = NULL;
 
 		if (r.ok && (type == 'F' || type == '*'))

@@ -26,13 +26,7 @@ struct act_work {
 
 void act_set_id(char id[41], const unsigned char raw[20])
 {
-	static const char hex[] = "0123456789abcdef";
-
-	for (int i = 0; i < 20; i++) {
-		id[2 * i] = hex[raw[i] >> 4];
-		id[2 * i + 1] = hex[raw[i] & 15];
-	}
-	id[40] = '\0';
+	ms_hex(raw, 20, id);
 }
 
 static void bump(struct ms_act_last *l, const struct crec *r, int64_t t,
@@ -617,8 +611,29 @@ static void arena_init(struct act_names *nm, size_t nq)
 #endif
 }
 
-bool act_series_fits(const struct ms_activity *a,
-		     const struct ms_activity_query *qs, size_t nq)
+/*
+ * The one pass of a series: `run` holds the running "last" facts of the
+ * entries (no counts) and `seen` who was ever seen, both as of the
+ * records read so far, those from `ci` on (the records are in walk
+ * order, newest first, and are read oldest first).
+ */
+struct series {
+	const struct ms_activity *a;
+	const struct ms_activity_query *qs;
+	size_t n;                 /* entries in each window */
+	size_t nr_all;            /* entries of the MAINTAINERS file */
+	size_t nr_people;
+	struct ms_act_entry *run;
+	struct act_names *names;  /* owns run; the copies borrow its strings */
+	struct act_work *w;
+	int *slot;                /* entry index -> position, or -1 */
+	bool *seen;               /* per person id */
+	guint ci;
+};
+
+/* Whether one pass gives what the windows one by one give. */
+static bool series_fits(const struct ms_activity *a,
+			const struct ms_activity_query *qs, size_t nq)
 {
 	if (a->in_range)
 		return false;
@@ -634,13 +649,12 @@ bool act_series_fits(const struct ms_activity *a,
 	return true;
 }
 
-void act_series_init(struct act_series *s, const struct ms_activity *a,
-		     const struct ms_activity_query *qs, size_t nq)
+static void series_init(struct series *s, const struct ms_activity *a,
+			const struct ms_activity_query *qs, size_t nq)
 {
 	memset(s, 0, sizeof(*s));
 	s->a = a;
 	s->qs = qs;
-	s->nq = nq;
 	s->nr_all = maint_file_nr_entries(a->mf);
 	s->nr_people = ms_ident_count(a->ident);
 	s->n = nq && qs[0].entries ? qs[0].nr_entries : s->nr_all;
@@ -665,91 +679,68 @@ void act_series_init(struct act_series *s, const struct ms_activity *a,
 	arena_init(s->names, nq);
 }
 
-void act_series_release(struct act_series *s)
+static void series_release(struct series *s)
 {
 	/* the windows' entries may still borrow its strings */
 	names_unref(s->names);
 	g_free(s->seen);
 	g_free(s->slot);
 	g_free(s->w);
-	memset(s, 0, sizeof(*s));
 }
 
-void act_series_advance(struct act_series *s, size_t k)
-{
-	const struct ms_activity *a = s->a;
-
-	/* the records up to the window's end, oldest first */
-	while (s->ci > 0 && g_array_index(a->commits, struct crec,
-					  s->ci - 1).ctime <= s->qs[k].until) {
-		s->ci--;
-		series_last(a, s->run, s->slot, s->nr_all,
-			    &g_array_index(a->commits, struct crec, s->ci),
-			    s->seen);
-	}
-}
-
-struct ms_act_entry *act_series_copy(const struct act_series *s)
-{
-	return entries_dup(s->run, s->n, s->names);
-}
-
-void act_series_finish(struct act_series *s, size_t k,
-		       struct ms_act_entry *res)
+/* Window k: the records up to its end read into the running facts, then
+ * a copy of them with the window's own records counted. */
+static struct ms_act_entry *series_window(struct series *s, size_t k)
 {
 	const struct ms_activity *a = s->a;
 	const struct ms_activity_query *q = &s->qs[k];
 	bool short_history = a->shallow && (!a->commits->len ||
 					    a->oldest > q->active_since);
+	struct ms_act_entry *res;
 
-	for (size_t i = 0; i < s->n; i++)
-		finish_entry(a, q, &res[i], &s->w[i], s->seen, s->nr_people,
-			     short_history);
-}
-
-struct ms_act_entry *act_series_count(struct act_series *s, size_t k)
-{
-	const struct ms_activity *a = s->a;
-	struct ms_act_entry *res = act_series_copy(s);
-
+	/* the records up to the window's end, oldest first */
+	while (s->ci > 0 && g_array_index(a->commits, struct crec,
+					  s->ci - 1).ctime <= q->until) {
+		s->ci--;
+		series_last(a, s->run, s->slot, s->nr_all,
+			    &g_array_index(a->commits, struct crec, s->ci),
+			    s->seen);
+	}
+	res = entries_dup(s->run, s->n, s->names);
 	/* the window's own, in walk order */
 	for (guint from = s->ci; from < a->commits->len; from++) {
 		const struct crec *r = &g_array_index(a->commits, struct crec,
 						      from);
 
-		if (r->ctime < s->qs[k].since)
+		if (r->ctime < q->since)
 			break;
 		series_count(a, res, s->w, s->slot, s->nr_all, r);
 	}
-	act_series_finish(s, k, res);
+	for (size_t i = 0; i < s->n; i++)
+		finish_entry(a, q, &res[i], &s->w[i], s->seen, s->nr_people,
+			     short_history);
 	return res;
-}
-
-struct ms_act_entry *act_series_window(struct act_series *s, size_t k)
-{
-	act_series_advance(s, k);
-	return act_series_count(s, k);
 }
 
 int ms_activity_query_series(const struct ms_activity *a,
 			     const struct ms_activity_query *qs, size_t nq,
 			     struct ms_act_entry **out, size_t *nr)
 {
-	struct act_series s;
+	struct series s;
 
 	*nr = 0;
 	if (!nq)
 		return 0;
-	if (!act_series_fits(a, qs, nq)) {
+	if (!series_fits(a, qs, nq)) {
 		for (size_t k = 0; k < nq; k++)
 			if (ms_activity_query(a, &qs[k], &out[k], nr) < 0)
 				return -1;
 		return 0;
 	}
-	act_series_init(&s, a, qs, nq);
+	series_init(&s, a, qs, nq);
 	for (size_t k = 0; k < nq; k++)
-		out[k] = act_series_window(&s, k);
+		out[k] = series_window(&s, k);
 	*nr = s.n;
-	act_series_release(&s);
+	series_release(&s);
 	return 0;
 }

@@ -207,11 +207,6 @@ bool act_is_word_bot(const char *s)
 	return r;
 }
 
-static int hexval(char c)
-{
-	return g_ascii_xdigit_value(c);
-}
-
 const char *act_intern(struct ms_activity *a, const char *token,
 		       enum ms_trailer_kind kind)
 {
@@ -348,9 +343,7 @@ static int collect(const struct ms_commit *c, void *data)
 	char *mpaths;
 
 	memset(&r, 0, sizeof(r));   /* padding too: the record is saved */
-	for (int i = 0; i < 20; i++)
-		r.raw[i] = (unsigned char)(hexval(c->id[2 * i]) << 4 |
-					   hexval(c->id[2 * i + 1]));
+	ms_unhex(c->id, 20, r.raw);
 	r.atime = c->author.time;
 	r.ctime = c->committer.time;
 	r.aoff = (int16_t)c->author.offset;
@@ -805,7 +798,6 @@ static int load(const struct ms_activity_load_opts *opts,
 	rc = load_start(opts, a, id, diags);
 	if (rc < 0)
 		goto fail;
-	act_series_base(a, opts, id);
 	if (opts->store && diags) {
 		key = act_model_key(opts, id);
 		rc = use_model ? model_read(a, key) : 0;
@@ -1013,8 +1005,6 @@ void ms_activity_set_range(struct ms_activity *a,
 			   bool (*in_range)(const char *id, void *data),
 			   void *data, int64_t since)
 {
-	static const char hex[] = "0123456789abcdef";
-
 	g_free(a->in_range);
 	a->in_range = g_new0(bool, a->commits->len ? a->commits->len : 1);
 	a->range_since = since;
@@ -1023,11 +1013,7 @@ void ms_activity_set_range(struct ms_activity *a,
 						      ci);
 		char id[41];
 
-		for (int i = 0; i < 20; i++) {
-			id[2 * i] = hex[r->raw[i] >> 4];
-			id[2 * i + 1] = hex[r->raw[i] & 15];
-		}
-		id[40] = '\0';
+		act_set_id(id, r->raw);
 		a->in_range[ci] = in_range(id, data);
 	}
 }

@@ -335,45 +335,6 @@ int ms_activity_query_series(const struct ms_activity *a,
 			     struct ms_act_entry **out, size_t *nr);
 
 /*
- * ms_activity_query_series() with its windows kept in the store between
- * runs (`keep->store`, one row of kind `keep->kind`), so that a run
- * computes only the windows that can have changed.  Each window is saved
- * with what the one pass needs to go on after it (the running "last"
- * facts and who was seen, as changes from the window before) and a
- * digest chain: window k's digest covers the one of window k-1, its
- * bounds and the records up to its end (each with its entries, trailers
- * and people, named by their group's canonical name and address).  The
- * chain starts from a key of everything else the windows depend on: this
- * build (`keep->build`, the caller's), the load options, .mailmap,
- * --mailmap and --aliases, every MAINTAINERS entry, the entries asked
- * for and their listed people, and the identity joins (any join changed
- * recomputes every window).  A model that took list senders (opts->mail)
- * is keyed alike: what the list changes of people is in their groups
- * (the joins) and canonical names (the labels), and what an interval
- * says of people beyond the counts is judged again on reading it.  The
- * windows read are those whose digest and saved bytes hold, from the
- * first; the pass starts after the last of them.  Without a store, or
- * when the one pass does not fit (see above), nothing is kept.
- * The answers are ms_activity_query_series()'s; a store that cannot be
- * read or written is a warning in `diags`, never an error.  keep->served
- * and keep->computed say how many windows were read and computed.
- */
-struct ms_act_keep {
-	struct ms_store *store;   /* borrowed; NULL: nothing read or kept */
-	const char *kind;         /* e.g. "activity-series:month" */
-	const char *build;        /* the caller's build: part of the key */
-	size_t served, computed;  /* out */
-	/* out: the records digests were taken as saved (the row was saved
-	 * from the same records), not computed from the records */
-	bool digests_saved;
-};
-int ms_activity_query_series_kept(const struct ms_activity *a,
-				  const struct ms_activity_query *qs,
-				  size_t nq, struct ms_act_keep *keep,
-				  struct ms_diags *diags,
-				  struct ms_act_entry **out, size_t *nr);
-
-/*
  * What ms_activity_query() learns of MAINTAINERS as it was when a window
  * began (ms_act_person.listed_late: the MAINTAINERS files of the entries
  * it asks about, at the newest commit dated before active_since, and

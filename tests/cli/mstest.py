@@ -295,13 +295,6 @@ def result_drop(db):
     con.close()
 
 
-# A kept --by row (src/metrics/activity-series.c): its magic, the number
-# of windows and the records' identity (SERIES_ROW_HEAD bytes), then per
-# window three digests, its records count and its body's length
-# (SERIES_WIN_HEAD bytes, the length at SERIES_LEN_AT) and the body.
-SERIES_ROW_HEAD, SERIES_WIN_HEAD, SERIES_LEN_AT = 40, 104, 100
-
-
 def model_row(db, kind):
     """The data of the model saved as `kind` in store `db`, or None (no
     store, no table, no row)."""
@@ -337,20 +330,6 @@ def refuse_model_writes(db, kind_glob):
               .replace("?", "'" + kind_glob.replace("'", "''") + "'"))
     c.commit()
     c.close()
-
-
-def series_windows(data):
-    """The windows of a kept --by row: (offset of the head, body length)
-    each."""
-    import struct
-    n = struct.unpack_from("<I", data, 4)[0]
-    at, out = SERIES_ROW_HEAD, []
-    for _ in range(n):
-        ln = struct.unpack_from("<I", data, at + SERIES_LEN_AT)[0]
-        out.append((at, ln))
-        at += SERIES_WIN_HEAD + ln
-    eq(at, len(data), "the saved row is its windows, end to end")
-    return out
 
 
 def planted_clone():

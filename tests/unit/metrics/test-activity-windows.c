@@ -1,10 +1,6 @@
 /*
  * test-activity-windows.c - ms_activity_query_series() answers, window by
- * window, exactly what ms_activity_query() answers for each window, and so
- * does ms_activity_query_series_kept() through a store, whatever it reads
- * back (every window; the first one's start moved; windows of twice the
- * length, whose facts come from two saved windows each; one window of
- * it all): on a
+ * window, exactly what ms_activity_query() answers for each window: on a
  * generated repository whose commits share commit times and author dates
  * (with other offsets), where the first record of the newest date decides
  * a "last" fact's commit and offset.  And ms_activity_seen() (review asks
@@ -16,7 +12,6 @@
 #include "activity.h"
 #include "ident.h"
 #include "error.h"
-#include "store.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -164,47 +159,6 @@ static bool same_entry(const struct ms_act_entry *x,
 	return true;
 }
 
-/*
- * The series `qs` through the store `st`: every window equals the
- * one-by-one answer, `served` of them were read from the store.
- */
-static void kept(const struct ms_activity *a, struct ms_store *st,
-		 const struct ms_activity_query *qs, size_t nq,
-		 size_t served, const char *what)
-{
-	struct ms_act_entry *series[G_N_ELEMENTS(people) * 4], *one;
-	struct ms_act_keep keep = { st, "activity-series:test", "test", 0, 0,
-				    false };
-	struct ms_diags diags = MS_DIAGS_INIT;
-	size_t nr = 0, nr1 = 0, bad = 0;
-	char msg[160];
-
-	g_assert(nq <= G_N_ELEMENTS(series));
-	is_int(ms_activity_query_series_kept(a, qs, nq, &keep, &diags, series,
-					     &nr), 0, what);
-	snprintf(msg, sizeof(msg), "%s: %zu windows read, %zu computed", what,
-		 served, nq - served);
-	ok(keep.served == served && keep.computed == nq - served &&
-	   !diags.nr, msg);
-	if (keep.served != served || keep.computed != nq - served)
-		fprintf(stderr, "# read %zu, computed %zu\n", keep.served,
-			keep.computed);
-	for (size_t k = 0; k < nq; k++) {
-		bool same = true;
-
-		is_int(ms_activity_query(a, &qs[k], &one, &nr1), 0, "a window");
-		for (size_t i = 0; i < nr1 && i < nr; i++)
-			same = same && same_entry(&series[k][i], &one[i]);
-		bad += !same || nr1 != nr;
-		ms_act_entries_free(one, nr1);
-		ms_act_entries_free(series[k], nr);
-	}
-	snprintf(msg, sizeof(msg), "%s: every window is the one-by-one "
-		 "answer", what);
-	is_int(bad, 0, msg);
-	ms_diags_release(&diags);
-}
-
 int main(void)
 {
 	char *dir = g_dir_make_tmp("ms-series-XXXXXX", NULL);
@@ -256,42 +210,6 @@ int main(void)
 		ms_act_entries_free(series[k], nr);
 	}
 	ok(busy > 10, "the windows hold commits");
-	{
-		char *path = g_build_filename(dir, "store.sqlite", NULL);
-		struct ms_store *st = NULL;
-		struct ms_activity_query q2[G_N_ELEMENTS(qs)];
-		struct ms_activity_query q3[G_N_ELEMENTS(qs) / 2];
-
-		is_int(ms_store_open(path, NULL, &st, &diags), 0, "a store");
-		kept(a, st, qs, G_N_ELEMENTS(qs), 0, "kept, cold");
-		kept(a, st, qs, G_N_ELEMENTS(qs), G_N_ELEMENTS(qs),
-		     "kept, warm");
-		memcpy(q2, qs, sizeof(qs));
-		q2[0].since += 10 * 86400;
-		q2[0].active_since = q2[0].since;
-		kept(a, st, q2, G_N_ELEMENTS(q2), G_N_ELEMENTS(q2) - 1,
-		     "kept, the first window starting later");
-		/* 60 days each: the facts at each end are those of a saved
-		 * window, the counts are counted again */
-		for (size_t k = 0; k < G_N_ELEMENTS(q3); k++) {
-			q3[k] = qs[2 * k];
-			q3[k].until = qs[2 * k + 1].until;
-		}
-		kept(a, st, qs, G_N_ELEMENTS(qs), G_N_ELEMENTS(qs) - 1,
-		     "kept, back to the first cut");
-		kept(a, st, q3, G_N_ELEMENTS(q3), 0,
-		     "kept, windows of 60 days");
-		kept(a, st, q3, G_N_ELEMENTS(q3), G_N_ELEMENTS(q3),
-		     "kept, windows of 60 days again");
-		kept(a, st, qs, G_N_ELEMENTS(qs), 0, "kept, 30 days again");
-		/* one window of it all: the facts of the last saved window
-		 * with its records, through every change before it */
-		q2[0] = qs[0];
-		q2[0].until = qs[G_N_ELEMENTS(qs) - 1].until;
-		kept(a, st, q2, 1, 0, "kept, one window of it all");
-		ms_store_free(st);
-		g_free(path);
-	}
 	for (size_t i = 0; i < G_N_ELEMENTS(people); i++) {
 		char *name = g_strndup(people[i], strcspn(people[i], "<") - 1);
 		char *mail = g_strndup(strchr(people[i], '<') + 1,

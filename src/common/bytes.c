@@ -1,0 +1,158 @@
+/*
+ * bytes.c - the one byte codec of what maintstat keeps (bytes.h).
+ */
+#include "bytes.h"
+
+#include <string.h>
+
+void ms_put_var(GByteArray *b, uint64_t v)
+{
+	guint8 x[10];
+	guint n = 0;
+
+	do {
+		x[n] = (guint8)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			x[n] |= 0x80;
+		n++;
+	} while (v);
+	g_byte_array_append(b, x, n);
+}
+
+void ms_put_svar(GByteArray *b, int64_t v)
+{
+	ms_put_var(b, v < 0 ? ((uint64_t)(-(v + 1)) << 1) | 1 :
+		   (uint64_t)v << 1);
+}
+
+void ms_put_le(GByteArray *b, uint64_t v, int n)
+{
+	guint8 x[8];
+
+	for (int i = 0; i < n; i++)
+		x[i] = (guint8)(v >> (8 * i));
+	g_byte_array_append(b, x, (guint)n);
+}
+
+void ms_put_mem(GByteArray *b, const void *p, size_t n)
+{
+	ms_put_var(b, n);
+	if (n)
+		g_byte_array_append(b, p, (guint)n);
+}
+
+void ms_put_str(GByteArray *b, const char *s)
+{
+	ms_put_mem(b, s, s ? strlen(s) : 0);
+}
+
+uint64_t ms_get_var(struct ms_rd *r)
+{
+	uint64_t v = 0;
+
+	for (int shift = 0; r->ok; shift += 7) {
+		uint8_t x;
+
+		if (r->p == r->end || shift > 63) {
+			r->ok = false;
+			break;
+		}
+		x = *r->p++;
+		v |= (uint64_t)(x & 0x7f) << shift;
+		if (!(x & 0x80))
+			return v;
+	}
+	return 0;
+}
+
+int64_t ms_get_svar(struct ms_rd *r)
+{
+	uint64_t v = ms_get_var(r);
+
+	return v & 1 ? -(int64_t)(v >> 1) - 1 : (int64_t)(v >> 1);
+}
+
+const uint8_t *ms_get_bytes(struct ms_rd *r, size_t n)
+{
+	const uint8_t *at = r->p;
+
+	if (!r->ok || (size_t)(r->end - r->p) < n) {
+		r->ok = false;
+		return NULL;
+	}
+	r->p += n;
+	return at;
+}
+
+uint64_t ms_get_le(struct ms_rd *r, int n)
+{
+	const uint8_t *p = ms_get_bytes(r, (size_t)n);
+	uint64_t v = 0;
+
+	for (int i = n - 1; p && i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+const char *ms_get_mem(struct ms_rd *r, size_t *len)
+{
+	uint64_t n = ms_get_var(r);
+	const uint8_t *p;
+
+	*len = 0;
+	if (!r->ok || n > (uint64_t)(r->end - r->p)) {
+		r->ok = false;
+		return NULL;
+	}
+	p = ms_get_bytes(r, (size_t)n);
+	*len = (size_t)n;
+	return (const char *)p;
+}
+
+char *ms_get_str(struct ms_rd *r)
+{
+	size_t n;
+	const char *p = ms_get_mem(r, &n);
+
+	if (!p || memchr(p, '\0', n)) {
+		r->ok = false;
+		return NULL;
+	}
+	return g_strndup(p, n);
+}
+
+void ms_hex(const void *bin, size_t n, char *out)
+{
+	static const char digit[] = "0123456789abcdef";
+	const uint8_t *p = bin;
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digit[p[i] >> 4];
+		out[2 * i + 1] = digit[p[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+bool ms_unhex(const char *hex, size_t n, void *out)
+{
+	uint8_t *o = out;
+
+	for (size_t i = 0; i < n; i++) {
+		int hi = g_ascii_xdigit_value(hex[2 * i]);
+		int lo = hi < 0 ? -1 : g_ascii_xdigit_value(hex[2 * i + 1]);
+
+		if (lo < 0)
+			return false;
+		o[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return true;
+}
+
+bool ms_is_hex(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!g_ascii_isxdigit(s[i]) || g_ascii_isupper(s[i]))
+			return false;
+	return true;
+}

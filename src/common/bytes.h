@@ -1,0 +1,60 @@
+/*
+ * bytes.h - the one byte codec of what maintstat keeps on disk (the
+ * store's saved models, listings, results): unsigned LEB128 varints
+ * (seven bits a byte, low first) and their zigzag signed form, fixed
+ * little-endian integers, strings as a varint length and their bytes,
+ * and hex ids.  Writers append to a GByteArray; a reader is sticky: its
+ * `ok` turns false at the first byte out of place (the end reached, a
+ * varint over 64 bits, a string holding a NUL) and every later get then
+ * returns 0 or NULL, so a decoder checks `ok` once, at the end.
+ */
+#ifndef MS_BYTES_H
+#define MS_BYTES_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+void ms_put_var(GByteArray *b, uint64_t v);
+void ms_put_svar(GByteArray *b, int64_t v);
+/* The low `n` (1 to 8) bytes of `v`, least significant first. */
+void ms_put_le(GByteArray *b, uint64_t v, int n);
+/* A string (NULL: as ""): its length as a varint, then its bytes. */
+void ms_put_str(GByteArray *b, const char *s);
+/* `n` bytes at `p`, length first, as ms_put_str(). */
+void ms_put_mem(GByteArray *b, const void *p, size_t n);
+
+struct ms_rd {
+	const uint8_t *p, *end;
+	bool ok;
+};
+#define MS_RD_INIT(data, len) \
+	{ (const uint8_t *)(data), (const uint8_t *)(data) + (len), true }
+
+uint64_t ms_get_var(struct ms_rd *r);
+int64_t ms_get_svar(struct ms_rd *r);
+uint64_t ms_get_le(struct ms_rd *r, int n);
+/* The next `n` bytes, borrowed from the buffer, or NULL. */
+const uint8_t *ms_get_bytes(struct ms_rd *r, size_t n);
+/* A string ms_put_str() wrote, newly allocated (g_free), or NULL: one
+ * holding a NUL is damage. */
+char *ms_get_str(struct ms_rd *r);
+/* The same, borrowed from the buffer (not NUL-terminated), its length in
+ * *len. */
+const char *ms_get_mem(struct ms_rd *r, size_t *len);
+/* Whether the whole buffer was read, and read well. */
+static inline bool ms_rd_done(const struct ms_rd *r)
+{
+	return r->ok && r->p == r->end;
+}
+
+/* `n` bytes as 2n lowercase hex digits and a NUL in `out`. */
+void ms_hex(const void *bin, size_t n, char *out);
+/* 2n hex digits (either case) at `hex` as `n` bytes; false when one is no
+ * hex digit. */
+bool ms_unhex(const char *hex, size_t n, void *out);
+/* Whether the `n` characters at `s` are lowercase hex digits. */
+bool ms_is_hex(const char *s, size_t n);
+
+#endif
