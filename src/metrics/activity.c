@@ -69,30 +69,6 @@ void ms_act_format(int64_t t, int offset, bool iso, bool date_only,
 	g_date_time_unref(d);
 }
 
-int ms_act_parse_date(const char *s, bool end_of_day, int64_t *out)
-{
-	GDateTime *d = NULL;
-	int y, m, day;
-	char tail;
-
-	if (sscanf(s, "%4d-%2d-%2d%c", &y, &m, &day, &tail) == 3) {
-		d = g_date_time_new_utc(y, m, day, end_of_day ? 23 : 0,
-					end_of_day ? 59 : 0,
-					end_of_day ? 59 : 0);
-	} else {
-		GTimeZone *utc = g_time_zone_new_utc();
-
-		d = g_date_time_new_from_iso8601(s, utc);
-		g_time_zone_unref(utc);
-	}
-	if (!d)
-		return ms_error_set(MS_EPARSE, "'%s' is not a date "
-				    "(YYYY-MM-DD or ISO 8601)", s);
-	*out = g_date_time_to_unix(d);
-	g_date_time_unref(d);
-	return 0;
-}
-
 int ms_act_parse_before(const char *s, int64_t from, int64_t *out)
 {
 	/* one parser for every date and duration (when.h) */

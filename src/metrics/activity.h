@@ -381,14 +381,8 @@ void ms_act_format(int64_t t, int offset, bool iso, bool date_only,
 		   char buf[32]);
 
 /*
- * Parse a date for --since/--until: "YYYY-MM-DD" (UTC; the day's end
- * when `end_of_day`) or ISO 8601 with a time.  Returns 0 or MS_EPARSE.
- */
-int ms_act_parse_date(const char *s, bool end_of_day, int64_t *out);
-
-/*
  * Parse a duration "Nd", "Nw", "Nm" or "Ny" and apply it backwards from
- * `from`; or a date (as ms_act_parse_date()).  Returns 0 or MS_EPARSE.
+ * `from`; or a date (ms_when_parse()).  Returns 0 or MS_EPARSE.
  */
 int ms_act_parse_before(const char *s, int64_t from, int64_t *out);
 
