@@ -6,10 +6,12 @@ gap of it, as --since 2030 and --until 1990 are; a negative
 urgent selection that keeps nothing says so rather than print a header
 and nothing."""
 import os
+import re
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+from mstest import (run, ok, eq, done, tmpdir, FIXTURES,  # noqa: E402
+                    SOURCE_ROOT)
 
 tmp = tmpdir()
 repo = os.path.join(tmp, "planted.git")
@@ -61,4 +63,12 @@ for cmd in ("activity", "urgent", "identities"):
            f"{cmd} {' '.join(window)}: a usage error's message", r.err)
     eq(codes, [2, 2, 2], f"{cmd}: a window without commits is a usage "
        "error, after, before or inside the history")
+# --limit: docs/cli.md names the commands that take it, as --help says
+with open(os.path.join(SOURCE_ROOT, "docs", "cli.md")) as f:
+    m = re.search(r"The commands with such lists take it: ([a-z, ]+)\.",
+                  " ".join(f.read().split()))
+named = sorted(m.group(1).replace(",", " ").split()) if m else None
+commands = re.findall(r"^  ([a-z]+)  ", run("help").out, re.M)
+eq(sorted(c for c in commands if "--limit" in run(c, "--help").out), named,
+   "docs/cli.md names the commands that take --limit")
 done()
