@@ -110,7 +110,8 @@ int cmd_activity(int argc, char **argv)
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
 		CLI_INACTIVE_AFTER_OPTION(&inactive_arg),
-		CLI_MIN_COMMITS_OPTION(&min_commits),
+		CLI_MIN_COMMITS_OPTION(&min_commits,
+				       MS_DEFAULT_MIN_COMMITS),
 		{ CLI_OPT_STRING_LIST, "archive", 0, &archives, "PATH",
 		  "list archives: add list facts (see maintstat review)" },
 		CLI_ACT_SERIES_OPTIONS(&by, &tags),
