@@ -6,6 +6,7 @@
 #include "activity.h"
 #include "cli-activity.h"
 #include "cli-outdir.h"
+#include "cli-patches.h"
 #include "cli-project.h"
 #include "cli-review.h"
 #include "commands.h"
@@ -49,78 +50,6 @@ static const struct cli_command_help help = {
 	"  ls outgoing/*.patch | grep -v cover-letter | xargs git am",
 };
 
-/* --keep FILE: addresses or names, one per line, '#' comments. */
-struct keep {
-	GPtrArray *lines;   /* folded addresses and names */
-	GPtrArray *used;    /* lines that kept someone */
-};
-
-static int keep_load(const char *path, struct keep *k, bool plus_fold)
-{
-	char *buf;
-	GError *err = NULL;
-	char **lines;
-
-	k->lines = g_ptr_array_new_with_free_func(g_free);
-	k->used = g_ptr_array_new();
-	if (!path)
-		return 0;
-	if (!g_file_get_contents(path, &buf, NULL, &err)) {
-		cli_error("cannot read '%s': %s", path, err->message);
-		g_error_free(err);
-		return -1;
-	}
-	lines = g_strsplit(buf, "\n", -1);
-	for (char **l = lines; *l; l++) {
-		char *hash = strchr(*l, '#');
-		char *name, *email;
-
-		if (hash)
-			*hash = '\0';
-		g_strstrip(*l);
-		if (!**l)
-			continue;
-		ms_person_parse(*l, -1, &name, &email);
-		if (email)
-			g_ptr_array_add(k->lines,
-					ms_email_normalize(email, plus_fold));
-		if (name)
-			g_ptr_array_add(k->lines, ms_casefold(name, -1));
-		g_free(name);
-		g_free(email);
-	}
-	g_strfreev(lines);
-	g_free(buf);
-	return 0;
-}
-
-static bool keep_has(struct keep *k, const struct ms_act_person *p,
-		     bool plus_fold)
-{
-	char *email = *p->email ? ms_email_normalize(p->email, plus_fold) :
-		      NULL;
-	char *name = *p->name ? ms_casefold(p->name, -1) : NULL;
-	bool found = false;
-
-	for (guint i = 0; i < k->lines->len && !found; i++) {
-		const char *l = k->lines->pdata[i];
-
-		found = (email && !strcmp(l, email)) ||
-			(name && !strcmp(l, name));
-	}
-	g_free(email);
-	g_free(name);
-	return found;
-}
-
-static void keep_free(struct keep *k)
-{
-	if (k->lines)
-		g_ptr_array_free(k->lines, TRUE);
-	if (k->used)
-		g_ptr_array_free(k->used, TRUE);
-}
-
 /*
  * "not authored, committed or tagged a change to its files since
  * 2019-06-01 (last seen there on ...; active elsewhere in the history
@@ -153,93 +82,21 @@ static char *why(const struct ms_activity *a,
 			       "%s%s)", since, last, elsewhere);
 }
 
-/*
- * The *.patch files already in `dir` (sorted; NULL when none or no such
- * directory).  Stale patches mixed with a new series would all be applied
- * by `git am` on the whole directory.
- */
-static GPtrArray *old_patches(const char *dir)
-{
-	GDir *d = g_dir_open(dir, 0, NULL);
-	GPtrArray *names = NULL;
-	const char *name;
-
-	if (!d)
-		return NULL;
-	while ((name = g_dir_read_name(d))) {
-		if (!g_str_has_suffix(name, ".patch"))
-			continue;
-		if (!names)
-			names = g_ptr_array_new_with_free_func(g_free);
-		g_ptr_array_add(names, g_strdup(name));
-	}
-	g_dir_close(d);
-	if (names)
-		g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
-	return names;
-}
-
-/* Refuse a directory holding patches (unless --force); with `remove`,
- * empty it of them. */
-static int check_outdir(const char *dir, bool force, bool remove)
-{
-	GPtrArray *old = old_patches(dir);
-	int rc = CLI_CONTINUE;
-
-	if (!old)
-		return CLI_CONTINUE;
-	if (!force) {
-		rc = cli_error("'%s' already holds %u patch%s ('%s'%s): they "
-			       "would mix with the new series (git am applies "
-			       "both); empty it, choose another --output-dir, "
-			       "or --force to remove its *.patch first", dir,
-			       old->len,
-			       old->len == 1 ? "" : "es",
-			       (char *)old->pdata[0],
-			       old->len > 1 ? ", ..." : "");
-		g_ptr_array_unref(old);
-		return rc;
-	}
-	for (guint i = 0; remove && i < old->len && rc == CLI_CONTINUE; i++) {
-		char *path = g_build_filename(dir, old->pdata[i], NULL);
-
-		if (g_unlink(path) < 0)
-			rc = cli_error("cannot remove '%s': %s", path,
-				       g_strerror(errno));
-		g_free(path);
-	}
-	g_ptr_array_unref(old);
-	return rc;
-}
-
-/*
- * The series into `dir`: written whole beside it first, so that a full
- * disk leaves no cover letter announcing patches never written, then
- * (--force: the old patches removed) moved in.
- */
+/* The series into `dir` (cli_write_patches()). */
 static int write_series(const char *dir, const struct retire_series *s,
 			bool force)
 {
-	char *tmp;
-	int rc = cli_outdir_stage(dir, &tmp);
+	const char **names = g_new(const char *, s->nr + 1);
+	const GString **texts = g_new(const GString *, s->nr + 1);
+	int rc;
 
-	for (size_t i = 0; rc == CLI_CONTINUE && i < s->nr; i++) {
-		const char *name = s->patches[i].file_name;
-		FILE *fp = cli_outdir_open(tmp, name);
-
-		if (!fp) {
-			rc = EXIT_RUNTIME;
-			break;
-		}
-		fwrite(s->patches[i].text->str, 1, s->patches[i].text->len,
-		       fp);
-		rc = cli_outdir_close(fp, tmp, name);
+	for (size_t i = 0; i < s->nr; i++) {
+		names[i] = s->patches[i].file_name;
+		texts[i] = s->patches[i].text;
 	}
-	if (rc == CLI_CONTINUE)
-		rc = check_outdir(dir, force, true);
-	if (rc == CLI_CONTINUE)
-		return cli_outdir_merge(&tmp, dir);
-	cli_outdir_discard(&tmp);
+	rc = cli_write_patches(dir, names, texts, s->nr, force);
+	g_free(names);
+	g_free(texts);
 	return rc;
 }
 
@@ -257,7 +114,7 @@ struct retire_args {
 
 /* What retire reads and builds, freed by retire_data_release(). */
 struct retire_data {
-	struct keep keep;
+	struct cli_keep keep;
 	char *maint, *credits;       /* the texts the series edits */
 	char *from;                  /* "Name <address>" */
 	struct ms_activity *a;
@@ -326,7 +183,7 @@ static int retire_check(struct retire_args *a, struct retire_data *d)
 				       "negative");
 	if (!a->ao.repo)
 		return cli_usage_error("retire", "--repo GITDIR is required");
-	if (keep_load(a->keep_file, &d->keep, a->plus_fold) < 0)
+	if (cli_keep_load(a->keep_file, &d->keep, a->plus_fold) < 0)
 		return EXIT_RUNTIME;
 	return CLI_CONTINUE;
 }
@@ -360,33 +217,7 @@ static int retire_read_texts(const struct retire_args *a,
 /* Who signs the series: --from, else the repository's user. */
 static int retire_signer(const struct retire_args *a, struct retire_data *d)
 {
-	char *n, *e;
-
-	if (a->from_arg) {
-		ms_person_parse(a->from_arg, -1, &n, &e);
-		if (!n || !e) {
-			g_free(n);
-			g_free(e);
-			return cli_usage_error("retire", "--from takes \"Name "
-					       "<address>\", not '%s'",
-					       a->from_arg);
-		}
-	} else {
-		if (ms_git_user(a->ao.repo, &n, &e) < 0)
-			return cli_error_last();
-		if (!n || !e) {
-			g_free(n);
-			g_free(e);
-			return cli_error("no user.name and user.email in the "
-					 "git configuration of '%s': say who "
-					 "signs the series with --from",
-					 a->ao.repo);
-		}
-	}
-	d->from = ms_person_format(n, e);
-	g_free(n);
-	g_free(e);
-	return CLI_CONTINUE;
+	return cli_patch_signer("retire", a->ao.repo, a->from_arg, &d->from);
 }
 
 /* The history's activity of the selected entries, as `activity` finds
@@ -455,7 +286,7 @@ static GArray *retired_people(const struct retire_args *a,
 		cli_act_verdict(e, p, d->lf, d->q.active_since, &v);
 		if (!ms_verdict_retire(e, &v, a->min_commits))
 			continue;
-		if (keep_has(&d->keep, p, a->plus_fold)) {
+		if (cli_keep_has(&d->keep, p->name, p->email, a->plus_fold)) {
 			g_ptr_array_add(d->kept, *p->name ?
 				g_strdup_printf("%s <%s> (%s)", p->name,
 						p->email, e->entry->name) :
@@ -804,7 +635,7 @@ static int retire_write(const struct retire_args *a, struct retire_data *d)
 		return cli_error_last();
 	if (d->series->nr <= 1)
 		return CLI_CONTINUE;
-	rc = check_outdir(a->outdir, a->force, false);
+	rc = cli_check_outdir(a->outdir, a->force, false);
 	if (rc == CLI_CONTINUE)
 		rc = write_series(a->outdir, d->series, a->force);
 	return rc;
@@ -934,7 +765,7 @@ static void retire_data_release(struct retire_data *d)
 	g_free(d->maint);
 	g_free(d->credits);
 	g_free(d->from);
-	keep_free(&d->keep);
+	cli_keep_free(&d->keep);
 	g_ptr_array_free(d->kept, TRUE);
 	g_ptr_array_free(d->joins, TRUE);
 	g_hash_table_destroy(d->joins_seen);

@@ -13,6 +13,7 @@ int cmd_coverage(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
 int cmd_activity(int argc, char **argv);
 int cmd_areas(int argc, char **argv);
+int cmd_recruit(int argc, char **argv);
 int cmd_urgent(int argc, char **argv);
 int cmd_retire(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);
@@ -46,6 +47,8 @@ int cmd_identities(int argc, char **argv);
 	X(urgent, FULL, "busy entries with no active maintainer") \
 	X(retire, FULL, \
 	  "write the patch series retiring inactive maintainers") \
+	X(recruit, FULL, \
+	  "write the patch series proposing the de-facto people") \
 	X(identities, FULL, \
 	  "who is who: each person's addresses and why they are joined") \
 	X(store, FULL, "look at the incremental store of extracted history")

@@ -20,7 +20,8 @@ repo, mbox = gen_review(tmp)
 # --- --threads: listed by exactly the commands that do parallel work ---
 r = run("--help")
 commands = re.findall(r"^  ([a-z]+) ", r.out.split("\nExamples:")[0], re.M)
-PARALLEL = {"maintainers", "coverage", "activity", "areas", "urgent",
+PARALLEL = {"maintainers", "coverage", "activity", "areas", "recruit",
+            "urgent",
             "retire",
             "identities", "store", "mail", "link", "review", "report"}
 for cmd in commands:

@@ -1,0 +1,52 @@
+/*
+ * cli-patches.h - what the commands that write patch series (`retire`,
+ * `recruit`) share: --keep FILE, who signs, and writing the series into
+ * --output-dir.
+ */
+#ifndef MS_CLI_PATCHES_H
+#define MS_CLI_PATCHES_H
+
+#include "cli.h"
+
+#include <glib.h>
+#include <stdbool.h>
+
+/* --keep FILE: addresses or names, one per line, '#' comments. */
+struct cli_keep {
+	GPtrArray *lines;   /* folded addresses and names */
+	GPtrArray *used;    /* lines that kept someone */
+};
+
+/* Read `path` (NULL: keep no one) into `k`; 0, or -1 after printing the
+ * error.  cli_keep_free() in any case. */
+int cli_keep_load(const char *path, struct cli_keep *k, bool plus_fold);
+/* Whether `k` keeps the person `name` <`email`> (either may be ""). */
+bool cli_keep_has(struct cli_keep *k, const char *name, const char *email,
+		  bool plus_fold);
+void cli_keep_free(struct cli_keep *k);
+
+/*
+ * Who signs a series: `from_arg` (--from "Name <addr>"), else the user
+ * of repository `repo`: "Name <addr>" into *from (g_free).  Returns
+ * CLI_CONTINUE or an exit code after printing the error.
+ */
+int cli_patch_signer(const char *cmd, const char *repo, const char *from_arg,
+		     char **from);
+
+/*
+ * Refuse a directory `dir` holding *.patch files (they would mix with a
+ * new series: git am applies both) unless `force`; with `remove`, empty
+ * it of them.  CLI_CONTINUE or an exit code after printing the error.
+ */
+int cli_check_outdir(const char *dir, bool force, bool remove);
+
+/*
+ * The `n` patches (names[i], texts[i]) into `dir`: written whole beside
+ * it first, so that a full disk leaves no cover letter announcing
+ * patches never written, then (`force`: the old patches removed) moved
+ * in.  CLI_CONTINUE or an exit code after printing the error.
+ */
+int cli_write_patches(const char *dir, const char *const *names,
+		      const GString *const *texts, size_t n, bool force);
+
+#endif

@@ -1,0 +1,196 @@
+/*
+ * cmd-recruit.c - maintstat recruit: the patch series proposing what the
+ * areas show (recruit.h decides and writes the patches; this file reads
+ * the options and writes the files).
+ */
+#include "activity.h"
+#include "areas.h"
+#include "cli-areas.h"
+#include "cli-patches.h"
+#include "cli-project.h"
+#include "commands.h"
+#include "history.h"
+#include "person.h"
+#include "recruit.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct cli_command_help help = {
+	"maintstat recruit [--repo GITDIR] [options] [ENTRY...] "
+	"--output-dir DIR",
+	"A patch series in git format-patch form (a cover letter, then one\n"
+	"patch per proposal, applying in order with git am on the analysed\n"
+	"revision) proposing what maintstat areas shows: for each de-facto\n"
+	"person of an area, an R: line in the entry, or, for an unattended\n"
+	"directory, a new entry (named after the entry and the directory,\n"
+	"placed in MAINTAINERS' order) with its de-facto people as R:, the\n"
+	"entry's lists and status, and F: the directory.  Never an M: line:\n"
+	"becoming a maintainer is that person's decision.  Each commit\n"
+	"message gives the evidence (commits applied, reviews, the last\n"
+	"date, example commits) and says it is a proposal; To: the people\n"
+	"proposed, Cc: the entry's listed people and lists.  --keep FILE\n"
+	"names people never to propose (addresses or names, one a line).\n"
+	"Only the top-level MAINTAINERS file is edited.",
+	"  maintstat recruit --repo u-boot.git -o outgoing DFU\n"
+	"  git am outgoing/0001-*.patch",
+};
+
+struct recruit_args {
+	struct cli_act_opts ao;
+	struct cli_strings files;
+	const char *keep_file, *from_arg, *outdir;
+	long min_commits;
+	bool force;
+};
+
+/* The MAINTAINERS file the series edits: --maintainers FILE (the first),
+ * else the revision's. */
+static int read_maintainers(const struct recruit_args *ra, char **text,
+			    const char **path)
+{
+	GError *err = NULL;
+	size_t len;
+
+	if (ra->ao.maintainers.nr) {
+		*path = ra->ao.maintainers.items[0];
+		if (!g_file_get_contents(*path, text, NULL, &err)) {
+			int rc = cli_error("cannot read '%s': %s", *path,
+					   err->message);
+
+			g_error_free(err);
+			return rc;
+		}
+		return CLI_CONTINUE;
+	}
+	*path = "MAINTAINERS";
+	if (ms_history_read_file(ra->ao.repo, ra->ao.rev, *path, text,
+				 &len) < 0)
+		return cli_error_last();
+	return CLI_CONTINUE;
+}
+
+static int write_all(const struct recruit_args *ra,
+		     const struct recruit_series *s)
+{
+	const char **names = g_new(const char *, s->nr + 1);
+	const GString **texts = g_new(const GString *, s->nr + 1);
+	int rc;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		names[i] = s->patches[i].file_name;
+		texts[i] = s->patches[i].text;
+	}
+	rc = cli_write_patches(ra->outdir, names, texts, s->nr, ra->force);
+	for (size_t i = 0; rc == CLI_CONTINUE && i < s->nr; i++)
+		printf("%s/%s\n", ra->outdir, names[i]);
+	g_free(names);
+	g_free(texts);
+	return rc;
+}
+
+static int recruit_run(struct recruit_args *ra, int argc, char **argv)
+{
+	struct ms_areas_query q = MS_AREAS_QUERY_INIT;
+	struct recruit_opts ro = { 0 };
+	struct cli_keep keep = { 0 };
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct recruit_series *s = NULL;
+	struct ms_areas *res = NULL;
+	struct ms_activity *a = NULL;
+	struct ms_project *proj = NULL;
+	const char *sde = g_getenv("SOURCE_DATE_EPOCH");
+	char *from = NULL, *text = NULL;
+	const char *path;
+	int rc;
+
+	q.min_commits = (size_t)ra->min_commits;
+	rc = cli_keep_load(ra->keep_file, &keep, !ra->ao.no_plus_fold) < 0 ?
+	     EXIT_RUNTIME : CLI_CONTINUE;
+	if (rc == CLI_CONTINUE)
+		rc = cli_patch_signer("recruit", ra->ao.repo, ra->from_arg,
+				      &from);
+	if (rc == CLI_CONTINUE)
+		rc = cli_check_outdir(ra->outdir, ra->force, false);
+	if (rc == CLI_CONTINUE)
+		rc = read_maintainers(ra, &text, &path);
+	if (rc == CLI_CONTINUE)
+		rc = cli_areas_load("recruit", &ra->ao, argc, argv, &ra->files,
+				    &q, &proj, &a, &res);
+	if (rc != CLI_CONTINUE)
+		goto out;
+	ro.from = from;
+	ro.date = sde ? g_ascii_strtoll(sde, NULL, 10) :
+		  g_get_real_time() / G_USEC_PER_SEC;
+	ro.since = q.since;
+	ro.until = q.until;
+	ro.keep = (const char *const *)keep.lines->pdata;
+	ro.nr_keep = keep.lines->len;
+	ro.plus_fold = !ra->ao.no_plus_fold;
+	rc = recruit_build(a, res, path, text, &ro, &s, &diags);
+	cli_print_diags(&diags);
+	ms_diags_release(&diags);
+	if (rc < 0) {
+		rc = cli_error_last();
+		goto out;
+	}
+	if (!s->nr) {
+		fprintf(stderr, "maintstat: recruit: nothing to propose (no "
+			"de-facto person in the areas%s)\n", s->kept ?
+			" but those --keep keeps" : "");
+		rc = EXIT_OK;
+		goto out;
+	}
+	rc = write_all(ra, s);
+	if (rc == CLI_CONTINUE)
+		rc = EXIT_OK;
+out:
+	recruit_series_free(s);
+	ms_areas_free(res);
+	g_free((void *)q.entries);
+	cli_project_close(proj);
+	cli_keep_free(&keep);
+	g_free(from);
+	g_free(text);
+	return rc;
+}
+
+int cmd_recruit(int argc, char **argv)
+{
+	struct recruit_args ra = { 0 };
+	const struct cli_option opts[] = {
+		CLI_ACT_OPTIONS(&ra.ao, "5 years before --until"),
+		{ CLI_OPT_INT, "min-commits", 0, &ra.min_commits, "N",
+		  "cut an area into parts only while it holds N commits of "
+		  "the window (default 20)" },
+		{ CLI_OPT_STRING, "keep", 0, &ra.keep_file, "FILE",
+		  "people never to propose: addresses or names, one per line "
+		  "(default: none)" },
+		{ CLI_OPT_STRING, "from", 0, &ra.from_arg, "\"NAME <ADDR>\"",
+		  "author and Signed-off-by (default: the repository's "
+		  "user.name and user.email)" },
+		{ CLI_OPT_STRING, "output-dir", 'o', &ra.outdir, "DIR",
+		  "write the patches here (default: .); it must hold no "
+		  "*.patch file" },
+		{ CLI_OPT_FLAG, "force", 0, &ra.force, NULL,
+		  "remove the *.patch files of --output-dir DIR before "
+		  "writing" },
+		CLI_ENTRY_FILE_OPTION(&ra.files),
+		CLI_OPTION_END,
+	};
+	int rc;
+
+	ra.min_commits = MS_AREAS_MIN_COMMITS;
+	ra.outdir = ".";
+	rc = cli_parse_options(&argc, &argv, opts, &help);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	rc = cli_default_repo("recruit", &ra.ao.repo, true);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (ra.min_commits < 0)
+		return cli_usage_error("recruit", "--min-commits must not be "
+				       "negative");
+	return recruit_run(&ra, argc, argv);
+}

@@ -1,0 +1,514 @@
+/*
+ * recruit.c - the recruit series (recruit.h): proposals from the areas,
+ * written with the patch writer retire uses (diff.h's ms_format_patch(),
+ * retire.h's subject and wrapping helpers).
+ */
+#include "recruit.h"
+#include "activity.h"
+#include "areas.h"
+#include "diff.h"
+#include "maintainers.h"
+#include "person.h"
+#include "retire.h"
+
+#include <string.h>
+
+/* One proposal: R: lines for an entry, or a new entry for an area. */
+struct proposal {
+	const struct ms_areas_entry *e;
+	const struct ms_area *area;         /* a new entry's */
+	GPtrArray *people;                  /* const struct ms_area_person */
+	GPtrArray *where;                   /* the area of each */
+};
+
+static bool kept(const struct recruit_opts *o, const struct ms_area_person *p)
+{
+	char *email = ms_email_normalize(p->email, o->plus_fold);
+	char *name = ms_casefold(p->name, -1);
+	bool found = false;
+
+	for (size_t i = 0; i < o->nr_keep && !found; i++)
+		found = !strcmp(o->keep[i], email) || !strcmp(o->keep[i], name);
+	g_free(email);
+	g_free(name);
+	return found;
+}
+
+static struct proposal *proposal_new(const struct ms_areas_entry *e,
+				     const struct ms_area *area)
+{
+	struct proposal *p = g_new0(struct proposal, 1);
+
+	p->e = e;
+	p->area = area;
+	p->people = g_ptr_array_new();
+	p->where = g_ptr_array_new();
+	return p;
+}
+
+static void proposal_free(gpointer x)
+{
+	struct proposal *p = x;
+
+	g_ptr_array_free(p->people, TRUE);
+	g_ptr_array_free(p->where, TRUE);
+	g_free(p);
+}
+
+/* The proposals the areas support, R: ones first (entry order). */
+static GPtrArray *proposals(const struct ms_areas *ar,
+			    const struct recruit_opts *o, size_t *nr_kept)
+{
+	GPtrArray *r = g_ptr_array_new_with_free_func(proposal_free);
+	GPtrArray *fresh = g_ptr_array_new();
+
+	for (size_t i = 0; i < ar->nr_entries; i++) {
+		const struct ms_areas_entry *e = &ar->entries[i];
+		struct proposal *rp = NULL;
+
+		for (size_t k = 0; k < e->nr_areas; k++) {
+			const struct ms_area *x = &e->areas[k];
+			bool subtree = (x->flags & MS_AREA_UNATTENDED) &&
+				e->nr_areas > 1 && g_str_has_suffix(x->path,
+								    "/");
+			struct proposal *np = NULL;
+
+			/* the catch-all (THE REST's '*'): no proposal */
+			if (!(x->flags & MS_AREA_DEFACTO) ||
+			    x->path[0] == '*')
+				continue;
+			for (size_t t = 0; t < x->nr_top; t++) {
+				const struct ms_area_person *p = &x->top[t];
+				struct proposal *to;
+				bool dup = false;
+
+				if (!p->defacto_committer &&
+				    !p->defacto_reviewer)
+					continue;
+				if (kept(o, p)) {
+					(*nr_kept)++;
+					continue;
+				}
+				if (subtree) {
+					if (!np)
+						np = proposal_new(e, x);
+					to = np;
+				} else {
+					if (!rp)
+						rp = proposal_new(e, NULL);
+					to = rp;
+				}
+				for (guint u = 0; u < to->people->len; u++)
+					dup = dup || ((const struct
+						ms_area_person *)
+						to->people->pdata[u])->person ==
+						p->person;
+				if (dup)
+					continue;
+				g_ptr_array_add(to->people, (gpointer)p);
+				g_ptr_array_add(to->where, (gpointer)x);
+			}
+			if (np)
+				g_ptr_array_add(fresh, np);
+		}
+		if (rp)
+			g_ptr_array_add(r, rp);
+	}
+	for (guint i = 0; i < fresh->len; i++)
+		g_ptr_array_add(r, fresh->pdata[i]);
+	g_ptr_array_free(fresh, TRUE);
+	return r;
+}
+
+/* `text` with `add` inserted before its line `line` (1-based; past the
+ * end: appended). */
+static char *insert_at(const char *text, unsigned line, const char *add)
+{
+	const char *p = text;
+	GString *s;
+
+	for (unsigned l = 1; l < line && *p; l++) {
+		const char *nl = strchr(p, '\n');
+
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	s = g_string_new_len(text, p - text);
+	if (s->len && s->str[s->len - 1] != '\n')
+		g_string_append_c(s, '\n');
+	g_string_append(s, add);
+	g_string_append(s, p);
+	return g_string_free(s, FALSE);
+}
+
+static const struct maint_entry *find_entry(const struct maint_file *mf,
+					    const char *name)
+{
+	for (size_t i = 0; i < maint_file_nr_entries(mf); i++)
+		if (!strcmp(maint_file_entry(mf, i)->name, name))
+			return maint_file_entry(mf, i);
+	return NULL;
+}
+
+/* The name of a new entry for area `x` of entry `e`. */
+static char *new_name(const struct ms_areas_entry *e, const struct ms_area *x)
+{
+	char *path = g_strndup(x->path, strlen(x->path) - 1);
+	char *n = g_strdup_printf("%s - %s", e->entry->name, path);
+
+	g_free(path);
+	return n;
+}
+
+/*
+ * Apply proposal `p` to `text` (the file `path`): the new text, or NULL
+ * when its entry is not there.
+ */
+static char *apply(const struct proposal *p, const char *path,
+		   const char *text)
+{
+	struct maint_file *mf = maint_file_new();
+	const struct maint_entry *me;
+	GString *add = g_string_new(NULL);
+	unsigned line = 0;
+	char *r = NULL;
+
+	maint_file_parse(mf, path, text, strlen(text), NULL);
+	me = find_entry(mf, p->e->entry->name);
+	if (!me)
+		goto out;
+	for (guint i = 0; i < p->people->len; i++) {
+		const struct ms_area_person *x = p->people->pdata[i];
+		char *who = ms_person_format(x->name, x->email);
+
+		g_string_append_printf(add, "R:\t%s\n", who);
+		g_free(who);
+	}
+	if (!p->area) {
+		/* after the entry's last M: or R: line */
+		line = me->line + 1;
+		for (size_t f = 0; f < me->nr_fields; f++)
+			if (me->fields[f].key == 'M' || me->fields[f].key == 'R')
+				line = me->fields[f].line + 1;
+		r = insert_at(text, line, add->str);
+		goto out;
+	} else {
+		char *name = new_name(p->e, p->area);
+		GString *block = g_string_new(name);
+		const struct maint_entry *next = NULL;
+
+		g_string_append_c(block, '\n');
+		g_string_append(block, add->str);
+		for (size_t f = 0; f < me->nr_fields; f++)
+			if (me->fields[f].key == 'L' || me->fields[f].key == 'S')
+				g_string_append_printf(block, "%c:\t%s\n",
+						       me->fields[f].key,
+						       me->fields[f].value);
+		g_string_append_printf(block, "F:\t%s\n\n", p->area->path);
+		/* MAINTAINERS' order: before the first entry after the
+		 * parent whose name sorts after the new one */
+		for (size_t i = me->index + 1; i < maint_file_nr_entries(mf);
+		     i++) {
+			const struct maint_entry *n = maint_file_entry(mf, i);
+
+			if (strcmp(n->name, name) > 0) {
+				next = n;
+				break;
+			}
+		}
+		if (next) {
+			r = insert_at(text, next->line, block->str);
+		} else {
+			g_string_prepend_c(block, '\n');
+			g_string_truncate(block, block->len - 1);
+			r = insert_at(text, (unsigned)-1, block->str);
+		}
+		g_string_free(block, TRUE);
+		g_free(name);
+	}
+out:
+	g_string_free(add, TRUE);
+	maint_file_free(mf);
+	return r;
+}
+
+static void day(int64_t t, char buf[32])
+{
+	ms_act_format(t, 0, false, true, buf);
+}
+
+/* The subject, within 75 characters. */
+static char *subject(const struct proposal *p)
+{
+	const char *entry = p->e->entry->name;
+	char *s, *short_name = NULL;
+
+	for (int pass = 0; pass < 2; pass++) {
+		const char *n = pass ? (short_name = retire_short_name(entry)) :
+			entry;
+
+		if (p->area) {
+			char *nn = new_name(p->e, p->area);
+
+			s = pass ? g_strdup_printf("MAINTAINERS: add an entry "
+						   "for %s", p->area->path) :
+				g_strdup_printf("MAINTAINERS: add %s", nn);
+			g_free(nn);
+		} else if (p->people->len == 1) {
+			s = g_strdup_printf("MAINTAINERS: %s: add %s as "
+					    "reviewer", n, ((const struct
+					    ms_area_person *)p->people->pdata[0])
+					    ->name);
+		} else {
+			s = g_strdup_printf("MAINTAINERS: %s: add %u "
+					    "reviewers", n, p->people->len);
+		}
+		if (g_utf8_strlen(s, -1) <= 75)
+			break;
+		if (pass) {
+			char *cut = g_utf8_substring(s, 0, 72);
+
+			g_free(s);
+			s = g_strconcat(cut, "...", NULL);
+			g_free(cut);
+		} else {
+			g_free(s);
+		}
+	}
+	g_free(short_name);
+	return s;
+}
+
+/* The evidence for one person in one area. */
+static void evidence(GString *b, const struct ms_area_person *x,
+		     const struct ms_area *w, const struct recruit_opts *o)
+{
+	char s[32], u[32], l[32];
+
+	day(o->since, s);
+	day(o->until, u);
+	day(x->last, l);
+	g_string_append_printf(b, "%s <%s> is listed for %s by no entry "
+			       "of MAINTAINERS, so get_maintainer.pl names "
+			       "them for none of its files; yet from %s to %s "
+			       "they applied %zu of its %zu commits, gave %zu "
+			       "of the review tags of its %zu reviewed ones "
+			       "and authored %zu, the last on %s", x->name,
+			       x->email, w->path, s, u, x->committed,
+			       w->commits, x->reviewed, w->reviewed,
+			       x->authored, l);
+	for (size_t k = 0; k < x->nr_examples; k++)
+		g_string_append_printf(b, "%s%.12s", k ? ", " :
+				       " (for example commit ",
+				       x->examples[k]);
+	g_string_append(b, x->nr_examples ? ")." : ".");
+	g_string_append_c(b, ' ');
+}
+
+/* The commit message after the subject, its To: and Cc: lines. */
+static char *body(const struct proposal *p, const struct recruit_opts *o,
+		  GPtrArray *to, GPtrArray *cc)
+{
+	const struct maint_entry *me = p->e->entry;
+	GString *b = g_string_new(NULL);
+	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+	char *w;
+
+	g_string_append_printf(b, "This is a proposal, for the people it "
+			       "names to accept or reject, and for those "
+			       "listed for %s to comment on: nothing changes "
+			       "unless they agree.  It adds them as reviewers "
+			       "(R:), never as maintainers (M:): becoming a "
+			       "maintainer is their decision.\n\n", me->name);
+	for (guint i = 0; i < p->people->len; i++)
+		evidence(b, p->people->pdata[i], p->where->pdata[i], o);
+	if (p->area)
+		g_string_append_printf(b, "None of the people listed for %s "
+				       "authored, committed or tagged any of "
+				       "them.  A new entry for %s (its files "
+				       "stay in %s too: get_maintainer.pl "
+				       "names both) lists them as reviewers "
+				       "with %s's lists.", me->name,
+				       p->area->path, me->name, me->name);
+	else
+		g_string_append_printf(b, "As reviewers of %s, "
+				       "get_maintainer.pl Cc's them on its "
+				       "patches.", me->name);
+	w = retire_wrap(b->str, 72);
+	g_string_assign(b, w);
+	g_free(w);
+	g_string_append(b, "\n\nFound by maintstat areas (its figures: "
+			"non-merge commits, people\njoined as it joins "
+			"them).\n\n");
+	for (guint i = 0; i < p->people->len; i++) {
+		const struct ms_area_person *x = p->people->pdata[i];
+
+		g_ptr_array_add(to, ms_person_format(x->name, x->email));
+		g_hash_table_add(seen, ms_email_normalize(x->email, true));
+	}
+	for (size_t f = 0; f < me->nr_fields; f++) {
+		const struct maint_field *fl = &me->fields[f];
+		char *name = NULL, *email = NULL, *key;
+
+		if (fl->key != 'M' && fl->key != 'R' && fl->key != 'L')
+			continue;
+		maint_parse_person(fl->value, &name, &email);
+		if (email) {
+			key = ms_email_normalize(email, true);
+			if (!g_hash_table_contains(seen, key)) {
+				g_hash_table_add(seen, key);
+				g_ptr_array_add(cc, ms_person_format(
+					fl->key == 'L' ? NULL : name, email));
+			} else {
+				g_free(key);
+			}
+		}
+		g_free(name);
+		g_free(email);
+	}
+	for (guint i = 0; i < cc->len; i++)
+		g_string_append_printf(b, "Cc: %s\n", (char *)cc->pdata[i]);
+	g_string_append_printf(b, "Signed-off-by: %s\n", o->from);
+	g_hash_table_destroy(seen);
+	return g_string_free(b, FALSE);
+}
+
+static bool in_file(const struct maint_entry *me, const char *path)
+{
+	size_t n = strlen(me->file), k = strlen(path);
+
+	return !strcmp(me->file, path) ||
+	       (n > k && me->file[n - k - 1] == ':' &&
+		!strcmp(me->file + n - k, path));
+}
+
+static void set_name(struct recruit_patch *rp, size_t i)
+{
+	char *slug = retire_slug(rp->subject);
+
+	rp->file_name = g_strdup_printf("%04zu-%s.patch", i,
+					i ? slug : "cover-letter");
+	g_free(slug);
+}
+
+int recruit_build(const struct ms_activity *a, const struct ms_areas *ar,
+		  const char *path, const char *text,
+		  const struct recruit_opts *o, struct recruit_series **out,
+		  struct ms_diags *diags)
+{
+	struct recruit_series *s = g_new0(struct recruit_series, 1);
+	GPtrArray *props, *use = g_ptr_array_new();
+	char *cur = g_strdup(text);
+	int rc = 0;
+
+	(void)a;
+	props = proposals(ar, o, &s->kept);
+	for (guint i = 0; i < props->len; i++) {
+		struct proposal *p = props->pdata[i];
+
+		if (in_file(p->e->entry, path))
+			g_ptr_array_add(use, p);
+		else
+			ms_diags_add(diags, p->e->entry->file,
+				     p->e->entry->line, "%s: a proposal for "
+				     "an entry of another MAINTAINERS file is "
+				     "left out", p->e->entry->name);
+	}
+	s->nr = use->len ? use->len + 1 : 0;
+	s->patches = g_new0(struct recruit_patch, s->nr + 1);
+	for (guint i = 0; i < use->len && rc == 0; i++) {
+		struct proposal *p = use->pdata[i];
+		struct recruit_patch *rp = &s->patches[i + 1];
+		GPtrArray *to = g_ptr_array_new(), *cc = g_ptr_array_new();
+		struct ms_patch mp = { 0 };
+		struct ms_patch_file f;
+		char *next = apply(p, path, cur), *msg;
+
+		if (!next)
+			next = g_strdup(cur);
+		msg = body(p, o, to, cc);
+		rp->subject = subject(p);
+		f = (struct ms_patch_file){ path, cur, next };
+		mp.from = o->from;
+		mp.date = o->date;
+		mp.subject = rp->subject;
+		mp.to = (const char *const *)to->pdata;
+		mp.nr_to = to->len;
+		mp.nr = i + 1;
+		mp.total = use->len;
+		mp.body = msg;
+		mp.files = &f;
+		mp.nr_files = 1;
+		rp->text = g_string_new(NULL);
+		rc = ms_format_patch(&mp, rp->text);
+		set_name(rp, i + 1);
+		g_ptr_array_add(to, NULL);
+		g_ptr_array_add(cc, NULL);
+		rp->to = (char **)g_ptr_array_free(to, FALSE);
+		rp->cc = (char **)g_ptr_array_free(cc, FALSE);
+		g_free(msg);
+		g_free(cur);
+		cur = next;
+	}
+	if (use->len && rc == 0) {
+		struct recruit_patch *rp = &s->patches[0];
+		struct ms_patch mp = { 0 };
+		struct ms_patch_file f = { path, text, cur };
+		GString *b = g_string_new("Proposals from maintstat areas: "
+					  "people who in fact apply or review "
+					  "the changes to parts of an entry "
+					  "but are listed for them nowhere. "
+					  "Each patch is a proposal for them "
+					  "and the entry's people to accept "
+					  "or reject; none adds a maintainer "
+					  "(M:).\n\n");
+
+		for (guint i = 0; i < use->len; i++)
+			g_string_append_printf(b, "  %s\n",
+					       s->patches[i + 1].subject);
+		rp->subject = g_strdup("MAINTAINERS: reviewers for the parts "
+				       "their people look after");
+		mp.from = o->from;
+		mp.date = o->date;
+		mp.subject = rp->subject;
+		mp.total = use->len;
+		mp.body = b->str;
+		mp.files = &f;
+		mp.nr_files = 1;
+		mp.stat_only = true;
+		rp->text = g_string_new(NULL);
+		rc = ms_format_patch(&mp, rp->text);
+		set_name(rp, 0);
+		rp->to = g_new0(char *, 1);
+		rp->cc = g_new0(char *, 1);
+		g_string_free(b, TRUE);
+	}
+	s->maintainers = cur;
+	g_ptr_array_free(use, TRUE);
+	g_ptr_array_free(props, TRUE);
+	if (rc < 0) {
+		recruit_series_free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+void recruit_series_free(struct recruit_series *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr; i++) {
+		struct recruit_patch *rp = &s->patches[i];
+
+		g_free(rp->file_name);
+		g_free(rp->subject);
+		if (rp->text)
+			g_string_free(rp->text, TRUE);
+		g_strfreev(rp->to);
+		g_strfreev(rp->cc);
+	}
+	g_free(s->patches);
+	g_free(s->maintainers);
+	g_free(s);
+}

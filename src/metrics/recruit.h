@@ -1,0 +1,61 @@
+/*
+ * recruit.h - the patch series that proposes, from the areas of
+ * areas.h, the MAINTAINERS change the data supports (issue 37): an R:
+ * line in the entry for each de-facto person of an area the entry's
+ * people attend, or a new entry for an unattended subtree (its de-facto
+ * people as R:, the parent entry's lists and status, F: the area),
+ * never an M: line; none for a catch-all area (THE REST's '*').  git format-patch form, one patch per proposal
+ * after a cover letter, each applying on the one before with git am.
+ */
+#ifndef MS_RECRUIT_H
+#define MS_RECRUIT_H
+
+#include "error.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ms_activity;
+struct ms_areas;
+
+struct recruit_opts {
+	const char *from;          /* "Name <addr>": From and Signed-off-by */
+	int64_t date;              /* of every patch */
+	int64_t since, until;      /* the window, for the messages */
+	/* people never proposed: folded addresses and names (borrowed) */
+	const char *const *keep;
+	size_t nr_keep;
+	bool plus_fold;
+};
+
+struct recruit_patch {
+	char *file_name;           /* "0001-MAINTAINERS-....patch" */
+	char *subject;
+	GString *text;             /* the whole patch */
+	char **to;                 /* its To: ("Name <addr>", quoted) */
+	char **cc;                 /* its Cc: lines */
+};
+
+struct recruit_series {
+	struct recruit_patch *patches;   /* [0] is the cover letter */
+	size_t nr;
+	char *maintainers;         /* the MAINTAINERS text after it */
+	size_t kept;               /* proposals --keep left out */
+};
+
+/*
+ * Build the series for the areas `ar` of model `a` over `text`, the
+ * revision's MAINTAINERS file `path` (entries of other files are
+ * reported in `diags` and left out).  Returns 0 and *out
+ * (recruit_series_free; nr is 0 when nothing is proposed), or a
+ * negative code.
+ */
+int recruit_build(const struct ms_activity *a, const struct ms_areas *ar,
+		  const char *path, const char *text,
+		  const struct recruit_opts *o, struct recruit_series **out,
+		  struct ms_diags *diags);
+void recruit_series_free(struct recruit_series *s);
+
+#endif

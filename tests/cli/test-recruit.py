@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""maintstat recruit on the planted repository of fixtures/gen/gen-areas.py:
+Wes Worker does all the work of drivers/broad/work/, which nobody listed
+for BROAD ENTRY touches (a new entry with him and Rhea Rev as R:); the
+series applies with git am to the analysed revision, adds no M: line,
+keeps subjects within 75 characters, addresses the people proposed and
+Cc's the entry's; --keep leaves a person out; a catch-all gets none."""
+import glob
+import os
+import re
+import subprocess
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir, SOURCE_ROOT  # noqa: E402
+
+T = tmpdir()
+repo = os.path.join(T, "areas.git")
+subprocess.run(["git", "init", "-q", "--bare", repo], check=True)
+gen = subprocess.run([sys.executable, os.path.join(
+    SOURCE_ROOT, "fixtures", "gen", "gen-areas.py"), "-"],
+    check=True, capture_output=True)
+subprocess.run(["git", "--git-dir", repo, "fast-import", "--quiet"],
+               input=gen.stdout, check=True)
+subprocess.run(["git", "--git-dir", repo, "symbolic-ref", "HEAD",
+                "refs/heads/main"], check=True)
+FROM = "Ann Analyst <ann@example.org>"
+env = {"SOURCE_DATE_EPOCH": "1717243200"}
+
+out = os.path.join(T, "out")
+r = run("recruit", "--repo", repo, "--no-cache", "-o", out, "--from", FROM,
+        env=env)
+eq(r.rc, 0, "recruit exits 0")
+names = sorted(os.path.basename(p) for p in glob.glob(out + "/*.patch"))
+eq(names, ["0000-cover-letter.patch",
+           "0001-MAINTAINERS-add-BROAD-ENTRY-drivers-broad-work.patch"],
+   "a cover letter and one proposal (none for THE REST's catch-all)")
+ok(not glob.glob(T + "/.out*") and not [p for p in os.listdir(T)
+                                        if p.startswith(".")],
+   "nothing left beside the directory")
+p1 = open(os.path.join(out, names[1])).read()
+subj = re.search(r"^Subject: (.*)$", p1, re.M).group(1)
+eq(subj, "[PATCH 1/1] MAINTAINERS: add BROAD ENTRY - drivers/broad/work",
+   "the subject")
+ok(len(subj) - len("[PATCH 1/1] ") <= 75, "within 75 characters")
+eq(re.search(r"^To: (.*\n(?:    .*\n)*)", p1, re.M).group(1),
+   "Wes Worker <wes@example.net>,\n    Rhea Rev <rhea@example.net>\n",
+   "To: the people proposed")
+eq(re.findall(r"^Cc: (.*)$", p1, re.M),
+   ["Mia Maint <mia@example.org>", "Ray Listed <ray@example.org>",
+    "broad@lists.example.org"], "Cc: the entry's people and list")
+ok("This is a proposal" in p1 and "never as maintainers" in p1,
+   "it says it is a proposal, and no M:")
+ok("applied 30 of its 30" in p1 and "gave 10 of" in p1,
+   "the evidence: counts", p1)
+ok(re.search(r"for example\s+commit\s+[0-9a-f]{12},\s+[0-9a-f]{12}", p1),
+   "the evidence: example commits")
+added = [line[1:] for line in p1.splitlines()
+         if line.startswith("+") and not line.startswith("+++")]
+eq(added, ["BROAD ENTRY - drivers/broad/work", "R:\tWes Worker <wes@example.net>",
+           "R:\tRhea Rev <rhea@example.net>", "L:\tbroad@lists.example.org",
+           "S:\tMaintained", "F:\tdrivers/broad/work/", ""],
+   "the new entry: R: only, the parent's list and status, F: the area")
+
+work = os.path.join(T, "work")
+subprocess.run(["git", "clone", "-q", repo, work], check=True)
+genv = dict(os.environ, GIT_COMMITTER_NAME="T", GIT_COMMITTER_EMAIL="t@x",
+            GIT_AUTHOR_NAME="T", GIT_AUTHOR_EMAIL="t@x",
+            GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
+am = subprocess.run(["git", "-C", work, "am", os.path.join(out, names[1])],
+                    env=genv, capture_output=True, text=True)
+eq(am.returncode, 0, "git am applies it to the analysed revision")
+m = open(os.path.join(work, "MAINTAINERS")).read()
+ok(m.index("BROAD ENTRY - drivers/broad/work") < m.index("BROAD INNER") and
+   m.index("BROAD ENTRY\n") < m.index("BROAD ENTRY - "),
+   "placed in MAINTAINERS' order")
+r2 = run("sections", work, "drivers/broad/work/x.c")
+eq(r2.out.split("\n")[1:3], ["  BROAD ENTRY - drivers/broad/work",
+                            "  BROAD ENTRY"],
+   "the new entry parses and matches the area, beside the parent")
+
+keep = os.path.join(T, "keep")
+open(keep, "w").write("# never\nwes@example.net\n")
+out2 = os.path.join(T, "out2")
+r = run("recruit", "--repo", repo, "--no-cache", "-o", out2, "--from", FROM,
+        "--keep", keep, "BROAD ENTRY", env=env)
+eq(r.rc, 0, "--keep: exits 0")
+p = open(glob.glob(out2 + "/0001-*.patch")[0]).read()
+ok("Wes Worker" not in p and "R:\tRhea Rev" in p, "--keep leaves Wes out")
+r = run("recruit", "--repo", repo, "--no-cache", "-o", out2, "--from", FROM,
+        env=env)
+eq(r.rc, 1, "a directory holding patches is refused")
+r = run("recruit", "--repo", repo, "--no-cache", "-o",
+        os.path.join(T, "out3"), "--from", FROM, "KEYWORD ONLY", env=env)
+eq(r.rc, 0, "nothing to propose: exits 0")
+ok("nothing to propose" in r.err, "and says so", r.err)
+done()
