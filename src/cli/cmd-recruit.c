@@ -33,8 +33,10 @@ static const struct cli_command_help help = {
 	"proposed, Cc: the entry's listed people and lists.  --keep FILE\n"
 	"names people never to propose (addresses or names, one a line).\n"
 	"Only the top-level MAINTAINERS file is edited.",
-	"  maintstat recruit --repo u-boot.git -o outgoing DFU\n"
-	"  git am outgoing/0001-*.patch",
+	"  maintstat recruit --repo u-boot.git --from 'Ann <ann@example.org>'"
+	" -o proposals DFU\n"
+	"  maintstat recruit --min-commits 50 --from 'Ann <ann@example.org>'"
+	" -o proposals --force",
 };
 
 struct recruit_args {
@@ -136,8 +138,8 @@ static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 		goto out;
 	}
 	if (!s->nr) {
-		fprintf(stderr, "maintstat: recruit: nothing to propose (no "
-			"de-facto person in the areas%s)\n", s->kept ?
+		printf("nothing to propose (no de-facto person in the "
+		       "areas%s)\n", s->kept ?
 			" but those --keep keeps" : "");
 		rc = EXIT_OK;
 		goto out;

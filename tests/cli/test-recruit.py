@@ -92,5 +92,5 @@ eq(r.rc, 1, "a directory holding patches is refused")
 r = run("recruit", "--repo", repo, "--no-cache", "-o",
         os.path.join(T, "out3"), "--from", FROM, "KEYWORD ONLY", env=env)
 eq(r.rc, 0, "nothing to propose: exits 0")
-ok("nothing to propose" in r.err, "and says so", r.err)
+ok("nothing to propose" in r.out, "and says so", r.out)
 done()
