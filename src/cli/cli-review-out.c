@@ -877,11 +877,11 @@ void cli_review_print_document(struct ms_out *o,
 	/* without --since the window starts with the oldest message (not
 	 * 1970, the 0 that stands for no bound) */
 	since = r->since;
-	for (size_t i = 0; !r->since && i < ms_mail_index_count(r->idx); i++) {
-		const struct ms_mail_rec *m = ms_mail_index_get(r->idx, i);
+	if (!since) {
+		int64_t last;
 
-		if (m->date_valid && (!since || m->date < since))
-			since = m->date;
+		if (!ms_mail_index_span(r->idx, &since, &last, NULL))
+			since = 0;
 	}
 	if (since) {
 		ms_act_format(since, 0, true, false, d);

@@ -216,6 +216,7 @@ static int mail_stats(int argc, char **argv)
 		ms_out_kv_null(o, "first_date");
 		ms_out_kv_null(o, "last_date");
 	}
+	ms_out_kv_int(o, "misdated", (int64_t)st.misdated);
 	ms_out_kv_int(o, "bytes", (int64_t)st.bytes);
 	ms_out_key(o, "problems");
 	ms_out_begin_object(o);

@@ -55,32 +55,21 @@ static const struct cli_command_help help = {
 };
 
 /* Oldest message date of the archive (the series' start without
- * --since), or INT64_MAX. */
+ * --since), or INT64_MAX; misdated ones left out (ms_mail_index_span()). */
 static int64_t oldest_mail(const struct ms_mail_index *idx)
 {
-	int64_t t = INT64_MAX;
+	int64_t first, last;
 
-	for (size_t i = 0; i < ms_mail_index_count(idx); i++) {
-		const struct ms_mail_rec *r = ms_mail_index_get(idx, i);
-
-		if (r->date_valid && r->date < t)
-			t = r->date;
-	}
-	return t;
+	return ms_mail_index_span(idx, &first, &last, NULL) ? first :
+	       INT64_MAX;
 }
 
 /* Newest message date of the archive (the default --until). */
 static int64_t newest_mail(const struct ms_mail_index *idx)
 {
-	int64_t t = 0;
+	int64_t first, last;
 
-	for (size_t i = 0; i < ms_mail_index_count(idx); i++) {
-		const struct ms_mail_rec *r = ms_mail_index_get(idx, i);
-
-		if (r->date_valid && r->date > t)
-			t = r->date;
-	}
-	return t;
+	return ms_mail_index_span(idx, &first, &last, NULL) ? last : 0;
 }
 
 struct seen {

@@ -551,6 +551,54 @@ static void count_tag(const struct ms_mail_rec *from,
 		*(bool *)data = true;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+bool ms_mail_index_span(const struct ms_mail_index *idx, int64_t *first,
+			int64_t *last, size_t *misdated)
+{
+	const int64_t year = 365 * 86400LL;
+	GArray *d = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	size_t n, most, lo = 0, hi;
+	const int64_t *t;
+
+	for (uint32_t i = 0; i < idx->recs->len; i++) {
+		const struct ms_mail_rec *r = ms_mail_index_get(idx, i);
+
+		if (r->date_valid)
+			g_array_append_val(d, r->date);
+	}
+	n = d->len;
+	if (misdated)
+		*misdated = 0;
+	if (!n) {
+		g_array_free(d, TRUE);
+		return false;
+	}
+	g_array_sort(d, cmp_i64);
+	t = (const int64_t *)(void *)d->data;
+	most = n < 10 ? 0 : MAX((size_t)1, n / 100);
+	hi = n - 1;
+	for (size_t i = 0; i < most; i++)
+		if (t[i + 1] - t[i] > year)
+			lo = i + 1;
+	for (size_t i = 0; i < most; i++)
+		if (t[n - 1 - i] - t[n - 2 - i] > year)
+			hi = n - 2 - i;
+	if (hi < lo)
+		lo = 0, hi = n - 1;
+	*first = t[lo];
+	*last = t[hi];
+	if (misdated)
+		*misdated = lo + (n - 1 - hi);
+	g_array_free(d, TRUE);
+	return true;
+}
+
 void ms_mail_index_stats(const struct ms_mail_index *idx,
 			 struct ms_mail_stats *st)
 {
@@ -567,6 +615,13 @@ void ms_mail_index_stats(const struct ms_mail_index *idx,
 		g_hash_table_add(families, GINT_TO_POINTER(s->family + 1));
 	}
 	st->series = g_hash_table_size(families);
+	{
+		size_t bad = 0;
+
+		st->have_dates = ms_mail_index_span(idx, &st->first_date,
+						    &st->last_date, &bad);
+		st->misdated = bad;
+	}
 	for (uint32_t i = 0; i < idx->recs->len; i++) {
 		const struct ms_mail_rec *r = ms_mail_index_get(idx, i);
 		for (int p = 0; p < MS_MAIL_P__COUNT; p++)
@@ -574,13 +629,6 @@ void ms_mail_index_stats(const struct ms_mail_index *idx,
 				st->problems[p]++;
 		if (r->sender_email)
 			g_hash_table_add(senders, (gpointer)r->sender_email);
-		if (r->date_valid) {
-			if (!st->have_dates || r->date < st->first_date)
-				st->first_date = r->date;
-			if (!st->have_dates || r->date > st->last_date)
-				st->last_date = r->date;
-			st->have_dates = true;
-		}
 		if (r->thread + 1 > st->threads)
 			st->threads = r->thread + 1;
 		if (r->duplicate)

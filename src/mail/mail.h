@@ -497,8 +497,10 @@ struct ms_mail_stats {
 	uint64_t stable_notices;   /* stable-tree notices */
 	uint64_t foreign_patches;  /* patches whose subject names a sibling
 				      project (and not stable) */
-	int64_t first_date, last_date; /* valid when messages with dates */
+	int64_t first_date, last_date; /* valid when messages with dates;
+					* misdated ones left out */
 	bool have_dates;
+	uint64_t misdated;         /* ms_mail_index_span() left them out */
 	uint64_t problems[MS_MAIL_P__COUNT];
 	uint64_t bytes;
 };
@@ -594,5 +596,17 @@ void ms_mail_index_patch_reviews(const struct ms_mail_index *idx, uint32_t i,
 /* The counts, after finish. */
 void ms_mail_index_stats(const struct ms_mail_index *idx,
 			 struct ms_mail_stats *st);
+
+/*
+ * The dates the archive spans, without misdated messages: the oldest (or
+ * newest) dates separated from all the others by more than a year, at
+ * most one message in a hundred (one in an archive of 10 to 199; none
+ * below 10), so that one spam message dated 2000-12-31 in a list
+ * archived from 2018 neither starts a window nor stretches a table.
+ * Returns false when no message has a date; *misdated (may be NULL)
+ * gets how many were left out.
+ */
+bool ms_mail_index_span(const struct ms_mail_index *idx, int64_t *first,
+			int64_t *last, size_t *misdated);
 
 #endif

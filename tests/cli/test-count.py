@@ -243,6 +243,12 @@ r = run("mail", "stats", mbox, "--json")
 st = r.json()
 eq((st["stable_patches"], st["stable_notices"], st["foreign_patches"]),
    (4, 3, 2), "mail stats counts backports, notices, named projects")
+eq((st["misdated"], st["first_date"][:10]), (1, "2024-06-03"),
+   "the spam dated 2000-12-31 is misdated: counted, and the archive "
+   "starts after it")
+r = run("review", "--tree", repo, "--archive", mbox, "--json", *ENTRIES)
+eq(r.json()["window"]["since"][:10], "2024-06-03",
+   "the misdated message sets no window")
 
 # text
 r = run("review", "--tree", repo, "--archive", mbox, *ENTRIES)
