@@ -9,7 +9,12 @@ The check fails when
   - a file in src/ is over MAX_LINES lines;
   - a .c or .h file in src/ sits outside the stage folders;
   - a library folder (a stage, or fetch/) includes a header of a later
-    stage, of cli/, or one that no folder has.
+    stage, of cli/, or one that no folder has;
+  - files of src/ call each other in a circle: a.c uses a function that
+    b.c defines, and b.c (or a file b.c uses, and so on) one of a.c's.
+    A file's uses are the names of non-static functions defined in
+    exactly one other file of src/ (a name defined twice is a stand-in,
+    such as cli-nogit.c's, and names no one file).
 Quoted includes are resolved by name, as the include path resolves them
 (header names are unique across the folders).  Speaks TAP, one test per
 rule, so that meson shows what failed, after a first test that plants one
@@ -37,6 +42,11 @@ STAGES = ["common", "maintainers", "history", "mail", "store", "link",
 OTHER_LIBS = {"fetch": ["common"]}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+# comments, strings and character constants, blanked before looking for
+# the names a file uses
+NOT_CODE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|'
+                      r"'(?:\\.|[^'\\\n])*'", re.S)
+WORD = re.compile(r"\b[A-Za-z_]\w*\b")
 SIG_NAME = re.compile(r"(\w+)\s*\([^()]*(\([^()]*\)[^()]*)*\)\s*$", re.S)
 
 
@@ -136,7 +146,68 @@ def find_problems(root):
                         f"{where}/, but {name}/ may use only "
                         f"{', '.join(o + '/' for o in order if o in allowed)}")
 
+    problems["circle"] = circles(root)
     return problems
+
+
+def uses(root):
+    """{file: {file it uses: [names]}} of the .c files of src/."""
+    files = [p for p in sources(root, "src") if p.endswith(".c")]
+    defined = {}
+    for p in files:
+        lines = read_lines(p)
+        for name, line, _ in functions(p):
+            if name != "main" and not lines[line - 1].startswith("static"):
+                defined.setdefault(name, set()).add(p)
+    edges = {p: {} for p in files}
+    for p in files:
+        with open(p, encoding="utf-8", errors="replace") as f:
+            text = NOT_CODE.sub(" ", f.read())
+        for w in set(WORD.findall(text)):
+            where = defined.get(w, ())
+            if len(where) == 1 and p not in where:
+                edges[p].setdefault(next(iter(where)), []).append(w)
+    return edges
+
+
+def circles(root):
+    """A message per circle of files (Tarjan's strongly connected
+    components of more than one file)."""
+    edges = uses(root)
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                comp.sort()
+                why = "; ".join(
+                    f"{rel(root, a)} uses {', '.join(sorted(edges[a][b]))} "
+                    f"of {rel(root, b)}"
+                    for a in comp for b in comp if b in edges[a])
+                out.append(f"{', '.join(rel(root, c) for c in comp)}: a "
+                           f"circle of files ({why}): move what they share "
+                           "down into one of them, or a file of its own")
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
 
 
 def planted_tree(d):
@@ -157,6 +228,13 @@ def planted_tree(d):
     put("src/common/big.c", "int f(void)\n{\n" + "\tg();\n" * 150 +
         "}\n" + "\n" * 1400)
     put("src/stray.c", '#include "nosuch.h"\n')
+    # a circle of three files, and a stand-in (twice defined) that is none
+    put("src/mail/a.c", "int a(void)\n{\n\treturn b();\n}\n")
+    put("src/mail/b.c", "int b(void)\n{\n\treturn c();\n}\n")
+    put("src/mail/c.c", "/* a() */\nint c(void)\n{\n\treturn a();\n}\n")
+    put("src/mail/d.c", "int d(void)\n{\n\treturn e();\n}\n")
+    put("src/mail/e.c", "int e(void)\n{\n\treturn d();\n}\n")
+    put("src/cli/e2.c", "int e(void)\n{\n\treturn 0;\n}\n")
     return ({
         "size": ["src/common/big.c: 1553 lines, more than 1500"],
         "place": ["src/stray.c: not in a stage folder"],
@@ -165,6 +243,7 @@ def planted_tree(d):
             'src/output/output.c:2: includes "fetch.h" of fetch/',
             'src/store/store.c:3: includes "review.h" of metrics/',
         ],
+        "circle": ["src/mail/a.c, src/mail/b.c, src/mail/c.c: a circle"],
     }, [(153, "src/common/big.c:1", "f")])
 
 
@@ -192,7 +271,8 @@ def check(root):
     titles = {"size": f"no file in src/ over {MAX_LINES} lines",
               "place": "every file in src/ is in a stage folder",
               "include": "libraries include only their own and earlier "
-                         "stages' headers"}
+                         "stages' headers",
+              "circle": "no circle of files calling each other in src/"}
     print(f"1..{len(titles) + 2}")
     failed = 0
     if self_test():

@@ -47,6 +47,15 @@ void ms_put_str(GByteArray *b, const char *s)
 	ms_put_mem(b, s, s ? strlen(s) : 0);
 }
 
+void ms_put_opt(GByteArray *b, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	ms_put_var(b, s ? n + 1 : 0);
+	if (n)
+		g_byte_array_append(b, (const guint8 *)s, (guint)n);
+}
+
 uint64_t ms_get_var(struct ms_rd *r)
 {
 	uint64_t v = 0;
@@ -120,6 +129,21 @@ char *ms_get_str(struct ms_rd *r)
 		return NULL;
 	}
 	return g_strndup(p, n);
+}
+
+char *ms_get_opt(struct ms_rd *r)
+{
+	uint64_t n = ms_get_var(r);
+	const uint8_t *p;
+
+	if (!r->ok || !n)
+		return NULL;
+	p = ms_get_bytes(r, (size_t)(n - 1));
+	if (!p || memchr(p, '\0', (size_t)(n - 1))) {
+		r->ok = false;
+		return NULL;
+	}
+	return g_strndup((const char *)p, (gsize)(n - 1));
 }
 
 void ms_hex(const void *bin, size_t n, char *out)

@@ -22,6 +22,9 @@ void ms_put_svar(GByteArray *b, int64_t v);
 void ms_put_le(GByteArray *b, uint64_t v, int n);
 /* A string (NULL: as ""): its length as a varint, then its bytes. */
 void ms_put_str(GByteArray *b, const char *s);
+/* A string that may be NULL: 0 for NULL, else its length + 1, then its
+ * bytes. */
+void ms_put_opt(GByteArray *b, const char *s);
 /* `n` bytes at `p`, length first, as ms_put_str(). */
 void ms_put_mem(GByteArray *b, const void *p, size_t n);
 
@@ -40,6 +43,9 @@ const uint8_t *ms_get_bytes(struct ms_rd *r, size_t n);
 /* A string ms_put_str() wrote, newly allocated (g_free), or NULL: one
  * holding a NUL is damage. */
 char *ms_get_str(struct ms_rd *r);
+/* A string ms_put_opt() wrote, newly allocated, or NULL (NULL written,
+ * or damage: see r->ok). */
+char *ms_get_opt(struct ms_rd *r);
 /* The same, borrowed from the buffer (not NUL-terminated), its length in
  * *len. */
 const char *ms_get_mem(struct ms_rd *r, size_t *len);

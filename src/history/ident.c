@@ -1148,3 +1148,43 @@ const char *ms_ident_email(const struct ms_ident *id, unsigned person)
 
 	return pe->email;
 }
+
+/* The words (two bytes or more) of name key `nk` into `set`. */
+void ident_add_words(GHashTable *set, const char *nk)
+{
+	char **w = g_strsplit(nk, " ", -1);
+
+	for (int i = 0; w[i]; i++)
+		if (strlen(w[i]) >= 2)
+			g_hash_table_add(set, g_strdup(w[i]));
+	g_strfreev(w);
+}
+
+/* Whether name key `nk` has a word of `set`. */
+bool ident_shares_word(GHashTable *set, const char *nk)
+{
+	char **w = g_strsplit(nk, " ", -1);
+	bool yes = false;
+
+	for (int i = 0; w[i] && !yes; i++)
+		yes = g_hash_table_contains(set, w[i]);
+	g_strfreev(w);
+	return yes;
+}
+
+bool ident_names_share(const char *a, const char *b)
+{
+	char *ka = ms_name_key(a), *kb = ms_name_key(b);
+	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal,
+						g_free, NULL);
+	bool yes = false;
+
+	if (ka && kb) {
+		ident_add_words(set, ka);
+		yes = ident_shares_word(set, kb);
+	}
+	g_hash_table_destroy(set);
+	g_free(ka);
+	g_free(kb);
+	return yes;
+}

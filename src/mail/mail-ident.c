@@ -12,12 +12,6 @@
 #include <glib.h>
 #include <string.h>
 
-bool ms_mail_via_list(const struct ms_mail *m)
-{
-	return m->sender_rewritten && m->sender_email && m->from_email &&
-	       !g_ascii_strcasecmp(m->sender_email, m->from_email);
-}
-
 /*
  * Message `m` gives a Reviewed-by or Acked-by in reply to a patch whose
  * sender has `m`'s sender's name under another address.  One way only,

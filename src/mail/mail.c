@@ -1359,3 +1359,9 @@ void ms_mail_free(struct ms_mail *m)
 	g_free(m->patch_id);
 	g_free(m);
 }
+
+bool ms_mail_via_list(const struct ms_mail *m)
+{
+	return m->sender_rewritten && m->sender_email && m->from_email &&
+	       !g_ascii_strcasecmp(m->sender_email, m->from_email);
+}

@@ -61,8 +61,8 @@ struct ctag {
 };
 
 struct seen_first;           /* activity.c's */
-struct act_used;             /* activity-address.c's */
-struct act_addresses;        /* activity-address.c's */
+struct act_used;             /* activity-people.c's */
+struct act_addresses;        /* activity-people.c's */
 
 struct ms_activity {
 	struct ms_tree *tree;
@@ -198,9 +198,20 @@ struct act_mjoin {
 
 void act_mjoin_free(gpointer p);
 struct act_mjoin *act_mjoin_dup(const struct act_mjoin *j);
+/* One change of address in the byte codec (the saved model and the
+ * kept table of changes): act_mjoin_get() always returns a change, of
+ * commit `id`, to free; r->ok says whether it was read whole. */
+void act_mjoin_put(GByteArray *b, const struct act_mjoin *j);
+struct act_mjoin *act_mjoin_get(struct ms_rd *r, const char *id);
 
 /* A commit id in hex from its raw 20 bytes. */
 void act_set_id(char id[41], const unsigned char raw[20]);
+/* The entries `path` matches, count first, cached in a->match_cache
+ * (shared by the walk's workers under a lock). */
+const uint32_t *act_match_path(struct ms_activity *a, const char *path);
+/* The walk's callbacks that make a's records (wo->data = a). */
+struct ms_walk_opts;
+void act_walk_fns(struct ms_walk_opts *wo, struct ms_activity *a);
 
 /*
  * activity-mjoins.c: find the changes of address of a->maint_changes
@@ -317,7 +328,7 @@ bool act_role_local_part(const char *email);
 bool act_role_name(const char *name);
 
 /*
- * activity-address.c: note in a->last_used, per id, the newest record
+ * activity-people.c: note in a->last_used, per id, the newest record
  * naming it as author, committer or in a *-by: trailer.  Called after the
  * walk (or the saved model's reading) and before the records' ids become
  * their groups', so that it sees which address each record used.

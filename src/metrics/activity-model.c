@@ -16,11 +16,12 @@
 #include "ident.h"
 #include "maintainers.h"
 #include "store.h"
+#include "tree.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define MODEL_FORMAT "activity-model-7"
+#define MODEL_FORMAT "activity-model-8"
 
 struct stag {                 /* struct ctag as saved */
 	uint32_t person, token, review;
@@ -70,28 +71,6 @@ char *act_model_key(const struct ms_activity_load_opts *opts,
 
 /* ---- writing ---- */
 
-static void put_u64(GByteArray *b, uint64_t v)
-{
-	g_byte_array_append(b, (const guint8 *)&v, sizeof(v));
-}
-
-static void put_str(GByteArray *b, const char *s)
-{
-	g_byte_array_append(b, (const guint8 *)s, (guint)strlen(s) + 1);
-}
-
-/* A string that may be NULL: a presence byte, then the string. */
-static void put_opt(GByteArray *b, const char *s)
-{
-	guint8 have = s != NULL;
-
-	g_byte_array_append(b, &have, 1);
-	if (s)
-		put_str(b, s);
-}
-
-static void put_join(GByteArray *b, const struct act_mjoin *j);
-
 static void encode_tags(const struct ms_activity *a, GByteArray *b,
 			const struct act_span *n)
 {
@@ -102,7 +81,7 @@ static void encode_tags(const struct ms_activity *a, GByteArray *b,
 
 		g_hash_table_insert(token_ix, (gpointer)t,
 				    GUINT_TO_POINTER(i));
-		put_str(b, t);
+		ms_put_str(b, t);
 	}
 	for (guint i = 0; i < n->tags; i++) {
 		const struct ctag *t = &g_array_index(a->tags, struct ctag, i);
@@ -130,10 +109,9 @@ static void encode_seen(const struct ms_activity *a, GByteArray *b,
 		ms_ident_seen(a->ident, i, &name, &name_len, &email, &ev,
 			      &usage);
 		u = usage;
-		put_u64(b, name_len);
-		g_byte_array_append(b, (const guint8 *)name, (guint)name_len);
-		put_str(b, email);
-		put_opt(b, ev);
+		ms_put_mem(b, name, name_len);
+		ms_put_str(b, email);
+		ms_put_opt(b, ev);
 		g_byte_array_append(b, &u, 1);
 	}
 }
@@ -141,7 +119,7 @@ static void encode_seen(const struct ms_activity *a, GByteArray *b,
 /* Every path the walk met (ms_activity_foreach_path()). */
 static void add_path(const char *path, void *data)
 {
-	put_str(data, path);
+	ms_put_str(data, path);
 }
 
 static void count_path(const char *path, void *data)
@@ -161,7 +139,7 @@ static void encode_paths(const struct ms_activity *a, GByteArray *b,
 		/* a model appended to a walk has paths in both tables: each
 		 * once */
 		ms_activity_foreach_path(a, count_path, &n);
-		put_u64(b, n);
+		ms_put_var(b, n);
 		ms_activity_foreach_path(a, add_path, b);
 		return;
 	}
@@ -170,11 +148,11 @@ static void encode_paths(const struct ms_activity *a, GByteArray *b,
 	g_hash_table_iter_init(&it, a->match_cache);
 	while (g_hash_table_iter_next(&it, &k, NULL))
 		n += !a->paths || !g_hash_table_contains(a->paths, k);
-	put_u64(b, n);
+	ms_put_var(b, n);
 	g_hash_table_iter_init(&it, a->match_cache);
 	while (g_hash_table_iter_next(&it, &k, NULL))
 		if (!a->paths || !g_hash_table_contains(a->paths, k))
-			put_str(b, k);
+			ms_put_str(b, k);
 }
 
 GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
@@ -198,15 +176,15 @@ GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
 		n.changes * 20 + nr_entries + n.hidden * 20));
 	g_byte_array_append(b, head, (guint)head_len);
 
-	put_u64(b, n.commits);
-	put_u64(b, n.ents);
-	put_u64(b, n.tags);
-	put_u64(b, n.tokens);
-	put_u64(b, n.seen);
-	put_u64(b, n.changes);
-	put_u64(b, a->maint_joins->len);
-	put_u64(b, nr_entries);
-	put_u64(b, (uint64_t)a->newest);
+	ms_put_var(b, n.commits);
+	ms_put_var(b, n.ents);
+	ms_put_var(b, n.tags);
+	ms_put_var(b, n.tokens);
+	ms_put_var(b, n.seen);
+	ms_put_var(b, n.changes);
+	ms_put_var(b, a->maint_joins->len);
+	ms_put_var(b, nr_entries);
+	ms_put_svar(b, a->newest);
 	g_byte_array_append(b, (const guint8 *)a->commits->data,
 			    (guint)(n.commits * sizeof(struct crec)));
 	g_byte_array_append(b, (const guint8 *)a->ents->data,
@@ -216,13 +194,13 @@ GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
 	g_byte_array_append(b, (const guint8 *)a->maint_changes->data,
 			    (guint)(n.changes * 20));
 	for (guint i = 0; i < n.changes; i++)
-		put_str(b, i < a->maint_paths->len ? a->maint_paths->pdata[i]
+		ms_put_str(b, i < a->maint_paths->len ? a->maint_paths->pdata[i]
 			: "MAINTAINERS");
 	for (guint i = 0; i < a->maint_joins->len; i++) {
 		const struct act_mjoin *j = a->maint_joins->pdata[i];
 
-		put_str(b, j->id);
-		put_join(b, j);
+		ms_put_str(b, j->id);
+		act_mjoin_put(b, j);
 	}
 	for (size_t i = 0; i < nr_entries; i++) {
 		guint8 h = a->has_files[i];
@@ -230,7 +208,7 @@ GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
 		g_byte_array_append(b, &h, 1);
 	}
 	encode_paths(a, b, span != NULL);
-	put_u64(b, n.hidden);
+	ms_put_var(b, n.hidden);
 	g_byte_array_append(b, (const guint8 *)a->hidden->data,
 			    (guint)(n.hidden * 20));
 	return b;
@@ -238,74 +216,40 @@ GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
 
 /* ---- reading ---- */
 
-struct reader {
-	const unsigned char *p, *end;
-	bool bad;
-};
-
-static bool get_bytes(struct reader *r, void *out, size_t n)
+/* `n` bytes of `r` into `out` (which may be an empty array's NULL). */
+static bool get_into(struct ms_rd *r, void *out, size_t n)
 {
-	if (r->bad || (size_t)(r->end - r->p) < n) {
-		r->bad = true;
-		return false;
-	}
-	if (n == 0)     /* `out` may be an empty array's NULL */
-		return true;
-	memcpy(out, r->p, n);
-	r->p += n;
-	return true;
-}
+	const uint8_t *p = ms_get_bytes(r, n);
 
-static const char *get_str(struct reader *r)
-{
-	const unsigned char *z;
-	const char *s = (const char *)r->p;
-
-	if (r->bad)
-		return NULL;
-	z = memchr(r->p, '\0', (size_t)(r->end - r->p));
-	if (!z) {
-		r->bad = true;
-		return NULL;
-	}
-	r->p = z + 1;
-	return s;
-}
-
-/* A string put_opt() wrote: NULL when absent (or bad: see r->bad). */
-static const char *get_opt(struct reader *r)
-{
-	guint8 have = 0;
-
-	if (!get_bytes(r, &have, 1) || !have)
-		return NULL;
-	return get_str(r);
+	if (p && n)
+		memcpy(out, p, n);
+	return p != NULL;
 }
 
 struct counts {
 	uint64_t commits, ents, tags, tokens, seen, changes, joins, entries;
-	uint64_t newest;
+	int64_t newest;
 };
 
-static bool decode_tags(struct ms_activity *a, struct reader *r,
+static bool decode_tags(struct ms_activity *a, struct ms_rd *r,
 			const struct counts *n)
 {
 	GPtrArray *toks = g_ptr_array_new();
 
-	for (uint64_t i = 0; i < n->tokens; i++) {
-		const char *t = get_str(r);
+	for (uint64_t i = 0; i < n->tokens && r->ok; i++) {
+		char *t = ms_get_str(r);
 
-		if (!t)
-			break;
-		g_ptr_array_add(toks, (gpointer)act_intern(a, t,
-							   MS_TRAILER_OTHER));
+		if (t)
+			g_ptr_array_add(toks, (gpointer)act_intern(
+				a, t, MS_TRAILER_OTHER));
+		g_free(t);
 	}
-	for (uint64_t i = 0; i < n->tags && !r->bad; i++) {
+	for (uint64_t i = 0; i < n->tags && r->ok; i++) {
 		struct stag st;
 		struct ctag t;
 
-		if (!get_bytes(r, &st, sizeof(st)) || st.token >= toks->len) {
-			r->bad = true;
+		if (!get_into(r, &st, sizeof(st)) || st.token >= toks->len) {
+			r->ok = false;
 			break;
 		}
 		t.person = st.person;
@@ -314,38 +258,34 @@ static bool decode_tags(struct ms_activity *a, struct reader *r,
 		g_array_append_val(a->tags, t);
 	}
 	g_ptr_array_free(toks, TRUE);
-	return !r->bad;
+	return r->ok;
 }
 
-static bool decode_seen(struct ms_activity *a, struct reader *r,
+static bool decode_seen(struct ms_activity *a, struct ms_rd *r,
 			const struct counts *n)
 {
-	for (uint64_t i = 0; i < n->seen && !r->bad; i++) {
-		uint64_t nl;
-		char *name;
-		const char *email, *ev;
+	for (uint64_t i = 0; i < n->seen && r->ok; i++) {
+		size_t nl;
+		const char *np = ms_get_mem(r, &nl);
+		char *name = np ? g_strndup(np, nl) : NULL;
+		char *email = ms_get_str(r);
+		char *ev = ms_get_opt(r);
 		guint8 usage = 0;
 
-		if (!get_bytes(r, &nl, 8) || nl > (uint64_t)(r->end - r->p)) {
-			r->bad = true;
-			break;
-		}
-		name = g_strndup((const char *)r->p, (gsize)nl);
-		r->p += nl;
-		email = get_str(r);
-		ev = get_opt(r);
-		get_bytes(r, &usage, 1);
-		if (!r->bad) {
+		get_into(r, &usage, 1);
+		if (r->ok) {
 			ms_ident_set_evidence(a->ident, ev, usage != 0);
 			ms_ident_resolve(a->ident, name, email);
 		}
 		g_free(name);
+		g_free(email);
+		g_free(ev);
 	}
 	ms_ident_set_evidence(a->ident, NULL, false);
-	return !r->bad;
+	return r->ok;
 }
 
-static bool decode_maint(struct ms_activity *a, struct reader *r,
+static bool decode_maint(struct ms_activity *a, struct ms_rd *r,
 			 const struct counts *n)
 {
 	size_t nr_entries = maint_file_nr_entries(a->mf);
@@ -354,70 +294,62 @@ static bool decode_maint(struct ms_activity *a, struct reader *r,
 	    n->entries != nr_entries)
 		return false;
 	g_array_set_size(a->maint_changes, (guint)n->changes);
-	if (!get_bytes(r, a->maint_changes->data, n->changes * 20))
+	if (!get_into(r, a->maint_changes->data, n->changes * 20))
 		return false;
 	g_ptr_array_set_size(a->maint_paths, 0);
-	for (uint64_t i = 0; i < n->changes && !r->bad; i++) {
-		const char *paths = get_str(r);
+	for (uint64_t i = 0; i < n->changes && r->ok; i++) {
+		char *paths = ms_get_str(r);
 
-		if (!paths || !*paths)
+		if (!paths || !*paths) {
+			g_free(paths);
 			return false;
-		g_ptr_array_add(a->maint_paths, g_strdup(paths));
+		}
+		g_ptr_array_add(a->maint_paths, paths);
 	}
 	a->maint_joins = g_ptr_array_new_with_free_func(act_mjoin_free);
-	for (uint64_t i = 0; i < n->joins && !r->bad; i++) {
-		struct act_mjoin *j = g_new0(struct act_mjoin, 1);
-		const char *id = get_str(r);
+	for (uint64_t i = 0; i < n->joins && r->ok; i++) {
+		char *id = ms_get_str(r);
 
-		if (id && strlen(id) == 40)
-			memcpy(j->id, id, 41);
-		else
-			r->bad = true;
-		j->oname = g_strdup(get_opt(r));
-		j->oemail = g_strdup(get_opt(r));
-		j->nname = g_strdup(get_opt(r));
-		j->nemail = g_strdup(get_opt(r));
-		g_ptr_array_add(a->maint_joins, j);
+		g_ptr_array_add(a->maint_joins, act_mjoin_get(r, id));
+		g_free(id);
 	}
 	a->has_files = g_new0(bool, nr_entries ? nr_entries : 1);
-	for (size_t i = 0; i < nr_entries && !r->bad; i++) {
+	for (size_t i = 0; i < nr_entries && r->ok; i++) {
 		guint8 h = 0;
 
-		get_bytes(r, &h, 1);
+		get_into(r, &h, 1);
 		a->has_files[i] = h != 0;
 	}
-	return !r->bad;
+	return r->ok;
 }
 
-static bool decode_paths(struct ms_activity *a, struct reader *r)
+static bool decode_paths(struct ms_activity *a, struct ms_rd *r)
 {
-	uint64_t nr = 0;
+	uint64_t nr = ms_get_var(r);
 
-	if (!get_bytes(r, &nr, sizeof(nr)) ||
-	    nr > (uint64_t)(r->end - r->p))
+	if (!r->ok || nr > (uint64_t)(r->end - r->p))
 		return false;
 	if (!a->paths)
 		a->paths = g_hash_table_new_full(g_str_hash, g_str_equal,
 						 g_free, NULL);
 	for (uint64_t i = 0; i < nr; i++) {
-		const char *s = get_str(r);
+		char *s = ms_get_str(r);
 
 		if (!s)
 			return false;
-		g_hash_table_add(a->paths, g_strdup(s));
+		g_hash_table_add(a->paths, s);
 	}
 	return true;
 }
 
-static bool decode_hidden(struct ms_activity *a, struct reader *r)
+static bool decode_hidden(struct ms_activity *a, struct ms_rd *r)
 {
-	uint64_t nr = 0;
+	uint64_t nr = ms_get_var(r);
 
-	if (!get_bytes(r, &nr, sizeof(nr)) ||
-	    nr > (uint64_t)(r->end - r->p) / 20)
+	if (!r->ok || nr > (uint64_t)(r->end - r->p) / 20)
 		return false;
 	g_array_set_size(a->hidden, (guint)nr);
-	return get_bytes(r, a->hidden->data, nr * 20);
+	return get_into(r, a->hidden->data, nr * 20);
 }
 
 /* Every id and offset the records name must exist. */
@@ -444,10 +376,19 @@ static bool check_ids(const struct ms_activity *a)
 
 bool act_model_decode(struct ms_activity *a, const void *data, size_t len)
 {
-	struct reader r = { data, (const unsigned char *)data + len, false };
+	struct ms_rd r = MS_RD_INIT(data, len);
 	struct counts n;
 
-	if (!get_bytes(&r, &n, sizeof(n)))
+	n.commits = ms_get_var(&r);
+	n.ents = ms_get_var(&r);
+	n.tags = ms_get_var(&r);
+	n.tokens = ms_get_var(&r);
+	n.seen = ms_get_var(&r);
+	n.changes = ms_get_var(&r);
+	n.joins = ms_get_var(&r);
+	n.entries = ms_get_var(&r);
+	n.newest = ms_get_svar(&r);
+	if (!r.ok)
 		return false;
 	if (n.commits > len / sizeof(struct crec) ||
 	    n.ents > len / sizeof(uint32_t) ||
@@ -456,14 +397,14 @@ bool act_model_decode(struct ms_activity *a, const void *data, size_t len)
 		return false;
 	g_array_set_size(a->commits, (guint)n.commits);
 	g_array_set_size(a->ents, (guint)n.ents);
-	if (!get_bytes(&r, a->commits->data, n.commits * sizeof(struct crec)) ||
-	    !get_bytes(&r, a->ents->data, n.ents * sizeof(uint32_t)))
+	if (!get_into(&r, a->commits->data, n.commits * sizeof(struct crec)) ||
+	    !get_into(&r, a->ents->data, n.ents * sizeof(uint32_t)))
 		return false;
 	if (!decode_tags(a, &r, &n) || !decode_seen(a, &r, &n) ||
 	    !decode_maint(a, &r, &n) || !decode_paths(a, &r) ||
 	    !decode_hidden(a, &r))
 		return false;
-	a->newest = (int64_t)n.newest;
+	a->newest = n.newest;
 	/* not saved: the oldest commit date follows from the commits */
 	for (guint i = 0; i < a->commits->len; i++) {
 		int64_t t = g_array_index(a->commits, struct crec, i).ctime;
@@ -992,96 +933,10 @@ size_t act_walk_head(const unsigned char *ids, size_t n, void *data)
 	return n - m;
 }
 
-/* ---- the changes of address of MAINTAINERS commits ---- */
-
-#define MJOINS_KIND "activity-maint-joins"
-#define MJOINS_KEY "maint-joins-3"
-
-static void put_join(GByteArray *b, const struct act_mjoin *j)
-{
-	put_opt(b, j->oname);
-	put_opt(b, j->oemail);
-	put_opt(b, j->nname);
-	put_opt(b, j->nemail);
-}
-
-int act_mjoins_write(struct ms_store *store, GHashTable *known)
-{
-	GByteArray *b = g_byte_array_new();
-	GHashTableIter it;
-	gpointer k, v;
-	int rc;
-
-	g_hash_table_iter_init(&it, known);
-	while (g_hash_table_iter_next(&it, &k, &v)) {
-		GPtrArray *js = v;
-
-		put_str(b, k);
-		put_u64(b, js->len);
-		for (guint i = 0; i < js->len; i++)
-			put_join(b, js->pdata[i]);
-	}
-	rc = ms_store_model_put(store, MJOINS_KIND, MJOINS_KEY, b->data,
-				b->len);
-	g_byte_array_free(b, TRUE);
-	return rc;
-}
-
-static void free_array(gpointer p)
-{
-	g_ptr_array_free(p, TRUE);
-}
-
-GHashTable *act_mjoins_read(struct ms_store *store)
-{
-	GHashTable *known = g_hash_table_new_full(g_str_hash, g_str_equal,
-						  g_free, free_array);
-	GBytes *saved = NULL;
-	struct reader r;
-	gsize len;
-
-	if (ms_store_model_get(store, MJOINS_KIND, MJOINS_KEY, &saved) < 0) {
-		ms_error_clear();
-		return known;
-	}
-	if (!saved)
-		return known;
-	r.p = g_bytes_get_data(saved, &len);
-	r.end = r.p + len;
-	r.bad = false;
-	while (r.p < r.end && !r.bad) {
-		const char *id = get_str(&r);
-		uint64_t n = 0;
-		GPtrArray *js;
-
-		if (!id || strlen(id) != 40 || !get_bytes(&r, &n, 8) ||
-		    n > len) {
-			r.bad = true;
-			break;
-		}
-		js = g_ptr_array_new_with_free_func(act_mjoin_free);
-		for (uint64_t i = 0; i < n && !r.bad; i++) {
-			struct act_mjoin *j = g_new0(struct act_mjoin, 1);
-
-			memcpy(j->id, id, 41);
-			j->oname = g_strdup(get_opt(&r));
-			j->oemail = g_strdup(get_opt(&r));
-			j->nname = g_strdup(get_opt(&r));
-			j->nemail = g_strdup(get_opt(&r));
-			g_ptr_array_add(js, j);
-		}
-		g_hash_table_replace(known, g_strdup(id), js);
-	}
-	g_bytes_unref(saved);
-	if (r.bad)                /* not whole: find them all again */
-		g_hash_table_remove_all(known);
-	return known;
-}
-
 /* ---- the path -> entries answers ---- */
 
 /*
- * The path -> entries answers (match_path()) outlive the model: they hold
+ * The path -> entries answers (act_match_path()) outlive the model: they hold
  * for every revision whose MAINTAINERS and directory answers are the
  * same (maint_index_fingerprint()), so a run after new commits matches
  * only the paths no run matched before.  Saved as records of a count,
@@ -1237,4 +1092,54 @@ int act_walk(struct ms_activity *a, const struct ms_walk_opts *wo,
 	g_free(ids);
 	g_free(times);
 	return rc;
+}
+
+void ms_activity_free(struct ms_activity *a)
+{
+	if (!a)
+		return;
+	maint_index_free(a->idx);
+	maint_file_free(a->mf);
+	ms_tree_free(a->tree);
+	act_listing_release(a);
+	g_free(a->gitdir);
+	if (a->walked_chunk)
+		g_string_chunk_free(a->walked_chunk);
+	if (a->walked_paths)
+		g_ptr_array_free(a->walked_paths, TRUE);
+	if (a->walked_off)
+		g_array_free(a->walked_off, TRUE);
+	g_mutex_clear(&a->then_lock);
+	ms_ident_free(a->ident);
+	g_array_free(a->commits, TRUE);
+	g_array_free(a->hidden, TRUE);
+	g_array_free(a->ents, TRUE);
+	g_array_free(a->tags, TRUE);
+	g_array_free(a->maint_changes, TRUE);
+	g_ptr_array_free(a->maint_paths, TRUE);
+	g_free(a->has_files);
+	if (a->lists)
+		g_hash_table_destroy(a->lists);
+	g_hash_table_destroy(a->tokens);
+	if (a->reviews)
+		g_hash_table_destroy(a->reviews);
+	if (a->token_order)
+		g_ptr_array_free(a->token_order, TRUE);
+	if (a->maint_joins)
+		g_ptr_array_free(a->maint_joins, TRUE);
+	g_hash_table_destroy(a->match_cache);
+	if (a->paths)
+		g_hash_table_destroy(a->paths);
+	if (a->saved_paths)
+		g_hash_table_destroy(a->saved_paths);
+	g_free(a->in_range);
+	g_mutex_clear(&a->match_lock);
+	g_mutex_clear(&a->seen_lock);
+	g_free(a->first_seen);
+	g_free(a->last_used);
+	act_addresses_free(a->addresses);
+	g_free(a->upto_seen);
+	ms_activity_free(a->prev);
+	act_chain_free(a->chain);
+	g_free(a);
 }

@@ -24,11 +24,6 @@ struct act_work {
 	GHashTable *committers;
 };
 
-void act_set_id(char id[41], const unsigned char raw[20])
-{
-	ms_hex(raw, 20, id);
-}
-
 static void bump(struct ms_act_last *l, const struct crec *r, int64_t t,
 		 int off, bool inwin, const char *tag)
 {

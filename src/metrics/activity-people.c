@@ -1,5 +1,7 @@
 /*
- * activity-address.c - the address a person used last: which of a
+ * activity-people.c - who people are beyond their records: the
+ * identity model's inputs (.mailmap, --mailmap, --aliases), role and
+ * list addresses, and the address a person used last: which of a
  * group's addresses the newest record naming the person wrote, so that a
  * patch about them (retire) reaches them where they are now, not only
  * where MAINTAINERS once listed them.
@@ -13,6 +15,7 @@
 #include "activity-internal.h"
 #include "ident.h"
 #include "person.h"
+#include "tree.h"
 
 #include <string.h>
 
@@ -268,4 +271,103 @@ bool ms_activity_last_address(const struct ms_activity *a, unsigned person,
 	act_set_id(commit, g_array_index(a->commits, struct crec,
 					 best->ci).raw);
 	return true;
+}
+
+/* Words that make an address's local part a role's, not a person's. */
+bool act_role_local_part(const char *email)
+{
+	static const char *const words[] = {
+		"support", "maintainer", "maintainers", "opensource",
+		"upstream", "team", "patches", "list", "lists", "drivers",
+		"help", "info", "admin", "bugs", "security", "devel", "kernel",
+		"linux", "qa", "sw", "all", "community", "manager", NULL
+	};
+	const char *at = strrchr(email, '@');
+	char *local = g_ascii_strdown(email, at ? at - email : -1);
+	char **tok = g_strsplit_set(local, ".-_+", -1);
+	bool r = false;
+
+	for (size_t i = 0; tok[i] && !r; i++)
+		for (size_t k = 0; words[k] && !r; k++)
+			r = !strcmp(tok[i], words[k]);
+	g_strfreev(tok);
+	g_free(local);
+	return r;
+}
+
+/* "NXP i.MX U-Boot Team", "Aspeed BMC SW team": a name that is a role's. */
+bool act_role_name(const char *name)
+{
+	static const char *const words[] = {
+		"team", "support", "maintainers", "upstream", "group", "list",
+		"bot", "manager", NULL
+	};
+	char *l = ms_casefold(name, -1);
+	char **tok = g_strsplit_set(l, " \t.-_", -1);
+	bool r = false;
+
+	for (size_t i = 0; tok[i] && !r; i++)
+		for (size_t k = 0; words[k] && !r; k++)
+			r = !strcmp(tok[i], words[k]);
+	g_strfreev(tok);
+	g_free(l);
+	return r;
+}
+
+/*
+ * Why the listed address of `p` names a role or a list, not a person
+ * (MS_ACT_ROLE_NONE: it does not): never in the history, and one of the
+ * lists of MAINTAINERS, or a role's display name or local part whatever
+ * its domain (Xen's "Community Manager <community.manager@...>").
+ */
+enum ms_act_role act_role_address(const struct ms_activity *a,
+				  const struct ms_act_person *p)
+{
+	char *key;
+	enum ms_act_role r = MS_ACT_ROLE_NONE;
+
+	if (!*p->email || p->person == MS_IDENT_NONE || p->seen_anywhere)
+		return MS_ACT_ROLE_NONE;
+	key = ms_email_normalize(p->email, !a->no_plus_fold);
+	if (g_hash_table_contains(a->lists, key))
+		r = MS_ACT_ROLE_LIST;
+	else if (act_role_name(p->name))
+		r = MS_ACT_ROLE_NAME;
+	else if (act_role_local_part(key))
+		r = MS_ACT_ROLE_LOCAL_PART;
+	g_free(key);
+	return r;
+}
+
+/*
+ * Give `ident` the .mailmap of a's tree, --mailmap and --aliases, and note
+ * the .mailmap's digest in a->state (load() completes it).
+ */
+int act_ident_setup(struct ms_activity *a, struct ms_ident *ident,
+		    struct ms_diags *diags)
+{
+	const struct ms_activity_load_opts *opts = a->opts;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc = ms_tree_read(a->tree, ".mailmap", &buf, &len);
+	char *sum;
+
+	if (rc == 0)
+		ms_ident_add_mailmap(ident, ".mailmap", buf, len, diags);
+	else if (rc != MS_ENOTFOUND)
+		return rc;
+	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
+					  (const guchar *)(buf ? buf : ""),
+					  buf ? len : 0);
+	g_strlcpy(a->state, sum, sizeof(a->state));
+	g_free(sum);
+	g_free(buf);
+	for (size_t i = 0; i < opts->nr_mailmaps; i++)
+		ms_ident_add_mailmap(ident, opts->mailmap_names[i],
+				     opts->mailmaps[i], opts->mailmap_lens[i],
+				     diags);
+	if (opts->aliases)
+		ms_ident_add_aliases(ident, opts->aliases_name,
+				     opts->aliases, opts->aliases_len, diags);
+	return 0;
 }
