@@ -258,7 +258,7 @@ static GHashTable *group_orgs(const struct ms_ident *id, unsigned root,
 }
 
 /* Years between activities that make two organisations two people. */
-#define ERA_GAP (3 * 365 * 86400LL)
+#define ERA_GAP (5 * 365 * 86400LL)
 
 /*
  * Why groups `ra` and `rb`, of one name, are not joined without more
