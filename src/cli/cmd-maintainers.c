@@ -657,11 +657,19 @@ static int cc_opts(struct maint_cc_opts *co, struct args *a,
 				    "adds nobody for it either", gm->spelled[id]);
 			continue;
 		}
+		/* asked by the tree (U-Boot's conf says --git), not by the
+		 * user: answer without the git signers, and say so */
+		if (git && gm->from_conf[id]) {
+			cli_warning("'%s' of .get_maintainer.conf: git signers "
+				    "are not reproduced, so this answer has none "
+				    "(--nogit says so and stops this warning)",
+				    gm->spelled[id]);
+			continue;
+		}
 		return cli_usage_error("maintainers", "'%s' is not "
 				       "reproduced by maintstat%s",
 				       gm->spelled[id], git ? " (give --nogit "
-				       "--nogit-blame: .get_maintainer.conf "
-				       "may ask for it)" : "");
+				       "--nogit-blame)" : "");
 	}
 	if (gm->given[MCC_ARG_LETTERS] || gm->given[MCC_ARG_SELF_TEST] ||
 	    gm->given[MCC_ARG_MAINTAINER_PATH] ||

@@ -316,6 +316,7 @@ int maint_cc_args_conf(struct maint_cc_args *a, const struct ms_tree *tree,
 		a->num[id] = conf.num[id];
 		a->str[id] = conf.str[id];
 		a->spelled[id] = conf.spelled[id];
+		a->from_conf[id] = true;
 	}
 	return 0;
 }

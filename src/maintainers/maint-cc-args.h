@@ -45,6 +45,7 @@ struct maint_cc_args {
 	long num[MCC_ARG_NR];         /* a switch's 0/1, an =i value */
 	const char *str[MCC_ARG_NR];  /* an =s or :s value (borrowed) */
 	const char *spelled[MCC_ARG_NR]; /* the last spelling (borrowed) */
+	bool from_conf[MCC_ARG_NR];   /* given by .get_maintainer.conf only */
 };
 
 /*
