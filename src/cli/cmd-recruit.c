@@ -10,6 +10,7 @@
 #include "cli-project.h"
 #include "commands.h"
 #include "history.h"
+#include "output.h"
 #include "person.h"
 #include "recruit.h"
 
@@ -33,10 +34,9 @@ static const struct cli_command_help help = {
 	"proposed, Cc: the entry's listed people and lists.  --keep FILE\n"
 	"names people never to propose (addresses or names, one a line).\n"
 	"Only the top-level MAINTAINERS file is edited.",
-	"  maintstat recruit --repo u-boot.git --from 'Ann <ann@example.org>'"
-	" -o proposals DFU\n"
-	"  maintstat recruit --min-commits 50 --from 'Ann <ann@example.org>'"
-	" -o proposals --force",
+	"  maintstat recruit --repo u-boot.git --from 'Ann <a@example.org>'"
+	" -o out DFU\n"
+	"  maintstat recruit --min-commits 50 -o out --force --json",
 };
 
 struct recruit_args {
@@ -44,7 +44,7 @@ struct recruit_args {
 	struct cli_strings files;
 	const char *keep_file, *from_arg, *outdir;
 	long min_commits;
-	bool force;
+	bool force, json;
 };
 
 /* The MAINTAINERS file the series edits: --maintainers FILE (the first),
@@ -73,6 +73,55 @@ static int read_maintainers(const struct recruit_args *ra, char **text,
 	return CLI_CONTINUE;
 }
 
+/* One address list of a patch, in JSON. */
+static void json_strv(struct ms_out *o, const char *key, char **v)
+{
+	ms_out_key(o, key);
+	ms_out_begin_list(o);
+	for (size_t i = 0; v && v[i]; i++)
+		ms_out_string(o, v[i]);
+	ms_out_end_list(o);
+}
+
+/* What was written: the patch files, or in JSON each with its subject
+ * and recipients, as retire --json gives them. */
+static int print_written(const struct recruit_args *ra,
+			 const struct recruit_series *s)
+{
+	struct ms_out *o = ms_out_new(ra->json ? MS_OUT_JSON : MS_OUT_TEXT,
+				      stdout);
+	int rc;
+
+	ms_out_begin_document(o);
+	if (ra->json) {
+		ms_out_kv_string(o, "output_directory", ra->outdir);
+		ms_out_key(o, "patches");
+		ms_out_begin_list(o);
+		for (size_t i = 0; i < s->nr; i++) {
+			const struct recruit_patch *p = &s->patches[i];
+
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "file", p->file_name);
+			ms_out_kv_string(o, "subject", p->subject);
+			json_strv(o, "to", p->to);
+			json_strv(o, "cc", p->cc);
+			ms_out_end_object(o);
+		}
+		ms_out_end_list(o);
+		ms_out_kv_int(o, "kept", (int64_t)s->kept);
+	} else if (s->nr) {
+		for (size_t i = 0; i < s->nr; i++)
+			printf("%s/%s\n", ra->outdir, s->patches[i].file_name);
+	} else {
+		printf("nothing to propose (no de-facto person in the "
+		       "areas%s)\n", s->kept ?
+			" but those --keep keeps" : "");
+	}
+	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
+	ms_out_free(o);
+	return rc;
+}
+
 static int write_all(const struct recruit_args *ra,
 		     const struct recruit_series *s)
 {
@@ -85,8 +134,6 @@ static int write_all(const struct recruit_args *ra,
 		texts[i] = s->patches[i].text;
 	}
 	rc = cli_write_patches(ra->outdir, names, texts, s->nr, ra->force);
-	for (size_t i = 0; rc == CLI_CONTINUE && i < s->nr; i++)
-		printf("%s/%s\n", ra->outdir, names[i]);
 	g_free(names);
 	g_free(texts);
 	return rc;
@@ -137,16 +184,9 @@ static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 		rc = cli_error_last();
 		goto out;
 	}
-	if (!s->nr) {
-		printf("nothing to propose (no de-facto person in the "
-		       "areas%s)\n", s->kept ?
-			" but those --keep keeps" : "");
-		rc = EXIT_OK;
-		goto out;
-	}
-	rc = write_all(ra, s);
+	rc = s->nr ? write_all(ra, s) : CLI_CONTINUE;
 	if (rc == CLI_CONTINUE)
-		rc = EXIT_OK;
+		rc = print_written(ra, s);
 out:
 	recruit_series_free(s);
 	ms_areas_free(res);
@@ -179,6 +219,7 @@ int cmd_recruit(int argc, char **argv)
 		  "remove the *.patch files of --output-dir DIR before "
 		  "writing" },
 		CLI_ENTRY_FILE_OPTION(&ra.files),
+		CLI_OPT_JSON(&ra.json),
 		CLI_OPTION_END,
 	};
 	int rc;

@@ -46,7 +46,7 @@ static const struct cli_command_help help = {
 	"history, then the M: and R: people the entry keeps and its lists;\n"
 	"its To: is what get_maintainer.pl answers for the file it edits,\n"
 	"less those.",
-	"  maintstat retire --repo ~/linux -o outgoing TLS\n"
+	"  maintstat retire --repo ~/linux --min-commits 10 -o outgoing TLS\n"
 	"  ls outgoing/*.patch | grep -v cover-letter | xargs git am",
 };
 

@@ -237,8 +237,8 @@ ok(ran >= 30, f"{ran} command lines ran")
 
 # -o DIR is --output-dir DIR for the commands that write several files
 out = os.path.join(tmp, "o-retire")
-r = run("retire", "--repo", linux, "--rev", "v6.1", "--no-cache", "-o", out,
-        "TLS")
+r = run("retire", "--repo", linux, "--rev", "v6.1", "--no-cache",
+        "--min-commits", "10", "-o", out, "TLS")
 ok(r.rc == 0 and os.path.exists(os.path.join(out, "0000-cover-letter.patch")),
    "retire -o DIR writes the series there", r.err)
 out = os.path.join(tmp, "o-report")
