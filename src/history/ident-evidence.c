@@ -391,6 +391,24 @@ size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
 	return joins;
 }
 
+/* fn(other, why) once for each person paired with `root` by the pair
+ * (a, b), when the pair's other side is another person not yet seen. */
+static void visit_pair(const struct ms_ident *id, unsigned root,
+		       unsigned a, unsigned b, const char *why,
+		       GHashTable *done,
+		       void (*fn)(unsigned other, const char *why, void *data),
+		       void *data)
+{
+	unsigned ra = ident_root_of(id, a), rb = ident_root_of(id, b);
+	unsigned other = ra == root ? rb : rb == root ? ra : MS_IDENT_NONE;
+
+	if (other == MS_IDENT_NONE || other == root ||
+	    g_hash_table_contains(done, GUINT_TO_POINTER(other + 1)))
+		return;
+	g_hash_table_add(done, GUINT_TO_POINTER(other + 1));
+	fn(other, why, data);
+}
+
 void ms_ident_foreach_split(const struct ms_ident *id, unsigned person,
 			    void (*fn)(unsigned other, const char *why,
 				       void *data),
@@ -402,15 +420,8 @@ void ms_ident_foreach_split(const struct ms_ident *id, unsigned person,
 	for (guint i = 0; i < id->splits->len; i++) {
 		const struct split *sp = &g_array_index(id->splits,
 							struct split, i);
-		unsigned ra = ident_root_of(id, sp->a), rb = ident_root_of(id, sp->b);
-		unsigned other = ra == root ? rb : rb == root ? ra :
-				 MS_IDENT_NONE;
 
-		if (other == MS_IDENT_NONE || other == root ||
-		    g_hash_table_contains(done, GUINT_TO_POINTER(other + 1)))
-			continue;
-		g_hash_table_add(done, GUINT_TO_POINTER(other + 1));
-		fn(other, sp->why, data);
+		visit_pair(id, root, sp->a, sp->b, sp->why, done, fn, data);
 	}
 	g_hash_table_destroy(done);
 }
@@ -425,15 +436,8 @@ void ms_ident_foreach_possible(const struct ms_ident *id, unsigned person,
 
 	for (guint i = 0; i < id->possible->len; i++) {
 		const struct possible *po = id->possible->pdata[i];
-		unsigned ra = ident_root_of(id, po->a), rb = ident_root_of(id, po->b);
-		unsigned other = ra == root ? rb : rb == root ? ra :
-				 MS_IDENT_NONE;
 
-		if (other == MS_IDENT_NONE || other == root ||
-		    g_hash_table_contains(done, GUINT_TO_POINTER(other + 1)))
-			continue;
-		g_hash_table_add(done, GUINT_TO_POINTER(other + 1));
-		fn(other, po->why, data);
+		visit_pair(id, root, po->a, po->b, po->why, done, fn, data);
 	}
 	g_hash_table_destroy(done);
 }
