@@ -110,27 +110,33 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 			"; its reviewers (R:):" : "");
 	for (size_t i = 0; i < e->nr_people; i++) {
 		const struct ms_act_person *p = &e->people[i];
+		struct ms_verdict v;
+		bool role;
 
 		/* without M:, the R: people say who is left */
 		if (p->role != 'M' && (e->nr_maintainers || p->role != 'R'))
 			continue;
+		cli_act_verdict(e, p, list_facts, q->active_since, &v);
+		role = v.kind == MS_VERDICT_ROLE_ADDRESS;
 		fprintf(fp, "  %s ", p->role == 'M' ? "Maintainer" :
 			"Reviewer");
 		label(fp, p->name, p->email);
 		cli_act_print_also(fp, p);
-		if (p->role_address) {
+		if (role) {
 			fprintf(fp, ": a role or list address, not a "
 				"person\n");
-		} else if (p->has_last) {
+			continue;
+		}
+		if (p->has_last) {
 			ms_act_format(p->last_time, p->last_offset, false,
 				      true, date);
 			fprintf(fp, ": last active here %s", date);
 		} else {
-			fprintf(fp, ": %s", p->seen_anywhere ?
+			fprintf(fp, ": %s", v.seen_anywhere ?
 				"never active here" :
 				"never seen in the history");
 		}
-		if (!p->role_address && ms_verdict_elsewhere(a, q, p, &when)) {
+		if (ms_verdict_elsewhere(a, q, p, &when)) {
 			ms_act_format(when, 0, false, true, date);
 			fprintf(fp, "; active elsewhere in the history until "
 				"%s", date);
@@ -140,16 +146,11 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 			fprintf(fp, "; newly listed (not in this entry on %s), "
 				"not judged", date);
 		}
-		if (!p->role_address && p->role == 'R') {
-			struct ms_verdict v;
-
-			cli_act_verdict(e, p, list_facts, q->active_since, &v);
+		if (p->role == 'R')
 			fprintf(fp, "; %s", ms_verdict_inactive(&v) ?
 				"INACTIVE" : v.kind == MS_VERDICT_NO_EVIDENCE ?
 				"no evidence" : "active");
-		}
-		if (!p->role_address)
-			fputc('\n', fp);
+		fputc('\n', fp);
 	}
 	if (e->nr_top_committers) {
 		fprintf(fp, "  Committed by:\n");
