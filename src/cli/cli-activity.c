@@ -20,42 +20,6 @@
 #include <glib.h>
 #include <string.h>
 
-int cli_read_files(const struct cli_strings *files, char ***texts,
-		   size_t **lens)
-{
-	size_t n = (size_t)files->nr;
-
-	*texts = g_new0(char *, n + 1);
-	*lens = g_new0(size_t, n + 1);
-	for (size_t i = 0; i < n; i++) {
-		GError *err = NULL;
-		gsize len = 0;
-		int rc;
-
-		if (!g_file_get_contents(files->items[i], &(*texts)[i], &len,
-					 &err)) {
-			rc = cli_error("cannot read '%s': %s", files->items[i],
-				       err->message);
-			g_error_free(err);
-			cli_files_free(*texts, *lens, n);
-			*texts = NULL;
-			*lens = NULL;
-			return rc;
-		}
-		(*lens)[i] = len;
-	}
-	return CLI_CONTINUE;
-}
-
-void cli_files_free(char **texts, size_t *lens, size_t nr)
-{
-	if (texts)
-		for (size_t i = 0; i < nr; i++)
-			g_free(texts[i]);
-	g_free(texts);
-	g_free(lens);
-}
-
 int cli_act_set_range(const char *cmd, struct ms_activity *a,
 		      const char *repo, const char *rev, const char *since,
 		      int64_t since_time)

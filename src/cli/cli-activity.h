@@ -47,15 +47,6 @@ struct cli_act_opts {
 	{ CLI_OPT_FLAG, "no-name-join", 0, &(o)->no_name_join, NULL, \
 	  "do not join addresses by equal display names" }
 
-/*
- * Read every file of `files` (--mailmap): their texts and lengths in new
- * arrays (cli_files_free).  Returns CLI_CONTINUE or an exit code after
- * printing the error.
- */
-int cli_read_files(const struct cli_strings *files, char ***texts,
-		   size_t **lens);
-void cli_files_free(char **texts, size_t *lens, size_t nr);
-
 /* The options of the history commands; `since_default` ends --since's
  * help, as "(default: ...)" (a string literal). */
 /*

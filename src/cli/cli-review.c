@@ -555,12 +555,6 @@ const struct ms_rv_entry *cli_list_facts_entry(const struct cli_list_facts *f,
 	return f ? ms_urgent_entry(f->urgent, name) : NULL;
 }
 
-bool cli_list_facts_active(const struct cli_list_facts *f, const char *name,
-			   const char *email)
-{
-	return f && ms_urgent_active(f->urgent, name, email);
-}
-
 /* A latency as every report writes one (when.h): 45min, 1.4h, 3.2d. */
 static void fmt_hours(char buf[32], int64_t s)
 {

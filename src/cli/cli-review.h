@@ -213,11 +213,6 @@ void cli_list_facts_free(struct cli_list_facts *f);
 const struct ms_rv_entry *cli_list_facts_entry(const struct cli_list_facts *f,
 					       const char *name);
 
-/* Whether listed `email` of entry `name` wrote to the list since the
- * active_since cutoff (so is not inactive). */
-bool cli_list_facts_active(const struct cli_list_facts *f, const char *name,
-			   const char *email);
-
 /* The list lines of the text layout for entry `name`. */
 void cli_list_facts_text(FILE *fp, const struct cli_list_facts *f,
 			 const char *name);
