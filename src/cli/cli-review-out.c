@@ -510,7 +510,8 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 		else
 			ms_out_kv_null(o, "inactive");  /* not judged */
 		ms_out_kv_string(o, "verdict", ms_verdict_name(v->kind));
-		ms_out_kv_bool(o, "role_address", ap && ap->role_address);
+		ms_out_kv_bool(o, "role_address",
+			       v->kind == MS_VERDICT_ROLE_ADDRESS);
 	}
 	ms_out_end_object(o);
 }
