@@ -472,6 +472,36 @@ static void fallback_parents(struct ms_mail_index *idx)
 	}
 }
 
+/*
+ * A patch posting sent in answer to the same patch (same subject, version
+ * and number) by someone else is a reply: Outlook keeps the subject
+ * without "Re:" and quotes the whole message, diff and all, below a
+ * top-posted answer ("Tested-by: ..."), so the quoted diff parses as a
+ * new patch.  Its review tags then go to the patch it answers.  A resend
+ * by the patch's own sender stays a patch.
+ */
+static void quoting_replies(struct ms_mail_index *idx)
+{
+	for (uint32_t i = 0; i < idx->recs->len; i++) {
+		struct ms_mail_rec *r = rec_at(idx, i), *pr;
+		int64_t p;
+
+		if (r->kind != MS_MAIL_PATCH || r->duplicate || !r->subject ||
+		    !r->sender_email)
+			continue;
+		p = lookup(idx, r->parent_id);
+		if (p < 0 || (uint32_t)p == i)
+			continue;
+		pr = rec_at(idx, (uint32_t)p);
+		if ((pr->kind == MS_MAIL_PATCH || pr->kind == MS_MAIL_COVER) &&
+		    pr->subject && !strcmp(pr->subject, r->subject) &&
+		    pr->version == r->version && pr->number == r->number &&
+		    pr->sender_email && strcmp(pr->sender_email,
+					       r->sender_email))
+			r->kind = MS_MAIL_REPLY;
+	}
+}
+
 void ms_mail_index_finish(struct ms_mail_index *idx)
 {
 	GHashTable *threads;
@@ -494,6 +524,7 @@ void ms_mail_index_finish(struct ms_mail_index *idx)
 	}
 	g_hash_table_unref(threads);
 	fallback_parents(idx);
+	quoting_replies(idx);
 	build_series(idx);
 	link_reviews(idx);
 }

@@ -421,6 +421,39 @@ static void test_index(void)
 	g_free(path);
 }
 
+/* An answer from Outlook keeps the patch's subject without "Re:" and
+ * quotes its diff (fixtures/mail/README.md, outlook.mbox). */
+static void test_quoting_reply(void)
+{
+	const char *dir = g_getenv("MS_FIXTURES");
+	char *path = g_build_filename(dir ? dir : "fixtures", "mail",
+				      "outlook.mbox", NULL);
+	struct ms_mail_index *idx = ms_mail_index_new();
+	struct ms_mail_read_result r;
+	struct ms_mail_stats st;
+	const struct ms_mail_rec *a;
+	char *s;
+
+	ms_mail_read_result_init(&r);
+	is_int(ms_mbox_read(path, index_one, idx, &r), 0, "read outlook");
+	ms_mail_index_finish(idx);
+	ms_mail_index_stats(idx, &st);
+	is_int(st.messages, 3, "outlook: messages");
+	is_int(st.patches, 2, "outlook: the patch and its resend");
+	is_int(st.replies, 1, "outlook: the quoting answer is a reply");
+	a = ms_mail_index_find(idx, "37ee1818@mbx.example.net");
+	ok(a && a->kind == MS_MAIL_REPLY, "outlook: answer is a reply");
+	a = ms_mail_index_find(idx, "gao-2-resend@example.com");
+	ok(a && a->kind == MS_MAIL_PATCH, "outlook: own resend stays a patch");
+	s = reviews(idx, "gao-2@example.com");
+	is_str(s, "Tested-by:hongyu@example.net",
+	       "outlook: the answer's Tested-by goes to the patch");
+	g_free(s);
+	ms_mail_read_result_release(&r);
+	ms_mail_index_free(idx);
+	g_free(path);
+}
+
 static void test_bad_input(void)
 {
 	/* messages built here: no headers, NUL bytes, no newline at all */
@@ -1111,6 +1144,7 @@ int main(void)
 	test_patch_id();
 	test_parse();
 	test_index();
+	test_quoting_reply();
 	test_bad_input();
 	test_transfer_encodings();
 	test_multipart();
