@@ -168,7 +168,7 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 	}
 	rc = cli_project_open(o, proj);
 	if (rc == CLI_CONTINUE)
-		rc = cli_project_store(cmd, &o->store, *proj);
+		rc = cli_project_store(&o->store, *proj);
 	if (rc == CLI_CONTINUE && o->mail)
 		ms_project_set_mail_index(*proj, o->mail);
 	if (rc == CLI_CONTINUE)

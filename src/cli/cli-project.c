@@ -54,12 +54,11 @@ int cli_project_open(const struct cli_act_opts *o,
 	return CLI_CONTINUE;
 }
 
-int cli_project_store(const char *cmd, const struct cli_store_opts *o,
-		      struct ms_project *p)
+int cli_project_store(const struct cli_store_opts *o, struct ms_project *p)
 {
 	const char *gitdir = ms_project_options(p)->gitdir;
 	struct ms_store *store = NULL;
-	char *kind, *build;
+	char *build;
 	int rc;
 
 	if (!gitdir)
@@ -70,9 +69,7 @@ int cli_project_store(const char *cmd, const struct cli_store_opts *o,
 	build = store ? cli_program_build() : NULL;
 	if (!build)
 		g_clear_pointer(&store, ms_store_free);
-	kind = g_strdup_printf("%s-listing", cmd);
-	ms_project_set_store(p, store, kind, build);
-	g_free(kind);
+	ms_project_set_store(p, store, build);
 	g_free(build);
 	return CLI_CONTINUE;
 }

@@ -25,11 +25,10 @@ int cli_project_open(const struct cli_act_opts *o, struct ms_project **out);
 
 /*
  * With a repository, give project `p` the store of `o` (--db,
- * --no-cache) for its history, whose window-start listing row is
- * "CMD-listing".  CLI_CONTINUE, or the exit code after the error.
+ * --no-cache) for its history (and its window-start listing).
+ * CLI_CONTINUE, or the exit code after the error.
  */
-int cli_project_store(const char *cmd, const struct cli_store_opts *o,
-		      struct ms_project *p);
+int cli_project_store(const struct cli_store_opts *o, struct ms_project *p);
 
 /* The parts of the project (project.h), with a progress line and the
  * input's problems printed.  CLI_CONTINUE, or the exit code after

@@ -245,7 +245,7 @@ void cli_result_begin(struct cli_result *r, const char *cmd, bool json,
 	r->now = g_get_real_time() / G_USEC_PER_SEC;
 	r->archives = g_string_new(NULL);
 	r->ck = g_checksum_new(G_CHECKSUM_SHA256);
-	r->kind = g_strdup_printf("result:%s:%s", cmd, json ? "json" : "text");
+	r->kind = g_strdup_printf("%s:%s", cmd, json ? "json" : "text");
 	cli_result_add_str(r, "maintstat result", "1");
 	cli_result_add_str(r, "kind", r->kind);
 	add_program(r);
@@ -335,9 +335,10 @@ int cli_result_serve(struct cli_result *r, const struct cli_store_opts *so,
 
 	if (r->off || so->no_cache)
 		return CLI_CONTINUE;
-	r->key = g_strdup(g_checksum_get_string(r->ck));
+	/* "CMD:FORMAT:digest": the store names whose result a row is */
+	r->key = g_strdup_printf("%s:%s", r->kind, g_checksum_get_string(r->ck));
 	st = open_store(so, store_for, NULL);
-	if (st && ms_store_result_get(st, r->kind, r->key, &saved) < 0)
+	if (st && ms_store_result_get(st, r->key, &saved) < 0)
 		ms_error_clear();
 	ms_store_free(st);
 	if (saved.out && facts_hold(saved.facts, tree_dir)) {
@@ -453,7 +454,7 @@ void cli_result_keep(struct cli_result *r)
 	}
 	/* printed already: the buffer becomes what is kept */
 	clean_output(r);
-	if (ms_store_result_put(st, r->kind, r->key, r->facts, r->buf,
+	if (ms_store_result_put(st, r->key, r->facts, r->buf,
 				r->len, r->err) < 0) {
 		cli_warning("the result was not kept in the store: %s",
 			    ms_error_last());

@@ -33,7 +33,7 @@ struct ms_tree;
 
 struct cli_result {
 	GChecksum *ck;              /* the key so far */
-	char *kind;                 /* "result:CMD:json" or ":text" */
+	char *kind;                 /* "CMD:json" or "CMD:text" */
 	char *key;                  /* once the key is finished */
 	GString *archives;          /* the archives' states, checked again
 				       before saving */

@@ -367,7 +367,7 @@ static int review_ident_git(const struct review_args *a,
 {
 	int rc;
 
-	rc = cli_project_store("review", &a->ro.store, d->proj);
+	rc = cli_project_store(&a->ro.store, d->proj);
 	if (rc == CLI_CONTINUE)
 		rc = cli_project_history(d->proj, &d->act);
 	if (rc != CLI_CONTINUE)

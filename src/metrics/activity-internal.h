@@ -103,6 +103,8 @@ struct ms_activity {
 				     NULL */
 	size_t prev_rows;         /* rows of the chain prev was read from */
 	char prev_head[ACT_HEAD_LEN + 1];   /* prev's head */
+	char prev_key[65];        /* the key of the row prev was read from
+				     last (a part is saved under it) */
 	bool appended;            /* act_model_append() took prev's tail */
 	struct act_span head_span;  /* then: the walked head's sizes */
 	char state[65];           /* digest of what the records depend on at

@@ -11,16 +11,15 @@
  * the same old commit.  What a query needs of a file is only, per entry
  * name, the M: and R: values of the first entry of that name: that is
  * what is kept, per file read (or known absent) and for "every file", in
- * one row per caller kind keyed by the commit and the caller's build.
+ * one row per commit and build, whichever command read it.
  * Git content under a commit id never changes, so such a row holds for
  * as long as the build (its parser) is the same.
  *
- * The row (store `models`, kind e.g. "activity-listing"; key: SHA-256 of
- * LISTING_FORMAT, the build and a->then_rev):
+ * The row (store `models`, kind LISTING_KIND; key: SHA-256 of
+ * LISTING_FORMAT, the build and a->then_rev; the store keeps the
+ * LISTING_ROWS used last, and checks their bytes):
  *
- *   magic    4 bytes, LISTING_MAGIC
- *   check    32 bytes: SHA-256 of the key (with its NUL) and the body
- *   body     the number of sets, then per set:
+ *   the number of sets, then per set:
  *              type  1 byte: 'F' a file then, 'A' a file absent then,
  *                    '*' every MAINTAINERS file then
  *              path  (empty for '*')
@@ -30,7 +29,7 @@
  *              lines)
  *
  * Numbers are LEB128 varints, strings a varint length and the bytes.  A
- * row whose check, lengths or contents do not hold (a NUL in a string, a
+ * row whose lengths or contents do not hold (a NUL in a string, a
  * path twice, values not ended by '\n', bytes after the last set) is
  * ignored whole, and what the query needs is read from git again; a file
  * that could not be read (not: absent) is never kept.  What a run reads
@@ -48,15 +47,14 @@
 #include <glib.h>
 #include <string.h>
 
-#define LISTING_FORMAT "maintstat listing 1"
-#define LISTING_MAGIC "MSL1"
-#define CHECK 32                  /* SHA-256 */
-#define ROW_HEAD (4 + CHECK)
+#define LISTING_KIND "activity-listing"
+#define LISTING_FORMAT "maintstat listing 2"
+#define LISTING_ROWS 4            /* windows of as many commands */
 
 /* Where the listing is kept (ms_activity_keep_listing()). */
 struct act_listing_keep {
 	struct ms_store *store;   /* owned, or NULL */
-	char *kind, *build;
+	char *build;
 	void (*note)(const struct ms_act_listing_note *n, void *data);
 	void *data;
 	char *warning;            /* the first failure of the store */
@@ -168,28 +166,13 @@ static void put_set(GByteArray *b, char type, const char *path,
 	g_ptr_array_free(names, TRUE);
 }
 
-/* The check of a row: SHA-256 of its key and its body. */
-static void row_check(const char *key, const guint8 *body, size_t len,
-		      guint8 out[CHECK])
-{
-	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
-	gsize dl = CHECK;
-
-	g_checksum_update(ck, (const guchar *)key, (gssize)strlen(key) + 1);
-	g_checksum_update(ck, body, (gssize)len);
-	g_checksum_get_digest(ck, out, &dl);
-	g_checksum_free(ck);
-}
-
 /* The row of what a->then_files and a->then_all know, under `key`. */
-static GByteArray *row_encode(const struct ms_activity *a, const char *key)
+static GByteArray *row_encode(const struct ms_activity *a)
 {
 	GByteArray *b = g_byte_array_sized_new(1 << 16);
 	GPtrArray *paths = sorted_keys(a->then_files);
 	size_t nr = 0;
 
-	g_byte_array_set_size(b, ROW_HEAD);
-	memcpy(b->data, LISTING_MAGIC, 4);
 	for (guint i = 0; i < paths->len; i++)
 		nr += g_hash_table_lookup(a->then_files, paths->pdata[i]) !=
 		      UNKNOWN_FILE;
@@ -204,7 +187,6 @@ static GByteArray *row_encode(const struct ms_activity *a, const char *key)
 	if (a->then_all)
 		put_set(b, '*', "", a->then_all);
 	g_ptr_array_free(paths, TRUE);
-	row_check(key, b->data + ROW_HEAD, b->len - ROW_HEAD, b->data + 4);
 	return b;
 }
 
@@ -242,25 +224,18 @@ static GHashTable *get_set(struct ms_rd *r)
  * absent) and *all; false, with nothing taken, when the row does not
  * hold whole.  *nr: the sets read.
  */
-static bool row_decode(const guint8 *p, size_t n, const char *key,
-		       GHashTable *files, GHashTable **all, size_t *nr)
+static bool row_decode(const guint8 *p, size_t n, GHashTable *files,
+		       GHashTable **all, size_t *nr)
 {
 	GHashTable *got = g_hash_table_new_full(g_str_hash, g_str_equal,
 						g_free, then_set_free);
 	GHashTable *every = NULL;
-	struct ms_rd r = { p + ROW_HEAD, p + n, n >= ROW_HEAD };
-	guint8 check[CHECK];
-	uint64_t sets = 0;
+	struct ms_rd r = MS_RD_INIT(p, n);
+	uint64_t sets;
 	GHashTableIter it;
 	gpointer kp, vp;
 
-	if (r.ok) {
-		row_check(key, p + ROW_HEAD, n - ROW_HEAD, check);
-		r.ok = !memcmp(p, LISTING_MAGIC, 4) &&
-		       !memcmp(p + 4, check, CHECK);
-	}
-	if (r.ok)
-		sets = ms_get_var(&r);
+	sets = ms_get_var(&r);
 	for (uint64_t i = 0; i < sets && r.ok; i++) {
 		char type = r.p < r.end ? (char)*r.p++ : 0;
 		char *path = ms_get_str(&r);
@@ -339,12 +314,12 @@ static void listing_read(struct ms_activity *a)
 	if (!k || !k->store || k->off)
 		return;
 	key = row_key(k, a->then_rev);
-	if (ms_store_model_get(k->store, k->kind, key, &saved) < 0) {
+	if (ms_store_model_get(k->store, LISTING_KIND, key, &saved) < 0) {
 		keep_failed(k, "read from");
 		saved = NULL;
 	}
 	p = saved ? g_bytes_get_data(saved, &n) : NULL;
-	if (p && row_decode(p, n, key, a->then_files, &a->then_all, &nr)) {
+	if (p && row_decode(p, n, a->then_files, &a->then_all, &nr)) {
 		a->then_all_done = a->then_all != NULL;
 		k->from_store += nr;
 	}
@@ -366,8 +341,9 @@ static void listing_save(struct ms_activity *a)
 	if (!k->store || k->off)
 		return;
 	key = row_key(k, a->then_rev);
-	b = row_encode(a, key);
-	if (ms_store_model_put(k->store, k->kind, key, b->data, b->len) < 0)
+	b = row_encode(a);
+	if (ms_store_model_put(k->store, LISTING_KIND, key, LISTING_ROWS,
+			       b->data, b->len) < 0)
 		keep_failed(k, "kept in");
 	else
 		k->saved = true;
@@ -543,7 +519,7 @@ out:
 /* ---- the model's side ---- */
 
 void ms_activity_keep_listing(struct ms_activity *a, struct ms_store *store,
-			      const char *kind, const char *build,
+			      const char *build,
 			      void (*note)(const struct ms_act_listing_note *n,
 					   void *data),
 			      void *data)
@@ -555,7 +531,6 @@ void ms_activity_keep_listing(struct ms_activity *a, struct ms_store *store,
 	act_listing_free(a->listing);
 	k = g_new0(struct act_listing_keep, 1);
 	k->store = store;
-	k->kind = g_strdup(kind);
 	k->build = g_strdup(build);
 	k->note = note;
 	k->data = data;
@@ -592,7 +567,6 @@ void act_listing_free(struct act_listing_keep *k)
 	if (!k)
 		return;
 	ms_store_free(k->store);
-	g_free(k->kind);
 	g_free(k->build);
 	g_free(k->warning);
 	g_free(k);

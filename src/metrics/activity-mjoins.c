@@ -282,7 +282,7 @@ int act_mjoins_write(struct ms_store *store, GHashTable *known)
 		for (guint i = 0; i < js->len; i++)
 			act_mjoin_put(b, js->pdata[i]);
 	}
-	rc = ms_store_model_put(store, MJOINS_KIND, MJOINS_KEY, b->data,
+	rc = ms_store_model_put(store, MJOINS_KIND, MJOINS_KEY, 1, b->data,
 				b->len);
 	g_byte_array_free(b, TRUE);
 	return rc;

@@ -635,25 +635,27 @@ void act_model_head(const struct ms_activity *a, const char *id,
 
 /*
  * A run after new commits saves only what it walked, the head of its
- * walk order, as a part (kind "activity-part-N", N = 1, 2, ...) naming
- * the head of the model before it: rewriting the whole model (14 MB for
+ * walk order, as a part (kind "activity-part", keyed by the key of the
+ * row before it: the whole model's, or the part's before it) naming the
+ * head of the model before it: rewriting the whole model (14 MB for
  * U-Boot) was a quarter of such a run.  A part is, at these offsets:
  * its head (ACT_HEAD_LEN), its model key (64), the head of the model
- * before it (ACT_HEAD_LEN), the SHA-256 of all its other bytes (64 hex
- * digits), a->prev_from (8 bytes), then act_model_encode() of the head
- * (records, pairs, MAINTAINERS changes, new paths) with the whole
- * model's changes of address and entries owning files.  Reading one is
- * what the run did: the head decoded, the model before it read, and
- * act_model_append().
+ * before it (ACT_HEAD_LEN), a->prev_from (8 bytes, little-endian), then
+ * act_model_encode() of the head (records, pairs, MAINTAINERS changes,
+ * new paths) with the whole model's changes of address and entries
+ * owning files.  Reading one is what the run did: the head decoded, the
+ * model before it read, and act_model_append().  The store checks each
+ * row's bytes (store.h).
  */
+#define PART_KIND ACT_MODEL_KIND "-part"
 #define PART_KEY ACT_HEAD_LEN
 #define PART_PRED (PART_KEY + 64)
-#define PART_SUM (PART_PRED + ACT_HEAD_LEN)
-#define PART_FROM (PART_SUM + 64)
+#define PART_FROM (PART_PRED + ACT_HEAD_LEN)
 #define PART_BODY (PART_FROM + 8)
 
 struct act_chain {
 	GBytes *rows[1 + ACT_MAX_PARTS];
+	char keys[1 + ACT_MAX_PARTS][65];   /* each row's key */
 	size_t n;
 };
 
@@ -666,68 +668,53 @@ void act_chain_free(struct act_chain *c)
 	g_free(c);
 }
 
-static void part_sum(const unsigned char *d, size_t len, char out[65])
-{
-	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
-
-	g_checksum_update(ck, d, PART_SUM);
-	g_checksum_update(ck, d + PART_FROM, (gssize)(len - PART_FROM));
-	memcpy(out, g_checksum_get_string(ck), 64);
-	out[64] = '\0';
-	g_checksum_free(ck);
-}
-
-/* A part that follows `pred` (a row's head) and is whole. */
+/* A part that follows `pred` (a row's head). */
 static bool part_fits(GBytes *row, const unsigned char *pred)
 {
 	gsize len;
 	const unsigned char *d = g_bytes_get_data(row, &len);
-	char sum[65];
 
-	if (len < PART_BODY || memcmp(d + PART_PRED, pred, ACT_HEAD_LEN))
-		return false;
-	part_sum(d, len, sum);
-	return !memcmp(d + PART_SUM, sum, 64);
-}
-
-static void part_kind(size_t i, char kind[48])
-{
-	snprintf(kind, 48, "%s-part-%zu", ACT_MODEL_KIND, i);
+	return len >= PART_BODY && !memcmp(d + PART_PRED, pred, ACT_HEAD_LEN);
 }
 
 void act_chain_read(struct ms_activity *a)
 {
 	struct act_chain *c;
 	GBytes *saved = NULL;
+	char *key = NULL;
 
-	if (ms_store_model_get(a->opts->store, ACT_MODEL_KIND, NULL, &saved)
-	    < 0 || !saved) {
+	if (ms_store_model_get_any(a->opts->store, ACT_MODEL_KIND, NULL, &key,
+				   &saved) < 0 || !saved) {
 		ms_error_clear();
 		return;
 	}
-	if (g_bytes_get_size(saved) < ACT_HEAD_LEN) {
+	if (g_bytes_get_size(saved) < ACT_HEAD_LEN || strlen(key) != 64) {
 		g_bytes_unref(saved);
+		g_free(key);
 		return;
 	}
 	c = g_new0(struct act_chain, 1);
+	memcpy(c->keys[0], key, 65);
+	g_free(key);
 	c->rows[c->n++] = saved;
-	for (size_t i = 1; i <= ACT_MAX_PARTS; i++) {
-		char kind[48];
-
-		part_kind(i, kind);
+	while (c->n <= ACT_MAX_PARTS) {
 		saved = NULL;
-		if (ms_store_model_get(a->opts->store, kind, NULL, &saved) < 0) {
+		if (ms_store_model_get(a->opts->store, PART_KIND,
+				       c->keys[c->n - 1], &saved) < 0) {
 			ms_error_clear();
 			break;
 		}
-		/* a damaged part, or one of another chain, ends it: the model
-		 * before it is taken, and the walk goes on from there */
+		/* a part of another chain ends it: the model before it is
+		 * taken, and the walk goes on from there */
 		if (!saved || !part_fits(saved, g_bytes_get_data(
 				c->rows[c->n - 1], NULL))) {
 			if (saved)
 				g_bytes_unref(saved);
 			break;
 		}
+		memcpy(c->keys[c->n], (const char *)g_bytes_get_data(saved,
+			NULL) + PART_KEY, 64);
+		c->keys[c->n][64] = '\0';
 		c->rows[c->n++] = saved;
 	}
 	act_chain_free(a->chain);
@@ -774,13 +761,14 @@ static bool chain_load(struct ms_activity *x, const struct act_chain *c,
 	gsize len;
 	const char *d = g_bytes_get_data(c->rows[n - 1], &len);
 	struct ms_activity *old;
+	struct ms_rd r = MS_RD_INIT(d + PART_FROM, 8);
 	uint64_t from;
 	bool ok;
 
 	if (n == 1)
 		return act_model_decode(x, d + ACT_HEAD_LEN,
 					len - ACT_HEAD_LEN);
-	memcpy(&from, d + PART_FROM, sizeof(from));
+	from = ms_get_le(&r, 8);
 	if (!act_model_decode(x, d + PART_BODY, len - PART_BODY))
 		return false;
 	old = model_like(x);
@@ -808,51 +796,33 @@ int act_chain_load_key(struct ms_activity *a, const char *key)
 	return chain_load(a, a->chain, a->chain->n) ? 1 : 2;
 }
 
-/* Parts from the i-th on are of an older chain: forgotten. */
-static int drop_parts(struct ms_store *store, size_t i)
-{
-	char kind[48];
-	int rc = 0;
-
-	for (; rc == 0 && i <= ACT_MAX_PARTS; i++) {
-		part_kind(i, kind);
-		rc = ms_store_model_drop(store, kind);
-	}
-	return rc;
-}
-
 int act_model_save(struct ms_activity *a, const char *key, const char *head)
 {
 	struct ms_store *store = a->opts->store;
 	GByteArray *b, *body;
-	char kind[48], sum[65];
-	uint64_t from = a->prev_from;
 	int rc;
 
 	if (!a->appended || a->prev_rows < 1 || a->prev_rows > ACT_MAX_PARTS ||
 	    a->head_span.commits > a->commits->len / 4) {
 		b = act_model_encode(a, head, ACT_HEAD_LEN, NULL);
-		rc = ms_store_model_put(store, ACT_MODEL_KIND, key, b->data,
+		rc = ms_store_model_put(store, ACT_MODEL_KIND, key, 1, b->data,
 					b->len);
 		g_byte_array_free(b, TRUE);
-		return rc < 0 ? rc : drop_parts(store, 1);
+		/* the parts of the whole model it replaces */
+		return rc < 0 ? rc : ms_store_model_drop(store, PART_KIND);
 	}
 	body = act_model_encode(a, NULL, 0, &a->head_span);
 	b = g_byte_array_sized_new(PART_BODY + body->len);
 	g_byte_array_append(b, (const guint8 *)head, ACT_HEAD_LEN);
 	g_byte_array_append(b, (const guint8 *)key, 64);
 	g_byte_array_append(b, (const guint8 *)a->prev_head, ACT_HEAD_LEN);
-	memset(sum, '0', 64);
-	g_byte_array_append(b, (const guint8 *)sum, 64);
-	g_byte_array_append(b, (const guint8 *)&from, sizeof(from));
+	ms_put_le(b, a->prev_from, 8);
 	g_byte_array_append(b, body->data, body->len);
 	g_byte_array_free(body, TRUE);
-	part_sum(b->data, b->len, sum);
-	memcpy(b->data + PART_SUM, sum, 64);
-	part_kind(a->prev_rows, kind);
-	rc = ms_store_model_put(store, kind, key, b->data, b->len);
+	rc = ms_store_model_put(store, PART_KIND, a->prev_key, ACT_MAX_PARTS,
+				b->data, b->len);
 	g_byte_array_free(b, TRUE);
-	return rc < 0 ? rc : drop_parts(store, a->prev_rows + 1);
+	return rc;
 }
 
 /*
@@ -881,6 +851,7 @@ void act_prev_read(struct ms_activity *a, const char *head)
 	if (b && chain_load(b, a->chain, n)) {
 		a->prev = b;
 		a->prev_rows = n;
+		memcpy(a->prev_key, a->chain->keys[n - 1], 65);
 		memcpy(a->prev_head, data, ACT_HEAD_LEN);
 		a->prev_head[ACT_HEAD_LEN] = '\0';
 	} else {
@@ -940,16 +911,17 @@ size_t act_walk_head(const unsigned char *ids, size_t n, void *data)
  * for every revision whose MAINTAINERS and directory answers are the
  * same (maint_index_fingerprint()), so a run after new commits matches
  * only the paths no run matched before.  Saved as records of a count,
- * that many entry indexes and the path with its NUL.
+ * that many entry indexes (varints) and the path (bytes.h).
  */
 #define PATHS_KIND "activity-paths"
 
 void act_paths_read(struct ms_activity *a, const char *key)
 {
 	GBytes *saved = NULL;
-	const unsigned char *p, *end;
 	size_t nr_entries = maint_file_nr_entries(a->mf);
-	GPtrArray *read;
+	GHashTable *t;
+	struct ms_rd r;
+	const void *p;
 	gsize len;
 
 	if (ms_store_model_get(a->opts->store, PATHS_KIND, key, &saved) < 0 ||
@@ -958,52 +930,44 @@ void act_paths_read(struct ms_activity *a, const char *key)
 		return;
 	}
 	p = g_bytes_get_data(saved, &len);
-	end = p + len;
-	read = g_ptr_array_new();
-	while (end - p >= 4) {
-		uint32_t n, *r;
-		const unsigned char *z;
-		bool ok = true;
+	r = (struct ms_rd)MS_RD_INIT(p, len);
+	t = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	while (r.ok && r.p < r.end) {
+		uint64_t n = ms_get_var(&r);
+		uint32_t *e;
+		char *path;
 
-		memcpy(&n, p, 4);
-		if (n > (size_t)(end - p - 4) / 4)
+		if (n > (uint64_t)(r.end - r.p))
 			break;
-		z = memchr(p + 4 + 4 * (size_t)n, '\0',
-			   (size_t)(end - p - 4 - 4 * (size_t)n));
-		if (!z)
-			break;
-		r = g_new(uint32_t, n + 1);
-		r[0] = n;
-		memcpy(r + 1, p + 4, 4 * (size_t)n);
-		for (uint32_t k = 0; k < n; k++)
-			ok = ok && r[1 + k] < nr_entries;
-		if (!ok) {
-			g_free(r);
-			break;
+		e = g_new(uint32_t, n + 1);
+		e[0] = (uint32_t)n;
+		for (uint64_t k = 0; k < n; k++) {
+			uint64_t x = ms_get_var(&r);
+
+			r.ok = r.ok && x < nr_entries;
+			e[1 + k] = (uint32_t)x;
 		}
-		g_ptr_array_add(read, (gpointer)(p + 4 + 4 * n));
-		g_ptr_array_add(read, r);
-		p = z + 1;
+		path = ms_get_str(&r);
+		if (r.ok)
+			g_hash_table_replace(t, path, e);
+		else {
+			g_free(path);
+			g_free(e);
+		}
 	}
 	/* all or nothing: a cut-short table is not taken */
-	if (p == end)
-		a->saved_paths = g_hash_table_new_full(g_str_hash, g_str_equal,
-						       g_free, g_free);
-	for (guint i = 0; i < read->len; i += 2)
-		if (p == end)
-			g_hash_table_replace(a->saved_paths,
-					     g_strdup(read->pdata[i]),
-					     read->pdata[i + 1]);
-		else
-			g_free(read->pdata[i + 1]);
-	g_ptr_array_free(read, TRUE);
+	if (ms_rd_done(&r))
+		a->saved_paths = t;
+	else
+		g_hash_table_destroy(t);
 	g_bytes_unref(saved);
 }
 
 static void put_answer(GByteArray *b, const char *path, const uint32_t *r)
 {
-	g_byte_array_append(b, (const guint8 *)r, 4 * (r[0] + 1));
-	g_byte_array_append(b, (const guint8 *)path, (guint)strlen(path) + 1);
+	for (uint32_t i = 0; i <= r[0]; i++)
+		ms_put_var(b, r[i]);
+	ms_put_str(b, path);
 }
 
 int act_paths_write(struct ms_activity *a, const char *key)
@@ -1038,7 +1002,7 @@ int act_paths_write(struct ms_activity *a, const char *key)
 		if (!a->saved_paths ||
 		    !g_hash_table_contains(a->saved_paths, k))
 			put_answer(b, k, v);
-	rc = ms_store_model_put(a->opts->store, PATHS_KIND, key, b->data,
+	rc = ms_store_model_put(a->opts->store, PATHS_KIND, key, 1, b->data,
 				b->len);
 	g_byte_array_free(b, TRUE);
 	return rc;

@@ -340,8 +340,9 @@ int ms_activity_query_series(const struct ms_activity *a,
  * it asks about, at the newest commit dated before active_since, and
  * every MAINTAINERS file of that commit when one did not exist then),
  * kept in `store` so that a later run with the same window start reads
- * no old MAINTAINERS blob or tree: one row of kind `kind` (e.g.
- * "activity-listing"), keyed by that commit and `build` (the caller's
+ * no old MAINTAINERS blob or tree: one row per such commit (the store
+ * keeps the few used last, whichever command read them), keyed by that
+ * commit and `build` (the caller's
  * build, whose parser read the files), holding per file the M: and R:
  * values of each entry (activity-listing.c).  The model takes `store`
  * (closed by ms_activity_free() or the next call; NULL: nothing is read
@@ -364,7 +365,7 @@ struct ms_act_listing_note {
 				     or NULL */
 };
 void ms_activity_keep_listing(struct ms_activity *a, struct ms_store *store,
-			      const char *kind, const char *build,
+			      const char *build,
 			      void (*note)(const struct ms_act_listing_note *n,
 					   void *data),
 			      void *data);

@@ -3,15 +3,17 @@
  * activity model (areas.h), which its saved model does not hold: from
  * the load's walk, the store's "areas-paths" row, or git.
  *
- * The row is one value: "MSAP1\n", the number of paths (u32, little
- * endian), the paths NUL-terminated, the number of commits, then per
- * commit its raw id (20 bytes), its number of paths and their numbers
- * (u32 each).  Commits are named by id, so the row holds for any
- * revision and window; it is keyed by the store's commit extraction
- * version (what the walk calls a touched path).
+ * The row is one value of the store's cache (store.h, which checks its
+ * bytes), in the codec of bytes.h: the number of paths, the paths, the
+ * number of commits, then per commit its raw id (20 bytes), its number
+ * of paths and their numbers (varints).  Commits are named by id, so the
+ * row holds for any revision and window; it is keyed by the row's format
+ * and the store's commit extraction version (what the walk calls a
+ * touched path).
  */
 #include "activity.h"
 #include "areas.h"
+#include "bytes.h"
 #include "history.h"
 #include "store.h"
 
@@ -20,7 +22,6 @@
 #include <string.h>
 
 #define ROW_KIND "areas-paths"
-#define ROW_MAGIC "MSAP1\n"
 /* fewer missing commits than this are read from git one by one */
 #define FEW_MISSING 2000
 
@@ -48,80 +49,43 @@ static void set_paths(struct ms_commit_paths *cp, size_t i,
 	cp->have[i] = true;
 }
 
-static void raw_of(const char *hex, unsigned char raw[20])
-{
-	for (int i = 0; i < 20; i++)
-		raw[i] = (unsigned char)(g_ascii_xdigit_value(hex[2 * i]) << 4 |
-					 g_ascii_xdigit_value(hex[2 * i + 1]));
-}
-
-static guint32 get32(const unsigned char *p)
-{
-	guint32 v;
-
-	memcpy(&v, p, 4);
-	return GUINT32_FROM_LE(v);
-}
-
 /* Take the paths of the records lacking them from the saved row
  * (`ids`: raw id -> record index + 1); false when it does not hold. */
 static bool row_take(struct ms_commit_paths *cp, GHashTable *ids,
 		     const unsigned char *p, size_t len)
 {
-	const unsigned char *end = p + len;
-	GPtrArray *names = g_ptr_array_new();
-	guint32 n;
-	bool ok = false;
+	struct ms_rd r = MS_RD_INIT(p, len);
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	uint64_t n = ms_get_var(&r);
+	const char **v = NULL;
 
-	if (len < 10 || memcmp(p, ROW_MAGIC, 6))
-		goto out;
-	p += 6;
-	n = get32(p);
-	p += 4;
-	for (guint32 k = 0; k < n; k++) {
-		const unsigned char *z = memchr(p, '\0', (size_t)(end - p));
+	for (uint64_t k = 0; k < n && r.ok; k++)
+		g_ptr_array_add(names, ms_get_str(&r));
+	n = ms_get_var(&r);
+	for (uint64_t c = 0; c < n && r.ok; c++) {
+		const uint8_t *id = ms_get_bytes(&r, 20);
+		uint64_t np = ms_get_var(&r);
+		gpointer at = id ? g_hash_table_lookup(ids, id) : NULL;
+		bool take = at && !cp->have[GPOINTER_TO_SIZE(at) - 1];
 
-		if (!z)
-			goto out;
-		g_ptr_array_add(names, (gpointer)p);
-		p = z + 1;
-	}
-	if (end - p < 4)
-		goto out;
-	n = get32(p);
-	p += 4;
-	for (guint32 c = 0; c < n; c++) {
-		guint32 np;
-		gpointer at;
-		const char **v;
+		if (np > (uint64_t)(r.end - r.p))
+			r.ok = false;
+		v = take && r.ok ? g_renew(const char *, v, np + 1) : v;
+		for (uint64_t k = 0; k < np && r.ok; k++) {
+			uint64_t x = ms_get_var(&r);
 
-		if (end - p < 24)
-			goto out;
-		np = get32(p + 20);
-		if (np > (size_t)(end - p - 24) / 4)
-			goto out;
-		at = g_hash_table_lookup(ids, p);
-		if (at && !cp->have[GPOINTER_TO_SIZE(at) - 1]) {
-			v = g_new(const char *, np ? np : 1);
-			for (guint32 k = 0; k < np; k++) {
-				guint32 x = get32(p + 24 + 4 * (size_t)k);
-
-				if (x >= names->len) {
-					g_free(v);
-					goto out;
-				}
+			r.ok = r.ok && x < names->len;
+			if (take && r.ok)
 				v[k] = names->pdata[x];
-			}
+		}
+		if (take && r.ok) {
 			set_paths(cp, GPOINTER_TO_SIZE(at) - 1, v, np);
 			cp->stored++;
-			g_free(v);
 		}
-		p += 24 + 4 * (size_t)np;
 	}
-	ok = p == end;
-out:
+	g_free(v);
 	g_ptr_array_free(names, TRUE);
-	return ok;
+	return ms_rd_done(&r);
 }
 
 struct walk_fill {
@@ -185,12 +149,6 @@ static int fill_from_git(struct ms_commit_paths *cp,
 	return rc < 0 ? rc : 0;
 }
 
-static void put32(GByteArray *b, guint32 v)
-{
-	v = GUINT32_TO_LE(v);
-	g_byte_array_append(b, (const guint8 *)&v, 4);
-}
-
 static int row_save(const struct ms_commit_paths *cp,
 		    const struct ms_activity *a, struct ms_store *store,
 		    const char *key)
@@ -206,25 +164,23 @@ static int row_save(const struct ms_commit_paths *cp,
 					    GUINT_TO_POINTER(order->len));
 			g_ptr_array_add(order, cp->paths->pdata[i]);
 		}
-	g_byte_array_append(b, (const guint8 *)ROW_MAGIC, 6);
-	put32(b, order->len);
+	ms_put_var(b, order->len);
 	for (guint i = 0; i < order->len; i++)
-		g_byte_array_append(b, order->pdata[i],
-				    (guint)strlen(order->pdata[i]) + 1);
-	put32(b, (guint32)cp->nr);
+		ms_put_str(b, order->pdata[i]);
+	ms_put_var(b, cp->nr);
 	for (size_t i = 0; i < cp->nr; i++) {
 		struct ms_act_record r;
 		unsigned char raw[20];
 
 		ms_activity_record(a, i, &r);
-		raw_of(r.id, raw);
+		ms_unhex(r.id, 20, raw);
 		g_byte_array_append(b, raw, 20);
-		put32(b, cp->off[i + 1] - cp->off[i]);
+		ms_put_var(b, cp->off[i + 1] - cp->off[i]);
 		for (guint32 k = cp->off[i]; k < cp->off[i + 1]; k++)
-			put32(b, GPOINTER_TO_UINT(g_hash_table_lookup(
+			ms_put_var(b, GPOINTER_TO_UINT(g_hash_table_lookup(
 				num, cp->paths->pdata[k])));
 	}
-	rc = ms_store_model_put(store, ROW_KIND, key, b->data, b->len);
+	rc = ms_store_model_put(store, ROW_KIND, key, 1, b->data, b->len);
 	g_byte_array_free(b, TRUE);
 	g_hash_table_destroy(num);
 	g_ptr_array_free(order, TRUE);
@@ -285,7 +241,7 @@ static void take_known(struct ms_commit_paths *cp,
 		if (cp->have[i])
 			continue;
 		ms_activity_record(a, i, &r);
-		raw_of(r.id, raws + 20 * i);
+		ms_unhex(r.id, 20, raws + 20 * i);
 		g_hash_table_insert(ids, raws + 20 * i,
 				    GSIZE_TO_POINTER(i + 1));
 	}
@@ -310,7 +266,7 @@ int ms_commit_paths_load(const struct ms_activity *a, struct ms_store *store,
 	int rc;
 
 	*out = NULL;
-	snprintf(key, sizeof(key), "v1-%d", MS_STORE_COMMIT_VERSION);
+	snprintf(key, sizeof(key), "v2-%d", MS_STORE_COMMIT_VERSION);
 	cp->nr = ms_activity_nr_commits(a);
 	cp->chunk = g_string_chunk_new(1 << 16);
 	cp->paths = g_ptr_array_new();

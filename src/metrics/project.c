@@ -42,7 +42,7 @@ struct ms_project {
 	int hist_rc;
 	struct ms_activity *act;
 	struct ms_store *store;
-	char *listing_kind, *build;
+	char *build;
 
 	struct ms_ident *own_ident;   /* without a repository */
 };
@@ -97,7 +97,6 @@ void ms_project_free(struct ms_project *p)
 	maint_file_free(p->mf);
 	ms_tree_free(p->tree);
 	ms_store_free(p->store);
-	g_free(p->listing_kind);
 	g_free(p->build);
 	g_free(p->rev_mailmap);
 	for (size_t i = 0; i < p->o.nr_mailmaps; i++)
@@ -109,13 +108,11 @@ void ms_project_free(struct ms_project *p)
 }
 
 void ms_project_set_store(struct ms_project *p, struct ms_store *store,
-			  const char *listing_kind, const char *build)
+			  const char *build)
 {
 	ms_store_free(p->store);
-	g_free(p->listing_kind);
 	g_free(p->build);
 	p->store = store;
-	p->listing_kind = g_strdup(listing_kind);
 	p->build = g_strdup(build);
 }
 
@@ -242,8 +239,7 @@ static int load_history(struct ms_project *p, struct ms_diags *diags)
 	if (rc < 0)
 		return rc;
 	/* the model keeps the store, for its window-start listing */
-	ms_activity_keep_listing(p->act, p->store, p->listing_kind,
-				 p->build, p->o.listing_note,
+	ms_activity_keep_listing(p->act, p->store, p->build, p->o.listing_note,
 				 p->o.listing_data);
 	p->store = NULL;
 	return 0;

@@ -87,11 +87,11 @@ void ms_project_free(struct ms_project *p);
 
 /*
  * The store (taken; NULL: none): the history reads it and, once loaded,
- * keeps its window-start listing there under `listing_kind` for program
- * `build` (ms_activity_keep_listing(); both copied).
+ * keeps its window-start listing there for program `build`
+ * (ms_activity_keep_listing(); copied).
  */
 void ms_project_set_store(struct ms_project *p, struct ms_store *store,
-			  const char *listing_kind, const char *build);
+			  const char *build);
 
 /* The options it was opened with (borrowed). */
 const struct ms_project_options *

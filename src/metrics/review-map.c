@@ -4,6 +4,7 @@
  * lines, and whether its subject names another project.
  */
 #include "review-internal.h"
+#include "bytes.h"
 #include "maintainers.h"
 #include "store.h"
 
@@ -212,14 +213,13 @@ static bool k_match(struct kpat *k, const GArray *lines, bool *limited)
  * changed lines: a warm run matches only patches no run matched before,
  * and a change of any K: line (or of the entries' order) changes the key,
  * so every patch is matched again.  A record: the 20-byte digest, a count
- * n and n entry indexes (uint32_t, host order).  A patch on which a
+ * n and n entry indexes (varints, bytes.h).  A patch on which a
  * pattern hit the match limits is not kept: the run that matches it
  * reports it.
  */
 #define K_KIND "review-k"
-#define K_FORMAT "review-k 1"  /* changed_lines(), k_match(), records */
+#define K_FORMAT "review-k 2"  /* changed_lines(), k_match(), records */
 #define DIGEST_LEN 20
-#define REC_HEAD (DIGEST_LEN + 4)
 
 static char *k_key(const struct ms_review_map *map)
 {
@@ -261,11 +261,12 @@ static gboolean digest_equal(gconstpointer a, gconstpointer b)
 void ms_review_map_read_saved(struct ms_review_map *map,
 			      struct ms_store *store)
 {
-	const unsigned char *p, *end;
 	size_t nr_entries = maint_file_nr_entries(map->mf);
 	GHashTable *t;
 	GBytes *saved = NULL;
+	const void *p;
 	gsize len;
+	struct ms_rd r;
 
 	if (!store || !map->kpats->len || map->kkey)
 		return;
@@ -277,26 +278,19 @@ void ms_review_map_read_saved(struct ms_review_map *map,
 		return;
 	}
 	p = g_bytes_get_data(saved, &len);
-	end = p + len;
+	r = (struct ms_rd)MS_RD_INIT(p, len);
 	t = g_hash_table_new(digest_hash, digest_equal);
-	while ((size_t)(end - p) >= REC_HEAD) {
-		uint32_t n, e;
-		bool ok = true;
+	while (r.ok && r.p < r.end) {
+		const uint8_t *rec = ms_get_bytes(&r, DIGEST_LEN);
+		uint64_t n = ms_get_var(&r);
 
-		memcpy(&n, p + DIGEST_LEN, 4);
-		if (n > (size_t)(end - p - REC_HEAD) / 4)
-			break;
-		for (uint32_t k = 0; k < n && ok; k++) {
-			memcpy(&e, p + REC_HEAD + 4 * (size_t)k, 4);
-			ok = e < nr_entries;
-		}
-		if (!ok)
-			break;
-		g_hash_table_insert(t, (gpointer)p, (gpointer)p);
-		p += REC_HEAD + 4 * (size_t)n;
+		for (uint64_t k = 0; k < n && r.ok; k++)
+			r.ok = ms_get_var(&r) < nr_entries;
+		if (r.ok)
+			g_hash_table_insert(t, (gpointer)rec, (gpointer)rec);
 	}
 	/* all or nothing: a cut-short or foreign table is not taken */
-	if (p != end) {
+	if (!ms_rd_done(&r)) {
 		g_hash_table_unref(t);
 		g_bytes_unref(saved);
 		return;
@@ -318,7 +312,7 @@ int ms_review_map_save(struct ms_review_map *map, struct ms_store *store)
 		p[0].data = g_bytes_get_data(map->saved_bytes, &len);
 	p[0].len = len;
 	p[1] = (struct ms_store_piece){ map->fresh->data, map->fresh->len };
-	rc = ms_store_model_putv(store, K_KIND, map->kkey, p, 2);
+	rc = ms_store_model_putv(store, K_KIND, map->kkey, 1, p, 2);
 	if (rc == 0)
 		g_byte_array_set_size(map->fresh, 0);
 	return rc;
@@ -361,7 +355,7 @@ static void k_entries(struct ms_review_map *map, const struct ms_mail *m,
 	GArray *att = g_array_new(FALSE, FALSE, sizeof(struct line));
 	const unsigned char *r = NULL;
 	guint8 d[DIGEST_LEN];
-	uint32_t n = 0, e;
+	uint32_t e;
 
 	changed_lines(m->body, body);
 	if (m->attached_diff)
@@ -372,11 +366,15 @@ static void k_entries(struct ms_review_map *map, const struct ms_mail *m,
 			r = g_hash_table_lookup(map->saved, d);
 	}
 	if (r) {
-		memcpy(&n, r + DIGEST_LEN, 4);
-		for (uint32_t i = 0; i < n; i++) {
-			memcpy(&e, r + REC_HEAD + 4 * (size_t)i, 4);
-			add_unique(out, e);
-		}
+		/* checked whole when read: the record ends in the table */
+		gsize len;
+		const uint8_t *t = g_bytes_get_data(map->saved_bytes, &len);
+		struct ms_rd rd = MS_RD_INIT(r + DIGEST_LEN,
+					     t + len - (r + DIGEST_LEN));
+		uint64_t n = ms_get_var(&rd);
+
+		for (uint64_t i = 0; i < n; i++)
+			add_unique(out, (size_t)ms_get_var(&rd));
 	} else {
 		GArray *hit = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 		bool limited = false;
@@ -396,11 +394,11 @@ static void k_entries(struct ms_review_map *map, const struct ms_mail *m,
 				g_array_append_val(hit, e);
 		}
 		if (map->kkey && !limited) {
-			n = hit->len;
 			g_byte_array_append(map->fresh, d, DIGEST_LEN);
-			g_byte_array_append(map->fresh, (guint8 *)&n, 4);
-			g_byte_array_append(map->fresh, (guint8 *)hit->data,
-					    4 * n);
+			ms_put_var(map->fresh, hit->len);
+			for (guint i = 0; i < hit->len; i++)
+				ms_put_var(map->fresh, g_array_index(
+					hit, uint32_t, i));
 		}
 		g_array_free(hit, TRUE);
 	}

@@ -1,11 +1,13 @@
 /*
- * store-models.c - a report's whole model, saved between runs (store.h,
- * tables `models` and `model_chunks`).
+ * store-models.c - the one cache of derived data (store.h, tables
+ * `models` and `model_chunks`): values keyed by (kind, key), each with
+ * its last use and one integrity check, a CRC-64 of its kind, key and
+ * bytes, so that no caller frames or checks its bytes again.
  *
- * A value of up to the chunk limit is one row of `models`, as before
- * schema 8 (chunks 1, size NULL).  A larger one is cut into chunks of the
- * limit: the first in `models` (with chunks = how many, size = the whole
- * length), the others in `model_chunks` as (kind, seq 1..chunks-1).
+ * A value of up to the chunk limit is one row of `models` (chunks 1).  A
+ * larger one is cut into chunks of the limit: the first in `models`
+ * (with chunks = how many, size = the whole length), the others in
+ * `model_chunks` as (kind, key, seq 1..chunks-1).
  * SQLite refuses a value over SQLITE_MAX_LENGTH (1e9 bytes) and a bound
  * length is an int: the kernel's review result (3 GB of JSON) was not
  * kept at all before.  Chunks are written straight from the caller's
@@ -13,6 +15,7 @@
  * side holds the value twice.
  */
 #include "store-internal.h"
+#include "mail.h"          /* ms_crc64() */
 
 #include <glib.h>
 #include <limits.h>
@@ -30,16 +33,30 @@ static size_t chunk_limit(const struct ms_store *s)
 	return s->chunk_limit ? s->chunk_limit : MS_STORE_CHUNK_DEFAULT;
 }
 
+/* The check of a value: CRC-64 of its kind and key (each with its NUL),
+ * then its bytes, given in pieces. */
+static uint64_t value_crc(const char *kind, const char *key,
+			  const struct ms_store_piece *p, size_t n)
+{
+	uint64_t crc = ms_crc64(0, kind, strlen(kind) + 1);
+
+	crc = ms_crc64(crc, key, strlen(key) + 1);
+	for (size_t i = 0; i < n; i++)
+		if (p[i].len)
+			crc = ms_crc64(crc, p[i].data, p[i].len);
+	return crc;
+}
+
 /*
- * Read the value of `kind` whose first chunk is row `row` of `models`
- * (`first` bytes), `chunks` chunks and `size` bytes in all, into *out.
- * A value whose rows do not add up (a chunk missing, short, long or left
- * over) leaves *out NULL: nothing saved.  Returns an SQLite code
+ * Read the value of (kind, key) whose first chunk is row `row` of
+ * `models` (`first` bytes), `chunks` chunks and `size` bytes in all, into
+ * *out.  A value whose rows do not add up (a chunk missing, short, long
+ * or left over) leaves *out NULL: nothing saved.  Returns an SQLite code
  * (SQLITE_NOMEM: no buffer of `size` bytes).
  */
-static int read_value(struct ms_store *s, const char *kind, int64_t row,
-		      int64_t first, int64_t chunks, int64_t size,
-		      GBytes **out)
+static int read_value(struct ms_store *s, const char *kind, const char *key,
+		      int64_t row, int64_t first, int64_t chunks,
+		      int64_t size, GBytes **out)
 {
 	sqlite3_stmt *st = NULL;
 	unsigned char *buf;
@@ -60,10 +77,11 @@ static int read_value(struct ms_store *s, const char *kind, int64_t row,
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(s->db, "SELECT seq, rowid, length(data), "
 					"typeof(data) = 'blob' FROM "
-					"model_chunks WHERE kind = ? "
-					"ORDER BY seq", -1, &st, NULL);
+					"model_chunks WHERE kind = ? AND "
+					"key = ? ORDER BY seq", -1, &st, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
 		while (whole && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 			int64_t n = sqlite3_column_int64(st, 2);
 
@@ -95,24 +113,48 @@ static int read_value(struct ms_store *s, const char *kind, int64_t row,
 	return rc;
 }
 
-int ms_store_model_get(struct ms_store *s, const char *kind, const char *key,
-		       GBytes **data)
+/* Note that (kind, key) was used now; a store too busy to say so is no
+ * error (the use is a hint for pruning). */
+static void touch(struct ms_store *s, const char *kind, const char *key)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(s->db, "UPDATE models SET used = ? WHERE "
+			       "kind = ? AND key = ? AND used < ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, g_get_real_time() / G_USEC_PER_SEC);
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, key, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, g_get_real_time() / G_USEC_PER_SEC);
+	(void)sqlite3_step(st);
+	sqlite3_finalize(st);
+}
+
+int ms_store_model_get_any(struct ms_store *s, const char *kind,
+			   const char *key, char **key_out, GBytes **data)
 {
 	sqlite3_stmt *st = NULL;
 	int64_t size = 0;
+	uint64_t crc = 0;
+	char *found = NULL;
 	int rc;
 
 	*data = NULL;
+	if (key_out)
+		*key_out = NULL;
 	rc = store_exec(s, "BEGIN", "read a saved model");
 	if (rc < 0)
 		return rc;
+	/* without a key: the value of the kind used last */
 	rc = sqlite3_prepare_v2(s->db, key ?
-				"SELECT rowid, length(data), chunks, "
-				"coalesce(size, length(data)) FROM models "
-				"WHERE kind = ? AND key = ?" :
-				"SELECT rowid, length(data), chunks, "
-				"coalesce(size, length(data)) FROM models "
-				"WHERE kind = ?", -1, &st, NULL);
+				"SELECT rowid, length(data), chunks, size, "
+				"crc, key FROM models WHERE kind = ? AND "
+				"key = ?" :
+				"SELECT rowid, length(data), chunks, size, "
+				"crc, key FROM models WHERE kind = ? ORDER "
+				"BY used DESC, rowid DESC LIMIT 1", -1, &st,
+				NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
 		if (key)
@@ -120,7 +162,11 @@ int ms_store_model_get(struct ms_store *s, const char *kind, const char *key,
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW) {
 			size = sqlite3_column_int64(st, 3);
-			rc = read_value(s, kind, sqlite3_column_int64(st, 0),
+			crc = (uint64_t)sqlite3_column_int64(st, 4);
+			found = g_strdup((const char *)
+					 sqlite3_column_text(st, 5));
+			rc = read_value(s, kind, found ? found : "",
+					sqlite3_column_int64(st, 0),
 					sqlite3_column_int64(st, 1),
 					sqlite3_column_int64(st, 2), size,
 					data);
@@ -129,6 +175,20 @@ int ms_store_model_get(struct ms_store *s, const char *kind, const char *key,
 	}
 	sqlite3_finalize(st);
 	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	if (rc == SQLITE_OK && *data) {
+		struct ms_store_piece p;
+
+		p.data = g_bytes_get_data(*data, &p.len);
+		/* a damaged or altered value reads as nothing saved */
+		if (value_crc(kind, found, &p, 1) != crc)
+			g_clear_pointer(data, g_bytes_unref);
+	}
+	if (rc == SQLITE_OK && *data) {
+		touch(s, kind, found);
+		if (key_out)
+			*key_out = g_steal_pointer(&found);
+	}
+	g_free(found);
 	if (rc == SQLITE_NOMEM)
 		return ms_error_set(MS_ERROR, "store '%s': cannot read the "
 				    "saved model '%s': no memory for its "
@@ -139,6 +199,12 @@ int ms_store_model_get(struct ms_store *s, const char *kind, const char *key,
 		return store_db_error(s, rc, "read a saved model");
 	}
 	return 0;
+}
+
+int ms_store_model_get(struct ms_store *s, const char *kind, const char *key,
+		       GBytes **data)
+{
+	return ms_store_model_get_any(s, kind, key, NULL, data);
 }
 
 /* Where the next chunk starts in the caller's pieces. */
@@ -188,14 +254,21 @@ static int bind_next(sqlite3_stmt *st, int col, struct cursor *c, size_t len,
 	return sqlite3_bind_blob64(st, col, *tmp, len, SQLITE_STATIC);
 }
 
-/* Run `sql` with `kind` as its one parameter. */
-static int exec_kind(struct ms_store *s, const char *sql, const char *kind)
+/* Run `sql` with its parameters bound to the strings `a`, `b` (each may
+ * be NULL: not bound) and the integer `n`. */
+static int exec_on(struct ms_store *s, const char *sql, const char *a,
+		   const char *b, int64_t n)
 {
 	sqlite3_stmt *st = NULL;
 	int r = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
 
 	if (r == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+		if (a)
+			sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+		if (b)
+			sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+		if (sqlite3_bind_parameter_count(st) >= (a && b ? 3 : 2))
+			sqlite3_bind_int64(st, a && b ? 3 : 2, n);
 		r = sqlite3_step(st);
 		r = r == SQLITE_DONE ? SQLITE_OK : r;
 	}
@@ -203,51 +276,40 @@ static int exec_kind(struct ms_store *s, const char *sql, const char *kind)
 	return r;
 }
 
-int ms_store_model_putv(struct ms_store *s, const char *kind, const char *key,
-			const struct ms_store_piece *pieces, size_t n)
+/* Write the `nr_chunks` rows of the value in `c` (`total` bytes). */
+static int write_rows(struct ms_store *s, const char *kind, const char *key,
+		      struct cursor *c, size_t total, uint64_t crc)
 {
 	sqlite3_stmt *head = NULL, *more = NULL;
-	struct cursor c = { pieces, n, 0, 0 };
 	unsigned char *tmp = NULL;
-	size_t limit = chunk_limit(s), total = 0, nr_chunks, left;
-	int rc, r;
+	size_t limit = chunk_limit(s), left = total;
+	size_t nr_chunks = total ? (total - 1) / limit + 1 : 1;
+	int r;
 
-	for (size_t i = 0; i < n; i++)
-		total += pieces[i].len;
-	nr_chunks = total ? (total - 1) / limit + 1 : 1;
-	rc = store_txn_begin(s);
-	if (rc < 0)
-		return rc;
-	/* the chunks of the value replaced go in the same transaction */
-	r = exec_kind(s, "DELETE FROM model_chunks WHERE kind = ?", kind);
-	if (r == SQLITE_OK)
-		r = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO models "
-				       "(kind, key, data, chunks, size) "
-				       "VALUES (?, ?, ?, ?, ?)", -1, &head,
-				       NULL);
+	r = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO models (kind, "
+			       "key, used, crc, chunks, size, data) VALUES "
+			       "(?, ?, ?, ?, ?, ?, ?)", -1, &head, NULL);
 	if (r == SQLITE_OK && nr_chunks > 1)
 		r = sqlite3_prepare_v2(s->db, "INSERT INTO model_chunks "
-				       "(kind, seq, data) VALUES (?, ?, ?)",
-				       -1, &more, NULL);
-	left = total;
+				       "(kind, key, seq, data) VALUES (?, ?, "
+				       "?, ?)", -1, &more, NULL);
 	for (size_t k = 0; r == SQLITE_OK && k < nr_chunks; k++) {
 		size_t len = MIN(left, limit);
 		sqlite3_stmt *st = k ? more : head;
 
 		sqlite3_reset(st);
 		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
 		if (k) {
-			sqlite3_bind_int64(st, 2, (sqlite3_int64)k);
+			sqlite3_bind_int64(st, 3, (sqlite3_int64)k);
 		} else {
-			sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st, 4, (sqlite3_int64)nr_chunks);
-			if (nr_chunks > 1)
-				sqlite3_bind_int64(st, 5,
-						   (sqlite3_int64)total);
-			else
-				sqlite3_bind_null(st, 5);
+			sqlite3_bind_int64(st, 3, g_get_real_time() /
+					   G_USEC_PER_SEC);
+			sqlite3_bind_int64(st, 4, (sqlite3_int64)crc);
+			sqlite3_bind_int64(st, 5, (sqlite3_int64)nr_chunks);
+			sqlite3_bind_int64(st, 6, (sqlite3_int64)total);
 		}
-		r = bind_next(st, 3, &c, len, limit, &tmp);
+		r = bind_next(st, k ? 4 : 7, c, len, limit, &tmp);
 		if (r == SQLITE_OK)
 			r = sqlite3_step(st);
 		r = r == SQLITE_DONE ? SQLITE_OK : r;
@@ -256,6 +318,39 @@ int ms_store_model_putv(struct ms_store *s, const char *kind, const char *key,
 	sqlite3_finalize(head);
 	sqlite3_finalize(more);
 	g_free(tmp);
+	return r;
+}
+
+int ms_store_model_putv(struct ms_store *s, const char *kind, const char *key,
+			unsigned keep, const struct ms_store_piece *pieces,
+			size_t n)
+{
+	struct cursor c = { pieces, n, 0, 0 };
+	size_t total = 0;
+	uint64_t crc = value_crc(kind, key, pieces, n);
+	int rc, r;
+
+	for (size_t i = 0; i < n; i++)
+		total += pieces[i].len;
+	rc = store_txn_begin(s);
+	if (rc < 0)
+		return rc;
+	/* the chunks of the value replaced go in the same transaction */
+	r = exec_on(s, "DELETE FROM model_chunks WHERE kind = ? AND key = ?",
+		    kind, key, 0);
+	if (r == SQLITE_OK)
+		r = write_rows(s, kind, key, &c, total, crc);
+	/* then the kind's values beyond the `keep` used last */
+	if (r == SQLITE_OK)
+		r = exec_on(s, "DELETE FROM model_chunks WHERE kind = ?1 AND "
+			    "key NOT IN (SELECT key FROM models WHERE kind = "
+			    "?1 ORDER BY used DESC, rowid DESC LIMIT ?2)",
+			    kind, NULL, keep ? keep : 1);
+	if (r == SQLITE_OK)
+		r = exec_on(s, "DELETE FROM models WHERE kind = ?1 AND rowid "
+			    "NOT IN (SELECT rowid FROM models WHERE kind = ?1 "
+			    "ORDER BY used DESC, rowid DESC LIMIT ?2)", kind,
+			    NULL, keep ? keep : 1);
 	if (r != SQLITE_OK) {
 		rc = r == SQLITE_NOMEM ?
 			ms_error_set(MS_ERROR, "store '%s': cannot save the "
@@ -270,11 +365,11 @@ int ms_store_model_putv(struct ms_store *s, const char *kind, const char *key,
 }
 
 int ms_store_model_put(struct ms_store *s, const char *kind, const char *key,
-		       const void *data, size_t len)
+		       unsigned keep, const void *data, size_t len)
 {
 	struct ms_store_piece p = { data, len };
 
-	return ms_store_model_putv(s, kind, key, &p, 1);
+	return ms_store_model_putv(s, kind, key, keep, &p, 1);
 }
 
 int ms_store_model_drop(struct ms_store *s, const char *kind)
@@ -284,10 +379,10 @@ int ms_store_model_drop(struct ms_store *s, const char *kind)
 	rc = store_txn_begin(s);
 	if (rc < 0)
 		return rc;
-	r = exec_kind(s, "DELETE FROM models WHERE kind = ?", kind);
+	r = exec_on(s, "DELETE FROM models WHERE kind = ?", kind, NULL, 0);
 	if (r == SQLITE_OK)
-		r = exec_kind(s, "DELETE FROM model_chunks WHERE kind = ?",
-			      kind);
+		r = exec_on(s, "DELETE FROM model_chunks WHERE kind = ?", kind,
+			    NULL, 0);
 	if (r != SQLITE_OK) {
 		rc = store_db_error(s, r, "drop a model");
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);

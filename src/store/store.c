@@ -184,6 +184,26 @@ static const char *const migrations[] = {
 	"  seq INTEGER NOT NULL,"
 	"  data BLOB NOT NULL,"
 	"  PRIMARY KEY (kind, seq));",
+	/* 8 -> 9: one cache: values keyed by (kind, key), with their last
+	 * use and a CRC-64 each; what the old tables held is derived data
+	 * in formats no longer read, so it is dropped, not converted */
+	"DROP TABLE model_chunks;"
+	"DROP TABLE models;"
+	"CREATE TABLE models ("
+	"  kind TEXT NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  used INTEGER NOT NULL,"
+	"  crc INTEGER NOT NULL,"
+	"  chunks INTEGER NOT NULL,"
+	"  size INTEGER NOT NULL,"
+	"  data BLOB NOT NULL,"
+	"  PRIMARY KEY (kind, key));"
+	"CREATE TABLE model_chunks ("
+	"  kind TEXT NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  seq INTEGER NOT NULL,"
+	"  data BLOB NOT NULL,"
+	"  PRIMARY KEY (kind, key, seq));",
 };
 
 static const char views[] =

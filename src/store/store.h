@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 /* The database layout; a store written by a newer maintstat is refused. */
-#define MS_STORE_SCHEMA_VERSION 8
+#define MS_STORE_SCHEMA_VERSION 9
 /*
  * The extraction logic of a commit record.  Bump it whenever git-walk.c
  * or trailer.c changes what a commit yields: records of another version
@@ -216,13 +216,19 @@ int ms_store_mail_snapshot_put(struct ms_store *s, int kind,
 			       const void *data, size_t len);
 
 /*
- * A report's whole model saved between runs (table `models`, one per
- * `kind`): ms_store_model_get() sets *data (the caller unrefs it) to the
- * bytes saved under `kind` if they were saved with `key` (NULL: whatever
- * key), else to NULL.
- * The caller chooses a key naming everything the model depends on (the
- * walked commit, options, the format of `data`).  ms_store_model_put()
- * replaces what `kind` held.  Errors as the walk's.
+ * The one cache of derived data (tables `models` and `model_chunks`):
+ * values keyed by (kind, key), each with its last use and a CRC-64 of
+ * its kind, key and bytes.  ms_store_model_get() sets *data (the caller
+ * unrefs it) to the bytes saved under (kind, key), or, with `key` NULL,
+ * to the value of `kind` used last; else (nothing saved, or a value
+ * whose check does not hold) to NULL.  A value read is marked used now.
+ * ms_store_model_get_any() also gives the key it was saved under
+ * (*key_out, g_free; may be NULL).  The caller chooses a key naming
+ * everything the value depends on (the walked commit, options, the
+ * format of `data`): rows of other keys are other values, not stale
+ * ones.  ms_store_model_put() saves (kind, key), marks it used now, and
+ * keeps of `kind` only the `keep` values used last (at least 1).
+ * Errors as the walk's.
  *
  * A value of any size is kept: one larger than the chunk limit (see
  * ms_store_set_chunk_limit()) is written as several rows, in the same
@@ -233,8 +239,10 @@ int ms_store_mail_snapshot_put(struct ms_store *s, int kind,
  */
 int ms_store_model_get(struct ms_store *s, const char *kind, const char *key,
 		       GBytes **data);
+int ms_store_model_get_any(struct ms_store *s, const char *kind,
+			   const char *key, char **key_out, GBytes **data);
 int ms_store_model_put(struct ms_store *s, const char *kind, const char *key,
-		       const void *data, size_t len);
+		       unsigned keep, const void *data, size_t len);
 /* One piece of a value given in pieces. */
 struct ms_store_piece {
 	const void *data;
@@ -243,7 +251,8 @@ struct ms_store_piece {
 /* ms_store_model_put() of the `n` pieces one after the other, without
  * joining them in memory first (a result is gigabytes at kernel scale). */
 int ms_store_model_putv(struct ms_store *s, const char *kind, const char *key,
-			const struct ms_store_piece *pieces, size_t n);
+			unsigned keep, const struct ms_store_piece *pieces,
+			size_t n);
 /* Forget what `kind` held (nothing held is no error). */
 int ms_store_model_drop(struct ms_store *s, const char *kind);
 
@@ -268,23 +277,22 @@ void ms_store_on_commit(struct ms_store *s, void (*fn)(void *), void *data);
 
 /*
  * A command's finished result, kept so that a run with the same inputs
- * prints it instead of computing it (table `models`, one per `kind`, e.g.
- * "result:review:json"): the bytes it printed on standard output (`out`)
- * and on standard error (`err`, its warnings), and the facts a later run
- * must find true before reusing them (`facts`, the caller's format: what
- * its key cannot cover cheaply).  `key` is the caller's digest of every
- * input; a CRC-64 over the key and the three parts is saved with them,
- * so that a damaged or altered row is not used.  ms_store_result_get()
- * sets the three (g_bytes_unref) when a whole, undamaged result was saved
- * under `key`, else NULL all.  Errors as ms_store_model_get()'s.
+ * prints it instead of computing it (kind "result" of the cache above,
+ * the RESULT_ROWS used last kept): the bytes it printed on standard
+ * output (`out`) and on standard error (`err`, its warnings), and the
+ * facts a later run must find true before reusing them (`facts`, the
+ * caller's format: what its key cannot cover cheaply).  `key` is the
+ * caller's digest of every input.  ms_store_result_get() sets the three
+ * (g_bytes_unref) when a whole result was saved under `key`, else NULL
+ * all.  Errors as ms_store_model_get()'s.
  */
 struct ms_store_result {
 	GBytes *facts, *out, *err;
 };
-int ms_store_result_get(struct ms_store *s, const char *kind, const char *key,
+int ms_store_result_get(struct ms_store *s, const char *key,
 			struct ms_store_result *r);
 void ms_store_result_release(struct ms_store_result *r);
-int ms_store_result_put(struct ms_store *s, const char *kind, const char *key,
+int ms_store_result_put(struct ms_store *s, const char *key,
 			const GString *facts, const char *out, size_t out_len,
 			const GString *err);
 

@@ -209,7 +209,11 @@ def gen_review(tmp):
     return os.path.join(out, "repo"), os.path.join(out, "list.mbox")
 
 
-# ---- finished results kept in the store (src/cli/cli-result.h) ----
+# The store's cache (src/store/store-models.c): rows of `models` keyed by
+# (kind, key), each with its last use and a CRC-64 of its kind, key and
+# bytes.  A test that alters a row's bytes on purpose recomputes the CRC
+# with model_put(), so that what it tests is the reader's own checks (a
+# row whose CRC does not hold is refused before anything reads it).
 
 def _crc64_table():
     poly, table = 0xC96C5795D7870F42, []   # ECMA-182, reflected
@@ -232,43 +236,101 @@ def crc64(data, crc=0):
     return crc ^ 0xFFFFFFFFFFFFFFFF
 
 
-def result_row(db, kind):
-    """(key, facts, output, messages) of the result saved as `kind` (e.g.
-    "result:review:json") in store `db`, or None."""
+def model_crc(kind, key, data):
+    """The CRC maintstat saves with a value (SQLite's signed integer)."""
+    c = crc64(data, crc64(key.encode() + b"\0",
+                          crc64(kind.encode() + b"\0")))
+    return c - (1 << 64) if c >= 1 << 63 else c
+
+
+def _model_find(c, kind, key, prefix=""):
+    """(key, data) of the value of `kind` under `key` (None: the one used
+    last whose key starts with `prefix`), its chunks joined, or None."""
+    rows = c.execute("SELECT key, data, chunks FROM models WHERE kind = ? "
+                     "ORDER BY used DESC, rowid DESC", (kind,)).fetchall()
+    for k, data, chunks in rows:
+        if (key is not None and k != key) or not k.startswith(prefix):
+            continue
+        if chunks > 1:
+            data += b"".join(r[0] for r in c.execute(
+                "SELECT data FROM model_chunks WHERE kind = ? AND key = ? "
+                "ORDER BY seq", (kind, k)))
+        return k, data
+    return None
+
+
+def model_row(db, kind, key=None):
+    """The data of the value saved as `kind` (under `key`; None: the one
+    used last) in store `db`, or None (no store, no table, no row)."""
     import sqlite3
+    if not os.path.exists(db):
+        return None
+    c = sqlite3.connect(db)
+    try:
+        r = _model_find(c, kind, key)
+    except sqlite3.OperationalError:
+        r = None
+    c.close()
+    return r[1] if r else None
+
+
+def model_put(db, kind, data, key=None, crc=None):
+    """Replace the value saved as `kind` (under `key`; None: the one used
+    last) in store `db` by `data` in one row, with its CRC recomputed
+    unless `crc` is given."""
+    import sqlite3
+    c = sqlite3.connect(db)
+    if key is None:
+        key = _model_find(c, kind, None)[0]
+    c.execute("DELETE FROM model_chunks WHERE kind = ? AND key = ?",
+              (kind, key))
+    c.execute("UPDATE models SET data = ?, chunks = 1, size = ?, crc = ? "
+              "WHERE kind = ? AND key = ?",
+              (data, len(data), model_crc(kind, key, data) if crc is None
+               else crc, kind, key))
+    c.commit()
+    c.close()
+
+
+# ---- finished results kept in the store (src/cli/cli-result.h) ----
+# Values of kind "result", keyed "CMD:FORMAT:digest"; a test names the one
+# it means "result:CMD:FORMAT" and gets the one of those used last.
+
+def _result_split(data):
     import struct
+    fl, ol, el = struct.unpack_from("<QQQ", data, 0)
+    return (data[24:24 + fl], data[24 + fl:24 + fl + ol],
+            data[24 + fl + ol:24 + fl + ol + el])
+
+
+def result_row(db, kind):
+    """(key, facts, output, messages) of the result `kind` (e.g.
+    "result:review:json": the JSON one used last) in store `db`, or
+    None."""
+    import sqlite3
     con = sqlite3.connect(db)
-    row = con.execute("SELECT key, data FROM models WHERE kind = ?",
-                      (kind,)).fetchone()
+    row = _model_find(con, "result", None, kind.split(":", 1)[1] + ":")
     con.close()
     if not row:
         return None
-    key, data = row
-    fl, ol, el = struct.unpack_from("<QQQ", data, 12)
-    return (key, data[36:36 + fl], data[36 + fl:36 + fl + ol],
-            data[36 + fl + ol:36 + fl + ol + el])
+    return (row[0],) + _result_split(row[1])
+
+
+def _result_bytes(facts, out, err):
+    import struct
+    return struct.pack("<QQQ", len(facts), len(out), len(err)) + facts + \
+        out + err
 
 
 def result_crc(key, facts, out, err):
     """The CRC maintstat saves with a result."""
-    import struct
-    rest = struct.pack("<QQQ", len(facts), len(out), len(err))
-    return crc64(rest + facts + out + err, crc64(key.encode() + b"\0"))
+    return model_crc("result", key, _result_bytes(facts, out, err))
 
 
 def result_put(db, kind, key, facts, out, err=b"", crc=None):
     """Save a result row as maintstat frames it, with a correct CRC
     unless `crc` is given."""
-    import sqlite3
-    import struct
-    if crc is None:
-        crc = result_crc(key, facts, out, err)
-    data = (b"MSR2" + struct.pack("<QQQQ", crc, len(facts), len(out),
-                                  len(err)) + facts + out + err)
-    con = sqlite3.connect(db)
-    con.execute("UPDATE models SET data = ? WHERE kind = ?", (data, kind))
-    con.commit()
-    con.close()
+    model_put(db, "result", _result_bytes(facts, out, err), key, crc)
 
 
 def result_plant(db, kind, marker="PLANTED RESULT\n"):
@@ -288,36 +350,12 @@ def result_drop(db):
         return
     con = sqlite3.connect(db)
     try:
-        con.execute("DELETE FROM models WHERE kind LIKE 'result:%'")
+        con.execute("DELETE FROM models WHERE kind = 'result'")
+        con.execute("DELETE FROM model_chunks WHERE kind = 'result'")
         con.commit()
     except sqlite3.OperationalError:
         pass
     con.close()
-
-
-def model_row(db, kind):
-    """The data of the model saved as `kind` in store `db`, or None (no
-    store, no table, no row)."""
-    import sqlite3
-    if not os.path.exists(db):
-        return None
-    c = sqlite3.connect(db)
-    try:
-        r = c.execute("SELECT data FROM models WHERE kind = ?",
-                      (kind,)).fetchone()
-    except sqlite3.OperationalError:
-        r = None
-    c.close()
-    return r[0] if r else None
-
-
-def model_put(db, kind, data):
-    """Replace the data of the model saved as `kind` in store `db`."""
-    import sqlite3
-    c = sqlite3.connect(db)
-    c.execute("UPDATE models SET data = ? WHERE kind = ?", (data, kind))
-    c.commit()
-    c.close()
 
 
 def refuse_model_writes(db, kind_glob):

@@ -6,13 +6,12 @@ MAINTAINERS, .mailmap).  Every report equals --no-cache's: new people and
 new reviews, a branch of old dates merged (the tail no longer fits), a
 .mailmap change, a MAINTAINERS change, an older revision.  A planted name
 in the saved model shows that the old commits came from it."""
-import hashlib
 import os
 import sqlite3
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, done, git_commit, planted_clone  # noqa: E402
+from mstest import run, ok, done, git_commit, planted_clone, model_put  # noqa: E402,E501
 
 tmp, repo, work = planted_clone()
 db = os.path.join(tmp, "store.sqlite")
@@ -47,24 +46,33 @@ def same(what, *extra):
     return got.out
 
 
-# the saved model's rows: the whole one ('activity') and the parts after
-# it ('activity-part-N'), each part: its head (168 bytes), its key (64),
-# the head before it (168), the SHA-256 of its other bytes (64 hex
-# digits), then the rest (src/metrics/activity-model.c)
-PART_SUM = 168 + 64 + 168
+# the saved model's rows: the whole one (kind 'activity') and the parts
+# after it (kind 'activity-part', each keyed by the key of the row before
+# it; a part holds its head (168 bytes), then its own key (64), ...;
+# src/metrics/activity-model.c), named here 'activity', 'activity-part-1',
+# ... in chain order.  (kind, key, data) each.
+PART_KEY = 168
 
 
-def part_sum(data):
-    return hashlib.sha256(data[:PART_SUM] + data[PART_SUM + 64:]
-                          ).hexdigest().encode()
+def chain():
+    c = sqlite3.connect(db)
+    whole = c.execute("SELECT key, data FROM models WHERE kind = "
+                      "'activity'").fetchall()
+    parts = dict(c.execute("SELECT key, data FROM models WHERE kind = "
+                           "'activity-part'").fetchall())
+    c.close()
+    out = [("activity", whole[0][0], whole[0][1])] if whole else []
+    k = whole[0][0] if whole else None
+    while k in parts:
+        d = parts.pop(k)
+        out.append(("activity-part", k, d))
+        k = d[PART_KEY:PART_KEY + 64].decode()
+    return out
 
 
 def rows():
-    c = sqlite3.connect(db)
-    r = c.execute("SELECT kind, data FROM models WHERE kind = 'activity'"
-                  " OR kind GLOB 'activity-part-*' ORDER BY kind").fetchall()
-    c.close()
-    return dict(r)
+    return {("activity" if i == 0 else f"activity-part-{i}"): d
+            for i, (_, _, d) in enumerate(chain())}
 
 
 def model():
@@ -72,18 +80,12 @@ def model():
 
 
 def plant(old, new, fix_sum=True):
-    """Replace `old` by `new` in the saved rows; a part keeps a digest that
-    holds unless fix_sum is False (a damaged part)."""
-    c = sqlite3.connect(db)
-    for kind, data in rows().items():
+    """Replace `old` by `new` in the saved rows, with the CRC the store
+    checks recomputed unless fix_sum is False (a damaged row)."""
+    for kind, key, data in chain():
         d = data.replace(old, new)
-        if d == data:
-            continue
-        if kind != "activity" and fix_sum:
-            d = d[:PART_SUM] + part_sum(d) + d[PART_SUM + 64:]
-        c.execute("UPDATE models SET data = ? WHERE kind = ?", (d, kind))
-    c.commit()
-    c.close()
+        if d != data:
+            model_put(db, kind, d, key, None if fix_sum else 1)
 
 
 subprocess.run(["git", "-C", work, "checkout", "-q", "-B", "main",

@@ -7,20 +7,23 @@ planted message shows it was served), a missing chunk means computing
 again, never a cut answer.  And a save that fails (a trigger of the
 store refuses it, as a full disk or a busy store would) says so with a
 warning, prints the right answer and exits 0: the finished result,
-activity's model (and a failed read of it), review's K: answers."""
+activity's model (and a failed read of it), review's K: answers.  And a
+store of schema 8 (fixtures/store/schema-8.sql, from main 3808b78) is
+migrated: every command answers as --no-cache does."""
 import os
+import re
 import sqlite3
 import struct
 import subprocess
 import sys
 import time
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
-from mstest import result_crc  # noqa: E402
+from mstest import run, ok, eq, done, tmpdir, FIXTURES, SOURCE_ROOT  # noqa: E402,E501
+from mstest import model_crc  # noqa: E402
 
 LIMIT = 1000
 CHUNKED = {"MS_STORE_CHUNK_LIMIT": str(LIMIT)}
-KIND = "result:review:json"
+KIND = "result"                   # keyed "review:json:<digest>"
 tmp = tmpdir()
 tree = os.path.join(tmp, "tree")
 os.makedirs(os.path.join(tree, "drivers", "net"))
@@ -62,10 +65,11 @@ def review(*extra, env=CHUNKED, store=db):
 def rows(kind, path=db):
     """(chunks, size, [data of each row]) of `kind`, or None."""
     c = sqlite3.connect(path)
-    head = c.execute("SELECT chunks, size, data FROM models WHERE kind = ?",
-                     (kind,)).fetchone()
-    more = c.execute("SELECT data FROM model_chunks WHERE kind = ? "
-                     "ORDER BY seq", (kind,)).fetchall()
+    head = c.execute("SELECT chunks, size, data, key FROM models WHERE "
+                     "kind = ?", (kind,)).fetchone()
+    more = c.execute("SELECT data FROM model_chunks WHERE kind = ? AND "
+                     "key = ? ORDER BY seq", (kind, head[3])).fetchall() \
+        if head else []
     c.close()
     if not head:
         return None
@@ -73,16 +77,18 @@ def rows(kind, path=db):
 
 
 def put_chunked(kind, key, data, path=db):
-    """Save `data` as store-models.c writes a value, LIMIT per row."""
+    """Save `data` as store-models.c writes a value, LIMIT per row, with
+    its CRC."""
     parts = [data[i:i + LIMIT] for i in range(0, len(data), LIMIT)] or [b""]
     c = sqlite3.connect(path)
-    c.execute("DELETE FROM model_chunks WHERE kind = ?", (kind,))
-    c.execute("UPDATE models SET key = ?, data = ?, chunks = ?, size = ? "
-              "WHERE kind = ?", (key, parts[0], len(parts),
-                                 len(data) if len(parts) > 1 else None,
-                                 kind))
-    c.executemany("INSERT INTO model_chunks VALUES (?, ?, ?)",
-                  [(kind, i, p) for i, p in enumerate(parts) if i])
+    c.execute("DELETE FROM model_chunks WHERE kind = ? AND key = ?",
+              (kind, key))
+    c.execute("UPDATE models SET data = ?, chunks = ?, size = ?, crc = ? "
+              "WHERE kind = ? AND key = ?",
+              (parts[0], len(parts), len(data), model_crc(kind, key, data),
+               kind, key))
+    c.executemany("INSERT INTO model_chunks VALUES (?, ?, ?, ?)",
+                  [(kind, key, i, p) for i, p in enumerate(parts) if i])
     c.commit()
     c.close()
 
@@ -116,13 +122,11 @@ ok(r.rc == 0 and not r.err and r.out == want.out,
 
 # served from the chunks: a result planted with the same output and a
 # message of its own prints both
-facts_len = struct.unpack_from("<Q", whole, 12)[0] if row else 0
-facts = whole[36:36 + facts_len]
+facts_len = struct.unpack_from("<Q", whole, 0)[0] if row else 0
+facts = whole[24:24 + facts_len]
 out_b = want.out.encode()
 marker = b"maintstat: warning: PLANTED\n"
-planted = (b"MSR2" + struct.pack("<QQQQ", result_crc(key, facts, out_b,
-                                                      marker),
-                                 len(facts), len(out_b), len(marker)) +
+planted = (struct.pack("<QQQ", len(facts), len(out_b), len(marker)) +
            facts + out_b + marker)
 put_chunked(KIND, key, planted)
 eq(len(rows(KIND)[2]), (len(planted) - 1) // LIMIT + 1,
@@ -202,4 +206,41 @@ ok(r.rc == 0 and r.out == awant.out, "activity, its model unreadable: exit "
    "0 and the report of --no-cache", r.err)
 ok("maintstat: warning: the saved activity model was not read from the "
    "store: " in r.err, "... with a warning saying why", r.err)
+
+# a store of main 3808b78 (schema 8: every derived row framed its own
+# way, results keyed by kind alone): migrated, every command answers as
+# --no-cache, its records kept, its old rows never read
+gen = os.path.join(tmp, "gen")
+subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
+                                             "gen-review.py"), gen],
+               check=True, stdout=subprocess.DEVNULL)
+grepo, glist = os.path.join(gen, "repo"), os.path.join(gen, "list.mbox")
+odb = os.path.join(tmp, "schema8.sqlite")
+with open(os.path.join(FIXTURES, "store", "schema-8.sql")) as f:
+    sql(f.read(), odb)
+ok(sqlite3.connect(odb).execute("SELECT count(*) FROM models WHERE kind "
+                                "GLOB 'result:*'").fetchone()[0] > 0,
+   "schema 8: rows of the old formats to migrate")
+for args in (["activity", "--json"], ["urgent"], ["identities", "--json"],
+             ["areas", "--json"],
+             ["review", "--archive", glist, "--json"],
+             ["link", "--archive", glist, "--json"],
+             ["activity", "--json"]):
+    want = run(*args, "--repo", grepo, "--no-cache", env=None)
+    got = run(*args, "--repo", grepo, "--db", odb, env=None)
+    ok(want.rc == 0 and got.rc == 0 and got.out == want.out and
+       got.err == want.err, f"schema 8, {args[0]}: the answer of "
+       "--no-cache", got.err)
+c = sqlite3.connect(odb)
+with open(os.path.join(SOURCE_ROOT, "src", "store",
+                       "store.h")) as f:
+    schema = int(re.search(r"#define MS_STORE_SCHEMA_VERSION (\d+)",
+                           f.read()).group(1))
+eq(c.execute("PRAGMA user_version").fetchone()[0], schema,
+   "... now at the current schema")
+eq(c.execute("SELECT count(*) FROM commits").fetchone()[0], 16,
+   "... its 16 records kept")
+eq(c.execute("SELECT count(*) FROM models WHERE kind GLOB 'result:*' OR "
+             "crc IS NULL").fetchone()[0], 0, "... no row of then left")
+c.close()
 done()

@@ -5,8 +5,11 @@
  * limit read back byte for byte, in one piece or given in pieces; a value
  * replaced or dropped leaves no chunk behind; a chunk missing, cut short,
  * left over or of another length reads as nothing saved, never as data;
- * a result (store-results.c) keeps its facts, output and messages across
- * chunks; and a store of schema 7 is migrated with its models readable.
+ * a byte altered anywhere reads as nothing saved (the CRC-64); values
+ * of one kind under several keys are kept, the `keep` used last, and a
+ * read without a key gives the one used last; a result (store-results.c)
+ * keeps its facts, output and messages across chunks; and a store of
+ * schema 7 is migrated, its models (of formats no longer read) dropped.
  */
 #include "test.h"
 #include "store.h"
@@ -106,7 +109,7 @@ static void test_sizes(struct ms_store *s, const char *db)
 		char what[64];
 
 		snprintf(what, sizeof(what), "%zu bytes: saved", n);
-		is_int(ms_store_model_put(s, "m", "k1", v, n), 0, what);
+		is_int(ms_store_model_put(s, "m", "k1", 1, v, n), 0, what);
 		snprintf(what, sizeof(what), "%zu bytes: read back whole", n);
 		ok(reads_as(s, "m", "k1", v, n), what);
 		snprintf(what, sizeof(what), "%zu bytes: %lld row(s)", n,
@@ -139,11 +142,11 @@ static void test_pieces(struct ms_store *s)
 		p[i] = (struct ms_store_piece){ lens[i] ? parts[i] : NULL,
 						lens[i] };
 	}
-	is_int(ms_store_model_putv(s, "v", "k", p, G_N_ELEMENTS(p)), 0,
+	is_int(ms_store_model_putv(s, "v", "k", 1, p, G_N_ELEMENTS(p)), 0,
 	       "a value given in seven pieces: saved");
 	ok(reads_as(s, "v", "k", whole, total),
 	   "... reads back as the pieces one after the other");
-	is_int(ms_store_model_putv(s, "v", "k", p, 0), 0,
+	is_int(ms_store_model_putv(s, "v", "k", 1, p, 0), 0,
 	       "no pieces at all: saved");
 	ok(reads_as(s, "v", "k", NULL, 0), "... reads back empty");
 	for (size_t i = 0; i < G_N_ELEMENTS(lens); i++)
@@ -157,22 +160,22 @@ static void test_replace_drop(struct ms_store *s, const char *db)
 		2 * LIMIT + 1, 2), *small = pattern(10, 3), *other = pattern(
 		2 * LIMIT + 5, 4);
 
-	is_int(ms_store_model_put(s, "other", "k", other, 2 * LIMIT + 5), 0,
+	is_int(ms_store_model_put(s, "other", "k", 1, other, 2 * LIMIT + 5), 0,
 	       "another kind, chunked");
-	is_int(ms_store_model_put(s, "r", "k", big, 5 * LIMIT), 0,
+	is_int(ms_store_model_put(s, "r", "k", 1, big, 5 * LIMIT), 0,
 	       "a value of five chunks");
 	is_int(chunk_rows(db, "r"), 4, "... four rows beside the first");
-	is_int(ms_store_model_put(s, "r", "k", mid, 2 * LIMIT + 1), 0,
+	is_int(ms_store_model_put(s, "r", "k", 1, mid, 2 * LIMIT + 1), 0,
 	       "replaced by one of three");
 	is_int(chunk_rows(db, "r"), 2, "... no chunk of the old one left");
 	ok(reads_as(s, "r", "k", mid, 2 * LIMIT + 1), "... reads as the new");
-	is_int(ms_store_model_put(s, "r", "k2", small, 10), 0,
+	is_int(ms_store_model_put(s, "r", "k2", 1, small, 10), 0,
 	       "replaced by a small one");
 	is_int(chunk_rows(db, "r"), 0, "... no chunk left");
 	is_int(query(db, "SELECT count(*) FROM models WHERE kind = 'r'"), 1,
 	       "... one row");
 	ok(reads_as(s, "r", "k2", small, 10), "... reads as the small one");
-	is_int(ms_store_model_put(s, "r", "k", big, 5 * LIMIT), 0,
+	is_int(ms_store_model_put(s, "r", "k", 1, big, 5 * LIMIT), 0,
 	       "replaced by a bigger one again");
 	is_int(chunk_rows(db, "r"), 4, "... its four chunks");
 	ok(reads_as(s, "r", "k", big, 5 * LIMIT), "... reads as the bigger");
@@ -197,7 +200,7 @@ static void damaged(struct ms_store *s, const char *db, const char *sql,
 {
 	unsigned char *v = pattern(3 * LIMIT + 7, 9);
 
-	ms_store_model_put(s, "c", "k", v, 3 * LIMIT + 7);
+	ms_store_model_put(s, "c", "k", 1, v, 3 * LIMIT + 7);
 	ok(reads_as(s, "c", "k", v, 3 * LIMIT + 7) && exec(db, sql) == 0,
 	   "a value to damage");
 	ok(reads_none(s, "c"), what);
@@ -224,7 +227,7 @@ static void test_damage(struct ms_store *s, const char *db)
 		"nothing saved");
 	damaged(s, db, "UPDATE models SET data = substr(data, 1, 999) "
 		"WHERE kind = 'c'", "the first chunk cut short: nothing saved");
-	damaged(s, db, "INSERT INTO model_chunks VALUES ('c', 4, x'00')",
+	damaged(s, db, "INSERT INTO model_chunks VALUES ('c', 'k', 4, x'00')",
 		"a chunk past the count: nothing saved");
 	damaged(s, db, "UPDATE model_chunks SET seq = seq + 10 "
 		"WHERE kind = 'c' AND seq = 3", "a chunk out of order: nothing "
@@ -235,11 +238,52 @@ static void test_damage(struct ms_store *s, const char *db)
 		"a size too small: nothing saved");
 	damaged(s, db, "UPDATE models SET chunks = 0 WHERE kind = 'c'",
 		"no chunk at all: nothing saved");
-	/* a value of one row, as schema 7 wrote, is taken as it is */
-	ok(exec(db, "UPDATE models SET data = x'0102', chunks = 1, "
-		"size = NULL WHERE kind = 'c'") == 0 &&
-	   reads_as(s, "c", "k", (const unsigned char *)"\1\2", 2),
-	   "a row of one chunk without a size: its data");
+	damaged(s, db, "UPDATE model_chunks SET data = zeroblob(length(data)) "
+		"WHERE kind = 'c' AND seq = 2", "a chunk's bytes altered, its "
+		"length kept: the CRC refuses it");
+	damaged(s, db, "UPDATE models SET key = 'k2' WHERE kind = 'c'; "
+		"UPDATE model_chunks SET key = 'k2' WHERE kind = 'c'",
+		"a value moved to another key: the CRC refuses it");
+	{
+		unsigned char one[3] = { 1, 2, 3 };
+
+		ms_store_model_put(s, "c1", "k", 1, one, 3);
+		ok(reads_as(s, "c1", "k", one, 3) && exec(db, "UPDATE models "
+		   "SET data = x'010204' WHERE kind = 'c1'") == 0 &&
+		   !reads_as(s, "c1", "k", one, 3) && reads_none(s, "c1"),
+		   "a value of one row with a byte altered: nothing saved");
+	}
+}
+
+/* Values of one kind under several keys: the `keep` used last stay. */
+static void test_keys(struct ms_store *s, const char *db)
+{
+	unsigned char a[1] = { 'a' }, b[1] = { 'b' }, c[1] = { 'c' };
+	GBytes *got = NULL;
+	char *key = NULL;
+
+	is_int(ms_store_model_put(s, "n", "ka", 2, a, 1) |
+	       ms_store_model_put(s, "n", "kb", 2, b, 1), 0,
+	       "two keys of one kind, two kept");
+	ok(reads_as(s, "n", "ka", a, 1) && reads_as(s, "n", "kb", b, 1),
+	   "... each reads back");
+	ok(exec(db, "UPDATE models SET used = 100 WHERE key = 'kb';"
+		"UPDATE models SET used = 200 WHERE key = 'ka'") == 0 &&
+	   ms_store_model_get_any(s, "n", NULL, &key, &got) == 0 && got &&
+	   key && !strcmp(key, "ka"), "no key: the value used last, and its "
+	   "key");
+	g_bytes_unref(got);
+	g_free(key);
+	ok(exec(db, "UPDATE models SET used = 100 WHERE key = 'ka';"
+		"UPDATE models SET used = 50 WHERE key = 'kb'") == 0 &&
+	   reads_as(s, "n", "kb", b, 1) &&
+	   query(db, "SELECT used > 1000 FROM models WHERE key = 'kb'") == 1,
+	   "a read marks the value used now");
+	is_int(ms_store_model_put(s, "n", "kc", 2, c, 1), 0, "a third key");
+	ok(reads_as(s, "n", "kc", c, 1) && reads_as(s, "n", "kb", b, 1) &&
+	   !reads_as(s, "n", "ka", a, 1) &&
+	   query(db, "SELECT count(*) FROM models WHERE kind = 'n'") == 2,
+	   "... the one used longest ago is gone");
 }
 
 static void test_results(struct ms_store *s, const char *db)
@@ -249,11 +293,11 @@ static void test_results(struct ms_store *s, const char *db)
 	unsigned char *out = pattern(4 * LIMIT + 3, 5);
 	struct ms_store_result r;
 
-	is_int(ms_store_result_put(s, "result:x", "key", facts,
+	is_int(ms_store_result_put(s, "key", facts,
 				   (const char *)out, 4 * LIMIT + 3, err), 0,
 	       "a result of five chunks: saved");
-	is_int(chunk_rows(db, "result:x"), 4, "... in five rows");
-	is_int(ms_store_result_get(s, "result:x", "key", &r), 0, "read back");
+	is_int(chunk_rows(db, "result"), 4, "... in five rows");
+	is_int(ms_store_result_get(s, "key", &r), 0, "read back");
 	ok(r.facts && g_bytes_get_size(r.facts) == facts->len &&
 	   !memcmp(g_bytes_get_data(r.facts, NULL), facts->str, facts->len),
 	   "... its facts");
@@ -265,9 +309,9 @@ static void test_results(struct ms_store *s, const char *db)
 	   "... its messages");
 	ms_store_result_release(&r);
 	ok(exec(db, "UPDATE model_chunks SET data = zeroblob(length(data)) "
-		"WHERE kind = 'result:x' AND seq = 2") == 0,
+		"WHERE kind = 'result' AND seq = 2") == 0,
 	   "a chunk's bytes altered, its length kept");
-	is_int(ms_store_result_get(s, "result:x", "key", &r), 0, "read");
+	is_int(ms_store_result_get(s, "key", &r), 0, "read");
 	ok(!r.facts && !r.out && !r.err, "... the CRC refuses it");
 	ms_store_result_release(&r);
 	g_string_free(facts, TRUE);
@@ -297,10 +341,9 @@ static void test_migrate(const char *dir)
 	ok(ms_store_open(db, NULL, &s, NULL) == 0, "opened: migrated");
 	is_int(query(db, "PRAGMA user_version"), MS_STORE_SCHEMA_VERSION,
 	       "... to the current schema");
-	ok(s && reads_as(s, "old", "k", (const unsigned char *)"ABC", 3),
-	   "... the old model reads as it was");
+	ok(s && reads_none(s, "old"), "... the old model dropped");
 	ms_store_set_chunk_limit(s, LIMIT);
-	is_int(s ? ms_store_model_put(s, "old", "k", v, 3 * LIMIT) : -1, 0,
+	is_int(s ? ms_store_model_put(s, "old", "k", 1, v, 3 * LIMIT) : -1, 0,
 	       "... replaced by a chunked one");
 	ok(s && reads_as(s, "old", "k", v, 3 * LIMIT) &&
 	   chunk_rows(db, "old") == 2, "... which reads back");
@@ -322,6 +365,7 @@ int main(void)
 	test_pieces(s);
 	test_replace_drop(s, db);
 	test_damage(s, db);
+	test_keys(s, db);
 	test_results(s, db);
 	ms_store_free(s);
 	test_migrate(dir);
