@@ -26,12 +26,11 @@ static void listing_note(const struct ms_act_listing_note *n, void *data)
 			n->from_git, n->saved ? ", saved" : "");
 }
 
-int cli_project_open(const struct cli_act_opts *o,
-		     struct ms_project **out)
+static void project_options(const struct cli_act_opts *o,
+			    struct ms_project_options *out)
 {
 	struct ms_project_options po = MS_PROJECT_OPTIONS_INIT;
 
-	*out = NULL;
 	po.gitdir = o->repo;
 	po.rev = o->rev;
 	if (o->tree)
@@ -49,9 +48,43 @@ int cli_project_open(const struct cli_act_opts *o,
 	po.keep_paths = o->keep_paths;
 	po.listing_note = listing_note;
 	po.progress = cli_progress_count;
+	*out = po;
+}
+
+int cli_project_open(const struct cli_act_opts *o,
+		     struct ms_project **out)
+{
+	struct ms_project_options po;
+
+	*out = NULL;
+	project_options(o, &po);
 	if (ms_project_open(&po, out) < 0)
 		return cli_error_last();
 	return CLI_CONTINUE;
+}
+
+static void add_input(const char *what, const void *bytes, size_t len,
+		      void *data)
+{
+	cli_result_add(data, what, bytes, len);
+}
+
+void cli_result_add_project(struct cli_result *r,
+			    const struct cli_act_opts *o)
+{
+	struct ms_project_options po;
+	struct ms_project *p = NULL;
+
+	if (r->off)
+		return;
+	project_options(o, &po);
+	/* an input that cannot be read: no result; the run says why */
+	if (ms_project_open(&po, &p) < 0 ||
+	    ms_project_inputs(p, add_input, r) < 0) {
+		ms_error_clear();
+		r->off = true;
+	}
+	ms_project_free(p);
 }
 
 int cli_project_store(const struct cli_store_opts *o, struct ms_project *p)

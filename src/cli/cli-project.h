@@ -8,6 +8,7 @@
 
 #include "cli-activity.h"
 
+struct cli_result;
 struct ms_project;
 struct ms_activity;
 struct ms_ident;
@@ -22,6 +23,14 @@ struct maint_index;
  * Returns CLI_CONTINUE, or an exit code after printing the error.
  */
 int cli_project_open(const struct cli_act_opts *o, struct ms_project **out);
+
+/*
+ * Key result `r` (cli-result.h) by every input the project of `o` reads
+ * (ms_project_inputs()): the files its options name, the repository's
+ * references.  One that cannot be read turns the result off.
+ */
+void cli_result_add_project(struct cli_result *r,
+			    const struct cli_act_opts *o);
 
 /*
  * With a repository, give project `p` the store of `o` (--db,

@@ -64,18 +64,6 @@ static char *file_digest(const char *path)
 	return d;
 }
 
-void cli_result_add_files(struct cli_result *r, const char *what,
-			  const struct cli_strings *files)
-{
-	for (int i = 0; !r->off && i < files->nr; i++) {
-		char *d = file_digest(files->items[i]);
-
-		cli_result_add_str(r, what, files->items[i]);
-		cli_result_add_str(r, what, d ? d : "unreadable");
-		g_free(d);
-	}
-}
-
 /* A file's state: what stat says, and its bytes' digest while it is
  * racy at `now`.  False when it cannot be read. */
 static bool file_state(const char *path, int64_t now, GString *out)
@@ -172,22 +160,6 @@ void cli_result_add_archives(struct cli_result *r,
 		return;
 	}
 	cli_result_add(r, "archives", r->archives->str, r->archives->len);
-}
-
-void cli_result_add_repo(struct cli_result *r, const char *gitdir)
-{
-	char *d = NULL;
-
-	if (r->off)
-		return;
-	if (ms_git_refs_digest(gitdir, &d) < 0) {
-		ms_error_clear();
-		r->off = true;
-		return;
-	}
-	cli_result_add_str(r, "repo", gitdir);
-	cli_result_add_str(r, "refs", d);
-	g_free(d);
 }
 
 /* The file of this program as stat sees it (a rebuild changes it), or

@@ -65,15 +65,10 @@ void cli_result_add(struct cli_result *r, const char *what, const void *data,
 void cli_result_add_int(struct cli_result *r, const char *what, int64_t v);
 void cli_result_add_str(struct cli_result *r, const char *what,
 			const char *s);
-/* The bytes of each file of `files` (an unreadable one as such). */
-void cli_result_add_files(struct cli_result *r, const char *what,
-			  const struct cli_strings *files);
 /* The state of each archive of `archives` (see above).  One that cannot
  * be pinned (unreadable, a broken inbox) turns the result off. */
 void cli_result_add_archives(struct cli_result *r,
 			     const struct cli_strings *archives);
-/* Where every reference of repository `gitdir` points (git-common.h). */
-void cli_result_add_repo(struct cli_result *r, const char *gitdir);
 
 /*
  * Finish the key and look for a result saved under it in the store that

@@ -289,21 +289,14 @@ static int print_all(const struct ms_areas *r, const struct cli_act_opts *ao,
 }
 
 /* What the result depends on besides the command line and the build
- * (cli-result.h): the repository's references, the files the options
- * read, the window's dates as resolved now. */
+ * (cli-result.h): every input of the project (cli_result_add_project()),
+ * the window's dates as resolved now. */
 static int areas_key(struct cli_result *kept, const struct cli_act_opts *ao)
 {
 	int64_t t;
 	int rc;
 
-	cli_result_add_repo(kept, ao->repo);
-	cli_result_add_files(kept, "maintainers", &ao->maintainers);
-	cli_result_add_files(kept, "mailmap", &ao->mailmaps);
-	if (ao->aliases) {
-		struct cli_strings one = { (const char **)&ao->aliases, 1 };
-
-		cli_result_add_files(kept, "aliases", &one);
-	}
+	cli_result_add_project(kept, ao);
 	if (ao->since) {
 		rc = cli_date_or_rev("areas", "since", ao->repo, ao->since,
 				     false, &t);

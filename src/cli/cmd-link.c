@@ -231,9 +231,8 @@ static gpointer free_mail(gpointer lm)
 
 /*
  * The key of link's result (cli-result.h): besides the command line, the
- * window as resolved dates, the archives' states, the repository's
- * references (its history and .mailmap), the --aliases and --mailmap
- * files.
+ * window as resolved dates, the archives' states and every input of the
+ * project (cli_result_add_project()).
  */
 static void link_key(const struct cli_rev_opts *ro,
 		     const struct ident_args *ia, int64_t since,
@@ -242,14 +241,7 @@ static void link_key(const struct cli_rev_opts *ro,
 	cli_result_add_int(res, "since", since);
 	cli_result_add_int(res, "until", until);
 	cli_result_add_archives(res, &ro->archives);
-	cli_result_add_repo(res, ro->repo);
-	if (ia->io.aliases) {
-		struct cli_strings one = { (const char **)&ia->io.aliases,
-					   1 };
-
-		cli_result_add_files(res, "aliases", &one);
-	}
-	cli_result_add_files(res, "mailmap", &ia->io.mailmaps);
+	cli_result_add_project(res, &ia->io);
 }
 
 int cmd_link(int argc, char **argv)

@@ -273,11 +273,6 @@ static int review_open(struct review_args *a, struct review_data *d)
 	size_t nr_sel;
 	int rc;
 
-	a->io.repo = a->ro.repo;
-	a->io.rev = a->ro.rev;
-	a->io.tree = a->to.tree;
-	a->io.maintainers = a->to.maintainers;
-	a->io.find_maintainer_files = a->to.find_maintainer_files;
 	rc = cli_project_open(&a->io, &d->proj);
 	if (rc == CLI_CONTINUE)
 		rc = cli_project_tree(d->proj, &d->tree, &d->mf, &d->idx);
@@ -569,11 +564,11 @@ static const char *store_for(const struct review_args *a)
  * The key of review's result (cli-result.h): besides the command line,
  * the window as resolved dates (a relative --since names other dates
  * tomorrow), the archives' states and the default list URL they give,
- * --repo's references, and the files the options name.  The tree's
- * part is kept as facts (tree_dir()).
+ * and every input of the project (cli_result_add_project()).  The
+ * tree's part is kept as facts (tree_dir()).
  */
-static void review_key(const struct review_args *a,
-		       const struct review_data *d, struct cli_result *res)
+static void review_key(struct review_args *a, const struct review_data *d,
+		       struct cli_result *res)
 {
 	cli_result_add_int(res, "since", d->since);
 	cli_result_add_int(res, "until", d->until);
@@ -584,16 +579,12 @@ static void review_key(const struct review_args *a,
 		cli_result_add_str(res, "list url", url);
 		g_free(url);
 	}
-	if (a->ro.repo)
-		cli_result_add_repo(res, a->ro.repo);
-	if (a->io.aliases) {
-		struct cli_strings one = { (const char **)&a->io.aliases,
-					   1 };
-
-		cli_result_add_files(res, "aliases", &one);
-	}
-	cli_result_add_files(res, "mailmap", &a->io.mailmaps);
-	cli_result_add_files(res, "maintainers", &a->to.maintainers);
+	a->io.repo = a->ro.repo;
+	a->io.rev = a->ro.rev;
+	a->io.tree = a->to.tree;
+	a->io.maintainers = a->to.maintainers;
+	a->io.find_maintainer_files = a->to.find_maintainer_files;
+	cli_result_add_project(res, &a->io);
 }
 
 int cli_review_main(int argc, char **argv,

@@ -10,8 +10,10 @@
 #include "mail.h"
 #include "store.h"
 #include "tree.h"
+#include "git-common.h"
 
 #include <glib.h>
+#include <string.h>
 
 /* A part not loaded yet, loaded, or failed (with its code). */
 enum part { PART_NONE, PART_OK, PART_FAILED };
@@ -114,6 +116,46 @@ void ms_project_set_store(struct ms_project *p, struct ms_store *store,
 	g_free(p->build);
 	p->store = store;
 	p->build = g_strdup(build);
+}
+
+static void add_str(void (*add)(const char *, const void *, size_t, void *),
+		    void *data, const char *what, const char *s)
+{
+	add(what, s ? s : "", s ? strlen(s) + 1 : 0, data);
+}
+
+int ms_project_inputs(struct ms_project *p,
+		      void (*add)(const char *what, const void *bytes,
+				  size_t len, void *data),
+		      void *data)
+{
+	char *refs = NULL;
+	int rc = 0;
+
+	add_str(add, data, "aliases", p->o.aliases);
+	if (p->aliases)
+		add("aliases bytes", p->aliases, p->aliases_len, data);
+	for (size_t i = 0; i < p->o.nr_mailmaps; i++) {
+		add_str(add, data, "mailmap", p->o.mailmaps[i]);
+		add("mailmap bytes", p->mailmaps[i], p->mailmap_lens[i], data);
+	}
+	for (size_t i = 0; rc == 0 && i < p->o.nr_maintainers; i++) {
+		char *text = NULL;
+		gsize len = 0;
+
+		rc = read_text(p->o.maintainers[i], &text, &len);
+		add_str(add, data, "maintainers", p->o.maintainers[i]);
+		add("maintainers bytes", text, len, data);
+		g_free(text);
+	}
+	if (rc == 0 && p->o.gitdir) {
+		rc = ms_git_refs_digest(p->o.gitdir, &refs);
+		add_str(add, data, "repo", p->o.gitdir);
+		add_str(add, data, "rev", p->o.rev);
+		add_str(add, data, "refs", refs);
+		g_free(refs);
+	}
+	return rc < 0 ? rc : 0;
 }
 
 const struct ms_project_options *

@@ -93,6 +93,23 @@ void ms_project_free(struct ms_project *p);
 void ms_project_set_store(struct ms_project *p, struct ms_store *store,
 			  const char *build);
 
+/*
+ * Every input the project reads, for the key of what is computed from
+ * them (a command's kept result): `add` is called with a name and the
+ * bytes of each, in a fixed order: the --aliases and --mailmap files
+ * (their paths, and the bytes ms_project_open() read), the --maintainers
+ * files (paths and bytes), and with a repository its path, the revision
+ * and a digest of all its references (the history, the revision's tree
+ * and its files are git objects, which never change).  A tree read from
+ * a directory is not keyed: what a run asked of it are the tree's facts
+ * (tree.h, ms_tree_facts()), checked before its result is reused.
+ * Returns 0, or a negative code when an input cannot be read.
+ */
+int ms_project_inputs(struct ms_project *p,
+		      void (*add)(const char *what, const void *bytes,
+				  size_t len, void *data),
+		      void *data);
+
 /* The options it was opened with (borrowed). */
 const struct ms_project_options *
 ms_project_options(const struct ms_project *p);
