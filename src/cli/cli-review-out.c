@@ -181,10 +181,11 @@ static void text_figures(FILE *fp, const struct cli_review_run *r,
 		"listed person %zu (%s)\n", n, e->series, e->replied, p1,
 		e->replied_maint, p2);
 	if (e->aside_stable || e->aside_foreign_subject ||
-	    e->aside_foreign_paths)
+	    e->aside_foreign_paths || e->aside_foreign_recipients)
 		fprintf(fp, "  Set aside: stable backports %zu, other "
-			"projects by subject %zu, by paths %zu\n",
-			e->aside_stable, e->aside_foreign_subject,
+			"projects by subject %zu, by recipients %zu, by "
+			"paths %zu\n", e->aside_stable,
+			e->aside_foreign_subject, e->aside_foreign_recipients,
 			e->aside_foreign_paths);
 	hours(a, e->ttfr_median);
 	hours(b, e->ttfr_p90);
@@ -693,6 +694,8 @@ static void json_figures(struct ms_out *o, const struct cli_review_run *r,
 	ms_out_begin_object(o);
 	ms_out_kv_int(o, "stable", (int64_t)e->aside_stable);
 	ms_out_kv_int(o, "foreign_subject", (int64_t)e->aside_foreign_subject);
+	ms_out_kv_int(o, "foreign_recipients",
+		      (int64_t)e->aside_foreign_recipients);
 	ms_out_kv_int(o, "foreign_paths", (int64_t)e->aside_foreign_paths);
 	ms_out_end_object(o);
 	if (r->commits) {
@@ -908,6 +911,8 @@ void cli_review_print_document(struct ms_out *o,
 	ms_out_begin_object(o);
 	ms_out_kv_int(o, "stable", (int64_t)rv->aside_stable);
 	ms_out_kv_int(o, "foreign_subject", (int64_t)rv->aside_foreign_subject);
+	ms_out_kv_int(o, "foreign_recipients",
+		      (int64_t)rv->aside_foreign_recipients);
 	ms_out_kv_int(o, "foreign_paths", (int64_t)rv->aside_foreign_paths);
 	ms_out_end_object(o);
 	ms_out_kv_string(o, "list_url", r->list_url);

@@ -1360,6 +1360,42 @@ void ms_mail_free(struct ms_mail *m)
 	g_free(m);
 }
 
+static void normalized_addresses(const char *value, GPtrArray *out)
+{
+	GPtrArray *raw = g_ptr_array_new_with_free_func(g_free);
+
+	ms_mime_parse_addresses(value, raw);
+	for (guint i = 0; i < raw->len; i++)
+		g_ptr_array_add(out, ms_email_normalize(raw->pdata[i], 0));
+	g_ptr_array_unref(raw);
+}
+
+void ms_mail_recipients(const struct ms_mail *m, GPtrArray *to,
+			GPtrArray *cc)
+{
+	normalized_addresses(m->to, to);
+	normalized_addresses(m->cc, cc);
+}
+
+char *ms_mail_list_address(const struct ms_mail *m)
+{
+	const char *id = m->list_id, *lt = id ? strrchr(id, '<') : NULL;
+	char *a, *dot;
+
+	if (lt)
+		id = lt + 1;
+	if (!id || !*id)
+		return NULL;
+	a = g_ascii_strdown(id, (gssize)strcspn(id, "> \t"));
+	dot = strchr(a, '.');
+	if (!dot || dot == a || !dot[1]) {
+		g_free(a);
+		return NULL;
+	}
+	*dot = '@';
+	return a;
+}
+
 bool ms_mail_via_list(const struct ms_mail *m)
 {
 	return m->sender_rewritten && m->sender_email && m->from_email &&

@@ -231,6 +231,21 @@ bool ms_patch_id(const char *text, size_t len, char hex[41]);
  */
 bool ms_mail_via_list(const struct ms_mail *m);
 
+/*
+ * The addresses `m` was sent to, normalized (ms_email_normalize, no
+ * plus folding), appended as new strings: its To: to `to`, its Cc: to
+ * `cc`.
+ */
+void ms_mail_recipients(const struct ms_mail *m, GPtrArray *to,
+			GPtrArray *cc);
+
+/*
+ * The address of the list `m` was archived from, by its List-Id
+ * ("linux-erofs.lists.ozlabs.org" is linux-erofs@lists.ozlabs.org:
+ * the first dot is the at sign), lower case; NULL without a List-Id.
+ */
+char *ms_mail_list_address(const struct ms_mail *m);
+
 struct ms_ident;
 struct maint_file;
 struct ms_mail_index;

@@ -72,6 +72,41 @@ void ms_mime_parse_mailbox(const char *value, char **name, char **email)
 	g_object_unref(list);
 }
 
+static void add_addresses(InternetAddressList *list, GPtrArray *out)
+{
+	int n = list ? internet_address_list_length(list) : 0;
+
+	for (int i = 0; i < n; i++) {
+		InternetAddress *a = internet_address_list_get_address(list, i);
+		const char *addr;
+
+		if (INTERNET_ADDRESS_IS_GROUP(a)) {
+			add_addresses(internet_address_group_get_members(
+				INTERNET_ADDRESS_GROUP(a)), out);
+			continue;
+		}
+		if (!INTERNET_ADDRESS_IS_MAILBOX(a))
+			continue;
+		addr = internet_address_mailbox_get_addr(
+			INTERNET_ADDRESS_MAILBOX(a));
+		if (addr && *addr)
+			g_ptr_array_add(out, g_strdup(addr));
+	}
+}
+
+void ms_mime_parse_addresses(const char *value, GPtrArray *out)
+{
+	InternetAddressList *list;
+
+	if (!value)
+		return;
+	mime_init();
+	list = internet_address_list_parse(NULL, value);
+	add_addresses(list, out);
+	if (list)
+		g_object_unref(list);
+}
+
 char *ms_mime_parse_message_id(const char *value)
 {
 	char *id, *r;

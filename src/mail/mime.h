@@ -22,6 +22,9 @@ char *ms_mime_decode_text(const char *value);
 /* The first mailbox of an address header; name and email NULL if absent. */
 void ms_mime_parse_mailbox(const char *value, char **name, char **email);
 
+/* Each mailbox address of an address header (groups' members too),
+ * appended to `out` as given (new strings). */
+void ms_mime_parse_addresses(const char *value, GPtrArray *out);
 
 /* One Message-ID (no <>), or NULL. */
 char *ms_mime_parse_message_id(const char *value);

@@ -17,6 +17,9 @@ struct aside_ctx {
 	const GPtrArray *commits;
 	const struct ms_review_opts *opts;
 	uint8_t *aside;              /* per record: enum aside */
+	int32_t own;                 /* the list most patches were sent to */
+	GHashTable *self;            /* sibling name -> whether it is the
+					analysed project's own */
 };
 
 static const struct ms_mail_rec *rec_at(const struct aside_ctx *c,
@@ -82,6 +85,7 @@ static bool path_listed(const struct aside_ctx *c, const char *path)
 enum path_says {
 	PATH_FOREIGN,    /* no file nor directory of it in the project */
 	PATH_TOP_NEW,    /* a new file right in the root */
+	PATH_TOP_DIR,    /* a new file right in a top-level directory */
 	PATH_KNOWN,      /* the project has or had it, or its directory */
 };
 
@@ -116,6 +120,10 @@ static enum path_says path_known(const struct aside_ctx *c, GHashTable *hist,
 		slash = strchr(path, '/');
 	dir = g_strndup(path, (size_t)(slash - path));
 	known = dir_known(c, hist, dir);
+	if (known && !strchr(dir, '/')) {
+		g_free(dir);
+		return PATH_TOP_DIR;
+	}
 	while (!known && c->opts->history_paths) {
 		char *up = strrchr(dir, '/');
 
@@ -150,6 +158,72 @@ static GHashTable *known_paths(const struct aside_ctx *c)
 }
 
 /*
+ * Whether the sibling project `name` (ms_mail_foreign_project) is the
+ * analysed project itself: a tenth of the window's commits, and at least
+ * five, begin their subjects with "name:" (erofs-utils' own history:
+ * 1,058 of 1,072 "erofs-utils: ...").  Its postings are then the
+ * project's, never another's.
+ */
+static bool names_self(struct aside_ctx *c, const char *name)
+{
+	gpointer v;
+	size_t n = 0, len = strlen(name);
+
+	if (g_hash_table_lookup_extended(c->self, name, NULL, &v))
+		return GPOINTER_TO_INT(v);
+	for (guint i = 0; c->commits && i < c->commits->len; i++) {
+		const struct ms_link_commit *lc = c->commits->pdata[i];
+		const char *s = lc->summary;
+
+		n += s && !g_ascii_strncasecmp(s, name, len) && s[len] == ':';
+	}
+	v = GINT_TO_POINTER(n >= 5 && n * 10 >= (c->commits ?
+						   c->commits->len : 0));
+	g_hash_table_insert(c->self, (gpointer)name, v);
+	return GPOINTER_TO_INT(v);
+}
+
+/*
+ * Whether patch posting `i` went to another project's list (docs/
+ * review.md, "Set aside"): MAINTAINERS names lists, the patch was sent to
+ * none of them but the archive's own (its List-Id, else the list most
+ * patches were sent to) and to a list MAINTAINERS never names, and, when
+ * `strong`, the archive's own list is not in its To: while that other
+ * list is (U-Boot's fs/erofs patches: To: u-boot@lists.denx.de, Cc:
+ * linux-erofs), or is in its Cc: too when MAINTAINERS names a list
+ * besides the archive's own (the project routes its patches to lists of
+ * its own, and this one went to none of them).
+ */
+static bool other_list(const struct aside_ctx *c, uint32_t i, bool strong)
+{
+	const struct ms_rv_rcpts *r = ms_review_map_rcpts(c->map, i);
+	bool unnamed_to = false, unnamed = false, own_to = false;
+	int32_t own;
+
+	if (!r || !c->map->nr_named)
+		return false;
+	own = r->own >= 0 ? r->own : c->own;
+	for (uint32_t k = 0; k < r->n; k++) {
+		uint32_t l = r->ix[k] >> 1;
+		bool to = r->ix[k] & 1;
+
+		if ((int32_t)l == own) {
+			own_to |= to;
+		} else if (l < c->map->nr_named) {
+			return false;       /* one of the project's lists */
+		} else {
+			unnamed = true;
+			unnamed_to |= to;
+		}
+	}
+	if (!strong)
+		return unnamed;
+	return unnamed && !own_to &&
+	       (unnamed_to || c->map->nr_named > 1 ||
+		(own >= 0 && (uint32_t)own >= c->map->nr_named));
+}
+
+/*
  * Why patch posting `i` is set aside, the series aside.  A patch is the
  * project's when one of its paths could be: a known one, or a new file
  * right in the root (LTP's AGENTS.md, with its new agents/ beside it).
@@ -158,29 +232,42 @@ static GHashTable *known_paths(const struct aside_ctx *c)
  * every project could have one, and a patch kept by one alone
  * (ASIDE_TOP_ONLY) follows its series when the others are foreign.
  */
-static enum aside aside_of(const struct aside_ctx *c, GHashTable *hist,
+static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 			   uint32_t i, bool *anchors)
 {
 	const struct ms_mail_rec *r = rec_at(c, i);
 	const GPtrArray *files;
-	bool top_new = false;
+	bool top_new = false, top_dir = false;
 
 	*anchors = false;
 	if (r->stable && !c->opts->include_stable)
 		return ASIDE_STABLE;
 	if (c->opts->include_foreign)
 		return ASIDE_NONE;
-	if (ms_review_map_foreign(c->map, i))
+	if (ms_review_map_foreign(c->map, i) &&
+	    !names_self(c, ms_review_map_foreign(c->map, i)))
 		return ASIDE_SUBJECT;
+	if (other_list(c, i, true))
+		return ASIDE_RECIPIENTS;
 	files = c->opts->tree ? ms_link_mail_files(c->lm, i) : NULL;
 	if (!files || !files->len)
 		return ASIDE_NONE;
 	for (guint k = 0; k < files->len; k++) {
 		switch (path_known(c, hist, files->pdata[k])) {
 		case PATH_KNOWN: *anchors = true; return ASIDE_NONE;
+		case PATH_TOP_DIR: top_dir = true; break;
 		case PATH_TOP_NEW: top_new = true; break;
 		case PATH_FOREIGN: break;
 		}
+	}
+	/* kept by new files right in the root or a top-level directory
+	 * (MAINTAINERS, lib/decompress_unxz.c, names every project has),
+	 * and sent to another project's list: as its series says */
+	if ((top_dir || top_new) && other_list(c, i, false))
+		return ASIDE_TOP_RECIPIENTS;
+	if (top_dir) {
+		*anchors = true;
+		return ASIDE_NONE;
 	}
 	return top_new ? ASIDE_TOP_ONLY : ASIDE_PATHS;
 }
@@ -194,6 +281,29 @@ static gint64 *series_key(const struct ms_mail_rec *r)
 
 	*k = (gint64)r->series << 16 | r->total;
 	return k;
+}
+
+/* The list most patch postings were sent to, or -1. */
+static int32_t most_sent_to(const struct aside_ctx *c)
+{
+	GArray *uses = g_array_sized_new(FALSE, TRUE, sizeof(uint32_t),
+					 c->map->lists->len);
+	int32_t best = -1;
+
+	g_array_set_size(uses, c->map->lists->len);
+	for (guint i = 0; i < c->map->rcpts->len; i++) {
+		const struct ms_rv_rcpts *r = c->map->rcpts->pdata[i];
+
+		for (uint32_t k = 0; r && k < r->n; k++)
+			g_array_index(uses, uint32_t, r->ix[k] >> 1)++;
+	}
+	for (guint l = 0; l < uses->len; l++)
+		if (g_array_index(uses, uint32_t, l) &&
+		    (best < 0 || g_array_index(uses, uint32_t, l) >
+				 g_array_index(uses, uint32_t, best)))
+			best = (int32_t)l;
+	g_array_free(uses, TRUE);
+	return best;
 }
 
 /*
@@ -215,6 +325,8 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 						    NULL);
 
 	c->aside = g_new0(uint8_t, n ? n : 1);
+	c->own = most_sent_to(c);
+	c->self = g_hash_table_new(g_str_hash, g_str_equal);
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
 		bool anchors;
@@ -225,7 +337,8 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 						&anchors);
 		if (anchors && r->series >= 0)
 			g_hash_table_add(kept, series_key(r));
-		if (c->aside[i] == ASIDE_PATHS && r->series >= 0)
+		if ((c->aside[i] == ASIDE_PATHS ||
+		     c->aside[i] == ASIDE_RECIPIENTS) && r->series >= 0)
 			g_hash_table_add(foreign, series_key(r));
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -233,17 +346,21 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 		bool in_window;
 
 		if ((c->aside[i] == ASIDE_PATHS ||
-		     c->aside[i] == ASIDE_TOP_ONLY) && r->series >= 0) {
+		     c->aside[i] == ASIDE_TOP_ONLY ||
+		     c->aside[i] == ASIDE_TOP_RECIPIENTS) && r->series >= 0) {
 			gint64 *k = series_key(r);
 
 			if (g_hash_table_contains(kept, k))
 				c->aside[i] = ASIDE_NONE;
-			else if (g_hash_table_contains(foreign, k))
+			else if (c->aside[i] != ASIDE_TOP_RECIPIENTS &&
+				 g_hash_table_contains(foreign, k))
 				c->aside[i] = ASIDE_PATHS;
 			g_free(k);
 		}
 		if (c->aside[i] == ASIDE_TOP_ONLY)
 			c->aside[i] = ASIDE_NONE;
+		else if (c->aside[i] == ASIDE_TOP_RECIPIENTS)
+			c->aside[i] = ASIDE_RECIPIENTS;
 		in_window = r->date_valid && r->date >= c->opts->since &&
 			    r->date <= c->opts->until;
 		switch (c->aside[i]) {
@@ -251,9 +368,13 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 		case ASIDE_SUBJECT: rv->aside_foreign_subject += in_window;
 			break;
 		case ASIDE_PATHS: rv->aside_foreign_paths += in_window; break;
+		case ASIDE_RECIPIENTS:
+			rv->aside_foreign_recipients += in_window;
+			break;
 		default: break;
 		}
 	}
+	g_hash_table_unref(c->self);
 	g_hash_table_unref(foreign);
 	g_hash_table_unref(kept);
 	g_hash_table_unref(hist);

@@ -31,11 +31,34 @@ struct ms_review_map {
 	GByteArray *fresh;           /* records of this run's new answers */
 	char *kkey;                  /* their key; NULL: none kept */
 	size_t kmatched;             /* messages whose K: were matched */
+	/* the lists each patch was sent to (review-aside.c's recipients
+	 * rule): list addresses, those MAINTAINERS names first */
+	GHashTable *list_ix;         /* address -> index + 1 */
+	GPtrArray *lists;            /* index -> address */
+	guint nr_named;              /* indexes below it: named by an L: */
+	GPtrArray *rcpts;            /* per record: struct ms_rv_rcpts *, or
+					NULL */
 };
+
+/* The lists a patch posting was sent to. */
+struct ms_rv_rcpts {
+	int32_t own;                 /* the list it was archived from (by its
+					List-Id), or -1 */
+	uint32_t n;
+	uint32_t ix[];               /* list index << 1 | 1 when in To: */
+};
+
+/* The lists patch posting `rec` was sent to, or NULL. */
+const struct ms_rv_rcpts *ms_review_map_rcpts(const struct ms_review_map *map,
+					      uint32_t rec);
 
 /* Why a patch posting is set aside. */
 enum aside { ASIDE_NONE, ASIDE_STABLE, ASIDE_SUBJECT, ASIDE_PATHS,
-	     ASIDE_TOP_ONLY /* kept by new top-level files: as its series */ };
+	     ASIDE_TOP_ONLY, /* kept by new top-level files: as its series */
+	     ASIDE_RECIPIENTS,
+	     ASIDE_TOP_RECIPIENTS /* kept by new top-level files only, and
+				     sent to another project's list: aside
+				     unless its series is the project's */ };
 
 /*
  * Why each patch posting of `lm` is set aside (enum aside per record, a

@@ -26,6 +26,104 @@ const char *ms_review_map_foreign(const struct ms_review_map *map,
 	return rec < map->foreign->len ? map->foreign->pdata[rec] : NULL;
 }
 
+/* The index of list address `a` (taken), added when new. */
+static uint32_t list_index(struct ms_review_map *map, char *a)
+{
+	gpointer v = g_hash_table_lookup(map->list_ix, a);
+
+	if (v) {
+		g_free(a);
+		return GPOINTER_TO_UINT(v) - 1;
+	}
+	g_ptr_array_add(map->lists, a);
+	g_hash_table_insert(map->list_ix, a, GUINT_TO_POINTER(map->lists->len));
+	return map->lists->len - 1;
+}
+
+/* The lists MAINTAINERS names (L:, its first word), first in the table. */
+static void named_lists(struct ms_review_map *map)
+{
+	map->list_ix = g_hash_table_new(g_str_hash, g_str_equal);
+	map->lists = g_ptr_array_new_with_free_func(g_free);
+	map->rcpts = g_ptr_array_new_with_free_func(g_free);
+	for (size_t i = 0; i < maint_file_nr_entries(map->mf); i++) {
+		const struct maint_entry *e = maint_file_entry(map->mf, i);
+
+		for (size_t f = 0; f < e->nr_fields; f++) {
+			const char *v = e->fields[f].value;
+
+			if (e->fields[f].key == 'L' && strchr(v, '@'))
+				list_index(map, g_ascii_strdown(
+					v, (gssize)strcspn(v, " \t")));
+		}
+	}
+	map->nr_named = map->lists->len;
+}
+
+/*
+ * Whether an address MAINTAINERS does not name is a list's, by its host:
+ * lists.* and *.lists.* (lists.infradead.org, lists.denx.de,
+ * lists.sourceforge.net), vger.kernel.org, nongnu.org.  Not
+ * googlegroups.com: its lists are bug trackers' (syzkaller-bugs), Cc'd
+ * by the fixes of every project.
+ */
+static bool list_host(const char *a)
+{
+	static const char *const hosts[] = { "vger.kernel.org", "nongnu.org" };
+	const char *at = strrchr(a, '@');
+
+	if (!at)
+		return false;
+	at++;
+	if (g_str_has_prefix(at, "lists.") || strstr(at, ".lists."))
+		return true;
+	for (size_t i = 0; i < G_N_ELEMENTS(hosts); i++)
+		if (!strcmp(at, hosts[i]))
+			return true;
+	return false;
+}
+
+/* The lists patch `m` was sent to, as record `rec`'s. */
+static void record_lists(struct ms_review_map *map, const struct ms_mail *m,
+			 uint32_t rec)
+{
+	GPtrArray *to = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *cc = g_ptr_array_new_with_free_func(g_free);
+	GArray *ix = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	char *own = ms_mail_list_address(m);
+	struct ms_rv_rcpts *r;
+
+	ms_mail_recipients(m, to, cc);
+	for (guint k = 0; k < to->len + cc->len; k++) {
+		char *a = k < to->len ? to->pdata[k] : cc->pdata[k - to->len];
+		uint32_t v;
+
+		if (!g_hash_table_contains(map->list_ix, a) && !list_host(a) &&
+		    !(own && !strcmp(a, own)))
+			continue;
+		v = list_index(map, g_strdup(a)) << 1 | (k < to->len);
+		g_array_append_val(ix, v);
+	}
+	r = g_malloc(sizeof *r + ix->len * sizeof(uint32_t));
+	r->own = own ? (int32_t)list_index(map, own) : -1;
+	r->n = ix->len;
+	if (ix->len)
+		memcpy(r->ix, ix->data, ix->len * sizeof(uint32_t));
+	while (map->rcpts->len <= rec)
+		g_ptr_array_add(map->rcpts, NULL);
+	g_free(map->rcpts->pdata[rec]);
+	map->rcpts->pdata[rec] = r;
+	g_array_free(ix, TRUE);
+	g_ptr_array_unref(to);
+	g_ptr_array_unref(cc);
+}
+
+const struct ms_rv_rcpts *ms_review_map_rcpts(const struct ms_review_map *map,
+					      uint32_t rec)
+{
+	return rec < map->rcpts->len ? map->rcpts->pdata[rec] : NULL;
+}
+
 struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 					const struct maint_index *idx,
 					struct ms_diags *diags)
@@ -37,6 +135,7 @@ struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 	map->kpats = g_array_new(FALSE, FALSE, sizeof(struct kpat));
 	map->recs = g_ptr_array_new();
 	map->foreign = g_ptr_array_new();
+	named_lists(map);
 	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
 		const struct maint_entry *e = maint_file_entry(mf, i);
 
@@ -100,6 +199,9 @@ void ms_review_map_free(struct ms_review_map *map)
 			g_array_free(map->recs->pdata[i], TRUE);
 	g_ptr_array_free(map->recs, TRUE);
 	g_ptr_array_free(map->foreign, TRUE);
+	g_hash_table_unref(map->list_ix);
+	g_ptr_array_unref(map->lists);
+	g_ptr_array_unref(map->rcpts);
 	if (map->saved)
 		g_hash_table_unref(map->saved);
 	if (map->saved_bytes)
@@ -417,6 +519,7 @@ void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data)
 		g_ptr_array_add(map->foreign, NULL);
 	map->foreign->pdata[rec] = (gpointer)ms_mail_foreign_project(
 		&m->subject, m->subject_raw, map->foreign_re);
+	record_lists(map, m, rec);
 	out = g_array_new(FALSE, FALSE, sizeof(size_t));
 	for (guint i = 0; m->files && i < m->files->len; i++)
 		map_path(map, m->files->pdata[i], out);

@@ -721,6 +721,9 @@ static bool counted_posting(struct entry_acc *ea, size_t i, char **key)
 	case ASIDE_STABLE: ea->out->aside_stable++; return false;
 	case ASIDE_SUBJECT: ea->out->aside_foreign_subject++; return false;
 	case ASIDE_PATHS: ea->out->aside_foreign_paths++; return false;
+	case ASIDE_RECIPIENTS:
+		ea->out->aside_foreign_recipients++;
+		return false;
 	default: break;
 	}
 	*key = family_key(c, i);

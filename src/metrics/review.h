@@ -216,6 +216,7 @@ struct ms_rv_entry {
 					from anyone else */
 	/* patches set aside (not in `patches`), by rule */
 	size_t aside_stable, aside_foreign_subject, aside_foreign_paths;
+	size_t aside_foreign_recipients;
 	int64_t ttfr_median, ttfr_p90;       /* time to first response */
 	int64_t ttmr_median, ttmr_p90;       /* ... from a listed person */
 	int64_t tttag_median, tttag_p90;     /* ... first review tag */
@@ -247,6 +248,7 @@ struct ms_review {
 	size_t negative;             /* over all entries */
 	/* patch postings of the window set aside, by rule (any entry) */
 	size_t aside_stable, aside_foreign_subject, aside_foreign_paths;
+	size_t aside_foreign_recipients;
 	GHashTable *strings;         /* private: interned canonical names */
 	struct ms_ident *own_ident;  /* private: when opts->ident was NULL */
 };

@@ -10,7 +10,8 @@ import os
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import SCHEMA, run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+from mstest import (SCHEMA, run, ok, eq, done, tmpdir, FIXTURES,  # noqa: E402
+                    git_commit)
 
 tmp = tmpdir()
 out = os.path.join(tmp, "gen")
@@ -39,11 +40,13 @@ pl = {p["message_id"]: p for p in foo["patch_list"]}
 for mid in ("s1@example.net", "s2@example.org", "s3@example.net",
             "s4@example.net"):
     ok(mid not in pl, f"the stable backport {mid} is no patch of FOO")
-eq(foo["set_aside"], {"stable": 4, "foreign_subject": 0, "foreign_paths": 0},
+eq(foo["set_aside"], {"stable": 4, "foreign_subject": 0,
+                      "foreign_recipients": 0, "foreign_paths": 0},
    "FOO: four stable backports set aside")
-eq(doc["set_aside"], {"stable": 4, "foreign_subject": 2, "foreign_paths": 4},
-   "over the archive: 4 stable, 2 named projects, 4 by paths (mkfs/, "
-   "legacy/ which the tree lacks, the autotools series)")
+eq(doc["set_aside"], {"stable": 4, "foreign_subject": 2,
+                      "foreign_recipients": 3, "foreign_paths": 4},
+   "over the archive: 4 stable, 2 named projects, 3 by recipients, 4 by "
+   "paths (mkfs/, legacy/ which the tree lacks, the autotools series)")
 eq(foo["patches"], 13, "FOO counts 13 patches")
 _, e2 = review("--include-stable", "FOO DRIVER")
 eq(e2["FOO DRIVER"]["patches"], 17, "--include-stable: 17 patches")
@@ -73,7 +76,8 @@ ok("f2@example.net" not in {p["message_id"] for p in rest["patch_list"]},
 ok("f3@example.net" not in {p["message_id"] for p in rest["patch_list"]},
    "mkfs/main.c: no such file nor directory in the tree: set aside")
 eq(rest["set_aside"], {"stable": 4, "foreign_subject": 2,
-                       "foreign_paths": 4}, "THE REST's set-aside counts")
+                       "foreign_recipients": 3, "foreign_paths": 4},
+   "THE REST's set-aside counts")
 rest_ids = {v for p in rest["patch_list"] for v in p["versions"]}
 ok("f6@example.net" not in rest_ids, "--tree: legacy/old.c is in neither "
    "the tree nor a commit of the window: set aside")
@@ -90,6 +94,57 @@ for mid in ("f11-1@example.net", "f11-2@example.net"):
        "beside providers/)")
 ok("f8@example.net" in rest_ids, "'sparse-check:' names no sibling project "
    "(sparse's branches are -next, -v1.2...)")
+# ... by recipients: To: another project's list (x1), or To: people and
+# Cc: both lists when MAINTAINERS names a list besides the archive's
+# (x2); a new top-level file alone, sent to a list MAINTAINERS never
+# names (x5)
+for mid, why in (("x1@example.net", "To: another project's list, Cc: "
+                  "this one, on a file the tree has"),
+                 ("x2@example.net", "To: people, Cc: this list and "
+                  "another project's, none of MAINTAINERS' other lists"),
+                 ("x5@example.net", "a new top-level file alone, Cc: a "
+                  "list MAINTAINERS never names")):
+    ok(mid not in rest_ids, f"{mid}: {why}: set aside")
+ok("x3@example.net" in rest_ids, "To: the archive's list, Cc: a list "
+   "MAINTAINERS never names (LTP's IMA tests): the project's")
+ok("x4@example.net" in rest_ids, "Cc'd to a list MAINTAINERS names too: "
+   "the project's")
+r = run("review", "--tree", repo, "--archive", mbox, "THE REST")
+ok("other projects by subject 2, by recipients 3, by paths 4" in r.out,
+   "text: the set-aside line names the recipients rule", r.out)
+# ... but a sibling's name is no other project's when the analysed
+# project's own history says it is its name (erofs-utils' commits are
+# "erofs-utils: ..."): analysed as erofs-utils, its postings count
+T_EU = 1717000000  # 2024-05-29, before the list's patches
+
+
+def eu_repo(name, prefix):
+    work = os.path.join(tmp, name)
+    subprocess.run(["git", "init", "-q", work], check=True)
+    git_commit(work, "MAINTAINERS", "EROFS-UTILS\nM:\tXiang Person "
+               "<xiang@example.net>\nL:\tfoo@lists.example.org\n"
+               "S:\tMaintained\nF:\t*\nF:\t*/\n", prefix + "add MAINTAINERS",
+               "Xiang Person", "xiang@example.net", T_EU)
+    for k in range(5):
+        git_commit(work, "lib/util.c", f"int util{k};\n", prefix +
+                   f"lib: step {k}", "Xiang Person", "xiang@example.net",
+                   T_EU + 60 * (k + 1))
+    r = run("review", "--repo", work, "--archive", mbox, "--json",
+            "--no-cache", "EROFS-UTILS")
+    ok(r.rc == 0, f"review of {name} exits 0", r.err)
+    e = r.json()["entries"][0]
+    return e, {v for p in e["patch_list"] for v in p["versions"]}
+
+
+e_eu, ids_eu = eu_repo("erofs-utils", "erofs-utils: ")
+ok("f1@example.net" in ids_eu, "analysed as erofs-utils (its commits are "
+   "'erofs-utils: ...'), 'erofs-utils: lib: fix' is its own patch")
+ok("f2@example.net" not in ids_eu, "... while [PATCH rdma-core] stays "
+   "another project's")
+e_k, ids_k = eu_repo("kernel-like", "")
+ok("f1@example.net" not in ids_k and e_k["set_aside"]["foreign_subject"] >=
+   e_eu["set_aside"]["foreign_subject"] + 1, "the same list and files with "
+   "a history that never says 'erofs-utils:': set aside by subject")
 # ... with --repo the whole history knows legacy/old.c, removed before
 # the snapshot; mkfs/ it never had
 db = os.path.join(tmp, "count.sqlite")
@@ -119,8 +174,8 @@ eq((e3["FOO DRIVER"]["patches"],
     e3["FOO DRIVER"]["set_aside"]["foreign_subject"]), (12, 1),
    "--foreign-subject sets it aside")
 _, e4 = review("--include-foreign", "THE REST")
-eq(e4["THE REST"]["patches"], rest["patches"] + 6,
-   "--include-foreign keeps the six")
+eq(e4["THE REST"]["patches"], rest["patches"] + 9,
+   "--include-foreign keeps the nine")
 r = run("review", "--tree", repo, "--archive", mbox, "--foreign-subject",
         "(")
 eq(r.rc, 2, "an invalid --foreign-subject is a usage error")
@@ -259,7 +314,7 @@ ok("\nIgnored: no response at all (a late one counts), not judged until "
    "the header says the ignored rule docs/review.md states (R's 169 h "
    "first response is late, not ignored)", t)
 ok("  Set aside: stable backports 4, other projects by subject 0, by "
-   "paths 0\n" in t, "text set-aside line", t)
+   "recipients 0, by paths 0\n" in t, "text set-aside line", t)
 ok("  Ignored patches: 5 (from contributors 4); listed people's own "
    "patches without another's review tag: 1\n" in t, "text ignored line")
 ok("    List replied 2/12 (16%)" in t, "Fay's text line over 12 patches")
@@ -269,7 +324,7 @@ ok("  Responsiveness (48h): -\n" in t, "idle responsiveness '-'")
 ok("score -," in t, "idle person's score '-'")
 sec = {x.split("\n", 1)[0]: x for x in t.split("Subsystem ")[1:]}
 ok("  Set aside: stable backports 4, other projects by subject 2, by "
-   "paths 4\n" in sec["THE REST"], "1: THE REST's text set-aside line",
+   "recipients 3, by paths 4\n" in sec["THE REST"], "1: THE REST's text set-aside line",
    sec["THE REST"])
 ok("First response: median 3.5h, p90 7.0d;" in sec["FOO DRIVER"],
    "9: text first response p90 7.0d, 169 h (the repost waited a week)")
