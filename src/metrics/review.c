@@ -642,7 +642,8 @@ struct entry_acc {
 	struct ms_rv_entry *out;
 	GHashTable *accs;            /* canonical address -> person_acc */
 	GPtrArray *order;            /* person_acc, in the order met */
-	GHashTable *tag_msgs;        /* records whose tags were counted */
+	GHashTable *tag_msgs;        /* (record, patch) pairs whose tags were
+					counted: gint64 keys */
 	GArray *ttfr, *ttmr, *tttag, *merge;   /* int64_t latencies */
 	size_t first_replied_total;  /* patches with a first response */
 };
@@ -916,17 +917,20 @@ static int64_t newest_posting(const struct ctx *c,
 	return newest;
 }
 
-/* The review tags of response `rr`, to the people its trailers name
- * (the sender `a` when a trailer has no address), once per message. */
-static void tally_tags(struct entry_acc *ea, uint32_t rec,
+/* The review tags of response `rr` to patch number `pi`, to the people
+ * its trailers name (the sender `a` when a trailer has no address): once
+ * per patch it answers, so that an Acked-by on a cover letter counts for
+ * each patch of its series, as b4 applies it and git then shows it. */
+static void tally_tags(struct entry_acc *ea, uint32_t rec, guint pi,
 		       struct person_acc *a)
 {
 	const struct ms_mail_rec *rr = rec_at(ea->c, rec);
 	const struct ms_mail_tag *t = ms_mail_index_tags(ea->c->idx, rr);
+	gint64 key = (gint64)rec << 32 | pi;
 
-	if (g_hash_table_contains(ea->tag_msgs, GUINT_TO_POINTER(rec)))
+	if (g_hash_table_contains(ea->tag_msgs, &key))
 		return;
-	g_hash_table_add(ea->tag_msgs, GUINT_TO_POINTER(rec));
+	g_hash_table_add(ea->tag_msgs, g_memdup2(&key, sizeof key));
 	for (uint32_t y = 0; y < rr->n_review_tags; y++) {
 		struct person_acc *ta = a;
 
@@ -979,7 +983,7 @@ static bool tally_responses(struct entry_acc *ea, guint pi,
 		 * patches of a series it answers */
 		g_hash_table_add(a->msgs, GUINT_TO_POINTER(rep->rec));
 		g_hash_table_add(a->threads, GUINT_TO_POINTER(rr->thread));
-		tally_tags(ea, rep->rec, a);
+		tally_tags(ea, rep->rec, pi, a);
 		/* each person's own first response, same clock */
 		old = g_hash_table_lookup(firsts, a->key);
 		if (!old) {
@@ -1270,7 +1274,8 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 	ea.out = entry_new(e);
 	ea.accs = g_hash_table_new(g_str_hash, g_str_equal);
 	ea.order = g_ptr_array_new_with_free_func(acc_free);
-	ea.tag_msgs = g_hash_table_new(NULL, NULL);
+	ea.tag_msgs = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+					    g_free, NULL);
 	ea.ttfr = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	ea.ttmr = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	ea.tttag = g_array_new(FALSE, FALSE, sizeof(int64_t));
