@@ -475,6 +475,14 @@ static struct span lookup(GHashTable *h, const struct groups *g,
 
 /* The postings that may be other versions of `r`: those with its subject
  * key (lists[0]) and those with its patch-id (lists[1]). */
+/* Whether postings `a` and `b` are patches of one series posting
+ * (siblings, never versions of each other: a series of seven patches
+ * all named "lib: silence INTEGER_OVERFLOW"). */
+static bool siblings(const struct ms_mail_rec *a, const struct ms_mail_rec *b)
+{
+	return a != b && a->series >= 0 && a->series == b->series;
+}
+
 static void version_lists(struct matcher *m, uint32_t rec,
 			  struct span lists[2])
 {
@@ -506,7 +514,8 @@ static uint32_t latest_version(struct matcher *m, uint32_t rec,
 			const struct ms_mail_rec *or = &m->recs[o];
 
 			if (!or->date_valid || or->date <= best_date ||
-			    or->date > c->commit_time + SKEW)
+			    or->date > c->commit_time + SKEW ||
+			    siblings(r, or))
 				continue;
 			if (l == 0 && !(or->sender_email && r->sender_email &&
 					!strcmp(or->sender_email,
@@ -613,7 +622,8 @@ static GArray *earlier_versions(struct matcher *m, uint32_t rec)
 			uint32_t o = lists[l].v[i];
 			const struct ms_mail_rec *or = &m->recs[o];
 
-			if (o == rec || or->date > r->date)
+			if (o == rec || or->date > r->date ||
+			    siblings(r, or))
 				continue;
 			if (l == 0 && !(or->sender_email && r->sender_email &&
 					!strcmp(or->sender_email,

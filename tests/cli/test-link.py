@@ -10,7 +10,8 @@ import os
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, run_tty, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+from mstest import (run, run_tty, ok, eq, done, tmpdir, FIXTURES,  # noqa: E402
+                    git_commit)
 import json  # noqa: E402
 
 tmp = tmpdir()
@@ -153,4 +154,44 @@ if r.rc == 0:
         if method == "link-trailer":
             eq(got.get(ids[name]), method,
                f"... commit {name} is still linked by its trailer")
+# Siblings are no versions: two patches of one posting with one subject
+# (erofs-utils' seven "lib: silence INTEGER_OVERFLOW"), both applied,
+# each linked by its Link: trailer, list none of the other as earlier.
+sib = os.path.join(tmp, "siblings")
+subprocess.run(["git", "init", "-q", sib], check=True)
+T = 1750000000
+git_commit(sib, "lib/a.c", "int a;\n", "lib: start", "Ann Dev",
+           "ann@example.org", T)
+msgs = []
+for n, path in ((0, None), (1, "lib/a.c"), (2, "lib/b.c")):
+    subj = (f"[PATCH {n}/2] lib: silence INTEGER_OVERFLOW" if n else
+            "[PATCH 0/2] lib: two fixes")
+    body = "Fix.\n" if not n else (
+        "Fix.\n\nSigned-off-by: Ann Dev <ann@example.org>\n---\n"
+        f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n"
+        f"@@ -1 +1,2 @@\n int a;\n+int fix{n};\n")
+    msgs.append("From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+                "From: Ann Dev <ann@example.org>\nTo: list@example.org\n"
+                f"Subject: {subj}\n"
+                f"Date: Mon, 16 Jun 2025 1{n}:00:00 +0000\n"
+                f"Message-ID: <sib-{n}@example.org>\n" +
+                ("In-Reply-To: <sib-0@example.org>\n" if n else "") +
+                "\n" + body + "\n")
+with open(os.path.join(tmp, "siblings.mbox"), "w") as f:
+    f.write("".join(msgs))
+for n, path in ((1, "lib/a.c"), (2, "lib/b.c")):
+    git_commit(sib, path, f"int a;\nint fix{n};\n",
+               "lib: silence INTEGER_OVERFLOW\n\n"
+               f"Link: https://lore.kernel.org/r/sib-{n}@example.org",
+               "Ann Dev", "ann@example.org", T + 86400 * n)
+r = run("link", "--repo", sib, "--archive",
+        os.path.join(tmp, "siblings.mbox"), "--json", "--no-cache")
+eq(r.rc, 0, "siblings: link exits 0")
+sl = {l["message_id"]: l for l in r.json()["links"]}
+eq(sorted(sl), ["sib-1@example.org", "sib-2@example.org"],
+   "siblings: both patches linked")
+eq([sl[m]["earlier"] for m in sorted(sl)], [[], []],
+   "siblings: patch 2/2 is no later version of 1/2, nor 1/2 an earlier "
+   "version of 2/2")
+
 done()
