@@ -48,6 +48,16 @@ struct ms_rv_rcpts {
 	uint32_t ix[];               /* list index << 1 | 1 when in To: */
 };
 
+/*
+ * Which patch postings of `lm` are versions of one patch: per record, the
+ * record that stands for its patch (a new array: g_free).  Versions share
+ * a sender (`sender`: canonical, per record) and subject, or a patch-id
+ * outside one posting, or a place in the next version of a series (its
+ * subject, else its files alone).
+ */
+uint32_t *ms_review_versions(const struct ms_link_mail *lm,
+			     const char *const *sender);
+
 /* The lists patch posting `rec` was sent to, or NULL. */
 const struct ms_rv_rcpts *ms_review_map_rcpts(const struct ms_review_map *map,
 					      uint32_t rec);

@@ -7,6 +7,7 @@
 #include "person.h"
 #include "tree.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ struct ctx {
 	GHashTable *strings;         /* interned canonical addresses */
 	const char **sender;         /* per record: canonical sender, or
 					NULL */
+	uint32_t *version_of;        /* per record: ms_review_versions() */
 	uint8_t *aside;              /* per record: enum aside */
 	/* per entry index: its postings in the window (window_posting()),
 	 * and the commits touching it, in ascending order (GArray of
@@ -186,6 +188,8 @@ static void ctx_init(struct ctx *c)
 		}
 		g_array_append_val(a, v);
 	}
+	c->version_of = ms_review_versions(c->lm,
+					   (const char *const *)c->sender);
 }
 
 static void ctx_release(struct ctx *c)
@@ -196,6 +200,7 @@ static void ctx_release(struct ctx *c)
 	g_hash_table_unref(c->senders);
 	g_hash_table_unref(c->via_lists);
 	g_free(c->sender);
+	g_free(c->version_of);
 	g_free(c->aside);
 	if (c->entry_posts)
 		g_ptr_array_unref(c->entry_posts);
@@ -501,14 +506,7 @@ static void set_reply(struct ms_rv_reply *slot, bool *has,
 /* The key grouping the postings of one patch: sender and subject. */
 static char *family_key(const struct ctx *c, size_t i)
 {
-	const struct ms_mail_rec *r = rec_at(c, i);
-
-	char *skey = ms_mail_subject_key(r->subject);
-	char *key = g_strdup_printf("%s\x1f%s", c->sender[i] ?
-				    c->sender[i] : "", skey);
-
-	g_free(skey);
-	return key;
+	return g_strdup_printf("%" PRIu32, c->version_of[i]);
 }
 
 /* Whether record `i` is a patch posting of the window (of the entries

@@ -69,9 +69,9 @@ diff --git a/%s b/%s
 +++ b/%s
 @@ -1 +1 @@
 -int x;
-+int y;
++int y; /* %s */
 """ % ("x@y", who, subj, date(y, m, d, h), mid, who, path, path, path,
-       path, path))
+       path, path, mid))
 
 
 def reply(mid, to, who, y, m, d, h):

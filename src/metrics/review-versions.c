@@ -1,0 +1,321 @@
+/*
+ * review-versions.c - which patch postings are versions of one patch
+ * (review-internal.h, docs/review.md "Versions"): the same sender and
+ * subject, the same diff (patch-id), or the same place in the next
+ * version of a series, whoever sends it and however it is renamed.
+ */
+#include "review-internal.h"
+#include "link.h"
+
+#include <string.h>
+
+struct vctx {
+	const struct ms_mail_index *idx;
+	const struct ms_link_mail *lm;
+	uint32_t *up;                /* union-find parents, per record */
+};
+
+static uint32_t find(uint32_t *up, uint32_t i)
+{
+	while (up[i] != i) {
+		up[i] = up[up[i]];
+		i = up[i];
+	}
+	return i;
+}
+
+static void join(uint32_t *up, uint32_t a, uint32_t b)
+{
+	a = find(up, a);
+	b = find(up, b);
+	/* the older record is the root: a stable answer */
+	if (a < b)
+		up[b] = a;
+	else if (b < a)
+		up[a] = b;
+}
+
+static const struct ms_mail_rec *rec_at(const struct vctx *v, uint32_t i)
+{
+	return ms_mail_index_get(v->idx, i);
+}
+
+static gint by_string(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The key of `i`'s changed files, sorted, or NULL without any. */
+static char *files_key(const struct vctx *v, uint32_t i)
+{
+	const GPtrArray *f = ms_link_mail_files(v->lm, i);
+	GPtrArray *s;
+	char *key;
+
+	if (!f || !f->len)
+		return NULL;
+	s = g_ptr_array_sized_new(f->len + 1);
+	for (guint k = 0; k < f->len; k++)
+		g_ptr_array_add(s, f->pdata[k]);
+	g_ptr_array_sort(s, by_string);
+	g_ptr_array_add(s, NULL);
+	key = g_strjoinv("\n", (char **)s->pdata);
+	g_ptr_array_free(s, TRUE);
+	return key;
+}
+
+/* The words of subject key `s` (three letters or more), as a set. */
+static GHashTable *words(const char *s)
+{
+	GHashTable *w = g_hash_table_new_full(g_str_hash, g_str_equal,
+					      g_free, NULL);
+	char **tok = g_regex_split_simple("[^[:alnum:]_]+", s, 0, 0);
+
+	for (char **t = tok; *t; t++)
+		if (strlen(*t) >= 3)
+			g_hash_table_add(w, g_strdup(*t));
+	g_strfreev(tok);
+	return w;
+}
+
+/* Whether two subject keys share at least half their words (Jaccard):
+ * "update erofs symlink stuffs" and "better erofs symlink stuffs" do,
+ * "add 'uuid' mount option" and "use meta buffers for ..." do not. */
+static bool similar(const char *a, const char *b)
+{
+	GHashTable *wa = words(a), *wb = words(b);
+	GHashTableIter it;
+	gpointer k;
+	guint common = 0, all;
+
+	g_hash_table_iter_init(&it, wa);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		common += g_hash_table_contains(wb, k);
+	all = g_hash_table_size(wa) + g_hash_table_size(wb) - common;
+	g_hash_table_unref(wa);
+	g_hash_table_unref(wb);
+	return all && 2 * common >= all;
+}
+
+/*
+ * Patch `p` of the newer posting against the older posting `old`: the
+ * patch of `old` with its subject (whoever sent it: a maintainer
+ * reposting a contributor's patch), else the one patch of `old` whose
+ * files are exactly p's, when no other patch of either posting has them
+ * and the subjects share half their words (a renamed patch: "update
+ * erofs symlink stuffs" became "better erofs symlink stuffs").  Returns
+ * the record, or -1.
+ */
+static int64_t counterpart(const struct vctx *v, uint32_t p,
+			   const struct ms_mail_series *old,
+			   const struct ms_mail_series *new)
+{
+	const struct ms_mail_rec *r = rec_at(v, p);
+	char *skey = ms_mail_subject_key(r->subject), *fk;
+	int64_t found = -1;
+	guint same = 0;
+
+	for (guint k = 0; k < old->patches->len; k++) {
+		uint32_t q = g_array_index(old->patches, uint32_t, k);
+		char *qkey = ms_mail_subject_key(rec_at(v, q)->subject);
+		bool eq = !strcmp(qkey, skey);
+
+		g_free(qkey);
+		if (eq) {
+			g_free(skey);
+			return q;
+		}
+	}
+	fk = files_key(v, p);
+	for (guint k = 0; fk && k < old->patches->len; k++) {
+		uint32_t q = g_array_index(old->patches, uint32_t, k);
+		char *qk = files_key(v, q);
+
+		if (qk && !strcmp(qk, fk)) {
+			found = q;
+			same++;
+		}
+		g_free(qk);
+	}
+	if (same == 1) {
+		const struct ms_mail_rec *q = rec_at(v, (uint32_t)found);
+		char *okey = ms_mail_subject_key(q->subject);
+
+		if (!similar(skey, okey))
+			same = 0;
+		g_free(okey);
+	}
+	g_free(skey);
+	for (guint k = 0; same == 1 && k < new->patches->len; k++) {
+		uint32_t o = g_array_index(new->patches, uint32_t, k);
+		char *ok = o != p ? files_key(v, o) : NULL;
+
+		if (ok && !strcmp(ok, fk))
+			same++;
+		g_free(ok);
+	}
+	g_free(fk);
+	return same == 1 ? found : -1;
+}
+
+/* Whether posting `b` follows posting `a` as its next version: one
+ * series family (b4's change-id, or subject and sender), or b's cover
+ * letter sent in reply to a's; and a higher version. */
+static bool next_version(const struct vctx *v, const struct ms_mail_series *a,
+			 const struct ms_mail_series *b)
+{
+	const struct ms_mail_rec *rb = rec_at(v, b->root);
+	const struct ms_mail_rec *parent;
+
+	if (b->version <= a->version)
+		return false;
+	if (a->family >= 0 && a->family == b->family)
+		return true;
+	parent = b->has_cover && a->has_cover && rb->parent_id ?
+		ms_mail_index_find(v->idx, rb->parent_id) : NULL;
+	return parent && parent == rec_at(v, a->root);
+}
+
+/* Join each patch of posting `b` to its counterpart in posting `a`. */
+static void join_postings(struct vctx *v, const struct ms_mail_series *a,
+			  const struct ms_mail_series *b)
+{
+	for (guint k = 0; k < b->patches->len; k++) {
+		uint32_t p = g_array_index(b->patches, uint32_t, k);
+		int64_t q = counterpart(v, p, a, b);
+
+		if (q >= 0)
+			join(v->up, p, (uint32_t)q);
+	}
+}
+
+/* Postings by family, each family's in version order, next to next. */
+static void join_series(struct vctx *v)
+{
+	size_t ns = ms_mail_index_series_count(v->idx);
+	GHashTable *last = g_hash_table_new(NULL, NULL);  /* family -> s+1 */
+
+	for (size_t k = 0; k < ns; k++) {
+		const struct ms_mail_series *s = ms_mail_index_series(
+			v->idx, (uint32_t)k);
+		const struct ms_mail_rec *root = rec_at(v, s->root);
+		const struct ms_mail_rec *pr = root->parent_id ?
+			ms_mail_index_find(v->idx, root->parent_id) : NULL;
+		gpointer prev;
+
+		/* a cover letter in reply to an older one */
+		if (pr && pr->series >= 0 && pr->series != (int32_t)k) {
+			const struct ms_mail_series *o = ms_mail_index_series(
+				v->idx, (uint32_t)pr->series);
+
+			if (o->root == (uint32_t)(pr - rec_at(v, 0)) &&
+			    next_version(v, o, s))
+				join_postings(v, o, s);
+		}
+		if (s->family < 0)
+			continue;
+		prev = g_hash_table_lookup(last, GINT_TO_POINTER(s->family));
+		if (prev) {
+			const struct ms_mail_series *o = ms_mail_index_series(
+				v->idx, GPOINTER_TO_UINT(prev) - 1);
+
+			if (next_version(v, o, s))
+				join_postings(v, o, s);
+		}
+		g_hash_table_insert(last, GINT_TO_POINTER(s->family),
+				    GUINT_TO_POINTER(k + 1));
+	}
+	g_hash_table_unref(last);
+}
+
+/* Join patch `i` to the first of `seen` with its subject and files,
+ * posted within a year of it ("erofs: update documentation" by two
+ * people three years apart are two patches). */
+static void join_same(struct vctx *v, GHashTable *seen, uint32_t i)
+{
+	const struct ms_mail_rec *r = rec_at(v, i);
+	char *fk = files_key(v, i), *skey, *key;
+	gpointer j;
+
+	if (!fk)
+		return;
+	skey = ms_mail_subject_key(r->subject);
+	key = g_strconcat(skey, "\x1f", fk, NULL);
+	g_free(skey);
+	g_free(fk);
+	if (g_hash_table_lookup_extended(seen, key, NULL, &j)) {
+		const struct ms_mail_rec *f = rec_at(v, GPOINTER_TO_UINT(j));
+
+		if ((f->series != r->series || r->series < 0) &&
+		    f->date_valid && r->date_valid &&
+		    r->date - f->date <= 365 * 86400 &&
+		    f->date - r->date <= 365 * 86400)
+			join(v->up, i, GPOINTER_TO_UINT(j));
+		g_free(key);
+	} else {
+		g_hash_table_insert(seen, key, GUINT_TO_POINTER(i));
+	}
+}
+
+uint32_t *ms_review_versions(const struct ms_link_mail *lm,
+			     const char *const *sender)
+{
+	struct vctx v = { ms_link_mail_index(lm), lm, NULL };
+	size_t n = ms_mail_index_count(v.idx);
+	GHashTable *by_subject = g_hash_table_new_full(g_str_hash, g_str_equal,
+						       g_free, NULL);
+	GHashTable *by_diff = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *by_change = g_hash_table_new_full(g_str_hash, g_str_equal,
+						      g_free, NULL);
+
+	v.up = g_new(uint32_t, n ? n : 1);
+	for (size_t i = 0; i < n; i++)
+		v.up[i] = (uint32_t)i;
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *r = rec_at(&v, (uint32_t)i);
+		char *skey, *key;
+		gpointer j;
+
+		if (r->duplicate || r->kind != MS_MAIL_PATCH)
+			continue;
+		skey = ms_mail_subject_key(r->subject);
+		key = g_strdup_printf("%s\x1f%s", sender[i] ? sender[i] : "",
+				      skey);
+		g_free(skey);
+		if (g_hash_table_lookup_extended(by_subject, key, NULL, &j)) {
+			/* not two patches of one posting ("silence
+			 * INTEGER_OVERFLOW" seven times) */
+			if (rec_at(&v, GPOINTER_TO_UINT(j))->series !=
+			    r->series || r->series < 0)
+				join(v.up, (uint32_t)i, GPOINTER_TO_UINT(j));
+			g_free(key);
+		} else {
+			g_hash_table_insert(by_subject, key,
+					    GUINT_TO_POINTER(i));
+		}
+		/* the same subject on the same files, whoever sends it: a
+		 * maintainer reworking a contributor's patch under their
+		 * own name */
+		join_same(&v, by_change, (uint32_t)i);
+		/* the same diff again, not in the same posting: a resend, a
+		 * new version changing only the message, a takeover */
+		if (!r->patch_id || !*r->patch_id)
+			continue;
+		if (g_hash_table_lookup_extended(by_diff, r->patch_id, NULL,
+						 &j)) {
+			if (rec_at(&v, GPOINTER_TO_UINT(j))->series !=
+			    r->series || r->series < 0)
+				join(v.up, (uint32_t)i, GPOINTER_TO_UINT(j));
+		} else {
+			g_hash_table_insert(by_diff, (gpointer)r->patch_id,
+					    GUINT_TO_POINTER(i));
+		}
+	}
+	join_series(&v);
+	for (size_t i = 0; i < n; i++)
+		find(v.up, (uint32_t)i);
+	g_hash_table_unref(by_change);
+	g_hash_table_unref(by_diff);
+	g_hash_table_unref(by_subject);
+	return v.up;
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Which postings review takes for versions of one patch (issue 35,
+docs/review.md "Versions"), on a planted tree and list: a v2 renamed in
+a series linked by b4's change-id, a v2 cover letter sent in reply to the
+v1 cover, a resend with a new subject and the same diff, a maintainer
+reworking a contributor's patch under their own name; and what stays
+apart: two patches of one posting with one subject, and one subject on
+the same files two years apart."""
+import os
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir  # noqa: E402
+
+tmp = tmpdir()
+tree = os.path.join(tmp, "tree")
+FILES = ["drivers/foo/a.c", "drivers/foo/b.c", "drivers/foo/c.c",
+         "drivers/foo/d.c", "drivers/foo/e.c", "drivers/foo/f.c"]
+for f in FILES:
+    os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
+    with open(os.path.join(tree, f), "w") as fp:
+        fp.write("int x;\n")
+with open(os.path.join(tree, "MAINTAINERS"), "w") as fp:
+    fp.write("FOO DRIVER\nM:\tFay Foo <fay@example.org>\nS:\tMaintained\n"
+             "F:\tdrivers/foo/\n")
+
+ANN = "Ann Author <ann@example.com>"
+FAY = "Fay Foo <fay@example.org>"
+msgs = []
+
+
+def mail(mid, who, subj, day, body, parent=None, extra=""):
+    hdr = (f"From: {who}\nTo: foo@lists.example.org\nSubject: {subj}\n"
+           f"Date: Mon, {day:02d} Jan 2024 10:00:00 +0000\n"
+           f"Message-ID: <{mid}>\n")
+    if parent:
+        hdr += f"In-Reply-To: <{parent}>\nReferences: <{parent}>\n"
+    msgs.append("From mboxrd@z Thu Jan  1 00:00:00 1970\n" + hdr + "\n" +
+                body + extra + "\n")
+
+
+def patch(mid, who, subj, day, path, line, parent=None, extra=""):
+    mail(mid, who, subj, day, "A change.\n\nSigned-off-by: " + who +
+         f"\n---\ndiff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n"
+         f"@@ -1 +1,2 @@\n int x;\n+{line}\n", parent, extra)
+
+
+# 1: a b4 series (change-id in the cover letters); v2 renames patch 2
+CID = "\nchange-id: 20240101-foo-1234\n"
+mail("s1-0@x", ANN, "[PATCH 0/2] foo: widgets", 1, "Two parts.\n" + CID)
+patch("s1-1@x", ANN, "[PATCH 1/2] foo: add widget", 1, FILES[0], "int w;",
+      "s1-0@x")
+patch("s1-2@x", ANN, "[PATCH 2/2] foo: update widget stuffs", 1, FILES[1],
+      "int u;", "s1-0@x")
+mail("s2-0@x", ANN, "[PATCH v2 0/2] foo: widgets", 5,
+     "Two parts, again.\n" + CID)
+patch("s2-1@x", ANN, "[PATCH v2 1/2] foo: add widget", 5, FILES[0],
+      "int w2;", "s2-0@x")
+patch("s2-2@x", ANN, "[PATCH v2 2/2] foo: better widget stuffs", 5,
+      FILES[1], "int u2;", "s2-0@x")
+# 2: a v2 cover letter in reply to the v1 cover (no change-id, new title)
+mail("t1-0@x", ANN, "[PATCH 0/1] foo: gadgets", 2, "One part.\n")
+patch("t1-1@x", ANN, "[PATCH 1/1] foo: gadget fix", 2, FILES[2], "int g;",
+      "t1-0@x")
+mail("t2-0@x", ANN, "[PATCH v2 0/1] foo: gadgets, reworked", 6,
+     "One part, reworked.\n", "t1-0@x")
+patch("t2-1@x", ANN, "[PATCH v2 1/1] foo: fix the gadget", 6, FILES[2],
+      "int g2;", "t2-0@x")
+# 3: the same diff again with a corrected subject
+patch("r1@x", ANN, "[PATCH] foo: remove unneeded semicolon", 3, FILES[3],
+      "int r;")
+patch("r2@x", ANN, "[PATCH v2] foo: remove duplicated include", 4, FILES[3],
+      "int r;")
+# 4: the maintainer reworks Ann's patch under her own name
+patch("m1@x", ANN, "[PATCH] foo: convert to the new api", 7, FILES[4],
+      "int m;")
+patch("m2@x", FAY, "[PATCH v2] foo: convert to the new api", 9, FILES[4],
+      "int m2;")
+# apart: two patches of one posting with one subject
+mail("p0@x", ANN, "[PATCH 0/2] foo: silence warnings", 10, "Two.\n")
+patch("p1@x", ANN, "[PATCH 1/2] foo: silence INTEGER_OVERFLOW", 10,
+      FILES[5], "int p1;", "p0@x")
+patch("p2@x", ANN, "[PATCH 2/2] foo: silence INTEGER_OVERFLOW", 10,
+      FILES[0], "int p2;", "p0@x")
+mbox = os.path.join(tmp, "list.mbox")
+with open(mbox, "w") as fp:
+    fp.write("".join(msgs))
+# ... and one subject on the same files two years apart (another list)
+old = os.path.join(tmp, "old.mbox")
+msgs.clear()
+patch("d1@x", FAY, "[PATCH] foo: update documentation", 3, FILES[5],
+      "int d1;")
+text = msgs[0].replace("Jan 2024", "Jan 2022")
+msgs.clear()
+patch("d2@x", ANN, "[PATCH] foo: update documentation", 3, FILES[5],
+      "int d2;")
+with open(old, "w") as fp:
+    fp.write(text + msgs[0])
+
+r = run("review", "--tree", tree, "--archive", mbox, "--archive", old,
+        "--json", "--no-cache", "--since", "2021-01-01")
+eq(r.rc, 0, "review exits 0")
+foo = r.json()["entries"][0]
+versions = {p["message_id"]: p["versions"] for p in foo["patch_list"]}
+by_msg = {v: tuple(vs) for vs in versions.values() for v in vs}
+
+
+def same(a, b, what):
+    ok(a in by_msg and b in by_msg[a], what, str(by_msg.get(a)))
+
+
+def apart(a, b, what):
+    ok(a in by_msg and b in by_msg and b not in by_msg[a], what,
+       str(by_msg.get(a)))
+
+
+same("s1-2@x", "s2-2@x", "a v2 renamed in a change-id series (same place, "
+     "same files, half the words) is a version")
+same("s1-1@x", "s2-1@x", "its unrenamed sibling too")
+same("t1-1@x", "t2-1@x", "a v2 whose cover letter answers the v1 cover")
+same("r1@x", "r2@x", "the same diff with a corrected subject")
+same("m1@x", "m2@x", "the maintainer's rework under her own name (same "
+     "subject, same files)")
+apart("p1@x", "p2@x", "two patches of one posting with one subject")
+apart("d1@x", "d2@x", "one subject on the same files two years apart")
+eq(foo["patches"], 9, "9 patches: widget x2, gadget, semicolon, api, two "
+   "silences, two documentation updates")
+api = [p for p in foo["patch_list"] if "m1@x" in p["versions"]][0]
+eq(api["author"], "ann@example.com", "the reworked patch stays Ann's")
+done()
