@@ -30,8 +30,8 @@ struct cli_rev_opts {
 	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", CLI_REPO_HELP }, \
 	{ CLI_OPT_STRING, "rev", 0, &(o)->rev, "REV", \
 	  "walk history from here (default HEAD)" }, \
-	{ CLI_OPT_STRING_LIST, "archive", 0, &(o)->archives, "PATH", \
-	  "a list archive: mbox (.gz), directory, public-inbox (repeatable)" }, \
+	CLI_OPT_ARCHIVE(&(o)->archives, "a list archive: mbox (.gz), " \
+			"directory, public-inbox (repeatable)"), \
 	{ CLI_OPT_STRING, "since", 0, &(o)->since, "WHEN", \
 	  "start of the window: a date, a duration back from now (1y, " \
 	  "'6 months ago'), or REV for the commits not reachable from it " \

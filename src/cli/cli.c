@@ -24,19 +24,8 @@
 static const struct cli_option help_option = {
 	CLI_OPT_FLAG, "help", 'h', NULL, NULL, "show this help and exit"
 };
-/* Every command takes it: any of them may read a list archive. */
-static const struct cli_option max_message_option = {
-	CLI_OPT_INT, "max-message-size", 0, NULL, "MIB",
-	"read at most this much of one list message (default 64)"
-};
-
-static const struct cli_option max_index_option = {
-	CLI_OPT_INT, "max-index-size", 0, NULL, "MIB",
-	"stop when the messages read need more memory than this "
-	"(default: half the physical memory)"
-};
-
 long cli_threads = LONG_MIN; /* --threads: unset; 0 one per processor */
+long cli_max_message_mib = LONG_MIN, cli_max_index_mib = LONG_MIN;
 
 /* Every command takes -q: cli_parse_options() handles it. */
 bool cli_quiet;
@@ -122,8 +111,6 @@ void cli_print_help(FILE *fp, const struct cli_option *opts,
 	fprintf(fp, "Options:\n");
 	for (const struct cli_option *o = opts; o && o->type; o++)
 		print_option(fp, o);
-	print_option(fp, &max_message_option);
-	print_option(fp, &max_index_option);
 	print_option(fp, &quiet_option);
 	print_option(fp, &help_option);
 	if (help->examples)
@@ -200,21 +187,19 @@ bool cli_parse_long(const char *name, const char *s, long *out)
 
 bool cli_quick_program;
 
-/* The option keys that every command's table is given besides its own. */
-enum { OPT_MAX_MESSAGE_SIZE = 'M' + 1000, OPT_MAX_INDEX_SIZE,
-       OPT_OWN = 256 };
+/* The option keys besides --help and --quiet: OPT_OWN plus the index of
+ * an option of the command's table. */
+enum { OPT_OWN = 256 };
 
 /*
  * getopt_long()'s tables for `opts` (nopts of them) and the options
- * every command has (--help, --max-message-size, --max-index-size,
- * --quiet): the long
- * options (g_free) and the short ones, appended to `shortopts`.  An
- * option of `opts` is known by OPT_OWN plus its index.
+ * every command has (--help, --quiet): the long options (g_free) and the
+ * short ones, appended to `shortopts`.
  */
 static struct option *getopt_tables(const struct cli_option *opts,
 				    int nopts, GString *shortopts)
 {
-	struct option *longopts = g_new0(struct option, nopts + 5);
+	struct option *longopts = g_new0(struct option, nopts + 3);
 
 	for (int i = 0; i < nopts; i++) {
 		const struct cli_option *o = &opts[i];
@@ -231,46 +216,32 @@ static struct option *getopt_tables(const struct cli_option *opts,
 	}
 	longopts[nopts].name = "help";
 	longopts[nopts].val = 'h';
-	longopts[nopts + 1].name = "max-message-size";
-	longopts[nopts + 1].has_arg = required_argument;
-	longopts[nopts + 1].val = OPT_MAX_MESSAGE_SIZE;
 	g_string_append_c(shortopts, 'h');
-	longopts[nopts + 2].name = "quiet";
-	longopts[nopts + 2].val = 'q';
+	longopts[nopts + 1].name = "quiet";
+	longopts[nopts + 1].val = 'q';
 	g_string_append_c(shortopts, 'q');
-	longopts[nopts + 3].name = "max-index-size";
-	longopts[nopts + 3].has_arg = required_argument;
-	longopts[nopts + 3].val = OPT_MAX_INDEX_SIZE;
 	return longopts;
 }
 
-/* --max-message-size MIB: CLI_CONTINUE, or the exit code of the usage
- * error. */
-static int set_max_message_size(char **av, const char *arg)
+/* --max-message-size and --max-index-size, when given: CLI_CONTINUE, or
+ * the exit code of the usage error. */
+static int set_mail_limits(char **av)
 {
-	long mib;
-
-	if (!cli_parse_long("max-message-size", arg, &mib))
-		return EXIT_USAGE;
-	if (mib < 1 || mib > 65536)
-		return cli_usage_error(command_name(av), "--max-message-size "
-				       "takes 1 to 65536 MiB");
-	ms_mail_set_max_message_size((size_t)mib << 20);
-	return CLI_CONTINUE;
-}
-
-/* --max-index-size MIB: CLI_CONTINUE, or the exit code of the usage
- * error. */
-static int set_max_index_size(char **av, const char *arg)
-{
-	long mib;
-
-	if (!cli_parse_long("max-index-size", arg, &mib))
-		return EXIT_USAGE;
-	if (mib < 1 || mib > (1L << 24))
-		return cli_usage_error(command_name(av), "--max-index-size "
-				       "takes 1 to 16777216 MiB");
-	ms_mail_set_max_index_size((size_t)mib << 20);
+	if (cli_max_message_mib != LONG_MIN) {
+		if (cli_max_message_mib < 1 || cli_max_message_mib > 65536)
+			return cli_usage_error(command_name(av),
+					       "--max-message-size takes 1 to "
+					       "65536 MiB");
+		ms_mail_set_max_message_size((size_t)cli_max_message_mib
+					     << 20);
+	}
+	if (cli_max_index_mib != LONG_MIN) {
+		if (cli_max_index_mib < 1 || cli_max_index_mib > (1L << 24))
+			return cli_usage_error(command_name(av),
+					       "--max-index-size takes 1 to "
+					       "16777216 MiB");
+		ms_mail_set_max_index_size((size_t)cli_max_index_mib << 20);
+	}
 	return CLI_CONTINUE;
 }
 
@@ -352,19 +323,13 @@ static int take_option(int c, char **av, const struct cli_option *opts,
 {
 	const struct cli_option *o;
 
-	if (cli_quick_program &&
-	    (c == OPT_MAX_MESSAGE_SIZE || c == OPT_MAX_INDEX_SIZE ||
-	     (c >= OPT_OWN && c < OPT_OWN + nopts &&
-	      (opts[c - OPT_OWN].type & CLI_OPT_FULL))))
+	if (cli_quick_program && c >= OPT_OWN && c < OPT_OWN + nopts &&
+	    (opts[c - OPT_OWN].type & CLI_OPT_FULL))
 		return CLI_RUN_FULL;
 	switch (c) {
 	case 'h':
 		cli_print_help(stdout, opts, help);
 		return EXIT_OK;
-	case OPT_MAX_MESSAGE_SIZE:
-		return set_max_message_size(av, optarg);
-	case OPT_MAX_INDEX_SIZE:
-		return set_max_index_size(av, optarg);
 	case 'q':
 		cli_quiet = true;
 		cli_progress_quiet = true;
@@ -431,6 +396,8 @@ int cli_parse_options(int *argc, char ***argv, const struct cli_option *opts,
 	}
 	if (rc == CLI_CONTINUE)
 		rc = set_threads(av);
+	if (rc == CLI_CONTINUE)
+		rc = set_mail_limits(av);
 	if (rc == CLI_CONTINUE) {
 		for (guint i = 0; i < positional->len; i++)
 			av[i + 1] = positional->pdata[i];

@@ -57,9 +57,8 @@ struct cli_option {
 
 /*
  * Set by the quick program: cli_parse_options() then returns CLI_RUN_FULL
- * at an option of type CLI_OPT_FULL (and at --max-message-size and
- * --max-index-size), leaving argv as it was, for main-quick.c to hand the
- * command line on.
+ * at an option of type CLI_OPT_FULL, leaving argv as it was, for
+ * main-quick.c to hand the command line on.
  */
 extern bool cli_quick_program;
 #define CLI_RUN_FULL (-2)
@@ -78,6 +77,29 @@ extern long cli_threads;
 	  "parsing (at most 4), file matching (at most 8) (default 0: one " \
 	  "per processor)" }
 #define CLI_OPTION_END { CLI_OPT_END, NULL, 0, NULL, NULL, NULL }
+
+/*
+ * --max-message-size MIB and --max-index-size MIB, the limits of reading
+ * list archives (mail.h), in the table of every command that reads mail
+ * and only there: CLI_OPT_ARCHIVE brings them with --archive, and a
+ * command taking archives as arguments (mail) declares them itself.
+ * cli_parse_options() checks and applies them; unset is LONG_MIN.
+ */
+extern long cli_max_message_mib, cli_max_index_mib;
+#define CLI_MAIL_LIMIT_OPTIONS \
+	{ CLI_OPT_INT | CLI_OPT_FULL, "max-message-size", 0, \
+	  &cli_max_message_mib, "MIB", \
+	  "read at most this much of one list message (default 64)" }, \
+	{ CLI_OPT_INT | CLI_OPT_FULL, "max-index-size", 0, \
+	  &cli_max_index_mib, "MIB", \
+	  "stop when the messages read need more memory than this " \
+	  "(default: half the physical memory)" }
+/* --archive PATH (repeatable; `v` a struct cli_strings *), with the
+ * limits of reading what it names. */
+#define CLI_OPT_ARCHIVE(v, help) \
+	{ CLI_OPT_STRING_LIST | CLI_OPT_FULL, "archive", 0, (v), "PATH", \
+	  help }, \
+	CLI_MAIL_LIMIT_OPTIONS
 
 /* What a command tells --help about itself. */
 struct cli_command_help {

@@ -112,8 +112,8 @@ int cmd_activity(int argc, char **argv)
 		CLI_INACTIVE_AFTER_OPTION(&inactive_arg),
 		CLI_MIN_COMMITS_OPTION(&min_commits,
 				       MS_DEFAULT_MIN_COMMITS),
-		{ CLI_OPT_STRING_LIST, "archive", 0, &archives, "PATH",
-		  "list archives: add list facts (see maintstat review)" },
+		CLI_OPT_ARCHIVE(&archives, "list archives: add list facts "
+				"(see maintstat review)"),
 		CLI_ACT_SERIES_OPTIONS(&by, &tags),
 		CLI_ENTRY_FILE_OPTION(&files),
 		CLI_OPT_JSON(&json),

@@ -597,9 +597,9 @@ int cmd_identities(int argc, char **argv)
 		{ CLI_OPT_STRING, "tree", 0, &s.ao.tree, "DIR",
 		  "a source tree without history, instead of --repo: its "
 		  "MAINTAINERS and .mailmap (default: none)" },
-		{ CLI_OPT_STRING_LIST, "archive", 0, &s.archives, "PATH",
-		  "a list archive whose senders join people too: mbox (.gz), "
-		  "directory, public-inbox (repeatable)" },
+		CLI_OPT_ARCHIVE(&s.archives, "a list archive whose senders "
+				"join people too: mbox (.gz), directory, "
+				"public-inbox (repeatable)"),
 		{ CLI_OPT_FLAG, "suggest-mailmap", 0, &suggest, NULL,
 		  "print .mailmap lines for the joins .mailmap lacks" },
 		CLI_ENTRY_FILE_OPTION(&files),

@@ -122,6 +122,7 @@ static int mail_stats(int argc, char **argv)
 		{ CLI_OPT_STRING_LIST, "after", 0, &after_opt, "[EPOCH:]COMMIT",
 		  "public-inbox: read only commits after COMMIT" },
 		CLI_STORE_OPTIONS(&so),
+		CLI_MAIL_LIMIT_OPTIONS,
 		CLI_OPTION_END,
 	};
 	const struct cli_command_help help = {
@@ -395,6 +396,7 @@ static int mail_show(int argc, char **argv)
 	bool json = false;
 	const struct cli_option opts[] = {
 		CLI_OPT_JSON(&json),
+		CLI_MAIL_LIMIT_OPTIONS,
 		CLI_OPTION_END,
 	};
 	const struct cli_command_help help = {

@@ -398,8 +398,6 @@ static bool own_option(const struct cli_option *opts, const char *arg,
 		       bool *value)
 {
 	static const char *const common[] = { "help", "quiet" };
-	static const char *const common_v[] = { "max-message-size",
-						"max-index-size" };
 	const char *eq = strchr(arg, '=');
 	size_t n = eq ? (size_t)(eq - arg - 2) : strlen(arg) - 2;
 
@@ -411,17 +409,12 @@ static bool own_option(const struct cli_option *opts, const char *arg,
 		    strlen(o->long_name) != n ||
 		    strncmp(o->long_name, arg + 2, n))
 			continue;
-		*value = !eq && o->type != CLI_OPT_FLAG;
+		*value = !eq && CLI_OPT_TYPE(o) != CLI_OPT_FLAG;
 		return true;
 	}
 	for (size_t i = 0; i < G_N_ELEMENTS(common); i++)
 		if (!eq && !strcmp(arg + 2, common[i]))
 			return true;
-	for (size_t i = 0; i < G_N_ELEMENTS(common_v); i++)
-		if (strlen(common_v[i]) == n && !strncmp(common_v[i], arg + 2, n)) {
-			*value = !eq;
-			return true;
-		}
 	return false;
 }
 
@@ -537,11 +530,10 @@ static int parse_args(struct args *a, int *argc, char ***argv)
 		  &op->inactive_after,
 		  "DURATION|DATE", "with --activity: nothing in the entry since "
 		  "then is inactive (default 5y)" },
-		{ CLI_OPT_STRING_LIST | CLI_OPT_FULL, "archive", 0,
-		  &op->archives, "PATH",
-		  "with --activity: a list archive (mbox, public-inbox; "
-		  "repeatable): each person's replies to the entry's patches "
-		  "and their median time to a first reply" },
+		CLI_OPT_ARCHIVE(&op->archives, "with --activity: a list "
+				"archive (mbox, public-inbox; repeatable): "
+				"each person's replies to the entry's patches "
+				"and their median time to a first reply"),
 		CLI_STORE_OPTIONS(&a->store),
 		{ CLI_OPT_FLAG, "each", 0, &op->each, NULL,
 		  "answer for each argument (each path of '-') on its own, "

@@ -148,9 +148,8 @@ static int retire_parse(int *argc, char ***argv, struct retire_args *a)
 		{ CLI_OPT_STRING, "keep", 0, &a->keep_file, "FILE",
 		  "people to keep: addresses or names, one per line "
 		  "(default: none)" },
-		{ CLI_OPT_STRING_LIST, "archive", 0, &a->archives, "PATH",
-		  "list archives: who wrote to the list since the cutoff is "
-		  "not retired" },
+		CLI_OPT_ARCHIVE(&a->archives, "list archives: who wrote to "
+				"the list since the cutoff is not retired"),
 		{ CLI_OPT_STRING, "from", 0, &a->from_arg, "\"NAME <ADDR>\"",
 		  "author and Signed-off-by (default: the repository's "
 		  "user.name and user.email)" },

@@ -305,8 +305,8 @@ int cmd_urgent(int argc, char **argv)
 		  "entries whose maintainers never appear in the history" },
 		{ CLI_OPT_FLAG, "nomaint", 0, &nomaint, NULL,
 		  "entries with no maintainer at all" },
-		{ CLI_OPT_STRING_LIST, "archive", 0, &archives, "PATH",
-		  "list archives: list facts and LWN's four categories" },
+		CLI_OPT_ARCHIVE(&archives, "list archives: list facts and "
+				"LWN's four categories"),
 		CLI_ACT_SERIES_OPTIONS(&by, &tags),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,

@@ -70,6 +70,11 @@ ok(dialects and "kernel" in dialects, "maintainers --help names the "
    "dialects", dialects)
 eq(complete("maintstat", "maintainers", "--dialect", ""), dialects,
    "--dialect <TAB>: the dialects maintainers --help names, not files")
+eq(complete("maintstat", "sections", "--max"), [],
+   "sections --max<TAB>: nothing (it reads no mail)")
+eq(complete("maintstat", "review", "--max"),
+   ["--max-index-size", "--max-message-size"],
+   "review --max<TAB>: the limits of reading mail")
 for cmd in ("identities", "report"):
     eq(complete("maintstat", cmd, "ZOR"),
        ["ZORBA\\ WIDGET", "ZORRO\\ DRIVER"],

@@ -37,6 +37,28 @@ r = run("fetch", "--threads", "http://127.0.0.1:1/x/", "-o",
         os.path.join(tmp, "x.mbox"))
 eq(r.rc, 2, "fetch has no --threads (its thread switch is --whole-threads)")
 
+# --- --max-message-size, --max-index-size: only where mail is read ---
+MAIL = {"maintainers", "activity", "urgent", "retire", "identities", "mail",
+        "link", "review", "report"}
+for cmd in commands + ["mail show", "store list"]:
+    args = cmd.split() + (["stats"] if cmd == "mail" else [])
+    h = run(*args, "--help").out
+    eq(("--max-message-size MIB" in h, "--max-index-size MIB" in h),
+       (cmd.split()[0] in MAIL,) * 2,
+       f"{cmd} --help {'lists' if cmd.split()[0] in MAIL else 'does not list'}"
+       " the limits of reading mail")
+for cmd in ("sections", "entries", "coverage", "areas", "store"):
+    r = run(cmd, "--max-message-size", "8", "--repo", repo)
+    ok(r.rc == 2 and "unknown or incomplete option '--max-message-size'"
+       in r.err, f"{cmd} refuses --max-message-size", r.err)
+r = run("review", "--repo", repo, "--no-cache", "--archive", mbox,
+        "--max-message-size", "8", "--max-index-size", "64", "--json")
+eq(r.rc, 0, "review takes both limits")
+r = run("review", "--repo", repo, "--no-cache", "--archive", mbox,
+        "--max-index-size", "0")
+ok(r.rc == 2 and "--max-index-size takes 1 to" in r.err,
+   "review --max-index-size 0: a usage error", r.err)
+
 base = ["activity", "--repo", repo, "--no-cache", "--json",
         "--min-commits", "0"]
 ref = run(*base)
