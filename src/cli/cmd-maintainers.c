@@ -24,8 +24,10 @@ static const struct cli_command_help help = {
 	"the MAINTAINERS entries of each PATH of the tree, or of the files a\n"
 	"PATCH (git format-patch output, an mbox of patches) touches, with\n"
 	"the K: keywords of its changed lines.  The output is byte for byte\n"
-	"that of scripts/get_maintainer.pl --no-git --no-git-fallback, and the\n"
-	"switches below are its own.  An argument naming a file or directory\n"
+	"that of scripts/get_maintainer.pl, and the switches below are its\n"
+	"own: in a git work tree (or with --repo), --git and the git fallback\n"
+	"add each file's recent signers and authors from git log, as the\n"
+	"kernel's (and U-Boot's) script adds them.  An argument naming a file or directory\n"
 	"of the tree is a path, any other existing file a patch; '-' reads\n"
 	"paths (one a line) or a patch from standard input.\n\n"
 	"Every option of the tree's get_maintainer.pl is taken as the script\n"
@@ -34,9 +36,9 @@ static const struct cli_command_help help = {
 	"(--name=V) or next; a prefix is never an option, and an option of\n"
 	"another project's script is refused.  Its defaults are the script's\n"
 	"own (Xen's: no role statistics, duplicates kept).  Those maintstat\n"
-	"does not reproduce (--git, --git-blame in a git work tree or with\n"
-	"--repo, --interactive, --sections, --letters, --pattern-depth,\n"
-	"--self-test, --version) exit 2.  The tree's .get_maintainer.conf\n"
+	"does not reproduce (--git-blame in a git work tree or with --repo,\n"
+	"--git there with QEMU's or Xen's script, --interactive, --sections,\n"
+	"--letters, --pattern-depth, --self-test, --version) exit 2.  The tree's .get_maintainer.conf\n"
 	"is read first, as the script reads it.",
 	"  maintstat maintainers --tree ~/linux drivers/infiniband/core/cma.c\n"
 	"  git format-patch -1 --stdout | maintstat maintainers -",
@@ -508,8 +510,17 @@ static int parse_args(struct args *a, int *argc, char ***argv)
 		HELP_OPT("status", NULL, "also print the S: statuses"),
 		HELP_OPT("subsystem", NULL, "also print the entry names"),
 		HELP_OPT("web", NULL, "also print the W: pages"),
-		HELP_OPT("no-git-fallback", NULL, "taken, as the answer always is "
-			 "(no git fallback yet)"),
+		HELP_OPT("git", NULL, "add each file's recent signers and authors "
+			 "(git log --since=--git-since; needs a git tree)"),
+		HELP_OPT("no-git-fallback", NULL, "no git signers for files no "
+			 "maintained entry matches exactly (the kernel's "
+			 "default: added)"),
+		HELP_OPT("git-since", "DATE", "with --git: how far back "
+			 "(default 1-year-ago, as git reads it)"),
+		HELP_OPT("git-min-percent", "N", "with --git: signers of at "
+			 "least N% of the commits (default 5; also "
+			 "--git-min-signatures, --git-max-maintainers, "
+			 "--git-all-signature-types)"),
 		HELP_OPT("no-fixes", NULL, "taken; so are --notree and "
 			 "--hg-since: nothing to do without history"),
 		{ CLI_OPT_STRING, "dialect", 0, &op->dialect, "NAME",
@@ -597,19 +608,50 @@ static int check_args(const struct args *a, int argc)
 }
 
 /* Whether get_maintainer.pl run at the top of the tree would find a
- * VCS there (its vcs_exists(): .git or .hg); a --repo always has one. */
-static bool has_vcs(const struct cli_tree_opts *t, const struct ms_tree *tree)
+ * VCS there (its vcs_exists(): .git or .hg, 'g' or 'h'); a --repo always
+ * has git; 0 for none. */
+static char has_vcs(const struct cli_tree_opts *t, const struct ms_tree *tree)
 {
-	bool yes = t->repo != NULL;
+	char yes = t->repo ? 'g' : 0;
 
 	for (int i = 0; !yes && i < 2; i++) {
 		char *p = g_build_filename(ms_tree_root(tree),
 					   i ? ".hg" : ".git", NULL);
 
-		yes = g_file_test(p, G_FILE_TEST_EXISTS);
+		if (g_file_test(p, G_FILE_TEST_EXISTS))
+			yes = i ? 'h' : 'g';
 		g_free(p);
 	}
 	return yes;
+}
+
+/* The git options into `co`: the kernel's script's (U-Boot's is the
+ * same code) are reproduced in a git tree; QEMU's and Xen's forks'
+ * are not, nor hg's. */
+static void git_opts(struct maint_cc_opts *co, const struct args *a,
+		     const struct ms_tree *tree, enum maint_dialect d,
+		     char vcs)
+{
+	const struct maint_cc_args *gm = &a->op.gm;
+
+	co->git = maint_cc_args_get(gm, MCC_ARG_GIT, d);
+	co->git_fallback = d == MAINT_DIALECT_KERNEL &&
+			   maint_cc_args_get(gm, MCC_ARG_GIT_FALLBACK, d);
+	co->git_all_signature_types =
+		maint_cc_args_get(gm, MCC_ARG_GIT_ALL_SIGNATURE_TYPES, d);
+	co->rolestats = maint_cc_args_get(gm, MCC_ARG_ROLESTATS, d);
+	co->git_min_signatures =
+		maint_cc_args_get(gm, MCC_ARG_GIT_MIN_SIGNATURES, d);
+	co->git_max_maintainers =
+		maint_cc_args_get(gm, MCC_ARG_GIT_MAX_MAINTAINERS, d);
+	co->git_min_percent = maint_cc_args_get(gm, MCC_ARG_GIT_MIN_PERCENT, d);
+	if (gm->str[MCC_ARG_GIT_SINCE])
+		co->git_since = gm->str[MCC_ARG_GIT_SINCE];
+	if (vcs != 'g' || d != MAINT_DIALECT_KERNEL)
+		return;
+	co->vcs_dir = a->topts.repo ? a->topts.repo : ms_tree_root(tree);
+	co->vcs_bare = a->topts.repo != NULL;
+	co->vcs_rev = a->topts.repo ? a->topts.rev : NULL;
 }
 
 static enum maint_dialect asked_dialect(const struct opts *op)
@@ -629,7 +671,7 @@ static enum maint_dialect asked_dialect(const struct opts *op)
  * does not reproduce, or a selection the script refuses).
  */
 static int cc_opts(struct maint_cc_opts *co, struct args *a,
-		   enum maint_dialect d, bool vcs)
+		   const struct ms_tree *tree, enum maint_dialect d, char vcs)
 {
 	struct opts *op = &a->op;
 	const struct maint_cc_args *gm = &op->gm;
@@ -641,6 +683,10 @@ static int cc_opts(struct maint_cc_opts *co, struct args *a,
 		bool git = id == MCC_ARG_GIT || id == MCC_ARG_GIT_BLAME;
 
 		if (!maint_cc_args_get(gm, id, d))
+			continue;
+		/* the kernel's (and U-Boot's) --git in a git tree */
+		if (id == MCC_ARG_GIT && vcs == 'g' &&
+		    d == MAINT_DIALECT_KERNEL)
 			continue;
 		/* without .git (or .hg) the script's --git adds nobody: it
 		 * warns "No supported VCS found" and answers without */
@@ -671,6 +717,7 @@ static int cc_opts(struct maint_cc_opts *co, struct args *a,
 				       "reproduced by maintstat");
 	maint_cc_opts_init(co);
 	maint_cc_args_apply(gm, d, co);
+	git_opts(co, a, tree, d, vcs);
 	op->separator = gm->str[MCC_ARG_SEPARATOR] ?
 			gm->str[MCC_ARG_SEPARATOR] : ", ";
 	op->multiline = maint_cc_args_get(gm, MCC_ARG_MULTILINE, d) &&
@@ -834,7 +881,8 @@ int cmd_maintainers(int argc, char **argv)
 	if (maint_cc_args_conf(&a.op.gm, ct.tree, &a.conf) < 0)
 		rc = cli_usage_error("maintainers", "%s", ms_error_last());
 	else
-		rc = cc_opts(&co, &a, d, has_vcs(&a.topts, ct.tree));
+		rc = cc_opts(&co, &a, ct.tree, d,
+			     has_vcs(&a.topts, ct.tree));
 	if (a.op.gm.given[MCC_ARG_FILE])
 		a.op.paths = !a.op.patches;
 	if (rc == CLI_CONTINUE)

@@ -6,6 +6,7 @@
 #include "maint-cc.h"
 #include "maint-cc-perl.h"
 #include "maint-cc-qemu.h"
+#include "maint-cc-vcs.h"
 #include "maintainers.h"
 #include "tree.h"
 
@@ -79,6 +80,8 @@ struct maint_cc {
 	enum maint_dialect dialect;
 	GHashTable *ignored;      /* QEMU's .ignoredmailmap: addresses */
 	GPtrArray *path_emails;   /* QEMU: addresses found in the -f paths */
+	GPtrArray *git_ignore;    /* .get_maintainer.ignore's lines */
+	GHashTable *exact;        /* files an entry matches exactly */
 	struct ms_diags *diags;
 };
 
@@ -196,7 +199,10 @@ void maint_cc_opts_init(struct maint_cc_opts *o)
 		.list = true, .moderated = true, .subscriber = false,
 		.usename = true, .remove_duplicates = true, .mailmap = true,
 		.keywords = true, .file_emails = false,
-		.chief_penguins = false,
+		.chief_penguins = false, .git_fallback = true,
+		.rolestats = true, .git_min_signatures = 1,
+		.git_max_maintainers = 5, .git_min_percent = 5,
+		.git_since = "1-year-ago",
 	};
 }
 
@@ -303,6 +309,8 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 	if (cc->dialect == MAINT_DIALECT_QEMU)
 		cc->ignored = mcc_read_ignoredmailmap(tree);
 	cc->path_emails = g_ptr_array_new_with_free_func(g_free);
+	cc->git_ignore = mcc_vcs_read_ignore(tree);
+	cc->exact = g_hash_table_new(g_str_hash, g_str_equal);
 	cc->lines = g_array_new(FALSE, FALSE, sizeof(struct maint_cc_line));
 	g_array_set_clear_func(cc->lines, line_clear);
 	return cc;
@@ -343,6 +351,8 @@ void maint_cc_free(struct maint_cc *cc)
 	if (cc->ignored)
 		g_hash_table_destroy(cc->ignored);
 	g_ptr_array_free(cc->path_emails, TRUE);
+	g_ptr_array_free(cc->git_ignore, TRUE);
+	g_hash_table_destroy(cc->exact);
 	g_free(cc);
 }
 
@@ -376,7 +386,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* @files = sort_and_uniq(@files) */
+/* @files = sort_and_mcc_vcs_uniq(@files) */
 static void sort_uniq_files(struct maint_cc *cc)
 {
 	GPtrArray *f = cc->files;
@@ -949,11 +959,11 @@ static void add_role(struct maint_cc *cc, const char *line, const char *role)
 /*
  * The addresses found in files, "(in file)": the kernel's script reads
  * them from each file looked up, through the .mailmap; QEMU's from the
- * paths given, uniq()'d, as they are.
+ * paths given, mcc_vcs_uniq()'d, as they are.
  */
 static void push_file_emails(struct maint_cc *cc, GPtrArray *femails)
 {
-	/* QEMU's: the addresses of the paths, uniq()'d, and not mailmapped */
+	/* QEMU's: the addresses of the paths, mcc_vcs_uniq()'d, and not mailmapped */
 	for (guint i = 0; i < cc->path_emails->len; i++) {
 		const char *e = cc->path_emails->pdata[i];
 		bool seen = false;
@@ -1014,6 +1024,35 @@ static void drop_the_rest_supporters(struct maint_cc *cc)
 	}
 }
 
+/*
+ * get_maintainer.pl's %exact_pattern_match_hash: an F: of the entry
+ * matches `file` at least as deep as the file lies, and the entry is
+ * maintained (an S: saying maintain or support) and has an M:.
+ */
+static bool is_exact(const char *file, const struct maint_match *m)
+{
+	int file_pd = 0;
+	bool maintained = false, has_m = false;
+
+	for (const char *p = file; *p; p++)
+		file_pd += *p == '/';
+	if (m->f_depth < file_pd)
+		return false;
+	for (size_t i = 0; i < m->entry->nr_fields; i++) {
+		const struct maint_field *f = &m->entry->fields[i];
+
+		has_m = has_m || f->key == 'M';
+		if (f->key == 'S' && !maintained) {
+			char *lc = g_ascii_strdown(f->value, -1);
+
+			maintained = strstr(lc, "maintain") ||
+				     strstr(lc, "support");
+			g_free(lc);
+		}
+	}
+	return maintained && has_m;
+}
+
 /* The entries of each file, into the answer; whether some file is THE
  * REST's supporters' alone (or nobody's), for Xen's rule. */
 static bool add_files(struct maint_cc *cc, GPtrArray *femails)
@@ -1033,6 +1072,8 @@ static bool add_files(struct maint_cc *cc, GPtrArray *femails)
 		for (size_t k = 0; k < n; k++) {
 			char *role = maintainer_role(cc, m[k].entry);
 
+			if (is_exact(file, &m[k]))
+				g_hash_table_add(cc->exact, (char *)file);
 			alone = alone && !strcmp(role, THE_REST_SUPPORTER);
 			g_free(role);
 			add_categories(cc, m[k].entry);
@@ -1043,6 +1084,194 @@ static bool add_files(struct maint_cc *cc, GPtrArray *femails)
 		file_emails(cc, file, femails);
 	}
 	return rest_alone;
+}
+
+/* One address of vcs_assign() and how often it came. */
+struct tally {
+	char *line;
+	long n;
+};
+
+static int cmp_tally(const void *a, const void *b)
+{
+	const struct tally *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->line, y->line);
+}
+
+/*
+ * vcs_assign(): `lines` (`weights[i]` times each; NULL: once), mailmapped
+ * and counted, the most frequent first, pushed with `role` until one
+ * comes fewer than --git-min-signatures times, below --git-min-percent
+ * of `divisor`, or after --git-max-maintainers.  The script's order
+ * among equal counts is Perl's hash order, which changes from run to
+ * run; here it is the addresses' byte order.
+ */
+static void vcs_assign(struct maint_cc *cc, const char *role, long divisor,
+		       GPtrArray *lines, const long *weights)
+{
+	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      NULL);
+	GArray *t = g_array_new(FALSE, FALSE, sizeof(struct tally));
+	GHashTableIter it;
+	gpointer k, v;
+	long count = 0;
+
+	if (!lines->len)
+		goto out;
+	if (divisor <= 0)
+		divisor = 1;
+	for (guint i = 0; i < lines->len; i++) {
+		char *m = mailmap_email(cc, lines->pdata[i]);
+		long w = weights ? weights[i] : 1;
+		long had = GPOINTER_TO_SIZE(g_hash_table_lookup(h, m));
+
+		g_hash_table_replace(h, m, GSIZE_TO_POINTER((gsize)(had + w)));
+	}
+	g_hash_table_iter_init(&it, h);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		struct tally x = { k, (long)GPOINTER_TO_SIZE(v) };
+
+		if (x.n > 0)
+			g_array_append_val(t, x);
+	}
+	g_array_sort(t, cmp_tally);
+	for (guint i = 0; i < t->len; i++) {
+		const struct tally *x = &g_array_index(t, struct tally, i);
+		double percent = (double)x->n * 100 / (double)divisor;
+		bool ignored = false;
+		char *r;
+
+		if (percent > 100)
+			percent = 100;
+		for (guint j = 0; j < cc->git_ignore->len && !ignored; j++)
+			ignored = !strcmp(cc->git_ignore->pdata[j], x->line);
+		if (ignored)
+			continue;
+		if (x->n < cc->o.git_min_signatures ||
+		    ++count > cc->o.git_max_maintainers ||
+		    percent < cc->o.git_min_percent)
+			break;
+		push_email_address(cc, x->line, "", 'G', NULL);
+		r = cc->o.rolestats ? g_strdup_printf("%s:%ld/%ld=%.0f%%", role,
+						      x->n, divisor, percent) :
+			g_strdup(role);
+		add_role(cc, x->line, r);
+		g_free(r);
+	}
+out:
+	g_array_free(t, TRUE);
+	g_hash_table_destroy(h);
+}
+
+/* extract_formatted_signatures(): each line cut and deduplicated. */
+static void extract_formatted(struct maint_cc *cc, GPtrArray *lines)
+{
+	for (guint i = 0; i < lines->len; i++) {
+		char *c = mcc_vcs_cut(lines->pdata[i]);
+
+		g_free(lines->pdata[i]);
+		lines->pdata[i] = deduplicate_email(cc, c);
+		g_free(c);
+	}
+}
+
+/* The added_lines and removed_lines roles: each author weighted by the
+ * lines of the file their commits added and removed. */
+static void vcs_line_roles(struct maint_cc *cc, struct mcc_vcs_found *f)
+{
+	GPtrArray *u = mcc_vcs_uniq(f->authors);
+	GPtrArray *who = g_ptr_array_new_with_free_func(g_free), *tmp;
+	GPtrArray *each = g_ptr_array_new_with_free_func(g_free);
+	long added = 0, removed = 0, *wa, *wr;
+
+	for (guint i = 0; i < f->added->len; i++) {
+		added += g_array_index(f->added, long, i);
+		removed += g_array_index(f->removed, long, i);
+	}
+	for (guint i = 0; i < u->len; i++)
+		g_ptr_array_add(who, deduplicate_email(cc, u->pdata[i]));
+	for (guint i = 0; i < f->authors->len; i++)
+		g_ptr_array_add(each, deduplicate_email(cc,
+							f->authors->pdata[i]));
+	tmp = mcc_vcs_uniq(who);
+	wa = g_new0(long, tmp->len + 1);
+	wr = g_new0(long, tmp->len + 1);
+	for (guint a = 0; a < tmp->len; a++) {
+		for (guint i = 0; i < each->len; i++) {
+			if (strcmp(tmp->pdata[a], each->pdata[i]))
+				continue;
+			wa[a] += g_array_index(f->added, long, i);
+			wr[a] += g_array_index(f->removed, long, i);
+		}
+	}
+	vcs_assign(cc, "added_lines", added, tmp, wa);
+	vcs_assign(cc, "removed_lines", removed, tmp, wr);
+	g_free(wa);
+	g_free(wr);
+	g_ptr_array_free(tmp, TRUE);
+	g_ptr_array_free(u, TRUE);
+	g_ptr_array_free(who, TRUE);
+	g_ptr_array_free(each, TRUE);
+}
+
+/* vcs_file_signoffs(): the recent signers and authors of `file`. */
+static void vcs_file_signoffs(struct maint_cc *cc, const char *file)
+{
+	struct mcc_vcs v = { cc->o.vcs_dir, cc->o.vcs_bare, cc->o.vcs_rev,
+			     cc->o.git_since };
+	GPtrArray *lines = mcc_vcs_log(&v, file);
+	GRegex *chief = cc->o.chief_penguins ? NULL :
+			mcc_vcs_chief_re(cc->chiefs);
+	struct mcc_vcs_found f;
+
+	mcc_vcs_grep(lines, file, cc->o.git_all_signature_types, &f);
+	g_ptr_array_free(lines, TRUE);
+	if (!f.signatures->len) {
+		/* vcs_find_signers() returns no count and the raw lines */
+		f.commits = 0;
+	} else {
+		for (guint i = 0; chief && i < f.signatures->len;) {
+			if (g_regex_match(chief, f.signatures->pdata[i], 0,
+					  NULL))
+				g_ptr_array_remove_index(f.signatures, i);
+			else
+				i++;
+		}
+		extract_formatted(cc, f.authors);
+		extract_formatted(cc, f.signatures);
+	}
+	for (guint i = 0; i < f.signatures->len; i++) {
+		char *d = deduplicate_email(cc, f.signatures->pdata[i]);
+
+		g_free(f.signatures->pdata[i]);
+		f.signatures->pdata[i] = d;
+	}
+	vcs_assign(cc, "commit_signer", f.commits, f.signatures, NULL);
+	vcs_assign(cc, "authored", f.commits, f.authors, NULL);
+	if (f.authors->len == f.added->len)
+		vcs_line_roles(cc, &f);
+	mcc_vcs_found_release(&f);
+	if (chief)
+		g_regex_unref(chief);
+}
+
+/* The git signers of each file, for --git or the git fallback. */
+static void add_git_signers(struct maint_cc *cc)
+{
+	if (!cc->o.email || !cc->o.vcs_dir)
+		return;
+	for (guint i = 0; i < cc->files->len; i++) {
+		const char *file = cc->files->pdata[i];
+		size_t n = strlen(file);
+		bool mfile = n >= 11 && !strcmp(file + n - 11, "MAINTAINERS");
+
+		if (cc->o.git || (cc->o.git_fallback && !mfile &&
+				  !g_hash_table_contains(cc->exact, file)))
+			vcs_file_signoffs(cc, file);
+	}
 }
 
 void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
@@ -1089,6 +1318,7 @@ void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 			it->email = d;
 		}
 	}
+	add_git_signers(cc);
 	for (guint c = 0; cc->o.email && c < cc->chiefs->len; c++) {
 		const char *spec = cc->chiefs->pdata[c];
 		const char *colon = strrchr(spec, ':');
@@ -1149,7 +1379,7 @@ void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 		}
 	}
 	g_hash_table_destroy(saw);
-	/* uniq() of the --subsystem, --status, --scm and --web values */
+	/* mcc_vcs_uniq() of the --subsystem, --status, --scm and --web values */
 	for (int i = 0; i < 4; i++) {
 		GPtrArray *v = cc->values[i];
 		GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);

@@ -10,9 +10,8 @@
  * the tree's own get_maintainer.pl (Linus; U-Boot's Tom Rini) dropped
  * unless asked for, addresses found in .yaml files ("in file"), THE REST.
  *
- * Only the VCS parts of get_maintainer.pl (--git, --git-blame, Fixes:
- * signers) are left out: they need `git log` of a checkout, which
- * get_maintainer.pl itself skips without a .git directory.
+ * --git and the git fallback run the script's `git log` per file
+ * (maint-cc-vcs.h); --git-blame and Fixes: signers are left out.
  *
  * Ownership: everything returned by a getter is borrowed from the
  * maint_cc and valid until maint_cc_free().
@@ -76,6 +75,22 @@ struct maint_cc_opts {
 	bool chief_penguins;    /* --git-chief-penguins: keep Linus */
 	bool drop_the_rest_supporter; /* Xen's: see MAINT_DIALECT_XEN */
 	enum maint_dialect dialect;
+	/*
+	 * The git options, the kernel's script's vcs_file_signoffs() (its
+	 * U-Boot copy's too): with `git`, each file's recent signers and
+	 * authors ("commit_signer:5/12=42%"); with `git_fallback`, only for
+	 * the files no maintained entry with a maintainer matches at their
+	 * depth.  Both need `vcs_dir`: without a VCS the script adds nobody.
+	 */
+	bool git;               /* --git */
+	bool git_fallback;      /* --git-fallback */
+	bool git_all_signature_types; /* any "*-by:" line */
+	bool rolestats;         /* --rolestats: the roles' figures */
+	long git_min_signatures, git_max_maintainers, git_min_percent;
+	const char *git_since;  /* --git-since, as given */
+	const char *vcs_dir;    /* where the script would run git, or NULL */
+	bool vcs_bare;          /* vcs_dir is a repository, not a work tree */
+	const char *vcs_rev;    /* the revision answered for; NULL: HEAD */
 };
 
 void maint_cc_opts_init(struct maint_cc_opts *o);
@@ -88,7 +103,7 @@ struct maint_cc_line {
 	char *address;
 	char *role;        /* "maintainer:ENTRY", "open list:ENTRY", ... */
 	char kind;         /* 'M' maintainer, 'R' reviewer, 'L' list,
-			    * 'F' found in a file */
+			    * 'F' found in a file, 'G' from git (--git) */
 	const struct maint_entry *entry; /* whose field it came from; NULL
 					  * for 'F' */
 };

@@ -31,6 +31,7 @@
 #include "tree.h"
 
 #include <glib.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -533,7 +534,7 @@ static int cmp_hit(const void *a, const void *b)
 
 struct ranked {
 	uint32_t entry;
-	int depth;
+	int depth, f_depth;
 };
 
 static int cmp_ranked(const void *a, const void *b)
@@ -653,7 +654,7 @@ size_t maint_index_match_marks(const struct maint_index *idx,
 	for (size_t i = 0; i < c.nr;) {
 		size_t j = i;
 		bool excluded = false, matched = false;
-		int depth = 0;
+		int depth = 0, f_depth = INT_MIN;
 
 		for (; j < c.nr && c.hits[j].entry == c.hits[i].entry; j++) {
 			if (c.hits[j].type == 'X') {
@@ -662,11 +663,15 @@ size_t maint_index_match_marks(const struct maint_index *idx,
 				/* the last matching F:/N: sets the depth */
 				matched = true;
 				depth = c.hits[j].depth;
+				if (c.hits[j].type == 'F' &&
+				    depth > f_depth)
+					f_depth = depth;
 			}
 		}
 		if (matched && !excluded) {
 			r[nr].entry = c.hits[i].entry;
 			r[nr].depth = depth;
+			r[nr].f_depth = f_depth;
 			nr++;
 		}
 		i = j;
@@ -675,6 +680,7 @@ size_t maint_index_match_marks(const struct maint_index *idx,
 	for (size_t i = 0; i < nr && i < max; i++) {
 		out[i].entry = maint_file_entry(idx->mf, r[i].entry);
 		out[i].depth = r[i].depth;
+		out[i].f_depth = r[i].f_depth;
 	}
 	g_free(r);
 	if (c.hits != c.local)

@@ -154,6 +154,7 @@ size_t maint_index_match(const struct maint_index *idx, const char *path,
 struct maint_match {
 	const struct maint_entry *entry;
 	int depth;
+	int f_depth;  /* the deepest matching F:'s depth; INT_MIN if none */
 };
 
 /* Like maint_index_match(), with each entry's depth. */

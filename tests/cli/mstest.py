@@ -164,12 +164,17 @@ GM_RESET = ("@files", "@fixes", "@range", "@keyword_tvi", "@file_emails")
 
 def get_maintainer_tiebreak(script):
     """get_maintainer.pl's text with ties among matching entries broken by
-    their place in MAINTAINERS, as maintstat breaks them; None when the
-    script has no such sort."""
+    their place in MAINTAINERS, and among git signers of equal count by
+    their bytes, as maintstat breaks them; None when the script has no
+    such sort."""
     if GM_TIE not in script:
         return None
+    # the first sorts entries (numbers); a second, in vcs_assign(), sorts
+    # the git signers (addresses), which maintstat takes in byte order
+    script = script.replace(GM_TIE, "sort {$hash{$b} <=> $hash{$a} || "
+                            "$a <=> $b} keys %hash", 1)
     return script.replace(GM_TIE, "sort {$hash{$b} <=> $hash{$a} || "
-                          "$a <=> $b} keys %hash")
+                          "$a cmp $b} keys %hash")
 
 
 def get_maintainer_batch(script):
