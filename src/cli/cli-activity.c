@@ -187,15 +187,6 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 	return rc;
 }
 
-/* The activity report block of one entry (the netdev layout). */
-static void person_label(FILE *fp, const struct ms_act_person *p)
-{
-	if (*p->name && *p->email)
-		fprintf(fp, "%s <%s>", p->name, p->email);
-	else
-		fprintf(fp, "%s", *p->email ? p->email : p->name);
-}
-
 void cli_act_print_also(FILE *fp, const struct ms_act_person *p)
 {
 	if (!p->also || !p->also[0])
@@ -301,7 +292,7 @@ static void json_join(const struct ms_ident_addr *a, void *data)
 	if (!strcmp(a->email, j->shown))
 		return;
 	ms_out_begin_object(j->o);
-	ms_out_kv_string(j->o, "address", a->email);
+	ms_out_kv_string(j->o, "email", a->email);
 	ms_out_kv_string(j->o, "source", ms_ident_source_name(a->source));
 	ms_out_kv_string(j->o, "join_evidence", a->join_evidence);
 	ms_out_kv_string(j->o, "first_seen", a->first_seen ?
@@ -381,7 +372,7 @@ static void print_verdicts(FILE *fp, const struct ms_activity *a,
 		}
 		if (v.why == MS_VERDICT_WHY_LISTED_LATE) {
 			fprintf(fp, "  NEWLY LISTED %s ", role);
-			person_label(fp, p);
+			cli_person_label(fp, p->name, p->email);
 			fprintf(fp, ": not in this entry on %s, so not "
 				"judged\n", date);
 			continue;
@@ -394,7 +385,7 @@ static void print_verdicts(FILE *fp, const struct ms_activity *a,
 		if (!ms_verdict_inactive(&v))
 			continue;
 		fprintf(fp, "  INACTIVE %s ", role);
-		person_label(fp, p);
+		cli_person_label(fp, p->name, p->email);
 		if (ms_verdict_elsewhere(a, q, p, &when)) {
 			char d[32];
 
@@ -414,9 +405,8 @@ void cli_act_print_entry(FILE *fp, const struct ms_activity *a,
 	char date[32];
 
 	fprintf(fp, "Subsystem %s\n", e->entry->name);
-	fprintf(fp, "  Changes: reviewed %zu of %zu commits (%zu%%)\n",
-		e->reviewed, e->commits,
-		e->commits ? e->reviewed * 100 / e->commits : 0);
+	fprintf(fp, "  Changes: reviewed %zu of %zu commits (%u%%)\n",
+		e->reviewed, e->commits, cli_percent(e->reviewed, e->commits));
 	if (e->has_last_activity) {
 		ms_act_format(e->last_activity, e->last_activity_offset,
 			      false, true, date);
@@ -432,7 +422,7 @@ void cli_act_print_entry(FILE *fp, const struct ms_activity *a,
 		const struct ms_act_person *p = &e->people[i];
 
 		fprintf(fp, "  ");
-		person_label(fp, p);
+		cli_person_label(fp, p->name, p->email);
 		cli_act_print_also(fp, p);
 		fprintf(fp, ":\n");
 		text_last(fp, "Author", &p->author);
@@ -445,11 +435,8 @@ void cli_act_print_entry(FILE *fp, const struct ms_activity *a,
 			const struct ms_act_count *c = &e->top_reviewers[i];
 
 			fprintf(fp, "    [%zu]: ", c->count);
-			if (*c->name && *c->email)
-				fprintf(fp, "%s <%s>\n", c->name, c->email);
-			else
-				fprintf(fp, "%s\n", *c->email ? c->email :
-					c->name);
+			cli_person_label(fp, c->name, c->email);
+			fputc('\n', fp);
 		}
 	}
 	print_verdicts(fp, a, q, e, list_facts);
@@ -605,7 +592,7 @@ void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
 	static const char *const figures[] = { "commits", "reviewed",
 		"people", "top_reviewers", "top_committers" };
 
-	ms_out_key(o, "series");
+	ms_out_key(o, "intervals");
 	ms_out_begin_list(o);
 	for (size_t i = 0; i < s->nr_intervals; i++) {
 		const struct ms_act_entry *e = &s->res[i][k];

@@ -232,10 +232,10 @@ static void list_json(struct ms_out *o, const struct cc_act *ac,
 	ms_out_kv_int(o, "patches", e ? (int64_t)e->patches->len : 0);
 	ms_out_kv_int(o, "replied", p ? (int64_t)p->replied : 0);
 	if (p && p->has_latency)
-		ms_out_kv_real(o, "median_first_reply_hours",
+		ms_out_kv_real(o, "median_latency_hours",
 			       (double)p->median_latency / 3600.0);
 	else
-		ms_out_kv_null(o, "median_first_reply_hours");
+		ms_out_kv_null(o, "median_latency_hours");
 	ms_out_kv_bool(o, "active_on_list", ms_verdict_list_active(v));
 	ms_out_end_object(o);
 }
@@ -391,7 +391,7 @@ void cc_act_json(struct ms_out *o, const struct cc_act *ac,
 	if (!p) {
 		/* no history (--archive alone): its keys are null */
 		static const char *const keys[] = {
-			"seen_anywhere", "last_in_entry", "authored",
+			"seen_anywhere", "last_activity", "authored",
 			"committed", "tags",
 		};
 
@@ -404,9 +404,9 @@ void cc_act_json(struct ms_out *o, const struct cc_act *ac,
 	ms_out_kv_bool(o, "seen_anywhere", p->seen_anywhere);
 	if (p->has_last) {
 		ms_act_format(p->last_time, p->last_offset, true, false, d);
-		ms_out_kv_string(o, "last_in_entry", d);
+		ms_out_kv_string(o, "last_activity", d);
 	} else {
-		ms_out_kv_null(o, "last_in_entry");
+		ms_out_kv_null(o, "last_activity");
 	}
 	ms_out_kv_int(o, "authored", (int64_t)p->author.count);
 	ms_out_kv_int(o, "committed", (int64_t)p->committer.count);

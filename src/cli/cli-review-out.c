@@ -19,19 +19,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A latency for people: 45min, 1.4h, 3.2d (when.h); "-" for none. */
-static void hours(char buf[32], int64_t secs)
-{
-	ms_duration_format(secs, buf, 32);
-}
-
 /* "a of b" as a whole percentage, or "-" over nothing. */
 static void pct(char buf[16], size_t a, size_t b)
 {
 	if (!b)
 		snprintf(buf, 16, "-");
 	else
-		snprintf(buf, 16, "%zu%%", a * 100 / b);
+		snprintf(buf, 16, "%u%%", cli_percent(a, b));
 }
 
 /* A share in JSON: null over nothing. */
@@ -56,14 +50,6 @@ static char *msg_url(const struct cli_review_run *r, const char *msgid)
 			      esc);
 	g_free(esc);
 	return url;
-}
-
-static void person_label(FILE *fp, const char *name, const char *email)
-{
-	if (name && *name)
-		fprintf(fp, "%s <%s>", name, email);
-	else
-		fprintf(fp, "%s", email);
 }
 
 static const struct ms_act_person *act_person(const struct ms_act_entry *ae,
@@ -162,10 +148,9 @@ static void text_figures(FILE *fp, const struct cli_review_run *r,
 	char a[32], b[32], c[32], d[32], p1[16], p2[16];
 
 	if (ae) {
-		fprintf(fp, "  Changes: reviewed %zu of %zu commits (%zu%%)\n",
-			ae->reviewed,
-			ae->commits, ae->commits ?
-			ae->reviewed * 100 / ae->commits : 0);
+		fprintf(fp, "  Changes: reviewed %zu of %zu commits (%u%%)\n",
+			ae->reviewed, ae->commits,
+			cli_percent(ae->reviewed, ae->commits));
 		if (ae->has_last_activity) {
 			ms_act_format(ae->last_activity,
 				      ae->last_activity_offset, false, true,
@@ -187,14 +172,14 @@ static void text_figures(FILE *fp, const struct cli_review_run *r,
 			"paths %zu\n", e->aside_stable,
 			e->aside_foreign_subject, e->aside_foreign_recipients,
 			e->aside_foreign_paths);
-	hours(a, e->ttfr_median);
-	hours(b, e->ttfr_p90);
-	hours(c, e->ttmr_median);
-	hours(d, e->ttmr_p90);
+	ms_duration_format(e->ttfr_median, a, 32);
+	ms_duration_format(e->ttfr_p90, b, 32);
+	ms_duration_format(e->ttmr_median, c, 32);
+	ms_duration_format(e->ttmr_p90, d, 32);
 	fprintf(fp, "  First response: median %s, p90 %s; from a listed "
 		"person: median %s, p90 %s\n", a, b, c, d);
-	hours(a, e->tttag_median);
-	hours(b, e->tttag_p90);
+	ms_duration_format(e->tttag_median, a, 32);
+	ms_duration_format(e->tttag_p90, b, 32);
 	pct(p1, e->tagged, n);
 	fprintf(fp, "  First review tag: %zu (%s), median %s, p90 %s\n",
 		e->tagged, p1, a, b);
@@ -202,8 +187,8 @@ static void text_figures(FILE *fp, const struct cli_review_run *r,
 		"people's own patches without another's review tag: %zu\n",
 		e->ignored, e->ignored_contributor, e->own_unreviewed);
 	if (r->commits) {
-		hours(a, e->merge_median);
-		hours(b, e->merge_p90);
+		ms_duration_format(e->merge_median, a, 32);
+		ms_duration_format(e->merge_p90, b, 32);
 		pct(p1, e->merged, n);
 		fprintf(fp, "  Merged %zu (%s), posting to commit: median "
 			"%s, p90 %s\n", e->merged, p1, a, b);
@@ -211,7 +196,8 @@ static void text_figures(FILE *fp, const struct cli_review_run *r,
 	if (e->responsiveness < 0)
 		snprintf(p1, sizeof(p1), "-");
 	else
-		snprintf(p1, sizeof(p1), "%.0f%%", e->responsiveness * 100);
+		snprintf(p1, sizeof(p1), "%u%%",
+			 cli_percent_real(e->responsiveness));
 	fprintf(fp, "  Responsiveness (%" G_GINT64_FORMAT "h): %s\n",
 		r->target / 3600, p1);
 }
@@ -224,14 +210,14 @@ static void text_listed(FILE *fp, const struct ms_rv_person *p, size_t n,
 	char a[32], b[32], p1[16], p2[16];
 
 	fprintf(fp, "  ");
-	person_label(fp, p->name, p->email);
+	cli_person_label(fp, p->name, p->email);
 	fprintf(fp, ":\n");
 	if (ap) {
 		text_last(fp, "Author", &ap->author);
 		text_last(fp, "Committer", &ap->committer);
 		text_last(fp, "Tags", &ap->tags);
 	}
-	hours(a, p->has_latency ? p->median_latency : -1);
+	ms_duration_format(p->has_latency ? p->median_latency : -1, a, 32);
 	if (p->has_last_list)
 		ms_act_format(p->last_list, 0, false, true, b);
 	else
@@ -240,7 +226,8 @@ static void text_listed(FILE *fp, const struct ms_rv_person *p, size_t n,
 	if (p->responsiveness < 0)
 		snprintf(p2, sizeof(p2), "-");
 	else
-		snprintf(p2, sizeof(p2), "%.0f%%", p->responsiveness * 100);
+		snprintf(p2, sizeof(p2), "%u%%",
+			 cli_percent_real(p->responsiveness));
 	fprintf(fp, "    List replied %zu/%zu (%s), median %s, "
 		"Reviewed-by %zu, Acked-by %zu, score %s, "
 		"last %s\n", p->replied, n - p->own_patches, p1, a,
@@ -264,7 +251,7 @@ static void text_others(FILE *fp, const struct ms_rv_entry *e)
 				fprintf(fp, "%s via %s (unattributed)", p->name,
 					p->email);
 			else
-				person_label(fp, p->name, p->email);
+				cli_person_label(fp, p->name, p->email);
 			fprintf(fp, " (first %zu, tags %zu, commits %zu)\n",
 				p->first_replies, p->reviewed_by + p->acked_by,
 				p->commits);
@@ -274,7 +261,7 @@ static void text_others(FILE *fp, const struct ms_rv_entry *e)
 		const struct ms_rv_person *p = e->defacto->pdata[i];
 
 		fprintf(fp, "  DE-FACTO MAINTAINER ");
-		person_label(fp, p->name, p->email);
+		cli_person_label(fp, p->name, p->email);
 		fprintf(fp, " (applied %zu, first replies %zu, tags %zu)\n",
 			p->applied, p->first_replies,
 			p->reviewed_by + p->acked_by);
@@ -287,7 +274,7 @@ static void text_others(FILE *fp, const struct ms_rv_entry *e)
 			const struct ms_rv_person *p = al->people->pdata[k];
 
 			fprintf(fp, "%s ", k ? "," : "");
-			person_label(fp, p->name, p->email);
+			cli_person_label(fp, p->name, p->email);
 		}
 		fprintf(fp, "\n");
 	}
@@ -341,7 +328,7 @@ static void text_ledger(FILE *fp, const struct cli_review_run *r,
 
 			fprintf(fp, "    %.12s %s: ", lc->id,
 				ms_trailer_kind_name(t->kind));
-			person_label(fp, t->name, t->email ? t->email : "");
+			cli_person_label(fp, t->name, t->email ? t->email : "");
 			fprintf(fp, " <%s>\n",
 				ms_mail_index_get(r->idx, t->rec)->message_id);
 		}
@@ -356,7 +343,7 @@ static void text_ledger(FILE *fp, const struct cli_review_run *r,
 
 			fprintf(fp, "    %.12s %s: ", lc->id,
 				ms_trailer_kind_name(t->kind));
-			person_label(fp, t->name, t->email);
+			cli_person_label(fp, t->name, t->email);
 			fprintf(fp, "\n");
 		}
 	}
@@ -386,25 +373,11 @@ void cli_review_print_text(FILE *fp, const struct cli_review_run *r,
 			continue;
 		fprintf(fp, "  INACTIVE %s ",
 			p->role == 'M' ? "MAINTAINER" : "REVIEWER");
-		person_label(fp, p->name, p->email);
+		cli_person_label(fp, p->name, p->email);
 		fprintf(fp, "\n");
 	}
 	if (e->negative)
 		fprintf(fp, "  Negative intervals clamped: %zu\n", e->negative);
-}
-
-static void json_quant(struct ms_out *o, const char *key, int64_t med,
-		       int64_t p90)
-{
-	ms_out_key(o, key);
-	if (med < 0) {
-		ms_out_null(o);
-		return;
-	}
-	ms_out_begin_object(o);
-	ms_out_kv_real(o, "median_hours", (double)med / 3600.0);
-	ms_out_kv_real(o, "p90_hours", (double)p90 / 3600.0);
-	ms_out_end_object(o);
 }
 
 static void json_date(struct ms_out *o, const char *key, bool set,
@@ -461,8 +434,7 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 
 		ms_out_kv_string(o, "role", role);
 	}
-	ms_out_kv_string(o, "name", p->name && *p->name ? p->name : NULL);
-	ms_out_kv_string(o, "email", p->email);
+	cli_json_person(o, p->name, p->email);
 	ms_out_kv_int(o, "replied", (int64_t)p->replied);
 	ms_out_kv_int(o, "own_patches", (int64_t)p->own_patches);
 	json_share(o, "replied_share", p->replied, n - p->own_patches);
@@ -525,8 +497,7 @@ static void json_tag(struct ms_out *o, const struct cli_review_run *r,
 	ms_out_begin_object(o);
 	ms_out_kv_string(o, "commit", lc->id);
 	ms_out_kv_string(o, "tag", ms_trailer_kind_name(t->kind));
-	ms_out_kv_string(o, "name", t->name && *t->name ? t->name : NULL);
-	ms_out_kv_string(o, "email", t->email && *t->email ? t->email : NULL);
+	cli_json_person(o, t->name, t->email);
 	if (t->rec != UINT32_MAX)
 		json_msg(o, r, "message_id",
 			 ms_mail_index_get(r->idx, t->rec)->message_id);
@@ -572,11 +543,11 @@ void cli_review_print_series(FILE *fp, const struct cli_review_run *r,
 		} else {
 			size_t n = s->patches->len;
 
-			hours(b, s->ttfr_median);
-			hours(c, s->ttfr_p90);
-			fprintf(fp, " %7zu %7zu %7zu %9s %9s %6zu%%", n,
+			ms_duration_format(s->ttfr_median, b, 32);
+			ms_duration_format(s->ttfr_p90, c, 32);
+			fprintf(fp, " %7zu %7zu %7zu %9s %9s %6u%%", n,
 				s->replied, s->ignored, b, c,
-				n ? s->replied_maint * 100 / n : 0);
+				cli_percent(s->replied_maint, n));
 		}
 		if (label)
 			fprintf(fp, "  (until %s)", label);
@@ -597,7 +568,7 @@ static void json_series(struct ms_out *o, const struct cli_review_run *r,
 	};
 	char d[32];
 
-	ms_out_key(o, "series");
+	ms_out_key(o, "intervals");
 	ms_out_begin_list(o);
 	for (size_t i = 0; i < rv->nr_intervals; i++) {
 		const struct ms_rv_entry *s = e->intervals->pdata[i];
@@ -634,13 +605,13 @@ static void json_series(struct ms_out *o, const struct cli_review_run *r,
 			ms_out_kv_null(o, "commits");
 		}
 		ms_out_kv_real(o, "reply_share", (double)s->replied / n);
-		json_quant(o, "time_to_first_response", s->ttfr_median,
+		cli_json_quant(o, "time_to_first_response", s->ttfr_median,
 			   s->ttfr_p90);
-		json_quant(o, "time_to_first_maintainer_response",
+		cli_json_quant(o, "time_to_first_maintainer_response",
 			   s->ttmr_median, s->ttmr_p90);
-		json_quant(o, "time_to_first_review_tag", s->tttag_median,
+		cli_json_quant(o, "time_to_first_review_tag", s->tttag_median,
 			   s->tttag_p90);
-		json_quant(o, "review_cycle_duration", s->merge_median,
+		cli_json_quant(o, "review_cycle_duration", s->merge_median,
 			   s->merge_p90);
 		ms_out_kv_real(o, "responsiveness", s->responsiveness);
 		ms_out_key(o, "people");
@@ -706,25 +677,17 @@ static void json_figures(struct ms_out *o, const struct cli_review_run *r,
 		ms_out_kv_null(o, "commits");
 	}
 	json_share(o, "reply_share", e->replied, n);
-	json_quant(o, "time_to_first_response", e->ttfr_median, e->ttfr_p90);
-	json_quant(o, "time_to_first_maintainer_response", e->ttmr_median,
+	cli_json_quant(o, "time_to_first_response", e->ttfr_median, e->ttfr_p90);
+	cli_json_quant(o, "time_to_first_maintainer_response", e->ttmr_median,
 		   e->ttmr_p90);
-	json_quant(o, "time_to_first_review_tag", e->tttag_median,
+	cli_json_quant(o, "time_to_first_review_tag", e->tttag_median,
 		   e->tttag_p90);
-	json_quant(o, "review_cycle_duration", e->merge_median, e->merge_p90);
+	cli_json_quant(o, "review_cycle_duration", e->merge_median, e->merge_p90);
 	if (e->responsiveness < 0)
 		ms_out_kv_null(o, "responsiveness");
 	else
 		ms_out_kv_real(o, "responsiveness", e->responsiveness);
 	ms_out_kv_int(o, "negative_intervals", (int64_t)e->negative);
-}
-
-/* A person's "name" (null without one) and "email". */
-static void json_name_email(struct ms_out *o, const char *name,
-			    const char *email)
-{
-	ms_out_kv_string(o, "name", name && *name ? name : NULL);
-	ms_out_kv_string(o, "email", email);
 }
 
 /* Keys "defacto_maintainers" and "corporate_aliases". */
@@ -737,7 +700,7 @@ static void json_defacto_aliases(struct ms_out *o,
 		const struct ms_rv_person *p = e->defacto->pdata[i];
 
 		ms_out_begin_object(o);
-		json_name_email(o, p->name, p->email);
+		cli_json_person(o, p->name, p->email);
 		ms_out_kv_int(o, "applied", (int64_t)p->applied);
 		ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
 		ms_out_kv_int(o, "tags",
@@ -760,7 +723,7 @@ static void json_defacto_aliases(struct ms_out *o,
 			const struct ms_rv_person *p = al->people->pdata[k];
 
 			ms_out_begin_object(o);
-			json_name_email(o, p->name, p->email);
+			cli_json_person(o, p->name, p->email);
 			ms_out_end_object(o);
 		}
 		ms_out_end_list(o);
@@ -895,15 +858,13 @@ void cli_review_print_document(struct ms_out *o,
 	}
 	ms_act_format(r->until, 0, true, false, d);
 	ms_out_kv_string(o, "until", d);
+	ms_out_end_object(o);
 	if (r->inactive_since) {
 		ms_act_format(r->inactive_since, 0, true, false, d);
-		ms_out_kv_string(o, "inactive_since", d);
+		ms_out_kv_string(o, "active_since", d);
 	} else {
-		ms_out_kv_null(o, "inactive_since");
+		ms_out_kv_null(o, "active_since");
 	}
-	ms_out_end_object(o);
-	ms_out_kv_int(o, "ignore_after_days", r->ignore_after / 86400);
-	ms_out_kv_int(o, "target_hours", r->target / 3600);
 	ms_out_kv_int(o, "ignore_after_seconds", r->ignore_after);
 	ms_out_kv_int(o, "target_seconds", r->target);
 	ms_out_kv_int(o, "negative_intervals", (int64_t)rv->negative);

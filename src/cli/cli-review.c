@@ -555,12 +555,6 @@ const struct ms_rv_entry *cli_list_facts_entry(const struct cli_list_facts *f,
 	return f ? ms_urgent_entry(f->urgent, name) : NULL;
 }
 
-/* A latency as every report writes one (when.h): 45min, 1.4h, 3.2d. */
-static void fmt_hours(char buf[32], int64_t s)
-{
-	ms_duration_format(s, buf, 32);
-}
-
 void cli_list_facts_text(FILE *fp, const struct cli_list_facts *f,
 			 const char *name)
 {
@@ -575,20 +569,24 @@ void cli_list_facts_text(FILE *fp, const struct cli_list_facts *f,
 		return;
 	}
 	n = e->patches->len;
-	fmt_hours(a, e->ttfr_median);
-	fmt_hours(b, e->ttmr_median);
-	fprintf(fp, "  List: patches %zu, replied %zu (%zu%%), median first "
+	ms_duration_format(e->ttfr_median, a, 32);
+	ms_duration_format(e->ttmr_median, b, 32);
+	fprintf(fp, "  List: patches %zu, replied %zu (%u%%), median first "
 		"response %s (listed person %s), ignored %zu\n", n,
-		e->replied, n ? e->replied * 100 / n : 0, a, b, e->ignored);
+		e->replied, cli_percent(e->replied, n), a, b, e->ignored);
 	for (guint i = 0; i < e->listed->len; i++) {
 		const struct ms_rv_person *p = e->listed->pdata[i];
 
 		if (!p->replied && !p->has_last_list)
 			continue;
-		fmt_hours(a, p->has_latency ? p->median_latency : -1);
-		fprintf(fp, "  List %s: replied %zu/%zu, median %s, "
-			"Reviewed-by %zu, Acked-by %zu\n", p->email,
-			p->replied, n, a, p->reviewed_by, p->acked_by);
+		ms_duration_format(p->has_latency ? p->median_latency : -1,
+				   a, 32);
+		/* over the patches they did not write, as review's */
+		fprintf(fp, "  List ");
+		cli_person_label(fp, p->name, p->email);
+		fprintf(fp, ": replied %zu/%zu, median %s, Reviewed-by %zu, "
+			"Acked-by %zu\n", p->replied, n - p->own_patches, a,
+			p->reviewed_by, p->acked_by);
 	}
 }
 
@@ -607,11 +605,8 @@ void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 	ms_out_kv_int(o, "replied", (int64_t)e->replied);
 	ms_out_kv_int(o, "replied_by_listed", (int64_t)e->replied_maint);
 	ms_out_kv_int(o, "ignored", (int64_t)e->ignored);
-	if (e->ttfr_median >= 0)
-		ms_out_kv_real(o, "median_first_response_hours",
-			       (double)e->ttfr_median / 3600.0);
-	else
-		ms_out_kv_null(o, "median_first_response_hours");
+	cli_json_quant(o, "time_to_first_response", e->ttfr_median,
+		       e->ttfr_p90);
 	ms_out_kv_real(o, "responsiveness", e->responsiveness);
 	ms_out_key(o, "people");
 	ms_out_begin_list(o);
@@ -623,7 +618,7 @@ void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 		ms_out_kv_int(o, "replied", (int64_t)p->replied);
 		ms_out_kv_int(o, "reviewed_by", (int64_t)p->reviewed_by);
 		ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
-		ms_out_kv_bool(o, "active", p->has_last_list &&
+		ms_out_kv_bool(o, "active_on_list", p->has_last_list &&
 			       p->last_list >= f->active_since);
 		ms_out_end_object(o);
 	}

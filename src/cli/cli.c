@@ -2,6 +2,7 @@
 #include "git-common.h"
 #include "output.h"
 #include "mail.h"
+#include "person.h"
 #include "mapped.h"
 #include "when.h"
 #include "workers.h"
@@ -790,4 +791,54 @@ void cli_main_begin(void)
 	/* an mbox truncated while it is read: an error, not SIGBUS */
 	ms_mapped_catch_cuts();
 	cli_sanitize_stdout();
+}
+
+void cli_person_label(FILE *fp, const char *name, const char *email)
+{
+	bool has_name = name && *name, has_email = email && *email;
+
+	if (has_name && has_email)
+		fprintf(fp, "%s <%s>", name, email);
+	else
+		fputs(has_email ? email : has_name ? name : "", fp);
+}
+
+void cli_json_person(struct ms_out *o, const char *name, const char *email)
+{
+	ms_out_kv_string(o, "name", name && *name ? name : NULL);
+	ms_out_kv_string(o, "email", email && *email ? email : NULL);
+}
+
+void cli_json_person_line(struct ms_out *o, const char *line)
+{
+	char *name = NULL, *email = NULL;
+
+	ms_person_parse(line, -1, &name, &email);
+	cli_json_person(o, name, email);
+	g_free(name);
+	g_free(email);
+}
+
+unsigned cli_percent(size_t num, size_t den)
+{
+	return den ? (unsigned)((num * 200 + den) / (2 * den)) : 0;
+}
+
+unsigned cli_percent_real(double share)
+{
+	return share > 0 ? (unsigned)(share * 100 + 0.5) : 0;
+}
+
+void cli_json_quant(struct ms_out *o, const char *key, int64_t median,
+		    int64_t p90)
+{
+	ms_out_key(o, key);
+	if (median < 0) {
+		ms_out_null(o);
+		return;
+	}
+	ms_out_begin_object(o);
+	ms_out_kv_real(o, "median_hours", (double)median / 3600.0);
+	ms_out_kv_real(o, "p90_hours", (double)p90 / 3600.0);
+	ms_out_end_object(o);
 }

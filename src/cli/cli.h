@@ -404,5 +404,34 @@ void cli_main_begin(void);
  * an error.  Returns the exit code. */
 int cli_main_finish(int rc);
 
+/*
+ * One printer per figure, shared by every command and the HTML report
+ * (docs/json.md, "version 5"): a person reads the same way everywhere,
+ * a share rounds the same way, a latency has one JSON shape.
+ */
+struct ms_out;
+
+/* A person for people: "Name <addr>", or whichever of the two is set
+ * (NULL or "" is unset). */
+void cli_person_label(FILE *fp, const char *name, const char *email);
+
+/* A person in JSON: "name" (null when none) and "email" (the bare
+ * address; null when none). */
+void cli_json_person(struct ms_out *o, const char *name, const char *email);
+
+/* The same from a header line "Name <addr>" or "addr". */
+void cli_json_person_line(struct ms_out *o, const char *line);
+
+/* `num` of `den` as a whole percentage, rounded to the nearest (half
+ * up): the one rounding of shares in text and HTML.  0 over nothing. */
+unsigned cli_percent(size_t num, size_t den);
+
+/* A share (0..1) as a whole percentage, rounded as cli_percent(). */
+unsigned cli_percent_real(double share);
+
+/* Key `key`: {"median_hours", "p90_hours"} of a latency, or null when
+ * `median` < 0 (none). */
+void cli_json_quant(struct ms_out *o, const char *key, int64_t median,
+		    int64_t p90);
 
 #endif

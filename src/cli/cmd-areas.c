@@ -72,8 +72,8 @@ static void print_figures(FILE *fp, const struct ms_area *ar)
 		ar->files == 1 ? "" : "s", ar->commits,
 		ar->commits == 1 ? "" : "s");
 	if (ar->commits)
-		fprintf(fp, ", %zu reviewed (%.0f%%)", ar->reviewed,
-			100.0 * (double)ar->reviewed / (double)ar->commits);
+		fprintf(fp, ", %zu reviewed (%u%%)", ar->reviewed,
+			cli_percent(ar->reviewed, ar->commits));
 	print_flags(fp, ar->flags);
 }
 
@@ -81,8 +81,9 @@ static void print_person(FILE *fp, const struct ms_area_person *p)
 {
 	char d[32];
 
-	fprintf(fp, "%s <%s>: %zu authored, %zu applied, %zu reviewed, "
-		"last %s", p->name, p->email, p->authored, p->committed,
+	cli_person_label(fp, p->name, p->email);
+	fprintf(fp, ": %zu authored, %zu applied, %zu reviewed, "
+		"last %s", p->authored, p->committed,
 		p->reviewed, day(true, p->last, d));
 	if (p->listed)
 		fprintf(fp, " (listed)");
@@ -106,8 +107,10 @@ static void print_area(FILE *fp, const struct ms_area *ar)
 	for (size_t i = 0; i < ar->nr_listed; i++) {
 		const struct ms_area_listed *l = &ar->listed[i];
 
-		fprintf(fp, "    %c: %s <%s>: authored %s, committed %s, "
-			"tagged %s\n", l->role, l->name, l->email,
+		fprintf(fp, "    %c: ", l->role);
+		cli_person_label(fp, l->name, l->email);
+		fprintf(fp, ": authored %s, committed %s, "
+			"tagged %s\n",
 			day(l->author.set, l->author.time, d1),
 			day(l->committer.set, l->committer.time, d2),
 			day(l->tags.set, l->tags.time, d3));

@@ -172,7 +172,7 @@ static void print_evidence(FILE *fp, const char *what, const char *ev)
 static void print_text(FILE *fp, const struct person_row *r,
 		       const char *unused_why)
 {
-	fprintf(fp, "%s <%s>", *r->name ? r->name : "(no name)", r->email);
+	cli_person_label(fp, r->name, r->email);
 	if (r->entries->len) {
 		fprintf(fp, " (listed: ");
 		for (guint i = 0; i < r->entries->len; i++)

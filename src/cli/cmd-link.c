@@ -125,7 +125,7 @@ static void print_text(const struct ms_mail_index *idx,
 		printf("%.12s %-18s %s\n", c->id, "unlinked", c->summary);
 	}
 	printf("\nCommits %zu, linked %u (%u%%)\n", total, r->links->len,
-	       total ? (unsigned)(r->links->len * 100 / total) : 0);
+	       cli_percent(r->links->len, total));
 	for (int m = 0; m < MS_LINK__COUNT; m++)
 		printf("  %-18s %zu\n", ms_link_method_name(m), r->counts[m]);
 	printf("  %-18s %u\n", "unlinked", r->unlinked->len);

@@ -342,9 +342,7 @@ static void emit_json(struct ms_out *o, const struct maint_cc *cc,
 		const struct maint_cc_line *l = maint_cc_line(cc, i);
 
 		ms_out_begin_object(o);
-		ms_out_kv_string(o, "email", l->email);
-		ms_out_kv_string(o, "name", *l->name ? l->name : NULL);
-		ms_out_kv_string(o, "address", l->address);
+		cli_json_person(o, l->name, l->address);
 		ms_out_kv_string(o, "kind", kind_name(l->kind));
 		ms_out_kv_string(o, "role", l->role);
 		ms_out_kv_string(o, "entry", l->entry ? l->entry->name : NULL);

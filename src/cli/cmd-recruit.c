@@ -74,12 +74,16 @@ static int read_maintainers(const struct recruit_args *ra, char **text,
 }
 
 /* One address list of a patch, in JSON. */
-static void json_strv(struct ms_out *o, const char *key, char **v)
+/* `key`: the header lines `v` as [{"name", "email"}]. */
+static void json_people(struct ms_out *o, const char *key, char **v)
 {
 	ms_out_key(o, key);
 	ms_out_begin_list(o);
-	for (size_t i = 0; v && v[i]; i++)
-		ms_out_string(o, v[i]);
+	for (size_t i = 0; v && v[i]; i++) {
+		ms_out_begin_object(o);
+		cli_json_person_line(o, v[i]);
+		ms_out_end_object(o);
+	}
 	ms_out_end_list(o);
 }
 
@@ -103,8 +107,8 @@ static int print_written(const struct recruit_args *ra,
 			ms_out_begin_object(o);
 			ms_out_kv_string(o, "file", p->file_name);
 			ms_out_kv_string(o, "subject", p->subject);
-			json_strv(o, "to", p->to);
-			json_strv(o, "cc", p->cc);
+			json_people(o, "to", p->to);
+			json_people(o, "cc", p->cc);
 			ms_out_end_object(o);
 		}
 		ms_out_end_list(o);

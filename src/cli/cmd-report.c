@@ -446,10 +446,19 @@ static double hours_or_nan(int64_t v)
 	return v < 0 ? NAN : (double)v / 3600.0;
 }
 
-/* A number of hours in a cell, "–" when there is none; the cell is left
- * open when `open` (for a plot beside the number). */
+/* A latency as every command's text writes it (45min, 3.2h, 17.1d). */
+static const char *duration(int64_t v, char d[32])
+{
+	ms_duration_format(v, d, 32);
+	return d;
+}
+
+/* A latency in a cell (sorted by hours), "–" when there is none; the
+ * cell is left open when `open` (for a plot beside the number). */
 static void cell_hours_open(FILE *fp, int64_t v, const char *href, bool open)
 {
+	char d[32];
+
 	if (v < 0) {
 		fputs("<td class=\"n\" data-sort=\"-1\">–", fp);
 	} else {
@@ -457,7 +466,7 @@ static void cell_hours_open(FILE *fp, int64_t v, const char *href, bool open)
 			(double)v / 3600);
 		if (href)
 			ms_html_printf(fp, "<a href=\"%s\">", href);
-		fprintf(fp, "%.1f h", (double)v / 3600);
+		fputs(duration(v, d), fp);
 		if (href)
 			fputs("</a>", fp);
 	}
@@ -477,7 +486,7 @@ static void cell_share(FILE *fp, size_t num, size_t den, const char *href)
 	fprintf(fp, "<td class=\"n\" data-sort=\"%.2f\">", v);
 	if (href)
 		ms_html_printf(fp, "<a href=\"%s\">", href);
-	fprintf(fp, "%.0f%% (%zu/%zu)", v, num, den);
+	fprintf(fp, "%u%% (%zu/%zu)", cli_percent(num, den), num, den);
 	fputs(href ? "</a></td>" : "</td>", fp);
 }
 
@@ -536,7 +545,8 @@ static void window_line(FILE *fp, const struct site *s)
 		      s->v->rv->bounds[0], 0, false, true, a);
 	ms_act_format(s->v->rv->until, 0, false, true, b);
 	ms_html_printf(fp, "<p class=\"note\">Patches posted from %s to %s "
-		       "(UTC).  Times in hours.  Definitions: docs/review.md "
+		       "(UTC).  Times as in the text: minutes, hours below a day, days "
+		       "above.  Definitions: docs/review.md "
 		       "of maintstat.  The data behind each page: "
 		       "<a href=\"data/review.json\">data/review.json</a>."
 		       "</p>\n", a, b);
@@ -600,8 +610,9 @@ static int write_index(const struct site *s)
 		fputs("</td>", fp);
 		g_snprintf(href, sizeof(href), "entry-%u.html#ignored", i);
 		cell_share(fp, e->ignored, n, href);
-		fprintf(fp, "<td class=\"n\" data-sort=\"%.2f\">%.0f%%</td>",
-			e->responsiveness * 100, e->responsiveness * 100);
+		fprintf(fp, "<td class=\"n\" data-sort=\"%.2f\">%u%%</td>",
+			e->responsiveness * 100,
+			cli_percent_real(e->responsiveness));
 		if (s->v->commits)
 			fprintf(fp, "<td class=\"n\" data-sort=\"%zu\">%zu"
 				"</td>", e->commits, e->commits);
@@ -686,7 +697,7 @@ static void people_quarters(FILE *fp, const struct site *s, size_t ei,
 	const struct ms_review *q = s->v->rv_quarter;
 	const struct ms_rv_entry *qe;
 	size_t nq, nm;
-	char **labels;
+	char **labels, d[32];
 	double **v;
 	struct ms_html_series *hs;
 
@@ -710,7 +721,7 @@ static void people_quarters(FILE *fp, const struct site *s, size_t ei,
 		labels[i] = g_strdup_printf("%.4s-Q%d", d, (month + 2) / 3);
 	}
 	fputs("<p class=\"note\">Patches (first posted in the quarter) each "
-	      "replied to / median hours of their first reply.</p>\n"
+	      "replied to / median time of their first reply.</p>\n"
 	      "<table id=\"people-quarters\"><thead><tr><th scope=\"col\">"
 	      "Person</th>", fp);
 	for (size_t i = 0; i < nq; i++)
@@ -739,9 +750,9 @@ static void people_quarters(FILE *fp, const struct site *s, size_t ei,
 			if (!x)
 				fputs("<td class=\"n\">–</td>", fp);
 			else if (x->has_latency)
-				fprintf(fp, "<td class=\"n\">%zu / %.1f h</td>",
-					x->replied,
-					(double)x->median_latency / 3600);
+				fprintf(fp, "<td class=\"n\">%zu / %s</td>",
+					x->replied, duration(x->median_latency,
+							     d));
 			else
 				fprintf(fp, "<td class=\"n\">%zu</td>",
 					x->replied);
@@ -787,8 +798,8 @@ static void entry_figures(FILE *fp, const struct site *s,
 	      "</th>", fp);
 	cell_hours(fp, e->ttfr_p90, "#ttfr");
 	fprintf(fp, "</tr>\n<tr><th scope=\"row\">Responsiveness</th>"
-		"<td class=\"n\">%.0f%%</td></tr>\n",
-		e->responsiveness * 100);
+		"<td class=\"n\">%u%%</td></tr>\n",
+		cli_percent_real(e->responsiveness));
 	if (s->v->commits) {
 		fputs("<tr><th scope=\"row\">Merged</th>", fp);
 		cell_share(fp, e->merged, n, "#patches");
@@ -822,10 +833,8 @@ static void ttfr_histogram(FILE *fp, const struct ms_rv_entry *e)
 		hist[b]++;
 	}
 	if (e->ttfr_median >= 0) {
-		g_snprintf(m1, sizeof(m1), "%.1f h",
-			   (double)e->ttfr_median / 3600);
-		g_snprintf(m2, sizeof(m2), "%.1f h",
-			   (double)e->ttfr_p90 / 3600);
+		ms_duration_format(e->ttfr_median, m1, sizeof(m1));
+		ms_duration_format(e->ttfr_p90, m2, sizeof(m2));
 	} else {
 		strcpy(m1, "none");
 		strcpy(m2, "none");
@@ -1272,7 +1281,10 @@ static int write_person(const struct site *s, size_t pi)
 			fprintf(fp, "%c</td>", p->role);
 			g_snprintf(href, sizeof(href), "entry-%u.html#people",
 				   i);
-			cell_share(fp, p->replied, e->patches->len, href);
+			/* as review's text and replied_share: over the
+			 * patches the person did not write */
+			cell_share(fp, p->replied,
+				   e->patches->len - p->own_patches, href);
 			cell_hours(fp, p->has_latency ? p->median_latency : -1,
 				   href);
 			fprintf(fp, "<td class=\"n\">%zu</td><td class=\"n\">"

@@ -124,7 +124,7 @@ struct retire_data {
 	size_t nr;
 	const struct maint_entry **sel;
 	struct cli_list_facts *lf;   /* with --archive */
-	GPtrArray *kept;             /* "who (entry)" that --keep kept */
+	GPtrArray *kept;             /* {name, email, entry} --keep kept */
 	GPtrArray *joins;            /* "who is also ..." for the cover */
 	GHashTable *joins_seen;      /* addresses in joins */
 	GArray *plans;               /* struct retire_plan */
@@ -286,11 +286,10 @@ static GArray *retired_people(const struct retire_args *a,
 		if (!ms_verdict_retire(e, &v, a->min_commits))
 			continue;
 		if (cli_keep_has(&d->keep, p->name, p->email, a->plus_fold)) {
-			g_ptr_array_add(d->kept, *p->name ?
-				g_strdup_printf("%s <%s> (%s)", p->name,
-						p->email, e->entry->name) :
-				g_strdup_printf("%s (%s)", p->email,
-						e->entry->name));
+			const char *k[] = { p->name, p->email,
+					    e->entry->name, NULL };
+
+			g_ptr_array_add(d->kept, g_strdupv((char **)k));
 			continue;
 		}
 		w = why(d->a, &d->q, p);
@@ -576,9 +575,13 @@ static char *cover_intro(const struct retire_args *a,
 	g_free(w);
 	if (d->kept->len) {
 		g_string_append(intro, "\nKept, as they asked (--keep):\n");
-		for (guint i = 0; i < d->kept->len; i++)
-			g_string_append_printf(intro, "  %s\n",
-					       (char *)d->kept->pdata[i]);
+		for (guint i = 0; i < d->kept->len; i++) {
+			char **k = d->kept->pdata[i];
+
+			g_string_append_printf(intro, "  %s%s%s%s (%s)\n",
+					       k[0], *k[0] ? " <" : "", k[1],
+					       *k[0] ? ">" : "", k[2]);
+		}
 	}
 	if (d->joins->len) {
 		g_string_append(intro, "\nThe verdicts count each person under "
@@ -651,14 +654,13 @@ static void json_people(struct ms_out *o, const struct retire_patch *p)
 		char date[32];
 
 		ms_out_begin_object(o);
-		ms_out_kv_string(o, "name", rp->name);
-		ms_out_kv_string(o, "address", rp->email);
+		cli_json_person(o, rp->name, rp->email);
 		ms_out_kv_string(o, "role", rp->role == 'M' ? "maintainer" :
 				 "reviewer");
 		if (rp->last_email) {
 			ms_out_key(o, "last_used");
 			ms_out_begin_object(o);
-			ms_out_kv_string(o, "address", rp->last_email);
+			ms_out_kv_string(o, "email", rp->last_email);
 			ms_act_format(rp->last_time, 0, true, false, date);
 			ms_out_kv_string(o, "date", date);
 			ms_out_kv_string(o, "commit", rp->last_commit);
@@ -692,9 +694,13 @@ static void json_addresses(struct ms_out *o, const char *key,
 	ms_out_key(o, key);
 	ms_out_begin_list(o);
 	for (size_t k = 0; k < nr; k++) {
+		char *name = NULL, *email = NULL;
+
+		ms_person_parse(cc[k].line, -1, &name, &email);
 		ms_out_begin_object(o);
-		ms_out_kv_string(o, "email", cc[k].line);
-		ms_out_kv_string(o, "address", cc[k].address);
+		cli_json_person(o, name, cc[k].address);
+		g_free(name);
+		g_free(email);
 		ms_out_kv_string(o, "kind", kind_name(cc[k].kind));
 		ms_out_end_object(o);
 	}
@@ -734,8 +740,14 @@ static int retire_print(const struct retire_args *a,
 		ms_out_end_list(o);
 		ms_out_key(o, "kept");
 		ms_out_begin_list(o);
-		for (guint i = 0; i < d->kept->len; i++)
-			ms_out_string(o, d->kept->pdata[i]);
+		for (guint i = 0; i < d->kept->len; i++) {
+			char **k = d->kept->pdata[i];
+
+			ms_out_begin_object(o);
+			cli_json_person(o, k[0], k[1]);
+			ms_out_kv_string(o, "entry", k[2]);
+			ms_out_end_object(o);
+		}
 		ms_out_end_list(o);
 	} else if (series->nr > 1) {
 		for (size_t i = 0; i < series->nr; i++)
@@ -786,7 +798,7 @@ int cmd_retire(int argc, char **argv)
 	a.outdir = ".";
 	a.min_commits = MS_DEFAULT_RETIRE_MIN_COMMITS;
 	a.ao.last_addresses = true;   /* the patches Cc them */
-	d.kept = g_ptr_array_new_with_free_func(g_free);
+	d.kept = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
 	d.joins = g_ptr_array_new_with_free_func(g_free);
 	d.joins_seen = g_hash_table_new(g_str_hash, g_str_equal);
 	d.plans = g_array_new(FALSE, TRUE, sizeof(struct retire_plan));

@@ -88,14 +88,6 @@ static int by_category(const void *x, const void *y)
 	return by_commits(x, y);
 }
 
-static void label(FILE *fp, const char *name, const char *email)
-{
-	if (*name && *email)
-		fprintf(fp, "%s <%s>", name, email);
-	else
-		fprintf(fp, "%s", *email ? email : name);
-}
-
 static void print_text(FILE *fp, const struct ms_activity *a,
 		       const struct ms_activity_query *q,
 		       const struct ms_act_entry *e, const char *since)
@@ -120,7 +112,7 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 		role = v.kind == MS_VERDICT_ROLE_ADDRESS;
 		fprintf(fp, "  %s ", p->role == 'M' ? "Maintainer" :
 			"Reviewer");
-		label(fp, p->name, p->email);
+		cli_person_label(fp, p->name, p->email);
 		cli_act_print_also(fp, p);
 		if (role) {
 			fprintf(fp, ": a role or list address, not a "
@@ -156,7 +148,7 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 		fprintf(fp, "  Committed by:\n");
 		for (size_t i = 0; i < e->nr_top_committers; i++) {
 			fprintf(fp, "    [%zu]: ", e->top_committers[i].count);
-			label(fp, e->top_committers[i].name,
+			cli_person_label(fp, e->top_committers[i].name,
 			      e->top_committers[i].email);
 			fputc('\n', fp);
 		}

@@ -33,6 +33,22 @@ class Result:
         return json.loads(self.out)
 
 
+def duration(seconds):
+    """A latency as every command's text and the report write it
+    (ms_duration_format(): 45min, 3.2h below a day, 17.1d above)."""
+    if seconds < 0:
+        return "-"
+    if seconds < 60:
+        return "%ds" % seconds
+    if seconds < 3600:
+        return "%.0fmin" % (seconds / 60)
+    if seconds < 86400:
+        return "%.1fh" % (seconds / 3600)
+    if seconds < 365 * 86400:
+        return "%.1fd" % (seconds / 86400)
+    return "%.1fy" % (seconds / (365.25 * 86400))
+
+
 def run(*args, stdin=None, cwd=None, env=None, timeout=600):
     """Run maintstat with args; return a Result (bytes decoded as UTF-8)."""
     e = dict(os.environ)

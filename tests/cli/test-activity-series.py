@@ -24,12 +24,12 @@ r = run("activity", "--repo", repo, "--by", "month", "--json", "--no-cache")
 eq(r.rc, 0, "activity --by month exits 0")
 ents = {e["name"]: e for e in r.json()["entries"]}
 for name, t in truth["entries"].items():
-    s = ents[name]["series"]
+    s = ents[name]["intervals"]
     eq(sum(x["commits"] or 0 for x in s), t["commits"],
        name + ": the months' commits add up to the planted count")
     eq(sum(x["reviewed"] or 0 for x in s), t["reviewed"],
        name + ": and the reviewed ones")
-g = ents["GAMMA BY KEYWORD"]["series"]
+g = ents["GAMMA BY KEYWORD"]["intervals"]
 eq(len(g), 61, "five years and a day: 61 months")
 ok(any(x["commits"] is None and x["people"] is None for x in g),
    "a month without commits is null")
@@ -41,7 +41,7 @@ eq(g[0]["start"][:10], "2019-06-01", "months start on the 1st (UTC)")
 r = run("activity", "--repo", repo, "--by", "month", "--json", "--no-cache",
         "--since", "2020-03-15", "--until", "2020-06-10", "GAMMA BY KEYWORD")
 doc = r.json()
-s = doc["entries"][0]["series"]
+s = doc["entries"][0]["intervals"]
 eq([(x["start"][:10], x["end"][:10]) for x in s],
    [("2020-03-15", "2020-04-01"), ("2020-04-01", "2020-05-01"),
     ("2020-05-01", "2020-06-01"), ("2020-06-01", "2020-06-11")],
@@ -57,7 +57,7 @@ eq([l.split()[0] for l in r.out.splitlines() if l.startswith("    2020")],
 
 r = run("activity", "--repo", repo, "--by", "year", "--json", "--no-cache",
         "ZETA IDLE")
-z = r.json()["entries"][0]["series"]
+z = r.json()["entries"][0]["intervals"]
 eq([x["start"][:4] for x in z], ["2019", "2020", "2021", "2022", "2023",
                                   "2024"], "years 2019-2024")
 zed = {x["start"][:4]: x["people"][0]["authored"] for x in z if x["people"]}
@@ -75,7 +75,7 @@ eq(len(rows), 6, "text: one row a year")
 r = run("urgent", "--repo", repo, "--by", "quarter", "--json", "--no-cache")
 eq(r.rc, 0, "urgent --by quarter exits 0")
 u = {e["name"]: e for e in r.json()["entries"]}
-d = u["DELTA BUSY WITHOUT MAINTAINER"]["series"]
+d = u["DELTA BUSY WITHOUT MAINTAINER"]["intervals"]
 eq(sum(x["commits"] or 0 for x in d), 60, "DELTA: 60 commits over quarters")
 ok(all(x["top_committers"][0]["email"] == "carl@example.org"
        for x in d if x["commits"]), "Carl commits most in every quarter")
@@ -87,6 +87,6 @@ eq(r.rc, 2, "--by fortnight: usage error")
 r = run("urgent", "--repo", repo, "--by", "release", "--json", "--no-cache",
         "--inactive-after", "6m")
 eq(r.rc, 0, "--by release without tags: one interval")
-eq([len(e["series"]) for e in r.json()["entries"]], [1, 1, 1],
+eq([len(e["intervals"]) for e in r.json()["entries"]], [1, 1, 1],
    "one interval per entry")
 done()

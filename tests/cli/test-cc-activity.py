@@ -75,7 +75,7 @@ ok("--to=alice@example.org" in args and
 
 r = run("maintainers", "--repo", repo, "--no-cache", "--activity", "--json",
         PATH)
-cc = {c["address"]: c for c in r.json()["cc"]}
+cc = {c["email"]: c for c in r.json()["cc"]}
 eq(cc["ivan@example.org"]["activity"]["inactive"], True, "JSON: inactive")
 eq(cc["alice@example.org"]["activity"]["inactive"], False,
    "JSON: Alice active")
@@ -106,11 +106,11 @@ ok("Old Ghost <ghost@example.org> (maintainer:BAZ LEGACY DRIVER, 0 "
    "is inactive (as activity says)", r.out)
 r = run("maintainers", *RV, "--archive", MBOX, "--json",
         "drivers/foo/core.c")
-cc = {c["address"]: c for c in r.json()["cc"]}
+cc = {c["email"]: c for c in r.json()["cc"]}
 eq(cc["rob@example.org"]["activity"]["list"],
-   {"patches": 5, "replied": 3, "median_first_reply_hours": 2.0,
+   {"patches": 5, "replied": 3, "median_latency_hours": 2.0,
     "active_on_list": True}, "--archive --json: Rob's list figures")
-eq(cc["fay@example.org"]["activity"]["list"]["median_first_reply_hours"],
+eq(cc["fay@example.org"]["activity"]["list"]["median_latency_hours"],
    17.5, "--archive --json: Fay's median")
 # Rob's last commit in FOO is a tag of 2024-03-10, his last list message
 # is dated 2024-03-11 09:00: inactive after 2024-03-11 by git alone, not
@@ -155,12 +155,12 @@ ok("list facts only (no --repo)" in r.err and "no commit facts" in r.err,
    "--archive alone: the text says there are no commit facts", r.err)
 r = run("maintainers", *TREE, "--archive", MBOX, "--json",
         "drivers/foo/core.c")
-cc = {c["address"]: c for c in r.json()["cc"]}
+cc = {c["email"]: c for c in r.json()["cc"]}
 eq(cc["rob@example.org"]["activity"],
    {"inactive": False, "verdict": "active_on_list", "seen_anywhere": None,
-    "last_in_entry": None, "authored": None, "committed": None,
+    "last_activity": None, "authored": None, "committed": None,
     "tags": None,
-    "list": {"patches": 5, "replied": 3, "median_first_reply_hours": 2.0,
+    "list": {"patches": 5, "replied": 3, "median_latency_hours": 2.0,
              "active_on_list": True}},
    "--archive alone --json: the list's figures, null commit facts")
 r = run("maintainers", *TREE, "--archive", MBOX, "--active-only",

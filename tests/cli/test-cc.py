@@ -90,7 +90,7 @@ r = mm("--json", "drivers/alpha/main.c")
 doc = r.json()
 eq(doc["schema_version"], SCHEMA, "schema_version")
 eq(doc["files"], ["drivers/alpha/main.c"], "JSON: the files looked up")
-eq([(c["name"], c["address"], c["kind"], c["entry"]) for c in doc["cc"]],
+eq([(c["name"], c["email"], c["kind"], c["entry"]) for c in doc["cc"]],
    [("Alice Example", "alice@example.com", "maintainer", "ALPHA DRIVER"),
     ("Bob Reviewer", "bob@example.com", "reviewer", "ALPHA DRIVER"),
     ("Linus", "torvalds@example.org", "maintainer", "THE REST"),

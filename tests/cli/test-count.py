@@ -317,7 +317,8 @@ ok("  Set aside: stable backports 4, other projects by subject 0, by "
    "recipients 0, by paths 0\n" in t, "text set-aside line", t)
 ok("  Ignored patches: 5 (from contributors 4); listed people's own "
    "patches without another's review tag: 1\n" in t, "text ignored line")
-ok("    List replied 2/12 (16%)" in t, "Fay's text line over 12 patches")
+ok("    List replied 2/12 (17%)" in t, "Fay's text line over 12 patches "
+   "(16.7% rounds to 17%, as the report's pages round it)")
 ok("Subsystem IDLE DRIVER\n  Patches 0 (series 0), replied 0 (-), by a "
    "listed person 0 (-)\n" in t, "0 of 0 is '-' in text")
 ok("  Responsiveness (48h): -\n" in t, "idle responsiveness '-'")
@@ -328,13 +329,13 @@ ok("  Set aside: stable backports 4, other projects by subject 2, by "
    sec["THE REST"])
 ok("First response: median 3.5h, p90 7.0d;" in sec["FOO DRIVER"],
    "9: text first response p90 7.0d, 169 h (the repost waited a week)")
-ok("    List replied 4/13 (30%), median 3.0h, Reviewed-by 2, Acked-by 0,"
+ok("    List replied 4/13 (31%), median 3.0h, Reviewed-by 2, Acked-by 0,"
    in sec["FOO DRIVER"], "3, 5: Rob's text line: his one review of the "
    "cover letter counts for each of its 2 patches (tags count patches, as "
    "b4 applies them), the notices' quoted Acked-by is not his")
 eq((rob["tags"]["reviewed_by"], rob["messages"]), (2, 3), "Rob: 2 "
    "Reviewed-by (one cover-letter review, two patches) in 3 messages")
-ok("    List replied 2/12 (16%), median 4.5h, Reviewed-by 1, Acked-by 0,"
+ok("    List replied 2/12 (17%), median 4.5h, Reviewed-by 1, Acked-by 0,"
    in sec["FOO DRIVER"], "4, 6: Fay's text line: the reply below a lost "
    "message (5 h) and the indented tag (4 h)")
 ok("Cora Forwarder <cora@example.com> (first 1, tags 0," in

@@ -425,7 +425,7 @@ links = {l["commit"]: l for l in r.json()["links"]}
 quiet = links.get(subj["misc: quiet"], {})
 eq(quiet.get("message_id"), "joined-0@example.org",
    "the posting from the .mailmap's address is linked to 'misc: quiet'")
-eq([(j["address"], j["source"]) for j in quiet.get("author_joins", [])],
+eq([(j["email"], j["source"]) for j in quiet.get("author_joins", [])],
    [("quiet@old.example", "mailmap")],
    "...through the .mailmap join, shown with its source")
 eq(quiet.get("author_email"), "quiet@new.example", "...and the author")
@@ -434,7 +434,7 @@ ok(subj["misc: quiet again"] not in links,
 acc = links.get(subj["accent: fix 0"], {})
 eq(acc.get("message_id"), "joined-1@example.org",
    "Zolt\u00e1n's posting from his listed address is linked")
-eq([(j["address"], j["source"], j["first_seen"])
+eq([(j["email"], j["source"], j["first_seen"])
     for j in acc.get("author_joins", [])],
    [("zoltan@listed.example", "name", "joined-1@example.org")],
    "...through the name join, with the first evidence")
@@ -454,7 +454,7 @@ def link_joins(*extra):
             "--json", *extra)
     links = {l["commit"]: l for l in r.json()["links"]} if r.rc == 0 else {}
     a = links.get(subj["accent: fix 0"], {})
-    return r.rc, [(j["address"], j["source"])
+    return r.rc, [(j["email"], j["source"])
                   for j in a.get("author_joins", [])], a.get("evidence", [])
 
 
@@ -490,7 +490,7 @@ eq((r.rc, "cannot read" in r.err), (1, True),
 r = run("activity", "--repo", repo, "--json", "MOVED DRIVER")
 eq(r.rc, 0, "activity --json exits 0")
 p = r.json()["entries"][0]["people"][0]
-eq([(j["address"], j["source"]) for j in p["joins"]],
+eq([(j["email"], j["source"]) for j in p["joins"]],
    [("hmoved@oldcorp.example", "maintainers-history")],
    "activity --json: Hana's old address joined by MAINTAINERS history")
 
@@ -507,7 +507,7 @@ for run_no in ("cold", "warm"):
        ("bo@newboard.example", False, 3),
        "BOARD X: Bo active through board/x/MAINTAINERS history (%s)"
        % run_no)
-    eq([(j["address"], j["source"]) for j in p["joins"]],
+    eq([(j["email"], j["source"]) for j in p["joins"]],
        [("bo@oldboard.example", "maintainers-history")],
        "...the join shown with its source (%s)" % run_no)
 r = run("activity", "--repo", repo, "--find-maintainer-files",

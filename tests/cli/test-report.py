@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
+from mstest import run, ok, eq, done, tmpdir, duration, FIXTURES  # noqa: E402
 
 tmp = tmpdir()
 subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
@@ -97,10 +97,11 @@ ok(m and sum(int(x) for x in m.group(1).split()) > 0,
 q = ft.split("Listed people per quarter")[1]
 ok("Person 2023-Q3 2023-Q4 2024-Q1 2024-Q2 " in q, "FOO: quarters as "
    "columns", q[:300])
-ok("Fay Foo <fay@example.org> – – 2 / 17.5 h – " in q,
-   "FOO: Fay 2 patches, median 17.5 h in 2024-Q1", q[:400])
-ok("Rob Review <rob@example.org> – – 3 / 2.0 h – " in q,
-   "FOO: Rob 3 patches, median 2.0 h in 2024-Q1", q[:400])
+ok("Fay Foo <fay@example.org> – – 2 / 17.5h – " in q,
+   "FOO: Fay 2 patches, median 17.5h in 2024-Q1 (as the text writes a "
+   "duration)", q[:400])
+ok("Rob Review <rob@example.org> – – 3 / 2.0h – " in q,
+   "FOO: Rob 3 patches, median 2.0h in 2024-Q1", q[:400])
 baz = text(os.path.join(site, "entry-%d.html" % names.index(
     "BAZ LEGACY DRIVER")))
 ok(re.search(r"^ ghost@example.org \(inactive\)( 0)+ ", baz.split(
@@ -133,7 +134,7 @@ def git_counts(who, path):
 with open(os.path.join(site, "data/entry-%d.json" % foo)) as fp:
     foo_json = json.load(fp)
 tl = foo_json["git_timeline"]
-eq(len(tl["months"]), len(bym["entries"][foo]["series"]),
+eq(len(tl["months"]), len(bym["entries"][foo]["intervals"]),
    "FOO: the timeline has review --by month's months")
 fay_git = git_counts("fay@example.org", "drivers/foo/")
 ok(sum(fay_git.values()) >= 3, "the planted history: Fay commits FOO's "
@@ -247,7 +248,7 @@ for row, e in zip(rows, rv["entries"]):
     c = row["cells"]
     eq(int(c[1]), e["patches"], e["name"] + ": patches as review says")
     t = e["time_to_first_response"]
-    eq(c[2], "%.1f h" % t["median_hours"] if t else "–",
+    eq(c[2], duration(round(t["median_hours"] * 3600)) if t else "–",
        e["name"] + ": median time to first response as review says")
     eq(c[3].split()[0], "%.0f%%" % (100.0 * e["ignored"] / e["patches"]),
        e["name"] + ": ignored share as review says")

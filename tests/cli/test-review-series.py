@@ -121,7 +121,7 @@ j = r.json()
 ents = {e["name"]: e for e in j["entries"]}
 foo = ents["FOO DRIVER"]
 eq(foo["patches"], 8, "FOO: 8 patches in the window")
-s = foo["series"]
+s = foo["intervals"]
 eq([x["start"][:10] for x in s], ["2024-01-01", "2024-02-01", "2024-03-01"],
    "three months")
 eq([x["end"][:10] for x in s], ["2024-02-01", "2024-03-01", "2024-04-01"],
@@ -137,11 +137,11 @@ eq(s[1]["people"][0]["email"], "fay@example.org", "Fay listed in February")
 eq(s[1]["people"][0]["replied"], 4, "Fay answered February's 4")
 eq(s[1]["people"][0]["median_latency_hours"], 20.0, "... after 20 h")
 for name, e in ents.items():
-    eq(sum(x["patches"] or 0 for x in e["series"]), e["patches"],
+    eq(sum(x["patches"] or 0 for x in e["intervals"]), e["patches"],
        name + ": the months' patches add up to the window's")
-    eq(sum(x["replied"] or 0 for x in e["series"]), e["replied"],
+    eq(sum(x["replied"] or 0 for x in e["intervals"]), e["replied"],
        name + ": and so do the replied ones")
-bar = ents["BAR DRIVER"]["series"]
+bar = ents["BAR DRIVER"]["intervals"]
 eq([x["patches"] for x in bar], [None, 2, None], "BAR: February only")
 eq(bar[1]["replied"], 1, "BAR: one answered")
 eq(bar[1]["replied_by_listed"], 1, "BAR: by Bo, from his home address "
@@ -161,7 +161,7 @@ eq(rows[1][5], "20.0h", "text: February's median")
 r = run("review", "--tree", tree, "--archive", mbox, "--since", "2024-01-10",
         "--until", "2024-02-10", "--by", "month", "--json", "--no-cache",
         "FOO DRIVER")
-s = r.json()["entries"][0]["series"]
+s = r.json()["entries"][0]["intervals"]
 eq([(x["start"][:10], x["end"][:10], x["patches"]) for x in s],
    [("2024-01-10", "2024-02-01", 2), ("2024-02-01", "2024-02-11", 2)],
    "months cut by the window: from 10 January, to 10 February inclusive")
@@ -178,7 +178,7 @@ eq(r.json()["window"]["since"][:10], "2024-01-03",
 for by, n in (("quarter", [8]), ("year", [8])):
     r = run("review", "--tree", tree, "--archive", mbox, *WIN, "--by", by,
             "--json", "--no-cache", "FOO DRIVER")
-    eq([x["patches"] for x in r.json()["entries"][0]["series"]], n,
+    eq([x["patches"] for x in r.json()["entries"][0]["intervals"]], n,
        "--by %s: one interval, all patches" % by)
 
 # releases: a repository with the same files, tagged
@@ -210,7 +210,7 @@ git("tag", "-a", "-m", "Release 1.1", "v1.1")
 r = run("review", "--repo", repo, "--archive", mbox, *WIN, "--by",
         "release", "--json", "--no-cache", "FOO DRIVER")
 eq(r.rc, 0, "--by release exits 0", )
-s = r.json()["entries"][0]["series"]
+s = r.json()["entries"][0]["intervals"]
 eq([x.get("release") for x in s], ["v1.1", None],
    "intervals end at v1.1 (v1.0 before the window, -rc and other-1 not "
    "releases) and at the window's end")
@@ -220,7 +220,7 @@ eq(s[0]["start"][:10], "2024-01-01", "the first starts with the window")
 r = run("review", "--repo", repo, "--archive", mbox, *WIN, "--by",
         "release", "--release-tags", "other-*", "--json", "--no-cache",
         "FOO DRIVER")
-eq([x.get("release") for x in r.json()["entries"][0]["series"]],
+eq([x.get("release") for x in r.json()["entries"][0]["intervals"]],
    ["other-1", None], "--release-tags chooses the tags")
 
 r = run("review", "--tree", tree, "--archive", mbox, "--by", "week")

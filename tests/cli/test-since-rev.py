@@ -151,13 +151,13 @@ eq(r.json()["entries"][0]["commits"], 2, "review: v1.. holds 2 commits")
 r = run("review", "--repo", repo, "--archive", mbox, "--since", "v1",
         "--by", "month", "--json", "FOO DRIVER")
 ok(r.rc == 0, "review --since v1 --by month exits 0", r.err)
-ser = r.json()["entries"][0]["series"]
+ser = r.json()["entries"][0]["intervals"]
 eq(sum((x or {}).get("commits") or 0 for x in ser), 2,
    "review --by month: the months' commits add up to v1..'s 2")
 r = run("activity", "--repo", repo, "--since", "v1", "--by", "month",
         "--json", "--no-cache", "FOO DRIVER")
 ok(r.rc == 0, "activity --since v1 --by month exits 0", r.err)
-ser = r.json()["entries"][0]["series"]
+ser = r.json()["entries"][0]["intervals"]
 eq(sum((x or {}).get("commits") or 0 for x in ser), 2,
    "activity --by month: the months' commits add up to v1..'s 2")
 

@@ -125,7 +125,7 @@ for fn in files:
     for c in r.json()["cc"]:
         a = c.get("activity")
         if a and c["kind"] in ("maintainer", "reviewer"):
-            say("maintainers", c["entry"], c["address"], a["verdict"])
+            say("maintainers", c["entry"], c["email"], a["verdict"])
 
 r = run("retire", *A, *L, "--json", "--min-commits", "0",
         "--output-dir", os.path.join(tmp, "retire"), "--from",
@@ -134,7 +134,7 @@ ok(r.rc == 0, "retire --json exits 0", r.err)
 retired = set()
 for pt in r.json().get("patches", []):
     for p in pt.get("people", []):
-        retired.add((pt["entry"], p["address"].lower()))
+        retired.add((pt["entry"], p["email"].lower()))
 
 eq(act.get(("QUIET DRIVER", "fay@example.org")), "no_evidence",
    "activity: Fay in QUIET DRIVER (0 of 0 commits): no evidence")
