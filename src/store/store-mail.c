@@ -237,7 +237,46 @@ struct mail_tee {
 	int max_epoch;           /* the newest epoch of those, or -1 */
 	uint64_t fresh_bytes;
 	unsigned long unstored;  /* messages handed out but not stored */
+	/* Two runs reading one archive cold both write it.  Each keeps
+	 * the newest record of the inbox it knows of (read or written);
+	 * the first run to find a record of another (or its own gone)
+	 * stops storing, and reads on with nothing kept: one copy. */
+	int64_t load_seq;        /* the newest stored when loaded */
+	int64_t last_seq;        /* the newest this run knows of */
+	bool lost;               /* another run writes the inbox */
 };
+
+/*
+ * Is the inbox's stored state still the one this run knows: its newest
+ * record t->last_seq, and none after it?  Inside a write transaction;
+ * clears t->lost's opposite: sets it when another run wrote or dropped
+ * records since.  (Rows after last_seq are few: the scan is by seq.)
+ */
+static int tee_still_ours(struct mail_tee *t)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (t->lost)
+		return 0;
+	rc = sqlite3_prepare_v2(t->s->db, "SELECT EXISTS (SELECT 1 FROM "
+				"messages WHERE seq > ?2 AND +inbox = ?1) OR "
+				"(?2 > 0 AND NOT EXISTS (SELECT 1 FROM messages "
+				"WHERE seq = ?2 AND inbox = ?1))", -1, &st,
+				NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, t->inbox);
+		sqlite3_bind_int64(st, 2, t->last_seq);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			t->lost = sqlite3_column_int(st, 0) != 0;
+			rc = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? 0 : store_db_error(t->s, rc,
+						   "read the messages");
+}
 
 static int inbox_id(struct mail_tee *t, enum ms_mail_format format)
 {
@@ -337,13 +376,15 @@ static int mail_flush(struct mail_tee *t)
 		g_string_append(sql, ", ?");
 	g_string_append_c(sql, ')');
 	rc = store_txn_begin(s);
-	if (rc == 0) {
+	if (rc == 0)
+		rc = tee_still_ours(t);
+	if (rc == 0 && !t->lost) {
 		int r = sqlite3_prepare_v2(s->db, sql->str, -1, &st, NULL);
 
 		rc = r == SQLITE_OK ? 0 : store_db_error(s, r, "write a message");
 	}
 	g_string_free(sql, TRUE);
-	for (k = 0; rc == 0 && k < t->nr; k++) {
+	for (k = 0; rc == 0 && !t->lost && k < t->nr; k++) {
 		struct mrow *r = &t->rows[k];
 		int step;
 
@@ -364,9 +405,10 @@ static int mail_flush(struct mail_tee *t)
 		if (step == SQLITE_DONE && t->bodies)
 			step = put_body(s, sqlite3_last_insert_rowid(s->db),
 					r->body);
-		if (step == SQLITE_DONE)
-			t->max_seq = MAX(t->max_seq,
-					 sqlite3_last_insert_rowid(s->db));
+		if (step == SQLITE_DONE) {
+			t->last_seq = sqlite3_last_insert_rowid(s->db);
+			t->max_seq = MAX(t->max_seq, t->last_seq);
+		}
 		if (step != SQLITE_DONE)
 			rc = store_db_error(s, step, "write a message");
 		else if (!t->mbox && (k + 1 == t->nr ||
@@ -412,7 +454,10 @@ static int replay_batch(struct mail_tee *t, sqlite3_stmt *st, int e,
 		sqlite3_bind_int64(st, 1, t->inbox);
 		sqlite3_bind_int(st, 2, e);
 		sqlite3_bind_int64(st, 3, *after);
-		sqlite3_bind_int(st, 4, REPLAY_BATCH);
+		/* what was stored when this run began: what other runs
+		 * store since, it reads itself */
+		sqlite3_bind_int64(st, 4, t->load_seq);
+		sqlite3_bind_int(st, 5, REPLAY_BATCH);
 	}
 	while (r == SQLITE_OK) {
 		uint32_t problems;
@@ -475,10 +520,12 @@ static int replay_upto(struct mail_tee *t, int epoch)
 				"SELECT " MSG_COLS ", seq, (SELECT body FROM "
 				"message_bodies b WHERE b.seq = messages.seq) "
 				"FROM messages WHERE inbox = ? AND "
-				"epoch = ? AND seq > ? ORDER BY seq LIMIT ?" :
+				"epoch = ? AND seq > ? AND seq <= ? ORDER BY "
+				"seq LIMIT ?" :
 				"SELECT " MSG_COLS ", seq FROM messages WHERE "
-				"inbox = ? AND epoch = ? AND seq > ? ORDER BY "
-				"seq LIMIT ?", -1, &st, NULL);
+				"inbox = ? AND epoch = ? AND seq > ? AND "
+				"seq <= ? ORDER BY seq LIMIT ?", -1, &st,
+				NULL);
 
 			if (r != SQLITE_OK) {
 				rc = store_db_error(t->s, r, "read the messages");
@@ -647,6 +694,12 @@ static int mail_load(struct mail_tee *t)
 			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return rc;
 	}
+	snprintf(sql, sizeof(sql), "SELECT coalesce(max(seq), 0) FROM "
+		 "messages WHERE inbox = %lld", (long long)t->inbox);
+	rc = store_query_int(s, sql, &t->load_seq);
+	if (rc < 0)
+		return rc;
+	t->last_seq = t->load_seq;
 	rc = sqlite3_prepare_v2(s->db, "SELECT epoch, head FROM inbox_epochs "
 				"WHERE inbox = ? ORDER BY epoch", -1, &st,
 				NULL);
@@ -727,7 +780,7 @@ static void mark_after(const struct mail_tee *t, struct ms_store_mail_mark *to,
 	if (!to)
 		return;
 	*to = (struct ms_store_mail_mark){ 0 };
-	if (!t->inbox || t->unstored || t->error)
+	if (!t->inbox || t->unstored || t->error || t->lost)
 		return;
 	to->inbox = t->inbox;
 	to->seq = t->max_seq;
@@ -923,6 +976,7 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 			goto out;
 		}
+		t.load_seq = t.last_seq = 0;
 	}
 	rc = ms_mail_parse_archive(path, NULL, 0, flags, mail_tee_fn, &t,
 				   result, diags);
@@ -935,10 +989,12 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 		int r;
 
 		rc = store_txn_begin(s);
-		r = rc < 0 ? SQLITE_OK : sqlite3_prepare_v2(s->db,
+		if (rc == 0)
+			rc = tee_still_ours(&t);
+		r = rc < 0 || t.lost ? SQLITE_OK : sqlite3_prepare_v2(s->db,
 			"INSERT OR REPLACE INTO mbox_files VALUES (?,?,?,?)",
 			-1, &st, NULL);
-		if (rc == 0 && r == SQLITE_OK) {
+		if (rc == 0 && r == SQLITE_OK && !t.lost) {
 			sqlite3_bind_int64(st, 1, t.inbox);
 			sqlite3_bind_int64(st, 2, (int64_t)sb.st_size);
 			sqlite3_bind_int64(st, 3, (int64_t)sb.st_mtime);
@@ -948,11 +1004,11 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 		}
 		sqlite3_finalize(st);
 		st = NULL;
-		if (rc == 0 && r == SQLITE_OK)
+		if (rc == 0 && r == SQLITE_OK && !t.lost)
 			r = sqlite3_prepare_v2(s->db, "UPDATE inboxes SET "
 					       "format = ? WHERE id = ?", -1,
 					       &st, NULL);
-		if (rc == 0 && r == SQLITE_OK) {
+		if (rc == 0 && r == SQLITE_OK && !t.lost) {
 			sqlite3_bind_text(st, 1, ms_mail_format_name(
 						  result->format), -1,
 					  SQLITE_STATIC);
@@ -1115,6 +1171,8 @@ int ms_store_mail_parse_archive_from(struct ms_store *s, const char *path,
 	g_ptr_array_set_size(result->heads, 0);
 	if (t.inbox)
 		rc = store_txn_begin(s);
+	if (rc == 0 && t.inbox)
+		rc = tee_still_ours(&t);
 	for (guint i = 0; i < all->len; i++) {
 		int e = g_array_index(all, int, i);
 		const char *head = g_hash_table_lookup(t.heads,
@@ -1122,7 +1180,7 @@ int ms_store_mail_parse_archive_from(struct ms_store *s, const char *path,
 
 		g_ptr_array_add(result->heads,
 				g_strdup_printf("%d:%s", e, head));
-		if (rc == 0 && t.inbox)
+		if (rc == 0 && t.inbox && !t.lost)
 			rc = put_head(s, t.inbox, e, head);
 	}
 	if (t.inbox) {
