@@ -138,6 +138,31 @@ void cli_review_print_context(FILE *fp, const struct cli_review_run *r,
 		"target %s\n\n", a, b);
 }
 
+/* Where the entry's patches stand (docs/review.md). */
+static void text_states(FILE *fp, const struct ms_rv_entry *e)
+{
+	char a[32], b[32], c[32], d[32], p1[16];
+
+	fprintf(fp, "  States:");
+	for (int s = 0; s < MS_RV__STATES; s++)
+		fprintf(fp, "%s %s %zu", s ? "," : "",
+			ms_rv_state_name((enum ms_rv_state)s), e->states[s]);
+	fputc('\n', fp);
+	if (e->accept_rate < 0)
+		snprintf(p1, sizeof(p1), "-");
+	else
+		snprintf(p1, sizeof(p1), "%.0f%%", e->accept_rate * 100);
+	hours(a, e->accept_median);
+	hours(b, e->accept_p90);
+	hours(c, e->open_median);
+	hours(d, e->open_p90);
+	fprintf(fp, "  Accepted of decided %s, versions until accepted "
+		"(median) %" G_GINT64_FORMAT ", to acceptance: median %s, "
+		"p90 %s; open %zu, waiting: median %s, p90 %s\n", p1,
+		e->revisions_median < 0 ? 0 : e->revisions_median, a, b,
+		e->open, c, d);
+}
+
 /* An entry's figures: its git side (with --repo), its patches and their
  * responses, ignored, merged, and its responsiveness. */
 static void text_figures(FILE *fp, const struct cli_review_run *r,
@@ -200,6 +225,7 @@ static void text_figures(FILE *fp, const struct cli_review_run *r,
 			 cli_percent_real(e->responsiveness));
 	fprintf(fp, "  Responsiveness (%" G_GINT64_FORMAT "h): %s\n",
 		r->target / 3600, p1);
+	text_states(fp, e);
 }
 
 /* Listed person `p` of an entry of `n` patches: their git side (`ap`,
@@ -645,6 +671,59 @@ static void json_series(struct ms_out *o, const struct cli_review_run *r,
 	ms_out_end_list(o);
 }
 
+/* Keys "states" (a count per state), "acceptance_rate",
+ * "revisions_until_accepted", "time_to_acceptance", "open" and
+ * "open_age" (docs/json.md). */
+static void json_states(struct ms_out *o, const struct ms_rv_entry *e)
+{
+	ms_out_key(o, "states");
+	ms_out_begin_object(o);
+	for (int s = 0; s < MS_RV__STATES; s++)
+		ms_out_kv_int(o, ms_rv_state_name((enum ms_rv_state)s),
+			      (int64_t)e->states[s]);
+	ms_out_end_object(o);
+	if (e->accept_rate < 0)
+		ms_out_kv_null(o, "acceptance_rate");
+	else
+		ms_out_kv_real(o, "acceptance_rate", e->accept_rate);
+	if (e->revisions_median < 0)
+		ms_out_kv_null(o, "revisions_until_accepted");
+	else
+		ms_out_kv_int(o, "revisions_until_accepted",
+			      e->revisions_median);
+	json_quant(o, "time_to_acceptance", e->accept_median, e->accept_p90);
+	ms_out_kv_int(o, "open", (int64_t)e->open);
+	json_quant(o, "open_age", e->open_median, e->open_p90);
+}
+
+/* A patch's "state" and "state_evidence": the message or commit that
+ * decided it (null: no answer yet). */
+static void json_state(struct ms_out *o, const struct cli_review_run *r,
+		       const struct ms_rv_patch *pt)
+{
+	ms_out_kv_string(o, "state", ms_rv_state_name(pt->state));
+	ms_out_key(o, "state_evidence");
+	if (pt->why.by == MS_RV_BY_NONE) {
+		ms_out_null(o);
+		return;
+	}
+	ms_out_begin_object(o);
+	if (pt->why.by == MS_RV_BY_COMMIT) {
+		const struct ms_link_commit *lc =
+			r->commits->pdata[pt->why.commit];
+
+		ms_out_kv_string(o, "commit", lc->id);
+	} else {
+		const struct ms_mail_rec *m = ms_mail_index_get(r->idx,
+								pt->why.rec);
+
+		json_msg(o, r, "message_id", m->message_id);
+		ms_out_kv_string(o, "from", m->sender_email);
+	}
+	json_date(o, "date", true, pt->why.date);
+	ms_out_end_object(o);
+}
+
 /* An entry's figures in JSON: its patches and their responses, set
  * aside, merged, the latencies and its responsiveness. */
 static void json_figures(struct ms_out *o, const struct cli_review_run *r,
@@ -688,6 +767,7 @@ static void json_figures(struct ms_out *o, const struct cli_review_run *r,
 	else
 		ms_out_kv_real(o, "responsiveness", e->responsiveness);
 	ms_out_kv_int(o, "negative_intervals", (int64_t)e->negative);
+	json_states(o, e);
 }
 
 /* Keys "defacto_maintainers" and "corporate_aliases". */
@@ -767,6 +847,7 @@ static void json_patch(struct ms_out *o, const struct cli_review_run *r,
 	} else {
 		ms_out_null(o);
 	}
+	json_state(o, r, pt);
 	ms_out_end_object(o);
 }
 

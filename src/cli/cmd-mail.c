@@ -352,7 +352,8 @@ static void out_mail(struct ms_out *o, const struct ms_mail *m)
 	ms_out_kv_string(o, "tree", s->tree);
 	ms_out_end_object(o);
 	ms_out_kv_string(o, "kind", ms_mail_kind_name(m->kind));
-	ms_out_kv_bool(o, "applied_notice", m->applied_notice);
+	ms_out_kv_bool(o, "applied_notice",
+		       m->notice == MS_MAIL_NOTICE_APPLIED);
 	ms_out_kv_int(o, "new_lines", m->new_lines);
 	ms_out_kv_int(o, "quoted_lines", m->quoted_lines);
 	ms_out_key(o, "trailers");

@@ -196,7 +196,7 @@ uint32_t ms_mail_index_add(struct ms_mail_index *idx, const struct ms_mail *m)
 	r.patch_id = intern(idx, m->patch_id);
 	r.date = m->date;
 	r.date_valid = m->date_valid;
-	r.applied_notice = m->applied_notice;
+	r.notice = m->notice;
 	r.stable = ms_mail_subject_stable(&m->subject);
 	r.stable_notice = ms_mail_subject_stable_notice(&m->subject);
 	r.foreign = ms_mail_foreign_project(&m->subject, m->subject_raw,
@@ -686,7 +686,7 @@ void ms_mail_index_stats(const struct ms_mail_index *idx,
 		case MS_MAIL_PULL: st->pulls++; break;
 		case MS_MAIL_BOT:
 			st->bots++;
-			st->applied_notices += r->applied_notice;
+			st->applied_notices += r->notice == MS_MAIL_NOTICE_APPLIED;
 			break;
 		case MS_MAIL_OTHER: break;
 		}
@@ -758,7 +758,8 @@ struct dump_tag {
 			       sizeof(struct dump_tag)))
 
 enum { F_DATE_VALID = 1, F_DUPLICATE = 2, F_APPLIED = 4, F_STABLE = 8,
-       F_NOTICE = 16, F_FOREIGN = 32, F_VIA_LIST = 64 };
+       F_NOTICE = 16, F_FOREIGN = 32, F_VIA_LIST = 64,
+       F_NOTICE_HI = 128 /* with F_APPLIED: enum ms_mail_notice */ };
 
 struct dumper {
 	GHashTable *offsets;     /* string -> offset + 1 */
@@ -843,7 +844,8 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 		x.kind = (uint8_t)r->kind;
 		x.flags = (uint8_t)((r->date_valid ? F_DATE_VALID : 0) |
 				    (r->duplicate ? F_DUPLICATE : 0) |
-				    (r->applied_notice ? F_APPLIED : 0) |
+				    (r->notice & 1 ? F_APPLIED : 0) |
+				    (r->notice & 2 ? F_NOTICE_HI : 0) |
 				    (r->stable ? F_STABLE : 0) |
 				    (r->stable_notice ? F_NOTICE : 0) |
 				    (r->foreign ? F_FOREIGN : 0) |
@@ -1065,7 +1067,8 @@ struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
 		r->kind = (enum ms_mail_kind)x->kind;
 		r->date_valid = x->flags & F_DATE_VALID;
 		r->duplicate = x->flags & F_DUPLICATE;
-		r->applied_notice = x->flags & F_APPLIED;
+		r->notice = (uint8_t)((x->flags & F_APPLIED ? 1 : 0) |
+				       (x->flags & F_NOTICE_HI ? 2 : 0));
 		r->stable = x->flags & F_STABLE;
 		r->stable_notice = x->flags & F_NOTICE;
 		r->foreign = x->flags & F_FOREIGN;

@@ -73,6 +73,22 @@ enum ms_mail_kind {
 	MS_MAIL_BOT,          /* kernel test robot, syzbot, patchwork-bot */
 };
 
+/*
+ * What a message's new (unquoted) text announces about the patch it
+ * answers (docs/review.md, "Where each patch stands"): an applied notice
+ * ("Applied, thanks!", "Applied to <branch>", "Thanks, applied", b4 ty's
+ * "[1/3] subject" line followed by "commit: <sha>", patchwork-bot's
+ * "This patch was applied to"), a rejection (a "NAK" line, a Nacked-by
+ * trailer, "not applying", "dropped from"), or a withdrawal ("please
+ * ignore", "self-NAK").  Who may say so is decided in src/metrics.
+ */
+enum ms_mail_notice {
+	MS_MAIL_NOTICE_NONE = 0,
+	MS_MAIL_NOTICE_APPLIED,
+	MS_MAIL_NOTICE_REJECTED,
+	MS_MAIL_NOTICE_WITHDRAWN,
+};
+
 /* "patch", "cover_letter", "reply", "review", "nack", "pull_request", ... */
 const char *ms_mail_kind_name(enum ms_mail_kind kind);
 
@@ -133,7 +149,7 @@ struct ms_mail {
 	unsigned lines_added, lines_removed;
 	char *patch_id;     /* 40 hex digits, as git patch-id --stable */
 	enum ms_mail_kind kind;
-	bool applied_notice;  /* patchwork-bot's "was applied to" */
+	uint8_t notice;       /* enum ms_mail_notice */
 	uint32_t problems;    /* bit (1 << enum ms_mail_problem) */
 	size_t size;          /* raw bytes */
 };
@@ -469,7 +485,7 @@ struct ms_mail_rec {
 	int64_t date;             /* valid when date_valid */
 	bool date_valid;
 	bool duplicate;           /* an earlier message had this id */
-	bool applied_notice;
+	uint8_t notice;           /* enum ms_mail_notice */
 	bool stable;              /* a stable backport (subject prefix) */
 	bool stable_notice;       /* a stable-tree notice */
 	bool foreign;             /* the subject names a sibling project
@@ -553,7 +569,7 @@ void ms_mail_index_finish(struct ms_mail_index *idx);
  * a snapshot of this version, or are damaged (a checksum covers every
  * byte).
  */
-#define MS_MAIL_INDEX_DUMP_VERSION 5
+#define MS_MAIL_INDEX_DUMP_VERSION 6
 
 bool ms_mail_index_dump(const struct ms_mail_index *idx,
 			const GPtrArray *(*extra)(uint32_t rec, void *data),

@@ -84,4 +84,12 @@ uint8_t *ms_review_set_aside(const struct ms_link_mail *lm,
 			     const struct ms_review_opts *opts,
 			     struct ms_review *rv);
 
+/* Median and 90th percentile (nearest rank) of `v` (int64_t, sorted in
+ * place); -1 and false when empty. */
+bool ms_rv_quantiles(GArray *v, int64_t *median, int64_t *p90);
+
+/* Entry `e`'s figures over its patches' states (review.h), the open
+ * patches' wait measured to `until`. */
+void ms_rv_entry_states(struct ms_rv_entry *e, int64_t until);
+
 #endif

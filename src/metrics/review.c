@@ -322,32 +322,6 @@ static struct person_acc *acc_person(const struct ctx *c, GHashTable *h,
 	return a;
 }
 
-static int cmp_i64(gconstpointer a, gconstpointer b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Median and 90th percentile (nearest rank) of `v`; false when empty. */
-static bool quantiles(GArray *v, int64_t *median, int64_t *p90)
-{
-	size_t n = v->len, k;
-
-	*median = *p90 = -1;
-	if (!n)
-		return false;
-	g_array_sort(v, cmp_i64);
-	if (n % 2)
-		*median = g_array_index(v, int64_t, n / 2);
-	else
-		*median = (g_array_index(v, int64_t, n / 2 - 1) +
-			   g_array_index(v, int64_t, n / 2)) / 2;
-	k = (size_t)((90 * n + 99) / 100);   /* ceil(0.9 n) */
-	*p90 = g_array_index(v, int64_t, k ? k - 1 : 0);
-	return true;
-}
-
 static const char *email_domain(const char *e)
 {
 	const char *at = e ? strrchr(e, '@') : NULL;
@@ -365,7 +339,7 @@ static struct ms_rv_person *person_out(struct person_acc *a, size_t patches)
 	p->within_target = g_hash_table_size(a->patches_target);
 	p->threads = g_hash_table_size(a->threads);
 	p->messages = g_hash_table_size(a->msgs);
-	p->has_latency = quantiles(a->latencies, &med, &p90);
+	p->has_latency = ms_rv_quantiles(a->latencies, &med, &p90);
 	p->median_latency = med;
 	/* over the patches they did not write: nobody answers their own */
 	p->responsiveness = patches > p->own_patches ?
@@ -854,12 +828,33 @@ static GArray *replies_to(const struct ctx *c, uint32_t post)
 	return replies;
 }
 
+/* Message `ri` below a version of the patch first posted as
+ * `first_rec` as an event of the state rules (ms_rv_patch_state()); the
+ * listed and committer bits are set by patch_state(). */
+static void add_event(const struct ctx *c, GArray *events, uint32_t ri,
+		      uint32_t first_rec, int64_t newest)
+{
+	const struct ms_mail_rec *rr = rec_at(c, ri);
+	struct ms_rv_event ev = { 0 };
+
+	ev.rec = ri;
+	ev.date = rr->date;
+	ev.kind = rr->kind;
+	ev.notice = (enum ms_mail_notice)rr->notice;
+	ev.by_author = c->sender[ri] && c->sender[ri] == c->sender[first_rec];
+	ev.human = is_human_reply(c, ri, first_rec) && c->sender[ri];
+	ev.tag = gives_tag(c, rr);
+	ev.newest = rr->date >= newest;
+	g_array_append_val(events, ev);
+}
+
 /*
  * The responses to patch `pt` (struct ms_rv_reply): the human replies
  * to any of its versions or their cover letters, by someone other than
  * its author, each once with the version it answers.
  */
-static GArray *responses(const struct ctx *c, const struct ms_rv_patch *pt)
+static GArray *responses(const struct ctx *c, const struct ms_rv_patch *pt,
+			 GArray *events, int64_t newest)
 {
 	uint32_t first_rec = g_array_index(pt->postings, uint32_t, 0);
 	GHashTable *answered = g_hash_table_new(NULL, NULL);
@@ -874,13 +869,15 @@ static GArray *responses(const struct ctx *c, const struct ms_rv_patch *pt)
 			const struct ms_mail_rec *rr = rec_at(c, ri);
 			struct ms_rv_reply rep;
 
+			if (g_hash_table_contains(answered,
+						  GUINT_TO_POINTER(ri)) ||
+			    rr->duplicate || !rr->date_valid)
+				continue;
+			g_hash_table_add(answered, GUINT_TO_POINTER(ri));
+			add_event(c, events, ri, first_rec, newest);
 			if (!is_human_reply(c, ri, first_rec) ||
 			    !c->sender[ri])
 				continue;
-			if (g_hash_table_contains(answered,
-						  GUINT_TO_POINTER(ri)))
-				continue;
-			g_hash_table_add(answered, GUINT_TO_POINTER(ri));
 			rep.rec = ri;
 			rep.to = post;
 			/* one clock (CHAOSS): from the first posting of
@@ -1086,11 +1083,54 @@ static void patch_merged(struct entry_acc *ea, struct ms_rv_patch *pt)
 	ledger(c, ea->out, pt);
 }
 
+/*
+ * Patch `pt`'s state from `events`: who is listed (the entry's people)
+ * and who committed (the committers of the entry's commits, gathered
+ * into *committers the first time).
+ */
+static void patch_state(struct entry_acc *ea, struct ms_rv_patch *pt,
+			GArray *events, GHashTable **committers)
+{
+	const struct ctx *c = ea->c;
+	const GArray *mine = entry_list(c->entry_commits, ea->e->index);
+	int64_t ct = 0;
+
+	if (!*committers) {
+		*committers = g_hash_table_new(NULL, NULL);
+		for (guint q = 0; mine && q < mine->len; q++) {
+			const struct ms_link_commit *lc = c->commits->pdata[
+				g_array_index(mine, uint32_t, q)];
+			const char *k = canon(c, lc->committer_name,
+					      lc->committer_email, NULL);
+
+			if (k)
+				g_hash_table_add(*committers, (gpointer)k);
+		}
+	}
+	for (guint x = 0; x < events->len; x++) {
+		struct ms_rv_event *ev = &g_array_index(events,
+			struct ms_rv_event, x);
+		const char *k = c->sender[ev->rec];
+		const struct person_acc *a = k ?
+			g_hash_table_lookup(ea->accs, k) : NULL;
+
+		ev->by_listed = a && a->p.role;
+		ev->by_committer = k && g_hash_table_contains(*committers, k);
+	}
+	if (pt->merged)
+		ct = ((const struct ms_link_commit *)
+		      c->commits->pdata[pt->commit])->commit_time;
+	pt->state = ms_rv_patch_state((const struct ms_rv_event *)
+				      events->data, events->len, pt, ct,
+				      &pt->why);
+}
+
 /* Each patch's responses, tallied per person, its outcome and merge. */
 static void patch_reviews(struct entry_acc *ea)
 {
 	const struct ctx *c = ea->c;
 	GArray *patches = ea->out->patches;
+	GHashTable *committers = NULL;
 
 	for (guint pi = 0; pi < patches->len; pi++) {
 		struct ms_rv_patch *pt = &g_array_index(patches,
@@ -1100,14 +1140,21 @@ static void patch_reviews(struct entry_acc *ea)
 		struct person_acc *author = c->sender[first_rec] ?
 			g_hash_table_lookup(ea->accs, c->sender[first_rec]) :
 			NULL;
-		GArray *resp = responses(c, pt);
+		int64_t newest = newest_posting(c, pt);
+		GArray *events = g_array_new(FALSE, FALSE,
+					     sizeof(struct ms_rv_event));
+		GArray *resp = responses(c, pt, events, newest);
 		bool tagged_by_other = tally_responses(ea, pi, pt, resp);
 
 		g_array_free(resp, TRUE);
-		patch_outcome(ea, pt, author, tagged_by_other,
-			      newest_posting(c, pt));
+		patch_outcome(ea, pt, author, tagged_by_other, newest);
 		patch_merged(ea, pt);
+		patch_state(ea, pt, events, &committers);
+		g_array_free(events, TRUE);
 	}
+	if (committers)
+		g_hash_table_unref(committers);
+	ms_rv_entry_states(ea->out, c->opts->until);
 }
 
 /* The entry's scores: the medians and 90th percentiles of its
@@ -1118,10 +1165,10 @@ static void entry_scores(struct entry_acc *ea)
 	struct ms_rv_entry *out = ea->out;
 	size_t in_target = 0;
 
-	quantiles(ea->ttfr, &out->ttfr_median, &out->ttfr_p90);
-	quantiles(ea->ttmr, &out->ttmr_median, &out->ttmr_p90);
-	quantiles(ea->tttag, &out->tttag_median, &out->tttag_p90);
-	quantiles(ea->merge, &out->merge_median, &out->merge_p90);
+	ms_rv_quantiles(ea->ttfr, &out->ttfr_median, &out->ttfr_p90);
+	ms_rv_quantiles(ea->ttmr, &out->ttmr_median, &out->ttmr_p90);
+	ms_rv_quantiles(ea->tttag, &out->tttag_median, &out->tttag_p90);
+	ms_rv_quantiles(ea->merge, &out->merge_median, &out->merge_p90);
 	for (guint pi = 0; pi < out->patches->len; pi++)
 		if (g_array_index(out->patches, struct ms_rv_patch,
 				  pi).within_target)

@@ -148,6 +148,74 @@ struct ms_rv_reply {
 	bool tag;                    /* it gave Reviewed-by or Acked-by */
 };
 
+/*
+ * Where a patch stands (docs/review.md, "Where each patch stands"), by
+ * its newest version: the older versions are superseded.  The open
+ * states are those after MS_RV_SUPERSEDED.
+ */
+enum ms_rv_state {
+	MS_RV_ACCEPTED, MS_RV_REJECTED, MS_RV_WITHDRAWN, MS_RV_SUPERSEDED,
+	MS_RV_CHANGES_REQUESTED, MS_RV_WAITING_FOR_MAINTAINER, MS_RV_WAITING,
+	MS_RV_IGNORED, MS_RV__STATES
+};
+
+/* "accepted", "waiting_for_maintainer", ... (the JSON value). */
+const char *ms_rv_state_name(enum ms_rv_state s);
+
+/* Whether a patch in state `s` still waits on someone. */
+bool ms_rv_state_open(enum ms_rv_state s);
+
+/* What decided a patch's state: a message, a commit, or neither (no
+ * answer yet: `date` is its newest version's). */
+struct ms_rv_evidence {
+	enum { MS_RV_BY_NONE, MS_RV_BY_MESSAGE, MS_RV_BY_COMMIT } by;
+	uint32_t rec;                /* the message, with MS_RV_BY_MESSAGE */
+	uint32_t commit;             /* index into commits, MS_RV_BY_COMMIT */
+	int64_t date;
+};
+
+/* One message below a patch's versions or their cover letters, as the
+ * state rules see it. */
+struct ms_rv_event {
+	uint32_t rec;
+	int64_t date;
+	enum ms_mail_kind kind;
+	enum ms_mail_notice notice;
+	bool by_author;              /* the patch's author sent it */
+	bool by_listed;              /* a listed M:/R: person of the entry */
+	bool by_committer;           /* who committed an entry's commit */
+	bool human;                  /* a human answer (is not the author's,
+					not a bot's) */
+	bool tag;                    /* it gave Reviewed-by or Acked-by */
+	bool newest;                 /* sent after the newest version */
+};
+
+struct ms_rv_patch;
+
+/*
+ * The state of patch `pt` (its merged, commit, ignored and too_recent
+ * set) from the messages `ev` (n of them, any order) below its versions,
+ * with what decided it in *why.  `commit_time` is the linked commit's
+ * date when pt->merged.  The rules, first that holds:
+ *   accepted  - linked to a commit, or an applied notice (any version)
+ *               from a bot, a listed person or an entry's committer;
+ *               the earlier of the notice and the commit decides;
+ *   withdrawn - on the newest version, the author's "please ignore" or
+ *               self-NAK;
+ *   rejected  - on the newest version, a NAK or a "not applying" notice
+ *               from a listed person;
+ *   changes_requested - the newest version's last human answer gave no
+ *               review tag;
+ *   waiting_for_maintainer - the newest version has a review tag and no
+ *               listed person answered it;
+ *   ignored   - pt->ignored;
+ *   waiting   - anything else.
+ */
+enum ms_rv_state ms_rv_patch_state(const struct ms_rv_event *ev, size_t n,
+				   const struct ms_rv_patch *pt,
+				   int64_t commit_time,
+				   struct ms_rv_evidence *why);
+
 /* One patch: every posted version of it (same sender and subject). */
 struct ms_rv_patch {
 	GArray *postings;            /* uint32_t records, oldest first */
@@ -164,6 +232,8 @@ struct ms_rv_patch {
 	uint32_t commit;             /* index into commits, when merged */
 	int64_t merge_time;          /* commit date - first posting date */
 	bool within_target;          /* a listed person replied in target */
+	enum ms_rv_state state;      /* ms_rv_patch_state() */
+	struct ms_rv_evidence why;
 };
 
 /* A listed person of the entry, or a replier. */
@@ -232,6 +302,17 @@ struct ms_rv_entry {
 	GPtrArray *aliases;          /* struct ms_rv_alias * */
 	GPtrArray *defacto;          /* struct ms_rv_person * (in others) */
 	size_t commits;              /* linked or not, touching the entry */
+	/* where the patches stand: a count per state (superseded counts
+	 * the versions a newer one replaced), accepted over accepted and
+	 * rejected (-1 over none), versions posted until accepted, first
+	 * posting to acceptance, and the open patches' wait from their
+	 * first posting to the window's end (medians and p90s, -1: none) */
+	size_t states[MS_RV__STATES];
+	double accept_rate;
+	int64_t revisions_median;
+	int64_t accept_median, accept_p90;
+	size_t open;
+	int64_t open_median, open_p90;
 	/* With opts->nr_intervals: per interval, the entry's figures over
 	 * that interval's part (struct ms_rv_entry *, whose own intervals
 	 * are NULL), or NULL when neither a patch nor a commit falls in

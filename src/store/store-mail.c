@@ -113,7 +113,7 @@ static void mail_cells(struct mrow *r, const struct ms_mail *m,
 	cell_i(&c, m->lines_removed);
 	cell_s(&c, m->patch_id);
 	cell_i(&c, m->kind);
-	cell_i(&c, m->applied_notice);
+	cell_i(&c, m->notice);
 	cell_i(&c, m->problems);
 	cell_i(&c, (int64_t)m->size);
 	cell_i(&c, (int64_t)src->line);
@@ -197,7 +197,7 @@ static struct ms_mail *cells_to_mail(sqlite3_stmt *st, uint32_t *src_problems,
 	m->lines_removed = (unsigned)sqlite3_column_int(st, i++);
 	m->patch_id = col_dup(st, i++);
 	m->kind = (enum ms_mail_kind)sqlite3_column_int(st, i++);
-	m->applied_notice = sqlite3_column_int(st, i++) != 0;
+	m->notice = (uint8_t)sqlite3_column_int(st, i++);
 	m->problems = (uint32_t)sqlite3_column_int64(st, i++);
 	m->size = (size_t)sqlite3_column_int64(st, i++);
 	i++;                    /* line: the source's */

@@ -135,9 +135,10 @@ int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
  * what a message yields changes: an inbox holding records of another
  * version is read again from the start.  3: a kept body is followed by
  * the text of the attachments that carry a diff (K: patterns match it).
- * 4: a subject opening with "pull-request:" is a pull request.
+ * 4: a subject opening with "pull-request:" is a pull request.  5: the
+ * applied, rejected and withdrawn notices of the new text (->notice).
  */
-#define MS_STORE_MAIL_VERSION 4
+#define MS_STORE_MAIL_VERSION 5
 
 /*
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)

@@ -80,6 +80,9 @@ eq(pl["b1@example.net"]["versions"],
    "the three versions of B are one patch")
 eq(pl["b1@example.net"]["merged"], {"commit": ids["B"], "hours": 192.0},
    "B merged in its v3")
+eq((pl["b1@example.net"]["state"],
+    pl["b1@example.net"]["state_evidence"]["commit"]),
+   ("accepted", ids["B"]), "B accepted by its commit, without a notice")
 eq(pl["b1@example.net"]["first_response"]["from"], "fay@example.org",
    "B first answered by Fay")
 eq(pl["a1@example.net"]["first_response"]["url"],

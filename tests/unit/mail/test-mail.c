@@ -310,7 +310,8 @@ static void test_parse(void)
 	ok(m && m->change_id && !strcmp(m->change_id, "20230107-baz-1234"),
 	   "b4 change-id");
 	m = g_hash_table_lookup(all, "pw-1@kernel.org");
-	ok(m && m->kind == MS_MAIL_BOT && m->applied_notice,
+	ok(m && m->kind == MS_MAIL_BOT &&
+	   m->notice == MS_MAIL_NOTICE_APPLIED,
 	   "patchwork-bot applied notice");
 	m = g_hash_table_lookup(all, "grace-1@example.com");
 	ok(m && m->kind == MS_MAIL_PULL, "GIT PULL");
@@ -672,7 +673,7 @@ static char *describe(const struct ms_mail_index *idx)
 			r->subject ? r->subject : "-",
 			r->change_id ? r->change_id : "-",
 			r->patch_id ? r->patch_id : "-", (long long)r->date,
-			r->date_valid, r->duplicate, r->applied_notice,
+			r->date_valid, r->duplicate, r->notice,
 			(int)r->kind, r->version, r->number, r->total,
 			r->problems, r->thread, r->series, r->n_review_tags);
 		for (uint32_t k = 0; k < r->n_review_tags; k++)

@@ -1,0 +1,184 @@
+/*
+ * review-state.c - where each patch stands (review.h, ms_rv_patch_state;
+ * docs/review.md, "Where each patch stands"), and the entry's figures
+ * over its patches' states.
+ */
+#include "review-internal.h"
+
+#include <string.h>
+
+static const char *const state_names[MS_RV__STATES] = {
+	"accepted", "rejected", "withdrawn", "superseded",
+	"changes_requested", "waiting_for_maintainer", "waiting", "ignored",
+};
+
+const char *ms_rv_state_name(enum ms_rv_state s)
+{
+	return s < MS_RV__STATES ? state_names[s] : "unknown";
+}
+
+bool ms_rv_state_open(enum ms_rv_state s)
+{
+	return s > MS_RV_SUPERSEDED && s < MS_RV__STATES;
+}
+
+static int cmp_i64(gconstpointer a, gconstpointer b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+bool ms_rv_quantiles(GArray *v, int64_t *median, int64_t *p90)
+{
+	size_t n = v->len, k;
+
+	*median = *p90 = -1;
+	if (!n)
+		return false;
+	g_array_sort(v, cmp_i64);
+	if (n % 2)
+		*median = g_array_index(v, int64_t, n / 2);
+	else
+		*median = (g_array_index(v, int64_t, n / 2 - 1) +
+			   g_array_index(v, int64_t, n / 2)) / 2;
+	k = (size_t)((90 * n + 99) / 100);   /* ceil(0.9 n) */
+	*p90 = g_array_index(v, int64_t, k ? k - 1 : 0);
+	return true;
+}
+
+/* Event `e` is earlier than the one `why` holds (or it holds none). */
+static void take(struct ms_rv_evidence *why, const struct ms_rv_event *e)
+{
+	if (why->by == MS_RV_BY_NONE || e->date < why->date) {
+		why->by = MS_RV_BY_MESSAGE;
+		why->rec = e->rec;
+		why->date = e->date;
+	}
+}
+
+/* Whether `e` tells that the patch was applied: an applied notice from
+ * a bot, a listed person or a committer of the entry. */
+static bool applies(const struct ms_rv_event *e)
+{
+	return e->notice == MS_MAIL_NOTICE_APPLIED &&
+	       (e->kind == MS_MAIL_BOT || e->by_listed || e->by_committer);
+}
+
+/* The author takes the newest version back: "please ignore", or a NAK
+ * of their own. */
+static bool withdraws(const struct ms_rv_event *e)
+{
+	return e->newest && e->by_author && e->kind != MS_MAIL_BOT &&
+	       (e->notice == MS_MAIL_NOTICE_WITHDRAWN ||
+		e->notice == MS_MAIL_NOTICE_REJECTED);
+}
+
+static bool rejects(const struct ms_rv_event *e)
+{
+	return e->newest && !e->by_author && e->by_listed &&
+	       e->notice == MS_MAIL_NOTICE_REJECTED;
+}
+
+/* The decided states, first that holds: accepted, withdrawn, rejected. */
+static bool decided(const struct ms_rv_event *ev, size_t n,
+		    const struct ms_rv_patch *pt, int64_t commit_time,
+		    struct ms_rv_evidence *why, enum ms_rv_state *state)
+{
+	bool (*const rules[])(const struct ms_rv_event *) = {
+		applies, withdraws, rejects,
+	};
+	const enum ms_rv_state states[] = {
+		MS_RV_ACCEPTED, MS_RV_WITHDRAWN, MS_RV_REJECTED,
+	};
+
+	for (size_t r = 0; r < G_N_ELEMENTS(rules); r++) {
+		for (size_t i = 0; i < n; i++)
+			if (rules[r](&ev[i]))
+				take(why, &ev[i]);
+		if (r == 0 && pt->merged &&
+		    (why->by == MS_RV_BY_NONE || commit_time < why->date)) {
+			why->by = MS_RV_BY_COMMIT;
+			why->commit = pt->commit;
+			why->date = commit_time;
+		}
+		if (why->by != MS_RV_BY_NONE) {
+			*state = states[r];
+			return true;
+		}
+	}
+	return false;
+}
+
+enum ms_rv_state ms_rv_patch_state(const struct ms_rv_event *ev, size_t n,
+				   const struct ms_rv_patch *pt,
+				   int64_t commit_time,
+				   struct ms_rv_evidence *why)
+{
+	const struct ms_rv_event *last = NULL, *tag = NULL;
+	bool listed = false;
+	enum ms_rv_state state;
+
+	memset(why, 0, sizeof(*why));
+	if (decided(ev, n, pt, commit_time, why, &state))
+		return state;
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_rv_event *e = &ev[i];
+
+		if (!e->newest || !e->human)
+			continue;
+		if (!last || e->date >= last->date)
+			last = e;
+		if (e->tag && (!tag || e->date < tag->date))
+			tag = e;
+		listed |= e->by_listed;
+	}
+	if (last && !last->tag) {
+		take(why, last);
+		return MS_RV_CHANGES_REQUESTED;
+	}
+	if (tag && !listed) {
+		take(why, tag);
+		return MS_RV_WAITING_FOR_MAINTAINER;
+	}
+	if (last)
+		take(why, last);
+	return pt->ignored ? MS_RV_IGNORED : MS_RV_WAITING;
+}
+
+void ms_rv_entry_states(struct ms_rv_entry *e, int64_t until)
+{
+	GArray *revs = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	GArray *acc = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	GArray *age = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	size_t rejected;
+	int64_t p90;
+
+	for (guint i = 0; i < e->patches->len; i++) {
+		const struct ms_rv_patch *pt = &g_array_index(e->patches,
+			struct ms_rv_patch, i);
+		int64_t v = pt->postings->len, t = pt->why.date - pt->posted;
+
+		e->states[pt->state]++;
+		e->states[MS_RV_SUPERSEDED] += pt->postings->len - 1;
+		if (pt->state == MS_RV_ACCEPTED) {
+			g_array_append_val(revs, v);
+			t = t < 0 ? 0 : t;
+			g_array_append_val(acc, t);
+		} else if (ms_rv_state_open(pt->state)) {
+			t = until - pt->posted;
+			t = t < 0 ? 0 : t;
+			g_array_append_val(age, t);
+		}
+	}
+	rejected = e->states[MS_RV_REJECTED];
+	e->accept_rate = acc->len + rejected ?
+		(double)acc->len / (double)(acc->len + rejected) : -1;
+	ms_rv_quantiles(revs, &e->revisions_median, &p90);
+	ms_rv_quantiles(acc, &e->accept_median, &e->accept_p90);
+	e->open = age->len;
+	ms_rv_quantiles(age, &e->open_median, &e->open_p90);
+	g_array_free(revs, TRUE);
+	g_array_free(acc, TRUE);
+	g_array_free(age, TRUE);
+}

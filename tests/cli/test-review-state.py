@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Where each patch stands (docs/review.md, "Where each patch stands"):
+review --json's `state` and `state_evidence` on a planted list, one patch
+per rule: a b4 ty naming two patches of a series, a b4 ty of "commit:"
+lines only, a patchwork-bot notice, a NAK, a withdrawal, changes
+requested then a new version, changes requested, "Applied" only in
+quoted text, "Applied" from someone not listed, a review tag without a
+maintainer, ignored, waiting, and a b4 ty naming patches the archive does
+not hold; then the entry's figures."""
+import os
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir  # noqa: E402
+
+tmp = tmpdir()
+tree = os.path.join(tmp, "tree")
+os.makedirs(os.path.join(tree, "drivers", "foo"))
+with open(os.path.join(tree, "MAINTAINERS"), "w") as f:
+    f.write("FOO DRIVER\nM:\tMay Maint <may@example.org>\n"
+            "L:\tfoo@lists.example.org\nS:\tMaintained\n"
+            "F:\tdrivers/foo/\n")
+with open(os.path.join(tree, "drivers", "foo", "foo.c"), "w") as f:
+    f.write("int foo;\n")
+
+AUTHOR = "Ann Author <ann@example.net>"
+MAY = "May Maint <may@example.org>"
+msgs = []
+
+
+def mail(mid, frm, subject, day, body, parent=None, hour=0):
+    hdr = [f"From: {frm}", f"Subject: {subject}", f"Message-ID: <{mid}>",
+           f"Date: Mon, {day:02d} Jan 2024 {hour:02d}:00:00 +0000",
+           "List-Id: <foo.lists.example.org>"]
+    if parent:
+        hdr += [f"In-Reply-To: <{parent}>", f"References: <{parent}>"]
+    msgs.append("From x Mon Jan  1 00:00:00 2024\n" + "\n".join(hdr) +
+                "\n\n" + body + "\n")
+
+
+def patch(mid, subject, day, prefix="PATCH", parent=None, hour=0):
+    mail(mid, AUTHOR, f"[{prefix}] {subject}", day,
+         f"Change {subject}.\n\nSigned-off-by: {AUTHOR}\n---\n"
+         "diff --git a/drivers/foo/foo.c b/drivers/foo/foo.c\n"
+         "--- a/drivers/foo/foo.c\n+++ b/drivers/foo/foo.c\n"
+         f"@@ -1 +1 @@\n-int foo;\n+int foo; /* {subject} */\n",
+         parent, hour)
+
+
+# a series of two, both applied by one b4 ty answering its cover letter
+mail("s0@x", AUTHOR, "[PATCH 0/2] foo: two things", 2, "Two things.")
+patch("s1@x", "foo: first thing", 2, "PATCH 1/2", "s0@x")
+patch("s2@x", "foo: second thing", 2, "PATCH 2/2", "s0@x")
+mail("ty1@x", MAY, "Re: [PATCH 0/2] foo: two things", 3,
+     "On Tue, Ann Author wrote:\n> Two things.\n\nApplied, thanks!\n\n"
+     "[1/2] foo: first thing\n      commit: 0123456789ab\n"
+     "[2/2] foo: second thing\n      commit: 123456789abc\n\n"
+     "Best regards,\n-- \nMay Maint <may@example.org>", "s0@x")
+# b4 ty's item lines only, no "Applied" phrase
+patch("c1@x", "foo: item only", 3)
+mail("ty2@x", MAY, "Re: [PATCH] foo: item only", 5,
+     "[1/1] foo: item only\n      commit: abcdef0123\n", "c1@x")
+# patchwork-bot
+patch("p1@x", "foo: bot applied", 3)
+mail("pw@x", "patchwork-bot+foo@kernel.org <patchwork-bot+foo@kernel.org>",
+     "Re: [PATCH] foo: bot applied", 6,
+     "Hello:\n\nThis patch was applied to foo/foo.git (main)\n", "p1@x")
+# a NAK from the maintainer
+patch("n1@x", "foo: bad idea", 4)
+mail("nak@x", MAY, "Re: [PATCH] foo: bad idea", 5,
+     "> +int foo;\n\nNAK, this breaks every user.\n", "n1@x")
+# withdrawn by its author
+patch("w1@x", "foo: wrong branch", 4)
+mail("wd@x", AUTHOR, "Re: [PATCH] foo: wrong branch", 4,
+     "Please ignore, sent to the wrong list.\n", "w1@x", hour=5)
+# changes requested, then a v2 nobody answered yet
+patch("v1@x", "foo: reworked", 5)
+mail("cr1@x", MAY, "Re: [PATCH] foo: reworked", 6,
+     "> +int foo;\n\nPlease split this in two.\n", "v1@x")
+patch("v2@x", "foo: reworked", 27, "PATCH v2")
+# changes requested, no new version
+patch("g1@x", "foo: needs work", 6)
+mail("cr2@x", MAY, "Re: [PATCH] foo: needs work", 7,
+     "Why is this needed?\n", "g1@x")
+# "Applied" only inside quoted text: no notice
+patch("q1@x", "foo: quoted applied", 7)
+mail("qa@x", MAY, "Re: [PATCH] foo: quoted applied", 8,
+     "On Sun, someone wrote:\n> Applied, thanks!\n\nWas it really?\n",
+     "q1@x")
+# "Applied, thanks!" from someone who is not listed and never committed
+patch("o1@x", "foo: other applied", 8)
+mail("oa@x", "Olaf Other <olaf@example.com>", "Re: [PATCH] foo: other "
+     "applied", 9, "Applied, thanks!\n", "o1@x")
+# a review tag from a reviewer, no maintainer
+patch("t1@x", "foo: reviewed", 9)
+mail("rv@x", "Rita Rev <rita@example.com>", "Re: [PATCH] foo: reviewed",
+     10, "Reviewed-by: Rita Rev <rita@example.com>\n", "t1@x")
+# no answer: old, and recent
+patch("i1@x", "foo: nobody cares", 10)
+patch("k1@x", "foo: just posted", 30)
+# a b4 ty naming patches the archive does not hold
+mail("ty3@x", MAY, "Re: [PATCH 0/2] foo: lost series", 12,
+     "Applied, thanks!\n\n[1/2] foo: lost one\n      commit: 0a1b2c3d4e\n"
+     "[2/2] foo: lost two\n      commit: 1a2b3c4d5e\n", "lost0@x")
+
+mbox = os.path.join(tmp, "list.mbox")
+with open(mbox, "w") as f:
+    f.write("\n".join(msgs))
+
+r = run("review", "--tree", tree, "--archive", mbox, "--json", "--no-cache",
+        "--until", "2024-01-31", "--list-url", "https://l.example.org/foo")
+eq(r.rc, 0, "review exits 0")
+ent = r.json()["entries"][0]
+pl = {p["message_id"]: p for p in ent["patch_list"]}
+want = {"s1@x": "accepted", "s2@x": "accepted", "c1@x": "accepted",
+        "p1@x": "accepted", "n1@x": "rejected", "w1@x": "withdrawn",
+        "v1@x": "waiting", "g1@x": "changes_requested",
+        "q1@x": "changes_requested", "o1@x": "changes_requested",
+        "t1@x": "waiting_for_maintainer", "i1@x": "ignored",
+        "k1@x": "waiting"}
+eq({m: p["state"] for m, p in pl.items()}, want, "each patch's state")
+
+
+def why(mid):
+    e = pl[mid]["state_evidence"]
+    return e and (e.get("message_id") or e.get("commit"))
+
+
+eq([why(m) for m in ("s1@x", "s2@x", "c1@x", "p1@x", "n1@x", "w1@x",
+                     "g1@x", "t1@x")],
+   ["ty1@x", "ty1@x", "ty2@x", "pw@x", "nak@x", "wd@x", "cr2@x", "rv@x"],
+   "the message that decided each")
+eq(pl["s1@x"]["state_evidence"]["date"][:10], "2024-01-03",
+   "the evidence's date")
+eq(pl["s1@x"]["state_evidence"]["url"], "https://l.example.org/foo/ty1@x/",
+   "the evidence's URL")
+eq(pl["i1@x"]["state_evidence"], None, "nothing decided an ignored patch")
+eq(pl["v1@x"]["versions"], ["v1@x", "v2@x"], "v2 is the same patch")
+eq(ent["states"], {"accepted": 4, "rejected": 1, "withdrawn": 1,
+                   "superseded": 1, "changes_requested": 3,
+                   "waiting_for_maintainer": 1, "waiting": 2, "ignored": 1},
+   "the entry's count per state (v1 superseded)")
+eq(ent["acceptance_rate"], 0.8, "accepted over accepted and rejected")
+eq(ent["revisions_until_accepted"], 1, "all accepted in their v1")
+eq(ent["time_to_acceptance"], {"median_hours": 36.0, "p90_hours": 72.0},
+   "first posting to the notice: 24h, 24h, 48h, 72h")
+eq(ent["open"], 7, "open: changes requested, waiting, ignored")
+eq(round(ent["open_age"]["median_hours"]), 24 * 24, "the open patches' "
+   "wait to the end of --until's day (o1 posted on the 8th: 24 days)")
+
+r = run("review", "--tree", tree, "--archive", mbox, "--no-cache",
+        "--until", "2024-01-31")
+ok("States: accepted 4, rejected 1," in r.out, "states in the text")
+ok("Accepted of decided 80%" in r.out, "acceptance rate in the text",
+   r.out)
+done()
