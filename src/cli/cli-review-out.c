@@ -151,11 +151,12 @@ static void text_states(FILE *fp, const struct ms_rv_entry *e)
 	if (e->accept_rate < 0)
 		snprintf(p1, sizeof(p1), "-");
 	else
-		snprintf(p1, sizeof(p1), "%.0f%%", e->accept_rate * 100);
-	hours(a, e->accept_median);
-	hours(b, e->accept_p90);
-	hours(c, e->open_median);
-	hours(d, e->open_p90);
+		snprintf(p1, sizeof(p1), "%u%%",
+			 cli_percent_real(e->accept_rate));
+	ms_duration_format(e->accept_median, a, 32);
+	ms_duration_format(e->accept_p90, b, 32);
+	ms_duration_format(e->open_median, c, 32);
+	ms_duration_format(e->open_p90, d, 32);
 	fprintf(fp, "  Accepted of decided %s, versions until accepted "
 		"(median) %" G_GINT64_FORMAT ", to acceptance: median %s, "
 		"p90 %s; open %zu, waiting: median %s, p90 %s\n", p1,
@@ -691,9 +692,9 @@ static void json_states(struct ms_out *o, const struct ms_rv_entry *e)
 	else
 		ms_out_kv_int(o, "revisions_until_accepted",
 			      e->revisions_median);
-	json_quant(o, "time_to_acceptance", e->accept_median, e->accept_p90);
+	cli_json_quant(o, "time_to_acceptance", e->accept_median, e->accept_p90);
 	ms_out_kv_int(o, "open", (int64_t)e->open);
-	json_quant(o, "open_age", e->open_median, e->open_p90);
+	cli_json_quant(o, "open_age", e->open_median, e->open_p90);
 }
 
 /* A patch's "state" and "state_evidence": the message or commit that
