@@ -9,31 +9,61 @@
 
 #include <string.h>
 
+/* Where person `m` is among the members of group `g`. */
+static guint member_pos(const struct person *g, unsigned m)
+{
+	guint i = 0;
+
+	while (i < g->members->len &&
+	       g_array_index(g->members, unsigned, i) != m)
+		i++;
+	return i;
+}
+
 /*
  * Whether any member of group `ra` is known to differ from one of `rb`:
- * the evidence (borrowed), else NULL.
+ * the evidence (borrowed), else NULL.  The pairs are looked up from the
+ * smaller group's members (distinct_of), so that a person joining a
+ * group of thousands costs no walk over them; of several pairs, the one
+ * first in `ra`'s member order, then `rb`'s, gives the evidence.
  */
 static const char *groups_distinct(const struct ms_ident *id, unsigned ra,
 				   unsigned rb)
 {
 	const struct person *a = id->people->pdata[ra];
 	const struct person *b = id->people->pdata[rb];
+	bool from_a = a->members->len <= b->members->len;
+	const struct person *small = from_a ? a : b;
+	const char *why = NULL;
+	guint best_a = 0, best_b = 0;
 
 	if (!g_hash_table_size(id->distinct))
 		return NULL;
-	for (guint i = 0; i < a->members->len; i++)
-		for (guint k = 0; k < b->members->len; k++) {
-			char *key = ident_pair_key(
-				g_array_index(a->members, unsigned, i),
-				g_array_index(b->members, unsigned, k));
-			const char *why = g_hash_table_lookup(id->distinct,
-							      key);
+	for (guint i = 0; i < small->members->len; i++) {
+		unsigned m = g_array_index(small->members, unsigned, i);
+		GArray *with = g_hash_table_lookup(id->distinct_of,
+						   GUINT_TO_POINTER(m + 1));
 
+		for (guint j = 0; with && j < with->len; j++) {
+			unsigned o = g_array_index(with, unsigned, j);
+			unsigned ma = from_a ? m : o, mb = from_a ? o : m;
+			guint pa, pb;
+			char *key;
+
+			if (ident_root_of(id, o) != (from_a ? rb : ra))
+				continue;
+			pa = member_pos(a, ma);
+			pb = member_pos(b, mb);
+			if (why && (pa > best_a || (pa == best_a && pb > best_b)))
+				continue;
+			key = ident_pair_key(ma, mb);
+			why = g_hash_table_lookup(id->distinct, key);
 			g_free(key);
-			if (why)
-				return why;
+			best_a = pa;
+			best_b = pb;
 		}
-	return NULL;
+	}
+	return why;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -228,33 +258,58 @@ void ms_ident_note_same(struct ms_ident *id, unsigned a, unsigned b)
 	g_free(kb);
 }
 
-/* A group's organisations (a set) and the span of its uses. */
-static GHashTable *group_orgs(const struct ms_ident *id, unsigned root,
-			      int64_t *first, int64_t *last)
+/*
+ * A group's organisations (a set) and the span of its uses, as of its
+ * first `len` members: a group only grows at its end (ms_ident_join()),
+ * so one kept per root is brought up to date, not built again, when a
+ * name joins thousands of addresses one by one.
+ */
+struct group_span {
+	GHashTable *orgs;
+	int64_t first, last;
+	guint len;
+};
+
+static void group_span_free(gpointer p)
+{
+	struct group_span *sp = p;
+
+	g_hash_table_destroy(sp->orgs);
+	g_free(sp);
+}
+
+/* The span of group `root`, kept in `spans` (root+1 -> group_span). */
+static const struct group_span *group_span(const struct ms_ident *id,
+					   GHashTable *spans, unsigned root)
 {
 	const struct person *pe = id->people->pdata[root];
-	GHashTable *orgs = g_hash_table_new_full(g_str_hash, g_str_equal,
-						 g_free, NULL);
+	struct group_span *sp = g_hash_table_lookup(spans,
+						    GUINT_TO_POINTER(root + 1));
 
-	*first = *last = 0;
-	for (guint i = 0; i < pe->members->len; i++) {
+	if (!sp) {
+		sp = g_new0(struct group_span, 1);
+		sp->orgs = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+		g_hash_table_insert(spans, GUINT_TO_POINTER(root + 1), sp);
+	}
+	for (; sp->len < pe->members->len; sp->len++) {
 		const struct person *m = id->people->pdata[
-			g_array_index(pe->members, unsigned, i)];
+			g_array_index(pe->members, unsigned, sp->len)];
 		char *o = org_of(m->email);
 
 		if (o)
-			g_hash_table_add(orgs, o);
+			g_hash_table_add(sp->orgs, o);
 		for (guint k = 0; k < m->addrs->len; k++) {
 			o = org_of(((struct addr_rec *)m->addrs->pdata[k])->
 				   email);
 			if (o)
-				g_hash_table_add(orgs, o);
+				g_hash_table_add(sp->orgs, o);
 		}
-		if (m->first_use && (!*first || m->first_use < *first))
-			*first = m->first_use;
-		*last = MAX(*last, m->last_use);
+		if (m->first_use && (!sp->first || m->first_use < sp->first))
+			sp->first = m->first_use;
+		sp->last = MAX(sp->last, m->last_use);
 	}
-	return orgs;
+	return sp;
 }
 
 /* Years between activities that make two organisations two people. */
@@ -266,16 +321,23 @@ static GHashTable *group_orgs(const struct ms_ident *id, unsigned root,
  * mailbox anyone can have) whose uses are ERA_GAP or more apart; NULL
  * when nothing stands against the join.
  */
-static char *era_apart(const struct ms_ident *id, unsigned ra, unsigned rb)
+static char *era_apart(const struct ms_ident *id, GHashTable *spans,
+		       unsigned ra, unsigned rb)
 {
-	int64_t fa, la, fb, lb, gap;
-	GHashTable *oa = group_orgs(id, ra, &fa, &la);
-	GHashTable *ob = group_orgs(id, rb, &fb, &lb);
+	const struct group_span *sa = group_span(id, spans, ra);
+	const struct group_span *sb = group_span(id, spans, rb);
+	int64_t fa = sa->first, la = sa->last, fb = sb->first, lb = sb->last;
+	int64_t gap;
+	GHashTable *oa = sa->orgs, *ob = sb->orgs;
 	GHashTableIter it;
 	gpointer k;
 	bool disjoint = g_hash_table_size(oa) && g_hash_table_size(ob);
 	char *why = NULL;
 
+	if (g_hash_table_size(oa) > g_hash_table_size(ob)) {
+		oa = sb->orgs;      /* walk the smaller set */
+		ob = sa->orgs;
+	}
 	g_hash_table_iter_init(&it, oa);
 	while (disjoint && g_hash_table_iter_next(&it, &k, NULL))
 		disjoint = !g_hash_table_contains(ob, k);
@@ -298,9 +360,59 @@ static char *era_apart(const struct ms_ident *id, unsigned ra, unsigned rb)
 		for (int i = 0; i < 4; i++)
 			g_free(y[i]);
 	}
-	g_hash_table_destroy(oa);
-	g_hash_table_destroy(ob);
 	return why;
+}
+
+/*
+ * Join `pi` to the first earlier id of its name (ids[0..i)) that nothing
+ * stands against, recording a split or a possible join for each group
+ * refused on the way.  Each group is weighed once (`tried`): the ids
+ * before `pi` are mostly one group already, and weighing it again for
+ * each of them made a name of thousands of addresses quadratic.
+ */
+static bool join_one(struct ms_ident *id, const char *name, GArray *ids,
+		     guint i, GHashTable *tried, GHashTable *spans)
+{
+	unsigned pi = g_array_index(ids, unsigned, i);
+
+	g_hash_table_remove_all(tried);
+	for (guint k = 0; k < i; k++) {
+		unsigned pk = g_array_index(ids, unsigned, k);
+		unsigned ri, rk;
+		const char *why;
+		char *ev;
+		bool made;
+
+		if (ident_shared_address(id, pk) || ident_stray(id, pk))
+			continue;
+		ri = ident_root_of(id, pi);
+		rk = ident_root_of(id, pk);
+		if (ri == rk || !g_hash_table_add(tried,
+						  GUINT_TO_POINTER(rk + 1)))
+			continue;
+		why = groups_distinct(id, ri, rk);
+		if (why) {
+			struct split sp = { pk, pi, why };
+
+			g_array_append_val(id->splits, sp);
+			continue;
+		}
+		ev = era_apart(id, spans, ri, rk);
+		if (ev) {
+			struct possible *po = g_new(struct possible, 1);
+
+			po->a = pk;
+			po->b = pi;
+			po->why = ev;
+			g_ptr_array_add(id->possible, po);
+			continue;
+		}
+		ev = g_strdup_printf("name '%s'", name);
+		made = ms_ident_join(id, pk, pi, MS_IDENT_NAME, ev);
+		g_free(ev);
+		return made;
+	}
+	return false;
 }
 
 size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
@@ -309,6 +421,9 @@ size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
 	gpointer *keys = g_hash_table_get_keys_as_array(id->names, &nr_keys);
 	size_t joins = 0, big = 0, most = 0;
 	const char *most_name = NULL;
+	GHashTable *tried = g_hash_table_new(NULL, NULL);
+	GHashTable *spans = g_hash_table_new_full(NULL, NULL, NULL,
+						  group_span_free);
 
 	ms_ident_settle(id);
 	/* in name order, so that the result does not depend on hashing */
@@ -318,50 +433,15 @@ size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
 		size_t made = 0;
 		unsigned root = MS_IDENT_NONE;
 
+		g_hash_table_remove_all(spans);
 		for (guint i = 1; i < ids->len; i++) {
 			unsigned pi = g_array_index(ids, unsigned, i);
 
 			if (ident_shared_address(id, pi) || ident_stray(id, pi))
 				continue;
-			for (guint k = 0; k < i; k++) {
-				unsigned pk = g_array_index(ids, unsigned, k);
-
-				if (ident_shared_address(id, pk) || ident_stray(id, pk))
-					continue;
-				unsigned ri = ident_root_of(id, pi);
-				unsigned rk = ident_root_of(id, pk);
-				const char *why;
-				char *ev;
-
-				if (ri == rk)
-					continue;
-				why = groups_distinct(id, ri, rk);
-				if (why) {
-					struct split sp = { pk, pi, why };
-
-					g_array_append_val(id->splits, sp);
-					continue;
-				}
-				ev = era_apart(id, ri, rk);
-				if (ev) {
-					struct possible *po =
-						g_new(struct possible, 1);
-
-					po->a = pk;
-					po->b = pi;
-					po->why = ev;
-					g_ptr_array_add(id->possible, po);
-					continue;
-				}
-				ev = g_strdup_printf("name '%s'", (char *)
-						     keys[n]);
-				if (ms_ident_join(id, pk, pi, MS_IDENT_NAME,
-						  ev)) {
-					made++;
-					root = ident_root_of(id, pi);
-				}
-				g_free(ev);
-				break;
+			if (join_one(id, keys[n], ids, i, tried, spans)) {
+				made++;
+				root = ident_root_of(id, pi);
 			}
 		}
 		joins += made;
@@ -387,6 +467,8 @@ size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
 			     "%zu); check them with 'maintstat identities'",
 			     big, most_name, most);
 	g_free(keys);
+	g_hash_table_destroy(tried);
+	g_hash_table_destroy(spans);
 	id->names_joined = true;
 	return joins;
 }

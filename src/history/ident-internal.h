@@ -37,6 +37,7 @@ struct person {
 	char *email;
 	unsigned parent;          /* itself for a root */
 	bool listed, used, big_name;
+	bool group_listed;        /* roots: a member is listed */
 	bool shared;              /* a list's or role's: set_shared() */
 	unsigned nr_names;        /* distinct name keys seen with it */
 	char *name_keys[2];       /* the first two counted (name_counts()) */
@@ -61,6 +62,8 @@ struct ms_ident {
 	GHashTable *addr_seen;    /* comparable address as written -> id+1 */
 	GHashTable *names;        /* ms_name_key() -> GArray of ids */
 	GHashTable *distinct;     /* "a:b" (a < b) -> why (owned) */
+	GHashTable *distinct_of;  /* id+1 -> GArray of the ids `distinct`
+				   * pairs it with */
 	GArray *splits;           /* struct split: name joins refused */
 	GPtrArray *possible;      /* struct possible: joins left open */
 	GHashTable *same;         /* "a:b": one signed for the other */

@@ -110,6 +110,8 @@ struct ms_ident *ms_ident_new(bool plus_fold)
 					  garray_free);
 	id->distinct = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					     g_free);
+	id->distinct_of = g_hash_table_new_full(NULL, NULL, NULL,
+						garray_free);
 	id->splits = g_array_new(FALSE, FALSE, sizeof(struct split));
 	id->possible = g_ptr_array_new_with_free_func(possible_free);
 	id->same = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
@@ -132,6 +134,7 @@ void ms_ident_free(struct ms_ident *id)
 	g_hash_table_destroy(id->addr_seen);
 	g_hash_table_destroy(id->names);
 	g_hash_table_destroy(id->distinct);
+	g_hash_table_destroy(id->distinct_of);
 	g_array_free(id->splits, TRUE);
 	g_ptr_array_free(id->possible, TRUE);
 	g_hash_table_destroy(id->same);
@@ -841,6 +844,8 @@ void ms_ident_set_listed(struct ms_ident *id, unsigned person)
 		return;
 	pe = id->people->pdata[person];
 	pe->listed = true;
+	pe = id->people->pdata[ident_root_of(id, person)];
+	pe->group_listed = true;
 }
 
 char *ident_pair_key(unsigned a, unsigned b)
@@ -862,25 +867,27 @@ void ms_ident_note_distinct_why(struct ms_ident *id, unsigned a, unsigned b,
 		return;
 	key = ident_pair_key(a, b);
 	/* the first evidence stays */
-	if (g_hash_table_contains(id->distinct, key))
+	if (g_hash_table_contains(id->distinct, key)) {
 		g_free(key);
-	else
-		g_hash_table_insert(id->distinct, key,
-				    g_strdup(why ? why : ""));
+		return;
+	}
+	g_hash_table_insert(id->distinct, key, g_strdup(why ? why : ""));
+	for (int side = 0; side < 2; side++) {
+		unsigned from = side ? b : a, to = side ? a : b;
+		gpointer k = GUINT_TO_POINTER(from + 1);
+		GArray *with = g_hash_table_lookup(id->distinct_of, k);
+
+		if (!with) {
+			with = g_array_new(FALSE, FALSE, sizeof(unsigned));
+			g_hash_table_insert(id->distinct_of, k, with);
+		}
+		g_array_append_val(with, to);
+	}
 }
 
 static bool group_listed(const struct ms_ident *id, unsigned root)
 {
-	const struct person *pe = id->people->pdata[root];
-
-	for (guint i = 0; i < pe->members->len; i++) {
-		const struct person *m = id->people->pdata[
-			g_array_index(pe->members, unsigned, i)];
-
-		if (m->listed)
-			return true;
-	}
-	return false;
+	return ((const struct person *)id->people->pdata[root])->group_listed;
 }
 
 bool ms_ident_join(struct ms_ident *id, unsigned a, unsigned b,
@@ -915,6 +922,7 @@ bool ms_ident_join(struct ms_ident *id, unsigned a, unsigned b,
 	g_array_free(pg->members, TRUE);
 	pg->members = NULL;
 	pk->big_name = pk->big_name || pg->big_name;
+	pk->group_listed = pk->group_listed || pg->group_listed;
 	if (!*pk->name && *pg->name) {
 		g_free(pk->name);
 		pk->name = g_strdup(pg->name);
