@@ -23,6 +23,10 @@
  * MiB would take gigabytes; refused with a message instead.
  */
 #define MAX_FILE ((size_t)32 << 20)
+/* Fields of all the files read: each costs some 200 bytes once matched
+ * (its entry's share, its value, the index's pattern), so a file of
+ * millions of one-letter F: lines took 726 MB.  The kernel's has 17,466. */
+#define MAX_FIELDS 200000
 #define MAX_REPORTS 5 /* warnings of one kind per file before a summary */
 
 struct maint_file {
@@ -32,6 +36,7 @@ struct maint_file {
 				* 64 KiB rather than one per field */
 	GHashTable *by_name;   /* entry name -> first entry of that name */
 	unsigned nr_tv;        /* get_maintainer.pl's @typevalue so far */
+	size_t nr_fields;      /* of every entry, up to MAX_FIELDS */
 	bool qemu;             /* QEMU's syntax (maint_file_set_qemu_syntax) */
 };
 
@@ -241,6 +246,16 @@ int maint_file_parse(struct maint_file *mf, const char *name,
 				report(&r, R_ORPHAN_KEY, lineno,
 				       "field before any entry name skipped");
 				continue;
+			}
+			if (++mf->nr_fields > MAX_FIELDS) {
+				if (cur)
+					entry_free(cur);
+				g_array_free(fields, TRUE);
+				return ms_error_set(MS_EPARSE, "%s:%u: more "
+					"than %d fields: over what a "
+					"MAINTAINERS file may have (the "
+					"kernel's has under 20000); not read",
+					name, lineno, MAX_FIELDS);
 			}
 			if (!cur) {
 				cur = new_entry(file, title_line, title,
