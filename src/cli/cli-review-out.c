@@ -307,8 +307,9 @@ static void text_others(FILE *fp, const struct ms_rv_entry *e)
 	}
 }
 
-/* The ignored patches, at most --limit: the date, message id, subject
- * and link of their newest version. */
+/* The ignored patches, at most --limit, oldest first: the date, message
+ * id, subject and link of their first version, as JSON and the report
+ * give them (docs/review.md). */
 static void text_ignored(FILE *fp, const struct cli_review_run *r,
 			 const struct ms_rv_entry *e)
 {
@@ -328,7 +329,7 @@ static void text_ignored(FILE *fp, const struct cli_review_run *r,
 			continue;
 		shown++;
 		rec = ms_mail_index_get(r->idx, g_array_index(
-			pt->postings, uint32_t, pt->postings->len - 1));
+			pt->postings, uint32_t, 0));
 		ms_act_format(rec->date, 0, false, true, a);
 		url = msg_url(r, rec->message_id);
 		fprintf(fp, "    %s <%s> %s%s%s\n", a, rec->message_id,

@@ -1299,6 +1299,19 @@ static void corporate_aliases(const struct ctx *c, struct ms_rv_entry *out)
 	}
 }
 
+/* Patches by their first posting's date (then its place in the archives):
+ * every list of them, in text, JSON and HTML, is in date order. */
+static gint patch_cmp(gconstpointer a, gconstpointer b)
+{
+	const struct ms_rv_patch *x = a, *y = b;
+	uint32_t rx = g_array_index(x->postings, uint32_t, 0);
+	uint32_t ry = g_array_index(y->postings, uint32_t, 0);
+
+	if (x->posted != y->posted)
+		return x->posted < y->posted ? -1 : 1;
+	return rx < ry ? -1 : rx > ry;
+}
+
 /*
  * Entry `e`'s figures over the window, or, with `part`, over the patches
  * first posted in its interval and the commits dated in it: its listed
@@ -1333,6 +1346,7 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 	entry_commits(&ea);
 	defacto_maintainers(&ea, people_out(&ea));
 	corporate_aliases(c, ea.out);
+	g_array_sort(ea.out->patches, patch_cmp);
 
 	g_ptr_array_unref(ea.order);
 	g_hash_table_unref(ea.tag_msgs);

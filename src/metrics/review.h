@@ -278,7 +278,8 @@ struct ms_rv_alias {
 
 struct ms_rv_entry {
 	const struct maint_entry *entry;
-	GArray *patches;             /* struct ms_rv_patch */
+	GArray *patches;             /* struct ms_rv_patch, by first
+					posting's date */
 	size_t series;
 	size_t replied, replied_maint, tagged, ignored, merged;
 	size_t ignored_contributor;  /* ignored, author not listed */

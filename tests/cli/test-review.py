@@ -442,4 +442,49 @@ if r.rc == 0:
     ok("COSTLY" in ents, "... and the patch is taken as COSTLY's",
        sorted(ents))
 
+# --- the ignored list: each patch by its first version, oldest first, the
+# same in text, JSON and the report's page; the archive holds them out of
+# date order, and "two" was posted again as v2 ---
+it = tmpdir()
+os.makedirs(os.path.join(it, "drivers"))
+open(os.path.join(it, "drivers", "i.c"), "w").close()
+with open(os.path.join(it, "MAINTAINERS"), "w") as f:
+    f.write("IGN\nM:\tMa Int <ma@example.com>\nF:\tdrivers/\n")
+
+
+def posting(mid, subject, day, line):
+    return (f"From x@y Mon Jan  1 10:00:00 2024\n"
+            f"From: Po Ster <po@example.com>\nSubject: {subject}\n"
+            f"Message-ID: <{mid}@example.com>\n"
+            f"Date: {day} Mar 2024 10:00:00 +0000\n\nx\n\n"
+            "Signed-off-by: Po Ster <po@example.com>\n---\n"
+            "diff --git a/drivers/i.c b/drivers/i.c\n"
+            "--- a/drivers/i.c\n+++ b/drivers/i.c\n@@ -0,0 +1 @@\n"
+            f"+{line}\n\n")
+
+
+imbox = os.path.join(it, "i.mbox")
+with open(imbox, "w") as f:
+    f.write(posting("one", "[PATCH] drivers: one", 10, "int one;") +
+            posting("two-v1", "[PATCH] drivers: two", 1, "int two;") +
+            posting("two-v2", "[PATCH v2] drivers: two", 5, "int two2;"))
+IARGS = ["--tree", it, "--archive", imbox, "--no-cache", "--until",
+         "2024-06-01"]
+want = ["two-v1@example.com", "one@example.com"]
+r = run("review", *IARGS)
+lines = re.findall(r"^    2024-03-(\d\d) <([^>]+)>", r.out, re.M)
+eq(lines, [("01", want[0]), ("10", want[1])],
+   "text: the ignored patches oldest first, each by its first version")
+r = run("review", *IARGS, "--json")
+pl = r.json()["entries"][0]["patch_list"] if r.rc == 0 else []
+eq([p["message_id"] for p in pl if p["ignored"]], want,
+   "JSON: the same patches in the same order")
+site = os.path.join(it, "site")
+r = run("report", *IARGS, "-o", site)
+eq(r.rc, 0, "report exits 0")
+page = open(os.path.join(site, "entry-0.html")).read() if r.rc == 0 else ""
+ign = page.split('id="ignored"')[-1].split("</ul>")[0]
+eq(re.findall(r"<li>2024-03-(\d\d) ", ign), ["01", "10"],
+   "the report's page: the same patches in the same order")
+
 done()
