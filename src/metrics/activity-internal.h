@@ -60,6 +60,27 @@ struct ctag {
 	bool review;              /* Reviewed-by or Acked-by */
 };
 
+/*
+ * What a load read from the store and how its walk fits it: the model's
+ * persistence, kept apart from the model (activity-model.c).
+ */
+struct act_saved {
+	GHashTable *saved_paths;  /* path -> entries, as saved by earlier
+				     runs (activity-paths), or NULL */
+	struct ms_activity *prev;  /* the saved model of an older commit,
+				     the tail of this walk if it fits */
+	bool prev_fits;           /* the walk delivered only the head */
+	size_t prev_from;         /* prev's records from here are the tail */
+	struct act_chain *chain;  /* the saved rows model_read() found, or
+				     NULL */
+	size_t prev_rows;         /* rows of the chain prev was read from */
+	char prev_head[ACT_HEAD_LEN + 1];   /* prev's head */
+	char prev_key[65];        /* the key of the row prev was read from
+				     last (a part is saved under it) */
+	bool appended;            /* act_model_append() took prev's tail */
+	struct act_span head_span;  /* then: the walked head's sizes */
+};
+
 struct seen_first;           /* activity.c's */
 struct act_used;             /* activity-people.c's */
 struct act_addresses;        /* activity-people.c's */
@@ -93,20 +114,8 @@ struct ms_activity {
 	int64_t range_since;      /* REV's commit date */
 	GHashTable *paths;        /* paths of a saved model (match_cache is
 				     empty then), or NULL */
-	GHashTable *saved_paths;  /* path -> entries, as saved by earlier
-				     runs (activity-paths), or NULL */
-	struct ms_activity *prev;  /* the saved model of an older commit,
-				     the tail of this walk if it fits */
-	bool prev_fits;           /* the walk delivered only the head */
-	size_t prev_from;         /* prev's records from here are the tail */
-	struct act_chain *chain;  /* the saved rows model_read() found, or
-				     NULL */
-	size_t prev_rows;         /* rows of the chain prev was read from */
-	char prev_head[ACT_HEAD_LEN + 1];   /* prev's head */
-	char prev_key[65];        /* the key of the row prev was read from
-				     last (a part is saved under it) */
-	bool appended;            /* act_model_append() took prev's tail */
-	struct act_span head_span;  /* then: the walked head's sizes */
+	struct act_saved *sv;     /* what was read from the store, and how
+				     the walk fits it (activity-model.c) */
 	char state[65];           /* digest of what the records depend on at
 				     this commit: MAINTAINERS, .mailmap */
 	GMutex match_lock;

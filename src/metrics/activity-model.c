@@ -511,24 +511,24 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old,
 	gpointer k;
 	bool ok;
 
-	a->head_span.commits = a->commits->len;
-	a->head_span.ents = a->ents->len;
-	a->head_span.tags = a->tags->len;
-	a->head_span.tokens = a->token_order->len;
-	a->head_span.seen = ms_ident_nr_seen(a->ident);
-	a->head_span.changes = a->maint_changes->len;
-	a->head_span.hidden = a->hidden->len;
+	a->sv->head_span.commits = a->commits->len;
+	a->sv->head_span.ents = a->ents->len;
+	a->sv->head_span.tags = a->tags->len;
+	a->sv->head_span.tokens = a->token_order->len;
+	a->sv->head_span.seen = ms_ident_nr_seen(a->ident);
+	a->sv->head_span.changes = a->maint_changes->len;
+	a->sv->head_span.hidden = a->hidden->len;
 	map = remap_ids(a, old);
 	ok = map != NULL;
 	end = g_hash_table_new(raw_hash, raw_equal);
 	/* room for the old end at once: appending it record by record made
 	 * the arrays grow (and be copied, their pages faulted in again) a
 	 * dozen times, a seventh of a run after new commits on U-Boot */
-	if (ok && a->prev_from < old->commits->len) {
+	if (ok && a->sv->prev_from < old->commits->len) {
 		const struct crec *first = &g_array_index(
-			old->commits, struct crec, a->prev_from);
+			old->commits, struct crec, a->sv->prev_from);
 
-		array_reserve(a->commits, old->commits->len - a->prev_from);
+		array_reserve(a->commits, old->commits->len - a->sv->prev_from);
 		array_reserve(a->ents, old->ents->len - first->ent_off);
 		array_reserve(a->tags, old->tags->len - first->tag_off);
 	}
@@ -537,7 +537,7 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old,
 	 * then the old end's not seen yet */
 	for (guint i = 0; ok && i < old->token_order->len; i++)
 		act_intern(a, old->token_order->pdata[i], MS_TRAILER_OTHER);
-	for (guint i = (guint)a->prev_from; ok && i < old->commits->len;
+	for (guint i = (guint)a->sv->prev_from; ok && i < old->commits->len;
 	     i++) {
 		struct crec r = g_array_index(old->commits, struct crec, i);
 		const uint32_t *ents = &g_array_index(old->ents, uint32_t,
@@ -605,7 +605,7 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old,
 
 		act_note_commit(a, r, i);
 	}
-	a->appended = true;
+	a->sv->appended = true;
 	return true;
 }
 
@@ -640,7 +640,7 @@ void act_model_head(const struct ms_activity *a, const char *id,
  * head of the model before it: rewriting the whole model (14 MB for
  * U-Boot) was a quarter of such a run.  A part is, at these offsets:
  * its head (ACT_HEAD_LEN), its model key (64), the head of the model
- * before it (ACT_HEAD_LEN), a->prev_from (8 bytes, little-endian), then
+ * before it (ACT_HEAD_LEN), a->sv->prev_from (8 bytes, little-endian), then
  * act_model_encode() of the head (records, pairs, MAINTAINERS changes,
  * new paths) with the whole model's changes of address and entries
  * owning files.  Reading one is what the run did: the head decoded, the
@@ -717,8 +717,8 @@ void act_chain_read(struct ms_activity *a)
 		c->keys[c->n][64] = '\0';
 		c->rows[c->n++] = saved;
 	}
-	act_chain_free(a->chain);
-	a->chain = c;
+	act_chain_free(a->sv->chain);
+	a->sv->chain = c;
 }
 
 /* A model to read an older one into, with a's tree, entries and mailmap
@@ -774,7 +774,7 @@ static bool chain_load(struct ms_activity *x, const struct act_chain *c,
 	old = model_like(x);
 	ok = old && chain_load(old, c, n - 1) && from < old->commits->len;
 	if (ok) {
-		x->prev_from = (size_t)from;
+		x->sv->prev_from = (size_t)from;
 		ok = act_model_append(x, old, false);
 	}
 	model_unlike(old);
@@ -786,14 +786,14 @@ int act_chain_load_key(struct ms_activity *a, const char *key)
 {
 	const char *tip;
 
-	if (!a->chain)
+	if (!a->sv->chain)
 		act_chain_read(a);
-	if (!a->chain || a->chain->n < 2)
+	if (!a->sv->chain || a->sv->chain->n < 2)
 		return 0;
-	tip = g_bytes_get_data(a->chain->rows[a->chain->n - 1], NULL);
+	tip = g_bytes_get_data(a->sv->chain->rows[a->sv->chain->n - 1], NULL);
 	if (memcmp(tip + PART_KEY, key, 64))
 		return 0;
-	return chain_load(a, a->chain, a->chain->n) ? 1 : 2;
+	return chain_load(a, a->sv->chain, a->sv->chain->n) ? 1 : 2;
 }
 
 int act_model_save(struct ms_activity *a, const char *key, const char *head)
@@ -802,8 +802,8 @@ int act_model_save(struct ms_activity *a, const char *key, const char *head)
 	GByteArray *b, *body;
 	int rc;
 
-	if (!a->appended || a->prev_rows < 1 || a->prev_rows > ACT_MAX_PARTS ||
-	    a->head_span.commits > a->commits->len / 4) {
+	if (!a->sv->appended || a->sv->prev_rows < 1 || a->sv->prev_rows > ACT_MAX_PARTS ||
+	    a->sv->head_span.commits > a->commits->len / 4) {
 		b = act_model_encode(a, head, ACT_HEAD_LEN, NULL);
 		rc = ms_store_model_put(store, ACT_MODEL_KIND, key, 1, b->data,
 					b->len);
@@ -811,15 +811,15 @@ int act_model_save(struct ms_activity *a, const char *key, const char *head)
 		/* the parts of the whole model it replaces */
 		return rc < 0 ? rc : ms_store_model_drop(store, PART_KIND);
 	}
-	body = act_model_encode(a, NULL, 0, &a->head_span);
+	body = act_model_encode(a, NULL, 0, &a->sv->head_span);
 	b = g_byte_array_sized_new(PART_BODY + body->len);
 	g_byte_array_append(b, (const guint8 *)head, ACT_HEAD_LEN);
 	g_byte_array_append(b, (const guint8 *)key, 64);
-	g_byte_array_append(b, (const guint8 *)a->prev_head, ACT_HEAD_LEN);
-	ms_put_le(b, a->prev_from, 8);
+	g_byte_array_append(b, (const guint8 *)a->sv->prev_head, ACT_HEAD_LEN);
+	ms_put_le(b, a->sv->prev_from, 8);
 	g_byte_array_append(b, body->data, body->len);
 	g_byte_array_free(body, TRUE);
-	rc = ms_store_model_put(store, PART_KIND, a->prev_key, ACT_MAX_PARTS,
+	rc = ms_store_model_put(store, PART_KIND, a->sv->prev_key, ACT_MAX_PARTS,
 				b->data, b->len);
 	g_byte_array_free(b, TRUE);
 	return rc;
@@ -827,7 +827,7 @@ int act_model_save(struct ms_activity *a, const char *key, const char *head)
 
 /*
  * After new commits: the model saved by the last run (any commit), if it
- * has the same head but the commit, read into a->prev: the chain's whole
+ * has the same head but the commit, read into a->sv->prev: the chain's whole
  * model with its parts appended.
  */
 void act_prev_read(struct ms_activity *a, const char *head)
@@ -836,31 +836,31 @@ void act_prev_read(struct ms_activity *a, const char *head)
 	const char *data;
 	size_t n;
 
-	if (!a->chain)
+	if (!a->sv->chain)
 		act_chain_read(a);
-	if (!a->chain)
+	if (!a->sv->chain)
 		return;
-	n = a->chain->n;
-	data = g_bytes_get_data(a->chain->rows[n - 1], NULL);
+	n = a->sv->chain->n;
+	data = g_bytes_get_data(a->sv->chain->rows[n - 1], NULL);
 	if (memcmp(data, head, 64) || !memcmp(data + 64, head + 64, 40) ||
 	    memcmp(data + 104, head + 104, 64)) {
-		g_clear_pointer(&a->chain, act_chain_free);
+		g_clear_pointer(&a->sv->chain, act_chain_free);
 		return;
 	}
 	b = model_like(a);
-	if (b && chain_load(b, a->chain, n)) {
-		a->prev = b;
-		a->prev_rows = n;
-		memcpy(a->prev_key, a->chain->keys[n - 1], 65);
-		memcpy(a->prev_head, data, ACT_HEAD_LEN);
-		a->prev_head[ACT_HEAD_LEN] = '\0';
+	if (b && chain_load(b, a->sv->chain, n)) {
+		a->sv->prev = b;
+		a->sv->prev_rows = n;
+		memcpy(a->sv->prev_key, a->sv->chain->keys[n - 1], 65);
+		memcpy(a->sv->prev_head, data, ACT_HEAD_LEN);
+		a->sv->prev_head[ACT_HEAD_LEN] = '\0';
 	} else {
 		ms_error_clear();
 		model_unlike(b);
 		ms_activity_free(b);
 	}
-	model_unlike(a->prev);
-	g_clear_pointer(&a->chain, act_chain_free);
+	model_unlike(a->sv->prev);
+	g_clear_pointer(&a->sv->chain, act_chain_free);
 }
 
 /*
@@ -869,7 +869,7 @@ void act_prev_read(struct ms_activity *a, const char *head)
  * model's (a commit time shared with one of them, a merged branch of old
  * dates), and a walk from another tip may order commits of equal time
  * otherwise, so only the longest common end is taken from the model
- * (a->prev_from: its first record), and what comes before it is walked,
+ * (a->sv->prev_from: its first record), and what comes before it is walked,
  * new commits and old ones alike.  The model's commits before that end
  * must all be walked again: then every (name, address) pair the model
  * first saw in its end is first seen there again, and every other one
@@ -878,7 +878,7 @@ void act_prev_read(struct ms_activity *a, const char *head)
 size_t act_walk_head(const unsigned char *ids, size_t n, void *data)
 {
 	struct ms_activity *a = data;
-	const GArray *old = a->prev->commits;
+	const GArray *old = a->sv->prev->commits;
 	GHashTable *set;
 	size_t m = 0;
 	bool fits = true;
@@ -899,8 +899,8 @@ size_t act_walk_head(const unsigned char *ids, size_t n, void *data)
 	g_hash_table_destroy(set);
 	if (!fits)
 		return n;
-	a->prev_fits = true;
-	a->prev_from = old->len - m;
+	a->sv->prev_fits = true;
+	a->sv->prev_from = old->len - m;
 	return n - m;
 }
 
@@ -957,7 +957,7 @@ void act_paths_read(struct ms_activity *a, const char *key)
 	}
 	/* all or nothing: a cut-short table is not taken */
 	if (ms_rd_done(&r))
-		a->saved_paths = t;
+		a->sv->saved_paths = t;
 	else
 		g_hash_table_destroy(t);
 	g_bytes_unref(saved);
@@ -980,27 +980,27 @@ int act_paths_write(struct ms_activity *a, const char *key)
 
 	g_hash_table_iter_init(&it, a->match_cache);
 	while (g_hash_table_iter_next(&it, &k, NULL))
-		fresh += !a->saved_paths ||
-			!g_hash_table_contains(a->saved_paths, k);
+		fresh += !a->sv->saved_paths ||
+			!g_hash_table_contains(a->sv->saved_paths, k);
 	/* a match that hit the regex limits is reported by the run that
 	 * makes it: not saved.  Nor are a few new answers beside a large
 	 * table: rewriting it (3.8 MB for U-Boot) costs more than matching
 	 * them again, a few paths, on the next runs (until there are
 	 * ACT_PATHS_FEW and a 32nd of the table) */
 	if (!fresh || maint_index_limit_hits(a->idx) ||
-	    (a->saved_paths && (fresh < ACT_PATHS_FEW ||
-	     fresh < g_hash_table_size(a->saved_paths) / 32)))
+	    (a->sv->saved_paths && (fresh < ACT_PATHS_FEW ||
+	     fresh < g_hash_table_size(a->sv->saved_paths) / 32)))
 		return 0;
 	b = g_byte_array_new();
-	if (a->saved_paths) {
-		g_hash_table_iter_init(&it, a->saved_paths);
+	if (a->sv->saved_paths) {
+		g_hash_table_iter_init(&it, a->sv->saved_paths);
 		while (g_hash_table_iter_next(&it, &k, &v))
 			put_answer(b, k, v);
 	}
 	g_hash_table_iter_init(&it, a->match_cache);
 	while (g_hash_table_iter_next(&it, &k, &v))
-		if (!a->saved_paths ||
-		    !g_hash_table_contains(a->saved_paths, k))
+		if (!a->sv->saved_paths ||
+		    !g_hash_table_contains(a->sv->saved_paths, k))
 			put_answer(b, k, v);
 	rc = ms_store_model_put(a->opts->store, PATHS_KIND, key, 1, b->data,
 				b->len);
@@ -1022,7 +1022,7 @@ int act_walk(struct ms_activity *a, const struct ms_walk_opts *wo,
 	     struct ms_diags *diags)
 {
 	struct ms_store_prev_walk pw = { 0 };
-	const GArray *old = a->prev ? a->prev->commits : NULL;
+	const GArray *old = a->sv->prev ? a->sv->prev->commits : NULL;
 	unsigned char *ids = NULL;
 	int64_t *times = NULL;
 	char tip[41];
@@ -1033,7 +1033,7 @@ int act_walk(struct ms_activity *a, const struct ms_walk_opts *wo,
 	if (old && old->len) {
 		/* the saved model's order: its records and the merges it
 		 * left out, from the commit its head names */
-		memcpy(tip, a->prev_head + 64, 40);
+		memcpy(tip, a->sv->prev_head + 64, 40);
 		tip[40] = '\0';
 		ids = g_malloc((size_t)old->len * 20);
 		times = g_new(int64_t, old->len);
@@ -1048,8 +1048,8 @@ int act_walk(struct ms_activity *a, const struct ms_walk_opts *wo,
 		pw.nr = old->len;
 		pw.ids = ids;
 		pw.times = times;
-		pw.nr_hidden = a->prev->hidden->len;
-		pw.hidden_ids = (const unsigned char *)a->prev->hidden->data;
+		pw.nr_hidden = a->sv->prev->hidden->len;
+		pw.hidden_ids = (const unsigned char *)a->sv->prev->hidden->data;
 	}
 	rc = ms_store_history_walk_prev(a->opts->store, a->opts->gitdir, wo,
 					&pw, NULL, diags);
@@ -1094,8 +1094,6 @@ void ms_activity_free(struct ms_activity *a)
 	g_hash_table_destroy(a->match_cache);
 	if (a->paths)
 		g_hash_table_destroy(a->paths);
-	if (a->saved_paths)
-		g_hash_table_destroy(a->saved_paths);
 	g_free(a->in_range);
 	g_mutex_clear(&a->match_lock);
 	g_mutex_clear(&a->seen_lock);
@@ -1103,7 +1101,10 @@ void ms_activity_free(struct ms_activity *a)
 	g_free(a->last_used);
 	act_addresses_free(a->addresses);
 	g_free(a->upto_seen);
-	ms_activity_free(a->prev);
-	act_chain_free(a->chain);
+	if (a->sv->saved_paths)
+		g_hash_table_destroy(a->sv->saved_paths);
+	ms_activity_free(a->sv->prev);
+	act_chain_free(a->sv->chain);
+	g_free(a->sv);
 	g_free(a);
 }

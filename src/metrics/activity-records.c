@@ -93,6 +93,7 @@ void act_set_id(char id[41], const unsigned char raw[20])
 /* The model's empty arrays and tables. */
 void act_model_init(struct ms_activity *a)
 {
+	a->sv = g_new0(struct act_saved, 1);
 	a->commits = g_array_new(FALSE, FALSE, sizeof(struct crec));
 	a->hidden = g_array_new(FALSE, FALSE, 20);
 	a->ents = g_array_new(FALSE, FALSE, sizeof(uint32_t));
@@ -130,8 +131,8 @@ const uint32_t *act_match_path(struct ms_activity *a, const char *path)
 
 	g_mutex_lock(&a->match_lock);
 	r = g_hash_table_lookup(a->match_cache, path);
-	if (!r && a->saved_paths &&
-	    (old = g_hash_table_lookup(a->saved_paths, path))) {
+	if (!r && a->sv->saved_paths &&
+	    (old = g_hash_table_lookup(a->sv->saved_paths, path))) {
 		/* a saved answer: a copy, so that match_cache still holds
 		 * exactly the paths of this run (ms_activity_foreach_path) */
 		r = g_memdup2(old, sizeof(uint32_t) * (old[0] + 1));

@@ -308,7 +308,7 @@ static int model_read(struct ms_activity *a, const char *key)
 		if (rc == 0)
 			return 0;
 		ok = rc == 1;
-		g_clear_pointer(&a->chain, act_chain_free);
+		g_clear_pointer(&a->sv->chain, act_chain_free);
 	}
 	if (!ok)
 		return 2;
@@ -378,20 +378,20 @@ static int load(const struct ms_activity_load_opts *opts,
 	wo.flags = opts->merges ? MS_WALK_MERGES : 0;
 	wo.nr_threads = opts->nr_threads;
 	act_walk_fns(&wo, a);
-	wo.head = a->prev ? act_walk_head : NULL;
+	wo.head = a->sv->prev ? act_walk_head : NULL;
 	nr_diags = diags ? diags->nr : 0;
 	rc = act_walk(a, &wo, diags);
 	ms_ident_set_evidence(a->ident, NULL, false);
 	if (rc < 0)
 		goto fail;
-	if (a->prev_fits && !act_model_append(a, a->prev, true)) {
+	if (a->sv->prev_fits && !act_model_append(a, a->sv->prev, true)) {
 		/* its people do not map one to one: walk it all */
 		ms_activity_free(a);
 		g_free(key);
 		g_free(pkey);
 		return load(opts, out, diags, false);
 	}
-	g_clear_pointer(&a->prev, ms_activity_free);
+	g_clear_pointer(&a->sv->prev, ms_activity_free);
 	if (a->opts->progress)
 		a->opts->progress(a->commits->len, a->opts->progress_data);
 	/* a walk with warnings (missing objects...) is not saved: the next
