@@ -684,9 +684,13 @@ static int mail_load(struct mail_tee *t)
 			"DELETE FROM messages WHERE inbox = %lld;"
 			"DELETE FROM inbox_epochs WHERE inbox = %lld;"
 			"DELETE FROM mbox_files WHERE inbox = %lld;"
-			"DELETE FROM mail_snapshots WHERE inbox = %lld;"
+			"DELETE FROM models WHERE kind = 'mail-snapshot' AND "
+			"key GLOB '%lld:*';"
+			"DELETE FROM model_chunks WHERE kind = 'mail-snapshot' "
+			"AND key GLOB '%lld:*';"
 			"UPDATE inboxes SET bodies = %d WHERE id = %lld;"
-			"COMMIT;", id, id, id, id, id, t->bodies ? 1 : 0, id);
+			"COMMIT;", id, id, id, id, id, id, t->bodies ? 1 : 0,
+			id);
 
 		rc = store_exec(s, del, "drop stale messages");
 		g_free(del);
@@ -967,8 +971,11 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 			"FROM messages WHERE inbox = %lld);"
 			"DELETE FROM messages WHERE inbox = %lld;"
 			"DELETE FROM mbox_files WHERE inbox = %lld;"
-			"DELETE FROM mail_snapshots WHERE inbox = %lld;"
-			"COMMIT;", id, id, id, id);
+			"DELETE FROM models WHERE kind = 'mail-snapshot' AND "
+			"key GLOB '%lld:*';"
+			"DELETE FROM model_chunks WHERE kind = 'mail-snapshot' "
+			"AND key GLOB '%lld:*';"
+			"COMMIT;", id, id, id, id, id);
 
 		rc = store_exec(s, del, "drop a changed mbox file's messages");
 		g_free(del);

@@ -1,100 +1,96 @@
 /*
  * store-snapshots.c - snapshots of a mail index kept in the store
- * (store.h).
+ * (store.h): values of the one cache (store-models.c), kind
+ * "mail-snapshot", keyed by the inbox's row and the caller's kind.  A
+ * value is the mark (the last record's seq, the records' count and
+ * bytes, the newest epoch: 64-bit little-endian each, bytes.h), then the
+ * index.
  */
 #include "store-internal.h"
+#include "bytes.h"
 
-#include <errno.h>
 #include <glib.h>
-#include <glib/gstdio.h>
 #include <sqlite3.h>
-#include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
-/* ---- mail snapshots ---- */
+#define SNAP_KIND "mail-snapshot"
+#define SNAP_KEEP 16              /* archives read through one store */
+#define SNAP_HEAD 32
+
+static char *snap_key(int64_t inbox, int kind)
+{
+	return g_strdup_printf("%lld:%d", (long long)inbox, kind);
+}
 
 int ms_store_mail_snapshot_get(struct ms_store *s, const char *path, int kind,
 			       GBytes **data, struct ms_store_mail_mark *mark)
 {
 	char *key = store_archive_key(path);
 	sqlite3_stmt *st = NULL;
+	int64_t inbox = 0;
+	GBytes *v = NULL;
 	int rc;
 
 	*data = NULL;
 	*mark = (struct ms_store_mail_mark){ 0 };
-	/* one read transaction: the row and its blob (read straight into
-	 * our buffer: it is tens of megabytes) */
-	rc = store_exec(s, "BEGIN", "read a mail snapshot");
-	if (rc < 0)
-		goto out;
-	rc = sqlite3_prepare_v2(s->db, "SELECT s.inbox, s.seq, s.count, "
-				"s.epoch, s.bytes, length(s.data) FROM "
-				"mail_snapshots s JOIN inboxes i ON i.id = "
-				"s.inbox WHERE i.path = ? AND s.kind = ?", -1,
-				&st, NULL);
+	rc = sqlite3_prepare_v2(s->db, "SELECT id FROM inboxes WHERE path = ?",
+				-1, &st, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 2, kind);
 		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			mark->inbox = sqlite3_column_int64(st, 0);
-			mark->seq = sqlite3_column_int64(st, 1);
-			mark->count = sqlite3_column_int64(st, 2);
-			mark->epoch = sqlite3_column_int(st, 3);
-			mark->bytes = (uint64_t)sqlite3_column_int64(st, 4);
-			rc = store_blob_read(s, "mail_snapshots", mark->inbox,
-					     sqlite3_column_int(st, 5), data);
-		}
+		if (rc == SQLITE_ROW)
+			inbox = sqlite3_column_int64(st, 0);
 		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
 	}
 	sqlite3_finalize(st);
-	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
-out:
 	g_free(key);
-	if (rc != SQLITE_OK) {
-		*mark = (struct ms_store_mail_mark){ 0 };
-		g_clear_pointer(data, g_bytes_unref);
-		return rc < 0 ? rc : store_db_error(s, rc, "read a mail snapshot");
+	if (rc != SQLITE_OK)
+		return store_db_error(s, rc, "read a mail snapshot");
+	if (!inbox)
+		return 0;
+	key = snap_key(inbox, kind);
+	rc = ms_store_model_get(s, SNAP_KIND, key, &v);
+	g_free(key);
+	if (rc == 0 && v) {
+		gsize n;
+		const void *p = g_bytes_get_data(v, &n);
+		struct ms_rd r = MS_RD_INIT(p, n);
+
+		mark->seq = (int64_t)ms_get_le(&r, 8);
+		mark->count = (int64_t)ms_get_le(&r, 8);
+		mark->bytes = ms_get_le(&r, 8);
+		mark->epoch = (int)(int64_t)ms_get_le(&r, 8);
+		mark->inbox = inbox;
+		if (r.ok)
+			*data = g_bytes_new_from_bytes(v, SNAP_HEAD,
+						       n - SNAP_HEAD);
+		else
+			*mark = (struct ms_store_mail_mark){ 0 };
+		g_bytes_unref(v);
 	}
-	return 0;
+	return rc;
 }
 
 int ms_store_mail_snapshot_put(struct ms_store *s, int kind,
 			       const struct ms_store_mail_mark *mark,
 			       const void *data, size_t len)
 {
-	sqlite3_stmt *st = NULL;
-	int rc, r;
+	GByteArray *head;
+	struct ms_store_piece p[2];
+	char *key;
+	int rc;
 
 	if (!mark->inbox)
 		return 0;
-	if (len > INT_MAX)
-		return 0;      /* too big for a blob: no snapshot */
-	rc = store_txn_begin(s);
-	if (rc < 0)
-		return rc;
-	r = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO mail_snapshots "
-			       "VALUES (?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
-	if (r == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, mark->inbox);
-		sqlite3_bind_int(st, 2, kind);
-		sqlite3_bind_int64(st, 3, mark->seq);
-		sqlite3_bind_int64(st, 4, mark->count);
-		sqlite3_bind_int(st, 5, mark->epoch);
-		sqlite3_bind_int64(st, 6, (int64_t)mark->bytes);
-		sqlite3_bind_blob(st, 7, data, (int)len, SQLITE_STATIC);
-		r = sqlite3_step(st);
-		r = r == SQLITE_DONE ? SQLITE_OK : r;
-	}
-	sqlite3_finalize(st);
-	if (r != SQLITE_OK) {
-		rc = store_db_error(s, r, "write a mail snapshot");
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		s->in_txn = 0;
-		return rc;
-	}
-	return store_txn_commit(s);
+	head = g_byte_array_sized_new(SNAP_HEAD);
+	ms_put_le(head, (uint64_t)mark->seq, 8);
+	ms_put_le(head, (uint64_t)mark->count, 8);
+	ms_put_le(head, mark->bytes, 8);
+	ms_put_le(head, (uint64_t)(int64_t)mark->epoch, 8);
+	p[0] = (struct ms_store_piece){ head->data, head->len };
+	p[1] = (struct ms_store_piece){ data, len };
+	key = snap_key(mark->inbox, kind);
+	rc = ms_store_model_putv(s, SNAP_KIND, key, SNAP_KEEP, p, 2);
+	g_free(key);
+	g_byte_array_free(head, TRUE);
+	return rc;
 }

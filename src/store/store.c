@@ -204,6 +204,9 @@ static const char *const migrations[] = {
 	"  seq INTEGER NOT NULL,"
 	"  data BLOB NOT NULL,"
 	"  PRIMARY KEY (kind, key, seq));",
+	/* 9 -> 10: link's mail snapshots are values of the one cache
+	 * (kind "mail-snapshot"), derived data: dropped, not converted */
+	"DROP TABLE IF EXISTS mail_snapshots;",
 };
 
 static const char views[] =

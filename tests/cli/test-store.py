@@ -7,6 +7,7 @@ import re
 import signal
 import email.utils
 import sqlite3
+import struct
 import subprocess
 import sys
 import time
@@ -733,8 +734,39 @@ eq(db_query(ldb, "SELECT count(*) FROM messages")[0][0], 600,
 eq(db_query(ldb, "SELECT count(*), count(DISTINCT state) FROM links "
             "WHERE flags = 0 AND version > 0 AND message_id IS NOT NULL"),
    [(300, 1)], "the links table holds the 300 links, of one message set")
-eq(db_query(ldb, "SELECT count, epoch, length(data) > 1000 FROM "
-            "mail_snapshots"), [(600, 0, 1)],
+
+
+# link's mail snapshot: a value of the store's cache (kind
+# "mail-snapshot", keyed "INBOX:KIND"): its mark (the last record's seq,
+# the records' count and bytes, the newest epoch; 64-bit little-endian
+# each), then the index (src/store/store-snapshots.c)
+SNAP_MARK = "<qqQq"
+
+
+def snap_row(db=None):
+    """(key, [seq, count, bytes, epoch], index) of the snapshot, or None."""
+    r = db_query(db or ldb, "SELECT key, data FROM models WHERE kind = "
+                 "'mail-snapshot' ORDER BY used DESC, rowid DESC")
+    if not r:
+        return None
+    return (r[0][0], list(struct.unpack_from(SNAP_MARK, r[0][1])),
+            r[0][1][32:])
+
+
+def snap_put(key, mark, index, db=None):
+    """The snapshot replaced, the CRC the store checks made right
+    (mstest.model_put): what is tested is the reader's own checks."""
+    model_put(db or ldb, "mail-snapshot", struct.pack(SNAP_MARK, *mark) +
+              index, key)
+
+
+def snap():
+    """[(count, epoch, index over 1000 bytes)] of the snapshot."""
+    r = snap_row()
+    return [(r[1][1], r[1][3], int(len(r[2]) > 1000))] if r else []
+
+
+eq(snap(), [(600, 0, 1)],
    "the mail index of the 600 messages is saved as a snapshot")
 eq(db_query(ldb, "SELECT count(*) FROM commit_patchids WHERE version = "
             "1 AND length(patch_id) = 40")[0][0], 300,
@@ -755,7 +787,8 @@ for name, archive, cwd in (("a symbolic link", alias, None),
        "the archive through %s: same report" % name,
        got.err + first_diff(want.out, got.out))
     eq(db_query(ldb, "SELECT count(*), (SELECT count(*) FROM messages), "
-                "(SELECT count(*) FROM mail_snapshots) FROM inboxes"),
+                "(SELECT count(*) FROM models WHERE kind = "
+                "'mail-snapshot') FROM inboxes"),
        [(1, 600, 1)], "... one inbox, its 600 messages and its snapshot")
 c = sqlite3.connect(ldb)
 c.execute("UPDATE commit_patchids SET version = 0, patch_id = '0' || "
@@ -796,8 +829,9 @@ subprocess.run([sys.executable, GEN_INBOX, lrepo, linbox], check=True)
 link_same("link after 1% new commits and messages: same report")
 eq(db_query(ldb, "SELECT count(*) FROM messages")[0][0], 606,
    "... only the new messages were added")
-eq(db_query(ldb, "SELECT count, seq < (SELECT max(seq) FROM messages) "
-            "FROM mail_snapshots"), [(600, 1)],
+eq([(r[1][1], int(r[1][0] < db_query(ldb, "SELECT max(seq) FROM "
+                                       "messages")[0][0]))
+    for r in [snap_row()]], [(600, 1)],
    "... and the snapshot kept: the 6 after it are replayed from their "
    "records until they pass 1/32 of it")
 eq(db_query(ldb, "SELECT substr(state, 1, 4), count(*) FROM links GROUP "
@@ -842,18 +876,6 @@ eq(db_query(ldb, "SELECT count(*) FROM commit_links WHERE method = "
 # the mail snapshot: used when it applies, replaced when it does not
 
 
-def snap_set(sql):
-    c = sqlite3.connect(ldb)
-    c.execute(sql)
-    c.commit()
-    c.close()
-
-
-def snap():
-    return db_query(ldb, "SELECT count, epoch, length(data) > 1000 FROM "
-                    "mail_snapshots")
-
-
 # it is read instead of the records: records changed behind maintstat's
 # back (in a copy) do not show, as they would in a read of the records
 sdb = os.path.join(tmp, "lgen-copy.sqlite")
@@ -861,13 +883,13 @@ src_db, c = sqlite3.connect(ldb), sqlite3.connect(sdb)
 src_db.backup(c)
 src_db.close()
 c.execute("UPDATE messages SET message_id = 'z' || message_id WHERE seq <= "
-          "(SELECT seq FROM mail_snapshots)")
+          "?", (snap_row(sdb)[1][0],))
 c.commit()
 c.close()
 want = link_same("the snapshot is what a warm run reads (records altered "
                  "under it do not show)", db=sdb)
 c = sqlite3.connect(sdb)
-c.execute("DELETE FROM mail_snapshots")
+c.execute("DELETE FROM models WHERE kind = 'mail-snapshot'")
 c.commit()
 c.close()
 result_drop(sdb)
@@ -875,38 +897,46 @@ got = run("link", "--repo", lrepo, "--archive", linbox, "--json", "--db",
           sdb)
 ok(got.rc == 0 and got.out != want.out and "\"z" in got.out,
    "... without it, the (altered) records are read", got.err)
-snap_set("UPDATE mail_snapshots SET data = x'00'")
+key, mark, index = snap_row()
+c = sqlite3.connect(ldb)
+c.execute("UPDATE models SET crc = crc + 1 WHERE kind = 'mail-snapshot'")
+c.commit()
+c.close()
+link_same("a mail snapshot whose CRC does not hold is ignored: same report")
+eq(snap(), [(607, 0, 1)], "... and replaced")
+snap_put(key, mark, b"\0")
 link_same("a damaged mail snapshot is ignored: same report")
 eq(snap(), [(607, 0, 1)], "... and replaced")
-snap_set("UPDATE mail_snapshots SET data = substr(data, 1, "
-         "length(data) / 2)")
+snap_put(key, mark, index[:len(index) // 2])
 link_same("a truncated mail snapshot is ignored: same report")
 eq(snap(), [(607, 0, 1)], "... and replaced")
 # garbage inside a string of the snapshot (its structure intact): the
 # letters of one Message-ID changed
-c = sqlite3.connect(ldb)
-blob = bytearray(c.execute("SELECT data FROM mail_snapshots").fetchone()[0])
+blob = bytearray(index)
 at = blob.find(b"@", 64)
 blob[at - 3:at] = b"XYZ"
-c.execute("UPDATE mail_snapshots SET data = ?", (bytes(blob),))
-c.commit()
-c.close()
+snap_put(key, mark, bytes(blob))
 link_same("garbage inside a stored snapshot's strings is not read: same "
           "report")
 eq(snap(), [(607, 0, 1)], "... and the snapshot replaced")
-ok(b"XYZ@" not in db_query(ldb, "SELECT data FROM mail_snapshots")[0][0],
-   "... by a sound one")
-kind = db_query(ldb, "SELECT kind FROM mail_snapshots")
-snap_set("UPDATE mail_snapshots SET kind = kind + 1")
+ok(b"XYZ@" not in snap_row()[2], "... by a sound one")
+inbox_id, kind = key.split(":")
+other = f"{inbox_id}:{int(kind) + 1}"
+c = sqlite3.connect(ldb)
+c.execute("UPDATE models SET key = ? WHERE kind = 'mail-snapshot'", (other,))
+c.commit()
+c.close()
+snap_put(other, mark, index)
 link_same("a snapshot of another kind (format) is not read: same report")
-eq(db_query(ldb, "SELECT kind FROM mail_snapshots"), kind,
-   "... and replaced by one of this kind")
-snap_set("UPDATE mail_snapshots SET count = count - 1")
+eq(snap_row()[0], key, "... and one of this kind saved")
+key, mark, index = snap_row()
+snap_put(key, [mark[0], mark[1] - 1, mark[2], mark[3]], index)
 link_same("a snapshot that no longer matches the records: same report")
 eq(snap(), [(607, 0, 1)], "... and replaced")
 # new mail in an epoch before the snapshot's last one: found part-way
 # through the read, which starts again without the snapshot
-snap_set("UPDATE mail_snapshots SET epoch = 5")
+key, mark, index = snap_row()
+snap_put(key, mark[:3] + [5], index)
 inbox_append(b"From: Late <late@example.org>\nSubject: Re: late\n"
              b"Date: Mon, 1 Jan 2024 00:00:00 +0000\nMessage-ID: "
              b"<late-1@example.org>\n\nA late reply.\n")
