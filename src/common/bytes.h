@@ -60,6 +60,13 @@ void ms_hex(const void *bin, size_t n, char *out);
 /* 2n hex digits (either case) at `hex` as `n` bytes; false when one is no
  * hex digit. */
 bool ms_unhex(const char *hex, size_t n, void *out);
+/* A 20-byte object id from exactly `len` = 40 hex digits at `hex`;
+ * false otherwise. */
+bool ms_id_unhex(const char *hex, size_t len, void *raw);
+/* Hash and equality of 20-byte raw object ids (or SHA-1 digests), for a
+ * GHashTable. */
+guint ms_id_hash(gconstpointer id);
+gboolean ms_id_equal(gconstpointer a, gconstpointer b);
 /* Whether the `n` characters at `s` are lowercase hex digits. */
 bool ms_is_hex(const char *s, size_t n);
 

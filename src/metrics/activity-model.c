@@ -417,19 +417,6 @@ bool act_model_decode(struct ms_activity *a, const void *data, size_t len)
 
 /* ---- a run after new commits: the saved model as the walk's tail ---- */
 
-static guint raw_hash(gconstpointer p)
-{
-	guint h;
-
-	memcpy(&h, p, sizeof(h));
-	return h;
-}
-
-static gboolean raw_equal(gconstpointer a, gconstpointer b)
-{
-	return memcmp(a, b, 20) == 0;
-}
-
 /*
  * The ids of `old`'s resolver as `a`'s: the pairs `old` saw, resolved
  * again in `a` in the order and under the evidence they were first seen
@@ -520,7 +507,7 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old,
 	a->sv->head_span.hidden = a->hidden->len;
 	map = remap_ids(a, old);
 	ok = map != NULL;
-	end = g_hash_table_new(raw_hash, raw_equal);
+	end = g_hash_table_new(ms_id_hash, ms_id_equal);
 	/* room for the old end at once: appending it record by record made
 	 * the arrays grow (and be copied, their pages faulted in again) a
 	 * dozen times, a seventh of a run after new commits on U-Boot */
@@ -890,7 +877,7 @@ size_t act_walk_head(const unsigned char *ids, size_t n, void *data)
 		m++;
 	if (!m)
 		return n;
-	set = g_hash_table_new(raw_hash, raw_equal);
+	set = g_hash_table_new(ms_id_hash, ms_id_equal);
 	for (size_t i = 0; i < n - m; i++)
 		g_hash_table_add(set, (gpointer)(ids + 20 * i));
 	for (guint i = 0; fits && i < old->len - m; i++)

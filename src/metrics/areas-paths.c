@@ -187,19 +187,6 @@ static int row_save(const struct ms_commit_paths *cp,
 	return rc;
 }
 
-static guint raw_hash(gconstpointer k)
-{
-	guint h;
-
-	memcpy(&h, k, sizeof(h));
-	return h;
-}
-
-static gboolean raw_equal(gconstpointer x, gconstpointer y)
-{
-	return !memcmp(x, y, 20);
-}
-
 /* Take the walked paths, then the row's. */
 static void take_known(struct ms_commit_paths *cp,
 		       const struct ms_activity *a, struct ms_store *store,
@@ -234,7 +221,7 @@ static void take_known(struct ms_commit_paths *cp,
 	if (!saved)
 		return;
 	raws = g_malloc(20 * (cp->nr ? cp->nr : 1));
-	ids = g_hash_table_new(raw_hash, raw_equal);
+	ids = g_hash_table_new(ms_id_hash, ms_id_equal);
 	for (size_t i = 0; i < cp->nr; i++) {
 		struct ms_act_record r;
 

@@ -347,19 +347,6 @@ static char *k_key(const struct ms_review_map *map)
 	return key;
 }
 
-static guint digest_hash(gconstpointer p)
-{
-	guint h;
-
-	memcpy(&h, p, sizeof(h));
-	return h;
-}
-
-static gboolean digest_equal(gconstpointer a, gconstpointer b)
-{
-	return memcmp(a, b, DIGEST_LEN) == 0;
-}
-
 void ms_review_map_read_saved(struct ms_review_map *map,
 			      struct ms_store *store)
 {
@@ -381,7 +368,7 @@ void ms_review_map_read_saved(struct ms_review_map *map,
 	}
 	p = g_bytes_get_data(saved, &len);
 	r = (struct ms_rd)MS_RD_INIT(p, len);
-	t = g_hash_table_new(digest_hash, digest_equal);
+	t = g_hash_table_new(ms_id_hash, ms_id_equal);
 	while (r.ok && r.p < r.end) {
 		const uint8_t *rec = ms_get_bytes(&r, DIGEST_LEN);
 		uint64_t n = ms_get_var(&r);

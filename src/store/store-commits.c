@@ -224,7 +224,7 @@ static void node_set_parents(struct node *n, unsigned char *parents)
 
 static void graph_init(struct graph *g, const char *gitdir)
 {
-	g->nodes = g_hash_table_new(raw_hash, raw_eq);
+	g->nodes = g_hash_table_new(ms_id_hash, ms_id_equal);
 	slab_init(&g->slab, sizeof(struct node));
 	g->git = NULL;
 	g->gitdir = gitdir;
@@ -279,7 +279,7 @@ static bool node_from_row(struct node *n, sqlite3_stmt *st)
 	node_set_parents(n, n->nr_parents <= NODE_PARENTS ? n->own_parents :
 			 g_malloc((size_t)n->nr_parents * RAWSZ));
 	for (k = 0; k < n->nr_parents; k++)
-		if (!hex_to_raw(par + k * (2 * RAWSZ + 1), 2 * RAWSZ,
+		if (!ms_id_unhex(par + k * (2 * RAWSZ + 1), 2 * RAWSZ,
 				n->parents + k * RAWSZ) ||
 		    (k && par[k * (2 * RAWSZ + 1) - 1] != ' '))
 			break;
@@ -324,7 +324,7 @@ static int graph_load(struct graph *g, struct ms_store *s, size_t *nr)
 			break;
 		id = (const char *)sqlite3_column_text(st, 1);
 		idlen = sqlite3_column_bytes(st, 1);
-		if (!id || !hex_to_raw(id, (size_t)idlen, raw))
+		if (!id || !ms_id_unhex(id, (size_t)idlen, raw))
 			continue;
 		if (node_from_row(graph_node(g, raw), st))
 			++*nr;
@@ -846,7 +846,7 @@ static int tee_fn(const struct ms_commit *c, void *data)
 
 		t->st.merges++;
 		if (t->prev && t->prev->hidden &&
-		    hex_to_raw(c->id, strlen(c->id), raw))
+		    ms_id_unhex(c->id, strlen(c->id), raw))
 			t->prev->hidden(raw, c->committer.time,
 					t->prev->data);
 		return 0;
@@ -952,7 +952,7 @@ static void extracted(const char *id, int64_t seq, void *data)
 	unsigned char raw[RAWSZ];
 	struct node *n;
 
-	if (hex_to_raw(id, strlen(id), raw)) {
+	if (ms_id_unhex(id, strlen(id), raw)) {
 		n = g_hash_table_lookup(g->nodes, raw);
 		if (n)
 			n->rowid = seq;
@@ -1012,7 +1012,7 @@ static int extract_missing(struct ms_store *s, struct graph *g,
 		if (n->rowid)
 			continue;
 		hex = g_malloc(2 * RAWSZ + 1);
-		raw_to_hex(n->id, hex);
+		ms_hex(n->id, RAWSZ, hex);
 		g_ptr_array_add(missing, hex);
 	}
 	if (missing->len) {
@@ -1052,7 +1052,7 @@ static int incremental_walk(struct ms_store *s, struct graph *g,
 	int rc;
 
 	*fallback = false;
-	hex_to_raw(start_hex, strlen(start_hex), raw);
+	ms_id_unhex(start_hex, strlen(start_hex), raw);
 	rc = graph_order(g, graph_node(g, raw), order);
 	if (rc < 0) {
 		/* let the real revwalk fail or warn in its own words */
@@ -1145,7 +1145,7 @@ static int node_lookup(struct pwalk *w, struct node *n)
 	char hex[2 * RAWSZ + 1];
 	int rc;
 
-	raw_to_hex(n->id, hex);
+	ms_hex(n->id, RAWSZ, hex);
 	sqlite3_reset(w->by_id);
 	sqlite3_bind_text(w->by_id, 1, hex, 2 * RAWSZ, SQLITE_TRANSIENT);
 	rc = sqlite3_step(w->by_id);
@@ -1317,10 +1317,10 @@ static int prev_walk(struct pwalk *w, const char *gitdir,
 	int rc = 0;
 
 	*fallback = true;
-	if (!hex_to_raw(prev->tip, strlen(prev->tip), old_tip) ||
-	    !hex_to_raw(start_hex, strlen(start_hex), raw) || !prev_sorted(prev))
+	if (!ms_id_unhex(prev->tip, strlen(prev->tip), old_tip) ||
+	    !ms_id_unhex(start_hex, strlen(start_hex), raw) || !prev_sorted(prev))
 		goto out;
-	w->known = g_hash_table_new(raw_hash, raw_eq);
+	w->known = g_hash_table_new(ms_id_hash, ms_id_equal);
 	for (size_t i = 0; i < prev->nr; i++)
 		g_hash_table_insert(w->known, (gpointer)(prev->ids + RAWSZ * i),
 				    GSIZE_TO_POINTER(i + 1));

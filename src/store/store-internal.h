@@ -7,6 +7,7 @@
 #define MS_STORE_INTERNAL_H
 
 #include "store.h"
+#include "bytes.h"
 
 #include <glib.h>
 #include <sqlite3.h>
@@ -129,60 +130,6 @@ static inline void *slab_new(struct slab *sl)
 static inline void slab_release(struct slab *sl)
 {
 	g_ptr_array_free(sl->blocks, TRUE);
-}
-
-/* ---- raw object ids ---- */
-
-static inline guint raw_hash(gconstpointer p)
-{
-	guint h;
-
-	memcpy(&h, p, sizeof(h));
-	return h;
-}
-
-static inline gboolean raw_eq(gconstpointer a, gconstpointer b)
-{
-	return memcmp(a, b, RAWSZ) == 0;
-}
-
-/*
- * Each hex digit's value plus one, 0 for any other byte: a warm walk
- * decodes three ids per stored commit, and a table beats the branches.
- */
-static const unsigned char xdigits[256] = {
-	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
-	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
-	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14,
-	['E'] = 15, ['F'] = 16,
-};
-
-static inline bool hex_to_raw(const char *hex, size_t len, unsigned char *raw)
-{
-	const unsigned char *h = (const unsigned char *)hex;
-
-	if (len != 2 * RAWSZ)
-		return false;
-	for (size_t i = 0; i < RAWSZ; i++) {
-		unsigned hi = xdigits[h[2 * i]], lo = xdigits[h[2 * i + 1]];
-
-		if (!hi || !lo)
-			return false;
-		raw[i] = (unsigned char)((hi - 1) * 16 + lo - 1);
-	}
-	return true;
-}
-
-static inline void raw_to_hex(const unsigned char *raw, char *hex)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < RAWSZ; i++) {
-		hex[2 * i] = digits[raw[i] >> 4];
-		hex[2 * i + 1] = digits[raw[i] & 15];
-	}
-	hex[2 * RAWSZ] = '\0';
 }
 
 /*

@@ -260,7 +260,7 @@ int ms_store_patchids_get(struct ms_store *s, struct ms_store_patchids **out)
 	*out = NULL;
 	slab_init(&p->slab, sizeof(struct patchid_rec));
 	p->strings = g_string_chunk_new(64 * 1024);
-	p->by_id = g_hash_table_new(raw_hash, raw_eq);
+	p->by_id = g_hash_table_new(ms_id_hash, ms_id_equal);
 	rc = store_exec(s, "BEGIN", "read the patch-ids");
 	if (rc < 0) {
 		ms_store_patchids_free(p);
@@ -279,7 +279,7 @@ int ms_store_patchids_get(struct ms_store *s, struct ms_store_patchids **out)
 		struct patchid_rec *x;
 
 		rc = SQLITE_OK;
-		if (!id || !hex_to_raw(id, (size_t)sqlite3_column_bytes(st, 0),
+		if (!id || !ms_id_unhex(id, (size_t)sqlite3_column_bytes(st, 0),
 				       raw))
 			continue;
 		x = slab_new(&p->slab);
@@ -307,7 +307,7 @@ ms_store_patchids_find(const struct ms_store_patchids *p, const char *id)
 	unsigned char raw[RAWSZ];
 	const struct patchid_rec *x;
 
-	if (!hex_to_raw(id, strlen(id), raw))
+	if (!ms_id_unhex(id, strlen(id), raw))
 		return NULL;
 	x = g_hash_table_lookup(p->by_id, raw);
 	return x ? &x->v : NULL;

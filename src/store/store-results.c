@@ -4,7 +4,6 @@
  * (store-models.c), the lengths of its three parts, then the parts.
  */
 #include "store-internal.h"
-#include "bytes.h"
 
 #include <glib.h>
 #include <string.h>

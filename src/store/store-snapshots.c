@@ -7,7 +7,6 @@
  * index.
  */
 #include "store-internal.h"
-#include "bytes.h"
 
 #include <glib.h>
 #include <sqlite3.h>
