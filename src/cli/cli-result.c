@@ -190,26 +190,12 @@ char *cli_program_build(void)
 	return r;
 }
 
-/* This program: its build, and its file (a rebuild changes it). */
-static void add_program(struct cli_result *r)
-{
-	char *file = program_file();
-
-	cli_result_add_str(r, "version", MS_VERSION " " MS_GIT_COMMIT);
-	cli_result_add_int(r, "schema", MS_SCHEMA_VERSION);
-	if (file)
-		cli_result_add_str(r, "program", file);
-	else
-		r->off = true;
-	g_free(file);
-}
-
 void cli_result_begin(struct cli_result *r, const char *cmd, bool json,
 		      int argc, char **argv, bool off)
 {
 	static const char *const env[] = { "TZ", "LC_ALL", "LC_TIME",
 					   "LC_CTYPE", "LANG" };
-	char *cwd;
+	char *cwd, *build;
 
 	*r = (struct cli_result){ 0 };
 	r->off = off;
@@ -220,7 +206,11 @@ void cli_result_begin(struct cli_result *r, const char *cmd, bool json,
 	r->kind = g_strdup_printf("%s:%s", cmd, json ? "json" : "text");
 	cli_result_add_str(r, "maintstat result", "1");
 	cli_result_add_str(r, "kind", r->kind);
-	add_program(r);
+	/* this program: its build and its file (a rebuild changes it) */
+	build = cli_program_build();
+	cli_result_add_str(r, "build", build);
+	r->off = r->off || !build;
+	g_free(build);
 	cwd = g_get_current_dir();
 	cli_result_add_str(r, "cwd", cwd);
 	g_free(cwd);
