@@ -8,6 +8,7 @@
 #include "output.h"
 #include "store.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -58,6 +59,9 @@ struct stats_ctx {
 	struct ms_mail_index *idx;
 	struct ms_diags *diags;
 	unsigned long reported, unreported;
+	/* MS_TEST_STOP_AT_MESSAGE=N: stop (SIGSTOP) at the N-th message,
+	 * for a test to act on the run at that known point */
+	unsigned long stop_at, seen;
 };
 
 static void report_problems(struct stats_ctx *c, const struct ms_mail *m,
@@ -104,6 +108,8 @@ static int stats_one(struct ms_mail *m, const struct ms_mail_source *src,
 {
 	struct stats_ctx *c = data;
 
+	if (c->stop_at && ++c->seen == c->stop_at)
+		raise(SIGSTOP);
 	ms_mail_index_add(c->idx, m);
 	report_problems(c, m, src);
 	ms_mail_free(m);
@@ -141,7 +147,10 @@ static int mail_stats(int argc, char **argv)
 	struct ms_out *o;
 	GPtrArray *results = g_ptr_array_new();
 	int rc = cli_parse_options(&argc, &argv, opts, &help);
+	const char *stop = g_getenv("MS_TEST_STOP_AT_MESSAGE");
 
+	if (stop && *stop)
+		c.stop_at = (unsigned long)g_ascii_strtoull(stop, NULL, 10);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	if (argc < 1) {

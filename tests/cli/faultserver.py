@@ -40,7 +40,8 @@ after a dot ("e500-2.a").
   git           smart HTTP for the bare repositories under --git-root
                 (git http-backend); no manifest.js.gz
   gitstall      as git, but a git-upload-pack answer stalls half-way
-                (and writes STATE/stalled when it does)
+                (and writes STATE/stalled when it does; "stall" writes
+                STATE/stalled-body once half its body is sent)
   git500-N      as git, but the first N requests are answered 500
   githtml       a manifest.js.gz listing git/0.git, but every request
                 under N.git/ is answered by a web page (200 text/html), as
@@ -249,6 +250,9 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data[:len(data) // 2])
             self.wfile.flush()
             if name == "stall":
+                with open(os.path.join(args.state, "stalled-body"),
+                          "w") as f:
+                    f.write("stalled\n")
                 time.sleep(60)
             self.reset()
             return

@@ -125,14 +125,19 @@ try:
     out = os.path.join(OUT, "killed.mbox")
     with open(out, "w") as f:
         f.write("OLD\n")
+    body_sent = os.path.join(T, "stalled-body")
+    if os.path.exists(body_sent):
+        os.unlink(body_sent)      # an earlier stall's
     p = subprocess.Popen([MAINTSTAT, "fetch", "--thread", "x@y",
                           f"{BASE}/stall-99.k/inbox/", "-o", out],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        if count("stall-99.k"):
+    # the server says when half of the body is sent: a known point, not a
+    # sleep raced against the machine
+    for _ in range(1200):
+        if os.path.exists(body_sent) or p.poll() is not None:
             break
         time.sleep(0.05)
-    time.sleep(0.3)  # half of the body has been sent by now
+    ok(os.path.exists(body_sent), "  the server sent half of the body")
     p.send_signal(signal.SIGKILL)
     p.wait()
     eq(count("stall-99.k"), 1, "killed while the body was arriving")
