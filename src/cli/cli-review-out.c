@@ -28,6 +28,28 @@ static void pct(char buf[16], size_t a, size_t b)
 		snprintf(buf, 16, "%u%%", cli_percent(a, b));
 }
 
+/*
+ * A count of commits (a person's `commits`, `applied`): "n/a" in text
+ * and null in JSON when no git history was read (`git` false), never a
+ * 0 that reads as "none" (docs/json.md).
+ */
+static const char *git_count(char buf[24], bool git, size_t n)
+{
+	if (!git)
+		return "n/a";
+	snprintf(buf, 24, "%zu", n);
+	return buf;
+}
+
+static void json_git_count(struct ms_out *o, const char *key, bool git,
+			   size_t n)
+{
+	if (git)
+		ms_out_kv_int(o, key, (int64_t)n);
+	else
+		ms_out_kv_null(o, key);
+}
+
 /* A share in JSON: null over nothing. */
 static void json_share(struct ms_out *o, const char *key, size_t a, size_t b)
 {
@@ -263,8 +285,10 @@ static void text_listed(FILE *fp, const struct ms_rv_person *p, size_t n,
 
 /* The unlisted people: the first five repliers, the de-facto
  * maintainers, and the corporate aliases they answer for. */
-static void text_others(FILE *fp, const struct ms_rv_entry *e)
+static void text_others(FILE *fp, const struct ms_rv_entry *e, bool git)
 {
+	char c[24];
+
 	if (e->others->len &&
 	    ((const struct ms_rv_person *)e->others->pdata[0])->replied) {
 		fprintf(fp, "  Other repliers:\n");
@@ -279,9 +303,9 @@ static void text_others(FILE *fp, const struct ms_rv_entry *e)
 					p->email);
 			else
 				cli_person_label(fp, p->name, p->email);
-			fprintf(fp, " (first %zu, tags %zu, commits %zu)\n",
+			fprintf(fp, " (first %zu, tags %zu, commits %s)\n",
 				p->first_replies, p->reviewed_by + p->acked_by,
-				p->commits);
+				git_count(c, git, p->commits));
 		}
 	}
 	for (guint i = 0; i < e->defacto->len; i++) {
@@ -289,8 +313,8 @@ static void text_others(FILE *fp, const struct ms_rv_entry *e)
 
 		fprintf(fp, "  DE-FACTO MAINTAINER ");
 		cli_person_label(fp, p->name, p->email);
-		fprintf(fp, " (applied %zu, first replies %zu, tags %zu)\n",
-			p->applied, p->first_replies,
+		fprintf(fp, " (applied %s, first replies %zu, tags %zu)\n",
+			git_count(c, git, p->applied), p->first_replies,
 			p->reviewed_by + p->acked_by);
 	}
 	for (guint i = 0; i < e->aliases->len; i++) {
@@ -391,7 +415,7 @@ void cli_review_print_text(FILE *fp, const struct cli_review_run *r,
 
 		text_listed(fp, p, e->patches->len, act_person(ae, p->email));
 	}
-	text_others(fp, e);
+	text_others(fp, e, r->commits != NULL);
 	text_ignored(fp, r, e);
 	text_ledger(fp, r, e);
 	for (guint i = 0; i < e->listed->len; i++) {
@@ -452,7 +476,7 @@ static void json_reply(struct ms_out *o, const struct cli_review_run *r,
 
 static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 			size_t n, const struct ms_act_person *ap,
-			const struct ms_verdict *v)
+			const struct ms_verdict *v, bool git)
 {
 	bool listed = v != NULL;
 
@@ -486,8 +510,8 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 	ms_out_kv_int(o, "threads", (int64_t)p->threads);
 	ms_out_kv_int(o, "authored", (int64_t)p->authored);
 	ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
-	ms_out_kv_int(o, "commits", (int64_t)p->commits);
-	ms_out_kv_int(o, "applied", (int64_t)p->applied);
+	json_git_count(o, "commits", git, p->commits);
+	json_git_count(o, "applied", git, p->applied);
 	ms_out_kv_int(o, "netdev_score", p->netdev_score);
 	if (!listed)
 		ms_out_kv_bool(o, "via_list", p->via_list);
@@ -664,7 +688,8 @@ static void json_series(struct ms_out *o, const struct cli_review_run *r,
 			ms_out_kv_int(o, "reviewed_by",
 				      (int64_t)p->reviewed_by);
 			ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
-			ms_out_kv_int(o, "commits", (int64_t)p->commits);
+			json_git_count(o, "commits", r->commits != NULL,
+				       p->commits);
 			ms_out_end_object(o);
 		}
 		ms_out_end_list(o);
@@ -774,7 +799,7 @@ static void json_figures(struct ms_out *o, const struct cli_review_run *r,
 
 /* Keys "defacto_maintainers" and "corporate_aliases". */
 static void json_defacto_aliases(struct ms_out *o,
-				 const struct ms_rv_entry *e)
+				 const struct ms_rv_entry *e, bool git)
 {
 	ms_out_key(o, "defacto_maintainers");
 	ms_out_begin_list(o);
@@ -783,7 +808,7 @@ static void json_defacto_aliases(struct ms_out *o,
 
 		ms_out_begin_object(o);
 		cli_json_person(o, p->name, p->email);
-		ms_out_kv_int(o, "applied", (int64_t)p->applied);
+		json_git_count(o, "applied", git, p->applied);
 		ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
 		ms_out_kv_int(o, "tags",
 			      (int64_t)(p->reviewed_by + p->acked_by));
@@ -892,15 +917,17 @@ static void print_json(struct ms_out *o, const struct cli_review_run *r,
 		struct ms_verdict v;
 
 		verdict(r, e, ae, p, &v);
-		json_person(o, p, n, act_person(ae, p->email), &v);
+		json_person(o, p, n, act_person(ae, p->email), &v,
+			    r->commits != NULL);
 	}
 	ms_out_end_list(o);
 	ms_out_key(o, "others");
 	ms_out_begin_list(o);
 	for (guint i = 0; i < e->others->len; i++)
-		json_person(o, e->others->pdata[i], n, NULL, NULL);
+		json_person(o, e->others->pdata[i], n, NULL, NULL,
+			    r->commits != NULL);
 	ms_out_end_list(o);
-	json_defacto_aliases(o, e);
+	json_defacto_aliases(o, e, r->commits != NULL);
 	ms_out_key(o, "patch_list");
 	ms_out_begin_list(o);
 	for (guint i = 0; i < e->patches->len; i++)

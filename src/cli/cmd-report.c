@@ -956,9 +956,12 @@ static void defacto_aliases(FILE *fp, const struct site *s,
 
 		fputs("<li>", fp);
 		person_link(fp, s, p->name, p->email);
-		fprintf(fp, ": applied %zu, first replies %zu, tags %zu</li>\n",
-			p->applied, p->first_replies,
-			p->reviewed_by + p->acked_by);
+		if (s->v->commits)
+			fprintf(fp, ": applied %zu", p->applied);
+		else
+			fputs(": applied n/a", fp);
+		fprintf(fp, ", first replies %zu, tags %zu</li>\n",
+			p->first_replies, p->reviewed_by + p->acked_by);
 	}
 	if (e->defacto->len)
 		fputs("</ul>\n", fp);
@@ -1290,7 +1293,11 @@ static int write_person(const struct site *s, size_t pi)
 			fprintf(fp, "<td class=\"n\">%zu</td><td class=\"n\">"
 				"%zu</td><td class=\"n\">%zu</td>",
 				p->reviewed_by, p->acked_by, p->messages);
-			fprintf(fp, "<td class=\"n\">%zu</td>", p->commits);
+			if (s->v->commits)
+				fprintf(fp, "<td class=\"n\">%zu</td>",
+					p->commits);
+			else
+				fputs("<td class=\"n\">n/a</td>", fp);
 			if (p->has_last_list)
 				ms_act_format(p->last_list, 0, false, true, a);
 			else

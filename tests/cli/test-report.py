@@ -167,6 +167,12 @@ with open(os.path.join(site2, "data/entry-0.json")) as fp:
     d2 = json.load(fp)
 eq((d2["urgent"], d2["git_timeline"]), (None, None),
    "--tree: no urgent category, no git timeline in the JSON")
+ok("applied n/a" in alltext and not re.search(r"applied \d", alltext),
+   "--tree: a de-facto maintainer's applied is n/a, not 0")
+people2 = "".join(open(p).read() for p in
+                  glob.glob(os.path.join(site2, "person-*.html")))
+ok('<td class="n">n/a</td>' in people2,
+   "--tree: a person page's commits cell is n/a, not 0")
 
 # bad uses
 r = run("report", *ARGS)

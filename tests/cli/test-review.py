@@ -12,6 +12,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import run, ok, eq, done, tmpdir, FIXTURES  # noqa: E402
 import json  # noqa: E402
+import re  # noqa: E402
 
 tmp = tmpdir()
 out = os.path.join(tmp, "gen")
@@ -274,8 +275,21 @@ eq(e["replied"], 3, "the list figures stay")
 ghost = [p for x in r.json()["entries"] for p in x["people"]
          if p["email"] == "ghost@example.org"][0]
 eq(ghost["inactive"], None, "without --repo Old Ghost is not judged (null)")
+# Without git history a count of commits is unknown, not 0 (issue 40):
+# null in JSON, n/a in text.
+allp = [p for x in r.json()["entries"] for k in ("people", "others")
+        for p in x[k]]
+eq(sorted({(p["commits"], p["applied"]) for p in allp}, key=str),
+   [(None, None)], "without --repo every person's commits and applied "
+   "are null")
+eq({d["applied"] for x in r.json()["entries"]
+    for d in x["defacto_maintainers"]} | {None}, {None},
+   "without --repo a de-facto maintainer's applied is null")
 r = run("review", "--tree", repo, "--archive", mbox)
 ok("INACTIVE" not in r.out, "without --repo no INACTIVE line", r.out)
+ok(re.search(r"commits n/a\)", r.out) and
+   not re.search(r"commits \d|applied \d", r.out),
+   "without --repo the text says commits n/a, never commits 0", r.out)
 
 # bad input
 r = run("review", "--repo", repo)
