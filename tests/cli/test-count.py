@@ -5,8 +5,10 @@ stable-tree notices, other projects' patches, References fallback, a v3
 patch below a v2 cover letter, indented and forwarded tags, subjects in
 other languages and cases, one first-response clock, per-person counts,
 0 of 0, K: patterns in attachments.  Text and JSON."""
+import glob
 import json
 import os
+import re
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
@@ -338,6 +340,17 @@ eq((rob["tags"]["reviewed_by"], rob["messages"]), (2, 3), "Rob: 2 "
 ok("    List replied 2/12 (17%), median 4.5h, Reviewed-by 1, Acked-by 0,"
    in sec["FOO DRIVER"], "4, 6: Fay's text line: the reply below a lost "
    "message (5 h) and the indented tag (4 h)")
+# the report's person page says the same share as the text (it divided
+# by all the entry's patches, her own too: 2/13)
+site = os.path.join(tmpdir(), "site")
+r = run("report", "--tree", repo, "--archive", mbox, "--output-dir", site,
+        "FOO DRIVER")
+eq(r.rc, 0, "report exits 0")
+page = "".join(open(p).read() for p in
+               glob.glob(os.path.join(site, "person-*.html"))
+               if "fay@example.org" in open(p).read().split("<h1>")[1][:200])
+ok(re.search(r">17% \(2/12\)<", page), "Fay's page: 17% (2/12), as "
+   "the text", re.findall(r">\d+% \(\d+/\d+\)<", page))
 ok("Cora Forwarder <cora@example.com> (first 1, tags 0," in
    sec["FOO DRIVER"], "7: text: the forwarded tag is not Cora's")
 eq(sec["FOO DRIVER"].count("foo: trailing dot"), 1, "8: text: 'Trailing "

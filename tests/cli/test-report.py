@@ -85,6 +85,20 @@ ok("quinn.qux@qux.example.com" in by_person["Quinn Qux"][0],
 eq(by_person["Old Ghost"][0].split(), ["ghost@example.org", "(as", "listed)"],
    "Old Ghost: nothing joined")
 ok("Tag ledger" in by_person["Fay Foo"][1], "Fay: the tag ledger")
+# a person's reply share is one figure: over the patches they did not
+# write, on their page as in review's text and replied_share
+for e in bym["entries"]:
+    for p in e["people"]:
+        if not p["name"] or p["name"] not in by_person:
+            continue
+        den = e["patches"] - p["own_patches"]
+        if den:
+            want = "%s %s %d%% (%d/%d)" % (
+                e["name"], p["role"], int(p["replied_share"] * 100 + 0.5),
+                p["replied"], den)
+            ok(want in by_person[p["name"]][1],
+               "%s's page: %s" % (p["name"], want))
+# (test-count.py plants a listed person's own patch)
 # the git timeline: Fay commits FOO's changes in March 2024; Old Ghost
 # (BAZ LEGACY) never appears and is called inactive
 ft = text(os.path.join(site, "entry-%d.html" % foo))
