@@ -94,6 +94,8 @@ _maintstat()
 		local helps=$cmd not=
 		[[ $cmd == report ]] && helps="report review" &&
 			not="--by|--release-tags|--json"
+		[[ $cmd == pending ]] && helps="pending review" &&
+			not="--by|--release-tags"
 		COMPREPLY=($(compgen -W "$(for c in $helps; do
 			"$prog" $c $sub --help 2>/dev/null; done |
 			sed -n 's/^ \{2,6\}\(-[a-zA-Z], \)\{0,1\}\(--[a-z0-9-]*\).*/\2/p' |
@@ -101,7 +103,7 @@ _maintstat()
 		return
 	fi
 	case $cmd in
-	activity | areas | recruit | urgent | retire | review | report | identities | link)
+	activity | areas | recruit | urgent | retire | review | report | pending | identities | link)
 		# entry names, which hold spaces: one per line, quoted
 		local IFS=$'\n' e want=${cur#[\'\"]}
 		for e in $(_maintstat_entries); do

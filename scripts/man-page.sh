@@ -69,8 +69,9 @@ mail) see="mail-stats mail-show fetch" ;;
 "mail stats") see="mail-show fetch review" ;;
 "mail show") see="mail-stats link" ;;
 link) see="review mail-show" ;;
-review) see="report link activity" ;;
+review) see="report pending link activity" ;;
 report) see="review urgent" ;;
+pending) see="review report" ;;
 *) see= ;;
 esac
 {

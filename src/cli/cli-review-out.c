@@ -59,19 +59,24 @@ static void json_share(struct ms_out *o, const char *key, size_t a, size_t b)
 		ms_out_kv_null(o, key);
 }
 
-static char *msg_url(const struct cli_review_run *r, const char *msgid)
+char *cli_review_msg_url(const char *list_url, const char *msgid)
 {
 	char *esc;
 	char *url;
 
-	if (!r->list_url)
+	if (!list_url)
 		return NULL;
 	esc = g_uri_escape_string(msgid, "@!$&'()*+,;=:", FALSE);
-	url = g_strdup_printf("%s%s%s/", r->list_url,
-			      g_str_has_suffix(r->list_url, "/") ? "" : "/",
+	url = g_strdup_printf("%s%s%s/", list_url,
+			      g_str_has_suffix(list_url, "/") ? "" : "/",
 			      esc);
 	g_free(esc);
 	return url;
+}
+
+static char *msg_url(const struct cli_review_run *r, const char *msgid)
+{
+	return cli_review_msg_url(r->list_url, msgid);
 }
 
 static const struct ms_act_person *act_person(const struct ms_act_entry *ae,

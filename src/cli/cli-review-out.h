@@ -61,4 +61,8 @@ void cli_review_print_series(FILE *fp, const struct cli_review_run *r,
 void cli_review_print_document(struct ms_out *o,
 			       const struct cli_review_run *r);
 
+/* The archive's URL of message `msgid` under `list_url` (NULL when that
+ * is NULL); g_free it. */
+char *cli_review_msg_url(const char *list_url, const char *msgid);
+
 #endif

@@ -21,6 +21,7 @@ int cmd_store(int argc, char **argv);
 int cmd_link(int argc, char **argv);
 int cmd_review(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_pending(int argc, char **argv);
 int cmd_identities(int argc, char **argv);
 
 /*
@@ -59,7 +60,8 @@ int cmd_identities(int argc, char **argv);
 	  "parse mailing-list archives: patches, series, reviews") \
 	X(link, FULL, "which list message posted each commit") \
 	X(review, FULL, "how each entry's patches are answered on the list") \
-	X(report, FULL, "the review as a static HTML site with plots")
+	X(report, FULL, "the review as a static HTML site with plots") \
+	X(pending, FULL, "the open patches of each entry, oldest wait first")
 
 #define MS_COMMANDS(X) \
 	MS_FILE_COMMANDS(X) MS_HISTORY_COMMANDS(X) MS_LIST_COMMANDS(X)

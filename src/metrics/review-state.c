@@ -4,6 +4,7 @@
  * over its patches' states.
  */
 #include "review-internal.h"
+#include "ident.h"
 
 #include <string.h>
 
@@ -181,4 +182,105 @@ void ms_rv_entry_states(struct ms_rv_entry *e, int64_t until)
 	g_array_free(revs, TRUE);
 	g_array_free(acc, TRUE);
 	g_array_free(age, TRUE);
+}
+
+/* Whether `e` lists person `person` (an ident id) or address `email`. */
+static bool lists(const struct ms_rv_entry *e, unsigned person,
+		  const char *email)
+{
+	for (guint i = 0; i < e->listed->len; i++) {
+		const struct ms_rv_person *p = e->listed->pdata[i];
+
+		if ((person != MS_IDENT_NONE && p->person == person) ||
+		    (email && !g_ascii_strcasecmp(p->email, email)))
+			return true;
+	}
+	return false;
+}
+
+static int cmp_pending(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const struct ms_review *rv = data;
+	const struct ms_rv_pending *x = a, *y = b;
+	const struct ms_rv_entry *ex = rv->entries->pdata[x->entry];
+	const struct ms_rv_entry *ey = rv->entries->pdata[y->entry];
+	int64_t px = g_array_index(ex->patches, struct ms_rv_patch,
+				   x->patch).posted;
+	int64_t py = g_array_index(ey->patches, struct ms_rv_patch,
+				   y->patch).posted;
+
+	if (px != py)
+		return px < py ? -1 : 1;
+	return x->entry != y->entry ? (x->entry < y->entry ? -1 : 1) :
+	       (x->patch > y->patch) - (x->patch < y->patch);
+}
+
+GArray *ms_rv_pending(const struct ms_review *rv,
+		      const struct ms_mail_index *idx, struct ms_ident *ident,
+		      unsigned person, const char *email)
+{
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(struct ms_rv_pending));
+	GHashTable *seen = g_hash_table_new(NULL, NULL);
+	bool who = person != MS_IDENT_NONE || email;
+
+	for (guint i = 0; i < rv->entries->len; i++) {
+		const struct ms_rv_entry *e = rv->entries->pdata[i];
+
+		if (who && !lists(e, person, email))
+			continue;
+		for (guint k = 0; k < e->patches->len; k++) {
+			const struct ms_rv_patch *pt = &g_array_index(
+				e->patches, struct ms_rv_patch, k);
+			gpointer first = GUINT_TO_POINTER(g_array_index(
+				pt->postings, uint32_t, 0) + 1);
+			struct ms_rv_pending pd = { i, k };
+
+			if (!ms_rv_state_open(pt->state) ||
+			    g_hash_table_contains(seen, first))
+				continue;
+			if (who && pt->why.by == MS_RV_BY_MESSAGE) {
+				const struct ms_mail_rec *r =
+					ms_mail_index_get(idx, pt->why.rec);
+				unsigned s = ms_ident_resolve(ident,
+					r->sender_name, r->sender_email);
+
+				if ((person != MS_IDENT_NONE && s == person) ||
+				    (email && r->sender_email &&
+				     !g_ascii_strcasecmp(r->sender_email,
+							 email)))
+					continue;
+			}
+			g_hash_table_add(seen, first);
+			g_array_append_val(out, pd);
+		}
+	}
+	g_hash_table_unref(seen);
+	g_array_sort_with_data(out, cmp_pending, (gpointer)rv);
+	return out;
+}
+
+static gint cmp_first(gconstpointer a, gconstpointer b)
+{
+	const struct ms_rv_person *x = *(struct ms_rv_person *const *)a;
+	const struct ms_rv_person *y = *(struct ms_rv_person *const *)b;
+
+	if (x->first_replies != y->first_replies)
+		return x->first_replies > y->first_replies ? -1 : 1;
+	return g_strcmp0(x->email, y->email);
+}
+
+GPtrArray *ms_rv_first_responders(const struct ms_rv_entry *e, size_t max)
+{
+	GPtrArray *all = g_ptr_array_new();
+
+	for (guint i = 0; i < e->listed->len; i++)
+		if (((struct ms_rv_person *)e->listed->pdata[i])->first_replies)
+			g_ptr_array_add(all, e->listed->pdata[i]);
+	for (guint i = 0; i < e->others->len; i++)
+		if (((struct ms_rv_person *)e->others->pdata[i])->first_replies)
+			g_ptr_array_add(all, e->others->pdata[i]);
+	g_ptr_array_sort(all, cmp_first);
+	if (all->len > max)
+		g_ptr_array_set_size(all, (guint)max);
+	return all;
 }

@@ -349,4 +349,29 @@ void ms_review_free(struct ms_review *rv);
 /* Free one entry of a report (ms_review_free does it for all). */
 void ms_rv_entry_free(struct ms_rv_entry *e);
 
+/* ---- the triage queue (`maintstat pending`) ---- */
+
+/* An open patch: entry and patch indexes of a report. */
+struct ms_rv_pending {
+	size_t entry;
+	guint patch;
+};
+
+/*
+ * The open patches of `rv` (ms_rv_state_open()), oldest first posting
+ * first, each once (in the first entry that has it): a new array of
+ * struct ms_rv_pending (g_array_free).  With a person (`person`, an id
+ * of `ident`, or `email`; MS_IDENT_NONE and NULL: anyone): only in the
+ * entries listing them, and not those whose state was decided by a
+ * message of theirs (their answer is the last word so far).
+ */
+GArray *ms_rv_pending(const struct ms_review *rv,
+		      const struct ms_mail_index *idx, struct ms_ident *ident,
+		      unsigned person, const char *email);
+
+/* Who answers entry `e`'s patches first: its people (struct
+ * ms_rv_person *, borrowed) with first_replies, most first, at most
+ * `max` (a new array: g_ptr_array_unref). */
+GPtrArray *ms_rv_first_responders(const struct ms_rv_entry *e, size_t max);
+
 #endif

@@ -152,4 +152,35 @@ r = run("review", "--tree", tree, "--archive", mbox, "--no-cache",
 ok("States: accepted 4, rejected 1," in r.out, "states in the text")
 ok("Accepted of decided 80%" in r.out, "acceptance rate in the text",
    r.out)
+
+# maintstat pending: the open patches, oldest first posting first
+args = ["--tree", tree, "--archive", mbox, "--no-cache", "--until",
+        "2024-01-31", "--list-url", "https://l.example.org/foo"]
+r = run("pending", *args, "--json")
+eq(r.rc, 0, "pending exits 0")
+doc = r.json()
+ok("schema_version" in doc, "pending: one document with schema_version")
+eq([(p["message_id"], p["state"]) for p in doc["pending"]],
+   [("v1@x", "waiting"), ("g1@x", "changes_requested"),
+    ("q1@x", "changes_requested"), ("o1@x", "changes_requested"),
+    ("t1@x", "waiting_for_maintainer"), ("i1@x", "ignored"),
+    ("k1@x", "waiting")], "the open patches, oldest first")
+v1 = doc["pending"][0]
+eq((v1["version"], v1["listed"], v1["answered"], v1["url"]),
+   (2, ["may@example.org"], ["may@example.org"],
+    "https://l.example.org/foo/v1@x/"), "v1: its v2, May listed and "
+   "answered, the URL")
+eq(round(v1["waited_hours"]), 27 * 24, "waited since the first posting")
+eq(round(v1["since_last_hours"]), 4 * 24 + 24, "since the v2 (27th)")
+eq(v1["first_responders"][0]["email"], "may@example.org",
+   "May answers first most often")
+r = run("pending", *args, "--json", "--person", "May@Example.org")
+eq([p["message_id"] for p in r.json()["pending"]],
+   ["v1@x", "o1@x", "t1@x", "i1@x", "k1@x"],
+   "waiting on May: not those her own answer decided (g1, q1)")
+r = run("pending", *args, "--json", "--person", "rita@example.com")
+eq(r.json()["pending"], [], "nothing waits on someone not listed")
+r = run("pending", *args)
+ok(r.out.startswith("2024-01-05  waited 27.0d") and "foo: reworked" in r.out,
+   "pending's text, oldest first", r.out[:300])
 done()

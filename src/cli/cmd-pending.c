@@ -1,0 +1,274 @@
+/*
+ * cmd-pending.c - `maintstat pending`: the open patches of each entry,
+ * oldest wait first, with who is listed, who answered and who usually
+ * answers first.  The states and the queue are review's (review.h:
+ * ms_rv_patch_state(), ms_rv_pending()); this file only prints.
+ */
+#include "activity.h"
+#include "cli-review.h"
+#include "cli-review-out.h"
+#include "commands.h"
+#include "ident.h"
+#include "mail.h"
+#include "maintainers.h"
+#include "output.h"
+#include "review.h"
+#include "when.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct cli_command_help help = {
+	"maintstat pending --archive PATH [--archive PATH...] [--repo GITDIR "
+	"| --tree DIR] [options] [ENTRY...]",
+	"The open patches of each entry (all with patches, or those named):\n"
+	"those changes_requested, waiting_for_maintainer, waiting or ignored\n"
+	"(docs/review.md, \"Where each patch stands\"), oldest first posting\n"
+	"first: the date, the wait since the first posting and since the last\n"
+	"message, the state, version, subject and author, who is listed for\n"
+	"the entry, who answered so far (first response, first listed\n"
+	"response, first review tag), who usually answers the entry first\n"
+	"(most first responses, with their median) and the message's URL.\n"
+	"Waits are measured to --until (default: the archive's end).\n"
+	"\n"
+	"--person ADDR shows the patches waiting on that person: entries\n"
+	"where they are listed, not last answered by them.  --mine takes\n"
+	"`git config user.email`.  The other options are review's.",
+	"  maintstat pending --archive linux-rdma-2023.mbox.gz --tree ~/linux \\\n"
+	"      'INFINIBAND SUBSYSTEM'",
+};
+
+struct pending_args {
+	const char *person;
+	bool mine, json;
+};
+
+static int check(void *data)
+{
+	struct pending_args *a = data;
+	gchar *out = NULL;
+
+	if (!a->mine)
+		return CLI_CONTINUE;
+	if (a->person)
+		return cli_usage_error("pending", "--mine and --person "
+				       "exclude each other");
+	if (!g_spawn_command_line_sync("git config user.email", &out, NULL,
+				       NULL, NULL) || !out || !*g_strstrip(out)) {
+		g_free(out);
+		return cli_error("--mine: no user.email in git config");
+	}
+	a->person = out;   /* kept until exit */
+	return CLI_CONTINUE;
+}
+
+/* The date of the last message of patch `pt`: its newest version, or
+ * the message that decided its state when later. */
+static int64_t last_message(const struct ms_mail_index *idx,
+			    const struct ms_rv_patch *pt)
+{
+	int64_t t = pt->posted;
+
+	for (guint q = 0; q < pt->postings->len; q++) {
+		const struct ms_mail_rec *r = ms_mail_index_get(idx,
+			g_array_index(pt->postings, uint32_t, q));
+
+		if (r->date > t)
+			t = r->date;
+	}
+	return pt->why.by == MS_RV_BY_MESSAGE && pt->why.date > t ?
+	       pt->why.date : t;
+}
+
+/* The distinct senders of a patch's first response, first listed one
+ * and first review tag. */
+static void answered(const struct ms_mail_index *idx,
+		     const struct ms_rv_patch *pt, const char *out[3])
+{
+	const struct ms_rv_reply *r[3] = { &pt->first, &pt->first_maint,
+					   &pt->first_tag };
+	const bool has[3] = { pt->has_first, pt->has_maint, pt->has_tag };
+	size_t n = 0;
+
+	memset(out, 0, 3 * sizeof(*out));
+	for (int i = 0; i < 3; i++) {
+		const char *e;
+
+		if (!has[i])
+			continue;
+		e = ms_mail_index_get(idx, r[i]->rec)->sender_email;
+		if (e && !(n && !strcmp(out[0], e)) &&
+		    !(n > 1 && !strcmp(out[1], e)))
+			out[n++] = e;
+	}
+}
+
+static void text_line(FILE *fp, const struct cli_review_view *v,
+		      const struct ms_rv_entry *e,
+		      const struct ms_rv_patch *pt, int64_t now)
+{
+	const struct ms_mail_rec *first = ms_mail_index_get(v->idx,
+		g_array_index(pt->postings, uint32_t, 0));
+	const struct ms_mail_rec *newest = ms_mail_index_get(v->idx,
+		g_array_index(pt->postings, uint32_t, pt->postings->len - 1));
+	GPtrArray *fr = ms_rv_first_responders(e, 3);
+	const char *ans[3];
+	char d[32], w[32], l[32], m[32];
+	char *url = cli_review_msg_url(v->list_url, first->message_id);
+
+	ms_act_format(pt->posted, 0, false, true, d);
+	ms_duration_format(now - pt->posted, w, 32);
+	ms_duration_format(now - last_message(v->idx, pt), l, 32);
+	fprintf(fp, "%s  waited %s, last %s  %s  v%u  %s\n", d, w, l,
+		ms_rv_state_name(pt->state), newest->version,
+		first->subject ? first->subject : "");
+	fprintf(fp, "    from %s in %s; listed:",
+		first->sender_email ? first->sender_email : "-",
+		e->entry->name);
+	for (guint i = 0; i < e->listed->len; i++)
+		fprintf(fp, " %s", ((struct ms_rv_person *)
+				    e->listed->pdata[i])->email);
+	answered(v->idx, pt, ans);
+	fprintf(fp, "; answered:%s", ans[0] ? "" : " nobody");
+	for (int i = 0; i < 3 && ans[i]; i++)
+		fprintf(fp, " %s", ans[i]);
+	fprintf(fp, "\n    usually first:%s", fr->len ? "" : " nobody");
+	for (guint i = 0; i < fr->len; i++) {
+		const struct ms_rv_person *p = fr->pdata[i];
+
+		ms_duration_format(p->has_latency ? p->median_latency : -1,
+				   m, 32);
+		fprintf(fp, " %s (%zu, median %s)", p->email,
+			p->first_replies, m);
+	}
+	fprintf(fp, "\n%s%s%s", url ? "    " : "", url ? url : "",
+		url ? "\n" : "");
+	g_free(url);
+	g_ptr_array_unref(fr);
+}
+
+static void json_item(struct ms_out *o, const struct cli_review_view *v,
+		      const struct ms_rv_entry *e,
+		      const struct ms_rv_patch *pt, int64_t now)
+{
+	const struct ms_mail_rec *first = ms_mail_index_get(v->idx,
+		g_array_index(pt->postings, uint32_t, 0));
+	const struct ms_mail_rec *newest = ms_mail_index_get(v->idx,
+		g_array_index(pt->postings, uint32_t, pt->postings->len - 1));
+	GPtrArray *fr = ms_rv_first_responders(e, 3);
+	char *url = cli_review_msg_url(v->list_url, first->message_id);
+	const char *ans[3];
+	char d[32];
+
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "entry", e->entry->name);
+	ms_out_kv_string(o, "message_id", first->message_id);
+	ms_out_kv_string(o, "url", url);
+	ms_out_kv_string(o, "subject", first->subject);
+	ms_out_kv_string(o, "author", first->sender_email);
+	ms_out_kv_int(o, "version", newest->version);
+	ms_out_kv_string(o, "state", ms_rv_state_name(pt->state));
+	ms_act_format(pt->posted, 0, true, false, d);
+	ms_out_kv_string(o, "posted", d);
+	ms_out_kv_real(o, "waited_hours", (double)(now - pt->posted) / 3600);
+	ms_out_kv_real(o, "since_last_hours",
+		       (double)(now - last_message(v->idx, pt)) / 3600);
+	ms_out_key(o, "listed");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < e->listed->len; i++)
+		ms_out_string(o, ((struct ms_rv_person *)
+				  e->listed->pdata[i])->email);
+	ms_out_end_list(o);
+	answered(v->idx, pt, ans);
+	ms_out_key(o, "answered");
+	ms_out_begin_list(o);
+	for (int i = 0; i < 3 && ans[i]; i++)
+		ms_out_string(o, ans[i]);
+	ms_out_end_list(o);
+	ms_out_key(o, "first_responders");
+	ms_out_begin_list(o);
+	for (guint i = 0; i < fr->len; i++) {
+		const struct ms_rv_person *p = fr->pdata[i];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "email", p->email);
+		ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
+		if (p->has_latency)
+			ms_out_kv_real(o, "median_hours",
+				       (double)p->median_latency / 3600);
+		else
+			ms_out_kv_null(o, "median_hours");
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	ms_out_end_object(o);
+	g_free(url);
+	g_ptr_array_unref(fr);
+}
+
+static int sink(const struct cli_review_view *v, void *data)
+{
+	const struct pending_args *a = data;
+	unsigned person = MS_IDENT_NONE;
+	int64_t now = v->rv->until, wall = g_get_real_time() / G_USEC_PER_SEC;
+	struct ms_out *o = ms_out_new(a->json ? MS_OUT_JSON : MS_OUT_TEXT,
+				      stdout);
+	GArray *q;
+	int rc;
+
+	if (a->person && v->ident)
+		person = ms_ident_resolve(v->ident, NULL, a->person);
+	if (now > wall)
+		now = wall;
+	q = ms_rv_pending(v->rv, v->idx, v->ident, person, a->person);
+	if (a->json) {
+		ms_out_begin_document(o);
+		ms_out_kv_string(o, "person", a->person);
+		ms_out_key(o, "pending");
+		ms_out_begin_list(o);
+	}
+	for (guint i = 0; i < q->len; i++) {
+		const struct ms_rv_pending *p = &g_array_index(q,
+			struct ms_rv_pending, i);
+		const struct ms_rv_entry *e = v->rv->entries->pdata[p->entry];
+		const struct ms_rv_patch *pt = &g_array_index(e->patches,
+			struct ms_rv_patch, p->patch);
+
+		if (a->json)
+			json_item(o, v, e, pt, now);
+		else
+			text_line(stdout, v, e, pt, now);
+	}
+	if (a->json) {
+		ms_out_end_list(o);
+		ms_out_end_object(o);
+	} else if (!q->len) {
+		printf("No open patches.\n");
+	}
+	g_array_free(q, TRUE);
+	rc = ms_out_finish(o) ? cli_error_last() : 0;
+	ms_out_free(o);
+	return rc;
+}
+
+int cmd_pending(int argc, char **argv)
+{
+	struct pending_args a = { 0 };
+	const struct cli_option opts[] = {
+		{ CLI_OPT_STRING, "person", 0, &a.person, "ADDR",
+		  "only the patches waiting on this person (any address of "
+		  "theirs): entries listing them, not last answered by them "
+		  "(default: everyone's)" },
+		{ CLI_OPT_FLAG, "mine", 0, &a.mine, NULL,
+		  "--person with `git config user.email`" },
+		CLI_OPT_JSON(&a.json),
+		CLI_OPTION_END,
+	};
+	const struct cli_review_caller caller = {
+		.help = &help, .options = opts, .check = check,
+		.sink = sink, .data = &a,
+	};
+
+	return cli_review_main(argc, argv, &caller);
+}
