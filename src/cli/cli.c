@@ -435,6 +435,11 @@ size_t cli_limit(long limit, bool json, size_t nr)
 	return (size_t)limit;
 }
 
+size_t cli_limit_rows(long limit, size_t nr)
+{
+	return limit > 0 && (size_t)limit < nr ? (size_t)limit : nr;
+}
+
 void cli_print_more(FILE *fp, const char *indent, size_t shown, size_t nr)
 {
 	char n[32];

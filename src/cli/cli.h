@@ -224,6 +224,18 @@ void cli_progress_update2(uint64_t done, const char *what2, uint64_t done2);
 	  "show at most N items of each long list, 0 all (default: 20 " \
 	  "in text, all in JSON)" }
 size_t cli_limit(long limit, bool json, size_t nr);
+/*
+ * --limit N where a command's rows are its answer (link's commits,
+ * activity's and urgent's entries, identities' people): the first N rows
+ * in the command's order, in text and JSON alike; by default every row.
+ * Text ends with cli_print_more()'s line.  cli_limit_rows() is how many
+ * of `nr` rows to show.
+ */
+#define CLI_OPT_LIMIT_ROWS(v) \
+	{ CLI_OPT_INT, "limit", 0, (v), "N", \
+	  "show only the first N rows, in text and JSON, 0 all (default: " \
+	  "all)" }
+size_t cli_limit_rows(long limit, size_t nr);
 /* "  ... and N more not shown (--limit)" when shown < nr. */
 void cli_print_more(FILE *fp, const char *indent, size_t shown, size_t nr);
 

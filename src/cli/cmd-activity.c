@@ -106,7 +106,7 @@ int cmd_activity(int argc, char **argv)
 	bool json = false;
 	const char *inactive_arg = MS_DEFAULT_INACTIVE_AFTER;
 	const char *by = NULL, *tags = NULL;
-	long min_commits = MS_DEFAULT_MIN_COMMITS;
+	long min_commits = MS_DEFAULT_MIN_COMMITS, limit = -1;
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
 		CLI_INACTIVE_AFTER_OPTION(&inactive_arg),
@@ -116,6 +116,7 @@ int cmd_activity(int argc, char **argv)
 				"(see maintstat review)"),
 		CLI_ACT_SERIES_OPTIONS(&by, &tags),
 		CLI_ENTRY_FILE_OPTION(&files),
+		CLI_OPT_LIMIT_ROWS(&limit),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -192,23 +193,30 @@ int cmd_activity(int argc, char **argv)
 		cli_act_print_context(stdout, &ao, q.since, q.until,
 				      q.active_since);
 	{
-		bool first = true;
+		size_t rows = 0, shown = 0, max;
 
-		for (size_t i = 0; i < nr; i++) {
+		for (size_t i = 0; i < nr; i++)
+			rows += res[i].commits >= (size_t)min_commits;
+		max = cli_limit_rows(limit, rows);
+		for (size_t i = 0; i < nr && shown < max; i++) {
 			if (res[i].commits < (size_t)min_commits)
 				continue;
 			if (json) {
+				shown++;
 				print_json(o, a, &q, &res[i], i);
 				continue;
 			}
-			if (!first)
+			if (shown++)
 				fputc('\n', stdout);
-			first = false;
 			cli_act_print_entry(stdout, a, &q, &res[i],
 					    list_facts);
 			if (ser.nr_intervals)
 				cli_act_series_text(stdout, &ser, i);
 		}
+		if (!json && shown < rows)
+			fputc('\n', stdout);
+		if (!json)
+			cli_print_more(stdout, "", shown, rows);
 	}
 	if (json)
 		ms_out_end_list(o);

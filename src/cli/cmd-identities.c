@@ -543,12 +543,21 @@ static void sources_release(struct sources *s)
 	cli_project_close(s->proj);
 }
 
-/* Print the rows as text, JSON or .mailmap lines. */
+/* Whether row `r` is printed: a lone, used, unlisted-elsewhere address
+ * says nothing, and is shown only with ENTRY arguments (`all`). */
+static bool row_shown(const struct person_row *r, bool all)
+{
+	return all || r->addrs->len > 1 || has_unused(r) || r->splits->len ||
+		r->possible->len || r->dmarc;
+}
+
+/* Print the rows as text, JSON (the first `limit` of them, --limit) or
+ * .mailmap lines (every row). */
 static int print_rows(GPtrArray *list, bool json, bool suggest,
-		      bool all, const char *unused_why)
+		      bool all, long limit, const char *unused_why)
 {
 	struct ms_out *o;
-	bool first = true;
+	size_t rows = 0, shown = 0, max;
 	int rc;
 
 	if (suggest) {
@@ -563,25 +572,30 @@ static int print_rows(GPtrArray *list, bool json, bool suggest,
 		ms_out_key(o, "people");
 		ms_out_begin_list(o);
 	}
-	for (guint i = 0; i < list->len; i++) {
+	for (guint i = 0; i < list->len; i++)
+		rows += row_shown(list->pdata[i], all);
+	max = cli_limit_rows(limit, rows);
+	for (guint i = 0; i < list->len && shown < max; i++) {
 		const struct person_row *r = list->pdata[i];
 
-		/* a lone, used, unlisted-elsewhere address says nothing:
-		 * only with ENTRY arguments */
-		if (!all && r->addrs->len < 2 && !has_unused(r) &&
-		    !r->splits->len && !r->possible->len && !r->dmarc)
+		if (!row_shown(r, all))
 			continue;
 		if (json) {
+			shown++;
 			print_json(o, r);
 			continue;
 		}
-		if (!first)
+		if (shown++)
 			fputc('\n', stdout);
-		first = false;
 		print_text(stdout, r, unused_why);
 	}
-	if (json)
+	if (json) {
 		ms_out_end_list(o);
+	} else {
+		if (shown < rows)
+			fputc('\n', stdout);
+		cli_print_more(stdout, "", shown, rows);
+	}
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
 	return rc;
@@ -592,6 +606,7 @@ int cmd_identities(int argc, char **argv)
 	struct sources s = { 0 };
 	struct cli_strings files = { 0 };
 	bool json = false, suggest = false;
+	long limit = -1;
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&s.ao, "5 years before --until"),
 		{ CLI_OPT_STRING, "tree", 0, &s.ao.tree, "DIR",
@@ -603,6 +618,7 @@ int cmd_identities(int argc, char **argv)
 		{ CLI_OPT_FLAG, "suggest-mailmap", 0, &suggest, NULL,
 		  "print .mailmap lines for the joins .mailmap lacks" },
 		CLI_ENTRY_FILE_OPTION(&files),
+		CLI_OPT_LIMIT_ROWS(&limit),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -629,7 +645,7 @@ int cmd_identities(int argc, char **argv)
 		goto done;
 	collect_people(s.id, sel, nr_sel, s.mf, rows, list);
 	fill_rows(s.id, list, !s.act && !s.lm);
-	rc = print_rows(list, json, suggest, sel != NULL,
+	rc = print_rows(list, json, suggest, sel != NULL, limit,
 			s.act && s.lm ? "never in a commit or message" :
 			s.act ? "never in a commit" : "never in a message");
 done:

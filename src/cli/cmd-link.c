@@ -96,14 +96,25 @@ static void print_joined(const struct ms_link *l,
 	g_free(joins);
 }
 
+/* How many of the links and then of the unlinked commits --limit
+ * shows: the first `rows` of both lists, in that order. */
+static void link_rows(const struct ms_link_result *r, size_t rows,
+		      size_t *links, size_t *unlinked)
+{
+	*links = rows < r->links->len ? rows : r->links->len;
+	rows -= *links;
+	*unlinked = rows < r->unlinked->len ? rows : r->unlinked->len;
+}
+
 static void print_text(const struct ms_mail_index *idx,
 		       const GPtrArray *commits,
 		       const struct ms_link_result *r,
-		       const struct ms_link_people *pp)
+		       const struct ms_link_people *pp, size_t rows)
 {
-	size_t total = commits->len;
+	size_t total = commits->len, nl, nu;
 
-	for (guint i = 0; i < r->links->len; i++) {
+	link_rows(r, rows, &nl, &nu);
+	for (guint i = 0; i < nl; i++) {
 		const struct ms_link *l = &g_array_index(r->links,
 							 struct ms_link, i);
 		const struct ms_link_commit *c = commits->pdata[l->commit];
@@ -118,12 +129,13 @@ static void print_text(const struct ms_mail_index *idx,
 			       ms_mail_index_get(idx, g_array_index(
 				       l->earlier, uint32_t, k))->message_id);
 	}
-	for (guint i = 0; i < r->unlinked->len; i++) {
+	for (guint i = 0; i < nu; i++) {
 		const struct ms_link_commit *c = commits->pdata[
 			g_array_index(r->unlinked, uint32_t, i)];
 
 		printf("%.12s %-18s %s\n", c->id, "unlinked", c->summary);
 	}
+	cli_print_more(stdout, "", nl + nu, r->links->len + r->unlinked->len);
 	printf("\nCommits %zu, linked %u (%u%%)\n", total, r->links->len,
 	       cli_percent(r->links->len, total));
 	for (int m = 0; m < MS_LINK__COUNT; m++)
@@ -139,12 +151,15 @@ static void out_string(const char *s, void *data)
 static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 		       const GPtrArray *commits,
 		       const struct ms_link_result *r,
-		       const struct ms_link_people *pp)
+		       const struct ms_link_people *pp, size_t rows)
 {
+	size_t nl, nu;
+
+	link_rows(r, rows, &nl, &nu);
 	ms_out_begin_document(o);
 	ms_out_key(o, "links");
 	ms_out_begin_list(o);
-	for (guint i = 0; i < r->links->len; i++) {
+	for (guint i = 0; i < nl; i++) {
 		const struct ms_link *l = &g_array_index(r->links,
 							 struct ms_link, i);
 		const struct ms_link_commit *c = commits->pdata[l->commit];
@@ -182,7 +197,7 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 	ms_out_end_list(o);
 	ms_out_key(o, "unlinked");
 	ms_out_begin_list(o);
-	for (guint i = 0; i < r->unlinked->len; i++) {
+	for (guint i = 0; i < nu; i++) {
 		const struct ms_link_commit *c = commits->pdata[
 			g_array_index(r->unlinked, uint32_t, i)];
 
@@ -249,6 +264,7 @@ int cmd_link(int argc, char **argv)
 	struct cli_rev_opts ro = { 0 };
 	struct ident_args ia = { 0 };
 	bool json = false, ignore = false;
+	long limit = -1;
 	const struct cli_option opts[] = {
 		CLI_REV_OPTIONS(&ro),
 		{ CLI_OPT_FLAG, "ignore-link-trailers", 0, &ignore, NULL,
@@ -257,6 +273,7 @@ int cmd_link(int argc, char **argv)
 		  "gitdm-style aliases: 'alias canonical' addresses per line "
 		  "(default: none; .mailmap is always read)" },
 		CLI_IDENT_OPTIONS(&ia.io),
+		CLI_OPT_LIMIT_ROWS(&limit),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -315,11 +332,13 @@ int cmd_link(int argc, char **argv)
 		goto out;
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	if (json)
-		print_json(o, ms_link_mail_index(lm), commits, res, people);
+		print_json(o, ms_link_mail_index(lm), commits, res, people,
+			   cli_limit_rows(limit, SIZE_MAX));
 	else {
 		print_context(&ro, &ia, ms_link_mail_index(lm), since, until,
 			      ignore);
-		print_text(ms_link_mail_index(lm), commits, res, people);
+		print_text(ms_link_mail_index(lm), commits, res, people,
+			   cli_limit_rows(limit, SIZE_MAX));
 	}
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);

@@ -263,9 +263,9 @@ static void print_text_all(const struct ms_activity *a,
 			   const GPtrArray *pick,
 			   const struct ms_act_entry *res,
 			   const struct cli_act_series *ser,
-			   const char *since)
+			   const char *since, size_t max)
 {
-	for (guint i = 0; i < pick->len; i++) {
+	for (guint i = 0; i < max; i++) {
 		if (i)
 			fputc('\n', stdout);
 		print_text(stdout, a, q, pick->pdata[i], since);
@@ -274,6 +274,9 @@ static void print_text_all(const struct ms_activity *a,
 				(const struct ms_act_entry *)pick->pdata[i] -
 				res));
 	}
+	if (max < pick->len)
+		fputc('\n', stdout);
+	cli_print_more(stdout, "", max, pick->len);
 }
 
 int cmd_urgent(int argc, char **argv)
@@ -282,6 +285,7 @@ int cmd_urgent(int argc, char **argv)
 	struct cli_strings archives = { 0 };
 	bool json = false, never = false, nomaint = false;
 	long months = -1, min_commits = LONG_MIN; /* LONG_MIN: unset */
+	long limit = -1;
 	const char *inactive_arg = NULL;
 	struct ms_duration idle;
 	char *months_arg = NULL;
@@ -300,6 +304,7 @@ int cmd_urgent(int argc, char **argv)
 		CLI_OPT_ARCHIVE(&archives, "list archives: list facts and "
 				"LWN's four categories"),
 		CLI_ACT_SERIES_OPTIONS(&by, &tags),
+		CLI_OPT_LIMIT_ROWS(&limit),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
 	};
@@ -395,7 +400,7 @@ int cmd_urgent(int argc, char **argv)
 		json_head(o, &q, mode, &idle, min_commits);
 		ms_out_key(o, "entries");
 		ms_out_begin_list(o);
-		for (guint i = 0; i < pick->len; i++)
+		for (guint i = 0; i < cli_limit_rows(limit, pick->len); i++)
 			print_json(o, a, &q, pick->pdata[i], (size_t)(
 				(const struct ms_act_entry *)pick->pdata[i] -
 				res));
@@ -403,7 +408,8 @@ int cmd_urgent(int argc, char **argv)
 	} else {
 		cli_act_print_context(stdout, &ao, q.since, q.until,
 				      q.active_since);
-		print_text_all(a, &q, pick, res, &ser, since);
+		print_text_all(a, &q, pick, res, &ser, since,
+			       cli_limit_rows(limit, pick->len));
 		if (!pick->len)
 			fprintf(stdout, "No entry matches (%s, --min-commits "
 				"%ld).\n", mode == MODE_NEVER ? "--never" :

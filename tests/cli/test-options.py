@@ -244,6 +244,38 @@ ok(r.rc == 2 and "--archive" in r.err,
    "review --archive A B: B is no entry; the message says to repeat "
    "--archive", r.err)
 
+# --- --limit N on the commands whose rows are the answer: the first N
+# rows in the command's order, in text and JSON; text says how many
+# were left out; by default every row ---
+def rows_of(cmd, doc):
+    if cmd == "link":
+        return [("l", x["commit"]) for x in doc["links"]] + \
+            [("u", x) for x in doc["unlinked"]]
+    key = "people" if cmd == "identities" else "entries"
+    return [x.get("email", x.get("name")) for x in doc[key]]
+
+
+for cmd, extra in (("link", ["--archive", mbox]),
+                   ("activity", ["--min-commits", "0"]),
+                   ("urgent", ["--min-commits", "0", "--inactive-after",
+                               "1d"]),
+                   ("identities", [])):
+    args = [cmd, "--repo", repo, "--no-cache", *extra]
+    full = run(*args, "--json")
+    eq(full.rc, 0, f"{cmd} --json exits 0")
+    every = rows_of(cmd, full.json()) if full.rc == 0 else []
+    ok(len(every) > 2, f"{cmd}: more than 2 rows to cut", every)
+    cut = run(*args, "--json", "--limit", "2")
+    eq(rows_of(cmd, cut.json()) if cut.rc == 0 else cut.err, every[:2],
+       f"{cmd} --limit 2 --json: the first 2 rows")
+    text = run(*args, "--limit", "2")
+    ok(text.rc == 0 and f"... and {len(every) - 2} more not shown "
+       "(--limit)" in text.out, f"{cmd} --limit 2: text says how many "
+       "were left out", text.out[-400:] + text.err)
+    whole = run(*args)
+    ok(whole.rc == 0 and "not shown" not in whole.out,
+       f"{cmd}: every row by default", whole.out[-300:])
+
 # --- link's text starts with its context ---
 r = run("link", "--repo", repo, "--no-cache", "--archive", mbox)
 eq(r.rc, 0, "link exits 0")

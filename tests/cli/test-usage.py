@@ -65,7 +65,7 @@ for cmd in ("activity", "urgent", "identities"):
        "error, after, before or inside the history")
 # --limit: docs/cli.md names the commands that take it, as --help says
 with open(os.path.join(SOURCE_ROOT, "docs", "cli.md")) as f:
-    m = re.search(r"The commands with such lists take it: ([a-z, ]+)\.",
+    m = re.search(r"The commands that take it: ([a-z, ]+)\.",
                   " ".join(f.read().split()))
 named = sorted(m.group(1).replace(",", " ").split()) if m else None
 commands = re.findall(r"^  ([a-z]+)  ", run("help").out, re.M)
