@@ -92,4 +92,11 @@ bool ms_rv_quantiles(GArray *v, int64_t *median, int64_t *p90);
  * patches' wait measured to `until`. */
 void ms_rv_entry_states(struct ms_rv_entry *e, int64_t until);
 
+/* Whether the sender of `r` is an M: or R: person (through `ident`) of
+ * any entry patch posting `rec` maps to: a tree's maintainer applying a
+ * patch that touches several entries is listed in one of them only. */
+struct ms_ident;
+bool ms_review_map_listed(const struct ms_review_map *map, uint32_t rec,
+			  struct ms_ident *ident, const struct ms_mail_rec *r);
+
 #endif

@@ -5,6 +5,7 @@
  */
 #include "review-internal.h"
 #include "bytes.h"
+#include "ident.h"
 #include "maintainers.h"
 #include "store.h"
 
@@ -526,4 +527,32 @@ const GArray *ms_review_map_entries(const struct ms_review_map *map,
 				    uint32_t rec)
 {
 	return rec < map->recs->len ? map->recs->pdata[rec] : NULL;
+}
+
+bool ms_review_map_listed(const struct ms_review_map *map, uint32_t rec,
+			  struct ms_ident *ident, const struct ms_mail_rec *r)
+{
+	const GArray *es = ms_review_map_entries(map, rec);
+	unsigned who = ms_ident_resolve(ident, r->sender_name,
+					r->sender_email);
+
+	for (guint i = 0; es && i < es->len && who != MS_IDENT_NONE; i++) {
+		const struct maint_entry *e = maint_file_entry(map->mf,
+			g_array_index(es, size_t, i));
+
+		for (size_t f = 0; e && f < e->nr_fields; f++) {
+			char *name = NULL, *email = NULL;
+			bool hit;
+
+			if (e->fields[f].key != 'M' && e->fields[f].key != 'R')
+				continue;
+			maint_parse_person(e->fields[f].value, &name, &email);
+			hit = email && ms_ident_resolve(ident, name, email) == who;
+			g_free(name);
+			g_free(email);
+			if (hit)
+				return true;
+		}
+	}
+	return false;
 }

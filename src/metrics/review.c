@@ -1084,9 +1084,9 @@ static void patch_merged(struct entry_acc *ea, struct ms_rv_patch *pt)
 }
 
 /*
- * Patch `pt`'s state from `events`: who is listed (the entry's people)
- * and who committed (the committers of the entry's commits, gathered
- * into *committers the first time).
+ * Patch `pt`'s state from `events`: who is listed (the entry's people;
+ * for a notice, any entry's the patch maps to) and who committed (the
+ * entry's commits' committers, gathered into *committers once).
  */
 static void patch_state(struct entry_acc *ea, struct ms_rv_patch *pt,
 			GArray *events, GHashTable **committers)
@@ -1114,7 +1114,10 @@ static void patch_state(struct entry_acc *ea, struct ms_rv_patch *pt,
 		const struct person_acc *a = k ?
 			g_hash_table_lookup(ea->accs, k) : NULL;
 
-		ev->by_listed = a && a->p.role;
+		ev->by_listed = (a && a->p.role) ||
+			(k && ev->notice && ms_review_map_listed(c->map,
+			 *(uint32_t *)pt->postings->data, c->ident,
+			 rec_at(c, ev->rec)));
 		ev->by_committer = k && g_hash_table_contains(*committers, k);
 	}
 	if (pt->merged)

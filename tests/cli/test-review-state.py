@@ -18,7 +18,9 @@ os.makedirs(os.path.join(tree, "drivers", "foo"))
 with open(os.path.join(tree, "MAINTAINERS"), "w") as f:
     f.write("FOO DRIVER\nM:\tMay Maint <may@example.org>\n"
             "L:\tfoo@lists.example.org\nS:\tMaintained\n"
-            "F:\tdrivers/foo/\n")
+            "F:\tdrivers/foo/\n\nFOO CORE FILE\n"
+            "M:\tBob Core <bob@example.org>\nS:\tMaintained\n"
+            "F:\tdrivers/foo/foo.c\n")
 with open(os.path.join(tree, "drivers", "foo", "foo.c"), "w") as f:
     f.write("int foo;\n")
 
@@ -109,7 +111,8 @@ with open(mbox, "w") as f:
 r = run("review", "--tree", tree, "--archive", mbox, "--json", "--no-cache",
         "--until", "2024-01-31", "--list-url", "https://l.example.org/foo")
 eq(r.rc, 0, "review exits 0")
-ent = r.json()["entries"][0]
+ents = {e["name"]: e for e in r.json()["entries"]}
+ent = ents["FOO DRIVER"]
 pl = {p["message_id"]: p for p in ent["patch_list"]}
 want = {"s1@x": "accepted", "s2@x": "accepted", "c1@x": "accepted",
         "p1@x": "accepted", "n1@x": "rejected", "w1@x": "withdrawn",
@@ -139,6 +142,13 @@ eq(ent["states"], {"accepted": 4, "rejected": 1, "withdrawn": 1,
                    "superseded": 1, "changes_requested": 3,
                    "waiting_for_maintainer": 1, "waiting": 2, "ignored": 1},
    "the entry's count per state (v1 superseded)")
+eq({p["message_id"]: p["state"] for p in ents["FOO CORE FILE"]["patch_list"]
+    if p["state"] == "accepted"}, {m: "accepted" for m in
+                                   ("s1@x", "s2@x", "c1@x", "p1@x")},
+   "a state does not depend on the entry: May, listed for FOO DRIVER only, "
+   "applies FOO CORE FILE's patches too")
+eq(ents["FOO CORE FILE"]["states"]["rejected"], 1, "May's NAK counts in "
+   "FOO CORE FILE too")
 eq(ent["acceptance_rate"], 0.8, "accepted over accepted and rejected")
 eq(ent["revisions_until_accepted"], 1, "all accepted in their v1")
 eq(ent["time_to_acceptance"], {"median_hours": 36.0, "p90_hours": 72.0},
