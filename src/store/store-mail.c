@@ -248,9 +248,9 @@ struct mail_tee {
 
 /*
  * Is the inbox's stored state still the one this run knows: its newest
- * record t->last_seq, and none after it?  Inside a write transaction;
- * clears t->lost's opposite: sets it when another run wrote or dropped
- * records since.  (Rows after last_seq are few: the scan is by seq.)
+ * record t->last_seq, and none after it?  Called inside a write
+ * transaction; sets t->lost when another run wrote or dropped records
+ * since.  (Rows after last_seq are few: the scan is by seq.)
  */
 static int tee_still_ours(struct mail_tee *t)
 {
