@@ -192,13 +192,14 @@ static void json_item(struct ms_out *o, const struct cli_review_view *v,
 		const struct ms_rv_person *p = fr->pdata[i];
 
 		ms_out_begin_object(o);
-		ms_out_kv_string(o, "email", p->email);
+		cli_json_person(o, p->name, p->email);
 		ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
+		/* review's key for a person's median first reply */
 		if (p->has_latency)
-			ms_out_kv_real(o, "median_hours",
+			ms_out_kv_real(o, "median_latency_hours",
 				       (double)p->median_latency / 3600);
 		else
-			ms_out_kv_null(o, "median_hours");
+			ms_out_kv_null(o, "median_latency_hours");
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);

@@ -184,6 +184,10 @@ eq(round(v1["waited_hours"]), 27 * 24, "waited since the first posting")
 eq(round(v1["since_last_hours"]), 4 * 24 + 24, "since the v2 (27th)")
 eq(v1["first_responders"][0]["email"], "may@example.org",
    "May answers first most often")
+# a person's median first reply has review's key (one name per figure)
+eq(sorted(v1["first_responders"][0]),
+   ["email", "first_replies", "median_latency_hours", "name"],
+   "first responders: review's person keys")
 r = run("pending", *args, "--json", "--person", "May@Example.org")
 eq([p["message_id"] for p in r.json()["pending"]],
    ["v1@x", "o1@x", "t1@x", "i1@x", "k1@x"],
