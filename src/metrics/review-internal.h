@@ -38,6 +38,9 @@ struct ms_review_map {
 	guint nr_named;              /* indexes below it: named by an L: */
 	GPtrArray *rcpts;            /* per record: struct ms_rv_rcpts *, or
 					NULL */
+	/* earlier versions a posting names ("Link to v1: <lore URL>") */
+	GRegex *earlier_re;
+	GPtrArray *earlier;          /* per record: GStrv of ids, or NULL */
 };
 
 /* The lists a patch posting was sent to. */
@@ -56,7 +59,13 @@ struct ms_rv_rcpts {
  * subject, else its files alone).
  */
 uint32_t *ms_review_versions(const struct ms_link_mail *lm,
+			     const struct ms_review_map *map,
 			     const char *const *sender);
+
+/* The Message-IDs of the earlier versions posting `rec` links to ("Link
+ * to v1: https://lore.kernel.org/r/ID"), NULL-terminated, or NULL. */
+char *const *ms_review_map_earlier(const struct ms_review_map *map,
+				   uint32_t rec);
 
 /* The lists patch posting `rec` was sent to, or NULL. */
 const struct ms_rv_rcpts *ms_review_map_rcpts(const struct ms_review_map *map,

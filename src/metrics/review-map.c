@@ -137,6 +137,14 @@ struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 	map->recs = g_ptr_array_new();
 	map->foreign = g_ptr_array_new();
 	named_lists(map);
+	map->earlier = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)g_strfreev);
+	/* b4's "- Link to v1: URL", a changelog's "v2: URL" */
+	map->earlier_re = g_regex_new(
+		"^[ \t]*[-*]?[ \t]*(?:link to )?v[0-9]+[ \t]*:[ \t]*<?https?://"
+		"(?:lore\\.kernel\\.org|lkml\\.kernel\\.org|"
+		"patch\\.msgid\\.link)/(?:[^/\\s>]+/)?([^/\\s>@]+@[^/\\s>]+)",
+		G_REGEX_CASELESS | G_REGEX_MULTILINE | G_REGEX_OPTIMIZE, 0, NULL);
 	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
 		const struct maint_entry *e = maint_file_entry(mf, i);
 
@@ -203,6 +211,9 @@ void ms_review_map_free(struct ms_review_map *map)
 	g_hash_table_unref(map->list_ix);
 	g_ptr_array_unref(map->lists);
 	g_ptr_array_unref(map->rcpts);
+	g_ptr_array_unref(map->earlier);
+	if (map->earlier_re)
+		g_regex_unref(map->earlier_re);
 	if (map->saved)
 		g_hash_table_unref(map->saved);
 	if (map->saved_bytes)
@@ -496,11 +507,48 @@ static void k_entries(struct ms_review_map *map, const struct ms_mail *m,
 	g_array_free(att, TRUE);
 }
 
+/* The earlier versions `m` (a cover letter or patch) links to. */
+static void record_earlier(struct ms_review_map *map, const struct ms_mail *m,
+			   uint32_t rec)
+{
+	GPtrArray *ids;
+	GMatchInfo *mi = NULL;
+	/* before the diff: a patch's changelog is above it */
+	const char *end = strstr(m->body, "\ndiff --git ");
+	gssize len = end ? end - m->body : -1;
+
+	if (!map->earlier_re || !strstr(m->body, "://"))
+		return;
+	ids = g_ptr_array_new();
+	g_regex_match_full(map->earlier_re, m->body, len, 0, 0, &mi, NULL);
+	while (g_match_info_matches(mi)) {
+		g_ptr_array_add(ids, g_match_info_fetch(mi, 1));
+		g_match_info_next(mi, NULL);
+	}
+	g_match_info_free(mi);
+	while (map->earlier->len <= rec)
+		g_ptr_array_add(map->earlier, NULL);
+	if (ids->len) {
+		g_ptr_array_add(ids, NULL);
+		map->earlier->pdata[rec] = g_ptr_array_free(ids, FALSE);
+	} else {
+		g_ptr_array_free(ids, TRUE);
+	}
+}
+
+char *const *ms_review_map_earlier(const struct ms_review_map *map,
+				   uint32_t rec)
+{
+	return rec < map->earlier->len ? map->earlier->pdata[rec] : NULL;
+}
+
 void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data)
 {
 	struct ms_review_map *map = data;
 	GArray *out;
 
+	if ((m->kind == MS_MAIL_COVER || m->kind == MS_MAIL_PATCH) && m->body)
+		record_earlier(map, m, rec);
 	if (!m->has_diff || m->kind != MS_MAIL_PATCH)
 		return;
 	while (map->foreign->len <= rec)

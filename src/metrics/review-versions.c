@@ -12,6 +12,7 @@
 struct vctx {
 	const struct ms_mail_index *idx;
 	const struct ms_link_mail *lm;
+	const struct ms_review_map *map;
 	uint32_t *up;                /* union-find parents, per record */
 };
 
@@ -189,6 +190,38 @@ static void join_postings(struct vctx *v, const struct ms_mail_series *a,
 	}
 }
 
+/* The earlier postings series `s` (number `k`) links to by URL ("Link to
+ * v1: https://lore.kernel.org/r/ID" in its cover letter or a patch's
+ * changelog): each is followed by it, a lone patch by a lone patch
+ * whatever its subject and files. */
+static void join_linked(struct vctx *v, const struct ms_mail_series *s,
+			size_t k)
+{
+	for (guint j = 0; j <= s->patches->len; j++) {
+		uint32_t rec = j ? g_array_index(s->patches, uint32_t, j - 1) :
+				   s->root;
+		char *const *ids = ms_review_map_earlier(v->map, rec);
+
+		for (size_t x = 0; ids && ids[x]; x++) {
+			const struct ms_mail_rec *e =
+				ms_mail_index_find(v->idx, ids[x]);
+			const struct ms_mail_series *o;
+
+			if (!e || e->series < 0 || e->series == (int32_t)k)
+				continue;
+			o = ms_mail_index_series(v->idx, (uint32_t)e->series);
+			if (rec_at(v, o->root)->date >= rec_at(v, s->root)->date)
+				continue;
+			/* one patch each: the link says it all */
+			if (o->patches->len == 1 && s->patches->len == 1)
+				join(v->up, g_array_index(o->patches, uint32_t, 0),
+				     g_array_index(s->patches, uint32_t, 0));
+			else
+				join_postings(v, o, s);
+		}
+	}
+}
+
 /* Postings by family, each family's in version order, next to next. */
 static void join_series(struct vctx *v)
 {
@@ -203,6 +236,8 @@ static void join_series(struct vctx *v)
 			ms_mail_index_find(v->idx, root->parent_id) : NULL;
 		gpointer prev;
 
+		if (v->map)
+			join_linked(v, s, k);
 		/* a cover letter in reply to an older one */
 		if (pr && pr->series >= 0 && pr->series != (int32_t)k) {
 			const struct ms_mail_series *o = ms_mail_index_series(
@@ -258,9 +293,10 @@ static void join_same(struct vctx *v, GHashTable *seen, uint32_t i)
 }
 
 uint32_t *ms_review_versions(const struct ms_link_mail *lm,
+			     const struct ms_review_map *map,
 			     const char *const *sender)
 {
-	struct vctx v = { ms_link_mail_index(lm), lm, NULL };
+	struct vctx v = { ms_link_mail_index(lm), lm, map, NULL };
 	size_t n = ms_mail_index_count(v.idx);
 	GHashTable *by_subject = g_hash_table_new_full(g_str_hash, g_str_equal,
 						       g_free, NULL);

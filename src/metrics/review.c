@@ -188,7 +188,7 @@ static void ctx_init(struct ctx *c)
 		}
 		g_array_append_val(a, v);
 	}
-	c->version_of = ms_review_versions(c->lm,
+	c->version_of = ms_review_versions(c->lm, c->map,
 					   (const char *const *)c->sender);
 }
 

@@ -2,7 +2,8 @@
 """Which postings review takes for versions of one patch (issue 35,
 docs/review.md "Versions"), on a planted tree and list: a v2 renamed in
 a series linked by b4's change-id, a v2 cover letter sent in reply to the
-v1 cover, a resend with a new subject and the same diff, a maintainer
+v1 cover, a resend with a new subject and the same diff, a v2 whose
+changelog links its v1 ("Link to v1: URL"), a maintainer
 reworking a contributor's patch under their own name; and what stays
 apart: two patches of one posting with one subject, and one subject on
 the same files two years apart."""
@@ -75,6 +76,14 @@ patch("m1@x", ANN, "[PATCH] foo: convert to the new api", 7, FILES[4],
       "int m;")
 patch("m2@x", FAY, "[PATCH v2] foo: convert to the new api", 9, FILES[4],
       "int m2;")
+# 5: a v2 whose changelog links its v1 (b4's "Link to v1:"), renamed and
+# on other files
+patch("k1@x", ANN, "[PATCH] foo: frob the bar", 8, FILES[1], "int k;")
+patch("k2@x", ANN, "[PATCH v2] foo: rework bar frobbing", 11, FILES[2],
+      "int k2;", extra="")
+msgs[-1] = msgs[-1].replace("A change.\n", "A change.\n\nChanges in v2:\n"
+                            "- moved to c.c\n- Link to v1: "
+                            "https://lore.kernel.org/r/k1@x\n")
 # apart: two patches of one posting with one subject
 mail("p0@x", ANN, "[PATCH 0/2] foo: silence warnings", 10, "Two.\n")
 patch("p1@x", ANN, "[PATCH 1/2] foo: silence INTEGER_OVERFLOW", 10,
@@ -118,12 +127,13 @@ same("s1-2@x", "s2-2@x", "a v2 renamed in a change-id series (same place, "
 same("s1-1@x", "s2-1@x", "its unrenamed sibling too")
 same("t1-1@x", "t2-1@x", "a v2 whose cover letter answers the v1 cover")
 same("r1@x", "r2@x", "the same diff with a corrected subject")
+same("k1@x", "k2@x", "a v2 whose changelog says 'Link to v1: URL'")
 same("m1@x", "m2@x", "the maintainer's rework under her own name (same "
      "subject, same files)")
 apart("p1@x", "p2@x", "two patches of one posting with one subject")
 apart("d1@x", "d2@x", "one subject on the same files two years apart")
-eq(foo["patches"], 9, "9 patches: widget x2, gadget, semicolon, api, two "
-   "silences, two documentation updates")
+eq(foo["patches"], 10, "10 patches: widget x2, gadget, semicolon, api, "
+   "bar, two silences, two documentation updates")
 api = [p for p in foo["patch_list"] if "m1@x" in p["versions"]][0]
 eq(api["author"], "ann@example.com", "the reworked patch stays Ann's")
 done()
