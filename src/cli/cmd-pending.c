@@ -216,6 +216,7 @@ static int sink(const struct cli_review_view *v, void *data)
 	struct ms_out *o = ms_out_new(a->json ? MS_OUT_JSON : MS_OUT_TEXT,
 				      stdout);
 	GArray *q;
+	size_t max;
 	int rc;
 
 	if (a->person && v->ident)
@@ -229,7 +230,9 @@ static int sink(const struct cli_review_view *v, void *data)
 		ms_out_key(o, "pending");
 		ms_out_begin_list(o);
 	}
-	for (guint i = 0; i < q->len; i++) {
+	max = cli_limit(((const struct cli_review_run *)v->priv)->limit,
+			a->json, q->len);
+	for (guint i = 0; i < max; i++) {
 		const struct ms_rv_pending *p = &g_array_index(q,
 			struct ms_rv_pending, i);
 		const struct ms_rv_entry *e = v->rv->entries->pdata[p->entry];
@@ -246,6 +249,8 @@ static int sink(const struct cli_review_view *v, void *data)
 		ms_out_end_object(o);
 	} else if (!q->len) {
 		printf("No open patches.\n");
+	} else {
+		cli_print_more(stdout, "", max, q->len);
 	}
 	g_array_free(q, TRUE);
 	rc = ms_out_finish(o) ? cli_error_last() : 0;

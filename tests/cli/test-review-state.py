@@ -194,6 +194,9 @@ eq([p["message_id"] for p in r.json()["pending"]],
    "waiting on May: not those her own answer decided (g1, q1)")
 r = run("pending", *args, "--json", "--person", "rita@example.com")
 eq(r.json()["pending"], [], "nothing waits on someone not listed")
+r = run("pending", *args, "--limit", "2")
+ok(r.out.count(" waited ") == 2 and "5 more not shown (--limit)" in r.out,
+   "pending --limit 2: two patches and how many more", r.out[-200:])
 r = run("pending", *args)
 ok(r.out.startswith("2024-01-05  waited 27.0d") and "foo: reworked" in r.out,
    "pending's text, oldest first", r.out[:300])
