@@ -8,8 +8,10 @@
 #include "commands.h"
 #include "maint-cc.h"
 #include "maint-cc-args.h"
+#include "maint-cc-vcs.h"
 #include "maintainers.h"
 #include "output.h"
+#include "store.h"
 #include "tree.h"
 
 #include <glib.h>
@@ -855,8 +857,82 @@ static int reload_qemu(struct cli_tree *ct, const struct cli_tree_opts *t,
 	return CLI_CONTINUE;
 }
 
+/*
+ * The store's copy of the files' git logs, when the answer needs git
+ * (--git, the git fallback): co->vcs_log reads through it.  Without a
+ * store (--no-cache, or one that cannot be opened) git is run.
+ */
+static void open_vcs_cache(struct args *a, struct maint_cc_opts *co,
+			   struct ms_store **store, struct ms_store_vcs **vc)
+{
+	struct mcc_vcs v = { co->vcs_dir, co->vcs_bare, co->vcs_rev,
+			     co->git_since, false, 0 };
+
+	*store = NULL;
+	*vc = NULL;
+	if (!co->vcs_dir || !co->email || !(co->git || co->git_fallback))
+		return;
+	if (cli_store_open(&a->store, co->vcs_dir, store) != CLI_CONTINUE)
+		*store = NULL;
+	if (*store && ms_store_vcs_open(*store, &v, vc) == 0 && *vc) {
+		co->vcs_log = ms_store_vcs_log;
+		co->vcs_log_data = *vc;
+	}
+}
+
+static bool reads_stdin(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "-"))
+			return true;
+	return false;
+}
+
+static GPtrArray *flag_log(const char *file, void *data)
+{
+	(void)file;
+	*(bool *)data = true;
+	return g_ptr_array_new_with_free_func(g_free);
+}
+
+/*
+ * Whether the answer reads some file's git log (--git, or a file the git
+ * fallback takes).  The quick program then hands the command line to
+ * maintstat-full, which keeps the logs in the store.
+ */
+static bool needs_git(const struct cli_tree *ct,
+		      const struct maint_cc_opts *co, GArray *inputs)
+{
+	struct maint_cc_opts o = *co;
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct maint_cc *cc;
+	bool needed = false;
+
+	if (!co->vcs_dir || !co->email || !(co->git || co->git_fallback))
+		return false;
+	if (co->git)
+		return true;
+	o.vcs_log = flag_log;
+	o.vcs_log_data = &needed;
+	cc = maint_cc_new(ct->mf, ct->idx, ct->tree, &o);
+	for (guint i = 0; i < inputs->len; i++) {
+		struct input *in = &g_array_index(inputs, struct input, i);
+
+		if (in->path)
+			maint_cc_add_path(cc, in->path);
+		else
+			maint_cc_add_patch(cc, in->patch, in->len);
+	}
+	maint_cc_run(cc, &diags);
+	ms_diags_release(&diags);
+	maint_cc_free(cc);
+	return needed;
+}
+
 int cmd_maintainers(int argc, char **argv)
 {
+	struct ms_store *store = NULL;
+	struct ms_store_vcs *vc = NULL;
 	struct args a = { 0 };
 	struct maint_cc_opts co;
 	GArray *inputs;
@@ -907,6 +983,16 @@ int cmd_maintainers(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	/* the store is maintstat-full's; standard input cannot be read
+	 * twice, so with '-' the quick program runs git itself */
+	if (cli_quick_program) {
+		if (!reads_stdin(argc, argv) && needs_git(&ct, &co, inputs)) {
+			rc = CLI_RUN_FULL;
+			goto out;
+		}
+	} else {
+		open_vcs_cache(&a, &co, &store, &vc);
+	}
 	o = ms_out_new(a.op.json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	ms_out_begin_document(o);
 	if (a.op.each)
@@ -917,6 +1003,8 @@ int cmd_maintainers(int argc, char **argv)
 	ms_out_free(o);
 out:
 	g_array_free(inputs, TRUE);
+	ms_store_vcs_free(vc);
+	ms_store_free(store);
 	cc_act_free(ac);
 	cli_tree_close(&ct);
 done:

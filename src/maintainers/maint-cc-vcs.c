@@ -53,7 +53,11 @@ GPtrArray *mcc_vcs_log(const struct mcc_vcs *v, const char *file)
 	g_ptr_array_add(argv, g_strdup("log"));
 	g_ptr_array_add(argv, g_strdup("--no-color"));
 	g_ptr_array_add(argv, g_strdup("--follow"));
-	add_words(argv, "--since=", v->since);
+	if (v->resolved)
+		g_ptr_array_add(argv, g_strdup_printf("--max-age=%" G_GINT64_FORMAT,
+						      v->max_age));
+	else
+		add_words(argv, "--since=", v->since);
 	g_ptr_array_add(argv, g_strdup("--numstat"));
 	g_ptr_array_add(argv, g_strdup("--no-merges"));
 	g_ptr_array_add(argv, g_strdup(FORMAT));
@@ -85,6 +89,87 @@ GPtrArray *mcc_vcs_log(const struct mcc_vcs *v, const char *file)
 	}
 	g_free(out);
 	return lines;
+}
+
+/* git's standard output for `args` (NULL-terminated), or NULL. */
+static char *run_git(const struct mcc_vcs *v, const char *const *args)
+{
+	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
+	char *out = NULL;
+	gint status = 0;
+
+	g_ptr_array_add(argv, g_strdup("git"));
+	if (v->bare)
+		g_ptr_array_add(argv, g_strconcat("--git-dir=", v->dir, NULL));
+	for (; *args; args++)
+		g_ptr_array_add(argv, g_strdup(*args));
+	g_ptr_array_add(argv, NULL);
+	if (!g_spawn_sync(v->bare ? NULL : v->dir, (char **)argv->pdata,
+			  NULL, G_SPAWN_SEARCH_PATH |
+			  G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+			  &status, NULL) || !g_spawn_check_wait_status(status,
+								      NULL)) {
+		g_free(out);
+		out = NULL;
+	}
+	g_ptr_array_free(argv, TRUE);
+	return out;
+}
+
+bool mcc_vcs_resolve(const struct mcc_vcs *v, char id[41], gint64 *max_age)
+{
+	char *since = g_strconcat("--since=", v->since, NULL);
+	const char *args[] = { "rev-parse", v->rev ? v->rev : "HEAD", since,
+			       NULL };
+	char *out = strpbrk(v->since, " \t\n") ? NULL : run_git(v, args);
+	char **l = out ? g_strsplit(out, "\n", -1) : NULL;
+	bool ok = false;
+
+	bool have_id = false, have_age = false;
+
+	for (int i = 0; l && l[i]; i++) {
+		if (g_str_has_prefix(l[i], "--max-age=")) {
+			*max_age = g_ascii_strtoll(l[i] + 10, NULL, 10);
+			have_age = true;
+		} else if (strlen(l[i]) == 40) {
+			memcpy(id, l[i], 40);
+			id[40] = 0;
+			have_id = true;
+		}
+	}
+	ok = have_id && have_age;
+	g_strfreev(l);
+	g_free(out);
+	g_free(since);
+	return ok;
+}
+
+static gint cmp_i64(gconstpointer a, gconstpointer b)
+{
+	gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+bool mcc_vcs_dates(const struct mcc_vcs *v, const char *id, GArray *out)
+{
+	const char *args[] = { "rev-list", "--timestamp", id, NULL };
+	char *text = run_git(v, args);
+
+	if (!text)
+		return false;
+	for (const char *p = text; *p;) {
+		gint64 t = g_ascii_strtoll(p, NULL, 10);
+		const char *eol = strchr(p, '\n');
+
+		g_array_append_val(out, t);
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+	g_free(text);
+	g_array_sort(out, cmp_i64);
+	return true;
 }
 
 static GRegex *re(const char *pattern)

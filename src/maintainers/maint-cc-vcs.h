@@ -24,7 +24,25 @@ struct mcc_vcs {
 	bool bare;
 	const char *rev;      /* NULL: HEAD */
 	const char *since;    /* --git-since as given */
+	bool resolved;        /* log with --max-age=max_age, not --since */
+	gint64 max_age;       /* `since` as git resolved it */
 };
+
+/*
+ * What git makes of v->rev and v->since now (git rev-parse REV
+ * --since=SINCE): the commit's hex id into `id`, the date into *max_age.
+ * Returns false when git says nothing usable (no repository, a bad
+ * revision, a SINCE the shell would split into words).
+ */
+bool mcc_vcs_resolve(const struct mcc_vcs *v, char id[41], gint64 *max_age);
+
+/*
+ * The committer dates of every commit reachable from `id` (git rev-list
+ * --timestamp), sorted, into `out` (gint64).  false when git fails.
+ * Two --since dates give the same log of any file when no date lies
+ * between them: git's walk compares each commit's date with them.
+ */
+bool mcc_vcs_dates(const struct mcc_vcs *v, const char *id, GArray *out);
 
 /*
  * The lines (a new array of new strings) of find_signers_cmd for `file`,

@@ -1221,8 +1221,9 @@ static void vcs_line_roles(struct maint_cc *cc, struct mcc_vcs_found *f)
 static void vcs_file_signoffs(struct maint_cc *cc, const char *file)
 {
 	struct mcc_vcs v = { cc->o.vcs_dir, cc->o.vcs_bare, cc->o.vcs_rev,
-			     cc->o.git_since };
-	GPtrArray *lines = mcc_vcs_log(&v, file);
+			     cc->o.git_since, false, 0 };
+	GPtrArray *lines = cc->o.vcs_log ?
+		cc->o.vcs_log(file, cc->o.vcs_log_data) : mcc_vcs_log(&v, file);
 	GRegex *chief = cc->o.chief_penguins ? NULL :
 			mcc_vcs_chief_re(cc->chiefs);
 	struct mcc_vcs_found f;

@@ -21,6 +21,8 @@
 
 #include "error.h"
 
+#include <glib.h>
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -91,6 +93,10 @@ struct maint_cc_opts {
 	const char *vcs_dir;    /* where the script would run git, or NULL */
 	bool vcs_bare;          /* vcs_dir is a repository, not a work tree */
 	const char *vcs_rev;    /* the revision answered for; NULL: HEAD */
+	/* Where a file's git log lines come from (maint-cc-vcs.h): NULL
+	 * runs git; store.h's ms_store_vcs_log() keeps them. */
+	GPtrArray *(*vcs_log)(const char *file, void *data);
+	void *vcs_log_data;
 };
 
 void maint_cc_opts_init(struct maint_cc_opts *o);

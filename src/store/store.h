@@ -399,4 +399,21 @@ struct ms_store_info {
 /* Counts and size of the store.  Returns 0 or MS_ERROR. */
 int ms_store_info(struct ms_store *s, struct ms_store_info *info);
 
+/*
+ * get_maintainer.pl's git log of files (maint-cc-vcs.h), kept in the
+ * store: ms_store_vcs_open() resolves v->rev and v->since as git does
+ * now; ms_store_vcs_log(file, c) (maint_cc_opts.vcs_log) gives the lines
+ * of `file`'s log, from the store when saved for that commit with a
+ * --since date that no commit's date separates from today's (the same
+ * log, to the byte), else from git, saving them.  *out is NULL (and 0
+ * returned) when git cannot resolve them: log with git directly.  Free
+ * with ms_store_vcs_free() (NULL is a no-op) before the store.
+ */
+struct mcc_vcs;
+struct ms_store_vcs;
+int ms_store_vcs_open(struct ms_store *s, const struct mcc_vcs *v,
+		      struct ms_store_vcs **out);
+GPtrArray *ms_store_vcs_log(const char *file, void *c);
+void ms_store_vcs_free(struct ms_store_vcs *c);
+
 #endif

@@ -224,4 +224,40 @@ ok("commit_signer:" in out and "Tess" in out and "authored:" in out and
 out = script_says([], ["-f", "drivers/foo/foo.c"]).decode()
 ok("commit_signer" not in out, "no fallback for a file matched exactly",
    out)
+
+# The store keeps each file's log: a second run runs no `git log` and
+# prints the same bytes; a --git-since that a commit's date separates
+# from the saved one runs it again.
+bindir = os.path.join(tmp, "bin")
+os.makedirs(bindir)
+calls = os.path.join(tmp, "git-calls")
+with open(os.path.join(bindir, "git"), "w") as f:
+    f.write(f"#!/bin/sh\necho \"$*\" >> {calls}\n"
+            f"exec {shutil.which('git')} \"$@\"\n")
+os.chmod(os.path.join(bindir, "git"), 0o755)
+env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"],
+           XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+
+
+def logged(args):
+    if os.path.exists(calls):
+        os.remove(calls)
+    p = subprocess.run([MAINTSTAT, "maintainers", "--tree", T, *args,
+                        "-f", *FILES], capture_output=True, env=env)
+    n = 0
+    if os.path.exists(calls):
+        n = sum(l.startswith("log ") for l in open(calls))
+    return p.stdout, n
+
+
+first, n1 = logged(["--git"])
+again, n2 = logged(["--git"])
+eq((n1, n2), (len(FILES), 0), "git log per file, then none (the store's)")
+ok(again == first == script_says(["--git"], ["-f", *FILES]),
+   "... the same bytes, the script's")
+older, n3 = logged(["--git", "--git-since", "2-years-ago"])
+ok(n3 > 0 and older == script_says(["--git", "--git-since", "2-years-ago"],
+                                   ["-f", *FILES]),
+   "another --git-since over older commits: git log again, the script's "
+   "bytes", (n3, older))
 done()

@@ -1,0 +1,156 @@
+/*
+ * store-vcslog.c - get_maintainer.pl's git log of each file (see
+ * maint-cc-vcs.h), kept in the store's cache of derived data (kind
+ * "gm-log", keyed by the commit and the file) with the date its --since
+ * resolved to, and reused while no commit of the history is dated
+ * between that date and the one asked now: git's walk compares each
+ * commit's date with the --since date and nothing else, so the log is
+ * then the same bytes.  The sorted commit dates are kept too (kind
+ * "gm-dates", keyed by the commit).
+ */
+#include "store.h"
+#include "maint-cc-vcs.h"
+
+#include <glib.h>
+#include <string.h>
+
+#define LOG_KIND "gm-log1"
+#define DATES_KIND "gm-dates1"
+#define LOG_KEEP 200000     /* files' logs: U-Boot has 38,000 files */
+
+struct ms_store_vcs {
+	struct ms_store *s;
+	struct mcc_vcs v;
+	char id[41];
+	GArray *dates;      /* gint64, sorted */
+};
+
+static bool load_dates(struct ms_store_vcs *c)
+{
+	GBytes *b = NULL;
+
+	if (ms_store_model_get(c->s, DATES_KIND, c->id, &b) == 0 && b) {
+		gsize n;
+		const void *p = g_bytes_get_data(b, &n);
+
+		g_array_append_vals(c->dates, p, (guint)(n / sizeof(gint64)));
+		g_bytes_unref(b);
+		return true;
+	}
+	ms_error_clear();
+	if (!mcc_vcs_dates(&c->v, c->id, c->dates))
+		return false;
+	if (ms_store_model_put(c->s, DATES_KIND, c->id, 4, c->dates->data,
+			       c->dates->len * sizeof(gint64)) < 0)
+		ms_error_clear();
+	return true;
+}
+
+int ms_store_vcs_open(struct ms_store *s, const struct mcc_vcs *v,
+		      struct ms_store_vcs **out)
+{
+	struct ms_store_vcs *c = g_new0(struct ms_store_vcs, 1);
+
+	*out = NULL;
+	c->s = s;
+	c->v = *v;
+	c->dates = g_array_new(FALSE, FALSE, sizeof(gint64));
+	if (!mcc_vcs_resolve(v, c->id, &c->v.max_age) || !load_dates(c)) {
+		ms_store_vcs_free(c);
+		return 0;
+	}
+	c->v.resolved = true;
+	c->v.rev = c->id;
+	*out = c;
+	return 0;
+}
+
+void ms_store_vcs_free(struct ms_store_vcs *c)
+{
+	if (!c)
+		return;
+	g_array_free(c->dates, TRUE);
+	g_free(c);
+}
+
+/* Whether some commit is dated in [lo, hi). */
+static bool dated_between(const GArray *dates, gint64 lo, gint64 hi)
+{
+	guint a = 0, b = dates->len;
+
+	while (a < b) {
+		guint m = a + (b - a) / 2;
+
+		if (g_array_index(dates, gint64, m) < lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a < dates->len && g_array_index(dates, gint64, a) < hi;
+}
+
+/* The saved lines of `key`, or NULL when none still holds. */
+static GPtrArray *saved(struct ms_store_vcs *c, const char *key)
+{
+	GBytes *b = NULL;
+	GPtrArray *lines = NULL;
+	const char *p, *end, *nl;
+	gint64 then;
+	gsize n;
+
+	if (ms_store_model_get(c->s, LOG_KIND, key, &b) < 0 || !b) {
+		ms_error_clear();
+		return NULL;
+	}
+	p = g_bytes_get_data(b, &n);
+	end = p + n;
+	nl = memchr(p, '\n', n);
+	if (!nl)
+		nl = end;   /* an empty log */
+	{
+		/* the bytes are not NUL-terminated */
+		char *head = g_strndup(p, (gsize)(nl - p));
+
+		then = g_ascii_strtoll(head, NULL, 10);
+		g_free(head);
+	}
+	if (dated_between(c->dates, MIN(then, c->v.max_age),
+			  MAX(then, c->v.max_age)))
+		goto out;
+	lines = g_ptr_array_new_with_free_func(g_free);
+	for (p = nl + 1; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		g_ptr_array_add(lines, g_strndup(p, (gsize)(nl - p)));
+	}
+out:
+	g_bytes_unref(b);
+	return lines;
+}
+
+GPtrArray *ms_store_vcs_log(const char *file, void *data)
+{
+	struct ms_store_vcs *c = data;
+	char *key = g_strconcat(c->id, "\n", file, NULL);
+	GPtrArray *lines = saved(c, key);
+	GString *v;
+
+	if (lines) {
+		g_free(key);
+		return lines;
+	}
+	lines = mcc_vcs_log(&c->v, file);
+	v = g_string_new(NULL);
+	g_string_printf(v, "%" G_GINT64_FORMAT, c->v.max_age);
+	for (guint i = 0; i < lines->len; i++) {
+		g_string_append_c(v, '\n');
+		g_string_append(v, lines->pdata[i]);
+	}
+	if (ms_store_model_put(c->s, LOG_KIND, key, LOG_KEEP, v->str,
+			       v->len) < 0)
+		ms_error_clear();
+	g_string_free(v, TRUE);
+	g_free(key);
+	return lines;
+}
