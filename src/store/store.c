@@ -699,11 +699,11 @@ static bool is_empty(struct ms_store *s)
 {
 	int64_t n = 1;
 
-	/* models count: maintainers keeps only git logs there */
+	/* maintainers keeps only git logs (store-vcslog.c) in its store */
 	if (!s->db || peek_int(s, "SELECT (SELECT count(*) FROM commits) + "
 			       "(SELECT count(*) FROM refs) + (SELECT count(*) "
-			       "FROM inboxes) + (SELECT count(*) FROM models)",
-			       &n) != SQLITE_OK)
+			       "FROM inboxes) + (SELECT count(*) FROM models "
+			       "WHERE kind LIKE 'gm-%')", &n) != SQLITE_OK)
 		return false;
 	return n == 0;
 }
