@@ -35,8 +35,8 @@ static const struct cli_command_help help = {
 	"maintstat report --archive PATH [--archive PATH...] [--repo GITDIR | "
 	"--tree DIR] [options] [ENTRY...] --output-dir DIR",
 	"Write the review of each entry (all with patches, or those named) as\n"
-	"a static site in DIR: index.html, an overview of the entries\n"
-	"(sortable, with monthly sparklines, and with --repo the category\n"
+	"a static site in DIR: index.html, an overview of the entries,\n"
+	"busiest first (sortable, with monthly sparklines, and with --repo the category\n"
 	"`maintstat urgent --archive` gives each); a page per entry (time to\n"
 	"first response, its monthly trend, the listed people per quarter,\n"
 	"with --repo their git activity per month, the inactive faded;\n"
@@ -64,6 +64,7 @@ struct site {
 	char **months;               /* "YYYY-MM" per interval */
 	size_t nr;
 	GPtrArray *people;           /* listed emails, in order (borrowed) */
+	long min_patches;            /* --min-patches: the overview's cut */
 	GHashTable *person_of;       /* email -> index + 1 */
 	/* per entry: the category `urgent` gives it, "not urgent", or NULL
 	 * without the git history; and why (owned) */
@@ -546,10 +547,44 @@ static void window_line(FILE *fp, const struct site *s)
 	ms_act_format(s->v->rv->until, 0, false, true, b);
 	ms_html_printf(fp, "<p class=\"note\">Patches posted from %s to %s "
 		       "(UTC).  Times as in the text: minutes, hours below a day, days "
-		       "above.  Definitions: docs/review.md "
+		       "above.  Definitions: <a href=\"file://" MS_DOCDIR
+		       "/review.md\">" MS_DOCDIR "/review.md</a> "
 		       "of maintstat.  The data behind each page: "
 		       "<a href=\"data/review.json\">data/review.json</a>."
 		       "</p>\n", a, b);
+}
+
+/* The overview's order: busiest first (most patches), then by name. */
+static const struct ms_review *order_rv;
+
+static gint by_patches(gconstpointer a, gconstpointer b)
+{
+	const struct ms_rv_entry *x = order_rv->entries->pdata[
+		*(const guint *)a];
+	const struct ms_rv_entry *y = order_rv->entries->pdata[
+		*(const guint *)b];
+
+	if (x->patches->len != y->patches->len)
+		return x->patches->len > y->patches->len ? -1 : 1;
+	return strcmp(x->entry->name, y->entry->name);
+}
+
+/* A listed person's name, as MAINTAINERS gives it, or NULL. */
+static const char *person_name(const struct site *s, const char *email)
+{
+	const struct ms_review *rv = s->v->rv;
+
+	for (guint i = 0; i < rv->entries->len; i++) {
+		const struct ms_rv_entry *e = rv->entries->pdata[i];
+
+		for (guint k = 0; k < e->listed->len; k++) {
+			const struct ms_rv_person *p = e->listed->pdata[k];
+
+			if (!strcmp(p->email, email) && p->name && *p->name)
+				return p->name;
+		}
+	}
+	return NULL;
 }
 
 static int write_index(const struct site *s)
@@ -581,11 +616,21 @@ static int write_index(const struct site *s)
 	      "<th scope=\"col\" id=\"col-urgent\">Urgent category "
 	      "(maintstat urgent)</th>"
 	      "</tr></thead>\n<tbody>\n", fp);
-	for (guint i = 0; i < rv->entries->len; i++) {
+	guint *order = g_new(guint, rv->entries->len + 1);
+
+	for (guint i = 0; i < rv->entries->len; i++)
+		order[i] = i;
+	order_rv = rv;
+	qsort(order, rv->entries->len, sizeof(*order), by_patches);
+	for (guint oi = 0; oi < rv->entries->len; oi++) {
+		guint i = order[oi];
 		const struct ms_rv_entry *e = rv->entries->pdata[i];
 		const struct ms_act_entry *ae = s->v->act ? s->v->act[i] :
 						NULL;
 		size_t n = e->patches->len;
+
+		if ((long)n < s->min_patches)
+			continue;
 		struct ms_html_series sp = { "patches", pat, 0 };
 		struct ms_html_series sm = { "median hours", med, 0 };
 		char href[64];
@@ -635,10 +680,20 @@ static int write_index(const struct site *s)
 		cell_urgent(fp, s, i);
 		fputs("</tr>\n", fp);
 	}
+	g_free(order);
 	fputs("</tbody></table>\n<h2>Listed people</h2>\n<ul>\n", fp);
-	for (guint i = 0; i < s->people->len; i++)
-		ms_html_printf(fp, "<li><a href=\"person-%d.html\">%s</a></li>"
-			       "\n", (int)i, (const char *)s->people->pdata[i]);
+	for (guint i = 0; i < s->people->len; i++) {
+		const char *email = s->people->pdata[i];
+		const char *name = person_name(s, email);
+
+		if (name)
+			ms_html_printf(fp, "<li><a href=\"person-%d.html\">%s "
+				       "&lt;%s&gt;</a></li>\n", (int)i, name,
+				       email);
+		else
+			ms_html_printf(fp, "<li><a href=\"person-%d.html\">%s"
+				       "</a></li>\n", (int)i, email);
+	}
 	fputs("</ul>\n", fp);
 	ms_html_end(fp);
 	g_free(pat);
@@ -1237,7 +1292,7 @@ static int write_person(const struct site *s, size_t pi)
 {
 	const struct ms_review *rv = s->v->rv;
 	const char *email = s->people->pdata[pi];
-	const char *shown = email;
+	const char *shown = person_name(s, email);
 	char name[64], a[32];
 	FILE *fp;
 
@@ -1245,16 +1300,8 @@ static int write_person(const struct site *s, size_t pi)
 	fp = open_out(s, name);
 	if (!fp)
 		return EXIT_FAILURE;
-	for (guint i = 0; i < rv->entries->len; i++) {
-		const struct ms_rv_entry *e = rv->entries->pdata[i];
-
-		for (guint k = 0; k < e->listed->len; k++) {
-			const struct ms_rv_person *p = e->listed->pdata[k];
-
-			if (!strcmp(p->email, email) && p->name && *p->name)
-				shown = p->name;
-		}
-	}
+	if (!shown)
+		shown = email;
 	ms_html_begin(fp, shown);
 	ms_html_printf(fp, "<p><a href=\"index.html\">Overview</a></p>\n"
 		       "<h1>%s &lt;%s&gt;</h1>\n", shown, email);
@@ -1403,7 +1450,7 @@ static int check_dir(void *data)
 
 int cmd_report(int argc, char **argv)
 {
-	struct site s = { 0 };
+	struct site s = { .min_patches = 1 };
 	/* review's options and this one; the report is by month, in HTML
 	 * (no --by, --release-tags or --json) */
 	const struct cli_option opts[] = {
@@ -1411,6 +1458,10 @@ int cmd_report(int argc, char **argv)
 		{ CLI_OPT_STRING, "output-dir", 'o', &s.final, "DIR",
 		  "the directory to write (required): new, empty, or a "
 		  "report, which is replaced whole" },
+		{ CLI_OPT_INT, "min-patches", 0, &s.min_patches, "N",
+		  "the overview lists, busiest first, only the entries with "
+		  "at least N patches (default 1: every entry with a patch, "
+		  "one-patch cross-posts last; each keeps its page)" },
 		CLI_OPTION_END,
 	};
 	const struct cli_review_caller caller = {

@@ -77,7 +77,8 @@ const char *const ms_html_report_js =
 "})();\n";
 
 const char *const ms_html_report_css =
-"body { font-family: sans-serif; margin: 1em 2em; color: #111; }\n"
+"body { font-family: sans-serif; margin: 1em 2em; color: #111;"
+" overflow-wrap: anywhere; }\n"
 "table { border-collapse: collapse; margin: 0.5em 0 1.5em; }\n"
 "th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: left;"
 " vertical-align: middle; }\n"

@@ -76,6 +76,8 @@ const probe = `(() => {
     entry: r.dataset.entry,
     cells: Array.from(r.cells).map((c) => c.textContent.trim()) }));
   return JSON.stringify({ title: document.title, plots, rows,
+    scroll_width: document.documentElement.scrollWidth,
+    window_width: window.innerWidth,
     axes: Array.from(document.querySelectorAll('canvas.plot'))
       .map((c) => [c.dataset.x, c.dataset.y]) });
 })()`;

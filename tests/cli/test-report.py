@@ -8,6 +8,7 @@ data/review.json is `review --json --by month`.  Screenshots of the
 overview and of FOO DRIVER's page go to BUILD/report-screens/."""
 import glob
 import json
+import re
 import os
 import shutil
 import socket
@@ -54,6 +55,31 @@ ok("http://" not in html.replace("https://lore.example.org", "") and
    "https://" not in html.replace("https://lore.example.org", ""),
    "the overview refers to nothing off the disk")
 foo = names.index("FOO DRIVER")
+# the overview: busiest first, --min-patches cuts the tail; listed people
+# by name; the definitions link to the installed docs/review.md
+order_html = re.findall(r'<tr data-entry="([^"]+)"', html)
+counts = {e["name"]: e["patches"] for e in rv["entries"]}
+eq(order_html, sorted(counts, key=lambda n: (-counts[n], n)),
+   "index.html: busiest first, then by name")
+least = min(counts.values())
+r = run("report", *ARGS, "--min-patches", str(least + 1),
+        "--output-dir", os.path.join(tmp, "cut"))
+cut = open(os.path.join(tmp, "cut", "index.html")).read() \
+    if r.rc == 0 else ""
+eq(re.findall(r'<tr data-entry="([^"]+)"', cut),
+   [n for n in order_html if counts[n] > least],
+   f"--min-patches {least + 1}: the entries with fewer are left out")
+ok(os.path.isfile(os.path.join(tmp, "cut", "entry-0.html")),
+   "... each still has its page")
+listed = {(p["name"], p["email"]) for e in rv["entries"]
+          for p in e["people"] if p["name"]}
+for name, email in sorted(listed):
+    ok(f"{name} &lt;{email}&gt;</a></li>" in html,
+       f"index.html lists {email} with the name {name}")
+m = re.search(r'Definitions: <a href="file://([^"]+)">', html)
+ok(m and m.group(1).endswith("/doc/maintstat/review.md"),
+   "index.html: the definitions link to the installed docs/review.md",
+   m.group(1) if m else html[:600])
 ent = open(os.path.join(site, "entry-%d.html" % foo)).read()
 ok("https://lore.example.org/foo/" in ent, "patches link to the list")
 ok("<th scope=\"col\">" in ent and "<th scope=\"row\">" in ent,
@@ -201,6 +227,29 @@ r = run("report", *ARGS, "--output-dir", os.path.join(tmp, "x"),
 eq(r.rc, 1, "no charting library: runtime failure")
 ok("libjs-chart.js" in r.err, "saying which package", r.err)
 
+# a report whose patch has a Message-ID and a subject of 300 characters
+# without a space: its pages must still fit a 1400 px window
+wt = os.path.join(tmp, "wide")
+os.makedirs(os.path.join(wt, "drivers"))
+open(os.path.join(wt, "drivers", "w.c"), "w").close()
+with open(os.path.join(wt, "MAINTAINERS"), "w") as f:
+    f.write("WIDE\nM:\tWi De <wi@example.com>\nF:\tdrivers/\n")
+with open(os.path.join(wt, "w.mbox"), "w") as f:
+    f.write("From x@y Mon Jan  1 10:00:00 2024\n"
+            "From: Po Ster <po@example.com>\n"
+            "Subject: [PATCH] drivers: " + "w" * 300 + "\n"
+            "Message-ID: <" + "m" * 300 + "@example.com>\n"
+            "Date: Mon, 1 Jan 2024 10:00:00 +0000\n\nx\n\n"
+            "Signed-off-by: Po Ster <po@example.com>\n---\n"
+            "diff --git a/drivers/w.c b/drivers/w.c\n"
+            "--- a/drivers/w.c\n+++ b/drivers/w.c\n@@ -0,0 +1 @@\n"
+            "+int w;\n\n")
+wide = os.path.join(wt, "site")
+r = run("report", "--tree", wt, "--archive", os.path.join(wt, "w.mbox"),
+        "--no-cache", "--until", "2024-06-01", "-o", wide)
+eq(r.rc, 0, "report of the long Message-ID exits 0")
+pages.append(os.path.join(wide, "entry-0.html"))
+
 # the browser
 chromium = shutil.which("chromium")
 node = shutil.which("node")
@@ -246,6 +295,9 @@ eq(len(res), len(pages), "every page loaded")
 nplots = 0
 for url, page in res.items():
     name = os.path.basename(url)
+    ok(page["scroll_width"] <= page["window_width"], name + ": as wide as "
+       "a 1400 px window at most",
+       (url, page["scroll_width"], page["window_width"]))
     eq(page["errors"], [], name + ": no console error, failed or remote "
        "resource")
     for p in page["plots"]:
@@ -263,8 +315,11 @@ ok(any(p["label"].startswith("Time to first response: median")
    "in its title")
 
 rows = res.get("file://" + order[0], {}).get("rows", [])
-eq([x["entry"] for x in rows], names, "overview: the entries of review")
-for row, e in zip(rows, rv["entries"]):
+busy = sorted(rv["entries"], key=lambda e: (-e["patches"], e["name"]))
+ok(len({e["patches"] for e in busy}) > 1, "entries of different sizes")
+eq([x["entry"] for x in rows], [e["name"] for e in busy],
+   "overview: the entries of review, busiest first, then by name")
+for row, e in zip(rows, busy):
     c = row["cells"]
     eq(int(c[1]), e["patches"], e["name"] + ": patches as review says")
     t = e["time_to_first_response"]
