@@ -29,9 +29,9 @@ static const struct cli_command_help help = {
 	"that of scripts/get_maintainer.pl, and the switches below are its\n"
 	"own: in a git work tree (or with --repo), --git and the git fallback\n"
 	"add each file's recent signers and authors from git log, as the\n"
-	"kernel's (and U-Boot's) script adds them.  An argument naming a file or directory\n"
-	"of the tree is a path, any other existing file a patch; '-' reads\n"
-	"paths (one a line) or a patch from standard input.\n\n"
+	"kernel's (and U-Boot's) script adds them.  An argument naming a\n"
+	"file or directory of the tree is a path, any other existing file a\n"
+	"patch; '-' reads paths (one a line) or a patch from standard input.\n\n"
 	"Every option of the tree's get_maintainer.pl is taken as the script\n"
 	"takes it (Getopt::Long without abbreviations): --name or -name in\n"
 	"any case, --noname or --no-name for a switch, a value inline\n"
@@ -40,8 +40,8 @@ static const struct cli_command_help help = {
 	"own (Xen's: no role statistics, duplicates kept).  Those maintstat\n"
 	"does not reproduce (--git-blame in a git work tree or with --repo,\n"
 	"--git there with QEMU's or Xen's script, --interactive, --sections,\n"
-	"--letters, --pattern-depth, --self-test, --version) exit 2.  The tree's .get_maintainer.conf\n"
-	"is read first, as the script reads it.",
+	"--letters, --pattern-depth, --self-test, --version) exit 2.  The\n"
+	"tree's .get_maintainer.conf is read first, as the script reads it.",
 	"  maintstat maintainers --tree ~/linux drivers/infiniband/core/cma.c\n"
 	"  git format-patch -1 --stdout | maintstat maintainers -",
 };
