@@ -68,7 +68,8 @@ eq(doc["counts"]["link_trailer"] + doc["counts"]["message_id_trailer"], 0,
 
 r = run("link", "--repo", repo, "--archive", mbox)
 eq(r.rc, 0, "text exits 0")
-ok("Commits 16, linked 7 (43%)" in r.out, "text summary line", r.out)
+ok("Commits 16, linked 7 (44%)" in r.out, "text summary line: 7/16 = 43.75%, "
+   "rounded to the nearest percent as every share is (docs/cli.md)", r.out)
 ok(any(l.startswith(ids["B"][:12]) and "patch-id" in l and
        "<b3@example.net>" in l for l in r.out.splitlines()),
    "text line of the v3 commit", r.out)
