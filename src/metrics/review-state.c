@@ -40,9 +40,11 @@ bool ms_rv_quantiles(GArray *v, int64_t *median, int64_t *p90)
 	g_array_sort(v, cmp_i64);
 	if (n % 2)
 		*median = g_array_index(v, int64_t, n / 2);
-	else
-		*median = (g_array_index(v, int64_t, n / 2 - 1) +
-			   g_array_index(v, int64_t, n / 2)) / 2;
+	else    /* (x + y) / 2 without overflow */
+		*median = g_array_index(v, int64_t, n / 2 - 1) / 2 +
+			  g_array_index(v, int64_t, n / 2) / 2 +
+			  (g_array_index(v, int64_t, n / 2 - 1) % 2 +
+			   g_array_index(v, int64_t, n / 2) % 2) / 2;
 	k = (size_t)((90 * n + 99) / 100);   /* ceil(0.9 n) */
 	*p90 = g_array_index(v, int64_t, k ? k - 1 : 0);
 	return true;
@@ -167,8 +169,12 @@ void ms_rv_entry_states(struct ms_rv_entry *e, int64_t until)
 			t = t < 0 ? 0 : t;
 			g_array_append_val(acc, t);
 		} else if (ms_rv_state_open(pt->state)) {
-			t = until - pt->posted;
-			t = t < 0 ? 0 : t;
+			/* without a window's end (maintainers --activity)
+			 * the queue has a size but no age */
+			e->open++;
+			if (until == INT64_MAX)
+				continue;
+			t = until > pt->posted ? until - pt->posted : 0;
 			g_array_append_val(age, t);
 		}
 	}
@@ -177,7 +183,6 @@ void ms_rv_entry_states(struct ms_rv_entry *e, int64_t until)
 		(double)acc->len / (double)(acc->len + rejected) : -1;
 	ms_rv_quantiles(revs, &e->revisions_median, &p90);
 	ms_rv_quantiles(acc, &e->accept_median, &e->accept_p90);
-	e->open = age->len;
 	ms_rv_quantiles(age, &e->open_median, &e->open_p90);
 	g_array_free(revs, TRUE);
 	g_array_free(acc, TRUE);
