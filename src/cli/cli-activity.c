@@ -364,7 +364,7 @@ static void print_verdicts(FILE *fp, const struct ms_activity *a,
 		struct ms_verdict v;
 
 		cli_act_verdict(e, p, list_facts, q->active_since, &v);
-		if (v.kind == MS_VERDICT_ROLE_ADDRESS) {
+		if (ms_verdict_role_address(&v)) {
 			fprintf(fp, "  ROLE ADDRESS %s: not a person (never in "
 				"the history; a list, or a role's name or "
 				"address)\n", p->email);

@@ -541,7 +541,7 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 			ms_out_kv_null(o, "inactive");  /* not judged */
 		ms_out_kv_string(o, "verdict", ms_verdict_name(v->kind));
 		ms_out_kv_bool(o, "role_address",
-			       v->kind == MS_VERDICT_ROLE_ADDRESS);
+			       ms_verdict_role_address(v));
 	}
 	ms_out_end_object(o);
 }

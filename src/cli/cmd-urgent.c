@@ -109,7 +109,7 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 		if (p->role != 'M' && (e->nr_maintainers || p->role != 'R'))
 			continue;
 		cli_act_verdict(e, p, list_facts, q->active_since, &v);
-		role = v.kind == MS_VERDICT_ROLE_ADDRESS;
+		role = ms_verdict_role_address(&v);
 		fprintf(fp, "  %s ", p->role == 'M' ? "Maintainer" :
 			"Reviewer");
 		cli_person_label(fp, p->name, p->email);
@@ -124,9 +124,7 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 				      true, date);
 			fprintf(fp, ": last active here %s", date);
 		} else {
-			fprintf(fp, ": %s", v.seen_anywhere ?
-				"never active here" :
-				"never seen in the history");
+			fprintf(fp, ": %s", ms_verdict_never_text(&v));
 		}
 		if (ms_verdict_elsewhere(a, q, p, &when)) {
 			ms_act_format(when, 0, false, true, date);
@@ -139,9 +137,7 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 				"not judged", date);
 		}
 		if (p->role == 'R')
-			fprintf(fp, "; %s", ms_verdict_inactive(&v) ?
-				"INACTIVE" : v.kind == MS_VERDICT_NO_EVIDENCE ?
-				"no evidence" : "active");
+			fprintf(fp, "; %s", ms_verdict_word(&v));
 		fputc('\n', fp);
 	}
 	if (e->nr_top_committers) {

@@ -93,6 +93,24 @@ bool ms_verdict_inactive(const struct ms_verdict *v)
 	       v->kind == MS_VERDICT_NEVER_ACTIVE;
 }
 
+bool ms_verdict_role_address(const struct ms_verdict *v)
+{
+	return v->kind == MS_VERDICT_ROLE_ADDRESS;
+}
+
+const char *ms_verdict_word(const struct ms_verdict *v)
+{
+	if (ms_verdict_inactive(v))
+		return "INACTIVE";
+	return v->kind == MS_VERDICT_NO_EVIDENCE ? "no evidence" : "active";
+}
+
+const char *ms_verdict_never_text(const struct ms_verdict *v)
+{
+	return v->seen_anywhere ? "never active here" :
+				  "never seen in the history";
+}
+
 const char *ms_verdict_name(enum ms_verdict_kind k)
 {
 	static const char *const names[] = {

@@ -114,6 +114,18 @@ void ms_verdict_person(const struct ms_act_entry *e,
 /* Whether verdict `v` calls the person inactive (never active too). */
 bool ms_verdict_inactive(const struct ms_verdict *v);
 
+/* Whether verdict `v` found a role or list address, not a person. */
+bool ms_verdict_role_address(const struct ms_verdict *v);
+
+/* The verdict in a word for a text line: "INACTIVE", "no evidence" or
+ * "active" (active on the list too). */
+const char *ms_verdict_word(const struct ms_verdict *v);
+
+/* What `v`'s evidence says of a person with no activity in the entry:
+ * "never active here" (seen elsewhere in the history) or "never seen in
+ * the history". */
+const char *ms_verdict_never_text(const struct ms_verdict *v);
+
 /* Whether the evidence of `v` holds a list message at or after the
  * cutoff ("active on the list", whatever git says). */
 bool ms_verdict_list_active(const struct ms_verdict *v);

@@ -86,6 +86,9 @@ static void test_person(void)
 	is_int(kind(&e, &p, NULL, &v), MS_VERDICT_INACTIVE,
 	       "seen in the history, nothing since the cutoff: inactive");
 	ok(ms_verdict_inactive(&v), "... which is inactive");
+	is_str(ms_verdict_word(&v), "INACTIVE", "... in a word");
+	is_str(ms_verdict_never_text(&v), "never active here",
+	       "... seen in the history: never active here");
 	is_str(v.email, "pat@example.org", "evidence: the address judged");
 	is_int(v.cutoff, CUTOFF, "evidence: the cutoff");
 	ok(v.git_read && !v.list_read, "evidence: git read, no list");
@@ -95,6 +98,8 @@ static void test_person(void)
 	is_int(kind(&e, &p, NULL, &v), MS_VERDICT_NEVER_ACTIVE,
 	       "nowhere in the history: never active");
 	ok(ms_verdict_inactive(&v), "... which is inactive too");
+	is_str(ms_verdict_never_text(&v), "never seen in the history",
+	       "... never seen in the history");
 
 	p.role_address = true;
 	p.role_why = MS_ACT_ROLE_NAME;
@@ -102,6 +107,7 @@ static void test_person(void)
 	       "a role's name: a role address, not inactive");
 	ok(!ms_verdict_inactive(&v) && !ms_verdict_retire(&e, &v, 0),
 	   "... never inactive, never retired");
+	ok(ms_verdict_role_address(&v), "... a role address");
 	is_int(v.role, MS_ACT_ROLE_NAME, "evidence: why a role");
 
 	setup(&e, &p, 10);
@@ -138,6 +144,7 @@ static void test_person(void)
 	       "no commit in the window nor since the cutoff, no patch: no "
 	       "evidence (Xen's MINI-OS, 0 of 0 commits)");
 	is_int(v.why, MS_VERDICT_WHY_EMPTY_WINDOW, "... an empty window");
+	is_str(ms_verdict_word(&v), "no evidence", "... in a word");
 	ok(!ms_verdict_retire(&e, &v, 0), "... and retire --min-commits 0 "
 	   "leaves him");
 	le = list_entry(0, 2);
