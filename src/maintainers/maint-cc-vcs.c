@@ -40,38 +40,60 @@ static void add_words(GPtrArray *argv, const char *prefix, const char *s)
 	g_strfreev(w);
 }
 
-GPtrArray *mcc_vcs_log(const struct mcc_vcs *v, const char *file)
+/*
+ * git's standard output for `args` (NULL-terminated), or NULL; with
+ * `any_status` whatever git exits with (the script reads `git log`'s
+ * output without looking at its status).
+ */
+static char *run_git(const struct mcc_vcs *v, const char *const *args,
+		     bool any_status)
 {
 	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
-	GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
 	char *out = NULL;
 	gint status = 0;
 
 	g_ptr_array_add(argv, g_strdup("git"));
 	if (v->bare)
 		g_ptr_array_add(argv, g_strconcat("--git-dir=", v->dir, NULL));
-	g_ptr_array_add(argv, g_strdup("log"));
-	g_ptr_array_add(argv, g_strdup("--no-color"));
-	g_ptr_array_add(argv, g_strdup("--follow"));
-	if (v->resolved)
-		g_ptr_array_add(argv, g_strdup_printf("--max-age=%" G_GINT64_FORMAT,
-						      v->max_age));
-	else
-		add_words(argv, "--since=", v->since);
-	g_ptr_array_add(argv, g_strdup("--numstat"));
-	g_ptr_array_add(argv, g_strdup("--no-merges"));
-	g_ptr_array_add(argv, g_strdup(FORMAT));
-	if (v->rev)
-		g_ptr_array_add(argv, g_strdup(v->rev));
-	g_ptr_array_add(argv, g_strdup("--"));
-	add_words(argv, NULL, file);
+	for (; *args; args++)
+		g_ptr_array_add(argv, g_strdup(*args));
 	g_ptr_array_add(argv, NULL);
 	if (!g_spawn_sync(v->bare ? NULL : v->dir, (char **)argv->pdata,
 			  NULL, G_SPAWN_SEARCH_PATH |
 			  G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
-			  &status, NULL))
+			  &status, NULL) ||
+	    (!any_status && !g_spawn_check_wait_status(status, NULL))) {
+		g_free(out);
 		out = NULL;
+	}
 	g_ptr_array_free(argv, TRUE);
+	return out;
+}
+
+GPtrArray *mcc_vcs_log(const struct mcc_vcs *v, const char *file)
+{
+	GPtrArray *args = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
+	char *out;
+
+	g_ptr_array_add(args, g_strdup("log"));
+	g_ptr_array_add(args, g_strdup("--no-color"));
+	g_ptr_array_add(args, g_strdup("--follow"));
+	if (v->resolved)
+		g_ptr_array_add(args, g_strdup_printf("--max-age=%" G_GINT64_FORMAT,
+						      v->max_age));
+	else
+		add_words(args, "--since=", v->since);
+	g_ptr_array_add(args, g_strdup("--numstat"));
+	g_ptr_array_add(args, g_strdup("--no-merges"));
+	g_ptr_array_add(args, g_strdup(FORMAT));
+	if (v->rev)
+		g_ptr_array_add(args, g_strdup(v->rev));
+	g_ptr_array_add(args, g_strdup("--"));
+	add_words(args, NULL, file);
+	g_ptr_array_add(args, NULL);
+	out = run_git(v, (const char *const *)args->pdata, true);
+	g_ptr_array_free(args, TRUE);
 	/* leading blanks of each line removed, then split("\n"): no
 	 * blank line survives */
 	for (const char *p = out; p && *p;) {
@@ -91,37 +113,13 @@ GPtrArray *mcc_vcs_log(const struct mcc_vcs *v, const char *file)
 	return lines;
 }
 
-/* git's standard output for `args` (NULL-terminated), or NULL. */
-static char *run_git(const struct mcc_vcs *v, const char *const *args)
-{
-	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
-	char *out = NULL;
-	gint status = 0;
-
-	g_ptr_array_add(argv, g_strdup("git"));
-	if (v->bare)
-		g_ptr_array_add(argv, g_strconcat("--git-dir=", v->dir, NULL));
-	for (; *args; args++)
-		g_ptr_array_add(argv, g_strdup(*args));
-	g_ptr_array_add(argv, NULL);
-	if (!g_spawn_sync(v->bare ? NULL : v->dir, (char **)argv->pdata,
-			  NULL, G_SPAWN_SEARCH_PATH |
-			  G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
-			  &status, NULL) || !g_spawn_check_wait_status(status,
-								      NULL)) {
-		g_free(out);
-		out = NULL;
-	}
-	g_ptr_array_free(argv, TRUE);
-	return out;
-}
-
 bool mcc_vcs_resolve(const struct mcc_vcs *v, char id[41], gint64 *max_age)
 {
 	char *since = g_strconcat("--since=", v->since, NULL);
 	const char *args[] = { "rev-parse", v->rev ? v->rev : "HEAD", since,
 			       NULL };
-	char *out = strpbrk(v->since, " \t\n") ? NULL : run_git(v, args);
+	char *out = strpbrk(v->since, " \t\n") ? NULL :
+		    run_git(v, args, false);
 	char **l = out ? g_strsplit(out, "\n", -1) : NULL;
 	bool ok = false;
 
@@ -154,7 +152,7 @@ static gint cmp_i64(gconstpointer a, gconstpointer b)
 bool mcc_vcs_dates(const struct mcc_vcs *v, const char *id, GArray *out)
 {
 	const char *args[] = { "rev-list", "--timestamp", id, NULL };
-	char *text = run_git(v, args);
+	char *text = run_git(v, args, false);
 
 	if (!text)
 		return false;
