@@ -914,6 +914,7 @@ static bool needs_git(const struct cli_tree *ct,
 		return true;
 	o.vcs_log = flag_log;
 	o.vcs_log_data = &needed;
+	o.fixes = false;        /* a commit's log, not the store's */
 	cc = maint_cc_new(ct->mf, ct->idx, ct->tree, &o);
 	for (guint i = 0; i < inputs->len; i++) {
 		struct input *in = &g_array_index(inputs, struct input, i);

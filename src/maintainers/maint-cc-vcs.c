@@ -70,11 +70,36 @@ static char *run_git(const struct mcc_vcs *v, const char *const *args,
 	return out;
 }
 
+/* git's output for `args` as git_execute_cmd() splits it: each line's
+ * leading white space removed, then split("\n"): no blank line. */
+static GPtrArray *log_lines(const struct mcc_vcs *v, GPtrArray *args)
+{
+	GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
+	char *out;
+
+	g_ptr_array_add(args, NULL);
+	out = run_git(v, (const char *const *)args->pdata, true);
+	g_ptr_array_free(args, TRUE);
+	for (const char *p = out; p && *p;) {
+		const char *eol;
+
+		while (perl_space(*p))
+			p++;
+		if (!*p)
+			break;
+		eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		g_ptr_array_add(lines, g_strndup(p, (gsize)(eol - p)));
+		p = eol;
+	}
+	g_free(out);
+	return lines;
+}
+
 GPtrArray *mcc_vcs_log(const struct mcc_vcs *v, const char *file)
 {
 	GPtrArray *args = g_ptr_array_new_with_free_func(g_free);
-	GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
-	char *out;
 
 	g_ptr_array_add(args, g_strdup("log"));
 	g_ptr_array_add(args, g_strdup("--no-color"));
@@ -91,26 +116,20 @@ GPtrArray *mcc_vcs_log(const struct mcc_vcs *v, const char *file)
 		g_ptr_array_add(args, g_strdup(v->rev));
 	g_ptr_array_add(args, g_strdup("--"));
 	add_words(args, NULL, file);
-	g_ptr_array_add(args, NULL);
-	out = run_git(v, (const char *const *)args->pdata, true);
-	g_ptr_array_free(args, TRUE);
-	/* leading blanks of each line removed, then split("\n"): no
-	 * blank line survives */
-	for (const char *p = out; p && *p;) {
-		const char *eol;
+	return log_lines(v, args);
+}
 
-		while (perl_space(*p))
-			p++;
-		if (!*p)
-			break;
-		eol = strchr(p, '\n');
-		if (!eol)
-			eol = p + strlen(p);
-		g_ptr_array_add(lines, g_strndup(p, (gsize)(eol - p)));
-		p = eol;
-	}
-	g_free(out);
-	return lines;
+GPtrArray *mcc_vcs_commit_log(const struct mcc_vcs *v, const char *id)
+{
+	GPtrArray *args = g_ptr_array_new_with_free_func(g_free);
+
+	g_ptr_array_add(args, g_strdup("log"));
+	g_ptr_array_add(args, g_strdup("--no-color"));
+	g_ptr_array_add(args, g_strdup("--numstat"));
+	g_ptr_array_add(args, g_strdup(FORMAT));
+	g_ptr_array_add(args, g_strdup("-1"));
+	g_ptr_array_add(args, g_strdup(id));
+	return log_lines(v, args);
 }
 
 bool mcc_vcs_resolve(const struct mcc_vcs *v, char id[41], gint64 *max_age)

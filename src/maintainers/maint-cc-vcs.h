@@ -52,6 +52,14 @@ bool mcc_vcs_dates(const struct mcc_vcs *v, const char *id, GArray *out);
  */
 GPtrArray *mcc_vcs_log(const struct mcc_vcs *v, const char *file);
 
+/*
+ * The lines of find_commit_signers_cmd for commit `id` (a Fixes: line's
+ * hex id), split as mcc_vcs_log() splits them:
+ *   git log --no-color --numstat --format=... -1 ID
+ * An empty array when git knows no such commit.
+ */
+GPtrArray *mcc_vcs_commit_log(const struct mcc_vcs *v, const char *id);
+
 /* What vcs_find_signers() greps from the lines of one file's log. */
 struct mcc_vcs_found {
 	long commits;        /* lines matching ^GitCommit: [0-9a-f]{40} */

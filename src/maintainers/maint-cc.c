@@ -82,6 +82,7 @@ struct maint_cc {
 	GPtrArray *path_emails;   /* QEMU: addresses found in the -f paths */
 	GPtrArray *git_ignore;    /* .get_maintainer.ignore's lines */
 	GHashTable *exact;        /* files an entry matches exactly */
+	GPtrArray *fixes;         /* the ids of the patches' Fixes: lines */
 	struct ms_diags *diags;
 };
 
@@ -200,7 +201,7 @@ void maint_cc_opts_init(struct maint_cc_opts *o)
 		.usename = true, .remove_duplicates = true, .mailmap = true,
 		.keywords = true, .file_emails = false,
 		.chief_penguins = false, .git_fallback = true,
-		.rolestats = true, .git_min_signatures = 1,
+		.rolestats = true, .fixes = true, .git_min_signatures = 1,
 		.git_max_maintainers = 5, .git_min_percent = 5,
 		.git_since = "1-year-ago",
 	};
@@ -311,6 +312,7 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 	cc->path_emails = g_ptr_array_new_with_free_func(g_free);
 	cc->git_ignore = mcc_vcs_read_ignore(tree);
 	cc->exact = g_hash_table_new(g_str_hash, g_str_equal);
+	cc->fixes = g_ptr_array_new_with_free_func(g_free);
 	cc->lines = g_array_new(FALSE, FALSE, sizeof(struct maint_cc_line));
 	g_array_set_clear_func(cc->lines, line_clear);
 	return cc;
@@ -353,6 +355,7 @@ void maint_cc_free(struct maint_cc *cc)
 	g_ptr_array_free(cc->path_emails, TRUE);
 	g_ptr_array_free(cc->git_ignore, TRUE);
 	g_hash_table_destroy(cc->exact);
+	g_ptr_array_free(cc->fixes, TRUE);
 	g_free(cc);
 }
 
@@ -434,7 +437,8 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 			add_file(cc, mcc_group(mi, 2));
 		} else if (k && cc->dialect != MAINT_DIALECT_XEN &&
 			   mcc_match(mcc_rx.p_fixes, l, n, &mi)) {
-			/* Fixes: signers need `git log`: not done */
+			if (cc->o.fixes)
+				g_ptr_array_add(cc->fixes, mcc_group(mi, 1));
 			continue;
 		} else if (mcc_match(mcc_rx.p_plus, l, n, &mi) ||
 			   (k && mcc_match(mcc_rx.p_minus, l, n, &mi))) {
@@ -1217,46 +1221,83 @@ static void vcs_line_roles(struct maint_cc *cc, struct mcc_vcs_found *f)
 	g_ptr_array_free(each, TRUE);
 }
 
-/* vcs_file_signoffs(): the recent signers and authors of `file`. */
-static void vcs_file_signoffs(struct maint_cc *cc, const char *file)
+/* vcs_find_signers() on the `lines` of a log (taken), then the
+ * signers' addresses deduplicated as its callers do. */
+static void vcs_find_signers(struct maint_cc *cc, GPtrArray *lines,
+			     const char *file, struct mcc_vcs_found *f)
 {
-	struct mcc_vcs v = { cc->o.vcs_dir, cc->o.vcs_bare, cc->o.vcs_rev,
-			     cc->o.git_since, false, 0 };
-	GPtrArray *lines = cc->o.vcs_log ?
-		cc->o.vcs_log(file, cc->o.vcs_log_data) : mcc_vcs_log(&v, file);
 	GRegex *chief = cc->o.chief_penguins ? NULL :
 			mcc_vcs_chief_re(cc->chiefs);
-	struct mcc_vcs_found f;
 
-	mcc_vcs_grep(lines, file, cc->o.git_all_signature_types, &f);
+	mcc_vcs_grep(lines, file, cc->o.git_all_signature_types, f);
 	g_ptr_array_free(lines, TRUE);
-	if (!f.signatures->len) {
-		/* vcs_find_signers() returns no count and the raw lines */
-		f.commits = 0;
+	if (!f->signatures->len) {
+		/* it returns no count and the raw lines */
+		f->commits = 0;
 	} else {
-		for (guint i = 0; chief && i < f.signatures->len;) {
-			if (g_regex_match(chief, f.signatures->pdata[i], 0,
+		for (guint i = 0; chief && i < f->signatures->len;) {
+			if (g_regex_match(chief, f->signatures->pdata[i], 0,
 					  NULL))
-				g_ptr_array_remove_index(f.signatures, i);
+				g_ptr_array_remove_index(f->signatures, i);
 			else
 				i++;
 		}
-		extract_formatted(cc, f.authors);
-		extract_formatted(cc, f.signatures);
+		extract_formatted(cc, f->authors);
+		extract_formatted(cc, f->signatures);
 	}
-	for (guint i = 0; i < f.signatures->len; i++) {
-		char *d = deduplicate_email(cc, f.signatures->pdata[i]);
+	for (guint i = 0; i < f->signatures->len; i++) {
+		char *d = deduplicate_email(cc, f->signatures->pdata[i]);
 
-		g_free(f.signatures->pdata[i]);
-		f.signatures->pdata[i] = d;
+		g_free(f->signatures->pdata[i]);
+		f->signatures->pdata[i] = d;
 	}
+	if (chief)
+		g_regex_unref(chief);
+}
+
+static struct mcc_vcs vcs_of(const struct maint_cc *cc)
+{
+	struct mcc_vcs v = { cc->o.vcs_dir, cc->o.vcs_bare, cc->o.vcs_rev,
+			     cc->o.git_since, false, 0 };
+
+	return v;
+}
+
+/* vcs_file_signoffs(): the recent signers and authors of `file`. */
+static void vcs_file_signoffs(struct maint_cc *cc, const char *file)
+{
+	struct mcc_vcs v = vcs_of(cc);
+	struct mcc_vcs_found f;
+
+	vcs_find_signers(cc, cc->o.vcs_log ? cc->o.vcs_log(file,
+		cc->o.vcs_log_data) : mcc_vcs_log(&v, file), file, &f);
 	vcs_assign(cc, "commit_signer", f.commits, f.signatures, NULL);
 	vcs_assign(cc, "authored", f.commits, f.authors, NULL);
 	if (f.authors->len == f.added->len)
 		vcs_line_roles(cc, &f);
 	mcc_vcs_found_release(&f);
-	if (chief)
-		g_regex_unref(chief);
+}
+
+/* vcs_add_commit_signers(): the signers of each commit a patch's
+ * "Fixes:" lines name, as "blamed_fixes" (the script runs it whenever
+ * the tree is a git work tree, --git or not). */
+static void add_fixes_signers(struct maint_cc *cc)
+{
+	struct mcc_vcs v = vcs_of(cc);
+	GPtrArray *u;
+
+	if (!cc->o.email || !cc->o.vcs_dir)
+		return;
+	u = mcc_vcs_uniq(cc->fixes);
+	for (guint i = 0; i < u->len; i++) {
+		struct mcc_vcs_found f;
+
+		vcs_find_signers(cc, mcc_vcs_commit_log(&v, u->pdata[i]), "",
+				 &f);
+		vcs_assign(cc, "blamed_fixes", 1, f.signatures, NULL);
+		mcc_vcs_found_release(&f);
+	}
+	g_ptr_array_free(u, TRUE);
 }
 
 /* The git signers of each file, for --git or the git fallback. */
@@ -1354,6 +1395,7 @@ void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 	}
 	push_file_emails(cc, femails);
 	g_ptr_array_free(femails, TRUE);
+	add_fixes_signers(cc);
 
 	/* merge_email(): the first of each printed address */
 	saw = g_hash_table_new(g_str_hash, g_str_equal);

@@ -87,6 +87,8 @@ struct maint_cc_opts {
 	bool git;               /* --git */
 	bool git_fallback;      /* --git-fallback */
 	bool git_all_signature_types; /* any "*-by:" line */
+	bool fixes;             /* --fixes: the signers of the commits a
+				 * patch's Fixes: lines name */
 	bool rolestats;         /* --rolestats: the roles' figures */
 	long git_min_signatures, git_max_maintainers, git_min_percent;
 	const char *git_since;  /* --git-since, as given */

@@ -148,6 +148,19 @@ commit({"drivers/foo/foo.c": "a\nc\nd\n"},
 patch = os.path.join(tmp, "p.patch")
 with open(patch, "wb") as f:
     f.write(git("format-patch", "-1", "--stdout", "HEAD~2"))
+# A patch whose Fixes: lines name a commit with signers (a chief
+# penguin's among them), one no one has, and the first one again: the
+# script adds the named commit's signers as "blamed_fixes".
+deep = git("log", "-1", "--format=%h", "--abbrev=12", "--grep=deep: more")
+fixes = os.path.join(tmp, "fixes.patch")
+commit({"lib/new.c": "old\nold\nnew\n"},
+       f"new: fix\n\nFixes: {deep.decode().strip()} (\"deep: more\")\n"
+       "Fixes: 0123456789ab (\"not in this tree\")\n"
+       f"Fixes: {deep.decode().strip()[:8]}\n"
+       "Signed-off-by: Gina <gina@example.org>",
+       "Gina <gina@example.org>", 10)
+with open(fixes, "wb") as f:
+    f.write(git("format-patch", "-1", "--stdout", "HEAD"))
 
 FILES = ["drivers/foo/foo.c", "drivers/foo/sub/deep.c", "lib/new.c",
          "lib/orphan.c", "drivers/foo/blob.bin", "drivers/odd/odd.c",
@@ -162,11 +175,13 @@ SETS = [
     ["--git", "--git-max-maintainers", "1", "--git-chief-penguins"],
     ["--git", "--noremove-duplicates", "--nomailmap"],
     ["--nogit-fallback", "--norolestats"],
+    ["--nofixes"],
     ["--git", "--git-since", "2-years-ago", "--roles", "--norolestats"],
 ]
 # each file alone (one script process answers them all), all together,
 # and a patch
-INPUTS = [["-f", f] for f in FILES] + [["-f", *FILES[1:]], [patch]]
+INPUTS = [["-f", f] for f in FILES] + [["-f", *FILES[1:]], [patch],
+                                       [fixes]]
 
 
 def script_says(args, inp):
@@ -221,6 +236,11 @@ out = script_says(["--git", "--git-all-signature-types"],
 ok("commit_signer:" in out and "Tess" in out and "authored:" in out and
    "added_lines:" in out, "the script's --git answer has signers, "
    "authors and line counts", out)
+out = script_says(["--git-all-signature-types"], [fixes]).decode()
+ok("blamed_fixes:1/1=100%" in out and "Tess" in out and "Dave Dee" in out
+   and "Torvalds" not in out, "the script's answer to a patch with Fixes: "
+   "lines has the fixed commit's signers, a chief penguin left out",
+   out)
 out = script_says([], ["-f", "drivers/foo/foo.c"]).decode()
 ok("commit_signer" not in out, "no fallback for a file matched exactly",
    out)
