@@ -58,10 +58,10 @@ struct cli_act_opts {
 	  "listed people with nothing in the entry in git and no list " \
 	  "message for this long before --until are inactive (6m, 18m, " \
 	  "2y, or a date; default " MS_DEFAULT_INACTIVE_AFTER ")" }
-#define CLI_MIN_COMMITS_OPTION(p, def) \
+#define CLI_MIN_COMMITS_OPTION(p) \
 	{ CLI_OPT_INT, "min-commits", 0, (p), "N", \
 	  "leave out entries with fewer commits in the window (default " \
-	  G_STRINGIFY(def) ")" }
+	  G_STRINGIFY(MS_DEFAULT_MIN_COMMITS) ")" }
 
 #define CLI_ACT_OPTIONS(o, since_default) \
 	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", CLI_REPO_HELP }, \

@@ -5,10 +5,16 @@
 #ifndef MS_CLI_AREAS_H
 #define MS_CLI_AREAS_H
 
+#include "areas.h"
 #include "cli-activity.h"
 
-struct ms_areas;
-struct ms_areas_query;
+/* The threshold of cutting an area: not --min-commits, whose meaning
+ * differs (docs/cli.md). */
+#define CLI_SPLIT_COMMITS_OPTION(p) \
+	{ CLI_OPT_INT, "split-commits", 0, (p), "N", \
+	  "cut an area into parts only while it holds N commits of the " \
+	  "window (default " G_STRINGIFY(MS_AREAS_MIN_COMMITS) ")" }
+
 
 /*
  * Open the project of `ao` and load its history (cli_act_load(), 5

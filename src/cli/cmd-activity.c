@@ -110,8 +110,7 @@ int cmd_activity(int argc, char **argv)
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
 		CLI_INACTIVE_AFTER_OPTION(&inactive_arg),
-		CLI_MIN_COMMITS_OPTION(&min_commits,
-				       MS_DEFAULT_MIN_COMMITS),
+		CLI_MIN_COMMITS_OPTION(&min_commits),
 		CLI_OPT_ARCHIVE(&archives, "list archives: add list facts "
 				"(see maintstat review)"),
 		CLI_ACT_SERIES_OPTIONS(&by, &tags),

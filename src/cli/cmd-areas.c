@@ -22,7 +22,7 @@ static const struct cli_command_help help = {
 	"Each MAINTAINERS entry (all, or those named) cut into areas: the\n"
 	"directories below each F: pattern (a file pattern's files, an N:\n"
 	"pattern's files: one area each), cut into their subdirectories and\n"
-	"their own files (DIR/*) while they hold at least --min-commits\n"
+	"their own files (DIR/*) while they hold at least --split-commits\n"
 	"commits of the window and more than one part has commits.  Per\n"
 	"area: its files in the tree, the window's commits and how many were\n"
 	"reviewed or acked by someone other than the author, when each\n"
@@ -36,7 +36,7 @@ static const struct cli_command_help help = {
 	"people count as listed there.  The window, identities and commits\n"
 	"are those of maintstat activity (5 years, merges left out).",
 	"  maintstat areas --repo u-boot.git ARM DFU\n"
-	"  maintstat areas --min-commits 50 --json",
+	"  maintstat areas --split-commits 50 --json",
 };
 
 /* "2024-05-01", or "never". */
@@ -252,7 +252,7 @@ static int print_all(const struct ms_areas *r, const struct cli_act_opts *ao,
 		ms_act_format(q->until, 0, true, false, u);
 		ms_out_kv_string(o, "until", u);
 		ms_out_end_object(o);
-		ms_out_kv_int(o, "min_commits", (int64_t)q->min_commits);
+		ms_out_kv_int(o, "split_commits", (int64_t)q->min_commits);
 		ms_out_key(o, "entries");
 		ms_out_begin_list(o);
 		for (size_t i = 0; i < r->nr_entries; i++) {
@@ -328,9 +328,7 @@ int cmd_areas(int argc, char **argv)
 	long min_commits = MS_AREAS_MIN_COMMITS;
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
-		{ CLI_OPT_INT, "min-commits", 0, &min_commits, "N",
-		  "cut an area into parts only while it holds N commits of "
-		  "the window (default 20)" },
+		CLI_SPLIT_COMMITS_OPTION(&min_commits),
 		CLI_ENTRY_FILE_OPTION(&files),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
@@ -350,7 +348,7 @@ int cmd_areas(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		goto done;
 	if (min_commits < 0) {
-		rc = cli_usage_error("areas", "--min-commits must not be "
+		rc = cli_usage_error("areas", "--split-commits must not be "
 				     "negative");
 		goto done;
 	}

@@ -36,7 +36,7 @@ static const struct cli_command_help help = {
 	"Only the top-level MAINTAINERS file is edited.",
 	"  maintstat recruit --repo u-boot.git --from 'Ann <a@example.org>'"
 	" -o out DFU\n"
-	"  maintstat recruit --min-commits 50 -o out --force --json",
+	"  maintstat recruit --split-commits 50 -o out --force --json",
 };
 
 struct recruit_args {
@@ -207,9 +207,7 @@ int cmd_recruit(int argc, char **argv)
 	struct recruit_args ra = { 0 };
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ra.ao, "5 years before --until"),
-		{ CLI_OPT_INT, "min-commits", 0, &ra.min_commits, "N",
-		  "cut an area into parts only while it holds N commits of "
-		  "the window (default 20)" },
+		CLI_SPLIT_COMMITS_OPTION(&ra.min_commits),
 		{ CLI_OPT_STRING, "keep", 0, &ra.keep_file, "FILE",
 		  "people never to propose: addresses or names, one per line "
 		  "(default: none)" },
@@ -237,7 +235,7 @@ int cmd_recruit(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (ra.min_commits < 0)
-		return cli_usage_error("recruit", "--min-commits must not be "
+		return cli_usage_error("recruit", "--split-commits must not be "
 				       "negative");
 	return recruit_run(&ra, argc, argv);
 }

@@ -143,8 +143,7 @@ static int retire_parse(int *argc, char ***argv, struct retire_args *a)
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&a->ao, "5 years before --until"),
 		CLI_INACTIVE_AFTER_OPTION(&a->inactive_arg),
-		CLI_MIN_COMMITS_OPTION(&a->min_commits,
-				       MS_DEFAULT_RETIRE_MIN_COMMITS),
+		CLI_MIN_COMMITS_OPTION(&a->min_commits),
 		{ CLI_OPT_STRING, "keep", 0, &a->keep_file, "FILE",
 		  "people to keep: addresses or names, one per line "
 		  "(default: none)" },
@@ -796,7 +795,7 @@ int cmd_retire(int argc, char **argv)
 
 	a.inactive_arg = MS_DEFAULT_INACTIVE_AFTER;
 	a.outdir = ".";
-	a.min_commits = MS_DEFAULT_RETIRE_MIN_COMMITS;
+	a.min_commits = MS_DEFAULT_MIN_COMMITS;
 	a.ao.last_addresses = true;   /* the patches Cc them */
 	d.kept = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
 	d.joins = g_ptr_array_new_with_free_func(g_free);

@@ -12,7 +12,6 @@
 #include "when.h"
 
 #include <glib.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,7 +279,7 @@ int cmd_urgent(int argc, char **argv)
 	struct cli_act_opts ao = { 0 };
 	struct cli_strings archives = { 0 };
 	bool json = false, never = false, nomaint = false;
-	long months = -1, min_commits = LONG_MIN; /* LONG_MIN: unset */
+	long months = -1, min_commits = MS_DEFAULT_MIN_COMMITS;
 	long limit = -1;
 	const char *inactive_arg = NULL;
 	struct ms_duration idle;
@@ -291,8 +290,7 @@ int cmd_urgent(int argc, char **argv)
 		CLI_INACTIVE_AFTER_OPTION(&inactive_arg),
 		{ CLI_OPT_INT, "months", 0, &months, "N",
 		  "the same as --inactive-after Nm (no default of its own)" },
-		CLI_MIN_COMMITS_OPTION(&min_commits,
-				       MS_DEFAULT_URGENT_MIN_COMMITS),
+		CLI_MIN_COMMITS_OPTION(&min_commits),
 		{ CLI_OPT_FLAG, "never", 0, &never, NULL,
 		  "entries whose maintainers never appear in the history" },
 		{ CLI_OPT_FLAG, "nomaint", 0, &nomaint, NULL,
@@ -346,10 +344,7 @@ int cmd_urgent(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		return rc;
 	mode = never ? MODE_NEVER : nomaint ? MODE_NOMAINT : MODE_URGENT;
-	if (min_commits == LONG_MIN)
-		min_commits = mode == MODE_URGENT ?
-			MS_DEFAULT_URGENT_MIN_COMMITS : MS_DEFAULT_MIN_COMMITS;
-	else if (min_commits < 0)
+	if (min_commits < 0)
 		return cli_usage_error("urgent", "--min-commits must not be "
 				       "negative");
 	rc = cli_act_load("urgent", &ao, MS_DEFAULT_URGENT_WINDOW_YEARS,

@@ -25,12 +25,9 @@
 /* A listed person with nothing in the entry in git, and no list message,
  * for this long before the window's end is inactive. */
 #define MS_DEFAULT_INACTIVE_AFTER "5y"
-/* Entries with fewer commits in the window are left out: every entry in
- * activity, busy ones in urgent and retire (one meaning; the defaults
- * still differ, docs/cli.md). */
+/* Entries with fewer commits in the window are left out (activity,
+ * urgent, retire): none by default, busy ones only when asked. */
 #define MS_DEFAULT_MIN_COMMITS 0
-#define MS_DEFAULT_URGENT_MIN_COMMITS 50
-#define MS_DEFAULT_RETIRE_MIN_COMMITS 100
 /* The window of activity, retire, maintainers --activity and identities,
  * and of urgent (years back from --until). */
 #define MS_DEFAULT_WINDOW_YEARS 5

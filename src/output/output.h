@@ -39,7 +39,7 @@
 #include <glib.h>
 
 /* The version of every JSON document maintstat prints; see docs/json.md. */
-#define MS_SCHEMA_VERSION 5
+#define MS_SCHEMA_VERSION 6
 
 enum ms_out_format {
 	MS_OUT_TEXT,

@@ -3,7 +3,7 @@
 a broad entry whose maintainer works in one subdirectory while another
 person does all the work in a second, a dormant third, a file pattern, an
 inner entry taking part of the tree; an entry with only N: patterns,
-overlapping F: lines, an area changed only by a merge, --min-commits 0;
+overlapping F: lines, an area changed only by a merge, --split-commits 0;
 and the same answers through the store, also after a new commit."""
 import os
 import subprocess
@@ -101,14 +101,14 @@ eq([(p, x["commits"], x["flags"]) for p, x in mo.items()],
 _, mo = by_path(areas("--merges", "MERGE ONLY"), "MERGE ONLY")
 eq(mo["tools/mergeonly/"]["commits"], 1, "--merges counts the merge")
 
-_, a0 = by_path(areas("--min-commits", "0", "BROAD ENTRY"), "BROAD ENTRY")
-eq(sorted(a0), sorted(a), "--min-commits 0: nothing left to cut")
-_, a100 = by_path(areas("--min-commits", "100", "BROAD ENTRY"), "BROAD ENTRY")
+_, a0 = by_path(areas("--split-commits", "0", "BROAD ENTRY"), "BROAD ENTRY")
+eq(sorted(a0), sorted(a), "--split-commits 0: nothing left to cut")
+_, a100 = by_path(areas("--split-commits", "100", "BROAD ENTRY"), "BROAD ENTRY")
 eq([(p, x["commits"]) for p, x in a100.items()],
    [("drivers/broad/", 80), ("include/broad.h", 2)],
-   "--min-commits 100: the patterns' areas, not cut")
-r = run("areas", "--repo", repo, "--min-commits", "-1", "--no-cache")
-eq(r.rc, 2, "a negative --min-commits is a usage error")
+   "--split-commits 100: the patterns' areas, not cut")
+r = run("areas", "--repo", repo, "--split-commits", "-1", "--no-cache")
+eq(r.rc, 2, "a negative --split-commits is a usage error")
 r = run("areas", "--repo", repo, "NO SUCH ENTRY", "--no-cache")
 eq(r.rc, 2, "an unknown entry is a usage error")
 

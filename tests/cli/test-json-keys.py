@@ -31,7 +31,7 @@ COMMANDS = [
     ("mail", "show", mbox, msgid),
     ("activity", "--repo", repo, "--db", db),
     ("activity", "--repo", repo, "--db", db, "--archive", mbox),
-    ("areas", "--repo", repo, "--db", db, "--min-commits", "0"),
+    ("areas", "--repo", repo, "--db", db, "--split-commits", "0"),
     ("urgent", "--repo", repo, "--db", db, "--min-commits", "0"),
     ("urgent", "--repo", repo, "--db", db, "--min-commits", "0",
      "--archive", mbox),

@@ -2,9 +2,11 @@
 """Mistakes of the same kind get the same answer: a window with no commit
 is a usage error (status 2) whether it lies outside the history or in a
 gap of it, as --since 2030 and --until 1990 are; a negative
---min-commits is refused by urgent as by activity and retire; and an
+--min-commits is refused by urgent as by activity and retire; an
 urgent selection that keeps nothing says so rather than print a header
-and nothing."""
+and nothing; and an option name has one meaning and one default in
+every command's --help (issue 40: --min-commits was 0, 50 and 100, and
+a threshold of cutting areas)."""
 import os
 import re
 import subprocess
@@ -69,6 +71,20 @@ with open(os.path.join(SOURCE_ROOT, "docs", "cli.md")) as f:
                   " ".join(f.read().split()))
 named = sorted(m.group(1).replace(",", " ").split()) if m else None
 commands = re.findall(r"^  ([a-z]+)  ", run("help").out, re.M)
-eq(sorted(c for c in commands if "--limit" in run(c, "--help").out), named,
+helps = {c: " ".join(run(c, "--help").out.split()) for c in commands}
+eq(sorted(c for c in commands if "--limit" in helps[c]), named,
    "docs/cli.md names the commands that take --limit")
+# the verdicts' thresholds: one default per name, whichever command
+for opt in ("--min-commits", "--inactive-after", "--split-commits",
+            "--ignore-after", "--target"):
+    said = {}
+    for c, h in helps.items():
+        m = re.search(r" " + opt + r" [A-Z]+ (.*?)(?= -[-a-z])", h)
+        if m:
+            d = re.search(r"default:? ([^;)]*)\)", m.group(1))
+            said.setdefault(d.group(1) if d else None, []).append(c)
+    ok(len(said) == 1, f"{opt}: one default in every command", str(said))
+for cmd in ("areas", "recruit"):
+    eq(run(cmd, "--min-commits", "5", "--help").rc, 2,
+       f"{cmd}: its threshold is --split-commits, not --min-commits")
 done()
