@@ -346,54 +346,27 @@ bool cli_act_urgent(const struct ms_act_entry *e,
 				 list_facts != NULL, cutoff);
 }
 
-/* The verdict lines of entry `e`'s people: role addresses, the newly
- * listed, no evidence, the inactive. */
+/* The verdict lines of entry `e`'s people: what the verdict engine flags
+ * (ms_verdict_flag()). */
 static void print_verdicts(FILE *fp, const struct ms_activity *a,
 			   const struct ms_activity_query *q,
 			   const struct ms_act_entry *e,
 			   const struct cli_list_facts *list_facts)
 {
-	char date[32];
-	int64_t when;
-	bool empty_said = false;
-
-	ms_act_format(q->active_since, 0, false, true, date);
 	for (size_t i = 0; i < e->nr_people; i++) {
 		const struct ms_act_person *p = &e->people[i];
-		const char *role = p->role == 'M' ? "MAINTAINER" : "REVIEWER";
+		char why[MS_VERDICT_WHY_SIZE];
 		struct ms_verdict v;
+		const char *flag;
 
 		cli_act_verdict(e, p, list_facts, q->active_since, &v);
-		if (ms_verdict_role_address(&v)) {
-			fprintf(fp, "  ROLE ADDRESS %s: not a person (never in "
-				"the history; a list, or a role's name or "
-				"address)\n", p->email);
+		flag = ms_verdict_flag(a, q, p, &v, why);
+		if (!flag)
 			continue;
-		}
-		if (v.why == MS_VERDICT_WHY_LISTED_LATE) {
-			fprintf(fp, "  NEWLY LISTED %s ", role);
-			cli_person_label(fp, p->name, p->email);
-			fprintf(fp, ": not in this entry on %s, so not "
-				"judged\n", date);
-			continue;
-		}
-		if (v.why == MS_VERDICT_WHY_EMPTY_WINDOW && !empty_said) {
-			fprintf(fp, "  No commit and no patch in the window "
-				"or since %s: no evidence, no verdict\n", date);
-			empty_said = true;
-		}
-		if (!ms_verdict_inactive(&v))
-			continue;
-		fprintf(fp, "  INACTIVE %s ", role);
+		fprintf(fp, "  %s %s ", flag, p->role == 'M' ? "MAINTAINER" :
+			"REVIEWER");
 		cli_person_label(fp, p->name, p->email);
-		if (ms_verdict_elsewhere(a, q, p, &when)) {
-			char d[32];
-
-			ms_act_format(when, 0, false, true, d);
-			fprintf(fp, " (active elsewhere in the history until "
-				"%s)", d);
-		}
-		fprintf(fp, "\n");
+		fprintf(fp, "%s\n", why);
 	}
 }
 

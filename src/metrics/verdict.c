@@ -127,7 +127,8 @@ const char *ms_verdict_why_text(enum ms_verdict_why w)
 		"",
 		"no git history was read",
 		"no file of the tree is the entry's",
-		"no commit and no patch of the entry in the window",
+		"no commit and no patch of the entry in the window or since "
+		"the cutoff",
 		"the history read starts after the cutoff",
 		"not listed in the entry at the cutoff",
 	};
@@ -143,6 +144,41 @@ bool ms_verdict_elsewhere(const struct ms_activity *a,
 		ms_activity_last_seen(a, p->person, q->until, when) &&
 		*when >= q->active_since &&
 		(!p->has_last || *when > p->last_time);
+}
+
+const char *ms_verdict_flag(const struct ms_activity *a,
+			    const struct ms_activity_query *q,
+			    const struct ms_act_person *p,
+			    const struct ms_verdict *v,
+			    char why[MS_VERDICT_WHY_SIZE])
+{
+	char d[32];
+	int64_t when;
+
+	ms_act_format(v->cutoff, 0, false, true, d);
+	*why = 0;
+	if (v->kind == MS_VERDICT_ROLE_ADDRESS) {
+		g_strlcpy(why, ": not a person (never in the history; a list, "
+			  "or a role's name or address)", MS_VERDICT_WHY_SIZE);
+		return "ROLE ADDRESS";
+	}
+	/* the entry's own lines say no files; no history, no report */
+	if (v->kind == MS_VERDICT_NO_EVIDENCE &&
+	    v->why != MS_VERDICT_WHY_NO_FILES &&
+	    v->why != MS_VERDICT_WHY_NO_HISTORY) {
+		g_snprintf(why, MS_VERDICT_WHY_SIZE, ": %s (%s), so not "
+			   "judged", ms_verdict_why_text(v->why), d);
+		return v->why == MS_VERDICT_WHY_LISTED_LATE ? "NEWLY LISTED" :
+			"NO EVIDENCE";
+	}
+	if (!ms_verdict_inactive(v))
+		return NULL;
+	if (ms_verdict_elsewhere(a, q, p, &when)) {
+		ms_act_format(when, 0, false, true, d);
+		g_snprintf(why, MS_VERDICT_WHY_SIZE, " (active elsewhere in "
+			   "the history until %s)", d);
+	}
+	return "INACTIVE";
 }
 
 static bool has_files(const struct maint_entry *e)

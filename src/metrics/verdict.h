@@ -118,6 +118,23 @@ bool ms_verdict_role_address(const struct ms_verdict *v);
  * "active" (active on the list too). */
 const char *ms_verdict_word(const struct ms_verdict *v);
 
+/*
+ * What a report flags in verdict `v` on listed person `p` (of query `q`
+ * of `a`): "ROLE ADDRESS", "NEWLY LISTED", "NO EVIDENCE" or "INACTIVE";
+ * NULL when nothing is (active, active on the list, or no evidence for
+ * a reason of the entry's: no files, no history).  Then `why` holds what
+ * follows the person: ": not a person (never in the history; a list, or
+ * a role's name or address)", ": WHY (2021-08-20), so not judged"
+ * (ms_verdict_why_text(), the cutoff), " (active elsewhere in the
+ * history until 2026-05-14)" or "".
+ */
+#define MS_VERDICT_WHY_SIZE 128
+const char *ms_verdict_flag(const struct ms_activity *a,
+			    const struct ms_activity_query *q,
+			    const struct ms_act_person *p,
+			    const struct ms_verdict *v,
+			    char why[MS_VERDICT_WHY_SIZE]);
+
 /* What `v`'s evidence says of a person with no activity in the entry:
  * "never active here" (seen elsewhere in the history) or "never seen in
  * the history". */

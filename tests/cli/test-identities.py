@@ -53,7 +53,8 @@ eq(b["HOMONYM DRIVER"][2], "  Wei Zhang <wei@a.example>:",
    "two Weis who review each other stay two")
 ok("  No files in this tree (its code lives elsewhere): no verdict"
    in b["REMOTE TOOL"], "REMOTE TOOL has no files here", b["REMOTE TOOL"])
-ok("  ROLE ADDRESS support@corp.example: not a person (never in the "
+ok("  ROLE ADDRESS MAINTAINER Role Corp Support <support@corp.example>: "
+   "not a person (never in the "
    "history; a list, or a role's name or address)"
    in b["ROLE DRIVER"], "the role address is one", b["ROLE DRIVER"])
 ok(".mailmap:3: not a mailmap line" in r.err,

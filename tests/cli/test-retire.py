@@ -317,8 +317,8 @@ eq((people["larry@example.org"]["inactive"],
    "Larry, listed after the window began: not inactive, listed_late; Ivan "
    "inactive")
 r = run("activity", "--repo", work3, "--no-cache", "ALPHA DRIVER")
-ok("  NEWLY LISTED MAINTAINER Larry Late <larry@example.org>: not in this "
-   "entry on 2019-06-01, so not judged\n" in r.out and
+ok("  NEWLY LISTED MAINTAINER Larry Late <larry@example.org>: not listed "
+   "in the entry at the cutoff (2019-06-01), so not judged\n" in r.out and
    "INACTIVE MAINTAINER Larry" not in r.out, "text: NEWLY LISTED, not "
    "INACTIVE", r.out)
 outl = os.path.join(T, "out-larry")

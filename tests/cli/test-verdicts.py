@@ -87,11 +87,13 @@ act = {k: v["activity"] for k, v in verdicts.items()}
 
 r = run("activity", *A, *L)
 quiet = r.out.split("Subsystem QUIET DRIVER\n", 1)[-1].split("\nSubsystem ")[0]
-ok("  No commit and no patch in the window or since " in quiet and
+ok("  NO EVIDENCE MAINTAINER Fay Foo <fay@example.org>: no commit and no "
+   "patch of the entry in the window or since the cutoff (" in quiet and
    "INACTIVE" not in quiet, "activity text: QUIET DRIVER has no evidence, "
    "no INACTIVE line", quiet)
 log = r.out.split("Subsystem CHANGE LOG\n", 1)[-1].split("\nSubsystem ")[0]
-ok(f"  ROLE ADDRESS {CM}: not a person" in log and "INACTIVE" not in log,
+ok(f"  ROLE ADDRESS REVIEWER Community Manager <{CM}>: not a person" in log
+   and "INACTIVE" not in log,
    "activity text: the Community Manager is a role address", log)
 
 r = run("urgent", *A, *L, "--json", "--min-commits", "0")

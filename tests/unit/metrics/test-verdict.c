@@ -229,9 +229,57 @@ static void test_entry(void)
 	is_int(ms_verdict_category_rank(NULL), 5, "none last");
 }
 
+/* What a report flags, in the engine's words (cli-activity.c only
+ * prints them). */
+static void test_flag(void)
+{
+	struct ms_activity_query q = { .active_since = CUTOFF };
+	char why[MS_VERDICT_WHY_SIZE];
+	struct ms_act_entry e;
+	struct ms_act_person p;
+	struct ms_verdict v;
+
+	setup(&e, &p, 0);
+	kind(&e, &p, NULL, &v);
+	is_str(ms_verdict_flag(NULL, &q, &p, &v, why), "NO EVIDENCE",
+	       "an empty window: flagged NO EVIDENCE");
+	is_str(why, ": no commit and no patch of the entry in the window or "
+	       "since the cutoff (2018-11-15), so not judged", "... and why");
+	setup(&e, &p, 10);
+	p.listed_late = true;
+	kind(&e, &p, NULL, &v);
+	is_str(ms_verdict_flag(NULL, &q, &p, &v, why), "NEWLY LISTED",
+	       "listed after the cutoff: NEWLY LISTED");
+	is_str(why, ": not listed in the entry at the cutoff (2018-11-15), "
+	       "so not judged", "... and why");
+	setup(&e, &p, 10);
+	p.seen_anywhere = false;
+	kind(&e, &p, NULL, &v);
+	is_str(ms_verdict_flag(NULL, &q, &p, &v, why), "INACTIVE",
+	       "never active: INACTIVE");
+	is_str(why, "", "... nothing after the name");
+	p.role_address = true;
+	p.role_why = MS_ACT_ROLE_NAME;
+	kind(&e, &p, NULL, &v);
+	is_str(ms_verdict_flag(NULL, &q, &p, &v, why), "ROLE ADDRESS",
+	       "a role address: ROLE ADDRESS");
+	setup(&e, &p, 10);
+	p.has_last = true;
+	p.last_time = CUTOFF;
+	p.inactive = false;
+	kind(&e, &p, NULL, &v);
+	ok(!ms_verdict_flag(NULL, &q, &p, &v, why), "active: nothing flagged");
+	e.no_files = true;
+	p.has_last = false;
+	kind(&e, &p, NULL, &v);
+	ok(!ms_verdict_flag(NULL, &q, &p, &v, why), "no files: the entry's "
+	   "line says it, nothing flagged");
+}
+
 int main(void)
 {
 	test_person();
 	test_entry();
+	test_flag();
 	return test_done();
 }
