@@ -598,7 +598,7 @@ void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
 			ms_out_kv_int(o, "authored", (int64_t)ap->author.count);
 			ms_out_kv_int(o, "committed",
 				      (int64_t)ap->committer.count);
-			ms_out_kv_int(o, "tags", (int64_t)ap->tags.count);
+			ms_out_kv_int(o, "tagged", (int64_t)ap->tags.count);
 			ms_out_end_object(o);
 		}
 		ms_out_end_list(o);

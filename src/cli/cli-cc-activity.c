@@ -392,7 +392,7 @@ void cc_act_json(struct ms_out *o, const struct cc_act *ac,
 		/* no history (--archive alone): its keys are null */
 		static const char *const keys[] = {
 			"seen_anywhere", "last_activity", "authored",
-			"committed", "tags",
+			"committed", "tagged",
 		};
 
 		for (size_t k = 0; k < G_N_ELEMENTS(keys); k++)
@@ -410,7 +410,7 @@ void cc_act_json(struct ms_out *o, const struct cc_act *ac,
 	}
 	ms_out_kv_int(o, "authored", (int64_t)p->author.count);
 	ms_out_kv_int(o, "committed", (int64_t)p->committer.count);
-	ms_out_kv_int(o, "tags", (int64_t)p->tags.count);
+	ms_out_kv_int(o, "tagged", (int64_t)p->tags.count);
 	list_json(o, ac, l, &v);
 	ms_out_end_object(o);
 }

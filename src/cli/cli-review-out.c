@@ -437,6 +437,17 @@ void cli_review_print_text(FILE *fp, const struct cli_review_run *r,
 		fprintf(fp, "  Negative intervals clamped: %zu\n", e->negative);
 }
 
+/* Key "tags": the list's trailers naming person `p`, by kind. */
+static void json_tags(struct ms_out *o, const struct ms_rv_person *p)
+{
+	ms_out_key(o, "tags");
+	ms_out_begin_object(o);
+	ms_out_kv_int(o, "reviewed_by", (int64_t)p->reviewed_by);
+	ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
+	ms_out_kv_int(o, "tested_by", (int64_t)p->tested_by);
+	ms_out_end_object(o);
+}
+
 static void json_date(struct ms_out *o, const char *key, bool set,
 		      int64_t t)
 {
@@ -505,12 +516,7 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 		ms_out_kv_null(o, "responsiveness");
 	else
 		ms_out_kv_real(o, "responsiveness", p->responsiveness);
-	ms_out_key(o, "tags");
-	ms_out_begin_object(o);
-	ms_out_kv_int(o, "reviewed_by", (int64_t)p->reviewed_by);
-	ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
-	ms_out_kv_int(o, "tested_by", (int64_t)p->tested_by);
-	ms_out_end_object(o);
+	json_tags(o, p);
 	ms_out_kv_int(o, "messages", (int64_t)p->messages);
 	ms_out_kv_int(o, "threads", (int64_t)p->threads);
 	ms_out_kv_int(o, "authored", (int64_t)p->authored);
@@ -815,8 +821,7 @@ static void json_defacto_aliases(struct ms_out *o,
 		cli_json_person(o, p->name, p->email);
 		json_git_count(o, "applied", git, p->applied);
 		ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
-		ms_out_kv_int(o, "tags",
-			      (int64_t)(p->reviewed_by + p->acked_by));
+		json_tags(o, p);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);

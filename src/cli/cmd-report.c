@@ -371,7 +371,7 @@ static void cell_urgent(FILE *fp, const struct site *s, size_t i)
 /* Key "git_timeline" of data/entry-N.json: the timeline's numbers. */
 static void timeline_json(struct ms_out *o, const struct site *s, size_t ei)
 {
-	static const char *const keys[] = { "authored", "committed", "tags" };
+	static const char *const keys[] = { "authored", "committed", "tagged" };
 	size_t np;
 
 	ms_out_key(o, "git_timeline");

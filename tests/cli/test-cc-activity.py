@@ -159,7 +159,7 @@ cc = {c["email"]: c for c in r.json()["cc"]}
 eq(cc["rob@example.org"]["activity"],
    {"inactive": False, "verdict": "active_on_list", "seen_anywhere": None,
     "last_activity": None, "authored": None, "committed": None,
-    "tags": None,
+    "tagged": None,
     "list": {"patches": 5, "replied": 3, "median_latency_hours": 2.0,
              "active_on_list": True}},
    "--archive alone --json: the list's figures, null commit facts")

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Every key of every command's --json output is snake_case and documented
 in docs/json.md (or docs/review.md, which json.md points to for review),
-and every date in them is ISO 8601 with its offset (docs/json.md's
-convention): the documents are compared with real output, on the planted repository
+has one shape (object, list, string, number or boolean) wherever it is
+(issue 34: `tags` was an object in activity and a number in
+maintainers --activity and the intervals), and every date in them is ISO
+8601 with its offset (docs/json.md's convention): the documents are compared with real output, on the planted repository
 and list archive of fixtures/gen/gen-review.py."""
 import json
 import os
@@ -31,6 +33,9 @@ COMMANDS = [
     ("mail", "show", mbox, msgid),
     ("activity", "--repo", repo, "--db", db),
     ("activity", "--repo", repo, "--db", db, "--archive", mbox),
+    ("activity", "--repo", repo, "--db", db, "--by", "year"),
+    ("maintainers", "--repo", repo, "--db", db, "--activity", "--archive",
+     mbox, "drivers/foo/"),
     ("areas", "--repo", repo, "--db", db, "--split-commits", "0"),
     ("urgent", "--repo", repo, "--db", db, "--min-commits", "0"),
     ("urgent", "--repo", repo, "--db", db, "--min-commits", "0",
@@ -68,6 +73,26 @@ def keys(v, acc):
     return acc
 
 
+def shapes(v, acc, where):
+    """key -> {shape: the first command line where it has it}."""
+    def shape(x):
+        return ("object" if isinstance(x, dict) else "list"
+                if isinstance(x, list) else "boolean" if isinstance(x, bool)
+                else "number" if isinstance(x, (int, float)) else "string")
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if x is not None:
+                acc.setdefault(k, {}).setdefault(shape(x), where)
+            shapes(x, acc, where)
+    elif isinstance(v, list):
+        for x in v:
+            shapes(x, acc, where)
+    return acc
+
+
+seen_shapes = {}
+
+
 def dates(v, acc):
     """Every string value that begins as a date does."""
     if isinstance(v, dict):
@@ -96,10 +121,18 @@ for cmd in COMMANDS:
     missing = sorted(k for k in found - documented
                      if re.fullmatch(r"[a-z][a-z0-9_]*", k))
     eq(missing, [], f"{what}: every key is documented in docs/")
+    shapes(doc, seen_shapes, what)
     found = dates(doc, [])
     eq([d for d in found if not re.fullmatch(ISO, d)], [],
        f"{what}: every date is ISO 8601 with its offset")
     if cmd[0] in ("activity", "urgent") or cmd[1] == "list":
         ok(found, f"{what}: has dates to check")
 
+# the figures of people's commits: `tags` the newest commit naming them
+# in a trailer (an object, as `author` and `committer`), `authored`,
+# `committed` and `tagged` how many
+for k, want in (("tags", ["object"]), ("authored", ["number"]),
+                ("committed", ["number"]), ("tagged", ["number"])):
+    ok(sorted(seen_shapes.get(k, {})) == want, f"{k}: one shape in every "
+       "command", str(seen_shapes.get(k)))
 done()

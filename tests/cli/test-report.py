@@ -181,7 +181,7 @@ ok(sum(fay_git.values()) >= 3, "the planted history: Fay commits FOO's "
    "changes", fay_git)
 fay = [p for p in tl["people"] if p["email"] == "fay@example.org"][0]
 eq([a + c + t for a, c, t in zip(fay["authored"], fay["committed"],
-                                 fay["tags"])],
+                                 fay["tagged"])],
    [fay_git.get(m, 0) for m in tl["months"]],
    "FOO: Fay's timeline in data/entry-N.json is git's count per month")
 ok(not fay["inactive"], "FOO: Fay not inactive")
