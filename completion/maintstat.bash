@@ -82,7 +82,7 @@ _maintstat()
 	--repo | --tree | --dest | --output-dir)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
-	--maintainers | --db | --aliases | --keep | --archive | --output | -o)
+	--maintainers | --db | --aliases | --keep | --archive | --employers | --output | -o)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	esac
@@ -94,7 +94,8 @@ _maintstat()
 		local helps=$cmd not=
 		[[ $cmd == report ]] && helps="report review" &&
 			not="--by|--release-tags|--json"
-		[[ $cmd == pending ]] && helps="pending review" &&
+		[[ $cmd == pending || $cmd == people ]] &&
+			helps="$cmd review" &&
 			not="--by|--release-tags"
 		COMPREPLY=($(compgen -W "$(for c in $helps; do
 			"$prog" $c $sub --help 2>/dev/null; done |

@@ -72,6 +72,7 @@ link) see="review mail-show" ;;
 review) see="report pending link activity" ;;
 report) see="review urgent" ;;
 pending) see="review report" ;;
+people) see="review identities" ;;
 *) see= ;;
 esac
 {

@@ -106,6 +106,7 @@ int cli_rev_link_end(struct cli_rev_linking *pending);
  * (borrowed for the call), whose return is the exit code.
  */
 struct ms_review;
+struct ms_review_opts;
 struct ms_rv_person;
 struct ms_mail_index;
 struct ms_act_entry;
@@ -124,6 +125,11 @@ struct cli_review_view {
 	 * else NULL. */
 	const struct ms_review *rv_quarter;
 	struct ms_ident *ident;          /* who is who (this thread only) */
+	/* what it was computed from: the messages, their map to entries
+	 * and review's options (the window, who is who, the tree) */
+	const struct ms_link_mail *lm;
+	const struct ms_review_map *map;
+	const struct ms_review_opts *rvo;
 	/* review's options: the repository, archives and store, and the
 	 * tree's MAINTAINERS options */
 	const struct cli_rev_opts *opts;

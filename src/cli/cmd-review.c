@@ -488,6 +488,9 @@ static int review_output(const struct review_args *a, struct review_data *d,
 		v.act_model = d->act;
 		v.rv_quarter = d->rvq;
 		v.ident = d->rvo.ident;
+		v.lm = d->lm;
+		v.map = d->map;
+		v.rvo = &d->rvo;
 		v.opts = &a->ro;
 		v.tree_opts = &a->to;
 		v.priv = &r;

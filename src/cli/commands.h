@@ -22,6 +22,7 @@ int cmd_link(int argc, char **argv);
 int cmd_review(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_pending(int argc, char **argv);
+int cmd_people(int argc, char **argv);
 int cmd_identities(int argc, char **argv);
 
 /*
@@ -61,7 +62,9 @@ int cmd_identities(int argc, char **argv);
 	X(link, FULL, "which list message posted each commit") \
 	X(review, FULL, "how each entry's patches are answered on the list") \
 	X(report, FULL, "the review as a static HTML site with plots") \
-	X(pending, FULL, "the open patches of each entry, oldest wait first")
+	X(pending, FULL, "the open patches of each entry, oldest wait first") \
+	X(people, FULL, \
+	  "the list's people and companies, ranked as netdev's report")
 
 #define MS_COMMANDS(X) \
 	MS_FILE_COMMANDS(X) MS_HISTORY_COMMANDS(X) MS_LIST_COMMANDS(X)

@@ -1,6 +1,7 @@
 /*
  * review-internal.h - what review.c, review-map.c and review-aside.c
- * share: the map of patch postings to MAINTAINERS entries, and the
+ * share, and people.c, built on review's model: the map of patch
+ * postings to MAINTAINERS entries, the versions of a patch, and the
  * postings set aside.  Not for other files.
  */
 #ifndef MS_REVIEW_INTERNAL_H

@@ -24,7 +24,7 @@ PARALLEL = {"maintainers", "coverage", "activity", "areas", "recruit",
             "urgent",
             "retire",
             "identities", "store", "mail", "link", "review", "report",
-            "pending"}
+            "pending", "people"}
 for cmd in commands:
     args = [cmd, "stats"] if cmd == "mail" else [cmd]
     h = run(*args, "--help").out
@@ -40,7 +40,7 @@ eq(r.rc, 2, "fetch has no --threads (its thread switch is --whole-threads)")
 
 # --- --max-message-size, --max-index-size: only where mail is read ---
 MAIL = {"maintainers", "activity", "urgent", "retire", "identities", "mail",
-        "link", "review", "report", "pending"}
+        "link", "review", "report", "pending", "people"}
 for cmd in commands + ["mail show", "store list"]:
     args = cmd.split() + (["stats"] if cmd == "mail" else [])
     h = run(*args, "--help").out

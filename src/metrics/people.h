@@ -1,0 +1,129 @@
+/*
+ * people.h - the whole list's people and companies (`maintstat people`,
+ * the netdev development report): per person over the window, the
+ * patches they posted, the messages they sent, the patches they answered
+ * and the scores of linux-netdev/ml-stat; per company the sums.  Every
+ * figure is defined in docs/review.md ("The list's people").
+ *
+ * Patches, versions, bots, the identity model and what is set aside are
+ * review's (review.h): the same archives, map and options.  Results are
+ * the caller's (ms_people_free); strings inside are borrowed from the
+ * identity model and the employers file, which must outlive them.
+ */
+#ifndef MS_PEOPLE_H
+#define MS_PEOPLE_H
+
+#include "error.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ms_link_mail;
+struct ms_review;
+struct ms_review_map;
+struct ms_review_opts;
+
+/* ---- employers: address or domain to company ---- */
+
+struct ms_employers;
+
+/*
+ * Read an employers file (`text`, `len` bytes, named `file` in errors):
+ * ml-stat's db.json (its "corpmap": ["needle", "Company"] pairs, a needle
+ * matched within "<address>") or gitdm's domain-map and aliases lines
+ * ("address-or-domain Company", optionally "< YYYY-MM-DD": that company
+ * until that date; "alias canonical-address": the alias gets the
+ * canonical address's company; '#' starts a comment).  Returns 0 and
+ * *out (ms_employers_free), or MS_EPARSE naming "file:line".
+ */
+int ms_employers_parse(const char *file, const char *text, size_t len,
+		       struct ms_employers **out);
+void ms_employers_free(struct ms_employers *e);
+
+/*
+ * The company of `email` at time `when`: from `e` (may be NULL) by the
+ * address, its domain or a parent domain, the line whose end date is the
+ * first after `when` (else the line without one); otherwise "(Unknown)"
+ * for a personal-mail domain (gmail.com, kernel.org, ...) and the domain
+ * itself for any other.  Borrowed (from `e`, or static, or inside
+ * `email`).
+ */
+const char *ms_employers_company(const struct ms_employers *e,
+				 const char *email, int64_t when);
+
+/* ---- people and companies ---- */
+
+/* The figures of a person, and summed, of a company. */
+struct ms_people_counts {
+	size_t authored;          /* patch postings sent */
+	size_t series;            /* postings of a series (cover or N>1) */
+	size_t own, other, stable; /* authored, by review's project rules */
+	size_t messages;          /* messages sent (bots' never) */
+	size_t threads;           /* threads they sent to */
+	size_t replied;           /* others' patches they answered */
+	size_t first_responses;   /* patches theirs answered first */
+	size_t tags_given;        /* others' patches they gave a tag */
+	size_t tags_received;     /* their patches someone tagged */
+	/* ml-stat's parts: change sets, threads and messages as the
+	 * thread's author or as reviewer */
+	size_t author_cs, author_threads, author_messages;
+	size_t reviewer_cs, reviewer_threads, reviewer_messages;
+	int64_t reviewer_score;   /* ml-stat's score ("positive") */
+	int64_t author_score;     /* its negation ("negative") */
+	size_t entries_listed, entries_answered;
+};
+
+struct ms_people_person {
+	unsigned person;          /* ident id */
+	const char *name, *email; /* canonical */
+	char **addresses;         /* every address of the group */
+	const char *company;
+	struct ms_people_counts c;
+	int64_t median_first_response; /* seconds; -1: no reply */
+	int64_t last;             /* their newest message of the window */
+};
+
+struct ms_people_company {
+	const char *name;
+	size_t people;
+	struct ms_people_counts c;
+	/* review points over author points: the score's parts, 2 x cs +
+	 * 8 x threads + 2 x (messages - 1) as reviewer over 4 x messages as
+	 * author; -1 when they authored none */
+	double review_balance;
+};
+
+struct ms_people {
+	GPtrArray *people;        /* struct ms_people_person * */
+	GPtrArray *companies;     /* struct ms_people_company * */
+	int64_t since, until;
+};
+
+/*
+ * The people of archive `lm` over rvo's window (since, until), as
+ * review's map, commits (may be NULL) and options (their identity model
+ * required) see them; `rv` (may be NULL) is the review over the same, for
+ * the entries each person answered.  Companies by `emp` (may be NULL).
+ * People and companies come sorted by reviewer score.
+ */
+struct ms_people *ms_people_compute(const struct ms_link_mail *lm,
+				    const struct ms_review_map *map,
+				    const GPtrArray *commits,
+				    const struct ms_review_opts *rvo,
+				    const struct ms_review *rv,
+				    const struct ms_employers *emp);
+void ms_people_free(struct ms_people *p);
+
+/*
+ * Sort people and companies by figure `key` (a JSON key: "authored",
+ * "messages", "reviewer_score", ...), greatest first, then by address
+ * or name.  Returns 0, or MS_EUSAGE for an unknown key.
+ */
+int ms_people_sort(struct ms_people *p, const char *key);
+
+/* The keys ms_people_sort() takes, NULL-terminated. */
+extern const char *const ms_people_sort_keys[];
+
+#endif

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""maintstat people (docs/review.md, "The list's people") on a planted
+list: Ann under three addresses and a DMARC rewrite, a company with two
+domains (gitdm's domain-map and ml-stat's db.json), an employer change
+with an end date both ways, the bots (kernel test robot, syzbot,
+patchwork-bot, pr-tracker-bot), a review given on a cover letter, a
+stable backport and another project's patch; ml-stat's scores worked
+out by hand from its formula."""
+import json
+import os
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir  # noqa: E402
+
+tmp = tmpdir()
+tree = os.path.join(tmp, "tree")
+os.makedirs(os.path.join(tree, "drivers", "foo"))
+with open(os.path.join(tree, "MAINTAINERS"), "w") as f:
+    f.write("FOO DRIVER\nM:\tMay Maint <may@example.org>\n"
+            "L:\tfoo@lists.example.org\nS:\tMaintained\n"
+            "F:\tdrivers/foo/\n\nBAR DRIVER\nR:\tMay Maint "
+            "<may@example.org>\nS:\tMaintained\nF:\tdrivers/bar/\n")
+with open(os.path.join(tree, "drivers", "foo", "foo.c"), "w") as f:
+    f.write("int foo;\n")
+
+ANN = "Ann Author <ann@example.net>"
+MAY = "May Maint <may@example.org>"
+RITA = "Rita Rev <rita@example.com>"
+BOB = "Bob Moved <bob@oldco.com>"
+msgs = []
+
+
+def mail(mid, frm, subject, day, body, parent=None):
+    hdr = [f"From: {frm}", f"Subject: {subject}", f"Message-ID: <{mid}>",
+           f"Date: Mon, {day:02d} Jan 2024 00:00:00 +0000",
+           "List-Id: <foo.lists.example.org>"]
+    if parent:
+        hdr += [f"In-Reply-To: <{parent}>", f"References: <{parent}>"]
+    msgs.append("From x Mon Jan  1 00:00:00 2024\n" + "\n".join(hdr) +
+                "\n\n" + body + "\n")
+
+
+def patch(mid, frm, subject, day, prefix="PATCH", parent=None,
+          path="drivers/foo/foo.c"):
+    mail(mid, frm, f"[{prefix}] {subject}", day,
+         f"Change {subject}.\n\nSigned-off-by: {frm}\n---\n"
+         f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n"
+         f"@@ -1 +1 @@\n-int foo;\n+int foo; /* {subject} */\n", parent)
+
+
+# Ann's series; Rita reviews it on its cover letter; two bots answer
+mail("s0@x", ANN, "[PATCH 0/2] foo: two things", 2, "Two things.")
+patch("s1@x", ANN, "foo: first", 2, "PATCH 1/2", "s0@x")
+patch("s2@x", ANN, "foo: second", 2, "PATCH 2/2", "s0@x")
+mail("r1@x", RITA, "Re: [PATCH 0/2] foo: two things", 3,
+     "> Two things.\n\nReviewed-by: Rita Rev <rita@example.com>\n", "s0@x")
+mail("lkp@x", "kernel test robot <lkp@intel.com>",
+     "Re: [PATCH 1/2] foo: first", 3, "Hi Ann,\n\nbuild failed.\n", "s1@x")
+mail("pw@x", "patchwork-bot+foo@kernel.org",
+     "Re: [PATCH 0/2] foo: two things", 4,
+     "Hello:\n\nThis series was applied to foo.git (main)\n", "s0@x")
+# Ann from her work address; May acks; Ann thanks her through a DMARC
+# rewrite of the list
+patch("a1@x", "Ann Author <ann@corp-a.com>", "foo: third", 5)
+mail("m1@x", MAY, "Re: [PATCH] foo: third", 6,
+     "> +int foo;\n\nAcked-by: May Maint <may@example.org>\n", "a1@x")
+mail("a2@x", "Ann Author via foo <foo@lists.example.org>",
+     "Re: [PATCH] foo: third", 6, "Thanks!\n", "m1@x")
+# Ann from her personal address; Bob asks
+patch("g1@x", "Ann Author <ann.author@gmail.com>", "foo: fourth", 7)
+mail("b1@x", BOB, "Re: [PATCH] foo: fourth", 8, "Why?\n", "g1@x")
+# Carl asks on a thread of his own (before his employer's end date),
+# Bob answers after his
+mail("c1@x", "Carl Stays <carl@oldco.com>", "foo: a question", 5, "How?")
+mail("b2@x", BOB, "Re: foo: a question", 20, "Like this.\n", "c1@x")
+# syzbot's report, May answers; May's pull request, pr-tracker-bot
+mail("syz@x", "syzbot <syzbot+1234@syzkaller.appspotmail.com>",
+     "[syzbot] KASAN: use-after-free in foo", 9, "Hello,\n\nsyzbot found")
+mail("m2@x", MAY, "Re: [syzbot] KASAN: use-after-free in foo", 10,
+     "Fixing.\n", "syz@x")
+mail("pull@x", MAY, "[GIT PULL] foo for 6.8", 11, "Please pull.\n")
+mail("prt@x", "pr-tracker-bot@kernel.org", "Re: [GIT PULL] foo for 6.8",
+     12, "The pull request you sent has been merged.\n", "pull@x")
+# a stable backport; another project's patch, reviewed
+patch("st@x", "Greg KH <gregkh@linuxfoundation.org>", "foo: backport",
+      12, "PATCH 6.1.y")
+patch("rc@x", "Dan Other <dan@corp-a.de>", "lib: fix", 13,
+      "PATCH rdma-core", path="libfoo/x.c")
+mail("dv@x", "Dave Corp <dave@corp-a.com>", "Re: [PATCH rdma-core] lib: fix",
+     14, "Reviewed-by: Dave Corp <dave@corp-a.com>\n", "rc@x")
+
+mbox = os.path.join(tmp, "list.mbox")
+with open(mbox, "w") as f:
+    f.write("\n".join(msgs))
+domain_map = os.path.join(tmp, "domain-map")
+with open(domain_map, "w") as f:
+    f.write("# gitdm\ncorp-a.com\tCorp A\ncorp-a.de Corp A\n\n"
+            "bob@oldco.com OldCo < 2024-01-10\nbob@oldco.com NewCo\n"
+            "carl@oldco.com OldCo < 2024-01-10\ncarl@oldco.com NewCo\n")
+db_json = os.path.join(tmp, "db.json")
+with open(db_json, "w") as f:
+    json.dump({"mailmap": [], "corpmap": [["@corp-a.com>", "Corp A"],
+                                          ["@corp-a.de>", "Corp A"]]}, f)
+
+args = ["--tree", tree, "--archive", mbox, "--no-cache", "--until",
+        "2024-01-31"]
+r = run("people", *args, "--json", "--employers", domain_map)
+eq(r.rc, 0, "people exits 0")
+doc = r.json()
+ok("schema_version" in doc, "one document with schema_version")
+ppl = {p["email"]: p for p in doc["people"]}
+ann = ppl.get("ann@example.net") or {}
+eq(sorted(ann.get("addresses", [])), ["ann.author@gmail.com",
+                                      "ann@corp-a.com", "ann@example.net"],
+   "Ann: three addresses, one person")
+eq([ann.get(k) for k in ("messages", "authored", "series", "threads",
+                         "replied", "tags_received", "tags_given")],
+   [6, 4, 1, 3, 0, 3, 0], "Ann: 6 messages (the DMARC rewrite hers), 4 "
+   "patches in 1 series, 3 threads, no one else's patch, 3 of hers "
+   "tagged (two through the cover letter)")
+ok("foo@lists.example.org" not in ppl, "the list's address is no person")
+for bot in ("lkp@intel.com", "patchwork-bot+foo@kernel.org",
+            "pr-tracker-bot@kernel.org",
+            "syzbot+1234@syzkaller.appspotmail.com"):
+    ok(bot not in ppl and all(bot not in p["addresses"]
+                               for p in doc["people"]), "no bot: " + bot)
+rita = ppl["rita@example.com"]
+eq([rita[k] for k in ("messages", "replied", "first_responses",
+                      "tags_given", "median_first_response_hours")],
+   [1, 2, 2, 2, 24.0], "Rita's one reply to the cover letter answers "
+   "both patches, first, with a tag, a day after")
+may = ppl["may@example.org"]
+eq([may[k] for k in ("messages", "replied", "first_responses",
+                     "tags_given", "entries_listed", "entries_answered")],
+   [3, 1, 1, 1, 2, 1], "May: 3 messages, answered Ann's third patch, "
+   "listed in 2 entries, answered in FOO DRIVER")
+eq(ppl["gregkh@linuxfoundation.org"]["projects"],
+   {"own": 0, "other": 0, "stable": 1}, "a stable backport counts, as such")
+eq(ppl["dan@corp-a.de"]["projects"], {"own": 0, "other": 1, "stable": 0},
+   "another project's patch counts, as such")
+eq(ann["projects"], {"own": 4, "other": 0, "stable": 0}, "Ann's: own")
+# ml-stat.py: 2 cs + 8 thr + 2 (msg - 1) as reviewer - 4 msg as author
+eq({e: p["reviewer_score"] for e, p in ppl.items()},
+   {"bob@oldco.com": 20, "may@example.org": 16, "rita@example.com": 10,
+    "dave@corp-a.com": 10, "carl@oldco.com": -6, "dan@corp-a.de": -6,
+    "gregkh@linuxfoundation.org": -6, "ann@example.net": -22},
+   "ml-stat's score per person")
+eq(ann["author_score"], 22, "the author score is its negation")
+eq([p["email"] for p in doc["people"]],
+   ["bob@oldco.com", "may@example.org", "dave@corp-a.com",
+    "rita@example.com", "carl@oldco.com", "dan@corp-a.de",
+    "gregkh@linuxfoundation.org", "ann@example.net"],
+   "ranked by reviewer score, then address")
+eq({e: p["company"] for e, p in ppl.items()},
+   {"bob@oldco.com": "NewCo", "carl@oldco.com": "OldCo",
+    "ann@example.net": "Corp A", "dan@corp-a.de": "Corp A",
+    "dave@corp-a.com": "Corp A", "may@example.org": "example.org",
+    "rita@example.com": "example.com",
+    "gregkh@linuxfoundation.org": "linuxfoundation.org"},
+   "companies: two domains are Corp A; Bob moved after the end date, "
+   "Carl did not; otherwise the domain")
+cos = {c["name"]: c for c in doc["companies"]}
+eq([cos["Corp A"][k] for k in ("people", "messages", "authored",
+                               "reviewer_score")], [3, 8, 5, -18],
+   "Corp A: Ann, Dan and Dave summed")
+eq(cos["Corp A"]["review_balance"], 6 / 24, "review balance: review "
+   "points (Dave's 8 + 2, Ann's and Dan's -2 each) over author points "
+   "(4 x (5 + 1))")
+for p in doc["people"]:
+    ok(p["messages"] <= sum(m.count("From: " + p["name"]) for m in msgs),
+       "messages never exceed what was sent: " + p["email"])
+
+r = run("people", *args, "--json", "--employers", db_json)
+eq({p["email"]: p["company"] for p in r.json()["people"]
+    if "corp-a" in p["company"].lower() or "Corp" in p["company"]},
+   {"ann@example.net": "Corp A", "dan@corp-a.de": "Corp A",
+    "dave@corp-a.com": "Corp A"}, "ml-stat's db.json corpmap")
+r = run("people", *args, "--json")
+eq({p["email"]: p["company"] for p in r.json()["people"]}["ann@example.net"],
+   "example.net", "without a file: the canonical address's domain")
+mail("x@x", "Gus Gmail <gus@gmail.com>", "hello", 15, "Hi.")
+with open(mbox, "w") as f:
+    f.write("\n".join(msgs))
+r = run("people", *args, "--json")
+eq({p["email"]: p["company"] for p in r.json()["people"]}["gus@gmail.com"],
+   "(Unknown)", "personal mail: (Unknown)")
+
+r = run("people", *args, "--sort", "messages", "--limit", "2")
+eq(r.rc, 0, "text exits 0")
+ok("Top people by messages:" in r.out and r.out.count("Ann Author") == 1
+   and "  ... and 7 more not shown (--limit)" in r.out,
+   "text: ranked by --sort, --limit rows", r.out)
+r = run("people", *args, "--sort", "nonsense")
+eq(r.rc, 2, "--sort of an unknown figure: usage error")
+with open(domain_map, "a") as f:
+    f.write("bob@oldco.com NewCo < 2024-13-45\n")
+r = run("people", *args, "--employers", domain_map)
+eq(r.rc, 1, "a bad end date: runtime error")
+ok("domain-map:9: bad end date '2024-13-45'" in r.err, "naming file:line", r.err)
+done()
