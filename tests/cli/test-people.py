@@ -69,6 +69,9 @@ mail("a2@x", "Ann Author via foo <foo@lists.example.org>",
 # Ann from her personal address; Bob asks
 patch("g1@x", "Ann Author <ann.author@gmail.com>", "foo: fourth", 7)
 mail("b1@x", BOB, "Re: [PATCH] foo: fourth", 8, "Why?\n", "g1@x")
+# a rewrite under a name no one has: nobody's, never the list's
+mail("z1@x", "Zed Unknown via foo <foo@lists.example.org>",
+     "Re: [PATCH] foo: fourth", 9, "Me too.\n", "g1@x")
 # Carl asks on a thread of his own (before his employer's end date),
 # Bob answers after his
 mail("c1@x", "Carl Stays <carl@oldco.com>", "foo: a question", 5, "How?")
@@ -119,11 +122,9 @@ eq([ann.get(k) for k in ("messages", "authored", "series", "threads",
    "patches in 1 series, 3 threads, no one else's patch, 3 of hers "
    "tagged (two through the cover letter)")
 ok("foo@lists.example.org" not in ppl, "the list's address is no person")
-for bot in ("lkp@intel.com", "patchwork-bot+foo@kernel.org",
-            "pr-tracker-bot@kernel.org",
-            "syzbot+1234@syzkaller.appspotmail.com"):
-    ok(bot not in ppl and all(bot not in p["addresses"]
-                               for p in doc["people"]), "no bot: " + bot)
+for bot in ("lkp@", "patchwork-bot", "pr-tracker-bot", "syzbot"):
+    ok(not [a for p in doc["people"] for a in p["addresses"] if bot in a],
+       "no bot: " + bot)
 rita = ppl["rita@example.com"]
 eq([rita[k] for k in ("messages", "replied", "first_responses",
                       "tags_given", "median_first_response_hours")],
