@@ -32,7 +32,10 @@ static const struct cli_command_help help = {
 	"maintainers-history, name -- and its first evidence (a commit id,\n"
 	"a Message-ID, or REV:MAINTAINERS:LINE); the list messages a list\n"
 	"rewrote (DMARC) credited by name (\"dmarc-name\"); the people of\n"
-	"the same name kept apart by evidence (\"not ADDRESS\").  With\n"
+	"the same name kept apart by evidence (\"not ADDRESS\").  Each\n"
+	"entry listing a person carries the verdict every command gives\n"
+	"there (active, active on the list, inactive, never active, role\n"
+	"address, no evidence: docs/cli.md; none with --tree).  With\n"
 	"--tree (a directory without history) people come from its\n"
 	"MAINTAINERS and .mailmap; --archive adds a list's senders to\n"
 	"either.  A listed address never seen in a commit or message read\n"
@@ -65,6 +68,8 @@ struct person_row {
 	const char *email;
 	GPtrArray *addrs;          /* struct addr_row * */
 	GPtrArray *entries;        /* entry names (borrowed) */
+	GPtrArray *verdicts;       /* in each: ms_verdict_name(), or NULL
+				      (no history read) */
 	GPtrArray *splits;         /* struct split_row * */
 	GPtrArray *possible;       /* struct split_row *: joins left open */
 	size_t dmarc;              /* list messages credited by name */
@@ -99,6 +104,7 @@ static void person_row_free(gpointer p)
 	g_ptr_array_free(r->possible, TRUE);
 	g_ptr_array_free(r->addrs, TRUE);
 	g_ptr_array_free(r->entries, TRUE);
+	g_ptr_array_free(r->verdicts, TRUE);
 	g_free(r);
 }
 
@@ -175,9 +181,18 @@ static void print_text(FILE *fp, const struct person_row *r,
 	cli_person_label(fp, r->name, r->email);
 	if (r->entries->len) {
 		fprintf(fp, " (listed: ");
-		for (guint i = 0; i < r->entries->len; i++)
-			fprintf(fp, "%s%s", i ? "; " : "",
-				(char *)r->entries->pdata[i]);
+		for (guint i = 0; i < r->entries->len; i++) {
+			/* the verdict's JSON name, in words */
+			char *v = i < r->verdicts->len &&
+				r->verdicts->pdata[i] ? g_strdelimit(
+				g_strdup(r->verdicts->pdata[i]), "_", ' ') :
+				NULL;
+
+			fprintf(fp, "%s%s%s%s", i ? "; " : "",
+				(char *)r->entries->pdata[i], v ? ": " : "",
+				v ? v : "");
+			g_free(v);
+		}
 		fprintf(fp, ")");
 	}
 	fprintf(fp, "\n");
@@ -246,6 +261,19 @@ static void print_json(struct ms_out *o, const struct person_row *r)
 	for (guint i = 0; i < r->entries->len; i++)
 		ms_out_string(o, r->entries->pdata[i]);
 	ms_out_end_list(o);
+	ms_out_key(o, "verdicts");
+	if (r->entries->len && !r->verdicts->len) {
+		ms_out_null(o);
+	} else {
+		ms_out_begin_list(o);
+		for (guint i = 0; i < r->verdicts->len; i++) {
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "entry", r->entries->pdata[i]);
+			ms_out_kv_string(o, "verdict", r->verdicts->pdata[i]);
+			ms_out_end_object(o);
+		}
+		ms_out_end_list(o);
+	}
 	ms_out_kv_bool(o, "big_name_join", r->big_name);
 	ms_out_key(o, "addresses");
 	ms_out_begin_list(o);
@@ -376,6 +404,7 @@ static struct person_row *person_row(GHashTable *rows, GPtrArray *list,
 	r->root = p;
 	r->addrs = g_ptr_array_new_with_free_func(addr_row_free);
 	r->entries = g_ptr_array_new();
+	r->verdicts = g_ptr_array_new();
 	r->splits = g_ptr_array_new_with_free_func(split_row_free);
 	r->possible = g_ptr_array_new_with_free_func(split_row_free);
 	g_hash_table_insert(rows, GUINT_TO_POINTER(p + 1), r);
@@ -480,6 +509,9 @@ struct sources {
 	struct ms_project *proj;     /* the history or tree, the list */
 	struct ms_ident *id;         /* the project's */
 	bool act, lm;                /* a history, a list was read */
+	struct ms_activity *a;       /* the history's model (act) */
+	struct ms_activity_query q;  /* its window and cutoff */
+	const char *inactive_arg;    /* --inactive-after */
 	const struct maint_file *mf;
 	const struct maint_index *idx;
 };
@@ -488,8 +520,6 @@ struct sources {
 static int load_sources(struct sources *s)
 {
 	struct ms_link_mail *lm = NULL;
-	struct ms_activity *act;
-	int64_t since, until;
 	int rc;
 
 	if (s->ao.tree && s->ao.repo)
@@ -525,17 +555,73 @@ static int load_sources(struct sources *s)
 		return rc;
 	}
 	s->ao.mail = lm ? ms_link_mail_index(lm) : NULL;
-	rc = cli_act_load("identities", &s->ao, 5, &s->proj, &act, &since,
-			  &until);
+	rc = cli_act_load("identities", &s->ao, MS_DEFAULT_WINDOW_YEARS,
+			  &s->proj, &s->a, &s->q.since, &s->q.until);
 	if (rc != CLI_CONTINUE) {
 		ms_link_mail_free(lm);
 		return rc;
 	}
 	ms_project_set_mail(s->proj, lm);
-	s->id = ms_activity_ident(act);
-	s->mf = ms_activity_maintainers(act);
-	s->idx = ms_activity_index(act);
+	s->id = ms_activity_ident(s->a);
+	s->mf = ms_activity_maintainers(s->a);
+	s->idx = ms_activity_index(s->a);
+	if (ms_act_parse_before(s->inactive_arg, s->q.until,
+				&s->q.active_since) < 0)
+		return cli_usage_error("identities", "--inactive-after: %s",
+				       ms_error_last());
 	return CLI_CONTINUE;
+}
+
+/* The verdict's name on person `root` in entry `name` of `res`, or NULL
+ * when the query has no such person there. */
+static const char *verdict_in(const struct sources *s,
+			      const struct ms_act_entry *res, size_t nr,
+			      const char *name, unsigned root,
+			      const struct cli_list_facts *lf)
+{
+	struct ms_verdict v;
+
+	for (size_t n = 0; n < nr; n++)
+		for (size_t j = 0; res[n].entry->name == name &&
+		     j < res[n].nr_people; j++)
+			if (ms_ident_root(s->id, res[n].people[j].person) ==
+			    root) {
+				cli_act_verdict(&res[n], &res[n].people[j], lf,
+						s->q.active_since, &v);
+				return ms_verdict_name(v.kind);
+			}
+	return NULL;
+}
+
+/* The verdict engine's answer on each listed person of `list` in each
+ * of their entries, as activity gives it (with --archive, the list's
+ * facts too). */
+static int judge(struct sources *s, const struct maint_entry **sel,
+		 size_t nr_sel, GPtrArray *list)
+{
+	struct cli_list_facts *lf = NULL;
+	struct ms_act_entry *res = NULL;
+	size_t nr = 0;
+	int rc = CLI_CONTINUE;
+
+	s->q.entries = sel;
+	s->q.nr_entries = nr_sel;
+	if (ms_activity_query(s->a, &s->q, &res, &nr) < 0)
+		return cli_error_last();
+	if (s->archives.nr)
+		rc = cli_list_facts_load("identities", &s->ao, &s->archives,
+					 s->q.since, s->q.until,
+					 s->q.active_since, s->a, &lf);
+	for (guint i = 0; rc == CLI_CONTINUE && i < list->len; i++) {
+		struct person_row *r = list->pdata[i];
+
+		for (guint k = 0; k < r->entries->len; k++)
+			g_ptr_array_add(r->verdicts, (char *)verdict_in(s,
+				res, nr, r->entries->pdata[k], r->root, lf));
+	}
+	cli_list_facts_free(lf);
+	ms_act_entries_free(res, nr);
+	return rc;
 }
 
 static void sources_release(struct sources *s)
@@ -603,7 +689,7 @@ static int print_rows(GPtrArray *list, bool json, bool suggest,
 
 int cmd_identities(int argc, char **argv)
 {
-	struct sources s = { 0 };
+	struct sources s = { .inactive_arg = MS_DEFAULT_INACTIVE_AFTER };
 	struct cli_strings files = { 0 };
 	bool json = false, suggest = false;
 	long limit = -1;
@@ -613,8 +699,10 @@ int cmd_identities(int argc, char **argv)
 		  "a source tree without history, instead of --repo: its "
 		  "MAINTAINERS and .mailmap (default: none)" },
 		CLI_OPT_ARCHIVE(&s.archives, "a list archive whose senders "
-				"join people too: mbox (.gz), directory, "
+				"join people too, and whose messages count "
+				"for the verdicts: mbox (.gz), directory, "
 				"public-inbox (repeatable)"),
+		CLI_INACTIVE_AFTER_OPTION(&s.inactive_arg),
 		{ CLI_OPT_FLAG, "suggest-mailmap", 0, &suggest, NULL,
 		  "print .mailmap lines for the joins .mailmap lacks" },
 		CLI_ENTRY_FILE_OPTION(&files),
@@ -645,6 +733,11 @@ int cmd_identities(int argc, char **argv)
 		goto done;
 	collect_people(s.id, sel, nr_sel, s.mf, rows, list);
 	fill_rows(s.id, list, !s.act && !s.lm);
+	if (s.act && !suggest) {
+		rc = judge(&s, sel, nr_sel, list);
+		if (rc != CLI_CONTINUE)
+			goto done;
+	}
 	rc = print_rows(list, json, suggest, sel != NULL, limit,
 			s.act && s.lm ? "never in a commit or message" :
 			s.act ? "never in a commit" : "never in a message");

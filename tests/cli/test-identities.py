@@ -143,14 +143,14 @@ r = run("identities", "--repo", repo, "PETER DRIVER", "MOVED DRIVER",
         "HOMONYM DRIVER", "REMOTE TOOL")
 eq(r.rc, 0, "identities exits 0")
 ok(r.out.startswith(
-    "Peter Listed <peter@listed.example> (listed: PETER DRIVER)\n"
+    "Peter Listed <peter@listed.example> (listed: PETER DRIVER: active)\n"
     "  peter@listed.example: self, seen in HEAD:MAINTAINERS:24, unused address "
     "(listed, never in a commit)\n"
     "  pl@home.example: name, joined by name 'peter listed', seen in "), 
    "Peter: the listed address unused, the home one joined by name", r.out)
 ok("  hmoved@oldcorp.example: maintainers-history, joined by " in r.out,
    "Hana: joined by MAINTAINERS history", r.out)
-ok("Wei Zhang <wei@a.example> (listed: HOMONYM DRIVER)\n"
+ok("Wei Zhang <wei@a.example> (listed: HOMONYM DRIVER: inactive)\n"
    "  wei@a.example: self, seen in " in r.out and
    "  wzhang@b.example: " not in r.out,
    "the listed Wei alone", r.out)
@@ -383,7 +383,7 @@ eq(r.rc, 2, "--tree with --repo: usage error")
 r = run("identities", "--repo", repo, "--archive", mbox, "--no-cache",
         "MOVED DRIVER", "PETER DRIVER", "HOMONYM DRIVER")
 eq(r.rc, 0, "identities --repo --archive exits 0")
-ok("Hana Moved <hmoved@newcorp.example> (listed: MOVED DRIVER)\n"
+ok("Hana Moved <hmoved@newcorp.example> (listed: MOVED DRIVER: active)\n"
    "  hmoved@newcorp.example: self, seen in HEAD:MAINTAINERS:19\n" in r.out,
    "--repo --archive: Hana's listed address, used in a message, is not "
    "unused", r.out)

@@ -2,7 +2,8 @@
 """One verdict per listed person, whichever command says it (issue 34):
 on gen-review.py's repository and list (fixtures/gen/README.md), with two
 entries planted on top, activity, urgent, retire, maintainers --activity,
-review and report give each listed person of each entry the same verdict.
+review, report and identities give each listed person of each entry the
+same verdict.
 
 Planted on top (a commit dated 2015, before every window):
 - QUIET DRIVER (M: Fay Foo, active elsewhere; F: drivers/quiet/): no
@@ -96,6 +97,17 @@ ok(f"  ROLE ADDRESS REVIEWER Community Manager <{CM}>: not a person" in log
    and "INACTIVE" not in log,
    "activity text: the Community Manager is a role address", log)
 
+r = run("identities", *A, *L, "--json",
+        *sorted({e for e, _ in verdicts}))
+ok(r.rc == 0, "identities --json exits 0", r.err)
+for p in r.json()["people"]:
+    for v in p["verdicts"]:
+        say("identities", v["entry"], p["email"], v["verdict"])
+r = run("identities", *A, *L, "CHANGE LOG", "QUIET DRIVER")
+ok("Fay Foo <fay@example.org> (listed: CHANGE LOG: active; QUIET DRIVER: "
+   "no evidence)\n" in r.out and f"<{CM}> (listed: CHANGE LOG: role "
+   "address)\n" in r.out, "identities text: the verdicts in words", r.out)
+
 r = run("urgent", *A, *L, "--json", "--min-commits", "0")
 ok(r.rc == 0, "urgent --json exits 0", r.err)
 for e in r.json()["entries"]:
@@ -154,7 +166,7 @@ ok(any(v == "inactive" or v == "never_active" for v in act.values()) and
 for (entry, email), by in sorted(verdicts.items()):
     ok(len(set(by.values())) == 1,
        f"{entry} / {email}: one verdict in every command", str(by))
-for cmd in ("urgent", "review", "report", "maintainers"):
+for cmd in ("urgent", "review", "report", "maintainers", "identities"):
     ok(any(cmd in by for by in verdicts.values()),
        f"{cmd} said something to compare")
 inactive = {k for k, v in act.items() if v in ("inactive", "never_active")}
