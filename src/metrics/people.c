@@ -263,6 +263,7 @@ struct acc {
 	struct ms_people_person p;
 	GHashTable *threads, *replied, *tagged; /* sets */
 	GHashTable *first;      /* patch -> their first latency + 1 */
+	GHashTable *used;       /* address -> messages sent from it */
 };
 
 struct ctx {
@@ -302,6 +303,7 @@ static struct acc *acc_of(struct ctx *c, unsigned who)
 	a->replied = g_hash_table_new(NULL, NULL);
 	a->tagged = g_hash_table_new(NULL, NULL);
 	a->first = g_hash_table_new(NULL, NULL);
+	a->used = g_hash_table_new(g_str_hash, g_str_equal);
 	g_hash_table_insert(c->accs, GUINT_TO_POINTER(who), a);
 	return a;
 }
@@ -314,6 +316,7 @@ static void acc_free(gpointer p)
 	g_hash_table_unref(a->replied);
 	g_hash_table_unref(a->tagged);
 	g_hash_table_unref(a->first);
+	g_hash_table_unref(a->used);
 	g_free(a);
 }
 
@@ -348,6 +351,14 @@ static void senders(struct ctx *c, const char **canon)
 	}
 }
 
+static void count_in_str(GHashTable *h, const char *s)
+{
+	gpointer v = g_hash_table_lookup(h, s);
+
+	g_hash_table_insert(h, (gpointer)s,
+			    GSIZE_TO_POINTER(GPOINTER_TO_SIZE(v) + 1));
+}
+
 /* Postings: authored, by project, and series. */
 static void postings(struct ctx *c, const uint8_t *aside)
 {
@@ -372,6 +383,8 @@ static void postings(struct ctx *c, const uint8_t *aside)
 		if (r->date > a->p.last)
 			a->p.last = r->date;
 		a->p.c.messages++;
+		if (!r->via_list && r->sender_email)
+			count_in_str(a->used, r->sender_email);
 		g_hash_table_add(a->threads, GUINT_TO_POINTER(r->thread));
 		if (r->kind != MS_MAIL_PATCH)
 			continue;
@@ -660,6 +673,47 @@ static void entries(struct ctx *c, const struct maint_file *mf,
 	}
 }
 
+static gint cmp_used(gconstpointer x, gconstpointer y, gpointer h)
+{
+	size_t a = GPOINTER_TO_SIZE(g_hash_table_lookup(h,
+					*(const char *const *)x));
+	size_t b = GPOINTER_TO_SIZE(g_hash_table_lookup(h,
+					*(const char *const *)y));
+
+	return a != b ? (a > b ? -1 : 1) :
+	       strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/*
+ * A person's company: the first of their addresses the file knows, at
+ * their newest message, those they sent the most from first; else the
+ * domain of the address they sent the most from that is no personal
+ * mail's; else "(Unknown)".
+ */
+static const char *company(struct acc *a, const struct ms_employers *emp)
+{
+	GPtrArray *order = g_ptr_array_new();
+	const char *c = NULL;
+	GHashTableIter it;
+	gpointer k;
+
+	g_hash_table_iter_init(&it, a->used);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		g_ptr_array_add(order, k);
+
+	g_ptr_array_sort_with_data(order, cmp_used, a->used);
+	for (guint i = 0; i < order->len && !c; i++)
+		c = file_company(emp, order->pdata[i], a->p.last, 0);
+	for (size_t i = 0; a->p.addresses[i] && !c; i++)
+		c = file_company(emp, a->p.addresses[i], a->p.last, 0);
+	for (guint i = 0; i < order->len && !c; i++) {
+		c = ms_employers_company(NULL, order->pdata[i], a->p.last);
+		c = strcmp(c, "(Unknown)") ? c : NULL;
+	}
+	g_ptr_array_unref(order);
+	return c ? c : "(Unknown)";
+}
+
 /* The person's figures from their sets, and their company. */
 static struct ms_people_person *person_out(struct ctx *c, struct acc *a,
 					   const struct ms_employers *emp)
@@ -697,14 +751,7 @@ static struct ms_people_person *person_out(struct ctx *c, struct acc *a,
 			    4 * (int64_t)n->author_messages;
 	n->author_score = -n->reviewer_score;
 	a->p.addresses = ms_ident_group_addresses(c->ident, a->p.person);
-	/* the first address the file knows, at their newest message */
-	a->p.company = NULL;
-	for (size_t i = 0; a->p.addresses[i] && !a->p.company; i++)
-		a->p.company = file_company(emp, a->p.addresses[i],
-					    a->p.last, 0);
-	if (!a->p.company)
-		a->p.company = ms_employers_company(emp, a->p.email,
-						    a->p.last);
+	a->p.company = company(a, emp);
 	*p = a->p;
 	return p;
 }

@@ -178,7 +178,7 @@ eq({p["email"]: p["company"] for p in r.json()["people"]
     "dave@corp-a.com": "Corp A"}, "ml-stat's db.json corpmap")
 r = run("people", *args, "--json")
 eq({p["email"]: p["company"] for p in r.json()["people"]}["ann@example.net"],
-   "example.net", "without a file: the canonical address's domain")
+   "example.net", "without a file: the domain she sent the most from")
 mail("x@x", "Gus Gmail <gus@gmail.com>", "hello", 15, "Hi.")
 with open(mbox, "w") as f:
     f.write("\n".join(msgs))
