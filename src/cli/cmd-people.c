@@ -34,16 +34,77 @@ static const struct cli_command_help help = {
 	"(its corpmap); else the address's domain, and \"(Unknown)\" for\n"
 	"personal mail (gmail.com, kernel.org, ...).  The other options are\n"
 	"review's; stable backports and other projects' patches always\n"
-	"count here.",
+	"count here.  --compare FILE.json (an earlier people --json) adds\n"
+	"each row's rank there by reviewer score and its score's change\n"
+	"(\"new\" when it was not there), as ml-stat's stat-print.py.",
 	"  maintstat people --archive linux-rdma-2023.mbox.gz --tree ~/linux \\\n"
 	"      --employers domain-map --limit 30",
 };
 
 struct people_args {
-	const char *employers, *sort;
+	const char *employers, *sort, *compare;
 	bool json;
 	struct ms_employers *emp;
+	GHashTable *prev[2];         /* --compare: people, companies */
 };
+
+static void add_prev(const char *key, int64_t score, void *data)
+{
+	g_hash_table_insert(data, g_strdup(key), g_memdup2(&score,
+							   sizeof score));
+}
+
+/* --compare FILE: its people's and companies' reviewer scores. */
+static int read_compare(struct people_args *a)
+{
+	GError *err = NULL;
+	char *text;
+	size_t len;
+	int rc = CLI_CONTINUE;
+
+	if (!g_file_get_contents(a->compare, &text, &len, &err)) {
+		rc = cli_error("cannot read '%s': %s", a->compare,
+			       err->message);
+		g_error_free(err);
+		return rc;
+	}
+	for (int i = 0; i < 2; i++)
+		a->prev[i] = g_hash_table_new_full(g_str_hash, g_str_equal,
+						   g_free, g_free);
+	if (ms_json_read_list(a->compare, text, len, "people", "email",
+			      "reviewer_score", add_prev, a->prev[0]) < 0 ||
+	    ms_json_read_list(a->compare, text, len, "companies", "name",
+			      "reviewer_score", add_prev, a->prev[1]) < 0)
+		rc = cli_error_last();
+	g_free(text);
+	return rc;
+}
+
+/* The earlier rank and the score's change, in text. */
+static void text_move(size_t prev_rank, int64_t change, bool compare)
+{
+	char r[24], c[24];
+
+	if (!compare)
+		return;
+	snprintf(r, sizeof r, "%zu", prev_rank);
+	snprintf(c, sizeof c, "%+" G_GINT64_FORMAT, change);
+	printf(" %5s %6s", prev_rank ? r : "new", prev_rank ? c : "-");
+}
+
+static void json_move(struct ms_out *o, size_t prev_rank, int64_t change,
+		      bool compare)
+{
+	if (!compare)
+		return;
+	if (prev_rank) {
+		ms_out_kv_int(o, "previous_rank", (int64_t)prev_rank);
+		ms_out_kv_int(o, "score_change", change);
+	} else {
+		ms_out_kv_null(o, "previous_rank");
+		ms_out_kv_null(o, "score_change");
+	}
+}
 
 static int check(void *data)
 {
@@ -56,6 +117,8 @@ static int check(void *data)
 	if (a->sort && !g_strv_contains(ms_people_sort_keys, a->sort))
 		return cli_usage_error("people", "--sort: unknown figure '%s'",
 				       a->sort);
+	if (a->compare && read_compare(a) != CLI_CONTINUE)
+		return EXIT_RUNTIME;
 	if (!a->employers)
 		return CLI_CONTINUE;
 	if (!g_file_get_contents(a->employers, &text, &len, &err)) {
@@ -80,19 +143,22 @@ static void hours(const struct ms_people_person *p, char buf[32])
 }
 
 static void text_people(const struct ms_people *pp, size_t max,
-			const char *sort)
+			const char *sort, bool compare)
 {
 	printf("Top people by %s:\n", sort);
-	printf("  %4s %7s  %-30s %-18s %5s %5s %5s %5s %5s %5s %5s %7s\n",
-	       "rank", "score", "name", "company", "auth", "msgs", "thr",
-	       "repl", "first", "tag+", "tag-", "median");
+	printf("  %4s%s %7s  %-30s %-18s %5s %5s %5s %5s %5s %5s %5s %7s\n",
+	       "rank", compare ? "  prev change" : "", "score", "name",
+	       "company", "auth", "msgs", "thr", "repl", "first", "tag+",
+	       "tag-", "median");
 	for (size_t i = 0; i < max; i++) {
 		const struct ms_people_person *p = pp->people->pdata[i];
 		char med[32];
 
 		hours(p, med);
-		printf("  %4zu %7" G_GINT64_FORMAT "  %-30.30s %-18.18s %5zu "
-		       "%5zu %5zu %5zu %5zu %5zu %5zu %7s\n", i + 1,
+		printf("  %4zu", i + 1);
+		text_move(p->prev_rank, p->score_change, compare);
+		printf(" %7" G_GINT64_FORMAT "  %-30.30s %-18.18s %5zu "
+		       "%5zu %5zu %5zu %5zu %5zu %5zu %7s\n",
 		       p->c.reviewer_score, *p->name ? p->name : p->email,
 		       p->company, p->c.authored, p->c.messages, p->c.threads,
 		       p->c.replied, p->c.first_responses, p->c.tags_given,
@@ -101,11 +167,12 @@ static void text_people(const struct ms_people *pp, size_t max,
 	cli_print_more(stdout, "  ", max, pp->people->len);
 }
 
-static void text_companies(const struct ms_people *pp, size_t max)
+static void text_companies(const struct ms_people *pp, size_t max,
+			   bool compare)
 {
 	printf("\nTop companies:\n");
-	printf("  %4s %7s  %-30s %6s %5s %5s %5s %5s %5s %7s\n", "rank",
-	       "score", "company", "people", "auth", "msgs", "repl", "tag+",
+	printf("  %4s%s %7s  %-30s %6s %5s %5s %5s %5s %5s %7s\n", "rank",
+	       compare ? "  prev change" : "", "score", "company", "people", "auth", "msgs", "repl", "tag+",
 	       "tag-", "balance");
 	for (size_t i = 0; i < max; i++) {
 		const struct ms_people_company *c = pp->companies->pdata[i];
@@ -113,8 +180,10 @@ static void text_companies(const struct ms_people *pp, size_t max)
 
 		if (c->review_balance >= 0)
 			snprintf(bal, sizeof bal, "%.2f", c->review_balance);
-		printf("  %4zu %7" G_GINT64_FORMAT "  %-30.30s %6zu %5zu %5zu "
-		       "%5zu %5zu %5zu %7s\n", i + 1, c->c.reviewer_score,
+		printf("  %4zu", i + 1);
+		text_move(c->prev_rank, c->score_change, compare);
+		printf(" %7" G_GINT64_FORMAT "  %-30.30s %6zu %5zu %5zu "
+		       "%5zu %5zu %5zu %7s\n", c->c.reviewer_score,
 		       c->name, c->people, c->c.authored, c->c.messages,
 		       c->c.replied, c->c.tags_given, c->c.tags_received, bal);
 	}
@@ -154,7 +223,7 @@ static void json_counts(struct ms_out *o, const struct ms_people_counts *c)
 }
 
 static void json_document(struct ms_out *o, const struct ms_people *pp,
-			  long limit)
+			  long limit, bool compare)
 {
 	ms_out_key(o, "people");
 	ms_out_begin_list(o);
@@ -176,6 +245,7 @@ static void json_document(struct ms_out *o, const struct ms_people *pp,
 				       (double)p->median_first_response / 3600);
 		else
 			ms_out_kv_null(o, "median_first_response_hours");
+		json_move(o, p->prev_rank, p->score_change, compare);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
@@ -193,6 +263,7 @@ static void json_document(struct ms_out *o, const struct ms_people *pp,
 			ms_out_kv_real(o, "review_balance", c->review_balance);
 		else
 			ms_out_kv_null(o, "review_balance");
+		json_move(o, c->prev_rank, c->score_change, compare);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
@@ -206,19 +277,22 @@ static int sink(const struct cli_review_view *v, void *data)
 						 v->rvo, v->rv, a->emp);
 	struct ms_out *o = ms_out_new(a->json ? MS_OUT_JSON : MS_OUT_TEXT,
 				      stdout);
+	bool cmp = a->compare != NULL;
 	int rc;
 
+	if (cmp)
+		ms_people_compare(pp, a->prev[0], a->prev[1]);
 	if (a->sort)
 		ms_people_sort(pp, a->sort);
 	ms_out_begin_document(o);
 	if (a->json) {
-		json_document(o, pp, limit);
+		json_document(o, pp, limit, cmp);
 		ms_out_end_object(o);
 	} else {
 		text_people(pp, cli_limit(limit, false, pp->people->len),
-			    a->sort ? a->sort : "reviewer_score");
+			    a->sort ? a->sort : "reviewer_score", cmp);
 		text_companies(pp, cli_limit(limit, false,
-					     pp->companies->len));
+					     pp->companies->len), cmp);
 	}
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
@@ -233,6 +307,9 @@ int cmd_people(int argc, char **argv)
 		{ CLI_OPT_STRING, "employers", 0, &a.employers, "FILE",
 		  "address or domain to company: gitdm's domain-map/aliases "
 		  "or ml-stat's db.json (default: the address's domain)" },
+		{ CLI_OPT_STRING, "compare", 0, &a.compare, "FILE.json",
+		  "an earlier people --json: each row's rank there and its "
+		  "score's change (default: none)" },
 		{ CLI_OPT_STRING, "sort", 0, &a.sort, "FIGURE",
 		  "rank by this figure (default reviewer_score)" },
 		CLI_OPT_JSON(&a.json),
@@ -245,5 +322,8 @@ int cmd_people(int argc, char **argv)
 	int rc = cli_review_main(argc, argv, &caller);
 
 	ms_employers_free(a.emp);
+	for (int i = 0; i < 2; i++)
+		if (a.prev[i])
+			g_hash_table_unref(a.prev[i]);
 	return rc;
 }

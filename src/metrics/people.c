@@ -922,3 +922,64 @@ int ms_people_sort(struct ms_people *p, const char *key)
 	}
 	return ms_error_set(MS_EUSAGE, "unknown sort key '%s'", key);
 }
+
+/* ---- release to release ---- */
+
+static gint cmp_prev(gconstpointer a, gconstpointer b, gpointer h)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int64_t sx = *(const int64_t *)g_hash_table_lookup(h, x);
+	int64_t sy = *(const int64_t *)g_hash_table_lookup(h, y);
+
+	return sx != sy ? (sx > sy ? -1 : 1) : strcmp(x, y);
+}
+
+/* key -> rank (1-based) by score in `prev`: a new table. */
+static GHashTable *ranks(GHashTable *prev)
+{
+	GHashTable *r = g_hash_table_new(g_str_hash, g_str_equal);
+	GPtrArray *keys = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer k;
+
+	g_hash_table_iter_init(&it, prev);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		g_ptr_array_add(keys, k);
+	g_ptr_array_sort_with_data(keys, cmp_prev, prev);
+	for (guint i = 0; i < keys->len; i++)
+		g_hash_table_insert(r, keys->pdata[i], GUINT_TO_POINTER(i + 1));
+	g_ptr_array_unref(keys);
+	return r;
+}
+
+void ms_people_compare(struct ms_people *p, GHashTable *people,
+		       GHashTable *companies)
+{
+	GHashTable *pr = ranks(people), *cr = ranks(companies);
+
+	for (guint i = 0; i < p->people->len; i++) {
+		struct ms_people_person *x = p->people->pdata[i];
+		const char *key = NULL;
+
+		for (size_t k = 0; x->addresses[k] && !key; k++)
+			if (g_hash_table_contains(people, x->addresses[k]))
+				key = x->addresses[k];
+		if (!key)
+			continue;
+		x->prev_rank = GPOINTER_TO_UINT(g_hash_table_lookup(pr, key));
+		x->score_change = x->c.reviewer_score -
+			*(const int64_t *)g_hash_table_lookup(people, key);
+	}
+	for (guint i = 0; i < p->companies->len; i++) {
+		struct ms_people_company *x = p->companies->pdata[i];
+		const int64_t *s = g_hash_table_lookup(companies, x->name);
+
+		if (!s)
+			continue;
+		x->prev_rank = GPOINTER_TO_UINT(g_hash_table_lookup(cr,
+								    x->name));
+		x->score_change = x->c.reviewer_score - *s;
+	}
+	g_hash_table_unref(pr);
+	g_hash_table_unref(cr);
+}

@@ -83,6 +83,10 @@ struct ms_people_person {
 	struct ms_people_counts c;
 	int64_t median_first_response; /* seconds; -1: no reply */
 	int64_t last;             /* their newest message of the window */
+	/* ms_people_compare(): rank by reviewer score in the earlier run
+	 * (0: not in it) and the score's change since */
+	size_t prev_rank;
+	int64_t score_change;
 };
 
 struct ms_people_company {
@@ -93,6 +97,8 @@ struct ms_people_company {
 	 * 8 x threads + 2 x (messages - 1) as reviewer over 4 x messages as
 	 * author; -1 when they authored none */
 	double review_balance;
+	size_t prev_rank;         /* as a person's */
+	int64_t score_change;
 };
 
 struct ms_people {
@@ -115,6 +121,16 @@ struct ms_people *ms_people_compute(const struct ms_link_mail *lm,
 				    const struct ms_review *rv,
 				    const struct ms_employers *emp);
 void ms_people_free(struct ms_people *p);
+
+/*
+ * Release to release, as ml-stat's stat-print.py: each person's and
+ * company's rank by reviewer score in an earlier run (`people`: address
+ * -> int64_t * reviewer score, a person found under any of their
+ * addresses; `companies`: name -> score; borrowed) and their score's
+ * change since (prev_rank, score_change).
+ */
+void ms_people_compare(struct ms_people *p, GHashTable *people,
+		       GHashTable *companies);
 
 /*
  * Sort people and companies by figure `key` (a JSON key: "authored",

@@ -621,3 +621,31 @@ void ms_out_sanitize(GString *out, const char *in, size_t len, int *state)
 		g_string_append_c(out, (char)c);
 	}
 }
+
+int ms_json_read_list(const char *file, const char *text, size_t len,
+		      const char *list, const char *id, const char *value,
+		      void (*fn)(const char *id, int64_t value, void *data),
+		      void *data)
+{
+	json_error_t err;
+	json_t *doc = json_loadb(text, len, 0, &err), *l, *o;
+	size_t i;
+
+	if (!doc)
+		return ms_error_set(MS_EPARSE, "%s: line %d: %s", file,
+				    err.line, err.text);
+	l = json_object_get(doc, list);
+	if (!json_is_array(l)) {
+		json_decref(doc);
+		return ms_error_set(MS_EPARSE, "%s: no list \"%s\"", file,
+				    list);
+	}
+	json_array_foreach(l, i, o) {
+		json_t *k = json_object_get(o, id), *v = json_object_get(o, value);
+
+		if (json_is_string(k) && json_is_integer(v))
+			fn(json_string_value(k), json_integer_value(v), data);
+	}
+	json_decref(doc);
+	return 0;
+}

@@ -38,6 +38,18 @@
 #include <stdio.h>
 #include <glib.h>
 
+/*
+ * Reading back a document maintstat printed (`people --compare`): for
+ * each object of the list under the top-level key `list` of JSON `text`
+ * (`len` bytes, named `file` in errors), `fn` gets its string member `id`
+ * and its integer member `value` (objects without both are skipped), in
+ * order.  Returns 0, or MS_EPARSE ("FILE: line N: why").
+ */
+int ms_json_read_list(const char *file, const char *text, size_t len,
+		      const char *list, const char *id, const char *value,
+		      void (*fn)(const char *id, int64_t value, void *data),
+		      void *data);
+
 /* The version of every JSON document maintstat prints; see docs/json.md. */
 #define MS_SCHEMA_VERSION 6
 

@@ -191,6 +191,31 @@ eq(r.rc, 0, "text exits 0")
 ok("Top people by messages:" in r.out and r.out.count("Ann Author") == 1
    and "  ... and 7 more not shown (--limit)" in r.out,
    "text: ranked by --sort, --limit rows", r.out)
+# --compare: ranks by reviewer score in the earlier document (not its
+# order), a person found under any address, the score's change
+prev = os.path.join(tmp, "prev.json")
+with open(prev, "w") as f:
+    json.dump({"schema_version": 6, "people": [
+        {"email": "may@example.org", "reviewer_score": 30},
+        {"email": "ann.author@gmail.com", "reviewer_score": -22},
+        {"email": "bob@oldco.com", "reviewer_score": 5}],
+        "companies": [{"name": "Corp A", "reviewer_score": -40}]}, f)
+r = run("people", *args, "--json", "--employers", domain_map,
+        "--compare", prev)
+got = {p["email"]: (p["previous_rank"], p["score_change"])
+       for p in r.json()["people"]}
+eq([got[e] for e in ("may@example.org", "bob@oldco.com", "ann@example.net",
+                     "rita@example.com")],
+   [(1, -14), (2, 15), (3, 0), (None, None)],
+   "--compare: earlier rank by score, Ann by another address, Rita new")
+eq([(c["previous_rank"], c["score_change"]) for c in r.json()["companies"]
+    if c["name"] == "Corp A"], [(1, 22)], "--compare: a company's")
+r = run("people", *args, "--compare", prev)
+ok("     1     2    +15      20  Bob Moved" in r.out and
+   "   new      -      10  Rita Rev" in r.out, "--compare in text", r.out)
+r = run("people", *args, "--compare", mbox)
+ok(r.rc == 1 and "list.mbox: line 1:" in r.err, "--compare of a file "
+   "that is no JSON: runtime error naming it", r.err)
 r = run("people", *args, "--sort", "nonsense")
 eq(r.rc, 2, "--sort of an unknown figure: usage error")
 with open(domain_map, "a") as f:
