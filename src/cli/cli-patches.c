@@ -142,21 +142,25 @@ int cli_check_outdir(const char *dir, bool force, bool remove)
  * disk leaves no cover letter announcing patches never written, then
  * (--force: the old patches removed) moved in.
  */
-int cli_write_patches(const char *dir, const char *const *names,
-		      const GString *const *texts, size_t n, bool force)
+int cli_write_patches(const char *dir, char *const *name0,
+		      GString *const *text0, size_t size, size_t n,
+		      bool force)
 {
 	char *tmp;
 	int rc = cli_outdir_stage(dir, &tmp);
 
 	for (size_t i = 0; rc == CLI_CONTINUE && i < n; i++) {
-		const char *name = names[i];
+		const char *name = *(char *const *)(const void *)
+			((const char *)name0 + i * size);
+		const GString *text = *(GString *const *)(const void *)
+			((const char *)text0 + i * size);
 		FILE *fp = cli_outdir_open(tmp, name);
 
 		if (!fp) {
 			rc = EXIT_RUNTIME;
 			break;
 		}
-		fwrite(texts[i]->str, 1, texts[i]->len, fp);
+		fwrite(text->str, 1, text->len, fp);
 		rc = cli_outdir_close(fp, tmp, name);
 	}
 	if (rc == CLI_CONTINUE)

@@ -41,12 +41,20 @@ int cli_patch_signer(const char *cmd, const char *repo, const char *from_arg,
 int cli_check_outdir(const char *dir, bool force, bool remove);
 
 /*
- * The `n` patches (names[i], texts[i]) into `dir`: written whole beside
- * it first, so that a full disk leaves no cover letter announcing
- * patches never written, then (`force`: the old patches removed) moved
- * in.  CLI_CONTINUE or an exit code after printing the error.
+ * The `n` patches of a series into `dir`: patch i's file name and text
+ * are the `char *` at name0 and the `GString *` at text0, each advanced
+ * by i * `size` bytes (CLI_WRITE_SERIES names them in an array of
+ * patch structs).  Written whole beside `dir` first, so that a full disk
+ * leaves no cover letter announcing patches never written, then
+ * (`force`: the old patches removed) moved in.  CLI_CONTINUE or an exit
+ * code after printing the error.
  */
-int cli_write_patches(const char *dir, const char *const *names,
-		      const GString *const *texts, size_t n, bool force);
+int cli_write_patches(const char *dir, char *const *name0,
+		      GString *const *text0, size_t size, size_t n,
+		      bool force);
+#define CLI_WRITE_SERIES(dir, s, force) \
+	cli_write_patches((dir), &(s)->patches[0].file_name, \
+			  &(s)->patches[0].text, sizeof(*(s)->patches), \
+			  (s)->nr, (force))
 
 #endif

@@ -28,6 +28,15 @@ static void pct(char buf[16], size_t a, size_t b)
 		snprintf(buf, 16, "%u%%", cli_percent(a, b));
 }
 
+/* A share (0..1) as a whole percentage, or "-" when there is none. */
+static void pct_real(char buf[16], double share)
+{
+	if (share < 0)
+		snprintf(buf, 16, "-");
+	else
+		snprintf(buf, 16, "%u%%", cli_percent_real(share));
+}
+
 /*
  * A count of commits (a person's `commits`, `applied`): "n/a" in text
  * and null in JSON when no git history was read (`git` false), never a
@@ -175,11 +184,7 @@ static void text_states(FILE *fp, const struct ms_rv_entry *e)
 		fprintf(fp, "%s %s %zu", s ? "," : "",
 			ms_rv_state_name((enum ms_rv_state)s), e->states[s]);
 	fputc('\n', fp);
-	if (e->accept_rate < 0)
-		snprintf(p1, sizeof(p1), "-");
-	else
-		snprintf(p1, sizeof(p1), "%u%%",
-			 cli_percent_real(e->accept_rate));
+	pct_real(p1, e->accept_rate);
 	ms_duration_format(e->accept_median, a, 32);
 	ms_duration_format(e->accept_p90, b, 32);
 	ms_duration_format(e->open_median, c, 32);
@@ -246,11 +251,7 @@ static void text_figures(FILE *fp, const struct cli_review_run *r,
 		fprintf(fp, "  Merged %zu (%s), posting to commit: median "
 			"%s, p90 %s\n", e->merged, p1, a, b);
 	}
-	if (e->responsiveness < 0)
-		snprintf(p1, sizeof(p1), "-");
-	else
-		snprintf(p1, sizeof(p1), "%u%%",
-			 cli_percent_real(e->responsiveness));
+	pct_real(p1, e->responsiveness);
 	fprintf(fp, "  Responsiveness (%" G_GINT64_FORMAT "h): %s\n",
 		r->target / 3600, p1);
 	text_states(fp, e);
@@ -277,11 +278,7 @@ static void text_listed(FILE *fp, const struct ms_rv_person *p, size_t n,
 	else
 		strcpy(b, "never");
 	pct(p1, p->replied, n - p->own_patches);
-	if (p->responsiveness < 0)
-		snprintf(p2, sizeof(p2), "-");
-	else
-		snprintf(p2, sizeof(p2), "%u%%",
-			 cli_percent_real(p->responsiveness));
+	pct_real(p2, p->responsiveness);
 	fprintf(fp, "    List replied %zu/%zu (%s), median %s, "
 		"Reviewed-by %zu, Acked-by %zu, score %s, "
 		"last %s\n", p->replied, n - p->own_patches, p1, a,
@@ -369,39 +366,34 @@ static void text_ignored(FILE *fp, const struct cli_review_run *r,
 	cli_print_more(fp, "    ", shown, e->ignored);
 }
 
-/* The tag ledger: tags given on the list that the commit lost, and tags
- * of the commit never given on the list. */
+/* The tag ledger: tags given on the list that the commit lost (with
+ * the message that gave them), and tags of the commit never given on
+ * the list. */
 static void text_ledger(FILE *fp, const struct cli_review_run *r,
 			const struct ms_rv_entry *e)
 {
-	if (e->tags_dropped->len) {
-		fprintf(fp, "  Tags given on the list, missing from the "
-			"commit:\n");
-		for (guint i = 0; i < e->tags_dropped->len; i++) {
-			const struct ms_rv_tag *t = &g_array_index(
-				e->tags_dropped, struct ms_rv_tag, i);
-			const struct ms_link_commit *lc =
-				r->commits->pdata[t->commit];
+	static const char *const titles[] = {
+		"Tags given on the list, missing from the commit",
+		"Tags in the commit with no trace on the list",
+	};
+	const GArray *sides[] = { e->tags_dropped, e->tags_untraced };
 
-			fprintf(fp, "    %.12s %s: ", lc->id,
-				ms_trailer_kind_name(t->kind));
-			cli_person_label(fp, t->name, t->email ? t->email : "");
-			fprintf(fp, " <%s>\n",
-				ms_mail_index_get(r->idx, t->rec)->message_id);
-		}
-	}
-	if (e->tags_untraced->len) {
-		fprintf(fp, "  Tags in the commit with no trace on the list:\n");
-		for (guint i = 0; i < e->tags_untraced->len; i++) {
+	for (int side = 0; side < 2; side++) {
+		if (sides[side]->len)
+			fprintf(fp, "  %s:\n", titles[side]);
+		for (guint i = 0; i < sides[side]->len; i++) {
 			const struct ms_rv_tag *t = &g_array_index(
-				e->tags_untraced, struct ms_rv_tag, i);
+				sides[side], struct ms_rv_tag, i);
 			const struct ms_link_commit *lc =
 				r->commits->pdata[t->commit];
 
 			fprintf(fp, "    %.12s %s: ", lc->id,
 				ms_trailer_kind_name(t->kind));
 			cli_person_label(fp, t->name, t->email);
-			fprintf(fp, "\n");
+			if (!side)
+				fprintf(fp, " <%s>", ms_mail_index_get(
+					r->idx, t->rec)->message_id);
+			fputc('\n', fp);
 		}
 	}
 }
@@ -618,6 +610,87 @@ void cli_review_print_series(FILE *fp, const struct cli_review_run *r,
 	}
 }
 
+/* Keys "states" (a count per state), "acceptance_rate",
+ * "revisions_until_accepted", "time_to_acceptance", "open" and
+ * "open_age" (docs/json.md). */
+static void json_states(struct ms_out *o, const struct ms_rv_entry *e)
+{
+	ms_out_key(o, "states");
+	ms_out_begin_object(o);
+	for (int s = 0; s < MS_RV__STATES; s++)
+		ms_out_kv_int(o, ms_rv_state_name((enum ms_rv_state)s),
+			      (int64_t)e->states[s]);
+	ms_out_end_object(o);
+	if (e->accept_rate < 0)
+		ms_out_kv_null(o, "acceptance_rate");
+	else
+		ms_out_kv_real(o, "acceptance_rate", e->accept_rate);
+	if (e->revisions_median < 0)
+		ms_out_kv_null(o, "revisions_until_accepted");
+	else
+		ms_out_kv_int(o, "revisions_until_accepted",
+			      e->revisions_median);
+	cli_json_quant(o, "time_to_acceptance", e->accept_median, e->accept_p90);
+	ms_out_kv_int(o, "open", (int64_t)e->open);
+	cli_json_quant(o, "open_age", e->open_median, e->open_p90);
+}
+
+/* Key "set_aside": the patches left out, by why. */
+static void json_set_aside(struct ms_out *o, size_t stable, size_t subject,
+			   size_t recipients, size_t paths)
+{
+	ms_out_key(o, "set_aside");
+	ms_out_begin_object(o);
+	ms_out_kv_int(o, "stable", (int64_t)stable);
+	ms_out_kv_int(o, "foreign_subject", (int64_t)subject);
+	ms_out_kv_int(o, "foreign_recipients", (int64_t)recipients);
+	ms_out_kv_int(o, "foreign_paths", (int64_t)paths);
+	ms_out_end_object(o);
+}
+
+/* An entry's figures in JSON: its patches and their responses, set
+ * aside, merged, the latencies and its responsiveness; `whole` the
+ * entry's (its set-aside patches and states too), else one interval's
+ * of its series. */
+static void json_figures(struct ms_out *o, const struct cli_review_run *r,
+			 const struct ms_rv_entry *e, bool whole)
+{
+	size_t n = e->patches->len;
+
+	ms_out_kv_int(o, "patches", (int64_t)n);
+	ms_out_kv_int(o, "series", (int64_t)e->series);
+	ms_out_kv_int(o, "replied", (int64_t)e->replied);
+	ms_out_kv_int(o, "replied_by_listed", (int64_t)e->replied_maint);
+	ms_out_kv_int(o, "review_tagged", (int64_t)e->tagged);
+	ms_out_kv_int(o, "ignored", (int64_t)e->ignored);
+	if (whole) {
+		ms_out_kv_int(o, "ignored_contributor",
+			      (int64_t)e->ignored_contributor);
+		ms_out_kv_int(o, "own_unreviewed",
+			      (int64_t)e->own_unreviewed);
+		json_set_aside(o, e->aside_stable, e->aside_foreign_subject,
+			       e->aside_foreign_recipients,
+			       e->aside_foreign_paths);
+	}
+	json_git_count(o, "merged", r->commits != NULL, e->merged);
+	json_git_count(o, "commits", r->commits != NULL, e->commits);
+	json_share(o, "reply_share", e->replied, n);
+	cli_json_quant(o, "time_to_first_response", e->ttfr_median, e->ttfr_p90);
+	cli_json_quant(o, "time_to_first_maintainer_response", e->ttmr_median,
+		   e->ttmr_p90);
+	cli_json_quant(o, "time_to_first_review_tag", e->tttag_median,
+		   e->tttag_p90);
+	cli_json_quant(o, "review_cycle_duration", e->merge_median, e->merge_p90);
+	if (whole && e->responsiveness < 0)
+		ms_out_kv_null(o, "responsiveness");
+	else
+		ms_out_kv_real(o, "responsiveness", e->responsiveness);
+	if (!whole)
+		return;
+	ms_out_kv_int(o, "negative_intervals", (int64_t)e->negative);
+	json_states(o, e);
+}
+
 static void json_series(struct ms_out *o, const struct cli_review_run *r,
 			const struct ms_rv_entry *e)
 {
@@ -636,7 +709,6 @@ static void json_series(struct ms_out *o, const struct cli_review_run *r,
 	for (size_t i = 0; i < rv->nr_intervals; i++) {
 		const struct ms_rv_entry *s = e->intervals->pdata[i];
 		int64_t from, to;
-		size_t n;
 
 		interval(rv, i, &from, &to);
 		ms_out_begin_object(o);
@@ -652,31 +724,7 @@ static void json_series(struct ms_out *o, const struct cli_review_run *r,
 			ms_out_end_object(o);
 			continue;
 		}
-		n = s->patches->len;
-		ms_out_kv_int(o, "patches", (int64_t)n);
-		ms_out_kv_int(o, "series", (int64_t)s->series);
-		ms_out_kv_int(o, "replied", (int64_t)s->replied);
-		ms_out_kv_int(o, "replied_by_listed",
-			      (int64_t)s->replied_maint);
-		ms_out_kv_int(o, "review_tagged", (int64_t)s->tagged);
-		ms_out_kv_int(o, "ignored", (int64_t)s->ignored);
-		if (r->commits) {
-			ms_out_kv_int(o, "merged", (int64_t)s->merged);
-			ms_out_kv_int(o, "commits", (int64_t)s->commits);
-		} else {
-			ms_out_kv_null(o, "merged");
-			ms_out_kv_null(o, "commits");
-		}
-		ms_out_kv_real(o, "reply_share", (double)s->replied / n);
-		cli_json_quant(o, "time_to_first_response", s->ttfr_median,
-			   s->ttfr_p90);
-		cli_json_quant(o, "time_to_first_maintainer_response",
-			   s->ttmr_median, s->ttmr_p90);
-		cli_json_quant(o, "time_to_first_review_tag", s->tttag_median,
-			   s->tttag_p90);
-		cli_json_quant(o, "review_cycle_duration", s->merge_median,
-			   s->merge_p90);
-		ms_out_kv_real(o, "responsiveness", s->responsiveness);
+		json_figures(o, r, s, false);
 		ms_out_key(o, "people");
 		ms_out_begin_list(o);
 		for (guint k = 0; k < s->listed->len; k++) {
@@ -709,31 +757,6 @@ static void json_series(struct ms_out *o, const struct cli_review_run *r,
 	ms_out_end_list(o);
 }
 
-/* Keys "states" (a count per state), "acceptance_rate",
- * "revisions_until_accepted", "time_to_acceptance", "open" and
- * "open_age" (docs/json.md). */
-static void json_states(struct ms_out *o, const struct ms_rv_entry *e)
-{
-	ms_out_key(o, "states");
-	ms_out_begin_object(o);
-	for (int s = 0; s < MS_RV__STATES; s++)
-		ms_out_kv_int(o, ms_rv_state_name((enum ms_rv_state)s),
-			      (int64_t)e->states[s]);
-	ms_out_end_object(o);
-	if (e->accept_rate < 0)
-		ms_out_kv_null(o, "acceptance_rate");
-	else
-		ms_out_kv_real(o, "acceptance_rate", e->accept_rate);
-	if (e->revisions_median < 0)
-		ms_out_kv_null(o, "revisions_until_accepted");
-	else
-		ms_out_kv_int(o, "revisions_until_accepted",
-			      e->revisions_median);
-	cli_json_quant(o, "time_to_acceptance", e->accept_median, e->accept_p90);
-	ms_out_kv_int(o, "open", (int64_t)e->open);
-	cli_json_quant(o, "open_age", e->open_median, e->open_p90);
-}
-
 /* A patch's "state" and "state_evidence": the message or commit that
  * decided it (null: no answer yet). */
 static void json_state(struct ms_out *o, const struct cli_review_run *r,
@@ -760,52 +783,6 @@ static void json_state(struct ms_out *o, const struct cli_review_run *r,
 	}
 	json_date(o, "date", true, pt->why.date);
 	ms_out_end_object(o);
-}
-
-/* An entry's figures in JSON: its patches and their responses, set
- * aside, merged, the latencies and its responsiveness. */
-static void json_figures(struct ms_out *o, const struct cli_review_run *r,
-			 const struct ms_rv_entry *e)
-{
-	size_t n = e->patches->len;
-
-	ms_out_kv_int(o, "patches", (int64_t)n);
-	ms_out_kv_int(o, "series", (int64_t)e->series);
-	ms_out_kv_int(o, "replied", (int64_t)e->replied);
-	ms_out_kv_int(o, "replied_by_listed", (int64_t)e->replied_maint);
-	ms_out_kv_int(o, "review_tagged", (int64_t)e->tagged);
-	ms_out_kv_int(o, "ignored", (int64_t)e->ignored);
-	ms_out_kv_int(o, "ignored_contributor",
-		      (int64_t)e->ignored_contributor);
-	ms_out_kv_int(o, "own_unreviewed", (int64_t)e->own_unreviewed);
-	ms_out_key(o, "set_aside");
-	ms_out_begin_object(o);
-	ms_out_kv_int(o, "stable", (int64_t)e->aside_stable);
-	ms_out_kv_int(o, "foreign_subject", (int64_t)e->aside_foreign_subject);
-	ms_out_kv_int(o, "foreign_recipients",
-		      (int64_t)e->aside_foreign_recipients);
-	ms_out_kv_int(o, "foreign_paths", (int64_t)e->aside_foreign_paths);
-	ms_out_end_object(o);
-	if (r->commits) {
-		ms_out_kv_int(o, "merged", (int64_t)e->merged);
-		ms_out_kv_int(o, "commits", (int64_t)e->commits);
-	} else {
-		ms_out_kv_null(o, "merged");
-		ms_out_kv_null(o, "commits");
-	}
-	json_share(o, "reply_share", e->replied, n);
-	cli_json_quant(o, "time_to_first_response", e->ttfr_median, e->ttfr_p90);
-	cli_json_quant(o, "time_to_first_maintainer_response", e->ttmr_median,
-		   e->ttmr_p90);
-	cli_json_quant(o, "time_to_first_review_tag", e->tttag_median,
-		   e->tttag_p90);
-	cli_json_quant(o, "review_cycle_duration", e->merge_median, e->merge_p90);
-	if (e->responsiveness < 0)
-		ms_out_kv_null(o, "responsiveness");
-	else
-		ms_out_kv_real(o, "responsiveness", e->responsiveness);
-	ms_out_kv_int(o, "negative_intervals", (int64_t)e->negative);
-	json_states(o, e);
 }
 
 /* Keys "defacto_maintainers" and "corporate_aliases". */
@@ -918,7 +895,7 @@ static void print_json(struct ms_out *o, const struct cli_review_run *r,
 
 	ms_out_begin_object(o);
 	ms_out_kv_string(o, "name", e->entry->name);
-	json_figures(o, r, e);
+	json_figures(o, r, e, true);
 	ms_out_key(o, "people");
 	ms_out_begin_list(o);
 	for (guint i = 0; i < e->listed->len; i++) {
@@ -988,14 +965,8 @@ void cli_review_print_document(struct ms_out *o,
 	ms_out_kv_int(o, "ignore_after_seconds", r->ignore_after);
 	ms_out_kv_int(o, "target_seconds", r->target);
 	ms_out_kv_int(o, "negative_intervals", (int64_t)rv->negative);
-	ms_out_key(o, "set_aside");
-	ms_out_begin_object(o);
-	ms_out_kv_int(o, "stable", (int64_t)rv->aside_stable);
-	ms_out_kv_int(o, "foreign_subject", (int64_t)rv->aside_foreign_subject);
-	ms_out_kv_int(o, "foreign_recipients",
-		      (int64_t)rv->aside_foreign_recipients);
-	ms_out_kv_int(o, "foreign_paths", (int64_t)rv->aside_foreign_paths);
-	ms_out_end_object(o);
+	json_set_aside(o, rv->aside_stable, rv->aside_foreign_subject,
+		       rv->aside_foreign_recipients, rv->aside_foreign_paths);
 	ms_out_kv_string(o, "list_url", r->list_url);
 	ms_out_key(o, "entries");
 	ms_out_begin_list(o);

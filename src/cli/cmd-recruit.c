@@ -73,7 +73,6 @@ static int read_maintainers(const struct recruit_args *ra, char **text,
 	return CLI_CONTINUE;
 }
 
-/* One address list of a patch, in JSON. */
 /* `key`: the header lines `v` as [{"name", "email"}]. */
 static void json_people(struct ms_out *o, const char *key, char **v)
 {
@@ -126,23 +125,6 @@ static int print_written(const struct recruit_args *ra,
 	return rc;
 }
 
-static int write_all(const struct recruit_args *ra,
-		     const struct recruit_series *s)
-{
-	const char **names = g_new(const char *, s->nr + 1);
-	const GString **texts = g_new(const GString *, s->nr + 1);
-	int rc;
-
-	for (size_t i = 0; i < s->nr; i++) {
-		names[i] = s->patches[i].file_name;
-		texts[i] = s->patches[i].text;
-	}
-	rc = cli_write_patches(ra->outdir, names, texts, s->nr, ra->force);
-	g_free(names);
-	g_free(texts);
-	return rc;
-}
-
 static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 {
 	struct ms_areas_query q = MS_AREAS_QUERY_INIT;
@@ -188,7 +170,8 @@ static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 		rc = cli_error_last();
 		goto out;
 	}
-	rc = s->nr ? write_all(ra, s) : CLI_CONTINUE;
+	rc = s->nr ? CLI_WRITE_SERIES(ra->outdir, s, ra->force) :
+	     CLI_CONTINUE;
 	if (rc == CLI_CONTINUE)
 		rc = print_written(ra, s);
 out:

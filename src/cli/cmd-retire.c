@@ -82,24 +82,6 @@ static char *why(const struct ms_activity *a,
 			       "%s%s)", since, last, elsewhere);
 }
 
-/* The series into `dir` (cli_write_patches()). */
-static int write_series(const char *dir, const struct retire_series *s,
-			bool force)
-{
-	const char **names = g_new(const char *, s->nr + 1);
-	const GString **texts = g_new(const GString *, s->nr + 1);
-	int rc;
-
-	for (size_t i = 0; i < s->nr; i++) {
-		names[i] = s->patches[i].file_name;
-		texts[i] = s->patches[i].text;
-	}
-	rc = cli_write_patches(dir, names, texts, s->nr, force);
-	g_free(names);
-	g_free(texts);
-	return rc;
-}
-
 /* What `maintstat retire` was asked: its options. */
 struct retire_args {
 	struct cli_act_opts ao;
@@ -638,7 +620,7 @@ static int retire_write(const struct retire_args *a, struct retire_data *d)
 		return CLI_CONTINUE;
 	rc = cli_check_outdir(a->outdir, a->force, false);
 	if (rc == CLI_CONTINUE)
-		rc = write_series(a->outdir, d->series, a->force);
+		rc = CLI_WRITE_SERIES(a->outdir, d->series, a->force);
 	return rc;
 }
 
