@@ -243,13 +243,9 @@ static int mail_stats(int argc, char **argv)
 		ms_out_kv_string(o, "path", argv[i]);
 		ms_out_kv_string(o, "format", ms_mail_format_name(r->format));
 		ms_out_kv_int(o, "messages", (int64_t)r->messages);
-		if (r->heads->len) {
-			ms_out_key(o, "heads");
-			ms_out_begin_list(o);
-			for (guint k = 0; k < r->heads->len; k++)
-				ms_out_string(o, r->heads->pdata[k]);
-			ms_out_end_list(o);
-		}
+		if (r->heads->len)
+			ms_out_kv_strings(o, "heads", (const char *const *)
+					  r->heads->pdata, r->heads->len);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
@@ -309,22 +305,14 @@ static int show_one(const char *raw, size_t len,
 	return 0;
 }
 
-static void out_strings(struct ms_out *o, const char *key, GPtrArray *a)
-{
-	ms_out_key(o, key);
-	ms_out_begin_list(o);
-	for (guint i = 0; i < a->len; i++)
-		ms_out_string(o, a->pdata[i]);
-	ms_out_end_list(o);
-}
-
 static void out_mail(struct ms_out *o, const struct ms_mail *m)
 {
 	const struct ms_mail_subject *s = &m->subject;
 
 	ms_out_kv_string(o, "message_id", m->message_id);
 	ms_out_kv_string(o, "in_reply_to", m->in_reply_to);
-	out_strings(o, "references", m->references);
+	ms_out_kv_strings(o, "references", (const char *const *)
+			  m->references->pdata, m->references->len);
 	ms_out_kv_string(o, "date_raw", m->date_raw);
 	if (m->date_valid)
 		out_date(o, "date", m->date, m->date_tz);
@@ -382,7 +370,8 @@ static void out_mail(struct ms_out *o, const struct ms_mail *m)
 	ms_out_key(o, "diff");
 	if (m->has_diff) {
 		ms_out_begin_object(o);
-		out_strings(o, "files", m->files);
+		ms_out_kv_strings(o, "files", (const char *const *)
+				  m->files->pdata, m->files->len);
 		ms_out_kv_int(o, "added", m->lines_added);
 		ms_out_kv_int(o, "removed", m->lines_removed);
 		ms_out_kv_string(o, "patch_id", m->patch_id);

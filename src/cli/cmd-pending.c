@@ -104,63 +104,50 @@ static void answered(const struct ms_mail_index *idx,
 	}
 }
 
-static void text_line(FILE *fp, const struct cli_review_view *v,
-		      const struct ms_rv_entry *e,
-		      const struct ms_rv_patch *pt, int64_t now)
+/* One open patch: a text paragraph, or an object of the JSON list. */
+static void print_item(struct ms_out *o, const struct cli_review_view *v,
+		       const struct ms_rv_entry *e,
+		       const struct ms_rv_patch *pt, int64_t now)
 {
 	const struct ms_mail_rec *first = ms_mail_index_get(v->idx,
 		g_array_index(pt->postings, uint32_t, 0));
 	const struct ms_mail_rec *newest = ms_mail_index_get(v->idx,
 		g_array_index(pt->postings, uint32_t, pt->postings->len - 1));
 	GPtrArray *fr = ms_rv_first_responders(e, 3);
+	char *url = cli_review_msg_url(v->list_url, first->message_id);
 	const char *ans[3];
 	char d[32], w[32], l[32], m[32];
-	char *url = cli_review_msg_url(v->list_url, first->message_id);
 
+	answered(v->idx, pt, ans);
+	if (ms_out_is_json(o))
+		goto json;
 	ms_act_format(pt->posted, 0, false, true, d);
 	ms_duration_format(now - pt->posted, w, 32);
 	ms_duration_format(now - last_message(v->idx, pt), l, 32);
-	fprintf(fp, "%s  waited %s, last %s  %s  v%u  %s\n", d, w, l,
-		ms_rv_state_name(pt->state), newest->version,
-		first->subject ? first->subject : "");
-	fprintf(fp, "    from %s in %s; listed:",
-		first->sender_email ? first->sender_email : "-",
-		e->entry->name);
+	printf("%s  waited %s, last %s  %s  v%u  %s\n", d, w, l,
+	       ms_rv_state_name(pt->state), newest->version,
+	       first->subject ? first->subject : "");
+	printf("    from %s in %s; listed:",
+	       first->sender_email ? first->sender_email : "-",
+	       e->entry->name);
 	for (guint i = 0; i < e->listed->len; i++)
-		fprintf(fp, " %s", ((struct ms_rv_person *)
-				    e->listed->pdata[i])->email);
-	answered(v->idx, pt, ans);
-	fprintf(fp, "; answered:%s", ans[0] ? "" : " nobody");
+		printf(" %s", ((struct ms_rv_person *)
+			       e->listed->pdata[i])->email);
+	printf("; answered:%s", ans[0] ? "" : " nobody");
 	for (int i = 0; i < 3 && ans[i]; i++)
-		fprintf(fp, " %s", ans[i]);
-	fprintf(fp, "\n    usually first:%s", fr->len ? "" : " nobody");
+		printf(" %s", ans[i]);
+	printf("\n    usually first:%s", fr->len ? "" : " nobody");
 	for (guint i = 0; i < fr->len; i++) {
 		const struct ms_rv_person *p = fr->pdata[i];
 
 		ms_duration_format(p->has_latency ? p->median_latency : -1,
 				   m, 32);
-		fprintf(fp, " %s (%zu, median %s)", p->email,
-			p->first_replies, m);
+		printf(" %s (%zu, median %s)", p->email, p->first_replies, m);
 	}
-	fprintf(fp, "\n%s%s%s", url ? "    " : "", url ? url : "",
-		url ? "\n" : "");
-	g_free(url);
-	g_ptr_array_unref(fr);
-}
-
-static void json_item(struct ms_out *o, const struct cli_review_view *v,
-		      const struct ms_rv_entry *e,
-		      const struct ms_rv_patch *pt, int64_t now)
-{
-	const struct ms_mail_rec *first = ms_mail_index_get(v->idx,
-		g_array_index(pt->postings, uint32_t, 0));
-	const struct ms_mail_rec *newest = ms_mail_index_get(v->idx,
-		g_array_index(pt->postings, uint32_t, pt->postings->len - 1));
-	GPtrArray *fr = ms_rv_first_responders(e, 3);
-	char *url = cli_review_msg_url(v->list_url, first->message_id);
-	const char *ans[3];
-	char d[32];
-
+	printf("\n%s%s%s", url ? "    " : "", url ? url : "",
+	       url ? "\n" : "");
+	goto out;
+json:
 	ms_out_begin_object(o);
 	ms_out_kv_string(o, "entry", e->entry->name);
 	ms_out_kv_string(o, "message_id", first->message_id);
@@ -180,7 +167,6 @@ static void json_item(struct ms_out *o, const struct cli_review_view *v,
 		ms_out_string(o, ((struct ms_rv_person *)
 				  e->listed->pdata[i])->email);
 	ms_out_end_list(o);
-	answered(v->idx, pt, ans);
 	ms_out_key(o, "answered");
 	ms_out_begin_list(o);
 	for (int i = 0; i < 3 && ans[i]; i++)
@@ -204,6 +190,7 @@ static void json_item(struct ms_out *o, const struct cli_review_view *v,
 	}
 	ms_out_end_list(o);
 	ms_out_end_object(o);
+out:
 	g_free(url);
 	g_ptr_array_unref(fr);
 }
@@ -239,10 +226,7 @@ static int sink(const struct cli_review_view *v, void *data)
 		const struct ms_rv_patch *pt = &g_array_index(e->patches,
 			struct ms_rv_patch, p->patch);
 
-		if (a->json)
-			json_item(o, v, e, pt, now);
-		else
-			text_line(stdout, v, e, pt, now);
+		print_item(o, v, e, pt, now);
 	}
 	if (a->json) {
 		ms_out_end_list(o);

@@ -63,7 +63,10 @@ struct site {
 	const struct cli_review_view *v;
 	char **months;               /* "YYYY-MM" per interval */
 	size_t nr;
-	GPtrArray *people;           /* listed emails, in order (borrowed) */
+	/* the listed people, in order: the first listing of each email
+	 * (struct ms_rv_person *, borrowed), and the first name one of
+	 * its listings gives (or NULL) */
+	GPtrArray *people, *names;
 	long min_patches;            /* --min-patches: the overview's cut */
 	GHashTable *person_of;       /* email -> index + 1 */
 	/* per entry: the category `urgent` gives it, "not urgent", or NULL
@@ -90,14 +93,25 @@ static int close_out(const struct site *s, FILE *fp, const char *name)
 	return cli_outdir_close(fp, s->dir, name) == CLI_CONTINUE ? 0 : -1;
 }
 
+/* `len` bytes of `data` into the report's file `name`: 0 or EXIT_FAILURE. */
+static int write_file(const struct site *s, const char *name,
+		      const char *data, size_t len)
+{
+	FILE *fp = open_out(s, name);
+
+	if (!fp)
+		return EXIT_FAILURE;
+	fwrite(data, 1, len, fp);
+	return close_out(s, fp, name) ? EXIT_FAILURE : 0;
+}
+
 static int write_assets(const struct site *s)
 {
 	const char *src = getenv("MS_CHARTJS");
 	char *data = NULL;
 	gsize len = 0;
 	GError *err = NULL;
-	int rc = 0;
-	FILE *fp;
+	int rc;
 
 	if (!src || !*src)
 		src = CHARTJS_DEFAULT;
@@ -108,25 +122,15 @@ static int write_assets(const struct site *s)
 		g_error_free(err);
 		return rc;
 	}
-	fp = open_out(s, "assets/chart.min.js");
-	if (fp) {
-		fwrite(data, 1, len, fp);
-		rc = close_out(s, fp, "assets/chart.min.js") ? EXIT_FAILURE : 0;
-	}
+	rc = write_file(s, "assets/chart.min.js", data, len);
 	g_free(data);
-	if (!fp || rc)
-		return EXIT_FAILURE;
-	fp = open_out(s, "assets/report.js");
-	if (!fp)
-		return EXIT_FAILURE;
-	fputs(ms_html_report_js, fp);
-	if (close_out(s, fp, "assets/report.js"))
-		return EXIT_FAILURE;
-	fp = open_out(s, "assets/report.css");
-	if (!fp)
-		return EXIT_FAILURE;
-	fputs(ms_html_report_css, fp);
-	return close_out(s, fp, "assets/report.css") ? EXIT_FAILURE : 0;
+	if (!rc)
+		rc = write_file(s, "assets/report.js", ms_html_report_js,
+				strlen(ms_html_report_js));
+	if (!rc)
+		rc = write_file(s, "assets/report.css", ms_html_report_css,
+				strlen(ms_html_report_css));
+	return rc;
 }
 
 /*
@@ -251,14 +255,6 @@ static const struct ms_act_person *tl_person(const struct site *s,
 	return &s->tl.res[m][s->tl_of[ei]].people[p];
 }
 
-/* Whether the timeline's person `ap` of entry `ei` is inactive, as the
- * verdict of the page says. */
-static bool tl_inactive(const struct site *s, size_t ei,
-			const struct ms_act_person *ap)
-{
-	return cli_review_view_inactive(s->v, ei, ap->email);
-}
-
 static size_t tl_count(const struct ms_act_person *ap)
 {
 	return ap->author.count + ap->committer.count + ap->tags.count;
@@ -276,7 +272,7 @@ static void timeline_table(FILE *fp, const struct site *s, size_t ei,
 	fputs("</tr></thead><tbody>\n", fp);
 	for (size_t p = 0; p < np; p++) {
 		const struct ms_act_person *ap = tl_person(s, ei, 0, p);
-		bool faded = tl_inactive(s, ei, ap);
+		bool faded = cli_review_view_inactive(s->v, ei, ap->email);
 
 		fputs(faded ? "<tr class=\"faded\"><th scope=\"row\">" :
 		      "<tr><th scope=\"row\">", fp);
@@ -331,7 +327,8 @@ static void git_timeline(FILE *fp, const struct site *s, size_t ei)
 			v[p][i] = (double)tl_count(tl_person(s, ei, i, p));
 		hs[p].name = *ap->email ? ap->email : ap->name;
 		hs[p].values = v[p];
-		hs[p].faded = tl_inactive(s, ei, ap);
+		hs[p].faded = cli_review_view_inactive(s->v, ei,
+						       ap->email);
 	}
 	ms_html_plot(fp, "line", "Git activity of each listed person "
 		     "per month", "month (commit date)",
@@ -381,11 +378,8 @@ static void timeline_json(struct ms_out *o, const struct site *s, size_t ei)
 	}
 	np = s->tl.res[0][s->tl_of[ei]].nr_people;
 	ms_out_begin_object(o);
-	ms_out_key(o, "months");
-	ms_out_begin_list(o);
-	for (size_t i = 0; i < s->nr; i++)
-		ms_out_string(o, s->months[i]);
-	ms_out_end_list(o);
+	ms_out_kv_strings(o, "months", (const char *const *)s->months,
+			  s->nr);
 	ms_out_key(o, "people");
 	ms_out_begin_list(o);
 	for (size_t p = 0; p < np; p++) {
@@ -396,7 +390,8 @@ static void timeline_json(struct ms_out *o, const struct site *s, size_t ei)
 		ms_out_kv_string(o, "name", *ap->name ? ap->name : NULL);
 		ms_out_kv_string(o, "email", *ap->email ? ap->email : NULL);
 		ms_out_kv_string(o, "role", role);
-		ms_out_kv_bool(o, "inactive", tl_inactive(s, ei, ap));
+		ms_out_kv_bool(o, "inactive",
+			       cli_review_view_inactive(s->v, ei, ap->email));
 		for (size_t k = 0; k < G_N_ELEMENTS(keys); k++) {
 			ms_out_key(o, keys[k]);
 			ms_out_begin_list(o);
@@ -569,22 +564,20 @@ static gint by_patches(gconstpointer a, gconstpointer b)
 	return strcmp(x->entry->name, y->entry->name);
 }
 
-/* A listed person's name, as MAINTAINERS gives it, or NULL. */
-static const char *person_name(const struct site *s, const char *email)
+static void person_link(FILE *fp, const struct site *s, const char *name,
+			const char *email)
 {
-	const struct ms_review *rv = s->v->rv;
+	gpointer k = g_hash_table_lookup(s->person_of, email);
 
-	for (guint i = 0; i < rv->entries->len; i++) {
-		const struct ms_rv_entry *e = rv->entries->pdata[i];
-
-		for (guint k = 0; k < e->listed->len; k++) {
-			const struct ms_rv_person *p = e->listed->pdata[k];
-
-			if (!strcmp(p->email, email) && p->name && *p->name)
-				return p->name;
-		}
-	}
-	return NULL;
+	if (k)
+		ms_html_printf(fp, "<a href=\"person-%d.html\">",
+			       GPOINTER_TO_INT(k) - 1);
+	if (name && *name)
+		ms_html_printf(fp, "%s &lt;%s&gt;", name, email);
+	else
+		ms_html_text(fp, email);
+	if (k)
+		fputs("</a>", fp);
 }
 
 static int write_index(const struct site *s)
@@ -683,38 +676,16 @@ static int write_index(const struct site *s)
 	g_free(order);
 	fputs("</tbody></table>\n<h2>Listed people</h2>\n<ul>\n", fp);
 	for (guint i = 0; i < s->people->len; i++) {
-		const char *email = s->people->pdata[i];
-		const char *name = person_name(s, email);
-
-		if (name)
-			ms_html_printf(fp, "<li><a href=\"person-%d.html\">%s "
-				       "&lt;%s&gt;</a></li>\n", (int)i, name,
-				       email);
-		else
-			ms_html_printf(fp, "<li><a href=\"person-%d.html\">%s"
-				       "</a></li>\n", (int)i, email);
+		fputs("<li>", fp);
+		person_link(fp, s, s->names->pdata[i], ((const struct
+			ms_rv_person *)s->people->pdata[i])->email);
+		fputs("</li>\n", fp);
 	}
 	fputs("</ul>\n", fp);
 	ms_html_end(fp);
 	g_free(pat);
 	g_free(med);
 	return close_out(s, fp, "index.html") ? EXIT_FAILURE : 0;
-}
-
-static void person_link(FILE *fp, const struct site *s, const char *name,
-			const char *email)
-{
-	gpointer k = g_hash_table_lookup(s->person_of, email);
-
-	if (k)
-		ms_html_printf(fp, "<a href=\"person-%d.html\">",
-			       GPOINTER_TO_INT(k) - 1);
-	if (name && *name)
-		ms_html_printf(fp, "%s &lt;%s&gt;", name, email);
-	else
-		ms_html_text(fp, email);
-	if (k)
-		fputs("</a>", fp);
 }
 
 static void msg_link(FILE *fp, const struct site *s, const char *msgid,
@@ -792,8 +763,7 @@ static void people_quarters(FILE *fp, const struct site *s, size_t ei,
 		person_link(fp, s, p->name, p->email);
 		fputs("</th>", fp);
 		for (size_t i = 0; i < nq; i++) {
-			const struct ms_rv_entry *m = qe->intervals ?
-				qe->intervals->pdata[i] : NULL;
+			const struct ms_rv_entry *m = interval(qe, i);
 			const struct ms_rv_person *x = NULL;
 
 			for (guint y = 0; m && y < m->listed->len; y++)
@@ -1165,33 +1135,15 @@ static bool tag_of(const struct site *s, const struct ms_rv_tag *t,
 	       ms_ident_resolve(s->v->ident, t->name, t->email) == person;
 }
 
-/* The ident id of listed `email`, MS_IDENT_NONE when unknown. */
-static unsigned listed_id(const struct site *s, const char *email)
-{
-	const struct ms_review *rv = s->v->rv;
-
-	for (guint i = 0; i < rv->entries->len; i++) {
-		const struct ms_rv_entry *e = rv->entries->pdata[i];
-
-		for (guint k = 0; k < e->listed->len; k++) {
-			const struct ms_rv_person *p = e->listed->pdata[k];
-
-			if (!strcmp(p->email, email))
-				return p->person;
-		}
-	}
-	return MS_IDENT_NONE;
-}
-
 /*
  * The tag ledger of one person: Reviewed-by/Acked-by given on the list
  * per entry, those of merged patches the commit dropped, and those in
  * commits the list never saw (commit ids as evidence).
  */
-static void tag_ledger(FILE *fp, const struct site *s, const char *email)
+static void tag_ledger(FILE *fp, const struct site *s, const char *email,
+		       unsigned id)
 {
 	const struct ms_review *rv = s->v->rv;
-	unsigned id = listed_id(s, email);
 
 	fputs("<h2 id=\"ledger\">Tag ledger: on the list and in the merged "
 	      "commits</h2>\n", fp);
@@ -1246,9 +1198,9 @@ static void tag_ledger(FILE *fp, const struct site *s, const char *email)
 
 /* The addresses joined as this person: list senders resolving to the
  * same identity (.mailmap, --aliases, case, plus-folding). */
-static void joined(FILE *fp, const struct site *s, const char *email)
+static void joined(FILE *fp, const struct site *s, const char *email,
+		   unsigned id)
 {
-	unsigned id = listed_id(s, email);
 	GHashTable *seen;
 	GPtrArray *out;
 
@@ -1291,8 +1243,9 @@ static void joined(FILE *fp, const struct site *s, const char *email)
 static int write_person(const struct site *s, size_t pi)
 {
 	const struct ms_review *rv = s->v->rv;
-	const char *email = s->people->pdata[pi];
-	const char *shown = person_name(s, email);
+	const struct ms_rv_person *first = s->people->pdata[pi];
+	const char *email = first->email;
+	const char *shown = s->names->pdata[pi];
 	char name[64], a[32];
 	FILE *fp;
 
@@ -1354,8 +1307,8 @@ static int write_person(const struct site *s, size_t pi)
 		}
 	}
 	fputs("</tbody></table>\n", fp);
-	tag_ledger(fp, s, email);
-	joined(fp, s, email);
+	tag_ledger(fp, s, email, first->person);
+	joined(fp, s, email, first->person);
 	ms_html_end(fp);
 	return close_out(s, fp, name) ? EXIT_FAILURE : 0;
 }
@@ -1382,18 +1335,26 @@ static int write_site(const struct cli_review_view *v, void *data)
 		s->months[i] = g_strdup(d);
 	}
 	s->people = g_ptr_array_new();
+	s->names = g_ptr_array_new();
 	s->person_of = g_hash_table_new(g_str_hash, g_str_equal);
 	for (guint i = 0; i < rv->entries->len; i++) {
 		const struct ms_rv_entry *e = rv->entries->pdata[i];
 
 		for (guint k = 0; k < e->listed->len; k++) {
 			const struct ms_rv_person *p = e->listed->pdata[k];
+			int at = GPOINTER_TO_INT(g_hash_table_lookup(
+				s->person_of, p->email));
 
-			if (g_hash_table_contains(s->person_of, p->email))
-				continue;
-			g_ptr_array_add(s->people, (gpointer)p->email);
-			g_hash_table_insert(s->person_of, (gpointer)p->email,
-				GINT_TO_POINTER((int)s->people->len));
+			if (!at) {
+				g_ptr_array_add(s->people, (gpointer)p);
+				g_ptr_array_add(s->names, NULL);
+				at = (int)s->people->len;
+				g_hash_table_insert(s->person_of,
+					(gpointer)p->email,
+					GINT_TO_POINTER(at));
+			}
+			if (p->name && *p->name && !s->names->pdata[at - 1])
+				s->names->pdata[at - 1] = (gpointer)p->name;
 		}
 	}
 	rc = compute_urgent(s);
@@ -1422,6 +1383,7 @@ static int write_site(const struct cli_review_view *v, void *data)
 		printf("%s/index.html\n", s->final);
 	g_strfreev(s->months);
 	g_ptr_array_unref(s->people);
+	g_ptr_array_unref(s->names);
 	g_hash_table_unref(s->person_of);
 	for (size_t i = 0; s->urgent_why && i < rv->entries->len; i++)
 		g_free(s->urgent_why[i]);

@@ -84,11 +84,7 @@ static int log_one(const struct ms_commit *c, void *data)
 	}
 	ms_out_begin_object(o);
 	ms_out_kv_string(o, "id", c->id);
-	ms_out_key(o, "parents");
-	ms_out_begin_list(o);
-	for (unsigned i = 0; i < c->nr_parents; i++)
-		ms_out_string(o, c->parents[i]);
-	ms_out_end_list(o);
+	ms_out_kv_strings(o, "parents", c->parents, c->nr_parents);
 	emit_sig(o, "author", &c->author);
 	emit_sig(o, "committer", &c->committer);
 	ms_out_key(o, "trailers");
@@ -106,11 +102,7 @@ static int log_one(const struct ms_commit *c, void *data)
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-	ms_out_key(o, "paths");
-	ms_out_begin_list(o);
-	for (size_t i = 0; i < c->nr_paths; i++)
-		ms_out_string(o, c->paths[i]);
-	ms_out_end_list(o);
+	ms_out_kv_strings(o, "paths", c->paths, c->nr_paths);
 	ms_out_kv_bool(o, "incomplete", c->incomplete);
 	ms_out_end_object(o);
 	return 0;

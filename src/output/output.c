@@ -554,6 +554,16 @@ void ms_out_kv_null(struct ms_out *o, const char *key)
 	ms_out_null(o);
 }
 
+void ms_out_kv_strings(struct ms_out *o, const char *key,
+		       const char *const *v, size_t n)
+{
+	ms_out_key(o, key);
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < n; i++)
+		ms_out_string(o, v[i]);
+	ms_out_end_list(o);
+}
+
 int ms_out_finish(struct ms_out *o)
 {
 	if (o->finished)
