@@ -36,14 +36,16 @@ static const struct cli_command_help help = {
 	"review's; stable backports and other projects' patches always\n"
 	"count here.  --compare FILE.json (an earlier people --json) adds\n"
 	"each row's rank there by reviewer score and its score's change\n"
-	"(\"new\" when it was not there), as ml-stat's stat-print.py.",
+	"(\"new\" when it was not there), as ml-stat's stat-print.py.\n"
+	"--check prints instead what a list owner should fix, as ml-stat's\n"
+	"--check; --suggest-mailmap the .mailmap lines that fix it.",
 	"  maintstat people --archive linux-rdma-2023.mbox.gz --tree ~/linux \\\n"
 	"      --employers domain-map --limit 30",
 };
 
 struct people_args {
 	const char *employers, *sort, *compare;
-	bool json;
+	bool json, check, suggest;
 	struct ms_employers *emp;
 	GHashTable *prev[2];         /* --compare: people, companies */
 };
@@ -114,6 +116,9 @@ static int check(void *data)
 	size_t len;
 	int rc = CLI_CONTINUE;
 
+	if (a->json && (a->check || a->suggest))
+		return cli_usage_error("people", "--json and --check exclude "
+				       "each other");
 	if (a->sort && !g_strv_contains(ms_people_sort_keys, a->sort))
 		return cli_usage_error("people", "--sort: unknown figure '%s'",
 				       a->sort);
@@ -269,6 +274,26 @@ static void json_document(struct ms_out *o, const struct ms_people *pp,
 	ms_out_end_list(o);
 }
 
+/* --check: what to fix, or with --suggest-mailmap the .mailmap lines. */
+static int print_check(const struct ms_people *pp, bool suggest)
+{
+	GPtrArray *pr = ms_people_check(pp);
+
+	for (guint i = 0; i < pr->len; i++) {
+		const struct ms_people_problem *x = pr->pdata[i];
+
+		if (!suggest)
+			printf("%s\n", x->what);
+		else if (x->mailmap)
+			printf("%s\n", x->mailmap);
+	}
+	if (!pr->len && !suggest)
+		printf("Nothing to fix.\n");
+	g_ptr_array_unref(pr);
+	return fflush(stdout) || ferror(stdout) ?
+	       cli_error("cannot write the output") : EXIT_OK;
+}
+
 static int sink(const struct cli_review_view *v, void *data)
 {
 	const struct people_args *a = data;
@@ -280,6 +305,12 @@ static int sink(const struct cli_review_view *v, void *data)
 	bool cmp = a->compare != NULL;
 	int rc;
 
+	if (a->check || a->suggest) {
+		rc = print_check(pp, a->suggest);
+		ms_out_free(o);
+		ms_people_free(pp);
+		return rc;
+	}
 	if (cmp)
 		ms_people_compare(pp, a->prev[0], a->prev[1]);
 	if (a->sort)
@@ -310,6 +341,12 @@ int cmd_people(int argc, char **argv)
 		{ CLI_OPT_STRING, "compare", 0, &a.compare, "FILE.json",
 		  "an earlier people --json: each row's rank there and its "
 		  "score's change (default: none)" },
+		{ CLI_OPT_FLAG, "check", 0, &a.check, NULL,
+		  "print what to fix instead: addresses that look like one "
+		  "person, joins made by name only, domains of several people "
+		  "without a company" },
+		{ CLI_OPT_FLAG, "suggest-mailmap", 0, &a.suggest, NULL,
+		  "--check as .mailmap lines (questions commented out)" },
 		{ CLI_OPT_STRING, "sort", 0, &a.sort, "FIGURE",
 		  "rank by this figure (default reviewer_score)" },
 		CLI_OPT_JSON(&a.json),

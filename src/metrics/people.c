@@ -830,6 +830,7 @@ struct ms_people *ms_people_compute(const struct ms_link_mail *lm,
 	tags(&c);
 	scores(&c);
 	entries(&c, map->mf, rv);
+	out->ident = c.ident;
 	out->since = rvo->since;
 	out->until = rvo->until;
 	out->people = g_ptr_array_new_with_free_func(g_free);
@@ -982,4 +983,89 @@ void ms_people_compare(struct ms_people *p, GHashTable *people,
 	}
 	g_hash_table_unref(pr);
 	g_hash_table_unref(cr);
+}
+
+/* ---- what to fix ---- */
+
+static void problem_free(gpointer p)
+{
+	struct ms_people_problem *x = p;
+
+	g_free(x->what);
+	g_free(x->mailmap);
+	g_free(x);
+}
+
+static void add_problem(GPtrArray *out, char *what, char *mailmap)
+{
+	struct ms_people_problem *x = g_new(struct ms_people_problem, 1);
+
+	x->what = what;
+	x->mailmap = mailmap;
+	g_ptr_array_add(out, x);
+}
+
+struct check_ctx {
+	const struct ms_people *pp;
+	const struct ms_people_person *p;
+	GPtrArray *out;
+};
+
+static void on_possible(unsigned other, const char *why, void *data)
+{
+	struct check_ctx *c = data;
+	const char *e = ms_ident_email(c->pp->ident, other);
+
+	if (!*e)
+		return;
+	add_problem(c->out, g_strdup_printf("%s <%s> and <%s>: the same "
+					    "person? not joined (%s)",
+					    c->p->name, c->p->email, e, why),
+		    g_strdup_printf("# the same person? (%s)\n# %s <%s> <%s>",
+				    why, c->p->name, c->p->email, e));
+}
+
+static void on_address(const struct ms_ident_addr *a, void *data)
+{
+	struct check_ctx *c = data;
+
+	if ((a->source != MS_IDENT_NAME && a->source != MS_IDENT_MAINTAINERS)
+	    || a->malformed)
+		return;
+	add_problem(c->out, g_strdup_printf("%s <%s> and <%s>: joined by "
+					    "%s only", c->p->name,
+					    c->p->email, a->email,
+					    ms_ident_source_name(a->source)),
+		    g_strdup_printf("%s <%s> <%s>", c->p->name, c->p->email,
+				    a->email));
+}
+
+GPtrArray *ms_people_check(const struct ms_people *pp)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(problem_free);
+	GHashTable *domains = g_hash_table_new(g_str_hash, g_str_equal);
+	struct check_ctx c = { pp, NULL, out };
+
+	for (guint i = 0; i < pp->people->len; i++) {
+		c.p = pp->people->pdata[i];
+		ms_ident_foreach_possible(pp->ident, c.p->person, on_possible,
+					  &c);
+		ms_ident_foreach_address(pp->ident, c.p->person, on_address,
+					 &c);
+		/* a company that is the domain: no file named it */
+		if (strchr(c.p->company, '.') && !strchr(c.p->company, ' '))
+			count_in_str(domains, c.p->company);
+	}
+	for (guint i = 0; i < pp->companies->len; i++) {
+		const struct ms_people_company *co = pp->companies->pdata[i];
+		size_t n = GPOINTER_TO_SIZE(g_hash_table_lookup(domains,
+								co->name));
+
+		if (n > 1)
+			add_problem(out, g_strdup_printf("%s: %zu people and no "
+							 "company (--employers)",
+							 co->name, n), NULL);
+	}
+	g_hash_table_unref(domains);
+	return out;
 }

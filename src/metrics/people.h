@@ -105,6 +105,7 @@ struct ms_people {
 	GPtrArray *people;        /* struct ms_people_person * */
 	GPtrArray *companies;     /* struct ms_people_company * */
 	int64_t since, until;
+	struct ms_ident *ident;   /* review's (borrowed) */
 };
 
 /*
@@ -131,6 +132,23 @@ void ms_people_free(struct ms_people *p);
  */
 void ms_people_compare(struct ms_people *p, GHashTable *people,
 		       GHashTable *companies);
+
+/*
+ * What a list owner should fix (`--check`, as ml-stat's --check), each a
+ * line saying it and the .mailmap lines that settle it (NULL when none;
+ * a question is commented out):
+ *   - addresses of one name the model did not join (ident.h,
+ *     ms_ident_foreach_possible()): "# Name <a> <b>" with its why;
+ *   - addresses joined by their display name or a MAINTAINERS change
+ *     only: "Name <canonical> <other>";
+ *   - domains of several people that no --employers line names.
+ * A new array of struct ms_people_problem * (g_ptr_array_unref frees).
+ */
+struct ms_people_problem {
+	char *what;
+	char *mailmap;
+};
+GPtrArray *ms_people_check(const struct ms_people *p);
 
 /*
  * Sort people and companies by figure `key` (a JSON key: "authored",

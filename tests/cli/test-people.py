@@ -216,6 +216,23 @@ ok("     1     2    +15      20  Bob Moved" in r.out and
 r = run("people", *args, "--compare", mbox)
 ok(r.rc == 1 and "list.mbox: line 1:" in r.err, "--compare of a file "
    "that is no JSON: runtime error naming it", r.err)
+# --check: what a list owner should fix
+r = run("people", *args, "--check")
+ok(r.rc == 0 and "Ann Author <ann@example.net> and <ann@corp-a.com>: "
+   "joined by name only" in r.out and "oldco.com: 2 people and no company "
+   "(--employers)" in r.out, "--check: a join by name only, a domain of "
+   "two people without a company", r.out)
+r = run("people", *args, "--check", "--employers", domain_map)
+ok("oldco.com" not in r.out and "Ann Author" in r.out,
+   "--check: a domain the file names is no problem", r.out)
+r = run("people", *args, "--suggest-mailmap")
+eq(sorted(r.out.splitlines()), ["Ann Author <ann@example.net> "
+                                "<ann.author@gmail.com>",
+                                "Ann Author <ann@example.net> "
+                                "<ann@corp-a.com>"],
+   "--suggest-mailmap: the .mailmap lines only")
+eq(run("people", *args, "--check", "--json").rc, 2,
+   "--check and --json: usage error")
 r = run("people", *args, "--sort", "nonsense")
 eq(r.rc, 2, "--sort of an unknown figure: usage error")
 with open(domain_map, "a") as f:
