@@ -113,33 +113,21 @@ static int writer_flush(struct writer *w)
 	}
 	for (k = 0; k < w->nr; k++) {
 		struct row *r = &w->rows[k];
-		int i = 1;
 
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, i++, r->id, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, i++, MS_STORE_COMMIT_VERSION);
-		sqlite3_bind_int(st, i++, r->incomplete);
-		sqlite3_bind_int64(st, i++, r->ctime);
-		sqlite3_bind_text(st, i++, r->parents, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, i++, r->aname, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, i++, r->aemail, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, i++, r->atime);
-		sqlite3_bind_int(st, i++, r->aoff);
-		sqlite3_bind_text(st, i++, r->cname, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, i++, r->cemail, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, i++, r->ctime2);
-		sqlite3_bind_int(st, i++, r->coff);
-		sqlite3_bind_text(st, i++, r->trailers, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, i++, r->paths, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
+		rc = store_prepare(s, &st, NULL, "tiiltttlittlitt", r->id,
+				   MS_STORE_COMMIT_VERSION, r->incomplete,
+				   r->ctime, r->parents, r->aname, r->aemail,
+				   r->atime, r->aoff, r->cname, r->cemail,
+				   r->ctime2, r->coff, r->trailers, r->paths);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(st);
 		seq = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 		if (rc == SQLITE_ROW)
 			rc = sqlite3_step(st);
 		sqlite3_reset(st);
 		if (rc != SQLITE_DONE) {
 			w->error = store_db_error(s, rc, "write a commit");
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-			s->in_txn = 0;
+			store_txn_rollback(s);
 			goto out;
 		}
 		if (w->written)
@@ -876,38 +864,22 @@ static int record_ref(struct ms_store *s, const char *rev, const char *id)
 	bool same = false;
 	int rc;
 
-	rc = sqlite3_prepare_v2(s->db, "SELECT commit_id FROM refs WHERE "
-				"rev = ?", -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, rev, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		same = rc == SQLITE_ROW &&
-			!g_strcmp0((const char *)sqlite3_column_text(st, 0),
-				   id);
-		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
-	}
+	rc = store_prepare(s, &st, "SELECT commit_id FROM refs WHERE rev = ?",
+			   "t", rev);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		same = !g_strcmp0((const char *)sqlite3_column_text(st, 0),
+				  id);
 	sqlite3_finalize(st);
-	st = NULL;
-	if (rc != SQLITE_OK)
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_db_error(s, rc, "read the refs");
 	if (same)
 		return 0;
 	rc = store_txn_begin(s);
-	if (rc < 0)
-		return rc;
-	rc = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO refs "
-				"VALUES (?, ?, ?)", -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, rev, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, (sqlite3_int64)time(NULL));
-		rc = sqlite3_step(st);
-		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_OK)
-		return store_db_error(s, rc, "write the refs");
-	return store_txn_commit(s);
+	if (rc == 0)
+		rc = store_query(s, "write the refs", NULL, "INSERT OR REPLACE "
+				 "INTO refs VALUES (?, ?, ?)", "ttl", rev, id,
+				 (int64_t)time(NULL));
+	return rc < 0 ? rc : store_txn_commit(s);
 }
 
 /* ms_history_walk() writing every commit to the store on the way. */

@@ -11,6 +11,7 @@
 
 #include <glib.h>
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -39,8 +40,29 @@ struct ms_store {
 int store_db_error(struct ms_store *s, int rc, const char *what);
 /* Run `sql`; on failure, store_db_error(). */
 int store_exec(struct ms_store *s, const char *sql, const char *what);
-/* The one integer `sql` returns into *out. */
-int store_query_int(struct ms_store *s, const char *sql, int64_t *out);
+/*
+ * Prepare `sql` into *st, or when *st is prepared already (`sql` unused)
+ * reset it, and bind its parameters in order, one letter of `fmt` each: 'i'
+ * an int, 'l' an int64_t, 't' a string bound in place (NULL: SQL NULL).
+ * Returns an SQLite code; the caller finalizes *st.
+ */
+int store_prepare(struct ms_store *s, sqlite3_stmt **st, const char *sql,
+		  const char *fmt, ...);
+/* The same on a va_list. */
+int store_vprepare(struct ms_store *s, sqlite3_stmt **st, const char *sql,
+		   const char *fmt, va_list ap);
+/* Prepare and bind `sql` (store_prepare()) and run it to its end, or to
+ * its first row, whose first column goes to *out when `out` is not NULL
+ * (0 when there is no row).  Returns an SQLite code, SQLITE_OK when it
+ * ran: no error is recorded. */
+int store_run(struct ms_store *s, int64_t *out, const char *sql,
+	      const char *fmt, ...);
+/* The same, with the error of a failure to `what` set (store_db_error()):
+ * 0 or an MS_E* code. */
+int store_query(struct ms_store *s, const char *what, int64_t *out,
+		const char *sql, const char *fmt, ...);
+/* Roll back the open write transaction, if any. */
+void store_txn_rollback(struct ms_store *s);
 /* Remove a damaged database and create an empty one in its place. */
 int store_rebuild(struct ms_store *s, struct ms_diags *diags,
 		  const char *why);

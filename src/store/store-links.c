@@ -45,14 +45,9 @@ int ms_store_links_get(struct ms_store *s, int version, unsigned flags,
 
 	*out = NULL;
 	l->text = g_string_chunk_new(64 * 1024);
-	rc = sqlite3_prepare_v2(s->db, "SELECT commit_id, rec, message_id, "
-				"method, evidence, earlier, state FROM links "
-				"WHERE flags = ? AND version = ?", -1, &st,
-				NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, flags);
-		sqlite3_bind_int(st, 2, version);
-	}
+	rc = store_prepare(s, &st, "SELECT commit_id, rec, message_id, method, "
+			   "evidence, earlier, state FROM links WHERE flags = "
+			   "? AND version = ?", "li", (int64_t)flags, version);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ms_store_link r = { 0 };
 		guint at = earlier->len;
@@ -134,49 +129,21 @@ int ms_store_links_put(struct ms_store *s, int version, unsigned flags,
 
 	for (size_t at = 0; rc == 0 && (at < n || at == 0); at += MS_STORE_BATCH) {
 		size_t end = MIN(n, at + MS_STORE_BATCH);
-		int r;
+		int r = SQLITE_OK;
 
 		rc = store_txn_begin(s);
 		if (rc < 0)
 			break;
-		if (at == 0) {
-			/* rows no longer valid are stale for dashboards
-			 * too */
-			r = sqlite3_prepare_v2(s->db, "DELETE FROM links WHERE "
-					       "flags = ? AND version != ?", -1,
-					       &st, NULL);
-			if (r == SQLITE_OK) {
-				sqlite3_bind_int64(st, 1, flags);
-				sqlite3_bind_int(st, 2, version);
-				r = sqlite3_step(st);
-				r = r == SQLITE_DONE ? SQLITE_OK : r;
-			}
-			sqlite3_finalize(st);
-			st = NULL;
-			if (r == SQLITE_OK)
-				r = sqlite3_prepare_v2(s->db, "DELETE FROM "
-						       "links WHERE flags = ? "
-						       "AND state = ?", -1,
-						       &st, NULL);
-			for (size_t k = 0; r == SQLITE_OK && k < nr_stale;
-			     k++) {
-				sqlite3_reset(st);
-				sqlite3_bind_int64(st, 1, flags);
-				sqlite3_bind_text(st, 2, stale[k], -1,
-						  SQLITE_STATIC);
-				r = sqlite3_step(st);
-				r = r == SQLITE_DONE ? SQLITE_OK : r;
-			}
-			sqlite3_finalize(st);
-			st = NULL;
-			if (r != SQLITE_OK) {
-				rc = store_db_error(s, r, "write the links");
-				break;
-			}
-		}
-		r = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO links "
-				       "VALUES (?,?,?,?,?,?,?,?,?)", -1, &st,
-				       NULL);
+		/* rows no longer valid are stale for dashboards too */
+		if (at == 0)
+			r = store_run(s, NULL, "DELETE FROM links WHERE flags = "
+				      "? AND version != ?", "li",
+				      (int64_t)flags, version);
+		for (size_t k = 0; at == 0 && r == SQLITE_OK && k < nr_stale;
+		     k++)
+			r = store_run(s, NULL, "DELETE FROM links WHERE flags = "
+				      "? AND state = ?", "lt", (int64_t)flags,
+				      stale[k]);
 		for (size_t i = at; r == SQLITE_OK && i < end; i++) {
 			const struct ms_store_link *l = &links[i];
 
@@ -184,28 +151,19 @@ int ms_store_links_put(struct ms_store *s, int version, unsigned flags,
 			for (size_t k = 0; l->earlier && l->earlier[k]; k++)
 				g_ptr_array_add(tmp, l->earlier[k]);
 			store_strings_json(buf, tmp);
-			sqlite3_reset(st);
-			sqlite3_bind_text(st, 1, commit_ids[i], -1,
-					  SQLITE_STATIC);
-			sqlite3_bind_int64(st, 2, flags);
-			sqlite3_bind_int(st, 3, version);
-			sqlite3_bind_text(st, 4, state, -1, SQLITE_STATIC);
-			if (l->rec >= 0)
-				sqlite3_bind_int64(st, 5, l->rec);
-			else
-				sqlite3_bind_null(st, 5);
-			sqlite3_bind_text(st, 6, l->message_id, -1,
-					  SQLITE_STATIC);
-			sqlite3_bind_text(st, 7, l->method, -1,
-					  SQLITE_STATIC);
-			sqlite3_bind_int64(st, 8, l->evidence);
-			sqlite3_bind_text(st, 9, buf->str, -1,
-					  SQLITE_TRANSIENT);
-			r = sqlite3_step(st);
+			r = store_prepare(s, &st, "INSERT OR REPLACE INTO links "
+					  "VALUES (?,?,?,?,?,?,?,?,?)",
+					  "tlitlttlt", commit_ids[i],
+					  (int64_t)flags, version, state,
+					  (int64_t)l->rec, l->message_id,
+					  l->method, (int64_t)l->evidence,
+					  buf->str);
+			if (r == SQLITE_OK && l->rec < 0)
+				r = sqlite3_bind_null(st, 5);
+			if (r == SQLITE_OK)
+				r = sqlite3_step(st);
 			r = r == SQLITE_DONE ? SQLITE_OK : r;
 		}
-		sqlite3_finalize(st);
-		st = NULL;
 		if (r != SQLITE_OK) {
 			rc = store_db_error(s, r, "write the links");
 			break;
@@ -214,10 +172,9 @@ int ms_store_links_put(struct ms_store *s, int version, unsigned flags,
 		if (n == 0)
 			break;
 	}
-	if (rc < 0 && s->in_txn) {
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		s->in_txn = 0;
-	}
+	if (rc < 0)
+		store_txn_rollback(s);
+	sqlite3_finalize(st);
 	g_string_free(buf, TRUE);
 	g_ptr_array_free(tmp, TRUE);
 	return rc;
@@ -266,11 +223,9 @@ int ms_store_patchids_get(struct ms_store *s, struct ms_store_patchids **out)
 		ms_store_patchids_free(p);
 		return rc;
 	}
-	rc = sqlite3_prepare_v2(s->db, "SELECT id, patch_id, summary FROM "
-				"commit_patchids WHERE version = ?", -1, &st,
-				NULL);
-	if (rc == SQLITE_OK)
-		sqlite3_bind_int(st, 1, MS_STORE_PATCHID_VERSION);
+	rc = store_prepare(s, &st, "SELECT id, patch_id, summary FROM "
+			   "commit_patchids WHERE version = ?", "i",
+			   MS_STORE_PATCHID_VERSION);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *id = (const char *)sqlite3_column_text(st, 0);
 		const char *pid = (const char *)sqlite3_column_text(st, 1);
@@ -321,34 +276,28 @@ int ms_store_patchids_put(struct ms_store *s, const char *const *ids,
 
 	for (size_t at = 0; rc == 0 && at < n; at += MS_STORE_BATCH) {
 		size_t end = MIN(n, at + MS_STORE_BATCH);
-		int r;
+		int r = SQLITE_OK;
 
 		rc = store_txn_begin(s);
 		if (rc < 0)
 			break;
-		r = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO "
-				       "commit_patchids VALUES (?,?,?,?)", -1,
-				       &st, NULL);
 		for (size_t i = at; r == SQLITE_OK && i < end; i++) {
-			sqlite3_reset(st);
-			sqlite3_bind_text(st, 1, ids[i], -1, SQLITE_STATIC);
-			sqlite3_bind_int(st, 2, MS_STORE_PATCHID_VERSION);
-			sqlite3_bind_text(st, 3, v[i]->patch_id, -1,
-					  SQLITE_STATIC);
-			sqlite3_bind_text(st, 4, v[i]->summary, -1,
-					  SQLITE_STATIC);
-			r = sqlite3_step(st);
+			r = store_prepare(s, &st, "INSERT OR REPLACE INTO "
+					  "commit_patchids VALUES (?,?,?,?)",
+					  "titt", ids[i],
+					  MS_STORE_PATCHID_VERSION,
+					  v[i]->patch_id, v[i]->summary);
+			if (r == SQLITE_OK)
+				r = sqlite3_step(st);
 			r = r == SQLITE_DONE ? SQLITE_OK : r;
 		}
-		sqlite3_finalize(st);
-		st = NULL;
 		if (r != SQLITE_OK) {
 			rc = store_db_error(s, r, "write the patch-ids");
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-			s->in_txn = 0;
+			store_txn_rollback(s);
 			break;
 		}
 		rc = store_txn_commit(s);
 	}
+	sqlite3_finalize(st);
 	return rc;
 }

@@ -254,68 +254,36 @@ struct mail_tee {
  */
 static int tee_still_ours(struct mail_tee *t)
 {
-	sqlite3_stmt *st = NULL;
+	int64_t lost = 0;
 	int rc;
 
 	if (t->lost)
 		return 0;
-	rc = sqlite3_prepare_v2(t->s->db, "SELECT EXISTS (SELECT 1 FROM "
-				"messages WHERE seq > ?2 AND +inbox = ?1) OR "
-				"(?2 > 0 AND NOT EXISTS (SELECT 1 FROM messages "
-				"WHERE seq = ?2 AND inbox = ?1))", -1, &st,
-				NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, t->inbox);
-		sqlite3_bind_int64(st, 2, t->last_seq);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			t->lost = sqlite3_column_int(st, 0) != 0;
-			rc = SQLITE_OK;
-		}
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_OK ? 0 : store_db_error(t->s, rc,
-						   "read the messages");
+	rc = store_query(t->s, "read the messages", &lost, "SELECT EXISTS "
+			 "(SELECT 1 FROM messages WHERE seq > ?2 AND +inbox = "
+			 "?1) OR (?2 > 0 AND NOT EXISTS (SELECT 1 FROM "
+			 "messages WHERE seq = ?2 AND inbox = ?1))", "ll",
+			 t->inbox, t->last_seq);
+	t->lost = lost != 0;
+	return rc;
 }
 
 static int inbox_id(struct mail_tee *t, enum ms_mail_format format)
 {
 	struct ms_store *s = t->s;
-	sqlite3_stmt *st = NULL;
 	int rc;
 
 	rc = store_txn_begin(s);
-	if (rc < 0)
-		return rc;
-	rc = sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO inboxes "
-				"(path, format, bodies) VALUES (?, ?, ?)", -1,
-				&st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, t->key, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, ms_mail_format_name(format), -1,
-				  SQLITE_STATIC);
-		sqlite3_bind_int(st, 3, t->bodies ? 1 : 0);
-		rc = sqlite3_step(st);
-		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(s->db, "SELECT id FROM inboxes WHERE "
-					"path = ?", -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, t->key, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			t->inbox = sqlite3_column_int64(st, 0);
-			rc = SQLITE_OK;
-		}
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_OK) {
-		rc = store_db_error(s, rc, "record the inbox");
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		s->in_txn = 0;
+	if (rc == 0)
+		rc = store_query(s, "record the inbox", NULL, "INSERT OR "
+				 "IGNORE INTO inboxes (path, format, bodies) "
+				 "VALUES (?, ?, ?)", "tti", t->key,
+				 ms_mail_format_name(format), t->bodies ? 1 : 0);
+	if (rc == 0)
+		rc = store_query(s, "record the inbox", &t->inbox, "SELECT id "
+				 "FROM inboxes WHERE path = ?", "t", t->key);
+	if (rc < 0) {
+		store_txn_rollback(s);
 		return rc;
 	}
 	return store_txn_commit(s);
@@ -324,39 +292,9 @@ static int inbox_id(struct mail_tee *t, enum ms_mail_format format)
 static int put_head(struct ms_store *s, int64_t inbox, int epoch,
 		    const char *head)
 {
-	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO "
-				    "inbox_epochs VALUES (?, ?, ?)", -1, &st,
-				    NULL);
-
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, inbox);
-		sqlite3_bind_int(st, 2, epoch);
-		sqlite3_bind_text(st, 3, head, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_OK ? 0 : store_db_error(s, rc, "record an epoch");
-}
-
-static int put_body(struct ms_store *s, int64_t seq, const char *body)
-{
-	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO "
-				    "message_bodies VALUES (?, ?)", -1, &st,
-				    NULL);
-
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, seq);
-		if (body)
-			sqlite3_bind_text(st, 2, body, -1, SQLITE_STATIC);
-		else
-			sqlite3_bind_null(st, 2);
-		rc = sqlite3_step(st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return store_query(s, "record an epoch", NULL, "INSERT OR REPLACE "
+			   "INTO inbox_epochs VALUES (?, ?, ?)", "lit", inbox,
+			   epoch, head);
 }
 
 /* Write the pending messages, and where each epoch is, in one go. */
@@ -402,14 +340,16 @@ static int mail_flush(struct mail_tee *t)
 				sqlite3_bind_null(st, i + 2);
 		}
 		step = sqlite3_step(st);
-		if (step == SQLITE_DONE && t->bodies)
-			step = put_body(s, sqlite3_last_insert_rowid(s->db),
-					r->body);
-		if (step == SQLITE_DONE) {
+		if (step == SQLITE_DONE)
+			step = !t->bodies ? SQLITE_OK : store_run(s, NULL,
+				"INSERT OR REPLACE INTO message_bodies VALUES "
+				"(?, ?)", "lt", (int64_t)
+				sqlite3_last_insert_rowid(s->db), r->body);
+		if (step == SQLITE_OK) {
 			t->last_seq = sqlite3_last_insert_rowid(s->db);
 			t->max_seq = MAX(t->max_seq, t->last_seq);
 		}
-		if (step != SQLITE_DONE)
+		if (step != SQLITE_OK)
 			rc = store_db_error(s, step, "write a message");
 		else if (!t->mbox && (k + 1 == t->nr ||
 			 t->rows[k + 1].c[0].i != r->c[0].i))
@@ -419,12 +359,10 @@ static int mail_flush(struct mail_tee *t)
 	sqlite3_finalize(st);
 	if (rc == 0)
 		rc = store_txn_commit(s);
-	if (rc < 0 && s->in_txn) {
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		s->in_txn = 0;
-	}
-	if (rc < 0)
+	if (rc < 0) {
+		store_txn_rollback(s);
 		t->error = rc;
+	}
 out:
 	for (k = 0; k < t->nr; k++)
 		mrow_clear(&t->rows[k]);
@@ -437,28 +375,28 @@ out:
  * into `out` (with their commits in `commits`), in one short read
  * transaction: the caller's callback then runs with no lock held.
  */
-static int replay_batch(struct mail_tee *t, sqlite3_stmt *st, int e,
+static int replay_batch(struct mail_tee *t, sqlite3_stmt **stp, int e,
 			int64_t *after, GPtrArray *out, GPtrArray *commits,
 			GArray *problems_out, GArray *lines)
 {
 	struct ms_store *s = t->s;
 	struct jscratch js = { 0 };
-	int rc = 0;
-	int r = SQLITE_OK;
+	sqlite3_stmt *st;
+	int rc, r;
 
-	sqlite3_reset(st);
 	rc = store_exec(s, "BEGIN", "read the messages");
 	if (rc < 0)
 		return rc;
-	if (r == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, t->inbox);
-		sqlite3_bind_int(st, 2, e);
-		sqlite3_bind_int64(st, 3, *after);
-		/* what was stored when this run began: what other runs
-		 * store since, it reads itself */
-		sqlite3_bind_int64(st, 4, t->load_seq);
-		sqlite3_bind_int(st, 5, REPLAY_BATCH);
-	}
+	/* up to what was stored when this run began: what other runs store
+	 * since, it reads itself */
+	r = store_prepare(s, stp, t->want_body ?
+		"SELECT " MSG_COLS ", seq, (SELECT body FROM message_bodies b "
+		"WHERE b.seq = messages.seq) FROM messages WHERE inbox = ? AND "
+		"epoch = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?" :
+		"SELECT " MSG_COLS ", seq FROM messages WHERE inbox = ? AND "
+		"epoch = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
+		"lilli", t->inbox, e, *after, t->load_seq, REPLAY_BATCH);
+	st = *stp;
 	while (r == SQLITE_OK) {
 		uint32_t problems;
 		struct ms_mail *m;
@@ -515,23 +453,6 @@ static int replay_upto(struct mail_tee *t, int epoch)
 		 * mark_check()) are not handed out */
 		int64_t after = t->from ? t->from->seq : 0;
 
-		if (!st) {
-			int r = sqlite3_prepare_v2(t->s->db, t->want_body ?
-				"SELECT " MSG_COLS ", seq, (SELECT body FROM "
-				"message_bodies b WHERE b.seq = messages.seq) "
-				"FROM messages WHERE inbox = ? AND "
-				"epoch = ? AND seq > ? AND seq <= ? ORDER BY "
-				"seq LIMIT ?" :
-				"SELECT " MSG_COLS ", seq FROM messages WHERE "
-				"inbox = ? AND epoch = ? AND seq > ? AND "
-				"seq <= ? ORDER BY seq LIMIT ?", -1, &st,
-				NULL);
-
-			if (r != SQLITE_OK) {
-				rc = store_db_error(t->s, r, "read the messages");
-				break;
-			}
-		}
 		do {
 			guint i;
 
@@ -539,7 +460,7 @@ static int replay_upto(struct mail_tee *t, int epoch)
 			g_ptr_array_set_size(commits, 0);
 			g_array_set_size(problems, 0);
 			g_array_set_size(lines, 0);
-			rc = replay_batch(t, st, e, &after, mails, commits,
+			rc = replay_batch(t, &st, e, &after, mails, commits,
 					  problems, lines);
 			if (rc == 0 && mails->len) {
 				t->max_seq = MAX(t->max_seq, after);
@@ -628,99 +549,91 @@ static int mail_tee_fn(struct ms_mail *m, const struct ms_mail_source *src,
 	return t->fn(m, src, t->data);
 }
 
+/* Drop the records of inbox `id` and what was derived from them, to read
+ * it again (keeping bodies from now on when `bodies`). */
+static int drop_inbox(struct ms_store *s, int64_t id, bool bodies,
+		      const char *what)
+{
+	long long n = (long long)id;
+	char *del = g_strdup_printf(
+		"BEGIN IMMEDIATE;"
+		"DELETE FROM message_bodies WHERE seq IN (SELECT seq "
+		"FROM messages WHERE inbox = %lld);"
+		"DELETE FROM messages WHERE inbox = %lld;"
+		"DELETE FROM inbox_epochs WHERE inbox = %lld;"
+		"DELETE FROM mbox_files WHERE inbox = %lld;"
+		"DELETE FROM models WHERE kind = 'mail-snapshot' AND "
+		"key GLOB '%lld:*';"
+		"DELETE FROM model_chunks WHERE kind = 'mail-snapshot' "
+		"AND key GLOB '%lld:*';"
+		"UPDATE inboxes SET bodies = %d WHERE id = %lld;"
+		"COMMIT;", n, n, n, n, n, n, bodies ? 1 : 0, n);
+	int rc = store_exec(s, del, what);
+
+	g_free(del);
+	if (rc < 0)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
 /* The stored state of inbox `path`: its id, format and epochs. */
 static int mail_load(struct mail_tee *t)
 {
 	struct ms_store *s = t->s;
 	sqlite3_stmt *st = NULL;
 	int64_t stale = 0;
-	char sql[160];
+	bool have_bodies = false;
 	int rc;
 
-	bool have_bodies = false;
-
 	t->bodies = t->want_body;
-	rc = sqlite3_prepare_v2(s->db, "SELECT id, format, bodies FROM "
-				"inboxes WHERE path = ?", -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, t->key, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			const char *f = (const char *)
-				sqlite3_column_text(st, 1);
+	rc = store_prepare(s, &st, "SELECT id, format, bodies FROM inboxes "
+			   "WHERE path = ?", "t", t->key);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *f = (const char *)sqlite3_column_text(st, 1);
 
-			t->inbox = sqlite3_column_int64(st, 0);
-			have_bodies = sqlite3_column_int(st, 2) != 0;
-			t->format = MS_MAIL_FMT_INBOX_V2;
-			for (int k = MS_MAIL_FMT_MBOXRD;
-			     k <= MS_MAIL_FMT_INBOX_V2; k++)
-				if (!g_strcmp0(f, ms_mail_format_name(k)))
-					t->format = (enum ms_mail_format)k;
-		}
-		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+		t->inbox = sqlite3_column_int64(st, 0);
+		have_bodies = sqlite3_column_int(st, 2) != 0;
+		t->format = MS_MAIL_FMT_INBOX_V2;
+		for (int k = MS_MAIL_FMT_MBOXRD; k <= MS_MAIL_FMT_INBOX_V2; k++)
+			if (!g_strcmp0(f, ms_mail_format_name(k)))
+				t->format = (enum ms_mail_format)k;
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	if (rc != SQLITE_OK)
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return store_db_error(s, rc, "read the inboxes");
 	if (!t->inbox)
 		return 0;
-	snprintf(sql, sizeof(sql), "SELECT count(*) FROM messages WHERE "
-		 "inbox = %lld AND version != %d", (long long)t->inbox,
-		 MS_STORE_MAIL_VERSION);
-	rc = store_query_int(s, sql, &stale);
+	rc = store_query(s, "read the database", &stale, "SELECT count(*) "
+			 "FROM messages WHERE inbox = ? AND version != ?",
+			 "li", t->inbox, MS_STORE_MAIL_VERSION);
 	if (rc < 0)
 		return rc;
 	if (have_bodies)
 		t->bodies = true;       /* keep storing them */
-	if (stale || (t->want_body && !have_bodies)) {
+	if (stale || (t->want_body && !have_bodies))
 		/* another extraction version, or bodies wanted that were
 		 * not kept: read the inbox again */
-		long long id = (long long)t->inbox;
-		char *del = g_strdup_printf(
-			"BEGIN IMMEDIATE;"
-			"DELETE FROM message_bodies WHERE seq IN (SELECT seq "
-			"FROM messages WHERE inbox = %lld);"
-			"DELETE FROM messages WHERE inbox = %lld;"
-			"DELETE FROM inbox_epochs WHERE inbox = %lld;"
-			"DELETE FROM mbox_files WHERE inbox = %lld;"
-			"DELETE FROM models WHERE kind = 'mail-snapshot' AND "
-			"key GLOB '%lld:*';"
-			"DELETE FROM model_chunks WHERE kind = 'mail-snapshot' "
-			"AND key GLOB '%lld:*';"
-			"UPDATE inboxes SET bodies = %d WHERE id = %lld;"
-			"COMMIT;", id, id, id, id, id, id, t->bodies ? 1 : 0,
-			id);
-
-		rc = store_exec(s, del, "drop stale messages");
-		g_free(del);
-		if (rc < 0)
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		return rc;
-	}
-	snprintf(sql, sizeof(sql), "SELECT coalesce(max(seq), 0) FROM "
-		 "messages WHERE inbox = %lld", (long long)t->inbox);
-	rc = store_query_int(s, sql, &t->load_seq);
+		return drop_inbox(s, t->inbox, t->bodies,
+				  "drop stale messages");
+	rc = store_query(s, "read the database", &t->load_seq, "SELECT "
+			 "coalesce(max(seq), 0) FROM messages WHERE inbox = ?",
+			 "l", t->inbox);
 	if (rc < 0)
 		return rc;
 	t->last_seq = t->load_seq;
-	rc = sqlite3_prepare_v2(s->db, "SELECT epoch, head FROM inbox_epochs "
-				"WHERE inbox = ? ORDER BY epoch", -1, &st,
-				NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, t->inbox);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			int e = sqlite3_column_int(st, 0);
+	rc = store_prepare(s, &st, "SELECT epoch, head FROM inbox_epochs "
+			   "WHERE inbox = ? ORDER BY epoch", "l", t->inbox);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int e = sqlite3_column_int(st, 0);
 
-			g_array_append_val(t->epochs, e);
-			g_hash_table_insert(t->heads, GINT_TO_POINTER(e),
-				g_strdup((const char *)
-					 sqlite3_column_text(st, 1)));
-		}
-		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+		g_array_append_val(t->epochs, e);
+		g_hash_table_insert(t->heads, GINT_TO_POINTER(e), g_strdup(
+			(const char *)sqlite3_column_text(st, 1)));
+		rc = SQLITE_OK;
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_OK ? 0 : store_db_error(s, rc, "read the epochs");
+	return rc == SQLITE_DONE ? 0 : store_db_error(s, rc, "read the epochs");
 }
 
 static gint int_cmp(gconstpointer a, gconstpointer b)
@@ -742,7 +655,6 @@ static int mark_check(struct mail_tee *t)
 {
 	const struct ms_store_mail_mark *f = t->from;
 	int64_t n = -1, later = -1;
-	char sql[200];
 	int rc;
 
 	if (!f)
@@ -750,16 +662,14 @@ static int mark_check(struct mail_tee *t)
 	if (f->inbox != t->inbox || !t->inbox)
 		return ms_error_set(MS_ESTALE, "'%s' was read again since the "
 				    "saved state", t->path);
-	snprintf(sql, sizeof(sql), "SELECT count(*) FROM messages WHERE "
-		 "inbox = %lld AND seq <= %lld", (long long)t->inbox,
-		 (long long)f->seq);
-	rc = store_query_int(t->s, sql, &n);
-	if (rc == 0) {
-		snprintf(sql, sizeof(sql), "SELECT count(*) FROM messages "
-			 "WHERE inbox = %lld AND epoch < %d AND seq > %lld",
-			 (long long)t->inbox, f->epoch, (long long)f->seq);
-		rc = store_query_int(t->s, sql, &later);
-	}
+	rc = store_query(t->s, "read the database", &n, "SELECT count(*) "
+			 "FROM messages WHERE inbox = ? AND seq <= ?", "ll",
+			 t->inbox, f->seq);
+	if (rc == 0)
+		rc = store_query(t->s, "read the database", &later, "SELECT "
+				 "count(*) FROM messages WHERE inbox = ? AND "
+				 "epoch < ? AND seq > ?", "lil", t->inbox,
+				 f->epoch, f->seq);
 	if (rc < 0)
 		return rc;
 	if (n != f->count || later != 0)
@@ -878,25 +788,18 @@ static int mbox_known(struct ms_store *s, int64_t id, const GStatBuf *sb,
 		      const char *sha1, bool *same)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(s->db, "SELECT size, mtime, sha1 FROM "
-				    "mbox_files WHERE inbox = ?", -1, &st,
-				    NULL);
+	int rc = store_prepare(s, &st, "SELECT size, mtime, sha1 FROM "
+			       "mbox_files WHERE inbox = ?", "l", id);
 
 	*same = false;
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, id);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW)
-			*same = sqlite3_column_int64(st, 0) ==
-				(int64_t)sb->st_size &&
-				sqlite3_column_int64(st, 1) ==
-				(int64_t)sb->st_mtime &&
-				!g_strcmp0((const char *)
-					   sqlite3_column_text(st, 2), sha1);
-		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
-	}
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		*same = sqlite3_column_int64(st, 0) == (int64_t)sb->st_size &&
+			sqlite3_column_int64(st, 1) == (int64_t)sb->st_mtime &&
+			!g_strcmp0((const char *)sqlite3_column_text(st, 2),
+				   sha1);
 	sqlite3_finalize(st);
-	return rc == SQLITE_OK ? 0 : store_db_error(s, rc, "read the mbox files");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
+	       store_db_error(s, rc, "read the mbox files");
 }
 
 static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
@@ -964,25 +867,10 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 	}
 	if (t.inbox) {
 		/* changed since: read again, replacing its records */
-		long long id = (long long)t.inbox;
-		char *del = g_strdup_printf(
-			"BEGIN IMMEDIATE;"
-			"DELETE FROM message_bodies WHERE seq IN (SELECT seq "
-			"FROM messages WHERE inbox = %lld);"
-			"DELETE FROM messages WHERE inbox = %lld;"
-			"DELETE FROM mbox_files WHERE inbox = %lld;"
-			"DELETE FROM models WHERE kind = 'mail-snapshot' AND "
-			"key GLOB '%lld:*';"
-			"DELETE FROM model_chunks WHERE kind = 'mail-snapshot' "
-			"AND key GLOB '%lld:*';"
-			"COMMIT;", id, id, id, id, id);
-
-		rc = store_exec(s, del, "drop a changed mbox file's messages");
-		g_free(del);
-		if (rc < 0) {
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		rc = drop_inbox(s, t.inbox, t.bodies, "drop a changed mbox "
+				"file's messages");
+		if (rc < 0)
 			goto out;
-		}
 		t.load_seq = t.last_seq = 0;
 	}
 	rc = ms_mail_parse_archive(path, NULL, 0, flags, mail_tee_fn, &t,
@@ -992,46 +880,24 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 	/* remember the file only if it did not change while being read */
 	if (rc == 0 && t.inbox && g_stat(path, &after) == 0 &&
 	    after.st_size == sb.st_size && after.st_mtime == sb.st_mtime) {
-		sqlite3_stmt *st = NULL;
-		int r;
-
 		rc = store_txn_begin(s);
 		if (rc == 0)
 			rc = tee_still_ours(&t);
-		r = rc < 0 || t.lost ? SQLITE_OK : sqlite3_prepare_v2(s->db,
-			"INSERT OR REPLACE INTO mbox_files VALUES (?,?,?,?)",
-			-1, &st, NULL);
-		if (rc == 0 && r == SQLITE_OK && !t.lost) {
-			sqlite3_bind_int64(st, 1, t.inbox);
-			sqlite3_bind_int64(st, 2, (int64_t)sb.st_size);
-			sqlite3_bind_int64(st, 3, (int64_t)sb.st_mtime);
-			sqlite3_bind_text(st, 4, sha1, -1, SQLITE_STATIC);
-			r = sqlite3_step(st);
-			r = r == SQLITE_DONE ? SQLITE_OK : r;
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-		if (rc == 0 && r == SQLITE_OK && !t.lost)
-			r = sqlite3_prepare_v2(s->db, "UPDATE inboxes SET "
-					       "format = ? WHERE id = ?", -1,
-					       &st, NULL);
-		if (rc == 0 && r == SQLITE_OK && !t.lost) {
-			sqlite3_bind_text(st, 1, ms_mail_format_name(
-						  result->format), -1,
-					  SQLITE_STATIC);
-			sqlite3_bind_int64(st, 2, t.inbox);
-			r = sqlite3_step(st);
-			r = r == SQLITE_DONE ? SQLITE_OK : r;
-		}
-		sqlite3_finalize(st);
-		if (rc == 0 && r != SQLITE_OK)
-			rc = store_db_error(s, r, "record an mbox file");
+		if (rc == 0 && !t.lost)
+			rc = store_query(s, "record an mbox file", NULL,
+					 "INSERT OR REPLACE INTO mbox_files "
+					 "VALUES (?,?,?,?)", "lllt", t.inbox,
+					 (int64_t)sb.st_size,
+					 (int64_t)sb.st_mtime, sha1);
+		if (rc == 0 && !t.lost)
+			rc = store_query(s, "record an mbox file", NULL,
+					 "UPDATE inboxes SET format = ? WHERE "
+					 "id = ?", "tl", ms_mail_format_name(
+						 result->format), t.inbox);
 		if (rc == 0)
 			rc = store_txn_commit(s);
-		else if (s->in_txn) {
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-			s->in_txn = 0;
-		}
+		else
+			store_txn_rollback(s);
 		if (rc == 0)
 			mark_after(&t, to, result);
 	}
@@ -1193,10 +1059,8 @@ int ms_store_mail_parse_archive_from(struct ms_store *s, const char *path,
 	if (t.inbox) {
 		if (rc == 0)
 			rc = store_txn_commit(s);
-		else if (s->in_txn) {
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-			s->in_txn = 0;
-		}
+		else
+			store_txn_rollback(s);
 	}
 	g_array_free(all, TRUE);
 	if (rc == 0)

@@ -75,13 +75,11 @@ static int read_value(struct ms_store *s, const char *kind, const char *key,
 		return SQLITE_NOMEM;
 	rc = store_blob_read_into(s, "models", row, buf, (int)first);
 	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(s->db, "SELECT seq, rowid, length(data), "
-					"typeof(data) = 'blob' FROM "
-					"model_chunks WHERE kind = ? AND "
-					"key = ? ORDER BY seq", -1, &st, NULL);
+		rc = store_prepare(s, &st, "SELECT seq, rowid, length(data), "
+				   "typeof(data) = 'blob' FROM model_chunks "
+				   "WHERE kind = ? AND key = ? ORDER BY seq",
+				   "tt", kind, key);
 	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
 		while (whole && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 			int64_t n = sqlite3_column_int64(st, 2);
 
@@ -117,18 +115,10 @@ static int read_value(struct ms_store *s, const char *kind, const char *key,
  * error (the use is a hint for pruning). */
 static void touch(struct ms_store *s, const char *kind, const char *key)
 {
-	sqlite3_stmt *st = NULL;
+	int64_t now = g_get_real_time() / G_USEC_PER_SEC;
 
-	if (sqlite3_prepare_v2(s->db, "UPDATE models SET used = ? WHERE "
-			       "kind = ? AND key = ? AND used < ?", -1, &st,
-			       NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_int64(st, 1, g_get_real_time() / G_USEC_PER_SEC);
-	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, key, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, g_get_real_time() / G_USEC_PER_SEC);
-	(void)sqlite3_step(st);
-	sqlite3_finalize(st);
+	(void)store_run(s, NULL, "UPDATE models SET used = ?1 WHERE kind = ?2 "
+			"AND key = ?3 AND used < ?1", "ltt", now, kind, key);
 }
 
 int ms_store_model_get_any(struct ms_store *s, const char *kind,
@@ -147,18 +137,13 @@ int ms_store_model_get_any(struct ms_store *s, const char *kind,
 	if (rc < 0)
 		return rc;
 	/* without a key: the value of the kind used last */
-	rc = sqlite3_prepare_v2(s->db, key ?
-				"SELECT rowid, length(data), chunks, size, "
-				"crc, key FROM models WHERE kind = ? AND "
-				"key = ?" :
-				"SELECT rowid, length(data), chunks, size, "
-				"crc, key FROM models WHERE kind = ? ORDER "
-				"BY used DESC, rowid DESC LIMIT 1", -1, &st,
-				NULL);
+	rc = store_prepare(s, &st, key ?
+			   "SELECT rowid, length(data), chunks, size, crc, key "
+			   "FROM models WHERE kind = ? AND key = ?" :
+			   "SELECT rowid, length(data), chunks, size, crc, key "
+			   "FROM models WHERE kind = ? ORDER BY used DESC, rowid "
+			   "DESC LIMIT 1", key ? "tt" : "t", kind, key);
 	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
-		if (key)
-			sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW) {
 			size = sqlite3_column_int64(st, 3);
@@ -254,28 +239,6 @@ static int bind_next(sqlite3_stmt *st, int col, struct cursor *c, size_t len,
 	return sqlite3_bind_blob64(st, col, *tmp, len, SQLITE_STATIC);
 }
 
-/* Run `sql` with its parameters bound to the strings `a`, `b` (each may
- * be NULL: not bound) and the integer `n`. */
-static int exec_on(struct ms_store *s, const char *sql, const char *a,
-		   const char *b, int64_t n)
-{
-	sqlite3_stmt *st = NULL;
-	int r = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-
-	if (r == SQLITE_OK) {
-		if (a)
-			sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
-		if (b)
-			sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
-		if (sqlite3_bind_parameter_count(st) >= (a && b ? 3 : 2))
-			sqlite3_bind_int64(st, a && b ? 3 : 2, n);
-		r = sqlite3_step(st);
-		r = r == SQLITE_DONE ? SQLITE_OK : r;
-	}
-	sqlite3_finalize(st);
-	return r;
-}
-
 /* Write the `nr_chunks` rows of the value in `c` (`total` bytes). */
 static int write_rows(struct ms_store *s, const char *kind, const char *key,
 		      struct cursor *c, size_t total, uint64_t crc)
@@ -284,34 +247,26 @@ static int write_rows(struct ms_store *s, const char *kind, const char *key,
 	unsigned char *tmp = NULL;
 	size_t limit = chunk_limit(s), left = total;
 	size_t nr_chunks = total ? (total - 1) / limit + 1 : 1;
-	int r;
+	int r = SQLITE_OK;
 
-	r = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO models (kind, "
-			       "key, used, crc, chunks, size, data) VALUES "
-			       "(?, ?, ?, ?, ?, ?, ?)", -1, &head, NULL);
-	if (r == SQLITE_OK && nr_chunks > 1)
-		r = sqlite3_prepare_v2(s->db, "INSERT INTO model_chunks "
-				       "(kind, key, seq, data) VALUES (?, ?, "
-				       "?, ?)", -1, &more, NULL);
 	for (size_t k = 0; r == SQLITE_OK && k < nr_chunks; k++) {
 		size_t len = MIN(left, limit);
-		sqlite3_stmt *st = k ? more : head;
 
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-		if (k) {
-			sqlite3_bind_int64(st, 3, (sqlite3_int64)k);
-		} else {
-			sqlite3_bind_int64(st, 3, g_get_real_time() /
-					   G_USEC_PER_SEC);
-			sqlite3_bind_int64(st, 4, (sqlite3_int64)crc);
-			sqlite3_bind_int64(st, 5, (sqlite3_int64)nr_chunks);
-			sqlite3_bind_int64(st, 6, (sqlite3_int64)total);
-		}
-		r = bind_next(st, k ? 4 : 7, c, len, limit, &tmp);
+		r = k ? store_prepare(s, &more, "INSERT INTO model_chunks "
+				      "(kind, key, seq, data) VALUES (?, ?, ?, "
+				      "?)", "ttl", kind, key, (int64_t)k) :
+			store_prepare(s, &head, "INSERT OR REPLACE INTO models "
+				      "(kind, key, used, crc, chunks, size, "
+				      "data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+				      "ttllll", kind, key, (int64_t)
+				      (g_get_real_time() / G_USEC_PER_SEC),
+				      (int64_t)crc, (int64_t)nr_chunks,
+				      (int64_t)total);
 		if (r == SQLITE_OK)
-			r = sqlite3_step(st);
+			r = bind_next(k ? more : head, k ? 4 : 7, c, len, limit,
+				      &tmp);
+		if (r == SQLITE_OK)
+			r = sqlite3_step(k ? more : head);
 		r = r == SQLITE_DONE ? SQLITE_OK : r;
 		left -= len;
 	}
@@ -336,29 +291,28 @@ int ms_store_model_putv(struct ms_store *s, const char *kind, const char *key,
 	if (rc < 0)
 		return rc;
 	/* the chunks of the value replaced go in the same transaction */
-	r = exec_on(s, "DELETE FROM model_chunks WHERE kind = ? AND key = ?",
-		    kind, key, 0);
+	r = store_run(s, NULL, "DELETE FROM model_chunks WHERE kind = ? AND "
+		      "key = ?", "tt", kind, key);
 	if (r == SQLITE_OK)
 		r = write_rows(s, kind, key, &c, total, crc);
 	/* then the kind's values beyond the `keep` used last */
 	if (r == SQLITE_OK)
-		r = exec_on(s, "DELETE FROM model_chunks WHERE kind = ?1 AND "
-			    "key NOT IN (SELECT key FROM models WHERE kind = "
-			    "?1 ORDER BY used DESC, rowid DESC LIMIT ?2)",
-			    kind, NULL, keep ? keep : 1);
+		r = store_run(s, NULL, "DELETE FROM model_chunks WHERE kind = "
+			      "?1 AND key NOT IN (SELECT key FROM models WHERE "
+			      "kind = ?1 ORDER BY used DESC, rowid DESC LIMIT "
+			      "?2)", "tl", kind, (int64_t)(keep ? keep : 1));
 	if (r == SQLITE_OK)
-		r = exec_on(s, "DELETE FROM models WHERE kind = ?1 AND rowid "
-			    "NOT IN (SELECT rowid FROM models WHERE kind = ?1 "
-			    "ORDER BY used DESC, rowid DESC LIMIT ?2)", kind,
-			    NULL, keep ? keep : 1);
+		r = store_run(s, NULL, "DELETE FROM models WHERE kind = ?1 AND "
+			      "rowid NOT IN (SELECT rowid FROM models WHERE "
+			      "kind = ?1 ORDER BY used DESC, rowid DESC LIMIT "
+			      "?2)", "tl", kind, (int64_t)(keep ? keep : 1));
 	if (r != SQLITE_OK) {
 		rc = r == SQLITE_NOMEM ?
 			ms_error_set(MS_ERROR, "store '%s': cannot save the "
 				     "model '%s' (%zu bytes): out of memory",
 				     s->path, kind, total) :
 			store_db_error(s, r, "save a model");
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		s->in_txn = 0;
+		store_txn_rollback(s);
 		return rc;
 	}
 	return store_txn_commit(s);
@@ -379,14 +333,13 @@ int ms_store_model_drop(struct ms_store *s, const char *kind)
 	rc = store_txn_begin(s);
 	if (rc < 0)
 		return rc;
-	r = exec_on(s, "DELETE FROM models WHERE kind = ?", kind, NULL, 0);
+	r = store_run(s, NULL, "DELETE FROM models WHERE kind = ?", "t", kind);
 	if (r == SQLITE_OK)
-		r = exec_on(s, "DELETE FROM model_chunks WHERE kind = ?", kind,
-			    NULL, 0);
+		r = store_run(s, NULL, "DELETE FROM model_chunks WHERE kind = ?",
+			      "t", kind);
 	if (r != SQLITE_OK) {
 		rc = store_db_error(s, r, "drop a model");
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		s->in_txn = 0;
+		store_txn_rollback(s);
 		return rc;
 	}
 	return store_txn_commit(s);

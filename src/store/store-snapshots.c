@@ -24,28 +24,17 @@ int ms_store_mail_snapshot_get(struct ms_store *s, const char *path, int kind,
 			       GBytes **data, struct ms_store_mail_mark *mark)
 {
 	char *key = store_archive_key(path);
-	sqlite3_stmt *st = NULL;
 	int64_t inbox = 0;
 	GBytes *v = NULL;
 	int rc;
 
 	*data = NULL;
 	*mark = (struct ms_store_mail_mark){ 0 };
-	rc = sqlite3_prepare_v2(s->db, "SELECT id FROM inboxes WHERE path = ?",
-				-1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW)
-			inbox = sqlite3_column_int64(st, 0);
-		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
-	}
-	sqlite3_finalize(st);
+	rc = store_query(s, "read a mail snapshot", &inbox, "SELECT id FROM "
+			 "inboxes WHERE path = ?", "t", key);
 	g_free(key);
-	if (rc != SQLITE_OK)
-		return store_db_error(s, rc, "read a mail snapshot");
-	if (!inbox)
-		return 0;
+	if (rc < 0 || !inbox)
+		return rc;
 	key = snap_key(inbox, kind);
 	rc = ms_store_model_get(s, SNAP_KIND, key, &v);
 	g_free(key);

@@ -301,22 +301,81 @@ static const char views[] =
 
 G_STATIC_ASSERT(G_N_ELEMENTS(migrations) == MS_STORE_SCHEMA_VERSION);
 
-int store_query_int(struct ms_store *s, const char *sql, int64_t *out)
+int store_vprepare(struct ms_store *s, sqlite3_stmt **st, const char *sql,
+		   const char *fmt, va_list ap)
 {
-	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	int rc = SQLITE_OK;
 
-	/* set on every path: gcc -O3 cannot see that db_error() is < 0 */
-	*out = 0;
-	if (rc == SQLITE_OK) {
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			*out = sqlite3_column_int64(st, 0);
-			rc = SQLITE_OK;
+	if (*st)
+		sqlite3_reset(*st);
+	else
+		rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
+	for (int i = 1; rc == SQLITE_OK && fmt && fmt[i - 1]; i++) {
+		const char *t;
+
+		if (fmt[i - 1] == 'i') {
+			rc = sqlite3_bind_int(*st, i, va_arg(ap, int));
+		} else if (fmt[i - 1] == 'l') {
+			rc = sqlite3_bind_int64(*st, i, va_arg(ap, int64_t));
+		} else {
+			t = va_arg(ap, const char *);
+			rc = t ? sqlite3_bind_text(*st, i, t, -1, SQLITE_STATIC) :
+				 sqlite3_bind_null(*st, i);
 		}
 	}
+	return rc;
+}
+
+int store_prepare(struct ms_store *s, sqlite3_stmt **st, const char *sql,
+		  const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = store_vprepare(s, st, sql, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int vrun(struct ms_store *s, int64_t *out, const char *sql,
+		const char *fmt, va_list ap)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = store_vprepare(s, &st, sql, fmt, ap);
+
+	if (out)
+		*out = 0;
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && out)
+		*out = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	return rc == SQLITE_OK ? 0 : store_db_error(s, rc, "read the database");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int store_run(struct ms_store *s, int64_t *out, const char *sql,
+	      const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vrun(s, out, sql, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int store_query(struct ms_store *s, const char *what, int64_t *out,
+		const char *sql, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vrun(s, out, sql, fmt, ap);
+	va_end(ap);
+	return rc == SQLITE_OK ? 0 : store_db_error(s, rc, what);
 }
 
 static int refuse(struct ms_store *s, const char *why);
@@ -326,7 +385,8 @@ static int migrate(struct ms_store *s)
 	int64_t v;
 	int rc;
 
-	rc = store_query_int(s, "PRAGMA user_version", &v);
+	rc = store_query(s, "read the database", &v,
+			 "PRAGMA user_version", NULL);
 	if (rc < 0)
 		return rc;
 	if (v < 0)      /* a file may come from anyone: never an index */
@@ -339,7 +399,8 @@ static int migrate(struct ms_store *s)
 	if (rc < 0)
 		return rc;
 	/* another run may have migrated it while we waited */
-	rc = store_query_int(s, "PRAGMA user_version", &v);
+	rc = store_query(s, "read the database", &v,
+			 "PRAGMA user_version", NULL);
 	if (rc == 0 && (v > MS_STORE_SCHEMA_VERSION || v < 0)) {
 		store_exec(s, "ROLLBACK", "roll back");
 		if (v < 0)
@@ -478,23 +539,6 @@ static int set_wal(struct ms_store *s)
 	}
 }
 
-/* One integer from `sql`, with SQLite's own code: no error is recorded. */
-static int peek_int(struct ms_store *s, const char *sql, int64_t *out)
-{
-	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-
-	if (rc == SQLITE_OK) {
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			*out = sqlite3_column_int64(st, 0);
-			rc = SQLITE_OK;
-		}
-	}
-	sqlite3_finalize(st);
-	return rc;
-}
-
 static int refuse(struct ms_store *s, const char *why)
 {
 	return ms_error_set(MS_ERROR, "'%s' is not a maintstat store (%s): "
@@ -511,7 +555,7 @@ static int refuse(struct ms_store *s, const char *why)
 static int identify(struct ms_store *s, bool *stamp)
 {
 	int64_t id = 0, version = 0, tables = 0;
-	int rc = peek_int(s, "PRAGMA application_id", &id);
+	int rc = store_run(s, &id, "PRAGMA application_id", NULL);
 
 	*stamp = false;
 	if (rc == SQLITE_OK && id == APPLICATION_ID) {
@@ -532,11 +576,11 @@ static int identify(struct ms_store *s, bool *stamp)
 			 "application id 0x%08llx", (unsigned long long)id);
 		return refuse(s, why);
 	}
-	rc = peek_int(s, "PRAGMA user_version", &version);
+	rc = store_run(s, &version, "PRAGMA user_version", NULL);
 	if (rc == SQLITE_OK)
-		rc = peek_int(s, "SELECT count(*) FROM sqlite_master WHERE "
-			      "type = 'table' AND name IN ('commits', "
-			      "'refs')", &tables);
+		rc = store_run(s, &tables, "SELECT count(*) FROM "
+			       "sqlite_master WHERE type = 'table' AND name "
+			       "IN ('commits', 'refs')", NULL);
 	if (rc != SQLITE_OK || version < 1 || tables != 2)
 		return refuse(s, "an SQLite database of another program");
 	s->ours = true;
@@ -700,10 +744,11 @@ static bool is_empty(struct ms_store *s)
 	int64_t n = 1;
 
 	/* maintainers keeps only git logs (store-vcslog.c) in its store */
-	if (!s->db || peek_int(s, "SELECT (SELECT count(*) FROM commits) + "
-			       "(SELECT count(*) FROM refs) + (SELECT count(*) "
-			       "FROM inboxes) + (SELECT count(*) FROM models "
-			       "WHERE kind LIKE 'gm-%')", &n) != SQLITE_OK)
+	if (!s->db || store_run(s, &n, "SELECT (SELECT count(*) FROM commits) "
+				"+ (SELECT count(*) FROM refs) + (SELECT "
+				"count(*) FROM inboxes) + (SELECT count(*) FROM "
+				"models WHERE kind LIKE 'gm-%')", NULL) !=
+		      SQLITE_OK)
 		return false;
 	return n == 0;
 }
@@ -796,23 +841,24 @@ const char *ms_store_path(const struct ms_store *s)
 
 int ms_store_info(struct ms_store *s, struct ms_store_info *info)
 {
-	char sql[128];
 	char *wal;
 	GStatBuf sb;
 	int rc;
 
 	memset(info, 0, sizeof(*info));
 	info->schema_version = MS_STORE_SCHEMA_VERSION;
-	rc = store_query_int(s, "SELECT count(*) FROM commits", &info->commits);
-	snprintf(sql, sizeof(sql), "SELECT count(*) FROM commits WHERE "
-		 "version != %d", MS_STORE_COMMIT_VERSION);
+	rc = store_query(s, "read the database", &info->commits,
+			 "SELECT count(*) FROM commits", NULL);
 	if (rc == 0)
-		rc = store_query_int(s, sql, &info->stale_commits);
+		rc = store_query(s, "read the database", &info->stale_commits,
+				 "SELECT count(*) FROM commits WHERE "
+				 "version != ?", "i", MS_STORE_COMMIT_VERSION);
 	if (rc == 0)
-		rc = store_query_int(s, "SELECT count(*) FROM refs", &info->refs);
+		rc = store_query(s, "read the database", &info->refs,
+				 "SELECT count(*) FROM refs", NULL);
 	if (rc == 0)
-		rc = store_query_int(s, "SELECT count(*) FROM messages",
-			       &info->messages);
+		rc = store_query(s, "read the database", &info->messages,
+				 "SELECT count(*) FROM messages", NULL);
 	if (g_stat(s->path, &sb) == 0)
 		info->size += sb.st_size;
 	wal = g_strconcat(s->path, "-wal", NULL);
@@ -834,6 +880,13 @@ int store_txn_begin(struct ms_store *s)
 	if (rc == 0)
 		s->in_txn = 1;
 	return rc;
+}
+
+void store_txn_rollback(struct ms_store *s)
+{
+	if (s->in_txn)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->in_txn = 0;
 }
 
 int store_txn_commit(struct ms_store *s)
