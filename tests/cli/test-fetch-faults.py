@@ -297,12 +297,17 @@ try:
     shutil.rmtree(dest)
 
     # A multi-epoch inbox over git http-backend (no manifest: probing).
+    # Each mirror takes a dozen requests to one host, which the default
+    # rate (2 a second) spaces by 0.5 s: 5-7 s a run, most of this test's
+    # time.  The runs below test other things than the rate (the unit
+    # test fetch does, and the last full run keeps the default).
+    FAST = ("--rate", "100")
     sys.path.insert(0, os.path.dirname(__file__))
     from gitinbox import make_epoch, add_messages, tip  # noqa: E402
     make_epoch(GITROOT, 0, ["e0-%d@x" % i for i in range(5)])
     make_epoch(GITROOT, 1, ["e1-%d@x" % i for i in range(3)])
     url = f"{BASE}/git/lab/"
-    r = run("fetch", *QUICK, "--dest", dest, url, "--json")
+    r = run("fetch", *QUICK, *FAST, "--dest", dest, url, "--json")
     ok(r.rc == 0, "mirror a two-epoch inbox", r.err)
     j = r.json() if r.rc == 0 else {"inboxes": [{}]}
     ib = j["inboxes"][0]
@@ -318,7 +323,7 @@ try:
 
     add_messages(os.path.join(GITROOT, "1.git"), ["e1-new@x"])
     make_epoch(GITROOT, 2, ["e2-%d@x" % i for i in range(2)])
-    r = run("fetch", *QUICK, "--dest", dest, url)
+    r = run("fetch", *QUICK, *FAST, "--dest", dest, url)
     eq(r.rc, 0, "fetch again")
     eq(r.out.splitlines()[1:], ["  epoch 0: up to date",
                                 "  epoch 1: 1 new message",
@@ -329,7 +334,8 @@ try:
        tip(os.path.join(GITROOT, "2.git")), "  epoch 2 mirrored")
 
     n = count("_proxied")
-    r = run("fetch", *QUICK, "--dest", os.path.join(T, "viaproxy"),
+    r = run("fetch", *QUICK, *FAST, "--dest",
+            os.path.join(T, "viaproxy"),
             "http://lore.example.invalid/git/lab/", env=prox)
     ok(r.rc == 0, "an inbox mirrored through http_proxy", r.err)
     ok(count("_proxied") - n >= 4, "  probes and git requests went "
@@ -338,7 +344,8 @@ try:
        tip(os.path.join(GITROOT, "1.git")), "  epoch 1 mirrored")
 
     # Progress only on a terminal, and not with --quiet.
-    rc, err = run_tty("fetch", "--dest", os.path.join(T, "tty"), url)
+    rc, err = run_tty("fetch", *FAST, "--dest", os.path.join(T, "tty"),
+                      url)
     eq(rc, 0, "on a terminal")
     ok("\repoch 0 (1 of 3): objects:" in err and
        "\repoch 2 (3 of 3): objects:" in err,
@@ -346,15 +353,16 @@ try:
        "summary and git/N.git number them", repr(err))
     ok("probe" not in err and "manifest" not in err,
        "  small requests are not shown", repr(err))
-    rc, err = run_tty("fetch", "--quiet", "--dest",
+    rc, err = run_tty("fetch", *FAST, "--quiet", "--dest",
                             os.path.join(T, "tty2"), url)
     eq((rc, err), (0, ""), "  --quiet: no progress")
-    r = run("fetch", "--dest", os.path.join(T, "tty3"), url)
+    r = run("fetch", *FAST, "--dest", os.path.join(T, "tty3"), url)
     eq((r.rc, r.err), (0, ""), "  stderr not a terminal: no progress")
 
     # Server errors on the git requests are retried like any other.
     make_epoch(GITROOT, 3, ["e3-0@x"])
-    r = run("fetch", *QUICK, "--dest", dest, f"{BASE}/git500-2/lab/")
+    r = run("fetch", *QUICK, *FAST, "--dest", dest,
+            f"{BASE}/git500-2/lab/")
     ok(r.rc == 0, "git requests answered 500 twice: retried", r.err)
     eq(tip(os.path.join(mirror, "3.git")),
        tip(os.path.join(GITROOT, "3.git")), "  epoch 3 mirrored")
@@ -362,8 +370,8 @@ try:
     # A clone that fails (here: stalls) leaves no N.git.partial, and no
     # run leaves its lock file behind.
     fdest = os.path.join(T, "failed-clone")
-    r = run("fetch", "--retries", "0", "--timeout", "2", "--dest", fdest,
-            f"{BASE}/gitstall/lab/")
+    r = run("fetch", *FAST, "--retries", "0", "--timeout", "2", "--dest",
+            fdest, f"{BASE}/gitstall/lab/")
     eq(r.rc, 1, "a clone that stalls fails")
     fgit = os.path.join(fdest, "lab", "git")
     eq(sorted(n for n in os.listdir(fgit) if n.endswith(".partial"))
@@ -378,8 +386,8 @@ try:
     # stay where they were.
     add_messages(os.path.join(GITROOT, "2.git"), ["e2-stall@x"])
     old2 = tip(os.path.join(mirror, "2.git"))
-    r = run("fetch", "--retries", "0", "--timeout", "2", "--dest", dest,
-            f"{BASE}/gitstall/lab/")
+    r = run("fetch", *FAST, "--retries", "0", "--timeout", "2", "--dest",
+            dest, f"{BASE}/gitstall/lab/")
     eq(r.rc, 1, "a stalled git transfer fails (exit 1)")
     # (a full stop is also below the low-speed limit: either check may
     # name it first)
@@ -387,7 +395,7 @@ try:
                                  "the last 2 seconds" in r.err),
        "  named as a timeout", r.err)
     eq(tip(os.path.join(mirror, "2.git")), old2, "  refs did not move")
-    r = run("fetch", "--dest", dest, url)
+    r = run("fetch", *FAST, "--dest", dest, url)
     ok(r.rc == 0 and "  epoch 2: 1 new message" in r.out,
        "  the next run fetches the message", r.out + r.err)
 
@@ -399,7 +407,7 @@ try:
     for what in ("known epoch", "new epoch"):
         if os.path.exists(stalled):
             os.unlink(stalled)
-        p = subprocess.Popen([MAINTSTAT, "fetch", "--dest", dest,
+        p = subprocess.Popen([MAINTSTAT, "fetch", *FAST, "--dest", dest,
                               f"{BASE}/gitstall/lab/"],
                              stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
@@ -414,7 +422,7 @@ try:
             eq(tip(os.path.join(mirror, "2.git")), old2,
                "  killed during a fetch: refs did not move")
             # Let epoch 2 complete so the next kill hits epoch 3's clone.
-            r = run("fetch", "--dest", dest, url)
+            r = run("fetch", *FAST, "--dest", dest, url)
             ok(r.rc == 0, "  the next run completes", r.err)
             make_epoch(GITROOT, 4, ["e4-0@x"])
         else:
@@ -439,7 +447,7 @@ try:
     import fcntl
     with open(lockf, "w") as lf:
         fcntl.flock(lf, fcntl.LOCK_EX)
-        r = run("fetch", "--dest", dest, url)
+        r = run("fetch", *FAST, "--dest", dest, url)
         eq(r.rc, 1, "a locked mirror is refused")
         ok("another maintstat fetch" in r.err, "  named as such", r.err)
 finally:
