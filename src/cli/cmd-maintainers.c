@@ -28,8 +28,10 @@ static const struct cli_command_help help = {
 	"the K: keywords of its changed lines.  The output is byte for byte\n"
 	"that of scripts/get_maintainer.pl, and the switches below are its\n"
 	"own: in a git work tree (or with --repo), --git and the git fallback\n"
-	"add each file's recent signers and authors from git log, as the\n"
-	"kernel's (and U-Boot's) script adds them.  An argument naming a\n"
+	"add each file's recent signers and authors from git log, --git-blame\n"
+	"the signers of the commits that last changed a patch's lines, and a\n"
+	"patch's Fixes: lines the fixed commits' signers, as the kernel's\n"
+	"(and U-Boot's) script adds them.  An argument naming a\n"
 	"file or directory of the tree is a path, any other existing file a\n"
 	"patch; '-' reads paths (one a line) or a patch from standard input.\n\n"
 	"Every option of the tree's get_maintainer.pl is taken as the script\n"
@@ -38,8 +40,8 @@ static const struct cli_command_help help = {
 	"(--name=V) or next; a prefix is never an option, and an option of\n"
 	"another project's script is refused.  Its defaults are the script's\n"
 	"own (Xen's: no role statistics, duplicates kept).  Those maintstat\n"
-	"does not reproduce (--git-blame in a git work tree or with --repo,\n"
-	"--git there with QEMU's or Xen's script, --interactive, --sections,\n"
+	"does not reproduce (--git and --git-blame in a git work tree with\n"
+	"QEMU's or Xen's script, --interactive, --sections,\n"
 	"--letters, --pattern-depth, --self-test, --version) exit 2.  The\n"
 	"tree's .get_maintainer.conf is read first, as the script reads it.",
 	"  maintstat maintainers --tree ~/linux drivers/infiniband/core/cma.c\n"
@@ -635,6 +637,7 @@ static void git_opts(struct maint_cc_opts *co, const struct args *a,
 	const struct maint_cc_args *gm = &a->op.gm;
 
 	co->git = maint_cc_args_get(gm, MCC_ARG_GIT, d);
+	co->git_blame = maint_cc_args_get(gm, MCC_ARG_GIT_BLAME, d);
 	co->git_fallback = d == MAINT_DIALECT_KERNEL &&
 			   maint_cc_args_get(gm, MCC_ARG_GIT_FALLBACK, d);
 	co->git_all_signature_types =
@@ -684,9 +687,9 @@ static int cc_opts(struct maint_cc_opts *co, struct args *a,
 
 		if (!maint_cc_args_get(gm, id, d))
 			continue;
-		/* the kernel's (and U-Boot's) --git in a git tree */
-		if (id == MCC_ARG_GIT && vcs == 'g' &&
-		    d == MAINT_DIALECT_KERNEL)
+		/* the kernel's (and U-Boot's) --git and --git-blame in a
+		 * git tree */
+		if (git && vcs == 'g' && d == MAINT_DIALECT_KERNEL)
 			continue;
 		/* without .git (or .hg) the script's --git adds nobody: it
 		 * warns "No supported VCS found" and answers without */

@@ -247,6 +247,8 @@ void maint_cc_args_apply(const struct maint_cc_args *a, enum maint_dialect d,
 	o->file_emails = GET(MCC_ARG_FILE_EMAILS);
 	o->chief_penguins = GET(MCC_ARG_GIT_CHIEF_PENGUINS);
 	o->fixes = GET(MCC_ARG_FIXES);
+	o->git_blame_signatures = GET(MCC_ARG_GIT_BLAME_SIGNATURES);
+	o->from_filename = a->given[MCC_ARG_FILE];
 	o->drop_the_rest_supporter = d == MAINT_DIALECT_XEN &&
 				     GET(MCC_ARG_DROP_THE_REST_SUPPORTER);
 #undef GET

@@ -119,17 +119,54 @@ GPtrArray *mcc_vcs_log(const struct mcc_vcs *v, const char *file)
 	return log_lines(v, args);
 }
 
-GPtrArray *mcc_vcs_commit_log(const struct mcc_vcs *v, const char *id)
+GPtrArray *mcc_vcs_commit_log(const struct mcc_vcs *v, const char *id,
+			      bool body)
 {
 	GPtrArray *args = g_ptr_array_new_with_free_func(g_free);
 
 	g_ptr_array_add(args, g_strdup("log"));
 	g_ptr_array_add(args, g_strdup("--no-color"));
 	g_ptr_array_add(args, g_strdup("--numstat"));
-	g_ptr_array_add(args, g_strdup(FORMAT));
+	g_ptr_array_add(args, g_strdup(body ? FORMAT : "--format=GitCommit: "
+		"%H%nGitAuthor: %an <%ae>%nGitDate: %aD%nGitSubject: %s%n"));
 	g_ptr_array_add(args, g_strdup("-1"));
-	g_ptr_array_add(args, g_strdup(id));
+	add_words(args, NULL, id);
 	return log_lines(v, args);
+}
+
+GPtrArray *mcc_vcs_blame(const struct mcc_vcs *v, const char *file,
+			 const char *start, const char *length)
+{
+	GPtrArray *args = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *lines, *ids = g_ptr_array_new_with_free_func(g_free);
+	GRegex *commit = g_regex_new("^([0-9a-f]+) ", G_REGEX_RAW, 0, NULL);
+
+	g_ptr_array_add(args, g_strdup("blame"));
+	g_ptr_array_add(args, g_strdup("-l"));
+	if (start) {
+		g_ptr_array_add(args, g_strdup("-L"));
+		add_words(args, NULL, start);
+		/* "$diff_start,+$diff_length": one word unless it has blanks */
+		g_free(args->pdata[args->len - 1]);
+		args->pdata[args->len - 1] = g_strdup_printf("%s,+%s",
+							     start, length);
+	}
+	if (v->bare && v->rev)
+		g_ptr_array_add(args, g_strdup(v->rev));
+	if (v->bare)
+		g_ptr_array_add(args, g_strdup("--"));
+	add_words(args, NULL, file);
+	lines = log_lines(v, args);
+	for (guint i = 0; i < lines->len; i++) {
+		GMatchInfo *mi = NULL;
+
+		if (g_regex_match(commit, lines->pdata[i], 0, &mi))
+			g_ptr_array_add(ids, g_match_info_fetch(mi, 1));
+		g_match_info_free(mi);
+	}
+	g_regex_unref(commit);
+	g_ptr_array_free(lines, TRUE);
+	return ids;
 }
 
 bool mcc_vcs_resolve(const struct mcc_vcs *v, char id[41], gint64 *max_age)

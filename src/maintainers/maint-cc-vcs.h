@@ -53,12 +53,25 @@ bool mcc_vcs_dates(const struct mcc_vcs *v, const char *id, GArray *out);
 GPtrArray *mcc_vcs_log(const struct mcc_vcs *v, const char *file);
 
 /*
- * The lines of find_commit_signers_cmd for commit `id` (a Fixes: line's
- * hex id), split as mcc_vcs_log() splits them:
+ * The lines of find_commit_signers_cmd (with `body`) or of
+ * find_commit_author_cmd (without: no %b in the format) for commit `id`
+ * (a Fixes: line's hex id, a blamed commit), split as mcc_vcs_log()
+ * splits them:
  *   git log --no-color --numstat --format=... -1 ID
  * An empty array when git knows no such commit.
  */
-GPtrArray *mcc_vcs_commit_log(const struct mcc_vcs *v, const char *id);
+GPtrArray *mcc_vcs_commit_log(const struct mcc_vcs *v, const char *id,
+			      bool body);
+
+/*
+ * vcs_save_commits() of blame_range_cmd (`start`, `length` given:
+ *   git blame -l -L START,+LENGTH FILE) or of blame_file_cmd (NULL:
+ *   git blame -l FILE): the commit ids (^([0-9a-f]+) ) of git's lines,
+ * as a new array of new strings; empty when git fails.  A bare
+ * repository blames `rev` (or HEAD) -- FILE: it has no work tree.
+ */
+GPtrArray *mcc_vcs_blame(const struct mcc_vcs *v, const char *file,
+			 const char *start, const char *length);
 
 /* What vcs_find_signers() greps from the lines of one file's log. */
 struct mcc_vcs_found {

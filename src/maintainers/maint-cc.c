@@ -83,6 +83,7 @@ struct maint_cc {
 	GPtrArray *git_ignore;    /* .get_maintainer.ignore's lines */
 	GHashTable *exact;        /* files an entry matches exactly */
 	GPtrArray *fixes;         /* the ids of the patches' Fixes: lines */
+	GPtrArray *ranges;        /* --git-blame's "file:start:length" */
 	struct ms_diags *diags;
 };
 
@@ -313,6 +314,7 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 	cc->git_ignore = mcc_vcs_read_ignore(tree);
 	cc->exact = g_hash_table_new(g_str_hash, g_str_equal);
 	cc->fixes = g_ptr_array_new_with_free_func(g_free);
+	cc->ranges = g_ptr_array_new_with_free_func(g_free);
 	cc->lines = g_array_new(FALSE, FALSE, sizeof(struct maint_cc_line));
 	g_array_set_clear_func(cc->lines, line_clear);
 	return cc;
@@ -356,6 +358,7 @@ void maint_cc_free(struct maint_cc *cc)
 	g_ptr_array_free(cc->git_ignore, TRUE);
 	g_hash_table_destroy(cc->exact);
 	g_ptr_array_free(cc->fixes, TRUE);
+	g_ptr_array_free(cc->ranges, TRUE);
 	g_free(cc);
 }
 
@@ -418,6 +421,7 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 {
 	size_t before = cc->files->len, pos = 0;
 	const char *prefix = "";
+	char *lastfile = NULL;
 	GMatchInfo *mi = NULL;
 	/* QEMU's script takes file names from "+++" lines only, and looks
 	 * for K: patterns in every other line but "@@" ones */
@@ -439,7 +443,6 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 			   mcc_match(mcc_rx.p_fixes, l, n, &mi)) {
 			if (cc->o.fixes)
 				g_ptr_array_add(cc->fixes, mcc_group(mi, 1));
-			continue;
 		} else if (mcc_match(mcc_rx.p_plus, l, n, &mi) ||
 			   (k && mcc_match(mcc_rx.p_minus, l, n, &mi))) {
 			char *f = mcc_group(mi, 1);
@@ -455,10 +458,19 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 				if (slash)
 					memmove(f, slash + 1,
 						strlen(slash + 1) + 1);
+				g_free(lastfile);
+				lastfile = g_strdup(f);
 				add_file(cc, f);
 			}
 		} else if (mcc_match(mcc_rx.p_hunk, l, n, &mi)) {
-			/* only for --git-blame */
+			char *a = mcc_group(mi, 1), *b = mcc_group(mi, 2);
+
+			if (cc->o.git_blame)
+				g_ptr_array_add(cc->ranges, g_strdup_printf(
+					"%s:%s:%s", lastfile ? lastfile : "",
+					a, b));
+			g_free(a);
+			g_free(b);
 		} else if (cc->o.keywords) {
 			for (size_t i = 0; i < cc->nr_kw; i++) {
 				GRegex *r = *prefix ? cc->kw[i].patch_re :
@@ -475,6 +487,7 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 			mi = NULL;
 		}
 	}
+	g_free(lastfile);
 	{
 		size_t found = cc->files->len - before;
 
@@ -1292,12 +1305,132 @@ static void add_fixes_signers(struct maint_cc *cc)
 	for (guint i = 0; i < u->len; i++) {
 		struct mcc_vcs_found f;
 
-		vcs_find_signers(cc, mcc_vcs_commit_log(&v, u->pdata[i]), "",
-				 &f);
+		vcs_find_signers(cc, mcc_vcs_commit_log(&v, u->pdata[i], true),
+				 "", &f);
 		vcs_assign(cc, "blamed_fixes", 1, f.signatures, NULL);
 		mcc_vcs_found_release(&f);
 	}
 	g_ptr_array_free(u, TRUE);
+}
+
+/* vcs_blame(): the commits git blame gives each changed line of `file`
+ * (each hunk's old lines of a patch), or each line of it. */
+static GPtrArray *vcs_blame(struct maint_cc *cc, const struct mcc_vcs *v,
+			    const char *file)
+{
+	GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
+	GRegex *range = g_regex_new("^(.+):(.+):(.+)$", G_REGEX_RAW, 0, NULL);
+
+	if (!v->bare) {
+		char *p = g_build_filename(v->dir, file, NULL);
+		bool there = g_file_test(p, G_FILE_TEST_IS_REGULAR);
+
+		g_free(p);
+		if (!there)
+			goto out;
+	}
+	if (!cc->ranges->len) {
+		g_ptr_array_extend_and_steal(ids, mcc_vcs_blame(v, file, NULL,
+								 NULL));
+		goto out;
+	}
+	for (guint i = 0; i < cc->ranges->len; i++) {
+		GMatchInfo *mi = NULL;
+
+		if (g_regex_match(range, cc->ranges->pdata[i], 0, &mi)) {
+			char *f = g_match_info_fetch(mi, 1);
+			char *a = g_match_info_fetch(mi, 2);
+			char *b = g_match_info_fetch(mi, 3);
+
+			if (!strcmp(f, file))
+				g_ptr_array_extend_and_steal(ids,
+					mcc_vcs_blame(v, file, a, b));
+			g_free(f);
+			g_free(a);
+			g_free(b);
+		}
+		g_match_info_free(mi);
+	}
+out:
+	g_regex_unref(range);
+	return ids;
+}
+
+/* vcs_find_author(): the first author of commit `id`, formatted and
+ * deduplicated; NULL when the log (chief penguins' lines left out) has
+ * none. */
+static char *blamed_author(struct maint_cc *cc, const struct mcc_vcs *v,
+			   const char *id, GRegex *chief)
+{
+	GPtrArray *lines = mcc_vcs_commit_log(v, id, false);
+	char *r = NULL;
+
+	for (guint i = 0; i < lines->len && !r; i++) {
+		const char *l = lines->pdata[i];
+		char *name, *address, *a;
+
+		if ((chief && g_regex_match(chief, l, 0, NULL)) ||
+		    strncmp(l, "GitAuthor: ", 11))
+			continue;
+		maint_cc_parse_email(l + 11, &name, &address);
+		a = mcc_format_email(name, address, true);
+		r = deduplicate_email(cc, a);
+		g_free(a);
+		g_free(name);
+		g_free(address);
+	}
+	g_ptr_array_free(lines, TRUE);
+	return r;
+}
+
+/* vcs_file_blame(): the signers of the commits that last touched the
+ * lines of `file` a patch changes (all of it for a file named), as
+ * "modified commits", or for files named "commits" and, with
+ * --rolestats, their authors weighted by lines as "authored lines". */
+static void vcs_file_blame(struct maint_cc *cc, const char *file)
+{
+	struct mcc_vcs v = vcs_of(cc);
+	GPtrArray *all = vcs_blame(cc, &v, file);
+	GPtrArray *commits = mcc_vcs_uniq(all);
+	GPtrArray *signers = g_ptr_array_new_with_free_func(g_free);
+	GRegex *chief = cc->o.chief_penguins ? NULL :
+			mcc_vcs_chief_re(cc->chiefs);
+
+	for (guint i = 0; cc->o.git_blame_signatures && i < commits->len;
+	     i++) {
+		struct mcc_vcs_found f;
+
+		vcs_find_signers(cc, mcc_vcs_commit_log(&v, commits->pdata[i],
+							true), file, &f);
+		g_ptr_array_extend_and_steal(signers, f.signatures);
+		f.signatures = g_ptr_array_new();
+		mcc_vcs_found_release(&f);
+	}
+	if (cc->o.from_filename && cc->o.rolestats) {
+		GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
+
+		for (guint i = 0; i < commits->len; i++) {
+			char *a = blamed_author(cc, &v, commits->pdata[i],
+						chief);
+
+			/* grep(/$commit/, @all_commits) */
+			for (guint j = 0; a && j < all->len; j++)
+				if (strstr(all->pdata[j], commits->pdata[i]))
+					g_ptr_array_add(lines, g_strdup(a));
+			g_free(a);
+		}
+		vcs_assign(cc, "authored lines", (long)all->len, lines, NULL);
+		g_ptr_array_free(lines, TRUE);
+	}
+	/* the script deduplicates them once more here: vcs_find_signers()
+	 * above did that already */
+	vcs_assign(cc, cc->o.from_filename ? "commits" : "modified commits",
+		   (long)commits->len, signers, NULL);
+	if (chief)
+		g_regex_unref(chief);
+	g_ptr_array_free(signers, TRUE);
+	g_ptr_array_free(commits, TRUE);
+	g_ptr_array_free(all, TRUE);
 }
 
 /* The git signers of each file, for --git or the git fallback. */
@@ -1313,6 +1446,8 @@ static void add_git_signers(struct maint_cc *cc)
 		if (cc->o.git || (cc->o.git_fallback && !mfile &&
 				  !g_hash_table_contains(cc->exact, file)))
 			vcs_file_signoffs(cc, file);
+		if (cc->o.git_blame)
+			vcs_file_blame(cc, file);
 	}
 }
 

@@ -89,6 +89,10 @@ struct maint_cc_opts {
 	bool git_all_signature_types; /* any "*-by:" line */
 	bool fixes;             /* --fixes: the signers of the commits a
 				 * patch's Fixes: lines name */
+	bool git_blame;         /* --git-blame: signers of the commits
+				 * that last changed the patch's lines */
+	bool git_blame_signatures; /* --git-blame-signatures */
+	bool from_filename;     /* -f: the inputs are files, not patches */
 	bool rolestats;         /* --rolestats: the roles' figures */
 	long git_min_signatures, git_max_maintainers, git_min_percent;
 	const char *git_since;  /* --git-since, as given */

@@ -176,6 +176,10 @@ SETS = [
     ["--git", "--noremove-duplicates", "--nomailmap"],
     ["--nogit-fallback", "--norolestats"],
     ["--nofixes"],
+    ["--git-blame"],
+    ["--git-blame", "--nogit-blame-signatures", "--git-chief-penguins",
+     "--git-all-signature-types"],
+    ["--git-blame", "--norolestats", "--git-min-percent", "30"],
     ["--git", "--git-since", "2-years-ago", "--roles", "--norolestats"],
 ]
 # each file alone (one script process answers them all), all together,
@@ -241,6 +245,12 @@ ok("blamed_fixes:1/1=100%" in out and "Tess" in out and "Dave Dee" in out
    and "Torvalds" not in out, "the script's answer to a patch with Fixes: "
    "lines has the fixed commit's signers, a chief penguin left out",
    out)
+out = script_says(["--git-blame"], [patch]).decode()
+ok("(modified commits:" in out, "the script's --git-blame of a patch has "
+   "the signers of the commits its lines came from", out)
+out = script_says(["--git-blame"], ["-f", "drivers/foo/sub/deep.c"]).decode()
+ok("authored lines:" in out and "commits:" in out, "... and of a file, "
+   "its blamed authors by lines and signers by commits", out)
 out = script_says([], ["-f", "drivers/foo/foo.c"]).decode()
 ok("commit_signer" not in out, "no fallback for a file matched exactly",
    out)
