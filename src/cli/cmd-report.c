@@ -9,6 +9,7 @@
 #include "activity.h"
 #include "cli-activity.h"
 #include "cli-outdir.h"
+#include "cli-people-out.h"
 #include "cli-review.h"
 #include "commands.h"
 #include "html.h"
@@ -16,6 +17,7 @@
 #include "mail.h"
 #include "maintainers.h"
 #include "output.h"
+#include "people.h"
 #include "trailer.h"
 #include "review.h"
 #include "when.h"
@@ -595,6 +597,8 @@ static int write_index(const struct site *s)
 	ms_html_begin(fp, "maintstat review: overview");
 	fputs("<h1>Review of the MAINTAINERS entries</h1>\n", fp);
 	window_line(fp, s);
+	fputs("<p><a href=\"people.html\">The list's people and companies"
+	      "</a></p>\n", fp);
 	fputs("<table class=\"sortable\" id=\"overview\">\n<thead><tr>"
 	      "<th scope=\"col\">Entry</th>"
 	      "<th scope=\"col\">Patches (per month)</th>"
@@ -1313,6 +1317,20 @@ static int write_person(const struct site *s, size_t pi)
 	return close_out(s, fp, name) ? EXIT_FAILURE : 0;
 }
 
+/* people.html: the whole list's people and companies (people.h). */
+static int write_people(const struct site *s)
+{
+	const struct cli_review_view *v = s->v;
+	struct ms_people *pp = ms_people_compute(v->lm, v->map, v->commits,
+						 v->rvo, v->rv, NULL);
+	FILE *fp = open_out(s, "people.html");
+
+	if (fp)
+		cli_people_page(fp, pp);
+	ms_people_free(pp);
+	return !fp || close_out(s, fp, "people.html") ? EXIT_FAILURE : 0;
+}
+
 static int write_site(const struct cli_review_view *v, void *data)
 {
 	struct site *s = data;
@@ -1374,6 +1392,8 @@ static int write_site(const struct cli_review_view *v, void *data)
 	}
 	for (guint i = 0; !rc && i < s->people->len; i++)
 		rc = write_person(s, i);
+	if (!rc)
+		rc = write_people(s);
 	if (!rc)
 		rc = write_index(s);
 	if (!rc && cli_outdir_replace(&tmp, s->final) != CLI_CONTINUE)

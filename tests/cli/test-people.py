@@ -233,6 +233,21 @@ eq(sorted(r.out.splitlines()), ["Ann Author <ann@example.net> "
    "--suggest-mailmap: the .mailmap lines only")
 eq(run("people", *args, "--check", "--json").rc, 2,
    "--check and --json: usage error")
+# report: the people page, linked from the overview
+site = os.path.join(tmp, "site")
+r = run("report", *args, "--output-dir", site)
+eq(r.rc, 0, "report exits 0")
+with open(os.path.join(site, "people.html")) as f:
+    page = f.read()
+with open(os.path.join(site, "index.html")) as f:
+    ok('href="people.html"' in f.read(), "the overview links the page")
+ok('<table class="sortable" id="people">' in page and
+   page.index("Bob Moved &lt;bob@oldco.com&gt;") <
+   page.index("May Maint &lt;may@example.org&gt;") <
+   page.index("Ann Author &lt;ann@example.net&gt;") and
+   '<table class="sortable" id="companies">' in page and
+   '<td class="n" data-sort="-22">-22</td>' in page,
+   "people.html: sortable tables, by reviewer score", page[:2000])
 r = run("people", *args, "--sort", "nonsense")
 eq(r.rc, 2, "--sort of an unknown figure: usage error")
 with open(domain_map, "a") as f:
