@@ -204,6 +204,18 @@ gboolean ms_id_equal(gconstpointer a, gconstpointer b)
 	return memcmp(a, b, 20) == 0;
 }
 
+int ms_cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int ms_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 bool ms_is_hex(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

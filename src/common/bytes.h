@@ -67,6 +67,10 @@ bool ms_id_unhex(const char *hex, size_t len, void *raw);
  * GHashTable. */
 guint ms_id_hash(gconstpointer id);
 gboolean ms_id_equal(gconstpointer a, gconstpointer b);
+/* Comparators for qsort() and g_array_sort() / g_ptr_array_sort(): of
+ * two int64_t, and of two strings through pointers to them. */
+int ms_cmp_i64(const void *a, const void *b);
+int ms_cmp_str(const void *a, const void *b);
 /* Whether the `n` characters at `s` are lowercase hex digits. */
 bool ms_is_hex(const char *s, size_t n);
 

@@ -1,4 +1,5 @@
 #include "git-common.h"
+#include "bytes.h"
 #include "error.h"
 
 #include <git2.h>
@@ -155,11 +156,6 @@ static char *ref_line(git_reference *ref)
 			       target ? target : "");
 }
 
-static gint cmp_str(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Every reference's line, HEAD's first and the others sorted (the
  * order of loose refs follows the file system), into `ck`. */
 static int digest_refs(git_repository *repo, GChecksum *ck)
@@ -182,7 +178,7 @@ static int digest_refs(git_repository *repo, GChecksum *ck)
 		git_reference_free(ref);
 	}
 	git_reference_iterator_free(it);
-	g_ptr_array_sort(lines, cmp_str);
+	g_ptr_array_sort(lines, ms_cmp_str);
 	for (guint i = 0; i < lines->len; i++)
 		g_checksum_update(ck, lines->pdata[i],
 				  (gssize)strlen(lines->pdata[i]) + 1);

@@ -19,6 +19,7 @@
  */
 #include "history.h"
 #include "git-common.h"
+#include "bytes.h"
 #include "pack.h"
 #include "person.h"
 #include "utf8.h"
@@ -366,19 +367,6 @@ static int entry_cmp(const struct tree_entry *a, const struct tree_entry *b)
 	return c1 < c2 ? -1 : c1 > c2 ? 1 : 0;
 }
 
-static guint oid_hash(gconstpointer p)
-{
-	guint h;
-
-	memcpy(&h, p, sizeof(h));
-	return h;
-}
-
-static gboolean oid_eq(gconstpointer a, gconstpointer b)
-{
-	return memcmp(a, b, GIT_OID_RAWSZ) == 0;
-}
-
 /* A raw tree a worker keeps, under its id. */
 struct wtree {
 	unsigned char id[GIT_OID_RAWSZ];
@@ -395,7 +383,7 @@ static void wtree_free(gpointer p)
 
 static GHashTable *tree_cache_new(void)
 {
-	return g_hash_table_new_full(oid_hash, oid_eq, NULL, wtree_free);
+	return g_hash_table_new_full(ms_id_hash, ms_id_equal, NULL, wtree_free);
 }
 
 /* The object `raw` of type `type` (enum ms_pack_type, git_object_t's
@@ -799,7 +787,7 @@ static gint newest_first(gconstpointer a, gconstpointer b)
  */
 static void list_shallow(struct walk *w)
 {
-	GHashTable *seen = g_hash_table_new(oid_hash, oid_eq);
+	GHashTable *seen = g_hash_table_new(ms_id_hash, ms_id_equal);
 	GArray *stack = g_array_new(FALSE, FALSE, sizeof(git_oid));
 	GArray *found = g_array_new(FALSE, FALSE, sizeof(struct dated));
 	git_oid *keep = g_new(git_oid, 1);

@@ -5,6 +5,7 @@
  * nothing corroborates namesakes years apart (docs/identities.md).
  */
 #include "ident-internal.h"
+#include "bytes.h"
 #include "person.h"
 
 #include <string.h>
@@ -64,11 +65,6 @@ static const char *groups_distinct(const struct ms_ident *id, unsigned ra,
 		}
 	}
 	return why;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 void ms_ident_note_use(struct ms_ident *id, unsigned person, int64_t when)
@@ -427,7 +423,7 @@ size_t ms_ident_join_names(struct ms_ident *id, struct ms_diags *diags)
 
 	ms_ident_settle(id);
 	/* in name order, so that the result does not depend on hashing */
-	qsort(keys, nr_keys, sizeof(*keys), cmp_str);
+	qsort(keys, nr_keys, sizeof(*keys), ms_cmp_str);
 	for (guint n = 0; n < nr_keys; n++) {
 		GArray *ids = g_hash_table_lookup(id->names, keys[n]);
 		size_t made = 0;

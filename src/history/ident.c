@@ -61,11 +61,6 @@ static void person_free(gpointer p)
 	g_free(pe);
 }
 
-static void garray_free(gpointer p)
-{
-	g_array_free(p, TRUE);
-}
-
 static void name_group_free(gpointer p)
 {
 	struct name_group *g = p;
@@ -75,11 +70,6 @@ static void name_group_free(gpointer p)
 	g_free(g->mapped);
 	g_hash_table_destroy(g->words);
 	g_free(g);
-}
-
-static void groups_free(gpointer p)
-{
-	g_ptr_array_free(p, TRUE);
 }
 
 static void possible_free(gpointer p)
@@ -107,17 +97,18 @@ struct ms_ident *ms_ident_new(bool plus_fold)
 	id->addr_seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					      NULL);
 	id->names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					  garray_free);
+					  (GDestroyNotify)g_array_unref);
 	id->distinct = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					     g_free);
 	id->distinct_of = g_hash_table_new_full(NULL, NULL, NULL,
-						garray_free);
+						(GDestroyNotify)g_array_unref);
 	id->splits = g_array_new(FALSE, FALSE, sizeof(struct split));
 	id->possible = g_ptr_array_new_with_free_func(possible_free);
 	id->same = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					 NULL);
-	id->addr_groups = g_hash_table_new_full(g_str_hash, g_str_equal,
-						g_free, groups_free);
+	id->addr_groups = g_hash_table_new_full(
+		g_str_hash, g_str_equal, g_free,
+		(GDestroyNotify)g_ptr_array_unref);
 	return id;
 }
 
@@ -853,11 +844,6 @@ char *ident_pair_key(unsigned a, unsigned b)
 	return g_strdup_printf("%u:%u", MIN(a, b), MAX(a, b));
 }
 
-void ms_ident_note_distinct(struct ms_ident *id, unsigned a, unsigned b)
-{
-	ms_ident_note_distinct_why(id, a, b, id->evidence);
-}
-
 void ms_ident_note_distinct_why(struct ms_ident *id, unsigned a, unsigned b,
 				const char *why)
 {
@@ -1073,11 +1059,6 @@ void ms_ident_foreach_address(const struct ms_ident *id, unsigned person,
 		}
 	}
 	g_hash_table_destroy(have);
-}
-
-bool ms_ident_listed(const struct ms_ident *id, unsigned person)
-{
-	return ((const struct person *)id->people->pdata[person])->listed;
 }
 
 bool ms_ident_used(const struct ms_ident *id, unsigned person)

@@ -105,14 +105,8 @@ void ms_ident_set_listed(struct ms_ident *id, unsigned person);
 /*
  * Record that `a` and `b` (ids as resolved, before joins) are two
  * different people (e.g. author and reviewer of one commit), so that no
- * name join puts them together.
- */
-void ms_ident_note_distinct(struct ms_ident *id, unsigned a, unsigned b);
-
-/*
- * The same with the evidence said (copied): "From and Cc of <id>"; the
- * form above uses the current evidence (ms_ident_set_evidence()).  The
- * first evidence of a pair stays.
+ * name join puts them together, with the evidence said (copied): "From
+ * and Cc of <id>".  The first evidence of a pair stays.
  */
 void ms_ident_note_distinct_why(struct ms_ident *id, unsigned a, unsigned b,
 				const char *why);
@@ -163,7 +157,7 @@ void ms_ident_settle(struct ms_ident *id);
 
 /*
  * Join every two groups whose addresses were seen with the same display
- * name (ms_name_key()) unless ms_ident_note_distinct() says otherwise.
+ * name (ms_name_key()) unless ms_ident_note_distinct_why() says otherwise.
  * A name that joins more than five addresses is reported in `diags` and
  * flagged (ms_ident_big_name()).  Returns how many joins were made.
  */
@@ -183,7 +177,7 @@ size_t ms_ident_dmarc(const struct ms_ident *id, unsigned person,
 
 /*
  * The people a name join would have merged with `person`'s group, but
- * the evidence said two (ms_ident_note_distinct()): `fn` gets each
+ * the evidence said two (ms_ident_note_distinct_why()): `fn` gets each
  * other group's root once, with the first evidence.
  */
 void ms_ident_foreach_split(const struct ms_ident *id, unsigned person,
@@ -259,8 +253,7 @@ void ms_ident_foreach_address(const struct ms_ident *id, unsigned person,
 					 void *data),
 			      void *data);
 
-/* Whether `person` (this id, not its group) was listed; seen in use. */
-bool ms_ident_listed(const struct ms_ident *id, unsigned person);
+/* Whether `person` (this id, not its group) was seen in use. */
 bool ms_ident_used(const struct ms_ident *id, unsigned person);
 
 /* Whether the group's name join merged more than five addresses. */

@@ -10,6 +10,7 @@
  * first patch and its followers.
  */
 #include "mail.h"
+#include "bytes.h"
 #include "person.h"
 
 #include <string.h>
@@ -582,13 +583,6 @@ static void count_tag(const struct ms_mail_rec *from,
 		*(bool *)data = true;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 bool ms_mail_index_span(const struct ms_mail_index *idx, int64_t *first,
 			int64_t *last, size_t *misdated)
 {
@@ -610,7 +604,7 @@ bool ms_mail_index_span(const struct ms_mail_index *idx, int64_t *first,
 		g_array_free(d, TRUE);
 		return false;
 	}
-	g_array_sort(d, cmp_i64);
+	g_array_sort(d, ms_cmp_i64);
 	t = (const int64_t *)(void *)d->data;
 	most = n < 10 ? 0 : MAX((size_t)1, n / 100);
 	hi = n - 1;

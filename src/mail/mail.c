@@ -81,26 +81,6 @@ static int parse_num(const char **sp, int max_digits, int *ndigits)
 	return v;
 }
 
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	/* Howard Hinnant's algorithm, proleptic Gregorian */
-	y -= m <= 2;
-	const int64_t era = (y >= 0 ? y : y - 399) / 400;
-	const unsigned yoe = (unsigned)(y - era * 400);
-	const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (int64_t)doe - 719468;
-}
-
-static int days_in_month(int y, int m)
-{
-	static const int dim[] = { 31, 28, 31, 30, 31, 30,
-				   31, 31, 30, 31, 30, 31 };
-	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
-		return 29;
-	return dim[m - 1];
-}
-
 static const struct {
 	const char *name;
 	int minutes;
@@ -115,6 +95,7 @@ bool ms_mail_parse_date(const char *s, int64_t *t, int *tz)
 	static const char months[] = "janfebmaraprmayjunjulaugsepoctnovdec";
 	int day, mon = 0, year, hour, min, sec = 0, zone = 0, nd;
 	const char *p;
+	GDate date;
 
 	if (!s)
 		return false;
@@ -183,11 +164,16 @@ bool ms_mail_parse_date(const char *s, int64_t *t, int *tz)
 	}
 	/* RFC 5322: a year is 1900 or later; before 1970 is a valid date
 	 * (time_t is 64-bit), implausible for a list but not malformed */
-	if (year < 1900 || year > 2199 || day < 1 ||
-	    day > days_in_month(year, mon) || hour > 23 || min > 59 ||
-	    sec > 60)
+	if (year < 1900 || year > 2199 ||
+	    !g_date_valid_dmy((GDateDay)day, (GDateMonth)mon,
+			      (GDateYear)year) ||
+	    hour > 23 || min > 59 || sec > 60)
 		return false;
-	*t = days_from_civil(year, (unsigned)mon, (unsigned)day) * 86400 +
+	g_date_clear(&date, 1);
+	g_date_set_dmy(&date, (GDateDay)day, (GDateMonth)mon, (GDateYear)year);
+	/* day 1 of GDate's count is 1 January of year 1; 1970 starts on
+	 * day 719,163 */
+	*t = ((int64_t)g_date_get_julian(&date) - 719163) * 86400 +
 	     hour * 3600 + min * 60 + sec - (int64_t)zone * 60;
 	*tz = zone;
 	return true;
@@ -834,12 +820,6 @@ static const char *const sibling_projects[] = {
 	"squashfs-tools", "sparse", "smatch", "rt-tests", "libcgroup",
 	"iproute", "ibsim", "perftest", "kernel-firmware",
 };
-
-size_t ms_mail_sibling_projects(const char *const **names)
-{
-	*names = sibling_projects;
-	return G_N_ELEMENTS(sibling_projects);
-}
 
 /* A branch or release after a project's name: "next", "main", "master",
  * "stable", or a version ("v50", "2.5", "6.1.y"); not another word

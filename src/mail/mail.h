@@ -211,15 +211,12 @@ bool ms_mail_subject_stable_notice(const struct ms_mail_subject *s);
  * project sharing the list: a word of its bracket prefix ("[PATCH
  * rdma-core]", "[PATCH iproute2-next]": the name, alone or followed by
  * '-') or its leading "name:" ("erofs-utils: mkfs: ..."), from the
- * documented list (ms_mail_sibling_projects); else "--foreign-subject"
+ * documented list (sibling_projects in mail.c); else "--foreign-subject"
  * when `extra` (may be NULL) matches `subject_raw`; else NULL.
  */
 const char *ms_mail_foreign_project(const struct ms_mail_subject *s,
 				    const char *subject_raw,
 				    const GRegex *extra);
-
-/* The built-in list of sibling projects (borrowed); returns its size. */
-size_t ms_mail_sibling_projects(const char *const **names);
 
 /*
  * Just the normalized subject of ms_mail_parse_subject(), written to

@@ -5,6 +5,7 @@
  * the answer is the script's whatever git's version or configuration.
  */
 #include "maint-cc-vcs.h"
+#include "bytes.h"
 #include "error.h"
 #include "maint-cc-perl.h"
 #include "tree.h"
@@ -198,13 +199,6 @@ bool mcc_vcs_resolve(const struct mcc_vcs *v, char id[41], gint64 *max_age)
 	return ok;
 }
 
-static gint cmp_i64(gconstpointer a, gconstpointer b)
-{
-	gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 bool mcc_vcs_dates(const struct mcc_vcs *v, const char *id, GArray *out)
 {
 	const char *args[] = { "rev-list", "--timestamp", id, NULL };
@@ -222,7 +216,7 @@ bool mcc_vcs_dates(const struct mcc_vcs *v, const char *id, GArray *out)
 		p = eol + 1;
 	}
 	g_free(text);
-	g_array_sort(out, cmp_i64);
+	g_array_sort(out, ms_cmp_i64);
 	return true;
 }
 

@@ -4,6 +4,7 @@
  * helpers are in maint-cc-perl.c.
  */
 #include "maint-cc.h"
+#include "bytes.h"
 #include "maint-cc-perl.h"
 #include "maint-cc-qemu.h"
 #include "maint-cc-vcs.h"
@@ -387,18 +388,13 @@ void maint_cc_add_path(struct maint_cc *cc, const char *path)
 	g_free(buf);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* @files = sort_and_mcc_vcs_uniq(@files) */
 static void sort_uniq_files(struct maint_cc *cc)
 {
 	GPtrArray *f = cc->files;
 	guint n = 0;
 
-	g_ptr_array_sort(f, cmp_str);
+	g_ptr_array_sort(f, ms_cmp_str);
 	for (guint i = 0; i < f->len; i++) {
 		if (n && !strcmp(f->pdata[n - 1], f->pdata[i])) {
 			g_free(f->pdata[i]);

@@ -127,12 +127,7 @@ static GString *perl_convert(const char *v)
 	return s;
 }
 
-/*
- * Does the glob `p` (literal characters, '*' for any run, '?' for any one
- * character) match a prefix of `s`?  That is what "^regex" without an end
- * anchor means for these patterns.
- */
-static bool glob_prefix_match(const char *p, const char *s)
+bool maint_glob_prefix(const char *p, const char *s)
 {
 	const char *star_p = NULL, *star_s = NULL;
 
@@ -511,7 +506,7 @@ static bool file_pattern_matches(const struct maint_index *idx,
 	if (!p->trailing_slash && p->slashes != path_slashes)
 		return false;
 	if (p->kind == PAT_GLOB)
-		m = glob_prefix_match(p->glob, path);
+		m = maint_glob_prefix(p->glob, path);
 	else
 		m = re_match(idx, p, path, true);
 	return m;

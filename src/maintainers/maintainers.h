@@ -150,6 +150,13 @@ void maint_index_report(const struct maint_index *idx,
 size_t maint_index_match(const struct maint_index *idx, const char *path,
 			 const struct maint_entry **out, size_t max);
 
+/*
+ * Does the glob `p` (literal characters, '*' for any run, '?' for any one
+ * character) match a prefix of `s`?  That is what "^regex" without an end
+ * anchor means for F: and X: patterns (get_maintainer.pl's m@^$pattern@).
+ */
+bool maint_glob_prefix(const char *p, const char *s);
+
 /* One match with its weight (get_maintainer.pl's pattern depth). */
 struct maint_match {
 	const struct maint_entry *entry;

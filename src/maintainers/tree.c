@@ -2,6 +2,7 @@
  * tree.c - struct ms_tree, and its directory back end.
  */
 #include "tree-internal.h"
+#include "bytes.h"
 #include "error.h"
 
 #include <dirent.h>
@@ -492,11 +493,6 @@ int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
 	return rc;
 }
 
-static gint cmp_str(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The SHA-1 of the tree's list: its files, then its directories, sorted
  * (g_free). */
 static char *list_digest(const struct ms_tree *t)
@@ -514,7 +510,7 @@ static char *list_digest(const struct ms_tree *t)
 	g_hash_table_iter_init(&it, mt->dirs);
 	while (g_hash_table_iter_next(&it, &k, NULL))
 		g_ptr_array_add(dirs, k);
-	g_ptr_array_sort(dirs, cmp_str);
+	g_ptr_array_sort(dirs, ms_cmp_str);
 	g_checksum_update(ck, (const guchar *)"\n", 1);
 	for (guint i = 0; i < dirs->len; i++)
 		g_checksum_update(ck, dirs->pdata[i],

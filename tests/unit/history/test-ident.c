@@ -116,7 +116,7 @@ static void joins(void)
 	/* two Weis, one reviewing the other */
 	w1 = ms_ident_resolve(id, "Wei Zhang", "wei@a.example");
 	w2 = ms_ident_resolve(id, "Wei Zhang", "wzhang@b.example");
-	ms_ident_note_distinct(id, w1, w2);
+	ms_ident_note_distinct_why(id, w1, w2, "c0ffee");
 	/* six addresses of one name */
 	s0 = ms_ident_resolve(id, "Sam Many", "sam@0.example");
 	for (int i = 1; i < 6; i++) {
