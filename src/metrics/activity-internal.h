@@ -195,8 +195,6 @@ bool act_listed_then(const struct ms_activity *a,
  * sets.
  */
 void act_listing_release(struct ms_activity *a);
-struct act_listing_keep;
-void act_listing_free(struct act_listing_keep *k);
 
 /*
  * A change of address a MAINTAINERS commit records: "Name <old>" left
@@ -208,7 +206,6 @@ struct act_mjoin {
 };
 
 void act_mjoin_free(gpointer p);
-struct act_mjoin *act_mjoin_dup(const struct act_mjoin *j);
 /* One change of address in the byte codec (the saved model and the
  * kept table of changes): act_mjoin_get() always returns a change, of
  * commit `id`, to free; r->ok says whether it was read whole. */
@@ -264,9 +261,6 @@ int act_mjoins_write(struct ms_store *store, GHashTable *known);
 bool act_model_append(struct ms_activity *a, struct ms_activity *old,
 		      bool note);
 
-/* ms_store_prev_walk.hidden: a merge the walk left out, into a->hidden. */
-void act_note_hidden(const unsigned char *id, int64_t time, void *data);
-
 /*
  * The walk of `a` (options `wo`), through the store: after the walk
  * order of a->prev when there is one (only the commits it lacks are
@@ -287,13 +281,6 @@ void act_model_head(const struct ms_activity *a, const char *id,
  * MAINTAINERS fingerprint `pkey`. */
 void act_state_finish(struct ms_activity *a, const char *pkey);
 
-/*
- * The saved model of the last run (any commit) into a->chain: the whole
- * model and the parts appended to it that chain on (each names the head
- * of the one before) and are whole (their digest holds).  Nothing when
- * none is saved or it cannot be read.
- */
-void act_chain_read(struct ms_activity *a);
 void act_chain_free(struct act_chain *c);
 
 /*
@@ -366,15 +353,6 @@ const char *act_intern(struct ms_activity *a, const char *token,
 char *act_model_key(const struct ms_activity_load_opts *opts,
 		    const char id[41]);
 
-/*
- * The model as the walk left it (ids as resolved, before any join), with
- * the MAINTAINERS changes of address and the entries owning files: bytes
- * for ms_store_model_put(), after the `head_len` bytes of `head`.  With
- * `span`, only the records, pairs and changes it counts, and the paths
- * not in a->paths (a part: see act_model_save()).
- */
-GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
-			     size_t head_len, const struct act_span *span);
 
 /*
  * Fill `a` (its resolver holding only .mailmap and aliases so far) from

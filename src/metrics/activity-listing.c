@@ -37,6 +37,7 @@
  * freed, or when a query asks about another commit.
  */
 #include "activity.h"
+#include "bytes.h"
 #include "activity-internal.h"
 #include "history.h"
 #include "maintainers.h"
@@ -128,11 +129,6 @@ static bool commit_before(const struct ms_activity *a, int64_t since,
 
 /* ---- the row ---- */
 
-static gint cmp_str(gconstpointer x, gconstpointer y)
-{
-	return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
 /* The keys of `h`, sorted (the row's bytes do not depend on the order
  * in which a run came to know them). */
 static GPtrArray *sorted_keys(GHashTable *h)
@@ -144,7 +140,7 @@ static GPtrArray *sorted_keys(GHashTable *h)
 	g_hash_table_iter_init(&it, h);
 	while (g_hash_table_iter_next(&it, &key, NULL))
 		g_ptr_array_add(k, key);
-	g_ptr_array_sort(k, cmp_str);
+	g_ptr_array_sort(k, ms_cmp_str);
 	return k;
 }
 
@@ -518,6 +514,16 @@ out:
 
 /* ---- the model's side ---- */
 
+static void act_listing_free(struct act_listing_keep *k)
+{
+	if (!k)
+		return;
+	ms_store_free(k->store);
+	g_free(k->build);
+	g_free(k->warning);
+	g_free(k);
+}
+
 void ms_activity_keep_listing(struct ms_activity *a, struct ms_store *store,
 			      const char *build,
 			      void (*note)(const struct ms_act_listing_note *n,
@@ -560,14 +566,4 @@ void act_listing_release(struct ms_activity *a)
 		g_hash_table_destroy(a->then_files);
 	a->then_files = NULL;
 	g_clear_pointer(&a->then_all, g_hash_table_destroy);
-}
-
-void act_listing_free(struct act_listing_keep *k)
-{
-	if (!k)
-		return;
-	ms_store_free(k->store);
-	g_free(k->build);
-	g_free(k->warning);
-	g_free(k);
 }

@@ -78,7 +78,7 @@ static bool same_name(const char *a, const char *b)
 	return r;
 }
 
-struct act_mjoin *act_mjoin_dup(const struct act_mjoin *j)
+static struct act_mjoin *act_mjoin_dup(const struct act_mjoin *j)
 {
 	struct act_mjoin *d = g_new0(struct act_mjoin, 1);
 
@@ -288,15 +288,11 @@ int act_mjoins_write(struct ms_store *store, GHashTable *known)
 	return rc;
 }
 
-static void free_array(gpointer p)
-{
-	g_ptr_array_free(p, TRUE);
-}
-
 GHashTable *act_mjoins_read(struct ms_store *store)
 {
-	GHashTable *known = g_hash_table_new_full(g_str_hash, g_str_equal,
-						  g_free, free_array);
+	GHashTable *known = g_hash_table_new_full(
+		g_str_hash, g_str_equal, g_free,
+		(GDestroyNotify)g_ptr_array_unref);
 	GBytes *saved = NULL;
 	gsize len;
 	const void *p;

@@ -155,8 +155,16 @@ static void encode_paths(const struct ms_activity *a, GByteArray *b,
 			ms_put_str(b, k);
 }
 
-GByteArray *act_model_encode(const struct ms_activity *a, const void *head,
-			     size_t head_len, const struct act_span *span)
+/*
+ * The model as the walk left it (ids as resolved, before any join), with
+ * the MAINTAINERS changes of address and the entries owning files: bytes
+ * for ms_store_model_put(), after the `head_len` bytes of `head`.  With
+ * `span`, only the records, pairs and changes it counts, and the paths
+ * not in a->paths (a part: see act_model_save()).
+ */
+static GByteArray *act_model_encode(const struct ms_activity *a,
+				    const void *head, size_t head_len,
+				    const struct act_span *span)
 {
 	size_t nr_entries = maint_file_nr_entries(a->mf);
 	struct act_span n = {
@@ -664,7 +672,13 @@ static bool part_fits(GBytes *row, const unsigned char *pred)
 	return len >= PART_BODY && !memcmp(d + PART_PRED, pred, ACT_HEAD_LEN);
 }
 
-void act_chain_read(struct ms_activity *a)
+/*
+ * The saved model of the last run (any commit) into a->chain: the whole
+ * model and the parts appended to it that chain on (each names the head
+ * of the one before) and are whole (their digest holds).  Nothing when
+ * none is saved or it cannot be read.
+ */
+static void act_chain_read(struct ms_activity *a)
 {
 	struct act_chain *c;
 	GBytes *saved = NULL;
@@ -997,7 +1011,9 @@ int act_paths_write(struct ms_activity *a, const char *key)
 
 /* ---- the walk, after the saved model's walk order ---- */
 
-void act_note_hidden(const unsigned char *id, int64_t time, void *data)
+/* ms_store_prev_walk.hidden: a merge the walk left out, into a->hidden. */
+static void act_note_hidden(const unsigned char *id, int64_t time,
+			    void *data)
 {
 	struct ms_activity *a = data;
 

@@ -273,6 +273,20 @@ bool ms_activity_last_address(const struct ms_activity *a, unsigned person,
 	return true;
 }
 
+/* Whether a word of `low` (g_free()d here), split at `seps`, is one of
+ * `words`. */
+static bool has_word(char *low, const char *seps, const char *const *words)
+{
+	char **tok = g_strsplit_set(low, seps, -1);
+	bool r = false;
+
+	for (size_t i = 0; tok[i] && !r; i++)
+		r = g_strv_contains(words, tok[i]);
+	g_strfreev(tok);
+	g_free(low);
+	return r;
+}
+
 /* Words that make an address's local part a role's, not a person's. */
 bool act_role_local_part(const char *email)
 {
@@ -283,16 +297,9 @@ bool act_role_local_part(const char *email)
 		"linux", "qa", "sw", "all", "community", "manager", NULL
 	};
 	const char *at = strrchr(email, '@');
-	char *local = g_ascii_strdown(email, at ? at - email : -1);
-	char **tok = g_strsplit_set(local, ".-_+", -1);
-	bool r = false;
 
-	for (size_t i = 0; tok[i] && !r; i++)
-		for (size_t k = 0; words[k] && !r; k++)
-			r = !strcmp(tok[i], words[k]);
-	g_strfreev(tok);
-	g_free(local);
-	return r;
+	return has_word(g_ascii_strdown(email, at ? at - email : -1), ".-_+",
+			words);
 }
 
 /* "NXP i.MX U-Boot Team", "Aspeed BMC SW team": a name that is a role's. */
@@ -302,16 +309,8 @@ bool act_role_name(const char *name)
 		"team", "support", "maintainers", "upstream", "group", "list",
 		"bot", "manager", NULL
 	};
-	char *l = ms_casefold(name, -1);
-	char **tok = g_strsplit_set(l, " \t.-_", -1);
-	bool r = false;
 
-	for (size_t i = 0; tok[i] && !r; i++)
-		for (size_t k = 0; words[k] && !r; k++)
-			r = !strcmp(tok[i], words[k]);
-	g_strfreev(tok);
-	g_free(l);
-	return r;
+	return has_word(ms_casefold(name, -1), " \t.-_", words);
 }
 
 /*

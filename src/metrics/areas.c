@@ -131,25 +131,6 @@ static void pats_release(struct pats *ps)
 	ps->all = NULL;
 }
 
-/* '*' any run, '?' one character, the rest literal: whether `pat` is a
- * prefix of `s` (get_maintainer.pl's m@^$pattern@). */
-static bool glob_prefix(const char *pat, const char *s)
-{
-	for (; *pat; pat++, s++) {
-		if (*pat == '*') {
-			for (;; s++) {
-				if (glob_prefix(pat + 1, s))
-					return true;
-				if (!*s)
-					return false;
-			}
-		}
-		if (!*s || (*pat != '?' && *pat != *s))
-			return false;
-	}
-	return true;
-}
-
 static bool pat_match(const struct pat *p, const char *path)
 {
 	bool m;
@@ -163,7 +144,7 @@ static bool pat_match(const struct pat *p, const char *path)
 		m = g_str_has_prefix(path, p->value);
 		break;
 	default:
-		m = glob_prefix(p->value, path);
+		m = maint_glob_prefix(p->value, path);
 		break;
 	}
 	return m && (p->trailing || count_slashes(path) == p->slashes);

@@ -523,11 +523,6 @@ static void pending_free(gpointer p)
 	g_free(x);
 }
 
-static void free_ptr_array(gpointer p)
-{
-	g_ptr_array_free(p, TRUE);
-}
-
 /*
  * Every file of `files` as the texts `cur` have it, file `which` as
  * `text`: whether someone is still listed anywhere.
@@ -965,7 +960,7 @@ int retire_build(const struct retire_text *files, size_t nr_files,
 		b.cur[i] = g_strdup(files[i].text);
 	b.cur_c = opts->no_credits ? NULL : g_strdup(credits ? credits : "");
 	b.left = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-				       free_ptr_array);
+				       (GDestroyNotify)g_ptr_array_unref);
 	b.pend = g_ptr_array_new_with_free_func(pending_free);
 	b.opts = opts;
 	for (size_t i = 0; i < nr_plans; i++)

@@ -31,7 +31,6 @@ struct ms_review_map {
 	GHashTable *saved;           /* digest -> record in saved_bytes */
 	GByteArray *fresh;           /* records of this run's new answers */
 	char *kkey;                  /* their key; NULL: none kept */
-	size_t kmatched;             /* messages whose K: were matched */
 	/* the lists each patch was sent to (review-aside.c's recipients
 	 * rule): list addresses, those MAINTAINERS names first */
 	GHashTable *list_ix;         /* address -> index + 1 */

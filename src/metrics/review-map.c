@@ -419,11 +419,6 @@ int ms_review_map_save(struct ms_review_map *map, struct ms_store *store)
 	return rc;
 }
 
-size_t ms_review_map_k_matched(const struct ms_review_map *map)
-{
-	return map->kmatched;
-}
-
 /* The SHA-1 of the changed lines of body and attachments. */
 static void lines_digest(const GArray *body, const GArray *att,
 			 guint8 out[DIGEST_LEN])
@@ -480,7 +475,6 @@ static void k_entries(struct ms_review_map *map, const struct ms_mail *m,
 		GArray *hit = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 		bool limited = false;
 
-		map->kmatched++;
 		for (guint i = 0; i < map->kpats->len; i++) {
 			struct kpat *k = &g_array_index(map->kpats,
 							struct kpat, i);

@@ -4,6 +4,7 @@
  * over its patches' states.
  */
 #include "review-internal.h"
+#include "bytes.h"
 #include "ident.h"
 
 #include <string.h>
@@ -23,13 +24,6 @@ bool ms_rv_state_open(enum ms_rv_state s)
 	return s > MS_RV_SUPERSEDED && s < MS_RV__STATES;
 }
 
-static int cmp_i64(gconstpointer a, gconstpointer b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 bool ms_rv_quantiles(GArray *v, int64_t *median, int64_t *p90)
 {
 	size_t n = v->len, k;
@@ -37,7 +31,7 @@ bool ms_rv_quantiles(GArray *v, int64_t *median, int64_t *p90)
 	*median = *p90 = -1;
 	if (!n)
 		return false;
-	g_array_sort(v, cmp_i64);
+	g_array_sort(v, ms_cmp_i64);
 	if (n % 2)
 		*median = g_array_index(v, int64_t, n / 2);
 	else    /* (x + y) / 2 without overflow */

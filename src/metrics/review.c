@@ -117,17 +117,13 @@ static bool gives_tag(const struct ctx *c, const struct ms_mail_rec *r)
 	return false;
 }
 
-static void garray_free(gpointer p)
-{
-	g_array_free(p, TRUE);
-}
-
 static void ctx_init(struct ctx *c)
 {
 	size_t n = ms_mail_index_count(c->idx);
 
 	c->rec_of = g_hash_table_new(NULL, NULL);
-	c->children = g_hash_table_new_full(NULL, NULL, NULL, garray_free);
+	c->children = g_hash_table_new_full(NULL, NULL, NULL,
+					     (GDestroyNotify)g_array_unref);
 	c->last_msg = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 					    g_free);
 	c->senders = g_hash_table_new(g_str_hash, g_str_equal);

@@ -75,10 +75,6 @@ void ms_review_map_read_saved(struct ms_review_map *map,
 			      struct ms_store *store);
 int ms_review_map_save(struct ms_review_map *map, struct ms_store *store);
 
-/* How many patches the hook matched K: patterns against (not answered
- * from the store), for tests and benchmarks. */
-size_t ms_review_map_k_matched(const struct ms_review_map *map);
-
 /* The entry indexes (maint_entry.index) record `rec` maps to, ascending,
  * or NULL when it maps to none (borrowed). */
 const GArray *ms_review_map_entries(const struct ms_review_map *map,
