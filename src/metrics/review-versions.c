@@ -6,6 +6,7 @@
  */
 #include "review-internal.h"
 #include "link.h"
+#include "bytes.h"
 
 #include <string.h>
 
@@ -14,6 +15,7 @@ struct vctx {
 	const struct ms_link_mail *lm;
 	const struct ms_review_map *map;
 	uint32_t *up;                /* union-find parents, per record */
+	char **skey, **fkey;         /* per record, made once when asked */
 };
 
 static uint32_t find(uint32_t *up, uint32_t i)
@@ -41,28 +43,30 @@ static const struct ms_mail_rec *rec_at(const struct vctx *v, uint32_t i)
 	return ms_mail_index_get(v->idx, i);
 }
 
-static gint by_string(gconstpointer a, gconstpointer b)
+/* The subject key of record `i` (borrowed). */
+static const char *skey_of(struct vctx *v, uint32_t i)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	if (!v->skey[i])
+		v->skey[i] = ms_mail_subject_key(rec_at(v, i)->subject);
+	return v->skey[i];
 }
 
-/* The key of `i`'s changed files, sorted, or NULL without any. */
-static char *files_key(const struct vctx *v, uint32_t i)
+/* The key of `i`'s changed files, sorted, or "" without any (borrowed). */
+static const char *fkey_of(struct vctx *v, uint32_t i)
 {
 	const GPtrArray *f = ms_link_mail_files(v->lm, i);
 	GPtrArray *s;
-	char *key;
 
-	if (!f || !f->len)
-		return NULL;
-	s = g_ptr_array_sized_new(f->len + 1);
-	for (guint k = 0; k < f->len; k++)
+	if (v->fkey[i])
+		return v->fkey[i];
+	s = g_ptr_array_sized_new(f ? f->len + 1 : 1);
+	for (guint k = 0; f && k < f->len; k++)
 		g_ptr_array_add(s, f->pdata[k]);
-	g_ptr_array_sort(s, by_string);
+	g_ptr_array_sort(s, ms_cmp_str);
 	g_ptr_array_add(s, NULL);
-	key = g_strjoinv("\n", (char **)s->pdata);
+	v->fkey[i] = g_strjoinv("\n", (char **)s->pdata);
 	g_ptr_array_free(s, TRUE);
-	return key;
+	return v->fkey[i];
 }
 
 /* The words of subject key `s` (three letters or more), as a set. */
@@ -107,55 +111,36 @@ static bool similar(const char *a, const char *b)
  * erofs symlink stuffs" became "better erofs symlink stuffs").  Returns
  * the record, or -1.
  */
-static int64_t counterpart(const struct vctx *v, uint32_t p,
+static int64_t counterpart(struct vctx *v, uint32_t p,
 			   const struct ms_mail_series *old,
 			   const struct ms_mail_series *new)
 {
-	const struct ms_mail_rec *r = rec_at(v, p);
-	char *skey = ms_mail_subject_key(r->subject), *fk;
+	const char *skey = skey_of(v, p), *fk = fkey_of(v, p);
 	int64_t found = -1;
 	guint same = 0;
 
 	for (guint k = 0; k < old->patches->len; k++) {
 		uint32_t q = g_array_index(old->patches, uint32_t, k);
-		char *qkey = ms_mail_subject_key(rec_at(v, q)->subject);
-		bool eq = !strcmp(qkey, skey);
 
-		g_free(qkey);
-		if (eq) {
-			g_free(skey);
+		if (!strcmp(skey_of(v, q), skey))
 			return q;
-		}
 	}
-	fk = files_key(v, p);
-	for (guint k = 0; fk && k < old->patches->len; k++) {
+	for (guint k = 0; *fk && k < old->patches->len; k++) {
 		uint32_t q = g_array_index(old->patches, uint32_t, k);
-		char *qk = files_key(v, q);
 
-		if (qk && !strcmp(qk, fk)) {
+		if (!strcmp(fkey_of(v, q), fk)) {
 			found = q;
 			same++;
 		}
-		g_free(qk);
 	}
-	if (same == 1) {
-		const struct ms_mail_rec *q = rec_at(v, (uint32_t)found);
-		char *okey = ms_mail_subject_key(q->subject);
-
-		if (!similar(skey, okey))
-			same = 0;
-		g_free(okey);
-	}
-	g_free(skey);
+	if (same == 1 && !similar(skey, skey_of(v, (uint32_t)found)))
+		same = 0;
 	for (guint k = 0; same == 1 && k < new->patches->len; k++) {
 		uint32_t o = g_array_index(new->patches, uint32_t, k);
-		char *ok = o != p ? files_key(v, o) : NULL;
 
-		if (ok && !strcmp(ok, fk))
+		if (o != p && !strcmp(fkey_of(v, o), fk))
 			same++;
-		g_free(ok);
 	}
-	g_free(fk);
 	return same == 1 ? found : -1;
 }
 
@@ -269,15 +254,13 @@ static void join_series(struct vctx *v)
 static void join_same(struct vctx *v, GHashTable *seen, uint32_t i)
 {
 	const struct ms_mail_rec *r = rec_at(v, i);
-	char *fk = files_key(v, i), *skey, *key;
+	const char *fk = fkey_of(v, i);
+	char *key;
 	gpointer j;
 
-	if (!fk)
+	if (!*fk)
 		return;
-	skey = ms_mail_subject_key(r->subject);
-	key = g_strconcat(skey, "\x1f", fk, NULL);
-	g_free(skey);
-	g_free(fk);
+	key = g_strconcat(skey_of(v, i), "\x1f", fk, NULL);
 	if (g_hash_table_lookup_extended(seen, key, NULL, &j)) {
 		const struct ms_mail_rec *f = rec_at(v, GPOINTER_TO_UINT(j));
 
@@ -296,7 +279,7 @@ uint32_t *ms_review_versions(const struct ms_link_mail *lm,
 			     const struct ms_review_map *map,
 			     const char *const *sender)
 {
-	struct vctx v = { ms_link_mail_index(lm), lm, map, NULL };
+	struct vctx v = { ms_link_mail_index(lm), lm, map, NULL, NULL, NULL };
 	size_t n = ms_mail_index_count(v.idx);
 	GHashTable *by_subject = g_hash_table_new_full(g_str_hash, g_str_equal,
 						       g_free, NULL);
@@ -305,19 +288,19 @@ uint32_t *ms_review_versions(const struct ms_link_mail *lm,
 						      g_free, NULL);
 
 	v.up = g_new(uint32_t, n ? n : 1);
+	v.skey = g_new0(char *, n + 1);
+	v.fkey = g_new0(char *, n + 1);
 	for (size_t i = 0; i < n; i++)
 		v.up[i] = (uint32_t)i;
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(&v, (uint32_t)i);
-		char *skey, *key;
+		char *key;
 		gpointer j;
 
 		if (r->duplicate || r->kind != MS_MAIL_PATCH)
 			continue;
-		skey = ms_mail_subject_key(r->subject);
 		key = g_strdup_printf("%s\x1f%s", sender[i] ? sender[i] : "",
-				      skey);
-		g_free(skey);
+				      skey_of(&v, (uint32_t)i));
 		if (g_hash_table_lookup_extended(by_subject, key, NULL, &j)) {
 			/* not two patches of one posting ("silence
 			 * INTEGER_OVERFLOW" seven times) */
@@ -350,6 +333,12 @@ uint32_t *ms_review_versions(const struct ms_link_mail *lm,
 	join_series(&v);
 	for (size_t i = 0; i < n; i++)
 		find(v.up, (uint32_t)i);
+	for (size_t i = 0; i < n; i++) {
+		g_free(v.skey[i]);
+		g_free(v.fkey[i]);
+	}
+	g_free(v.skey);
+	g_free(v.fkey);
 	g_hash_table_unref(by_change);
 	g_hash_table_unref(by_diff);
 	g_hash_table_unref(by_subject);
