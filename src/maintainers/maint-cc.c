@@ -5,6 +5,7 @@
  */
 #include "maint-cc.h"
 #include "bytes.h"
+#include "maint-cc-internal.h"
 #include "maint-cc-perl.h"
 #include "maint-cc-qemu.h"
 #include "maint-cc-vcs.h"
@@ -17,13 +18,6 @@
 
 #define SECTION_MAXLEN 50
 #define QEMU_SECTION_MAXLEN 20
-
-struct item {
-	char *email;
-	char *role;
-	char kind;
-	const struct maint_entry *entry;
-};
 
 struct keyword {
 	const struct maint_field *field;
@@ -57,36 +51,6 @@ static bool kw_match(struct keyword *kw, GRegex *re, const char *s,
 static void scan_emails(struct maint_cc *cc, const char *buf, size_t len,
 			GPtrArray *out);
 
-struct maint_cc {
-	const struct maint_file *mf;
-	const struct maint_index *idx;
-	const struct ms_tree *tree;
-	struct maint_cc_opts o;
-	GHashTable *mm_names;     /* .mailmap: email or address -> name */
-	GHashTable *mm_addresses; /* .mailmap: email or address -> address */
-	GPtrArray *files;         /* char *, get_maintainer.pl's @files */
-	GArray *keyword_tv;       /* unsigned, @keyword_tvi */
-	struct keyword *kw;
-	size_t nr_kw;
-	GHashTable *kw_by_tv;     /* tv -> struct keyword * */
-	/* the computation */
-	GArray *email_to, *list_to; /* struct item */
-	GHashTable *list_seen, *hash_name, *hash_address;
-	GHashTable *dedup_name, *dedup_address; /* lc -> char *[2] */
-	GPtrArray *values[4];     /* N S T W */
-	GPtrArray *entries;
-	GHashTable *entry_seen;
-	GArray *lines;            /* struct maint_cc_line */
-	GPtrArray *chiefs;        /* "Name:address", @penguin_chief */
-	enum maint_dialect dialect;
-	GHashTable *ignored;      /* QEMU's .ignoredmailmap: addresses */
-	GPtrArray *path_emails;   /* QEMU: addresses found in the -f paths */
-	GPtrArray *git_ignore;    /* .get_maintainer.ignore's lines */
-	GHashTable *exact;        /* files an entry matches exactly */
-	GPtrArray *fixes;         /* the ids of the patches' Fixes: lines */
-	GPtrArray *ranges;        /* --git-blame's "file:start:length" */
-	struct ms_diags *diags;
-};
 
 /* The tree's .mailmap, as read_mailmap() reads it. */
 static void read_mailmap(struct maint_cc *cc)
@@ -164,35 +128,6 @@ static void read_mailmap(struct maint_cc *cc)
 	}
 	g_strfreev(lines);
 	g_free(buf);
-}
-
-/* mailmap_email() */
-static char *mailmap_email(struct maint_cc *cc, const char *line)
-{
-	char *name, *address, *email, *r;
-	const char *rn, *ra;
-
-	maint_cc_parse_email(line, &name, &address);
-	email = mcc_format_email(name, address, true);
-	rn = name;
-	ra = address;
-	if (g_hash_table_contains(cc->mm_names, email) ||
-	    g_hash_table_contains(cc->mm_addresses, email)) {
-		if (g_hash_table_contains(cc->mm_names, email))
-			rn = g_hash_table_lookup(cc->mm_names, email);
-		if (g_hash_table_contains(cc->mm_addresses, email))
-			ra = g_hash_table_lookup(cc->mm_addresses, email);
-	} else {
-		if (g_hash_table_contains(cc->mm_names, address))
-			rn = g_hash_table_lookup(cc->mm_names, address);
-		if (g_hash_table_contains(cc->mm_addresses, address))
-			ra = g_hash_table_lookup(cc->mm_addresses, address);
-	}
-	r = mcc_format_email(rn, ra, true);
-	g_free(name);
-	g_free(address);
-	g_free(email);
-	return r;
 }
 
 void maint_cc_opts_init(struct maint_cc_opts *o)
@@ -553,64 +488,6 @@ static char *maintainer_role(const struct maint_cc *cc,
 	return r;
 }
 
-static bool email_inuse(struct maint_cc *cc, const char *name,
-			const char *address)
-{
-	bool r = false;
-	char *ln = g_ascii_strdown(name, -1), *la = g_ascii_strdown(address, -1);
-
-	if (!*name && !*address)
-		r = true;
-	else if (*name && g_hash_table_contains(cc->hash_name, ln))
-		r = true;
-	else if (*address && g_hash_table_contains(cc->hash_address, la))
-		r = true;
-	g_free(ln);
-	g_free(la);
-	return r;
-}
-
-static void push_item(GArray *to, char *email, const char *role, char kind,
-		      const struct maint_entry *e)
-{
-	struct item it = { email, g_strdup(role), kind, e };
-
-	g_array_append_val(to, it);
-}
-
-/* push_email_address(): false when there is no address */
-static bool push_email_address(struct maint_cc *cc, const char *line,
-			       const char *role, char kind,
-			       const struct maint_entry *e)
-{
-	char *name, *address;
-
-	maint_cc_parse_email(line, &name, &address);
-	if (!*address || (cc->ignored &&
-			  g_hash_table_contains(cc->ignored, address))) {
-		g_free(name);
-		g_free(address);
-		return false;
-	}
-	if (!cc->o.remove_duplicates) {
-		push_item(cc->email_to, mcc_format_email(name, address,
-						     cc->o.usename),
-			  role, kind, e);
-	} else if (!email_inuse(cc, name, address)) {
-		push_item(cc->email_to, mcc_format_email(name, address,
-						     cc->o.usename),
-			  role, kind, e);
-		if (*name)
-			g_hash_table_add(cc->hash_name,
-					 g_ascii_strdown(name, -1));
-		g_hash_table_add(cc->hash_address,
-				 g_ascii_strdown(address, -1));
-	}
-	g_free(name);
-	g_free(address);
-	return true;
-}
-
 /* push_email_addresses() */
 static void push_email_addresses(struct maint_cc *cc, const char *value,
 				 const char *role, char kind,
@@ -622,7 +499,7 @@ static void push_email_addresses(struct maint_cc *cc, const char *value,
 
 	if (g_regex_match_full(mcc_rx.rfc_valid, s, (gssize)len, 0, 0, NULL,
 			       NULL)) {
-		push_email_address(cc, value, role, kind, e);
+		mcc_push_email_address(cc, value, role, kind, e);
 	} else if (g_regex_match_full(mcc_rx.rfc_list, s, (gssize)len, 0, 0,
 				      NULL, NULL)) {
 		GMatchInfo *mi = NULL;
@@ -637,12 +514,12 @@ static void push_email_addresses(struct maint_cc *cc, const char *value,
 				g_free(one);
 				break;
 			}
-			push_email_address(cc, one, role, kind, e);
+			mcc_push_email_address(cc, one, role, kind, e);
 			g_free(one);
 			g_match_info_next(mi, NULL);
 		}
 		g_match_info_free(mi);
-	} else if (!push_email_address(cc, value, role, kind, e)) {
+	} else if (!mcc_push_email_address(cc, value, role, kind, e)) {
 		ms_diags_add(cc->diags, f->file, f->line,
 			     "invalid MAINTAINERS address '%s'", value);
 	}
@@ -737,7 +614,7 @@ static void add_categories(struct maint_cc *cc, const struct maint_entry *e)
 
 				g_hash_table_add(cc->list_seen, lc);
 				lc = NULL;
-				push_item(cc->list_to, address, role, 'L', e);
+				mcc_push_item(cc->list_to, address, role, 'L', e);
 				address = NULL;
 				g_free(role);
 			}
@@ -771,50 +648,6 @@ static void add_categories(struct maint_cc *cc, const struct maint_entry *e)
 			add_value(cc, 1, f->value);
 		}
 	}
-}
-
-/* deduplicate_email() */
-static char *deduplicate_email(struct maint_cc *cc, const char *in)
-{
-	char *name, *address, *email, *r, *ln, *la;
-	char **hit = NULL;
-
-	maint_cc_parse_email(in, &name, &address);
-	email = mcc_format_email(name, address, true);
-	g_free(name);
-	g_free(address);
-	r = mailmap_email(cc, email);
-	g_free(email);
-	if (!cc->o.remove_duplicates)
-		return r;
-	maint_cc_parse_email(r, &name, &address);
-	g_free(r);
-	ln = g_ascii_strdown(name, -1);
-	la = g_ascii_strdown(address, -1);
-	if (*name && (hit = g_hash_table_lookup(cc->dedup_name, ln))) {
-		;
-	} else if ((hit = g_hash_table_lookup(cc->dedup_address, la))) {
-		;
-	}
-	if (hit) {
-		g_free(name);
-		g_free(address);
-		name = g_strdup(hit[0]);
-		address = g_strdup(hit[1]);
-		g_free(ln);
-		g_free(la);
-	} else {
-		char *pair[3] = { name, address, NULL };
-
-		g_hash_table_replace(cc->dedup_name, ln, g_strdupv(pair));
-		g_hash_table_replace(cc->dedup_address, la, g_strdupv(pair));
-	}
-	email = mcc_format_email(name, address, true);
-	r = mailmap_email(cc, email);
-	g_free(email);
-	g_free(name);
-	g_free(address);
-	return r;
 }
 
 static int cmp_tv(const void *a, const void *b)
@@ -927,48 +760,6 @@ static void file_emails(struct maint_cc *cc, const char *file, GPtrArray *out)
 	g_free(buf);
 }
 
-/* add_role($line, $role) for 'in file' */
-static void add_role(struct maint_cc *cc, const char *line, const char *role)
-{
-	char *name, *address, *email;
-	GRegex *role_re = g_regex_new(role, G_REGEX_RAW, 0, NULL);
-
-	maint_cc_parse_email(line, &name, &address);
-	email = mcc_format_email(name, address, cc->o.usename);
-	for (guint i = 0; i < cc->email_to->len; i++) {
-		struct item *it = &g_array_index(cc->email_to, struct item, i);
-		bool same;
-
-		if (cc->o.remove_duplicates) {
-			char *en, *ea;
-
-			maint_cc_parse_email(it->email, &en, &ea);
-			same = !strcmp(name, en) || !strcmp(address, ea);
-			g_free(en);
-			g_free(ea);
-		} else {
-			same = !strcmp(email, it->email);
-		}
-		if (!same || (*role && role_re &&
-			      g_regex_match(role_re, it->role, 0, NULL)))
-			continue;
-		if (!*it->role) {
-			g_free(it->role);
-			it->role = g_strdup(role);
-		} else {
-			char *r = g_strconcat(it->role, ",", role, NULL);
-
-			g_free(it->role);
-			it->role = r;
-		}
-	}
-	if (role_re)
-		g_regex_unref(role_re);
-	g_free(name);
-	g_free(address);
-	g_free(email);
-}
-
 /*
  * The addresses found in files, "(in file)": the kernel's script reads
  * them from each file looked up, through the .mailmap; QEMU's from the
@@ -990,13 +781,13 @@ static void push_file_emails(struct maint_cc *cc, GPtrArray *femails)
 		for (guint i = 0; i < femails->len; i++) {
 			char *mm = cc->dialect != MAINT_DIALECT_KERNEL ?
 				g_strdup(femails->pdata[i]) :
-				mailmap_email(cc, femails->pdata[i]);
+				mcc_mailmap_email(cc, femails->pdata[i]);
 			char *name, *address, *tmp;
 
 			maint_cc_parse_email(mm, &name, &address);
 			tmp = mcc_format_email(name, address, cc->o.usename);
-			push_email_address(cc, tmp, "", 'F', NULL);
-			add_role(cc, tmp, "in file");
+			mcc_push_email_address(cc, tmp, "", 'F', NULL);
+			mcc_add_role(cc, tmp, "in file");
 			g_free(tmp);
 			g_free(name);
 			g_free(address);
@@ -1099,354 +890,6 @@ static bool add_files(struct maint_cc *cc, GPtrArray *femails)
 	return rest_alone;
 }
 
-/* One address of vcs_assign() and how often it came. */
-struct tally {
-	char *line;
-	long n;
-};
-
-static int cmp_tally(const void *a, const void *b)
-{
-	const struct tally *x = a, *y = b;
-
-	if (x->n != y->n)
-		return x->n > y->n ? -1 : 1;
-	return strcmp(x->line, y->line);
-}
-
-/*
- * vcs_assign(): `lines` (`weights[i]` times each; NULL: once), mailmapped
- * and counted, the most frequent first, pushed with `role` until one
- * comes fewer than --git-min-signatures times, below --git-min-percent
- * of `divisor`, or after --git-max-maintainers.  The script's order
- * among equal counts is Perl's hash order, which changes from run to
- * run; here it is the addresses' byte order.
- */
-static void vcs_assign(struct maint_cc *cc, const char *role, long divisor,
-		       GPtrArray *lines, const long *weights)
-{
-	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					      NULL);
-	GArray *t = g_array_new(FALSE, FALSE, sizeof(struct tally));
-	GHashTableIter it;
-	gpointer k, v;
-	long count = 0;
-
-	if (!lines->len)
-		goto out;
-	if (divisor <= 0)
-		divisor = 1;
-	for (guint i = 0; i < lines->len; i++) {
-		char *m = mailmap_email(cc, lines->pdata[i]);
-		long w = weights ? weights[i] : 1;
-		long had = GPOINTER_TO_SIZE(g_hash_table_lookup(h, m));
-
-		g_hash_table_replace(h, m, GSIZE_TO_POINTER((gsize)(had + w)));
-	}
-	g_hash_table_iter_init(&it, h);
-	while (g_hash_table_iter_next(&it, &k, &v)) {
-		struct tally x = { k, (long)GPOINTER_TO_SIZE(v) };
-
-		if (x.n > 0)
-			g_array_append_val(t, x);
-	}
-	g_array_sort(t, cmp_tally);
-	for (guint i = 0; i < t->len; i++) {
-		const struct tally *x = &g_array_index(t, struct tally, i);
-		double percent = (double)x->n * 100 / (double)divisor;
-		bool ignored = false;
-		char *r;
-
-		if (percent > 100)
-			percent = 100;
-		for (guint j = 0; j < cc->git_ignore->len && !ignored; j++)
-			ignored = !strcmp(cc->git_ignore->pdata[j], x->line);
-		if (ignored)
-			continue;
-		if (x->n < cc->o.git_min_signatures ||
-		    ++count > cc->o.git_max_maintainers ||
-		    percent < cc->o.git_min_percent)
-			break;
-		push_email_address(cc, x->line, "", 'G', NULL);
-		r = cc->o.rolestats ? g_strdup_printf("%s:%ld/%ld=%.0f%%", role,
-						      x->n, divisor, percent) :
-			g_strdup(role);
-		add_role(cc, x->line, r);
-		g_free(r);
-	}
-out:
-	g_array_free(t, TRUE);
-	g_hash_table_destroy(h);
-}
-
-/* extract_formatted_signatures(): each line cut and deduplicated. */
-static void extract_formatted(struct maint_cc *cc, GPtrArray *lines)
-{
-	for (guint i = 0; i < lines->len; i++) {
-		char *c = mcc_vcs_cut(lines->pdata[i]);
-
-		g_free(lines->pdata[i]);
-		lines->pdata[i] = deduplicate_email(cc, c);
-		g_free(c);
-	}
-}
-
-/* The added_lines and removed_lines roles: each author weighted by the
- * lines of the file their commits added and removed. */
-static void vcs_line_roles(struct maint_cc *cc, struct mcc_vcs_found *f)
-{
-	GPtrArray *u = mcc_vcs_uniq(f->authors);
-	GPtrArray *who = g_ptr_array_new_with_free_func(g_free), *tmp;
-	GPtrArray *each = g_ptr_array_new_with_free_func(g_free);
-	long added = 0, removed = 0, *wa, *wr;
-
-	for (guint i = 0; i < f->added->len; i++) {
-		added += g_array_index(f->added, long, i);
-		removed += g_array_index(f->removed, long, i);
-	}
-	for (guint i = 0; i < u->len; i++)
-		g_ptr_array_add(who, deduplicate_email(cc, u->pdata[i]));
-	for (guint i = 0; i < f->authors->len; i++)
-		g_ptr_array_add(each, deduplicate_email(cc,
-							f->authors->pdata[i]));
-	tmp = mcc_vcs_uniq(who);
-	wa = g_new0(long, tmp->len + 1);
-	wr = g_new0(long, tmp->len + 1);
-	for (guint a = 0; a < tmp->len; a++) {
-		for (guint i = 0; i < each->len; i++) {
-			if (strcmp(tmp->pdata[a], each->pdata[i]))
-				continue;
-			wa[a] += g_array_index(f->added, long, i);
-			wr[a] += g_array_index(f->removed, long, i);
-		}
-	}
-	vcs_assign(cc, "added_lines", added, tmp, wa);
-	vcs_assign(cc, "removed_lines", removed, tmp, wr);
-	g_free(wa);
-	g_free(wr);
-	g_ptr_array_free(tmp, TRUE);
-	g_ptr_array_free(u, TRUE);
-	g_ptr_array_free(who, TRUE);
-	g_ptr_array_free(each, TRUE);
-}
-
-/* vcs_find_signers() on the `lines` of a log (taken), then the
- * signers' addresses deduplicated as its callers do. */
-static void vcs_find_signers(struct maint_cc *cc, GPtrArray *lines,
-			     const char *file, struct mcc_vcs_found *f)
-{
-	GRegex *chief = cc->o.chief_penguins ? NULL :
-			mcc_vcs_chief_re(cc->chiefs);
-
-	mcc_vcs_grep(lines, file, cc->o.git_all_signature_types, f);
-	g_ptr_array_free(lines, TRUE);
-	if (!f->signatures->len) {
-		/* it returns no count and the raw lines */
-		f->commits = 0;
-	} else {
-		for (guint i = 0; chief && i < f->signatures->len;) {
-			if (g_regex_match(chief, f->signatures->pdata[i], 0,
-					  NULL))
-				g_ptr_array_remove_index(f->signatures, i);
-			else
-				i++;
-		}
-		extract_formatted(cc, f->authors);
-		extract_formatted(cc, f->signatures);
-	}
-	for (guint i = 0; i < f->signatures->len; i++) {
-		char *d = deduplicate_email(cc, f->signatures->pdata[i]);
-
-		g_free(f->signatures->pdata[i]);
-		f->signatures->pdata[i] = d;
-	}
-	if (chief)
-		g_regex_unref(chief);
-}
-
-static struct mcc_vcs vcs_of(const struct maint_cc *cc)
-{
-	struct mcc_vcs v = { cc->o.vcs_dir, cc->o.vcs_bare, cc->o.vcs_rev,
-			     cc->o.git_since, false, 0 };
-
-	return v;
-}
-
-/* vcs_file_signoffs(): the recent signers and authors of `file`. */
-static void vcs_file_signoffs(struct maint_cc *cc, const char *file)
-{
-	struct mcc_vcs v = vcs_of(cc);
-	struct mcc_vcs_found f;
-
-	vcs_find_signers(cc, cc->o.vcs_log ? cc->o.vcs_log(file,
-		cc->o.vcs_log_data) : mcc_vcs_log(&v, file), file, &f);
-	vcs_assign(cc, "commit_signer", f.commits, f.signatures, NULL);
-	vcs_assign(cc, "authored", f.commits, f.authors, NULL);
-	if (f.authors->len == f.added->len)
-		vcs_line_roles(cc, &f);
-	mcc_vcs_found_release(&f);
-}
-
-/* vcs_add_commit_signers(): the signers of each commit a patch's
- * "Fixes:" lines name, as "blamed_fixes" (the script runs it whenever
- * the tree is a git work tree, --git or not). */
-static void add_fixes_signers(struct maint_cc *cc)
-{
-	struct mcc_vcs v = vcs_of(cc);
-	GPtrArray *u;
-
-	if (!cc->o.email || !cc->o.vcs_dir)
-		return;
-	u = mcc_vcs_uniq(cc->fixes);
-	for (guint i = 0; i < u->len; i++) {
-		struct mcc_vcs_found f;
-
-		vcs_find_signers(cc, mcc_vcs_commit_log(&v, u->pdata[i], true),
-				 "", &f);
-		vcs_assign(cc, "blamed_fixes", 1, f.signatures, NULL);
-		mcc_vcs_found_release(&f);
-	}
-	g_ptr_array_free(u, TRUE);
-}
-
-/* vcs_blame(): the commits git blame gives each changed line of `file`
- * (each hunk's old lines of a patch), or each line of it. */
-static GPtrArray *vcs_blame(struct maint_cc *cc, const struct mcc_vcs *v,
-			    const char *file)
-{
-	GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
-	GRegex *range = g_regex_new("^(.+):(.+):(.+)$", G_REGEX_RAW, 0, NULL);
-
-	if (!v->bare) {
-		char *p = g_build_filename(v->dir, file, NULL);
-		bool there = g_file_test(p, G_FILE_TEST_IS_REGULAR);
-
-		g_free(p);
-		if (!there)
-			goto out;
-	}
-	if (!cc->ranges->len) {
-		g_ptr_array_extend_and_steal(ids, mcc_vcs_blame(v, file, NULL,
-								 NULL));
-		goto out;
-	}
-	for (guint i = 0; i < cc->ranges->len; i++) {
-		GMatchInfo *mi = NULL;
-
-		if (g_regex_match(range, cc->ranges->pdata[i], 0, &mi)) {
-			char *f = g_match_info_fetch(mi, 1);
-			char *a = g_match_info_fetch(mi, 2);
-			char *b = g_match_info_fetch(mi, 3);
-
-			if (!strcmp(f, file))
-				g_ptr_array_extend_and_steal(ids,
-					mcc_vcs_blame(v, file, a, b));
-			g_free(f);
-			g_free(a);
-			g_free(b);
-		}
-		g_match_info_free(mi);
-	}
-out:
-	g_regex_unref(range);
-	return ids;
-}
-
-/* vcs_find_author(): the first author of commit `id`, formatted and
- * deduplicated; NULL when the log (chief penguins' lines left out) has
- * none. */
-static char *blamed_author(struct maint_cc *cc, const struct mcc_vcs *v,
-			   const char *id, GRegex *chief)
-{
-	GPtrArray *lines = mcc_vcs_commit_log(v, id, false);
-	char *r = NULL;
-
-	for (guint i = 0; i < lines->len && !r; i++) {
-		const char *l = lines->pdata[i];
-		char *name, *address, *a;
-
-		if ((chief && g_regex_match(chief, l, 0, NULL)) ||
-		    strncmp(l, "GitAuthor: ", 11))
-			continue;
-		maint_cc_parse_email(l + 11, &name, &address);
-		a = mcc_format_email(name, address, true);
-		r = deduplicate_email(cc, a);
-		g_free(a);
-		g_free(name);
-		g_free(address);
-	}
-	g_ptr_array_free(lines, TRUE);
-	return r;
-}
-
-/* vcs_file_blame(): the signers of the commits that last touched the
- * lines of `file` a patch changes (all of it for a file named), as
- * "modified commits", or for files named "commits" and, with
- * --rolestats, their authors weighted by lines as "authored lines". */
-static void vcs_file_blame(struct maint_cc *cc, const char *file)
-{
-	struct mcc_vcs v = vcs_of(cc);
-	GPtrArray *all = vcs_blame(cc, &v, file);
-	GPtrArray *commits = mcc_vcs_uniq(all);
-	GPtrArray *signers = g_ptr_array_new_with_free_func(g_free);
-	GRegex *chief = cc->o.chief_penguins ? NULL :
-			mcc_vcs_chief_re(cc->chiefs);
-
-	for (guint i = 0; cc->o.git_blame_signatures && i < commits->len;
-	     i++) {
-		struct mcc_vcs_found f;
-
-		vcs_find_signers(cc, mcc_vcs_commit_log(&v, commits->pdata[i],
-							true), file, &f);
-		g_ptr_array_extend_and_steal(signers, f.signatures);
-		f.signatures = g_ptr_array_new();
-		mcc_vcs_found_release(&f);
-	}
-	if (cc->o.from_filename && cc->o.rolestats) {
-		GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
-
-		for (guint i = 0; i < commits->len; i++) {
-			char *a = blamed_author(cc, &v, commits->pdata[i],
-						chief);
-
-			/* grep(/$commit/, @all_commits) */
-			for (guint j = 0; a && j < all->len; j++)
-				if (strstr(all->pdata[j], commits->pdata[i]))
-					g_ptr_array_add(lines, g_strdup(a));
-			g_free(a);
-		}
-		vcs_assign(cc, "authored lines", (long)all->len, lines, NULL);
-		g_ptr_array_free(lines, TRUE);
-	}
-	/* the script deduplicates them once more here: vcs_find_signers()
-	 * above did that already */
-	vcs_assign(cc, cc->o.from_filename ? "commits" : "modified commits",
-		   (long)commits->len, signers, NULL);
-	if (chief)
-		g_regex_unref(chief);
-	g_ptr_array_free(signers, TRUE);
-	g_ptr_array_free(commits, TRUE);
-	g_ptr_array_free(all, TRUE);
-}
-
-/* The git signers of each file, for --git or the git fallback. */
-static void add_git_signers(struct maint_cc *cc)
-{
-	if (!cc->o.email || !cc->o.vcs_dir)
-		return;
-	for (guint i = 0; i < cc->files->len; i++) {
-		const char *file = cc->files->pdata[i];
-		size_t n = strlen(file);
-		bool mfile = n >= 11 && !strcmp(file + n - 11, "MAINTAINERS");
-
-		if (cc->o.git || (cc->o.git_fallback && !mfile &&
-				  !g_hash_table_contains(cc->exact, file)))
-			vcs_file_signoffs(cc, file);
-		if (cc->o.git_blame)
-			vcs_file_blame(cc, file);
-	}
-}
-
 void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 {
 	GPtrArray *femails = g_ptr_array_new_with_free_func(g_free);
@@ -1485,13 +928,13 @@ void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 
 		for (guint i = 0; i < a->len; i++) {
 			struct item *it = &g_array_index(a, struct item, i);
-			char *d = deduplicate_email(cc, it->email);
+			char *d = mcc_deduplicate_email(cc, it->email);
 
 			g_free(it->email);
 			it->email = d;
 		}
 	}
-	add_git_signers(cc);
+	mcc_git_signers(cc);
 	for (guint c = 0; cc->o.email && c < cc->chiefs->len; c++) {
 		const char *spec = cc->chiefs->pdata[c];
 		const char *colon = strrchr(spec, ':');
@@ -1504,7 +947,7 @@ void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 		if (!chief)
 			continue;
 		if (cc->o.chief_penguins) {
-			push_item(cc->email_to, chief, "chief penguin", 'M',
+			mcc_push_item(cc->email_to, chief, "chief penguin", 'M',
 				  NULL);
 			chief = NULL;
 		} else {
@@ -1526,7 +969,7 @@ void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 	}
 	push_file_emails(cc, femails);
 	g_ptr_array_free(femails, TRUE);
-	add_fixes_signers(cc);
+	mcc_fixes_signers(cc);
 
 	/* merge_email(): the first of each printed address */
 	saw = g_hash_table_new(g_str_hash, g_str_equal);
