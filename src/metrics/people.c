@@ -410,6 +410,7 @@ static int64_t answered(const struct ctx *c, uint32_t i)
 
 		if (!p || p == r)
 			return -1;
+		/* the records are one array (ms_mail_index_get()) */
 		if (p->kind == MS_MAIL_PATCH || p->kind == MS_MAIL_COVER)
 			return (int64_t)(p - rec(c, 0));
 		r = p;
