@@ -129,10 +129,7 @@ bool ident_stray(const struct ms_ident *id, unsigned p);
 /* The key of the pair (a, b) in `distinct` and `same` (g_free). */
 char *ident_pair_key(unsigned a, unsigned b);
 
-/* The words (two bytes or more) of name key `nk` into `set`; whether
- * `nk` has a word of `set`; whether two display names share a word. */
-void ident_add_words(GHashTable *set, const char *nk);
-bool ident_shares_word(GHashTable *set, const char *nk);
+/* Whether two display names share a word (two bytes or more). */
 bool ident_names_share(const char *a, const char *b);
 
 #endif

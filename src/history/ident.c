@@ -569,6 +569,29 @@ static void mark_used(struct ms_ident *id, unsigned r, const char *email)
 	g_free(raw);
 }
 
+/* The words (two bytes or more) of name key `nk` into `set`. */
+static void ident_add_words(GHashTable *set, const char *nk)
+{
+	char **w = g_strsplit(nk, " ", -1);
+
+	for (int i = 0; w[i]; i++)
+		if (strlen(w[i]) >= 2)
+			g_hash_table_add(set, g_strdup(w[i]));
+	g_strfreev(w);
+}
+
+/* Whether name key `nk` has a word of `set`. */
+static bool ident_shares_word(GHashTable *set, const char *nk)
+{
+	char **w = g_strsplit(nk, " ", -1);
+	bool yes = false;
+
+	for (int i = 0; w[i] && !yes; i++)
+		yes = g_hash_table_contains(set, w[i]);
+	g_strfreev(w);
+	return yes;
+}
+
 /*
  * The key of the person `name` is at address key `key` (which it
  * consumes): one address written with names that share no word is
@@ -1136,29 +1159,6 @@ const char *ms_ident_email(const struct ms_ident *id, unsigned person)
 	const struct person *pe = id->people->pdata[person];
 
 	return pe->email;
-}
-
-/* The words (two bytes or more) of name key `nk` into `set`. */
-void ident_add_words(GHashTable *set, const char *nk)
-{
-	char **w = g_strsplit(nk, " ", -1);
-
-	for (int i = 0; w[i]; i++)
-		if (strlen(w[i]) >= 2)
-			g_hash_table_add(set, g_strdup(w[i]));
-	g_strfreev(w);
-}
-
-/* Whether name key `nk` has a word of `set`. */
-bool ident_shares_word(GHashTable *set, const char *nk)
-{
-	char **w = g_strsplit(nk, " ", -1);
-	bool yes = false;
-
-	for (int i = 0; w[i] && !yes; i++)
-		yes = g_hash_table_contains(set, w[i]);
-	g_strfreev(w);
-	return yes;
 }
 
 bool ident_names_share(const char *a, const char *b)

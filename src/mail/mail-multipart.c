@@ -274,12 +274,6 @@ static bool part_filename(const struct part *pt, char **name)
 	return !*name || !strstr(*name, "=?");
 }
 
-static bool name_is_patch(const char *name)
-{
-	return name && (g_str_has_suffix(name, ".patch") ||
-			g_str_has_suffix(name, ".diff"));
-}
-
 /* Is a part read at all (text, not HTML, or a .patch/.diff file), is it
  * an attachment by its disposition, has it a file name?  False when GMime
  * must decide. */
@@ -299,7 +293,7 @@ static bool part_role(const struct part *pt, bool *read, bool *disposed,
 		return false;
 	text = word_is(ct, tl, "text");
 	*read = (text && !word_is(sub, sl, "html")) ||
-		(!text && name_is_patch(name));
+		(!text && ms_mime_name_is_patch(name));
 	dl = pt->disp ? strcspn(pt->disp, "; \t") : 0;
 	*disposed = dl && word_is(pt->disp, dl, "attachment");
 	*named = name != NULL;

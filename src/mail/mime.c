@@ -271,7 +271,7 @@ static GString *decode_part(GMimePart *part, uint32_t *problems)
 	return text;
 }
 
-static bool name_is_patch(const char *name)
+bool ms_mime_name_is_patch(const char *name)
 {
 	return name && (g_str_has_suffix(name, ".patch") ||
 			g_str_has_suffix(name, ".diff"));
@@ -308,7 +308,7 @@ static void walk(GMimeObject *obj, struct walk_out *out, int depth)
 	if (text && !g_ascii_strcasecmp(
 			    g_mime_content_type_get_media_subtype(ct), "html"))
 		return;
-	if (!text && !name_is_patch(name))
+	if (!text && !ms_mime_name_is_patch(name))
 		return;
 	disp = g_mime_object_get_disposition(obj);
 	attached = (disp && !g_ascii_strcasecmp(disp, "attachment")) ||

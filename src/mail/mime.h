@@ -79,5 +79,8 @@ void ms_mime_append_text(GString *out, const char *buf, size_t len,
 
 /* Whether text in `charset` (NULL: undeclared) is taken as UTF-8 as is. */
 bool ms_mime_charset_is_utf8(const char *charset);
+/* Whether an attachment's file name (may be NULL) ends in .patch or
+ * .diff: read as part of the message. */
+bool ms_mime_name_is_patch(const char *name);
 
 #endif

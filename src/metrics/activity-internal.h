@@ -315,15 +315,8 @@ size_t act_walk_head(const unsigned char *ids, size_t n, void *data);
 enum ms_act_role act_role_address(const struct ms_activity *a,
 				  const struct ms_act_person *p);
 
-/*
- * activity.c's word tests: "noreply", "no-reply" or "bot" as a word (a
- * bot's name or address); a role word in an address's local part
- * ("support", "maintainers", "linux"...); a role's display name ("NXP
- * i.MX U-Boot Team").
- */
+/* "noreply", "no-reply" or "bot" as a word: a bot's name or address. */
 bool act_is_word_bot(const char *s);
-bool act_role_local_part(const char *email);
-bool act_role_name(const char *name);
 
 /*
  * activity-people.c: note in a->last_used, per id, the newest record

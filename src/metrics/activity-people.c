@@ -198,6 +198,46 @@ static const struct act_addresses *addresses(const struct ms_activity *a)
 	return x;
 }
 
+/* Whether a word of `low` (g_free()d here), split at `seps`, is one of
+ * `words`. */
+static bool has_word(char *low, const char *seps, const char *const *words)
+{
+	char **tok = g_strsplit_set(low, seps, -1);
+	bool r = false;
+
+	for (size_t i = 0; tok[i] && !r; i++)
+		r = g_strv_contains(words, tok[i]);
+	g_strfreev(tok);
+	g_free(low);
+	return r;
+}
+
+/* Words that make an address's local part a role's, not a person's. */
+static bool act_role_local_part(const char *email)
+{
+	static const char *const words[] = {
+		"support", "maintainer", "maintainers", "opensource",
+		"upstream", "team", "patches", "list", "lists", "drivers",
+		"help", "info", "admin", "bugs", "security", "devel", "kernel",
+		"linux", "qa", "sw", "all", "community", "manager", NULL
+	};
+	const char *at = strrchr(email, '@');
+
+	return has_word(g_ascii_strdown(email, at ? at - email : -1), ".-_+",
+			words);
+}
+
+/* "NXP i.MX U-Boot Team", "Aspeed BMC SW team": a name that is a role's. */
+static bool act_role_name(const char *name)
+{
+	static const char *const words[] = {
+		"team", "support", "maintainers", "upstream", "group", "list",
+		"bot", "manager", NULL
+	};
+
+	return has_word(ms_casefold(name, -1), " \t.-_", words);
+}
+
 /*
  * Whether id `m` of group `root`, written `email`, reaches a person.  A
  * role word in the local part names an organisation's mailbox when
@@ -271,46 +311,6 @@ bool ms_activity_last_address(const struct ms_activity *a, unsigned person,
 	act_set_id(commit, g_array_index(a->commits, struct crec,
 					 best->ci).raw);
 	return true;
-}
-
-/* Whether a word of `low` (g_free()d here), split at `seps`, is one of
- * `words`. */
-static bool has_word(char *low, const char *seps, const char *const *words)
-{
-	char **tok = g_strsplit_set(low, seps, -1);
-	bool r = false;
-
-	for (size_t i = 0; tok[i] && !r; i++)
-		r = g_strv_contains(words, tok[i]);
-	g_strfreev(tok);
-	g_free(low);
-	return r;
-}
-
-/* Words that make an address's local part a role's, not a person's. */
-bool act_role_local_part(const char *email)
-{
-	static const char *const words[] = {
-		"support", "maintainer", "maintainers", "opensource",
-		"upstream", "team", "patches", "list", "lists", "drivers",
-		"help", "info", "admin", "bugs", "security", "devel", "kernel",
-		"linux", "qa", "sw", "all", "community", "manager", NULL
-	};
-	const char *at = strrchr(email, '@');
-
-	return has_word(g_ascii_strdown(email, at ? at - email : -1), ".-_+",
-			words);
-}
-
-/* "NXP i.MX U-Boot Team", "Aspeed BMC SW team": a name that is a role's. */
-bool act_role_name(const char *name)
-{
-	static const char *const words[] = {
-		"team", "support", "maintainers", "upstream", "group", "list",
-		"bot", "manager", NULL
-	};
-
-	return has_word(ms_casefold(name, -1), " \t.-_", words);
 }
 
 /*
