@@ -83,11 +83,6 @@ char *cli_review_msg_url(const char *list_url, const char *msgid)
 	return url;
 }
 
-static char *msg_url(const struct cli_review_run *r, const char *msgid)
-{
-	return cli_review_msg_url(r->list_url, msgid);
-}
-
 static const struct ms_act_person *act_person(const struct ms_act_entry *ae,
 					      const char *email)
 {
@@ -115,16 +110,6 @@ static void verdict(const struct cli_review_run *r,
 {
 	ms_verdict_person(ae, act_person(ae, p->email), p->email, e, true,
 			  r->inactive_since, v);
-}
-
-static bool inactive(const struct cli_review_run *r,
-		     const struct ms_rv_entry *e, const struct ms_act_entry *ae,
-		     const struct ms_rv_person *p)
-{
-	struct ms_verdict v;
-
-	verdict(r, e, ae, p, &v);
-	return ms_verdict_inactive(&v);
 }
 
 /*
@@ -357,7 +342,7 @@ static void text_ignored(FILE *fp, const struct cli_review_run *r,
 		rec = ms_mail_index_get(r->idx, g_array_index(
 			pt->postings, uint32_t, 0));
 		ms_act_format(rec->date, 0, false, true, a);
-		url = msg_url(r, rec->message_id);
+		url = cli_review_msg_url(r->list_url, rec->message_id);
 		fprintf(fp, "    %s <%s> %s%s%s\n", a, rec->message_id,
 			rec->subject ? rec->subject : "",
 			url ? " " : "", url ? url : "");
@@ -417,8 +402,10 @@ void cli_review_print_text(FILE *fp, const struct cli_review_run *r,
 	text_ledger(fp, r, e);
 	for (guint i = 0; i < e->listed->len; i++) {
 		const struct ms_rv_person *p = e->listed->pdata[i];
+		struct ms_verdict v;
 
-		if (!inactive(r, e, ae, p))
+		verdict(r, e, ae, p, &v);
+		if (!ms_verdict_inactive(&v))
 			continue;
 		fprintf(fp, "  INACTIVE %s ",
 			p->role == 'M' ? "MAINTAINER" : "REVIEWER");
@@ -456,7 +443,7 @@ static void json_date(struct ms_out *o, const char *key, bool set,
 static void json_msg(struct ms_out *o, const struct cli_review_run *r,
 		     const char *key, const char *msgid)
 {
-	char *url = msg_url(r, msgid);
+	char *url = cli_review_msg_url(r->list_url, msgid);
 
 	ms_out_kv_string(o, key, msgid);
 	ms_out_kv_string(o, "url", url);
@@ -559,11 +546,6 @@ static void json_tag(struct ms_out *o, const struct cli_review_run *r,
 	ms_out_end_object(o);
 }
 
-static void day(char buf[32], int64_t t)
-{
-	ms_act_format(t, 0, false, true, buf);
-}
-
 /* Interval i of the review as counted: [*from, *to), the first and last
  * cut by the window. */
 static void interval(const struct ms_review *rv, size_t i, int64_t *from,
@@ -591,7 +573,7 @@ void cli_review_print_series(FILE *fp, const struct cli_review_run *r,
 		int64_t from, to;
 
 		interval(rv, i, &from, &to);
-		day(a, from);
+		ms_act_format(from, 0, false, true, a);
 		fprintf(fp, "    %-12s", a);
 		if (!s) {
 			fprintf(fp, " %7s", "-");
@@ -1016,5 +998,6 @@ int64_t cli_review_view_cutoff(const struct cli_review_view *v)
 char *cli_review_view_url(const struct cli_review_view *v,
 			  const char *msgid)
 {
-	return msg_url(v->priv, msgid);
+	return cli_review_msg_url(((const struct cli_review_run *)
+				  v->priv)->list_url, msgid);
 }

@@ -194,12 +194,6 @@ static int retire_read_texts(const struct retire_args *a,
 	return CLI_CONTINUE;
 }
 
-/* Who signs the series: --from, else the repository's user. */
-static int retire_signer(const struct retire_args *a, struct retire_data *d)
-{
-	return cli_patch_signer("retire", a->ao.repo, a->from_arg, &d->from);
-}
-
 /* The history's activity of the selected entries, as `activity` finds
  * it with the --inactive-after cutoff, and with --archive the lists'. */
 static int retire_activity(const struct retire_args *a,
@@ -742,11 +736,6 @@ static int retire_print(const struct retire_args *a,
 	return rc;
 }
 
-static void free_to(gpointer p)
-{
-	g_array_free(p, TRUE);
-}
-
 static void retire_data_release(struct retire_data *d)
 {
 	retire_series_free(d->series);
@@ -786,7 +775,7 @@ int cmd_retire(int argc, char **argv)
 	d.plan_entries = g_ptr_array_new();
 	d.texts = g_array_new(FALSE, TRUE, sizeof(struct retire_text));
 	d.to = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
-				     free_to);
+				     (GDestroyNotify)g_array_unref);
 	d.owned = g_ptr_array_new_with_free_func(g_free);
 	rc = retire_parse(&argc, &argv, &a);
 	a.argc = argc;
@@ -796,7 +785,8 @@ int cmd_retire(int argc, char **argv)
 	if (rc == CLI_CONTINUE)
 		rc = retire_read_texts(&a, &d);
 	if (rc == CLI_CONTINUE)
-		rc = retire_signer(&a, &d);
+		rc = cli_patch_signer("retire", a.ao.repo, a.from_arg,
+				      &d.from);
 	if (rc == CLI_CONTINUE)
 		rc = retire_activity(&a, &d);
 	if (rc == CLI_CONTINUE) {
