@@ -160,7 +160,7 @@ ok(not any("Olga" in p["subject"] or "noname" in p["subject"]
 # one person label in every command: a listed address without a name
 # reads as the address alone (identities wrote "(no name) <addr>")
 r = run("identities", "--repo", work, "--no-cache", "ZETA IDLE")
-ok("\nnoname@example.org (listed: ZETA IDLE)" in "\n" + r.out and
+ok("\nnoname@example.org (listed: ZETA IDLE" in "\n" + r.out and
    "(no name)" not in r.out, "identities: the nameless address as the "
    "other commands write it", r.out)
 cover = open(os.path.join(out2, "0000-cover-letter.patch")).read()
