@@ -6,6 +6,7 @@
 #include "store-internal.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <sqlite3.h>
@@ -61,61 +62,69 @@ static void cell_i(struct cell **c, int64_t v)
 	(*c)++;
 }
 
+/*
+ * The fields of struct ms_mail in the columns of MSG_COLS between the
+ * source's four (epoch, commit_id, version, src_problems) and its line:
+ * what mail_cells() writes and cells_to_mail() reads back.
+ */
+enum { F_STR, F_STRV, F_TRAILERS, F_BOOL, F_U8, F_U32, F_S32, F_I64, F_SIZE };
+
+#define F(type, field) { type, offsetof(struct ms_mail, field) }
+static const struct {
+	unsigned char type;
+	unsigned short off;
+} mail_fields[] = {
+	F(F_STR, message_id), F(F_STR, in_reply_to), F(F_STRV, references),
+	F(F_STR, date_raw), F(F_I64, date), F(F_S32, date_tz),
+	F(F_BOOL, date_valid), F(F_STR, from_name), F(F_STR, from_email),
+	F(F_STR, sender_name), F(F_STR, sender_email),
+	F(F_BOOL, sender_rewritten), F(F_STR, to), F(F_STR, cc),
+	F(F_STR, list_id), F(F_STR, subject_raw), F(F_STR, subject.prefixes),
+	F(F_STR, subject.normalized), F(F_U32, subject.reply_depth),
+	F(F_BOOL, subject.forward), F(F_BOOL, subject.patch),
+	F(F_BOOL, subject.rfc), F(F_BOOL, subject.resend),
+	F(F_BOOL, subject.pull), F(F_U32, subject.version),
+	F(F_U32, subject.number), F(F_U32, subject.total),
+	F(F_STR, subject.tree), F(F_U32, new_lines), F(F_U32, quoted_lines),
+	F(F_TRAILERS, trailers), F(F_STR, change_id), F(F_BOOL, has_diff),
+	F(F_BOOL, diff_in_attachment), F(F_STRV, files),
+	F(F_U32, lines_added), F(F_U32, lines_removed), F(F_STR, patch_id),
+	F(F_U32, kind), F(F_U8, notice), F(F_U32, problems), F(F_SIZE, size),
+};
+#undef F
+G_STATIC_ASSERT(G_N_ELEMENTS(mail_fields) + 5 == MSG_NCOLS);
+G_STATIC_ASSERT(sizeof(enum ms_mail_kind) == sizeof(uint32_t));
+
 static void mail_cells(struct mrow *r, const struct ms_mail *m,
 		       const struct ms_mail_source *src, GString *buf)
 {
 	struct cell *c = r->c;
-	const struct ms_mail_subject *sj = &m->subject;
 
 	cell_i(&c, src->epoch);
 	cell_s(&c, src->commit ? src->commit : "");
 	cell_i(&c, MS_STORE_MAIL_VERSION);
 	cell_i(&c, src->problems);
-	cell_s(&c, m->message_id);
-	cell_s(&c, m->in_reply_to);
-	store_strings_json(buf, m->references);
-	cell_s(&c, buf->str);
-	cell_s(&c, m->date_raw);
-	cell_i(&c, m->date);
-	cell_i(&c, m->date_tz);
-	cell_i(&c, m->date_valid);
-	cell_s(&c, m->from_name);
-	cell_s(&c, m->from_email);
-	cell_s(&c, m->sender_name);
-	cell_s(&c, m->sender_email);
-	cell_i(&c, m->sender_rewritten);
-	cell_s(&c, m->to);
-	cell_s(&c, m->cc);
-	cell_s(&c, m->list_id);
-	cell_s(&c, m->subject_raw);
-	cell_s(&c, sj->prefixes);
-	cell_s(&c, sj->normalized);
-	cell_i(&c, sj->reply_depth);
-	cell_i(&c, sj->forward);
-	cell_i(&c, sj->patch);
-	cell_i(&c, sj->rfc);
-	cell_i(&c, sj->resend);
-	cell_i(&c, sj->pull);
-	cell_i(&c, sj->version);
-	cell_i(&c, sj->number);
-	cell_i(&c, sj->total);
-	cell_s(&c, sj->tree);
-	cell_i(&c, m->new_lines);
-	cell_i(&c, m->quoted_lines);
-	store_mail_trailers_json(buf, m->trailers);
-	cell_s(&c, buf->str);
-	cell_s(&c, m->change_id);
-	cell_i(&c, m->has_diff);
-	cell_i(&c, m->diff_in_attachment);
-	store_strings_json(buf, m->files);
-	cell_s(&c, buf->str);
-	cell_i(&c, m->lines_added);
-	cell_i(&c, m->lines_removed);
-	cell_s(&c, m->patch_id);
-	cell_i(&c, m->kind);
-	cell_i(&c, m->notice);
-	cell_i(&c, m->problems);
-	cell_i(&c, (int64_t)m->size);
+	for (size_t i = 0; i < G_N_ELEMENTS(mail_fields); i++) {
+		const void *f = (const char *)m + mail_fields[i].off;
+
+		switch (mail_fields[i].type) {
+		case F_STR: cell_s(&c, *(char *const *)f); break;
+		case F_STRV:
+			store_strings_json(buf, *(GPtrArray *const *)f);
+			cell_s(&c, buf->str);
+			break;
+		case F_TRAILERS:
+			store_mail_trailers_json(buf, *(GPtrArray *const *)f);
+			cell_s(&c, buf->str);
+			break;
+		case F_BOOL: cell_i(&c, *(const bool *)f); break;
+		case F_U8: cell_i(&c, *(const uint8_t *)f); break;
+		case F_U32: cell_i(&c, *(const uint32_t *)f); break;
+		case F_S32: cell_i(&c, *(const int32_t *)f); break;
+		case F_I64: cell_i(&c, *(const int64_t *)f); break;
+		default: cell_i(&c, (int64_t)*(const size_t *)f); break;
+		}
+	}
 	cell_i(&c, (int64_t)src->line);
 	g_assert(c - r->c == MSG_NCOLS);
 }
@@ -143,65 +152,40 @@ static struct ms_mail *cells_to_mail(sqlite3_stmt *st, uint32_t *src_problems,
 				    struct jscratch *js)
 {
 	struct ms_mail *m = g_new0(struct ms_mail, 1);
-	struct ms_mail_subject *sj = &m->subject;
-	int i = 3;
-	bool ok;
+	int i = 4;
+	bool ok = true;
 
-	*src_problems = (uint32_t)sqlite3_column_int64(st, i++);
-	m->message_id = col_dup(st, i++);
-	m->in_reply_to = col_dup(st, i++);
-	m->references = g_ptr_array_new_with_free_func(g_free);
-	ok = store_json_strings((const char *)sqlite3_column_text(st, i),
-			  sqlite3_column_bytes(st, i), m->references, js);
-	i++;
-	m->date_raw = col_dup(st, i++);
-	m->date = sqlite3_column_int64(st, i++);
-	m->date_tz = sqlite3_column_int(st, i++);
-	m->date_valid = sqlite3_column_int(st, i++) != 0;
-	m->from_name = col_dup(st, i++);
-	m->from_email = col_dup(st, i++);
-	m->sender_name = col_dup(st, i++);
-	m->sender_email = col_dup(st, i++);
-	m->sender_rewritten = sqlite3_column_int(st, i++) != 0;
-	m->to = col_dup(st, i++);
-	m->cc = col_dup(st, i++);
-	m->list_id = col_dup(st, i++);
-	m->subject_raw = col_dup(st, i++);
-	sj->prefixes = col_dup(st, i++);
-	sj->normalized = col_dup(st, i++);
-	sj->reply_depth = (unsigned)sqlite3_column_int(st, i++);
-	sj->forward = sqlite3_column_int(st, i++) != 0;
-	sj->patch = sqlite3_column_int(st, i++) != 0;
-	sj->rfc = sqlite3_column_int(st, i++) != 0;
-	sj->resend = sqlite3_column_int(st, i++) != 0;
-	sj->pull = sqlite3_column_int(st, i++) != 0;
-	sj->version = (unsigned)sqlite3_column_int(st, i++);
-	sj->number = (unsigned)sqlite3_column_int(st, i++);
-	sj->total = (unsigned)sqlite3_column_int(st, i++);
-	sj->tree = col_dup(st, i++);
-	m->new_lines = (unsigned)sqlite3_column_int(st, i++);
-	m->quoted_lines = (unsigned)sqlite3_column_int(st, i++);
-	m->trailers = g_ptr_array_new_with_free_func(ms_mail_trailer_free);
-	ok = ok && store_json_mail_trailers((const char *)sqlite3_column_text(st, i),
-				      sqlite3_column_bytes(st, i),
-				      m->trailers, js);
-	i++;
-	m->change_id = col_dup(st, i++);
-	m->has_diff = sqlite3_column_int(st, i++) != 0;
-	m->diff_in_attachment = sqlite3_column_int(st, i++) != 0;
-	m->files = g_ptr_array_new_with_free_func(g_free);
-	ok = ok && store_json_strings((const char *)sqlite3_column_text(st, i),
-				sqlite3_column_bytes(st, i), m->files, js);
-	i++;
-	m->lines_added = (unsigned)sqlite3_column_int(st, i++);
-	m->lines_removed = (unsigned)sqlite3_column_int(st, i++);
-	m->patch_id = col_dup(st, i++);
-	m->kind = (enum ms_mail_kind)sqlite3_column_int(st, i++);
-	m->notice = (uint8_t)sqlite3_column_int(st, i++);
-	m->problems = (uint32_t)sqlite3_column_int64(st, i++);
-	m->size = (size_t)sqlite3_column_int64(st, i++);
-	i++;                    /* line: the source's */
-	g_assert(i == MSG_NCOLS);
+	*src_problems = (uint32_t)sqlite3_column_int64(st, 3);
+	for (size_t k = 0; k < G_N_ELEMENTS(mail_fields); k++, i++) {
+		void *f = (char *)m + mail_fields[k].off;
+		int type = mail_fields[k].type;
+		int64_t v = type >= F_BOOL ? sqlite3_column_int64(st, i) : 0;
+		GPtrArray *a = NULL;
+
+		switch (type) {
+		case F_STR: *(char **)f = col_dup(st, i); break;
+		case F_STRV:
+			a = g_ptr_array_new_with_free_func(g_free);
+			ok = ok && store_json_strings((const char *)
+				sqlite3_column_text(st, i),
+				sqlite3_column_bytes(st, i), a, js);
+			break;
+		case F_TRAILERS:
+			a = g_ptr_array_new_with_free_func(ms_mail_trailer_free);
+			ok = ok && store_json_mail_trailers((const char *)
+				sqlite3_column_text(st, i),
+				sqlite3_column_bytes(st, i), a, js);
+			break;
+		case F_BOOL: *(bool *)f = v != 0; break;
+		case F_U8: *(uint8_t *)f = (uint8_t)v; break;
+		case F_U32: *(uint32_t *)f = (uint32_t)v; break;
+		case F_S32: *(int32_t *)f = (int32_t)v; break;
+		case F_I64: *(int64_t *)f = v; break;
+		default: *(size_t *)f = (size_t)v; break;
+		}
+		if (a)
+			*(GPtrArray **)f = a;
+	}
 	if (!ok) {
 		ms_mail_free(m);
 		return NULL;

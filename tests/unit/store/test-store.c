@@ -162,6 +162,31 @@ static int on_mail(struct ms_mail *m, const struct ms_mail_source *src,
 	ms->calls++;
 	g_string_append_printf(ms->ids, "%s %s\n", m->message_id,
 			       m->subject.normalized);
+	/* every field a record keeps, so that a replay must give them all */
+	g_string_append_printf(ms->ids, " %s %s %s %" G_GINT64_FORMAT " %d %d"
+		" %s %s %s %s %d %s %s %s %s %s %u %d%d%d%d%d %u %u %u %s %u %u"
+		" %s %d %d %u %u %s %d %u %u %zu", m->in_reply_to, m->date_raw,
+		m->references->len ? (char *)m->references->pdata[0] : "-",
+		m->date, m->date_tz, m->date_valid, m->from_name, m->from_email,
+		m->sender_name, m->sender_email, m->sender_rewritten, m->to,
+		m->cc, m->list_id, m->subject_raw, m->subject.prefixes,
+		m->subject.reply_depth, m->subject.forward, m->subject.patch,
+		m->subject.rfc, m->subject.resend, m->subject.pull,
+		m->subject.version, m->subject.number, m->subject.total,
+		m->subject.tree, m->new_lines, m->quoted_lines, m->change_id,
+		m->has_diff, m->diff_in_attachment, m->lines_added,
+		m->lines_removed, m->patch_id, (int)m->kind, m->notice,
+		m->problems, m->size);
+	for (guint i = 0; i < m->trailers->len; i++) {
+		const struct ms_mail_trailer *t = m->trailers->pdata[i];
+
+		g_string_append_printf(ms->ids, " %d:%s:%s", (int)t->kind,
+				       t->token, t->email);
+	}
+	for (guint i = 0; i < m->files->len; i++)
+		g_string_append_printf(ms->ids, " %s",
+				       (char *)m->files->pdata[i]);
+	g_string_append_c(ms->ids, '\n');
 	ms_mail_free(m);
 	if (ms->calls == ms->fail_at)
 		return ms_error_set(MS_ERROR, "stopped at %d", ms->calls);
@@ -190,13 +215,21 @@ static void test_mail_replay(const char *dir)
 	struct mails stop = { g_string_new(NULL), 0, 1500 };
 	struct ms_store *s = NULL;
 
+	/* every third a reply with a review tag, a zone west of UTC, a
+	 * version, a number and a tree; every other carries a diff */
 	for (int i = 0; i < NR_MAILS; i++)
 		g_string_append_printf(text,
 			"From m%d@x Thu Jan  1 00:00:00 2024\n"
-			"From: P%d <p%d@x.org>\nSubject: [PATCH] message %d\n"
-			"Message-ID: <m%d@x>\n"
-			"Date: Mon, 1 Jan 2024 00:%02d:00 +0000\n\nbody %d\n\n",
-			i, i % 7, i % 7, i, i, i % 60, i);
+			"From: P%d <p%d@x.org>\nTo: l@x.org\nCc: c%d@x.org\n"
+			"Subject: %s[PATCH%s] message %d\n"
+			"Message-ID: <m%d@x>\nReferences: <m%d@x>\n"
+			"Date: Mon, 1 Jan 2024 00:%02d:00 %s\n\nbody %d\n"
+			"> quoted\n%s\n%s", i, i % 7, i % 7, i % 5,
+			i % 3 ? "" : "Re: ", i % 3 ? "" : " v2 3/5 net",
+			i, i, i / 2, i % 60, i % 3 ? "+0000" : "-0130", i,
+			i % 3 ? "" : "Reviewed-by: R <r@x.org>\n",
+			i % 2 ? "" : "---\ndiff --git a/f.c b/f.c\n--- a/f.c\n"
+			"+++ b/f.c\n@@ -1 +1 @@\n-a\n+b\n\n");
 	ok(g_file_set_contents(mbox, text->str, (gssize)text->len, NULL),
 	   "write an mbox of 2600 messages");
 	is_int(read_mails(NULL, mbox, &plain), 0, "read it without a store");
