@@ -77,9 +77,6 @@ struct ms_fetch_opts {
  */
 void ms_fetch_manifest_epochs(const char *json, size_t len, GArray *epochs);
 
-/* "libcurl/7.88.1 ..." as curl_version() says; borrowed. */
-const char *ms_fetch_curl_version(void);
-
 /* What happened to one epoch during ms_fetch_mirror(). */
 struct ms_fetch_epoch {
 	unsigned n;              /* N of git/N.git */

@@ -27,7 +27,7 @@ static int rm_one(const char *path, const struct stat *st, int flag,
 	return g_unlink(path) < 0 ? -1 : 0;
 }
 
-int ms_fetch_rmtree(const char *path)
+static int rmtree(const char *path)
 {
 	if (!g_file_test(path, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK))
 		return 0;
@@ -388,7 +388,7 @@ int ms_git_mirror_epoch(struct ms_http *h, const char *url,
 	*new_messages = 0;
 	if (*is_new) {
 		partial = g_strconcat(path, ".partial", NULL);
-		rc = ms_fetch_rmtree(partial);
+		rc = rmtree(partial);
 		if (rc)
 			goto out;
 		err = git_repository_init(&repo, partial, 1);
@@ -435,7 +435,7 @@ out:
 	git_remote_free(origin);
 	git_repository_free(repo);
 	if (rc && partial)
-		ms_fetch_rmtree(partial);       /* a failed clone leaves none */
+		rmtree(partial);       /* a failed clone leaves none */
 	g_free(partial);
 	return rc;
 }

@@ -25,7 +25,4 @@ int ms_git_mirror_epoch(struct ms_http *h, const char *url,
 			const char *path, const char *what, bool *is_new,
 			size_t *new_messages, char *tip);
 
-/* Remove the directory tree `path`, if any.  Returns 0 or MS_ERROR. */
-int ms_fetch_rmtree(const char *path);
-
 #endif

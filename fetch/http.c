@@ -129,13 +129,6 @@ static int ensure_global_init(void)
 	return 0;
 }
 
-const char *ms_fetch_curl_version(void)
-{
-	if (ensure_global_init() < 0)
-		return ms_error_last();
-	return curl_version();
-}
-
 static char *default_user_agent(void)
 {
 	return g_strdup_printf("maintstat/%s (+https://maintstat.invalid/; "
@@ -210,7 +203,7 @@ static int64_t interval_us(const struct ms_fetch_opts *o)
 	return (int64_t)(1e6 / (o->rate > 0 ? o->rate : 2.0));
 }
 
-void ms_http_wait_turn(struct ms_http *h, const char *url)
+static void wait_turn(struct ms_http *h, const char *url)
 {
 	char *host = url_host(url);
 	gint64 *next = g_hash_table_lookup(h->next_turn, host);
@@ -646,7 +639,7 @@ int ms_http_request_limited(struct ms_http *h, const char *url, bool post,
 		curl_easy_setopt(h->curl, CURLOPT_XFERINFOFUNCTION,
 				 on_progress);
 		curl_easy_setopt(h->curl, CURLOPT_XFERINFODATA, &x);
-		ms_http_wait_turn(h, url);
+		wait_turn(h, url);
 		cc = curl_easy_perform(h->curl);
 		resp->attempts = attempt;
 		fill_response(h->curl, resp);
@@ -850,7 +843,7 @@ int ms_http_stream_open(struct ms_http *h, const char *url,
 		enum verdict v;
 		unsigned delay = 0;
 
-		ms_http_wait_turn(h, url);
+		wait_turn(h, url);
 		rc = stream_start(s, body, len);
 		if (rc)
 			break;

@@ -29,13 +29,6 @@ const struct ms_fetch_opts *ms_http_opts(const struct ms_http *h);
 /* The User-Agent every request sends; borrowed. */
 const char *ms_http_user_agent(const struct ms_http *h);
 
-/*
- * Wait until the rate limit allows one more request to the host of `url`
- * and count it.  ms_http_request() does this itself; the git fetches,
- * which libgit2 makes, call it before each fetch.
- */
-void ms_http_wait_turn(struct ms_http *h, const char *url);
-
 /* The backoff before retry number `attempt` (1-based), with jitter, ms. */
 unsigned ms_http_backoff_ms(const struct ms_http *h, unsigned attempt);
 

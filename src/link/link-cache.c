@@ -190,7 +190,7 @@ static bool valid_state(GHashTable *prefixes, const char *st,
 }
 
 /*
- * What ms_link_run_stored() compares the links with: the stored rows,
+ * What ms_link_run_stored_begin() compares the links with: the stored rows,
  * which of their message sets are a prefix of ours (`prefixes`, as
  * mail_state() marks them; `stale` the others) and our own state.  It
  * reads only the store and `lm`, so it is gathered on a thread of its
@@ -411,23 +411,5 @@ int ms_link_run_stored_end(struct ms_link_stored *w)
 		ms_error_set(rc, "%s", w->g.error ? w->g.error : "");
 	g_free(w->g.error);
 	g_free(w);
-	return rc;
-}
-
-int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
-		       const GPtrArray *commits,
-		       const struct ms_link_opts *opts,
-		       struct ms_link_result **out)
-{
-	struct ms_link_stored *w;
-	int rc = ms_link_run_stored_begin(s, lm, commits, opts, out, &w);
-
-	if (rc < 0)
-		return rc;
-	rc = ms_link_run_stored_end(w);
-	if (rc < 0) {
-		ms_link_result_free(*out);
-		*out = NULL;
-	}
 	return rc;
 }

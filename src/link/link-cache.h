@@ -29,27 +29,17 @@ struct ms_store;
 
 /*
  * ms_link_run(), its links then kept in the store `s` (rows that changed
- * only).  The stored links are read, and the messages' state computed, on
- * a second thread while the matcher runs: `s` must not be used elsewhere
- * during the call.  With `s` NULL this is ms_link_run().  Returns 0 and
- * the result in *out (ms_link_result_free), or the store's error
- * (MS_EBUSY, MS_ERROR).
- */
-int ms_link_run_stored(struct ms_store *s, const struct ms_link_mail *lm,
-		       const GPtrArray *commits,
-		       const struct ms_link_opts *opts,
-		       struct ms_link_result **out);
-
-/*
- * ms_link_run_stored() in two halves, so that a report prints while its
- * links are written: _begin() returns the result (in *out, as
- * ms_link_run_stored()'s) as soon as it is computed, the rows being
- * written on a thread of their own; ms_link_run_stored_end() waits for
- * them and returns 0 or the store's error.  In between, `s`, `lm`,
- * `commits` and the result must stay as they are, and `s` must not be
- * used elsewhere; every successful _begin() needs its _end() (*pending
- * NULL, when `s` is NULL, is a no-op for it).  An error of _begin()
- * leaves *out and *pending NULL.
+ * only), in two halves, so that a report prints while its links are
+ * written: _begin() returns the result in *out (ms_link_result_free) as
+ * soon as it is computed (the stored links are read, and the messages'
+ * state computed, on a second thread while the matcher runs), the rows
+ * being written on a thread of their own; ms_link_run_stored_end() waits
+ * for them and returns 0 or the store's error (MS_EBUSY, MS_ERROR).  In
+ * between, `s`, `lm`, `commits` and the result must stay as they are, and
+ * `s` must not be used elsewhere; every successful _begin() needs its
+ * _end() (*pending NULL, when `s` is NULL, is a no-op for it: with `s`
+ * NULL this is ms_link_run()).  An error of _begin() leaves *out and
+ * *pending NULL.
  */
 struct ms_link_stored;
 int ms_link_run_stored_begin(struct ms_store *s,

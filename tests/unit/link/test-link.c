@@ -199,8 +199,9 @@ static void stored_links(const char *dir, const struct ms_link_mail *lm,
 		ok(0, "open a store", ms_error_last());
 		goto out;
 	}
-	is_int(ms_link_run_stored(s, lm, commits, &lo, &r), 0,
+	is_int(ms_link_run_stored_begin(s, lm, commits, &lo, &r, &pending), 0,
 	       "links through a new store");
+	is_int(ms_link_run_stored_end(pending), 0, "... written");
 	ok(r && same_links(r, want), "... are ms_link_run()'s");
 	ms_link_result_free(r);
 	for (guint ci = 0; ci < commits->len; ci++) {
