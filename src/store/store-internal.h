@@ -11,7 +11,6 @@
 
 #include <glib.h>
 #include <sqlite3.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -48,9 +47,6 @@ int store_exec(struct ms_store *s, const char *sql, const char *what);
  */
 int store_prepare(struct ms_store *s, sqlite3_stmt **st, const char *sql,
 		  const char *fmt, ...);
-/* The same on a va_list. */
-int store_vprepare(struct ms_store *s, sqlite3_stmt **st, const char *sql,
-		   const char *fmt, va_list ap);
 /* Prepare and bind `sql` (store_prepare()) and run it to its end, or to
  * its first row, whose first column goes to *out when `out` is not NULL
  * (0 when there is no row).  Returns an SQLite code, SQLITE_OK when it

@@ -9,6 +9,7 @@
 #include "store-internal.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <sqlite3.h>
@@ -301,8 +302,8 @@ static const char views[] =
 
 G_STATIC_ASSERT(G_N_ELEMENTS(migrations) == MS_STORE_SCHEMA_VERSION);
 
-int store_vprepare(struct ms_store *s, sqlite3_stmt **st, const char *sql,
-		   const char *fmt, va_list ap)
+static int vprepare(struct ms_store *s, sqlite3_stmt **st, const char *sql,
+		    const char *fmt, va_list ap)
 {
 	int rc = SQLITE_OK;
 
@@ -333,7 +334,7 @@ int store_prepare(struct ms_store *s, sqlite3_stmt **st, const char *sql,
 	int rc;
 
 	va_start(ap, fmt);
-	rc = store_vprepare(s, st, sql, fmt, ap);
+	rc = vprepare(s, st, sql, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -342,7 +343,7 @@ static int vrun(struct ms_store *s, int64_t *out, const char *sql,
 		const char *fmt, va_list ap)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = store_vprepare(s, &st, sql, fmt, ap);
+	int rc = vprepare(s, &st, sql, fmt, ap);
 
 	if (out)
 		*out = 0;
