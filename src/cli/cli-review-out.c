@@ -128,7 +128,7 @@ void cli_review_print_context(FILE *fp, const struct cli_review_run *r,
 	cli_rev_print_archives(fp, ro, r->idx);
 	ms_act_format(r->since, 0, false, true, a);
 	ms_act_format(r->until, 0, false, true, b);
-	fprintf(fp, "Window: patches posted %s to %s (UTC)\n",
+	fprintf(fp, "Window: patches posted from %s to %s (UTC)\n",
 		r->since ? a : "the first message",
 		r->until != INT64_MAX ? b : "the last");
 	if (ro->repo)
@@ -157,6 +157,12 @@ void cli_review_print_context(FILE *fp, const struct cli_review_run *r,
 	fprintf(fp, "\nIgnored: no response at all (a late one counts), "
 		"not judged until %s after the newest version; response "
 		"target %s\n\n", a, b);
+}
+
+void cli_review_view_context(FILE *fp, const struct cli_review_view *v)
+{
+	cli_review_print_context(fp, v->priv, v->opts, v->tree_opts,
+				 v->io->aliases, v->io, !v->io->no_plus_fold);
 }
 
 /* Where the entry's patches stand (docs/review.md). */

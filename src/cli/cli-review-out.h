@@ -47,6 +47,10 @@ void cli_review_print_context(FILE *fp, const struct cli_review_run *r,
 			      const char *aliases,
 			      const struct cli_act_opts *io, bool plus_fold);
 
+/* The same for a command built on review's loading (pending, people). */
+struct cli_review_view;
+void cli_review_view_context(FILE *fp, const struct cli_review_view *v);
+
 /* Entry `e` of the text report, `ae` its git facts (NULL without). */
 void cli_review_print_text(FILE *fp, const struct cli_review_run *r,
 			   const struct ms_review *rv,

@@ -134,6 +134,7 @@ struct cli_review_view {
 	 * tree's MAINTAINERS options */
 	const struct cli_rev_opts *opts;
 	const struct cli_tree_opts *tree_opts;
+	const struct cli_act_opts *io;   /* who is who: mailmaps, aliases */
 	const void *priv;
 };
 typedef int (*cli_review_sink)(const struct cli_review_view *v, void *data);

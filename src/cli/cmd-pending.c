@@ -211,6 +211,8 @@ static int sink(const struct cli_review_view *v, void *data)
 	if (now > wall)
 		now = wall;
 	q = ms_rv_pending(v->rv, v->idx, v->ident, person, a->person);
+	if (!a->json)
+		cli_review_view_context(stdout, v);
 	if (a->json) {
 		ms_out_begin_document(o);
 		ms_out_kv_string(o, "person", a->person);

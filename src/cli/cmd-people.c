@@ -320,6 +320,7 @@ static int sink(const struct cli_review_view *v, void *data)
 		json_document(o, pp, limit, cmp);
 		ms_out_end_object(o);
 	} else {
+		cli_review_view_context(stdout, v);
 		text_people(pp, cli_limit(limit, false, pp->people->len),
 			    a->sort ? a->sort : "reviewer_score", cmp);
 		text_companies(pp, cli_limit(limit, false,

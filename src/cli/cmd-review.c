@@ -493,6 +493,7 @@ static int review_output(const struct review_args *a, struct review_data *d,
 		v.rvo = &d->rvo;
 		v.opts = &a->ro;
 		v.tree_opts = &a->to;
+		v.io = &a->io;
 		v.priv = &r;
 		return caller->sink(&v, caller->data);
 	}

@@ -198,6 +198,9 @@ r = run("pending", *args, "--limit", "2")
 ok(r.out.count(" waited ") == 2 and "5 more not shown (--limit)" in r.out,
    "pending --limit 2: two patches and how many more", r.out[-200:])
 r = run("pending", *args)
-ok(r.out.startswith("2024-01-05  waited 27.0d") and "foo: reworked" in r.out,
-   "pending's text, oldest first", r.out[:300])
+head, _, rows = r.out.partition("\n\n")
+ok("\nWindow: patches posted from " in "\n" + head and
+   rows.startswith("2024-01-05  waited 27.0d") and "foo: reworked" in rows,
+   "pending's text: its context (archives, window), then the oldest first",
+   r.out[:600])
 done()
