@@ -8,9 +8,9 @@ fixtures/gen/gen-review.py."""
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
-import time
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import MAINTSTAT, run, ok, eq, done, tmpdir, gen_review  # noqa
 
@@ -80,18 +80,30 @@ r1 = run("coverage", "--repo", repo, "--json")
 eq((r.rc, r.out), (0, r1.out), "coverage --threads 1: the same report")
 
 
-def max_tasks(args):
-    """Run maintstat and sample how many threads it has, at most."""
-    p = subprocess.Popen([MAINTSTAT, *args], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
-    most = 0
-    while p.poll() is None:
-        try:
-            most = max(most, len(os.listdir(f"/proc/{p.pid}/task")))
-        except OSError:
-            pass
-        time.sleep(0.002)
-    return most
+def tasks_mid_walk(args):
+    """Run maintstat to a known point of its walk and count its threads
+    there: the store's first commit of records (MS_TEST_STOP_AT_COMMIT=1
+    stops the run with SIGSTOP).  The walk's workers run at most 4,096
+    commits (its WINDOW) ahead of what the store has taken, so with
+    12,000 commits none can have finished there, and all were started
+    before the first record was delivered.  (39ec896: with 3,000 commits,
+    under ASan, they had all finished before that commit; sampling /proc
+    while the run goes on misses them on a fast machine.)"""
+    db = os.path.join(tmp, "tasks.sqlite")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(db + suffix):
+            os.unlink(db + suffix)
+    p = subprocess.Popen([MAINTSTAT, *args, "--db", db],
+                         stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL,
+                         env=dict(os.environ, MS_TEST_STOP_AT_COMMIT="1"))
+    _, status = os.waitpid(p.pid, os.WUNTRACED)
+    n = 0
+    if os.WIFSTOPPED(status):
+        n = len(os.listdir(f"/proc/{p.pid}/task"))
+        p.send_signal(signal.SIGKILL)
+    p.wait()
+    return n
 
 
 # the walk starts exactly N diff workers, besides the main thread and
@@ -107,7 +119,7 @@ def blob(path, data):
 
 
 stream = []
-for i in range(3000):
+for i in range(12000):
     msg = b"c%d" % i
     stream.append(b"commit refs/heads/master\nmark :%d\n" % (i + 1) +
                   b"committer B <b@example.org> %d +0000\n" % (1600000000 + i)
@@ -119,10 +131,8 @@ subprocess.run(["git", "-C", big, "fast-import", "--quiet"],
                input=b"".join(stream), check=True)
 subprocess.run(["git", "-C", big, "reset", "-q", "--hard", "master"],
                check=True)
-one = max_tasks(["activity", "--repo", big, "--no-cache", "--threads",
-                 "1"])
-four = max_tasks(["activity", "--repo", big, "--no-cache", "--threads",
-                  "4"])
+one = tasks_mid_walk(["activity", "--repo", big, "--threads", "1"])
+four = tasks_mid_walk(["activity", "--repo", big, "--threads", "4"])
 ok(0 < one <= 4, f"--threads 1: at most 4 threads at once (saw {one})")
 ok(four >= one + 3, f"--threads 4: three more workers (saw {four} "
    f"against {one})")

@@ -6,10 +6,12 @@ import os
 import re
 import signal
 import email.utils
+import fcntl
 import sqlite3
 import struct
 import subprocess
 import sys
+import termios
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -381,7 +383,35 @@ stalled = subprocess.Popen([MAINTSTAT, "store", "log", "--repo", stall,
                             "--db", sdb], stdout=wpipe,
                            stderr=subprocess.DEVNULL)
 os.close(wpipe)
-time.sleep(0.5)                 # it is blocked on its full pipe by now
+
+
+def blocked_writing(pid, rfd):
+    """Whether `pid` is blocked writing to its standard output, the full
+    pipe whose read end is `rfd`: a known point, not a sleep raced against
+    the machine's speed.  Some thread of it is in write(1, ...) (Linux's
+    /proc/PID/task/*/syscall) and less than one page of the pipe is
+    free."""
+    size = fcntl.fcntl(rfd, 1032)                   # F_GETPIPE_SZ
+    unread = struct.unpack("i", fcntl.ioctl(rfd, termios.FIONREAD,
+                                            b"\0" * 4))[0]
+    if unread < size - 4096:
+        return False
+    for t in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{t}/syscall") as f:
+                if f.read().split()[:2] == ["1", "0x1"]:
+                    return True
+        except OSError:
+            pass
+    return False
+
+
+for _ in range(6000):
+    if stalled.poll() is not None or blocked_writing(stalled.pid, rpipe):
+        break
+    time.sleep(0.01)
+ok(stalled.poll() is None and blocked_writing(stalled.pid, rpipe),
+   "a reader of a warm store blocked mid-delivery on its full pipe")
 gen(stall, 30, append=True, seed=9)
 t0 = time.time()
 r = log(stall, "--db-wait", "5", db=sdb)
