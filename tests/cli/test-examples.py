@@ -142,6 +142,9 @@ for d in (os.path.join(home, ".local", "share", "maintstat", "inboxes",
     with open(os.path.join(d, "list.mbox"), "w") as f:
         f.write(LIST)
 os.symlink(linux, os.path.join(linux, "linux-6.1"))
+# people's --employers file, in gitdm's domain-map format
+with open(os.path.join(linux, "domain-map"), "w") as f:
+    f.write("example.org\tExample Inc.\n")
 
 
 def help_examples(*cmd):
