@@ -84,7 +84,8 @@ static int64_t last_message(const struct ms_mail_index *idx,
 /* The distinct senders of a patch's first response, first listed one
  * and first review tag. */
 static void answered(const struct ms_mail_index *idx,
-		     const struct ms_rv_patch *pt, const char *out[3])
+		     const struct ms_rv_patch *pt,
+		     const struct ms_mail_rec *out[3])
 {
 	const struct ms_rv_reply *r[3] = { &pt->first, &pt->first_maint,
 					   &pt->first_tag };
@@ -93,14 +94,16 @@ static void answered(const struct ms_mail_index *idx,
 
 	memset(out, 0, 3 * sizeof(*out));
 	for (int i = 0; i < 3; i++) {
+		const struct ms_mail_rec *m;
 		const char *e;
 
 		if (!has[i])
 			continue;
-		e = ms_mail_index_get(idx, r[i]->rec)->sender_email;
-		if (e && !(n && !strcmp(out[0], e)) &&
-		    !(n > 1 && !strcmp(out[1], e)))
-			out[n++] = e;
+		m = ms_mail_index_get(idx, r[i]->rec);
+		e = m->sender_email;
+		if (e && !(n && !strcmp(out[0]->sender_email, e)) &&
+		    !(n > 1 && !strcmp(out[1]->sender_email, e)))
+			out[n++] = m;
 	}
 }
 
@@ -115,7 +118,7 @@ static void print_item(struct ms_out *o, const struct cli_review_view *v,
 		g_array_index(pt->postings, uint32_t, pt->postings->len - 1));
 	GPtrArray *fr = ms_rv_first_responders(e, 3);
 	char *url = cli_review_msg_url(v->list_url, first->message_id);
-	const char *ans[3];
+	const struct ms_mail_rec *ans[3];
 	char d[32], w[32], l[32], m[32];
 
 	answered(v->idx, pt, ans);
@@ -127,22 +130,30 @@ static void print_item(struct ms_out *o, const struct cli_review_view *v,
 	printf("%s  waited %s, last %s  %s  v%u  %s\n", d, w, l,
 	       ms_rv_state_name(pt->state), newest->version,
 	       first->subject ? first->subject : "");
-	printf("    from %s in %s; listed:",
-	       first->sender_email ? first->sender_email : "-",
-	       e->entry->name);
-	for (guint i = 0; i < e->listed->len; i++)
-		printf(" %s", ((struct ms_rv_person *)
-			       e->listed->pdata[i])->email);
-	printf("; answered:%s", ans[0] ? "" : " nobody");
-	for (int i = 0; i < 3 && ans[i]; i++)
-		printf(" %s", ans[i]);
+	printf("    from ");
+	cli_person_label(stdout, first->sender_name, first->sender_email);
+	printf(" in %s\n    listed:", e->entry->name);
+	for (guint i = 0; i < e->listed->len; i++) {
+		const struct ms_rv_person *p = e->listed->pdata[i];
+
+		printf("%s ", i ? "," : "");
+		cli_person_label(stdout, p->name, p->email);
+	}
+	printf("\n    answered:%s", ans[0] ? "" : " nobody");
+	for (int i = 0; i < 3 && ans[i]; i++) {
+		printf("%s ", i ? "," : "");
+		cli_person_label(stdout, ans[i]->sender_name,
+				 ans[i]->sender_email);
+	}
 	printf("\n    usually first:%s", fr->len ? "" : " nobody");
 	for (guint i = 0; i < fr->len; i++) {
 		const struct ms_rv_person *p = fr->pdata[i];
 
 		ms_duration_format(p->has_latency ? p->median_latency : -1,
 				   m, 32);
-		printf(" %s (%zu, median %s)", p->email, p->first_replies, m);
+		printf("%s ", i ? "," : "");
+		cli_person_label(stdout, p->name, p->email);
+		printf(" (%zu, median %s)", p->first_replies, m);
 	}
 	printf("\n%s%s%s", url ? "    " : "", url ? url : "",
 	       url ? "\n" : "");
@@ -170,7 +181,7 @@ json:
 	ms_out_key(o, "answered");
 	ms_out_begin_list(o);
 	for (int i = 0; i < 3 && ans[i]; i++)
-		ms_out_string(o, ans[i]);
+		ms_out_string(o, ans[i]->sender_email);
 	ms_out_end_list(o);
 	ms_out_key(o, "first_responders");
 	ms_out_begin_list(o);

@@ -203,4 +203,8 @@ ok("\nWindow: patches posted from " in "\n" + head and
    rows.startswith("2024-01-05  waited 27.0d") and "foo: reworked" in rows,
    "pending's text: its context (archives, window), then the oldest first",
    r.out[:600])
+ok("\n    usually first: May Maint <may@example.org> (" in rows and
+   "\n    listed: " in rows and "<may@example.org>" in
+   rows.split("\n    listed: ")[1].split("\n")[0],
+   "pending names people as every command does: Name <addr>", rows[:600])
 done()
