@@ -50,38 +50,6 @@ static const struct cli_command_help help = {
 	"  ls outgoing/*.patch | grep -v cover-letter | xargs git am",
 };
 
-/*
- * "not authored, committed or tagged a change to its files since
- * 2019-06-01 (last seen there on ...; active elsewhere in the history
- * until ...)": the last part when the person is, so that whoever reads
- * the patch knows they can be asked, not only removed.
- */
-static char *why(const struct ms_activity *a,
-		 const struct ms_activity_query *q, const struct ms_act_person *p)
-{
-	char since[32], last[32], elsewhere[96] = "";
-	int64_t when;
-
-	ms_act_format(q->active_since, 0, false, true, since);
-	if (!p->seen_anywhere)
-		return g_strdup_printf("not authored, committed or tagged any "
-				       "change anywhere in the history");
-	if (ms_verdict_elsewhere(a, q, p, &when)) {
-		ms_act_format(when, 0, false, true, last);
-		g_snprintf(elsewhere, sizeof(elsewhere), "%sactive elsewhere "
-			   "in the history until %s", p->has_last ? "; " : " (",
-			   last);
-	}
-	if (!p->has_last)
-		return g_strdup_printf("not authored, committed or tagged a "
-				       "change to its files in the history%s%s",
-				       elsewhere, *elsewhere ? ")" : "");
-	ms_act_format(p->last_time, p->last_offset, false, true, last);
-	return g_strdup_printf("not authored, committed or tagged a change "
-			       "to its files since %s (last seen there on "
-			       "%s%s)", since, last, elsewhere);
-}
-
 /* What `maintstat retire` was asked: its options. */
 struct retire_args {
 	struct cli_act_opts ao;
@@ -267,7 +235,7 @@ static GArray *retired_people(const struct retire_args *a,
 			g_ptr_array_add(d->kept, g_strdupv((char **)k));
 			continue;
 		}
-		w = why(d->a, &d->q, p);
+		w = ms_verdict_retire_reason(d->a, &d->q, p);
 		g_ptr_array_add(d->owned, w);
 		rp.name = *p->name ? p->name : NULL;
 		rp.email = *p->email ? p->email : NULL;

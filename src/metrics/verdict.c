@@ -243,3 +243,36 @@ bool ms_verdict_retire(const struct ms_act_entry *e,
 	return e->commits >= (size_t)(min_commits > 0 ? min_commits : 0) &&
 	       ms_verdict_inactive(v);
 }
+
+/*
+ * "not authored, committed or tagged a change to its files since
+ * 2019-06-01 (last seen there on ...; active elsewhere in the history
+ * until ...)": the last part when the person is, so that whoever reads
+ * the patch knows they can be asked, not only removed.
+ */
+char *ms_verdict_retire_reason(const struct ms_activity *a,
+				const struct ms_activity_query *q,
+				const struct ms_act_person *p)
+{
+	char since[32], last[32], elsewhere[96] = "";
+	int64_t when;
+
+	ms_act_format(q->active_since, 0, false, true, since);
+	if (!p->seen_anywhere)
+		return g_strdup_printf("not authored, committed or tagged any "
+				       "change anywhere in the history");
+	if (ms_verdict_elsewhere(a, q, p, &when)) {
+		ms_act_format(when, 0, false, true, last);
+		g_snprintf(elsewhere, sizeof(elsewhere), "%sactive elsewhere "
+			   "in the history until %s", p->has_last ? "; " : " (",
+			   last);
+	}
+	if (!p->has_last)
+		return g_strdup_printf("not authored, committed or tagged a "
+				       "change to its files in the history%s%s",
+				       elsewhere, *elsewhere ? ")" : "");
+	ms_act_format(p->last_time, p->last_offset, false, true, last);
+	return g_strdup_printf("not authored, committed or tagged a change "
+			       "to its files since %s (last seen there on "
+			       "%s%s)", since, last, elsewhere);
+}

@@ -135,6 +135,16 @@ const char *ms_verdict_flag(const struct ms_activity *a,
 			    const struct ms_verdict *v,
 			    char why[MS_VERDICT_WHY_SIZE]);
 
+/*
+ * Why retire proposes removing `p` (a new string, for the patch's
+ * commit message): never in the history at all, never a change to the
+ * entry's files, or none since the cutoff with the last one's date; and
+ * when the person was active elsewhere in the history, until when.
+ */
+char *ms_verdict_retire_reason(const struct ms_activity *a,
+			       const struct ms_activity_query *q,
+			       const struct ms_act_person *p);
+
 /* What `v`'s evidence says of a person with no activity in the entry:
  * "never active here" (seen elsewhere in the history) or "never seen in
  * the history". */

@@ -276,10 +276,43 @@ static void test_flag(void)
 	   "line says it, nothing flagged");
 }
 
+/* Why retire removes someone: the engine's sentence, not the command's. */
+static void test_retire_reason(void)
+{
+	struct ms_activity_query q = { .active_since = CUTOFF };
+	struct ms_act_entry e;
+	struct ms_act_person p;
+	char *r;
+
+	setup(&e, &p, 10);
+	p.seen_anywhere = false;
+	r = ms_verdict_retire_reason(NULL, &q, &p);
+	is_str(r, "not authored, committed or tagged any change anywhere in "
+	       "the history", "never in the history: said so");
+	g_free(r);
+	p.seen_anywhere = true;
+	p.inactive = false;   /* no "active elsewhere" to look up */
+	p.has_last = false;
+	r = ms_verdict_retire_reason(NULL, &q, &p);
+	is_str(r, "not authored, committed or tagged a change to its files "
+	       "in the history", "never here: said so");
+	g_free(r);
+	p.has_last = true;
+	p.last_time = CUTOFF - 86400 * 400;
+	p.last_offset = 0;
+	r = ms_verdict_retire_reason(NULL, &q, &p);
+	ok(g_str_has_prefix(r, "not authored, committed or tagged a change to "
+			    "its files since 2018-11-15 (last seen there on "
+			    "2017-10-11"), "inactive here: since the cutoff, "
+			    "and the last date (%s)", r);
+	g_free(r);
+}
+
 int main(void)
 {
 	test_person();
 	test_entry();
 	test_flag();
+	test_retire_reason();
 	return test_done();
 }
