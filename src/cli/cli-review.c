@@ -612,14 +612,18 @@ void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 	ms_out_begin_list(o);
 	for (guint i = 0; i < e->listed->len; i++) {
 		const struct ms_rv_person *p = e->listed->pdata[i];
+		struct ms_verdict v;
 
+		/* the list's side of the verdict: no history passed */
+		ms_verdict_person(NULL, NULL, p->email, e, true,
+				  f->active_since, &v);
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "email", p->email);
 		ms_out_kv_int(o, "replied", (int64_t)p->replied);
 		ms_out_kv_int(o, "reviewed_by", (int64_t)p->reviewed_by);
 		ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
-		ms_out_kv_bool(o, "active_on_list", p->has_last_list &&
-			       p->last_list >= f->active_since);
+		ms_out_kv_bool(o, "active_on_list",
+			       ms_verdict_list_active(&v));
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);

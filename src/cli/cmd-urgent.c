@@ -91,9 +91,6 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 		       const struct ms_activity_query *q,
 		       const struct ms_act_entry *e, const char *since)
 {
-	char date[32];
-	int64_t when;
-
 	fprintf(fp, "Subsystem %s\n", e->entry->name);
 	fprintf(fp, "  Commits %zu since %s\n", e->commits, since);
 	if (!e->nr_maintainers)
@@ -102,42 +99,19 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 	for (size_t i = 0; i < e->nr_people; i++) {
 		const struct ms_act_person *p = &e->people[i];
 		struct ms_verdict v;
-		bool role;
+		char *why;
 
 		/* without M:, the R: people say who is left */
 		if (p->role != 'M' && (e->nr_maintainers || p->role != 'R'))
 			continue;
 		cli_act_verdict(e, p, list_facts, q->active_since, &v);
-		role = ms_verdict_role_address(&v);
+		why = ms_verdict_person_text(a, q, p, &v);
 		fprintf(fp, "  %s ", p->role == 'M' ? "Maintainer" :
 			"Reviewer");
 		cli_person_label(fp, p->name, p->email);
 		cli_act_print_also(fp, p);
-		if (role) {
-			fprintf(fp, ": a role or list address, not a "
-				"person\n");
-			continue;
-		}
-		if (p->has_last) {
-			ms_act_format(p->last_time, p->last_offset, false,
-				      true, date);
-			fprintf(fp, ": last active here %s", date);
-		} else {
-			fprintf(fp, ": %s", ms_verdict_never_text(&v));
-		}
-		if (ms_verdict_elsewhere(a, q, p, &when)) {
-			ms_act_format(when, 0, false, true, date);
-			fprintf(fp, "; active elsewhere in the history until "
-				"%s", date);
-		}
-		if (p->listed_late) {
-			ms_act_format(q->active_since, 0, false, true, date);
-			fprintf(fp, "; newly listed (not in this entry on %s), "
-				"not judged", date);
-		}
-		if (p->role == 'R')
-			fprintf(fp, "; %s", ms_verdict_word(&v));
-		fputc('\n', fp);
+		fprintf(fp, ": %s\n", why);
+		g_free(why);
 	}
 	if (e->nr_top_committers) {
 		fprintf(fp, "  Committed by:\n");

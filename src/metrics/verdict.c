@@ -276,3 +276,37 @@ char *ms_verdict_retire_reason(const struct ms_activity *a,
 			       "to its files since %s (last seen there on "
 			       "%s%s)", since, last, elsewhere);
 }
+
+char *ms_verdict_person_text(const struct ms_activity *a,
+			     const struct ms_activity_query *q,
+			     const struct ms_act_person *p,
+			     const struct ms_verdict *v)
+{
+	GString *s = g_string_new(NULL);
+	char date[32];
+	int64_t when;
+
+	if (ms_verdict_role_address(v)) {
+		g_string_append(s, "a role or list address, not a person");
+		return g_string_free(s, FALSE);
+	}
+	if (p->has_last) {
+		ms_act_format(p->last_time, p->last_offset, false, true, date);
+		g_string_append_printf(s, "last active here %s", date);
+	} else {
+		g_string_append(s, ms_verdict_never_text(v));
+	}
+	if (ms_verdict_elsewhere(a, q, p, &when)) {
+		ms_act_format(when, 0, false, true, date);
+		g_string_append_printf(s, "; active elsewhere in the history "
+				       "until %s", date);
+	}
+	if (p->listed_late) {
+		ms_act_format(q->active_since, 0, false, true, date);
+		g_string_append_printf(s, "; newly listed (not in this entry "
+				       "on %s), not judged", date);
+	}
+	if (p->role == 'R')
+		g_string_append_printf(s, "; %s", ms_verdict_word(v));
+	return g_string_free(s, FALSE);
+}

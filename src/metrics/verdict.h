@@ -145,6 +145,20 @@ char *ms_verdict_retire_reason(const struct ms_activity *a,
 			       const struct ms_activity_query *q,
 			       const struct ms_act_person *p);
 
+/*
+ * What `urgent` says of listed person `p` of query `q` of `a` after the
+ * person's name, verdict `v` (a new string): "a role or list address,
+ * not a person"; else "last active here 2019-03-02" or
+ * ms_verdict_never_text(), then "; active elsewhere in the history until
+ * DATE" (ms_verdict_elsewhere()), "; newly listed (not in this entry on
+ * DATE), not judged" (listed after the cutoff), and for a reviewer "; "
+ * and ms_verdict_word().
+ */
+char *ms_verdict_person_text(const struct ms_activity *a,
+			     const struct ms_activity_query *q,
+			     const struct ms_act_person *p,
+			     const struct ms_verdict *v);
+
 /* What `v`'s evidence says of a person with no activity in the entry:
  * "never active here" (seen elsewhere in the history) or "never seen in
  * the history". */

@@ -308,11 +308,55 @@ static void test_retire_reason(void)
 	g_free(r);
 }
 
+/* What urgent says of each listed person: the engine's sentence, each
+ * part from the facts that make it. */
+static void test_person_text(void)
+{
+	struct ms_activity_query q = { .active_since = CUTOFF };
+	struct ms_act_entry e;
+	struct ms_act_person p;
+	struct ms_verdict v;
+	char *r;
+
+	setup(&e, &p, 10);
+	p.role_address = true;
+	p.role_why = MS_ACT_ROLE_LIST;
+	ms_verdict_person(&e, &p, NULL, NULL, false, CUTOFF, &v);
+	r = ms_verdict_person_text(NULL, &q, &p, &v);
+	is_str(r, "a role or list address, not a person", "role address");
+	g_free(r);
+	setup(&e, &p, 10);
+	p.has_last = true;
+	p.last_time = CUTOFF - 86400 * 400;
+	p.inactive = false;   /* no "active elsewhere" to look up */
+	ms_verdict_person(&e, &p, NULL, NULL, false, CUTOFF, &v);
+	r = ms_verdict_person_text(NULL, &q, &p, &v);
+	is_str(r, "last active here 2017-10-11", "last date here");
+	g_free(r);
+	p.has_last = false;
+	p.listed_late = true;
+	p.role = 'R';
+	ms_verdict_person(&e, &p, NULL, NULL, false, CUTOFF, &v);
+	r = ms_verdict_person_text(NULL, &q, &p, &v);
+	is_str(r, "never active here; newly listed (not in this entry on "
+	       "2018-11-15), not judged; no evidence",
+	       "never here, listed late, a reviewer's word");
+	g_free(r);
+	p.seen_anywhere = false;
+	p.listed_late = false;
+	p.inactive = true;
+	ms_verdict_person(&e, &p, NULL, NULL, false, CUTOFF, &v);
+	r = ms_verdict_person_text(NULL, &q, &p, &v);
+	is_str(r, "never seen in the history; INACTIVE", "never seen");
+	g_free(r);
+}
+
 int main(void)
 {
 	test_person();
 	test_entry();
 	test_flag();
 	test_retire_reason();
+	test_person_text();
 	return test_done();
 }
