@@ -455,16 +455,17 @@ static void interval(const struct cli_act_series *s, size_t i,
 	*to = MIN(g_array_index(s->bounds, int64_t, i + 1), s->until + 1);
 }
 
-/* The windows of series `s` for query `q`. */
-static struct ms_activity_query *series_windows(
-	const struct ms_activity_query *q, struct cli_act_series *s)
+/* The intervals of `s` (its bounds set) cut by the window [since,
+ * until], and their dates as the reports write them. */
+static void series_dates(struct cli_act_series *s, int64_t since,
+			 int64_t until)
 {
-	struct ms_activity_query *qs;
-
 	s->nr_intervals = s->bounds->len - 1;
-	s->since = q->since;
-	s->until = q->until;
-	s->res = g_new0(struct ms_act_entry *, s->nr_intervals);
+	s->since = since;
+	s->until = until;
+	g_free(s->start);
+	g_free(s->end);
+	g_free(s->day);
 	s->start = g_malloc_n(s->bounds->len, sizeof(*s->start));
 	s->end = g_malloc_n(s->bounds->len, sizeof(*s->end));
 	s->day = g_malloc_n(s->bounds->len, sizeof(*s->day));
@@ -476,6 +477,16 @@ static struct ms_activity_query *series_windows(
 		ms_act_format(to, 0, true, false, s->end[i]);
 		ms_act_format(from, 0, false, true, s->day[i]);
 	}
+}
+
+/* The windows of series `s` for query `q`. */
+static struct ms_activity_query *series_windows(
+	const struct ms_activity_query *q, struct cli_act_series *s)
+{
+	struct ms_activity_query *qs;
+
+	series_dates(s, q->since, q->until);
+	s->res = g_new0(struct ms_act_entry *, s->nr_intervals);
 	qs = g_new(struct ms_activity_query, s->nr_intervals ?
 		   s->nr_intervals : 1);
 	for (size_t i = 0; i < s->nr_intervals; i++) {
@@ -490,10 +501,9 @@ static struct ms_activity_query *series_windows(
 	return qs;
 }
 
-int cli_act_series_run(const char *cmd, const char *by, const char *tags,
-		       const char *repo, const struct ms_activity *a,
-		       const struct ms_activity_query *q,
-		       struct cli_act_series *s)
+int cli_act_series_bounds(const char *cmd, const char *by, const char *tags,
+			  const char *repo, int64_t since, int64_t until,
+			  struct cli_act_series *s)
 {
 	enum ms_series_unit unit;
 	int rc;
@@ -504,14 +514,28 @@ int cli_act_series_run(const char *cmd, const char *by, const char *tags,
 	if (ms_series_parse_unit(by, &unit) < 0)
 		return cli_usage_error(cmd, "--by: %s", ms_error_last());
 	if (unit == MS_SERIES_RELEASE)
-		rc = ms_series_releases(repo, tags ? tags : "v*", q->since,
-					q->until, &s->bounds, &s->labels);
+		rc = ms_series_releases(repo, tags ? tags : "v*", since,
+					until, &s->bounds, &s->labels);
 	else
-		rc = ms_series_calendar(q->since, q->until, unit, &s->bounds);
+		rc = ms_series_calendar(since, until, unit, &s->bounds);
 	if (rc == MS_EUSAGE)
 		return cli_usage_error(cmd, "--by: %s", ms_error_last());
 	if (rc < 0)
 		return cli_error_last();
+	series_dates(s, since, until);
+	return CLI_CONTINUE;
+}
+
+int cli_act_series_run(const char *cmd, const char *by, const char *tags,
+		       const char *repo, const struct ms_activity *a,
+		       const struct ms_activity_query *q,
+		       struct cli_act_series *s)
+{
+	int rc = cli_act_series_bounds(cmd, by, tags, repo, q->since,
+				       q->until, s);
+
+	if (rc != CLI_CONTINUE || !by)
+		return rc;
 	return cli_act_series_query(a, q, s);
 }
 

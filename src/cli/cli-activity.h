@@ -244,6 +244,13 @@ struct cli_act_series {
 	  "--by release: the tags that end a release (default 'v*', -rc " \
 	  "tags never)" }
 
+/* The intervals of --by `by` (and --release-tags `tags`) over the window
+ * [since, until] with their dates (s->bounds, labels, start, end, day;
+ * s->res stays NULL), as areas reads them: CLI_CONTINUE (nothing without
+ * `by`), or an exit code after printing the error. */
+int cli_act_series_bounds(const char *cmd, const char *by, const char *tags,
+			  const char *repo, int64_t since, int64_t until,
+			  struct cli_act_series *s);
 /* Returns CLI_CONTINUE (s filled; nothing to do without `by`) or an exit
  * code after printing the error. */
 int cli_act_series_run(const char *cmd, const char *by, const char *tags,

@@ -11,6 +11,7 @@
 
 int cli_areas_load(const char *cmd, struct cli_act_opts *ao, int argc,
 		   char **argv, const struct cli_strings *files,
+		   const char *by, const char *tags, struct cli_act_series *ser,
 		   struct ms_areas_query *q, struct ms_project **proj,
 		   struct ms_activity **a, struct ms_areas **out)
 {
@@ -33,6 +34,16 @@ int cli_areas_load(const char *cmd, struct cli_act_opts *ao, int argc,
 	q->nr_entries = aq.nr_entries;
 	if (!q->entries)
 		q->nr_entries = 0;
+	if (ser) {
+		rc = cli_act_series_bounds(cmd, by, tags, ao->repo, q->since,
+					   q->until, ser);
+		if (rc != CLI_CONTINUE)
+			return rc;
+		if (ser->bounds) {
+			q->bounds = (const int64_t *)(void *)ser->bounds->data;
+			q->nr_intervals = ser->nr_intervals;
+		}
+	}
 	rc = cli_store_open(&ao->store, ao->repo, &store);
 	if (rc != CLI_CONTINUE)
 		return rc;

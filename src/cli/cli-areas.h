@@ -20,7 +20,10 @@
  * Open the project of `ao` and load its history (cli_act_load(), 5
  * years), select the entries named in argv (and --file), get each
  * commit's paths (the walk, the store, git) and compute the areas for
- * `q` (its window set here; its entries a new array to g_free).  Prints
+ * `q` (its window set here; its entries a new array to g_free).  With
+ * `ser` (may be NULL), the intervals of --by `by` (NULL: none) and
+ * --release-tags `tags` are set in it (cli_act_series_release()) and
+ * counted too.  Prints
  * warnings and errors.  Returns CLI_CONTINUE, *proj (cli_project_close;
  * set even on failure), *a (borrowed from it) and *out (ms_areas_free),
  * or an exit code.
@@ -28,6 +31,7 @@
 struct ms_project;
 int cli_areas_load(const char *cmd, struct cli_act_opts *ao, int argc,
 		   char **argv, const struct cli_strings *files,
+		   const char *by, const char *tags, struct cli_act_series *ser,
 		   struct ms_areas_query *q, struct ms_project **proj,
 		   struct ms_activity **a, struct ms_areas **out);
 

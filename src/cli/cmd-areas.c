@@ -34,8 +34,11 @@ static const struct cli_command_help help = {
 	"Files an inner entry covers still count for the outer one (as\n"
 	"get_maintainer.pl names both): the inner entry is named, and its\n"
 	"people count as listed there.  The window, identities and commits\n"
-	"are those of maintstat activity (5 years, merges left out).",
+	"are those of maintstat activity (5 years, merges left out).\n"
+	"--by month|quarter|year|release adds each area's figures per interval\n"
+	"(the areas stay those of the whole window).",
 	"  maintstat areas --repo u-boot.git ARM DFU\n"
+	"  maintstat areas --repo u-boot.git --by year DFU\n"
 	"  maintstat areas --split-commits 50 --json",
 };
 
@@ -48,14 +51,16 @@ static const char *day(bool set, int64_t t, char buf[32])
 	return buf;
 }
 
+static const enum ms_area_flag all_flags[] = {
+	MS_AREA_UNATTENDED, MS_AREA_DEFACTO, MS_AREA_DORMANT,
+};
+
 static void print_flags(FILE *fp, unsigned flags)
 {
-	static const enum ms_area_flag all[] = {
-		MS_AREA_UNATTENDED, MS_AREA_DEFACTO, MS_AREA_DORMANT,
-	};
+	const enum ms_area_flag *all = all_flags;
 	bool first = true;
 
-	for (size_t i = 0; i < G_N_ELEMENTS(all); i++) {
+	for (size_t i = 0; i < G_N_ELEMENTS(all_flags); i++) {
 		if (!(flags & all[i]))
 			continue;
 		fprintf(fp, "%s%s", first ? "  [" : ", ",
@@ -97,7 +102,45 @@ static void print_person(FILE *fp, const struct ms_area_person *p)
 	fputc('\n', fp);
 }
 
-static void print_area(FILE *fp, const struct ms_area *ar)
+/* The area's figures per interval of --by, as activity's table
+ * (cli_act_series_text()). */
+static void print_intervals(FILE *fp, const struct ms_area *ar,
+			    const struct cli_act_series *ser)
+{
+	if (!ar->nr_intervals)
+		return;
+	fprintf(fp, "    By interval:\n      %-12s %7s %8s %7s  %s\n",
+		"start", "commits", "reviewed", "listed", "top");
+	for (size_t i = 0; i < ar->nr_intervals; i++) {
+		const struct ms_area *iv = &ar->intervals[i];
+		size_t active = 0;
+
+		fprintf(fp, "      %-12s", ser->day[i]);
+		if (!iv->commits) {
+			fprintf(fp, " %7s", "-");
+		} else {
+			for (size_t l = 0; l < iv->nr_listed; l++)
+				active += iv->listed[l].author.count ||
+					  iv->listed[l].committer.count ||
+					  iv->listed[l].tags.count;
+			fprintf(fp, " %7zu %8zu %3zu/%-3zu", iv->commits,
+				iv->reviewed, active, iv->nr_listed);
+			if (iv->nr_top)
+				fprintf(fp, "  %s (%zu)", iv->top[0].name,
+					iv->top[0].authored +
+					iv->top[0].committed +
+					iv->top[0].reviewed);
+			print_flags(fp, iv->flags);
+		}
+		if (ser->labels && ser->labels->pdata[i])
+			fprintf(fp, "  (until %s)",
+				(const char *)ser->labels->pdata[i]);
+		fputc('\n', fp);
+	}
+}
+
+static void print_area(FILE *fp, const struct ms_area *ar,
+		       const struct cli_act_series *ser)
 {
 	char d1[32], d2[32], d3[32];
 
@@ -123,9 +166,11 @@ static void print_area(FILE *fp, const struct ms_area *ar)
 		fprintf(fp, "    %s%s (%zu of the commits)\n",
 			i ? "              " : "also covered: ",
 			ar->covers[i].entry->name, ar->covers[i].commits);
+	print_intervals(fp, ar, ser);
 }
 
-static void print_entry(FILE *fp, const struct ms_areas_entry *e)
+static void print_entry(FILE *fp, const struct ms_areas_entry *e,
+			const struct cli_act_series *ser)
 {
 	if (e->nr_areas == 1) {
 		const struct ms_area *ar = &e->areas[0];
@@ -137,13 +182,14 @@ static void print_entry(FILE *fp, const struct ms_areas_entry *e)
 				ar->top[0].authored + ar->top[0].committed +
 				ar->top[0].reviewed);
 		fputc('\n', fp);
+		print_intervals(fp, ar, ser);
 		return;
 	}
 	fprintf(fp, "%s (%s:%u): %zu commits, %zu area%s\n", e->entry->name,
 		e->entry->file, e->entry->line, e->commits, e->nr_areas,
 		e->nr_areas == 1 ? "" : "s");
 	for (size_t i = 0; i < e->nr_areas; i++)
-		print_area(fp, &e->areas[i]);
+		print_area(fp, &e->areas[i], ser);
 }
 
 static void json_last(struct ms_out *o, const char *key,
@@ -164,11 +210,86 @@ static void json_last(struct ms_out *o, const char *key,
 	ms_out_end_object(o);
 }
 
-static void json_area(struct ms_out *o, const struct ms_area *ar)
+static void json_flags(struct ms_out *o, unsigned flags)
 {
-	static const enum ms_area_flag all[] = {
-		MS_AREA_UNATTENDED, MS_AREA_DEFACTO, MS_AREA_DORMANT,
-	};
+	ms_out_key(o, "flags");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < G_N_ELEMENTS(all_flags); i++)
+		if (flags & all_flags[i])
+			ms_out_string(o, ms_area_flag_name(all_flags[i]));
+	ms_out_end_list(o);
+}
+
+/* The area's figures per interval of --by: as activity's `intervals`
+ * (cli_act_series_json()), an interval without commits there null in
+ * every figure. */
+static void json_intervals(struct ms_out *o, const struct ms_area *ar,
+			   const struct cli_act_series *ser)
+{
+	static const char *const figures[] = { "commits", "reviewed",
+		"listed", "top", "flags" };
+
+	ms_out_key(o, "intervals");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < ar->nr_intervals; i++) {
+		const struct ms_area *iv = &ar->intervals[i];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "start", ser->start[i]);
+		ms_out_kv_string(o, "end", ser->end[i]);
+		if (ser->labels)
+			ms_out_kv_string(o, "release", ser->labels->pdata[i]);
+		if (!iv->commits) {
+			for (size_t f = 0; f < G_N_ELEMENTS(figures); f++)
+				ms_out_kv_null(o, figures[f]);
+			ms_out_end_object(o);
+			continue;
+		}
+		ms_out_kv_int(o, "commits", (int64_t)iv->commits);
+		ms_out_kv_int(o, "reviewed", (int64_t)iv->reviewed);
+		ms_out_key(o, "listed");
+		ms_out_begin_list(o);
+		for (size_t l = 0; l < iv->nr_listed; l++) {
+			const struct ms_area_listed *p = &iv->listed[l];
+			char role[2] = { p->role, 0 };
+
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "role", role);
+			ms_out_kv_string(o, "name", *p->name ? p->name : NULL);
+			ms_out_kv_string(o, "email", *p->email ? p->email :
+					 NULL);
+			ms_out_kv_int(o, "authored", (int64_t)p->author.count);
+			ms_out_kv_int(o, "committed",
+				      (int64_t)p->committer.count);
+			ms_out_kv_int(o, "tagged", (int64_t)p->tags.count);
+			ms_out_end_object(o);
+		}
+		ms_out_end_list(o);
+		ms_out_key(o, "top");
+		ms_out_begin_list(o);
+		for (size_t t = 0; t < iv->nr_top; t++) {
+			const struct ms_area_person *p = &iv->top[t];
+
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "name", p->name);
+			ms_out_kv_string(o, "email", p->email);
+			ms_out_kv_int(o, "authored", (int64_t)p->authored);
+			ms_out_kv_int(o, "committed", (int64_t)p->committed);
+			ms_out_kv_int(o, "reviewed", (int64_t)p->reviewed);
+			ms_out_kv_bool(o, "de_facto", p->defacto_committer ||
+				       p->defacto_reviewer);
+			ms_out_end_object(o);
+		}
+		ms_out_end_list(o);
+		json_flags(o, iv->flags);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+}
+
+static void json_area(struct ms_out *o, const struct ms_area *ar,
+		      const struct cli_act_series *ser)
+{
 	char d[32];
 
 	ms_out_begin_object(o);
@@ -217,12 +338,7 @@ static void json_area(struct ms_out *o, const struct ms_area *ar)
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-	ms_out_key(o, "flags");
-	ms_out_begin_list(o);
-	for (size_t i = 0; i < G_N_ELEMENTS(all); i++)
-		if (ar->flags & all[i])
-			ms_out_string(o, ms_area_flag_name(all[i]));
-	ms_out_end_list(o);
+	json_flags(o, ar->flags);
 	ms_out_key(o, "also_covered_by");
 	ms_out_begin_list(o);
 	for (size_t i = 0; i < ar->nr_covers && ar->covers[i].inner; i++) {
@@ -232,11 +348,14 @@ static void json_area(struct ms_out *o, const struct ms_area *ar)
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
+	if (ser->nr_intervals)
+		json_intervals(o, ar, ser);
 	ms_out_end_object(o);
 }
 
 static int print_all(const struct ms_areas *r, const struct cli_act_opts *ao,
-		     const struct ms_areas_query *q, bool json)
+		     const struct ms_areas_query *q,
+		     const struct cli_act_series *ser, bool json)
 {
 	struct ms_out *o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT,
 				      stdout);
@@ -264,7 +383,7 @@ static int print_all(const struct ms_areas *r, const struct cli_act_opts *ao,
 			ms_out_key(o, "areas");
 			ms_out_begin_list(o);
 			for (size_t k = 0; k < e->nr_areas; k++)
-				json_area(o, &e->areas[k]);
+				json_area(o, &e->areas[k], ser);
 			ms_out_end_list(o);
 			ms_out_end_object(o);
 		}
@@ -283,7 +402,7 @@ static int print_all(const struct ms_areas *r, const struct cli_act_opts *ao,
 		       "see 'also covered'.\n", q->min_commits);
 		for (size_t i = 0; i < r->nr_entries; i++) {
 			putchar('\n');
-			print_entry(stdout, &r->entries[i]);
+			print_entry(stdout, &r->entries[i], ser);
 		}
 	}
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
@@ -324,11 +443,14 @@ int cmd_areas(int argc, char **argv)
 	char **argv0 = g_new(char *, (size_t)argc + 1);
 	int argc0 = argc;
 	struct cli_strings files = { 0 };
+	struct cli_act_series ser = { 0 };
+	const char *by = NULL, *tags = NULL;
 	bool json = false;
 	long min_commits = MS_AREAS_MIN_COMMITS;
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
 		CLI_SPLIT_COMMITS_OPTION(&min_commits),
+		CLI_ACT_SERIES_OPTIONS(&by, &tags),
 		CLI_ENTRY_FILE_OPTION(&files),
 		CLI_OPT_JSON(&json),
 		CLI_OPTION_END,
@@ -361,10 +483,10 @@ int cmd_areas(int argc, char **argv)
 		rc = cli_result_serve(&kept, &ao.store, ao.repo, NULL);
 	if (rc != CLI_CONTINUE)
 		goto out;
-	rc = cli_areas_load("areas", &ao, argc, argv, &files, &q, &proj, &a,
-			    &res);
+	rc = cli_areas_load("areas", &ao, argc, argv, &files, by, tags, &ser,
+			    &q, &proj, &a, &res);
 	if (rc == CLI_CONTINUE)
-		rc = print_all(res, &ao, &q, json);
+		rc = print_all(res, &ao, &q, &ser, json);
 	rc = cli_result_end(&kept, rc, &ao.store, ao.repo, NULL);
 	cli_result_keep(&kept);
 out:
@@ -372,6 +494,7 @@ out:
 done:
 	g_free(argv0);
 	ms_areas_free(res);
+	cli_act_series_release(&ser);
 	g_free((void *)q.entries);
 	cli_project_close(proj);
 	return rc;

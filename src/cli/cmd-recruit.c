@@ -152,7 +152,7 @@ static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 		rc = read_maintainers(ra, &text, &path);
 	if (rc == CLI_CONTINUE)
 		rc = cli_areas_load("recruit", &ra->ao, argc, argv, &ra->files,
-				    &q, &proj, &a, &res);
+				    NULL, NULL, NULL, &q, &proj, &a, &res);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	ro.from = from;

@@ -230,13 +230,18 @@ struct pwork {
 	size_t tagged;            /* any *-by: trailer */
 };
 
+/* An area's facts being counted over the window or one interval. */
+struct aslot {
+	GHashTable *people;       /* person + 1 -> struct pwork */
+	GHashTable *covers;       /* entry index + 1 -> count */
+	struct ms_area *out;
+};
+
 /* An area being counted. */
 struct awork {
 	struct node *node;
 	size_t stamp;
-	GHashTable *people;       /* person + 1 -> struct pwork */
-	GHashTable *covers;       /* entry index + 1 -> count */
-	struct ms_area *out;
+	struct aslot *slots;      /* the window, then each interval */
 };
 
 /* One entry being counted. */
@@ -250,6 +255,7 @@ struct ework {
 	unsigned *listed;         /* the M:/R: people, resolved */
 	size_t nr_listed;
 	size_t stamp;             /* for the entry's commit count */
+	size_t nr_slots;          /* 1 + the query's intervals */
 };
 
 static struct node *root_of(struct ework *ew, const struct pat *p)
@@ -413,8 +419,12 @@ static void add_area(struct ework *ew, struct node *n)
 	struct awork *aw = g_new0(struct awork, 1);
 
 	aw->node = n;
-	aw->people = g_hash_table_new_full(NULL, NULL, NULL, g_free);
-	aw->covers = g_hash_table_new(NULL, NULL);
+	aw->slots = g_new0(struct aslot, ew->nr_slots);
+	for (size_t k = 0; k < ew->nr_slots; k++) {
+		aw->slots[k].people = g_hash_table_new_full(NULL, NULL, NULL,
+							    g_free);
+		aw->slots[k].covers = g_hash_table_new(NULL, NULL);
+	}
 	n->area = (int)ew->areas->len;
 	g_ptr_array_add(ew->areas, aw);
 }
@@ -474,6 +484,7 @@ struct qwork {
 	const struct ms_activity *a;
 	struct ms_ident *ident;
 	size_t nr_all;
+	size_t nr_intervals;      /* of the query */
 	unsigned **entry_people;  /* per entry index: its M:/R: ids, lazily */
 	size_t *nr_entry_people;
 	GHashTable *depths;       /* path -> struct maint_match[] (n first) */
@@ -542,7 +553,7 @@ static const int *depths_of(struct qwork *qw, const char *path)
  * they cover these files too, from inside (deeper patterns) or
  * outside. */
 static void note_covers(struct qwork *qw, struct ework *ew,
-			struct awork *aw, const char *path, size_t rec)
+			struct aslot *aw, const char *path, size_t rec)
 {
 	const int *d = depths_of(qw, path);
 	int mine = 0;
@@ -575,7 +586,7 @@ static void note_covers(struct qwork *qw, struct ework *ew,
 	}
 }
 
-static struct pwork *pw_of(const struct qwork *qw, struct awork *aw,
+static struct pwork *pw_of(const struct qwork *qw, struct aslot *aw,
 			   unsigned person)
 {
 	gpointer k = GUINT_TO_POINTER(person + 1);
@@ -617,7 +628,7 @@ static void involved(struct pwork *pw, const struct ms_act_record *r,
 }
 
 static void note_listed(const struct qwork *qw, struct ework *ew,
-			struct awork *aw, size_t rec,
+			struct aslot *aw, size_t rec,
 			const struct ms_act_record *r, bool inwin)
 {
 	struct ms_area *o = aw->out;
@@ -647,7 +658,7 @@ static void note_listed(const struct qwork *qw, struct ework *ew,
 }
 
 static void note_record(struct qwork *qw, struct ework *ew,
-			struct awork *aw, size_t rec,
+			struct aslot *aw, size_t rec,
 			const struct ms_act_record *r, bool inwin)
 {
 	struct ms_area *o = aw->out;
@@ -721,7 +732,7 @@ static int cmp_cover(const void *x, const void *y)
 	       a->entry->index > b->entry->index;
 }
 
-static void finish_covers(struct qwork *qw, struct awork *aw)
+static void finish_covers(struct qwork *qw, struct aslot *aw)
 {
 	const struct maint_file *mf = ms_activity_maintainers(qw->a);
 	struct ms_area *o = aw->out;
@@ -745,7 +756,7 @@ static void finish_covers(struct qwork *qw, struct awork *aw)
 }
 
 /* Who the area's people are to the entry, the flags and the top. */
-static void finish_area(struct qwork *qw, struct ework *ew, struct awork *aw)
+static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw)
 {
 	struct ms_area *o = aw->out;
 	GArray *all = g_array_new(FALSE, FALSE, sizeof(struct ms_area_person));
@@ -817,12 +828,45 @@ static void ework_init(struct qwork *qw, struct ework *ew,
 {
 	ew->me = me;
 	ew->out = out;
+	ew->nr_slots = 1 + qw->nr_intervals;
 	out->entry = me;
 	pats_compile(&ew->ps, me, ms_activity_tree(qw->a));
 	ew->roots = g_hash_table_new(g_str_hash, g_str_equal);
 	ew->leaves = g_hash_table_new(NULL, NULL);
 	ew->areas = g_ptr_array_new();
 	resolve_listed(qw, me, &ew->listed, &ew->nr_listed);
+}
+
+/* An area's answer, with the entry's listed people: of node `n`, or
+ * of an interval (no path). */
+static struct ms_area *area_new(const struct ework *ew, const struct node *n)
+{
+	struct ms_area *o = g_new0(struct ms_area, 1);
+	size_t l = 0;
+
+	if (n) {
+		o->path = g_strdup(n->path);
+		o->files = n->files;
+	}
+	o->listed = g_new0(struct ms_area_listed,
+			   ew->nr_listed ? ew->nr_listed : 1);
+	for (size_t f = 0; f < ew->me->nr_fields; f++) {
+		const struct maint_field *fl = &ew->me->fields[f];
+		struct ms_area_listed *p;
+
+		if (fl->key != 'M' && fl->key != 'R')
+			continue;
+		p = &o->listed[l];
+		p->role = fl->key;
+		maint_parse_person(fl->value, &p->name, &p->email);
+		if (!p->name)
+			p->name = g_strdup("");
+		if (!p->email)
+			p->email = g_strdup("");
+		p->person = ew->listed[l++];
+	}
+	o->nr_listed = l;
+	return o;
 }
 
 /* Make the areas' answers, with the entry's listed people in each. */
@@ -841,30 +885,9 @@ static void ework_areas(struct ework *ew, size_t min_commits)
 	g_ptr_array_free(roots, TRUE);
 	for (guint i = 0; i < ew->areas->len; i++) {
 		struct awork *aw = ew->areas->pdata[i];
-		struct ms_area *o = g_new0(struct ms_area, 1);
-		size_t l = 0;
 
-		o->path = g_strdup(aw->node->path);
-		o->files = aw->node->files;
-		o->listed = g_new0(struct ms_area_listed,
-				   ew->nr_listed ? ew->nr_listed : 1);
-		for (size_t f = 0; f < ew->me->nr_fields; f++) {
-			const struct maint_field *fl = &ew->me->fields[f];
-			struct ms_area_listed *p;
-
-			if (fl->key != 'M' && fl->key != 'R')
-				continue;
-			p = &o->listed[l];
-			p->role = fl->key;
-			maint_parse_person(fl->value, &p->name, &p->email);
-			if (!p->name)
-				p->name = g_strdup("");
-			if (!p->email)
-				p->email = g_strdup("");
-			p->person = ew->listed[l++];
-		}
-		o->nr_listed = l;
-		aw->out = o;
+		for (size_t k = 0; k < ew->nr_slots; k++)
+			aw->slots[k].out = area_new(ew, k ? NULL : aw->node);
 	}
 }
 
@@ -877,10 +900,20 @@ static void ework_release(struct qwork *qw, struct ework *ew)
 	out->areas = g_new0(struct ms_area, ew->areas->len + 1);
 	for (guint i = 0; i < ew->areas->len; i++) {
 		struct awork *aw = ew->areas->pdata[i];
+		struct ms_area *o = &out->areas[out->nr_areas++];
 
-		finish_area(qw, ew, aw);
-		out->areas[out->nr_areas++] = *aw->out;
-		g_free(aw->out);
+		for (size_t k = 0; k < ew->nr_slots; k++)
+			finish_area(qw, ew, &aw->slots[k]);
+		*o = *aw->slots[0].out;
+		g_free(aw->slots[0].out);
+		o->nr_intervals = ew->nr_slots - 1;
+		o->intervals = o->nr_intervals ?
+			g_new0(struct ms_area, o->nr_intervals) : NULL;
+		for (size_t k = 1; k < ew->nr_slots; k++) {
+			o->intervals[k - 1] = *aw->slots[k].out;
+			g_free(aw->slots[k].out);
+		}
+		g_free(aw->slots);
 		g_free(aw);
 	}
 	qsort(out->areas, out->nr_areas, sizeof(*out->areas), cmp_area);
@@ -919,6 +952,27 @@ static bool names_listed(const struct qwork *qw, const struct ework *ew,
 	return false;
 }
 
+/* The slot of a record of the window committed at `t`: 1 + its interval
+ * (a record of the window dated before it, with --since REV: the
+ * first), or 0 without intervals. */
+static size_t slot_of(const struct ms_areas_query *q, int64_t t)
+{
+	size_t lo = 0, hi = q->nr_intervals;
+
+	if (!q->nr_intervals)
+		return 0;
+	/* the last interval starting at or before t */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (q->bounds[mid] <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo + 1;
+}
+
 /* The window's records into the directory trees (pass 1) or, the areas
  * chosen, every record up to `until` into the areas (pass 2). */
 static void count_records(struct qwork *qw, struct ework *ew,
@@ -934,9 +988,12 @@ static void count_records(struct qwork *qw, struct ework *ew,
 		const char *const *paths;
 		size_t np;
 
+		size_t iv;
+
 		if (w < 0 || (!pass2 && !w))
 			continue;
 		ms_activity_record(qw->a, i, &r);
+		iv = w ? slot_of(q, r.ctime) : 0;
 		paths = ms_commit_paths_get(cp, i, &np);
 		for (size_t k = 0; k < r.nr_entries; k++) {
 			struct ework *e;
@@ -966,11 +1023,18 @@ static void count_records(struct qwork *qw, struct ework *ew,
 				if (!aw)
 					continue;
 				if (w)
-					note_covers(qw, e, aw, paths[p], i + 1);
+					note_covers(qw, e, &aw->slots[0],
+						    paths[p], i + 1);
+				if (iv)
+					note_covers(qw, e, &aw->slots[iv],
+						    paths[p], i + 1);
 				if (aw->stamp == i + 1)
 					continue;
 				aw->stamp = i + 1;
-				note_record(qw, e, aw, i, &r, w);
+				note_record(qw, e, &aw->slots[0], i, &r, w);
+				if (iv)
+					note_record(qw, e, &aw->slots[iv], i,
+						    &r, true);
 			}
 		}
 	}
@@ -990,6 +1054,7 @@ int ms_areas_compute(const struct ms_activity *a,
 	qw.a = a;
 	qw.ident = ms_activity_ident(a);
 	qw.nr_all = maint_file_nr_entries(mf);
+	qw.nr_intervals = q->bounds ? q->nr_intervals : 0;
 	qw.entry_people = g_new0(unsigned *, qw.nr_all + 1);
 	qw.nr_entry_people = g_new0(size_t, qw.nr_all + 1);
 	qw.depths = g_hash_table_new_full(NULL, NULL, NULL, g_free);
@@ -1025,6 +1090,21 @@ int ms_areas_compute(const struct ms_activity *a,
 	return 0;
 }
 
+static void area_release(struct ms_area *o)
+{
+	for (size_t l = 0; l < o->nr_listed; l++) {
+		g_free(o->listed[l].name);
+		g_free(o->listed[l].email);
+	}
+	g_free(o->listed);
+	g_free(o->top);
+	g_free(o->covers);
+	g_free(o->path);
+	for (size_t k = 0; k < o->nr_intervals; k++)
+		area_release(&o->intervals[k]);
+	g_free(o->intervals);
+}
+
 void ms_areas_free(struct ms_areas *r)
 {
 	if (!r)
@@ -1032,18 +1112,8 @@ void ms_areas_free(struct ms_areas *r)
 	for (size_t e = 0; e < r->nr_entries; e++) {
 		struct ms_areas_entry *en = &r->entries[e];
 
-		for (size_t i = 0; i < en->nr_areas; i++) {
-			struct ms_area *o = &en->areas[i];
-
-			for (size_t l = 0; l < o->nr_listed; l++) {
-				g_free(o->listed[l].name);
-				g_free(o->listed[l].email);
-			}
-			g_free(o->listed);
-			g_free(o->top);
-			g_free(o->covers);
-			g_free(o->path);
-		}
+		for (size_t i = 0; i < en->nr_areas; i++)
+			area_release(&en->areas[i]);
 		g_free(en->areas);
 	}
 	g_free(r->entries);

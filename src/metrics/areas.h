@@ -70,6 +70,10 @@ struct ms_areas_query {
 	const struct maint_entry *const *entries;
 	size_t nr_entries;
 	size_t min_commits;       /* see MS_AREAS_MIN_COMMITS */
+	/* --by: interval k is [bounds[k], bounds[k + 1]) cut by the window
+	 * (nr_intervals + 1 increasing dates, borrowed); NULL: none */
+	const int64_t *bounds;
+	size_t nr_intervals;
 };
 #define MS_AREAS_QUERY_INIT { .min_commits = MS_AREAS_MIN_COMMITS }
 
@@ -149,6 +153,12 @@ struct ms_area {
 	struct ms_area_cover *covers;    /* most commits first */
 	size_t nr_covers;
 	unsigned flags;           /* enum ms_area_flag */
+	/* with ms_areas_query.bounds: the same facts over each interval's
+	 * commits only (the areas are the window's; path NULL, files 0,
+	 * each listed person's newest dates inside the interval), else
+	 * NULL */
+	struct ms_area *intervals;
+	size_t nr_intervals;
 };
 
 struct ms_areas_entry {
@@ -171,7 +181,9 @@ struct ms_areas {
  * first file pattern, else to the N: pattern.  A directory is cut into
  * its subdirectories (and its own files, "dir/" followed by a star) while it holds at
  * least q->min_commits commits of the window and more than one of those
- * parts has commits.  Returns 0 and *out (ms_areas_free).
+ * parts has commits.  With q->bounds, each area's facts over each
+ * interval too, in one pass over the records.  Returns 0 and *out
+ * (ms_areas_free).
  */
 int ms_areas_compute(const struct ms_activity *a,
 		     const struct ms_commit_paths *cp,

@@ -5,6 +5,7 @@ person does all the work in a second, a dormant third, a file pattern, an
 inner entry taking part of the tree; an entry with only N: patterns,
 overlapping F: lines, an area changed only by a merge, --split-commits 0;
 and the same answers through the store, also after a new commit."""
+import datetime
 import os
 import subprocess
 import sys
@@ -107,6 +108,56 @@ _, a100 = by_path(areas("--split-commits", "100", "BROAD ENTRY"), "BROAD ENTRY")
 eq([(p, x["commits"]) for p, x in a100.items()],
    [("drivers/broad/", 80), ("include/broad.h", 2)],
    "--split-commits 100: the patterns' areas, not cut")
+# --by: each area's figures per interval (the areas are the window's);
+# uncut (--split-commits 100), an interval's figures are those of a
+# window of its own, and they add up to the window's.
+byd = areas("--by", "year", "--split-commits", "100", "BROAD ENTRY")
+_, ab = by_path(byd, "BROAD ENTRY")
+eq(sorted(ab), ["drivers/broad/", "include/broad.h"], "--by: the same areas")
+checked = 0
+for path, x in ab.items():
+    ivs = x.get("intervals") or []
+    eq(len(ivs), 6, "%s: six intervals, 2019 to 2024" % path)
+    eq(sum(i["commits"] or 0 for i in ivs), x["commits"],
+       "%s: the intervals' commits add up to the window's" % path)
+    for iv in ivs:
+        if iv["commits"] is None:
+            ok(all(iv[k] is None for k in ("reviewed", "listed", "top",
+                                           "flags")),
+               "%s from %s: no commits, every figure null" % (path,
+                                                             iv["start"]))
+            continue
+        end = datetime.datetime.fromisoformat(iv["end"])
+        until = (end - datetime.timedelta(seconds=1)).isoformat()
+        _, one = by_path(areas("--since", iv["start"], "--until", until,
+                               "--split-commits", "100", "BROAD ENTRY"),
+                         "BROAD ENTRY")
+        w = one[path]
+        eq((iv["commits"], iv["reviewed"], iv["flags"]),
+           (w["commits"], w["reviewed"], w["flags"]),
+           "%s from %s: commits, reviewed, flags as its own window"
+           % (path, iv["start"]))
+        eq([(t["name"], t["authored"], t["committed"], t["reviewed"],
+             t["de_facto"]) for t in iv["top"]],
+           [(t["name"], t["authored"], t["committed"], t["reviewed"],
+             t["de_facto"]) for t in w["top"]],
+           "%s from %s: the top people as its own window" % (path,
+                                                            iv["start"]))
+        eq([(p["name"], p["authored"], p["committed"], p["tagged"])
+            for p in iv["listed"]],
+           [(p["name"], *((p[k] or {}).get("count", 0)
+                          for k in ("author", "committer", "tags")))
+            for p in w["listed"]],
+           "%s from %s: the listed people's counts" % (path, iv["start"]))
+        checked += 1
+eq(checked, 3, "three intervals with commits compared")
+r = run("areas", "--repo", repo, "--no-cache", "--by", "year",
+        "KEYWORD ONLY")
+ok(r.rc == 0 and "By interval:" in r.out and "2021-01-01" in r.out,
+   "--by in text: a table per area", r.out)
+r = run("areas", "--repo", repo, "--no-cache", "--by", "fortnight")
+eq(r.rc, 2, "--by fortnight is a usage error")
+
 r = run("areas", "--repo", repo, "--split-commits", "-1", "--no-cache")
 eq(r.rc, 2, "a negative --split-commits is a usage error")
 r = run("areas", "--repo", repo, "NO SUCH ENTRY", "--no-cache")

@@ -37,6 +37,7 @@ COMMANDS = [
     ("maintainers", "--repo", repo, "--db", db, "--activity", "--archive",
      mbox, "drivers/foo/"),
     ("areas", "--repo", repo, "--db", db, "--split-commits", "0"),
+    ("areas", "--repo", repo, "--db", db, "--by", "year"),
     ("urgent", "--repo", repo, "--db", db, "--min-commits", "0"),
     ("urgent", "--repo", repo, "--db", db, "--min-commits", "0",
      "--archive", mbox),
