@@ -645,13 +645,15 @@ void ms_mail_index_stats(const struct ms_mail_index *idx,
 
 		st->have_dates = ms_mail_index_span(idx, &st->first_date,
 						    &st->last_date, &bad);
-		st->misdated = bad;
+		st->misdated = bad; /* and those dated by receipt, below */
 	}
 	for (uint32_t i = 0; i < idx->recs->len; i++) {
 		const struct ms_mail_rec *r = ms_mail_index_get(idx, i);
 		for (int p = 0; p < MS_MAIL_P__COUNT; p++)
 			if (r->problems & (1u << p))
 				st->problems[p]++;
+		if (r->problems & (1u << MS_MAIL_P_MISDATED))
+			st->misdated++;
 		if (r->sender_email)
 			g_hash_table_add(senders, (gpointer)r->sender_email);
 		if (r->thread + 1 > st->threads)

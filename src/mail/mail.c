@@ -23,6 +23,7 @@ static const char *const problem_names[MS_MAIL_P__COUNT] = {
 	[MS_MAIL_P_NO_MESSAGE_ID] = "no_message_id",
 	[MS_MAIL_P_MIME_ERROR] = "mime_error",
 	[MS_MAIL_P_OVERSIZED] = "oversized",
+	[MS_MAIL_P_MISDATED] = "misdated",
 };
 
 const char *ms_mail_problem_name(enum ms_mail_problem p)
@@ -946,10 +947,32 @@ static enum ms_mail_kind classify(struct ms_mail *m, const char *text,
 
 /* ---- the whole message ---- */
 
+/*
+ * The receipt time (MS_MAIL_MISDATED) replaces a Date that is missing,
+ * unreadable or too far from it; the field's date follows its last ';'.
+ */
+static void receipt_time(struct ms_mail *m, const char *received,
+			 uint32_t *problems)
+{
+	const char *semi = received ? strrchr(received, ';') : NULL;
+	int64_t t;
+	int tz;
+
+	if (!semi || !ms_mail_parse_date(semi + 1, &t, &tz))
+		return;
+	if (m->date_valid && llabs(m->date - t) <= MS_MAIL_MISDATED)
+		return;
+	if (m->date_valid)
+		*problems |= 1u << MS_MAIL_P_MISDATED;
+	m->date = t;
+	m->date_tz = tz;
+	m->date_valid = true;
+}
+
 enum {
 	H_MESSAGE_ID, H_IN_REPLY_TO, H_REFERENCES, H_DATE, H_SUBJECT, H_FROM,
 	H_X_ORIGINAL_FROM, H_REPLY_TO, H_TO, H_CC, H_LIST_ID, H_CONTENT_TYPE,
-	H_CTE, H__COUNT
+	H_CTE, H_RECEIVED, H__COUNT
 };
 
 #define NAME(s) { s, sizeof(s) - 1 }
@@ -961,6 +984,7 @@ static const struct {
 	NAME("date"), NAME("subject"), NAME("from"), NAME("x-original-from"),
 	NAME("reply-to"), NAME("to"), NAME("cc"), NAME("list-id"),
 	NAME("content-type"), NAME("content-transfer-encoding"),
+	NAME("received"),
 };
 #undef NAME
 
@@ -1347,6 +1371,7 @@ struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 					   &m->date_tz);
 	if (!m->date_valid)
 		problems |= 1u << MS_MAIL_P_BAD_DATE;
+	receipt_time(m, h.v[H_RECEIVED], &problems);
 	parse_mailbox(h.v[H_FROM], &m->from_name, &m->from_email);
 	real_sender(m, &h);
 	if (!(flags & MS_MAIL_PARSE_INDEX_ONLY)) {

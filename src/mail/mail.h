@@ -51,11 +51,21 @@ enum ms_mail_problem {
 	MS_MAIL_P_MIME_ERROR,      /* the MIME structure could not be read */
 	MS_MAIL_P_OVERSIZED,       /* over the message size bound: only its
 				      head was read */
+	MS_MAIL_P_MISDATED,        /* Date over MS_MAIL_MISDATED away from
+				      the receipt time, which is used */
 	MS_MAIL_P__COUNT
 };
 
 #define MS_MAIL_LONG_LINE   (64u * 1024)
 #define MS_MAIL_HUGE_HEADER (256u * 1024)
+/*
+ * A message's receipt time is the date of its topmost Received: field (as
+ * public-inbox takes it).  A Date further than this from it is misdated
+ * (a wrong clock, spam): the receipt time stands in for it.  Moderation
+ * holds of up to three weeks are real (LTP's list), so they keep their
+ * Date.
+ */
+#define MS_MAIL_MISDATED    (30 * 86400LL)
 
 /* Stable name of a problem, e.g. "bad_date" (the JSON key). */
 const char *ms_mail_problem_name(enum ms_mail_problem p);

@@ -137,8 +137,9 @@ int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
  * the text of the attachments that carry a diff (K: patterns match it).
  * 4: a subject opening with "pull-request:" is a pull request.  5: the
  * applied, rejected and withdrawn notices of the new text (->notice).
+ * 6: the receipt time stands in for a missing or misdated Date.
  */
-#define MS_STORE_MAIL_VERSION 5
+#define MS_STORE_MAIL_VERSION 6
 
 /*
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)

@@ -2,6 +2,7 @@
 gzip, directories, public-inbox v1/v2 inboxes built here with git, and the
 real linux-rdma slice (counts derived by mail_independent.py, patch-ids
 compared with git's own)."""
+import datetime
 import gzip
 import hashlib
 import json
@@ -109,6 +110,48 @@ r = run("mail", "show", "--json", os.path.join(MAIL, "broken",
         "y9999@example.com")
 eq((r.json()["date"], r.json()["problems"]), (None, ["bad_date"]),
    "year 9999: date null, not guessed")
+
+# Receipt time (issue 35): the topmost Received: field's date stands in
+# for a Date over 30 days away from it, and for a missing Date; a
+# moderation hold of ten days keeps its Date.
+def received_mail(mid, date, received):
+    h = [b"From: A <a@example.com>", b"Subject: hello",
+         ("Message-ID: <%s>" % mid).encode()]
+    if date:
+        h.append(("Date: " + date).encode())
+    h.append(("Received: from relay.example.org by mx.example.org "
+              "with ESMTP id 1x;\n\t" + received).encode())
+    h.append(b"Received: from old.example.org; Mon, 1 Jan 2001 00:00:00 +0000")
+    return SEP + b"\n".join(h) + b"\n\nbody\n\n"
+
+
+rcv = os.path.join(TMP, "received.mbox")
+with open(rcv, "wb") as f:
+    f.write(received_mail("clock@example.com", "Sun, 31 Dec 2000 12:00:00 +0000",
+                          "Mon, 3 Jun 2024 10:00:00 +0200"))
+    f.write(received_mail("held@example.com", "Sat, 1 Jun 2024 10:00:00 +0000",
+                          "Tue, 11 Jun 2024 10:00:00 +0000"))
+    f.write(received_mail("nodate@example.com", None,
+                          "Wed, 12 Jun 2024 10:00:00 +0000"))
+
+
+def shown(mid):
+    d = run("mail", "show", "--json", rcv, mid).json()
+    t = datetime.datetime.fromisoformat(d["date"])
+    return t.astimezone(datetime.timezone.utc).isoformat()[:19], d["problems"]
+
+
+eq(shown("clock@example.com"), ("2024-06-03T08:00:00", ["misdated"]),
+   "a Date 23 years before its receipt: the receipt time is used, and the "
+   "message is misdated")
+eq(shown("held@example.com"), ("2024-06-01T10:00:00", []),
+   "a ten-day moderation hold keeps its Date")
+eq(shown("nodate@example.com"), ("2024-06-12T10:00:00", ["bad_date"]),
+   "no Date: the receipt time (still a bad_date problem)")
+r, d = stats(rcv)
+eq((d.get("misdated"), d.get("first_date", "")[:10],
+    d.get("problems", {}).get("misdated")), (1, "2024-06-01", 1),
+   "mail stats: one misdated message, dated by receipt, inside the span")
 
 # generated: a 10 MB line and a 1 MB header block
 good = split_mbox(os.path.join(MAIL, "broken", "nul-bytes.mbox"))
@@ -663,7 +706,10 @@ if os.path.exists(RDMA):
     eq((d.get("messages"), d.get("message_ids")), (6878, 6825),
        "rdma: messages and distinct ids (README)")
     check_counts(d, want, "rdma: counts equal an independent parser's")
-    eq(d.get("problems"), {}, "rdma: every message parses cleanly")
+    eq(d.get("problems"), {"misdated": 1},
+       "rdma: every message parses cleanly; one spam message "
+       "(<1285629455-13472@mail.dom-cr.it>) is dated a month after its "
+       "receipt, and dated by its receipt")
     with gzip.open(RDMA, "rb") as f:
         data = f.read()
     rd_raws = [p for p in data.split(b"\n" + SEP)]
