@@ -67,11 +67,10 @@ static char *enclosing_tree(bool any, char **prefix)
 	return found;
 }
 
-int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
-		  const char *positional, struct cli_tree *out)
+int cli_tree_open_dir(const char *cmd, const struct cli_tree_opts *o,
+		      const char *positional, struct cli_tree *out)
 {
 	struct ms_diags diags = MS_DIAGS_INIT;
-	struct maint_load_opts lo = { 0 };
 	char *top = NULL, *prefix = NULL;
 	int rc;
 
@@ -96,6 +95,14 @@ int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
 	ms_diags_release(&diags);
 	if (rc < 0)
 		return cli_error_last();
+	return CLI_CONTINUE;
+}
+
+int cli_tree_load(const struct cli_tree_opts *o, struct cli_tree *out)
+{
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct maint_load_opts lo = { 0 };
+	int rc;
 
 	lo.maintainers = o->maintainers.items;
 	lo.nr_maintainers = (size_t)o->maintainers.nr;
@@ -115,6 +122,14 @@ int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
 		return cli_error_last();
 	}
 	return CLI_CONTINUE;
+}
+
+int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
+		  const char *positional, struct cli_tree *out)
+{
+	int rc = cli_tree_open_dir(cmd, o, positional, out);
+
+	return rc == CLI_CONTINUE ? cli_tree_load(o, out) : rc;
 }
 
 void cli_tree_close(struct cli_tree *t)

@@ -315,6 +315,15 @@ struct cli_tree {
  */
 int cli_tree_open(const char *cmd, const struct cli_tree_opts *o,
 		  const char *positional, struct cli_tree *out);
+/*
+ * cli_tree_open() in two steps: open the tree only (out->mf and out->idx
+ * stay NULL), then load its MAINTAINERS files and the index (after an
+ * error `out` is closed).  A command that may hand its command line on
+ * (CLI_RUN_FULL) decides so between them, before the costly part.
+ */
+int cli_tree_open_dir(const char *cmd, const struct cli_tree_opts *o,
+		      const char *positional, struct cli_tree *out);
+int cli_tree_load(const struct cli_tree_opts *o, struct cli_tree *out);
 /* Print any late warnings and free everything. */
 void cli_tree_close(struct cli_tree *t);
 

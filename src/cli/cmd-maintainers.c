@@ -933,6 +933,25 @@ static bool needs_git(const struct cli_tree *ct,
 	return needed;
 }
 
+/*
+ * Whether the script's options ask for --git in a git work tree: the
+ * answer then reads git logs, which maintstat-full keeps in the store,
+ * so the quick program hands the command line on before it walks the
+ * tree and reads MAINTAINERS (U-Boot's .get_maintainer.conf says --git
+ * and --find-maintainer-files: that work was done twice).
+ */
+static bool asks_git(const struct args *a, const struct ms_tree *tree,
+		     enum maint_dialect d)
+{
+	bool yes = d == MAINT_DIALECT_KERNEL &&
+		   maint_cc_args_check(&a->op.gm, d) == 0 &&
+		   maint_cc_args_get(&a->op.gm, MCC_ARG_GIT, d) &&
+		   has_vcs(&a->topts, tree) == 'g';
+
+	ms_error_clear();
+	return yes;
+}
+
 int cmd_maintainers(int argc, char **argv)
 {
 	struct ms_store *store = NULL;
@@ -944,20 +963,32 @@ int cmd_maintainers(int argc, char **argv)
 	struct cli_tree ct;
 	struct ms_out *o;
 	enum maint_dialect d;
+	char *conf_error = NULL;
 	bool roles;
-	int rc;
+	int rc, conf_rc;
 
 	rc = parse_args(&a, &argc, &argv);
 	if (rc == CLI_CONTINUE)
 		rc = check_args(&a, argc);
 	if (rc != CLI_CONTINUE)
 		goto done;
-	rc = cli_tree_open("maintainers", &a.topts, NULL, &ct);
+	rc = cli_tree_open_dir("maintainers", &a.topts, NULL, &ct);
 	if (rc != CLI_CONTINUE)
 		goto done;
 	d = maint_cc_tree_dialect(ct.tree, asked_dialect(&a.op));
-	if (maint_cc_args_conf(&a.op.gm, ct.tree, &a.conf) < 0)
-		rc = cli_usage_error("maintainers", "%s", ms_error_last());
+	conf_rc = maint_cc_args_conf(&a.op.gm, ct.tree, &a.conf);
+	conf_error = conf_rc < 0 ? g_strdup(ms_error_last()) : NULL;
+	if (cli_quick_program && conf_rc == 0 &&
+	    asks_git(&a, ct.tree, d) && !reads_stdin(argc, argv)) {
+		cli_tree_close(&ct);
+		rc = CLI_RUN_FULL;
+		goto done;
+	}
+	rc = cli_tree_load(&a.topts, &ct);
+	if (rc != CLI_CONTINUE)
+		goto done;
+	if (conf_rc < 0)
+		rc = cli_usage_error("maintainers", "%s", conf_error);
 	else
 		rc = cc_opts(&co, &a, ct.tree, d,
 			     has_vcs(&a.topts, ct.tree));
@@ -1015,5 +1046,6 @@ done:
 	if (a.argv)
 		g_ptr_array_free(a.argv, TRUE);
 	g_strfreev(a.conf);
+	g_free(conf_error);
 	return rc;
 }

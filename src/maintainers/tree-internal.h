@@ -15,6 +15,10 @@ struct ms_tree {
 	GHashTable *dirs;       /* directory paths (no trailing slash) */
 	char *root;             /* directory, or git dir */
 	char *rev;              /* a git tree's revision as given, or NULL */
+	/* a directory's root, open, and realpath() of it (once: links out
+	 * of the tree are checked against it at every read); -1, NULL */
+	int root_fd;
+	char *real_root;
 	/*
 	 * A directory is listed only when a caller needs the list; until
 	 * then ms_tree_is_dir() asks the file system.  get_maintainer.pl's

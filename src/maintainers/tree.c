@@ -13,7 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/openat2.h>
+#endif
 
 /* The questions a tree answered (ms_tree_facts()): one record per
  * question, "KIND ANSWER LENGTH PATH\n", the first time it is asked. */
@@ -50,6 +54,7 @@ struct ms_tree *ms_tree_alloc(const char *root)
 	t->chunk = g_string_chunk_new(1 << 20);
 	t->dirs = g_hash_table_new(g_str_hash, g_str_equal);
 	t->root = g_strdup(root);
+	t->root_fd = -1;
 	return t;
 }
 
@@ -86,6 +91,9 @@ void ms_tree_free(struct ms_tree *t)
 	g_ptr_array_free(t->paths, TRUE);
 	g_hash_table_destroy(t->dirs);
 	g_string_chunk_free(t->chunk);
+	if (t->root_fd >= 0)
+		close(t->root_fd);
+	free(t->real_root);
 	g_free(t->root);
 	g_free(t->rev);
 	g_mutex_clear(&t->facts->lock);
@@ -150,14 +158,13 @@ static bool inside_tree(const char *path)
 	return true;
 }
 
-static bool real_inside(const char *root, const char *full)
+static bool real_inside(const char *r, const char *full)
 {
-	char *r = realpath(root, NULL), *f = realpath(full, NULL);
+	char *f = r ? realpath(full, NULL) : NULL;
 	size_t n = r ? strlen(r) : 0;
 	bool in = r && f && !strncmp(f, r, n) &&
 		(f[n] == '/' || !f[n] || !strcmp(r, "/"));
 
-	free(r);
 	free(f);
 	return in;
 }
@@ -193,7 +200,7 @@ static bool file_on_disk(const struct ms_tree *t, const char *path,
 	bool reg = lstat(full, &st) == 0 &&
 		   (S_ISLNK(st.st_mode) || !links_only) &&
 		   stat(full, &st) == 0 && S_ISREG(st.st_mode) &&
-		   real_inside(t->root, full);
+		   real_inside(t->real_root, full);
 
 	g_free(full);
 	return reg;
@@ -309,19 +316,46 @@ static int open_long(const char *root, const char *path)
 }
 
 /*
- * Open `path` of the tree rooted at `root`: every link on the way
+ * openat2() with RESOLVE_BENEATH: `path` opened below the tree's root
+ * only when every link on the way stays below it, in one system call
+ * instead of a readlink() per component.  -1 on any failure (an absolute
+ * link, a way out and back, a kernel without openat2): open_inside()
+ * then decides as before.
+ */
+static int open_beneath(const struct ms_tree *t, const char *path)
+{
+#ifdef SYS_openat2
+	struct open_how how = { 0 };
+
+	if (t->root_fd < 0)
+		return -1;
+	how.flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC;
+	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+	return (int)syscall(SYS_openat2, t->root_fd, path, &how, sizeof(how));
+#else
+	(void)t;
+	(void)path;
+	return -1;
+#endif
+}
+
+/*
+ * Open `path` of the directory tree `t`: every link on the way
  * resolved, and refused (MS_ENOTFOUND) when it leads out of the tree, as
  * "d -> ../secret" would for "d/creds"; links that stay inside are
  * followed, as get_maintainer.pl follows them.  The fd, or a negative
  * code with the error set.
  */
-static int open_inside(const char *root, const char *path)
+static int open_inside(const struct ms_tree *t, const char *path)
 {
+	const char *root = t->root, *rroot = t->real_root;
 	char *full = g_build_filename(root, path, NULL);
-	char *real = NULL, *rroot = NULL;
-	int fd = -1, err;
+	char *real = NULL;
+	int fd = open_beneath(t, path), err;
 	size_t n;
 
+	if (fd >= 0)
+		goto done;
 	if (strlen(full) >= PATH_MAX) {
 		fd = open_long(root, path);
 		err = errno;
@@ -329,7 +363,6 @@ static int open_inside(const char *root, const char *path)
 	}
 	real = realpath(full, NULL);
 	err = errno;
-	rroot = real ? realpath(root, NULL) : NULL;
 	if (!real || !rroot)
 		goto out;
 	n = strlen(rroot);
@@ -348,7 +381,6 @@ out:
 				  "%s", full, g_strerror(err));
 done:
 	free(real);
-	free(rroot);
 	g_free(full);
 	return fd;
 }
@@ -365,7 +397,7 @@ static int tree_read(const struct ms_tree *t, const char *path, char **buf,
 				    t->root : "");
 	if (t->read)
 		return t->read(t, path, buf, len);
-	fd = open_inside(t->root, path);
+	fd = open_inside(t, path);
 	if (fd < 0)
 		return fd;
 	shown = g_build_filename(t->root, path, NULL);
@@ -465,8 +497,9 @@ int ms_tree_from_dir(const char *dir, struct ms_tree **out,
 		return ms_error_set_errno(errno == ENOENT ? MS_ENOTFOUND :
 					  MS_ERROR, errno,
 					  "cannot open tree '%s'", dir);
-	close(fd);
 	t = ms_tree_alloc(dir);
+	t->root_fd = fd;
+	t->real_root = realpath(dir, NULL);
 	t->walk_diags = diags;
 	*out = t;
 	return 0;
