@@ -106,3 +106,15 @@ void ms_store_free(struct ms_store *s)
 {
 	(void)s;
 }
+bool ms_store_tree_take(struct ms_store *s, struct ms_tree *t)
+{
+	(void)s;
+	(void)t;
+	return false;
+}
+
+void ms_store_tree_keep(struct ms_store *s, const struct ms_tree *t)
+{
+	(void)s;
+	(void)t;
+}

@@ -871,11 +871,11 @@ static void open_vcs_cache(struct args *a, struct maint_cc_opts *co,
 	struct mcc_vcs v = { co->vcs_dir, co->vcs_bare, co->vcs_rev,
 			     co->git_since, false, 0 };
 
-	*store = NULL;
 	*vc = NULL;
 	if (!co->vcs_dir || !co->email || !(co->git || co->git_fallback))
 		return;
-	if (cli_store_open(&a->store, co->vcs_dir, store) != CLI_CONTINUE)
+	if (!*store && cli_store_open(&a->store, co->vcs_dir, store) !=
+	    CLI_CONTINUE)
 		*store = NULL;
 	if (*store && ms_store_vcs_open(*store, &v, vc) == 0 && *vc) {
 		co->vcs_log = ms_store_vcs_log;
@@ -952,6 +952,21 @@ static bool asks_git(const struct args *a, const struct ms_tree *tree,
 	return yes;
 }
 
+/*
+ * maintstat-full, in a git work tree: the store it keeps the git logs
+ * in, opened now, and the tree's list taken from it when it still holds
+ * (--find-maintainer-files walks U-Boot's 3,005 directories otherwise).
+ */
+static void take_tree_list(struct args *a, struct cli_tree *ct,
+			   struct ms_store **store)
+{
+	if (a->topts.repo || has_vcs(&a->topts, ct->tree) != 'g' ||
+	    cli_store_open(&a->store, ms_tree_root(ct->tree), store) !=
+	    CLI_CONTINUE || !*store)
+		return;
+	ms_store_tree_take(*store, ct->tree);
+}
+
 int cmd_maintainers(int argc, char **argv)
 {
 	struct ms_store *store = NULL;
@@ -984,9 +999,13 @@ int cmd_maintainers(int argc, char **argv)
 		rc = CLI_RUN_FULL;
 		goto done;
 	}
+	if (!cli_quick_program)
+		take_tree_list(&a, &ct, &store);
 	rc = cli_tree_load(&a.topts, &ct);
 	if (rc != CLI_CONTINUE)
 		goto done;
+	if (store)
+		ms_store_tree_keep(store, ct.tree);
 	if (conf_rc < 0)
 		rc = cli_usage_error("maintainers", "%s", conf_error);
 	else
@@ -1009,7 +1028,7 @@ int cmd_maintainers(int argc, char **argv)
 		rc = cc_act_load(&aa, &ac);
 		if (rc != CLI_CONTINUE) {
 			cli_tree_close(&ct);
-			return rc;
+			goto done;
 		}
 	}
 	inputs = g_array_new(FALSE, FALSE, sizeof(struct input));
@@ -1039,10 +1058,10 @@ int cmd_maintainers(int argc, char **argv)
 out:
 	g_array_free(inputs, TRUE);
 	ms_store_vcs_free(vc);
-	ms_store_free(store);
 	cc_act_free(ac);
 	cli_tree_close(&ct);
 done:
+	ms_store_free(store);
 	if (a.argv)
 		g_ptr_array_free(a.argv, TRUE);
 	g_strfreev(a.conf);

@@ -25,6 +25,11 @@ struct ms_tree {
 	 * directory tests need no more, so "sections" never walks the tree.
 	 */
 	bool listed;
+	/* what the walk read, for ms_tree_list_bytes(): each directory's
+	 * stat (struct tree_seen), each link's answer; NULL when the list
+	 * was not walked here */
+	struct tree_walked *walked;
+	gint64 walk_began;      /* when, in seconds of the wall clock */
 	struct ms_diags *walk_diags; /* where a late walk reports problems */
 	/* back end for ms_tree_read(); NULL for directories */
 	void *backend;
@@ -36,6 +41,13 @@ struct ms_tree {
 };
 
 struct ms_tree *ms_tree_alloc(const char *root);
+/* What the walk reads, for ms_tree_list_bytes() (tree-saved.c): begin,
+ * then each directory `rel` read (open at `fd`; NULL: one that could not
+ * be read), each link and whether it leads to a directory. */
+void ms_tree_walk_begin(struct ms_tree *t);
+void ms_tree_walked_free(struct tree_walked *w);
+void ms_tree_walked_dir(struct ms_tree *t, const char *rel, int fd);
+void ms_tree_walked_link(struct ms_tree *t, const char *rel, bool dir);
 /* Add a file path (copied); directories above it are added too. */
 void ms_tree_add_file(struct ms_tree *t, const char *path, size_t len);
 void ms_tree_add_dir(struct ms_tree *t, const char *path, size_t len);

@@ -93,6 +93,7 @@ void ms_tree_free(struct ms_tree *t)
 	g_string_chunk_free(t->chunk);
 	if (t->root_fd >= 0)
 		close(t->root_fd);
+	ms_tree_walked_free(t->walked);
 	free(t->real_root);
 	g_free(t->root);
 	g_free(t->rev);
@@ -421,9 +422,11 @@ static int walk(struct ms_tree *t, int dfd, GString *rel,
 	if (!d) {
 		ms_diags_add(diags, t->root, 0, "cannot read directory '%s': %s",
 			     rel->len ? rel->str : ".", g_strerror(errno));
+		ms_tree_walked_dir(t, NULL, -1);
 		close(dfd);
 		return 0;
 	}
+	ms_tree_walked_dir(t, rel->str, dfd);
 	while ((de = readdir(d))) {
 		size_t keep = rel->len;
 		struct stat st;
@@ -448,18 +451,22 @@ static int walk(struct ms_tree *t, int dfd, GString *rel,
 					 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 			ms_tree_add_dir(t, rel->str, rel->len);
-			if (sub < 0)
+			if (sub < 0) {
 				ms_diags_add(diags, t->root, 0,
 					     "cannot read directory '%s': %s",
 					     rel->str, g_strerror(errno));
-			else
+				ms_tree_walked_dir(t, NULL, -1);
+			} else
 				walk(t, sub, rel, diags);
 		} else if (type == DT_REG) {
 			ms_tree_add_file(t, rel->str, rel->len);
 		} else if (type == DT_LNK) {
-			if (fstatat(dirfd(d), de->d_name, &st, 0) == 0 &&
-			    S_ISDIR(st.st_mode))
+			bool dir = fstatat(dirfd(d), de->d_name, &st, 0) == 0 &&
+				   S_ISDIR(st.st_mode);
+
+			if (dir)
 				ms_tree_add_dir(t, rel->str, rel->len);
+			ms_tree_walked_link(t, rel->str, dir);
 		}
 		g_string_truncate(rel, keep);
 	}
@@ -473,12 +480,14 @@ static void list_dir(struct ms_tree *t)
 	GString *rel = g_string_new(NULL);
 
 	t->listed = true;
+	ms_tree_walk_begin(t);
 	if (fd < 0) {
 		/* it was there when the tree was opened */
 		if (t->walk_diags)
 			ms_diags_add(t->walk_diags, t->root, 0,
 				     "cannot read directory: %s",
 				     g_strerror(errno));
+		ms_tree_walked_dir(t, NULL, -1);
 	} else {
 		walk(t, fd, rel, t->walk_diags);
 	}

@@ -8,6 +8,7 @@
 #ifndef MS_TREE_H
 #define MS_TREE_H
 
+#include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -52,6 +53,29 @@ bool ms_tree_has_file(const struct ms_tree *t, const char *path);
  */
 int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
 		 size_t *len);
+
+/*
+ * A directory tree's list, as bytes a later run takes back with
+ * ms_tree_list_take() instead of walking the tree: a new GBytes, or NULL
+ * when this tree's list was not walked here (not listed yet, taken from
+ * bytes, a git tree), a directory could not be read, or one had changed
+ * less than two seconds before the walk began (trusting it would miss a
+ * change made right after the walk).  ms_tree_list_key() names the tree
+ * the bytes belong to (its root's real path; NULL for a git tree).
+ */
+GBytes *ms_tree_list_bytes(const struct ms_tree *t);
+const char *ms_tree_list_key(const struct ms_tree *t);
+
+/*
+ * Take the list `bytes` (ms_tree_list_bytes() of an earlier tree of the
+ * same root) when the walk would read the same names again: every
+ * directory it read still has the same device, inode, modification and
+ * change times (adding, removing or renaming a name changes them), and
+ * every link still leads to a directory or not as it did.  true: `t` is
+ * listed; false (nothing changed in `t`) otherwise, when damaged, or when
+ * `t` is listed already.  Costs a stat() per directory, not a walk.
+ */
+bool ms_tree_list_take(struct ms_tree *t, const void *bytes, size_t len);
 
 /*
  * Everything the tree has answered so far, as facts a later run can check

@@ -1,0 +1,268 @@
+/*
+ * tree-saved.c - a directory tree's list kept for a later run (tree.h:
+ * ms_tree_list_bytes(), ms_tree_list_take()).
+ *
+ * The list is every name the walk read in every directory.  A name
+ * added, removed or renamed in a directory changes that directory's
+ * modification and change times, and a directory replaced or mounted
+ * over has another device or inode: so while every directory the walk
+ * read answers stat() as it did, the walk would read the same names
+ * again (git's untracked cache rests on the same rule).  A link is the
+ * exception, it counts as a directory when what it points to is one, so
+ * each link is asked again.  A directory changed less than two seconds
+ * before the walk began is not trusted: a change right after the walk
+ * could leave it the same time; such a list is not kept.
+ */
+#include "tree-internal.h"
+#include "bytes.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define VERSION 1
+#define RACY_SECONDS 2
+
+struct seen {
+	char *path;         /* "" for the root */
+	struct stat st;
+};
+
+struct link {
+	char *path;
+	bool dir;
+};
+
+struct tree_walked {
+	GArray *dirs;       /* struct seen */
+	GArray *links;      /* struct link */
+	bool failed;        /* some directory could not be read */
+};
+
+void ms_tree_walk_begin(struct ms_tree *t)
+{
+	struct tree_walked *w = g_new0(struct tree_walked, 1);
+
+	w->dirs = g_array_new(FALSE, FALSE, sizeof(struct seen));
+	w->links = g_array_new(FALSE, FALSE, sizeof(struct link));
+	t->walk_began = g_get_real_time() / G_USEC_PER_SEC;
+	ms_tree_walked_free(t->walked);
+	t->walked = w;
+}
+
+void ms_tree_walked_free(struct tree_walked *w)
+{
+	if (!w)
+		return;
+	for (guint i = 0; i < w->dirs->len; i++)
+		g_free(g_array_index(w->dirs, struct seen, i).path);
+	for (guint i = 0; i < w->links->len; i++)
+		g_free(g_array_index(w->links, struct link, i).path);
+	g_array_free(w->dirs, TRUE);
+	g_array_free(w->links, TRUE);
+	g_free(w);
+}
+
+void ms_tree_walked_dir(struct ms_tree *t, const char *rel, int fd)
+{
+	struct seen s;
+
+	if (!t->walked)
+		return;
+	if (!rel || fstat(fd, &s.st) < 0) {
+		t->walked->failed = true;
+		return;
+	}
+	s.path = g_strdup(rel);
+	g_array_append_val(t->walked->dirs, s);
+}
+
+void ms_tree_walked_link(struct ms_tree *t, const char *rel, bool dir)
+{
+	struct link l = { g_strdup(rel), dir };
+
+	if (t->walked)
+		g_array_append_val(t->walked->links, l);
+}
+
+const char *ms_tree_list_key(const struct ms_tree *t)
+{
+	return t->real_root;
+}
+
+static void put_time(GByteArray *b, const struct timespec *ts)
+{
+	ms_put_svar(b, (int64_t)ts->tv_sec);
+	ms_put_var(b, (uint64_t)ts->tv_nsec);
+}
+
+static void put_stat(GByteArray *b, const struct stat *st)
+{
+	ms_put_var(b, (uint64_t)st->st_dev);
+	ms_put_var(b, (uint64_t)st->st_ino);
+	put_time(b, &st->st_mtim);
+	put_time(b, &st->st_ctim);
+}
+
+/* Sorted strings, each as the length it shares with the one before and
+ * the rest. */
+static void put_sorted(GByteArray *b, char **s, guint n)
+{
+	const char *prev = "";
+
+	ms_put_var(b, n);
+	for (guint i = 0; i < n; i++) {
+		size_t k = 0;
+
+		while (prev[k] && prev[k] == s[i][k])
+			k++;
+		ms_put_var(b, k);
+		ms_put_str(b, s[i] + k);
+		prev = s[i];
+	}
+}
+
+GBytes *ms_tree_list_bytes(const struct ms_tree *t)
+{
+	const struct tree_walked *w = t->walked;
+	GByteArray *b;
+	GPtrArray *dirs;
+	GHashTableIter it;
+	gpointer k;
+
+	if (!w || w->failed || !t->real_root)
+		return NULL;
+	for (guint i = 0; i < w->dirs->len; i++) {
+		const struct stat *st = &g_array_index(w->dirs, struct seen,
+						       i).st;
+
+		if (st->st_mtim.tv_sec >= t->walk_began - RACY_SECONDS ||
+		    st->st_ctim.tv_sec >= t->walk_began - RACY_SECONDS)
+			return NULL;
+	}
+	b = g_byte_array_new();
+	ms_put_var(b, VERSION);
+	ms_put_str(b, t->real_root);
+	ms_put_var(b, w->dirs->len);
+	for (guint i = 0; i < w->dirs->len; i++) {
+		const struct seen *s = &g_array_index(w->dirs, struct seen, i);
+
+		ms_put_str(b, s->path);
+		put_stat(b, &s->st);
+	}
+	ms_put_var(b, w->links->len);
+	for (guint i = 0; i < w->links->len; i++) {
+		const struct link *l = &g_array_index(w->links, struct link, i);
+
+		ms_put_str(b, l->path);
+		ms_put_var(b, l->dir);
+	}
+	put_sorted(b, (char **)t->paths->pdata, t->paths->len);
+	dirs = g_ptr_array_new();
+	g_hash_table_iter_init(&it, t->dirs);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		g_ptr_array_add(dirs, k);
+	g_ptr_array_sort(dirs, ms_cmp_str);
+	put_sorted(b, (char **)dirs->pdata, dirs->len);
+	g_ptr_array_free(dirs, TRUE);
+	return g_byte_array_free_to_bytes(b);
+}
+
+static bool same_time(struct ms_rd *r, const struct timespec *ts)
+{
+	bool s = ms_get_svar(r) == (int64_t)ts->tv_sec;
+
+	return ms_get_var(r) == (uint64_t)ts->tv_nsec && s;
+}
+
+/* Whether each directory and link of `r` still answers as saved. */
+static bool still_holds(const struct ms_tree *t, struct ms_rd *r)
+{
+	uint64_t n = ms_get_var(r);
+	bool same = r->ok;
+
+	for (uint64_t i = 0; same && i < n; i++) {
+		char *path = ms_get_str(r);
+		struct stat st;
+
+		same = path && fstatat(t->root_fd, *path ? path : ".", &st,
+				       AT_SYMLINK_NOFOLLOW) == 0 &&
+		       ms_get_var(r) == (uint64_t)st.st_dev &&
+		       ms_get_var(r) == (uint64_t)st.st_ino &&
+		       same_time(r, &st.st_mtim) && same_time(r, &st.st_ctim) &&
+		       r->ok;
+		g_free(path);
+	}
+	n = ms_get_var(r);
+	for (uint64_t i = 0; same && r->ok && i < n; i++) {
+		char *path = ms_get_str(r);
+		struct stat st;
+		bool dir = path && fstatat(t->root_fd, path, &st, 0) == 0 &&
+			   S_ISDIR(st.st_mode);
+
+		same = ms_get_var(r) == (uint64_t)dir && r->ok;
+		g_free(path);
+	}
+	return same && r->ok;
+}
+
+/* The strings put_sorted() wrote, into t's paths (`files`) or
+ * directories; false when damaged or out of order. */
+static bool get_sorted(struct ms_rd *r, struct ms_tree *t, bool files)
+{
+	uint64_t n = ms_get_var(r);
+	GString *cur = g_string_new(NULL);
+	const char *prev = NULL;
+	bool ok = r->ok;
+
+	for (uint64_t i = 0; ok && i < n; i++) {
+		uint64_t keep = ms_get_var(r);
+		size_t len;
+		const char *rest = ms_get_mem(r, &len);
+		char *s;
+
+		ok = r->ok && keep <= cur->len &&
+		     (!len || !memchr(rest, 0, len));
+		if (!ok)
+			break;
+		g_string_truncate(cur, (gsize)keep);
+		if (len)
+			g_string_append_len(cur, rest, (gssize)len);
+		if (prev && strcmp(prev, cur->str) >= 0)
+			ok = false;
+		s = g_string_chunk_insert_len(t->chunk, cur->str,
+					      (gssize)cur->len);
+		if (files)
+			g_ptr_array_add(t->paths, s);
+		else
+			g_hash_table_add(t->dirs, s);
+		prev = s;
+	}
+	g_string_free(cur, TRUE);
+	return ok;
+}
+
+bool ms_tree_list_take(struct ms_tree *t, const void *bytes, size_t len)
+{
+	struct ms_rd r = MS_RD_INIT(bytes, len);
+	char *root;
+	bool same;
+
+	if (t->listed || t->root_fd < 0 || !t->real_root ||
+	    ms_get_var(&r) != VERSION)
+		return false;
+	root = ms_get_str(&r);
+	same = root && !strcmp(root, t->real_root) && still_holds(t, &r);
+	g_free(root);
+	if (!same)
+		return false;
+	if (!get_sorted(&r, t, true) || !get_sorted(&r, t, false) ||
+	    !ms_rd_done(&r)) {
+		g_ptr_array_set_size(t->paths, 0);
+		g_hash_table_remove_all(t->dirs);
+		return false;
+	}
+	t->listed = true;
+	return true;
+}

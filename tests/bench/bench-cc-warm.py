@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""bench-cc-warm.py TREE PATCH [BASELINE] - a warm `maintstat maintainers`
+on a git work tree (U-Boot's: its .get_maintainer.conf says --git and
+--find-maintainer-files), against a named baseline build.
+
+Runs, alternating the two builds RUNS times each (after one warm-up run
+of each, which fills its store), three command lines:
+  default     maintainers --tree TREE PATCH       (what the tree's conf asks)
+  --git       maintainers --tree TREE --git PATCH
+  no git      maintainers --tree TREE --no-git --no-git-fallback PATCH
+and prints for each the best and median CPU (user + system of the
+process and its children: the quick program, maintstat-full, git) and
+wall time, and whether both builds printed the same bytes.  BASELINE is
+a maintstat binary (maintstat-full beside it), e.g. a build of main;
+without it only this build is measured.  CPU time grows with the
+machine's load, so compare the two builds of one run, not runs.
+
+Env: MAINTSTAT (default build/maintstat), RUNS (default 7).
+"""
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+root = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+if len(sys.argv) < 3:
+    sys.exit(__doc__)
+TREE, PATCH = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+builds = [("this", os.path.realpath(os.environ.get(
+    "MAINTSTAT", os.path.join(root, "build/maintstat"))))]
+if len(sys.argv) > 3:
+    builds.append(("baseline", os.path.realpath(sys.argv[3])))
+RUNS = int(os.environ.get("RUNS", "7"))
+CASES = [("default", []), ("--git", ["--git"]),
+         ("no git", ["--no-git", "--no-git-fallback"])]
+
+
+def run(ms, extra):
+    """(cpu seconds, wall seconds, stdout) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.monotonic()
+    r = subprocess.run([ms, "maintainers", "--tree", TREE, *extra, PATCH],
+                       capture_output=True)
+    wall = time.monotonic() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode:
+        sys.exit(f"{ms} failed: {r.stderr.decode(errors='replace')}")
+    cpu = (after.ru_utime - before.ru_utime +
+           after.ru_stime - before.ru_stime)
+    return cpu, wall, r.stdout
+
+
+print(f"tree {TREE}, patch {PATCH} "
+      f"({open(PATCH, errors='replace').read().count('diff --git')} files), "
+      f"{RUNS} runs each, load {os.getloadavg()[0]:.1f}")
+for name, extra in CASES:
+    got = {}
+    outs = {}
+    for label, ms in builds:
+        outs[label] = run(ms, extra)[2]      # warm-up: fills the store
+        got[label] = []
+    for _ in range(RUNS):
+        for label, ms in builds:
+            cpu, wall, out = run(ms, extra)
+            got[label].append((cpu, wall))
+            if out != outs[label]:
+                sys.exit(f"{label}: the answer changed between runs")
+    same = ""
+    if len(builds) > 1:
+        same = ("same bytes" if outs["this"] == outs["baseline"]
+                else "DIFFERENT answers")
+    for label, _ in builds:
+        cpu = sorted(c for c, _ in got[label])
+        wall = sorted(w for _, w in got[label])
+        print(f"{name:8} {label:8} CPU best {cpu[0] * 1000:6.1f} ms, "
+              f"median {statistics.median(cpu) * 1000:6.1f} ms; "
+              f"wall best {wall[0] * 1000:6.1f} ms, "
+              f"median {statistics.median(wall) * 1000:6.1f} ms")
+    if same:
+        print(f"{name:8} {same}")
