@@ -246,8 +246,8 @@ void ms_ident_note_same(struct ms_ident *id, unsigned a, unsigned b)
 
 	if (a == b || a == MS_IDENT_NONE || b == MS_IDENT_NONE)
 		return;
-	ka = ms_name_key(ms_ident_name(id, a));
-	kb = ms_name_key(ms_ident_name(id, b));
+	ka = ms_name_key(ident_first_name(id, a));
+	kb = ms_name_key(ident_first_name(id, b));
 	if (ka && kb && !strcmp(ka, kb))
 		g_hash_table_add(id->same, ident_pair_key(a, b));
 	g_free(ka);

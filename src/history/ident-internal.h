@@ -47,6 +47,9 @@ struct person {
 	enum ms_ident_source join_source;   /* into the parent's group */
 	char *join_evidence;
 	size_t uses;              /* ms_ident_note_use() */
+	bool name_fixed;          /* the .mailmap names it */
+	GArray *names_used;       /* struct name_use, first noted first
+				   * (ms_ident_note_name()), or NULL */
 	int64_t first_use, last_use;        /* 0: unknown */
 	bool stray;               /* a name once on another's address */
 	unsigned addr_person;     /* the first person of its address
@@ -113,6 +116,16 @@ struct seen_rec {
 	char *evidence;
 	bool usage;
 };
+
+/* A display name and how often it was used (ms_ident_note_name()). */
+struct name_use {
+	char *name;
+	size_t n;
+};
+
+/* The name `p` was first seen with (never the one used most: what
+ * joins people must not change as messages are counted). */
+const char *ident_first_name(const struct ms_ident *id, unsigned p);
 
 /* The root of `p`'s group. */
 unsigned ident_root_of(const struct ms_ident *id, unsigned p);

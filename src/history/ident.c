@@ -56,6 +56,10 @@ static void person_free(gpointer p)
 	g_free(pe->name_keys[0]);
 	g_free(pe->name_keys[1]);
 	g_ptr_array_free(pe->addrs, TRUE);
+	for (guint i = 0; pe->names_used && i < pe->names_used->len; i++)
+		g_free(g_array_index(pe->names_used, struct name_use, i).name);
+	if (pe->names_used)
+		g_array_free(pe->names_used, TRUE);
 	if (pe->members)
 		g_array_free(pe->members, TRUE);
 	g_free(pe);
@@ -702,6 +706,7 @@ static unsigned find(struct ms_ident *id, const char *name,
 		struct person *pe = g_new0(struct person, 1);
 
 		pe->name = cname;
+		pe->name_fixed = mm_named;
 		pe->email = cemail;
 		cname = cemail = NULL;
 		r = id->people->len;
@@ -1147,11 +1152,91 @@ size_t ms_ident_count(const struct ms_ident *id)
 	return id->people->len;
 }
 
+void ms_ident_note_name(struct ms_ident *id, unsigned person,
+			const char *name)
+{
+	struct person *pe;
+	struct name_use u;
+
+	if (person == MS_IDENT_NONE || person >= id->people->len || !name ||
+	    !*name || strchr(name, '@'))
+		return;
+	pe = id->people->pdata[person];
+	if (!pe->names_used)
+		pe->names_used = g_array_new(FALSE, FALSE,
+					     sizeof(struct name_use));
+	for (guint i = 0; i < pe->names_used->len; i++) {
+		struct name_use *x = &g_array_index(pe->names_used,
+						    struct name_use, i);
+
+		if (!strcmp(x->name, name)) {
+			x->n++;
+			return;
+		}
+	}
+	u.name = g_strdup(name);
+	u.n = 1;
+	g_array_append_val(pe->names_used, u);
+}
+
+/* A name as a mail client writes it for a directory ("Last, First",
+ * "Name (Company)"), which loses to one written plainly. */
+static bool name_decorated(const char *name)
+{
+	return strchr(name, ',') || strchr(name, '(');
+}
+
+/* The name `p` was used under most (ms_ident_note_name()), a plain one
+ * before a decorated one, if it beats *most (uses, plain ones counted
+ * above every decorated one), or NULL. */
+static const char *most_used_name(const struct person *p, size_t *most)
+{
+	const char *best = NULL;
+
+	for (guint i = 0; p->names_used && i < p->names_used->len; i++) {
+		const struct name_use *x = &g_array_index(p->names_used,
+							  struct name_use, i);
+		size_t n = x->n + (name_decorated(x->name) ? 0 : SIZE_MAX / 2);
+
+		if (n > *most) {
+			*most = n;
+			best = x->name;
+		}
+	}
+	return best;
+}
+
 const char *ms_ident_name(const struct ms_ident *id, unsigned person)
 {
 	const struct person *pe = id->people->pdata[person];
+	const GArray *mem = pe->members;   /* NULL: joined to another */
+	const char *best = NULL, *n;
+	size_t most = 0;
 
-	return pe->name;
+	if (pe->name_fixed)
+		return pe->name;
+	if (!mem) {
+		best = most_used_name(pe, &most);
+		return best ? best : pe->name;
+	}
+	for (guint i = 0; i < mem->len; i++) {
+		const struct person *m = id->people->pdata[
+			g_array_index(mem, unsigned, i)];
+
+		if (m->name_fixed)
+			return m->name;
+	}
+	for (guint i = 0; i < mem->len; i++) {
+		n = most_used_name(id->people->pdata[
+			g_array_index(mem, unsigned, i)], &most);
+		best = n ? n : best;
+	}
+	return best ? best : pe->name;
+}
+
+const char *ident_first_name(const struct ms_ident *id, unsigned person)
+{
+	return ((const struct person *)id->people->pdata[person])->name;
 }
 
 const char *ms_ident_email(const struct ms_ident *id, unsigned person)

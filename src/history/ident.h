@@ -285,8 +285,20 @@ unsigned ms_ident_seen_person(const struct ms_ident *id, size_t i);
 size_t ms_ident_count(const struct ms_ident *id);
 
 /*
- * The canonical name (the .mailmap's, else the first one seen; "" when
- * none) and address (lowercase; "" when none) of a person.  Borrowed
+ * One use of display name `name` by `person` (an id as resolved: a list
+ * message's sender).  A name that is an address ("a@b") or empty is not
+ * counted.
+ */
+void ms_ident_note_name(struct ms_ident *id, unsigned person,
+			const char *name);
+
+/*
+ * The canonical name and address (lowercase; "" when none) of a person.
+ * The name: the .mailmap's (of any address of the group), else the one
+ * the group was used under most (ms_ident_note_name(); a tie goes to the
+ * name noted first), one written plainly before one a mail client
+ * decorated ("Last, First", "Name (Company)"), else the first one seen
+ * ("" when none).  Borrowed
  * until the resolver is freed.
  */
 const char *ms_ident_name(const struct ms_ident *id, unsigned person);

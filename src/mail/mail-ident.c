@@ -115,8 +115,10 @@ void ms_mail_ident_add(struct ms_ident *id, const struct ms_mail_index *mi,
 		ms_ident_set_evidence(id, m->message_id, true);
 		from = ms_ident_resolve(id, m->sender_name, m->sender_email);
 		ms_ident_note_use(id, from, m->date_valid ? m->date : 0);
-		if (!m->via_list)
-			note_review(id, mi, m, from, reviews);
+		if (m->via_list)
+			continue;
+		ms_ident_note_name(id, from, m->sender_name);
+		note_review(id, mi, m, from, reviews);
 	}
 	ms_ident_set_evidence(id, NULL, false);
 	g_hash_table_destroy(reviews);

@@ -276,6 +276,45 @@ static void joins(void)
 	ms_ident_free(id);
 }
 
+/* The name shown is the one used most, plain before decorated, an
+ * address never; the .mailmap's always. */
+static void names_used(void)
+{
+	static const char mm[] = "Mapped Name <mm@example.org>\n";
+	struct ms_ident *id = ms_ident_new(true);
+	struct ms_diags d = MS_DIAGS_INIT;
+	unsigned a, b, m;
+
+	ms_ident_add_mailmap(id, ".mailmap", mm, sizeof(mm) - 1, &d);
+	ms_diags_release(&d);
+	a = ms_ident_resolve(id, "zl@example.org", "zl@example.org");
+	is_str(ms_ident_name(id, a), "zl@example.org",
+	       "nothing counted: the first name seen");
+	ms_ident_note_name(id, a, "zl@example.org");
+	ms_ident_note_name(id, a, "zl@example.org");
+	ms_ident_note_name(id, a, "Li, Zhi");
+	is_str(ms_ident_name(id, a), "Li, Zhi", "an address never wins");
+	ms_ident_note_name(id, a, "Zhi Li (Example)");
+	ms_ident_note_name(id, a, "Zhi Li (Example)");
+	is_str(ms_ident_name(id, a), "Zhi Li (Example)",
+	       "among decorated names, the one used most");
+	ms_ident_note_name(id, a, "Li Zhi");
+	is_str(ms_ident_name(id, a), "Li Zhi", "a plain name beats them");
+	b = ms_ident_resolve(id, "Li Zhi", "zhi@other.example");
+	ms_ident_note_name(id, b, "Zhi Li");
+	ms_ident_note_name(id, b, "Zhi Li");
+	ms_ident_join(id, a, b, MS_IDENT_NAME, "test");
+	is_str(ms_ident_name(id, ms_ident_root(id, a)), "Zhi Li",
+	       "a group's name: the most used over its addresses");
+	m = ms_ident_resolve(id, "Other", "mm@example.org");
+	ms_ident_note_name(id, m, "Other");
+	is_str(ms_ident_name(id, m), "Mapped Name", "the .mailmap's wins");
+	ms_ident_join(id, m, a, MS_IDENT_NAME, "test");
+	is_str(ms_ident_name(id, ms_ident_root(id, m)), "Mapped Name",
+	       "... in a group too");
+	ms_ident_free(id);
+}
+
 int main(void)
 {
 	struct ms_ident *id = ms_ident_new(true);
@@ -446,5 +485,6 @@ int main(void)
 	ms_ident_free(id);
 	ms_ident_free(NULL);
 	joins();
+	names_used();
 	return test_done();
 }
