@@ -150,29 +150,34 @@ void ms_ident_settle(struct ms_ident *id)
 	}
 }
 
-/* The organisation of an address: its domain without the host part,
- * NULL for a mailbox anyone can have (gmail.com...). */
-static char *org_of(const char *email)
+char *ms_ident_org(const char *email)
 {
+	/* mailboxes and forwarders anyone (or any kernel developer) can
+	 * have: acm.org forwards for its members, infradead.org hosts
+	 * kernel developers of many employers */
 	static const char *const free_mail[] = {
 		"gmail.com", "googlemail.com", "yahoo.com", "hotmail.com",
 		"outlook.com", "live.com", "msn.com", "qq.com", "163.com",
-		"126.com", "foxmail.com", "gmx.de", "gmx.net", "web.de",
-		"icloud.com", "me.com", "mail.ru", "yandex.ru", "aol.com",
-		"protonmail.com", "proton.me", "users.sourceforge.net",
-		"kernel.org", "linux.dev",
+		"126.com", "foxmail.com", "gmx.de", "gmx.net", "gmx.com",
+		"web.de", "icloud.com", "me.com", "mail.ru", "yandex.ru",
+		"aol.com", "protonmail.com", "proton.me", "pm.me",
+		"fastmail.com", "posteo.de", "posteo.net",
+		"users.sourceforge.net", "kernel.org", "linux.dev", "acm.org",
+		"infradead.org",
 	};
 	const char *at = email ? strrchr(email, '@') : NULL;
 	char **lab;
 	guint n;
-	char *org;
+	char *org, *low;
 
 	if (!at || ms_email_malformed(email))
 		return NULL;
 	for (size_t i = 0; i < G_N_ELEMENTS(free_mail); i++)
 		if (!g_ascii_strcasecmp(at + 1, free_mail[i]))
 			return NULL;
-	lab = g_strsplit(at + 1, ".", -1);
+	low = g_ascii_strdown(at + 1, -1);
+	lab = g_strsplit(low, ".", -1);
+	g_free(low);
 	n = g_strv_length(lab);
 	if (n < 2) {
 		g_strfreev(lab);
@@ -291,12 +296,12 @@ static const struct group_span *group_span(const struct ms_ident *id,
 	for (; sp->len < pe->members->len; sp->len++) {
 		const struct person *m = id->people->pdata[
 			g_array_index(pe->members, unsigned, sp->len)];
-		char *o = org_of(m->email);
+		char *o = ms_ident_org(m->email);
 
 		if (o)
 			g_hash_table_add(sp->orgs, o);
 		for (guint k = 0; k < m->addrs->len; k++) {
-			o = org_of(((struct addr_rec *)m->addrs->pdata[k])->
+			o = ms_ident_org(((struct addr_rec *)m->addrs->pdata[k])->
 				   email);
 			if (o)
 				g_hash_table_add(sp->orgs, o);

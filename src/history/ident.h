@@ -198,6 +198,16 @@ void ms_ident_foreach_possible(const struct ms_ident *id, unsigned person,
 					  void *data),
 			       void *data);
 
+/*
+ * The organisation of address `email`: its domain without the host part
+ * ("linux.ibm.com" -> "ibm.com"; "example.co.uk", "example.com.cn"
+ * keep three labels), lowercase, a new string; NULL for a malformed
+ * address or a mailbox anyone can have (gmail.com, kernel.org, acm.org,
+ * infradead.org, ...).  What tells namesakes apart (ms_ident_join_names())
+ * and what `people` takes for a company without an employers file.
+ */
+char *ms_ident_org(const char *email);
+
 /* The group `person` belongs to (itself when not joined). */
 unsigned ms_ident_root(const struct ms_ident *id, unsigned person);
 

@@ -7,6 +7,7 @@
 #include "review-internal.h"
 #include "ident.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,14 +212,6 @@ static const char *key_company(const struct ms_employers *e, const char *key,
 	return best ? best->company : NULL;
 }
 
-static const char *const personal[] = {
-	"gmail.com", "googlemail.com", "kernel.org", "yahoo.com",
-	"hotmail.com", "outlook.com", "live.com", "icloud.com", "me.com",
-	"protonmail.com", "proton.me", "pm.me", "gmx.de", "gmx.net",
-	"gmx.com", "web.de", "qq.com", "163.com", "126.com", "foxmail.com",
-	"mail.ru", "yandex.ru", "fastmail.com", "posteo.de", "linux.dev",
-};
-
 /* What the file says of `email`, or NULL. */
 static const char *file_company(const struct ms_employers *e,
 				const char *email, int64_t when, int depth)
@@ -241,22 +234,6 @@ static const char *file_company(const struct ms_employers *e,
 	return c;
 }
 
-const char *ms_employers_company(const struct ms_employers *e,
-				 const char *email, int64_t when)
-{
-	const char *at = email ? strrchr(email, '@') : NULL;
-	const char *c = file_company(e, email, when, 0);
-
-	if (c)
-		return c;
-	if (!at)
-		return "(Unknown)";
-	for (size_t i = 0; i < G_N_ELEMENTS(personal); i++)
-		if (!g_ascii_strcasecmp(at + 1, personal[i]))
-			return "(Unknown)";
-	return at + 1;
-}
-
 /* ---- people ---- */
 
 struct acc {
@@ -275,7 +252,13 @@ struct ctx {
 	uint32_t *version_of;   /* per record: the patch it is a version of */
 	int64_t *posted;        /* per patch: its first posting's date */
 	GHashTable *accs;       /* person -> struct acc */
+	/* organisation (ms_ident_org()) -> the one group with an address
+	 * there + 1, or ORG_SHARED: of several (people, lists, roles) */
+	GHashTable *orgs;
+	GHashTable *strings;    /* the organisations named: a pool */
 };
+
+#define ORG_SHARED GUINT_TO_POINTER(UINT_MAX)
 
 static const struct ms_mail_rec *rec(const struct ctx *c, uint32_t i)
 {
@@ -685,13 +668,59 @@ static gint cmp_used(gconstpointer x, gconstpointer y, gpointer h)
 	       strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+/* Every organisation of the identity model's addresses (the list's
+ * senders, MAINTAINERS, the .mailmap, the history read) and whether
+ * more than one group (a person, a list's or a role's address) uses
+ * it. */
+static void count_orgs(struct ctx *c)
+{
+	c->orgs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					NULL);
+	for (size_t i = 0; i < ms_ident_count(c->ident); i++) {
+		char *org = ms_ident_org(ms_ident_email(c->ident,
+							(unsigned)i));
+		gpointer r = GUINT_TO_POINTER(ms_ident_root(c->ident,
+							    (unsigned)i) + 1);
+		gpointer v;
+
+		if (!org)
+			continue;
+		v = g_hash_table_lookup(c->orgs, org);
+		if (!v || v == r) {
+			g_hash_table_replace(c->orgs, org, r);
+			continue;
+		}
+		g_hash_table_replace(c->orgs, org, ORG_SHARED);
+	}
+}
+
+/* The organisation of `email` when another group uses it too, pooled;
+ * else NULL (a domain of one person: their own, a vanity domain). */
+static const char *shared_org(struct ctx *c, const char *email)
+{
+	char *org = ms_ident_org(email);
+	const char *out = NULL;
+
+	if (org && g_hash_table_lookup(c->orgs, org) == ORG_SHARED) {
+		out = g_hash_table_lookup(c->strings, org);
+		if (!out)
+			g_hash_table_add(c->strings, org);
+		out = out ? out : org;
+		org = out == org ? NULL : org;
+	}
+	g_free(org);
+	return out;
+}
+
 /*
  * A person's company: the first of their addresses the file knows, at
- * their newest message, those they sent the most from first; else the
- * domain of the address they sent the most from that is no personal
- * mail's; else "(Unknown)".
+ * their newest message, those they sent the most from first, then the
+ * others of their group; else the organisation (ms_ident_org()) of the
+ * first of them that another person, a list or a role address uses too
+ * (not gmail.com..., not a domain of their own); else "(Unknown)".
  */
-static const char *company(struct acc *a, const struct ms_employers *emp)
+static const char *company(struct ctx *cx, struct acc *a,
+			   const struct ms_employers *emp)
 {
 	GPtrArray *order = g_ptr_array_new();
 	const char *c = NULL;
@@ -701,16 +730,13 @@ static const char *company(struct acc *a, const struct ms_employers *emp)
 	g_hash_table_iter_init(&it, a->used);
 	while (g_hash_table_iter_next(&it, &k, NULL))
 		g_ptr_array_add(order, k);
-
 	g_ptr_array_sort_with_data(order, cmp_used, a->used);
+	for (size_t i = 0; a->p.addresses[i]; i++)
+		g_ptr_array_add(order, a->p.addresses[i]);
 	for (guint i = 0; i < order->len && !c; i++)
 		c = file_company(emp, order->pdata[i], a->p.last, 0);
-	for (size_t i = 0; a->p.addresses[i] && !c; i++)
-		c = file_company(emp, a->p.addresses[i], a->p.last, 0);
-	for (guint i = 0; i < order->len && !c; i++) {
-		c = ms_employers_company(NULL, order->pdata[i], a->p.last);
-		c = strcmp(c, "(Unknown)") ? c : NULL;
-	}
+	for (guint i = 0; i < order->len && !c; i++)
+		c = shared_org(cx, order->pdata[i]);
 	g_ptr_array_unref(order);
 	return c ? c : "(Unknown)";
 }
@@ -752,7 +778,7 @@ static struct ms_people_person *person_out(struct ctx *c, struct acc *a,
 			    4 * (int64_t)n->author_messages;
 	n->author_score = -n->reviewer_score;
 	a->p.addresses = ms_ident_group_addresses(c->ident, a->p.person);
-	a->p.company = company(a, emp);
+	a->p.company = company(c, a, emp);
 	*p = a->p;
 	return p;
 }
@@ -836,6 +862,10 @@ struct ms_people *ms_people_compute(const struct ms_link_mail *lm,
 	out->until = rvo->until;
 	out->people = g_ptr_array_new_with_free_func(g_free);
 	out->companies = g_ptr_array_new_with_free_func(g_free);
+	out->strings = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     NULL);
+	c.strings = out->strings;
+	count_orgs(&c);
 	g_hash_table_iter_init(&it, c.accs);
 	while (g_hash_table_iter_next(&it, NULL, &v))
 		if (((struct acc *)v)->p.c.messages)
@@ -843,6 +873,7 @@ struct ms_people *ms_people_compute(const struct ms_link_mail *lm,
 	companies(out);
 	ms_people_sort(out, "reviewer_score");
 	g_hash_table_unref(c.accs);
+	g_hash_table_unref(c.orgs);
 	g_free(aside);
 	g_free(canon);
 	g_free(c.who);
@@ -860,6 +891,7 @@ void ms_people_free(struct ms_people *p)
 			    p->people->pdata[i])->addresses);
 	g_ptr_array_unref(p->people);
 	g_ptr_array_unref(p->companies);
+	g_hash_table_unref(p->strings);
 	g_free(p);
 }
 

@@ -42,17 +42,6 @@ int ms_employers_parse(const char *file, const char *text, size_t len,
 		       struct ms_employers **out);
 void ms_employers_free(struct ms_employers *e);
 
-/*
- * The company of `email` at time `when`: from `e` (may be NULL) by the
- * address, its domain or a parent domain, the line whose end date is the
- * first after `when` (else the line without one); otherwise "(Unknown)"
- * for a personal-mail domain (gmail.com, kernel.org, ...) and the domain
- * itself for any other.  Borrowed (from `e`, or static, or inside
- * `email`).
- */
-const char *ms_employers_company(const struct ms_employers *e,
-				 const char *email, int64_t when);
-
 /* ---- people and companies ---- */
 
 /* The figures of a person, and summed, of a company. */
@@ -106,6 +95,7 @@ struct ms_people {
 	GPtrArray *companies;     /* struct ms_people_company * */
 	int64_t since, until;
 	struct ms_ident *ident;   /* review's (borrowed) */
+	GHashTable *strings;      /* the companies named by a domain */
 };
 
 /*

@@ -19,7 +19,9 @@ with open(os.path.join(tree, "MAINTAINERS"), "w") as f:
     f.write("FOO DRIVER\nM:\tMay Maint <may@example.org>\n"
             "L:\tfoo@lists.example.org\nS:\tMaintained\n"
             "F:\tdrivers/foo/\n\nBAR DRIVER\nR:\tMay Maint "
-            "<may@example.org>\nS:\tMaintained\nF:\tdrivers/bar/\n")
+            "<may@example.org>\nS:\tMaintained\nF:\tdrivers/bar/\n\n"
+            "BAZ DRIVER\nM:\tVic Vanity <vic@bigco.com>\nM:\tOlga Other "
+            "<olga@bigco.com>\nS:\tMaintained\nF:\tdrivers/baz/\n")
 with open(os.path.join(tree, "drivers", "foo", "foo.c"), "w") as f:
     f.write("int foo;\n")
 
@@ -156,10 +158,12 @@ eq({e: p["company"] for e, p in ppl.items()},
    {"bob@oldco.com": "NewCo", "carl@oldco.com": "OldCo",
     "ann@example.net": "Corp A", "dan@corp-a.de": "Corp A",
     "dave@corp-a.com": "Corp A", "may@example.org": "example.org",
-    "rita@example.com": "example.com",
-    "gregkh@linuxfoundation.org": "linuxfoundation.org"},
+    "rita@example.com": "(Unknown)",
+    "gregkh@linuxfoundation.org": "(Unknown)"},
    "companies: two domains are Corp A; Bob moved after the end date, "
-   "Carl did not; otherwise the domain")
+   "Carl did not; otherwise the domain when someone else uses it too "
+   "(example.org: the list's lists.example.org), a domain of one "
+   "person being theirs (Rita's, Greg's): (Unknown)")
 cos = {c["name"]: c for c in doc["companies"]}
 eq([cos["Corp A"][k] for k in ("people", "messages", "authored",
                                "reviewer_score")], [3, 8, 5, -18],
@@ -178,18 +182,25 @@ eq({p["email"]: p["company"] for p in r.json()["people"]
     "dave@corp-a.com": "Corp A"}, "ml-stat's db.json corpmap")
 r = run("people", *args, "--json")
 eq({p["email"]: p["company"] for p in r.json()["people"]}["ann@example.net"],
-   "example.net", "without a file: the domain she sent the most from")
+   "corp-a.com", "without a file: the domain she sent the most from that "
+   "someone else uses (Dave), not her own example.net")
 mail("x@x", "Gus Gmail <gus@gmail.com>", "hello", 15, "Hi.")
+# Vic sends from a vanity domain; MAINTAINERS lists him at bigco.com,
+# beside Olga
+mail("v@x", "Vic Vanity <vic@vic-vanity.net>", "Re: hello", 16, "Hey.",
+     "x@x")
 with open(mbox, "w") as f:
     f.write("\n".join(msgs))
 r = run("people", *args, "--json")
-eq({p["email"]: p["company"] for p in r.json()["people"]}["gus@gmail.com"],
-   "(Unknown)", "personal mail: (Unknown)")
+cos = {p["email"]: p["company"] for p in r.json()["people"]}
+eq(cos["gus@gmail.com"], "(Unknown)", "personal mail: (Unknown)")
+eq(cos.get("vic@bigco.com"), "bigco.com", "a vanity domain's sender: the "
+   "company of his listed address (joined by name)")
 
 r = run("people", *args, "--sort", "messages", "--limit", "2")
 eq(r.rc, 0, "text exits 0")
 ok("Top people by messages:" in r.out and r.out.count("Ann Author") == 1
-   and "  ... and 7 more not shown (--limit)" in r.out,
+   and "  ... and 8 more not shown (--limit)" in r.out,
    "text: ranked by --sort, --limit rows", r.out)
 # --compare: ranks by reviewer score in the earlier document (not its
 # order), a person found under any address, the score's change
@@ -229,7 +240,9 @@ r = run("people", *args, "--suggest-mailmap")
 eq(sorted(r.out.splitlines()), ["Ann Author <ann@example.net> "
                                 "<ann.author@gmail.com>",
                                 "Ann Author <ann@example.net> "
-                                "<ann@corp-a.com>"],
+                                "<ann@corp-a.com>",
+                                "Vic Vanity <vic@bigco.com> "
+                                "<vic@vic-vanity.net>"],
    "--suggest-mailmap: the .mailmap lines only")
 eq(run("people", *args, "--check", "--json").rc, 2,
    "--check and --json: usage error")
