@@ -24,10 +24,12 @@ static const struct cli_command_help help = {
 	"tags given and received (per patch), median first response, the\n"
 	"entries listing them and those they answered, and the reviewer and\n"
 	"author scores of linux-netdev/ml-stat (docs/review.md, \"The list's\n"
-	"people\").  Ranked by reviewer score (--sort: author_score,\n"
+	"people\").  Text as the netdev development report: ranked lists\n"
+	"of the top reviewers, authors and scores (--limit rows each, 20),\n"
+	"then every figure by reviewer score (--sort: author_score,\n"
 	"authored, messages, threads, replied, first_responses, tags_given,\n"
-	"tags_received), top 20 in text; then the companies, each the sum of\n"
-	"its people, with its review balance.\n"
+	"tags_received, ml_stat.reviewer_cs, ...); the same for companies,\n"
+	"each the sum of its people, with its review balance.\n"
 	"\n"
 	"Companies: --employers FILE, gitdm's domain-map or aliases lines\n"
 	"('domain-or-address Company [< YYYY-MM-DD]') or ml-stat's db.json\n"
@@ -40,17 +42,40 @@ static const struct cli_command_help help = {
 	"each row's rank there by reviewer score and its score's change\n"
 	"(\"new\" when it was not there), as ml-stat's stat-print.py.\n"
 	"--check prints instead what a list owner should fix, as ml-stat's\n"
-	"--check; --suggest-mailmap the .mailmap lines that fix it.",
+	"--check (with --json: one document); --suggest-mailmap the\n"
+	".mailmap lines that fix it.",
 	"  maintstat people --archive linux-rdma-2023.mbox.gz --tree ~/linux \\\n"
 	"      --employers domain-map --limit 30",
 };
+
+/* The figures the text ranks, in pairs as the netdev report's columns
+ * ("Top reviewers (cs)" beside "Top reviewers (msg)"), and their
+ * titles. */
+static const char *const sections[][2][2] = {
+	{ { "ml_stat.reviewer_cs", "Top reviewers (change sets)" },
+	  { "ml_stat.reviewer_messages", "Top reviewers (messages)" } },
+	{ { "ml_stat.author_cs", "Top authors (change sets)" },
+	  { "ml_stat.author_messages", "Top authors (messages)" } },
+	{ { "reviewer_score", "Top scores (positive)" },
+	  { "author_score", "Top scores (negative)" } },
+};
+#define NR_FIGURES (G_N_ELEMENTS(sections) * 2)
+#define PREV_SCORE 4            /* sections[2][0]: reviewer_score */
 
 struct people_args {
 	const char *employers, *sort, *compare;
 	bool json, check, suggest;
 	struct ms_employers *emp;
-	GHashTable *prev[2];         /* --compare: people, companies */
+	/* --compare: per figure of `sections`, then --sort's: the earlier
+	 * people's and companies' */
+	GHashTable *prev[NR_FIGURES + 1][2];
 };
+
+/* The figure of `sections` number i. */
+static const char *section_key(size_t i)
+{
+	return sections[i / 2][i % 2][0];
+}
 
 static void add_prev(const char *key, int64_t score, void *data)
 {
@@ -72,28 +97,23 @@ static int read_compare(struct people_args *a)
 		g_error_free(err);
 		return rc;
 	}
-	for (int i = 0; i < 2; i++)
-		a->prev[i] = g_hash_table_new_full(g_str_hash, g_str_equal,
-						   g_free, g_free);
-	if (ms_json_read_list(a->compare, text, len, "people", "email",
-			      "reviewer_score", add_prev, a->prev[0]) < 0 ||
-	    ms_json_read_list(a->compare, text, len, "companies", "name",
-			      "reviewer_score", add_prev, a->prev[1]) < 0)
-		rc = cli_error_last();
+	for (size_t f = 0; f <= NR_FIGURES && rc == CLI_CONTINUE; f++) {
+		const char *key = f < NR_FIGURES ? section_key(f) :
+				  a->sort ? a->sort : "reviewer_score";
+
+		for (int i = 0; i < 2; i++)
+			a->prev[f][i] = g_hash_table_new_full(
+				g_str_hash, g_str_equal, g_free, g_free);
+		if (ms_json_read_list(a->compare, text, len, "people",
+				      "email", key, add_prev,
+				      a->prev[f][0]) < 0 ||
+		    ms_json_read_list(a->compare, text, len, "companies",
+				      "name", key, add_prev,
+				      a->prev[f][1]) < 0)
+			rc = cli_error_last();
+	}
 	g_free(text);
 	return rc;
-}
-
-/* The earlier rank and the score's change, in text. */
-static void text_move(size_t prev_rank, int64_t change, bool compare)
-{
-	char r[24], c[24];
-
-	if (!compare)
-		return;
-	snprintf(r, sizeof r, "%zu", prev_rank);
-	snprintf(c, sizeof c, "%+" G_GINT64_FORMAT, change);
-	printf(" %5s %6s", prev_rank ? r : "new", prev_rank ? c : "-");
 }
 
 static void json_move(struct ms_out *o, size_t prev_rank, int64_t change,
@@ -118,9 +138,9 @@ static int check(void *data)
 	size_t len;
 	int rc = CLI_CONTINUE;
 
-	if (a->json && (a->check || a->suggest))
-		return cli_usage_error("people", "--json and --check exclude "
-				       "each other");
+	if (a->json && a->suggest)
+		return cli_usage_error("people", "--json and --suggest-mailmap "
+				       "exclude each other");
 	if (a->sort && !g_strv_contains(ms_people_sort_keys, a->sort))
 		return cli_usage_error("people", "--sort: unknown figure '%s'",
 				       a->sort);
@@ -149,6 +169,125 @@ static void hours(const struct ms_people_person *p, char buf[32])
 		ms_duration_format(p->median_first_response, buf, 32);
 }
 
+/* `text` in `width` columns (characters, not bytes): cut or padded. */
+static void cell(GString *out, const char *text, size_t width)
+{
+	size_t n = (size_t)g_utf8_strlen(text, -1);
+	char *cut = n > width ? g_utf8_substring(text, 0, (glong)width) :
+		    NULL;
+
+	g_string_append(out, cut ? cut : text);
+	for (; n < width; n++)
+		g_string_append_c(out, ' ');
+	g_free(cut);
+}
+
+/* A row's move since the earlier run, as stat-print.py writes it: "( +2)",
+ * "(   )" at the same rank, "(***)" new or up from below twice the rows
+ * shown. */
+static void text_rank_move(GString *out, size_t prev, size_t rank,
+			   size_t max)
+{
+	if (!prev || (prev > rank && prev - rank > 2 * max))
+		g_string_append(out, " (***)");
+	else if (prev == rank)
+		g_string_append(out, " (   )");
+	else
+		g_string_append_printf(out, " (%+3" G_GINT64_FORMAT ")",
+				       (int64_t)prev - (int64_t)rank);
+}
+
+#define COLUMN 40
+
+/* One ranked column of the netdev report: the top `max` people (or
+ * companies) by figure `key`, with their moves under --compare. */
+static GPtrArray *column(struct ms_people *pp, bool companies,
+			 const char *key, const char *title, size_t max,
+			 GHashTable *const *prev)
+{
+	GPtrArray *all = companies ? pp->companies : pp->people;
+	GPtrArray *rows = g_ptr_array_new();
+	GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
+	int width = 1;
+
+	ms_people_sort(pp, key);
+	if (prev)
+		ms_people_compare(pp, key, prev[0], prev[1]);
+	for (guint i = 0; i < all->len; i++)
+		if (!companies || !((struct ms_people_company *)
+				    all->pdata[i])->unknown)
+			g_ptr_array_add(rows, all->pdata[i]);
+	max = MIN(max, rows->len);
+	for (size_t i = 0; i < max; i++) {
+		const struct ms_people_counts *c = companies ?
+			&((struct ms_people_company *)rows->pdata[i])->c :
+			&((struct ms_people_person *)rows->pdata[i])->c;
+		char b[24];
+
+		width = MAX(width, snprintf(b, sizeof b, "%" G_GINT64_FORMAT,
+					    ms_people_figure(c, key)));
+	}
+	g_ptr_array_add(lines, g_strdup_printf("%s:", title));
+	for (size_t i = 0; i < max; i++) {
+		const struct ms_people_person *p = rows->pdata[i];
+		const struct ms_people_company *co = rows->pdata[i];
+		GString *l = g_string_new(NULL);
+
+		g_string_append_printf(l, "  %3zu", i + 1);
+		if (prev)
+			text_rank_move(l, companies ? co->prev_rank :
+				       p->prev_rank, i + 1, max);
+		g_string_append_printf(l, " [%*" G_GINT64_FORMAT "] ", width,
+				       ms_people_figure(companies ? &co->c :
+							&p->c, key));
+		g_string_append(l, companies ? co->name : *p->name ? p->name :
+				p->email);
+		g_ptr_array_add(lines, g_string_free(l, FALSE));
+	}
+	g_ptr_array_unref(rows);
+	return lines;
+}
+
+/* The netdev report's ranked columns, two side by side. */
+static void text_sections(struct ms_people *pp, bool companies, size_t max,
+			  GHashTable *const (*prev)[2])
+{
+	for (size_t s = 0; s < G_N_ELEMENTS(sections); s++) {
+		GPtrArray *l = column(pp, companies, sections[s][0][0],
+				      sections[s][0][1], max,
+				      prev ? prev[2 * s] : NULL);
+		GPtrArray *r = column(pp, companies, sections[s][1][0],
+				      sections[s][1][1], max,
+				      prev ? prev[2 * s + 1] : NULL);
+		GString *line = g_string_new(NULL);
+
+		for (guint i = 0; i < MAX(l->len, r->len); i++) {
+			g_string_truncate(line, 0);
+			cell(line, i < l->len ? l->pdata[i] : "", COLUMN);
+			g_string_append_printf(line, " %s", i < r->len ?
+					       (char *)r->pdata[i] : "");
+			printf("%s\n", g_strchomp(line->str));
+		}
+		printf("\n");
+		g_string_free(line, TRUE);
+		g_ptr_array_unref(l);
+		g_ptr_array_unref(r);
+	}
+}
+
+/* The earlier rank and the figure's change, in a table. */
+static void text_move(size_t prev_rank, int64_t change, bool compare)
+{
+	char r[24], c[24];
+
+	if (!compare)
+		return;
+	snprintf(r, sizeof r, "%zu", prev_rank);
+	snprintf(c, sizeof c, "%+" G_GINT64_FORMAT, change);
+	printf(" %5s %6s", prev_rank ? r : "new", prev_rank ? c : "-");
+}
+
+/* maintstat's figures of the top people by --sort, in one table. */
 static void text_people(const struct ms_people *pp, size_t max,
 			const char *sort, bool compare)
 {
@@ -159,42 +298,111 @@ static void text_people(const struct ms_people *pp, size_t max,
 	       "tag-", "median");
 	for (size_t i = 0; i < max; i++) {
 		const struct ms_people_person *p = pp->people->pdata[i];
+		GString *l = g_string_new(NULL);
 		char med[32];
 
 		hours(p, med);
 		printf("  %4zu", i + 1);
 		text_move(p->prev_rank, p->score_change, compare);
-		printf(" %7" G_GINT64_FORMAT "  %-30.30s %-18.18s %5zu "
-		       "%5zu %5zu %5zu %5zu %5zu %5zu %7s\n",
-		       p->c.reviewer_score, *p->name ? p->name : p->email,
-		       p->company, p->c.authored, p->c.messages, p->c.threads,
+		cell(l, *p->name ? p->name : p->email, 30);
+		g_string_append_c(l, ' ');
+		cell(l, p->company, 18);
+		printf(" %7" G_GINT64_FORMAT "  %s %5zu %5zu %5zu %5zu %5zu "
+		       "%5zu %5zu %7s\n", p->c.reviewer_score, l->str,
+		       p->c.authored, p->c.messages, p->c.threads,
 		       p->c.replied, p->c.first_responses, p->c.tags_given,
 		       p->c.tags_received, med);
+		g_string_free(l, TRUE);
 	}
 	cli_print_more(stdout, "  ", max, pp->people->len);
 }
 
 static void text_companies(const struct ms_people *pp, size_t max,
-			   bool compare)
+			   const char *sort, bool compare)
 {
-	printf("\nTop companies:\n");
+	printf("Top companies by %s:\n", sort);
 	printf("  %4s%s %7s  %-30s %6s %5s %5s %5s %5s %5s %7s\n", "rank",
-	       compare ? "  prev change" : "", "score", "company", "people", "auth", "msgs", "repl", "tag+",
-	       "tag-", "balance");
+	       compare ? "  prev change" : "", "score", "company", "people",
+	       "auth", "msgs", "repl", "tag+", "tag-", "balance");
 	for (size_t i = 0; i < max; i++) {
 		const struct ms_people_company *c = pp->companies->pdata[i];
+		GString *l = g_string_new(NULL);
 		char bal[32] = "-";
 
 		if (c->review_balance >= 0)
 			snprintf(bal, sizeof bal, "%.2f", c->review_balance);
 		printf("  %4zu", i + 1);
 		text_move(c->prev_rank, c->score_change, compare);
-		printf(" %7" G_GINT64_FORMAT "  %-30.30s %6zu %5zu %5zu "
+		cell(l, c->name, 30);
+		printf(" %7" G_GINT64_FORMAT "  %s %6zu %5zu %5zu "
 		       "%5zu %5zu %5zu %7s\n", c->c.reviewer_score,
-		       c->name, c->people, c->c.authored, c->c.messages,
+		       l->str, c->people, c->c.authored, c->c.messages,
 		       c->c.replied, c->c.tags_given, c->c.tags_received, bal);
+		g_string_free(l, TRUE);
 	}
 	cli_print_more(stdout, "  ", max, pp->companies->len);
+}
+
+/* stat-print.py's "How top authors rank in scores": the companies that
+ * sent the most messages as authors, each with the percentile of its
+ * rank by reviewer score (p0: the top) and that score. */
+static void text_author_balance(struct ms_people *pp, size_t max)
+{
+	GHashTable *rank = g_hash_table_new(NULL, NULL);
+	GPtrArray *rows = g_ptr_array_new();
+	size_t n = 0;
+
+	ms_people_sort(pp, "reviewer_score");
+	for (guint i = 0; i < pp->companies->len; i++)
+		if (!((struct ms_people_company *)
+		      pp->companies->pdata[i])->unknown)
+			g_hash_table_insert(rank, pp->companies->pdata[i],
+					    GSIZE_TO_POINTER(n++));
+	ms_people_sort(pp, "ml_stat.author_messages");
+	for (guint i = 0; i < pp->companies->len; i++)
+		if (g_hash_table_contains(rank, pp->companies->pdata[i]))
+			g_ptr_array_add(rows, pp->companies->pdata[i]);
+	printf("How top authors rank in scores:\n");
+	for (size_t i = 0; i < MIN(max, n); i++) {
+		const struct ms_people_company *c = rows->pdata[i];
+		size_t r = GPOINTER_TO_SIZE(g_hash_table_lookup(rank, c));
+		char pct[24];
+
+		snprintf(pct, sizeof pct, "p%zu", r * 100 / n);
+		printf("  %3zu  %4s [%5" G_GINT64_FORMAT "]  %s\n", i + 1, pct,
+		       c->c.reviewer_score, c->name);
+	}
+	g_ptr_array_unref(rows);
+	g_hash_table_unref(rank);
+}
+
+/* The text: the netdev report's ranked lists, people then companies,
+ * each with maintstat's table of every figure by --sort. */
+static void text_document(const struct cli_review_view *v,
+			  struct ms_people *pp, long limit,
+			  const struct people_args *a)
+{
+	const char *sort = a->sort ? a->sort : "reviewer_score";
+	GHashTable *const (*prev)[2] = a->compare ?
+		(GHashTable *const (*)[2])a->prev : NULL;
+	size_t max = cli_limit(limit, false, pp->people->len);
+
+	cli_review_view_context(stdout, v);
+	printf("People: %u (bots left out); figures over the whole window, "
+	       "not per week\n\n", pp->people->len);
+	text_sections(pp, false, max, prev);
+	ms_people_sort(pp, sort);
+	if (prev)
+		ms_people_compare(pp, sort, prev[NR_FIGURES][0],
+				  prev[NR_FIGURES][1]);
+	text_people(pp, max, sort, prev != NULL);
+	max = cli_limit(limit, false, pp->companies->len);
+	printf("\nCompanies: %u\n\n", pp->companies->len);
+	text_sections(pp, true, max, prev);
+	ms_people_sort(pp, sort);
+	text_companies(pp, max, sort, prev != NULL);
+	printf("\n");
+	text_author_balance(pp, max);
 }
 
 /* The figures every person and company has, in JSON. */
@@ -276,22 +484,44 @@ static void json_document(struct ms_out *o, const struct ms_people *pp,
 	ms_out_end_list(o);
 }
 
-/* --check: what to fix, or with --suggest-mailmap the .mailmap lines. */
-static int print_check(const struct ms_people *pp, bool suggest)
+/* --check: what to fix (in JSON: {"schema_version", "problems": [{"kind",
+ * "what", "mailmap"}]}), or with --suggest-mailmap the .mailmap lines. */
+static int print_check(const struct ms_people *pp, bool suggest,
+		       struct ms_out *o)
 {
 	GPtrArray *pr = ms_people_check(pp);
 
+	if (o) {
+		ms_out_begin_document(o);
+		ms_out_key(o, "problems");
+		ms_out_begin_list(o);
+	}
 	for (guint i = 0; i < pr->len; i++) {
 		const struct ms_people_problem *x = pr->pdata[i];
 
-		if (!suggest)
+		if (o) {
+			ms_out_begin_object(o);
+			ms_out_kv_string(o, "kind", x->kind);
+			ms_out_kv_string(o, "what", x->what);
+			if (x->mailmap)
+				ms_out_kv_string(o, "mailmap", x->mailmap);
+			else
+				ms_out_kv_null(o, "mailmap");
+			ms_out_end_object(o);
+		} else if (!suggest) {
 			printf("%s\n", x->what);
-		else if (x->mailmap)
+		} else if (x->mailmap) {
 			printf("%s\n", x->mailmap);
+		}
 	}
-	if (!pr->len && !suggest)
+	if (!o && !pr->len && !suggest)
 		printf("Nothing to fix.\n");
 	g_ptr_array_unref(pr);
+	if (o) {
+		ms_out_end_list(o);
+		ms_out_end_object(o);
+		return ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
+	}
 	return fflush(stdout) || ferror(stdout) ?
 	       cli_error("cannot write the output") : EXIT_OK;
 }
@@ -308,25 +538,24 @@ static int sink(const struct cli_review_view *v, void *data)
 	int rc;
 
 	if (a->check || a->suggest) {
-		rc = print_check(pp, a->suggest);
+		rc = print_check(pp, a->suggest, a->json ? o : NULL);
 		ms_out_free(o);
 		ms_people_free(pp);
 		return rc;
 	}
-	if (cmp)
-		ms_people_compare(pp, a->prev[0], a->prev[1]);
-	if (a->sort)
-		ms_people_sort(pp, a->sort);
 	ms_out_begin_document(o);
 	if (a->json) {
+		/* previous_rank and score_change: by reviewer score */
+		if (cmp)
+			ms_people_compare(pp, "reviewer_score",
+					  a->prev[PREV_SCORE][0],
+					  a->prev[PREV_SCORE][1]);
+		if (a->sort)
+			ms_people_sort(pp, a->sort);
 		json_document(o, pp, limit, cmp);
 		ms_out_end_object(o);
 	} else {
-		cli_review_view_context(stdout, v);
-		text_people(pp, cli_limit(limit, false, pp->people->len),
-			    a->sort ? a->sort : "reviewer_score", cmp);
-		text_companies(pp, cli_limit(limit, false,
-					     pp->companies->len), cmp);
+		text_document(v, pp, limit, a);
 	}
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
@@ -347,7 +576,7 @@ int cmd_people(int argc, char **argv)
 		{ CLI_OPT_FLAG, "check", 0, &a.check, NULL,
 		  "print what to fix instead: addresses that look like one "
 		  "person, joins made by name only, domains of several people "
-		  "without a company" },
+		  "without a company (with --json: one document)" },
 		{ CLI_OPT_FLAG, "suggest-mailmap", 0, &a.suggest, NULL,
 		  "--check as .mailmap lines (questions commented out)" },
 		{ CLI_OPT_STRING, "sort", 0, &a.sort, "FIGURE",
@@ -362,8 +591,9 @@ int cmd_people(int argc, char **argv)
 	int rc = cli_review_main(argc, argv, &caller);
 
 	ms_employers_free(a.emp);
-	for (int i = 0; i < 2; i++)
-		if (a.prev[i])
-			g_hash_table_unref(a.prev[i]);
+	for (size_t f = 0; f <= NR_FIGURES; f++)
+		for (int i = 0; i < 2; i++)
+			if (a.prev[f][i])
+				g_hash_table_unref(a.prev[f][i]);
 	return rc;
 }

@@ -260,6 +260,8 @@ struct ctx {
 
 #define ORG_SHARED GUINT_TO_POINTER(UINT_MAX)
 
+static const char unknown[] = "(Unknown)";
+
 static const struct ms_mail_rec *rec(const struct ctx *c, uint32_t i)
 {
 	return ms_mail_index_get(c->idx, i);
@@ -738,7 +740,7 @@ static const char *company(struct ctx *cx, struct acc *a,
 	for (guint i = 0; i < order->len && !c; i++)
 		c = shared_org(cx, order->pdata[i]);
 	g_ptr_array_unref(order);
-	return c ? c : "(Unknown)";
+	return c ? c : unknown;
 }
 
 /* The person's figures from their sets, and their company. */
@@ -796,6 +798,7 @@ static void companies(struct ms_people *out)
 		if (!co) {
 			co = g_new0(struct ms_people_company, 1);
 			co->name = p->company;
+			co->unknown = p->company == unknown;
 			g_hash_table_insert(by, (gpointer)co->name, co);
 			g_ptr_array_add(out->companies, co);
 		}
@@ -899,7 +902,9 @@ void ms_people_free(struct ms_people *p)
 
 const char *const ms_people_sort_keys[] = {
 	"reviewer_score", "author_score", "authored", "messages", "threads",
-	"replied", "first_responses", "tags_given", "tags_received", NULL,
+	"replied", "first_responses", "tags_given", "tags_received",
+	"ml_stat.reviewer_cs", "ml_stat.reviewer_messages",
+	"ml_stat.author_cs", "ml_stat.author_messages", NULL,
 };
 
 static const size_t sort_offsets[] = {
@@ -912,6 +917,10 @@ static const size_t sort_offsets[] = {
 	offsetof(struct ms_people_counts, first_responses),
 	offsetof(struct ms_people_counts, tags_given),
 	offsetof(struct ms_people_counts, tags_received),
+	offsetof(struct ms_people_counts, reviewer_cs),
+	offsetof(struct ms_people_counts, reviewer_messages),
+	offsetof(struct ms_people_counts, author_cs),
+	offsetof(struct ms_people_counts, author_messages),
 };
 
 static int64_t figure(const struct ms_people_counts *c, size_t key)
@@ -943,18 +952,33 @@ static int cmp_companies(gconstpointer a, gconstpointer b, gpointer key)
 	return fx != fy ? (fx > fy ? -1 : 1) : strcmp(x->name, y->name);
 }
 
+/* The index of figure `key` in ms_people_sort_keys, or -1. */
+static int key_index(const char *key)
+{
+	for (int k = 0; ms_people_sort_keys[k]; k++)
+		if (!strcmp(ms_people_sort_keys[k], key))
+			return k;
+	return -1;
+}
+
+int64_t ms_people_figure(const struct ms_people_counts *c, const char *key)
+{
+	int k = key_index(key);
+
+	return k < 0 ? 0 : figure(c, (size_t)k);
+}
+
 int ms_people_sort(struct ms_people *p, const char *key)
 {
-	for (size_t k = 0; ms_people_sort_keys[k]; k++) {
-		if (strcmp(ms_people_sort_keys[k], key))
-			continue;
-		g_ptr_array_sort_with_data(p->people, cmp_people,
-					   GSIZE_TO_POINTER(k));
-		g_ptr_array_sort_with_data(p->companies, cmp_companies,
-					   GSIZE_TO_POINTER(k));
-		return 0;
-	}
-	return ms_error_set(MS_EUSAGE, "unknown sort key '%s'", key);
+	int k = key_index(key);
+
+	if (k < 0)
+		return ms_error_set(MS_EUSAGE, "unknown sort key '%s'", key);
+	g_ptr_array_sort_with_data(p->people, cmp_people,
+				   GSIZE_TO_POINTER((size_t)k));
+	g_ptr_array_sort_with_data(p->companies, cmp_companies,
+				   GSIZE_TO_POINTER((size_t)k));
+	return 0;
 }
 
 /* ---- release to release ---- */
@@ -986,33 +1010,37 @@ static GHashTable *ranks(GHashTable *prev)
 	return r;
 }
 
-void ms_people_compare(struct ms_people *p, GHashTable *people,
-		       GHashTable *companies)
+void ms_people_compare(struct ms_people *p, const char *key,
+		       GHashTable *people, GHashTable *companies)
 {
 	GHashTable *pr = ranks(people), *cr = ranks(companies);
 
 	for (guint i = 0; i < p->people->len; i++) {
 		struct ms_people_person *x = p->people->pdata[i];
-		const char *key = NULL;
+		const char *addr = NULL;
 
-		for (size_t k = 0; x->addresses[k] && !key; k++)
+		x->prev_rank = 0;
+		x->score_change = 0;
+		for (size_t k = 0; x->addresses[k] && !addr; k++)
 			if (g_hash_table_contains(people, x->addresses[k]))
-				key = x->addresses[k];
-		if (!key)
+				addr = x->addresses[k];
+		if (!addr)
 			continue;
-		x->prev_rank = GPOINTER_TO_UINT(g_hash_table_lookup(pr, key));
-		x->score_change = x->c.reviewer_score -
-			*(const int64_t *)g_hash_table_lookup(people, key);
+		x->prev_rank = GPOINTER_TO_UINT(g_hash_table_lookup(pr, addr));
+		x->score_change = ms_people_figure(&x->c, key) -
+			*(const int64_t *)g_hash_table_lookup(people, addr);
 	}
 	for (guint i = 0; i < p->companies->len; i++) {
 		struct ms_people_company *x = p->companies->pdata[i];
 		const int64_t *s = g_hash_table_lookup(companies, x->name);
 
+		x->prev_rank = 0;
+		x->score_change = 0;
 		if (!s)
 			continue;
 		x->prev_rank = GPOINTER_TO_UINT(g_hash_table_lookup(cr,
 								    x->name));
-		x->score_change = x->c.reviewer_score - *s;
+		x->score_change = ms_people_figure(&x->c, key) - *s;
 	}
 	g_hash_table_unref(pr);
 	g_hash_table_unref(cr);
@@ -1029,10 +1057,12 @@ static void problem_free(gpointer p)
 	g_free(x);
 }
 
-static void add_problem(GPtrArray *out, char *what, char *mailmap)
+static void add_problem(GPtrArray *out, const char *kind, char *what,
+			char *mailmap)
 {
 	struct ms_people_problem *x = g_new(struct ms_people_problem, 1);
 
+	x->kind = kind;
 	x->what = what;
 	x->mailmap = mailmap;
 	g_ptr_array_add(out, x);
@@ -1051,9 +1081,10 @@ static void on_possible(unsigned other, const char *why, void *data)
 
 	if (!*e)
 		return;
-	add_problem(c->out, g_strdup_printf("%s <%s> and <%s>: the same "
-					    "person? not joined (%s)",
-					    c->p->name, c->p->email, e, why),
+	add_problem(c->out, "possible_join",
+		    g_strdup_printf("%s <%s> and <%s>: the same person? not "
+				    "joined (%s)", c->p->name, c->p->email, e,
+				    why),
 		    g_strdup_printf("# the same person? (%s)\n# %s <%s> <%s>",
 				    why, c->p->name, c->p->email, e));
 }
@@ -1065,10 +1096,10 @@ static void on_address(const struct ms_ident_addr *a, void *data)
 	if ((a->source != MS_IDENT_NAME && a->source != MS_IDENT_MAINTAINERS)
 	    || a->malformed)
 		return;
-	add_problem(c->out, g_strdup_printf("%s <%s> and <%s>: joined by "
-					    "%s only", c->p->name,
-					    c->p->email, a->email,
-					    ms_ident_source_name(a->source)),
+	add_problem(c->out, "weak_join",
+		    g_strdup_printf("%s <%s> and <%s>: joined by %s only",
+				    c->p->name, c->p->email, a->email,
+				    ms_ident_source_name(a->source)),
 		    g_strdup_printf("%s <%s> <%s>", c->p->name, c->p->email,
 				    a->email));
 }
@@ -1095,9 +1126,10 @@ GPtrArray *ms_people_check(const struct ms_people *pp)
 								co->name));
 
 		if (n > 1)
-			add_problem(out, g_strdup_printf("%s: %zu people and no "
-							 "company (--employers)",
-							 co->name, n), NULL);
+			add_problem(out, "domain_without_company",
+				    g_strdup_printf("%s: %zu people and no "
+						    "company (--employers)",
+						    co->name, n), NULL);
 	}
 	g_hash_table_unref(domains);
 	return out;

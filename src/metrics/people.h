@@ -72,14 +72,18 @@ struct ms_people_person {
 	struct ms_people_counts c;
 	int64_t median_first_response; /* seconds; -1: no reply */
 	int64_t last;             /* their newest message of the window */
-	/* ms_people_compare(): rank by reviewer score in the earlier run
-	 * (0: not in it) and the score's change since */
+	/* ms_people_compare(): rank by a figure in the earlier run (0:
+	 * not in it) and the figure's change since */
 	size_t prev_rank;
 	int64_t score_change;
 };
 
 struct ms_people_company {
 	const char *name;
+	/* "(Unknown)": the people of no company known, summed; a
+	 * remainder, never ranked as a company (the netdev report lists
+	 * each such person as their own) */
+	bool unknown;
 	size_t people;
 	struct ms_people_counts c;
 	/* review points over author points: the score's parts, 2 x cs +
@@ -115,13 +119,13 @@ void ms_people_free(struct ms_people *p);
 
 /*
  * Release to release, as ml-stat's stat-print.py: each person's and
- * company's rank by reviewer score in an earlier run (`people`: address
- * -> int64_t * reviewer score, a person found under any of their
- * addresses; `companies`: name -> score; borrowed) and their score's
- * change since (prev_rank, score_change).
+ * company's rank by figure `key` (ms_people_sort_keys) in an earlier run
+ * (`people`: address -> int64_t * that figure, a person found under any
+ * of their addresses; `companies`: name -> figure; borrowed) and the
+ * figure's change since (prev_rank, score_change; 0 when not there).
  */
-void ms_people_compare(struct ms_people *p, GHashTable *people,
-		       GHashTable *companies);
+void ms_people_compare(struct ms_people *p, const char *key,
+		       GHashTable *people, GHashTable *companies);
 
 /*
  * What a list owner should fix (`--check`, as ml-stat's --check), each a
@@ -135,6 +139,9 @@ void ms_people_compare(struct ms_people *p, GHashTable *people,
  * A new array of struct ms_people_problem * (g_ptr_array_unref frees).
  */
 struct ms_people_problem {
+	/* "possible_join", "weak_join", "domain_without_company" (in
+	 * that order above) */
+	const char *kind;
 	char *what;
 	char *mailmap;
 };
@@ -147,7 +154,12 @@ GPtrArray *ms_people_check(const struct ms_people *p);
  */
 int ms_people_sort(struct ms_people *p, const char *key);
 
-/* The keys ms_people_sort() takes, NULL-terminated. */
+/* The keys ms_people_sort() takes, NULL-terminated: the JSON keys of
+ * the figures ("reviewer_score", ...; "ml_stat.reviewer_cs" for the
+ * parts of the score). */
 extern const char *const ms_people_sort_keys[];
+
+/* Figure `key` (ms_people_sort_keys) of `c`; 0 for an unknown key. */
+int64_t ms_people_figure(const struct ms_people_counts *c, const char *key);
 
 #endif

@@ -651,7 +651,17 @@ int ms_json_read_list(const char *file, const char *text, size_t len,
 				    list);
 	}
 	json_array_foreach(l, i, o) {
-		json_t *k = json_object_get(o, id), *v = json_object_get(o, value);
+		json_t *k = json_object_get(o, id), *v = o;
+		const char *p = value, *dot;
+
+		/* "a.b": member b of object member a */
+		for (; (dot = strchr(p, '.')); p = dot + 1) {
+			char *part = g_strndup(p, (size_t)(dot - p));
+
+			v = json_object_get(v, part);
+			g_free(part);
+		}
+		v = json_object_get(v, p);
 
 		if (json_is_string(k) && json_is_integer(v))
 			fn(json_string_value(k), json_integer_value(v), data);

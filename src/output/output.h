@@ -42,8 +42,8 @@
  * Reading back a document maintstat printed (`people --compare`): for
  * each object of the list under the top-level key `list` of JSON `text`
  * (`len` bytes, named `file` in errors), `fn` gets its string member `id`
- * and its integer member `value` (objects without both are skipped), in
- * order.  Returns 0, or MS_EPARSE ("FILE: line N: why").
+ * and its integer member `value` ("a.b": member b of its object a;
+ * objects without both are skipped), in order.  Returns 0, or MS_EPARSE ("FILE: line N: why").
  */
 int ms_json_read_list(const char *file, const char *text, size_t len,
 		      const char *list, const char *id, const char *value,

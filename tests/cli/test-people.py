@@ -199,9 +199,39 @@ eq(cos.get("vic@bigco.com"), "bigco.com", "a vanity domain's sender: the "
 
 r = run("people", *args, "--sort", "messages", "--limit", "2")
 eq(r.rc, 0, "text exits 0")
-ok("Top people by messages:" in r.out and r.out.count("Ann Author") == 1
-   and "  ... and 8 more not shown (--limit)" in r.out,
-   "text: ranked by --sort, --limit rows", r.out)
+table = r.out[r.out.index("Top people by messages:"):
+              r.out.index("Companies:")]
+ok(table.count("Ann Author") == 1
+   and "  ... and 8 more not shown (--limit)" in table,
+   "text: maintstat's table ranked by --sort, --limit rows", r.out)
+
+
+def column(out, title, right=False):
+    """The rows of a ranked column of the netdev report's layout."""
+    lines = out.splitlines()
+    i = next(k for k, l in enumerate(lines) if title + ":" in l)
+    rows = []
+    for line in lines[i + 1:]:
+        if not line.strip() or line.lstrip().startswith("Top "):
+            break
+        rows.append((line[41:] if right else line[:40]).strip())
+    return rows
+
+
+eq(column(r.out, "Top scores (positive)"),
+   ["1 [20] Bob Moved", "2 [16] May Maint"],
+   "the netdev report's ranked lists, --limit rows each: top scores")
+eq(column(r.out, "Top scores (negative)", True),
+   ["1 [22] Ann Author", "2 [ 6] Carl Stays"],
+   "... and beside it the negative scores (ties by address)")
+eq(column(r.out, "Top authors (messages)", True),
+   ["1 [5] Ann Author", "2 [1] Carl Stays"], "... the authors' messages")
+comp = r.out[r.out.index("Companies:"):]
+ok("(Unknown)" not in column(comp, "Top reviewers (messages)", True)
+   and "(Unknown)" not in comp[comp.index("How top authors"):]
+   and "(Unknown)" in comp[comp.index("Top companies by"):],
+   "(Unknown) is no company in the ranked lists, a row of the table",
+   comp)
 # --compare: ranks by reviewer score in the earlier document (not its
 # order), a person found under any address, the score's change
 prev = os.path.join(tmp, "prev.json")
@@ -224,6 +254,10 @@ eq([(c["previous_rank"], c["score_change"]) for c in r.json()["companies"]
 r = run("people", *args, "--compare", prev)
 ok("     1     2    +15      20  Bob Moved" in r.out and
    "   new      -      10  Rita Rev" in r.out, "--compare in text", r.out)
+eq(column(r.out, "Top scores (positive)")[:3],
+   ["1 ( +1) [ 20] Bob Moved", "2 ( -1) [ 16] May Maint",
+    "3 (***) [ 10] Dave Corp"], "--compare: stat-print.py's moves (the "
+   "width of the column's widest figure, Ann's -22)")
 r = run("people", *args, "--compare", mbox)
 ok(r.rc == 1 and "list.mbox: line 1:" in r.err, "--compare of a file "
    "that is no JSON: runtime error naming it", r.err)
@@ -244,8 +278,17 @@ eq(sorted(r.out.splitlines()), ["Ann Author <ann@example.net> "
                                 "Vic Vanity <vic@bigco.com> "
                                 "<vic@vic-vanity.net>"],
    "--suggest-mailmap: the .mailmap lines only")
-eq(run("people", *args, "--check", "--json").rc, 2,
-   "--check and --json: usage error")
+r = run("people", *args, "--check", "--json")
+eq(r.rc, 0, "--check --json exits 0")
+ok(r.json().get("schema_version") and
+   {"kind": "weak_join", "what": "Ann Author <ann@example.net> and "
+    "<ann@corp-a.com>: joined by name only", "mailmap":
+    "Ann Author <ann@example.net> <ann@corp-a.com>"} in r.json()["problems"]
+   and {"kind": "domain_without_company", "what": "oldco.com: 2 people and "
+        "no company (--employers)", "mailmap": None} in r.json()["problems"],
+   "--check --json: one document, each problem with its kind", r.out)
+eq(run("people", *args, "--suggest-mailmap", "--json").rc, 2,
+   "--suggest-mailmap and --json: usage error")
 # report: the people page, linked from the overview
 site = os.path.join(tmp, "site")
 r = run("report", *args, "--output-dir", site)
