@@ -1220,13 +1220,6 @@ const char *ms_ident_name(const struct ms_ident *id, unsigned person)
 		return best ? best : pe->name;
 	}
 	for (guint i = 0; i < mem->len; i++) {
-		const struct person *m = id->people->pdata[
-			g_array_index(mem, unsigned, i)];
-
-		if (m->name_fixed)
-			return m->name;
-	}
-	for (guint i = 0; i < mem->len; i++) {
 		n = most_used_name(id->people->pdata[
 			g_array_index(mem, unsigned, i)], &most);
 		best = n ? n : best;

@@ -304,7 +304,7 @@ void ms_ident_note_name(struct ms_ident *id, unsigned person,
 
 /*
  * The canonical name and address (lowercase; "" when none) of a person.
- * The name: the .mailmap's (of any address of the group), else the one
+ * The name: the .mailmap's for the group's own address, else the one
  * the group was used under most (ms_ident_note_name(); a tie goes to the
  * name noted first), one written plainly before one a mail client
  * decorated ("Last, First", "Name (Company)"), else the first one seen
