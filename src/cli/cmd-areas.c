@@ -21,7 +21,8 @@ static const struct cli_command_help help = {
 	"maintstat areas [--repo GITDIR] [options] [ENTRY...]",
 	"Each MAINTAINERS entry (all, or those named) cut into areas: the\n"
 	"directories below each F: pattern (a file pattern's files, an N:\n"
-	"pattern's files: one area each), cut into their subdirectories and\n"
+	"pattern's files: one area each; F: */, the whole tree, cut once into\n"
+	"its top-level directories), cut into their subdirectories and\n"
 	"their own files (DIR/*) while they hold at least --split-commits\n"
 	"commits of the window and more than one part has commits.  Per\n"
 	"area: its files in the tree, the window's commits and how many were\n"

@@ -6,8 +6,9 @@
  * (F:/X: values as prefixes, '*' any run, '?' one character, the
  * path's number of '/' without a trailing slash, a value naming a
  * directory of the tree taken with its slash; N: a regex searched
- * anywhere), a tree of the directories below each outermost directory
- * pattern, counted with the tree's files and the window's commits, cut
+ * anywhere; F: followed by a star and a slash, every path in a directory,
+ * is the tree's root directory, cut once into its top-level directories),
+ * a tree of the directories below each outermost directory pattern, counted with the tree's files and the window's commits, cut
  * where the rule says, then every record up to `until` counted into the
  * areas it touches.
  */
@@ -92,6 +93,11 @@ static void pats_compile(struct pats *ps, const struct maint_entry *me,
 			if (!p.re)
 				continue;   /* the index reports it */
 			p.value = g_strdup(v);
+		} else if (fl->key == 'F' && !strcmp(v, "*/")) {
+			/* the whole tree (THE REST): its top-level
+			 * directories are its areas */
+			p.kind = PAT_DIR;
+			p.value = g_strdup("");
 		} else if (strpbrk(v, "*?")) {
 			p.kind = PAT_GLOB;
 			p.value = g_strdup(v);
@@ -139,7 +145,10 @@ static bool pat_match(const struct pat *p, const char *path)
 	case PAT_N:
 		return g_regex_match(p->re, path, 0, NULL);
 	case PAT_DIR:
-		return g_str_has_prefix(path, p->value);
+		/* the root ("" from F: followed by a star and a slash) holds
+		 * the paths in a directory */
+		return g_str_has_prefix(path, p->value) &&
+		       (*p->value || strchr(path, '/'));
 	case PAT_FILE:
 		m = g_str_has_prefix(path, p->value);
 		break;
@@ -374,8 +383,8 @@ static void count_files(struct ework *ew, const struct ms_tree *t)
 		const struct pat *p = &g_array_index(ew->ps.all, struct pat,
 						     i);
 
-		all = all || p->key == 'N' ||
-		      (p->key == 'F' && strchr("*?", p->value[0]));
+		all = all || p->key == 'N' || (p->key == 'F' &&
+		      (!*p->value || strchr("*?", p->value[0])));
 	}
 	if (all) {
 		for (size_t i = 0; i < nr; i++)
@@ -444,7 +453,9 @@ static void choose(struct ework *ew, struct node *n, size_t min_commits)
 	GHashTableIter it;
 	gpointer v;
 
-	if (!n->dir || n->commits < min_commits || live_parts(n) < 2) {
+	if (!n->dir || n->commits < min_commits || live_parts(n) < 2 ||
+	    (n->parent && !*n->parent->path)) {
+		/* (a top-level directory of the whole tree is not cut) */
 		add_area(ew, n);
 		return;
 	}
@@ -831,6 +842,9 @@ static void ework_init(struct qwork *qw, struct ework *ew,
 	ew->nr_slots = 1 + qw->nr_intervals;
 	out->entry = me;
 	pats_compile(&ew->ps, me, ms_activity_tree(qw->a));
+	for (guint i = 0; i < ew->ps.all->len; i++)
+		out->whole_tree = out->whole_tree ||
+			!*g_array_index(ew->ps.all, struct pat, i).value;
 	ew->roots = g_hash_table_new(g_str_hash, g_str_equal);
 	ew->leaves = g_hash_table_new(NULL, NULL);
 	ew->areas = g_ptr_array_new();
@@ -845,7 +859,7 @@ static struct ms_area *area_new(const struct ework *ew, const struct node *n)
 	size_t l = 0;
 
 	if (n) {
-		o->path = g_strdup(n->path);
+		o->path = g_strdup(*n->path ? n->path : "*/");
 		o->files = n->files;
 	}
 	o->listed = g_new0(struct ms_area_listed,

@@ -164,6 +164,10 @@ struct ms_area {
 struct ms_areas_entry {
 	const struct maint_entry *entry;   /* borrowed */
 	size_t commits;           /* of the window touching the entry */
+	/* an F: line of a star and a slash: the entry has every path in a
+	 * directory (THE REST), and its areas are the top-level
+	 * directories, never cut further */
+	bool whole_tree;
 	struct ms_area *areas;    /* most commits first, then by path */
 	size_t nr_areas;
 };
@@ -181,7 +185,9 @@ struct ms_areas {
  * first file pattern, else to the N: pattern.  A directory is cut into
  * its subdirectories (and its own files, "dir/" followed by a star) while it holds at
  * least q->min_commits commits of the window and more than one of those
- * parts has commits.  With q->bounds, each area's facts over each
+ * parts has commits.  An F: line of a star and a slash (every path in a
+ * directory) is the root directory, whose parts are the top-level
+ * directories, each one area.  With q->bounds, each area's facts over each
  * interval too, in one pass over the records.  Returns 0 and *out
  * (ms_areas_free).
  */

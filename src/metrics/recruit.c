@@ -77,6 +77,14 @@ static GPtrArray *proposals(const struct ms_areas *ar,
 			if (!(x->flags & MS_AREA_DEFACTO) ||
 			    x->path[0] == '*')
 				continue;
+			/* the whole tree's entry (THE REST) gets no R: line
+			 * for a part, only a new entry for a top-level
+			 * directory no other entry covers from inside */
+			if (e->whole_tree) {
+				if (x->nr_covers && x->covers[0].inner)
+					continue;
+				subtree = true;
+			}
 			for (size_t t = 0; t < x->nr_top; t++) {
 				const struct ms_area_person *p = &x->top[t];
 				struct proposal *to;
@@ -149,11 +157,14 @@ static const struct maint_entry *find_entry(const struct maint_file *mf,
 	return NULL;
 }
 
-/* The name of a new entry for area `x` of entry `e`. */
+/* The name of a new entry for area `x` of entry `e`: "ENTRY - dir", or
+ * for a top-level directory of the whole tree's entry (THE REST) the
+ * directory's name in capitals, as MAINTAINERS names its entries. */
 static char *new_name(const struct ms_areas_entry *e, const struct ms_area *x)
 {
 	char *path = g_strndup(x->path, strlen(x->path) - 1);
-	char *n = g_strdup_printf("%s - %s", e->entry->name, path);
+	char *n = e->whole_tree ? g_ascii_strup(path, -1) :
+		g_strdup_printf("%s - %s", e->entry->name, path);
 
 	g_free(path);
 	return n;
@@ -205,9 +216,10 @@ static char *apply(const struct proposal *p, const char *path,
 						       me->fields[f].value);
 		g_string_append_printf(block, "F:\t%s\n\n", p->area->path);
 		/* MAINTAINERS' order: before the first entry after the
-		 * parent whose name sorts after the new one */
-		for (size_t i = me->index + 1; i < maint_file_nr_entries(mf);
-		     i++) {
+		 * parent (for the whole tree's, THE REST, which comes last:
+		 * the first entry) whose name sorts after the new one */
+		for (size_t i = p->e->whole_tree ? 0 : me->index + 1;
+		     i < maint_file_nr_entries(mf); i++) {
 			const struct maint_entry *n = maint_file_entry(mf, i);
 
 			if (strcmp(n->name, name) > 0) {

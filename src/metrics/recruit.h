@@ -4,7 +4,9 @@
  * line in the entry for each de-facto person of an area the entry's
  * people attend, or a new entry for an unattended subtree (its de-facto
  * people as R:, the parent entry's lists and status, F: the area),
- * never an M: line; none for a catch-all area (THE REST's '*').  git format-patch form, one patch per proposal
+ * never an M: line; none for a catch-all area (THE REST's '*'), and for
+ * the whole tree's entry (areas.h's whole_tree) only a new entry, named
+ * for a top-level directory no other entry covers from inside.  git format-patch form, one patch per proposal
  * after a cover letter, each applying on the one before with git am.
  */
 #ifndef MS_RECRUIT_H

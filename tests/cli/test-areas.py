@@ -151,6 +151,19 @@ for path, x in ab.items():
            "%s from %s: the listed people's counts" % (path, iv["start"]))
         checked += 1
 eq(checked, 3, "three intervals with commits compared")
+# THE REST (F: *, F: */): the whole tree, cut once into its top-level
+# directories (drivers/ holds far more than 20 commits, in several parts,
+# and is not cut); the files at the top are F: *'s area
+rest, ra = by_path(doc, "THE REST")
+eq(sorted(ra), ["*", "drivers/", "include/", "lib/", "scripts/", "tools/"],
+   "THE REST: its top-level directories and the top's files")
+eq(ra["scripts/"]["flags"], ["unattended", "de-facto"],
+   "scripts/: only Sam works there, and nobody lists him")
+eq(ra["tools/"]["flags"], ["dormant"], "tools/: only a merge")
+ok(ra["drivers/"]["commits"] > 20 and
+   ra["drivers/"]["flags"] == ["de-facto"],
+   "drivers/: attended through the entries inside it (Rhea's reviews: "
+   "de-facto)", str(ra["drivers/"]["flags"]))
 r = run("areas", "--repo", repo, "--no-cache", "--by", "year",
         "KEYWORD ONLY")
 ok(r.rc == 0 and "By interval:" in r.out and "2021-01-01" in r.out,
@@ -188,7 +201,7 @@ subprocess.run(["git", "-C", clone, "push", "-q", "origin", "HEAD:main"],
                check=True, capture_output=True)
 after = run("areas", "--repo", repo, "--db", db, "--json",
             env={"MS_AREAS_TRACE": "1"})
-ok("paths of 1 commits from the walk, 104 from the store" in after.err,
+ok("paths of 1 commits from the walk, 108 from the store" in after.err,
    "after a new commit: only it is walked", after.err)
 fresh = run("areas", "--repo", repo, "--no-cache", "--json")
 eq(after.json(), fresh.json(), "and the answer is the cold one")

@@ -32,16 +32,18 @@ r = run("recruit", "--repo", repo, "--no-cache", "-o", out, "--from", FROM,
 eq(r.rc, 0, "recruit exits 0")
 names = sorted(os.path.basename(p) for p in glob.glob(out + "/*.patch"))
 eq(names, ["0000-cover-letter.patch",
-           "0001-MAINTAINERS-add-BROAD-ENTRY-drivers-broad-work.patch"],
-   "a cover letter and one proposal (none for THE REST's catch-all)")
+           "0001-MAINTAINERS-add-BROAD-ENTRY-drivers-broad-work.patch",
+           "0002-MAINTAINERS-add-SCRIPTS.patch"],
+   "a cover letter and two proposals: THE REST's only for scripts/, the "
+   "top-level directory no other entry covers")
 ok(not glob.glob(T + "/.out*") and not [p for p in os.listdir(T)
                                         if p.startswith(".")],
    "nothing left beside the directory")
 p1 = open(os.path.join(out, names[1])).read()
 subj = re.search(r"^Subject: (.*)$", p1, re.M).group(1)
-eq(subj, "[PATCH 1/1] MAINTAINERS: add BROAD ENTRY - drivers/broad/work",
+eq(subj, "[PATCH 1/2] MAINTAINERS: add BROAD ENTRY - drivers/broad/work",
    "the subject")
-ok(len(subj) - len("[PATCH 1/1] ") <= 75, "within 75 characters")
+ok(len(subj) - len("[PATCH 1/2] ") <= 75, "within 75 characters")
 eq(re.search(r"^To: (.*\n(?:    .*\n)*)", p1, re.M).group(1),
    "Wes Worker <wes@example.net>,\n    Rhea Rev <rhea@example.net>\n",
    "To: the people proposed")
@@ -66,9 +68,18 @@ subprocess.run(["git", "clone", "-q", repo, work], check=True)
 genv = dict(os.environ, GIT_COMMITTER_NAME="T", GIT_COMMITTER_EMAIL="t@x",
             GIT_AUTHOR_NAME="T", GIT_AUTHOR_EMAIL="t@x",
             GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
-am = subprocess.run(["git", "-C", work, "am", os.path.join(out, names[1])],
+p2 = open(os.path.join(out, names[2])).read()
+added = [line[1:] for line in p2.splitlines()
+         if line.startswith("+") and not line.startswith("+++")]
+eq(added, ["SCRIPTS", "R:\tSam Script <sam@example.net>",
+           "L:\trest@lists.example.org", "F:\tscripts/", ""],
+   "THE REST's top-level directory: a new entry named for it, R: only")
+ok(re.search(r"^To: Sam Script <sam@example.net>$", p2, re.M) and
+   "Cc: Tom Rest <tom@example.org>" in p2, "To: Sam; Cc: THE REST's", p2)
+am = subprocess.run(["git", "-C", work, "am", os.path.join(out, names[1]),
+                     os.path.join(out, names[2])],
                     env=genv, capture_output=True, text=True)
-eq(am.returncode, 0, "git am applies it to the analysed revision")
+eq(am.returncode, 0, "git am applies both to the analysed revision")
 m = open(os.path.join(work, "MAINTAINERS")).read()
 ok(m.index("BROAD ENTRY - drivers/broad/work") < m.index("BROAD INNER") and
    m.index("BROAD ENTRY\n") < m.index("BROAD ENTRY - "),
@@ -77,6 +88,11 @@ r2 = run("sections", work, "drivers/broad/work/x.c")
 eq(r2.out.split("\n")[1:3], ["  BROAD ENTRY - drivers/broad/work",
                             "  BROAD ENTRY"],
    "the new entry parses and matches the area, beside the parent")
+ok(m.index("OVERLAP") < m.index("SCRIPTS\n") < m.index("THE REST"),
+   "SCRIPTS placed in MAINTAINERS' order, before THE REST", m)
+r2 = run("sections", work, "scripts/s.sh")
+ok("SCRIPTS" in r2.out and "THE REST" in r2.out,
+   "SCRIPTS parses and matches scripts/, beside THE REST", r2.out)
 
 keep = os.path.join(T, "keep")
 open(keep, "w").write("# never\nwes@example.net\n")

@@ -9,6 +9,8 @@
  * - a file pattern's files are one area, named as the entry writes it,
  *   unless a directory pattern holds them;
  * - X: leaves its files out;
+ * - an F: line of a star and a slash is the whole tree, cut once into its
+ *   top-level directories;
  * - the flags: unattended (commits, none authored, committed or tagged
  *   by a listed person, nor by the people of an inner entry covering the
  *   area), de-facto (an unlisted person applied or reviewed at least half
@@ -32,6 +34,8 @@
  *     Yan (all of them, but fewer than MS_AREAS_DEFACTO_MIN);
  *   drivers/broad/excluded/: 2 commits (X:).
  * Before it: the root commit, and Mia's commit to drivers/broad/dormant/.
+ * REST (F: a star, F: a star and a slash) has every file; Tom's one
+ * commit to drivers/other/ is REST's only.
  */
 #include "test.h"
 #include "activity.h"
@@ -57,6 +61,7 @@
 #define QUINN "Quinn Quiet <quinn@example.net>"
 #define VIC "Vic Viewer <vic@example.net>"
 #define YAN "Yan Yes <yan@example.net>"
+#define TOM "Tom Rest <tom@example.org>"
 #define OTTO "Otto Other <otto@example.net>"
 #define ZED "Zed Applier <zed@example.net>"
 
@@ -73,14 +78,19 @@ static const char maintainers[] =
 	"INNER\n"
 	"M:\t" IAN "\n"
 	"S:\tMaintained\n"
-	"F:\tdrivers/broad/inner/\n";
+	"F:\tdrivers/broad/inner/\n"
+	"\n"
+	"REST\n"
+	"M:\t" TOM "\n"
+	"F:\t*\n"
+	"F:\t*/\n";
 
 static const char *const files[] = {
 	"drivers/broad/top.c", "drivers/broad/mia/old.c",
 	"drivers/broad/mia/sub/s.c", "drivers/broad/work/a.c",
 	"drivers/broad/work/deep/x.c", "drivers/broad/work/deep/y.c",
 	"drivers/broad/inner/i.c", "drivers/broad/dormant/d.c",
-	"drivers/broad/excluded/e.c", "include/broad.h",
+	"drivers/broad/excluded/e.c", "include/broad.h", "drivers/other/o.c",
 };
 
 static int64_t when = SINCE;
@@ -144,21 +154,23 @@ static GString *stream(void)
 		       "include/broad.h");
 	for (int i = 0; i < 2; i++)
 		commit(s, 0, WES, WES, NULL, "drivers/broad/excluded/e.c");
+	commit(s, 0, TOM, TOM, NULL, "drivers/other/o.c");
 	return s;
 }
 
 static struct ms_activity *model;
 static struct ms_commit_paths *paths;
 
-/* The areas of BROAD for --split-commits `min`. */
-static struct ms_areas *compute(size_t min)
+/* The areas of entry `entry` (0 BROAD, 2 REST) for --split-commits
+ * `min`. */
+static struct ms_areas *compute_entry(size_t entry, size_t min)
 {
 	struct ms_areas_query q = MS_AREAS_QUERY_INIT;
 	const struct maint_entry *sel[1];
 	struct ms_areas *r = NULL;
 	const struct maint_file *mf = ms_activity_maintainers(model);
 
-	sel[0] = maint_file_entry(mf, 0);
+	sel[0] = maint_file_entry(mf, entry);
 	q.since = SINCE;
 	q.until = UNTIL;
 	q.entries = sel;
@@ -172,6 +184,11 @@ static struct ms_areas *compute(size_t min)
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static struct ms_areas *compute(size_t min)
+{
+	return compute_entry(0, min);
 }
 
 /* The areas' paths, sorted and joined with spaces. */
@@ -321,9 +338,9 @@ static void check_flags(const struct ms_areas *r)
 	ok(p && !p->listed && p->listed_in &&
 	   !strcmp(p->listed_in, "INNER") && !p->defacto_committer,
 	   "Ian is listed in INNER, so not de-facto");
-	ok(in->nr_covers == 1 && in->covers[0].inner &&
-	   in->covers[0].commits == 3, "INNER covers inner/'s 3 commits "
-	   "from inside");
+	ok(in->nr_covers == 2 && in->covers[0].inner &&
+	   in->covers[0].commits == 3 && !in->covers[1].inner,
+	   "INNER covers inner/'s 3 commits from inside, REST from outside");
 	is_int(top->flags, 0, "drivers/broad/*: attended by Ray's acks");
 	is_int(h->flags, 0, "include/broad.h: Zed applied both and Yan "
 	       "reviewed both, fewer than the minimum: not de-facto; Mia "
@@ -334,6 +351,46 @@ static void check_flags(const struct ms_areas *r)
 	   d->listed[0].author.time == 1550000000 &&
 	   d->listed[0].author.count == 0 && !d->listed[1].author.set,
 	   "dormant/: Mia's last commit there, before the window");
+}
+
+/* REST's F: followed by a star and a slash is the whole tree: its areas
+ * are the top-level directories, never cut further; F: and a star alone
+ * the files at the top. */
+static void check_whole_tree(void)
+{
+	static const struct {
+		size_t min;
+		const char *want, *what;
+	} cuts[] = {
+		{ 19, "* drivers/ include/", "REST at 19: its top-level "
+		  "directories (drivers/: 22 commits in broad/ and other/, "
+		  "not cut) and the top's files" },
+		{ 24, "* drivers/ include/", "REST at 24 (all its commits): "
+		  "cut" },
+		{ 25, "* */", "REST at 25: the whole tree one area" },
+	};
+	struct ms_areas *r;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cuts); i++) {
+		char *got;
+
+		r = compute_entry(2, cuts[i].min);
+		got = r ? area_paths(r) : NULL;
+		is_str(got, cuts[i].want, cuts[i].what);
+		g_free(got);
+		ms_areas_free(r);
+	}
+	r = compute_entry(2, 0);
+	ok(r && r->entries[0].whole_tree, "REST: the whole tree");
+	ok(r && area(r, "drivers/") && area(r, "drivers/")->commits == 22 &&
+	   area(r, "drivers/")->files == 10 && area(r, "*") &&
+	   area(r, "*")->files == 1 && area(r, "*")->flags == MS_AREA_DORMANT,
+	   "drivers/: 22 commits (X: is BROAD's only), 10 files; the top's "
+	   "MAINTAINERS dormant");
+	ms_areas_free(r);
+	r = compute(0);
+	ok(r && !r->entries[0].whole_tree, "BROAD: not the whole tree");
+	ms_areas_free(r);
 }
 
 int main(void)
@@ -360,6 +417,7 @@ int main(void)
 				    &diags), 0, "the paths of its commits");
 	if (model && paths) {
 		check_cutting();
+		check_whole_tree();
 		r = compute(19);
 		ok(r != NULL, "the areas at 19");
 		if (r) {
