@@ -3,6 +3,7 @@
  * companies, as the netdev development report ranks them (people.h
  * decides; review's loading reads; this file only prints).
  */
+#include "cli-activity.h"
 #include "cli-review.h"
 #include "cli-review-out.h"
 #include "commands.h"
@@ -41,6 +42,9 @@ static const struct cli_command_help help = {
 	"count here.  --compare FILE.json (an earlier people --json) adds\n"
 	"each row's rank there by reviewer score and its score's change\n"
 	"(\"new\" when it was not there), as ml-stat's stat-print.py.\n"
+	"--by month|quarter|year|release computes it all again per interval\n"
+	"(JSON: each row's \"intervals\"; text: the reviewer score per\n"
+	"interval).\n"
 	"--check prints instead what a list owner should fix, as ml-stat's\n"
 	"--check (with --json: one document); --suggest-mailmap the\n"
 	".mailmap lines that fix it.",
@@ -63,7 +67,7 @@ static const char *const sections[][2][2] = {
 #define PREV_SCORE 4            /* sections[2][0]: reviewer_score */
 
 struct people_args {
-	const char *employers, *sort, *compare;
+	const char *employers, *sort, *compare, *by, *release_tags;
 	bool json, check, suggest;
 	struct ms_employers *emp;
 	/* --compare: per figure of `sections`, then --sort's: the earlier
@@ -376,11 +380,60 @@ static void text_author_balance(struct ms_people *pp, size_t max)
 	g_hash_table_unref(rank);
 }
 
+/* --by in text: the reviewer score of the first `max` rows (people, or
+ * companies) per interval, "-" where they sent nothing. */
+static void text_series(const struct ms_people *pp, bool companies,
+			size_t max, const struct cli_act_series *ser,
+			const char *by)
+{
+	GPtrArray *rows = companies ? pp->companies : pp->people;
+	GString *l = g_string_new(NULL);
+
+	printf("Reviewer score by %s:\n  ", by);
+	cell(l, "", 30);
+	for (size_t i = 0; i < pp->nr_intervals; i++) {
+		g_string_append_c(l, ' ');
+		cell(l, ser->labels ? ser->labels->pdata[i] : ser->day[i], 7);
+	}
+	printf("%s\n", g_strchomp(l->str));
+	for (size_t r = 0; r < max; r++) {
+		const struct ms_people_person *p = rows->pdata[r];
+		const struct ms_people_company *c = rows->pdata[r];
+
+		g_string_truncate(l, 0);
+		cell(l, companies ? c->name : *p->name ? p->name : p->email,
+		     30);
+		for (size_t i = 0; i < pp->nr_intervals; i++) {
+			const struct ms_people_counts *n = NULL;
+			const struct ms_people_person *ip;
+			const struct ms_people_company *ic;
+
+			if (companies) {
+				ic = ms_people_find_company(pp->intervals[i],
+							    c->name);
+				n = ic ? &ic->c : NULL;
+			} else {
+				ip = ms_people_find(pp->intervals[i],
+						    p->person);
+				n = ip ? &ip->c : NULL;
+			}
+			if (n)
+				g_string_append_printf(l, " %7" G_GINT64_FORMAT,
+						       n->reviewer_score);
+			else
+				g_string_append_printf(l, " %7s", "-");
+		}
+		printf("  %s\n", l->str);
+	}
+	g_string_free(l, TRUE);
+}
+
 /* The text: the netdev report's ranked lists, people then companies,
  * each with maintstat's table of every figure by --sort. */
 static void text_document(const struct cli_review_view *v,
 			  struct ms_people *pp, long limit,
-			  const struct people_args *a)
+			  const struct people_args *a,
+			  const struct cli_act_series *ser)
 {
 	const char *sort = a->sort ? a->sort : "reviewer_score";
 	GHashTable *const (*prev)[2] = a->compare ?
@@ -396,17 +449,26 @@ static void text_document(const struct cli_review_view *v,
 		ms_people_compare(pp, sort, prev[NR_FIGURES][0],
 				  prev[NR_FIGURES][1]);
 	text_people(pp, max, sort, prev != NULL);
+	if (a->by) {
+		printf("\n");
+		text_series(pp, false, max, ser, a->by);
+	}
 	max = cli_limit(limit, false, pp->companies->len);
 	printf("\nCompanies: %u\n\n", pp->companies->len);
 	text_sections(pp, true, max, prev);
 	ms_people_sort(pp, sort);
 	text_companies(pp, max, sort, prev != NULL);
+	if (a->by) {
+		printf("\n");
+		text_series(pp, true, max, ser, a->by);
+	}
 	printf("\n");
 	text_author_balance(pp, max);
 }
 
 /* The figures every person and company has, in JSON. */
-static void json_counts(struct ms_out *o, const struct ms_people_counts *c)
+static void json_counts(struct ms_out *o, const struct ms_people_counts *c,
+			bool entries)
 {
 	ms_out_kv_int(o, "authored", (int64_t)c->authored);
 	ms_out_kv_int(o, "series", (int64_t)c->series);
@@ -433,12 +495,74 @@ static void json_counts(struct ms_out *o, const struct ms_people_counts *c)
 	ms_out_kv_int(o, "author_threads", (int64_t)c->author_threads);
 	ms_out_kv_int(o, "author_messages", (int64_t)c->author_messages);
 	ms_out_end_object(o);
+	if (!entries)
+		return;
 	ms_out_kv_int(o, "entries_listed", (int64_t)c->entries_listed);
 	ms_out_kv_int(o, "entries_answered", (int64_t)c->entries_answered);
 }
 
+static void json_median(struct ms_out *o, const struct ms_people_person *p)
+{
+	if (p->median_first_response >= 0)
+		ms_out_kv_real(o, "median_first_response_hours",
+			       (double)p->median_first_response / 3600);
+	else
+		ms_out_kv_null(o, "median_first_response_hours");
+}
+
+/* Key "intervals" (--by) of person `p` or company `c`: per interval its
+ * start and end as counted, and its figures there, every one null when
+ * it sent nothing in it. */
+static void json_intervals(struct ms_out *o, const struct ms_people *pp,
+			   const struct cli_act_series *ser,
+			   const struct ms_people_person *p,
+			   const struct ms_people_company *c)
+{
+	static const char *const figures[] = {
+		"authored", "series", "projects", "messages", "threads",
+		"replied", "first_responses", "tags_given", "tags_received",
+		"reviewer_score", "author_score", "ml_stat",
+	};
+
+	if (!pp->nr_intervals)
+		return;
+	ms_out_key(o, "intervals");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < pp->nr_intervals; i++) {
+		const struct ms_people *iv = pp->intervals[i];
+		const struct ms_people_person *ip = p ?
+			ms_people_find(iv, p->person) : NULL;
+		const struct ms_people_company *ic = c ?
+			ms_people_find_company(iv, c->name) : NULL;
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "start", ser->start[i]);
+		ms_out_kv_string(o, "end", ser->end[i]);
+		if (ser->labels)
+			ms_out_kv_string(o, "release", ser->labels->pdata[i]);
+		if (p && ip) {
+			ms_out_kv_string(o, "company", ip->company);
+			json_counts(o, &ip->c, false);
+			json_median(o, ip);
+		} else if (c && ic) {
+			ms_out_kv_int(o, "people", (int64_t)ic->people);
+			json_counts(o, &ic->c, false);
+		} else {
+			ms_out_kv_null(o, p ? "company" : "people");
+			for (size_t k = 0; k < G_N_ELEMENTS(figures); k++)
+				ms_out_kv_null(o, figures[k]);
+			if (p)
+				ms_out_kv_null(o,
+					       "median_first_response_hours");
+		}
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+}
+
 static void json_document(struct ms_out *o, const struct ms_people *pp,
-			  long limit, bool compare)
+			  long limit, bool compare,
+			  const struct cli_act_series *ser)
 {
 	ms_out_key(o, "people");
 	ms_out_begin_list(o);
@@ -454,13 +578,10 @@ static void json_document(struct ms_out *o, const struct ms_people *pp,
 			ms_out_string(o, p->addresses[k]);
 		ms_out_end_list(o);
 		ms_out_kv_string(o, "company", p->company);
-		json_counts(o, &p->c);
-		if (p->median_first_response >= 0)
-			ms_out_kv_real(o, "median_first_response_hours",
-				       (double)p->median_first_response / 3600);
-		else
-			ms_out_kv_null(o, "median_first_response_hours");
+		json_counts(o, &p->c, true);
+		json_median(o, p);
 		json_move(o, p->prev_rank, p->score_change, compare);
+		json_intervals(o, pp, ser, p, NULL);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
@@ -473,12 +594,13 @@ static void json_document(struct ms_out *o, const struct ms_people *pp,
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "name", c->name);
 		ms_out_kv_int(o, "people", (int64_t)c->people);
-		json_counts(o, &c->c);
+		json_counts(o, &c->c, true);
 		if (c->review_balance >= 0)
 			ms_out_kv_real(o, "review_balance", c->review_balance);
 		else
 			ms_out_kv_null(o, "review_balance");
 		json_move(o, c->prev_rank, c->score_change, compare);
+		json_intervals(o, pp, ser, NULL, c);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
@@ -526,21 +648,49 @@ static int print_check(const struct ms_people *pp, bool suggest,
 	       cli_error("cannot write the output") : EXIT_OK;
 }
 
+/* --by: the intervals of the window, as activity's and review's. */
+static int intervals(const struct cli_review_view *v,
+		     const struct people_args *a, struct cli_act_series *ser,
+		     struct ms_review_opts *rvo)
+{
+	int64_t lo = rvo->since, first, last;
+	int rc;
+
+	rvo->bounds = NULL;
+	rvo->nr_intervals = 0;
+	if (!lo && ms_mail_index_span(v->idx, &first, &last, NULL))
+		lo = MIN(first, rvo->until);
+	rc = cli_act_series_bounds("people", a->by, a->release_tags,
+				   v->opts->repo, lo, rvo->until, ser);
+	if (rc != CLI_CONTINUE || !a->by)
+		return rc;
+	rvo->bounds = (const int64_t *)(void *)ser->bounds->data;
+	rvo->nr_intervals = ser->nr_intervals;
+	return CLI_CONTINUE;
+}
+
 static int sink(const struct cli_review_view *v, void *data)
 {
 	const struct people_args *a = data;
 	long limit = ((const struct cli_review_run *)v->priv)->limit;
-	struct ms_people *pp = ms_people_compute(v->lm, v->map, v->commits,
-						 v->rvo, v->rv, a->emp);
-	struct ms_out *o = ms_out_new(a->json ? MS_OUT_JSON : MS_OUT_TEXT,
-				      stdout);
+	struct cli_act_series ser = { 0 };
+	struct ms_review_opts rvo = *v->rvo;
+	struct ms_people *pp;
+	struct ms_out *o;
 	bool cmp = a->compare != NULL;
-	int rc;
+	int rc = intervals(v, a, &ser, &rvo);
+
+	if (rc != CLI_CONTINUE)
+		return rc;
+	pp = ms_people_compute(v->lm, v->map, v->commits, &rvo, v->rv,
+			       a->emp);
+	o = ms_out_new(a->json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 
 	if (a->check || a->suggest) {
 		rc = print_check(pp, a->suggest, a->json ? o : NULL);
 		ms_out_free(o);
 		ms_people_free(pp);
+		cli_act_series_release(&ser);
 		return rc;
 	}
 	ms_out_begin_document(o);
@@ -552,14 +702,15 @@ static int sink(const struct cli_review_view *v, void *data)
 					  a->prev[PREV_SCORE][1]);
 		if (a->sort)
 			ms_people_sort(pp, a->sort);
-		json_document(o, pp, limit, cmp);
+		json_document(o, pp, limit, cmp, &ser);
 		ms_out_end_object(o);
 	} else {
-		text_document(v, pp, limit, a);
+		text_document(v, pp, limit, a, &ser);
 	}
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
 	ms_people_free(pp);
+	cli_act_series_release(&ser);
 	return rc;
 }
 
@@ -581,6 +732,7 @@ int cmd_people(int argc, char **argv)
 		  "--check as .mailmap lines (questions commented out)" },
 		{ CLI_OPT_STRING, "sort", 0, &a.sort, "FIGURE",
 		  "rank by this figure (default reviewer_score)" },
+		CLI_ACT_SERIES_OPTIONS(&a.by, &a.release_tags),
 		CLI_OPT_JSON(&a.json),
 		CLI_OPTION_END,
 	};

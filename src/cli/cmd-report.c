@@ -1321,9 +1321,14 @@ static int write_person(const struct site *s, size_t pi)
 static int write_people(const struct site *s)
 {
 	const struct cli_review_view *v = s->v;
-	struct ms_people *pp = ms_people_compute(v->lm, v->map, v->commits,
-						 v->rvo, v->rv, NULL);
-	FILE *fp = open_out(s, "people.html");
+	struct ms_review_opts rvo = *v->rvo;
+	struct ms_people *pp;
+	FILE *fp;
+
+	/* the window's figures, not review's months */
+	rvo.nr_intervals = 0;
+	pp = ms_people_compute(v->lm, v->map, v->commits, &rvo, v->rv, NULL);
+	fp = open_out(s, "people.html");
 
 	if (fp)
 		cli_people_page(fp, pp);

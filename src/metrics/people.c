@@ -245,7 +245,7 @@ struct acc {
 
 struct ctx {
 	const struct ms_mail_index *idx;
-	const struct ms_review_opts *o;
+	int64_t since, until;   /* the window counted */
 	struct ms_ident *ident;
 	size_t n;
 	unsigned *who;          /* per record: the person, or NONE */
@@ -269,8 +269,7 @@ static const struct ms_mail_rec *rec(const struct ctx *c, uint32_t i)
 
 static bool in_window(const struct ctx *c, const struct ms_mail_rec *r)
 {
-	return r->date_valid && r->date >= c->o->since &&
-	       r->date <= c->o->until;
+	return r->date_valid && r->date >= c->since && r->date <= c->until;
 }
 
 static struct acc *acc_of(struct ctx *c, unsigned who)
@@ -360,9 +359,6 @@ static void postings(struct ctx *c, const uint8_t *aside)
 		const struct ms_mail_rec *r = rec(c, i);
 		struct acc *a = acc_of(c, c->who[i]);
 
-		if (r->kind == MS_MAIL_PATCH && r->date_valid &&
-		    r->date < c->posted[c->version_of[i]])
-			c->posted[c->version_of[i]] = r->date;
 		if (!a || !in_window(c, r))
 			continue;
 		if (r->date > a->p.last)
@@ -461,8 +457,8 @@ static void replies(struct ctx *c)
 	/* first responses to the patches of the window, as review's */
 	g_hash_table_iter_init(&it, firsts);
 	while (g_hash_table_iter_next(&it, &k, &v))
-		if (c->posted[GPOINTER_TO_UINT(k)] >= c->o->since &&
-		    c->posted[GPOINTER_TO_UINT(k)] <= c->o->until)
+		if (c->posted[GPOINTER_TO_UINT(k)] >= c->since &&
+		    c->posted[GPOINTER_TO_UINT(k)] <= c->until)
 			acc_of(c, c->who[GPOINTER_TO_UINT(v)])->p.c.first_responses++;
 	g_hash_table_unref(firsts);
 }
@@ -823,6 +819,53 @@ static void companies(struct ms_people *out)
 }
 #undef SUM
 
+/* One window's people and companies: [c->since, c->until]; the
+ * entries listing and answered by each from `mf` and `rv` (both may be
+ * NULL: none). */
+static struct ms_people *window(struct ctx *c, const uint8_t *aside,
+				const struct maint_file *mf,
+				const struct ms_review *rv,
+				const struct ms_employers *emp)
+{
+	struct ms_people *out = g_new0(struct ms_people, 1);
+	GHashTableIter it;
+	gpointer v;
+
+	c->accs = g_hash_table_new_full(NULL, NULL, NULL, acc_free);
+	postings(c, aside);
+	replies(c);
+	tags(c);
+	scores(c);
+	entries(c, mf, rv);
+	out->ident = c->ident;
+	out->since = c->since;
+	out->until = c->until;
+	out->people = g_ptr_array_new_with_free_func(g_free);
+	out->companies = g_ptr_array_new_with_free_func(g_free);
+	out->strings = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     NULL);
+	out->index = g_hash_table_new(NULL, NULL);
+	c->strings = out->strings;
+	if (!c->orgs)
+		count_orgs(c);
+	g_hash_table_iter_init(&it, c->accs);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		struct ms_people_person *p;
+
+		if (!((struct acc *)v)->p.c.messages)
+			continue;
+		p = person_out(c, v, emp);
+		g_ptr_array_add(out->people, p);
+		g_hash_table_insert(out->index, GUINT_TO_POINTER(p->person),
+				    p);
+	}
+	companies(out);
+	ms_people_sort(out, "reviewer_score");
+	g_hash_table_unref(c->accs);
+	c->accs = NULL;
+	return out;
+}
+
 struct ms_people *ms_people_compute(const struct ms_link_mail *lm,
 				    const struct ms_review_map *map,
 				    const GPtrArray *commits,
@@ -830,52 +873,45 @@ struct ms_people *ms_people_compute(const struct ms_link_mail *lm,
 				    const struct ms_review *rv,
 				    const struct ms_employers *emp)
 {
-	struct ms_people *out = g_new0(struct ms_people, 1);
+	struct ms_people *out;
 	struct ms_review_opts ao = *rvo;
 	struct ms_review counts = { 0 };
 	struct ctx c = { 0 };
 	const char **canon;
 	uint8_t *aside;
-	GHashTableIter it;
-	gpointer v;
 
 	c.idx = ms_link_mail_index(lm);
-	c.o = rvo;
 	c.ident = rvo->ident;
 	c.n = ms_mail_index_count(c.idx);
 	c.who = g_new0(unsigned, c.n + 1);
-	c.accs = g_hash_table_new_full(NULL, NULL, NULL, acc_free);
 	canon = g_new0(const char *, c.n + 1);
 	senders(&c, canon);
 	c.version_of = ms_review_versions(lm, map, canon);
 	c.posted = g_new(int64_t, c.n + 1);
 	for (size_t i = 0; i <= c.n; i++)
 		c.posted[i] = INT64_MAX;
+	for (uint32_t i = 0; i < c.n; i++) {
+		const struct ms_mail_rec *r = rec(&c, i);
+
+		if (r->kind == MS_MAIL_PATCH && r->date_valid &&
+		    r->date < c.posted[c.version_of[i]])
+			c.posted[c.version_of[i]] = r->date;
+	}
 	/* every posting counts; what review would set aside says which
 	 * project it is */
 	ao.include_stable = ao.include_foreign = false;
 	aside = ms_review_set_aside(lm, map, commits, &ao, &counts);
-	postings(&c, aside);
-	replies(&c);
-	tags(&c);
-	scores(&c);
-	entries(&c, map->mf, rv);
-	out->ident = c.ident;
-	out->since = rvo->since;
-	out->until = rvo->until;
-	out->people = g_ptr_array_new_with_free_func(g_free);
-	out->companies = g_ptr_array_new_with_free_func(g_free);
-	out->strings = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					     NULL);
-	c.strings = out->strings;
-	count_orgs(&c);
-	g_hash_table_iter_init(&it, c.accs);
-	while (g_hash_table_iter_next(&it, NULL, &v))
-		if (((struct acc *)v)->p.c.messages)
-			g_ptr_array_add(out->people, person_out(&c, v, emp));
-	companies(out);
-	ms_people_sort(out, "reviewer_score");
-	g_hash_table_unref(c.accs);
+	c.since = rvo->since;
+	c.until = rvo->until;
+	out = window(&c, aside, map->mf, rv, emp);
+	/* each interval as a window of its own, cut by the window */
+	out->nr_intervals = rvo->nr_intervals;
+	out->intervals = g_new0(struct ms_people *, rvo->nr_intervals + 1);
+	for (size_t i = 0; i < rvo->nr_intervals; i++) {
+		c.since = MAX(rvo->bounds[i], rvo->since);
+		c.until = MIN(rvo->bounds[i + 1] - 1, rvo->until);
+		out->intervals[i] = window(&c, aside, NULL, NULL, emp);
+	}
 	g_hash_table_unref(c.orgs);
 	g_free(aside);
 	g_free(canon);
@@ -883,6 +919,24 @@ struct ms_people *ms_people_compute(const struct ms_link_mail *lm,
 	g_free(c.version_of);
 	g_free(c.posted);
 	return out;
+}
+
+const struct ms_people_person *ms_people_find(const struct ms_people *p,
+					      unsigned person)
+{
+	return g_hash_table_lookup(p->index, GUINT_TO_POINTER(person));
+}
+
+const struct ms_people_company *ms_people_find_company(
+	const struct ms_people *p, const char *name)
+{
+	for (guint i = 0; i < p->companies->len; i++) {
+		const struct ms_people_company *c = p->companies->pdata[i];
+
+		if (!strcmp(c->name, name))
+			return c;
+	}
+	return NULL;
 }
 
 void ms_people_free(struct ms_people *p)
@@ -895,6 +949,10 @@ void ms_people_free(struct ms_people *p)
 	g_ptr_array_unref(p->people);
 	g_ptr_array_unref(p->companies);
 	g_hash_table_unref(p->strings);
+	g_hash_table_unref(p->index);
+	for (size_t i = 0; i < p->nr_intervals; i++)
+		ms_people_free(p->intervals[i]);
+	g_free(p->intervals);
 	g_free(p);
 }
 

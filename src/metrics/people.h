@@ -100,13 +100,21 @@ struct ms_people {
 	int64_t since, until;
 	struct ms_ident *ident;   /* review's (borrowed) */
 	GHashTable *strings;      /* the companies named by a domain */
+	GHashTable *index;        /* person id -> person */
+	/* With review's series (rvo->nr_intervals, its bounds): the same
+	 * computation over each interval, cut by the window, as a window
+	 * of its own (a person's company there at their newest message
+	 * there); without the entries (entries_listed and _answered 0) */
+	struct ms_people **intervals;
+	size_t nr_intervals;
 };
 
 /*
  * The people of archive `lm` over rvo's window (since, until), as
  * review's map, commits (may be NULL) and options (their identity model
  * required) see them; `rv` (may be NULL) is the review over the same, for
- * the entries each person answered.  Companies by `emp` (may be NULL).
+ * the entries each person answered.  With rvo->nr_intervals, each
+ * interval too (ms_people.intervals).  Companies by `emp` (may be NULL).
  * People and companies come sorted by reviewer score.
  */
 struct ms_people *ms_people_compute(const struct ms_link_mail *lm,
@@ -116,6 +124,14 @@ struct ms_people *ms_people_compute(const struct ms_link_mail *lm,
 				    const struct ms_review *rv,
 				    const struct ms_employers *emp);
 void ms_people_free(struct ms_people *p);
+
+/* Person `person` (ident id, as ms_people_person.person) and company
+ * `name` of `p` (an interval's, say), or NULL when not there: nothing
+ * sent in it. */
+const struct ms_people_person *ms_people_find(const struct ms_people *p,
+					      unsigned person);
+const struct ms_people_company *ms_people_find_company(
+	const struct ms_people *p, const char *name);
 
 /*
  * Release to release, as ml-stat's stat-print.py: each person's and

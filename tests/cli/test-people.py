@@ -289,6 +289,48 @@ ok(r.json().get("schema_version") and
    "--check --json: one document, each problem with its kind", r.out)
 eq(run("people", *args, "--suggest-mailmap", "--json").rc, 2,
    "--suggest-mailmap and --json: usage error")
+# --by month: each interval the same computation over its dates; a
+# month without a message is null in every figure
+feb = ("From x Mon Jan  1 00:00:00 2024\nFrom: Rita Rev <rita@example.com>\n"
+       "Subject: Re: hello\nMessage-ID: <feb@x>\nIn-Reply-To: <x@x>\n"
+       "Date: Thu, 01 Feb 2024 12:00:00 +0000\n"
+       "List-Id: <foo.lists.example.org>\n\nLater.\n")
+with open(mbox, "w") as f:
+    f.write("\n".join(msgs + [feb]))
+feb_args = ["--tree", tree, "--archive", mbox, "--no-cache"]
+r = run("people", *feb_args, "--until", "2024-02-29", "--json", "--by",
+        "month")
+eq(r.rc, 0, "--by month exits 0")
+byp = {p["email"]: p for p in r.json()["people"]}
+jan = {p["email"]: p for p in run("people", *feb_args, "--until",
+                                  "2024-01-31", "--json").json()["people"]}
+FIG = ("authored", "messages", "threads", "replied", "first_responses",
+       "tags_given", "tags_received", "reviewer_score", "ml_stat",
+       "company")
+eq([[iv["start"][:10], iv["end"][:10]] for iv in byp["may@example.org"]
+    .get("intervals", [])], [["2024-01-02", "2024-02-01"],
+                             ["2024-02-01", "2024-03-01"]],
+   "--by month: two intervals, the first cut by the window's start")
+ok(all({k: p["intervals"][0][k] for k in FIG} ==
+       {k: jan[e][k] for k in FIG} for e, p in byp.items() if e in jan),
+   "January's figures are those of a window ending with January")
+eq([byp["may@example.org"]["intervals"][1][k] for k in ("messages",
+                                                         "reviewer_score")],
+   [None, None], "May sent nothing in February: null")
+eq([byp["rita@example.com"]["intervals"][1][k] for k in ("messages",
+                                                          "replied")],
+   [1, 0], "Rita's February: her one reply (to no patch)")
+eq(byp["rita@example.com"]["messages"], 2, "the window counts both")
+r = run("people", *feb_args, "--until", "2024-02-29", "--by", "month")
+rows = r.out[r.out.index("Reviewer score by month:"):].splitlines()
+eq([rows[1].split(), rows[2].split(), rows[3].split()],
+   [["2024-01", "2024-02"], ["Bob", "Moved", "20", "-"],
+    ["Rita", "Rev", "10", "8"]],
+   "--by in text: the reviewer score per interval, '-' for none")
+eq(run("people", *feb_args, "--by", "fortnight").rc, 2,
+   "--by of an unknown unit: usage error")
+with open(mbox, "w") as f:
+    f.write("\n".join(msgs))
 # report: the people page, linked from the overview
 site = os.path.join(tmp, "site")
 r = run("report", *args, "--output-dir", site)
