@@ -768,6 +768,8 @@ static void json_state(struct ms_out *o, const struct cli_review_run *r,
 
 		json_msg(o, r, "message_id", m->message_id);
 		ms_out_kv_string(o, "from", m->sender_email);
+		if (pt->why.applied)
+			ms_out_kv_string(o, "commit", pt->why.applied);
 	}
 	json_date(o, "date", true, pt->why.date);
 	ms_out_end_object(o);

@@ -357,6 +357,9 @@ static void out_mail(struct ms_out *o, const struct ms_mail *m)
 	ms_out_begin_list(o);
 	for (guint i = 0; i < m->trailers->len; i++) {
 		const struct ms_mail_trailer *t = m->trailers->pdata[i];
+
+		if (t->kind == MS_TRAILER_APPLIED)
+			continue;       /* not a trailer: a b4 ty item */
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "token", t->token);
 		ms_out_kv_string(o, "kind", ms_trailer_kind_name(t->kind));

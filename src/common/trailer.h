@@ -24,6 +24,9 @@ enum ms_trailer_kind {
 	MS_TRAILER_CC,
 	MS_TRAILER_MESSAGE_ID,
 	MS_TRAILER_CHANGE_ID,   /* b4's "change-id:" */
+	/* not a trailer line: what an applied notice names (mail.h,
+	 * struct ms_mail's trailers) */
+	MS_TRAILER_APPLIED,
 };
 
 /* A parsed trailer line; pointers borrow the parsed text. */

@@ -151,6 +151,31 @@ static void uf_union(struct ms_mail_index *idx, guint32 a, guint32 b)
 		p[a < b ? b : a] = a < b ? a : b;
 }
 
+/* The patches applied notice `m` names, after the review tags. */
+static void add_applied(struct ms_mail_index *idx, const struct ms_mail *m,
+			struct ms_mail_rec *r)
+{
+	for (guint k = 0; k < m->trailers->len && r->n_applied < 65535; k++) {
+		const struct ms_mail_trailer *t = m->trailers->pdata[k];
+		struct ms_mail_subject subj;
+		struct ms_mail_tag tag = { MS_TRAILER_APPLIED, NULL, NULL };
+		char *key;
+
+		if (t->kind != MS_TRAILER_APPLIED)
+			continue;
+		ms_mail_parse_subject(t->token, &subj);
+		key = ms_mail_subject_key(subj.normalized ? subj.normalized :
+					  "");
+		tag.name = intern(idx, key);
+		tag.email = *t->value ? intern(idx, t->value) : NULL;
+		g_free(key);
+		ms_mail_subject_release(&subj);
+		g_array_append_val(idx->tags, tag);
+		idx->mem += sizeof(tag);
+		r->n_applied++;
+	}
+}
+
 uint32_t ms_mail_index_add(struct ms_mail_index *idx, const struct ms_mail *m)
 {
 	struct ms_mail_rec r = { 0 };
@@ -224,6 +249,7 @@ uint32_t ms_mail_index_add(struct ms_mail_index *idx, const struct ms_mail *m)
 		idx->mem += sizeof(tag);
 		r.n_review_tags++;
 	}
+	add_applied(idx, m, &r);
 	g_array_append_val(idx->recs, r);
 	idx->mem += sizeof(r) + sizeof(guint32);
 	idx->bytes += m->size;
@@ -297,6 +323,16 @@ const struct ms_mail_tag *ms_mail_index_tags(const struct ms_mail_index *idx,
 	return rec->n_review_tags
 		       ? &g_array_index(idx->tags, struct ms_mail_tag,
 					rec->first_tag)
+		       : NULL;
+}
+
+const struct ms_mail_tag *
+ms_mail_index_applied(const struct ms_mail_index *idx,
+		      const struct ms_mail_rec *rec)
+{
+	return rec->n_applied
+		       ? &g_array_index(idx->tags, struct ms_mail_tag,
+					rec->first_tag + rec->n_review_tags)
 		       : NULL;
 }
 
@@ -741,8 +777,8 @@ struct dump_rec {
 	uint32_t subject, change_id, patch_id, references;
 	uint32_t problems, n_review_tags, first_tag;
 	int64_t date;
-	uint16_t version, number, total;
-	uint8_t kind, flags;
+	uint16_t version, number, total, n_applied;
+	uint8_t kind, flags, notice;
 };
 
 struct dump_tag {
@@ -753,9 +789,8 @@ struct dump_tag {
 			       sizeof(struct dump_rec) << 8 | \
 			       sizeof(struct dump_tag)))
 
-enum { F_DATE_VALID = 1, F_DUPLICATE = 2, F_APPLIED = 4, F_STABLE = 8,
-       F_NOTICE = 16, F_FOREIGN = 32, F_VIA_LIST = 64,
-       F_NOTICE_HI = 128 /* with F_APPLIED: enum ms_mail_notice */ };
+enum { F_DATE_VALID = 1, F_DUPLICATE = 2, F_STABLE = 8,
+       F_NOTICE = 16, F_FOREIGN = 32, F_VIA_LIST = 64 };
 
 struct dumper {
 	GHashTable *offsets;     /* string -> offset + 1 */
@@ -837,11 +872,11 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 		x.version = r->version;
 		x.number = r->number;
 		x.total = r->total;
+		x.n_applied = r->n_applied;
 		x.kind = (uint8_t)r->kind;
+		x.notice = r->notice;
 		x.flags = (uint8_t)((r->date_valid ? F_DATE_VALID : 0) |
 				    (r->duplicate ? F_DUPLICATE : 0) |
-				    (r->notice & 1 ? F_APPLIED : 0) |
-				    (r->notice & 2 ? F_NOTICE_HI : 0) |
 				    (r->stable ? F_STABLE : 0) |
 				    (r->stable_notice ? F_NOTICE : 0) |
 				    (r->foreign ? F_FOREIGN : 0) |
@@ -1060,18 +1095,19 @@ struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
 		r->version = x->version;
 		r->number = x->number;
 		r->total = x->total;
+		r->n_applied = x->n_applied;
 		r->kind = (enum ms_mail_kind)x->kind;
 		r->date_valid = x->flags & F_DATE_VALID;
 		r->duplicate = x->flags & F_DUPLICATE;
-		r->notice = (uint8_t)((x->flags & F_APPLIED ? 1 : 0) |
-				       (x->flags & F_NOTICE_HI ? 2 : 0));
+		r->notice = x->notice;
 		r->stable = x->flags & F_STABLE;
 		r->stable_notice = x->flags & F_NOTICE;
 		r->foreign = x->flags & F_FOREIGN;
 		r->via_list = x->flags & F_VIA_LIST;
 		r->series = -1;
 		if (!r->message_id ||
-		    (uint64_t)r->first_tag + r->n_review_tags > h.nr_tags)
+		    (uint64_t)r->first_tag + r->n_review_tags +
+		    r->n_applied > h.nr_tags)
 			u.bad = true;
 	}
 	g_array_set_size(idx->tags, h.nr_tags);

@@ -6,6 +6,7 @@
  */
 #include "mail.h"
 #include "mime.h"
+#include "mail-notice.h"
 #include "person.h"
 #include "utf8.h"
 
@@ -547,80 +548,11 @@ static void add_trailer(struct ms_mail *m, const struct ms_trailer_line *tl)
 	g_ptr_array_add(m->trailers, t);
 }
 
-/* Line `s` (`n` bytes, blanks trimmed) of the new text starts with
- * `what` (lowercase), followed by the line's end or a non-letter. */
-static bool line_says(const char *s, size_t n, const char *what)
-{
-	size_t w = strlen(what);
-
-	return n >= w && !g_ascii_strncasecmp(s, what, w) &&
-	       (n == w || !g_ascii_isalpha(s[w]));
-}
-
-/* A b4 ty line "commit: <sha>" (or a cgit/kernel.org "/c/<sha>" URL). */
-static bool line_commit(const char *s, size_t n)
-{
-	size_t h = 0;
-
-	if (line_says(s, n, "commit:"))
-		s += 7, n -= 7;
-	else if (n > 8 && !g_ascii_strncasecmp(s, "https://", 8) &&
-		 memmem(s, n, "/c/", 3))
-		return true;
-	else
-		return false;
-	while (n && *s == ' ')
-		s++, n--;
-	while (h < n && g_ascii_isxdigit(s[h]))
-		h++;
-	return h >= 7 && (h == n || s[h] == ' ');
-}
-
-/*
- * The notice line `s` (new text, `n` bytes, blanks trimmed) gives, if
- * any; `prev_item` says the line before was a b4 ty "[1/3] subject".
- * The phrases are few and strict (docs/review.md).
- */
-static enum ms_mail_notice notice_line(const char *s, size_t n,
-				       bool prev_item)
-{
-	static const char *const applied[] = {
-		"applied, thanks", "applied, thank you", "thanks, applied",
-		"applied to", "applied. thanks",
-	};
-	static const char *const rejected[] = {
-		"nak", "nacked", "not applying", "dropped from",
-	};
-	static const char *const withdrawn[] = {
-		"please ignore", "self-nak", "self nak",
-	};
-
-	for (size_t i = 0; i < G_N_ELEMENTS(applied); i++)
-		if (line_says(s, n, applied[i]))
-			return MS_MAIL_NOTICE_APPLIED;
-	if (prev_item && line_commit(s, n))
-		return MS_MAIL_NOTICE_APPLIED;
-	for (size_t i = 0; i < G_N_ELEMENTS(withdrawn); i++)
-		if (line_says(s, n, withdrawn[i]))
-			return MS_MAIL_NOTICE_WITHDRAWN;
-	for (size_t i = 0; i < G_N_ELEMENTS(rejected); i++)
-		if (line_says(s, n, rejected[i]))
-			return MS_MAIL_NOTICE_REJECTED;
-	return MS_MAIL_NOTICE_NONE;
-}
-
-/* A notice of the new text: an applied one wins over the others (a
- * "NAK" line quoted without '>' in an applied notice is no rejection). */
-static void add_notice(struct ms_mail *m, enum ms_mail_notice v)
-{
-	if (v != MS_MAIL_NOTICE_NONE && m->notice != MS_MAIL_NOTICE_APPLIED)
-		m->notice = (uint8_t)v;
-}
-
 static void scan_body(struct ms_mail *m, const char *text, size_t len)
 {
-	bool prev_item = false;
-
+	struct ms_mail_scan sc = { 0 };
+	struct ms_trailer_line tl;
+	bool trailer;
 	int before = 0, after = 0;
 	const char *minus = NULL;
 	size_t minus_n = 0, pos = 0;
@@ -629,7 +561,6 @@ static void scan_body(struct ms_mail *m, const char *text, size_t len)
 		const char *s = text + pos;
 		const char *nl = memchr(s, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - s) : len - pos;
-		struct ms_trailer_line tl;
 
 		pos += n + (nl ? 1 : 0);
 		if (n && s[n - 1] == '\r')
@@ -639,23 +570,28 @@ static void scan_body(struct ms_mail *m, const char *text, size_t len)
 			continue;
 		if (n && s[0] == '>') {
 			m->quoted_lines++;
+			sc.open = false;
 			continue;
 		}
 		size_t k = 0;
 		while (k < n && g_ascii_isspace(s[k]))
 			k++;
-		if (k == n)
+		while (n > k && g_ascii_isspace(s[n - 1]))
+			n--;
+		if (k == n) {
+			sc.open = false;
 			continue;
+		}
 		m->new_lines++;
-		add_notice(m, notice_line(s + k, n - k, prev_item));
-		prev_item = s[k] == '[' && memchr(s + k, ']', n - k);
+		trailer = ms_trailer_parse_line(s + k, n - k, &tl) &&
+			  tl.kind != MS_TRAILER_OTHER;
+		ms_mail_notice_line(m, s + k, n - k, trailer, &sc);
 		/* indented too: "you can add:\n\n    Reviewed-by: ..." (b4
 		 * takes ^\s*Token: value) */
-		if (ms_trailer_parse_line(s + k, n - k, &tl) &&
-		    tl.kind != MS_TRAILER_OTHER &&
-		    tl.kind != MS_TRAILER_MESSAGE_ID)
+		if (trailer && tl.kind != MS_TRAILER_MESSAGE_ID)
 			add_trailer(m, &tl);
 	}
+	ms_mail_notice_end(m, &sc);
 }
 
 static void scan_attachment(struct ms_mail *m, const GString *a)
@@ -931,7 +867,7 @@ static enum ms_mail_kind classify(struct ms_mail *m, const char *text,
 		m->notice = MS_MAIL_NOTICE_NONE; /* a posting's own words */
 	if (reply) {
 		if (nack)
-			add_notice(m, MS_MAIL_NOTICE_REJECTED);
+			ms_mail_notice_add(m, MS_MAIL_NOTICE_REJECTED);
 		if (nack)
 			return MS_MAIL_NACK;
 		return review ? MS_MAIL_REVIEW : MS_MAIL_REPLY;

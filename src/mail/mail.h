@@ -97,6 +97,11 @@ enum ms_mail_notice {
 	MS_MAIL_NOTICE_APPLIED,
 	MS_MAIL_NOTICE_REJECTED,
 	MS_MAIL_NOTICE_WITHDRAWN,
+	/* no request: new text of thanks or approval only, at most three
+	 * lines each starting "Thanks", "Thank you", "LGTM", "Looks good",
+	 * "+1", "Ack" or "Acked" (a greeting, an attribution line, a last
+	 * line of a name and what follows "-- " aside) */
+	MS_MAIL_NOTICE_NOTE,
 };
 
 /* "patch", "cover_letter", "reply", "review", "nack", "pull_request", ... */
@@ -501,6 +506,8 @@ struct ms_mail_rec {
 				     flags: a record is 8 bytes smaller) */
 	enum ms_mail_kind kind;
 	uint16_t version, number, total;
+	uint16_t n_applied;       /* patches an applied notice names (b4 ty
+				     items), after the review tags */
 	uint32_t problems;
 	uint32_t thread;          /* thread number, after finish */
 	int32_t series;           /* series posting number, or -1 */
@@ -508,7 +515,10 @@ struct ms_mail_rec {
 	uint32_t first_tag;       /* index into the tags array */
 };
 
-/* A review trailer given in a message, kept for linking. */
+/* A review trailer given in a message, kept for linking; or, kind
+ * MS_TRAILER_APPLIED, a patch an applied notice names: `name` its subject
+ * key (ms_mail_subject_key()), `email` the commit id it gives (as
+ * written, lowercase), or NULL. */
 struct ms_mail_tag {
 	enum ms_trailer_kind kind;
 	const char *email;        /* normalized, interned; may be NULL */
@@ -576,7 +586,7 @@ void ms_mail_index_finish(struct ms_mail_index *idx);
  * a snapshot of this version, or are damaged (a checksum covers every
  * byte).
  */
-#define MS_MAIL_INDEX_DUMP_VERSION 6
+#define MS_MAIL_INDEX_DUMP_VERSION 7
 
 bool ms_mail_index_dump(const struct ms_mail_index *idx,
 			const GPtrArray *(*extra)(uint32_t rec, void *data),
@@ -614,6 +624,12 @@ const struct ms_mail_rec *ms_mail_index_find(const struct ms_mail_index *idx,
 /* Review tags given in record `rec` (borrowed, rec->n_review_tags). */
 const struct ms_mail_tag *ms_mail_index_tags(const struct ms_mail_index *idx,
 					     const struct ms_mail_rec *rec);
+
+/* The patches an applied notice `rec` names (borrowed, rec->n_applied;
+ * NULL when it names none: then it answers for every patch below it). */
+const struct ms_mail_tag *
+ms_mail_index_applied(const struct ms_mail_index *idx,
+		      const struct ms_mail_rec *rec);
 
 /* Series postings after finish (borrowed). */
 size_t ms_mail_index_series_count(const struct ms_mail_index *idx);

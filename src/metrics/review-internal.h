@@ -108,4 +108,26 @@ struct ms_ident;
 bool ms_review_map_listed(const struct ms_review_map *map, uint32_t rec,
 			  struct ms_ident *ident, const struct ms_mail_rec *r);
 
+/*
+ * An applied notice `rr` that names patches (b4 ty items) answers for
+ * the patch whose versions have the subject keys `keys` only when it
+ * names one of them: *commit is then the commit id it gives (borrowed
+ * from `idx`, or NULL).  For a patch it does not name it is a note (no
+ * request, no decision).  Any other message: its own notice.
+ */
+enum ms_mail_notice ms_rv_notice_for(const struct ms_mail_index *idx,
+				     const struct ms_mail_rec *rr,
+				     const GPtrArray *keys, const char **commit);
+
+/* The subject keys (ms_mail_subject_key()) of the records `postings`
+ * (review-versions.c), each once (a version may retitle a patch); the
+ * caller unrefs it. */
+GPtrArray *ms_rv_subject_keys(const struct ms_mail_index *idx,
+			      const GArray *postings);
+
+/* The date of the newest of the records `postings` (a patch's
+ * versions; at least one). */
+int64_t ms_rv_newest_posting(const struct ms_mail_index *idx,
+			     const GArray *postings);
+
 #endif

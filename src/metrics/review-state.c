@@ -44,12 +44,31 @@ bool ms_rv_quantiles(GArray *v, int64_t *median, int64_t *p90)
 	return true;
 }
 
+enum ms_mail_notice ms_rv_notice_for(const struct ms_mail_index *idx,
+				     const struct ms_mail_rec *rr,
+				     const GPtrArray *keys, const char **commit)
+{
+	const struct ms_mail_tag *a = ms_mail_index_applied(idx, rr);
+
+	*commit = NULL;
+	if (rr->notice != MS_MAIL_NOTICE_APPLIED || !a)
+		return (enum ms_mail_notice)rr->notice;
+	for (uint16_t k = 0; k < rr->n_applied; k++)
+		for (guint v = 0; v < keys->len; v++)
+			if (!g_strcmp0(a[k].name, keys->pdata[v])) {
+				*commit = a[k].email;
+				return MS_MAIL_NOTICE_APPLIED;
+			}
+	return MS_MAIL_NOTICE_NOTE;
+}
+
 /* Event `e` is earlier than the one `why` holds (or it holds none). */
 static void take(struct ms_rv_evidence *why, const struct ms_rv_event *e)
 {
 	if (why->by == MS_RV_BY_NONE || e->date < why->date) {
 		why->by = MS_RV_BY_MESSAGE;
 		why->rec = e->rec;
+		why->applied = e->applied;
 		why->date = e->date;
 	}
 }
@@ -97,6 +116,7 @@ static bool decided(const struct ms_rv_event *ev, size_t n,
 		    (why->by == MS_RV_BY_NONE || commit_time < why->date)) {
 			why->by = MS_RV_BY_COMMIT;
 			why->commit = pt->commit;
+			why->applied = NULL;
 			why->date = commit_time;
 		}
 		if (why->by != MS_RV_BY_NONE) {
@@ -107,12 +127,29 @@ static bool decided(const struct ms_rv_event *ev, size_t n,
 	return false;
 }
 
+/* A request for changes: new text from a listed person or a reviewer,
+ * neither a review tag nor thanks only. */
+static bool requests(const struct ms_rv_event *e)
+{
+	return e->human && (e->by_listed || e->by_reviewer) && !e->tag &&
+	       e->notice != MS_MAIL_NOTICE_NOTE;
+}
+
+/* Whether `e` answers the newest version in a way that decides whether
+ * changes are requested: a request, a review tag, or the author's
+ * answer (which hands the patch back to its reviewers). */
+static bool weighs(const struct ms_rv_event *e)
+{
+	return e->newest && e->kind != MS_MAIL_BOT &&
+	       (requests(e) || (e->human && e->tag) || e->by_author);
+}
+
 enum ms_rv_state ms_rv_patch_state(const struct ms_rv_event *ev, size_t n,
 				   const struct ms_rv_patch *pt,
 				   int64_t commit_time,
 				   struct ms_rv_evidence *why)
 {
-	const struct ms_rv_event *last = NULL, *tag = NULL;
+	const struct ms_rv_event *last = NULL, *tag = NULL, *word = NULL;
 	bool listed = false;
 	enum ms_rv_state state;
 
@@ -122,6 +159,8 @@ enum ms_rv_state ms_rv_patch_state(const struct ms_rv_event *ev, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_rv_event *e = &ev[i];
 
+		if (weighs(e) && (!word || e->date >= word->date))
+			word = e;
 		if (!e->newest || !e->human)
 			continue;
 		if (!last || e->date >= last->date)
@@ -130,8 +169,8 @@ enum ms_rv_state ms_rv_patch_state(const struct ms_rv_event *ev, size_t n,
 			tag = e;
 		listed |= e->by_listed;
 	}
-	if (last && !last->tag) {
-		take(why, last);
+	if (word && requests(word)) {
+		take(why, word);
 		return MS_RV_CHANGES_REQUESTED;
 	}
 	if (tag && !listed) {

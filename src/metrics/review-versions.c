@@ -344,3 +344,37 @@ uint32_t *ms_review_versions(const struct ms_link_mail *lm,
 	g_hash_table_unref(by_subject);
 	return v.up;
 }
+
+GPtrArray *ms_rv_subject_keys(const struct ms_mail_index *idx,
+			      const GArray *postings)
+{
+	GPtrArray *keys = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint q = 0; q < postings->len; q++) {
+		const char *s = ms_mail_index_get(idx, g_array_index(postings,
+						  uint32_t, q))->subject;
+		char *k = ms_mail_subject_key(s ? s : "");
+
+		if (g_ptr_array_find_with_equal_func(keys, k, g_str_equal,
+						     NULL))
+			g_free(k);
+		else
+			g_ptr_array_add(keys, k);
+	}
+	return keys;
+}
+
+int64_t ms_rv_newest_posting(const struct ms_mail_index *idx,
+			     const GArray *postings)
+{
+	int64_t newest = INT64_MIN;
+
+	for (guint q = 0; q < postings->len; q++) {
+		const struct ms_mail_rec *pr = ms_mail_index_get(idx,
+			g_array_index(postings, uint32_t, q));
+
+		if (pr->date > newest)
+			newest = pr->date;
+	}
+	return newest;
+}

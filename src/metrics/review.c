@@ -26,6 +26,8 @@ struct ctx {
 	GHashTable *last_msg;        /* canonical -> int64_t * newest date */
 	GHashTable *senders;         /* canonical addresses that ever sent a
 					message */
+	GHashTable *reviewers;       /* ... that gave a Reviewed-by or
+					Acked-by on the list */
 	GHashTable *via_lists;       /* lowercase addresses of lists that
 					rewrote a sender (rec->via_list) */
 	GArray *commit_entries;      /* per commit: GArray * of entries */
@@ -127,6 +129,7 @@ static void ctx_init(struct ctx *c)
 	c->last_msg = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 					    g_free);
 	c->senders = g_hash_table_new(g_str_hash, g_str_equal);
+	c->reviewers = g_hash_table_new(g_str_hash, g_str_equal);
 	/* only an address a list rewrote senders onto is a list's: an
 	 * address merely seen with three names (ident.h) is a person's */
 	c->via_lists = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
@@ -160,6 +163,9 @@ static void ctx_init(struct ctx *c)
 							    c->sender[i]);
 
 			g_hash_table_add(c->senders, (gpointer)c->sender[i]);
+			if (gives_tag(c, r))
+				g_hash_table_add(c->reviewers,
+						 (gpointer)c->sender[i]);
 			if (r->date_valid && r->date <= c->opts->until &&
 			    (!last || *last < r->date)) {
 				if (!last) {
@@ -194,6 +200,7 @@ static void ctx_release(struct ctx *c)
 	g_hash_table_unref(c->children);
 	g_hash_table_unref(c->last_msg);
 	g_hash_table_unref(c->senders);
+	g_hash_table_unref(c->reviewers);
 	g_hash_table_unref(c->via_lists);
 	g_free(c->sender);
 	g_free(c->version_of);
@@ -825,10 +832,12 @@ static GArray *replies_to(const struct ctx *c, uint32_t post)
 }
 
 /* Message `ri` below a version of the patch first posted as
- * `first_rec` as an event of the state rules (ms_rv_patch_state()); the
- * listed and committer bits are set by patch_state(). */
+ * `first_rec` (its versions' subject keys `keys`) as an event of the state rules
+ * (ms_rv_patch_state()); the listed and committer bits are set by
+ * patch_state(). */
 static void add_event(const struct ctx *c, GArray *events, uint32_t ri,
-		      uint32_t first_rec, int64_t newest)
+		      uint32_t first_rec, const GPtrArray *keys,
+		      int64_t newest)
 {
 	const struct ms_mail_rec *rr = rec_at(c, ri);
 	struct ms_rv_event ev = { 0 };
@@ -836,8 +845,10 @@ static void add_event(const struct ctx *c, GArray *events, uint32_t ri,
 	ev.rec = ri;
 	ev.date = rr->date;
 	ev.kind = rr->kind;
-	ev.notice = (enum ms_mail_notice)rr->notice;
+	ev.notice = ms_rv_notice_for(c->idx, rr, keys, &ev.applied);
 	ev.by_author = c->sender[ri] && c->sender[ri] == c->sender[first_rec];
+	ev.by_reviewer = c->sender[ri] &&
+		g_hash_table_contains(c->reviewers, c->sender[ri]);
 	ev.human = is_human_reply(c, ri, first_rec) && c->sender[ri];
 	ev.tag = gives_tag(c, rr);
 	ev.newest = rr->date >= newest;
@@ -855,6 +866,7 @@ static GArray *responses(const struct ctx *c, const struct ms_rv_patch *pt,
 	uint32_t first_rec = g_array_index(pt->postings, uint32_t, 0);
 	GHashTable *answered = g_hash_table_new(NULL, NULL);
 	GArray *resp = g_array_new(FALSE, FALSE, sizeof(struct ms_rv_reply));
+	GPtrArray *keys = ms_rv_subject_keys(c->idx, pt->postings);
 
 	for (guint q = 0; q < pt->postings->len; q++) {
 		uint32_t post = g_array_index(pt->postings, uint32_t, q);
@@ -870,7 +882,7 @@ static GArray *responses(const struct ctx *c, const struct ms_rv_patch *pt,
 			    rr->duplicate || !rr->date_valid)
 				continue;
 			g_hash_table_add(answered, GUINT_TO_POINTER(ri));
-			add_event(c, events, ri, first_rec, newest);
+			add_event(c, events, ri, first_rec, keys, newest);
 			if (!is_human_reply(c, ri, first_rec) ||
 			    !c->sender[ri])
 				continue;
@@ -888,24 +900,8 @@ static GArray *responses(const struct ctx *c, const struct ms_rv_patch *pt,
 		g_array_free(replies, TRUE);
 	}
 	g_hash_table_unref(answered);
+	g_ptr_array_unref(keys);
 	return resp;
-}
-
-/* The date of the newest version of patch `pt`. */
-static int64_t newest_posting(const struct ctx *c,
-			      const struct ms_rv_patch *pt)
-{
-	int64_t newest = rec_at(c, g_array_index(pt->postings, uint32_t,
-						 0))->date;
-
-	for (guint q = 0; q < pt->postings->len; q++) {
-		const struct ms_mail_rec *pr = rec_at(c,
-			g_array_index(pt->postings, uint32_t, q));
-
-		if (pr->date > newest)
-			newest = pr->date;
-	}
-	return newest;
 }
 
 /* The review tags of response `rr` to patch number `pi`, to the people
@@ -1139,7 +1135,7 @@ static void patch_reviews(struct entry_acc *ea)
 		struct person_acc *author = c->sender[first_rec] ?
 			g_hash_table_lookup(ea->accs, c->sender[first_rec]) :
 			NULL;
-		int64_t newest = newest_posting(c, pt);
+		int64_t newest = ms_rv_newest_posting(c->idx, pt->postings);
 		GArray *events = g_array_new(FALSE, FALSE,
 					     sizeof(struct ms_rv_event));
 		GArray *resp = responses(c, pt, events, newest);

@@ -167,6 +167,9 @@ struct ms_rv_evidence {
 	enum { MS_RV_BY_NONE, MS_RV_BY_MESSAGE, MS_RV_BY_COMMIT } by;
 	uint32_t rec;                /* the message, with MS_RV_BY_MESSAGE */
 	uint32_t commit;             /* index into commits, MS_RV_BY_COMMIT */
+	const char *applied;         /* the commit id an applied notice
+					gives (borrowed from the index), or
+					NULL */
 	int64_t date;
 };
 
@@ -176,10 +179,14 @@ struct ms_rv_event {
 	uint32_t rec;
 	int64_t date;
 	enum ms_mail_kind kind;
-	enum ms_mail_notice notice;
+	enum ms_mail_notice notice;  /* for this patch: an applied notice
+					naming other patches is none */
+	const char *applied;         /* the commit id it gives, or NULL */
 	bool by_author;              /* the patch's author sent it */
 	bool by_listed;              /* a listed M:/R: person of the entry */
 	bool by_committer;           /* who committed an entry's commit */
+	bool by_reviewer;            /* who gave a Reviewed-by or Acked-by
+					on the list (any patch) */
 	bool human;                  /* a human answer (is not the author's,
 					not a bot's) */
 	bool tag;                    /* it gave Reviewed-by or Acked-by */

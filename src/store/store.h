@@ -138,8 +138,10 @@ int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
  * 4: a subject opening with "pull-request:" is a pull request.  5: the
  * applied, rejected and withdrawn notices of the new text (->notice).
  * 6: the receipt time stands in for a missing or misdated Date.
+ * 7: "Pushed"/"Merged" notices, b4 ty items as MS_TRAILER_APPLIED,
+ * notes of thanks.
  */
-#define MS_STORE_MAIL_VERSION 6
+#define MS_STORE_MAIL_VERSION 7
 
 /*
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)

@@ -88,7 +88,8 @@ patch("q1@x", "foo: quoted applied", 7)
 mail("qa@x", MAY, "Re: [PATCH] foo: quoted applied", 8,
      "On Sun, someone wrote:\n> Applied, thanks!\n\nWas it really?\n",
      "q1@x")
-# "Applied, thanks!" from someone who is not listed and never committed
+# "Applied, thanks!" from someone who is not listed, never committed and
+# never reviewed: neither applied nor a request
 patch("o1@x", "foo: other applied", 8)
 mail("oa@x", "Olaf Other <olaf@example.com>", "Re: [PATCH] foo: other "
      "applied", 9, "Applied, thanks!\n", "o1@x")
@@ -117,7 +118,7 @@ pl = {p["message_id"]: p for p in ent["patch_list"]}
 want = {"s1@x": "accepted", "s2@x": "accepted", "c1@x": "accepted",
         "p1@x": "accepted", "n1@x": "rejected", "w1@x": "withdrawn",
         "v1@x": "waiting", "g1@x": "changes_requested",
-        "q1@x": "changes_requested", "o1@x": "changes_requested",
+        "q1@x": "changes_requested", "o1@x": "waiting",
         "t1@x": "waiting_for_maintainer", "i1@x": "ignored",
         "k1@x": "waiting"}
 eq({m: p["state"] for m, p in pl.items()}, want, "each patch's state")
@@ -139,8 +140,8 @@ eq(pl["s1@x"]["state_evidence"]["url"], "https://l.example.org/foo/ty1@x/",
 eq(pl["i1@x"]["state_evidence"], None, "nothing decided an ignored patch")
 eq(pl["v1@x"]["versions"], ["v1@x", "v2@x"], "v2 is the same patch")
 eq(ent["states"], {"accepted": 4, "rejected": 1, "withdrawn": 1,
-                   "superseded": 1, "changes_requested": 3,
-                   "waiting_for_maintainer": 1, "waiting": 2, "ignored": 1},
+                   "superseded": 1, "changes_requested": 2,
+                   "waiting_for_maintainer": 1, "waiting": 3, "ignored": 1},
    "the entry's count per state (v1 superseded)")
 eq({p["message_id"]: p["state"] for p in ents["FOO CORE FILE"]["patch_list"]
     if p["state"] == "accepted"}, {m: "accepted" for m in
@@ -172,7 +173,7 @@ doc = r.json()
 ok("schema_version" in doc, "pending: one document with schema_version")
 eq([(p["message_id"], p["state"]) for p in doc["pending"]],
    [("v1@x", "waiting"), ("g1@x", "changes_requested"),
-    ("q1@x", "changes_requested"), ("o1@x", "changes_requested"),
+    ("q1@x", "changes_requested"), ("o1@x", "waiting"),
     ("t1@x", "waiting_for_maintainer"), ("i1@x", "ignored"),
     ("k1@x", "waiting")], "the open patches, oldest first")
 v1 = doc["pending"][0]

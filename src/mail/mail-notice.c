@@ -1,0 +1,238 @@
+/*
+ * mail-notice.c - what a message's new text announces about the patch it
+ * answers (mail.h, enum ms_mail_notice; docs/review.md, "Where each patch
+ * stands"): applied notices in words and b4 ty items with their commits,
+ * rejections, withdrawals, and notes of thanks.
+ */
+#include "mail-notice.h"
+
+#include <glib.h>
+#include <string.h>
+
+/* Line `s` (`n` bytes, blanks trimmed) of the new text starts with
+ * `what` (lowercase), followed by the line's end or a non-letter. */
+static bool line_says(const char *s, size_t n, const char *what)
+{
+	size_t w = strlen(what);
+
+	return n >= w && !g_ascii_strncasecmp(s, what, w) &&
+	       (n == w || !g_ascii_isalpha(s[w]));
+}
+
+/*
+ * A b4 ty commit line, "commit: <sha>" or a cgit/kernel.org ".../c/<sha>"
+ * URL: sets *id, *id_n to the commit id (7 hex digits or more).
+ */
+static bool line_commit(const char *s, size_t n, const char **id,
+			size_t *id_n)
+{
+	const char *c;
+	size_t h = 0;
+
+	if (line_says(s, n, "commit:")) {
+		s += 7, n -= 7;
+	} else if (n > 8 && !g_ascii_strncasecmp(s, "https://", 8) &&
+		   (c = g_strrstr_len(s, (gssize)n, "/c/"))) {
+		n -= (size_t)(c + 3 - s);
+		s = c + 3;
+	} else {
+		return false;
+	}
+	while (n && *s == ' ')
+		s++, n--;
+	while (h < n && g_ascii_isxdigit(s[h]))
+		h++;
+	*id = s;
+	*id_n = h;
+	return h >= 7 && (h == n || s[h] == ' ');
+}
+
+/* A b4 ty item line, "[1/3] subject": the subject, or NULL. */
+static const char *line_item(const char *s, size_t n, size_t *subj_n)
+{
+	size_t k = 1;
+
+	if (!n || s[0] != '[')
+		return NULL;
+	while (k < n && (g_ascii_isdigit(s[k]) || s[k] == '/'))
+		k++;
+	if (k == 1 || k + 1 >= n || s[k] != ']' || s[k + 1] != ' ')
+		return NULL;
+	for (k += 2; k < n && s[k] == ' '; k++)
+		;
+	*subj_n = n - k;
+	return k < n ? s + k : NULL;
+}
+
+/* `s` (`n` bytes) starts with `what` (lowercase); then *s, *n skip it. */
+static bool eat(const char **s, size_t *n, const char *what)
+{
+	size_t w = strlen(what);
+
+	if (*n < w || g_ascii_strncasecmp(*s, what, w))
+		return false;
+	*s += w;
+	*n -= w;
+	return true;
+}
+
+/*
+ * The clause `s` (`n` bytes) says the patch was applied: a verb
+ * ("applied", "pushed", "merged"), after one optional word ("patch",
+ * "patchset", "series", "both", "and", "fyi"), then the line's end, ',',
+ * '.', '!', " with ", " to " or " both to ": "Pushed, thanks.", "Patchset
+ * merged!", "Applied to for-next", "Pushed with a minor change".
+ */
+static bool clause_applied(const char *s, size_t n)
+{
+	static const char *const leads[] = {
+		"patch ", "patchset ", "series ", "both ", "and ", "fyi ", "",
+	};
+	static const char *const verbs[] = { "applied", "pushed", "merged" };
+	static const char *const tails[] = {
+		",", ".", "!", " with ", " to ", " both to ",
+	};
+
+	for (size_t l = 0; l < G_N_ELEMENTS(leads); l++) {
+		const char *a = s;
+		size_t an = n;
+
+		if (!eat(&a, &an, leads[l]))
+			continue;
+		for (size_t v = 0; v < G_N_ELEMENTS(verbs); v++) {
+			const char *b = a;
+			size_t bn = an;
+
+			if (!eat(&b, &bn, verbs[v]))
+				continue;
+			if (!bn)
+				return true;
+			for (size_t t = 0; t < G_N_ELEMENTS(tails); t++)
+				if (eat(&b, &bn, tails[t]))
+					return true;
+		}
+	}
+	return false;
+}
+
+/* The line `s` says the patch was applied: its first clause, or its
+ * second after thanks or "Good catch" ("Thanks for the review, merged!",
+ * "Thanks! Applied."). */
+static bool says_applied(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	if (clause_applied(s, n))
+		return true;
+	while (k < n && s[k] != ',' && s[k] != '!' && s[k] != '.')
+		k++;
+	if (k == n || !(line_says(s, n, "thank") ||
+			line_says(s, n, "thanks") ||
+			(k == 10 && line_says(s, n, "good catch"))))
+		return false;
+	for (k++; k < n && s[k] == ' '; k++)
+		;
+	return clause_applied(s + k, n - k);
+}
+
+/*
+ * The notice line `s` (new text, `n` bytes, blanks trimmed) gives, if
+ * any.  The phrases are few and strict (docs/review.md).
+ */
+static enum ms_mail_notice notice_line(const char *s, size_t n)
+{
+	static const char *const rejected[] = {
+		"nak", "nack", "nacked", "not applying", "dropped from",
+	};
+	static const char *const withdrawn[] = {
+		"please ignore", "self-nak", "self nak",
+	};
+
+	if (says_applied(s, n))
+		return MS_MAIL_NOTICE_APPLIED;
+	for (size_t i = 0; i < G_N_ELEMENTS(withdrawn); i++)
+		if (line_says(s, n, withdrawn[i]))
+			return MS_MAIL_NOTICE_WITHDRAWN;
+	for (size_t i = 0; i < G_N_ELEMENTS(rejected); i++)
+		if (line_says(s, n, rejected[i]))
+			return MS_MAIL_NOTICE_REJECTED;
+	return MS_MAIL_NOTICE_NONE;
+}
+
+void ms_mail_notice_add(struct ms_mail *m, enum ms_mail_notice v)
+{
+	if (v != MS_MAIL_NOTICE_NONE && m->notice != MS_MAIL_NOTICE_APPLIED)
+		m->notice = (uint8_t)v;
+}
+
+/* A b4 ty item and its commit line: an applied notice naming that
+ * patch (a MS_TRAILER_APPLIED "trailer": subject, commit id). */
+static void add_applied(struct ms_mail *m, const char *subj, size_t subj_n,
+			const char *id, size_t id_n)
+{
+	struct ms_mail_trailer *t = g_new0(struct ms_mail_trailer, 1);
+
+	t->kind = MS_TRAILER_APPLIED;
+	t->token = g_strndup(subj, subj_n);
+	t->value = g_ascii_strdown(id, (gssize)id_n);
+	g_ptr_array_add(m->trailers, t);
+	ms_mail_notice_add(m, MS_MAIL_NOTICE_APPLIED);
+}
+
+/* A line of thanks or approval (MS_MAIL_NOTICE_NOTE). */
+static bool line_note(const char *s, size_t n)
+{
+	static const char *const notes[] = {
+		"thanks", "thank you", "lgtm", "looks good", "+1", "ack",
+		"acked",
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(notes); i++)
+		if (line_says(s, n, notes[i]))
+			return true;
+	return false;
+}
+
+/* A greeting ("Hi Ann,") or an attribution ("On Mon, X wrote:"). */
+static bool line_aside(const char *s, size_t n)
+{
+	return (n <= 32 && (line_says(s, n, "hi") || line_says(s, n, "hello") ||
+			    line_says(s, n, "hey"))) ||
+	       (n > 7 && (!memcmp(s + n - 6, "wrote:", 6) ||
+			  !memcmp(s + n - 7, "writes:", 7)));
+}
+
+void ms_mail_notice_line(struct ms_mail *m, const char *s, size_t n,
+			 bool trailer, struct ms_mail_scan *sc)
+{
+	const char *id;
+	size_t id_n;
+
+	if (sc->item && line_commit(s, n, &id, &id_n))
+		add_applied(m, sc->item, sc->item_n, id, id_n);
+	else if (sc->item && line_says(s, n, "(no commit info)"))
+		add_applied(m, sc->item, sc->item_n, "", 0);
+	else if (!sc->open)
+		ms_mail_notice_add(m, notice_line(s, n));
+	sc->item = line_item(s, n, &sc->item_n);
+	sc->open = g_ascii_isalnum(s[n - 1]);
+	if (n == 2 && !memcmp(s, "--", 2))
+		sc->signed_off = true;
+	if (!sc->signed_off && !trailer && !line_aside(s, n)) {
+		sc->lines++;
+		sc->notes += line_note(s, n);
+		sc->last_n = n;
+	}
+}
+
+void ms_mail_notice_end(struct ms_mail *m, const struct ms_mail_scan *sc)
+{
+	unsigned lines = sc->lines;
+
+	if (lines > 1 && sc->notes < lines && sc->last_n <= 20)
+		lines--;        /* "Thanks,\nAmir." */
+	if (m->notice == MS_MAIL_NOTICE_NONE && sc->notes &&
+	    sc->notes == lines && lines <= 3)
+		m->notice = MS_MAIL_NOTICE_NOTE;
+}
+

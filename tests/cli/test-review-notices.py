@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""How maintainers announce an apply (docs/review.md, "Where each patch
+stands"), as review --json's `state` and `state_evidence` read them: LTP's
+"Pushed, thanks." and "Thanks for your review, merged!", "Applied both
+to", a b4 ty naming two patches of a series of three (each accepted with
+its own commit, the third left as it stands), and the words that are no
+notice: a sentence wrapped before "applied,", a "merged?" question, a
+"Merged this into" that names no apply, an "Applied" in a b4 ty's quoted
+text."""
+import os
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, eq, done, tmpdir  # noqa: E402
+
+tmp = tmpdir()
+tree = os.path.join(tmp, "tree")
+os.makedirs(os.path.join(tree, "lib"))
+with open(os.path.join(tree, "MAINTAINERS"), "w") as f:
+    f.write("LIB\nM:\tMay Maint <may@example.org>\nS:\tMaintained\n"
+            "F:\tlib/\n")
+with open(os.path.join(tree, "lib", "a.c"), "w") as f:
+    f.write("int a;\n")
+
+AUTHOR = "Ann Author <ann@example.net>"
+MAY = "May Maint <may@example.org>"
+msgs = []
+
+
+def mail(mid, frm, subject, day, body, parent=None):
+    hdr = [f"From: {frm}", f"Subject: {subject}", f"Message-ID: <{mid}>",
+           f"Date: Mon, {day:02d} Jan 2024 10:00:00 +0000"]
+    if parent:
+        hdr += [f"In-Reply-To: <{parent}>", f"References: <{parent}>"]
+    msgs.append("From x Mon Jan  1 00:00:00 2024\n" + "\n".join(hdr) +
+                "\n\n" + body + "\n")
+
+
+def patch(mid, subject, day, prefix="PATCH", parent=None):
+    mail(mid, AUTHOR, f"[{prefix}] {subject}", day,
+         f"Change {subject}.\n\nSigned-off-by: {AUTHOR}\n---\n"
+         "diff --git a/lib/a.c b/lib/a.c\n--- a/lib/a.c\n+++ b/lib/a.c\n"
+         f"@@ -1 +1 @@\n-int a;\n+int a; /* {subject} */\n", parent)
+
+
+def answer(mid, parent, subject, day, body, frm=MAY):
+    mail(mid, frm, f"Re: [PATCH] {subject}", day, body, parent)
+
+
+FOOTER = "\n-- \nMailing list info: https://lists.example.org/listinfo/x"
+patch("pu@x", "lib: pushed", 2)
+answer("pu-n@x", "pu@x", "lib: pushed", 3, "Hi,\n\nPushed, thanks." + FOOTER)
+patch("me@x", "lib: merged", 2)
+answer("me-n@x", "me@x", "lib: merged", 3,
+       "Hi Ann,\n\n> +int a;\n\nThanks for your review, merged!" + FOOTER)
+patch("bo@x", "lib: both", 2)
+answer("bo-n@x", "bo@x", "lib: both", 3, "Applied both to for-rc, thanks")
+patch("ch@x", "lib: changed", 2)
+answer("ch-n@x", "ch@x", "lib: changed", 3,
+       "Pushed with a minor change, thanks.")
+# not notices
+patch("wr@x", "lib: wrapped", 2)
+answer("wr-n@x", "wr@x", "lib: wrapped", 3,
+       "This will oops on old kernels once it is\n"
+       "applied, so please check the version first.")
+patch("qu@x", "lib: question", 2)
+answer("qu-n@x", "qu@x", "lib: question", 3, "Hi,\n\nmerged?\n")
+patch("in@x", "lib: into", 2)
+answer("in-n@x", "in@x", "lib: into", 3,
+       "Merged timer01 and timer02 into one test, please resend.")
+patch("qt@x", "lib: quoted", 2)
+answer("qt-n@x", "qt@x", "lib: quoted", 3,
+       "> Applied, thanks!\n>\n> [1/1] lib: quoted\n>       commit: "
+       "abcdef1234\n\nWhere did this go?")
+# a b4 ty naming two patches of three, with their commits
+mail("s0@x", AUTHOR, "[PATCH 0/3] lib: three", 4, "Three things.")
+patch("s1@x", "lib: one", 4, "PATCH 1/3", "s0@x")
+patch("s2@x", "lib: two", 4, "PATCH 2/3", "s0@x")
+patch("s3@x", "lib: three", 4, "PATCH 3/3", "s0@x")
+mail("ty@x", MAY, "Re: [PATCH 0/3] lib: three", 5,
+     "On Thu, Ann Author wrote:\n> Three things.\n\nApplied, thanks!\n\n"
+     "[1/3] lib: one\n      commit: 0123456789ab\n"
+     "[3/3] lib: three\n"
+     "      https://git.kernel.org/foo/foo/c/FEDCBA987654\n\n"
+     "Best regards,\n-- \nMay Maint <may@example.org>", "s0@x")
+# changes requested, and answers that request none
+RITA = "Rita Rev <rita@example.com>"
+OLAF = "Olaf Other <olaf@example.com>"
+patch("rv@x", "lib: reviewed", 6)
+answer("rv-t@x", "rv@x", "lib: reviewed", 7,
+       "Reviewed-by: Rita Rev <rita@example.com>", RITA)
+patch("as@x", "lib: asked", 6)
+answer("as-q@x", "as@x", "lib: asked", 7, "Hi Ann,\n\nWhy is this needed?")
+patch("an@x", "lib: answered", 6)
+answer("an-q@x", "an@x", "lib: answered", 7, "Why is this needed?")
+mail("an-a@x", AUTHOR, "Re: [PATCH] lib: answered", 8,
+     "> Why is this needed?\n\nBecause old kernels oops.", "an-q@x")
+patch("th@x", "lib: thanked", 6)
+answer("th-n@x", "th@x", "lib: thanked", 7,
+       "Hi,\n\nLGTM, thanks!\n\nMay" + FOOTER)
+patch("ri@x", "lib: by a reviewer", 6)
+answer("ri-q@x", "ri@x", "lib: by a reviewer", 7,
+       "Please rename a to b.", RITA)
+patch("ol@x", "lib: by a passer-by", 6)
+answer("ol-q@x", "ol@x", "lib: by a passer-by", 7,
+       "Does this fix my laptop?", OLAF)
+
+mbox = os.path.join(tmp, "list.mbox")
+with open(mbox, "w") as f:
+    f.write("\n".join(msgs))
+
+r = run("review", "--tree", tree, "--archive", mbox, "--json", "--no-cache",
+        "--until", "2024-01-31")
+eq(r.rc, 0, "review exits 0")
+pl = {p["message_id"]: p for p in r.json()["entries"][0]["patch_list"]}
+accepted = {m for m, p in pl.items() if p["state"] == "accepted"}
+eq(sorted(accepted), sorted(["pu@x", "me@x", "bo@x", "ch@x", "s1@x",
+                             "s3@x"]),
+   "accepted: Pushed, merged after thanks, Applied both to, Pushed with, "
+   "and the two patches the b4 ty names")
+eq([pl[m]["state_evidence"]["message_id"] for m in
+    ("pu@x", "me@x", "bo@x", "ch@x", "s1@x", "s3@x")],
+   ["pu-n@x", "me-n@x", "bo-n@x", "ch-n@x", "ty@x", "ty@x"],
+   "each decided by its notice")
+eq([pl[m]["state_evidence"].get("commit") for m in ("s1@x", "s3@x", "pu@x")],
+   ["0123456789ab", "fedcba987654", None],
+   "the commit id each b4 ty item gives; none from a notice in words")
+eq(pl["s2@x"]["state"], "waiting",
+   "the patch of the series the b4 ty does not name stays open")
+eq({m: pl[m]["state"] != "accepted" for m in
+     ("wr@x", "qu@x", "in@x", "qt@x")},
+   {"wr@x": True, "qu@x": True, "in@x": True, "qt@x": True},
+   "no notice: a wrapped sentence, a question, 'Merged ... into', quoted")
+eq({m: pl[m]["state"] for m in ("as@x", "an@x", "th@x", "ri@x", "ol@x")},
+   {"as@x": "changes_requested", "an@x": "waiting", "th@x": "waiting",
+    "ri@x": "changes_requested", "ol@x": "waiting"},
+   "changes requested by a listed person or a reviewer; not when the "
+   "author answered, nor by thanks, nor by someone who never reviewed")
+eq([pl[m]["state_evidence"]["message_id"] for m in ("as@x", "ri@x")],
+   ["as-q@x", "ri-q@x"], "the request is the evidence")
+done()
