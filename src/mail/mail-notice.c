@@ -122,8 +122,8 @@ static bool says_applied(const char *s, size_t n)
 {
 	size_t k = 0;
 
-	if (clause_applied(s, n))
-		return true;
+	if (clause_applied(s, n) || line_says(s, n, "thanks, applied"))
+		return true;    /* "Thanks, applied and changed as ..." */
 	while (k < n && s[k] != ',' && s[k] != '!' && s[k] != '.')
 		k++;
 	if (k == n || !(line_says(s, n, "thank") ||
