@@ -36,12 +36,17 @@ struct ms_review_map {
 	GHashTable *list_ix;         /* address -> index + 1 */
 	GPtrArray *lists;            /* index -> address */
 	guint nr_named;              /* indexes below it: named by an L: */
+	GHashTable *hosts;           /* host -> how many named lists it has */
 	GPtrArray *rcpts;            /* per record: struct ms_rv_rcpts *, or
 					NULL */
 	/* earlier versions a posting names ("Link to v1: <lore URL>") */
 	GRegex *earlier_re;
 	GPtrArray *earlier;          /* per record: GStrv of ids, or NULL */
 };
+
+/* A host where MAINTAINERS names this many lists is the project's own:
+ * an unnamed list there is a newer one of it (review-map.c). */
+#define MS_REVIEW_HOME_HOST 3
 
 /* The lists a patch posting was sent to. */
 struct ms_rv_rcpts {

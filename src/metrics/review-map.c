@@ -59,6 +59,30 @@ static void named_lists(struct ms_review_map *map)
 		}
 	}
 	map->nr_named = map->lists->len;
+	map->hosts = g_hash_table_new(g_str_hash, g_str_equal);
+	for (guint i = 0; i < map->nr_named; i++) {
+		const char *at = strrchr(map->lists->pdata[i], '@');
+		gpointer n = at ? g_hash_table_lookup(map->hosts, at + 1) : 0;
+
+		if (at)
+			g_hash_table_insert(map->hosts, (gpointer)(at + 1),
+					    GINT_TO_POINTER(GPOINTER_TO_INT(n)
+							    + 1));
+	}
+}
+
+/*
+ * Whether a list MAINTAINERS does not name is at one of the project's
+ * own list hosts (MS_REVIEW_HOME_HOST lists named there): a list made
+ * after the tree (the kernel's netfs@lists.linux.dev, which
+ * linux-source-6.1 lacks) is no sign of another project.
+ */
+static bool home_host(const struct ms_review_map *map, const char *a)
+{
+	const char *at = strrchr(a, '@');
+
+	return at && GPOINTER_TO_INT(g_hash_table_lookup(map->hosts, at + 1))
+		     >= MS_REVIEW_HOME_HOST;
 }
 
 /*
@@ -99,7 +123,8 @@ static void record_lists(struct ms_review_map *map, const struct ms_mail *m,
 		char *a = k < to->len ? to->pdata[k] : cc->pdata[k - to->len];
 		uint32_t v;
 
-		if (!g_hash_table_contains(map->list_ix, a) && !list_host(a) &&
+		if (!g_hash_table_contains(map->list_ix, a) &&
+		    (!list_host(a) || home_host(map, a)) &&
 		    !(own && !strcmp(a, own)))
 			continue;
 		v = list_index(map, g_strdup(a)) << 1 | (k < to->len);
@@ -209,6 +234,7 @@ void ms_review_map_free(struct ms_review_map *map)
 	g_ptr_array_free(map->recs, TRUE);
 	g_ptr_array_free(map->foreign, TRUE);
 	g_hash_table_unref(map->list_ix);
+	g_hash_table_unref(map->hosts);
 	g_ptr_array_unref(map->lists);
 	g_ptr_array_unref(map->rcpts);
 	g_ptr_array_unref(map->earlier);

@@ -111,6 +111,9 @@ ok("x3@example.net" in rest_ids, "To: the archive's list, Cc: a list "
    "MAINTAINERS never names (LTP's IMA tests): the project's")
 ok("x4@example.net" in rest_ids, "Cc'd to a list MAINTAINERS names too: "
    "the project's")
+ok("x6@example.net" in rest_ids, "Cc'd to a list MAINTAINERS does not name "
+   "yet, at a host of three it names (the kernel's netfs@lists.linux.dev): "
+   "the project's")
 r = run("review", "--tree", repo, "--archive", mbox, "THE REST")
 ok("other projects by subject 2, by recipients 3, by paths 4" in r.out,
    "text: the set-aside line names the recipients rule", r.out)
