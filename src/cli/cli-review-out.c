@@ -570,9 +570,9 @@ void cli_review_print_series(FILE *fp, const struct cli_review_run *r,
 
 	fprintf(fp, "  By %s (patches first posted in the interval):\n",
 		r->by);
-	fprintf(fp, "    %-12s %7s %7s %7s %9s %9s %7s\n", "start",
+	fprintf(fp, "    %-12s %7s %7s %7s %9s %9s %7s %8s %5s\n", "start",
 		"patches", "replied", "ignored", "ttfr-med", "ttfr-p90",
-		"listed");
+		"listed", "accepted", "open");
 	for (size_t i = 0; i < rv->nr_intervals; i++) {
 		const struct ms_rv_entry *s = e->intervals->pdata[i];
 		const char *label = r->labels ? r->labels->pdata[i] : NULL;
@@ -588,9 +588,10 @@ void cli_review_print_series(FILE *fp, const struct cli_review_run *r,
 
 			ms_duration_format(s->ttfr_median, b, 32);
 			ms_duration_format(s->ttfr_p90, c, 32);
-			fprintf(fp, " %7zu %7zu %7zu %9s %9s %6u%%", n,
-				s->replied, s->ignored, b, c,
-				cli_percent(s->replied_maint, n));
+			fprintf(fp, " %7zu %7zu %7zu %9s %9s %6u%% %8zu %5zu",
+				n, s->replied, s->ignored, b, c,
+				cli_percent(s->replied_maint, n),
+				s->states[MS_RV_ACCEPTED], s->open);
 		}
 		if (label)
 			fprintf(fp, "  (until %s)", label);
@@ -673,9 +674,8 @@ static void json_figures(struct ms_out *o, const struct cli_review_run *r,
 		ms_out_kv_null(o, "responsiveness");
 	else
 		ms_out_kv_real(o, "responsiveness", e->responsiveness);
-	if (!whole)
-		return;
-	ms_out_kv_int(o, "negative_intervals", (int64_t)e->negative);
+	if (whole)
+		ms_out_kv_int(o, "negative_intervals", (int64_t)e->negative);
 	json_states(o, e);
 }
 
@@ -688,7 +688,9 @@ static void json_series(struct ms_out *o, const struct cli_review_run *r,
 		"review_tagged", "ignored", "merged", "commits", "reply_share",
 		"time_to_first_response", "time_to_first_maintainer_response",
 		"time_to_first_review_tag", "review_cycle_duration",
-		"responsiveness", "people",
+		"responsiveness", "states", "acceptance_rate",
+		"revisions_until_accepted", "time_to_acceptance", "open",
+		"open_age", "people",
 	};
 	char d[32];
 

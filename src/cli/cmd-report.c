@@ -605,6 +605,7 @@ static int write_index(const struct site *s)
 	      "<th scope=\"col\">Median time to first response (per month)"
 	      "</th>"
 	      "<th scope=\"col\">Ignored</th>"
+	      "<th scope=\"col\">Open patches (accepted of decided)</th>"
 	      "<th scope=\"col\">Responsiveness</th>"
 	      "<th scope=\"col\">Commits</th>"
 	      "<th scope=\"col\">Reviewed commits</th>"
@@ -652,6 +653,9 @@ static int write_index(const struct site *s)
 		fputs("</td>", fp);
 		g_snprintf(href, sizeof(href), "entry-%u.html#ignored", i);
 		cell_share(fp, e->ignored, n, href);
+		fprintf(fp, "<td class=\"n\" data-sort=\"%zu\"><a href=\""
+			"entry-%u.html#states\">%zu</a> (%u%%)</td>", e->open,
+			i, e->open, cli_percent_real(e->accept_rate));
 		fprintf(fp, "<td class=\"n\" data-sort=\"%.2f\">%u%%</td>",
 			e->responsiveness * 100,
 			cli_percent_real(e->responsiveness));
@@ -836,6 +840,28 @@ static void entry_figures(FILE *fp, const struct site *s,
 			"<td class=\"n\">%zu</td></tr>\n", e->commits);
 	}
 	fputs("</tbody></table>\n", fp);
+}
+
+/* Where the entry's patches stand (docs/review.md): a count per state,
+ * then the acceptance and open-queue figures. */
+static void states_section(FILE *fp, const struct ms_rv_entry *e)
+{
+	char a[32], b[32], c[32], d[32];
+
+	fputs("<h2 id=\"states\">Where its patches stand</h2>\n<table>"
+	      "<tbody>\n", fp);
+	for (int k = 0; k < MS_RV__STATES; k++)
+		fprintf(fp, "<tr><th scope=\"row\">%s</th><td class=\"n\">"
+			"%zu</td></tr>\n", ms_rv_state_name(k), e->states[k]);
+	fprintf(fp, "</tbody></table>\n<p>Accepted of decided %u%%, "
+		"versions until accepted (median) %lld, to acceptance: "
+		"median %s, p90 %s; open %zu, waiting: median %s, p90 %s "
+		"(<a href=\"#patches\">each patch's state</a>).</p>\n",
+		cli_percent_real(e->accept_rate),
+		(long long)MAX(e->revisions_median, 0),
+		duration(e->accept_median, a), duration(e->accept_p90, b),
+		e->open, duration(e->open_median, c),
+		duration(e->open_p90, d));
 }
 
 /* Time to first response: a histogram, median and p90 in its title. */
@@ -1046,7 +1072,8 @@ static void patch_table(FILE *fp, const struct site *s,
 	      "<table class=\"sortable\" id=\"patch-table\"><thead><tr>"
 	      "<th scope=\"col\">Posted</th><th scope=\"col\">Patch</th>"
 	      "<th scope=\"col\">First response</th><th scope=\"col\">"
-	      "Ignored</th><th scope=\"col\">Merged</th></tr></thead>"
+	      "Ignored</th><th scope=\"col\">Merged</th><th scope=\"col\">"
+	      "State (commit its applied notice gives)</th></tr></thead>"
 	      "<tbody>\n", fp);
 	for (guint i = 0; i < e->patches->len; i++) {
 		const struct ms_rv_patch *pt = &g_array_index(e->patches,
@@ -1082,6 +1109,10 @@ static void patch_table(FILE *fp, const struct site *s,
 		} else {
 			fputs("<td>–</td>", fp);
 		}
+		ms_html_printf(fp, "<td>%s%s%s%s</td>", ms_rv_state_name(
+			pt->state), pt->why.applied ? " (" : "",
+			pt->why.applied ? pt->why.applied : "",
+			pt->why.applied ? ")" : "");
 		fputs("</tr>\n", fp);
 	}
 	fputs("</tbody></table>\n", fp);
@@ -1114,6 +1145,7 @@ static int write_entry(const struct site *s, size_t ei)
 	else
 		fputs("<p id=\"urgent\">Urgent category: not judged (no git "
 		      "history read).</p>\n", fp);
+	states_section(fp, e);
 	ttfr_histogram(fp, e);
 	monthly_trend(fp, s, e);
 	people_quarters(fp, s, ei, e);

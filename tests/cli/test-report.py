@@ -327,11 +327,13 @@ for row, e in zip(rows, busy):
        e["name"] + ": median time to first response as review says")
     eq(c[3].split()[0], "%.0f%%" % (100.0 * e["ignored"] / e["patches"]),
        e["name"] + ": ignored share as review says")
-    eq(c[4], "%.0f%%" % (100 * e["responsiveness"]),
+    eq(c[4], "%d (%.0f%%)" % (e["open"], 100 * (e["acceptance_rate"] or 0)),
+       e["name"] + ": open patches and acceptance as review says")
+    eq(c[5], "%.0f%%" % (100 * e["responsiveness"]),
        e["name"] + ": responsiveness as review says")
-    eq(int(c[5]), e["commits"], e["name"] + ": commits as review says")
+    eq(int(c[6]), e["commits"], e["name"] + ": commits as review says")
     inact = sum(1 for p in e["people"] if p["inactive"])
-    eq(c[7], "%d of %d" % (inact, len(e["people"])),
+    eq(c[8], "%d of %d" % (inact, len(e["people"])),
        e["name"] + ": inactive listed people as review says")
 # the urgent column: the category `urgent --archive` gives each entry it
 # selects (the planted ones: BAR a corporate alias, BAZ a de-facto
@@ -345,11 +347,11 @@ eq({k: cat.get(k) for k in ("BAR CHIP DRIVER", "BAZ LEGACY DRIVER",
     "BAZ LEGACY DRIVER": "defacto_maintainer",
     "WIDGET CORNER": "overlap"}, "urgent: the planted categories")
 for row in rows:
-    eq(row["cells"][8], cat.get(row["entry"], "not urgent"),
+    eq(row["cells"][9], cat.get(row["entry"], "not urgent"),
        row["entry"] + ": the urgent category as urgent says")
     with open(os.path.join(site, "data/entry-%d.json" % names.index(
             row["entry"]))) as fp:
-        eq(json.load(fp)["urgent"]["category"], row["cells"][8],
+        eq(json.load(fp)["urgent"]["category"], row["cells"][9],
            row["entry"] + ": the urgent category in data/entry-N.json")
 srt = res.get("file://" + order[0], {}).get("urgent_sorted")
 ok(srt and len(srt) == 2, "overview: the urgent column sorts", srt)

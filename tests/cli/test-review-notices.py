@@ -137,4 +137,26 @@ eq({m: pl[m]["state"] for m in ("as@x", "an@x", "th@x", "ri@x", "ol@x")},
    "author answered, nor by thanks, nor by someone who never reviewed")
 eq([pl[m]["state_evidence"]["message_id"] for m in ("as@x", "ri@x")],
    ["as-q@x", "ri-q@x"], "the request is the evidence")
+
+# the states by month (--by), and in the report
+args = ["--tree", tree, "--archive", mbox, "--no-cache", "--until",
+        "2024-01-31"]
+r = run("review", *args, "--by", "month", "--json")
+iv = r.json()["entries"][0]["intervals"]
+eq((iv[0]["states"]["accepted"], iv[0]["open"]),
+   (6, len(pl) - 6), "--by month: each interval's states and open queue")
+r = run("review", *args, "--by", "month")
+eq("accepted" in r.out.split("By month")[1].split("\n")[1], True,
+   "--by month's text has an accepted column")
+out = os.path.join(tmp, "site")
+r = run("report", *args, "--output-dir", out)
+eq(r.rc, 0, "report exits 0")
+with open(os.path.join(out, "entry-0.html")) as f:
+    page = f.read()
+with open(os.path.join(out, "index.html")) as f:
+    index = f.read()
+eq(('id="states"' in page, "<td>accepted (0123456789ab)</td>" in page,
+    "Open patches (accepted of decided)" in index),
+   (True, True, True), "report: the entry's states section, each patch's "
+   "state with its commit, and the overview's open column")
 done()
