@@ -371,9 +371,9 @@ static void count_file(struct ework *ew, const char *path)
 }
 
 /* The files of the tree the entry has: those of each F: pattern's
- * range of the sorted tree, or every file when an N: or a pattern
- * starting with a wildcard can match anywhere. */
-static void count_files(struct ework *ew, const struct ms_tree *t)
+ * range of the sorted tree; false when an N: or a pattern starting with
+ * a wildcard can match anywhere (count_all_files() counts them). */
+static bool count_files(struct ework *ew, const struct ms_tree *t)
 {
 	size_t nr = ms_tree_nr_files(t);
 	bool all = false;
@@ -386,11 +386,8 @@ static void count_files(struct ework *ew, const struct ms_tree *t)
 		all = all || p->key == 'N' || (p->key == 'F' &&
 		      (!*p->value || strchr("*?", p->value[0])));
 	}
-	if (all) {
-		for (size_t i = 0; i < nr; i++)
-			count_file(ew, ms_tree_path(t, i));
-		return;
-	}
+	if (all)
+		return false;
 	done = g_new0(bool, nr ? nr : 1);
 	for (guint i = 0; i < ew->ps.all->len; i++) {
 		const struct pat *p = &g_array_index(ew->ps.all, struct pat,
@@ -409,6 +406,7 @@ static void count_files(struct ework *ew, const struct ms_tree *t)
 		g_free(prefix);
 	}
 	g_free(done);
+	return true;
 }
 
 static size_t live_parts(const struct node *n)
@@ -498,7 +496,9 @@ struct qwork {
 	size_t nr_intervals;      /* of the query */
 	unsigned **entry_people;  /* per entry index: its M:/R: ids, lazily */
 	size_t *nr_entry_people;
-	GHashTable *depths;       /* path -> struct maint_match[] (n first) */
+	/* path (by its text: a tree file and a commit path alike) ->
+	 * its entries and depths (depths_of()) */
+	GHashTable *depths;
 };
 
 static void resolve_listed(struct qwork *qw, const struct maint_entry *me,
@@ -560,13 +560,33 @@ static const int *depths_of(struct qwork *qw, const char *path)
 	return r;
 }
 
-/* Count, for record `rec` (+1), the other entries that match `path`:
+/* The tree's files into the entries of `ew` (slot: entry index -> its
+ * place in `ew`) whose count_files() could not take ranges: each file
+ * into the entries that match it (the index's answer), not every file
+ * into each entry. */
+static void count_all_files(struct qwork *qw, struct ework *ew,
+			    const int *slot, const bool *all,
+			    const struct ms_tree *t)
+{
+	for (size_t i = 0; i < ms_tree_nr_files(t); i++) {
+		const char *path = ms_tree_path(t, i);
+		const int *d = depths_of(qw, path);
+
+		for (int j = 0; j < d[0]; j++) {
+			size_t x = (size_t)d[1 + 2 * j];
+
+			if (x < qw->nr_all && slot[x] >= 0 && all[slot[x]])
+				count_file(&ew[slot[x]], path);
+		}
+	}
+}
+
+/* Count, for record `rec` (+1), the other entries of `d` (a path's):
  * they cover these files too, from inside (deeper patterns) or
  * outside. */
-static void note_covers(struct qwork *qw, struct ework *ew,
-			struct aslot *aw, const char *path, size_t rec)
+static void note_covers(struct ework *ew, struct aslot *aw, const int *d,
+			size_t rec)
 {
-	const int *d = depths_of(qw, path);
 	int mine = 0;
 	bool found = false;
 
@@ -966,6 +986,37 @@ static bool names_listed(const struct qwork *qw, const struct ework *ew,
 	return false;
 }
 
+/* Path `path` (entries and depths `d`; NULL before the window) of
+ * record `i` into entry `e`: its directory tree (pass 1, the window's
+ * records) or, the areas chosen, its area (pass 2). */
+static void count_path(struct qwork *qw, struct ework *e, size_t i,
+		       const struct ms_act_record *r, int w, size_t iv,
+		       const char *path, const int *d, bool pass2)
+{
+	struct awork *aw;
+
+	if (!pass2) {
+		struct node *n = leaf_of(e, path, true);
+
+		if (n)
+			count_up(n, i + 1);
+		return;
+	}
+	aw = area_of(e, path);
+	if (!aw)
+		return;
+	if (w)
+		note_covers(e, &aw->slots[0], d, i + 1);
+	if (iv)
+		note_covers(e, &aw->slots[iv], d, i + 1);
+	if (aw->stamp == i + 1)
+		return;
+	aw->stamp = i + 1;
+	note_record(qw, e, &aw->slots[0], i, r, w);
+	if (iv)
+		note_record(qw, e, &aw->slots[iv], i, r, true);
+}
+
 /* The slot of a record of the window committed at `t`: 1 + its interval
  * (a record of the window dated before it, with --since REV: the
  * first), or 0 without intervals. */
@@ -1000,55 +1051,45 @@ static void count_records(struct qwork *qw, struct ework *ew,
 						  q->until);
 		struct ms_act_record r;
 		const char *const *paths;
-		size_t np;
-
-		size_t iv;
+		size_t np, iv;
 
 		if (w < 0 || (!pass2 && !w))
 			continue;
 		ms_activity_record(qw->a, i, &r);
 		iv = w ? slot_of(q, r.ctime) : 0;
 		paths = ms_commit_paths_get(cp, i, &np);
-		for (size_t k = 0; k < r.nr_entries; k++) {
+		for (size_t k = 0; k < r.nr_entries && (!pass2 || !w); k++) {
 			struct ework *e;
 
-			if (r.entries[k] >= qw->nr_all ||
-			    slot[r.entries[k]] < 0)
+			if (r.entries[k] >= qw->nr_all || slot[r.entries[k]] < 0)
 				continue;
 			e = &ew[slot[r.entries[k]]];
 			if (!pass2) {
 				e->out->commits++;
-				for (size_t p = 0; p < np; p++) {
-					struct node *n = leaf_of(e, paths[p],
-								 true);
-
-					if (n)
-						count_up(n, i + 1);
-				}
 				continue;
 			}
 			/* before the window, only the listed people's last
-			 * dates are wanted */
-			if (!w && !names_listed(qw, e, i, &r))
+			 * dates are wanted: no covers, so no matching */
+			if (!names_listed(qw, e, i, &r))
 				continue;
-			for (size_t p = 0; p < np; p++) {
-				struct awork *aw = area_of(e, paths[p]);
+			for (size_t p = 0; p < np; p++)
+				count_path(qw, e, i, &r, w, iv, paths[p], NULL,
+					   true);
+		}
+		if (!w)
+			continue;
+		/* each path into the selected entries that match it (the
+		 * index's answer, kept per path), not every path into every
+		 * entry of the record: a tree-wide commit touches hundreds */
+		for (size_t p = 0; p < np; p++) {
+			const int *d = depths_of(qw, paths[p]);
 
-				if (!aw)
-					continue;
-				if (w)
-					note_covers(qw, e, &aw->slots[0],
-						    paths[p], i + 1);
-				if (iv)
-					note_covers(qw, e, &aw->slots[iv],
-						    paths[p], i + 1);
-				if (aw->stamp == i + 1)
-					continue;
-				aw->stamp = i + 1;
-				note_record(qw, e, &aw->slots[0], i, &r, w);
-				if (iv)
-					note_record(qw, e, &aw->slots[iv], i,
-						    &r, true);
+			for (int j = 0; j < d[0]; j++) {
+				size_t x = (size_t)d[1 + 2 * j];
+
+				if (x < qw->nr_all && slot[x] >= 0)
+					count_path(qw, &ew[slot[x]], i, &r, w,
+						   iv, paths[p], d, pass2);
 			}
 		}
 	}
@@ -1063,6 +1104,7 @@ int ms_areas_compute(const struct ms_activity *a,
 	struct ms_areas *r = g_new0(struct ms_areas, 1);
 	struct ework *ew;
 	int *slot;
+	bool *all, any_all = false;
 	size_t n;
 
 	qw.a = a;
@@ -1071,11 +1113,12 @@ int ms_areas_compute(const struct ms_activity *a,
 	qw.nr_intervals = q->bounds ? q->nr_intervals : 0;
 	qw.entry_people = g_new0(unsigned *, qw.nr_all + 1);
 	qw.nr_entry_people = g_new0(size_t, qw.nr_all + 1);
-	qw.depths = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	qw.depths = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
 	n = q->entries ? q->nr_entries : qw.nr_all;
 	r->entries = g_new0(struct ms_areas_entry, n + 1);
 	r->nr_entries = n;
 	ew = g_new0(struct ework, n + 1);
+	all = g_new0(bool, n + 1);
 	slot = g_new(int, qw.nr_all + 1);
 	for (size_t i = 0; i < qw.nr_all; i++)
 		slot[i] = -1;
@@ -1085,8 +1128,12 @@ int ms_areas_compute(const struct ms_activity *a,
 
 		ework_init(&qw, &ew[i], me, &r->entries[i]);
 		slot[me->index] = (int)i;
-		count_files(&ew[i], ms_activity_tree(a));
+		all[i] = !count_files(&ew[i], ms_activity_tree(a));
+		any_all = any_all || all[i];
 	}
+	if (any_all)
+		count_all_files(&qw, ew, slot, all, ms_activity_tree(a));
+	g_free(all);
 	count_records(&qw, ew, slot, cp, q, false);
 	for (size_t i = 0; i < n; i++)
 		ework_areas(&ew[i], q->min_commits);
