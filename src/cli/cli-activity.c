@@ -197,8 +197,9 @@ void cli_act_print_also(FILE *fp, const struct ms_act_person *p)
 	fprintf(fp, ")");
 }
 
-void cli_act_json_last(struct ms_out *o, const char *key,
-		       const struct ms_act_last *l, bool tag)
+/* Key `key`: the newest commit `l`, or null. */
+static void json_last(struct ms_out *o, const char *key,
+		      const struct ms_act_last *l, bool tag)
 {
 	char date[32];
 
@@ -215,6 +216,15 @@ void cli_act_json_last(struct ms_out *o, const char *key,
 	if (tag)
 		ms_out_kv_string(o, "tag", l->tag);
 	ms_out_end_object(o);
+}
+
+void cli_act_json_lasts(struct ms_out *o, const struct ms_act_last *author,
+			const struct ms_act_last *committer,
+			const struct ms_act_last *tags)
+{
+	json_last(o, "last_authored", author, false);
+	json_last(o, "last_committed", committer, false);
+	json_last(o, "last_tagged", tags, true);
 }
 
 void cli_act_json_also(struct ms_out *o, const struct ms_activity *a,

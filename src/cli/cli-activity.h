@@ -130,10 +130,14 @@ void cli_act_json_counts(struct ms_out *o, const char *key,
 
 struct ms_act_last;
 
-/* Key `key`: a person's last commit `l` in JSON ({commit, date, count},
- * null when none), with `tag` also its "tag". */
-void cli_act_json_last(struct ms_out *o, const char *key,
-		       const struct ms_act_last *l, bool tag);
+/* A listed person's newest commits in the entry, each null (never, up
+ * to until) or {commit, date, count (in the window)}: "last_authored" by
+ * author date, "last_committed" and "last_tagged" (with "tag", the
+ * trailer naming them, null when not known) by commit date.  The one
+ * emitter of these facts for activity, areas and review. */
+void cli_act_json_lasts(struct ms_out *o, const struct ms_act_last *author,
+			const struct ms_act_last *committer,
+			const struct ms_act_last *tags);
 struct cli_list_facts;
 struct maint_entry;
 

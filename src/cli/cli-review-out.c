@@ -469,7 +469,7 @@ static void json_reply(struct ms_out *o, const struct cli_review_run *r,
 	rec = ms_mail_index_get(r->idx, rep->rec);
 	ms_out_begin_object(o);
 	json_msg(o, r, "message_id", rec->message_id);
-	ms_out_kv_string(o, "from", rec->sender_email);
+	cli_json_person_kv(o, "from", rec->sender_name, rec->sender_email);
 	ms_out_kv_real(o, "hours", (double)rep->latency / 3600.0);
 	ms_out_kv_bool(o, "clamped", rep->negative);
 	ms_out_end_object(o);
@@ -516,12 +516,8 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 		ms_out_key(o, "git");
 		if (ap) {
 			ms_out_begin_object(o);
-			cli_act_json_last(o, "author", &ap->author,
-					  ap->author.tag != NULL);
-			cli_act_json_last(o, "committer", &ap->committer,
-					  ap->committer.tag != NULL);
-			cli_act_json_last(o, "tags", &ap->tags,
-					  ap->tags.tag != NULL);
+			cli_act_json_lasts(o, &ap->author, &ap->committer,
+					   &ap->tags);
 			ms_out_end_object(o);
 		} else {
 			ms_out_null(o);
@@ -758,20 +754,24 @@ static void json_state(struct ms_out *o, const struct cli_review_run *r,
 		ms_out_null(o);
 		return;
 	}
+	/* one shape: a message's members null for a commit, and back */
 	ms_out_begin_object(o);
 	if (pt->why.by == MS_RV_BY_COMMIT) {
 		const struct ms_link_commit *lc =
 			r->commits->pdata[pt->why.commit];
 
+		ms_out_kv_null(o, "message_id");
+		ms_out_kv_null(o, "url");
+		ms_out_kv_null(o, "from");
 		ms_out_kv_string(o, "commit", lc->id);
 	} else {
 		const struct ms_mail_rec *m = ms_mail_index_get(r->idx,
 								pt->why.rec);
 
 		json_msg(o, r, "message_id", m->message_id);
-		ms_out_kv_string(o, "from", m->sender_email);
-		if (pt->why.applied)
-			ms_out_kv_string(o, "commit", pt->why.applied);
+		cli_json_person_kv(o, "from", m->sender_name, m->sender_email);
+		/* the commit id an applied notice gives, else null */
+		ms_out_kv_string(o, "commit", pt->why.applied);
 	}
 	json_date(o, "date", true, pt->why.date);
 	ms_out_end_object(o);
@@ -829,7 +829,8 @@ static void json_patch(struct ms_out *o, const struct cli_review_run *r,
 	ms_out_begin_object(o);
 	json_msg(o, r, "message_id", first->message_id);
 	ms_out_kv_string(o, "subject", first->subject);
-	ms_out_kv_string(o, "author", first->sender_email);
+	cli_json_person_kv(o, "author", first->sender_name,
+			   first->sender_email);
 	json_date(o, "date", true, first->date);
 	ms_out_key(o, "versions");
 	ms_out_begin_list(o);
@@ -841,8 +842,8 @@ static void json_patch(struct ms_out *o, const struct cli_review_run *r,
 	json_reply(o, r, "first_maintainer_response", pt->has_maint,
 		   &pt->first_maint);
 	json_reply(o, r, "first_review_tag", pt->has_tag, &pt->first_tag);
-	ms_out_kv_bool(o, "ignored", pt->ignored);
-	ms_out_key(o, "merged");
+	ms_out_kv_bool(o, "is_ignored", pt->ignored);
+	ms_out_key(o, "merged_as");
 	if (pt->merged) {
 		const struct ms_link_commit *lc = r->commits->pdata[pt->commit];
 
@@ -980,7 +981,7 @@ void cli_review_view_entry(const struct cli_review_view *v,
 	const struct cli_review_run *r = v->priv;
 
 	ms_out_begin_document(o);
-	ms_out_key(o, "entry");
+	ms_out_key(o, "review_entry");
 	print_json(o, r, r->rv->entries->pdata[i],
 		   r->act_for ? r->act_for[i] : NULL);
 }

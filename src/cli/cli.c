@@ -814,6 +814,15 @@ void cli_json_person(struct ms_out *o, const char *name, const char *email)
 	ms_out_kv_string(o, "email", email && *email ? email : NULL);
 }
 
+void cli_json_person_kv(struct ms_out *o, const char *key, const char *name,
+			const char *email)
+{
+	ms_out_key(o, key);
+	ms_out_begin_object(o);
+	cli_json_person(o, name, email);
+	ms_out_end_object(o);
+}
+
 void cli_json_person_line(struct ms_out *o, const char *line)
 {
 	char *name = NULL, *email = NULL;

@@ -440,6 +440,11 @@ void cli_person_label(FILE *fp, const char *name, const char *email);
  * address; null when none). */
 void cli_json_person(struct ms_out *o, const char *name, const char *email);
 
+/* Key `key`: the person as an object {"name", "email"}, as above: the
+ * one shape of a person named by a key ("author", "from"). */
+void cli_json_person_kv(struct ms_out *o, const char *key, const char *name,
+			const char *email);
+
 /* The same from a header line "Name <addr>" or "addr". */
 void cli_json_person_line(struct ms_out *o, const char *line);
 

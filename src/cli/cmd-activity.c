@@ -72,9 +72,7 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 		ms_out_kv_string(o, "role", role);
 		ms_out_kv_string(o, "name", *p->name ? p->name : NULL);
 		ms_out_kv_string(o, "email", *p->email ? p->email : NULL);
-		cli_act_json_last(o, "author", &p->author, false);
-		cli_act_json_last(o, "committer", &p->committer, false);
-		cli_act_json_last(o, "tags", &p->tags, true);
+		cli_act_json_lasts(o, &p->author, &p->committer, &p->tags);
 		cli_act_verdict(e, p, list_facts, q->active_since, &v);
 		ms_out_kv_bool(o, "inactive", ms_verdict_inactive(&v));
 		ms_out_kv_string(o, "verdict", ms_verdict_name(v.kind));

@@ -193,24 +193,6 @@ static void print_entry(FILE *fp, const struct ms_areas_entry *e,
 		print_area(fp, &e->areas[i], ser);
 }
 
-static void json_last(struct ms_out *o, const char *key,
-		      const struct ms_area_last *l)
-{
-	char d[32];
-
-	ms_out_key(o, key);
-	if (!l->set) {
-		ms_out_null(o);
-		return;
-	}
-	ms_act_format(l->time, 0, true, false, d);
-	ms_out_begin_object(o);
-	ms_out_kv_string(o, "commit", l->id);
-	ms_out_kv_string(o, "date", d);
-	ms_out_kv_int(o, "count", (int64_t)l->count);
-	ms_out_end_object(o);
-}
-
 static void json_flags(struct ms_out *o, unsigned flags)
 {
 	ms_out_key(o, "flags");
@@ -228,7 +210,7 @@ static void json_intervals(struct ms_out *o, const struct ms_area *ar,
 			   const struct cli_act_series *ser)
 {
 	static const char *const figures[] = { "commits", "reviewed",
-		"listed", "top", "flags" };
+		"people", "top", "flags" };
 
 	ms_out_key(o, "intervals");
 	ms_out_begin_list(o);
@@ -248,7 +230,7 @@ static void json_intervals(struct ms_out *o, const struct ms_area *ar,
 		}
 		ms_out_kv_int(o, "commits", (int64_t)iv->commits);
 		ms_out_kv_int(o, "reviewed", (int64_t)iv->reviewed);
-		ms_out_key(o, "listed");
+		ms_out_key(o, "people");
 		ms_out_begin_list(o);
 		for (size_t l = 0; l < iv->nr_listed; l++) {
 			const struct ms_area_listed *p = &iv->listed[l];
@@ -256,9 +238,7 @@ static void json_intervals(struct ms_out *o, const struct ms_area *ar,
 
 			ms_out_begin_object(o);
 			ms_out_kv_string(o, "role", role);
-			ms_out_kv_string(o, "name", *p->name ? p->name : NULL);
-			ms_out_kv_string(o, "email", *p->email ? p->email :
-					 NULL);
+			cli_json_person(o, p->name, p->email);
 			ms_out_kv_int(o, "authored", (int64_t)p->author.count);
 			ms_out_kv_int(o, "committed",
 				      (int64_t)p->committer.count);
@@ -298,7 +278,7 @@ static void json_area(struct ms_out *o, const struct ms_area *ar,
 	ms_out_kv_int(o, "files", (int64_t)ar->files);
 	ms_out_kv_int(o, "commits", (int64_t)ar->commits);
 	ms_out_kv_int(o, "reviewed", (int64_t)ar->reviewed);
-	ms_out_key(o, "listed");
+	ms_out_key(o, "people");
 	ms_out_begin_list(o);
 	for (size_t i = 0; i < ar->nr_listed; i++) {
 		const struct ms_area_listed *l = &ar->listed[i];
@@ -308,9 +288,7 @@ static void json_area(struct ms_out *o, const struct ms_area *ar,
 		ms_out_kv_string(o, "role", role);
 		ms_out_kv_string(o, "name", *l->name ? l->name : NULL);
 		ms_out_kv_string(o, "email", *l->email ? l->email : NULL);
-		json_last(o, "author", &l->author);
-		json_last(o, "committer", &l->committer);
-		json_last(o, "tags", &l->tags);
+		cli_act_json_lasts(o, &l->author, &l->committer, &l->tags);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
@@ -328,7 +306,7 @@ static void json_area(struct ms_out *o, const struct ms_area *ar,
 		ms_act_format(p->last, 0, true, false, d);
 		ms_out_kv_string(o, "last", d);
 		ms_out_kv_bool(o, "listed", p->listed);
-		ms_out_kv_string(o, "listed_in", p->listed_in);
+		ms_out_kv_string(o, "listed_elsewhere", p->listed_in);
 		ms_out_kv_bool(o, "de_facto", p->defacto_committer ||
 			       p->defacto_reviewer);
 		ms_out_key(o, "examples");

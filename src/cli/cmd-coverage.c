@@ -122,7 +122,7 @@ static void emit_json(struct ms_out *o, const struct cli_tree *ct,
 	ms_out_kv_int(o, "count", (int64_t)c->nr_uncovered);
 	emit_dirs(o, "by_directory", c->by_dir, c->nr_by_dir);
 	emit_dirs(o, "by_top_directory", c->by_top, c->nr_by_top);
-	ms_out_kv_strings(o, "files", c->uncovered, c->nr_uncovered);
+	ms_out_kv_strings(o, "file_list", c->uncovered, c->nr_uncovered);
 	ms_out_end_object(o);
 
 	ms_out_key(o, "entries_without_files");

@@ -177,9 +177,9 @@ int cmd_entries(int argc, char **argv)
 			ms_out_kv_string(o, "file", r->e->file);
 			ms_out_kv_int(o, "line", r->e->line);
 			ms_out_kv_string(o, "status", r->status);
-			ms_out_kv_int(o, "maintainers", (int64_t)r->m);
-			ms_out_kv_int(o, "reviewers", (int64_t)r->r);
-			ms_out_kv_int(o, "lists", (int64_t)r->l);
+			ms_out_kv_int(o, "maintainer_count", (int64_t)r->m);
+			ms_out_kv_int(o, "reviewer_count", (int64_t)r->r);
+			ms_out_kv_int(o, "list_count", (int64_t)r->l);
 			if (!no_files)
 				ms_out_kv_int(o, "files", (int64_t)r->files);
 			ms_out_end_object(o);

@@ -171,7 +171,7 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 		ms_out_kv_string(o, "method", ms_link_method_name(l->method));
 		ms_out_kv_string(o, "kind", ms_mail_kind_name(
 					 ms_mail_index_get(idx, l->rec)->kind));
-		ms_out_key(o, "evidence");
+		ms_out_key(o, "matched_on");
 		ms_out_begin_list(o);
 		ms_link_evidence_names(l->evidence, out_string, o);
 		ms_out_end_list(o);
@@ -195,7 +195,7 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-	ms_out_key(o, "unlinked");
+	ms_out_key(o, "unlinked_commits");
 	ms_out_begin_list(o);
 	for (guint i = 0; i < nu; i++) {
 		const struct ms_link_commit *c = commits->pdata[
@@ -212,7 +212,9 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 		char *key = g_strdelimit(g_strdup(ms_link_method_name(m)),
 					 "-", '_');
 
-		ms_out_kv_int(o, key, (int64_t)r->counts[m]);
+		/* "subject" is a message's subject everywhere else */
+		ms_out_kv_int(o, m == MS_LINK_SUBJECT ? "subject_match" : key,
+			      (int64_t)r->counts[m]);
 		g_free(key);
 	}
 	ms_out_kv_int(o, "unlinked", r->unlinked->len);

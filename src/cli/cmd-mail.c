@@ -318,19 +318,15 @@ static void out_mail(struct ms_out *o, const struct ms_mail *m)
 		out_date(o, "date", m->date, m->date_tz);
 	else
 		ms_out_kv_null(o, "date");
-	ms_out_key(o, "from");
-	ms_out_begin_object(o);
-	ms_out_kv_string(o, "name", m->from_name);
-	ms_out_kv_string(o, "email", m->from_email);
-	ms_out_end_object(o);
+	cli_json_person_kv(o, "from", m->from_name, m->from_email);
 	ms_out_key(o, "sender");
 	ms_out_begin_object(o);
 	ms_out_kv_string(o, "name", m->sender_name);
 	ms_out_kv_string(o, "email", m->sender_email);
 	ms_out_kv_bool(o, "rewritten", m->sender_rewritten);
 	ms_out_end_object(o);
-	ms_out_kv_string(o, "to", m->to);
-	ms_out_kv_string(o, "cc", m->cc);
+	ms_out_kv_string(o, "to_raw", m->to);
+	ms_out_kv_string(o, "cc_raw", m->cc);
 	ms_out_kv_string(o, "list_id", m->list_id);
 	ms_out_kv_string(o, "subject", m->subject_raw);
 	ms_out_key(o, "subject_parsed");
@@ -373,7 +369,7 @@ static void out_mail(struct ms_out *o, const struct ms_mail *m)
 	ms_out_key(o, "diff");
 	if (m->has_diff) {
 		ms_out_begin_object(o);
-		ms_out_kv_strings(o, "files", (const char *const *)
+		ms_out_kv_strings(o, "file_list", (const char *const *)
 				  m->files->pdata, m->files->len);
 		ms_out_kv_int(o, "added", m->lines_added);
 		ms_out_kv_int(o, "removed", m->lines_removed);
@@ -443,7 +439,7 @@ static int mail_show(int argc, char **argv)
 	}
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	ms_out_begin_document(o);
-	ms_out_key(o, "source");
+	ms_out_key(o, "location");
 	ms_out_begin_object(o);
 	ms_out_kv_string(o, "path", c.path);
 	ms_out_kv_string(o, "format", ms_mail_format_name(r.format));

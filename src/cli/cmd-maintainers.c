@@ -330,12 +330,12 @@ static void emit_json(struct ms_out *o, const struct maint_cc *cc,
 	char *text = answer_text(cc, op, roles, ac);
 
 	static const char whats[] = { 'N', 'S', 'T', 'W' };
-	static const char *const keys[] = { "subsystem", "status", "scm",
+	static const char *const keys[] = { "subsystem", "status_list", "scm",
 					    "web" };
 
 	ms_out_kv_string(o, "text", text);
 	g_free(text);
-	ms_out_key(o, "files");
+	ms_out_key(o, "file_list");
 	ms_out_begin_list(o);
 	for (size_t i = 0; i < maint_cc_nr_files(cc); i++)
 		ms_out_string(o, maint_cc_file(cc, i));

@@ -164,7 +164,8 @@ json:
 	ms_out_kv_string(o, "message_id", first->message_id);
 	ms_out_kv_string(o, "url", url);
 	ms_out_kv_string(o, "subject", first->subject);
-	ms_out_kv_string(o, "author", first->sender_email);
+	cli_json_person_kv(o, "author", first->sender_name,
+			   first->sender_email);
 	ms_out_kv_int(o, "version", newest->version);
 	ms_out_kv_string(o, "state", ms_rv_state_name(pt->state));
 	ms_act_format(pt->posted, 0, true, false, d);
@@ -172,16 +173,23 @@ json:
 	ms_out_kv_real(o, "waited_hours", (double)(now - pt->posted) / 3600);
 	ms_out_kv_real(o, "since_last_hours",
 		       (double)(now - last_message(v->idx, pt)) / 3600);
-	ms_out_key(o, "listed");
+	ms_out_key(o, "listed_people");
 	ms_out_begin_list(o);
-	for (guint i = 0; i < e->listed->len; i++)
-		ms_out_string(o, ((struct ms_rv_person *)
-				  e->listed->pdata[i])->email);
+	for (guint i = 0; i < e->listed->len; i++) {
+		const struct ms_rv_person *p = e->listed->pdata[i];
+
+		ms_out_begin_object(o);
+		cli_json_person(o, p->name, p->email);
+		ms_out_end_object(o);
+	}
 	ms_out_end_list(o);
 	ms_out_key(o, "answered");
 	ms_out_begin_list(o);
-	for (int i = 0; i < 3 && ans[i]; i++)
-		ms_out_string(o, ans[i]->sender_email);
+	for (int i = 0; i < 3 && ans[i]; i++) {
+		ms_out_begin_object(o);
+		cli_json_person(o, ans[i]->sender_name, ans[i]->sender_email);
+		ms_out_end_object(o);
+	}
 	ms_out_end_list(o);
 	ms_out_key(o, "first_responders");
 	ms_out_begin_list(o);

@@ -572,7 +572,7 @@ static void json_document(struct ms_out *o, const struct ms_people *pp,
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "name", p->name);
 		ms_out_kv_string(o, "email", p->email);
-		ms_out_key(o, "addresses");
+		ms_out_key(o, "emails");
 		ms_out_begin_list(o);
 		for (size_t k = 0; p->addresses[k]; k++)
 			ms_out_string(o, p->addresses[k]);
@@ -593,7 +593,7 @@ static void json_document(struct ms_out *o, const struct ms_people *pp,
 
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "name", c->name);
-		ms_out_kv_int(o, "people", (int64_t)c->people);
+		ms_out_kv_int(o, "members", (int64_t)c->people);
 		json_counts(o, &c->c, true);
 		if (c->review_balance >= 0)
 			ms_out_kv_real(o, "review_balance", c->review_balance);

@@ -101,7 +101,7 @@ static int print_written(const struct recruit_args *ra,
 	ms_out_begin_document(o);
 	if (ra->json) {
 		ms_out_kv_string(o, "output_directory", ra->outdir);
-		ms_out_key(o, "patches");
+		ms_out_key(o, "patch_files");
 		ms_out_begin_list(o);
 		for (size_t i = 0; i < s->nr; i++) {
 			const struct recruit_patch *p = &s->patches[i];

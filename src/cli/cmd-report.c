@@ -370,7 +370,8 @@ static void cell_urgent(FILE *fp, const struct site *s, size_t i)
 /* Key "git_timeline" of data/entry-N.json: the timeline's numbers. */
 static void timeline_json(struct ms_out *o, const struct site *s, size_t ei)
 {
-	static const char *const keys[] = { "authored", "committed", "tagged" };
+	static const char *const keys[] = { "authored_per_month",
+		"committed_per_month", "tagged_per_month" };
 	size_t np;
 
 	ms_out_key(o, "git_timeline");
@@ -380,7 +381,7 @@ static void timeline_json(struct ms_out *o, const struct site *s, size_t ei)
 	}
 	np = s->tl.res[0][s->tl_of[ei]].nr_people;
 	ms_out_begin_object(o);
-	ms_out_kv_strings(o, "months", (const char *const *)s->months,
+	ms_out_kv_strings(o, "month_labels", (const char *const *)s->months,
 			  s->nr);
 	ms_out_key(o, "people");
 	ms_out_begin_list(o);

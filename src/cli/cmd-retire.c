@@ -601,7 +601,7 @@ static void json_people(struct ms_out *o, const struct retire_patch *p)
 		ms_out_kv_string(o, "role", rp->role == 'M' ? "maintainer" :
 				 "reviewer");
 		if (rp->last_email) {
-			ms_out_key(o, "last_used");
+			ms_out_key(o, "last_used_address");
 			ms_out_begin_object(o);
 			ms_out_kv_string(o, "email", rp->last_email);
 			ms_act_format(rp->last_time, 0, true, false, date);
@@ -609,7 +609,7 @@ static void json_people(struct ms_out *o, const struct retire_patch *p)
 			ms_out_kv_string(o, "commit", rp->last_commit);
 			ms_out_end_object(o);
 		} else {
-			ms_out_kv_null(o, "last_used");
+			ms_out_kv_null(o, "last_used_address");
 		}
 		ms_out_end_object(o);
 	}
@@ -663,7 +663,7 @@ static int retire_print(const struct retire_args *a,
 	ms_out_begin_document(o);
 	if (a->json) {
 		ms_out_kv_string(o, "output_directory", a->outdir);
-		ms_out_key(o, "patches");
+		ms_out_key(o, "patch_files");
 		ms_out_begin_list(o);
 		for (size_t i = 0; i < series->nr && series->nr > 1; i++) {
 			const struct retire_patch *p = &series->patches[i];

@@ -102,7 +102,7 @@ static int log_one(const struct ms_commit *c, void *data)
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-	ms_out_kv_strings(o, "paths", c->paths, c->nr_paths);
+	ms_out_kv_strings(o, "changed_paths", c->paths, c->nr_paths);
 	ms_out_kv_bool(o, "incomplete", c->incomplete);
 	ms_out_end_object(o);
 	return 0;
@@ -121,7 +121,7 @@ static int do_log(const char *repo, const char *rev, bool merges,
 	l.o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	ms_out_begin_document(l.o);
 	if (json) {
-		ms_out_key(l.o, "commits");
+		ms_out_key(l.o, "commit_list");
 		ms_out_begin_list(l.o);
 	}
 	wo.rev = rev;
@@ -143,7 +143,7 @@ static int do_log(const char *repo, const char *rev, bool merges,
 		ms_out_kv_int(l.o, "walked", (int64_t)ws.walked);
 		ms_out_kv_int(l.o, "delivered", (int64_t)ws.delivered);
 		ms_out_kv_int(l.o, "merges", (int64_t)ws.merges);
-		ms_out_kv_int(l.o, "incomplete", (int64_t)ws.incomplete);
+		ms_out_kv_int(l.o, "incomplete_commits", (int64_t)ws.incomplete);
 		ms_out_end_object(l.o);
 	} else {
 		printf("walked %zu delivered %zu merges-skipped %zu "

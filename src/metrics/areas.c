@@ -633,7 +633,7 @@ static struct pwork *pw_of(const struct qwork *qw, struct aslot *aw,
 	return pw;
 }
 
-static void last_bump(struct ms_area_last *l, int64_t t, const char *id,
+static void last_bump(struct ms_act_last *l, int64_t t, const char *id,
 		      bool inwin)
 {
 	if (!l->set || t > l->time) {

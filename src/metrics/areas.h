@@ -17,6 +17,7 @@
 #ifndef MS_AREAS_H
 #define MS_AREAS_H
 
+#include "activity.h"
 #include "error.h"
 
 #include <stdbool.h>
@@ -92,19 +93,12 @@ enum ms_area_flag {
 };
 
 /* The newest commit of one kind in the area, and a count. */
-struct ms_area_last {
-	bool set;                 /* false: never, up to until */
-	int64_t time;             /* author date for author, else commit */
-	char id[41];
-	size_t count;             /* such commits inside the window */
-};
-
 /* A person the entry lists (M: or R:), in the area. */
 struct ms_area_listed {
 	char role;                /* 'M' or 'R' */
 	char *name, *email;       /* as listed (may be "") */
 	unsigned person;          /* ident.h id */
-	struct ms_area_last author, committer, tags;
+	struct ms_act_last author, committer, tags; /* tag: NULL */
 };
 
 /* A person active in the area in the window. */

@@ -167,15 +167,16 @@ for name, t in truth["entries"].items():
 jp = {p["name"]: p for p in je["ALPHA DRIVER"]["people"]}
 eq([(p["role"], p["inactive"]) for p in je["ALPHA DRIVER"]["people"]],
    [("M", False), ("M", True), ("R", False)], "JSON roles and inactive")
-eq((jp["Rita Reviewer"]["author"], jp["Rita Reviewer"]["committer"]),
+eq((jp["Rita Reviewer"]["last_authored"],
+    jp["Rita Reviewer"]["last_committed"]),
    (None, None), "JSON: Rita never authored nor committed")
-eq(jp["Rita Reviewer"]["tags"]["tag"] in ("Reviewed-by", "Acked-by"), True,
+eq(jp["Rita Reviewer"]["last_tagged"]["tag"] in ("Reviewed-by", "Acked-by"), True,
    "JSON: Rita's last tag is a review")
 ok(re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$",
-            jp["Ivan Inactive"]["author"]["date"]),
+            jp["Ivan Inactive"]["last_authored"]["date"]),
    "JSON dates are ISO 8601 with offset")
-eq(len(jp["Ivan Inactive"]["author"]["commit"]), 40, "full commit id")
-eq(jp["Ivan Inactive"]["author"]["count"], 0, "Ivan: nothing in window")
+eq(len(jp["Ivan Inactive"]["last_authored"]["commit"]), 40, "full commit id")
+eq(jp["Ivan Inactive"]["last_authored"]["count"], 0, "Ivan: nothing in window")
 eq(je["DELTA BUSY WITHOUT MAINTAINER"]["last_activity"], None,
    "JSON last_activity null")
 eq([(x["email"], x["count"]) for x in je["BETA SUBSYSTEM"]["top_reviewers"]],
@@ -313,7 +314,7 @@ def retire_patches(gitdir, name):
     r = run("retire", "--repo", gitdir, "--min-commits", "1", "--json",
             "--no-credits", "--from", "Ann Auditor <ann@example.org>",
             "--output-dir", os.path.join(tmp, name))
-    return r.rc, len(r.json().get("patches", [])) if r.rc == 0 else r.err
+    return r.rc, len(r.json().get("patch_files", [])) if r.rc == 0 else r.err
 
 
 full_rc, full_n = retire_patches(repo, "full-retire")

@@ -63,25 +63,25 @@ eq((top["Wes Worker"]["authored"], top["Wes Worker"]["committed"],
 eq((top["Rhea Rev"]["reviewed"], top["Rhea Rev"]["de_facto"]), (10, True),
    "Rhea reviews all the reviewed ones")
 eq(len(top["Wes Worker"]["examples"]), 3, "example commits kept")
-eq([(x["name"], x["author"]) for x in w["listed"]],
+eq([(x["name"], x["last_authored"]) for x in w["people"]],
    [("Mia Maint", None), ("Ray Listed", None)],
    "the listed people never worked there")
 m = a["drivers/broad/mia/"]
 eq((m["files"], m["commits"], m["reviewed"], m["flags"]), (2, 25, 5, []),
    "the maintainer's directory")
-ray = [x for x in m["listed"] if x["name"] == "Ray Listed"][0]
-eq((ray["author"], ray["tags"]["count"]), (None, 5), "Ray tags 5 there")
+ray = [x for x in m["people"] if x["name"] == "Ray Listed"][0]
+eq((ray["last_authored"], ray["last_tagged"]["count"]), (None, 5), "Ray tags 5 there")
 i = a["drivers/broad/inner/"]
 eq((i["commits"], i["flags"]), (22, []),
    "the inner entry's people attend their part")
 eq(i["also_covered_by"], [{"name": "BROAD INNER", "commits": 22}],
    "files an inner entry covers still count, and it is named")
-eq([(t["name"], t["listed_in"], t["de_facto"]) for t in i["top"]],
+eq([(t["name"], t["listed_elsewhere"], t["de_facto"]) for t in i["top"]],
    [("Ian Inner", "BROAD INNER", False)], "Ian: listed in BROAD INNER")
 d = a["drivers/broad/dormant/"]
 eq((d["files"], d["commits"], d["flags"]), (2, 0, ["dormant"]),
    "the dormant directory")
-eq(d["listed"][0]["author"]["date"][:10], "2016-09-14",
+eq(d["people"][0]["last_authored"]["date"][:10], "2016-09-14",
    "Mia's last commit there, before the window")
 eq((a["drivers/broad/*"]["files"], a["drivers/broad/*"]["commits"]), (1, 3),
    "the directory's own files")

@@ -89,7 +89,7 @@ eq(r.rc, 2, "no argument is a usage error")
 r = mm("--json", "drivers/alpha/main.c")
 doc = r.json()
 eq(doc["schema_version"], SCHEMA, "schema_version")
-eq(doc["files"], ["drivers/alpha/main.c"], "JSON: the files looked up")
+eq(doc["file_list"], ["drivers/alpha/main.c"], "JSON: the files looked up")
 eq([(c["name"], c["email"], c["kind"], c["entry"]) for c in doc["cc"]],
    [("Alice Example", "alice@example.com", "maintainer", "ALPHA DRIVER"),
     ("Bob Reviewer", "bob@example.com", "reviewer", "ALPHA DRIVER"),
@@ -187,7 +187,7 @@ diff --git a/drivers/alpha/core.c b/drivers/alpha/core.c
 +b
 """)
 r = mm("--no-rolestats", "--no-l", "--json", mbox)
-eq(r.json()["files"], ["drivers/alpha/core.c", "drivers/beta/b1.c"],
+eq(r.json()["file_list"], ["drivers/alpha/core.c", "drivers/beta/b1.c"],
    "an mbox of several patches: the union of their files, sorted")
 eq(r.json()["text"], f"{CAROL}\n{ALICE}\n{BOB}\n{LINUS}\n"
    "Dan Beta <dan@example.com>\nEve Overlap <eve@example.com>\n",
@@ -204,7 +204,7 @@ r = mm("--no-rolestats", "--json", latin1)
 eq(r.rc, 0, "a non-UTF-8 path in a patch: exit 0")
 ok("Dan Beta <dan@example.com>" in r.json()["text"],
    "a non-UTF-8 path: matched bytewise", r.out)
-ok(r.json()["files"][0].startswith("drivers/beta/caf"),
+ok(r.json()["file_list"][0].startswith("drivers/beta/caf"),
    "a non-UTF-8 path: valid JSON all the same", r.out)
 
 outside = patch("outside.patch", b"""diff --git a/../../etc/passwd b/../../etc/passwd
@@ -450,7 +450,8 @@ eq(r.rc, 0, "entries: exit 0")
 ents = {e["name"]: e for e in r.json()["entries"]}
 eq(len(ents), 7, "entries: every entry of the file")
 a = ents["ALPHA DRIVER"]
-eq((a["status"], a["maintainers"], a["reviewers"], a["lists"], a["files"]),
+eq((a["status"], a["maintainer_count"], a["reviewer_count"],
+    a["list_count"], a["files"]),
    ("Maintained", 1, 1, 1, 2),
    "ALPHA DRIVER: S:, M:/R:/L: counts, 2 files (X: drops legacy/)")
 eq(a["line"], 10, "ALPHA DRIVER: the line of its name")

@@ -66,7 +66,7 @@ eq(people["fay@example.org"]["tags"]["reviewed_by"], 1,
    "Fay's one review tag is her indented one, not the notices' quotes")
 eq(people["rob@example.org"]["tags"]["acked_by"], 0,
    "the Acked-by quoted by the notices is not Rob's")
-ok("greg@stable.example.org" not in [p["author"] for p in
+ok("greg@stable.example.org" not in [p["author"]["email"] for p in
                                      foo["patch_list"]],
    "Greg's notices and backport are no patches of his")
 
@@ -210,7 +210,7 @@ r = run("activity", "--repo", repo, "--json", "--since", "2024-01-01",
 a = r.json()["entries"][0]
 eq((a["commits"], a["reviewed"]), (2, 1), "activity: the recommitted "
    "change is reviewed (Rob's tag before the committer's note)")
-eq([(p["email"], (p["tags"] or {}).get("tag")) for p in a["people"]],
+eq([(p["email"], (p["last_tagged"] or {}).get("tag")) for p in a["people"]],
    [("fay@example.org", None), ("rob@example.org", "Reviewed-by")],
    "Rob's tag is credited")
 
@@ -273,13 +273,13 @@ eq(late["series"], 4, "LATE: 4 series (the v2 of 'late: tidy', sent alone, "
 eq(lpl["l4-1@example.net"]["versions"], ["l4-1@example.net",
                                          "l5-1@example.net"],
    "the RFC's 1/2 and the v2 1/2 are one patch")
-eq((lpl["l1@example.net"]["ignored"],
+eq((lpl["l1@example.net"]["is_ignored"],
     lpl["l1@example.net"]["first_response"]["hours"]), (False, 480.0),
    "answered after 20 days: a 480 h first response, not ignored")
-eq((lpl["l2-1@example.net"]["ignored"], lpl["l2-1@example.net"]["versions"]),
+eq((lpl["l2-1@example.net"]["is_ignored"], lpl["l2-1@example.net"]["versions"]),
    (False, ["l2-1@example.net", "l2-2@example.net"]),
    "v2 unanswered, v1's cover letter answered: the patch is not ignored")
-eq(lpl["l3@example.net"]["ignored"], True, "never answered: ignored")
+eq(lpl["l3@example.net"]["is_ignored"], True, "never answered: ignored")
 eq(late["time_to_first_response"]["median_hours"],
    ((2 * 3600 - 60) + 480 * 3600) / 2 / 3600,
    "one clock: median of 2 h less a minute (v1's cover letter answered 2 h "

@@ -111,7 +111,7 @@ r = run("retire", "--repo", repo, "--min-commits", "1", "--no-credits",
         "--from", "Ann Auditor <ann@example.org>", "--output-dir", out, "--json",
         env={"SOURCE_DATE_EPOCH": "1717243200"})
 eq(r.rc, 0, "retire exits 0")
-eq([(p["entry"], p["subject"]) for p in r.json()["patches"][1:]],
+eq([(p["entry"], p["subject"]) for p in r.json()["patch_files"][1:]],
    [("HOMONYM DRIVER", "MAINTAINERS: HOMONYM DRIVER: remove Wei Zhang")],
    "retire touches only the entry whose maintainer stopped")
 with open(os.path.join(out, "0000-cover-letter.patch"),
@@ -133,7 +133,7 @@ ok("\nCc: Wei Zhang <wei@a.example>\nSigned-off-by: Ann Auditor" in patch,
 r = run("retire", "--repo", repo, "--min-commits", "1", "--no-credits",
         "--from", "Ann Auditor <ann@example.org>", "--output-dir", out,
         "--json", "--no-name-join", "--force")   # out holds the first series
-eq(sorted(p["entry"] for p in r.json()["patches"][1:]),
+eq(sorted(p["entry"] for p in r.json()["patch_files"][1:]),
    ["ACCENT DRIVER", "BIG NAME DRIVER", "HOMONYM DRIVER", "PETER DRIVER"],
    "--no-name-join: retire would remove the name-joined (what the joins "
    "prevent); never MOVED, REMOTE TOOL or ROLE DRIVER")
@@ -439,7 +439,7 @@ eq([(j["email"], j["source"], j["first_seen"])
     for j in acc.get("author_joins", [])],
    [("zoltan@listed.example", "name", "joined-1@example.org")],
    "...through the name join, with the first evidence")
-ok("author" in acc.get("evidence", []), "...the author is evidence")
+ok("author" in acc.get("matched_on", []), "...the author is evidence")
 r = run("link", "--repo", repo, "--archive", lmbox, "--no-cache")
 eq(r.rc, 0, "link text exits 0")
 ok("author joined      Quiet Mapped <quiet@new.example> (also: "
@@ -458,7 +458,7 @@ def link_joins(*extra):
     links = {l["commit"]: l for l in r.json()["links"]} if r.rc == 0 else {}
     a = links.get(subj["accent: fix 0"], {})
     return r.rc, [(j["email"], j["source"])
-                  for j in a.get("author_joins", [])], a.get("evidence", [])
+                  for j in a.get("author_joins", [])], a.get("matched_on", [])
 
 
 rc, joins, ev = link_joins("--no-name-join")
@@ -506,7 +506,8 @@ for run_no in ("cold", "warm"):
             "--no-name-join", "--db", bdb, "--json", "BOARD X")
     eq(r.rc, 0, "activity --find-maintainer-files exits 0 (%s)" % run_no)
     p = r.json()["entries"][0]["people"][0]
-    eq((p["email"], p["inactive"], p["author"] and p["author"]["count"]),
+    eq((p["email"], p["inactive"], p["last_authored"] and
+        p["last_authored"]["count"]),
        ("bo@newboard.example", False, 3),
        "BOARD X: Bo active through board/x/MAINTAINERS history (%s)"
        % run_no)

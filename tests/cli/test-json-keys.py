@@ -12,6 +12,7 @@ import re
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import run, ok, eq, done, tmpdir, gen_review, SOURCE_ROOT  # noqa
+import jsonshape  # noqa: E402
 
 tmp = tmpdir()
 repo, mbox = gen_review(tmp)
@@ -46,6 +47,13 @@ COMMANDS = [
     ("identities", "--repo", repo, "--db", db),
     ("link", "--repo", repo, "--db", db, "--archive", mbox),
     ("review", "--repo", repo, "--db", db, "--archive", mbox),
+    ("review", "--repo", repo, "--db", db, "--archive", mbox, "--by",
+     "year"),
+    ("pending", "--repo", repo, "--db", db, "--archive", mbox),
+    ("people", "--repo", repo, "--db", db, "--archive", mbox),
+    ("recruit", "--repo", repo, "--db", db, "--split-commits", "0",
+     "--output-dir", os.path.join(tmp, "recruit"), "--from",
+     "T <t@example.org>"),
     ("store", "info", "--repo", repo, "--db", db),
     ("store", "log", "--repo", repo, "--db", db),
     ("store", "list"),
@@ -71,23 +79,6 @@ def keys(v, acc):
     elif isinstance(v, list):
         for x in v:
             keys(x, acc)
-    return acc
-
-
-def shapes(v, acc, where):
-    """key -> {shape: the first command line where it has it}."""
-    def shape(x):
-        return ("object" if isinstance(x, dict) else "list"
-                if isinstance(x, list) else "boolean" if isinstance(x, bool)
-                else "number" if isinstance(x, (int, float)) else "string")
-    if isinstance(v, dict):
-        for k, x in v.items():
-            if x is not None:
-                acc.setdefault(k, {}).setdefault(shape(x), where)
-            shapes(x, acc, where)
-    elif isinstance(v, list):
-        for x in v:
-            shapes(x, acc, where)
     return acc
 
 
@@ -122,18 +113,38 @@ for cmd in COMMANDS:
     missing = sorted(k for k in found - documented
                      if re.fullmatch(r"[a-z][a-z0-9_]*", k))
     eq(missing, [], f"{what}: every key is documented in docs/")
-    shapes(doc, seen_shapes, what)
+    jsonshape.collect(doc, what, seen_shapes)
+    if os.environ.get("MS_JSON_DUMP"):
+        with open(os.path.join(os.environ["MS_JSON_DUMP"],
+                               what.replace(" ", "_").replace("/", "_")
+                               + ".json"), "w") as f:
+            f.write(r.out)
     found = dates(doc, [])
     eq([d for d in found if not re.fullmatch(ISO, d)], [],
        f"{what}: every date is ISO 8601 with its offset")
     if cmd[0] in ("activity", "urgent") or cmd[1] == "list":
         ok(found, f"{what}: has dates to check")
 
-# the figures of people's commits: `tags` the newest commit naming them
-# in a trailer (an object, as `author` and `committer`), `authored`,
-# `committed` and `tagged` how many
-for k, want in (("tags", ["object"]), ("authored", ["number"]),
-                ("committed", ["number"]), ("tagged", ["number"])):
-    ok(sorted(seen_shapes.get(k, {})) == want, f"{k}: one shape in every "
-       "command", str(seen_shapes.get(k)))
+# the report's data files are documents too
+site = os.path.join(tmp, "site")
+r = run("report", "--repo", repo, "--db", db, "--archive", mbox,
+        "--output-dir", site)
+ok(r.rc == 0, "report exits 0", r.err)
+datadir = os.path.join(site, "data")
+for name in sorted(os.listdir(datadir)) if os.path.isdir(datadir) else []:
+    if name.endswith(".json"):
+        with open(os.path.join(datadir, name)) as f:
+            jsonshape.collect(json.load(f), "report data/" + name,
+                              seen_shapes)
+
+# every key has one shape in every command and place: its type, an
+# object's members (one object may leave out members another has), a
+# list's elements
+bad = jsonshape.conflicts(seen_shapes)
+for k, places in bad:
+    print(f"# {k}:")
+    for s, ps in places:
+        print(f"#     {jsonshape.show(s)[:200]}")
+        print(f"#         {'; '.join(ps[:2])}")
+eq([k for k, _ in bad], [], "every key has one shape in every command")
 done()

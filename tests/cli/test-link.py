@@ -37,20 +37,20 @@ for name, (msgid, method) in sorted(truth["links"].items()):
 eq(links[ids["B"]]["earlier"], truth["earlier"]["B"],
    "the v3 commit knows v1 and v2")
 eq(links[ids["A"]]["earlier"], [], "a single posting has no earlier one")
-eq(sorted(doc["unlinked"]), sorted(ids[n] for n in truth["unlinked"]),
+eq(sorted(doc["unlinked_commits"]), sorted(ids[n] for n in truth["unlinked"]),
    "unposted commits stay unlinked")
 eq(doc["counts"], {"commits": 16, "link_trailer": 2,
-                   "message_id_trailer": 1, "patch_id": 1, "subject": 2,
+                   "message_id_trailer": 1, "patch_id": 1, "subject_match": 2,
                    "author_date": 1, "unlinked": 9}, "counts per method")
-eq(links[ids["L"]]["evidence"], ["author", "files"],
+eq(links[ids["L"]]["matched_on"], ["author", "files"],
    "L (reworded, edited, redated) shares only its author and files: "
    "linked by a similar subject")
-eq(links[ids["I"]]["evidence"], ["author-date", "author", "files"],
+eq(links[ids["I"]]["matched_on"], ["author-date", "author", "files"],
    "I shares its author date, author and file, not patch-id nor subject")
-eq(links[ids["B"]]["evidence"],
+eq(links[ids["B"]]["matched_on"],
    ["patch-id", "author-date", "subject", "author", "files"],
    "B's v3 agrees with its commit on everything")
-eq(links[ids["F"]]["evidence"], ["subject", "author", "files"],
+eq(links[ids["F"]]["matched_on"], ["subject", "author", "files"],
    "F (edited by Dan) agrees on subject, author and files")
 
 r = run("link", "--repo", repo, "--archive", mbox, "--json",

@@ -106,7 +106,7 @@ eq(c["files_total"], len(walked), "coverage counts every regular file")
 eq(c["catch_all_entries"], ["THE REST"], "THE REST is the only catch-all")
 # a file covered by no entry but THE REST has exactly ['THE REST']
 unc_sample = [p for p in sample if oracle[p] == ["THE REST"]]
-unc = set(c["uncovered"]["files"])
+unc = set(c["uncovered"]["file_list"])
 eq([p for p in unc_sample if p not in unc], [],
    "every sampled file get_maintainer.pl gives only THE REST is uncovered")
 eq(len([p for p in sample if p in unc]), len(unc_sample),

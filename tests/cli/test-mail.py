@@ -418,7 +418,7 @@ with open(mboxo, "wb") as f:
             b"From: B <b@example.com>\nMessage-ID: <o2@x>\n"
             b"Date: Mon, 2 Jan 2023 11:00:00 +0000\nSubject: o2\n\nx\n")
 r = run("mail", "show", "--json", mboxo, "o@x")
-eq((r.json()["source"]["format"], r.json()["body"]),
+eq((r.json()["location"]["format"], r.json()["body"]),
    ("mboxo", "From the start\n> From quoted\n"), "mboxo: >From unquoted")
 # an unescaped "From " line inside a message (not after a blank line) is
 # text, not a message boundary (this once made the splitter loop forever)
@@ -430,7 +430,7 @@ with open(loose, "wb") as f:
             b"From: B <b@example.com>\nMessage-ID: <l2@x>\n"
             b"Date: Mon, 2 Jan 2023 10:00:00 +0000\nSubject: l2\n\nx\n")
 r = run("mail", "show", "--json", loose, "l@x", timeout=60)
-eq((r.rc, r.json()["body"] if r.rc == 0 else None, r.json()["source"]
+eq((r.rc, r.json()["body"] if r.rc == 0 else None, r.json()["location"]
     ["copies"] if r.rc == 0 else None), (0, "text\nFrom me to you\n", 1),
    "unescaped From line inside a message kept as text")
 rd = os.path.join(TMP, "rd.mbox")
@@ -472,10 +472,10 @@ for filler, late in ((2, False), (260, True)):
         a = run("mail", "show", "--json", path, "qa@x").json()
         b = run("mail", "show", "--json", path, "qb@x").json()
         # source.format is the file's; the body was read as it stood
-        eq((a["source"]["format"], a["body"]),
+        eq((a["location"]["format"], a["body"]),
            ("mboxrd", "From a\n>>>From deep\n") if late else
            ("mboxrd", "From a\n>>From deep\n"), what + ": before it")
-        eq((b["source"]["format"], b["body"]), ("mboxrd", ">From b\n"),
+        eq((b["location"]["format"], b["body"]), ("mboxrd", ">From b\n"),
            what + ": its own message")
         r, d = stats("--no-cache", path)
         eq((r.rc, d.get("archives", [{}])[0].get("format"),
@@ -609,8 +609,8 @@ eq(r.rc, 1, "--after unknown commit: runtime error")
 r = run("mail", "stats", "--after", "x:y", inbox)
 eq(r.rc, 2, "--after malformed: usage error")
 r = run("mail", "show", "--json", inbox, "c-1@kernel.org")
-eq((r.rc, r.json()["source"].get("commit") if r.rc == 0 else None,
-    r.json()["source"].get("copies") if r.rc == 0 else None),
+eq((r.rc, r.json()["location"].get("commit") if r.rc == 0 else None,
+    r.json()["location"].get("copies") if r.rc == 0 else None),
    (0, commits[1][2], 2), "show from public-inbox names the commit")
 
 v1 = os.path.join(TMP, "inbox-v1")
@@ -629,7 +629,8 @@ r = run("mail", "show", "--json", os.path.join(MAIL, "rules.mbox"),
         "<c-1@kernel.org>")
 j = r.json() if r.rc == 0 else {}
 eq((j.get("kind"), j.get("sender", {}).get("email"),
-    j.get("diff", {}).get("files"), j.get("source", {}).get("copies")),
+    j.get("diff", {}).get("file_list"),
+    j.get("location", {}).get("copies")),
    ("patch", "carol@example.com", ["net/qux.c"], 2),
    "show: kind, real sender, files, duplicate copies")
 r = run("mail", "show", os.path.join(MAIL, "rules.mbox"), "nope@x")

@@ -73,7 +73,7 @@ eq(r.rc, 0, "coverage exits 0")
 c = r.json()
 eq(c["files_total"], len(FILES) + 1, "files_total counts MAINTAINERS too")
 eq(c["catch_all_entries"], ["THE REST"], "THE REST is the catch-all")
-eq(sorted(c["uncovered"]["files"]),
+eq(sorted(c["uncovered"]["file_list"]),
    ["MAINTAINERS", "README", "drivers/alpha/legacy/old.c", "lib/orphan.c",
     "lib/other.c"], "uncovered files")
 eq(c["uncovered"]["count"], 5, "uncovered count")

@@ -255,7 +255,7 @@ ok(r.rc == 2 and "--archive" in r.err,
 def rows_of(cmd, doc):
     if cmd == "link":
         return [("l", x["commit"]) for x in doc["links"]] + \
-            [("u", x) for x in doc["unlinked"]]
+            [("u", x) for x in doc["unlinked_commits"]]
     key = "people" if cmd == "identities" else "entries"
     return [x.get("email", x.get("name")) for x in doc[key]]
 

@@ -115,7 +115,7 @@ doc = r.json()
 ok("schema_version" in doc, "one document with schema_version")
 ppl = {p["email"]: p for p in doc["people"]}
 ann = ppl.get("ann@example.net") or {}
-eq(sorted(ann.get("addresses", [])), ["ann.author@gmail.com",
+eq(sorted(ann.get("emails", [])), ["ann.author@gmail.com",
                                       "ann@corp-a.com", "ann@example.net"],
    "Ann: three addresses, one person")
 eq([ann.get(k) for k in ("messages", "authored", "series", "threads",
@@ -125,7 +125,7 @@ eq([ann.get(k) for k in ("messages", "authored", "series", "threads",
    "tagged (two through the cover letter)")
 ok("foo@lists.example.org" not in ppl, "the list's address is no person")
 for bot in ("lkp@", "patchwork-bot", "pr-tracker-bot", "syzbot"):
-    ok(not [a for p in doc["people"] for a in p["addresses"] if bot in a],
+    ok(not [a for p in doc["people"] for a in p["emails"] if bot in a],
        "no bot: " + bot)
 rita = ppl["rita@example.com"]
 eq([rita[k] for k in ("messages", "replied", "first_responses",
@@ -165,7 +165,7 @@ eq({e: p["company"] for e, p in ppl.items()},
    "(example.org: the list's lists.example.org), a domain of one "
    "person being theirs (Rita's, Greg's): (Unknown)")
 cos = {c["name"]: c for c in doc["companies"]}
-eq([cos["Corp A"][k] for k in ("people", "messages", "authored",
+eq([cos["Corp A"][k] for k in ("members", "messages", "authored",
                                "reviewer_score")], [3, 8, 5, -18],
    "Corp A: Ann, Dan and Dave summed")
 eq(cos["Corp A"]["review_balance"], 6 / 24, "review balance: review "

@@ -45,7 +45,7 @@ with open(os.path.join(site, "data/review.json")) as fp:
 bym = run("review", *ARGS, "--json", "--by", "month").json()
 eq(data, bym, "data/review.json is review --json --by month")
 with open(os.path.join(site, "data/entry-0.json")) as fp:
-    eq(json.load(fp)["entry"], bym["entries"][0], "data/entry-0.json is "
+    eq(json.load(fp)["review_entry"], bym["entries"][0], "data/entry-0.json is "
        "the first entry")
 pages = sorted(glob.glob(os.path.join(site, "*.html")))
 people = [p for p in pages if "/person-" in p]
@@ -174,15 +174,16 @@ def git_counts(who, path):
 with open(os.path.join(site, "data/entry-%d.json" % foo)) as fp:
     foo_json = json.load(fp)
 tl = foo_json["git_timeline"]
-eq(len(tl["months"]), len(bym["entries"][foo]["intervals"]),
+eq(len(tl["month_labels"]), len(bym["entries"][foo]["intervals"]),
    "FOO: the timeline has review --by month's months")
 fay_git = git_counts("fay@example.org", "drivers/foo/")
 ok(sum(fay_git.values()) >= 3, "the planted history: Fay commits FOO's "
    "changes", fay_git)
 fay = [p for p in tl["people"] if p["email"] == "fay@example.org"][0]
-eq([a + c + t for a, c, t in zip(fay["authored"], fay["committed"],
-                                 fay["tagged"])],
-   [fay_git.get(m, 0) for m in tl["months"]],
+eq([a + c + t for a, c, t in zip(fay["authored_per_month"],
+                                 fay["committed_per_month"],
+                                 fay["tagged_per_month"])],
+   [fay_git.get(m, 0) for m in tl["month_labels"]],
    "FOO: Fay's timeline in data/entry-N.json is git's count per month")
 ok(not fay["inactive"], "FOO: Fay not inactive")
 with open(os.path.join(site, "data/entry-%d.json" % names.index(
@@ -373,7 +374,7 @@ ok(len(tlp) == 1, "FOO: the timeline plot", foo_plots)
 if tlp:
     fd = [d for d in tlp[0]["datasets"] if d["label"] == "fay@example.org"]
     eq([(d["points"], d["drawn"], d["faded"]) for d in fd],
-       [(len(tl["months"]), len(tl["months"]), False)],
+       [(len(tl["month_labels"]), len(tl["month_labels"]), False)],
        "FOO: Fay's line drawn with a point per month, not faded")
 baz_url = "file://" + os.path.join(site, "entry-%d.html" % names.index(
     "BAZ LEGACY DRIVER"))

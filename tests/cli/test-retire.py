@@ -75,7 +75,7 @@ r = run("retire", "--repo", work, "--min-commits", "10",
 eq(r.rc, 0, "retire exits 0")
 doc = r.json()
 eq(doc["schema_version"], SCHEMA, "schema_version")
-subjects = [p["subject"] for p in doc["patches"]]
+subjects = [p["subject"] for p in doc["patch_files"]]
 eq(subjects, [
     "MAINTAINERS: retire inactive maintainers and reviewers",
     "MAINTAINERS: ALPHA DRIVER: remove Ivan Inactive",
@@ -88,14 +88,14 @@ eq(subjects, [
     "CREDITS",
 ], "one patch per entry, subjects as the issue words them")
 files = sorted(os.listdir(out))
-eq(files, [p["file"] for p in doc["patches"]], "files written as listed")
+eq(files, [p["file"] for p in doc["patch_files"]], "files written as listed")
 eq(files[0], "0000-cover-letter.patch", "cover letter first")
 ok(all(re.fullmatch(r"[0-9]{4}-[A-Za-z0-9._-]+\.patch", f) for f in files),
    "file names are safe even for an odd entry name", files)
-eq([p["orphaned"] for p in doc["patches"][1:]],
+eq([p["orphaned"] for p in doc["patch_files"][1:]],
    [False, True, False, False, True],
    "Orphan where no maintainer remains (Zed, active 2 years ago, stays)")
-eq([p["credits"] for p in doc["patches"][1:]],
+eq([p["credits"] for p in doc["patch_files"][1:]],
    [False, True, True, True, True], "CREDITS only when someone leaves")
 
 p1 = open(os.path.join(out, files[1])).read()
@@ -156,7 +156,7 @@ eq(sorted((k["name"] or "", k["email"], k["entry"]) for k in d2["kept"]),
     ("Olga Old", "olga@example.org", "GAMMA BY KEYWORD")],
    "kept people listed")
 ok(not any("Olga" in p["subject"] or "noname" in p["subject"]
-           for p in d2["patches"]), "and not retired")
+           for p in d2["patch_files"]), "and not retired")
 # one person label in every command: a listed address without a name
 # reads as the address alone (identities wrote "(no name) <addr>")
 r = run("identities", "--repo", work, "--no-cache", "ZETA IDLE")
@@ -183,7 +183,7 @@ def rob_retired(cutoff, *extra):
             "0", "--no-credits", "--no-cache", "--inactive-after", cutoff,
             "--from", "A <a@example.org>", "--output-dir", o, "--json", *extra)
     eq(r.rc, 0, "retire --inactive-after %s %s exits 0" % (cutoff, extra))
-    return any("Rob Review" in p["subject"] for p in r.json()["patches"])
+    return any("Rob Review" in p["subject"] for p in r.json()["patch_files"])
 
 
 mbox = os.path.join(rv, "list.mbox")
@@ -204,7 +204,7 @@ r = run("retire", "--repo", planted, "--min-commits", "10", "--output-dir",
         os.path.join(T, "nc"), "--no-credits", "--json", "--no-cache",
         "--from", "A <a@example.org>")
 eq(r.rc, 0, "--no-credits writes the series")
-nc = open(os.path.join(T, "nc", r.json()["patches"][1]["file"])).read()
+nc = open(os.path.join(T, "nc", r.json()["patch_files"][1]["file"])).read()
 ok("CREDITS" not in nc.split("\n---\n", 1)[1], "without CREDITS changes")
 ok("remove Ivan Inactive" in nc, "subject says remove, not move", nc[:400])
 # --output-dir DIR holding earlier patches: refused (git am would apply both), or
@@ -227,7 +227,7 @@ r = run("retire", "--repo", work, "--min-commits", "10",
 eq(r.rc, 0, "retire --force: exit 0")
 if r.rc == 0:
     eq(sorted(f for f in os.listdir(out) if f.endswith(".patch")),
-       sorted(p["file"] for p in r.json()["patches"]),
+       sorted(p["file"] for p in r.json()["patch_files"]),
        "  only the new series is left as *.patch")
 ok(os.path.exists(os.path.join(out, "notes.txt")),
    "  and other files are kept")
@@ -324,7 +324,7 @@ ok("  NEWLY LISTED MAINTAINER Larry Late <larry@example.org>: not listed "
 outl = os.path.join(T, "out-larry")
 r = run("retire", "--repo", work3, "--min-commits", "10", "--output-dir",
         outl, "--no-cache", "--json", "ALPHA DRIVER", env=renv)
-eq([p["subject"] for p in r.json()["patches"][1:]] if r.rc == 0 else r.err,
+eq([p["subject"] for p in r.json()["patch_files"][1:]] if r.rc == 0 else r.err,
    ["MAINTAINERS: ALPHA DRIVER: remove Ivan Inactive"],
    "retire removes Ivan, not Larry")
 
@@ -414,9 +414,9 @@ def retire6(name, *extra, repo=work6):
     doc = r.json()
     del doc["output_directory"]
     files = {p["file"]: open(os.path.join(o, p["file"])).read()
-             for p in doc["patches"]}
+             for p in doc["patch_files"]}
     return doc, {p["entry"]: files[p["file"]].split("\n---\n")[0]
-                 for p in doc["patches"][1:]}, files
+                 for p in doc["patch_files"][1:]}, files
 
 
 def cc_lines(msg):
@@ -483,12 +483,13 @@ eq(cc_lines(weird), ["Walt Weird <walt@example.org>",
 ok("linux@walt.example, the address last used on 2022-09-09 "
    "(commit %s)" % walt_last[:12] in flat(weird), "and is named", weird)
 if doc6:
-    pa = next(p for p in doc6["patches"] if p["entry"] == "ALPHA DRIVER")
+    pa = next(p for p in doc6["patch_files"] if p["entry"] == "ALPHA DRIVER")
     eq(pa["people"], [{"name": "Ivan Inactive", "email": "ivan@example.org",
                        "role": "maintainer",
-                       "last_used": {"email": "ivan@newjob.example.com",
-                                     "date": "2022-05-10T10:00:00+00:00",
-                                     "commit": ivan_review}}],
+                       "last_used_address": {
+                           "email": "ivan@newjob.example.com",
+                           "date": "2022-05-10T10:00:00+00:00",
+                           "commit": ivan_review}}],
        "--json: whom the patch removes, where last seen")
     eq([(c["email"], c["kind"]) for c in pa["cc"]],
        [("ivan@example.org", "listed"), ("ivan@newjob.example.com",
@@ -624,7 +625,7 @@ def retire7(name, *extra):
     doc = r.json()
     del doc["output_directory"]
     return r.rc, r.err, doc, {p["file"]: open(os.path.join(o, p["file"]))
-                              .read() for p in doc["patches"]}
+                              .read() for p in doc["patch_files"]}
 
 
 def to_lines(patch):
@@ -639,7 +640,7 @@ eq(rc, 0, "retire --find-maintainer-files with board files: exit 0")
 ok("no entry" not in err7 and "skipped" not in err7,
    "no entry of a board file is skipped", err7)
 bp = {"%s:%s" % (p["maintainers_file"], p["entry"]): p
-      for p in (doc7 or {"patches": []})["patches"][1:]
+      for p in (doc7 or {"patch_files": []})["patch_files"][1:]
       if p["maintainers_file"] != "MAINTAINERS"}
 eq(sorted(bp), ["board/acme/pair/MAINTAINERS:ACME PAIR ONE",
                 "board/acme/pair/MAINTAINERS:ACME PAIR TWO",
@@ -673,7 +674,7 @@ for p in (b1, b2, bx, by):
 am7 = os.path.join(T, "am7")
 git("clone", "-q", work7, am7, cwd=T)
 git("checkout", "-q", base7, cwd=am7)
-pl7 = [os.path.join(T, "out7", p["file"]) for p in doc7["patches"][1:]] \
+pl7 = [os.path.join(T, "out7", p["file"]) for p in doc7["patch_files"][1:]] \
     if doc7 else []
 p = subprocess.run(["git", "am", "-q", *pl7], cwd=am7, env=env,
                    capture_output=True, text=True)

@@ -66,7 +66,7 @@ ok(patch("BROADCOM NETXTREME-E ROCE DRIVER", HFI) is None,
 p = patch("HFI1 DRIVER", HFI)
 eq(p["first_response"]["message_id"], "Y707Qv31FXlAz2SF@unreal",
    "hfi1 2/6: first response is Leon's reply to the cover letter")
-eq(p["first_response"]["from"], "leonro@nvidia.com", "first replier")
+eq(p["first_response"]["from"]["email"], "leonro@nvidia.com", "first replier")
 eq(round(p["first_response"]["hours"], 3), 16.774, "latency 16.774 h")
 
 p = patch("BROADCOM NETXTREME-E ROCE DRIVER", BNXT)
@@ -80,7 +80,7 @@ for entry in ("INTEL ETHERNET PROTOCOL DRIVER FOR RDMA",
               "INFINIBAND SUBSYSTEM"):
     ok(patch(entry, IRDMA) is not None, f"irdma patch maps to {entry}")
 p = patch("INTEL ETHERNET PROTOCOL DRIVER FOR RDMA", IRDMA)
-eq(p["first_response"]["from"], "leon@kernel.org", "irdma first replier")
+eq(p["first_response"]["from"]["email"], "leon@kernel.org", "irdma first replier")
 eq(round(p["first_response"]["hours"], 4), 0.3144, "latency 0.3144 h")
 ib = ents["INFINIBAND SUBSYSTEM"]
 ok(ib["patches"] > 500 and 0 < ib["replied"] <= ib["patches"],

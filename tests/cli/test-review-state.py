@@ -177,7 +177,8 @@ eq([(p["message_id"], p["state"]) for p in doc["pending"]],
     ("t1@x", "waiting_for_maintainer"), ("i1@x", "ignored"),
     ("k1@x", "waiting")], "the open patches, oldest first")
 v1 = doc["pending"][0]
-eq((v1["version"], v1["listed"], v1["answered"], v1["url"]),
+eq((v1["version"], [p["email"] for p in v1["listed_people"]],
+    [p["email"] for p in v1["answered"]], v1["url"]),
    (2, ["may@example.org"], ["may@example.org"],
     "https://l.example.org/foo/v1@x/"), "v1: its v2, May listed and "
    "answered, the URL")

@@ -135,5 +135,5 @@ apart("d1@x", "d2@x", "one subject on the same files two years apart")
 eq(foo["patches"], 10, "10 patches: widget x2, gadget, semicolon, api, "
    "bar, two silences, two documentation updates")
 api = [p for p in foo["patch_list"] if "m1@x" in p["versions"]][0]
-eq(api["author"], "ann@example.com", "the reworked patch stays Ann's")
+eq(api["author"]["email"], "ann@example.com", "the reworked patch stays Ann's")
 done()

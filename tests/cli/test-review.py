@@ -69,22 +69,23 @@ eq(people["rob@example.org"]["netdev_score"], 2 * 3 + 8 * 3 + 2 * 2,
    "Rob's netdev reviewer score")
 ok(not people["rob@example.org"]["inactive"],
    "Rob tags rarely but reviews on the list: not inactive")
-ok(people["rob@example.org"]["git"]["author"] is None,
+ok(people["rob@example.org"]["git"]["last_authored"] is None,
    "Rob never authors in git")
 pl = {p["message_id"]: p for p in foo["patch_list"]}
-eq(sorted(m for m, p in pl.items() if p["ignored"]),
+eq(sorted(m for m, p in pl.items() if p["is_ignored"]),
    ["c1@example.net", "d1@example.net"], "ignored: no reply, bot + self")
 eq(pl["d1@example.net"]["first_response"], None,
    "the bot and the author's own reply are no response")
 eq(pl["b1@example.net"]["versions"],
    ["b1@example.net", "b2@example.net", "b3@example.net"],
    "the three versions of B are one patch")
-eq(pl["b1@example.net"]["merged"], {"commit": ids["B"], "hours": 192.0},
+eq(pl["b1@example.net"]["merged_as"], {"commit": ids["B"], "hours": 192.0},
    "B merged in its v3")
 eq((pl["b1@example.net"]["state"],
     pl["b1@example.net"]["state_evidence"]["commit"]),
    ("accepted", ids["B"]), "B accepted by its commit, without a notice")
-eq(pl["b1@example.net"]["first_response"]["from"], "fay@example.org",
+eq(pl["b1@example.net"]["first_response"]["from"]["email"],
+   "fay@example.org",
    "B first answered by Fay")
 eq(pl["a1@example.net"]["first_response"]["url"],
    URL + "/a1-r1@example.org/", "evidence URL from --list-url")
@@ -398,7 +399,7 @@ def chip(*extra):
         return r.rc, r.err
     p = {q["email"]: q for q in r.json()["entries"][0]["people"]}
     c = p["chip.support@corp.example.com"]
-    return (r.json()["active_since"], c["git"]["tags"]["count"],
+    return (r.json()["active_since"], c["git"]["last_tagged"]["count"],
             c["inactive"])
 
 
@@ -491,7 +492,7 @@ eq(lines, [("01", want[0]), ("10", want[1])],
    "text: the ignored patches oldest first, each by its first version")
 r = run("review", *IARGS, "--json")
 pl = r.json()["entries"][0]["patch_list"] if r.rc == 0 else []
-eq([p["message_id"] for p in pl if p["ignored"]], want,
+eq([p["message_id"] for p in pl if p["is_ignored"]], want,
    "JSON: the same patches in the same order")
 site = os.path.join(it, "site")
 r = run("report", *IARGS, "-o", site)

@@ -111,9 +111,9 @@ eq(e["commits"], 2, "activity: v1.. holds 2 commits (S, dated before v1, "
    "and C2), not B (dated after v1, in its history)")
 eq(e["reviewed"], 1, "activity: S, merged from an old branch, is reviewed")
 people = {p["email"]: p for p in e["people"]}
-eq(people["rob@example.org"]["tags"]["count"], 1,
+eq(people["rob@example.org"]["last_tagged"]["count"], 1,
    "Rob's tag on S is in the window")
-eq(people["fay@example.org"]["committer"]["count"], 0,
+eq(people["fay@example.org"]["last_committed"]["count"], 0,
    "Fay committed V, which is v1 itself: not in the window")
 r = run("activity", "--repo", repo, "--since", "2024-02-01", "--json",
         "FOO DRIVER")
@@ -136,7 +136,7 @@ r = run("link", "--repo", repo, "--archive", mbox, "--since", "v1",
         "--json")
 ok(r.rc == 0, "link --since v1 exits 0", r.err)
 eq(r.json()["counts"]["commits"], 2, "link: v1.. holds 2 commits")
-eq(r.json()["unlinked"], [s], "link: S, never posted, is unlinked; C2 is "
+eq(r.json()["unlinked_commits"], [s], "link: S, never posted, is unlinked; C2 is "
    "linked to its posting")
 
 # review: the entry's commits of the window

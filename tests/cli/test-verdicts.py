@@ -125,7 +125,7 @@ r = run("report", *A, *L, "--output-dir", out)
 ok(r.rc == 0, "report exits 0", r.err)
 for fn in glob.glob(os.path.join(out, "data", "entry-*.json")):
     with open(fn, encoding="utf-8") as f:
-        e = json.load(f)["entry"]
+        e = json.load(f)["review_entry"]
     for p in e["people"]:
         say("report", e["name"], p["email"], p["verdict"])
 
@@ -146,7 +146,7 @@ r = run("retire", *A, *L, "--json", "--min-commits", "0",
         "T <t@example.org>", "--no-credits")
 ok(r.rc == 0, "retire --json exits 0", r.err)
 retired = set()
-for pt in r.json().get("patches", []):
+for pt in r.json().get("patch_files", []):
     for p in pt.get("people", []):
         retired.add((pt["entry"], p["email"].lower()))
 
