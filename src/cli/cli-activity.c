@@ -227,6 +227,36 @@ void cli_act_json_lasts(struct ms_out *o, const struct ms_act_last *author,
 	json_last(o, "last_tagged", tags, true);
 }
 
+void cli_act_json_person(struct ms_out *o, const struct ms_activity *a,
+			 const struct ms_activity_query *q,
+			 const struct ms_act_entry *e,
+			 const struct ms_act_person *p,
+			 const struct cli_list_facts *lf)
+{
+	char role[2] = { p->role, 0 }, date[32];
+	struct ms_verdict v;
+	int64_t when;
+	bool elsewhere;
+
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "role", role);
+	cli_json_person(o, p->name, p->email);
+	cli_act_json_lasts(o, &p->author, &p->committer, &p->tags);
+	ms_act_format(p->last_time, p->last_offset, true, false, date);
+	ms_out_kv_string(o, "last_activity", p->has_last ? date : NULL);
+	ms_out_kv_bool(o, "seen_anywhere", p->seen_anywhere);
+	cli_act_verdict(e, p, lf, q->active_since, &v);
+	ms_out_kv_bool(o, "inactive", ms_verdict_inactive(&v));
+	ms_out_kv_string(o, "verdict", ms_verdict_name(v.kind));
+	ms_out_kv_bool(o, "listed_late", p->listed_late);
+	elsewhere = ms_verdict_elsewhere(a, q, p, &when);
+	ms_act_format(elsewhere ? when : 0, 0, true, false, date);
+	ms_out_kv_string(o, "active_elsewhere_until", elsewhere ? date : NULL);
+	cli_act_json_also(o, a, p);
+	ms_out_kv_bool(o, "role_address", p->role_address);
+	ms_out_end_object(o);
+}
+
 void cli_act_json_also(struct ms_out *o, const struct ms_activity *a,
 		       const struct ms_act_person *p)
 {
@@ -449,8 +479,7 @@ void cli_act_json_counts(struct ms_out *o, const char *key,
 	ms_out_begin_list(o);
 	for (size_t i = 0; i < nr; i++) {
 		ms_out_begin_object(o);
-		ms_out_kv_string(o, "name", *c[i].name ? c[i].name : NULL);
-		ms_out_kv_string(o, "email", *c[i].email ? c[i].email : NULL);
+		cli_json_person(o, c[i].name, c[i].email);
 		ms_out_kv_int(o, "count", (int64_t)c[i].count);
 		ms_out_end_object(o);
 	}

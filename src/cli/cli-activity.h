@@ -209,6 +209,21 @@ struct ms_verdict;
  * a query with cutoff `cutoff` (its active_since), with the list facts
  * `list_facts` when a list was read (NULL: none).
  */
+/*
+ * Listed person `p` of entry `e` (a result of query `q` of `a`) as one
+ * JSON object, the one emitter of a listed person for activity's
+ * "people" and urgent's "maintainers" and "reviewers": "role", "name",
+ * "email", the newest commits (cli_act_json_lasts()), "last_activity",
+ * "seen_anywhere", the verdict ("inactive", "verdict", "listed_late",
+ * "active_elsewhere_until"), "also", "joins", "role_address"; the
+ * verdict with the list facts `lf` when a list was read (NULL: none).
+ */
+void cli_act_json_person(struct ms_out *o, const struct ms_activity *a,
+			 const struct ms_activity_query *q,
+			 const struct ms_act_entry *e,
+			 const struct ms_act_person *p,
+			 const struct cli_list_facts *lf);
+
 void cli_act_verdict(const struct ms_act_entry *e,
 		     const struct ms_act_person *p,
 		     const struct cli_list_facts *list_facts, int64_t cutoff,

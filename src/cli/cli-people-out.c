@@ -4,6 +4,7 @@
 #include "cli-people-out.h"
 #include "html.h"
 #include "people.h"
+#include "when.h"
 
 #include <glib.h>
 
@@ -50,18 +51,22 @@ void cli_people_page(FILE *fp, const struct ms_people *pp)
 	      "(the definitions: docs/review.md, \"The list's people\"); "
 	      "the scores are linux-netdev/ml-stat's.</p>\n", fp);
 	head(fp, "people", "Person", "Company",
-	     "Median first response (hours)");
+	     "Median first response");
 	for (guint i = 0; i < pp->people->len; i++) {
 		const struct ms_people_person *p = pp->people->pdata[i];
+		char d[32];
 
 		ms_html_printf(fp, "<tr><th scope=\"row\">%s &lt;%s&gt;</th>"
 			       "<td>%s</td>", p->name, p->email, p->company);
 		counts(fp, &p->c);
+		/* hours below a day, days above, as every page and text */
+		ms_duration_format(p->median_first_response, d, 32);
 		if (p->median_first_response < 0)
 			fputs("<td class=\"n\" data-sort=\"-1\">–</td>", fp);
 		else
-			fprintf(fp, "<td class=\"n\">%.1f</td>",
-				(double)p->median_first_response / 3600);
+			fprintf(fp, "<td class=\"n\" data-sort=\"%.2f\">%s"
+				"</td>", (double)p->median_first_response /
+				3600, d);
 		fputs("</tr>\n", fp);
 	}
 	fputs("</tbody></table>\n<h2>Companies</h2>\n", fp);

@@ -46,7 +46,6 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 		       const struct ms_act_entry *e, size_t k)
 {
 	char date[32];
-	int64_t when;
 
 	ms_out_begin_object(o);
 	ms_out_kv_string(o, "name", e->entry->name);
@@ -63,30 +62,8 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 	}
 	ms_out_key(o, "people");
 	ms_out_begin_list(o);
-	for (size_t i = 0; i < e->nr_people; i++) {
-		const struct ms_act_person *p = &e->people[i];
-		char role[2] = { p->role, 0 };
-		struct ms_verdict v;
-
-		ms_out_begin_object(o);
-		ms_out_kv_string(o, "role", role);
-		ms_out_kv_string(o, "name", *p->name ? p->name : NULL);
-		ms_out_kv_string(o, "email", *p->email ? p->email : NULL);
-		cli_act_json_lasts(o, &p->author, &p->committer, &p->tags);
-		cli_act_verdict(e, p, list_facts, q->active_since, &v);
-		ms_out_kv_bool(o, "inactive", ms_verdict_inactive(&v));
-		ms_out_kv_string(o, "verdict", ms_verdict_name(v.kind));
-		ms_out_kv_bool(o, "listed_late", p->listed_late);
-		if (ms_verdict_elsewhere(a, q, p, &when)) {
-			ms_act_format(when, 0, true, false, date);
-			ms_out_kv_string(o, "active_elsewhere_until", date);
-		} else {
-			ms_out_kv_null(o, "active_elsewhere_until");
-		}
-		cli_act_json_also(o, a, p);
-		ms_out_kv_bool(o, "role_address", p->role_address);
-		ms_out_end_object(o);
-	}
+	for (size_t i = 0; i < e->nr_people; i++)
+		cli_act_json_person(o, a, q, e, &e->people[i], list_facts);
 	ms_out_end_list(o);
 	cli_act_json_counts(o, "top_reviewers", e->top_reviewers, e->nr_top_reviewers);
 	if (list_facts)

@@ -286,8 +286,7 @@ static void json_area(struct ms_out *o, const struct ms_area *ar,
 
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "role", role);
-		ms_out_kv_string(o, "name", *l->name ? l->name : NULL);
-		ms_out_kv_string(o, "email", *l->email ? l->email : NULL);
+		cli_json_person(o, l->name, l->email);
 		cli_act_json_lasts(o, &l->author, &l->committer, &l->tags);
 		ms_out_end_object(o);
 	}

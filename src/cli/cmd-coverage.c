@@ -221,9 +221,8 @@ static void print_text(FILE *fp, const struct cli_tree *ct,
 	fprintf(fp, "%s\n\n", c->nr_catch_all ? "" : " none");
 
 	fprintf(fp, "Files covered by no entry but catch-all ones: %zu "
-		"(%.1f%%)\n", c->nr_uncovered,
-		c->files_total ? 100.0 * (double)c->nr_uncovered /
-		(double)c->files_total : 0.0);
+		"(%u%%)\n", c->nr_uncovered,
+		cli_percent(c->nr_uncovered, c->files_total));
 	if (c->nr_uncovered) {
 		print_dirs(fp, "by top-level directory", c->by_top,
 			   c->nr_by_top, top);
@@ -269,9 +268,10 @@ static void print_text(FILE *fp, const struct cli_tree *ct,
 						      struct overlap_row, i);
 		const struct coverage_overlap *v = r->others->pdata[0];
 
-		fprintf(fp, "  %s: %zu of %zu files (%.0f%%) also in %s",
+		fprintf(fp, "  %s: %zu of %zu files (%u%%) also in %s",
 			v->entry->name, v->shared_files, v->entry_files,
-			v->share * 100, v->other->name);
+			cli_percent(v->shared_files, v->entry_files),
+			v->other->name);
 		if (r->others->len > 1)
 			fprintf(fp, " (and %u more entr%s)",
 				r->others->len - 1,

@@ -390,8 +390,7 @@ static void timeline_json(struct ms_out *o, const struct site *s, size_t ei)
 		char role[2] = { ap->role, 0 };
 
 		ms_out_begin_object(o);
-		ms_out_kv_string(o, "name", *ap->name ? ap->name : NULL);
-		ms_out_kv_string(o, "email", *ap->email ? ap->email : NULL);
+		cli_json_person(o, ap->name, ap->email);
 		ms_out_kv_string(o, "role", role);
 		ms_out_kv_bool(o, "inactive",
 			       cli_review_view_inactive(s->v, ei, ap->email));
@@ -1092,8 +1091,7 @@ static void patch_table(FILE *fp, const struct site *s,
 				s->v->idx, pt->first.rec);
 			char t[32];
 
-			g_snprintf(t, sizeof(t), "%.1f h",
-				   (double)pt->first.latency / 3600);
+			duration(pt->first.latency, t);
 			fprintf(fp, "<td class=\"n\" data-sort=\"%.2f\">",
 				(double)pt->first.latency / 3600);
 			msg_link(fp, s, q->message_id, t);

@@ -140,36 +140,12 @@ static void json_people(struct ms_out *o, const struct ms_activity *a,
 			const struct ms_activity_query *q,
 			const struct ms_act_entry *e, char role)
 {
-	char date[32];
-
 	ms_out_key(o, role == 'M' ? "maintainers" : "reviewers");
 	ms_out_begin_list(o);
-	for (size_t i = 0; i < e->nr_people; i++) {
-		const struct ms_act_person *p = &e->people[i];
-		struct ms_verdict v;
-
-		if (p->role != role)
-			continue;
-		ms_out_begin_object(o);
-		ms_out_kv_string(o, "name", *p->name ? p->name : NULL);
-		ms_out_kv_string(o, "email", *p->email ? p->email : NULL);
-		if (p->has_last) {
-			ms_act_format(p->last_time, p->last_offset, true,
-				      false, date);
-			ms_out_kv_string(o, "last_activity", date);
-		} else {
-			ms_out_kv_null(o, "last_activity");
-		}
-		ms_out_kv_bool(o, "seen_anywhere", p->seen_anywhere);
-		cli_act_json_also(o, a, p);
-		ms_out_kv_bool(o, "role_address", p->role_address);
-		cli_act_verdict(e, p, list_facts, q->active_since, &v);
-		if (role == 'R')
-			ms_out_kv_bool(o, "inactive",
-				       ms_verdict_inactive(&v));
-		ms_out_kv_string(o, "verdict", ms_verdict_name(v.kind));
-		ms_out_end_object(o);
-	}
+	for (size_t i = 0; i < e->nr_people; i++)
+		if (e->people[i].role == role)
+			cli_act_json_person(o, a, q, e, &e->people[i],
+					    list_facts);
 	ms_out_end_list(o);
 }
 

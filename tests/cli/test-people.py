@@ -10,7 +10,7 @@ import json
 import os
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir  # noqa: E402
+from mstest import duration, run, ok, eq, done, tmpdir  # noqa: E402
 
 tmp = tmpdir()
 tree = os.path.join(tmp, "tree")
@@ -346,6 +346,14 @@ ok('<table class="sortable" id="people">' in page and
    '<table class="sortable" id="companies">' in page and
    '<td class="n" data-sort="-22">-22</td>' in page,
    "people.html: sortable tables, by reviewer score", page[:2000])
+# the median first response as every duration is written (hours below a
+# day, days above), not a bare number of hours
+meds = [(p["name"], p["email"], duration(round(
+    p["median_first_response_hours"] * 3600)))
+    for p in doc["people"] if p["median_first_response_hours"] is not None]
+ok(meds and all(page.split("%s &lt;%s&gt;" % (n, e))[1].split("</tr>")[0]
+                .endswith(">%s</td>" % d) for n, e, d in meds),
+   "people.html: the median first response as a duration", meds)
 r = run("people", *args, "--sort", "nonsense")
 eq(r.rc, 2, "--sort of an unknown figure: usage error")
 with open(domain_map, "a") as f:

@@ -47,6 +47,18 @@ eq(data, bym, "data/review.json is review --json --by month")
 with open(os.path.join(site, "data/entry-0.json")) as fp:
     eq(json.load(fp)["review_entry"], bym["entries"][0], "data/entry-0.json is "
        "the first entry")
+# a patch's first response on its entry page as every duration is
+# written (hours below a day, days above: ms_duration_format), not "N h"
+firsts = []
+for i, e in enumerate(bym["entries"]):
+    with open(os.path.join(site, "entry-%d.html" % i)) as fp:
+        page = fp.read()
+    for pt in e["patch_list"]:
+        if pt["first_response"]:
+            d = duration(round(pt["first_response"]["hours"] * 3600))
+            firsts.append((pt["message_id"], d, ">%s<" % d in page))
+ok(firsts and all(x[2] for x in firsts), "entry pages: each patch's first "
+   "response as a duration", [x for x in firsts if not x[2]][:3])
 pages = sorted(glob.glob(os.path.join(site, "*.html")))
 people = [p for p in pages if "/person-" in p]
 ok(len(people) >= 5, "a page per listed person", len(people))

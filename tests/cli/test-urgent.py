@@ -95,10 +95,13 @@ eq([(e["name"], e["commits"], e["reason"]) for e in j["entries"]],
 eq([(c["email"], c["count"]) for c in j["entries"][1]["committers"]],
    [("sam@example.org", 40), ("ted@example.org", 15)], "JSON committers")
 eq(j["entries"][1]["maintainers"],
-   [{"name": "Nora Never", "email": "nora@example.org",
-     "last_activity": None, "seen_anywhere": False, "also": [], "joins": [],
-     "role_address": False, "verdict": "never_active"}],
-   "JSON maintainers of EPSILON")
+   [{"role": "M", "name": "Nora Never", "email": "nora@example.org",
+     "last_authored": None, "last_committed": None, "last_tagged": None,
+     "last_activity": None, "seen_anywhere": False, "inactive": True,
+     "verdict": "never_active", "listed_late": False,
+     "active_elsewhere_until": None, "also": [], "joins": [],
+     "role_address": False}],
+   "JSON maintainers of EPSILON: activity's listed person")
 ok(j["entries"][2]["maintainers"][0]["last_activity"].startswith("2022-"),
    "JSON: Zed last active in 2022")
 
