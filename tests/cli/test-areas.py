@@ -122,7 +122,7 @@ for path, x in ab.items():
        "%s: the intervals' commits add up to the window's" % path)
     for iv in ivs:
         if iv["commits"] is None:
-            ok(all(iv[k] is None for k in ("reviewed", "listed", "top",
+            ok(all(iv[k] is None for k in ("reviewed", "people", "top",
                                            "flags")),
                "%s from %s: no commits, every figure null" % (path,
                                                              iv["start"]))
@@ -144,10 +144,11 @@ for path, x in ab.items():
            "%s from %s: the top people as its own window" % (path,
                                                             iv["start"]))
         eq([(p["name"], p["authored"], p["committed"], p["tagged"])
-            for p in iv["listed"]],
+            for p in iv["people"]],
            [(p["name"], *((p[k] or {}).get("count", 0)
-                          for k in ("author", "committer", "tags")))
-            for p in w["listed"]],
+                          for k in ("last_authored", "last_committed",
+                                    "last_tagged")))
+            for p in w["people"]],
            "%s from %s: the listed people's counts" % (path, iv["start"]))
         checked += 1
 eq(checked, 3, "three intervals with commits compared")
