@@ -545,10 +545,10 @@ static void json_intervals(struct ms_out *o, const struct ms_people *pp,
 			json_counts(o, &ip->c, false);
 			json_median(o, ip);
 		} else if (c && ic) {
-			ms_out_kv_int(o, "people", (int64_t)ic->people);
+			ms_out_kv_int(o, "members", (int64_t)ic->people);
 			json_counts(o, &ic->c, false);
 		} else {
-			ms_out_kv_null(o, p ? "company" : "people");
+			ms_out_kv_null(o, p ? "company" : "members");
 			for (size_t k = 0; k < G_N_ELEMENTS(figures); k++)
 				ms_out_kv_null(o, figures[k]);
 			if (p)
