@@ -19,33 +19,9 @@
 /* ---- queries ---- */
 
 struct act_work {
-	struct ms_act_entry *e;
 	GHashTable *reviewers;    /* person -> count */
 	GHashTable *committers;
 };
-
-static void bump(struct ms_act_last *l, const struct crec *r, int64_t t,
-		 int off, bool inwin, const char *tag)
-{
-	if (!l->set || t > l->time) {
-		l->set = true;
-		l->time = t;
-		l->offset = off;
-		act_set_id(l->id, r->raw);
-		l->tag = tag;
-	}
-	if (inwin)
-		l->count++;
-}
-
-static void seen_at(struct ms_act_person *p, int64_t t, int off)
-{
-	if (!p->has_last || t > p->last_time) {
-		p->has_last = true;
-		p->last_time = t;
-		p->last_offset = off;
-	}
-}
 
 static void inc(GHashTable *h, unsigned person)
 {
@@ -103,7 +79,7 @@ static bool listed(const struct ms_act_entry *e, unsigned person)
 /*
  * Count each reviewer of record `r` (its tags from `tags`) once in
  * `reviewers`, leaving out its author and the people `e` lists: the
- * entry's unlisted reviewers, for one window or one interval alike.
+ * entry's unlisted reviewers in a window.
  */
 static void count_reviewers(GHashTable *reviewers,
 			    const struct ms_act_entry *e, const struct crec *r,
@@ -120,27 +96,6 @@ static void count_reviewers(GHashTable *reviewers,
 		if (!dup)
 			inc(reviewers, p);
 	}
-}
-
-/*
- * Record `r` (its tags `tags`) into entry `e`'s counts of the window: its
- * commits, the reviewed ones, who applied them and the unlisted
- * reviewers (in `wk`'s tables, made on first use).  The one-window query
- * and the series count a record alike.
- */
-static void count_in_window(struct act_work *wk, struct ms_act_entry *e,
-			    const struct crec *r, const struct ctag *tags)
-{
-	e->commits++;
-	if (r->reviewed)
-		e->reviewed++;
-	if (!wk->committers)
-		wk->committers = g_hash_table_new(NULL, NULL);
-	if (!wk->reviewers)
-		wk->reviewers = g_hash_table_new(NULL, NULL);
-	if (r->applier != MS_IDENT_NONE)
-		inc(wk->committers, r->applier);
-	count_reviewers(wk->reviewers, e, r, tags);
 }
 
 /* The person's addresses other than the listed one. */
@@ -240,116 +195,6 @@ static void mark_people(const struct crec *r, const struct ctag *tags,
 		seen[tags[t].person] = true;
 }
 
-int ms_activity_query(const struct ms_activity *a,
-		      const struct ms_activity_query *q,
-		      struct ms_act_entry **out, size_t *nr)
-{
-	size_t nr_all = maint_file_nr_entries(a->mf);
-	size_t n = q->entries ? q->nr_entries : nr_all;
-	struct ms_act_entry *res = g_new0(struct ms_act_entry, n ? n : 1);
-	struct act_work *w = g_new0(struct act_work, n ? n : 1);
-	int *slot = g_new(int, nr_all ? nr_all : 1);
-	bool *seen;
-	size_t nr_people;
-	/* the history read starts after the inactivity threshold: absence
-	 * before it is no evidence (a shallow clone) */
-	bool short_history = a->shallow && (!a->commits->len ||
-					    a->oldest > q->active_since);
-
-	for (size_t i = 0; i < nr_all; i++)
-		slot[i] = -1;
-	for (size_t i = 0; i < n; i++) {
-		const struct maint_entry *me = q->entries ? q->entries[i] :
-			maint_file_entry(a->mf, i);
-
-		init_entry(a, &res[i], me);
-		slot[me->index] = (int)i;
-		w[i].e = &res[i];
-		w[i].reviewers = g_hash_table_new(NULL, NULL);
-		w[i].committers = g_hash_table_new(NULL, NULL);
-	}
-	nr_people = ms_ident_count(a->ident);
-	seen = g_new0(bool, nr_people ? nr_people : 1);
-
-	for (guint ci = 0; ci < a->commits->len; ci++) {
-		const struct crec *r = &g_array_index(a->commits, struct crec,
-						      ci);
-		const struct ctag *tags = &g_array_index(a->tags, struct ctag,
-							 r->tag_off);
-		const uint32_t *ents = &g_array_index(a->ents, uint32_t,
-						      r->ent_off);
-		bool inwin;
-
-		if (r->ctime > q->until)
-			continue;
-		inwin = r->ctime >= q->since;
-		if (a->in_range)
-			inwin = a->in_range[ci] &&
-				(q->since <= a->range_since || inwin);
-		mark_people(r, tags, seen);
-
-		for (unsigned k = 0; k < r->nr_ent; k++) {
-			struct act_work *wk;
-			struct ms_act_entry *e;
-
-			if (ents[k] >= nr_all || slot[ents[k]] < 0)
-				continue;
-			wk = &w[slot[ents[k]]];
-			e = wk->e;
-			if (inwin)
-				count_in_window(wk, e, r, tags);
-			if (r->ctime >= q->active_since)
-				e->cutoff_commits++;
-			for (size_t pi = 0; pi < e->nr_people; pi++) {
-				struct ms_act_person *p = &e->people[pi];
-
-				if (p->person == MS_IDENT_NONE)
-					continue;
-				if (r->author == p->person) {
-					bump(&p->author, r, r->atime,
-					     r->aoff, inwin, NULL);
-					seen_at(p, r->atime, r->aoff);
-				}
-				if (r->committer == p->person) {
-					bump(&p->committer, r, r->ctime,
-					     r->coff, inwin, NULL);
-					seen_at(p, r->ctime, r->coff);
-				}
-				for (unsigned t = 0; t < r->nr_tag; t++) {
-					if (tags[t].person != p->person)
-						continue;
-					bump(&p->tags, r, r->ctime, r->coff,
-					     inwin, tags[t].token);
-					seen_at(p, r->ctime, r->coff);
-					break;
-				}
-			}
-		}
-	}
-
-	for (size_t i = 0; i < n; i++) {
-		finish_entry(a, q, &res[i], &w[i], seen, nr_people,
-			     short_history);
-		/* listed after the window began: too new to judge (a series'
-		 * intervals are not asked: a read of MAINTAINERS each) */
-		for (size_t pi = 0; pi < res[i].nr_people; pi++) {
-			struct ms_act_person *p = &res[i].people[pi];
-
-			if (p->inactive && !act_listed_then(a, res[i].entry, p,
-							    q->active_since)) {
-				p->inactive = false;
-				p->listed_late = true;
-			}
-		}
-	}
-	g_free(seen);
-	g_free(slot);
-	g_free(w);
-	*out = res;
-	*nr = n;
-	return 0;
-}
-
 /*
  * The listed people's strings of a series (activity.h): the running
  * entries, which own them, kept until the last interval's entry that
@@ -406,23 +251,23 @@ void ms_act_entries_free(struct ms_act_entry *e, size_t nr)
 		g_free(e);
 }
 
-/* ---- a series of windows in one pass ---- */
+/* ---- windows: one, or a series in one pass ---- */
 
 /*
- * ms_activity_query() for a window asks of every record up to its end
- * (the last activity, who was ever seen), so a series of windows asked
- * one by one costs windows x records: 61 months of U-Boot, 2.4 s.  The
- * records are in walk order, newest commit time first; read from the
- * oldest, the records up to each window's end are those up to the
- * previous window's end and the ones after it: the "last" facts are kept
- * running and copied at each window's end, and each window counts only
- * its own records.  A walk-order tie (the first record of the newest
- * date wins) is kept by reading backwards and letting a record replace
- * an equal date (within a record: tags, committer, author, the reverse
- * of the one-window order).
+ * A window asks of every record up to its end (the last activity, who
+ * was ever seen), so a series of windows asked one by one costs windows
+ * x records: 61 months of U-Boot, 2.4 s.  The records are in walk order,
+ * newest commit time first; read from the oldest, the records up to each
+ * window's end are those up to the previous window's end and the ones
+ * after it: the "last" facts are kept running and copied at each
+ * window's end, and each window counts only its own records.  The first
+ * record in walk order of the newest date names a "last" fact's commit
+ * and offset (within a record: author, committer, tags); reading
+ * backwards, a record replaces an equal date (within a record: tags,
+ * committer, author).  One window is a series of one.
  */
 
-static void bump_back(struct ms_act_last *l, const struct crec *r, int64_t t,
+static void bump(struct ms_act_last *l, const struct crec *r, int64_t t,
 		      int off, const char *tag)
 {
 	if (!l->set || t >= l->time) {
@@ -434,7 +279,7 @@ static void bump_back(struct ms_act_last *l, const struct crec *r, int64_t t,
 	}
 }
 
-static void seen_back(struct ms_act_person *p, int64_t t, int off)
+static void seen_at(struct ms_act_person *p, int64_t t, int off)
 {
 	if (!p->has_last || t >= p->last_time) {
 		p->has_last = true;
@@ -477,28 +322,30 @@ static void series_last(const struct ms_activity *a, struct ms_act_entry *run,
 				continue;
 			tg = first_tag(tags, r, p->person);
 			if (tg) {
-				bump_back(&p->tags, r, r->ctime, r->coff,
+				bump(&p->tags, r, r->ctime, r->coff,
 					  tg->token);
-				seen_back(p, r->ctime, r->coff);
+				seen_at(p, r->ctime, r->coff);
 			}
 			if (r->committer == p->person) {
-				bump_back(&p->committer, r, r->ctime, r->coff,
+				bump(&p->committer, r, r->ctime, r->coff,
 					  NULL);
-				seen_back(p, r->ctime, r->coff);
+				seen_at(p, r->ctime, r->coff);
 			}
 			if (r->author == p->person) {
-				bump_back(&p->author, r, r->atime, r->aoff,
+				bump(&p->author, r, r->atime, r->aoff,
 					  NULL);
-				seen_back(p, r->atime, r->aoff);
+				seen_at(p, r->atime, r->aoff);
 			}
 		}
 	}
 }
 
-/* One record of the window into its counts. */
+/* One record up to the window's end into its counts: `inwin`, inside the
+ * window; `cutoff`, at or after the query's active_since. */
 static void series_count(const struct ms_activity *a,
 			 struct ms_act_entry *res, struct act_work *w,
-			 const int *slot, size_t nr_all, const struct crec *r)
+			 const int *slot, size_t nr_all, const struct crec *r,
+			 bool inwin, bool cutoff)
 {
 	const struct ctag *tags = &g_array_index(a->tags, struct ctag,
 						 r->tag_off);
@@ -512,7 +359,22 @@ static void series_count(const struct ms_activity *a,
 			continue;
 		wk = &w[slot[ents[k]]];
 		e = &res[slot[ents[k]]];
-		count_in_window(wk, e, r, tags);
+		if (cutoff)
+			e->cutoff_commits++;
+		if (!inwin)
+			continue;
+		/* the window's commits, the reviewed ones, who applied them
+		 * and the unlisted reviewers (tables made on first use) */
+		e->commits++;
+		if (r->reviewed)
+			e->reviewed++;
+		if (!wk->committers)
+			wk->committers = g_hash_table_new(NULL, NULL);
+		if (!wk->reviewers)
+			wk->reviewers = g_hash_table_new(NULL, NULL);
+		if (r->applier != MS_IDENT_NONE)
+			inc(wk->committers, r->applier);
+		count_reviewers(wk->reviewers, e, r, tags);
 		for (size_t pi = 0; pi < e->nr_people; pi++) {
 			struct ms_act_person *p = &e->people[pi];
 
@@ -610,7 +472,9 @@ static void arena_init(struct act_names *nm, size_t nq)
  * The one pass of a series: `run` holds the running "last" facts of the
  * entries (no counts) and `seen` who was ever seen, both as of the
  * records read so far, those from `ci` on (the records are in walk
- * order, newest first, and are read oldest first).
+ * order, newest first, and are read oldest first).  When the records are
+ * not in commit time order (clock skew), each window reads again every
+ * record up to its end (a record read twice changes nothing).
  */
 struct series {
 	const struct ms_activity *a;
@@ -624,24 +488,24 @@ struct series {
 	int *slot;                /* entry index -> position, or -1 */
 	bool *seen;               /* per person id */
 	guint ci;
+	bool sorted;              /* records in commit time order */
 };
 
-/* Whether one pass gives what the windows one by one give. */
-static bool series_fits(const struct ms_activity *a,
-			const struct ms_activity_query *qs, size_t nq)
+/* Whether the windows can share a pass: their ends in order, the same
+ * entries. */
+static bool series_fits(const struct ms_activity_query *qs, size_t nq)
 {
-	if (a->in_range)
-		return false;
 	for (size_t i = 1; i < nq; i++)
 		if (qs[i].until < qs[i - 1].until ||
 		    qs[i].entries != qs[0].entries ||
 		    qs[i].nr_entries != qs[0].nr_entries)
 			return false;
-	for (guint ci = 1; ci < a->commits->len; ci++)
-		if (g_array_index(a->commits, struct crec, ci).ctime >
-		    g_array_index(a->commits, struct crec, ci - 1).ctime)
-			return false;
 	return true;
+}
+
+static const struct crec *rec(const struct ms_activity *a, guint ci)
+{
+	return &g_array_index(a->commits, struct crec, ci);
 }
 
 static void series_init(struct series *s, const struct ms_activity *a,
@@ -658,6 +522,9 @@ static void series_init(struct series *s, const struct ms_activity *a,
 	s->slot = g_new(int, s->nr_all ? s->nr_all : 1);
 	s->seen = g_new0(bool, s->nr_people ? s->nr_people : 1);
 	s->ci = a->commits->len;
+	s->sorted = true;
+	for (guint ci = 1; ci < a->commits->len && s->sorted; ci++)
+		s->sorted = rec(a, ci)->ctime <= rec(a, ci - 1)->ctime;
 	for (size_t i = 0; i < s->nr_all; i++)
 		s->slot[i] = -1;
 	for (size_t i = 0; i < s->n; i++) {
@@ -691,25 +558,36 @@ static struct ms_act_entry *series_window(struct series *s, size_t k)
 	const struct ms_activity_query *q = &s->qs[k];
 	bool short_history = a->shallow && (!a->commits->len ||
 					    a->oldest > q->active_since);
+	/* commit times from which a record can count (--since REV: all) */
+	int64_t lo = MIN(q->since, q->active_since);
 	struct ms_act_entry *res;
+	guint ci;
 
+	if (a->in_range && q->since <= a->range_since)
+		lo = INT64_MIN;
 	/* the records up to the window's end, oldest first */
-	while (s->ci > 0 && g_array_index(a->commits, struct crec,
-					  s->ci - 1).ctime <= q->until) {
-		s->ci--;
-		series_last(a, s->run, s->slot, s->nr_all,
-			    &g_array_index(a->commits, struct crec, s->ci),
-			    s->seen);
+	for (ci = s->sorted ? s->ci : a->commits->len; ci > 0; ci--) {
+		if (rec(a, ci - 1)->ctime <= q->until)
+			series_last(a, s->run, s->slot, s->nr_all,
+				    rec(a, ci - 1), s->seen);
+		else if (s->sorted)
+			break;
 	}
+	if (s->sorted)
+		s->ci = ci;
 	res = entries_dup(s->run, s->n, s->names);
 	/* the window's own, in walk order */
-	for (guint from = s->ci; from < a->commits->len; from++) {
-		const struct crec *r = &g_array_index(a->commits, struct crec,
-						      from);
+	for (ci = s->sorted ? s->ci : 0; ci < a->commits->len; ci++) {
+		const struct crec *r = rec(a, ci);
+		int inwin = ms_activity_record_window(a, ci, q->since,
+						      q->until);
+		bool cutoff = r->ctime >= q->active_since;
 
-		if (r->ctime < q->since)
+		if (r->ctime < lo && s->sorted)
 			break;
-		series_count(a, res, s->w, s->slot, s->nr_all, r);
+		if (inwin > 0 || (!inwin && cutoff))
+			series_count(a, res, s->w, s->slot, s->nr_all, r,
+				     inwin > 0, cutoff);
 	}
 	for (size_t i = 0; i < s->n; i++)
 		finish_entry(a, q, &res[i], &s->w[i], s->seen, s->nr_people,
@@ -726,9 +604,10 @@ int ms_activity_query_series(const struct ms_activity *a,
 	*nr = 0;
 	if (!nq)
 		return 0;
-	if (!series_fits(a, qs, nq)) {
+	if (!series_fits(qs, nq)) {
 		for (size_t k = 0; k < nq; k++)
-			if (ms_activity_query(a, &qs[k], &out[k], nr) < 0)
+			if (ms_activity_query_series(a, &qs[k], 1, &out[k],
+						     nr) < 0)
 				return -1;
 		return 0;
 	}
@@ -737,5 +616,30 @@ int ms_activity_query_series(const struct ms_activity *a,
 		out[k] = series_window(&s, k);
 	*nr = s.n;
 	series_release(&s);
+	return 0;
+}
+
+int ms_activity_query(const struct ms_activity *a,
+		      const struct ms_activity_query *q,
+		      struct ms_act_entry **out, size_t *nr)
+{
+	struct ms_act_entry *res;
+
+	if (ms_activity_query_series(a, q, 1, out, nr) < 0)
+		return -1;
+	res = *out;
+	/* listed after the window began: too new to judge (a series'
+	 * intervals are not asked: a read of MAINTAINERS each) */
+	for (size_t i = 0; i < *nr; i++) {
+		for (size_t pi = 0; pi < res[i].nr_people; pi++) {
+			struct ms_act_person *p = &res[i].people[pi];
+
+			if (p->inactive && !act_listed_then(a, res[i].entry, p,
+							    q->active_since)) {
+				p->inactive = false;
+				p->listed_late = true;
+			}
+		}
+	}
 	return 0;
 }

@@ -287,7 +287,7 @@ struct ms_act_entry {
 	bool no_files;
 	size_t commits;           /* in the window, touching the entry */
 	/* ... from the query's active_since to its until (what the
-	 * verdicts are judged on; ms_activity_query() only) */
+	 * verdicts are judged on) */
 	size_t cutoff_commits;
 	size_t reviewed;          /* ... with a review or ack by another */
 	bool has_last_activity;   /* any listed person's, up to until */
@@ -324,11 +324,11 @@ void ms_act_entries_free(struct ms_act_entry *e, size_t nr);
 /*
  * ms_activity_query() for each of the `nq` queries `qs` (a series of
  * windows: their ends in order, the same entries), in one pass over the
- * records when it gives the same answers (no ms_activity_set_range(),
- * records in commit time order), else one by one: out[k] is what
- * ms_activity_query(&qs[k]) makes (each freed with ms_act_entries_free),
- * *nr the entries of each.  Returns 0 or negative (nothing in out[k] to
- * free beyond the queries made).
+ * records (one per window when the records are not in commit time
+ * order; windows not a series are asked one by one): out[k] is what
+ * ms_activity_query(&qs[k]) makes but for listed_late (each freed with
+ * ms_act_entries_free), *nr the entries of each.  Returns 0 or negative
+ * (nothing in out[k] to free beyond the queries made).
  */
 int ms_activity_query_series(const struct ms_activity *a,
 			     const struct ms_activity_query *qs, size_t nq,
