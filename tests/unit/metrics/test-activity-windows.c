@@ -1,9 +1,11 @@
 /*
  * test-activity-windows.c - ms_activity_query_series() answers, window by
- * window, exactly what ms_activity_query() answers for each window: on a
- * generated repository whose commits share commit times and author dates
- * (with other offsets), where the first record of the newest date decides
- * a "last" fact's commit and offset.  And ms_activity_seen() (review asks
+ * window, exactly what ms_activity_query() answers for each window (a
+ * series of one): on a generated repository whose commits share commit
+ * times and author dates (with other offsets), where the first record of
+ * the newest date decides a "last" fact's commit and offset; and both
+ * answer what the test reads from the records themselves (the commit
+ * and date of each "last" fact, each count of the window).  And ms_activity_seen() (review asks
  * it of listed addresses never seen on a list) answers from the first
  * commit time at which each person authored, committed or was named in a
  * trailer, and ms_activity_last_seen() with the last one up to a time.
@@ -12,6 +14,7 @@
 #include "activity.h"
 #include "ident.h"
 #include "error.h"
+#include "maintainers.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -159,6 +162,98 @@ static bool same_entry(const struct ms_act_entry *x,
 	return true;
 }
 
+/* Whether record `r` touches entry `ent` and names `person` as its author
+ * (kind 0), committer (1) or in a trailer (2). */
+static bool names(const struct ms_activity *a, size_t i,
+		  const struct ms_act_record *r, size_t ent, unsigned person,
+		  int kind)
+{
+	bool in = false;
+
+	for (size_t k = 0; k < r->nr_entries; k++)
+		in = in || r->entries[k] == ent;
+	if (!in || kind < 2)
+		return in && (kind ? r->committer : r->author) == person;
+	for (size_t t = 0; t < r->nr_tags; t++) {
+		unsigned p;
+		const char *token;
+		bool review;
+
+		ms_activity_record_tag(a, i, t, &p, &token, &review);
+		if (p == person)
+			return true;
+	}
+	return false;
+}
+
+/* The "last" fact of `kind` (names()) for `person` in entry `ent` up to
+ * q's end, read from the records in walk order (the first of the newest
+ * date wins), and how many such records the window holds. */
+static struct ms_act_last expect_last(const struct ms_activity *a,
+				      const struct ms_activity_query *q,
+				      size_t ent, unsigned person, int kind)
+{
+	struct ms_act_last l = { 0 };
+
+	for (size_t i = 0; i < ms_activity_nr_commits(a); i++) {
+		struct ms_act_record r;
+		int64_t t;
+
+		ms_activity_record(a, i, &r);
+		if (r.ctime > q->until || !names(a, i, &r, ent, person, kind))
+			continue;
+		t = kind ? r.ctime : r.atime;
+		if (!l.set || t > l.time) {
+			l.set = true;
+			l.time = t;
+			memcpy(l.id, r.id, sizeof(l.id));
+		}
+		l.count += r.ctime >= q->since;
+	}
+	return l;
+}
+
+/* Whether entry `e`, answered for `q`, holds what the records say. */
+static bool as_recorded(const struct ms_activity *a,
+			const struct ms_activity_query *q,
+			const struct ms_act_entry *e)
+{
+	size_t ent = e->entry->index, commits = 0, cutoff = 0;
+
+	for (size_t i = 0; i < ms_activity_nr_commits(a); i++) {
+		struct ms_act_record r;
+		bool in = false;
+
+		ms_activity_record(a, i, &r);
+		for (size_t k = 0; k < r.nr_entries; k++)
+			in = in || r.entries[k] == ent;
+		if (!in || r.ctime > q->until)
+			continue;
+		commits += r.ctime >= q->since;
+		cutoff += r.ctime >= q->active_since;
+	}
+	if (e->commits != commits || e->cutoff_commits != cutoff)
+		return false;
+	for (size_t j = 0; j < e->nr_people; j++) {
+		const struct ms_act_person *p = &e->people[j];
+		const struct ms_act_last *got[] = {
+			&p->author, &p->committer, &p->tags,
+		};
+
+		for (int kind = 0; kind < 3; kind++) {
+			struct ms_act_last l = expect_last(a, q, ent,
+							   p->person, kind);
+
+			if (l.set != got[kind]->set ||
+			    l.count != got[kind]->count ||
+			    (l.set && (l.time != got[kind]->time ||
+				       strcmp(l.id, got[kind]->id))))
+				return false;
+		}
+	}
+	return true;
+}
+
 int main(void)
 {
 	char *dir = g_dir_make_tmp("ms-series-XXXXXX", NULL);
@@ -174,7 +269,7 @@ int main(void)
 	struct ms_diags diags = MS_DIAGS_INIT;
 	struct ms_activity_query qs[14];
 	struct ms_act_entry *series[14], *one;
-	size_t nr = 0, nr1 = 0, busy = 0;
+	size_t nr = 0, nr1 = 0, busy = 0, recorded = 0;
 	int64_t start = 1700000000 - 86400 * 20;
 
 	ok(fp != NULL, "git fast-import runs");
@@ -202,6 +297,8 @@ int main(void)
 		for (size_t i = 0; i < nr1 && i < nr; i++) {
 			same = same && same_entry(&series[k][i], &one[i]);
 			busy += one[i].commits > 0;
+			recorded += as_recorded(a, &qs[k], &one[i]) &&
+				as_recorded(a, &qs[k], &series[k][i]);
 		}
 		snprintf(what, sizeof(what), "window %zu: the one-by-one "
 			 "answer", k);
@@ -210,6 +307,8 @@ int main(void)
 		ms_act_entries_free(series[k], nr);
 	}
 	ok(busy > 10, "the windows hold commits");
+	is_int(recorded, G_N_ELEMENTS(qs) * nr, "every entry of every window "
+	       "as its records say");
 	for (size_t i = 0; i < G_N_ELEMENTS(people); i++) {
 		char *name = g_strndup(people[i], strcspn(people[i], "<") - 1);
 		char *mail = g_strndup(strchr(people[i], '<') + 1,
