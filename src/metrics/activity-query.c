@@ -155,7 +155,13 @@ static void finish_entry(const struct ms_activity *a,
 {
 	for (size_t pi = 0; pi < e->nr_people; pi++) {
 		struct ms_act_person *p = &e->people[pi];
+		struct ms_act_last *last[] = {
+			&p->author, &p->committer, &p->tags,
+		};
 
+		for (int k = 0; k < 3; k++)
+			if (last[k]->set)
+				act_set_id(last[k]->id, last[k]->raw);
 		p->seen_anywhere = p->person != MS_IDENT_NONE &&
 			p->person < nr_people && seen[p->person];
 		p->role_why = act_role_address(a, p);
@@ -274,7 +280,7 @@ static void bump(struct ms_act_last *l, const struct crec *r, int64_t t,
 		l->set = true;
 		l->time = t;
 		l->offset = off;
-		act_set_id(l->id, r->raw);
+		l->raw = r->raw;
 		l->tag = tag;
 	}
 }

@@ -228,6 +228,9 @@ struct ms_act_last {
 	int offset;               /* minutes east of UTC, of that date */
 	size_t count;             /* such commits inside the window */
 	const char *tag;          /* tags only: e.g. "Reviewed-by" */
+	/* private: the commit's 20 bytes while the query runs (id is
+	 * written once, not at every newer record) */
+	const unsigned char *raw;
 };
 
 /* Why a listed address is a role's or a list's, not a person's. */
