@@ -30,6 +30,7 @@ struct ms_tree {
 	 * was not walked here */
 	struct tree_walked *walked;
 	gint64 walk_began;      /* when, in seconds of the wall clock */
+	bool record_walk;       /* ms_tree_list_record() was called */
 	struct ms_diags *walk_diags; /* where a late walk reports problems */
 	/* back end for ms_tree_read(); NULL for directories */
 	void *backend;

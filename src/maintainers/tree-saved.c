@@ -40,9 +40,18 @@ struct tree_walked {
 	bool failed;        /* some directory could not be read */
 };
 
+void ms_tree_list_record(struct ms_tree *t)
+{
+	t->record_walk = true;
+}
+
 void ms_tree_walk_begin(struct ms_tree *t)
 {
-	struct tree_walked *w = g_new0(struct tree_walked, 1);
+	struct tree_walked *w;
+
+	if (!t->record_walk)
+		return;
+	w = g_new0(struct tree_walked, 1);
 
 	w->dirs = g_array_new(FALSE, FALSE, sizeof(struct seen));
 	w->links = g_array_new(FALSE, FALSE, sizeof(struct link));

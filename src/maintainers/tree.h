@@ -64,6 +64,9 @@ int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
  * the bytes belong to (its root's real path; NULL for a git tree).
  */
 GBytes *ms_tree_list_bytes(const struct ms_tree *t);
+/* Have the walk, when it comes, record what ms_tree_list_bytes() needs
+ * (a stat() per directory); without it, that gives NULL. */
+void ms_tree_list_record(struct ms_tree *t);
 const char *ms_tree_list_key(const struct ms_tree *t);
 
 /*

@@ -220,6 +220,8 @@ bool ms_store_tree_take(struct ms_store *s, struct ms_tree *t)
 		taken = ms_tree_list_take(t, p, n);
 		g_bytes_unref(b);
 	}
+	if (!taken)
+		ms_tree_list_record(t);
 	return taken;
 }
 

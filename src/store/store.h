@@ -422,8 +422,9 @@ void ms_store_vcs_free(struct ms_store_vcs *c);
 /*
  * A directory tree's list (tree.h: ms_tree_list_bytes()), kept in the
  * store's cache (kind "gm-tree1", keyed by the real path of its root):
- * ms_store_tree_take() lists `t` from it when it still holds (true),
- * ms_store_tree_keep() saves the list `t` walked, if any.  Either is
+ * ms_store_tree_take() lists `t` from it when it still holds (true;
+ * else `t` records its walk), ms_store_tree_keep() saves the list `t`
+ * walked, if any.  Either is
  * silent on a store error: the tree is walked again.
  */
 struct ms_tree;

@@ -70,6 +70,7 @@ static GBytes *walked(char **digest)
 	size_t n;
 
 	ms_tree_from_dir(root, &t, NULL);
+	ms_tree_list_record(t);
 	ms_tree_nr_files(t);
 	t->walk_began += 10;
 	b = ms_tree_list_bytes(t);
@@ -119,6 +120,12 @@ static void test_taken(void)
 	   !ms_tree_has_file(t, "a/none") && ms_tree_nr_files(t) == 4,
 	   "answers from the list taken");
 	ok(ms_tree_list_bytes(t) == NULL, "a taken list is not given again");
+	ms_tree_free(t);
+
+	ms_tree_from_dir(root, &t, NULL);
+	ms_tree_nr_files(t);
+	t->walk_began += 10;
+	ok(ms_tree_list_bytes(t) == NULL, "a walk not recorded: no bytes");
 	ms_tree_free(t);
 
 	ms_tree_from_dir(root, &t, NULL);
@@ -181,6 +188,7 @@ static void test_racy(void)
 
 	put("a/fresh");
 	ms_tree_from_dir(root, &t, NULL);
+	ms_tree_list_record(t);
 	ms_tree_nr_files(t);
 	ok(ms_tree_list_bytes(t) == NULL,
 	   "a directory changed just before the walk: no bytes");
