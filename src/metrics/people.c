@@ -900,7 +900,8 @@ struct ms_people *ms_people_compute(const struct ms_link_mail *lm,
 	/* every posting counts; what review would set aside says which
 	 * project it is */
 	ao.include_stable = ao.include_foreign = false;
-	aside = ms_review_set_aside(lm, map, commits, &ao, &counts);
+	aside = ms_review_set_aside(lm, map, commits, rv ? rv->links : NULL,
+				    &ao, &counts);
 	c.since = rvo->since;
 	c.until = rvo->until;
 	out = window(&c, aside, map->mf, rv, emp);

@@ -15,6 +15,7 @@ struct aside_ctx {
 	const struct ms_mail_index *idx;
 	const struct ms_review_map *map;
 	const GPtrArray *commits;
+	const struct ms_link_result *links;
 	const struct ms_review_opts *opts;
 	uint8_t *aside;              /* per record: enum aside */
 	int32_t own;                 /* the list most patches were sent to */
@@ -244,6 +245,13 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 		return ASIDE_STABLE;
 	if (c->opts->include_foreign)
 		return ASIDE_NONE;
+	/* applied as a commit of the project: its own, whatever its
+	 * subject or recipients say (LTP's IMA tests, To: linux-integrity) */
+	if (c->links && g_hash_table_contains(c->links->by_rec,
+					      GUINT_TO_POINTER(i))) {
+		*anchors = true;
+		return ASIDE_NONE;
+	}
 	if (ms_review_map_foreign(c->map, i) &&
 	    !names_self(c, ms_review_map_foreign(c->map, i)))
 		return ASIDE_SUBJECT;
@@ -383,6 +391,7 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 uint8_t *ms_review_set_aside(const struct ms_link_mail *lm,
 			     const struct ms_review_map *map,
 			     const GPtrArray *commits,
+			     const struct ms_link_result *links,
 			     const struct ms_review_opts *opts,
 			     struct ms_review *rv)
 {
@@ -392,6 +401,7 @@ uint8_t *ms_review_set_aside(const struct ms_link_mail *lm,
 	c.idx = ms_link_mail_index(lm);
 	c.map = map;
 	c.commits = commits;
+	c.links = links;
 	c.opts = opts;
 	set_aside(&c, rv);
 	return c.aside;

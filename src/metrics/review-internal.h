@@ -87,7 +87,9 @@ enum aside { ASIDE_NONE, ASIDE_STABLE, ASIDE_SUBJECT, ASIDE_PATHS,
 /*
  * Why each patch posting of `lm` is set aside (enum aside per record, a
  * new array: g_free), given the entries' map, the window's `commits`
- * (their paths are the project's) and `opts`; those of the window are
+ * (their paths are the project's), the postings applied as commits
+ * (`links`, may be NULL: those are the project's) and `opts`; those of
+ * the window are
  * counted in `rv`'s aside_* figures.  A series is one project's: a patch
  * whose own paths are all unknown stays when another patch of its series
  * touches a known path.
@@ -95,6 +97,7 @@ enum aside { ASIDE_NONE, ASIDE_STABLE, ASIDE_SUBJECT, ASIDE_PATHS,
 uint8_t *ms_review_set_aside(const struct ms_link_mail *lm,
 			     const struct ms_review_map *map,
 			     const GPtrArray *commits,
+			     const struct ms_link_result *links,
 			     const struct ms_review_opts *opts,
 			     struct ms_review *rv);
 

@@ -1412,7 +1412,8 @@ struct ms_review *ms_review_compute(const struct ms_link_mail *lm,
 
 		g_array_append_val(c.commit_entries, e);
 	}
-	c.aside = ms_review_set_aside(lm, map, commits, opts, rv);
+	rv->links = links;
+	c.aside = ms_review_set_aside(lm, map, commits, links, opts, rv);
 	entry_lists(&c);
 	rv->since = opts->since;
 	rv->until = opts->until;

@@ -334,6 +334,8 @@ struct ms_review {
 	/* patch postings of the window set aside, by rule (any entry) */
 	size_t aside_stable, aside_foreign_subject, aside_foreign_paths;
 	size_t aside_foreign_recipients;
+	const struct ms_link_result *links; /* borrowed: the postings
+					    * applied as commits, or NULL */
 	GHashTable *strings;         /* private: interned canonical names */
 	struct ms_ident *own_ident;  /* private: when opts->ident was NULL */
 };

@@ -117,6 +117,22 @@ ok("x6@example.net" in rest_ids, "Cc'd to a list MAINTAINERS does not name "
 r = run("review", "--tree", repo, "--archive", mbox, "THE REST")
 ok("other projects by subject 2, by recipients 3, by paths 4" in r.out,
    "text: the set-aside line names the recipients rule", r.out)
+# ... nor one applied as a commit of the project, whatever its recipients
+# (LTP's maintainers' "iptables: ..." and "sparse: ..." patches, applied
+# to LTP, were set aside by their subjects)
+linked = os.path.join(tmp, "linked")
+subprocess.run(["git", "clone", "-q", repo, linked], check=True)
+git_commit(linked, "misc/other.c", "int other;\nint x1;\n",
+           "misc: other board", "Zack Person", "zack@example.net",
+           1717408800 + 3 * 86400)
+r = run("review", "--repo", linked, "--archive", mbox, "--json",
+        "--no-cache", "THE REST")
+lk = r.json()["entries"][0]
+x1 = [p for p in lk["patch_list"] if "x1@example.net" in p["versions"]]
+eq([p["state"] for p in x1], ["accepted"], "x1, To: another project's list "
+   "but applied as the project's commit: the project's (and accepted)")
+eq(lk["set_aside"]["foreign_recipients"], 2, "... so two are set aside by "
+   "recipients, not three")
 # ... but a sibling's name is no other project's when the analysed
 # project's own history says it is its name (erofs-utils' commits are
 # "erofs-utils: ..."): analysed as erofs-utils, its postings count
