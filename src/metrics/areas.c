@@ -613,7 +613,13 @@ static void note_covers(struct ework *ew, struct aslot *aw, const int *d,
 			c->stamp = rec;
 			c->count++;
 		}
-		c->inner = c->inner || d[2 + 2 * i] > mine;
+		/* inner: a deeper pattern, or an N: keyword (depth 0, as
+		 * get_maintainer.pl ranks it, even when the entry's F: line
+		 * is deeper: ARM VERSAL's N: follows its F:
+		 * arch/arm/mach-versal/), which names a part of the tree
+		 * more narrowly than any directory pattern */
+		c->inner = c->inner || d[2 + 2 * i] > mine ||
+			   (d[2 + 2 * i] == 0 && mine > 0);
 	}
 }
 

@@ -27,7 +27,9 @@
  *   drivers/broad/work/: 8 commits authored by Wes, 5 in work/deep/, 3
  *     to work/a.c; Wes applies 5, Cora 3 (under half: not de-facto);
  *     Rhea reviews 4 of the 7 reviewed (de-facto), Quinn 3 (under half);
- *   drivers/broad/inner/: 3 commits by Ian, whom the inner entry lists;
+ *   drivers/broad/inner/: 3 commits by Ian, whom the inner entry lists
+ *     (its N: line after its F: line makes it 0 deep to get_maintainer.pl,
+ *     as ARM VERSAL in U-Boot: still inside);
  *   drivers/broad/top.c: 2 commits by Otto, acked by Ray (listed R:);
  *     an F: line names it besides F: drivers/broad/, which holds it;
  *   include/broad.h: 2 commits by Mia applied by Zed and reviewed by
@@ -79,6 +81,7 @@ static const char maintainers[] =
 	"M:\t" IAN "\n"
 	"S:\tMaintained\n"
 	"F:\tdrivers/broad/inner/\n"
+	"N:\tbroad/inn\n"
 	"\n"
 	"REST\n"
 	"M:\t" TOM "\n"
