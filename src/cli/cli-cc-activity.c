@@ -216,14 +216,15 @@ void cc_act_defacto(struct cc_act *ac, const struct maint_cc *cc,
 	g_hash_table_destroy(seen);
 }
 
-/* Key "list" of a person's activity: null without --archive. */
+/* Key "on_list" of a person's activity (the person's figures, not an
+ * entry's "list"): null without --archive. */
 static void list_json(struct ms_out *o, const struct cc_act *ac,
 		      const struct maint_cc_line *l, const struct ms_verdict *v)
 {
 	const struct ms_rv_person *p;
 	const struct ms_rv_entry *e = list_person(ac, l, &p);
 
-	ms_out_key(o, "list");
+	ms_out_key(o, "on_list");
 	if (!ac->lf) {
 		ms_out_null(o);
 		return;

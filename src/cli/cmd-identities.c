@@ -299,7 +299,7 @@ static void print_json(struct ms_out *o, const struct person_row *r)
 	if (r->dmarc) {
 		ms_out_begin_object(o);
 		ms_out_kv_int(o, "messages", (int64_t)r->dmarc);
-		ms_out_kv_string(o, "list", r->dmarc_list);
+		ms_out_kv_string(o, "list_address", r->dmarc_list);
 		ms_out_kv_string(o, "evidence", *r->dmarc_evidence ?
 				 r->dmarc_evidence : NULL);
 		ms_out_end_object(o);

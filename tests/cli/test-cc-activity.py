@@ -107,10 +107,11 @@ ok("Old Ghost <ghost@example.org> (maintainer:BAZ LEGACY DRIVER, 0 "
 r = run("maintainers", *RV, "--archive", MBOX, "--json",
         "drivers/foo/core.c")
 cc = {c["email"]: c for c in r.json()["cc"]}
-eq(cc["rob@example.org"]["activity"]["list"],
+eq(cc["rob@example.org"]["activity"]["on_list"],
    {"patches": 5, "replied": 3, "median_latency_hours": 2.0,
     "active_on_list": True}, "--archive --json: Rob's list figures")
-eq(cc["fay@example.org"]["activity"]["list"]["median_latency_hours"],
+eq(cc["fay@example.org"]["activity"]["on_list"][
+    "median_latency_hours"],
    17.5, "--archive --json: Fay's median")
 # Rob's last commit in FOO is a tag of 2024-03-10, his last list message
 # is dated 2024-03-11 09:00: inactive after 2024-03-11 by git alone, not
@@ -160,8 +161,8 @@ eq(cc["rob@example.org"]["activity"],
    {"inactive": False, "verdict": "active_on_list", "seen_anywhere": None,
     "last_activity": None, "authored": None, "committed": None,
     "tagged": None,
-    "list": {"patches": 5, "replied": 3, "median_latency_hours": 2.0,
-             "active_on_list": True}},
+    "on_list": {"patches": 5, "replied": 3, "median_latency_hours": 2.0,
+                "active_on_list": True}},
    "--archive alone --json: the list's figures, null commit facts")
 r = run("maintainers", *TREE, "--archive", MBOX, "--active-only",
         "drivers/foo/core.c")

@@ -363,7 +363,7 @@ eq([(p["email"], [(a["email"], a["source"]) for a in p["addresses"]],
                            ("lena@home.example", "name")], [])],
    "JSON: Lena reviewing her own patch from home is one person")
 eq(ppl["zoltan@listed.example"]["dmarc_name"],
-   {"messages": 1, "list": "peter@lists.example.org",
+   {"messages": 1, "list_address": "peter@lists.example.org",
     "evidence": "accent-2-r1@example.org"}, "JSON: dmarc-name")
 ok("peter@lists.example.org" not in ppl, "JSON: the list is nobody")
 r = run("identities", "--tree", tree, "--archive", mbox, "--no-cache",
