@@ -152,6 +152,12 @@ struct cli_review_caller {
 	int (*check)(void *data);
 	cli_review_sink sink;
 	void *data;
+	/* the finished result is kept under this command's name (NULL:
+	 * not kept), keyed by the line and *result_key (what check() read,
+	 * as --mine's address) too (cli-result.h) */
+	const char *result;
+	const char *const *result_key;
+	const bool *json;            /* its own --json, when it has one */
 };
 int cli_review_main(int argc, char **argv,
 		    const struct cli_review_caller *caller);

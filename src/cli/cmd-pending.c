@@ -278,7 +278,9 @@ int cmd_pending(int argc, char **argv)
 	};
 	const struct cli_review_caller caller = {
 		.help = &help, .options = opts, .check = check,
-		.sink = sink, .data = &a,
+		.sink = sink, .data = &a, .result = "pending",
+		.result_key = (const char *const *)&a.person,
+		.json = &a.json,
 	};
 
 	return cli_review_main(argc, argv, &caller);

@@ -622,7 +622,12 @@ int cli_review_main(int argc, char **argv,
 	if (rc != CLI_CONTINUE)
 		goto out;
 	/* the same inputs as a saved result: print it (cli-result.h) */
-	cli_result_begin(&res, "review", a.json, argc0, argv0, caller != NULL);
+	cli_result_begin(&res, caller && caller->result ? caller->result :
+			 "review", a.json || (caller && caller->json &&
+					   *caller->json), argc0, argv0,
+			 caller && !caller->result);
+	if (caller && caller->result_key)
+		cli_result_add_str(&res, "caller", *caller->result_key);
 	review_key(&a, &d, &res);
 	rc = cli_result_serve(&res, &a.ro.store, store_for(&a),
 			      tree_dir(&a));

@@ -37,7 +37,8 @@ cpu() {
 	local bin=$1 out=$2
 
 	shift 2
-	/usr/bin/time -f '%U %S' -o "$tmp/time" "$bin" "$@" > "$out"
+	/usr/bin/time -f '%U %S' -o "$tmp/time" "$bin" "$@" > "$out" \
+		2> "$out.err"
 	awk '{ printf "%.2f\n", $1 + $2 }' "$tmp/time"
 }
 

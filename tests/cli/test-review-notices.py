@@ -10,7 +10,7 @@ text."""
 import os
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, eq, done, tmpdir  # noqa: E402
+from mstest import run, eq, ok, done, tmpdir, result_plant  # noqa: E402
 
 tmp = tmpdir()
 tree = os.path.join(tmp, "tree")
@@ -159,4 +159,18 @@ eq(('id="states"' in page, "<td>accepted (0123456789ab)</td>" in page,
     "Open patches (accepted of decided)" in index),
    (True, True, True), "report: the entry's states section, each patch's "
    "state with its commit, and the overview's open column")
+
+# a warm pending prints the result kept in the store (planted: a served
+# result shows the marker); another --person is another result
+os.environ["MS_TEST_CLOCK_AHEAD"] = "3"  # the archive is not racy
+db = os.path.join(tmp, "p.sqlite")
+pargs = ["pending", "--tree", tree, "--archive", mbox, "--until",
+         "2024-01-31", "--json", "--db", db]
+cold = run(*pargs).out
+ok(result_plant(db, "result:pending:json"), "pending keeps its result")
+eq(run(*pargs).out, "PLANTED RESULT\n", "a warm pending is served")
+eq(run(*pargs, "--person", "may@example.org").out,
+   run(*pargs, "--person", "may@example.org", "--no-cache").out,
+   "--person: its own result")
+eq(cold, run(*pargs, "--no-cache").out, "cold = --no-cache")
 done()
