@@ -2,11 +2,64 @@
  * cli-people-out.c - the people page of the report (cli-people-out.h).
  */
 #include "cli-people-out.h"
+#include "cli.h"
 #include "html.h"
+#include "output.h"
 #include "people.h"
 #include "when.h"
 
 #include <glib.h>
+
+int cli_people_employers(const char *file, struct ms_employers **out)
+{
+	GError *err = NULL;
+	char *text;
+	size_t len;
+	int rc = CLI_CONTINUE;
+
+	if (!g_file_get_contents(file, &text, &len, &err)) {
+		rc = cli_error("cannot read '%s': %s", file, err->message);
+		g_error_free(err);
+		return rc;
+	}
+	if (ms_employers_parse(file, text, len, out) < 0)
+		rc = cli_error_last();
+	g_free(text);
+	return rc;
+}
+
+static void add_prev(const char *key, int64_t score, void *data)
+{
+	g_hash_table_insert(data, g_strdup(key), g_memdup2(&score,
+							   sizeof score));
+}
+
+int cli_people_read_compare(const char *file, const char *const *keys,
+			    size_t nr, GHashTable *(*out)[2])
+{
+	GError *err = NULL;
+	char *text;
+	size_t len;
+	int rc = CLI_CONTINUE;
+
+	if (!g_file_get_contents(file, &text, &len, &err)) {
+		rc = cli_error("cannot read '%s': %s", file, err->message);
+		g_error_free(err);
+		return rc;
+	}
+	for (size_t f = 0; f < nr && rc == CLI_CONTINUE; f++) {
+		for (int i = 0; i < 2; i++)
+			out[f][i] = g_hash_table_new_full(
+				g_str_hash, g_str_equal, g_free, g_free);
+		if (ms_json_read_list(file, text, len, "people", "email",
+				      keys[f], add_prev, out[f][0]) < 0 ||
+		    ms_json_read_list(file, text, len, "companies", "name",
+				      keys[f], add_prev, out[f][1]) < 0)
+			rc = cli_error_last();
+	}
+	g_free(text);
+	return rc;
+}
 
 /* A number cell that sorts by its value. */
 static void num(FILE *fp, int64_t v)
@@ -27,8 +80,23 @@ static void counts(FILE *fp, const struct ms_people_counts *c)
 	num(fp, c->reviewer_score);
 }
 
+/* --compare's cells: the earlier rank and the score's change. */
+static void move(FILE *fp, size_t prev_rank, int64_t change, bool compare)
+{
+	if (!compare)
+		return;
+	if (!prev_rank) {
+		fputs("<td class=\"n\" data-sort=\"999999\">new</td>"
+		      "<td class=\"n\" data-sort=\"0\">–</td>", fp);
+		return;
+	}
+	fprintf(fp, "<td class=\"n\">%zu</td>", prev_rank);
+	fprintf(fp, "<td class=\"n\" data-sort=\"%" G_GINT64_FORMAT "\">%+"
+		G_GINT64_FORMAT "</td>", change, change);
+}
+
 static void head(FILE *fp, const char *id, const char *first,
-		 const char *second, const char *last)
+		 const char *second, const char *last, bool compare)
 {
 	fprintf(fp, "<table class=\"sortable\" id=\"%s\">\n<thead><tr>"
 		"<th scope=\"col\">%s</th><th scope=\"col\">%s</th>"
@@ -39,19 +107,26 @@ static void head(FILE *fp, const char *id, const char *first,
 		"<th scope=\"col\">Tags given</th>"
 		"<th scope=\"col\">Tags received</th>"
 		"<th scope=\"col\">Reviewer score</th>"
-		"<th scope=\"col\">%s</th></tr></thead>\n<tbody>\n", id, first,
-		second, last);
+		"<th scope=\"col\">%s</th>%s</tr></thead>\n<tbody>\n", id,
+		first, second, last, compare ?
+		"<th scope=\"col\">Previous rank</th>"
+		"<th scope=\"col\">Score change</th>" : "");
 }
 
-void cli_people_page(FILE *fp, const struct ms_people *pp)
+void cli_people_page(FILE *fp, const struct ms_people *pp, bool compare)
 {
 	ms_html_begin(fp, "maintstat report: the list's people");
 	fputs("<h1>The list's people</h1>\n<p>Everyone on the list over the "
 	      "window, bots left out, as <code>maintstat people</code> counts "
 	      "(the definitions: docs/review.md, \"The list's people\"); "
 	      "the scores are linux-netdev/ml-stat's.</p>\n", fp);
+	if (compare)
+		fputs("<p>Previous rank and score change: by reviewer score in "
+		      "the earlier <code>people --json</code> given "
+		      "(<code>--compare</code>), as the netdev report's "
+		      "release-to-release moves.</p>\n", fp);
 	head(fp, "people", "Person", "Company",
-	     "Median first response");
+	     "Median first response", compare);
 	for (guint i = 0; i < pp->people->len; i++) {
 		const struct ms_people_person *p = pp->people->pdata[i];
 		char d[32];
@@ -67,11 +142,12 @@ void cli_people_page(FILE *fp, const struct ms_people *pp)
 			fprintf(fp, "<td class=\"n\" data-sort=\"%.2f\">%s"
 				"</td>", (double)p->median_first_response /
 				3600, d);
+		move(fp, p->prev_rank, p->score_change, compare);
 		fputs("</tr>\n", fp);
 	}
 	fputs("</tbody></table>\n<h2>Companies</h2>\n", fp);
 	head(fp, "companies", "Company", "People",
-	     "Review balance (review over author points)");
+	     "Review balance (review over author points)", compare);
 	for (guint i = 0; i < pp->companies->len; i++) {
 		const struct ms_people_company *c = pp->companies->pdata[i];
 
@@ -83,6 +159,7 @@ void cli_people_page(FILE *fp, const struct ms_people *pp)
 		else
 			fprintf(fp, "<td class=\"n\">%.2f</td>",
 				c->review_balance);
+		move(fp, c->prev_rank, c->score_change, compare);
 		fputs("</tr>\n", fp);
 	}
 	fputs("</tbody></table>\n", fp);

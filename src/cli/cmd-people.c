@@ -4,6 +4,7 @@
  * decides; review's loading reads; this file only prints).
  */
 #include "cli-activity.h"
+#include "cli-people-out.h"
 #include "cli-review.h"
 #include "cli-review-out.h"
 #include "commands.h"
@@ -81,43 +82,17 @@ static const char *section_key(size_t i)
 	return sections[i / 2][i % 2][0];
 }
 
-static void add_prev(const char *key, int64_t score, void *data)
-{
-	g_hash_table_insert(data, g_strdup(key), g_memdup2(&score,
-							   sizeof score));
-}
-
-/* --compare FILE: its people's and companies' reviewer scores. */
+/* --compare FILE: its people's and companies' figures, each of
+ * `sections` and --sort's. */
 static int read_compare(struct people_args *a)
 {
-	GError *err = NULL;
-	char *text;
-	size_t len;
-	int rc = CLI_CONTINUE;
+	const char *keys[NR_FIGURES + 1];
 
-	if (!g_file_get_contents(a->compare, &text, &len, &err)) {
-		rc = cli_error("cannot read '%s': %s", a->compare,
-			       err->message);
-		g_error_free(err);
-		return rc;
-	}
-	for (size_t f = 0; f <= NR_FIGURES && rc == CLI_CONTINUE; f++) {
-		const char *key = f < NR_FIGURES ? section_key(f) :
-				  a->sort ? a->sort : "reviewer_score";
-
-		for (int i = 0; i < 2; i++)
-			a->prev[f][i] = g_hash_table_new_full(
-				g_str_hash, g_str_equal, g_free, g_free);
-		if (ms_json_read_list(a->compare, text, len, "people",
-				      "email", key, add_prev,
-				      a->prev[f][0]) < 0 ||
-		    ms_json_read_list(a->compare, text, len, "companies",
-				      "name", key, add_prev,
-				      a->prev[f][1]) < 0)
-			rc = cli_error_last();
-	}
-	g_free(text);
-	return rc;
+	for (size_t f = 0; f < NR_FIGURES; f++)
+		keys[f] = section_key(f);
+	keys[NR_FIGURES] = a->sort ? a->sort : "reviewer_score";
+	return cli_people_read_compare(a->compare, keys, NR_FIGURES + 1,
+				       a->prev);
 }
 
 static void json_move(struct ms_out *o, size_t prev_rank, int64_t change,
@@ -137,10 +112,6 @@ static void json_move(struct ms_out *o, size_t prev_rank, int64_t change,
 static int check(void *data)
 {
 	struct people_args *a = data;
-	GError *err = NULL;
-	char *text;
-	size_t len;
-	int rc = CLI_CONTINUE;
 
 	if (a->json && a->suggest)
 		return cli_usage_error("people", "--json and --suggest-mailmap "
@@ -150,18 +121,8 @@ static int check(void *data)
 				       a->sort);
 	if (a->compare && read_compare(a) != CLI_CONTINUE)
 		return EXIT_RUNTIME;
-	if (!a->employers)
-		return CLI_CONTINUE;
-	if (!g_file_get_contents(a->employers, &text, &len, &err)) {
-		rc = cli_error("cannot read '%s': %s", a->employers,
-			       err->message);
-		g_error_free(err);
-		return rc;
-	}
-	if (ms_employers_parse(a->employers, text, len, &a->emp) < 0)
-		rc = cli_error_last();
-	g_free(text);
-	return rc;
+	return a->employers ? cli_people_employers(a->employers, &a->emp) :
+	       CLI_CONTINUE;
 }
 
 /* "3d", "17.1h" (the one duration format), or "-". */

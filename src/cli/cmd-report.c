@@ -70,6 +70,10 @@ struct site {
 	 * its listings gives (or NULL) */
 	GPtrArray *people, *names;
 	long min_patches;            /* --min-patches: the overview's cut */
+	/* the people page's --employers and --compare (reviewer score) */
+	const char *employers, *compare;
+	struct ms_employers *emp;
+	GHashTable *prev[1][2];
 	GHashTable *person_of;       /* email -> index + 1 */
 	/* per entry: the category `urgent` gives it, "not urgent", or NULL
 	 * without the git history; and why (owned) */
@@ -1358,11 +1362,14 @@ static int write_people(const struct site *s)
 
 	/* the window's figures, not review's months */
 	rvo.nr_intervals = 0;
-	pp = ms_people_compute(v->lm, v->map, v->commits, &rvo, v->rv, NULL);
+	pp = ms_people_compute(v->lm, v->map, v->commits, &rvo, v->rv,
+			       s->emp);
+	if (s->compare)
+		ms_people_compare(pp, "reviewer_score", s->prev[0][0],
+				  s->prev[0][1]);
 	fp = open_out(s, "people.html");
-
 	if (fp)
-		cli_people_page(fp, pp);
+		cli_people_page(fp, pp, s->compare != NULL);
 	ms_people_free(pp);
 	return !fp || close_out(s, fp, "people.html") ? EXIT_FAILURE : 0;
 }
@@ -1453,7 +1460,8 @@ static int write_site(const struct cli_review_view *v, void *data)
 /* --output-dir is required, and new, empty or a report. */
 static int check_dir(void *data)
 {
-	const struct site *s = data;
+	struct site *s = data;
+	static const char *const score[] = { "reviewer_score" };
 
 	if (!s->final || !*s->final)
 		return cli_usage_error("report", "--output-dir DIR is "
@@ -1463,7 +1471,11 @@ static int check_dir(void *data)
 				 "the report replaces a directory whole, so "
 				 "choose an empty or new --output-dir",
 				 s->final);
-	return CLI_CONTINUE;
+	if (s->compare && cli_people_read_compare(s->compare, score, 1,
+						  s->prev) != CLI_CONTINUE)
+		return EXIT_RUNTIME;
+	return s->employers ? cli_people_employers(s->employers, &s->emp) :
+	       CLI_CONTINUE;
 }
 
 int cmd_report(int argc, char **argv)
@@ -1480,12 +1492,23 @@ int cmd_report(int argc, char **argv)
 		  "the overview lists, busiest first, only the entries with "
 		  "at least N patches (default 1: every entry with a patch, "
 		  "one-patch cross-posts last; each keeps its page)" },
+		{ CLI_OPT_STRING, "employers", 0, &s.employers, "FILE",
+		  "people.html's companies, as people --employers (default: "
+		  "the address's organisation)" },
+		{ CLI_OPT_STRING, "compare", 0, &s.compare, "FILE.json",
+		  "an earlier people --json: people.html's earlier ranks and "
+		  "score changes, as people --compare (default: none)" },
 		CLI_OPTION_END,
 	};
 	const struct cli_review_caller caller = {
 		.help = &help, .options = opts, .by = "month",
 		.check = check_dir, .sink = write_site, .data = &s,
 	};
+	int rc = cli_review_main(argc, argv, &caller);
 
-	return cli_review_main(argc, argv, &caller);
+	ms_employers_free(s.emp);
+	for (int i = 0; i < 2; i++)
+		if (s.prev[0][i])
+			g_hash_table_unref(s.prev[0][i]);
+	return rc;
 }

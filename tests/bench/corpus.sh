@@ -136,6 +136,7 @@ if have "$LINUX" linux && have "$RDMALIST" rdma-list; then
 	both rdma-review review $K --archive "$RDMALIST"
 	both rdma-identities identities $K --archive "$RDMALIST"
 	both rdma-mail mail stats "$RDMALIST"
+	both rdma-people people $K --archive "$RDMALIST" --by quarter
 	run rdma-report report $K --archive "$RDMALIST" \
 		--output-dir "$OUT/rdma-report.d"
 fi

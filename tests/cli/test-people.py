@@ -354,6 +354,21 @@ meds = [(p["name"], p["email"], duration(round(
 ok(meds and all(page.split("%s &lt;%s&gt;" % (n, e))[1].split("</tr>")[0]
                 .endswith(">%s</td>" % d) for n, e, d in meds),
    "people.html: the median first response as a duration", meds)
+# report --employers, --compare: people's, on people.html
+site2 = os.path.join(tmp, "site2")
+r = run("report", *args, "--output-dir", site2, "--employers", domain_map,
+        "--compare", prev)
+eq(r.rc, 0, "report --employers --compare exits 0")
+with open(os.path.join(site2, "people.html")) as f:
+    page = f.read()
+bob = page[page.index("Bob Moved &lt;"):]
+bob = bob[:bob.index("</tr>")]
+ok("<th scope=\"row\">Corp A</th>" in page and
+   "<th scope=\"col\">Previous rank</th>" in page and
+   bob.endswith('<td class="n">2</td><td class="n" data-sort="15">+15</td>')
+   and "<td>NewCo</td>" in bob,
+   "people.html: the employers file's companies, Bob's earlier rank 2 and "
+   "score change +15", bob)
 r = run("people", *args, "--sort", "nonsense")
 eq(r.rc, 2, "--sort of an unknown figure: usage error")
 with open(domain_map, "a") as f:
