@@ -25,6 +25,13 @@ struct ms_employers {
 	GPtrArray *needles;     /* db.json: needle, company, needle, ... */
 };
 
+static gint cmp_int64(gconstpointer a, gconstpointer b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static void line_array_free(gpointer p)
 {
 	GArray *a = p;
@@ -178,6 +185,37 @@ int ms_employers_parse(const char *file, const char *text, size_t len,
 	}
 	*out = e;
 	return 0;
+}
+
+/* The end dates of `e`'s lines in (since, until], sorted, each once: a
+ * new array of int64_t. */
+static GArray *employers_ends(const struct ms_employers *e, int64_t since,
+			      int64_t until)
+{
+	GArray *out = g_array_new(FALSE, FALSE, sizeof(int64_t));
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, e->keys);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		GArray *a = v;
+
+		for (guint i = 0; i < a->len; i++) {
+			int64_t end = g_array_index(a, struct emp_line,
+						    i).end;
+			guint k;
+
+			if (end <= since || end > until)
+				continue;
+			for (k = 0; k < out->len; k++)
+				if (g_array_index(out, int64_t, k) == end)
+					break;
+			if (k == out->len)
+				g_array_append_val(out, end);
+		}
+	}
+	g_array_sort(out, cmp_int64);
+	return out;
 }
 
 void ms_employers_free(struct ms_employers *e)
@@ -363,6 +401,8 @@ static void postings(struct ctx *c, const uint8_t *aside)
 			continue;
 		if (r->date > a->p.last)
 			a->p.last = r->date;
+		if (!a->p.first || r->date < a->p.first)
+			a->p.first = r->date;
 		a->p.c.messages++;
 		if (!r->via_list && r->sender_email)
 			count_in_str(a->used, r->sender_email);
@@ -718,7 +758,7 @@ static const char *shared_org(struct ctx *c, const char *email)
  * (not gmail.com..., not a domain of their own); else "(Unknown)".
  */
 static const char *company(struct ctx *cx, struct acc *a,
-			   const struct ms_employers *emp)
+			   const struct ms_employers *emp, int64_t when)
 {
 	GPtrArray *order = g_ptr_array_new();
 	const char *c = NULL;
@@ -732,7 +772,7 @@ static const char *company(struct ctx *cx, struct acc *a,
 	for (size_t i = 0; a->p.addresses[i]; i++)
 		g_ptr_array_add(order, a->p.addresses[i]);
 	for (guint i = 0; i < order->len && !c; i++)
-		c = file_company(emp, order->pdata[i], a->p.last, 0);
+		c = file_company(emp, order->pdata[i], when, 0);
 	for (guint i = 0; i < order->len && !c; i++)
 		c = shared_org(cx, order->pdata[i]);
 	g_ptr_array_unref(order);
@@ -776,29 +816,75 @@ static struct ms_people_person *person_out(struct ctx *c, struct acc *a,
 			    4 * (int64_t)n->author_messages;
 	n->author_score = -n->reviewer_score;
 	a->p.addresses = ms_ident_group_addresses(c->ident, a->p.person);
-	a->p.company = company(c, a, emp);
+	a->p.company = company(c, a, emp, a->p.last);
+	a->p.moved = emp && strcmp(a->p.company, company(c, a, emp,
+							  a->p.first));
 	*p = a->p;
 	return p;
 }
 
+/* The company row `name` of `out` (pooled in out->strings), new when
+ * none. */
+static struct ms_people_company *company_row(struct ms_people *out,
+					     GHashTable *by, const char *name)
+{
+	struct ms_people_company *co = g_hash_table_lookup(by, name);
+	const char *pooled;
+
+	if (co)
+		return co;
+	co = g_new0(struct ms_people_company, 1);
+	co->unknown = name == unknown;
+	pooled = co->unknown ? unknown : g_hash_table_lookup(out->strings,
+							    name);
+	if (!pooled) {
+		pooled = g_strdup(name);
+		g_hash_table_add(out->strings, (gpointer)pooled);
+	}
+	co->name = pooled;
+	g_hash_table_insert(by, (gpointer)co->name, co);
+	g_ptr_array_add(out->companies, co);
+	return co;
+}
+
 #define SUM(f) co->c.f += p->c.f
-static void companies(struct ms_people *out)
+/* Each company's people and the sums of their figures: a person who
+ * moved (ms_people_person.moved) by their figures in each part of the
+ * window between the employers file's end dates (`parts`), to the
+ * company of each part, every other person whole. */
+static void companies(struct ms_people *out, const GPtrArray *parts)
 {
 	GHashTable *by = g_hash_table_new(g_str_hash, g_str_equal);
+	GPtrArray *rows = g_ptr_array_new();
 
 	for (guint i = 0; i < out->people->len; i++) {
 		const struct ms_people_person *p = out->people->pdata[i];
-		struct ms_people_company *co = g_hash_table_lookup(by,
-								   p->company);
 
-		if (!co) {
-			co = g_new0(struct ms_people_company, 1);
-			co->name = p->company;
-			co->unknown = p->company == unknown;
-			g_hash_table_insert(by, (gpointer)co->name, co);
-			g_ptr_array_add(out->companies, co);
+		if (!p->moved || !parts) {
+			g_ptr_array_add(rows, (gpointer)p);
+			continue;
 		}
-		co->people++;
+		for (guint k = 0; k < parts->len; k++) {
+			const struct ms_people_person *q = ms_people_find(
+				parts->pdata[k], p->person);
+
+			if (q)
+				g_ptr_array_add(rows, (gpointer)q);
+		}
+	}
+	for (guint i = 0; i < rows->len; i++) {
+		const struct ms_people_person *p = rows->pdata[i];
+		struct ms_people_company *co = company_row(out, by,
+							   p->company);
+		bool again = false;
+
+		/* a person counts once in a company */
+		for (guint k = 0; k < i && !again; k++)
+			again = ((const struct ms_people_person *)
+				 rows->pdata[k])->person == p->person &&
+				!strcmp(((const struct ms_people_person *)
+					 rows->pdata[k])->company, p->company);
+		co->people += !again;
 		SUM(authored); SUM(series); SUM(own); SUM(other); SUM(stable);
 		SUM(messages); SUM(threads); SUM(replied);
 		SUM(first_responses); SUM(tags_given); SUM(tags_received);
@@ -815,19 +901,26 @@ static void companies(struct ms_people *out)
 		co->review_balance = ap ? (double)(co->c.reviewer_score + ap) /
 					  (double)ap : -1;
 	}
+	g_ptr_array_unref(rows);
 	g_hash_table_unref(by);
 }
 #undef SUM
 
+static GPtrArray *window_parts(struct ctx *c, const uint8_t *aside,
+			       const struct ms_employers *emp);
+
 /* One window's people and companies: [c->since, c->until]; the
  * entries listing and answered by each from `mf` and `rv` (both may be
- * NULL: none). */
+ * NULL: none); with `split`, a person who moved is summed in each
+ * company by the dates of the employers file (companies()). */
 static struct ms_people *window(struct ctx *c, const uint8_t *aside,
 				const struct maint_file *mf,
 				const struct ms_review *rv,
-				const struct ms_employers *emp)
+				const struct ms_employers *emp, bool split)
 {
 	struct ms_people *out = g_new0(struct ms_people, 1);
+	GPtrArray *parts;
+	bool moved = false;
 	GHashTableIter it;
 	gpointer v;
 
@@ -855,15 +948,43 @@ static struct ms_people *window(struct ctx *c, const uint8_t *aside,
 		if (!((struct acc *)v)->p.c.messages)
 			continue;
 		p = person_out(c, v, emp);
+		moved |= p->moved;
 		g_ptr_array_add(out->people, p);
 		g_hash_table_insert(out->index, GUINT_TO_POINTER(p->person),
 				    p);
 	}
-	companies(out);
-	ms_people_sort(out, "reviewer_score");
 	g_hash_table_unref(c->accs);
 	c->accs = NULL;
+	parts = moved && split ? window_parts(c, aside, emp) : NULL;
+	c->strings = out->strings;
+	companies(out, parts);
+	if (parts)
+		g_ptr_array_unref(parts);
+	ms_people_sort(out, "reviewer_score");
 	return out;
+}
+
+/* The window cut at the end dates of the employers file, each part a
+ * window of its own: ms_people_free each (the array frees them). */
+static GPtrArray *window_parts(struct ctx *c, const uint8_t *aside,
+			       const struct ms_employers *emp)
+{
+	GPtrArray *parts = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)ms_people_free);
+	GArray *ends = employers_ends(emp, c->since, c->until);
+	int64_t since = c->since, until = c->until;
+
+	for (guint i = 0; i <= ends->len; i++) {
+		c->since = i ? g_array_index(ends, int64_t, i - 1) : since;
+		c->until = i < ends->len ?
+			   g_array_index(ends, int64_t, i) - 1 : until;
+		g_ptr_array_add(parts, window(c, aside, NULL, NULL, emp,
+					      false));
+	}
+	c->since = since;
+	c->until = until;
+	g_array_free(ends, TRUE);
+	return parts;
 }
 
 struct ms_people *ms_people_compute(const struct ms_link_mail *lm,
@@ -904,14 +1025,14 @@ struct ms_people *ms_people_compute(const struct ms_link_mail *lm,
 				    &ao, &counts);
 	c.since = rvo->since;
 	c.until = rvo->until;
-	out = window(&c, aside, map->mf, rv, emp);
+	out = window(&c, aside, map->mf, rv, emp, true);
 	/* each interval as a window of its own, cut by the window */
 	out->nr_intervals = rvo->nr_intervals;
 	out->intervals = g_new0(struct ms_people *, rvo->nr_intervals + 1);
 	for (size_t i = 0; i < rvo->nr_intervals; i++) {
 		c.since = MAX(rvo->bounds[i], rvo->since);
 		c.until = MIN(rvo->bounds[i + 1] - 1, rvo->until);
-		out->intervals[i] = window(&c, aside, NULL, NULL, emp);
+		out->intervals[i] = window(&c, aside, NULL, NULL, emp, true);
 	}
 	g_hash_table_unref(c.orgs);
 	g_free(aside);

@@ -71,7 +71,11 @@ struct ms_people_person {
 	const char *company;
 	struct ms_people_counts c;
 	int64_t median_first_response; /* seconds; -1: no reply */
-	int64_t last;             /* their newest message of the window */
+	int64_t first, last;      /* their oldest and newest message of
+				   * the window */
+	/* the employers file gives them another company at `first` than
+	 * at `last`: the companies' sums split their figures by date */
+	bool moved;
 	/* ms_people_compare(): rank by a figure in the earlier run (0:
 	 * not in it) and the figure's change since */
 	size_t prev_rank;

@@ -168,6 +168,17 @@ cos = {c["name"]: c for c in doc["companies"]}
 eq([cos["Corp A"][k] for k in ("members", "messages", "authored",
                                "reviewer_score")], [3, 8, 5, -18],
    "Corp A: Ann, Dan and Dave summed")
+# Bob moved mid-window (OldCo until 2024-01-10): his day-8 message counts
+# for OldCo, his day-20 one for NewCo; he is NewCo's, as of his newest
+eq([[cos[c][k] for k in ("people", "messages", "threads")]
+    for c in ("OldCo", "NewCo")], [[2, 2, 2], [1, 1, 1]],
+   "an employer change splits a person's figures between the companies "
+   "by message date (Carl and Bob's first at OldCo, Bob's second at "
+   "NewCo)")
+eq(cos["NewCo"]["reviewer_score"] + cos["OldCo"]["reviewer_score"],
+   ppl["bob@oldco.com"]["reviewer_score"] + ppl["carl@oldco.com"]
+   ["reviewer_score"] - 2 * 1,
+   "...each part scored as a window of its own (ml-stat's -2 once more)")
 eq(cos["Corp A"]["review_balance"], 6 / 24, "review balance: review "
    "points (Dave's 8 + 2, Ann's and Dan's -2 each) over author points "
    "(4 x (5 + 1))")
