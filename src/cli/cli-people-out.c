@@ -2,10 +2,11 @@
  * cli-people-out.c - the people page of the report (cli-people-out.h).
  */
 #include "cli-people-out.h"
-#include "cli.h"
+#include "cli-review.h"
 #include "html.h"
 #include "output.h"
 #include "people.h"
+#include "review.h"
 #include "when.h"
 
 #include <glib.h>
@@ -113,7 +114,7 @@ static void head(FILE *fp, const char *id, const char *first,
 		"<th scope=\"col\">Score change</th>" : "");
 }
 
-void cli_people_page(FILE *fp, const struct ms_people *pp, bool compare)
+static void page(FILE *fp, const struct ms_people *pp, bool compare)
 {
 	ms_html_begin(fp, "maintstat report: the list's people");
 	fputs("<h1>The list's people</h1>\n<p>Everyone on the list over the "
@@ -164,4 +165,39 @@ void cli_people_page(FILE *fp, const struct ms_people *pp, bool compare)
 	}
 	fputs("</tbody></table>\n", fp);
 	ms_html_end(fp);
+}
+
+int cli_people_page_read(struct cli_people_page *pg)
+{
+	static const char *const score[] = { "reviewer_score" };
+
+	if (pg->compare && cli_people_read_compare(pg->compare, score, 1,
+						   pg->prev) != CLI_CONTINUE)
+		return EXIT_RUNTIME;
+	return pg->employers ? cli_people_employers(pg->employers, &pg->emp) :
+	       CLI_CONTINUE;
+}
+
+void cli_people_page_release(struct cli_people_page *pg)
+{
+	ms_employers_free(pg->emp);
+	for (int i = 0; i < 2; i++)
+		if (pg->prev[0][i])
+			g_hash_table_unref(pg->prev[0][i]);
+}
+
+void cli_people_page(FILE *fp, const struct cli_review_view *v,
+		     const struct cli_people_page *pg)
+{
+	struct ms_review_opts rvo = *v->rvo;
+	struct ms_people *pp;
+
+	rvo.nr_intervals = 0;
+	pp = ms_people_compute(v->lm, v->map, v->commits, &rvo, v->rv,
+			       pg->emp);
+	if (pg->compare)
+		ms_people_compare(pp, "reviewer_score", pg->prev[0][0],
+				  pg->prev[0][1]);
+	page(fp, pp, pg->compare != NULL);
+	ms_people_free(pp);
 }

@@ -7,6 +7,8 @@
 #ifndef MS_CLI_PEOPLE_OUT_H
 #define MS_CLI_PEOPLE_OUT_H
 
+#include "cli.h"
+
 #include <glib.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,9 +30,31 @@ int cli_people_employers(const char *file, struct ms_employers **out);
 int cli_people_read_compare(const char *file, const char *const *keys,
 			    size_t nr, GHashTable *(*out)[2]);
 
-/* The page: everyone and every company of `pp`, by reviewer score; with
- * `compare` (ms_people_compare() by reviewer score done) each row's
- * earlier rank and score change. */
-void cli_people_page(FILE *fp, const struct ms_people *pp, bool compare);
+/* The report's people page: its options, what they read, the page. */
+struct cli_people_page {
+	const char *employers, *compare;
+	struct ms_employers *emp;
+	GHashTable *prev[1][2];      /* --compare: reviewer scores */
+};
+
+#define CLI_PEOPLE_PAGE_OPTIONS(pg) \
+	{ CLI_OPT_STRING, "employers", 0, &(pg)->employers, "FILE", \
+	  "people.html's companies, as people --employers (default: the " \
+	  "address's organisation)" }, \
+	{ CLI_OPT_STRING, "compare", 0, &(pg)->compare, "FILE.json", \
+	  "an earlier people --json: people.html's earlier ranks and score " \
+	  "changes, as people --compare (default: none)" }
+
+/* Read --employers and --compare: CLI_CONTINUE, or an exit code after
+ * printing the error. */
+int cli_people_page_read(struct cli_people_page *pg);
+void cli_people_page_release(struct cli_people_page *pg);
+
+/* The page: everyone and every company of what `v` read over its window
+ * (not review's intervals), by reviewer score, with --compare's earlier
+ * rank and score change of each row. */
+struct cli_review_view;
+void cli_people_page(FILE *fp, const struct cli_review_view *v,
+		     const struct cli_people_page *pg);
 
 #endif

@@ -567,7 +567,7 @@ static void json_document(struct ms_out *o, const struct ms_people *pp,
 	ms_out_end_list(o);
 }
 
-/* --check: what to fix (in JSON: {"schema_version", "problems": [{"kind",
+/* --check: what to fix (in JSON: {"schema_version", "to_fix": [{"kind",
  * "what", "mailmap"}]}), or with --suggest-mailmap the .mailmap lines. */
 static int print_check(const struct ms_people *pp, bool suggest,
 		       struct ms_out *o)
@@ -576,7 +576,7 @@ static int print_check(const struct ms_people *pp, bool suggest,
 
 	if (o) {
 		ms_out_begin_document(o);
-		ms_out_key(o, "problems");
+		ms_out_key(o, "to_fix");
 		ms_out_begin_list(o);
 	}
 	for (guint i = 0; i < pr->len; i++) {

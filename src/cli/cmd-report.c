@@ -17,7 +17,6 @@
 #include "mail.h"
 #include "maintainers.h"
 #include "output.h"
-#include "people.h"
 #include "trailer.h"
 #include "review.h"
 #include "when.h"
@@ -70,10 +69,7 @@ struct site {
 	 * its listings gives (or NULL) */
 	GPtrArray *people, *names;
 	long min_patches;            /* --min-patches: the overview's cut */
-	/* the people page's --employers and --compare (reviewer score) */
-	const char *employers, *compare;
-	struct ms_employers *emp;
-	GHashTable *prev[1][2];
+	struct cli_people_page people_page;
 	GHashTable *person_of;       /* email -> index + 1 */
 	/* per entry: the category `urgent` gives it, "not urgent", or NULL
 	 * without the git history; and why (owned) */
@@ -1355,22 +1351,10 @@ static int write_person(const struct site *s, size_t pi)
 /* people.html: the whole list's people and companies (people.h). */
 static int write_people(const struct site *s)
 {
-	const struct cli_review_view *v = s->v;
-	struct ms_review_opts rvo = *v->rvo;
-	struct ms_people *pp;
-	FILE *fp;
+	FILE *fp = open_out(s, "people.html");
 
-	/* the window's figures, not review's months */
-	rvo.nr_intervals = 0;
-	pp = ms_people_compute(v->lm, v->map, v->commits, &rvo, v->rv,
-			       s->emp);
-	if (s->compare)
-		ms_people_compare(pp, "reviewer_score", s->prev[0][0],
-				  s->prev[0][1]);
-	fp = open_out(s, "people.html");
 	if (fp)
-		cli_people_page(fp, pp, s->compare != NULL);
-	ms_people_free(pp);
+		cli_people_page(fp, s->v, &s->people_page);
 	return !fp || close_out(s, fp, "people.html") ? EXIT_FAILURE : 0;
 }
 
@@ -1461,7 +1445,6 @@ static int write_site(const struct cli_review_view *v, void *data)
 static int check_dir(void *data)
 {
 	struct site *s = data;
-	static const char *const score[] = { "reviewer_score" };
 
 	if (!s->final || !*s->final)
 		return cli_usage_error("report", "--output-dir DIR is "
@@ -1471,11 +1454,7 @@ static int check_dir(void *data)
 				 "the report replaces a directory whole, so "
 				 "choose an empty or new --output-dir",
 				 s->final);
-	if (s->compare && cli_people_read_compare(s->compare, score, 1,
-						  s->prev) != CLI_CONTINUE)
-		return EXIT_RUNTIME;
-	return s->employers ? cli_people_employers(s->employers, &s->emp) :
-	       CLI_CONTINUE;
+	return cli_people_page_read(&s->people_page);
 }
 
 int cmd_report(int argc, char **argv)
@@ -1492,12 +1471,7 @@ int cmd_report(int argc, char **argv)
 		  "the overview lists, busiest first, only the entries with "
 		  "at least N patches (default 1: every entry with a patch, "
 		  "one-patch cross-posts last; each keeps its page)" },
-		{ CLI_OPT_STRING, "employers", 0, &s.employers, "FILE",
-		  "people.html's companies, as people --employers (default: "
-		  "the address's organisation)" },
-		{ CLI_OPT_STRING, "compare", 0, &s.compare, "FILE.json",
-		  "an earlier people --json: people.html's earlier ranks and "
-		  "score changes, as people --compare (default: none)" },
+		CLI_PEOPLE_PAGE_OPTIONS(&s.people_page),
 		CLI_OPTION_END,
 	};
 	const struct cli_review_caller caller = {
@@ -1506,9 +1480,6 @@ int cmd_report(int argc, char **argv)
 	};
 	int rc = cli_review_main(argc, argv, &caller);
 
-	ms_employers_free(s.emp);
-	for (int i = 0; i < 2; i++)
-		if (s.prev[0][i])
-			g_hash_table_unref(s.prev[0][i]);
+	cli_people_page_release(&s.people_page);
 	return rc;
 }

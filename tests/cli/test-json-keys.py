@@ -57,6 +57,7 @@ COMMANDS = [
      "year"),
     ("urgent", "--repo", repo, "--db", db, "--min-commits", "0", "--by",
      "year"),
+    ("people", "--repo", repo, "--db", db, "--archive", mbox, "--check"),
     ("recruit", "--repo", repo, "--db", db, "--split-commits", "0",
      "--output-dir", os.path.join(tmp, "recruit"), "--from",
      "T <t@example.org>"),

@@ -170,7 +170,7 @@ eq([cos["Corp A"][k] for k in ("members", "messages", "authored",
    "Corp A: Ann, Dan and Dave summed")
 # Bob moved mid-window (OldCo until 2024-01-10): his day-8 message counts
 # for OldCo, his day-20 one for NewCo; he is NewCo's, as of his newest
-eq([[cos[c][k] for k in ("people", "messages", "threads")]
+eq([[cos[c][k] for k in ("members", "messages", "threads")]
     for c in ("OldCo", "NewCo")], [[2, 2, 2], [1, 1, 1]],
    "an employer change splits a person's figures between the companies "
    "by message date (Carl and Bob's first at OldCo, Bob's second at "
@@ -294,9 +294,9 @@ eq(r.rc, 0, "--check --json exits 0")
 ok(r.json().get("schema_version") and
    {"kind": "weak_join", "what": "Ann Author <ann@example.net> and "
     "<ann@corp-a.com>: joined by name only", "mailmap":
-    "Ann Author <ann@example.net> <ann@corp-a.com>"} in r.json()["problems"]
+    "Ann Author <ann@example.net> <ann@corp-a.com>"} in r.json()["to_fix"]
    and {"kind": "domain_without_company", "what": "oldco.com: 2 people and "
-        "no company (--employers)", "mailmap": None} in r.json()["problems"],
+        "no company (--employers)", "mailmap": None} in r.json()["to_fix"],
    "--check --json: one document, each problem with its kind", r.out)
 eq(run("people", *args, "--suggest-mailmap", "--json").rc, 2,
    "--suggest-mailmap and --json: usage error")
