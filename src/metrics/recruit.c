@@ -334,14 +334,17 @@ static char *body(const struct proposal *p, const struct recruit_opts *o,
 			       "maintainer is their decision.\n\n", me->name);
 	for (guint i = 0; i < p->people->len; i++)
 		evidence(b, p->people->pdata[i], p->where->pdata[i], o);
-	if (p->area)
+	/* (THE REST's proposals need not be for an unattended area) */
+	if (p->area && (p->area->flags & MS_AREA_UNATTENDED))
 		g_string_append_printf(b, "None of the people listed for %s "
 				       "authored, committed or tagged any of "
-				       "them.  A new entry for %s (its files "
+				       "them.  ", me->name);
+	if (p->area)
+		g_string_append_printf(b, "A new entry for %s (its files "
 				       "stay in %s too: get_maintainer.pl "
 				       "names both) lists them as reviewers "
-				       "with %s's lists.", me->name,
-				       p->area->path, me->name, me->name);
+				       "with %s's lists.", p->area->path,
+				       me->name, me->name);
 	else
 		g_string_append_printf(b, "As reviewers of %s, "
 				       "get_maintainer.pl Cc's them on its "
