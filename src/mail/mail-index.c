@@ -12,6 +12,7 @@
 #include "mail.h"
 #include "bytes.h"
 #include "person.h"
+#include "uf.h"
 
 #include <string.h>
 #include <isa-l/crc.h>
@@ -115,17 +116,6 @@ static const char *intern_email(struct ms_mail_index *idx, const char *e)
 	return r;
 }
 
-static guint32 uf_find(struct ms_mail_index *idx, guint32 x)
-{
-	guint32 *p = (guint32 *)(void *)idx->uf->data;
-
-	while (p[x] != x) {
-		p[x] = p[p[x]];
-		x = p[x];
-	}
-	return x;
-}
-
 static guint32 node(struct ms_mail_index *idx, const char *id)
 {
 	gpointer v;
@@ -141,14 +131,13 @@ static guint32 node(struct ms_mail_index *idx, const char *id)
 	return n;
 }
 
-static void uf_union(struct ms_mail_index *idx, guint32 a, guint32 b)
+/* One thread: node `me` and the node of message id `id` (made if new,
+ * which may move the parents). */
+static void join(struct ms_mail_index *idx, guint32 me, const char *id)
 {
-	guint32 *p = (guint32 *)(void *)idx->uf->data;
+	guint32 other = node(idx, id);
 
-	a = uf_find(idx, a);
-	b = uf_find(idx, b);
-	if (a != b)
-		p[a < b ? b : a] = a < b ? a : b;
+	ms_uf_union((guint32 *)(void *)idx->uf->data, me, other);
 }
 
 /* The patches applied notice `m` names, after the review tags. */
@@ -256,10 +245,9 @@ uint32_t ms_mail_index_add(struct ms_mail_index *idx, const struct ms_mail *m)
 
 	g_array_append_val(idx->rec_node, me);
 	if (m->in_reply_to)
-		uf_union(idx, me, node(idx, r.parent_id));
+		join(idx, me, r.parent_id);
 	for (guint k = 0; k < m->references->len; k++)
-		uf_union(idx, me, node(idx, intern(idx,
-				m->references->pdata[k])));
+		join(idx, me, intern(idx, m->references->pdata[k]));
 	return i;
 }
 
@@ -547,8 +535,9 @@ void ms_mail_index_finish(struct ms_mail_index *idx)
 	idx->finished = true;
 	threads = g_hash_table_new(NULL, NULL);
 	for (uint32_t i = 0; i < idx->recs->len; i++) {
-		guint32 root = uf_find(idx, g_array_index(idx->rec_node,
-							  guint32, i));
+		guint32 root = ms_uf_find((guint32 *)(void *)idx->uf->data,
+					  g_array_index(idx->rec_node,
+							guint32, i));
 		gpointer v;
 		if (!g_hash_table_lookup_extended(threads,
 						  GUINT_TO_POINTER(root), NULL,

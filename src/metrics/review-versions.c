@@ -7,6 +7,7 @@
 #include "review-internal.h"
 #include "link.h"
 #include "bytes.h"
+#include "uf.h"
 
 #include <string.h>
 
@@ -18,25 +19,6 @@ struct vctx {
 	char **skey, **fkey;         /* per record, made once when asked */
 };
 
-static uint32_t find(uint32_t *up, uint32_t i)
-{
-	while (up[i] != i) {
-		up[i] = up[up[i]];
-		i = up[i];
-	}
-	return i;
-}
-
-static void join(uint32_t *up, uint32_t a, uint32_t b)
-{
-	a = find(up, a);
-	b = find(up, b);
-	/* the older record is the root: a stable answer */
-	if (a < b)
-		up[b] = a;
-	else if (b < a)
-		up[a] = b;
-}
 
 static const struct ms_mail_rec *rec_at(const struct vctx *v, uint32_t i)
 {
@@ -171,7 +153,7 @@ static void join_postings(struct vctx *v, const struct ms_mail_series *a,
 		int64_t q = counterpart(v, p, a, b);
 
 		if (q >= 0)
-			join(v->up, p, (uint32_t)q);
+			ms_uf_union(v->up, p, (uint32_t)q);
 	}
 }
 
@@ -199,8 +181,11 @@ static void join_linked(struct vctx *v, const struct ms_mail_series *s,
 				continue;
 			/* one patch each: the link says it all */
 			if (o->patches->len == 1 && s->patches->len == 1)
-				join(v->up, g_array_index(o->patches, uint32_t, 0),
-				     g_array_index(s->patches, uint32_t, 0));
+				ms_uf_union(v->up,
+					    g_array_index(o->patches,
+							  uint32_t, 0),
+					    g_array_index(s->patches,
+							  uint32_t, 0));
 			else
 				join_postings(v, o, s);
 		}
@@ -268,7 +253,7 @@ static void join_same(struct vctx *v, GHashTable *seen, uint32_t i)
 		    f->date_valid && r->date_valid &&
 		    r->date - f->date <= 365 * 86400 &&
 		    f->date - r->date <= 365 * 86400)
-			join(v->up, i, GPOINTER_TO_UINT(j));
+			ms_uf_union(v->up, i, GPOINTER_TO_UINT(j));
 		g_free(key);
 	} else {
 		g_hash_table_insert(seen, key, GUINT_TO_POINTER(i));
@@ -306,7 +291,8 @@ uint32_t *ms_review_versions(const struct ms_link_mail *lm,
 			 * INTEGER_OVERFLOW" seven times) */
 			if (rec_at(&v, GPOINTER_TO_UINT(j))->series !=
 			    r->series || r->series < 0)
-				join(v.up, (uint32_t)i, GPOINTER_TO_UINT(j));
+				ms_uf_union(v.up, (uint32_t)i,
+					    GPOINTER_TO_UINT(j));
 			g_free(key);
 		} else {
 			g_hash_table_insert(by_subject, key,
@@ -324,7 +310,8 @@ uint32_t *ms_review_versions(const struct ms_link_mail *lm,
 						 &j)) {
 			if (rec_at(&v, GPOINTER_TO_UINT(j))->series !=
 			    r->series || r->series < 0)
-				join(v.up, (uint32_t)i, GPOINTER_TO_UINT(j));
+				ms_uf_union(v.up, (uint32_t)i,
+					    GPOINTER_TO_UINT(j));
 		} else {
 			g_hash_table_insert(by_diff, (gpointer)r->patch_id,
 					    GUINT_TO_POINTER(i));
@@ -332,7 +319,7 @@ uint32_t *ms_review_versions(const struct ms_link_mail *lm,
 	}
 	join_series(&v);
 	for (size_t i = 0; i < n; i++)
-		find(v.up, (uint32_t)i);
+		ms_uf_find(v.up, (uint32_t)i);
 	for (size_t i = 0; i < n; i++) {
 		g_free(v.skey[i]);
 		g_free(v.fkey[i]);

@@ -6,6 +6,7 @@
 #include "maintainers.h"
 #include "person.h"
 #include "tree.h"
+#include "uf.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -716,38 +717,18 @@ static bool counted_posting(struct entry_acc *ea, size_t i, char **key)
  * The patch families: the postings of the window mapped to the entry,
  * grouped by sender and subject key (the versions of one patch), stable
  * backports and other projects' patches set aside; the authors' counts,
- * and the number of series.
+ * and the number of series: families joined by a series key they share
+ * (a family's versions are versions of one series, even when the mail
+ * model could not link them: the v2 cover letter went to other lists).
  */
-/* Union-find over series keys (key -> parent, a root its own parent). */
-static gint series_root(GHashTable *parent, gint k)
-{
-	gint p;
-
-	while ((p = GPOINTER_TO_INT(g_hash_table_lookup(parent,
-						GINT_TO_POINTER(k)))) != k)
-		k = p;
-	return k;
-}
-
-static void series_union(GHashTable *parent, gint a, gint b)
-{
-	a = series_root(parent, a);
-	b = series_root(parent, b);
-	if (a != b)
-		g_hash_table_insert(parent, GINT_TO_POINTER(a),
-				    GINT_TO_POINTER(b));
-}
-
 static void patch_families(struct entry_acc *ea)
 {
-	GHashTableIter it;
-	gpointer k;
 	const struct ctx *c = ea->c;
 	struct ms_rv_entry *out = ea->out;
 	GHashTable *families = g_hash_table_new_full(g_str_hash, g_str_equal,
 						     g_free, NULL);
-	GHashTable *series = g_hash_table_new(NULL, NULL);
-	GArray *first_series = g_array_new(FALSE, FALSE, sizeof(gint));
+	GHashTable *series = g_hash_table_new(NULL, NULL); /* key -> family */
+	GArray *up = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	const GArray *posts = entry_list(c->entry_posts, ea->e->index);
 
 	for (guint q = 0; posts && q < posts->len; q++) {
@@ -756,7 +737,7 @@ static void patch_families(struct entry_acc *ea)
 		struct ms_rv_patch *pt;
 		char *key;
 		gpointer v;
-		uint32_t u = i;
+		uint32_t u = i, f;
 		gint sk;
 
 		if (!counted_posting(ea, i, &key))
@@ -769,19 +750,11 @@ static void patch_families(struct entry_acc *ea)
 		} else {
 			sk = -1 - (gint)i;
 		}
-		if (!g_hash_table_contains(series, GINT_TO_POINTER(sk)))
-			g_hash_table_insert(series, GINT_TO_POINTER(sk),
-					    GINT_TO_POINTER(sk));
 		if (g_hash_table_lookup_extended(families, key, NULL, &v)) {
+			f = GPOINTER_TO_UINT(v);
 			pt = &g_array_index(out->patches, struct ms_rv_patch,
-					    GPOINTER_TO_UINT(v));
+					    f);
 			g_array_append_val(pt->postings, u);
-			/* another version of a patch: its series is another
-			 * version of the first one's, even when the mail
-			 * model could not link them (the v2 cover letter
-			 * went to other lists) */
-			series_union(series, sk, g_array_index(first_series,
-				     gint, GPOINTER_TO_UINT(v)));
 			g_free(key);
 		} else {
 			struct ms_rv_patch np = { 0 };
@@ -790,26 +763,31 @@ static void patch_families(struct entry_acc *ea)
 						  sizeof(uint32_t));
 			g_array_append_val(np.postings, u);
 			np.posted = r->date;
+			f = out->patches->len;
 			g_hash_table_insert(families, key,
-				GUINT_TO_POINTER(out->patches->len));
+					    GUINT_TO_POINTER(f));
 			g_array_append_val(out->patches, np);
-			g_array_append_val(first_series, sk);
+			g_array_append_val(up, f);
 			if (c->sender[i])
 				ea_person(ea, r->sender_name,
 					  r->sender_email)->p.own_patches++;
 		}
+		if (g_hash_table_lookup_extended(series, GINT_TO_POINTER(sk),
+						 NULL, &v))
+			ms_uf_union((uint32_t *)(void *)up->data, f,
+				    GPOINTER_TO_UINT(v));
+		else
+			g_hash_table_insert(series, GINT_TO_POINTER(sk),
+					    GUINT_TO_POINTER(f));
 		if (c->sender[i])
 			ea_person(ea, r->sender_name,
 				  r->sender_email)->p.authored++;
 	}
 	out->series = 0;
-	g_hash_table_iter_init(&it, series);
-	while (g_hash_table_iter_next(&it, &k, NULL))
-		if (series_root(series, GPOINTER_TO_INT(k)) ==
-		    GPOINTER_TO_INT(k))
-			out->series++;
+	for (uint32_t f = 0; f < up->len; f++)
+		out->series += ms_uf_find((uint32_t *)(void *)up->data, f) == f;
 	g_hash_table_unref(series);
-	g_array_free(first_series, TRUE);
+	g_array_free(up, TRUE);
 	g_hash_table_unref(families);
 }
 
