@@ -104,7 +104,7 @@ static void text_last(FILE *fp, const char *what, const struct ms_act_last *l)
 
 /* The verdict on listed person `p` of review entry `e` (ap: their git
  * facts in `ae`, NULL without --repo), with the cutoff of run `r`. */
-static void verdict(const struct cli_review_run *r,
+static void verdict(const struct cli_review_view *r,
 		    const struct ms_rv_entry *e, const struct ms_act_entry *ae,
 		    const struct ms_rv_person *p, struct ms_verdict *v)
 {
@@ -112,17 +112,11 @@ static void verdict(const struct cli_review_run *r,
 			  r->inactive_since, v);
 }
 
-/*
- * What a text report starts with: the archives and the dates they span,
- * the window, where MAINTAINERS and the history come from, how people
- * are joined, and the thresholds.
- */
-void cli_review_print_context(FILE *fp, const struct cli_review_run *r,
-			      const struct cli_rev_opts *ro,
-			      const struct cli_tree_opts *to,
-			      const char *aliases,
-			      const struct cli_act_opts *io, bool plus_fold)
+void cli_review_print_context(FILE *fp, const struct cli_review_view *r)
 {
+	const struct cli_rev_opts *ro = r->opts;
+	const struct cli_tree_opts *to = r->tree_opts;
+	const struct cli_act_opts *io = r->io;
 	char a[32], b[32];
 
 	cli_rev_print_archives(fp, ro, r->idx);
@@ -146,23 +140,17 @@ void cli_review_print_context(FILE *fp, const struct cli_review_run *r,
 		"the .mailmap" : "addresses");
 	for (int i = 0; i < io->mailmaps.nr; i++)
 		fprintf(fp, ", mailmap %s", io->mailmaps.items[i]);
-	if (aliases)
-		fprintf(fp, ", aliases %s", aliases);
+	if (io->aliases)
+		fprintf(fp, ", aliases %s", io->aliases);
 	if (!io->no_name_join)
 		fprintf(fp, ", equal names");
-	if (plus_fold)
+	if (!io->no_plus_fold)
 		fprintf(fp, ", plus-address folding");
 	ms_duration_format(r->ignore_after, a, sizeof(a));
 	ms_duration_format(r->target, b, sizeof(b));
 	fprintf(fp, "\nIgnored: no response at all (a late one counts), "
 		"not judged until %s after the newest version; response "
 		"target %s\n\n", a, b);
-}
-
-void cli_review_view_context(FILE *fp, const struct cli_review_view *v)
-{
-	cli_review_print_context(fp, v->priv, v->opts, v->tree_opts,
-				 v->io->aliases, v->io, !v->io->no_plus_fold);
 }
 
 /* Where the entry's patches stand (docs/review.md). */
@@ -189,7 +177,7 @@ static void text_states(FILE *fp, const struct ms_rv_entry *e)
 
 /* An entry's figures: its git side (with --repo), its patches and their
  * responses, ignored, merged, and its responsiveness. */
-static void text_figures(FILE *fp, const struct cli_review_run *r,
+static void text_figures(FILE *fp, const struct cli_review_view *r,
 			 const struct ms_rv_entry *e,
 			 const struct ms_act_entry *ae)
 {
@@ -327,7 +315,7 @@ static void text_others(FILE *fp, const struct ms_rv_entry *e, bool git)
 /* The ignored patches, at most --limit, oldest first: the date, message
  * id, subject and link of their first version, as JSON and the report
  * give them (docs/review.md). */
-static void text_ignored(FILE *fp, const struct cli_review_run *r,
+static void text_ignored(FILE *fp, const struct cli_review_view *r,
 			 const struct ms_rv_entry *e)
 {
 	size_t shown = 0, max = cli_limit(r->limit, false, e->ignored);
@@ -360,7 +348,7 @@ static void text_ignored(FILE *fp, const struct cli_review_run *r,
 /* The tag ledger: tags given on the list that the commit lost (with
  * the message that gave them), and tags of the commit never given on
  * the list. */
-static void text_ledger(FILE *fp, const struct cli_review_run *r,
+static void text_ledger(FILE *fp, const struct cli_review_view *r,
 			const struct ms_rv_entry *e)
 {
 	static const char *const titles[] = {
@@ -390,7 +378,7 @@ static void text_ledger(FILE *fp, const struct cli_review_run *r,
 }
 
 /* One entry of the text report. */
-void cli_review_print_text(FILE *fp, const struct cli_review_run *r,
+void cli_review_print_text(FILE *fp, const struct cli_review_view *r,
 			   const struct ms_review *rv,
 			   const struct ms_rv_entry *e,
 			   const struct ms_act_entry *ae)
@@ -446,7 +434,7 @@ static void json_date(struct ms_out *o, const char *key, bool set,
 	ms_out_kv_string(o, key, d);
 }
 
-static void json_msg(struct ms_out *o, const struct cli_review_run *r,
+static void json_msg(struct ms_out *o, const struct cli_review_view *r,
 		     const char *key, const char *msgid)
 {
 	char *url = cli_review_msg_url(r->list_url, msgid);
@@ -456,7 +444,7 @@ static void json_msg(struct ms_out *o, const struct cli_review_run *r,
 	g_free(url);
 }
 
-static void json_reply(struct ms_out *o, const struct cli_review_run *r,
+static void json_reply(struct ms_out *o, const struct cli_review_view *r,
 		       const char *key, bool has, const struct ms_rv_reply *rep)
 {
 	const struct ms_mail_rec *rec;
@@ -533,7 +521,7 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 	ms_out_end_object(o);
 }
 
-static void json_tag(struct ms_out *o, const struct cli_review_run *r,
+static void json_tag(struct ms_out *o, const struct cli_review_view *r,
 		     const struct ms_rv_tag *t)
 {
 	const struct ms_link_commit *lc = r->commits->pdata[t->commit];
@@ -558,7 +546,7 @@ static void interval(const struct ms_review *rv, size_t i, int64_t *from,
 }
 
 /* The series as a compact table: one row per interval. */
-void cli_review_print_series(FILE *fp, const struct cli_review_run *r,
+void cli_review_print_series(FILE *fp, const struct cli_review_view *r,
 			     const struct ms_rv_entry *e)
 {
 	const struct ms_review *rv = r->rv;
@@ -637,7 +625,7 @@ static void json_set_aside(struct ms_out *o, size_t stable, size_t subject,
  * aside, merged, the latencies and its responsiveness; `whole` the
  * entry's (its set-aside patches and states too), else one interval's
  * of its series. */
-static void json_figures(struct ms_out *o, const struct cli_review_run *r,
+static void json_figures(struct ms_out *o, const struct cli_review_view *r,
 			 const struct ms_rv_entry *e, bool whole)
 {
 	size_t n = e->patches->len;
@@ -675,7 +663,7 @@ static void json_figures(struct ms_out *o, const struct cli_review_run *r,
 	json_states(o, e);
 }
 
-static void json_series(struct ms_out *o, const struct cli_review_run *r,
+static void json_series(struct ms_out *o, const struct cli_review_view *r,
 			const struct ms_rv_entry *e)
 {
 	const struct ms_review *rv = r->rv;
@@ -745,7 +733,7 @@ static void json_series(struct ms_out *o, const struct cli_review_run *r,
 
 /* A patch's "state" and "state_evidence": the message or commit that
  * decided it (null: no answer yet). */
-static void json_state(struct ms_out *o, const struct cli_review_run *r,
+static void json_state(struct ms_out *o, const struct cli_review_view *r,
 		       const struct ms_rv_patch *pt)
 {
 	ms_out_kv_string(o, "state", ms_rv_state_name(pt->state));
@@ -820,7 +808,7 @@ static void json_defacto_aliases(struct ms_out *o,
 
 /* One patch of "patch_list": its first posting, versions, responses,
  * and the commit that merged it. */
-static void json_patch(struct ms_out *o, const struct cli_review_run *r,
+static void json_patch(struct ms_out *o, const struct cli_review_view *r,
 		       const struct ms_rv_patch *pt)
 {
 	const struct ms_mail_rec *first = ms_mail_index_get(r->idx,
@@ -859,7 +847,7 @@ static void json_patch(struct ms_out *o, const struct cli_review_run *r,
 }
 
 /* Key "tag_ledger": the tags dropped and the tags untraced. */
-static void json_ledger(struct ms_out *o, const struct cli_review_run *r,
+static void json_ledger(struct ms_out *o, const struct cli_review_view *r,
 			const struct ms_rv_entry *e)
 {
 	ms_out_key(o, "tag_ledger");
@@ -880,7 +868,7 @@ static void json_ledger(struct ms_out *o, const struct cli_review_run *r,
 }
 
 /* One entry's object of the JSON document. */
-static void print_json(struct ms_out *o, const struct cli_review_run *r,
+static void print_json(struct ms_out *o, const struct cli_review_view *r,
 		       const struct ms_rv_entry *e,
 		       const struct ms_act_entry *ae)
 {
@@ -922,7 +910,7 @@ static void print_json(struct ms_out *o, const struct cli_review_run *r,
 
 /* The whole `review --json` document. */
 void cli_review_print_document(struct ms_out *o,
-			       const struct cli_review_run *r)
+			       const struct cli_review_view *r)
 {
 	const struct ms_review *rv = r->rv;
 	int64_t since;
@@ -965,50 +953,27 @@ void cli_review_print_document(struct ms_out *o,
 	ms_out_begin_list(o);
 	for (guint i = 0; i < rv->entries->len; i++)
 		print_json(o, r, rv->entries->pdata[i],
-			   r->act_for ? r->act_for[i] : NULL);
+			   r->act ? r->act[i] : NULL);
 	ms_out_end_list(o);
 }
 
-void cli_review_view_document(const struct cli_review_view *v,
-			      struct ms_out *o)
-{
-	cli_review_print_document(o, v->priv);
-}
-
-void cli_review_view_entry(const struct cli_review_view *v,
+void cli_review_view_entry(const struct cli_review_view *r,
 			   struct ms_out *o, size_t i)
 {
-	const struct cli_review_run *r = v->priv;
-
 	ms_out_begin_document(o);
 	ms_out_key(o, "review_entry");
 	print_json(o, r, r->rv->entries->pdata[i],
-		   r->act_for ? r->act_for[i] : NULL);
+		   r->act ? r->act[i] : NULL);
 }
 
-bool cli_review_view_inactive(const struct cli_review_view *v, size_t i,
+bool cli_review_view_inactive(const struct cli_review_view *r, size_t i,
 			      const char *email)
 {
-	const struct cli_review_run *r = v->priv;
-	const struct ms_act_entry *ae = r->act_for ? r->act_for[i] : NULL;
+	const struct ms_act_entry *ae = r->act ? r->act[i] : NULL;
 	struct ms_verdict vd;
 
 	ms_verdict_person(ae, act_person(ae, email), email,
 			  r->rv->entries->pdata[i], true, r->inactive_since,
 			  &vd);
 	return ms_verdict_inactive(&vd);
-}
-
-int64_t cli_review_view_cutoff(const struct cli_review_view *v)
-{
-	const struct cli_review_run *r = v->priv;
-
-	return r->inactive_since;
-}
-
-char *cli_review_view_url(const struct cli_review_view *v,
-			  const char *msgid)
-{
-	return cli_review_msg_url(((const struct cli_review_run *)
-				  v->priv)->list_url, msgid);
 }

@@ -120,6 +120,12 @@ struct cli_review_view {
 	struct ms_act_entry *const *act; /* per rv entry (or NULL) */
 	const char *list_url;            /* NULL when unknown */
 	int64_t target;                  /* seconds */
+	const char *by;                  /* --by, or NULL */
+	const GPtrArray *labels;   /* release names per interval, or NULL */
+	int64_t since, until;
+	int64_t inactive_since;    /* with --repo: the git cutoff, else 0 */
+	int64_t ignore_after;            /* seconds */
+	long limit;                      /* --limit */
 	struct ms_activity *act_model;   /* the history's model, or NULL */
 	/* With --by: the same review by quarter (entries in rv's order),
 	 * else NULL. */
@@ -135,7 +141,6 @@ struct cli_review_view {
 	const struct cli_rev_opts *opts;
 	const struct cli_tree_opts *tree_opts;
 	const struct cli_act_opts *io;   /* who is who: mailmaps, aliases */
-	const void *priv;
 };
 typedef int (*cli_review_sink)(const struct cli_review_view *v, void *data);
 /*
@@ -161,21 +166,14 @@ struct cli_review_caller {
 };
 int cli_review_main(int argc, char **argv,
 		    const struct cli_review_caller *caller);
-/* The `review --json` document, and one entry's object in a document of
+/* One entry's object of the `review --json` document in a document of
  * its own ({"schema_version", "entry"}), written to `o`. */
-void cli_review_view_document(const struct cli_review_view *v,
-			      struct ms_out *o);
 void cli_review_view_entry(const struct cli_review_view *v,
 			   struct ms_out *o, size_t i);
 /* Whether the person listed as `email` in entry `i` is inactive, as
  * review says (verdict.h). */
 bool cli_review_view_inactive(const struct cli_review_view *v, size_t i,
 			      const char *email);
-/* The --inactive-after point of the review (0 without --repo). */
-int64_t cli_review_view_cutoff(const struct cli_review_view *v);
-/* The URL of a message (g_free), or NULL without a list URL. */
-char *cli_review_view_url(const struct cli_review_view *v,
-			  const char *msgid);
 
 #endif
 

@@ -231,15 +231,14 @@ static int sink(const struct cli_review_view *v, void *data)
 		now = wall;
 	q = ms_rv_pending(v->rv, v->idx, v->ident, person, a->person);
 	if (!a->json)
-		cli_review_view_context(stdout, v);
+		cli_review_print_context(stdout, v);
 	if (a->json) {
 		ms_out_begin_document(o);
 		ms_out_kv_string(o, "person", a->person);
 		ms_out_key(o, "pending");
 		ms_out_begin_list(o);
 	}
-	max = cli_limit(((const struct cli_review_run *)v->priv)->limit,
-			a->json, q->len);
+	max = cli_limit(v->limit, a->json, q->len);
 	for (guint i = 0; i < max; i++) {
 		const struct ms_rv_pending *p = &g_array_index(q,
 			struct ms_rv_pending, i);

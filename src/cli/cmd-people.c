@@ -401,7 +401,7 @@ static void text_document(const struct cli_review_view *v,
 		(GHashTable *const (*)[2])a->prev : NULL;
 	size_t max = cli_limit(limit, false, pp->people->len);
 
-	cli_review_view_context(stdout, v);
+	cli_review_print_context(stdout, v);
 	printf("People: %u (bots left out); figures over the whole window, "
 	       "not per week\n\n", pp->people->len);
 	text_sections(pp, false, max, prev);
@@ -633,7 +633,7 @@ static int intervals(const struct cli_review_view *v,
 static int sink(const struct cli_review_view *v, void *data)
 {
 	const struct people_args *a = data;
-	long limit = ((const struct cli_review_run *)v->priv)->limit;
+	long limit = v->limit;
 	struct cli_act_series ser = { 0 };
 	struct ms_review_opts rvo = *v->rvo;
 	struct ms_people *pp;

@@ -11,6 +11,7 @@
 #include "cli-outdir.h"
 #include "cli-people-out.h"
 #include "cli-review.h"
+#include "cli-review-out.h"
 #include "commands.h"
 #include "html.h"
 #include "ident.h"
@@ -168,7 +169,7 @@ static int compute_urgent(struct site *s)
 		  ms_activity_newest(v->act_model);
 	q.since = ms_act_date_shift(q.until, -MS_DEFAULT_URGENT_WINDOW_YEARS,
 				    0, 0);
-	q.active_since = cli_review_view_cutoff(v);
+	q.active_since = v->inactive_since;
 	if (!q.active_since && ms_act_parse_before(MS_DEFAULT_INACTIVE_AFTER,
 						   q.until,
 						   &q.active_since) < 0)
@@ -424,7 +425,7 @@ static int write_json(const struct site *s, const char *name, int entry)
 		return EXIT_FAILURE;
 	o = ms_out_new(MS_OUT_JSON, fp);
 	if (entry < 0) {
-		cli_review_view_document(s->v, o);
+		cli_review_print_document(o, s->v);
 	} else {
 		cli_review_view_entry(s->v, o, (size_t)entry);
 		urgent_json(o, s, (size_t)entry);
@@ -699,7 +700,7 @@ static int write_index(const struct site *s)
 static void msg_link(FILE *fp, const struct site *s, const char *msgid,
 		     const char *text)
 {
-	char *url = cli_review_view_url(s->v, msgid);
+	char *url = cli_review_msg_url(s->v->list_url, msgid);
 
 	if (url)
 		ms_html_printf(fp, "<a href=\"%s\">%s</a>", url, text);

@@ -453,7 +453,7 @@ static int review_git_facts(const struct review_args *a,
 static int review_output(const struct review_args *a, struct review_data *d,
 			 const struct cli_review_caller *caller)
 {
-	struct cli_review_run r = { 0 };
+	struct cli_review_view r = { 0 };
 	const char *list_url = a->list_url;
 	struct ms_out *o;
 	int rc;
@@ -474,36 +474,24 @@ static int review_output(const struct review_args *a, struct review_data *d,
 	r.until = d->until;
 	r.inactive_since = d->act ? d->inactive_since : 0;
 	r.ignore_after = d->rvo.ignore_after;
-	r.act_for = d->act_for;
+	r.act = d->act_for;
 	r.limit = a->limit;
-	if (caller) {
-		struct cli_review_view v = { 0 };
-
-		v.rv = d->rv;
-		v.idx = r.idx;
-		v.commits = d->commits;
-		v.act = d->act_for;
-		v.list_url = list_url;
-		v.target = d->rvo.target;
-		v.act_model = d->act;
-		v.rv_quarter = d->rvq;
-		v.ident = d->rvo.ident;
-		v.lm = d->lm;
-		v.map = d->map;
-		v.rvo = &d->rvo;
-		v.opts = &a->ro;
-		v.tree_opts = &a->to;
-		v.io = &a->io;
-		v.priv = &r;
-		return caller->sink(&v, caller->data);
-	}
+	r.act_model = d->act;
+	r.rv_quarter = d->rvq;
+	r.ident = d->rvo.ident;
+	r.lm = d->lm;
+	r.map = d->map;
+	r.rvo = &d->rvo;
+	r.opts = &a->ro;
+	r.tree_opts = &a->to;
+	r.io = &a->io;
+	if (caller)
+		return caller->sink(&r, caller->data);
 	o = ms_out_new(a->json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	if (a->json) {
 		cli_review_print_document(o, &r);
 	} else {
-		cli_review_print_context(stdout, &r, &a->ro, &a->to,
-					 a->io.aliases, &a->io,
-					 !a->io.no_plus_fold);
+		cli_review_print_context(stdout, &r);
 		for (guint i = 0; i < d->rv->entries->len; i++) {
 			const struct ms_rv_entry *e = d->rv->entries->pdata[i];
 
