@@ -79,14 +79,17 @@ static bool eat(const char **s, size_t *n, const char *what)
 /*
  * The clause `s` (`n` bytes) says the patch was applied: a verb
  * ("applied", "pushed", "merged"), after one optional word ("patch",
- * "patchset", "series", "both", "and", "fyi"), then the line's end, ',',
- * '.', '!', " with ", " to " or " both to ": "Pushed, thanks.", "Patchset
- * merged!", "Applied to for-next", "Pushed with a minor change".
+ * "patchset", "series", "both", "and", "fyi", "finally"), and optionally
+ * followed by " this one", then the line's end, ',', '.', '!', " with ",
+ * " to " or " both to ": "Pushed, thanks.", "Patchset merged!", "Applied
+ * to for-next", "Pushed with a minor change", "Finally merged, thanks to
+ * all reviewers.", "Merged this one."
  */
 static bool clause_applied(const char *s, size_t n)
 {
 	static const char *const leads[] = {
-		"patch ", "patchset ", "series ", "both ", "and ", "fyi ", "",
+		"patch ", "patchset ", "series ", "both ", "and ", "fyi ",
+		"finally ", "",
 	};
 	static const char *const verbs[] = { "applied", "pushed", "merged" };
 	static const char *const tails[] = {
@@ -105,6 +108,7 @@ static bool clause_applied(const char *s, size_t n)
 
 			if (!eat(&b, &bn, verbs[v]))
 				continue;
+			(void)eat(&b, &bn, " this one");
 			if (!bn)
 				return true;
 			for (size_t t = 0; t < G_N_ELEMENTS(tails); t++)

@@ -139,9 +139,9 @@ int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
  * applied, rejected and withdrawn notices of the new text (->notice).
  * 6: the receipt time stands in for a missing or misdated Date.
  * 7: "Pushed"/"Merged" notices, b4 ty items as MS_TRAILER_APPLIED,
- * notes of thanks.
+ * notes of thanks.  8: "Finally merged", "Merged this one.".
  */
-#define MS_STORE_MAIL_VERSION 7
+#define MS_STORE_MAIL_VERSION 8
 
 /*
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """How maintainers announce an apply (docs/review.md, "Where each patch
 stands"), as review --json's `state` and `state_evidence` read them: LTP's
-"Pushed, thanks." and "Thanks for your review, merged!", "Applied both
-to", a b4 ty naming two patches of a series of three (each accepted with
+"Pushed, thanks.", "Thanks for your review, merged!", "Finally merged"
+and "Merged this one.", "Applied both to", a b4 ty naming two patches of a series of three (each accepted with
 its own commit, the third left as it stands), and the words that are no
 notice: a sentence wrapped before "applied,", a "merged?" question, a
 "Merged this into" that names no apply, an "Applied" in a b4 ty's quoted
@@ -57,6 +57,11 @@ answer("bo-n@x", "bo@x", "lib: both", 3, "Applied both to for-rc, thanks")
 patch("ch@x", "lib: changed", 2)
 answer("ch-n@x", "ch@x", "lib: changed", 3,
        "Pushed with a minor change, thanks.")
+patch("fi@x", "lib: finally", 2)
+answer("fi-n@x", "fi@x", "lib: finally", 3,
+       "Finally merged, thanks to all reviewers.")
+patch("on@x", "lib: this one", 2)
+answer("on-n@x", "on@x", "lib: this one", 3, "Hi Ann,\n\nMerged this one.")
 # not notices
 patch("wr@x", "lib: wrapped", 2)
 answer("wr-n@x", "wr@x", "lib: wrapped", 3,
@@ -113,13 +118,14 @@ r = run("review", "--tree", tree, "--archive", mbox, "--json", "--no-cache",
 eq(r.rc, 0, "review exits 0")
 pl = {p["message_id"]: p for p in r.json()["entries"][0]["patch_list"]}
 accepted = {m for m, p in pl.items() if p["state"] == "accepted"}
-eq(sorted(accepted), sorted(["pu@x", "me@x", "bo@x", "ch@x", "s1@x",
-                             "s3@x"]),
+eq(sorted(accepted), sorted(["pu@x", "me@x", "bo@x", "ch@x", "fi@x", "on@x",
+                             "s1@x", "s3@x"]),
    "accepted: Pushed, merged after thanks, Applied both to, Pushed with, "
-   "and the two patches the b4 ty names")
+   "Finally merged, Merged this one, and the two patches the b4 ty names")
 eq([pl[m]["state_evidence"]["message_id"] for m in
-    ("pu@x", "me@x", "bo@x", "ch@x", "s1@x", "s3@x")],
-   ["pu-n@x", "me-n@x", "bo-n@x", "ch-n@x", "ty@x", "ty@x"],
+    ("pu@x", "me@x", "bo@x", "ch@x", "fi@x", "on@x", "s1@x", "s3@x")],
+   ["pu-n@x", "me-n@x", "bo-n@x", "ch-n@x", "fi-n@x", "on-n@x", "ty@x",
+    "ty@x"],
    "each decided by its notice")
 eq([pl[m]["state_evidence"].get("commit") for m in ("s1@x", "s3@x", "pu@x")],
    ["0123456789ab", "fedcba987654", None],
@@ -144,7 +150,7 @@ args = ["--tree", tree, "--archive", mbox, "--no-cache", "--until",
 r = run("review", *args, "--by", "month", "--json")
 iv = r.json()["entries"][0]["intervals"]
 eq((iv[0]["states"]["accepted"], iv[0]["open"]),
-   (6, len(pl) - 6), "--by month: each interval's states and open queue")
+   (8, len(pl) - 8), "--by month: each interval's states and open queue")
 r = run("review", *args, "--by", "month")
 eq("accepted" in r.out.split("By month")[1].split("\n")[1], True,
    "--by month's text has an accepted column")
