@@ -15,18 +15,14 @@
 int cli_keep_load(const char *path, struct cli_keep *k, bool plus_fold)
 {
 	char *buf;
-	GError *err = NULL;
 	char **lines;
 
 	k->lines = g_ptr_array_new_with_free_func(g_free);
 	k->used = g_ptr_array_new();
 	if (!path)
 		return 0;
-	if (!g_file_get_contents(path, &buf, NULL, &err)) {
-		cli_error("cannot read '%s': %s", path, err->message);
-		g_error_free(err);
+	if (cli_read_file(path, &buf, NULL) != CLI_CONTINUE)
 		return -1;
-	}
 	lines = g_strsplit(buf, "\n", -1);
 	for (char **l = lines; *l; l++) {
 		char *hash = strchr(*l, '#');

@@ -13,16 +13,12 @@
 
 int cli_people_employers(const char *file, struct ms_employers **out)
 {
-	GError *err = NULL;
 	char *text;
 	size_t len;
-	int rc = CLI_CONTINUE;
+	int rc = cli_read_file(file, &text, &len);
 
-	if (!g_file_get_contents(file, &text, &len, &err)) {
-		rc = cli_error("cannot read '%s': %s", file, err->message);
-		g_error_free(err);
+	if (rc != CLI_CONTINUE)
 		return rc;
-	}
 	if (ms_employers_parse(file, text, len, out) < 0)
 		rc = cli_error_last();
 	g_free(text);
@@ -38,16 +34,12 @@ static void add_prev(const char *key, int64_t score, void *data)
 int cli_people_read_compare(const char *file, const char *const *keys,
 			    size_t nr, GHashTable *(*out)[2])
 {
-	GError *err = NULL;
 	char *text;
 	size_t len;
-	int rc = CLI_CONTINUE;
+	int rc = cli_read_file(file, &text, &len);
 
-	if (!g_file_get_contents(file, &text, &len, &err)) {
-		rc = cli_error("cannot read '%s': %s", file, err->message);
-		g_error_free(err);
+	if (rc != CLI_CONTINUE)
 		return rc;
-	}
 	for (size_t f = 0; f < nr && rc == CLI_CONTINUE; f++) {
 		for (int i = 0; i < 2; i++)
 			out[f][i] = g_hash_table_new_full(

@@ -571,6 +571,21 @@ int cli_error(const char *fmt, ...)
 	return EXIT_RUNTIME;
 }
 
+int cli_read_file(const char *path, char **text, size_t *len)
+{
+	GError *err = NULL;
+	gsize n = 0;
+	int rc = CLI_CONTINUE;
+
+	if (!g_file_get_contents(path, text, &n, &err)) {
+		rc = cli_error("cannot read '%s': %s", path, err->message);
+		g_error_free(err);
+	} else if (len) {
+		*len = n;
+	}
+	return rc;
+}
+
 int cli_error_last(void)
 {
 	const char *msg = ms_error_last();

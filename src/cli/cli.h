@@ -158,6 +158,13 @@ char *cli_clean(const char *s, size_t len);
  */
 int cli_read_stdin(GString *s);
 
+/*
+ * The whole of file `path` into *text (NUL-terminated, g_free it; its
+ * length in *len unless NULL): CLI_CONTINUE, or EXIT_RUNTIME after
+ * "cannot read 'PATH': why".
+ */
+int cli_read_file(const char *path, char **text, size_t *len);
+
 /* "maintstat: <message>" on stderr.  Returns EXIT_RUNTIME. */
 int cli_error(const char *fmt, ...) MS_PRINTF(1, 2);
 

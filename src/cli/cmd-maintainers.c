@@ -176,7 +176,6 @@ static bool read_inputs(GArray *inputs, const struct cli_tree *ct,
 			}
 		}
 		{
-			GError *err = NULL;
 			char *buf;
 			gsize len;
 
@@ -187,10 +186,7 @@ static bool read_inputs(GArray *inputs, const struct cli_tree *ct,
 				ok = false;
 				continue;
 			}
-			if (!g_file_get_contents(arg, &buf, &len, &err)) {
-				cli_error("cannot read '%s': %s", arg,
-					  err->message);
-				g_error_free(err);
+			if (cli_read_file(arg, &buf, &len) != CLI_CONTINUE) {
 				ok = false;
 				continue;
 			}

@@ -55,19 +55,11 @@ struct recruit_args {
 static int read_maintainers(const struct recruit_args *ra, char **text,
 			    const char **path)
 {
-	GError *err = NULL;
 	size_t len;
 
 	if (ra->ao.maintainers.nr) {
 		*path = ra->ao.maintainers.items[0];
-		if (!g_file_get_contents(*path, text, NULL, &err)) {
-			int rc = cli_error("cannot read '%s': %s", *path,
-					   err->message);
-
-			g_error_free(err);
-			return rc;
-		}
-		return CLI_CONTINUE;
+		return cli_read_file(*path, text, NULL);
 	}
 	*path = "MAINTAINERS";
 	if (ms_history_read_file(ra->ao.repo, ra->ao.rev, *path, text,
