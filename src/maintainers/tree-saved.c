@@ -89,10 +89,12 @@ void ms_tree_walked_dir(struct ms_tree *t, const char *rel, int fd)
 
 void ms_tree_walked_link(struct ms_tree *t, const char *rel, bool dir)
 {
-	struct link l = { g_strdup(rel), dir };
+	struct link l = { NULL, dir };
 
-	if (t->walked)
-		g_array_append_val(t->walked->links, l);
+	if (!t->walked)
+		return;    /* no list is kept: nothing to remember */
+	l.path = g_strdup(rel);
+	g_array_append_val(t->walked->links, l);
 }
 
 const char *ms_tree_list_key(const struct ms_tree *t)
