@@ -105,18 +105,6 @@ static void act_verdict(const struct cc_act *ac,
 			  ac->lf != NULL, ac->q.active_since, v);
 }
 
-static bool act_inactive(const struct cc_act *ac,
-			 const struct maint_cc_line *l,
-			 const struct ms_act_person *p)
-{
-	struct ms_verdict v;
-
-	if (l->kind != 'M' && l->kind != 'R')
-		return false;
-	act_verdict(ac, l, p, &v);
-	return ms_verdict_inactive(&v);
-}
-
 /* The list's figures of the person a line stands for: the entry's
  * review (NULL: no patch to it on the list) and the person in it. */
 static const struct ms_rv_entry *list_person(const struct cc_act *ac,
@@ -346,20 +334,20 @@ char *cc_act_note(const struct cc_act *ac, const struct maint_cc_line *l,
 	char *note = NULL, *ln;
 
 	*drop = false;
-	if (act_inactive(ac, l, p)) {
-		char d[32];
+	if (l->kind == 'M' || l->kind == 'R') {
+		struct ms_verdict v;
 
-		if (ac->active_only) {
-			*drop = true;
-			return NULL;
-		}
-		if (p->has_last) {
-			ms_act_format(p->last_time, p->last_offset, false,
-				      true, d);
-			d[7] = '\0';
-			note = g_strdup_printf(", inactive since %s", d);
-		} else {
-			note = g_strdup(", inactive: nothing in the entry");
+		act_verdict(ac, l, p, &v);
+		if (ms_verdict_inactive(&v)) {
+			char *text;
+
+			if (ac->active_only) {
+				*drop = true;
+				return NULL;
+			}
+			text = ms_verdict_text(&v);
+			note = g_strconcat(", ", text, NULL);
+			g_free(text);
 		}
 	}
 	ln = list_note(ac, l);

@@ -966,14 +966,21 @@ void cli_review_view_entry(const struct cli_review_view *r,
 		   r->act ? r->act[i] : NULL);
 }
 
-bool cli_review_view_inactive(const struct cli_review_view *r, size_t i,
-			      const char *email)
+void cli_review_view_verdict(const struct cli_review_view *r, size_t i,
+			     const char *email, struct ms_verdict *v)
 {
 	const struct ms_act_entry *ae = r->act ? r->act[i] : NULL;
-	struct ms_verdict vd;
 
 	ms_verdict_person(ae, act_person(ae, email), email,
 			  r->rv->entries->pdata[i], true, r->inactive_since,
-			  &vd);
-	return ms_verdict_inactive(&vd);
+			  v);
+}
+
+bool cli_review_view_inactive(const struct cli_review_view *r, size_t i,
+			      const char *email)
+{
+	struct ms_verdict v;
+
+	cli_review_view_verdict(r, i, email, &v);
+	return ms_verdict_inactive(&v);
 }

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "link.h"
+#include "verdict.h"
 
 struct ms_review_map;
 
@@ -170,8 +171,11 @@ int cli_review_main(int argc, char **argv,
  * its own ({"schema_version", "entry"}), written to `o`. */
 void cli_review_view_entry(const struct cli_review_view *v,
 			   struct ms_out *o, size_t i);
-/* Whether the person listed as `email` in entry `i` is inactive, as
- * review says (verdict.h). */
+/* The verdict engine's verdict on the person listed as `email` in entry
+ * `i`, as review gives it (verdict.h). */
+void cli_review_view_verdict(const struct cli_review_view *v, size_t i,
+			     const char *email, struct ms_verdict *out);
+/* Whether that verdict calls them inactive. */
 bool cli_review_view_inactive(const struct cli_review_view *v, size_t i,
 			      const char *email);
 

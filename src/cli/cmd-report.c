@@ -521,18 +521,18 @@ static size_t inactive_listed(const struct site *s, size_t i)
 	return n;
 }
 
-/*
- * The verdict on listed person `p` of entry `i`.  Only with the git
- * history: one list's archive cannot show that someone is inactive (they
- * may work on another list, or in git alone).
- */
-static const char *verdict(const struct site *s, size_t i,
-			   const struct ms_rv_person *p, const char *inactive)
+/* A table cell: the verdict engine's phrase on listed person `p` of
+ * entry `i` (without the git history it judges no one inactive). */
+static void verdict_cell(FILE *fp, const struct site *s, size_t i,
+			 const struct ms_rv_person *p)
 {
-	if (!s->v->act_model)
-		return "not judged (no git history read)";
-	return cli_review_view_inactive(s->v, i, p->email) ? inactive :
-		"active";
+	struct ms_verdict v;
+	char *text;
+
+	cli_review_view_verdict(s->v, i, p->email, &v);
+	text = ms_verdict_text(&v);
+	ms_html_printf(fp, "<td>%s</td></tr>\n", text);
+	g_free(text);
 }
 
 static void window_line(FILE *fp, const struct site *s)
@@ -965,7 +965,7 @@ static void listed_verdicts(FILE *fp, const struct site *s, size_t ei,
 	      "</th><th scope=\"col\">Role</th><th scope=\"col\">Last "
 	      "authored</th><th scope=\"col\">Last committed</th>"
 	      "<th scope=\"col\">Last tag given</th><th scope=\"col\">Last "
-	      "list message</th><th scope=\"col\">Inactive?</th></tr>"
+	      "list message</th><th scope=\"col\">Verdict</th></tr>"
 	      "</thead><tbody>\n", fp);
 	for (guint k = 0; k < e->listed->len; k++) {
 		const struct ms_rv_person *p = e->listed->pdata[k];
@@ -991,9 +991,7 @@ static void listed_verdicts(FILE *fp, const struct site *s, size_t ei,
 		} else {
 			fputs("<td>never</td>", fp);
 		}
-		ms_html_printf(fp, "<td>%s</td></tr>\n", verdict(s, ei, p,
-			       "INACTIVE (no reply, no list message, no git "
-			       "activity in the window)"));
+		verdict_cell(fp, s, ei, p);
 	}
 	fputs("</tbody></table>\n", fp);
 }
@@ -1304,7 +1302,7 @@ static int write_person(const struct site *s, size_t pi)
 	      "<th scope=\"col\">Messages</th>"
 	      "<th scope=\"col\">Commits</th>"
 	      "<th scope=\"col\">Last list message</th>"
-	      "<th scope=\"col\">Inactive?</th></tr></thead><tbody>\n", fp);
+	      "<th scope=\"col\">Verdict</th></tr></thead><tbody>\n", fp);
 	for (guint i = 0; i < rv->entries->len; i++) {
 		const struct ms_rv_entry *e = rv->entries->pdata[i];
 
@@ -1338,8 +1336,8 @@ static int write_person(const struct site *s, size_t pi)
 				ms_act_format(p->last_list, 0, false, true, a);
 			else
 				strcpy(a, "never");
-			ms_html_printf(fp, "<td>%s</td><td>%s</td></tr>\n", a,
-				       verdict(s, i, p, "INACTIVE"));
+			ms_html_printf(fp, "<td>%s</td>", a);
+			verdict_cell(fp, s, i, p);
 		}
 	}
 	fputs("</tbody></table>\n", fp);

@@ -105,6 +105,33 @@ const char *ms_verdict_word(const struct ms_verdict *v)
 	return v->kind == MS_VERDICT_NO_EVIDENCE ? "no evidence" : "active";
 }
 
+char *ms_verdict_text(const struct ms_verdict *v)
+{
+	char d[32];
+
+	switch (v->kind) {
+	case MS_VERDICT_ACTIVE:
+		return g_strdup("active");
+	case MS_VERDICT_ACTIVE_ON_LIST:
+		return g_strdup("active on the list");
+	case MS_VERDICT_ROLE_ADDRESS:
+		return g_strdup("not a person (a role or list address)");
+	case MS_VERDICT_NO_EVIDENCE:
+		if (v->why == MS_VERDICT_WHY_NO_HISTORY)
+			return g_strdup("not judged (no git history read)");
+		return g_strdup_printf("no evidence (%s)",
+				       ms_verdict_why_text(v->why));
+	case MS_VERDICT_INACTIVE:
+	case MS_VERDICT_NEVER_ACTIVE:
+		break;
+	}
+	if (!v->has_last_git)
+		return g_strdup("inactive: nothing in the entry");
+	ms_act_format(v->last_git, v->last_git_offset, false, true, d);
+	d[7] = '\0';                       /* the month */
+	return g_strdup_printf("inactive since %s", d);
+}
+
 const char *ms_verdict_never_text(const struct ms_verdict *v)
 {
 	return v->seen_anywhere ? "never active here" :

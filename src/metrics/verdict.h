@@ -159,6 +159,16 @@ char *ms_verdict_person_text(const struct ms_activity *a,
 			     const struct ms_act_person *p,
 			     const struct ms_verdict *v);
 
+/*
+ * Verdict `v` in a short phrase with its evidence, for a table cell or a
+ * note after a person (a new string): "active", "active on the list",
+ * "inactive since 2019-03" (the newest activity in the entry), "inactive:
+ * nothing in the entry", "not a person (a role or list address)", "not
+ * judged (no git history read)" or "no evidence (WHY)"
+ * (ms_verdict_why_text()).
+ */
+char *ms_verdict_text(const struct ms_verdict *v);
+
 /* What `v`'s evidence says of a person with no activity in the entry:
  * "never active here" (seen elsewhere in the history) or "never seen in
  * the history". */

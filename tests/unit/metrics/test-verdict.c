@@ -351,8 +351,44 @@ static void test_person_text(void)
 	g_free(r);
 }
 
+/* The verdict in a phrase, for each kind (report cells, maintainers
+ * --activity notes). */
+static void test_text(void)
+{
+	static const struct {
+		enum ms_verdict_kind kind;
+		enum ms_verdict_why why;
+		bool has_last;
+		const char *want;
+	} cases[] = {
+		{ MS_VERDICT_ACTIVE, 0, true, "active" },
+		{ MS_VERDICT_ACTIVE_ON_LIST, 0, false, "active on the list" },
+		{ MS_VERDICT_INACTIVE, 0, true, "inactive since 2017-10" },
+		{ MS_VERDICT_NEVER_ACTIVE, 0, false,
+		  "inactive: nothing in the entry" },
+		{ MS_VERDICT_ROLE_ADDRESS, 0, false,
+		  "not a person (a role or list address)" },
+		{ MS_VERDICT_NO_EVIDENCE, MS_VERDICT_WHY_NO_HISTORY, false,
+		  "not judged (no git history read)" },
+		{ MS_VERDICT_NO_EVIDENCE, MS_VERDICT_WHY_NO_FILES, false,
+		  "no evidence (no file of the tree is the entry's)" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct ms_verdict v = { .kind = cases[i].kind,
+					.why = cases[i].why,
+					.has_last_git = cases[i].has_last,
+					.last_git = CUTOFF - 86400 * 400 };
+		char *r = ms_verdict_text(&v);
+
+		is_str(r, cases[i].want, cases[i].want);
+		g_free(r);
+	}
+}
+
 int main(void)
 {
+	test_text();
 	test_person();
 	test_entry();
 	test_flag();
