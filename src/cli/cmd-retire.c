@@ -33,8 +33,8 @@ static const struct cli_command_help help = {
 	"window, one patch removing its inactive M: and R: people (as\n"
 	"`maintstat activity` finds them; never a role or list address, nor\n"
 	"in an entry with no commit and no patch to judge by), setting\n"
-	"S: Orphan when no\n"
-	"maintainer remains and crediting maintainers who leave MAINTAINERS\n"
+	"S: Orphan when its last maintainer leaves (in an entry of reviewers\n"
+	"only, its last reviewer) and crediting maintainers who leave MAINTAINERS\n"
 	"altogether in CREDITS.  The patches are in git format-patch form and\n"
 	"apply in order with git am onto the analysed revision; a cover\n"
 	"letter (0000-cover-letter.patch, for git send-email; git am stops on\n"
@@ -510,8 +510,8 @@ static char *cover_intro(const struct retire_args *a,
 	if (a->archives.nr)
 		g_string_append(intro, ", or in a reply on the list");
 	g_string_append(intro, ".  Maintainers who leave MAINTAINERS "
-			"altogether move to CREDITS; entries left without a "
-			"maintainer become Orphan.");
+			"altogether move to CREDITS; entries whose last "
+			"maintainer leaves become Orphan.");
 	w = retire_wrap(intro->str, 72);
 	g_string_assign(intro, w);
 	g_string_append_c(intro, '\n');

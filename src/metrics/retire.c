@@ -852,7 +852,7 @@ static void plan_patch(struct build *b, const struct retire_plan *pl,
 	GPtrArray *found = g_ptr_array_new();
 	struct ms_diags ignore = MS_DIAGS_INIT;
 	bool plus_fold = b->opts->plus_fold;
-	size_t kept_m = 0;
+	size_t had_m = 0, kept_m = 0, kept_r = 0;
 	struct pending *p;
 	char *new_m, *new_c = b->cur_c ? g_strdup(b->cur_c) : NULL;
 	char *short_name, *tag, *credit;
@@ -887,13 +887,21 @@ static void plan_patch(struct build *b, const struct retire_plan *pl,
 	}
 	if (!found->len)
 		goto done;
-	for (size_t k = 0; k < e->nr_fields; k++)
-		if (e->fields[k].key == 'M' &&
-		    !g_hash_table_contains(drop, GUINT_TO_POINTER(
+	for (size_t k = 0; k < e->nr_fields; k++) {
+		char key = e->fields[k].key;
+
+		if (key != 'M' && key != 'R')
+			continue;
+		had_m += key == 'M';
+		if (!g_hash_table_contains(drop, GUINT_TO_POINTER(
 			    e->fields[k].line)))
-			kept_m++;
+			key == 'M' ? kept_m++ : kept_r++;
+	}
 	p = g_new0(struct pending, 1);
-	p->orphaned = kept_m == 0;
+	/* Orphan when the last maintainer leaves, or the last person of an
+	 * entry that never had one: an entry of reviewers alone keeps its
+	 * status while one of them stays */
+	p->orphaned = !kept_m && (had_m || !kept_r);
 	new_m = edit_text(b->cur[fi], drop, e, p->orphaned);
 
 	/* who stays listed matters only to CREDITS */

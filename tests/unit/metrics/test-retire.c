@@ -409,6 +409,52 @@ int main(void)
 		retire_series_free(s);
 	}
 
+	{
+		/* Xen's INTEL TXT lists reviewers only: one leaving is no
+		 * reason to call the entry Orphan; the last one leaving is */
+		static const char *rv =
+			"TXT\n"
+			"R:\tLuke Gone <luke@example.com>\n"
+			"R:\tDan Here <dan@example.com>\n"
+			"S:\tOdd Fixes\n"
+			"F:\ttxt/\n"
+			"\n"
+			"SOLO\n"
+			"R:\tSam Gone <sam@example.com>\n"
+			"S:\tMaintained\n"
+			"F:\tsolo/\n";
+		struct retire_person luke[] = {
+			{ "Luke Gone", "luke@example.com", 'R', "why L", NULL,
+			  NULL, 0, NULL },
+		};
+		struct retire_person sam[] = {
+			{ "Sam Gone", "sam@example.com", 'R', "why S", NULL,
+			  NULL, 0, NULL },
+		};
+		struct retire_plan pr[] = {
+			{ .entry = "TXT", .people = luke, .nr_people = 1 },
+			{ .entry = "SOLO", .people = sam, .nr_people = 1 },
+		};
+		struct retire_text f1[] = { { "MAINTAINERS", rv } };
+
+		ok(retire_build(f1, 1, credits, pr, 2, &opts, &s, &diags) ==
+		   0 && s->nr == 3, "reviewer-only entries built");
+		if (s->nr == 3) {
+			ok(!s->patches[1].orphaned && !strstr(
+				   s->patches[1].text->str, "Orphan"),
+			   "a reviewer leaves, another stays: status kept",
+			   s->patches[1].text->str);
+			ok(s->patches[2].orphaned, "the last person leaves: "
+			   "Orphan");
+			is_str(retire_series_text(s, "MAINTAINERS"),
+			       "TXT\nR:\tDan Here <dan@example.com>\n"
+			       "S:\tOdd Fixes\nF:\ttxt/\n\nSOLO\n"
+			       "S:\tOrphan\nF:\tsolo/\n", "the final text");
+		}
+		ms_diags_release(&diags);
+		retire_series_free(s);
+	}
+
 	x = retire_slug("MAINTAINERS: Ünïcode/ (weird) *entry*: remove X");
 	is_str(x, "MAINTAINERS-n-code-weird-entry-remove-X",
 	       "slug keeps only safe characters");
