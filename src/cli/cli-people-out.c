@@ -145,7 +145,7 @@ static void page(FILE *fp, const struct ms_people *pp, bool compare)
 		const struct ms_people_company *c = pp->companies->pdata[i];
 
 		ms_html_printf(fp, "<tr><th scope=\"row\">%s</th>", c->name);
-		fprintf(fp, "<td class=\"n\">%zu</td>", c->people);
+		fprintf(fp, "<td class=\"n\">%u</td>", c->people->len);
 		counts(fp, &c->c);
 		if (c->review_balance < 0)
 			fputs("<td class=\"n\" data-sort=\"-1\">–</td>", fp);

@@ -275,7 +275,7 @@ static void print_json(struct ms_out *o, const struct person_row *r)
 		ms_out_end_list(o);
 	}
 	ms_out_kv_bool(o, "big_name_join", r->big_name);
-	ms_out_key(o, "addresses");
+	ms_out_key(o, "address_evidence");
 	ms_out_begin_list(o);
 	for (guint i = 0; i < r->addrs->len; i++) {
 		const struct addr_row *a = r->addrs->pdata[i];

@@ -301,7 +301,7 @@ static void text_companies(const struct ms_people *pp, size_t max,
 		cell(l, c->name, 30);
 		printf(" %7" G_GINT64_FORMAT "  %s %6zu %5zu %5zu "
 		       "%5zu %5zu %5zu %7s\n", c->c.reviewer_score,
-		       l->str, c->people, c->c.authored, c->c.messages,
+		       l->str, (size_t)c->people->len, c->c.authored, c->c.messages,
 		       c->c.replied, c->c.tags_given, c->c.tags_received, bal);
 		g_string_free(l, TRUE);
 	}
@@ -471,6 +471,23 @@ static void json_median(struct ms_out *o, const struct ms_people_person *p)
 		ms_out_kv_null(o, "median_first_response_hours");
 }
 
+static void json_person(struct ms_out *o, const struct ms_people *pp,
+			const struct cli_act_series *ser,
+			const struct ms_people_person *p, bool compare);
+
+/* Key "people": the persons `people` (of `pp`), each as json_person()
+ * writes it. */
+static void json_people(struct ms_out *o, const struct ms_people *pp,
+			const struct cli_act_series *ser,
+			const GPtrArray *people, size_t max, bool compare)
+{
+	ms_out_key(o, "people");
+	ms_out_begin_list(o);
+	for (size_t i = 0; i < MIN(max, people->len); i++)
+		json_person(o, pp, ser, people->pdata[i], compare);
+	ms_out_end_list(o);
+}
+
 /* Key "intervals" (--by) of person `p` or company `c`: per interval its
  * start and end as counted, and its figures there, every one null when
  * it sent nothing in it. */
@@ -506,10 +523,10 @@ static void json_intervals(struct ms_out *o, const struct ms_people *pp,
 			json_counts(o, &ip->c, false);
 			json_median(o, ip);
 		} else if (c && ic) {
-			ms_out_kv_int(o, "members", (int64_t)ic->people);
+			json_people(o, iv, ser, ic->people, SIZE_MAX, false);
 			json_counts(o, &ic->c, false);
 		} else {
-			ms_out_kv_null(o, p ? "company" : "members");
+			ms_out_kv_null(o, p ? "company" : "people");
 			for (size_t k = 0; k < G_N_ELEMENTS(figures); k++)
 				ms_out_kv_null(o, figures[k]);
 			if (p)
@@ -521,31 +538,64 @@ static void json_intervals(struct ms_out *o, const struct ms_people *pp,
 	ms_out_end_list(o);
 }
 
+/* A date of the window: ISO 8601, or null for 0 (the window's start
+ * when no --since bounds it). */
+static void json_date(struct ms_out *o, const char *key, int64_t t)
+{
+	char d[32];
+
+	if (!t) {
+		ms_out_kv_null(o, key);
+		return;
+	}
+	ms_act_format(t, 0, true, false, d);
+	ms_out_kv_string(o, key, d);
+}
+
+/* Person `p` of `pp`: every figure, its stretches by employer when it
+ * moved, with --compare its move, with --by its intervals. */
+static void json_person(struct ms_out *o, const struct ms_people *pp,
+			const struct cli_act_series *ser,
+			const struct ms_people_person *p, bool compare)
+{
+	/* the window's, not an interval's (which counts no entries) */
+	bool whole = pp->intervals != NULL;
+
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "name", p->name);
+	ms_out_kv_string(o, "email", p->email);
+	ms_out_key(o, "addresses");
+	ms_out_begin_list(o);
+	for (size_t k = 0; p->addresses[k]; k++)
+		ms_out_string(o, p->addresses[k]);
+	ms_out_end_list(o);
+	ms_out_kv_string(o, "company", p->company);
+	ms_out_key(o, "employers");
+	ms_out_begin_list(o);
+	for (size_t k = 0; k < p->nr_employers; k++) {
+		const struct ms_people_employer *e = &p->employers[k];
+
+		ms_out_begin_object(o);
+		ms_out_kv_string(o, "company", e->company);
+		json_date(o, "since", e->since);
+		json_date(o, "until", e->until);
+		json_counts(o, &e->c, whole);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+	json_counts(o, &p->c, whole);
+	json_median(o, p);
+	json_move(o, p->prev_rank, p->score_change, compare);
+	json_intervals(o, pp, ser, p, NULL);
+	ms_out_end_object(o);
+}
+
 static void json_document(struct ms_out *o, const struct ms_people *pp,
 			  long limit, bool compare,
 			  const struct cli_act_series *ser)
 {
-	ms_out_key(o, "people");
-	ms_out_begin_list(o);
-	for (size_t i = 0; i < cli_limit(limit, true, pp->people->len); i++) {
-		const struct ms_people_person *p = pp->people->pdata[i];
-
-		ms_out_begin_object(o);
-		ms_out_kv_string(o, "name", p->name);
-		ms_out_kv_string(o, "email", p->email);
-		ms_out_key(o, "emails");
-		ms_out_begin_list(o);
-		for (size_t k = 0; p->addresses[k]; k++)
-			ms_out_string(o, p->addresses[k]);
-		ms_out_end_list(o);
-		ms_out_kv_string(o, "company", p->company);
-		json_counts(o, &p->c, true);
-		json_median(o, p);
-		json_move(o, p->prev_rank, p->score_change, compare);
-		json_intervals(o, pp, ser, p, NULL);
-		ms_out_end_object(o);
-	}
-	ms_out_end_list(o);
+	json_people(o, pp, ser, pp->people,
+		    cli_limit(limit, true, pp->people->len), compare);
 	ms_out_key(o, "companies");
 	ms_out_begin_list(o);
 	for (size_t i = 0; i < cli_limit(limit, true, pp->companies->len);
@@ -554,7 +604,7 @@ static void json_document(struct ms_out *o, const struct ms_people *pp,
 
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "name", c->name);
-		ms_out_kv_int(o, "members", (int64_t)c->people);
+		json_people(o, pp, ser, c->people, SIZE_MAX, compare);
 		json_counts(o, &c->c, true);
 		if (c->review_balance >= 0)
 			ms_out_kv_real(o, "review_balance", c->review_balance);

@@ -834,6 +834,7 @@ static struct ms_people_company *company_row(struct ms_people *out,
 	if (co)
 		return co;
 	co = g_new0(struct ms_people_company, 1);
+	co->people = g_ptr_array_new();
 	co->unknown = name == unknown;
 	pooled = co->unknown ? unknown : g_hash_table_lookup(out->strings,
 							    name);
@@ -847,7 +848,61 @@ static struct ms_people_company *company_row(struct ms_people *out,
 	return co;
 }
 
-#define SUM(f) co->c.f += p->c.f
+#define SUM(f) to->f += c->f
+static void add_counts(struct ms_people_counts *to,
+		       const struct ms_people_counts *c)
+{
+	SUM(authored); SUM(series); SUM(own); SUM(other); SUM(stable);
+	SUM(messages); SUM(threads); SUM(replied); SUM(first_responses);
+	SUM(tags_given); SUM(tags_received); SUM(author_cs);
+	SUM(author_threads); SUM(author_messages); SUM(reviewer_cs);
+	SUM(reviewer_threads); SUM(reviewer_messages); SUM(reviewer_score);
+	SUM(author_score); SUM(entries_listed); SUM(entries_answered);
+}
+#undef SUM
+
+/* Person `p`'s figures `c` to company `name`, `p` among its people
+ * once. */
+static void add_to(struct ms_people *out, GHashTable *by, const char *name,
+		   struct ms_people_person *p,
+		   const struct ms_people_counts *c)
+{
+	struct ms_people_company *co = company_row(out, by, name);
+	guint i;
+
+	add_counts(&co->c, c);
+	for (i = 0; i < co->people->len && co->people->pdata[i] != p; i++)
+		;
+	if (i == co->people->len)
+		g_ptr_array_add(co->people, p);
+}
+
+/* The stretches of `p`, who moved, by company: each part of the window
+ * between the employers file's end dates (`parts`, oldest first) in
+ * which they sent something, one company's parts in a row joined. */
+static void employers(struct ms_people *out, GHashTable *by,
+		      struct ms_people_person *p, const GPtrArray *parts)
+{
+	struct ms_people_employer *e = NULL;
+
+	p->employers = g_new0(struct ms_people_employer, parts->len);
+	for (guint k = 0; k < parts->len; k++) {
+		const struct ms_people *part = parts->pdata[k];
+		const struct ms_people_person *q = ms_people_find(part,
+								  p->person);
+
+		if (!q)
+			continue;
+		if (!e || strcmp(e->company, q->company)) {
+			e = &p->employers[p->nr_employers++];
+			e->company = company_row(out, by, q->company)->name;
+			e->since = part->since;
+		}
+		e->until = part->until;
+		add_counts(&e->c, &q->c);
+	}
+}
+
 /* Each company's people and the sums of their figures: a person who
  * moved (ms_people_person.moved) by their figures in each part of the
  * window between the employers file's end dates (`parts`), to the
@@ -855,44 +910,18 @@ static struct ms_people_company *company_row(struct ms_people *out,
 static void companies(struct ms_people *out, const GPtrArray *parts)
 {
 	GHashTable *by = g_hash_table_new(g_str_hash, g_str_equal);
-	GPtrArray *rows = g_ptr_array_new();
 
 	for (guint i = 0; i < out->people->len; i++) {
-		const struct ms_people_person *p = out->people->pdata[i];
+		struct ms_people_person *p = out->people->pdata[i];
 
 		if (!p->moved || !parts) {
-			g_ptr_array_add(rows, (gpointer)p);
+			add_to(out, by, p->company, p, &p->c);
 			continue;
 		}
-		for (guint k = 0; k < parts->len; k++) {
-			const struct ms_people_person *q = ms_people_find(
-				parts->pdata[k], p->person);
-
-			if (q)
-				g_ptr_array_add(rows, (gpointer)q);
-		}
-	}
-	for (guint i = 0; i < rows->len; i++) {
-		const struct ms_people_person *p = rows->pdata[i];
-		struct ms_people_company *co = company_row(out, by,
-							   p->company);
-		bool again = false;
-
-		/* a person counts once in a company */
-		for (guint k = 0; k < i && !again; k++)
-			again = ((const struct ms_people_person *)
-				 rows->pdata[k])->person == p->person &&
-				!strcmp(((const struct ms_people_person *)
-					 rows->pdata[k])->company, p->company);
-		co->people += !again;
-		SUM(authored); SUM(series); SUM(own); SUM(other); SUM(stable);
-		SUM(messages); SUM(threads); SUM(replied);
-		SUM(first_responses); SUM(tags_given); SUM(tags_received);
-		SUM(author_cs); SUM(author_threads); SUM(author_messages);
-		SUM(reviewer_cs); SUM(reviewer_threads);
-		SUM(reviewer_messages); SUM(reviewer_score);
-		SUM(author_score); SUM(entries_listed);
-		SUM(entries_answered);
+		employers(out, by, p, parts);
+		for (size_t k = 0; k < p->nr_employers; k++)
+			add_to(out, by, p->employers[k].company, p,
+			       &p->employers[k].c);
 	}
 	for (guint i = 0; i < out->companies->len; i++) {
 		struct ms_people_company *co = out->companies->pdata[i];
@@ -901,13 +930,28 @@ static void companies(struct ms_people *out, const GPtrArray *parts)
 		co->review_balance = ap ? (double)(co->c.reviewer_score + ap) /
 					  (double)ap : -1;
 	}
-	g_ptr_array_unref(rows);
 	g_hash_table_unref(by);
 }
-#undef SUM
 
 static GPtrArray *window_parts(struct ctx *c, const uint8_t *aside,
 			       const struct ms_employers *emp);
+
+static void person_free(gpointer data)
+{
+	struct ms_people_person *p = data;
+
+	g_strfreev(p->addresses);
+	g_free(p->employers);
+	g_free(p);
+}
+
+static void company_free(gpointer data)
+{
+	struct ms_people_company *co = data;
+
+	g_ptr_array_unref(co->people);
+	g_free(co);
+}
 
 /* One window's people and companies: [c->since, c->until]; the
  * entries listing and answered by each from `mf` and `rv` (both may be
@@ -933,8 +977,8 @@ static struct ms_people *window(struct ctx *c, const uint8_t *aside,
 	out->ident = c->ident;
 	out->since = c->since;
 	out->until = c->until;
-	out->people = g_ptr_array_new_with_free_func(g_free);
-	out->companies = g_ptr_array_new_with_free_func(g_free);
+	out->people = g_ptr_array_new_with_free_func(person_free);
+	out->companies = g_ptr_array_new_with_free_func(company_free);
 	out->strings = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					     NULL);
 	out->index = g_hash_table_new(NULL, NULL);
@@ -1065,9 +1109,6 @@ void ms_people_free(struct ms_people *p)
 {
 	if (!p)
 		return;
-	for (guint i = 0; i < p->people->len; i++)
-		g_strfreev(((struct ms_people_person *)
-			    p->people->pdata[i])->addresses);
 	g_ptr_array_unref(p->people);
 	g_ptr_array_unref(p->companies);
 	g_hash_table_unref(p->strings);
@@ -1158,6 +1199,11 @@ int ms_people_sort(struct ms_people *p, const char *key)
 				   GSIZE_TO_POINTER((size_t)k));
 	g_ptr_array_sort_with_data(p->companies, cmp_companies,
 				   GSIZE_TO_POINTER((size_t)k));
+	for (guint i = 0; i < p->companies->len; i++)
+		g_ptr_array_sort_with_data(((struct ms_people_company *)
+					    p->companies->pdata[i])->people,
+					   cmp_people,
+					   GSIZE_TO_POINTER((size_t)k));
 	return 0;
 }
 

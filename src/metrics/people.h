@@ -64,6 +64,15 @@ struct ms_people_counts {
 	size_t entries_listed, entries_answered;
 };
 
+/* A stretch of the window in which a person who moved worked for
+ * `company` (the window cut at the employers file's end dates, the
+ * stretches of one company in a row joined): their figures there. */
+struct ms_people_employer {
+	const char *company;
+	int64_t since, until;     /* inclusive; since 0: the window's */
+	struct ms_people_counts c;
+};
+
 struct ms_people_person {
 	unsigned person;          /* ident id */
 	const char *name, *email; /* canonical */
@@ -74,8 +83,12 @@ struct ms_people_person {
 	int64_t first, last;      /* their oldest and newest message of
 				   * the window */
 	/* the employers file gives them another company at `first` than
-	 * at `last`: the companies' sums split their figures by date */
+	 * at `last`: the companies' sums split their figures by date, the
+	 * parts in `employers` (oldest first; none when they did not
+	 * move) */
 	bool moved;
+	struct ms_people_employer *employers;
+	size_t nr_employers;
 	/* ms_people_compare(): rank by a figure in the earlier run (0:
 	 * not in it) and the figure's change since */
 	size_t prev_rank;
@@ -88,7 +101,10 @@ struct ms_people_company {
 	 * remainder, never ranked as a company (the netdev report lists
 	 * each such person as their own) */
 	bool unknown;
-	size_t people;
+	/* its people (struct ms_people_person *, borrowed from the same
+	 * ms_people): one who moved is in each of their companies, whose
+	 * sums hold only their figures there (ms_people_person.employers) */
+	GPtrArray *people;
 	struct ms_people_counts c;
 	/* review points over author points: the score's parts, 2 x cs +
 	 * 8 x threads + 2 x (messages - 1) as reviewer over 4 x messages as
@@ -168,9 +184,10 @@ struct ms_people_problem {
 GPtrArray *ms_people_check(const struct ms_people *p);
 
 /*
- * Sort people and companies by figure `key` (a JSON key: "authored",
- * "messages", "reviewer_score", ...), greatest first, then by address
- * or name.  Returns 0, or MS_EUSAGE for an unknown key.
+ * Sort people, companies and each company's people by figure `key` (a
+ * JSON key: "authored", "messages", "reviewer_score", ...), greatest
+ * first, then by address or name.  Returns 0, or MS_EUSAGE for an
+ * unknown key.
  */
 int ms_people_sort(struct ms_people *p, const char *key);
 

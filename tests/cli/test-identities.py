@@ -179,22 +179,22 @@ eq([k["email"] for k in ppl["wei@a.example"]["kept_apart"]],
 ok([len(x) for x in ppl["wei@a.example"]["kept_apart"][0]["evidence"]
     .split()] == [40, 40], "JSON: by two commits, one each way")
 eq(ppl["wei@a.example"]["dmarc_name"], None, "JSON: no dmarc-name")
-eq([(a["email"], a["source"]) for a in ppl["cora@corp.example"]["addresses"]],
+eq([(a["email"], a["source"]) for a in ppl["cora@corp.example"]["address_evidence"]],
    [("cora@corp.example", "self"), ("cora@home.example", "name")],
    "JSON: the author's Tested-by from another address of her name is "
    "her (only a review or ack keeps two apart)")
 eq([(a["email"], a["source"]) for a in
-    ppl["hmoved@newcorp.example"]["addresses"]],
+    ppl["hmoved@newcorp.example"]["address_evidence"]],
    [("hmoved@newcorp.example", "self"),
     ("hmoved@oldcorp.example", "maintainers-history")], "JSON: Hana")
-ok(len(ppl["hmoved@newcorp.example"]["addresses"][1]["evidence"]) == 40,
+ok(len(ppl["hmoved@newcorp.example"]["address_evidence"][1]["evidence"]) == 40,
    "JSON: the evidence is the MAINTAINERS commit")
 eq([(a["email"], a["source"]) for a in
-    ppl["quiet@new.example"]["addresses"]],
+    ppl["quiet@new.example"]["address_evidence"]],
    [("quiet@new.example", "self"), ("quiet@old.example", "mailmap")],
    "JSON: the .mailmap join")
 ok(ppl["sam@one.example"]["big_name_join"], "JSON: Sam's name join flagged")
-eq([a["unused_address"] for a in ppl["rob@remote.example"]["addresses"]],
+eq([a["unused_address"] for a in ppl["rob@remote.example"]["address_evidence"]],
    [True], "JSON: Rob's unused address")
 # urgent: an entry with only R: lines names its reviewers, and whether
 # they are active (Xen's RISCV)
@@ -211,7 +211,7 @@ eq([(e["name"], [(p["email"], p["inactive"]) for p in e["reviewers"]])
    "JSON: urgent's reviewers, active")
 
 # evidence quality (issue 35): each person's addresses, as sets
-groups = [set(a["email"] for a in p["addresses"])
+groups = [set(a["email"] for a in p["address_evidence"])
           for p in r.json()["people"]]
 ok(not any({"pat@alpha.example", "sid@whiskey.example"} <= g
            for g in groups), "a .mailmap placeholder for two people "
@@ -222,12 +222,12 @@ ok(not any("tom@typo.example" in g or "hedy@host.example" in g
 ok(not any({"spam1@a1.example", "spam2@a2.example"} <= g for g in groups),
    "a domain as a display name ('Acme.co.jp') joins no one", groups)
 eq([(a["email"], a["source"], a["malformed"]) for a in
-    ppl["mal@formed.example"]["addresses"]],
+    ppl["mal@formed.example"]["address_evidence"]],
    [("mal@formed.example", "self", False),
     ("mal@box.(none)", "name", True)], "JSON: 'mal at formed dot example' "
    "and '[mal@formed.example]' are mal@formed.example; 'mal@box.(none)' is "
    "no address")
-eq(ppl["rchan@newco.example"]["addresses"][1:], [],
+eq(ppl["rchan@newco.example"]["address_evidence"][1:], [],
    "JSON: the Ryan Chans at two companies eight years apart are not joined")
 eq([(x["email"], x["evidence"]) for x in
     ppl["rchan@newco.example"]["possible_joins"]],
@@ -357,7 +357,7 @@ eq(ppl["wei@a.example"]["kept_apart"],
    "JSON: the Weis kept apart by reviews on the list, one each way")
 lena = [p for p in r.json()["people"]
         if p["email"] in ("lena@work.example", "lena@home.example")]
-eq([(p["email"], [(a["email"], a["source"]) for a in p["addresses"]],
+eq([(p["email"], [(a["email"], a["source"]) for a in p["address_evidence"]],
      p["kept_apart"]) for p in lena],
    [("lena@work.example", [("lena@work.example", "self"),
                            ("lena@home.example", "name")], [])],
@@ -523,7 +523,7 @@ ok("\nIdentities: HEAD's .mailmap, changes of address in MAINTAINERS, "
    "equal names (--no-name-join)", r.out)
 r = run("identities", "--repo", repo, "--no-cache", "--json")
 eq(r.rc, 0, "identities exits 0")
-bo = [a for pp in r.json()["people"] for a in pp["addresses"]
+bo = [a for pp in r.json()["people"] for a in pp["address_evidence"]
       if a["email"] == "bo@newboard.example"]
 eq([a["source"] for a in bo], ["maintainers-history"],
    "identities: the board file's change of address is a "

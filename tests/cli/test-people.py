@@ -115,7 +115,7 @@ doc = r.json()
 ok("schema_version" in doc, "one document with schema_version")
 ppl = {p["email"]: p for p in doc["people"]}
 ann = ppl.get("ann@example.net") or {}
-eq(sorted(ann.get("emails", [])), ["ann.author@gmail.com",
+eq(sorted(ann.get("addresses", [])), ["ann.author@gmail.com",
                                       "ann@corp-a.com", "ann@example.net"],
    "Ann: three addresses, one person")
 eq([ann.get(k) for k in ("messages", "authored", "series", "threads",
@@ -125,7 +125,7 @@ eq([ann.get(k) for k in ("messages", "authored", "series", "threads",
    "tagged (two through the cover letter)")
 ok("foo@lists.example.org" not in ppl, "the list's address is no person")
 for bot in ("lkp@", "patchwork-bot", "pr-tracker-bot", "syzbot"):
-    ok(not [a for p in doc["people"] for a in p["emails"] if bot in a],
+    ok(not [a for p in doc["people"] for a in p["addresses"] if bot in a],
        "no bot: " + bot)
 rita = ppl["rita@example.com"]
 eq([rita[k] for k in ("messages", "replied", "first_responses",
@@ -165,16 +165,38 @@ eq({e: p["company"] for e, p in ppl.items()},
    "(example.org: the list's lists.example.org), a domain of one "
    "person being theirs (Rita's, Greg's): (Unknown)")
 cos = {c["name"]: c for c in doc["companies"]}
-eq([cos["Corp A"][k] for k in ("members", "messages", "authored",
-                               "reviewer_score")], [3, 8, 5, -18],
+eq([len(cos["Corp A"]["people"])] + [cos["Corp A"][k] for k in
+                                    ("messages", "authored",
+                                     "reviewer_score")], [3, 8, 5, -18],
    "Corp A: Ann, Dan and Dave summed")
+eq(sorted(p["email"] for p in cos["Corp A"]["people"]),
+   ["ann@example.net", "dan@corp-a.de", "dave@corp-a.com"],
+   "a company's people: the persons, as the people list writes them")
+ok(all(p == ppl[p["email"]] for c in doc["companies"] for p in c["people"]),
+   "... each the very object of the top-level people list")
 # Bob moved mid-window (OldCo until 2024-01-10): his day-8 message counts
 # for OldCo, his day-20 one for NewCo; he is NewCo's, as of his newest
-eq([[cos[c][k] for k in ("members", "messages", "threads")]
+eq([[len(cos[c]["people"])] + [cos[c][k] for k in ("messages", "threads")]
     for c in ("OldCo", "NewCo")], [[2, 2, 2], [1, 1, 1]],
    "an employer change splits a person's figures between the companies "
    "by message date (Carl and Bob's first at OldCo, Bob's second at "
    "NewCo)")
+eq([(e["company"], e["since"], e["until"], e["messages"], e["threads"])
+    for e in ppl["bob@oldco.com"]["employers"]],
+   [("OldCo", None, "2024-01-09T23:59:59+00:00", 1, 1),
+    ("NewCo", "2024-01-10T00:00:00+00:00", "2024-01-31T23:59:59+00:00", 1,
+     1)], "Bob's employers: each stretch of the window by the file's end "
+   "date, with his figures there")
+eq([[p["email"] for p in cos[c]["people"]] for c in ("OldCo", "NewCo")],
+   [["bob@oldco.com", "carl@oldco.com"], ["bob@oldco.com"]],
+   "... he is among the people of both")
+eq([p["employers"] for e, p in ppl.items() if e != "bob@oldco.com"],
+   [[]] * 7, "no one else moved (Carl's one message was at OldCo)")
+FIGS = ("authored", "messages", "threads", "replied", "tags_given",
+        "reviewer_score")
+eq({k: cos["OldCo"][k] for k in FIGS},
+   {k: ppl["carl@oldco.com"][k] + ppl["bob@oldco.com"]["employers"][0][k]
+    for k in FIGS}, "OldCo: Carl's figures and Bob's there")
 eq(cos["NewCo"]["reviewer_score"] + cos["OldCo"]["reviewer_score"],
    ppl["bob@oldco.com"]["reviewer_score"] + ppl["carl@oldco.com"]
    ["reviewer_score"] - 2 * 1,
@@ -332,6 +354,14 @@ eq([byp["rita@example.com"]["intervals"][1][k] for k in ("messages",
                                                           "replied")],
    [1, 0], "Rita's February: her one reply (to no patch)")
 eq(byp["rita@example.com"]["messages"], 2, "the window counts both")
+unk = {c["name"]: c for c in r.json()["companies"]}["(Unknown)"]
+eq([[(p["email"], p["messages"]) for p in iv["people"] or []]
+     for iv in unk["intervals"]][1], [("rita@example.com", 1)],
+   "a company's interval: its people there, with their figures there")
+ok(all(len(iv["people"]) and iv["messages"] ==
+       sum(p["messages"] for p in iv["people"])
+       for c in r.json()["companies"] for iv in c["intervals"]
+       if iv["people"] is not None), "... which sum to its figures")
 r = run("people", *feb_args, "--until", "2024-02-29", "--by", "month")
 rows = r.out[r.out.index("Reviewer score by month:"):].splitlines()
 eq([rows[1].split(), rows[2].split(), rows[3].split()],
