@@ -44,8 +44,8 @@ static const struct cli_command_help help = {
 	"each row's rank there by reviewer score and its score's change\n"
 	"(\"new\" when it was not there), as ml-stat's stat-print.py.\n"
 	"--by month|quarter|year|release computes it all again per interval\n"
-	"(JSON: each row's \"intervals\"; text: the reviewer score per\n"
-	"interval).\n"
+	"(JSON: each row's \"intervals\"; text: the table's figures of\n"
+	"its rows per interval).\n"
 	"--check prints instead what a list owner should fix, as ml-stat's\n"
 	"--check (with --json: one document); --suggest-mailmap the\n"
 	".mailmap lines that fix it.",
@@ -341,8 +341,9 @@ static void text_author_balance(struct ms_people *pp, size_t max)
 	g_hash_table_unref(rank);
 }
 
-/* --by in text: the reviewer score of the first `max` rows (people, or
- * companies) per interval, "-" where they sent nothing. */
+/* --by in text: the figures of the tables' first `max` rows (people, or
+ * companies) in each interval, a line per interval under the row's name;
+ * "-" where it sent nothing. */
 static void text_series(const struct ms_people *pp, bool companies,
 			size_t max, const struct cli_act_series *ser,
 			const char *by)
@@ -350,41 +351,42 @@ static void text_series(const struct ms_people *pp, bool companies,
 	GPtrArray *rows = companies ? pp->companies : pp->people;
 	GString *l = g_string_new(NULL);
 
-	printf("Reviewer score by %s:\n  ", by);
-	cell(l, "", 30);
-	for (size_t i = 0; i < pp->nr_intervals; i++) {
-		g_string_append_c(l, ' ');
-		cell(l, ser->labels ? ser->labels->pdata[i] : ser->day[i], 7);
-	}
-	printf("%s\n", g_strchomp(l->str));
+	printf("By %s:\n  %-30s %-10s %7s%s %5s %5s %5s %5s %5s %5s %5s\n",
+	       by, companies ? "company" : "name", "from", "score",
+	       companies ? " people" : "", "auth", "msgs", "thr", "repl",
+	       "first", "tag+", "tag-");
 	for (size_t r = 0; r < max; r++) {
 		const struct ms_people_person *p = rows->pdata[r];
 		const struct ms_people_company *c = rows->pdata[r];
 
-		g_string_truncate(l, 0);
-		cell(l, companies ? c->name : *p->name ? p->name : p->email,
-		     30);
 		for (size_t i = 0; i < pp->nr_intervals; i++) {
-			const struct ms_people_counts *n = NULL;
-			const struct ms_people_person *ip;
-			const struct ms_people_company *ic;
+			const struct ms_people_company *ic = companies ?
+				ms_people_find_company(pp->intervals[i],
+						       c->name) : NULL;
+			const struct ms_people_person *ip = companies ? NULL :
+				ms_people_find(pp->intervals[i], p->person);
+			const struct ms_people_counts *n = ic ? &ic->c :
+							   ip ? &ip->c : NULL;
 
-			if (companies) {
-				ic = ms_people_find_company(pp->intervals[i],
-							    c->name);
-				n = ic ? &ic->c : NULL;
-			} else {
-				ip = ms_people_find(pp->intervals[i],
-						    p->person);
-				n = ip ? &ip->c : NULL;
+			g_string_assign(l, "  ");
+			cell(l, i ? "" : companies ? c->name :
+			     *p->name ? p->name : p->email, 30);
+			g_string_append_c(l, ' ');
+			cell(l, ser->labels ? ser->labels->pdata[i] :
+			     ser->day[i], 10);
+			if (!n) {
+				printf("%s %7s\n", l->str, "-");
+				continue;
 			}
-			if (n)
-				g_string_append_printf(l, " %7" G_GINT64_FORMAT,
-						       n->reviewer_score);
-			else
-				g_string_append_printf(l, " %7s", "-");
+			printf("%s %7" G_GINT64_FORMAT, l->str,
+			       n->reviewer_score);
+			if (ic)
+				printf(" %6u", ic->people->len);
+			printf(" %5zu %5zu %5zu %5zu %5zu %5zu %5zu\n",
+			       n->authored, n->messages, n->threads,
+			       n->replied, n->first_responses, n->tags_given,
+			       n->tags_received);
 		}
-		printf("  %s\n", l->str);
 	}
 	g_string_free(l, TRUE);
 }

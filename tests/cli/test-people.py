@@ -363,11 +363,19 @@ ok(all(len(iv["people"]) and iv["messages"] ==
        for c in r.json()["companies"] for iv in c["intervals"]
        if iv["people"] is not None), "... which sum to its figures")
 r = run("people", *feb_args, "--until", "2024-02-29", "--by", "month")
-rows = r.out[r.out.index("Reviewer score by month:"):].splitlines()
-eq([rows[1].split(), rows[2].split(), rows[3].split()],
-   [["2024-01", "2024-02"], ["Bob", "Moved", "20", "-"],
-    ["Rita", "Rev", "10", "8"]],
-   "--by in text: the reviewer score per interval, '-' for none")
+rows = r.out[r.out.index("By month:"):].splitlines()
+eq([rows[1].split(), rows[2].split(), rows[3].split(), rows[4].split(),
+    rows[5].split()],
+   [["name", "from", "score", "auth", "msgs", "thr", "repl", "first",
+     "tag+", "tag-"],
+    ["Bob", "Moved", "2024-01-02", "20", "0", "2", "2", "1", "1", "0", "0"],
+    ["2024-02-01", "-"],
+    ["Rita", "Rev", "2024-01-02", "10", "0", "1", "1", "2", "2", "2", "0"],
+    ["2024-02-01", "8", "0", "1", "1", "0", "0", "0", "0"]],
+   "--by in text: each row's figures per interval, '-' for none")
+crows = r.out[r.out.rindex("By month:"):].splitlines()
+eq(crows[1].split()[:4], ["company", "from", "score", "people"],
+   "... companies with their people per interval")
 eq(run("people", *feb_args, "--by", "fortnight").rc, 2,
    "--by of an unknown unit: usage error")
 with open(mbox, "w") as f:
