@@ -9,13 +9,32 @@
 
 #include <string.h>
 
+/*
+ * maint_cc_parse_email() of `line`, each answer kept: the git roles
+ * parse the same few addresses thousands of times (add_role() parses
+ * every address pushed so far at each call).
+ */
+static void parse(struct maint_cc *cc, const char *line, char **name,
+		  char **address)
+{
+	char **got = g_hash_table_lookup(cc->parsed, line);
+
+	if (!got) {
+		got = g_new0(char *, 3);
+		maint_cc_parse_email(line, &got[0], &got[1]);
+		g_hash_table_insert(cc->parsed, g_strdup(line), got);
+	}
+	*name = g_strdup(got[0]);
+	*address = g_strdup(got[1]);
+}
+
 /* mcc_mailmap_email() */
 char *mcc_mailmap_email(struct maint_cc *cc, const char *line)
 {
 	char *name, *address, *email, *r;
 	const char *rn, *ra;
 
-	maint_cc_parse_email(line, &name, &address);
+	parse(cc, line, &name, &address);
 	email = mcc_format_email(name, address, true);
 	rn = name;
 	ra = address;
@@ -70,7 +89,7 @@ bool mcc_push_email_address(struct maint_cc *cc, const char *line,
 {
 	char *name, *address;
 
-	maint_cc_parse_email(line, &name, &address);
+	parse(cc, line, &name, &address);
 	if (!*address || (cc->ignored &&
 			  g_hash_table_contains(cc->ignored, address))) {
 		g_free(name);
@@ -102,7 +121,7 @@ char *mcc_deduplicate_email(struct maint_cc *cc, const char *in)
 	char *name, *address, *email, *r, *ln, *la;
 	char **hit = NULL;
 
-	maint_cc_parse_email(in, &name, &address);
+	parse(cc, in, &name, &address);
 	email = mcc_format_email(name, address, true);
 	g_free(name);
 	g_free(address);
@@ -110,7 +129,7 @@ char *mcc_deduplicate_email(struct maint_cc *cc, const char *in)
 	g_free(email);
 	if (!cc->o.remove_duplicates)
 		return r;
-	maint_cc_parse_email(r, &name, &address);
+	parse(cc, r, &name, &address);
 	g_free(r);
 	ln = g_ascii_strdown(name, -1);
 	la = g_ascii_strdown(address, -1);
@@ -146,7 +165,7 @@ void mcc_add_role(struct maint_cc *cc, const char *line, const char *role)
 	char *name, *address, *email;
 	GRegex *role_re = g_regex_new(role, G_REGEX_RAW, 0, NULL);
 
-	maint_cc_parse_email(line, &name, &address);
+	parse(cc, line, &name, &address);
 	email = mcc_format_email(name, address, cc->o.usename);
 	for (guint i = 0; i < cc->email_to->len; i++) {
 		struct item *it = &g_array_index(cc->email_to, struct item, i);
@@ -155,7 +174,7 @@ void mcc_add_role(struct maint_cc *cc, const char *line, const char *role)
 		if (cc->o.remove_duplicates) {
 			char *en, *ea;
 
-			maint_cc_parse_email(it->email, &en, &ea);
+			parse(cc, it->email, &en, &ea);
 			same = !strcmp(name, en) || !strcmp(address, ea);
 			g_free(en);
 			g_free(ea);

@@ -35,6 +35,7 @@ struct maint_cc {
 	GArray *email_to, *list_to; /* struct item */
 	GHashTable *list_seen, *hash_name, *hash_address;
 	GHashTable *dedup_name, *dedup_address; /* lc -> char *[2] */
+	GHashTable *parsed;       /* parse_email(): line -> char *[2] */
 	GPtrArray *values[4];     /* N S T W */
 	GPtrArray *entries;
 	GHashTable *entry_seen;

@@ -166,8 +166,6 @@ void mcc_rx_init(void)
 		mcc_rx.pe_angle = mcc_re("^([^<]+)<(.+\\@.*)>.*$", 0);
 		mcc_rx.pe_bare_angle = mcc_re("^\\s*<(.+\\@\\S*)>.*$", 0);
 		mcc_rx.pe_bare = mcc_re("^(.+\\@\\S*).*$", 0);
-		mcc_rx.must_quote = mcc_re("[^\\w \\-]", G_REGEX_CASELESS);
-		mcc_rx.unescaped_quote = mcc_re("(?<!\\\\)\"", 0);
 		mcc_rx.rfc_strip = mcc_re("^((?:[^\"\\\\]|\\\\.)*\n"
 				  "(?:\"(?:[^\"\\\\]|\\\\.)*\"(?:[^\"\\\\]|"
 				  "\\\\.)*)*)\n"
@@ -253,19 +251,28 @@ void mcc_strip_quotes(char *s)
 		memmove(s, s + 1, n);
 }
 
-/* The quoting of parse_email() and mcc_format_email(). */
+/*
+ * The quoting of parse_email() and mcc_format_email(): a name with a
+ * byte other than [\w \-] (/[^\w \-]/ai on bytes) is quoted, each '"'
+ * not after a backslash escaped (s/(?<!\\)"/\\"/g).  Written out: as
+ * regexes it was a tenth of a warm `--git` run.
+ */
 static char *quote_name(char *name)
 {
-	char *q, *r;
+	GString *q;
 
-	if (!g_regex_match(mcc_rx.must_quote, name, 0, NULL))
+	if (!name[strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrs"
+			 "tuvwxyz0123456789_ -")])
 		return name;
-	q = g_regex_replace_literal(mcc_rx.unescaped_quote, name, -1, 0, "\\\"",
-				    0, NULL);
-	r = g_strdup_printf("\"%s\"", q);
-	g_free(q);
+	q = g_string_new("\"");
+	for (const char *p = name; *p; p++) {
+		if (*p == '"' && (p == name || p[-1] != '\\'))
+			g_string_append_c(q, '\\');
+		g_string_append_c(q, *p);
+	}
+	g_string_append_c(q, '"');
 	g_free(name);
-	return r;
+	return g_string_free(q, FALSE);
 }
 
 void maint_cc_parse_email(const char *s, char **name, char **address)

@@ -16,7 +16,6 @@
 /* The regexes of get_maintainer.pl that do not depend on the input. */
 struct mcc_rx {
 	GRegex *pe_angle, *pe_bare_angle, *pe_bare;
-	GRegex *must_quote, *unescaped_quote;
 	GRegex *rfc_strip, *rfc_valid, *rfc_list, *rfc_each;
 	GRegex *mm1, *mm2, *mm3, *mm4;
 	GRegex *p_mode, *p_rename, *p_diff, *p_plus, *p_minus, *p_hunk;

@@ -228,14 +228,23 @@ static GRegex *re(const char *pattern)
 void mcc_vcs_grep(GPtrArray *lines, const char *file, bool all_types,
 		  struct mcc_vcs_found *out)
 {
-	GRegex *commit = re("^GitCommit: ([0-9a-f]{40,40})");
-	GRegex *author = re("^GitAuthor: (.*)");
-	GRegex *sig = re(all_types ? "^[ \\t]*(.+?)[Bb][Yy]:.*\\@.*$" :
-			 "^[ \\t]*(Signed-off-by:|Reviewed-by:|Acked-by:)"
-			 ".*\\@.*$");
+	/* compiled once: a warm --git run greps a log per file */
+	static GRegex *rx[4];
+	GRegex *commit, *author, *sig;
 	char *sp = g_strconcat("^(\\d+)\\t(\\d+)\\t", file, "$", NULL);
-	GRegex *stat = re(sp);
+	GRegex *stat;
 
+	if (g_once_init_enter(&rx[3])) {
+		rx[0] = re("^GitCommit: ([0-9a-f]{40,40})");
+		rx[1] = re("^GitAuthor: (.*)");
+		rx[2] = re("^[ \\t]*(.+?)[Bb][Yy]:.*\\@.*$");
+		g_once_init_leave(&rx[3], re("^[ \\t]*(Signed-off-by:|"
+					     "Reviewed-by:|Acked-by:).*\\@.*$"));
+	}
+	commit = rx[0];
+	author = rx[1];
+	sig = rx[all_types ? 2 : 3];
+	stat = re(sp);
 	g_free(sp);
 	out->commits = 0;
 	out->authors = g_ptr_array_new_with_free_func(g_free);
@@ -263,9 +272,6 @@ void mcc_vcs_grep(GPtrArray *lines, const char *file, bool all_types,
 		}
 		g_match_info_free(mi);
 	}
-	g_regex_unref(commit);
-	g_regex_unref(author);
-	g_regex_unref(sig);
 	if (stat)
 		g_regex_unref(stat);
 }

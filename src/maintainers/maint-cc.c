@@ -233,6 +233,8 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 	cc->dedup_address = g_hash_table_new_full(g_str_hash, g_str_equal,
 						  g_free,
 						  (GDestroyNotify)g_strfreev);
+	cc->parsed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					   (GDestroyNotify)g_strfreev);
 	for (int i = 0; i < 4; i++)
 		cc->values[i] = g_ptr_array_new_with_free_func(g_free);
 	cc->entries = g_ptr_array_new();
@@ -282,6 +284,7 @@ void maint_cc_free(struct maint_cc *cc)
 	g_hash_table_destroy(cc->hash_address);
 	g_hash_table_destroy(cc->dedup_name);
 	g_hash_table_destroy(cc->dedup_address);
+	g_hash_table_destroy(cc->parsed);
 	for (int i = 0; i < 4; i++)
 		g_ptr_array_free(cc->values[i], TRUE);
 	g_ptr_array_free(cc->entries, TRUE);
