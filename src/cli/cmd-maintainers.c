@@ -986,6 +986,7 @@ int cmd_maintainers(int argc, char **argv)
 	rc = cli_tree_open_dir("maintainers", &a.topts, NULL, &ct);
 	if (rc != CLI_CONTINUE)
 		goto done;
+	ms_tree_no_facts(ct.tree);      /* no result is kept */
 	d = maint_cc_tree_dialect(ct.tree, asked_dialect(&a.op));
 	conf_rc = maint_cc_args_conf(&a.op.gm, ct.tree, &a.conf);
 	conf_error = conf_rc < 0 ? g_strdup(ms_error_last()) : NULL;

@@ -244,7 +244,8 @@ void mcc_vcs_grep(GPtrArray *lines, const char *file, bool all_types,
 	commit = rx[0];
 	author = rx[1];
 	sig = rx[all_types ? 2 : 3];
-	stat = re(sp);
+	/* used on a few lines: not worth a JIT compile */
+	stat = g_regex_new(sp, G_REGEX_RAW, 0, NULL);
 	g_free(sp);
 	out->commits = 0;
 	out->authors = g_ptr_array_new_with_free_func(g_free);

@@ -351,6 +351,16 @@ static void add_file(struct maint_cc *cc, char *name)
 	g_ptr_array_add(cc->files, name);
 }
 
+/* mcc_match() of a regex whose matches start with `lit`, tried only on
+ * a line that does (a patch's lines are mostly neither). */
+static bool line_match(GRegex *r, const char *lit, const char *l, size_t n,
+		       GMatchInfo **mi)
+{
+	size_t k = strlen(lit);
+
+	return n >= k && !memcmp(l, lit, k) && mcc_match(r, l, n, mi);
+}
+
 size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 {
 	size_t before = cc->files->len, pos = 0;
@@ -367,18 +377,21 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 		size_t n = nl ? (size_t)(nl - l) + 1 : len - pos;
 
 		pos += n;
-		if (k && (mcc_match(mcc_rx.p_mode, l, n, &mi) ||
-			  mcc_match(mcc_rx.p_rename, l, n, &mi))) {
+		if (k && (line_match(mcc_rx.p_mode, " mode change ", l, n,
+				     &mi) ||
+			  line_match(mcc_rx.p_rename, "rename ", l, n, &mi))) {
 			add_file(cc, mcc_group(mi, 1));
-		} else if (k && mcc_match(mcc_rx.p_diff, l, n, &mi)) {
+		} else if (k && line_match(mcc_rx.p_diff, "diff --git a/", l, n,
+					   &mi)) {
 			add_file(cc, mcc_group(mi, 1));
 			add_file(cc, mcc_group(mi, 2));
 		} else if (k && cc->dialect != MAINT_DIALECT_XEN &&
-			   mcc_match(mcc_rx.p_fixes, l, n, &mi)) {
+			   line_match(mcc_rx.p_fixes, "Fixes:", l, n, &mi)) {
 			if (cc->o.fixes)
 				g_ptr_array_add(cc->fixes, mcc_group(mi, 1));
-		} else if (mcc_match(mcc_rx.p_plus, l, n, &mi) ||
-			   (k && mcc_match(mcc_rx.p_minus, l, n, &mi))) {
+		} else if (line_match(mcc_rx.p_plus, "+++", l, n, &mi) ||
+			   (k && line_match(mcc_rx.p_minus, "---", l, n,
+					    &mi))) {
 			char *f = mcc_group(mi, 1);
 			char *slash = strchr(f, '/');
 
@@ -396,7 +409,7 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 				lastfile = g_strdup(f);
 				add_file(cc, f);
 			}
-		} else if (mcc_match(mcc_rx.p_hunk, l, n, &mi)) {
+		} else if (line_match(mcc_rx.p_hunk, "@@ -", l, n, &mi)) {
 			char *a = mcc_group(mi, 1), *b = mcc_group(mi, 2);
 
 			if (cc->o.git_blame)

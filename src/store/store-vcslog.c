@@ -65,9 +65,10 @@ static bool got_dates(struct ms_store_vcs *c, GBytes *b)
 	/* a date takes a byte at least */
 	if (!r.ok || count > n)
 		return false;
+	g_array_set_size(c->dates, (guint)count);
 	for (uint64_t i = 0; i < count && r.ok; i++) {
 		d = i ? d + (gint64)ms_get_var(&r) : ms_get_svar(&r);
-		g_array_append_val(c->dates, d);
+		g_array_index(c->dates, gint64, i) = d;
 	}
 	if (ms_rd_done(&r))
 		return true;
