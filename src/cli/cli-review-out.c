@@ -209,6 +209,10 @@ static void text_figures(FILE *fp, const struct cli_review_view *r,
 			"paths %zu\n", e->aside_stable,
 			e->aside_foreign_subject, e->aside_foreign_recipients,
 			e->aside_foreign_paths);
+	if (e->own_by_blobs)
+		fprintf(fp, "  Kept against subject or recipients, the "
+			"repository has their pre-image blobs: %zu\n",
+			e->own_by_blobs);
 	ms_duration_format(e->ttfr_median, a, 32);
 	ms_duration_format(e->ttfr_p90, b, 32);
 	ms_duration_format(e->ttmr_median, c, 32);
@@ -644,6 +648,7 @@ static void json_figures(struct ms_out *o, const struct cli_review_view *r,
 		json_set_aside(o, e->aside_stable, e->aside_foreign_subject,
 			       e->aside_foreign_recipients,
 			       e->aside_foreign_paths);
+		ms_out_kv_int(o, "kept_by_blobs", (int64_t)e->own_by_blobs);
 	}
 	json_git_count(o, "merged", r->commits != NULL, e->merged);
 	json_git_count(o, "commits", r->commits != NULL, e->commits);
@@ -948,6 +953,7 @@ void cli_review_print_document(struct ms_out *o,
 	ms_out_kv_int(o, "negative_intervals", (int64_t)rv->negative);
 	json_set_aside(o, rv->aside_stable, rv->aside_foreign_subject,
 		       rv->aside_foreign_recipients, rv->aside_foreign_paths);
+	ms_out_kv_int(o, "kept_by_blobs", (int64_t)rv->own_by_blobs);
 	ms_out_kv_string(o, "list_url", r->list_url);
 	ms_out_key(o, "entries");
 	ms_out_begin_list(o);

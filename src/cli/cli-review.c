@@ -462,6 +462,7 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 	history_paths = g_ptr_array_new();
 	ms_activity_foreach_path(act, add_history_path, history_paths);
 	rvo.history_paths = history_paths;
+	rvo.objects = ms_project_objects(f->proj);
 	f->rv = ms_review_compute(f->lm, f->map, f->mf, NULL, NULL, &rvo);
 	g_ptr_array_unref(history_paths);
 	f->urgent = ms_urgent_new(f->mf, f->idx, f->tree,

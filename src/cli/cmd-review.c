@@ -380,6 +380,8 @@ static int review_ident_git(const struct review_args *a,
 	d->history_paths = g_ptr_array_new();
 	ms_activity_foreach_path(d->act, add_history_path, d->history_paths);
 	d->rvo.history_paths = d->history_paths;
+	/* and so is one made against the files it had (its blobs) */
+	d->rvo.objects = ms_project_objects(d->proj);
 	return CLI_CONTINUE;
 }
 

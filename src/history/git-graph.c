@@ -1,5 +1,6 @@
 /*
- * git-graph.c - the libgit2 adapter for commit headers (git-graph.h).
+ * git-graph.c - the libgit2 adapter for commit headers and blob look-ups
+ * (git-graph.h).
  *
  * Headers are read with git_commit_lookup(), the parser libgit2's own
  * revwalk uses for the committer time, so the store orders commits by
@@ -15,6 +16,7 @@
 
 struct ms_git_graph {
 	git_repository *repo;
+	git_odb *odb;            /* for ms_git_graph_has_blob(), or NULL */
 };
 
 int ms_git_graph_open(const char *gitdir, struct ms_git_graph **out)
@@ -44,6 +46,7 @@ void ms_git_graph_free(struct ms_git_graph *g)
 {
 	if (!g)
 		return;
+	git_odb_free(g->odb);
 	git_repository_free(g->repo);
 	g_free(g);
 }
@@ -74,4 +77,18 @@ int ms_git_graph_header(struct ms_git_graph *g, const unsigned char *raw,
 	*nr = n;
 	git_commit_free(c);
 	return 0;
+}
+
+bool ms_git_graph_has_blob(struct ms_git_graph *g, const char *hex)
+{
+	size_t len = strlen(hex), size;
+	git_object_t type;
+	git_oid prefix, id;
+
+	if (!g->odb && git_repository_odb(&g->odb, g->repo) < 0)
+		return false;
+	return len >= 7 && git_oid_fromstrn(&prefix, hex, len) == 0 &&
+	       git_odb_exists_prefix(&id, g->odb, &prefix, len) == 0 &&
+	       git_odb_read_header(&size, &type, g->odb, &id) == 0 &&
+	       type == GIT_OBJECT_BLOB;
 }

@@ -1,13 +1,15 @@
 /*
  * git-graph.h - commit headers (committer time and parents) read one at
  * a time, for the store's incremental walk (store.c), which orders the
- * commits it already knows without a full libgit2 revwalk.
+ * commits it already knows without a full libgit2 revwalk; and whether
+ * the repository holds a blob, for review's pre-image rule.
  *
  * Implemented in git-graph.c, a libgit2 adapter.
  */
 #ifndef MS_GIT_GRAPH_H
 #define MS_GIT_GRAPH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct ms_git_graph;
@@ -28,5 +30,13 @@ void ms_git_graph_free(struct ms_git_graph *g);
  */
 int ms_git_graph_header(struct ms_git_graph *g, const unsigned char *raw,
 			int64_t *time, unsigned char **parents, unsigned *nr);
+
+/*
+ * Whether the object database holds exactly one object whose id begins
+ * with `hex` (at least 7 hex digits, as a diff's "index" line abbreviates
+ * it), and that object is a blob.  An ambiguous prefix, an unreadable
+ * database or another type: false.
+ */
+bool ms_git_graph_has_blob(struct ms_git_graph *g, const char *hex);
 
 #endif

@@ -10,6 +10,9 @@
 struct ms_link_mail {
 	struct ms_mail_index *idx;
 	GPtrArray *files;     /* per record: GPtrArray of char *, or NULL */
+	GPtrArray *preimages; /* per record: GPtrArray of char * (mail.h
+				 ->preimages), or NULL */
+	GPtrArray *scratch;   /* diff_of()'s answer */
 	const struct ms_link_mail_opts *opts;
 };
 

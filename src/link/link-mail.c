@@ -10,20 +10,24 @@
 
 /* ---- the mail side ---- */
 
+/* Keep `a` (a message's list) at `rec` of `per_rec` when not empty. */
+static void keep_at(GPtrArray *per_rec, uint32_t rec, GPtrArray *a)
+{
+	while (per_rec->len <= rec)
+		g_ptr_array_add(per_rec, NULL);
+	per_rec->pdata[rec] = a && a->len ? g_ptr_array_ref(a) : NULL;
+}
+
 static int on_mail(struct ms_mail *m, const struct ms_mail_source *src,
 		   void *data)
 {
 	struct ms_link_mail *lm = data;
 	uint32_t rec = ms_mail_index_add(lm->idx, m);
-	GPtrArray *files = NULL;
 
-	/* kept as the message had it (its strings freed with it): no copy
-	 * of every path of every message */
-	if (m->has_diff && m->files && m->files->len)
-		files = g_ptr_array_ref(m->files);
-	while (lm->files->len <= rec)
-		g_ptr_array_add(lm->files, NULL);
-	lm->files->pdata[rec] = files;
+	/* kept as the message had them (its strings freed with them): no
+	 * copy of every path of every message */
+	keep_at(lm->files, rec, m->has_diff ? m->files : NULL);
+	keep_at(lm->preimages, rec, m->has_diff ? m->preimages : NULL);
 	if (lm->opts->hook)
 		lm->opts->hook(m, rec, lm->opts->hook_data);
 	ms_mail_free(m);
@@ -40,11 +44,11 @@ static void files_free(gpointer p)
 
 /*
  * The mail snapshot kept in the store (store.h, ms_store_mail_snapshot_*):
- * the index before ms_mail_index_finish(), with each record's files.  Its
- * kind changes with the index's dump version and with what on_mail()
- * keeps.
+ * the index before ms_mail_index_finish(), with each record's files and,
+ * after an empty string, its pre-image blobs (diff_of()).  Its kind
+ * changes with the index's dump version and with what on_mail() keeps.
  */
-#define SNAPSHOT_KIND (MS_MAIL_INDEX_DUMP_VERSION * 100 + 1)
+#define SNAPSHOT_KIND (MS_MAIL_INDEX_DUMP_VERSION * 100 + 2)
 
 /*
  * A snapshot is saved again only when the messages after it (replayed
@@ -58,11 +62,50 @@ static bool snapshot_behind(const struct ms_store_mail_mark *from,
 	return to->count - from->count > from->count / 32;
 }
 
-static const GPtrArray *files_of(uint32_t rec, void *data)
+static const GPtrArray *at(const GPtrArray *per_rec, uint32_t rec)
 {
-	const struct ms_link_mail *lm = data;
+	return rec < per_rec->len ? per_rec->pdata[rec] : NULL;
+}
 
-	return rec < lm->files->len ? lm->files->pdata[rec] : NULL;
+/* Record `rec`'s files, "" and its pre-image blobs: the list the
+ * snapshot keeps (valid until the next call). */
+static const GPtrArray *diff_of(uint32_t rec, void *data)
+{
+	struct ms_link_mail *lm = data;
+	const GPtrArray *f = at(lm->files, rec), *p = at(lm->preimages, rec);
+
+	if (!p)
+		return f;
+	g_ptr_array_set_size(lm->scratch, 0);
+	for (guint i = 0; f && i < f->len; i++)
+		g_ptr_array_add(lm->scratch, f->pdata[i]);
+	g_ptr_array_add(lm->scratch, "");
+	for (guint i = 0; i < p->len; i++)
+		g_ptr_array_add(lm->scratch, p->pdata[i]);
+	return lm->scratch;
+}
+
+/* diff_of()'s lists, loaded, back into files and pre-image blobs. */
+static void split_loaded(struct ms_link_mail *lm, GPtrArray *loaded)
+{
+	lm->files = loaded;
+	for (guint r = 0; r < loaded->len; r++) {
+		GPtrArray *l = loaded->pdata[r], *p;
+		guint sep = 0;
+
+		while (l && sep < l->len && *(char *)l->pdata[sep])
+			sep++;
+		if (!l || sep == l->len)
+			continue;
+		p = g_ptr_array_new();
+		for (guint i = sep + 1; i < l->len; i++)
+			g_ptr_array_add(p, l->pdata[i]);
+		keep_at(lm->preimages, r, p);
+		g_ptr_array_unref(p);
+		g_ptr_array_set_size(l, sep);
+		if (!sep)
+			g_clear_pointer(&loaded->pdata[r], g_ptr_array_unref);
+	}
 }
 
 /* A snapshot to save, and the outcome. */
@@ -114,7 +157,11 @@ static int load_resumed(const struct ms_link_mail_opts *opts,
 		g_bytes_unref(b);
 	}
 	lm->idx = idx ? idx : ms_mail_index_new();
-	lm->files = files ? files : g_ptr_array_new_with_free_func(files_free);
+	lm->preimages = g_ptr_array_new_with_free_func(files_free);
+	if (files)
+		split_loaded(lm, files);
+	else
+		lm->files = g_ptr_array_new_with_free_func(files_free);
 	ms_mail_read_result_init(&res);
 	rc = ms_store_mail_parse_archive_from(opts->store, opts->archives[0],
 					     opts->parse_flags,
@@ -125,6 +172,7 @@ static int load_resumed(const struct ms_link_mail_opts *opts,
 		ms_diags_release(&mine);
 		g_clear_pointer(&lm->idx, ms_mail_index_free);
 		g_clear_pointer(&lm->files, g_ptr_array_unref);
+		g_clear_pointer(&lm->preimages, g_ptr_array_unref);
 		return MS_ESTALE;
 	}
 	for (size_t i = 0; i < mine.nr; i++)
@@ -134,7 +182,7 @@ static int load_resumed(const struct ms_link_mail_opts *opts,
 	if (rc == 0 && to.inbox && (!idx || snapshot_behind(&from, &to))) {
 		sv->bytes = g_byte_array_new();
 		sv->mark = to;
-		if (!ms_mail_index_dump(lm->idx, files_of, lm, sv->bytes))
+		if (!ms_mail_index_dump(lm->idx, diff_of, lm, sv->bytes))
 			g_clear_pointer(&sv->bytes, g_byte_array_unref);
 	}
 	return rc;
@@ -150,6 +198,7 @@ int ms_link_mail_load(const struct ms_link_mail_opts *opts,
 
 	*out = NULL;
 	lm->opts = opts;
+	lm->scratch = g_ptr_array_new();
 	/* one archive, nothing but the index wanted: resume from the
 	 * snapshot of the last run */
 	if (opts->store && opts->nr_archives == 1 && !opts->hook &&
@@ -170,6 +219,7 @@ int ms_link_mail_load(const struct ms_link_mail_opts *opts,
 	}
 	lm->idx = ms_mail_index_new();
 	lm->files = g_ptr_array_new_with_free_func(files_free);
+	lm->preimages = g_ptr_array_new_with_free_func(files_free);
 	for (size_t i = 0; i < opts->nr_archives; i++) {
 		struct ms_mail_read_result res;
 
@@ -208,6 +258,9 @@ void ms_link_mail_free(struct ms_link_mail *lm)
 	ms_mail_index_free(lm->idx);
 	if (lm->files)
 		g_ptr_array_unref(lm->files);
+	if (lm->preimages)
+		g_ptr_array_unref(lm->preimages);
+	g_ptr_array_unref(lm->scratch);
 	g_free(lm);
 }
 
@@ -219,7 +272,11 @@ const struct ms_mail_index *ms_link_mail_index(const struct ms_link_mail *lm)
 const GPtrArray *ms_link_mail_files(const struct ms_link_mail *lm,
 				    uint32_t rec)
 {
-	if (rec >= lm->files->len)
-		return NULL;
-	return lm->files->pdata[rec];
+	return at(lm->files, rec);
+}
+
+const GPtrArray *ms_link_mail_preimages(const struct ms_link_mail *lm,
+					uint32_t rec)
+{
+	return at(lm->preimages, rec);
 }

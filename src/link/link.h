@@ -74,6 +74,11 @@ void ms_link_mail_free(struct ms_link_mail *lm);
 /* The index (borrowed). */
 const struct ms_mail_index *ms_link_mail_index(const struct ms_link_mail *lm);
 
+/* The pre-image blob ids of record `rec`'s diff (mail.h ->preimages;
+ * borrowed; NULL when none). */
+const GPtrArray *ms_link_mail_preimages(const struct ms_link_mail *lm,
+					uint32_t rec);
+
 /* Files touched by record `rec`'s diff (borrowed; NULL when none). */
 const GPtrArray *ms_link_mail_files(const struct ms_link_mail *lm,
 				    uint32_t rec);

@@ -483,7 +483,34 @@ static void hunk_counts(const char *s, size_t n, int *before, int *after)
 	}
 }
 
-/* Scan a diff, inline or attached: files, added and removed lines. */
+/* "index A..B[ mode]" after a "diff --git" line: keep A, the blob the
+ * patch applies to (mail.h, ->preimages). */
+static void index_line(struct ms_mail *m, const char *s, size_t n)
+{
+	static const char empty[] = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391";
+	size_t a = 0, b = 0;
+	char *id;
+
+	s += 6, n -= 6;
+	while (a < n && a < 64 && g_ascii_isxdigit(s[a]))
+		a++;
+	while (a + 2 + b < n && g_ascii_isxdigit(s[a + 2 + b]))
+		b++;
+	if (a < 7 || b < 7 || a + 2 > n || memcmp(s + a, "..", 2) ||
+	    (a + 2 + b < n && s[a + 2 + b] != ' ') ||
+	    strspn(s, "0") >= a || !g_ascii_strncasecmp(s, empty, a))
+		return;
+	id = g_ascii_strdown(s, (gssize)a);
+	for (guint i = 0; i < m->preimages->len; i++)
+		if (!strcmp(m->preimages->pdata[i], id)) {
+			g_free(id);
+			return;
+		}
+	g_ptr_array_add(m->preimages, id);
+}
+
+/* Scan a diff, inline or attached: files, pre-image blobs, added and
+ * removed lines. */
 static bool scan_diff_line(struct ms_mail *m, const char *s, size_t n,
 			   int *before, int *after, const char **minus,
 			   size_t *minus_n)
@@ -512,6 +539,8 @@ static bool scan_diff_line(struct ms_mail *m, const char *s, size_t n,
 		*minus = NULL;
 		return true;
 	}
+	if (line_starts(s, n, "index ") && !*minus && m->has_diff)
+		index_line(m, s, n);   /* and read on as before */
 	if (line_starts(s, n, "--- ")) {
 		*minus = s + 4;
 		*minus_n = n - 4;
@@ -1266,6 +1295,7 @@ struct ms_mail *ms_mail_parse(const char *raw, size_t len, uint32_t problems,
 	m->references = g_ptr_array_new_with_free_func(g_free);
 	m->trailers = g_ptr_array_new_with_free_func(ms_mail_trailer_free);
 	m->files = g_ptr_array_new_with_free_func(g_free);
+	m->preimages = g_ptr_array_new_with_free_func(g_free);
 	prescan(raw, len, &problems);
 	if (problems & (1u << MS_MAIL_P_NUL_BYTES)) {
 		copy = g_malloc(len + 1);
@@ -1376,6 +1406,8 @@ void ms_mail_free(struct ms_mail *m)
 	g_ptr_array_unref(m->trailers);
 	g_free(m->change_id);
 	g_ptr_array_unref(m->files);
+	if (m->preimages)
+		g_ptr_array_unref(m->preimages);
 	g_free(m->patch_id);
 	g_free(m);
 }

@@ -11,6 +11,7 @@
 #include "store.h"
 #include "tree.h"
 #include "git-common.h"
+#include "git-graph.h"
 
 #include <glib.h>
 #include <string.h>
@@ -47,6 +48,8 @@ struct ms_project {
 	char *build;
 
 	struct ms_ident *own_ident;   /* without a repository */
+	struct ms_git_graph *objects; /* ms_project_objects() */
+	bool objects_tried;
 };
 
 static int read_text(const char *path, char **text, gsize *len)
@@ -92,6 +95,7 @@ void ms_project_free(struct ms_project *p)
 	if (!p)
 		return;
 	ms_ident_free(p->own_ident);
+	ms_git_graph_free(p->objects);
 	ms_activity_free(p->act);
 	ms_link_mail_free(p->lm);
 	ms_diags_release(&p->late);
@@ -379,4 +383,13 @@ void ms_project_people_src(struct ms_project *p,
 		.aliases_name = p->o.aliases,
 		.name_join = !p->o.no_name_join,
 	};
+}
+
+struct ms_git_graph *ms_project_objects(struct ms_project *p)
+{
+	if (!p->objects_tried && p->o.gitdir &&
+	    ms_git_graph_open(p->o.gitdir, &p->objects) < 0)
+		ms_error_clear();
+	p->objects_tried = true;
+	return p->objects;
 }

@@ -21,6 +21,7 @@ struct ms_ident;
 struct ms_link_mail;
 struct ms_link_people_src;
 struct ms_mail_index;
+struct ms_git_graph;
 struct ms_store;
 struct ms_tree;
 
@@ -152,6 +153,11 @@ const struct ms_mail_index *ms_project_mail_index(const struct ms_project *p);
  */
 int ms_project_history(struct ms_project *p, struct ms_activity **out,
 		       struct ms_diags *diags);
+
+/* The repository's objects (git-graph.h; borrowed, not thread-safe),
+ * opened on first use; NULL without a gitdir or when it cannot be
+ * opened (review's pre-image rule then says nothing). */
+struct ms_git_graph *ms_project_objects(struct ms_project *p);
 
 /*
  * Who is who (borrowed, not thread-safe), built one way for every

@@ -5,6 +5,7 @@
  * had (docs/review.md).
  */
 #include "review-internal.h"
+#include "git-graph.h"
 #include "maintainers.h"
 #include "tree.h"
 
@@ -225,6 +226,23 @@ static bool other_list(const struct aside_ctx *c, uint32_t i, bool strong)
 }
 
 /*
+ * Whether the analysed repository holds every pre-image blob of patch
+ * posting `i` (at least one): the patch was made against the project's
+ * files.  A missing blob says nothing (a shallow clone, a tree without
+ * history, a file of a newer tree).
+ */
+static bool own_blobs(const struct aside_ctx *c, uint32_t i)
+{
+	const GPtrArray *p = c->opts->objects ?
+			     ms_link_mail_preimages(c->lm, i) : NULL;
+
+	for (guint k = 0; p && k < p->len; k++)
+		if (!ms_git_graph_has_blob(c->opts->objects, p->pdata[k]))
+			return false;
+	return p && p->len;
+}
+
+/*
  * Why patch posting `i` is set aside, the series aside.  A patch is the
  * project's when one of its paths could be: a known one, or a new file
  * right in the root (LTP's AGENTS.md, with its new agents/ beside it).
@@ -232,13 +250,17 @@ static bool other_list(const struct aside_ctx *c, uint32_t i, bool strong)
  * carries the rest of its series; a new top-level file does not, since
  * every project could have one, and a patch kept by one alone
  * (ASIDE_TOP_ONLY) follows its series when the others are foreign.
+ * Pre-image blobs of the project's outrank the subject and the
+ * recipients (ASIDE_OWN_BLOBS), not the paths.
  */
 static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 			   uint32_t i, bool *anchors)
 {
 	const struct ms_mail_rec *r = rec_at(c, i);
+	const char *sibling = ms_review_map_foreign(c->map, i);
 	const GPtrArray *files;
-	bool top_new = false, top_dir = false;
+	bool top_new = false, top_dir = false, blobs = false;
+	enum aside said = ASIDE_NONE;
 
 	*anchors = false;
 	if (r->stable && !c->opts->include_stable)
@@ -252,26 +274,35 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 		*anchors = true;
 		return ASIDE_NONE;
 	}
-	if (ms_review_map_foreign(c->map, i) &&
-	    !names_self(c, ms_review_map_foreign(c->map, i)))
-		return ASIDE_SUBJECT;
-	if (other_list(c, i, true))
-		return ASIDE_RECIPIENTS;
+	if (sibling && !names_self(c, sibling))
+		said = ASIDE_SUBJECT;
+	else if (other_list(c, i, true))
+		said = ASIDE_RECIPIENTS;
+	if (said) {
+		blobs = own_blobs(c, i);
+		if (!blobs)
+			return said;
+		*anchors = true;
+	}
 	files = c->opts->tree ? ms_link_mail_files(c->lm, i) : NULL;
 	if (!files || !files->len)
-		return ASIDE_NONE;
+		return blobs ? ASIDE_OWN_BLOBS : ASIDE_NONE;
 	for (guint k = 0; k < files->len; k++) {
 		switch (path_known(c, hist, files->pdata[k])) {
-		case PATH_KNOWN: *anchors = true; return ASIDE_NONE;
+		case PATH_KNOWN:
+			*anchors = true;
+			return blobs ? ASIDE_OWN_BLOBS : ASIDE_NONE;
 		case PATH_TOP_DIR: top_dir = true; break;
 		case PATH_TOP_NEW: top_new = true; break;
 		case PATH_FOREIGN: break;
 		}
 	}
+	*anchors = false;
 	/* kept by new files right in the root or a top-level directory
 	 * (MAINTAINERS, lib/decompress_unxz.c, names every project has),
 	 * and sent to another project's list: as its series says */
-	if ((top_dir || top_new) && other_list(c, i, false))
+	if ((top_dir || top_new) && other_list(c, i, false) &&
+	    !own_blobs(c, i))
 		return ASIDE_TOP_RECIPIENTS;
 	if (top_dir) {
 		*anchors = true;
@@ -379,6 +410,7 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 		case ASIDE_RECIPIENTS:
 			rv->aside_foreign_recipients += in_window;
 			break;
+		case ASIDE_OWN_BLOBS: rv->own_by_blobs += in_window; break;
 		default: break;
 		}
 	}

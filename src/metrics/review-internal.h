@@ -76,8 +76,11 @@ char *const *ms_review_map_earlier(const struct ms_review_map *map,
 const struct ms_rv_rcpts *ms_review_map_rcpts(const struct ms_review_map *map,
 					      uint32_t rec);
 
-/* Why a patch posting is set aside. */
+/* Why a patch posting is set aside, or (ASIDE_OWN_BLOBS) kept by what
+ * evidence against the subject and recipient rules. */
 enum aside { ASIDE_NONE, ASIDE_STABLE, ASIDE_SUBJECT, ASIDE_PATHS,
+	     ASIDE_OWN_BLOBS, /* kept: the repository has its pre-image
+				 blobs (ms_review_opts.objects) */
 	     ASIDE_TOP_ONLY, /* kept by new top-level files: as its series */
 	     ASIDE_RECIPIENTS,
 	     ASIDE_TOP_RECIPIENTS /* kept by new top-level files only, and

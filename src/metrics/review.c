@@ -593,7 +593,7 @@ static GHashTable *family_dates(const struct ctx *c, size_t e)
 		char *key;
 		int64_t *d;
 
-		if (c->aside[i])
+		if (c->aside[i] && c->aside[i] != ASIDE_OWN_BLOBS)
 			continue;
 		key = family_key(c, i);
 		if (g_hash_table_contains(h, key)) {
@@ -701,6 +701,7 @@ static bool counted_posting(struct entry_acc *ea, size_t i, char **key)
 	case ASIDE_RECIPIENTS:
 		ea->out->aside_foreign_recipients++;
 		return false;
+	case ASIDE_OWN_BLOBS: ea->out->own_by_blobs++; break;
 	default: break;
 	}
 	*key = family_key(c, i);

@@ -30,6 +30,7 @@ struct ms_ident;
 struct maint_index;
 struct maint_entry;
 struct ms_tree;
+struct ms_git_graph;
 struct ms_store;
 
 /* ---- patch to entry mapping ---- */
@@ -114,6 +115,11 @@ struct ms_review_opts {
 	 * known), so that a patch to a file removed before the snapshot,
 	 * or under a directory since gone, belongs to the project. */
 	const GPtrArray *history_paths;
+	/* The analysed repository's objects (git-graph.h; borrowed), or
+	 * NULL: a patch whose pre-image blobs (ms_link_mail_preimages())
+	 * it holds is the project's whatever its subject or recipients
+	 * say. */
+	struct ms_git_graph *objects;
 	/* Whether `person` (an id of `ident`) authored, committed or gave a
 	 * tag in any commit of the history up to the end of the window, for
 	 * the corporate alias rule.  NULL: only the window's commits are
@@ -291,6 +297,9 @@ struct ms_rv_entry {
 	/* patches set aside (not in `patches`), by rule */
 	size_t aside_stable, aside_foreign_subject, aside_foreign_paths;
 	size_t aside_foreign_recipients;
+	size_t own_by_blobs;         /* patches kept against their subject
+					or recipients by their pre-image
+					blobs (ASIDE_OWN_BLOBS) */
 	int64_t ttfr_median, ttfr_p90;       /* time to first response */
 	int64_t ttmr_median, ttmr_p90;       /* ... from a listed person */
 	int64_t tttag_median, tttag_p90;     /* ... first review tag */
@@ -334,6 +343,7 @@ struct ms_review {
 	/* patch postings of the window set aside, by rule (any entry) */
 	size_t aside_stable, aside_foreign_subject, aside_foreign_paths;
 	size_t aside_foreign_recipients;
+	size_t own_by_blobs;         /* kept by pre-image blobs */
 	const struct ms_link_result *links; /* borrowed: the postings
 					    * applied as commits, or NULL */
 	GHashTable *strings;         /* private: interned canonical names */

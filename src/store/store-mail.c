@@ -34,8 +34,8 @@
 	"forward, patch, rfc, resend, pull, patch_version, patch_number, " \
 	"patch_total, tree, new_lines, quoted_lines, trailers, change_id, " \
 	"has_diff, diff_in_attachment, files, lines_added, lines_removed, " \
-	"patch_id, kind, applied_notice, problems, size, line"
-#define MSG_NCOLS 47
+	"patch_id, kind, applied_notice, problems, size, preimages, line"
+#define MSG_NCOLS 48
 
 struct cell {
 	bool is_text;
@@ -90,6 +90,7 @@ static const struct {
 	F(F_BOOL, diff_in_attachment), F(F_STRV, files),
 	F(F_U32, lines_added), F(F_U32, lines_removed), F(F_STR, patch_id),
 	F(F_U32, kind), F(F_U8, notice), F(F_U32, problems), F(F_SIZE, size),
+	F(F_STRV, preimages),
 };
 #undef F
 G_STATIC_ASSERT(G_N_ELEMENTS(mail_fields) + 5 == MSG_NCOLS);

@@ -208,6 +208,9 @@ static const char *const migrations[] = {
 	/* 9 -> 10: link's mail snapshots are values of the one cache
 	 * (kind "mail-snapshot"), derived data: dropped, not converted */
 	"DROP TABLE IF EXISTS mail_snapshots;",
+	/* 10 -> 11: a message's pre-image blob ids (mail.h ->preimages) */
+	"ALTER TABLE messages ADD COLUMN preimages TEXT NOT NULL "
+	"DEFAULT '[]';",
 };
 
 static const char views[] =

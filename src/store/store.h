@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 /* The database layout; a store written by a newer maintstat is refused. */
-#define MS_STORE_SCHEMA_VERSION 10
+#define MS_STORE_SCHEMA_VERSION 11
 /*
  * The extraction logic of a commit record.  Bump it whenever git-walk.c
  * or trailer.c changes what a commit yields: records of another version
@@ -139,9 +139,10 @@ int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
  * applied, rejected and withdrawn notices of the new text (->notice).
  * 6: the receipt time stands in for a missing or misdated Date.
  * 7: "Pushed"/"Merged" notices, b4 ty items as MS_TRAILER_APPLIED,
- * notes of thanks.  8: "Finally merged", "Merged this one.".
+ * notes of thanks.  8: "Finally merged", "Merged this one.".  9: the
+ * pre-image blob ids of a diff (->preimages).
  */
-#define MS_STORE_MAIL_VERSION 8
+#define MS_STORE_MAIL_VERSION 9
 
 /*
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)

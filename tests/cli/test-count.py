@@ -133,6 +133,47 @@ eq([p["state"] for p in x1], ["accepted"], "x1, To: another project's list "
    "but applied as the project's commit: the project's (and accepted)")
 eq(lk["set_aside"]["foreign_recipients"], 2, "... so two are set aside by "
    "recipients, not three")
+# ... nor one made against the project's own files: its diff's pre-image
+# blob (the left of "index A..B") is in the repository (LTP: Mimi Zohar's
+# "ima: skip verifying TPM 2.0 PCR values", To: linux-integrity, Cc: ltp,
+# against LTP's file).  A blob the repository lacks says nothing, and
+# without a repository (--tree) there is no such evidence.
+blob = subprocess.run(["git", "-C", repo, "rev-parse", "HEAD:misc/other.c"],
+                      capture_output=True, text=True, check=True).stdout
+with open(mbox) as f:
+    parts = f.read().split("\nFrom ")
+for k, part in enumerate(parts):
+    for mid, pre in (("x1", blob[:12]), ("x2", "0123456789ab")):
+        if f"Message-ID: <{mid}@example.net>" in part:
+            parts[k] = part.replace("index 0000000..", f"index {pre}..")
+blobbed = os.path.join(tmp, "blobbed.mbox")
+with open(blobbed, "w") as f:
+    f.write("\nFrom ".join(parts))
+bdb = os.path.join(tmp, "blobbed.sqlite")
+for fmt in ("--json", "--json", None):
+    # cold, then warm (the kept result), then warm in text (recounted
+    # from the stored records: they keep the blob ids)
+    r = run("review", "--repo", repo, "--archive", blobbed, "--db", bdb,
+            *([fmt] if fmt else []), "THE REST")
+    ok(r.rc == 0, f"review of the blobbed list exits 0 ({fmt})", r.err)
+bl = run("review", "--repo", repo, "--archive", blobbed, "--db", bdb,
+         "--json", "THE REST").json()
+be = bl["entries"][0]
+bids = {v for p in be["patch_list"] for v in p["versions"]}
+ok("x1@example.net" in bids, "x1, To: another project's list, but its "
+   "pre-image blob is misc/other.c as the repository has it: the project's")
+ok("x2@example.net" not in bids, "x2, whose pre-image blob the repository "
+   "lacks: still set aside by its recipients")
+eq((be["set_aside"]["foreign_recipients"], be["kept_by_blobs"],
+    bl["kept_by_blobs"]), (2, 1, 1), "two set aside by recipients, one kept "
+   "by its blobs (entry and archive)")
+ok("the repository has their pre-image blobs: 1" in r.out,
+   "text (recounted from the warm store) names the rule", r.out)
+r = run("review", "--tree", repo, "--archive", blobbed, "--json",
+        "THE REST")
+ok("x1@example.net" not in {v for p in r.json()["entries"][0]["patch_list"]
+                            for v in p["versions"]},
+   "--tree: no object database, no blob evidence: x1 stays set aside")
 # ... but a sibling's name is no other project's when the analysed
 # project's own history says it is its name (erofs-utils' commits are
 # "erofs-utils: ..."): analysed as erofs-utils, its postings count

@@ -348,6 +348,40 @@ static char *reviews(struct ms_mail_index *idx, const char *id)
 	return g_string_free(s, FALSE);
 }
 
+/* The pre-image blobs of a diff's "index A..B" lines (review's blob
+ * rule): lowercase, once each; no new file's zeros, no empty blob, no
+ * id shorter than 7 digits, none before the first "diff --git". */
+static void test_preimages(void)
+{
+	static const char raw[] =
+		"From: A <a@x>\nSubject: [PATCH] x: y\n"
+		"Message-ID: <pre@x>\n\nindex 1111111111..2222222 here\n"
+		"---\n"
+		"diff --git a/a.c b/a.c\nindex 0FFC3C02247D..f3a2b1c9 100644\n"
+		"--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a\n+b\n"
+		"diff --git a/n.c b/n.c\nnew file mode 100644\n"
+		"index 0000000000..abcdef0123\n--- /dev/null\n+++ b/n.c\n"
+		"@@ -0,0 +1 @@\n+n\n"
+		"diff --git a/e.c b/e.c\nindex e69de29bb2..abcdef0123 100644\n"
+		"--- a/e.c\n+++ b/e.c\n@@ -0,0 +1 @@\n+e\n"
+		"diff --git a/s.c b/s.c\nindex abcdef..1234567\n"
+		"--- a/s.c\n+++ b/s.c\n@@ -1 +1 @@\n-s\n+t\n"
+		"diff --git a/b.c b/b.c\nindex 0ffc3c02247d..1234567\n"
+		"--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-a\n+b\n"
+		"diff --git a/c.c b/c.c\nindex 89abcdef0..7654321 100755\n"
+		"--- a/c.c\n+++ b/c.c\n@@ -1 +1 @@\n-c\n+d\n";
+	struct ms_mail *m = ms_mail_parse(raw, sizeof raw - 1, 0, 0);
+
+	is_int(m->files->len, 6, "six files");
+	is_int(m->preimages->len, 2, "two pre-images: no zeros, no empty "
+	       "blob, no 6-digit id, none before the diff, one of two alike");
+	if (m->preimages->len == 2) {
+		is_str(m->preimages->pdata[0], "0ffc3c02247d", "lowercase");
+		is_str(m->preimages->pdata[1], "89abcdef0", "with a mode");
+	}
+	ms_mail_free(m);
+}
+
 static void test_index(void)
 {
 	const char *dir = g_getenv("MS_FIXTURES");
@@ -1144,6 +1178,7 @@ int main(void)
 	test_subject_normalize();
 	test_patch_id();
 	test_parse();
+	test_preimages();
 	test_index();
 	test_quoting_reply();
 	test_bad_input();
