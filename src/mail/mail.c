@@ -784,7 +784,7 @@ static const char *const sibling_projects[] = {
 	"nftables", "libnftnl", "libmnl", "ipset", "bluez", "iwd", "ell",
 	"mptcpd", "cifs-utils", "ksmbd-tools", "exfatprogs", "mtd-utils",
 	"squashfs-tools", "sparse", "smatch", "rt-tests", "libcgroup",
-	"iproute", "ibsim", "perftest", "kernel-firmware",
+	"iproute", "ibsim", "perftest", "kernel-firmware", "cachefilesd",
 };
 
 /* A branch or release after a project's name: "next", "main", "master",
@@ -839,15 +839,19 @@ const char *ms_mail_foreign_project(const struct ms_mail_subject *s,
 		while (*t == ' ')
 			t++;
 	}
-	/* a leading "name:" of the subject: "erofs-utils: lib: ..." */
-	if (n) {
+	/* one of the first two "name:" of the subject: "erofs-utils: lib:
+	 * ...", "AOSP: erofs-utils: ..." */
+	for (int k = 0; n && k < 2; k++) {
 		size_t len = strcspn(n, ": ");
 
-		if (n[len] == ':')
-			for (size_t i = 0; i < G_N_ELEMENTS(sibling_projects);
-			     i++)
-				if (names_sibling(n, len, sibling_projects[i]))
-					return sibling_projects[i];
+		if (n[len] != ':')
+			break;
+		for (size_t i = 0; i < G_N_ELEMENTS(sibling_projects); i++)
+			if (names_sibling(n, len, sibling_projects[i]))
+				return sibling_projects[i];
+		n += len + 1;
+		while (*n == ' ')
+			n++;
 	}
 	if (extra && subject_raw && g_regex_match(extra, subject_raw, 0, NULL))
 		return "--foreign-subject";

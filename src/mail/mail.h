@@ -591,7 +591,7 @@ void ms_mail_index_finish(struct ms_mail_index *idx);
  * a snapshot of this version, or are damaged (a checksum covers every
  * byte).
  */
-#define MS_MAIL_INDEX_DUMP_VERSION 7
+#define MS_MAIL_INDEX_DUMP_VERSION 8
 
 bool ms_mail_index_dump(const struct ms_mail_index *idx,
 			const GPtrArray *(*extra)(uint32_t rec, void *data),

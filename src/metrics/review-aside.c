@@ -274,7 +274,14 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 		*anchors = true;
 		return ASIDE_NONE;
 	}
-	if (sibling && !names_self(c, sibling))
+	/* a subject naming the project itself ("erofs-utils: tests: ..."
+	 * with erofs-utils' history): its own, even under paths the
+	 * history lacks (a branch of its own: erofs-utils' tests/) */
+	if (sibling && names_self(c, sibling)) {
+		*anchors = true;
+		return ASIDE_NONE;
+	}
+	if (sibling)
 		said = ASIDE_SUBJECT;
 	else if (other_list(c, i, true))
 		said = ASIDE_RECIPIENTS;

@@ -180,7 +180,7 @@ ok("x1@example.net" not in {v for p in r.json()["entries"][0]["patch_list"]
 T_EU = 1717000000  # 2024-05-29, before the list's patches
 
 
-def eu_repo(name, prefix):
+def eu_repo(name, prefix, archive=mbox):
     work = os.path.join(tmp, name)
     subprocess.run(["git", "init", "-q", work], check=True)
     git_commit(work, "MAINTAINERS", "EROFS-UTILS\nM:\tXiang Person "
@@ -191,7 +191,7 @@ def eu_repo(name, prefix):
         git_commit(work, "lib/util.c", f"int util{k};\n", prefix +
                    f"lib: step {k}", "Xiang Person", "xiang@example.net",
                    T_EU + 60 * (k + 1))
-    r = run("review", "--repo", work, "--archive", mbox, "--json",
+    r = run("review", "--repo", work, "--archive", archive, "--json",
             "--no-cache", "EROFS-UTILS")
     ok(r.rc == 0, f"review of {name} exits 0", r.err)
     e = r.json()["entries"][0]
@@ -207,6 +207,27 @@ e_k, ids_k = eu_repo("kernel-like", "")
 ok("f1@example.net" not in ids_k and e_k["set_aside"]["foreign_subject"] >=
    e_eu["set_aside"]["foreign_subject"] + 1, "the same list and files with "
    "a history that never says 'erofs-utils:': set aside by subject")
+# ... and so is a sibling's name after a vendor's tag ("AOSP: erofs-utils:
+# ..."), while the project's own name makes a patch its own whatever its
+# paths (erofs-utils' tests/ live on a branch of their own)
+with open(mbox) as f:
+    text = f.read()
+f1 = next(p for p in text.split("\nFrom ") if "<f1@example.net>" in p)
+sib = os.path.join(tmp, "sibling.mbox")
+with open(sib, "w") as f:
+    f.write(text + "\nFrom " + f1.replace("f1@", "aosp@").replace(
+        "erofs-utils: lib:", "AOSP: erofs-utils: lib:") + "\nFrom " +
+        f1.replace("f1@", "eutests@").replace("lib/util.c", "tests/001.sh")
+        .replace("erofs-utils: lib: fix", "erofs-utils: tests: add"))
+_, ids_eu = eu_repo("erofs-utils-2", "erofs-utils: ", sib)
+_, ids_k = eu_repo("kernel-like-2", "", sib)
+ok("aosp@example.net" in ids_eu and "aosp@example.net" not in ids_k,
+   "'AOSP: erofs-utils: lib: fix': erofs-utils' own patch, another "
+   "project's for the kernel-like history")
+ok("eutests@example.net" in ids_eu and
+   "eutests@example.net" not in ids_k,
+   "'erofs-utils: tests: add' on tests/001.sh, a path the history never "
+   "had: erofs-utils' own by its name, another project's for the other")
 # ... with --repo the whole history knows legacy/old.c, removed before
 # the snapshot; mkfs/ it never had
 db = os.path.join(tmp, "count.sqlite")
