@@ -601,7 +601,9 @@ static void scores(struct ctx *c)
 			continue;
 		t = thread_get(threads, GUINT_TO_POINTER(r->thread));
 		count_in(t->parti, c->who[i]);
-		if (root || r->kind == MS_MAIL_PATCH ||
+		/* a reply to a message this archive lacks starts no thread
+		 * of its sender's: its author posted elsewhere */
+		if (!r->parent_id || r->kind == MS_MAIL_PATCH ||
 		    r->kind == MS_MAIL_COVER || r->kind == MS_MAIL_PULL)
 			count_in(t->authors, c->who[i]);
 		if (root && (r->kind == MS_MAIL_PATCH ||

@@ -225,6 +225,7 @@ mail("v@x", "Vic Vanity <vic@vic-vanity.net>", "Re: hello", 16, "Hey.",
 with open(mbox, "w") as f:
     f.write("\n".join(msgs))
 r = run("people", *args, "--json")
+run_json_before = r.json()["people"]
 cos = {p["email"]: p["company"] for p in r.json()["people"]}
 eq(cos["gus@gmail.com"], "(Unknown)", "personal mail: (Unknown)")
 eq(cos.get("vic@bigco.com"), "bigco.com", "a vanity domain's sender: the "
@@ -418,6 +419,25 @@ ok("<th scope=\"row\">Corp A</th>" in page and
    and "<td>NewCo</td>" in bob,
    "people.html: the employers file's companies, Bob's earlier rank 2 and "
    "score change +15", bob)
+# a reply to a message the archive lacks (its thread began on another
+# list) is review: its sender starts no thread of their own
+with open(mbox, "w") as f:
+    f.write("\n".join(msgs + [
+        "From x Mon Jan  1 00:00:00 2024\nFrom: Rita Rev <rita@example.com>"
+        "\nSubject: Re: [PATCH net] bar: elsewhere\nMessage-ID: <o1@x>\n"
+        "In-Reply-To: <gone@elsewhere>\nReferences: <gone@elsewhere>\n"
+        "Date: Wed, 17 Jan 2024 00:00:00 +0000\n"
+        "List-Id: <foo.lists.example.org>\n\nLooks fine.\n"]))
+r = run("people", *args, "--json")
+was = {p["email"]: p for p in run_json_before}["rita@example.com"]
+now = {p["email"]: p for p in r.json()["people"]}["rita@example.com"]
+eq([now["ml_stat"][k] - was["ml_stat"][k] for k in
+    ("author_messages", "reviewer_threads", "reviewer_messages")]
+   + [now["reviewer_score"] - was["reviewer_score"]], [0, 1, 1, 10],
+   "a reply whose parent is not in the archive: a thread Rita reviewed "
+   "(8 + 2), not one she wrote")
+with open(mbox, "w") as f:
+    f.write("\n".join(msgs))
 r = run("people", *args, "--sort", "nonsense")
 eq(r.rc, 2, "--sort of an unknown figure: usage error")
 with open(domain_map, "a") as f:
