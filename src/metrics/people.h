@@ -124,7 +124,9 @@ struct ms_people {
 	/* With review's series (rvo->nr_intervals, its bounds): the same
 	 * computation over each interval, cut by the window, as a window
 	 * of its own (a person's company there at their newest message
-	 * there); without the entries (entries_listed and _answered 0) */
+	 * there); without the entries (entries_listed and _answered 0).
+	 * NULL in an interval's own ms_people (and in the parts of the
+	 * window cut at the employers file's end dates) */
 	struct ms_people **intervals;
 	size_t nr_intervals;
 };
