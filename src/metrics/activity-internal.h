@@ -214,8 +214,9 @@ struct act_mjoin *act_mjoin_get(struct ms_rd *r, const char *id);
 
 /* A commit id in hex from its raw 20 bytes. */
 void act_set_id(char id[41], const unsigned char raw[20]);
-/* The entries `path` matches, count first, cached in a->match_cache
- * (shared by the walk's workers under a lock). */
+/* The entries `path` matches, count first, then their depths (as
+ * ms_activity_match() gives them), cached in a->match_cache (shared by
+ * the walk's workers under a lock). */
 const uint32_t *act_match_path(struct ms_activity *a, const char *path);
 /* The walk's callbacks that make a's records (wo->data = a). */
 struct ms_walk_opts;

@@ -912,9 +912,12 @@ size_t act_walk_head(const unsigned char *ids, size_t n, void *data)
  * for every revision whose MAINTAINERS and directory answers are the
  * same (maint_index_fingerprint()), so a run after new commits matches
  * only the paths no run matched before.  Saved as records of a count,
- * that many entry indexes (varints) and the path (bytes.h).
+ * that many entry indexes (varints), as many depths (signed varints) and
+ * the path (bytes.h), under the fingerprint after PATHS_FORMAT (the
+ * first format had no depths).
  */
 #define PATHS_KIND "activity-paths"
+#define PATHS_FORMAT "2:"
 
 void act_paths_read(struct ms_activity *a, const char *key)
 {
@@ -923,10 +926,12 @@ void act_paths_read(struct ms_activity *a, const char *key)
 	GHashTable *t;
 	struct ms_rd r;
 	const void *p;
+	char *fkey = g_strconcat(PATHS_FORMAT, key, NULL);
 	gsize len;
+	int rc = ms_store_model_get(a->opts->store, PATHS_KIND, fkey, &saved);
 
-	if (ms_store_model_get(a->opts->store, PATHS_KIND, key, &saved) < 0 ||
-	    !saved) {
+	g_free(fkey);
+	if (rc < 0 || !saved) {
 		ms_error_clear();
 		return;
 	}
@@ -940,7 +945,7 @@ void act_paths_read(struct ms_activity *a, const char *key)
 
 		if (n > (uint64_t)(r.end - r.p))
 			break;
-		e = g_new(uint32_t, n + 1);
+		e = g_new(uint32_t, 2 * n + 1);
 		e[0] = (uint32_t)n;
 		for (uint64_t k = 0; k < n; k++) {
 			uint64_t x = ms_get_var(&r);
@@ -948,6 +953,8 @@ void act_paths_read(struct ms_activity *a, const char *key)
 			r.ok = r.ok && x < nr_entries;
 			e[1 + k] = (uint32_t)x;
 		}
+		for (uint64_t k = 0; k < n; k++)
+			e[1 + n + k] = (uint32_t)(int32_t)ms_get_svar(&r);
 		path = ms_get_str(&r);
 		if (r.ok)
 			g_hash_table_replace(t, path, e);
@@ -968,6 +975,8 @@ static void put_answer(GByteArray *b, const char *path, const uint32_t *r)
 {
 	for (uint32_t i = 0; i <= r[0]; i++)
 		ms_put_var(b, r[i]);
+	for (uint32_t i = 0; i < r[0]; i++)
+		ms_put_svar(b, (int32_t)r[1 + r[0] + i]);
 	ms_put_str(b, path);
 }
 
@@ -977,6 +986,7 @@ int act_paths_write(struct ms_activity *a, const char *key)
 	GHashTableIter it;
 	gpointer k, v;
 	guint fresh = 0;
+	char *fkey;
 	int rc;
 
 	g_hash_table_iter_init(&it, a->match_cache);
@@ -1003,8 +1013,10 @@ int act_paths_write(struct ms_activity *a, const char *key)
 		if (!a->sv->saved_paths ||
 		    !g_hash_table_contains(a->sv->saved_paths, k))
 			put_answer(b, k, v);
-	rc = ms_store_model_put(a->opts->store, PATHS_KIND, key, 1, b->data,
+	fkey = g_strconcat(PATHS_FORMAT, key, NULL);
+	rc = ms_store_model_put(a->opts->store, PATHS_KIND, fkey, 1, b->data,
 				b->len);
+	g_free(fkey);
 	g_byte_array_free(b, TRUE);
 	return rc;
 }

@@ -75,6 +75,13 @@ const char *const *ms_activity_walked_paths(const struct ms_activity *a,
 	return (const char *const *)a->walked_paths->pdata + from;
 }
 
+const uint32_t *ms_activity_match(const struct ms_activity *a,
+				  const char *path)
+{
+	/* the answers are a cache, not part of the model's value */
+	return act_match_path((struct ms_activity *)a, path);
+}
+
 const struct ms_tree *ms_activity_tree(const struct ms_activity *a)
 {
 	return a->tree;
@@ -125,7 +132,7 @@ static int cmp_u32(const void *a, const void *b)
  */
 const uint32_t *act_match_path(struct ms_activity *a, const char *path)
 {
-	const struct maint_entry *buf[32], **m = buf;
+	struct maint_match buf[32], *m = buf;
 	uint32_t *r, *old;
 	size_t n;
 
@@ -135,21 +142,23 @@ const uint32_t *act_match_path(struct ms_activity *a, const char *path)
 	    (old = g_hash_table_lookup(a->sv->saved_paths, path))) {
 		/* a saved answer: a copy, so that match_cache still holds
 		 * exactly the paths of this run (ms_activity_foreach_path) */
-		r = g_memdup2(old, sizeof(uint32_t) * (old[0] + 1));
+		r = g_memdup2(old, sizeof(uint32_t) * (2 * old[0] + 1));
 		g_hash_table_insert(a->match_cache, g_strdup(path), r);
 	}
 	g_mutex_unlock(&a->match_lock);
 	if (r)
 		return r;
-	n = maint_index_match(a->idx, path, m, G_N_ELEMENTS(buf));
+	n = maint_index_match_depth(a->idx, path, m, G_N_ELEMENTS(buf));
 	if (n > G_N_ELEMENTS(buf)) {
-		m = g_new(const struct maint_entry *, n);
-		n = maint_index_match(a->idx, path, m, n);
+		m = g_new(struct maint_match, n);
+		n = maint_index_match_depth(a->idx, path, m, n);
 	}
-	r = g_new(uint32_t, n + 1);
+	r = g_new(uint32_t, 2 * n + 1);
 	r[0] = (uint32_t)n;
-	for (size_t k = 0; k < n; k++)
-		r[1 + k] = (uint32_t)m[k]->index;
+	for (size_t k = 0; k < n; k++) {
+		r[1 + k] = (uint32_t)m[k].entry->index;
+		r[1 + n + k] = (uint32_t)m[k].depth;
+	}
 	if (m != buf)
 		g_free(m);
 	g_mutex_lock(&a->match_lock);

@@ -365,10 +365,13 @@ static int load(const struct ms_activity_load_opts *opts,
 			g_free(key);
 			return load(opts, out, diags, false);
 		}
+		pkey = maint_index_fingerprint(a->idx);
+		/* a whole model walks nothing, so needs no answers unless
+		 * the paths are asked for (areas: ms_activity_match()) */
+		if (rc != 1 || opts->keep_paths)
+			act_paths_read(a, pkey);
 		if (rc == 1)
 			goto joined;
-		pkey = maint_index_fingerprint(a->idx);
-		act_paths_read(a, pkey);
 		act_state_finish(a, pkey);
 		act_model_head(a, id, head);
 		if (use_model)

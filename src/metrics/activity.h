@@ -205,6 +205,16 @@ int ms_activity_record_window(const struct ms_activity *a, size_t i,
  */
 const char *const *ms_activity_walked_paths(const struct ms_activity *a,
 					    size_t i, size_t *n);
+/*
+ * The entries `path` matches, as get_maintainer.pl matches them: their
+ * number n, n entry indexes, then their depths (maint_match.depth, as
+ * int32_t).  The load's answers (kept in the store with the model's, so a
+ * warm run matches only paths no run matched), else matched now and kept
+ * in `a` (a cache: not thread-safe against a load).  Borrowed until `a`
+ * is freed.
+ */
+const uint32_t *ms_activity_match(const struct ms_activity *a,
+				  const char *path);
 /* The tree of the revision (its files), borrowed. */
 const struct ms_tree *ms_activity_tree(const struct ms_activity *a);
 /* The repository the model was loaded from, borrowed. */

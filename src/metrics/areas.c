@@ -496,9 +496,6 @@ struct qwork {
 	size_t nr_intervals;      /* of the query */
 	unsigned **entry_people;  /* per entry index: its M:/R: ids, lazily */
 	size_t *nr_entry_people;
-	/* path (by its text: a tree file and a commit path alike) ->
-	 * its entries and depths (depths_of()) */
-	GHashTable *depths;
 };
 
 static void resolve_listed(struct qwork *qw, const struct maint_entry *me,
@@ -531,35 +528,6 @@ static bool lists(struct qwork *qw, size_t entry, unsigned person)
 	return false;
 }
 
-/* The entries matching `path` with their depths (cached): a count, then
- * that many (entry index, depth) pairs. */
-static const int *depths_of(struct qwork *qw, const char *path)
-{
-	struct maint_match buf[16], *m = buf;
-	int *r = g_hash_table_lookup(qw->depths, path);
-	size_t n;
-
-	if (r)
-		return r;
-	n = maint_index_match_depth(ms_activity_index(qw->a), path, m,
-				    G_N_ELEMENTS(buf));
-	if (n > G_N_ELEMENTS(buf)) {
-		m = g_new(struct maint_match, n);
-		n = maint_index_match_depth(ms_activity_index(qw->a), path,
-					    m, n);
-	}
-	r = g_new(int, 1 + 2 * n);
-	r[0] = (int)n;
-	for (size_t i = 0; i < n; i++) {
-		r[1 + 2 * i] = (int)m[i].entry->index;
-		r[2 + 2 * i] = m[i].depth;
-	}
-	if (m != buf)
-		g_free(m);
-	g_hash_table_insert(qw->depths, (gpointer)path, r);
-	return r;
-}
-
 /* The tree's files into the entries of `ew` (slot: entry index -> its
  * place in `ew`) whose count_files() could not take ranges: each file
  * into the entries that match it (the index's answer), not every file
@@ -570,10 +538,10 @@ static void count_all_files(struct qwork *qw, struct ework *ew,
 {
 	for (size_t i = 0; i < ms_tree_nr_files(t); i++) {
 		const char *path = ms_tree_path(t, i);
-		const int *d = depths_of(qw, path);
+		const uint32_t *d = ms_activity_match(qw->a, path);
 
-		for (int j = 0; j < d[0]; j++) {
-			size_t x = (size_t)d[1 + 2 * j];
+		for (uint32_t j = 0; j < d[0]; j++) {
+			size_t x = d[1 + j];
 
 			if (x < qw->nr_all && slot[x] >= 0 && all[slot[x]])
 				count_file(&ew[slot[x]], path);
@@ -584,25 +552,26 @@ static void count_all_files(struct qwork *qw, struct ework *ew,
 /* Count, for record `rec` (+1), the other entries of `d` (a path's):
  * they cover these files too, from inside (deeper patterns) or
  * outside. */
-static void note_covers(struct ework *ew, struct aslot *aw, const int *d,
-			size_t rec)
+static void note_covers(struct ework *ew, struct aslot *aw,
+			const uint32_t *d, size_t rec)
 {
+	const int32_t *depth = (const int32_t *)d + 1 + d[0];
 	int mine = 0;
 	bool found = false;
 
 	/* THE REST's '*' patterns are -1 deep, N: 0 */
-	for (int i = 0; i < d[0]; i++)
-		if ((size_t)d[1 + 2 * i] == ew->me->index) {
-			mine = d[2 + 2 * i];
+	for (uint32_t i = 0; i < d[0]; i++)
+		if (d[1 + i] == ew->me->index) {
+			mine = depth[i];
 			found = true;
 		}
 	if (!found)
 		return;
-	for (int i = 0; i < d[0]; i++) {
-		gpointer k = GINT_TO_POINTER(d[1 + 2 * i] + 1);
+	for (uint32_t i = 0; i < d[0]; i++) {
+		gpointer k = GUINT_TO_POINTER(d[1 + i] + 1);
 		struct cover *c;
 
-		if ((size_t)d[1 + 2 * i] == ew->me->index)
+		if (d[1 + i] == ew->me->index)
 			continue;
 		c = g_hash_table_lookup(aw->covers, k);
 		if (!c) {
@@ -618,8 +587,8 @@ static void note_covers(struct ework *ew, struct aslot *aw, const int *d,
 		 * is deeper: ARM VERSAL's N: follows its F:
 		 * arch/arm/mach-versal/), which names a part of the tree
 		 * more narrowly than any directory pattern */
-		c->inner = c->inner || d[2 + 2 * i] > mine ||
-			   (d[2 + 2 * i] == 0 && mine > 0);
+		c->inner = c->inner || depth[i] > mine ||
+			   (depth[i] == 0 && mine > 0);
 	}
 }
 
@@ -997,7 +966,7 @@ static bool names_listed(const struct qwork *qw, const struct ework *ew,
  * records) or, the areas chosen, its area (pass 2). */
 static void count_path(struct qwork *qw, struct ework *e, size_t i,
 		       const struct ms_act_record *r, int w, size_t iv,
-		       const char *path, const int *d, bool pass2)
+		       const char *path, const uint32_t *d, bool pass2)
 {
 	struct awork *aw;
 
@@ -1088,10 +1057,10 @@ static void count_records(struct qwork *qw, struct ework *ew,
 		 * index's answer, kept per path), not every path into every
 		 * entry of the record: a tree-wide commit touches hundreds */
 		for (size_t p = 0; p < np; p++) {
-			const int *d = depths_of(qw, paths[p]);
+			const uint32_t *d = ms_activity_match(qw->a, paths[p]);
 
-			for (int j = 0; j < d[0]; j++) {
-				size_t x = (size_t)d[1 + 2 * j];
+			for (uint32_t j = 0; j < d[0]; j++) {
+				size_t x = d[1 + j];
 
 				if (x < qw->nr_all && slot[x] >= 0)
 					count_path(qw, &ew[slot[x]], i, &r, w,
@@ -1119,7 +1088,6 @@ int ms_areas_compute(const struct ms_activity *a,
 	qw.nr_intervals = q->bounds ? q->nr_intervals : 0;
 	qw.entry_people = g_new0(unsigned *, qw.nr_all + 1);
 	qw.nr_entry_people = g_new0(size_t, qw.nr_all + 1);
-	qw.depths = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
 	n = q->entries ? q->nr_entries : qw.nr_all;
 	r->entries = g_new0(struct ms_areas_entry, n + 1);
 	r->nr_entries = n;
@@ -1150,7 +1118,6 @@ int ms_areas_compute(const struct ms_activity *a,
 		g_free(qw.entry_people[i]);
 	g_free(qw.entry_people);
 	g_free(qw.nr_entry_people);
-	g_hash_table_destroy(qw.depths);
 	g_free(ew);
 	g_free(slot);
 	*out = r;
