@@ -279,6 +279,11 @@ static void test_keys(struct ms_store *s, const char *db)
 	   reads_as(s, "n", "kb", b, 1) &&
 	   query(db, "SELECT used > 1000 FROM models WHERE key = 'kb'") == 1,
 	   "a read marks the value used now");
+	ok(ms_store_model_put(s, "lone", "k", 2, a, 1) == 0 &&
+	   exec(db, "UPDATE models SET used = 100 WHERE kind = 'lone'") == 0 &&
+	   reads_as(s, "lone", "k", a, 1) &&
+	   query(db, "SELECT used FROM models WHERE kind = 'lone'") == 100,
+	   "the only value of its kind is not rewritten to mark a read");
 	is_int(ms_store_model_put(s, "n", "kc", 2, c, 1), 0, "a third key");
 	ok(reads_as(s, "n", "kc", c, 1) && reads_as(s, "n", "kb", b, 1) &&
 	   !reads_as(s, "n", "ka", a, 1) &&
