@@ -36,7 +36,10 @@ static const struct cli_command_help help = {
 	"date, example commits) and says it is a proposal; To: the people\n"
 	"proposed, Cc: the entry's listed people and lists.  --keep FILE\n"
 	"names people never to propose (addresses or names, one a line).\n"
-	"Only the top-level MAINTAINERS file is edited.",
+	"Each patch edits the file its entry was read from: with\n"
+	"--find-maintainer-files (or a tree asking for it, as U-Boot's does)\n"
+	"also board/*/MAINTAINERS, titled as U-Boot titles changes to them\n"
+	"(board: acme: add NAME as reviewer).",
 	"  maintstat recruit --repo u-boot.git --from 'Ann <a@example.org>'"
 	" -o out DFU\n"
 	"  maintstat recruit --split-commits 50 -o out --force --json",
@@ -50,22 +53,33 @@ struct recruit_args {
 	bool force, json;
 };
 
-/* The MAINTAINERS file the series edits: --maintainers FILE (the first),
- * else the revision's. */
-static int read_maintainers(const struct recruit_args *ra, char **text,
-			    const char **path)
+/* recruit_read_fn: a file given with --maintainers as it is on disk,
+ * else "REV:path" from the repository's revision. */
+static int read_maintainers(const char *file, char **path, char **text,
+			    void *data)
 {
+	const struct recruit_args *ra = data;
+	const char *rev = ra->ao.rev ? ra->ao.rev : "HEAD";
 	size_t len;
 
-	if (ra->ao.maintainers.nr) {
-		*path = ra->ao.maintainers.items[0];
-		return cli_read_file(*path, text, NULL);
-	}
-	*path = "MAINTAINERS";
-	if (ms_history_read_file(ra->ao.repo, ra->ao.rev, *path, text,
-				 &len) < 0)
-		return cli_error_last();
-	return CLI_CONTINUE;
+	for (int i = 0; i < ra->ao.maintainers.nr; i++)
+		if (!strcmp(file, ra->ao.maintainers.items[i])) {
+			GError *err = NULL;
+			int rc = 0;
+
+			*path = g_strdup(file);
+			if (!g_file_get_contents(file, text, &len, &err)) {
+				rc = ms_error_set(MS_ERROR, "cannot read "
+						  "'%s': %s", file,
+						  err->message);
+				g_error_free(err);
+			}
+			return rc;
+		}
+	if (g_str_has_prefix(file, rev) && file[strlen(rev)] == ':')
+		file += strlen(rev) + 1;
+	*path = g_strdup(file);
+	return ms_history_read_file(ra->ao.repo, ra->ao.rev, file, text, &len);
 }
 
 /* `key`: the header lines `v` as [{"name", "email"}]. */
@@ -131,8 +145,7 @@ static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 	struct ms_activity *a = NULL;
 	struct ms_project *proj = NULL;
 	const char *sde = g_getenv("SOURCE_DATE_EPOCH");
-	char *from = NULL, *text = NULL;
-	const char *path;
+	char *from = NULL;
 	int rc;
 
 	q.min_commits = (size_t)ra->min_commits;
@@ -143,8 +156,6 @@ static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 				      &from);
 	if (rc == CLI_CONTINUE)
 		rc = cli_check_outdir(ra->outdir, ra->force, false);
-	if (rc == CLI_CONTINUE)
-		rc = read_maintainers(ra, &text, &path);
 	if (rc == CLI_CONTINUE)
 		rc = cli_areas_load("recruit", &ra->ao, argc, argv, &ra->files,
 				    NULL, NULL, NULL, &q, &proj, &a, &res);
@@ -158,7 +169,7 @@ static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 	ro.keep = (const char *const *)keep.lines->pdata;
 	ro.nr_keep = keep.lines->len;
 	ro.plus_fold = !ra->ao.no_plus_fold;
-	rc = recruit_build(a, res, path, text, &ro, &s, &diags);
+	rc = recruit_build(a, res, read_maintainers, ra, &ro, &s, &diags);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
 	if (rc < 0) {
@@ -176,7 +187,6 @@ out:
 	cli_project_close(proj);
 	cli_keep_free(&keep);
 	g_free(from);
-	g_free(text);
 	return rc;
 }
 

@@ -248,32 +248,45 @@ static void day(int64_t t, char buf[32])
 	ms_act_format(t, 0, false, true, buf);
 }
 
-/* The subject, within 75 characters. */
-static char *subject(const struct proposal *p)
+/*
+ * The subject, within 75 characters, of proposal `p` to file `path`:
+ * "MAINTAINERS: ENTRY: add ...", and in another file, as U-Boot titles
+ * changes to its board files, "board: acme: add ..." (with the entry's
+ * name when the file holds several: `several`).
+ */
+static char *subject(const struct proposal *p, const char *path,
+		     bool several)
 {
 	const char *entry = p->e->entry->name;
-	char *s, *short_name = NULL;
+	char *tag = retire_file_tag(path), *s, *short_name = NULL;
+	bool top = !strchr(path, '/');
 
 	for (int pass = 0; pass < 2; pass++) {
 		const char *n = pass ? (short_name = retire_short_name(entry)) :
 			entry;
+		GString *b = g_string_new(tag);
 
+		if (top || several)
+			g_string_append_printf(b, ": %s", n);
 		if (p->area) {
 			char *nn = new_name(p->e, p->area);
 
-			s = pass ? g_strdup_printf("MAINTAINERS: add an entry "
-						   "for %s", p->area->path) :
-				g_strdup_printf("MAINTAINERS: add %s", nn);
+			g_string_truncate(b, strlen(tag));
+			if (pass)
+				g_string_append_printf(b, ": add an entry for "
+						       "%s", p->area->path);
+			else
+				g_string_append_printf(b, ": add %s", nn);
 			g_free(nn);
 		} else if (p->people->len == 1) {
-			s = g_strdup_printf("MAINTAINERS: %s: add %s as "
-					    "reviewer", n, ((const struct
-					    ms_area_person *)p->people->pdata[0])
-					    ->name);
+			g_string_append_printf(b, ": add %s as reviewer",
+					       ((const struct ms_area_person *)
+						p->people->pdata[0])->name);
 		} else {
-			s = g_strdup_printf("MAINTAINERS: %s: add %u "
-					    "reviewers", n, p->people->len);
+			g_string_append_printf(b, ": add %u reviewers",
+					       p->people->len);
 		}
+		s = g_string_free(b, FALSE);
 		if (g_utf8_strlen(s, -1) <= 75)
 			break;
 		if (pass) {
@@ -287,6 +300,7 @@ static char *subject(const struct proposal *p)
 		}
 	}
 	g_free(short_name);
+	g_free(tag);
 	return s;
 }
 
@@ -388,13 +402,60 @@ static char *body(const struct proposal *p, const struct recruit_opts *o,
 	return g_string_free(b, FALSE);
 }
 
-static bool in_file(const struct maint_entry *me, const char *path)
-{
-	size_t n = strlen(me->file), k = strlen(path);
+/* A MAINTAINERS file the series edits: as read, and after the patches
+ * so far. */
+struct mfile {
+	char *path, *orig, *cur;
+	bool bad;                 /* could not be read */
+};
 
-	return !strcmp(me->file, path) ||
-	       (n > k && me->file[n - k - 1] == ':' &&
-		!strcmp(me->file + n - k, path));
+static void mfile_free(gpointer x)
+{
+	struct mfile *f = x;
+
+	g_free(f->path);
+	g_free(f->orig);
+	g_free(f->cur);
+	g_free(f);
+}
+
+/* The file entry `me` was read from, read on first use into `files`
+ * (file -> struct mfile); NULL when it cannot be read (said once). */
+static struct mfile *file_of(GHashTable *files, GPtrArray *order,
+			     const struct maint_entry *me,
+			     recruit_read_fn read, void *data,
+			     struct ms_diags *diags)
+{
+	struct mfile *f = g_hash_table_lookup(files, me->file);
+
+	if (!f) {
+		f = g_new0(struct mfile, 1);
+		g_hash_table_insert(files, (gpointer)me->file, f);
+		if (read(me->file, &f->path, &f->orig, data) < 0) {
+			f->bad = true;
+			ms_diags_add(diags, me->file, 0, "proposals for its "
+				     "entries are left out: %s",
+				     ms_error_last());
+			ms_error_clear();
+		} else {
+			f->cur = g_strdup(f->orig);
+			g_ptr_array_add(order, f);
+		}
+	}
+	return f->bad ? NULL : f;
+}
+
+/* Whether the file of proposal p's entry holds other entries too. */
+static bool several(const struct ms_activity *a, const struct proposal *p)
+{
+	const struct maint_file *mf = ms_activity_maintainers(a);
+	const struct maint_entry *me = p->e->entry;
+
+	for (size_t i = 0; i < maint_file_nr_entries(mf); i++)
+		if (maint_file_entry(mf, i) != me &&
+		    !strcmp(maint_file_entry(mf, i)->file, me->file))
+			return true;
+	return false;
 }
 
 static void set_name(struct recruit_patch *rp, size_t i)
@@ -406,100 +467,125 @@ static void set_name(struct recruit_patch *rp, size_t i)
 	g_free(slug);
 }
 
+/* The cover letter: every proposal's subject, the diffstat of `files`. */
+static int cover(struct recruit_series *s, GPtrArray *files,
+		 const struct recruit_opts *o)
+{
+	struct recruit_patch *rp = &s->patches[0];
+	struct ms_patch mp = { 0 };
+	struct ms_patch_file *f = g_new0(struct ms_patch_file, files->len);
+	GString *b = g_string_new("Proposals from maintstat areas: "
+				  "people who in fact apply or review "
+				  "the changes to parts of an entry "
+				  "but are listed for them nowhere. "
+				  "Each patch is a proposal for them "
+				  "and the entry's people to accept "
+				  "or reject; none adds a maintainer "
+				  "(M:).\n\n");
+	int rc;
+
+	for (size_t i = 1; i < s->nr; i++)
+		g_string_append_printf(b, "  %s\n", s->patches[i].subject);
+	for (guint i = 0; i < files->len; i++) {
+		const struct mfile *m = files->pdata[i];
+
+		f[i] = (struct ms_patch_file){ m->path, m->orig, m->cur };
+	}
+	rp->subject = g_strdup("MAINTAINERS: reviewers for the parts "
+			       "their people look after");
+	mp.from = o->from;
+	mp.date = o->date;
+	mp.subject = rp->subject;
+	mp.total = s->nr - 1;
+	mp.body = b->str;
+	mp.files = f;
+	mp.nr_files = files->len;
+	mp.stat_only = true;
+	rp->text = g_string_new(NULL);
+	rc = ms_format_patch(&mp, rp->text);
+	set_name(rp, 0);
+	rp->to = g_new0(char *, 1);
+	rp->cc = g_new0(char *, 1);
+	g_string_free(b, TRUE);
+	g_free(f);
+	return rc;
+}
+
+/* Proposal `p`, number i of `total`, as a patch of file `f` (holding
+ * several entries: `several`). */
+static int one_patch(struct recruit_patch *rp, const struct proposal *p,
+		     struct mfile *f, bool several, size_t i, size_t total,
+		     const struct recruit_opts *o)
+{
+	GPtrArray *to = g_ptr_array_new(), *cc = g_ptr_array_new();
+	struct ms_patch mp = { 0 };
+	struct ms_patch_file pf;
+	char *next = apply(p, f->path, f->cur), *msg;
+	int rc;
+
+	if (!next)
+		next = g_strdup(f->cur);
+	msg = body(p, o, to, cc);
+	rp->subject = subject(p, f->path, several);
+	pf = (struct ms_patch_file){ f->path, f->cur, next };
+	mp.from = o->from;
+	mp.date = o->date;
+	mp.subject = rp->subject;
+	mp.to = (const char *const *)to->pdata;
+	mp.nr_to = to->len;
+	mp.nr = i;
+	mp.total = total;
+	mp.body = msg;
+	mp.files = &pf;
+	mp.nr_files = 1;
+	rp->text = g_string_new(NULL);
+	rc = ms_format_patch(&mp, rp->text);
+	set_name(rp, i);
+	g_ptr_array_add(to, NULL);
+	g_ptr_array_add(cc, NULL);
+	rp->to = (char **)g_ptr_array_free(to, FALSE);
+	rp->cc = (char **)g_ptr_array_free(cc, FALSE);
+	g_free(msg);
+	g_free(f->cur);
+	f->cur = next;
+	return rc;
+}
+
 int recruit_build(const struct ms_activity *a, const struct ms_areas *ar,
-		  const char *path, const char *text,
+		  recruit_read_fn read, void *data,
 		  const struct recruit_opts *o, struct recruit_series **out,
 		  struct ms_diags *diags)
 {
 	struct recruit_series *s = g_new0(struct recruit_series, 1);
-	GPtrArray *props, *use = g_ptr_array_new();
-	char *cur = g_strdup(text);
+	GPtrArray *props, *use = g_ptr_array_new(), *at = g_ptr_array_new();
+	GPtrArray *order = g_ptr_array_new();
+	GHashTable *files = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  NULL, mfile_free);
 	int rc = 0;
 
-	(void)a;
 	props = proposals(ar, o, &s->kept);
 	for (guint i = 0; i < props->len; i++) {
 		struct proposal *p = props->pdata[i];
+		struct mfile *f = file_of(files, order, p->e->entry, read,
+					  data, diags);
 
-		if (in_file(p->e->entry, path))
+		if (f) {
 			g_ptr_array_add(use, p);
-		else
-			ms_diags_add(diags, p->e->entry->file,
-				     p->e->entry->line, "%s: a proposal for "
-				     "an entry of another MAINTAINERS file is "
-				     "left out", p->e->entry->name);
+			g_ptr_array_add(at, f);
+		}
 	}
 	s->nr = use->len ? use->len + 1 : 0;
 	s->patches = g_new0(struct recruit_patch, s->nr + 1);
-	for (guint i = 0; i < use->len && rc == 0; i++) {
-		struct proposal *p = use->pdata[i];
-		struct recruit_patch *rp = &s->patches[i + 1];
-		GPtrArray *to = g_ptr_array_new(), *cc = g_ptr_array_new();
-		struct ms_patch mp = { 0 };
-		struct ms_patch_file f;
-		char *next = apply(p, path, cur), *msg;
-
-		if (!next)
-			next = g_strdup(cur);
-		msg = body(p, o, to, cc);
-		rp->subject = subject(p);
-		f = (struct ms_patch_file){ path, cur, next };
-		mp.from = o->from;
-		mp.date = o->date;
-		mp.subject = rp->subject;
-		mp.to = (const char *const *)to->pdata;
-		mp.nr_to = to->len;
-		mp.nr = i + 1;
-		mp.total = use->len;
-		mp.body = msg;
-		mp.files = &f;
-		mp.nr_files = 1;
-		rp->text = g_string_new(NULL);
-		rc = ms_format_patch(&mp, rp->text);
-		set_name(rp, i + 1);
-		g_ptr_array_add(to, NULL);
-		g_ptr_array_add(cc, NULL);
-		rp->to = (char **)g_ptr_array_free(to, FALSE);
-		rp->cc = (char **)g_ptr_array_free(cc, FALSE);
-		g_free(msg);
-		g_free(cur);
-		cur = next;
-	}
-	if (use->len && rc == 0) {
-		struct recruit_patch *rp = &s->patches[0];
-		struct ms_patch mp = { 0 };
-		struct ms_patch_file f = { path, text, cur };
-		GString *b = g_string_new("Proposals from maintstat areas: "
-					  "people who in fact apply or review "
-					  "the changes to parts of an entry "
-					  "but are listed for them nowhere. "
-					  "Each patch is a proposal for them "
-					  "and the entry's people to accept "
-					  "or reject; none adds a maintainer "
-					  "(M:).\n\n");
-
-		for (guint i = 0; i < use->len; i++)
-			g_string_append_printf(b, "  %s\n",
-					       s->patches[i + 1].subject);
-		rp->subject = g_strdup("MAINTAINERS: reviewers for the parts "
-				       "their people look after");
-		mp.from = o->from;
-		mp.date = o->date;
-		mp.subject = rp->subject;
-		mp.total = use->len;
-		mp.body = b->str;
-		mp.files = &f;
-		mp.nr_files = 1;
-		mp.stat_only = true;
-		rp->text = g_string_new(NULL);
-		rc = ms_format_patch(&mp, rp->text);
-		set_name(rp, 0);
-		rp->to = g_new0(char *, 1);
-		rp->cc = g_new0(char *, 1);
-		g_string_free(b, TRUE);
-	}
-	s->maintainers = cur;
+	for (guint i = 0; i < use->len && rc == 0; i++)
+		rc = one_patch(&s->patches[i + 1], use->pdata[i],
+			       at->pdata[i], several(a, use->pdata[i]), i + 1,
+			       use->len, o);
+	if (use->len && rc == 0)
+		rc = cover(s, order, o);
 	g_ptr_array_free(use, TRUE);
+	g_ptr_array_free(at, TRUE);
+	g_ptr_array_free(order, TRUE);
+	g_hash_table_destroy(files);
 	g_ptr_array_free(props, TRUE);
 	if (rc < 0) {
 		recruit_series_free(s);
@@ -524,6 +610,5 @@ void recruit_series_free(struct recruit_series *s)
 		g_strfreev(rp->cc);
 	}
 	g_free(s->patches);
-	g_free(s->maintainers);
 	g_free(s);
 }

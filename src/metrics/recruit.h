@@ -43,19 +43,29 @@ struct recruit_patch {
 struct recruit_series {
 	struct recruit_patch *patches;   /* [0] is the cover letter */
 	size_t nr;
-	char *maintainers;         /* the MAINTAINERS text after it */
 	size_t kept;               /* proposals --keep left out */
 };
 
 /*
- * Build the series for the areas `ar` of model `a` over `text`, the
- * revision's MAINTAINERS file `path` (entries of other files are
- * reported in `diags` and left out).  Returns 0 and *out
- * (recruit_series_free; nr is 0 when nothing is proposed), or a
- * negative code.
+ * Reads the MAINTAINERS file `file` (a maint_entry's file, as the model
+ * names it: "HEAD:board/x/MAINTAINERS", or a file given by path) for
+ * the series: *path is its path in the patch (the tree's), *text its
+ * contents (both g_free).  Returns 0, or a negative code with the error
+ * set.
+ */
+typedef int (*recruit_read_fn)(const char *file, char **path, char **text,
+			       void *data);
+
+/*
+ * Build the series for the areas `ar` of model `a`: each proposal edits
+ * the MAINTAINERS file its entry was read from (U-Boot's board/x/
+ * MAINTAINERS as well as the top-level one), read through `read`; a file
+ * that cannot be read leaves its proposals out with a warning in
+ * `diags`.  Returns 0 and *out (recruit_series_free; nr is 0 when
+ * nothing is proposed), or a negative code.
  */
 int recruit_build(const struct ms_activity *a, const struct ms_areas *ar,
-		  const char *path, const char *text,
+		  recruit_read_fn read, void *data,
 		  const struct recruit_opts *o, struct recruit_series **out,
 		  struct ms_diags *diags);
 void recruit_series_free(struct recruit_series *s);

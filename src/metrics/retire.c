@@ -186,12 +186,7 @@ static GPtrArray *surnames(GPtrArray *names)
 	return out;
 }
 
-/*
- * The start of the subject of a change to `path`: "MAINTAINERS" for the
- * top-level file, else its directories as U-Boot titles changes to its
- * board files ("board: acme: x" for board/acme/x/MAINTAINERS).
- */
-static char *file_tag(const char *path)
+char *retire_file_tag(const char *path)
 {
 	char **parts = g_strsplit(path, "/", -1);
 	guint n = g_strv_length(parts);
@@ -916,7 +911,7 @@ static void plan_patch(struct build *b, const struct retire_plan *pl,
 	g_free(credit);
 	short_name = is_sub_file(path) && maint_file_nr_entries(mf) == 1 ?
 		     g_strdup("") : retire_short_name(pl->entry);
-	tag = file_tag(path);
+	tag = retire_file_tag(path);
 	subj = g_string_new(NULL);
 	fit_subject(subj, tag, short_name, is_sub_file(path), moved, removed,
 		    reviewers);

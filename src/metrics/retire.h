@@ -177,6 +177,13 @@ char *retire_slug(const char *subject);
  */
 char *retire_wrap(const char *text, size_t width);
 
+/*
+ * The start of the subject of a change to `path`: "MAINTAINERS" for the
+ * top-level file, else its directories as U-Boot titles changes to its
+ * board files ("board: acme: x" for board/acme/x/MAINTAINERS).  g_free it.
+ */
+char *retire_file_tag(const char *path);
+
 /* An entry name short enough for a subject line. */
 char *retire_short_name(const char *entry);
 

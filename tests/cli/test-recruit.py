@@ -109,4 +109,70 @@ r = run("recruit", "--repo", repo, "--no-cache", "-o",
         os.path.join(T, "out3"), "--from", FROM, "KEYWORD ONLY", env=env)
 eq(r.rc, 0, "nothing to propose: exits 0")
 ok("nothing to propose" in r.out, "and says so", r.out)
+
+# A second MAINTAINERS file, as U-Boot's board/*/MAINTAINERS (found
+# through .get_maintainer.conf's --find-maintainer-files): Rob Board
+# reviews every change of board/acme/, listed nowhere; the proposal edits
+# board/acme/MAINTAINERS, where ACME BOARD is, and applies with git am.
+TOP = "THE REST\nM:\tTom Rest <tom@example.org>\nF:\t*\nF:\t*/\n"
+ACME = ("ACME BOARD\nM:\tAda Acme <ada@example.org>\nS:\tMaintained\n"
+        "F:\tboard/acme/\n")
+fi = []
+
+
+def blob(path, text):
+    data = text.encode()
+    fi.append(f"M 100644 inline {path}\ndata {len(data)}\n".encode() +
+              data + b"\n")
+
+
+def commit(who, when, msg, files):
+    global fi
+    fi = []
+    for path, text in files.items():
+        blob(path, text)
+    m = msg.encode()
+    return (f"commit refs/heads/main\nauthor {who} {when} +0000\n"
+            f"committer {who} {when} +0000\ndata {len(m)}\n").encode() + \
+        m + b"\n" + b"".join(fi) + b"\n"
+
+
+ADA = "Ada Acme <ada@example.org>"
+stream = commit(ADA, 1700000000, "import", {
+    "MAINTAINERS": TOP, "board/acme/MAINTAINERS": ACME,
+    ".get_maintainer.conf": "--find-maintainer-files\n",
+    "board/acme/a.c": "a\n", "README": "r\n"})
+for i in range(5):
+    stream += commit(ADA, 1700000000 + (i + 1) * 86400,
+                     f"acme: change {i}\n\n"
+                     "Reviewed-by: Rob Board <rob@example.net>\n",
+                     {"board/acme/a.c": f"a {i}\n"})
+two = os.path.join(T, "two.git")
+subprocess.run(["git", "init", "-q", "--bare", "-b", "main", two], check=True)
+subprocess.run(["git", "--git-dir", two, "fast-import", "--quiet"],
+               input=stream, check=True)
+out4 = os.path.join(T, "out4")
+r = run("recruit", "--repo", two, "--no-cache", "-o", out4, "--from", FROM,
+        env=env)
+ok(r.rc == 0, "a board MAINTAINERS file: exits 0", r.err)
+ok("left out" not in r.err, "no proposal is left out", r.err)
+pats = sorted(glob.glob(out4 + "/0001-*.patch"))
+p = open(pats[0]).read() if pats else ""
+ok("--- a/board/acme/MAINTAINERS\n+++ b/board/acme/MAINTAINERS" in p and
+   "\n+R:\tRob Board <rob@example.net>\n" in p and
+   "a/MAINTAINERS" not in p, "the R: line goes into board/acme/MAINTAINERS",
+   p)
+ok("Subject: [PATCH 1/1] board: acme: add Rob Board as reviewer\n" in p,
+   "the subject as U-Boot titles changes to its board files", p)
+ok("board/acme/MAINTAINERS | 1 +" in
+   open(os.path.join(out4, "0000-cover-letter.patch")).read(),
+   "the cover letter's diffstat names it")
+w2 = os.path.join(T, "w2")
+subprocess.run(["git", "clone", "-q", two, w2], check=True)
+am = subprocess.run(["git", "-C", w2, "am"] + pats, env=genv,
+                    capture_output=True, text=True)
+ok(am.returncode == 0, "git am applies it", am.stderr)
+eq(open(os.path.join(w2, "board/acme/MAINTAINERS")).read(),
+   ACME.replace("S:", "R:\tRob Board <rob@example.net>\nS:"),
+   "after git am: the board's entry with its new R: line")
 done()
