@@ -245,18 +245,35 @@ static bool corroborated(const struct ms_ident *id, unsigned ra,
 	return yes;
 }
 
+/* ms_name_key() of `name`, "" for none, kept: the same few thousand
+ * names come back in every commit's trailers, and a key costs a Unicode
+ * normalisation (a fifth of a warm U-Boot run before they were kept). */
+static const char *same_key(struct ms_ident *id, const char *name)
+{
+	char *k;
+
+	if (!name)
+		return "";
+	k = g_hash_table_lookup(id->same_keys, name);
+	if (!k) {
+		k = ms_name_key(name);
+		if (!k)
+			k = g_strdup("");
+		g_hash_table_insert(id->same_keys, g_strdup(name), k);
+	}
+	return k;
+}
+
 void ms_ident_note_same(struct ms_ident *id, unsigned a, unsigned b)
 {
-	char *ka, *kb;
+	const char *ka, *kb;
 
 	if (a == b || a == MS_IDENT_NONE || b == MS_IDENT_NONE)
 		return;
-	ka = ms_name_key(ident_first_name(id, a));
-	kb = ms_name_key(ident_first_name(id, b));
-	if (ka && kb && !strcmp(ka, kb))
+	ka = same_key(id, ident_first_name(id, a));
+	kb = same_key(id, ident_first_name(id, b));
+	if (*ka && !strcmp(ka, kb))
 		g_hash_table_add(id->same, ident_pair_key(a, b));
-	g_free(ka);
-	g_free(kb);
 }
 
 /*

@@ -70,6 +70,7 @@ struct ms_ident {
 	GArray *splits;           /* struct split: name joins refused */
 	GPtrArray *possible;      /* struct possible: joins left open */
 	GHashTable *same;         /* "a:b": one signed for the other */
+	GHashTable *same_keys;    /* a name -> its ms_name_key() (or "") */
 	GHashTable *addr_groups;  /* address key -> GPtrArray of
 				   * struct name_group: its people by name */
 	bool names_joined;        /* ms_ident_join_names() ran */

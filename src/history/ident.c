@@ -110,6 +110,8 @@ struct ms_ident *ms_ident_new(bool plus_fold)
 	id->possible = g_ptr_array_new_with_free_func(possible_free);
 	id->same = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					 NULL);
+	id->same_keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      g_free);
 	id->addr_groups = g_hash_table_new_full(
 		g_str_hash, g_str_equal, g_free,
 		(GDestroyNotify)g_ptr_array_unref);
@@ -133,6 +135,7 @@ void ms_ident_free(struct ms_ident *id)
 	g_array_free(id->splits, TRUE);
 	g_ptr_array_free(id->possible, TRUE);
 	g_hash_table_destroy(id->same);
+	g_hash_table_destroy(id->same_keys);
 	g_hash_table_destroy(id->addr_groups);
 	g_free(id->evidence);
 	g_free(id);
