@@ -78,8 +78,13 @@ const char *const *ms_activity_walked_paths(const struct ms_activity *a,
 const uint32_t *ms_activity_match(const struct ms_activity *a,
 				  const char *path)
 {
-	/* the answers are a cache, not part of the model's value */
-	return act_match_path((struct ms_activity *)a, path);
+	const uint32_t *r = a->sv->saved_paths ?
+		g_hash_table_lookup(a->sv->saved_paths, path) : NULL;
+
+	/* a saved answer as it is (the load is over: match_cache need not
+	 * hold the run's paths any more); the answers are a cache, not
+	 * part of the model's value */
+	return r ? r : act_match_path((struct ms_activity *)a, path);
 }
 
 const struct ms_tree *ms_activity_tree(const struct ms_activity *a)

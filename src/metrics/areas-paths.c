@@ -24,6 +24,8 @@
 #define ROW_KIND "areas-paths"
 /* fewer missing commits than this are read from git one by one */
 #define FEW_MISSING 2000
+/* fewer new commits than this do not rewrite the row */
+#define FEW_FRESH 64
 
 struct ms_commit_paths {
 	GStringChunk *chunk;
@@ -37,14 +39,16 @@ struct ms_commit_paths {
 	GPtrArray **tmp;
 };
 
+/* Record i's paths `p` (already in cp->chunk: `interned`). */
 static void set_paths(struct ms_commit_paths *cp, size_t i,
-		      const char *const *p, size_t n)
+		      const char *const *p, size_t n, bool interned)
 {
 	GPtrArray *t = g_ptr_array_sized_new((guint)n);
 
 	for (size_t k = 0; k < n; k++)
-		g_ptr_array_add(t, (gpointer)g_string_chunk_insert_const(
-			cp->chunk, p[k]));
+		g_ptr_array_add(t, interned ? (gpointer)p[k] :
+				(gpointer)g_string_chunk_insert_const(
+					cp->chunk, p[k]));
 	cp->tmp[i] = t;
 	cp->have[i] = true;
 }
@@ -55,12 +59,19 @@ static bool row_take(struct ms_commit_paths *cp, GHashTable *ids,
 		     const unsigned char *p, size_t len)
 {
 	struct ms_rd r = MS_RD_INIT(p, len);
-	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *names = g_ptr_array_new();
 	uint64_t n = ms_get_var(&r);
 	const char **v = NULL;
 
-	for (uint64_t k = 0; k < n && r.ok; k++)
-		g_ptr_array_add(names, ms_get_str(&r));
+	/* each name into the chunk once, not once per commit naming it */
+	for (uint64_t k = 0; k < n && r.ok; k++) {
+		char *name = ms_get_str(&r);
+
+		if (name)
+			g_ptr_array_add(names, g_string_chunk_insert_const(
+				cp->chunk, name));
+		g_free(name);
+	}
 	n = ms_get_var(&r);
 	for (uint64_t c = 0; c < n && r.ok; c++) {
 		const uint8_t *id = ms_get_bytes(&r, 20);
@@ -79,7 +90,7 @@ static bool row_take(struct ms_commit_paths *cp, GHashTable *ids,
 				v[k] = names->pdata[x];
 		}
 		if (take && r.ok) {
-			set_paths(cp, GPOINTER_TO_SIZE(at) - 1, v, np);
+			set_paths(cp, GPOINTER_TO_SIZE(at) - 1, v, np, true);
 			cp->stored++;
 		}
 	}
@@ -100,7 +111,7 @@ static int fill_one(const struct ms_commit *c, void *data)
 
 	if (at && !w->cp->have[GPOINTER_TO_SIZE(at) - 1]) {
 		set_paths(w->cp, GPOINTER_TO_SIZE(at) - 1, c->paths,
-			  c->nr_paths);
+			  c->nr_paths, false);
 		w->cp->read++;
 	}
 	return 0;
@@ -204,7 +215,7 @@ static void take_known(struct ms_commit_paths *cp,
 		const char *const *p = ms_activity_walked_paths(a, i, &n);
 
 		if (p) {
-			set_paths(cp, i, p, n);
+			set_paths(cp, i, p, n, false);
 			cp->walked++;
 		} else {
 			missing++;
@@ -250,6 +261,7 @@ int ms_commit_paths_load(const struct ms_activity *a, struct ms_store *store,
 {
 	struct ms_commit_paths *cp = g_new0(struct ms_commit_paths, 1);
 	char key[32];
+	size_t fresh;
 	int rc;
 
 	*out = NULL;
@@ -278,8 +290,13 @@ int ms_commit_paths_load(const struct ms_activity *a, struct ms_store *store,
 		ms_commit_paths_free(cp);
 		return rc;
 	}
-	/* a row to keep when anything came from elsewhere */
-	if (store && (cp->walked || cp->read) && row_save(cp, a, store, key) < 0) {
+	/* a row to keep when anything came from elsewhere; not for a few
+	 * new commits beside a saved row: rewriting it (5.6 MB for U-Boot)
+	 * costs more than reading their paths from git again on the next
+	 * runs, until there are FEW_FRESH */
+	fresh = cp->walked + cp->read;
+	if (store && fresh && (fresh >= FEW_FRESH || !cp->stored) &&
+	    row_save(cp, a, store, key) < 0) {
 		ms_diags_add(diags, NULL, 0, "the commits' paths were not "
 			     "kept in the store: %s", ms_error_last());
 		ms_error_clear();

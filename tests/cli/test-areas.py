@@ -206,6 +206,15 @@ ok("paths of 1 commits from the walk, 108 from the store" in after.err,
    "after a new commit: only it is walked", after.err)
 fresh = run("areas", "--repo", repo, "--no-cache", "--json")
 eq(after.json(), fresh.json(), "and the answer is the cold one")
+# one new commit does not rewrite the row: the next run (another command
+# line, so no kept result) reads its paths from git again
+again = run("areas", "--repo", repo, "--db", db, "--json", "--by", "year",
+            env={"MS_AREAS_TRACE": "1"})
+ok("paths of 0 commits from the walk, 108 from the store, 1 read from git"
+   in again.err, "the row is not rewritten for one new commit", again.err)
+eq(again.json()["entries"], run("areas", "--repo", repo, "--no-cache",
+                                "--json", "--by", "year").json()["entries"],
+   "and the answer is still the cold one")
 _, a2 = by_path(after.json(), "BROAD ENTRY")
 eq(a2["drivers/broad/work/"]["commits"], 31, "the new commit counted")
 done()
