@@ -30,8 +30,9 @@ static const struct cli_command_help help = {
 	"own: in a git work tree (or with --repo), --git and the git fallback\n"
 	"add each file's recent signers and authors from git log, --git-blame\n"
 	"the signers of the commits that last changed a patch's lines, and a\n"
-	"patch's Fixes: lines the fixed commits' signers, as the kernel's\n"
-	"(and U-Boot's) script adds them.  An argument naming a\n"
+	"patch's Fixes: lines the fixed commits' signers, as the tree's own\n"
+	"script adds them (QEMU's and Xen's: signers only, and their own\n"
+	"fallback rules).  An argument naming a\n"
 	"file or directory of the tree is a path, any other existing file a\n"
 	"patch; '-' reads paths (one a line) or a patch from standard input.\n\n"
 	"Every option of the tree's get_maintainer.pl is taken as the script\n"
@@ -40,8 +41,7 @@ static const struct cli_command_help help = {
 	"(--name=V) or next; a prefix is never an option, and an option of\n"
 	"another project's script is refused.  Its defaults are the script's\n"
 	"own (Xen's: no role statistics, duplicates kept).  Those maintstat\n"
-	"does not reproduce (--git and --git-blame in a git work tree with\n"
-	"QEMU's or Xen's script, --interactive, --sections,\n"
+	"does not reproduce (--interactive, --sections,\n"
 	"--letters, --pattern-depth, --self-test, --version) exit 2.  The\n"
 	"tree's .get_maintainer.conf is read first, as the script reads it.",
 	"  maintstat maintainers --tree ~/linux drivers/infiniband/core/cma.c\n"
@@ -606,9 +606,10 @@ static int check_args(const struct args *a, int argc)
 }
 
 /* Whether get_maintainer.pl run at the top of the tree would find a
- * VCS there (its vcs_exists(): .git or .hg, 'g' or 'h'); a --repo always
- * has git; 0 for none. */
-static char has_vcs(const struct cli_tree_opts *t, const struct ms_tree *tree)
+ * VCS there (its vcs_exists(): a .git, a directory for Xen's, or an .hg
+ * directory: 'g' or 'h'); a --repo always has git; 0 for none. */
+static char has_vcs(const struct cli_tree_opts *t, const struct ms_tree *tree,
+		    enum maint_dialect d)
 {
 	char yes = t->repo ? 'g' : 0;
 
@@ -616,16 +617,16 @@ static char has_vcs(const struct cli_tree_opts *t, const struct ms_tree *tree)
 		char *p = g_build_filename(ms_tree_root(tree),
 					   i ? ".hg" : ".git", NULL);
 
-		if (g_file_test(p, G_FILE_TEST_EXISTS))
+		if (g_file_test(p, i || d == MAINT_DIALECT_XEN ?
+				G_FILE_TEST_IS_DIR : G_FILE_TEST_EXISTS))
 			yes = i ? 'h' : 'g';
 		g_free(p);
 	}
 	return yes;
 }
 
-/* The git options into `co`: the kernel's script's (U-Boot's is the
- * same code) are reproduced in a git tree; QEMU's and Xen's forks'
- * are not, nor hg's. */
+/* The git options into `co`, reproduced in a git tree for every
+ * dialect (not hg's). */
 static void git_opts(struct maint_cc_opts *co, const struct args *a,
 		     const struct ms_tree *tree, enum maint_dialect d,
 		     char vcs)
@@ -634,8 +635,7 @@ static void git_opts(struct maint_cc_opts *co, const struct args *a,
 
 	co->git = maint_cc_args_get(gm, MCC_ARG_GIT, d);
 	co->git_blame = maint_cc_args_get(gm, MCC_ARG_GIT_BLAME, d);
-	co->git_fallback = d == MAINT_DIALECT_KERNEL &&
-			   maint_cc_args_get(gm, MCC_ARG_GIT_FALLBACK, d);
+	co->git_fallback = maint_cc_args_get(gm, MCC_ARG_GIT_FALLBACK, d);
 	co->git_all_signature_types =
 		maint_cc_args_get(gm, MCC_ARG_GIT_ALL_SIGNATURE_TYPES, d);
 	co->rolestats = maint_cc_args_get(gm, MCC_ARG_ROLESTATS, d);
@@ -646,7 +646,7 @@ static void git_opts(struct maint_cc_opts *co, const struct args *a,
 	co->git_min_percent = maint_cc_args_get(gm, MCC_ARG_GIT_MIN_PERCENT, d);
 	if (gm->str[MCC_ARG_GIT_SINCE])
 		co->git_since = gm->str[MCC_ARG_GIT_SINCE];
-	if (vcs != 'g' || d != MAINT_DIALECT_KERNEL)
+	if (vcs != 'g')
 		return;
 	co->vcs_dir = a->topts.repo ? a->topts.repo : ms_tree_root(tree);
 	co->vcs_bare = a->topts.repo != NULL;
@@ -683,9 +683,8 @@ static int cc_opts(struct maint_cc_opts *co, struct args *a,
 
 		if (!maint_cc_args_get(gm, id, d))
 			continue;
-		/* the kernel's (and U-Boot's) --git and --git-blame in a
-		 * git tree */
-		if (git && vcs == 'g' && d == MAINT_DIALECT_KERNEL)
+		/* --git and --git-blame in a git tree */
+		if (git && vcs == 'g')
 			continue;
 		/* without .git (or .hg) the script's --git adds nobody: it
 		 * warns "No supported VCS found" and answers without */
@@ -865,7 +864,8 @@ static void open_vcs_cache(struct args *a, struct maint_cc_opts *co,
 			   struct ms_store **store, struct ms_store_vcs **vc)
 {
 	struct mcc_vcs v = { co->vcs_dir, co->vcs_bare, co->vcs_rev,
-			     co->git_since, false, 0 };
+			     co->git_since, false, 0,
+			     co->dialect != MAINT_DIALECT_KERNEL };
 
 	*vc = NULL;
 	if (!co->vcs_dir || !co->email || !(co->git || co->git_fallback))
@@ -939,10 +939,9 @@ static bool needs_git(const struct cli_tree *ct,
 static bool asks_git(const struct args *a, const struct ms_tree *tree,
 		     enum maint_dialect d)
 {
-	bool yes = d == MAINT_DIALECT_KERNEL &&
-		   maint_cc_args_check(&a->op.gm, d) == 0 &&
+	bool yes = maint_cc_args_check(&a->op.gm, d) == 0 &&
 		   maint_cc_args_get(&a->op.gm, MCC_ARG_GIT, d) &&
-		   has_vcs(&a->topts, tree) == 'g';
+		   has_vcs(&a->topts, tree, d) == 'g';
 
 	ms_error_clear();
 	return yes;
@@ -956,7 +955,8 @@ static bool asks_git(const struct args *a, const struct ms_tree *tree,
 static void take_tree_list(struct args *a, struct cli_tree *ct,
 			   struct ms_store **store)
 {
-	if (a->topts.repo || has_vcs(&a->topts, ct->tree) != 'g' ||
+	if (a->topts.repo ||
+	    has_vcs(&a->topts, ct->tree, MAINT_DIALECT_KERNEL) != 'g' ||
 	    cli_store_open(&a->store, ms_tree_root(ct->tree), store) !=
 	    CLI_CONTINUE || !*store)
 		return;
@@ -1007,7 +1007,7 @@ int cmd_maintainers(int argc, char **argv)
 		rc = cli_usage_error("maintainers", "%s", conf_error);
 	else
 		rc = cc_opts(&co, &a, ct.tree, d,
-			     has_vcs(&a.topts, ct.tree));
+			     has_vcs(&a.topts, ct.tree, d));
 	if (a.op.gm.given[MCC_ARG_FILE])
 		a.op.paths = !a.op.patches;
 	if (rc == CLI_CONTINUE)

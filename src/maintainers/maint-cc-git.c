@@ -163,7 +163,9 @@ static void vcs_find_signers(struct maint_cc *cc, GPtrArray *lines,
 			else
 				i++;
 		}
-		extract_formatted(cc, f->authors);
+		/* QEMU's and Xen's return no authors */
+		if (cc->dialect == MAINT_DIALECT_KERNEL)
+			extract_formatted(cc, f->authors);
 		extract_formatted(cc, f->signatures);
 	}
 	for (guint i = 0; i < f->signatures->len; i++) {
@@ -179,7 +181,8 @@ static void vcs_find_signers(struct maint_cc *cc, GPtrArray *lines,
 static struct mcc_vcs vcs_of(const struct maint_cc *cc)
 {
 	struct mcc_vcs v = { cc->o.vcs_dir, cc->o.vcs_bare, cc->o.vcs_rev,
-			     cc->o.git_since, false, 0 };
+			     cc->o.git_since, false, 0,
+			     cc->dialect != MAINT_DIALECT_KERNEL };
 
 	return v;
 }
@@ -193,9 +196,12 @@ static void vcs_file_signoffs(struct maint_cc *cc, const char *file)
 	vcs_find_signers(cc, cc->o.vcs_log ? cc->o.vcs_log(file,
 		cc->o.vcs_log_data) : mcc_vcs_log(&v, file), file, &f);
 	vcs_assign(cc, "commit_signer", f.commits, f.signatures, NULL);
-	vcs_assign(cc, "authored", f.commits, f.authors, NULL);
-	if (f.authors->len == f.added->len)
-		vcs_line_roles(cc, &f);
+	/* QEMU's and Xen's forks count signers only */
+	if (cc->dialect == MAINT_DIALECT_KERNEL) {
+		vcs_assign(cc, "authored", f.commits, f.authors, NULL);
+		if (f.authors->len == f.added->len)
+			vcs_line_roles(cc, &f);
+	}
 	mcc_vcs_found_release(&f);
 }
 
@@ -341,17 +347,33 @@ static void vcs_file_blame(struct maint_cc *cc, const char *file)
 	g_ptr_array_free(all, TRUE);
 }
 
-/* The git signers of each file, for --git or the git fallback. */
+/*
+ * The git signers of each file, for --git or the git fallback: the
+ * kernel's falls back for a file no entry matches exactly (but a
+ * MAINTAINERS file), Xen's for any such file, QEMU's only when the
+ * answer has no address at all and neither --git nor --git-blame is
+ * given (it says so on stderr).
+ */
 void mcc_git_signers(struct maint_cc *cc)
 {
+	bool fallback = cc->o.git_fallback;
+
 	if (!cc->o.email || !cc->o.vcs_dir)
 		return;
+	if (cc->dialect == MAINT_DIALECT_QEMU && fallback &&
+	    (cc->email_to->len || cc->o.git || cc->o.git_blame))
+		fallback = false;
+	if (cc->dialect == MAINT_DIALECT_QEMU && fallback && cc->diags)
+		ms_diags_add(cc->diags, NULL, 0, "No maintainers found, "
+			     "printing recent contributors.  Do not blindly "
+			     "cc: them on patches!  Use common sense.");
 	for (guint i = 0; i < cc->files->len; i++) {
 		const char *file = cc->files->pdata[i];
 		size_t n = strlen(file);
-		bool mfile = n >= 11 && !strcmp(file + n - 11, "MAINTAINERS");
+		bool mfile = cc->dialect == MAINT_DIALECT_KERNEL && n >= 11 &&
+			     !strcmp(file + n - 11, "MAINTAINERS");
 
-		if (cc->o.git || (cc->o.git_fallback && !mfile &&
+		if (cc->o.git || (fallback && !mfile &&
 				  !g_hash_table_contains(cc->exact, file)))
 			vcs_file_signoffs(cc, file);
 		if (cc->o.git_blame)

@@ -110,8 +110,10 @@ GPtrArray *mcc_vcs_log(const struct mcc_vcs *v, const char *file)
 						      v->max_age));
 	else
 		add_words(args, "--since=", v->since);
-	g_ptr_array_add(args, g_strdup("--numstat"));
-	g_ptr_array_add(args, g_strdup("--no-merges"));
+	if (!v->old) {
+		g_ptr_array_add(args, g_strdup("--numstat"));
+		g_ptr_array_add(args, g_strdup("--no-merges"));
+	}
 	g_ptr_array_add(args, g_strdup(FORMAT));
 	if (v->rev)
 		g_ptr_array_add(args, g_strdup(v->rev));

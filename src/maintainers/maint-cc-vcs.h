@@ -8,7 +8,8 @@
  *       --format="GitCommit: %H%nGitAuthor: %an <%ae>%nGitDate: %aD%n
  *                 GitSubject: %s%n%b%n" -- FILE
  * through the shell, strips the leading white space of every line and
- * splits the rest into lines.  mcc_vcs_log() runs the same command (so
+ * splits the rest into lines.  QEMU's and Xen's forks (of about 2010)
+ * run it without --numstat and --no-merges (`old`).  mcc_vcs_log() runs the same command (so
  * git's own date parsing resolves SINCE against the same wall clock, and
  * --follow follows renames as git does) and returns those lines.
  */
@@ -26,6 +27,7 @@ struct mcc_vcs {
 	const char *since;    /* --git-since as given */
 	bool resolved;        /* log with --max-age=max_age, not --since */
 	gint64 max_age;       /* `since` as git resolved it */
+	bool old;             /* QEMU's and Xen's log: merges, no numstat */
 };
 
 /*

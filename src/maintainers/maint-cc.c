@@ -249,7 +249,10 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 	if (cc->dialect == MAINT_DIALECT_QEMU)
 		cc->ignored = mcc_read_ignoredmailmap(tree);
 	cc->path_emails = g_ptr_array_new_with_free_func(g_free);
-	cc->git_ignore = mcc_vcs_read_ignore(tree);
+	/* QEMU's and Xen's scripts read no .get_maintainer.ignore */
+	cc->git_ignore = cc->dialect == MAINT_DIALECT_KERNEL ?
+			 mcc_vcs_read_ignore(tree) :
+			 g_ptr_array_new_with_free_func(g_free);
 	cc->exact = g_hash_table_new(g_str_hash, g_str_equal);
 	cc->fixes = g_ptr_array_new_with_free_func(g_free);
 	cc->ranges = g_ptr_array_new_with_free_func(g_free);

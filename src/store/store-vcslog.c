@@ -19,6 +19,7 @@
 #include <string.h>
 
 #define LOG_KIND "gm-log1"
+#define OLD_LOG_KIND "gm-log0"  /* QEMU's and Xen's command (mcc_vcs.old) */
 #define DATES_KIND "gm-dates2"
 #define LOG_KEEP 200000     /* files' logs: U-Boot has 38,000 files */
 #define TREE_KIND "gm-tree1"
@@ -147,7 +148,8 @@ static GPtrArray *saved(struct ms_store_vcs *c, const char *key)
 	gint64 then;
 	gsize n;
 
-	if (ms_store_model_get(c->s, LOG_KIND, key, &b) < 0 || !b) {
+	if (ms_store_model_get(c->s, c->v.old ? OLD_LOG_KIND : LOG_KIND, key,
+			       &b) < 0 || !b) {
 		ms_error_clear();
 		return NULL;
 	}
@@ -196,8 +198,8 @@ GPtrArray *ms_store_vcs_log(const char *file, void *data)
 		g_string_append_c(v, '\n');
 		g_string_append(v, lines->pdata[i]);
 	}
-	if (ms_store_model_put(c->s, LOG_KIND, key, LOG_KEEP, v->str,
-			       v->len) < 0)
+	if (ms_store_model_put(c->s, c->v.old ? OLD_LOG_KIND : LOG_KIND, key,
+			       LOG_KEEP, v->str, v->len) < 0)
 		ms_error_clear();
 	g_string_free(v, TRUE);
 	g_free(key);

@@ -14,6 +14,14 @@ merge; files matched exactly by a maintained entry (no fallback), too
 deep for it (fallback), and by nothing.  The oracle is linux-source-6.1's
 script, with Perl's random order among equal counts made the address
 order (mstest.get_maintainer_tiebreak), as maintstat orders them.
+
+Run as test-cc-git-xen.py (MS_CC_GIT_DIALECT=xen), the same tree and
+questions go to Xen's fork ($MS_XEN_SCRIPT), whose git code is older
+(no authors or line counts, merges counted, no .get_maintainer.ignore,
+no git fallback unless asked, which then takes MAINTAINERS files too),
+with that fork's own switches; then QEMU's rules that differ (its
+fallback only for an answer with no address at all) are checked on a
+copy of the tree, against what the Xen fork (the same git code) says.
 """
 import concurrent.futures
 import os
@@ -25,10 +33,15 @@ sys.path.insert(0, os.path.dirname(__file__))
 from mstest import (MAINTSTAT, ok, eq, done, skip_all, tmpdir,  # noqa: E402
                     get_maintainer_tiebreak, get_maintainer_batch)
 
+XEN = os.environ.get("MS_CC_GIT_DIALECT") == "xen"
 LINUX = os.environ.get("MS_LINUX_TREE")
 PL = LINUX and os.path.join(LINUX, "scripts", "get_maintainer.pl")
+if XEN:
+    PL = os.environ.get("MS_XEN_SCRIPT",
+                        "/work/shared/data/get_maintainer-xen.pl")
 if not PL or not os.path.exists(PL) or not shutil.which("perl"):
-    skip_all("no linux-source tree ($MS_LINUX_TREE) or no perl")
+    skip_all(f"no get_maintainer.pl ({PL}; $MS_LINUX_TREE, "
+             "$MS_XEN_SCRIPT) or no perl")
 
 tmp = tmpdir()
 T = os.path.join(tmp, "tree")
@@ -94,6 +107,7 @@ MAINT = ("FOO DRIVER\n"
          "M:\tLinus Torvalds <torvalds@linux-foundation.org>\n"
          "L:\tlinux-kernel@vger.kernel.org\n"
          "S:\tBuried\n"
+         + ("V:\txen-maintainers-1\n" if XEN else "") +
          "F:\t*\n"
          "F:\t*/\n")
 commit({"MAINTAINERS": MAINT,
@@ -181,6 +195,28 @@ SETS = [
      "30"],
     ["--git", "--git-since", "2-years-ago", "--roles", "--norolestats"],
 ]
+if XEN:
+    # the fork's switches: no --fixes; no role statistics, duplicates
+    # kept and no git fallback unless asked
+    SETS = [
+        [],
+        ["--git"],
+        ["--git", "--rolestats"],
+        ["--git", "--git-since", SINCE, "--non", "--rolestats"],
+        ["--git", f"--git-since={SINCE}", "--git-all-signature-types",
+         "--rolestats", "--remove-duplicates"],
+        ["--git", "--git-min-signatures", "2", "--git-min-percent", "40",
+         "--rolestats"],
+        ["--git", "--git-max-maintainers", "1", "--git-chief-penguins",
+         "--remove-duplicates"],
+        ["--git-fallback", "--rolestats", "--remove-duplicates"],
+        ["--git-fallback", "--nodrop_the_rest_supporter"],
+        ["--git-blame", "--rolestats"],
+        ["--git-blame", "--nogit-blame-signatures", "--git-chief-penguins",
+         "--git-all-signature-types", "--rolestats", "--git-min-percent",
+         "30"],
+        ["--git", "--git-since", "2-years-ago", "--roles"],
+    ]
 # each file alone (one script process answers them all), all together,
 # and a patch
 INPUTS = [["-f", f] for f in FILES] + [["-f", *FILES[1:]], [patch],
@@ -234,23 +270,37 @@ for args, inp, want, got, rc, err in bad[:5]:
 eq(len(bad), 0, f"git options: answers that differ from the script's, of "
    f"{n} ({len(SETS)} sets of options x {len(INPUTS)} inputs)")
 # the planted facts show up, so the comparison compares something
+if XEN:
+    out = script_says(["--git", "--git-all-signature-types", "--rolestats"],
+                      ["-f", "drivers/foo/sub/deep.c"]).decode()
+    ok("commit_signer:" in out and "Tess" in out and "authored:" not in
+       out, "the fork's --git answer has signers, no authors", out)
+    out = script_says(["--git-blame", "--rolestats"], [patch]).decode()
+    ok("(modified commits:" in out, "the fork's --git-blame of a patch "
+       "has the signers of the commits its lines came from", out)
+    out = script_says(["--git-fallback", "--roles"],
+                      ["-f", "drivers/foo/foo.c", "lib/new.c"]).decode()
+    ok("commit_signer" in out and "Frank" not in out, "the fork's "
+       "fallback: for lib/new.c, not for a file matched exactly", out)
 out = script_says(["--git", "--git-all-signature-types"],
                   ["-f", "drivers/foo/sub/deep.c"]).decode()
-ok("commit_signer:" in out and "Tess" in out and "authored:" in out and
-   "added_lines:" in out, "the script's --git answer has signers, "
-   "authors and line counts", out)
-out = script_says(["--git-all-signature-types"], [fixes]).decode()
-ok("blamed_fixes:1/1=100%" in out and "Tess" in out and "Dave Dee" in out
-   and "Torvalds" not in out, "the script's answer to a patch with Fixes: "
-   "lines has the fixed commit's signers, a chief penguin left out",
-   out)
-out = script_says(["--git-blame"], [patch]).decode()
-ok("(modified commits:" in out, "the script's --git-blame of a patch has "
-   "the signers of the commits its lines came from", out)
-out = script_says(["--git-blame"], ["-f", "drivers/foo/sub/deep.c"]).decode()
+if not XEN:
+    ok("commit_signer:" in out and "Tess" in out and "authored:" in out
+       and "added_lines:" in out, "the script's --git answer has "
+       "signers, authors and line counts", out)
+    out = script_says(["--git-all-signature-types"], [fixes]).decode()
+    ok("blamed_fixes:1/1=100%" in out and "Tess" in out and "Dave Dee" in
+       out and "Torvalds" not in out, "the script's answer to a patch with "
+       "Fixes: lines has the fixed commit's signers, a chief penguin left "
+       "out", out)
+    out = script_says(["--git-blame"], [patch]).decode()
+    ok("(modified commits:" in out, "the script's --git-blame of a patch "
+       "has the signers of the commits its lines came from", out)
+out = script_says(["--git-blame", "--rolestats"],
+                  ["-f", "drivers/foo/sub/deep.c"]).decode()
 ok("authored lines:" in out and "commits:" in out, "... and of a file, "
    "its blamed authors by lines and signers by commits", out)
-out = script_says([], ["-f", "drivers/foo/foo.c"]).decode()
+out = script_says(["--git-fallback"], ["-f", "drivers/foo/foo.c"]).decode()
 ok("commit_signer" not in out, "no fallback for a file matched exactly",
    out)
 
@@ -289,4 +339,53 @@ ok(n3 > 0 and older == script_says(["--git", "--git-since", "2-years-ago"],
                                    ["-f", *FILES]),
    "another --git-since over older commits: git log again, the script's "
    "bytes", (n3, older))
+
+if XEN:
+    # QEMU's script has the fork's git code (the same vcs_find_signers(),
+    # vcs_assign() and find_signers_cmd, without chief penguins), and
+    # falls back to git only when the answer has no address at all, and
+    # neither --git nor --git-blame is given.  The same history under a
+    # QEMU MAINTAINERS without a catch-all entry: its commit_signer lines
+    # are the fork's (with QEMU's defaults, --rolestats
+    # --remove-duplicates).
+    Q = os.path.join(tmp, "qemu")
+    shutil.copytree(T, Q, symlinks=True)
+    with open(os.path.join(Q, "MAINTAINERS"), "w") as f:
+        f.write("Foo\nM: Alice <alice@example.org>\nS: Maintained\n"
+                "F: drivers/foo/\n")
+    with open(os.path.join(Q, "scripts", "get_maintainer.pl"), "w") as f:
+        f.write('die "does not appear to be a QEMU source tree";\n')
+
+    def qemu(*args):
+        p = subprocess.run([MAINTSTAT, "maintainers", "--tree", Q, *args],
+                           capture_output=True, env=env)
+        return p.stdout.decode(), p.stderr.decode(), p.returncode
+
+    def signers(args, f):
+        return "".join(l + "\n" for l in script_says(
+            args + ["--rolestats", "--remove-duplicates"],
+            ["-f", f]).decode().splitlines() if "commit_signer" in l)
+
+    want = signers(["--git"], "lib/new.c")
+    got = qemu("-f", "lib/new.c")
+    ok(want and got[0] == want and "No maintainers found" in got[1] and
+       got[2] == 0, "qemu: no address at all: the recent signers, and a "
+       "warning", (want, got))
+    got = qemu("-f", "lib/new.c", "drivers/foo/foo.c")
+    eq(got[:1], ("Alice <alice@example.org> (maintainer:Foo)\n",),
+       "qemu: an address found: no fallback, for any file")
+    # the fork's answer but its lists, FOO DRIVER named Foo here
+    want = "".join(l.replace("FOO DRIVER", "Foo") + "\n" for l in
+                   script_says(["--git", "--rolestats",
+                                "--remove-duplicates"],
+                               ["-f", "drivers/foo/foo.c"]
+                               ).decode().splitlines() if "list" not in l)
+    got = qemu("--git", "-f", "drivers/foo/foo.c")
+    ok(want.count("\n") > 1 and got[0] == want, "qemu --git: the fork's "
+       "signers, no authors", (want, got))
+    eq(qemu("--nogit-fallback", "-f", "lib/new.c")[0], "",
+       "qemu --nogit-fallback: nobody")
+    os.rename(os.path.join(Q, ".git"), os.path.join(tmp, "qemu.git"))
+    got = qemu("-f", "lib/new.c")
+    eq(got[0], "", "qemu without .git: nobody")
 done()
