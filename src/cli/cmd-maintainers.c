@@ -41,8 +41,10 @@ static const struct cli_command_help help = {
 	"(--name=V) or next; a prefix is never an option, and an option of\n"
 	"another project's script is refused.  Its defaults are the script's\n"
 	"own (Xen's: no role statistics, duplicates kept).  Those maintstat\n"
-	"does not reproduce (--interactive, --sections,\n"
-	"--letters, --pattern-depth, --self-test, --version) exit 2.  The\n"
+	"does not reproduce (--interactive, --sections, --letters,\n"
+	"--pattern-depth, --version, --self-test's links and scm checks,\n"
+	"which use the network: give --self-test=sections,patterns) exit 2.\n"
+	"The\n"
 	"tree's .get_maintainer.conf is read first, as the script reads it.",
 	"  maintstat maintainers --tree ~/linux drivers/infiniband/core/cma.c\n"
 	"  git format-patch -1 --stdout | maintstat maintainers -",
@@ -379,6 +381,7 @@ struct args {
 	struct cli_store_opts store;
 	GPtrArray *argv;  /* what is left for cli_parse_options() */
 	char **conf;      /* the words of the tree's .get_maintainer.conf */
+	int script_words; /* the command line's words of the script's */
 };
 
 /* Help lines for the script's options (the script's own words). */
@@ -450,6 +453,7 @@ static int take_script_args(struct args *a, const struct cli_option *opts,
 				return cli_usage_error("maintainers", "%s",
 						       ms_error_last());
 			if (used > 0) {
+				a->script_words += used;
 				i += used - 1;
 				continue;
 			}
@@ -579,7 +583,7 @@ static int check_args(const struct args *a, int argc)
 {
 	const struct opts *op = &a->op;
 
-	if (argc < 1)
+	if (argc < 1 && !op->gm.given[MCC_ARG_SELF_TEST])
 		return cli_usage_error("maintainers", "no PATH or PATCH given "
 				       "('-' reads standard input)");
 	if (op->paths && op->patches)
@@ -707,12 +711,11 @@ static int cc_opts(struct maint_cc_opts *co, struct args *a,
 				       gm->spelled[id], git ? " (give --nogit "
 				       "--nogit-blame)" : "");
 	}
-	if (gm->given[MCC_ARG_LETTERS] || gm->given[MCC_ARG_SELF_TEST] ||
-	    gm->given[MCC_ARG_MAINTAINER_PATH] ||
+	if (gm->given[MCC_ARG_LETTERS] || gm->given[MCC_ARG_MAINTAINER_PATH] ||
 	    maint_cc_args_get(gm, MCC_ARG_PATTERN_DEPTH, d))
-		return cli_usage_error("maintainers", "--letters, --self-test, "
-				       "--mpath and --pattern-depth are not "
-				       "reproduced by maintstat");
+		return cli_usage_error("maintainers", "--letters, --mpath and "
+				       "--pattern-depth are not reproduced by "
+				       "maintstat");
 	maint_cc_opts_init(co);
 	maint_cc_args_apply(gm, d, co);
 	git_opts(co, a, tree, d, vcs);
@@ -947,6 +950,75 @@ static bool asks_git(const struct args *a, const struct ms_tree *tree,
 	return yes;
 }
 
+/* Perl's $self_test =~ /\bNAME\b/ */
+static bool selected(const char *which, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!which || !*which)
+		return true;
+	for (const char *p = which; (p = strstr(p, name)); p++)
+		if ((p == which || !(g_ascii_isalnum(p[-1]) || p[-1] == '_')) &&
+		    !(g_ascii_isalnum(p[n]) || p[n] == '_'))
+			return true;
+	return false;
+}
+
+/*
+ * --self-test[=CHECKS]: the kernel's script's checks of ./MAINTAINERS
+ * that need no network, against `git ls-files` of the work tree.  Its
+ * links and scm checks (wget, git ls-remote) are refused, exit 2.
+ */
+static int self_test(const struct args *a, const struct cli_tree *ct,
+		     enum maint_dialect d, int argc)
+{
+	const char *which = a->op.gm.str[MCC_ARG_SELF_TEST];
+	struct mcc_vcs v = { ms_tree_root(ct->tree), false, NULL, "", false,
+			     0, false };
+	GPtrArray *files, *out;
+	char *buf;
+	size_t len;
+	int rc;
+
+	if (maint_cc_args_check(&a->op.gm, d) < 0)
+		return cli_usage_error("maintainers", "%s", ms_error_last());
+	if (a->script_words > 1 || argc > 0 || (a->conf && *a->conf))
+		return cli_usage_error("maintainers", "using --self-test does "
+				       "not allow any other option or argument "
+				       "(nor a .get_maintainer.conf)");
+	if (selected(which, "links") || selected(which, "scm"))
+		return cli_usage_error("maintainers", "--self-test: the links "
+				       "and scm checks need the network (wget, "
+				       "git ls-remote), which maintstat does "
+				       "not use: give --self-test=sections,"
+				       "patterns");
+	if (a->topts.repo)
+		return cli_usage_error("maintainers", "--self-test reads a work "
+				       "tree's files: give --tree, not --repo");
+	if (ms_tree_read(ct->tree, "MAINTAINERS", &buf, &len) < 0)
+		return cli_error_last();
+	if (has_vcs(&a->topts, ct->tree, d) == 'g') {
+		files = mcc_vcs_ls_files(&v);
+	} else {
+		/* vcs_list_files() returns 0: no pattern matches "0" */
+		cli_warning("no supported VCS found: every F: and X: pattern "
+			    "is checked against \"0\", as the script does");
+		files = g_ptr_array_new_with_free_func(g_free);
+		g_ptr_array_add(files, g_strdup("0"));
+	}
+	out = g_ptr_array_new_with_free_func(g_free);
+	rc = maint_self_test(ct->tree, "./MAINTAINERS", buf, len, files,
+			     selected(which, "sections"),
+			     selected(which, "patterns"), out);
+	for (guint i = 0; rc == 0 && i < out->len; i++)
+		printf("%s\n", (char *)out->pdata[i]);
+	rc = rc < 0 ? cli_error_last() : EXIT_OK;
+	g_ptr_array_free(out, TRUE);
+	g_ptr_array_free(files, TRUE);
+	g_free(buf);
+	return rc;
+}
+
 /*
  * maintstat-full, in a git work tree: the store it keeps the git logs
  * in, opened now, and the tree's list taken from it when it still holds
@@ -990,6 +1062,13 @@ int cmd_maintainers(int argc, char **argv)
 	d = maint_cc_tree_dialect(ct.tree, asked_dialect(&a.op));
 	conf_rc = maint_cc_args_conf(&a.op.gm, ct.tree, &a.conf);
 	conf_error = conf_rc < 0 ? g_strdup(ms_error_last()) : NULL;
+	if (a.op.gm.given[MCC_ARG_SELF_TEST]) {
+		rc = conf_rc < 0 ? cli_usage_error("maintainers", "%s",
+						   conf_error) :
+		     self_test(&a, &ct, d, argc);
+		cli_tree_close(&ct);
+		goto done;
+	}
 	if (cli_quick_program && conf_rc == 0 &&
 	    asks_git(&a, ct.tree, d) && !reads_stdin(argc, argv)) {
 		cli_tree_close(&ct);

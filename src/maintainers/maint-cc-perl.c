@@ -105,6 +105,15 @@ GRegex *mcc_re(const char *pattern, GRegexCompileFlags flags)
 	return r;
 }
 
+GRegex *mcc_re_try(const char *pattern)
+{
+	char *ascii = perl_ascii(pattern);
+	GRegex *r = g_regex_new(ascii, G_REGEX_RAW, 0, NULL);
+
+	g_free(ascii);
+	return r;
+}
+
 /* make_rfc822re() of get_maintainer.pl, string for string. */
 static char *make_rfc822re(void)
 {

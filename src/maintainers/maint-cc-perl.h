@@ -33,6 +33,9 @@ void mcc_rx_init(void);
  * pattern that does not compile: only the script's own are given. */
 GRegex *mcc_re(const char *pattern, GRegexCompileFlags flags);
 
+/* The same, NULL when it does not compile (a pattern from a file). */
+GRegex *mcc_re_try(const char *pattern);
+
 /* PCRE2's per-match limits (as maint-index.c sets them for F:, X: and N:):
  * a K: pattern that hits them is too costly to run (maint-cc.c). */
 #define MCC_RE_LIMITS "(*LIMIT_MATCH=100000)(*LIMIT_DEPTH=10000)"

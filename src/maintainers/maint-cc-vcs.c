@@ -71,16 +71,13 @@ static char *run_git(const struct mcc_vcs *v, const char *const *args,
 	return out;
 }
 
-/* git's output for `args` as git_execute_cmd() splits it: each line's
- * leading white space removed, then split("\n"): no blank line. */
-static GPtrArray *log_lines(const struct mcc_vcs *v, GPtrArray *args)
+/* git's output `out` (taken; NULL: none) as git_execute_cmd() splits
+ * it: each line's leading white space removed, then split("\n"): no
+ * blank line. */
+static GPtrArray *split_lines(char *out)
 {
 	GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
-	char *out;
 
-	g_ptr_array_add(args, NULL);
-	out = run_git(v, (const char *const *)args->pdata, true);
-	g_ptr_array_free(args, TRUE);
 	for (const char *p = out; p && *p;) {
 		const char *eol;
 
@@ -96,6 +93,16 @@ static GPtrArray *log_lines(const struct mcc_vcs *v, GPtrArray *args)
 	}
 	g_free(out);
 	return lines;
+}
+
+static GPtrArray *log_lines(const struct mcc_vcs *v, GPtrArray *args)
+{
+	char *out;
+
+	g_ptr_array_add(args, NULL);
+	out = run_git(v, (const char *const *)args->pdata, true);
+	g_ptr_array_free(args, TRUE);
+	return split_lines(out);
 }
 
 GPtrArray *mcc_vcs_log(const struct mcc_vcs *v, const char *file)
@@ -170,6 +177,13 @@ GPtrArray *mcc_vcs_blame(const struct mcc_vcs *v, const char *file,
 	g_regex_unref(commit);
 	g_ptr_array_free(lines, TRUE);
 	return ids;
+}
+
+GPtrArray *mcc_vcs_ls_files(const struct mcc_vcs *v)
+{
+	const char *args[] = { "ls-files", "./", NULL };
+
+	return split_lines(run_git(v, args, false));
 }
 
 bool mcc_vcs_resolve(const struct mcc_vcs *v, char id[41], gint64 *max_age)

@@ -75,6 +75,10 @@ GPtrArray *mcc_vcs_commit_log(const struct mcc_vcs *v, const char *id,
 GPtrArray *mcc_vcs_blame(const struct mcc_vcs *v, const char *file,
 			 const char *start, const char *length);
 
+/* vcs_list_files() of the script's --self-test: `git ls-files ./` in
+ * the work tree, split as mcc_vcs_log() splits; empty when git fails. */
+GPtrArray *mcc_vcs_ls_files(const struct mcc_vcs *v);
+
 /* What vcs_find_signers() greps from the lines of one file's log. */
 struct mcc_vcs_found {
 	long commits;        /* lines matching ^GitCommit: [0-9a-f]{40} */
