@@ -31,12 +31,13 @@ static const char *field(const char *l, bool nonblank)
 	return nonblank && !*l ? NULL : l;
 }
 
-/* The literal start of regex `re` (what every match begins with). */
+/* The literal start of regex `re` (what every match begins with; none
+ * when it has a '|', whose other side could begin otherwise). */
 static char *literal_start(const char *re)
 {
 	GString *s = g_string_new(NULL);
 
-	for (const char *p = re; *p;) {
+	for (const char *p = strchr(re, '|') ? "" : re; *p;) {
 		char c = *p;
 		size_t adv = 1;
 

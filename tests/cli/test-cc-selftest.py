@@ -7,7 +7,8 @@ without an address (and orphaned or obsolete ones, which need none),
 without a status, without an F: or N:, a header whose next field is
 blank, '#' lines, F:/X: patterns that match (files, globs, '?', a
 directory named with and without its '/', a file only in the work tree
-and not in git) and that do not.  Byte for byte; then what maintstat
+and not in git, an alternation whose left side matches nothing) and
+that do not.  Byte for byte; then what maintstat
 refuses as the script does (another option, an argument, a
 .get_maintainer.conf) and what it refuses because the script would use
 the network (the links and scm checks, --self-test alone).
@@ -89,6 +90,7 @@ M:	i@example.org
 S:	Maintained
 F:	lib/io?a.[ch]
 F:	lib/.hidden
+F:	nothing|lib/delta.c
 X:	lib/iota/
 """
 FILES = ["drivers/alpha/alpha.c", "drivers/alpha/alpha.h",
