@@ -160,5 +160,10 @@ int store_blob_read(struct ms_store *s, const char *table, int64_t row,
 /* The same into `buf`, which holds `n` bytes. */
 int store_blob_read_into(struct ms_store *s, const char *table, int64_t row,
 			 void *buf, int n);
+/* A buffer for a value of `n` bytes read whole (NULL: no memory), freed
+ * with store_buf_free() or handed to a GBytes by store_buf_bytes(). */
+void *store_buf_new(size_t n);
+void store_buf_free(void *buf);
+GBytes *store_buf_bytes(void *buf, size_t n);
 
 #endif

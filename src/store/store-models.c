@@ -72,7 +72,7 @@ static int read_value(struct ms_store *s, const char *kind, const char *key,
 		return SQLITE_OK;
 	if (chunks == 1)
 		return store_blob_read(s, "models", row, (int)first, out);
-	buf = g_try_malloc((gsize)size);
+	buf = store_buf_new((size_t)size);
 	if (!buf)
 		return SQLITE_NOMEM;
 	rc = store_blob_read_into(s, "models", row, buf, (int)first);
@@ -107,9 +107,9 @@ static int read_value(struct ms_store *s, const char *kind, const char *key,
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_OK && whole && seq == chunks - 1 && at == size)
-		*out = g_bytes_new_take(buf, (gsize)size);
+		*out = store_buf_bytes(buf, (size_t)size);
 	else
-		g_free(buf);
+		store_buf_free(buf);
 	return rc;
 }
 

@@ -19,6 +19,8 @@
 #include <string.h>
 #include <time.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define DEFAULT_BUSY_MS 30000
@@ -914,15 +916,68 @@ int store_blob_read_into(struct ms_store *s, const char *table, int64_t row,
 	return rc;
 }
 
+/*
+ * A buffer of `n` bytes for a value read whole, or NULL.  A large one is
+ * mapped with its pages made at once (MAP_POPULATE): read into fresh
+ * memory, a 10 MB result cost 2,400 page faults, a third of the CPU of
+ * a warm run that prints it.  Its first word is the mapping's length
+ * (0: from malloc).
+ */
+#define BUF_HEAD 16
+#define BUF_POPULATE (1u << 20)
+
+void *store_buf_new(size_t n)
+{
+	size_t len = n + BUF_HEAD;
+	char *p = NULL;
+
+	if (n > SIZE_MAX - BUF_HEAD)
+		return NULL;
+	if (n >= BUF_POPULATE) {
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+			 MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+	} else {
+		p = g_try_malloc(len);
+		if (!p)
+			return NULL;
+		len = 0;
+	}
+	memcpy(p, &len, sizeof(len));
+	return p + BUF_HEAD;
+}
+
+void store_buf_free(void *buf)
+{
+	char *p = buf;
+	size_t len;
+
+	if (!p)
+		return;
+	p -= BUF_HEAD;
+	memcpy(&len, p, sizeof(len));
+	if (len)
+		munmap(p, len);
+	else
+		g_free(p);
+}
+
+GBytes *store_buf_bytes(void *buf, size_t n)
+{
+	return g_bytes_new_with_free_func(buf, n, store_buf_free, buf);
+}
+
 int store_blob_read(struct ms_store *s, const char *table, int64_t row,
 		    int n, GBytes **out)
 {
-	void *buf = g_malloc(MAX(n, 1));
-	int rc = store_blob_read_into(s, table, row, buf, n);
+	void *buf = store_buf_new((size_t)n);
+	int rc = buf ? store_blob_read_into(s, table, row, buf, n) :
+		SQLITE_NOMEM;
 
 	if (rc == SQLITE_OK)
-		*out = g_bytes_new_take(buf, (gsize)n);
+		*out = store_buf_bytes(buf, (size_t)n);
 	else
-		g_free(buf);
+		store_buf_free(buf);
 	return rc;
 }
