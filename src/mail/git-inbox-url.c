@@ -70,6 +70,9 @@ static char *origin_url(const char *gitdir)
 	git_buf buf = GIT_BUF_INIT;
 	char *url = NULL;
 
+	/* only here: libgit2's start reads the system's certificates, a
+	 * tenth of a warm run that reads an mbox */
+	ms_git_init();
 	if (git_repository_open_bare(&repo, gitdir) < 0)
 		goto out;
 	if (git_repository_config_snapshot(&cfg, repo) < 0)
@@ -95,7 +98,6 @@ char *ms_inbox_base_url(const char *path)
 	long best = -1;
 	char *url = NULL;
 
-	ms_git_init();
 	d = g_dir_open(dir, 0, NULL);
 	if (d) {
 		/* v2: the lowest-numbered epoch */
