@@ -76,14 +76,38 @@ static bool eat(const char **s, size_t *n, const char *what)
 	return true;
 }
 
+/* The rest of a line `s` (`n` bytes) is a smiley, ":)", ":-)", ";)",
+ * ";-)" or ":D" after a blank, with more of them or '.' and '!' up to its
+ * end, and nothing else: "Finally merged :)." */
+static bool smileys_only(const char *s, size_t n)
+{
+	static const char *const smileys[] = { ":)", ":-)", ";)", ";-)", ":d" };
+	bool one = false;
+
+	if (!n || *s != ' ')
+		return false;
+	while (n) {
+		bool ate = eat(&s, &n, " ");
+
+		for (size_t i = 0; !ate && i < G_N_ELEMENTS(smileys); i++)
+			one |= ate = eat(&s, &n, smileys[i]);
+		if (!ate && one && (*s == '.' || *s == '!'))
+			ate = eat(&s, &n, *s == '.' ? "." : "!");
+		if (!ate)
+			return false;
+	}
+	return one;
+}
+
 /*
  * The clause `s` (`n` bytes) says the patch was applied: a verb
  * ("applied", "pushed", "merged"), after one optional word ("patch",
  * "patchset", "series", "both", "and", "fyi", "finally"), and optionally
  * followed by " this one", then the line's end, ',', '.', '!', " with ",
- * " to " or " both to ": "Pushed, thanks.", "Patchset merged!", "Applied
- * to for-next", "Pushed with a minor change", "Finally merged, thanks to
- * all reviewers.", "Merged this one."
+ * " to ", " both to " or smileys only: "Pushed, thanks.", "Patchset
+ * merged!", "Applied to for-next", "Pushed with a minor change", "Finally
+ * merged, thanks to all reviewers.", "Merged this one.", "Finally merged
+ * :)."
  */
 static bool clause_applied(const char *s, size_t n)
 {
@@ -109,7 +133,7 @@ static bool clause_applied(const char *s, size_t n)
 			if (!eat(&b, &bn, verbs[v]))
 				continue;
 			(void)eat(&b, &bn, " this one");
-			if (!bn)
+			if (!bn || smileys_only(b, bn))
 				return true;
 			for (size_t t = 0; t < G_N_ELEMENTS(tails); t++)
 				if (eat(&b, &bn, tails[t]))

@@ -140,9 +140,10 @@ int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
  * 6: the receipt time stands in for a missing or misdated Date.
  * 7: "Pushed"/"Merged" notices, b4 ty items as MS_TRAILER_APPLIED,
  * notes of thanks.  8: "Finally merged", "Merged this one.".  9: the
- * pre-image blob ids of a diff (->preimages).
+ * pre-image blob ids of a diff (->preimages).  10: an applied notice may
+ * end in smileys ("Finally merged :).").
  */
-#define MS_STORE_MAIL_VERSION 9
+#define MS_STORE_MAIL_VERSION 10
 
 /*
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)

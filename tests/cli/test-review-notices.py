@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """How maintainers announce an apply (docs/review.md, "Where each patch
 stands"), as review --json's `state` and `state_evidence` read them: LTP's
-"Pushed, thanks.", "Thanks for your review, merged!", "Finally merged"
-and "Merged this one.", "Applied both to", a b4 ty naming two patches of a series of three (each accepted with
+"Pushed, thanks.", "Thanks for your review, merged!", "Finally merged",
+"Finally merged :)." and "Merged this one.", "Applied both to", a b4 ty naming two patches of a series of three (each accepted with
 its own commit, the third left as it stands), and the words that are no
-notice: a sentence wrapped before "applied,", a "merged?" question, a
+notice: a sentence wrapped before "applied,", a "merged?" question, words
+after a smiley, a
 "Merged this into" that names no apply, an "Applied" in a b4 ty's quoted
 text."""
 import os
@@ -62,6 +63,10 @@ answer("fi-n@x", "fi@x", "lib: finally", 3,
        "Finally merged, thanks to all reviewers.")
 patch("on@x", "lib: this one", 2)
 answer("on-n@x", "on@x", "lib: this one", 3, "Hi Ann,\n\nMerged this one.")
+# LTP, 20250307234554.GA347736@pevik
+patch("sm@x", "lib: smiley", 2)
+answer("sm-n@x", "sm@x", "lib: smiley", 3, "Hi Ann,\n\nFinally merged :)." +
+       FOOTER)
 # not notices
 patch("wr@x", "lib: wrapped", 2)
 answer("wr-n@x", "wr@x", "lib: wrapped", 3,
@@ -69,6 +74,9 @@ answer("wr-n@x", "wr@x", "lib: wrapped", 3,
        "applied, so please check the version first.")
 patch("qu@x", "lib: question", 2)
 answer("qu-n@x", "qu@x", "lib: question", 3, "Hi,\n\nmerged?\n")
+patch("ms@x", "lib: more after a smiley", 2)
+answer("ms-n@x", "ms@x", "lib: more after a smiley", 3,
+       "Merged :) once the CI passes, so please ping me.")
 patch("in@x", "lib: into", 2)
 answer("in-n@x", "in@x", "lib: into", 3,
        "Merged timer01 and timer02 into one test, please resend.")
@@ -119,13 +127,15 @@ eq(r.rc, 0, "review exits 0")
 pl = {p["message_id"]: p for p in r.json()["entries"][0]["patch_list"]}
 accepted = {m for m, p in pl.items() if p["state"] == "accepted"}
 eq(sorted(accepted), sorted(["pu@x", "me@x", "bo@x", "ch@x", "fi@x", "on@x",
-                             "s1@x", "s3@x"]),
+                             "sm@x", "s1@x", "s3@x"]),
    "accepted: Pushed, merged after thanks, Applied both to, Pushed with, "
-   "Finally merged, Merged this one, and the two patches the b4 ty names")
+   "Finally merged, Merged this one, Finally merged :)., and the two "
+   "patches the b4 ty names")
 eq([pl[m]["state_evidence"]["message_id"] for m in
-    ("pu@x", "me@x", "bo@x", "ch@x", "fi@x", "on@x", "s1@x", "s3@x")],
-   ["pu-n@x", "me-n@x", "bo-n@x", "ch-n@x", "fi-n@x", "on-n@x", "ty@x",
-    "ty@x"],
+    ("pu@x", "me@x", "bo@x", "ch@x", "fi@x", "on@x", "sm@x", "s1@x",
+     "s3@x")],
+   ["pu-n@x", "me-n@x", "bo-n@x", "ch-n@x", "fi-n@x", "on-n@x", "sm-n@x",
+    "ty@x", "ty@x"],
    "each decided by its notice")
 eq([pl[m]["state_evidence"].get("commit") for m in ("s1@x", "s3@x", "pu@x")],
    ["0123456789ab", "fedcba987654", None],
@@ -133,9 +143,10 @@ eq([pl[m]["state_evidence"].get("commit") for m in ("s1@x", "s3@x", "pu@x")],
 eq(pl["s2@x"]["state"], "waiting",
    "the patch of the series the b4 ty does not name stays open")
 eq({m: pl[m]["state"] != "accepted" for m in
-     ("wr@x", "qu@x", "in@x", "qt@x")},
-   {"wr@x": True, "qu@x": True, "in@x": True, "qt@x": True},
-   "no notice: a wrapped sentence, a question, 'Merged ... into', quoted")
+     ("wr@x", "qu@x", "ms@x", "in@x", "qt@x")},
+   {"wr@x": True, "qu@x": True, "ms@x": True, "in@x": True, "qt@x": True},
+   "no notice: a wrapped sentence, a question, words after a smiley, "
+   "'Merged ... into', quoted")
 eq({m: pl[m]["state"] for m in ("as@x", "an@x", "th@x", "ri@x", "ol@x")},
    {"as@x": "changes_requested", "an@x": "waiting", "th@x": "waiting",
     "ri@x": "changes_requested", "ol@x": "waiting"},
@@ -150,7 +161,7 @@ args = ["--tree", tree, "--archive", mbox, "--no-cache", "--until",
 r = run("review", *args, "--by", "month", "--json")
 iv = r.json()["entries"][0]["intervals"]
 eq((iv[0]["states"]["accepted"], iv[0]["open"]),
-   (8, len(pl) - 8), "--by month: each interval's states and open queue")
+   (9, len(pl) - 9), "--by month: each interval's states and open queue")
 r = run("review", *args, "--by", "month")
 eq("accepted" in r.out.split("By month")[1].split("\n")[1], True,
    "--by month's text has an accepted column")
