@@ -346,6 +346,7 @@ static void test_migrate(const char *dir)
 		"  key TEXT NOT NULL, data BLOB NOT NULL);"
 		"INSERT INTO models VALUES ('old', 'k', x'414243');"
 		"INSERT INTO refs VALUES ('HEAD', 'x', 0);"
+		"ALTER TABLE messages DROP COLUMN preimages;"
 		"PRAGMA user_version = 7;") == 0,
 	   "... schema 7, with a model saved");
 	ms_store_free(s);
