@@ -244,6 +244,8 @@ static void node_free(struct node *n)
 struct pwork {
 	struct ms_area_person out;
 	size_t tagged;            /* any *-by: trailer */
+	/* committed, reviewed: of the commits that are not tree-wide */
+	size_t focused_committed, focused_reviewed;
 };
 
 /* An area's facts being counted over the window or one interval. */
@@ -251,6 +253,8 @@ struct aslot {
 	GHashTable *people;       /* person + 1 -> struct pwork */
 	GHashTable *covers;       /* entry index + 1 -> count */
 	struct ms_area *out;
+	/* the commits and reviewed ones that are not tree-wide */
+	size_t focused, focused_reviewed;
 };
 
 /* An area being counted. */
@@ -466,8 +470,13 @@ static void choose(struct ework *ew, struct node *n, size_t min_commits)
 	}
 	kids = g_ptr_array_new();
 	g_hash_table_iter_init(&it, n->kids);
+	/* the whole tree's top-level directories with no file in the
+	 * tree are no areas: the paths of a subtree's own history, merged
+	 * in (U-Boot's dts/upstream and mbedtls: src/, Bindings/,
+	 * library/...), or a directory gone */
 	while (g_hash_table_iter_next(&it, NULL, &v))
-		if (((struct node *)v)->files || ((struct node *)v)->commits)
+		if (((struct node *)v)->files ||
+		    (((struct node *)v)->commits && *n->path))
 			g_ptr_array_add(kids, v);
 	g_ptr_array_sort(kids, cmp_node_path);
 	for (guint i = 0; i < kids->len; i++)
@@ -675,6 +684,7 @@ static void note_record(struct qwork *qw, struct ework *ew,
 			const struct ms_act_record *r, bool inwin)
 {
 	struct ms_area *o = aw->out;
+	bool focused = r->nr_entries <= MS_AREAS_TREEWIDE;
 
 	if (!o->has_last_commit || r->ctime > o->last_commit) {
 		o->has_last_commit = true;
@@ -685,12 +695,15 @@ static void note_record(struct qwork *qw, struct ework *ew,
 		return;
 	o->commits++;
 	o->reviewed += r->reviewed;
+	aw->focused += focused;
+	aw->focused_reviewed += focused && r->reviewed;
 	if (r->author != MS_IDENT_NONE) {
 		pw_of(qw, aw, r->author)->out.authored++;
 		involved(pw_of(qw, aw, r->author), r, false);
 	}
 	if (r->applier != MS_IDENT_NONE) {
 		pw_of(qw, aw, r->applier)->out.committed++;
+		pw_of(qw, aw, r->applier)->focused_committed += focused;
 		involved(pw_of(qw, aw, r->applier), r, true);
 	}
 	if (r->committer != MS_IDENT_NONE && r->committer != r->applier)
@@ -711,6 +724,7 @@ static void note_record(struct qwork *qw, struct ework *ew,
 		}
 		if (review && who != r->author && !dup) {
 			pw_of(qw, aw, who)->out.reviewed++;
+			pw_of(qw, aw, who)->focused_reviewed += focused;
 			involved(pw_of(qw, aw, who), r, true);
 		} else {
 			involved(pw_of(qw, aw, who), r, false);
@@ -781,7 +795,8 @@ static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw)
 	finish_covers(qw, aw);
 	g_hash_table_iter_init(&it, aw->people);
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		struct ms_area_person p = ((struct pwork *)v)->out;
+		const struct pwork *pw = v;
+		struct ms_area_person p = pw->out;
 
 		for (size_t l = 0; l < ew->nr_listed && !p.listed; l++)
 			p.listed = ew->listed[l] == p.person;
@@ -796,11 +811,11 @@ static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw)
 		attended = attended || p.listed;
 		if (!p.listed && !p.listed_in) {
 			p.defacto_committer =
-				p.committed >= MS_AREAS_DEFACTO_MIN &&
-				2 * p.committed >= o->commits;
+				pw->focused_committed >= MS_AREAS_DEFACTO_MIN &&
+				2 * pw->focused_committed >= aw->focused;
 			p.defacto_reviewer =
-				p.reviewed >= MS_AREAS_DEFACTO_MIN &&
-				2 * p.reviewed >= o->reviewed;
+				pw->focused_reviewed >= MS_AREAS_DEFACTO_MIN &&
+				2 * pw->focused_reviewed >= aw->focused_reviewed;
 			if (p.defacto_committer || p.defacto_reviewer)
 				o->flags |= MS_AREA_DEFACTO;
 		}

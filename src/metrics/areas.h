@@ -62,6 +62,11 @@ void ms_commit_paths_free(struct ms_commit_paths *cp);
 /* A de-facto person did at least this many of the area's commits or
  * reviews (besides at least half of them): one commit proves nothing. */
 #define MS_AREAS_DEFACTO_MIN 3
+/* A commit touching more entries than this is tree-wide (U-Boot's
+ * "global: Move remaining CONFIG_SYS_* to CFG_SYS_*", 744 files): it
+ * counts in every figure, but applying or reviewing it is no evidence
+ * of looking after any one area (the de-facto shares leave it out). */
+#define MS_AREAS_TREEWIDE 10
 /* Example commits kept per person (the newest). */
 #define MS_AREAS_EXAMPLES 3
 
@@ -86,7 +91,8 @@ enum ms_area_flag {
 	/* someone no entry covering files of the area lists (so
 	 * get_maintainer.pl names them for none) applied or reviewed at
 	 * least half of the window's commits there (and at least
-	 * MS_AREAS_DEFACTO_MIN) */
+	 * MS_AREAS_DEFACTO_MIN), tree-wide ones (MS_AREAS_TREEWIDE) left
+	 * out */
 	MS_AREA_DEFACTO = 1 << 1,
 	/* no commit in the window */
 	MS_AREA_DORMANT = 1 << 2,

@@ -217,4 +217,59 @@ eq(again.json()["entries"], run("areas", "--repo", repo, "--no-cache",
    "and the answer is still the cold one")
 _, a2 = by_path(after.json(), "BROAD ENTRY")
 eq(a2["drivers/broad/work/"]["commits"], 31, "the new commit counted")
+
+# Tree-wide commits and a subtree's history, as U-Boot has them: Wide
+# Rev reviewed only commits touching all 12 entries (as "global: Move
+# remaining CONFIG_SYS_* to CFG_SYS_*" does, 744 files), which count in
+# the figures but make no one de-facto; Rob Rev reviewed d1's own
+# commits, and is.  library/ (a merged subtree's own paths) has no file
+# in the tree: no area of THE REST.
+ents = "".join(f"E{i}\nM:\tL{i} <l{i}@example.org>\nF:\td{i}/\n\n"
+               for i in range(12))
+top = ents + "THE REST\nM:\tTom Rest <tom@example.org>\nF:\t*\nF:\t*/\n"
+stream, when = b"", 1700000000
+
+
+def fi_commit(who, msg, files, delete=()):
+    global stream, when
+    when += 86400
+    m = msg.encode()
+    stream += (f"commit refs/heads/main\nauthor {who} {when} +0000\n"
+               f"committer {who} {when} +0000\ndata {len(m)}\n").encode() + m
+    for path, text in files.items():
+        d = text.encode()
+        stream += f"\nM 100644 inline {path}\ndata {len(d)}\n".encode() + d
+    for path in delete:
+        stream += f"\nD {path}".encode()
+    stream += b"\n\n"
+
+
+TOM = "Tom Rest <tom@example.org>"
+fi_commit(TOM, "import", dict({"MAINTAINERS": top}, **{
+    f"d{i}/f.c": "0\n" for i in range(12)}))
+for k in range(4):
+    fi_commit(TOM, f"global: change {k}\n\nReviewed-by: Wide Rev "
+              "<wide@example.net>\n", {f"d{i}/f.c": f"{k + 1}\n"
+                                        for i in range(12)})
+    fi_commit("L1 <l1@example.org>", f"d1: change {k}\n\nReviewed-by: Rob "
+              "Rev <rob@example.net>\n", {"d1/g.c": f"{k}\n"})
+fi_commit(TOM, "library: import", {"library/x.c": "x\n"})
+fi_commit(TOM, "library: gone", {}, ["library/x.c"])
+wide = os.path.join(T, "wide.git")
+subprocess.run(["git", "init", "-q", "--bare", "-b", "main", wide],
+               check=True)
+subprocess.run(["git", "--git-dir", wide, "fast-import", "--quiet"],
+               input=stream, check=True)
+doc = run("areas", "--repo", wide, "--no-cache", "--json", "--split-commits",
+          "2").json()
+ar = {(e["name"], a["path"]): a for e in doc["entries"] for a in e["areas"]}
+eq(ar[("E0", "d0/")]["reviewed"], 4, "E0: the tree-wide commits counted")
+ok("de-facto" not in ar[("E0", "d0/")]["flags"] and
+   not [p for p in ar[("E0", "d0/")]["top"] if p["de_facto"]],
+   "but their reviewer is no de-facto reviewer", ar[("E0", "d0/")])
+ok([p["name"] for p in ar[("E1", "d1/")]["top"] if p["de_facto"]] ==
+   ["Rob Rev"], "d1's own reviewer is", ar[("E1", "d1/")])
+ok(("THE REST", "library/") not in ar,
+   "no area of THE REST for a top-level directory with no file",
+   sorted(k for k in ar if k[0] == "THE REST"))
 done()
