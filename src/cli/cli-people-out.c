@@ -2,6 +2,7 @@
  * cli-people-out.c - the people page of the report (cli-people-out.h).
  */
 #include "cli-people-out.h"
+#include "activity.h"
 #include "cli-review.h"
 #include "html.h"
 #include "output.h"
@@ -106,6 +107,31 @@ static void head(FILE *fp, const char *id, const char *first,
 		"<th scope=\"col\">Score change</th>" : "");
 }
 
+/* A person whose employer changed in the window: each company with its
+ * stretch, oldest first, under the company of their newest message. */
+static void stretches(FILE *fp, const struct ms_people_person *p)
+{
+	char d[32];
+
+	if (!p->nr_employers)
+		return;
+	fputs("<br><small>", fp);
+	for (size_t k = 0; k < p->nr_employers; k++) {
+		const struct ms_people_employer *e = &p->employers[k];
+
+		ms_html_printf(fp, k ? ", %s" : "%s", e->company);
+		if (k) {
+			ms_act_format(e->since, 0, false, true, d);
+			fprintf(fp, " from %s", d);
+		}
+		if (k + 1 < p->nr_employers) {
+			ms_act_format(e->until, 0, false, true, d);
+			fprintf(fp, " until %s", d);
+		}
+	}
+	fputs("</small>", fp);
+}
+
 static void page(FILE *fp, const struct ms_people *pp, bool compare)
 {
 	ms_html_begin(fp, "maintstat report: the list's people");
@@ -125,7 +151,9 @@ static void page(FILE *fp, const struct ms_people *pp, bool compare)
 		char d[32];
 
 		ms_html_printf(fp, "<tr><th scope=\"row\">%s &lt;%s&gt;</th>"
-			       "<td>%s</td>", p->name, p->email, p->company);
+			       "<td>%s", p->name, p->email, p->company);
+		stretches(fp, p);
+		fputs("</td>", fp);
 		counts(fp, &p->c);
 		/* hours below a day, days above, as every page and text */
 		ms_duration_format(p->median_first_response, d, 32);

@@ -416,9 +416,16 @@ bob = bob[:bob.index("</tr>")]
 ok("<th scope=\"row\">Corp A</th>" in page and
    "<th scope=\"col\">Previous rank</th>" in page and
    bob.endswith('<td class="n">2</td><td class="n" data-sort="15">+15</td>')
-   and "<td>NewCo</td>" in bob,
+   and "<td>NewCo<br>" in bob,
    "people.html: the employers file's companies, Bob's earlier rank 2 and "
    "score change +15", bob)
+# his change of employer inside the window, as JSON's employers[] has it
+eq(bob.split("<td>")[1].split("</td>")[0],
+   "NewCo<br><small>OldCo until 2024-01-09, NewCo from 2024-01-10</small>",
+   "people.html: Bob's company cell lists each employer with its dates")
+ok(all("<br><small>" not in r.split("</td>")[0] for r in
+       page.split("<tr><th scope=\"row\">")[1:] if "Bob Moved" not in r),
+   "... and no one else's")
 # a reply to a message the archive lacks (its thread began on another
 # list) is review: its sender starts no thread of their own
 with open(mbox, "w") as f:
