@@ -275,6 +275,7 @@ struct ework {
 	unsigned *listed;         /* the M:/R: people, resolved */
 	size_t nr_listed;
 	size_t stamp;             /* for the entry's commit count */
+	size_t listed_rec;        /* the record + 1 naming a listed person */
 	size_t nr_slots;          /* 1 + the query's intervals */
 };
 
@@ -1066,25 +1067,21 @@ static void count_records(struct qwork *qw, struct ework *ew,
 				continue;
 			}
 			/* before the window, only the listed people's last
-			 * dates are wanted: no covers, so no matching */
-			if (!names_listed(qw, e, i, &r))
-				continue;
-			for (size_t p = 0; p < np; p++)
-				count_path(qw, e, i, &r, w, iv, paths[p], NULL,
-					   true);
+			 * dates are wanted: no covers */
+			if (names_listed(qw, e, i, &r))
+				e->listed_rec = i + 1;
 		}
-		if (!w)
-			continue;
 		/* each path into the selected entries that match it (the
 		 * index's answer, kept per path), not every path into every
 		 * entry of the record: a tree-wide commit touches hundreds */
-		for (size_t p = 0; p < np; p++) {
+		for (size_t p = 0; p < np && (w || pass2); p++) {
 			const uint32_t *d = ms_activity_match(qw->a, paths[p]);
 
 			for (uint32_t j = 0; j < d[0]; j++) {
 				size_t x = d[1 + j];
 
-				if (x < qw->nr_all && slot[x] >= 0)
+				if (x < qw->nr_all && slot[x] >= 0 &&
+				    (w || ew[slot[x]].listed_rec == i + 1))
 					count_path(qw, &ew[slot[x]], i, &r, w,
 						   iv, paths[p], d, pass2);
 			}
