@@ -233,6 +233,18 @@ static void join_series(struct vctx *v)
 	g_hash_table_unref(last);
 }
 
+/* Whether `a` and `b` are patches of one series posting, never versions
+ * of one patch ("silence INTEGER_OVERFLOW" seven times); not when their
+ * versions differ: LTP's v2 1/3 "lib: move struct tst_sys_conf to
+ * internal" was sent in reply to v1's cover letter, into its thread
+ * (20220309030440.4166954-1-liwang@redhat.com). */
+static bool one_posting(const struct ms_mail_rec *a,
+			const struct ms_mail_rec *b)
+{
+	return a->series == b->series && a->series >= 0 &&
+	       a->version == b->version;
+}
+
 /* Join patch `i` to the first of `seen` with its subject and files,
  * posted within a year of it ("erofs: update documentation" by two
  * people three years apart are two patches). */
@@ -249,8 +261,7 @@ static void join_same(struct vctx *v, GHashTable *seen, uint32_t i)
 	if (g_hash_table_lookup_extended(seen, key, NULL, &j)) {
 		const struct ms_mail_rec *f = rec_at(v, GPOINTER_TO_UINT(j));
 
-		if ((f->series != r->series || r->series < 0) &&
-		    f->date_valid && r->date_valid &&
+		if (!one_posting(f, r) && f->date_valid && r->date_valid &&
 		    r->date - f->date <= 365 * 86400 &&
 		    f->date - r->date <= 365 * 86400)
 			ms_uf_union(v->up, i, GPOINTER_TO_UINT(j));
@@ -287,10 +298,7 @@ uint32_t *ms_review_versions(const struct ms_link_mail *lm,
 		key = g_strdup_printf("%s\x1f%s", sender[i] ? sender[i] : "",
 				      skey_of(&v, (uint32_t)i));
 		if (g_hash_table_lookup_extended(by_subject, key, NULL, &j)) {
-			/* not two patches of one posting ("silence
-			 * INTEGER_OVERFLOW" seven times) */
-			if (rec_at(&v, GPOINTER_TO_UINT(j))->series !=
-			    r->series || r->series < 0)
+			if (!one_posting(rec_at(&v, GPOINTER_TO_UINT(j)), r))
 				ms_uf_union(v.up, (uint32_t)i,
 					    GPOINTER_TO_UINT(j));
 			g_free(key);
@@ -308,8 +316,7 @@ uint32_t *ms_review_versions(const struct ms_link_mail *lm,
 			continue;
 		if (g_hash_table_lookup_extended(by_diff, r->patch_id, NULL,
 						 &j)) {
-			if (rec_at(&v, GPOINTER_TO_UINT(j))->series !=
-			    r->series || r->series < 0)
+			if (!one_posting(rec_at(&v, GPOINTER_TO_UINT(j)), r))
 				ms_uf_union(v.up, (uint32_t)i,
 					    GPOINTER_TO_UINT(j));
 		} else {

@@ -3,7 +3,8 @@
 docs/review.md "Versions"), on a planted tree and list: a v2 renamed in
 a series linked by b4's change-id, a v2 cover letter sent in reply to the
 v1 cover, a resend with a new subject and the same diff, a v2 whose
-changelog links its v1 ("Link to v1: URL"), a maintainer
+changelog links its v1 ("Link to v1: URL"), a v2 patch sent in reply to
+the v1 cover letter, a maintainer
 reworking a contributor's patch under their own name; and what stays
 apart: two patches of one posting with one subject, and one subject on
 the same files two years apart."""
@@ -84,6 +85,15 @@ patch("k2@x", ANN, "[PATCH v2] foo: rework bar frobbing", 11, FILES[2],
 msgs[-1] = msgs[-1].replace("A change.\n", "A change.\n\nChanges in v2:\n"
                             "- moved to c.c\n- Link to v1: "
                             "https://lore.kernel.org/r/k1@x\n")
+# 6: a v2 patch sent in reply to the v1 cover letter, into its thread
+# (LTP, 20220309030440.4166954-1-liwang@redhat.com)
+mail("u1-0@x", ANN, "[PATCH 0/2] foo: conf", 12, "Two parts.\n")
+patch("u1-1@x", ANN, "[PATCH 1/2] foo: move conf inside", 12, FILES[3],
+      "int u1;", "u1-0@x")
+patch("u1-2@x", ANN, "[PATCH 2/2] foo: use the conf", 12, FILES[4],
+      "int u12;", "u1-0@x")
+patch("u2-1@x", ANN, "[PATCH v2 1/1] foo: move conf inside", 13, FILES[3],
+      "int u2;", "u1-0@x")
 # apart: two patches of one posting with one subject
 mail("p0@x", ANN, "[PATCH 0/2] foo: silence warnings", 10, "Two.\n")
 patch("p1@x", ANN, "[PATCH 1/2] foo: silence INTEGER_OVERFLOW", 10,
@@ -130,10 +140,12 @@ same("r1@x", "r2@x", "the same diff with a corrected subject")
 same("k1@x", "k2@x", "a v2 whose changelog says 'Link to v1: URL'")
 same("m1@x", "m2@x", "the maintainer's rework under her own name (same "
      "subject, same files)")
+same("u1-1@x", "u2-1@x", "a v2 patch sent in reply to the v1 cover "
+     "letter")
 apart("p1@x", "p2@x", "two patches of one posting with one subject")
 apart("d1@x", "d2@x", "one subject on the same files two years apart")
-eq(foo["patches"], 10, "10 patches: widget x2, gadget, semicolon, api, "
-   "bar, two silences, two documentation updates")
+eq(foo["patches"], 12, "12 patches: widget x2, gadget, semicolon, api, "
+   "bar, conf x2, two silences, two documentation updates")
 api = [p for p in foo["patch_list"] if "m1@x" in p["versions"]][0]
 eq(api["author"]["email"], "ann@example.com", "the reworked patch stays Ann's")
 done()
