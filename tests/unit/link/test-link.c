@@ -429,8 +429,82 @@ static void run_linker(void)
 	g_free(dir);
 }
 
+/*
+ * A record's pre-image blobs (review's blob rule) come back from the
+ * store's snapshot of the index as the first read had them, beside its
+ * files, and a record without any has none.
+ */
+static void snapshot_preimages(void)
+{
+	char *dir = g_dir_make_tmp("test-link-pre-XXXXXX", NULL);
+	char *path = g_build_filename(dir, "pre.mbox", NULL);
+	char *db = g_build_filename(dir, "pre.sqlite", NULL);
+	const char *archives[1] = { path };
+	static const char mbox[] =
+		"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+		"From: Ann <ann@a.org>\nSubject: [PATCH] a: b\n"
+		"Date: Mon, 01 Jan 2024 10:00:00 +0000\n"
+		"Message-ID: <pre@a.org>\n\nText.\n---\n"
+		"diff --git a/a.c b/a.c\nindex 0ffc3c02247d..1234567 100644\n"
+		"--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a\n+b\n\n"
+		"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+		"From: Bob <bob@b.org>\nSubject: [PATCH] c: d\n"
+		"Date: Tue, 02 Jan 2024 10:00:00 +0000\n"
+		"Message-ID: <new@b.org>\n\nText.\n---\n"
+		"diff --git a/n.c b/n.c\nnew file mode 100644\n"
+		"index 0000000..1234567\n--- /dev/null\n+++ b/n.c\n"
+		"@@ -0,0 +1 @@\n+n\n\n";
+	struct ms_link_mail_opts mo = { 0 };
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct ms_store *s = NULL;
+
+	g_assert(g_file_set_contents(path, mbox, -1, NULL));
+	if (ms_store_open(db, NULL, &s, NULL) < 0) {
+		ok(0, "open a store: %s", ms_error_last());
+		goto out;
+	}
+	mo.archives = archives;
+	mo.nr_archives = 1;
+	mo.store = s;
+	for (int run = 0; run < 2; run++) {
+		struct ms_link_mail *lm = NULL;
+		const GPtrArray *p, *f;
+
+		is_int(ms_link_mail_load(&mo, &lm, &diags), 0, run ?
+		       "read again, from the snapshot" : "read, into a store");
+		if (!lm)
+			continue;
+		p = ms_link_mail_preimages(lm, 0);
+		f = ms_link_mail_files(lm, 0);
+		ok(p && p->len == 1 && !strcmp(p->pdata[0], "0ffc3c02247d"),
+		   "... the first patch's pre-image blob");
+		ok(f && f->len == 1 && !strcmp(f->pdata[0], "a.c"),
+		   "... and its file, apart");
+		ok(!ms_link_mail_preimages(lm, 1) &&
+		   ms_link_mail_files(lm, 1) != NULL,
+		   "... a new file: a file, no pre-image");
+		ms_link_mail_free(lm);
+	}
+	ms_store_free(s);
+out:
+	ms_diags_release(&diags);
+	g_unlink(path);
+	for (const char *const *x = (const char *const[]){ "", "-wal", "-shm",
+							   NULL }; *x; x++) {
+		char *f = g_strconcat(db, *x, NULL);
+
+		g_unlink(f);
+		g_free(f);
+	}
+	g_rmdir(dir);
+	g_free(path);
+	g_free(db);
+	g_free(dir);
+}
+
 int main(void)
 {
+	snapshot_preimages();
 	run_linker();
 	url("https://lore.kernel.org/ltp/20240101.1-2-a@suse.cz/",
 	    "20240101.1-2-a@suse.cz");
