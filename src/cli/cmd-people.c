@@ -588,7 +588,10 @@ static void json_person(struct ms_out *o, const struct ms_people *pp,
 	json_counts(o, &p->c, whole);
 	json_median(o, p);
 	json_move(o, p->prev_rank, p->score_change, compare);
-	json_intervals(o, pp, ser, p, NULL);
+	if (ser)
+		json_intervals(o, pp, ser, p, NULL);
+	else if (pp->nr_intervals)
+		ms_out_kv_null(o, "intervals");
 	ms_out_end_object(o);
 }
 
@@ -606,7 +609,9 @@ static void json_document(struct ms_out *o, const struct ms_people *pp,
 
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "name", c->name);
-		json_people(o, pp, ser, c->people, SIZE_MAX, compare);
+		/* its people's intervals: the top-level list's (the
+		 * company's own hold its split) */
+		json_people(o, pp, NULL, c->people, SIZE_MAX, compare);
 		json_counts(o, &c->c, true);
 		if (c->review_balance >= 0)
 			ms_out_kv_real(o, "review_balance", c->review_balance);
