@@ -784,7 +784,8 @@ static void finish_covers(struct qwork *qw, struct aslot *aw)
 }
 
 /* Who the area's people are to the entry, the flags and the top. */
-static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw)
+static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw,
+			size_t files)
 {
 	struct ms_area *o = aw->out;
 	GArray *all = g_array_new(FALSE, FALSE, sizeof(struct ms_area_person));
@@ -810,7 +811,8 @@ static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw)
 			if (p.listed_in == o->covers[c].entry->name)
 				attended = attended || o->covers[c].inner;
 		attended = attended || p.listed;
-		if (!p.listed && !p.listed_in) {
+		/* (no one looks after files the tree no longer has) */
+		if (!p.listed && !p.listed_in && files) {
 			p.defacto_committer =
 				pw->focused_committed >= MS_AREAS_DEFACTO_MIN &&
 				2 * pw->focused_committed >= aw->focused;
@@ -935,7 +937,7 @@ static void ework_release(struct qwork *qw, struct ework *ew)
 		struct ms_area *o = &out->areas[out->nr_areas++];
 
 		for (size_t k = 0; k < ew->nr_slots; k++)
-			finish_area(qw, ew, &aw->slots[k]);
+			finish_area(qw, ew, &aw->slots[k], aw->node->files);
 		*o = *aw->slots[0].out;
 		g_free(aw->slots[0].out);
 		o->nr_intervals = ew->nr_slots - 1;

@@ -92,7 +92,7 @@ enum ms_area_flag {
 	 * get_maintainer.pl names them for none) applied or reviewed at
 	 * least half of the window's commits there (and at least
 	 * MS_AREAS_DEFACTO_MIN), tree-wide ones (MS_AREAS_TREEWIDE) left
-	 * out */
+	 * out; never in an area with no file in the tree */
 	MS_AREA_DEFACTO = 1 << 1,
 	/* no commit in the window */
 	MS_AREA_DORMANT = 1 << 2,

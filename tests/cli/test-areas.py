@@ -226,6 +226,7 @@ eq(a2["drivers/broad/work/"]["commits"], 31, "the new commit counted")
 # in the tree: no area of THE REST.
 ents = "".join(f"E{i}\nM:\tL{i} <l{i}@example.org>\nF:\td{i}/\n\n"
                for i in range(12))
+ents += "GONE\nM:\tL0 <l0@example.org>\nF:\tgone.h\n\n"
 top = ents + "THE REST\nM:\tTom Rest <tom@example.org>\nF:\t*\nF:\t*/\n"
 stream, when = b"", 1700000000
 
@@ -253,6 +254,10 @@ for k in range(4):
                                         for i in range(12)})
     fi_commit("L1 <l1@example.org>", f"d1: change {k}\n\nReviewed-by: Rob "
               "Rev <rob@example.net>\n", {"d1/g.c": f"{k}\n"})
+for k in range(3):
+    fi_commit(TOM, f"gone: change {k}\n\nReviewed-by: Rob Rev "
+              "<rob@example.net>\n", {"gone.h": f"{k}\n"})
+fi_commit(TOM, "gone: removed", {}, ["gone.h"])
 fi_commit(TOM, "library: import", {"library/x.c": "x\n"})
 fi_commit(TOM, "library: gone", {}, ["library/x.c"])
 wide = os.path.join(T, "wide.git")
@@ -269,6 +274,10 @@ ok("de-facto" not in ar[("E0", "d0/")]["flags"] and
    "but their reviewer is no de-facto reviewer", ar[("E0", "d0/")])
 ok([p["name"] for p in ar[("E1", "d1/")]["top"] if p["de_facto"]] ==
    ["Rob Rev"], "d1's own reviewer is", ar[("E1", "d1/")])
+ok(ar[("GONE", "gone.h")]["files"] == 0 and
+   not [p for p in ar[("GONE", "gone.h")]["top"] if p["de_facto"]],
+   "no one is de-facto for a file the tree no longer has",
+   ar[("GONE", "gone.h")])
 ok(("THE REST", "library/") not in ar,
    "no area of THE REST for a top-level directory with no file",
    sorted(k for k in ar if k[0] == "THE REST"))
