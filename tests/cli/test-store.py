@@ -588,12 +588,13 @@ def get_var(data, at):
             return n, at
 
 
-# records: a count, that many entries, the path (varints, bytes.h); the
-# row is replaced with its CRC recomputed (mstest.model_put)
+# records (format 2:): a count, that many entries, as many depths
+# (signed varints), the path (varints, bytes.h); the row is replaced with
+# its CRC recomputed (mstest.model_put)
 emptied, at = bytearray(), 0
 while at < len(pdata):
     n, at = get_var(pdata, at)
-    for _ in range(n):
+    for _ in range(2 * n):
         _, at = get_var(pdata, at)
     start = at
     n, at = get_var(pdata, at)
