@@ -15,6 +15,10 @@ a maintstat binary (maintstat-full beside it), e.g. a build of main;
 without it only this build is measured.  CPU time grows with the
 machine's load, so compare the two builds of one run, not runs.
 
+Each build keeps its own store (XDG_CACHE_HOME in a temporary
+directory per build): a newer build migrates a shared store to a schema
+the older one refuses, which then runs git for every file (5 s).
+
 Env: MAINTSTAT (default build/maintstat), RUNS (default 7).
 """
 import os
@@ -22,6 +26,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(
@@ -38,11 +43,17 @@ CASES = [("default", []), ("--git", ["--git"]),
          ("no git", ["--no-git", "--no-git-fallback"])]
 
 
+CACHES = tempfile.TemporaryDirectory(prefix="bench-cc-warm-")
+
+
 def run(ms, extra):
     """(cpu seconds, wall seconds, stdout) of one run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.monotonic()
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(
+        CACHES.name, str(abs(hash(ms)))))
     r = subprocess.run([ms, "maintainers", "--tree", TREE, *extra, PATCH],
+                       env=env,
                        capture_output=True)
     wall = time.monotonic() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
