@@ -28,6 +28,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import (MAINTSTAT, ok, eq, done, skip_all, tmpdir,  # noqa: E402
@@ -230,9 +231,10 @@ def script_says(args, inp):
 
 
 def script_each(args):
-    """The script's answers for each of FILES alone, from one process."""
-    q = os.path.join(tmp, "queue")
-    with open(q, "w") as f:
+    """The script's answers for each of FILES alone, from one process.
+    (A queue file of its own: two sets are asked at once.)"""
+    fd, q = tempfile.mkstemp(dir=tmp, prefix="queue")
+    with os.fdopen(fd, "w") as f:
         f.write("".join(x + "\n" for x in FILES))
     p = subprocess.run(["perl", batch, *args, "-f"], cwd=T,
                        capture_output=True, env=dict(os.environ,
