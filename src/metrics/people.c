@@ -230,7 +230,11 @@ void ms_employers_free(struct ms_employers *e)
 static const char *file_company(const struct ms_employers *e,
 				const char *email, int64_t when, int depth);
 
-/* gitdm's answer for `key` (an address or domain) at `when`. */
+static const char unknown[] = "(Unknown)";
+
+/* gitdm's answer for `key` (an address or domain) at `when`: "(Unknown)"
+ * when each of its lines ended before (as gitdm: the file's word that
+ * they left, not the domain's organisation again). */
 static const char *key_company(const struct ms_employers *e, const char *key,
 			       int64_t when, int depth)
 {
@@ -247,7 +251,7 @@ static const char *key_company(const struct ms_employers *e, const char *key,
 	if (best && best->alias)
 		return depth < 8 ? file_company(e, best->alias, when,
 						depth + 1) : NULL;
-	return best ? best->company : NULL;
+	return best ? best->company : a && a->len ? unknown : NULL;
 }
 
 /* What the file says of `email`, or NULL. */
@@ -297,8 +301,6 @@ struct ctx {
 };
 
 #define ORG_SHARED GUINT_TO_POINTER(UINT_MAX)
-
-static const char unknown[] = "(Unknown)";
 
 static const struct ms_mail_rec *rec(const struct ctx *c, uint32_t i)
 {

@@ -190,6 +190,17 @@ eq([(e["company"], e["since"], e["until"], e["messages"], e["threads"])
 eq([[p["email"] for p in cos[c]["people"]] for c in ("OldCo", "NewCo")],
    [["bob@oldco.com", "carl@oldco.com"], ["bob@oldco.com"]],
    "... he is among the people of both")
+# a file that only says when Bob left OldCo: after that he is unknown,
+# not his address's domain again (gitdm's reading)
+left = os.path.join(tmp, "left-map")
+with open(left, "w") as f:
+    f.write("bob@oldco.com OldCo < 2024-01-10\n")
+lp = {p["email"]: p for p in run("people", *args, "--json", "--employers",
+                                 left).json()["people"]}
+eq([lp["bob@oldco.com"]["company"]] +
+   [e["company"] for e in lp["bob@oldco.com"]["employers"]],
+   ["(Unknown)", "OldCo", "(Unknown)"],
+   "an employer's end date with no later line: (Unknown) after it")
 eq([p["employers"] for e, p in ppl.items() if e != "bob@oldco.com"],
    [[]] * 7, "no one else moved (Carl's one message was at OldCo)")
 FIGS = ("authored", "messages", "threads", "replied", "tags_given",
