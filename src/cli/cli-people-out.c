@@ -3,6 +3,7 @@
  */
 #include "cli-people-out.h"
 #include "activity.h"
+#include "cli-activity.h"
 #include "cli-review.h"
 #include "html.h"
 #include "output.h"
@@ -11,6 +12,7 @@
 #include "when.h"
 
 #include <glib.h>
+#include <math.h>
 
 int cli_people_employers(const char *file, struct ms_employers **out)
 {
@@ -71,7 +73,37 @@ static void counts(FILE *fp, const struct ms_people_counts *c)
 	num(fp, (int64_t)c->first_responses);
 	num(fp, (int64_t)c->tags_given);
 	num(fp, (int64_t)c->tags_received);
-	num(fp, c->reviewer_score);
+	fprintf(fp, "<td class=\"n\" data-sort=\"%" G_GINT64_FORMAT "\">%"
+		G_GINT64_FORMAT, c->reviewer_score, c->reviewer_score);
+}
+
+/* The reviewer score's trend, per quarter (nothing sent: no point),
+ * closing the score's cell; person `p` or company `c`. */
+static void trend(FILE *fp, const struct ms_people *pp,
+		  const struct cli_act_series *ser,
+		  const struct ms_people_person *p,
+		  const struct ms_people_company *c)
+{
+	double *v = g_new(double, pp->nr_intervals + 1);
+	const char **day = g_new(const char *, pp->nr_intervals + 1);
+	struct ms_html_series sp = { "reviewer score", v, 0 };
+
+	for (size_t i = 0; i < pp->nr_intervals; i++) {
+		const struct ms_people_person *ip = p ?
+			ms_people_find(pp->intervals[i], p->person) : NULL;
+		const struct ms_people_company *ic = c ?
+			ms_people_find_company(pp->intervals[i], c->name) :
+			NULL;
+
+		day[i] = ser->day[i];
+		v[i] = ip ? (double)ip->c.reviewer_score : ic ?
+		       (double)ic->c.reviewer_score : NAN;
+	}
+	ms_html_plot(fp, "line", "reviewer score per quarter", "quarter",
+		     "score", day, pp->nr_intervals, &sp, 1, 1);
+	g_free(v);
+	g_free(day);
+	fputs("</td>", fp);
 }
 
 /* --compare's cells: the earlier rank and the score's change. */
@@ -132,13 +164,16 @@ static void stretches(FILE *fp, const struct ms_people_person *p)
 	fputs("</small>", fp);
 }
 
-static void page(FILE *fp, const struct ms_people *pp, bool compare)
+static void page(FILE *fp, const struct ms_people *pp, bool compare,
+		 const struct cli_act_series *ser)
 {
 	ms_html_begin(fp, "maintstat report: the list's people");
 	fputs("<h1>The list's people</h1>\n<p>Everyone on the list over the "
 	      "window, bots left out, as <code>maintstat people</code> counts "
 	      "(the definitions: docs/review.md, \"The list's people\"); "
-	      "the scores are linux-netdev/ml-stat's.</p>\n", fp);
+	      "the scores are linux-netdev/ml-stat's, each with its trend "
+	      "per quarter (a quarter without a message of theirs has no "
+	      "point).</p>\n", fp);
 	if (compare)
 		fputs("<p>Previous rank and score change: by reviewer score in "
 		      "the earlier <code>people --json</code> given "
@@ -155,6 +190,7 @@ static void page(FILE *fp, const struct ms_people *pp, bool compare)
 		stretches(fp, p);
 		fputs("</td>", fp);
 		counts(fp, &p->c);
+		trend(fp, pp, ser, p, NULL);
 		/* hours below a day, days above, as every page and text */
 		ms_duration_format(p->median_first_response, d, 32);
 		if (p->median_first_response < 0)
@@ -175,6 +211,7 @@ static void page(FILE *fp, const struct ms_people *pp, bool compare)
 		ms_html_printf(fp, "<tr><th scope=\"row\">%s</th>", c->name);
 		fprintf(fp, "<td class=\"n\">%u</td>", c->people->len);
 		counts(fp, &c->c);
+		trend(fp, pp, ser, NULL, c);
 		if (c->review_balance < 0)
 			fputs("<td class=\"n\" data-sort=\"-1\">–</td>", fp);
 		else
@@ -210,14 +247,25 @@ void cli_people_page(FILE *fp, const struct cli_review_view *v,
 		     const struct cli_people_page *pg)
 {
 	struct ms_review_opts rvo = *v->rvo;
+	struct cli_act_series ser = { 0 };
 	struct ms_people *pp;
+	int64_t lo = rvo.since, first, last;
 
+	if (!lo && ms_mail_index_span(v->idx, &first, &last, NULL))
+		lo = MIN(first, rvo.until);
 	rvo.nr_intervals = 0;
+	rvo.bounds = NULL;
+	if (cli_act_series_bounds("report", "quarter", NULL, NULL, lo,
+				  rvo.until, &ser) == CLI_CONTINUE) {
+		rvo.bounds = (const int64_t *)(void *)ser.bounds->data;
+		rvo.nr_intervals = ser.nr_intervals;
+	}
 	pp = ms_people_compute(v->lm, v->map, v->commits, &rvo, v->rv,
 			       pg->emp);
 	if (pg->compare)
 		ms_people_compare(pp, "reviewer_score", pg->prev[0][0],
 				  pg->prev[0][1]);
-	page(fp, pp, pg->compare != NULL);
+	page(fp, pp, pg->compare != NULL, &ser);
 	ms_people_free(pp);
+	cli_act_series_release(&ser);
 }

@@ -412,8 +412,18 @@ ok('<table class="sortable" id="people">' in page and
    page.index("May Maint &lt;may@example.org&gt;") <
    page.index("Ann Author &lt;ann@example.net&gt;") and
    '<table class="sortable" id="companies">' in page and
-   '<td class="n" data-sort="-22">-22</td>' in page,
+   '<td class="n" data-sort="-22">-22<figure class="spark">' in page,
    "people.html: sortable tables, by reviewer score", page[:2000])
+# each row's reviewer score with its trend per quarter: the window lies
+# in one quarter, whose point is the window's score
+sc = {"%s &lt;%s&gt;" % (p["name"], p["email"]): p["reviewer_score"]
+      for p in run("people", *args, "--json").json()["people"]}
+rows = {r.split("</th>")[0]: r for r in
+        page.split('<table class="sortable" id="companies">')[0]
+        .split('<tr><th scope="row">')[1:]}
+eq({k: r.split('data-values0="')[1].split('"')[0] for k, r in rows.items()
+    if 'data-values0="' in r}, {k: str(v) for k, v in sc.items()},
+   "people.html: each person's reviewer score per quarter (a sparkline)")
 # the median first response as every duration is written (hours below a
 # day, days above), not a bare number of hours
 meds = [(p["name"], p["email"], duration(round(
