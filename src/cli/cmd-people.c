@@ -174,6 +174,7 @@ static GPtrArray *column(struct ms_people *pp, bool companies,
 	GPtrArray *rows = g_ptr_array_new();
 	GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
 	int width = 1;
+	size_t unknown = 0; /* "(Unknown)"'s earlier rank: not ranked here */
 
 	ms_people_sort(pp, key);
 	if (prev)
@@ -182,6 +183,9 @@ static GPtrArray *column(struct ms_people *pp, bool companies,
 		if (!companies || !((struct ms_people_company *)
 				    all->pdata[i])->unknown)
 			g_ptr_array_add(rows, all->pdata[i]);
+		else
+			unknown = ((struct ms_people_company *)
+				   all->pdata[i])->prev_rank;
 	max = MIN(max, rows->len);
 	for (size_t i = 0; i < max; i++) {
 		const struct ms_people_counts *c = companies ?
@@ -200,7 +204,8 @@ static GPtrArray *column(struct ms_people *pp, bool companies,
 
 		g_string_append_printf(l, "  %3zu", i + 1);
 		if (prev)
-			text_rank_move(l, companies ? co->prev_rank :
+			text_rank_move(l, companies ? co->prev_rank -
+				       (unknown && unknown < co->prev_rank) :
 				       p->prev_rank, i + 1, max);
 		g_string_append_printf(l, " [%*" G_GINT64_FORMAT "] ", width,
 				       ms_people_figure(companies ? &co->c :

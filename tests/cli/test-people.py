@@ -7,6 +7,7 @@ patchwork-bot, pr-tracker-bot), a review given on a cover letter, a
 stable backport and another project's patch; ml-stat's scores worked
 out by hand from its formula."""
 import json
+import re
 import os
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
@@ -296,6 +297,15 @@ eq([got[e] for e in ("may@example.org", "bob@oldco.com", "ann@example.net",
    "--compare: earlier rank by score, Ann by another address, Rita new")
 eq([(c["previous_rank"], c["score_change"]) for c in r.json()["companies"]
     if c["name"] == "Corp A"], [(1, 22)], "--compare: a company's")
+# against itself, no company of the ranked lists moved: "(Unknown)" is
+# not ranked there, in the earlier document either
+same = os.path.join(tmp, "same.json")
+with open(same, "w") as f:
+    f.write(run("people", *args, "--json").out)
+cols = run("people", *args, "--compare", same).out.split("Companies:")[1]
+cols = cols.split("Top companies")[0]
+ok(re.search(r"\((?!   \))...\)", cols) is None,
+   "--compare with the same document: every company '(   )'", cols)
 r = run("people", *args, "--compare", prev)
 ok("     1     2    +15      20  Bob Moved" in r.out and
    "   new      -      10  Rita Rev" in r.out, "--compare in text", r.out)
