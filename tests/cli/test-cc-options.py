@@ -267,6 +267,7 @@ for dialect, path in scripts.items():
         return (script_answer(tree, ["--nogit", *args, *inp], env),
                 ms(tree, ["--nogit", *args], inp))
 
+    runs = sanitized_sample(runs, 2, f"{dialect}: the switches' runs")
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as ex:
         results = list(ex.map(both, runs))
     for (args, inp), (p, (rc, out, err)) in zip(runs, results):
