@@ -246,8 +246,7 @@ void cli_act_json_person(struct ms_out *o, const struct ms_activity *a,
 	ms_out_kv_string(o, "last_activity", p->has_last ? date : NULL);
 	ms_out_kv_bool(o, "seen_anywhere", p->seen_anywhere);
 	cli_act_verdict(e, p, lf, q->active_since, &v);
-	ms_out_kv_bool(o, "inactive", ms_verdict_inactive(&v));
-	ms_out_kv_string(o, "verdict", ms_verdict_name(v.kind));
+	cli_json_verdict(o, &v);
 	ms_out_kv_bool(o, "listed_late", p->listed_late);
 	elsewhere = ms_verdict_elsewhere(a, q, p, &when);
 	ms_act_format(elsewhere ? when : 0, 0, true, false, date);
@@ -255,6 +254,15 @@ void cli_act_json_person(struct ms_out *o, const struct ms_activity *a,
 	cli_act_json_also(o, a, p);
 	ms_out_kv_bool(o, "role_address", p->role_address);
 	ms_out_end_object(o);
+}
+
+void cli_json_verdict(struct ms_out *o, const struct ms_verdict *v)
+{
+	if (v->git_read)
+		ms_out_kv_bool(o, "inactive", ms_verdict_inactive(v));
+	else
+		ms_out_kv_null(o, "inactive");
+	ms_out_kv_string(o, "verdict", ms_verdict_name(v->kind));
 }
 
 void cli_act_json_also(struct ms_out *o, const struct ms_activity *a,

@@ -375,8 +375,7 @@ void cc_act_json(struct ms_out *o, const struct cc_act *ac,
 	}
 	act_verdict(ac, l, p, &v);
 	ms_out_begin_object(o);
-	ms_out_kv_bool(o, "inactive", ms_verdict_inactive(&v));
-	ms_out_kv_string(o, "verdict", ms_verdict_name(v.kind));
+	cli_json_verdict(o, &v);
 	if (!p) {
 		/* no history (--archive alone): its keys are null */
 		static const char *const keys[] = {

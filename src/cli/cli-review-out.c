@@ -514,11 +514,7 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 		} else {
 			ms_out_null(o);
 		}
-		if (ap)
-			ms_out_kv_bool(o, "inactive", ms_verdict_inactive(v));
-		else
-			ms_out_kv_null(o, "inactive");  /* not judged */
-		ms_out_kv_string(o, "verdict", ms_verdict_name(v->kind));
+		cli_json_verdict(o, v);
 		ms_out_kv_bool(o, "role_address",
 			       ms_verdict_role_address(v));
 	}
