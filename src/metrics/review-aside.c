@@ -309,7 +309,7 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	 * (MAINTAINERS, lib/decompress_unxz.c, names every project has),
 	 * and sent to another project's list: as its series says */
 	if ((top_dir || top_new) && other_list(c, i, false) &&
-	    !own_blobs(c, i))
+	    !(blobs || own_blobs(c, i)))   /* known when a rule flagged it */
 		return ASIDE_TOP_RECIPIENTS;
 	if (top_dir) {
 		*anchors = true;
