@@ -32,7 +32,10 @@ static const struct cli_command_help help = {
 	"reviewed).  Flags: unattended (commits, none by a listed person),\n"
 	"de-facto (someone listed by no entry applied or reviewed at least\n"
 	"half of them, and at least 3, leaving out tree-wide commits that\n"
-	"touch more than 10 entries; never where the tree has no file),\n"
+	"touch more than 10 entries, and the patches of others that a\n"
+	"custodian (an M: of an entry with a T: tree) applied: passing a\n"
+	"patch through one's tree is not looking after the area; never\n"
+	"where the tree has no file),\n"
 	"dormant (no commit in the window).\n"
 	"Files an inner entry covers still count for the outer one (as\n"
 	"get_maintainer.pl names both): the inner entry is named, and its\n"
@@ -97,6 +100,9 @@ static void print_person(FILE *fp, const struct ms_area_person *p)
 		fprintf(fp, " (listed)");
 	else if (p->listed_in)
 		fprintf(fp, " (listed in %s)", p->listed_in);
+	else if (p->custodial)
+		fprintf(fp, " (%zu applied as the custodian of %s's tree)",
+			p->custodial, p->custodian_of);
 	if (p->defacto_committer || p->defacto_reviewer)
 		fprintf(fp, " DE-FACTO %s%s%s", p->defacto_committer ?
 			"committer" : "", p->defacto_committer &&
@@ -308,6 +314,8 @@ static void json_area(struct ms_out *o, const struct ms_area *ar,
 		ms_out_kv_string(o, "last", d);
 		ms_out_kv_bool(o, "listed", p->listed);
 		ms_out_kv_string(o, "listed_elsewhere", p->listed_in);
+		ms_out_kv_int(o, "custodial", (int64_t)p->custodial);
+		ms_out_kv_string(o, "custodian_of", p->custodian_of);
 		ms_out_kv_bool(o, "de_facto", p->defacto_committer ||
 			       p->defacto_reviewer);
 		ms_out_key(o, "examples");

@@ -244,8 +244,6 @@ static void node_free(struct node *n)
 struct pwork {
 	struct ms_area_person out;
 	size_t tagged;            /* any *-by: trailer */
-	/* committed, reviewed: of the commits that are not tree-wide */
-	size_t focused_committed, focused_reviewed;
 };
 
 /* An area's facts being counted over the window or one interval. */
@@ -253,8 +251,6 @@ struct aslot {
 	GHashTable *people;       /* person + 1 -> struct pwork */
 	GHashTable *covers;       /* entry index + 1 -> count */
 	struct ms_area *out;
-	/* the commits and reviewed ones that are not tree-wide */
-	size_t focused, focused_reviewed;
 };
 
 /* An area being counted. */
@@ -513,6 +509,9 @@ struct qwork {
 	size_t nr_intervals;      /* of the query */
 	unsigned **entry_people;  /* per entry index: its M:/R: ids, lazily */
 	size_t *nr_entry_people;
+	/* person + 1 -> the name of the first entry with a T: line listing
+	 * them as M: (areas.h's custodian_of), made on first use */
+	GHashTable *custodians;
 };
 
 static void resolve_listed(struct qwork *qw, const struct maint_entry *me,
@@ -530,6 +529,41 @@ static void resolve_listed(struct qwork *qw, const struct maint_entry *me,
 		g_free(name);
 		g_free(email);
 	}
+}
+
+/* The entry whose tree (T:) person `p` keeps as an M:, or NULL. */
+static const char *custodian_of(struct qwork *qw, unsigned p)
+{
+	const struct maint_file *mf = ms_activity_maintainers(qw->a);
+
+	if (!qw->custodians) {
+		qw->custodians = g_hash_table_new(NULL, NULL);
+		for (size_t i = maint_file_nr_entries(mf); i-- > 0;) {
+			const struct maint_entry *me = maint_file_entry(mf, i);
+			bool tree = false;
+
+			for (size_t f = 0; f < me->nr_fields && !tree; f++)
+				tree = me->fields[f].key == 'T';
+			for (size_t f = 0; f < me->nr_fields && tree; f++) {
+				char *name = NULL, *email = NULL;
+				unsigned id;
+
+				if (me->fields[f].key != 'M')
+					continue;
+				maint_parse_person(me->fields[f].value, &name,
+						   &email);
+				id = ms_ident_resolve(qw->ident, name, email);
+				if (id != MS_IDENT_NONE)
+					g_hash_table_insert(qw->custodians,
+						GUINT_TO_POINTER(id + 1),
+						(gpointer)me->name);
+				g_free(name);
+				g_free(email);
+			}
+		}
+	}
+	return p == MS_IDENT_NONE ? NULL : g_hash_table_lookup(
+		qw->custodians, GUINT_TO_POINTER(p + 1));
 }
 
 static bool lists(struct qwork *qw, size_t entry, unsigned person)
@@ -686,6 +720,10 @@ static void note_record(struct qwork *qw, struct ework *ew,
 {
 	struct ms_area *o = aw->out;
 	bool focused = r->nr_entries <= MS_AREAS_TREEWIDE;
+	/* applied by a custodian, written by another (areas.h) */
+	const char *tree = r->applier != r->author ?
+		custodian_of(qw, r->applier) : NULL;
+	bool custodial = focused && tree;
 
 	if (!o->has_last_commit || r->ctime > o->last_commit) {
 		o->has_last_commit = true;
@@ -696,16 +734,23 @@ static void note_record(struct qwork *qw, struct ework *ew,
 		return;
 	o->commits++;
 	o->reviewed += r->reviewed;
-	aw->focused += focused;
-	aw->focused_reviewed += focused && r->reviewed;
+	o->focused += focused;
+	o->focused_reviewed += focused && r->reviewed;
 	if (r->author != MS_IDENT_NONE) {
 		pw_of(qw, aw, r->author)->out.authored++;
+		pw_of(qw, aw, r->author)->out.focused_authored += focused;
 		involved(pw_of(qw, aw, r->author), r, false);
 	}
 	if (r->applier != MS_IDENT_NONE) {
-		pw_of(qw, aw, r->applier)->out.committed++;
-		pw_of(qw, aw, r->applier)->focused_committed += focused;
-		involved(pw_of(qw, aw, r->applier), r, true);
+		struct pwork *pw = pw_of(qw, aw, r->applier);
+
+		pw->out.committed++;
+		pw->out.focused_committed += focused && !custodial;
+		pw->out.custodial += custodial;
+		if (custodial)
+			pw->out.custodian_of = tree;
+		/* examples: commits the de-facto rule weighs */
+		involved(pw, r, focused && !custodial);
 	}
 	if (r->committer != MS_IDENT_NONE && r->committer != r->applier)
 		involved(pw_of(qw, aw, r->committer), r, false);
@@ -724,9 +769,12 @@ static void note_record(struct qwork *qw, struct ework *ew,
 			dup = r2 && w2 == who;
 		}
 		if (review && who != r->author && !dup) {
+			bool weighed = focused &&
+				!(custodial && who == r->applier);
+
 			pw_of(qw, aw, who)->out.reviewed++;
-			pw_of(qw, aw, who)->focused_reviewed += focused;
-			involved(pw_of(qw, aw, who), r, true);
+			pw_of(qw, aw, who)->out.focused_reviewed += weighed;
+			involved(pw_of(qw, aw, who), r, weighed);
 		} else {
 			involved(pw_of(qw, aw, who), r, false);
 		}
@@ -814,11 +862,11 @@ static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw,
 		/* (no one looks after files the tree no longer has) */
 		if (!p.listed && !p.listed_in && files) {
 			p.defacto_committer =
-				pw->focused_committed >= MS_AREAS_DEFACTO_MIN &&
-				2 * pw->focused_committed >= aw->focused;
+				p.focused_committed >= MS_AREAS_DEFACTO_MIN &&
+				2 * p.focused_committed >= o->focused;
 			p.defacto_reviewer =
-				pw->focused_reviewed >= MS_AREAS_DEFACTO_MIN &&
-				2 * pw->focused_reviewed >= aw->focused_reviewed;
+				p.focused_reviewed >= MS_AREAS_DEFACTO_MIN &&
+				2 * p.focused_reviewed >= o->focused_reviewed;
 			if (p.defacto_committer || p.defacto_reviewer)
 				o->flags |= MS_AREA_DEFACTO;
 		}
@@ -1139,6 +1187,8 @@ int ms_areas_compute(const struct ms_activity *a,
 		g_free(qw.entry_people[i]);
 	g_free(qw.entry_people);
 	g_free(qw.nr_entry_people);
+	if (qw.custodians)
+		g_hash_table_destroy(qw.custodians);
 	g_free(ew);
 	g_free(slot);
 	*out = r;

@@ -116,6 +116,20 @@ struct ms_area_person {
 	size_t reviewed;          /* commits with their Reviewed-/Acked-by,
 				     not as the author */
 	int64_t last;             /* newest commit date of those */
+	/* What the de-facto rule weighs: the same, of the area's focused
+	 * commits (ms_area.focused), less what they did there as a
+	 * custodian (below). */
+	size_t focused_authored, focused_committed, focused_reviewed;
+	/*
+	 * A custodian keeps a tree the project pulls from: the person is
+	 * an M: of an entry with a T: line (custodian_of, borrowed; the
+	 * first in file order).  Applying another's patch is then passing
+	 * it through that tree, not looking after the area: such commits
+	 * (custodial of them here, focused ones only) count for neither
+	 * their committing nor their review tag on them.
+	 */
+	const char *custodian_of;
+	size_t custodial;
 	/* the first other entry covering files of the area that lists
 	 * the person, inner ones first (borrowed name), or NULL */
 	const char *listed_in;
@@ -144,6 +158,9 @@ struct ms_area {
 	size_t files;             /* files of the tree the entry has there */
 	size_t commits;           /* of the window */
 	size_t reviewed;          /* ... reviewed or acked by another */
+	/* of those, the ones not tree-wide (MS_AREAS_TREEWIDE): what the
+	 * de-facto shares are of */
+	size_t focused, focused_reviewed;
 	int64_t last_commit;      /* newest commit date there, up to until */
 	bool has_last_commit;
 	struct ms_area_listed *listed;   /* the entry's M: and R:, in order */

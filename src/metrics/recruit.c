@@ -313,15 +313,29 @@ static void evidence(GString *b, const struct ms_area_person *x,
 	day(o->since, s);
 	day(o->until, u);
 	day(x->last, l);
+	/* the counts the de-facto rule weighs (areas.h) */
 	g_string_append_printf(b, "%s <%s> is listed for %s by no entry "
 			       "of MAINTAINERS, so get_maintainer.pl names "
 			       "them for none of its files; yet from %s to %s "
 			       "they applied %zu of its %zu commits, gave %zu "
 			       "of the review tags of its %zu reviewed ones "
 			       "and authored %zu, the last on %s", x->name,
-			       x->email, w->path, s, u, x->committed,
-			       w->commits, x->reviewed, w->reviewed,
-			       x->authored, l);
+			       x->email, w->path, s, u, x->focused_committed,
+			       w->focused, x->focused_reviewed,
+			       w->focused_reviewed, x->focused_authored, l);
+	if (w->commits > w->focused)
+		g_string_append_printf(b, " (%zu tree-wide commit%s, "
+				       "touching more than %d entries, %s "
+				       "left out)", w->commits - w->focused,
+				       w->commits - w->focused > 1 ? "s" : "",
+				       MS_AREAS_TREEWIDE,
+				       w->commits - w->focused > 1 ? "are" :
+				       "is");
+	if (x->custodial)
+		g_string_append_printf(b, " (%zu more they applied as the "
+				       "custodian of %s's tree count for "
+				       "nothing here)", x->custodial,
+				       x->custodian_of);
 	for (size_t k = 0; k < x->nr_examples; k++)
 		g_string_append_printf(b, "%s%.12s", k ? ", " :
 				       " (for example commit ",

@@ -6,6 +6,7 @@ series applies with git am to the analysed revision, adds no M: line,
 keeps subjects within 75 characters, addresses the people proposed and
 Cc's the entry's; --keep leaves a person out; a catch-all gets none."""
 import glob
+import json
 import os
 import re
 import subprocess
@@ -126,14 +127,15 @@ def blob(path, text):
               data + b"\n")
 
 
-def commit(who, when, msg, files):
+def commit(who, when, msg, files, committer=None):
     global fi
     fi = []
     for path, text in files.items():
         blob(path, text)
     m = msg.encode()
     return (f"commit refs/heads/main\nauthor {who} {when} +0000\n"
-            f"committer {who} {when} +0000\ndata {len(m)}\n").encode() + \
+            f"committer {committer or who} {when} +0000\n"
+            f"data {len(m)}\n").encode() + \
         m + b"\n" + b"".join(fi) + b"\n"
 
 
@@ -175,4 +177,64 @@ ok(am.returncode == 0, "git am applies it", am.stderr)
 eq(open(os.path.join(w2, "board/acme/MAINTAINERS")).read(),
    ACME.replace("S:", "R:\tRob Board <rob@example.net>\nS:"),
    "after git am: the board's entry with its new R: line")
+
+# A custodian (issue 37): Cus Todian keeps ARM BEE's tree (M: and T:)
+# and applies every patch of board/bee/, written by others, adding his
+# Reviewed-by; that is passing them through his tree, not looking after
+# the board: no proposal.  Nia Nocust, who keeps no tree, applies and
+# reviews board/cee/'s the same way: proposed, with the counts the rule
+# weighs: a tree-wide commit (12 entries) she applied there is left out
+# of both, and said so (the import, Ada's, counts: 6 commits).
+CUS, NIA = "Cus Todian <cus@example.net>", "Nia Nocust <nia@example.net>"
+WIDE = "".join(f"LIB {k}\nM:\tLe Lib <le@example.org>\nF:\tlib/l{k}/\n\n"
+               for k in range(11))
+TOP3 = ("ARM BEE\nM:\tCus Todian <cus@example.net>\nS:\tMaintained\n"
+        "T:\tgit https://example.org/bee.git\nF:\tarch/arm/mach-bee/\n\n" +
+        WIDE + TOP)
+BEE = "BEE BOARD\nM:\tBo Bee <bo@example.org>\nS:\tMaintained\nF:\tboard/bee/\n"
+CEE = "CEE BOARD\nM:\tCy Cee <cy@example.org>\nS:\tMaintained\nF:\tboard/cee/\n"
+stream = commit(ADA, 1700000000, "import", {
+    "MAINTAINERS": TOP3, "board/bee/MAINTAINERS": BEE,
+    "board/cee/MAINTAINERS": CEE,
+    ".get_maintainer.conf": "--find-maintainer-files\n",
+    "board/bee/b.c": "b\n", "board/cee/c.c": "c\n",
+    "arch/arm/mach-bee/m.c": "m\n"})
+for i in range(5):
+    who = f"Au Thor{i} <au{i}@example.org>"
+    stream += commit(who, 1700000000 + (i + 1) * 86400,
+                     f"bee: change {i}\n\nReviewed-by: {CUS}\n",
+                     {"board/bee/b.c": f"b {i}\n"}, committer=CUS)
+    stream += commit(who, 1700000000 + (i + 1) * 86400 + 60,
+                     f"cee: change {i}\n\nReviewed-by: {NIA}\n",
+                     {"board/cee/c.c": f"c {i}\n"}, committer=NIA)
+wide = {f"lib/l{k}/x.c": "w\n" for k in range(11)}
+wide["board/cee/c.c"] = "wide\n"
+stream += commit("Wi De <wi@example.org>", 1700000000 + 7 * 86400,
+                 f"global: rename\n\nReviewed-by: {NIA}\n", wide,
+                 committer=NIA)
+three = os.path.join(T, "three.git")
+subprocess.run(["git", "init", "-q", "--bare", "-b", "main", three],
+               check=True)
+subprocess.run(["git", "--git-dir", three, "fast-import", "--quiet"],
+               input=stream, check=True)
+out5 = os.path.join(T, "out5")
+r = run("recruit", "--repo", three, "--no-cache", "-o", out5, "--from", FROM,
+        "BEE BOARD", "CEE BOARD", env=env)
+ok(r.rc == 0, "custodian: exits 0", r.err)
+pats = sorted(glob.glob(out5 + "/0*.patch"))
+text = "".join(open(p).read() for p in pats)
+ok("Cus Todian" not in text, "no proposal for the custodian", text)
+ok(len(pats) == 2 and "board: cee: add Nia Nocust as reviewer" in text,
+   "one for Nia, who keeps no tree", [os.path.basename(p) for p in pats])
+flat = " ".join(text.split())
+ok("they applied 5 of its 6 commits, gave 5 of the review tags of its 5 "
+   "reviewed ones and authored 0" in flat and "(1 tree-wide commit, "
+   "touching more than 10 entries, is left out)" in flat,
+   "the evidence gives the counts the rule weighs", flat)
+r = run("areas", "--repo", three, "--no-cache", "--json", "BEE BOARD",
+        env=env)
+top = json.loads(r.out)["entries"][0]["areas"][0]["top"]
+cus = [p for p in top if p["name"] == "Cus Todian"]
+eq([(p["custodial"], p["custodian_of"], p["de_facto"]) for p in cus],
+   [(5, "ARM BEE", False)], "--json: custodial, custodian_of")
 done()
