@@ -29,14 +29,6 @@ static void pct(char buf[16], size_t a, size_t b)
 }
 
 /* A share (0..1) as a whole percentage, or "-" when there is none. */
-static void pct_real(char buf[16], double share)
-{
-	if (share < 0)
-		snprintf(buf, 16, "-");
-	else
-		snprintf(buf, 16, "%u%%", cli_percent_real(share));
-}
-
 /*
  * A count of commits (a person's `commits`, `applied`): "n/a" in text
  * and null in JSON when no git history was read (`git` false), never a
@@ -156,23 +148,26 @@ void cli_review_print_context(FILE *fp, const struct cli_review_view *r)
 /* Where the entry's patches stand (docs/review.md). */
 static void text_states(FILE *fp, const struct ms_rv_entry *e)
 {
-	char a[32], b[32], c[32], d[32], p1[16];
+	char a[32], b[32], c[32], d[32], p1[16], rv[24];
 
 	fprintf(fp, "  States:");
 	for (int s = 0; s < MS_RV__STATES; s++)
 		fprintf(fp, "%s %s %zu", s ? "," : "",
 			ms_rv_state_name((enum ms_rv_state)s), e->states[s]);
 	fputc('\n', fp);
-	pct_real(p1, e->accept_rate);
+	cli_share_text(p1, e->accept_rate);
 	ms_duration_format(e->accept_median, a, 32);
 	ms_duration_format(e->accept_p90, b, 32);
 	ms_duration_format(e->open_median, c, 32);
 	ms_duration_format(e->open_p90, d, 32);
+	if (e->revisions_median < 0)
+		snprintf(rv, sizeof(rv), "-");
+	else
+		snprintf(rv, sizeof(rv), "%" G_GINT64_FORMAT,
+			 e->revisions_median);
 	fprintf(fp, "  Accepted of decided %s, versions until accepted "
-		"(median) %" G_GINT64_FORMAT ", to acceptance: median %s, "
-		"p90 %s; open %zu, waiting: median %s, p90 %s\n", p1,
-		e->revisions_median < 0 ? 0 : e->revisions_median, a, b,
-		e->open, c, d);
+		"(median) %s, to acceptance: median %s, p90 %s; open %zu, "
+		"waiting: median %s, p90 %s\n", p1, rv, a, b, e->open, c, d);
 }
 
 /* An entry's figures: its git side (with --repo), its patches and their
@@ -234,7 +229,7 @@ static void text_figures(FILE *fp, const struct cli_review_view *r,
 		fprintf(fp, "  Merged %zu (%s), posting to commit: median "
 			"%s, p90 %s\n", e->merged, p1, a, b);
 	}
-	pct_real(p1, e->responsiveness);
+	cli_share_text(p1, e->responsiveness);
 	fprintf(fp, "  Responsiveness (%" G_GINT64_FORMAT "h): %s\n",
 		r->target / 3600, p1);
 	text_states(fp, e);
@@ -261,7 +256,7 @@ static void text_listed(FILE *fp, const struct ms_rv_person *p, size_t n,
 	else
 		strcpy(b, "never");
 	pct(p1, p->replied, n - p->own_patches);
-	pct_real(p2, p->responsiveness);
+	cli_share_text(p2, p->responsiveness);
 	fprintf(fp, "    List replied %zu/%zu (%s), median %s, "
 		"Reviewed-by %zu, Acked-by %zu, score %s, "
 		"last %s\n", p->replied, n - p->own_patches, p1, a,

@@ -869,6 +869,15 @@ unsigned cli_percent_real(double share)
 	return share > 0 ? (unsigned)(share * 100 + 0.5) : 0;
 }
 
+const char *cli_share_text(char buf[16], double share)
+{
+	if (share < 0)
+		snprintf(buf, 16, "-");
+	else
+		snprintf(buf, 16, "%u%%", cli_percent_real(share));
+	return buf;
+}
+
 void cli_json_quant(struct ms_out *o, const char *key, int64_t median,
 		    int64_t p90)
 {

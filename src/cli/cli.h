@@ -462,6 +462,10 @@ unsigned cli_percent(size_t num, size_t den);
 /* A share (0..1) as a whole percentage, rounded as cli_percent(). */
 unsigned cli_percent_real(double share);
 
+/* A share as text: "N%", or "-" when it is undefined (< 0: nothing to
+ * divide by).  Returns `buf`. */
+const char *cli_share_text(char buf[16], double share);
+
 /* Key `key`: {"median_hours", "p90_hours"} of a latency, or null when
  * `median` < 0 (none). */
 void cli_json_quant(struct ms_out *o, const char *key, int64_t median,

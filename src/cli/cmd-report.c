@@ -632,7 +632,7 @@ static int write_index(const struct site *s)
 			continue;
 		struct ms_html_series sp = { "patches", pat, 0 };
 		struct ms_html_series sm = { "median hours", med, 0 };
-		char href[64];
+		char href[64], pc[16];
 
 		monthly(s, e, pat, med, NULL);
 		ms_html_printf(fp, "<tr data-entry=\"%s\"><th scope=\"row\">"
@@ -655,11 +655,11 @@ static int write_index(const struct site *s)
 		g_snprintf(href, sizeof(href), "entry-%u.html#ignored", i);
 		cell_share(fp, e->ignored, n, href);
 		fprintf(fp, "<td class=\"n\" data-sort=\"%zu\"><a href=\""
-			"entry-%u.html#states\">%zu</a> (%u%%)</td>", e->open,
-			i, e->open, cli_percent_real(e->accept_rate));
-		fprintf(fp, "<td class=\"n\" data-sort=\"%.2f\">%u%%</td>",
+			"entry-%u.html#states\">%zu</a> (%s)</td>", e->open,
+			i, e->open, cli_share_text(pc, e->accept_rate));
+		fprintf(fp, "<td class=\"n\" data-sort=\"%.2f\">%s</td>",
 			e->responsiveness * 100,
-			cli_percent_real(e->responsiveness));
+			cli_share_text(pc, e->responsiveness));
 		if (s->v->commits)
 			fprintf(fp, "<td class=\"n\" data-sort=\"%zu\">%zu"
 				"</td>", e->commits, e->commits);
@@ -813,6 +813,7 @@ static void entry_figures(FILE *fp, const struct site *s,
 			  const struct ms_rv_entry *e)
 {
 	size_t n = e->patches->len;
+	char pc[16];
 
 	fputs("<table id=\"figures\"><tbody>\n", fp);
 	ms_html_printf(fp, "<tr><th scope=\"row\">Patches</th><td class=\"n\">"
@@ -832,8 +833,8 @@ static void entry_figures(FILE *fp, const struct site *s,
 	      "</th>", fp);
 	cell_hours(fp, e->ttfr_p90, "#ttfr");
 	fprintf(fp, "</tr>\n<tr><th scope=\"row\">Responsiveness</th>"
-		"<td class=\"n\">%u%%</td></tr>\n",
-		cli_percent_real(e->responsiveness));
+		"<td class=\"n\">%s</td></tr>\n",
+		cli_share_text(pc, e->responsiveness));
 	if (s->v->commits) {
 		fputs("<tr><th scope=\"row\">Merged</th>", fp);
 		cell_share(fp, e->merged, n, "#patches");
@@ -847,19 +848,22 @@ static void entry_figures(FILE *fp, const struct site *s,
  * then the acceptance and open-queue figures. */
 static void states_section(FILE *fp, const struct ms_rv_entry *e)
 {
-	char a[32], b[32], c[32], d[32];
+	char a[32], b[32], c[32], d[32], pc[16], rv[24];
 
 	fputs("<h2 id=\"states\">Where its patches stand</h2>\n<table>"
 	      "<tbody>\n", fp);
 	for (int k = 0; k < MS_RV__STATES; k++)
 		fprintf(fp, "<tr><th scope=\"row\">%s</th><td class=\"n\">"
 			"%zu</td></tr>\n", ms_rv_state_name(k), e->states[k]);
-	fprintf(fp, "</tbody></table>\n<p>Accepted of decided %u%%, "
-		"versions until accepted (median) %lld, to acceptance: "
+	if (e->revisions_median < 0)
+		snprintf(rv, sizeof(rv), "-");
+	else
+		snprintf(rv, sizeof(rv), "%lld", (long long)e->revisions_median);
+	fprintf(fp, "</tbody></table>\n<p>Accepted of decided %s, "
+		"versions until accepted (median) %s, to acceptance: "
 		"median %s, p90 %s; open %zu, waiting: median %s, p90 %s "
 		"(<a href=\"#patches\">each patch's state</a>).</p>\n",
-		cli_percent_real(e->accept_rate),
-		(long long)MAX(e->revisions_median, 0),
+		cli_share_text(pc, e->accept_rate), rv,
 		duration(e->accept_median, a), duration(e->accept_p90, b),
 		e->open, duration(e->open_median, c),
 		duration(e->open_p90, d));

@@ -343,7 +343,9 @@ for row, e in zip(rows, busy):
        e["name"] + ": median time to first response as review says")
     eq(c[3].split()[0], "%.0f%%" % (100.0 * e["ignored"] / e["patches"]),
        e["name"] + ": ignored share as review says")
-    eq(c[4], "%d (%.0f%%)" % (e["open"], 100 * (e["acceptance_rate"] or 0)),
+    ar = e["acceptance_rate"]
+    eq(c[4], "%d (%s)" % (e["open"], "-" if ar is None else
+                          "%.0f%%" % (100 * ar)),
        e["name"] + ": open patches and acceptance as review says")
     eq(c[5], "%.0f%%" % (100 * e["responsiveness"]),
        e["name"] + ": responsiveness as review says")

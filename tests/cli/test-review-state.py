@@ -163,6 +163,15 @@ r = run("review", "--tree", tree, "--archive", mbox, "--no-cache",
 ok("States: accepted 4, rejected 1," in r.out, "states in the text")
 ok("Accepted of decided 80%" in r.out, "acceptance rate in the text",
    r.out)
+# nothing decided (two open patches): the figures are "-", not 0
+open_only = os.path.join(tmp, "open.mbox")
+with open(open_only, "w") as f:
+    f.write("\n".join(m for m in msgs if "<i1@x>" in m or "<k1@x>" in m))
+r = run("review", "--tree", tree, "--archive", open_only, "--no-cache",
+        "--until", "2024-01-31")
+ok("States: accepted 0, rejected 0," in r.out and
+   "Accepted of decided -, versions until accepted (median) -," in r.out,
+   "no acceptance: '-' for its rate and versions", r.out)
 
 # maintstat pending: the open patches, oldest first posting first
 args = ["--tree", tree, "--archive", mbox, "--no-cache", "--until",
