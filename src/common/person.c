@@ -477,22 +477,3 @@ char *ms_name_key_reordered(const char *name)
 	g_free(given_first);
 	return key;
 }
-
-char *ms_name_undmarc(const char *name)
-{
-	const char *via;
-	size_t n;
-
-	if (!name)
-		return NULL;
-	via = g_strrstr(name, " via ");
-	if (!via || via == name || !via[5])
-		return NULL;
-	for (const char *p = via + 5; *p; p++)
-		if (g_ascii_isspace(*p))
-			return NULL;
-	n = (size_t)(via - name);
-	while (n && g_ascii_isspace(name[n - 1]))
-		n--;
-	return n ? g_strndup(name, n) : NULL;
-}

@@ -78,11 +78,4 @@ char *ms_name_key(const char *name);
  */
 char *ms_name_key_reordered(const char *name);
 
-/*
- * A list server's DMARC rewrite of a sender, "Ann Example via
- * linux-foo <linux-foo@vger.kernel.org>": when `name` ends in " via "
- * and a word, the name before it, newly allocated (g_free); else NULL.
- */
-char *ms_name_undmarc(const char *name);
-
 #endif

@@ -130,18 +130,6 @@ static bool parse_int(const char *s, long *out)
 	return true;
 }
 
-const char *maint_cc_args_name(enum maint_cc_arg id)
-{
-	static char buf[MCC_ARG_NR][32];
-	const char *names = specs[id].names;
-	const char *bar = strrchr(names, '|');
-
-	/* the long name: the last of the aliases */
-	if (!buf[id][0])
-		g_strlcpy(buf[id], bar ? bar + 1 : names, sizeof(buf[id]));
-	return buf[id];
-}
-
 int maint_cc_args_take(struct maint_cc_args *a, int argc, char **argv)
 {
 	const char *arg = argv[0], *name, *eq;

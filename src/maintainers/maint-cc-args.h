@@ -82,9 +82,6 @@ struct ms_tree;
 int maint_cc_args_conf(struct maint_cc_args *a, const struct ms_tree *tree,
 		       char ***words);
 
-/* The canonical name of `id` ("git-min-signatures", "file-emails"). */
-const char *maint_cc_args_name(enum maint_cc_arg id);
-
 /*
  * Set `o` (after maint_cc_opts_init()) from the script's defaults in `d`
  * and the options given: everything maint_cc_opts holds.

@@ -261,11 +261,6 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 	return cc;
 }
 
-enum maint_dialect maint_cc_dialect(const struct maint_cc *cc)
-{
-	return cc->dialect;
-}
-
 void maint_cc_free(struct maint_cc *cc)
 {
 	if (!cc)

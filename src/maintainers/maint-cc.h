@@ -139,8 +139,6 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
  */
 enum maint_dialect maint_cc_tree_dialect(const struct ms_tree *tree,
 					 enum maint_dialect asked);
-/* The dialect answered in (never MAINT_DIALECT_AUTO). */
-enum maint_dialect maint_cc_dialect(const struct maint_cc *cc);
 void maint_cc_free(struct maint_cc *cc);
 
 /*

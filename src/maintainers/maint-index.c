@@ -718,22 +718,3 @@ const struct maint_field *maint_index_pattern(const struct maint_index *idx,
 {
 	return idx->pats[id].field;
 }
-
-void maint_index_unmatched(const struct maint_index *idx,
-			   const struct maint_field ***out, size_t *nr)
-{
-	unsigned char *marks = g_new0(unsigned char,
-				      idx->nr_pats ? idx->nr_pats : 1);
-	struct maint_match m[8];
-	size_t n = 0;
-
-	for (size_t i = 0; i < ms_tree_nr_files(idx->tree); i++)
-		maint_index_match_marks(idx, ms_tree_path(idx->tree, i), m, 8,
-					marks);
-	*out = g_new(const struct maint_field *, idx->nr_pats + 1);
-	for (size_t i = 0; i < idx->nr_pats; i++)
-		if (!marks[i])
-			(*out)[n++] = idx->pats[i].field;
-	*nr = n;
-	g_free(marks);
-}

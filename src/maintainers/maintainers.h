@@ -183,12 +183,4 @@ size_t maint_index_nr_patterns(const struct maint_index *idx);
 const struct maint_field *maint_index_pattern(const struct maint_index *idx,
 					      size_t id);
 
-/*
- * The F:, X: and N: fields whose pattern matches no file of the tree
- * (stale patterns), in file order: a new array of borrowed fields in *out
- * (g_free the array), its length in *nr.  Costs one pass over the tree.
- */
-void maint_index_unmatched(const struct maint_index *idx,
-			   const struct maint_field ***out, size_t *nr);
-
 #endif

@@ -96,13 +96,6 @@ static void joins(void)
 	    "non-UTF-8 bytes replaced, not trusted");
 	key("Ann Example via linux-foo", "ann example via linux-foo",
 	    "a DMARC name is its own until undone");
-	{
-		char *u = ms_name_undmarc("Ann Example via linux-foo");
-
-		is_str(u ? u : "(null)", "Ann Example", "DMARC undone");
-		g_free(u);
-		ok(!ms_name_undmarc("Ann Example"), "no DMARC");
-	}
 
 	ms_ident_set_evidence(id, "MAINTAINERS:3", false);
 	a = ms_ident_resolve(id, "Zolt\xc3\xa1n N\xc3\xa9meth",
