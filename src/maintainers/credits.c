@@ -129,16 +129,6 @@ static struct record *find_record(GArray *recs, const char *name,
 	return NULL;
 }
 
-bool credits_has(const char *text, const char *name, const char *email,
-		 const char *const *also)
-{
-	GArray *recs = parse(text);
-	bool found = find_record(recs, name, email, also) != NULL;
-
-	free_records(recs);
-	return found;
-}
-
 char *credits_sort_key(const char *name)
 {
 	char *folded = ms_casefold(name, -1);

@@ -9,23 +9,17 @@
 #include <stddef.h>
 
 /*
- * Whether `text` already has a record for the person: the address of one
- * of its E: lines, or of the M: lines some old records use, equals
- * `email` or one of `also` (the person's other addresses,
- * NULL-terminated, may be NULL), case-insensitively; or its N: line is
- * `name` (ms_name_key(), so accents and case do not matter).
- */
-bool credits_has(const char *text, const char *name, const char *email,
-		 const char *const *also);
-
-/*
  * Return a new text (g_free) with the person credited for `what`: a "D:"
- * line appended to their existing record (found as credits_has() does),
- * or a new record "N: name / E: email / D: what" put where its surname
- * sorts among its neighbours: after the first record whose key is not
- * above it and before the next one that is (CREDITS is mostly, not
- * perfectly, sorted by surname); never before the first record, at the
- * end when no place fits.  `email` and `also` may be NULL.
+ * line appended to their existing record, or a new record "N: name /
+ * E: email / D: what" put where its surname sorts among its neighbours:
+ * after the first record whose key is not above it and before the next
+ * one that is (CREDITS is mostly, not perfectly, sorted by surname);
+ * never before the first record, at the end when no place fits.  Their
+ * record is the one with the address of one of its E: lines, or of the
+ * M: lines some old records use, equal to `email` or one of `also` (the
+ * person's other addresses, NULL-terminated), case-insensitively; or
+ * else with `name` on its N: line (ms_name_key(), so accents and case
+ * do not matter).  `email` and `also` may be NULL.
  */
 char *credits_add(const char *text, const char *name, const char *email,
 		  const char *const *also, const char *what);

@@ -30,6 +30,28 @@ static const char *credits =
 static const char *const also[] = { "old@example.com",
 				    "werner@almesberger.net", NULL };
 
+static size_t records(const char *text)
+{
+	size_t n = 0;
+
+	for (const char *p = text; (p = strstr(p, "\nN: ")); p++)
+		n++;
+	return n;
+}
+
+/* Whether credits_add() finds a record of the person: the D: line then
+ * joins it, and no N: line is added. */
+static bool has(const char *name, const char *email,
+		const char *const *also_addrs)
+{
+	char *s = credits_add(credits, name ? name : "Probe", email,
+			      also_addrs, "PROBE");
+	bool found = records(s) == records(credits);
+
+	g_free(s);
+	return found;
+}
+
 int main(void)
 {
 	char *s;
@@ -39,15 +61,15 @@ int main(void)
 	const char *const to[] = { "Ann <ann@example.org>",
 				   "list@example.org" };
 
-	ok(credits_has(credits, NULL, "WERNER@almesberger.net", NULL),
+	ok(has(NULL, "WERNER@almesberger.net", NULL),
 	   "found by email, case-insensitively");
-	ok(!credits_has(credits, "Nobody", "nobody@example.com", NULL),
+	ok(!has("Nobody", "nobody@example.com", NULL),
 	   "absent");
-	ok(credits_has(credits, "Someone", "new@example.com", also),
+	ok(has("Someone", "new@example.com", also),
 	   "found by a joined address");
-	ok(credits_has(credits, "Simon Horman", "simon@new.example", NULL),
+	ok(has("Simon Horman", "simon@new.example", NULL),
 	   "found by name when no address matches");
-	ok(credits_has(credits, NULL, "HORMS@verge.net.au", NULL),
+	ok(has(NULL, "HORMS@verge.net.au", NULL),
 	   "found by the address of an old record's M: line");
 
 	s = credits_add(credits, "Jane Bravo", "jane@example.com", NULL,
