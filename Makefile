@@ -13,8 +13,8 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 RELEASE_BUILD ?= build-release
 
-.PHONY: all deps build build-asan build-fuzz build-release linux-tree demo \
-	check clean
+.PHONY: all deps build build-asan build-fuzz build-release linux-tree \
+	qemu-script demo check clean
 
 all: build
 
@@ -61,12 +61,17 @@ build-release: $(RELEASE_BUILD)/build.ninja
 linux-tree:
 	@sh scripts/linux-tree.sh $(CACHE) >/dev/null
 
+# QEMU's get_maintainer.pl, the oracle of test cc-git-qemu (skipped,
+# saying so, when it cannot be had)
+qemu-script:
+	-@sh scripts/qemu-script.sh $(CACHE) >/dev/null
+
 demo: deps
 	$(MAKE) build linux-tree
 	@sh scripts/demo.sh $(BUILD)/maintstat $(CACHE)
 
 check: deps
-	$(MAKE) build build-asan build-fuzz build-release linux-tree
+	$(MAKE) build build-asan build-fuzz build-release linux-tree qemu-script
 	@rm -f $(BUILD)/meson-logs/testlog.json \
 		$(ASAN_BUILD)/meson-logs/testlog.json \
 		$(FUZZ_BUILD)/meson-logs/testlog.json

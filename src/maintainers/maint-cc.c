@@ -451,19 +451,26 @@ static const char *entry_line(const struct maint_cc *cc,
 	return e->name;
 }
 
-/* get_subsystem_name() */
+/* get_subsystem_name(); QEMU's (since 2023, 00a0870b26) drops the
+ * parentheses of a name it cuts, so that git send-email takes the role */
 static char *subsystem_name(const struct maint_cc *cc,
 			    const struct maint_entry *e)
 {
 	const char *name = entry_line(cc, e);
 	size_t max = cc->dialect != MAINT_DIALECT_KERNEL ?
 		QEMU_SECTION_MAXLEN : SECTION_MAXLEN;
-	char *s, *r;
+	char *s, *r, *w;
 
 	if (strlen(name) <= max)
 		return g_strdup(name);
 	s = g_strndup(name, max - 3);
 	g_strchomp(s);
+	w = s;
+	for (const char *p = s; *p; p++)
+		if (cc->dialect != MAINT_DIALECT_QEMU || (*p != '(' &&
+							  *p != ')'))
+			*w++ = *p;
+	*w = '\0';
 	r = g_strconcat(s, "...", NULL);
 	g_free(s);
 	return r;

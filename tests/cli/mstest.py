@@ -225,7 +225,11 @@ def get_maintainer_batch(script):
     reset = " ".join(f"{a} = ();" for a in GM_RESET
                      if re.search(r"^my " + re.escape(a) + r"\b", script,
                                   re.M))
+    # QEMU's script turns its fallback off for good once an answer has an
+    # address: each question starts with the value the options gave
+    reset += " $email_git_fallback = $ORACLE_FALLBACK;"
     return script.replace(GM_LOOP_START, """my @QUEUE;
+my $ORACLE_FALLBACK = $email_git_fallback;
 open(my $q, '<', $ENV{ORACLE_QUEUE}) or die "queue: $!";
 while (<$q>) { chomp; push(@QUEUE, $_); }
 close($q);

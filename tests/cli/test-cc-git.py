@@ -22,6 +22,13 @@ no git fallback unless asked, which then takes MAINTAINERS files too),
 with that fork's own switches; then QEMU's rules that differ (its
 fallback only for an answer with no address at all) are checked on a
 copy of the tree, against what the Xen fork (the same git code) says.
+
+Run as test-cc-git-qemu.py (MS_CC_GIT_DIALECT=qemu), the oracle is
+QEMU's own script ($MS_QEMU_SCRIPT, by default get_maintainer-qemu.pl
+in $MS_CACHE, which `make check` installs: scripts/qemu-script.sh; the
+test is skipped, saying so, without it), on the same history under a
+QEMU MAINTAINERS (no catch-all entry, so that its fallback, taken only
+when no address is found, shows), with that script's switches.
 """
 import concurrent.futures
 import os
@@ -36,14 +43,20 @@ from mstest import (MAINTSTAT, ok, eq, done, skip_all, tmpdir,  # noqa: E402
                     sanitized_sample)
 
 XEN = os.environ.get("MS_CC_GIT_DIALECT") == "xen"
+QEMU = os.environ.get("MS_CC_GIT_DIALECT") == "qemu"
 LINUX = os.environ.get("MS_LINUX_TREE")
 PL = LINUX and os.path.join(LINUX, "scripts", "get_maintainer.pl")
 if XEN:
     PL = os.environ.get("MS_XEN_SCRIPT",
                         "/work/shared/data/get_maintainer-xen.pl")
+if QEMU:
+    PL = os.environ.get("MS_QEMU_SCRIPT", os.path.join(
+        os.environ.get("MS_CACHE") or os.path.expanduser(
+            "~/.cache/maintstat-dev"), "get_maintainer-qemu.pl"))
 if not PL or not os.path.exists(PL) or not shutil.which("perl"):
     skip_all(f"no get_maintainer.pl ({PL}; $MS_LINUX_TREE, "
-             "$MS_XEN_SCRIPT) or no perl")
+             "$MS_XEN_SCRIPT, $MS_QEMU_SCRIPT: scripts/qemu-script.sh "
+             "installs QEMU's) or no perl")
 
 tmp = tmpdir()
 T = os.path.join(tmp, "tree")
@@ -91,8 +104,11 @@ git("init", "-q", "-b", "main")
 for f in ("COPYING", "CREDITS", "Kbuild", "Makefile", "README"):
     with open(os.path.join(T, f), "w") as fh:
         fh.write("x\n")
+for f in ("VERSION",):  # QEMU's script's top_of_tree() wants these
+    with open(os.path.join(T, f), "w") as fh:
+        fh.write("x\n")
 for d in ("Documentation", "arch", "include", "init", "ipc", "kernel",
-          "fs"):
+          "fs", "docs", "linux-user", "system"):
     os.makedirs(os.path.join(T, d), exist_ok=True)
 MAINT = ("FOO DRIVER\n"
          "M:\tAlice <alice@example.org>\n"
@@ -112,6 +128,21 @@ MAINT = ("FOO DRIVER\n"
          + ("V:\txen-maintainers-1\n" if XEN else "") +
          "F:\t*\n"
          "F:\t*/\n")
+if QEMU:
+    # QEMU's: no catch-all entry (its fallback is for an answer without
+    # any address), names cut at 20 and their parentheses dropped
+    MAINT = ("QEMU Maintainers\n================\n\n"
+             "Foo driver\n"
+             "M: Alice <alice@example.org>\n"
+             "L: foo@lists.example.org\n"
+             "S: Maintained\n"
+             "F: drivers/foo/\n"
+             "\n"
+             "Odd fixes (legacy) boards\n"
+             "M: Oddie <odd@example.org>\n"
+             "R: Rita <rita@example.org>\n"
+             "S: Odd Fixes\n"
+             "F: drivers/odd/\n")
 commit({"MAINTAINERS": MAINT,
         ".mailmap": "Alice <alice@example.org> <alice@old.example.org>\n"
                     "Dave Dee <dave@example.org> Dave <dave@work.example>\n",
@@ -219,6 +250,25 @@ if XEN:
          "30"],
         ["--git", "--git-since", "2-years-ago", "--roles"],
     ]
+if QEMU:
+    # its switches: no --fixes, no --git-chief-penguins; role statistics,
+    # duplicates removed and the fallback on by default
+    SETS = [
+        [],
+        ["--git"],
+        ["--git", "--git-since", SINCE, "--non"],
+        ["--git", f"--git-since={SINCE}", "--git-all-signature-types"],
+        ["--git", "--git-min-signatures", "2", "--git-min-percent", "40"],
+        ["--git", "--git-max-maintainers", "1"],
+        ["--git", "--noremove-duplicates", "--nomailmap"],
+        ["--nogit-fallback", "--norolestats"],
+        ["--git-blame"],
+        ["--git-blame", "--nogit-blame-signatures",
+         "--git-all-signature-types", "--norolestats", "--git-min-percent",
+         "30"],
+        ["--git", "--git-since", "2-years-ago", "--roles", "--norolestats"],
+        ["--git-fallback", "--noremove-duplicates", "--subsystem"],
+    ]
 # each file alone (one script process answers them all), all together,
 # and a patch
 INPUTS = [["-f", f] for f in FILES] + [["-f", *FILES[1:]], [patch],
@@ -276,7 +326,14 @@ for args, inp, want, got, rc, err in bad[:5]:
 eq(len(bad), 0, f"git options: answers that differ from the script's, of "
    f"{n} ({len(SETS)} sets of options x {len(INPUTS)} inputs)")
 # the planted facts show up, so the comparison compares something
-if XEN:
+if QEMU:
+    out = script_says([], ["-f", "lib/new.c"]).decode()
+    ok("commit_signer:" in out and "authored:" not in out, "QEMU's "
+       "fallback for a file no entry names: its signers, no authors", out)
+    out = script_says([], ["-f", "drivers/odd/odd.c"]).decode()
+    ok("(odd fixer:Odd fixes legacy...)" in out, "QEMU's script drops "
+       "the parentheses of a name it cuts", out)
+if XEN or QEMU:
     out = script_says(["--git", "--git-all-signature-types", "--rolestats"],
                       ["-f", "drivers/foo/sub/deep.c"]).decode()
     ok("commit_signer:" in out and "Tess" in out and "authored:" not in
@@ -284,13 +341,14 @@ if XEN:
     out = script_says(["--git-blame", "--rolestats"], [patch]).decode()
     ok("(modified commits:" in out, "the fork's --git-blame of a patch "
        "has the signers of the commits its lines came from", out)
+if XEN:
     out = script_says(["--git-fallback", "--roles"],
                       ["-f", "drivers/foo/foo.c", "lib/new.c"]).decode()
     ok("commit_signer" in out and "Frank" not in out, "the fork's "
        "fallback: for lib/new.c, not for a file matched exactly", out)
 out = script_says(["--git", "--git-all-signature-types"],
                   ["-f", "drivers/foo/sub/deep.c"]).decode()
-if not XEN:
+if not XEN and not QEMU:
     ok("commit_signer:" in out and "Tess" in out and "authored:" in out
        and "added_lines:" in out, "the script's --git answer has "
        "signers, authors and line counts", out)
@@ -309,6 +367,36 @@ ok("authored lines:" in out and "commits:" in out, "... and of a file, "
 out = script_says(["--git-fallback"], ["-f", "drivers/foo/foo.c"]).decode()
 ok("commit_signer" not in out, "no fallback for a file matched exactly",
    out)
+
+# A work tree whose .git is a file ("gitdir: ...", git worktree add, a
+# submodule): the kernel's and QEMU's scripts take it (-e ".git"), Xen's
+# wants a directory (-d ".git": no VCS, so no signers and no blame).
+W = os.path.join(tmp, "worktree")
+git("worktree", "add", "-q", "--detach", W, "HEAD")
+for f in os.listdir(T):
+    if f != ".git" and not os.path.exists(os.path.join(W, f)):
+        (shutil.copytree if os.path.isdir(os.path.join(T, f)) else
+         shutil.copy)(os.path.join(T, f), os.path.join(W, f))
+shutil.copy(oracle, os.path.join(W, "scripts", "get_maintainer.pl"))
+ok(os.path.isfile(os.path.join(W, ".git")), "the work tree's .git is a "
+   "file")
+wbad = []
+wsigners = 0
+for args in (["--git"], ["--git-blame"], []):
+    for inp in (["-f", "drivers/foo/sub/deep.c"], ["-f", "lib/new.c"]):
+        want = subprocess.run(["perl", "scripts/get_maintainer.pl", *args,
+                               *inp], cwd=W, capture_output=True).stdout
+        got = subprocess.run([MAINTSTAT, "maintainers", "--tree", W, *args,
+                              *inp], capture_output=True).stdout
+        wsigners += b"commit_signer" in want or b"commits:" in want
+        if got != want:
+            wbad.append((args, inp, want, got))
+for args, inp, want, got in wbad[:3]:
+    print(f"# {args} {inp}\n# script: {want!r}\n# maintstat: {got!r}")
+eq(len(wbad), 0, "in a work tree whose .git is a file: answers that differ "
+   "from the script's, of 6")
+ok(wsigners == 0 if XEN else wsigners > 0, "... where the script finds "
+   "git (the kernel's, QEMU's) or does not (Xen's)", wsigners)
 
 # The store keeps each file's log: a second run runs no `git log` and
 # prints the same bytes; a --git-since that a commit's date separates
