@@ -18,7 +18,7 @@
 
 #define CHUNK (1u << 20)
 /* how far the first look for mboxrd goes (says_mboxrd()) */
-#define SNIFF (2u * CHUNK)
+#define SNIFF MS_MBOX_SNIFF
 
 static size_t max_message = MS_MAIL_MAX_MESSAGE;
 
@@ -441,7 +441,43 @@ static size_t next_message(struct reader *r, size_t msg, size_t *search)
 	return SIZE_MAX;
 }
 
-int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
+/*
+ * Skip to the start of line `line` (1: the first) of the file: r->buf[*at]
+ * then.  The lines are counted a window at a time, so a gzip stream is
+ * inflated and dropped as it goes; false when the file is shorter.
+ */
+static bool skip_lines(struct reader *r, unsigned long line, size_t *at)
+{
+	unsigned long n = line - 1;
+	size_t p = 0;
+
+	while (n > 0) {
+		size_t len = MIN(r->end - p, (size_t)CHUNK);
+		unsigned long k = count_lines(r->buf + p, len);
+
+		if (!len) {
+			r->start = r->end;      /* nothing of it is kept */
+			if (!fill(r))
+				return false;
+			p = 0;
+		} else if (k < n) {
+			n -= k;
+			p += len;
+		} else {
+			for (; n > 0; n--)      /* all in this window */
+				p = (size_t)((const char *)memchr(r->buf + p,
+					'\n', r->end - p) - r->buf) + 1;
+		}
+	}
+	r->start = p;           /* and its From_ line buffered */
+	while (r->end - r->start < 5 && fill(r))
+		;
+	*at = r->start;
+	return true;
+}
+
+int ms_mbox_read(const char *path, const struct ms_mail_after *at,
+		 ms_mail_raw_fn fn, void *data,
 		 struct ms_mail_read_result *result)
 {
 	struct reader r = { 0 };
@@ -467,14 +503,22 @@ int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
 		rc = gz_error(path, 0);
 		goto done;
 	}
-	if (r.end == 0)
+	if (r.end == 0 && !at)
 		goto done; /* an empty file is an empty mbox */
-	if (r.end < 5 || memcmp(r.buf, "From ", 5)) {
+	if (at && (!skip_lines(&r, at->line, &msg) || r.end - msg < 5 ||
+		   memcmp(r.buf + msg, "From ", 5))) {
+		rc = r.error ? gz_error(path, 0) : ms_error_set(MS_ESTALE,
+			"'%s' has no message at line %lu", path, at->line);
+		goto done;
+	}
+	if (!at && (r.end < 5 || memcmp(r.buf, "From ", 5))) {
 		rc = ms_error_set(MS_EPARSE, "'%s' is not an mbox file: "
 				  "it does not start with a From line", path);
 		goto done;
 	}
-	r.rd = says_mboxrd(&r);
+	if (at)
+		lineno = at->line;
+	r.rd = at ? at->rd : says_mboxrd(&r);
 	result->format = r.rd ? MS_MAIL_FMT_MBOXRD : MS_MAIL_FMT_MBOXO;
 
 	/* r.buf[msg] is always the "From " line of the current message */
@@ -804,7 +848,7 @@ static int read_dir_file(const char *path, void *data)
 {
 	struct read_dir *rd = data;
 
-	return ms_mbox_read(path, rd->fn, rd->data, rd->result);
+	return ms_mbox_read(path, NULL, rd->fn, rd->data, rd->result);
 }
 
 int ms_mail_read(const char *path, const struct ms_mail_after *after,
@@ -812,7 +856,8 @@ int ms_mail_read(const char *path, const struct ms_mail_after *after,
 		 struct ms_mail_read_result *result, struct ms_diags *diags)
 {
 	if (!is_dir(path))
-		return ms_mbox_read(path, fn, data, result);
+		return ms_mbox_read(path, n_after && after->line ? after :
+				    NULL, fn, data, result);
 	if (ms_mail_is_inbox(path))
 		return ms_inbox_read(path, after, n_after, fn, data, result);
 	return ms_mail_dir_walk(path, read_dir_file,

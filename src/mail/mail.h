@@ -352,11 +352,23 @@ struct ms_mail_source {
 typedef int (*ms_mail_raw_fn)(const char *raw, size_t len,
 			      const struct ms_mail_source *src, void *data);
 
-/* A resume point: read epoch `epoch` only after `commit`. */
+/*
+ * A resume point: read epoch `epoch` only after `commit`.  An mbox file
+ * takes one, `line` and `rd` (epoch and commit unused): its messages from
+ * the From_ line at line `line` (1: the first) on, read as mboxrd when
+ * `rd` (what a read of the whole file had decided by that line).
+ */
 struct ms_mail_after {
 	int epoch;            /* -1: any epoch that contains the commit */
 	const char *commit;   /* hex, full or abbreviated */
+	unsigned long line;
+	bool rd;
 };
+
+/* An mbox file's first MS_MBOX_SNIFF bytes (inflated) tell mboxrd from
+ * mboxo for all of it: a file resumed at a line must have had as many
+ * when its first messages were read. */
+#define MS_MBOX_SNIFF (2u << 20)
 
 /* What a read did, for reporting and for resuming later. */
 struct ms_mail_read_result {
@@ -453,8 +465,10 @@ size_t ms_mail_max_index_size(void);
  */
 int ms_mbox_cut_error(const char *path);
 
-/* The mbox reader alone (used by ms_mail_read). */
-int ms_mbox_read(const char *path, ms_mail_raw_fn fn, void *data,
+/* The mbox reader alone (used by ms_mail_read), from `at` when not NULL
+ * (MS_ESTALE when no message starts at its line). */
+int ms_mbox_read(const char *path, const struct ms_mail_after *at,
+		 ms_mail_raw_fn fn, void *data,
 		 struct ms_mail_read_result *result);
 
 /*

@@ -692,10 +692,12 @@ static void mark_after(const struct mail_tee *t, struct ms_store_mail_mark *to,
 /* ---- mbox files ---- */
 
 /*
- * An mbox file is stored whole: when its size, mtime and SHA-1 are those
+ * An mbox file is stored whole: when its size, mtime and CRC-64 are those
  * recorded after its last complete read, its messages are handed out
- * from the store; otherwise it is read again and its records replaced.
- * (mail-archive.c's reader has no resume point inside a file.)
+ * from the store.  When it only grew (its first bytes are those read
+ * last time), the stored messages but the last are handed out and the
+ * file is read from the last one's From_ line on (that message may go on
+ * in the new bytes); otherwise it is read again and its records replaced.
  */
 
 static bool is_dir(const char *path)
@@ -724,29 +726,50 @@ static void tee_init(struct mail_tee *t, struct ms_store *s, const char *key,
 	t->max_epoch = -1;
 }
 
-/* The SHA-1 of a file's bytes, or NULL when it cannot be read. */
-static char *file_sha1(const char *path, GStatBuf *sb)
+static char *crc_text(uint64_t crc)
 {
-	GChecksum *c;
+	return g_strdup_printf("crc64:%016" G_GINT64_MODIFIER "x",
+			       (guint64)crc);
+}
+
+/*
+ * The CRC-64 of a file's bytes (as text), and in *head that of its first
+ * `prefix` bytes when it has as many; NULL when it cannot be read.
+ */
+static char *file_crc(const char *path, GStatBuf *sb, int64_t prefix,
+		      char **head)
+{
 	FILE *f = fopen(path, "rb");
 	char *buf, *out = NULL;
+	uint64_t crc = 0, at = 0;
 	size_t n;
 
+	*head = NULL;
 	if (!f)
 		return NULL;
 	if (g_stat(path, sb) < 0) {
 		fclose(f);
 		return NULL;
 	}
-	c = g_checksum_new(G_CHECKSUM_SHA1);
 	buf = g_malloc(1 << 20);
-	while ((n = fread(buf, 1, 1 << 20, f)) > 0)
-		g_checksum_update(c, (const guchar *)buf, (gssize)n);
+	while ((n = fread(buf, 1, 1 << 20, f)) > 0) {
+		size_t k = 0;
+
+		if (prefix > 0 && at < (uint64_t)prefix &&
+		    at + n >= (uint64_t)prefix) {
+			k = (size_t)((uint64_t)prefix - at);
+			crc = ms_crc64(crc, buf, k);
+			*head = crc_text(crc);
+		}
+		crc = ms_crc64(crc, buf + k, n - k);
+		at += n;
+	}
 	if (!ferror(f))
-		out = g_strdup(g_checksum_get_string(c));
+		out = crc_text(crc);
+	else
+		g_clear_pointer(head, g_free);
 	fclose(f);
 	g_free(buf);
-	g_checksum_free(c);
 	return out;
 }
 
@@ -768,23 +791,115 @@ char *store_archive_key(const char *path)
 	return key;
 }
 
-/* Is the recorded state of inbox `id` this size, mtime and SHA-1? */
-static int mbox_known(struct ms_store *s, int64_t id, const GStatBuf *sb,
-		      const char *sha1, bool *same)
+/* What mbox_files holds of a file: its state after its last read. */
+struct mbox_old {
+	int64_t size, mtime;
+	char *crc;              /* NULL: no row */
+};
+
+static int mbox_old(struct ms_store *s, int64_t id, struct mbox_old *o)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = store_prepare(s, &st, "SELECT size, mtime, sha1 FROM "
 			       "mbox_files WHERE inbox = ?", "l", id);
 
-	*same = false;
-	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
-		*same = sqlite3_column_int64(st, 0) == (int64_t)sb->st_size &&
-			sqlite3_column_int64(st, 1) == (int64_t)sb->st_mtime &&
-			!g_strcmp0((const char *)sqlite3_column_text(st, 2),
-				   sha1);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		o->size = sqlite3_column_int64(st, 0);
+		o->mtime = sqlite3_column_int64(st, 1);
+		o->crc = col_dup(st, 2);
+	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 :
 	       store_db_error(s, rc, "read the mbox files");
+}
+
+/*
+ * The file grew from `o`: where to read it from (*at: the last stored
+ * message's From_ line, whose record is deleted with the file's state in
+ * one transaction, so that a run reading it meanwhile reads it whole).
+ * at->line stays 0 when the store changed since mail_load() or the last
+ * message was oversized (its From_ line may not be where a read of the
+ * whole file would find a message), and when the file was shorter
+ * than MS_MBOX_SNIFF (its new bytes may decide its format).
+ */
+static int mbox_resume(struct mail_tee *t, const struct mbox_old *o,
+		       struct ms_mail_after *at)
+{
+	struct ms_store *s = t->s;
+	int64_t seq = 0, line = 0, sniffed = o->size >= MS_MBOX_SNIFF;
+	int rc = store_txn_begin(s);
+
+	/* a .gz of fewer bytes may have held as many: its messages did */
+	if (rc == 0 && !sniffed)
+		rc = store_query(s, "read the messages", &sniffed, "SELECT "
+				 "coalesce(sum(size), 0) >= ? FROM messages "
+				 "WHERE inbox = ?", "ll",
+				 (int64_t)MS_MBOX_SNIFF, t->inbox);
+	if (rc == 0 && sniffed)
+		rc = store_query(s, "read the messages", &seq, "SELECT "
+				 "coalesce(max(seq), 0) FROM messages WHERE "
+				 "inbox = ?", "l", t->inbox);
+	/* nothing stored since mail_load(), a message not cut short */
+	if (rc == 0 && seq && seq == t->load_seq)
+		rc = store_query(s, "read the messages", &line, "SELECT CASE "
+				 "WHEN src_problems & ? THEN 0 ELSE line END "
+				 "FROM messages WHERE seq = ?", "ll",
+				 (int64_t)1 << MS_MAIL_P_OVERSIZED, seq);
+	if (rc == 0 && line > 0)
+		rc = store_query(s, "forget an mbox file", NULL, "DELETE FROM "
+				 "mbox_files WHERE inbox = ? AND size = ? AND "
+				 "sha1 = ?", "llt", t->inbox, o->size, o->crc);
+	if (rc == 0 && line > 0 && sqlite3_changes(s->db) == 1)
+		rc = store_query(s, "drop a message", NULL, "DELETE FROM "
+				 "message_bodies WHERE seq = ?", "l", seq);
+	else
+		line = 0;
+	if (rc == 0 && line)
+		rc = store_query(s, "drop a message", NULL, "DELETE FROM "
+				 "messages WHERE seq = ?", "l", seq);
+	if (rc == 0 && line)
+		rc = store_query(s, "read the messages", &t->load_seq, "SELECT "
+				 "coalesce(max(seq), 0) FROM messages WHERE "
+				 "inbox = ?", "l", t->inbox);
+	if (rc == 0)
+		rc = store_txn_commit(s);
+	else
+		store_txn_rollback(s);
+	t->last_seq = t->load_seq;
+	at->line = rc == 0 ? (unsigned long)line : 0;
+	at->rd = t->format == MS_MAIL_FMT_MBOXRD;
+	return rc;
+}
+
+/* After a complete read of the file `path` that was `sb` before: its
+ * state, unless it changed while being read. */
+static int mbox_record(struct mail_tee *t, const char *path,
+		       const GStatBuf *sb, const char *crc,
+		       enum ms_mail_format format)
+{
+	struct ms_store *s = t->s;
+	GStatBuf after;
+	int rc;
+
+	if (g_stat(path, &after) < 0 || after.st_size != sb->st_size ||
+	    after.st_mtime != sb->st_mtime)
+		return 1;
+	rc = store_txn_begin(s);
+	if (rc == 0)
+		rc = tee_still_ours(t);
+	if (rc == 0 && !t->lost)
+		rc = store_query(s, "record an mbox file", NULL, "INSERT OR "
+				 "REPLACE INTO mbox_files VALUES (?,?,?,?)",
+				 "lllt", t->inbox, (int64_t)sb->st_size,
+				 (int64_t)sb->st_mtime, crc);
+	if (rc == 0 && !t->lost)
+		rc = store_query(s, "record an mbox file", NULL, "UPDATE "
+				 "inboxes SET format = ? WHERE id = ?", "tl",
+				 ms_mail_format_name(format), t->inbox);
+	if (rc == 0)
+		return store_txn_commit(s);
+	store_txn_rollback(s);
+	return rc;
 }
 
 static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
@@ -796,10 +911,12 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 		     struct ms_diags *diags)
 {
 	struct mail_tee t = { 0 };
-	GStatBuf sb, after;
-	char *key, *sha1;
-	bool same = false;
-	int rc;
+	struct mbox_old old = { 0 };
+	struct ms_mail_after at = { 0 };
+	GStatBuf sb;
+	char *key, *crc = NULL, *head = NULL;
+	bool same;
+	int e = -1, rc;
 
 	/* a pipe (/dev/stdin, <(zcat ...)) can be read once: taking its
 	 * checksum first left the reader nothing, so it read as an empty
@@ -812,22 +929,22 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 					     result, diags);
 	}
 	key = store_archive_key(path);
-	sha1 = file_sha1(path, &sb);
-	if (!sha1) {
-		/* let the reader fail in its own words */
-		g_free(key);
-		if (from)
-			return ms_error_set(MS_ESTALE, "cannot read '%s'",
-					    path);
-		return ms_mail_parse_archive(path, NULL, 0, flags, fn, data,
-					     result, diags);
-	}
 	tee_init(&t, s, key, path, flags, fn, data);
 	t.mbox = true;
 	t.from = from;
+	g_array_append_val(t.epochs, e);
 	rc = mail_load(&t);
 	if (rc == 0 && t.inbox)
-		rc = mbox_known(s, t.inbox, &sb, sha1, &same);
+		rc = mbox_old(s, t.inbox, &old);
+	if (rc == 0 && !(crc = file_crc(path, &sb, old.size, &head))) {
+		/* let the reader fail in its own words */
+		rc = from ? ms_error_set(MS_ESTALE, "cannot read '%s'", path) :
+		     ms_mail_parse_archive(path, NULL, 0, flags, fn, data,
+					   result, diags);
+		goto out;
+	}
+	same = rc == 0 && old.crc && old.size == (int64_t)sb.st_size &&
+	       old.mtime == (int64_t)sb.st_mtime && !strcmp(old.crc, crc);
 	if (rc == 0 && from && !same)
 		rc = ms_error_set(MS_ESTALE, "'%s' changed since the saved "
 				  "state", path);
@@ -835,22 +952,18 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 		rc = mark_check(&t);
 	if (t.bodies)
 		flags |= MS_MAIL_PARSE_KEEP_BODY;
-	if (rc < 0)
-		goto out;
-	if (same) {
-		int e = -1;
-
-		g_array_append_val(t.epochs, e);
+	if (rc == 0 && !same && head && !strcmp(head, old.crc))
+		rc = mbox_resume(&t, &old, &at);
+	if (rc == 0 && (same || at.line))
 		rc = replay_upto(&t, G_MAXINT);
-		if (rc == 0) {
-			result->messages += t.replayed;
-			result->bytes += t.replayed_bytes;
-			result->format = t.format;
-			mark_after(&t, to, result);
-		}
-		goto out;
+	if (rc == 0 && (same || at.line)) {
+		result->messages += t.replayed;
+		result->bytes += t.replayed_bytes;
+		result->format = t.format;
 	}
-	if (t.inbox) {
+	if (rc < 0 || same)
+		goto done;
+	if (t.inbox && !at.line) {
 		/* changed since: read again, replacing its records */
 		rc = drop_inbox(s, t.inbox, t.bodies, "drop a changed mbox "
 				"file's messages");
@@ -858,34 +971,17 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 			goto out;
 		t.load_seq = t.last_seq = 0;
 	}
-	rc = ms_mail_parse_archive(path, NULL, 0, flags, mail_tee_fn, &t,
-				   result, diags);
+	rc = ms_mail_parse_archive(path, &at, at.line ? 1 : 0, flags,
+				   mail_tee_fn, &t, result, diags);
 	if (mail_flush(&t) < 0 && rc == 0)
 		rc = t.error;
 	/* remember the file only if it did not change while being read */
-	if (rc == 0 && t.inbox && g_stat(path, &after) == 0 &&
-	    after.st_size == sb.st_size && after.st_mtime == sb.st_mtime) {
-		rc = store_txn_begin(s);
-		if (rc == 0)
-			rc = tee_still_ours(&t);
-		if (rc == 0 && !t.lost)
-			rc = store_query(s, "record an mbox file", NULL,
-					 "INSERT OR REPLACE INTO mbox_files "
-					 "VALUES (?,?,?,?)", "lllt", t.inbox,
-					 (int64_t)sb.st_size,
-					 (int64_t)sb.st_mtime, sha1);
-		if (rc == 0 && !t.lost)
-			rc = store_query(s, "record an mbox file", NULL,
-					 "UPDATE inboxes SET format = ? WHERE "
-					 "id = ?", "tl", ms_mail_format_name(
-						 result->format), t.inbox);
-		if (rc == 0)
-			rc = store_txn_commit(s);
-		else
-			store_txn_rollback(s);
-		if (rc == 0)
-			mark_after(&t, to, result);
-	}
+	if (rc == 0 && t.inbox)
+		rc = mbox_record(&t, path, &sb, crc, result->format);
+done:
+	if (rc == 0)
+		mark_after(&t, to, result);
+	rc = MIN(rc, 0);
 out:
 	for (size_t k = 0; k < t.nr; k++)
 		mrow_clear(&t.rows[k]);
@@ -893,7 +989,9 @@ out:
 	g_string_free(t.buf, TRUE);
 	g_array_free(t.epochs, TRUE);
 	g_hash_table_destroy(t.heads);
-	g_free(sha1);
+	g_free(old.crc);
+	g_free(crc);
+	g_free(head);
 	g_free(key);
 	return rc;
 }

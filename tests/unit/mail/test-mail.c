@@ -208,7 +208,7 @@ static GHashTable *read_fixture(const char *name)
 	struct ms_mail_read_result r;
 
 	ms_mail_read_result_init(&r);
-	is_int(ms_mbox_read(path, collect, by_id, &r), 0, path);
+	is_int(ms_mbox_read(path, NULL, collect, by_id, &r), 0, path);
 	ms_mail_read_result_release(&r);
 	g_free(path);
 	return by_id;
@@ -394,7 +394,7 @@ static void test_index(void)
 	char *s;
 
 	ms_mail_read_result_init(&r);
-	is_int(ms_mbox_read(path, index_one, idx, &r), 0, "read rules");
+	is_int(ms_mbox_read(path, NULL, index_one, idx, &r), 0, "read rules");
 	ms_mail_index_finish(idx);
 	ms_mail_index_stats(idx, &st);
 	is_int(st.messages, 20, "messages");
@@ -470,7 +470,7 @@ static void test_quoting_reply(void)
 	char *s;
 
 	ms_mail_read_result_init(&r);
-	is_int(ms_mbox_read(path, index_one, idx, &r), 0, "read outlook");
+	is_int(ms_mbox_read(path, NULL, index_one, idx, &r), 0, "read outlook");
 	ms_mail_index_finish(idx);
 	ms_mail_index_stats(idx, &st);
 	is_int(st.messages, 3, "outlook: messages");
@@ -781,7 +781,7 @@ static void test_snapshot(void)
 	size_t n, same = 0, same_again = 0, extras_same = 0;
 
 	ms_mail_read_result_init(&r);
-	is_int(ms_mbox_read(path, keep_mail, mails, &r), 0, "read rules");
+	is_int(ms_mbox_read(path, NULL, keep_mail, mails, &r), 0, "read rules");
 	n = mails->len;
 	for (guint i = 0; i < n; i++) {
 		ms_mail_index_add(whole, mails->pdata[i]);
@@ -1046,7 +1046,7 @@ static void test_index_memory(void)
 	size_t empty, first, again;
 
 	ms_mail_read_result_init(&r);
-	is_int(ms_mbox_read(path, keep_mail, mails, &r), 0, "read rules");
+	is_int(ms_mbox_read(path, NULL, keep_mail, mails, &r), 0, "read rules");
 	empty = ms_mail_index_memory(idx);
 	for (guint i = 0; i < mails->len; i++)
 		ms_mail_index_add(idx, mails->pdata[i]);
@@ -1150,7 +1150,7 @@ static void test_cut_while_read(void)
 	}
 	write_mbox(path, 8192);
 	ms_mail_read_result_init(&r);
-	rc = ms_mbox_read(path, cut_raw, &seen, &r);
+	rc = ms_mbox_read(path, NULL, cut_raw, &seen, &r);
 	is_int(rc, MS_ERROR, "ms_mbox_read: cut after the first message "
 	       "is an error");
 	ok(strstr(ms_error_last(), "cut.mbox' was cut short while it was "
