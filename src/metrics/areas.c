@@ -265,7 +265,6 @@ struct ework {
 	const struct maint_entry *me;
 	struct pats ps;
 	GHashTable *roots;        /* pattern value -> struct node */
-	GHashTable *leaves;       /* a commit's path -> leaf_of() */
 	GPtrArray *areas;         /* struct awork */
 	struct ms_areas_entry *out;
 	unsigned *listed;         /* the M:/R: people, resolved */
@@ -341,18 +340,35 @@ static struct node *node_walk(struct ework *ew, const struct pat *p,
 
 static struct node not_mine;
 
-/* node_walk() of a path of a commit (interned: the answer is kept by
- * its address); NULL when the entry does not have the path. */
-static struct node *leaf_of(struct ework *ew, const char *path, bool make)
+/*
+ * A distinct path of the records (they are interned: one address per
+ * text), asked about once: the index's entries and depths (`d`, as
+ * ms_activity_match() answers) and, per entry j of `d`, its node_walk()
+ * (NULL: not asked yet; &not_mine: the entry does not have the path).
+ */
+struct pinfo {
+	const char *path;
+	const uint32_t *d;
+	struct node **leaf;
+};
+
+/* node_walk() of path `pi` for entry `ew`, the j-th of its answer, kept
+ * from the first time it is asked (with `make` then); NULL when the
+ * entry does not have the path. */
+static struct node *leaf_of(struct ework *ew, struct pinfo *pi, uint32_t j,
+			    bool make)
 {
-	struct node *n = g_hash_table_lookup(ew->leaves, path);
+	struct node *n;
 	const struct pat *p;
 
+	if (!pi->leaf)
+		pi->leaf = g_new0(struct node *, pi->d[0] ? pi->d[0] : 1);
+	n = pi->leaf[j];
 	if (n)
 		return n == &not_mine ? NULL : n;
-	p = pats_owner(&ew->ps, path);
-	n = p ? node_walk(ew, p, path, make) : NULL;
-	g_hash_table_insert(ew->leaves, (gpointer)path, n ? n : &not_mine);
+	p = pats_owner(&ew->ps, pi->path);
+	n = p ? node_walk(ew, p, pi->path, make) : NULL;
+	pi->leaf[j] = n ? n : &not_mine;
 	return n;
 }
 
@@ -483,10 +499,11 @@ static void choose(struct ework *ew, struct node *n, size_t min_commits)
 	g_ptr_array_free(kids, TRUE);
 }
 
-/* The area of a path of a commit, or NULL (a directory no area is). */
-static struct awork *area_of(struct ework *ew, const char *path)
+/* The area of path `pi` (entry j of its answer), or NULL (a directory
+ * no area is). */
+static struct awork *area_of(struct ework *ew, struct pinfo *pi, uint32_t j)
 {
-	struct node *n = leaf_of(ew, path, false);
+	struct node *n = leaf_of(ew, pi, j, false);
 
 	for (; n; n = n->parent)
 		if (n->area >= 0)
@@ -512,7 +529,66 @@ struct qwork {
 	/* person + 1 -> the name of the first entry with a T: line listing
 	 * them as M: (areas.h's custodian_of), made on first use */
 	GHashTable *custodians;
+	/* the records' paths, each distinct one a struct pinfo (`pinfo`,
+	 * by the id `ids` gives its address); per path of a record (the
+	 * k-th of record i at occ[occ_off[i] + k]) its id + 1, 0 until
+	 * asked */
+	GHashTable *ids;
+	GArray *pinfo;
+	uint32_t *occ;
+	size_t *occ_off;
 };
+
+/* The k-th path `path` of record `i`. */
+static struct pinfo *pinfo_of(struct qwork *qw, size_t i, size_t k,
+			      const char *path)
+{
+	uint32_t *o = &qw->occ[qw->occ_off[i] + k];
+
+	if (!*o) {
+		gpointer v = g_hash_table_lookup(qw->ids, path);
+
+		if (!v) {
+			struct pinfo pi = { path,
+				ms_activity_match(qw->a, path), NULL };
+
+			g_array_append_val(qw->pinfo, pi);
+			v = GUINT_TO_POINTER(qw->pinfo->len);
+			g_hash_table_insert(qw->ids, (gpointer)path, v);
+		}
+		*o = GPOINTER_TO_UINT(v);
+	}
+	return &g_array_index(qw->pinfo, struct pinfo, *o - 1);
+}
+
+/* The path table of `cp`'s records (qwork's ids ... occ_off). */
+static void paths_init(struct qwork *qw, const struct ms_commit_paths *cp)
+{
+	size_t nr = ms_activity_nr_commits(qw->a), total = 0;
+
+	qw->occ_off = g_new(size_t, nr + 1);
+	for (size_t i = 0; i < nr; i++) {
+		size_t n;
+
+		ms_commit_paths_get(cp, i, &n);
+		qw->occ_off[i] = total;
+		total += n;
+	}
+	qw->occ_off[nr] = total;
+	qw->occ = g_new0(uint32_t, total + 1);
+	qw->ids = g_hash_table_new(NULL, NULL);
+	qw->pinfo = g_array_new(FALSE, FALSE, sizeof(struct pinfo));
+}
+
+static void paths_release(struct qwork *qw)
+{
+	for (guint i = 0; i < qw->pinfo->len; i++)
+		g_free(g_array_index(qw->pinfo, struct pinfo, i).leaf);
+	g_array_free(qw->pinfo, TRUE);
+	g_hash_table_destroy(qw->ids);
+	g_free(qw->occ);
+	g_free(qw->occ_off);
+}
 
 static void resolve_listed(struct qwork *qw, const struct maint_entry *me,
 			   unsigned **out, size_t *nr)
@@ -914,7 +990,6 @@ static void ework_init(struct qwork *qw, struct ework *ew,
 		out->whole_tree = out->whole_tree ||
 			!*g_array_index(ew->ps.all, struct pat, i).value;
 	ew->roots = g_hash_table_new(g_str_hash, g_str_equal);
-	ew->leaves = g_hash_table_new(NULL, NULL);
 	ew->areas = g_ptr_array_new();
 	resolve_listed(qw, me, &ew->listed, &ew->nr_listed);
 }
@@ -1004,7 +1079,6 @@ static void ework_release(struct qwork *qw, struct ework *ew)
 	while (g_hash_table_iter_next(&it, NULL, &v))
 		node_free(v);
 	g_hash_table_destroy(ew->roots);
-	g_hash_table_destroy(ew->leaves);
 	pats_release(&ew->ps);
 	g_free(ew->listed);
 }
@@ -1034,29 +1108,29 @@ static bool names_listed(const struct qwork *qw, const struct ework *ew,
 	return false;
 }
 
-/* Path `path` (entries and depths `d`; NULL before the window) of
- * record `i` into entry `e`: its directory tree (pass 1, the window's
- * records) or, the areas chosen, its area (pass 2). */
+/* Path `pi` of record `i` into entry `e`, the j-th of the path's
+ * answer: its directory tree (pass 1, the window's records) or, the
+ * areas chosen, its area (pass 2). */
 static void count_path(struct qwork *qw, struct ework *e, size_t i,
 		       const struct ms_act_record *r, int w, size_t iv,
-		       const char *path, const uint32_t *d, bool pass2)
+		       struct pinfo *pi, uint32_t j, bool pass2)
 {
 	struct awork *aw;
 
 	if (!pass2) {
-		struct node *n = leaf_of(e, path, true);
+		struct node *n = leaf_of(e, pi, j, true);
 
 		if (n)
 			count_up(n, i + 1);
 		return;
 	}
-	aw = area_of(e, path);
+	aw = area_of(e, pi, j);
 	if (!aw)
 		return;
 	if (w)
-		note_covers(e, &aw->slots[0], d, i + 1);
+		note_covers(e, &aw->slots[0], pi->d, i + 1);
 	if (iv)
-		note_covers(e, &aw->slots[iv], d, i + 1);
+		note_covers(e, &aw->slots[iv], pi->d, i + 1);
 	if (aw->stamp == i + 1)
 		return;
 	aw->stamp = i + 1;
@@ -1100,6 +1174,7 @@ static void count_records(struct qwork *qw, struct ework *ew,
 		struct ms_act_record r;
 		const char *const *paths;
 		size_t np, iv;
+		bool listed = false;
 
 		if (w < 0 || (!pass2 && !w))
 			continue;
@@ -1118,14 +1193,17 @@ static void count_records(struct qwork *qw, struct ework *ew,
 			}
 			/* before the window, only the listed people's last
 			 * dates are wanted: no covers */
-			if (names_listed(qw, e, i, &r))
+			if (names_listed(qw, e, i, &r)) {
 				e->listed_rec = i + 1;
+				listed = true;
+			}
 		}
 		/* each path into the selected entries that match it (the
 		 * index's answer, kept per path), not every path into every
 		 * entry of the record: a tree-wide commit touches hundreds */
-		for (size_t p = 0; p < np && (w || pass2); p++) {
-			const uint32_t *d = ms_activity_match(qw->a, paths[p]);
+		for (size_t p = 0; p < np && (w || listed); p++) {
+			struct pinfo *pi = pinfo_of(qw, i, p, paths[p]);
+			const uint32_t *d = pi->d;
 
 			for (uint32_t j = 0; j < d[0]; j++) {
 				size_t x = d[1 + j];
@@ -1133,7 +1211,7 @@ static void count_records(struct qwork *qw, struct ework *ew,
 				if (x < qw->nr_all && slot[x] >= 0 &&
 				    (w || ew[slot[x]].listed_rec == i + 1))
 					count_path(qw, &ew[slot[x]], i, &r, w,
-						   iv, paths[p], d, pass2);
+						   iv, pi, j, pass2);
 			}
 		}
 	}
@@ -1177,6 +1255,7 @@ int ms_areas_compute(const struct ms_activity *a,
 	if (any_all)
 		count_all_files(&qw, ew, slot, all, ms_activity_tree(a));
 	g_free(all);
+	paths_init(&qw, cp);
 	count_records(&qw, ew, slot, cp, q, false);
 	for (size_t i = 0; i < n; i++)
 		ework_areas(&ew[i], q->min_commits);
@@ -1189,6 +1268,7 @@ int ms_areas_compute(const struct ms_activity *a,
 	g_free(qw.nr_entry_people);
 	if (qw.custodians)
 		g_hash_table_destroy(qw.custodians);
+	paths_release(&qw);
 	g_free(ew);
 	g_free(slot);
 	*out = r;
