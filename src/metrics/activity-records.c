@@ -269,7 +269,20 @@ static bool ends_with_by(const char *t)
 struct review_pair {
 	gint64 key;               /* author << 32 | reviewer */
 	unsigned char raw[20];    /* the commit */
+	/* the two were noted distinct (the first evidence stays, so a
+	 * later commit of either way round notes nothing new) */
+	bool noted;
 };
+
+/* A pair's key hashed: g_int64_hash() is author ^ reviewer, the same
+ * for both ways round and for many pairs of small ids, and its lookups
+ * probed thousands of slots (a twentieth of a warm U-Boot run). */
+static guint pair_hash(gconstpointer k)
+{
+	guint64 v = (guint64)*(const gint64 *)k * 0x9e3779b97f4a7c15ULL;
+
+	return (guint)(v >> 32);
+}
 
 static void note_distinct(struct ms_activity *a, const struct crec *r)
 {
@@ -280,25 +293,26 @@ static void note_distinct(struct ms_activity *a, const struct crec *r)
 		return;
 	for (unsigned t = 0; t < r->nr_tag; t++) {
 		gint64 key, back;
-		const struct review_pair *other;
+		struct review_pair *mine, *other;
 
 		if (!tags[t].review || tags[t].person == r->author)
 			continue;
 		/* once per commit of a whole history: no string keys */
 		if (!a->reviews)
-			a->reviews = g_hash_table_new_full(g_int64_hash,
+			a->reviews = g_hash_table_new_full(pair_hash,
 							   g_int64_equal,
 							   NULL, g_free);
 		key = (gint64)((guint64)r->author << 32 | tags[t].person);
 		back = (gint64)((guint64)tags[t].person << 32 | r->author);
-		if (!g_hash_table_contains(a->reviews, &key)) {
-			struct review_pair *p = g_new(struct review_pair, 1);
-
-			p->key = key;
-			memcpy(p->raw, r->raw, 20);
-			g_hash_table_insert(a->reviews, &p->key, p);
+		mine = g_hash_table_lookup(a->reviews, &key);
+		if (!mine) {
+			mine = g_new0(struct review_pair, 1);
+			mine->key = key;
+			memcpy(mine->raw, r->raw, 20);
+			g_hash_table_insert(a->reviews, &mine->key, mine);
 		}
-		other = g_hash_table_lookup(a->reviews, &back);
+		other = mine->noted ? NULL :
+			g_hash_table_lookup(a->reviews, &back);
 		if (other) {
 			char hex[41], ohex[41], *why;
 
@@ -308,6 +322,7 @@ static void note_distinct(struct ms_activity *a, const struct crec *r)
 			ms_ident_note_distinct_why(a->ident, r->author,
 						   tags[t].person, why);
 			g_free(why);
+			mine->noted = other->noted = true;
 		}
 	}
 }

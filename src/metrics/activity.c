@@ -40,12 +40,77 @@ int64_t ms_act_date_shift(int64_t t, int years, int months, int days)
 	return r;
 }
 
+static void put_digits(char *p, int64_t v, int n)
+{
+	while (n-- > 0) {
+		p[n] = (char)('0' + v % 10);
+		v /= 10;
+	}
+}
+
+/*
+ * ms_act_format() of the years 1 to 9999 (GDateTime's range) without a
+ * GDateTime and a printf per date: a JSON report writes thousands
+ * (days to the civil date: H. Hinnant's algorithm).  False outside it.
+ */
+static bool format_fast(int64_t t, int offset, bool iso, bool date_only,
+			char buf[32])
+{
+	int64_t s = t + (int64_t)offset * 60, days, sec, era, doe, yoe, y;
+	int64_t doy, mp, m, dd;
+	int off = offset < 0 ? -offset : offset;
+	char *p = buf;
+
+	/* 0001-01-01 to 9999-12-31 23:59:59 UTC */
+	if (s < -62135596800LL || s > 253402300799LL || off / 60 > 99)
+		return false;
+	days = s >= 0 ? s / 86400 : -((-s + 86399) / 86400);
+	sec = s - days * 86400;
+	days += 719468;
+	era = (days >= 0 ? days : days - 146096) / 146097;
+	doe = days - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	y = yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	dd = doy - (153 * mp + 2) / 5 + 1;
+	m = mp < 10 ? mp + 3 : mp - 9;
+	y += m <= 2;
+	put_digits(p, y, 4);
+	p[4] = '-';
+	put_digits(p + 5, m, 2);
+	p[7] = '-';
+	put_digits(p + 8, dd, 2);
+	p += 10;
+	if (!date_only) {
+		*p++ = iso ? 'T' : ' ';
+		put_digits(p, sec / 3600, 2);
+		p[2] = ':';
+		put_digits(p + 3, sec / 60 % 60, 2);
+		p[5] = ':';
+		put_digits(p + 6, sec % 60, 2);
+		p += 8;
+		if (iso) {
+			*p++ = offset < 0 ? '-' : '+';
+			put_digits(p, off / 60, 2);
+			p[2] = ':';
+			put_digits(p + 3, off % 60, 2);
+			p += 5;
+		}
+	}
+	*p = '\0';
+	return true;
+}
+
 void ms_act_format(int64_t t, int offset, bool iso, bool date_only,
 		   char buf[32])
 {
-	GDateTime *d = g_date_time_new_from_unix_utc(t + (int64_t)offset * 60);
+	GDateTime *d;
 	int off = offset < 0 ? -offset : offset;
 
+	if (format_fast(t, offset, iso, date_only, buf))
+		return;
+	d = g_date_time_new_from_unix_utc(t + (int64_t)offset * 60);
 	if (!d) {
 		g_strlcpy(buf, "?", 32);
 		return;

@@ -32,6 +32,9 @@ struct pat {
 	const char *written;      /* as the entry has it */
 	size_t slashes;
 	bool trailing;
+	/* F:/X: the length of `value`, and of its start every path it
+	 * matches starts with (up to a wildcard) */
+	size_t len, lit;
 	GRegex *re;               /* N: */
 };
 
@@ -118,6 +121,9 @@ static void pats_compile(struct pats *ps, const struct maint_entry *me,
 		}
 		p.slashes = count_slashes(p.value);
 		p.trailing = g_str_has_suffix(p.value, "/");
+		p.len = strlen(p.value);
+		p.lit = p.kind == PAT_GLOB ? strcspn(p.value, "*?") :
+			p.kind == PAT_N ? 0 : p.len;
 		g_array_append_val(ps->all, p);
 	}
 }
@@ -173,12 +179,15 @@ static const struct pat *pats_owner(const struct pats *ps, const char *path)
 	for (guint i = 0; i < ps->all->len; i++) {
 		const struct pat *p = &g_array_index(ps->all, struct pat, i);
 
-		if (p->kind == PAT_N || !pat_match(p, path))
+		/* (most patterns fail on their literal start: compared
+		 * first, without pat_match()'s two strlen()) */
+		if (p->kind == PAT_N || (p->lit && (*path != *p->value ||
+		    strncmp(path, p->value, p->lit))) || !pat_match(p, path))
 			continue;
 		if (p->key == 'X')
 			return NULL;
 		if (p->kind == PAT_DIR) {
-			if (!dir || strlen(p->value) < strlen(dir->value))
+			if (!dir || p->len < dir->len)
 				dir = p;
 		} else if (!file) {
 			file = p;
