@@ -40,6 +40,7 @@ struct pat {
 
 struct pats {
 	GArray *all;              /* struct pat, in field order */
+	size_t nr_n;              /* of which N: */
 };
 
 static size_t count_slashes(const char *s)
@@ -122,6 +123,7 @@ static void pats_compile(struct pats *ps, const struct maint_entry *me,
 		p.slashes = count_slashes(p.value);
 		p.trailing = g_str_has_suffix(p.value, "/");
 		p.len = strlen(p.value);
+		ps->nr_n += p.kind == PAT_N;
 		p.lit = p.kind == PAT_GLOB ? strcspn(p.value, "*?") :
 			p.kind == PAT_N ? 0 : p.len;
 		g_array_append_val(ps->all, p);
@@ -169,8 +171,12 @@ static bool pat_match(const struct pat *p, const char *path)
  * The pattern of `ps` a path of the entry belongs to: the outermost
  * directory pattern holding it, else the first file pattern, else the
  * first N:; NULL when the entry does not match it (or an X: does).
+ * `matched`: the index matched the entry to the path, so when no F:
+ * pattern has it, an N: does: the only one is the answer, no regex run
+ * (a twentieth of a warm U-Boot run).
  */
-static const struct pat *pats_owner(const struct pats *ps, const char *path)
+static const struct pat *pats_owner(const struct pats *ps, const char *path,
+				    bool matched)
 {
 	const struct pat *dir = NULL, *file = NULL;
 
@@ -195,6 +201,12 @@ static const struct pat *pats_owner(const struct pats *ps, const char *path)
 	}
 	if (dir || file)
 		return dir ? dir : file;
+	for (guint i = 0; i < ps->all->len; i++) {
+		const struct pat *p = &g_array_index(ps->all, struct pat, i);
+
+		if (p->kind == PAT_N && matched && ps->nr_n == 1)
+			return p;
+	}
 	for (guint i = 0; i < ps->all->len; i++) {
 		const struct pat *p = &g_array_index(ps->all, struct pat, i);
 
@@ -375,7 +387,7 @@ static struct node *leaf_of(struct ework *ew, struct pinfo *pi, uint32_t j,
 	n = pi->leaf[j];
 	if (n)
 		return n == &not_mine ? NULL : n;
-	p = pats_owner(&ew->ps, pi->path);
+	p = pats_owner(&ew->ps, pi->path, true);
 	n = p ? node_walk(ew, p, pi->path, make) : NULL;
 	pi->leaf[j] = n ? n : &not_mine;
 	return n;
@@ -395,9 +407,11 @@ static void count_up(struct node *n, size_t rec)
 	}
 }
 
-static void count_file(struct ework *ew, const char *path)
+/* A file of the tree into the entry's nodes (`matched`: as
+ * pats_owner()). */
+static void count_file(struct ework *ew, const char *path, bool matched)
 {
-	const struct pat *p = pats_owner(&ew->ps, path);
+	const struct pat *p = pats_owner(&ew->ps, path, matched);
 
 	if (p)
 		count_up(node_walk(ew, p, path, true), 0);
@@ -433,7 +447,7 @@ static bool count_files(struct ework *ew, const struct ms_tree *t)
 		for (size_t k = tree_lower(t, prefix); k < nr &&
 		     g_str_has_prefix(ms_tree_path(t, k), prefix); k++) {
 			if (!done[k])
-				count_file(ew, ms_tree_path(t, k));
+				count_file(ew, ms_tree_path(t, k), false);
 			done[k] = true;
 		}
 		g_free(prefix);
@@ -680,7 +694,7 @@ static void count_all_files(struct qwork *qw, struct ework *ew,
 			size_t x = d[1 + j];
 
 			if (x < qw->nr_all && slot[x] >= 0 && all[slot[x]])
-				count_file(&ew[slot[x]], path);
+				count_file(&ew[slot[x]], path, true);
 		}
 	}
 }
