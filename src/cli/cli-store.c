@@ -14,17 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Where the default stores live: $XDG_CACHE_HOME/maintstat. */
-char *cli_store_dir(void)
-{
-	const char *cache = g_getenv("XDG_CACHE_HOME");
-
-	if (cache && g_path_is_absolute(cache))
-		return g_build_filename(cache, "maintstat", NULL);
-	return g_build_filename(g_get_home_dir(), ".cache", "maintstat",
-				NULL);
-}
-
 /*
  * The repository id is the canonical absolute path of the git directory:
  * "<name>-<first 16 hex digits of its SHA-256>", so each clone has its own

@@ -891,3 +891,14 @@ void cli_json_quant(struct ms_out *o, const char *key, int64_t median,
 	ms_out_kv_real(o, "p90_hours", (double)p90 / 3600.0);
 	ms_out_end_object(o);
 }
+
+/* Where the default stores live: $XDG_CACHE_HOME/maintstat. */
+char *cli_store_dir(void)
+{
+	const char *cache = g_getenv("XDG_CACHE_HOME");
+
+	if (cache && g_path_is_absolute(cache))
+		return g_build_filename(cache, "maintstat", NULL);
+	return g_build_filename(g_get_home_dir(), ".cache", "maintstat",
+				NULL);
+}

@@ -1020,19 +1020,24 @@ static int self_test(const struct args *a, const struct cli_tree *ct,
 }
 
 /*
- * maintstat-full, in a git work tree: the store it keeps the git logs
- * in, opened now, and the tree's list taken from it when it still holds
- * (--find-maintainer-files walks U-Boot's 3,005 directories otherwise).
+ * In a git work tree: the tree's list taken from where it was kept when
+ * it still holds (--find-maintainer-files walks U-Boot's 3,005
+ * directories otherwise), and *keep set.  maintstat-full keeps it in the
+ * store it keeps the git logs in, opened now; the quick program in a
+ * file (cli-quick.c).
  */
 static void take_tree_list(struct args *a, struct cli_tree *ct,
-			   struct ms_store **store)
+			   struct ms_store **store, bool *keep)
 {
 	if (a->topts.repo ||
-	    has_vcs(&a->topts, ct->tree, MAINT_DIALECT_KERNEL) != 'g' ||
-	    cli_store_open(&a->store, ms_tree_root(ct->tree), store) !=
-	    CLI_CONTINUE || !*store)
+	    has_vcs(&a->topts, ct->tree, MAINT_DIALECT_KERNEL) != 'g')
+		return;
+	if (!cli_quick_program &&
+	    (cli_store_open(&a->store, ms_tree_root(ct->tree), store) !=
+	     CLI_CONTINUE || !*store))
 		return;
 	ms_store_tree_take(*store, ct->tree);
+	*keep = true;
 }
 
 int cmd_maintainers(int argc, char **argv)
@@ -1047,7 +1052,7 @@ int cmd_maintainers(int argc, char **argv)
 	struct ms_out *o;
 	enum maint_dialect d;
 	char *conf_error = NULL;
-	bool roles;
+	bool roles, keep = false;
 	int rc, conf_rc;
 
 	rc = parse_args(&a, &argc, &argv);
@@ -1075,12 +1080,11 @@ int cmd_maintainers(int argc, char **argv)
 		rc = CLI_RUN_FULL;
 		goto done;
 	}
-	if (!cli_quick_program)
-		take_tree_list(&a, &ct, &store);
+	take_tree_list(&a, &ct, &store, &keep);
 	rc = cli_tree_load(&a.topts, &ct);
 	if (rc != CLI_CONTINUE)
 		goto done;
-	if (store)
+	if (keep)
 		ms_store_tree_keep(store, ct.tree);
 	if (conf_rc < 0)
 		rc = cli_usage_error("maintainers", "%s", conf_error);
