@@ -42,8 +42,8 @@ static const struct cli_command_help help = {
 	"another project's script is refused.  Its defaults are the script's\n"
 	"own (Xen's: no role statistics, duplicates kept).  Those maintstat\n"
 	"does not reproduce (--interactive, --sections, --letters,\n"
-	"--pattern-depth, --version, --self-test's links and scm checks,\n"
-	"which use the network: give --self-test=sections,patterns) exit 2.\n"
+	"--pattern-depth, --version) exit 2.  --self-test's links and scm\n"
+	"checks run wget and git ls-remote as the script does.\n"
 	"The\n"
 	"tree's .get_maintainer.conf is read first, as the script reads it.",
 	"  maintstat maintainers --tree ~/linux drivers/infiniband/core/cma.c\n"
@@ -965,9 +965,9 @@ static bool selected(const char *which, const char *name)
 }
 
 /*
- * --self-test[=CHECKS]: the kernel's script's checks of ./MAINTAINERS
- * that need no network, against `git ls-files` of the work tree.  Its
- * links and scm checks (wget, git ls-remote) are refused, exit 2.
+ * --self-test[=CHECKS]: the kernel's script's checks of ./MAINTAINERS,
+ * against `git ls-files` of the work tree; its links and scm checks run
+ * wget and git ls-remote as it does.
  */
 static int self_test(const struct args *a, const struct cli_tree *ct,
 		     enum maint_dialect d, int argc)
@@ -986,12 +986,6 @@ static int self_test(const struct args *a, const struct cli_tree *ct,
 		return cli_usage_error("maintainers", "using --self-test does "
 				       "not allow any other option or argument "
 				       "(nor a .get_maintainer.conf)");
-	if (selected(which, "links") || selected(which, "scm"))
-		return cli_usage_error("maintainers", "--self-test: the links "
-				       "and scm checks need the network (wget, "
-				       "git ls-remote), which maintstat does "
-				       "not use: give --self-test=sections,"
-				       "patterns");
 	if (a->topts.repo)
 		return cli_usage_error("maintainers", "--self-test reads a work "
 				       "tree's files: give --tree, not --repo");
@@ -1008,8 +1002,14 @@ static int self_test(const struct args *a, const struct cli_tree *ct,
 	}
 	out = g_ptr_array_new_with_free_func(g_free);
 	rc = maint_self_test(ct->tree, "./MAINTAINERS", buf, len, files,
-			     selected(which, "sections"),
-			     selected(which, "patterns"), out);
+			     (selected(which, "sections") ?
+			      MAINT_SELF_TEST_SECTIONS : 0) |
+			     (selected(which, "patterns") ?
+			      MAINT_SELF_TEST_PATTERNS : 0) |
+			     (selected(which, "links") ?
+			      MAINT_SELF_TEST_LINKS : 0) |
+			     (selected(which, "scm") ? MAINT_SELF_TEST_SCM : 0),
+			     out);
 	for (guint i = 0; rc == 0 && i < out->len; i++)
 		printf("%s\n", (char *)out->pdata[i]);
 	rc = rc < 0 ? cli_error_last() : EXIT_OK;

@@ -192,21 +192,34 @@ const struct maint_entry *maint_cc_entry(const struct maint_cc *cc,
  */
 void maint_cc_parse_email(const char *s, char **name, char **address);
 
+/* The checks of get_maintainer.pl --self-test, for maint_self_test(). */
+enum {
+	MAINT_SELF_TEST_SECTIONS = 1,
+	MAINT_SELF_TEST_PATTERNS = 2,
+	MAINT_SELF_TEST_LINKS = 4,
+	MAINT_SELF_TEST_SCM = 8,
+};
+
 /*
- * get_maintainer.pl --self-test=sections,patterns on the MAINTAINERS
- * file `buf` (`len` bytes) named `name` (the script's "./MAINTAINERS"):
- * each warning line its self_test() prints, without the newline,
- * appended to `out` (new strings), in its order.  "sections": a header
- * (a line of two characters or more, the second no ':', followed by a
- * field) that begins an earlier one, or whose fields have no M:, R: or
- * L: (unless its S: says orphan or obsolete), no S:, no F: or N:.
- * "patterns": an F: or X: whose regex, a directory's with a '/' added,
- * matches the start of none of `lsfiles` (git ls-files).  The links and
- * scm checks need the network; they are not here.  -1 when a pattern is
- * no regex (the script dies there).
+ * get_maintainer.pl --self-test on the MAINTAINERS file `buf` (`len`
+ * bytes) named `name` (the script's "./MAINTAINERS"), the checks
+ * `checks` (MAINT_SELF_TEST_*): each warning line its self_test()
+ * prints, without the newline, appended to `out` (new strings), in its
+ * order.  "sections": a header (a line of two characters or more, the
+ * second no ':', followed by a field) that begins an earlier one, or
+ * whose fields have no M:, R: or L: (unless its S: says orphan or
+ * obsolete), no S:, no F: or N:.  "patterns": an F: or X: whose regex, a
+ * directory's with a '/' added, matches the start of none of `lsfiles`
+ * (git ls-files).  "links": a W:, Q: or B: http(s) link that the
+ * script's `wget --spider` (run here as it runs it) does not reach;
+ * "scm": a T: that is malformed, or whose `git ls-remote --exit-code -h`
+ * (a git tree) or `wget --spider` (quilt, hg over http) fails, each run
+ * in the top of `t` (which is the network: the commands are the
+ * script's, without its shell).  -1 when a pattern is no regex (the
+ * script dies there).
  */
 int maint_self_test(const struct ms_tree *t, const char *name,
 		    const char *buf, size_t len, GPtrArray *lsfiles,
-		    bool sections, bool patterns, GPtrArray *out);
+		    unsigned checks, GPtrArray *out);
 
 #endif

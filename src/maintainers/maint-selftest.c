@@ -1,9 +1,10 @@
 /*
- * maint-selftest.c - the checks of get_maintainer.pl --self-test that
- * need no network (maint-cc.h): "sections" (duplicate headers, a
- * section without an address, a status or a file pattern) and
- * "patterns" (an F: or X: that no file of `git ls-files` matches), read
- * from the kernel's self_test(), line for line.
+ * maint-selftest.c - the checks of get_maintainer.pl --self-test
+ * (maint-cc.h): "sections" (duplicate headers, a section without an
+ * address, a status or a file pattern), "patterns" (an F: or X: that no
+ * file of `git ls-files` matches), "links" and "scm" (W:, Q:, B: and T:
+ * that the script's wget and git ls-remote do not reach), read from the
+ * kernel's self_test(), line for line.
  */
 #include "maint-cc.h"
 #include "maint-cc-perl.h"
@@ -153,10 +154,186 @@ static void section(char **lines, guint i, const char *where,
 						     where, x));
 }
 
+/* What makes Perl's backticks run a command line through sh (doio.c);
+ * the git line always has them (its quotes and redirections). */
+#define PERL_META "$&*(){}[]'\";\\|?<>~`\n"
+
+/* A shell assignment word, NAME=VALUE. */
+static bool assignment(const char *w)
+{
+	if (!g_ascii_isalpha(*w) && *w != '_')
+		return false;
+	while (g_ascii_isalnum(*w) || *w == '_')
+		w++;
+	return *w == '=';
+}
+
+/*
+ * How the script's command line reads `text`, the part it interpolates
+ * unquoted: Perl runs a line without any of its shell metacharacters
+ * itself, split at blanks (`sh` false: a '#' is a word), else sh does: 0 when the command runs with the words of its
+ * first part (into `args`); 1 when sh's status is 0 whatever the command
+ * does (the line goes on after '&' with assignments alone, or ends with
+ * '&': a kernel B: link's "...?component=X&product=Y" is never checked);
+ * -1 when sh would fail, or run something else, which maintstat never
+ * runs: a word starting '#' ends the line, ';' and '&' end a command,
+ * and any other character special to sh makes it bad.
+ */
+static int shell_words(const char *text, bool sh, GPtrArray *args)
+{
+	char **cmds, **w;
+	guint n;
+	int rc = 0;
+
+	if (!sh) {              /* Perl splits it and runs the command */
+		cmds = g_strsplit_set(text, " \t\n\r\f", -1);
+		for (w = cmds; *w; w++)
+			if (**w)
+				g_ptr_array_add(args, g_strdup(*w));
+		g_strfreev(cmds);
+		return 0;
+	}
+	if (strpbrk(text, "|<>()$`\\\"'\n"))
+		return -1;
+	cmds = g_strsplit_set(text, ";&", -1);
+	n = g_strv_length(cmds);
+	for (guint i = 0; i < n && rc >= 0; i++) {
+		char **words = g_strsplit_set(cmds[i], " \t", -1);
+		bool any = false, assigns = true;
+
+		for (w = words; *w && **w != '#'; w++) {
+			if (!**w)
+				continue;
+			any = true;
+			assigns = assigns && assignment(*w);
+			if (i == 0)
+				g_ptr_array_add(args, g_strdup(*w));
+		}
+		if (*w) {               /* a comment: the rest is gone */
+			n = i + 1;
+			rc = i == 0 ? 0 : !any || assigns ? 1 : -1;
+		} else if (i == n - 1 && i > 0) {
+			/* the last command decides: nothing after a '&'
+			 * (or ';': the one before it) or assignments only */
+			rc = !any ? (text[strlen(text) - 1] == '&' ? 1 : 0) :
+			     assigns ? 1 : -1;
+		}
+		g_strfreev(words);
+	}
+	g_strfreev(cmds);
+	return rc;
+}
+
+/*
+ * Whether the script's `cmd ... "$quoted" $text` exits 0 in the top of
+ * `t`, as its backticks' $? says (not when the command cannot run), sh's
+ * reading of `text` reproduced by shell_words() and nothing run through
+ * a shell.  git is told not to ask for a password (the script would
+ * wait for one at a terminal).
+ */
+static bool reaches(const struct ms_tree *t, const char *const *cmd,
+		    const char *quoted, const char *text)
+{
+	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
+	char **env;
+	int status = 0, sh;
+	bool ok;
+
+	for (; *cmd; cmd++)
+		g_ptr_array_add(argv, g_strdup(*cmd));
+	if (quoted && strpbrk(quoted, "$`\\\""))
+		sh = -1;
+	else {
+		if (quoted)
+			g_ptr_array_add(argv, g_strdup(quoted));
+		sh = shell_words(text ? text : "", quoted ||
+				 strpbrk(text, PERL_META), argv);
+	}
+	if (sh != 0) {
+		g_ptr_array_free(argv, TRUE);
+		return sh > 0;
+	}
+	g_ptr_array_add(argv, NULL);
+	env = g_environ_setenv(g_get_environ(), "GIT_TERMINAL_PROMPT", "0",
+			       TRUE);
+	ok = g_spawn_sync(ms_tree_root(t), (char **)argv->pdata, env,
+			  G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
+			  G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+			  &status, NULL) &&
+	     g_spawn_check_wait_status(status, NULL);
+	g_strfreev(env);
+	g_ptr_array_free(argv, TRUE);
+	return ok;
+}
+
+static const char *const WGET[] = { "wget", "--spider", "-q",
+	"--no-check-certificate", "--timeout", "10", "--tries", "1", NULL };
+static const char *const LS_REMOTE[] = { "git", "ls-remote", "--exit-code",
+	"-h", NULL };
+
+/* The links or scm check of the line `x` (field letter, value `v`): its
+ * warning into `out`; `good` and `bad` the values seen (@good_links,
+ * @bad_links). */
+static void reach(const struct ms_tree *t, const char *x, const char *v,
+		  const char *where, GHashTable *good, GHashTable *bad,
+		  GPtrArray *out)
+{
+	GRegex *git = g_regex_new("^git\\s+(\\S+)(\\s+([^\\(]+\\S+))?",
+				  G_REGEX_RAW, 0, NULL);
+	GRegex *web = g_regex_new("^(?:quilt|hg)\\s+(https?:\\S+)",
+				  G_REGEX_RAW, 0, NULL);
+	GMatchInfo *mi = NULL;
+	bool isbad = false, checked = true;
+
+	if (g_hash_table_contains(good, v))
+		goto done;
+	if (g_hash_table_contains(bad, v)) {
+		isbad = true;
+		checked = false;
+	} else if (x[0] != 'T') {
+		isbad = !reaches(t, WGET, NULL, v);
+	} else if (!g_regex_match_simple("^(?:git|quilt|hg)\\s+\\S", v,
+					 G_REGEX_RAW, 0)) {
+		g_ptr_array_add(out, g_strdup_printf("%s: warning: malformed "
+						     "entry\t%s", where, x));
+		checked = false;
+	} else if (g_regex_match(git, v, 0, &mi)) {
+		char *url = g_match_info_fetch(mi, 1);
+		char *branch = g_match_info_fetch(mi, 3);
+
+		isbad = !reaches(t, LS_REMOTE, url, branch);
+		g_free(url);
+		g_free(branch);
+	} else if (g_match_info_free(mi), mi = NULL,
+		   g_regex_match(web, v, 0, &mi)) {
+		char *url = g_match_info_fetch(mi, 1);
+
+		isbad = !reaches(t, WGET, NULL, url);
+		g_free(url);
+	} else {
+		checked = false;
+	}
+	if (checked)
+		g_hash_table_add(isbad ? bad : good, g_strdup(v));
+	if (isbad)
+		g_ptr_array_add(out, g_strdup_printf("%s: warning: possible bad "
+						     "link\t%s", where, x));
+done:
+	g_match_info_free(mi);
+	g_regex_unref(git);
+	g_regex_unref(web);
+}
+
 int maint_self_test(const struct ms_tree *t, const char *name,
 		    const char *buf, size_t len, GPtrArray *lsfiles,
-		    bool sections, bool patterns, GPtrArray *out)
+		    unsigned checks, GPtrArray *out)
 {
+	bool sections = checks & MAINT_SELF_TEST_SECTIONS;
+	bool patterns = checks & MAINT_SELF_TEST_PATTERNS;
+	GHashTable *good = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+	GHashTable *bad = g_hash_table_new_full(g_str_hash, g_str_equal,
+						g_free, NULL);
 	char *text = g_strndup(buf, len);
 	char **lines = g_strsplit(text, "\n", -1);
 	guint n = g_strv_length(lines);
@@ -192,9 +369,17 @@ int maint_self_test(const struct ms_tree *t, const char *name,
 						   "script dies there)",
 						   where, p) : 0;
 			g_free(p);
+		} else if (v && (checks & MAINT_SELF_TEST_LINKS) &&
+			   strchr("WQB", x[0]) && (g_str_has_prefix(v, "http:") ||
+						   g_str_has_prefix(v, "https:"))) {
+			reach(t, x, v, where, good, bad, out);
+		} else if (v && (checks & MAINT_SELF_TEST_SCM) && x[0] == 'T') {
+			reach(t, x, v, where, good, bad, out);
 		}
 		g_free(where);
 	}
+	g_hash_table_destroy(good);
+	g_hash_table_destroy(bad);
 	g_ptr_array_free(files, TRUE);
 	g_ptr_array_free(headers, TRUE);
 	g_strfreev(lines);

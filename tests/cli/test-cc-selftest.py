@@ -10,13 +10,17 @@ directory named with and without its '/', a file only in the work tree
 and not in git, an alternation whose left side matches nothing) and
 that do not.  Byte for byte; then what maintstat
 refuses as the script does (another option, an argument, a
-.get_maintainer.conf) and what it refuses because the script would use
-the network (the links and scm checks, --self-test alone).
+.get_maintainer.conf); then the links and scm checks, which run wget and
+git ls-remote as the script does, on links to a server on 127.0.0.1 and
+local repositories.
 """
+import http.server
 import os
 import shutil
+import socket
 import subprocess
 import sys
+import threading
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import MAINTSTAT, ok, eq, done, skip_all, tmpdir  # noqa: E402
 
@@ -24,6 +28,13 @@ LINUX = os.environ.get("MS_LINUX_TREE")
 PL = LINUX and os.path.join(LINUX, "scripts", "get_maintainer.pl")
 if not PL or not os.path.exists(PL) or not shutil.which("perl"):
     skip_all("no linux-source tree ($MS_LINUX_TREE) or no perl")
+
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
 
 tmp = tmpdir()
 T = os.path.join(tmp, "tree")
@@ -151,12 +162,75 @@ ok(got[0] == 2 and "does not allow" in got[2] and script(
    "--self-test=sections")[0] != 0, "... and with a .get_maintainer.conf",
    got)
 os.remove(os.path.join(T, ".get_maintainer.conf"))
-# the links and scm checks would use the network: refused, saying so
-for args in (["--self-test"], ["--self-test=links"],
-             ["--self-test=patterns,scm"]):
-    got = ms(*args)
-    ok(got[0] == 2 and "network" in got[2] and not got[1],
-       f"{' '.join(args)}: refused, the network named", got)
+# the links and scm checks: the script's wget --spider and git ls-remote,
+# on links to a server on 127.0.0.1 (a page, a missing one, a closed
+# port) and local repositories (a branch, a missing one, no repository),
+# values met twice, a T: malformed and one neither checks
+srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+threading.Thread(target=srv.serve_forever, daemon=True).start()
+closed = socket.socket()
+closed.bind(("127.0.0.1", 0))
+U = f"http://127.0.0.1:{srv.server_address[1]}"
+DEAD = f"http://127.0.0.1:{closed.getsockname()[1]}"
+R = os.path.join(tmp, "remote")
+subprocess.run(["git", "init", "-q", "-b", "main", R], check=True)
+subprocess.run(["git", "-C", R, "-c", "user.name=R", "-c",
+                "user.email=r@x.org", "commit", "-q", "--allow-empty",
+                "-m", "r"], check=True)
+L = os.path.join(tmp, "links")
+os.makedirs(L)
+with open(os.path.join(L, "page"), "w") as fh:
+    fh.write("here\n")
+os.chdir(L)    # the server serves the current directory
+with open(os.path.join(L, "MAINTAINERS"), "w") as fh:
+    fh.write(f"""LINKS
+M:\tA <a@example.org>
+S:\tMaintained
+W:\t{U}/page
+W:\t{U}/missing
+Q:\t{DEAD}/gone
+B:\t{U}/page
+W:\tftp://example.org/not-http
+B:\t{U}/missing?component=x&product=y
+W:\t{U}/page #comment
+W:\t{U}/missing
+T:\tgit {R}
+T:\tgit {R} main
+T:\tgit {R} nosuch
+T:\tgit {R} main (the main branch)
+T:\tgit {tmp}/no-repo
+T:\tcvs {R}
+T:\tquilt {U}/page
+T:\thg {U}/missing
+T:\thg ftp://example.org/x
+T:\tgit {R}
+F:\tpage
+""")
+subprocess.run(["git", "-C", L, "init", "-q"], check=True)
+subprocess.run(["git", "-C", L, "add", "-A"], check=True)
+for which in ("links", "scm", "links,scm", ""):
+    args = [f"--self-test={which}"] if which else ["--self-test"]
+    rc, want = script(*args, cwd=L)
+    got = ms(*args, tree=L)
+    eq((got[0], got[1]), (0, want), f"{args[0]}: the script's "
+       f"{want.count(chr(10))} lines")
+rc, want = script("--self-test=links,scm", cwd=L)
+for planted in (f"possible bad link\tW:\t{U}/missing",
+                f"possible bad link\tQ:\t{DEAD}/gone",
+                f"possible bad link\tT:\tgit {R} nosuch",
+                f"possible bad link\tT:\tgit {tmp}/no-repo",
+                "malformed entry\tT:\tcvs",
+                f"possible bad link\tT:\thg {U}/missing"):
+    ok(planted in want, f"the script says '{planted}'", want)
+ok("product=y" not in want and "page #comment" in want and
+   (f"/page\n" not in want or not shutil.which("wget")) and
+   f"git {R}\n" not in want and
+   f"main\n" not in want and "(the main branch)" in want, "... and no "
+   "warning for what it reaches, nor for a link sh cuts at '&' (a "
+   "branch and a note is sh's syntax error; without a character that "
+   "makes Perl call sh, '#comment' is wget's second link)", want)
+srv.shutdown()
+closed.close()
 # without a VCS the script matches patterns against "0": all warn
 N = os.path.join(tmp, "novcs")
 shutil.copytree(T, N, ignore=shutil.ignore_patterns(".git"))
