@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """test-cc-git.py with Xen's fork of get_maintainer.pl as the oracle
-(MS_CC_GIT_DIALECT=xen; its docstring says what), and QEMU's git rules."""
+(MS_CC_GIT_DIALECT=xen; its docstring says what)."""
 import os
 import runpy
 

@@ -19,9 +19,7 @@ Run as test-cc-git-xen.py (MS_CC_GIT_DIALECT=xen), the same tree and
 questions go to Xen's fork ($MS_XEN_SCRIPT), whose git code is older
 (no authors or line counts, merges counted, no .get_maintainer.ignore,
 no git fallback unless asked, which then takes MAINTAINERS files too),
-with that fork's own switches; then QEMU's rules that differ (its
-fallback only for an answer with no address at all) are checked on a
-copy of the tree, against what the Xen fork (the same git code) says.
+with that fork's own switches.
 
 Run as test-cc-git-qemu.py (MS_CC_GIT_DIALECT=qemu), the oracle is
 QEMU's own script ($MS_QEMU_SCRIPT, by default get_maintainer-qemu.pl
@@ -395,6 +393,15 @@ for args, inp, want, got in wbad[:3]:
     print(f"# {args} {inp}\n# script: {want!r}\n# maintstat: {got!r}")
 eq(len(wbad), 0, "in a work tree whose .git is a file: answers that differ "
    "from the script's, of 6")
+# and without any .git: no VCS for any of them (no fallback, no signers)
+N = os.path.join(tmp, "novcs")
+shutil.copytree(W, N, ignore=shutil.ignore_patterns(".git"))
+for args in (["--git"], []):
+    want = subprocess.run(["perl", "scripts/get_maintainer.pl", *args, "-f",
+                           "lib/new.c"], cwd=N, capture_output=True).stdout
+    got = subprocess.run([MAINTSTAT, "maintainers", "--tree", N, *args,
+                          "-f", "lib/new.c"], capture_output=True).stdout
+    eq(got, want, f"no .git, {args}: the script's answer")
 ok(wsigners == 0 if XEN else wsigners > 0, "... where the script finds "
    "git (the kernel's, QEMU's) or does not (Xen's)", wsigners)
 
@@ -434,52 +441,4 @@ ok(n3 > 0 and older == script_says(["--git", "--git-since", "2-years-ago"],
    "another --git-since over older commits: git log again, the script's "
    "bytes", (n3, older))
 
-if XEN:
-    # QEMU's script has the fork's git code (the same vcs_find_signers(),
-    # vcs_assign() and find_signers_cmd, without chief penguins), and
-    # falls back to git only when the answer has no address at all, and
-    # neither --git nor --git-blame is given.  The same history under a
-    # QEMU MAINTAINERS without a catch-all entry: its commit_signer lines
-    # are the fork's (with QEMU's defaults, --rolestats
-    # --remove-duplicates).
-    Q = os.path.join(tmp, "qemu")
-    shutil.copytree(T, Q, symlinks=True)
-    with open(os.path.join(Q, "MAINTAINERS"), "w") as f:
-        f.write("Foo\nM: Alice <alice@example.org>\nS: Maintained\n"
-                "F: drivers/foo/\n")
-    with open(os.path.join(Q, "scripts", "get_maintainer.pl"), "w") as f:
-        f.write('die "does not appear to be a QEMU source tree";\n')
-
-    def qemu(*args):
-        p = subprocess.run([MAINTSTAT, "maintainers", "--tree", Q, *args],
-                           capture_output=True, env=env)
-        return p.stdout.decode(), p.stderr.decode(), p.returncode
-
-    def signers(args, f):
-        return "".join(l + "\n" for l in script_says(
-            args + ["--rolestats", "--remove-duplicates"],
-            ["-f", f]).decode().splitlines() if "commit_signer" in l)
-
-    want = signers(["--git"], "lib/new.c")
-    got = qemu("-f", "lib/new.c")
-    ok(want and got[0] == want and "No maintainers found" in got[1] and
-       got[2] == 0, "qemu: no address at all: the recent signers, and a "
-       "warning", (want, got))
-    got = qemu("-f", "lib/new.c", "drivers/foo/foo.c")
-    eq(got[:1], ("Alice <alice@example.org> (maintainer:Foo)\n",),
-       "qemu: an address found: no fallback, for any file")
-    # the fork's answer but its lists, FOO DRIVER named Foo here
-    want = "".join(l.replace("FOO DRIVER", "Foo") + "\n" for l in
-                   script_says(["--git", "--rolestats",
-                                "--remove-duplicates"],
-                               ["-f", "drivers/foo/foo.c"]
-                               ).decode().splitlines() if "list" not in l)
-    got = qemu("--git", "-f", "drivers/foo/foo.c")
-    ok(want.count("\n") > 1 and got[0] == want, "qemu --git: the fork's "
-       "signers, no authors", (want, got))
-    eq(qemu("--nogit-fallback", "-f", "lib/new.c")[0], "",
-       "qemu --nogit-fallback: nobody")
-    os.rename(os.path.join(Q, ".git"), os.path.join(tmp, "qemu.git"))
-    got = qemu("-f", "lib/new.c")
-    eq(got[0], "", "qemu without .git: nobody")
 done()
