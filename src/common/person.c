@@ -411,6 +411,14 @@ static bool lookalike(const char *s)
 	return false;
 }
 
+static bool ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
 char *ms_name_key(const char *name)
 {
 	char *valid, *nfkd, *folded;
@@ -420,17 +428,24 @@ char *ms_name_key(const char *name)
 
 	if (!name || !*name)
 		return NULL;
-	valid = g_utf8_make_valid(name, -1);
-	if (lookalike(valid)) {
+	if (ascii(name)) {
+		/* valid, no lookalike, its own NFKD, folded as ASCII (a
+		 * warm U-Boot run keyed 11,500 names at 9,000 instructions
+		 * each through the Unicode tables) */
+		folded = g_ascii_strdown(name, -1);
+	} else {
+		valid = g_utf8_make_valid(name, -1);
+		if (lookalike(valid)) {
+			g_free(valid);
+			return NULL;
+		}
+		nfkd = g_utf8_normalize(valid, -1, G_NORMALIZE_NFKD);
 		g_free(valid);
-		return NULL;
+		if (!nfkd)
+			return NULL;
+		folded = g_utf8_casefold(nfkd, -1);   /* valid: normalized */
+		g_free(nfkd);
 	}
-	nfkd = g_utf8_normalize(valid, -1, G_NORMALIZE_NFKD);
-	g_free(valid);
-	if (!nfkd)
-		return NULL;
-	folded = g_utf8_casefold(nfkd, -1);   /* valid: normalized */
-	g_free(nfkd);
 	out = g_string_new(NULL);
 	for (const char *p = folded; *p; p = g_utf8_next_char(p)) {
 		gunichar c = g_utf8_get_char(p);
