@@ -34,9 +34,13 @@ struct ms_commit_paths {
 	bool *have;               /* per record: its paths are known */
 	size_t nr;
 	size_t walked, stored, read;
-	/* while filling: per record, its paths as a new array, then moved
-	 * into `paths` in record order */
+	/* while filling: per record, its paths as a new array, or (those
+	 * of the store's row, nearly all of a warm run's) at row_at[i] - 1
+	 * in `rowp`, row_n[i] of them; then moved into `paths` in record
+	 * order */
 	GPtrArray **tmp;
+	GPtrArray *rowp;
+	guint32 *row_at, *row_n;
 };
 
 /* Record i's paths `p` (already in cp->chunk: `interned`). */
@@ -90,7 +94,14 @@ static bool row_take(struct ms_commit_paths *cp, GHashTable *ids,
 				v[k] = names->pdata[x];
 		}
 		if (take && r.ok) {
-			set_paths(cp, GPOINTER_TO_SIZE(at) - 1, v, np, true);
+			size_t i = GPOINTER_TO_SIZE(at) - 1;
+
+			/* one array for the row, not one per commit */
+			cp->row_at[i] = cp->rowp->len + 1;
+			cp->row_n[i] = (guint32)np;
+			for (uint64_t k = 0; k < np; k++)
+				g_ptr_array_add(cp->rowp, (gpointer)v[k]);
+			cp->have[i] = true;
 			cp->stored++;
 		}
 	}
@@ -272,20 +283,32 @@ int ms_commit_paths_load(const struct ms_activity *a, struct ms_store *store,
 	cp->off = g_new0(guint32, cp->nr + 1);
 	cp->have = g_new0(bool, cp->nr ? cp->nr : 1);
 	cp->tmp = g_new0(GPtrArray *, cp->nr ? cp->nr : 1);
+	cp->rowp = g_ptr_array_new();
+	cp->row_at = g_new0(guint32, cp->nr ? cp->nr : 1);
+	cp->row_n = g_new0(guint32, cp->nr ? cp->nr : 1);
 	take_known(cp, a, store, key, diags);
 	rc = fill_from_git(cp, a, store, rev, merges, diags);
 	for (size_t i = 0; i < cp->nr; i++) {
 		GPtrArray *t = cp->tmp[i];
+		gpointer *from = t ? t->pdata : cp->row_at[i] ?
+			cp->rowp->pdata + cp->row_at[i] - 1 : NULL;
+		guint n = t ? t->len : cp->row_n[i], at = cp->paths->len;
 
-		cp->off[i] = cp->paths->len;
-		if (!t)
-			continue;
-		for (guint k = 0; k < t->len; k++)
-			g_ptr_array_add(cp->paths, t->pdata[k]);
-		g_ptr_array_free(t, TRUE);
+		cp->off[i] = at;
+		if (!from || !n)
+			goto next;
+		g_ptr_array_set_size(cp->paths, (gint)(at + n));
+		memcpy(cp->paths->pdata + at, from, n * sizeof(gpointer));
+next:
+		if (t)
+			g_ptr_array_free(t, TRUE);
 	}
 	cp->off[cp->nr] = cp->paths->len;
 	g_clear_pointer(&cp->tmp, g_free);
+	g_clear_pointer(&cp->row_at, g_free);
+	g_clear_pointer(&cp->row_n, g_free);
+	g_ptr_array_free(cp->rowp, TRUE);
+	cp->rowp = NULL;
 	if (rc < 0) {
 		ms_commit_paths_free(cp);
 		return rc;
@@ -329,6 +352,10 @@ void ms_commit_paths_free(struct ms_commit_paths *cp)
 			if (cp->tmp[i])
 				g_ptr_array_free(cp->tmp[i], TRUE);
 	g_free(cp->tmp);
+	g_free(cp->row_at);
+	g_free(cp->row_n);
+	if (cp->rowp)
+		g_ptr_array_free(cp->rowp, TRUE);
 	g_string_chunk_free(cp->chunk);
 	g_ptr_array_free(cp->paths, TRUE);
 	g_free(cp->off);
