@@ -65,12 +65,18 @@ if have "$UBOOT" uboot; then
 	both ub-maint maintainers --repo "$UBOOT" -f drivers/clk/clk-uclass.c \
 		--find-maintainer-files
 	both ub-maint-act maintainers $UM --activity -f drivers/clk/clk-uclass.c
+	both ub-areas areas $U
+	SOURCE_DATE_EPOCH=1767225600 run ub-recruit recruit $U \
+		--output-dir "$OUT/ub-recruit.d"
 fi
 if have "$RDMACORE" rdma-core; then
 	R="--repo $RDMACORE --db $DB/rdma-core.sqlite --until 2026-11-01"
 	both rc-activity activity $R
 	both rc-urgent urgent $R
 	run rc-retire retire $R --no-credits --output-dir "$OUT/rc-retire.d"
+	both rc-areas areas $R
+	SOURCE_DATE_EPOCH=1767225600 run rc-recruit recruit $R \
+		--output-dir "$OUT/rc-recruit.d"
 	if have "$RDMALIST" rdma-list; then
 		both rc-review review $R --archive "$RDMALIST"
 		both rc-link link $R --archive "$RDMALIST"
