@@ -314,15 +314,32 @@ static void evidence(GString *b, const struct ms_area_person *x,
 	day(o->until, u);
 	day(x->last, l);
 	/* the counts the de-facto rule weighs (areas.h) */
+	char *did[3] = { NULL, NULL, NULL };
+	size_t nd = 0;
+
+	/* what they did, naught left out ("gave 0 of the review tags of
+	 * its 0 reviewed ones" says nothing) */
+	if (x->focused_committed)
+		did[nd++] = g_strdup_printf("applied %zu of its %zu commits",
+					    x->focused_committed, w->focused);
+	if (x->focused_reviewed)
+		did[nd++] = g_strdup_printf("gave %zu of the review tags of "
+					    "its %zu reviewed ones",
+					    x->focused_reviewed,
+					    w->focused_reviewed);
+	if (x->focused_authored)
+		did[nd++] = g_strdup_printf("authored %zu",
+					    x->focused_authored);
 	g_string_append_printf(b, "%s <%s> is listed for %s by no entry "
 			       "of MAINTAINERS, so get_maintainer.pl names "
 			       "them for none of its files; yet from %s to %s "
-			       "they applied %zu of its %zu commits, gave %zu "
-			       "of the review tags of its %zu reviewed ones "
-			       "and authored %zu, the last on %s", x->name,
-			       x->email, w->path, s, u, x->focused_committed,
-			       w->focused, x->focused_reviewed,
-			       w->focused_reviewed, x->focused_authored, l);
+			       "they ", x->name, x->email, w->path, s, u);
+	for (size_t k = 0; k < nd; k++) {
+		g_string_append_printf(b, "%s%s", k == 0 ? "" : k + 1 < nd ?
+				       ", " : " and ", did[k]);
+		g_free(did[k]);
+	}
+	g_string_append_printf(b, ", the last on %s", l);
 	if (w->commits > w->focused)
 		g_string_append_printf(b, " (%zu tree-wide commit%s, "
 				       "touching more than %d entries, %s "
