@@ -783,6 +783,13 @@ static void involved(struct pwork *pw, const struct ms_act_record *r,
 		memcpy(pw->out.examples[pw->out.nr_examples++], r->id, 41);
 }
 
+/* Record `r` counts in what the de-facto rule weighs of `pw`. */
+static void weighed_last(struct pwork *pw, const struct ms_act_record *r)
+{
+	if (r->ctime > pw->out.focused_last)
+		pw->out.focused_last = r->ctime;
+}
+
 static void note_listed(const struct qwork *qw, struct ework *ew,
 			struct aslot *aw, size_t rec,
 			const struct ms_act_record *r, bool inwin)
@@ -839,6 +846,8 @@ static void note_record(struct qwork *qw, struct ework *ew,
 		pw_of(qw, aw, r->author)->out.authored++;
 		pw_of(qw, aw, r->author)->out.focused_authored += focused;
 		involved(pw_of(qw, aw, r->author), r, false);
+		if (focused)
+			weighed_last(pw_of(qw, aw, r->author), r);
 	}
 	if (r->applier != MS_IDENT_NONE) {
 		struct pwork *pw = pw_of(qw, aw, r->applier);
@@ -850,6 +859,8 @@ static void note_record(struct qwork *qw, struct ework *ew,
 			pw->out.custodian_of = tree;
 		/* examples: commits the de-facto rule weighs */
 		involved(pw, r, focused && !custodial);
+		if (focused && !custodial)
+			weighed_last(pw, r);
 	}
 	if (r->committer != MS_IDENT_NONE && r->committer != r->applier)
 		involved(pw_of(qw, aw, r->committer), r, false);
@@ -874,6 +885,8 @@ static void note_record(struct qwork *qw, struct ework *ew,
 			pw_of(qw, aw, who)->out.reviewed++;
 			pw_of(qw, aw, who)->out.focused_reviewed += weighed;
 			involved(pw_of(qw, aw, who), r, weighed);
+			if (weighed)
+				weighed_last(pw_of(qw, aw, who), r);
 		} else {
 			involved(pw_of(qw, aw, who), r, false);
 		}

@@ -120,6 +120,7 @@ struct ms_area_person {
 	 * commits (ms_area.focused), less what they did there as a
 	 * custodian (below). */
 	size_t focused_authored, focused_committed, focused_reviewed;
+	int64_t focused_last;     /* the newest of those commits' dates */
 	/*
 	 * A custodian keeps a tree the project pulls from: the person is
 	 * an M: of an entry with a T: line (custodian_of, borrowed; the

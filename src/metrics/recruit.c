@@ -312,7 +312,7 @@ static void evidence(GString *b, const struct ms_area_person *x,
 
 	day(o->since, s);
 	day(o->until, u);
-	day(x->last, l);
+	day(x->focused_last, l);
 	/* the counts the de-facto rule weighs (areas.h) */
 	char *did[3] = { NULL, NULL, NULL };
 	size_t nd = 0;

@@ -228,7 +228,7 @@ ok(len(pats) == 2 and "board: cee: add Nia Nocust as reviewer" in text,
    "one for Nia, who keeps no tree", [os.path.basename(p) for p in pats])
 flat = " ".join(text.split())
 ok("they applied 5 of its 6 commits and gave 5 of the review tags of its "
-   "5 reviewed ones, the last on" in flat and "(1 tree-wide commit, "
+   "5 reviewed ones, the last on 2023-11-19" in flat and "(1 tree-wide commit, "
    "touching more than 10 entries, is left out)" in flat,
    "the evidence gives the counts the rule weighs", flat)
 r = run("areas", "--repo", three, "--no-cache", "--json", "BEE BOARD",
