@@ -483,9 +483,25 @@ static void hunk_counts(const char *s, size_t n, int *before, int *after)
 	}
 }
 
-/* "index A..B[ mode]" after a "diff --git" line: keep A, the blob the
- * patch applies to (mail.h, ->preimages). */
-static void index_line(struct ms_mail *m, const char *s, size_t n)
+/* The path before the change of "diff --git a/X b/Y": X (a new
+ * string), or NULL. */
+static char *diff_git_before(const char *s, size_t n)
+{
+	const char *b = NULL;
+
+	for (size_t i = 11; i + 3 <= n; i++)
+		if (s[i] == ' ' && s[i + 1] == 'b' && s[i + 2] == '/')
+			b = s + i;
+	if (!b || b < s + 13 || memcmp(s + 11, "a/", 2))
+		return NULL;
+	return g_strndup(s + 13, (size_t)(b - s - 13));
+}
+
+/* "index A..B[ mode]" after a "diff --git" line `git` (`git_n` bytes):
+ * keep A, the blob the patch applies to, and the file it is
+ * (mail.h, ->preimages). */
+static void index_line(struct ms_mail *m, const char *s, size_t n,
+		       const char *git, size_t git_n)
 {
 	static const char empty[] = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391";
 	size_t a = 0, b = 0;
@@ -501,6 +517,17 @@ static void index_line(struct ms_mail *m, const char *s, size_t n)
 	    strspn(s, "0") >= a || !g_ascii_strncasecmp(s, empty, a))
 		return;
 	id = g_ascii_strdown(s, (gssize)a);
+	if (git) {
+		char *path = diff_git_before(git, git_n);
+
+		if (path) {
+			char *both = g_strconcat(id, " ", path, NULL);
+
+			g_free(id);
+			g_free(path);
+			id = both;
+		}
+	}
 	for (guint i = 0; i < m->preimages->len; i++)
 		if (!strcmp(m->preimages->pdata[i], id)) {
 			g_free(id);
@@ -513,7 +540,7 @@ static void index_line(struct ms_mail *m, const char *s, size_t n)
  * removed lines. */
 static bool scan_diff_line(struct ms_mail *m, const char *s, size_t n,
 			   int *before, int *after, const char **minus,
-			   size_t *minus_n)
+			   size_t *minus_n, const char **git, size_t *git_n)
 {
 	if (*before > 0 || *after > 0) {
 		if (n && s[0] == '+') {
@@ -537,10 +564,12 @@ static bool scan_diff_line(struct ms_mail *m, const char *s, size_t n,
 		diff_git_line(m, s, n);
 		m->has_diff = true;
 		*minus = NULL;
+		*git = s;
+		*git_n = n;
 		return true;
 	}
 	if (line_starts(s, n, "index ") && !*minus && m->has_diff)
-		index_line(m, s, n);   /* and read on as before */
+		index_line(m, s, n, *git, *git_n);   /* and read on */
 	if (line_starts(s, n, "--- ")) {
 		*minus = s + 4;
 		*minus_n = n - 4;
@@ -583,8 +612,8 @@ static void scan_body(struct ms_mail *m, const char *text, size_t len)
 	struct ms_trailer_line tl;
 	bool trailer;
 	int before = 0, after = 0;
-	const char *minus = NULL;
-	size_t minus_n = 0, pos = 0;
+	const char *minus = NULL, *git = NULL;
+	size_t minus_n = 0, git_n = 0, pos = 0;
 
 	while (pos < len) {
 		const char *s = text + pos;
@@ -595,7 +624,7 @@ static void scan_body(struct ms_mail *m, const char *text, size_t len)
 		if (n && s[n - 1] == '\r')
 			n--;
 		if (scan_diff_line(m, s, n, &before, &after, &minus,
-				   &minus_n))
+				   &minus_n, &git, &git_n))
 			continue;
 		if (n && s[0] == '>') {
 			m->quoted_lines++;
@@ -626,8 +655,8 @@ static void scan_body(struct ms_mail *m, const char *text, size_t len)
 static void scan_attachment(struct ms_mail *m, const GString *a)
 {
 	int before = 0, after = 0;
-	const char *minus = NULL;
-	size_t minus_n = 0, pos = 0;
+	const char *minus = NULL, *git = NULL;
+	size_t minus_n = 0, git_n = 0, pos = 0;
 	bool had = m->has_diff;
 
 	m->has_diff = false;
@@ -638,7 +667,8 @@ static void scan_attachment(struct ms_mail *m, const GString *a)
 		pos += n + (nl ? 1 : 0);
 		if (n && s[n - 1] == '\r')
 			n--;
-		scan_diff_line(m, s, n, &before, &after, &minus, &minus_n);
+		scan_diff_line(m, s, n, &before, &after, &minus, &minus_n,
+			       &git, &git_n);
 	}
 	if (m->has_diff)
 		m->diff_in_attachment = true;

@@ -161,10 +161,12 @@ struct ms_mail {
 	bool has_diff;
 	bool diff_in_attachment;
 	GPtrArray *files;   /* char *, paths touched, unique, in order */
-	/* char *, the blob ids (lowercase hex, abbreviated as written,
-	 * unique) left of ".." in the diff's "index A..B" lines: the files
-	 * as the patch found them; not a new file's zeros nor the empty
-	 * blob, which every repository has */
+	/* char *, "BLOB PATH" (unique): the blob id (lowercase hex,
+	 * abbreviated as written) left of ".." in the diff's "index A..B"
+	 * lines, the file as the patch found it, and its path before the
+	 * change (X of "diff --git a/X b/Y"; the id alone without one): the
+	 * files the patch modifies, not those it creates (a new file's
+	 * zeros), nor the empty blob, which every repository has */
 	GPtrArray *preimages;
 	unsigned lines_added, lines_removed;
 	char *patch_id;     /* 40 hex digits, as git patch-id --stable */

@@ -22,6 +22,11 @@ struct aside_ctx {
 	int32_t own;                 /* the list most patches were sent to */
 	GHashTable *self;            /* sibling name -> whether it is the
 					analysed project's own */
+	GHashTable *blob_of;         /* path -> the tree's blob id of it, ""
+					when unreadable */
+	bool *strong;                /* per record: its own by evidence no
+					path outweighs (applied, its name,
+					its pre-image blobs) */
 };
 
 static const struct ms_mail_rec *rec_at(const struct aside_ctx *c,
@@ -105,7 +110,7 @@ enum path_says {
  * project, so such a file is as much the project's as anyone's.
  */
 static enum path_says path_known(const struct aside_ctx *c, GHashTable *hist,
-				 const char *path)
+				 const char *path, bool created)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir;
@@ -133,6 +138,16 @@ static enum path_says path_known(const struct aside_ctx *c, GHashTable *hist,
 			break;    /* the next one up is top-level */
 		*up = '\0';
 		known = dir_known(c, hist, dir);
+	}
+	if (!known && created && strchr(dir, '/')) {
+		/* a new file in a new directory below a top-level one of
+		 * the project (LTP's testcases/kexec/) is as much its own as
+		 * a new file right in it */
+		*strchr(dir, '/') = '\0';
+		if (dir_known(c, hist, dir)) {
+			g_free(dir);
+			return PATH_TOP_DIR;
+		}
 	}
 	g_free(dir);
 	return known ? PATH_KNOWN : PATH_FOREIGN;
@@ -236,30 +251,144 @@ static bool own_blobs(const struct aside_ctx *c, uint32_t i)
 	const GPtrArray *p = c->opts->objects ?
 			     ms_link_mail_preimages(c->lm, i) : NULL;
 
-	for (guint k = 0; p && k < p->len; k++)
-		if (!ms_git_graph_has_blob(c->opts->objects, p->pdata[k]))
+	for (guint k = 0; p && k < p->len; k++) {
+		char *id = g_strndup(p->pdata[k],
+				     strcspn(p->pdata[k], " "));
+		bool has = ms_git_graph_has_blob(c->opts->objects, id);
+
+		g_free(id);
+		if (!has)
 			return false;
+	}
 	return p && p->len;
 }
 
+/* The path of pre-image `pre` ("BLOB PATH", mail.h), or NULL. */
+static const char *pre_path(const char *pre)
+{
+	const char *sp = strchr(pre, ' ');
+
+	return sp && sp[1] ? sp + 1 : NULL;
+}
+
+/* The git blob id (40 hex digits) of the tree's file `path`, as git
+ * hash-object gives it, or "" when it cannot be read (borrowed). */
+static const char *tree_blob(struct aside_ctx *c, const char *path)
+{
+	const char *id = g_hash_table_lookup(c->blob_of, path);
+	char *buf = NULL, *head;
+	size_t len = 0;
+	GChecksum *ck;
+
+	if (id)
+		return id;
+	if (ms_tree_read(c->opts->tree, path, &buf, &len) < 0) {
+		g_hash_table_insert(c->blob_of, g_strdup(path), g_strdup(""));
+		return "";
+	}
+	ck = g_checksum_new(G_CHECKSUM_SHA1);
+	head = g_strdup_printf("blob %zu", len);
+	g_checksum_update(ck, (const guchar *)head, (gssize)strlen(head) + 1);
+	g_checksum_update(ck, (const guchar *)buf, (gssize)len);
+	id = g_strdup(g_checksum_get_string(ck));
+	g_hash_table_insert(c->blob_of, g_strdup(path), (gpointer)id);
+	g_checksum_free(ck);
+	g_free(head);
+	g_free(buf);
+	return id;
+}
+
 /*
- * Why patch posting `i` is set aside, the series aside.  A patch is the
- * project's when one of its paths could be: a known one, or a new file
- * right in the root (LTP's AGENTS.md, with its new agents/ beside it).
- * *anchors is set when a known path makes it the project's, so that it
- * carries the rest of its series; a new top-level file does not, since
- * every project could have one, and a patch kept by one alone
+ * Whether patch posting `i` was made against the tree's own files: of
+ * the files it modifies that the tree has, each pre-image blob is the
+ * tree's file as it is (at least one).  A blob that differs says
+ * nothing: the list is newer than the tree, and the file may have
+ * changed since.  This works for a tree without history (--tree) too.
+ */
+static bool tree_blobs(struct aside_ctx *c, uint32_t i)
+{
+	const GPtrArray *p = c->opts->tree ?
+			     ms_link_mail_preimages(c->lm, i) : NULL;
+	size_t same = 0;
+
+	for (guint k = 0; p && k < p->len; k++) {
+		const char *path = pre_path(p->pdata[k]), *id;
+		size_t n = strcspn(p->pdata[k], " ");
+
+		if (!path || !ms_tree_has_file(c->opts->tree, path))
+			continue;
+		id = tree_blob(c, path);
+		if (strlen(id) < n || g_ascii_strncasecmp(id, p->pdata[k], n))
+			return false;
+		same++;
+	}
+	return same > 0;
+}
+
+/* Whether `path` is one that patch posting `i` modifies (it has a
+ * pre-image), not one it creates. */
+static bool modifies(const GPtrArray *pre, const char *path)
+{
+	for (guint k = 0; pre && k < pre->len; k++) {
+		const char *pp = pre_path(pre->pdata[k]);
+
+		if (pp && !strcmp(pp, path))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether patch posting `i` modifies a file the project could not have:
+ * one right in the root that it lacks (configure.ac), or one that
+ * path_known() calls foreign (in a top-level directory the project
+ * lacks: fsck/main.c; with the whole history, one in a directory it
+ * never had).  The patch's project has that file, so it is another
+ * project; a new file says nothing of the kind (every project could
+ * add AGENTS.md or agents/).
+ */
+static bool modifies_foreign(const struct aside_ctx *c, GHashTable *hist,
+			     uint32_t i)
+{
+	const GPtrArray *p = c->opts->tree ?
+			     ms_link_mail_preimages(c->lm, i) : NULL;
+
+	for (guint k = 0; p && k < p->len; k++) {
+		const char *path = pre_path(p->pdata[k]);
+		enum path_says says;
+
+		if (!path)
+			continue;
+		says = path_known(c, hist, path, false);
+		if (says == PATH_FOREIGN ||
+		    (says == PATH_TOP_NEW && !strchr(path, '/')))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Why patch posting `i` is set aside, the series aside (docs/review.md,
+ * "Set aside", in this order).  The project's own, whatever else it
+ * shows (c->strong[i]): applied as a commit, a subject naming the
+ * project itself, or pre-image blobs of the project (the repository's
+ * objects, or the files of the tree as they are).  Then another
+ * project's by its subject, its recipients, or a file it modifies that
+ * the project could not have (ASIDE_MODIFIED).  Then the paths: a patch
+ * is the project's when one of its paths could be: a known one, or a
+ * new file right in the root (LTP's AGENTS.md, with its new agents/
+ * beside it).  *anchors is set when a known path makes it the project's,
+ * so that it carries the rest of its series; a new top-level file does
+ * not, since every project could have one, and a patch kept by one alone
  * (ASIDE_TOP_ONLY) follows its series when the others are foreign.
- * Pre-image blobs of the project's outrank the subject and the
- * recipients (ASIDE_OWN_BLOBS), not the paths.
  */
 static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 			   uint32_t i, bool *anchors)
 {
 	const struct ms_mail_rec *r = rec_at(c, i);
 	const char *sibling = ms_review_map_foreign(c->map, i);
-	const GPtrArray *files;
-	bool top_new = false, top_dir = false, blobs = false;
+	const GPtrArray *files, *pre;
+	bool top_new = false, top_dir = false, blobs;
 	enum aside said = ASIDE_NONE;
 
 	*anchors = false;
@@ -268,34 +397,41 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	if (c->opts->include_foreign)
 		return ASIDE_NONE;
 	/* applied as a commit of the project: its own, whatever its
-	 * subject or recipients say (LTP's IMA tests, To: linux-integrity) */
-	if (c->links && g_hash_table_contains(c->links->by_rec,
-					      GUINT_TO_POINTER(i))) {
-		*anchors = true;
-		return ASIDE_NONE;
-	}
-	/* a subject naming the project itself ("erofs-utils: tests: ..."
-	 * with erofs-utils' history): its own, even under paths the
-	 * history lacks (a branch of its own: erofs-utils' tests/) */
-	if (sibling && names_self(c, sibling)) {
-		*anchors = true;
+	 * subject or recipients say (LTP's IMA tests, To: linux-integrity);
+	 * or a subject naming the project itself ("erofs-utils: tests: ..."
+	 * with erofs-utils' history): its own, even under paths the history
+	 * lacks (a branch of its own: erofs-utils' tests/) */
+	if ((c->links && g_hash_table_contains(c->links->by_rec,
+					       GUINT_TO_POINTER(i))) ||
+	    (sibling && names_self(c, sibling))) {
+		*anchors = c->strong[i] = true;
 		return ASIDE_NONE;
 	}
 	if (sibling)
 		said = ASIDE_SUBJECT;
 	else if (other_list(c, i, true))
 		said = ASIDE_RECIPIENTS;
-	if (said) {
-		blobs = own_blobs(c, i);
-		if (!blobs)
-			return said;
-		*anchors = true;
+	/* the files of the tree, as they are: its own, whatever its paths */
+	if (tree_blobs(c, i)) {
+		*anchors = c->strong[i] = true;
+		return said ? ASIDE_OWN_BLOBS : ASIDE_NONE;
 	}
+	/* blobs of the repository's objects: not the subject nor the
+	 * recipients, but the paths still decide (a short id may name
+	 * another object) */
+	blobs = own_blobs(c, i);
+	if (said && !blobs)
+		return said;
+	c->strong[i] = *anchors = blobs;
+	if (!blobs && modifies_foreign(c, hist, i))
+		return ASIDE_MODIFIED;
 	files = c->opts->tree ? ms_link_mail_files(c->lm, i) : NULL;
 	if (!files || !files->len)
 		return blobs ? ASIDE_OWN_BLOBS : ASIDE_NONE;
+	pre = ms_link_mail_preimages(c->lm, i);
 	for (guint k = 0; k < files->len; k++) {
-		switch (path_known(c, hist, files->pdata[k])) {
+		switch (path_known(c, hist, files->pdata[k],
+				   !modifies(pre, files->pdata[k]))) {
 		case PATH_KNOWN:
 			*anchors = true;
 			return blobs ? ASIDE_OWN_BLOBS : ASIDE_NONE;
@@ -304,12 +440,11 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 		case PATH_FOREIGN: break;
 		}
 	}
-	*anchors = false;
+	*anchors = c->strong[i] = false;
 	/* kept by new files right in the root or a top-level directory
 	 * (MAINTAINERS, lib/decompress_unxz.c, names every project has),
 	 * and sent to another project's list: as its series says */
-	if ((top_dir || top_new) && other_list(c, i, false) &&
-	    !(blobs || own_blobs(c, i)))   /* known when a rule flagged it */
+	if ((top_dir || top_new) && other_list(c, i, false) && !blobs)
 		return ASIDE_TOP_RECIPIENTS;
 	if (top_dir) {
 		*anchors = true;
@@ -370,9 +505,16 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 						    g_int64_equal, g_free,
 						    NULL);
 
+	GHashTable *modified = g_hash_table_new_full(g_int64_hash,
+						     g_int64_equal, g_free,
+						     NULL);
+
 	c->aside = g_new0(uint8_t, n ? n : 1);
+	c->strong = g_new0(bool, n ? n : 1);
 	c->own = most_sent_to(c);
 	c->self = g_hash_table_new(g_str_hash, g_str_equal);
+	c->blob_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					   g_free);
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
 		bool anchors;
@@ -386,6 +528,8 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 		if ((c->aside[i] == ASIDE_PATHS ||
 		     c->aside[i] == ASIDE_RECIPIENTS) && r->series >= 0)
 			g_hash_table_add(foreign, series_key(r));
+		if (c->aside[i] == ASIDE_MODIFIED && r->series >= 0)
+			g_hash_table_add(modified, series_key(r));
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
@@ -403,10 +547,24 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 				c->aside[i] = ASIDE_PATHS;
 			g_free(k);
 		}
+		/* a series with a patch that modifies another project's
+		 * file is that project's, but for its patches of strong
+		 * evidence */
+		if (r->series >= 0 && !c->strong[i] &&
+		    (c->aside[i] == ASIDE_NONE ||
+		     c->aside[i] == ASIDE_TOP_ONLY)) {
+			gint64 *k = series_key(r);
+
+			if (g_hash_table_contains(modified, k))
+				c->aside[i] = ASIDE_PATHS;
+			g_free(k);
+		}
 		if (c->aside[i] == ASIDE_TOP_ONLY)
 			c->aside[i] = ASIDE_NONE;
 		else if (c->aside[i] == ASIDE_TOP_RECIPIENTS)
 			c->aside[i] = ASIDE_RECIPIENTS;
+		else if (c->aside[i] == ASIDE_MODIFIED)
+			c->aside[i] = ASIDE_PATHS;
 		in_window = r->date_valid && r->date >= c->opts->since &&
 			    r->date <= c->opts->until;
 		switch (c->aside[i]) {
@@ -422,6 +580,9 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 		}
 	}
 	g_hash_table_unref(c->self);
+	g_hash_table_unref(c->blob_of);
+	g_free(c->strong);
+	g_hash_table_unref(modified);
 	g_hash_table_unref(foreign);
 	g_hash_table_unref(kept);
 	g_hash_table_unref(hist);

@@ -83,9 +83,11 @@ enum aside { ASIDE_NONE, ASIDE_STABLE, ASIDE_SUBJECT, ASIDE_PATHS,
 				 blobs (ms_review_opts.objects) */
 	     ASIDE_TOP_ONLY, /* kept by new top-level files: as its series */
 	     ASIDE_RECIPIENTS,
-	     ASIDE_TOP_RECIPIENTS /* kept by new top-level files only, and
+	     ASIDE_TOP_RECIPIENTS, /* kept by new top-level files only, and
 				     sent to another project's list: aside
-				     unless its series is the project's */ };
+				     unless its series is the project's */
+	     ASIDE_MODIFIED /* modifies a file the project could not have:
+			       aside with its series (as ASIDE_PATHS) */ };
 
 /*
  * Why each patch posting of `lm` is set aside (enum aside per record, a

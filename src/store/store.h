@@ -141,9 +141,10 @@ int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
  * 7: "Pushed"/"Merged" notices, b4 ty items as MS_TRAILER_APPLIED,
  * notes of thanks.  8: "Finally merged", "Merged this one.".  9: the
  * pre-image blob ids of a diff (->preimages).  10: an applied notice may
- * end in smileys ("Finally merged :).").
+ * end in smileys ("Finally merged :).").  11: each pre-image blob with
+ * the path it is of ("BLOB PATH").
  */
-#define MS_STORE_MAIL_VERSION 10
+#define MS_STORE_MAIL_VERSION 11
 
 /*
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)

@@ -171,9 +171,11 @@ ok("the repository has their pre-image blobs: 1" in r.out,
    "text (recounted from the warm store) names the rule", r.out)
 r = run("review", "--tree", repo, "--archive", blobbed, "--json",
         "THE REST")
-ok("x1@example.net" not in {v for p in r.json()["entries"][0]["patch_list"]
-                            for v in p["versions"]},
-   "--tree: no object database, no blob evidence: x1 stays set aside")
+tids = {v for p in r.json()["entries"][0]["patch_list"] for v in p["versions"]}
+ok("x1@example.net" in tids, "--tree: no object database, but x1's "
+   "pre-image blob is misc/other.c as the tree has it: the project's")
+ok("x2@example.net" not in tids, "--tree: x2's blob is not the tree's "
+   "file (weak: the list is newer): set aside by its recipients")
 # ... but a sibling's name is no other project's when the analysed
 # project's own history says it is its name (erofs-utils' commits are
 # "erofs-utils: ..."): analysed as erofs-utils, its postings count
@@ -228,6 +230,43 @@ ok("eutests@example.net" in ids_eu and
    "eutests@example.net" not in ids_k,
    "'erofs-utils: tests: add' on tests/001.sh, a path the history never "
    "had: erofs-utils' own by its name, another project's for the other")
+# ... a patch that modifies (a pre-image blob, not a new file) a file
+# right in the root that the project lacks is another project's: the
+# kernel tree read against erofs-utils' "build: ..." patches that modify
+# configure.ac; while a new file in a new directory below a known
+# top-level one is the project's own (LTP's new testcases/kexec/), and a
+# modified one in such a directory is not (a kernel patch to
+# include/linux/x.h on a project with an include/)
+def variant(mid, subject, path, pre):
+    t = f1.replace("f1@", mid + "@").replace(
+        "erofs-utils: lib: fix compression", subject).replace(
+        "lib/util.c", path)
+    return t.replace("index 0000000..", f"index {pre}..") if pre else \
+        t.replace("index 0000000..", "new file mode 100644\nindex 0000000..")
+
+
+mod = os.path.join(tmp, "modified.mbox")
+with open(mod, "w") as f:
+    f.write(text + "\nFrom " + variant("mcfg", "build: support a static "
+            "library", "configure.ac", "1a2b3c4d5e6f") +
+            "\nFrom " + variant("newdir", "lib: add a sub-library",
+                                "lib/newsub/new.c", None) +
+            "\nFrom " + variant("moddir", "lib: fix a sub-library",
+                                "lib/gonesub/old.c", "6f5e4d3c2b1a"))
+r = run("review", "--tree", repo, "--archive", mod, "--json", "--no-cache",
+        "THE REST")
+mids = {v for p in r.json()["entries"][0]["patch_list"] for v in p["versions"]}
+ok("mcfg@example.net" not in mids, "--tree: a patch modifying configure.ac, "
+   "which the tree lacks, is another project's")
+r = run("review", "--repo", repo, "--archive", mod, "--json", "--no-cache",
+        "THE REST")
+mids = {v for p in r.json()["entries"][0]["patch_list"] for v in p["versions"]}
+ok("newdir@example.net" in mids, "--repo: a new file in a new directory "
+   "below lib/ is the project's")
+ok("moddir@example.net" not in mids, "--repo: a modified file in a "
+   "directory below lib/ the history never had is another project's")
+ok("mcfg@example.net" not in mids, "--repo: so is one modifying "
+   "configure.ac")
 # ... with --repo the whole history knows legacy/old.c, removed before
 # the snapshot; mkfs/ it never had
 db = os.path.join(tmp, "count.sqlite")

@@ -476,7 +476,7 @@ static void snapshot_preimages(void)
 			continue;
 		p = ms_link_mail_preimages(lm, 0);
 		f = ms_link_mail_files(lm, 0);
-		ok(p && p->len == 1 && !strcmp(p->pdata[0], "0ffc3c02247d"),
+		ok(p && p->len == 1 && !strcmp(p->pdata[0], "0ffc3c02247d a.c"),
 		   "... the first patch's pre-image blob");
 		ok(f && f->len == 1 && !strcmp(f->pdata[0], "a.c"),
 		   "... and its file, apart");

@@ -373,11 +373,15 @@ static void test_preimages(void)
 	struct ms_mail *m = ms_mail_parse(raw, sizeof raw - 1, 0, 0);
 
 	is_int(m->files->len, 6, "six files");
-	is_int(m->preimages->len, 2, "two pre-images: no zeros, no empty "
-	       "blob, no 6-digit id, none before the diff, one of two alike");
-	if (m->preimages->len == 2) {
-		is_str(m->preimages->pdata[0], "0ffc3c02247d", "lowercase");
-		is_str(m->preimages->pdata[1], "89abcdef0", "with a mode");
+	is_int(m->preimages->len, 3, "three pre-images: no zeros, no empty "
+	       "blob, no 6-digit id, none before the diff; one blob of two "
+	       "files twice, with each path");
+	if (m->preimages->len == 3) {
+		is_str(m->preimages->pdata[0], "0ffc3c02247d a.c",
+		       "lowercase, with the file it is of");
+		is_str(m->preimages->pdata[1], "0ffc3c02247d b.c",
+		       "the same blob as another file's");
+		is_str(m->preimages->pdata[2], "89abcdef0 c.c", "with a mode");
 	}
 	ms_mail_free(m);
 }
