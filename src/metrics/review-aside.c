@@ -423,7 +423,8 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	if (said && !blobs)
 		return said;
 	c->strong[i] = *anchors = blobs;
-	if (!blobs && modifies_foreign(c, hist, i))
+	blobs = blobs && said;   /* kept_by_blobs counts these only */
+	if (!c->strong[i] && modifies_foreign(c, hist, i))
 		return ASIDE_MODIFIED;
 	files = c->opts->tree ? ms_link_mail_files(c->lm, i) : NULL;
 	if (!files || !files->len)
@@ -444,7 +445,8 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	/* kept by new files right in the root or a top-level directory
 	 * (MAINTAINERS, lib/decompress_unxz.c, names every project has),
 	 * and sent to another project's list: as its series says */
-	if ((top_dir || top_new) && other_list(c, i, false) && !blobs)
+	if ((top_dir || top_new) && other_list(c, i, false) && !blobs &&
+	    !own_blobs(c, i))
 		return ASIDE_TOP_RECIPIENTS;
 	if (top_dir) {
 		*anchors = true;
