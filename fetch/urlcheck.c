@@ -68,11 +68,6 @@ size_t ms_urlcheck_add(struct ms_urlcheck *c, const char *url)
 	return c->items->len - 1;
 }
 
-size_t ms_urlcheck_count(const struct ms_urlcheck *c)
-{
-	return c->items->len;
-}
-
 const struct ms_url_result *ms_urlcheck_result(const struct ms_urlcheck *c,
 					       size_t i)
 {

@@ -45,8 +45,6 @@ void ms_urlcheck_free(struct ms_urlcheck *c);
  */
 size_t ms_urlcheck_add(struct ms_urlcheck *c, const char *url);
 
-size_t ms_urlcheck_count(const struct ms_urlcheck *c);
-
 /*
  * Check every URL added (at most `parallel` transfers at once; 0 means 8)
  * and give each a verdict: pages whose Last-Modified is more than
