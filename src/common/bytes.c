@@ -215,11 +215,3 @@ int ms_cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
-
-bool ms_is_hex(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!g_ascii_isxdigit(s[i]) || g_ascii_isupper(s[i]))
-			return false;
-	return true;
-}

@@ -71,7 +71,5 @@ gboolean ms_id_equal(gconstpointer a, gconstpointer b);
  * two int64_t, and of two strings through pointers to them. */
 int ms_cmp_i64(const void *a, const void *b);
 int ms_cmp_str(const void *a, const void *b);
-/* Whether the `n` characters at `s` are lowercase hex digits. */
-bool ms_is_hex(const char *s, size_t n);
 
 #endif

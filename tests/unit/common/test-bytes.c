@@ -99,10 +99,10 @@ int main(void)
 		ms_hex(raw, 20, hex);
 		is_str(hex, "0714212e3b4855626f7c8996a3b0bdcad7e4f1fe",
 		       "hex of 20 bytes");
-		ok(ms_is_hex(hex, 40) && ms_unhex(hex, 20, back) &&
-		   !memcmp(raw, back, 20), "and back");
-		ok(ms_unhex("0A", 1, back) && back[0] == 10 &&
-		   !ms_is_hex("0A", 2), "upper case reads, is not ours");
+		ok(ms_unhex(hex, 20, back) && !memcmp(raw, back, 20),
+		   "and back");
+		ok(ms_unhex("0A", 1, back) && back[0] == 10,
+		   "upper case reads");
 		ok(!ms_unhex("0g", 1, back), "no hex digit");
 	}
 	g_byte_array_free(b, TRUE);
