@@ -27,6 +27,8 @@ struct aside_ctx {
 	bool *strong;                /* per record: its own by evidence no
 					path outweighs (applied, its name,
 					its pre-image blobs) */
+	GHashTable *created;         /* "series:path" of each file a patch
+					of a series creates */
 };
 
 static const struct ms_mail_rec *rec_at(const struct aside_ctx *c,
@@ -338,6 +340,48 @@ static bool modifies(const GPtrArray *pre, const char *path)
 	return false;
 }
 
+/* The key of file `path` in posting `r`'s series (c->created). */
+static char *created_key(const struct ms_mail_rec *r, const char *path)
+{
+	return g_strdup_printf("%" G_GINT64_FORMAT ":%s",
+			       (gint64)r->series << 16 | r->total, path);
+}
+
+/* Whether another patch of `r`'s series creates `path`: a file modified
+ * after its series made it (LTP's new doc_new/, patch 1 of 10 creating
+ * what the other nine change) is no other project's file. */
+static bool created_in_series(const struct aside_ctx *c,
+			      const struct ms_mail_rec *r, const char *path)
+{
+	char *k = created_key(r, path);
+	bool yes = g_hash_table_contains(c->created, k);
+
+	g_free(k);
+	return yes;
+}
+
+/* Note the files each patch of a series creates (a path it has and no
+ * pre-image of). */
+static void note_created(struct aside_ctx *c, size_t n)
+{
+	c->created = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					   NULL);
+	for (size_t i = 0; c->opts->tree && i < n; i++) {
+		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
+		const GPtrArray *files, *pre;
+
+		if (r->duplicate || r->kind != MS_MAIL_PATCH || r->series < 0)
+			continue;
+		files = ms_link_mail_files(c->lm, (uint32_t)i);
+		pre = ms_link_mail_preimages(c->lm, (uint32_t)i);
+		for (guint k = 0; files && k < files->len; k++)
+			if (!modifies(pre, files->pdata[k]))
+				g_hash_table_add(c->created,
+						 created_key(r,
+							     files->pdata[k]));
+	}
+}
+
 /*
  * Whether patch posting `i` modifies a file the project could not have:
  * one right in the root that it lacks (configure.ac), or one that
@@ -350,6 +394,7 @@ static bool modifies(const GPtrArray *pre, const char *path)
 static bool modifies_foreign(const struct aside_ctx *c, GHashTable *hist,
 			     uint32_t i)
 {
+	const struct ms_mail_rec *r = rec_at(c, i);
 	const GPtrArray *p = c->opts->tree ?
 			     ms_link_mail_preimages(c->lm, i) : NULL;
 
@@ -357,7 +402,8 @@ static bool modifies_foreign(const struct aside_ctx *c, GHashTable *hist,
 		const char *path = pre_path(p->pdata[k]);
 		enum path_says says;
 
-		if (!path)
+		if (!path || (r->series >= 0 &&
+			      created_in_series(c, r, path)))
 			continue;
 		says = path_known(c, hist, path, false);
 		if (says == PATH_FOREIGN ||
@@ -517,6 +563,7 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 	c->self = g_hash_table_new(g_str_hash, g_str_equal);
 	c->blob_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					   g_free);
+	note_created(c, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
 		bool anchors;
@@ -583,6 +630,7 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 	}
 	g_hash_table_unref(c->self);
 	g_hash_table_unref(c->blob_of);
+	g_hash_table_unref(c->created);
 	g_free(c->strong);
 	g_hash_table_unref(modified);
 	g_hash_table_unref(foreign);

@@ -267,6 +267,35 @@ ok("moddir@example.net" not in mids, "--repo: a modified file in a "
    "directory below lib/ the history never had is another project's")
 ok("mcfg@example.net" not in mids, "--repo: so is one modifying "
    "configure.ac")
+
+
+# ... but a file that another patch of the same series creates is no
+# other project's file: LTP's new doc_new/, created by 1/10 and changed
+# by the other nine (here a new directory below lib/, which --repo's
+# history never had)
+def in_series(t, n):
+    t = t.replace("[PATCH] ", f"[PATCH {n}/2] ")
+    return t.replace("Message-ID: <", "In-Reply-To: <webc@example.net>\n"
+                     "References: <webc@example.net>\nMessage-ID: <", 1)
+
+
+head = f1.split("\n\n", 1)[0].replace("f1@", "webc@").replace(
+    "[PATCH] erofs-utils: lib: fix compression", "[PATCH 0/2] a new website")
+ser = os.path.join(tmp, "series.mbox")
+with open(ser, "w") as f:
+    f.write(text + "\nFrom " + head + "\n\nTwo parts.\n\nFrom " +
+            in_series(variant("web1", "lib: add a site", "lib/web/site.c",
+                              None), 1) + "\nFrom " +
+            in_series(variant("web2", "lib: fix the site", "lib/web/site.c",
+                              "0a1b2c3d4e5f"), 2))
+for how in ("--tree", "--repo"):
+    r = run("review", how, repo, "--archive", ser, "--json", "--no-cache",
+            "THE REST")
+    mids = {v for p in r.json()["entries"][0]["patch_list"]
+            for v in p["versions"]}
+    ok({"web1@example.net", "web2@example.net"} <= mids, how + ": 2/2 "
+       "modifies lib/web/site.c, which its 1/2 creates: the series is the "
+       "project's", sorted(m for m in mids if m.startswith("web")))
 # ... with --repo the whole history knows legacy/old.c, removed before
 # the snapshot; mkfs/ it never had
 db = os.path.join(tmp, "count.sqlite")
