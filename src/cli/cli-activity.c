@@ -258,11 +258,11 @@ void cli_act_json_person(struct ms_out *o, const struct ms_activity *a,
 
 void cli_json_verdict(struct ms_out *o, const struct ms_verdict *v)
 {
-	if (v->git_read)
+	if (ms_verdict_judged(v))
 		ms_out_kv_bool(o, "inactive", ms_verdict_inactive(v));
 	else
 		ms_out_kv_null(o, "inactive");
-	ms_out_kv_string(o, "verdict", ms_verdict_name(v->kind));
+	ms_out_kv_string(o, "verdict", ms_verdict_key(v));
 }
 
 void cli_act_json_also(struct ms_out *o, const struct ms_activity *a,

@@ -93,6 +93,16 @@ bool ms_verdict_inactive(const struct ms_verdict *v)
 	       v->kind == MS_VERDICT_NEVER_ACTIVE;
 }
 
+bool ms_verdict_judged(const struct ms_verdict *v)
+{
+	return v->git_read;
+}
+
+const char *ms_verdict_key(const struct ms_verdict *v)
+{
+	return ms_verdict_name(v->kind);
+}
+
 bool ms_verdict_role_address(const struct ms_verdict *v)
 {
 	return v->kind == MS_VERDICT_ROLE_ADDRESS;

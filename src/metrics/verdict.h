@@ -111,6 +111,13 @@ void ms_verdict_person(const struct ms_act_entry *e,
 /* Whether verdict `v` calls the person inactive (never active too). */
 bool ms_verdict_inactive(const struct ms_verdict *v);
 
+/* Whether verdict `v` judged activity at all: a git history was read
+ * (else "inactive" is null in JSON: not judged). */
+bool ms_verdict_judged(const struct ms_verdict *v);
+
+/* The name of verdict `v` in JSON and tests (ms_verdict_name()). */
+const char *ms_verdict_key(const struct ms_verdict *v);
+
 /* Whether verdict `v` found a role or list address, not a person. */
 bool ms_verdict_role_address(const struct ms_verdict *v);
 
