@@ -20,46 +20,6 @@
 /* how far the first look for mboxrd goes (says_mboxrd()) */
 #define SNIFF MS_MBOX_SNIFF
 
-static size_t max_message = MS_MAIL_MAX_MESSAGE;
-
-void ms_mail_set_max_message_size(size_t bytes)
-{
-	max_message = bytes ? bytes : MS_MAIL_MAX_MESSAGE;
-}
-
-size_t ms_mail_max_message_size(void)
-{
-	return max_message;
-}
-
-static size_t max_index;
-
-/* Half the physical memory, at least 256 MiB (and that when unknown). */
-static size_t default_max_index(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-	uint64_t half;
-
-	if (pages <= 0 || page <= 0)
-		return (size_t)256 << 20;
-	half = (uint64_t)pages * (uint64_t)page / 2;
-	half = MAX(half, (uint64_t)256 << 20);
-	return half > SIZE_MAX ? SIZE_MAX : (size_t)half;
-}
-
-void ms_mail_set_max_index_size(size_t bytes)
-{
-	max_index = bytes ? bytes : default_max_index();
-}
-
-size_t ms_mail_max_index_size(void)
-{
-	/* sysconf() asks the kernel: once, not per message */
-	if (!max_index)
-		max_index = default_max_index();
-	return max_index;
-}
-
 const char *ms_mail_format_name(enum ms_mail_format f)
 {
 	switch (f) {
@@ -492,6 +452,7 @@ int ms_mbox_read(const char *path, const struct ms_mail_after *at,
 	struct reader r = { 0 };
 	GString *tmp = g_string_new(NULL);
 	struct ms_mail_source src = { 0 };
+	const size_t max_message = ms_mail_max_message_size();
 	size_t msg = 0, search = 0;
 	unsigned long lineno = 1;
 	bool skipping = false;  /* inside an oversized message */

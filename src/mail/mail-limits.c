@@ -1,0 +1,50 @@
+/*
+ * mail-limits.c - the readers' bounds on memory (mail.h): the largest
+ * message taken whole and the most the message index may hold.  Both
+ * readers (mail-archive.c, git-inbox.c) and the index (mail-index.c) read
+ * them, so they sit below all three.
+ */
+#include "mail.h"
+
+#include <stdint.h>
+#include <unistd.h>
+
+static size_t max_message = MS_MAIL_MAX_MESSAGE;
+
+void ms_mail_set_max_message_size(size_t bytes)
+{
+	max_message = bytes ? bytes : MS_MAIL_MAX_MESSAGE;
+}
+
+size_t ms_mail_max_message_size(void)
+{
+	return max_message;
+}
+
+static size_t max_index;
+
+/* Half the physical memory, at least 256 MiB (and that when unknown). */
+static size_t default_max_index(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t half;
+
+	if (pages <= 0 || page <= 0)
+		return (size_t)256 << 20;
+	half = (uint64_t)pages * (uint64_t)page / 2;
+	half = MAX(half, (uint64_t)256 << 20);
+	return half > SIZE_MAX ? SIZE_MAX : (size_t)half;
+}
+
+void ms_mail_set_max_index_size(size_t bytes)
+{
+	max_index = bytes ? bytes : default_max_index();
+}
+
+size_t ms_mail_max_index_size(void)
+{
+	/* sysconf() asks the kernel: once, not per message */
+	if (!max_index)
+		max_index = default_max_index();
+	return max_index;
+}
