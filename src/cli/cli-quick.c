@@ -8,23 +8,10 @@
  */
 #include "cli-cc-activity.h"
 #include "cli.h"
-#include "mail.h"
 #include "store.h"
 #include "tree.h"
 
 #define NOT_HERE "needs maintstat-full (this is the quick maintstat)"
-
-/* Only --max-message-size and --max-index-size set them, and those
- * options go to the full program. */
-void ms_mail_set_max_message_size(size_t bytes)
-{
-	(void)bytes;
-}
-
-void ms_mail_set_max_index_size(size_t bytes)
-{
-	(void)bytes;
-}
 
 int cc_act_load(const struct cc_act_args *a, struct cc_act **out)
 {
