@@ -8,8 +8,11 @@
 #include "cli-areas.h"
 #include "cli-patches.h"
 #include "cli-project.h"
+#include "cli-review.h"
 #include "commands.h"
 #include "history.h"
+#include "inbox-url.h"
+#include "maintainers.h"
 #include "output.h"
 #include "person.h"
 #include "recruit.h"
@@ -39,16 +42,20 @@ static const struct cli_command_help help = {
 	"Each patch edits the file its entry was read from: with\n"
 	"--find-maintainer-files (or a tree asking for it, as U-Boot's does)\n"
 	"also board/*/MAINTAINERS, titled as U-Boot titles changes to them\n"
-	"(board: acme: add NAME as reviewer).",
+	"(board: acme: add NAME as reviewer).  With --archive, also an\n"
+	"R: line for each de-facto maintainer `review` reports (someone\n"
+	"not listed who answers first, tags or applies most of the\n"
+	"entry's patches on the list), with example Message-IDs.",
 	"  maintstat recruit --repo u-boot.git --from 'Ann <a@example.org>'"
 	" -o out DFU\n"
-	"  maintstat recruit --split-commits 50 -o out --force --json",
+	"  maintstat recruit --split-commits 50 -o out --force --json\n"
+	"  maintstat recruit --repo ltp.git --archive ltp-list.git -o out",
 };
 
 struct recruit_args {
 	struct cli_act_opts ao;
-	struct cli_strings files;
-	const char *keep_file, *from_arg, *outdir;
+	struct cli_strings files, archives;
+	const char *keep_file, *from_arg, *outdir, *list_url;
 	long min_commits;
 	bool force, json;
 };
@@ -144,6 +151,9 @@ static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 	struct ms_areas *res = NULL;
 	struct ms_activity *a = NULL;
 	struct ms_project *proj = NULL;
+	struct cli_list_facts *lf = NULL;
+	const struct ms_rv_entry **list = NULL;
+	char *url = NULL;
 	const char *sde = g_getenv("SOURCE_DATE_EPOCH");
 	char *from = NULL;
 	int rc;
@@ -159,8 +169,26 @@ static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 	if (rc == CLI_CONTINUE)
 		rc = cli_areas_load("recruit", &ra->ao, argc, argv, &ra->files,
 				    NULL, NULL, NULL, &q, &proj, &a, &res);
+	if (rc == CLI_CONTINUE && ra->archives.nr) {
+		int64_t cutoff;
+
+		/* the list's review, as activity and retire read it */
+		ms_act_parse_before(MS_DEFAULT_INACTIVE_AFTER, q.until,
+				    &cutoff);
+		rc = cli_list_facts_load("recruit", &ra->ao, &ra->archives,
+					 q.since, q.until, cutoff, a, &lf);
+		list = g_new0(const struct ms_rv_entry *, res->nr_entries + 1);
+		for (size_t i = 0; lf && i < res->nr_entries; i++)
+			list[i] = cli_list_facts_entry(lf,
+				res->entries[i].entry->name);
+		for (int i = 0; !ra->list_url && i < ra->archives.nr && !url;
+		     i++)
+			url = ms_inbox_base_url(ra->archives.items[i]);
+	}
 	if (rc != CLI_CONTINUE)
 		goto out;
+	ro.list = list;
+	ro.list_url = ra->list_url ? ra->list_url : url;
 	ro.from = from;
 	ro.date = sde ? g_ascii_strtoll(sde, NULL, 10) :
 		  g_get_real_time() / G_USEC_PER_SEC;
@@ -182,6 +210,9 @@ static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 		rc = print_written(ra, s);
 out:
 	recruit_series_free(s);
+	g_free(list);
+	g_free(url);
+	cli_list_facts_free(lf);
 	ms_areas_free(res);
 	g_free((void *)q.entries);
 	cli_project_close(proj);
@@ -209,6 +240,11 @@ int cmd_recruit(int argc, char **argv)
 		  "remove the *.patch files of --output-dir DIR before "
 		  "writing" },
 		CLI_ENTRY_FILE_OPTION(&ra.files),
+		CLI_OPT_ARCHIVE(&ra.archives, "a list archive (as review's): "
+				"propose its de-facto maintainers too"),
+		{ CLI_OPT_STRING, "list-url", 0, &ra.list_url, "URL",
+		  "the archive's base URL, for links to messages (default: "
+		  "the remote a public-inbox mirror was fetched from)" },
 		CLI_OPT_JSON(&ra.json),
 		CLI_OPTION_END,
 	};
@@ -222,6 +258,12 @@ int cmd_recruit(int argc, char **argv)
 	rc = cli_default_repo("recruit", &ra.ao.repo, true);
 	if (rc != CLI_CONTINUE)
 		return rc;
+	if (ra.list_url && !ms_url_is_web(ra.list_url))
+		return cli_usage_error("recruit", "--list-url takes an http:// "
+				       "or https:// address, not '%s'",
+				       ra.list_url);
+	if (ra.list_url && !ra.archives.nr)
+		return cli_usage_error("recruit", "--list-url needs --archive");
 	if (ra.min_commits < 0)
 		return cli_usage_error("recruit", "--split-commits must not be "
 				       "negative");

@@ -7,9 +7,11 @@
 #include "activity.h"
 #include "areas.h"
 #include "diff.h"
+#include "ident.h"
 #include "maintainers.h"
 #include "person.h"
 #include "retire.h"
+#include "review.h"
 
 #include <string.h>
 
@@ -19,12 +21,16 @@ struct proposal {
 	const struct ms_area *area;         /* a new entry's */
 	GPtrArray *people;                  /* const struct ms_area_person */
 	GPtrArray *where;                   /* the area of each */
+	GPtrArray *listp;                   /* const struct ms_rv_person:
+					       de-facto on the list ... */
+	const struct ms_rv_entry *re;       /* ... of the entry's review */
 };
 
-static bool kept(const struct recruit_opts *o, const struct ms_area_person *p)
+static bool kept(const struct recruit_opts *o, const char *who_name,
+		 const char *who_email)
 {
-	char *email = ms_email_normalize(p->email, o->plus_fold);
-	char *name = ms_casefold(p->name, -1);
+	char *email = ms_email_normalize(who_email, o->plus_fold);
+	char *name = ms_casefold(who_name ? who_name : "", -1);
 	bool found = false;
 
 	for (size_t i = 0; i < o->nr_keep && !found; i++)
@@ -43,6 +49,7 @@ static struct proposal *proposal_new(const struct ms_areas_entry *e,
 	p->area = area;
 	p->people = g_ptr_array_new();
 	p->where = g_ptr_array_new();
+	p->listp = g_ptr_array_new();
 	return p;
 }
 
@@ -52,7 +59,46 @@ static void proposal_free(gpointer x)
 
 	g_ptr_array_free(p->people, TRUE);
 	g_ptr_array_free(p->where, TRUE);
+	g_ptr_array_free(p->listp, TRUE);
 	g_free(p);
+}
+
+/* Whether proposal `p` names `person` already. */
+static bool proposes(const struct proposal *p, unsigned person)
+{
+	for (guint u = 0; u < p->people->len; u++)
+		if (((const struct ms_area_person *)p->people->pdata[u])
+		    ->person == person)
+			return true;
+	for (guint u = 0; u < p->listp->len; u++)
+		if (((const struct ms_rv_person *)p->listp->pdata[u])
+		    ->person == person)
+			return true;
+	return false;
+}
+
+/* The de-facto maintainers on the list of entry `e` (review `re`), into
+ * its R: proposal *rp. */
+static void list_people(const struct ms_rv_entry *re,
+			const struct ms_areas_entry *e,
+			const struct recruit_opts *o, struct proposal **rp,
+			size_t *nr_kept)
+{
+	for (guint i = 0; i < re->others->len; i++) {
+		const struct ms_rv_person *p = re->others->pdata[i];
+
+		if (!ms_rv_defacto(re, p))
+			continue;
+		if (kept(o, p->name, p->email)) {
+			(*nr_kept)++;
+			continue;
+		}
+		if (!*rp)
+			*rp = proposal_new(e, NULL);
+		(*rp)->re = re;
+		if (p->person == MS_IDENT_NONE || !proposes(*rp, p->person))
+			g_ptr_array_add((*rp)->listp, (gpointer)p);
+	}
 }
 
 /* The proposals the areas support, R: ones first (entry order). */
@@ -93,7 +139,7 @@ static GPtrArray *proposals(const struct ms_areas *ar,
 				if (!p->defacto_committer &&
 				    !p->defacto_reviewer)
 					continue;
-				if (kept(o, p)) {
+				if (kept(o, p->name, p->email)) {
 					(*nr_kept)++;
 					continue;
 				}
@@ -119,6 +165,8 @@ static GPtrArray *proposals(const struct ms_areas *ar,
 			if (np)
 				g_ptr_array_add(fresh, np);
 		}
+		if (o->list && o->list[i] && !e->whole_tree)
+			list_people(o->list[i], e, o, &rp, nr_kept);
 		if (rp)
 			g_ptr_array_add(r, rp);
 	}
@@ -189,6 +237,13 @@ static char *apply(const struct proposal *p, const char *path,
 		goto out;
 	for (guint i = 0; i < p->people->len; i++) {
 		const struct ms_area_person *x = p->people->pdata[i];
+		char *who = ms_person_format(x->name, x->email);
+
+		g_string_append_printf(add, "R:\t%s\n", who);
+		g_free(who);
+	}
+	for (guint i = 0; i < p->listp->len; i++) {
+		const struct ms_rv_person *x = p->listp->pdata[i];
 		char *who = ms_person_format(x->name, x->email);
 
 		g_string_append_printf(add, "R:\t%s\n", who);
@@ -278,13 +333,17 @@ static char *subject(const struct proposal *p, const char *path,
 			else
 				g_string_append_printf(b, ": add %s", nn);
 			g_free(nn);
-		} else if (p->people->len == 1) {
+		} else if (p->people->len + p->listp->len == 1) {
 			g_string_append_printf(b, ": add %s as reviewer",
+					       p->people->len ?
 					       ((const struct ms_area_person *)
-						p->people->pdata[0])->name);
+						p->people->pdata[0])->name :
+					       ((const struct ms_rv_person *)
+						p->listp->pdata[0])->name);
 		} else {
 			g_string_append_printf(b, ": add %u reviewers",
-					       p->people->len);
+					       p->people->len +
+					       p->listp->len);
 		}
 		s = g_string_free(b, FALSE);
 		if (g_utf8_strlen(s, -1) <= 75)
@@ -361,6 +420,65 @@ static void evidence(GString *b, const struct ms_area_person *x,
 	g_string_append_c(b, ' ');
 }
 
+/* The evidence for one de-facto maintainer on the list of `p`'s entry:
+ * what made them one (ms_rv_defacto()), with dates and example
+ * messages. */
+static void evidence_list(GString *b, const struct ms_rv_person *x,
+			  const struct proposal *p,
+			  const struct recruit_opts *o)
+{
+	const struct ms_rv_entry *re = p->re;
+	unsigned why = ms_rv_defacto(re, x);
+	char s[32], u[32], f[32], l[32];
+	GPtrArray *did = g_ptr_array_new_with_free_func(g_free);
+
+	day(o->since, s);
+	day(o->until, u);
+	day(x->first_reply_since, f);
+	day(x->first_reply_until, l);
+	if (x->first_replies)
+		g_ptr_array_add(did, g_strdup_printf(
+			"were the first to answer %zu of the %zu answered, "
+			"posted from %s to %s",
+			x->first_replies, re->first_replied_total, f, l));
+	if (why & MS_RV_DEFACTO_TAGS)
+		g_ptr_array_add(did, g_strdup_printf(
+			"gave %zu of its %zu review tags",
+			x->reviewed_by + x->acked_by, re->tags_total));
+	if (why & MS_RV_DEFACTO_APPLIED)
+		g_ptr_array_add(did, g_strdup_printf(
+			"applied %zu of its %zu merged ones", x->applied,
+			re->merged));
+	g_string_append_printf(b, "%s <%s> is not listed for %s, yet "
+			       "maintstat review finds them its de-facto "
+			       "maintainer on the list: from %s to %s they "
+			       "answered %zu of its %u patches", x->name,
+			       x->email, p->e->entry->name, s, u, x->replied,
+			       re->patches->len);
+	for (guint k = 0; k < did->len; k++)
+		g_string_append_printf(b, "%s%s", k + 1 < did->len ? ", " :
+				       " and ", (char *)did->pdata[k]);
+	g_ptr_array_free(did, TRUE);
+	for (size_t k = 0; k < G_N_ELEMENTS(x->first_reply_ids) &&
+	     x->first_reply_ids[k]; k++) {
+		g_string_append_printf(b, "%s<%s>", k ? ", " :
+				       " (for example ",
+				       x->first_reply_ids[k]);
+		if (o->list_url) {
+			char *esc = g_uri_escape_string(x->first_reply_ids[k],
+							"@!$&'()*+,;=:", FALSE);
+
+			g_string_append_printf(b, " %s%s%s/", o->list_url,
+					       g_str_has_suffix(o->list_url,
+								"/") ? "" : "/",
+					       esc);
+			g_free(esc);
+		}
+	}
+	g_string_append(b, x->first_reply_ids[0] ? ")." : ".");
+	g_string_append_c(b, ' ');
+}
+
 /* The commit message after the subject, its To: and Cc: lines. */
 static char *body(const struct proposal *p, const struct recruit_opts *o,
 		  GPtrArray *to, GPtrArray *cc)
@@ -379,6 +497,8 @@ static char *body(const struct proposal *p, const struct recruit_opts *o,
 			       "maintainer is their decision.\n\n", me->name);
 	for (guint i = 0; i < p->people->len; i++)
 		evidence(b, p->people->pdata[i], p->where->pdata[i], o);
+	for (guint i = 0; i < p->listp->len; i++)
+		evidence_list(b, p->listp->pdata[i], p, o);
 	/* (THE REST's proposals need not be for an unattended area) */
 	if (p->area && (p->area->flags & MS_AREA_UNATTENDED))
 		g_string_append_printf(b, "None of the people listed for %s "
@@ -397,11 +517,18 @@ static char *body(const struct proposal *p, const struct recruit_opts *o,
 	w = retire_wrap(b->str, 72);
 	g_string_assign(b, w);
 	g_free(w);
-	g_string_append(b, "\n\nFound by maintstat areas (its figures: "
-			"non-merge commits, people\njoined as it joins "
-			"them).\n\n");
+	g_string_append_printf(b, "\n\nFound by maintstat areas%s (its "
+			       "figures: non-merge commits, people\njoined as "
+			       "it joins them).\n\n", p->listp->len ?
+			       " and review" : "");
 	for (guint i = 0; i < p->people->len; i++) {
 		const struct ms_area_person *x = p->people->pdata[i];
+
+		g_ptr_array_add(to, ms_person_format(x->name, x->email));
+		g_hash_table_add(seen, ms_email_normalize(x->email, true));
+	}
+	for (guint i = 0; i < p->listp->len; i++) {
+		const struct ms_rv_person *x = p->listp->pdata[i];
 
 		g_ptr_array_add(to, ms_person_format(x->name, x->email));
 		g_hash_table_add(seen, ms_email_normalize(x->email, true));

@@ -2,7 +2,8 @@
  * recruit.h - the patch series that proposes, from the areas of
  * areas.h, the MAINTAINERS change the data supports (issue 37): an R:
  * line in the entry for each de-facto person of an area the entry's
- * people attend, or a new entry for an unattended subtree (its de-facto
+ * people attend and for each de-facto maintainer the list's review
+ * finds, or a new entry for an unattended subtree (its de-facto
  * people as R:, the parent entry's lists and status, F: the area),
  * never an M: line; none for a catch-all area (THE REST's '*'), and for
  * the whole tree's entry (areas.h's whole_tree) only a new entry, named
@@ -21,6 +22,7 @@
 
 struct ms_activity;
 struct ms_areas;
+struct ms_rv_entry;
 
 struct recruit_opts {
 	const char *from;          /* "Name <addr>": From and Signed-off-by */
@@ -30,6 +32,13 @@ struct recruit_opts {
 	const char *const *keep;
 	size_t nr_keep;
 	bool plus_fold;
+	/* the list's review of each entry of the areas (their order; NULL:
+	 * no list read, or an entry with no patch there): its de-facto
+	 * maintainers (review.h's ms_rv_defacto()) are proposed as R: too,
+	 * but not for the whole tree's entry; list_url (may be NULL) links
+	 * their messages */
+	const struct ms_rv_entry *const *list;
+	const char *list_url;
 };
 
 struct recruit_patch {

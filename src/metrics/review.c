@@ -998,6 +998,13 @@ static void patch_outcome(struct entry_acc *ea, struct ms_rv_patch *pt,
 
 		out->replied++;
 		g_array_append_val(ea->ttfr, pt->first.latency);
+		if (!a->p.first_replies || pt->posted < a->p.first_reply_since)
+			a->p.first_reply_since = pt->posted;
+		if (!a->p.first_replies || pt->posted > a->p.first_reply_until)
+			a->p.first_reply_until = pt->posted;
+		if (a->p.first_replies < G_N_ELEMENTS(a->p.first_reply_ids))
+			a->p.first_reply_ids[a->p.first_replies] =
+				rec_at(c, pt->first.rec)->message_id;
 		a->p.first_replies++;
 		ea->first_replied_total++;
 	}
@@ -1205,25 +1212,35 @@ static size_t people_out(struct entry_acc *ea)
 	return tags_total;
 }
 
-/* De-facto maintainers: unlisted people who commit, tag or reply first
- * for most of the entry's patches (at least twice).  `tags_total` is
- * the review tags everyone gave. */
+unsigned ms_rv_defacto(const struct ms_rv_entry *e,
+		       const struct ms_rv_person *p)
+{
+	size_t tags = p->reviewed_by + p->acked_by;
+	unsigned r = 0;
+
+	if (p->role || p->via_list)
+		return 0;
+	if (p->applied >= 2 && 2 * p->applied > e->merged)
+		r |= MS_RV_DEFACTO_APPLIED;
+	if (tags >= 2 && 2 * tags > e->tags_total)
+		r |= MS_RV_DEFACTO_TAGS;
+	if (p->first_replies >= 2 &&
+	    2 * p->first_replies > e->first_replied_total)
+		r |= MS_RV_DEFACTO_FIRST;
+	return r;
+}
+
+/* De-facto maintainers (ms_rv_defacto()), `tags_total` the review tags
+ * everyone gave. */
 static void defacto_maintainers(struct entry_acc *ea, size_t tags_total)
 {
 	struct ms_rv_entry *out = ea->out;
 
-	for (guint i = 0; i < out->others->len; i++) {
-		struct ms_rv_person *p = out->others->pdata[i];
-		size_t tags = p->reviewed_by + p->acked_by;
-
-		if (p->via_list)
-			continue;
-		if ((p->applied >= 2 && 2 * p->applied > out->merged) ||
-		    (tags >= 2 && 2 * tags > tags_total) ||
-		    (p->first_replies >= 2 &&
-		     2 * p->first_replies > ea->first_replied_total))
-			g_ptr_array_add(out->defacto, p);
-	}
+	out->tags_total = tags_total;
+	out->first_replied_total = ea->first_replied_total;
+	for (guint i = 0; i < out->others->len; i++)
+		if (ms_rv_defacto(out, out->others->pdata[i]))
+			g_ptr_array_add(out->defacto, out->others->pdata[i]);
 }
 
 /* Whether listed person `l` was ever seen: posting to any list of the

@@ -260,6 +260,11 @@ struct ms_rv_person {
 	size_t messages, threads;    /* replies sent, distinct threads */
 	size_t authored;             /* patch postings they sent */
 	size_t first_replies;        /* patches where theirs came first */
+	/* ... the first and newest of those patches' postings dates, and
+	 * the Message-IDs of three of those replies (borrowed
+	 * from the index; NULL when fewer) */
+	int64_t first_reply_since, first_reply_until;
+	const char *first_reply_ids[3];
 	size_t commits;              /* entry commits they committed */
 	size_t applied;              /* merged patches they committed */
 	int64_t last_list;           /* their newest message, any list */
@@ -313,7 +318,11 @@ struct ms_rv_entry {
 	GArray *tags_dropped;        /* struct ms_rv_tag: on list, not commit */
 	GArray *tags_untraced;       /* in commit, not on the list */
 	GPtrArray *aliases;          /* struct ms_rv_alias * */
-	GPtrArray *defacto;          /* struct ms_rv_person * (in others) */
+	GPtrArray *defacto;          /* struct ms_rv_person * (in others):
+					those ms_rv_defacto() finds */
+	/* the shares' bases of the de-facto rule: the review tags all gave,
+	 * the patches with a first human reply */
+	size_t tags_total, first_replied_total;
 	size_t commits;              /* linked or not, touching the entry */
 	/* where the patches stand: a count per state (superseded counts
 	 * the versions a newer one replaced), accepted over accepted and
@@ -333,6 +342,26 @@ struct ms_rv_entry {
 	GPtrArray *intervals;
 	GPtrArray *strings;          /* private: strings the entry owns */
 };
+
+/* Which of ms_rv_defacto()'s shares holds (bits). */
+enum {
+	MS_RV_DEFACTO_APPLIED = 1,   /* applied most of the merged patches */
+	MS_RV_DEFACTO_TAGS = 2,      /* gave most of the review tags */
+	MS_RV_DEFACTO_FIRST = 4,     /* answered most answered patches first */
+};
+
+/*
+ * The verdict "de-facto maintainer on the list" that review gives: an
+ * unlisted person `p` of entry `e` (one of e->others, not a via-list
+ * sender) who, at least twice each, applied more than half of the
+ * entry's merged patches, gave more than half of its review tags, or
+ * was the first to answer more than half of its answered patches.
+ * Returns the shares that hold (0: not de-facto); the evidence is in `p`
+ * (applied, reviewed_by + acked_by, first_replies with their dates and
+ * Message-IDs) over `e` (merged, tags_total, first_replied_total).
+ */
+unsigned ms_rv_defacto(const struct ms_rv_entry *e,
+		       const struct ms_rv_person *p);
 
 struct ms_review {
 	GPtrArray *entries;          /* struct ms_rv_entry * */

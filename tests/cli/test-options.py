@@ -40,7 +40,7 @@ eq(r.rc, 2, "fetch has no --threads (its thread switch is --whole-threads)")
 
 # --- --max-message-size, --max-index-size: only where mail is read ---
 MAIL = {"maintainers", "activity", "urgent", "retire", "identities", "mail",
-        "link", "review", "report", "pending", "people"}
+        "link", "review", "report", "pending", "people", "recruit"}
 for cmd in commands + ["mail show", "store list"]:
     args = cmd.split() + (["stats"] if cmd == "mail" else [])
     h = run(*args, "--help").out

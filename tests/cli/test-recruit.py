@@ -237,4 +237,49 @@ top = json.loads(r.out)["entries"][0]["areas"][0]["top"]
 cus = [p for p in top if p["name"] == "Cus Todian"]
 eq([(p["custodial"], p["custodian_of"], p["de_facto"]) for p in cus],
    [(5, "ARM BEE", False)], "--json: custodial, custodian_of")
+# The list (issue 37): review's de-facto maintainer of an entry, someone
+# not listed who answers most of its patches first (fixtures/gen/
+# gen-review.py: Dan Defacto, first to answer both BAZ LEGACY patches,
+# once from the old address --aliases joins), gets an R: line with the
+# evidence review's verdict weighed; never an M: line; --keep holds.
+rv = os.path.join(T, "rv")
+subprocess.run([sys.executable, os.path.join(SOURCE_ROOT, "fixtures", "gen",
+                                             "gen-review.py"), rv],
+               check=True, capture_output=True)
+rvrepo, mbox = os.path.join(rv, "repo"), os.path.join(rv, "list.mbox")
+LIST = ["--archive", mbox, "--aliases", os.path.join(rv, "aliases")]
+out6 = os.path.join(T, "out6")
+r = run("recruit", "--repo", rvrepo, "--no-cache", "-o", out6, "--from",
+        FROM, "--list-url", "https://lore.example.org/baz", *LIST, env=env)
+ok(r.rc == 0, "--archive: exits 0", r.err)
+pats = sorted(glob.glob(out6 + "/0*-BAZ-*.patch"))
+p = open(pats[0]).read() if pats else ""
+flat = " ".join(p.split())
+ok("Subject: [PATCH 2/2] MAINTAINERS: BAZ LEGACY DRIVER: add Dan Defacto "
+   "as reviewer\n" in p and "\n+R:\tDan Defacto <dan@example.net>\n" in p,
+   "Dan, review's de-facto maintainer, proposed as R:", p)
+ok("\n+M:" not in p and "To: Dan Defacto <dan@example.net>\n" in p and
+   "Cc: Old Ghost <ghost@example.org>" in p, "no M:; To: Dan, Cc: the "
+   "entry's", p)
+ok("answered 2 of its 2 patches and were the first to answer 2 of the 2 "
+   "answered, posted from 2024-03-07 to 2024-03-09 (for example "
+   "<f1-r1@example.net> https://lore.example.org/baz/f1-r1@example.net/, "
+   "<g1-r1@example.net>" in flat, "the evidence: answers, first answers, "
+   "dates, Message-IDs and links", flat)
+w3 = os.path.join(T, "w3")
+subprocess.run(["git", "clone", "-q", rvrepo, w3], check=True)
+am = subprocess.run(["git", "-C", w3, "am"] +
+                    sorted(glob.glob(out6 + "/0[1-9]*.patch")), env=genv,
+                    capture_output=True, text=True)
+ok(am.returncode == 0, "git am applies the series", am.stderr)
+r = run("recruit", "--repo", rvrepo, "--no-cache", "-o",
+        os.path.join(T, "out7"), "--from", FROM, "--json", "BAZ LEGACY DRIVER",
+        env=env)
+eq(r.json()["patch_files"], [], "without --archive: no proposal for Dan")
+open(keep, "w").write("Dan Defacto\n")
+r = run("recruit", "--repo", rvrepo, "--no-cache", "-o",
+        os.path.join(T, "out8"), "--from", FROM, "--json", "--keep", keep,
+        "BAZ LEGACY DRIVER", *LIST, env=env)
+eq((r.json()["patch_files"], r.json()["kept"]), ([], 1),
+   "--keep leaves Dan out")
 done()
