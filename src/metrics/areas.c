@@ -547,6 +547,8 @@ struct qwork {
 	struct ms_ident *ident;
 	size_t nr_all;
 	size_t nr_intervals;      /* of the query */
+	int64_t until;            /* ... its end, and its intervals' */
+	const int64_t *bounds;
 	unsigned **entry_people;  /* per entry index: its M:/R: ids, lazily */
 	size_t *nr_entry_people;
 	/* person + 1 -> the name of the first entry with a T: line listing
@@ -613,8 +615,9 @@ static void paths_release(struct qwork *qw)
 	g_free(qw->occ_off);
 }
 
-static void resolve_listed(struct qwork *qw, const struct maint_entry *me,
-			   unsigned **out, size_t *nr)
+static void resolve_listed(struct ms_ident *ident,
+			   const struct maint_entry *me, unsigned **out,
+			   size_t *nr)
 {
 	*out = g_new(unsigned, me->nr_fields ? me->nr_fields : 1);
 	*nr = 0;
@@ -624,7 +627,7 @@ static void resolve_listed(struct qwork *qw, const struct maint_entry *me,
 		if (me->fields[f].key != 'M' && me->fields[f].key != 'R')
 			continue;
 		maint_parse_person(me->fields[f].value, &name, &email);
-		(*out)[(*nr)++] = ms_ident_resolve(qw->ident, name, email);
+		(*out)[(*nr)++] = ms_ident_resolve(ident, name, email);
 		g_free(name);
 		g_free(email);
 	}
@@ -668,7 +671,7 @@ static const char *custodian_of(struct qwork *qw, unsigned p)
 static bool lists(struct qwork *qw, size_t entry, unsigned person)
 {
 	if (!qw->entry_people[entry])
-		resolve_listed(qw, maint_file_entry(
+		resolve_listed(qw->ident, maint_file_entry(
 				       ms_activity_maintainers(qw->a), entry),
 			       &qw->entry_people[entry],
 			       &qw->nr_entry_people[entry]);
@@ -945,8 +948,13 @@ static void finish_covers(struct qwork *qw, struct aslot *aw)
 
 /* Who the area's people are to the entry, the flags and the top. */
 static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw,
-			size_t files)
+			size_t files, size_t slot)
 {
+	/* de-facto is what someone does now: in the last
+	 * MS_AREAS_RECENT_YEARS of the window (slot 0) or interval */
+	int64_t recent = ms_act_date_shift(slot ? qw->bounds[slot] :
+					   qw->until,
+					   -MS_AREAS_RECENT_YEARS, 0, 0);
 	struct ms_area *o = aw->out;
 	GArray *all = g_array_new(FALSE, FALSE, sizeof(struct ms_area_person));
 	GHashTableIter it;
@@ -972,7 +980,8 @@ static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw,
 				attended = attended || o->covers[c].inner;
 		attended = attended || p.listed;
 		/* (no one looks after files the tree no longer has) */
-		if (!p.listed && !p.listed_in && files) {
+		if (!p.listed && !p.listed_in && files &&
+		    p.focused_last >= recent) {
 			p.defacto_committer =
 				p.focused_committed >= MS_AREAS_DEFACTO_MIN &&
 				2 * p.focused_committed >= o->focused;
@@ -1027,7 +1036,7 @@ static void ework_init(struct qwork *qw, struct ework *ew,
 			!*g_array_index(ew->ps.all, struct pat, i).value;
 	ew->roots = g_hash_table_new(g_str_hash, g_str_equal);
 	ew->areas = g_ptr_array_new();
-	resolve_listed(qw, me, &ew->listed, &ew->nr_listed);
+	resolve_listed(qw->ident, me, &ew->listed, &ew->nr_listed);
 }
 
 /* An area's answer, with the entry's listed people: of node `n`, or
@@ -1096,7 +1105,7 @@ static void ework_release(struct qwork *qw, struct ework *ew)
 		struct ms_area *o = &out->areas[out->nr_areas++];
 
 		for (size_t k = 0; k < ew->nr_slots; k++)
-			finish_area(qw, ew, &aw->slots[k], aw->node->files);
+			finish_area(qw, ew, &aw->slots[k], aw->node->files, k);
 		*o = *aw->slots[0].out;
 		g_free(aw->slots[0].out);
 		o->nr_intervals = ew->nr_slots - 1;
@@ -1269,6 +1278,8 @@ int ms_areas_compute(const struct ms_activity *a,
 	qw.ident = ms_activity_ident(a);
 	qw.nr_all = maint_file_nr_entries(mf);
 	qw.nr_intervals = q->bounds ? q->nr_intervals : 0;
+	qw.until = q->until;
+	qw.bounds = q->bounds;
 	qw.entry_people = g_new0(unsigned *, qw.nr_all + 1);
 	qw.nr_entry_people = g_new0(size_t, qw.nr_all + 1);
 	n = q->entries ? q->nr_entries : qw.nr_all;
@@ -1324,6 +1335,30 @@ static void area_release(struct ms_area *o)
 	for (size_t k = 0; k < o->nr_intervals; k++)
 		area_release(&o->intervals[k]);
 	g_free(o->intervals);
+}
+
+const char *ms_areas_listed_in(const struct ms_activity *a,
+			       const struct ms_areas_entry *e,
+			       unsigned person)
+{
+	struct ms_ident *id = ms_activity_ident(a);
+
+	for (size_t k = 0; k < e->nr_areas; k++)
+		for (size_t c = 0; c < e->areas[k].nr_covers; c++) {
+			const struct maint_entry *me =
+				e->areas[k].covers[c].entry;
+			unsigned *who;
+			size_t nr;
+			bool found = false;
+
+			resolve_listed(id, me, &who, &nr);
+			for (size_t i = 0; i < nr && !found; i++)
+				found = who[i] == person;
+			g_free(who);
+			if (found)
+				return me->name;
+		}
+	return NULL;
 }
 
 void ms_areas_free(struct ms_areas *r)

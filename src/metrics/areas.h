@@ -62,6 +62,10 @@ void ms_commit_paths_free(struct ms_commit_paths *cp);
 /* A de-facto person did at least this many of the area's commits or
  * reviews (besides at least half of them): one commit proves nothing. */
 #define MS_AREAS_DEFACTO_MIN 3
+/* ... and the newest of those is at most this many years before the end
+ * of the window (a few old commits make no one de-facto now: a person
+ * removed from MAINTAINERS as inactive, a series reviewed years ago). */
+#define MS_AREAS_RECENT_YEARS 1
 /* A commit touching more entries than this is tree-wide (U-Boot's
  * "global: Move remaining CONFIG_SYS_* to CFG_SYS_*", 744 files): it
  * counts in every figure, but applying or reviewing it is no evidence
@@ -92,7 +96,9 @@ enum ms_area_flag {
 	 * get_maintainer.pl names them for none) applied or reviewed at
 	 * least half of the window's commits there (and at least
 	 * MS_AREAS_DEFACTO_MIN), tree-wide ones (MS_AREAS_TREEWIDE) left
-	 * out; never in an area with no file in the tree */
+	 * out, the newest of them in the window's last
+	 * MS_AREAS_RECENT_YEARS; never in an area with no file in the
+	 * tree */
 	MS_AREA_DEFACTO = 1 << 1,
 	/* no commit in the window */
 	MS_AREA_DORMANT = 1 << 2,
@@ -213,6 +219,16 @@ int ms_areas_compute(const struct ms_activity *a,
 		     const struct ms_commit_paths *cp,
 		     const struct ms_areas_query *q, struct ms_areas **out);
 void ms_areas_free(struct ms_areas *r);
+
+/*
+ * The first other entry matching files of `e`'s areas (their covers,
+ * inner ones first) that lists `person` (an id of `a`'s identity model)
+ * as M: or R:, or NULL: get_maintainer.pl names them for those files
+ * already.
+ */
+const char *ms_areas_listed_in(const struct ms_activity *a,
+			       const struct ms_areas_entry *e,
+			       unsigned person);
 
 /* "unattended", "de-facto", "dormant": the JSON and text names. */
 const char *ms_area_flag_name(enum ms_area_flag f);

@@ -79,7 +79,8 @@ static bool proposes(const struct proposal *p, unsigned person)
 
 /* The de-facto maintainers on the list of entry `e` (review `re`), into
  * its R: proposal *rp. */
-static void list_people(const struct ms_rv_entry *re,
+static void list_people(const struct ms_activity *a,
+			const struct ms_rv_entry *re,
 			const struct ms_areas_entry *e,
 			const struct recruit_opts *o, struct proposal **rp,
 			size_t *nr_kept)
@@ -87,7 +88,10 @@ static void list_people(const struct ms_rv_entry *re,
 	for (guint i = 0; i < re->others->len; i++) {
 		const struct ms_rv_person *p = re->others->pdata[i];
 
-		if (!ms_rv_defacto(re, p))
+		/* (one listed for its files in another entry, as THE REST's
+		 * or an arch's maintainer, is named for them already) */
+		if (!ms_rv_defacto(re, p) || (p->person != MS_IDENT_NONE &&
+		    ms_areas_listed_in(a, e, p->person)))
 			continue;
 		if (kept(o, p->name, p->email)) {
 			(*nr_kept)++;
@@ -102,7 +106,8 @@ static void list_people(const struct ms_rv_entry *re,
 }
 
 /* The proposals the areas support, R: ones first (entry order). */
-static GPtrArray *proposals(const struct ms_areas *ar,
+static GPtrArray *proposals(const struct ms_activity *a,
+			    const struct ms_areas *ar,
 			    const struct recruit_opts *o, size_t *nr_kept)
 {
 	GPtrArray *r = g_ptr_array_new_with_free_func(proposal_free);
@@ -166,7 +171,7 @@ static GPtrArray *proposals(const struct ms_areas *ar,
 				g_ptr_array_add(fresh, np);
 		}
 		if (o->list && o->list[i] && !e->whole_tree)
-			list_people(o->list[i], e, o, &rp, nr_kept);
+			list_people(a, o->list[i], e, o, &rp, nr_kept);
 		if (rp)
 			g_ptr_array_add(r, rp);
 	}
@@ -721,7 +726,7 @@ int recruit_build(const struct ms_activity *a, const struct ms_areas *ar,
 						  NULL, mfile_free);
 	int rc = 0;
 
-	props = proposals(ar, o, &s->kept);
+	props = proposals(a, ar, o, &s->kept);
 	for (guint i = 0; i < props->len; i++) {
 		struct proposal *p = props->pdata[i];
 		struct mfile *f = file_of(files, order, p->e->entry, read,

@@ -282,4 +282,51 @@ r = run("recruit", "--repo", rvrepo, "--no-cache", "-o",
         "BAZ LEGACY DRIVER", *LIST, env=env)
 eq((r.json()["patch_files"], r.json()["kept"]), ([], 1),
    "--keep leaves Dan out")
+# ... but not when another entry matching its files lists Dan already
+# (as THE REST's or an arch's maintainer): get_maintainer.pl names him.
+mfile = os.path.join(T, "MAINTAINERS.outer")
+open(mfile, "w").write(subprocess.run(
+    ["git", "-C", rvrepo, "show", "HEAD:MAINTAINERS"],
+    capture_output=True, text=True, check=True).stdout +
+    "\nDRIVERS\nM:\tDan Defacto <dan@example.net>\nF:\tdrivers/\n")
+r = run("recruit", "--repo", rvrepo, "--no-cache", "-o",
+        os.path.join(T, "out9"), "--from", FROM, "--json", "--maintainers",
+        mfile, "BAZ LEGACY DRIVER", *LIST, env=env)
+eq((r.rc, r.json()["patch_files"] if r.rc == 0 else r.err), (0, []),
+   "Dan, listed for drivers/ by DRIVERS, is not proposed for BAZ LEGACY")
+# Only recent work makes someone de-facto (issue 37, real output: U-Boot's
+# recruit proposed people MAINTAINERS had removed as inactive, and
+# reviewers of one series years ago): Rex reviewed every change of
+# board/old/ 2023-11-15..18, more than a year before the window's end
+# (the last commit, 2025-01-01): no proposal, no de-facto flag; Pia did the
+# same for board/new/ within the last year: proposed.
+OLD = ("OLD BOARD\nM:\tOla Old <ola@example.org>\nS:\tMaintained\n"
+       "F:\tboard/old/\n\nNEW BOARD\nM:\tNed New <ned@example.org>\n"
+       "S:\tMaintained\nF:\tboard/new/\n\n" + TOP)
+REX, PIA = "Rex Rev <rex@example.net>", "Pia Rev <pia@example.net>"
+stream = commit(ADA, 1699000000, "import", {
+    "MAINTAINERS": OLD, "board/old/o.c": "o\n", "board/new/n.c": "n\n"})
+for i in range(4):
+    stream += commit(f"Au Thor{i} <au{i}@example.org>",
+                     1700000000 + i * 86400,
+                     f"old: change {i}\n\nReviewed-by: {REX}\n",
+                     {"board/old/o.c": f"o {i}\n"})
+    stream += commit(f"Au Thor{i} <au{i}@example.org>",
+                     1730000000 + i * 86400,
+                     f"new: change {i}\n\nReviewed-by: {PIA}\n",
+                     {"board/new/n.c": f"n {i}\n"})
+stream += commit(ADA, 1735689600, "readme", {"README": "r2\n"})
+four = os.path.join(T, "four.git")
+subprocess.run(["git", "init", "-q", "--bare", "-b", "main", four],
+               check=True)
+subprocess.run(["git", "--git-dir", four, "fast-import", "--quiet"],
+               input=stream, check=True)
+r = run("recruit", "--repo", four, "--no-cache", "-o",
+        os.path.join(T, "out10"), "--from", FROM, "--json", env=env)
+eq([p["subject"] for p in r.json()["patch_files"]][1:] if r.rc == 0 else r.err,
+   ["MAINTAINERS: NEW BOARD: add Pia Rev as reviewer"],
+   "Pia, recent, proposed; Rex, whose reviews are over a year old, not")
+r = run("areas", "--repo", four, "--no-cache", "--json", "OLD BOARD")
+eq(json.loads(r.out)["entries"][0]["areas"][0]["flags"], ["unattended"],
+   "OLD BOARD's area: unattended, not de-facto")
 done()

@@ -18,7 +18,7 @@
  *   commit in the window; a listed person's last date there is still
  *   found before it).
  *
- * Planted, in the window (1600000000 .. 1700000000):
+ * Planted, in the window (1600000000 .. 1700000000), its last 100 days:
  *   drivers/broad/mia/sub/: 6 commits authored by Mia (listed M:); Carl
  *     applies 3 of them (exactly half: de-facto), Mia the rest; Ray
  *     (listed R:) reviews those 3, Vic the other 3 (exactly half:
@@ -96,7 +96,8 @@ static const char *const files[] = {
 	"drivers/broad/excluded/e.c", "include/broad.h", "drivers/other/o.c",
 };
 
-static int64_t when = SINCE;
+/* (the window's last 100 days: de-facto work is recent work) */
+static int64_t when = UNTIL - 100 * 86400;
 static unsigned serial;
 
 /* One commit of `path` at the next day of the window (or at `t`). */
