@@ -58,6 +58,11 @@ static void mail_opts(const struct cli_rev_opts *o, unsigned parse_flags,
 	mo->parse_flags = parse_flags;
 	mo->hook = hook;
 	mo->hook_data = hook_data;
+	/* the review map's answers go with the mail snapshot */
+	if (o->kmap && hook_data == o->kmap) {
+		mo->hook_dump = ms_review_map_dump;
+		mo->hook_load = ms_review_map_load;
+	}
 }
 
 /*

@@ -4,6 +4,7 @@
  * snapshots.
  */
 #include "link-internal.h"
+#include "bytes.h"
 #include "store.h"
 
 #include <string.h>
@@ -49,6 +50,42 @@ static void files_free(gpointer p)
  * changes with the index's dump version and with what on_mail() keeps.
  */
 #define SNAPSHOT_KIND (MS_MAIL_INDEX_DUMP_VERSION * 100 + 2)
+
+/* With a hook, its answers follow the index (opts->hook_dump's bytes,
+ * then their length, 64-bit little-endian), under a kind of its own:
+ * link's and review's snapshots of one archive are kept side by side. */
+static int snapshot_kind(const struct ms_link_mail_opts *opts)
+{
+	return opts->hook ? SNAPSHOT_KIND + 50 : SNAPSHOT_KIND;
+}
+
+/* The index of snapshot `b` (and its files in *files), the hook's
+ * answers taken back; NULL when either does not load. */
+static struct ms_mail_index *snapshot_load(const struct ms_link_mail_opts *o,
+					   GBytes *b, GPtrArray **files)
+{
+	gsize n;
+	const uint8_t *p = g_bytes_get_data(b, &n);
+	struct ms_rd r = MS_RD_INIT(p + (n >= 8 ? n - 8 : n), n >= 8 ? 8 : 0);
+	uint64_t len = ms_get_le(&r, 8);
+	struct ms_mail_index *idx;
+	GBytes *ib;
+
+	*files = NULL;
+	if (!o->hook)
+		return ms_mail_index_load(b, files);
+	if (!r.ok || len > n - 8)
+		return NULL;
+	ib = g_bytes_new_from_bytes(b, 0, n - 8 - len);
+	idx = ms_mail_index_load(ib, files);
+	g_bytes_unref(ib);
+	if (idx && !o->hook_load(p + n - 8 - len, len, o->hook_data)) {
+		ms_mail_index_free(idx);
+		g_clear_pointer(files, g_ptr_array_unref);
+		idx = NULL;
+	}
+	return idx;
+}
 
 /*
  * A snapshot is saved again only when the messages after it (replayed
@@ -113,6 +150,7 @@ struct snapshot_save {
 	struct ms_store *store;
 	struct ms_store_mail_mark mark;
 	GByteArray *bytes;       /* NULL: nothing to save */
+	int kind;
 	int rc;
 	char *error;
 };
@@ -121,7 +159,7 @@ static gpointer save_main(gpointer data)
 {
 	struct snapshot_save *sv = data;
 
-	sv->rc = ms_store_mail_snapshot_put(sv->store, SNAPSHOT_KIND,
+	sv->rc = ms_store_mail_snapshot_put(sv->store, sv->kind,
 					    &sv->mark, sv->bytes->data,
 					    sv->bytes->len);
 	if (sv->rc < 0)
@@ -149,11 +187,11 @@ static int load_resumed(const struct ms_link_mail_opts *opts,
 	int rc;
 
 	rc = use_snapshot ? ms_store_mail_snapshot_get(opts->store,
-			opts->archives[0], SNAPSHOT_KIND, &b, &from) : 0;
+			opts->archives[0], snapshot_kind(opts), &b, &from) : 0;
 	if (rc < 0)
 		return rc;
 	if (b) {
-		idx = ms_mail_index_load(b, &files);
+		idx = snapshot_load(opts, b, &files);
 		g_bytes_unref(b);
 	}
 	lm->idx = idx ? idx : ms_mail_index_new();
@@ -169,6 +207,8 @@ static int load_resumed(const struct ms_link_mail_opts *opts,
 					     lm, &res, &mine);
 	ms_mail_read_result_release(&res);
 	if (rc == MS_ESTALE && idx) {
+		if (opts->hook)   /* it may have seen records since */
+			opts->hook_load(NULL, 0, opts->hook_data);
 		ms_diags_release(&mine);
 		g_clear_pointer(&lm->idx, ms_mail_index_free);
 		g_clear_pointer(&lm->files, g_ptr_array_unref);
@@ -180,10 +220,19 @@ static int load_resumed(const struct ms_link_mail_opts *opts,
 			     "%s", mine.items[i].message);
 	ms_diags_release(&mine);
 	if (rc == 0 && to.inbox && (!idx || snapshot_behind(&from, &to))) {
+		guint at;
+
 		sv->bytes = g_byte_array_new();
 		sv->mark = to;
+		sv->kind = snapshot_kind(opts);
 		if (!ms_mail_index_dump(lm->idx, diff_of, lm, sv->bytes))
 			g_clear_pointer(&sv->bytes, g_byte_array_unref);
+		at = sv->bytes ? sv->bytes->len : 0;
+		if (sv->bytes && opts->hook &&
+		    !opts->hook_dump(sv->bytes, opts->hook_data))
+			g_clear_pointer(&sv->bytes, g_byte_array_unref);
+		else if (sv->bytes && opts->hook)
+			ms_put_le(sv->bytes, sv->bytes->len - at, 8);
 	}
 	return rc;
 }
@@ -199,10 +248,11 @@ int ms_link_mail_load(const struct ms_link_mail_opts *opts,
 	*out = NULL;
 	lm->opts = opts;
 	lm->scratch = g_ptr_array_new();
-	/* one archive, nothing but the index wanted: resume from the
-	 * snapshot of the last run */
-	if (opts->store && opts->nr_archives == 1 && !opts->hook &&
-	    !(opts->parse_flags & MS_MAIL_PARSE_KEEP_BODY)) {
+	/* one archive, nothing but the index (and what a hook keeps with
+	 * it) wanted: resume from the snapshot of the last run */
+	if (opts->store && opts->nr_archives == 1 &&
+	    (opts->hook ? opts->hook_dump && opts->hook_load :
+	     !(opts->parse_flags & MS_MAIL_PARSE_KEEP_BODY))) {
 		rc = load_resumed(opts, lm, true, &sv, diags);
 		if (rc == MS_ESTALE)  /* the snapshot is outdated: replace it */
 			rc = load_resumed(opts, lm, false, &sv, diags);

@@ -42,6 +42,8 @@ struct ms_review_map {
 	/* earlier versions a posting names ("Link to v1: <lore URL>") */
 	GRegex *earlier_re;
 	GPtrArray *earlier;          /* per record: GStrv of ids, or NULL */
+	GPtrArray *loaded;           /* sibling names ms_review_map_load()
+					read (foreign points into them) */
 };
 
 /* A host where MAINTAINERS names this many lists is the project's own:

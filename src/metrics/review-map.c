@@ -164,6 +164,7 @@ struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 	named_lists(map);
 	map->earlier = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)g_strfreev);
+	map->loaded = g_ptr_array_new_with_free_func(g_free);
 	/* b4's "- Link to v1: URL", a changelog's "v2: URL" */
 	map->earlier_re = g_regex_new(
 		"^[ \t]*[-*]?[ \t]*(?:link to )?v[0-9]+[ \t]*:[ \t]*<?https?://"
@@ -238,6 +239,7 @@ void ms_review_map_free(struct ms_review_map *map)
 	g_ptr_array_unref(map->lists);
 	g_ptr_array_unref(map->rcpts);
 	g_ptr_array_unref(map->earlier);
+	g_ptr_array_unref(map->loaded);
 	if (map->earlier_re)
 		g_regex_unref(map->earlier_re);
 	if (map->saved)
@@ -623,4 +625,205 @@ bool ms_review_map_listed(const struct ms_review_map *map, uint32_t rec,
 		}
 	}
 	return false;
+}
+
+/* ---- the answers kept with the mail snapshot ---- */
+
+/*
+ * What the hook derived from the records read so far (their entries,
+ * sibling project, lists and earlier versions: everything it takes from
+ * their bodies) is kept with link.c's mail snapshot, so that a warm run
+ * hands the hook only the records after it.  Its key: the format, GLib
+ * (the regex engine), maint_index_fingerprint() (MAINTAINERS and the
+ * tree's answers to the F: patterns' questions), the K: patterns
+ * (k_key()) and --foreign-subject.  Bump MAP_FORMAT whenever the hook,
+ * or what it calls (ms_mail_foreign_project(), ms_mail_recipients()),
+ * changes what it derives.
+ */
+#define MAP_FORMAT "review-map 1"
+
+static char *map_key(const struct ms_review_map *map)
+{
+	GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);
+	char *fp = maint_index_fingerprint(map->idx), *k = k_key(map), *key;
+	const char *re = map->foreign_re ?
+			 g_regex_get_pattern(map->foreign_re) : "";
+
+	g_checksum_update(c, (const guchar *)MAP_FORMAT, sizeof(MAP_FORMAT));
+	g_checksum_update(c, (const guchar *)fp, (gssize)strlen(fp) + 1);
+	g_checksum_update(c, (const guchar *)k, (gssize)strlen(k) + 1);
+	g_checksum_update(c, (const guchar *)(map->foreign_re ? "1" : "0"),
+			  1);
+	g_checksum_update(c, (const guchar *)re, (gssize)strlen(re) + 1);
+	key = g_strdup(g_checksum_get_string(c));
+	g_checksum_free(c);
+	g_free(fp);
+	g_free(k);
+	return key;
+}
+
+static const void *rec_of(const GPtrArray *a, guint rec)
+{
+	return rec < a->len ? a->pdata[rec] : NULL;
+}
+
+bool ms_review_map_dump(GByteArray *out, void *data)
+{
+	struct ms_review_map *map = data;
+	guint n = MAX(MAX(map->recs->len, map->foreign->len),
+		      MAX(map->rcpts->len, map->earlier->len));
+	char *key;
+
+	/* a pattern that hit the match limits is reported by the run that
+	 * matches it: such answers are not kept */
+	if (maint_index_limit_hits(map->idx))
+		return false;
+	for (guint i = 0; i < map->kpats->len; i++)
+		if (g_atomic_int_get(&g_array_index(map->kpats, struct kpat,
+						    i).limit_hits))
+			return false;
+	key = map_key(map);
+	ms_put_str(out, key);
+	g_free(key);
+	ms_put_var(out, map->lists->len);
+	for (guint i = 0; i < map->lists->len; i++)
+		ms_put_str(out, map->lists->pdata[i]);
+	ms_put_var(out, n);
+	for (guint i = 0; i < n; i++) {
+		const GArray *es = rec_of(map->recs, i);
+		const struct ms_rv_rcpts *r = rec_of(map->rcpts, i);
+		char *const *ids = rec_of(map->earlier, i);
+
+		ms_put_var(out, es ? es->len : 0);
+		for (guint k = 0; es && k < es->len; k++)
+			ms_put_var(out, g_array_index(es, size_t, k));
+		ms_put_opt(out, rec_of(map->foreign, i));
+		ms_put_var(out, r ? r->n + 1 : 0);
+		if (r) {
+			ms_put_svar(out, r->own);
+			for (uint32_t k = 0; k < r->n; k++)
+				ms_put_var(out, r->ix[k]);
+		}
+		ms_put_var(out, ids ? g_strv_length((char **)ids) : 0);
+		for (guint k = 0; ids && ids[k]; k++)
+			ms_put_str(out, ids[k]);
+	}
+	return true;
+}
+
+/* Forget every record's answers (the map as ms_review_map_new() made
+ * it, but for the K: answers read from the store). */
+static void map_reset(struct ms_review_map *map)
+{
+	for (guint i = 0; i < map->recs->len; i++)
+		if (map->recs->pdata[i])
+			g_array_free(map->recs->pdata[i], TRUE);
+	g_ptr_array_set_size(map->recs, 0);
+	g_ptr_array_set_size(map->foreign, 0);
+	g_ptr_array_set_size(map->rcpts, 0);
+	g_ptr_array_set_size(map->earlier, 0);
+	g_ptr_array_set_size(map->loaded, 0);
+	for (guint i = map->nr_named; i < map->lists->len; i++)
+		g_hash_table_remove(map->list_ix, map->lists->pdata[i]);
+	g_ptr_array_set_size(map->lists, map->nr_named);
+	for (guint i = 0; i < map->kpats->len; i++)
+		g_atomic_int_set(&g_array_index(map->kpats, struct kpat,
+						i).limit_hits, 0);
+	if (map->fresh)
+		g_byte_array_set_size(map->fresh, 0);
+}
+
+/* One record of ms_review_map_dump() into `map` (at the end of its
+ * arrays). */
+static void load_rec(struct ms_review_map *map, struct ms_rd *r)
+{
+	size_t nr_entries = maint_file_nr_entries(map->mf);
+	uint64_t n = ms_get_var(r);
+	GArray *es = NULL;
+	struct ms_rv_rcpts *rc = NULL;
+	GPtrArray *ids = NULL;
+	char *s;
+
+	for (uint64_t k = 0; k < n && r->ok; k++) {
+		size_t e = (size_t)ms_get_var(r);
+
+		r->ok = r->ok && e < nr_entries;
+		es = es ? es : g_array_new(FALSE, FALSE, sizeof(size_t));
+		g_array_append_val(es, e);
+	}
+	g_ptr_array_add(map->recs, es);
+	s = ms_get_opt(r);
+	if (s)
+		g_ptr_array_add(map->loaded, s);
+	g_ptr_array_add(map->foreign, s);
+	n = ms_get_var(r);
+	if (n && r->ok && n - 1 <= (uint64_t)(r->end - r->p)) {
+		rc = g_malloc(sizeof(*rc) + (n - 1) * sizeof(uint32_t));
+		rc->own = (int32_t)ms_get_svar(r);
+		rc->n = (uint32_t)(n - 1);
+		r->ok = r->ok && rc->own >= -1 &&
+			rc->own < (int32_t)map->lists->len;
+		for (uint32_t k = 0; k < rc->n; k++) {
+			rc->ix[k] = (uint32_t)ms_get_var(r);
+			r->ok = r->ok && rc->ix[k] >> 1 < map->lists->len;
+		}
+	} else if (n) {
+		r->ok = false;
+	}
+	g_ptr_array_add(map->rcpts, rc);
+	n = ms_get_var(r);
+	for (uint64_t k = 0; k < n && r->ok; k++) {
+		char *id = ms_get_str(r);
+
+		r->ok = r->ok && id;
+		ids = ids ? ids : g_ptr_array_new();
+		if (id)
+			g_ptr_array_add(ids, id);
+	}
+	if (ids)
+		g_ptr_array_add(ids, NULL);
+	g_ptr_array_add(map->earlier, ids ? g_ptr_array_free(ids, FALSE) :
+			NULL);
+}
+
+bool ms_review_map_load(const uint8_t *p, size_t len, void *data)
+{
+	struct ms_review_map *map = data;
+	struct ms_rd r = MS_RD_INIT(p, len);
+	char *key, *want;
+	uint64_t n;
+
+	map_reset(map);
+	if (!p)
+		return true;
+	key = ms_get_str(&r);
+	want = map_key(map);
+	r.ok = r.ok && !g_strcmp0(key, want);
+	g_free(key);
+	g_free(want);
+	n = ms_get_var(&r);
+	/* the lists MAINTAINERS names first, as named_lists() made them */
+	for (uint64_t i = 0; i < n && r.ok; i++) {
+		char *a = ms_get_str(&r);
+
+		if (!a || (i < map->nr_named ?
+			   strcmp(a, map->lists->pdata[i]) != 0 :
+			   g_hash_table_contains(map->list_ix, a))) {
+			r.ok = false;
+			g_free(a);
+		} else if (i < map->nr_named) {
+			g_free(a);
+		} else {
+			list_index(map, a);
+		}
+	}
+	r.ok = r.ok && n >= map->nr_named;
+	n = r.ok ? ms_get_var(&r) : 0;
+	for (uint64_t i = 0; i < n && r.ok; i++)
+		load_rec(map, &r);
+	if (!ms_rd_done(&r)) {
+		map_reset(map);
+		return false;
+	}
+	return true;
 }

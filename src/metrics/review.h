@@ -66,6 +66,19 @@ const char *ms_review_map_foreign(const struct ms_review_map *map,
 void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data);
 
 /*
+ * The map's answers for the records read so far, kept with link.c's mail
+ * snapshot (ms_link_mail_opts.hook_dump, hook_load; `data` is the map):
+ * dump appends them to `out` (false: not to be kept, a pattern hit the
+ * regex limits); load takes them back before the records after the
+ * snapshot are read, false when they do not decode whole or were made
+ * under other MAINTAINERS, tree answers, K: patterns or
+ * --foreign-subject (the map is then empty).  Load with `p` NULL
+ * forgets every record's answers.
+ */
+bool ms_review_map_dump(GByteArray *out, void *data);
+bool ms_review_map_load(const uint8_t *p, size_t len, void *data);
+
+/*
  * K: answers kept in `store` (may be NULL: none): read the ones saved
  * under the same K: patterns before reading the archives, so that the hook
  * matches only patches none matched before; then save the new ones

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""`review` and `pending` on a public-inbox that grows between runs sharing
+a store: what the review map derived from the stored messages' bodies
+(K: answers, earlier versions named in changelogs, lists, sibling
+projects) is kept with the mail snapshot, so a warm run hands the map only
+the new messages.  Every report equals a cold run's (--no-cache), text and
+JSON.  The stored bodies are deleted to prove the old messages are not
+read again; a changed K: line and --foreign-subject must not take the
+kept answers."""
+import json
+import os
+import shutil
+import sqlite3
+import sys
+sys.path.insert(0, os.path.dirname(__file__))
+from mstest import run, ok, eq, done, tmpdir, result_drop  # noqa: E402
+import gitinbox  # noqa: E402
+
+tmp = tmpdir()
+tree = os.path.join(tmp, "tree")
+os.makedirs(os.path.join(tree, "drivers"))
+open(os.path.join(tree, "drivers", "x.c"), "w").close()
+
+
+def write_maintainers(k):
+    with open(os.path.join(tree, "MAINTAINERS"), "w") as f:
+        f.write("DRIVERS\nM:\tMa Int <ma@example.com>\n"
+                "L:\tdrivers@lists.example.org\nF:\tdrivers/\n\n"
+                f"FROB\nM:\tFro Bo <fb@example.com>\nK:\t{k}\n\n"
+                "THE REST\nM:\tR <r@example.com>\nF:\t*\nF:\t*/\n")
+
+
+write_maintainers(r"\bfrobnicate\b")
+
+
+def patch(n, day, version=1, cc="drivers@lists.example.org", link=None):
+    v = "v%d " % version if version > 1 else ""
+    changelog = (f"---\nChanges in v{version}:\n- Link to v{version - 1}: "
+                 f"https://lore.kernel.org/r/{link}\n\n" if link else "---\n")
+    body = "frobnicate(x);" if n % 4 == 0 else f"int v{n} = {version};"
+    return (f"From: P{n} <p{n}@example.com>\n"
+            "To: Ma Int <ma@example.com>\n"
+            f"Cc: {cc}\n"
+            f"Subject: [PATCH {v}{n}/1] drivers: change {n}\n"
+            f"Message-ID: <p{n}v{version}@example.com>\n"
+            f"Date: Mon, {day:02d} Jan 2023 {n % 24:02d}:00:00 +0000\n\n"
+            f"change {n}\n\nSigned-off-by: P{n} <p{n}@example.com>\n"
+            f"{changelog}"
+            "diff --git a/drivers/x.c b/drivers/x.c\n"
+            "--- a/drivers/x.c\n+++ b/drivers/x.c\n@@ -0,0 +1 @@\n"
+            f"+{body}\n")
+
+
+def reply(n, day, text, frm="Ma Int <ma@example.com>", version=1):
+    v = "v%d " % version if version > 1 else ""
+    return (f"From: {frm}\n"
+            f"Subject: Re: [PATCH {v}{n}/1] drivers: change {n}\n"
+            f"Message-ID: <r{n}-{day}@example.com>\n"
+            f"In-Reply-To: <p{n}v{version}@example.com>\n"
+            f"Date: Mon, {day:02d} Jan 2023 23:00:00 +0000\n\n"
+            f"> change {n}\n\n{text}\n")
+
+
+def ty(day, n):
+    """A b4 ty notice answering stored patch n."""
+    return ("From: Ma Int <ma@example.com>\n"
+            f"Subject: Re: [PATCH {n}/1] drivers: change {n}\n"
+            f"Message-ID: <ty{day}-{n}@example.com>\n"
+            f"In-Reply-To: <p{n}v1@example.com>\n"
+            f"Date: Mon, {day:02d} Jan 2023 22:00:00 +0000\n\n"
+            f"On Mon, 2 Jan 2023, P wrote:\n> change {n}\n\n"
+            f"Applied, thanks!\n\n[1/1] drivers: change {n}\n"
+            f"      commit: {n:040x}\n\nBest regards,\n")
+
+
+old = []
+for n in range(24):
+    # some went to another project's list too
+    old.append(patch(n, 1 + n % 10, cc="other@vger.kernel.org"
+                     if n % 5 == 1 else "drivers@lists.example.org"))
+    if n % 3 == 0:
+        old.append(reply(n, 2 + n % 10, "Looks good."))
+old.append(patch(30, 12, cc="linux-foo@vger.kernel.org"))
+# the new mail: a reply to an old patch, a v2 in a new thread that
+# names its v1 (superseding a stored patch), a b4 ty notice naming
+# patches of other threads, and new patches
+new = [reply(5, 20, "Reviewed-by: Ma Int <ma@example.com>"),
+       patch(3, 21, version=2, link="p3v1@example.com"),
+       ty(22, 2), ty(22, 7),
+       patch(40, 23), patch(44, 23), reply(10, 24, "NAK, not this.")]
+
+inbox = os.path.join(tmp, "inbox")
+ep = os.path.join(inbox, "git", "0.git")
+os.makedirs(ep)
+gitinbox.git(ep, "init", "-q", "--bare")
+gitinbox.git(ep, "symbolic-ref", "HEAD", "refs/heads/master")
+
+
+def add(msgs):
+    parent = None
+    try:
+        parent = gitinbox.git(ep, "rev-parse", "--verify", "-q",
+                              "refs/heads/master")
+    except Exception:
+        pass
+    for m in msgs:
+        blob = gitinbox.git(ep, "hash-object", "-w", "--stdin",
+                            stdin=m.encode())
+        t = gitinbox.git(ep, "mktree",
+                         stdin=f"100644 blob {blob}\tm\n".encode())
+        parent = gitinbox.git(ep, "commit-tree", t, "-m", "m",
+                              *(["-p", parent] if parent else []))
+    gitinbox.git(ep, "update-ref", "refs/heads/master", parent)
+
+
+COMMANDS = [("review", False), ("review", True), ("pending", False),
+            ("pending", True)]
+
+
+def report(cmd, js, store, *extra):
+    args = [cmd, "--tree", tree, "--archive", inbox, *extra,
+            *(["--json"] if js else []),
+            *(["--no-cache"] if store is None else ["--db", store])]
+    r = run(*args)
+    ok(r.rc == 0, " ".join(args[:1] + list(extra)) + " exits 0", r.err)
+    return r.out
+
+
+def snapshots(store):
+    con = sqlite3.connect(store)
+    n = con.execute("SELECT count(*) FROM models WHERE kind = "
+                    "'mail-snapshot'").fetchone()[0]
+    con.close()
+    return n
+
+
+def no_bodies(store):
+    """Delete the stored bodies: a run that read the old messages again
+    would map them without their K: lines and changelogs."""
+    con = sqlite3.connect(store)
+    con.execute("DELETE FROM message_bodies")
+    con.commit()
+    con.close()
+
+
+add(old)
+store = os.path.join(tmp, "s.sqlite")
+for cmd, js in COMMANDS:
+    eq(report(cmd, js, store), report(cmd, js, None),
+       f"{cmd} {js and '--json' or 'text'}: cold with a store equals "
+       "--no-cache")
+eq(snapshots(store), 1, "the map's answers are kept with the snapshot")
+
+# nothing new, the results dropped: the old messages' answers come from
+# the snapshot, not from their (deleted) bodies
+shutil.copy(store, store + ".nb")
+no_bodies(store + ".nb")
+for cmd, js in COMMANDS:
+    result_drop(store + ".nb")
+    eq(report(cmd, js, store + ".nb"), report(cmd, js, None),
+       f"{cmd} {js and '--json' or 'text'}: warm without the bodies "
+       "equals --no-cache")
+
+add(new)
+for cmd, js in COMMANDS:
+    want = report(cmd, js, None)
+    for name in ("", ".nb"):
+        s = f"{store}{name}.{cmd}{js}"
+        shutil.copy(store + name, s)
+        if name:
+            no_bodies(s)
+        eq(report(cmd, js, s), want,
+           f"{cmd} {js and '--json' or 'text'} after new mail equals "
+           f"--no-cache{name and ' (old bodies deleted)'}")
+states = {p["message_id"]: (p["state"], p["versions"]) for e in
+          json.loads(report("review", True, None))["entries"]
+          for p in e["patch_list"]}
+eq(states["p3v1@example.com"][1], ["p3v1@example.com", "p3v2@example.com"],
+   "the new v2 in a thread of its own is a version of the stored patch")
+eq([states["p%dv1@example.com" % n][0] for n in (2, 7, 10)],
+   ["accepted"] * 2 + ["rejected"],
+   "new b4 ty notices accept stored patches; a NAK rejects")
+
+# answers made under other K: patterns, or without --foreign-subject,
+# are not taken
+write_maintainers(r"\bint\b")
+for cmd, js in COMMANDS:
+    result_drop(store)
+    eq(report(cmd, js, store), report(cmd, js, None),
+       f"{cmd} {js and '--json' or 'text'}: after a K: change equals "
+       "--no-cache")
+for cmd, js in COMMANDS:
+    result_drop(store)
+    eq(report(cmd, js, store, "--foreign-subject", "change 1"),
+       report(cmd, js, None, "--foreign-subject", "change 1"),
+       f"{cmd} {js and '--json' or 'text'} --foreign-subject equals "
+       "--no-cache")
+done()
