@@ -340,11 +340,15 @@ static bool modifies(const GPtrArray *pre, const char *path)
 	return false;
 }
 
-/* The key of file `path` in posting `r`'s series (c->created). */
-static char *created_key(const struct ms_mail_rec *r, const char *path)
+/* The key of posting `r`'s series and count ("n/total"), with `path`
+ * the key of a file in it (c->created): a cover letter over patches of
+ * two projects numbers each project's apart (1/1 for the kernel, 2/3 and
+ * 3/3 for rdma-core). */
+static char *series_key(const struct ms_mail_rec *r, const char *path)
 {
 	return g_strdup_printf("%" G_GINT64_FORMAT ":%s",
-			       (gint64)r->series << 16 | r->total, path);
+			       (gint64)r->series << 16 | r->total,
+			       path ? path : "");
 }
 
 /* Whether another patch of `r`'s series creates `path`: a file modified
@@ -353,7 +357,7 @@ static char *created_key(const struct ms_mail_rec *r, const char *path)
 static bool created_in_series(const struct aside_ctx *c,
 			      const struct ms_mail_rec *r, const char *path)
 {
-	char *k = created_key(r, path);
+	char *k = series_key(r, path);
 	bool yes = g_hash_table_contains(c->created, k);
 
 	g_free(k);
@@ -377,8 +381,8 @@ static void note_created(struct aside_ctx *c, size_t n)
 		for (guint k = 0; files && k < files->len; k++)
 			if (!modifies(pre, files->pdata[k]))
 				g_hash_table_add(c->created,
-						 created_key(r,
-							     files->pdata[k]));
+						 series_key(r,
+							    files->pdata[k]));
 	}
 }
 
@@ -501,17 +505,6 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	return top_new ? ASIDE_TOP_ONLY : ASIDE_PATHS;
 }
 
-/* The key of posting `r`'s series and count ("n/total"): a cover letter
- * over patches of two projects numbers each project's apart (1/1 for the
- * kernel, 2/3 and 3/3 for rdma-core). */
-static gint64 *series_key(const struct ms_mail_rec *r)
-{
-	gint64 *k = g_new(gint64, 1);
-
-	*k = (gint64)r->series << 16 | r->total;
-	return k;
-}
-
 /* The list most patch postings were sent to, or -1. */
 static int32_t most_sent_to(const struct aside_ctx *c)
 {
@@ -547,15 +540,12 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 {
 	size_t n = ms_mail_index_count(c->idx);
 	GHashTable *hist = known_paths(c);
-	GHashTable *kept = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+	GHashTable *kept = g_hash_table_new_full(g_str_hash, g_str_equal,
 						 g_free, NULL);
-	GHashTable *foreign = g_hash_table_new_full(g_int64_hash,
-						    g_int64_equal, g_free,
-						    NULL);
-
-	GHashTable *modified = g_hash_table_new_full(g_int64_hash,
-						     g_int64_equal, g_free,
-						     NULL);
+	GHashTable *foreign = g_hash_table_new_full(g_str_hash, g_str_equal,
+						    g_free, NULL);
+	GHashTable *modified = g_hash_table_new_full(g_str_hash, g_str_equal,
+						     g_free, NULL);
 
 	c->aside = g_new0(uint8_t, n ? n : 1);
 	c->strong = g_new0(bool, n ? n : 1);
@@ -573,12 +563,12 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 		c->aside[i] = (uint8_t)aside_of(c, hist, (uint32_t)i,
 						&anchors);
 		if (anchors && r->series >= 0)
-			g_hash_table_add(kept, series_key(r));
+			g_hash_table_add(kept, series_key(r, NULL));
 		if ((c->aside[i] == ASIDE_PATHS ||
 		     c->aside[i] == ASIDE_RECIPIENTS) && r->series >= 0)
-			g_hash_table_add(foreign, series_key(r));
+			g_hash_table_add(foreign, series_key(r, NULL));
 		if (c->aside[i] == ASIDE_MODIFIED && r->series >= 0)
-			g_hash_table_add(modified, series_key(r));
+			g_hash_table_add(modified, series_key(r, NULL));
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
@@ -587,7 +577,7 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 		if ((c->aside[i] == ASIDE_PATHS ||
 		     c->aside[i] == ASIDE_TOP_ONLY ||
 		     c->aside[i] == ASIDE_TOP_RECIPIENTS) && r->series >= 0) {
-			gint64 *k = series_key(r);
+			char *k = series_key(r, NULL);
 
 			if (g_hash_table_contains(kept, k))
 				c->aside[i] = ASIDE_NONE;
@@ -602,7 +592,7 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 		if (r->series >= 0 && !c->strong[i] &&
 		    (c->aside[i] == ASIDE_NONE ||
 		     c->aside[i] == ASIDE_TOP_ONLY)) {
-			gint64 *k = series_key(r);
+			char *k = series_key(r, NULL);
 
 			if (g_hash_table_contains(modified, k))
 				c->aside[i] = ASIDE_PATHS;
