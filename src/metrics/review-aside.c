@@ -206,14 +206,20 @@ static bool names_self(struct aside_ctx *c, const char *name)
  * Whether patch posting `i` went to another project's list (docs/
  * review.md, "Set aside"): MAINTAINERS names lists, the patch was sent to
  * none of them but the archive's own (its List-Id, else the list most
- * patches were sent to) and to a list MAINTAINERS never names, and, when
- * `strong`, the archive's own list is not in its To: while that other
- * list is (U-Boot's fs/erofs patches: To: u-boot@lists.denx.de, Cc:
- * linux-erofs), or is in its Cc: too when MAINTAINERS names a list
- * besides the archive's own (the project routes its patches to lists of
- * its own, and this one went to none of them).
+ * patches were sent to) and to a list MAINTAINERS never names; with
+ * OTHER_TO, that list is in its To: or the archive's own list is not
+ * (LTP's kexec tests, To: ltp, Cc: linux-integrity, are LTP's); with
+ * OTHER_STRONG, the archive's own list is not in its To: while that
+ * other list is (U-Boot's fs/erofs
+ * patches: To: u-boot@lists.denx.de, Cc: linux-erofs), or is in its Cc:
+ * too when MAINTAINERS names a list besides the archive's own (the
+ * project routes its patches to lists of its own, and this one went to
+ * none of them).
  */
-static bool other_list(const struct aside_ctx *c, uint32_t i, bool strong)
+enum other_form { OTHER_ANY, OTHER_TO, OTHER_STRONG };
+
+static bool other_list(const struct aside_ctx *c, uint32_t i,
+		       enum other_form form)
 {
 	const struct ms_rv_rcpts *r = ms_review_map_rcpts(c->map, i);
 	bool unnamed_to = false, unnamed = false, own_to = false;
@@ -235,8 +241,8 @@ static bool other_list(const struct aside_ctx *c, uint32_t i, bool strong)
 			unnamed_to |= to;
 		}
 	}
-	if (!strong)
-		return unnamed;
+	if (form != OTHER_STRONG)
+		return unnamed && (form == OTHER_ANY || unnamed_to || !own_to);
 	return unnamed && !own_to &&
 	       (unnamed_to || c->map->nr_named > 1 ||
 		(own >= 0 && (uint32_t)own >= c->map->nr_named));
@@ -386,6 +392,57 @@ static void note_created(struct aside_ctx *c, size_t n)
 	}
 }
 
+/* Whether patch posting `i` (recipients `r`) went to list `l`, an L:
+ * line's value. */
+static bool sent_to(const struct aside_ctx *c, const struct ms_rv_rcpts *r,
+		    const char *l)
+{
+	for (uint32_t k = 0; r && k < r->n; k++) {
+		const char *a = c->map->lists->pdata[r->ix[k] >> 1];
+		size_t n = strlen(a);
+
+		if (!g_ascii_strncasecmp(l, a, n) && strchr(" \t", l[n]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether patch posting `i` modifies a file (one its series did not
+ * create) and went past its files' lists: the entries matching its files
+ * name lists, and it went to none of them (the archive's own counts when
+ * one names it): erofs-utils' lib/tar.c, read with the kernel tree, where
+ * only THE REST claims it and names linux-kernel@vger.kernel.org, while
+ * the patch went to linux-erofs.
+ */
+static bool past_file_lists(const struct aside_ctx *c, uint32_t i)
+{
+	const struct ms_mail_rec *r = rec_at(c, i);
+	const struct ms_rv_rcpts *rc = ms_review_map_rcpts(c->map, i);
+	const GPtrArray *files = ms_link_mail_files(c->lm, i);
+	const GPtrArray *pre = ms_link_mail_preimages(c->lm, i);
+	bool named = false, modified = false;
+
+	for (guint k = 0; files && k < files->len; k++) {
+		const char *path = files->pdata[k];
+		const struct maint_entry *m[16];
+		size_t n = maint_index_match(c->map->idx, path, m,
+					     G_N_ELEMENTS(m));
+
+		modified |= modifies(pre, path) &&
+			    (r->series < 0 || !created_in_series(c, r, path));
+		for (size_t e = 0; e < MIN(n, G_N_ELEMENTS(m)); e++)
+			for (size_t f = 0; f < m[e]->nr_fields; f++) {
+				if (m[e]->fields[f].key != 'L')
+					continue;
+				if (sent_to(c, rc, m[e]->fields[f].value))
+					return false;
+				named = true;
+			}
+	}
+	return named && modified;
+}
+
 /*
  * Whether patch posting `i` modifies a file the project could not have:
  * one right in the root that it lacks (configure.ac), or one that
@@ -459,7 +516,7 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	}
 	if (sibling)
 		said = ASIDE_SUBJECT;
-	else if (other_list(c, i, true))
+	else if (other_list(c, i, OTHER_STRONG))
 		said = ASIDE_RECIPIENTS;
 	/* the files of the tree, as they are: its own, whatever its paths */
 	if (tree_blobs(c, i)) {
@@ -492,11 +549,14 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 		}
 	}
 	*anchors = c->strong[i] = false;
-	/* kept by new files right in the root or a top-level directory
-	 * (MAINTAINERS, lib/decompress_unxz.c, names every project has),
-	 * and sent to another project's list: as its series says */
-	if ((top_dir || top_new) && other_list(c, i, false) && !blobs &&
-	    !own_blobs(c, i))
+	/* kept by new files right in the root or by files in a top-level
+	 * directory (MAINTAINERS, lib/decompress_unxz.c, names every project
+	 * has), and sent to another project's list, or, for a top-level
+	 * directory, in its To: or without the archive's own there, or past
+	 * its files' lists (erofs-utils' lib/tar.c): as its series says */
+	if ((top_dir || top_new) && !blobs && !own_blobs(c, i) &&
+	    (top_dir ? other_list(c, i, OTHER_TO) || past_file_lists(c, i) :
+	     other_list(c, i, OTHER_ANY)))
 		return ASIDE_TOP_RECIPIENTS;
 	if (top_dir) {
 		*anchors = true;

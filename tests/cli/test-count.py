@@ -269,6 +269,43 @@ ok("mcfg@example.net" not in mids, "--repo: so is one modifying "
    "configure.ac")
 
 
+# ... by the lists of its files' entries: a patch that modifies a file
+# the tree lacks in a top-level directory it has (erofs-utils' lib/tar.c,
+# include/erofs/internal.h read with the kernel tree), and went to none of
+# the lists the entries matching its files name (THE REST's
+# linux-kernel@), only to the archive's own, is another project's; Cc'd
+# to THE REST's list it is the project's.  A new file in a new directory
+# below a top-level one, To: the archive's list and Cc: a list
+# MAINTAINERS never names, is the project's (LTP's testcases/kexec/, To:
+# ltp, Cc: linux-integrity)
+def cc(t, lists):
+    return t.replace("Message-ID: <", f"Cc: {lists}\nMessage-ID: <", 1)
+
+
+rout = os.path.join(tmp, "routed.mbox")
+with open(rout, "w") as f:
+    f.write(text + "\nFrom " + variant("tar1", "lib: fix the tar reader",
+                                       "lib/tar.c", "7a6b5c4d3e2f") +
+            "\nFrom " + cc(variant("tar2", "lib: fix the tar reader again",
+                                   "lib/tar.c", "7a6b5c4d3e2f"),
+                           "linux-kernel@lists.example.org") +
+            "\nFrom " + cc(variant("kexec", "lib: add kexec tests",
+                                   "lib/kexec/cmdline.sh", None),
+                           "ima@lists.other.example"))
+r = run("review", "--tree", repo, "--archive", rout, "--json", "--no-cache",
+        "THE REST")
+ro = r.json()["entries"][0]
+mids = {v for p in ro["patch_list"] for v in p["versions"]}
+ok("tar1@example.net" not in mids, "lib/tar.c, which the tree lacks, sent "
+   "past THE REST's list: another project's")
+ok("tar2@example.net" in mids, "... Cc'd to THE REST's list: the project's")
+ok("kexec@example.net" in mids, "a new lib/kexec/, To: the archive's list, "
+   "Cc: a list MAINTAINERS never names: the project's")
+eq(ro["set_aside"]["foreign_recipients"],
+   rest["set_aside"]["foreign_recipients"] + 1, "tar1 counts under "
+   "recipients")
+
+
 # ... but a file that another patch of the same series creates is no
 # other project's file: LTP's new doc_new/, created by 1/10 and changed
 # by the other nine (here a new directory below lib/, which --repo's
