@@ -74,7 +74,7 @@ static char *run_git(const struct mcc_vcs *v, const char *const *args,
 /* git's output `out` (taken; NULL: none) as git_execute_cmd() splits
  * it: each line's leading white space removed, then split("\n"): no
  * blank line. */
-static GPtrArray *split_lines(char *out)
+GPtrArray *mcc_vcs_split(char *out)
 {
 	GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
 
@@ -102,7 +102,7 @@ static GPtrArray *log_lines(const struct mcc_vcs *v, GPtrArray *args)
 	g_ptr_array_add(args, NULL);
 	out = run_git(v, (const char *const *)args->pdata, true);
 	g_ptr_array_free(args, TRUE);
-	return split_lines(out);
+	return mcc_vcs_split(out);
 }
 
 GPtrArray *mcc_vcs_log(const struct mcc_vcs *v, const char *file)
@@ -183,7 +183,7 @@ GPtrArray *mcc_vcs_ls_files(const struct mcc_vcs *v)
 {
 	const char *args[] = { "ls-files", "./", NULL };
 
-	return split_lines(run_git(v, args, false));
+	return mcc_vcs_split(run_git(v, args, false));
 }
 
 bool mcc_vcs_resolve(const struct mcc_vcs *v, char id[41], gint64 *max_age)

@@ -54,6 +54,10 @@ bool mcc_vcs_dates(const struct mcc_vcs *v, const char *id, GArray *out);
  */
 GPtrArray *mcc_vcs_log(const struct mcc_vcs *v, const char *file);
 
+/* git's output `out` (taken; NULL: none) as git_execute_cmd() splits
+ * it: leading white space removed, blank lines dropped; a new array. */
+GPtrArray *mcc_vcs_split(char *out);
+
 /*
  * The lines of find_commit_signers_cmd (with `body`) or of
  * find_commit_author_cmd (without: no %b in the format) for commit `id`

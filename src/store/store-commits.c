@@ -1371,3 +1371,69 @@ int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
 		rc = record_ref(s, opts->rev ? opts->rev : "HEAD", start);
 	return rc;
 }
+
+/* ---- the walk of git log --since ---- */
+
+int ms_store_since_walk(struct ms_store *s, const char *gitdir,
+			const char *start_hex, int64_t max_age,
+			const struct ms_walk_opts *opts,
+			struct ms_walk_stats *stats)
+{
+	struct pwalk w = { .s = s };
+	GPtrArray *order = g_ptr_array_new();
+	unsigned char raw[RAWSZ];
+	struct node *list = NULL, *n;
+	int rc;
+
+	*stats = (struct ms_walk_stats){ 0 };
+	graph_init(&w.g, gitdir);
+	if (!ms_id_unhex(start_hex, strlen(start_hex), raw)) {
+		rc = ms_error_set(MS_EBADREV, "'%s' is no commit id",
+				  start_hex);
+		goto out;
+	}
+	rc = sqlite3_prepare_v2(s->db, "SELECT seq, id, version, "
+				"incomplete, ctime, parents FROM commits "
+				"WHERE id = ?", -1, &w.by_id, NULL);
+	rc = rc == SQLITE_OK ? store_exec(s, "BEGIN", "read the commits") :
+	     store_db_error(s, rc, "read the commits");
+	if (rc < 0)
+		goto out;
+	/* get_revision_1() without limit_list(): a commit older than
+	 * max_age is neither shown nor expanded; parents go in by date,
+	 * after those of the same date */
+	n = graph_node(&w.g, raw);
+	n->seen = true;
+	rc = node_lookup(&w, n);
+	if (rc == 0)
+		rc = graph_parse(&w.g, n);
+	for (list = n; rc == 0 && list;) {
+		n = list;
+		list = n->next;
+		if (n->time < max_age)
+			continue;
+		g_ptr_array_add(order, n);
+		for (unsigned k = 0; k < n->nr_parents && rc == 0; k++) {
+			struct node *p = n->pnodes[k];
+
+			if (p->seen)
+				continue;
+			p->seen = true;
+			rc = node_lookup(&w, p);
+			if (rc == 0)
+				rc = graph_parse(&w.g, p);
+			insert_by_date(&list, p);
+		}
+	}
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	if (rc == 0)
+		rc = extract_missing(s, &w.g, gitdir, order, opts);
+	if (rc == 0)
+		rc = deliver(s, order, opts, NULL, stats);
+out:
+	if (w.by_id)
+		sqlite3_finalize(w.by_id);
+	graph_release(&w.g);
+	g_ptr_array_free(order, TRUE);
+	return rc;
+}

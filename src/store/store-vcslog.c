@@ -2,7 +2,11 @@
  * store-vcslog.c - get_maintainer.pl's git log of each file (see
  * maint-cc-vcs.h), kept in the store's cache of derived data (kind
  * "gm-log", keyed by the commit and the file) with the date its --since
- * resolved to, and reused while no commit of the history is dated
+ * resolved to.  A log is made from the history model (the commits of
+ * git's walk since that date, ms_store_since_walk(), with their touched
+ * paths) and the objects (git-log.h), or by git where they cannot say
+ * (a file some commit of the walk adds: --follow's copy search).  It is
+ * reused while no commit of the history is dated
  * between that date and the one asked now: git's walk compares each
  * commit's date with the --since date and nothing else, so the log is
  * then the same bytes.  The sorted commit dates are kept too (kind
@@ -12,6 +16,7 @@
  */
 #include "store.h"
 #include "bytes.h"
+#include "git-log.h"
 #include "maint-cc-vcs.h"
 #include "tree.h"
 
@@ -30,6 +35,13 @@ struct ms_store_vcs {
 	struct mcc_vcs v;
 	char id[41];
 	GArray *dates;      /* gint64, sorted */
+	/* the commits git log --since walks (window()), or gl NULL */
+	bool tried;
+	struct ms_git_log *gl;
+	GPtrArray *ids;     /* the non-merges, in git's order */
+	GHashTable *touch;  /* path -> GArray of guint: indexes in ids */
+	GHashTable *dirs;   /* each directory of a touched path */
+	GStringChunk *chunk;
 };
 
 /* The sorted dates as a count and each one's distance from the one
@@ -119,6 +131,13 @@ void ms_store_vcs_free(struct ms_store_vcs *c)
 {
 	if (!c)
 		return;
+	if (c->touch) {
+		g_hash_table_destroy(c->touch);
+		g_hash_table_destroy(c->dirs);
+		g_ptr_array_free(c->ids, TRUE);
+		g_string_chunk_free(c->chunk);
+	}
+	ms_git_log_free(c->gl);
 	g_array_free(c->dates, TRUE);
 	g_free(c);
 }
@@ -180,6 +199,101 @@ out:
 	return lines;
 }
 
+static int window_fn(const struct ms_commit *m, void *data)
+{
+	struct ms_store_vcs *c = data;
+	guint at = c->ids->len;
+
+	g_ptr_array_add(c->ids, g_string_chunk_insert_const(c->chunk, m->id));
+	for (size_t i = 0; i < m->nr_paths; i++) {
+		const char *p = g_string_chunk_insert_const(c->chunk,
+							    m->paths[i]);
+		GArray *a = g_hash_table_lookup(c->touch, p);
+
+		if (!a) {
+			a = g_array_new(FALSE, FALSE, sizeof(guint));
+			g_hash_table_insert(c->touch, (char *)p, a);
+		}
+		if (!a->len || g_array_index(a, guint, a->len - 1) != at)
+			g_array_append_val(a, at);
+		for (const char *s = strchr(p, '/'); s; s = strchr(s + 1, '/'))
+			g_hash_table_add(c->dirs, g_string_chunk_insert_len(
+				c->chunk, p, s - p));
+	}
+	return 0;
+}
+
+static void free_array(gpointer a)
+{
+	g_array_free(a, TRUE);
+}
+
+/* The history model of the commits the log walks, once: false when it
+ * cannot be had (a shallow clone, an object missing, a store error). */
+static bool window(struct ms_store_vcs *c)
+{
+	struct ms_walk_opts o = { .fn = window_fn, .data = c };
+	struct ms_walk_stats st;
+
+	if (c->tried)
+		return c->gl;
+	c->tried = true;
+	c->ids = g_ptr_array_new();
+	c->touch = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					 free_array);
+	c->dirs = g_hash_table_new(g_str_hash, g_str_equal);
+	c->chunk = g_string_chunk_new(1 << 16);
+	if (ms_history_is_shallow(c->v.dir) ||
+	    ms_store_since_walk(c->s, c->v.dir, c->id, c->v.max_age, &o,
+				&st) < 0 || st.incomplete ||
+	    ms_git_log_open(c->v.dir, &c->gl) < 0)
+		ms_error_clear();
+	return c->gl;
+}
+
+/* Whether git takes `file` as one literal path of the tree: no glob,
+ * no magic, no blank (the script's shell splits at blanks), no "." or
+ * ".." component, nothing to normalise. */
+static bool plain(const char *file)
+{
+	char **parts;
+	bool ok;
+
+	if (!*file || *file == ':' || strpbrk(file, " \t\n*?[\\"))
+		return false;
+	parts = g_strsplit(file, "/", -1);
+	ok = true;
+	for (char **p = parts; *p; p++)
+		ok &= **p && strcmp(*p, ".") && strcmp(*p, "..");
+	g_strfreev(parts);
+	return ok;
+}
+
+/* The log's lines made from the history model and the objects, or NULL
+ * when git must say (see ms_git_log_commit()). */
+static GPtrArray *model_log(struct ms_store_vcs *c, const char *file)
+{
+	GArray *at;
+	GString *out;
+
+	if (c->v.old || c->v.bare || !plain(file) || !window(c) ||
+	    g_hash_table_contains(c->dirs, file))
+		return NULL;
+	at = g_hash_table_lookup(c->touch, file);
+	out = g_string_new(NULL);
+	for (guint i = 0; at && i < at->len; i++) {
+		int rc = ms_git_log_commit(c->gl, c->ids->pdata[
+			g_array_index(at, guint, i)], file, out);
+
+		if (rc) {
+			ms_error_clear();
+			g_string_free(out, TRUE);
+			return NULL;
+		}
+	}
+	return mcc_vcs_split(g_string_free(out, FALSE));
+}
+
 GPtrArray *ms_store_vcs_log(const char *file, void *data)
 {
 	struct ms_store_vcs *c = data;
@@ -191,7 +305,9 @@ GPtrArray *ms_store_vcs_log(const char *file, void *data)
 		g_free(key);
 		return lines;
 	}
-	lines = mcc_vcs_log(&c->v, file);
+	lines = model_log(c, file);
+	if (!lines)
+		lines = mcc_vcs_log(&c->v, file);
 	v = g_string_new(NULL);
 	g_string_printf(v, "%" G_GINT64_FORMAT, c->v.max_age);
 	for (guint i = 0; i < lines->len; i++) {

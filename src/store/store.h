@@ -131,6 +131,21 @@ int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
 			       struct ms_diags *diags);
 
 /*
+ * The commits `git log --since=@max_age start_hex` walks, in git's order
+ * (get_revision_1() without limit_list(): newest committer date first,
+ * parents put after the commits of their date, a commit older than
+ * max_age neither shown nor followed), through the store as
+ * ms_store_history_walk() (records the store lacks are read from git
+ * and kept): opts->fn for each, merges only with MS_WALK_MERGES; opts->rev
+ * and opts->ids are ignored.  *stats counts the commits an unreadable
+ * object left out or incomplete.  Errors as ms_store_history_walk()'s.
+ */
+int ms_store_since_walk(struct ms_store *s, const char *gitdir,
+			const char *start_hex, int64_t max_age,
+			const struct ms_walk_opts *opts,
+			struct ms_walk_stats *stats);
+
+/*
  * The extraction logic of a message record (mail.c's parse); bump it when
  * what a message yields changes: an inbox holding records of another
  * version is read again from the start.  3: a kept body is followed by

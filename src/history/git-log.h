@@ -1,0 +1,40 @@
+/*
+ * git-log.h - one commit's part of get_maintainer.pl's `git log
+ * --no-color --follow --numstat --no-merges --format=... -- FILE`
+ * (maint-cc-vcs.h), made from the repository's objects instead of
+ * running git: the store's history model says which commits touch the
+ * file, this prints what git prints for each.
+ *
+ * Implemented in git-log.c, a libgit2 adapter.
+ */
+#ifndef MS_GIT_LOG_H
+#define MS_GIT_LOG_H
+
+#include <glib.h>
+
+struct ms_git_log;
+
+/* Open `gitdir` (a work tree or a repository); errors as
+ * ms_git_graph_open()'s.  Free with ms_git_log_free(). */
+int ms_git_log_open(const char *gitdir, struct ms_git_log **out);
+void ms_git_log_free(struct ms_git_log *g);
+
+/*
+ * Append to `out` what git log prints for commit `id` (40 hex digits, a
+ * commit with at most one parent) and `path` with the format
+ *   GitCommit: %H%nGitAuthor: %an <%ae>%nGitDate: %aD%nGitSubject: %s%n%b%n
+ * and --numstat: the message as git's pretty.c cuts it, the numstat
+ * line of `path` (git's binary rule: the worktree's "diff" attribute,
+ * else a NUL in the first 8,000 bytes; line counts of libgit2's xdiff,
+ * git's own).  Returns 0; 1 when this cannot say what git says, and
+ * nothing was appended: `path` is added by a commit with a parent
+ * (--follow then looks for a copy of it among all the parent's files,
+ * by content similarity, and git dies when one of them is missing from
+ * a partial clone), is a directory, a submodule or
+ * changes type there, the commit declares an encoding, its author line
+ * is not "name <mail>", or a diff driver applies; negative on errors.
+ */
+int ms_git_log_commit(struct ms_git_log *g, const char *id, const char *path,
+		      GString *out);
+
+#endif
