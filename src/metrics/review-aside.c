@@ -249,26 +249,26 @@ static bool other_list(const struct aside_ctx *c, uint32_t i,
 }
 
 /*
- * Whether the analysed repository holds every pre-image blob of patch
- * posting `i` (at least one): the patch was made against the project's
- * files.  A missing blob says nothing (a shallow clone, a tree without
- * history, a file of a newer tree).
+ * Whether the analysed repository holds a pre-image blob of patch
+ * posting `i`: the patch was made against the project's files.  A
+ * missing blob says nothing (a shallow clone, a tree without history, a
+ * file of a newer tree or of a fork: LTP's tests/Makefile.am with TI's
+ * device-discovery.sh beside it).
  */
 static bool own_blobs(const struct aside_ctx *c, uint32_t i)
 {
 	const GPtrArray *p = c->opts->objects ?
 			     ms_link_mail_preimages(c->lm, i) : NULL;
+	bool has = false;
 
-	for (guint k = 0; p && k < p->len; k++) {
+	for (guint k = 0; p && k < p->len && !has; k++) {
 		char *id = g_strndup(p->pdata[k],
 				     strcspn(p->pdata[k], " "));
-		bool has = ms_git_graph_has_blob(c->opts->objects, id);
 
+		has = ms_git_graph_has_blob(c->opts->objects, id);
 		g_free(id);
-		if (!has)
-			return false;
 	}
-	return p && p->len;
+	return has;
 }
 
 /* The path of pre-image `pre` ("BLOB PATH", mail.h), or NULL. */
@@ -606,6 +606,8 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 						    g_free, NULL);
 	GHashTable *modified = g_hash_table_new_full(g_str_hash, g_str_equal,
 						     g_free, NULL);
+	GHashTable *strong = g_hash_table_new_full(g_str_hash, g_str_equal,
+						   g_free, NULL);
 
 	c->aside = g_new0(uint8_t, n ? n : 1);
 	c->strong = g_new0(bool, n ? n : 1);
@@ -629,6 +631,8 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 			g_hash_table_add(foreign, series_key(r, NULL));
 		if (c->aside[i] == ASIDE_MODIFIED && r->series >= 0)
 			g_hash_table_add(modified, series_key(r, NULL));
+		if (c->strong[i] && r->series >= 0)
+			g_hash_table_add(strong, series_key(r, NULL));
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
@@ -647,14 +651,19 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 			g_free(k);
 		}
 		/* a series with a patch that modifies another project's
-		 * file is that project's, but for its patches of strong
-		 * evidence */
+		 * file is that project's, unless a patch of it has strong
+		 * evidence: then the series is the project's (LTP's
+		 * 20200812073529.25715-*: its 2/2 has an LTP blob, its 1/2
+		 * modifies TI's device-discovery.sh) */
 		if (r->series >= 0 && !c->strong[i] &&
 		    (c->aside[i] == ASIDE_NONE ||
-		     c->aside[i] == ASIDE_TOP_ONLY)) {
+		     c->aside[i] == ASIDE_TOP_ONLY ||
+		     c->aside[i] == ASIDE_MODIFIED)) {
 			char *k = series_key(r, NULL);
 
-			if (g_hash_table_contains(modified, k))
+			if (g_hash_table_contains(strong, k))
+				c->aside[i] = ASIDE_NONE;
+			else if (g_hash_table_contains(modified, k))
 				c->aside[i] = ASIDE_PATHS;
 			g_free(k);
 		}
@@ -683,6 +692,7 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 	g_hash_table_unref(c->created);
 	g_free(c->strong);
 	g_hash_table_unref(modified);
+	g_hash_table_unref(strong);
 	g_hash_table_unref(foreign);
 	g_hash_table_unref(kept);
 	g_hash_table_unref(hist);

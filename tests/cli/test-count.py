@@ -333,6 +333,55 @@ for how in ("--tree", "--repo"):
     ok({"web1@example.net", "web2@example.net"} <= mids, how + ": 2/2 "
        "modifies lib/web/site.c, which its 1/2 creates: the series is the "
        "project's", sorted(m for m in mids if m.startswith("web")))
+# ... and a pre-image blob the repository has is the project's file
+# whatever else the patch shows (a blob it lacks says nothing): a patch
+# of a fork's tree changing tests/Makefile.am as a branch of the project
+# has it, beside a Makefile of the fork (erofs-utils' "erofsd-utils:
+# tests: add stress test"), is the project's; and a series with such a
+# patch is the project's, though its 1/2 modifies a file right in the
+# root that the project lacks (LTP's 20200812073529.25715-*: TI's
+# device-discovery.sh in 1/2, LTP's device-drivers/Makefile in 2/2)
+def two(mid, subject, a, b):
+    t = variant(mid, subject, a[0], a[1])
+    d = t[t.index("diff --git"):t.index("-- \n2.43.0")]
+    return t.replace("-- \n2.43.0", d.replace(a[0], b[0]).replace(
+        a[1], b[1]) + "-- \n2.43.0", 1)
+
+
+side = os.path.join(tmp, "side")
+subprocess.run(["git", "clone", "-q", repo, side], check=True)
+subprocess.run(["git", "-C", side, "checkout", "-q", "-b", "tests"],
+               check=True)
+git_commit(side, "tests/Makefile.am", "TESTS = 001\n", "tests: add",
+           "Xiang Person", "xiang@example.net", 1717408800 + 4 * 86400)
+tblob = subprocess.run(["git", "-C", side, "rev-parse",
+                        "HEAD:tests/Makefile.am"], capture_output=True,
+                       text=True, check=True).stdout[:12]
+ublob = subprocess.run(["git", "-C", side, "rev-parse", "HEAD:lib/util.c"],
+                       capture_output=True, text=True,
+                       check=True).stdout[:12]
+subprocess.run(["git", "-C", side, "checkout", "-q", "-"], check=True)
+fork = os.path.join(tmp, "fork.mbox")
+dd = in_series(variant("dd1", "device-discovery: detect uarts",
+                       "device-discovery.sh", "08460c41f0aa"), 1)
+with open(fork, "w") as f:
+    f.write(text + "\nFrom " + two("stress", "erofsd-utils: tests: add "
+                                   "stress test", ("Makefile", "055b485aa0"),
+                                   ("tests/Makefile.am", tblob)) +
+            "\nFrom " + head.replace("webc@", "ddc@") + "\n\nTwo parts.\n"
+            "\nFrom " + dd.replace("webc@", "ddc@") + "\nFrom " +
+            in_series(two("dd2", "uart01: extend it", ("lib/util.c", ublob),
+                          ("lib/uart/uart01.c", "4647c55e3aa0")),
+                      2).replace("webc@", "ddc@"))
+r = run("review", "--repo", side, "--archive", fork, "--json", "--no-cache",
+        "THE REST")
+mids = {v for p in r.json()["entries"][0]["patch_list"] for v in p["versions"]}
+ok("stress@example.net" in mids, "tests/Makefile.am, not in the history "
+   "of HEAD, but its pre-image blob is the repository's: the project's")
+ok({"dd1@example.net", "dd2@example.net"} <= mids, "a series whose 2/2 "
+   "has a blob of the repository is the project's, though its 1/2 modifies "
+   "device-discovery.sh, which the project lacks",
+   sorted(m for m in mids if m.startswith("dd")))
 # ... with --repo the whole history knows legacy/old.c, removed before
 # the snapshot; mkfs/ it never had
 db = os.path.join(tmp, "count.sqlite")
