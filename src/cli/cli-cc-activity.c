@@ -220,11 +220,8 @@ static void list_json(struct ms_out *o, const struct cc_act *ac,
 	ms_out_begin_object(o);
 	ms_out_kv_int(o, "patches", e ? (int64_t)e->patches->len : 0);
 	ms_out_kv_int(o, "replied", p ? (int64_t)p->replied : 0);
-	if (p && p->has_latency)
-		ms_out_kv_real(o, "median_latency_hours",
-			       (double)p->median_latency / 3600.0);
-	else
-		ms_out_kv_null(o, "median_latency_hours");
+	cli_json_hours(o, "median_latency_hours",
+		       p && p->has_latency ? p->median_latency : -1);
 	ms_out_kv_bool(o, "active_on_list", ms_verdict_list_active(v));
 	ms_out_end_object(o);
 }

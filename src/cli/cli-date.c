@@ -5,6 +5,7 @@
 #include "cli-date.h"
 #include "activity.h"
 #include "history.h"
+#include "output.h"
 #include "when.h"
 
 #include <time.h>
@@ -82,4 +83,16 @@ int cli_date_or_rev(const char *cmd, const char *opt, const char *repo,
 	if (rc < 0)
 		return cli_error_last();
 	return CLI_CONTINUE;
+}
+
+void cli_json_date(struct ms_out *o, const char *key, bool set, int64_t t)
+{
+	char d[32];
+
+	if (!set) {
+		ms_out_kv_null(o, key);
+		return;
+	}
+	ms_act_format(t, 0, true, false, d);
+	ms_out_kv_string(o, key, d);
 }

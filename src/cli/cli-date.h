@@ -42,4 +42,7 @@ void cli_range_free(struct cli_range *r);
 /* Whether commit `id` is in the range `data` (a struct cli_range). */
 bool cli_range_has(const char *id, void *data);
 
+/* Key `key`: time `t` in ISO 8601 (UTC), or null when not `set`. */
+void cli_json_date(struct ms_out *o, const char *key, bool set, int64_t t);
+
 #endif

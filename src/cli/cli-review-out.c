@@ -7,6 +7,7 @@
 #include "cli-review-out.h"
 #include "activity.h"
 #include "cli-activity.h"
+#include "cli-date.h"
 #include "mail.h"
 #include "link.h"
 #include "maintainers.h"
@@ -40,24 +41,6 @@ static const char *git_count(char buf[24], bool git, size_t n)
 		return "n/a";
 	snprintf(buf, 24, "%zu", n);
 	return buf;
-}
-
-static void json_git_count(struct ms_out *o, const char *key, bool git,
-			   size_t n)
-{
-	if (git)
-		ms_out_kv_int(o, key, (int64_t)n);
-	else
-		ms_out_kv_null(o, key);
-}
-
-/* A share in JSON: null over nothing. */
-static void json_share(struct ms_out *o, const char *key, size_t a, size_t b)
-{
-	if (b)
-		ms_out_kv_real(o, key, (double)a / (double)b);
-	else
-		ms_out_kv_null(o, key);
 }
 
 char *cli_review_msg_url(const char *list_url, const char *msgid)
@@ -409,30 +392,6 @@ void cli_review_print_text(FILE *fp, const struct cli_review_view *r,
 		fprintf(fp, "  Negative intervals clamped: %zu\n", e->negative);
 }
 
-/* Key "tags": the list's trailers naming person `p`, by kind. */
-static void json_tags(struct ms_out *o, const struct ms_rv_person *p)
-{
-	ms_out_key(o, "tags");
-	ms_out_begin_object(o);
-	ms_out_kv_int(o, "reviewed_by", (int64_t)p->reviewed_by);
-	ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
-	ms_out_kv_int(o, "tested_by", (int64_t)p->tested_by);
-	ms_out_end_object(o);
-}
-
-static void json_date(struct ms_out *o, const char *key, bool set,
-		      int64_t t)
-{
-	char d[32];
-
-	if (!set) {
-		ms_out_kv_null(o, key);
-		return;
-	}
-	ms_act_format(t, 0, true, false, d);
-	ms_out_kv_string(o, key, d);
-}
-
 static void json_msg(struct ms_out *o, const struct cli_review_view *r,
 		     const char *key, const char *msgid)
 {
@@ -462,44 +421,16 @@ static void json_reply(struct ms_out *o, const struct cli_review_view *r,
 	ms_out_end_object(o);
 }
 
+/* Person `p` of an entry of `n` patches: their list figures, and for a
+ * listed person (verdict `v`) their newest commits (ap: their git facts,
+ * NULL without --repo) and the verdict. */
 static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 			size_t n, const struct ms_act_person *ap,
 			const struct ms_verdict *v, bool git)
 {
-	bool listed = v != NULL;
-
 	ms_out_begin_object(o);
-	if (listed) {
-		char role[2] = { p->role, 0 };
-
-		ms_out_kv_string(o, "role", role);
-	}
-	cli_json_person(o, p->name, p->email);
-	ms_out_kv_int(o, "replied", (int64_t)p->replied);
-	ms_out_kv_int(o, "own_patches", (int64_t)p->own_patches);
-	json_share(o, "replied_share", p->replied, n - p->own_patches);
-	if (p->has_latency)
-		ms_out_kv_real(o, "median_latency_hours",
-			       (double)p->median_latency / 3600.0);
-	else
-		ms_out_kv_null(o, "median_latency_hours");
-	ms_out_kv_int(o, "within_target", (int64_t)p->within_target);
-	if (p->responsiveness < 0)
-		ms_out_kv_null(o, "responsiveness");
-	else
-		ms_out_kv_real(o, "responsiveness", p->responsiveness);
-	json_tags(o, p);
-	ms_out_kv_int(o, "messages", (int64_t)p->messages);
-	ms_out_kv_int(o, "threads", (int64_t)p->threads);
-	ms_out_kv_int(o, "authored", (int64_t)p->authored);
-	ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
-	json_git_count(o, "commits", git, p->commits);
-	json_git_count(o, "applied", git, p->applied);
-	ms_out_kv_int(o, "netdev_score", p->netdev_score);
-	if (!listed)
-		ms_out_kv_bool(o, "via_list", p->via_list);
-	json_date(o, "last_list_activity", p->has_last_list, p->last_list);
-	if (listed) {
+	cli_rv_json_person(o, p, n, git);
+	if (v) {
 		ms_out_key(o, "git");
 		if (ap) {
 			ms_out_begin_object(o);
@@ -641,9 +572,9 @@ static void json_figures(struct ms_out *o, const struct cli_review_view *r,
 			       e->aside_foreign_paths);
 		ms_out_kv_int(o, "kept_by_blobs", (int64_t)e->own_by_blobs);
 	}
-	json_git_count(o, "merged", r->commits != NULL, e->merged);
-	json_git_count(o, "commits", r->commits != NULL, e->commits);
-	json_share(o, "reply_share", e->replied, n);
+	cli_json_count(o, "merged", r->commits != NULL, e->merged);
+	cli_json_count(o, "commits", r->commits != NULL, e->commits);
+	cli_json_share(o, "reply_share", e->replied, n);
 	cli_json_quant(o, "time_to_first_response", e->ttfr_median, e->ttfr_p90);
 	cli_json_quant(o, "time_to_first_maintainer_response", e->ttmr_median,
 		   e->ttmr_p90);
@@ -698,27 +629,10 @@ static void json_series(struct ms_out *o, const struct cli_review_view *r,
 		ms_out_key(o, "people");
 		ms_out_begin_list(o);
 		for (guint k = 0; k < s->listed->len; k++) {
-			const struct ms_rv_person *p = s->listed->pdata[k];
-			char role[2] = { p->role, 0 };
-
 			ms_out_begin_object(o);
-			ms_out_kv_string(o, "role", role);
-			ms_out_kv_string(o, "name", p->name && *p->name ?
-					 p->name : NULL);
-			ms_out_kv_string(o, "email", p->email);
-			ms_out_kv_int(o, "replied", (int64_t)p->replied);
-			if (p->has_latency)
-				ms_out_kv_real(o, "median_latency_hours",
-					(double)p->median_latency / 3600.0);
-			else
-				ms_out_kv_null(o, "median_latency_hours");
-			ms_out_kv_int(o, "within_target",
-				      (int64_t)p->within_target);
-			ms_out_kv_int(o, "reviewed_by",
-				      (int64_t)p->reviewed_by);
-			ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
-			json_git_count(o, "commits", r->commits != NULL,
-				       p->commits);
+			cli_rv_json_person(o, s->listed->pdata[k],
+					   s->patches->len,
+					   r->commits != NULL);
 			ms_out_end_object(o);
 		}
 		ms_out_end_list(o);
@@ -757,7 +671,7 @@ static void json_state(struct ms_out *o, const struct cli_review_view *r,
 		/* the commit id an applied notice gives, else null */
 		ms_out_kv_string(o, "commit", pt->why.applied);
 	}
-	json_date(o, "date", true, pt->why.date);
+	cli_json_date(o, "date", true, pt->why.date);
 	ms_out_end_object(o);
 }
 
@@ -768,13 +682,9 @@ static void json_defacto_aliases(struct ms_out *o,
 	ms_out_key(o, "defacto_maintainers");
 	ms_out_begin_list(o);
 	for (guint i = 0; i < e->defacto->len; i++) {
-		const struct ms_rv_person *p = e->defacto->pdata[i];
-
 		ms_out_begin_object(o);
-		cli_json_person(o, p->name, p->email);
-		json_git_count(o, "applied", git, p->applied);
-		ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
-		json_tags(o, p);
+		cli_rv_json_person(o, e->defacto->pdata[i],
+				   e->patches->len, git);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
@@ -815,7 +725,7 @@ static void json_patch(struct ms_out *o, const struct cli_review_view *r,
 	ms_out_kv_string(o, "subject", first->subject);
 	cli_json_person_kv(o, "author", first->sender_name,
 			   first->sender_email);
-	json_date(o, "date", true, first->date);
+	cli_json_date(o, "date", true, first->date);
 	ms_out_key(o, "versions");
 	ms_out_begin_list(o);
 	for (guint k = 0; k < pt->postings->len; k++)

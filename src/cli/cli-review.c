@@ -596,6 +596,43 @@ void cli_list_facts_text(FILE *fp, const struct cli_list_facts *f,
 	}
 }
 
+void cli_rv_json_person(struct ms_out *o, const struct ms_rv_person *p,
+			size_t n, bool git)
+{
+	if (p->role) {
+		char role[2] = { p->role, 0 };
+
+		ms_out_kv_string(o, "role", role);
+	}
+	cli_json_person(o, p->name, p->email);
+	ms_out_kv_int(o, "replied", (int64_t)p->replied);
+	ms_out_kv_int(o, "own_patches", (int64_t)p->own_patches);
+	cli_json_share(o, "replied_share", p->replied, n - p->own_patches);
+	cli_json_hours(o, "median_latency_hours",
+		       p->has_latency ? p->median_latency : -1);
+	ms_out_kv_int(o, "within_target", (int64_t)p->within_target);
+	if (p->responsiveness < 0)
+		ms_out_kv_null(o, "responsiveness");
+	else
+		ms_out_kv_real(o, "responsiveness", p->responsiveness);
+	ms_out_key(o, "tags");
+	ms_out_begin_object(o);
+	ms_out_kv_int(o, "reviewed_by", (int64_t)p->reviewed_by);
+	ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
+	ms_out_kv_int(o, "tested_by", (int64_t)p->tested_by);
+	ms_out_end_object(o);
+	ms_out_kv_int(o, "messages", (int64_t)p->messages);
+	ms_out_kv_int(o, "threads", (int64_t)p->threads);
+	ms_out_kv_int(o, "authored", (int64_t)p->authored);
+	ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
+	cli_json_count(o, "commits", git, p->commits);
+	cli_json_count(o, "applied", git, p->applied);
+	ms_out_kv_int(o, "netdev_score", p->netdev_score);
+	if (!p->role)
+		ms_out_kv_bool(o, "via_list", p->via_list);
+	cli_json_date(o, "last_list_activity", p->has_last_list, p->last_list);
+}
+
 void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 			 const char *name)
 {
@@ -624,10 +661,8 @@ void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 		ms_verdict_person(NULL, NULL, p->email, e, true,
 				  f->active_since, &v);
 		ms_out_begin_object(o);
-		ms_out_kv_string(o, "email", p->email);
-		ms_out_kv_int(o, "replied", (int64_t)p->replied);
-		ms_out_kv_int(o, "reviewed_by", (int64_t)p->reviewed_by);
-		ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
+		/* no history passed to this review: no commit counts */
+		cli_rv_json_person(o, p, e->patches->len, false);
 		ms_out_kv_bool(o, "active_on_list",
 			       ms_verdict_list_active(&v));
 		ms_out_end_object(o);

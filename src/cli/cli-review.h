@@ -232,6 +232,21 @@ const struct ms_rv_entry *cli_list_facts_entry(const struct cli_list_facts *f,
 void cli_list_facts_text(FILE *fp, const struct cli_list_facts *f,
 			 const char *name);
 
+/*
+ * The one emitter of a person's list figures in an entry (struct
+ * ms_rv_person, docs/review.md): the members of the object open in `o`,
+ * "role" first for a listed person, "name", "email", their replies and
+ * latencies, "tags", messages, "commits" and "applied" (null unless
+ * `git`: no history read), "via_list" for one not listed,
+ * "last_list_activity".  `n` is the entry's patches, over which
+ * "replied_share" counts.  review's "people", "others",
+ * "defacto_maintainers" and intervals, the "list" of activity and urgent
+ * and pending's "first_responders" all write it.
+ */
+struct ms_rv_person;
+void cli_rv_json_person(struct ms_out *o, const struct ms_rv_person *p,
+			size_t n, bool git);
+
 /* Key "list": the entry's list figures (or null) in JSON. */
 void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 			 const char *name);

@@ -887,9 +887,34 @@ void cli_json_quant(struct ms_out *o, const char *key, int64_t median,
 		return;
 	}
 	ms_out_begin_object(o);
-	ms_out_kv_real(o, "median_hours", (double)median / 3600.0);
-	ms_out_kv_real(o, "p90_hours", (double)p90 / 3600.0);
+	cli_json_hours(o, "median_hours", median);
+	cli_json_hours(o, "p90_hours", p90);
 	ms_out_end_object(o);
+}
+
+void cli_json_hours(struct ms_out *o, const char *key, int64_t seconds)
+{
+	if (seconds < 0)
+		ms_out_kv_null(o, key);
+	else
+		ms_out_kv_real(o, key, (double)seconds / 3600.0);
+}
+
+void cli_json_share(struct ms_out *o, const char *key, size_t num,
+		    size_t den)
+{
+	if (den)
+		ms_out_kv_real(o, key, (double)num / (double)den);
+	else
+		ms_out_kv_null(o, key);
+}
+
+void cli_json_count(struct ms_out *o, const char *key, bool known, size_t n)
+{
+	if (known)
+		ms_out_kv_int(o, key, (int64_t)n);
+	else
+		ms_out_kv_null(o, key);
 }
 
 /* Where the default stores live: $XDG_CACHE_HOME/maintstat. */

@@ -471,4 +471,17 @@ const char *cli_share_text(char buf[16], double share);
 void cli_json_quant(struct ms_out *o, const char *key, int64_t median,
 		    int64_t p90);
 
+/* Key `key`: a duration of `seconds` in hours (a real), or null when
+ * `seconds` < 0 (none). */
+void cli_json_hours(struct ms_out *o, const char *key, int64_t seconds);
+
+/* Key `key`: `num` of `den` as a share (0..1), or null over nothing. */
+void cli_json_share(struct ms_out *o, const char *key, size_t num,
+		    size_t den);
+
+/* Key `key`: a count, or null when nothing was read to count (`known`
+ * false: a commit count without git history, docs/json.md). */
+void cli_json_count(struct ms_out *o, const char *key, bool known,
+		    size_t n);
+
 #endif

@@ -194,17 +194,9 @@ json:
 	ms_out_key(o, "first_responders");
 	ms_out_begin_list(o);
 	for (guint i = 0; i < fr->len; i++) {
-		const struct ms_rv_person *p = fr->pdata[i];
-
 		ms_out_begin_object(o);
-		cli_json_person(o, p->name, p->email);
-		ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
-		/* review's key for a person's median first reply */
-		if (p->has_latency)
-			ms_out_kv_real(o, "median_latency_hours",
-				       (double)p->median_latency / 3600);
-		else
-			ms_out_kv_null(o, "median_latency_hours");
+		cli_rv_json_person(o, fr->pdata[i], e->patches->len,
+				   v->commits != NULL);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);

@@ -4,6 +4,7 @@
  * decides; review's loading reads; this file only prints).
  */
 #include "cli-activity.h"
+#include "cli-date.h"
 #include "cli-people-out.h"
 #include "cli-review.h"
 #include "cli-review-out.h"
@@ -469,15 +470,6 @@ static void json_counts(struct ms_out *o, const struct ms_people_counts *c,
 	ms_out_kv_int(o, "entries_answered", (int64_t)c->entries_answered);
 }
 
-static void json_median(struct ms_out *o, const struct ms_people_person *p)
-{
-	if (p->median_first_response >= 0)
-		ms_out_kv_real(o, "median_first_response_hours",
-			       (double)p->median_first_response / 3600);
-	else
-		ms_out_kv_null(o, "median_first_response_hours");
-}
-
 static void json_person(struct ms_out *o, const struct ms_people *pp,
 			const struct cli_act_series *ser,
 			const struct ms_people_person *p, bool compare);
@@ -528,7 +520,8 @@ static void json_intervals(struct ms_out *o, const struct ms_people *pp,
 		if (p && ip) {
 			ms_out_kv_string(o, "company", ip->company);
 			json_counts(o, &ip->c, false);
-			json_median(o, ip);
+			cli_json_hours(o, "median_latency_hours",
+				       ip->median_first_response);
 		} else if (c && ic) {
 			json_people(o, iv, ser, ic->people, SIZE_MAX, false);
 			json_counts(o, &ic->c, false);
@@ -537,26 +530,11 @@ static void json_intervals(struct ms_out *o, const struct ms_people *pp,
 			for (size_t k = 0; k < G_N_ELEMENTS(figures); k++)
 				ms_out_kv_null(o, figures[k]);
 			if (p)
-				ms_out_kv_null(o,
-					       "median_first_response_hours");
+				ms_out_kv_null(o, "median_latency_hours");
 		}
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-}
-
-/* A date of the window: ISO 8601, or null for 0 (the window's start
- * when no --since bounds it). */
-static void json_date(struct ms_out *o, const char *key, int64_t t)
-{
-	char d[32];
-
-	if (!t) {
-		ms_out_kv_null(o, key);
-		return;
-	}
-	ms_act_format(t, 0, true, false, d);
-	ms_out_kv_string(o, key, d);
 }
 
 /* Person `p` of `pp`: every figure, its stretches by employer when it
@@ -584,14 +562,15 @@ static void json_person(struct ms_out *o, const struct ms_people *pp,
 
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "company", e->company);
-		json_date(o, "since", e->since);
-		json_date(o, "until", e->until);
+		/* 0: the window's start, when no --since bounds it */
+		cli_json_date(o, "since", e->since != 0, e->since);
+		cli_json_date(o, "until", e->until != 0, e->until);
 		json_counts(o, &e->c, whole);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
 	json_counts(o, &p->c, whole);
-	json_median(o, p);
+	cli_json_hours(o, "median_latency_hours", p->median_first_response);
 	json_move(o, p->prev_rank, p->score_change, compare);
 	if (ser)
 		json_intervals(o, pp, ser, p, NULL);

@@ -130,7 +130,7 @@ for bot in ("lkp@", "patchwork-bot", "pr-tracker-bot", "syzbot"):
        "no bot: " + bot)
 rita = ppl["rita@example.com"]
 eq([rita[k] for k in ("messages", "replied", "first_responses",
-                      "tags_given", "median_first_response_hours")],
+                      "tags_given", "median_latency_hours")],
    [1, 2, 2, 2, 24.0], "Rita's one reply to the cover letter answers "
    "both patches, first, with a tag, a day after")
 may = ppl["may@example.org"]
@@ -437,8 +437,8 @@ eq({k: r.split('data-values0="')[1].split('"')[0] for k, r in rows.items()
 # the median first response as every duration is written (hours below a
 # day, days above), not a bare number of hours
 meds = [(p["name"], p["email"], duration(round(
-    p["median_first_response_hours"] * 3600)))
-    for p in doc["people"] if p["median_first_response_hours"] is not None]
+    p["median_latency_hours"] * 3600)))
+    for p in doc["people"] if p["median_latency_hours"] is not None]
 ok(meds and all(page.split("%s &lt;%s&gt;" % (n, e))[1].split("</tr>")[0]
                 .endswith(">%s</td>" % d) for n, e, d in meds),
    "people.html: the median first response as a duration", meds)

@@ -195,9 +195,13 @@ eq(round(v1["waited_hours"]), 27 * 24, "waited since the first posting")
 eq(round(v1["since_last_hours"]), 4 * 24 + 24, "since the v2 (27th)")
 eq(v1["first_responders"][0]["email"], "may@example.org",
    "May answers first most often")
-# a person's median first reply has review's key (one name per figure)
+# a first responder is review's person object, its list figures (one
+# emitter per object, schema 9)
 eq(sorted(v1["first_responders"][0]),
-   ["email", "first_replies", "median_latency_hours", "name"],
+   ["applied", "authored", "commits", "email", "first_replies",
+    "last_list_activity", "median_latency_hours", "messages", "name",
+    "netdev_score", "own_patches", "replied", "replied_share",
+    "responsiveness", "role", "tags", "threads", "within_target"],
    "first responders: review's person keys")
 r = run("pending", *args, "--json", "--person", "May@Example.org")
 eq([p["message_id"] for p in r.json()["pending"]],
