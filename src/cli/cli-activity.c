@@ -227,6 +227,22 @@ void cli_act_json_lasts(struct ms_out *o, const struct ms_act_last *author,
 	json_last(o, "last_tagged", tags, true);
 }
 
+void cli_act_json_tallies(struct ms_out *o, char role, const char *name,
+			  const char *email, const struct ms_act_last *author,
+			  const struct ms_act_last *committer,
+			  const struct ms_act_last *tags)
+{
+	char r[2] = { role, 0 };
+
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "role", r);
+	cli_json_person(o, name, email);
+	ms_out_kv_int(o, "authored", (int64_t)author->count);
+	ms_out_kv_int(o, "committed", (int64_t)committer->count);
+	ms_out_kv_int(o, "tagged", (int64_t)tags->count);
+	ms_out_end_object(o);
+}
+
 void cli_act_json_person(struct ms_out *o, const struct ms_activity *a,
 			 const struct ms_activity_query *q,
 			 const struct ms_act_entry *e,
@@ -376,6 +392,13 @@ static void text_last(FILE *fp, const char *what,
 		l->count);
 }
 
+void cli_act_print_lasts(FILE *fp, const struct ms_act_person *p)
+{
+	text_last(fp, "Author", &p->author);
+	text_last(fp, "Committer", &p->committer);
+	text_last(fp, "Tags", &p->tags);
+}
+
 void cli_act_verdict(const struct ms_act_entry *e,
 		     const struct ms_act_person *p,
 		     const struct cli_list_facts *list_facts, int64_t cutoff,
@@ -446,9 +469,7 @@ void cli_act_print_entry(FILE *fp, const struct ms_activity *a,
 		cli_person_label(fp, p->name, p->email);
 		cli_act_print_also(fp, p);
 		fprintf(fp, ":\n");
-		text_last(fp, "Author", &p->author);
-		text_last(fp, "Committer", &p->committer);
-		text_last(fp, "Tags", &p->tags);
+		cli_act_print_lasts(fp, p);
 	}
 	if (e->nr_top_reviewers) {
 		fprintf(fp, "  Top reviewers (tags in window):\n");
@@ -630,6 +651,23 @@ static bool act_empty(const struct ms_act_entry *e)
 	return true;
 }
 
+bool cli_act_series_open(struct ms_out *o, const struct cli_act_series *s,
+			 size_t i, bool empty, const char *const *figures,
+			 size_t nr_figures)
+{
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "start", s->start[i]);
+	ms_out_kv_string(o, "end", s->end[i]);
+	if (s->labels)
+		ms_out_kv_string(o, "release", s->labels->pdata[i]);
+	if (!empty)
+		return true;
+	for (size_t f = 0; f < nr_figures; f++)
+		ms_out_kv_null(o, figures[f]);
+	ms_out_end_object(o);
+	return false;
+}
+
 void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
 			 size_t k)
 {
@@ -641,36 +679,19 @@ void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
 	for (size_t i = 0; i < s->nr_intervals; i++) {
 		const struct ms_act_entry *e = &s->res[i][k];
 
-		ms_out_begin_object(o);
-		ms_out_kv_string(o, "start", s->start[i]);
-		ms_out_kv_string(o, "end", s->end[i]);
-		if (s->labels)
-			ms_out_kv_string(o, "release", s->labels->pdata[i]);
-		if (act_empty(e)) {
-			for (size_t f = 0; f < G_N_ELEMENTS(figures); f++)
-				ms_out_kv_null(o, figures[f]);
-			ms_out_end_object(o);
+		if (!cli_act_series_open(o, s, i, act_empty(e), figures,
+					 G_N_ELEMENTS(figures)))
 			continue;
-		}
 		ms_out_kv_int(o, "commits", (int64_t)e->commits);
 		ms_out_kv_int(o, "reviewed", (int64_t)e->reviewed);
 		ms_out_key(o, "people");
 		ms_out_begin_list(o);
 		for (size_t p = 0; p < e->nr_people; p++) {
 			const struct ms_act_person *ap = &e->people[p];
-			char role[2] = { ap->role, 0 };
 
-			ms_out_begin_object(o);
-			ms_out_kv_string(o, "role", role);
-			ms_out_kv_string(o, "name", *ap->name ? ap->name :
-					 NULL);
-			ms_out_kv_string(o, "email", *ap->email ? ap->email :
-					 NULL);
-			ms_out_kv_int(o, "authored", (int64_t)ap->author.count);
-			ms_out_kv_int(o, "committed",
-				      (int64_t)ap->committer.count);
-			ms_out_kv_int(o, "tagged", (int64_t)ap->tags.count);
-			ms_out_end_object(o);
+			cli_act_json_tallies(o, ap->role, ap->name, ap->email,
+					     &ap->author, &ap->committer,
+					     &ap->tags);
 		}
 		ms_out_end_list(o);
 		cli_act_json_counts(o, "top_reviewers", e->top_reviewers,

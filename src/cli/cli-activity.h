@@ -138,6 +138,18 @@ struct ms_act_last;
 void cli_act_json_lasts(struct ms_out *o, const struct ms_act_last *author,
 			const struct ms_act_last *committer,
 			const struct ms_act_last *tags);
+
+/* The same in text: a line for each that is set, "    Author ID DATE
+ * (N in window)", then Committer and Tags: activity's and review's. */
+void cli_act_print_lasts(FILE *fp, const struct ms_act_person *p);
+
+/* A listed person in an interval of --by, as one object: "role",
+ * "name", "email", and the counts of `author`, `committer` and `tags`
+ * there ("authored", "committed", "tagged"), for activity and areas. */
+void cli_act_json_tallies(struct ms_out *o, char role, const char *name,
+			  const char *email, const struct ms_act_last *author,
+			  const struct ms_act_last *committer,
+			  const struct ms_act_last *tags);
 struct cli_list_facts;
 struct maint_entry;
 
@@ -287,6 +299,16 @@ int cli_act_series_query(const struct ms_activity *a,
 			 const struct ms_activity_query *q,
 			 struct cli_act_series *s);
 void cli_act_series_release(struct cli_act_series *s);
+/*
+ * Interval i of `s` in JSON, opened: "start", "end" and with --by release
+ * "release", the members every command's intervals begin with.  When
+ * `empty`, each of `figures` is null and the object is closed: returns
+ * whether it still is open, for the caller's figures and
+ * ms_out_end_object().
+ */
+bool cli_act_series_open(struct ms_out *o, const struct cli_act_series *s,
+			 size_t i, bool empty, const char *const *figures,
+			 size_t nr_figures);
 /* Entry k's series: JSON key "series" (an interval without commits in
  * the entry is null in every figure), or a compact text table.  Each
  * interval is given as counted: the first and last cut by the window. */

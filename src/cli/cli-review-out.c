@@ -67,16 +67,6 @@ static const struct ms_act_person *act_person(const struct ms_act_entry *ae,
 	return NULL;
 }
 
-static void text_last(FILE *fp, const char *what, const struct ms_act_last *l)
-{
-	char date[32];
-
-	if (!l->set)
-		return;
-	ms_act_format(l->time, l->offset, false, false, date);
-	fprintf(fp, "    %s %.12s %s %zu\n", what, l->id, date, l->count);
-}
-
 /* The verdict on listed person `p` of review entry `e` (ap: their git
  * facts in `ae`, NULL without --repo), with the cutoff of run `r`. */
 static void verdict(const struct cli_review_view *r,
@@ -228,11 +218,8 @@ static void text_listed(FILE *fp, const struct ms_rv_person *p, size_t n,
 	fprintf(fp, "  ");
 	cli_person_label(fp, p->name, p->email);
 	fprintf(fp, ":\n");
-	if (ap) {
-		text_last(fp, "Author", &ap->author);
-		text_last(fp, "Committer", &ap->committer);
-		text_last(fp, "Tags", &ap->tags);
-	}
+	if (ap)
+		cli_act_print_lasts(fp, ap);
 	ms_duration_format(p->has_latency ? p->median_latency : -1, a, 32);
 	if (p->has_last_list)
 		ms_act_format(p->last_list, 0, false, true, b);

@@ -226,33 +226,19 @@ static void json_intervals(struct ms_out *o, const struct ms_area *ar,
 	for (size_t i = 0; i < ar->nr_intervals; i++) {
 		const struct ms_area *iv = &ar->intervals[i];
 
-		ms_out_begin_object(o);
-		ms_out_kv_string(o, "start", ser->start[i]);
-		ms_out_kv_string(o, "end", ser->end[i]);
-		if (ser->labels)
-			ms_out_kv_string(o, "release", ser->labels->pdata[i]);
-		if (!iv->commits) {
-			for (size_t f = 0; f < G_N_ELEMENTS(figures); f++)
-				ms_out_kv_null(o, figures[f]);
-			ms_out_end_object(o);
+		if (!cli_act_series_open(o, ser, i, !iv->commits, figures,
+					 G_N_ELEMENTS(figures)))
 			continue;
-		}
 		ms_out_kv_int(o, "commits", (int64_t)iv->commits);
 		ms_out_kv_int(o, "reviewed", (int64_t)iv->reviewed);
 		ms_out_key(o, "people");
 		ms_out_begin_list(o);
 		for (size_t l = 0; l < iv->nr_listed; l++) {
 			const struct ms_area_listed *p = &iv->listed[l];
-			char role[2] = { p->role, 0 };
 
-			ms_out_begin_object(o);
-			ms_out_kv_string(o, "role", role);
-			cli_json_person(o, p->name, p->email);
-			ms_out_kv_int(o, "authored", (int64_t)p->author.count);
-			ms_out_kv_int(o, "committed",
-				      (int64_t)p->committer.count);
-			ms_out_kv_int(o, "tagged", (int64_t)p->tags.count);
-			ms_out_end_object(o);
+			cli_act_json_tallies(o, p->role, p->name, p->email,
+					     &p->author, &p->committer,
+					     &p->tags);
 		}
 		ms_out_end_list(o);
 		ms_out_key(o, "top");

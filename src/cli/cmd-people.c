@@ -512,11 +512,7 @@ static void json_intervals(struct ms_out *o, const struct ms_people *pp,
 		const struct ms_people_company *ic = c ?
 			ms_people_find_company(iv, c->name) : NULL;
 
-		ms_out_begin_object(o);
-		ms_out_kv_string(o, "start", ser->start[i]);
-		ms_out_kv_string(o, "end", ser->end[i]);
-		if (ser->labels)
-			ms_out_kv_string(o, "release", ser->labels->pdata[i]);
+		cli_act_series_open(o, ser, i, false, NULL, 0);
 		if (p && ip) {
 			ms_out_kv_string(o, "company", ip->company);
 			json_counts(o, &ip->c, false);
