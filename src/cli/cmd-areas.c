@@ -112,6 +112,33 @@ static void print_person(FILE *fp, const struct ms_area_person *p)
 	fputc('\n', fp);
 }
 
+/* One person of an area's "top", the window's or an interval's. */
+static void json_top(struct ms_out *o, const struct ms_area_person *p)
+{
+	char d[32];
+
+	ms_out_begin_object(o);
+	ms_out_kv_string(o, "name", p->name);
+	ms_out_kv_string(o, "email", p->email);
+	ms_out_kv_int(o, "authored", (int64_t)p->authored);
+	ms_out_kv_int(o, "committed", (int64_t)p->committed);
+	ms_out_kv_int(o, "reviewed", (int64_t)p->reviewed);
+	ms_act_format(p->last, 0, true, false, d);
+	ms_out_kv_string(o, "last", d);
+	ms_out_kv_bool(o, "listed", p->listed);
+	ms_out_kv_string(o, "listed_elsewhere", p->listed_in);
+	ms_out_kv_int(o, "custodial", (int64_t)p->custodial);
+	ms_out_kv_string(o, "custodian_of", p->custodian_of);
+	ms_out_kv_bool(o, "de_facto", p->defacto_committer ||
+		       p->defacto_reviewer);
+	ms_out_key(o, "examples");
+	ms_out_begin_list(o);
+	for (size_t k = 0; k < p->nr_examples; k++)
+		ms_out_string(o, p->examples[k]);
+	ms_out_end_list(o);
+	ms_out_end_object(o);
+}
+
 /* The area's figures per interval of --by, as activity's table
  * (cli_act_series_text()). */
 static void print_intervals(FILE *fp, const struct ms_area *ar,
@@ -243,19 +270,8 @@ static void json_intervals(struct ms_out *o, const struct ms_area *ar,
 		ms_out_end_list(o);
 		ms_out_key(o, "top");
 		ms_out_begin_list(o);
-		for (size_t t = 0; t < iv->nr_top; t++) {
-			const struct ms_area_person *p = &iv->top[t];
-
-			ms_out_begin_object(o);
-			ms_out_kv_string(o, "name", p->name);
-			ms_out_kv_string(o, "email", p->email);
-			ms_out_kv_int(o, "authored", (int64_t)p->authored);
-			ms_out_kv_int(o, "committed", (int64_t)p->committed);
-			ms_out_kv_int(o, "reviewed", (int64_t)p->reviewed);
-			ms_out_kv_bool(o, "de_facto", p->defacto_committer ||
-				       p->defacto_reviewer);
-			ms_out_end_object(o);
-		}
+		for (size_t t = 0; t < iv->nr_top; t++)
+			json_top(o, &iv->top[t]);
 		ms_out_end_list(o);
 		json_flags(o, iv->flags);
 		ms_out_end_object(o);
@@ -266,8 +282,6 @@ static void json_intervals(struct ms_out *o, const struct ms_area *ar,
 static void json_area(struct ms_out *o, const struct ms_area *ar,
 		      const struct cli_act_series *ser)
 {
-	char d[32];
-
 	ms_out_begin_object(o);
 	ms_out_kv_string(o, "path", ar->path);
 	ms_out_kv_int(o, "files", (int64_t)ar->files);
@@ -288,30 +302,8 @@ static void json_area(struct ms_out *o, const struct ms_area *ar,
 	ms_out_end_list(o);
 	ms_out_key(o, "top");
 	ms_out_begin_list(o);
-	for (size_t i = 0; i < ar->nr_top; i++) {
-		const struct ms_area_person *p = &ar->top[i];
-
-		ms_out_begin_object(o);
-		ms_out_kv_string(o, "name", p->name);
-		ms_out_kv_string(o, "email", p->email);
-		ms_out_kv_int(o, "authored", (int64_t)p->authored);
-		ms_out_kv_int(o, "committed", (int64_t)p->committed);
-		ms_out_kv_int(o, "reviewed", (int64_t)p->reviewed);
-		ms_act_format(p->last, 0, true, false, d);
-		ms_out_kv_string(o, "last", d);
-		ms_out_kv_bool(o, "listed", p->listed);
-		ms_out_kv_string(o, "listed_elsewhere", p->listed_in);
-		ms_out_kv_int(o, "custodial", (int64_t)p->custodial);
-		ms_out_kv_string(o, "custodian_of", p->custodian_of);
-		ms_out_kv_bool(o, "de_facto", p->defacto_committer ||
-			       p->defacto_reviewer);
-		ms_out_key(o, "examples");
-		ms_out_begin_list(o);
-		for (size_t k = 0; k < p->nr_examples; k++)
-			ms_out_string(o, p->examples[k]);
-		ms_out_end_list(o);
-		ms_out_end_object(o);
-	}
+	for (size_t i = 0; i < ar->nr_top; i++)
+		json_top(o, &ar->top[i]);
 	ms_out_end_list(o);
 	json_flags(o, ar->flags);
 	ms_out_key(o, "also_covered_by");
