@@ -229,6 +229,12 @@ struct mail_tee {
 	int64_t load_seq;        /* the newest stored when loaded */
 	int64_t last_seq;        /* the newest this run knows of */
 	bool lost;               /* another run writes the inbox */
+	/* a grown mbox file read from its last stored message (seq, its
+	 * size and the reader's problems), which the first message read
+	 * then is again, or more of it (resume_first()) */
+	int64_t resume_seq, resume_size, resume_problems;
+	size_t dropped;          /* 1: that message read again, not kept */
+	uint64_t dropped_bytes;
 };
 
 /*
@@ -481,12 +487,76 @@ static int replay_upto(struct mail_tee *t, int epoch)
 	return rc;
 }
 
+/*
+ * The first message of a grown mbox file, read from the last stored
+ * message's From_ line (mbox_resume()).  When it is that message again
+ * (the same size and reader problems: the new bytes began a message of
+ * their own; a message that went on in them is longer, or no longer cut
+ * short), its record stands: every stored message is handed out and `m`
+ * is dropped (1).  Else its record is dropped, the messages before it
+ * are handed out and `m` is read as new (0); with a caller's mark that
+ * held the record, MS_ESTALE.
+ */
+static int resume_first(struct mail_tee *t, struct ms_mail *m,
+			const struct ms_mail_source *src)
+{
+	int64_t seq = t->resume_seq;
+	int rc = 0;
+
+	t->resume_seq = 0;
+	if ((int64_t)m->size == t->resume_size &&
+	    (int64_t)src->problems == t->resume_problems) {
+		t->dropped = 1;
+		t->dropped_bytes = m->size;
+		ms_mail_free(m);
+		rc = replay_upto(t, G_MAXINT);
+		return rc < 0 ? rc : 1;
+	}
+	if (t->from)
+		rc = ms_error_set(MS_ESTALE, "the last stored message of '%s' "
+				  "went on in its new bytes", t->path);
+	if (rc == 0)
+		rc = store_txn_begin(t->s);
+	if (rc == 0)
+		rc = tee_still_ours(t);
+	if (rc == 0 && !t->lost)
+		rc = store_query(t->s, "drop a message", NULL, "DELETE FROM "
+				 "message_bodies WHERE seq = ?", "l", seq);
+	if (rc == 0 && !t->lost)
+		rc = store_query(t->s, "drop a message", NULL, "DELETE FROM "
+				 "messages WHERE seq = ?", "l", seq);
+	if (rc == 0 && !t->lost)
+		rc = store_query(t->s, "read the messages", &t->load_seq,
+				 "SELECT coalesce(max(seq), 0) FROM messages "
+				 "WHERE inbox = ?", "l", t->inbox);
+	if (rc == 0) {
+		t->last_seq = t->load_seq;
+		rc = store_txn_commit(t->s);
+	} else if (rc != MS_ESTALE) {
+		store_txn_rollback(t->s);
+	}
+	/* another run wrote the file meanwhile: the last record too
+	 * goes, it is read again (the other's records are not read) */
+	if (rc == 0 && t->lost)
+		t->load_seq = seq - 1;
+	if (rc == 0)
+		rc = replay_upto(t, G_MAXINT);
+	if (rc < 0)
+		ms_mail_free(m);
+	return rc;
+}
+
 static int mail_tee_fn(struct ms_mail *m, const struct ms_mail_source *src,
 		       void *data)
 {
 	struct mail_tee *t = data;
 	int rc;
 
+	if (t->resume_seq) {
+		rc = resume_first(t, m, src);
+		if (rc)
+			return MIN(rc, 0);
+	}
 	if (!t->mbox && (src->format == MS_MAIL_FMT_MBOXRD ||
 			 src->format == MS_MAIL_FMT_MBOXO || src->epoch < 0 ||
 			 !src->commit)) {
@@ -849,23 +919,21 @@ static int mbox_resume(struct mail_tee *t, const struct mbox_old *o,
 		rc = store_query(s, "forget an mbox file", NULL, "DELETE FROM "
 				 "mbox_files WHERE inbox = ? AND size = ? AND "
 				 "sha1 = ?", "llt", t->inbox, o->size, o->crc);
-	if (rc == 0 && line > 0 && sqlite3_changes(s->db) == 1)
-		rc = store_query(s, "drop a message", NULL, "DELETE FROM "
-				 "message_bodies WHERE seq = ?", "l", seq);
-	else
+	if (rc == 0 && line > 0 && sqlite3_changes(s->db) != 1)
 		line = 0;
 	if (rc == 0 && line)
-		rc = store_query(s, "drop a message", NULL, "DELETE FROM "
-				 "messages WHERE seq = ?", "l", seq);
+		rc = store_query(s, "read the messages", &t->resume_size,
+				 "SELECT size FROM messages WHERE seq = ?", "l",
+				 seq);
 	if (rc == 0 && line)
-		rc = store_query(s, "read the messages", &t->load_seq, "SELECT "
-				 "coalesce(max(seq), 0) FROM messages WHERE "
-				 "inbox = ?", "l", t->inbox);
+		rc = store_query(s, "read the messages", &t->resume_problems,
+				 "SELECT src_problems FROM messages WHERE seq = "
+				 "?", "l", seq);
 	if (rc == 0)
 		rc = store_txn_commit(s);
 	else
 		store_txn_rollback(s);
-	t->last_seq = t->load_seq;
+	t->resume_seq = rc == 0 && line ? seq : 0;
 	at->line = rc == 0 ? (unsigned long)line : 0;
 	at->rd = t->format == MS_MAIL_FMT_MBOXRD;
 	return rc;
@@ -915,7 +983,7 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 	struct ms_mail_after at = { 0 };
 	GStatBuf sb;
 	char *key, *crc = NULL, *head = NULL;
-	bool same;
+	bool same, grew;
 	int e = -1, rc;
 
 	/* a pipe (/dev/stdin, <(zcat ...)) can be read once: taking its
@@ -945,18 +1013,23 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 	}
 	same = rc == 0 && old.crc && old.size == (int64_t)sb.st_size &&
 	       old.mtime == (int64_t)sb.st_mtime && !strcmp(old.crc, crc);
-	if (rc == 0 && from && !same)
+	grew = rc == 0 && !same && head && !strcmp(head, old.crc);
+	if (rc == 0 && from && !same && !grew)
 		rc = ms_error_set(MS_ESTALE, "'%s' changed since the saved "
 				  "state", path);
 	if (rc == 0)
 		rc = mark_check(&t);
 	if (t.bodies)
 		flags |= MS_MAIL_PARSE_KEEP_BODY;
-	if (rc == 0 && !same && head && !strcmp(head, old.crc))
+	if (rc == 0 && grew)
 		rc = mbox_resume(&t, &old, &at);
-	if (rc == 0 && (same || at.line))
+	if (rc == 0 && from && !same && !at.line)
+		rc = ms_error_set(MS_ESTALE, "'%s' is read again whole", path);
+	/* a resumed file's stored messages are handed out when its first
+	 * message read is known (resume_first()) */
+	if (rc == 0 && same)
 		rc = replay_upto(&t, G_MAXINT);
-	if (rc == 0 && (same || at.line)) {
+	if (rc == 0 && same) {
 		result->messages += t.replayed;
 		result->bytes += t.replayed_bytes;
 		result->format = t.format;
@@ -973,6 +1046,11 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 	}
 	rc = ms_mail_parse_archive(path, &at, at.line ? 1 : 0, flags,
 				   mail_tee_fn, &t, result, diags);
+	if (rc == 0 && t.resume_seq)    /* the reader found no message */
+		rc = ms_error_set(MS_ERROR, "'%s' has no message at line %lu",
+				  path, at.line);
+	result->messages += t.replayed - t.dropped;
+	result->bytes += t.replayed_bytes - t.dropped_bytes;
 	if (mail_flush(&t) < 0 && rc == 0)
 		rc = t.error;
 	/* remember the file only if it did not change while being read */

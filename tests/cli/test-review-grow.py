@@ -181,6 +181,56 @@ eq([states["p%dv1@example.com" % n][0] for n in (2, 7, 10)],
    ["accepted"] * 2 + ["rejected"],
    "new b4 ty notices accept stored patches; a NAK rejects")
 
+# the same as an mbox file that grows (plain and .gz, a gzip member
+# appended): its stored messages are handed out (resumed from its last
+# stored message, which the new bytes did not continue), and the map's
+# answers come with the snapshot.  Over 2 MiB: smaller files are read
+# again whole.
+BIG = ("From: Log <log@example.com>\nSubject: a long log\n"
+       "Message-ID: <log@example.com>\n"
+       "Date: Sun, 01 Jan 2023 00:00:00 +0000\n\n" +
+       "".join("log line %06d of a long test log\n" % i
+               for i in range(65000)))
+
+
+def mbox(msgs):
+    return "".join("From x@y Mon Jan  2 10:00:00 2023\n" + m + "\n"
+                   for m in msgs).encode()
+
+
+for gz in (False, True):
+    import gzip
+    path = os.path.join(tmp, "list.mbox" + (".gz" if gz else ""))
+    pack = (lambda b: gzip.compress(b, mtime=0)) if gz else (lambda b: b)
+    with open(path, "wb") as f:
+        f.write(pack(mbox([BIG] + old)))
+    ms = os.path.join(tmp, "m%d.sqlite" % gz)
+    MBOX = [("review", True), ("pending", False)]
+
+    def mreport(cmd, js, store):
+        args = [cmd, "--tree", tree, "--archive", path,
+                *(["--json"] if js else []),
+                *(["--no-cache"] if store is None else ["--db", store])]
+        r = run(*args)
+        ok(r.rc == 0, " ".join(args[:1]) + " on an mbox exits 0", r.err)
+        return r.out
+
+    for cmd, js in MBOX:
+        mreport(cmd, js, ms)
+    with open(path, "ab") as f:
+        f.write(pack(mbox(new)))
+    for cmd, js in MBOX:
+        s = f"{ms}.{cmd}{js}"
+        shutil.copy(ms, s)
+        no_bodies(s)
+        eq(mreport(cmd, js, s), mreport(cmd, js, None),
+           f"{'.gz' if gz else 'mbox'}: {cmd} {js and '--json' or 'text'} "
+           "after new mail equals --no-cache (old bodies deleted)")
+    con = sqlite3.connect(f"{ms}.reviewTrue")
+    eq(con.execute("SELECT count(*) FROM messages").fetchone()[0],
+       len(old) + len(new) + 1, "each message stored once")
+    con.close()
+
 # answers made under other K: patterns, or without --foreign-subject,
 # are not taken
 write_maintainers(r"\bint\b")
