@@ -607,7 +607,10 @@ static void sanitize_random(void)
 		int ws = 0, gs = 0;
 
 		for (size_t i = 0; i < len; i++)
-			in[i] = (char)(g_rand_int_range(rnd, 0, 4) ?
+			/* (every other text with long plain runs: the
+			 * eight-byte steps) */
+			in[i] = (char)(g_rand_int_range(rnd, 0,
+							t % 2 ? 4 : 40) ?
 				g_rand_int_range(rnd, 0x20, 0x7f) :
 				special[g_rand_int_range(rnd, 0,
 					(gint32)sizeof(special))]);
