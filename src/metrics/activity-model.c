@@ -501,10 +501,10 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old,
 	size_t nb = ms_ident_count(old->ident);
 	unsigned *map;
 	guint from = a->commits->len;
-	GHashTable *end;
+	GHashTable *end, *tokens;
 	GHashTableIter it;
 	gpointer k;
-	bool ok;
+	bool ok, *changed;
 
 	a->sv->head_span.commits = a->commits->len;
 	a->sv->head_span.ents = a->ents->len;
@@ -515,7 +515,14 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old,
 	a->sv->head_span.hidden = a->hidden->len;
 	map = remap_ids(a, old);
 	ok = map != NULL;
+	/* the old MAINTAINERS changes (a few hundred) by id, each marked
+	 * when its commit is of the old end: hashing the end's commits
+	 * instead (100,000 on U-Boot) cost as much as the rest */
 	end = g_hash_table_new(ms_id_hash, ms_id_equal);
+	changed = g_new0(bool, old->maint_changes->len + 1);
+	for (guint i = 0; i < old->maint_changes->len; i++)
+		g_hash_table_insert(end, old->maint_changes->data + 20 *
+				    (size_t)i, GUINT_TO_POINTER(i + 1));
 	/* room for the old end at once: appending it record by record made
 	 * the arrays grow (and be copied, their pages faulted in again) a
 	 * dozen times, a seventh of a run after new commits on U-Boot */
@@ -529,9 +536,13 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old,
 	}
 
 	/* tokens in the order a cold walk interns them: the walked commits',
-	 * then the old end's not seen yet */
+	 * then the old end's not seen yet; each old one's new one */
+	tokens = g_hash_table_new(NULL, NULL);
 	for (guint i = 0; ok && i < old->token_order->len; i++)
-		act_intern(a, old->token_order->pdata[i], MS_TRAILER_OTHER);
+		g_hash_table_insert(tokens, old->token_order->pdata[i],
+				    (gpointer)act_intern(a,
+					old->token_order->pdata[i],
+					MS_TRAILER_OTHER));
 	for (guint i = (guint)a->sv->prev_from; ok && i < old->commits->len;
 	     i++) {
 		struct crec r = g_array_index(old->commits, struct crec, i);
@@ -541,8 +552,10 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old,
 		ok = remap(map, nb, &r.author) &&
 		     remap(map, nb, &r.committer) &&
 		     remap(map, nb, &r.applier);
-		g_hash_table_add(end, g_array_index(old->commits, struct crec,
-						    i).raw);
+		k = g_hash_table_lookup(end, g_array_index(old->commits,
+						struct crec, i).raw);
+		if (k)
+			changed[GPOINTER_TO_UINT(k) - 1] = true;
 		r.ent_off = a->ents->len;
 		g_array_append_vals(a->ents, ents, r.nr_ent);
 		for (unsigned t = 0; ok && t < r.nr_tag; t++) {
@@ -550,20 +563,25 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old,
 							r.tag_off + t);
 
 			ok = remap(map, nb, &tag.person);
-			tag.token = act_intern(a, tag.token,
-					       MS_TRAILER_OTHER);
+			k = g_hash_table_lookup(tokens, tag.token);
+			tag.token = k ? k : act_intern(a, tag.token,
+						       MS_TRAILER_OTHER);
 			g_array_append_val(a->tags, tag);
 		}
 		r.tag_off = a->tags->len - r.nr_tag;
 		g_array_append_val(a->commits, r);
 	}
 	g_free(map);
+	g_hash_table_destroy(tokens);
 	/* the old end's MAINTAINERS changes, after the walked ones */
 	for (guint i = 0; ok && i < old->maint_changes->len; i++) {
 		const unsigned char *raw = (const unsigned char *)
 			old->maint_changes->data + 20 * (size_t)i;
 
-		if (!g_hash_table_contains(end, raw))
+		/* (a commit changing two MAINTAINERS files is two changes
+		 * of one id: the table holds the last) */
+		k = g_hash_table_lookup(end, raw);
+		if (!changed[GPOINTER_TO_UINT(k) - 1])
 			continue;
 		g_array_append_vals(a->maint_changes, raw, 1);
 		g_ptr_array_add(a->maint_paths, g_strdup(
@@ -571,6 +589,7 @@ bool act_model_append(struct ms_activity *a, struct ms_activity *old,
 			: "MAINTAINERS"));
 	}
 	/* the old walk's merges left out, after the walked ones: each once */
+	g_free(changed);
 	g_hash_table_remove_all(end);
 	for (guint i = 0; i < a->hidden->len; i++)
 		g_hash_table_add(end, a->hidden->data + 20 * (size_t)i);
