@@ -629,8 +629,10 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 		if ((c->aside[i] == ASIDE_PATHS ||
 		     c->aside[i] == ASIDE_RECIPIENTS) && r->series >= 0)
 			g_hash_table_add(foreign, series_key(r, NULL));
-		if (c->aside[i] == ASIDE_MODIFIED && r->series >= 0)
-			g_hash_table_add(modified, series_key(r, NULL));
+		if ((c->aside[i] == ASIDE_MODIFIED ||
+		     c->aside[i] == ASIDE_SUBJECT) && r->series >= 0)
+			g_hash_table_insert(modified, series_key(r, NULL),
+					    GINT_TO_POINTER(c->aside[i]));
 		if (c->strong[i] && r->series >= 0)
 			g_hash_table_add(strong, series_key(r, NULL));
 	}
@@ -651,8 +653,9 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 			g_free(k);
 		}
 		/* a series with a patch that modifies another project's
-		 * file is that project's, unless a patch of it has strong
-		 * evidence: then the series is the project's (LTP's
+		 * file, or names another project, is that project's, unless
+		 * a patch of it has strong evidence: then the series is the
+		 * project's (LTP's
 		 * 20200812073529.25715-*: its 2/2 has an LTP blob, its 1/2
 		 * modifies TI's device-discovery.sh) */
 		if (r->series >= 0 && !c->strong[i] &&
@@ -664,7 +667,8 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 			if (g_hash_table_contains(strong, k))
 				c->aside[i] = ASIDE_NONE;
 			else if (g_hash_table_contains(modified, k))
-				c->aside[i] = ASIDE_PATHS;
+				c->aside[i] = (uint8_t)GPOINTER_TO_INT(
+					g_hash_table_lookup(modified, k));
 			g_free(k);
 		}
 		if (c->aside[i] == ASIDE_TOP_ONLY)

@@ -382,6 +382,22 @@ ok({"dd1@example.net", "dd2@example.net"} <= mids, "a series whose 2/2 "
    "has a blob of the repository is the project's, though its 1/2 modifies "
    "device-discovery.sh, which the project lacks",
    sorted(m for m in mids if m.startswith("dd")))
+# ... and a series whose other patches name another project is that
+# project's whole: "[PATCH 3/3] README: ..." below two "erofs-utils: ..."
+# patches (20260330052127.9173-*), though the tree has a README
+with open(ser, "w") as f:
+    f.write(text + "\nFrom " + head.replace("webc@", "eusc@") +
+            "\n\nTwo parts.\n\nFrom " +
+            in_series(variant("eus1", "erofs-utils: lib: fix a leak",
+                              "lib/util.c", "0a1b2c3d4e5f"),
+                      1).replace("webc@", "eusc@") + "\nFrom " +
+            in_series(variant("eus2", "Makefile: refactor", "Makefile",
+                              "1a1b2c3d4e5f"), 2).replace("webc@", "eusc@"))
+r = run("review", "--tree", repo, "--archive", ser, "--json", "--no-cache",
+        "THE REST")
+mids = {v for p in r.json()["entries"][0]["patch_list"] for v in p["versions"]}
+ok("eus2@example.net" not in mids, "2/2 on the tree's Makefile, below an "
+   "'erofs-utils:' 1/2: another project's with its series")
 # ... with --repo the whole history knows legacy/old.c, removed before
 # the snapshot; mkfs/ it never had
 db = os.path.join(tmp, "count.sqlite")
