@@ -979,8 +979,10 @@ static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw,
 			if (p.listed_in == o->covers[c].entry->name)
 				attended = attended || o->covers[c].inner;
 		attended = attended || p.listed;
-		/* (no one looks after files the tree no longer has) */
-		if (!p.listed && !p.listed_in && files &&
+		/* (no one looks after files the tree no longer has; a
+		 * custodian whose tree carries the area's patches is its
+		 * maintainer already) */
+		if (!p.listed && !p.listed_in && files && !p.custodial &&
 		    p.focused_last >= recent) {
 			p.defacto_committer =
 				p.focused_committed >= MS_AREAS_DEFACTO_MIN &&

@@ -98,7 +98,8 @@ enum ms_area_flag {
 	 * MS_AREAS_DEFACTO_MIN), tree-wide ones (MS_AREAS_TREEWIDE) left
 	 * out, the newest of them in the window's last
 	 * MS_AREAS_RECENT_YEARS; never in an area with no file in the
-	 * tree */
+	 * tree, nor for a custodian who applied others' patches of it
+	 * through their tree (ms_area_person.custodial) */
 	MS_AREA_DEFACTO = 1 << 1,
 	/* no commit in the window */
 	MS_AREA_DORMANT = 1 << 2,

@@ -329,4 +329,28 @@ eq([p["subject"] for p in r.json()["patch_files"]][1:] if r.rc == 0 else r.err,
 r = run("areas", "--repo", four, "--no-cache", "--json", "OLD BOARD")
 eq(json.loads(r.out)["entries"][0]["areas"][0]["flags"], ["unattended"],
    "OLD BOARD's area: unattended, not de-facto")
+# A custodian whose tree carries an area's patches maintains it already
+# (issue 37, real output: U-Boot's sunxi custodian proposed as reviewer of
+# three sunxi boards whose patches, his own and others', he applied to his
+# tree): Cus, ARM BEE's custodian, writes and applies 4 changes of
+# board/dee/ and applies one of Ann's: no proposal.
+DEE = "DEE BOARD\nM:\tDi Dee <di@example.org>\nS:\tMaintained\nF:\tboard/dee/\n"
+stream = commit(ADA, 1734000000, "import", {
+    "MAINTAINERS": TOP3, "board/dee/MAINTAINERS": DEE,
+    ".get_maintainer.conf": "--find-maintainer-files\n",
+    "board/dee/d.c": "d\n", "arch/arm/mach-bee/m.c": "m\n"})
+for i in range(5):
+    stream += commit(CUS if i else "Ann Au <ann@example.org>",
+                     1735000000 + i * 86400, f"dee: change {i}\n",
+                     {"board/dee/d.c": f"d {i}\n"}, committer=CUS)
+five = os.path.join(T, "five.git")
+subprocess.run(["git", "init", "-q", "--bare", "-b", "main", five],
+               check=True)
+subprocess.run(["git", "--git-dir", five, "fast-import", "--quiet"],
+               input=stream, check=True)
+r = run("recruit", "--repo", five, "--no-cache", "-o",
+        os.path.join(T, "out11"), "--from", FROM, "--json", "DEE BOARD",
+        env=env)
+eq(r.json()["patch_files"] if r.rc == 0 else r.err, [],
+   "no proposal for the custodian whose tree carries board/dee/")
 done()
