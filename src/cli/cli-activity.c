@@ -284,8 +284,7 @@ void cli_json_verdict(struct ms_out *o, const struct ms_verdict *v)
 void cli_act_json_also(struct ms_out *o, const struct ms_activity *a,
 		       const struct ms_act_person *p)
 {
-	ms_out_key(o, "also");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "also");
 	for (size_t i = 0; p->also && p->also[i]; i++)
 		ms_out_string(o, p->also[i]);
 	ms_out_end_list(o);
@@ -371,8 +370,7 @@ void cli_ident_json_joins(struct ms_out *o, const char *key,
 	char *low = g_ascii_strdown(shown ? shown : "", -1);
 	struct joins_json j = { o, low };
 
-	ms_out_key(o, key);
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, key);
 	if (person != MS_IDENT_NONE)
 		ms_ident_foreach_address(id, person, json_join, &j);
 	ms_out_end_list(o);
@@ -504,8 +502,7 @@ int cli_act_select(const char *cmd, const struct ms_activity *a, int argc,
 void cli_act_json_counts(struct ms_out *o, const char *key,
 			 const struct ms_act_count *c, size_t nr)
 {
-	ms_out_key(o, key);
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, key);
 	for (size_t i = 0; i < nr; i++) {
 		ms_out_begin_object(o);
 		cli_json_person(o, c[i].name, c[i].email);
@@ -674,8 +671,7 @@ void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
 	static const char *const figures[] = { "commits", "reviewed",
 		"people", "top_reviewers", "top_committers" };
 
-	ms_out_key(o, "intervals");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "intervals");
 	for (size_t i = 0; i < s->nr_intervals; i++) {
 		const struct ms_act_entry *e = &s->res[i][k];
 
@@ -684,8 +680,7 @@ void cli_act_series_json(struct ms_out *o, const struct cli_act_series *s,
 			continue;
 		ms_out_kv_int(o, "commits", (int64_t)e->commits);
 		ms_out_kv_int(o, "reviewed", (int64_t)e->reviewed);
-		ms_out_key(o, "people");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "people");
 		for (size_t p = 0; p < e->nr_people; p++) {
 			const struct ms_act_person *ap = &e->people[p];
 

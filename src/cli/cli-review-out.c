@@ -501,8 +501,7 @@ void cli_review_print_series(FILE *fp, const struct cli_review_view *r,
  * "open_age" (docs/json.md). */
 static void json_states(struct ms_out *o, const struct ms_rv_entry *e)
 {
-	ms_out_key(o, "states");
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, "states");
 	for (int s = 0; s < MS_RV__STATES; s++)
 		ms_out_kv_int(o, ms_rv_state_name((enum ms_rv_state)s),
 			      (int64_t)e->states[s]);
@@ -525,8 +524,7 @@ static void json_states(struct ms_out *o, const struct ms_rv_entry *e)
 static void json_set_aside(struct ms_out *o, size_t stable, size_t subject,
 			   size_t recipients, size_t paths)
 {
-	ms_out_key(o, "set_aside");
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, "set_aside");
 	ms_out_kv_int(o, "stable", (int64_t)stable);
 	ms_out_kv_int(o, "foreign_subject", (int64_t)subject);
 	ms_out_kv_int(o, "foreign_recipients", (int64_t)recipients);
@@ -592,8 +590,7 @@ static void json_series(struct ms_out *o, const struct cli_review_view *r,
 	};
 	char d[32];
 
-	ms_out_key(o, "intervals");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "intervals");
 	for (size_t i = 0; i < rv->nr_intervals; i++) {
 		const struct ms_rv_entry *s = e->intervals->pdata[i];
 		int64_t from, to;
@@ -613,8 +610,7 @@ static void json_series(struct ms_out *o, const struct cli_review_view *r,
 			continue;
 		}
 		json_figures(o, r, s, false);
-		ms_out_key(o, "people");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "people");
 		for (guint k = 0; k < s->listed->len; k++) {
 			ms_out_begin_object(o);
 			cli_rv_json_person(o, s->listed->pdata[k],
@@ -666,8 +662,7 @@ static void json_state(struct ms_out *o, const struct cli_review_view *r,
 static void json_defacto_aliases(struct ms_out *o,
 				 const struct ms_rv_entry *e, bool git)
 {
-	ms_out_key(o, "defacto_maintainers");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "defacto_maintainers");
 	for (guint i = 0; i < e->defacto->len; i++) {
 		ms_out_begin_object(o);
 		cli_rv_json_person(o, e->defacto->pdata[i],
@@ -675,8 +670,7 @@ static void json_defacto_aliases(struct ms_out *o,
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-	ms_out_key(o, "corporate_aliases");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "corporate_aliases");
 	for (guint i = 0; i < e->aliases->len; i++) {
 		const struct ms_rv_alias *al = e->aliases->pdata[i];
 
@@ -684,8 +678,7 @@ static void json_defacto_aliases(struct ms_out *o,
 		ms_out_kv_string(o, "email", al->email);
 		ms_out_kv_string(o, "name", al->name && *al->name ? al->name :
 				 NULL);
-		ms_out_key(o, "people");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "people");
 		for (guint k = 0; k < al->people->len; k++) {
 			const struct ms_rv_person *p = al->people->pdata[k];
 
@@ -713,8 +706,7 @@ static void json_patch(struct ms_out *o, const struct cli_review_view *r,
 	cli_json_person_kv(o, "author", first->sender_name,
 			   first->sender_email);
 	cli_json_date(o, "date", true, first->date);
-	ms_out_key(o, "versions");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "versions");
 	for (guint k = 0; k < pt->postings->len; k++)
 		ms_out_string(o, ms_mail_index_get(r->idx,
 			g_array_index(pt->postings, uint32_t, k))->message_id);
@@ -743,16 +735,13 @@ static void json_patch(struct ms_out *o, const struct cli_review_view *r,
 static void json_ledger(struct ms_out *o, const struct cli_review_view *r,
 			const struct ms_rv_entry *e)
 {
-	ms_out_key(o, "tag_ledger");
-	ms_out_begin_object(o);
-	ms_out_key(o, "dropped");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_object(o, "tag_ledger");
+	ms_out_kv_begin_list(o, "dropped");
 	for (guint i = 0; i < e->tags_dropped->len; i++)
 		json_tag(o, r, &g_array_index(e->tags_dropped,
 					      struct ms_rv_tag, i));
 	ms_out_end_list(o);
-	ms_out_key(o, "untraced");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "untraced");
 	for (guint i = 0; i < e->tags_untraced->len; i++)
 		json_tag(o, r, &g_array_index(e->tags_untraced,
 					      struct ms_rv_tag, i));
@@ -770,8 +759,7 @@ static void print_json(struct ms_out *o, const struct cli_review_view *r,
 	ms_out_begin_object(o);
 	ms_out_kv_string(o, "name", e->entry->name);
 	json_figures(o, r, e, true);
-	ms_out_key(o, "people");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "people");
 	for (guint i = 0; i < e->listed->len; i++) {
 		const struct ms_rv_person *p = e->listed->pdata[i];
 
@@ -782,15 +770,13 @@ static void print_json(struct ms_out *o, const struct cli_review_view *r,
 			    r->commits != NULL);
 	}
 	ms_out_end_list(o);
-	ms_out_key(o, "others");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "others");
 	for (guint i = 0; i < e->others->len; i++)
 		json_person(o, e->others->pdata[i], n, NULL, NULL,
 			    r->commits != NULL);
 	ms_out_end_list(o);
 	json_defacto_aliases(o, e, r->commits != NULL);
-	ms_out_key(o, "patch_list");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "patch_list");
 	for (guint i = 0; i < e->patches->len; i++)
 		json_patch(o, r, &g_array_index(e->patches,
 						struct ms_rv_patch, i));
@@ -810,8 +796,7 @@ void cli_review_print_document(struct ms_out *o,
 	char d[32];
 
 	ms_out_begin_document(o);
-	ms_out_key(o, "window");
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, "window");
 	/* without --since the window starts with the oldest message (not
 	 * 1970, the 0 that stands for no bound) */
 	since = r->since;
@@ -843,8 +828,7 @@ void cli_review_print_document(struct ms_out *o,
 		       rv->aside_foreign_recipients, rv->aside_foreign_paths);
 	ms_out_kv_int(o, "kept_by_blobs", (int64_t)rv->own_by_blobs);
 	ms_out_kv_string(o, "list_url", r->list_url);
-	ms_out_key(o, "entries");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "entries");
 	for (guint i = 0; i < rv->entries->len; i++)
 		print_json(o, r, rv->entries->pdata[i],
 			   r->act ? r->act[i] : NULL);

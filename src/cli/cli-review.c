@@ -615,8 +615,7 @@ void cli_rv_json_person(struct ms_out *o, const struct ms_rv_person *p,
 		ms_out_kv_null(o, "responsiveness");
 	else
 		ms_out_kv_real(o, "responsiveness", p->responsiveness);
-	ms_out_key(o, "tags");
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, "tags");
 	ms_out_kv_int(o, "reviewed_by", (int64_t)p->reviewed_by);
 	ms_out_kv_int(o, "acked_by", (int64_t)p->acked_by);
 	ms_out_kv_int(o, "tested_by", (int64_t)p->tested_by);
@@ -651,8 +650,7 @@ void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 	cli_json_quant(o, "time_to_first_response", e->ttfr_median,
 		       e->ttfr_p90);
 	ms_out_kv_real(o, "responsiveness", e->responsiveness);
-	ms_out_key(o, "people");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "people");
 	for (guint i = 0; i < e->listed->len; i++) {
 		const struct ms_rv_person *p = e->listed->pdata[i];
 		struct ms_verdict v;

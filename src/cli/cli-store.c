@@ -299,8 +299,7 @@ int cli_store_maintain(int argc, char **argv)
 				 older_arg);
 		ms_out_kv_bool(o, "dry_run", dry_run);
 	}
-	ms_out_key(o, prune ? "removed" : "stores");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, prune ? "removed" : "stores");
 	for (guint i = 0; i < files->len && rc == CLI_CONTINUE; i++) {
 		const struct store_file *f = files->pdata[i];
 		char when[32];

@@ -86,8 +86,7 @@ static void emit_json(struct ms_out *o, const struct cli_urls *u,
 		      const struct ms_urlcheck *c, const GArray *links)
 {
 	ms_out_kv_int(o, "urls_stale_after_seconds", u->stale_seconds);
-	ms_out_key(o, "urls");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "urls");
 	for (guint i = 0; i < links->len; i++) {
 		const struct link *l = &g_array_index(links, struct link, i);
 		const struct ms_url_result *r = ms_urlcheck_result(c, l->idx);

@@ -843,8 +843,7 @@ void cli_json_person(struct ms_out *o, const char *name, const char *email)
 void cli_json_person_kv(struct ms_out *o, const char *key, const char *name,
 			const char *email)
 {
-	ms_out_key(o, key);
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, key);
 	cli_json_person(o, name, email);
 	ms_out_end_object(o);
 }

@@ -60,8 +60,7 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 	} else {
 		ms_out_kv_null(o, "last_activity");
 	}
-	ms_out_key(o, "people");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "people");
 	for (size_t i = 0; i < e->nr_people; i++)
 		cli_act_json_person(o, a, q, e, &e->people[i], list_facts);
 	ms_out_end_list(o);
@@ -151,8 +150,7 @@ int cmd_activity(int argc, char **argv)
 		char d[32];
 
 		ms_out_begin_document(o);
-		ms_out_key(o, "window");
-		ms_out_begin_object(o);
+		ms_out_kv_begin_object(o, "window");
 		ms_act_format(q.since, 0, true, false, d);
 		ms_out_kv_string(o, "since", d);
 		ms_act_format(q.until, 0, true, false, d);
@@ -160,8 +158,7 @@ int cmd_activity(int argc, char **argv)
 		ms_out_end_object(o);
 		ms_act_format(q.active_since, 0, true, false, d);
 		ms_out_kv_string(o, "active_since", d);
-		ms_out_key(o, "entries");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "entries");
 	}
 	else
 		cli_act_print_context(stdout, &ao, q.since, q.until,

@@ -132,8 +132,7 @@ static void json_top(struct ms_out *o, const struct ms_area_person *p)
 	ms_out_kv_string(o, "custodian_of", p->custodian_of);
 	ms_out_kv_bool(o, "de_facto", p->defacto_committer ||
 		       p->defacto_reviewer);
-	ms_out_key(o, "examples");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "examples");
 	for (size_t k = 0; k < p->nr_examples; k++)
 		ms_out_string(o, p->examples[k]);
 	ms_out_end_list(o);
@@ -232,8 +231,7 @@ static void print_entry(FILE *fp, const struct ms_areas_entry *e,
 
 static void json_flags(struct ms_out *o, unsigned flags)
 {
-	ms_out_key(o, "flags");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "flags");
 	for (size_t i = 0; i < G_N_ELEMENTS(all_flags); i++)
 		if (flags & all_flags[i])
 			ms_out_string(o, ms_area_flag_name(all_flags[i]));
@@ -249,8 +247,7 @@ static void json_intervals(struct ms_out *o, const struct ms_area *ar,
 	static const char *const figures[] = { "commits", "reviewed",
 		"people", "top", "flags" };
 
-	ms_out_key(o, "intervals");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "intervals");
 	for (size_t i = 0; i < ar->nr_intervals; i++) {
 		const struct ms_area *iv = &ar->intervals[i];
 
@@ -259,8 +256,7 @@ static void json_intervals(struct ms_out *o, const struct ms_area *ar,
 			continue;
 		ms_out_kv_int(o, "commits", (int64_t)iv->commits);
 		ms_out_kv_int(o, "reviewed", (int64_t)iv->reviewed);
-		ms_out_key(o, "people");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "people");
 		for (size_t l = 0; l < iv->nr_listed; l++) {
 			const struct ms_area_listed *p = &iv->listed[l];
 
@@ -269,8 +265,7 @@ static void json_intervals(struct ms_out *o, const struct ms_area *ar,
 					     &p->tags);
 		}
 		ms_out_end_list(o);
-		ms_out_key(o, "top");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "top");
 		for (size_t t = 0; t < iv->nr_top; t++)
 			json_top(o, &iv->top[t]);
 		ms_out_end_list(o);
@@ -288,8 +283,7 @@ static void json_area(struct ms_out *o, const struct ms_area *ar,
 	ms_out_kv_int(o, "files", (int64_t)ar->files);
 	ms_out_kv_int(o, "commits", (int64_t)ar->commits);
 	ms_out_kv_int(o, "reviewed", (int64_t)ar->reviewed);
-	ms_out_key(o, "people");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "people");
 	for (size_t i = 0; i < ar->nr_listed; i++) {
 		const struct ms_area_listed *l = &ar->listed[i];
 		char role[2] = { l->role, 0 };
@@ -301,14 +295,12 @@ static void json_area(struct ms_out *o, const struct ms_area *ar,
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-	ms_out_key(o, "top");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "top");
 	for (size_t i = 0; i < ar->nr_top; i++)
 		json_top(o, &ar->top[i]);
 	ms_out_end_list(o);
 	json_flags(o, ar->flags);
-	ms_out_key(o, "also_covered_by");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "also_covered_by");
 	for (size_t i = 0; i < ar->nr_covers && ar->covers[i].inner; i++) {
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "name", ar->covers[i].entry->name);
@@ -332,24 +324,21 @@ static int print_all(const struct ms_areas *r, const struct cli_act_opts *ao,
 
 	if (json) {
 		ms_out_begin_document(o);
-		ms_out_key(o, "window");
-		ms_out_begin_object(o);
+		ms_out_kv_begin_object(o, "window");
 		ms_act_format(q->since, 0, true, false, s);
 		ms_out_kv_string(o, "since", s);
 		ms_act_format(q->until, 0, true, false, u);
 		ms_out_kv_string(o, "until", u);
 		ms_out_end_object(o);
 		ms_out_kv_int(o, "split_commits", (int64_t)q->min_commits);
-		ms_out_key(o, "entries");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "entries");
 		for (size_t i = 0; i < r->nr_entries; i++) {
 			const struct ms_areas_entry *e = &r->entries[i];
 
 			ms_out_begin_object(o);
 			ms_out_kv_string(o, "name", e->entry->name);
 			ms_out_kv_int(o, "commits", (int64_t)e->commits);
-			ms_out_key(o, "areas");
-			ms_out_begin_list(o);
+			ms_out_kv_begin_list(o, "areas");
 			for (size_t k = 0; k < e->nr_areas; k++)
 				json_area(o, &e->areas[k], ser);
 			ms_out_end_list(o);

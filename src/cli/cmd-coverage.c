@@ -89,8 +89,7 @@ static void overlap_rows_free(GArray *rows)
 static void emit_dirs(struct ms_out *o, const char *key,
 		      const struct coverage_dir *d, size_t nr)
 {
-	ms_out_key(o, key);
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, key);
 	for (size_t i = 0; i < nr; i++) {
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "dir", d[i].dir);
@@ -111,28 +110,24 @@ static void emit_json(struct ms_out *o, const struct cli_tree *ct,
 	ms_out_kv_int(o, "files_total", (int64_t)c->files_total);
 	ms_out_kv_int(o, "entries_total",
 		      (int64_t)maint_file_nr_entries(ct->mf));
-	ms_out_key(o, "catch_all_entries");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "catch_all_entries");
 	for (size_t i = 0; i < c->nr_catch_all; i++)
 		ms_out_string(o, c->catch_all[i]->name);
 	ms_out_end_list(o);
 
-	ms_out_key(o, "uncovered");
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, "uncovered");
 	ms_out_kv_int(o, "count", (int64_t)c->nr_uncovered);
 	emit_dirs(o, "by_directory", c->by_dir, c->nr_by_dir);
 	emit_dirs(o, "by_top_directory", c->by_top, c->nr_by_top);
 	ms_out_kv_strings(o, "file_list", c->uncovered, c->nr_uncovered);
 	ms_out_end_object(o);
 
-	ms_out_key(o, "entries_without_files");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "entries_without_files");
 	for (size_t i = 0; i < c->nr_without_files; i++)
 		ms_out_string(o, c->without_files[i]->name);
 	ms_out_end_list(o);
 
-	ms_out_key(o, "stale_patterns");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "stale_patterns");
 	for (size_t i = 0; i < c->nr_stale; i++) {
 		char key[2] = { c->stale[i]->key, 0 };
 
@@ -152,8 +147,7 @@ static void emit_json(struct ms_out *o, const struct cli_tree *ct,
 	ms_out_kv_int(o, "nested_entries_left_out",
 		      all ? 0 : (int64_t)nested);
 	shown = cli_limit(limit, true, rows->len);
-	ms_out_key(o, "overlaps");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "overlaps");
 	for (size_t i = 0; i < shown; i++) {
 		const struct overlap_row *r = &g_array_index(rows,
 						      struct overlap_row, i);
@@ -163,8 +157,7 @@ static void emit_json(struct ms_out *o, const struct cli_tree *ct,
 		ms_out_kv_int(o, "entry_files",
 			      (int64_t)r->first->entry_files);
 		ms_out_kv_bool(o, "nested", r->nested);
-		ms_out_key(o, "others");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "others");
 		for (guint k = 0; k < r->others->len; k++) {
 			const struct coverage_overlap *v = r->others->pdata[k];
 

@@ -162,8 +162,7 @@ int cmd_entries(int argc, char **argv)
 		if (!no_files)
 			ms_out_kv_int(o, "files_total",
 				      (int64_t)ms_tree_nr_files(ct.tree));
-		ms_out_key(o, "entries");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "entries");
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &rows[i];

@@ -79,8 +79,7 @@ static void print_result_json(struct ms_out *o, const struct ms_fetch_result *r)
 	ms_out_kv_string(o, "epochs_from", r->from_manifest ? "manifest" :
 			 "probe");
 	ms_out_kv_int(o, "new_messages", (int64_t)r->new_messages);
-	ms_out_key(o, "epochs");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "epochs");
 	for (size_t i = 0; i < r->nr_epochs; i++) {
 		const struct ms_fetch_epoch *e = &r->epochs[i];
 
@@ -110,8 +109,7 @@ static int mirror(int argc, char **argv, const char *dest,
 	}
 	if (json) {
 		ms_out_begin_document(o);
-		ms_out_key(o, "inboxes");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "inboxes");
 	}
 	for (int i = 0; i < argc; i++) {
 		struct ms_fetch_result *r = NULL;

@@ -256,8 +256,7 @@ static void print_json(struct ms_out *o, const struct person_row *r)
 	ms_out_begin_object(o);
 	ms_out_kv_string(o, "name", *r->name ? r->name : NULL);
 	ms_out_kv_string(o, "email", r->email);
-	ms_out_key(o, "listed_in");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "listed_in");
 	for (guint i = 0; i < r->entries->len; i++)
 		ms_out_string(o, r->entries->pdata[i]);
 	ms_out_end_list(o);
@@ -275,8 +274,7 @@ static void print_json(struct ms_out *o, const struct person_row *r)
 		ms_out_end_list(o);
 	}
 	ms_out_kv_bool(o, "big_name_join", r->big_name);
-	ms_out_key(o, "address_evidence");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "address_evidence");
 	for (guint i = 0; i < r->addrs->len; i++) {
 		const struct addr_row *a = r->addrs->pdata[i];
 
@@ -306,8 +304,7 @@ static void print_json(struct ms_out *o, const struct person_row *r)
 	} else {
 		ms_out_null(o);
 	}
-	ms_out_key(o, "kept_apart");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "kept_apart");
 	for (guint i = 0; i < r->splits->len; i++) {
 		const struct split_row *x = r->splits->pdata[i];
 
@@ -317,8 +314,7 @@ static void print_json(struct ms_out *o, const struct person_row *r)
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-	ms_out_key(o, "possible_joins");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "possible_joins");
 	for (guint i = 0; i < r->possible->len; i++) {
 		const struct split_row *x = r->possible->pdata[i];
 
@@ -655,8 +651,7 @@ static int print_rows(GPtrArray *list, bool json, bool suggest,
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	if (json) {
 		ms_out_begin_document(o);
-		ms_out_key(o, "people");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "people");
 	}
 	for (guint i = 0; i < list->len; i++)
 		rows += row_shown(list->pdata[i], all);

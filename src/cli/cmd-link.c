@@ -157,8 +157,7 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 
 	link_rows(r, rows, &nl, &nu);
 	ms_out_begin_document(o);
-	ms_out_key(o, "links");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "links");
 	for (guint i = 0; i < nl; i++) {
 		const struct ms_link *l = &g_array_index(r->links,
 							 struct ms_link, i);
@@ -171,8 +170,7 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 		ms_out_kv_string(o, "method", ms_link_method_name(l->method));
 		ms_out_kv_string(o, "kind", ms_mail_kind_name(
 					 ms_mail_index_get(idx, l->rec)->kind));
-		ms_out_key(o, "matched_on");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "matched_on");
 		ms_link_evidence_names(l->evidence, out_string, o);
 		ms_out_end_list(o);
 		{
@@ -186,8 +184,7 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 					     j ? ms_ident_email(pp->ident, p) :
 					     NULL);
 		}
-		ms_out_key(o, "earlier");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "earlier");
 		for (guint k = 0; k < l->earlier->len; k++)
 			ms_out_string(o, ms_mail_index_get(idx, g_array_index(
 				l->earlier, uint32_t, k))->message_id);
@@ -195,8 +192,7 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-	ms_out_key(o, "unlinked_commits");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "unlinked_commits");
 	for (guint i = 0; i < nu; i++) {
 		const struct ms_link_commit *c = commits->pdata[
 			g_array_index(r->unlinked, uint32_t, i)];
@@ -204,8 +200,7 @@ static void print_json(struct ms_out *o, const struct ms_mail_index *idx,
 		ms_out_string(o, c->id);
 	}
 	ms_out_end_list(o);
-	ms_out_key(o, "counts");
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, "counts");
 	ms_out_kv_int(o, "commits", commits->len);
 	for (int m = 0; m < MS_LINK__COUNT; m++) {
 		/* keys are snake_case: "link-trailer" counts as link_trailer */

@@ -228,15 +228,13 @@ static int mail_stats(int argc, char **argv)
 	}
 	ms_out_kv_int(o, "misdated", (int64_t)st.misdated);
 	ms_out_kv_int(o, "bytes", (int64_t)st.bytes);
-	ms_out_key(o, "problems");
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, "problems");
 	for (int p = 0; p < MS_MAIL_P__COUNT; p++)
 		if (st.problems[p])
 			ms_out_kv_int(o, ms_mail_problem_name(p),
 				      (int64_t)st.problems[p]);
 	ms_out_end_object(o);
-	ms_out_key(o, "archives");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "archives");
 	for (int i = 0; i < argc; i++) {
 		const struct ms_mail_read_result *r = results->pdata[i];
 		ms_out_begin_object(o);
@@ -319,8 +317,7 @@ static void out_mail(struct ms_out *o, const struct ms_mail *m)
 	else
 		ms_out_kv_null(o, "date");
 	cli_json_person_kv(o, "from", m->from_name, m->from_email);
-	ms_out_key(o, "sender");
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, "sender");
 	ms_out_kv_string(o, "name", m->sender_name);
 	ms_out_kv_string(o, "email", m->sender_email);
 	ms_out_kv_bool(o, "rewritten", m->sender_rewritten);
@@ -329,8 +326,7 @@ static void out_mail(struct ms_out *o, const struct ms_mail *m)
 	ms_out_kv_string(o, "cc_raw", m->cc);
 	ms_out_kv_string(o, "list_id", m->list_id);
 	ms_out_kv_string(o, "subject", m->subject_raw);
-	ms_out_key(o, "subject_parsed");
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, "subject_parsed");
 	ms_out_kv_string(o, "prefixes", s->prefixes);
 	ms_out_kv_string(o, "normalized", s->normalized);
 	ms_out_kv_int(o, "reply_depth", s->reply_depth);
@@ -349,8 +345,7 @@ static void out_mail(struct ms_out *o, const struct ms_mail *m)
 		       m->notice == MS_MAIL_NOTICE_APPLIED);
 	ms_out_kv_int(o, "new_lines", m->new_lines);
 	ms_out_kv_int(o, "quoted_lines", m->quoted_lines);
-	ms_out_key(o, "trailers");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "trailers");
 	for (guint i = 0; i < m->trailers->len; i++) {
 		const struct ms_mail_trailer *t = m->trailers->pdata[i];
 
@@ -379,8 +374,7 @@ static void out_mail(struct ms_out *o, const struct ms_mail *m)
 	} else {
 		ms_out_null(o);
 	}
-	ms_out_key(o, "problems");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "problems");
 	for (int p = 0; p < MS_MAIL_P__COUNT; p++)
 		if (m->problems & (1u << p))
 			ms_out_string(o, ms_mail_problem_name(p));
@@ -439,8 +433,7 @@ static int mail_show(int argc, char **argv)
 	}
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	ms_out_begin_document(o);
-	ms_out_key(o, "location");
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, "location");
 	ms_out_kv_string(o, "path", c.path);
 	ms_out_kv_string(o, "format", ms_mail_format_name(r.format));
 	if (c.commit) {

@@ -333,13 +333,11 @@ static void emit_json(struct ms_out *o, const struct maint_cc *cc,
 
 	ms_out_kv_string(o, "text", text);
 	g_free(text);
-	ms_out_key(o, "file_list");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "file_list");
 	for (size_t i = 0; i < maint_cc_nr_files(cc); i++)
 		ms_out_string(o, maint_cc_file(cc, i));
 	ms_out_end_list(o);
-	ms_out_key(o, "cc");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "cc");
 	for (size_t i = 0; i < maint_cc_nr_lines(cc); i++) {
 		const struct maint_cc_line *l = maint_cc_line(cc, i);
 
@@ -353,8 +351,7 @@ static void emit_json(struct ms_out *o, const struct maint_cc *cc,
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-	ms_out_key(o, "entries");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "entries");
 	for (size_t i = 0; i < maint_cc_nr_entries(cc); i++) {
 		const struct maint_entry *e = maint_cc_entry(cc, i);
 
@@ -366,8 +363,7 @@ static void emit_json(struct ms_out *o, const struct maint_cc *cc,
 	}
 	ms_out_end_list(o);
 	for (size_t k = 0; k < G_N_ELEMENTS(whats); k++) {
-		ms_out_key(o, keys[k]);
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, keys[k]);
 		for (size_t i = 0; i < maint_cc_nr_values(cc, whats[k]); i++)
 			ms_out_string(o, maint_cc_value(cc, whats[k], i));
 		ms_out_end_list(o);
@@ -746,8 +742,7 @@ static void answer_each(struct ms_out *o, const struct cli_tree *ct,
 			const struct opts *op, bool roles, struct cc_act *ac)
 {
 	if (op->json) {
-		ms_out_key(o, "answers");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "answers");
 	}
 	for (guint i = 0; i < inputs->len; i++) {
 		struct input *in = &g_array_index(inputs, struct input, i);

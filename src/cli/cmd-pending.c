@@ -173,8 +173,7 @@ json:
 	ms_out_kv_real(o, "waited_hours", (double)(now - pt->posted) / 3600);
 	ms_out_kv_real(o, "since_last_hours",
 		       (double)(now - last_message(v->idx, pt)) / 3600);
-	ms_out_key(o, "listed_people");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "listed_people");
 	for (guint i = 0; i < e->listed->len; i++) {
 		const struct ms_rv_person *p = e->listed->pdata[i];
 
@@ -183,16 +182,14 @@ json:
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-	ms_out_key(o, "answered");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "answered");
 	for (int i = 0; i < 3 && ans[i]; i++) {
 		ms_out_begin_object(o);
 		cli_json_person(o, ans[i]->sender_name, ans[i]->sender_email);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-	ms_out_key(o, "first_responders");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "first_responders");
 	for (guint i = 0; i < fr->len; i++) {
 		ms_out_begin_object(o);
 		cli_rv_json_person(o, fr->pdata[i], e->patches->len,
@@ -227,8 +224,7 @@ static int sink(const struct cli_review_view *v, void *data)
 	if (a->json) {
 		ms_out_begin_document(o);
 		ms_out_kv_string(o, "person", a->person);
-		ms_out_key(o, "pending");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "pending");
 	}
 	max = cli_limit(v->limit, a->json, q->len);
 	for (guint i = 0; i < max; i++) {

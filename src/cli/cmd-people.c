@@ -441,8 +441,7 @@ static void json_counts(struct ms_out *o, const struct ms_people_counts *c,
 {
 	ms_out_kv_int(o, "authored", (int64_t)c->authored);
 	ms_out_kv_int(o, "series", (int64_t)c->series);
-	ms_out_key(o, "projects");
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, "projects");
 	ms_out_kv_int(o, "own", (int64_t)c->own);
 	ms_out_kv_int(o, "other", (int64_t)c->other);
 	ms_out_kv_int(o, "stable", (int64_t)c->stable);
@@ -455,8 +454,7 @@ static void json_counts(struct ms_out *o, const struct ms_people_counts *c,
 	ms_out_kv_int(o, "tags_received", (int64_t)c->tags_received);
 	ms_out_kv_int(o, "reviewer_score", c->reviewer_score);
 	ms_out_kv_int(o, "author_score", c->author_score);
-	ms_out_key(o, "ml_stat");
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, "ml_stat");
 	ms_out_kv_int(o, "reviewer_cs", (int64_t)c->reviewer_cs);
 	ms_out_kv_int(o, "reviewer_threads", (int64_t)c->reviewer_threads);
 	ms_out_kv_int(o, "reviewer_messages", (int64_t)c->reviewer_messages);
@@ -480,8 +478,7 @@ static void json_people(struct ms_out *o, const struct ms_people *pp,
 			const struct cli_act_series *ser,
 			const GPtrArray *people, size_t max, bool compare)
 {
-	ms_out_key(o, "people");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "people");
 	for (size_t i = 0; i < MIN(max, people->len); i++)
 		json_person(o, pp, ser, people->pdata[i], compare);
 	ms_out_end_list(o);
@@ -503,8 +500,7 @@ static void json_intervals(struct ms_out *o, const struct ms_people *pp,
 
 	if (!pp->nr_intervals)
 		return;
-	ms_out_key(o, "intervals");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "intervals");
 	for (size_t i = 0; i < pp->nr_intervals; i++) {
 		const struct ms_people *iv = pp->intervals[i];
 		const struct ms_people_person *ip = p ?
@@ -545,14 +541,12 @@ static void json_person(struct ms_out *o, const struct ms_people *pp,
 	ms_out_begin_object(o);
 	ms_out_kv_string(o, "name", p->name);
 	ms_out_kv_string(o, "email", p->email);
-	ms_out_key(o, "addresses");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "addresses");
 	for (size_t k = 0; p->addresses[k]; k++)
 		ms_out_string(o, p->addresses[k]);
 	ms_out_end_list(o);
 	ms_out_kv_string(o, "company", p->company);
-	ms_out_key(o, "employers");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "employers");
 	for (size_t k = 0; k < p->nr_employers; k++) {
 		const struct ms_people_employer *e = &p->employers[k];
 
@@ -581,8 +575,7 @@ static void json_document(struct ms_out *o, const struct ms_people *pp,
 {
 	json_people(o, pp, ser, pp->people,
 		    cli_limit(limit, true, pp->people->len), compare);
-	ms_out_key(o, "companies");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "companies");
 	for (size_t i = 0; i < cli_limit(limit, true, pp->companies->len);
 	     i++) {
 		const struct ms_people_company *c = pp->companies->pdata[i];
@@ -613,8 +606,7 @@ static int print_check(const struct ms_people *pp, bool suggest,
 
 	if (o) {
 		ms_out_begin_document(o);
-		ms_out_key(o, "to_fix");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "to_fix");
 	}
 	for (guint i = 0; i < pr->len; i++) {
 		const struct ms_people_problem *x = pr->pdata[i];

@@ -92,8 +92,7 @@ static int read_maintainers(const char *file, char **path, char **text,
 /* `key`: the header lines `v` as [{"name", "email"}]. */
 static void json_people(struct ms_out *o, const char *key, char **v)
 {
-	ms_out_key(o, key);
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, key);
 	for (size_t i = 0; v && v[i]; i++) {
 		ms_out_begin_object(o);
 		cli_json_person_line(o, v[i]);
@@ -114,8 +113,7 @@ static int print_written(const struct recruit_args *ra,
 	ms_out_begin_document(o);
 	if (ra->json) {
 		ms_out_kv_string(o, "output_directory", ra->outdir);
-		ms_out_key(o, "patch_files");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "patch_files");
 		for (size_t i = 0; i < s->nr; i++) {
 			const struct recruit_patch *p = &s->patches[i];
 

@@ -384,8 +384,7 @@ static void timeline_json(struct ms_out *o, const struct site *s, size_t ei)
 	ms_out_begin_object(o);
 	ms_out_kv_strings(o, "month_labels", (const char *const *)s->months,
 			  s->nr);
-	ms_out_key(o, "people");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "people");
 	for (size_t p = 0; p < np; p++) {
 		const struct ms_act_person *ap = tl_person(s, ei, 0, p);
 		char role[2] = { ap->role, 0 };
@@ -396,8 +395,7 @@ static void timeline_json(struct ms_out *o, const struct site *s, size_t ei)
 		ms_out_kv_bool(o, "inactive",
 			       cli_review_view_inactive(s->v, ei, ap->email));
 		for (size_t k = 0; k < G_N_ELEMENTS(keys); k++) {
-			ms_out_key(o, keys[k]);
-			ms_out_begin_list(o);
+			ms_out_kv_begin_list(o, keys[k]);
 			for (size_t i = 0; i < s->nr; i++) {
 				const struct ms_act_person *x =
 					tl_person(s, ei, i, p);

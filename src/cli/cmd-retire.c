@@ -590,8 +590,7 @@ static int retire_write(const struct retire_args *a, struct retire_data *d)
  * were last seen writing. */
 static void json_people(struct ms_out *o, const struct retire_patch *p)
 {
-	ms_out_key(o, "people");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "people");
 	for (size_t k = 0; k < p->nr_people; k++) {
 		const struct retire_person *rp = p->people[k];
 		char date[32];
@@ -601,8 +600,7 @@ static void json_people(struct ms_out *o, const struct retire_patch *p)
 		ms_out_kv_string(o, "role", rp->role == 'M' ? "maintainer" :
 				 "reviewer");
 		if (rp->last_email) {
-			ms_out_key(o, "last_used_address");
-			ms_out_begin_object(o);
+			ms_out_kv_begin_object(o, "last_used_address");
 			ms_out_kv_string(o, "email", rp->last_email);
 			ms_act_format(rp->last_time, 0, true, false, date);
 			ms_out_kv_string(o, "date", date);
@@ -634,8 +632,7 @@ static const char *kind_name(enum retire_cc_kind kind)
 static void json_addresses(struct ms_out *o, const char *key,
 			   const struct retire_cc *cc, size_t nr)
 {
-	ms_out_key(o, key);
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, key);
 	for (size_t k = 0; k < nr; k++) {
 		char *name = NULL, *email = NULL;
 
@@ -663,8 +660,7 @@ static int retire_print(const struct retire_args *a,
 	ms_out_begin_document(o);
 	if (a->json) {
 		ms_out_kv_string(o, "output_directory", a->outdir);
-		ms_out_key(o, "patch_files");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "patch_files");
 		for (size_t i = 0; i < series->nr && series->nr > 1; i++) {
 			const struct retire_patch *p = &series->patches[i];
 
@@ -681,8 +677,7 @@ static int retire_print(const struct retire_args *a,
 			ms_out_end_object(o);
 		}
 		ms_out_end_list(o);
-		ms_out_key(o, "kept");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "kept");
 		for (guint i = 0; i < d->kept->len; i++) {
 			char **k = d->kept->pdata[i];
 

@@ -35,8 +35,7 @@ static void emit_entry_fields(struct ms_out *o, const struct maint_entry *e,
 	ms_out_kv_int(o, "depth", depth);
 	ms_out_kv_string(o, "file", e->file);
 	ms_out_kv_int(o, "line", e->line);
-	ms_out_key(o, "fields");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "fields");
 	for (size_t i = 0; i < e->nr_fields; i++) {
 		char key[2] = { e->fields[i].key, 0 };
 
@@ -77,14 +76,12 @@ static bool one_path(struct ms_out *o, const struct cli_tree *ct,
 	if (ms_out_is_json(o)) {
 		ms_out_begin_object(o);
 		ms_out_kv_string(o, "path", path);
-		ms_out_key(o, "sections");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "sections");
 		for (size_t i = 0; i < n; i++)
 			ms_out_string(o, m[i].entry->name);
 		ms_out_end_list(o);
 		if (full) {
-			ms_out_key(o, "entries");
-			ms_out_begin_list(o);
+			ms_out_kv_begin_list(o, "entries");
 			for (size_t i = 0; i < n; i++)
 				emit_entry_fields(o, m[i].entry, m[i].depth);
 			ms_out_end_list(o);
@@ -154,8 +151,7 @@ int cmd_sections(int argc, char **argv)
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	ms_out_begin_document(o);
 	if (json) {
-		ms_out_key(o, "paths");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "paths");
 	}
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "-")) {

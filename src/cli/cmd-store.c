@@ -42,8 +42,7 @@ struct log_ctx {
 static void emit_sig(struct ms_out *o, const char *key,
 		     const struct ms_sig *s)
 {
-	ms_out_key(o, key);
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, key);
 	ms_out_kv_string(o, "name", s->name);
 	ms_out_kv_string(o, "email", s->email);
 	ms_out_kv_int(o, "time", s->time);
@@ -87,8 +86,7 @@ static int log_one(const struct ms_commit *c, void *data)
 	ms_out_kv_strings(o, "parents", c->parents, c->nr_parents);
 	emit_sig(o, "author", &c->author);
 	emit_sig(o, "committer", &c->committer);
-	ms_out_key(o, "trailers");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, "trailers");
 	for (size_t i = 0; i < c->nr_trailers; i++) {
 		const struct ms_commit_trailer *t = &c->trailers[i];
 

@@ -140,8 +140,7 @@ static void json_people(struct ms_out *o, const struct ms_activity *a,
 			const struct ms_activity_query *q,
 			const struct ms_act_entry *e, char role)
 {
-	ms_out_key(o, role == 'M' ? "maintainers" : "reviewers");
-	ms_out_begin_list(o);
+	ms_out_kv_begin_list(o, role == 'M' ? "maintainers" : "reviewers");
 	for (size_t i = 0; i < e->nr_people; i++)
 		if (e->people[i].role == role)
 			cli_act_json_person(o, a, q, e, &e->people[i],
@@ -183,8 +182,7 @@ static void json_head(struct ms_out *o, const struct ms_activity_query *q,
 	char d[32];
 
 	ms_out_begin_document(o);
-	ms_out_key(o, "window");
-	ms_out_begin_object(o);
+	ms_out_kv_begin_object(o, "window");
 	ms_act_format(q->since, 0, true, false, d);
 	ms_out_kv_string(o, "since", d);
 	ms_act_format(q->until, 0, true, false, d);
@@ -339,8 +337,7 @@ int cmd_urgent(int argc, char **argv)
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	if (json) {
 		json_head(o, &q, mode, &idle, min_commits);
-		ms_out_key(o, "entries");
-		ms_out_begin_list(o);
+		ms_out_kv_begin_list(o, "entries");
 		for (guint i = 0; i < cli_limit_rows(limit, pick->len); i++)
 			print_json(o, a, &q, pick->pdata[i], (size_t)(
 				(const struct ms_act_entry *)pick->pdata[i] -

@@ -554,6 +554,18 @@ void ms_out_kv_null(struct ms_out *o, const char *key)
 	ms_out_null(o);
 }
 
+void ms_out_kv_begin_list(struct ms_out *o, const char *key)
+{
+	ms_out_key(o, key);
+	ms_out_begin_list(o);
+}
+
+void ms_out_kv_begin_object(struct ms_out *o, const char *key)
+{
+	ms_out_key(o, key);
+	ms_out_begin_object(o);
+}
+
 void ms_out_kv_strings(struct ms_out *o, const char *key,
 		       const char *const *v, size_t n)
 {

@@ -102,6 +102,9 @@ void ms_out_kv_int(struct ms_out *o, const char *key, int64_t v);
 void ms_out_kv_real(struct ms_out *o, const char *key, double v);
 void ms_out_kv_bool(struct ms_out *o, const char *key, bool v);
 void ms_out_kv_null(struct ms_out *o, const char *key);
+/* ms_out_key() followed by opening a list or an object. */
+void ms_out_kv_begin_list(struct ms_out *o, const char *key);
+void ms_out_kv_begin_object(struct ms_out *o, const char *key);
 /* `key`: a list of the `n` strings of `v`. */
 void ms_out_kv_strings(struct ms_out *o, const char *key,
 		       const char *const *v, size_t n);
