@@ -49,7 +49,7 @@ static const struct cli_command_help help = {
 	"  maintstat recruit --repo u-boot.git --from 'Ann <a@example.org>'"
 	" -o out DFU\n"
 	"  maintstat recruit --split-commits 50 -o out --force --json\n"
-	"  maintstat recruit --repo ltp.git --archive ltp-list.git -o out",
+	"  maintstat recruit --repo ~/linux --archive rdma.mbox.gz -o list-out",
 };
 
 struct recruit_args {
