@@ -640,6 +640,8 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
 		bool in_window;
 
+		if (r->duplicate || r->kind != MS_MAIL_PATCH)
+			continue;   /* a cover letter is no patch to count */
 		if ((c->aside[i] == ASIDE_PATHS ||
 		     c->aside[i] == ASIDE_TOP_ONLY ||
 		     c->aside[i] == ASIDE_TOP_RECIPIENTS) && r->series >= 0) {

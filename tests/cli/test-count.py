@@ -398,6 +398,9 @@ r = run("review", "--tree", repo, "--archive", ser, "--json", "--no-cache",
 mids = {v for p in r.json()["entries"][0]["patch_list"] for v in p["versions"]}
 ok("eus2@example.net" not in mids, "2/2 on the tree's Makefile, below an "
    "'erofs-utils:' 1/2: another project's with its series")
+eq(r.json()["set_aside"]["foreign_subject"],
+   doc["set_aside"]["foreign_subject"] + 2, "... two patches more set aside "
+   "by subject over the archive, not the cover letter as a third")
 # ... with --repo the whole history knows legacy/old.c, removed before
 # the snapshot; mkfs/ it never had
 db = os.path.join(tmp, "count.sqlite")
