@@ -9,7 +9,6 @@
 #include "cli-cc-activity.h"
 #include "cli.h"
 #include "store.h"
-#include "tree.h"
 
 #define NOT_HERE "needs maintstat-full (this is the quick maintstat)"
 
@@ -93,65 +92,4 @@ void ms_store_vcs_free(struct ms_store_vcs *c)
 void ms_store_free(struct ms_store *s)
 {
 	(void)s;
-}
-/*
- * The quick program has no store: the tree's list (tree.h,
- * ms_tree_list_bytes(), what --find-maintainer-files walks, U-Boot's
- * 3,005 directories) is kept in a file of the cache directory instead,
- * tree-<16 hex digits of the SHA-256 of the tree's real path>.list, and
- * taken while every directory still answers stat() as it did.
- */
-static char *list_file(const struct ms_tree *t)
-{
-	const char *key = ms_tree_list_key(t);
-	char *hash, *dir, *name, *path;
-
-	if (!key)
-		return NULL;
-	hash = g_compute_checksum_for_string(G_CHECKSUM_SHA256, key, -1);
-	hash[16] = '\0';
-	name = g_strconcat("tree-", hash, ".list", NULL);
-	dir = cli_store_dir();
-	path = g_build_filename(dir, name, NULL);
-	g_free(dir);
-	g_free(name);
-	g_free(hash);
-	return path;
-}
-
-bool ms_store_tree_take(struct ms_store *s, struct ms_tree *t)
-{
-	char *path = list_file(t), *buf;
-	gsize n;
-	bool taken = false;
-
-	(void)s;
-	if (path && g_file_get_contents(path, &buf, &n, NULL)) {
-		taken = ms_tree_list_take(t, buf, n);
-		g_free(buf);
-	}
-	if (!taken)
-		ms_tree_list_record(t);
-	g_free(path);
-	return taken;
-}
-
-void ms_store_tree_keep(struct ms_store *s, const struct ms_tree *t)
-{
-	GBytes *b = ms_tree_list_bytes(t);
-	char *path, *dir;
-	gsize n;
-	const void *p;
-
-	(void)s;
-	if (!b)
-		return;
-	path = list_file(t);
-	dir = g_path_get_dirname(path);
-	p = g_bytes_get_data(b, &n);
-	if (g_mkdir_with_parents(dir, 0700) == 0)
-		g_file_set_contents(path, p, (gssize)n, NULL);
-	g_free(dir);
-	g_free(path);
-	g_bytes_unref(b);
 }

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "store.h"
 #include "output.h"
+#include "tree.h"
 #include "when.h"
 
 #include <glib.h>
@@ -157,8 +158,9 @@ static gint by_path(gconstpointer a, gconstpointer b)
 		      (*(struct store_file *const *)b)->path);
 }
 
-/* The stores in `dir`, sorted by path; NULL (and an error) if unreadable,
- * an empty array when the directory does not exist. */
+/* The stores in `dir`, and the work trees' lists (tree.h), sorted by
+ * path; NULL (and an error) if unreadable, an empty array when the
+ * directory does not exist. */
 static GPtrArray *list_stores(const char *dir)
 {
 	GPtrArray *out = g_ptr_array_new_with_free_func(store_file_free);
@@ -182,7 +184,7 @@ static GPtrArray *list_stores(const char *dir)
 		struct stat st;
 		bool aside = false;
 
-		if (!store_file_name(name, &aside))
+		if (!store_file_name(name, &aside) && !ms_tree_list_file(name))
 			continue;
 		f = g_new0(struct store_file, 1);
 		f->path = g_build_filename(dir, name, NULL);
@@ -250,7 +252,9 @@ static const struct cli_command_help maintain_help = {
 	"maintstat, default ~/.cache/maintstat), one per repository.  'list'\n"
 	"prints each with its size and when it was last used; 'prune'\n"
 	"removes those not used for --older-than (and damaged ones moved\n"
-	"aside).  Only files named as maintstat names its stores are touched.",
+	"aside).  The lists of work trees 'maintainers' keeps there\n"
+	"(tree-<hash>.list) count as stores.  Only files named as maintstat\n"
+	"names them are touched.",
 	"  maintstat store list\n"
 	"  maintstat store prune --older-than 30d --dry-run",
 };

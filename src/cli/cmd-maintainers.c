@@ -1015,24 +1015,20 @@ static int self_test(const struct args *a, const struct cli_tree *ct,
 }
 
 /*
- * In a git work tree: the tree's list taken from where it was kept when
- * it still holds (--find-maintainer-files walks U-Boot's 3,005
- * directories otherwise), and *keep set.  maintstat-full keeps it in the
- * store it keeps the git logs in, opened now; the quick program in a
- * file (cli-quick.c).
+ * In a git work tree: the tree's list taken from the cache directory
+ * when it still holds (--find-maintainer-files walks U-Boot's 3,005
+ * directories otherwise, tree.h); the directory to keep it in, or NULL.
  */
-static void take_tree_list(struct args *a, struct cli_tree *ct,
-			   struct ms_store **store, bool *keep)
+static char *take_tree_list(struct args *a, struct cli_tree *ct)
 {
-	if (a->topts.repo ||
+	char *dir;
+
+	if (a->topts.repo || a->store.no_cache ||
 	    has_vcs(&a->topts, ct->tree, MAINT_DIALECT_KERNEL) != 'g')
-		return;
-	if (!cli_quick_program &&
-	    (cli_store_open(&a->store, ms_tree_root(ct->tree), store) !=
-	     CLI_CONTINUE || !*store))
-		return;
-	ms_store_tree_take(*store, ct->tree);
-	*keep = true;
+		return NULL;
+	dir = cli_store_dir();
+	ms_tree_list_load(ct->tree, dir);
+	return dir;
 }
 
 int cmd_maintainers(int argc, char **argv)
@@ -1047,7 +1043,8 @@ int cmd_maintainers(int argc, char **argv)
 	struct ms_out *o;
 	enum maint_dialect d;
 	char *conf_error = NULL;
-	bool roles, keep = false;
+	char *list_dir = NULL;
+	bool roles;
 	int rc, conf_rc;
 
 	rc = parse_args(&a, &argc, &argv);
@@ -1075,12 +1072,11 @@ int cmd_maintainers(int argc, char **argv)
 		rc = CLI_RUN_FULL;
 		goto done;
 	}
-	take_tree_list(&a, &ct, &store, &keep);
+	list_dir = take_tree_list(&a, &ct);
 	rc = cli_tree_load(&a.topts, &ct);
 	if (rc != CLI_CONTINUE)
 		goto done;
-	if (keep)
-		ms_store_tree_keep(store, ct.tree);
+	ms_tree_list_save(ct.tree, list_dir);
 	if (conf_rc < 0)
 		rc = cli_usage_error("maintainers", "%s", conf_error);
 	else
@@ -1136,6 +1132,7 @@ out:
 	cc_act_free(ac);
 	cli_tree_close(&ct);
 done:
+	g_free(list_dir);
 	ms_store_free(store);
 	if (a.argv)
 		g_ptr_array_free(a.argv, TRUE);

@@ -277,3 +277,66 @@ bool ms_tree_list_take(struct ms_tree *t, const void *bytes, size_t len)
 	t->listed = true;
 	return true;
 }
+
+/* The file of `dir` that keeps `t`'s list: tree-<16 hex digits of the
+ * SHA-256 of its key>.list; NULL without a key or a directory. */
+static char *list_path(const struct ms_tree *t, const char *dir)
+{
+	const char *key = ms_tree_list_key(t);
+	char *hash, *name, *path;
+
+	if (!key || !dir)
+		return NULL;
+	hash = g_compute_checksum_for_string(G_CHECKSUM_SHA256, key, -1);
+	hash[16] = '\0';
+	name = g_strconcat("tree-", hash, ".list", NULL);
+	path = g_build_filename(dir, name, NULL);
+	g_free(name);
+	g_free(hash);
+	return path;
+}
+
+bool ms_tree_list_load(struct ms_tree *t, const char *dir)
+{
+	char *path = list_path(t, dir), *buf;
+	gsize n;
+	bool taken = false;
+
+	if (path && g_file_get_contents(path, &buf, &n, NULL)) {
+		taken = ms_tree_list_take(t, buf, n);
+		g_free(buf);
+		if (taken)
+			utimensat(AT_FDCWD, path, NULL, 0); /* its last use */
+	}
+	if (!taken)
+		ms_tree_list_record(t);
+	g_free(path);
+	return taken;
+}
+
+void ms_tree_list_save(const struct ms_tree *t, const char *dir)
+{
+	char *path = list_path(t, dir);
+	GBytes *b = path ? ms_tree_list_bytes(t) : NULL;
+
+	if (b && g_mkdir_with_parents(dir, 0700) == 0) {
+		gsize n;
+		const void *p = g_bytes_get_data(b, &n);
+
+		g_file_set_contents(path, p, (gssize)n, NULL);
+	}
+	if (b)
+		g_bytes_unref(b);
+	g_free(path);
+}
+
+bool ms_tree_list_file(const char *name)
+{
+	if (strlen(name) != 26 || strncmp(name, "tree-", 5) ||
+	    strcmp(name + 21, ".list"))
+		return false;
+	for (int i = 5; i < 21; i++)
+		if (!g_ascii_isxdigit(name[i]) || g_ascii_isupper(name[i]))
+			return false;
+	return true;
+}

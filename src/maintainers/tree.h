@@ -81,6 +81,20 @@ const char *ms_tree_list_key(const struct ms_tree *t);
 bool ms_tree_list_take(struct ms_tree *t, const void *bytes, size_t len);
 
 /*
+ * The list kept in a file of directory `dir` (the cache directory),
+ * tree-<16 hex digits of the SHA-256 of ms_tree_list_key()>.list, for
+ * both programs (the quick one has no store).  ms_tree_list_load() takes
+ * it when it still holds (true, and its modification time becomes its
+ * last use), else has the walk record (false); ms_tree_list_save()
+ * writes ms_tree_list_bytes() whole and renames it into place, when
+ * there are bytes.  A NULL `dir` or a tree without a key keeps nothing.
+ * ms_tree_list_file() says whether a file name is such a file's.
+ */
+bool ms_tree_list_load(struct ms_tree *t, const char *dir);
+void ms_tree_list_save(const struct ms_tree *t, const char *dir);
+bool ms_tree_list_file(const char *name);
+
+/*
  * Everything the tree has answered so far, as facts a later run can check
  * without redoing the work that asked: each ms_tree_is_dir() and
  * ms_tree_has_file() question with its answer (and whether the list or

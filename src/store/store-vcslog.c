@@ -10,15 +10,12 @@
  * between that date and the one asked now: git's walk compares each
  * commit's date with the --since date and nothing else, so the log is
  * then the same bytes.  The sorted commit dates are kept too (kind
- * "gm-dates2", keyed by the commit).  And the list of a directory tree
- * (tree.h), the walk --find-maintainer-files needs, kept as U-Boot's
- * 3,005 directories cost a stat() each to check but a walk to read.
+ * "gm-dates2", keyed by the commit).
  */
 #include "store.h"
 #include "bytes.h"
 #include "git-log.h"
 #include "maint-cc-vcs.h"
-#include "tree.h"
 
 #include <glib.h>
 #include <string.h>
@@ -27,8 +24,6 @@
 #define OLD_LOG_KIND "gm-log0"  /* QEMU's and Xen's command (mcc_vcs.old) */
 #define DATES_KIND "gm-dates2"
 #define LOG_KEEP 200000     /* files' logs: U-Boot has 38,000 files */
-#define TREE_KIND "gm-tree1"
-#define TREE_KEEP 8         /* work trees of one repository */
 
 struct ms_store_vcs {
 	struct ms_store *s;
@@ -320,41 +315,4 @@ GPtrArray *ms_store_vcs_log(const char *file, void *data)
 	g_string_free(v, TRUE);
 	g_free(key);
 	return lines;
-}
-
-bool ms_store_tree_take(struct ms_store *s, struct ms_tree *t)
-{
-	const char *key = ms_tree_list_key(t);
-	GBytes *b = NULL;
-	bool taken = false;
-
-	if (!key)
-		return false;
-	if (ms_store_model_get(s, TREE_KIND, key, &b) < 0)
-		ms_error_clear();
-	if (b) {
-		gsize n;
-		const void *p = g_bytes_get_data(b, &n);
-
-		taken = ms_tree_list_take(t, p, n);
-		g_bytes_unref(b);
-	}
-	if (!taken)
-		ms_tree_list_record(t);
-	return taken;
-}
-
-void ms_store_tree_keep(struct ms_store *s, const struct ms_tree *t)
-{
-	GBytes *b = ms_tree_list_bytes(t);
-	gsize n;
-	const void *p;
-
-	if (!b)
-		return;
-	p = g_bytes_get_data(b, &n);
-	if (ms_store_model_put(s, TREE_KIND, ms_tree_list_key(t), TREE_KEEP, p,
-			       n) < 0)
-		ms_error_clear();
-	g_bytes_unref(b);
 }

@@ -437,16 +437,4 @@ int ms_store_vcs_open(struct ms_store *s, const struct mcc_vcs *v,
 GPtrArray *ms_store_vcs_log(const char *file, void *c);
 void ms_store_vcs_free(struct ms_store_vcs *c);
 
-/*
- * A directory tree's list (tree.h: ms_tree_list_bytes()), kept in the
- * store's cache (kind "gm-tree1", keyed by the real path of its root):
- * ms_store_tree_take() lists `t` from it when it still holds (true;
- * else `t` records its walk), ms_store_tree_keep() saves the list `t`
- * walked, if any.  Either is
- * silent on a store error: the tree is walked again.
- */
-struct ms_tree;
-bool ms_store_tree_take(struct ms_store *s, struct ms_tree *t);
-void ms_store_tree_keep(struct ms_store *s, const struct ms_tree *t);
-
 #endif

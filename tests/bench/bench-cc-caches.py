@@ -3,7 +3,7 @@
 keeps in the store saves (docs/performance.md, "The caches").
 
 On a warm store of its own, ROUNDS times in turn for: nothing deleted,
-then each kind of KINDS (default gm-dates2, gm-log1, gm-tree1): a warm
+then each kind of KINDS (default gm-dates2, gm-log1): a warm
 run (which puts back what the previous round deleted), the kind's values
 deleted, and the timed run, which must compute them again.  Prints the
 best and median CPU (user + system of maintstat and its children: git,
@@ -29,7 +29,7 @@ TREE, PATCH = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 MS = os.path.realpath(os.environ.get(
     "MAINTSTAT", os.path.join(root, "build/maintstat")))
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
-KINDS = os.environ.get("KINDS", "gm-dates2 gm-log1 gm-tree1").split()
+KINDS = os.environ.get("KINDS", "gm-dates2 gm-log1").split()
 XDG = tempfile.TemporaryDirectory(prefix="bench-cc-caches-")
 ENV = dict(os.environ, XDG_CACHE_HOME=XDG.name)
 CMD = [MS, "maintainers", "--tree", TREE, "--git", PATCH]

@@ -1219,6 +1219,15 @@ ok(r.rc == 1 and "unknown revision 'nosuch'" in r.err,
 # -- store list | prune: the stores of the cache directory, nothing else -----
 cache = tmpdir()
 cenv = {"XDG_CACHE_HOME": cache}
+# the lists of work trees `maintainers` keeps there (tree.h) count too
+wt = os.path.join(cache, "wt")
+os.makedirs(os.path.join(wt, "board", "a"))
+subprocess.run(["git", "init", "-q", wt], check=True)
+with open(os.path.join(wt, "MAINTAINERS"), "w") as f:
+    f.write("THE REST\nM:\tRest <rest@example.org>\nS:\tBuried\nF:\t*\n")
+with open(os.path.join(wt, ".get_maintainer.conf"), "w") as f:
+    f.write("--find-maintainer-files\n")
+made = time.time()
 r = run("store", "list", "--json", env=cenv)
 eq((r.rc, r.json().get("stores") if r.rc == 0 else r.err), (0, []),
    "store list: no cache directory yet, no stores")
@@ -1235,21 +1244,39 @@ other = os.path.join(sdir, "notes-0123456789abcdef.txt")
 with open(other, "w") as f:
     f.write("mine\n")
 ancient = time.time() - 200 * 86400
-for p in (old, other):
+# a directory changed less than 2 s before a walk is not trusted
+time.sleep(max(0.0, made + 3.1 - time.time()))
+eq(run("maintainers", "--tree", wt, "--no-git", "--no-git-fallback",
+       "MAINTAINERS", env=cenv).rc, 0, "maintainers in a work tree")
+lists = [x for x in os.listdir(sdir) if x.endswith(".list")]
+eq(len(lists), 1, "... keeps its list")
+oldlist = os.path.join(sdir, "tree-0123456789abcdef.list")
+notlist = os.path.join(sdir, "tree-0123456789ABCDEF.list")
+for p in (oldlist, notlist):
+    shutil.copy(os.path.join(sdir, lists[0]), p)
+for p in (old, other, oldlist, notlist):
     os.utime(p, (ancient, ancient))
 r = run("store", "list", "--json", env=cenv)
 eq(sorted(os.path.basename(s["path"]) for s in r.json()["stores"]),
-   sorted([mine[0], os.path.basename(old), os.path.basename(aside)]),
-   "store list: every store, the moved-aside one too, nothing else")
+   sorted([mine[0], os.path.basename(old), os.path.basename(aside),
+           lists[0], os.path.basename(oldlist)]),
+   "store list: every store, the moved-aside one too, the trees' lists, "
+   "nothing else")
 r = run("store", "prune", "--dry-run", "--json", env=cenv)
 eq(sorted(os.path.basename(s["path"]) for s in r.json()["removed"]),
-   sorted([os.path.basename(old), os.path.basename(aside)]),
-   "store prune --dry-run: the unused and the damaged")
+   sorted([os.path.basename(old), os.path.basename(aside),
+           os.path.basename(oldlist)]),
+   "store prune --dry-run: the unused and the damaged, a list too")
 ok(os.path.exists(old) and os.path.exists(aside), "... nothing removed")
+os.utime(os.path.join(sdir, lists[0]), (ancient, ancient))
+eq(run("maintainers", "--tree", wt, "--no-git", "--no-git-fallback",
+       "MAINTAINERS", env=cenv).rc, 0, "maintainers again takes the list")
 r = run("store", "prune", "--older-than", "30d", env=cenv)
 eq(r.rc, 0, "store prune exits 0")
-eq(sorted(os.listdir(sdir)), sorted([mine[0], os.path.basename(other)]),
-   "... removed them; the used store and the file it did not make stay")
+eq(sorted(os.listdir(sdir)), sorted([mine[0], os.path.basename(other),
+                                     lists[0], os.path.basename(notlist)]),
+   "... removed them; the used store, the list just taken and the "
+   "files it did not make stay")
 eq(run("store", "list", "extra", env=cenv).rc, 2,
    "store list with an argument: usage error")
 eq(run("store", "prune", "--older-than", "soon", env=cenv).rc, 2,

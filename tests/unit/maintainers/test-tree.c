@@ -195,6 +195,50 @@ static void test_racy(void)
 	ms_tree_free(t);
 }
 
+/* The list kept in a file of a directory: saved, taken back, its file
+ * named as `store list` knows it; nothing kept without a directory. */
+static void test_file(void)
+{
+	char *dir = g_build_filename(base, "cache", NULL);
+	struct ms_tree *t = NULL;
+	GDir *d;
+	const char *name;
+	int files = 0;
+
+	ms_tree_from_dir(root, &t, NULL);
+	ok(!ms_tree_list_load(t, NULL), "no directory: nothing to take");
+	ms_tree_nr_files(t);
+	t->walk_began += 10;
+	ms_tree_list_save(t, NULL);
+	ok(!g_file_test(dir, G_FILE_TEST_EXISTS), "... nor to save");
+	ms_tree_free(t);
+
+	ms_tree_from_dir(root, &t, NULL);
+	ok(!ms_tree_list_load(t, dir), "no file yet: walked");
+	ms_tree_nr_files(t);
+	t->walk_began += 10;
+	ms_tree_list_save(t, dir);
+	ms_tree_free(t);
+	d = g_dir_open(dir, 0, NULL);
+	while (d && (name = g_dir_read_name(d)))
+		files += ms_tree_list_file(name);
+	if (d)
+		g_dir_close(d);
+	ok(files == 1, "one file saved, named tree-<16 hex>.list");
+	ms_tree_from_dir(root, &t, NULL);
+	ok(ms_tree_list_load(t, dir) && ms_tree_has_file(t, "a/MAINTAINERS"),
+	   "a new tree takes it back");
+	ms_tree_list_save(t, dir);     /* a taken list: no bytes, no write */
+	ms_tree_free(t);
+	ok(ms_tree_list_file("tree-0123456789abcdef.list") &&
+	   !ms_tree_list_file("tree-0123456789ABCDEF.list") &&
+	   !ms_tree_list_file("tree-0123456789abcde.list") &&
+	   !ms_tree_list_file("tree-0123456789abcdef.list.tmp") &&
+	   !ms_tree_list_file("x-0123456789abcdef.sqlite"),
+	   "only such names are lists");
+	g_free(dir);
+}
+
 int main(void)
 {
 	char *cmd, *link;
@@ -215,6 +259,7 @@ int main(void)
 	test_taken();
 	test_changes();
 	test_racy();
+	test_file();
 	cmd = g_strdup_printf("rm -rf '%s'", base);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", base);
