@@ -250,25 +250,28 @@ static bool other_list(const struct aside_ctx *c, uint32_t i,
 
 /*
  * Whether the analysed repository holds a pre-image blob of patch
- * posting `i`: the patch was made against the project's files.  A
- * missing blob says nothing (a shallow clone, a tree without history, a
- * file of a newer tree or of a fork: LTP's tests/Makefile.am with TI's
- * device-discovery.sh beside it).
+ * posting `i`, or with `every` each of them (at least one): the patch was
+ * made against the project's files.  A missing blob says nothing (a
+ * shallow clone, a tree without history, a file of a newer tree or of a
+ * fork: LTP's device-drivers/Makefile with TI's device-discovery.sh
+ * beside it); but one blob alone is no match for the subject and
+ * recipients (a kernel patch on linux-rdma changes a uapi header that
+ * rdma-core keeps a copy of).
  */
-static bool own_blobs(const struct aside_ctx *c, uint32_t i)
+static bool own_blobs(const struct aside_ctx *c, uint32_t i, bool every)
 {
 	const GPtrArray *p = c->opts->objects ?
 			     ms_link_mail_preimages(c->lm, i) : NULL;
-	bool has = false;
+	guint has = 0;
 
-	for (guint k = 0; p && k < p->len && !has; k++) {
+	for (guint k = 0; p && k < p->len; k++) {
 		char *id = g_strndup(p->pdata[k],
 				     strcspn(p->pdata[k], " "));
 
-		has = ms_git_graph_has_blob(c->opts->objects, id);
+		has += ms_git_graph_has_blob(c->opts->objects, id);
 		g_free(id);
 	}
-	return has;
+	return has && (!every || has == p->len);
 }
 
 /* The path of pre-image `pre` ("BLOB PATH", mail.h), or NULL. */
@@ -526,7 +529,7 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	/* blobs of the repository's objects: not the subject nor the
 	 * recipients, but the paths still decide (a short id may name
 	 * another object) */
-	blobs = own_blobs(c, i);
+	blobs = own_blobs(c, i, said != ASIDE_NONE);
 	if (said && !blobs)
 		return said;
 	c->strong[i] = *anchors = blobs;
@@ -554,7 +557,7 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	 * has), and sent to another project's list, or, for a top-level
 	 * directory, in its To: or without the archive's own there, or past
 	 * its files' lists (erofs-utils' lib/tar.c): as its series says */
-	if ((top_dir || top_new) && !blobs && !own_blobs(c, i) &&
+	if ((top_dir || top_new) && !blobs && !own_blobs(c, i, true) &&
 	    (top_dir ? other_list(c, i, OTHER_TO) || past_file_lists(c, i) :
 	     other_list(c, i, OTHER_ANY)))
 		return ASIDE_TOP_RECIPIENTS;

@@ -378,6 +378,21 @@ r = run("review", "--repo", side, "--archive", fork, "--json", "--no-cache",
 mids = {v for p in r.json()["entries"][0]["patch_list"] for v in p["versions"]}
 ok("stress@example.net" in mids, "tests/Makefile.am, not in the history "
    "of HEAD, but its pre-image blob is the repository's: the project's")
+# ... but one blob alone is no match for the recipients: To: another
+# project's list, a file of the repository (its copy of a kernel uapi
+# header, rdma-core on linux-rdma) beside one it lacks
+with open(fork, "a") as f:
+    f.write("\nFrom " + cc(two("uapi", "misc: sync a header",
+                               ("tests/Makefile.am", tblob),
+                               ("misc/gone.h", "5e6f7a8b9c0d")).replace(
+        "To: foo@lists.example.org", "To: u-boot@lists.other.example")
+        .replace("Xiang Person <xiang@", "Zack Person <zack@"),
+        "foo@lists.example.org"))
+r = run("review", "--repo", side, "--archive", fork, "--json", "--no-cache",
+        "THE REST")
+mids = {v for p in r.json()["entries"][0]["patch_list"] for v in p["versions"]}
+ok("uapi@example.net" not in mids, "To: another project's list, one blob "
+   "of two the repository's: still set aside by its recipients")
 ok({"dd1@example.net", "dd2@example.net"} <= mids, "a series whose 2/2 "
    "has a blob of the repository is the project's, though its 1/2 modifies "
    "device-discovery.sh, which the project lacks",
