@@ -213,6 +213,10 @@ static const char *const migrations[] = {
 	/* 10 -> 11: a message's pre-image blob ids (mail.h ->preimages) */
 	"ALTER TABLE messages ADD COLUMN preimages TEXT NOT NULL "
 	"DEFAULT '[]';",
+	/* 11 -> 12: work trees' lists moved out of the store (tree-saved.c,
+	 * tree-<hash>.list files); nothing reads kind "gm-tree1" any more */
+	"DELETE FROM model_chunks WHERE kind = 'gm-tree1';"
+	"DELETE FROM models WHERE kind = 'gm-tree1';",
 };
 
 static const char views[] =

@@ -365,6 +365,34 @@ static void test_migrate(const char *dir)
 	g_free(db);
 }
 
+/* A store of schema 11 holding a work tree's list (kind "gm-tree1",
+ * which tree-saved.c's files replaced): opened now, the rows are gone. */
+static void test_migrate_tree_list(const char *dir)
+{
+	char *db = g_build_filename(dir, "v11.sqlite", NULL);
+	struct ms_store *s = NULL;
+	unsigned char *v = pattern(3 * LIMIT, 7);
+
+	ok(ms_store_open(db, NULL, &s, NULL) == 0, "a store to turn into 11");
+	ms_store_set_chunk_limit(s, LIMIT);
+	ok(ms_store_model_put(s, "gm-tree1", "t", 1, v, 3 * LIMIT) == 0 &&
+	   ms_store_model_put(s, "kept", "k", 1, v, 10) == 0,
+	   "... with a tree list and another value");
+	ok(exec(db, "INSERT INTO refs VALUES ('HEAD', 'x', 0);"
+		"PRAGMA user_version = 11;") == 0, "... at schema 11");
+	ms_store_free(s);
+	s = NULL;
+	ok(ms_store_open(db, NULL, &s, NULL) == 0, "opened: migrated");
+	is_int(query(db, "PRAGMA user_version"), MS_STORE_SCHEMA_VERSION,
+	       "... to the current schema");
+	ok(s && reads_none(s, "gm-tree1") && chunk_rows(db, "gm-tree1") == 0,
+	   "... its tree list deleted, chunks too");
+	ok(s && reads_as(s, "kept", "k", v, 10), "... the other value kept");
+	ms_store_free(s);
+	g_free(v);
+	g_free(db);
+}
+
 int main(void)
 {
 	char *dir = g_dir_make_tmp("ms-models-XXXXXX", NULL);
@@ -382,6 +410,7 @@ int main(void)
 	test_results(s, db);
 	ms_store_free(s);
 	test_migrate(dir);
+	test_migrate_tree_list(dir);
 
 	cmd = g_strdup_printf("rm -rf '%s'", dir);
 	ok(system(cmd) == 0, "clean up");
