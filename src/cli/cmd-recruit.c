@@ -60,6 +60,33 @@ struct recruit_args {
 	bool force, json;
 };
 
+/*
+ * The path in the patch of a --maintainers file on disk: relative to the
+ * repository's work tree when it lies inside it (the tree's git directory
+ * is REPO or REPO/.git), else the tree's top-level MAINTAINERS, as
+ * retire takes it: never a path outside the tree, which git am refuses.
+ */
+static char *disk_path_in_tree(const char *file, const char *repo)
+{
+	char *abs = g_canonicalize_filename(file, NULL);
+	char *top = repo ? g_canonicalize_filename(repo, NULL) : NULL;
+	char *base = top ? g_path_get_basename(top) : NULL;
+	char *out = NULL;
+
+	if (base && !strcmp(base, ".git")) {
+		char *up = g_path_get_dirname(top);
+
+		g_free(top);
+		top = up;
+	}
+	if (top && g_str_has_prefix(abs, top) && abs[strlen(top)] == '/')
+		out = g_strdup(abs + strlen(top) + 1);
+	g_free(abs);
+	g_free(top);
+	g_free(base);
+	return out ? out : g_strdup("MAINTAINERS");
+}
+
 /* recruit_read_fn: a file given with --maintainers as it is on disk,
  * else "REV:path" from the repository's revision. */
 static int read_maintainers(const char *file, char **path, char **text,
@@ -74,7 +101,7 @@ static int read_maintainers(const char *file, char **path, char **text,
 			GError *err = NULL;
 			int rc = 0;
 
-			*path = g_strdup(file);
+			*path = disk_path_in_tree(file, ra->ao.repo);
 			if (!g_file_get_contents(file, text, &len, &err)) {
 				rc = ms_error_set(MS_ERROR, "cannot read "
 						  "'%s': %s", file,

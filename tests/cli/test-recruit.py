@@ -95,6 +95,33 @@ r2 = run("sections", work, "scripts/s.sh")
 ok("SCRIPTS" in r2.out and "THE REST" in r2.out,
    "SCRIPTS parses and matches scripts/, beside THE REST", r2.out)
 
+# --maintainers naming a copy outside the tree: the patch edits the tree's
+# MAINTAINERS (as retire's do), not a/<the copy's absolute path>, which
+# git am refuses; a file inside the work tree keeps its path there.
+outside = os.path.join(T, "elsewhere", "M.copy")
+os.makedirs(os.path.dirname(outside))
+open(outside, "w").write(subprocess.run(
+    ["git", "--git-dir", repo, "show", "HEAD:MAINTAINERS"],
+    capture_output=True, text=True, check=True).stdout)
+work2 = os.path.join(T, "work2")
+subprocess.run(["git", "clone", "-q", repo, work2], check=True)
+for mfile, where, label in ((outside, "MAINTAINERS", "a copy outside"),
+                            (os.path.join(work2, "MAINTAINERS"),
+                             "MAINTAINERS", "the work tree's own")):
+    o = os.path.join(T, "out-" + label.split()[1])
+    r = run("recruit", "--repo", work2, "--no-cache", "-o", o, "--from",
+            FROM, "--maintainers", mfile, "BROAD ENTRY", env=env)
+    ps = sorted(glob.glob(o + "/0001-*.patch"))
+    ok(r.rc == 0 and ps and f"diff --git a/{where} b/{where}\n" in
+       open(ps[0]).read(), f"--maintainers {label}: the patch edits "
+       f"{where}", r.err)
+    if label == "a copy outside":
+        am = subprocess.run(["git", "-C", work2, "am", ps[0]], env=genv,
+                            capture_output=True, text=True)
+        ok(am.returncode == 0, "... and git am applies it", am.stderr)
+        subprocess.run(["git", "-C", work2, "reset", "-q", "--hard",
+                        "HEAD~1"], check=True)
+
 keep = os.path.join(T, "keep")
 open(keep, "w").write("# never\nwes@example.net\n")
 out2 = os.path.join(T, "out2")
