@@ -105,11 +105,8 @@ static void print_person(FILE *fp, const struct ms_area_person *p)
 	else if (p->custodial)
 		fprintf(fp, " (%zu applied as the custodian of %s's tree)",
 			p->custodial, p->custodian_of);
-	if (p->defacto_committer || p->defacto_reviewer)
-		fprintf(fp, " DE-FACTO %s%s%s", p->defacto_committer ?
-			"committer" : "", p->defacto_committer &&
-			p->defacto_reviewer ? " and " : "",
-			p->defacto_reviewer ? "reviewer" : "");
+	if (ms_area_defacto(p))
+		fprintf(fp, " DE-FACTO %s", ms_area_defacto(p));
 	fputc('\n', fp);
 }
 
@@ -130,8 +127,7 @@ static void json_top(struct ms_out *o, const struct ms_area_person *p)
 	ms_out_kv_string(o, "listed_elsewhere", p->listed_in);
 	ms_out_kv_int(o, "custodial", (int64_t)p->custodial);
 	ms_out_kv_string(o, "custodian_of", p->custodian_of);
-	ms_out_kv_bool(o, "de_facto", p->defacto_committer ||
-		       p->defacto_reviewer);
+	ms_out_kv_bool(o, "de_facto", ms_area_defacto(p) != NULL);
 	ms_out_kv_begin_list(o, "examples");
 	for (size_t k = 0; k < p->nr_examples; k++)
 		ms_out_string(o, p->examples[k]);

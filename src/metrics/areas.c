@@ -990,7 +990,7 @@ static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw,
 			p.defacto_reviewer =
 				p.focused_reviewed >= MS_AREAS_DEFACTO_MIN &&
 				2 * p.focused_reviewed >= o->focused_reviewed;
-			if (p.defacto_committer || p.defacto_reviewer)
+			if (ms_area_defacto(&p))
 				o->flags |= MS_AREA_DEFACTO;
 		}
 		g_array_append_val(all, p);
@@ -1008,8 +1008,7 @@ static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw,
 		struct ms_area_person *p = &g_array_index(all,
 			struct ms_area_person, i);
 
-		if (keep < MS_AREAS_TOP || p->defacto_committer ||
-		    p->defacto_reviewer)
+		if (keep < MS_AREAS_TOP || ms_area_defacto(p))
 			g_array_index(all, struct ms_area_person, keep++) = *p;
 	}
 	o->nr_top = keep;
@@ -1389,4 +1388,12 @@ const char *ms_area_flag_name(enum ms_area_flag f)
 		return "dormant";
 	}
 	return "";
+}
+
+const char *ms_area_defacto(const struct ms_area_person *p)
+{
+	if (p->defacto_committer)
+		return p->defacto_reviewer ? "committer and reviewer" :
+			"committer";
+	return p->defacto_reviewer ? "reviewer" : NULL;
 }

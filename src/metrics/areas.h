@@ -148,6 +148,10 @@ struct ms_area_person {
 	size_t nr_examples;
 };
 
+/* Whether `p` is the area's de-facto person, and as what: "committer",
+ * "reviewer", "committer and reviewer"; NULL when not. */
+const char *ms_area_defacto(const struct ms_area_person *p);
+
 /* Another entry matching files of the area (get_maintainer.pl names
  * both): how many of the window's commits there it covers too. */
 struct ms_area_cover {

@@ -141,8 +141,7 @@ static GPtrArray *proposals(const struct ms_activity *a,
 				struct proposal *to;
 				bool dup = false;
 
-				if (!p->defacto_committer &&
-				    !p->defacto_reviewer)
+				if (!ms_area_defacto(p))
 					continue;
 				if (kept(o, p->name, p->email)) {
 					(*nr_kept)++;
