@@ -554,6 +554,9 @@ struct qwork {
 	/* person + 1 -> the name of the first entry with a T: line listing
 	 * them as M: (areas.h's custodian_of), made on first use */
 	GHashTable *custodians;
+	/* ... of the first entry naming no file that lists them */
+	GHashTable *whole;
+	size_t defacto_min;       /* the evidence MS_AREA_DEFACTO needs */
 	/* the records' paths, each distinct one a struct pinfo (`pinfo`,
 	 * by the id `ids` gives its address); per path of a record (the
 	 * k-th of record i at occ[occ_off[i] + k]) its id + 1, 0 until
@@ -633,39 +636,73 @@ static void resolve_listed(struct ms_ident *ident,
 	}
 }
 
+/* Whether entry `me` keeps a tree (T:). */
+static bool has_tree(const struct maint_entry *me)
+{
+	for (size_t f = 0; f < me->nr_fields; f++)
+		if (me->fields[f].key == 'T')
+			return true;
+	return false;
+}
+
+/* Whether entry `me` names no file: no F:, N: or K: line (rdma-core's
+ * "* OVERALL PACKAGE"). */
+static bool names_no_file(const struct maint_entry *me)
+{
+	for (size_t f = 0; f < me->nr_fields; f++)
+		if (strchr("FNK", me->fields[f].key))
+			return false;
+	return true;
+}
+
+/* person + 1 -> the name of the first entry `want` holds that lists
+ * them in a field of `keys`. */
+static GHashTable *people_of(struct ms_ident *ident,
+			     const struct maint_file *mf,
+			     bool (*want)(const struct maint_entry *),
+			     const char *keys)
+{
+	GHashTable *t = g_hash_table_new(NULL, NULL);
+
+	for (size_t i = maint_file_nr_entries(mf); i-- > 0;) {
+		const struct maint_entry *me = maint_file_entry(mf, i);
+
+		for (size_t f = 0; f < me->nr_fields && want(me); f++) {
+			char *name = NULL, *email = NULL;
+			unsigned id;
+
+			if (!strchr(keys, me->fields[f].key))
+				continue;
+			maint_parse_person(me->fields[f].value, &name, &email);
+			id = ms_ident_resolve(ident, name, email);
+			if (id != MS_IDENT_NONE)
+				g_hash_table_insert(t, GUINT_TO_POINTER(id + 1),
+						    (gpointer)me->name);
+			g_free(name);
+			g_free(email);
+		}
+	}
+	return t;
+}
+
 /* The entry whose tree (T:) person `p` keeps as an M:, or NULL. */
 static const char *custodian_of(struct qwork *qw, unsigned p)
 {
-	const struct maint_file *mf = ms_activity_maintainers(qw->a);
-
-	if (!qw->custodians) {
-		qw->custodians = g_hash_table_new(NULL, NULL);
-		for (size_t i = maint_file_nr_entries(mf); i-- > 0;) {
-			const struct maint_entry *me = maint_file_entry(mf, i);
-			bool tree = false;
-
-			for (size_t f = 0; f < me->nr_fields && !tree; f++)
-				tree = me->fields[f].key == 'T';
-			for (size_t f = 0; f < me->nr_fields && tree; f++) {
-				char *name = NULL, *email = NULL;
-				unsigned id;
-
-				if (me->fields[f].key != 'M')
-					continue;
-				maint_parse_person(me->fields[f].value, &name,
-						   &email);
-				id = ms_ident_resolve(qw->ident, name, email);
-				if (id != MS_IDENT_NONE)
-					g_hash_table_insert(qw->custodians,
-						GUINT_TO_POINTER(id + 1),
-						(gpointer)me->name);
-				g_free(name);
-				g_free(email);
-			}
-		}
-	}
+	if (!qw->custodians)
+		qw->custodians = people_of(qw->ident,
+			ms_activity_maintainers(qw->a), has_tree, "M");
 	return p == MS_IDENT_NONE ? NULL : g_hash_table_lookup(
 		qw->custodians, GUINT_TO_POINTER(p + 1));
+}
+
+/* The entry naming no file that lists `p` (areas.h), or NULL. */
+static const char *whole_of(struct qwork *qw, unsigned p)
+{
+	if (!qw->whole)
+		qw->whole = people_of(qw->ident,
+			ms_activity_maintainers(qw->a), names_no_file, "MR");
+	return p == MS_IDENT_NONE ? NULL : g_hash_table_lookup(
+		qw->whole, GUINT_TO_POINTER(p + 1));
 }
 
 static bool lists(struct qwork *qw, size_t entry, unsigned person)
@@ -946,6 +983,22 @@ static void finish_covers(struct qwork *qw, struct aslot *aw)
 	qsort(o->covers, o->nr_covers, sizeof(*o->covers), cmp_cover);
 }
 
+/* The de-facto rule (areas.h's MS_AREA_DEFACTO) on the counts of `p`
+ * in area `o`, what it does not weigh set aside already: at least `min`
+ * commits applied and half of the area's, or at least `min` review tags,
+ * half of all the area's and on a quarter of its commits.  Sets p's
+ * defacto_committer and defacto_reviewer; true when either holds. */
+static bool defacto(const struct ms_area *o, struct ms_area_person *p,
+		    size_t min)
+{
+	p->defacto_committer = p->focused_committed >= min &&
+			       2 * p->focused_committed >= o->focused;
+	p->defacto_reviewer = p->focused_reviewed >= min &&
+			      2 * p->focused_reviewed >= o->focused_reviewed &&
+			      4 * p->focused_reviewed >= o->focused;
+	return p->defacto_committer || p->defacto_reviewer;
+}
+
 /* Who the area's people are to the entry, the flags and the top. */
 static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw,
 			size_t files, size_t slot)
@@ -979,20 +1032,15 @@ static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw,
 			if (p.listed_in == o->covers[c].entry->name)
 				attended = attended || o->covers[c].inner;
 		attended = attended || p.listed;
+		if (!p.listed && !p.listed_in)
+			p.listed_in = whole_of(qw, p.person);
 		/* (no one looks after files the tree no longer has; a
 		 * custodian whose tree carries the area's patches is its
 		 * maintainer already) */
 		if (!p.listed && !p.listed_in && files && !p.custodial &&
-		    p.focused_last >= recent) {
-			p.defacto_committer =
-				p.focused_committed >= MS_AREAS_DEFACTO_MIN &&
-				2 * p.focused_committed >= o->focused;
-			p.defacto_reviewer =
-				p.focused_reviewed >= MS_AREAS_DEFACTO_MIN &&
-				2 * p.focused_reviewed >= o->focused_reviewed;
-			if (ms_area_defacto(&p))
-				o->flags |= MS_AREA_DEFACTO;
-		}
+		    p.focused_last >= recent && defacto(o, &p,
+							qw->defacto_min))
+			o->flags |= MS_AREA_DEFACTO;
 		g_array_append_val(all, p);
 	}
 	g_hash_table_destroy(aw->people);
@@ -1281,6 +1329,7 @@ int ms_areas_compute(const struct ms_activity *a,
 	qw.nr_intervals = q->bounds ? q->nr_intervals : 0;
 	qw.until = q->until;
 	qw.bounds = q->bounds;
+	qw.defacto_min = MAX(MS_AREAS_DEFACTO_MIN, q->min_commits / 2);
 	qw.entry_people = g_new0(unsigned *, qw.nr_all + 1);
 	qw.nr_entry_people = g_new0(size_t, qw.nr_all + 1);
 	n = q->entries ? q->nr_entries : qw.nr_all;
@@ -1316,6 +1365,8 @@ int ms_areas_compute(const struct ms_activity *a,
 	g_free(qw.nr_entry_people);
 	if (qw.custodians)
 		g_hash_table_destroy(qw.custodians);
+	if (qw.whole)
+		g_hash_table_destroy(qw.whole);
 	paths_release(&qw);
 	g_free(ew);
 	g_free(slot);
@@ -1343,6 +1394,8 @@ const char *ms_areas_listed_in(const struct ms_activity *a,
 			       unsigned person)
 {
 	struct ms_ident *id = ms_activity_ident(a);
+	GHashTable *whole;
+	const char *name;
 
 	for (size_t k = 0; k < e->nr_areas; k++)
 		for (size_t c = 0; c < e->areas[k].nr_covers; c++) {
@@ -1359,7 +1412,11 @@ const char *ms_areas_listed_in(const struct ms_activity *a,
 			if (found)
 				return me->name;
 		}
-	return NULL;
+	whole = people_of(id, ms_activity_maintainers(a), names_no_file,
+			  "MR");
+	name = g_hash_table_lookup(whole, GUINT_TO_POINTER(person + 1));
+	g_hash_table_destroy(whole);
+	return name;
 }
 
 void ms_areas_free(struct ms_areas *r)

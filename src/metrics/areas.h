@@ -59,8 +59,11 @@ void ms_commit_paths_free(struct ms_commit_paths *cp);
 #define MS_AREAS_MIN_COMMITS 20
 /* People named per area. */
 #define MS_AREAS_TOP 5
-/* A de-facto person did at least this many of the area's commits or
- * reviews (besides at least half of them): one commit proves nothing. */
+/* A de-facto person applied or reviewed at least half of
+ * ms_areas_query.min_commits (the commits an area needs to be looked
+ * into) of the area's commits, and never fewer than this: a handful of
+ * tags in five years is no one's care of an area (rdma-core's
+ * libibverbs/: 5 review tags of 74 commits). */
 #define MS_AREAS_DEFACTO_MIN 3
 /* ... and the newest of those is at most this many years before the end
  * of the window (a few old commits make no one de-facto now: a person
@@ -93,10 +96,14 @@ enum ms_area_flag {
 	 * the area lists) */
 	MS_AREA_UNATTENDED = 1 << 0,
 	/* someone no entry covering files of the area lists (so
-	 * get_maintainer.pl names them for none) applied or reviewed at
-	 * least half of the window's commits there (and at least
-	 * MS_AREAS_DEFACTO_MIN), tree-wide ones (MS_AREAS_TREEWIDE) left
-	 * out, the newest of them in the window's last
+	 * get_maintainer.pl names them for none), nor an entry naming no
+	 * file (the whole project's, as rdma-core's "* OVERALL PACKAGE"),
+	 * applied half of the window's commits there, or gave half of its
+	 * review tags and on at least a quarter of its commits (half of
+	 * the few reviewed ones of a mostly unreviewed area is no one's
+	 * reviewing), either at least min_commits / 2 times (and
+	 * MS_AREAS_DEFACTO_MIN); tree-wide commits (MS_AREAS_TREEWIDE)
+	 * left out, the newest of them in the window's last
 	 * MS_AREAS_RECENT_YEARS; never in an area with no file in the
 	 * tree, nor for a custodian who applied others' patches of it
 	 * through their tree (ms_area_person.custodial) */
@@ -139,7 +146,8 @@ struct ms_area_person {
 	const char *custodian_of;
 	size_t custodial;
 	/* the first other entry covering files of the area that lists
-	 * the person, inner ones first (borrowed name), or NULL */
+	 * the person, inner ones first, else the first entry naming no
+	 * file that lists them (borrowed name), or NULL */
 	const char *listed_in;
 	bool listed;              /* the entry lists them */
 	/* de-facto evidence: the share that made it (MS_AREA_DEFACTO) */
@@ -228,8 +236,9 @@ void ms_areas_free(struct ms_areas *r);
 /*
  * The first other entry matching files of `e`'s areas (their covers,
  * inner ones first) that lists `person` (an id of `a`'s identity model)
- * as M: or R:, or NULL: get_maintainer.pl names them for those files
- * already.
+ * as M: or R:, else the first entry naming no file (no F:, N: or K:)
+ * that lists them, or NULL: get_maintainer.pl names them for those
+ * files already, or MAINTAINERS lists them for the whole project.
  */
 const char *ms_areas_listed_in(const struct ms_activity *a,
 			       const struct ms_areas_entry *e,

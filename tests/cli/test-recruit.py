@@ -181,8 +181,11 @@ subprocess.run(["git", "init", "-q", "--bare", "-b", "main", two], check=True)
 subprocess.run(["git", "--git-dir", two, "fast-import", "--quiet"],
                input=stream, check=True)
 out4 = os.path.join(T, "out4")
+# (these small planted cases run at --split-commits 6: 3 tags or
+# commits are enough evidence there)
+SMALL = ["--split-commits", "6"]
 r = run("recruit", "--repo", two, "--no-cache", "-o", out4, "--from", FROM,
-        env=env)
+        *SMALL, env=env)
 ok(r.rc == 0, "a board MAINTAINERS file: exits 0", r.err)
 ok("left out" not in r.err, "no proposal is left out", r.err)
 pats = sorted(glob.glob(out4 + "/0001-*.patch"))
@@ -246,7 +249,7 @@ subprocess.run(["git", "--git-dir", three, "fast-import", "--quiet"],
                input=stream, check=True)
 out5 = os.path.join(T, "out5")
 r = run("recruit", "--repo", three, "--no-cache", "-o", out5, "--from", FROM,
-        "BEE BOARD", "CEE BOARD", env=env)
+        "BEE BOARD", "CEE BOARD", *SMALL, env=env)
 ok(r.rc == 0, "custodian: exits 0", r.err)
 pats = sorted(glob.glob(out5 + "/0*.patch"))
 text = "".join(open(p).read() for p in pats)
@@ -259,7 +262,7 @@ ok("they applied 5 of its 6 commits and gave 5 of the review tags of its "
    "touching more than 10 entries, is left out)" in flat,
    "the evidence gives the counts the rule weighs", flat)
 r = run("areas", "--repo", three, "--no-cache", "--json", "BEE BOARD",
-        env=env)
+        *SMALL, env=env)
 top = json.loads(r.out)["entries"][0]["areas"][0]["top"]
 cus = [p for p in top if p["name"] == "Cus Todian"]
 eq([(p["custodial"], p["custodian_of"], p["de_facto"]) for p in cus],
@@ -282,7 +285,7 @@ ok(r.rc == 0, "--archive: exits 0", r.err)
 pats = sorted(glob.glob(out6 + "/0*-BAZ-*.patch"))
 p = open(pats[0]).read() if pats else ""
 flat = " ".join(p.split())
-ok("Subject: [PATCH 2/2] MAINTAINERS: BAZ LEGACY DRIVER: add Dan Defacto "
+ok("Subject: [PATCH 1/1] MAINTAINERS: BAZ LEGACY DRIVER: add Dan Defacto "
    "as reviewer\n" in p and "\n+R:\tDan Defacto <dan@example.net>\n" in p,
    "Dan, review's de-facto maintainer, proposed as R:", p)
 ok("\n+M:" not in p and "To: Dan Defacto <dan@example.net>\n" in p and
@@ -349,11 +352,11 @@ subprocess.run(["git", "init", "-q", "--bare", "-b", "main", four],
 subprocess.run(["git", "--git-dir", four, "fast-import", "--quiet"],
                input=stream, check=True)
 r = run("recruit", "--repo", four, "--no-cache", "-o",
-        os.path.join(T, "out10"), "--from", FROM, "--json", env=env)
+        os.path.join(T, "out10"), "--from", FROM, "--json", *SMALL, env=env)
 eq([p["subject"] for p in r.json()["patch_files"]][1:] if r.rc == 0 else r.err,
    ["MAINTAINERS: NEW BOARD: add Pia Rev as reviewer"],
    "Pia, recent, proposed; Rex, whose reviews are over a year old, not")
-r = run("areas", "--repo", four, "--no-cache", "--json", "OLD BOARD")
+r = run("areas", "--repo", four, "--no-cache", "--json", "OLD BOARD", *SMALL)
 eq(json.loads(r.out)["entries"][0]["areas"][0]["flags"], ["unattended"],
    "OLD BOARD's area: unattended, not de-facto")
 # A custodian whose tree carries an area's patches maintains it already
@@ -377,7 +380,54 @@ subprocess.run(["git", "--git-dir", five, "fast-import", "--quiet"],
                input=stream, check=True)
 r = run("recruit", "--repo", five, "--no-cache", "-o",
         os.path.join(T, "out11"), "--from", FROM, "--json", "DEE BOARD",
-        env=env)
+        *SMALL, env=env)
 eq(r.json()["patch_files"] if r.rc == 0 else r.err, [],
    "no proposal for the custodian whose tree carries board/dee/")
+# De-facto evidence must be real (issue 37, real output: rdma-core's
+# recruit proposed Patrisious Haddad for LIBIBVERBS on 5 review tags of
+# 74 commits, the 5 of the 10 reviewed; and Leon Romanovsky, M: of "*
+# OVERALL PACKAGE", an entry naming no file, for SUSE PACKAGING on his
+# release commits).  At --split-commits 6 (evidence: 3): Pat gives the
+# only 3 review tags of libv/'s 13 commits (under a quarter of them: no
+# proposal) and 3 of libw/'s 12 (a quarter: proposed); Leo, listed for
+# the whole project by * OVERALL, authors and applies 4 of pkg/'s 6: no
+# proposal, and areas says where he is listed.
+PAT, LEO = "Pat Rev <pat@example.net>", "Leo Whole <leo@example.org>"
+WHOLE = ("* OVERALL\nM:\t" + LEO + "\nS:\tSupported\n\n"
+         "LIBV\nM:\tVi Vee <vi@example.org>\nF:\tlibv/\n\n"
+         "LIBW\nM:\tWu Wee <wu@example.org>\nF:\tlibw/\n\n"
+         "PKG\nM:\tPia Pkg <pia@example.org>\nF:\tpkg/\n\n" + TOP)
+stream = commit(ADA, 1734000000, "import", {
+    "MAINTAINERS": WHOLE, "pkg/p.spec": "p\n"})
+for i in range(12):
+    for d in ("libv", "libw"):
+        stream += commit(f"Au Thor{i} <au{i}@example.org>",
+                         1735000000 + i * 86400 + len(d) + ord(d[3]),
+                         f"{d}: change {i}\n\n" +
+                         (f"Reviewed-by: {PAT}\n" if i < 3 else ""),
+                         {f"{d}/{d[3]}.c": f"{i}\n"})
+stream += commit("Au Thor <au@example.org>", 1736100000, "libv: one more",
+                 {"libv/v.c": "more\n"})
+for i in range(5):
+    stream += commit(LEO if i < 4 else "Pia Pkg <pia@example.org>",
+                     1736200000 + i * 86400, f"pkg: version {i}\n",
+                     {"pkg/p.spec": f"{i}\n"})
+six = os.path.join(T, "six.git")
+subprocess.run(["git", "init", "-q", "--bare", "-b", "main", six],
+               check=True)
+subprocess.run(["git", "--git-dir", six, "fast-import", "--quiet"],
+               input=stream, check=True)
+r = run("recruit", "--repo", six, "--no-cache", "-o",
+        os.path.join(T, "out12"), "--from", FROM, "--json", *SMALL, env=env)
+eq([p["subject"] for p in r.json()["patch_files"]][1:] if r.rc == 0 else r.err,
+   ["MAINTAINERS: LIBW: add Pat Rev as reviewer"],
+   "Pat for libw/ (3 tags on 12 commits), not libv/ (3 on 13); not Leo")
+doc = run("areas", "--repo", six, "--no-cache", "--json", "PKG", "LIBV",
+          *SMALL).json()
+leo = [p for p in doc["entries"][0]["areas"][0]["top"]
+       if p["name"] == "Leo Whole"]
+eq([(p["committed"], p["listed_elsewhere"], p["de_facto"]) for p in leo],
+   [(4, "* OVERALL", False)], "PKG: Leo listed in * OVERALL, not de-facto")
+eq(doc["entries"][1]["areas"][0]["flags"], ["unattended"],
+   "LIBV: Pat's tags, on under a quarter of its commits: no de-facto flag")
 done()

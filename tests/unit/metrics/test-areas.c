@@ -13,16 +13,18 @@
  *   top-level directories;
  * - the flags: unattended (commits, none authored, committed or tagged
  *   by a listed person, nor by the people of an inner entry covering the
- *   area), de-facto (an unlisted person applied or reviewed at least half
- *   of the area's commits, and at least MS_AREAS_DEFACTO_MIN), dormant (no
+ *   area), de-facto (an unlisted person applied at least half of the
+ *   area's commits, or gave half of its review tags and on a quarter of
+ *   its commits, either at least --split-commits / 2 times and never
+ *   fewer than MS_AREAS_DEFACTO_MIN), dormant (no
  *   commit in the window; a listed person's last date there is still
  *   found before it).
  *
  * Planted, in the window (1600000000 .. 1700000000), its last 100 days:
  *   drivers/broad/mia/sub/: 6 commits authored by Mia (listed M:); Carl
- *     applies 3 of them (exactly half: de-facto), Mia the rest; Ray
- *     (listed R:) reviews those 3, Vic the other 3 (exactly half:
- *     de-facto);
+ *     applies 3 of them (exactly half: de-facto at --split-commits 6,
+ *     not at 9, which asks for 4), Mia the rest; Ray (listed R:) reviews
+ *     those 3, Vic the other 3 (the same);
  *     drivers/broad/mia/old.c has no commit in the window;
  *   drivers/broad/work/: 8 commits authored by Wes, 5 in work/deep/, 3
  *     to work/a.c; Wes applies 5, Cora 3 (under half: not de-facto);
@@ -307,7 +309,7 @@ static void check_flags(const struct ms_areas *r)
 	const struct ms_area_person *p;
 
 	if (!w || !m || !in || !d || !top || !h) {
-		ok(0, "every area of the cut at 19 is there");
+		ok(0, "every area of the cut at 9 is there");
 		return;
 	}
 	is_int(w->flags, MS_AREA_UNATTENDED | MS_AREA_DEFACTO,
@@ -325,15 +327,15 @@ static void check_flags(const struct ms_areas *r)
 	p = person(w, "quinn@example.net");
 	ok(p && p->reviewed == 3 && !p->defacto_reviewer,
 	   "Quinn reviewed 3 of 7, under half: not de-facto");
-	is_int(m->flags, MS_AREA_DEFACTO, "mia/: attended (Mia authored), "
-	       "de-facto (Carl)");
+	is_int(m->flags, 0, "mia/: attended (Mia authored), not de-facto");
 	p = person(m, "carl@example.net");
-	ok(p && p->committed == 3 && p->defacto_committer,
-	   "Carl applied 3 of 6, exactly half: de-facto");
+	ok(p && p->committed == 3 && !p->defacto_committer,
+	   "Carl applied 3 of 6, exactly half, but fewer than 4 (half of "
+	   "--split-commits 9): not de-facto");
 	p = person(m, "vic@example.net");
-	ok(p && p->reviewed == 3 && p->defacto_reviewer &&
-	   !p->defacto_committer, "Vic reviewed 3 of 6, exactly half: "
-	   "de-facto reviewer");
+	ok(p && p->reviewed == 3 && !p->defacto_reviewer,
+	   "Vic reviewed 3 of 6, exactly half, but fewer than 4: not "
+	   "de-facto");
 	p = person(m, "mia@example.org");
 	ok(p && p->listed && !p->defacto_committer && p->authored == 6,
 	   "Mia is listed, never de-facto");
@@ -355,6 +357,21 @@ static void check_flags(const struct ms_areas *r)
 	   d->listed[0].author.time == 1550000000 &&
 	   d->listed[0].author.count == 0 && !d->listed[1].author.set,
 	   "dormant/: Mia's last commit there, before the window");
+}
+
+/* At --split-commits 6 de-facto evidence is 3 (MS_AREAS_DEFACTO_MIN):
+ * Carl's and Vic's 3 of mia/'s 6 commits make them de-facto. */
+static void check_split_6(void)
+{
+	struct ms_areas *r = compute(6);
+	const struct ms_area *m = r ? area(r, "drivers/broad/mia/") : NULL;
+	const struct ms_area_person *c = m ? person(m, "carl@example.net") :
+		NULL, *v = m ? person(m, "vic@example.net") : NULL;
+
+	ok(m && m->flags == MS_AREA_DEFACTO && c && c->defacto_committer &&
+	   v && v->defacto_reviewer && !v->defacto_committer,
+	   "at 6: Carl de-facto committer, Vic de-facto reviewer of mia/");
+	ms_areas_free(r);
 }
 
 /* REST's F: followed by a star and a slash is the whole tree: its areas
@@ -424,11 +441,15 @@ int main(void)
 		check_whole_tree();
 		r = compute(19);
 		ok(r != NULL, "the areas at 19");
-		if (r) {
+		if (r)
 			check_counts(r);
-			check_flags(r);
-		}
 		ms_areas_free(r);
+		/* (the same areas at 9, whose de-facto evidence is 4) */
+		r = compute(9);
+		if (r)
+			check_flags(r);
+		ms_areas_free(r);
+		check_split_6();
 	}
 	ms_commit_paths_free(paths);
 	ms_activity_free(model);
