@@ -54,13 +54,19 @@ static char *run_git(const struct mcc_vcs *v, const char *const *args,
 	gint status = 0;
 
 	g_ptr_array_add(argv, g_strdup("git"));
-	if (v->bare)
-		g_ptr_array_add(argv, g_strconcat("--git-dir=", v->dir, NULL));
+	/* -C, not a working directory: GLib then spawns with posix_spawn
+	 * (vfork), where a fork would copy the page tables and make each
+	 * page this process writes afterwards fault (340 faults, about 10%
+	 * of a warm `--git` run on U-Boot) */
+	g_ptr_array_add(argv, v->bare ? g_strconcat("--git-dir=", v->dir,
+						    NULL) : g_strdup("-C"));
+	if (!v->bare)
+		g_ptr_array_add(argv, g_strdup(v->dir));
 	for (; *args; args++)
 		g_ptr_array_add(argv, g_strdup(*args));
 	g_ptr_array_add(argv, NULL);
-	if (!g_spawn_sync(v->bare ? NULL : v->dir, (char **)argv->pdata,
-			  NULL, G_SPAWN_SEARCH_PATH |
+	if (!g_spawn_sync(NULL, (char **)argv->pdata, NULL,
+			  G_SPAWN_SEARCH_PATH | G_SPAWN_LEAVE_DESCRIPTORS_OPEN |
 			  G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
 			  &status, NULL) ||
 	    (!any_status && !g_spawn_check_wait_status(status, NULL))) {

@@ -432,7 +432,8 @@ def logged(args):
                         "-f", *FILES], capture_output=True, env=env)
     n = 0
     if os.path.exists(calls):
-        n = sum(l.startswith("log ") for l in open(calls))
+        # git -C TREE log ...
+        n = sum(l.split()[2:3] == ["log"] for l in open(calls))
     return p.stdout, n
 
 
