@@ -10,8 +10,10 @@
 #include <glib.h>
 
 struct ms_tree {
-	GPtrArray *paths;       /* char *, sorted bytewise, in `chunk` */
+	GPtrArray *paths;       /* char *, sorted bytewise, in `chunk` or in
+				 * `list_bytes` */
 	GStringChunk *chunk;
+	GBytes *list_bytes;     /* a list taken (tree-saved.c), or NULL */
 	GHashTable *dirs;       /* directory paths (no trailing slash) */
 	char *root;             /* directory, or git dir */
 	char *rev;              /* a git tree's revision as given, or NULL */

@@ -12,6 +12,13 @@
  * each link is asked again.  A directory changed less than two seconds
  * before the walk began is not trusted: a change right after the walk
  * could leave it the same time; such a list is not kept.
+ *
+ * The names are kept whole, each ended by a NUL, and a tree that takes
+ * the list points into it: ms_tree_list_load() maps the file, so a warm
+ * run reads U-Boot's 38,511 names in place (the page cache's pages, a
+ * fault per 16 of them) instead of copying them into 1.3 MB of its own
+ * (a fault per page: 330 of them, a tenth of a warm `maintainers --git`).
+ * The file is replaced by a rename, never rewritten in place.
  */
 #include "tree-internal.h"
 #include "bytes.h"
@@ -21,7 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define VERSION 1
+#define VERSION 2
 #define RACY_SECONDS 2
 
 struct seen {
@@ -116,22 +123,13 @@ static void put_stat(GByteArray *b, const struct stat *st)
 	put_time(b, &st->st_ctim);
 }
 
-/* Sorted strings, each as the length it shares with the one before and
- * the rest. */
+/* Sorted strings, as their count and each one ended by a NUL. */
 static void put_sorted(GByteArray *b, char **s, guint n)
 {
-	const char *prev = "";
-
 	ms_put_var(b, n);
-	for (guint i = 0; i < n; i++) {
-		size_t k = 0;
-
-		while (prev[k] && prev[k] == s[i][k])
-			k++;
-		ms_put_var(b, k);
-		ms_put_str(b, s[i] + k);
-		prev = s[i];
-	}
+	for (guint i = 0; i < n; i++)
+		g_byte_array_append(b, (const guint8 *)s[i],
+				    (guint)strlen(s[i]) + 1);
 }
 
 GBytes *ms_tree_list_bytes(const struct ms_tree *t)
@@ -218,45 +216,39 @@ static bool still_holds(const struct ms_tree *t, struct ms_rd *r)
 	return same && r->ok;
 }
 
-/* The strings put_sorted() wrote, into t's paths (`files`) or
+/* The strings put_sorted() wrote, borrowed into t's paths (`files`) or
  * directories; false when damaged or out of order. */
 static bool get_sorted(struct ms_rd *r, struct ms_tree *t, bool files)
 {
 	uint64_t n = ms_get_var(r);
-	GString *cur = g_string_new(NULL);
 	const char *prev = NULL;
-	bool ok = r->ok;
 
-	for (uint64_t i = 0; ok && i < n; i++) {
-		uint64_t keep = ms_get_var(r);
-		size_t len;
-		const char *rest = ms_get_mem(r, &len);
-		char *s;
+	/* a name takes a byte at least */
+	if (!r->ok || n > (uint64_t)(r->end - r->p))
+		return false;
+	if (files)
+		g_ptr_array_set_size(t->paths, (guint)n);
+	for (uint64_t i = 0; i < n; i++) {
+		const char *s = (const char *)r->p;
+		const uint8_t *nul = memchr(r->p, 0, (size_t)(r->end - r->p));
 
-		ok = r->ok && keep <= cur->len &&
-		     (!len || !memchr(rest, 0, len));
-		if (!ok)
-			break;
-		g_string_truncate(cur, (gsize)keep);
-		if (len)
-			g_string_append_len(cur, rest, (gssize)len);
-		if (prev && strcmp(prev, cur->str) >= 0)
-			ok = false;
-		s = g_string_chunk_insert_len(t->chunk, cur->str,
-					      (gssize)cur->len);
+		if (!nul || (prev && strcmp(prev, s) >= 0))
+			return false;
+		r->p = nul + 1;
 		if (files)
-			g_ptr_array_add(t->paths, s);
+			t->paths->pdata[i] = (char *)s;
 		else
-			g_hash_table_add(t->dirs, s);
+			g_hash_table_add(t->dirs, (char *)s);
 		prev = s;
 	}
-	g_string_free(cur, TRUE);
-	return ok;
+	return true;
 }
 
-bool ms_tree_list_take(struct ms_tree *t, const void *bytes, size_t len)
+bool ms_tree_list_take(struct ms_tree *t, GBytes *bytes)
 {
-	struct ms_rd r = MS_RD_INIT(bytes, len);
+	gsize len;
+	const void *p = g_bytes_get_data(bytes, &len);
+	struct ms_rd r = MS_RD_INIT(p, len);
 	char *root;
 	bool same;
 
@@ -274,6 +266,7 @@ bool ms_tree_list_take(struct ms_tree *t, const void *bytes, size_t len)
 		g_hash_table_remove_all(t->dirs);
 		return false;
 	}
+	t->list_bytes = g_bytes_ref(bytes);
 	t->listed = true;
 	return true;
 }
@@ -298,13 +291,16 @@ static char *list_path(const struct ms_tree *t, const char *dir)
 
 bool ms_tree_list_load(struct ms_tree *t, const char *dir)
 {
-	char *path = list_path(t, dir), *buf;
-	gsize n;
+	char *path = list_path(t, dir);
+	GMappedFile *m = path ? g_mapped_file_new(path, FALSE, NULL) : NULL;
 	bool taken = false;
 
-	if (path && g_file_get_contents(path, &buf, &n, NULL)) {
-		taken = ms_tree_list_take(t, buf, n);
-		g_free(buf);
+	if (m) {
+		GBytes *b = g_mapped_file_get_bytes(m);
+
+		g_mapped_file_unref(m);
+		taken = ms_tree_list_take(t, b);
+		g_bytes_unref(b);
 		if (taken)
 			utimensat(AT_FDCWD, path, NULL, 0); /* its last use */
 	}

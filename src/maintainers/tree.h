@@ -75,10 +75,11 @@ const char *ms_tree_list_key(const struct ms_tree *t);
  * directory it read still has the same device, inode, modification and
  * change times (adding, removing or renaming a name changes them), and
  * every link still leads to a directory or not as it did.  true: `t` is
- * listed; false (nothing changed in `t`) otherwise, when damaged, or when
+ * listed (its names point into `bytes`, which it keeps); false (nothing
+ * changed in `t`) otherwise, when damaged, or when
  * `t` is listed already.  Costs a stat() per directory, not a walk.
  */
-bool ms_tree_list_take(struct ms_tree *t, const void *bytes, size_t len);
+bool ms_tree_list_take(struct ms_tree *t, GBytes *bytes);
 
 /*
  * The list kept in a file of directory `dir` (the cache directory),
