@@ -308,7 +308,8 @@ static void day(int64_t t, char buf[32])
 }
 
 /*
- * The subject, within 75 characters, of proposal `p` to file `path`:
+ * The subject, within 75 characters (retire_subject(): the entry's name
+ * shortened, never a person's), of proposal `p` to file `path`:
  * "MAINTAINERS: ENTRY: add ...", and in another file, as U-Boot titles
  * changes to its board files, "board: acme: add ..." (with the entry's
  * name when the file holds several: `several`).
@@ -316,53 +317,32 @@ static void day(int64_t t, char buf[32])
 static char *subject(const struct proposal *p, const char *path,
 		     bool several)
 {
-	const char *entry = p->e->entry->name;
-	char *tag = retire_file_tag(path), *s, *short_name = NULL;
-	bool top = !strchr(path, '/');
+	char *tag = retire_file_tag(path), *name, *tail, *s;
+	unsigned n = p->people->len + p->listp->len;
 
-	for (int pass = 0; pass < 2; pass++) {
-		const char *n = pass ? (short_name = retire_short_name(entry)) :
-			entry;
-		GString *b = g_string_new(tag);
+	name = (!strchr(path, '/') || several) && !p->area ?
+		retire_short_name(p->e->entry->name) : g_strdup("");
+	if (p->area) {
+		char *nn = new_name(p->e, p->area);
 
-		if (top || several)
-			g_string_append_printf(b, ": %s", n);
-		if (p->area) {
-			char *nn = new_name(p->e, p->area);
-
-			g_string_truncate(b, strlen(tag));
-			if (pass)
-				g_string_append_printf(b, ": add an entry for "
-						       "%s", p->area->path);
-			else
-				g_string_append_printf(b, ": add %s", nn);
-			g_free(nn);
-		} else if (p->people->len + p->listp->len == 1) {
-			g_string_append_printf(b, ": add %s as reviewer",
-					       p->people->len ?
-					       ((const struct ms_area_person *)
-						p->people->pdata[0])->name :
-					       ((const struct ms_rv_person *)
-						p->listp->pdata[0])->name);
-		} else {
-			g_string_append_printf(b, ": add %u reviewers",
-					       p->people->len +
-					       p->listp->len);
+		tail = g_strdup_printf("add %s", nn);
+		if (g_utf8_strlen(tag, -1) + 2 + g_utf8_strlen(tail, -1) > 75) {
+			g_free(tail);
+			tail = g_strdup_printf("add an entry for %s",
+					       p->area->path);
 		}
-		s = g_string_free(b, FALSE);
-		if (g_utf8_strlen(s, -1) <= 75)
-			break;
-		if (pass) {
-			char *cut = g_utf8_substring(s, 0, 72);
-
-			g_free(s);
-			s = g_strconcat(cut, "...", NULL);
-			g_free(cut);
-		} else {
-			g_free(s);
-		}
+		g_free(nn);
+	} else if (n == 1) {
+		tail = g_strdup_printf("add %s as reviewer", p->people->len ?
+			((const struct ms_area_person *)
+			 p->people->pdata[0])->name :
+			((const struct ms_rv_person *)p->listp->pdata[0])->name);
+	} else {
+		tail = g_strdup_printf("add %u reviewers", n);
 	}
-	g_free(short_name);
+	s = retire_subject(tag, name, tail);
+	g_free(tail);
+	g_free(name);
 	g_free(tag);
 	return s;
 }

@@ -257,7 +257,7 @@ static void fit_subject(GString *subj, const char *tag,
 		  *v = surnames(reviewers);
 	size_t n = moved->len + removed->len + reviewers->len;
 	bool fits = false;
-	char *name;
+	char *name, *tail;
 
 	for (int suffix = 1; suffix >= (sub ? 0 : 1) && !fits; suffix--) {
 		subject_form(subj, tag, short_name, sub && suffix, moved,
@@ -274,21 +274,39 @@ static void fit_subject(GString *subj, const char *tag,
 	g_ptr_array_free(v, TRUE);
 	if (fits)
 		return;
-	name = g_strdup(short_name);
-	for (;;) {
-		g_string_printf(subj, "%s: ", tag);
-		if (*name)
-			g_string_append_printf(subj, "%s: ", name);
-		g_string_append_printf(subj, "retire %zu inactive %s", n,
-				       n == 1 ? "person" : "people");
-		if (g_utf8_strlen(subj->str, -1) <= SUBJECT_MAX ||
-		    !*name)
-			break;
-		*g_utf8_offset_to_pointer(name, g_utf8_strlen(name, -1) - 1)
-			= '\0';
-		g_strchomp(name);
-	}
+	tail = g_strdup_printf("retire %zu inactive %s", n,
+			       n == 1 ? "person" : "people");
+	name = retire_subject(tag, short_name, tail);
+	g_string_assign(subj, name);
 	g_free(name);
+	g_free(tail);
+}
+
+char *retire_subject(const char *tag, const char *name, const char *tail)
+{
+	char *n = g_strdup(name);
+	GString *s = g_string_new(NULL);
+
+	for (;;) {
+		char *space;
+
+		g_string_printf(s, "%s: ", tag);
+		if (*n)
+			g_string_append_printf(s, "%s: ", n);
+		g_string_append(s, tail);
+		if (g_utf8_strlen(s->str, -1) <= SUBJECT_MAX || !*n)
+			break;
+		/* its last word off, or a lone word's last character */
+		space = strrchr(n, ' ');
+		if (space)
+			*space = '\0';
+		else
+			*g_utf8_offset_to_pointer(n, g_utf8_strlen(n, -1) - 1)
+				= '\0';
+		g_strchomp(n);
+	}
+	g_free(n);
+	return g_string_free(s, FALSE);
 }
 
 /*

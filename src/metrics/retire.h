@@ -187,4 +187,12 @@ char *retire_file_tag(const char *path);
 /* An entry name short enough for a subject line. */
 char *retire_short_name(const char *entry);
 
+/*
+ * "TAG: NAME: TAIL" ("TAG: TAIL" when `name` is empty) within 75
+ * characters: words come off the end of NAME, then NAME goes, as far
+ * as needed; TAIL, which names people, is never cut (the subject is
+ * longer only when "TAG: TAIL" is).  g_free it.
+ */
+char *retire_subject(const char *tag, const char *name, const char *tail);
+
 #endif

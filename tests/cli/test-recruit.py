@@ -392,10 +392,12 @@ eq(r.json()["patch_files"] if r.rc == 0 else r.err, [],
 # proposal) and 3 of libw/'s 12 (a quarter: proposed); Leo, listed for
 # the whole project by * OVERALL, authors and applies 4 of pkg/'s 6: no
 # proposal, and areas says where he is listed.
-PAT, LEO = "Pat Rev <pat@example.net>", "Leo Whole <leo@example.org>"
+PAT = "Patrisious Haddad <pat@example.net>"
+LEO = "Leo Whole <leo@example.org>"
+LIBW = "LIBW USERSPACE LIBRARY FOR RDMA VERBS (/dev/infiniband/uverbsW)"
 WHOLE = ("* OVERALL\nM:\t" + LEO + "\nS:\tSupported\n\n"
-         "LIBV\nM:\tVi Vee <vi@example.org>\nF:\tlibv/\n\n"
-         "LIBW\nM:\tWu Wee <wu@example.org>\nF:\tlibw/\n\n"
+         "LIBV\nM:\tVi Vee <vi@example.org>\nF:\tlibv/\n\n" +
+         LIBW + "\nM:\tWu Wee <wu@example.org>\nF:\tlibw/\n\n"
          "PKG\nM:\tPia Pkg <pia@example.org>\nF:\tpkg/\n\n" + TOP)
 stream = commit(ADA, 1734000000, "import", {
     "MAINTAINERS": WHOLE, "pkg/p.spec": "p\n"})
@@ -420,8 +422,15 @@ subprocess.run(["git", "--git-dir", six, "fast-import", "--quiet"],
 r = run("recruit", "--repo", six, "--no-cache", "-o",
         os.path.join(T, "out12"), "--from", FROM, "--json", *SMALL, env=env)
 eq([p["subject"] for p in r.json()["patch_files"]][1:] if r.rc == 0 else r.err,
-   ["MAINTAINERS: LIBW: add Pat Rev as reviewer"],
-   "Pat for libw/ (3 tags on 12 commits), not libv/ (3 on 13); not Leo")
+   ["MAINTAINERS: LIBW USERSPACE LIBRARY FOR: add Patrisious Haddad as "
+    "reviewer"],
+   "Pat for libw/ (3 tags on 12 commits), not libv/ (3 on 13); not Leo; "
+   "the subject within 75 characters by the entry's name, never his")
+pat = [p["subject"] for p in (r.json()["patch_files"] if r.rc == 0 else [])
+       if "Patri" in p["subject"]]
+ok(pat and all(len(t) <= 75 and "Patrisious Haddad as reviewer" in t
+               for t in pat), "his name whole in every subject naming him, "
+   "within 75 characters", pat)
 doc = run("areas", "--repo", six, "--no-cache", "--json", "PKG", "LIBV",
           *SMALL).json()
 leo = [p for p in doc["entries"][0]["areas"][0]["top"]
