@@ -77,6 +77,23 @@ int ms_git_error(int git_code, const char *fmt, ...)
 	return code;
 }
 
+int ms_git_open(const char *gitdir, git_repository **out)
+{
+	int rc;
+
+	*out = NULL;
+	ms_git_init();
+	rc = git_repository_open_ext(out, gitdir,
+				     GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	if (rc == GIT_ENOTFOUND)
+		return ms_error_set(MS_ENOTFOUND,
+				    "not a git repository: '%s'", gitdir);
+	if (rc < 0)
+		return ms_git_error(rc, "cannot open repository '%s'",
+				    gitdir);
+	return 0;
+}
+
 static char *config_string(git_config *cfg, const char *key)
 {
 	git_buf buf = { 0 };
@@ -95,12 +112,9 @@ int ms_git_user(const char *gitdir, char **name, char **email)
 	int rc;
 
 	*name = *email = NULL;
-	ms_git_init();
-	rc = git_repository_open_ext(&repo, gitdir,
-				     GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	rc = ms_git_open(gitdir, &repo);
 	if (rc < 0)
-		return ms_git_error(rc, "cannot open git repository '%s'",
-				    gitdir);
+		return rc;
 	rc = git_repository_config_snapshot(&cfg, repo);
 	if (rc == 0) {
 		*name = config_string(cfg, "user.name");

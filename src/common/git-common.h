@@ -23,6 +23,14 @@ void ms_git_map_for_contents(void);
 int ms_git_error(int git_code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+struct git_repository;
+/*
+ * Open the repository at `gitdir` itself (no search upwards), after
+ * ms_git_init().  Returns 0, MS_ENOTFOUND ("not a git repository") or
+ * MS_ERROR, the error recorded; *out is NULL on failure.
+ */
+int ms_git_open(const char *gitdir, struct git_repository **out);
+
 /*
  * The user.name and user.email git would use for `gitdir` (its config,
  * then the global and system ones), newly allocated (g_free); NULL when

@@ -25,18 +25,11 @@ int ms_git_graph_open(const char *gitdir, struct ms_git_graph **out)
 	int rc;
 
 	*out = NULL;
-	ms_git_init();
 	g = g_new0(struct ms_git_graph, 1);
-	rc = git_repository_open_ext(&g->repo, gitdir,
-				     GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
-	if (rc == GIT_ENOTFOUND) {
-		g_free(g);
-		return ms_error_set(MS_ENOTFOUND,
-				    "not a git repository: '%s'", gitdir);
-	}
+	rc = ms_git_open(gitdir, &g->repo);
 	if (rc < 0) {
 		g_free(g);
-		return ms_git_error(rc, "cannot open repository '%s'", gitdir);
+		return rc;
 	}
 	*out = g;
 	return 0;

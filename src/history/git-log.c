@@ -23,11 +23,9 @@ int ms_git_log_open(const char *gitdir, struct ms_git_log **out)
 	int rc;
 
 	*out = NULL;
-	ms_git_init();
-	rc = git_repository_open_ext(&repo, gitdir,
-				     GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	rc = ms_git_open(gitdir, &repo);
 	if (rc < 0)
-		return ms_git_error(rc, "cannot open repository '%s'", gitdir);
+		return rc;
 	*out = g_new0(struct ms_git_log, 1);
 	(*out)->repo = repo;
 	return 0;

@@ -65,11 +65,9 @@ int ms_series_releases(const char *gitdir, const char *glob, int64_t lo,
 	*labels = NULL;
 	if (lo > hi)
 		return ms_error_set(MS_EUSAGE, "no interval to divide");
-	ms_git_init();
-	rc = git_repository_open_ext(&c.repo, gitdir,
-				     GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	rc = ms_git_open(gitdir, &c.repo);
 	if (rc < 0)
-		return ms_git_error(rc, "cannot open repository '%s'", gitdir);
+		return rc;
 	c.glob = glob;
 	c.tags = g_array_new(FALSE, FALSE, sizeof(struct tag));
 	rc = git_tag_foreach(c.repo, on_tag, &c);

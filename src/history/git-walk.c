@@ -912,22 +912,6 @@ static gpointer revwalk_main(gpointer data)
 	return NULL;
 }
 
-static int open_repo(const char *gitdir, git_repository **out)
-{
-	int rc;
-
-	ms_git_init();
-	rc = git_repository_open_ext(out, gitdir,
-				     GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
-	if (rc == GIT_ENOTFOUND)
-		return ms_error_set(MS_ENOTFOUND,
-				    "not a git repository: '%s'", gitdir);
-	if (rc < 0)
-		return ms_git_error(rc, "cannot open repository '%s'",
-				    gitdir);
-	return 0;
-}
-
 /*
  * libgit2 1.5 gives each pack one delta-base cache of a fixed 16 MiB,
  * and empties all of it whenever it fills.  Walking kernel-sized trees
@@ -991,7 +975,7 @@ int ms_history_resolve(const char *gitdir, const char *rev, char id[41],
 	git_commit *c = NULL;
 	int rc;
 
-	rc = open_repo(gitdir, &repo);
+	rc = ms_git_open(gitdir, &repo);
 	if (rc < 0)
 		return rc;
 	rc = resolve(repo, gitdir, rev, &c);
@@ -1017,7 +1001,7 @@ int ms_history_range(const char *gitdir, const char *from, const char *to,
 	char id[GIT_OID_HEXSZ + 1];
 	int rc;
 
-	rc = open_repo(gitdir, &repo);
+	rc = ms_git_open(gitdir, &repo);
 	if (rc < 0)
 		return rc;
 	rc = resolve(repo, gitdir, from, &cf);
@@ -1064,7 +1048,7 @@ int ms_history_read_file(const char *gitdir, const char *rev,
 
 	*buf = NULL;
 	*len = 0;
-	rc = open_repo(gitdir, &repo);
+	rc = ms_git_open(gitdir, &repo);
 	if (rc < 0)
 		return rc;
 	rc = resolve(repo, gitdir, rev, &c);
@@ -1344,7 +1328,7 @@ int ms_history_walk(const char *gitdir, const struct ms_walk_opts *opts,
 	 * none of them reads an object often enough to gain from it.
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
-	rc = open_repo(gitdir, &w.repo);
+	rc = ms_git_open(gitdir, &w.repo);
 	if (rc < 0)
 		return rc;
 	rc = start_revwalk(&w, gitdir, opts, &start);
@@ -1379,9 +1363,7 @@ bool ms_history_is_shallow(const char *gitdir)
 	git_repository *repo;
 	bool shallow;
 
-	ms_git_init();
-	if (git_repository_open_ext(&repo, gitdir,
-				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+	if (ms_git_open(gitdir, &repo) < 0)
 		return false;
 	shallow = git_repository_is_shallow(repo) == 1;
 	git_repository_free(repo);

@@ -56,10 +56,9 @@ static int get_repo(const char *gitdir, git_repository **out)
 		return 0;
 	}
 	ms_git_map_for_contents();
-	rc = git_repository_open_ext(&repo, gitdir,
-				     GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	rc = ms_git_open(gitdir, &repo);
 	if (rc < 0)
-		return ms_git_error(rc, "not a git repository: '%s'", gitdir);
+		return rc;
 	h = g_new0(struct handle, 1);
 	h->gitdir = g_strdup(gitdir);
 	h->repo = repo;

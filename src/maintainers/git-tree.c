@@ -88,15 +88,12 @@ int ms_tree_from_git(const char *gitdir, const char *rev,
 	int rc;
 
 	*out = NULL;
-	ms_git_init();
 	if (!rev)
 		rev = "HEAD";
-	rc = git_repository_open_ext(&b->repo, gitdir,
-				     GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	rc = ms_git_open(gitdir, &b->repo);
 	if (rc < 0) {
 		free_backend(b);
-		return ms_git_error(rc, "cannot open git repository '%s'",
-				    gitdir);
+		return rc;
 	}
 	rc = git_revparse_single(&obj, b->repo, rev);
 	if (rc == 0)

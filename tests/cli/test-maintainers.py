@@ -155,7 +155,7 @@ ok("no-such-rev" in r.err and r.err.startswith("maintstat: "),
    "unknown revision named", r.err)
 r = run("coverage", "--repo", tree + "/lib")
 eq(r.rc, 1, "not a git repository exits 1")
-ok("cannot open git repository" in r.err, "not a repository: said so", r.err)
+ok("not a git repository" in r.err, "not a repository: said so", r.err)
 r = run("coverage", "--tree", tree, "--repo", bare)
 eq(r.rc, 2, "--tree with --repo is a usage error")
 
