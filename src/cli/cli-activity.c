@@ -243,6 +243,18 @@ void cli_act_json_tallies(struct ms_out *o, char role, const char *name,
 	ms_out_end_object(o);
 }
 
+static void json_also(struct ms_out *o, const struct ms_activity *a,
+		      const struct ms_act_person *p)
+{
+	ms_out_kv_begin_list(o, "also");
+	for (size_t i = 0; p->also && p->also[i]; i++)
+		ms_out_string(o, p->also[i]);
+	ms_out_end_list(o);
+	cli_ident_json_joins(o, "joins", ms_activity_ident(a),
+			     p->also && p->also[0] ? p->person :
+			     MS_IDENT_NONE, p->email);
+}
+
 void cli_act_json_person(struct ms_out *o, const struct ms_activity *a,
 			 const struct ms_activity_query *q,
 			 const struct ms_act_entry *e,
@@ -267,7 +279,7 @@ void cli_act_json_person(struct ms_out *o, const struct ms_activity *a,
 	elsewhere = ms_verdict_elsewhere(a, q, p, &when);
 	ms_act_format(elsewhere ? when : 0, 0, true, false, date);
 	ms_out_kv_string(o, "active_elsewhere_until", elsewhere ? date : NULL);
-	cli_act_json_also(o, a, p);
+	json_also(o, a, p);
 	ms_out_kv_bool(o, "role_address", p->role_address);
 	ms_out_end_object(o);
 }
@@ -279,18 +291,6 @@ void cli_json_verdict(struct ms_out *o, const struct ms_verdict *v)
 	else
 		ms_out_kv_null(o, "inactive");
 	ms_out_kv_string(o, "verdict", ms_verdict_key(v));
-}
-
-void cli_act_json_also(struct ms_out *o, const struct ms_activity *a,
-		       const struct ms_act_person *p)
-{
-	ms_out_kv_begin_list(o, "also");
-	for (size_t i = 0; p->also && p->also[i]; i++)
-		ms_out_string(o, p->also[i]);
-	ms_out_end_list(o);
-	cli_ident_json_joins(o, "joins", ms_activity_ident(a),
-			     p->also && p->also[0] ? p->person :
-			     MS_IDENT_NONE, p->email);
 }
 
 struct joins_text {

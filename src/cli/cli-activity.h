@@ -175,8 +175,6 @@ void cli_act_print_also(FILE *fp, const struct ms_act_person *p);
 /* The verdict engine's answer as every command writes it: "inactive"
  * (null when no git history was read: not judged) and "verdict". */
 void cli_json_verdict(struct ms_out *o, const struct ms_verdict *v);
-void cli_act_json_also(struct ms_out *o, const struct ms_activity *a,
-		       const struct ms_act_person *p);
 
 /*
  * The joins behind a listed person's other addresses, for a reader to

@@ -28,8 +28,9 @@ static const struct cli_option help_option = {
 long cli_threads = LONG_MIN; /* --threads: unset; 0 one per processor */
 long cli_max_message_mib = LONG_MIN, cli_max_index_mib = LONG_MIN;
 
-/* Every command takes -q: cli_parse_options() handles it. */
-bool cli_quiet;
+/* -q/--quiet, which every command takes: no warnings, no progress;
+ * errors are still printed. */
+static bool cli_quiet;
 static const struct cli_option quiet_option = {
 	CLI_OPT_FLAG, "quiet", 'q', &cli_quiet, NULL,
 	"print no warnings and no progress, only errors"
@@ -167,7 +168,9 @@ static const char *command_name(char **argv)
 	return argv[0] ? argv[0] : "maintstat";
 }
 
-bool cli_parse_long(const char *name, const char *s, long *out)
+/* Parse a whole decimal number for option `name`; on failure print a
+ * usage error and return false. */
+static bool cli_parse_long(const char *name, const char *s, long *out)
 {
 	char *end;
 	long v;
@@ -333,7 +336,6 @@ static int take_option(int c, char **av, const struct cli_option *opts,
 		return EXIT_OK;
 	case 'q':
 		cli_quiet = true;
-		cli_progress_quiet = true;
 		return CLI_CONTINUE;
 	case '?':
 	case ':':
@@ -559,7 +561,13 @@ static int sanitize_close(void *cookie)
 	return 0;
 }
 
-void cli_sanitize_stdout(void)
+/*
+ * Send everything later written to stdout through ms_out_sanitize() (the
+ * one sanitising printer): no control character of the input reaches
+ * the terminal.  cli_main_begin() calls it first.  Messages on stderr are
+ * sanitised by the functions below.
+ */
+static void cli_sanitize_stdout(void)
 {
 	cookie_io_functions_t io = { NULL, sanitize_write, NULL,
 				     sanitize_close };
@@ -685,7 +693,6 @@ void cli_format_count(uint64_t n, char buf[32])
 
 /* Progress. */
 
-bool cli_progress_quiet;
 static const char *progress_what;
 static uint64_t progress_total;
 static bool progress_on;
@@ -693,7 +700,7 @@ static int64_t progress_last_us;
 
 void cli_progress_start(const char *what, uint64_t total)
 {
-	progress_on = !cli_progress_quiet && isatty(STDERR_FILENO);
+	progress_on = !cli_quiet && isatty(STDERR_FILENO);
 	progress_what = what;
 	progress_total = total;
 	progress_last_us = 0;
@@ -863,7 +870,8 @@ unsigned cli_percent(size_t num, size_t den)
 	return den ? (unsigned)((num * 200 + den) / (2 * den)) : 0;
 }
 
-unsigned cli_percent_real(double share)
+/* A share (0..1) as a whole percentage, rounded as cli_percent(). */
+static unsigned cli_percent_real(double share)
 {
 	return share > 0 ? (unsigned)(share * 100 + 0.5) : 0;
 }

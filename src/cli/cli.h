@@ -136,14 +136,6 @@ void cli_cleanup(void);
 void cli_print_help(FILE *fp, const struct cli_option *opts,
 		    const struct cli_command_help *help);
 
-/*
- * Send everything later written to stdout through ms_out_sanitize() (the
- * one sanitising printer): no control character of the input reaches
- * the terminal.  main() calls it first.  Messages on stderr are
- * sanitised by the functions below.
- */
-void cli_sanitize_stdout(void);
-
 /* `s` (`len` bytes) as ms_out_sanitize() makes it safe for a terminal,
  * for text written to stderr (newly allocated, g_free). */
 char *cli_clean(const char *s, size_t len);
@@ -175,12 +167,6 @@ int cli_error_last(void);
 int cli_usage_error(const char *cmd, const char *fmt, ...) MS_PRINTF(2, 3);
 
 /*
- * -q/--quiet, which every command takes (cli_parse_options() handles it):
- * no warnings, no progress; errors are still printed.
- */
-extern bool cli_quiet;
-
-/*
  * "maintstat: warning: <message>" on stderr, each distinct message once a
  * run, none with --quiet.
  */
@@ -196,16 +182,9 @@ void cli_messages_record(GString *to);
 void cli_print_diags(const struct ms_diags *diags);
 
 /*
- * Parse a whole decimal number for option `name`; on failure print a usage
- * error and return false.
- */
-bool cli_parse_long(const char *name, const char *s, long *out);
-
-/*
  * Progress on stderr when it is a terminal, nothing otherwise (and nothing
- * with cli_progress_quiet set).  `what` is borrowed until cli_progress_done.
+ * with --quiet).  `what` is borrowed until cli_progress_done.
  */
-extern bool cli_progress_quiet;
 void cli_progress_start(const char *what, uint64_t total);
 void cli_progress_update(uint64_t done);
 void cli_progress_done(void);
@@ -458,9 +437,6 @@ void cli_json_person_line(struct ms_out *o, const char *line);
 /* `num` of `den` as a whole percentage, rounded to the nearest (half
  * up): the one rounding of shares in text and HTML.  0 over nothing. */
 unsigned cli_percent(size_t num, size_t den);
-
-/* A share (0..1) as a whole percentage, rounded as cli_percent(). */
-unsigned cli_percent_real(double share);
 
 /* A share as text: "N%", or "-" when it is undefined (< 0: nothing to
  * divide by).  Returns `buf`. */

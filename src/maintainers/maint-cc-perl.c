@@ -250,7 +250,8 @@ void mcc_trim(char *s)
 }
 
 /* $name =~ s/^\"|\"$//g */
-void mcc_strip_quotes(char *s)
+/* $name =~ s/^\"|\"$//g, in place */
+static void mcc_strip_quotes(char *s)
 {
 	size_t n = strlen(s);
 

@@ -53,8 +53,6 @@ bool mcc_match(GRegex *r, const char *s, size_t len, GMatchInfo **mi);
 
 /* s/^\s+|\s+$//g, in place */
 void mcc_trim(char *s);
-/* $name =~ s/^\"|\"$//g, in place */
-void mcc_strip_quotes(char *s);
 
 /* format_email($name, $address, $usename) */
 char *mcc_format_email(const char *name, const char *address, bool usename);

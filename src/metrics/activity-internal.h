@@ -233,14 +233,6 @@ void act_find_maint_joins(struct ms_activity *a, struct ms_diags *diags);
 void act_join_history(struct ms_activity *a);
 
 /*
- * The changes of address found so far, per MAINTAINERS commit, as kept in
- * the store: a new table of commit id -> GPtrArray of struct act_mjoin
- * (empty when none), empty when nothing is kept (never NULL).  Store
- * errors are not reported: the caller finds the changes again.
- */
-GHashTable *act_mjoins_read(struct ms_store *store);
-
-/*
  * The path -> entries answers saved under `key` (a maint_index
  * fingerprint) into a->saved_paths (left NULL when none or not whole);
  * and saved again, with this run's new ones, when there are any.
@@ -248,7 +240,6 @@ GHashTable *act_mjoins_read(struct ms_store *store);
 void act_paths_read(struct ms_activity *a, const char *key);
 int act_paths_write(struct ms_activity *a, const char *key);
 #define ACT_PATHS_FEW 64
-int act_mjoins_write(struct ms_store *store, GHashTable *known);
 
 /*
  * Append the records of `old` (a saved model) from a->prev_from on, the

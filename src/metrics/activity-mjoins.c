@@ -137,6 +137,103 @@ static void commit_joins(struct ms_activity *a, const char id[41],
 	}
 }
 
+/* The changes of address of the MAINTAINERS commits kept in the store:
+ * they never change, so the key is the format alone (maint-joins-3 and
+ * older: other byte formats, or looser name comparisons; none is
+ * reused). */
+#define MJOINS_KIND "activity-maint-joins"
+#define MJOINS_KEY "maint-joins-4"
+
+void act_mjoin_put(GByteArray *b, const struct act_mjoin *j)
+{
+	ms_put_opt(b, j->oname);
+	ms_put_opt(b, j->oemail);
+	ms_put_opt(b, j->nname);
+	ms_put_opt(b, j->nemail);
+}
+
+struct act_mjoin *act_mjoin_get(struct ms_rd *r, const char *id)
+{
+	struct act_mjoin *j = g_new0(struct act_mjoin, 1);
+
+	if (!id || strlen(id) != 40)
+		r->ok = false;
+	else
+		memcpy(j->id, id, 41);
+	j->oname = ms_get_opt(r);
+	j->oemail = ms_get_opt(r);
+	j->nname = ms_get_opt(r);
+	j->nemail = ms_get_opt(r);
+	return j;
+}
+
+static int mjoins_write(struct ms_store *store, GHashTable *known)
+{
+	GByteArray *b = g_byte_array_new();
+	GHashTableIter it;
+	gpointer k, v;
+	int rc;
+
+	g_hash_table_iter_init(&it, known);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		GPtrArray *js = v;
+
+		ms_put_str(b, k);
+		ms_put_var(b, js->len);
+		for (guint i = 0; i < js->len; i++)
+			act_mjoin_put(b, js->pdata[i]);
+	}
+	rc = ms_store_model_put(store, MJOINS_KIND, MJOINS_KEY, 1, b->data,
+				b->len);
+	g_byte_array_free(b, TRUE);
+	return rc;
+}
+
+/*
+ * The changes of address found so far, per MAINTAINERS commit, as kept in
+ * the store: a new table of commit id -> GPtrArray of struct act_mjoin
+ * (empty when none), empty when nothing is kept (never NULL).  Store
+ * errors are not reported: the caller finds the changes again.
+ */
+static GHashTable *mjoins_read(struct ms_store *store)
+{
+	GHashTable *known = g_hash_table_new_full(
+		g_str_hash, g_str_equal, g_free,
+		(GDestroyNotify)g_ptr_array_unref);
+	GBytes *saved = NULL;
+	gsize len;
+	const void *p;
+
+	if (ms_store_model_get(store, MJOINS_KIND, MJOINS_KEY, &saved) < 0) {
+		ms_error_clear();
+		return known;
+	}
+	if (!saved)
+		return known;
+	p = g_bytes_get_data(saved, &len);
+	{
+		struct ms_rd r = MS_RD_INIT(p, len);
+
+		while (r.ok && r.p < r.end) {
+			char *id = ms_get_str(&r);
+			uint64_t n = ms_get_var(&r);
+			GPtrArray *js = g_ptr_array_new_with_free_func(
+				act_mjoin_free);
+
+			for (uint64_t i = 0; i < n && r.ok; i++)
+				g_ptr_array_add(js, act_mjoin_get(&r, id));
+			if (id)
+				g_hash_table_replace(known, id, js);
+			else
+				g_ptr_array_free(js, TRUE);
+		}
+		if (!r.ok)        /* not whole: find them all again */
+			g_hash_table_remove_all(known);
+	}
+	g_bytes_unref(saved);
+	return known;
+}
+
 /*
  * MAINTAINERS history: a commit that takes "Name <old>" out of the M:
  * and R: lines of a MAINTAINERS file (the top-level one or any other
@@ -153,7 +250,7 @@ void act_find_maint_joins(struct ms_activity *a, struct ms_diags *diags)
 	/* a commit's changes of address are those of its MAINTAINERS and its
 	 * parent's: found once, kept in the store for every later run */
 	if (a->opts->store)
-		known = act_mjoins_read(a->opts->store);
+		known = mjoins_read(a->opts->store);
 	a->maint_joins = g_ptr_array_new_with_free_func(act_mjoin_free);
 	for (guint i = 0; i < a->maint_changes->len; i++) {
 		const unsigned char *raw = &g_array_index(a->maint_changes,
@@ -210,7 +307,7 @@ void act_find_maint_joins(struct ms_activity *a, struct ms_diags *diags)
 		}
 	}
 	/* only a later run's time is lost, but it is said */
-	if (known && grew && act_mjoins_write(a->opts->store, known) < 0) {
+	if (known && grew && mjoins_write(a->opts->store, known) < 0) {
 		if (diags)
 			ms_diags_add(diags, NULL, 0, "the changes of address "
 				     "of MAINTAINERS were not kept in the "
@@ -234,95 +331,4 @@ void act_join_history(struct ms_activity *a)
 			      MS_IDENT_MAINTAINERS, j->id);
 	}
 	ms_ident_set_evidence(a->ident, NULL, false);
-}
-
-/* The changes of address of the MAINTAINERS commits kept in the store:
- * they never change, so the key is the format alone (maint-joins-3 and
- * older: other byte formats, or looser name comparisons; none is
- * reused). */
-#define MJOINS_KIND "activity-maint-joins"
-#define MJOINS_KEY "maint-joins-4"
-
-void act_mjoin_put(GByteArray *b, const struct act_mjoin *j)
-{
-	ms_put_opt(b, j->oname);
-	ms_put_opt(b, j->oemail);
-	ms_put_opt(b, j->nname);
-	ms_put_opt(b, j->nemail);
-}
-
-struct act_mjoin *act_mjoin_get(struct ms_rd *r, const char *id)
-{
-	struct act_mjoin *j = g_new0(struct act_mjoin, 1);
-
-	if (!id || strlen(id) != 40)
-		r->ok = false;
-	else
-		memcpy(j->id, id, 41);
-	j->oname = ms_get_opt(r);
-	j->oemail = ms_get_opt(r);
-	j->nname = ms_get_opt(r);
-	j->nemail = ms_get_opt(r);
-	return j;
-}
-
-int act_mjoins_write(struct ms_store *store, GHashTable *known)
-{
-	GByteArray *b = g_byte_array_new();
-	GHashTableIter it;
-	gpointer k, v;
-	int rc;
-
-	g_hash_table_iter_init(&it, known);
-	while (g_hash_table_iter_next(&it, &k, &v)) {
-		GPtrArray *js = v;
-
-		ms_put_str(b, k);
-		ms_put_var(b, js->len);
-		for (guint i = 0; i < js->len; i++)
-			act_mjoin_put(b, js->pdata[i]);
-	}
-	rc = ms_store_model_put(store, MJOINS_KIND, MJOINS_KEY, 1, b->data,
-				b->len);
-	g_byte_array_free(b, TRUE);
-	return rc;
-}
-
-GHashTable *act_mjoins_read(struct ms_store *store)
-{
-	GHashTable *known = g_hash_table_new_full(
-		g_str_hash, g_str_equal, g_free,
-		(GDestroyNotify)g_ptr_array_unref);
-	GBytes *saved = NULL;
-	gsize len;
-	const void *p;
-
-	if (ms_store_model_get(store, MJOINS_KIND, MJOINS_KEY, &saved) < 0) {
-		ms_error_clear();
-		return known;
-	}
-	if (!saved)
-		return known;
-	p = g_bytes_get_data(saved, &len);
-	{
-		struct ms_rd r = MS_RD_INIT(p, len);
-
-		while (r.ok && r.p < r.end) {
-			char *id = ms_get_str(&r);
-			uint64_t n = ms_get_var(&r);
-			GPtrArray *js = g_ptr_array_new_with_free_func(
-				act_mjoin_free);
-
-			for (uint64_t i = 0; i < n && r.ok; i++)
-				g_ptr_array_add(js, act_mjoin_get(&r, id));
-			if (id)
-				g_hash_table_replace(known, id, js);
-			else
-				g_ptr_array_free(js, TRUE);
-		}
-		if (!r.ok)        /* not whole: find them all again */
-			g_hash_table_remove_all(known);
-	}
-	g_bytes_unref(saved);
-	return known;
 }

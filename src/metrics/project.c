@@ -245,11 +245,6 @@ struct ms_link_mail *ms_project_mail(const struct ms_project *p)
 	return p->lm;
 }
 
-const struct ms_mail_index *ms_project_mail_index(const struct ms_project *p)
-{
-	return p->mail;
-}
-
 static int load_history(struct ms_project *p, struct ms_diags *diags)
 {
 	struct ms_activity_load_opts lo = { 0 };
@@ -274,7 +269,7 @@ static int load_history(struct ms_project *p, struct ms_diags *diags)
 	lo.aliases = p->aliases;
 	lo.aliases_len = p->aliases_len;
 	lo.aliases_name = p->o.aliases;
-	lo.mail = ms_project_mail_index(p);
+	lo.mail = p->mail;
 	lo.last_addresses = p->o.last_addresses;
 	lo.keep_paths = p->o.keep_paths;
 	lo.nr_threads = p->o.nr_threads;
@@ -330,7 +325,7 @@ static int tree_ident(struct ms_project *p, struct ms_diags *diags)
 	if (p->aliases)
 		ms_ident_add_aliases(p->own_ident, p->o.aliases, p->aliases,
 				     p->aliases_len, diags);
-	ms_mail_ident_from_list(p->own_ident, ms_project_mail_index(p), mf,
+	ms_mail_ident_from_list(p->own_ident, p->mail, mf,
 				ms_tree_root(t), !p->o.no_name_join, diags);
 	return 0;
 }

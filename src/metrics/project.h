@@ -142,9 +142,8 @@ void ms_project_set_mail(struct ms_project *p, struct ms_link_mail *lm);
 /* The same with only their index, borrowed until ms_project_free(). */
 void ms_project_set_mail_index(struct ms_project *p,
 			       const struct ms_mail_index *idx);
-/* The messages (borrowed), their index, or NULL. */
+/* The messages (borrowed), or NULL. */
 struct ms_link_mail *ms_project_mail(const struct ms_project *p);
-const struct ms_mail_index *ms_project_mail_index(const struct ms_project *p);
 
 /*
  * The history model of the repository (borrowed): ms_activity_load()

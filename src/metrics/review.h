@@ -241,7 +241,6 @@ enum ms_rv_state ms_rv_patch_state(const struct ms_rv_event *ev, size_t n,
 /* One patch: every posted version of it (same sender and subject). */
 struct ms_rv_patch {
 	GArray *postings;            /* uint32_t records, oldest first */
-	uint32_t thread_series;      /* series family of the first posting */
 	int64_t posted;              /* the first posting's date */
 	bool has_first, has_maint, has_tag;
 	struct ms_rv_reply first;    /* first human reply */
