@@ -124,18 +124,22 @@ static GPtrArray *proposals(const struct ms_activity *a,
 								    "/");
 			struct proposal *np = NULL;
 
-			/* the catch-all (THE REST's '*'): no proposal */
+			bool inner = x->nr_covers && x->covers[0].inner;
+
+			/* the catch-all (THE REST's '*'): no proposal; nor
+			 * for an area an inner entry covers (most of): that
+			 * entry is where its people belong, and its own
+			 * areas propose them, where an R: line here would
+			 * Cc them on all of this entry (U-Boot's ARM, for
+			 * the imx8ulp/ that ARM FREESCALE IMX covers) */
 			if (!(x->flags & MS_AREA_DEFACTO) ||
-			    x->path[0] == '*')
+			    x->path[0] == '*' || (inner && (e->whole_tree ||
+			    2 * x->covers[0].commits >= x->commits)))
 				continue;
 			/* the whole tree's entry (THE REST) gets no R: line
 			 * for a part, only a new entry for a top-level
 			 * directory no other entry covers from inside */
-			if (e->whole_tree) {
-				if (x->nr_covers && x->covers[0].inner)
-					continue;
-				subtree = true;
-			}
+			subtree = subtree || e->whole_tree;
 			for (size_t t = 0; t < x->nr_top; t++) {
 				const struct ms_area_person *p = &x->top[t];
 				struct proposal *to;

@@ -5,7 +5,8 @@
  * people attend and for each de-facto maintainer the list's review
  * finds, or a new entry for an unattended subtree (its de-facto
  * people as R:, the parent entry's lists and status, F: the area),
- * never an M: line; none for a catch-all area (THE REST's '*'), and for
+ * never an M: line; none for a catch-all area (THE REST's '*'), nor for
+ * an area an inner entry covers most of (that entry proposes), and for
  * the whole tree's entry (areas.h's whole_tree) only a new entry, named
  * for a top-level directory no other entry covers from inside.  git format-patch form, one patch per proposal
  * after a cover letter, each applying on the one before with git am.

@@ -398,7 +398,10 @@ LIBW = "LIBW USERSPACE LIBRARY FOR RDMA VERBS (/dev/infiniband/uverbsW)"
 WHOLE = ("* OVERALL\nM:\t" + LEO + "\nS:\tSupported\n\n"
          "LIBV\nM:\tVi Vee <vi@example.org>\nF:\tlibv/\n\n" +
          LIBW + "\nM:\tWu Wee <wu@example.org>\nF:\tlibw/\n\n"
-         "PKG\nM:\tPia Pkg <pia@example.org>\nF:\tpkg/\n\n" + TOP)
+         "PKG\nM:\tPia Pkg <pia@example.org>\nF:\tpkg/\n\n"
+         "OUTER\nM:\tOla Outer <ola@example.org>\nF:\touter/\n\n"
+         "OUTER INNER\nM:\tIna Inner <ina@example.org>\nF:\touter/in/\n\n" +
+         TOP)
 stream = commit(ADA, 1734000000, "import", {
     "MAINTAINERS": WHOLE, "pkg/p.spec": "p\n"})
 for i in range(12):
@@ -414,6 +417,14 @@ for i in range(5):
     stream += commit(LEO if i < 4 else "Pia Pkg <pia@example.org>",
                      1736200000 + i * 86400, f"pkg: version {i}\n",
                      {"pkg/p.spec": f"{i}\n"})
+for i in range(4):
+    stream += commit("Ina Inner <ina@example.org>", 1736700000 + i * 86400,
+                     f"outer/in: change {i}\n\nReviewed-by: {REX}\n",
+                     {"outer/in/i.c": f"{i}\n"})
+    if i < 3:
+        stream += commit("Ola Outer <ola@example.org>",
+                         1736700000 + i * 86400 + 60, f"outer: change {i}\n",
+                         {"outer/o.c": f"{i}\n"})
 six = os.path.join(T, "six.git")
 subprocess.run(["git", "init", "-q", "--bare", "-b", "main", six],
                check=True)
@@ -423,8 +434,10 @@ r = run("recruit", "--repo", six, "--no-cache", "-o",
         os.path.join(T, "out12"), "--from", FROM, "--json", *SMALL, env=env)
 eq([p["subject"] for p in r.json()["patch_files"]][1:] if r.rc == 0 else r.err,
    ["MAINTAINERS: LIBW USERSPACE LIBRARY FOR: add Patrisious Haddad as "
-    "reviewer"],
+    "reviewer", "MAINTAINERS: OUTER INNER: add Rex Rev as reviewer"],
    "Pat for libw/ (3 tags on 12 commits), not libv/ (3 on 13); not Leo; "
+   "Rex, de-facto in outer/in/, for OUTER INNER, which covers it, not "
+   "for OUTER (its R: line would Cc him on all of outer/); "
    "the subject within 75 characters by the entry's name, never his")
 pat = [p["subject"] for p in (r.json()["patch_files"] if r.rc == 0 else [])
        if "Patri" in p["subject"]]
