@@ -532,6 +532,35 @@ static void json_set_aside(struct ms_out *o, size_t stable, size_t subject,
 	ms_out_end_object(o);
 }
 
+/* Key "set_aside_list": each posting counted in "set_aside", the rule
+ * that set it aside and its evidence, and the patch of its series that
+ * evidence is of when not its own. */
+static void json_aside_list(struct ms_out *o, const struct cli_review_view *r)
+{
+	const GArray *l = r->rv->aside_list;
+
+	ms_out_kv_begin_list(o, "set_aside_list");
+	for (guint i = 0; l && i < l->len; i++) {
+		const struct ms_rv_aside *a = &g_array_index(l,
+			struct ms_rv_aside, i);
+		const struct ms_mail_rec *rec = ms_mail_index_get(r->idx,
+								  a->rec);
+
+		ms_out_begin_object(o);
+		json_msg(o, r, "message_id", rec->message_id);
+		ms_out_kv_string(o, "subject", rec->subject);
+		cli_json_person_kv(o, "from", rec->sender_name,
+				   rec->sender_email);
+		cli_json_date(o, "date", rec->date_valid, rec->date);
+		ms_out_kv_string(o, "reason", a->rule);
+		ms_out_kv_string(o, "evidence", a->evidence);
+		ms_out_kv_string(o, "decided_by", a->by == a->rec ? NULL :
+				 ms_mail_index_get(r->idx, a->by)->message_id);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+}
+
 /* An entry's figures in JSON: its patches and their responses, set
  * aside, merged, the latencies and its responsiveness; `whole` the
  * entry's (its set-aside patches and states too), else one interval's
@@ -827,6 +856,7 @@ void cli_review_print_document(struct ms_out *o,
 	json_set_aside(o, rv->aside_stable, rv->aside_foreign_subject,
 		       rv->aside_foreign_recipients, rv->aside_foreign_paths);
 	ms_out_kv_int(o, "kept_by_blobs", (int64_t)rv->own_by_blobs);
+	json_aside_list(o, r);
 	ms_out_kv_string(o, "list_url", r->list_url);
 	ms_out_kv_begin_list(o, "entries");
 	for (guint i = 0; i < rv->entries->len; i++)

@@ -29,7 +29,18 @@ struct aside_ctx {
 					its pre-image blobs) */
 	GHashTable *created;         /* "series:path" of each file a patch
 					of a series creates */
+	char **why;                  /* per record: what set it aside, or
+					NULL */
 };
+
+/* Set aside posting `i` as `a`, with `why` (taken) as its evidence. */
+static enum aside because(struct aside_ctx *c, uint32_t i, enum aside a,
+			  char *why)
+{
+	g_free(c->why[i]);
+	c->why[i] = why;
+	return a;
+}
 
 static const struct ms_mail_rec *rec_at(const struct aside_ctx *c,
 					uint32_t i)
@@ -214,12 +225,12 @@ static bool names_self(struct aside_ctx *c, const char *name)
  * patches: To: u-boot@lists.denx.de, Cc: linux-erofs), or is in its Cc:
  * too when MAINTAINERS names a list besides the archive's own (the
  * project routes its patches to lists of its own, and this one went to
- * none of them).
+ * none of them).  *which is that other list (one in To: first).
  */
 enum other_form { OTHER_ANY, OTHER_TO, OTHER_STRONG };
 
 static bool other_list(const struct aside_ctx *c, uint32_t i,
-		       enum other_form form)
+		       enum other_form form, const char **which)
 {
 	const struct ms_rv_rcpts *r = ms_review_map_rcpts(c->map, i);
 	bool unnamed_to = false, unnamed = false, own_to = false;
@@ -227,6 +238,7 @@ static bool other_list(const struct aside_ctx *c, uint32_t i,
 
 	if (!r || !c->map->nr_named)
 		return false;
+	*which = NULL;
 	own = r->own >= 0 ? r->own : c->own;
 	for (uint32_t k = 0; k < r->n; k++) {
 		uint32_t l = r->ix[k] >> 1;
@@ -237,6 +249,8 @@ static bool other_list(const struct aside_ctx *c, uint32_t i,
 		} else if (l < c->map->nr_named) {
 			return false;       /* one of the project's lists */
 		} else {
+			if (!*which || (to && !unnamed_to))
+				*which = c->map->lists->pdata[l];
 			unnamed = true;
 			unnamed_to |= to;
 		}
@@ -416,9 +430,10 @@ static bool sent_to(const struct aside_ctx *c, const struct ms_rv_rcpts *r,
  * name lists, and it went to none of them (the archive's own counts when
  * one names it): erofs-utils' lib/tar.c, read with the kernel tree, where
  * only THE REST claims it and names linux-kernel@vger.kernel.org, while
- * the patch went to linux-erofs.
+ * the patch went to linux-erofs.  *which is a file it modifies.
  */
-static bool past_file_lists(const struct aside_ctx *c, uint32_t i)
+static bool past_file_lists(const struct aside_ctx *c, uint32_t i,
+			    const char **which)
 {
 	const struct ms_mail_rec *r = rec_at(c, i);
 	const struct ms_rv_rcpts *rc = ms_review_map_rcpts(c->map, i);
@@ -432,8 +447,11 @@ static bool past_file_lists(const struct aside_ctx *c, uint32_t i)
 		size_t n = maint_index_match(c->map->idx, path, m,
 					     G_N_ELEMENTS(m));
 
-		modified |= modifies(pre, path) &&
-			    (r->series < 0 || !created_in_series(c, r, path));
+		if (modifies(pre, path) &&
+		    (r->series < 0 || !created_in_series(c, r, path))) {
+			modified = true;
+			*which = path;
+		}
 		for (size_t e = 0; e < MIN(n, G_N_ELEMENTS(m)); e++)
 			for (size_t f = 0; f < m[e]->nr_fields; f++) {
 				if (m[e]->fields[f].key != 'L')
@@ -453,10 +471,10 @@ static bool past_file_lists(const struct aside_ctx *c, uint32_t i)
  * lacks: fsck/main.c; with the whole history, one in a directory it
  * never had).  The patch's project has that file, so it is another
  * project; a new file says nothing of the kind (every project could
- * add AGENTS.md or agents/).
+ * add AGENTS.md or agents/).  Returns that file (borrowed), or NULL.
  */
-static bool modifies_foreign(const struct aside_ctx *c, GHashTable *hist,
-			     uint32_t i)
+static const char *modifies_foreign(const struct aside_ctx *c,
+				    GHashTable *hist, uint32_t i)
 {
 	const struct ms_mail_rec *r = rec_at(c, i);
 	const GPtrArray *p = c->opts->tree ?
@@ -472,9 +490,9 @@ static bool modifies_foreign(const struct aside_ctx *c, GHashTable *hist,
 		says = path_known(c, hist, path, false);
 		if (says == PATH_FOREIGN ||
 		    (says == PATH_TOP_NEW && !strchr(path, '/')))
-			return true;
+			return path;
 	}
-	return false;
+	return NULL;
 }
 
 /*
@@ -498,12 +516,14 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	const struct ms_mail_rec *r = rec_at(c, i);
 	const char *sibling = ms_review_map_foreign(c->map, i);
 	const GPtrArray *files, *pre;
+	const char *list = NULL, *top = NULL, *path;
 	bool top_new = false, top_dir = false, blobs;
 	enum aside said = ASIDE_NONE;
 
 	*anchors = false;
 	if (r->stable && !c->opts->include_stable)
-		return ASIDE_STABLE;
+		return because(c, i, ASIDE_STABLE, g_strdup(
+			"its subject's prefix names a stable tree"));
 	if (c->opts->include_foreign)
 		return ASIDE_NONE;
 	/* applied as a commit of the project: its own, whatever its
@@ -519,7 +539,7 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	}
 	if (sibling)
 		said = ASIDE_SUBJECT;
-	else if (other_list(c, i, OTHER_STRONG))
+	else if (other_list(c, i, OTHER_STRONG, &list))
 		said = ASIDE_RECIPIENTS;
 	/* the files of the tree, as they are: its own, whatever its paths */
 	if (tree_blobs(c, i)) {
@@ -530,12 +550,19 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	 * recipients, but the paths still decide (a short id may name
 	 * another object) */
 	blobs = own_blobs(c, i, said != ASIDE_NONE);
+	if (said == ASIDE_SUBJECT && !blobs)
+		return because(c, i, said, g_strdup_printf(
+			"its subject names the project %s", sibling));
 	if (said && !blobs)
-		return said;
+		return because(c, i, said, g_strdup_printf(
+			"sent to %s, a list MAINTAINERS does not name, and to "
+			"none it names but the archive's own", list));
 	c->strong[i] = *anchors = blobs;
 	blobs = blobs && said;   /* kept_by_blobs counts these only */
-	if (!c->strong[i] && modifies_foreign(c, hist, i))
-		return ASIDE_MODIFIED;
+	if (!c->strong[i] && (path = modifies_foreign(c, hist, i)))
+		return because(c, i, ASIDE_MODIFIED, g_strdup_printf(
+			"it modifies %s, a file the project could not have",
+			path));
 	files = c->opts->tree ? ms_link_mail_files(c->lm, i) : NULL;
 	if (!files || !files->len)
 		return blobs ? ASIDE_OWN_BLOBS : ASIDE_NONE;
@@ -548,8 +575,10 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 			return blobs ? ASIDE_OWN_BLOBS : ASIDE_NONE;
 		case PATH_TOP_DIR: top_dir = true; break;
 		case PATH_TOP_NEW: top_new = true; break;
-		case PATH_FOREIGN: break;
+		case PATH_FOREIGN: continue;
 		}
+		if (!top)   /* the first file that keeps it */
+			top = files->pdata[k];
 	}
 	*anchors = c->strong[i] = false;
 	/* kept by new files right in the root or by files in a top-level
@@ -557,15 +586,66 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	 * has), and sent to another project's list, or, for a top-level
 	 * directory, in its To: or without the archive's own there, or past
 	 * its files' lists (erofs-utils' lib/tar.c): as its series says */
-	if ((top_dir || top_new) && !blobs && !own_blobs(c, i, true) &&
-	    (top_dir ? other_list(c, i, OTHER_TO) || past_file_lists(c, i) :
-	     other_list(c, i, OTHER_ANY)))
-		return ASIDE_TOP_RECIPIENTS;
+	if ((top_dir || top_new) && !blobs && !own_blobs(c, i, true)) {
+		if (top_dir ? other_list(c, i, OTHER_TO, &list) :
+		    other_list(c, i, OTHER_ANY, &list))
+			return because(c, i, ASIDE_TOP_RECIPIENTS,
+				g_strdup_printf("only %s could be the "
+					"project's, and it was sent to %s, a "
+					"list MAINTAINERS does not name", top,
+					list));
+		if (top_dir && past_file_lists(c, i, &path))
+			return because(c, i, ASIDE_TOP_RECIPIENTS,
+				g_strdup_printf("only %s could be the "
+					"project's, and it modifies %s but "
+					"went to none of the lists its "
+					"entries name", top, path));
+	}
 	if (top_dir) {
 		*anchors = true;
 		return ASIDE_NONE;
 	}
-	return top_new ? ASIDE_TOP_ONLY : ASIDE_PATHS;
+	return because(c, i, top_new ? ASIDE_TOP_ONLY : ASIDE_PATHS,
+		       g_strdup_printf(top_new ? "only %s could be the "
+				       "project's, a new file in its root" :
+				       "no path could be the project's: %s",
+				       top ? top : (const char *)files->pdata[0]));
+}
+
+/* Note in `rv` (when it keeps them) that posting `i` is set aside, by
+ * the evidence of posting `by` (itself, or a patch of its series). */
+static void note_aside(const struct aside_ctx *c, struct ms_review *rv,
+		       uint32_t i, uint32_t by)
+{
+	static const char *const rule[] = {
+		[ASIDE_STABLE] = "stable",
+		[ASIDE_SUBJECT] = "foreign_subject",
+		[ASIDE_RECIPIENTS] = "foreign_recipients",
+		[ASIDE_PATHS] = "foreign_paths",
+	};
+	struct ms_rv_aside a;
+
+	if (!rv->aside_list || c->aside[i] >= G_N_ELEMENTS(rule) ||
+	    !rule[c->aside[i]])
+		return;
+	a.rec = i;
+	a.rule = rule[c->aside[i]];
+	a.evidence = g_strdup(c->why[by] ? c->why[by] : "");
+	a.by = by;
+	g_array_append_val(rv->aside_list, a);
+}
+
+static void clear_aside(gpointer p)
+{
+	g_free(((struct ms_rv_aside *)p)->evidence);
+}
+
+GArray *ms_rv_aside_list_new(void)
+{
+	GArray *a = g_array_new(FALSE, FALSE, sizeof(struct ms_rv_aside));
+
+	g_array_set_clear_func(a, clear_aside);
+	return a;
 }
 
 /* The list most patch postings were sent to, or -1. */
@@ -611,7 +691,10 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 						     g_free, NULL);
 	GHashTable *strong = g_hash_table_new_full(g_str_hash, g_str_equal,
 						   g_free, NULL);
+	uint8_t *own;                /* each posting's own answer */
+	uint32_t *by = g_new(uint32_t, n ? n : 1);  /* whose evidence */
 
+	c->why = g_new0(char *, n ? n : 1);
 	c->aside = g_new0(uint8_t, n ? n : 1);
 	c->strong = g_new0(bool, n ? n : 1);
 	c->own = most_sent_to(c);
@@ -631,18 +714,22 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 			g_hash_table_add(kept, series_key(r, NULL));
 		if ((c->aside[i] == ASIDE_PATHS ||
 		     c->aside[i] == ASIDE_RECIPIENTS) && r->series >= 0)
-			g_hash_table_add(foreign, series_key(r, NULL));
+			g_hash_table_insert(foreign, series_key(r, NULL),
+					    GSIZE_TO_POINTER(i + 1));
 		if ((c->aside[i] == ASIDE_MODIFIED ||
 		     c->aside[i] == ASIDE_SUBJECT) && r->series >= 0)
 			g_hash_table_insert(modified, series_key(r, NULL),
-					    GINT_TO_POINTER(c->aside[i]));
+					    GSIZE_TO_POINTER(i + 1));
 		if (c->strong[i] && r->series >= 0)
 			g_hash_table_add(strong, series_key(r, NULL));
 	}
+	own = g_memdup2(c->aside, n ? n : 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
 		bool in_window;
+		gsize mate;
 
+		by[i] = (uint32_t)i;
 		if (r->duplicate || r->kind != MS_MAIL_PATCH)
 			continue;   /* a cover letter is no patch to count */
 		if ((c->aside[i] == ASIDE_PATHS ||
@@ -650,11 +737,15 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 		     c->aside[i] == ASIDE_TOP_RECIPIENTS) && r->series >= 0) {
 			char *k = series_key(r, NULL);
 
-			if (g_hash_table_contains(kept, k))
+			mate = GPOINTER_TO_SIZE(g_hash_table_lookup(foreign,
+								    k));
+			if (g_hash_table_contains(kept, k)) {
 				c->aside[i] = ASIDE_NONE;
-			else if (c->aside[i] != ASIDE_TOP_RECIPIENTS &&
-				 g_hash_table_contains(foreign, k))
+			} else if (c->aside[i] != ASIDE_TOP_RECIPIENTS &&
+				   mate && c->aside[i] != ASIDE_PATHS) {
 				c->aside[i] = ASIDE_PATHS;
+				by[i] = (uint32_t)(mate - 1);
+			}
 			g_free(k);
 		}
 		/* a series with a patch that modifies another project's
@@ -669,11 +760,15 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 		     c->aside[i] == ASIDE_MODIFIED)) {
 			char *k = series_key(r, NULL);
 
-			if (g_hash_table_contains(strong, k))
+			mate = GPOINTER_TO_SIZE(g_hash_table_lookup(modified,
+								    k));
+			if (g_hash_table_contains(strong, k)) {
 				c->aside[i] = ASIDE_NONE;
-			else if (g_hash_table_contains(modified, k))
-				c->aside[i] = (uint8_t)GPOINTER_TO_INT(
-					g_hash_table_lookup(modified, k));
+			} else if (mate) {
+				c->aside[i] = own[mate - 1];
+				if (mate - 1 != i)
+					by[i] = (uint32_t)(mate - 1);
+			}
 			g_free(k);
 		}
 		if (c->aside[i] == ASIDE_TOP_ONLY)
@@ -695,7 +790,14 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 		case ASIDE_OWN_BLOBS: rv->own_by_blobs += in_window; break;
 		default: break;
 		}
+		if (in_window)
+			note_aside(c, rv, (uint32_t)i, by[i]);
 	}
+	for (size_t i = 0; i < n; i++)
+		g_free(c->why[i]);
+	g_free(c->why);
+	g_free(own);
+	g_free(by);
 	g_hash_table_unref(c->self);
 	g_hash_table_unref(c->blob_of);
 	g_hash_table_unref(c->created);

@@ -108,6 +108,9 @@ uint8_t *ms_review_set_aside(const struct ms_link_mail *lm,
 			     const struct ms_review_opts *opts,
 			     struct ms_review *rv);
 
+/* An empty ms_review.aside_list (g_array_free frees its evidence). */
+GArray *ms_rv_aside_list_new(void);
+
 /* Median and 90th percentile (nearest rank) of `v` (int64_t, sorted in
  * place); -1 and false when empty. */
 bool ms_rv_quantiles(GArray *v, int64_t *median, int64_t *p90);

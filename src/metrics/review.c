@@ -1409,6 +1409,7 @@ struct ms_review *ms_review_compute(const struct ms_link_mail *lm,
 		g_array_append_val(c.commit_entries, e);
 	}
 	rv->links = links;
+	rv->aside_list = ms_rv_aside_list_new();
 	c.aside = ms_review_set_aside(lm, map, commits, links, opts, rv);
 	entry_lists(&c);
 	rv->since = opts->since;
@@ -1483,6 +1484,8 @@ void ms_review_free(struct ms_review *rv)
 		ms_rv_entry_free(rv->entries->pdata[i]);
 	g_ptr_array_unref(rv->entries);
 	g_hash_table_unref(rv->strings);
+	if (rv->aside_list)
+		g_array_free(rv->aside_list, TRUE);
 	g_free(rv->bounds);
 	ms_ident_free(rv->own_ident);
 	g_free(rv);

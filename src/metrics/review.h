@@ -375,6 +375,18 @@ enum {
 unsigned ms_rv_defacto(const struct ms_rv_entry *e,
 		       const struct ms_rv_person *p);
 
+/* A patch posting of the window set aside, and why (docs/review.md,
+ * "Set aside"). */
+struct ms_rv_aside {
+	uint32_t rec;                /* the posting */
+	const char *rule;            /* "stable", "foreign_subject",
+					"foreign_recipients", "foreign_paths"
+					(static) */
+	char *evidence;              /* what showed it (owned) */
+	uint32_t by;                 /* the posting that evidence is of:
+					`rec`, or a patch of its series */
+};
+
 struct ms_review {
 	GPtrArray *entries;          /* struct ms_rv_entry * */
 	int64_t since, until;
@@ -385,6 +397,9 @@ struct ms_review {
 	size_t aside_stable, aside_foreign_subject, aside_foreign_paths;
 	size_t aside_foreign_recipients;
 	size_t own_by_blobs;         /* kept by pre-image blobs */
+	GArray *aside_list;          /* struct ms_rv_aside: the postings
+					counted in aside_*, in archive
+					order */
 	const struct ms_link_result *links; /* borrowed: the postings
 					    * applied as commits, or NULL */
 	GHashTable *strings;         /* private: interned canonical names */

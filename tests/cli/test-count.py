@@ -114,6 +114,24 @@ ok("x4@example.net" in rest_ids, "Cc'd to a list MAINTAINERS names too: "
 ok("x6@example.net" in rest_ids, "Cc'd to a list MAINTAINERS does not name "
    "yet, at a host of three it names (the kernel's netfs@lists.linux.dev): "
    "the project's")
+# each posting set aside, with its rule and evidence (issue 35)
+al = {x["message_id"]: x for x in doc["set_aside_list"]}
+eq(len(doc["set_aside_list"]), 13, "set_aside_list: the 13 postings "
+   "set_aside counts")
+for mid, reason, says, by in (
+        ("s1@example.net", "stable", "stable tree", None),
+        ("f1@example.net", "foreign_subject", "erofs-utils", None),
+        ("f3@example.net", "foreign_paths", "mkfs/main.c", None),
+        ("f11-1@example.net", "foreign_paths", "mkfs/build.c",
+         "f11-2@example.net"),
+        ("x1@example.net", "foreign_recipients", "u-boot@lists.other.example",
+         None),
+        ("x5@example.net", "foreign_recipients", "only NOTES could be", None)):
+    x = al.get(mid, {})
+    eq((x.get("reason"), x.get("decided_by")), (reason, by),
+       f"{mid}: set aside as {reason}, decided by {by}")
+    ok(says in x.get("evidence", ""), f"{mid}: its evidence names '{says}'",
+       x.get("evidence"))
 r = run("review", "--tree", repo, "--archive", mbox, "THE REST")
 ok("other projects by subject 2, by recipients 3, by paths 4" in r.out,
    "text: the set-aside line names the recipients rule", r.out)
