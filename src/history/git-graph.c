@@ -17,6 +17,8 @@
 struct ms_git_graph {
 	git_repository *repo;
 	git_odb *odb;            /* for ms_git_graph_has_blob(), or NULL */
+	GPtrArray *tips;         /* git_tree * of each branch's tip, once
+				    ms_git_graph_branch_path() read them */
 };
 
 int ms_git_graph_open(const char *gitdir, struct ms_git_graph **out)
@@ -40,6 +42,8 @@ void ms_git_graph_free(struct ms_git_graph *g)
 	if (!g)
 		return;
 	git_odb_free(g->odb);
+	if (g->tips)
+		g_ptr_array_unref(g->tips);
 	git_repository_free(g->repo);
 	g_free(g);
 }
@@ -84,4 +88,47 @@ bool ms_git_graph_has_blob(struct ms_git_graph *g, const char *hex)
 	       git_odb_exists_prefix(&id, g->odb, &prefix, len) == 0 &&
 	       git_odb_read_header(&size, &type, g->odb, &id) == 0 &&
 	       type == GIT_OBJECT_BLOB;
+}
+
+/* Add the tree of branch `ref`'s tip to g->tips (a reference that is no
+ * commit is skipped). */
+static void add_tip(struct ms_git_graph *g, git_reference *ref)
+{
+	git_commit *c = NULL;
+	git_tree *t = NULL;
+	const git_oid *id = git_reference_target(ref);
+
+	if (id && git_commit_lookup(&c, g->repo, id) == 0 &&
+	    git_commit_tree(&t, c) == 0)
+		g_ptr_array_add(g->tips, t);
+	git_commit_free(c);
+}
+
+bool ms_git_graph_branch_path(struct ms_git_graph *g, const char *path)
+{
+	git_branch_iterator *it;
+	git_reference *ref;
+	git_branch_t type;
+
+	if (!g->tips) {
+		g->tips = g_ptr_array_new_with_free_func(
+			(GDestroyNotify)git_tree_free);
+		if (git_branch_iterator_new(&it, g->repo,
+					    GIT_BRANCH_LOCAL) == 0) {
+			while (git_branch_next(&ref, &type, it) == 0) {
+				add_tip(g, ref);
+				git_reference_free(ref);
+			}
+			git_branch_iterator_free(it);
+		}
+	}
+	for (guint i = 0; i < g->tips->len; i++) {
+		git_tree_entry *e = NULL;
+
+		if (git_tree_entry_bypath(&e, g->tips->pdata[i], path) == 0) {
+			git_tree_entry_free(e);
+			return true;
+		}
+	}
+	return false;
 }

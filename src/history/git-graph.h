@@ -2,7 +2,8 @@
  * git-graph.h - commit headers (committer time and parents) read one at
  * a time, for the store's incremental walk (store.c), which orders the
  * commits it already knows without a full libgit2 revwalk; and whether
- * the repository holds a blob, for review's pre-image rule.
+ * the repository holds a blob or a branch a path, for review's rules on
+ * which project a patch belongs to.
  *
  * Implemented in git-graph.c, a libgit2 adapter.
  */
@@ -38,5 +39,13 @@ int ms_git_graph_header(struct ms_git_graph *g, const unsigned char *raw,
  * database or another type: false.
  */
 bool ms_git_graph_has_blob(struct ms_git_graph *g, const char *hex);
+
+/*
+ * Whether the tip of a branch (a local head) has `path`, a file or a
+ * directory: a file added on a branch of its own (erofs-utils' tests/ on
+ * experimental-tests) is the project's though --rev never had it.  The
+ * tips are read on the first call; an unreadable one is skipped.
+ */
+bool ms_git_graph_branch_path(struct ms_git_graph *g, const char *path);
 
 #endif

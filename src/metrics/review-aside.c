@@ -31,6 +31,7 @@ struct aside_ctx {
 					of a series creates */
 	char **why;                  /* per record: what set it aside, or
 					NULL */
+	GHashTable *on_branch;       /* path -> whether a branch has it */
 };
 
 /* Set aside posting `i` as `a`, with `why` (taken) as its evidence. */
@@ -66,12 +67,30 @@ static void add_path_and_dirs(GHashTable *set, const char *path)
 	}
 }
 
-/* Whether directory `dir` is one of the tree or of `hist`. */
+/* Whether the tip of a branch of the repository has `path` (a file or
+ * a directory): files added on a branch of their own are the project's
+ * (erofs-utils' tests/, on experimental-tests). */
+static bool on_branch(const struct aside_ctx *c, const char *path)
+{
+	gpointer v;
+
+	if (!c->opts->objects || !c->opts->history_paths)
+		return false;
+	if (!g_hash_table_lookup_extended(c->on_branch, path, NULL, &v)) {
+		v = GINT_TO_POINTER(ms_git_graph_branch_path(c->opts->objects,
+							     path));
+		g_hash_table_insert(c->on_branch, g_strdup(path), v);
+	}
+	return GPOINTER_TO_INT(v);
+}
+
+/* Whether directory `dir` is one of the tree, of `hist` or of a
+ * branch. */
 static bool dir_known(const struct aside_ctx *c, GHashTable *hist,
 		      const char *dir)
 {
 	return ms_tree_is_dir(c->opts->tree, dir) ||
-	       g_hash_table_contains(hist, dir);
+	       g_hash_table_contains(hist, dir) || on_branch(c, dir);
 }
 
 /* Whether entry `e` is a catch-all: an F: pattern of it is a lone star,
@@ -106,6 +125,8 @@ enum path_says {
 	PATH_FOREIGN,    /* no file nor directory of it in the project */
 	PATH_TOP_NEW,    /* a new file right in the root */
 	PATH_TOP_DIR,    /* a new file right in a top-level directory */
+	PATH_TOP_SUB,    /* a new file in a new directory below a top-level
+			    one: the project's, but it keeps no series */
 	PATH_KNOWN,      /* the project has or had it, or its directory */
 };
 
@@ -120,7 +141,9 @@ enum path_says {
  * an include/.  With a snapshot only (--tree): its top-level directory,
  * since a snapshot lacks the directories added after it.  A new file
  * right in the root is PATH_TOP_NEW: the root is a directory of every
- * project, so such a file is as much the project's as anyone's.
+ * project, so such a file is as much the project's as anyone's.  A new
+ * file in a directory the project lacks below a top-level one it has is
+ * PATH_TOP_SUB.
  */
 static enum path_says path_known(const struct aside_ctx *c, GHashTable *hist,
 				 const char *path, bool created)
@@ -130,7 +153,8 @@ static enum path_says path_known(const struct aside_ctx *c, GHashTable *hist,
 	bool known;
 
 	if (ms_tree_has_file(c->opts->tree, path) ||
-	    g_hash_table_contains(hist, path) || path_listed(c, path))
+	    g_hash_table_contains(hist, path) || path_listed(c, path) ||
+	    on_branch(c, path))
 		return PATH_KNOWN;
 	if (!slash)
 		return PATH_TOP_NEW;
@@ -141,8 +165,15 @@ static enum path_says path_known(const struct aside_ctx *c, GHashTable *hist,
 	dir = g_strndup(path, (size_t)(slash - path));
 	known = dir_known(c, hist, dir);
 	if (known && !strchr(dir, '/')) {
+		char *parent = g_strndup(path, (size_t)(strrchr(path, '/') -
+							  path));
+
+		/* a snapshot: a new file in a directory it lacks */
+		known = !created || !strcmp(parent, dir) ||
+			dir_known(c, hist, parent);
+		g_free(parent);
 		g_free(dir);
-		return PATH_TOP_DIR;
+		return known ? PATH_TOP_DIR : PATH_TOP_SUB;
 	}
 	while (!known && c->opts->history_paths) {
 		char *up = strrchr(dir, '/');
@@ -155,11 +186,13 @@ static enum path_says path_known(const struct aside_ctx *c, GHashTable *hist,
 	if (!known && created && strchr(dir, '/')) {
 		/* a new file in a new directory below a top-level one of
 		 * the project (LTP's testcases/kexec/) is as much its own as
-		 * a new file right in it */
+		 * a new file right in it, but no evidence for the rest of
+		 * its series (Gao Xiang's "ez" library: include/ez/ beside a
+		 * new top-level lzma/) */
 		*strchr(dir, '/') = '\0';
 		if (dir_known(c, hist, dir)) {
 			g_free(dir);
-			return PATH_TOP_DIR;
+			return PATH_TOP_SUB;
 		}
 	}
 	g_free(dir);
@@ -517,7 +550,7 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	const char *sibling = ms_review_map_foreign(c->map, i);
 	const GPtrArray *files, *pre;
 	const char *list = NULL, *top = NULL, *path;
-	bool top_new = false, top_dir = false, blobs;
+	bool top_new = false, top_dir = false, top_sub = false, blobs;
 	enum aside said = ASIDE_NONE;
 
 	*anchors = false;
@@ -568,12 +601,16 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 		return blobs ? ASIDE_OWN_BLOBS : ASIDE_NONE;
 	pre = ms_link_mail_preimages(c->lm, i);
 	for (guint k = 0; k < files->len; k++) {
+		/* a file its series creates is a new one here too */
 		switch (path_known(c, hist, files->pdata[k],
-				   !modifies(pre, files->pdata[k]))) {
+				   !modifies(pre, files->pdata[k]) ||
+				   (r->series >= 0 &&
+				    created_in_series(c, r, files->pdata[k])))) {
 		case PATH_KNOWN:
 			*anchors = true;
 			return blobs ? ASIDE_OWN_BLOBS : ASIDE_NONE;
 		case PATH_TOP_DIR: top_dir = true; break;
+		case PATH_TOP_SUB: top_sub = true; break;
 		case PATH_TOP_NEW: top_new = true; break;
 		case PATH_FOREIGN: continue;
 		}
@@ -581,20 +618,22 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 			top = files->pdata[k];
 	}
 	*anchors = c->strong[i] = false;
+	top_sub &= !top_dir;
 	/* kept by new files right in the root or by files in a top-level
 	 * directory (MAINTAINERS, lib/decompress_unxz.c, names every project
 	 * has), and sent to another project's list, or, for a top-level
 	 * directory, in its To: or without the archive's own there, or past
 	 * its files' lists (erofs-utils' lib/tar.c): as its series says */
-	if ((top_dir || top_new) && !blobs && !own_blobs(c, i, true)) {
-		if (top_dir ? other_list(c, i, OTHER_TO, &list) :
+	if ((top_dir || top_sub || top_new) && !blobs &&
+	    !own_blobs(c, i, true)) {
+		if (top_dir || top_sub ? other_list(c, i, OTHER_TO, &list) :
 		    other_list(c, i, OTHER_ANY, &list))
 			return because(c, i, ASIDE_TOP_RECIPIENTS,
 				g_strdup_printf("only %s could be the "
 					"project's, and it was sent to %s, a "
 					"list MAINTAINERS does not name", top,
 					list));
-		if (top_dir && past_file_lists(c, i, &path))
+		if ((top_dir || top_sub) && past_file_lists(c, i, &path))
 			return because(c, i, ASIDE_TOP_RECIPIENTS,
 				g_strdup_printf("only %s could be the "
 					"project's, and it modifies %s but "
@@ -605,11 +644,144 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 		*anchors = true;
 		return ASIDE_NONE;
 	}
-	return because(c, i, top_new ? ASIDE_TOP_ONLY : ASIDE_PATHS,
-		       g_strdup_printf(top_new ? "only %s could be the "
-				       "project's, a new file in its root" :
-				       "no path could be the project's: %s",
+	return because(c, i, top_new || top_sub ? ASIDE_TOP_ONLY : ASIDE_PATHS,
+		       g_strdup_printf(top_sub ? "only %s could be the "
+				       "project's, a new file in a directory "
+				       "it lacks" : top_new ? "only %s could "
+				       "be the project's, a new file in its "
+				       "root" : "no path could be the "
+				       "project's: %s",
 				       top ? top : (const char *)files->pdata[0]));
+}
+
+/* The key of pre-image `pre` ("BLOB PATH") that another posting's
+ * pre-image of the same file version shares: the path and the blob id's
+ * first seven digits (ids are abbreviated to various lengths), or NULL. */
+static char *pre_key(const char *pre)
+{
+	const char *path = pre_path(pre);
+
+	return path && strcspn(pre, " ") >= 7 ?
+	       g_strdup_printf("%.7s %s", pre, path) : NULL;
+}
+
+/*
+ * Note what the archive shows of other projects' files from patch `i`,
+ * set aside by its subject, its recipients or a modified file: into
+ * `blobs` each of its pre-images (pre_key() -> record + 1); with a
+ * modified file, into `files` each file it modifies that the project
+ * could not have (path -> record + 1).
+ */
+static void note_foreign(struct aside_ctx *c, GHashTable *hist, uint32_t i,
+			 GHashTable *blobs, GHashTable *files)
+{
+	const struct ms_mail_rec *r = rec_at(c, i);
+	const GPtrArray *p = ms_link_mail_preimages(c->lm, i);
+
+	for (guint k = 0; p && k < p->len; k++) {
+		const char *path = pre_path(p->pdata[k]);
+		char *key = pre_key(p->pdata[k]);
+		enum path_says says;
+
+		if (key && !g_hash_table_contains(blobs, key))
+			g_hash_table_insert(blobs, key, GSIZE_TO_POINTER(i + 1));
+		else
+			g_free(key);
+		if (c->aside[i] != ASIDE_MODIFIED || !path ||
+		    (r->series >= 0 && created_in_series(c, r, path)))
+			continue;
+		says = path_known(c, hist, path, false);
+		if ((says == PATH_FOREIGN ||
+		     (says == PATH_TOP_NEW && !strchr(path, '/'))) &&
+		    !g_hash_table_contains(files, path))
+			g_hash_table_insert(files, g_strdup(path),
+					    GSIZE_TO_POINTER(i + 1));
+	}
+}
+
+/* Patch `i`, kept by its paths alone, as the archive's other patches
+ * show it (follow_archive()): the answer, with anchors[i] cleared, or
+ * ASIDE_NONE when they show nothing. */
+static enum aside archive_says(struct aside_ctx *c, uint32_t i,
+			       GHashTable *blobs, GHashTable *files)
+{
+	const GPtrArray *p = ms_link_mail_preimages(c->lm, i);
+	const GPtrArray *f = ms_link_mail_files(c->lm, i);
+	const struct ms_mail_rec *m;
+	gsize mate = 0;
+
+	for (guint k = 0; p && !mate && k < p->len; k++) {
+		char *key = pre_key(p->pdata[k]);
+
+		mate = key ? GPOINTER_TO_SIZE(g_hash_table_lookup(blobs, key))
+			   : 0;
+		g_free(key);
+		if (mate && mate - 1 != i) {
+			m = rec_at(c, (uint32_t)(mate - 1));
+			return because(c, i, c->aside[mate - 1],
+				g_strdup_printf("it modifies %s as <%s> does "
+					"(the same pre-image blob), which is "
+					"set aside: %s", pre_path(p->pdata[k]),
+					m->message_id, c->why[mate - 1]));
+		}
+		mate = 0;
+	}
+	for (guint k = 0; c->aside[i] == ASIDE_TOP_ONLY && f &&
+	     k < f->len; k++) {
+		mate = GPOINTER_TO_SIZE(g_hash_table_lookup(files,
+							    f->pdata[k]));
+		if (!mate || modifies(p, f->pdata[k]))
+			continue;
+		m = rec_at(c, (uint32_t)(mate - 1));
+		return because(c, i, ASIDE_MODIFIED, g_strdup_printf(
+			"it creates %s, which <%s> modifies as a file the "
+			"project could not have", (const char *)f->pdata[k],
+			m->message_id));
+	}
+	return ASIDE_NONE;
+}
+
+/*
+ * What the archive's other patches show of the patches kept by their
+ * paths alone (not applied, named or made against the project's blobs):
+ * one that modifies a file from the same pre-image blob as a patch set
+ * aside by its subject, its recipients or a modified file is that
+ * patch's project's (the same version of a file the tree does not have
+ * as it is: erofs-utils' README, read with the kernel tree, below
+ * "erofs-utils: fix typos and enhance installation guide"); one kept by
+ * new files alone that creates a file another patch modifies as a file
+ * the project could not have is another project's (the stress tester's
+ * stress.c).
+ */
+static void follow_archive(struct aside_ctx *c, GHashTable *hist,
+			   bool *anchors, size_t n)
+{
+	GHashTable *blobs = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, NULL);
+	GHashTable *files = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, NULL);
+
+	for (size_t i = 0; i < n; i++)
+		if (c->aside[i] == ASIDE_SUBJECT ||
+		    c->aside[i] == ASIDE_RECIPIENTS ||
+		    c->aside[i] == ASIDE_MODIFIED)
+			note_foreign(c, hist, (uint32_t)i, blobs, files);
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
+		enum aside a;
+
+		if (r->duplicate || r->kind != MS_MAIL_PATCH ||
+		    c->strong[i] || (c->aside[i] != ASIDE_NONE &&
+				     c->aside[i] != ASIDE_TOP_ONLY))
+			continue;
+		a = archive_says(c, (uint32_t)i, blobs, files);
+		if (a != ASIDE_NONE) {
+			c->aside[i] = (uint8_t)a;
+			anchors[i] = false;
+		}
+	}
+	g_hash_table_unref(blobs);
+	g_hash_table_unref(files);
 }
 
 /* Note in `rv` (when it keeps them) that posting `i` is set aside, by
@@ -693,6 +865,7 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 						   g_free, NULL);
 	uint8_t *own;                /* each posting's own answer */
 	uint32_t *by = g_new(uint32_t, n ? n : 1);  /* whose evidence */
+	bool *anchors = g_new0(bool, n ? n : 1);
 
 	c->why = g_new0(char *, n ? n : 1);
 	c->aside = g_new0(uint8_t, n ? n : 1);
@@ -701,16 +874,24 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 	c->self = g_hash_table_new(g_str_hash, g_str_equal);
 	c->blob_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					   g_free);
+	c->on_branch = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     NULL);
 	note_created(c, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
-		bool anchors;
 
 		if (r->duplicate || r->kind != MS_MAIL_PATCH)
 			continue;
 		c->aside[i] = (uint8_t)aside_of(c, hist, (uint32_t)i,
-						&anchors);
-		if (anchors && r->series >= 0)
+						&anchors[i]);
+	}
+	follow_archive(c, hist, anchors, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
+
+		if (r->duplicate || r->kind != MS_MAIL_PATCH)
+			continue;
+		if (anchors[i] && r->series >= 0)
 			g_hash_table_add(kept, series_key(r, NULL));
 		if ((c->aside[i] == ASIDE_PATHS ||
 		     c->aside[i] == ASIDE_RECIPIENTS) && r->series >= 0)
@@ -798,8 +979,10 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 	g_free(c->why);
 	g_free(own);
 	g_free(by);
+	g_free(anchors);
 	g_hash_table_unref(c->self);
 	g_hash_table_unref(c->blob_of);
+	g_hash_table_unref(c->on_branch);
 	g_hash_table_unref(c->created);
 	g_free(c->strong);
 	g_hash_table_unref(modified);

@@ -434,6 +434,59 @@ ok("eus2@example.net" not in mids, "2/2 on the tree's Makefile, below an "
 eq(r.json()["set_aside"]["foreign_subject"],
    doc["set_aside"]["foreign_subject"] + 2, "... two patches more set aside "
    "by subject over the archive, not the cover letter as a third")
+# ... what the archive's other patches show (issue 35): a patch modifying
+# a file of the tree from the same pre-image blob as a patch set aside by
+# its subject is that project's (erofs-utils' README, read with the
+# kernel tree, from the blob of "erofs-utils: fix typos ..."); a new file
+# right in the root that another patch modifies as a file the project
+# could not have is another project's (the stress tester's stress.c); a
+# series of new files in a new directory below a top-level one (new
+# include/ez/) beside a top-level directory the project lacks (lzma/) is
+# another project's whole (Gao Xiang's "ez" library); a new file in a
+# directory only a branch of the repository has is the project's
+# (erofs-utils' tests/ on experimental-tests)
+arch = os.path.join(tmp, "archive-says.mbox")
+with open(arch, "w") as f:
+    f.write(text + "\nFrom " + variant("eutidy", "erofs-utils: lib: tidy",
+                                       "lib/util.c", "1ca376f0aa11") +
+            "\nFrom " + variant("qstart", "lib: add a quick start",
+                                "lib/util.c", "1ca376f0aa11") +
+            "\nFrom " + variant("st1", "add a stress tester", "stress.c",
+                                None) +
+            "\nFrom " + variant("st2", "stress: direct IO", "stress.c",
+                                "f4bf874aa000") +
+            "\nFrom " + head.replace("webc@", "ezc@") + "\n\nTwo parts.\n" +
+            "\nFrom " + in_series(variant("ez1", "ez: add basic files",
+                                          "lib/ez/defs.h", None),
+                                  1).replace("webc@", "ezc@") +
+            "\nFrom " + in_series(variant("ez2", "ez: lzma: add an encoder",
+                                          "lzma/enc.c", None),
+                                  2).replace("webc@", "ezc@") +
+            "\nFrom " + variant("smoke", "tests: add a smoke test",
+                                "tests/smoke.sh", None))
+for how, where in (("--tree", repo), ("--repo", repo), ("--repo", side)):
+    r = run("review", how, where, "--archive", arch, "--json", "--no-cache",
+            "THE REST")
+    d = r.json()
+    mids = {v for p in d["entries"][0]["patch_list"] for v in p["versions"]}
+    al = {x["message_id"]: x for x in d["set_aside_list"]}
+    what = f"{how} {os.path.basename(where)}"
+    ok("qstart@example.net" not in mids, f"{what}: lib/util.c from the "
+       "pre-image blob of an 'erofs-utils:' patch: erofs-utils'")
+    eq(al.get("qstart@example.net", {}).get("reason"), "foreign_subject",
+       f"{what}: ... counted as that patch is")
+    ok("<eutidy@example.net>" in al.get("qstart@example.net", {}).get(
+        "evidence", ""), f"{what}: ... its evidence names that patch")
+    ok("st1@example.net" not in mids and "stress.c" in al.get(
+        "st1@example.net", {}).get("evidence", ""), f"{what}: a new "
+       "stress.c that another patch modifies as a file the project could "
+       "not have: set aside")
+    ok(not {"ez1@example.net", "ez2@example.net"} & mids, f"{what}: a new "
+       "lib/ez/ beside a new top-level lzma/: the series is set aside whole")
+    eq(al.get("ez1@example.net", {}).get("decided_by"), "ez2@example.net",
+       f"{what}: ... ez1 by ez2's evidence")
+    ok(("smoke@example.net" in mids) == (where == side), f"{what}: a new "
+       "tests/smoke.sh is the project's only where a branch has tests/")
 # ... with --repo the whole history knows legacy/old.c, removed before
 # the snapshot; mkfs/ it never had
 db = os.path.join(tmp, "count.sqlite")

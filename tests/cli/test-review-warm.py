@@ -206,12 +206,15 @@ with open(os.path.join(work, "drivers", "x.c"), "w") as f:
 git("init", "-q", "-b", "main")
 git("add", ".")
 git("commit", "-q", "-m", "start")
-git("checkout", "-q", "-b", "other")
+# a commit only a tag reaches (a branch's tip would make its files the
+# project's: docs/review.md, foreign_paths)
+git("checkout", "-q", "--detach")
 os.makedirs(os.path.join(work, "elsewhere"))
 with open(os.path.join(work, "elsewhere", "only.c"), "w") as f:
     f.write("int only;\n")
 git("add", ".")
-git("commit", "-q", "-m", "a file only this branch has")
+git("commit", "-q", "-m", "a file only this tag has")
+git("tag", "other")
 git("checkout", "-q", "main")
 pmbox = os.path.join(tmp, "paths.mbox")
 with open(pmbox, "w") as f:
