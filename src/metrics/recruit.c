@@ -24,6 +24,8 @@ struct proposal {
 	GPtrArray *listp;                   /* const struct ms_rv_person:
 					       de-facto on the list ... */
 	const struct ms_rv_entry *re;       /* ... of the entry's review */
+	GPtrArray *also;                    /* ... and in `people` too:
+					       their list evidence */
 };
 
 static bool kept(const struct recruit_opts *o, const char *who_name,
@@ -50,6 +52,7 @@ static struct proposal *proposal_new(const struct ms_areas_entry *e,
 	p->people = g_ptr_array_new();
 	p->where = g_ptr_array_new();
 	p->listp = g_ptr_array_new();
+	p->also = g_ptr_array_new();
 	return p;
 }
 
@@ -60,6 +63,7 @@ static void proposal_free(gpointer x)
 	g_ptr_array_free(p->people, TRUE);
 	g_ptr_array_free(p->where, TRUE);
 	g_ptr_array_free(p->listp, TRUE);
+	g_ptr_array_free(p->also, TRUE);
 	g_free(p);
 }
 
@@ -100,8 +104,10 @@ static void list_people(const struct ms_activity *a,
 		if (!*rp)
 			*rp = proposal_new(e, NULL);
 		(*rp)->re = re;
-		if (p->person == MS_IDENT_NONE || !proposes(*rp, p->person))
-			g_ptr_array_add((*rp)->listp, (gpointer)p);
+		/* (de-facto in git too: one R: line, both evidences) */
+		g_ptr_array_add(p->person != MS_IDENT_NONE &&
+				proposes(*rp, p->person) ? (*rp)->also :
+				(*rp)->listp, (gpointer)p);
 	}
 }
 
@@ -485,6 +491,8 @@ static char *body(const struct proposal *p, const struct recruit_opts *o,
 			       "maintainer is their decision.\n\n", me->name);
 	for (guint i = 0; i < p->people->len; i++)
 		evidence(b, p->people->pdata[i], p->where->pdata[i], o);
+	for (guint i = 0; i < p->also->len; i++)
+		evidence_list(b, p->also->pdata[i], p, o);
 	for (guint i = 0; i < p->listp->len; i++)
 		evidence_list(b, p->listp->pdata[i], p, o);
 	/* (THE REST's proposals need not be for an unattended area) */
@@ -507,7 +515,8 @@ static char *body(const struct proposal *p, const struct recruit_opts *o,
 	g_free(w);
 	g_string_append_printf(b, "\n\nFound by maintstat areas%s (its "
 			       "figures: non-merge commits, people\njoined as "
-			       "it joins them).\n\n", p->listp->len ?
+			       "it joins them).\n\n", p->listp->len +
+			       p->also->len ?
 			       " and review" : "");
 	for (guint i = 0; i < p->people->len; i++) {
 		const struct ms_area_person *x = p->people->pdata[i];

@@ -302,6 +302,29 @@ am = subprocess.run(["git", "-C", w3, "am"] +
                     sorted(glob.glob(out6 + "/0[1-9]*.patch")), env=genv,
                     capture_output=True, text=True)
 ok(am.returncode == 0, "git am applies the series", am.stderr)
+# De-facto in git too (Dan applies a third of BAZ's commits, 3 of 4: at
+# --split-commits 6 enough): one R: line, and the message gives both
+# evidences, git's and the list's.
+w4 = os.path.join(T, "w4")
+subprocess.run(["git", "clone", "-q", rvrepo, w4], check=True)
+open(os.path.join(w4, "drivers/baz/core.c"), "a").write("more\n")
+subprocess.run(["git", "-C", w4, "commit", "-qam", "baz: more"], check=True,
+               env=dict(genv, GIT_AUTHOR_NAME="Eve Else",
+                        GIT_AUTHOR_EMAIL="eve@example.org",
+                        GIT_COMMITTER_NAME="Dan Defacto",
+                        GIT_COMMITTER_EMAIL="dan@example.net",
+                        GIT_AUTHOR_DATE="2024-03-13T11:00:00Z",
+                        GIT_COMMITTER_DATE="2024-03-13T11:00:00Z"))
+o = os.path.join(T, "out6b")
+r = run("recruit", "--repo", w4, "--no-cache", "-o", o, "--from", FROM,
+        *SMALL, *LIST, "BAZ LEGACY DRIVER", env=env)
+p = "".join(open(f).read() for f in glob.glob(o + "/0001-*.patch"))
+flat = " ".join(p.split())
+ok(r.rc == 0 and p.count("\n+R:\tDan Defacto") == 1 and
+   "applied 3 of its 4 commits" in flat and
+   "were the first to answer 2 of the 2 answered" in flat and
+   "Found by maintstat areas and review" in flat,
+   "de-facto in git and on the list: one R: line, both evidences", flat)
 r = run("recruit", "--repo", rvrepo, "--no-cache", "-o",
         os.path.join(T, "out7"), "--from", FROM, "--json", "BAZ LEGACY DRIVER",
         env=env)
