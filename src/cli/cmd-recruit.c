@@ -33,9 +33,10 @@ static const struct cli_command_help help = {
 	"entry's lists and status, and F: the directory.  THE REST (F: */)\n"
 	"gets no R: line: only a new entry, named for the directory, for a\n"
 	"top-level directory with a de-facto person that no other entry\n"
-	"covers.  Never an M: line: becoming a maintainer is that person's\n"
-	"decision.  Each commit\n"
-	"message gives the evidence (commits applied, reviews, the last\n"
+	"covers; nor does any entry for an area an inner entry covers most\n"
+	"of (that entry is the place).  Never an M: line: becoming a\n"
+	"maintainer is that person's decision.  Each commit message gives\n"
+	"the evidence (commits applied, reviews, the last\n"
 	"date, example commits) and says it is a proposal; To: the people\n"
 	"proposed, Cc: the entry's listed people and lists.  --keep FILE\n"
 	"names people never to propose (addresses or names, one a line).\n"
@@ -45,7 +46,8 @@ static const struct cli_command_help help = {
 	"(board: acme: add NAME as reviewer).  With --archive, also an\n"
 	"R: line for each de-facto maintainer `review` reports (someone\n"
 	"not listed who answers first, tags or applies most of the\n"
-	"entry's patches on the list), with example Message-IDs.",
+	"entry's patches on the list), with example Message-IDs (both\n"
+	"evidences for someone de-facto in git too).",
 	"  maintstat recruit --repo u-boot.git --from 'Ann <a@example.org>'"
 	" -o out DFU\n"
 	"  maintstat recruit --split-commits 50 -o out --force --json\n"
