@@ -57,39 +57,11 @@ void cc_act_json(struct ms_out *o, const struct cc_act *ac,
 	(void)l;
 }
 
-/* The store's copy of git logs: maintstat-full's (cmd-maintainers.c
- * hands it the command lines that need them). */
-int cli_store_open(const struct cli_store_opts *o, const char *gitdir,
-		   struct ms_store **out)
-{
-	(void)o;
-	(void)gitdir;
-	*out = NULL;
-	return CLI_CONTINUE;
-}
-
-int ms_store_vcs_open(struct ms_store *s, const struct mcc_vcs *v,
-		      struct ms_store_vcs **out)
-{
-	(void)s;
-	(void)v;
-	*out = NULL;
-	return 0;
-}
-
+/* The logs made from the history model: maintstat-full's (the quick
+ * program reads the kept ones, ms_store_vcs_saved()). */
 GPtrArray *ms_store_vcs_log(const char *file, void *c)
 {
 	(void)file;
 	(void)c;
 	return g_ptr_array_new();
-}
-
-void ms_store_vcs_free(struct ms_store_vcs *c)
-{
-	(void)c;
-}
-
-void ms_store_free(struct ms_store *s)
-{
-	(void)s;
 }

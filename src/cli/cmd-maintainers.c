@@ -855,8 +855,9 @@ static int reload_qemu(struct cli_tree *ct, const struct cli_tree_opts *t,
 
 /*
  * The store's copy of the files' git logs, when the answer needs git
- * (--git, the git fallback): co->vcs_log reads through it.  Without a
- * store (--no-cache, or one that cannot be opened) git is run.
+ * (--git, the git fallback): co->vcs_log reads through it, in the quick
+ * program only what it keeps (see needs_full()).  Without a store
+ * (--no-cache, or one that cannot be opened) git is run.
  */
 static void open_vcs_cache(struct args *a, struct maint_cc_opts *co,
 			   struct ms_store **store, struct ms_store_vcs **vc)
@@ -872,7 +873,8 @@ static void open_vcs_cache(struct args *a, struct maint_cc_opts *co,
 	    CLI_CONTINUE)
 		*store = NULL;
 	if (*store && ms_store_vcs_open(*store, &v, vc) == 0 && *vc) {
-		co->vcs_log = ms_store_vcs_log;
+		co->vcs_log = cli_quick_program ? ms_store_vcs_saved :
+			      ms_store_vcs_log;
 		co->vcs_log_data = *vc;
 	}
 }
@@ -885,32 +887,14 @@ static bool reads_stdin(int argc, char **argv)
 	return false;
 }
 
-static GPtrArray *flag_log(const char *file, void *data)
+/* The answer to `inputs` with `o`, discarded (with its warnings): what
+ * its o->vcs_log saw is the point. */
+static void dry_run(const struct cli_tree *ct, struct maint_cc_opts o,
+		    GArray *inputs)
 {
-	(void)file;
-	*(bool *)data = true;
-	return g_ptr_array_new_with_free_func(g_free);
-}
-
-/*
- * Whether the answer reads some file's git log (--git, or a file the git
- * fallback takes).  The quick program then hands the command line to
- * maintstat-full, which keeps the logs in the store.
- */
-static bool needs_git(const struct cli_tree *ct,
-		      const struct maint_cc_opts *co, GArray *inputs)
-{
-	struct maint_cc_opts o = *co;
 	struct ms_diags diags = MS_DIAGS_INIT;
 	struct maint_cc *cc;
-	bool needed = false;
 
-	if (!co->vcs_dir || !co->email || !(co->git || co->git_fallback))
-		return false;
-	if (co->git)
-		return true;
-	o.vcs_log = flag_log;
-	o.vcs_log_data = &needed;
 	o.fixes = false;        /* a commit's log, not the store's */
 	cc = maint_cc_new(ct->mf, ct->idx, ct->tree, &o);
 	for (guint i = 0; i < inputs->len; i++) {
@@ -924,25 +908,43 @@ static bool needs_git(const struct cli_tree *ct,
 	maint_cc_run(cc, &diags);
 	ms_diags_release(&diags);
 	maint_cc_free(cc);
-	return needed;
+}
+
+static GPtrArray *flag_log(const char *file, void *data)
+{
+	(void)file;
+	*(bool *)data = true;
+	return g_ptr_array_new_with_free_func(g_free);
 }
 
 /*
- * Whether the script's options ask for --git in a git work tree: the
- * answer then reads git logs, which maintstat-full keeps in the store,
- * so the quick program hands the command line on before it walks the
- * tree and reads MAINTAINERS (U-Boot's .get_maintainer.conf says --git
- * and --find-maintainer-files: that work was done twice).
+ * Whether the answer reads some file's git log (--git, or a file the git
+ * fallback takes).  The quick program then reads the logs the store
+ * keeps, and hands the command line to maintstat-full, which makes them,
+ * when one is missing (needs_full()).
  */
-static bool asks_git(const struct args *a, const struct ms_tree *tree,
-		     enum maint_dialect d)
+static bool needs_git(const struct cli_tree *ct,
+		      const struct maint_cc_opts *co, GArray *inputs)
 {
-	bool yes = maint_cc_args_check(&a->op.gm, d) == 0 &&
-		   maint_cc_args_get(&a->op.gm, MCC_ARG_GIT, d) &&
-		   has_vcs(&a->topts, tree, d) == 'g';
+	struct maint_cc_opts o = *co;
+	bool needed = false;
 
-	ms_error_clear();
-	return yes;
+	if (!co->vcs_dir || !co->email || !(co->git || co->git_fallback))
+		return false;
+	if (co->git)
+		return true;
+	o.vcs_log = flag_log;
+	o.vcs_log_data = &needed;
+	dry_run(ct, o, inputs);
+	return needed;
+}
+
+static bool needs_full(const struct cli_tree *ct,
+		       const struct maint_cc_opts *co, GArray *inputs,
+		       const struct ms_store_vcs *vc)
+{
+	dry_run(ct, *co, inputs);
+	return ms_store_vcs_missed(vc);
 }
 
 /* Perl's $self_test =~ /\bNAME\b/ */
@@ -1066,12 +1068,6 @@ int cmd_maintainers(int argc, char **argv)
 		cli_tree_close(&ct);
 		goto done;
 	}
-	if (cli_quick_program && conf_rc == 0 &&
-	    asks_git(&a, ct.tree, d) && !reads_stdin(argc, argv)) {
-		cli_tree_close(&ct);
-		rc = CLI_RUN_FULL;
-		goto done;
-	}
 	list_dir = take_tree_list(&a, &ct);
 	rc = cli_tree_load(&a.topts, &ct);
 	if (rc != CLI_CONTINUE)
@@ -1108,15 +1104,14 @@ int cmd_maintainers(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	/* the store is maintstat-full's; standard input cannot be read
-	 * twice, so with '-' the quick program runs git itself */
-	if (cli_quick_program) {
-		if (!reads_stdin(argc, argv) && needs_git(&ct, &co, inputs)) {
-			rc = CLI_RUN_FULL;
-			goto out;
-		}
-	} else {
+	/* standard input cannot be read twice: with '-' the quick program
+	 * runs git itself */
+	if (!cli_quick_program || (!reads_stdin(argc, argv) &&
+				   needs_git(&ct, &co, inputs)))
 		open_vcs_cache(&a, &co, &store, &vc);
+	if (cli_quick_program && vc && needs_full(&ct, &co, inputs, vc)) {
+		rc = CLI_RUN_FULL;
+		goto out;
 	}
 	o = ms_out_new(a.op.json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	ms_out_begin_document(o);

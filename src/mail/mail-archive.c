@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <isa-l/crc64.h>
 #include <isa-l/igzip_lib.h>
 #include <stdint.h>
 #include <string.h>
@@ -832,9 +831,4 @@ int ms_mail_read(const char *path, const struct ms_mail_after *after,
 		return ms_inbox_read(path, after, n_after, fn, data, result);
 	return ms_mail_dir_walk(path, read_dir_file,
 				&(struct read_dir){ fn, data, result }, diags);
-}
-
-uint64_t ms_crc64(uint64_t crc, const void *data, size_t len)
-{
-	return crc64_ecma_refl(crc, data, len);
 }

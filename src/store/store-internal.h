@@ -8,6 +8,7 @@
 
 #include "store.h"
 #include "bytes.h"
+#include "maint-cc-vcs.h"
 
 #include <glib.h>
 #include <sqlite3.h>
@@ -165,5 +166,28 @@ int store_blob_read_into(struct ms_store *s, const char *table, int64_t row,
 void *store_buf_new(size_t n);
 void store_buf_free(void *buf);
 GBytes *store_buf_bytes(void *buf, size_t n);
+
+/* ---- store-vcslog.c: get_maintainer.pl's git logs kept ---- */
+
+struct ms_store_vcs {
+	struct ms_store *s;
+	struct mcc_vcs v;
+	char id[41];
+	GArray *dates;      /* gint64, sorted */
+	/* the commits git log --since walks (window()), or gl NULL */
+	bool tried;
+	struct ms_git_log *gl;
+	GPtrArray *ids;     /* the non-merges, in git's order */
+	GHashTable *touch;  /* path -> GArray of guint: indexes in ids */
+	GHashTable *dirs;   /* each directory of a touched path */
+	GStringChunk *chunk;
+	void (*drop_window)(struct ms_store_vcs *c);    /* frees the above */
+	bool missed;        /* ms_store_vcs_saved() had none */
+};
+
+/* The saved lines of `file`'s log, or NULL when none still holds. */
+GPtrArray *store_vcs_saved(struct ms_store_vcs *c, const char *file);
+void store_vcs_save(struct ms_store_vcs *c, const char *file,
+		    const GPtrArray *lines);
 
 #endif

@@ -12,10 +12,7 @@
  * then the same bytes.  The sorted commit dates are kept too (kind
  * "gm-dates2", keyed by the commit).
  */
-#include "store.h"
-#include "bytes.h"
-#include "git-log.h"
-#include "maint-cc-vcs.h"
+#include "store-internal.h"
 
 #include <glib.h>
 #include <string.h>
@@ -24,20 +21,6 @@
 #define OLD_LOG_KIND "gm-log0"  /* QEMU's and Xen's command (mcc_vcs.old) */
 #define DATES_KIND "gm-dates2"
 #define LOG_KEEP 200000     /* files' logs: U-Boot has 38,000 files */
-
-struct ms_store_vcs {
-	struct ms_store *s;
-	struct mcc_vcs v;
-	char id[41];
-	GArray *dates;      /* gint64, sorted */
-	/* the commits git log --since walks (window()), or gl NULL */
-	bool tried;
-	struct ms_git_log *gl;
-	GPtrArray *ids;     /* the non-merges, in git's order */
-	GHashTable *touch;  /* path -> GArray of guint: indexes in ids */
-	GHashTable *dirs;   /* each directory of a touched path */
-	GStringChunk *chunk;
-};
 
 /* The sorted dates as a count and each one's distance from the one
  * before (varints): 107k U-Boot commits take 0.2 MB instead of 0.86,
@@ -126,13 +109,8 @@ void ms_store_vcs_free(struct ms_store_vcs *c)
 {
 	if (!c)
 		return;
-	if (c->touch) {
-		g_hash_table_destroy(c->touch);
-		g_hash_table_destroy(c->dirs);
-		g_ptr_array_free(c->ids, TRUE);
-		g_string_chunk_free(c->chunk);
-	}
-	ms_git_log_free(c->gl);
+	if (c->drop_window)
+		c->drop_window(c);
 	g_array_free(c->dates, TRUE);
 	g_free(c);
 }
@@ -153,9 +131,14 @@ static bool dated_between(const GArray *dates, gint64 lo, gint64 hi)
 	return a < dates->len && g_array_index(dates, gint64, a) < hi;
 }
 
-/* The saved lines of `key`, or NULL when none still holds. */
-static GPtrArray *saved(struct ms_store_vcs *c, const char *key)
+static char *log_key(const struct ms_store_vcs *c, const char *file)
 {
+	return g_strconcat(c->id, "\n", file, NULL);
+}
+
+GPtrArray *store_vcs_saved(struct ms_store_vcs *c, const char *file)
+{
+	char *key = log_key(c, file);
 	GBytes *b = NULL;
 	GPtrArray *lines = NULL;
 	const char *p, *end, *nl;
@@ -165,8 +148,10 @@ static GPtrArray *saved(struct ms_store_vcs *c, const char *key)
 	if (ms_store_model_get(c->s, c->v.old ? OLD_LOG_KIND : LOG_KIND, key,
 			       &b) < 0 || !b) {
 		ms_error_clear();
+		g_free(key);
 		return NULL;
 	}
+	g_free(key);
 	p = g_bytes_get_data(b, &n);
 	end = p + n;
 	nl = memchr(p, '\n', n);
@@ -194,116 +179,13 @@ out:
 	return lines;
 }
 
-static int window_fn(const struct ms_commit *m, void *data)
+
+void store_vcs_save(struct ms_store_vcs *c, const char *file,
+		    const GPtrArray *lines)
 {
-	struct ms_store_vcs *c = data;
-	guint at = c->ids->len;
+	char *key = log_key(c, file);
+	GString *v = g_string_new(NULL);
 
-	g_ptr_array_add(c->ids, g_string_chunk_insert_const(c->chunk, m->id));
-	for (size_t i = 0; i < m->nr_paths; i++) {
-		const char *p = g_string_chunk_insert_const(c->chunk,
-							    m->paths[i]);
-		GArray *a = g_hash_table_lookup(c->touch, p);
-
-		if (!a) {
-			a = g_array_new(FALSE, FALSE, sizeof(guint));
-			g_hash_table_insert(c->touch, (char *)p, a);
-		}
-		if (!a->len || g_array_index(a, guint, a->len - 1) != at)
-			g_array_append_val(a, at);
-		for (const char *s = strchr(p, '/'); s; s = strchr(s + 1, '/'))
-			g_hash_table_add(c->dirs, g_string_chunk_insert_len(
-				c->chunk, p, s - p));
-	}
-	return 0;
-}
-
-static void free_array(gpointer a)
-{
-	g_array_free(a, TRUE);
-}
-
-/* The history model of the commits the log walks, once: false when it
- * cannot be had (a shallow clone, an object missing, a store error). */
-static bool window(struct ms_store_vcs *c)
-{
-	struct ms_walk_opts o = { .fn = window_fn, .data = c };
-	struct ms_walk_stats st;
-
-	if (c->tried)
-		return c->gl;
-	c->tried = true;
-	c->ids = g_ptr_array_new();
-	c->touch = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
-					 free_array);
-	c->dirs = g_hash_table_new(g_str_hash, g_str_equal);
-	c->chunk = g_string_chunk_new(1 << 16);
-	if (ms_history_is_shallow(c->v.dir) ||
-	    ms_store_since_walk(c->s, c->v.dir, c->id, c->v.max_age, &o,
-				&st) < 0 || st.incomplete ||
-	    ms_git_log_open(c->v.dir, &c->gl) < 0)
-		ms_error_clear();
-	return c->gl;
-}
-
-/* Whether git takes `file` as one literal path of the tree: no glob,
- * no magic, no blank (the script's shell splits at blanks), no "." or
- * ".." component, nothing to normalise. */
-static bool plain(const char *file)
-{
-	char **parts;
-	bool ok;
-
-	if (!*file || *file == ':' || strpbrk(file, " \t\n*?[\\"))
-		return false;
-	parts = g_strsplit(file, "/", -1);
-	ok = true;
-	for (char **p = parts; *p; p++)
-		ok &= **p && strcmp(*p, ".") && strcmp(*p, "..");
-	g_strfreev(parts);
-	return ok;
-}
-
-/* The log's lines made from the history model and the objects, or NULL
- * when git must say (see ms_git_log_commit()). */
-static GPtrArray *model_log(struct ms_store_vcs *c, const char *file)
-{
-	GArray *at;
-	GString *out;
-
-	if (c->v.old || c->v.bare || !plain(file) || !window(c) ||
-	    g_hash_table_contains(c->dirs, file))
-		return NULL;
-	at = g_hash_table_lookup(c->touch, file);
-	out = g_string_new(NULL);
-	for (guint i = 0; at && i < at->len; i++) {
-		int rc = ms_git_log_commit(c->gl, c->ids->pdata[
-			g_array_index(at, guint, i)], file, out);
-
-		if (rc) {
-			ms_error_clear();
-			g_string_free(out, TRUE);
-			return NULL;
-		}
-	}
-	return mcc_vcs_split(g_string_free(out, FALSE));
-}
-
-GPtrArray *ms_store_vcs_log(const char *file, void *data)
-{
-	struct ms_store_vcs *c = data;
-	char *key = g_strconcat(c->id, "\n", file, NULL);
-	GPtrArray *lines = saved(c, key);
-	GString *v;
-
-	if (lines) {
-		g_free(key);
-		return lines;
-	}
-	lines = model_log(c, file);
-	if (!lines)
-		lines = mcc_vcs_log(&c->v, file);
-	v = g_string_new(NULL);
 	g_string_printf(v, "%" G_GINT64_FORMAT, c->v.max_age);
 	for (guint i = 0; i < lines->len; i++) {
 		g_string_append_c(v, '\n');
@@ -314,5 +196,20 @@ GPtrArray *ms_store_vcs_log(const char *file, void *data)
 		ms_error_clear();
 	g_string_free(v, TRUE);
 	g_free(key);
-	return lines;
+}
+
+GPtrArray *ms_store_vcs_saved(const char *file, void *data)
+{
+	struct ms_store_vcs *c = data;
+	GPtrArray *lines = store_vcs_saved(c, file);
+
+	if (lines)
+		return lines;
+	c->missed = true;
+	return g_ptr_array_new_with_free_func(g_free);
+}
+
+bool ms_store_vcs_missed(const struct ms_store_vcs *c)
+{
+	return c->missed;
 }

@@ -429,12 +429,17 @@ int ms_store_info(struct ms_store *s, struct ms_store_info *info);
  * log, to the byte), else from git, saving them.  *out is NULL (and 0
  * returned) when git cannot resolve them: log with git directly.  Free
  * with ms_store_vcs_free() (NULL is a no-op) before the store.
+ * ms_store_vcs_saved() gives only what is saved, and an empty log for
+ * a file with none, which ms_store_vcs_missed() then says (the quick
+ * program's: it has no libgit2, store-vcsmodel.c is maintstat-full's).
  */
 struct mcc_vcs;
 struct ms_store_vcs;
 int ms_store_vcs_open(struct ms_store *s, const struct mcc_vcs *v,
 		      struct ms_store_vcs **out);
 GPtrArray *ms_store_vcs_log(const char *file, void *c);
+GPtrArray *ms_store_vcs_saved(const char *file, void *c);
+bool ms_store_vcs_missed(const struct ms_store_vcs *c);
 void ms_store_vcs_free(struct ms_store_vcs *c);
 
 #endif
