@@ -205,6 +205,7 @@ static struct maint_cc *look_up(const struct cli_tree *ct,
 {
 	struct maint_cc *cc = maint_cc_new(ct->mf, ct->idx, ct->tree, co);
 	struct ms_diags diags = MS_DIAGS_INIT;
+	GPtrArray *not_patches = g_ptr_array_new();
 
 	for (guint i = from; i < to; i++) {
 		struct input *in = &g_array_index(inputs, struct input, i);
@@ -212,13 +213,46 @@ static struct maint_cc *look_up(const struct cli_tree *ct,
 		if (in->path)
 			maint_cc_add_path(cc, in->path);
 		else if (!maint_cc_add_patch(cc, in->patch, in->len))
-			cli_warning("file '%s' doesn't appear to be a patch",
-				    in->name);
+			g_ptr_array_add(not_patches, in->name);
 	}
 	maint_cc_run(cc, &diags);
-	cli_print_diags(&diags);
+	/* the quick program lacks a log: maintstat-full answers, and
+	 * says all this */
+	if (co->vcs_log == ms_store_vcs_saved &&
+	    ms_store_vcs_missed(co->vcs_log_data)) {
+		maint_cc_free(cc);
+		cc = NULL;
+	} else {
+		for (guint i = 0; i < not_patches->len; i++)
+			cli_warning("file '%s' doesn't appear to be a patch",
+				    (char *)not_patches->pdata[i]);
+		cli_print_diags(&diags);
+	}
 	ms_diags_release(&diags);
+	g_ptr_array_free(not_patches, TRUE);
 	return cc;
+}
+
+/* The answers to `inputs`, all together or each alone (--each), found
+ * before any is printed; NULL when the quick program lacks a log. */
+static GPtrArray *look_up_all(const struct cli_tree *ct,
+			      const struct maint_cc_opts *co, GArray *inputs,
+			      bool each)
+{
+	GPtrArray *ccs = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)maint_cc_free);
+
+	for (guint i = 0; i < (each ? inputs->len : 1); i++) {
+		struct maint_cc *cc = look_up(ct, co, inputs, each ? i : 0,
+					      each ? i + 1 : inputs->len);
+
+		if (!cc) {
+			g_ptr_array_free(ccs, TRUE);
+			return NULL;
+		}
+		g_ptr_array_add(ccs, cc);
+	}
+	return ccs;
 }
 
 /* get_maintainer.pl's output(): one a line, or joined by the separator */
@@ -737,8 +771,7 @@ static int cc_opts(struct maint_cc_opts *co, struct args *a,
 }
 
 /* --each: one answer per input, as separate runs would give. */
-static void answer_each(struct ms_out *o, const struct cli_tree *ct,
-			const struct maint_cc_opts *co, GArray *inputs,
+static void answer_each(struct ms_out *o, GPtrArray *ccs, GArray *inputs,
 			const struct opts *op, bool roles, struct cc_act *ac)
 {
 	if (op->json) {
@@ -746,7 +779,7 @@ static void answer_each(struct ms_out *o, const struct cli_tree *ct,
 	}
 	for (guint i = 0; i < inputs->len; i++) {
 		struct input *in = &g_array_index(inputs, struct input, i);
-		struct maint_cc *cc = look_up(ct, co, inputs, i, i + 1);
+		struct maint_cc *cc = ccs->pdata[i];
 
 		if (ac)
 			cc_act_compute(ac, cc);
@@ -761,17 +794,13 @@ static void answer_each(struct ms_out *o, const struct cli_tree *ct,
 			fprintf(ms_out_fp(o), "%s:\n%s\n", in->name, t);
 			g_free(t);
 		}
-		maint_cc_free(cc);
 	}
 }
 
 /* All inputs together, as one get_maintainer.pl run. */
-static void answer_all(struct ms_out *o, const struct cli_tree *ct,
-		       const struct maint_cc_opts *co, GArray *inputs,
+static void answer_all(struct ms_out *o, struct maint_cc *cc,
 		       const struct opts *op, bool roles, struct cc_act *ac)
 {
-	struct maint_cc *cc = look_up(ct, co, inputs, 0, inputs->len);
-
 	if (ac)
 		cc_act_compute(ac, cc);
 	if (op->json) {
@@ -784,7 +813,6 @@ static void answer_all(struct ms_out *o, const struct cli_tree *ct,
 	}
 	if (!maint_cc_nr_files(cc))
 		cli_warning("no file to look up: no patch had a diff");
-	maint_cc_free(cc);
 }
 
 /* Whether `a` and `b` have the same entries: the same fields, in order. */
@@ -887,14 +915,33 @@ static bool reads_stdin(int argc, char **argv)
 	return false;
 }
 
-/* The answer to `inputs` with `o`, discarded (with its warnings): what
- * its o->vcs_log saw is the point. */
-static void dry_run(const struct cli_tree *ct, struct maint_cc_opts o,
-		    GArray *inputs)
+static GPtrArray *flag_log(const char *file, void *data)
 {
+	(void)file;
+	*(bool *)data = true;
+	return g_ptr_array_new_with_free_func(g_free);
+}
+
+/*
+ * Whether the answer reads some file's git log (--git, or a file the git
+ * fallback takes).  The quick program then reads the logs the store
+ * keeps, and hands the command line to maintstat-full, which makes them,
+ * when one is missing (look_up()).
+ */
+static bool needs_git(const struct cli_tree *ct,
+		      const struct maint_cc_opts *co, GArray *inputs)
+{
+	struct maint_cc_opts o = *co;
 	struct ms_diags diags = MS_DIAGS_INIT;
 	struct maint_cc *cc;
+	bool needed = false;
 
+	if (!co->vcs_dir || !co->email || !(co->git || co->git_fallback))
+		return false;
+	if (co->git)
+		return true;
+	o.vcs_log = flag_log;
+	o.vcs_log_data = &needed;
 	o.fixes = false;        /* a commit's log, not the store's */
 	cc = maint_cc_new(ct->mf, ct->idx, ct->tree, &o);
 	for (guint i = 0; i < inputs->len; i++) {
@@ -908,43 +955,7 @@ static void dry_run(const struct cli_tree *ct, struct maint_cc_opts o,
 	maint_cc_run(cc, &diags);
 	ms_diags_release(&diags);
 	maint_cc_free(cc);
-}
-
-static GPtrArray *flag_log(const char *file, void *data)
-{
-	(void)file;
-	*(bool *)data = true;
-	return g_ptr_array_new_with_free_func(g_free);
-}
-
-/*
- * Whether the answer reads some file's git log (--git, or a file the git
- * fallback takes).  The quick program then reads the logs the store
- * keeps, and hands the command line to maintstat-full, which makes them,
- * when one is missing (needs_full()).
- */
-static bool needs_git(const struct cli_tree *ct,
-		      const struct maint_cc_opts *co, GArray *inputs)
-{
-	struct maint_cc_opts o = *co;
-	bool needed = false;
-
-	if (!co->vcs_dir || !co->email || !(co->git || co->git_fallback))
-		return false;
-	if (co->git)
-		return true;
-	o.vcs_log = flag_log;
-	o.vcs_log_data = &needed;
-	dry_run(ct, o, inputs);
 	return needed;
-}
-
-static bool needs_full(const struct cli_tree *ct,
-		       const struct maint_cc_opts *co, GArray *inputs,
-		       const struct ms_store_vcs *vc)
-{
-	dry_run(ct, *co, inputs);
-	return ms_store_vcs_missed(vc);
 }
 
 /* Perl's $self_test =~ /\bNAME\b/ */
@@ -1041,6 +1052,7 @@ int cmd_maintainers(int argc, char **argv)
 	struct maint_cc_opts co;
 	GArray *inputs;
 	struct cc_act *ac = NULL;
+	GPtrArray *ccs;
 	struct cli_tree ct;
 	struct ms_out *o;
 	enum maint_dialect d;
@@ -1109,16 +1121,18 @@ int cmd_maintainers(int argc, char **argv)
 	if (!cli_quick_program || (!reads_stdin(argc, argv) &&
 				   needs_git(&ct, &co, inputs)))
 		open_vcs_cache(&a, &co, &store, &vc);
-	if (cli_quick_program && vc && needs_full(&ct, &co, inputs, vc)) {
+	ccs = look_up_all(&ct, &co, inputs, a.op.each);
+	if (!ccs) {
 		rc = CLI_RUN_FULL;
 		goto out;
 	}
 	o = ms_out_new(a.op.json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	ms_out_begin_document(o);
 	if (a.op.each)
-		answer_each(o, &ct, &co, inputs, &a.op, roles, ac);
+		answer_each(o, ccs, inputs, &a.op, roles, ac);
 	else
-		answer_all(o, &ct, &co, inputs, &a.op, roles, ac);
+		answer_all(o, ccs->pdata[0], &a.op, roles, ac);
+	g_ptr_array_free(ccs, TRUE);
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);
 out:
