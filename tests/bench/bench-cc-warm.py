@@ -10,7 +10,9 @@ of each, which fills its store), three command lines:
   no git      maintainers --tree TREE --no-git --no-git-fallback PATCH
 and prints for each the best and median CPU (user + system of the
 process and its children: the quick program, maintstat-full, git) and
-wall time, and whether both builds printed the same bytes.  BASELINE is
+wall time, the page faults (minor, of all the processes: on a virtual machine
+each costs 15-35 us, and they hardly vary from run to run), the ratios
+this / baseline, and whether both builds printed the same bytes.  BASELINE is
 a maintstat binary (maintstat-full beside it), e.g. a build of main;
 without it only this build is measured.  CPU time grows with the
 machine's load, so compare the two builds of one run, not runs.
@@ -47,7 +49,7 @@ CACHES = tempfile.TemporaryDirectory(prefix="bench-cc-warm-")
 
 
 def run(ms, extra):
-    """(cpu seconds, wall seconds, stdout) of one run."""
+    """(cpu seconds, wall seconds, stdout, page faults) of one run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.monotonic()
     env = dict(os.environ, XDG_CACHE_HOME=os.path.join(
@@ -61,7 +63,7 @@ def run(ms, extra):
         sys.exit(f"{ms} failed: {r.stderr.decode(errors='replace')}")
     cpu = (after.ru_utime - before.ru_utime +
            after.ru_stime - before.ru_stime)
-    return cpu, wall, r.stdout
+    return cpu, wall, r.stdout, after.ru_minflt - before.ru_minflt
 
 
 print(f"tree {TREE}, patch {PATCH} "
@@ -75,20 +77,26 @@ for name, extra in CASES:
         got[label] = []
     for _ in range(RUNS):
         for label, ms in builds:
-            cpu, wall, out = run(ms, extra)
-            got[label].append((cpu, wall))
+            cpu, wall, out, faults = run(ms, extra)
+            got[label].append((cpu, wall, faults))
             if out != outs[label]:
                 sys.exit(f"{label}: the answer changed between runs")
     same = ""
     if len(builds) > 1:
         same = ("same bytes" if outs["this"] == outs["baseline"]
                 else "DIFFERENT answers")
+    med = {}
     for label, _ in builds:
-        cpu = sorted(c for c, _ in got[label])
-        wall = sorted(w for _, w in got[label])
+        cpu = sorted(g[0] for g in got[label])
+        wall = sorted(g[1] for g in got[label])
+        med[label] = (statistics.median(cpu), statistics.median(wall),
+                      statistics.median(g[2] for g in got[label]))
         print(f"{name:8} {label:8} CPU best {cpu[0] * 1000:6.1f} ms, "
-              f"median {statistics.median(cpu) * 1000:6.1f} ms; "
+              f"median {med[label][0] * 1000:6.1f} ms; "
               f"wall best {wall[0] * 1000:6.1f} ms, "
-              f"median {statistics.median(wall) * 1000:6.1f} ms")
+              f"median {med[label][1] * 1000:6.1f} ms; "
+              f"faults {med[label][2]:.0f}")
     if same:
-        print(f"{name:8} {same}")
+        r = [t / b for t, b in zip(med["this"], med["baseline"])]
+        print(f"{name:8} {same}; this / baseline (medians): CPU "
+              f"{r[0]:.2f}, wall {r[1]:.2f}, faults {r[2]:.2f}")
