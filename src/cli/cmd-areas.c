@@ -31,7 +31,8 @@ static const struct cli_command_help help = {
 	"*-by: trailer there, and the top people there (authored, applied,\n"
 	"reviewed).  Flags: unattended (commits, none by a listed person),\n"
 	"de-facto (someone listed by no entry covering the area, nor by an\n"
-	"entry naming no file (the whole project's), applied half of them,\n"
+	"entry naming no file (the whole project's), nor by the entry when\n"
+	"the window began, applied half of them,\n"
 	"or gave half of their review tags and on a quarter of them, either\n"
 	"at least --split-commits / 2 times (3 at least): a few tags in\n"
 	"five years are no one's care of an area; leaving out tree-wide\n"
@@ -108,6 +109,8 @@ static void print_person(FILE *fp, const struct ms_area_person *p)
 	else if (p->custodial)
 		fprintf(fp, " (%zu applied as the custodian of %s's tree)",
 			p->custodial, p->custodian_of);
+	else if (p->listed_then)
+		fprintf(fp, " (listed when the window began)");
 	if (ms_area_defacto(p))
 		fprintf(fp, " DE-FACTO %s", ms_area_defacto(p));
 	fputc('\n', fp);
@@ -130,6 +133,7 @@ static void json_top(struct ms_out *o, const struct ms_area_person *p)
 	ms_out_kv_string(o, "listed_elsewhere", p->listed_in);
 	ms_out_kv_int(o, "custodial", (int64_t)p->custodial);
 	ms_out_kv_string(o, "custodian_of", p->custodian_of);
+	ms_out_kv_bool(o, "listed_then", p->listed_then);
 	ms_out_kv_bool(o, "de_facto", ms_area_defacto(p) != NULL);
 	ms_out_kv_begin_list(o, "examples");
 	for (size_t k = 0; k < p->nr_examples; k++)

@@ -181,11 +181,11 @@ struct ms_activity {
  * dated before `since`, under any of their addresses or their name (an
  * entry absent from that file is a new or renamed one: not listed; a
  * file absent then is looked for among every MAINTAINERS file of that
- * commit, as board/freescale/x/MAINTAINERS became board/nxp/x/...).  True
- * when that cannot be known (MAINTAINERS from --maintainers, no commit
- * that old): the verdict then stands as before.
+ * commit, as board/freescale/x/MAINTAINERS became board/nxp/x/...): 1
+ * listed, 0 not, -1 when that cannot be known (MAINTAINERS from
+ * --maintainers, no commit that old).
  */
-bool act_listed_then(const struct ms_activity *a,
+int act_listed_then(const struct ms_activity *a,
 		     const struct maint_entry *me,
 		     const struct ms_act_person *p, int64_t since);
 

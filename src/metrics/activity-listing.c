@@ -40,6 +40,7 @@
 #include "bytes.h"
 #include "activity-internal.h"
 #include "history.h"
+#include "ident.h"
 #include "maintainers.h"
 #include "person.h"
 #include "store.h"
@@ -477,19 +478,19 @@ static void then_start(struct ms_activity *a, int64_t since)
 		listing_read(a);
 }
 
-bool act_listed_then(const struct ms_activity *a,
-		     const struct maint_entry *me,
-		     const struct ms_act_person *p, int64_t since)
+int act_listed_then(const struct ms_activity *a,
+		    const struct maint_entry *me,
+		    const struct ms_act_person *p, int64_t since)
 {
 	struct ms_activity *m = (struct ms_activity *)a;
 	const char *colon = me->file ? strchr(me->file, ':') : NULL;
 	const char *values;
 	gpointer file;
-	bool listed = true;
+	int listed = -1;
 
 	/* only for MAINTAINERS read from the revision ("REV:PATH") */
 	if (!a->maint_from_rev || !a->gitdir || !colon || !colon[1])
-		return true;
+		return -1;
 	g_mutex_lock(&m->then_lock);
 	if (!m->then_done || m->then_since != since)
 		then_start(m, since);
@@ -510,6 +511,23 @@ bool act_listed_then(const struct ms_activity *a,
 out:
 	g_mutex_unlock(&m->then_lock);
 	return listed;
+}
+
+int ms_activity_listed_then(const struct ms_activity *a,
+			    const struct maint_entry *me, unsigned person,
+			    int64_t since)
+{
+	struct ms_act_person p = { 0 };
+	int r;
+
+	if (person == MS_IDENT_NONE)
+		return -1;
+	p.name = (char *)ms_ident_name(a->ident, person);
+	p.email = (char *)ms_ident_email(a->ident, person);
+	p.also = ms_ident_group_addresses(a->ident, person);
+	r = act_listed_then(a, me, &p, since);
+	g_strfreev(p.also);
+	return r;
 }
 
 /* ---- the model's side ---- */

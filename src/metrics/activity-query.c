@@ -640,8 +640,9 @@ int ms_activity_query(const struct ms_activity *a,
 		for (size_t pi = 0; pi < res[i].nr_people; pi++) {
 			struct ms_act_person *p = &res[i].people[pi];
 
-			if (p->inactive && !act_listed_then(a, res[i].entry, p,
-							    q->active_since)) {
+			if (p->inactive && act_listed_then(a, res[i].entry, p,
+							   q->active_since) ==
+			    0) {
 				p->inactive = false;
 				p->listed_late = true;
 			}

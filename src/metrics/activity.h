@@ -384,6 +384,17 @@ void ms_activity_keep_listing(struct ms_activity *a, struct ms_store *store,
 			      void *data);
 
 /*
+ * Whether entry `me` listed `person` (an ident.h id: under any of their
+ * addresses, or their name) as M: or R: in MAINTAINERS at the newest
+ * commit dated before `since`, as listed_late asks: 1 listed, 0 not, -1
+ * when that cannot be known (MAINTAINERS not read from the revision, no
+ * commit that old).
+ */
+int ms_activity_listed_then(const struct ms_activity *a,
+			    const struct maint_entry *me, unsigned person,
+			    int64_t since);
+
+/*
  * Date helpers shared by the reports.  ms_act_date_shift() moves `t` by
  * whole years, months and days (negative: back) on the calendar, in UTC.
  * ms_act_format() writes "YYYY-MM-DD HH:MM:SS" (iso: ISO 8601 with the

@@ -547,7 +547,7 @@ struct qwork {
 	struct ms_ident *ident;
 	size_t nr_all;
 	size_t nr_intervals;      /* of the query */
-	int64_t until;            /* ... its end, and its intervals' */
+	int64_t since, until;     /* the window, and its intervals' */
 	const int64_t *bounds;
 	unsigned **entry_people;  /* per entry index: its M:/R: ids, lazily */
 	size_t *nr_entry_people;
@@ -1038,9 +1038,16 @@ static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw,
 		 * custodian whose tree carries the area's patches is its
 		 * maintainer already) */
 		if (!p.listed && !p.listed_in && files && !p.custodial &&
-		    p.focused_last >= recent && defacto(o, &p,
-							qw->defacto_min))
-			o->flags |= MS_AREA_DEFACTO;
+		    p.focused_last >= recent &&
+		    defacto(o, &p, qw->defacto_min)) {
+			p.listed_then = ms_activity_listed_then(qw->a, ew->me,
+					p.person, qw->since) == 1;
+			if (p.listed_then)
+				p.defacto_committer = p.defacto_reviewer =
+					false;
+			else
+				o->flags |= MS_AREA_DEFACTO;
+		}
 		g_array_append_val(all, p);
 	}
 	g_hash_table_destroy(aw->people);
@@ -1327,6 +1334,7 @@ int ms_areas_compute(const struct ms_activity *a,
 	qw.ident = ms_activity_ident(a);
 	qw.nr_all = maint_file_nr_entries(mf);
 	qw.nr_intervals = q->bounds ? q->nr_intervals : 0;
+	qw.since = q->since;
 	qw.until = q->until;
 	qw.bounds = q->bounds;
 	qw.defacto_min = MAX(MS_AREAS_DEFACTO_MIN, q->min_commits / 2);

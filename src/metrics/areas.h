@@ -106,7 +106,8 @@ enum ms_area_flag {
 	 * left out, the newest of them in the window's last
 	 * MS_AREAS_RECENT_YEARS; never in an area with no file in the
 	 * tree, nor for a custodian who applied others' patches of it
-	 * through their tree (ms_area_person.custodial) */
+	 * through their tree (ms_area_person.custodial), nor for someone
+	 * the entry listed when the window began (listed_then) */
 	MS_AREA_DEFACTO = 1 << 1,
 	/* no commit in the window */
 	MS_AREA_DORMANT = 1 << 2,
@@ -150,6 +151,12 @@ struct ms_area_person {
 	 * file that lists them (borrowed name), or NULL */
 	const char *listed_in;
 	bool listed;              /* the entry lists them */
+	/* not listed now, but the entry listed them when the window began
+	 * (ms_activity_listed_then()): their work there was a listed
+	 * person's (Xen's Christian Lindig, removed from OCAML TOOLS two
+	 * months before the window's end), so never de-facto; asked of
+	 * those the rule would make de-facto only */
+	bool listed_then;
 	/* de-facto evidence: the share that made it (MS_AREA_DEFACTO) */
 	bool defacto_committer, defacto_reviewer;
 	char examples[MS_AREAS_EXAMPLES][41];  /* newest first */

@@ -475,4 +475,39 @@ eq([(p["committed"], p["listed_elsewhere"], p["de_facto"]) for p in leo],
    [(4, "* OVERALL", False)], "PKG: Leo listed in * OVERALL, not de-facto")
 eq(doc["entries"][1]["areas"][0]["flags"], ["unattended"],
    "LIBV: Pat's tags, on under a quarter of its commits: no de-facto flag")
+# Someone the entry listed when the window began, removed since (issue
+# 37, real output: Xen's recruit proposed Christian Lindig back for
+# OCAML TOOLS, whose M: he was until two months before the window's end,
+# on the review tags he gave as its maintainer): no proposal; areas says
+# listed_then.  Lin is M: of OC from 2018; the window (5 years to the
+# last commit, 2025-01-02) begins 2020; Lin reviews oc/'s 4 changes of
+# 2024 and is replaced by Ann at the end.
+OC = "OC\nM:\t{}\nS:\tSupported\nF:\toc/\n\n" + TOP
+LIN = "Lin Former <lin@example.org>"
+stream = commit(ADA, 1514764800, "import", {
+    "MAINTAINERS": OC.format(LIN), "oc/o.c": "o\n"})
+stream += commit(ADA, 1600000000, "oc: old", {"oc/o.c": "old\n"})
+for i in range(4):
+    stream += commit(f"Au Thor{i} <au{i}@example.org>",
+                     1720000000 + i * 86400,
+                     f"oc: change {i}\n\nReviewed-by: {LIN}\n",
+                     {"oc/o.c": f"{i}\n"})
+stream += commit(ADA, 1735776000, "MAINTAINERS: OC: Ann for Lin",
+                 {"MAINTAINERS": OC.format("Ann Au <ann@example.org>")})
+seven = os.path.join(T, "seven.git")
+subprocess.run(["git", "init", "-q", "--bare", "-b", "main", seven],
+               check=True)
+subprocess.run(["git", "--git-dir", seven, "fast-import", "--quiet"],
+               input=stream, check=True)
+r = run("recruit", "--repo", seven, "--no-cache", "-o",
+        os.path.join(T, "out13"), "--from", FROM, "--json", "OC", *SMALL,
+        env=env)
+eq(r.json()["patch_files"] if r.rc == 0 else r.err, [],
+   "no proposal for Lin, whom OC listed when the window began")
+doc = run("areas", "--repo", seven, "--no-cache", "--json", "OC",
+          *SMALL).json()
+eq([(p["reviewed"], p["listed_then"], p["de_facto"])
+    for p in doc["entries"][0]["areas"][0]["top"]
+    if p["name"] == "Lin Former"], [(4, True, False)],
+   "areas: Lin listed_then, not de-facto")
 done()
