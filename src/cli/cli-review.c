@@ -476,20 +476,6 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 	return CLI_CONTINUE;
 }
 
-static int64_t newest_message(const struct ms_mail_index *idx)
-{
-	int64_t t = 0;
-
-	for (size_t i = 0; i < ms_mail_index_count(idx); i++) {
-		const struct ms_mail_rec *r = ms_mail_index_get(idx,
-								(uint32_t)i);
-
-		if (r->date_valid && r->date > t)
-			t = r->date;
-	}
-	return t;
-}
-
 int cli_list_facts_load_tree(const char *cmd, const struct cli_tree_opts *to,
 			     const struct cli_store_opts *store,
 			     const struct cli_strings *archives,
@@ -515,8 +501,10 @@ int cli_list_facts_load_tree(const char *cmd, const struct cli_tree_opts *to,
 	rc = facts_open(cmd, &ao, &ro, &f);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	/* the list's own end is "now": its newest message */
-	*until = newest_message(ms_link_mail_index(f->lm));
+	/* the list's own end is "now": its newest message, misdated ones
+	 * left out as review leaves them out (ms_mail_index_span()) */
+	if (!ms_mail_index_span(ms_link_mail_index(f->lm), since, until, NULL))
+		*until = 0;
 	if (ms_act_parse_before(window, *until, since) < 0 ||
 	    ms_act_parse_before(inactive_after, *until,
 				&f->active_since) < 0) {

@@ -1119,16 +1119,15 @@ static int open_workers(struct worker *wks, int nr, struct walk *w,
 		int rc;
 
 		wks[i].w = w;
-		rc = git_repository_open_ext(&wks[i].repo, gitdir,
-					     GIT_REPOSITORY_OPEN_NO_SEARCH,
-					     NULL);
-		if (rc == 0)
-			rc = git_repository_odb(&wks[i].odb, wks[i].repo);
-		if (rc == 0 && w->packs)
-			wks[i].pr = ms_pack_reader_new(w->packs);
+		rc = ms_git_open(gitdir, &wks[i].repo);
+		if (rc < 0)
+			return rc;
+		rc = git_repository_odb(&wks[i].odb, wks[i].repo);
 		if (rc < 0)
 			return ms_git_error(rc, "cannot open repository '%s'",
 					    gitdir);
+		if (w->packs)
+			wks[i].pr = ms_pack_reader_new(w->packs);
 		wks[i].prefix = g_string_new(NULL);
 		wks[i].cur = tree_cache_new();
 		wks[i].prev = tree_cache_new();

@@ -120,33 +120,45 @@ char *ms_mime_parse_message_id(const char *value)
 	return r;
 }
 
+/* Whether the raw bytes of a base64 body are base64, read in pieces:
+ * b64_scan() each, then b64_valid(). */
+struct b64 {
+	size_t data, pad;
+	bool bad;
+};
+
+static void b64_scan(struct b64 *b, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && !b->bad; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '=')
+			b->pad++;
+		else if ((g_ascii_isalnum(c) || c == '+' || c == '/') &&
+			 !b->pad)
+			b->data++;
+		else
+			b->bad = !g_ascii_isspace(c);
+	}
+}
+
+static bool b64_valid(const struct b64 *b)
+{
+	return !b->bad && b->pad <= 2 && (b->data + b->pad) % 4 == 0;
+}
+
 static bool base64_valid(GMimeStream *s)
 {
 	char buf[8192];
 	gint64 nread;
-	size_t data = 0, pad = 0;
-	bool ok = true;
+	struct b64 b = { 0 };
 
 	if (!s || g_mime_stream_reset(s) < 0)
 		return true;
-	while (ok && (nread = g_mime_stream_read(s, buf, sizeof buf)) > 0) {
-		for (gint64 i = 0; i < nread; i++) {
-			unsigned char c = (unsigned char)buf[i];
-			if (g_ascii_isspace(c))
-				continue;
-			if (c == '=') {
-				pad++;
-			} else if ((g_ascii_isalnum(c) || c == '+' ||
-				    c == '/') && !pad) {
-				data++;
-			} else {
-				ok = false;
-				break;
-			}
-		}
-	}
+	while (!b.bad && (nread = g_mime_stream_read(s, buf, sizeof buf)) > 0)
+		b64_scan(&b, buf, (size_t)nread);
 	g_mime_stream_reset(s);
-	return ok && pad <= 2 && (data + pad) % 4 == 0;
+	return b64_valid(&b);
 }
 
 bool ms_mime_charset_is_utf8(const char *cs)
@@ -364,25 +376,6 @@ void ms_mime_decode_body(const char *content_type, const char *encoding,
 	g_object_unref(obj);
 }
 
-/* The raw bytes of a base64 body are base64 (what base64_valid() reads). */
-static bool base64_valid_mem(const char *s, size_t n)
-{
-	size_t data = 0, pad = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (g_ascii_isspace(c))
-			continue;
-		if (c == '=')
-			pad++;
-		else if ((g_ascii_isalnum(c) || c == '+' || c == '/') && !pad)
-			data++;
-		else
-			return false;
-	}
-	return pad <= 2 && (data + pad) % 4 == 0;
-}
-
 bool ms_mime_decode_single(const char *encoding, const char *charset,
 			   const char *body, size_t len, GString *text,
 			   uint32_t *problems)
@@ -399,8 +392,13 @@ bool ms_mime_decode_single(const char *encoding, const char *charset,
 	else
 		return false;
 	mime_init();
-	if (e == GMIME_CONTENT_ENCODING_BASE64 && !base64_valid_mem(body, len))
-		*problems |= 1u << MS_MAIL_P_BAD_BASE64;
+	if (e == GMIME_CONTENT_ENCODING_BASE64) {
+		struct b64 b = { 0 };
+
+		b64_scan(&b, body, len);
+		if (!b64_valid(&b))
+			*problems |= 1u << MS_MAIL_P_BAD_BASE64;
+	}
 	g_mime_encoding_init_decode(&state, e);
 	/* decoded at the end of `text`, where valid UTF-8 stays */
 	at = text->len;

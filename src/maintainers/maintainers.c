@@ -440,8 +440,7 @@ int maint_file_load(const struct ms_tree *t, const struct maint_load_opts *opts,
 			rc = parse_from_disk(mf, o.maintainers[i], diags);
 		goto done;
 	}
-	if (!o.ignore_conf)
-		read_conf(t, &o, &mpath);
+	read_conf(t, &o, &mpath);
 	if (mpath) {
 		char *p = g_strdup(mpath);
 		size_t pl = strlen(p);

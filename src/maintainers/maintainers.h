@@ -94,7 +94,6 @@ struct maint_load_opts {
 	const char *const *maintainers; /* files on disk (--maintainers) */
 	size_t nr_maintainers;
 	bool find_maintainer_files;     /* also every * /MAINTAINERS below */
-	bool ignore_conf;               /* skip the tree's .get_maintainer.conf */
 	bool qemu_syntax;               /* maint_file_set_qemu_syntax() */
 };
 
