@@ -262,6 +262,27 @@ static bool names_self(struct aside_ctx *c, const char *name)
  */
 enum other_form { OTHER_ANY, OTHER_TO, OTHER_STRONG };
 
+/* Whether list `l` (an index of c->map->lists) is named by an L: line of
+ * an entry patch posting `i` maps to (by its files or K: patterns). */
+static bool named_for(const struct aside_ctx *c, uint32_t i, uint32_t l)
+{
+	const GArray *es = ms_review_map_entries(c->map, i);
+	const char *a = c->map->lists->pdata[l];
+	size_t n = strlen(a);
+
+	for (guint k = 0; es && k < es->len; k++) {
+		const struct maint_entry *e = maint_file_entry(c->map->mf,
+			g_array_index(es, size_t, k));
+
+		for (size_t f = 0; f < e->nr_fields; f++)
+			if (e->fields[f].key == 'L' &&
+			    !g_ascii_strncasecmp(e->fields[f].value, a, n) &&
+			    strchr(" \t", e->fields[f].value[n]))
+				return true;
+	}
+	return false;
+}
+
 static bool other_list(const struct aside_ctx *c, uint32_t i,
 		       enum other_form form, const char **which)
 {
@@ -280,7 +301,11 @@ static bool other_list(const struct aside_ctx *c, uint32_t i,
 		if ((int32_t)l == own) {
 			own_to |= to;
 		} else if (l < c->map->nr_named) {
-			return false;       /* one of the project's lists */
+			/* one of the project's lists; for the strong form,
+			 * one named for the patch's own files (U-Boot's fs/fat
+			 * patches Cc linux-btrfs, the kernel's for fs/btrfs/) */
+			if (form != OTHER_STRONG || named_for(c, i, l))
+				return false;
 		} else {
 			if (!*which || (to && !unnamed_to))
 				*which = c->map->lists->pdata[l];

@@ -487,6 +487,30 @@ for how, where in (("--tree", repo), ("--repo", repo), ("--repo", side)):
        f"{what}: ... ez1 by ez2's evidence")
     ok(("smoke@example.net" in mids) == (where == side), f"{what}: a new "
        "tests/smoke.sh is the project's only where a branch has tests/")
+# ... and a list MAINTAINERS names blocks the recipients rule only when
+# an entry of the patch's files names it: U-Boot's fs/fat patches, To:
+# u-boot, Cc: linux-erofs and linux-btrfs (the kernel's list for
+# fs/btrfs/, not for fs/fat/), are U-Boot's; Cc'd to THE REST's list
+# (which claims its file) it is the project's
+x1 = next(p for p in text.split("\nFrom ") if "<x1@example.net>" in p)
+cross = os.path.join(tmp, "cross.mbox")
+with open(cross, "w") as f:
+    f.write(text + "\nFrom " + x1.replace("x1@", "xlate@").replace(
+        "Cc: foo@lists.example.org", "Cc: foo@lists.example.org, "
+        "late@lists.example.org") + "\nFrom " + x1.replace(
+        "x1@", "xlkml@").replace("Cc: foo@lists.example.org",
+                                 "Cc: foo@lists.example.org, "
+                                 "linux-kernel@lists.example.org"))
+r = run("review", "--tree", repo, "--archive", cross, "--json", "--no-cache",
+        "THE REST")
+d = r.json()
+mids = {v for p in d["entries"][0]["patch_list"] for v in p["versions"]}
+al = {x["message_id"]: x for x in d["set_aside_list"]}
+eq(al.get("xlate@example.net", {}).get("reason"), "foreign_recipients",
+   "To: another project's list, Cc: a list MAINTAINERS names for other "
+   "files only: set aside by recipients")
+ok("xlkml@example.net" in mids, "... Cc'd to the list of its file's entry: "
+   "the project's")
 # ... with --repo the whole history knows legacy/old.c, removed before
 # the snapshot; mkfs/ it never had
 db = os.path.join(tmp, "count.sqlite")
