@@ -148,6 +148,16 @@ ACME = ("ACME BOARD\nM:\tAda Acme <ada@example.org>\nS:\tMaintained\n"
 fi = []
 
 
+def imported(name, stream):
+    """A bare repository under T holding the fast-import `stream`."""
+    path = os.path.join(T, name)
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", path],
+                   check=True)
+    subprocess.run(["git", "--git-dir", path, "fast-import", "--quiet"],
+                   input=stream, check=True)
+    return path
+
+
 def blob(path, text):
     data = text.encode()
     fi.append(f"M 100644 inline {path}\ndata {len(data)}\n".encode() +
@@ -176,10 +186,7 @@ for i in range(5):
                      f"acme: change {i}\n\n"
                      "Reviewed-by: Rob Board <rob@example.net>\n",
                      {"board/acme/a.c": f"a {i}\n"})
-two = os.path.join(T, "two.git")
-subprocess.run(["git", "init", "-q", "--bare", "-b", "main", two], check=True)
-subprocess.run(["git", "--git-dir", two, "fast-import", "--quiet"],
-               input=stream, check=True)
+two = imported("two.git", stream)
 out4 = os.path.join(T, "out4")
 # (these small planted cases run at --split-commits 6: 3 tags or
 # commits are enough evidence there)
@@ -242,11 +249,7 @@ wide["board/cee/c.c"] = "wide\n"
 stream += commit("Wi De <wi@example.org>", 1700000000 + 7 * 86400,
                  f"global: rename\n\nReviewed-by: {NIA}\n", wide,
                  committer=NIA)
-three = os.path.join(T, "three.git")
-subprocess.run(["git", "init", "-q", "--bare", "-b", "main", three],
-               check=True)
-subprocess.run(["git", "--git-dir", three, "fast-import", "--quiet"],
-               input=stream, check=True)
+three = imported("three.git", stream)
 out5 = os.path.join(T, "out5")
 r = run("recruit", "--repo", three, "--no-cache", "-o", out5, "--from", FROM,
         "BEE BOARD", "CEE BOARD", *SMALL, env=env)
@@ -369,11 +372,7 @@ for i in range(4):
                      f"new: change {i}\n\nReviewed-by: {PIA}\n",
                      {"board/new/n.c": f"n {i}\n"})
 stream += commit(ADA, 1735689600, "readme", {"README": "r2\n"})
-four = os.path.join(T, "four.git")
-subprocess.run(["git", "init", "-q", "--bare", "-b", "main", four],
-               check=True)
-subprocess.run(["git", "--git-dir", four, "fast-import", "--quiet"],
-               input=stream, check=True)
+four = imported("four.git", stream)
 r = run("recruit", "--repo", four, "--no-cache", "-o",
         os.path.join(T, "out10"), "--from", FROM, "--json", *SMALL, env=env)
 eq([p["subject"] for p in r.json()["patch_files"]][1:] if r.rc == 0 else r.err,
@@ -396,11 +395,7 @@ for i in range(5):
     stream += commit(CUS if i else "Ann Au <ann@example.org>",
                      1735000000 + i * 86400, f"dee: change {i}\n",
                      {"board/dee/d.c": f"d {i}\n"}, committer=CUS)
-five = os.path.join(T, "five.git")
-subprocess.run(["git", "init", "-q", "--bare", "-b", "main", five],
-               check=True)
-subprocess.run(["git", "--git-dir", five, "fast-import", "--quiet"],
-               input=stream, check=True)
+five = imported("five.git", stream)
 r = run("recruit", "--repo", five, "--no-cache", "-o",
         os.path.join(T, "out11"), "--from", FROM, "--json", "DEE BOARD",
         *SMALL, env=env)
@@ -448,11 +443,7 @@ for i in range(4):
         stream += commit("Ola Outer <ola@example.org>",
                          1736700000 + i * 86400 + 60, f"outer: change {i}\n",
                          {"outer/o.c": f"{i}\n"})
-six = os.path.join(T, "six.git")
-subprocess.run(["git", "init", "-q", "--bare", "-b", "main", six],
-               check=True)
-subprocess.run(["git", "--git-dir", six, "fast-import", "--quiet"],
-               input=stream, check=True)
+six = imported("six.git", stream)
 r = run("recruit", "--repo", six, "--no-cache", "-o",
         os.path.join(T, "out12"), "--from", FROM, "--json", *SMALL, env=env)
 eq([p["subject"] for p in r.json()["patch_files"]][1:] if r.rc == 0 else r.err,
@@ -494,11 +485,7 @@ for i in range(4):
                      {"oc/o.c": f"{i}\n"})
 stream += commit(ADA, 1735776000, "MAINTAINERS: OC: Ann for Lin",
                  {"MAINTAINERS": OC.format("Ann Au <ann@example.org>")})
-seven = os.path.join(T, "seven.git")
-subprocess.run(["git", "init", "-q", "--bare", "-b", "main", seven],
-               check=True)
-subprocess.run(["git", "--git-dir", seven, "fast-import", "--quiet"],
-               input=stream, check=True)
+seven = imported("seven.git", stream)
 r = run("recruit", "--repo", seven, "--no-cache", "-o",
         os.path.join(T, "out13"), "--from", FROM, "--json", "OC", *SMALL,
         env=env)
