@@ -367,7 +367,10 @@ enum {
  * unlisted person `p` of entry `e` (one of e->others, not a via-list
  * sender) who, at least twice each, applied more than half of the
  * entry's merged patches, gave more than half of its review tags, or
- * was the first to answer more than half of its answered patches.
+ * was the first to answer more than half of its answered patches; the
+ * tags and first answers must lie in two threads at least (on
+ * linux-rdma's 2023 slice, first answers to one cross-posted series
+ * made Al Viro the de-facto maintainer of 12 file systems).
  * Returns the shares that hold (0: not de-facto); the evidence is in `p`
  * (applied, reviewed_by + acked_by, first_replies with their dates and
  * Message-IDs) over `e` (merged, tags_total, first_replied_total).

@@ -386,6 +386,27 @@ static void test_text(void)
 	}
 }
 
+/* review's de-facto rule (ms_rv_defacto()): first answers and tags in
+ * one thread are one piece of evidence; patches applied need none. */
+static void test_defacto(void)
+{
+	struct ms_rv_entry e = { .merged = 3, .tags_total = 2,
+				 .first_replied_total = 2 };
+	struct ms_rv_person p = { .first_replies = 2, .reviewed_by = 2,
+				  .threads = 1 };
+
+	is_int(ms_rv_defacto(&e, &p), 0, "de-facto: two first answers and "
+	       "two tags in one thread: no");
+	p.threads = 2;
+	is_int(ms_rv_defacto(&e, &p), MS_RV_DEFACTO_TAGS |
+	       MS_RV_DEFACTO_FIRST, "... in two threads: yes");
+	p = (struct ms_rv_person){ .applied = 2 };
+	is_int(ms_rv_defacto(&e, &p), MS_RV_DEFACTO_APPLIED,
+	       "applied 2 of 3, no list message: yes");
+	p.role = 'R';
+	is_int(ms_rv_defacto(&e, &p), 0, "a listed person: no");
+}
+
 int main(void)
 {
 	test_text();
@@ -394,5 +415,6 @@ int main(void)
 	test_flag();
 	test_retire_reason();
 	test_person_text();
+	test_defacto();
 	return test_done();
 }
