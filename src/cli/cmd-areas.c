@@ -102,15 +102,23 @@ static void print_person(FILE *fp, const struct ms_area_person *p)
 	fprintf(fp, ": %zu authored, %zu applied, %zu reviewed, "
 		"last %s", p->authored, p->committed,
 		p->reviewed, day(true, p->last, d));
-	if (p->listed)
+	switch (ms_area_standing(p)) {
+	case MS_AREA_LISTED:
 		fprintf(fp, " (listed)");
-	else if (p->listed_in)
+		break;
+	case MS_AREA_LISTED_ELSEWHERE:
 		fprintf(fp, " (listed in %s)", p->listed_in);
-	else if (p->custodial)
+		break;
+	case MS_AREA_CUSTODIAN:
 		fprintf(fp, " (%zu applied as the custodian of %s's tree)",
 			p->custodial, p->custodian_of);
-	else if (p->listed_then)
+		break;
+	case MS_AREA_LISTED_THEN:
 		fprintf(fp, " (listed when the window began)");
+		break;
+	case MS_AREA_UNLISTED:
+		break;
+	}
 	if (ms_area_defacto(p))
 		fprintf(fp, " DE-FACTO %s", ms_area_defacto(p));
 	fputc('\n', fp);

@@ -1455,6 +1455,17 @@ const char *ms_area_flag_name(enum ms_area_flag f)
 	return "";
 }
 
+enum ms_area_standing ms_area_standing(const struct ms_area_person *p)
+{
+	if (p->listed)
+		return MS_AREA_LISTED;
+	if (p->listed_in)
+		return MS_AREA_LISTED_ELSEWHERE;
+	if (p->custodial)
+		return MS_AREA_CUSTODIAN;
+	return p->listed_then ? MS_AREA_LISTED_THEN : MS_AREA_UNLISTED;
+}
+
 const char *ms_area_defacto(const struct ms_area_person *p)
 {
 	if (p->defacto_committer)

@@ -167,6 +167,20 @@ struct ms_area_person {
  * "reviewer", "committer and reviewer"; NULL when not. */
 const char *ms_area_defacto(const struct ms_area_person *p);
 
+/* What the entry's listing makes of `p` in the area, the first that
+ * holds in the order the de-facto rule weighs them: listed by the
+ * entry, by another entry (listed_in), applying as a custodian
+ * (custodial, custodian_of), listed when the window began; else
+ * unlisted. */
+enum ms_area_standing {
+	MS_AREA_UNLISTED,
+	MS_AREA_LISTED,
+	MS_AREA_LISTED_ELSEWHERE,
+	MS_AREA_CUSTODIAN,
+	MS_AREA_LISTED_THEN,
+};
+enum ms_area_standing ms_area_standing(const struct ms_area_person *p);
+
 /* Another entry matching files of the area (get_maintainer.pl names
  * both): how many of the window's commits there it covers too. */
 struct ms_area_cover {

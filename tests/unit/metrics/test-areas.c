@@ -414,6 +414,27 @@ static void check_whole_tree(void)
 	ms_areas_free(r);
 }
 
+/* ms_area_standing(): the first that holds, in the de-facto rule's
+ * order. */
+static void test_standing(void)
+{
+	struct ms_area_person p = { .listed = true, .listed_in = "X",
+				    .custodial = 2, .listed_then = true };
+
+	is_int(ms_area_standing(&p), MS_AREA_LISTED, "standing: listed "
+	       "first");
+	p.listed = false;
+	is_int(ms_area_standing(&p), MS_AREA_LISTED_ELSEWHERE,
+	       "... then listed in another entry");
+	p.listed_in = NULL;
+	is_int(ms_area_standing(&p), MS_AREA_CUSTODIAN, "... then custodian");
+	p.custodial = 0;
+	is_int(ms_area_standing(&p), MS_AREA_LISTED_THEN,
+	       "... then listed when the window began");
+	p.listed_then = false;
+	is_int(ms_area_standing(&p), MS_AREA_UNLISTED, "... else unlisted");
+}
+
 int main(void)
 {
 	char *dir = g_dir_make_tmp("ms-areas-XXXXXX", NULL);
@@ -428,6 +449,7 @@ int main(void)
 	struct ms_diags diags = MS_DIAGS_INIT;
 	struct ms_areas *r;
 
+	test_standing();
 	ok(fp != NULL, "git fast-import runs");
 	fwrite(s->str, 1, s->len, fp);
 	is_int(pclose(fp), 0, "the repository is made");
