@@ -253,8 +253,8 @@ static void text_others(FILE *fp, const struct ms_rv_entry *e, bool git)
 					p->email);
 			else
 				cli_person_label(fp, p->name, p->email);
-			fprintf(fp, " (first %zu, tags %zu, commits %s)\n",
-				p->first_replies, p->reviewed_by + p->acked_by,
+			fprintf(fp, " (first responses %zu, tags %zu, commits %s)\n",
+				p->first_responses, p->reviewed_by + p->acked_by,
 				git_count(c, git, p->commits));
 		}
 	}
@@ -263,8 +263,8 @@ static void text_others(FILE *fp, const struct ms_rv_entry *e, bool git)
 
 		fprintf(fp, "  DE-FACTO MAINTAINER ");
 		cli_person_label(fp, p->name, p->email);
-		fprintf(fp, " (applied %s, first replies %zu, tags %zu)\n",
-			git_count(c, git, p->applied), p->first_replies,
+		fprintf(fp, " (applied %s, first responses %zu, tags %zu)\n",
+			git_count(c, git, p->applied), p->first_responses,
 			p->reviewed_by + p->acked_by);
 	}
 	for (guint i = 0; i < e->aliases->len; i++) {

@@ -611,7 +611,7 @@ void cli_rv_json_person(struct ms_out *o, const struct ms_rv_person *p,
 	ms_out_kv_int(o, "messages", (int64_t)p->messages);
 	ms_out_kv_int(o, "threads", (int64_t)p->threads);
 	ms_out_kv_int(o, "authored", (int64_t)p->authored);
-	ms_out_kv_int(o, "first_replies", (int64_t)p->first_replies);
+	ms_out_kv_int(o, "first_responses", (int64_t)p->first_responses);
 	cli_json_count(o, "commits", git, p->commits);
 	cli_json_count(o, "applied", git, p->applied);
 	ms_out_kv_int(o, "netdev_score", p->netdev_score);

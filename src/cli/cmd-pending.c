@@ -153,7 +153,7 @@ static void print_item(struct ms_out *o, const struct cli_review_view *v,
 				   m, 32);
 		printf("%s ", i ? "," : "");
 		cli_person_label(stdout, p->name, p->email);
-		printf(" (%zu, median %s)", p->first_replies, m);
+		printf(" (%zu, median %s)", p->first_responses, m);
 	}
 	printf("\n%s%s%s", url ? "    " : "", url ? url : "",
 	       url ? "\n" : "");

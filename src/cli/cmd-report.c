@@ -1016,8 +1016,8 @@ static void defacto_aliases(FILE *fp, const struct site *s,
 			fprintf(fp, ": applied %zu", p->applied);
 		else
 			fputs(": applied n/a", fp);
-		fprintf(fp, ", first replies %zu, tags %zu</li>\n",
-			p->first_replies, p->reviewed_by + p->acked_by);
+		fprintf(fp, ", first responses %zu, tags %zu</li>\n",
+			p->first_responses, p->reviewed_by + p->acked_by);
 	}
 	if (e->defacto->len)
 		fputs("</ul>\n", fp);

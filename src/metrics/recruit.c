@@ -430,11 +430,11 @@ static void evidence_list(GString *b, const struct ms_rv_person *x,
 	day(o->until, u);
 	day(x->first_reply_since, f);
 	day(x->first_reply_until, l);
-	if (x->first_replies)
+	if (x->first_responses)
 		g_ptr_array_add(did, g_strdup_printf(
 			"were the first to answer %zu of the %zu answered, "
 			"posted from %s to %s",
-			x->first_replies, re->first_replied_total, f, l));
+			x->first_responses, re->first_replied_total, f, l));
 	if (why & MS_RV_DEFACTO_TAGS)
 		g_ptr_array_add(did, g_strdup_printf(
 			"gave %zu of its %zu review tags",

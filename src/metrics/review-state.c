@@ -302,8 +302,8 @@ static gint cmp_first(gconstpointer a, gconstpointer b)
 	const struct ms_rv_person *x = *(struct ms_rv_person *const *)a;
 	const struct ms_rv_person *y = *(struct ms_rv_person *const *)b;
 
-	if (x->first_replies != y->first_replies)
-		return x->first_replies > y->first_replies ? -1 : 1;
+	if (x->first_responses != y->first_responses)
+		return x->first_responses > y->first_responses ? -1 : 1;
 	return g_strcmp0(x->email, y->email);
 }
 
@@ -312,10 +312,10 @@ GPtrArray *ms_rv_first_responders(const struct ms_rv_entry *e, size_t max)
 	GPtrArray *all = g_ptr_array_new();
 
 	for (guint i = 0; i < e->listed->len; i++)
-		if (((struct ms_rv_person *)e->listed->pdata[i])->first_replies)
+		if (((struct ms_rv_person *)e->listed->pdata[i])->first_responses)
 			g_ptr_array_add(all, e->listed->pdata[i]);
 	for (guint i = 0; i < e->others->len; i++)
-		if (((struct ms_rv_person *)e->others->pdata[i])->first_replies)
+		if (((struct ms_rv_person *)e->others->pdata[i])->first_responses)
 			g_ptr_array_add(all, e->others->pdata[i]);
 	g_ptr_array_sort(all, cmp_first);
 	if (all->len > max)

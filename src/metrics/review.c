@@ -998,14 +998,14 @@ static void patch_outcome(struct entry_acc *ea, struct ms_rv_patch *pt,
 
 		out->replied++;
 		g_array_append_val(ea->ttfr, pt->first.latency);
-		if (!a->p.first_replies || pt->posted < a->p.first_reply_since)
+		if (!a->p.first_responses || pt->posted < a->p.first_reply_since)
 			a->p.first_reply_since = pt->posted;
-		if (!a->p.first_replies || pt->posted > a->p.first_reply_until)
+		if (!a->p.first_responses || pt->posted > a->p.first_reply_until)
 			a->p.first_reply_until = pt->posted;
-		if (a->p.first_replies < G_N_ELEMENTS(a->p.first_reply_ids))
-			a->p.first_reply_ids[a->p.first_replies] =
+		if (a->p.first_responses < G_N_ELEMENTS(a->p.first_reply_ids))
+			a->p.first_reply_ids[a->p.first_responses] =
 				rec_at(c, pt->first.rec)->message_id;
-		a->p.first_replies++;
+		a->p.first_responses++;
 		ea->first_replied_total++;
 	}
 	if (pt->has_maint) {
@@ -1227,8 +1227,8 @@ unsigned ms_rv_defacto(const struct ms_rv_entry *e,
 		r |= MS_RV_DEFACTO_APPLIED;
 	if (threads && tags >= 2 && 2 * tags > e->tags_total)
 		r |= MS_RV_DEFACTO_TAGS;
-	if (threads && p->first_replies >= 2 &&
-	    2 * p->first_replies > e->first_replied_total)
+	if (threads && p->first_responses >= 2 &&
+	    2 * p->first_responses > e->first_replied_total)
 		r |= MS_RV_DEFACTO_FIRST;
 	return r;
 }

@@ -271,7 +271,7 @@ struct ms_rv_person {
 	size_t reviewed_by, acked_by, tested_by; /* tags given on the list */
 	size_t messages, threads;    /* replies sent, distinct threads */
 	size_t authored;             /* patch postings they sent */
-	size_t first_replies;        /* patches where theirs came first */
+	size_t first_responses;        /* patches where theirs came first */
 	/* ... the first and newest of those patches' postings dates, and
 	 * the Message-IDs of three of those replies (borrowed
 	 * from the index; NULL when fewer) */
@@ -372,7 +372,7 @@ enum {
  * linux-rdma's 2023 slice, first answers to one cross-posted series
  * made Al Viro the de-facto maintainer of 12 file systems).
  * Returns the shares that hold (0: not de-facto); the evidence is in `p`
- * (applied, reviewed_by + acked_by, first_replies with their dates and
+ * (applied, reviewed_by + acked_by, first_responses with their dates and
  * Message-IDs) over `e` (merged, tags_total, first_replied_total).
  */
 unsigned ms_rv_defacto(const struct ms_rv_entry *e,
@@ -444,7 +444,7 @@ GArray *ms_rv_pending(const struct ms_review *rv,
 		      unsigned person, const char *email);
 
 /* Who answers entry `e`'s patches first: its people (struct
- * ms_rv_person *, borrowed) with first_replies, most first, at most
+ * ms_rv_person *, borrowed) with first_responses, most first, at most
  * `max` (a new array: g_ptr_array_unref). */
 GPtrArray *ms_rv_first_responders(const struct ms_rv_entry *e, size_t max);
 

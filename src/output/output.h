@@ -51,7 +51,7 @@ int ms_json_read_list(const char *file, const char *text, size_t len,
 		      void *data);
 
 /* The version of every JSON document maintstat prints; see docs/json.md. */
-#define MS_SCHEMA_VERSION 9
+#define MS_SCHEMA_VERSION 10
 
 enum ms_out_format {
 	MS_OUT_TEXT,

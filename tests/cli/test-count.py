@@ -715,7 +715,7 @@ page = "".join(open(p).read() for p in
                if "fay@example.org" in open(p).read().split("<h1>")[1][:200])
 ok(re.search(r">17% \(2/12\)<", page), "Fay's page: 17% (2/12), as "
    "the text", re.findall(r">\d+% \(\d+/\d+\)<", page))
-ok("Cora Forwarder <cora@example.com> (first 1, tags 0," in
+ok("Cora Forwarder <cora@example.com> (first responses 1, tags 0," in
    sec["FOO DRIVER"], "7: text: the forwarded tag is not Cora's")
 eq(sec["FOO DRIVER"].lower().count("foo: trailing dot"), 1, "8: text: "
    "'Trailing dot.' and 'trailing dot' are one ignored patch (shown by "

@@ -198,7 +198,7 @@ eq(v1["first_responders"][0]["email"], "may@example.org",
 # a first responder is review's person object, its list figures (one
 # emitter per object, schema 9)
 eq(sorted(v1["first_responders"][0]),
-   ["applied", "authored", "commits", "email", "first_replies",
+   ["applied", "authored", "commits", "email", "first_responses",
     "last_list_activity", "median_latency_hours", "messages", "name",
     "netdev_score", "own_patches", "replied", "replied_share",
     "responsiveness", "role", "tags", "threads", "within_target"],

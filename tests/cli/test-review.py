@@ -129,7 +129,7 @@ ok(not bar["people"][0]["inactive"] and bar["people"][0]["role_address"],
    "the role address is reported as one, not as an inactive person")
 
 baz = ents["BAZ LEGACY DRIVER"]
-eq([(d["email"], d["applied"], d["first_replies"])
+eq([(d["email"], d["applied"], d["first_responses"])
     for d in baz["defacto_maintainers"]],
    [("dan@example.net", 2, 2)], "Dan is BAZ's de-facto maintainer")
 ok(baz["people"][0]["inactive"], "Old Ghost is inactive")
@@ -166,7 +166,7 @@ eq([a["email"] for a in e2["QUX SENSOR DRIVER"]["corporate_aliases"]],
 eq([d["email"] for d in e2["QUX SENSOR DRIVER"]["defacto_maintainers"]],
    ["quinn.qux@qux.example.com"], "... with his own second address as "
    "de-facto maintainer")
-eq([(p["email"], p["first_replies"])
+eq([(p["email"], p["first_responses"])
     for p in e2["BAZ LEGACY DRIVER"]["others"] if p["replied"]],
    [("dan@example.net", 1), ("dan@oldjob.example.com", 1)],
    "without --aliases Dan's old address is someone else")

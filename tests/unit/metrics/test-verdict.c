@@ -392,7 +392,7 @@ static void test_defacto(void)
 {
 	struct ms_rv_entry e = { .merged = 3, .tags_total = 2,
 				 .first_replied_total = 2 };
-	struct ms_rv_person p = { .first_replies = 2, .reviewed_by = 2,
+	struct ms_rv_person p = { .first_responses = 2, .reviewed_by = 2,
 				  .threads = 1 };
 
 	is_int(ms_rv_defacto(&e, &p), 0, "de-facto: two first answers and "
