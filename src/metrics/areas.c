@@ -541,6 +541,14 @@ struct cover {
 	bool inner;
 };
 
+/* The entries of one kind (those `want` holds) that list people in a
+ * field of `keys` (listing_of()). */
+struct listing {
+	bool (*want)(const struct maint_entry *me);
+	const char *keys;
+	GHashTable *t;
+};
+
 /* What the whole query shares. */
 struct qwork {
 	const struct ms_activity *a;
@@ -551,11 +559,9 @@ struct qwork {
 	const int64_t *bounds;
 	unsigned **entry_people;  /* per entry index: its M:/R: ids, lazily */
 	size_t *nr_entry_people;
-	/* person + 1 -> the name of the first entry with a T: line listing
-	 * them as M: (areas.h's custodian_of), made on first use */
-	GHashTable *custodians;
-	/* ... of the first entry naming no file that lists them */
-	GHashTable *whole;
+	/* the entries with a T: line listing people as M: (areas.h's
+	 * custodian_of), and those naming no file that list them */
+	struct listing custodians, whole;
 	size_t defacto_min;       /* the evidence MS_AREA_DEFACTO needs */
 	/* the records' paths, each distinct one a struct pinfo (`pinfo`,
 	 * by the id `ids` gives its address); per path of a record (the
@@ -655,54 +661,39 @@ static bool names_no_file(const struct maint_entry *me)
 	return true;
 }
 
-/* person + 1 -> the name of the first entry `want` holds that lists
- * them in a field of `keys`. */
-static GHashTable *people_of(struct ms_ident *ident,
-			     const struct maint_file *mf,
-			     bool (*want)(const struct maint_entry *),
-			     const char *keys)
+/* The name of the first entry of `a` that `l->want` holds and that
+ * lists person `p` in a field of `l->keys`, or NULL; l->t (person + 1
+ * -> entry name) is made on first use. */
+static const char *listing_of(const struct ms_activity *a,
+			      struct listing *l, unsigned p)
 {
-	GHashTable *t = g_hash_table_new(NULL, NULL);
+	const struct maint_file *mf = ms_activity_maintainers(a);
+	size_t i = l->t ? 0 : maint_file_nr_entries(mf);
 
-	for (size_t i = maint_file_nr_entries(mf); i-- > 0;) {
+	if (!l->t)
+		l->t = g_hash_table_new(NULL, NULL);
+	while (i-- > 0) {
 		const struct maint_entry *me = maint_file_entry(mf, i);
 
-		for (size_t f = 0; f < me->nr_fields && want(me); f++) {
+		for (size_t f = 0; f < me->nr_fields && l->want(me); f++) {
 			char *name = NULL, *email = NULL;
 			unsigned id;
 
-			if (!strchr(keys, me->fields[f].key))
+			if (!strchr(l->keys, me->fields[f].key))
 				continue;
 			maint_parse_person(me->fields[f].value, &name, &email);
-			id = ms_ident_resolve(ident, name, email);
+			id = ms_ident_resolve(ms_activity_ident(a), name,
+					      email);
 			if (id != MS_IDENT_NONE)
-				g_hash_table_insert(t, GUINT_TO_POINTER(id + 1),
+				g_hash_table_insert(l->t,
+						    GUINT_TO_POINTER(id + 1),
 						    (gpointer)me->name);
 			g_free(name);
 			g_free(email);
 		}
 	}
-	return t;
-}
-
-/* The entry whose tree (T:) person `p` keeps as an M:, or NULL. */
-static const char *custodian_of(struct qwork *qw, unsigned p)
-{
-	if (!qw->custodians)
-		qw->custodians = people_of(qw->ident,
-			ms_activity_maintainers(qw->a), has_tree, "M");
-	return p == MS_IDENT_NONE ? NULL : g_hash_table_lookup(
-		qw->custodians, GUINT_TO_POINTER(p + 1));
-}
-
-/* The entry naming no file that lists `p` (areas.h), or NULL. */
-static const char *whole_of(struct qwork *qw, unsigned p)
-{
-	if (!qw->whole)
-		qw->whole = people_of(qw->ident,
-			ms_activity_maintainers(qw->a), names_no_file, "MR");
-	return p == MS_IDENT_NONE ? NULL : g_hash_table_lookup(
-		qw->whole, GUINT_TO_POINTER(p + 1));
+	return p == MS_IDENT_NONE ? NULL :
+	       g_hash_table_lookup(l->t, GUINT_TO_POINTER(p + 1));
 }
 
 static bool lists(struct qwork *qw, size_t entry, unsigned person)
@@ -868,7 +859,7 @@ static void note_record(struct qwork *qw, struct ework *ew,
 	bool focused = r->nr_entries <= MS_AREAS_TREEWIDE;
 	/* applied by a custodian, written by another (areas.h) */
 	const char *tree = r->applier != r->author ?
-		custodian_of(qw, r->applier) : NULL;
+		listing_of(qw->a, &qw->custodians, r->applier) : NULL;
 	bool custodial = focused && tree;
 
 	if (!o->has_last_commit || r->ctime > o->last_commit) {
@@ -1033,7 +1024,7 @@ static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw,
 				attended = attended || o->covers[c].inner;
 		attended = attended || p.listed;
 		if (!p.listed && !p.listed_in)
-			p.listed_in = whole_of(qw, p.person);
+			p.listed_in = listing_of(qw->a, &qw->whole, p.person);
 		/* (no one looks after files the tree no longer has; a
 		 * custodian whose tree carries the area's patches is its
 		 * maintainer already) */
@@ -1331,6 +1322,8 @@ int ms_areas_compute(const struct ms_activity *a,
 	size_t n;
 
 	qw.a = a;
+	qw.custodians = (struct listing){ has_tree, "M", NULL };
+	qw.whole = (struct listing){ names_no_file, "MR", NULL };
 	qw.ident = ms_activity_ident(a);
 	qw.nr_all = maint_file_nr_entries(mf);
 	qw.nr_intervals = q->bounds ? q->nr_intervals : 0;
@@ -1371,10 +1364,10 @@ int ms_areas_compute(const struct ms_activity *a,
 		g_free(qw.entry_people[i]);
 	g_free(qw.entry_people);
 	g_free(qw.nr_entry_people);
-	if (qw.custodians)
-		g_hash_table_destroy(qw.custodians);
-	if (qw.whole)
-		g_hash_table_destroy(qw.whole);
+	if (qw.custodians.t)
+		g_hash_table_destroy(qw.custodians.t);
+	if (qw.whole.t)
+		g_hash_table_destroy(qw.whole.t);
 	paths_release(&qw);
 	g_free(ew);
 	g_free(slot);
@@ -1402,7 +1395,7 @@ const char *ms_areas_listed_in(const struct ms_activity *a,
 			       unsigned person)
 {
 	struct ms_ident *id = ms_activity_ident(a);
-	GHashTable *whole;
+	struct listing whole = { names_no_file, "MR", NULL };
 	const char *name;
 
 	for (size_t k = 0; k < e->nr_areas; k++)
@@ -1420,10 +1413,8 @@ const char *ms_areas_listed_in(const struct ms_activity *a,
 			if (found)
 				return me->name;
 		}
-	whole = people_of(id, ms_activity_maintainers(a), names_no_file,
-			  "MR");
-	name = g_hash_table_lookup(whole, GUINT_TO_POINTER(person + 1));
-	g_hash_table_destroy(whole);
+	name = listing_of(a, &whole, person);
+	g_hash_table_destroy(whole.t);
 	return name;
 }
 
