@@ -123,9 +123,11 @@ static void collect_addr(const struct ms_ident_addr *a, void *data)
 	g_ptr_array_add(r->addrs, x);
 }
 
+/* A split or possible join of a person (ms_ident_foreach_split() and
+ * _possible()), noted into `to`. */
 struct split_ctx {
 	const struct ms_ident *id;
-	struct person_row *r;
+	GPtrArray *to;
 };
 
 static void collect_split(unsigned other, const char *why, void *data)
@@ -135,17 +137,7 @@ static void collect_split(unsigned other, const char *why, void *data)
 
 	x->email = ms_ident_email(c->id, other);
 	x->why = g_strdup(why);
-	g_ptr_array_add(c->r->splits, x);
-}
-
-static void collect_possible(unsigned other, const char *why, void *data)
-{
-	struct split_ctx *c = data;
-	struct split_row *x = g_new0(struct split_row, 1);
-
-	x->email = ms_ident_email(c->id, other);
-	x->why = g_strdup(why);
-	g_ptr_array_add(c->r->possible, x);
+	g_ptr_array_add(c->to, x);
 }
 
 static bool unused(const struct person_row *r, const struct addr_row *a)
@@ -468,7 +460,8 @@ static void fill_rows(struct ms_ident *id, GPtrArray *list, bool no_usage)
 
 	for (guint i = 0; i < list->len; i++) {
 		struct person_row *r = list->pdata[i];
-		struct split_ctx sc = { id, r };
+		struct split_ctx sc = { id, r->splits };
+		struct split_ctx pc = { id, r->possible };
 
 		r->name = ms_ident_name(id, r->root);
 		r->email = ms_ident_email(id, r->root);
@@ -486,7 +479,7 @@ static void fill_rows(struct ms_ident *id, GPtrArray *list, bool no_usage)
 			}
 		}
 		ms_ident_foreach_split(id, r->root, collect_split, &sc);
-		ms_ident_foreach_possible(id, r->root, collect_possible, &sc);
+		ms_ident_foreach_possible(id, r->root, collect_split, &pc);
 		r->dmarc = ms_ident_dmarc(id, r->root, &r->dmarc_list,
 					  &r->dmarc_evidence);
 	}
