@@ -10,6 +10,7 @@
 #include "cli-project.h"
 #include "cli-review.h"
 #include "commands.h"
+#include "git-common.h"
 #include "history.h"
 #include "inbox-url.h"
 #include "maintainers.h"
@@ -19,6 +20,7 @@
 
 #include <glib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct cli_command_help help = {
@@ -64,28 +66,20 @@ struct recruit_args {
 
 /*
  * The path in the patch of a --maintainers file on disk: relative to the
- * repository's work tree when it lies inside it (the tree's git directory
- * is REPO or REPO/.git), else the tree's top-level MAINTAINERS, as
- * retire takes it: never a path outside the tree, which git am refuses.
+ * work tree of repository `repo` (ms_git_discover()) when it lies inside
+ * it, else the tree's top-level MAINTAINERS, as retire takes it: never a
+ * path outside the tree, which git am refuses.
  */
 static char *disk_path_in_tree(const char *file, const char *repo)
 {
-	char *abs = g_canonicalize_filename(file, NULL);
-	char *top = repo ? g_canonicalize_filename(repo, NULL) : NULL;
-	char *base = top ? g_path_get_basename(top) : NULL;
-	char *out = NULL;
+	char *abs = realpath(file, NULL), *top = NULL, *out = NULL;
 
-	if (base && !strcmp(base, ".git")) {
-		char *up = g_path_get_dirname(top);
-
-		g_free(top);
-		top = up;
-	}
-	if (top && g_str_has_prefix(abs, top) && abs[strlen(top)] == '/')
+	if (abs && repo && ms_git_discover(repo, &top) == 0 &&
+	    g_str_has_prefix(abs, top) && abs[strlen(top)] == '/')
 		out = g_strdup(abs + strlen(top) + 1);
-	g_free(abs);
+	ms_error_clear();
+	free(abs);
 	g_free(top);
-	g_free(base);
 	return out ? out : g_strdup("MAINTAINERS");
 }
 
