@@ -639,15 +639,8 @@ static void json_series(struct ms_out *o, const struct cli_review_view *r,
 			continue;
 		}
 		json_figures(o, r, s, false);
-		ms_out_kv_begin_list(o, "people");
-		for (guint k = 0; k < s->listed->len; k++) {
-			ms_out_begin_object(o);
-			cli_rv_json_person(o, s->listed->pdata[k],
-					   s->patches->len,
-					   r->commits != NULL);
-			ms_out_end_object(o);
-		}
-		ms_out_end_list(o);
+		cli_rv_json_people(o, "people", s->listed, s->patches->len,
+				   r->commits != NULL);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
@@ -691,14 +684,8 @@ static void json_state(struct ms_out *o, const struct cli_review_view *r,
 static void json_defacto_aliases(struct ms_out *o,
 				 const struct ms_rv_entry *e, bool git)
 {
-	ms_out_kv_begin_list(o, "defacto_maintainers");
-	for (guint i = 0; i < e->defacto->len; i++) {
-		ms_out_begin_object(o);
-		cli_rv_json_person(o, e->defacto->pdata[i],
-				   e->patches->len, git);
-		ms_out_end_object(o);
-	}
-	ms_out_end_list(o);
+	cli_rv_json_people(o, "defacto_maintainers", e->defacto,
+			   e->patches->len, git);
 	ms_out_kv_begin_list(o, "corporate_aliases");
 	for (guint i = 0; i < e->aliases->len; i++) {
 		const struct ms_rv_alias *al = e->aliases->pdata[i];

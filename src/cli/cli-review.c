@@ -620,6 +620,18 @@ void cli_rv_json_person(struct ms_out *o, const struct ms_rv_person *p,
 	cli_json_date(o, "last_list_activity", p->has_last_list, p->last_list);
 }
 
+void cli_rv_json_people(struct ms_out *o, const char *key,
+			const GPtrArray *people, size_t n, bool git)
+{
+	ms_out_kv_begin_list(o, key);
+	for (guint i = 0; i < people->len; i++) {
+		ms_out_begin_object(o);
+		cli_rv_json_person(o, people->pdata[i], n, git);
+		ms_out_end_object(o);
+	}
+	ms_out_end_list(o);
+}
+
 void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 			 const char *name)
 {

@@ -247,6 +247,11 @@ struct ms_rv_person;
 void cli_rv_json_person(struct ms_out *o, const struct ms_rv_person *p,
 			size_t n, bool git);
 
+/* Key `key`: the persons `people` (struct ms_rv_person *), each an
+ * object as cli_rv_json_person() writes it. */
+void cli_rv_json_people(struct ms_out *o, const char *key,
+			const GPtrArray *people, size_t n, bool git);
+
 /* Key "list": the entry's list figures (or null) in JSON. */
 void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 			 const char *name);

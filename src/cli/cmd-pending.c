@@ -189,14 +189,8 @@ json:
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-	ms_out_kv_begin_list(o, "first_responders");
-	for (guint i = 0; i < fr->len; i++) {
-		ms_out_begin_object(o);
-		cli_rv_json_person(o, fr->pdata[i], e->patches->len,
-				   v->commits != NULL);
-		ms_out_end_object(o);
-	}
-	ms_out_end_list(o);
+	cli_rv_json_people(o, "first_responders", fr, e->patches->len,
+			   v->commits != NULL);
 	ms_out_end_object(o);
 out:
 	g_free(url);
