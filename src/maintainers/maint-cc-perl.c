@@ -243,12 +243,6 @@ bool mcc_match(GRegex *r, const char *s, size_t len, GMatchInfo **mi)
 	return m;
 }
 
-/* s/^\s+|\s+$//g */
-void mcc_trim(char *s)
-{
-	g_strstrip(s);
-}
-
 /* $name =~ s/^\"|\"$//g */
 /* $name =~ s/^\"|\"$//g, in place */
 static void mcc_strip_quotes(char *s)
@@ -306,9 +300,9 @@ void maint_cc_parse_email(const char *s, char **name, char **address)
 		n = g_strdup("");
 	if (!a)
 		a = g_strdup("");
-	mcc_trim(n);
+	g_strstrip(n);
 	mcc_strip_quotes(n);
-	mcc_trim(a);
+	g_strstrip(a);
 	*name = quote_name(n);
 	*address = a;
 }
@@ -319,9 +313,9 @@ char *mcc_format_email(const char *name, const char *address,
 {
 	char *n = g_strdup(name), *a = g_strdup(address), *r;
 
-	mcc_trim(n);
+	g_strstrip(n);
 	mcc_strip_quotes(n);
-	mcc_trim(a);
+	g_strstrip(a);
 	n = quote_name(n);
 	if (!usename)
 		r = g_strdup(a);

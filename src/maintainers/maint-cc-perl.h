@@ -51,9 +51,6 @@ char *mcc_group(GMatchInfo *mi, int n);
  * match only. */
 bool mcc_match(GRegex *r, const char *s, size_t len, GMatchInfo **mi);
 
-/* s/^\s+|\s+$//g, in place */
-void mcc_trim(char *s);
-
 /* format_email($name, $address, $usename) */
 char *mcc_format_email(const char *name, const char *address, bool usename);
 

@@ -71,7 +71,7 @@ static void read_mailmap(struct maint_cc *cc)
 
 		if (hash)
 			*hash = '\0';
-		mcc_trim(*l);
+		g_strstrip(*l);
 		ll = strlen(*l);
 		if (!ll)
 			continue;
