@@ -577,7 +577,7 @@ static const char *verdict_in(const struct sources *s,
 			    root) {
 				cli_act_verdict(&res[n], &res[n].people[j], lf,
 						s->q.active_since, &v);
-				return ms_verdict_key(&v);
+				return ms_verdict_name(v.kind);
 			}
 	return NULL;
 }

@@ -98,11 +98,6 @@ bool ms_verdict_judged(const struct ms_verdict *v)
 	return v->git_read;
 }
 
-const char *ms_verdict_key(const struct ms_verdict *v)
-{
-	return ms_verdict_name(v->kind);
-}
-
 bool ms_verdict_role_address(const struct ms_verdict *v)
 {
 	return v->kind == MS_VERDICT_ROLE_ADDRESS;

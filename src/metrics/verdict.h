@@ -115,9 +115,6 @@ bool ms_verdict_inactive(const struct ms_verdict *v);
  * (else "inactive" is null in JSON: not judged). */
 bool ms_verdict_judged(const struct ms_verdict *v);
 
-/* The name of verdict `v` in JSON and tests (ms_verdict_name()). */
-const char *ms_verdict_key(const struct ms_verdict *v);
-
 /* Whether verdict `v` found a role or list address, not a person. */
 bool ms_verdict_role_address(const struct ms_verdict *v);
 
