@@ -81,22 +81,17 @@ bool ms_urgent_listed_active(const struct ms_rv_entry *e, const char *email,
 	return p && p->has_last_list && p->last_list >= active_since;
 }
 
-bool ms_urgent_active(const struct ms_urgent *u, const char *name,
-		      const char *email)
-{
-	return ms_urgent_listed_active(ms_urgent_entry(u, name), email,
-				       u->active_since);
-}
-
 /* Does a listed M: of `e` count as active (git or list)? */
 static bool entry_active(const struct ms_urgent *u,
 			 const struct ms_act_entry *e)
 {
+	const struct ms_rv_entry *r = ms_urgent_entry(u, e->entry->name);
+
 	for (size_t i = 0; i < e->nr_people; i++)
 		if (e->people[i].role == 'M' &&
 		    (!e->people[i].inactive ||
-		     ms_urgent_active(u, e->entry->name,
-				      e->people[i].email)))
+		     ms_urgent_listed_active(r, e->people[i].email,
+					     u->active_since)))
 			return true;
 	return false;
 }

@@ -42,11 +42,6 @@ const struct ms_rv_entry *ms_urgent_entry(const struct ms_urgent *u,
 bool ms_urgent_listed_active(const struct ms_rv_entry *e, const char *email,
 			     int64_t active_since);
 
-/* Whether listed `email` of entry `name` wrote to the list since the
- * cutoff of ms_urgent_new() (so is not inactive). */
-bool ms_urgent_active(const struct ms_urgent *u, const char *name,
-		      const char *email);
-
 /*
  * LWN's category of an urgent entry `e`: "corporate_alias" (a listed
  * address answered by others of its domain), "overlap" (most of its

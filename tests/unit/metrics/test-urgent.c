@@ -217,7 +217,8 @@ int main(void)
 	u = ms_urgent_new(mf, idx, tree, &rv, 101);
 	ok(ms_urgent_entry(u, "GAMMA DRIVER") == gamma, "the review by name");
 	ok(!ms_urgent_entry(u, "ZETA DRIVER"), "none without patches");
-	ok(!ms_urgent_active(u, "OMEGA FS", "om@example.org"),
+	ok(!ms_urgent_listed_active(ms_urgent_entry(u, "OMEGA FS"),
+				    "om@example.org", 101),
 	   "a list message before the cutoff: not active");
 	ok(ms_urgent_listed_active(omega, "OM@example.org", 100),
 	   "one on the cutoff is, whatever the address's case");
