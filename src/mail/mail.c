@@ -815,6 +815,7 @@ static const char *const sibling_projects[] = {
 	"mptcpd", "cifs-utils", "ksmbd-tools", "exfatprogs", "mtd-utils",
 	"squashfs-tools", "sparse", "smatch", "rt-tests", "libcgroup",
 	"iproute", "ibsim", "perftest", "kernel-firmware", "cachefilesd",
+	"u-boot",
 };
 
 /* A branch or release after a project's name: "next", "main", "master",
@@ -856,8 +857,14 @@ const char *ms_mail_foreign_project(const struct ms_mail_subject *s,
 				    const char *subject_raw,
 				    const GRegex *extra)
 {
-	const char *t = s->tree, *n = s->normalized;
+	const char *t = s->tree, *n = s->normalized, *b = s->prefixes;
+	size_t first = b ? strcspn(b, " |,") : 0;
 
+	/* its first bracket's word, as a list tags subjects: "[U-Boot]
+	 * [PATCH v2 1/3]" */
+	for (size_t i = 0; i < G_N_ELEMENTS(sibling_projects); i++)
+		if (names_sibling(b, first, sibling_projects[i]))
+			return sibling_projects[i];
 	/* a word of a patch's bracket prefix: "[PATCH rdma-core v2]" */
 	while (t && *t) {
 		size_t len = strcspn(t, " ");

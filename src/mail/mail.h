@@ -230,11 +230,13 @@ bool ms_mail_subject_stable_notice(const struct ms_mail_subject *s);
 
 /*
  * The sibling project a patch's subject names, when it is one of another
- * project sharing the list: a word of its bracket prefix ("[PATCH
- * rdma-core]", "[PATCH iproute2-next]": the name, alone or followed by
- * '-') or its leading "name:" ("erofs-utils: mkfs: ..."), from the
- * documented list (sibling_projects in mail.c); else "--foreign-subject"
- * when `extra` (may be NULL) matches `subject_raw`; else NULL.
+ * project sharing the list: its first bracket's word ("[U-Boot]
+ * [PATCH]", as a list tags subjects), a word of its bracket prefix
+ * ("[PATCH rdma-core]", "[PATCH iproute2-next]": the name, alone or
+ * followed by '-') or one of its first two "name:" ("erofs-utils: mkfs:
+ * ...", "AOSP: erofs-utils: ..."), from the documented list
+ * (sibling_projects in mail.c); else "--foreign-subject" when `extra`
+ * (may be NULL) matches `subject_raw`; else NULL.
  */
 const char *ms_mail_foreign_project(const struct ms_mail_subject *s,
 				    const char *subject_raw,
@@ -607,7 +609,7 @@ void ms_mail_index_finish(struct ms_mail_index *idx);
  * a snapshot of this version, or are damaged (a checksum covers every
  * byte).
  */
-#define MS_MAIL_INDEX_DUMP_VERSION 8
+#define MS_MAIL_INDEX_DUMP_VERSION 9
 
 bool ms_mail_index_dump(const struct ms_mail_index *idx,
 			const GPtrArray *(*extra)(uint32_t rec, void *data),

@@ -224,13 +224,15 @@ static GHashTable *known_paths(const struct aside_ctx *c)
  * Whether the sibling project `name` (ms_mail_foreign_project) is the
  * analysed project itself: a tenth of the window's commits, and at least
  * five, begin their subjects with "name:" (erofs-utils' own history:
- * 1,058 of 1,072 "erofs-utils: ...").  Its postings are then the
- * project's, never another's.
+ * 1,058 of 1,072 "erofs-utils: ..."), or the list of its catch-all
+ * entry has that name.  Its postings are then the project's, never
+ * another's.
  */
 static bool names_self(struct aside_ctx *c, const char *name)
 {
 	gpointer v;
 	size_t n = 0, len = strlen(name);
+	bool list = false;
 
 	if (g_hash_table_lookup_extended(c->self, name, NULL, &v))
 		return GPOINTER_TO_INT(v);
@@ -240,10 +242,49 @@ static bool names_self(struct aside_ctx *c, const char *name)
 
 		n += s && !g_ascii_strncasecmp(s, name, len) && s[len] == ':';
 	}
-	v = GINT_TO_POINTER(n >= 5 && n * 10 >= (c->commits ?
-						   c->commits->len : 0));
+	/* or its catch-all entry's list has that name (U-Boot's THE REST:
+	 * u-boot@, a list that tagged subjects "[U-Boot]"; not the
+	 * kernel's util-linux@, an entry of no files) */
+	for (size_t e = 0; e < maint_file_nr_entries(c->map->mf); e++) {
+		const struct maint_entry *m = maint_file_entry(c->map->mf, e);
+
+		for (size_t f = 0; catch_all(m) && f < m->nr_fields; f++)
+			list |= m->fields[f].key == 'L' &&
+				!g_ascii_strncasecmp(m->fields[f].value, name,
+						     len) &&
+				m->fields[f].value[len] == '@';
+	}
+	v = GINT_TO_POINTER(list || (n >= 5 && n * 10 >= (c->commits ?
+							  c->commits->len :
+							  0)));
 	g_hash_table_insert(c->self, (gpointer)name, v);
 	return GPOINTER_TO_INT(v);
+}
+
+/*
+ * The sibling project patch posting `i` names: by its own subject, or
+ * by its series' cover letter's when it is numbered out of the cover
+ * letter's total ("[PATCH 0/8] u-boot: fs: add generic unaligned read
+ * handling" over "fs: btrfs: ..." patches; a cover letter over patches
+ * of two projects numbers each project's apart).  *cover is that cover
+ * letter, or NULL.
+ */
+static const char *names_project(const struct aside_ctx *c, uint32_t i,
+				 const struct ms_mail_rec **cover)
+{
+	const struct ms_mail_rec *r = rec_at(c, i);
+	const struct ms_mail_series *s;
+	const char *name = ms_review_map_foreign(c->map, i);
+
+	*cover = NULL;
+	if (name || r->series < 0)
+		return name;
+	s = ms_mail_index_series(c->idx, (uint32_t)r->series);
+	if (!s || !s->has_cover || s->root == i || s->total != r->total)
+		return NULL;
+	name = ms_review_map_foreign(c->map, s->root);
+	*cover = name ? rec_at(c, s->root) : NULL;
+	return name;
 }
 
 /*
@@ -571,8 +612,8 @@ static const char *modifies_foreign(const struct aside_ctx *c,
 static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 			   uint32_t i, bool *anchors)
 {
-	const struct ms_mail_rec *r = rec_at(c, i);
-	const char *sibling = ms_review_map_foreign(c->map, i);
+	const struct ms_mail_rec *r = rec_at(c, i), *cover;
+	const char *sibling = names_project(c, i, &cover);
 	const GPtrArray *files, *pre;
 	const char *list = NULL, *top = NULL, *path;
 	bool top_new = false, top_dir = false, top_sub = false, blobs;
@@ -609,7 +650,9 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	 * another object) */
 	blobs = own_blobs(c, i, said != ASIDE_NONE);
 	if (said == ASIDE_SUBJECT && !blobs)
-		return because(c, i, said, g_strdup_printf(
+		return because(c, i, said, cover ? g_strdup_printf(
+			"its cover letter <%s> names the project %s",
+			cover->message_id, sibling) : g_strdup_printf(
 			"its subject names the project %s", sibling));
 	if (said && !blobs)
 		return because(c, i, said, g_strdup_printf(

@@ -571,12 +571,16 @@ void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data)
 
 	if ((m->kind == MS_MAIL_COVER || m->kind == MS_MAIL_PATCH) && m->body)
 		record_earlier(map, m, rec);
+	if (m->kind == MS_MAIL_COVER || (m->has_diff &&
+					 m->kind == MS_MAIL_PATCH)) {
+		/* a cover letter's too: it names its series' project */
+		while (map->foreign->len <= rec)
+			g_ptr_array_add(map->foreign, NULL);
+		map->foreign->pdata[rec] = (gpointer)ms_mail_foreign_project(
+			&m->subject, m->subject_raw, map->foreign_re);
+	}
 	if (!m->has_diff || m->kind != MS_MAIL_PATCH)
 		return;
-	while (map->foreign->len <= rec)
-		g_ptr_array_add(map->foreign, NULL);
-	map->foreign->pdata[rec] = (gpointer)ms_mail_foreign_project(
-		&m->subject, m->subject_raw, map->foreign_re);
 	record_lists(map, m, rec);
 	out = g_array_new(FALSE, FALSE, sizeof(size_t));
 	for (guint i = 0; m->files && i < m->files->len; i++)
@@ -640,7 +644,7 @@ bool ms_review_map_listed(const struct ms_review_map *map, uint32_t rec,
  * or what it calls (ms_mail_foreign_project(), ms_mail_recipients()),
  * changes what it derives.
  */
-#define MAP_FORMAT "review-map 1"
+#define MAP_FORMAT "review-map 2"
 
 static char *map_key(const struct ms_review_map *map)
 {

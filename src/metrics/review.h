@@ -56,8 +56,8 @@ void ms_review_map_report(const struct ms_review_map *map,
 void ms_review_map_foreign_subject(struct ms_review_map *map,
 				   const GRegex *re);
 
-/* The sibling project record `rec`'s subject names (ms_mail_foreign_
- * project()), or NULL. */
+/* The sibling project the subject of record `rec`, a patch or a cover
+ * letter, names (ms_mail_foreign_project()), or NULL. */
 const char *ms_review_map_foreign(const struct ms_review_map *map,
 				  uint32_t rec);
 

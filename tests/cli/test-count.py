@@ -434,6 +434,61 @@ ok("eus2@example.net" not in mids, "2/2 on the tree's Makefile, below an "
 eq(r.json()["set_aside"]["foreign_subject"],
    doc["set_aside"]["foreign_subject"] + 2, "... two patches more set aside "
    "by subject over the archive, not the cover letter as a third")
+# ... and so is a series whose cover letter names another project, its
+# patches' subjects naming none (Qu Wenruo's "[PATCH 0/8] u-boot: fs: add
+# generic unaligned read handling" over "fs: btrfs: ...", To: u-boot, Cc:
+# linux-erofs and the kernel's linux-btrfs), as is a patch in a list's
+# "[U-Boot]" tag; a name in passing is none ("lib: keep u-boot: ..."
+# further on, a cover letter "as u-boot does"), though MAINTAINERS
+# names a list u-boot@ for no files (the kernel's util-linux@); but the
+# catch-all entry's list u-boot@ makes the name the project's own
+ubh = head.replace("webc@", "ubc@").replace("[PATCH 0/2] a new website",
+                                            "[PATCH 0/2] U-boot: fs: align")
+ub = os.path.join(tmp, "uboot.mbox")
+with open(ub, "w") as f:
+    f.write(text + "\nFrom " + ubh + "\n\nTwo parts.\n\nFrom " +
+            "\nFrom ".join(in_series(variant(
+                f"ub{n}", f"fs: part {n}", "lib/util.c", "5a5b5c5d5e5f"),
+                n).replace("webc@", "ubc@") for n in (1, 2)) +
+            "\nFrom " + variant("ubtag", "lib: tagged", "lib/util.c",
+                                "5a5b5c5d5e5f").replace(
+                "[PATCH] ", "[U-Boot] [PATCH] ") +
+            "\nFrom " + variant("ubpass", "lib: boot as u-boot: does",
+                                "lib/util.c", "6a6b6c6d6e6f") +
+            "\nFrom " + head.replace("webc@", "ubn@").replace(
+                "a new website", "lib: as u-boot does") +
+            "\n\nTwo parts.\n\nFrom " + in_series(variant(
+                "ubn1", "lib: part one", "lib/util.c", "6a6b6c6d6e6f"),
+                1).replace("webc@", "ubn@"))
+
+
+def ub_review(maint):
+    path = os.path.join(tmp, "uboot-MAINTAINERS")
+    with open(path, "w") as f:
+        f.write(maint)
+    r = run("review", "--tree", repo, "--archive", ub, "--json", "--no-cache",
+            "--maintainers", os.path.join(repo, "MAINTAINERS"),
+            "--maintainers", path, "THE REST")
+    d = r.json()
+    return ({v for p in d["entries"][0]["patch_list"] for v in p["versions"]},
+            {x["message_id"]: x for x in d["set_aside_list"]})
+
+
+ubs = {"ub1@example.net", "ub2@example.net", "ubtag@example.net"}
+mids, al = ub_review("UBOOT TOOLS\nL:\tu-boot@lists.other.example\n")
+ok(not ubs & mids, "a series whose cover letter says 'U-boot: fs: ...', "
+   "and a '[U-Boot] [PATCH]': set aside", sorted(mids))
+eq([al.get(m, {}).get("reason") for m in sorted(ubs)],
+   ["foreign_subject"] * 3, "... by subject")
+ok("cover letter <ubc@example.net> names the project u-boot" in
+   al.get("ub1@example.net", {}).get("evidence", ""), "... the evidence "
+   "names the cover letter", al.get("ub1@example.net"))
+ok({"ubpass@example.net", "ubn1@example.net"} <= mids, "'u-boot' in "
+   "passing, in a patch's or a cover letter's subject: the project's",
+   [al.get(m) for m in ("ubpass@example.net", "ubn1@example.net")])
+mids, _ = ub_review("U-BOOT\nL:\tu-boot@lists.other.example\nF:\t*\n")
+ok(ubs <= mids, "the catch-all entry's list is u-boot@: the u-boot series "
+   "and the '[U-Boot]' patch are the project's", sorted(ubs - mids))
 # ... what the archive's other patches show (issue 35): a patch modifying
 # a file of the tree from the same pre-image blob as a patch set aside by
 # its subject is that project's (erofs-utils' README, read with the
