@@ -89,14 +89,14 @@ _maintstat()
 	if [[ $cur == -* ]]; then
 		local sub=
 		[[ $cmd == mail || $cmd == store ]] && sub=${COMP_WORDS[2]}
-		# report takes review's options too but --by, --release-tags
-		# and --json (its --help says so)
+		# report takes review's options too but --by, --release-tags,
+		# --set-aside and --json (its --help says so)
 		local helps=$cmd not=
 		[[ $cmd == report ]] && helps="report review" &&
-			not="--by|--release-tags|--json"
+			not="--by|--release-tags|--set-aside|--json"
 		[[ $cmd == pending || $cmd == people ]] &&
 			helps="$cmd review" &&
-			not="--by|--release-tags"
+			not="--by|--release-tags|--set-aside"
 		COMPREPLY=($(compgen -W "$(for c in $helps; do
 			"$prog" $c $sub --help 2>/dev/null; done |
 			sed -n 's/^ \{2,6\}\(-[a-zA-Z], \)\{0,1\}\(--[a-z0-9-]*\).*/\2/p' |

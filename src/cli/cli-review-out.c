@@ -118,6 +118,30 @@ void cli_review_print_context(FILE *fp, const struct cli_review_view *r)
 		"target %s\n\n", a, b);
 }
 
+/* The patch postings set aside, by rule as the JSON's "set_aside" names
+ * them ("Set aside: stable 4, foreign_subject 2, ..."), and those kept
+ * by their pre-image blobs, each line after `indent` when there are
+ * any; `what` follows "Set aside". */
+static void text_aside(FILE *fp, const char *indent, const char *what,
+		       const size_t *n, size_t kept)
+{
+	size_t all = 0;
+
+	for (int k = 0; k < MS_RV_ASIDE_RULES; k++)
+		all += n[k];
+	if (all) {
+		fprintf(fp, "%sSet aside%s: ", indent, what);
+		for (int k = 0; k < MS_RV_ASIDE_RULES; k++)
+			fprintf(fp, "%s%s %zu", k ? ", " : "",
+				ms_rv_aside_rule_name(k), n[k]);
+		fputc('\n', fp);
+	}
+	if (kept)
+		fprintf(fp, "%sKept against subject or recipients, the "
+			"repository has their pre-image blobs: %zu\n", indent,
+			kept);
+}
+
 /* Where the entry's patches stand (docs/review.md). */
 static void text_states(FILE *fp, const struct ms_rv_entry *e)
 {
@@ -170,17 +194,7 @@ static void text_figures(FILE *fp, const struct cli_review_view *r,
 	fprintf(fp, "  Patches %zu (series %zu), replied %zu (%s), by a "
 		"listed person %zu (%s)\n", n, e->series, e->replied, p1,
 		e->replied_maint, p2);
-	if (e->aside_stable || e->aside_foreign_subject ||
-	    e->aside_foreign_paths || e->aside_foreign_recipients)
-		fprintf(fp, "  Set aside: stable backports %zu, other "
-			"projects by subject %zu, by recipients %zu, by "
-			"paths %zu\n", e->aside_stable,
-			e->aside_foreign_subject, e->aside_foreign_recipients,
-			e->aside_foreign_paths);
-	if (e->own_by_blobs)
-		fprintf(fp, "  Kept against subject or recipients, the "
-			"repository has their pre-image blobs: %zu\n",
-			e->own_by_blobs);
+	text_aside(fp, "  ", "", e->aside, e->own_by_blobs);
 	ms_duration_format(e->ttfr_median, a, 32);
 	ms_duration_format(e->ttfr_p90, b, 32);
 	ms_duration_format(e->ttmr_median, c, 32);
@@ -379,6 +393,50 @@ void cli_review_print_text(FILE *fp, const struct cli_review_view *r,
 		fprintf(fp, "  Negative intervals clamped: %zu\n", e->negative);
 }
 
+void cli_review_print_aside(FILE *fp, const struct cli_review_view *r,
+			    bool list)
+{
+	const struct ms_review *rv = r->rv;
+	const GArray *l = rv->aside_list;
+	size_t all = rv->own_by_blobs;
+	char date[32];
+
+	for (int k = 0; k < MS_RV_ASIDE_RULES; k++)
+		all += rv->aside[k];
+	if (!all)
+		return;
+	fputc('\n', fp);
+	text_aside(fp, "", " over the archive (patch postings of the window, "
+		   "any entry)", rv->aside, rv->own_by_blobs);
+	for (int k = 0; list && k < MS_RV_ASIDE_RULES; k++) {
+		size_t shown = 0, max = cli_limit(r->limit, false,
+						  rv->aside[k]);
+
+		if (rv->aside[k])
+			fprintf(fp, "  %s:\n", ms_rv_aside_rule_name(k));
+		for (guint i = 0; l && i < l->len && shown < max; i++) {
+			const struct ms_rv_aside *a = &g_array_index(l,
+				struct ms_rv_aside, i);
+			const struct ms_mail_rec *rec;
+
+			if ((int)a->rule != k)
+				continue;
+			shown++;
+			rec = ms_mail_index_get(r->idx, a->rec);
+			ms_act_format(rec->date, 0, false, true, date);
+			fprintf(fp, "    %s <%s> %s\n      %s", date,
+				rec->message_id, rec->subject ?
+				rec->subject : "", a->evidence);
+			if (a->by != a->rec)
+				fprintf(fp, " (decided by <%s>)",
+					ms_mail_index_get(r->idx,
+							  a->by)->message_id);
+			fputc('\n', fp);
+		}
+		cli_print_more(fp, "    ", shown, rv->aside[k]);
+	}
+}
+
 static void json_msg(struct ms_out *o, const struct cli_review_view *r,
 		     const char *key, const char *msgid)
 {
@@ -521,14 +579,11 @@ static void json_states(struct ms_out *o, const struct ms_rv_entry *e)
 }
 
 /* Key "set_aside": the patches left out, by why. */
-static void json_set_aside(struct ms_out *o, size_t stable, size_t subject,
-			   size_t recipients, size_t paths)
+static void json_set_aside(struct ms_out *o, const size_t *n)
 {
 	ms_out_kv_begin_object(o, "set_aside");
-	ms_out_kv_int(o, "stable", (int64_t)stable);
-	ms_out_kv_int(o, "foreign_subject", (int64_t)subject);
-	ms_out_kv_int(o, "foreign_recipients", (int64_t)recipients);
-	ms_out_kv_int(o, "foreign_paths", (int64_t)paths);
+	for (int k = 0; k < MS_RV_ASIDE_RULES; k++)
+		ms_out_kv_int(o, ms_rv_aside_rule_name(k), (int64_t)n[k]);
 	ms_out_end_object(o);
 }
 
@@ -552,7 +607,7 @@ static void json_aside_list(struct ms_out *o, const struct cli_review_view *r)
 		cli_json_person_kv(o, "from", rec->sender_name,
 				   rec->sender_email);
 		cli_json_date(o, "date", rec->date_valid, rec->date);
-		ms_out_kv_string(o, "reason", a->rule);
+		ms_out_kv_string(o, "reason", ms_rv_aside_rule_name(a->rule));
 		ms_out_kv_string(o, "evidence", a->evidence);
 		ms_out_kv_string(o, "decided_by", a->by == a->rec ? NULL :
 				 ms_mail_index_get(r->idx, a->by)->message_id);
@@ -581,9 +636,7 @@ static void json_figures(struct ms_out *o, const struct cli_review_view *r,
 			      (int64_t)e->ignored_contributor);
 		ms_out_kv_int(o, "own_unreviewed",
 			      (int64_t)e->own_unreviewed);
-		json_set_aside(o, e->aside_stable, e->aside_foreign_subject,
-			       e->aside_foreign_recipients,
-			       e->aside_foreign_paths);
+		json_set_aside(o, e->aside);
 		ms_out_kv_int(o, "kept_by_blobs", (int64_t)e->own_by_blobs);
 	}
 	cli_json_count(o, "merged", r->commits != NULL, e->merged);
@@ -840,8 +893,7 @@ void cli_review_print_document(struct ms_out *o,
 	ms_out_kv_int(o, "ignore_after_seconds", r->ignore_after);
 	ms_out_kv_int(o, "target_seconds", r->target);
 	ms_out_kv_int(o, "negative_intervals", (int64_t)rv->negative);
-	json_set_aside(o, rv->aside_stable, rv->aside_foreign_subject,
-		       rv->aside_foreign_recipients, rv->aside_foreign_paths);
+	json_set_aside(o, rv->aside);
 	ms_out_kv_int(o, "kept_by_blobs", (int64_t)rv->own_by_blobs);
 	json_aside_list(o, r);
 	ms_out_kv_string(o, "list_url", r->list_url);

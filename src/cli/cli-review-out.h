@@ -38,6 +38,12 @@ void cli_review_print_text(FILE *fp, const struct cli_review_view *r,
 void cli_review_print_series(FILE *fp, const struct cli_review_view *r,
 			     const struct ms_rv_entry *e);
 
+/* After the entries: the patch postings set aside over the archive, by
+ * rule, and with `list` (--set-aside) each, with its evidence, at most
+ * --limit of a rule. */
+void cli_review_print_aside(FILE *fp, const struct cli_review_view *r,
+			    bool list);
+
 /* The whole `review --json` document. */
 void cli_review_print_document(struct ms_out *o,
 			       const struct cli_review_view *r);

@@ -54,7 +54,8 @@ static const struct cli_command_help help = {
 	"MS_CHARTJS=FILE chooses another copy).\n"
 	"\n"
 	"The options are review's (maintstat review --help) but --by,\n"
-	"--release-tags and --json: the report is by month and is HTML.",
+	"--release-tags, --set-aside and --json: the report is by month\n"
+	"and is HTML.",
 	"  maintstat report --archive linux-rdma-2023.mbox.gz --tree ~/linux \\\n"
 	"      --output-dir rdma-site 'INFINIBAND SUBSYSTEM'",
 };

@@ -103,6 +103,7 @@ struct review_args {
 	struct cli_act_opts io;
 	struct cli_strings files;
 	bool json, include_stable, include_foreign;
+	bool list_aside;             /* --set-aside */
 	const char *ignore_arg, *target_arg, *list_url;
 	const char *by, *release_tags, *foreign_subject;
 	const char *inactive_arg;    /* --inactive-after */
@@ -191,6 +192,10 @@ static int review_parse(int *argc, char ***argv, struct review_args *a,
 		{ CLI_OPT_STRING, "release-tags", 0, &a->release_tags, "GLOB",
 		  "--by release: the tags that end a release (default 'v*', "
 		  "-rc tags never)" },
+		{ CLI_OPT_FLAG, "set-aside", 0, &a->list_aside, NULL,
+		  "list the patch postings set aside, by rule, each with "
+		  "its evidence (at most --limit of a rule; --json always "
+		  "has them)" },
 		CLI_OPT_JSON(&a->json),
 		CLI_OPTION_END,
 	};
@@ -504,6 +509,7 @@ static int review_output(const struct review_args *a, struct review_data *d,
 			if (a->by)
 				cli_review_print_series(stdout, &r, e);
 		}
+		cli_review_print_aside(stdout, &r, a->list_aside);
 	}
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);

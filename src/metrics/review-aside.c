@@ -852,24 +852,46 @@ static void follow_archive(struct aside_ctx *c, GHashTable *hist,
 	g_hash_table_unref(files);
 }
 
-/* Note in `rv` (when it keeps them) that posting `i` is set aside, by
- * the evidence of posting `by` (itself, or a patch of its series). */
+const char *ms_rv_aside_rule_name(enum ms_rv_aside_rule rule)
+{
+	static const char *const name[] = {
+		[MS_RV_STABLE] = "stable",
+		[MS_RV_FOREIGN_SUBJECT] = "foreign_subject",
+		[MS_RV_FOREIGN_RECIPIENTS] = "foreign_recipients",
+		[MS_RV_FOREIGN_PATHS] = "foreign_paths",
+	};
+
+	return rule < G_N_ELEMENTS(name) ? name[rule] : NULL;
+}
+
+int ms_rv_aside_rule_of(uint8_t a)
+{
+	switch (a) {
+	case ASIDE_STABLE: return MS_RV_STABLE;
+	case ASIDE_SUBJECT: return MS_RV_FOREIGN_SUBJECT;
+	case ASIDE_RECIPIENTS: return MS_RV_FOREIGN_RECIPIENTS;
+	case ASIDE_PATHS: return MS_RV_FOREIGN_PATHS;
+	default: return -1;
+	}
+}
+
+/* Count in `rv` posting `i` (of the window) set aside or kept by its
+ * blobs, and note it (when `rv` keeps a list), by the evidence of
+ * posting `by` (itself, or a patch of its series). */
 static void note_aside(const struct aside_ctx *c, struct ms_review *rv,
 		       uint32_t i, uint32_t by)
 {
-	static const char *const rule[] = {
-		[ASIDE_STABLE] = "stable",
-		[ASIDE_SUBJECT] = "foreign_subject",
-		[ASIDE_RECIPIENTS] = "foreign_recipients",
-		[ASIDE_PATHS] = "foreign_paths",
-	};
+	int rule = ms_rv_aside_rule_of(c->aside[i]);
 	struct ms_rv_aside a;
 
-	if (!rv->aside_list || c->aside[i] >= G_N_ELEMENTS(rule) ||
-	    !rule[c->aside[i]])
+	rv->own_by_blobs += c->aside[i] == ASIDE_OWN_BLOBS;
+	if (rule < 0)
+		return;
+	rv->aside[rule]++;
+	if (!rv->aside_list)
 		return;
 	a.rec = i;
-	a.rule = rule[c->aside[i]];
+	a.rule = (enum ms_rv_aside_rule)rule;
 	a.evidence = g_strdup(c->why[by] ? c->why[by] : "");
 	a.by = by;
 	g_array_append_val(rv->aside_list, a);
@@ -975,7 +997,6 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 	own = g_memdup2(c->aside, n ? n : 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
-		bool in_window;
 		gsize mate;
 
 		by[i] = (uint32_t)i;
@@ -1026,20 +1047,8 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 			c->aside[i] = ASIDE_RECIPIENTS;
 		else if (c->aside[i] == ASIDE_MODIFIED)
 			c->aside[i] = ASIDE_PATHS;
-		in_window = r->date_valid && r->date >= c->opts->since &&
-			    r->date <= c->opts->until;
-		switch (c->aside[i]) {
-		case ASIDE_STABLE: rv->aside_stable += in_window; break;
-		case ASIDE_SUBJECT: rv->aside_foreign_subject += in_window;
-			break;
-		case ASIDE_PATHS: rv->aside_foreign_paths += in_window; break;
-		case ASIDE_RECIPIENTS:
-			rv->aside_foreign_recipients += in_window;
-			break;
-		case ASIDE_OWN_BLOBS: rv->own_by_blobs += in_window; break;
-		default: break;
-		}
-		if (in_window)
+		if (r->date_valid && r->date >= c->opts->since &&
+		    r->date <= c->opts->until)
 			note_aside(c, rv, (uint32_t)i, by[i]);
 	}
 	for (size_t i = 0; i < n; i++)

@@ -108,6 +108,10 @@ uint8_t *ms_review_set_aside(const struct ms_link_mail *lm,
 			     const struct ms_review_opts *opts,
 			     struct ms_review *rv);
 
+/* The rule that set-aside answer `a` (enum aside) counts under, or -1
+ * when it sets nothing aside. */
+int ms_rv_aside_rule_of(uint8_t a);
+
 /* An empty ms_review.aside_list (g_array_free frees its evidence). */
 GArray *ms_rv_aside_list_new(void);
 

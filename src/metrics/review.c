@@ -694,16 +694,13 @@ static bool counted_posting(struct entry_acc *ea, size_t i, char **key)
 	const struct ctx *c = ea->c;
 	const int64_t *d;
 
-	switch (c->aside[i]) {
-	case ASIDE_STABLE: ea->out->aside_stable++; return false;
-	case ASIDE_SUBJECT: ea->out->aside_foreign_subject++; return false;
-	case ASIDE_PATHS: ea->out->aside_foreign_paths++; return false;
-	case ASIDE_RECIPIENTS:
-		ea->out->aside_foreign_recipients++;
+	int rule = ms_rv_aside_rule_of(c->aside[i]);
+
+	if (rule >= 0) {
+		ea->out->aside[rule]++;
 		return false;
-	case ASIDE_OWN_BLOBS: ea->out->own_by_blobs++; break;
-	default: break;
 	}
+	ea->out->own_by_blobs += c->aside[i] == ASIDE_OWN_BLOBS;
 	*key = family_key(c, i);
 	if (!ea->part)
 		return true;

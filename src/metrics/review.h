@@ -302,6 +302,17 @@ struct ms_rv_alias {
 	GPtrArray *people;           /* struct ms_rv_person * of its domain */
 };
 
+/* The rules that set a patch posting aside (docs/review.md, "Set
+ * aside"), in the order the JSON's "set_aside" gives them. */
+enum ms_rv_aside_rule {
+	MS_RV_STABLE, MS_RV_FOREIGN_SUBJECT, MS_RV_FOREIGN_RECIPIENTS,
+	MS_RV_FOREIGN_PATHS, MS_RV_ASIDE_RULES
+};
+
+/* A rule's name, as the JSON keys and the text name it: "stable",
+ * "foreign_subject", "foreign_recipients", "foreign_paths". */
+const char *ms_rv_aside_rule_name(enum ms_rv_aside_rule rule);
+
 struct ms_rv_entry {
 	const struct maint_entry *entry;
 	GArray *patches;             /* struct ms_rv_patch, by first
@@ -311,9 +322,8 @@ struct ms_rv_entry {
 	size_t ignored_contributor;  /* ignored, author not listed */
 	size_t own_unreviewed;       /* by a listed person, no review tag
 					from anyone else */
-	/* patches set aside (not in `patches`), by rule */
-	size_t aside_stable, aside_foreign_subject, aside_foreign_paths;
-	size_t aside_foreign_recipients;
+	size_t aside[MS_RV_ASIDE_RULES]; /* patches set aside (not in
+					    `patches`), by rule */
 	size_t own_by_blobs;         /* patches kept against their subject
 					or recipients by their pre-image
 					blobs (ASIDE_OWN_BLOBS) */
@@ -382,9 +392,7 @@ unsigned ms_rv_defacto(const struct ms_rv_entry *e,
  * "Set aside"). */
 struct ms_rv_aside {
 	uint32_t rec;                /* the posting */
-	const char *rule;            /* "stable", "foreign_subject",
-					"foreign_recipients", "foreign_paths"
-					(static) */
+	enum ms_rv_aside_rule rule;
 	char *evidence;              /* what showed it (owned) */
 	uint32_t by;                 /* the posting that evidence is of:
 					`rec`, or a patch of its series */
@@ -397,8 +405,7 @@ struct ms_review {
 	size_t nr_intervals;
 	size_t negative;             /* over all entries */
 	/* patch postings of the window set aside, by rule (any entry) */
-	size_t aside_stable, aside_foreign_subject, aside_foreign_paths;
-	size_t aside_foreign_recipients;
+	size_t aside[MS_RV_ASIDE_RULES];
 	size_t own_by_blobs;         /* kept by pre-image blobs */
 	GArray *aside_list;          /* struct ms_rv_aside: the postings
 					counted in aside_*, in archive

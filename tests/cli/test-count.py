@@ -132,9 +132,21 @@ for mid, reason, says, by in (
        f"{mid}: set aside as {reason}, decided by {by}")
     ok(says in x.get("evidence", ""), f"{mid}: its evidence names '{says}'",
        x.get("evidence"))
-r = run("review", "--tree", repo, "--archive", mbox, "THE REST")
-ok("other projects by subject 2, by recipients 3, by paths 4" in r.out,
-   "text: the set-aside line names the recipients rule", r.out)
+# ... and in text: the counts by rule under the JSON's names, per entry
+# and over the archive; with --set-aside each posting and its evidence,
+# at most --limit of a rule
+r = run("review", "--tree", repo, "--archive", mbox, "--set-aside",
+        "--limit", "1", "THE REST")
+counts = ("stable 4, foreign_subject 2, foreign_recipients 3, "
+          "foreign_paths 4\n")
+ok("\n  Set aside: " + counts in r.out and "\nSet aside over the archive "
+   "(patch postings of the window, any entry): " + counts in r.out,
+   "text: the set-aside lines, per entry and over the archive", r.out)
+tail = r.out[r.out.index("\nSet aside over the archive"):]
+ok("\n  foreign_paths:\n    2024-06-04 <f3@example.net> mkfs: add an "
+   "option\n      no path could be the project's: mkfs/main.c\n    ... "
+   "and 3 more not shown (--limit)\n" in tail, "--set-aside --limit 1: "
+   "the first posting of each rule, its evidence, and how many more", tail)
 # ... nor one applied as a commit of the project, whatever its recipients
 # (LTP's maintainers' "iptables: ..." and "sparse: ..." patches, applied
 # to LTP, were set aside by their subjects)
@@ -727,15 +739,23 @@ eq(r.json()["window"]["since"][:10], "2024-06-03",
    "the misdated message sets no window")
 
 # text
-r = run("review", "--tree", repo, "--archive", mbox, *ENTRIES)
+r = run("review", "--tree", repo, "--archive", mbox, "--set-aside",
+        "--limit", "0", *ENTRIES)
 eq(r.rc, 0, "text exits 0")
 t = r.out
+tail = t[t.index("\nSet aside over the archive"):]
+eq(len(re.findall(r"\n    \d{4}-\d\d-\d\d <", tail)),
+   len(doc["set_aside_list"]), "--set-aside --limit 0: every posting of "
+   "set_aside_list")
+ok("<f11-1@example.net> " in tail and "(decided by <f11-2@example.net>)"
+   in tail, "... one decided by another patch of its series says which",
+   tail)
 ok("\nIgnored: no response at all (a late one counts), not judged until "
    "14.0d after the newest version; response target 2.0d\n" in t,
    "the header says the ignored rule docs/review.md states (R's 169 h "
    "first response is late, not ignored)", t)
-ok("  Set aside: stable backports 4, other projects by subject 0, by "
-   "recipients 0, by paths 0\n" in t, "text set-aside line", t)
+ok("  Set aside: stable 4, foreign_subject 0, foreign_recipients 0, "
+   "foreign_paths 0\n" in t, "text set-aside line", t)
 ok("  Ignored patches: 5 (from contributors 4); listed people's own "
    "patches without another's review tag: 1\n" in t, "text ignored line")
 ok("    List replied 2/12 (17%)" in t, "Fay's text line over 12 patches "
@@ -745,9 +765,9 @@ ok("Subsystem IDLE DRIVER\n  Patches 0 (series 0), replied 0 (-), by a "
 ok("  Responsiveness (48h): -\n" in t, "idle responsiveness '-'")
 ok("score -," in t, "idle person's score '-'")
 sec = {x.split("\n", 1)[0]: x for x in t.split("Subsystem ")[1:]}
-ok("  Set aside: stable backports 4, other projects by subject 2, by "
-   "recipients 3, by paths 4\n" in sec["THE REST"], "1: THE REST's text set-aside line",
-   sec["THE REST"])
+ok("  Set aside: stable 4, foreign_subject 2, foreign_recipients 3, "
+   "foreign_paths 4\n" in sec["THE REST"], "1: THE REST's text set-aside "
+   "line", sec["THE REST"])
 ok("First response: median 3.5h, p90 7.0d;" in sec["FOO DRIVER"],
    "9: text first response p90 7.0d, 169 h (the repost waited a week)")
 ok("    List replied 4/13 (31%), median 3.0h, Reviewed-by 2, Acked-by 0,"
