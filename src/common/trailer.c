@@ -20,6 +20,7 @@ static const struct {
 	{ "Cc", MS_TRAILER_CC },
 	{ "Message-Id", MS_TRAILER_MESSAGE_ID },
 	{ "change-id", MS_TRAILER_CHANGE_ID },
+	{ "base-commit", MS_TRAILER_BASE_COMMIT },
 };
 
 const char *ms_trailer_kind_name(enum ms_trailer_kind kind)

@@ -27,6 +27,8 @@ enum ms_trailer_kind {
 	/* not a trailer line: what an applied notice names (mail.h,
 	 * struct ms_mail's trailers) */
 	MS_TRAILER_APPLIED,
+	/* after it: the numbers above are kept in stores */
+	MS_TRAILER_BASE_COMMIT, /* b4's "base-commit:" */
 };
 
 /* A parsed trailer line; pointers borrow the parsed text. */

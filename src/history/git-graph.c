@@ -76,7 +76,8 @@ int ms_git_graph_header(struct ms_git_graph *g, const unsigned char *raw,
 	return 0;
 }
 
-bool ms_git_graph_has_blob(struct ms_git_graph *g, const char *hex)
+bool ms_git_graph_has_object(struct ms_git_graph *g, const char *hex,
+			     bool commit)
 {
 	size_t len = strlen(hex), size;
 	git_object_t type;
@@ -84,10 +85,11 @@ bool ms_git_graph_has_blob(struct ms_git_graph *g, const char *hex)
 
 	if (!g->odb && git_repository_odb(&g->odb, g->repo) < 0)
 		return false;
-	return len >= 7 && git_oid_fromstrn(&prefix, hex, len) == 0 &&
+	return len >= 7 && len <= GIT_OID_HEXSZ &&
+	       git_oid_fromstrn(&prefix, hex, len) == 0 &&
 	       git_odb_exists_prefix(&id, g->odb, &prefix, len) == 0 &&
 	       git_odb_read_header(&size, &type, g->odb, &id) == 0 &&
-	       type == GIT_OBJECT_BLOB;
+	       type == (commit ? GIT_OBJECT_COMMIT : GIT_OBJECT_BLOB);
 }
 
 /* Add the tree of branch `ref`'s tip to g->tips (a reference that is no

@@ -35,10 +35,11 @@ int ms_git_graph_header(struct ms_git_graph *g, const unsigned char *raw,
 /*
  * Whether the object database holds exactly one object whose id begins
  * with `hex` (at least 7 hex digits, as a diff's "index" line abbreviates
- * it), and that object is a blob.  An ambiguous prefix, an unreadable
- * database or another type: false.
+ * it), and that object is a blob, or with `commit` a commit.  An
+ * ambiguous prefix, an unreadable database or another type: false.
  */
-bool ms_git_graph_has_blob(struct ms_git_graph *g, const char *hex);
+bool ms_git_graph_has_object(struct ms_git_graph *g, const char *hex,
+			     bool commit);
 
 /*
  * Whether the tip of a branch (a local head) has `path`, a file or a

@@ -288,6 +288,24 @@ static const char *names_project(const struct aside_ctx *c, uint32_t i,
 }
 
 /*
+ * Whether b4's "base-commit:" footer of patch posting `i`, or of its
+ * series' cover letter, names a commit of the analysed repository: the
+ * patch was made on the project's history.
+ */
+static bool based_here(const struct aside_ctx *c, uint32_t i)
+{
+	const struct ms_mail_rec *r = rec_at(c, i);
+	const struct ms_mail_series *s = r->series < 0 ? NULL :
+		ms_mail_index_series(c->idx, (uint32_t)r->series);
+	const char *base = ms_review_map_base(c->map, i);
+
+	if (!base && s && s->has_cover)
+		base = ms_review_map_base(c->map, s->root);
+	return base && c->opts->objects &&
+	       ms_git_graph_has_object(c->opts->objects, base, true);
+}
+
+/*
  * Whether patch posting `i` went to another project's list (docs/
  * review.md, "Set aside"): MAINTAINERS names lists, the patch was sent to
  * none of them but the archive's own (its List-Id, else the list most
@@ -381,7 +399,7 @@ static bool own_blobs(const struct aside_ctx *c, uint32_t i, bool every)
 		char *id = g_strndup(p->pdata[k],
 				     strcspn(p->pdata[k], " "));
 
-		has += ms_git_graph_has_blob(c->opts->objects, id);
+		has += ms_git_graph_has_object(c->opts->objects, id, false);
 		g_free(id);
 	}
 	return has && (!every || has == p->len);
@@ -629,10 +647,11 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 	 * subject or recipients say (LTP's IMA tests, To: linux-integrity);
 	 * or a subject naming the project itself ("erofs-utils: tests: ..."
 	 * with erofs-utils' history): its own, even under paths the history
-	 * lacks (a branch of its own: erofs-utils' tests/) */
+	 * lacks (a branch of its own: erofs-utils' tests/); or made on a
+	 * commit of the repository (b4's base-commit:) */
 	if ((c->links && g_hash_table_contains(c->links->by_rec,
 					       GUINT_TO_POINTER(i))) ||
-	    (sibling && names_self(c, sibling))) {
+	    (sibling && names_self(c, sibling)) || based_here(c, i)) {
 		*anchors = c->strong[i] = true;
 		return ASIDE_NONE;
 	}

@@ -42,8 +42,10 @@ struct ms_review_map {
 	/* earlier versions a posting names ("Link to v1: <lore URL>") */
 	GRegex *earlier_re;
 	GPtrArray *earlier;          /* per record: GStrv of ids, or NULL */
-	GPtrArray *loaded;           /* sibling names ms_review_map_load()
-					read (foreign points into them) */
+	GPtrArray *base;             /* per record: b4's base-commit, or
+					NULL */
+	GPtrArray *loaded;           /* sibling names and base commits
+					(foreign and base point into them) */
 };
 
 /* A host where MAINTAINERS names this many lists is the project's own:
@@ -107,6 +109,10 @@ uint8_t *ms_review_set_aside(const struct ms_link_mail *lm,
 			     const struct ms_link_result *links,
 			     const struct ms_review_opts *opts,
 			     struct ms_review *rv);
+
+/* The commit b4's "base-commit:" footer of record `rec` (a patch or a
+ * cover letter) names, as written, or NULL. */
+const char *ms_review_map_base(const struct ms_review_map *map, uint32_t rec);
 
 /* The rule that set-aside answer `a` (enum aside) counts under, or -1
  * when it sets nothing aside. */

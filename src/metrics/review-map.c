@@ -161,6 +161,7 @@ struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 	map->kpats = g_array_new(FALSE, FALSE, sizeof(struct kpat));
 	map->recs = g_ptr_array_new();
 	map->foreign = g_ptr_array_new();
+	map->base = g_ptr_array_new();
 	named_lists(map);
 	map->earlier = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)g_strfreev);
@@ -234,6 +235,7 @@ void ms_review_map_free(struct ms_review_map *map)
 			g_array_free(map->recs->pdata[i], TRUE);
 	g_ptr_array_free(map->recs, TRUE);
 	g_ptr_array_free(map->foreign, TRUE);
+	g_ptr_array_free(map->base, TRUE);
 	g_hash_table_unref(map->list_ix);
 	g_hash_table_unref(map->hosts);
 	g_ptr_array_unref(map->lists);
@@ -564,6 +566,28 @@ char *const *ms_review_map_earlier(const struct ms_review_map *map,
 	return rec < map->earlier->len ? map->earlier->pdata[rec] : NULL;
 }
 
+/* Record b4's "base-commit:" footer of posting `rec`, when it has one. */
+static void record_base(struct ms_review_map *map, const struct ms_mail *m,
+			uint32_t rec)
+{
+	while (map->base->len <= rec)
+		g_ptr_array_add(map->base, NULL);
+	for (guint i = 0; m->trailers && i < m->trailers->len; i++) {
+		const struct ms_mail_trailer *t = m->trailers->pdata[i];
+
+		if (t->kind == MS_TRAILER_BASE_COMMIT) {
+			map->base->pdata[rec] = g_strdup(t->value);
+			g_ptr_array_add(map->loaded, map->base->pdata[rec]);
+			return;
+		}
+	}
+}
+
+const char *ms_review_map_base(const struct ms_review_map *map, uint32_t rec)
+{
+	return rec < map->base->len ? map->base->pdata[rec] : NULL;
+}
+
 void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data)
 {
 	struct ms_review_map *map = data;
@@ -578,6 +602,7 @@ void ms_review_map_hook(const struct ms_mail *m, uint32_t rec, void *data)
 			g_ptr_array_add(map->foreign, NULL);
 		map->foreign->pdata[rec] = (gpointer)ms_mail_foreign_project(
 			&m->subject, m->subject_raw, map->foreign_re);
+		record_base(map, m, rec);
 	}
 	if (!m->has_diff || m->kind != MS_MAIL_PATCH)
 		return;
@@ -644,7 +669,7 @@ bool ms_review_map_listed(const struct ms_review_map *map, uint32_t rec,
  * or what it calls (ms_mail_foreign_project(), ms_mail_recipients()),
  * changes what it derives.
  */
-#define MAP_FORMAT "review-map 2"
+#define MAP_FORMAT "review-map 3"
 
 static char *map_key(const struct ms_review_map *map)
 {
@@ -678,6 +703,8 @@ bool ms_review_map_dump(GByteArray *out, void *data)
 		      MAX(map->rcpts->len, map->earlier->len));
 	char *key;
 
+	n = MAX(n, map->base->len);
+
 	/* a pattern that hit the match limits is reported by the run that
 	 * matches it: such answers are not kept */
 	if (maint_index_limit_hits(map->idx))
@@ -702,6 +729,7 @@ bool ms_review_map_dump(GByteArray *out, void *data)
 		for (guint k = 0; es && k < es->len; k++)
 			ms_put_var(out, g_array_index(es, size_t, k));
 		ms_put_opt(out, rec_of(map->foreign, i));
+		ms_put_opt(out, rec_of(map->base, i));
 		ms_put_var(out, r ? r->n + 1 : 0);
 		if (r) {
 			ms_put_svar(out, r->own);
@@ -724,6 +752,7 @@ static void map_reset(struct ms_review_map *map)
 			g_array_free(map->recs->pdata[i], TRUE);
 	g_ptr_array_set_size(map->recs, 0);
 	g_ptr_array_set_size(map->foreign, 0);
+	g_ptr_array_set_size(map->base, 0);
 	g_ptr_array_set_size(map->rcpts, 0);
 	g_ptr_array_set_size(map->earlier, 0);
 	g_ptr_array_set_size(map->loaded, 0);
@@ -760,6 +789,10 @@ static void load_rec(struct ms_review_map *map, struct ms_rd *r)
 	if (s)
 		g_ptr_array_add(map->loaded, s);
 	g_ptr_array_add(map->foreign, s);
+	s = ms_get_opt(r);
+	if (s)
+		g_ptr_array_add(map->loaded, s);
+	g_ptr_array_add(map->base, s);
 	n = ms_get_var(r);
 	if (n && r->ok && n - 1 <= (uint64_t)(r->end - r->p)) {
 		rc = g_malloc(sizeof(*rc) + (n - 1) * sizeof(uint32_t));

@@ -155,13 +155,27 @@ subprocess.run(["git", "clone", "-q", repo, linked], check=True)
 git_commit(linked, "misc/other.c", "int other;\nint x1;\n",
            "misc: other board", "Zack Person", "zack@example.net",
            1717408800 + 3 * 86400)
-r = run("review", "--repo", linked, "--archive", mbox, "--json",
+# ... nor one made on a commit of the repository, as b4's base-commit:
+# footer says (x2, To: people, Cc: this list and another project's)
+with open(mbox) as f:
+    text = f.read()
+base = subprocess.run(["git", "-C", repo, "rev-parse", "HEAD"], check=True,
+                      capture_output=True, text=True).stdout.strip()
+x2 = next(p for p in text.split("\nFrom ") if "<x2@example.net>" in p)
+based = os.path.join(tmp, "based.mbox")
+with open(based, "w") as f:
+    f.write(text.replace(x2, x2.replace("\n-- \n", f"\nbase-commit: {base}"
+                                        "\n-- \n", 1)))
+r = run("review", "--repo", linked, "--archive", based, "--json",
         "--no-cache", "THE REST")
 lk = r.json()["entries"][0]
 x1 = [p for p in lk["patch_list"] if "x1@example.net" in p["versions"]]
 eq([p["state"] for p in x1], ["accepted"], "x1, To: another project's list "
    "but applied as the project's commit: the project's (and accepted)")
-eq(lk["set_aside"]["foreign_recipients"], 2, "... so two are set aside by "
+ok(any("x2@example.net" in p["versions"] for p in lk["patch_list"]),
+   "x2, sent past the project's lists, made on the repository's HEAD "
+   "(base-commit:): the project's")
+eq(lk["set_aside"]["foreign_recipients"], 1, "... so one is set aside by "
    "recipients, not three")
 # ... nor one made against the project's own files: its diff's pre-image
 # blob (the left of "index A..B") is in the repository (LTP: Mimi Zohar's
