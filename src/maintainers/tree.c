@@ -583,24 +583,58 @@ int ms_tree_from_dir(const char *dir, struct ms_tree **out,
 	return 0;
 }
 
-int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
-		 size_t *len)
+/* The git blob id of `len` bytes at `buf`, as `git hash-object` gives
+ * it (g_free). */
+static char *blob_id(const char *buf, size_t len)
+{
+	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA1);
+	char head[32], *id;
+	int n = snprintf(head, sizeof(head), "blob %zu", len);
+
+	g_checksum_update(ck, (const guchar *)head, n + 1);
+	g_checksum_update(ck, (const guchar *)buf, (gssize)len);
+	id = g_strdup(g_checksum_get_string(ck));
+	g_checksum_free(ck);
+	return id;
+}
+
+/* ms_tree_read(), and in *id (when not NULL) the file's blob id, hashed
+ * once for the fact and the caller. */
+static int read_fact(const struct ms_tree *t, const char *path, char **buf,
+		     size_t *len, char **id)
 {
 	int rc = tree_read(t, path, buf, len);
+	char *sum = NULL;
 
-	if (rc == 0 && !t->facts->off) {
-		char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1,
-							(const guchar *)*buf,
-							*len);
-
+	if (rc == 0 && (id || !t->facts->off)) {
+		sum = blob_id(*buf, *len);
 		fact(t, 'r', path, sum);
-		g_free(sum);
 	} else if (rc < 0 && inside_tree(path)) {
 		char code[16];
 
 		snprintf(code, sizeof(code), "E%d", -rc);
 		fact(t, 'r', path, code);
 	}
+	if (id)
+		*id = sum;
+	else
+		g_free(sum);
+	return rc;
+}
+
+int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
+		 size_t *len)
+{
+	return read_fact(t, path, buf, len, NULL);
+}
+
+int ms_tree_blob_id(const struct ms_tree *t, const char *path, char **id)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc = read_fact(t, path, &buf, &len, id);
+
+	g_free(buf);
 	return rc;
 }
 
@@ -695,8 +729,7 @@ static bool next_fact(const char **p, const char *end, char *kind,
 static bool fact_holds(const struct ms_tree *t, char kind, const char *answer,
 		       const char *path)
 {
-	char *buf = NULL, *got = NULL;
-	size_t len = 0;
+	char *got = NULL;
 	bool same;
 	int rc;
 
@@ -709,13 +742,9 @@ static bool fact_holds(const struct ms_tree *t, char kind, const char *answer,
 		got = list_digest(t);
 		break;
 	case 'r':
-		rc = ms_tree_read(t, path, &buf, &len);
-		if (rc == 0)
-			got = g_compute_checksum_for_data(G_CHECKSUM_SHA1,
-							  (guchar *)buf, len);
-		else
+		rc = ms_tree_blob_id(t, path, &got);
+		if (rc < 0)
 			got = g_strdup_printf("E%d", -rc);
-		g_free(buf);
 		ms_error_clear();
 		break;
 	default:

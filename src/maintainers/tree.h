@@ -53,6 +53,10 @@ bool ms_tree_has_file(const struct ms_tree *t, const char *path);
  */
 int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
 		 size_t *len);
+/* The git blob id of file `path` (40 hex digits, as `git hash-object`
+ * gives it) in a new string, *id; the error of ms_tree_read() else.  The
+ * fact recorded is that digest: the file is read and hashed once. */
+int ms_tree_blob_id(const struct ms_tree *t, const char *path, char **id);
 
 /*
  * A directory tree's list, as bytes a later run takes back with
@@ -99,8 +103,8 @@ bool ms_tree_list_file(const char *name);
  * Everything the tree has answered so far, as facts a later run can check
  * without redoing the work that asked: each ms_tree_is_dir() and
  * ms_tree_has_file() question with its answer (and whether the list or
- * the file system gave it), each file ms_tree_read() read with the SHA-1
- * of its bytes (or its error), and when the tree was listed, a digest of
+ * the file system gave it), each file ms_tree_read() read with its git
+ * blob id (or its error), and when the tree was listed, a digest of
  * the whole list.  A new buffer (g_free) of *len bytes, in a format only
  * ms_tree_facts_hold() reads.
  */

@@ -418,26 +418,14 @@ static const char *pre_path(const char *pre)
 static const char *tree_blob(struct aside_ctx *c, const char *path)
 {
 	const char *id = g_hash_table_lookup(c->blob_of, path);
-	char *buf = NULL, *head;
-	size_t len = 0;
-	GChecksum *ck;
+	char *got = NULL;
 
 	if (id)
 		return id;
-	if (ms_tree_read(c->opts->tree, path, &buf, &len) < 0) {
-		g_hash_table_insert(c->blob_of, g_strdup(path), g_strdup(""));
-		return "";
-	}
-	ck = g_checksum_new(G_CHECKSUM_SHA1);
-	head = g_strdup_printf("blob %zu", len);
-	g_checksum_update(ck, (const guchar *)head, (gssize)strlen(head) + 1);
-	g_checksum_update(ck, (const guchar *)buf, (gssize)len);
-	id = g_strdup(g_checksum_get_string(ck));
-	g_hash_table_insert(c->blob_of, g_strdup(path), (gpointer)id);
-	g_checksum_free(ck);
-	g_free(head);
-	g_free(buf);
-	return id;
+	if (ms_tree_blob_id(c->opts->tree, path, &got) < 0)
+		got = g_strdup("");
+	g_hash_table_insert(c->blob_of, g_strdup(path), got);
+	return got;
 }
 
 /*

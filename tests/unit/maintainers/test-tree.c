@@ -236,6 +236,35 @@ static void test_file(void)
 	g_free(dir);
 }
 
+/* A file's git blob id, hashed once: the fact a later tree checks is
+ * that id, and it stops holding when the bytes change. */
+static void test_blob_id(void)
+{
+	struct ms_tree *t = NULL, *u = NULL;
+	char *id = NULL, *facts, *p = at("f");
+	size_t n = 0;
+
+	ms_tree_from_dir(root, &t, NULL);
+	ok(ms_tree_blob_id(t, "f", &id) == 0 &&
+	   !strcmp(id, "587be6b4c3f93f93c489c0111bba5596147a26cb"),
+	   "the blob id `git hash-object` gives");
+	facts = ms_tree_facts(t, &n);
+	ok(n && strstr(facts, id) != NULL, "the fact is that id");
+	g_free(id);
+	ms_tree_from_dir(root, &u, NULL);
+	ok(ms_tree_facts_hold(u, facts, n), "it holds in a new tree");
+	ms_tree_free(u);
+	g_file_set_contents(p, "y\n", -1, NULL);
+	ms_tree_from_dir(root, &u, NULL);
+	ok(!ms_tree_facts_hold(u, facts, n), "not once the bytes changed");
+	ms_tree_free(u);
+	g_file_set_contents(p, "x\n", -1, NULL);
+	ok(ms_tree_blob_id(t, "none", &id) < 0, "no file, no id");
+	ms_tree_free(t);
+	g_free(facts);
+	g_free(p);
+}
+
 int main(void)
 {
 	char *cmd, *link;
@@ -257,6 +286,7 @@ int main(void)
 	test_changes();
 	test_racy();
 	test_file();
+	test_blob_id();
 	cmd = g_strdup_printf("rm -rf '%s'", base);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", base);
