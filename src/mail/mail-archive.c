@@ -158,7 +158,7 @@ static bool fill(struct reader *r)
  */
 typedef unsigned char bytes16 __attribute__((vector_size(16)));
 
-static unsigned long count_lines(const char *s, size_t n)
+unsigned long ms_count_lines(const char *s, size_t n)
 {
 	unsigned long lines = 0;
 	size_t i = 0;
@@ -421,7 +421,7 @@ static bool skip_lines(struct reader *r, unsigned long line, size_t *at)
 
 	while (n > 0) {
 		size_t len = MIN(r->end - p, (size_t)CHUNK);
-		unsigned long k = count_lines(r->buf + p, len);
+		unsigned long k = ms_count_lines(r->buf + p, len);
 
 		if (!len) {
 			r->start = r->end;      /* nothing of it is kept */
@@ -442,6 +442,21 @@ static bool skip_lines(struct reader *r, unsigned long line, size_t *at)
 		;
 	*at = r->start;
 	return true;
+}
+
+/* Where a resumed read starts (*msg): a From_ line, or false.  A plain
+ * file's line is found at the offset where the caller counted it. */
+static bool resume_at(struct reader *r, const struct ms_mail_after *at,
+		      size_t *msg)
+{
+	if (r->map && at->offset && at->offset + 5 <= r->end &&
+	    r->buf[at->offset - 1] == '\n' &&
+	    !memcmp(r->buf + at->offset, "From ", 5)) {
+		r->start = *msg = at->offset;
+		return true;
+	}
+	return skip_lines(r, at->line, msg) && r->end - *msg >= 5 &&
+	       !memcmp(r->buf + *msg, "From ", 5);
 }
 
 int ms_mbox_read(const char *path, const struct ms_mail_after *at,
@@ -474,8 +489,7 @@ int ms_mbox_read(const char *path, const struct ms_mail_after *at,
 	}
 	if (r.end == 0 && !at)
 		goto done; /* an empty file is an empty mbox */
-	if (at && (!skip_lines(&r, at->line, &msg) || r.end - msg < 5 ||
-		   memcmp(r.buf + msg, "From ", 5))) {
+	if (at && !resume_at(&r, at, &msg)) {
 		rc = r.error ? gz_error(path, 0) : ms_error_set(MS_ESTALE,
 			"'%s' has no message at line %lu", path, at->line);
 		goto done;
@@ -514,7 +528,7 @@ int ms_mbox_read(const char *path, const struct ms_mail_after *at,
 			if (skipping && r.end - msg > 16) {
 				size_t to = r.end - 8;
 
-				lineno += count_lines(r.buf + msg, to - msg);
+				lineno += ms_count_lines(r.buf + msg, to - msg);
 				msg = to;
 				if (search < msg + 2)
 					search = msg + 2;
@@ -532,7 +546,7 @@ int ms_mbox_read(const char *path, const struct ms_mail_after *at,
 			break;
 		}
 		if (skipping) {         /* the end of an oversized one */
-			lineno += count_lines(r.buf + msg, k - msg);
+			lineno += ms_count_lines(r.buf + msg, k - msg);
 			skipping = false;
 			r.quoted = false;
 			msg = k;
@@ -544,7 +558,7 @@ int ms_mbox_read(const char *path, const struct ms_mail_after *at,
 				       result);
 			if (rc)
 				goto done;
-			lineno += count_lines(r.buf + msg, k - msg);
+			lineno += ms_count_lines(r.buf + msg, k - msg);
 			r.quoted = false;
 			msg = k;
 			search = k + 1;
@@ -559,7 +573,7 @@ int ms_mbox_read(const char *path, const struct ms_mail_after *at,
 				end--;
 			src.line = lineno;
 			src.problems = 0;
-			lineno += count_lines(r.buf + msg, k - msg);
+			lineno += ms_count_lines(r.buf + msg, k - msg);
 			rc = emit(r.buf + body, end - body, r.quoted, tmp, &src,
 				  fn, data, result);
 			if (rc)

@@ -360,14 +360,21 @@ typedef int (*ms_mail_raw_fn)(const char *raw, size_t len,
  * A resume point: read epoch `epoch` only after `commit`.  An mbox file
  * takes one, `line` and `rd` (epoch and commit unused): its messages from
  * the From_ line at line `line` (1: the first) on, read as mboxrd when
- * `rd` (what a read of the whole file had decided by that line).
+ * `rd` (what a read of the whole file had decided by that line).  A
+ * plain file's reader starts at byte `offset` instead of counting the
+ * lines to it, when the caller counted them (0: not; an offset where no
+ * From_ line starts is not taken: the lines are counted).
  */
 struct ms_mail_after {
 	int epoch;            /* -1: any epoch that contains the commit */
 	const char *commit;   /* hex, full or abbreviated */
 	unsigned long line;
+	uint64_t offset;
 	bool rd;
 };
+
+/* The newlines in s[0..n). */
+unsigned long ms_count_lines(const char *s, size_t n);
 
 /* An mbox file's first MS_MBOX_SNIFF bytes (inflated) tell mboxrd from
  * mboxo for all of it: a file resumed at a line must have had as many

@@ -804,17 +804,21 @@ static char *crc_text(uint64_t crc)
 
 /*
  * The CRC-64 of a file's bytes (as text), and in *head that of its first
- * `prefix` bytes when it has as many; NULL when it cannot be read.
+ * `prefix` bytes when it has as many; NULL when it cannot be read.  With
+ * `line` (> 1) within the prefix, *offset is where that line starts (the
+ * lines counted as the bytes go by, while in memory; else 0).
  */
 static char *file_crc(const char *path, GStatBuf *sb, int64_t prefix,
-		      char **head)
+		      char **head, unsigned long line, uint64_t *offset)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf, *out = NULL;
 	uint64_t crc = 0, at = 0;
+	unsigned long nl = line > 1 ? line - 1 : 0;   /* to pass */
 	size_t n;
 
 	*head = NULL;
+	*offset = 0;
 	if (!f)
 		return NULL;
 	if (g_stat(path, sb) < 0) {
@@ -825,6 +829,20 @@ static char *file_crc(const char *path, GStatBuf *sb, int64_t prefix,
 	while ((n = fread(buf, 1, 1 << 20, f)) > 0) {
 		size_t k = 0;
 
+		if (nl && at < (uint64_t)prefix) {
+			unsigned long c = ms_count_lines(buf, n);
+
+			if (c < nl) {
+				nl -= c;
+			} else {
+				const char *p = buf;
+
+				for (; nl; nl--)
+					p = (const char *)memchr(p, '\n',
+						n - (size_t)(p - buf)) + 1;
+				*offset = at + (uint64_t)(p - buf);
+			}
+		}
 		if (prefix > 0 && at < (uint64_t)prefix &&
 		    at + n >= (uint64_t)prefix) {
 			k = (size_t)((uint64_t)prefix - at);
@@ -838,6 +856,8 @@ static char *file_crc(const char *path, GStatBuf *sb, int64_t prefix,
 		out = crc_text(crc);
 	else
 		g_clear_pointer(head, g_free);
+	if (*offset >= (uint64_t)prefix)
+		*offset = 0;
 	fclose(f);
 	g_free(buf);
 	return out;
@@ -983,6 +1003,8 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 	struct ms_mail_after at = { 0 };
 	GStatBuf sb;
 	char *key, *crc = NULL, *head = NULL;
+	int64_t last_line = 0;
+	uint64_t offset = 0;
 	bool same, grew;
 	int e = -1, rc;
 
@@ -1004,7 +1026,14 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 	rc = mail_load(&t);
 	if (rc == 0 && t.inbox)
 		rc = mbox_old(s, t.inbox, &old);
-	if (rc == 0 && !(crc = file_crc(path, &sb, old.size, &head))) {
+	/* the line a grown file resumes at, found while taking its CRC */
+	if (rc == 0 && old.crc)
+		rc = store_query(s, "read the messages", &last_line, "SELECT "
+				 "coalesce(max(line), 0) FROM messages WHERE "
+				 "seq = (SELECT max(seq) FROM messages WHERE "
+				 "inbox = ?)", "l", t.inbox);
+	if (rc == 0 && !(crc = file_crc(path, &sb, old.size, &head,
+					(unsigned long)last_line, &offset))) {
 		/* let the reader fail in its own words */
 		rc = from ? ms_error_set(MS_ESTALE, "cannot read '%s'", path) :
 		     ms_mail_parse_archive(path, NULL, 0, flags, fn, data,
@@ -1023,6 +1052,8 @@ static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 		flags |= MS_MAIL_PARSE_KEEP_BODY;
 	if (rc == 0 && grew)
 		rc = mbox_resume(&t, &old, &at);
+	if (at.line && at.line == (unsigned long)last_line)
+		at.offset = offset;
 	if (rc == 0 && from && !same && !at.line)
 		rc = ms_error_set(MS_ESTALE, "'%s' is read again whole", path);
 	/* a resumed file's stored messages are handed out when its first
