@@ -7,6 +7,7 @@
 #include "git-log.h"
 #include "error.h"
 #include "git-common.h"
+#include "git-follow.h"
 
 #include <git2.h>
 #include <stdbool.h>
@@ -168,39 +169,99 @@ static bool is_binary(git_blob *b)
 	return b && memchr(git_blob_rawcontent(b), 0, MIN(n, 8000));
 }
 
-/* The numstat line of `path` between the entries. */
-static int numstat(struct ms_git_log *g, const char *path, git_tree_entry *a,
-		   git_tree_entry *b, GString *out)
+/* git's "diff" attribute of `path` has a value: 1 (a diff driver, git
+ * must say), its value into *attr otherwise */
+static int diff_attr(struct ms_git_log *g, const char *path,
+		     const char **attr)
+{
+	int rc = git_attr_get(attr, g->repo, GIT_ATTR_CHECK_FILE_THEN_INDEX,
+			      path, "diff");
+
+	if (rc < 0 || GIT_ATTR_HAS_VALUE(*attr))
+		return rc < 0 ? rc : 1;
+	return 0;
+}
+
+/* pprint_rename(): "pfx{a => b}sfx", the common prefix and suffix cut
+ * at a '/' */
+static void rename_name(GString *out, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), pfx = 0, sfx = 0, adj;
+	const char *x = a, *y = b;
+	ptrdiff_t am, bm;
+
+	for (; *x && *y && *x == *y; x++, y++)
+		if (*x == '/')
+			pfx = (size_t)(x - a) + 1;
+	adj = pfx ? 1 : 0;
+	x = a + la;
+	y = b + lb;
+	while (a + pfx - adj <= x && b + pfx - adj <= y && *x == *y) {
+		if (*x == '/')
+			sfx = la - (size_t)(x - a);
+		if (x == a || y == b)
+			break;    /* git reads a byte before; it stops too */
+		x--;
+		y--;
+	}
+	am = MAX((ptrdiff_t)(la - pfx - sfx), 0);
+	bm = MAX((ptrdiff_t)(lb - pfx - sfx), 0);
+	if (pfx + sfx) {
+		g_string_append_len(out, a, (gssize)pfx);
+		g_string_append_c(out, '{');
+	}
+	g_string_append_len(out, a + pfx, am);
+	g_string_append(out, " => ");
+	g_string_append_len(out, b + pfx, bm);
+	if (pfx + sfx) {
+		g_string_append_c(out, '}');
+		g_string_append_len(out, a + la - sfx, (gssize)sfx);
+	}
+}
+
+/* The numstat line of `from` (in the parent, entry `a`) against `path`
+ * (entry `b`): a rename or copy when they differ. */
+static int numstat(struct ms_git_log *g, const char *from, const char *path,
+		   git_tree_entry *a, git_tree_entry *b, GString *out)
 {
 	git_blob *ba = NULL, *bb = NULL;
 	git_patch *p = NULL;
 	git_diff_options o;
-	const char *attr = NULL;
+	const char *attr = NULL, *fattr = NULL;
 	size_t add = 0, del = 0;
+	GString *name = g_string_new(NULL);
 	int rc;
 
-	rc = git_attr_get(&attr, g->repo, GIT_ATTR_CHECK_FILE_THEN_INDEX,
-			  path, "diff");
-	if (rc < 0 || GIT_ATTR_HAS_VALUE(attr))
-		return rc < 0 ? rc : 1;       /* a diff driver */
+	if (strcmp(from, path))
+		rename_name(name, from, path);
+	else
+		g_string_append(name, path);
+	rc = diff_attr(g, path, &attr);
+	if (rc == 0 && strcmp(from, path))
+		rc = diff_attr(g, from, &fattr);
+	if (rc)
+		goto out;
 	if ((a && (rc = git_blob_lookup(&ba, g->repo,
 					git_tree_entry_id(a))) < 0) ||
 	    (b && (rc = git_blob_lookup(&bb, g->repo,
 					git_tree_entry_id(b))) < 0))
 		goto out;
-	if (GIT_ATTR_IS_FALSE(attr) || (!GIT_ATTR_IS_TRUE(attr) &&
-					(is_binary(ba) || is_binary(bb)))) {
-		g_string_append_printf(out, "-\t-\t%s\n", path);
+	if (GIT_ATTR_IS_FALSE(attr) || GIT_ATTR_IS_FALSE(fattr) ||
+	    (!GIT_ATTR_IS_TRUE(attr) && is_binary(bb)) ||
+	    (!GIT_ATTR_IS_TRUE(fattr) && is_binary(ba))) {
+		g_string_append_printf(out, "-\t-\t%s\n", name->str);
 		goto out;
 	}
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 	o.flags = GIT_DIFF_FORCE_TEXT;
-	rc = git_patch_from_blobs(&p, ba, path, bb, path, &o);
+	rc = git_patch_from_blobs(&p, ba, from, bb, path, &o);
 	if (rc == 0)
 		rc = git_patch_line_stats(NULL, &add, &del, p);
 	if (rc == 0)
-		g_string_append_printf(out, "%zu\t%zu\t%s\n", add, del, path);
+		g_string_append_printf(out, "%zu\t%zu\t%s\n", add, del,
+				       name->str);
 out:
+	g_string_free(name, TRUE);
 	git_patch_free(p);
 	git_blob_free(ba);
 	git_blob_free(bb);
@@ -217,8 +278,9 @@ static bool quoted(const char *path)
 }
 
 int ms_git_log_commit(struct ms_git_log *g, const char *id, const char *path,
-		      GString *out)
+		      GString *out, char **follow)
 {
+	char *from = NULL;
 	git_commit *c = NULL, *parent = NULL;
 	git_tree *tree = NULL, *ptree = NULL;
 	git_tree_entry *a = NULL, *b = NULL;
@@ -227,6 +289,7 @@ int ms_git_log_commit(struct ms_git_log *g, const char *id, const char *path,
 	git_oid oid;
 	int rc;
 
+	*follow = NULL;
 	if (quoted(path) || git_oid_fromstr(&oid, id) < 0)
 		return 1;
 	rc = git_commit_lookup(&c, g->repo, &oid);
@@ -249,12 +312,14 @@ int ms_git_log_commit(struct ms_git_log *g, const char *id, const char *path,
 		rc = 1;
 		goto out;
 	}
-	/* added: --follow looks for its copy among all files of the
-	 * parent (find_copies_harder), by content similarity */
-	if (!a && ptree) {
+	/* added: --follow looks for its source among all files of the
+	 * parent, and follows it from here on */
+	if (!a && ptree)
+		rc = ms_git_follow(g->repo, ptree, tree, path, b, &from);
+	if (rc == 0 && from && (quoted(from) || !entry(ptree, from, &a) || !a))
 		rc = 1;
+	if (rc)
 		goto out;
-	}
 	g_string_append_printf(out, "GitCommit: %s\n", id);
 	if (!author(out, git_commit_raw_header(c))) {
 		rc = 1;
@@ -262,10 +327,13 @@ int ms_git_log_commit(struct ms_git_log *g, const char *id, const char *path,
 	}
 	date(out, git_commit_author(c));
 	subject_body(out, git_commit_message_raw(c));
-	rc = numstat(g, path, a, b, out);
+	rc = numstat(g, from ? from : path, path, a, b, out);
 out:
 	if (rc)
 		g_string_truncate(out, len);
+	if (rc == 0)
+		*follow = g_steal_pointer(&from);
+	g_free(from);
 	if (rc < 0)
 		rc = ms_git_error(rc, "cannot read commit %s", id);
 	git_tree_entry_free(a);

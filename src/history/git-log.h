@@ -14,6 +14,9 @@
 
 struct ms_git_log;
 
+/* ms_git_log_commit()'s "git dies at this commit" */
+#define MS_GIT_LOG_DIES 2
+
 /* Open `gitdir` (a work tree or a repository); errors as
  * ms_git_graph_open()'s.  Free with ms_git_log_free(). */
 int ms_git_log_open(const char *gitdir, struct ms_git_log **out);
@@ -26,15 +29,19 @@ void ms_git_log_free(struct ms_git_log *g);
  * and --numstat: the message as git's pretty.c cuts it, the numstat
  * line of `path` (git's binary rule: the worktree's "diff" attribute,
  * else a NUL in the first 8,000 bytes; line counts of libgit2's xdiff,
- * git's own).  Returns 0; 1 when this cannot say what git says, and
- * nothing was appended: `path` is added by a commit with a parent
- * (--follow then looks for a copy of it among all the parent's files,
- * by content similarity, and git dies when one of them is missing from
- * a partial clone), is a directory, a submodule or
- * changes type there, the commit declares an encoding, its author line
- * is not "name <mail>", or a diff driver applies; negative on errors.
+ * git's own).  Where the commit adds `path` to its parent's tree,
+ * --follow looks for its source among all the parent's files
+ * (git-follow.h): when it finds one the numstat line names both
+ * ("pfx{a => b}sfx") and *follow is set to the source's path (a new
+ * string), which git follows from then on; NULL otherwise.
+ * Returns 0; MS_GIT_LOG_DIES when git dies at this commit (a blob the
+ * source search reads is missing) and nothing was appended; 1 when this
+ * cannot say what git says, and nothing was appended: `path` is a
+ * directory, a submodule or changes type there, the commit declares an
+ * encoding, its author line is not "name <mail>", a diff driver applies,
+ * or ms_git_follow() cannot say; negative on errors.
  */
 int ms_git_log_commit(struct ms_git_log *g, const char *id, const char *path,
-		      GString *out);
+		      GString *out, char **follow);
 
 #endif

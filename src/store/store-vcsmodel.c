@@ -91,27 +91,57 @@ static bool plain(const char *file)
 	return ok;
 }
 
+/* Whether the model can say what git says of `path`. */
+static bool modelled(struct ms_store_vcs *c, const char *path)
+{
+	return plain(path) && !g_hash_table_contains(c->dirs, path);
+}
+
 /* The log's lines made from the history model and the objects, or NULL
- * when git must say (see ms_git_log_commit()). */
+ * when git must say (see ms_git_log_commit()).  The walk's commits that
+ * touch the path followed, newest first; where one adds it, --follow
+ * may switch to its source for the older commits, and where git dies
+ * the log ends. */
 static GPtrArray *model_log(struct ms_store_vcs *c, const char *file)
 {
-	GArray *at;
+	char *path = g_strdup(file);
 	GString *out;
+	guint from = 0;
+	int rc = 0;
 
 	if (c->v.old || c->v.bare || !plain(file) || !window(c) ||
-	    g_hash_table_contains(c->dirs, file))
+	    !modelled(c, file)) {
+		g_free(path);
 		return NULL;
-	at = g_hash_table_lookup(c->touch, file);
+	}
 	out = g_string_new(NULL);
-	for (guint i = 0; at && i < at->len; i++) {
-		int rc = ms_git_log_commit(c->gl, c->ids->pdata[
-			g_array_index(at, guint, i)], file, out);
+	for (bool more = true; more;) {
+		GArray *at = g_hash_table_lookup(c->touch, path);
 
-		if (rc) {
-			ms_error_clear();
-			g_string_free(out, TRUE);
-			return NULL;
+		more = false;
+		for (guint i = 0; at && i < at->len && !rc; i++) {
+			guint k = g_array_index(at, guint, i);
+			char *src = NULL;
+
+			if (k < from)
+				continue;
+			rc = ms_git_log_commit(c->gl, c->ids->pdata[k], path,
+					       out, &src);
+			if (!src)
+				continue;
+			g_free(path);
+			path = src;
+			from = k + 1;
+			rc = modelled(c, path) ? 0 : 1;
+			more = true;
+			break;
 		}
+	}
+	g_free(path);
+	if (rc && rc != MS_GIT_LOG_DIES) {
+		ms_error_clear();
+		g_string_free(out, TRUE);
+		return NULL;
 	}
 	return mcc_vcs_split(g_string_free(out, FALSE));
 }
