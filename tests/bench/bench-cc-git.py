@@ -13,10 +13,15 @@ The oracle is a copy of the script with Perl's hash order among equal
 counts made the byte order (tests/cli/mstest.py), several MAINTAINERS
 files read in sorted order, answering a queue in one process.
 
+Each file's and patch's run has a `git` first in PATH that notes its
+arguments, and the files whose answer ran `git log --follow` (the
+script's log, not made from the history model) are counted.
+
 Env: MAINTSTAT (default build/maintstat).
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -75,11 +80,28 @@ def oracle(questions, extra):
             time.monotonic() - t)
 
 
+calls = os.path.join(work, "git-calls")
+os.makedirs(os.path.join(work, "bin"))
+with open(os.path.join(work, "bin", "git"), "w") as f:
+    f.write(f"#!/bin/sh\necho \"$*\" >> {calls}\n"
+            f"exec {shutil.which('git')} \"$@\"\n")
+os.chmod(os.path.join(work, "bin", "git"), 0o755)
+ENV = dict(os.environ, PATH=os.path.join(work, "bin") + os.pathsep +
+           os.environ["PATH"])
+ran_git = 0
+
+
 def ours(inp):
+    global ran_git
+    if os.path.exists(calls):
+        os.remove(calls)
     t = time.monotonic()
     p = subprocess.run([MS, "maintainers", "--tree", TREE, *OPTS, *inp],
-                       capture_output=True)
-    return p.stdout, time.monotonic() - t
+                       capture_output=True, env=ENV)
+    t = time.monotonic() - t
+    if os.path.exists(calls):
+        ran_git += any(" log " in l and "--follow" in l for l in open(calls))
+    return p.stdout, t
 
 
 want, t_script = oracle(sample, ["-f"])
@@ -93,6 +115,7 @@ n_signers = sum(b"commit_signer" in w for w in want)
 print(f"files: {len(sample)} (of {len(touched)} touched since "
       f"{args.since}; {n_signers} answers with git signers)\n"
       f"file mismatches: {len(bad)}\n"
+      f"files whose answer ran git log: {ran_git}\n"
       f"script: {t_script / max(1, len(sample)) * 1000:.0f} ms/file, "
       f"maintstat: {t_ours / max(1, len(sample)) * 1000:.0f} ms/file")
 

@@ -209,10 +209,24 @@ commit({"lib/new.c": "old\nold\nnew\n"},
        "Gina <gina@example.org>", 10)
 with open(fixes, "wb") as f:
     f.write(git("format-patch", "-1", "--stdout", "HEAD"))
+# --follow where a commit adds a file: a near copy of a file the commit
+# keeps (a copy, followed into foo.c's history); a file added while the
+# parent holds a blob the repository lacks (a partial clone's): git dies
+# there, the script reads what it printed before.
+commit({"drivers/foo/copy.c": "a\nc\nd\ne\n", "lib/gone.txt": "gone\n"},
+       "copy foo\n\nSigned-off-by: Cora <cora@example.org>",
+       "Cora <cora@example.org>", 8)
+commit({"lib/late.c": "late\n"}, "late\n\nSigned-off-by: Lou <lou@example.org>",
+       "Lou <lou@example.org>", 6)
+commit({}, "gone\n\nSigned-off-by: Cora <cora@example.org>",
+       "Cora <cora@example.org>", 4, remove=["lib/gone.txt"])
+gone = git("rev-parse", "HEAD~1:lib/gone.txt").decode().strip()
+os.remove(os.path.join(T, ".git", "objects", gone[:2], gone[2:]))
 
 FILES = ["drivers/foo/foo.c", "drivers/foo/sub/deep.c", "lib/new.c",
          "lib/orphan.c", "drivers/foo/blob.bin", "drivers/odd/odd.c",
-         "MAINTAINERS", "drivers/foo/fw.bin", "drivers/foo/table.dat"]
+         "MAINTAINERS", "drivers/foo/fw.bin", "drivers/foo/table.dat",
+         "drivers/foo/copy.c", "lib/late.c"]
 SINCE = time.strftime("%Y-%m-%d", time.gmtime(NOW - 180 * DAY))
 SETS = [
     [],
@@ -409,10 +423,11 @@ ok(wsigners == 0 if XEN else wsigners > 0, "... where the script finds "
    "git (the kernel's, QEMU's) or does not (Xen's)", wsigners)
 
 # A file's log is made from the store's history model and the objects,
-# git log is run only for a file some commit of the window adds to a
-# parent's tree (--follow then looks for a copy among all its files);
-# the store keeps each log: a second run runs no `git log` and prints
-# the same bytes; a --git-since that a commit's date separates from the
+# a file some commit of the window adds to a parent's tree too (--follow
+# then looks for its source among all the parent's files): the kernel's
+# script's log never runs `git log` (the forks' always do: merges); the
+# store keeps each log: a second run runs no `git log` and prints the
+# same bytes; a --git-since that a commit's date separates from the
 # saved one makes it again.
 bindir = os.path.join(tmp, "bin")
 os.makedirs(bindir)
@@ -442,18 +457,25 @@ added = sum(any(l.strip() for l in git(
     "--format=%P", "--", f).decode().splitlines()) for f in FILES)
 first, n1 = logged(["--git"])
 again, n2 = logged(["--git"])
-if XEN or QEMU:
-    added = len(FILES)  # the forks' log (merges in) is git's own
-eq((n1, n2), (added, 0), "git log only for the files added in the "
-   "window (the kernel's), then none (the store's)")
-ok(XEN or QEMU or 0 < added < len(FILES) - 3, "... which are not all",
-   added)
+forks = XEN or QEMU  # the forks' log (merges in) is git's own
+eq((n1, n2), (len(FILES) if forks else 0, 0), "git log for no file (the "
+   "kernel's; each file for the forks'), then none (the store's)")
+ok(added >= 3, "... although the window adds three of them", added)
 ok(again == first == script_says(["--git"], ["-f", *FILES]),
    "... the same bytes, the script's")
+log = subprocess.run(["git", "-C", T, "log", "--follow", "--numstat",
+                      "--format=%s", "--", "drivers/foo/copy.c"],
+                     capture_output=True).stdout.decode()
+ok("drivers/foo/{foo.c => copy.c}" in log and "Add foo" in log, "git "
+   "follows copy.c into foo.c's history", log)
+late = subprocess.run(["git", "-C", T, "log", "--follow", "--", "lib/late.c"],
+                      capture_output=True)
+eq((late.returncode, late.stdout), (128, b""), "git dies on lib/late.c's "
+   "log: its commit's parent holds a missing blob")
 older, n3 = logged(["--git", "--git-since", "2-years-ago"])
-ok(n3 > 0 and older == script_says(["--git", "--git-since", "2-years-ago"],
-                                   ["-f", *FILES]),
-   "another --git-since over older commits: git log again, the script's "
-   "bytes", (n3, older))
+ok((n3 > 0) == forks and older == script_says(
+    ["--git", "--git-since", "2-years-ago"], ["-f", *FILES]) and
+   older != first, "another --git-since over older commits: the logs "
+   "made again, the script's bytes", (n3, older))
 
 done()
