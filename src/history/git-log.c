@@ -278,7 +278,7 @@ static bool quoted(const char *path)
 }
 
 int ms_git_log_commit(struct ms_git_log *g, const char *id, const char *path,
-		      GString *out, char **follow)
+		      bool stat, GString *out, char **follow)
 {
 	char *from = NULL;
 	git_commit *c = NULL, *parent = NULL;
@@ -327,7 +327,8 @@ int ms_git_log_commit(struct ms_git_log *g, const char *id, const char *path,
 	}
 	date(out, git_commit_author(c));
 	subject_body(out, git_commit_message_raw(c));
-	rc = numstat(g, from ? from : path, path, a, b, out);
+	if (stat)
+		rc = numstat(g, from ? from : path, path, a, b, out);
 out:
 	if (rc)
 		g_string_truncate(out, len);

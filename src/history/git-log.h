@@ -11,6 +11,7 @@
 #define MS_GIT_LOG_H
 
 #include <glib.h>
+#include <stdbool.h>
 
 struct ms_git_log;
 
@@ -26,7 +27,9 @@ void ms_git_log_free(struct ms_git_log *g);
  * Append to `out` what git log prints for commit `id` (40 hex digits, a
  * commit with at most one parent) and `path` with the format
  *   GitCommit: %H%nGitAuthor: %an <%ae>%nGitDate: %aD%nGitSubject: %s%n%b%n
- * and --numstat: the message as git's pretty.c cuts it, the numstat
+ * and, with `stat`, --numstat (QEMU's and Xen's log has none; their log
+ * shows no merge either, as --follow never does): the message as git's
+ * pretty.c cuts it, the numstat
  * line of `path` (git's binary rule: the worktree's "diff" attribute,
  * else a NUL in the first 8,000 bytes; line counts of libgit2's xdiff,
  * git's own).  Where the commit adds `path` to its parent's tree,
@@ -42,6 +45,6 @@ void ms_git_log_free(struct ms_git_log *g);
  * or ms_git_follow() cannot say; negative on errors.
  */
 int ms_git_log_commit(struct ms_git_log *g, const char *id, const char *path,
-		      GString *out, char **follow);
+		      bool stat, GString *out, char **follow);
 
 #endif

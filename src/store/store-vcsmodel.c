@@ -109,7 +109,7 @@ static GPtrArray *model_log(struct ms_store_vcs *c, const char *file)
 	guint from = 0;
 	int rc = 0;
 
-	if (c->v.old || c->v.bare || !plain(file) || !window(c) ||
+	if (c->v.bare || !plain(file) || !window(c) ||
 	    !modelled(c, file)) {
 		g_free(path);
 		return NULL;
@@ -126,7 +126,7 @@ static GPtrArray *model_log(struct ms_store_vcs *c, const char *file)
 			if (k < from)
 				continue;
 			rc = ms_git_log_commit(c->gl, c->ids->pdata[k], path,
-					       out, &src);
+					       !c->v.old, out, &src);
 			if (!src)
 				continue;
 			g_free(path);
