@@ -751,6 +751,15 @@ eq((st["misdated"], st["first_date"][:10]), (1, "2024-06-03"),
 r = run("review", "--tree", repo, "--archive", mbox, "--json", *ENTRIES)
 eq(r.json()["window"]["since"][:10], "2024-06-03",
    "the misdated message sets no window")
+site = os.path.join(tmpdir(), "site")
+r = run("report", "--tree", repo, "--archive", mbox, "--output-dir", site,
+        *ENTRIES)
+eq(r.rc, 0, "report exits 0")
+with open(os.path.join(site, "data/review.json")) as fp:
+    months = [iv["start"][:7] for iv in
+              json.load(fp)["entries"][0]["intervals"]]
+eq(months[:1], ["2024-06"], "the report's months start at the first "
+   "month with data, not at the misdated message's (2000-12)")
 
 # text
 r = run("review", "--tree", repo, "--archive", mbox, "--set-aside",
