@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "maintainers.h"
 #include "output.h"
+#include "urgent.h"
 #include "when.h"
 
 #include <glib.h>
@@ -101,8 +102,7 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 		struct ms_verdict v;
 		char *why;
 
-		/* without M:, the R: people say who is left */
-		if (p->role != 'M' && (e->nr_maintainers || p->role != 'R'))
+		if (!ms_urgent_speaks_for(e, p))
 			continue;
 		cli_act_verdict(e, p, list_facts, q->active_since, &v);
 		why = ms_verdict_person_text(a, q, p, &v);

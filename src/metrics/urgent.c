@@ -356,3 +356,9 @@ const char *ms_urgent_category(struct ms_urgent *u,
 		*why = g_strdup("merged by many different committers");
 	return "unmaintained";
 }
+
+bool ms_urgent_speaks_for(const struct ms_act_entry *e,
+			  const struct ms_act_person *p)
+{
+	return p->role == 'M' || (!e->nr_maintainers && p->role == 'R');
+}

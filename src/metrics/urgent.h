@@ -52,6 +52,12 @@ bool ms_urgent_listed_active(const struct ms_rv_entry *e, const char *email,
  * of the tree each entry shares with active entries, so pass the same
  * `all` every time.  With `why`, a one-line explanation (g_free it).
  */
+/* Whether urgent speaks of listed person `p` of entry `e`: its
+ * maintainers, and its reviewers only when it lists no maintainer (they
+ * are then who is left to answer for it). */
+bool ms_urgent_speaks_for(const struct ms_act_entry *e,
+			  const struct ms_act_person *p);
+
 const char *ms_urgent_category(struct ms_urgent *u,
 			       const struct ms_act_entry *e,
 			       const struct ms_act_entry *all, size_t nr_all,

@@ -131,6 +131,21 @@ static const char *category(struct ms_urgent *u, size_t i, char **why)
 	return ms_urgent_category(u, &all[i], all, nr, why);
 }
 
+/* urgent speaks of the maintainers, and of the reviewers only when
+ * the entry lists no maintainer. */
+static void test_speaks_for(void)
+{
+	struct ms_act_person m = { .role = 'M' }, r = { .role = 'R' };
+	struct ms_act_entry with = { .nr_maintainers = 1 };
+	struct ms_act_entry without = { .nr_maintainers = 0 };
+
+	ok(ms_urgent_speaks_for(&with, &m), "a maintainer is spoken of");
+	ok(!ms_urgent_speaks_for(&with, &r),
+	   "a reviewer is not, beside a maintainer");
+	ok(ms_urgent_speaks_for(&without, &r),
+	   "a reviewer is, when no maintainer is listed");
+}
+
 int main(void)
 {
 	char *dir = g_dir_make_tmp("test-urgent-XXXXXX", NULL);
@@ -293,5 +308,6 @@ int main(void)
 		}
 	}
 	g_free(dir);
+	test_speaks_for();
 	return test_done();
 }
