@@ -94,7 +94,8 @@ void cli_review_print_context(FILE *fp, const struct cli_review_view *r)
 		fprintf(fp, "Repository %s at %s\n", ro->repo,
 			ro->rev ? ro->rev : "HEAD");
 	else
-		fprintf(fp, "Tree %s (no history: no merged figures)\n",
+		fprintf(fp, "Tree %s (no history: no merged figures, and "
+			"only an applied notice makes a patch accepted)\n",
 			to->tree ? to->tree : ".");
 	if (ro->repo && r->inactive_since) {
 		ms_act_format(r->inactive_since, 0, false, true, a);

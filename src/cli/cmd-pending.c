@@ -81,32 +81,6 @@ static int64_t last_message(const struct ms_mail_index *idx,
 	       pt->why.date : t;
 }
 
-/* The distinct senders of a patch's first response, first listed one
- * and first review tag. */
-static void answered(const struct ms_mail_index *idx,
-		     const struct ms_rv_patch *pt,
-		     const struct ms_mail_rec *out[3])
-{
-	const struct ms_rv_reply *r[3] = { &pt->first, &pt->first_maint,
-					   &pt->first_tag };
-	const bool has[3] = { pt->has_first, pt->has_maint, pt->has_tag };
-	size_t n = 0;
-
-	memset(out, 0, 3 * sizeof(*out));
-	for (int i = 0; i < 3; i++) {
-		const struct ms_mail_rec *m;
-		const char *e;
-
-		if (!has[i])
-			continue;
-		m = ms_mail_index_get(idx, r[i]->rec);
-		e = m->sender_email;
-		if (e && !(n && !strcmp(out[0]->sender_email, e)) &&
-		    !(n > 1 && !strcmp(out[1]->sender_email, e)))
-			out[n++] = m;
-	}
-}
-
 /* One open patch: a text paragraph, or an object of the JSON list. */
 static void print_item(struct ms_out *o, const struct cli_review_view *v,
 		       const struct ms_rv_entry *e,
@@ -118,10 +92,10 @@ static void print_item(struct ms_out *o, const struct cli_review_view *v,
 		g_array_index(pt->postings, uint32_t, pt->postings->len - 1));
 	GPtrArray *fr = ms_rv_first_responders(e, 3);
 	char *url = cli_review_msg_url(v->list_url, first->message_id);
-	const struct ms_mail_rec *ans[3];
+	struct ms_rv_answer ans[3];
+	size_t nans = ms_rv_answered(e, v->idx, v->ident, pt, ans);
 	char d[32], w[32], l[32], m[32];
 
-	answered(v->idx, pt, ans);
 	if (ms_out_is_json(o))
 		goto json;
 	ms_act_format(pt->posted, 0, false, true, d);
@@ -139,11 +113,10 @@ static void print_item(struct ms_out *o, const struct cli_review_view *v,
 		printf("%s ", i ? "," : "");
 		cli_person_label(stdout, p->name, p->email);
 	}
-	printf("\n    answered:%s", ans[0] ? "" : " nobody");
-	for (int i = 0; i < 3 && ans[i]; i++) {
+	printf("\n    answered:%s", nans ? "" : " nobody");
+	for (size_t i = 0; i < nans; i++) {
 		printf("%s ", i ? "," : "");
-		cli_person_label(stdout, ans[i]->sender_name,
-				 ans[i]->sender_email);
+		cli_person_label(stdout, ans[i].name, ans[i].email);
 	}
 	printf("\n    usually first:%s", fr->len ? "" : " nobody");
 	for (guint i = 0; i < fr->len; i++) {
@@ -183,9 +156,9 @@ json:
 	}
 	ms_out_end_list(o);
 	ms_out_kv_begin_list(o, "answered");
-	for (int i = 0; i < 3 && ans[i]; i++) {
+	for (size_t i = 0; i < nans; i++) {
 		ms_out_begin_object(o);
-		cli_json_person(o, ans[i]->sender_name, ans[i]->sender_email);
+		cli_json_person(o, ans[i].name, ans[i].email);
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);

@@ -297,6 +297,52 @@ GArray *ms_rv_pending(const struct ms_review *rv,
 	return out;
 }
 
+/* The person of entry `e` whose ident id is `person`, or NULL. */
+static const struct ms_rv_person *entry_person(const struct ms_rv_entry *e,
+					       unsigned person)
+{
+	const GPtrArray *in[2] = { e->listed, e->others };
+
+	for (int k = 0; k < 2 && person != MS_IDENT_NONE; k++)
+		for (guint i = 0; i < in[k]->len; i++)
+			if (((struct ms_rv_person *)in[k]->pdata[i])->person ==
+			    person)
+				return in[k]->pdata[i];
+	return NULL;
+}
+
+size_t ms_rv_answered(const struct ms_rv_entry *e,
+		      const struct ms_mail_index *idx, struct ms_ident *ident,
+		      const struct ms_rv_patch *pt, struct ms_rv_answer out[3])
+{
+	const struct ms_rv_reply *r[3] = { &pt->first, &pt->first_maint,
+					   &pt->first_tag };
+	const bool has[3] = { pt->has_first, pt->has_maint, pt->has_tag };
+	size_t n = 0;
+
+	for (int i = 0; i < 3; i++) {
+		const struct ms_mail_rec *m;
+		const struct ms_rv_person *p;
+		struct ms_rv_answer a;
+		bool dup = false;
+
+		if (!has[i])
+			continue;
+		m = ms_mail_index_get(idx, r[i]->rec);
+		if (!m->sender_email)
+			continue;
+		p = ident ? entry_person(e, ms_ident_resolve(ident,
+				m->sender_name, m->sender_email)) : NULL;
+		a.name = p ? p->name : m->sender_name;
+		a.email = p ? p->email : m->sender_email;
+		for (size_t k = 0; k < n; k++)
+			dup |= !g_ascii_strcasecmp(out[k].email, a.email);
+		if (!dup)
+			out[n++] = a;
+	}
+	return n;
+}
+
 static gint cmp_first(gconstpointer a, gconstpointer b)
 {
 	const struct ms_rv_person *x = *(struct ms_rv_person *const *)a;

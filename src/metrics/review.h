@@ -450,6 +450,23 @@ GArray *ms_rv_pending(const struct ms_review *rv,
 		      const struct ms_mail_index *idx, struct ms_ident *ident,
 		      unsigned person, const char *email);
 
+/* One who answered a patch: the entry's person (review's label, one
+ * per person however many addresses they wrote from), or, when the
+ * sender is none of the entry's people, the message's sender. */
+struct ms_rv_answer {
+	const char *name, *email;
+};
+
+/*
+ * Who answered patch `pt` of entry `e` so far: the senders of its first
+ * response, first listed response and first review tag, in that order,
+ * each person once (`ident` joins their addresses; NULL: addresses
+ * only).  Fills `out` and returns how many (at most 3).
+ */
+size_t ms_rv_answered(const struct ms_rv_entry *e,
+		      const struct ms_mail_index *idx, struct ms_ident *ident,
+		      const struct ms_rv_patch *pt, struct ms_rv_answer out[3]);
+
 /* Who answers entry `e`'s patches first: its people (struct
  * ms_rv_person *, borrowed) with first_responses, most first, at most
  * `max` (a new array: g_ptr_array_unref). */

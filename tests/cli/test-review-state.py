@@ -76,7 +76,8 @@ mail("wd@x", AUTHOR, "Re: [PATCH] foo: wrong branch", 4,
      "Please ignore, sent to the wrong list.\n", "w1@x", hour=5)
 # changes requested, then a v2 nobody answered yet
 patch("v1@x", "foo: reworked", 5)
-mail("cr1@x", MAY, "Re: [PATCH] foo: reworked", 6,
+# (May answers from her other address: one person, named as listed)
+mail("cr1@x", "May Maint <may@home.example.net>", "Re: [PATCH] foo: reworked", 6,
      "> +int foo;\n\nPlease split this in two.\n", "v1@x")
 patch("v2@x", "foo: reworked", 27, "PATCH v2")
 # changes requested, no new version
@@ -163,6 +164,9 @@ r = run("review", "--tree", tree, "--archive", mbox, "--no-cache",
 ok("States: accepted 4, rejected 1," in r.out, "states in the text")
 ok("Accepted of decided 80%" in r.out, "acceptance rate in the text",
    r.out)
+ok("(no history: no merged figures, and only an applied notice makes a "
+   "patch accepted)" in r.out, "without a history the text says that only "
+   "notices accept", r.out[:600])
 # nothing decided (two open patches): the figures are "-", not 0
 open_only = os.path.join(tmp, "open.mbox")
 with open(open_only, "w") as f:
@@ -190,7 +194,7 @@ eq((v1["version"], [p["email"] for p in v1["listed_people"]],
     [p["email"] for p in v1["answered"]], v1["url"]),
    (2, ["may@example.org"], ["may@example.org"],
     "https://l.example.org/foo/v1@x/"), "v1: its v2, May listed and "
-   "answered, the URL")
+   "answered (from her other address, named as listed), the URL")
 eq(round(v1["waited_hours"]), 27 * 24, "waited since the first posting")
 eq(round(v1["since_last_hours"]), 4 * 24 + 24, "since the v2 (27th)")
 eq(v1["first_responders"][0]["email"], "may@example.org",
