@@ -1055,7 +1055,8 @@ struct ms_people *ms_people_compute(const struct ms_link_mail *lm,
 	c.who = g_new0(unsigned, c.n + 1);
 	canon = g_new0(const char *, c.n + 1);
 	senders(&c, canon);
-	c.version_of = ms_review_versions(lm, map, canon);
+	c.version_of = ms_review_versions(lm, map, canon, rv && rv->links ?
+					  rv->links->by_rec : NULL);
 	c.posted = g_new(int64_t, c.n + 1);
 	for (size_t i = 0; i <= c.n; i++)
 		c.posted[i] = INT64_MAX;

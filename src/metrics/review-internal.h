@@ -65,11 +65,14 @@ struct ms_rv_rcpts {
  * record that stands for its patch (a new array: g_free).  Versions share
  * a sender (`sender`: canonical, per record) and subject, or a patch-id
  * outside one posting, or a place in the next version of a series (its
- * subject, else its files alone).
+ * subject, else its files alone), or a renamed lone patch's next version
+ * (never after a posting `applied` names: records applied as commits,
+ * struct ms_link_result's by_rec; may be NULL).
  */
 uint32_t *ms_review_versions(const struct ms_link_mail *lm,
 			     const struct ms_review_map *map,
-			     const char *const *sender);
+			     const char *const *sender,
+			     const GHashTable *applied);
 
 /* The Message-IDs of the earlier versions posting `rec` links to ("Link
  * to v1: https://lore.kernel.org/r/ID"), NULL-terminated, or NULL. */

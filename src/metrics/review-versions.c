@@ -2,7 +2,8 @@
  * review-versions.c - which patch postings are versions of one patch
  * (review-internal.h, docs/review.md "Versions"): the same sender and
  * subject, the same diff (patch-id), or the same place in the next
- * version of a series, whoever sends it and however it is renamed.
+ * version of a series, whoever sends it and however it is renamed, or a
+ * renamed lone patch's next version.
  */
 #include "review-internal.h"
 #include "link.h"
@@ -17,6 +18,7 @@ struct vctx {
 	const struct ms_review_map *map;
 	uint32_t *up;                /* union-find parents, per record */
 	char **skey, **fkey;         /* per record, made once when asked */
+	const GHashTable *applied;   /* records applied as commits, or NULL */
 };
 
 
@@ -233,6 +235,82 @@ static void join_series(struct vctx *v)
 	g_hash_table_unref(last);
 }
 
+/* Whether subject keys `a` and `b` name one component: the same text
+ * before a first ": " ("ioctl_pidfd06: expect EREMOTE ..." and
+ * "ioctl_pidfd06: select expected errno ..."). */
+static bool same_component(const char *a, const char *b)
+{
+	const char *ca = strstr(a, ": "), *cb = strstr(b, ": ");
+
+	return ca && cb && ca - a == cb - b && !memcmp(a, b, (size_t)(ca - a));
+}
+
+/*
+ * A lone patch marked version 2 or later that no rule above joined to an
+ * earlier version follows its sender's latest lone patch on exactly its
+ * files, of a lower version and posted within 90 days before, when the
+ * subjects share half their words or their component, and none of the
+ * earlier postings was applied as a commit (then the later one is a new
+ * patch: LTP's "waitid10: Fix when coredumps are piped" and "waitid10:
+ * raise SIGFPE directly", both applied): LTP's
+ * "ioctl_pidfd06: expect EREMOTE for PIDFD_GET_INFO across pidns", its v2
+ * "accept EREMOTE/ESRCH ..." and v3 "Select expected errno ..." (Jan
+ * Polensky, Feb 2026), each renamed and sent in a thread of its own.
+ */
+static void join_renamed(struct vctx *v, const char *const *sender)
+{
+	size_t n = ms_mail_index_count(v->idx), ns;
+	guint *size = g_new0(guint, n ? n : 1);
+	bool *applied = g_new0(bool, n ? n : 1);
+	GHashTable *last = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t root = ms_uf_find(v->up, (uint32_t)i);
+
+		if (rec_at(v, (uint32_t)i)->kind == MS_MAIL_PATCH)
+			size[root]++;
+		if (v->applied && g_hash_table_contains(
+			(GHashTable *)v->applied, GUINT_TO_POINTER(i)))
+			applied[root] = true;
+	}
+	ns = ms_mail_index_series_count(v->idx);
+	for (size_t k = 0; k < ns; k++) {
+		const struct ms_mail_series *s = ms_mail_index_series(
+			v->idx, (uint32_t)k);
+		uint32_t p;
+		const struct ms_mail_rec *r;
+		char *key;
+		gpointer prev;
+
+		if (s->patches->len != 1)
+			continue;
+		p = g_array_index(s->patches, uint32_t, 0);
+		r = rec_at(v, p);
+		if (!sender[p] || !*fkey_of(v, p) || !r->date_valid ||
+		    r->duplicate)
+			continue;
+		key = g_strconcat(sender[p], "\x1f", fkey_of(v, p), NULL);
+		prev = g_hash_table_lookup(last, key);
+		if (prev && s->version >= 2 &&
+		    size[ms_uf_find(v->up, p)] == 1) {
+			uint32_t q = GPOINTER_TO_UINT(prev) - 1;
+			const struct ms_mail_rec *o = rec_at(v, q);
+			const char *a = skey_of(v, p), *b = skey_of(v, q);
+
+			if (!applied[ms_uf_find(v->up, q)] &&
+			    o->version < s->version && o->date < r->date &&
+			    r->date - o->date <= 90 * 86400 &&
+			    (similar(a, b) || same_component(a, b)))
+				ms_uf_union(v->up, p, q);
+		}
+		g_hash_table_insert(last, key, GUINT_TO_POINTER(p + 1));
+	}
+	g_hash_table_unref(last);
+	g_free(size);
+	g_free(applied);
+}
+
 /* Whether `a` and `b` are patches of one series posting, never versions
  * of one patch ("silence INTEGER_OVERFLOW" seven times); not when their
  * versions differ: LTP's v2 1/3 "lib: move struct tst_sys_conf to
@@ -273,9 +351,11 @@ static void join_same(struct vctx *v, GHashTable *seen, uint32_t i)
 
 uint32_t *ms_review_versions(const struct ms_link_mail *lm,
 			     const struct ms_review_map *map,
-			     const char *const *sender)
+			     const char *const *sender,
+			     const GHashTable *applied)
 {
-	struct vctx v = { ms_link_mail_index(lm), lm, map, NULL, NULL, NULL };
+	struct vctx v = { ms_link_mail_index(lm), lm, map, NULL, NULL, NULL,
+			  applied };
 	size_t n = ms_mail_index_count(v.idx);
 	GHashTable *by_subject = g_hash_table_new_full(g_str_hash, g_str_equal,
 						       g_free, NULL);
@@ -325,6 +405,7 @@ uint32_t *ms_review_versions(const struct ms_link_mail *lm,
 		}
 	}
 	join_series(&v);
+	join_renamed(&v, sender);
 	for (size_t i = 0; i < n; i++)
 		ms_uf_find(v.up, (uint32_t)i);
 	for (size_t i = 0; i < n; i++) {

@@ -192,7 +192,8 @@ static void ctx_init(struct ctx *c)
 		g_array_append_val(a, v);
 	}
 	c->version_of = ms_review_versions(c->lm, c->map,
-					   (const char *const *)c->sender);
+					   (const char *const *)c->sender,
+					   c->links ? c->links->by_rec : NULL);
 }
 
 static void ctx_release(struct ctx *c)

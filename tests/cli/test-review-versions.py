@@ -4,19 +4,25 @@ docs/review.md "Versions"), on a planted tree and list: a v2 renamed in
 a series linked by b4's change-id, a v2 cover letter sent in reply to the
 v1 cover, a resend with a new subject and the same diff, a v2 whose
 changelog links its v1 ("Link to v1: URL"), a v2 patch sent in reply to
-the v1 cover letter, a maintainer
+the v1 cover letter, a lone patch renamed in each of its v2 and v3 (each
+a thread of its own), a maintainer
 reworking a contributor's patch under their own name; and what stays
-apart: two patches of one posting with one subject, and one subject on
-the same files two years apart."""
+apart: two patches of one posting with one subject, one subject on
+the same files two years apart, and a v2 on a file whose earlier patch
+names another component in other words; and, in a repository, a v2 of
+a lone patch's component on its files after that patch was applied: a
+new patch, applied too."""
 import os
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, eq, done, tmpdir  # noqa: E402
+import subprocess
+from mstest import run, ok, eq, done, tmpdir, git_commit  # noqa: E402
 
 tmp = tmpdir()
 tree = os.path.join(tmp, "tree")
 FILES = ["drivers/foo/a.c", "drivers/foo/b.c", "drivers/foo/c.c",
-         "drivers/foo/d.c", "drivers/foo/e.c", "drivers/foo/f.c"]
+         "drivers/foo/d.c", "drivers/foo/e.c", "drivers/foo/f.c",
+         "drivers/foo/g.c", "drivers/foo/h.c"]
 for f in FILES:
     os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
     with open(os.path.join(tree, f), "w") as fp:
@@ -94,6 +100,20 @@ patch("u1-2@x", ANN, "[PATCH 2/2] foo: use the conf", 12, FILES[4],
       "int u12;", "u1-0@x")
 patch("u2-1@x", ANN, "[PATCH v2 1/1] foo: move conf inside", 13, FILES[3],
       "int u2;", "u1-0@x")
+# 7: a lone patch renamed in its v2 and v3, each in a new thread (LTP's
+# ioctl_pidfd06, Jan Polensky, Feb 2026): half the words, then the
+# component alone
+patch("e1@x", ANN, "[PATCH] foo: expect ENOENT for bad paths", 14,
+      FILES[6], "int e1;")
+patch("e2@x", ANN, "[PATCH v2] foo: accept ENOENT or EINVAL for bad paths",
+      15, FILES[6], "int e2;")
+patch("e3@x", ANN, "[PATCH v3] foo: select the errno for bad paths", 16,
+      FILES[6], "int e3;")
+# apart: a v2 on a file whose earlier patch is of another component, in
+# other words
+patch("h1@x", ANN, "[PATCH] lib: frob widgets", 14, FILES[7], "int h1;")
+patch("h2@x", ANN, "[PATCH v2] core: unrelated rework", 16, FILES[7],
+      "int h2;")
 # apart: two patches of one posting with one subject
 mail("p0@x", ANN, "[PATCH 0/2] foo: silence warnings", 10, "Two.\n")
 patch("p1@x", ANN, "[PATCH 1/2] foo: silence INTEGER_OVERFLOW", 10,
@@ -142,10 +162,51 @@ same("m1@x", "m2@x", "the maintainer's rework under her own name (same "
      "subject, same files)")
 same("u1-1@x", "u2-1@x", "a v2 patch sent in reply to the v1 cover "
      "letter")
+same("e1@x", "e2@x", "a lone patch's v2, renamed in a new thread (half "
+     "the words, same files, same sender)")
+same("e1@x", "e3@x", "... and its v3, renamed again (the component)")
+apart("h1@x", "h2@x", "a v2 on the same file of another component in "
+      "other words")
 apart("p1@x", "p2@x", "two patches of one posting with one subject")
 apart("d1@x", "d2@x", "one subject on the same files two years apart")
-eq(foo["patches"], 12, "12 patches: widget x2, gadget, semicolon, api, "
-   "bar, conf x2, two silences, two documentation updates")
+eq(foo["patches"], 15, "15 patches: widget x2, gadget, semicolon, api, "
+   "bar, conf x2, errno, lib and core, two silences, two documentation "
+   "updates")
 api = [p for p in foo["patch_list"] if "m1@x" in p["versions"]][0]
 eq(api["author"]["email"], "ann@example.com", "the reworked patch stays Ann's")
+
+# (6) never follows an applied patch: two applied patches are two patches
+# (LTP's "waitid10: Fix when coredumps are piped" and "waitid10: raise
+# SIGFPE directly")
+repo = os.path.join(tmp, "repo")
+subprocess.run(["git", "init", "-q", repo], check=True)
+JAN = 1704067200            # 2024-01-01 00:00 UTC
+git_commit(repo, "MAINTAINERS", open(os.path.join(tree, "MAINTAINERS")).read(),
+           "add MAINTAINERS", "Fay Foo", "fay@example.org", JAN)
+git_commit(repo, "drivers/foo/z.c", "int x;\n", "add z.c", "Fay Foo",
+           "fay@example.org", JAN)
+msgs.clear()
+mail("z1@x", ANN, "[PATCH] foo: fix the frob", 18, "A change.\n\n"
+     "Signed-off-by: " + ANN + "\n---\ndiff --git a/drivers/foo/z.c "
+     "b/drivers/foo/z.c\n--- a/drivers/foo/z.c\n+++ b/drivers/foo/z.c\n"
+     "@@ -1 +1,2 @@\n int x;\n+int a1;\n")
+mail("z2@x", ANN, "[PATCH v2] foo: rework bar handling", 21, "A change.\n\n"
+     "Signed-off-by: " + ANN + "\n---\ndiff --git a/drivers/foo/z.c "
+     "b/drivers/foo/z.c\n--- a/drivers/foo/z.c\n+++ b/drivers/foo/z.c\n"
+     "@@ -1,2 +1,3 @@\n int x;\n int a1;\n+int a2;\n")
+git_commit(repo, "drivers/foo/z.c", "int x;\nint a1;\n",
+           "foo: fix the frob\n\nSigned-off-by: " + ANN, "Ann Author",
+           "ann@example.com", JAN + 20 * 86400)
+git_commit(repo, "drivers/foo/z.c", "int x;\nint a1;\nint a2;\n",
+           "foo: rework bar handling\n\nSigned-off-by: " + ANN,
+           "Ann Author", "ann@example.com", JAN + 22 * 86400)
+applied = os.path.join(tmp, "applied.mbox")
+with open(applied, "w") as fp:
+    fp.write("".join(msgs))
+r = run("review", "--repo", repo, "--archive", applied, "--json",
+        "--no-cache", "--since", "2024-01-01")
+pl = r.json()["entries"][0]["patch_list"] if r.rc == 0 else []
+eq(sorted((p["versions"], p["state"]) for p in pl),
+   [(["z1@x"], "accepted"), (["z2@x"], "accepted")],
+   "a v2 on the files of an applied lone patch is a new patch")
 done()
