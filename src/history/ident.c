@@ -1,4 +1,5 @@
 #include "ident-internal.h"
+#include "bytes.h"
 #include "person.h"
 
 #include <glib.h>
@@ -436,16 +437,65 @@ static bool names_near(const char *a, const char *b)
 	return best <= most;
 }
 
+/* Name key `key`'s words, sorted, without a parenthesized comment
+ * ("gaoxiang (xiang os lab)" is "gaoxiang"): a new string. */
+static char *name_words(const char *key)
+{
+	char *bare = g_strdup(key), *out, **w;
+
+	for (char *o; (o = strchr(bare, '(')) != NULL;) {
+		char *c = strchr(o, ')');
+
+		c = c ? c + 1 : o + strlen(o);
+		memmove(o, c, strlen(c) + 1);
+	}
+	w = g_strsplit(bare, " ", -1);
+	for (char **r = w, **o = w;; r++) {   /* no empty words */
+		if (*r && !**r) {
+			g_free(*r);
+			continue;
+		}
+		if (!(*o++ = *r))
+			break;
+	}
+	qsort(w, g_strv_length(w), sizeof(*w), ms_cmp_str);
+	out = g_strjoinv(" ", w);
+	g_strfreev(w);
+	g_free(bare);
+	return out;
+}
+
+/* Whether name keys `a` and `b` are one name: a typo ("Jason Gunthrope"
+ * and "Jason Gubthorpe" are rdma-core's Jason Gunthorpe), its words in
+ * another order ("Xiang Gao" for Gao Xiang), or a comment added
+ * ("Gaoxiang (xiang, OS Lab)": linux-erofs, 2019). */
+static bool one_name(const char *a, const char *b)
+{
+	char *wa, *wb;
+	bool same;
+
+	if (names_near(a, b))
+		return true;
+	wa = name_words(a);
+	wb = name_words(b);
+	same = *wa && *wb && names_near(wa, wb);
+	g_free(wa);
+	g_free(wb);
+	return same;
+}
+
 /*
  * Count name key `key` among the names of person `r` (an address with
  * three names is a list's or a shared one: ident_shared_address()), unless it
- * is a typo of one already counted: "Jason Gunthrope" and "Jason
- * Gubthorpe" are rdma-core's Jason Gunthorpe, not three people.
+ * is one of those already counted (one_name()): Gao Xiang's addresses,
+ * joined by the kernel's .mailmap, are seen as "Gao Xiang", "Xiang Gao"
+ * and "Gaoxiang (xiang, OS Lab)", and were taken for a list's, so that
+ * `people` left the EROFS maintainer out.
  */
 static void name_counts(struct person *pe, const char *key)
 {
 	for (int i = 0; i < 2; i++)
-		if (pe->name_keys[i] && names_near(pe->name_keys[i], key))
+		if (pe->name_keys[i] && one_name(pe->name_keys[i], key))
 			return;
 	if (pe->nr_names < 2)
 		pe->name_keys[pe->nr_names] = g_strdup(key);

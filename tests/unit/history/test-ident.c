@@ -262,6 +262,13 @@ static void joins(void)
 	ms_ident_resolve(id, "Cy Third", "list@lists.example.org");
 	ok(!ms_ident_shared(id, a), "three spellings of one name: one name");
 	ok(ms_ident_shared(id, c), "three names besides a typo: shared");
+	/* linux-erofs: Gao Xiang's address, also "Xiang Gao" and
+	 * "Gaoxiang (xiang, OS Lab)": one name, never a list's */
+	w1 = ms_ident_resolve(id, "Gao Xiang", "gx@alibaba.example");
+	ms_ident_resolve(id, "Xiang Gao", "gx@alibaba.example");
+	ms_ident_resolve(id, "Gaoxiang (xiang, OS Lab)", "gx@alibaba.example");
+	ok(!ms_ident_shared(id, w1), "a name's words in another order, and "
+	   "with a comment: one name, not a shared address");
 	ms_ident_join_names(id, &diags);
 	is_int(ms_ident_root(id, a), ms_ident_root(id, b),
 	       "... and joins his other address by name");
