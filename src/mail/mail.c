@@ -712,10 +712,11 @@ static bool is_bot(const struct ms_mail *m)
 		"lkp@intel.com", "syzbot", "patchwork-bot", "bot@kernelci",
 		"pr-tracker-bot",
 		"noreply@", "no-reply@", "kernelci",
+		"postmaster@", "mailer-daemon@",   /* bounces */
 	};
 	static const char *const names[] = {
 		"kernel test robot", "syzbot", "patchwork-bot",
-		"kernelci.org bot",
+		"kernelci.org bot", "mail delivery system",
 	};
 	const char *e = m->from_email ? m->from_email : "";
 

@@ -285,6 +285,24 @@ static void test_parse(void)
 	}
 	m = g_hash_table_lookup(all, "000000000000abcd@google.com");
 	ok(m && m->kind == MS_MAIL_BOT, "syzbot is a bot");
+	/* bounces sent to the list (linux-erofs: postmaster@aliyun.com's
+	 * nine, three from a "Mail Delivery System") */
+	for (int i = 0; i < 2; i++) {
+		static const char *const bounce[] = {
+			"From: postmaster@aliyun.example\nSubject: returned\n"
+			"Message-ID: <b1@x>\n\nundelivered\n",
+			"From: Mail Delivery System <MAILER-DAEMON@mx.example>\n"
+			"Subject: Mail delivery failed\nMessage-ID: <b2@x>\n\n"
+			"undelivered\n",
+		};
+		struct ms_mail *b = ms_mail_parse(bounce[i], strlen(bounce[i]),
+						  0, 0);
+
+		ok(b && b->kind == MS_MAIL_BOT, i ?
+		   "a bounce from a Mail Delivery System is a bot's" :
+		   "a bounce from postmaster@ is a bot's");
+		ms_mail_free(b);
+	}
 	m = g_hash_table_lookup(all, "baddate@example.com");
 	ok(m && !m->date_valid &&
 		   (m->problems & (1u << MS_MAIL_P_BAD_DATE)),
