@@ -120,16 +120,12 @@ void cli_review_print_context(FILE *fp, const struct cli_review_view *r)
 }
 
 /* The patch postings set aside, by rule as the JSON's "set_aside" names
- * them ("Set aside: stable 4, foreign_subject 2, ..."), and those kept
- * by their pre-image blobs, each line after `indent` when there are
- * any; `what` follows "Set aside". */
+ * them ("Set aside: stable 4, foreign_subject 2, ..."), `all` of them,
+ * and those kept by their pre-image blobs, each line after `indent`
+ * when there are any; `what` follows "Set aside". */
 static void text_aside(FILE *fp, const char *indent, const char *what,
-		       const size_t *n, size_t kept)
+		       const size_t *n, size_t all, size_t kept)
 {
-	size_t all = 0;
-
-	for (int k = 0; k < MS_RV_ASIDE_RULES; k++)
-		all += n[k];
 	if (all) {
 		fprintf(fp, "%sSet aside%s: ", indent, what);
 		for (int k = 0; k < MS_RV_ASIDE_RULES; k++)
@@ -195,7 +191,7 @@ static void text_figures(FILE *fp, const struct cli_review_view *r,
 	fprintf(fp, "  Patches %zu (series %zu), replied %zu (%s), by a "
 		"listed person %zu (%s)\n", n, e->series, e->replied, p1,
 		e->replied_maint, p2);
-	text_aside(fp, "  ", "", e->aside, e->own_by_blobs);
+	text_aside(fp, "  ", "", e->aside, e->aside_total, e->own_by_blobs);
 	ms_duration_format(e->ttfr_median, a, 32);
 	ms_duration_format(e->ttfr_p90, b, 32);
 	ms_duration_format(e->ttmr_median, c, 32);
@@ -399,16 +395,13 @@ void cli_review_print_aside(FILE *fp, const struct cli_review_view *r,
 {
 	const struct ms_review *rv = r->rv;
 	const GArray *l = rv->aside_list;
-	size_t all = rv->own_by_blobs;
 	char date[32];
 
-	for (int k = 0; k < MS_RV_ASIDE_RULES; k++)
-		all += rv->aside[k];
-	if (!all)
+	if (!rv->aside_total && !rv->own_by_blobs)
 		return;
 	fputc('\n', fp);
 	text_aside(fp, "", " over the archive (patch postings of the window, "
-		   "any entry)", rv->aside, rv->own_by_blobs);
+		   "any entry)", rv->aside, rv->aside_total, rv->own_by_blobs);
 	for (int k = 0; list && k < MS_RV_ASIDE_RULES; k++) {
 		size_t shown = 0, max = cli_limit(r->limit, false,
 						  rv->aside[k]);

@@ -895,6 +895,7 @@ static void note_aside(const struct aside_ctx *c, struct ms_review *rv,
 	if (rule < 0)
 		return;
 	rv->aside[rule]++;
+	rv->aside_total++;
 	if (!rv->aside_list)
 		return;
 	a.rec = i;

@@ -699,6 +699,7 @@ static bool counted_posting(struct entry_acc *ea, size_t i, char **key)
 
 	if (rule >= 0) {
 		ea->out->aside[rule]++;
+		ea->out->aside_total++;
 		return false;
 	}
 	ea->out->own_by_blobs += c->aside[i] == ASIDE_OWN_BLOBS;

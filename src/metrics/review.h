@@ -324,6 +324,7 @@ struct ms_rv_entry {
 					from anyone else */
 	size_t aside[MS_RV_ASIDE_RULES]; /* patches set aside (not in
 					    `patches`), by rule */
+	size_t aside_total;          /* their sum */
 	size_t own_by_blobs;         /* patches kept against their subject
 					or recipients by their pre-image
 					blobs (ASIDE_OWN_BLOBS) */
@@ -406,6 +407,7 @@ struct ms_review {
 	size_t negative;             /* over all entries */
 	/* patch postings of the window set aside, by rule (any entry) */
 	size_t aside[MS_RV_ASIDE_RULES];
+	size_t aside_total;          /* their sum */
 	size_t own_by_blobs;         /* kept by pre-image blobs */
 	GArray *aside_list;          /* struct ms_rv_aside: the postings
 					counted in aside_*, in archive
