@@ -146,7 +146,7 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		 int default_years, struct ms_project **proj,
 		 struct ms_activity **out, int64_t *since, int64_t *until)
 {
-	int64_t s = 0, u = 0;
+	int64_t s, u;
 	int rc;
 
 	*out = NULL;
@@ -154,19 +154,9 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 	if (!o->repo)
 		return cli_usage_error(cmd, "--repo GITDIR is required");
 	/* bad dates fail before the walk, not after it */
-	if (o->until) {
-		rc = cli_date_or_rev(cmd, "until", o->repo, o->until, true,
-				     &u);
-		if (rc != CLI_CONTINUE)
-			return rc;
-	}
-	if (o->since) {
-		rc = cli_date_or_rev(cmd, "since", o->repo, o->since, false,
-				     &s);
-		if (rc != CLI_CONTINUE)
-			return rc;
-	}
-	rc = cli_project_open(o, proj);
+	rc = cli_window_parse(cmd, o->repo, o->since, o->until, &s, &u);
+	if (rc == CLI_CONTINUE)
+		rc = cli_project_open(o, proj);
 	if (rc == CLI_CONTINUE)
 		rc = cli_project_store(&o->store, *proj);
 	if (rc == CLI_CONTINUE && o->mail)

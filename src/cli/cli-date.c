@@ -85,6 +85,20 @@ int cli_date_or_rev(const char *cmd, const char *opt, const char *repo,
 	return CLI_CONTINUE;
 }
 
+int cli_window_parse(const char *cmd, const char *repo, const char *since,
+		     const char *until, int64_t *s, int64_t *u)
+{
+	int rc = CLI_CONTINUE;
+
+	*s = 0;
+	*u = INT64_MAX;
+	if (until)
+		rc = cli_date_or_rev(cmd, "until", repo, until, true, u);
+	if (rc == CLI_CONTINUE && since)
+		rc = cli_date_or_rev(cmd, "since", repo, since, false, s);
+	return rc;
+}
+
 void cli_json_date(struct ms_out *o, const char *key, bool set, int64_t t)
 {
 	char d[32];
@@ -95,4 +109,13 @@ void cli_json_date(struct ms_out *o, const char *key, bool set, int64_t t)
 	}
 	ms_act_format(t, 0, true, false, d);
 	ms_out_kv_string(o, key, d);
+}
+
+void cli_json_window(struct ms_out *o, bool since_set, int64_t since,
+		     int64_t until)
+{
+	ms_out_kv_begin_object(o, "window");
+	cli_json_date(o, "since", since_set, since);
+	cli_json_date(o, "until", true, until);
+	ms_out_end_object(o);
 }

@@ -19,6 +19,15 @@ int cli_date_or_rev(const char *cmd, const char *opt, const char *repo,
 		    const char *s, bool end_of_day, int64_t *out);
 
 /*
+ * --until `until` and --since `since` (NULL: unset), each through
+ * cli_date_or_rev(), into *u (else INT64_MAX) and *s (else 0), --until
+ * first.  Returns CLI_CONTINUE, or an exit code after printing the
+ * error.
+ */
+int cli_window_parse(const char *cmd, const char *repo, const char *since,
+		     const char *until, int64_t *s, int64_t *u);
+
+/*
  * --since REV: the commits of REV..rev (git rev-list's meaning: reachable
  * from `rev`, NULL meaning HEAD, and not from REV), whatever their dates:
  * a branch merged after REV brings commits dated before it, and a commit
@@ -44,5 +53,10 @@ bool cli_range_has(const char *id, void *data);
 
 /* Key `key`: time `t` in ISO 8601 (UTC), or null when not `set`. */
 void cli_json_date(struct ms_out *o, const char *key, bool set, int64_t t);
+
+/* Key "window": {"since", "until"} as cli_json_date() writes them,
+ * "since" null when not `since_set`. */
+void cli_json_window(struct ms_out *o, bool since_set, int64_t since,
+		     int64_t until);
 
 #endif

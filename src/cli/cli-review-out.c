@@ -855,35 +855,16 @@ void cli_review_print_document(struct ms_out *o,
 			       const struct cli_review_view *r)
 {
 	const struct ms_review *rv = r->rv;
-	int64_t since;
-	char d[32];
+	int64_t since = r->since, last;
 
 	ms_out_begin_document(o);
-	ms_out_kv_begin_object(o, "window");
 	/* without --since the window starts with the oldest message (not
 	 * 1970, the 0 that stands for no bound) */
-	since = r->since;
-	if (!since) {
-		int64_t last;
-
-		if (!ms_mail_index_span(r->idx, &since, &last, NULL))
-			since = 0;
-	}
-	if (since) {
-		ms_act_format(since, 0, true, false, d);
-		ms_out_kv_string(o, "since", d);
-	} else {
-		ms_out_kv_null(o, "since");
-	}
-	ms_act_format(r->until, 0, true, false, d);
-	ms_out_kv_string(o, "until", d);
-	ms_out_end_object(o);
-	if (r->inactive_since) {
-		ms_act_format(r->inactive_since, 0, true, false, d);
-		ms_out_kv_string(o, "active_since", d);
-	} else {
-		ms_out_kv_null(o, "active_since");
-	}
+	if (!since && !ms_mail_index_span(r->idx, &since, &last, NULL))
+		since = 0;
+	cli_json_window(o, since != 0, since, r->until);
+	cli_json_date(o, "active_since", r->inactive_since != 0,
+		      r->inactive_since);
 	ms_out_kv_int(o, "ignore_after_seconds", r->ignore_after);
 	ms_out_kv_int(o, "target_seconds", r->target);
 	ms_out_kv_int(o, "negative_intervals", (int64_t)rv->negative);

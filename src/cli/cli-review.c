@@ -24,22 +24,11 @@
 int cli_rev_window(const char *cmd, const struct cli_rev_opts *o,
 		   int64_t *since, int64_t *until)
 {
-	int rc;
+	int rc = cli_window_parse(cmd, o->repo, o->since, o->until, since,
+				  until);
 
-	*since = 0;
-	*until = INT64_MAX;
-	if (o->until) {
-		rc = cli_date_or_rev(cmd, "until", o->repo, o->until, true,
-				     until);
-		if (rc != CLI_CONTINUE)
-			return rc;
-	}
-	if (o->since) {
-		rc = cli_date_or_rev(cmd, "since", o->repo, o->since, false,
-				     since);
-		if (rc != CLI_CONTINUE)
-			return rc;
-	}
+	if (rc != CLI_CONTINUE)
+		return rc;
 	if (*since > *until)
 		return cli_usage_error(cmd, "the window is empty: --since is "
 				       "after --until");

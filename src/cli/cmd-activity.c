@@ -147,17 +147,9 @@ int cmd_activity(int argc, char **argv)
 
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	if (json) {
-		char d[32];
-
 		ms_out_begin_document(o);
-		ms_out_kv_begin_object(o, "window");
-		ms_act_format(q.since, 0, true, false, d);
-		ms_out_kv_string(o, "since", d);
-		ms_act_format(q.until, 0, true, false, d);
-		ms_out_kv_string(o, "until", d);
-		ms_out_end_object(o);
-		ms_act_format(q.active_since, 0, true, false, d);
-		ms_out_kv_string(o, "active_since", d);
+		cli_json_window(o, true, q.since, q.until);
+		cli_json_date(o, "active_since", true, q.active_since);
 		ms_out_kv_begin_list(o, "entries");
 	}
 	else

@@ -335,12 +335,7 @@ static int print_all(const struct ms_areas *r, const struct cli_act_opts *ao,
 
 	if (json) {
 		ms_out_begin_document(o);
-		ms_out_kv_begin_object(o, "window");
-		ms_act_format(q->since, 0, true, false, s);
-		ms_out_kv_string(o, "since", s);
-		ms_act_format(q->until, 0, true, false, u);
-		ms_out_kv_string(o, "until", u);
-		ms_out_end_object(o);
+		cli_json_window(o, true, q->since, q->until);
 		ms_out_kv_int(o, "split_commits", (int64_t)q->min_commits);
 		ms_out_kv_begin_list(o, "entries");
 		for (size_t i = 0; i < r->nr_entries; i++) {
@@ -383,24 +378,17 @@ static int print_all(const struct ms_areas *r, const struct cli_act_opts *ao,
  * the window's dates as resolved now. */
 static int areas_key(struct cli_result *kept, const struct cli_act_opts *ao)
 {
-	int64_t t;
+	int64_t s, u;
 	int rc;
 
 	cli_result_add_project(kept, ao);
-	if (ao->since) {
-		rc = cli_date_or_rev("areas", "since", ao->repo, ao->since,
-				     false, &t);
-		if (rc != CLI_CONTINUE)
-			return rc;
-		cli_result_add_int(kept, "since", t);
-	}
-	if (ao->until) {
-		rc = cli_date_or_rev("areas", "until", ao->repo, ao->until,
-				     true, &t);
-		if (rc != CLI_CONTINUE)
-			return rc;
-		cli_result_add_int(kept, "until", t);
-	}
+	rc = cli_window_parse("areas", ao->repo, ao->since, ao->until, &s, &u);
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (ao->since)
+		cli_result_add_int(kept, "since", s);
+	if (ao->until)
+		cli_result_add_int(kept, "until", u);
 	return CLI_CONTINUE;
 }
 

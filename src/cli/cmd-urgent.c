@@ -179,15 +179,8 @@ static void json_head(struct ms_out *o, const struct ms_activity_query *q,
 		      enum mode mode, const struct ms_duration *idle,
 		      long min_commits)
 {
-	char d[32];
-
 	ms_out_begin_document(o);
-	ms_out_kv_begin_object(o, "window");
-	ms_act_format(q->since, 0, true, false, d);
-	ms_out_kv_string(o, "since", d);
-	ms_act_format(q->until, 0, true, false, d);
-	ms_out_kv_string(o, "until", d);
-	ms_out_end_object(o);
+	cli_json_window(o, true, q->since, q->until);
 	ms_out_kv_string(o, "selection", mode == MODE_NEVER ? "never" :
 			 mode == MODE_NOMAINT ? "nomaint" : "urgent");
 	/* whole months, as --months said; else null */
@@ -195,8 +188,7 @@ static void json_head(struct ms_out *o, const struct ms_activity_query *q,
 		ms_out_kv_null(o, "months");
 	else
 		ms_out_kv_int(o, "months", idle->months);
-	ms_act_format(q->active_since, 0, true, false, d);
-	ms_out_kv_string(o, "active_since", d);
+	cli_json_date(o, "active_since", true, q->active_since);
 	ms_out_kv_int(o, "min_commits", min_commits);
 }
 
