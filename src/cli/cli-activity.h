@@ -16,6 +16,7 @@
 
 struct ms_activity;
 struct ms_mail_index;
+struct ms_review_map;
 
 struct cli_act_opts {
 	const char *repo;        /* --repo GITDIR */
@@ -31,6 +32,10 @@ struct cli_act_opts {
 	bool merges;             /* --merges */
 	bool no_plus_fold;       /* --no-plus-fold */
 	struct cli_store_opts store; /* --db, --no-cache, --db-wait */
+	struct cli_strings archives; /* --archive PATH... (CLI_REV_OPTIONS) */
+	/* review's map, whose K: answers are read from and saved to the
+	 * store with the archives (ms_review_map_read_saved()), or NULL */
+	struct ms_review_map *kmap;
 	/* list messages whose senders join people (not an option: set by
 	 * a command that read --archive first); may be NULL */
 	const struct ms_mail_index *mail;

@@ -268,6 +268,7 @@ static int load_activity(struct cc_act *act, const struct cc_act_args *a)
 	ao.maintainers = a->topts->maintainers;
 	ao.find_maintainer_files = a->topts->find_maintainer_files;
 	ao.store = *a->store;
+	ao.archives = *a->archives;
 	rc = cli_act_load("maintainers", &ao, MS_DEFAULT_WINDOW_YEARS,
 			  &act->proj, &act->a,
 			  &act->q.since, &act->q.until);
@@ -287,9 +288,8 @@ static int load_activity(struct cc_act *act, const struct cc_act_args *a)
 		return CLI_CONTINUE;
 	/* the list from the window's start to the archive's end: a list
 	 * goes on after the newest commit of a checkout */
-	rc = cli_list_facts_load("maintainers", &ao, a->archives,
-				 act->q.since, INT64_MAX, act->q.active_since,
-				 act->a, &act->lf);
+	rc = cli_list_facts_load("maintainers", &ao, act->q.since, INT64_MAX,
+				 act->q.active_since, act->a, &act->lf);
 	if (rc != CLI_CONTINUE) {
 		cli_project_close(act->proj);
 		act->proj = NULL;

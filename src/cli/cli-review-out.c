@@ -79,38 +79,36 @@ static void verdict(const struct cli_review_view *r,
 
 void cli_review_print_context(FILE *fp, const struct cli_review_view *r)
 {
-	const struct cli_rev_opts *ro = r->opts;
-	const struct cli_tree_opts *to = r->tree_opts;
-	const struct cli_act_opts *io = r->io;
+	const struct cli_act_opts *o = r->opts;
 	char a[32], b[32];
 
-	cli_rev_print_archives(fp, ro, r->idx);
+	cli_rev_print_archives(fp, o, r->idx);
 	ms_act_format(r->since, 0, false, true, a);
 	ms_act_format(r->until, 0, false, true, b);
 	fprintf(fp, "Window: patches posted from %s to %s (UTC)\n",
 		r->since ? a : "the first message",
 		r->until != INT64_MAX ? b : "the last");
-	if (ro->repo)
-		fprintf(fp, "Repository %s at %s\n", ro->repo,
-			ro->rev ? ro->rev : "HEAD");
+	if (o->repo)
+		fprintf(fp, "Repository %s at %s\n", o->repo,
+			o->rev ? o->rev : "HEAD");
 	else
 		fprintf(fp, "Tree %s (no history: no merged figures, and "
 			"only an applied notice makes a patch accepted)\n",
-			to->tree ? to->tree : ".");
-	if (ro->repo && r->inactive_since) {
+			o->tree ? o->tree : ".");
+	if (o->repo && r->inactive_since) {
 		ms_act_format(r->inactive_since, 0, false, true, a);
 		fprintf(fp, "Inactive: listed people with nothing in git and "
 			"no list message since %s\n", a);
 	}
-	fprintf(fp, "Identities: %s", ro->repo || to->tree ?
+	fprintf(fp, "Identities: %s", o->repo || o->tree ?
 		"the .mailmap" : "addresses");
-	for (int i = 0; i < io->mailmaps.nr; i++)
-		fprintf(fp, ", mailmap %s", io->mailmaps.items[i]);
-	if (io->aliases)
-		fprintf(fp, ", aliases %s", io->aliases);
-	if (!io->no_name_join)
+	for (int i = 0; i < o->mailmaps.nr; i++)
+		fprintf(fp, ", mailmap %s", o->mailmaps.items[i]);
+	if (o->aliases)
+		fprintf(fp, ", aliases %s", o->aliases);
+	if (!o->no_name_join)
 		fprintf(fp, ", equal names");
-	if (!io->no_plus_fold)
+	if (!o->no_plus_fold)
 		fprintf(fp, ", plus-address folding");
 	ms_duration_format(r->ignore_after, a, sizeof(a));
 	ms_duration_format(r->target, b, sizeof(b));

@@ -21,7 +21,7 @@
 
 #include <glib.h>
 
-int cli_rev_window(const char *cmd, const struct cli_rev_opts *o,
+int cli_rev_window(const char *cmd, const struct cli_act_opts *o,
 		   int64_t *since, int64_t *until)
 {
 	int rc = cli_window_parse(cmd, o->repo, o->since, o->until, since,
@@ -37,7 +37,7 @@ int cli_rev_window(const char *cmd, const struct cli_rev_opts *o,
 
 /* What cli_rev_load_mail() and cli_rev_load() read the archives with
  * (the store and progress callback are theirs to add). */
-static void mail_opts(const struct cli_rev_opts *o, unsigned parse_flags,
+static void mail_opts(const struct cli_act_opts *o, unsigned parse_flags,
 		      ms_link_mail_hook hook, void *hook_data,
 		      struct ms_link_mail_opts *mo)
 {
@@ -58,7 +58,7 @@ static void mail_opts(const struct cli_rev_opts *o, unsigned parse_flags,
  * ms_link_mail_load(), with the K: answers of o->kmap read from the store
  * before and the new ones saved after.
  */
-static int kmap_load(const struct cli_rev_opts *o,
+static int kmap_load(const struct cli_act_opts *o,
 		     const struct ms_link_mail_opts *mo,
 		     struct ms_link_mail **out, struct ms_diags *diags)
 {
@@ -77,7 +77,7 @@ static int kmap_load(const struct cli_rev_opts *o,
 	return rc;
 }
 
-int cli_rev_load_mail(const char *cmd, const struct cli_rev_opts *o,
+int cli_rev_load_mail(const char *cmd, const struct cli_act_opts *o,
 		      unsigned parse_flags, ms_link_mail_hook hook,
 		      void *hook_data, struct ms_link_mail **out)
 {
@@ -143,7 +143,7 @@ static void fg_progress(size_t n, void *data)
 			     (uint64_t)g_atomic_int_get(&w->walked));
 }
 
-int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
+int cli_rev_load(const char *cmd, const struct cli_act_opts *o,
 		 int64_t since, int64_t until, unsigned parse_flags,
 		 ms_link_mail_hook hook, void *hook_data,
 		 GPtrArray **commits, struct ms_link_mail **lm)
@@ -255,7 +255,7 @@ struct cli_rev_linking {
 	struct ms_link_stored *writing;
 };
 
-int cli_rev_link_begin(const struct cli_rev_opts *o,
+int cli_rev_link_begin(const struct cli_act_opts *o,
 		       const struct ms_link_mail *lm,
 		       const GPtrArray *commits,
 		       const struct ms_link_opts *lo,
@@ -297,7 +297,7 @@ int cli_rev_link_end(struct cli_rev_linking *p)
 	return rc < 0 ? cli_error_last() : CLI_CONTINUE;
 }
 
-int cli_rev_link(const struct cli_rev_opts *o, const struct ms_link_mail *lm,
+int cli_rev_link(const struct cli_act_opts *o, const struct ms_link_mail *lm,
 		 const GPtrArray *commits, const struct ms_link_opts *lo,
 		 struct ms_link_result **out)
 {
@@ -338,7 +338,7 @@ static bool git_seen(unsigned person, void *data)
 	return ms_activity_seen(f->act, person, f->git_until);
 }
 
-void cli_rev_print_archives(FILE *fp, const struct cli_rev_opts *o,
+void cli_rev_print_archives(FILE *fp, const struct cli_act_opts *o,
 			    const struct ms_mail_index *idx)
 {
 	size_t n = ms_mail_index_count(idx), dated = 0;
@@ -380,20 +380,20 @@ static void add_history_path(const char *path, void *data)
 #define REVIEW_DEFAULTS { .ignore_after = 14 * 86400, .target = 48 * 3600 }
 
 /*
- * New list facts with the project of `ao` (its tree and MAINTAINERS), its
- * review map, and the archives of `ro` (their store and repository set
- * by the caller) read through the map.  CLI_CONTINUE, or the exit code
- * after the error was printed.
+ * New list facts with the project of `o` (its tree and MAINTAINERS), its
+ * review map, and the archives of `o` (through its store and repository)
+ * read through the map.  CLI_CONTINUE, or the exit code after the error
+ * was printed.
  */
-static int facts_open(const char *cmd, const struct cli_act_opts *ao,
-		      struct cli_rev_opts *ro, struct cli_list_facts **out)
+static int facts_open(const char *cmd, struct cli_act_opts *o,
+		      struct cli_list_facts **out)
 {
 	struct cli_list_facts *f = g_new0(struct cli_list_facts, 1);
 	struct ms_diags diags = MS_DIAGS_INIT;
 	int rc;
 
 	*out = NULL;
-	rc = cli_project_open(ao, &f->proj);
+	rc = cli_project_open(o, &f->proj);
 	if (rc == CLI_CONTINUE)
 		rc = cli_project_tree(f->proj, &f->tree, &f->mf, &f->idx);
 	if (rc != CLI_CONTINUE) {
@@ -403,8 +403,8 @@ static int facts_open(const char *cmd, const struct cli_act_opts *ao,
 	f->map = ms_review_map_new(f->mf, f->idx, &diags);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
-	ro->kmap = f->map;
-	rc = cli_rev_load_mail(cmd, ro, MS_MAIL_PARSE_KEEP_BODY,
+	o->kmap = f->map;
+	rc = cli_rev_load_mail(cmd, o, MS_MAIL_PARSE_KEEP_BODY,
 			       ms_review_map_hook, f->map, &f->lm);
 	if (rc != CLI_CONTINUE) {
 		cli_list_facts_free(f);
@@ -416,29 +416,25 @@ static int facts_open(const char *cmd, const struct cli_act_opts *ao,
 }
 
 int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
-			const struct cli_strings *archives, int64_t since,
-			int64_t until, int64_t active_since,
-			struct ms_activity *act,
-			struct cli_list_facts **out)
+			int64_t since, int64_t until, int64_t active_since,
+			struct ms_activity *act, struct cli_list_facts **out)
 {
 	struct cli_list_facts *f;
-	struct cli_act_opts to = { 0 };
-	struct cli_rev_opts ro = { 0 };
+	struct cli_act_opts o = { 0 };
 	struct ms_review_opts rvo = REVIEW_DEFAULTS;
 	GPtrArray *history_paths;
 	int rc;
 
 	*out = NULL;
-	/* the entries of the model, from the same MAINTAINERS files */
-	to.repo = ao->repo;
-	to.rev = ao->rev;
-	to.maintainers = ao->maintainers;
-	to.find_maintainer_files = ao->find_maintainer_files;
-	/* the archives go through the repository's store, as for review */
-	ro.archives = *archives;
-	ro.repo = ao->repo;
-	ro.store = ao->store;
-	rc = facts_open(cmd, &to, &ro, &f);
+	/* the entries of the model, from the same MAINTAINERS files; the
+	 * archives go through the repository's store, as for review */
+	o.repo = ao->repo;
+	o.rev = ao->rev;
+	o.maintainers = ao->maintainers;
+	o.find_maintainer_files = ao->find_maintainer_files;
+	o.archives = ao->archives;
+	o.store = ao->store;
+	rc = facts_open(cmd, &o, &f);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rvo.since = since;
@@ -474,7 +470,6 @@ int cli_list_facts_load_tree(const char *cmd, const struct cli_tree_opts *to,
 {
 	struct cli_list_facts *f;
 	struct cli_act_opts ao = { 0 };
-	struct cli_rev_opts ro = { 0 };
 	struct ms_review_opts rvo = REVIEW_DEFAULTS;
 	int rc;
 
@@ -485,9 +480,9 @@ int cli_list_facts_load_tree(const char *cmd, const struct cli_tree_opts *to,
 	ao.tree = to->tree;
 	ao.maintainers = to->maintainers;
 	ao.find_maintainer_files = to->find_maintainer_files;
-	ro.archives = *archives;
-	ro.store = *store;
-	rc = facts_open(cmd, &ao, &ro, &f);
+	ao.archives = *archives;
+	ao.store = *store;
+	rc = facts_open(cmd, &ao, &f);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	/* the list's own end is "now": its newest message, misdated ones

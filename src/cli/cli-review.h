@@ -6,7 +6,7 @@
 #ifndef MS_CLI_REVIEW_H
 #define MS_CLI_REVIEW_H
 
-#include "cli.h"
+#include "cli-activity.h"
 #include "link.h"
 #include "verdict.h"
 
@@ -15,18 +15,8 @@ struct ms_review_map;
 #include <stdint.h>
 #include <stdio.h>
 
-struct cli_rev_opts {
-	const char *repo;            /* --repo GITDIR */
-	const char *rev;             /* --rev REV */
-	const char *since;           /* --since DATE|REV */
-	const char *until;           /* --until DATE|REV */
-	struct cli_strings archives; /* --archive PATH, repeatable */
-	struct cli_store_opts store; /* --db, --no-cache, --db-wait */
-	/* review's map, whose K: answers are read from and saved to the
-	 * store with the archives (ms_review_map_read_saved()), or NULL */
-	struct ms_review_map *kmap;
-};
-
+/* The options of the commands over archives, into a struct cli_act_opts
+ * (cli-activity.h). */
 #define CLI_REV_OPTIONS(o) \
 	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", CLI_REPO_HELP }, \
 	{ CLI_OPT_STRING, "rev", 0, &(o)->rev, "REV", \
@@ -47,7 +37,7 @@ struct cli_rev_opts {
  * --repo); unset ends are 0 and INT64_MAX.  Returns CLI_CONTINUE or an
  * exit code after printing the error.
  */
-int cli_rev_window(const char *cmd, const struct cli_rev_opts *o,
+int cli_rev_window(const char *cmd, const struct cli_act_opts *o,
 		   int64_t *since, int64_t *until);
 
 /*
@@ -55,11 +45,11 @@ int cli_rev_window(const char *cmd, const struct cli_rev_opts *o,
  * messages they hold and the dates those span ("Archives: a.mbox (1,234
  * messages, 2023-01-02 to 2023-12-30)").
  */
-void cli_rev_print_archives(FILE *fp, const struct cli_rev_opts *o,
+void cli_rev_print_archives(FILE *fp, const struct cli_act_opts *o,
 			    const struct ms_mail_index *idx);
 
 /* Read the archives (printing a capped list of input problems). */
-int cli_rev_load_mail(const char *cmd, const struct cli_rev_opts *o,
+int cli_rev_load_mail(const char *cmd, const struct cli_act_opts *o,
 		      unsigned parse_flags, ms_link_mail_hook hook,
 		      void *hook_data, struct ms_link_mail **out);
 
@@ -71,7 +61,7 @@ int cli_rev_load_mail(const char *cmd, const struct cli_rev_opts *o,
  * (the first error only); on failure *commits and *lm are NULL.  Without
  * --repo, only the mail is read and *commits is NULL.
  */
-int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
+int cli_rev_load(const char *cmd, const struct cli_act_opts *o,
 		 int64_t since, int64_t until, unsigned parse_flags,
 		 ms_link_mail_hook hook, void *hook_data,
 		 GPtrArray **commits, struct ms_link_mail **lm);
@@ -79,7 +69,7 @@ int cli_rev_load(const char *cmd, const struct cli_rev_opts *o,
 /* Link `commits` to the messages of `lm` through the repository's store
  * (link-cache.h): links computed before against the same messages are
  * reused.  *out as ms_link_run()'s. */
-int cli_rev_link(const struct cli_rev_opts *o, const struct ms_link_mail *lm,
+int cli_rev_link(const struct cli_act_opts *o, const struct ms_link_mail *lm,
 		 const GPtrArray *commits, const struct ms_link_opts *lo,
 		 struct ms_link_result **out);
 
@@ -92,7 +82,7 @@ int cli_rev_link(const struct cli_rev_opts *o, const struct ms_link_mail *lm,
  * be called (once), before `lm`, `commits` or *out are freed.
  */
 struct cli_rev_linking;
-int cli_rev_link_begin(const struct cli_rev_opts *o,
+int cli_rev_link_begin(const struct cli_act_opts *o,
 		       const struct ms_link_mail *lm,
 		       const GPtrArray *commits,
 		       const struct ms_link_opts *lo,
@@ -137,11 +127,9 @@ struct cli_review_view {
 	const struct ms_link_mail *lm;
 	const struct ms_review_map *map;
 	const struct ms_review_opts *rvo;
-	/* review's options: the repository, archives and store, and the
-	 * tree's MAINTAINERS options */
-	const struct cli_rev_opts *opts;
-	const struct cli_tree_opts *tree_opts;
-	const struct cli_act_opts *io;   /* who is who: mailmaps, aliases */
+	/* review's options: the repository, archives and store, the
+	 * tree's MAINTAINERS, who is who (mailmaps, aliases) */
+	const struct cli_act_opts *opts;
 };
 typedef int (*cli_review_sink)(const struct cli_review_view *v, void *data);
 /*
@@ -190,8 +178,9 @@ struct ms_rv_entry;
 struct cli_list_facts;
 
 /*
- * Read `archives` and compute the review figures (list side only) of
- * every entry of the MAINTAINERS at `rev` of `repo` over [since, until].
+ * Read the archives of `ao` and compute the review figures (list side
+ * only) of every entry of its MAINTAINERS at `rev` of `repo` over
+ * [since, until].
  * List addresses resolve through `act`'s resolver (its .mailmap,
  * aliases, plus-folding), and the corporate alias rule asks `act` whether
  * an address appears in the history up to `until`.
@@ -202,10 +191,8 @@ struct cli_list_facts;
  */
 struct cli_act_opts;
 int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
-			const struct cli_strings *archives, int64_t since,
-			int64_t until, int64_t active_since,
-			struct ms_activity *act,
-			struct cli_list_facts **out);
+			int64_t since, int64_t until, int64_t active_since,
+			struct ms_activity *act, struct cli_list_facts **out);
 
 /*
  * The same facts without a history (`maintainers --activity --archive`

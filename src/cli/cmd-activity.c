@@ -76,7 +76,6 @@ int cmd_activity(int argc, char **argv)
 {
 	struct cli_act_opts ao = { 0 };
 	struct cli_strings files = { 0 };
-	struct cli_strings archives = { 0 };
 	bool json = false;
 	const char *inactive_arg = MS_DEFAULT_INACTIVE_AFTER;
 	const char *by = NULL, *tags = NULL;
@@ -85,7 +84,7 @@ int cmd_activity(int argc, char **argv)
 		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
 		CLI_INACTIVE_AFTER_OPTION(&inactive_arg),
 		CLI_MIN_COMMITS_OPTION(&min_commits),
-		CLI_OPT_ARCHIVE(&archives, "list archives: add list facts "
+		CLI_OPT_ARCHIVE(&ao.archives, "list archives: add list facts "
 				"(see maintstat review)"),
 		CLI_ACT_SERIES_OPTIONS(&by, &tags),
 		CLI_ENTRY_FILE_OPTION(&files),
@@ -137,9 +136,8 @@ int cmd_activity(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		goto out;
 	series = &ser;
-	if (archives.nr) {
-		rc = cli_list_facts_load("activity", &ao, &archives,
-					 q.since, q.until,
+	if (ao.archives.nr) {
+		rc = cli_list_facts_load("activity", &ao, q.since, q.until,
 					 q.active_since, a, &list_facts);
 		if (rc != CLI_CONTINUE)
 			goto out;

@@ -494,7 +494,6 @@ static void fill_rows(struct ms_ident *id, GPtrArray *list, bool no_usage)
 /* What the people come from: a history, or a tree, and a list. */
 struct sources {
 	struct cli_act_opts ao;
-	struct cli_strings archives; /* --archive PATH... */
 	struct ms_project *proj;     /* the history or tree, the list */
 	struct ms_ident *id;         /* the project's */
 	bool act, lm;                /* a history, a list was read */
@@ -520,14 +519,10 @@ static int load_sources(struct sources *s)
 			return rc;
 	}
 	s->act = !s->ao.tree;
-	s->lm = s->archives.nr > 0;
-	if (s->archives.nr) {
-		struct cli_rev_opts ro = { 0 };
-
-		ro.repo = s->ao.repo;
-		ro.archives = s->archives;
-		ro.store = s->ao.store;
-		rc = cli_rev_load_mail("identities", &ro, 0, NULL, NULL, &lm);
+	s->lm = s->ao.archives.nr > 0;
+	if (s->ao.archives.nr) {
+		rc = cli_rev_load_mail("identities", &s->ao, 0, NULL, NULL,
+				       &lm);
 		if (rc != CLI_CONTINUE)
 			return rc;
 	}
@@ -597,10 +592,10 @@ static int judge(struct sources *s, const struct maint_entry **sel,
 	s->q.nr_entries = nr_sel;
 	if (ms_activity_query(s->a, &s->q, &res, &nr) < 0)
 		return cli_error_last();
-	if (s->archives.nr)
-		rc = cli_list_facts_load("identities", &s->ao, &s->archives,
-					 s->q.since, s->q.until,
-					 s->q.active_since, s->a, &lf);
+	if (s->ao.archives.nr)
+		rc = cli_list_facts_load("identities", &s->ao, s->q.since,
+					 s->q.until, s->q.active_since, s->a,
+					 &lf);
 	for (guint i = 0; rc == CLI_CONTINUE && i < list->len; i++) {
 		struct person_row *r = list->pdata[i];
 
@@ -686,7 +681,7 @@ int cmd_identities(int argc, char **argv)
 		{ CLI_OPT_STRING, "tree", 0, &s.ao.tree, "DIR",
 		  "a source tree without history, instead of --repo: its "
 		  "MAINTAINERS and .mailmap (default: none)" },
-		CLI_OPT_ARCHIVE(&s.archives, "a list archive whose senders "
+		CLI_OPT_ARCHIVE(&s.ao.archives, "a list archive whose senders "
 				"join people too, and whose messages count "
 				"for the verdicts: mbox (.gz), directory, "
 				"public-inbox (repeatable)"),

@@ -37,25 +37,26 @@ static const struct cli_command_help help = {
 	"  maintstat link --since 1y --archive ~/inboxes/ltp",
 };
 
-/* --mailmap, --aliases and --no-name-join, read before the long work. */
+/* The options (--mailmap, --aliases and --no-name-join among them),
+ * and the project they name, read before the long work. */
 struct ident_args {
-	struct cli_act_opts io;      /* --aliases, --mailmap, --no-name-join */
-	struct ms_project *proj;     /* what they read */
+	struct cli_act_opts io;
+	struct ms_project *proj;
 };
 
 /* What the text report starts with, as every report does. */
-static void print_context(const struct cli_rev_opts *ro,
-			  const struct ident_args *ia,
+static void print_context(const struct ident_args *ia,
 			  const struct ms_mail_index *idx, int64_t since,
 			  int64_t until, bool ignore)
 {
+	const struct cli_act_opts *o = &ia->io;
 	char id[41] = "", s[32], u[32];
 
-	cli_rev_print_archives(stdout, ro, idx);
-	if (ms_history_resolve(ro->repo, ro->rev, id, NULL) < 0)
+	cli_rev_print_archives(stdout, o, idx);
+	if (ms_history_resolve(o->repo, o->rev, id, NULL) < 0)
 		snprintf(id, sizeof(id), "?");
-	printf("Repository %s at %s (%.12s)\n", ro->repo,
-	       ro->rev ? ro->rev : "HEAD", id);
+	printf("Repository %s at %s (%.12s)\n", o->repo,
+	       o->rev ? o->rev : "HEAD", id);
 	ms_act_format(since, 0, false, true, s);
 	ms_act_format(until, 0, false, true, u);
 	printf("Window: commits dated %s to %s (UTC)\n",
@@ -69,12 +70,12 @@ static void print_context(const struct cli_rev_opts *ro,
 			       ? "," : "", ms_link_method_name(m));
 	printf("%s\n", ignore ? " (trailers ignored)" : "");
 	printf("Identities: the revision's .mailmap");
-	for (int i = 0; i < ia->io.mailmaps.nr; i++)
-		printf(", %s", ia->io.mailmaps.items[i]);
-	if (ia->io.aliases)
-		printf(", aliases %s", ia->io.aliases);
+	for (int i = 0; i < o->mailmaps.nr; i++)
+		printf(", %s", o->mailmaps.items[i]);
+	if (o->aliases)
+		printf(", aliases %s", o->aliases);
 	printf(", the commits' and the list's people%s\n\n",
-	       ia->io.no_name_join ? " (no name joins)" : ", equal names");
+	       o->no_name_join ? " (no name joins)" : ", equal names");
 }
 
 /* The author of a link found through a join, and the joined addresses:
@@ -246,24 +247,22 @@ static gpointer free_mail(gpointer lm)
  * window as resolved dates, the archives' states and every input of the
  * project (cli_result_add_project()).
  */
-static void link_key(const struct cli_rev_opts *ro,
-		     const struct ident_args *ia, int64_t since,
+static void link_key(const struct ident_args *ia, int64_t since,
 		     int64_t until, struct cli_result *res)
 {
 	cli_result_add_int(res, "since", since);
 	cli_result_add_int(res, "until", until);
-	cli_result_add_archives(res, &ro->archives);
+	cli_result_add_archives(res, &ia->io.archives);
 	cli_result_add_project(res, &ia->io);
 }
 
 int cmd_link(int argc, char **argv)
 {
-	struct cli_rev_opts ro = { 0 };
 	struct ident_args ia = { 0 };
 	bool json = false, ignore = false;
 	long limit = -1;
 	const struct cli_option opts[] = {
-		CLI_REV_OPTIONS(&ro),
+		CLI_REV_OPTIONS(&ia.io),
 		{ CLI_OPT_FLAG, "ignore-link-trailers", 0, &ignore, NULL,
 		  "do not use Link: and Message-Id: trailers" },
 		{ CLI_OPT_STRING, "aliases", 0, &ia.io.aliases, "FILE",
@@ -291,32 +290,30 @@ int cmd_link(int argc, char **argv)
 	memcpy(argv0, argv, sizeof(*argv) * (size_t)argc);
 	rc = cli_parse_options(&argc, &argv, opts, &help);
 	if (rc == CLI_CONTINUE)
-		rc = cli_default_repo("link", &ro.repo, true);
+		rc = cli_default_repo("link", &ia.io.repo, true);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	if (argc)
 		rc = cli_usage_error("link", "unexpected argument '%s'",
 				     argv[0]);
-	else if (!ro.repo)
+	else if (!ia.io.repo)
 		rc = cli_usage_error("link", "--repo GITDIR is required");
-	else if (!ro.archives.nr)
+	else if (!ia.io.archives.nr)
 		rc = cli_usage_error("link", "--archive PATH is required");
 	else
-		rc = cli_rev_window("link", &ro, &since, &until);
+		rc = cli_rev_window("link", &ia.io, &since, &until);
 	if (rc != CLI_CONTINUE)
 		goto out;
-	ia.io.repo = ro.repo;
-	ia.io.rev = ro.rev;
 	rc = cli_project_open(&ia.io, &ia.proj);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	/* the same inputs as a saved result: print it (cli-result.h) */
 	cli_result_begin(&kept, "link", json, argc0, argv0, false);
-	link_key(&ro, &ia, since, until, &kept);
-	rc = cli_result_serve(&kept, &ro.store, ro.repo, NULL);
+	link_key(&ia, since, until, &kept);
+	rc = cli_result_serve(&kept, &ia.io.store, ia.io.repo, NULL);
 	if (rc != CLI_CONTINUE)
 		goto out;
-	rc = cli_rev_load("link", &ro, since, until, 0, NULL, NULL, &commits,
+	rc = cli_rev_load("link", &ia.io, since, until, 0, NULL, NULL, &commits,
 			  &lm);
 	if (rc != CLI_CONTINUE)
 		goto out;
@@ -324,7 +321,7 @@ int cmd_link(int argc, char **argv)
 	people = load_people(&ia, commits, lm);
 	lo.people = people;
 	/* the report prints while its links are written to the store */
-	rc = cli_rev_link_begin(&ro, lm, commits, &lo, &res, &linking);
+	rc = cli_rev_link_begin(&ia.io, lm, commits, &lo, &res, &linking);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
@@ -332,7 +329,7 @@ int cmd_link(int argc, char **argv)
 		print_json(o, ms_link_mail_index(lm), commits, res, people,
 			   cli_limit_rows(limit, SIZE_MAX));
 	else {
-		print_context(&ro, &ia, ms_link_mail_index(lm), since, until,
+		print_context(&ia, ms_link_mail_index(lm), since, until,
 			      ignore);
 		print_text(ms_link_mail_index(lm), commits, res, people,
 			   cli_limit_rows(limit, SIZE_MAX));
@@ -342,7 +339,7 @@ int cmd_link(int argc, char **argv)
 	wrc = cli_rev_link_end(linking);
 	if (rc == EXIT_OK && wrc != CLI_CONTINUE)
 		rc = wrc;
-	rc = cli_result_end(&kept, rc, &ro.store, ro.repo, NULL);
+	rc = cli_result_end(&kept, rc, &ia.io.store, ia.io.repo, NULL);
 out:
 	g_free(argv0);
 	/* the two models side by side: freeing them one after the other was

@@ -58,7 +58,7 @@ static const struct cli_command_help help = {
 
 struct recruit_args {
 	struct cli_act_opts ao;
-	struct cli_strings files, archives;
+	struct cli_strings files;
 	const char *keep_file, *from_arg, *outdir, *list_url;
 	long min_commits;
 	bool force, json;
@@ -190,21 +190,21 @@ static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 	if (rc == CLI_CONTINUE)
 		rc = cli_areas_load("recruit", &ra->ao, argc, argv, &ra->files,
 				    NULL, NULL, NULL, &q, &proj, &a, &res);
-	if (rc == CLI_CONTINUE && ra->archives.nr) {
+	if (rc == CLI_CONTINUE && ra->ao.archives.nr) {
 		int64_t cutoff;
 
 		/* the list's review, as activity and retire read it */
 		ms_act_parse_before(MS_DEFAULT_INACTIVE_AFTER, q.until,
 				    &cutoff);
-		rc = cli_list_facts_load("recruit", &ra->ao, &ra->archives,
-					 q.since, q.until, cutoff, a, &lf);
+		rc = cli_list_facts_load("recruit", &ra->ao, q.since, q.until,
+					 cutoff, a, &lf);
 		list = g_new0(const struct ms_rv_entry *, res->nr_entries + 1);
 		for (size_t i = 0; lf && i < res->nr_entries; i++)
 			list[i] = cli_list_facts_entry(lf,
 				res->entries[i].entry->name);
-		for (int i = 0; !ra->list_url && i < ra->archives.nr && !url;
-		     i++)
-			url = ms_inbox_base_url(ra->archives.items[i]);
+		for (int i = 0; !ra->list_url && !url &&
+		     i < ra->ao.archives.nr; i++)
+			url = ms_inbox_base_url(ra->ao.archives.items[i]);
 	}
 	if (rc != CLI_CONTINUE)
 		goto out;
@@ -261,8 +261,9 @@ int cmd_recruit(int argc, char **argv)
 		  "remove the *.patch files of --output-dir DIR before "
 		  "writing" },
 		CLI_ENTRY_FILE_OPTION(&ra.files),
-		CLI_OPT_ARCHIVE(&ra.archives, "a list archive (as review's): "
-				"propose its de-facto maintainers too"),
+		CLI_OPT_ARCHIVE(&ra.ao.archives, "a list archive (as "
+				"review's): propose its de-facto maintainers "
+				"too"),
 		{ CLI_OPT_STRING, "list-url", 0, &ra.list_url, "URL",
 		  "the archive's base URL, for links to messages (default: "
 		  "the remote a public-inbox mirror was fetched from)" },
@@ -283,7 +284,7 @@ int cmd_recruit(int argc, char **argv)
 		return cli_usage_error("recruit", "--list-url takes an http:// "
 				       "or https:// address, not '%s'",
 				       ra.list_url);
-	if (ra.list_url && !ra.archives.nr)
+	if (ra.list_url && !ra.ao.archives.nr)
 		return cli_usage_error("recruit", "--list-url needs --archive");
 	if (ra.min_commits < 0)
 		return cli_usage_error("recruit", "--split-commits must not be "

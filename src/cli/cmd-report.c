@@ -163,9 +163,10 @@ static int compute_urgent(struct site *s)
 		return 0;
 	ao.repo = v->opts->repo;
 	ao.rev = v->opts->rev;
-	ao.maintainers = v->tree_opts->maintainers;
-	ao.find_maintainer_files = v->tree_opts->find_maintainer_files;
+	ao.maintainers = v->opts->maintainers;
+	ao.find_maintainer_files = v->opts->find_maintainer_files;
 	ao.store = v->opts->store;
+	ao.archives = v->opts->archives;
 	q.until = v->opts->until ? v->rv->until :
 		  ms_activity_newest(v->act_model);
 	q.since = ms_act_date_shift(q.until, -MS_DEFAULT_URGENT_WINDOW_YEARS,
@@ -177,7 +178,7 @@ static int compute_urgent(struct site *s)
 		return cli_error_last();
 	if (ms_activity_query(v->act_model, &q, &res, &nr) < 0)
 		return cli_error_last();
-	rc = cli_list_facts_load("report", &ao, &v->opts->archives, q.since,
+	rc = cli_list_facts_load("report", &ao, q.since,
 				 q.until, q.active_since, v->act_model, &f);
 	if (rc != CLI_CONTINUE) {
 		ms_act_entries_free(res, nr);

@@ -53,7 +53,7 @@ static const struct cli_command_help help = {
 /* What `maintstat retire` was asked: its options. */
 struct retire_args {
 	struct cli_act_opts ao;
-	struct cli_strings files, archives;
+	struct cli_strings files;
 	const char *inactive_arg, *keep_file, *from_arg, *outdir;
 	long min_commits;
 	bool json, no_credits, force;
@@ -97,7 +97,7 @@ static int retire_parse(int *argc, char ***argv, struct retire_args *a)
 		{ CLI_OPT_STRING, "keep", 0, &a->keep_file, "FILE",
 		  "people to keep: addresses or names, one per line "
 		  "(default: none)" },
-		CLI_OPT_ARCHIVE(&a->archives, "list archives: who wrote to "
+		CLI_OPT_ARCHIVE(&a->ao.archives, "list archives: who wrote to "
 				"the list since the cutoff is not retired"),
 		{ CLI_OPT_STRING, "from", 0, &a->from_arg, "\"NAME <ADDR>\"",
 		  "author and Signed-off-by (default: the repository's "
@@ -184,10 +184,10 @@ static int retire_activity(const struct retire_args *a,
 				       ms_error_last());
 	if (ms_activity_query(d->a, q, &d->res, &d->nr) < 0)
 		return cli_error_last();
-	if (!a->archives.nr)
+	if (!a->ao.archives.nr)
 		return CLI_CONTINUE;
-	return cli_list_facts_load("retire", &a->ao, &a->archives, q->since,
-				   q->until, q->active_since, d->a, &d->lf);
+	return cli_list_facts_load("retire", &a->ao, q->since, q->until,
+				   q->active_since, d->a, &d->lf);
 }
 
 /* Where `p` is to be reached besides the listed address: the address
@@ -507,7 +507,7 @@ static char *cover_intro(const struct retire_args *a,
 	g_string_append_printf(intro, "%s and ", datebuf);
 	ms_act_format(d->q.until, 0, false, true, datebuf);
 	g_string_append_printf(intro, "%s", datebuf);
-	if (a->archives.nr)
+	if (a->ao.archives.nr)
 		g_string_append(intro, ", or in a reply on the list");
 	g_string_append(intro, ".  Maintainers who leave MAINTAINERS "
 			"altogether move to CREDITS; entries whose last "

@@ -96,10 +96,9 @@ int cmd_review(int argc, char **argv)
 
 /* What `maintstat review` was asked: its options, and what they say. */
 struct review_args {
-	struct cli_rev_opts ro;
-	struct cli_tree_opts to;
-	/* who is who: --aliases, --mailmap, --no-name-join,
-	 * --no-plus-fold; at opening, the tree's options too */
+	/* the repository, archives, window and store, the tree and its
+	 * MAINTAINERS, who is who (--aliases, --mailmap, --no-name-join,
+	 * --no-plus-fold) */
 	struct cli_act_opts io;
 	struct cli_strings files;
 	bool json, include_stable, include_foreign;
@@ -146,21 +145,21 @@ static int review_parse(int *argc, char ***argv, struct review_args *a,
 			const struct cli_review_caller *caller)
 {
 	const struct cli_option shared[] = {
-		CLI_REV_OPTIONS(&a->ro),
+		CLI_REV_OPTIONS(&a->io),
 		{ CLI_OPT_STRING, "aliases", 0, &a->io.aliases, "FILE",
 		  "gitdm-style aliases: 'alias canonical' addresses per line "
 		  "(default: none; .mailmap is always read)" },
 		{ CLI_OPT_FLAG, "no-plus-fold", 0, &a->io.no_plus_fold, NULL,
 		  "keep user+tag@domain apart from user@domain" },
 		CLI_IDENT_OPTIONS(&a->io),
-		{ CLI_OPT_STRING, "tree", 0, &a->to.tree, "DIR",
+		{ CLI_OPT_STRING, "tree", 0, &a->io.tree, "DIR",
 		  "without --repo: the source tree whose MAINTAINERS (and "
 		  ".mailmap) to use (default: the enclosing git "
 		  "repository's)" },
-		{ CLI_OPT_STRING_LIST, "maintainers", 0, &a->to.maintainers,
+		{ CLI_OPT_STRING_LIST, "maintainers", 0, &a->io.maintainers,
 		  "FILE", "read this MAINTAINERS file (default: the tree's)" },
 		{ CLI_OPT_FLAG, "find-maintainer-files", 0,
-		  &a->to.find_maintainer_files, NULL,
+		  &a->io.find_maintainer_files, NULL,
 		  "also read every */MAINTAINERS below the tree" },
 		{ CLI_OPT_STRING, "ignore-after", 0, &a->ignore_arg,
 		  "DURATION", "a patch without reply this long is ignored "
@@ -217,17 +216,17 @@ static int review_check(struct review_args *a)
 {
 	int rc;
 
-	if (!a->to.tree) {
-		rc = cli_default_repo("review", &a->ro.repo, false);
+	if (!a->io.tree) {
+		rc = cli_default_repo("review", &a->io.repo, false);
 		if (rc != CLI_CONTINUE)
 			return rc;
 	}
-	if (!a->ro.archives.nr)
+	if (!a->io.archives.nr)
 		return cli_usage_error("review", "--archive PATH is required");
-	if (a->to.tree && a->ro.repo)
+	if (a->io.tree && a->io.repo)
 		return cli_usage_error("review", "--tree and --repo exclude "
 				       "each other");
-	if (a->ro.rev && !a->ro.repo)
+	if (a->io.rev && !a->io.repo)
 		return cli_usage_error("review", "--rev needs --repo");
 	if (a->list_url && !ms_url_is_web(a->list_url))
 		return cli_usage_error("review", "--list-url takes an http:// "
@@ -252,7 +251,7 @@ static int review_check(struct review_args *a)
 		return cli_usage_error("review", "--target must be positive");
 	if (a->by && ms_series_parse_unit(a->by, &a->unit) < 0)
 		return cli_usage_error("review", "--by: %s", ms_error_last());
-	if (a->by && a->unit == MS_SERIES_RELEASE && !a->ro.repo)
+	if (a->by && a->unit == MS_SERIES_RELEASE && !a->io.repo)
 		return cli_usage_error("review", "--by release needs --repo "
 				       "(its tags)");
 	if (a->foreign_subject) {
@@ -300,7 +299,7 @@ static int review_open(struct review_args *a, struct review_data *d)
 static int review_load(const struct review_args *a, struct review_data *d)
 {
 	struct ms_diags diags = MS_DIAGS_INIT;
-	struct cli_rev_opts ro = a->ro;
+	struct cli_act_opts ro = a->io;
 	int rc;
 
 	d->map = ms_review_map_new(d->mf, d->idx, &diags);
@@ -315,10 +314,10 @@ static int review_load(const struct review_args *a, struct review_data *d)
 	if (rc != CLI_CONTINUE)
 		return rc;
 	ms_project_set_mail(d->proj, d->lm);
-	if (!a->ro.until)
+	if (!a->io.until)
 		d->until = newest_mail(ms_link_mail_index(d->lm));
-	if (a->ro.repo)
-		return cli_rev_link(&a->ro, d->lm, d->commits, &d->lo,
+	if (a->io.repo)
+		return cli_rev_link(&a->io, d->lm, d->commits, &d->lo,
 				    &d->links);
 	return CLI_CONTINUE;
 }
@@ -345,7 +344,7 @@ static int review_intervals(const struct review_args *a,
 	if (lo > d->until)
 		lo = d->until;
 	if (a->unit == MS_SERIES_RELEASE)
-		rc = ms_series_releases(a->ro.repo, a->release_tags, lo,
+		rc = ms_series_releases(a->io.repo, a->release_tags, lo,
 					d->until, &d->bounds, &d->labels);
 	else
 		rc = ms_series_calendar(lo, d->until, a->unit, &d->bounds);
@@ -367,18 +366,18 @@ static int review_ident_git(const struct review_args *a,
 {
 	int rc;
 
-	rc = cli_project_store(&a->ro.store, d->proj);
+	rc = cli_project_store(&a->io.store, d->proj);
 	if (rc == CLI_CONTINUE)
 		rc = cli_project_history(d->proj, &d->act);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	rc = cli_act_set_range("review", d->act, a->ro.repo, a->ro.rev,
-			       a->ro.since, d->since);
+	rc = cli_act_set_range("review", d->act, a->io.repo, a->io.rev,
+			       a->io.since, d->since);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	d->rvo.ident = ms_activity_ident(d->act);
 	d->seen.act = d->act;
-	d->seen.until = a->ro.until ? d->until : INT64_MAX;
+	d->seen.until = a->io.until ? d->until : INT64_MAX;
 	d->rvo.git_seen = git_seen;
 	d->rvo.git_seen_data = &d->seen;
 	/* a patch to a file the history once had is the project's */
@@ -428,14 +427,14 @@ static int review_git_facts(const struct review_args *a,
 		  MIN(oldest_mail(ms_link_mail_index(d->lm)), d->until);
 	if (q.since == INT64_MAX)
 		q.since = 0;
-	q.until = a->ro.until ? d->until : ms_activity_newest(d->act);
+	q.until = a->io.until ? d->until : ms_activity_newest(d->act);
 	/* inactive: nothing in git, and no list message, for
 	 * --inactive-after before the window's end, as every command */
 	if (ms_act_parse_before(a->inactive_arg, d->until,
 				&q.active_since) < 0)
 		return cli_error_last();
 	/* no dated message, no --until: no window, so no cutoff to say */
-	d->inactive_since = d->until || a->ro.until ? q.active_since : 0;
+	d->inactive_since = d->until || a->io.until ? q.active_since : 0;
 	for (guint i = 0; i < d->rv->entries->len; i++) {
 		const struct ms_rv_entry *e = d->rv->entries->pdata[i];
 		const struct maint_entry *ae =
@@ -466,8 +465,8 @@ static int review_output(const struct review_args *a, struct review_data *d,
 	int rc;
 
 	/* evidence URLs: --list-url, else the archive's own address */
-	for (int i = 0; !list_url && i < a->ro.archives.nr; i++) {
-		d->inbox_url = ms_inbox_base_url(a->ro.archives.items[i]);
+	for (int i = 0; !list_url && i < a->io.archives.nr; i++) {
+		d->inbox_url = ms_inbox_base_url(a->io.archives.items[i]);
 		list_url = d->inbox_url;
 	}
 	r.idx = ms_link_mail_index(d->lm);
@@ -489,9 +488,7 @@ static int review_output(const struct review_args *a, struct review_data *d,
 	r.lm = d->lm;
 	r.map = d->map;
 	r.rvo = &d->rvo;
-	r.opts = &a->ro;
-	r.tree_opts = &a->to;
-	r.io = &a->io;
+	r.opts = &a->io;
 	if (caller)
 		return caller->sink(&r, caller->data);
 	o = ms_out_new(a->json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
@@ -551,13 +548,13 @@ static void review_data_release(struct review_data *d)
  * --repo; NULL with it (its tree is the revision's). */
 static const char *tree_dir(const struct review_args *a)
 {
-	return a->ro.repo ? NULL : a->to.tree ? a->to.tree : ".";
+	return a->io.repo ? NULL : a->io.tree ? a->io.tree : ".";
 }
 
 /* The store review reads the archives through (cli_rev_load_mail()). */
 static const char *store_for(const struct review_args *a)
 {
-	return a->ro.repo ? a->ro.repo : a->ro.archives.items[0];
+	return a->io.repo ? a->io.repo : a->io.archives.items[0];
 }
 
 /*
@@ -572,18 +569,13 @@ static void review_key(struct review_args *a, const struct review_data *d,
 {
 	cli_result_add_int(res, "since", d->since);
 	cli_result_add_int(res, "until", d->until);
-	cli_result_add_archives(res, &a->ro.archives);
-	for (int i = 0; !a->list_url && i < a->ro.archives.nr; i++) {
-		char *url = ms_inbox_base_url(a->ro.archives.items[i]);
+	cli_result_add_archives(res, &a->io.archives);
+	for (int i = 0; !a->list_url && i < a->io.archives.nr; i++) {
+		char *url = ms_inbox_base_url(a->io.archives.items[i]);
 
 		cli_result_add_str(res, "list url", url);
 		g_free(url);
 	}
-	a->io.repo = a->ro.repo;
-	a->io.rev = a->ro.rev;
-	a->io.tree = a->to.tree;
-	a->io.maintainers = a->to.maintainers;
-	a->io.find_maintainer_files = a->to.find_maintainer_files;
 	cli_result_add_project(res, &a->io);
 }
 
@@ -614,7 +606,7 @@ int cli_review_main(int argc, char **argv,
 	a.argv = argv;
 	rc = review_check(&a);
 	if (rc == CLI_CONTINUE)
-		rc = cli_rev_window("review", &a.ro, &d.since, &d.until);
+		rc = cli_rev_window("review", &a.io, &d.since, &d.until);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	/* the same inputs as a saved result: print it (cli-result.h) */
@@ -625,7 +617,7 @@ int cli_review_main(int argc, char **argv,
 	if (caller && caller->result_key)
 		cli_result_add_str(&res, "caller", *caller->result_key);
 	review_key(&a, &d, &res);
-	rc = cli_result_serve(&res, &a.ro.store, store_for(&a),
+	rc = cli_result_serve(&res, &a.io.store, store_for(&a),
 			      tree_dir(&a));
 	if (rc != CLI_CONTINUE)
 		goto out;
@@ -634,17 +626,17 @@ int cli_review_main(int argc, char **argv,
 		rc = review_load(&a, &d);
 	if (rc == CLI_CONTINUE)
 		rc = review_intervals(&a, &d);
-	if (rc == CLI_CONTINUE && a.ro.repo)
+	if (rc == CLI_CONTINUE && a.io.repo)
 		rc = review_ident_git(&a, &d);
 	else if (rc == CLI_CONTINUE)
 		rc = cli_project_ident(d.proj, &d.rvo.ident);
 	if (rc == CLI_CONTINUE)
 		rc = review_compute(&d, caller != NULL);
-	if (rc == CLI_CONTINUE && a.ro.repo)
+	if (rc == CLI_CONTINUE && a.io.repo)
 		rc = review_git_facts(&a, &d);
 	if (rc == CLI_CONTINUE)
 		rc = review_output(&a, &d, caller);
-	rc = cli_result_end(&res, rc, &a.ro.store, store_for(&a),
+	rc = cli_result_end(&res, rc, &a.io.store, store_for(&a),
 			    tree_dir(&a) ? d.tree : NULL);
 	review_data_release(&d);
 out:

@@ -217,7 +217,6 @@ static void print_text_all(const struct ms_activity *a,
 int cmd_urgent(int argc, char **argv)
 {
 	struct cli_act_opts ao = { 0 };
-	struct cli_strings archives = { 0 };
 	bool json = false, never = false, nomaint = false;
 	long months = -1, min_commits = MS_DEFAULT_MIN_COMMITS;
 	long limit = -1;
@@ -235,7 +234,7 @@ int cmd_urgent(int argc, char **argv)
 		  "entries whose maintainers never appear in the history" },
 		{ CLI_OPT_FLAG, "nomaint", 0, &nomaint, NULL,
 		  "entries with no maintainer at all" },
-		CLI_OPT_ARCHIVE(&archives, "list archives: list facts and "
+		CLI_OPT_ARCHIVE(&ao.archives, "list archives: list facts and "
 				"LWN's four categories"),
 		CLI_ACT_SERIES_OPTIONS(&by, &tags),
 		CLI_OPT_LIMIT_ROWS(&limit),
@@ -307,10 +306,9 @@ int cmd_urgent(int argc, char **argv)
 		    selected(&res[i], mode, q.active_since))
 			g_ptr_array_add(pick, &res[i]);
 	g_ptr_array_sort(pick, by_commits);
-	if (archives.nr) {
-		rc = cli_list_facts_load("urgent", &ao, &archives,
-					 q.since, q.until, q.active_since, a,
-					 &list_facts);
+	if (ao.archives.nr) {
+		rc = cli_list_facts_load("urgent", &ao, q.since, q.until,
+					 q.active_since, a, &list_facts);
 		if (rc != CLI_CONTINUE)
 			goto out;
 		all_entries = res;
