@@ -64,7 +64,7 @@ struct cli_act_opts {
 	  "message for this long before --until are inactive (6m, 18m, " \
 	  "2y, or a date; default " MS_DEFAULT_INACTIVE_AFTER ")" }
 #define CLI_MIN_COMMITS_OPTION(p) \
-	{ CLI_OPT_INT, "min-commits", 0, (p), "N", \
+	{ CLI_OPT_COUNT, "min-commits", 0, (p), "N", \
 	  "leave out entries with fewer commits in the window (default " \
 	  G_STRINGIFY(MS_DEFAULT_MIN_COMMITS) ")" }
 

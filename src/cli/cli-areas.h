@@ -11,7 +11,7 @@
 /* The threshold of cutting an area: not --min-commits, whose meaning
  * differs (docs/cli.md). */
 #define CLI_SPLIT_COMMITS_OPTION(p) \
-	{ CLI_OPT_INT, "split-commits", 0, (p), "N", \
+	{ CLI_OPT_COUNT, "split-commits", 0, (p), "N", \
 	  "cut an area into parts only while it holds N commits of the " \
 	  "window (default " G_STRINGIFY(MS_AREAS_MIN_COMMITS) ")" }
 

@@ -275,9 +275,10 @@ static int unknown_option(char **av)
 			       "option '%s'", av[optind - 1]);
 }
 
-/* Store option `o`'s value `arg` where the table says; CLI_CONTINUE, or
- * the exit code of a usage error. */
-static int set_option(const struct cli_option *o, const char *arg)
+/* Store option `o` of command `cmd`'s value `arg` where the table says;
+ * CLI_CONTINUE, or the exit code of a usage error. */
+static int set_option(const char *cmd, const struct cli_option *o,
+		      const char *arg)
 {
 	switch (CLI_OPT_TYPE(o)) {
 	case CLI_OPT_FLAG:
@@ -287,8 +288,12 @@ static int set_option(const struct cli_option *o, const char *arg)
 		*(const char **)o->value = arg;
 		break;
 	case CLI_OPT_INT:
+	case CLI_OPT_COUNT:
 		if (!cli_parse_long(o->long_name, arg, (long *)o->value))
 			return EXIT_USAGE;
+		if (CLI_OPT_TYPE(o) == CLI_OPT_COUNT && *(long *)o->value < 0)
+			return cli_usage_error(cmd, "--%s must not be "
+					       "negative", o->long_name);
 		break;
 	case CLI_OPT_STRING_LIST: {
 		struct cli_strings *l = o->value;
@@ -344,7 +349,7 @@ static int take_option(int c, char **av, const struct cli_option *opts,
 	o = option_of(opts, nopts, c);
 	if (!o)
 		return cli_usage_error(command_name(av), "unknown option");
-	return set_option(o, optarg);
+	return set_option(command_name(av), o, optarg);
 }
 
 /* --threads N, for every parallel stage. */

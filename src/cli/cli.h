@@ -27,6 +27,7 @@ enum cli_opt_type {
 	CLI_OPT_STRING,      /* value: const char **, points into argv */
 	CLI_OPT_INT,         /* value: long * */
 	CLI_OPT_STRING_LIST, /* value: struct cli_strings *, repeatable */
+	CLI_OPT_COUNT,       /* value: long *, not negative */
 	/* or'ed into a type: an option the quick `maintstat` leaves to
 	 * maintstat-full (it needs the history or list stages) */
 	CLI_OPT_FULL = 0x100,

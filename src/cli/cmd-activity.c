@@ -108,9 +108,6 @@ int cmd_activity(int argc, char **argv)
 	rc = cli_default_repo("activity", &ao.repo, true);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (min_commits < 0)
-		return cli_usage_error("activity", "--min-commits must not "
-				       "be negative");
 	if (ms_act_parse_before(inactive_arg, 0,
 						&q.active_since) < 0)
 		return cli_usage_error("activity", "--inactive-after: %s",

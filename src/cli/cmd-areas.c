@@ -425,11 +425,6 @@ int cmd_areas(int argc, char **argv)
 	rc = cli_default_repo("areas", &ao.repo, true);
 	if (rc != CLI_CONTINUE)
 		goto done;
-	if (min_commits < 0) {
-		rc = cli_usage_error("areas", "--split-commits must not be "
-				     "negative");
-		goto done;
-	}
 	q.min_commits = (size_t)min_commits;
 	/* a run with the same inputs prints the result kept by the last */
 	cli_result_begin(&kept, "areas", json, argc0, argv0,

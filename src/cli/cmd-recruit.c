@@ -286,8 +286,5 @@ int cmd_recruit(int argc, char **argv)
 				       ra.list_url);
 	if (ra.list_url && !ra.ao.archives.nr)
 		return cli_usage_error("recruit", "--list-url needs --archive");
-	if (ra.min_commits < 0)
-		return cli_usage_error("recruit", "--split-commits must not be "
-				       "negative");
 	return recruit_run(&ra, argc, argv);
 }

@@ -126,9 +126,6 @@ static int retire_check(struct retire_args *a, struct retire_data *d)
 	if (rc != CLI_CONTINUE)
 		return rc;
 	a->plus_fold = !a->ao.no_plus_fold;
-	if (a->min_commits < 0)
-		return cli_usage_error("retire", "--min-commits must not be "
-				       "negative");
 	if (!a->ao.repo)
 		return cli_usage_error("retire", "--repo GITDIR is required");
 	if (cli_keep_load(a->keep_file, &d->keep, a->plus_fold) < 0)

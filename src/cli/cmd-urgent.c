@@ -283,9 +283,6 @@ int cmd_urgent(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		return rc;
 	mode = never ? MODE_NEVER : nomaint ? MODE_NOMAINT : MODE_URGENT;
-	if (min_commits < 0)
-		return cli_usage_error("urgent", "--min-commits must not be "
-				       "negative");
 	rc = cli_act_load("urgent", &ao, MS_DEFAULT_URGENT_WINDOW_YEARS,
 			  &proj, &a, &q.since, &q.until);
 	if (rc != CLI_CONTINUE)
