@@ -149,7 +149,6 @@ static int compute_urgent(struct site *s)
 {
 	const struct cli_review_view *v = s->v;
 	size_t n = v->rv->entries->len;
-	struct cli_act_opts ao = { 0 };
 	struct ms_activity_query q = { 0 };
 	struct ms_act_entry *res = NULL;
 	struct cli_list_facts *f = NULL;
@@ -161,12 +160,6 @@ static int compute_urgent(struct site *s)
 	s->urgent_why = g_new0(char *, n ? n : 1);
 	if (!v->act_model)
 		return 0;
-	ao.repo = v->opts->repo;
-	ao.rev = v->opts->rev;
-	ao.maintainers = v->opts->maintainers;
-	ao.find_maintainer_files = v->opts->find_maintainer_files;
-	ao.store = v->opts->store;
-	ao.archives = v->opts->archives;
 	q.until = v->opts->until ? v->rv->until :
 		  ms_activity_newest(v->act_model);
 	q.since = ms_act_date_shift(q.until, -MS_DEFAULT_URGENT_WINDOW_YEARS,
@@ -178,8 +171,8 @@ static int compute_urgent(struct site *s)
 		return cli_error_last();
 	if (ms_activity_query(v->act_model, &q, &res, &nr) < 0)
 		return cli_error_last();
-	rc = cli_list_facts_load("report", &ao, q.since,
-				 q.until, q.active_since, v->act_model, &f);
+	rc = cli_list_facts_load("report", v->opts, q.since, q.until,
+				 q.active_since, v->act_model, &f);
 	if (rc != CLI_CONTINUE) {
 		ms_act_entries_free(res, nr);
 		return rc;
