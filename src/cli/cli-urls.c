@@ -30,19 +30,33 @@ int cli_urls_check_args(const char *cmd, struct cli_urls *u)
 	if ((u->rate || u->retries != -1 || u->timeout != -1) && !u->check)
 		return cli_usage_error(cmd, "--rate, --retries and --timeout "
 				       "go with --check-urls");
-	if (u->rate) {
-		char *end;
-		double r = g_ascii_strtod(u->rate, &end);
+	return cli_fetch_limits(cmd, u->rate, u->retries, u->timeout,
+				&u->fetch);
+}
 
-		if (end == u->rate || *end || !(r > 0))
+int cli_fetch_limits(const char *cmd, const char *rate, long retries,
+		     long timeout, struct ms_fetch_opts *opts)
+{
+	if (rate) {
+		char *end;
+
+		opts->rate = g_ascii_strtod(rate, &end);
+		if (end == rate || *end || !(opts->rate > 0))
 			return cli_usage_error(cmd, "--rate takes a positive "
-					       "number, not '%s'", u->rate);
+					       "number, not '%s'", rate);
 	}
-	if (u->retries != -1 && (u->retries < 0 || u->retries > 100))
+	if (retries != -1 && (retries < 0 || retries > 100))
 		return cli_usage_error(cmd, "--retries takes 0 to 100");
-	if (u->timeout != -1 && (u->timeout < 1 || u->timeout > 86400))
+	if (retries != -1)
+		opts->retries = (int)retries;
+	if (timeout != -1 && (timeout < 1 || timeout > 86400))
 		return cli_usage_error(cmd, "--timeout takes 1 to 86400 "
 				       "seconds");
+	if (timeout != -1) {
+		opts->stall_timeout = timeout;
+		if (opts->connect_timeout > timeout)
+			opts->connect_timeout = timeout;
+	}
 	return CLI_CONTINUE;
 }
 
@@ -185,7 +199,7 @@ static void print_text(FILE *fp, const struct cli_urls *u,
 int cli_urls_report(struct ms_out *o, const struct cli_urls *u,
 		    const struct maint_file *mf)
 {
-	struct ms_fetch_opts opts = MS_FETCH_OPTS_INIT;
+	struct ms_fetch_opts opts = u->fetch;
 	struct ms_urlcheck *c;
 	GArray *links;
 	bool started = false;
@@ -209,15 +223,6 @@ int cli_urls_report(struct ms_out *o, const struct cli_urls *u,
 			l.idx = ms_urlcheck_add(c, l.url);
 			g_array_append_val(links, l);
 		}
-	}
-	if (u->rate)
-		opts.rate = g_ascii_strtod(u->rate, NULL);
-	if (u->retries != -1)
-		opts.retries = (int)u->retries;
-	if (u->timeout != -1) {
-		opts.stall_timeout = u->timeout;
-		if (opts.connect_timeout > u->timeout)
-			opts.connect_timeout = u->timeout;
 	}
 	opts.progress = on_progress;
 	opts.progress_data = &started;

@@ -7,6 +7,7 @@
 #define MS_CLI_URLS_H
 
 #include "cli.h"
+#include "fetch.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,9 +19,18 @@ struct cli_urls {
 	const char *rate;         /* --rate N, as fetch */
 	long retries;             /* --retries N; -1: the default */
 	long timeout;             /* --timeout SECONDS; -1: the default */
+	struct ms_fetch_opts fetch; /* as cli_urls_check_args() sets them */
 };
 
-#define CLI_URLS_INIT { false, NULL, 0, NULL, -1, -1 }
+#define CLI_URLS_INIT { false, NULL, 0, NULL, -1, -1, MS_FETCH_OPTS_INIT }
+
+/*
+ * --rate N, --retries N and --timeout SECONDS, as fetch and --check-urls
+ * take them (NULL or -1: unset), checked and set in *opts.  Returns
+ * CLI_CONTINUE, or EXIT_USAGE after printing the error.
+ */
+int cli_fetch_limits(const char *cmd, const char *rate, long retries,
+		     long timeout, struct ms_fetch_opts *opts);
 
 #define CLI_URLS_OPTIONS(u) \
 	{ CLI_OPT_FLAG, "check-urls", 0, &(u)->check, NULL, \

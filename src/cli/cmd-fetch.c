@@ -3,6 +3,7 @@
  * search or a thread as an mbox.
  */
 #include "cli.h"
+#include "cli-urls.h"
 #include "commands.h"
 #include "error.h"
 #include "fetch.h"
@@ -242,29 +243,9 @@ int cmd_fetch(int argc, char **argv)
 				       "--query");
 	if (query && !*query)
 		return cli_usage_error("fetch", "empty --query");
-	if (rate) {
-		char *end;
-
-		opts.rate = g_ascii_strtod(rate, &end);
-		if (end == rate || *end || !(opts.rate > 0))
-			return cli_usage_error("fetch", "--rate takes a "
-					       "positive number, not '%s'",
-					       rate);
-	}
-	if (retries != -1) {
-		if (retries < 0 || retries > 100)
-			return cli_usage_error("fetch", "--retries takes 0 "
-					       "to 100");
-		opts.retries = (int)retries;
-	}
-	if (timeout != -1) {
-		if (timeout < 1 || timeout > 86400)
-			return cli_usage_error("fetch", "--timeout takes 1 "
-					       "to 86400 seconds");
-		opts.stall_timeout = timeout;
-		if (opts.connect_timeout > timeout)
-			opts.connect_timeout = timeout;
-	}
+	rc = cli_fetch_limits("fetch", rate, retries, timeout, &opts);
+	if (rc != CLI_CONTINUE)
+		return rc;
 	if (max_time != -1) {
 		if (max_time < 1 || max_time > 7 * 86400)
 			return cli_usage_error("fetch", "--max-time takes 1 "
