@@ -63,8 +63,9 @@ bool cli_range_has(const char *id, void *data)
 	return g_hash_table_contains(r->ids, id);
 }
 
-int cli_date_or_rev(const char *cmd, const char *opt, const char *repo,
-		    const char *s, bool end_of_day, int64_t *out)
+/* One end of cli_window_parse()'s, --`opt` `s`, into *out. */
+static int date_or_rev(const char *cmd, const char *opt, const char *repo,
+		       const char *s, bool end_of_day, int64_t *out)
 {
 	int rc;
 
@@ -93,9 +94,9 @@ int cli_window_parse(const char *cmd, const char *repo, const char *since,
 	*s = 0;
 	*u = INT64_MAX;
 	if (until)
-		rc = cli_date_or_rev(cmd, "until", repo, until, true, u);
+		rc = date_or_rev(cmd, "until", repo, until, true, u);
 	if (rc == CLI_CONTINUE && since)
-		rc = cli_date_or_rev(cmd, "since", repo, since, false, s);
+		rc = date_or_rev(cmd, "since", repo, since, false, s);
 	return rc;
 }
 

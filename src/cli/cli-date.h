@@ -10,19 +10,11 @@
 #include <stdint.h>
 
 /*
- * A --since/--until value: a date (YYYY-MM-DD, YYYY or ISO 8601), a
- * duration back from now (when.h: "1y", "2 weeks ago"), else the
- * commit date of revision `s` of `repo` (NULL: dates only).  Returns
- * CLI_CONTINUE, or an exit code after printing the error.
- */
-int cli_date_or_rev(const char *cmd, const char *opt, const char *repo,
-		    const char *s, bool end_of_day, int64_t *out);
-
-/*
- * --until `until` and --since `since` (NULL: unset), each through
- * cli_date_or_rev(), into *u (else INT64_MAX) and *s (else 0), --until
- * first.  Returns CLI_CONTINUE, or an exit code after printing the
- * error.
+ * --until `until` and --since `since` (NULL: unset) into *u (else
+ * INT64_MAX) and *s (else 0), --until first: each a date (YYYY-MM-DD,
+ * YYYY or ISO 8601), a duration back from now (when.h: "1y", "2 weeks
+ * ago"), else the commit date of that revision of `repo` (NULL: dates
+ * only).  Returns CLI_CONTINUE, or an exit code after printing the error.
  */
 int cli_window_parse(const char *cmd, const char *repo, const char *since,
 		     const char *until, int64_t *s, int64_t *u);
