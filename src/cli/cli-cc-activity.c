@@ -235,13 +235,13 @@ static void list_json(struct ms_out *o, const struct cc_act *ac,
  * elsewhere), so --active-only has nothing to go by (cmd-maintainers.c
  * refuses it).
  */
-static int load_list_only(struct cc_act *act, const struct cc_act_args *a)
+static int load_list_only(struct cc_act *act, const struct cc_act_args *a,
+			  const struct cli_act_opts *ao)
 {
 	char from[32], to[32];
 	int rc;
 
-	rc = cli_list_facts_load_tree("maintainers", a->topts, a->store,
-				      a->archives, MS_DEFAULT_WINDOW,
+	rc = cli_list_facts_load_tree("maintainers", ao, MS_DEFAULT_WINDOW,
 				      a->inactive_after ? a->inactive_after :
 				      MS_DEFAULT_INACTIVE_AFTER,
 				      &act->q.since, &act->q.until, &act->lf);
@@ -261,14 +261,16 @@ static int load_activity(struct cc_act *act, const struct cc_act_args *a)
 	struct cli_act_opts ao = { 0 };
 	int rc;
 
-	if (!a->topts->repo)
-		return load_list_only(act, a);
-	ao.repo = a->topts->repo;
-	ao.rev = a->topts->rev;
 	ao.maintainers = a->topts->maintainers;
 	ao.find_maintainer_files = a->topts->find_maintainer_files;
 	ao.store = *a->store;
 	ao.archives = *a->archives;
+	if (!a->topts->repo) {
+		ao.tree = a->topts->tree;
+		return load_list_only(act, a, &ao);
+	}
+	ao.repo = a->topts->repo;
+	ao.rev = a->topts->rev;
 	rc = cli_act_load("maintainers", &ao, MS_DEFAULT_WINDOW_YEARS,
 			  &act->proj, &act->a,
 			  &act->q.since, &act->q.until);

@@ -461,15 +461,13 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 	return CLI_CONTINUE;
 }
 
-int cli_list_facts_load_tree(const char *cmd, const struct cli_tree_opts *to,
-			     const struct cli_store_opts *store,
-			     const struct cli_strings *archives,
+int cli_list_facts_load_tree(const char *cmd, const struct cli_act_opts *ao,
 			     const char *window, const char *inactive_after,
 			     int64_t *since, int64_t *until,
 			     struct cli_list_facts **out)
 {
 	struct cli_list_facts *f;
-	struct cli_act_opts ao = { 0 };
+	struct cli_act_opts o = *ao;
 	struct ms_review_opts rvo = REVIEW_DEFAULTS;
 	int rc;
 
@@ -477,12 +475,7 @@ int cli_list_facts_load_tree(const char *cmd, const struct cli_tree_opts *to,
 	/* without a history, people resolve as `review --tree` resolves
 	 * them: the tree's .mailmap, then the names the list's senders
 	 * give (the project's identity model) */
-	ao.tree = to->tree;
-	ao.maintainers = to->maintainers;
-	ao.find_maintainer_files = to->find_maintainer_files;
-	ao.archives = *archives;
-	ao.store = *store;
-	rc = facts_open(cmd, &ao, &f);
+	rc = facts_open(cmd, &o, &f);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	/* the list's own end is "now": its newest message, misdated ones
