@@ -341,28 +341,16 @@ static bool git_seen(unsigned person, void *data)
 void cli_rev_print_archives(FILE *fp, const struct cli_act_opts *o,
 			    const struct ms_mail_index *idx)
 {
-	size_t n = ms_mail_index_count(idx), dated = 0;
-	int64_t first = 0, last = 0;
+	int64_t first, last;
 	char a[32], b[32], c[32];
 
-	for (size_t i = 0; i < n; i++) {
-		const struct ms_mail_rec *m = ms_mail_index_get(idx,
-								(uint32_t)i);
-
-		if (!m->date_valid)
-			continue;
-		if (!dated || m->date < first)
-			first = m->date;
-		if (!dated || m->date > last)
-			last = m->date;
-		dated++;
-	}
 	fprintf(fp, "Archives:");
 	for (int i = 0; i < o->archives.nr; i++)
 		fprintf(fp, "%s %s", i ? "," : "", o->archives.items[i]);
-	cli_format_count(n, a);
+	cli_format_count(ms_mail_index_count(idx), a);
 	fprintf(fp, " (%s messages", a);
-	if (dated) {
+	/* the span every window and table takes, misdated ones left out */
+	if (ms_mail_index_span(idx, &first, &last, NULL)) {
 		ms_act_format(first, 0, false, true, b);
 		ms_act_format(last, 0, false, true, c);
 		fprintf(fp, ", %s to %s", b, c);

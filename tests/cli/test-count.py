@@ -751,6 +751,10 @@ eq((st["misdated"], st["first_date"][:10]), (1, "2024-06-03"),
 r = run("review", "--tree", repo, "--archive", mbox, "--json", *ENTRIES)
 eq(r.json()["window"]["since"][:10], "2024-06-03",
    "the misdated message sets no window")
+head = run("review", "--tree", repo, "--archive", mbox,
+           *ENTRIES).out.split("\n")[0]
+ok(head.startswith(f"Archives: {mbox} (") and ", 2024-06-03 to " in head,
+   "the text's archive span leaves the misdated message out too", head)
 site = os.path.join(tmpdir(), "site")
 r = run("report", "--tree", repo, "--archive", mbox, "--output-dir", site,
         *ENTRIES)
