@@ -143,26 +143,36 @@ static gint span_cmp(gconstpointer a, gconstpointer b)
 	return x < y ? -1 : x > y;
 }
 
+int ms_git_is_binary(git_repository *repo, const char *path,
+		     const git_blob *b, bool *binary)
+{
+	const char *attr = NULL;
+	int rc = git_attr_get(&attr, repo, GIT_ATTR_CHECK_FILE_THEN_INDEX,
+			      path, "diff");
+
+	if (rc < 0 || GIT_ATTR_HAS_VALUE(attr))
+		return rc < 0 ? rc : 1;
+	*binary = GIT_ATTR_IS_FALSE(attr) ||
+		  (!GIT_ATTR_IS_TRUE(attr) && b &&
+		   memchr(git_blob_rawcontent(b), 0,
+			  MIN((size_t)git_blob_rawsize(b), 8000)));
+	return 0;
+}
+
 /* Whether diff_filespec_is_binary() says text, where it matters: a
  * "\r\n" in the blob (hash_chars() then skips the CR).  1: git must say
  * (a diff driver of the attribute's naming). */
-static int is_text(git_repository *repo, const char *path, const char *buf,
-		   size_t len, bool *text)
+static int is_text(git_repository *repo, const char *path, git_blob *b,
+		   bool *text)
 {
-	const char *attr = NULL;
-	int rc;
+	bool binary = false;
+	int rc = 0;
 
-	*text = true;
-	if (!memmem(buf, len, "\r\n", 2))
-		return 0;
-	rc = git_attr_get(&attr, repo, GIT_ATTR_CHECK_FILE_THEN_INDEX, path,
-			  "diff");
-	if (rc < 0 || GIT_ATTR_HAS_VALUE(attr))
-		return rc < 0 ? rc : 1;
-	/* `diff` is text, `-diff` binary, else a NUL in 8,000 bytes */
-	*text = GIT_ATTR_IS_TRUE(attr) || (!GIT_ATTR_IS_FALSE(attr) &&
-					   !memchr(buf, 0, MIN(len, 8000)));
-	return 0;
+	if (memmem(git_blob_rawcontent(b), (size_t)git_blob_rawsize(b),
+		   "\r\n", 2))
+		rc = ms_git_is_binary(repo, path, b, &binary);
+	*text = !binary;
+	return rc;
 }
 
 /* hash_chars(): the blob cut at each LF or 64 bytes (a last piece
@@ -273,8 +283,7 @@ static int similarity(git_repository *repo, const struct source *s,
 	if (!d->spans) {
 		rc = git_blob_lookup(&b, repo, dst_id);
 		if (rc == 0)
-			rc = is_text(repo, d->path, git_blob_rawcontent(b),
-				     (size_t)git_blob_rawsize(b), &text);
+			rc = is_text(repo, d->path, b, &text);
 		if (rc == 0)
 			d->spans = spans(git_blob_rawcontent(b),
 					 (size_t)git_blob_rawsize(b), text);
@@ -284,8 +293,7 @@ static int similarity(git_repository *repo, const struct source *s,
 	}
 	rc = git_blob_lookup(&b, repo, &s->id);
 	if (rc == 0)
-		rc = is_text(repo, s->path, git_blob_rawcontent(b), size,
-			     &text);
+		rc = is_text(repo, s->path, b, &text);
 	if (rc == 0) {
 		sp = spans(git_blob_rawcontent(b), size, text);
 		if (d->size)

@@ -15,6 +15,15 @@
 #include <glib.h>
 
 /*
+ * git's diff_filespec_is_binary() for blob `b` (NULL: none) at `path`:
+ * its "diff" attribute (`diff` text, `-diff` binary), else a NUL in the
+ * first 8,000 bytes, into *binary.  Returns 0; 1 when the attribute names
+ * a diff driver (git must say); negative on errors.
+ */
+int ms_git_is_binary(git_repository *repo, const char *path,
+		     const git_blob *b, bool *binary);
+
+/*
  * The path git follows from the commit whose tree is `tree` and whose
  * parent's is `ptree`, which adds `path` (entry `dst`): into *src (a new
  * string; NULL when git finds none and keeps `path`).  Returns 0;

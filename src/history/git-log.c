@@ -160,28 +160,6 @@ static bool entry(git_tree *tree, const char *path, git_tree_entry **e)
 	       m == GIT_FILEMODE_LINK;
 }
 
-/* diff_filespec_is_binary() without a diff attribute: a NUL in the
- * first 8,000 bytes */
-static bool is_binary(git_blob *b)
-{
-	size_t n = b ? (size_t)git_blob_rawsize(b) : 0;
-
-	return b && memchr(git_blob_rawcontent(b), 0, MIN(n, 8000));
-}
-
-/* git's "diff" attribute of `path` has a value: 1 (a diff driver, git
- * must say), its value into *attr otherwise */
-static int diff_attr(struct ms_git_log *g, const char *path,
-		     const char **attr)
-{
-	int rc = git_attr_get(attr, g->repo, GIT_ATTR_CHECK_FILE_THEN_INDEX,
-			      path, "diff");
-
-	if (rc < 0 || GIT_ATTR_HAS_VALUE(*attr))
-		return rc < 0 ? rc : 1;
-	return 0;
-}
-
 /* pprint_rename(): "pfx{a => b}sfx", the common prefix and suffix cut
  * at a '/' */
 static void rename_name(GString *out, const char *a, const char *b)
@@ -227,7 +205,7 @@ static int numstat(struct ms_git_log *g, const char *from, const char *path,
 	git_blob *ba = NULL, *bb = NULL;
 	git_patch *p = NULL;
 	git_diff_options o;
-	const char *attr = NULL, *fattr = NULL;
+	bool bina = false, binb = false;
 	size_t add = 0, del = 0;
 	GString *name = g_string_new(NULL);
 	int rc;
@@ -236,19 +214,17 @@ static int numstat(struct ms_git_log *g, const char *from, const char *path,
 		rename_name(name, from, path);
 	else
 		g_string_append(name, path);
-	rc = diff_attr(g, path, &attr);
-	if (rc == 0 && strcmp(from, path))
-		rc = diff_attr(g, from, &fattr);
-	if (rc)
-		goto out;
 	if ((a && (rc = git_blob_lookup(&ba, g->repo,
 					git_tree_entry_id(a))) < 0) ||
 	    (b && (rc = git_blob_lookup(&bb, g->repo,
 					git_tree_entry_id(b))) < 0))
 		goto out;
-	if (GIT_ATTR_IS_FALSE(attr) || GIT_ATTR_IS_FALSE(fattr) ||
-	    (!GIT_ATTR_IS_TRUE(attr) && is_binary(bb)) ||
-	    (!GIT_ATTR_IS_TRUE(fattr) && is_binary(ba))) {
+	rc = ms_git_is_binary(g->repo, path, bb, &binb);
+	if (rc == 0)
+		rc = ms_git_is_binary(g->repo, from, ba, &bina);
+	if (rc)
+		goto out;
+	if (bina || binb) {
 		g_string_append_printf(out, "-\t-\t%s\n", name->str);
 		goto out;
 	}
