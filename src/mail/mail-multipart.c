@@ -95,7 +95,7 @@ static void parts_free(struct part *parts, unsigned n)
 	}
 }
 
-static char *unfold_value(const char *s, size_t n)
+char *ms_mime_unfold(const char *s, size_t n)
 {
 	char *out = g_malloc(n + 1), *o = out;
 
@@ -161,7 +161,7 @@ static bool part_headers(const char *p, const char *e, const char *b,
 		if (slot) {
 			if (*slot)
 				return false;
-			*slot = unfold_value(colon + 1,
+			*slot = ms_mime_unfold(colon + 1,
 					     (size_t)(end - colon - 1));
 		}
 		if (end >= e)

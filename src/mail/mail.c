@@ -1002,17 +1002,6 @@ struct headers {
 	size_t body_len;
 };
 
-static char *unfold(const char *s, size_t n)
-{
-	char *out = g_malloc(n + 1), *o = out;
-
-	for (size_t i = 0; i < n; i++)
-		if (s[i] != '\r' && s[i] != '\n')
-			*o++ = s[i];
-	*o = 0;
-	return g_strstrip(out);
-}
-
 static int header_index(const char *name, size_t n)
 {
 	/* a message has dozens of fields, most unwanted: lengths first */
@@ -1055,8 +1044,8 @@ static void split_headers(const char *raw, size_t len, struct headers *h)
 		}
 		which = header_index(line, colon);
 		if (which >= 0 && !h->v[which])
-			h->v[which] = unfold(line + colon + 1,
-					     end - pos - colon - 1);
+			h->v[which] = ms_mime_unfold(line + colon + 1,
+						     end - pos - colon - 1);
 		pos = end;
 	}
 	if (pos > len)

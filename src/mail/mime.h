@@ -77,6 +77,10 @@ char *ms_mime_param(const char *v, const char *name);
 void ms_mime_append_text(GString *out, const char *buf, size_t len,
 			 const char *charset, uint32_t *problems);
 
+/* A header value of `n` bytes at `s` unfolded (its CR and LF dropped)
+ * and stripped, a new string. */
+char *ms_mime_unfold(const char *s, size_t n);
+
 /* Whether text in `charset` (NULL: undeclared) is taken as UTF-8 as is. */
 bool ms_mime_charset_is_utf8(const char *charset);
 /* Whether an attachment's file name (may be NULL) ends in .patch or
