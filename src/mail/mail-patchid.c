@@ -27,8 +27,7 @@ static bool is_oid_hex(const char *s, size_t n)
 	return true;
 }
 
-/* git's scan_hunk_header(): the line counts of "@@ -a,b +c,d @@". */
-static void scan_hunk_header(const char *p, size_t n, int *before, int *after)
+void ms_patch_hunk_counts(const char *p, size_t n, int *before, int *after)
 {
 	size_t i = 4, d;
 	long v;
@@ -160,7 +159,7 @@ bool ms_patch_id(const char *text, size_t len, char hex[41])
 		}
 		if (before == 0 && after == 0) {
 			if (starts(line, n, "@@ -")) {
-				scan_hunk_header(line, n, &before, &after);
+				ms_patch_hunk_counts(line, n, &before, &after);
 				continue;
 			}
 			if (!starts(line, n, "diff "))

@@ -464,25 +464,6 @@ static void diff_git_line(struct ms_mail *m, const char *s, size_t n)
 		add_file(m, b, n - (size_t)(b - s), false);
 }
 
-static void hunk_counts(const char *s, size_t n, int *before, int *after)
-{
-	const char *p = s + 4, *e = s + n;
-	*before = *after = 1;
-	while (p < e && g_ascii_isdigit(*p))
-		p++;
-	if (p < e && *p == ',')
-		*before = atoi(p + 1);
-	while (p < e && *p != '+')
-		p++;
-	if (p < e) {
-		p++;
-		while (p < e && g_ascii_isdigit(*p))
-			p++;
-		if (p < e && *p == ',')
-			*after = atoi(p + 1);
-	}
-}
-
 /* The path before the change of "diff --git a/X b/Y": X (a new
  * string), or NULL. */
 static char *diff_git_before(const char *s, size_t n)
@@ -585,7 +566,8 @@ static bool scan_diff_line(struct ms_mail *m, const char *s, size_t n,
 		return true;
 	}
 	if (line_starts(s, n, "@@ -") && m->has_diff) {
-		hunk_counts(s, n, before, after);
+		*after = 1;    /* a malformed header's */
+		ms_patch_hunk_counts(s, n, before, after);
 		return true;
 	}
 	return false;

@@ -256,6 +256,10 @@ size_t ms_mail_subject_normalize(const char *subject, char *out);
  * false when there is no diff.
  */
 bool ms_patch_id(const char *text, size_t len, char hex[41]);
+/* git's scan_hunk_header(): the line counts of the hunk header "@@ -a,b
+ * +c,d @@" (`n` bytes at `p`) into *before and *after (1 where a count
+ * is left out); *after is not set when the header is malformed. */
+void ms_patch_hunk_counts(const char *p, size_t n, int *before, int *after);
 
 /* ---- senders and the identity model (mail-ident.c) ---- */
 
