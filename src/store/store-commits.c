@@ -191,7 +191,7 @@ struct node {
 	unsigned char *parents; /* raw ids; NULL until parsed */
 	struct node **pnodes;
 	struct node *next;      /* in the date-ordered list */
-	bool parsed, seen, added, resolved;
+	bool parsed, seen, resolved;
 	unsigned char own_parents[NODE_PARENTS * RAWSZ];
 	struct node *own_pnodes[NODE_PARENTS];
 };
@@ -380,101 +380,38 @@ static int time_cmp(const struct node *a, const struct node *b)
 	return memcmp(a->id, b->id, RAWSZ);
 }
 
-/* libgit2's pqueue_up() and pqueue_down(), on a GPtrArray. */
-static void heap_up(GPtrArray *h, size_t el)
+static int node_order(const void *pa, const void *pb)
 {
-	struct node *kid = h->pdata[el];
-
-	while (el > 0) {
-		size_t parent_el = (el - 1) >> 1;
-		struct node *parent = h->pdata[parent_el];
-
-		if (time_cmp(parent, kid) <= 0)
-			break;
-		h->pdata[el] = parent;
-		el = parent_el;
-	}
-	h->pdata[el] = kid;
-}
-
-static void heap_down(GPtrArray *h, size_t el)
-{
-	struct node *parent = h->pdata[el], *kid, *rkid;
-
-	for (;;) {
-		size_t kid_el = (el << 1) + 1;
-
-		if (kid_el >= h->len)
-			break;
-		kid = h->pdata[kid_el];
-		if (kid_el + 1 < h->len) {
-			rkid = h->pdata[kid_el + 1];
-			if (time_cmp(kid, rkid) > 0) {
-				kid = rkid;
-				kid_el++;
-			}
-		}
-		if (time_cmp(parent, kid) <= 0)
-			break;
-		h->pdata[el] = kid;
-		el = kid_el;
-	}
-	h->pdata[el] = parent;
+	return time_cmp(*(struct node *const *)pa, *(struct node *const *)pb);
 }
 
 /*
  * The order of libgit2 1.5's revwalk with GIT_SORT_TIME from `start`
  * (prepare_walk(), limit_list(), revwalk_next_timesort()), ties by id as
- * ms_history_walk() settles them, into `order`.
+ * ms_history_walk() settles them, into `order` (empty): every commit
+ * `start` reaches, sorted by time_cmp().  That order is total, so the
+ * sort gives what libgit2's priority queue pops.
  */
 static int graph_order(struct graph *g, struct node *start, GPtrArray *order)
 {
-	struct node *list = NULL;
-	GPtrArray *heap;
-	int rc;
+	int rc = graph_parse(g, start);
 
-	rc = graph_parse(g, start);
-	if (rc < 0)
-		return rc;
 	start->seen = true;
-	list = start;
-	start->next = NULL;
-	heap = g_ptr_array_new();
-	while (list) {
-		struct node *c = list;
+	g_ptr_array_add(order, start);
+	for (guint i = 0; rc == 0 && i < order->len; i++) {
+		struct node *c = order->pdata[i];
 
-		list = c->next;
-		if (!c->added) {
-			c->added = true;
-			for (unsigned k = 0; k < c->nr_parents; k++) {
-				struct node *p = c->pnodes[k];
+		for (unsigned k = 0; rc == 0 && k < c->nr_parents; k++) {
+			struct node *p = c->pnodes[k];
 
-				rc = graph_parse(g, p);
-				if (rc < 0)
-					goto out;
-				if (!p->seen) {
-					p->seen = true;
-					insert_by_date(&list, p);
-				}
+			rc = graph_parse(g, p);
+			if (rc == 0 && !p->seen) {
+				p->seen = true;
+				g_ptr_array_add(order, p);
 			}
 		}
-		g_ptr_array_add(heap, c);
-		heap_up(heap, heap->len - 1);
 	}
-	while (heap->len) {
-		struct node *top = heap->pdata[0];
-
-		if (heap->len > 1) {
-			heap->pdata[0] = heap->pdata[heap->len - 1];
-			g_ptr_array_set_size(heap, (gint)heap->len - 1);
-			heap_down(heap, 0);
-		} else {
-			g_ptr_array_set_size(heap, 0);
-		}
-		g_ptr_array_add(order, top);
-	}
-out:
-	g_ptr_array_free(heap, TRUE);
+	g_ptr_array_sort(order, node_order);
 	return rc;
 }
 
@@ -1174,11 +1111,6 @@ static int find_fresh(struct pwalk *w, struct node *start,
 	}
 	g_ptr_array_free(stack, TRUE);
 	return rc == 0 && !reached ? 1 : rc;
-}
-
-static int node_order(const void *pa, const void *pb)
-{
-	return time_cmp(*(struct node *const *)pa, *(struct node *const *)pb);
 }
 
 /* prev's commit i against node n, in walk order (time_cmp()). */
