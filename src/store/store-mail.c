@@ -200,8 +200,7 @@ struct mail_tee {
 	const char *key;         /* its canonical path, the inbox's key */
 	int64_t inbox;           /* 0 until known */
 	enum ms_mail_format format;
-	int (*fn)(struct ms_mail *m, const struct ms_mail_source *src,
-		  void *data);
+	ms_mail_parsed_fn fn;
 	void *data;
 	GArray *epochs;          /* int: stored epochs, ascending */
 	GHashTable *heads;       /* epoch -> char * head, stored or read */
@@ -778,9 +777,7 @@ static bool is_dir(const char *path)
 /* The mail_tee reading archive `path` (stored under `key`) for fn. */
 static void tee_init(struct mail_tee *t, struct ms_store *s, const char *key,
 		     const char *path, unsigned flags,
-		     int (*fn)(struct ms_mail *m,
-			       const struct ms_mail_source *src, void *data),
-		     void *data)
+		     ms_mail_parsed_fn fn, void *data)
 {
 	t->s = s;
 	t->key = key;
@@ -993,8 +990,7 @@ static int mbox_record(struct mail_tee *t, const char *path,
 static int mbox_file(struct ms_store *s, const char *path, unsigned flags,
 		     const struct ms_store_mail_mark *from,
 		     struct ms_store_mail_mark *to,
-		     int (*fn)(struct ms_mail *m,
-			       const struct ms_mail_source *src, void *data),
+		     ms_mail_parsed_fn fn,
 		     void *data, struct ms_mail_read_result *result,
 		     struct ms_diags *diags)
 {
@@ -1110,8 +1106,7 @@ out:
 struct mbox_dir {
 	struct ms_store *s;
 	unsigned flags;
-	int (*fn)(struct ms_mail *m, const struct ms_mail_source *src,
-		  void *data);
+	ms_mail_parsed_fn fn;
 	void *data;
 	struct ms_mail_read_result *result;
 	struct ms_diags *diags;
@@ -1126,8 +1121,7 @@ static int mbox_dir_file(const char *path, void *data)
 }
 
 static int mbox_dir(struct ms_store *s, const char *path, unsigned flags,
-		    int (*fn)(struct ms_mail *m,
-			      const struct ms_mail_source *src, void *data),
+		    ms_mail_parsed_fn fn,
 		    void *data, struct ms_mail_read_result *result,
 		    struct ms_diags *diags)
 {
@@ -1138,9 +1132,7 @@ static int mbox_dir(struct ms_store *s, const char *path, unsigned flags,
 
 int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
 				unsigned flags,
-				int (*fn)(struct ms_mail *m,
-					  const struct ms_mail_source *src,
-					  void *data),
+				ms_mail_parsed_fn fn,
 				void *data, struct ms_mail_read_result *result,
 				struct ms_diags *diags)
 {
@@ -1152,10 +1144,7 @@ int ms_store_mail_parse_archive_from(struct ms_store *s, const char *path,
 				     unsigned flags,
 				     const struct ms_store_mail_mark *from,
 				     struct ms_store_mail_mark *to,
-				     int (*fn)(struct ms_mail *m,
-					       const struct ms_mail_source *src,
-					       void *data),
-				     void *data,
+				     ms_mail_parsed_fn fn, void *data,
 				     struct ms_mail_read_result *result,
 				     struct ms_diags *diags)
 {

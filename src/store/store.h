@@ -177,9 +177,7 @@ int ms_store_since_walk(struct ms_store *s, const char *gitdir,
  */
 int ms_store_mail_parse_archive(struct ms_store *s, const char *path,
 				unsigned flags,
-				int (*fn)(struct ms_mail *m,
-					  const struct ms_mail_source *src,
-					  void *data),
+				ms_mail_parsed_fn fn,
 				void *data, struct ms_mail_read_result *result,
 				struct ms_diags *diags);
 
@@ -215,10 +213,7 @@ int ms_store_mail_parse_archive_from(struct ms_store *s, const char *path,
 				     unsigned flags,
 				     const struct ms_store_mail_mark *from,
 				     struct ms_store_mail_mark *to,
-				     int (*fn)(struct ms_mail *m,
-					       const struct ms_mail_source *src,
-					       void *data),
-				     void *data,
+				     ms_mail_parsed_fn fn, void *data,
 				     struct ms_mail_read_result *result,
 				     struct ms_diags *diags);
 
