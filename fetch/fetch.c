@@ -96,8 +96,7 @@ static char *inbox_url(const char *url)
 		out = g_str_has_suffix(url, "/") ? g_strdup(url) :
 			g_strconcat(url, "/", NULL);
 	}
-	if (uri)
-		g_uri_unref(uri);
+	g_clear_pointer(&uri, g_uri_unref);
 	return out;
 }
 

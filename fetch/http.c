@@ -168,8 +168,7 @@ void ms_http_free(struct ms_http *h)
 		return;
 	if (h->curl)
 		curl_easy_cleanup(h->curl);
-	if (h->next_turn)
-		g_hash_table_destroy(h->next_turn);
+	g_clear_pointer(&h->next_turn, g_hash_table_destroy);
 	g_free(h->user_agent);
 	g_free(h);
 }
@@ -245,8 +244,7 @@ void ms_http_response_release(struct ms_http_response *r)
 {
 	g_free(r->content_type);
 	g_free(r->final_url);
-	if (r->body)
-		g_byte_array_unref(r->body);
+	g_clear_pointer(&r->body, g_byte_array_unref);
 	memset(r, 0, sizeof(*r));
 	r->last_modified = -1;
 }
@@ -741,8 +739,7 @@ void ms_http_stream_free(struct ms_http_stream *s)
 		return;
 	stream_close(s);
 	curl_slist_free_all(s->headers);
-	if (s->buf)
-		g_byte_array_unref(s->buf);
+	g_clear_pointer(&s->buf, g_byte_array_unref);
 	g_free(s->url);
 	g_free(s);
 }

@@ -42,8 +42,7 @@ void ms_git_graph_free(struct ms_git_graph *g)
 	if (!g)
 		return;
 	git_odb_free(g->odb);
-	if (g->tips)
-		g_ptr_array_unref(g->tips);
+	g_clear_pointer(&g->tips, g_ptr_array_unref);
 	git_repository_free(g->repo);
 	g_free(g);
 }

@@ -83,8 +83,7 @@ static void item_free(struct item *it)
 {
 	if (!it)
 		return;
-	if (it->chunk)
-		g_string_chunk_free(it->chunk);
+	g_clear_pointer(&it->chunk, g_string_chunk_free);
 	if (it->paths)
 		g_ptr_array_free(it->paths, TRUE);
 	if (it->parents)
@@ -859,8 +858,7 @@ static void list_shallow(struct walk *w)
 			boundary == 1 ? "its" : "their",
 			found->len ? when : "nowhere: no complete commit");
 		g_free(when);
-		if (dt)
-			g_date_time_unref(dt);
+		g_clear_pointer(&dt, g_date_time_unref);
 	}
 	publish(w, batch, n, true);
 	git_odb_free(odb);
@@ -1145,10 +1143,8 @@ static void workers_free(struct worker *wks, int nr)
 		git_repository_free(wks[i].repo);
 		if (wks[i].prefix)
 			g_string_free(wks[i].prefix, TRUE);
-		if (wks[i].cur)
-			g_hash_table_destroy(wks[i].cur);
-		if (wks[i].prev)
-			g_hash_table_destroy(wks[i].prev);
+		g_clear_pointer(&wks[i].cur, g_hash_table_destroy);
+		g_clear_pointer(&wks[i].prev, g_hash_table_destroy);
 	}
 	g_free(wks);
 }

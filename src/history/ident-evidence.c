@@ -369,8 +369,7 @@ static char *era_apart(const struct ms_ident *id, GHashTable *spans,
 			t[i] = g_date_time_new_from_unix_utc(when[i]);
 			y[i] = t[i] ? g_date_time_format(t[i], "%Y-%m") :
 			       g_strdup("?");
-			if (t[i])
-				g_date_time_unref(t[i]);
+			g_clear_pointer(&t[i], g_date_time_unref);
 		}
 		why = g_strdup_printf("same name, another organisation, "
 				      "active %s..%s and %s..%s", y[0], y[1],

@@ -31,8 +31,7 @@ static void mm_entry_free(gpointer p)
 
 	g_free(e->name);
 	g_free(e->email);
-	if (e->by_name)
-		g_hash_table_destroy(e->by_name);
+	g_clear_pointer(&e->by_name, g_hash_table_destroy);
 	g_free(e);
 }
 

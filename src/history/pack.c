@@ -164,10 +164,8 @@ static bool idx_parse(struct pack *p, const unsigned char *idx, size_t len)
 
 static void pack_release(struct pack *p)
 {
-	if (p->pack_map)
-		g_mapped_file_unref(p->pack_map);
-	if (p->idx_map)
-		g_mapped_file_unref(p->idx_map);
+	g_clear_pointer(&p->pack_map, g_mapped_file_unref);
+	g_clear_pointer(&p->idx_map, g_mapped_file_unref);
 	g_free(p->path);
 }
 

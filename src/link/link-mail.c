@@ -39,8 +39,7 @@ static int on_mail(struct ms_mail *m, const struct ms_mail_source *src,
 
 static void files_free(gpointer p)
 {
-	if (p)
-		g_ptr_array_unref(p);
+	g_clear_pointer(&p, g_ptr_array_unref);
 }
 
 /*
@@ -306,10 +305,8 @@ void ms_link_mail_free(struct ms_link_mail *lm)
 	if (!lm)
 		return;
 	ms_mail_index_free(lm->idx);
-	if (lm->files)
-		g_ptr_array_unref(lm->files);
-	if (lm->preimages)
-		g_ptr_array_unref(lm->preimages);
+	g_clear_pointer(&lm->files, g_ptr_array_unref);
+	g_clear_pointer(&lm->preimages, g_ptr_array_unref);
 	g_ptr_array_unref(lm->scratch);
 	g_free(lm);
 }

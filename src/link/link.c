@@ -1032,8 +1032,7 @@ struct ms_link_result *ms_link_run(const struct ms_link_mail *lm,
 		}
 	}
 	for (guint ci = 0; ci < commits->len; ci++)
-		if (keys[ci].paths)
-			g_hash_table_unref(keys[ci].paths);
+		g_clear_pointer(&keys[ci].paths, g_hash_table_unref);
 	g_free(taken);
 	g_free(keys);
 	g_free(found);

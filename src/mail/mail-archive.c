@@ -38,8 +38,7 @@ void ms_mail_read_result_init(struct ms_mail_read_result *r)
 
 void ms_mail_read_result_release(struct ms_mail_read_result *r)
 {
-	if (r->heads)
-		g_ptr_array_unref(r->heads);
+	g_clear_pointer(&r->heads, g_ptr_array_unref);
 	memset(r, 0, sizeof(*r));
 }
 

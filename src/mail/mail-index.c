@@ -77,8 +77,7 @@ void ms_mail_index_free(struct ms_mail_index *idx)
 	g_array_unref(idx->rec_node);
 	g_ptr_array_unref(idx->series);
 	g_hash_table_unref(idx->reviews_of);
-	if (idx->snapshot)
-		g_bytes_unref(idx->snapshot);
+	g_bytes_unref(idx->snapshot);
 	g_free(idx);
 }
 
@@ -974,8 +973,7 @@ bool ms_mail_index_reseal(void *data, size_t len)
 
 static void strv_free(gpointer p)
 {
-	if (p)
-		g_ptr_array_unref(p);
+	g_clear_pointer(&p, g_ptr_array_unref);
 }
 
 /* A reader of the sections: each take() checks the bytes are there. */
@@ -1161,8 +1159,7 @@ struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
 		}
 	}
 	if (u.bad) {
-		if (ext)
-			g_ptr_array_unref(ext);
+		g_clear_pointer(&ext, g_ptr_array_unref);
 		ms_mail_index_free(idx);
 		return NULL;
 	}

@@ -1419,8 +1419,7 @@ void ms_mail_free(struct ms_mail *m)
 	g_ptr_array_unref(m->trailers);
 	g_free(m->change_id);
 	g_ptr_array_unref(m->files);
-	if (m->preimages)
-		g_ptr_array_unref(m->preimages);
+	g_clear_pointer(&m->preimages, g_ptr_array_unref);
 	g_free(m->patch_id);
 	g_free(m);
 }

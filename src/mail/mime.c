@@ -103,8 +103,7 @@ void ms_mime_parse_addresses(const char *value, GPtrArray *out)
 	mime_init();
 	list = internet_address_list_parse(NULL, value);
 	add_addresses(list, out);
-	if (list)
-		g_object_unref(list);
+	g_clear_pointer(&list, g_object_unref);
 }
 
 char *ms_mime_parse_message_id(const char *value)

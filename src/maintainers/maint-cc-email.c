@@ -194,8 +194,7 @@ void mcc_add_role(struct maint_cc *cc, const char *line, const char *role)
 			it->role = r;
 		}
 	}
-	if (role_re)
-		g_regex_unref(role_re);
+	g_clear_pointer(&role_re, g_regex_unref);
 	g_free(name);
 	g_free(address);
 	g_free(email);

@@ -174,8 +174,7 @@ static void vcs_find_signers(struct maint_cc *cc, GPtrArray *lines,
 		g_free(f->signatures->pdata[i]);
 		f->signatures->pdata[i] = d;
 	}
-	if (chief)
-		g_regex_unref(chief);
+	g_clear_pointer(&chief, g_regex_unref);
 }
 
 static struct mcc_vcs vcs_of(const struct maint_cc *cc)
@@ -340,8 +339,7 @@ static void vcs_file_blame(struct maint_cc *cc, const char *file)
 	 * above did that already */
 	vcs_assign(cc, cc->o.from_filename ? "commits" : "modified commits",
 		   (long)commits->len, signers, NULL);
-	if (chief)
-		g_regex_unref(chief);
+	g_clear_pointer(&chief, g_regex_unref);
 	g_ptr_array_free(signers, TRUE);
 	g_ptr_array_free(commits, TRUE);
 	g_ptr_array_free(all, TRUE);

@@ -294,8 +294,7 @@ void maint_cc_parse_email(const char *s, char **name, char **address)
 	} else if (mcc_match(mcc_rx.pe_bare, s, len, &mi)) {
 		a = mcc_group(mi, 1);
 	}
-	if (mi)
-		g_match_info_free(mi);
+	g_match_info_free(mi);
 	if (!n)
 		n = g_strdup("");
 	if (!a)

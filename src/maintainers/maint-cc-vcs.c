@@ -295,8 +295,7 @@ void mcc_vcs_grep(GPtrArray *lines, const char *file, bool all_types,
 		}
 		g_match_info_free(mi);
 	}
-	if (stat)
-		g_regex_unref(stat);
+	g_clear_pointer(&stat, g_regex_unref);
 }
 
 void mcc_vcs_found_release(struct mcc_vcs_found *f)

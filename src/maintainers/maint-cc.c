@@ -123,8 +123,7 @@ static void read_mailmap(struct maint_cc *cc)
 			g_free(wn2);
 			g_free(wa2);
 		}
-		if (mi)
-			g_match_info_free(mi);
+		g_match_info_free(mi);
 	}
 	g_strfreev(lines);
 	g_free(buf);
@@ -206,10 +205,8 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 			kw->patch_re = mcc_keyword_re("^[+-].*", f->value);
 			if (!kw->re || !kw->patch_re) {
 				/* Perl would die; we skip it */
-				if (kw->re)
-					g_regex_unref(kw->re);
-				if (kw->patch_re)
-					g_regex_unref(kw->patch_re);
+				g_clear_pointer(&kw->re, g_regex_unref);
+				g_clear_pointer(&kw->patch_re, g_regex_unref);
 				kw->re = kw->patch_re = NULL;
 				continue;
 			}
@@ -289,8 +286,7 @@ void maint_cc_free(struct maint_cc *cc)
 	g_hash_table_destroy(cc->entry_seen);
 	g_array_free(cc->lines, TRUE);
 	g_ptr_array_free(cc->chiefs, TRUE);
-	if (cc->ignored)
-		g_hash_table_destroy(cc->ignored);
+	g_clear_pointer(&cc->ignored, g_hash_table_destroy);
 	g_ptr_array_free(cc->path_emails, TRUE);
 	g_ptr_array_free(cc->git_ignore, TRUE);
 	g_hash_table_destroy(cc->exact);
@@ -983,8 +979,7 @@ void maint_cc_run(struct maint_cc *cc, struct ms_diags *diags)
 				else
 					i++;
 			}
-			if (r)
-				g_regex_unref(r);
+			g_clear_pointer(&r, g_regex_unref);
 		}
 		g_free(chief);
 	}

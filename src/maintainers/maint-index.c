@@ -428,14 +428,12 @@ void maint_index_free(struct maint_index *idx)
 		if (idx->pats[i].glob_owned)
 			g_free(idx->pats[i].glob);
 		g_free(idx->pats[i].limit_path);
-		if (idx->pats[i].re)
-			g_regex_unref(idx->pats[i].re);
+		g_clear_pointer(&idx->pats[i].re, g_regex_unref);
 	}
 	g_free(idx->pats);
 	g_hash_table_destroy(idx->buckets);
 	g_array_free(idx->npats, TRUE);
-	if (idx->nall)
-		g_regex_unref(idx->nall);
+	g_clear_pointer(&idx->nall, g_regex_unref);
 	g_string_free(idx->dirs, TRUE);
 	g_mutex_clear(&idx->lock);
 	g_free(idx);

@@ -80,8 +80,7 @@ static int any_match(const char *value, GPtrArray *files)
 	for (guint i = lo; r && !found && i < files->len &&
 	     !strncmp(files->pdata[i], lit, n); i++)
 		found = g_regex_match(r, files->pdata[i], 0, NULL);
-	if (r)
-		g_regex_unref(r);
+	g_clear_pointer(&r, g_regex_unref);
 	g_free(re);
 	g_free(lit);
 	return found;

@@ -321,8 +321,7 @@ void ms_tree_list_save(const struct ms_tree *t, const char *dir)
 
 		g_file_set_contents(path, p, (gssize)n, NULL);
 	}
-	if (b)
-		g_bytes_unref(b);
+	g_bytes_unref(b);
 	g_free(path);
 }
 

@@ -99,8 +99,7 @@ void ms_tree_free(struct ms_tree *t)
 	g_ptr_array_free(t->paths, TRUE);
 	g_hash_table_destroy(t->dirs);
 	g_string_chunk_free(t->chunk);
-	if (t->list_bytes)
-		g_bytes_unref(t->list_bytes);
+	g_bytes_unref(t->list_bytes);
 	if (t->root_fd >= 0)
 		close(t->root_fd);
 	ms_tree_walked_free(t->walked);

@@ -245,8 +245,7 @@ static bool row_decode(const guint8 *p, size_t n, GHashTable *files,
 		    (type == '*') != !*path || (type == '*' && every) ||
 		    g_hash_table_contains(got, path)) {
 			r.ok = false;
-			if (set)
-				g_hash_table_destroy(set);
+			g_clear_pointer(&set, g_hash_table_destroy);
 			g_free(path);
 			break;
 		}
@@ -259,8 +258,7 @@ static bool row_decode(const guint8 *p, size_t n, GHashTable *files,
 	}
 	if (!r.ok || r.p != r.end) {
 		g_hash_table_destroy(got);
-		if (every)
-			g_hash_table_destroy(every);
+		g_clear_pointer(&every, g_hash_table_destroy);
 		return false;
 	}
 	*nr = (size_t)sets;
@@ -320,8 +318,7 @@ static void listing_read(struct ms_activity *a)
 		a->then_all_done = a->then_all != NULL;
 		k->from_store += nr;
 	}
-	if (saved)
-		g_bytes_unref(saved);
+	g_bytes_unref(saved);
 	g_free(key);
 }
 
@@ -465,8 +462,7 @@ static void then_start(struct ms_activity *a, int64_t since)
 		return;
 	}
 	listing_save(a);
-	if (a->then_files)
-		g_hash_table_destroy(a->then_files);
+	g_clear_pointer(&a->then_files, g_hash_table_destroy);
 	a->then_files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					      then_set_free);
 	g_clear_pointer(&a->then_all, g_hash_table_destroy);
@@ -580,8 +576,6 @@ void act_listing_release(struct ms_activity *a)
 	}
 	act_listing_free(k);
 	a->listing = NULL;
-	if (a->then_files)
-		g_hash_table_destroy(a->then_files);
-	a->then_files = NULL;
+	g_clear_pointer(&a->then_files, g_hash_table_destroy);
 	g_clear_pointer(&a->then_all, g_hash_table_destroy);
 }

@@ -314,8 +314,7 @@ void act_find_maint_joins(struct ms_activity *a, struct ms_diags *diags)
 				     "store: %s", ms_error_last());
 		ms_error_clear();
 	}
-	if (known)
-		g_hash_table_destroy(known);
+	g_clear_pointer(&known, g_hash_table_destroy);
 }
 
 /* Join the people of each change of address, under its commit. */

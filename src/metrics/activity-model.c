@@ -728,8 +728,7 @@ static void act_chain_read(struct ms_activity *a)
 		 * taken, and the walk goes on from there */
 		if (!saved || !part_fits(saved, g_bytes_get_data(
 				c->rows[c->n - 1], NULL))) {
-			if (saved)
-				g_bytes_unref(saved);
+			g_bytes_unref(saved);
 			break;
 		}
 		memcpy(c->keys[c->n], (const char *)g_bytes_get_data(saved,
@@ -1101,8 +1100,7 @@ void ms_activity_free(struct ms_activity *a)
 	ms_tree_free(a->tree);
 	act_listing_release(a);
 	g_free(a->gitdir);
-	if (a->walked_chunk)
-		g_string_chunk_free(a->walked_chunk);
+	g_clear_pointer(&a->walked_chunk, g_string_chunk_free);
 	if (a->walked_paths)
 		g_ptr_array_free(a->walked_paths, TRUE);
 	if (a->walked_off)
@@ -1116,18 +1114,15 @@ void ms_activity_free(struct ms_activity *a)
 	g_array_free(a->maint_changes, TRUE);
 	g_ptr_array_free(a->maint_paths, TRUE);
 	g_free(a->has_files);
-	if (a->lists)
-		g_hash_table_destroy(a->lists);
+	g_clear_pointer(&a->lists, g_hash_table_destroy);
 	g_hash_table_destroy(a->tokens);
-	if (a->reviews)
-		g_hash_table_destroy(a->reviews);
+	g_clear_pointer(&a->reviews, g_hash_table_destroy);
 	if (a->token_order)
 		g_ptr_array_free(a->token_order, TRUE);
 	if (a->maint_joins)
 		g_ptr_array_free(a->maint_joins, TRUE);
 	g_hash_table_destroy(a->match_cache);
-	if (a->paths)
-		g_hash_table_destroy(a->paths);
+	g_clear_pointer(&a->paths, g_hash_table_destroy);
 	g_free(a->in_range);
 	g_mutex_clear(&a->match_lock);
 	g_mutex_clear(&a->seen_lock);
@@ -1135,8 +1130,7 @@ void ms_activity_free(struct ms_activity *a)
 	g_free(a->last_used);
 	act_addresses_free(a->addresses);
 	g_free(a->upto_seen);
-	if (a->sv->saved_paths)
-		g_hash_table_destroy(a->sv->saved_paths);
+	g_clear_pointer(&a->sv->saved_paths, g_hash_table_destroy);
 	ms_activity_free(a->sv->prev);
 	act_chain_free(a->sv->chain);
 	g_free(a->sv);

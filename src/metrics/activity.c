@@ -33,10 +33,8 @@ int64_t ms_act_date_shift(int64_t t, int years, int months, int days)
 	d = g_date_time_new_from_unix_utc(t);
 	s = d ? g_date_time_add_full(d, years, months, days, 0, 0, 0) : NULL;
 	r = s ? g_date_time_to_unix(s) : back ? DATE_MIN : DATE_MAX;
-	if (s)
-		g_date_time_unref(s);
-	if (d)
-		g_date_time_unref(d);
+	g_clear_pointer(&s, g_date_time_unref);
+	g_clear_pointer(&d, g_date_time_unref);
 	return r;
 }
 

@@ -138,8 +138,7 @@ static void pats_release(struct pats *ps)
 		struct pat *p = &g_array_index(ps->all, struct pat, i);
 
 		g_free(p->value);
-		if (p->re)
-			g_regex_unref(p->re);
+		g_clear_pointer(&p->re, g_regex_unref);
 	}
 	g_array_free(ps->all, TRUE);
 	ps->all = NULL;
@@ -1364,10 +1363,8 @@ int ms_areas_compute(const struct ms_activity *a,
 		g_free(qw.entry_people[i]);
 	g_free(qw.entry_people);
 	g_free(qw.nr_entry_people);
-	if (qw.custodians.t)
-		g_hash_table_destroy(qw.custodians.t);
-	if (qw.whole.t)
-		g_hash_table_destroy(qw.whole.t);
+	g_clear_pointer(&qw.custodians.t, g_hash_table_destroy);
+	g_clear_pointer(&qw.whole.t, g_hash_table_destroy);
 	paths_release(&qw);
 	g_free(ew);
 	g_free(slot);

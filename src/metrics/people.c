@@ -1006,8 +1006,7 @@ static struct ms_people *window(struct ctx *c, const uint8_t *aside,
 	parts = moved && split ? window_parts(c, aside, emp) : NULL;
 	c->strings = out->strings;
 	companies(out, parts);
-	if (parts)
-		g_ptr_array_unref(parts);
+	g_clear_pointer(&parts, g_ptr_array_unref);
 	ms_people_sort(out, "reviewer_score");
 	return out;
 }

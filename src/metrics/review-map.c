@@ -242,12 +242,9 @@ void ms_review_map_free(struct ms_review_map *map)
 	g_ptr_array_unref(map->rcpts);
 	g_ptr_array_unref(map->earlier);
 	g_ptr_array_unref(map->loaded);
-	if (map->earlier_re)
-		g_regex_unref(map->earlier_re);
-	if (map->saved)
-		g_hash_table_unref(map->saved);
-	if (map->saved_bytes)
-		g_bytes_unref(map->saved_bytes);
+	g_clear_pointer(&map->earlier_re, g_regex_unref);
+	g_clear_pointer(&map->saved, g_hash_table_unref);
+	g_bytes_unref(map->saved_bytes);
 	if (map->fresh)
 		g_byte_array_free(map->fresh, TRUE);
 	g_free(map->kkey);

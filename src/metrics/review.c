@@ -207,10 +207,8 @@ static void ctx_release(struct ctx *c)
 	g_free(c->sender);
 	g_free(c->version_of);
 	g_free(c->aside);
-	if (c->entry_posts)
-		g_ptr_array_unref(c->entry_posts);
-	if (c->entry_commits)
-		g_ptr_array_unref(c->entry_commits);
+	g_clear_pointer(&c->entry_posts, g_ptr_array_unref);
+	g_clear_pointer(&c->entry_commits, g_ptr_array_unref);
 }
 
 /*
@@ -1132,8 +1130,7 @@ static void patch_reviews(struct entry_acc *ea)
 		patch_state(ea, pt, events, &committers);
 		g_array_free(events, TRUE);
 	}
-	if (committers)
-		g_hash_table_unref(committers);
+	g_clear_pointer(&committers, g_hash_table_unref);
 	ms_rv_entry_states(ea->out, c->opts->until);
 }
 
@@ -1471,8 +1468,7 @@ void ms_rv_entry_free(struct ms_rv_entry *e)
 	}
 	g_ptr_array_unref(e->aliases);
 	g_ptr_array_unref(e->defacto);
-	if (e->intervals)
-		g_ptr_array_unref(e->intervals);
+	g_clear_pointer(&e->intervals, g_ptr_array_unref);
 	g_ptr_array_set_free_func(e->strings, g_free);
 	g_ptr_array_unref(e->strings);
 	g_free(e);

@@ -124,8 +124,7 @@ void ms_out_free(struct ms_out *o)
 		json_flush(o);
 		g_string_free(o->out, TRUE);
 	}
-	if (o->key_cache)
-		g_hash_table_destroy(o->key_cache);
+	g_clear_pointer(&o->key_cache, g_hash_table_destroy);
 	g_free(o);
 }
 

@@ -1293,8 +1293,7 @@ int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
 	rc = prev_walk(&w, gitdir, start, stats, diags, &fallback);
 	if (w.by_id)
 		sqlite3_finalize(w.by_id);
-	if (w.known)
-		g_hash_table_destroy(w.known);
+	g_clear_pointer(&w.known, g_hash_table_destroy);
 	g_ptr_array_free(w.fresh, TRUE);
 	graph_release(&w.g);
 	if (fallback)
