@@ -22,6 +22,11 @@
  * times moving (their resolution is coarse): its bytes are keyed too. */
 #define RACY_SECONDS 2
 
+/* The cache of the tree's blob ids (tree.h, ms_tree_blobs()), keyed by
+ * its root's real path, and how many trees it keeps. */
+#define BLOBS_KIND "tree-blobs"
+#define BLOBS_KEEP 8
+
 void cli_result_add(struct cli_result *r, const char *what, const void *data,
 		    size_t len)
 {
@@ -261,7 +266,7 @@ static struct ms_store *open_store(const struct cli_store_opts *so,
 }
 
 /* Whether the facts `facts` hold in directory tree `tree_dir`. */
-static bool facts_hold(GBytes *facts, const char *tree_dir)
+static bool facts_hold(GBytes *facts, const char *tree_dir, GBytes *blobs)
 {
 	struct ms_diags diags = MS_DIAGS_INIT;
 	struct ms_tree *t = NULL;
@@ -276,6 +281,8 @@ static bool facts_hold(GBytes *facts, const char *tree_dir)
 		ms_diags_release(&diags);
 		return false;
 	}
+	if (blobs)
+		ms_tree_blobs_take(t, blobs);
 	hold = ms_tree_facts_hold(t, p, len) && !diags.nr;
 	ms_tree_free(t);
 	ms_diags_release(&diags);
@@ -311,8 +318,12 @@ int cli_result_serve(struct cli_result *r, const struct cli_store_opts *so,
 	st = open_store(so, store_for, NULL);
 	if (st && ms_store_result_get(st, r->key, &saved) < 0)
 		ms_error_clear();
+	r->tree_key = tree_dir ? realpath(tree_dir, NULL) : NULL;
+	if (st && r->tree_key && ms_store_model_get(st, BLOBS_KIND,
+						    r->tree_key, &r->blobs) < 0)
+		ms_error_clear();
 	ms_store_free(st);
-	if (saved.out && facts_hold(saved.facts, tree_dir)) {
+	if (saved.out && facts_hold(saved.facts, tree_dir, r->blobs)) {
 		size_t n = 0, en = 0;
 		const char *p = g_bytes_get_data(saved.out, &n);
 		const char *e = g_bytes_get_data(saved.err, &en);
@@ -382,6 +393,10 @@ int cli_result_end(struct cli_result *r, int rc,
 	fwrite(r->buf, 1, r->len, stdout);
 	if (rc != EXIT_OK || !r->key)
 		return rc;
+	/* from now on, the blob ids to keep */
+	g_clear_pointer(&r->blobs, g_bytes_unref);
+	if (tree && r->tree_key)
+		r->blobs = ms_tree_blobs(tree);
 	/* kept by cli_result_keep(), once the command has printed all */
 	r->facts = g_string_new(NULL);
 	if (tree) {
@@ -394,6 +409,12 @@ int cli_result_end(struct cli_result *r, int rc,
 	r->so = so;
 	r->store_for = store_for;
 	return rc;
+}
+
+void cli_result_tree(const struct cli_result *r, const struct ms_tree *tree)
+{
+	if (r->blobs && tree)
+		ms_tree_blobs_take(tree, r->blobs);
 }
 
 void cli_result_keep(struct cli_result *r)
@@ -426,7 +447,10 @@ void cli_result_keep(struct cli_result *r)
 	/* printed already: the buffer becomes what is kept */
 	clean_output(r);
 	if (ms_store_result_put(st, r->key, r->facts, r->buf,
-				r->len, r->err) < 0) {
+				r->len, r->err) < 0 ||
+	    (r->blobs && ms_store_model_put(st, BLOBS_KIND, r->tree_key,
+			BLOBS_KEEP, g_bytes_get_data(r->blobs, NULL),
+			g_bytes_get_size(r->blobs)) < 0)) {
 		cli_warning("the result was not kept in the store: %s",
 			    ms_error_last());
 		ms_error_clear();
@@ -452,5 +476,8 @@ void cli_result_release(struct cli_result *r)
 		g_string_free(r->err, TRUE);
 	if (r->facts)
 		g_string_free(r->facts, TRUE);
+	if (r->blobs)
+		g_bytes_unref(r->blobs);
+	free(r->tree_key);
 	*r = (struct cli_result){ 0 };
 }

@@ -49,6 +49,9 @@ struct cli_result {
 	const struct cli_store_opts *so;
 	const char *store_for;
 	int64_t now;                /* when the key was made (seconds) */
+	char *tree_key;             /* the directory tree's real path */
+	GBytes *blobs;              /* its blob ids kept (ms_tree_blobs()):
+				       those read, then those to keep */
 };
 
 /*
@@ -82,11 +85,15 @@ void cli_result_add_archives(struct cli_result *r,
  */
 int cli_result_serve(struct cli_result *r, const struct cli_store_opts *so,
 		     const char *store_for, const char *tree_dir);
+/* Give `tree`, the command's tree of the directory `tree_dir` above, the
+ * blob ids kept (tree.h, ms_tree_blobs_take()): a file that did not
+ * change is not read again for its id. */
+void cli_result_tree(const struct cli_result *r, const struct ms_tree *tree);
 
 /*
  * End a run that was not served: print what it wrote to stdout, and when
  * it succeeded (`rc` is EXIT_OK), note the facts of `tree` (may be NULL)
- * for cli_result_keep().  `so` and `store_for` must outlive the call of
+ * and its blob ids, when new, for cli_result_keep().  `so` and `store_for` must outlive the call of
  * cli_result_keep().  Returns `rc`.
  */
 int cli_result_end(struct cli_result *r, int rc,

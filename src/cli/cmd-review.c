@@ -622,8 +622,10 @@ int cli_review_main(int argc, char **argv,
 	if (rc != CLI_CONTINUE)
 		goto out;
 	rc = review_open(&a, &d);
-	if (rc == CLI_CONTINUE)
+	if (rc == CLI_CONTINUE) {
+		cli_result_tree(&res, d.tree);
 		rc = review_load(&a, &d);
+	}
 	if (rc == CLI_CONTINUE)
 		rc = review_intervals(&a, &d);
 	if (rc == CLI_CONTINUE && a.io.repo)

@@ -26,8 +26,21 @@ struct tree_facts {
 	GString *log;
 	GHashTable *seen;        /* "KIND PATH" */
 	GHashTable *on_disk;     /* PATH -> 1 + is a file (disk_has_file()) */
+	GHashTable *blobs;       /* PATH -> struct known_blob */
+	bool hashed;             /* a blob id was kept since */
 	bool off;                /* ms_tree_no_facts() */
 };
+
+/* A file's git blob id with the fstat() it was hashed after (device,
+ * inode, size, modification and change times in nanoseconds): an earlier
+ * run's (ms_tree_blobs_take()) or this one's. */
+struct known_blob {
+	uint64_t st[5];
+	char id[41];
+	bool asked;              /* by this run */
+};
+
+#define RACY_SECONDS 2
 
 static void fact(const struct ms_tree *t, char kind, const char *path,
 		 const char *answer)
@@ -57,6 +70,8 @@ struct ms_tree *ms_tree_alloc(const char *root)
 					       g_free, NULL);
 	t->facts->on_disk = g_hash_table_new_full(g_str_hash, g_str_equal,
 						  g_free, NULL);
+	t->facts->blobs = g_hash_table_new_full(g_str_hash, g_str_equal,
+						g_free, g_free);
 
 	t->paths = g_ptr_array_new();
 	t->chunk = g_string_chunk_new(1 << 20);
@@ -110,6 +125,7 @@ void ms_tree_free(struct ms_tree *t)
 	g_string_free(t->facts->log, TRUE);
 	g_hash_table_destroy(t->facts->seen);
 	g_hash_table_destroy(t->facts->on_disk);
+	g_hash_table_destroy(t->facts->blobs);
 	g_free(t->facts);
 	g_free(t);
 }
@@ -296,7 +312,8 @@ bool ms_tree_has_file(const struct ms_tree *t, const char *path)
  * a tree cannot hang or flood the reader (it was opened O_NONBLOCK).
  * `shown` names it in errors.
  */
-static int read_fd(int fd, const char *shown, char **buf, size_t *len)
+static int read_fd(int fd, const char *shown, char **buf, size_t *len,
+		   struct stat *sb)
 {
 	struct stat st;
 	GByteArray *out;
@@ -309,6 +326,7 @@ static int read_fd(int fd, const char *shown, char **buf, size_t *len)
 		return ms_error_set(MS_ERROR, "'%s' is not a regular file: "
 				    "not read", shown);
 	}
+	*sb = st;
 	/* O_NONBLOCK, kept, changes nothing for a regular file */
 	out = g_byte_array_sized_new((guint)MIN(st.st_size + 1, 1 << 30));
 	while ((n = read(fd, chunk, sizeof(chunk))) > 0 ||
@@ -434,8 +452,10 @@ done:
 	return fd;
 }
 
+/* Read `path` of `t`; *st is the fstat() of a directory tree's file
+ * before it was read (left as it is for a git tree). */
 static int tree_read(const struct ms_tree *t, const char *path, char **buf,
-		     size_t *len)
+		     size_t *len, struct stat *st)
 {
 	char *shown;
 	int fd, rc;
@@ -450,7 +470,7 @@ static int tree_read(const struct ms_tree *t, const char *path, char **buf,
 	if (fd < 0)
 		return fd;
 	shown = g_build_filename(t->root, path, NULL);
-	rc = read_fd(fd, shown, buf, len);
+	rc = read_fd(fd, shown, buf, len, st);
 	g_free(shown);
 	return rc;
 }
@@ -597,17 +617,96 @@ static char *blob_id(const char *buf, size_t len)
 	return id;
 }
 
+static bool same_blob(const struct known_blob *a, const struct known_blob *b)
+{
+	return !memcmp(a->st, b->st, sizeof(a->st)) && !strcmp(a->id, b->id);
+}
+
+static void stat_of(const struct stat *sb, uint64_t st[5])
+{
+	st[0] = (uint64_t)sb->st_dev;
+	st[1] = (uint64_t)sb->st_ino;
+	st[2] = (uint64_t)sb->st_size;
+	st[3] = (uint64_t)sb->st_mtim.tv_sec * 1000000000u +
+		(uint64_t)sb->st_mtim.tv_nsec;
+	st[4] = (uint64_t)sb->st_ctim.tv_sec * 1000000000u +
+		(uint64_t)sb->st_ctim.tv_nsec;
+}
+
+/* Keep `id`, the blob id of `path` read after fstat() `sb`, unless the
+ * file changed less than RACY_SECONDS before: another write could then
+ * leave its times as they are. */
+static void keep_blob(const struct ms_tree *t, const char *path,
+		      const struct stat *sb, const char *id)
+{
+	struct tree_facts *f = t->facts;
+	int64_t now = g_get_real_time() / G_USEC_PER_SEC;
+	struct known_blob *k, *was;
+
+	if (!S_ISREG(sb->st_mode) || sb->st_mtim.tv_sec >= now - RACY_SECONDS ||
+	    sb->st_ctim.tv_sec >= now - RACY_SECONDS)
+		return;
+	k = g_new0(struct known_blob, 1);
+	stat_of(sb, k->st);
+	g_strlcpy(k->id, id, sizeof(k->id));
+	k->asked = true;
+	g_mutex_lock(&f->lock);
+	was = g_hash_table_lookup(f->blobs, path);
+	/* the same as kept (a file read for its bytes): nothing new */
+	f->hashed |= !was || !same_blob(was, k);
+	g_hash_table_replace(f->blobs, g_strdup(path), k);
+	g_mutex_unlock(&f->lock);
+}
+
+/* The kept blob id of `path` when the file still answers fstat() as it
+ * did when hashed (g_free), else NULL. */
+static char *known_blob(const struct ms_tree *t, const char *path)
+{
+	struct tree_facts *f = t->facts;
+	struct known_blob *k, was;
+	struct stat sb;
+	uint64_t st[5];
+	bool same;
+	int fd;
+
+	g_mutex_lock(&f->lock);
+	k = g_hash_table_lookup(f->blobs, path);
+	if (k)
+		was = *k;
+	g_mutex_unlock(&f->lock);
+	if (!k || t->read || !inside_tree(path))
+		return NULL;
+	fd = open_inside(t, path);
+	if (fd < 0) {
+		ms_error_clear();
+		return NULL;
+	}
+	same = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+	close(fd);
+	stat_of(&sb, st);
+	if (!same || memcmp(st, was.st, sizeof(st)))
+		return NULL;
+	g_mutex_lock(&f->lock);
+	k = g_hash_table_lookup(f->blobs, path);
+	if (k)
+		k->asked = true;
+	g_mutex_unlock(&f->lock);
+	return g_strdup(was.id);
+}
+
 /* ms_tree_read(), and in *id (when not NULL) the file's blob id, hashed
  * once for the fact and the caller. */
 static int read_fact(const struct ms_tree *t, const char *path, char **buf,
 		     size_t *len, char **id)
 {
-	int rc = tree_read(t, path, buf, len);
+	struct stat sb = { 0 };
+	int rc = tree_read(t, path, buf, len, &sb);
 	char *sum = NULL;
 
 	if (rc == 0 && (id || !t->facts->off)) {
 		sum = blob_id(*buf, *len);
 		fact(t, 'r', path, sum);
+		keep_blob(t, path, &sb, sum);
 	} else if (rc < 0 && inside_tree(path)) {
 		char code[16];
 
@@ -631,10 +730,85 @@ int ms_tree_blob_id(const struct ms_tree *t, const char *path, char **id)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	int rc = read_fact(t, path, &buf, &len, id);
+	int rc;
 
+	*id = known_blob(t, path);
+	if (*id) {
+		fact(t, 'r', path, *id);
+		return 0;
+	}
+	rc = read_fact(t, path, &buf, &len, id);
 	g_free(buf);
 	return rc;
+}
+
+GBytes *ms_tree_blobs(const struct ms_tree *t)
+{
+	struct tree_facts *f = t->facts;
+	GByteArray *b = NULL;
+	GHashTableIter it;
+	gpointer path, v;
+
+	g_mutex_lock(&f->lock);
+	if (f->hashed) {
+		b = g_byte_array_new();
+		g_hash_table_iter_init(&it, f->blobs);
+	}
+	while (b && g_hash_table_iter_next(&it, &path, &v)) {
+		const struct known_blob *k = v;
+
+		if (!k->asked)
+			continue;
+		ms_put_str(b, path);
+		for (int i = 0; i < 5; i++)
+			ms_put_var(b, k->st[i]);
+		ms_put_str(b, k->id);
+	}
+	g_mutex_unlock(&f->lock);
+	return b ? g_byte_array_free_to_bytes(b) : NULL;
+}
+
+void ms_tree_blobs_take(const struct ms_tree *t, GBytes *bytes)
+{
+	struct tree_facts *f = t->facts;
+	gsize len;
+	const void *p = g_bytes_get_data(bytes, &len);
+	struct ms_rd r = MS_RD_INIT(p, len);
+	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      g_free);
+	GHashTableIter it;
+	gpointer path, v;
+
+	while (r.ok && r.p < r.end) {
+		struct known_blob *k = g_new0(struct known_blob, 1);
+		char *id;
+
+		path = ms_get_str(&r);
+		for (int i = 0; i < 5; i++)
+			k->st[i] = ms_get_var(&r);
+		id = ms_get_str(&r);
+		r.ok = r.ok && path && id && strlen(id) == 40;
+		if (r.ok)
+			memcpy(k->id, id, sizeof(k->id));
+		g_hash_table_insert(h, path ? path : g_strdup(""), k);
+		g_free(id);
+	}
+	if (!r.ok)   /* damaged: nothing of it is taken */
+		g_hash_table_remove_all(h);
+	/* the ids of files read before: new unless kept the same */
+	g_mutex_lock(&f->lock);
+	f->hashed = false;
+	g_hash_table_iter_init(&it, f->blobs);
+	while (g_hash_table_iter_next(&it, &path, &v)) {
+		struct known_blob *was = g_hash_table_lookup(h, path);
+
+		f->hashed |= !was || !same_blob(was, v);
+		g_hash_table_insert(h, g_strdup(path),
+				    g_memdup2(v, sizeof(*was)));
+	}
+	g_hash_table_destroy(f->blobs);
+	f->blobs = h;
+	g_mutex_unlock(&f->lock);
 }
 
 /* The SHA-1 of the tree's list: its files, then its directories, sorted

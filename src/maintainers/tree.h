@@ -59,6 +59,20 @@ int ms_tree_read(const struct ms_tree *t, const char *path, char **buf,
 int ms_tree_blob_id(const struct ms_tree *t, const char *path, char **id);
 
 /*
+ * Blob ids kept between runs (docs/performance.md, `tree-blobs`): with
+ * ms_tree_blobs_take()'s bytes, ms_tree_blob_id() of a directory tree's
+ * file that still answers fstat() as it did when hashed (device, inode,
+ * size, modification and change times to the nanosecond) gives the kept
+ * id without reading the file.  ms_tree_blobs() gives, when a file was
+ * hashed since, the ids of the files this tree was asked or read (those
+ * changed less than two seconds before: not kept, another write could
+ * leave their times the same), as bytes for _take(); NULL when there is
+ * nothing new to keep.  Damaged bytes are not taken.
+ */
+GBytes *ms_tree_blobs(const struct ms_tree *t);
+void ms_tree_blobs_take(const struct ms_tree *t, GBytes *bytes);
+
+/*
  * A directory tree's list, as bytes a later run takes back with
  * ms_tree_list_take() instead of walking the tree: a new GBytes, or NULL
  * when this tree's list was not walked here (not listed yet, taken from

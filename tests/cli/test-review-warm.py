@@ -5,19 +5,31 @@ messages and after a MAINTAINERS change; the warm run takes its answers
 from the store (a tampered table shows through), and a change of the K:
 lines changes the key, so the tampered answers are no longer used.  A
 damaged table is ignored, not a crash.  And path answers saved by a run
-on another branch stay out of this branch's history paths."""
+on another branch stay out of this branch's history paths.  The tree's
+blob ids kept ("tree-blobs") are taken for a file that did not change,
+never for one touched since."""
+import hashlib
 import json
 import os
 import sqlite3
 import struct
 import subprocess
 import sys
+import time
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import run, ok, eq, done, tmpdir  # noqa: E402
 from mstest import result_row, result_put, result_plant, result_drop  # noqa: E402,E501
 from mstest import result_crc, model_put  # noqa: E402
 
 tmp = tmpdir()
+# the tree of the blob ids' checks at the end, written first: a file
+# changed in the last two seconds has its id hashed again, never kept
+btree = os.path.join(tmp, "btree")
+os.makedirs(os.path.join(btree, "drivers", "net"))
+with open(os.path.join(btree, "drivers", "net", "a.c"), "w") as f:
+    f.write("int a = 1;\n")
+with open(os.path.join(btree, "MAINTAINERS"), "w") as f:
+    f.write("NET\nM:\tNe T <ne@example.com>\nF:\tdrivers/net/\n")
 tree = os.path.join(tmp, "tree")
 os.makedirs(os.path.join(tree, "drivers"))
 open(os.path.join(tree, "drivers", "x.c"), "w").close()
@@ -464,4 +476,53 @@ subprocess.run(["git", "-C", rwork, "commit", "-q", "-a", "-m", "add R"],
 got = rv_repo()
 eq(got, rv_repo(db=False), "--repo: after a new commit, = --no-cache")
 ok("rev@example.com" in got, "--repo: the new commit's R: shows")
+
+# The tree's blob ids kept (model kind "tree-blobs"): a patch whose
+# pre-image blob is the tree's file is the project's, though its subject
+# names u-boot.  A run takes the kept id of a file that answers fstat()
+# as it did (a tampered id shows through), and hashes a touched one again.
+with open(os.path.join(btree, "drivers", "net", "a.c"), "rb") as f:
+    content = f.read()
+blob = hashlib.sha1(b"blob %d\0" % len(content) + content).hexdigest()
+bmbox = os.path.join(tmp, "blob.mbox")
+with open(bmbox, "w") as f:
+    f.write("From x@y Mon Jan  2 10:00:00 2023\nFrom: P <p@example.com>\n"
+            "Subject: [PATCH] u-boot: net: change a\n"
+            "Message-ID: <b1@example.com>\n"
+            "Date: Mon, 2 Jan 2023 10:00:00 +0000\n\nchange\n---\n"
+            "diff --git a/drivers/net/a.c b/drivers/net/a.c\n"
+            f"index {blob[:12]}..0123456789ab 100644\n"
+            "--- a/drivers/net/a.c\n+++ b/drivers/net/a.c\n"
+            "@@ -1 +1 @@\n-int a = 1;\n+int a = 2;\n\n")
+bdb = os.path.join(tmp, "b.sqlite")
+age = time.time() - os.stat(os.path.join(btree, "drivers", "net",
+                                         "a.c")).st_ctime
+time.sleep(max(0.0, 2.2 - age))
+
+
+def kept(*db):
+    r = run("review", "--tree", btree, "--archive", bmbox, "--json", *db)
+    ok(r.rc == 0, "review of the blob tree exits 0", r.err)
+    result_drop(bdb)     # the next run computes
+    return json.loads(r.out)["kept_by_blobs"], r.out
+
+
+eq(kept("--db", bdb)[0], 1, "blobs: the tree's file is the pre-image")
+con = sqlite3.connect(bdb)
+row = con.execute("SELECT key, data FROM models WHERE kind = "
+                  "'tree-blobs'").fetchone()
+con.close()
+ok(row is not None and row[0] == os.path.realpath(btree) and
+   blob.encode() in row[1], "blobs: the file's id is kept, under the "
+   "tree's real path")
+if row:
+    model_put(bdb, "tree-blobs", row[1].replace(blob.encode(), b"f" * 40),
+              key=row[0])
+eq(kept("--db", bdb)[0], 0, "blobs: a file that did not change is not "
+   "read again (the tampered id shows)")
+os.utime(os.path.join(btree, "drivers", "net", "a.c"))
+got = kept("--db", bdb)
+eq(got, kept("--no-cache"), "blobs: a touched file is hashed again: "
+   "= --no-cache")
+eq(got[0], 1, "blobs: ... and is the pre-image again")
 done()
