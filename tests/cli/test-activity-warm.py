@@ -11,7 +11,8 @@ import sqlite3
 import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
-from mstest import run, ok, done, git_commit, planted_clone, model_put  # noqa: E402,E501
+from mstest import (run, run_reused, ok, done, git_commit,  # noqa: E402
+                    planted_clone, model_put)
 
 tmp, repo, work = planted_clone()
 db = os.path.join(tmp, "store.sqlite")
@@ -39,7 +40,8 @@ def push():
 
 
 def same(what, *extra):
-    want = run("activity", "--repo", repo, "--json", "--no-cache", *extra)
+    want = run_reused("activity", "--repo", repo, "--json", "--no-cache",
+                      *extra)
     got = run("activity", "--repo", repo, "--json", "--db", db, *extra)
     ok(want.rc == 0 and got.rc == 0 and got.out == want.out,
        f"{what}: the report of --no-cache", got.err + want.err)

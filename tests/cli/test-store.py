@@ -79,8 +79,9 @@ def skewed(path):
 
 def log(repo, *extra, db=None, env=None):
     args = ["store", "log", "--repo", repo, *extra]
-    args += ["--db", db] if db else ["--no-cache"]
-    return run(*args, env=env)
+    if db:
+        return run(*args, "--db", db, env=env)
+    return run_reused(*args, "--no-cache", env=env)
 
 
 def same_as_uncached(repo, db, what, *extra):
@@ -489,7 +490,7 @@ pdb = os.path.join(tmp, "planted.sqlite")
 
 
 def report_same(what, *args):
-    want = run(*args, "--no-cache")
+    want = run_reused(*args, "--no-cache")
     for state in ("cold" if not os.path.exists(pdb) else "warm", "warm"):
         got = run(*args, "--db", pdb)
         ok(want.rc == 0 and got.rc == 0 and got.out == want.out,
@@ -750,7 +751,7 @@ def link_same(what, db=None):
     is dropped first."""
     args = ["link", "--repo", lrepo, "--archive", linbox, "--json"]
     result_drop(db or ldb)
-    want = run(*args, "--no-cache")
+    want = run_reused(*args, "--no-cache")
     got = run(*args, "--db", db or ldb)
     ok(want.rc == 0 and got.rc == 0 and got.out == want.out and
        got.err == want.err, what,
@@ -812,8 +813,8 @@ os.symlink(linbox, alias)
 for name, archive, cwd in (("a symbolic link", alias, None),
                            ("a relative path", os.path.basename(linbox),
                             tmp)):
-    want = run("link", "--repo", lrepo, "--archive", linbox, "--json",
-               "--no-cache")
+    want = run_reused("link", "--repo", lrepo, "--archive", linbox,
+                      "--json", "--no-cache")
     got = run("link", "--repo", lrepo, "--archive", archive, "--json",
               "--db", ldb, cwd=cwd)
     ok(got.rc == 0 and got.out == want.out,
@@ -1079,7 +1080,7 @@ mdb = os.path.join(tmp, "mail.sqlite")
 def stats_same(what, archive, db):
     """`mail stats` of `archive` through store `db` equals --no-cache's:
     the report and its warnings."""
-    want = run("mail", "stats", "--json", archive, "--no-cache")
+    want = run_reused("mail", "stats", "--json", archive, "--no-cache")
     got = run("mail", "stats", "--json", archive, "--db", db)
     ok(want.rc == 0 and got.rc == 0 and got.out == want.out and
        got.err == want.err, what,
@@ -1160,7 +1161,8 @@ r = mbox_same("a directory of mbox, .gz and other files, cold store: the "
 ok("README" in r.err and "skipped" in r.err, "... the non-mbox file "
    "skipped with the same warning", r.err)
 mbox_same("a directory of mbox files, warm store: the same report", mdir)
-want_msgs = run("mail", "stats", "--json", mdir, "--no-cache").json()[
+want_msgs = run_reused("mail", "stats", "--json", mdir,
+                       "--no-cache").json()[
     "messages"]
 eq(db_query(xdb, "SELECT count(*) FROM messages m JOIN inboxes i ON "
             "i.id = m.inbox WHERE i.path LIKE '%mboxes%'")[0][0], want_msgs,
