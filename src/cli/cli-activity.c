@@ -446,7 +446,7 @@ void cli_act_print_entry(FILE *fp, const struct ms_activity *a,
 	} else {
 		fprintf(fp, "  Last activity: never\n");
 	}
-	if (e->no_files)
+	if (!ms_verdict_entry_judged(e))
 		fprintf(fp, "  No files in this tree (its code lives "
 			"elsewhere): no verdict\n");
 	cli_list_facts_text(fp, list_facts, e->entry->name);

@@ -153,7 +153,6 @@ static int compute_urgent(struct site *s)
 	struct ms_act_entry *res = NULL;
 	struct cli_list_facts *f = NULL;
 	size_t nr = 0;
-	char d[32];
 	int rc;
 
 	s->urgent = g_new0(const char *, n ? n : 1);
@@ -177,7 +176,6 @@ static int compute_urgent(struct site *s)
 		ms_act_entries_free(res, nr);
 		return rc;
 	}
-	ms_act_format(q.active_since, 0, false, true, d);
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_rv_entry *e = v->rv->entries->pdata[i];
 		const struct ms_act_entry *r = NULL;
@@ -193,10 +191,8 @@ static int compute_urgent(struct site *s)
 			continue;
 		}
 		s->urgent[i] = "not urgent";
-		s->urgent_why[i] = r->no_files ?
-			g_strdup("no file of the tree is its own") :
-			g_strdup_printf("a maintainer active in git or on "
-					"the list since %s", d);
+		s->urgent_why[i] = ms_verdict_not_urgent_why(r,
+							     q.active_since);
 	}
 	cli_list_facts_free(f);
 	ms_act_entries_free(res, nr);

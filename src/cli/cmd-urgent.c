@@ -54,14 +54,11 @@ enum mode { MODE_URGENT, MODE_NEVER, MODE_NOMAINT };
 static bool selected(const struct ms_act_entry *e, enum mode mode,
 		     int64_t cutoff)
 {
-	const char *r = ms_verdict_urgent_reason(e);
-
 	switch (mode) {
 	case MODE_NEVER:
-		/* no verdict on an entry whose code lives elsewhere */
-		return !strcmp(r, "never") && !e->no_files;
+		return ms_verdict_never(e);
 	case MODE_NOMAINT:
-		return !strcmp(r, "no_maintainer");
+		return !strcmp(ms_verdict_urgent_reason(e), "no_maintainer");
 	case MODE_URGENT:
 		break;
 	}

@@ -256,6 +256,28 @@ const char *ms_verdict_urgent_reason(const struct ms_act_entry *e)
 	return "never";
 }
 
+bool ms_verdict_entry_judged(const struct ms_act_entry *e)
+{
+	return !e->no_files;
+}
+
+char *ms_verdict_not_urgent_why(const struct ms_act_entry *e, int64_t cutoff)
+{
+	char d[32];
+
+	if (!ms_verdict_entry_judged(e))
+		return g_strdup("no file of the tree is its own");
+	ms_act_format(cutoff, 0, false, true, d);
+	return g_strdup_printf("a maintainer active in git or on the list "
+			       "since %s", d);
+}
+
+bool ms_verdict_never(const struct ms_act_entry *e)
+{
+	return ms_verdict_entry_judged(e) &&
+	       !strcmp(ms_verdict_urgent_reason(e), "never");
+}
+
 int ms_verdict_category_rank(const char *category)
 {
 	static const char *const order[] = {

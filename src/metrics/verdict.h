@@ -211,6 +211,18 @@ bool ms_verdict_urgent(const struct ms_act_entry *e,
 		       const struct ms_rv_entry *le, bool list_read,
 		       int64_t cutoff);
 
+/* Whether entry `e`'s people get a verdict at all: not when no file of
+ * the tree is its own (its code lives elsewhere). */
+bool ms_verdict_entry_judged(const struct ms_act_entry *e);
+
+/* Why entry `e`, not urgent for `cutoff`, is not (a new string): no file
+ * of the tree is its own, or a maintainer was active since the cutoff. */
+char *ms_verdict_not_urgent_why(const struct ms_act_entry *e, int64_t cutoff);
+
+/* Whether `urgent --never` lists entry `e`: judged, and none of its
+ * maintainers is anywhere in the history. */
+bool ms_verdict_never(const struct ms_act_entry *e);
+
 /* Why an entry is listed by `urgent` (JSON "reason"): "no_maintainer",
  * "inactive" (a maintainer is in the history), "never". */
 const char *ms_verdict_urgent_reason(const struct ms_act_entry *e);

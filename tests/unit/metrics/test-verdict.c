@@ -195,6 +195,7 @@ static void test_entry(void)
 	struct ms_act_person p;
 	struct ms_verdict v;
 	struct ms_rv_entry *le;
+	char *why;
 
 	setup(&e, &p, 10);
 	ok(ms_verdict_urgent(&e, NULL, false, CUTOFF),
@@ -210,6 +211,20 @@ static void test_entry(void)
 	ok(ms_verdict_urgent(&e, NULL, false, CUTOFF),
 	   "a role address is no active maintainer: urgent");
 	is_str(ms_verdict_urgent_reason(&e), "never", "reason never");
+	ok(ms_verdict_never(&e), "urgent --never lists it");
+	e.no_files = true;
+	ok(!ms_verdict_never(&e) && !ms_verdict_entry_judged(&e),
+	   "... not when no file of the tree is its own: no verdict");
+	why = ms_verdict_not_urgent_why(&e, CUTOFF);
+	is_str(why, "no file of the tree is its own", "why not urgent: "
+	       "no file");
+	g_free(why);
+	e.no_files = false;
+	why = ms_verdict_not_urgent_why(&e, CUTOFF);
+	ok(g_str_has_prefix(why, "a maintainer active in git or on the list "
+			    "since "), "why not urgent: an active maintainer",
+	   why);
+	g_free(why);
 	setup(&e, &p, 0);
 	ok(!ms_verdict_urgent(&e, NULL, false, CUTOFF),
 	   "nothing in the window: not urgent");
