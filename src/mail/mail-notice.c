@@ -235,12 +235,26 @@ void ms_mail_notice_line(struct ms_mail *m, const char *s, size_t n,
 {
 	const char *id;
 	size_t id_n;
+	bool scoped = false;
 
+	if (sc->shortlog)
+		sc->gap = true;
+	if (sc->items && sc->items->len) {
+		/* under quoted items: "These applied to -rc." */
+		scoped = !sc->open && (says_applied(s, n) ||
+			 (line_says(s, n, "these") &&
+			  clause_applied(s + 6, n - 6)));
+		for (guint i = 0; scoped && i < sc->items->len; i++)
+			g_ptr_array_add(sc->applied,
+					g_steal_pointer(&sc->items->pdata[i]));
+		sc->scoped_applied |= scoped;
+		g_ptr_array_set_size(sc->items, 0);
+	}
 	if (sc->item && line_commit(s, n, &id, &id_n))
 		add_applied(m, sc->item, sc->item_n, id, id_n);
 	else if (sc->item && line_says(s, n, "(no commit info)"))
 		add_applied(m, sc->item, sc->item_n, "", 0);
-	else if (!sc->open)
+	else if (!sc->open && !scoped)
 		ms_mail_notice_add(m, notice_line(s, n));
 	sc->item = line_item(s, n, &sc->item_n);
 	sc->open = g_ascii_isalnum(s[n - 1]);
@@ -253,9 +267,80 @@ void ms_mail_notice_line(struct ms_mail *m, const char *s, size_t n,
 	}
 }
 
-void ms_mail_notice_end(struct ms_mail *m, const struct ms_mail_scan *sc)
+/* "Ann Author (6):", a shortlog's header line. */
+static bool line_shortlog(const char *s, size_t n)
+{
+	size_t k;
+
+	if (n < 5 || s[0] == ' ' || s[n - 1] != ':' || s[n - 2] != ')')
+		return false;
+	for (k = n - 2; k && g_ascii_isdigit(s[k - 1]); k--)
+		;
+	return k >= 3 && k < n - 2 && s[k - 1] == '(' && s[k - 2] == ' ';
+}
+
+void ms_mail_notice_quoted(struct ms_mail_scan *sc, const char *s,
+			   size_t n)
+{
+	size_t ind = 0;
+
+	while (n && s[0] == '>') {
+		s++, n--;
+		if (n && s[0] == ' ')
+			s++, n--;
+	}
+	while (n && g_ascii_isspace(s[n - 1]))
+		n--;
+	while (ind < n && s[ind] == ' ')
+		ind++;
+	if (line_shortlog(s, n)) {
+		sc->shortlog = true;
+		sc->gap = false;
+		sc->indent = 0;
+		if (!sc->items) {
+			sc->items = g_ptr_array_new_with_free_func(g_free);
+			sc->applied = g_ptr_array_new_with_free_func(g_free);
+		}
+		g_ptr_array_set_size(sc->items, 0);
+	} else if (sc->shortlog && ind >= 2 && ind < n &&
+		   !memchr(s, '|', n)) {
+		char **last = sc->items->len ? (char **)&sc->items->pdata[
+				sc->items->len - 1] : NULL;
+
+		if (!sc->indent)
+			sc->indent = ind;
+		if (ind > sc->indent && last) {   /* a wrapped subject */
+			char *j = g_strdup_printf("%s %.*s", *last,
+						  (int)(n - ind), s + ind);
+
+			g_free(*last);
+			*last = j;
+		} else {
+			sc->split |= sc->gap;
+			g_ptr_array_add(sc->items, g_strndup(s + ind, n - ind));
+		}
+	} else {
+		sc->shortlog = false;
+	}
+}
+
+void ms_mail_notice_end(struct ms_mail *m, struct ms_mail_scan *sc)
 {
 	unsigned lines = sc->lines;
+
+	/* a split shortlog's applied line answers its items only; an
+	 * unsplit one's, the whole series */
+	for (guint i = 0; sc->split && i < sc->applied->len; i++) {
+		const char *t = sc->applied->pdata[i];
+
+		add_applied(m, t, strlen(t), "", 0);
+	}
+	if (sc->scoped_applied && !sc->split)
+		ms_mail_notice_add(m, MS_MAIL_NOTICE_APPLIED);
+	if (sc->items) {
+		g_ptr_array_unref(sc->items);
+		g_ptr_array_unref(sc->applied);
+	}
 
 	if (lines > 1 && sc->notes < lines && sc->last_n <= 20)
 		lines--;        /* "Thanks,\nAmir." */

@@ -610,6 +610,7 @@ static void scan_body(struct ms_mail *m, const char *text, size_t len)
 			continue;
 		if (n && s[0] == '>') {
 			m->quoted_lines++;
+			ms_mail_notice_quoted(&sc, s, n);
 			sc.open = false;
 			continue;
 		}

@@ -158,9 +158,10 @@ int ms_store_since_walk(struct ms_store *s, const char *gitdir,
  * pre-image blob ids of a diff (->preimages).  10: an applied notice may
  * end in smileys ("Finally merged :).").  11: each pre-image blob with
  * the path it is of ("BLOB PATH").  12: a bounce (postmaster@,
- * mailer-daemon@, "Mail Delivery System") is a bot's.
+ * mailer-daemon@, "Mail Delivery System") is a bot's.  13: an applied
+ * line splitting a quoted shortlog names the items above it.
  */
-#define MS_STORE_MAIL_VERSION 12
+#define MS_STORE_MAIL_VERSION 13
 
 /*
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)

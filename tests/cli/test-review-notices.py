@@ -116,6 +116,26 @@ answer("ri-q@x", "ri@x", "lib: by a reviewer", 7,
 patch("ol@x", "lib: by a passer-by", 6)
 answer("ol-q@x", "ol@x", "lib: by a passer-by", 7,
        "Does this fix my laptop?", OLAF)
+# a cover letter's shortlog, quoted and split by the answer (linux-rdma,
+# Y707Qv31FXlAz2SF@unreal): the applied line answers the items above it,
+# a wrapped one too; quoted whole, the series
+LONG = "lib: reject a zero-length buffer that no caller sends but fuzzers do"
+mail("h0@x", AUTHOR, "[PATCH 0/3] lib: fixups", 9, "Fixups.")
+patch("h1@x", "lib: restore resources", 9, "PATCH 1/3", "h0@x")
+patch("h2@x", LONG, 9, "PATCH 2/3", "h0@x")
+patch("h3@x", "lib: reserve ids", 9, "PATCH 3/3", "h0@x")
+mail("h-n@x", MAY, "Re: [PATCH 0/3] lib: fixups", 10,
+     "On Mon, Ann Author wrote:\n> Fixups.\n>\n> Ann Author (3):\n"
+     ">       lib: restore resources\n\nThis needs to be resent.\n\n"
+     ">       lib: reject a zero-length buffer that no caller sends but\n"
+     ">         fuzzers do\n>       lib: reserve ids\n\n"
+     "These applied to -rc.\n\nThanks\n>\n>  lib/a.c | 1 +\n", "h0@x")
+mail("u0@x", AUTHOR, "[PATCH 0/2] lib: pair", 9, "Pair.")
+patch("u1@x", "lib: first of a pair", 9, "PATCH 1/2", "u0@x")
+patch("u2@x", "lib: second of a pair", 9, "PATCH 2/2", "u0@x")
+mail("u-n@x", MAY, "Re: [PATCH 0/2] lib: pair", 10,
+     "> Ann Author (2):\n>       lib: first of a pair\n"
+     ">       lib: second of a pair\n\nApplied, thanks\n", "u0@x")
 
 mbox = os.path.join(tmp, "list.mbox")
 with open(mbox, "w") as f:
@@ -126,6 +146,15 @@ r = run("review", "--tree", tree, "--archive", mbox, "--json", "--no-cache",
 eq(r.rc, 0, "review exits 0")
 pl = {p["message_id"]: p for p in r.json()["entries"][0]["patch_list"]}
 accepted = {m for m, p in pl.items() if p["state"] == "accepted"}
+eq({m: pl[m]["state"] == "accepted" for m in
+    ("h1@x", "h2@x", "h3@x", "u1@x", "u2@x")},
+   {"h1@x": False, "h2@x": True, "h3@x": True, "u1@x": True, "u2@x": True},
+   "a split quoted shortlog: its applied line answers the items above it "
+   "(a wrapped subject too), not the one above 'This needs to be resent.'; "
+   "quoted whole, the series")
+eq([pl[m]["state_evidence"]["message_id"] for m in ("h2@x", "u1@x")],
+   ["h-n@x", "u-n@x"], "each decided by its answer")
+accepted -= {"h2@x", "h3@x", "u1@x", "u2@x"}
 eq(sorted(accepted), sorted(["pu@x", "me@x", "bo@x", "ch@x", "fi@x", "on@x",
                              "sm@x", "s1@x", "s3@x"]),
    "accepted: Pushed, merged after thanks, Applied both to, Pushed with, "
@@ -161,7 +190,8 @@ args = ["--tree", tree, "--archive", mbox, "--no-cache", "--until",
 r = run("review", *args, "--by", "month", "--json")
 iv = r.json()["entries"][0]["intervals"]
 eq((iv[0]["states"]["accepted"], iv[0]["open"]),
-   (9, len(pl) - 9), "--by month: each interval's states and open queue")
+   (13, len(pl) - 13),
+   "--by month: each interval's states and open queue")
 r = run("review", *args, "--by", "month")
 eq("accepted" in r.out.split("By month")[1].split("\n")[1], True,
    "--by month's text has an accepted column")
