@@ -68,6 +68,11 @@ eq(p["first_response"]["message_id"], "Y707Qv31FXlAz2SF@unreal",
    "hfi1 2/6: first response is Leon's reply to the cover letter")
 eq(p["first_response"]["from"]["email"], "leonro@nvidia.com", "first replier")
 eq(round(p["first_response"]["hours"], 3), 16.774, "latency 16.774 h")
+# that reply quotes the cover letter's shortlog, "This needs to be
+# resent." under 1/6 and "These applied to -rc." under 2/6 to 6/6
+eq((p["state"], p["state_evidence"]["message_id"]),
+   ("accepted", "Y707Qv31FXlAz2SF@unreal"),
+   "hfi1 2/6: accepted by the applied line under its quoted subject")
 
 p = patch("BROADCOM NETXTREME-E ROCE DRIVER", BNXT)
 ok(p is not None, "bnxt_re 2/8 maps to BROADCOM NETXTREME-E ROCE DRIVER")
