@@ -1044,7 +1044,9 @@ static void split_headers(const char *raw, size_t len, struct headers *h)
  */
 static void parse_ids(const char *v, GPtrArray *ids)
 {
-	const char *p = v;
+	/* b4 ty q-encodes a long one: "=?utf-8?q?=3C1680...=2Estgi?=" */
+	char *d = v && strstr(v, "=?") ? ms_mime_decode_text(v) : NULL;
+	const char *p = d ? d : v;
 
 	while (p && (p = strchr(p, '<'))) {
 		const char *e = p + 1;
@@ -1055,6 +1057,7 @@ static void parse_ids(const char *v, GPtrArray *ids)
 						       (size_t)(e - p - 1)));
 		p = *e == '>' ? e + 1 : e;
 	}
+	g_free(d);
 }
 
 static bool needs_mime(const char *v)

@@ -831,6 +831,37 @@ static void add_event(const struct ctx *c, GArray *events, uint32_t ri,
 	g_array_append_val(events, ev);
 }
 
+/* A series without a cover letter is answered below its first patch:
+ * an applied notice there that names `post` (a b4 ty's "[2/3] ...") is
+ * an event of it too, though no response to it. */
+static void named_below_first(const struct ctx *c, uint32_t post,
+			      GHashTable *answered, GArray *events,
+			      uint32_t first_rec, const GPtrArray *keys,
+			      int64_t newest)
+{
+	const struct ms_mail_rec *pr = rec_at(c, post);
+	const struct ms_mail_series *s = pr->series < 0 ? NULL :
+		ms_mail_index_series(c->idx, (uint32_t)pr->series);
+	GArray *below;
+	const char *commit;
+
+	if (!s || s->has_cover || s->root == post)
+		return;
+	below = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	descendants(c, s->root, below);
+	for (guint x = 0; x < below->len; x++) {
+		uint32_t ri = g_array_index(below, uint32_t, x);
+		const struct ms_mail_rec *rr = rec_at(c, ri);
+
+		if (rr->n_applied && !rr->duplicate && rr->date_valid &&
+		    ms_rv_notice_for(c->idx, rr, keys, &commit) ==
+			    MS_MAIL_NOTICE_APPLIED &&
+		    g_hash_table_add(answered, GUINT_TO_POINTER(ri)))
+			add_event(c, events, ri, first_rec, keys, newest);
+	}
+	g_array_free(below, TRUE);
+}
+
 /*
  * The responses to patch `pt` (struct ms_rv_reply): the human replies
  * to any of its versions or their cover letters, by someone other than
@@ -874,6 +905,8 @@ static GArray *responses(const struct ctx *c, const struct ms_rv_patch *pt,
 			g_array_append_val(resp, rep);
 		}
 		g_array_free(replies, TRUE);
+		named_below_first(c, post, answered, events, first_rec, keys,
+				  newest);
 	}
 	g_hash_table_unref(answered);
 	g_ptr_array_unref(keys);

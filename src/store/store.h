@@ -159,7 +159,8 @@ int ms_store_since_walk(struct ms_store *s, const char *gitdir,
  * end in smileys ("Finally merged :).").  11: each pre-image blob with
  * the path it is of ("BLOB PATH").  12: a bounce (postmaster@,
  * mailer-daemon@, "Mail Delivery System") is a bot's.  13: an applied
- * line splitting a quoted shortlog names the items above it.
+ * line splitting a quoted shortlog names the items above it; an RFC 2047
+ * encoded In-Reply-To or References is decoded.
  */
 #define MS_STORE_MAIL_VERSION 13
 

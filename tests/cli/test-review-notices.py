@@ -136,6 +136,26 @@ patch("u2@x", "lib: second of a pair", 9, "PATCH 2/2", "u0@x")
 mail("u-n@x", MAY, "Re: [PATCH 0/2] lib: pair", 10,
      "> Ann Author (2):\n>       lib: first of a pair\n"
      ">       lib: second of a pair\n\nApplied, thanks\n", "u0@x")
+# a series without a cover letter: the b4 ty below patch 1/2 names 2/2
+# too (linux-rdma, 168052561618.175957.10886078005080789036.b4-ty)
+patch("c1@x", "lib: first, no cover", 11, "PATCH 1/2")
+patch("c2@x", "lib: second, no cover", 11, "PATCH 2/2", "c1@x")
+mail("c-ty@x", MAY, "Re: [PATCH 1/2] lib: first, no cover", 12,
+     "Applied, thanks!\n\n[1/2] lib: first, no cover\n"
+     "      commit: 1111111111ab\n[2/2] lib: second, no cover\n"
+     "      commit: 2222222222ab\n", "c1@x")
+# b4 ty q-encodes a long In-Reply-To, folded (linux-rdma,
+# 168103607661.170852.10541162686308465242.b4-ty): still its parent
+patch("a-long-message-id-that-b4-encodes.1234567890@example.org",
+      "lib: encoded parent", 11)
+msgs.append("From x Mon Jan  1 00:00:00 2024\nFrom: " + MAY +
+            "\nSubject: Re: [PATCH] lib: encoded parent\n"
+            "Message-ID: <e-ty@x>\n"
+            "Date: Fri, 12 Jan 2024 10:00:00 +0000\nIn-Reply-To: "
+            "=?utf-8?q?=3Ca-long-message-id-that-b4-encodes=2E123?=\n"
+            " =?utf-8?q?4567890=40example=2Eorg=3E?=\n\n"
+            "Applied, thanks!\n\n[1/1] lib: encoded parent\n"
+            "      commit: 3333333333ab\n")
 
 mbox = os.path.join(tmp, "list.mbox")
 with open(mbox, "w") as f:
@@ -154,7 +174,14 @@ eq({m: pl[m]["state"] == "accepted" for m in
    "quoted whole, the series")
 eq([pl[m]["state_evidence"]["message_id"] for m in ("h2@x", "u1@x")],
    ["h-n@x", "u-n@x"], "each decided by its answer")
-accepted -= {"h2@x", "h3@x", "u1@x", "u2@x"}
+ENC = "a-long-message-id-that-b4-encodes.1234567890@example.org"
+eq([(pl[m]["state"], (pl[m]["state_evidence"] or {}).get("commit"))
+    for m in ("c1@x", "c2@x", ENC)],
+   [("accepted", "1111111111ab"), ("accepted", "2222222222ab"),
+    ("accepted", "3333333333ab")],
+   "a b4 ty below patch 1/2 of a series without a cover letter accepts "
+   "2/2 as well; a q-encoded In-Reply-To is decoded")
+accepted -= {"h2@x", "h3@x", "u1@x", "u2@x", "c1@x", "c2@x", ENC}
 eq(sorted(accepted), sorted(["pu@x", "me@x", "bo@x", "ch@x", "fi@x", "on@x",
                              "sm@x", "s1@x", "s3@x"]),
    "accepted: Pushed, merged after thanks, Applied both to, Pushed with, "
@@ -190,7 +217,7 @@ args = ["--tree", tree, "--archive", mbox, "--no-cache", "--until",
 r = run("review", *args, "--by", "month", "--json")
 iv = r.json()["entries"][0]["intervals"]
 eq((iv[0]["states"]["accepted"], iv[0]["open"]),
-   (13, len(pl) - 13),
+   (16, len(pl) - 16),
    "--by month: each interval's states and open queue")
 r = run("review", *args, "--by", "month")
 eq("accepted" in r.out.split("By month")[1].split("\n")[1], True,
