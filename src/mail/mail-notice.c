@@ -143,6 +143,41 @@ static bool clause_applied(const char *s, size_t n)
 	return false;
 }
 
+/*
+ * "I took it to for-next", "I took these two", "I took this to -rc,":
+ * linux-rdma's maintainers' words.  " to " must name a branch (a word
+ * with "next", "rc", "fixes", '-' or '/'): "I took it to mean" is none.
+ */
+static bool clause_took(const char *s, size_t n)
+{
+	static const char *const what[] = { "it", "this", "these", "them" };
+	static const char *const more[] = { " two", " one", "" };
+
+	if (!eat(&s, &n, "i took "))
+		return false;
+	for (size_t w = 0; w < G_N_ELEMENTS(what); w++) {
+		const char *a = s;
+		size_t an = n, k = 0;
+
+		if (!eat(&a, &an, what[w]))
+			continue;
+		for (size_t m = 0; m < G_N_ELEMENTS(more); m++)
+			if (eat(&a, &an, more[m]))
+				break;
+		if (!an || *a == ',' || *a == '.' || *a == '!')
+			return true;
+		if (!eat(&a, &an, " to "))
+			return false;
+		while (k < an && a[k] != ' ' && a[k] != ',')
+			k++;
+		return g_strstr_len(a, (gssize)k, "next") ||
+		       g_strstr_len(a, (gssize)k, "rc") ||
+		       g_strstr_len(a, (gssize)k, "fixes") ||
+		       memchr(a, '-', k) || memchr(a, '/', k);
+	}
+	return false;
+}
+
 /* The line `s` says the patch was applied: its first clause, or its
  * second after thanks or "Good catch" ("Thanks for the review, merged!",
  * "Thanks! Applied."). */
@@ -150,7 +185,8 @@ static bool says_applied(const char *s, size_t n)
 {
 	size_t k = 0;
 
-	if (clause_applied(s, n) || line_says(s, n, "thanks, applied"))
+	if (clause_applied(s, n) || clause_took(s, n) ||
+	    line_says(s, n, "thanks, applied"))
 		return true;    /* "Thanks, applied and changed as ..." */
 	while (k < n && s[k] != ',' && s[k] != '!' && s[k] != '.')
 		k++;
@@ -293,15 +329,13 @@ void ms_mail_notice_quoted(struct ms_mail_scan *sc, const char *s,
 		n--;
 	while (ind < n && s[ind] == ' ')
 		ind++;
-	if (line_shortlog(s, n)) {
+	if (line_shortlog(s, n)) {      /* the next author's too */
 		sc->shortlog = true;
-		sc->gap = false;
 		sc->indent = 0;
 		if (!sc->items) {
 			sc->items = g_ptr_array_new_with_free_func(g_free);
 			sc->applied = g_ptr_array_new_with_free_func(g_free);
 		}
-		g_ptr_array_set_size(sc->items, 0);
 	} else if (sc->shortlog && ind >= 2 && ind < n &&
 		   !memchr(s, '|', n)) {
 		char **last = sc->items->len ? (char **)&sc->items->pdata[

@@ -160,9 +160,10 @@ int ms_store_since_walk(struct ms_store *s, const char *gitdir,
  * the path it is of ("BLOB PATH").  12: a bounce (postmaster@,
  * mailer-daemon@, "Mail Delivery System") is a bot's.  13: an applied
  * line splitting a quoted shortlog names the items above it; an RFC 2047
- * encoded In-Reply-To or References is decoded.
+ * encoded In-Reply-To or References is decoded.  14: "I took it to
+ * for-next" is an applied notice.
  */
-#define MS_STORE_MAIL_VERSION 13
+#define MS_STORE_MAIL_VERSION 14
 
 /*
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)

@@ -136,6 +136,24 @@ patch("u2@x", "lib: second of a pair", 9, "PATCH 2/2", "u0@x")
 mail("u-n@x", MAY, "Re: [PATCH 0/2] lib: pair", 10,
      "> Ann Author (2):\n>       lib: first of a pair\n"
      ">       lib: second of a pair\n\nApplied, thanks\n", "u0@x")
+# linux-rdma's "I took ..." (Y9P6bGbtTNYIdoWN@nvidia.com), not "I took it
+# to mean"; a shortlog of two authors split under the first's
+# (ZHkhjTvi8vNAmmEC@nvidia.com)
+patch("tk@x", "lib: took", 11)
+answer("tk-n@x", "tk@x", "lib: took", 12,
+       "I took it to for-next, but I made these changes, please check:")
+patch("tm@x", "lib: took to mean", 11)
+answer("tm-n@x", "tm@x", "lib: took to mean", 12,
+       "I took it to mean the opposite.")
+mail("m0@x", AUTHOR, "[PATCH 0/3] lib: two authors", 11, "Two authors.")
+patch("m1@x", "lib: by ann, one", 11, "PATCH 1/3", "m0@x")
+patch("m2@x", "lib: by ann, two", 11, "PATCH 2/3", "m0@x")
+patch("m3@x", "lib: by bob", 11, "PATCH 3/3", "m0@x")
+mail("m-n@x", MAY, "Re: [PATCH 0/3] lib: two authors", 12,
+     "> Ann Author (2):\n>       lib: by ann, one\n"
+     ">       lib: by ann, two\n\nI took these two\n\n"
+     "> Bob Builder (1):\n>       lib: by bob\n\n"
+     "Don't know what to do with this one\n", "m0@x")
 # a series without a cover letter: the b4 ty below patch 1/2 names 2/2
 # too (linux-rdma, 168052561618.175957.10886078005080789036.b4-ty)
 patch("c1@x", "lib: first, no cover", 11, "PATCH 1/2")
@@ -181,7 +199,13 @@ eq([(pl[m]["state"], (pl[m]["state_evidence"] or {}).get("commit"))
     ("accepted", "3333333333ab")],
    "a b4 ty below patch 1/2 of a series without a cover letter accepts "
    "2/2 as well; a q-encoded In-Reply-To is decoded")
-accepted -= {"h2@x", "h3@x", "u1@x", "u2@x", "c1@x", "c2@x", ENC}
+eq({m: pl[m]["state"] == "accepted" for m in
+    ("tk@x", "tm@x", "m1@x", "m2@x", "m3@x")},
+   {"tk@x": True, "tm@x": False, "m1@x": True, "m2@x": True, "m3@x": False},
+   "'I took it to for-next', not 'I took it to mean'; 'I took these two' "
+   "under the first author's items of a split shortlog, not the second's")
+accepted -= {"h2@x", "h3@x", "u1@x", "u2@x", "c1@x", "c2@x", ENC, "tk@x",
+             "m1@x", "m2@x"}
 eq(sorted(accepted), sorted(["pu@x", "me@x", "bo@x", "ch@x", "fi@x", "on@x",
                              "sm@x", "s1@x", "s3@x"]),
    "accepted: Pushed, merged after thanks, Applied both to, Pushed with, "
@@ -217,7 +241,7 @@ args = ["--tree", tree, "--archive", mbox, "--no-cache", "--until",
 r = run("review", *args, "--by", "month", "--json")
 iv = r.json()["entries"][0]["intervals"]
 eq((iv[0]["states"]["accepted"], iv[0]["open"]),
-   (16, len(pl) - 16),
+   (19, len(pl) - 19),
    "--by month: each interval's states and open queue")
 r = run("review", *args, "--by", "month")
 eq("accepted" in r.out.split("By month")[1].split("\n")[1], True,
