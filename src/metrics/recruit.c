@@ -12,6 +12,7 @@
 #include "person.h"
 #include "retire.h"
 #include "review.h"
+#include "verdict.h"
 
 #include <string.h>
 

@@ -161,4 +161,9 @@ GPtrArray *ms_rv_subject_keys(const struct ms_mail_index *idx,
 int64_t ms_rv_newest_posting(const struct ms_mail_index *idx,
 			     const GArray *postings);
 
+/* Patches (struct ms_rv_patch) by their first posting's date, then its
+ * place in the archives: every list of them, in text, JSON and HTML, is
+ * in date order. */
+gint ms_rv_patch_cmp(gconstpointer a, gconstpointer b);
+
 #endif

@@ -453,3 +453,14 @@ int64_t ms_rv_newest_posting(const struct ms_mail_index *idx,
 	}
 	return newest;
 }
+
+gint ms_rv_patch_cmp(gconstpointer a, gconstpointer b)
+{
+	const struct ms_rv_patch *x = a, *y = b;
+	uint32_t rx = g_array_index(x->postings, uint32_t, 0);
+	uint32_t ry = g_array_index(y->postings, uint32_t, 0);
+
+	if (x->posted != y->posted)
+		return x->posted < y->posted ? -1 : 1;
+	return rx < ry ? -1 : rx > ry;
+}

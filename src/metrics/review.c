@@ -2,6 +2,7 @@
  * review.c - list responsiveness per MAINTAINERS entry (review.h).
  */
 #include "review-internal.h"
+#include "verdict.h"
 #include "ident.h"
 #include "maintainers.h"
 #include "person.h"
@@ -1241,27 +1242,6 @@ static size_t people_out(struct entry_acc *ea)
 	return tags_total;
 }
 
-unsigned ms_rv_defacto(const struct ms_rv_entry *e,
-		       const struct ms_rv_person *p)
-{
-	size_t tags = p->reviewed_by + p->acked_by;
-	/* answers in one thread are one piece of evidence, however many
-	 * patches the series had */
-	bool threads = p->threads >= 2;
-	unsigned r = 0;
-
-	if (p->role || p->via_list)
-		return 0;
-	if (p->applied >= 2 && 2 * p->applied > e->merged)
-		r |= MS_RV_DEFACTO_APPLIED;
-	if (threads && tags >= 2 && 2 * tags > e->tags_total)
-		r |= MS_RV_DEFACTO_TAGS;
-	if (threads && p->first_responses >= 2 &&
-	    2 * p->first_responses > e->first_replied_total)
-		r |= MS_RV_DEFACTO_FIRST;
-	return r;
-}
-
 /* De-facto maintainers (ms_rv_defacto()), `tags_total` the review tags
  * everyone gave. */
 static void defacto_maintainers(struct entry_acc *ea, size_t tags_total)
@@ -1322,19 +1302,6 @@ static void corporate_aliases(const struct ctx *c, struct ms_rv_entry *out)
 	}
 }
 
-/* Patches by their first posting's date (then its place in the archives):
- * every list of them, in text, JSON and HTML, is in date order. */
-static gint patch_cmp(gconstpointer a, gconstpointer b)
-{
-	const struct ms_rv_patch *x = a, *y = b;
-	uint32_t rx = g_array_index(x->postings, uint32_t, 0);
-	uint32_t ry = g_array_index(y->postings, uint32_t, 0);
-
-	if (x->posted != y->posted)
-		return x->posted < y->posted ? -1 : 1;
-	return rx < ry ? -1 : rx > ry;
-}
-
 /*
  * Entry `e`'s figures over the window, or, with `part`, over the patches
  * first posted in its interval and the commits dated in it: its listed
@@ -1369,7 +1336,7 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 	entry_commits(&ea);
 	defacto_maintainers(&ea, people_out(&ea));
 	corporate_aliases(c, ea.out);
-	g_array_sort(ea.out->patches, patch_cmp);
+	g_array_sort(ea.out->patches, ms_rv_patch_cmp);
 
 	g_ptr_array_unref(ea.order);
 	g_hash_table_unref(ea.tag_msgs);

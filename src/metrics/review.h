@@ -366,28 +366,13 @@ struct ms_rv_entry {
 	GPtrArray *strings;          /* private: strings the entry owns */
 };
 
-/* Which of ms_rv_defacto()'s shares holds (bits). */
+/* Which of ms_rv_defacto()'s (verdict.h) shares holds (bits). */
 enum {
 	MS_RV_DEFACTO_APPLIED = 1,   /* applied most of the merged patches */
 	MS_RV_DEFACTO_TAGS = 2,      /* gave most of the review tags */
 	MS_RV_DEFACTO_FIRST = 4,     /* answered most answered patches first */
 };
 
-/*
- * The verdict "de-facto maintainer on the list" that review gives: an
- * unlisted person `p` of entry `e` (one of e->others, not a via-list
- * sender) who, at least twice each, applied more than half of the
- * entry's merged patches, gave more than half of its review tags, or
- * was the first to answer more than half of its answered patches; the
- * tags and first answers must lie in two threads at least (on
- * linux-rdma's 2023 slice, first answers to one cross-posted series
- * made Al Viro the de-facto maintainer of 12 file systems).
- * Returns the shares that hold (0: not de-facto); the evidence is in `p`
- * (applied, reviewed_by + acked_by, first_responses with their dates and
- * Message-IDs) over `e` (merged, tags_total, first_replied_total).
- */
-unsigned ms_rv_defacto(const struct ms_rv_entry *e,
-		       const struct ms_rv_person *p);
 
 /* A patch posting of the window set aside, and why (docs/review.md,
  * "Set aside"). */

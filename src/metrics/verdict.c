@@ -364,3 +364,24 @@ char *ms_verdict_person_text(const struct ms_activity *a,
 		g_string_append_printf(s, "; %s", ms_verdict_word(v));
 	return g_string_free(s, FALSE);
 }
+
+unsigned ms_rv_defacto(const struct ms_rv_entry *e,
+		       const struct ms_rv_person *p)
+{
+	size_t tags = p->reviewed_by + p->acked_by;
+	/* answers in one thread are one piece of evidence, however many
+	 * patches the series had */
+	bool threads = p->threads >= 2;
+	unsigned r = 0;
+
+	if (p->role || p->via_list)
+		return 0;
+	if (p->applied >= 2 && 2 * p->applied > e->merged)
+		r |= MS_RV_DEFACTO_APPLIED;
+	if (threads && tags >= 2 && 2 * tags > e->tags_total)
+		r |= MS_RV_DEFACTO_TAGS;
+	if (threads && p->first_responses >= 2 &&
+	    2 * p->first_responses > e->first_replied_total)
+		r |= MS_RV_DEFACTO_FIRST;
+	return r;
+}
