@@ -397,14 +397,6 @@ void cli_act_verdict(const struct ms_act_entry *e,
 			  list_facts != NULL, cutoff, v);
 }
 
-bool cli_act_urgent(const struct ms_act_entry *e,
-		    const struct cli_list_facts *list_facts, int64_t cutoff)
-{
-	return ms_verdict_urgent(e, cli_list_facts_entry(list_facts,
-							 e->entry->name),
-				 list_facts != NULL, cutoff);
-}
-
 /* The verdict lines of entry `e`'s people: what the verdict engine flags
  * (ms_verdict_flag()). */
 static void print_verdicts(FILE *fp, const struct ms_activity *a,

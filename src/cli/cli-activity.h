@@ -247,11 +247,6 @@ void cli_act_verdict(const struct ms_act_entry *e,
 		     const struct cli_list_facts *list_facts, int64_t cutoff,
 		     struct ms_verdict *v);
 
-/* ms_verdict_urgent() of entry `e` with the list facts `list_facts`
- * (NULL: none) for cutoff `cutoff`. */
-bool cli_act_urgent(const struct ms_act_entry *e,
-		    const struct cli_list_facts *list_facts, int64_t cutoff);
-
 /*
  * --by month|quarter|year|release of `activity` and `urgent`: the window
  * [q->since, q->until] cut into intervals (release: the tags of `repo`

@@ -634,10 +634,7 @@ void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 	ms_out_end_object(o);
 }
 
-const char *cli_list_facts_category(struct cli_list_facts *f,
-				    const struct ms_act_entry *e,
-				    const struct ms_act_entry *all,
-				    size_t nr_all, char **why)
+struct ms_urgent *cli_list_facts_urgent(const struct cli_list_facts *f)
 {
-	return ms_urgent_category(f->urgent, e, all, nr_all, why);
+	return f ? f->urgent : NULL;
 }

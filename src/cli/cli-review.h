@@ -241,9 +241,6 @@ void cli_rv_json_people(struct ms_out *o, const char *key,
 void cli_list_facts_json(struct ms_out *o, const struct cli_list_facts *f,
 			 const char *name);
 
-/* LWN's category of an urgent entry `e`, and with `why` its explanation:
- * ms_urgent_category() (urgent.h) over these facts. */
-const char *cli_list_facts_category(struct cli_list_facts *f,
-				    const struct ms_act_entry *e,
-				    const struct ms_act_entry *all,
-				    size_t nr_all, char **why);
+/* The facts as the verdicts of urgent read them (ms_verdict_urgency(),
+ * ms_verdict_selected()); NULL when `f` is. */
+struct ms_urgent *cli_list_facts_urgent(const struct cli_list_facts *f);

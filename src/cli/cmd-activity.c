@@ -154,10 +154,10 @@ int cmd_activity(int argc, char **argv)
 		size_t rows = 0, shown = 0, max;
 
 		for (size_t i = 0; i < nr; i++)
-			rows += res[i].commits >= (size_t)min_commits;
+			rows += ms_verdict_busy(&res[i], min_commits);
 		max = cli_limit_rows(limit, rows);
 		for (size_t i = 0; i < nr && shown < max; i++) {
-			if (res[i].commits < (size_t)min_commits)
+			if (!ms_verdict_busy(&res[i], min_commits))
 				continue;
 			if (json) {
 				shown++;

@@ -185,14 +185,9 @@ static int compute_urgent(struct site *s)
 				r = &res[k];
 		if (!r)
 			continue;
-		if (cli_act_urgent(r, f, q.active_since)) {
-			s->urgent[i] = cli_list_facts_category(f, r, res, nr,
-				&s->urgent_why[i]);
-			continue;
-		}
-		s->urgent[i] = "not urgent";
-		s->urgent_why[i] = ms_verdict_not_urgent_why(r,
-							     q.active_since);
+		s->urgent[i] = ms_verdict_urgency(cli_list_facts_urgent(f), r,
+						  res, nr, q.active_since,
+						  &s->urgent_why[i]);
 	}
 	cli_list_facts_free(f);
 	ms_act_entries_free(res, nr);

@@ -274,7 +274,7 @@ static void retire_plans(const struct retire_args *a, struct retire_data *d)
 		size_t blen = 0;
 		FILE *mem;
 
-		if (e->commits < (size_t)a->min_commits)
+		if (!ms_verdict_busy(e, a->min_commits))
 			continue;
 		people = retired_people(a, d, e);
 		entry_joins(d, e);

@@ -42,27 +42,25 @@ static const struct cli_command_help help = {
 static struct cli_list_facts *list_facts;
 static const struct ms_act_entry *all_entries;
 static size_t nr_all_entries;
+static int64_t cutoff;
+/* Each selection as the text names it; the JSON's without "--". */
+static const char *const mode_name[] = {
+	[MS_VERDICT_SELECT_URGENT] = "urgent",
+	[MS_VERDICT_SELECT_NEVER] = "--never",
+	[MS_VERDICT_SELECT_NOMAINT] = "--nomaint",
+};
+
+/* The verdict engine's category of `e` (ms_verdict_urgency()), and with
+ * `why` its reason. */
+static const char *category(const struct ms_act_entry *e, char **why)
+{
+	return ms_verdict_urgency(cli_list_facts_urgent(list_facts), e,
+				  all_entries, nr_all_entries, cutoff, why);
+}
 
 static int category_rank(const struct ms_act_entry *e)
 {
-	return ms_verdict_category_rank(cli_list_facts_category(list_facts,
-		e, all_entries, nr_all_entries, NULL));
-}
-
-enum mode { MODE_URGENT, MODE_NEVER, MODE_NOMAINT };
-
-static bool selected(const struct ms_act_entry *e, enum mode mode,
-		     int64_t cutoff)
-{
-	switch (mode) {
-	case MODE_NEVER:
-		return ms_verdict_never(e);
-	case MODE_NOMAINT:
-		return !strcmp(ms_verdict_urgent_reason(e), "no_maintainer");
-	case MODE_URGENT:
-		break;
-	}
-	return cli_act_urgent(e, NULL, cutoff);
+	return ms_verdict_category_rank(category(e, NULL));
 }
 
 static int by_commits(const void *x, const void *y)
@@ -121,8 +119,7 @@ static void print_text(FILE *fp, const struct ms_activity *a,
 	}
 	if (list_facts) {
 		char *why = NULL;
-		const char *cat = cli_list_facts_category(list_facts, e,
-			all_entries, nr_all_entries, &why);
+		const char *cat = category(e, &why);
 
 		fprintf(fp, "  Category: %s (%s)\n", cat, why);
 		g_free(why);
@@ -157,8 +154,7 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 	if (list_facts) {
 		char *why = NULL;
 
-		ms_out_kv_string(o, "category", cli_list_facts_category(
-			list_facts, e, all_entries, nr_all_entries, &why));
+		ms_out_kv_string(o, "category", category(e, &why));
 		ms_out_kv_string(o, "category_reason", why);
 		g_free(why);
 		cli_list_facts_json(o, list_facts, e->entry->name);
@@ -173,13 +169,14 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 
 /* The JSON document's head: the window and the selection's settings. */
 static void json_head(struct ms_out *o, const struct ms_activity_query *q,
-		      enum mode mode, const struct ms_duration *idle,
+		      enum ms_verdict_selection mode,
+		      const struct ms_duration *idle,
 		      long min_commits)
 {
 	ms_out_begin_document(o);
 	cli_json_window(o, true, q->since, q->until);
-	ms_out_kv_string(o, "selection", mode == MODE_NEVER ? "never" :
-			 mode == MODE_NOMAINT ? "nomaint" : "urgent");
+	ms_out_kv_string(o, "selection", mode_name[mode] +
+			 strspn(mode_name[mode], "-"));
 	/* whole months, as --months said; else null */
 	if (idle->seconds)
 		ms_out_kv_null(o, "months");
@@ -243,7 +240,7 @@ int cmd_urgent(int argc, char **argv)
 	struct ms_activity_query q = { 0 };
 	struct ms_act_entry *res = NULL;
 	GPtrArray *pick = NULL;
-	enum mode mode = MODE_URGENT;
+	enum ms_verdict_selection mode;
 	struct cli_act_series ser = { 0 };
 	size_t nr = 0;
 	struct ms_out *o;
@@ -279,7 +276,8 @@ int cmd_urgent(int argc, char **argv)
 	g_free(months_arg);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	mode = never ? MODE_NEVER : nomaint ? MODE_NOMAINT : MODE_URGENT;
+	mode = never ? MS_VERDICT_SELECT_NEVER : nomaint ?
+		MS_VERDICT_SELECT_NOMAINT : MS_VERDICT_SELECT_URGENT;
 	rc = cli_act_load("urgent", &ao, MS_DEFAULT_URGENT_WINDOW_YEARS,
 			  &proj, &a, &q.since, &q.until);
 	if (rc != CLI_CONTINUE)
@@ -294,28 +292,22 @@ int cmd_urgent(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		goto out;
 	series = &ser;
-	pick = g_ptr_array_new();
-	for (size_t i = 0; i < nr; i++)
-		if (res[i].commits >= (size_t)min_commits &&
-		    selected(&res[i], mode, q.active_since))
-			g_ptr_array_add(pick, &res[i]);
-	g_ptr_array_sort(pick, by_commits);
 	if (ao.archives.nr) {
 		rc = cli_list_facts_load("urgent", &ao, q.since, q.until,
 					 q.active_since, a, &list_facts);
 		if (rc != CLI_CONTINUE)
 			goto out;
-		all_entries = res;
-		nr_all_entries = nr;
-		/* a maintainer who answers on the list is not inactive */
-		if (mode == MODE_URGENT)
-			for (guint i = pick->len; i-- > 0;)
-				if (!cli_act_urgent(pick->pdata[i],
-						    list_facts,
-						    q.active_since))
-					g_ptr_array_remove_index(pick, i);
-		g_ptr_array_sort(pick, by_category);
 	}
+	all_entries = res;
+	nr_all_entries = nr;
+	cutoff = q.active_since;
+	pick = g_ptr_array_new();
+	for (size_t i = 0; i < nr; i++)
+		if (ms_verdict_selected(mode, &res[i],
+					cli_list_facts_urgent(list_facts),
+					cutoff, min_commits))
+			g_ptr_array_add(pick, &res[i]);
+	g_ptr_array_sort(pick, list_facts ? by_category : by_commits);
 
 	ms_act_format(q.since, 0, false, true, since);
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
@@ -334,9 +326,7 @@ int cmd_urgent(int argc, char **argv)
 			       cli_limit_rows(limit, pick->len));
 		if (!pick->len)
 			fprintf(stdout, "No entry matches (%s, --min-commits "
-				"%ld).\n", mode == MODE_NEVER ? "--never" :
-				mode == MODE_NOMAINT ? "--nomaint" :
-				"urgent", min_commits);
+				"%ld).\n", mode_name[mode], min_commits);
 	}
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);

@@ -4,6 +4,7 @@
  */
 #include "verdict.h"
 #include "maintainers.h"
+#include "urgent.h"
 
 #include <glib.h>
 #include <string.h>
@@ -221,29 +222,104 @@ static bool has_files(const struct maint_entry *e)
 	return false;
 }
 
+/* Why an entry is urgent or not (urgency()), in that order. */
+enum urgency {
+	URGENT,
+	NO_PATTERN,     /* no F: or N: */
+	NO_FILES,       /* no file of the tree is its own */
+	QUIET,          /* no commit and no patch in the window */
+	ACTIVE,         /* a maintainer active since the cutoff */
+	NOT_JUDGED,     /* a maintainer with no evidence: `v` says why */
+};
+
+static enum urgency urgency(const struct ms_act_entry *e,
+			    const struct ms_rv_entry *le, bool list_read,
+			    int64_t cutoff, struct ms_verdict *v)
+{
+	if (!has_files(e->entry))
+		return NO_PATTERN;
+	if (e->no_files)
+		return NO_FILES;
+	/* nothing happened in the window: no one to miss */
+	if (!e->commits && !(le && le->patches->len))
+		return QUIET;
+	for (size_t i = 0; i < e->nr_people; i++) {
+		if (e->people[i].role != 'M')
+			continue;
+		ms_verdict_person(e, &e->people[i], NULL, le, list_read,
+				  cutoff, v);
+		/* a role address is no active maintainer, but no inactive
+		 * one either */
+		if (!ms_verdict_inactive(v) &&
+		    v->kind != MS_VERDICT_ROLE_ADDRESS)
+			return v->kind == MS_VERDICT_NO_EVIDENCE ?
+				NOT_JUDGED : ACTIVE;
+	}
+	return URGENT;
+}
+
 bool ms_verdict_urgent(const struct ms_act_entry *e,
 		       const struct ms_rv_entry *le, bool list_read,
 		       int64_t cutoff)
 {
-	if (!has_files(e->entry) || e->no_files)
-		return false;
-	/* nothing happened in the window: no one to miss */
-	if (!e->commits && !(le && le->patches->len))
-		return false;
-	for (size_t i = 0; i < e->nr_people; i++) {
-		struct ms_verdict v;
+	struct ms_verdict v;
 
-		if (e->people[i].role != 'M')
-			continue;
-		ms_verdict_person(e, &e->people[i], NULL, le, list_read,
-				  cutoff, &v);
-		/* a role address is no active maintainer, but no inactive
-		 * one either */
-		if (!ms_verdict_inactive(&v) &&
-		    v.kind != MS_VERDICT_ROLE_ADDRESS)
-			return false;
+	return urgency(e, le, list_read, cutoff, &v) == URGENT;
+}
+
+const char *ms_verdict_urgency(struct ms_urgent *u,
+			       const struct ms_act_entry *e,
+			       const struct ms_act_entry *all, size_t nr_all,
+			       int64_t cutoff, char **why)
+{
+	static const char *const text[] = {
+		NULL, "no file pattern (F:, N:)",
+		"no file of the tree is its own",
+		"no commit and no patch in the window",
+		"a maintainer active in git or on the list since %s",
+		"a maintainer not judged: %s (%s)",
+	};
+	struct ms_verdict v;
+	enum urgency r = urgency(e, ms_urgent_entry(u, e->entry->name),
+				 u != NULL, cutoff, &v);
+	char d[32];
+
+	if (r == URGENT && u)
+		return ms_urgent_category(u, e, all, nr_all, why);
+	if (why)
+		*why = NULL;
+	if (r == URGENT)
+		return "urgent";
+	ms_act_format(cutoff, 0, false, true, d);
+	if (why)
+		*why = r == NOT_JUDGED ? g_strdup_printf(text[r],
+			ms_verdict_why_text(v.why), d) :
+			g_strdup_printf(text[r], d);
+	return "not urgent";
+}
+
+bool ms_verdict_busy(const struct ms_act_entry *e, long min_commits)
+{
+	return e->commits >= (size_t)(min_commits > 0 ? min_commits : 0);
+}
+
+bool ms_verdict_selected(enum ms_verdict_selection s,
+			 const struct ms_act_entry *e,
+			 const struct ms_urgent *u, int64_t cutoff,
+			 long min_commits)
+{
+	if (!ms_verdict_busy(e, min_commits))
+		return false;
+	switch (s) {
+	case MS_VERDICT_SELECT_NEVER:
+		return ms_verdict_never(e);
+	case MS_VERDICT_SELECT_NOMAINT:
+		return !e->nr_maintainers;
+	case MS_VERDICT_SELECT_URGENT:
+		break;
 	}
-	return true;
+	return ms_verdict_urgent(e, ms_urgent_entry(u, e->entry->name),
+				 u != NULL, cutoff);
 }
 
 const char *ms_verdict_urgent_reason(const struct ms_act_entry *e)
@@ -259,17 +335,6 @@ const char *ms_verdict_urgent_reason(const struct ms_act_entry *e)
 bool ms_verdict_entry_judged(const struct ms_act_entry *e)
 {
 	return !e->no_files;
-}
-
-char *ms_verdict_not_urgent_why(const struct ms_act_entry *e, int64_t cutoff)
-{
-	char d[32];
-
-	if (!ms_verdict_entry_judged(e))
-		return g_strdup("no file of the tree is its own");
-	ms_act_format(cutoff, 0, false, true, d);
-	return g_strdup_printf("a maintainer active in git or on the list "
-			       "since %s", d);
 }
 
 bool ms_verdict_never(const struct ms_act_entry *e)
@@ -294,8 +359,7 @@ int ms_verdict_category_rank(const char *category)
 bool ms_verdict_retire(const struct ms_act_entry *e,
 		       const struct ms_verdict *v, long min_commits)
 {
-	return e->commits >= (size_t)(min_commits > 0 ? min_commits : 0) &&
-	       ms_verdict_inactive(v);
+	return ms_verdict_busy(e, min_commits) && ms_verdict_inactive(v);
 }
 
 /*

@@ -215,9 +215,45 @@ bool ms_verdict_urgent(const struct ms_act_entry *e,
  * the tree is its own (its code lives elsewhere). */
 bool ms_verdict_entry_judged(const struct ms_act_entry *e);
 
-/* Why entry `e`, not urgent for `cutoff`, is not (a new string): no file
- * of the tree is its own, or a maintainer was active since the cutoff. */
-char *ms_verdict_not_urgent_why(const struct ms_act_entry *e, int64_t cutoff);
+/*
+ * The one definition of urgent, for `urgent` and `report`: what is said
+ * of entry `e` (one of `all`, the query result of every entry for
+ * `cutoff`) with the lists' review `u` (urgent.h; NULL: no list read).
+ * When urgent (ms_verdict_urgent()), its LWN category
+ * (ms_urgent_category(); "urgent" without a list to judge by); else "not
+ * urgent".  With `why`, the reason (a new string, g_free it; NULL for
+ * "urgent"): the category's, or why not: no file pattern, no file of the
+ * tree is its own, no commit and no patch in the window, a maintainer
+ * active in git or on the list since the cutoff, or a maintainer not
+ * judged (ms_verdict_why_text()).
+ */
+struct ms_urgent;
+const char *ms_verdict_urgency(struct ms_urgent *u,
+			       const struct ms_act_entry *e,
+			       const struct ms_act_entry *all, size_t nr_all,
+			       int64_t cutoff, char **why);
+
+/* Whether entry `e` has at least `min_commits` commits in the window
+ * (--min-commits; 0 or less: every entry). */
+bool ms_verdict_busy(const struct ms_act_entry *e, long min_commits);
+
+/* What `urgent` lists: the urgent entries, --never or --nomaint. */
+enum ms_verdict_selection {
+	MS_VERDICT_SELECT_URGENT,
+	MS_VERDICT_SELECT_NEVER,
+	MS_VERDICT_SELECT_NOMAINT,
+};
+
+/*
+ * Whether `urgent`'s selection `s` lists entry `e` (a query result for
+ * `cutoff`): busy (ms_verdict_busy()), and urgent (ms_verdict_urgent(),
+ * with the lists' review `u` when not NULL), never active
+ * (ms_verdict_never()) or with no maintainer listed.
+ */
+bool ms_verdict_selected(enum ms_verdict_selection s,
+			 const struct ms_act_entry *e,
+			 const struct ms_urgent *u, int64_t cutoff,
+			 long min_commits);
 
 /* Whether `urgent --never` lists entry `e`: judged, and none of its
  * maintainers is anywhere in the history. */
@@ -233,8 +269,8 @@ const char *ms_verdict_urgent_reason(const struct ms_act_entry *e);
 int ms_verdict_category_rank(const char *category);
 
 /*
- * Whether person `p` of entry `e` is to be retired: the entry has at
- * least `min_commits` commits in the window and the person's verdict
+ * Whether person `p` of entry `e` is to be retired: the entry is busy
+ * (ms_verdict_busy()) and the person's verdict
  * (ms_verdict_person(), in `v`) is inactive or never active.  A role or
  * list address, or no evidence, is never retired.
  */
