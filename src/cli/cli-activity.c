@@ -144,7 +144,8 @@ static int act_window(const char *cmd, const struct cli_act_opts *o,
 
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		 int default_years, struct ms_project **proj,
-		 struct ms_activity **out, int64_t *since, int64_t *until)
+		 struct ms_activity **out, int64_t *since, int64_t *until,
+		 int64_t *cutoff)
 {
 	int64_t s, u;
 	int rc;
@@ -155,6 +156,8 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		return cli_usage_error(cmd, "--repo GITDIR is required");
 	/* bad dates fail before the walk, not after it */
 	rc = cli_window_parse(cmd, o->repo, o->since, o->until, &s, &u);
+	if (rc == CLI_CONTINUE && cutoff)
+		rc = cli_inactive_after(cmd, o->inactive_after, 0, cutoff);
 	if (rc == CLI_CONTINUE)
 		rc = cli_project_open(o, proj);
 	if (rc == CLI_CONTINUE)
@@ -169,6 +172,9 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 	if (rc == CLI_CONTINUE)
 		rc = act_window(cmd, o, default_years, *out, s, u, since,
 				until);
+	if (rc == CLI_CONTINUE && cutoff)
+		rc = cli_inactive_after(cmd, o->inactive_after, *until,
+					cutoff);
 	if (rc != CLI_CONTINUE) {
 		cli_project_close(*proj);
 		*proj = NULL;

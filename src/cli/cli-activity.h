@@ -25,6 +25,9 @@ struct cli_act_opts {
 	const char *until;       /* --until DATE|REV */
 	const char *tree;        /* without repo: the tree (--tree DIR) */
 	const char *aliases;     /* --aliases FILE */
+	/* --inactive-after DURATION|DATE, as the command's default sets
+	 * it (MS_DEFAULT_INACTIVE_AFTER); NULL: no verdicts, no cutoff */
+	const char *inactive_after;
 	struct cli_strings mailmaps; /* --mailmap FILE... */
 	struct cli_strings maintainers; /* --maintainers FILE... */
 	bool find_maintainer_files; /* --find-maintainer-files */
@@ -109,13 +112,17 @@ int cli_act_set_range(const char *cmd, struct ms_activity *a,
  * `default_years` before until; with --since REV the commits of REV..rev,
  * whatever their dates, as cli_act_set_range()).  The model is the
  * history of project *proj (cli-project.h), which the caller closes with
- * cli_project_close().  Prints warnings and errors.  Returns
- * CLI_CONTINUE or an exit code (then *proj is NULL).
+ * cli_project_close().  With `cutoff`, the --inactive-after point
+ * (cli_inactive_after() of o->inactive_after, from until), checked
+ * before the walk.  Prints warnings and errors.  Returns CLI_CONTINUE
+ * or an exit code (then *proj is NULL).
  */
 struct ms_project;
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		 int default_years, struct ms_project **proj,
-		 struct ms_activity **out, int64_t *since, int64_t *until);
+		 struct ms_activity **out, int64_t *since, int64_t *until,
+		 int64_t *cutoff);
+
 
 /*
  * The context a text report starts with: repository and revision, the

@@ -235,15 +235,12 @@ static void list_json(struct ms_out *o, const struct cc_act *ac,
  * elsewhere), so --active-only has nothing to go by (cmd-maintainers.c
  * refuses it).
  */
-static int load_list_only(struct cc_act *act, const struct cc_act_args *a,
-			  const struct cli_act_opts *ao)
+static int load_list_only(struct cc_act *act, const struct cli_act_opts *ao)
 {
 	char from[32], to[32];
 	int rc;
 
 	rc = cli_list_facts_load_tree("maintainers", ao, MS_DEFAULT_WINDOW,
-				      a->inactive_after ? a->inactive_after :
-				      MS_DEFAULT_INACTIVE_AFTER,
 				      &act->q.since, &act->q.until, &act->lf);
 	if (rc != CLI_CONTINUE)
 		return rc;
@@ -265,27 +262,19 @@ static int load_activity(struct cc_act *act, const struct cc_act_args *a)
 	ao.find_maintainer_files = a->topts->find_maintainer_files;
 	ao.store = *a->store;
 	ao.archives = *a->archives;
+	ao.inactive_after = a->inactive_after ? a->inactive_after :
+		MS_DEFAULT_INACTIVE_AFTER;
 	if (!a->topts->repo) {
 		ao.tree = a->topts->tree;
-		return load_list_only(act, a, &ao);
+		return load_list_only(act, &ao);
 	}
 	ao.repo = a->topts->repo;
 	ao.rev = a->topts->rev;
 	rc = cli_act_load("maintainers", &ao, MS_DEFAULT_WINDOW_YEARS,
-			  &act->proj, &act->a,
-			  &act->q.since, &act->q.until);
+			  &act->proj, &act->a, &act->q.since, &act->q.until,
+			  &act->q.active_since);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (ms_act_parse_before(a->inactive_after ?
-				a->inactive_after : MS_DEFAULT_INACTIVE_AFTER,
-				act->q.until, &act->q.active_since) < 0) {
-		rc = cli_usage_error("maintainers", "--inactive-after: %s",
-				     ms_error_last());
-		cli_project_close(act->proj);
-		act->proj = NULL;
-		act->a = NULL;
-		return rc;
-	}
 	if (!a->archives->nr)
 		return CLI_CONTINUE;
 	/* the list from the window's start to the archive's end: a list

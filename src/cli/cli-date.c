@@ -120,3 +120,13 @@ void cli_json_window(struct ms_out *o, bool since_set, int64_t since,
 	cli_json_date(o, "until", true, until);
 	ms_out_end_object(o);
 }
+
+int cli_inactive_after(const char *cmd, const char *value, int64_t until,
+		       int64_t *cutoff)
+{
+	*cutoff = 0;
+	if (value && ms_act_parse_before(value, until, cutoff) < 0)
+		return cli_usage_error(cmd, "--inactive-after: %s",
+				       ms_error_last());
+	return CLI_CONTINUE;
+}

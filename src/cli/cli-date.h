@@ -20,6 +20,15 @@ int cli_window_parse(const char *cmd, const char *repo, const char *since,
 		     const char *until, int64_t *s, int64_t *u);
 
 /*
+ * The point --inactive-after `value` names counted back from `until` (0
+ * when `value` is NULL): CLI_CONTINUE, or the usage error
+ * "--inactive-after: ..." of `cmd` after printing it.  The one parser of
+ * the option, for every command that takes it.
+ */
+int cli_inactive_after(const char *cmd, const char *value, int64_t until,
+		       int64_t *cutoff);
+
+/*
  * --since REV: the commits of REV..rev (git rev-list's meaning: reachable
  * from `rev`, NULL meaning HEAD, and not from REV), whatever their dates:
  * a branch merged after REV brings commits dated before it, and a commit

@@ -450,9 +450,8 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 }
 
 int cli_list_facts_load_tree(const char *cmd, const struct cli_act_opts *ao,
-			     const char *window, const char *inactive_after,
-			     int64_t *since, int64_t *until,
-			     struct cli_list_facts **out)
+			     const char *window, int64_t *since,
+			     int64_t *until, struct cli_list_facts **out)
 {
 	struct cli_list_facts *f;
 	struct cli_act_opts o = *ao;
@@ -470,15 +469,12 @@ int cli_list_facts_load_tree(const char *cmd, const struct cli_act_opts *ao,
 	 * left out as review leaves them out (ms_mail_index_span()) */
 	if (!ms_mail_index_span(ms_link_mail_index(f->lm), since, until, NULL))
 		*until = 0;
-	if (ms_act_parse_before(window, *until, since) < 0 ||
-	    ms_act_parse_before(inactive_after, *until,
-				&f->active_since) < 0) {
-		rc = cli_usage_error(cmd, "--inactive-after: %s",
-				     ms_error_last());
-		cli_list_facts_free(f);
-		return rc;
-	}
-	rc = cli_project_ident(f->proj, &rvo.ident);
+	rc = ms_act_parse_before(window, *until, since) < 0 ?
+		cli_error_last() :
+		cli_inactive_after(cmd, ao->inactive_after, *until,
+				   &f->active_since);
+	if (rc == CLI_CONTINUE)
+		rc = cli_project_ident(f->proj, &rvo.ident);
 	if (rc != CLI_CONTINUE) {
 		cli_list_facts_free(f);
 		return rc;

@@ -199,14 +199,14 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
  * without --repo): the entries of the tree of `ao` (o->tree, its
  * MAINTAINERS options), people resolved by its .mailmap and the list's
  * names, the window `window` (a duration, "5y") back from the archive's
- * newest message, which is also where `inactive_after` counts back from.
+ * newest message, which is also where o->inactive_after counts back
+ * from.
  * Sets *since and *until to the window.  Returns CLI_CONTINUE or an exit
  * code after printing the error.
  */
 int cli_list_facts_load_tree(const char *cmd, const struct cli_act_opts *ao,
-			     const char *window, const char *inactive_after,
-			     int64_t *since, int64_t *until,
-			     struct cli_list_facts **out);
+			     const char *window, int64_t *since,
+			     int64_t *until, struct cli_list_facts **out);
 void cli_list_facts_free(struct cli_list_facts *f);
 
 /* The review figures of entry `name`, or NULL when it had no patches. */

@@ -74,15 +74,15 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 
 int cmd_activity(int argc, char **argv)
 {
-	struct cli_act_opts ao = { 0 };
+	struct cli_act_opts ao = {
+		.inactive_after = MS_DEFAULT_INACTIVE_AFTER };
 	struct cli_strings files = { 0 };
 	bool json = false;
-	const char *inactive_arg = MS_DEFAULT_INACTIVE_AFTER;
 	const char *by = NULL, *tags = NULL;
 	long min_commits = MS_DEFAULT_MIN_COMMITS, limit = -1;
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
-		CLI_INACTIVE_AFTER_OPTION(&inactive_arg),
+		CLI_INACTIVE_AFTER_OPTION(&ao.inactive_after),
 		CLI_MIN_COMMITS_OPTION(&min_commits),
 		CLI_OPT_ARCHIVE(&ao.archives, "list archives: add list facts "
 				"(see maintstat review)"),
@@ -108,22 +108,13 @@ int cmd_activity(int argc, char **argv)
 	rc = cli_default_repo("activity", &ao.repo, true);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (ms_act_parse_before(inactive_arg, 0,
-						&q.active_since) < 0)
-		return cli_usage_error("activity", "--inactive-after: %s",
-				       ms_error_last());
 	rc = cli_act_load("activity", &ao, MS_DEFAULT_WINDOW_YEARS, &proj, &a,
-			  &q.since, &q.until);
+			  &q.since, &q.until, &q.active_since);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rc = cli_act_select("activity", a, argc, argv, &files, &q, &sel);
 	if (rc != CLI_CONTINUE)
 		goto out;
-	if (ms_act_parse_before(inactive_arg, q.until,
-				&q.active_since) < 0) {
-		rc = cli_error_last();
-		goto out;
-	}
 	if (ms_activity_query(a, &q, &res, &nr) < 0) {
 		rc = cli_error_last();
 		goto out;

@@ -499,7 +499,6 @@ struct sources {
 	bool act, lm;                /* a history, a list was read */
 	struct ms_activity *a;       /* the history's model (act) */
 	struct ms_activity_query q;  /* its window and cutoff */
-	const char *inactive_arg;    /* --inactive-after */
 	const struct maint_file *mf;
 	const struct maint_index *idx;
 };
@@ -540,7 +539,8 @@ static int load_sources(struct sources *s)
 	}
 	s->ao.mail = lm ? ms_link_mail_index(lm) : NULL;
 	rc = cli_act_load("identities", &s->ao, MS_DEFAULT_WINDOW_YEARS,
-			  &s->proj, &s->a, &s->q.since, &s->q.until);
+			  &s->proj, &s->a, &s->q.since, &s->q.until,
+			  &s->q.active_since);
 	if (rc != CLI_CONTINUE) {
 		ms_link_mail_free(lm);
 		return rc;
@@ -549,10 +549,6 @@ static int load_sources(struct sources *s)
 	s->id = ms_activity_ident(s->a);
 	s->mf = ms_activity_maintainers(s->a);
 	s->idx = ms_activity_index(s->a);
-	if (ms_act_parse_before(s->inactive_arg, s->q.until,
-				&s->q.active_since) < 0)
-		return cli_usage_error("identities", "--inactive-after: %s",
-				       ms_error_last());
 	return CLI_CONTINUE;
 }
 
@@ -672,7 +668,8 @@ static int print_rows(GPtrArray *list, bool json, bool suggest,
 
 int cmd_identities(int argc, char **argv)
 {
-	struct sources s = { .inactive_arg = MS_DEFAULT_INACTIVE_AFTER };
+	struct sources s = {
+		.ao.inactive_after = MS_DEFAULT_INACTIVE_AFTER };
 	struct cli_strings files = { 0 };
 	bool json = false, suggest = false;
 	long limit = -1;
@@ -685,7 +682,7 @@ int cmd_identities(int argc, char **argv)
 				"join people too, and whose messages count "
 				"for the verdicts: mbox (.gz), directory, "
 				"public-inbox (repeatable)"),
-		CLI_INACTIVE_AFTER_OPTION(&s.inactive_arg),
+		CLI_INACTIVE_AFTER_OPTION(&s.ao.inactive_after),
 		{ CLI_OPT_FLAG, "suggest-mailmap", 0, &suggest, NULL,
 		  "print .mailmap lines for the joins .mailmap lacks" },
 		CLI_ENTRY_FILE_OPTION(&files),

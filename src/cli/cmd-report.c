@@ -164,10 +164,11 @@ static int compute_urgent(struct site *s)
 	q.since = ms_act_date_shift(q.until, -MS_DEFAULT_URGENT_WINDOW_YEARS,
 				    0, 0);
 	q.active_since = v->inactive_since;
-	if (!q.active_since && ms_act_parse_before(MS_DEFAULT_INACTIVE_AFTER,
-						   q.until,
-						   &q.active_since) < 0)
-		return cli_error_last();
+	rc = q.active_since ? CLI_CONTINUE :
+		cli_inactive_after("report", v->opts->inactive_after, q.until,
+				   &q.active_since);
+	if (rc != CLI_CONTINUE)
+		return rc;
 	if (ms_activity_query(v->act_model, &q, &res, &nr) < 0)
 		return cli_error_last();
 	rc = cli_list_facts_load("report", v->opts, q.since, q.until,

@@ -54,7 +54,7 @@ static const struct cli_command_help help = {
 struct retire_args {
 	struct cli_act_opts ao;
 	struct cli_strings files;
-	const char *inactive_arg, *keep_file, *from_arg, *outdir;
+	const char *keep_file, *from_arg, *outdir;
 	long min_commits;
 	bool json, no_credits, force;
 	bool plus_fold;              /* not --no-plus-fold */
@@ -92,7 +92,7 @@ static int retire_parse(int *argc, char ***argv, struct retire_args *a)
 {
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&a->ao, "5 years before --until"),
-		CLI_INACTIVE_AFTER_OPTION(&a->inactive_arg),
+		CLI_INACTIVE_AFTER_OPTION(&a->ao.inactive_after),
 		CLI_MIN_COMMITS_OPTION(&a->min_commits),
 		{ CLI_OPT_STRING, "keep", 0, &a->keep_file, "FILE",
 		  "people to keep: addresses or names, one per line "
@@ -168,17 +168,13 @@ static int retire_activity(const struct retire_args *a,
 	int rc;
 
 	rc = cli_act_load("retire", &a->ao, MS_DEFAULT_WINDOW_YEARS, &d->proj,
-			  &d->a, &q->since, &q->until);
+			  &d->a, &q->since, &q->until, &q->active_since);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rc = cli_act_select("retire", d->a, a->argc, a->argv, &a->files, q,
 			    &d->sel);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (ms_act_parse_before(a->inactive_arg, q->until,
-				&q->active_since) < 0)
-		return cli_usage_error("retire", "--inactive-after: %s",
-				       ms_error_last());
 	if (ms_activity_query(d->a, q, &d->res, &d->nr) < 0)
 		return cli_error_last();
 	if (!a->ao.archives.nr)
@@ -498,7 +494,7 @@ static char *cover_intro(const struct retire_args *a,
 	ms_act_format(d->q.active_since, 0, false, true, datebuf);
 	g_string_append_printf(intro, " since %s (--inactive-after %s), "
 			       "among entries with at least %ld commits "
-			       "between ", datebuf, a->inactive_arg,
+			       "between ", datebuf, a->ao.inactive_after,
 			       a->min_commits);
 	ms_act_format(d->q.since, 0, false, true, datebuf);
 	g_string_append_printf(intro, "%s and ", datebuf);
@@ -724,7 +720,7 @@ int cmd_retire(int argc, char **argv)
 	struct retire_data d = { 0 };
 	int rc;
 
-	a.inactive_arg = MS_DEFAULT_INACTIVE_AFTER;
+	a.ao.inactive_after = MS_DEFAULT_INACTIVE_AFTER;
 	a.outdir = ".";
 	a.min_commits = MS_DEFAULT_MIN_COMMITS;
 	a.ao.last_addresses = true;   /* the patches Cc them */

@@ -105,7 +105,6 @@ struct review_args {
 	bool list_aside;             /* --set-aside */
 	const char *ignore_arg, *target_arg, *list_url;
 	const char *by, *release_tags, *foreign_subject;
-	const char *inactive_arg;    /* --inactive-after */
 	long limit;
 	int argc;                    /* the ENTRY arguments */
 	char **argv;
@@ -167,7 +166,7 @@ static int review_parse(int *argc, char ***argv, struct review_args *a,
 		{ CLI_OPT_STRING, "target", 0, &a->target_arg, "DURATION",
 		  "the response target of the scores (default "
 		  MS_DEFAULT_TARGET ")" },
-		CLI_INACTIVE_AFTER_OPTION(&a->inactive_arg),
+		CLI_INACTIVE_AFTER_OPTION(&a->io.inactive_after),
 		{ CLI_OPT_STRING, "list-url", 0, &a->list_url, "URL",
 		  "the archive's base URL, http:// or https://, for links to "
 		  "messages (default: the remote a public-inbox mirror was "
@@ -214,6 +213,7 @@ static int review_parse(int *argc, char ***argv, struct review_args *a,
  * the exit code after the usage error. */
 static int review_check(struct review_args *a)
 {
+	int64_t t;
 	int rc;
 
 	if (!a->io.tree) {
@@ -232,15 +232,10 @@ static int review_check(struct review_args *a)
 		return cli_usage_error("review", "--list-url takes an http:// "
 				       "or https:// address, not '%s'",
 				       a->list_url);
-	if (a->inactive_arg) {
-		int64_t t;
-
-		if (ms_act_parse_before(a->inactive_arg, 0, &t) < 0)
-			return cli_usage_error("review", "--inactive-after: %s",
-					       ms_error_last());
-	}
-	rc = cli_parse_duration("review", "ignore-after", a->ignore_arg,
-				&a->ignore_d);
+	rc = cli_inactive_after("review", a->io.inactive_after, 0, &t);
+	if (rc == CLI_CONTINUE)
+		rc = cli_parse_duration("review", "ignore-after",
+					a->ignore_arg, &a->ignore_d);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rc = cli_parse_duration("review", "target", a->target_arg,
@@ -416,6 +411,7 @@ static int review_git_facts(const struct review_args *a,
 {
 	struct ms_activity_query q = { 0 };
 	const struct maint_file *amf = ms_activity_maintainers(d->act);
+	int rc;
 
 	d->act_for = g_new0(struct ms_act_entry *, d->rv->entries->len);
 	d->act_results = g_ptr_array_new();
@@ -430,9 +426,10 @@ static int review_git_facts(const struct review_args *a,
 	q.until = a->io.until ? d->until : ms_activity_newest(d->act);
 	/* inactive: nothing in git, and no list message, for
 	 * --inactive-after before the window's end, as every command */
-	if (ms_act_parse_before(a->inactive_arg, d->until,
-				&q.active_since) < 0)
-		return cli_error_last();
+	rc = cli_inactive_after("review", a->io.inactive_after, d->until,
+				&q.active_since);
+	if (rc != CLI_CONTINUE)
+		return rc;
 	/* no dated message, no --until: no window, so no cutoff to say */
 	d->inactive_since = d->until || a->io.until ? q.active_since : 0;
 	for (guint i = 0; i < d->rv->entries->len; i++) {
@@ -591,7 +588,7 @@ int cli_review_main(int argc, char **argv,
 	memcpy(argv0, argv, sizeof(*argv) * (size_t)argc);
 	a.ignore_arg = MS_DEFAULT_IGNORE_AFTER;
 	a.target_arg = MS_DEFAULT_TARGET;
-	a.inactive_arg = MS_DEFAULT_INACTIVE_AFTER;
+	a.io.inactive_after = MS_DEFAULT_INACTIVE_AFTER;
 	a.release_tags = "v*";
 	a.limit = -1;
 	a.unit = MS_SERIES_MONTH;

@@ -170,18 +170,19 @@ static void print_json(struct ms_out *o, const struct ms_activity *a,
 /* The JSON document's head: the window and the selection's settings. */
 static void json_head(struct ms_out *o, const struct ms_activity_query *q,
 		      enum ms_verdict_selection mode,
-		      const struct ms_duration *idle,
-		      long min_commits)
+		      const char *inactive_after, long min_commits)
 {
+	struct ms_duration idle;
+
 	ms_out_begin_document(o);
 	cli_json_window(o, true, q->since, q->until);
 	ms_out_kv_string(o, "selection", mode_name[mode] +
 			 strspn(mode_name[mode], "-"));
 	/* whole months, as --months said; else null */
-	if (idle->seconds)
+	if (ms_duration_parse(inactive_after, &idle) < 0 || idle.seconds)
 		ms_out_kv_null(o, "months");
 	else
-		ms_out_kv_int(o, "months", idle->months);
+		ms_out_kv_int(o, "months", idle.months);
 	cli_json_date(o, "active_since", true, q->active_since);
 	ms_out_kv_int(o, "min_commits", min_commits);
 }
@@ -214,13 +215,11 @@ int cmd_urgent(int argc, char **argv)
 	bool json = false, never = false, nomaint = false;
 	long months = -1, min_commits = MS_DEFAULT_MIN_COMMITS;
 	long limit = -1;
-	const char *inactive_arg = NULL;
-	struct ms_duration idle;
-	char *months_arg = NULL;
+	char months_arg[32];
 	const char *by = NULL, *tags = NULL;
 	const struct cli_option opts[] = {
 		CLI_ACT_OPTIONS(&ao, "1 year before --until"),
-		CLI_INACTIVE_AFTER_OPTION(&inactive_arg),
+		CLI_INACTIVE_AFTER_OPTION(&ao.inactive_after),
 		{ CLI_OPT_INT, "months", 0, &months, "N",
 		  "the same as --inactive-after Nm (no default of its own)" },
 		CLI_MIN_COMMITS_OPTION(&min_commits),
@@ -259,7 +258,7 @@ int cmd_urgent(int argc, char **argv)
 	if (never && nomaint)
 		return cli_usage_error("urgent", "--never and --nomaint "
 				       "exclude each other");
-	if (months != -1 && inactive_arg)
+	if (months != -1 && ao.inactive_after)
 		return cli_usage_error("urgent", "--months is another name "
 				       "of --inactive-after: give one");
 	if (months != -1) {
@@ -267,22 +266,17 @@ int cmd_urgent(int argc, char **argv)
 			return cli_usage_error("urgent", "--months takes a "
 					       "number of months, not %ld",
 					       months);
-		months_arg = g_strdup_printf("%ldm", months);
-		inactive_arg = months_arg;
+		g_snprintf(months_arg, sizeof(months_arg), "%ldm", months);
+		ao.inactive_after = months_arg;
 	}
-	rc = cli_parse_duration("urgent", "inactive-after", inactive_arg ?
-				inactive_arg : MS_DEFAULT_INACTIVE_AFTER,
-				&idle);
-	g_free(months_arg);
-	if (rc != CLI_CONTINUE)
-		return rc;
+	if (!ao.inactive_after)
+		ao.inactive_after = MS_DEFAULT_INACTIVE_AFTER;
 	mode = never ? MS_VERDICT_SELECT_NEVER : nomaint ?
 		MS_VERDICT_SELECT_NOMAINT : MS_VERDICT_SELECT_URGENT;
 	rc = cli_act_load("urgent", &ao, MS_DEFAULT_URGENT_WINDOW_YEARS,
-			  &proj, &a, &q.since, &q.until);
+			  &proj, &a, &q.since, &q.until, &q.active_since);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	q.active_since = ms_duration_before(&idle, q.until);
 	if (ms_activity_query(a, &q, &res, &nr) < 0) {
 		rc = cli_error_last();
 		goto out;
@@ -312,7 +306,7 @@ int cmd_urgent(int argc, char **argv)
 	ms_act_format(q.since, 0, false, true, since);
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	if (json) {
-		json_head(o, &q, mode, &idle, min_commits);
+		json_head(o, &q, mode, ao.inactive_after, min_commits);
 		ms_out_kv_begin_list(o, "entries");
 		for (guint i = 0; i < cli_limit_rows(limit, pick->len); i++)
 			print_json(o, a, &q, pick->pdata[i], (size_t)(

@@ -115,7 +115,8 @@ eq(inactive, ["Xen"], "--until 2099: Fay, who made the last commit, is not "
 for opt, cmd in (("--inactive-after", "activity"),
                  ("--inactive-after", "retire"),
                  ("--inactive-after", "urgent")):
-    for d in ("5y", "18m", "2w", "14d", "48h", "2 weeks"):
+    # one parser for every command: a date too (urgent took none)
+    for d in ("5y", "18m", "2w", "14d", "48h", "2 weeks", "2020-01-01"):
         extra = ["--output-dir", tmp, "--force", "--no-credits",
                  "--min-commits", "0"] if cmd == "retire" else []
         r = run(cmd, "--repo", tree, "--no-cache", opt, d, *extra)
