@@ -61,8 +61,8 @@ const struct ms_rv_entry *ms_urgent_entry(const struct ms_urgent *u,
 	return u ? g_hash_table_lookup(u->by_name, name) : NULL;
 }
 
-static const struct ms_rv_person *listed(const struct ms_rv_entry *e,
-					 const char *email)
+const struct ms_rv_person *ms_urgent_listed(const struct ms_rv_entry *e,
+					    const char *email)
 {
 	for (guint i = 0; e && email && i < e->listed->len; i++) {
 		const struct ms_rv_person *p = e->listed->pdata[i];
@@ -76,7 +76,7 @@ static const struct ms_rv_person *listed(const struct ms_rv_entry *e,
 bool ms_urgent_listed_active(const struct ms_rv_entry *e, const char *email,
 			     int64_t active_since)
 {
-	const struct ms_rv_person *p = listed(e, email);
+	const struct ms_rv_person *p = ms_urgent_listed(e, email);
 
 	return p && p->has_last_list && p->last_list >= active_since;
 }

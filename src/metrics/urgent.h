@@ -37,6 +37,11 @@ void ms_urgent_free(struct ms_urgent *u);
 const struct ms_rv_entry *ms_urgent_entry(const struct ms_urgent *u,
 					  const char *name);
 
+/* The list facts of listed `email` in review entry `e` (NULL: none),
+ * or NULL. */
+const struct ms_rv_person *ms_urgent_listed(const struct ms_rv_entry *e,
+					    const char *email);
+
 /* Whether listed `email` of review entry `e` (NULL: none) wrote to the
  * list on `active_since` or later. */
 bool ms_urgent_listed_active(const struct ms_rv_entry *e, const char *email,

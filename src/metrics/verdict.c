@@ -9,19 +9,6 @@
 #include <glib.h>
 #include <string.h>
 
-/* The list facts of listed `email` in list entry `le`, or NULL. */
-static const struct ms_rv_person *list_person(const struct ms_rv_entry *le,
-					      const char *email)
-{
-	for (guint i = 0; le && email && i < le->listed->len; i++) {
-		const struct ms_rv_person *p = le->listed->pdata[i];
-
-		if (!g_ascii_strcasecmp(p->email, email))
-			return p;
-	}
-	return NULL;
-}
-
 /* The facts looked at, before any decision. */
 static void evidence(const struct ms_act_entry *e,
 		     const struct ms_act_person *p, const char *email,
@@ -44,7 +31,7 @@ static void evidence(const struct ms_act_entry *e,
 		v->entry_commits = e->commits;
 		v->cutoff_commits = e->cutoff_commits;
 	}
-	lp = list_read ? list_person(le, v->email) : NULL;
+	lp = list_read ? ms_urgent_listed(le, v->email) : NULL;
 	if (lp && lp->has_last_list) {
 		v->has_last_list = true;
 		v->last_list = lp->last_list;
