@@ -245,15 +245,6 @@ static enum urgency urgency(const struct ms_act_entry *e,
 	return URGENT;
 }
 
-bool ms_verdict_urgent(const struct ms_act_entry *e,
-		       const struct ms_rv_entry *le, bool list_read,
-		       int64_t cutoff)
-{
-	struct ms_verdict v;
-
-	return urgency(e, le, list_read, cutoff, &v) == URGENT;
-}
-
 const char *ms_verdict_urgency(struct ms_urgent *u,
 			       const struct ms_act_entry *e,
 			       const struct ms_act_entry *all, size_t nr_all,
@@ -295,6 +286,8 @@ bool ms_verdict_selected(enum ms_verdict_selection s,
 			 const struct ms_urgent *u, int64_t cutoff,
 			 long min_commits)
 {
+	struct ms_verdict v;
+
 	if (!ms_verdict_busy(e, min_commits))
 		return false;
 	switch (s) {
@@ -305,8 +298,8 @@ bool ms_verdict_selected(enum ms_verdict_selection s,
 	case MS_VERDICT_SELECT_URGENT:
 		break;
 	}
-	return ms_verdict_urgent(e, ms_urgent_entry(u, e->entry->name),
-				 u != NULL, cutoff);
+	return urgency(e, ms_urgent_entry(u, e->entry->name), u != NULL,
+		       cutoff, &v) == URGENT;
 }
 
 const char *ms_verdict_urgent_reason(const struct ms_act_entry *e)

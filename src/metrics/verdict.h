@@ -199,18 +199,6 @@ bool ms_verdict_elsewhere(const struct ms_activity *a,
 			  const struct ms_activity_query *q,
 			  const struct ms_act_person *p, int64_t *when);
 
-/*
- * Whether entry `e` is urgent: it has files of the tree, a commit in
- * the window or a patch on the list, and no
- * maintainer (M:) of it is active (in git or, with `le`/`list_read`, on
- * the list); a role address is no active maintainer.  An entry with no
- * evidence about one of its maintainers (see ms_verdict_person()) is not
- * urgent.
- */
-bool ms_verdict_urgent(const struct ms_act_entry *e,
-		       const struct ms_rv_entry *le, bool list_read,
-		       int64_t cutoff);
-
 /* Whether entry `e`'s people get a verdict at all: not when no file of
  * the tree is its own (its code lives elsewhere). */
 bool ms_verdict_entry_judged(const struct ms_act_entry *e);
@@ -219,7 +207,11 @@ bool ms_verdict_entry_judged(const struct ms_act_entry *e);
  * The one definition of urgent, for `urgent` and `report`: what is said
  * of entry `e` (one of `all`, the query result of every entry for
  * `cutoff`) with the lists' review `u` (urgent.h; NULL: no list read).
- * When urgent (ms_verdict_urgent()), its LWN category
+ * It is urgent when it has files of the tree, a commit in the window or
+ * a patch on the list, and no maintainer (M:) of it is active in git or
+ * on the list (a role address is no active maintainer; one with no
+ * evidence, ms_verdict_person(), makes it not urgent); then its LWN
+ * category
  * (ms_urgent_category(); "urgent" without a list to judge by); else "not
  * urgent".  With `why`, the reason (a new string, g_free it; NULL for
  * "urgent"): the category's, or why not: no file pattern, no file of the
@@ -246,7 +238,7 @@ enum ms_verdict_selection {
 
 /*
  * Whether `urgent`'s selection `s` lists entry `e` (a query result for
- * `cutoff`): busy (ms_verdict_busy()), and urgent (ms_verdict_urgent(),
+ * `cutoff`): busy (ms_verdict_busy()), and urgent (ms_verdict_urgency(),
  * with the lists' review `u` when not NULL), never active
  * (ms_verdict_never()) or with no maintainer listed.
  */

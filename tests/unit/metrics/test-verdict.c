@@ -190,6 +190,29 @@ static void test_person(void)
 	   "each reason has words");
 }
 
+/* A list review of entry X DRIVER alone, `le`, as urgent reads it. */
+static struct ms_urgent *urgent_list(struct ms_review *rv,
+				     struct ms_rv_entry *le)
+{
+	rv->entries = g_ptr_array_new();
+	g_ptr_array_add(rv->entries, le);
+	return ms_urgent_new(NULL, NULL, NULL, rv, CUTOFF);
+}
+
+/* Whether urgent lists `e` (with list review `le`, NULL: none). */
+static bool urgent(const struct ms_act_entry *e, struct ms_rv_entry *le)
+{
+	struct ms_review rv = { 0 };
+	struct ms_urgent *u = le ? urgent_list(&rv, le) : NULL;
+	bool r = ms_verdict_selected(MS_VERDICT_SELECT_URGENT, e, u, CUTOFF,
+				     0);
+
+	ms_urgent_free(u);
+	if (rv.entries)
+		g_ptr_array_free(rv.entries, TRUE);
+	return r;
+}
+
 static void test_entry(void)
 {
 	struct ms_act_entry e;
@@ -199,17 +222,17 @@ static void test_entry(void)
 	char *why;
 
 	setup(&e, &p, 10);
-	ok(ms_verdict_urgent(&e, NULL, false, CUTOFF),
+	ok(urgent(&e, NULL),
 	   "its one maintainer inactive, commits: urgent");
 	is_str(ms_verdict_urgent_reason(&e), "inactive", "reason inactive");
 	le = list_entry(CUTOFF + DAY, 1);
-	ok(!ms_verdict_urgent(&e, le, true, CUTOFF),
+	ok(!urgent(&e, le),
 	   "the maintainer answers on the list: not urgent");
 	list_entry_free(le);
 	p.role_address = true;
 	p.role_why = MS_ACT_ROLE_LIST;
 	p.seen_anywhere = false;
-	ok(ms_verdict_urgent(&e, NULL, false, CUTOFF),
+	ok(urgent(&e, NULL),
 	   "a role address is no active maintainer: urgent");
 	is_str(ms_verdict_urgent_reason(&e), "never", "reason never");
 	ok(ms_verdict_never(&e), "urgent --never lists it");
@@ -222,11 +245,11 @@ static void test_entry(void)
 	       "no file");
 	g_free(why);
 	setup(&e, &p, 0);
-	ok(!ms_verdict_urgent(&e, NULL, false, CUTOFF),
+	ok(!urgent(&e, NULL),
 	   "nothing in the window: not urgent");
 	setup(&e, &p, 10);
 	e.no_files = true;
-	ok(!ms_verdict_urgent(&e, NULL, false, CUTOFF),
+	ok(!urgent(&e, NULL),
 	   "no files in this tree: not urgent");
 
 	setup(&e, &p, 10);
@@ -240,15 +263,6 @@ static void test_entry(void)
 	is_int(ms_verdict_category_rank("unmaintained"), 3,
 	       "unmaintained fourth");
 	is_int(ms_verdict_category_rank(NULL), 5, "none last");
-}
-
-/* A list review of entry X DRIVER alone, `le`, as urgent reads it. */
-static struct ms_urgent *urgent_list(struct ms_review *rv,
-				     struct ms_rv_entry *le)
-{
-	rv->entries = g_ptr_array_new();
-	g_ptr_array_add(rv->entries, le);
-	return ms_urgent_new(NULL, NULL, NULL, rv, CUTOFF);
 }
 
 /* urgent and report: one definition of urgent, each reason why not,
