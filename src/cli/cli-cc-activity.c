@@ -77,19 +77,9 @@ static const struct ms_act_entry *act_entry(const struct cc_act *ac,
 static const struct ms_act_person *act_person(const struct cc_act *ac,
 					      const struct maint_cc_line *l)
 {
-	const struct ms_act_entry *ae;
-
-	if (l->kind != 'M' && l->kind != 'R')
-		return NULL;
-	ae = act_entry(ac, l->entry);
-	for (size_t i = 0; ae && i < ae->nr_people; i++)
-		if (!g_ascii_strcasecmp(ae->people[i].email, l->address))
-			return &ae->people[i];
-	for (size_t i = 0; ae && i < ae->nr_people; i++)
-		if (*ae->people[i].name && *l->name &&
-		    strstr(l->name, ae->people[i].name))
-			return &ae->people[i];
-	return NULL;
+	return l->kind == 'M' || l->kind == 'R' ?
+	       ms_act_entry_person(act_entry(ac, l->entry), l->address,
+				   l->name) : NULL;
 }
 
 /* The verdict (verdict.h) on the listed person line `l` stands for
@@ -150,9 +140,8 @@ static char *list_note(const struct cc_act *ac,
 /*
  * The de-facto reviewers: the entry's top Reviewed-by/Acked-by givers of
  * the window who are not listed, once each, after the people (before the
- * lists, as get_maintainer.pl puts people first).  THE REST is left out:
- * on U-Boot its top reviewers (1,321 and 880 reviews over five years)
- * would be proposed for every patch.
+ * lists, as get_maintainer.pl puts people first): those
+ * ms_verdict_defacto_reviewers() gives.
  */
 void cc_act_defacto(struct cc_act *ac, const struct maint_cc *cc,
 		    GPtrArray *items, bool roles, bool to_cc)
@@ -170,12 +159,11 @@ void cc_act_defacto(struct cc_act *ac, const struct maint_cc *cc,
 			maint_cc_line(cc, i)->address, -1));
 	for (size_t i = 0; i < ac->nr; i++) {
 		const struct ms_act_entry *ae = &ac->ents[i];
+		const struct ms_act_count *top;
+		size_t nr = ms_verdict_defacto_reviewers(ae, &top);
 
-		/* THE REST's top reviewers review everything: no advice */
-		if (!strcmp(ae->entry->name, "THE REST"))
-			continue;
-		for (size_t k = 0; k < ae->nr_top_reviewers; k++) {
-			const struct ms_act_count *c = &ae->top_reviewers[k];
+		for (size_t k = 0; k < nr; k++) {
+			const struct ms_act_count *c = &top[k];
 			char *lc = g_ascii_strdown(c->email, -1);
 			char *who;
 

@@ -58,22 +58,13 @@ char *cli_review_msg_url(const char *list_url, const char *msgid)
 	return url;
 }
 
-static const struct ms_act_person *act_person(const struct ms_act_entry *ae,
-					      const char *email)
-{
-	for (size_t i = 0; ae && i < ae->nr_people; i++)
-		if (!g_ascii_strcasecmp(ae->people[i].email, email))
-			return &ae->people[i];
-	return NULL;
-}
-
 /* The verdict on listed person `p` of review entry `e` (ap: their git
  * facts in `ae`, NULL without --repo), with the cutoff of run `r`. */
 static void verdict(const struct cli_review_view *r,
 		    const struct ms_rv_entry *e, const struct ms_act_entry *ae,
 		    const struct ms_rv_person *p, struct ms_verdict *v)
 {
-	ms_verdict_person(ae, act_person(ae, p->email), p->email, e, true,
+	ms_verdict_person(ae, ms_act_entry_person(ae, p->email, NULL), p->email, e, true,
 			  r->inactive_since, v);
 }
 
@@ -367,7 +358,7 @@ void cli_review_print_text(FILE *fp, const struct cli_review_view *r,
 	for (guint i = 0; i < e->listed->len; i++) {
 		const struct ms_rv_person *p = e->listed->pdata[i];
 
-		text_listed(fp, p, e->patches->len, act_person(ae, p->email));
+		text_listed(fp, p, e->patches->len, ms_act_entry_person(ae, p->email, NULL));
 	}
 	text_others(fp, e, r->commits != NULL);
 	text_ignored(fp, r, e);
@@ -827,7 +818,7 @@ static void print_json(struct ms_out *o, const struct cli_review_view *r,
 		struct ms_verdict v;
 
 		verdict(r, e, ae, p, &v);
-		json_person(o, p, n, act_person(ae, p->email), &v,
+		json_person(o, p, n, ms_act_entry_person(ae, p->email, NULL), &v,
 			    r->commits != NULL);
 	}
 	ms_out_end_list(o);
@@ -891,7 +882,7 @@ void cli_review_view_verdict(const struct cli_review_view *r, size_t i,
 {
 	const struct ms_act_entry *ae = r->act ? r->act[i] : NULL;
 
-	ms_verdict_person(ae, act_person(ae, email), email,
+	ms_verdict_person(ae, ms_act_entry_person(ae, email, NULL), email,
 			  r->rv->entries->pdata[i], true, r->inactive_since,
 			  v);
 }

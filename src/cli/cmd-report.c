@@ -958,12 +958,9 @@ static void listed_verdicts(FILE *fp, const struct site *s, size_t ei,
 	      "</thead><tbody>\n", fp);
 	for (guint k = 0; k < e->listed->len; k++) {
 		const struct ms_rv_person *p = e->listed->pdata[k];
-		const struct ms_act_person *ap = NULL;
+		const struct ms_act_person *ap =
+			ms_act_entry_person(ae, p->email, NULL);
 
-		for (size_t x = 0; ae && x < ae->nr_people; x++)
-			if (!g_ascii_strcasecmp(ae->people[x].email,
-						p->email))
-				ap = &ae->people[x];
 		fputs("<tr><th scope=\"row\">", fp);
 		person_link(fp, s, p->name, p->email);
 		fprintf(fp, "</th><td>%c</td>", p->role);

@@ -89,6 +89,16 @@ const struct maint_entry *maint_file_find(const struct maint_file *mf,
 	return g_hash_table_lookup(mf->by_name, name);
 }
 
+bool maint_entry_catch_all(const struct maint_entry *e)
+{
+	for (size_t f = 0; f < e->nr_fields; f++)
+		if (e->fields[f].key == 'F' &&
+		    (!strcmp(e->fields[f].value, "*") ||
+		     !strcmp(e->fields[f].value, "*/")))
+			return true;
+	return false;
+}
+
 void maint_parse_person(const char *value, char **name, char **email)
 {
 	ms_person_parse(value, -1, name, email);

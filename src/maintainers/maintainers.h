@@ -82,6 +82,11 @@ const struct maint_entry *maint_file_entry(const struct maint_file *mf,
 const struct maint_entry *maint_file_find(const struct maint_file *mf,
 					  const char *name);
 
+/* Whether entry `e` is a catch-all: an F: pattern of it is a lone star,
+ * or a star and a slash (THE REST), so that it names no path in
+ * particular. */
+bool maint_entry_catch_all(const struct maint_entry *e);
+
 /*
  * Split a person field ("Name <addr>", "addr", "Name <addr> (comment)")
  * into newly allocated name and address (g_free them).  Either may come

@@ -232,6 +232,19 @@ static void names_unref(struct act_names *nm)
 	}
 }
 
+const struct ms_act_person *ms_act_entry_person(const struct ms_act_entry *e,
+						const char *email,
+						const char *name)
+{
+	for (size_t i = 0; e && i < e->nr_people; i++)
+		if (!g_ascii_strcasecmp(e->people[i].email, email))
+			return &e->people[i];
+	for (size_t i = 0; e && name && *name && i < e->nr_people; i++)
+		if (*e->people[i].name && strstr(name, e->people[i].name))
+			return &e->people[i];
+	return NULL;
+}
+
 void ms_act_entries_free(struct ms_act_entry *e, size_t nr)
 {
 	bool arena = nr && e && e[0].names && in_arena(e[0].names, e);

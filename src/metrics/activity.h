@@ -334,6 +334,13 @@ int ms_activity_query(const struct ms_activity *a,
 		      struct ms_act_entry **out, size_t *nr);
 void ms_act_entries_free(struct ms_act_entry *e, size_t nr);
 
+/* The listed person of entry `e` (may be NULL) with address `email`
+ * (case aside), else, with `name`, the first whose name `name` contains
+ * (a line's "Name (comment)"); NULL when none. */
+const struct ms_act_person *ms_act_entry_person(const struct ms_act_entry *e,
+						const char *email,
+						const char *name);
+
 /*
  * ms_activity_query() for each of the `nq` queries `qs` (a series of
  * windows: their ends in order, the same entries), in one pass over the

@@ -93,19 +93,6 @@ static bool dir_known(const struct aside_ctx *c, GHashTable *hist,
 	       g_hash_table_contains(hist, dir) || on_branch(c, dir);
 }
 
-/* Whether entry `e` is a catch-all: an F: pattern of it is a lone star,
- * or a star and a slash (THE REST), so that it names no path in
- * particular. */
-static bool catch_all(const struct maint_entry *e)
-{
-	for (size_t f = 0; f < e->nr_fields; f++)
-		if (e->fields[f].key == 'F' &&
-		    (!strcmp(e->fields[f].value, "*") ||
-		     !strcmp(e->fields[f].value, "*/")))
-			return true;
-	return false;
-}
-
 /* Whether an entry other than a catch-all claims `path`: MAINTAINERS
  * names it, so the project has or awaits it (a new driver's directory
  * under an F: line). */
@@ -115,7 +102,7 @@ static bool path_listed(const struct aside_ctx *c, const char *path)
 	size_t n = maint_index_match(c->map->idx, path, m, G_N_ELEMENTS(m));
 
 	for (size_t i = 0; i < MIN(n, G_N_ELEMENTS(m)); i++)
-		if (!catch_all(m[i]))
+		if (!maint_entry_catch_all(m[i]))
 			return true;
 	return false;
 }
@@ -248,7 +235,7 @@ static bool names_self(struct aside_ctx *c, const char *name)
 	for (size_t e = 0; e < maint_file_nr_entries(c->map->mf); e++) {
 		const struct maint_entry *m = maint_file_entry(c->map->mf, e);
 
-		for (size_t f = 0; catch_all(m) && f < m->nr_fields; f++)
+		for (size_t f = 0; maint_entry_catch_all(m) && f < m->nr_fields; f++)
 			list |= m->fields[f].key == 'L' &&
 				!g_ascii_strncasecmp(m->fields[f].value, name,
 						     len) &&

@@ -429,3 +429,10 @@ unsigned ms_rv_defacto(const struct ms_rv_entry *e,
 		r |= MS_RV_DEFACTO_FIRST;
 	return r;
 }
+
+size_t ms_verdict_defacto_reviewers(const struct ms_act_entry *e,
+				    const struct ms_act_count **top)
+{
+	*top = e->top_reviewers;
+	return maint_entry_catch_all(e->entry) ? 0 : e->nr_top_reviewers;
+}

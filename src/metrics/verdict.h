@@ -285,4 +285,14 @@ bool ms_verdict_retire(const struct ms_act_entry *e,
 unsigned ms_rv_defacto(const struct ms_rv_entry *e,
 		       const struct ms_rv_person *p);
 
+/*
+ * The de-facto reviewers maintainers --activity proposes for entry `e`:
+ * its top Reviewed-by/Acked-by givers of the window (*top, the count
+ * returned), none for a catch-all entry (maint_entry_catch_all()): on
+ * U-Boot THE REST's (1,321 and 880 reviews over five years) would be
+ * proposed for every patch.
+ */
+size_t ms_verdict_defacto_reviewers(const struct ms_act_entry *e,
+				    const struct ms_act_count **top);
+
 #endif

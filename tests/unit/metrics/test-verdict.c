@@ -513,6 +513,34 @@ static void test_defacto(void)
 	is_int(ms_rv_defacto(&e, &p), 0, "a listed person: no");
 }
 
+/* Whom a MAINTAINERS line stands for, and whose reviews are proposed:
+ * none of a catch-all entry's. */
+static void test_line_people(void)
+{
+	struct ms_act_entry e;
+	struct ms_act_person p;
+	struct maint_field star = { .key = 'F', .value = "*" };
+	struct maint_entry rest = { .name = "REST OF IT", .fields = &star,
+				    .nr_fields = 1 };
+	const struct ms_act_count *top;
+
+	setup(&e, &p, 3);
+	ok(ms_act_entry_person(&e, "PAT@example.org", NULL) == &p,
+	   "line's person: by address, case aside");
+	ok(ms_act_entry_person(&e, "pat@other.example", "Pat Person (ret.)")
+	   == &p, "... else by the name the line's name holds");
+	ok(!ms_act_entry_person(&e, "pat@other.example", NULL) &&
+	   !ms_act_entry_person(NULL, "pat@example.org", "Pat Person"),
+	   "... else none; none without an entry");
+	e.nr_top_reviewers = 2;
+	is_int(ms_verdict_defacto_reviewers(&e, &top), 2,
+	       "de-facto reviewers: the entry's top reviewers");
+	ok(top == e.top_reviewers, "... from its list");
+	e.entry = &rest;
+	is_int(ms_verdict_defacto_reviewers(&e, &top), 0,
+	       "... none of a catch-all entry (F: *), whatever its name");
+}
+
 int main(void)
 {
 	test_text();
@@ -523,5 +551,6 @@ int main(void)
 	test_retire_reason();
 	test_person_text();
 	test_defacto();
+	test_line_people();
 	return test_done();
 }
