@@ -6,6 +6,7 @@
  * ever slip past it.
  */
 #include "error.h"
+#include "git-blame.h"
 #include "git-common.h"
 #include "tree.h"
 
@@ -24,4 +25,28 @@ int ms_tree_from_git(const char *gitdir, const char *rev,
 	(void)rev;
 	*out = NULL;
 	return ms_error_set(MS_ERROR, "reading '%s' " NOT_HERE, gitdir);
+}
+
+int ms_blame_open(const char *dir, bool bare, const char *rev,
+		  struct ms_blame **out)
+{
+	(void)bare;
+	(void)rev;
+	*out = NULL;
+	return ms_error_set(MS_ERROR, "blaming in '%s' " NOT_HERE, dir);
+}
+
+void ms_blame_free(struct ms_blame *b)
+{
+	(void)b;
+}
+
+GPtrArray *ms_blame_lines(const char *file, const char *start,
+			  const char *length, void *b)
+{
+	(void)file;
+	(void)start;
+	(void)length;
+	(void)b;
+	return NULL;
 }

@@ -6,6 +6,7 @@
 #include "cli-cc-activity.h"
 #include "cli.h"
 #include "commands.h"
+#include "git-blame.h"
 #include "maint-cc.h"
 #include "maint-cc-args.h"
 #include "maint-cc-vcs.h"
@@ -915,6 +916,29 @@ static bool reads_stdin(int argc, char **argv)
 	return false;
 }
 
+/*
+ * --git-blame's commits from the objects (git-blame.h), where git blame
+ * would otherwise run per file: maintstat-full's.  The quick program,
+ * which has no libgit2, hands the line to it (true) unless it reads
+ * standard input, which cannot be read twice: it runs git then.
+ */
+static bool open_blame(struct maint_cc_opts *co, int argc, char **argv,
+		       struct ms_blame **b)
+{
+	*b = NULL;
+	if (!co->git_blame || !co->vcs_dir || !co->email)
+		return false;
+	if (cli_quick_program)
+		return !reads_stdin(argc, argv);
+	if (ms_blame_open(co->vcs_dir, co->vcs_bare, co->vcs_rev, b) < 0) {
+		ms_error_clear();
+	} else {
+		co->vcs_blame = ms_blame_lines;
+		co->vcs_blame_data = *b;
+	}
+	return false;
+}
+
 static GPtrArray *flag_log(const char *file, void *data)
 {
 	(void)file;
@@ -1048,6 +1072,7 @@ int cmd_maintainers(int argc, char **argv)
 {
 	struct ms_store *store = NULL;
 	struct ms_store_vcs *vc = NULL;
+	struct ms_blame *blame = NULL;
 	struct args a = { 0 };
 	struct maint_cc_opts co;
 	GArray *inputs;
@@ -1118,6 +1143,10 @@ int cmd_maintainers(int argc, char **argv)
 	}
 	/* standard input cannot be read twice: with '-' the quick program
 	 * runs git itself */
+	if (open_blame(&co, argc, argv, &blame)) {
+		rc = CLI_RUN_FULL;
+		goto out;
+	}
 	if (!cli_quick_program || (!reads_stdin(argc, argv) &&
 				   needs_git(&ct, &co, inputs)))
 		open_vcs_cache(&a, &co, &store, &vc);
@@ -1138,6 +1167,7 @@ int cmd_maintainers(int argc, char **argv)
 out:
 	g_array_free(inputs, TRUE);
 	ms_store_vcs_free(vc);
+	ms_blame_free(blame);
 	cc_act_free(ac);
 	cli_tree_close(&ct);
 done:

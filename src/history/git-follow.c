@@ -401,8 +401,64 @@ static int rename_limit(git_repository *repo, gint64 *limit)
 	return rc;
 }
 
+/* find_basename_matches() for one destination: the one source left of
+ * its basename, taken at 75% similar (minimum_score + (MAX - minimum)
+ * / 2); -1 when there is none, or more than one */
+static int by_basename(git_repository *repo, GArray *srcs, const git_oid *id,
+		       const char *path, int *found)
+{
+	const char *base = strrchr(path, '/');
+	struct dst d = { .path = path };
+	GArray *one = g_array_new(FALSE, FALSE, sizeof(struct source));
+	size_t size = 0;
+	int rc = 0, score = 0, at = -1;
+
+	base = base ? base + 1 : path;
+	for (guint i = 0; i < srcs->len; i++) {
+		const char *p = g_array_index(srcs, struct source, i).path;
+		const char *b = strrchr(p, '/');
+
+		if (!strcmp(b ? b + 1 : p, base))
+			at = at < 0 ? (int)i : -2;
+	}
+	*found = -1;
+	if (at >= 0 && regular(g_array_index(srcs, struct source, at).mode)) {
+		g_array_append_val(one, g_array_index(srcs, struct source, at));
+		rc = sizes(repo, one, id, &d.size, &size);
+		if (rc == 0)
+			rc = similarity(repo, &g_array_index(one, struct source,
+							     0), size, id, &d,
+					&score);
+		if (rc == 0 && score >= MIN_SCORE + (int)(0.5 * (MAX_SCORE -
+								 MIN_SCORE)))
+			*found = at;
+	}
+	if (d.spans)
+		g_array_free(d.spans, TRUE);
+	g_array_free(one, TRUE);
+	return rc;
+}
+
+/* Only the sources the commit deletes, as rename (not copy) detection
+ * registers them. */
+static void keep_deleted(GArray *srcs)
+{
+	guint w = 0;
+
+	for (guint i = 0; i < srcs->len; i++) {
+		struct source *s = &g_array_index(srcs, struct source, i);
+
+		if (s->deleted)
+			g_array_index(srcs, struct source, w++) = *s;
+		else
+			g_free(s->path);
+	}
+	g_array_set_size(srcs, w);
+}
+
 int ms_git_follow(git_repository *repo, git_tree *ptree, git_tree *tree,
-		  const char *path, const git_tree_entry *dst, char **src)
+		  const char *path, const git_tree_entry *dst, bool renames,
+		  char **src)
 {
 	GArray *srcs = g_array_new(FALSE, FALSE, sizeof(struct source));
 	const git_oid *id = git_tree_entry_id(dst);
@@ -413,13 +469,23 @@ int ms_git_follow(git_repository *repo, git_tree *ptree, git_tree *tree,
 	rc = rename_limit(repo, &limit);
 	if (rc == 0)
 		rc = sources(repo, ptree, tree, srcs);
+	if (rc == 0 && renames)
+		keep_deleted(srcs);
 	found = rc ? -1 : identical(srcs, id, git_tree_entry_filemode(dst),
 				    path);
-	/* too_many_rename_candidates(): -C -C over the limit drops the
-	 * unmodified sources, or the inexact pass */
+	if (rc == 0 && found < 0 && renames &&
+	    regular(git_tree_entry_filemode(dst)))
+		rc = by_basename(repo, srcs, id, path, &found);
+	/* too_many_rename_candidates(): renames alone over the limit are
+	 * not looked for; -C -C over it drops the unmodified sources, or
+	 * the inexact pass */
 	if (rc == 0 && found < 0 && limit > 0 &&
-	    (gint64)srcs->len > limit * limit)
-		rc = 1;
+	    (gint64)srcs->len > limit * limit) {
+		if (renames)
+			g_array_set_size(srcs, 0);
+		else
+			rc = 1;
+	}
 	if (rc == 0 && found < 0 && regular(git_tree_entry_filemode(dst)))
 		rc = inexact(repo, srcs, id, path, &found);
 	if (rc == 0 && found >= 0)

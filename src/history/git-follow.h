@@ -26,13 +26,17 @@ int ms_git_is_binary(git_repository *repo, const char *path,
 /*
  * The path git follows from the commit whose tree is `tree` and whose
  * parent's is `ptree`, which adds `path` (entry `dst`): into *src (a new
- * string; NULL when git finds none and keeps `path`).  Returns 0;
- * MS_GIT_LOG_DIES (a blob it reads is missing:
+ * string; NULL when git finds none and keeps `path`).  With `renames`,
+ * blame's find_rename() instead: only the files the commit deletes are
+ * sources, and git 2.39's basename match comes before the inexact pass
+ * (the one deleted file of the same basename, if 75% similar).
+ * Returns 0; MS_GIT_LOG_DIES (a blob it reads is missing:
  * a partial clone without a promisor remote); 1 when this cannot say what git does (more sources
  * than diff.renameLimit squared, a blob with CRLF whose "diff" attribute
  * names a driver); negative on errors.
  */
 int ms_git_follow(git_repository *repo, git_tree *ptree, git_tree *tree,
-		  const char *path, const git_tree_entry *dst, char **src);
+		  const char *path, const git_tree_entry *dst, bool renames,
+		  char **src);
 
 #endif

@@ -291,7 +291,8 @@ int ms_git_log_commit(struct ms_git_log *g, const char *id, const char *path,
 	/* added: --follow looks for its source among all files of the
 	 * parent, and follows it from here on */
 	if (!a && ptree)
-		rc = ms_git_follow(g->repo, ptree, tree, path, b, &from);
+		rc = ms_git_follow(g->repo, ptree, tree, path, b, false,
+				   &from);
 	if (rc == 0 && from && (quoted(from) || !entry(ptree, from, &a) || !a))
 		rc = 1;
 	if (rc)

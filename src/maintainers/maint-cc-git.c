@@ -226,6 +226,18 @@ void mcc_fixes_signers(struct maint_cc *cc)
 	g_ptr_array_free(u, TRUE);
 }
 
+/* The commits of blame_range_cmd or blame_file_cmd: from the objects
+ * where they can say, else from git. */
+static GPtrArray *blame(struct maint_cc *cc, const struct mcc_vcs *v,
+			const char *file, const char *start,
+			const char *length)
+{
+	GPtrArray *ids = cc->o.vcs_blame ? cc->o.vcs_blame(file, start, length,
+		cc->o.vcs_blame_data) : NULL;
+
+	return ids ? ids : mcc_vcs_blame(v, file, start, length);
+}
+
 /* vcs_blame(): the commits git blame gives each changed line of `file`
  * (each hunk's old lines of a patch), or each line of it. */
 static GPtrArray *vcs_blame(struct maint_cc *cc, const struct mcc_vcs *v,
@@ -243,8 +255,8 @@ static GPtrArray *vcs_blame(struct maint_cc *cc, const struct mcc_vcs *v,
 			goto out;
 	}
 	if (!cc->ranges->len) {
-		g_ptr_array_extend_and_steal(ids, mcc_vcs_blame(v, file, NULL,
-								 NULL));
+		g_ptr_array_extend_and_steal(ids, blame(cc, v, file, NULL,
+							 NULL));
 		goto out;
 	}
 	for (guint i = 0; i < cc->ranges->len; i++) {
@@ -257,7 +269,7 @@ static GPtrArray *vcs_blame(struct maint_cc *cc, const struct mcc_vcs *v,
 
 			if (!strcmp(f, file))
 				g_ptr_array_extend_and_steal(ids,
-					mcc_vcs_blame(v, file, a, b));
+					blame(cc, v, file, a, b));
 			g_free(f);
 			g_free(a);
 			g_free(b);

@@ -103,6 +103,11 @@ struct maint_cc_opts {
 	 * runs git; store.h's ms_store_vcs_log() keeps them. */
 	GPtrArray *(*vcs_log)(const char *file, void *data);
 	void *vcs_log_data;
+	/* Where --git-blame's commits come from: git-blame.h's
+	 * ms_blame_lines(), or git (NULL, or where it returns NULL). */
+	GPtrArray *(*vcs_blame)(const char *file, const char *start,
+				const char *length, void *data);
+	void *vcs_blame_data;
 };
 
 void maint_cc_opts_init(struct maint_cc_opts *o);

@@ -6,6 +6,7 @@
  * (ms_store_vcs_saved()).
  */
 #include "store-internal.h"
+#include "git-blame.h"
 #include "git-log.h"
 
 #include <glib.h>
@@ -73,28 +74,10 @@ static bool window(struct ms_store_vcs *c)
 	return c->gl;
 }
 
-/* Whether git takes `file` as one literal path of the tree: no glob,
- * no magic, no blank (the script's shell splits at blanks), no "." or
- * ".." component, nothing to normalise. */
-static bool plain(const char *file)
-{
-	char **parts;
-	bool ok;
-
-	if (!*file || *file == ':' || strpbrk(file, " \t\n*?[\\"))
-		return false;
-	parts = g_strsplit(file, "/", -1);
-	ok = true;
-	for (char **p = parts; *p; p++)
-		ok &= **p && strcmp(*p, ".") && strcmp(*p, "..");
-	g_strfreev(parts);
-	return ok;
-}
-
 /* Whether the model can say what git says of `path`. */
 static bool modelled(struct ms_store_vcs *c, const char *path)
 {
-	return plain(path) && !g_hash_table_contains(c->dirs, path);
+	return ms_git_plain_path(path) && !g_hash_table_contains(c->dirs, path);
 }
 
 /* The log's lines made from the history model and the objects, or NULL
@@ -109,7 +92,7 @@ static GPtrArray *model_log(struct ms_store_vcs *c, const char *file)
 	guint from = 0;
 	int rc = 0;
 
-	if (c->v.bare || !plain(file) || !window(c) ||
+	if (c->v.bare || !ms_git_plain_path(file) || !window(c) ||
 	    !modelled(c, file)) {
 		g_free(path);
 		return NULL;

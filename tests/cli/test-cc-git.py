@@ -440,15 +440,16 @@ env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"],
            XDG_CACHE_HOME=os.path.join(tmp, "cache"))
 
 
-def logged(args):
+def logged(args, inp=None, what="log"):
     if os.path.exists(calls):
         os.remove(calls)
     p = subprocess.run([MAINTSTAT, "maintainers", "--tree", T, *args,
-                        "-f", *FILES], capture_output=True, env=env)
+                        *(inp or ["-f", *FILES])], capture_output=True,
+                       env=env)
     n = 0
     if os.path.exists(calls):
         # git -C TREE log ...
-        n = sum(l.split()[2:3] == ["log"] for l in open(calls))
+        n = sum(l.split()[2:3] == [what] for l in open(calls))
     return p.stdout, n
 
 
@@ -475,5 +476,15 @@ ok(n3 == 0 and older == script_says(
     ["--git", "--git-since", "2-years-ago"], ["-f", *FILES]) and
    True, "another --git-since over older commits: the logs "
    "made again, the script's bytes", (n3, older))
+
+# --git-blame's commits come from the objects too (git-blame.h): no `git
+# blame` runs, for files or a patch's changed lines (a merge, a rename,
+# a binary file among them), and the answer is the script's.
+for inp in (["-f", *FILES], [patch]):
+    blamed, n4 = logged(["--git-blame", "--rolestats"], inp, "blame")
+    ok(n4 == 0 and blamed == script_says(["--git-blame", "--rolestats"],
+                                         inp),
+       f"--git-blame {inp[0]}: no git blame, the script's bytes",
+       (n4, blamed))
 
 done()
