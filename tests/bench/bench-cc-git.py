@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""bench-cc-git.py TREE [N] [--since DATE] [--patches K] - get_maintainer.pl's
+"""bench-cc-git.py TREE [N] [--since DATE] [--patches K] [--blame] -
+get_maintainer.pl's
 git options on a real git work tree: how many of N files (every k-th of
 the files that commits since DATE touched, sorted) and of K patches
 (`git format-patch -1` of every k-th of the last 400 non-merge commits)
@@ -15,7 +16,9 @@ files read in sorted order, answering a queue in one process.
 
 Each file's and patch's run has a `git` first in PATH that notes its
 arguments, and the files whose answer ran `git log --follow` (the
-script's log, not made from the history model) are counted.
+script's log, not made from the history model) are counted; with
+--blame the answers are --git-blame's too, and the `git blame` runs
+counted.
 
 Env: MAINTSTAT (default build/maintstat).
 """
@@ -38,11 +41,12 @@ ap.add_argument("tree")
 ap.add_argument("n", nargs="?", type=int, default=200)
 ap.add_argument("--since", default="2026-03-01")
 ap.add_argument("--patches", type=int, default=20)
+ap.add_argument("--blame", action="store_true")
 args = ap.parse_args()
 MS = os.path.realpath(os.environ.get("MAINTSTAT",
                                      os.path.join(root, "build/maintstat")))
 TREE = os.path.abspath(args.tree)
-OPTS = ["--git", "--git-since", args.since]
+OPTS = ["--git", "--git-since", args.since] + ["--git-blame"] * args.blame
 
 
 def git(*a):
@@ -88,11 +92,11 @@ with open(os.path.join(work, "bin", "git"), "w") as f:
 os.chmod(os.path.join(work, "bin", "git"), 0o755)
 ENV = dict(os.environ, PATH=os.path.join(work, "bin") + os.pathsep +
            os.environ["PATH"])
-ran_git = 0
+ran_git = ran_blame = 0
 
 
 def ours(inp):
-    global ran_git
+    global ran_git, ran_blame
     if os.path.exists(calls):
         os.remove(calls)
     t = time.monotonic()
@@ -101,6 +105,7 @@ def ours(inp):
     t = time.monotonic() - t
     if os.path.exists(calls):
         ran_git += any(" log " in l and "--follow" in l for l in open(calls))
+        ran_blame += sum(" blame " in l for l in open(calls))
     return p.stdout, t
 
 
@@ -116,6 +121,7 @@ print(f"files: {len(sample)} (of {len(touched)} touched since "
       f"{args.since}; {n_signers} answers with git signers)\n"
       f"file mismatches: {len(bad)}\n"
       f"files whose answer ran git log: {ran_git}\n"
+      f"git blame runs: {ran_blame}\n"
       f"script: {t_script / max(1, len(sample)) * 1000:.0f} ms/file, "
       f"maintstat: {t_ours / max(1, len(sample)) * 1000:.0f} ms/file")
 
@@ -135,6 +141,7 @@ for p, w in zip(patches, want):
     if got != w:
         pbad.append((p, w, got))
 print(f"patches: {len(patches)}\npatch mismatches: {len(pbad)}\n"
+      f"git blame runs, files and patches: {ran_blame}\n"
       f"script: {t_script / max(1, len(patches)) * 1000:.0f} ms/patch, "
       f"maintstat: {t_ours / max(1, len(patches)) * 1000:.0f} ms/patch")
 for what, w, got in (bad + pbad)[:3]:
