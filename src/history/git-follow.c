@@ -464,6 +464,7 @@ int ms_git_follow(git_repository *repo, git_tree *ptree, git_tree *tree,
 	const git_oid *id = git_tree_entry_id(dst);
 	gint64 limit;
 	int rc, found;
+	bool over;
 
 	*src = NULL;
 	rc = rename_limit(repo, &limit);
@@ -479,14 +480,11 @@ int ms_git_follow(git_repository *repo, git_tree *ptree, git_tree *tree,
 	/* too_many_rename_candidates(): renames alone over the limit are
 	 * not looked for; -C -C over it drops the unmodified sources, or
 	 * the inexact pass */
-	if (rc == 0 && found < 0 && limit > 0 &&
-	    (gint64)srcs->len > limit * limit) {
-		if (renames)
-			g_array_set_size(srcs, 0);
-		else
-			rc = 1;
-	}
-	if (rc == 0 && found < 0 && regular(git_tree_entry_filemode(dst)))
+	over = limit > 0 && (gint64)srcs->len > limit * limit;
+	if (rc == 0 && found < 0 && over && !renames)
+		rc = 1;
+	if (rc == 0 && found < 0 && !over &&
+	    regular(git_tree_entry_filemode(dst)))
 		rc = inexact(repo, srcs, id, path, &found);
 	if (rc == 0 && found >= 0)
 		*src = g_strdup(g_array_index(srcs, struct source, found).path);
