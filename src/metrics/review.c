@@ -9,7 +9,6 @@
 #include "tree.h"
 #include "uf.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +42,11 @@ struct ctx {
 	 * and the commits touching it, in ascending order (GArray of
 	 * uint32_t, or NULL), so that each entry visits only its own */
 	GPtrArray *entry_posts, *entry_commits;
+	/* responses() by a patch's postings (GBytes of their uint32_t
+	 * records -> GPtrArray of its events and responses, GArrays): a
+	 * patch mapped to several entries (THE REST and a driver's)
+	 * answers the same in each */
+	GHashTable *responses;
 };
 
 static const struct ms_mail_rec *rec_at(const struct ctx *c, uint32_t i)
@@ -192,6 +196,9 @@ static void ctx_init(struct ctx *c)
 		}
 		g_array_append_val(a, v);
 	}
+	c->responses = g_hash_table_new_full(g_bytes_hash, g_bytes_equal,
+					     (GDestroyNotify)g_bytes_unref,
+					     (GDestroyNotify)g_ptr_array_unref);
 	c->version_of = ms_review_versions(c->lm, c->map,
 					   (const char *const *)c->sender,
 					   c->links ? c->links->by_rec : NULL);
@@ -210,6 +217,7 @@ static void ctx_release(struct ctx *c)
 	g_free(c->aside);
 	g_clear_pointer(&c->entry_posts, g_ptr_array_unref);
 	g_clear_pointer(&c->entry_commits, g_ptr_array_unref);
+	g_hash_table_unref(c->responses);
 }
 
 /*
@@ -481,10 +489,11 @@ static void set_reply(struct ms_rv_reply *slot, bool *has,
 	*has = true;
 }
 
-/* The key grouping the postings of one patch: sender and subject. */
-static char *family_key(const struct ctx *c, size_t i)
+/* The key grouping the postings of one patch (ms_review_versions()),
+ * for a table of direct keys. */
+static gpointer family_key(const struct ctx *c, size_t i)
 {
-	return g_strdup_printf("%" PRIu32, c->version_of[i]);
+	return GUINT_TO_POINTER(c->version_of[i]);
 }
 
 /* Whether record `i` is a patch posting of the window (of the entries
@@ -584,25 +593,19 @@ static bool part_has_commit(const struct part *part, int64_t t)
  * as compute_entry() groups them. */
 static GHashTable *family_dates(const struct ctx *c, size_t e)
 {
-	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal,
-					      g_free, g_free);
+	GHashTable *h = g_hash_table_new_full(NULL, NULL, NULL, g_free);
 	const GArray *posts = entry_list(c->entry_posts, e);
 
 	for (guint q = 0; posts && q < posts->len; q++) {
 		uint32_t i = g_array_index(posts, uint32_t, q);
-		char *key;
 		int64_t *d;
 
-		if (c->aside[i] && c->aside[i] != ASIDE_OWN_BLOBS)
+		if ((c->aside[i] && c->aside[i] != ASIDE_OWN_BLOBS) ||
+		    g_hash_table_contains(h, family_key(c, i)))
 			continue;
-		key = family_key(c, i);
-		if (g_hash_table_contains(h, key)) {
-			g_free(key);
-			continue;
-		}
 		d = g_new(int64_t, 1);
 		*d = rec_at(c, i)->date;
-		g_hash_table_insert(h, key, d);
+		g_hash_table_insert(h, family_key(c, i), d);
 	}
 	return h;
 }
@@ -689,7 +692,7 @@ static void listed_people(struct entry_acc *ea)
 /* Whether posting `i` counts among the entry's patches: not set aside
  * (counted as such in the result) and, with an interval, of a patch
  * first posted in it.  Its family key goes to *key when it counts. */
-static bool counted_posting(struct entry_acc *ea, size_t i, char **key)
+static bool counted_posting(struct entry_acc *ea, size_t i, gpointer *key)
 {
 	const struct ctx *c = ea->c;
 	const int64_t *d;
@@ -706,10 +709,7 @@ static bool counted_posting(struct entry_acc *ea, size_t i, char **key)
 	if (!ea->part)
 		return true;
 	d = g_hash_table_lookup(ea->part->posted, *key);
-	if (d && *d >= ea->part->lo && *d < ea->part->hi)
-		return true;
-	g_free(*key);
-	return false;
+	return d && *d >= ea->part->lo && *d < ea->part->hi;
 }
 
 /*
@@ -724,8 +724,7 @@ static void patch_families(struct entry_acc *ea)
 {
 	const struct ctx *c = ea->c;
 	struct ms_rv_entry *out = ea->out;
-	GHashTable *families = g_hash_table_new_full(g_str_hash, g_str_equal,
-						     g_free, NULL);
+	GHashTable *families = g_hash_table_new(NULL, NULL);
 	GHashTable *series = g_hash_table_new(NULL, NULL); /* key -> family */
 	GArray *up = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	const GArray *posts = entry_list(c->entry_posts, ea->e->index);
@@ -734,8 +733,7 @@ static void patch_families(struct entry_acc *ea)
 		uint32_t i = g_array_index(posts, uint32_t, q);
 		const struct ms_mail_rec *r = rec_at(c, i);
 		struct ms_rv_patch *pt;
-		char *key;
-		gpointer v;
+		gpointer key, v;
 		uint32_t u = i, f;
 		gint sk;
 
@@ -754,7 +752,6 @@ static void patch_families(struct entry_acc *ea)
 			pt = &g_array_index(out->patches, struct ms_rv_patch,
 					    f);
 			g_array_append_val(pt->postings, u);
-			g_free(key);
 		} else {
 			struct ms_rv_patch np = { 0 };
 
@@ -912,6 +909,33 @@ static GArray *responses(const struct ctx *c, const struct ms_rv_patch *pt,
 	g_hash_table_unref(answered);
 	g_ptr_array_unref(keys);
 	return resp;
+}
+
+/*
+ * responses() of patch `pt`, computed once per set of postings (they
+ * depend on nothing else: its first posting's date and its newest
+ * version are the postings'), kept with the run.  The events are the
+ * kept ones: patch_state() sets by_listed and by_committer of each
+ * before it reads them.
+ */
+static GArray *responses_of(const struct ctx *c, const struct ms_rv_patch *pt,
+			    int64_t newest, GArray **events)
+{
+	GBytes *key = g_bytes_new(pt->postings->data,
+				  pt->postings->len * sizeof(uint32_t));
+	GPtrArray *k = g_hash_table_lookup(c->responses, key);
+
+	if (!k) {
+		k = g_ptr_array_new_with_free_func(
+			(GDestroyNotify)g_array_unref);
+		g_ptr_array_add(k, g_array_new(FALSE, FALSE,
+					       sizeof(struct ms_rv_event)));
+		g_ptr_array_add(k, responses(c, pt, k->pdata[0], newest));
+		g_hash_table_insert(c->responses, g_bytes_ref(key), k);
+	}
+	g_bytes_unref(key);
+	*events = k->pdata[0];
+	return k->pdata[1];
 }
 
 /* The review tags of response `rr` to patch number `pi`, to the people
@@ -1153,16 +1177,13 @@ static void patch_reviews(struct entry_acc *ea)
 			g_hash_table_lookup(ea->accs, c->sender[first_rec]) :
 			NULL;
 		int64_t newest = ms_rv_newest_posting(c->idx, pt->postings);
-		GArray *events = g_array_new(FALSE, FALSE,
-					     sizeof(struct ms_rv_event));
-		GArray *resp = responses(c, pt, events, newest);
-		bool tagged_by_other = tally_responses(ea, pi, pt, resp);
+		GArray *events;
+		bool tagged_by_other = tally_responses(ea, pi, pt,
+			responses_of(c, pt, newest, &events));
 
-		g_array_free(resp, TRUE);
 		patch_outcome(ea, pt, author, tagged_by_other, newest);
 		patch_merged(ea, pt);
 		patch_state(ea, pt, events, &committers);
-		g_array_free(events, TRUE);
 	}
 	g_clear_pointer(&committers, g_hash_table_unref);
 	ms_rv_entry_states(ea->out, c->opts->until);
@@ -1420,8 +1441,11 @@ struct ms_review *ms_review_compute(const struct ms_link_mail *lm,
 					compute_entry(&c, opts->entries[i], NULL));
 	} else {
 		for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
-			struct ms_rv_entry *e = compute_entry(&c,
-				maint_file_entry(mf, i), NULL);
+			struct ms_rv_entry *e;
+
+			if (!entry_list(c.entry_posts, i))   /* no patch */
+				continue;
+			e = compute_entry(&c, maint_file_entry(mf, i), NULL);
 
 			if (!e->patches->len) {
 				ms_rv_entry_free(e);
