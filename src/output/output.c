@@ -80,6 +80,9 @@ struct ms_out {
 	json_t *real;
 	struct enc_buf enc_key, enc_value;
 	GHashTable *key_cache; /* key -> GString of its encoding */
+	GHashTable *real_cache; /* a double's bits -> GString of its
+				 * encoding: a person's shares are written
+				 * with each patch they answer */
 	GString *chunk;     /* what one event writes */
 	GString *out;       /* events not yet handed to the FILE */
 };
@@ -105,6 +108,8 @@ struct ms_out *ms_out_new(enum ms_out_format format, FILE *fp)
 		o->out = g_string_sized_new(OUT_BLOCK + 4096);
 		o->key_cache = g_hash_table_new_full(g_str_hash, g_str_equal,
 						     g_free, free_gstring);
+		o->real_cache = g_hash_table_new_full(g_int64_hash,
+			g_int64_equal, g_free, free_gstring);
 	}
 	return o;
 }
@@ -125,6 +130,7 @@ void ms_out_free(struct ms_out *o)
 		g_string_free(o->out, TRUE);
 	}
 	g_clear_pointer(&o->key_cache, g_hash_table_destroy);
+	g_clear_pointer(&o->real_cache, g_hash_table_destroy);
 	g_free(o);
 }
 
@@ -496,9 +502,30 @@ void ms_out_int(struct ms_out *o, int64_t v)
 void ms_out_real(struct ms_out *o, double v)
 {
 	if (o->format == MS_OUT_JSON) {
+		gint64 bits;
+		GString *enc;
+
+		memcpy(&bits, &v, sizeof(bits));
+		enc = g_hash_table_lookup(o->real_cache, &bits);
 		/* JSON has no NaN or infinity: those are written as null. */
-		json_scalar(o, json_real_set(o->real, v) == 0 ? o->real
-							       : json_null());
+		if (!enc && json_real_set(o->real, v) != 0) {
+			json_scalar(o, json_null());
+			return;
+		}
+		if (!enc && (g_hash_table_size(o->real_cache) >=
+			     MAX_CACHED_KEYS * 16 ||
+			     !encode(&o->enc_value, o->real))) {
+			json_scalar(o, o->real);
+			return;
+		}
+		if (!enc) {
+			enc = g_string_new_len(o->enc_value.data,
+					       (gssize)o->enc_value.len);
+			g_hash_table_insert(o->real_cache,
+					    g_memdup2(&bits, sizeof(bits)),
+					    enc);
+		}
+		json_scalar_encoded(o, enc->str, enc->len);
 	} else {
 		char buf[64];
 

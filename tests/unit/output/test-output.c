@@ -484,6 +484,13 @@ static void fill_odd_values(struct ms_out *o)
 	ms_out_begin_list(o);
 	ms_out_real(o, NAN);
 	ms_out_real(o, INFINITY);
+	/* each again: a number is written as jansson writes it however
+	 * often it comes (-0.0 equals 0.0, yet is written apart) */
+	for (int i = 0; i < 2; i++) {
+		ms_out_real(o, 0.0);
+		ms_out_real(o, -0.0);
+		ms_out_real(o, NAN);
+	}
 	ms_out_begin_object(o);
 	ms_out_kv_string(o, "k\xff", "v");
 	ms_out_end_object(o);
@@ -511,9 +518,11 @@ static void corner_cases(void)
 	       "a duplicate key is written twice, in order");
 	free(s);
 	s = render(MS_OUT_JSON, fill_odd_values);
-	is_str(s, "[\n  null,\n  null,\n  {\n    \"k\xef\xbf\xbd\": \"v\"\n"
+	is_str(s, "[\n  null,\n  null,\n  0.0,\n  -0.0,\n  null,\n  0.0,\n"
+	       "  -0.0,\n  null,\n  {\n    \"k\xef\xbf\xbd\": \"v\"\n"
 	       "  },\n  {}\n]\n",
-	       "NaN and infinity are null; an invalid UTF-8 key is repaired; "
+	       "NaN and infinity are null, each time; 0.0 and -0.0 are "
+	       "apart, each time; an invalid UTF-8 key is repaired; "
 	       "a key without a value is dropped");
 	free(s);
 	s = render(MS_OUT_JSON, fill_nothing);
