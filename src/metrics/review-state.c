@@ -368,25 +368,3 @@ GPtrArray *ms_rv_first_responders(const struct ms_rv_entry *e, size_t max)
 		g_ptr_array_set_size(all, (guint)max);
 	return all;
 }
-
-/* Why `p` is a de-facto maintainer of entry `e` (review.h), or 0. */
-unsigned ms_rv_defacto(const struct ms_rv_entry *e,
-		       const struct ms_rv_person *p)
-{
-	size_t tags = p->reviewed_by + p->acked_by;
-	/* answers in one thread are one piece of evidence, however many
-	 * patches the series had */
-	bool threads = p->threads >= 2;
-	unsigned r = 0;
-
-	if (p->role || p->via_list)
-		return 0;
-	if (p->applied >= 2 && 2 * p->applied > e->merged)
-		r |= MS_RV_DEFACTO_APPLIED;
-	if (threads && tags >= 2 && 2 * tags > e->tags_total)
-		r |= MS_RV_DEFACTO_TAGS;
-	if (threads && p->first_responses >= 2 &&
-	    2 * p->first_responses > e->first_replied_total)
-		r |= MS_RV_DEFACTO_FIRST;
-	return r;
-}

@@ -788,20 +788,22 @@ static void patch_families(struct entry_acc *ea)
 }
 
 /* The replies below posting `post` and, when it has one, below its
- * series' cover letter, which answer it too. */
-static GArray *replies_to(const struct ctx *c, uint32_t post)
+ * series' cover letter, which answer it too (*direct of them); then, in
+ * a series without one, those below its first patch, where a b4 ty's
+ * "[2/3] ..." naming `post` is an event of it, though no response. */
+static GArray *replies_to(const struct ctx *c, uint32_t post, guint *direct)
 {
 	const struct ms_mail_rec *pr = rec_at(c, post);
+	const struct ms_mail_series *s = pr->series < 0 ? NULL :
+		ms_mail_index_series(c->idx, (uint32_t)pr->series);
 	GArray *replies = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 
 	descendants(c, post, replies);
-	if (pr->series >= 0) {
-		const struct ms_mail_series *s =
-			ms_mail_index_series(c->idx, (uint32_t)pr->series);
-
-		if (s->has_cover && s->root != post)
-			descendants(c, s->root, replies);
-	}
+	if (s && s->has_cover && s->root != post)
+		descendants(c, s->root, replies);
+	*direct = replies->len;
+	if (s && !s->has_cover && s->root != post)
+		descendants(c, s->root, replies);
 	return replies;
 }
 
@@ -829,37 +831,6 @@ static void add_event(const struct ctx *c, GArray *events, uint32_t ri,
 	g_array_append_val(events, ev);
 }
 
-/* A series without a cover letter is answered below its first patch:
- * an applied notice there that names `post` (a b4 ty's "[2/3] ...") is
- * an event of it too, though no response to it. */
-static void named_below_first(const struct ctx *c, uint32_t post,
-			      GHashTable *answered, GArray *events,
-			      uint32_t first_rec, const GPtrArray *keys,
-			      int64_t newest)
-{
-	const struct ms_mail_rec *pr = rec_at(c, post);
-	const struct ms_mail_series *s = pr->series < 0 ? NULL :
-		ms_mail_index_series(c->idx, (uint32_t)pr->series);
-	GArray *below;
-	const char *commit;
-
-	if (!s || s->has_cover || s->root == post)
-		return;
-	below = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-	descendants(c, s->root, below);
-	for (guint x = 0; x < below->len; x++) {
-		uint32_t ri = g_array_index(below, uint32_t, x);
-		const struct ms_mail_rec *rr = rec_at(c, ri);
-
-		if (rr->n_applied && !rr->duplicate && rr->date_valid &&
-		    ms_rv_notice_for(c->idx, rr, keys, &commit) ==
-			    MS_MAIL_NOTICE_APPLIED &&
-		    g_hash_table_add(answered, GUINT_TO_POINTER(ri)))
-			add_event(c, events, ri, first_rec, keys, newest);
-	}
-	g_array_free(below, TRUE);
-}
-
 /*
  * The responses to patch `pt` (struct ms_rv_reply): the human replies
  * to any of its versions or their cover letters, by someone other than
@@ -875,20 +846,25 @@ static GArray *responses(const struct ctx *c, const struct ms_rv_patch *pt,
 
 	for (guint q = 0; q < pt->postings->len; q++) {
 		uint32_t post = g_array_index(pt->postings, uint32_t, q);
-		GArray *replies = replies_to(c, post);
+		guint direct;
+		GArray *replies = replies_to(c, post, &direct);
 
 		for (guint x = 0; x < replies->len; x++) {
 			uint32_t ri = g_array_index(replies, uint32_t, x);
 			const struct ms_mail_rec *rr = rec_at(c, ri);
 			struct ms_rv_reply rep;
+			const char *commit;
 
 			if (g_hash_table_contains(answered,
 						  GUINT_TO_POINTER(ri)) ||
-			    rr->duplicate || !rr->date_valid)
+			    rr->duplicate || !rr->date_valid ||
+			    (x >= direct && (!rr->n_applied ||
+			     ms_rv_notice_for(c->idx, rr, keys, &commit) !=
+				     MS_MAIL_NOTICE_APPLIED)))
 				continue;
 			g_hash_table_add(answered, GUINT_TO_POINTER(ri));
 			add_event(c, events, ri, first_rec, keys, newest);
-			if (!is_human_reply(c, ri, first_rec) ||
+			if (x >= direct || !is_human_reply(c, ri, first_rec) ||
 			    !c->sender[ri])
 				continue;
 			rep.rec = ri;
@@ -903,8 +879,6 @@ static GArray *responses(const struct ctx *c, const struct ms_rv_patch *pt,
 			g_array_append_val(resp, rep);
 		}
 		g_array_free(replies, TRUE);
-		named_below_first(c, post, answered, events, first_rec, keys,
-				  newest);
 	}
 	g_hash_table_unref(answered);
 	g_ptr_array_unref(keys);
