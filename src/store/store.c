@@ -1,6 +1,6 @@
 /*
  * store.c - the incremental store (store.h); the SQLite adapter, in the
- * files of src/store/: here opening, the schema and its migrations,
+ * files of src/store/: here opening, the schema (set_schema()),
  * errors and transactions; what it stores in store-commits.c (commits and
  * the cached walk), store-mail.c (messages, mbox files), store-links.c
  * (links, patch-ids), store-snapshots.c (mail index snapshots);
@@ -65,11 +65,12 @@ int store_exec(struct ms_store *s, const char *sql, const char *what)
 /* ---- schema ---- */
 
 /*
- * migrations[i] takes a database from schema version i to i + 1; version
- * 0 is an empty file.  Views are recreated after every migration.
+ * The schema of a store, created in one transaction on an empty file.
+ * Everything a store holds is derived from what the user names (git
+ * repositories, archives, mbox files), so a store of another schema
+ * version is not converted: it is emptied and filled again (set_schema()).
  */
-static const char *const migrations[] = {
-	/* 0 -> 1 */
+static const char schema[] =
 	"CREATE TABLE commits ("
 	"  seq INTEGER PRIMARY KEY,"
 	"  id TEXT NOT NULL UNIQUE,"
@@ -93,12 +94,13 @@ static const char *const migrations[] = {
 	"CREATE TABLE refs ("
 	"  rev TEXT PRIMARY KEY,"
 	"  commit_id TEXT NOT NULL,"
-	"  walked_at INTEGER NOT NULL);",
-	/* 1 -> 2: the mail side */
+	"  walked_at INTEGER NOT NULL);"
+	/* the mail side */
 	"CREATE TABLE inboxes ("
 	"  id INTEGER PRIMARY KEY,"
 	"  path TEXT NOT NULL UNIQUE,"
-	"  format TEXT NOT NULL);"
+	"  format TEXT NOT NULL,"
+	"  bodies INTEGER NOT NULL DEFAULT 0);"
 	"CREATE TABLE inbox_epochs ("
 	"  inbox INTEGER NOT NULL REFERENCES inboxes(id),"
 	"  epoch INTEGER NOT NULL,"
@@ -124,16 +126,24 @@ static const char *const migrations[] = {
 	"  has_diff INTEGER, diff_in_attachment INTEGER, files TEXT NOT NULL,"
 	"  lines_added INTEGER, lines_removed INTEGER, patch_id TEXT,"
 	"  kind INTEGER, applied_notice INTEGER, problems INTEGER,"
-	"  size INTEGER);"
+	"  size INTEGER,"
+	/* where the message starts in its mbox file; its pre-image blob
+	 * ids (mail.h ->preimages) */
+	"  line INTEGER NOT NULL DEFAULT 0,"
+	"  preimages TEXT NOT NULL DEFAULT '[]');"
 	"CREATE INDEX messages_inbox ON messages (inbox, epoch, seq);"
 	"CREATE INDEX messages_id ON messages (message_id);"
-	"CREATE TABLE links ("
-	"  commit_id TEXT NOT NULL,"
-	"  message_id TEXT NOT NULL,"
-	"  method TEXT NOT NULL,"
-	"  PRIMARY KEY (commit_id, message_id));",
-	/* 2 -> 3: links as link/review compute them (never filled before) */
-	"DROP TABLE links;"
+	/* mbox files, whole */
+	"CREATE TABLE mbox_files ("
+	"  inbox INTEGER PRIMARY KEY REFERENCES inboxes(id),"
+	"  size INTEGER NOT NULL,"
+	"  mtime INTEGER NOT NULL,"
+	"  sha1 TEXT NOT NULL);"
+	/* the decoded text of messages, for reads that keep it */
+	"CREATE TABLE message_bodies ("
+	"  seq INTEGER PRIMARY KEY,"
+	"  body TEXT);"
+	/* links as link/review compute them */
 	"CREATE TABLE links ("
 	"  commit_id TEXT NOT NULL,"
 	"  flags INTEGER NOT NULL,"
@@ -144,54 +154,16 @@ static const char *const migrations[] = {
 	"  method TEXT,"
 	"  evidence INTEGER NOT NULL,"
 	"  earlier TEXT NOT NULL,"
-	"  PRIMARY KEY (commit_id, flags));",
-	/* 3 -> 4: what linking derives from a commit's diff */
+	"  PRIMARY KEY (commit_id, flags));"
+	/* what linking derives from a commit's diff */
 	"CREATE TABLE commit_patchids ("
 	"  id TEXT PRIMARY KEY,"
 	"  version INTEGER NOT NULL,"
 	"  patch_id TEXT NOT NULL,"
-	"  summary TEXT NOT NULL);",
-	/* 4 -> 5: mbox files, whole, and where each message starts */
-	"ALTER TABLE messages ADD COLUMN line INTEGER NOT NULL DEFAULT 0;"
-	"CREATE TABLE mbox_files ("
-	"  inbox INTEGER PRIMARY KEY REFERENCES inboxes(id),"
-	"  size INTEGER NOT NULL,"
-	"  mtime INTEGER NOT NULL,"
-	"  sha1 TEXT NOT NULL);"
-	/* the decoded text of messages, for reads that keep it */
-	"CREATE TABLE message_bodies ("
-	"  seq INTEGER PRIMARY KEY,"
-	"  body TEXT);"
-	"ALTER TABLE inboxes ADD COLUMN bodies INTEGER NOT NULL DEFAULT 0;",
-	/* 5 -> 6: a reader's model of an inbox's messages, saved */
-	"CREATE TABLE mail_snapshots ("
-	"  inbox INTEGER PRIMARY KEY REFERENCES inboxes(id),"
-	"  kind INTEGER NOT NULL,"
-	"  seq INTEGER NOT NULL,"
-	"  count INTEGER NOT NULL,"
-	"  epoch INTEGER NOT NULL,"
-	"  bytes INTEGER NOT NULL,"
-	"  data BLOB NOT NULL);",
-	/* 6 -> 7: a report's whole model, saved for the next run */
-	"CREATE TABLE models ("
-	"  kind TEXT PRIMARY KEY,"
-	"  key TEXT NOT NULL,"
-	"  data BLOB NOT NULL);",
-	/* 7 -> 8: a model or result larger than one SQLite value, kept in
-	 * chunks: `data` holds the first, model_chunks the others; a row of
-	 * one chunk (chunks 1, size NULL) is as before */
-	"ALTER TABLE models ADD COLUMN chunks INTEGER NOT NULL DEFAULT 1;"
-	"ALTER TABLE models ADD COLUMN size INTEGER;"
-	"CREATE TABLE model_chunks ("
-	"  kind TEXT NOT NULL,"
-	"  seq INTEGER NOT NULL,"
-	"  data BLOB NOT NULL,"
-	"  PRIMARY KEY (kind, seq));",
-	/* 8 -> 9: one cache: values keyed by (kind, key), with their last
-	 * use and a CRC-64 each; what the old tables held is derived data
-	 * in formats no longer read, so it is dropped, not converted */
-	"DROP TABLE model_chunks;"
-	"DROP TABLE models;"
+	"  summary TEXT NOT NULL);"
+	/* the one cache: values keyed by (kind, key), with their last use
+	 * and a CRC-64 each; a value larger than one SQLite value is kept
+	 * in chunks, `data` holding the first, model_chunks the others */
 	"CREATE TABLE models ("
 	"  kind TEXT NOT NULL,"
 	"  key TEXT NOT NULL,"
@@ -206,26 +178,12 @@ static const char *const migrations[] = {
 	"  key TEXT NOT NULL,"
 	"  seq INTEGER NOT NULL,"
 	"  data BLOB NOT NULL,"
-	"  PRIMARY KEY (kind, key, seq));",
-	/* 9 -> 10: link's mail snapshots are values of the one cache
-	 * (kind "mail-snapshot"), derived data: dropped, not converted */
-	"DROP TABLE IF EXISTS mail_snapshots;",
-	/* 10 -> 11: a message's pre-image blob ids (mail.h ->preimages) */
-	"ALTER TABLE messages ADD COLUMN preimages TEXT NOT NULL "
-	"DEFAULT '[]';",
-	/* 11 -> 12: work trees' lists moved out of the store (tree-saved.c,
-	 * tree-<hash>.list files); nothing reads kind "gm-tree1" any more */
-	"DELETE FROM model_chunks WHERE kind = 'gm-tree1';"
-	"DELETE FROM models WHERE kind = 'gm-tree1';",
-};
-
-static const char views[] =
-	"DROP VIEW IF EXISTS commit_paths;"
+	"  PRIMARY KEY (kind, key, seq));"
+	/* views, for people querying the store with sqlite3 */
 	"CREATE VIEW commit_paths AS"
 	"  SELECT c.id AS commit_id, c.committer_time AS commit_time,"
 	"         p.value AS path"
 	"  FROM commits c, json_each(c.paths) p;"
-	"DROP VIEW IF EXISTS commit_trailers;"
 	"CREATE VIEW commit_trailers AS"
 	"  SELECT c.id AS commit_id, c.committer_time AS commit_time,"
 	"         json_extract(t.value, '$[1]') AS token,"
@@ -233,7 +191,6 @@ static const char views[] =
 	"         json_extract(t.value, '$[4]') AS name,"
 	"         lower(json_extract(t.value, '$[5]')) AS email"
 	"  FROM commits c, json_each(c.trailers) t;"
-	"DROP VIEW IF EXISTS person_events;"
 	"CREATE VIEW person_events AS"
 	"  SELECT id AS commit_id, 'author' AS role, author_name AS name,"
 	"         lower(author_email) AS email, author_time AS time"
@@ -246,26 +203,22 @@ static const char views[] =
 	"  SELECT commit_id, token, name, email, commit_time"
 	"  FROM commit_trailers WHERE email IS NOT NULL"
 	"    AND lower(token) LIKE '%-by';"
-	"DROP VIEW IF EXISTS activity_last;"
 	"CREATE VIEW activity_last AS"
 	"  SELECT email, role, count(*) AS commits,"
 	"         datetime(max(time), 'unixepoch') AS last"
 	"  FROM person_events GROUP BY email, role;"
-	"DROP VIEW IF EXISTS review_tags;"
 	"CREATE VIEW review_tags AS"
 	"  SELECT t.email, t.name, t.token, t.commit_id, t.commit_time,"
 	"         lower(c.author_email) AS author_email"
 	"  FROM commit_trailers t JOIN commits c ON c.id = t.commit_id"
 	"  WHERE lower(t.token) IN ('reviewed-by', 'acked-by')"
 	"    AND t.email IS NOT NULL;"
-	"DROP VIEW IF EXISTS path_committers;"
 	"CREATE VIEW path_committers AS"
 	"  SELECT p.path, lower(c.committer_email) AS email,"
 	"         c.committer_name AS name, c.id AS commit_id,"
 	"         c.committer_time AS commit_time"
 	"  FROM commit_paths p JOIN commits c ON c.id = p.commit_id"
 	"  WHERE instr(c.parents, ' ') = 0;"
-	"DROP VIEW IF EXISTS mail_messages;"
 	"CREATE VIEW mail_messages AS"
 	"  SELECT i.path AS inbox, m.epoch, m.commit_id, m.message_id,"
 	"         m.in_reply_to, lower(m.sender_email) AS sender_email,"
@@ -276,7 +229,6 @@ static const char views[] =
 	"           WHEN 6 THEN 'pull_request' WHEN 7 THEN 'bot'"
 	"           ELSE 'other' END AS kind"
 	"  FROM messages m JOIN inboxes i ON i.id = m.inbox;"
-	"DROP VIEW IF EXISTS mail_tags;"
 	"CREATE VIEW mail_tags AS"
 	"  SELECT m.message_id, m.in_reply_to, m.date,"
 	"         lower(m.sender_email) AS sender_email,"
@@ -284,7 +236,6 @@ static const char views[] =
 	"         json_extract(t.value, '$[4]') AS name,"
 	"         lower(json_extract(t.value, '$[5]')) AS email"
 	"  FROM messages m, json_each(m.trailers) t;"
-	"DROP VIEW IF EXISTS commit_links;"
 	"CREATE VIEW commit_links AS"
 	"  SELECT l.commit_id, c.committer_time AS commit_time,"
 	"         lower(c.author_email) AS author_email,"
@@ -297,19 +248,15 @@ static const char views[] =
 	"  LEFT JOIN messages m ON m.seq = (SELECT min(seq) FROM messages"
 	"                                   WHERE message_id = l.message_id)"
 	"  WHERE l.flags = 0 AND l.message_id IS NOT NULL;"
-	"DROP VIEW IF EXISTS unlinked_commits;"
 	"CREATE VIEW unlinked_commits AS"
 	"  SELECT l.commit_id, c.committer_time AS commit_time,"
 	"         lower(c.author_email) AS author_email,"
 	"         lower(c.committer_email) AS committer_email"
 	"  FROM links l JOIN commits c ON c.id = l.commit_id"
 	"  WHERE l.flags = 0 AND l.message_id IS NULL;"
-	"DROP VIEW IF EXISTS mail_files;"
 	"CREATE VIEW mail_files AS"
 	"  SELECT m.message_id, m.date, f.value AS path"
 	"  FROM messages m, json_each(m.files) f;";
-
-G_STATIC_ASSERT(G_N_ELEMENTS(migrations) == MS_STORE_SCHEMA_VERSION);
 
 static int vprepare(struct ms_store *s, sqlite3_stmt **st, const char *sql,
 		    const char *fmt, va_list ap)
@@ -390,49 +337,72 @@ int store_query(struct ms_store *s, const char *what, int64_t *out,
 
 static int refuse(struct ms_store *s, const char *why);
 
-static int migrate(struct ms_store *s)
+/* Drop every table and view of a store of another schema version. */
+static int drop_all(struct ms_store *s)
+{
+	GString *sql = g_string_new(NULL);
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(s->db, "SELECT type, name FROM "
+				    "sqlite_master WHERE type IN ('table', "
+				    "'view') AND name NOT GLOB 'sqlite_*' "
+				    "ORDER BY type DESC", -1, &st, NULL);
+
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char *q = sqlite3_mprintf("DROP %s \"%w\";",
+					  sqlite3_column_text(st, 0),
+					  sqlite3_column_text(st, 1));
+
+		g_string_append(sql, q);
+		sqlite3_free(q);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	rc = rc == SQLITE_DONE ? store_exec(s, sql->str, "empty the database") :
+	     store_db_error(s, rc, "read the database");
+	g_string_free(sql, TRUE);
+	return rc;
+}
+
+/*
+ * Give a store the current schema: a new file gets it, and one of an
+ * older version is emptied first (everything in it is derived: the next
+ * runs fill it again), in one transaction that another run opening the
+ * same file waits for.
+ */
+static int set_schema(struct ms_store *s)
 {
 	int64_t v;
 	int rc;
 
 	rc = store_query(s, "read the database", &v,
 			 "PRAGMA user_version", NULL);
-	if (rc < 0)
+	if (rc < 0 || v == MS_STORE_SCHEMA_VERSION)
 		return rc;
+	if (v >= 0 && v < MS_STORE_SCHEMA_VERSION) {
+		rc = store_exec(s, "BEGIN IMMEDIATE", "lock the database");
+		/* another run may have rebuilt it while we waited */
+		if (rc == 0)
+			rc = store_query(s, "read the database", &v,
+					 "PRAGMA user_version", NULL);
+		if (rc == 0 && v >= 0 && v < MS_STORE_SCHEMA_VERSION) {
+			char sql[64];
+
+			snprintf(sql, sizeof(sql), "PRAGMA user_version = %d",
+				 MS_STORE_SCHEMA_VERSION);
+			rc = drop_all(s);
+			if (rc == 0)
+				rc = store_exec(s, schema, "create the schema");
+			if (rc == 0)
+				rc = store_exec(s, sql, "create the schema");
+			if (rc == 0)
+				return store_exec(s, "COMMIT", "commit");
+		}
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		if (rc < 0 || v == MS_STORE_SCHEMA_VERSION)
+			return rc;
+	}
 	if (v < 0)      /* a file may come from anyone: never an index */
 		return refuse(s, "a negative schema version");
-	if (v > MS_STORE_SCHEMA_VERSION)
-		goto newer;
-	if (v == MS_STORE_SCHEMA_VERSION)
-		return 0;
-	rc = store_exec(s, "BEGIN IMMEDIATE", "lock the database");
-	if (rc < 0)
-		return rc;
-	/* another run may have migrated it while we waited */
-	rc = store_query(s, "read the database", &v,
-			 "PRAGMA user_version", NULL);
-	if (rc == 0 && (v > MS_STORE_SCHEMA_VERSION || v < 0)) {
-		store_exec(s, "ROLLBACK", "roll back");
-		if (v < 0)
-			return refuse(s, "a negative schema version");
-		goto newer;
-	}
-	for (; rc == 0 && v < MS_STORE_SCHEMA_VERSION; v++)
-		rc = store_exec(s, migrations[v], "update the schema");
-	if (rc == 0)
-		rc = store_exec(s, views, "create the views");
-	if (rc == 0) {
-		char sql[64];
-
-		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d",
-			 MS_STORE_SCHEMA_VERSION);
-		rc = store_exec(s, sql, "update the schema");
-	}
-	if (rc == 0)
-		return store_exec(s, "COMMIT", "commit");
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-	return rc;
-newer:
 	return ms_error_set(MS_EUSAGE,
 		"store '%s' has schema version %lld, newer than this "
 		"maintstat's %d: use --db to name another file, or "
@@ -638,7 +608,7 @@ static int open_db(struct ms_store *s)
 	if (rc == 0)
 		rc = store_exec(s, "PRAGMA mmap_size = 268435456", "set up");
 	if (rc == 0)
-		rc = migrate(s);
+		rc = set_schema(s);
 	if (rc == 0) {
 		int r = sqlite3_prepare_v2(s->db,
 			"INSERT INTO commits (id, version, "

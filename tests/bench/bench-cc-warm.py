@@ -18,7 +18,7 @@ without it only this build is measured.  CPU time grows with the
 machine's load, so compare the two builds of one run, not runs.
 
 Each build keeps its own store (XDG_CACHE_HOME in a temporary
-directory per build): a newer build migrates a shared store to a schema
+directory per build): a newer build rebuilds a shared store to a schema
 the older one refuses, which then runs git for every file (5 s).
 
 Env: MAINTSTAT (default build/maintstat), RUNS (default 7).

@@ -9,7 +9,7 @@ store refuses it, as a full disk or a busy store would) says so with a
 warning, prints the right answer and exits 0: the finished result,
 activity's model (and a failed read of it), review's K: answers.  And a
 store of schema 8 (fixtures/store/schema-8.sql, from main 3808b78) is
-migrated: every command answers as --no-cache does."""
+rebuilt: every command answers as --no-cache does."""
 import os
 import re
 import sqlite3
@@ -208,8 +208,8 @@ ok("maintstat: warning: the saved activity model was not read from the "
    "store: " in r.err, "... with a warning saying why", r.err)
 
 # a store of main 3808b78 (schema 8: every derived row framed its own
-# way, results keyed by kind alone): migrated, every command answers as
-# --no-cache, its records kept, its old rows never read
+# way, results keyed by kind alone): rebuilt, every command answers as
+# --no-cache, its old rows never read
 gen = os.path.join(tmp, "gen")
 subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
                                              "gen-review.py"), gen],
@@ -220,7 +220,7 @@ with open(os.path.join(FIXTURES, "store", "schema-8.sql")) as f:
     sql(f.read(), odb)
 ok(sqlite3.connect(odb).execute("SELECT count(*) FROM models WHERE kind "
                                 "GLOB 'result:*'").fetchone()[0] > 0,
-   "schema 8: rows of the old formats to migrate")
+   "schema 8: rows of the old formats")
 for args in (["activity", "--json"], ["urgent"], ["identities", "--json"],
              ["areas", "--json"],
              ["review", "--archive", glist, "--json"],
@@ -239,7 +239,7 @@ with open(os.path.join(SOURCE_ROOT, "src", "store",
 eq(c.execute("PRAGMA user_version").fetchone()[0], schema,
    "... now at the current schema")
 eq(c.execute("SELECT count(*) FROM commits").fetchone()[0], 16,
-   "... its 16 records kept")
+   "... its 16 records stored again")
 eq(c.execute("SELECT count(*) FROM models WHERE kind GLOB 'result:*' OR "
              "crc IS NULL").fetchone()[0], 0, "... no row of then left")
 c.close()

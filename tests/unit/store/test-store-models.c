@@ -9,7 +9,7 @@
  * of one kind under several keys are kept, the `keep` used last, and a
  * read without a key gives the one used last; a result (store-results.c)
  * keeps its facts, output and messages across chunks; and a store of
- * schema 7 is migrated, its models (of formats no longer read) dropped.
+ * schema 7 is rebuilt: emptied, at the current schema.
  */
 #include "test.h"
 #include "store.h"
@@ -331,64 +331,43 @@ static void test_results(struct ms_store *s, const char *db)
 	g_free(out);
 }
 
-/* A store of schema 7, as the last maintstat left it: models without
- * chunks, one row of data.  Opened now, it is migrated. */
-static void test_migrate(const char *dir)
+/* A store of schema 7, as a maintstat of then left it: models without
+ * chunks, one row of data, a ref, a table no longer in the schema.
+ * Opened now, it is rebuilt: everything in it is derived. */
+static void test_rebuild(const char *dir)
 {
 	char *db = g_build_filename(dir, "v7.sqlite", NULL);
 	struct ms_store *s = NULL;
 	unsigned char *v = pattern(3 * LIMIT, 6);
 
 	ok(ms_store_open(db, NULL, &s, NULL) == 0, "a store to turn into 7");
-	/* (a ref, so that closing it does not remove it as unused) */
 	ok(exec(db, "DROP TABLE model_chunks; DROP TABLE models;"
 		"CREATE TABLE models (kind TEXT PRIMARY KEY,"
 		"  key TEXT NOT NULL, data BLOB NOT NULL);"
 		"INSERT INTO models VALUES ('old', 'k', x'414243');"
 		"INSERT INTO refs VALUES ('HEAD', 'x', 0);"
+		"CREATE TABLE mail_snapshots (inbox INTEGER);"
 		"ALTER TABLE messages DROP COLUMN preimages;"
 		"PRAGMA user_version = 7;") == 0,
-	   "... schema 7, with a model saved");
+	   "... schema 7, with a model and a ref saved");
 	ms_store_free(s);
 	s = NULL;
-	ok(ms_store_open(db, NULL, &s, NULL) == 0, "opened: migrated");
+	ok(ms_store_open(db, NULL, &s, NULL) == 0, "opened: rebuilt");
 	is_int(query(db, "PRAGMA user_version"), MS_STORE_SCHEMA_VERSION,
-	       "... to the current schema");
-	ok(s && reads_none(s, "old"), "... the old model dropped");
+	       "... at the current schema");
+	ok(s && reads_none(s, "old"), "... the old model gone");
+	is_int(query(db, "SELECT count(*) FROM refs"), 0, "... the ref too");
+	is_int(query(db, "SELECT count(*) FROM sqlite_master WHERE name = "
+		     "'mail_snapshots'"), 0, "... and the old table");
+	is_int(query(db, "SELECT count(*) FROM pragma_table_info('messages') "
+		     "WHERE name = 'preimages'"), 1, "... messages of now");
 	ms_store_set_chunk_limit(s, LIMIT);
 	is_int(s ? ms_store_model_put(s, "old", "k", 1, v, 3 * LIMIT) : -1, 0,
-	       "... replaced by a chunked one");
+	       "... a chunked value put");
 	ok(s && reads_as(s, "old", "k", v, 3 * LIMIT) &&
 	   chunk_rows(db, "old") == 2, "... which reads back");
 	ms_store_free(s);
-	g_free(v);
-	g_free(db);
-}
-
-/* A store of schema 11 holding a work tree's list (kind "gm-tree1",
- * which tree-saved.c's files replaced): opened now, the rows are gone. */
-static void test_migrate_tree_list(const char *dir)
-{
-	char *db = g_build_filename(dir, "v11.sqlite", NULL);
-	struct ms_store *s = NULL;
-	unsigned char *v = pattern(3 * LIMIT, 7);
-
-	ok(ms_store_open(db, NULL, &s, NULL) == 0, "a store to turn into 11");
-	ms_store_set_chunk_limit(s, LIMIT);
-	ok(ms_store_model_put(s, "gm-tree1", "t", 1, v, 3 * LIMIT) == 0 &&
-	   ms_store_model_put(s, "kept", "k", 1, v, 10) == 0,
-	   "... with a tree list and another value");
-	ok(exec(db, "INSERT INTO refs VALUES ('HEAD', 'x', 0);"
-		"PRAGMA user_version = 11;") == 0, "... at schema 11");
-	ms_store_free(s);
-	s = NULL;
-	ok(ms_store_open(db, NULL, &s, NULL) == 0, "opened: migrated");
-	is_int(query(db, "PRAGMA user_version"), MS_STORE_SCHEMA_VERSION,
-	       "... to the current schema");
-	ok(s && reads_none(s, "gm-tree1") && chunk_rows(db, "gm-tree1") == 0,
-	   "... its tree list deleted, chunks too");
-	ok(s && reads_as(s, "kept", "k", v, 10), "... the other value kept");
-	ms_store_free(s);
+	ok(g_file_test(db, G_FILE_TEST_EXISTS), "... and the file is kept");
 	g_free(v);
 	g_free(db);
 }
@@ -409,8 +388,7 @@ int main(void)
 	test_keys(s, db);
 	test_results(s, db);
 	ms_store_free(s);
-	test_migrate(dir);
-	test_migrate_tree_list(dir);
+	test_rebuild(dir);
 
 	cmd = g_strdup_printf("rm -rf '%s'", dir);
 	ok(system(cmd) == 0, "clean up");
