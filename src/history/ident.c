@@ -440,7 +440,8 @@ static bool names_near(const char *a, const char *b)
  * ("gaoxiang (xiang os lab)" is "gaoxiang"): a new string. */
 static char *name_words(const char *key)
 {
-	char *bare = g_strdup(key), *out, **w;
+	char *bare = g_strdup(key), *out, *save = NULL;
+	GPtrArray *w = g_ptr_array_new();
 
 	for (char *o; (o = strchr(bare, '(')) != NULL;) {
 		char *c = strchr(o, ')');
@@ -448,18 +449,14 @@ static char *name_words(const char *key)
 		c = c ? c + 1 : o + strlen(o);
 		memmove(o, c, strlen(c) + 1);
 	}
-	w = g_strsplit(bare, " ", -1);
-	for (char **r = w, **o = w;; r++) {   /* no empty words */
-		if (*r && !**r) {
-			g_free(*r);
-			continue;
-		}
-		if (!(*o++ = *r))
-			break;
-	}
-	qsort(w, g_strv_length(w), sizeof(*w), ms_cmp_str);
-	out = g_strjoinv(" ", w);
-	g_strfreev(w);
+	/* its words, never an empty one */
+	for (char *t = strtok_r(bare, " ", &save); t;
+	     t = strtok_r(NULL, " ", &save))
+		g_ptr_array_add(w, t);
+	g_ptr_array_sort(w, ms_cmp_str);
+	g_ptr_array_add(w, NULL);
+	out = g_strjoinv(" ", (char **)w->pdata);
+	g_ptr_array_free(w, TRUE);
 	g_free(bare);
 	return out;
 }
