@@ -144,7 +144,10 @@ void ms_ident_free(struct ms_ident *id)
 /*
  * git's parse_name_and_email(): "Name <addr>" at `s`; returns where the
  * next one may start, or NULL when there is no "<...>" (then nothing is
- * stored).
+ * stored).  (libgit2 1.5's git_mailmap_from_buffer() is not git's rules:
+ * it matches addresses and names case-sensitively, a later line for an
+ * address replaces an earlier one instead of adding to it, and it drops
+ * malformed lines without a word.)
  */
 static const char *parse_name_email(const char *s, const char *end,
 				    char **name, char **email)
