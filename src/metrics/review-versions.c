@@ -260,8 +260,8 @@ static bool same_component(const char *a, const char *b)
 static void join_renamed(struct vctx *v, const char *const *sender)
 {
 	size_t n = ms_mail_index_count(v->idx), ns;
-	guint *size = g_new0(guint, n ? n : 1);
-	bool *applied = g_new0(bool, n ? n : 1);
+	const guint applied = 1u << 31;       /* a patch of it applied */
+	guint *size = g_new0(guint, n ? n : 1);       /* per root */
 	GHashTable *last = g_hash_table_new_full(g_str_hash, g_str_equal,
 						 g_free, NULL);
 
@@ -272,7 +272,7 @@ static void join_renamed(struct vctx *v, const char *const *sender)
 			size[root]++;
 		if (v->applied && g_hash_table_contains(
 			(GHashTable *)v->applied, GUINT_TO_POINTER(i)))
-			applied[root] = true;
+			size[root] |= applied;
 	}
 	ns = ms_mail_index_series_count(v->idx);
 	for (size_t k = 0; k < ns; k++) {
@@ -293,12 +293,12 @@ static void join_renamed(struct vctx *v, const char *const *sender)
 		key = g_strconcat(sender[p], "\x1f", fkey_of(v, p), NULL);
 		prev = g_hash_table_lookup(last, key);
 		if (prev && s->version >= 2 &&
-		    size[ms_uf_find(v->up, p)] == 1) {
+		    (size[ms_uf_find(v->up, p)] & ~applied) == 1) {
 			uint32_t q = GPOINTER_TO_UINT(prev) - 1;
 			const struct ms_mail_rec *o = rec_at(v, q);
 			const char *a = skey_of(v, p), *b = skey_of(v, q);
 
-			if (!applied[ms_uf_find(v->up, q)] &&
+			if (!(size[ms_uf_find(v->up, q)] & applied) &&
 			    o->version < s->version && o->date < r->date &&
 			    r->date - o->date <= 90 * 86400 &&
 			    (similar(a, b) || same_component(a, b)))
@@ -308,7 +308,6 @@ static void join_renamed(struct vctx *v, const char *const *sender)
 	}
 	g_hash_table_unref(last);
 	g_free(size);
-	g_free(applied);
 }
 
 /* Whether `a` and `b` are patches of one series posting, never versions
