@@ -46,9 +46,11 @@ from_debian() {
 	echo "downloading QEMU's get_maintainer.pl ($mirror, $orig) ..." >&2
 	curl -fsSL --max-time 600 -o "$tmp/orig.tar.xz" \
 		"$mirror/pool/main/q/qemu/$orig" || return 1
-	dir=$(tar -tJf "$tmp/orig.tar.xz" | head -1 | cut -d/ -f1)
-	tar -xJOf "$tmp/orig.tar.xz" "$dir/scripts/get_maintainer.pl" \
-		>"$tmp/get_maintainer.pl" || return 1
+	# one pass over the tarball: the top directory's copy, not
+	# roms/u-boot's (a '*' never matches a '/')
+	tar -xJOf "$tmp/orig.tar.xz" --wildcards --no-wildcards-match-slash \
+		'*/scripts/get_maintainer.pl' >"$tmp/get_maintainer.pl" ||
+		return 1
 	rm -f "$tmp/orig.tar.xz"
 	keep "$orig"
 }
