@@ -52,6 +52,19 @@ static void scan_emails(struct maint_cc *cc, const char *buf, size_t len,
 			GPtrArray *out);
 
 
+/* Groups `g` and `g + 1` of `mi`, a name and an address, as
+ * read_mailmap() reads them: parse_email("$name <$address>"). */
+static void mm_email(GMatchInfo *mi, int g, char **name, char **address)
+{
+	char *rn = mcc_group(mi, g), *ra = mcc_group(mi, g + 1);
+	char *tmp = g_strdup_printf("%s <%s>", g_strchomp(rn), ra);
+
+	maint_cc_parse_email(tmp, name, address);
+	g_free(tmp);
+	g_free(rn);
+	g_free(ra);
+}
+
 /* The tree's .mailmap, as read_mailmap() reads it. */
 static void read_mailmap(struct maint_cc *cc)
 {
@@ -76,52 +89,27 @@ static void read_mailmap(struct maint_cc *cc)
 		if (!ll)
 			continue;
 		if (mcc_match(mcc_rx.mm1, *l, ll, &mi)) {
-			char *rn = mcc_group(mi, 1), *ra = mcc_group(mi, 2), *tmp;
-
-			g_strchomp(rn);
-			tmp = g_strdup_printf("%s <%s>", rn, ra);
-			maint_cc_parse_email(tmp, &n, &a);
+			mm_email(mi, 1, &n, &a);
 			g_hash_table_replace(cc->mm_names, a, n);
-			g_free(tmp);
-			g_free(rn);
-			g_free(ra);
 		} else if (mcc_match(mcc_rx.mm2, *l, ll, &mi)) {
 			g_hash_table_replace(cc->mm_addresses, mcc_group(mi, 2),
 					     mcc_group(mi, 1));
 		} else if (mcc_match(mcc_rx.mm3, *l, ll, &mi)) {
-			char *rn = mcc_group(mi, 1), *ra = mcc_group(mi, 2);
-			char *wa = mcc_group(mi, 3), *tmp;
+			char *wa = mcc_group(mi, 3);
 
-			g_strchomp(rn);
-			tmp = g_strdup_printf("%s <%s>", rn, ra);
-			maint_cc_parse_email(tmp, &n, &a);
+			mm_email(mi, 1, &n, &a);
 			g_hash_table_replace(cc->mm_names, g_strdup(wa), n);
 			g_hash_table_replace(cc->mm_addresses, wa, a);
-			g_free(tmp);
-			g_free(rn);
-			g_free(ra);
 		} else if (mcc_match(mcc_rx.mm4, *l, ll, &mi)) {
-			char *rn = mcc_group(mi, 1), *ra = mcc_group(mi, 2);
-			char *wn = mcc_group(mi, 3), *wa = mcc_group(mi, 4), *tmp;
-			char *wn2, *wa2, *we;
+			char *wn, *wa, *we;
 
-			g_strchomp(rn);
-			tmp = g_strdup_printf("%s <%s>", rn, ra);
-			maint_cc_parse_email(tmp, &n, &a);
-			g_free(tmp);
-			g_strchomp(wn);
-			tmp = g_strdup_printf("%s <%s>", wn, wa);
-			maint_cc_parse_email(tmp, &wn2, &wa2);
-			g_free(tmp);
-			we = mcc_format_email(wn2, wa2, true);
+			mm_email(mi, 1, &n, &a);
+			mm_email(mi, 3, &wn, &wa);
+			we = mcc_format_email(wn, wa, true);
 			g_hash_table_replace(cc->mm_names, g_strdup(we), n);
 			g_hash_table_replace(cc->mm_addresses, we, a);
-			g_free(rn);
-			g_free(ra);
 			g_free(wn);
 			g_free(wa);
-			g_free(wn2);
-			g_free(wa2);
 		}
 		g_match_info_free(mi);
 	}
