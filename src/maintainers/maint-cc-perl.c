@@ -225,6 +225,17 @@ char *mcc_group(GMatchInfo *mi, int n)
 	return g_strndup(str + s, (gsize)(e - s));
 }
 
+void mcc_group_email(GMatchInfo *mi, int n, char **name, char **address)
+{
+	char *rn = mcc_group(mi, n), *ra = mcc_group(mi, n + 1);
+	char *tmp = g_strdup_printf("%s <%s>", g_strchomp(rn), ra);
+
+	maint_cc_parse_email(tmp, name, address);
+	g_free(tmp);
+	g_free(rn);
+	g_free(ra);
+}
+
 bool mcc_match(GRegex *r, const char *s, size_t len, GMatchInfo **mi)
 {
 	bool m;

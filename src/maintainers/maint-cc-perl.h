@@ -47,6 +47,10 @@ GRegex *mcc_keyword_re(const char *prefix, const char *value);
 /* Capture `n` of a match as a new string ("" when unset). */
 char *mcc_group(GMatchInfo *mi, int n);
 
+/* Captures `n` and `n + 1`, a name and an address, as read_mailmap()
+ * reads them: parse_email("$name <$address>") (both g_free'd). */
+void mcc_group_email(GMatchInfo *mi, int n, char **name, char **address);
+
 /* Match `len` bytes of `s`; *mi (if given) is freed first and set on a
  * match only. */
 bool mcc_match(GRegex *r, const char *s, size_t len, GMatchInfo **mi);

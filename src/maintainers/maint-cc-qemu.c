@@ -5,6 +5,7 @@
  * .ignoredmailmap is read here too).
  */
 #include "maint-cc-qemu.h"
+#include "maint-cc-perl.h"
 #include "maint-cc.h"
 #include "tree.h"
 
@@ -137,18 +138,11 @@ GHashTable *mcc_read_ignoredmailmap(const struct ms_tree *tree)
 		if (g_regex_match(one, *l, 0, &mi) ||
 		    (g_match_info_free(mi), mi = NULL,
 		     g_regex_match(two, *l, 0, &mi))) {
-			char *n = g_match_info_fetch(mi, 1);
-			char *a = g_match_info_fetch(mi, 2);
-			char *both = g_strdup_printf("%s <%s>", g_strchomp(n),
-						     a);
 			char *name, *address;
 
-			maint_cc_parse_email(both, &name, &address);
+			mcc_group_email(mi, 1, &name, &address);
 			g_hash_table_add(set, address);
 			g_free(name);
-			g_free(both);
-			g_free(n);
-			g_free(a);
 		}
 		g_match_info_free(mi);
 	}

@@ -52,19 +52,6 @@ static void scan_emails(struct maint_cc *cc, const char *buf, size_t len,
 			GPtrArray *out);
 
 
-/* Groups `g` and `g + 1` of `mi`, a name and an address, as
- * read_mailmap() reads them: parse_email("$name <$address>"). */
-static void mm_email(GMatchInfo *mi, int g, char **name, char **address)
-{
-	char *rn = mcc_group(mi, g), *ra = mcc_group(mi, g + 1);
-	char *tmp = g_strdup_printf("%s <%s>", g_strchomp(rn), ra);
-
-	maint_cc_parse_email(tmp, name, address);
-	g_free(tmp);
-	g_free(rn);
-	g_free(ra);
-}
-
 /* The tree's .mailmap, as read_mailmap() reads it. */
 static void read_mailmap(struct maint_cc *cc)
 {
@@ -89,7 +76,7 @@ static void read_mailmap(struct maint_cc *cc)
 		if (!ll)
 			continue;
 		if (mcc_match(mcc_rx.mm1, *l, ll, &mi)) {
-			mm_email(mi, 1, &n, &a);
+			mcc_group_email(mi, 1, &n, &a);
 			g_hash_table_replace(cc->mm_names, a, n);
 		} else if (mcc_match(mcc_rx.mm2, *l, ll, &mi)) {
 			g_hash_table_replace(cc->mm_addresses, mcc_group(mi, 2),
@@ -97,14 +84,14 @@ static void read_mailmap(struct maint_cc *cc)
 		} else if (mcc_match(mcc_rx.mm3, *l, ll, &mi)) {
 			char *wa = mcc_group(mi, 3);
 
-			mm_email(mi, 1, &n, &a);
+			mcc_group_email(mi, 1, &n, &a);
 			g_hash_table_replace(cc->mm_names, g_strdup(wa), n);
 			g_hash_table_replace(cc->mm_addresses, wa, a);
 		} else if (mcc_match(mcc_rx.mm4, *l, ll, &mi)) {
 			char *wn, *wa, *we;
 
-			mm_email(mi, 1, &n, &a);
-			mm_email(mi, 3, &wn, &wa);
+			mcc_group_email(mi, 1, &n, &a);
+			mcc_group_email(mi, 3, &wn, &wa);
 			we = mcc_format_email(wn, wa, true);
 			g_hash_table_replace(cc->mm_names, g_strdup(we), n);
 			g_hash_table_replace(cc->mm_addresses, we, a);
