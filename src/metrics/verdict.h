@@ -40,16 +40,6 @@
 /* coverage --check-urls: a URL not seen working this long is stale. */
 #define MS_DEFAULT_STALE_AFTER "5y"
 
-/* The options of the verdicts, with their defaults. */
-struct ms_verdict_opts {
-	const char *inactive_after;
-	long min_commits;
-	const char *ignore_after;
-	const char *target;
-};
-#define MS_VERDICT_OPTS_INIT { MS_DEFAULT_INACTIVE_AFTER, \
-	MS_DEFAULT_MIN_COMMITS, MS_DEFAULT_IGNORE_AFTER, MS_DEFAULT_TARGET }
-
 /* What is said of one listed person (M: or R:) of one entry. */
 enum ms_verdict_kind {
 	MS_VERDICT_ACTIVE,         /* in git in the entry since the cutoff */
