@@ -43,6 +43,14 @@ def patch(mid, subject, day, prefix="PATCH", parent=None):
          f"@@ -1 +1 @@\n-int a;\n+int a; /* {subject} */\n", parent)
 
 
+def series(tag, cover, day, subjects):
+    """Cover letter TAG0@x and patches TAG1@x.. below it."""
+    n = len(subjects)
+    mail(f"{tag}0@x", AUTHOR, f"[PATCH 0/{n}] {cover}", day, "Cover.")
+    for i, subj in enumerate(subjects, 1):
+        patch(f"{tag}{i}@x", subj, day, f"PATCH {i}/{n}", f"{tag}0@x")
+
+
 def answer(mid, parent, subject, day, body, frm=MAY):
     mail(mid, frm, f"Re: [PATCH] {subject}", day, body, parent)
 
@@ -85,10 +93,7 @@ answer("qt-n@x", "qt@x", "lib: quoted", 3,
        "> Applied, thanks!\n>\n> [1/1] lib: quoted\n>       commit: "
        "abcdef1234\n\nWhere did this go?")
 # a b4 ty naming two patches of three, with their commits
-mail("s0@x", AUTHOR, "[PATCH 0/3] lib: three", 4, "Three things.")
-patch("s1@x", "lib: one", 4, "PATCH 1/3", "s0@x")
-patch("s2@x", "lib: two", 4, "PATCH 2/3", "s0@x")
-patch("s3@x", "lib: three", 4, "PATCH 3/3", "s0@x")
+series("s", "lib: three", 4, ["lib: one", "lib: two", "lib: three"])
 mail("ty@x", MAY, "Re: [PATCH 0/3] lib: three", 5,
      "On Thu, Ann Author wrote:\n> Three things.\n\nApplied, thanks!\n\n"
      "[1/3] lib: one\n      commit: 0123456789ab\n"
@@ -120,19 +125,15 @@ answer("ol-q@x", "ol@x", "lib: by a passer-by", 7,
 # Y707Qv31FXlAz2SF@unreal): the applied line answers the items above it,
 # a wrapped one too; quoted whole, the series
 LONG = "lib: reject a zero-length buffer that no caller sends but fuzzers do"
-mail("h0@x", AUTHOR, "[PATCH 0/3] lib: fixups", 9, "Fixups.")
-patch("h1@x", "lib: restore resources", 9, "PATCH 1/3", "h0@x")
-patch("h2@x", LONG, 9, "PATCH 2/3", "h0@x")
-patch("h3@x", "lib: reserve ids", 9, "PATCH 3/3", "h0@x")
+series("h", "lib: fixups", 9,
+       ["lib: restore resources", LONG, "lib: reserve ids"])
 mail("h-n@x", MAY, "Re: [PATCH 0/3] lib: fixups", 10,
      "On Mon, Ann Author wrote:\n> Fixups.\n>\n> Ann Author (3):\n"
      ">       lib: restore resources\n\nThis needs to be resent.\n\n"
      ">       lib: reject a zero-length buffer that no caller sends but\n"
      ">         fuzzers do\n>       lib: reserve ids\n\n"
      "These applied to -rc.\n\nThanks\n>\n>  lib/a.c | 1 +\n", "h0@x")
-mail("u0@x", AUTHOR, "[PATCH 0/2] lib: pair", 9, "Pair.")
-patch("u1@x", "lib: first of a pair", 9, "PATCH 1/2", "u0@x")
-patch("u2@x", "lib: second of a pair", 9, "PATCH 2/2", "u0@x")
+series("u", "lib: pair", 9, ["lib: first of a pair", "lib: second of a pair"])
 mail("u-n@x", MAY, "Re: [PATCH 0/2] lib: pair", 10,
      "> Ann Author (2):\n>       lib: first of a pair\n"
      ">       lib: second of a pair\n\nApplied, thanks\n", "u0@x")
@@ -145,10 +146,8 @@ answer("tk-n@x", "tk@x", "lib: took", 12,
 patch("tm@x", "lib: took to mean", 11)
 answer("tm-n@x", "tm@x", "lib: took to mean", 12,
        "I took it to mean the opposite.")
-mail("m0@x", AUTHOR, "[PATCH 0/3] lib: two authors", 11, "Two authors.")
-patch("m1@x", "lib: by ann, one", 11, "PATCH 1/3", "m0@x")
-patch("m2@x", "lib: by ann, two", 11, "PATCH 2/3", "m0@x")
-patch("m3@x", "lib: by bob", 11, "PATCH 3/3", "m0@x")
+series("m", "lib: two authors", 11,
+       ["lib: by ann, one", "lib: by ann, two", "lib: by bob"])
 mail("m-n@x", MAY, "Re: [PATCH 0/3] lib: two authors", 12,
      "> Ann Author (2):\n>       lib: by ann, one\n"
      ">       lib: by ann, two\n\nI took these two\n\n"
