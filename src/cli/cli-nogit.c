@@ -50,3 +50,11 @@ GPtrArray *ms_blame_lines(const char *file, const char *start,
 	(void)b;
 	return NULL;
 }
+
+char *ms_blame_commit_log(const char *id, bool body, void *b)
+{
+	(void)id;
+	(void)body;
+	(void)b;
+	return NULL;
+}

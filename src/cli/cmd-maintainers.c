@@ -934,6 +934,7 @@ static bool open_blame(struct maint_cc_opts *co, int argc, char **argv,
 		ms_error_clear();
 	} else {
 		co->vcs_blame = ms_blame_lines;
+		co->vcs_commit_log = ms_blame_commit_log;
 		co->vcs_blame_data = *b;
 	}
 	return false;

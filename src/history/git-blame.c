@@ -599,3 +599,8 @@ GPtrArray *ms_blame_lines(const char *file, const char *start,
 			g_ptr_array_add(out, g_strdup(all->pdata[i]));
 	return out;
 }
+
+char *ms_blame_commit_log(const char *id, bool body, void *b)
+{
+	return ms_git_log_show(((struct ms_blame *)b)->repo, id, body);
+}

@@ -73,8 +73,8 @@ static const char *skip_blank_lines(const char *m)
 	}
 }
 
-/* %s then %b of message `m` */
-static void subject_body(GString *out, const char *m)
+/* %s then, with `body`, %b%n of message `m`, and tformat's '\n' */
+static void subject_body(GString *out, const char *m, bool body)
 {
 	bool first = true;
 
@@ -93,8 +93,11 @@ static void subject_body(GString *out, const char *m)
 		first = false;
 	}
 	g_string_append_c(out, '\n');
-	g_string_append(out, skip_blank_lines(m));
-	g_string_append(out, "\n\n");
+	if (body) {
+		g_string_append(out, skip_blank_lines(m));
+		g_string_append_c(out, '\n');
+	}
+	g_string_append_c(out, '\n');
 }
 
 /* "GitAuthor: %an <%ae>" from the raw header, as split_ident_line()
@@ -144,6 +147,29 @@ static void date(GString *out, const git_signature *a)
 			       "%+05d\n", wd[tm.tm_wday], tm.tm_mday,
 			       mo[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour,
 			       tm.tm_min, tm.tm_sec, tz);
+}
+
+/* Whether git prints commit `c`'s message as it is: no encoding but
+ * UTF-8 declared */
+static bool utf8(const git_commit *c)
+{
+	const char *enc = git_commit_message_encoding(c);
+
+	return !enc || !g_ascii_strcasecmp(enc, "utf-8") ||
+	       !g_ascii_strcasecmp(enc, "utf8");
+}
+
+/* The format's lines for commit `c`; false when its author line does not
+ * parse */
+static bool header(GString *out, git_commit *c, bool body)
+{
+	g_string_append_printf(out, "GitCommit: %s\n",
+			       git_oid_tostr_s(git_commit_id(c)));
+	if (!author(out, git_commit_raw_header(c)))
+		return false;
+	date(out, git_commit_author(c));
+	subject_body(out, git_commit_message_raw(c), body);
+	return true;
 }
 
 /* The entry of `path` in `tree` (NULL: none); false when it is no file
@@ -199,8 +225,8 @@ static void rename_name(GString *out, const char *a, const char *b)
 
 /* The numstat line of `from` (in the parent, entry `a`) against `path`
  * (entry `b`): a rename or copy when they differ. */
-static int numstat(struct ms_git_log *g, const char *from, const char *path,
-		   git_tree_entry *a, git_tree_entry *b, GString *out)
+static int numstat(git_repository *repo, const char *from, const char *path,
+		   const git_oid *a, const git_oid *b, GString *out)
 {
 	git_blob *ba = NULL, *bb = NULL;
 	git_patch *p = NULL;
@@ -214,14 +240,12 @@ static int numstat(struct ms_git_log *g, const char *from, const char *path,
 		rename_name(name, from, path);
 	else
 		g_string_append(name, path);
-	if ((a && (rc = git_blob_lookup(&ba, g->repo,
-					git_tree_entry_id(a))) < 0) ||
-	    (b && (rc = git_blob_lookup(&bb, g->repo,
-					git_tree_entry_id(b))) < 0))
+	if ((a && (rc = git_blob_lookup(&ba, repo, a)) < 0) ||
+	    (b && (rc = git_blob_lookup(&bb, repo, b)) < 0))
 		goto out;
-	rc = ms_git_is_binary(g->repo, path, bb, &binb);
+	rc = ms_git_is_binary(repo, path, bb, &binb);
 	if (rc == 0)
-		rc = ms_git_is_binary(g->repo, from, ba, &bina);
+		rc = ms_git_is_binary(repo, from, ba, &bina);
 	if (rc)
 		goto out;
 	if (bina || binb) {
@@ -260,7 +284,6 @@ int ms_git_log_commit(struct ms_git_log *g, const char *id, const char *path,
 	git_commit *c = NULL, *parent = NULL;
 	git_tree *tree = NULL, *ptree = NULL;
 	git_tree_entry *a = NULL, *b = NULL;
-	const char *enc;
 	size_t len = out->len;
 	git_oid oid;
 	int rc;
@@ -279,9 +302,7 @@ int ms_git_log_commit(struct ms_git_log *g, const char *id, const char *path,
 		rc = git_commit_tree(&ptree, parent);
 	if (rc)
 		goto out;
-	enc = git_commit_message_encoding(c);
-	if ((enc && g_ascii_strcasecmp(enc, "utf-8") &&
-	     g_ascii_strcasecmp(enc, "utf8")) || !entry(ptree, path, &a) ||
+	if (!utf8(c) || !entry(ptree, path, &a) ||
 	    !entry(tree, path, &b) || (!a && !b) ||
 	    (a && b && (git_tree_entry_filemode(a) == GIT_FILEMODE_LINK) !=
 	     (git_tree_entry_filemode(b) == GIT_FILEMODE_LINK))) {
@@ -297,15 +318,14 @@ int ms_git_log_commit(struct ms_git_log *g, const char *id, const char *path,
 		rc = 1;
 	if (rc)
 		goto out;
-	g_string_append_printf(out, "GitCommit: %s\n", id);
-	if (!author(out, git_commit_raw_header(c))) {
+	if (!header(out, c, true)) {
 		rc = 1;
 		goto out;
 	}
-	date(out, git_commit_author(c));
-	subject_body(out, git_commit_message_raw(c));
 	if (stat)
-		rc = numstat(g, from ? from : path, path, a, b, out);
+		rc = numstat(g->repo, from ? from : path, path,
+			     a ? git_tree_entry_id(a) : NULL,
+			     b ? git_tree_entry_id(b) : NULL, out);
 out:
 	if (rc)
 		g_string_truncate(out, len);
@@ -321,4 +341,243 @@ out:
 	git_commit_free(parent);
 	git_commit_free(c);
 	return rc;
+}
+
+/* Configuration that makes git log's output other than this file's: 1 */
+static int other_log(git_repository *repo)
+{
+	static const char *const keys[] = {
+		"diff.renames", "diff.algorithm", "diff.orderFile",
+		"diff.relative", "log.showRoot", "log.showSignature",
+		"i18n.logOutputEncoding", NULL };
+	git_config *cfg = NULL;
+	git_config_entry *e = NULL;
+	int v, rc = git_repository_config_snapshot(&cfg, repo);
+
+	/* any of them set, but diff.renames to its default, true */
+	for (const char *const *k = keys; rc == 0 && *k; k++) {
+		if (git_config_get_entry(&e, cfg, *k) == 0)
+			rc = k != keys || git_config_get_bool(&v, cfg, *k) ||
+			     !v;
+		git_config_entry_free(e);
+		e = NULL;
+	}
+	git_config_free(cfg);
+	return rc;
+}
+
+/* get_oid() of `id` (hex): the commit git log shows; 1 when git must
+ * say (a ref of that name, an object other than a commit, an
+ * abbreviation of several, a file of that name), 2 when git dies */
+static int resolve(git_repository *repo, const char *id, git_commit **c)
+{
+	size_t n = strlen(id);
+	git_reference *ref = NULL;
+	const char *top = git_repository_workdir(repo);
+	char *file;
+	git_oid oid;
+	int rc;
+
+	*c = NULL;
+	if (n < 4 || strspn(id, "0123456789abcdefABCDEF") != n ||
+	    git_oid_fromstrn(&oid, id, n) < 0)
+		return 1;
+	if (n < GIT_OID_HEXSZ) {
+		rc = git_reference_dwim(&ref, repo, id);
+		git_reference_free(ref);
+		if (rc != GIT_ENOTFOUND)
+			return 1;
+	}
+	rc = git_object_lookup_prefix((git_object **)c, repo, &oid, n,
+				      GIT_OBJECT_ANY);
+	if (rc == 0 && git_object_type((git_object *)*c) != GIT_OBJECT_COMMIT)
+		rc = 1;
+	if (rc != GIT_ENOTFOUND)
+		return rc ? 1 : 0;
+	/* unknown: git then takes a short id for a path, or dies */
+	if (n == GIT_OID_HEXSZ)
+		return 2;
+	if (!top)
+		return 1;
+	file = g_build_filename(top, id, NULL);
+	rc = g_file_test(file, G_FILE_TEST_EXISTS) ? 1 : 2;
+	g_free(file);
+	return rc;
+}
+
+/* A file a commit adds (no `a`), deletes (no `b`) or changes. */
+struct change {
+	char *path;
+	git_oid a, b;
+	bool old, new;
+};
+
+/* base_name_compare(): a tree's name as if it ended in '/' */
+static int name_cmp(const git_tree_entry *x, const git_tree_entry *y)
+{
+	const char *p = git_tree_entry_name(x), *q = git_tree_entry_name(y);
+	size_t lp = strlen(p), lq = strlen(q), n = MIN(lp, lq);
+	int c = memcmp(p, q, n), tx = git_tree_entry_type(x) ==
+		GIT_OBJECT_TREE, ty = git_tree_entry_type(y) == GIT_OBJECT_TREE;
+
+	return c ? c : (lp > n ? p[n] : tx ? '/' : 0) -
+		       (lq > n ? q[n] : ty ? '/' : 0);
+}
+
+static int tree_diff(git_repository *repo, const git_tree_entry *x,
+		     const git_tree_entry *y, const char *base, GArray *out);
+
+/* diff_tree(): what changes from tree `a` to `b` (NULL: none) under
+ * `base`, in git's order, into `out`; 1 when git must say (a submodule,
+ * a file made a symbolic link or back) */
+static int trees(git_repository *repo, const git_tree *a, const git_tree *b,
+		 const char *base, GArray *out)
+{
+	size_t i = 0, j = 0, na = a ? git_tree_entrycount(a) : 0,
+	       nb = b ? git_tree_entrycount(b) : 0;
+	int rc = 0;
+
+	while (rc == 0 && (i < na || j < nb)) {
+		const git_tree_entry *x = i < na ?
+			git_tree_entry_byindex(a, i) : NULL;
+		const git_tree_entry *y = j < nb ?
+			git_tree_entry_byindex(b, j) : NULL;
+		int c = !x ? 1 : !y ? -1 : name_cmp(x, y);
+
+		if (c < 0)
+			y = NULL;
+		else if (c > 0)
+			x = NULL;
+		i += x != NULL;
+		j += y != NULL;
+		if (!x || !y || !git_oid_equal(git_tree_entry_id(x),
+					      git_tree_entry_id(y)) ||
+		    git_tree_entry_filemode(x) != git_tree_entry_filemode(y))
+			rc = tree_diff(repo, x, y, base, out);
+	}
+	return rc;
+}
+
+/* The change from entry `x` to `y` (either NULL), of the same name */
+static int tree_diff(git_repository *repo, const git_tree_entry *x,
+		     const git_tree_entry *y, const char *base, GArray *out)
+{
+	const git_tree_entry *e = x ? x : y;
+	char *path = g_strconcat(base, git_tree_entry_name(e), NULL);
+	struct change ch = { path, { { 0 } }, { { 0 } }, x, y };
+	git_tree *a = NULL, *b = NULL;
+	int rc = 0;
+
+	if (git_tree_entry_type(e) == GIT_OBJECT_TREE) {
+		char *sub = g_strconcat(path, "/", NULL);
+
+		if (x)
+			rc = git_tree_lookup(&a, repo, git_tree_entry_id(x));
+		if (rc == 0 && y)
+			rc = git_tree_lookup(&b, repo, git_tree_entry_id(y));
+		if (rc == 0)
+			rc = trees(repo, a, b, sub, out);
+		git_tree_free(a);
+		git_tree_free(b);
+		g_free(sub);
+		g_free(path);
+		return rc;
+	}
+	if ((x && git_tree_entry_type(x) != GIT_OBJECT_BLOB) ||
+	    (y && git_tree_entry_type(y) != GIT_OBJECT_BLOB) ||
+	    (x && y && (git_tree_entry_filemode(x) == GIT_FILEMODE_LINK) !=
+	     (git_tree_entry_filemode(y) == GIT_FILEMODE_LINK)) ||
+	    quoted(path)) {
+		g_free(path);
+		return 1;
+	}
+	if (x)
+		git_oid_cpy(&ch.a, git_tree_entry_id(x));
+	if (y)
+		git_oid_cpy(&ch.b, git_tree_entry_id(y));
+	g_array_append_val(out, ch);
+	return 0;
+}
+
+/* --numstat of a commit of tree `tree` and parent's `ptree` (NULL: a
+ * root): in git's order, a rename (diff.renames) in place of the file
+ * it adds.  1 when git must say (see trees(); files added and deleted
+ * other than one of each). */
+static int numstats(git_repository *repo, git_tree *ptree, git_tree *tree,
+		    GString *out)
+{
+	GArray *d = g_array_new(FALSE, FALSE, sizeof(struct change));
+	struct change *add = NULL, *del = NULL;
+	git_tree_entry *e = NULL;
+	char *from = NULL;
+	size_t na = 0, nd = 0;
+	int rc = trees(repo, ptree, tree, "", d);
+
+	for (guint i = 0; i < d->len; i++) {
+		struct change *c = &g_array_index(d, struct change, i);
+
+		if (!c->old && !na++)
+			add = c;
+		if (!c->new && !nd++)
+			del = c;
+	}
+	if (rc == 0 && na && nd)
+		rc = na + nd > 2 ? 1 : git_tree_entry_bypath(&e, tree,
+							     add->path);
+	if (rc == 0 && na && nd)
+		rc = ms_git_follow(repo, ptree, tree, add->path, e, true,
+				   &from);
+	for (guint i = 0; rc == 0 && i < d->len; i++) {
+		struct change *c = &g_array_index(d, struct change, i);
+
+		if (c == add && from)
+			rc = numstat(repo, from, c->path, &del->a, &c->b, out);
+		else if (c != del || !from)
+			rc = numstat(repo, c->path, c->path, c->old ? &c->a :
+				     NULL, c->new ? &c->b : NULL, out);
+	}
+	for (guint i = 0; i < d->len; i++)
+		g_free(g_array_index(d, struct change, i).path);
+	g_array_free(d, TRUE);
+	g_free(from);
+	git_tree_entry_free(e);
+	return rc;
+}
+
+char *ms_git_log_show(struct git_repository *repo, const char *id,
+		      bool body)
+{
+	git_commit *c = NULL, *parent = NULL;
+	git_tree *tree = NULL, *ptree = NULL;
+	GString *out = g_string_new(NULL);
+	int rc = other_log(repo);
+
+	if (rc == 0)
+		rc = resolve(repo, id, &c);
+	if (rc == 0 && !(utf8(c) && header(out, c, body)))
+		rc = 1;
+	if (rc == 0 && git_commit_parentcount(c) < 2) {
+		if (git_commit_parentcount(c))
+			rc = git_commit_parent(&parent, c, 0);
+		if (rc == 0)
+			rc = git_commit_tree(&tree, c);
+		if (rc == 0 && parent)
+			rc = git_commit_tree(&ptree, parent);
+		size_t at = out->len;
+
+		if (rc == 0)
+			rc = numstats(repo, ptree, tree, out);
+		/* the separator line, before a diff only */
+		if (rc == 0 && out->len > at)
+			g_string_insert_c(out, (gssize)at, '\n');
+	}
+	git_tree_free(tree);
+	git_tree_free(ptree);
+	git_commit_free(parent);
+	git_commit_free(c);
+	if (rc == 2)
+		g_string_truncate(out, 0);
+	if (rc < 0)
+		ms_error_clear();
+	return g_string_free(out, rc != 0 && rc != 2);
 }

@@ -47,4 +47,21 @@ void ms_git_log_free(struct ms_git_log *g);
 int ms_git_log_commit(struct ms_git_log *g, const char *id, const char *path,
 		      bool stat, GString *out, char **follow);
 
+struct git_repository;
+
+/*
+ * What `git log --no-color --numstat --format=F -1 ID` prints in the
+ * top of a work tree (or in a repository), F the format above (without
+ * "%b%n" unless `body`), `id` the script's (hex, perhaps abbreviated):
+ * a new string, "" when git dies (no such commit); NULL when git must
+ * say: a ref of that name, an abbreviation of several objects or of
+ * none with a file of that name, not a commit, the configuration
+ * changing the output (diff.renames other than true, diff.algorithm,
+ * and others), a path git quotes, a submodule, a type change, files
+ * added and deleted other than one of each (--numstat's renames are
+ * ms_git_follow()'s then), or what ms_git_log_commit() leaves to git.
+ */
+char *ms_git_log_show(struct git_repository *repo, const char *id,
+		      bool body);
+
 #endif

@@ -204,6 +204,17 @@ static void vcs_file_signoffs(struct maint_cc *cc, const char *file)
 	mcc_vcs_found_release(&f);
 }
 
+/* find_commit_signers_cmd's or find_commit_author_cmd's lines: from
+ * the objects where they can say, else from git */
+static GPtrArray *commit_log(struct maint_cc *cc, const struct mcc_vcs *v,
+			     const char *id, bool body)
+{
+	char *out = cc->o.vcs_commit_log ? cc->o.vcs_commit_log(id, body,
+		cc->o.vcs_blame_data) : NULL;
+
+	return out ? mcc_vcs_split(out) : mcc_vcs_commit_log(v, id, body);
+}
+
 /* vcs_add_commit_signers(): the signers of each commit a patch's
  * "Fixes:" lines name, as "blamed_fixes" (the script runs it whenever
  * the tree is a git work tree, --git or not). */
@@ -218,7 +229,7 @@ void mcc_fixes_signers(struct maint_cc *cc)
 	for (guint i = 0; i < u->len; i++) {
 		struct mcc_vcs_found f;
 
-		vcs_find_signers(cc, mcc_vcs_commit_log(&v, u->pdata[i], true),
+		vcs_find_signers(cc, commit_log(cc, &v, u->pdata[i], true),
 				 "", &f);
 		vcs_assign(cc, "blamed_fixes", 1, f.signatures, NULL);
 		mcc_vcs_found_release(&f);
@@ -287,7 +298,7 @@ out:
 static char *blamed_author(struct maint_cc *cc, const struct mcc_vcs *v,
 			   const char *id, GRegex *chief)
 {
-	GPtrArray *lines = mcc_vcs_commit_log(v, id, false);
+	GPtrArray *lines = commit_log(cc, v, id, false);
 	char *r = NULL;
 
 	for (guint i = 0; i < lines->len && !r; i++) {
@@ -325,7 +336,7 @@ static void vcs_file_blame(struct maint_cc *cc, const char *file)
 	     i++) {
 		struct mcc_vcs_found f;
 
-		vcs_find_signers(cc, mcc_vcs_commit_log(&v, commits->pdata[i],
+		vcs_find_signers(cc, commit_log(cc, &v, commits->pdata[i],
 							true), file, &f);
 		g_ptr_array_extend_and_steal(signers, f.signatures);
 		f.signatures = g_ptr_array_new();

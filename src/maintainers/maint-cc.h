@@ -108,6 +108,10 @@ struct maint_cc_opts {
 	GPtrArray *(*vcs_blame)(const char *file, const char *start,
 				const char *length, void *data);
 	void *vcs_blame_data;
+	/* Where mcc_vcs_commit_log()'s git output comes from: git-blame.h's
+	 * ms_blame_commit_log() with vcs_blame_data, or git (NULL, or where
+	 * it returns NULL). */
+	char *(*vcs_commit_log)(const char *id, bool body, void *data);
 };
 
 void maint_cc_opts_init(struct maint_cc_opts *o);

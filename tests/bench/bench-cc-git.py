@@ -18,7 +18,8 @@ Each file's and patch's run has a `git` first in PATH that notes its
 arguments, and the files whose answer ran `git log --follow` (the
 script's log, not made from the history model) are counted; with
 --blame the answers are --git-blame's too, and the `git blame` runs
-counted.
+counted, and the `git log -1` runs (a blamed commit's log, or a Fixes:
+line's).
 
 Env: MAINTSTAT (default build/maintstat).
 """
@@ -92,11 +93,11 @@ with open(os.path.join(work, "bin", "git"), "w") as f:
 os.chmod(os.path.join(work, "bin", "git"), 0o755)
 ENV = dict(os.environ, PATH=os.path.join(work, "bin") + os.pathsep +
            os.environ["PATH"])
-ran_git = ran_blame = 0
+ran_git = ran_blame = ran_commit = 0
 
 
 def ours(inp):
-    global ran_git, ran_blame
+    global ran_git, ran_blame, ran_commit
     if os.path.exists(calls):
         os.remove(calls)
     t = time.monotonic()
@@ -106,6 +107,7 @@ def ours(inp):
     if os.path.exists(calls):
         ran_git += any(" log " in l and "--follow" in l for l in open(calls))
         ran_blame += sum(" blame " in l for l in open(calls))
+        ran_commit += sum(" log " in l and " -1 " in l for l in open(calls))
     return p.stdout, t
 
 
@@ -142,6 +144,7 @@ for p, w in zip(patches, want):
         pbad.append((p, w, got))
 print(f"patches: {len(patches)}\npatch mismatches: {len(pbad)}\n"
       f"git blame runs, files and patches: {ran_blame}\n"
+      f"git log -1 runs, files and patches: {ran_commit}\n"
       f"script: {t_script / max(1, len(patches)) * 1000:.0f} ms/patch, "
       f"maintstat: {t_ours / max(1, len(patches)) * 1000:.0f} ms/patch")
 for what, w, got in (bad + pbad)[:3]:
