@@ -368,17 +368,20 @@ static int other_log(git_repository *repo)
 
 /* get_oid() of `id` (hex): the commit git log shows; 1 when git must
  * say (a ref of that name, an object other than a commit, an
- * abbreviation of several, a file of that name), 2 when git dies */
+ * abbreviation of several, or of none with a file of that name), 2 when
+ * git dies (no such commit; a file of that name beside one) */
 static int resolve(git_repository *repo, const char *id, git_commit **c)
 {
 	size_t n = strlen(id);
 	git_reference *ref = NULL;
 	const char *top = git_repository_workdir(repo);
-	char *file;
+	char *file = top ? g_build_filename(top, id, NULL) : NULL;
+	bool exists = file && g_file_test(file, G_FILE_TEST_EXISTS);
 	git_oid oid;
-	int rc;
+	int rc = 1;
 
 	*c = NULL;
+	g_free(file);
 	if (n < 4 || strspn(id, "0123456789abcdefABCDEF") != n ||
 	    git_oid_fromstrn(&oid, id, n) < 0)
 		return 1;
@@ -390,19 +393,12 @@ static int resolve(git_repository *repo, const char *id, git_commit **c)
 	}
 	rc = git_object_lookup_prefix((git_object **)c, repo, &oid, n,
 				      GIT_OBJECT_ANY);
-	if (rc == 0 && git_object_type((git_object *)*c) != GIT_OBJECT_COMMIT)
-		rc = 1;
-	if (rc != GIT_ENOTFOUND)
-		return rc ? 1 : 0;
+	if (rc == 0)
+		return git_object_type((git_object *)*c) != GIT_OBJECT_COMMIT ?
+		       1 : exists ? 2 : 0;
 	/* unknown: git then takes a short id for a path, or dies */
-	if (n == GIT_OID_HEXSZ)
-		return 2;
-	if (!top)
-		return 1;
-	file = g_build_filename(top, id, NULL);
-	rc = g_file_test(file, G_FILE_TEST_EXISTS) ? 1 : 2;
-	g_free(file);
-	return rc;
+	return rc != GIT_ENOTFOUND || (n < GIT_OID_HEXSZ && (!top || exists)) ?
+	       1 : 2;
 }
 
 /* A file a commit adds (no `a`), deletes (no `b`) or changes. */
