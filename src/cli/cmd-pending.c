@@ -63,24 +63,6 @@ static int check(void *data)
 	return CLI_CONTINUE;
 }
 
-/* The date of the last message of patch `pt`: its newest version, or
- * the message that decided its state when later. */
-static int64_t last_message(const struct ms_mail_index *idx,
-			    const struct ms_rv_patch *pt)
-{
-	int64_t t = pt->posted;
-
-	for (guint q = 0; q < pt->postings->len; q++) {
-		const struct ms_mail_rec *r = ms_mail_index_get(idx,
-			g_array_index(pt->postings, uint32_t, q));
-
-		if (r->date > t)
-			t = r->date;
-	}
-	return pt->why.by == MS_RV_BY_MESSAGE && pt->why.date > t ?
-	       pt->why.date : t;
-}
-
 /* One open patch: a text paragraph, or an object of the JSON list. */
 static void print_item(struct ms_out *o, const struct cli_review_view *v,
 		       const struct ms_rv_entry *e,
@@ -100,7 +82,7 @@ static void print_item(struct ms_out *o, const struct cli_review_view *v,
 		goto json;
 	ms_act_format(pt->posted, 0, false, true, d);
 	ms_duration_format(now - pt->posted, w, 32);
-	ms_duration_format(now - last_message(v->idx, pt), l, 32);
+	ms_duration_format(now - ms_rv_last_message(v->idx, pt), l, 32);
 	printf("%s  waited %s, last %s  %s  v%u  %s\n", d, w, l,
 	       ms_rv_state_name(pt->state), newest->version,
 	       first->subject ? first->subject : "");
@@ -145,7 +127,7 @@ json:
 	ms_out_kv_string(o, "posted", d);
 	ms_out_kv_real(o, "waited_hours", (double)(now - pt->posted) / 3600);
 	ms_out_kv_real(o, "since_last_hours",
-		       (double)(now - last_message(v->idx, pt)) / 3600);
+		       (double)(now - ms_rv_last_message(v->idx, pt)) / 3600);
 	ms_out_kv_begin_list(o, "listed_people");
 	for (guint i = 0; i < e->listed->len; i++) {
 		const struct ms_rv_person *p = e->listed->pdata[i];

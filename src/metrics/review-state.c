@@ -368,3 +368,12 @@ GPtrArray *ms_rv_first_responders(const struct ms_rv_entry *e, size_t max)
 		g_ptr_array_set_size(all, (guint)max);
 	return all;
 }
+
+int64_t ms_rv_last_message(const struct ms_mail_index *idx,
+			   const struct ms_rv_patch *pt)
+{
+	int64_t t = ms_rv_newest_posting(idx, pt->postings);
+
+	return pt->why.by == MS_RV_BY_MESSAGE && pt->why.date > t ?
+	       pt->why.date : t;
+}

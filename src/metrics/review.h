@@ -233,6 +233,11 @@ struct ms_rv_patch;
  *   ignored   - pt->ignored;
  *   waiting   - anything else.
  */
+/* The date of the last message of patch `pt`: its newest version, or
+ * the message that decided its state when later. */
+int64_t ms_rv_last_message(const struct ms_mail_index *idx,
+			   const struct ms_rv_patch *pt);
+
 enum ms_rv_state ms_rv_patch_state(const struct ms_rv_event *ev, size_t n,
 				   const struct ms_rv_patch *pt,
 				   int64_t commit_time,
