@@ -76,7 +76,7 @@ struct retire_data {
 	struct cli_list_facts *lf;   /* with --archive */
 	GPtrArray *kept;             /* {name, email, entry} --keep kept */
 	GPtrArray *joins;            /* "who is also ..." for the cover */
-	GHashTable *joins_seen;      /* addresses in joins */
+	GHashTable *joins_seen;      /* people (ident ids) in joins */
 	GArray *plans;               /* struct retire_plan */
 	GPtrArray *plan_entries;     /* each plan's maint_entry */
 	GPtrArray *owned;            /* what the plans point into */
@@ -241,15 +241,18 @@ static GArray *retired_people(const struct retire_args *a,
 	return people;
 }
 
-/* The joins entry `e`'s verdicts rest on, for the cover letter. */
+/* The joins entry `e`'s verdicts rest on, for the cover letter: once a
+ * person, also when entries list them under different addresses (one
+ * line names all the others). */
 static void entry_joins(struct retire_data *d, const struct ms_act_entry *e)
 {
 	for (size_t k = 0; k < e->nr_people; k++) {
 		const struct ms_act_person *p = &e->people[k];
 		char *j = cli_act_joins(d->a, p);
+		gpointer who = GUINT_TO_POINTER(p->person + 1);
 
-		if (j && !g_hash_table_contains(d->joins_seen, p->email)) {
-			g_hash_table_add(d->joins_seen, p->email);
+		if (j && !g_hash_table_contains(d->joins_seen, who)) {
+			g_hash_table_add(d->joins_seen, who);
 			g_ptr_array_add(d->joins, g_strdup_printf(
 				"%s <%s> is also %s", p->name, p->email, j));
 		}
@@ -726,7 +729,7 @@ int cmd_retire(int argc, char **argv)
 	a.ao.last_addresses = true;   /* the patches Cc them */
 	d.kept = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
 	d.joins = g_ptr_array_new_with_free_func(g_free);
-	d.joins_seen = g_hash_table_new(g_str_hash, g_str_equal);
+	d.joins_seen = g_hash_table_new(NULL, NULL);
 	d.plans = g_array_new(FALSE, TRUE, sizeof(struct retire_plan));
 	d.plan_entries = g_ptr_array_new();
 	d.texts = g_array_new(FALSE, TRUE, sizeof(struct retire_text));

@@ -503,6 +503,30 @@ ok("Cc: Nora Never <nora+kernel@example.com>\n" in
    "tag no role word",
    msgs_nf)
 
+# one person listed under two addresses (rdma-core lists Yishai Hadas as
+# yishaih@dev.mellanox.co.il and yishaih@mellanox.com): the cover letter
+# names his joins once, not once an address
+work6b = os.path.join(T, "work6b")
+git("clone", "-q", work6, work6b, cwd=T)
+mb = os.path.join(work6b, "MAINTAINERS")
+m = open(mb).read()
+zeta_at = m.index("ZETA IDLE\n")
+m = m[:zeta_at] + m[zeta_at:].replace(
+    "M:\tIvan Inactive <ivan@example.org>\n",
+    "M:\tIvan Inactive <Ivan.I@OldJob.example.net>\n", 1)
+open(mb, "w").write(m)
+git("commit", "-qam", "ZETA: Ivan's other address", cwd=work6b,
+    date=BEFORE_WINDOW)
+d6b, m6b, f6b = retire6("out6b", "--no-cache", repo=work6b)
+ok(d6b is not None and "ALPHA DRIVER" in m6b and "ZETA IDLE" in m6b,
+   "Ivan is retired from both entries under his two listed addresses",
+   m6b)
+joins = [l for l in (f6b or {}).get("0000-cover-letter.patch",
+                                    "").splitlines()
+         if l.startswith("  Ivan Inactive <")]
+eq(joins[:1] + [len(joins)], joins[:1] + [1],
+   "the cover letter names Ivan's joins once")
+
 # served from the store, the same series: a walk, the saved model read
 # back, and the model of an older commit with the new one walked after it
 db6 = os.path.join(T, "store6.sqlite")
