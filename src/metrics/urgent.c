@@ -20,6 +20,7 @@ struct ms_urgent {
 	size_t *files;               /* tree files the entry matches */
 	size_t *claimed;             /* ... also matched by an active entry */
 	size_t *claimer;             /* the entry index claiming most */
+	size_t *claimer_files;       /* ... and how many files it claims */
 	size_t nr_entries;
 };
 
@@ -52,6 +53,7 @@ void ms_urgent_free(struct ms_urgent *u)
 	g_free(u->files);
 	g_free(u->claimed);
 	g_free(u->claimer);
+	g_free(u->claimer_files);
 	g_free(u);
 }
 
@@ -160,6 +162,7 @@ static void pick_claimer(struct ms_urgent *u, size_t i, GHashTable *claims)
 			best = GPOINTER_TO_SIZE(v);
 			u->claimer[i] = GPOINTER_TO_SIZE(k) - 1;
 		}
+	u->claimer_files[i] = best;
 }
 
 /*
@@ -180,6 +183,7 @@ static void files_overlap(struct ms_urgent *u,
 	u->files = g_new0(size_t, n ? n : 1);
 	u->claimed = g_new0(size_t, n ? n : 1);
 	u->claimer = g_new0(size_t, n ? n : 1);
+	u->claimer_files = g_new0(size_t, n ? n : 1);
 	active = claiming_entries(u, all, nr_all);
 	for (size_t fi = 0; fi < nr_files; fi++) {
 		size_t k = maint_index_match_depth(u->idx,
@@ -260,11 +264,22 @@ static bool overlap(struct ms_urgent *u, const struct ms_act_entry *e,
 	if (i < u->nr_entries && u->files[i]) {
 		if (2 * u->claimed[i] <= u->files[i])
 			return false;
-		if (why)
+		/* several active entries may share the claim (U-Boot's
+		 * CLOCK: its vendors' entries): the one claiming most is
+		 * named with its own count */
+		if (why && u->claimer_files[i] == u->claimed[i])
 			*why = g_strdup_printf("%zu of %zu files also claimed "
 					       "by active %s", u->claimed[i],
 					       u->files[i], maint_file_entry(
 						       u->mf,
+						       u->claimer[i])->name);
+		else if (why)
+			*why = g_strdup_printf("%zu of %zu files also claimed "
+					       "by active entries, most (%zu) "
+					       "by %s", u->claimed[i],
+					       u->files[i],
+					       u->claimer_files[i],
+					       maint_file_entry(u->mf,
 						       u->claimer[i])->name);
 		return true;
 	}

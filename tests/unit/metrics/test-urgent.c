@@ -26,6 +26,10 @@ static const char *entries =
 	"ZETA DRIVER\nM:\tZed Gone <zed@example.org>\nF:\tdrivers/zeta/\n\n"
 	"KAPPA KEYWORD\nM:\tKay Gone <kay@example.org>\nK:\tkappa_magic\n\n"
 	"OMEGA FS\nM:\tOm Gone <om@example.org>\nF:\tfs/0.c\n\n"
+	"SIGMA DRIVER\nM:\tSi Gone <si@example.org>\nF:\tdrivers/sigma/\n\n"
+	"SIGMA PHY\nM:\tPhy Active <phy@example.org>\n"
+	"F:\tdrivers/sigma/1.c\nF:\tdrivers/sigma/2.c\n\n"
+	"SIGMA DMA\nM:\tDi Active <di@example.org>\nF:\tdrivers/sigma/3.c\n\n"
 	"THE REST\nM:\tRest Active <rest@example.org>\nF:\t*\nF:\t*/\n";
 
 static void put(const char *dir, const char *path)
@@ -90,8 +94,8 @@ static struct ms_rv_person *person(const char *email)
 	return p;
 }
 
-static struct ms_act_entry all[10 + NR_FILLERS];
-static struct ms_act_person people[10 + NR_FILLERS];
+static struct ms_act_entry all[13 + NR_FILLERS];
+static struct ms_act_person people[13 + NR_FILLERS];
 static size_t nr;
 
 /* The activity of entry `entry` of `mf`: its one M:, inactive unless
@@ -164,7 +168,8 @@ int main(void)
 	const char *files[] = { "drivers/alpha/1.c", "drivers/alpha/2.c",
 		"drivers/alpha/3.c", "drivers/beta/1.c", "drivers/core.c",
 		"drivers/gamma/1.c", "drivers/delta/1.c", "drivers/eps/1.c",
-		"drivers/zeta/1.c" };
+		"drivers/zeta/1.c", "drivers/sigma/1.c", "drivers/sigma/2.c",
+		"drivers/sigma/3.c", "drivers/sigma/4.c" };
 
 	for (size_t i = 0; i < G_N_ELEMENTS(files); i++)
 		put(dir, files[i]);
@@ -228,6 +233,11 @@ int main(void)
 		act(mf, name, false, "max@example.org", 1, 2);
 		g_free(name);
 	}
+	/* SIGMA's four files: two SIGMA PHY's, one SIGMA DMA's (both
+	 * active), one its own */
+	act(mf, "SIGMA DRIVER", false, NULL, 0, 9);
+	act(mf, "SIGMA PHY", true, NULL, 0, 9);
+	act(mf, "SIGMA DMA", true, NULL, 0, 9);
 
 	u = ms_urgent_new(mf, idx, tree, &rv, 101);
 	ok(ms_urgent_entry(u, "GAMMA DRIVER") == gamma, "the review by name");
@@ -267,6 +277,10 @@ int main(void)
 	is_str(why, "merged by many different committers", "...and why");
 	is_str(category(u, 8, &why), "unmaintained",
 	       "OMEGA: only THE REST (a catch-all) also has its file");
+	is_str(category(u, 10 + NR_FILLERS, &why), "overlap",
+	       "SIGMA: 3 of its 4 files claimed by two active entries");
+	is_str(why, "3 of 4 files also claimed by active entries, most (2) "
+	       "by SIGMA PHY", "...the one claiming most, with its count");
 	is_str(ms_urgent_category(u, &all[0], all, nr, NULL), "overlap",
 	       "without why, the same category");
 
@@ -298,7 +312,8 @@ int main(void)
 	{
 		const char *dirs[] = { "drivers/alpha", "drivers/beta",
 			"drivers/gamma", "drivers/delta", "drivers/eps",
-			"drivers/zeta", "drivers", "fs", "" };
+			"drivers/zeta", "drivers/sigma", "drivers", "fs",
+			"" };
 
 		for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++) {
 			char *p = g_build_filename(dir, dirs[i], NULL);
