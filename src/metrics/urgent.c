@@ -310,27 +310,36 @@ static bool overlap(struct ms_urgent *u, const struct ms_act_entry *e,
 
 /* By its committers: one who commits most of the entry's changes is its
  * de-facto maintainer, unless they are a top committer of so many
- * entries that they merge as a maintainer of last resort. */
+ * entries that they merge as a maintainer of last resort (so even the
+ * one commit of a quiet board); one commit alone names no one. */
 static const char *by_committers(const struct ms_act_entry *e,
 				 const struct ms_act_entry *all,
 				 size_t nr_all, char **why)
 {
 	const struct ms_act_count *c = &e->top_committers[0];
-	size_t spread = committer_spread(all, nr_all, c->email);
+	size_t spread;
 
-	if (c->count < 2 || 2 * c->count <= e->commits)
+	if (2 * c->count <= e->commits)
 		return NULL;
-	if (spread < LAST_RESORT_ENTRIES) {
+	spread = committer_spread(all, nr_all, c->email);
+	if (spread >= LAST_RESORT_ENTRIES) {
 		if (why)
-			*why = g_strdup_printf("%s committed %zu of %zu",
-					       c->email, c->count, e->commits);
-		return "defacto_maintainer";
+			*why = g_strdup_printf("merged by a maintainer of last "
+					       "resort: %s, a top committer of "
+					       "%zu entries", c->email, spread);
+		return "unmaintained";
+	}
+	if (c->count < 2) {
+		if (why)
+			*why = g_strdup_printf("one commit in the window, by "
+					       "%s: too few to tell who merges "
+					       "it", c->email);
+		return "unmaintained";
 	}
 	if (why)
-		*why = g_strdup_printf("merged by a maintainer of last resort: "
-				       "%s, a top committer of %zu entries",
-				       c->email, spread);
-	return "unmaintained";
+		*why = g_strdup_printf("%s committed %zu of %zu", c->email,
+				       c->count, e->commits);
+	return "defacto_maintainer";
 }
 
 const char *ms_urgent_category(struct ms_urgent *u,
@@ -368,7 +377,8 @@ const char *ms_urgent_category(struct ms_urgent *u,
 			return c;
 	}
 	if (why)
-		*why = g_strdup("merged by many different committers");
+		*why = g_strdup(e->commits ? "merged by many different "
+				"committers" : "no commit in the window");
 	return "unmaintained";
 }
 

@@ -230,14 +230,14 @@ int main(void)
 	for (int i = 0; i < NR_FILLERS; i++) {
 		char *name = g_strdup_printf("FILLER %d", i);
 
-		act(mf, name, false, "max@example.org", 1, 2);
+		act(mf, name, false, "max@example.org", 1, i ? 2 : 1);
 		g_free(name);
 	}
 	/* SIGMA's four files: two SIGMA PHY's, one SIGMA DMA's (both
 	 * active), one its own */
 	act(mf, "SIGMA DRIVER", false, NULL, 0, 9);
-	act(mf, "SIGMA PHY", true, NULL, 0, 9);
-	act(mf, "SIGMA DMA", true, NULL, 0, 9);
+	act(mf, "SIGMA PHY", true, "lee@example.org", 1, 1);
+	act(mf, "SIGMA DMA", true, NULL, 0, 0);
 
 	u = ms_urgent_new(mf, idx, tree, &rv, 101);
 	ok(ms_urgent_entry(u, "GAMMA DRIVER") == gamma, "the review by name");
@@ -281,6 +281,18 @@ int main(void)
 	       "SIGMA: 3 of its 4 files claimed by two active entries");
 	is_str(why, "3 of 4 files also claimed by active entries, most (2) "
 	       "by SIGMA PHY", "...the one claiming most, with its count");
+	is_str(category(u, 10, &why), "unmaintained",
+	       "FILLER 0: its one commit merged by Max");
+	is_str(why, "merged by a maintainer of last resort: max@example.org, "
+	       "a top committer of 11 entries",
+	       "...a maintainer of last resort, not 'many committers'");
+	is_str(category(u, 11 + NR_FILLERS, &why), "unmaintained",
+	       "SIGMA PHY: one commit");
+	is_str(why, "one commit in the window, by lee@example.org: too few "
+	       "to tell who merges it", "...too few to name anyone");
+	is_str(category(u, 12 + NR_FILLERS, &why), "unmaintained",
+	       "SIGMA DMA: no commit");
+	is_str(why, "no commit in the window", "...said so");
 	is_str(ms_urgent_category(u, &all[0], all, nr, NULL), "overlap",
 	       "without why, the same category");
 
