@@ -69,6 +69,44 @@ char *retire_wrap(const char *text, size_t width)
 	return g_string_free(out, FALSE);
 }
 
+/* Words that join a name's parts: a name cut after one reads cut off. */
+static bool joining_word(const char *w, size_t n)
+{
+	static const char *const words[] = { "and", "or", "for", "of", "the",
+		"with", "to", "in", "on", "&", NULL };
+
+	for (const char *const *j = words; *j; j++)
+		if (strlen(*j) == n && !g_ascii_strncasecmp(w, *j, n))
+			return true;
+	return false;
+}
+
+/*
+ * A name of more than 40 characters cut to at most 40: before its first
+ * joining word past the 20th character ("LIBIBUMAD USERSPACE LIBRARY
+ * FOR SMP AND GMP MAD PROCESSING" -> "LIBIBUMAD USERSPACE LIBRARY"), else
+ * at its last space past the 20th.
+ */
+static void cut_name(GString *s)
+{
+	char *end = g_utf8_offset_to_pointer(s->str, 40);
+	char *space;
+
+	for (char *p = s->str + 20; p < end; p++) {
+		size_t n = strcspn(p + 1, " ");
+
+		if (*p == ' ' && joining_word(p + 1, n)) {
+			g_string_truncate(s, (gsize)(p - s->str));
+			return;
+		}
+	}
+	*end = '\0';
+	space = strrchr(s->str, ' ');
+	if (space && space - s->str > 20)
+		*space = '\0';
+	g_string_set_size(s, strlen(s->str));
+}
+
 char *retire_short_name(const char *entry)
 {
 	GString *s = g_string_new(NULL);
@@ -87,16 +125,8 @@ char *retire_short_name(const char *entry)
 	g_string_set_size(s, strlen(s->str));
 	if (!s->len)
 		g_string_assign(s, entry);
-	if (g_utf8_strlen(s->str, -1) > 40) {
-		char *cut = g_utf8_offset_to_pointer(s->str, 40);
-		char *space;
-
-		*cut = '\0';
-		space = strrchr(s->str, ' ');
-		if (space && space - s->str > 20)
-			*space = '\0';
-		g_string_set_size(s, strlen(s->str));
-	}
+	if (g_utf8_strlen(s->str, -1) > 40)
+		cut_name(s);
 	return g_string_free(s, FALSE);
 }
 

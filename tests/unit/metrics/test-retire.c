@@ -462,5 +462,23 @@ int main(void)
 	x = retire_short_name("ARM/Allwinner sunXi SoC support (ABC)");
 	is_str(x, "ARM/Allwinner sunXi SoC support", "short name");
 	g_free(x);
+	x = retire_short_name("LIBIBUMAD USERSPACE LIBRARY FOR SMP AND GMP "
+			      "MAD PROCESSING (/dev/infiniband/umadX)");
+	is_str(x, "LIBIBUMAD USERSPACE LIBRARY",
+	       "a long name: cut before a joining word (rdma-core)");
+	g_free(x);
+	x = retire_short_name("ABCDEFGHIJ KLMNOPQRSTUV WXYZABCDEF GH IJKLMN "
+			      "AND MNOPQR");
+	is_str(x, "ABCDEFGHIJ KLMNOPQRSTUV WXYZABCDEF GH",
+	       "...a joining word past 40 characters: at a space");
+	g_free(x);
+	x = retire_short_name("ABCDEFGHIJ KLMNOPQRSTUV WXYZABCDEF AND GHIJKLMN");
+	is_str(x, "ABCDEFGHIJ KLMNOPQRSTUV WXYZABCDEF",
+	       "...and one within 40 characters (past the 20th) cuts there");
+	g_free(x);
+	x = retire_short_name("ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMNOPQRST");
+	is_str(x, "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMN",
+	       "...one long word: 40 characters");
+	g_free(x);
 	return test_done();
 }
