@@ -15,6 +15,7 @@
 struct kpat {
 	size_t entry;
 	GRegex *re;
+	GRegex *joined;      /* re on all changed lines, or NULL: k_joinable() */
 	const struct maint_field *field;
 	gint limit_hits;     /* lines on which it hit the match limits */
 };

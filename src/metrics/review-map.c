@@ -150,6 +150,44 @@ const struct ms_rv_rcpts *ms_review_map_rcpts(const struct ms_review_map *map,
 	return rec < map->rcpts->len ? map->rcpts->pdata[rec] : NULL;
 }
 
+/*
+ * Can K: pattern `v` first be matched once on all of a patch's changed
+ * lines, each ended by a newline, under G_REGEX_MULTILINE (kpat.joined)?
+ * Then a line the pattern matches alone, or hits the match limits on,
+ * makes that match or hit the limits too: the line's bytes are the same
+ * and the newlines around it answer ^, $ and \b as its ends do, so a
+ * miss there spares matching line by line.  Not so for a pattern that
+ * looks past a line's ends (lookarounds, \A \z \Z \G), commits to the
+ * longest match (atomic groups, possessive quantifiers, \R, \X and
+ * (*VERB)s) or turns multi-line off ((?-m), (?^)); nor for \Q, which
+ * this scan does not follow.  A false answer costs only speed.
+ */
+static bool k_joinable(const char *v)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyz"
+				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+	for (const char *p = v; *p; p++) {
+		if (*p == '\\') {
+			if (!p[1] || strchr("AzZGRXQ", p[1]))
+				return false;
+			p++;
+		} else if (*p == '(' && p[1] == '*') {
+			return false;
+		} else if (*p == '(' && p[1] == '?') {
+			/* (?= (?! (?<= (?<! (?> (?* (?<*; (?-m) (?^) */
+			const char *q = p + 2 + (p[2] == '<');
+
+			if (strchr("=!>*", *q) ||
+			    strchr("-^", p[2 + strspn(p + 2, letters)]))
+				return false;
+		} else if (strchr("*+?}", *p) && p[1] == '+') {
+			return false;
+		}
+	}
+	return true;
+}
+
 struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 					const struct maint_index *idx,
 					struct ms_diags *diags)
@@ -177,7 +215,8 @@ struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 
 		for (size_t f = 0; f < e->nr_fields; f++) {
 			GError *err = NULL;
-			struct kpat k = { e->index, NULL, &e->fields[f], 0 };
+			struct kpat k = { e->index, NULL, NULL, &e->fields[f],
+					  0 };
 			char *limited;
 
 			if (e->fields[f].key != 'K')
@@ -191,8 +230,8 @@ struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 			 * invalid UTF-8 in a pattern or a line is no crash */
 			k.re = g_regex_new(limited, G_REGEX_OPTIMIZE |
 					   G_REGEX_RAW, 0, &err);
-			g_free(limited);
 			if (!k.re) {
+				g_free(limited);
 				ms_diags_add(diags, e->fields[f].file,
 					     e->fields[f].line,
 					     "invalid K: regex '%s': %s",
@@ -200,6 +239,12 @@ struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 				g_error_free(err);
 				continue;
 			}
+			if (k_joinable(e->fields[f].value))
+				k.joined = g_regex_new(limited, G_REGEX_OPTIMIZE
+						       | G_REGEX_RAW |
+						       G_REGEX_MULTILINE, 0,
+						       NULL);
+			g_free(limited);
 			g_array_append_val(map->kpats, k);
 		}
 	}
@@ -227,8 +272,12 @@ void ms_review_map_free(struct ms_review_map *map)
 {
 	if (!map)
 		return;
-	for (guint i = 0; i < map->kpats->len; i++)
-		g_regex_unref(g_array_index(map->kpats, struct kpat, i).re);
+	for (guint i = 0; i < map->kpats->len; i++) {
+		struct kpat *k = &g_array_index(map->kpats, struct kpat, i);
+
+		g_regex_unref(k->re);
+		g_clear_pointer(&k->joined, g_regex_unref);
+	}
 	g_array_free(map->kpats, TRUE);
 	for (guint i = 0; i < map->recs->len; i++)
 		if (map->recs->pdata[i])
@@ -342,6 +391,25 @@ static bool k_match(struct kpat *k, const GArray *lines, bool *limited)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * Whether K: pattern `k` may match one of the changed lines `all` holds
+ * (each ended by a newline): false only when kpat.joined misses them
+ * all without hitting the match limits (k_joinable()).
+ */
+static bool k_maybe(const struct kpat *k, const GString *all)
+{
+	GError *err = NULL;
+	bool hit;
+
+	if (!k->joined)
+		return true;
+	hit = g_regex_match_full(k->joined, all->str, (gssize)all->len, 0, 0,
+				 NULL, &err);
+	if (err)
+		g_error_free(err);
+	return hit || err;
 }
 
 /* ---- K: answers kept between runs ---- */
@@ -500,14 +568,24 @@ static void k_entries(struct ms_review_map *map, const struct ms_mail *m,
 			add_unique(out, (size_t)ms_get_var(&rd));
 	} else {
 		GArray *hit = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+		GString *all = g_string_new(NULL);
 		bool limited = false;
 
+		for (guint j = 0; j < body->len + att->len; j++) {
+			const struct line *l = j < body->len ?
+				&g_array_index(body, struct line, j) :
+				&g_array_index(att, struct line, j - body->len);
+
+			g_string_append_len(all, l->p, (gssize)l->len);
+			g_string_append_c(all, '\n');
+		}
 		for (guint i = 0; i < map->kpats->len; i++) {
 			struct kpat *k = &g_array_index(map->kpats,
 							struct kpat, i);
 
-			if (!k_match(k, body, &limited) &&
-			    !k_match(k, att, &limited))
+			if (!k_maybe(k, all) ||
+			    (!k_match(k, body, &limited) &&
+			     !k_match(k, att, &limited)))
 				continue;
 			e = (uint32_t)k->entry;
 			add_unique(out, k->entry);
@@ -523,6 +601,7 @@ static void k_entries(struct ms_review_map *map, const struct ms_mail *m,
 					hit, uint32_t, i));
 		}
 		g_array_free(hit, TRUE);
+		g_string_free(all, TRUE);
 	}
 	g_array_free(body, TRUE);
 	g_array_free(att, TRUE);

@@ -457,6 +457,70 @@ if r.rc == 0:
     ok("COSTLY" in ents, "... and the patch is taken as COSTLY's",
        sorted(ents))
 
+# K: patterns are first matched once on all changed lines joined
+# (review-map.c, k_joinable()): only a miss there is taken, a hit is
+# tested line by line; a pattern that could miss there though a line
+# alone matches is matched line by line only.  Each entry's answer is
+# what the pattern says of some line alone (as the main e3f13c6 binary
+# answered, line by line).
+kpats = [
+    ("JOINED", r"frob_b", True),
+    ("NEVER", r"never_seen", False),
+    # joined: across two lines only; no line alone
+    ("ACROSS", r"frob_a\n\+frob_b", False),
+    ("SPACES", r"frob_a\s+\+frob_b", False),
+    # match a line alone, but not where another line follows or precedes
+    ("AHEAD", r"frob_b(?!\s)", True),
+    ("BEHIND", r"(?<!\s)\+frob_b", True),
+    ("ANCHORS", r"\A\+frob_b\z", True),
+    ("NOMULTI", r"(?-m)^\+frob_b$", True),
+    ("POSSESSIVE", r"frob_b\s*+$", True),
+    ("ATOMIC", r"(?>frob_b\s*)$", True),
+    ("VERB", r"(*COMMIT)\+frob_b", True),
+    # an inline option is the pattern's own
+    ("CASELESS", r"(?i)FROB_B", True),
+    ("CASED", r"FROB_A", False),
+    ("BACKREF", r"\b(\w+)_\1\b", True),
+    ("BACKREF2", r"\b(\w+)_\1_\1\b", False),
+    # undeclared 8-bit mail is read as Latin-1 (mime.c): its bytes
+    # reach the patterns as UTF-8; a pattern is bytes, its own invalid
+    # UTF-8 (raw or \x) no error
+    ("LATIN1", r"\xc3\xbf\xc3\xbe zork_u$", True),
+    ("HALFCHAR", "\xbf\xc3\xbe zork", True),
+    ("RAWBYTE", r"\xff\xfe zork", False),
+    ("LIMIT", r"(.*a){25}$", True),
+]
+with open(os.path.join(kt, "MAINTAINERS"), "wb") as f:
+    for name, pat, _ in kpats:
+        f.write(("%s\nM:\t%s <%s@example.com>\nK:\t%s\n\n"
+                 % (name, name.title(), name.lower(), pat)).encode(
+                     "latin-1"))
+    f.write(b"THE REST\nM:\tR <r@example.com>\nF:\t*\nF:\t*/\n")
+with open(kmbox, "wb") as f:
+    f.write(b"From x@y Mon Jan  2 10:00:00 2023\n"
+            b"From: P <p@example.com>\nSubject: [PATCH] drivers: k\n"
+            b"Message-ID: <joined@example.com>\n"
+            b"Date: Mon, 2 Jan 2023 10:00:00 +0000\n\nk\n\n"
+            b"Signed-off-by: P <p@example.com>\n---\n"
+            b"diff --git a/drivers/k.c b/drivers/k.c\n"
+            b"--- a/drivers/k.c\n+++ b/drivers/k.c\n@@ -1,2 +1,5 @@\n"
+            b"-old\n+frob_a\n+frob_b\n+ foo_foo;\n+\xff\xfe zork_u\n+" +
+            b"a" * 60 + b"b\n\n")
+r = run("review", "--tree", kt, "--archive", kmbox, "--json", "--no-cache")
+ok(r.rc == 0, "K: patterns on several changed lines: review exits 0",
+   r.err)
+if r.rc == 0:
+    ents = {e["name"] for e in r.json().get("entries", [])}
+    eq(sorted(n for n, _, _ in kpats if n in ents),
+       sorted(n for n, _, m in kpats if m),
+       "K: patterns on several changed lines: each entry as its pattern "
+       "answers a line alone")
+    ok(r.err.count("too costly to match") == 1, "... the match limit hit "
+       "once, by LIMIT", r.err)
+    ok("MAINTAINERS:%d" % (4 * len(kpats) - 1) in r.err and
+       "on 1 patch line)" in r.err, "... said with its file:line and "
+       "the one line", r.err)
+
 # --- the ignored list: each patch by its first version, oldest first, the
 # same in text, JSON and the report's page; the archive holds them out of
 # date order, and "two" was posted again as v2 ---
