@@ -139,14 +139,6 @@ struct ms_link_commits_opts {
 	 * far, after each one (may be NULL) */
 	void (*progress)(size_t done, void *data);
 	void *progress_data;
-	/* What the hook derived, kept with the mail snapshot of one archive
-	 * read through the store (both NULL: with a hook, no snapshot):
-	 * hook_dump appends it (false: not to be kept); hook_load takes it
-	 * back before the records after the snapshot are handed to the
-	 * hook (false: it does not apply, the archive is read whole), and
-	 * with `p` NULL forgets it all */
-	bool (*hook_dump)(GByteArray *out, void *hook_data);
-	bool (*hook_load)(const uint8_t *p, size_t len, void *hook_data);
 };
 
 /*

@@ -15,7 +15,6 @@
 #include "uf.h"
 
 #include <string.h>
-#include <isa-l/crc.h>
 
 struct ms_mail_index {
 	GArray *recs;            /* struct ms_mail_rec */
@@ -721,44 +720,30 @@ void ms_mail_index_stats(const struct ms_mail_index *idx,
 /*
  * Layout (native byte order), every string an offset into the text
  * section, NONE for NULL:
- *   struct dump_head (with a CRC-32 of all that follows, so that a
- *                     damaged byte anywhere, even inside a string, makes
- *                     the snapshot unreadable rather than wrong)
+ *   struct dump_head
  *   text: NUL-terminated strings, back to back
  *   recs: struct dump_rec per record
  *   tags: struct dump_tag per tag
  *   nodes: per union-find node, its id's offset, then its parent
  *   rec_node: the node of each record
  *   extra: per record, a count (NONE: no list), then that many offsets
+ * It has no checksum of its own: the store checks every value it keeps
+ * (store.h, a CRC-64), so a damaged byte, even inside a string, makes a
+ * snapshot unreadable rather than wrong there.
  */
-#define DUMP_MAGIC 0x4d534958u      /* "MSIX" */
 #define NONE UINT32_MAX
 
 struct dump_head {
-	uint32_t magic, version, sizes;
+	uint32_t version, sizes;
 	uint32_t nr_recs, nr_tags, nr_nodes, missing;
 	uint32_t text_len, extra_len;
-	uint32_t crc;    /* CRC-32 (gzip's) of the head with crc 0, and of
-			  * everything after it */
 	uint64_t bytes, real_ids;
 };
 
-/* no padding in the head: its bytes are all checked */
-_Static_assert(sizeof(struct dump_head) == 10 * 4 + 2 * 8,
+/* no padding in the head, and a multiple of 8 bytes: the structs after
+ * the text are read in place */
+_Static_assert(sizeof(struct dump_head) == 8 * 4 + 2 * 8,
 	       "struct dump_head has padding");
-
-/* The checksum of a snapshot: its head (crc taken as 0), then `len`
- * bytes of body. */
-static uint32_t dump_crc(const struct dump_head *h, const void *body,
-			 size_t len)
-{
-	struct dump_head z = *h;
-
-	z.crc = 0;
-	return crc32_gzip_refl(crc32_gzip_refl(0, (const unsigned char *)&z,
-					       sizeof(z)),
-			       body, len);
-}
 
 struct dump_rec {
 	uint32_t message_id, parent_id, sender_email, sender_name;
@@ -911,7 +896,6 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 		const void *from[G_N_ELEMENTS(sizes)];
 		size_t at = out->len, total = 0;
 
-		h.magic = DUMP_MAGIC;
 		h.version = MS_MAIL_INDEX_DUMP_VERSION;
 		h.sizes = DUMP_SIZES;
 		h.nr_recs = n;
@@ -936,8 +920,6 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 		if (total > G_MAXUINT - at) {
 			d.too_big = true;
 		} else {
-			size_t head = at;
-
 			g_byte_array_set_size(out, (guint)(at + total));
 			for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
 				if (sizes[i])
@@ -945,9 +927,6 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 					       sizes[i]);
 				at += sizes[i];
 			}
-			h.crc = dump_crc(&h, out->data + head + sizeof(h),
-					 total - sizeof(h));
-			memcpy(out->data + head, &h, sizeof(h));
 		}
 	}
 	g_byte_array_unref(ext);
@@ -957,18 +936,6 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 	g_byte_array_unref(d.text);
 	g_hash_table_unref(d.offsets);
 	return !d.too_big;
-}
-
-bool ms_mail_index_reseal(void *data, size_t len)
-{
-	struct dump_head h;
-
-	if (len < sizeof(h))
-		return false;
-	memcpy(&h, data, sizeof(h));
-	h.crc = dump_crc(&h, (guint8 *)data + sizeof(h), len - sizeof(h));
-	memcpy(data, &h, sizeof(h));
-	return true;
 }
 
 static void strv_free(gpointer p)
@@ -1037,9 +1004,7 @@ struct ms_mail_index *ms_mail_index_load(GBytes *data, GPtrArray **extra)
 		return NULL;
 	memcpy(&h, u.p, sizeof(h));
 	u.p += sizeof(h);
-	if (h.magic != DUMP_MAGIC || h.version != MS_MAIL_INDEX_DUMP_VERSION ||
-	    h.sizes != DUMP_SIZES ||
-	    h.crc != dump_crc(&h, u.p, (size_t)(u.end - u.p)))
+	if (h.version != MS_MAIL_INDEX_DUMP_VERSION || h.sizes != DUMP_SIZES)
 		return NULL;
 	u.text = take(&u, h.text_len, 1);
 	u.text_len = h.text_len;

@@ -8,6 +8,7 @@
  * independent of file order).
  */
 #include "mail.h"
+#include "bytes.h"
 
 #include <string.h>
 
@@ -17,14 +18,12 @@ static bool starts(const char *s, size_t n, const char *p)
 	return n >= pl && memcmp(s, p, pl) == 0;
 }
 
+/* Whether `s` (`n` bytes) opens with an object id's 40 hex digits. */
 static bool is_oid_hex(const char *s, size_t n)
 {
-	if (n < 40)
-		return false;
-	for (size_t i = 0; i < 40; i++)
-		if (!g_ascii_isxdigit(s[i]))
-			return false;
-	return true;
+	unsigned char raw[20];
+
+	return n >= 40 && ms_unhex(s, sizeof(raw), raw);
 }
 
 void ms_patch_hunk_counts(const char *p, size_t n, int *before, int *after)
@@ -178,7 +177,6 @@ bool ms_patch_id(const char *text, size_t len, char hex[41])
 	g_checksum_free(h.ctx);
 	if (!patchlen)
 		return false;
-	for (int i = 0; i < 20; i++)
-		g_snprintf(hex + 2 * i, 3, "%02x", result[i]);
+	ms_hex(result, sizeof(result), hex);
 	return true;
 }

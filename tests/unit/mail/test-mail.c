@@ -761,8 +761,8 @@ static char *describe(const struct ms_mail_index *idx)
 }
 
 /* How many of the snapshots `data` with one 4-byte word set to 0x7f7f7f7f
- * (each word in turn) load, resealed or not. */
-static size_t words_loaded(const guint8 *data, size_t len, bool reseal)
+ * (each word in turn) load. */
+static size_t words_loaded(const guint8 *data, size_t len)
 {
 	size_t loaded = 0;
 
@@ -773,8 +773,6 @@ static size_t words_loaded(const guint8 *data, size_t len, bool reseal)
 		GPtrArray *e = NULL;
 
 		memset(c + off, 0x7f, 4);
-		if (reseal)
-			ms_mail_index_reseal(c, len);
 		b = g_bytes_new_take(c, len);
 		x = ms_mail_index_load(b, &e);
 		if (x) {
@@ -916,7 +914,7 @@ static void test_snapshot(void)
 			is_int(refused, cuts, "every truncation refused");
 		}
 		copy = g_memdup2(a->data, len);
-		copy[4] ^= 1;           /* the version */
+		copy[0] ^= 1;           /* the version */
 		{
 			GBytes *b = g_bytes_new_take(copy, len);
 
@@ -925,35 +923,11 @@ static void test_snapshot(void)
 			g_bytes_unref(b);
 		}
 		/* every 4-byte word set to a huge offset, in turn: refused
-		 * by the checksum, and behind it (resealed) by the
-		 * structure's checks */
-		ok(words_loaded(a->data, len, true) < len / 4, "corrupted "
-		   "words behind the checksum: the structure's refused, none "
-		   "crashes");
-		is_int(words_loaded(a->data, len, false), 0, "corrupted words: "
-		       "every one refused (the checksum), none crashes");
-		/* one bit of one string (a Message-ID, subject or address:
-		 * the structure stays sound) flipped, at every 7th byte of
-		 * the text after the head */
-		{
-			size_t loaded = 0, tried = 0;
-
-			for (size_t off = 64; off < MIN(len, 4096); off += 7) {
-				guint8 *c = g_memdup2(a->data, len);
-				GBytes *b;
-				struct ms_mail_index *x;
-
-				c[off] ^= 0x20;
-				b = g_bytes_new_take(c, len);
-				x = ms_mail_index_load(b, NULL);
-				loaded += x != NULL;
-				tried++;
-				ms_mail_index_free(x);
-				g_bytes_unref(b);
-			}
-			ok(tried > 100 && !loaded, "garbage inside the strings "
-			   "refused: a snapshot is read whole or not at all");
-		}
+		 * by the structure's checks where it matters, and none
+		 * crashes (a damaged byte the structure cannot see is the
+		 * store's to refuse: its CRC-64, test-store-models) */
+		ok(words_loaded(a->data, len) < len / 4, "corrupted words: "
+		   "the structure's refused, none crashes");
 		g_byte_array_unref(a);
 	}
 	g_free(want);
