@@ -316,7 +316,6 @@ int ms_link_commits_load(const struct ms_link_commits_opts *opts,
 	ld.buf = g_string_new(NULL);
 	g_mutex_init(&ld.lock);
 	wo.rev = opts->rev;
-	wo.nr_threads = opts->nr_threads;
 	wo.prepare = prepare;
 	wo.fn = on_commit;
 	wo.release = release_user;

@@ -133,7 +133,6 @@ struct ms_link_commits_opts {
 	const char *gitdir;
 	const char *rev;            /* NULL: HEAD */
 	int64_t since, until;       /* commit dates, inclusive */
-	int nr_threads;             /* 0: ms_workers() (--threads) */
 	struct ms_store *store;     /* store.h, borrowed; NULL: git only */
 	/* called on the calling thread with the number of commits walked so
 	 * far, after each one (may be NULL) */

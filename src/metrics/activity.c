@@ -442,7 +442,6 @@ static int load(const struct ms_activity_load_opts *opts,
 	}
 	wo.rev = opts->rev;
 	wo.flags = opts->merges ? MS_WALK_MERGES : 0;
-	wo.nr_threads = opts->nr_threads;
 	act_walk_fns(&wo, a);
 	wo.head = a->sv->prev ? act_walk_head : NULL;
 	nr_diags = diags ? diags->nr : 0;

@@ -59,7 +59,6 @@ struct ms_activity_load_opts {
 	/* keep the paths each commit walked in this load touched, for
 	 * ms_activity_walked_paths() (the saved model holds none) */
 	bool keep_paths;
-	int nr_threads;           /* 0: ms_workers() (--threads) */
 	/* the incremental store (store.h), borrowed; NULL: walk git only */
 	struct ms_store *store;
 	/* called on the calling thread with the number of commits taken in

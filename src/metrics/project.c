@@ -272,7 +272,6 @@ static int load_history(struct ms_project *p, struct ms_diags *diags)
 	lo.mail = p->mail;
 	lo.last_addresses = p->o.last_addresses;
 	lo.keep_paths = p->o.keep_paths;
-	lo.nr_threads = p->o.nr_threads;
 	lo.store = p->store;
 	lo.progress = p->o.progress;
 	lo.progress_data = p->o.progress_data;

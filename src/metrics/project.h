@@ -54,7 +54,6 @@ struct ms_project_options {
 	bool last_addresses;
 	/* keep each walked commit's paths (ms_activity_walked_paths()) */
 	bool keep_paths;
-	int nr_threads;               /* 0: one per processor */
 	/* what the history model's window-start listing tells
 	 * (ms_activity_keep_listing()) */
 	void (*listing_note)(const struct ms_act_listing_note *n, void *data);
@@ -70,7 +69,6 @@ struct ms_project_options {
 	.find_maintainer_files = false, .aliases = NULL, .mailmaps = NULL, \
 	.nr_mailmaps = 0, .no_name_join = false, .no_plus_fold = false, \
 	.merges = false, .last_addresses = false, .keep_paths = false, \
-	.nr_threads = 0, \
 	.listing_note = NULL, .listing_data = NULL, .progress = NULL, \
 	.progress_data = NULL }
 
