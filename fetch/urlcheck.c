@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "http.h"
+#include "when.h"
 
 #include <glib.h>
 #include <stdlib.h>
@@ -192,27 +193,10 @@ char *ms_urlcheck_extract(const char *value)
 
 int ms_urlcheck_parse_age(const char *s, int64_t *seconds)
 {
-	char *end;
-	double v;
-	double unit;
+	struct ms_duration d;
+	int rc = ms_duration_parse(s, &d);
 
-	v = g_ascii_strtod(s, &end);
-	if (end == s || v < 0 || v > 1e6)
-		return ms_error_set(MS_EUSAGE, "'%s' is not an age (like "
-				    "5y, 18m, 6w, 30d)", s);
-	switch (*end) {
-	case 'y': unit = 365.25 * 86400; break;
-	case 'm': unit = 365.25 * 86400 / 12; break;
-	case 'w': unit = 7 * 86400; break;
-	case 'd': unit = 86400; break;
-	case 's': case '\0': unit = 1; break;
-	default:
-		return ms_error_set(MS_EUSAGE, "'%s' is not an age (like "
-				    "5y, 18m, 6w, 30d)", s);
-	}
-	if (*end && end[1])
-		return ms_error_set(MS_EUSAGE, "'%s' is not an age (like "
-				    "5y, 18m, 6w, 30d)", s);
-	*seconds = (int64_t)(v * unit);
-	return 0;
+	if (rc == 0)
+		*seconds = ms_duration_seconds(&d);
+	return rc;
 }

@@ -71,9 +71,9 @@ const char *ms_url_verdict_name(enum ms_url_verdict v);
 char *ms_urlcheck_extract(const char *value);
 
 /*
- * Parse an age such as "5y", "18m" (months), "6w", "30d" or "3600s" into
- * seconds (a year is 365.25 days, a month a twelfth of it).  Returns 0 or
- * MS_EUSAGE.
+ * Parse an age such as "5y", "18m" (months), "6w" or "30d" into seconds,
+ * as every duration option does (when.h: ms_duration_parse(), a month a
+ * twelfth of 365.25 days).  Returns 0 or MS_EPARSE.
  */
 int ms_urlcheck_parse_age(const char *s, int64_t *seconds);
 

@@ -6,6 +6,7 @@
 #include "people.h"
 #include "review-internal.h"
 #include "ident.h"
+#include "bytes.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -24,13 +25,6 @@ struct ms_employers {
 	GHashTable *keys;       /* address or domain -> GArray emp_line */
 	GPtrArray *needles;     /* db.json: needle, company, needle, ... */
 };
-
-static gint cmp_int64(gconstpointer a, gconstpointer b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static void line_array_free(gpointer p)
 {
@@ -214,7 +208,7 @@ static GArray *employers_ends(const struct ms_employers *e, int64_t since,
 				g_array_append_val(out, end);
 		}
 	}
-	g_array_sort(out, cmp_int64);
+	g_array_sort(out, ms_cmp_i64);
 	return out;
 }
 

@@ -133,9 +133,9 @@ static void test_helpers(void)
 	   "age 30d");
 	ok(ms_urlcheck_parse_age("18m", &age) == 0 &&
 	   age == (int64_t)(18 * 365.25 * 86400 / 12), "age 18m");
-	is_int(ms_urlcheck_parse_age("5x", &age), MS_EUSAGE, "bad unit");
-	is_int(ms_urlcheck_parse_age("y", &age), MS_EUSAGE, "no number");
-	is_int(ms_urlcheck_parse_age("-1y", &age), MS_EUSAGE, "negative");
+	is_int(ms_urlcheck_parse_age("5x", &age), MS_EPARSE, "bad unit");
+	is_int(ms_urlcheck_parse_age("y", &age), MS_EPARSE, "no number");
+	is_int(ms_urlcheck_parse_age("-1y", &age), MS_EPARSE, "negative");
 }
 
 /* The HTTP layer: a retry and a gzip body. */
