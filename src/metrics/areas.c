@@ -820,6 +820,22 @@ static void weighed_last(struct pwork *pw, const struct ms_act_record *r)
 		pw->out.focused_last = r->ctime;
 }
 
+/* Whether a tag of record `r` (index i) names `person`. */
+static bool tagged(const struct qwork *qw, size_t i,
+		   const struct ms_act_record *r, unsigned person)
+{
+	for (size_t t = 0; t < r->nr_tags; t++) {
+		unsigned who;
+		const char *token;
+		bool review;
+
+		ms_activity_record_tag(qw->a, i, t, &who, &token, &review);
+		if (who == person)
+			return true;
+	}
+	return false;
+}
+
 static void note_listed(const struct qwork *qw, struct ework *ew,
 			struct aslot *aw, size_t rec,
 			const struct ms_act_record *r, bool inwin)
@@ -835,18 +851,8 @@ static void note_listed(const struct qwork *qw, struct ework *ew,
 			last_bump(&p->author, r->atime, r->id, inwin);
 		if (r->committer == p->person)
 			last_bump(&p->committer, r->ctime, r->id, inwin);
-		for (size_t t = 0; t < r->nr_tags; t++) {
-			unsigned who;
-			const char *token;
-			bool review;
-
-			ms_activity_record_tag(qw->a, rec, t, &who, &token,
-					       &review);
-			if (who == p->person) {
-				last_bump(&p->tags, r->ctime, r->id, inwin);
-				break;
-			}
-		}
+		if (tagged(qw, rec, r, p->person))
+			last_bump(&p->tags, r->ctime, r->id, inwin);
 	}
 }
 
@@ -1183,18 +1189,9 @@ static bool names_listed(const struct qwork *qw, const struct ework *ew,
 
 		if (p == MS_IDENT_NONE)
 			continue;
-		if (r->author == p || r->committer == p)
+		if (r->author == p || r->committer == p ||
+		    tagged(qw, i, r, p))
 			return true;
-		for (size_t t = 0; t < r->nr_tags; t++) {
-			unsigned who;
-			const char *token;
-			bool review;
-
-			ms_activity_record_tag(qw->a, i, t, &who, &token,
-					       &review);
-			if (who == p)
-				return true;
-		}
 	}
 	return false;
 }
