@@ -810,13 +810,9 @@ int ms_mail_dir_walk(const char *path, ms_mail_file_fn file, void *data,
 bool ms_mail_is_inbox(const char *path)
 {
 	char *v2 = g_build_filename(path, "git", "0.git", NULL);
-	char *objects = g_build_filename(path, "objects", NULL);
-	char *head = g_build_filename(path, "HEAD", NULL);
-	bool yes = is_dir(v2) || (is_dir(objects) &&
-				  g_file_test(head, G_FILE_TEST_EXISTS));
+	bool yes = is_dir(v2) || is_repository(path);   /* v2, or v1 */
+
 	g_free(v2);
-	g_free(objects);
-	g_free(head);
 	return yes;
 }
 

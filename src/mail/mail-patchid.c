@@ -26,38 +26,35 @@ static bool is_oid_hex(const char *s, size_t n)
 	return n >= 40 && ms_unhex(s, sizeof(raw), raw);
 }
 
+/* One range "N[,M]" of a hunk header from p[*i], as git's
+ * scan_hunk_header() reads it: its count M (1 without ",M") into *count,
+ * *i past it; false when its last number has no digit. */
+static bool hunk_range(const char *p, size_t n, size_t *i, int *count)
+{
+	size_t d = *i;
+	long v = 0;
+
+	while (*i < n && g_ascii_isdigit(p[*i]))
+		(*i)++;
+	*count = 1;
+	if (*i < n && p[*i] == ',') {
+		d = ++*i;
+		while (*i < n && g_ascii_isdigit(p[*i]))
+			v = v * 10 + (p[(*i)++] - '0');
+		*count = (int)v;
+	}
+	return *i != d;
+}
+
 void ms_patch_hunk_counts(const char *p, size_t n, int *before, int *after)
 {
-	size_t i = 4, d;
-	long v;
+	size_t i = 4;
 
-	d = i;
-	while (i < n && g_ascii_isdigit(p[i]))
-		i++;
-	if (i < n && p[i] == ',') {
-		v = 0;
-		d = ++i;
-		while (i < n && g_ascii_isdigit(p[i]))
-			v = v * 10 + (p[i++] - '0');
-		*before = (int)v;
-	} else {
-		*before = 1;
-	}
-	if (i == d || i + 1 >= n || p[i] != ' ' || p[i + 1] != '+')
+	if (!hunk_range(p, n, &i, before) || i + 1 >= n || p[i] != ' ' ||
+	    p[i + 1] != '+')
 		return;
 	i += 2;
-	d = i;
-	while (i < n && g_ascii_isdigit(p[i]))
-		i++;
-	if (i < n && p[i] == ',') {
-		v = 0;
-		i++;
-		while (i < n && g_ascii_isdigit(p[i]))
-			v = v * 10 + (p[i++] - '0');
-		*after = (int)v;
-	} else {
-		*after = 1;
-	}
+	hunk_range(p, n, &i, after);
 }
 
 /*
