@@ -141,8 +141,7 @@ void ms_mail_ident_credit(struct ms_ident *id,
 	ms_ident_set_evidence(id, NULL, false);
 }
 
-/* Every M: and R: person of `mf`, listed, with "FILE:LINE" evidence. */
-static void listed_people(struct ms_ident *id, const struct maint_file *mf,
+void ms_mail_ident_listed(struct ms_ident *id, const struct maint_file *mf,
 			  const char *root)
 {
 	size_t rl = root ? strlen(root) : 0;
@@ -179,7 +178,7 @@ void ms_mail_ident_from_list(struct ms_ident *id,
 			     bool name_join, struct ms_diags *diags)
 {
 	ms_mail_ident_add(id, mi, mf);
-	listed_people(id, mf, root);
+	ms_mail_ident_listed(id, mf, root);
 	ms_ident_settle(id);
 	if (name_join) {
 		ms_ident_join_names(id, diags);

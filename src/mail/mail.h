@@ -313,11 +313,18 @@ void ms_mail_ident_credit(struct ms_ident *id,
 			  const struct ms_mail_index *mi);
 
 /*
+ * Every M: and R: person of `mf`, resolved and marked listed in `id`
+ * under the evidence "FILE:LINE" (FILE without the `root/` prefix; `root`
+ * may be NULL).
+ */
+void ms_mail_ident_listed(struct ms_ident *id, const struct maint_file *mf,
+			  const char *root);
+
+/*
  * Without git history, people as the list and MAINTAINERS show them:
- * ms_mail_ident_add() (`mi` may be NULL: no list), every M:/R: person of
- * `mf` listed under "FILE:LINE" (FILE without the `root/` prefix; `root`
- * may be NULL), then, when `name_join`, the name join (warnings to
- * `diags`) and ms_mail_ident_credit().
+ * ms_mail_ident_add() (`mi` may be NULL: no list),
+ * ms_mail_ident_listed(), then, when `name_join`, the name join
+ * (warnings to `diags`) and ms_mail_ident_credit().
  */
 void ms_mail_ident_from_list(struct ms_ident *id,
 			     const struct ms_mail_index *mi,

@@ -142,48 +142,6 @@ int ms_act_parse_before(const char *s, int64_t from, int64_t *out)
 
 #define MODEL_KIND ACT_MODEL_KIND
 
-/* A MAINTAINERS file's name as the tree has it ("MAINTAINERS"). */
-static const char *tree_relative(const struct ms_activity *a,
-				 const char *file)
-{
-	const char *root = ms_tree_root(a->tree);
-	size_t n = strlen(root);
-
-	if (!strncmp(file, root, n) && file[n] == '/')
-		return file + n + 1;
-	return file;
-}
-
-/* Resolve every M: and R: address, marked as listed. */
-static void resolve_listed(struct ms_activity *a)
-{
-	size_t n = maint_file_nr_entries(a->mf);
-
-	for (size_t i = 0; i < n; i++) {
-		const struct maint_entry *me = maint_file_entry(a->mf, i);
-
-		for (size_t f = 0; f < me->nr_fields; f++) {
-			const struct maint_field *fl = &me->fields[f];
-			char *name = NULL, *email = NULL, *ev;
-
-			if (fl->key != 'M' && fl->key != 'R')
-				continue;
-			ev = g_strdup_printf("%s:%u", tree_relative(a,
-					     fl->file), fl->line);
-			ms_ident_set_evidence(a->ident, ev, false);
-			maint_parse_person(fl->value, &name, &email);
-			if (email && *email)
-				ms_ident_set_listed(a->ident,
-					ms_ident_resolve(a->ident, name,
-							 email));
-			g_free(ev);
-			g_free(name);
-			g_free(email);
-		}
-	}
-	ms_ident_set_evidence(a->ident, NULL, false);
-}
-
 /* Which entries own a file of the tree (saved with the model). */
 static void entry_files(struct ms_activity *a)
 {
@@ -261,7 +219,7 @@ static void note_uses(struct ms_activity *a)
 static void join_people(struct ms_activity *a, struct ms_diags *diags)
 {
 	entry_facts(a);
-	resolve_listed(a);
+	ms_mail_ident_listed(a->ident, a->mf, ms_tree_root(a->tree));
 	if (!a->maint_joins)
 		act_find_maint_joins(a, diags);
 	if (a->opts->last_addresses)
