@@ -33,41 +33,14 @@ static void strings_clear(gpointer p)
 	ms_store_patchids_free(ls->patchids);
 }
 
-void ms_link_commit_free(struct ms_link_commit *c)
-{
-	if (!c)
-		return;
-	if (c->strings) {
-		g_atomic_rc_box_release_full(c->strings, strings_clear);
-		g_free(c);
-		return;
-	}
-	g_free(c->author_name);
-	g_free(c->author_email);
-	g_free(c->committer_name);
-	g_free(c->committer_email);
-	g_free(c->summary);
-	g_free(c->subject);
-	for (size_t i = 0; i < c->nr_link_ids; i++)
-		g_free(c->link_ids[i]);
-	g_free(c->link_ids);
-	for (size_t i = 0; i < c->nr_msgid_ids; i++)
-		g_free(c->msgid_ids[i]);
-	g_free(c->msgid_ids);
-	for (size_t i = 0; i < c->nr_paths; i++)
-		g_free(c->paths[i]);
-	g_free(c->paths);
-	for (size_t i = 0; i < c->nr_tags; i++) {
-		g_free(c->tags[i].name);
-		g_free(c->tags[i].email);
-	}
-	g_free(c->tags);
-	g_free(c);
-}
-
+/* A commit of the load's array: one allocation, and its share of the
+ * load's strings. */
 static void commit_free(gpointer p)
 {
-	ms_link_commit_free(p);
+	struct ms_link_commit *c = p;
+
+	g_atomic_rc_box_release_full(c->strings, strings_clear);
+	g_free(c);
 }
 
 /* A patch-id computed now (prepare()), to be stored (store.h). */

@@ -117,15 +117,11 @@ struct ms_link_commit {
 	/*
 	 * Set by ms_link_commits_load(): the commit and its arrays are one
 	 * allocation, its strings live in a store the commits of one load
-	 * share (the last one frees it).  NULL: every string and array
-	 * above is its own allocation (g_free).
+	 * share (the last one frees it; the array's free function frees
+	 * the commit).  A commit built by hand (tests) has none.
 	 */
 	struct ms_link_strings *strings;
 };
-
-/* Free a commit of ms_link_commits_load()'s array (what its array's free
- * function does), or one built by hand; NULL is a no-op. */
-void ms_link_commit_free(struct ms_link_commit *c);
 
 struct ms_store;
 

@@ -100,9 +100,25 @@ static struct ms_link_commit *commit(const char *name, const char *email,
 	return c;
 }
 
+/* A commit() and what it holds (ms_link_commits_load()'s commits are
+ * freed by their array's function). */
 static void commit_free(gpointer p)
 {
-	ms_link_commit_free(p);
+	struct ms_link_commit *c = p;
+
+	g_free(c->author_name);
+	g_free(c->author_email);
+	g_free(c->committer_name);
+	g_free(c->committer_email);
+	g_free(c->summary);
+	g_free(c->subject);
+	for (size_t i = 0; i < c->nr_link_ids; i++)
+		g_free(c->link_ids[i]);
+	g_free(c->link_ids);
+	for (size_t i = 0; i < c->nr_paths; i++)
+		g_free(c->paths[i]);
+	g_free(c->paths);
+	g_free(c);
 }
 
 /* The link of commit `ci`, or NULL. */
