@@ -34,24 +34,6 @@ int cli_act_set_range(const char *cmd, struct ms_activity *a,
 	return CLI_CONTINUE;
 }
 
-/*
- * A window that ends after the last commit ends there instead (with a
- * warning), so that nobody is judged idle up to a date in the future.
- */
-static void clamp_until(const struct ms_activity *a, int64_t *until)
-{
-	int64_t new = ms_activity_newest(a);
-	char u[32], n[32];
-
-	if (!ms_activity_nr_commits(a) || *until <= new + 86400)
-		return;
-	ms_act_format(*until, 0, false, true, u);
-	ms_act_format(new, 0, false, true, n);
-	cli_warning("the window ends %s, after the last commit (%s): it "
-		    "ends there instead", u, n);
-	*until = new;
-}
-
 /* A window that misses the history is an error naming its real range. */
 static int check_window(const char *cmd, const struct ms_activity *a,
 			int64_t since, int64_t until)
@@ -109,19 +91,33 @@ void cli_act_print_context(FILE *fp, const struct cli_act_opts *o,
 		o->no_plus_fold ? "" : ", plus-address folding");
 }
 
-/* The window of the options over model `a`: `until` (--until, else the
- * newest commit, never after it) and `since` (--since, else
- * `default_years` before until), checked against the history. */
+/* The window of the options over model `a` (ms_verdict_window(), the
+ * cutoff when `cutoff` is not NULL), checked against the history. */
 static int act_window(const char *cmd, const struct cli_act_opts *o,
 		      int default_years, const struct ms_activity *a,
-		      int64_t s, int64_t u, int64_t *since, int64_t *until)
+		      int64_t s, int64_t u, int64_t *since, int64_t *until,
+		      int64_t *cutoff)
 {
-	int rc;
+	struct ms_activity_query q = { 0 };
+	int rc = ms_verdict_window(a, o->since != NULL, s, o->until != NULL,
+				   u, default_years,
+				   cutoff ? o->inactive_after : NULL, &q);
 
-	*until = o->until ? u : ms_activity_newest(a);
-	clamp_until(a, until);
-	*since = o->since ? s : ms_act_date_shift(*until, -default_years, 0,
-						  0);
+	if (rc < 0)
+		return cli_usage_error(cmd, "--inactive-after: %s",
+				       ms_error_last());
+	if (rc) {
+		char d[32], n[32];
+
+		ms_act_format(u, 0, false, true, d);
+		ms_act_format(q.until, 0, false, true, n);
+		cli_warning("the window ends %s, after the last commit (%s): "
+			    "it ends there instead", d, n);
+	}
+	*since = q.since;
+	*until = q.until;
+	if (cutoff)
+		*cutoff = q.active_since;
 	rc = check_window(cmd, a, *since, *until);
 	if (rc != CLI_CONTINUE)
 		return rc;
@@ -171,10 +167,7 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 				       s);
 	if (rc == CLI_CONTINUE)
 		rc = act_window(cmd, o, default_years, *out, s, u, since,
-				until);
-	if (rc == CLI_CONTINUE && cutoff)
-		rc = cli_inactive_after(cmd, o->inactive_after, *until,
-					cutoff);
+				until, cutoff);
 	if (rc != CLI_CONTINUE) {
 		cli_project_close(*proj);
 		*proj = NULL;

@@ -5,6 +5,7 @@
 #include "areas.h"
 #include "cli-areas.h"
 #include "store.h"
+#include "verdict.h"
 
 #include <glib.h>
 #include <stdlib.h>
@@ -24,7 +25,8 @@ int cli_areas_load(const char *cmd, struct cli_act_opts *ao, int argc,
 
 	*out = NULL;
 	ao->keep_paths = true;
-	rc = cli_act_load(cmd, ao, 5, proj, a, &q->since, &q->until, NULL);
+	rc = cli_act_load(cmd, ao, MS_DEFAULT_WINDOW_YEARS, proj, a, &q->since,
+			  &q->until, NULL);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rc = cli_act_select(cmd, *a, argc, argv, files, &aq, &sel);

@@ -17,8 +17,8 @@
 
 
 /*
- * Open the project of `ao` and load its history (cli_act_load(), 5
- * years), select the entries named in argv (and --file), get each
+ * Open the project of `ao` and load its history (cli_act_load(), the
+ * default window), select the entries named in argv (and --file), get each
  * commit's paths (the walk, the store, git) and compute the areas for
  * `q` (its window set here; its entries a new array to g_free).  With
  * `ser` (may be NULL), the intervals of --by `by` (NULL: none) and

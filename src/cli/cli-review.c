@@ -17,6 +17,7 @@
 #include "store.h"
 #include "tree.h"
 #include "urgent.h"
+#include "verdict.h"
 #include "when.h"
 
 #include <glib.h>
@@ -363,10 +364,6 @@ static void add_history_path(const char *path, void *data)
 	g_ptr_array_add(data, (gpointer)path);
 }
 
-/* The review's defaults the list facts use: ignored after 14 days, a
- * response target of 48 hours. */
-#define REVIEW_DEFAULTS { .ignore_after = 14 * 86400, .target = 48 * 3600 }
-
 /*
  * New list facts with the project of `o` (its tree and MAINTAINERS), its
  * review map, and the archives of `o` (through its store and repository)
@@ -409,7 +406,7 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 {
 	struct cli_list_facts *f;
 	struct cli_act_opts o = { 0 };
-	struct ms_review_opts rvo = REVIEW_DEFAULTS;
+	struct ms_review_opts rvo = MS_VERDICT_REVIEW_OPTS_INIT;
 	GPtrArray *history_paths;
 	int rc;
 
@@ -455,7 +452,7 @@ int cli_list_facts_load_tree(const char *cmd, const struct cli_act_opts *ao,
 {
 	struct cli_list_facts *f;
 	struct cli_act_opts o = *ao;
-	struct ms_review_opts rvo = REVIEW_DEFAULTS;
+	struct ms_review_opts rvo = MS_VERDICT_REVIEW_OPTS_INIT;
 	int rc;
 
 	*out = NULL;
@@ -532,7 +529,7 @@ void cli_list_facts_text(FILE *fp, const struct cli_list_facts *f,
 	for (guint i = 0; i < e->listed->len; i++) {
 		const struct ms_rv_person *p = e->listed->pdata[i];
 
-		if (!p->replied && !p->has_last_list)
+		if (!ms_verdict_list_evidence(p))
 			continue;
 		ms_duration_format(p->has_latency ? p->median_latency : -1,
 				   a, 32);

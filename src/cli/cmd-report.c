@@ -139,10 +139,9 @@ static int write_assets(const struct site *s)
 
 /*
  * What `maintstat urgent --archive` says of each entry, with its window
- * (the year before the history's newest commit or --until) and the
- * review's --inactive-after cutoff (the one the people's verdicts of the
- * pages use), but without a --min-commits threshold: the report shows
- * entries by their patches.  The list facts are `urgent`'s, read again
+ * and cutoff (ms_verdict_window(): the year before the history's newest
+ * commit or --until, --inactive-after before its end), but without a
+ * --min-commits threshold: the report shows entries by their patches.  The list facts are `urgent`'s, read again
  * from the archives (through the store).
  */
 static int compute_urgent(struct site *s)
@@ -159,16 +158,11 @@ static int compute_urgent(struct site *s)
 	s->urgent_why = g_new0(char *, n ? n : 1);
 	if (!v->act_model)
 		return 0;
-	q.until = v->opts->until ? v->rv->until :
-		  ms_activity_newest(v->act_model);
-	q.since = ms_act_date_shift(q.until, -MS_DEFAULT_URGENT_WINDOW_YEARS,
-				    0, 0);
-	q.active_since = v->inactive_since;
-	rc = q.active_since ? CLI_CONTINUE :
-		cli_inactive_after("report", v->opts->inactive_after, q.until,
-				   &q.active_since);
-	if (rc != CLI_CONTINUE)
-		return rc;
+	if (ms_verdict_window(v->act_model, false, 0, v->opts->until != NULL,
+			      v->rv->until, MS_DEFAULT_URGENT_WINDOW_YEARS,
+			      v->opts->inactive_after, &q) < 0)
+		return cli_usage_error("report", "--inactive-after: %s",
+				       ms_error_last());
 	if (ms_activity_query(v->act_model, &q, &res, &nr) < 0)
 		return cli_error_last();
 	rc = cli_list_facts_load("report", v->opts, q.since, q.until,

@@ -2,6 +2,7 @@
  * urgent.c - LWN's categories of the urgent entries (urgent.h).
  */
 #include "urgent.h"
+#include "verdict.h"
 
 #include <glib.h>
 
@@ -63,39 +64,13 @@ const struct ms_rv_entry *ms_urgent_entry(const struct ms_urgent *u,
 	return u ? g_hash_table_lookup(u->by_name, name) : NULL;
 }
 
-const struct ms_rv_person *ms_urgent_listed(const struct ms_rv_entry *e,
-					    const char *email)
-{
-	for (guint i = 0; e && email && i < e->listed->len; i++) {
-		const struct ms_rv_person *p = e->listed->pdata[i];
-
-		if (!g_ascii_strcasecmp(p->email, email))
-			return p;
-	}
-	return NULL;
-}
-
-bool ms_urgent_listed_active(const struct ms_rv_entry *e, const char *email,
-			     int64_t active_since)
-{
-	const struct ms_rv_person *p = ms_urgent_listed(e, email);
-
-	return p && p->has_last_list && p->last_list >= active_since;
-}
-
-/* Does a listed M: of `e` count as active (git or list)? */
+/* Whether entry `e` counts as active for overlap: a maintainer (M:) of
+ * it is active in git or on the list, as the verdict engine says. */
 static bool entry_active(const struct ms_urgent *u,
 			 const struct ms_act_entry *e)
 {
-	const struct ms_rv_entry *r = ms_urgent_entry(u, e->entry->name);
-
-	for (size_t i = 0; i < e->nr_people; i++)
-		if (e->people[i].role == 'M' &&
-		    (!e->people[i].inactive ||
-		     ms_urgent_listed_active(r, e->people[i].email,
-					     u->active_since)))
-			return true;
-	return false;
+	return ms_verdict_entry_active(e, ms_urgent_entry(u, e->entry->name),
+				       true, u->active_since);
 }
 
 /* In how many entries' top committers `email` appears. */

@@ -37,15 +37,11 @@ void ms_urgent_free(struct ms_urgent *u);
 const struct ms_rv_entry *ms_urgent_entry(const struct ms_urgent *u,
 					  const char *name);
 
-/* The list facts of listed `email` in review entry `e` (NULL: none),
- * or NULL. */
-const struct ms_rv_person *ms_urgent_listed(const struct ms_rv_entry *e,
-					    const char *email);
-
-/* Whether listed `email` of review entry `e` (NULL: none) wrote to the
- * list on `active_since` or later. */
-bool ms_urgent_listed_active(const struct ms_rv_entry *e, const char *email,
-			     int64_t active_since);
+/* Whether urgent speaks of listed person `p` of entry `e`: its
+ * maintainers, and its reviewers only when it lists no maintainer (they
+ * are then who is left to answer for it). */
+bool ms_urgent_speaks_for(const struct ms_act_entry *e,
+			  const struct ms_act_person *p);
 
 /*
  * LWN's category of an urgent entry `e`: "corporate_alias" (a listed
@@ -55,14 +51,10 @@ bool ms_urgent_listed_active(const struct ms_rv_entry *e, const char *email,
  * commits most of them) or "unmaintained".  `all`/`nr_all` are the
  * activity of every entry: the first call works out, once, which files
  * of the tree each entry shares with active entries, so pass the same
- * `all` every time.  With `why`, a one-line explanation (g_free it).
+ * `all` every time.  An active entry is one with an active maintainer
+ * (ms_verdict_entry_active()).  With `why`, a one-line explanation
+ * (g_free it).
  */
-/* Whether urgent speaks of listed person `p` of entry `e`: its
- * maintainers, and its reviewers only when it lists no maintainer (they
- * are then who is left to answer for it). */
-bool ms_urgent_speaks_for(const struct ms_act_entry *e,
-			  const struct ms_act_person *p);
-
 const char *ms_urgent_category(struct ms_urgent *u,
 			       const struct ms_act_entry *e,
 			       const struct ms_act_entry *all, size_t nr_all,

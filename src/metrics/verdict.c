@@ -4,10 +4,43 @@
  */
 #include "verdict.h"
 #include "maintainers.h"
-#include "urgent.h"
 
 #include <glib.h>
 #include <string.h>
+
+int ms_verdict_window(const struct ms_activity *a, bool since_set,
+		      int64_t since, bool until_set, int64_t until, int years,
+		      const char *inactive_after,
+		      struct ms_activity_query *q)
+{
+	int64_t newest = ms_activity_newest(a);
+	int moved = 0;
+
+	q->until = until_set ? until : newest;
+	if (ms_activity_nr_commits(a) && q->until > newest + 86400) {
+		q->until = newest;
+		moved = 1;
+	}
+	q->since = since_set ? since : ms_act_date_shift(q->until, -years,
+							 0, 0);
+	q->active_since = 0;
+	if (inactive_after && ms_act_parse_before(inactive_after, q->until,
+						  &q->active_since) < 0)
+		return -1;
+	return moved;
+}
+
+const struct ms_rv_person *ms_verdict_listed(const struct ms_rv_entry *e,
+					     const char *email)
+{
+	for (guint i = 0; e && email && i < e->listed->len; i++) {
+		const struct ms_rv_person *p = e->listed->pdata[i];
+
+		if (!g_ascii_strcasecmp(p->email, email))
+			return p;
+	}
+	return NULL;
+}
 
 /* The facts looked at, before any decision. */
 static void evidence(const struct ms_act_entry *e,
@@ -31,7 +64,7 @@ static void evidence(const struct ms_act_entry *e,
 		v->entry_commits = e->commits;
 		v->cutoff_commits = e->cutoff_commits;
 	}
-	lp = list_read ? ms_urgent_listed(le, v->email) : NULL;
+	lp = list_read ? ms_verdict_listed(le, v->email) : NULL;
 	if (lp && lp->has_last_list) {
 		v->has_last_list = true;
 		v->last_list = lp->last_list;
@@ -70,9 +103,32 @@ void ms_verdict_person(const struct ms_act_entry *e,
 		v->kind = MS_VERDICT_NO_EVIDENCE;
 }
 
+bool ms_verdict_entry_active(const struct ms_act_entry *e,
+			     const struct ms_rv_entry *le, bool list_read,
+			     int64_t cutoff)
+{
+	struct ms_verdict v;
+
+	for (size_t i = 0; i < e->nr_people; i++) {
+		if (e->people[i].role != 'M')
+			continue;
+		ms_verdict_person(e, &e->people[i], NULL, le, list_read,
+				  cutoff, &v);
+		if (v.kind == MS_VERDICT_ACTIVE ||
+		    v.kind == MS_VERDICT_ACTIVE_ON_LIST)
+			return true;
+	}
+	return false;
+}
+
 bool ms_verdict_list_active(const struct ms_verdict *v)
 {
 	return v->has_last_list && v->last_list >= v->cutoff;
+}
+
+bool ms_verdict_list_evidence(const struct ms_rv_person *p)
+{
+	return p->replied || p->has_last_list;
 }
 
 bool ms_verdict_inactive(const struct ms_verdict *v)
@@ -201,105 +257,9 @@ const char *ms_verdict_flag(const struct ms_activity *a,
 	return "INACTIVE";
 }
 
-static bool has_files(const struct maint_entry *e)
-{
-	for (size_t i = 0; i < e->nr_fields; i++)
-		if (e->fields[i].key == 'F' || e->fields[i].key == 'N')
-			return true;
-	return false;
-}
-
-/* Why an entry is urgent or not (urgency()), in that order. */
-enum urgency {
-	URGENT,
-	NO_PATTERN,     /* no F: or N: */
-	NO_FILES,       /* no file of the tree is its own */
-	QUIET,          /* no commit and no patch in the window */
-	ACTIVE,         /* a maintainer active since the cutoff */
-	NOT_JUDGED,     /* a maintainer with no evidence: `v` says why */
-};
-
-static enum urgency urgency(const struct ms_act_entry *e,
-			    const struct ms_rv_entry *le, bool list_read,
-			    int64_t cutoff, struct ms_verdict *v)
-{
-	if (!has_files(e->entry))
-		return NO_PATTERN;
-	if (e->no_files)
-		return NO_FILES;
-	/* nothing happened in the window: no one to miss */
-	if (!e->commits && !(le && le->patches->len))
-		return QUIET;
-	for (size_t i = 0; i < e->nr_people; i++) {
-		if (e->people[i].role != 'M')
-			continue;
-		ms_verdict_person(e, &e->people[i], NULL, le, list_read,
-				  cutoff, v);
-		/* a role address is no active maintainer, but no inactive
-		 * one either */
-		if (!ms_verdict_inactive(v) &&
-		    v->kind != MS_VERDICT_ROLE_ADDRESS)
-			return v->kind == MS_VERDICT_NO_EVIDENCE ?
-				NOT_JUDGED : ACTIVE;
-	}
-	return URGENT;
-}
-
-const char *ms_verdict_urgency(struct ms_urgent *u,
-			       const struct ms_act_entry *e,
-			       const struct ms_act_entry *all, size_t nr_all,
-			       int64_t cutoff, char **why)
-{
-	static const char *const text[] = {
-		NULL, "no file pattern (F:, N:)",
-		"no file of the tree is its own",
-		"no commit and no patch in the window",
-		"a maintainer active in git or on the list since %s",
-		"a maintainer not judged: %s (%s)",
-	};
-	struct ms_verdict v;
-	enum urgency r = urgency(e, ms_urgent_entry(u, e->entry->name),
-				 u != NULL, cutoff, &v);
-	char d[32];
-
-	if (r == URGENT && u)
-		return ms_urgent_category(u, e, all, nr_all, why);
-	if (why)
-		*why = NULL;
-	if (r == URGENT)
-		return "urgent";
-	ms_act_format(cutoff, 0, false, true, d);
-	if (why)
-		*why = r == NOT_JUDGED ? g_strdup_printf(text[r],
-			ms_verdict_why_text(v.why), d) :
-			g_strdup_printf(text[r], d);
-	return "not urgent";
-}
-
 bool ms_verdict_busy(const struct ms_act_entry *e, long min_commits)
 {
 	return e->commits >= (size_t)(min_commits > 0 ? min_commits : 0);
-}
-
-bool ms_verdict_selected(enum ms_verdict_selection s,
-			 const struct ms_act_entry *e,
-			 const struct ms_urgent *u, int64_t cutoff,
-			 long min_commits)
-{
-	struct ms_verdict v;
-
-	if (!ms_verdict_busy(e, min_commits))
-		return false;
-	switch (s) {
-	case MS_VERDICT_SELECT_NEVER:
-		return ms_verdict_never(e);
-	case MS_VERDICT_SELECT_NOMAINT:
-		return !e->nr_maintainers;
-	case MS_VERDICT_SELECT_URGENT:
-		break;
-	}
-	return urgency(e, ms_urgent_entry(u, e->entry->name), u != NULL,
-		       cutoff, &v) == URGENT;
 }
 
 const char *ms_verdict_urgent_reason(const struct ms_act_entry *e)

@@ -34,11 +34,39 @@
 #define MS_DEFAULT_WINDOW "5y"           /* the same, as a duration */
 #define MS_DEFAULT_URGENT_WINDOW_YEARS 1
 /* review: a patch with no human reply this long after it is ignored;
- * the response target. */
-#define MS_DEFAULT_IGNORE_AFTER "14d"
-#define MS_DEFAULT_TARGET "48h"
+ * the response target.  Each once, as a number, and as the duration an
+ * option takes. */
+#define MS_DEFAULT_IGNORE_AFTER_DAYS 14
+#define MS_DEFAULT_TARGET_HOURS 48
+#define MS_VERDICT_STR_(x) #x
+#define MS_VERDICT_STR(x) MS_VERDICT_STR_(x)
+#define MS_DEFAULT_IGNORE_AFTER MS_VERDICT_STR(MS_DEFAULT_IGNORE_AFTER_DAYS) "d"
+#define MS_DEFAULT_TARGET MS_VERDICT_STR(MS_DEFAULT_TARGET_HOURS) "h"
+/* A review's options with those defaults (the list facts of activity,
+ * urgent, retire and maintainers --activity). */
+#define MS_VERDICT_REVIEW_OPTS_INIT { \
+	.ignore_after = MS_DEFAULT_IGNORE_AFTER_DAYS * 86400, \
+	.target = MS_DEFAULT_TARGET_HOURS * 3600 }
 /* coverage --check-urls: a URL not seen working this long is stale. */
 #define MS_DEFAULT_STALE_AFTER "5y"
+
+/*
+ * The window of activity query `q` over history `a` for a command whose
+ * window is `years` long by default (MS_DEFAULT_WINDOW_YEARS; urgent's,
+ * which `report` takes for its urgent entries too, is
+ * MS_DEFAULT_URGENT_WINDOW_YEARS): q->until is `until` when `until_set`,
+ * else the newest commit, and never more than a day after the newest
+ * commit (nobody is judged idle up to a date in the future); q->since is
+ * `since` when `since_set`, else `years` before q->until; the cutoff
+ * q->active_since is `inactive_after` (a duration or a date,
+ * ms_act_parse_before()) before q->until, 0 when NULL.  Returns 1 when
+ * `until` was moved back to the newest commit, else 0; -1 when
+ * `inactive_after` does not parse (ms_error_last()).
+ */
+int ms_verdict_window(const struct ms_activity *a, bool since_set,
+		      int64_t since, bool until_set, int64_t until, int years,
+		      const char *inactive_after,
+		      struct ms_activity_query *q);
 
 /* What is said of one listed person (M: or R:) of one entry. */
 enum ms_verdict_kind {
@@ -97,6 +125,21 @@ void ms_verdict_person(const struct ms_act_entry *e,
 		       const struct ms_act_person *p, const char *email,
 		       const struct ms_rv_entry *le, bool list_read,
 		       int64_t cutoff, struct ms_verdict *v);
+
+/* The list facts of listed `email` in review entry `e` (NULL: none),
+ * or NULL. */
+const struct ms_rv_person *ms_verdict_listed(const struct ms_rv_entry *e,
+					     const char *email);
+
+/*
+ * Whether entry `e` (a query result for `cutoff`, with its list facts
+ * `le` when `list_read`) has an active maintainer: an M: whose verdict
+ * (ms_verdict_person()) is active in git or on the list.  A role
+ * address, or a maintainer with no evidence, makes no entry active.
+ */
+bool ms_verdict_entry_active(const struct ms_act_entry *e,
+			     const struct ms_rv_entry *le, bool list_read,
+			     int64_t cutoff);
 
 /* Whether verdict `v` calls the person inactive (never active too). */
 bool ms_verdict_inactive(const struct ms_verdict *v);
@@ -171,6 +214,11 @@ const char *ms_verdict_never_text(const struct ms_verdict *v);
 /* Whether the evidence of `v` holds a list message at or after the
  * cutoff ("active on the list", whatever git says). */
 bool ms_verdict_list_active(const struct ms_verdict *v);
+
+/* Whether listed person `p` of a review entry has list evidence to
+ * show: a reply to a patch of the entry, or a message on a list read
+ * (else a command's list lines leave them out). */
+bool ms_verdict_list_evidence(const struct ms_rv_person *p);
 
 /* The verdict's name in JSON and tests: "active", "active_on_list",
  * "inactive", "never_active", "role_address", "no_evidence". */

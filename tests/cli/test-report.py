@@ -371,6 +371,21 @@ for row in rows:
             row["entry"]))) as fp:
         eq(json.load(fp)["urgent"]["category"], row["cells"][9],
            row["entry"] + ": the urgent category in data/entry-N.json")
+# ... with the window and cutoff urgent takes: the newest commit is four
+# weeks before the newest message, so a cutoff of 10 days before the
+# review's window end (the newest message) would call FOO's maintainer
+# inactive, where urgent's (10 days before the newest commit) does not
+cut = os.path.join(tmp, "cut10d")
+run("report", *ARGS, "--inactive-after", "10d", "--output-dir", cut)
+ur = run("urgent", "--repo", repo, "--archive", mbox, "--no-cache",
+         "--min-commits", "0", "--inactive-after", "10d", "--json").json()
+cat = {e["name"]: e["category"] for e in ur["entries"]}
+got = {}
+for i, name in enumerate(names):
+    with open(os.path.join(cut, "data/entry-%d.json" % i)) as fp:
+        got[name] = json.load(fp)["urgent"]["category"]
+eq(got, {n: cat.get(n, "not urgent") for n in names},
+   "--inactive-after 10d: the urgent categories as urgent says")
 srt = res.get("file://" + order[0], {}).get("urgent_sorted")
 ok(srt and len(srt) == 2, "overview: the urgent column sorts", srt)
 if srt:

@@ -3,11 +3,14 @@
  * tree, activity and list review, one entry per rule: a corporate alias,
  * overlap by files (and none with a catch-all), overlap by patches for an
  * entry without files, a de-facto maintainer on the list and by commits,
- * a maintainer of last resort, and many committers.
+ * a maintainer of last resort, and many committers; an entry counts as
+ * active for overlap only when the verdict engine calls a maintainer of
+ * it active (a list address, or one too newly listed to judge, is not).
  */
 #include "test.h"
 #include "error.h"
 #include "urgent.h"
+#include "verdict.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -30,6 +33,10 @@ static const char *entries =
 	"SIGMA PHY\nM:\tPhy Active <phy@example.org>\n"
 	"F:\tdrivers/sigma/1.c\nF:\tdrivers/sigma/2.c\n\n"
 	"SIGMA DMA\nM:\tDi Active <di@example.org>\nF:\tdrivers/sigma/3.c\n\n"
+	"PSI DRIVER\nM:\tPsi Gone <psi@example.org>\nF:\tdrivers/psi/\n\n"
+	"PSI LIST\nM:\tpsi@lists.example.org\nF:\tdrivers/psi/\n\n"
+	"TAU DRIVER\nM:\tTau Gone <tau@example.org>\nF:\tdrivers/tau/\n\n"
+	"TAU NEW\nM:\tTia New <tia@example.org>\nF:\tdrivers/tau/\n\n"
 	"THE REST\nM:\tRest Active <rest@example.org>\nF:\t*\nF:\t*/\n";
 
 static void put(const char *dir, const char *path)
@@ -94,12 +101,13 @@ static struct ms_rv_person *person(const char *email)
 	return p;
 }
 
-static struct ms_act_entry all[13 + NR_FILLERS];
-static struct ms_act_person people[13 + NR_FILLERS];
+static struct ms_act_entry all[17 + NR_FILLERS];
+static struct ms_act_person people[17 + NR_FILLERS];
 static size_t nr;
 
 /* The activity of entry `entry` of `mf`: its one M:, inactive unless
- * `active`, and its top committer `who` with `count` of `commits`. */
+ * `active` (then in git on day 200, after the cutoff of day 101), and
+ * its top committer `who` with `count` of `commits`. */
 static void act(const struct maint_file *mf, const char *entry,
 		bool active, const char *who, size_t count, size_t commits)
 {
@@ -114,6 +122,8 @@ static void act(const struct maint_file *mf, const char *entry,
 	m->name = name;
 	m->email = email;
 	m->inactive = !active;
+	m->has_last = active;
+	m->last_time = active ? 200 : 0;
 	memset(a, 0, sizeof(*a));
 	a->entry = e;
 	a->people = m;
@@ -169,7 +179,8 @@ int main(void)
 		"drivers/alpha/3.c", "drivers/beta/1.c", "drivers/core.c",
 		"drivers/gamma/1.c", "drivers/delta/1.c", "drivers/eps/1.c",
 		"drivers/zeta/1.c", "drivers/sigma/1.c", "drivers/sigma/2.c",
-		"drivers/sigma/3.c", "drivers/sigma/4.c" };
+		"drivers/sigma/3.c", "drivers/sigma/4.c", "drivers/psi/1.c",
+		"drivers/tau/1.c" };
 
 	for (size_t i = 0; i < G_N_ELEMENTS(files); i++)
 		put(dir, files[i]);
@@ -238,17 +249,31 @@ int main(void)
 	act(mf, "SIGMA DRIVER", false, NULL, 0, 9);
 	act(mf, "SIGMA PHY", true, "lee@example.org", 1, 1);
 	act(mf, "SIGMA DMA", true, NULL, 0, 0);
+	/* PSI's files also a list address's, TAU's a maintainer's
+	 * listed after the cutoff: neither is inactive (activity.h), and
+	 * neither is active */
+	act(mf, "PSI DRIVER", false, NULL, 0, 9);
+	act(mf, "PSI LIST", false, NULL, 0, 9);
+	people[nr - 1].inactive = false;
+	people[nr - 1].role_address = true;
+	people[nr - 1].role_why = MS_ACT_ROLE_LIST;
+	act(mf, "TAU DRIVER", false, NULL, 0, 9);
+	act(mf, "TAU NEW", false, NULL, 0, 9);
+	people[nr - 1].inactive = false;
+	people[nr - 1].listed_late = true;
 
 	u = ms_urgent_new(mf, idx, tree, &rv, 101);
 	ok(ms_urgent_entry(u, "GAMMA DRIVER") == gamma, "the review by name");
 	ok(!ms_urgent_entry(u, "ZETA DRIVER"), "none without patches");
-	ok(!ms_urgent_listed_active(ms_urgent_entry(u, "OMEGA FS"),
-				    "om@example.org", 101),
+	ok(ms_verdict_listed(omega, "OM@example.org") ==
+	   omega->listed->pdata[0], "a listed person's list facts, whatever "
+	   "the address's case");
+	ok(!ms_verdict_listed(omega, "other@example.org"),
+	   "none for someone not listed");
+	ok(!ms_verdict_entry_active(&all[8], omega, true, 101),
 	   "a list message before the cutoff: not active");
-	ok(ms_urgent_listed_active(omega, "OM@example.org", 100),
-	   "one on the cutoff is, whatever the address's case");
-	ok(!ms_urgent_listed_active(omega, "other@example.org", 0),
-	   "someone not listed is not");
+	ok(ms_verdict_entry_active(&all[8], omega, true, 100),
+	   "one on the cutoff is");
 
 	is_str(category(u, 1, &why), "corporate_alias",
 	       "BETA: its support address answered by its domain");
@@ -293,6 +318,12 @@ int main(void)
 	is_str(category(u, 12 + NR_FILLERS, &why), "unmaintained",
 	       "SIGMA DMA: no commit");
 	is_str(why, "no commit in the window", "...said so");
+	is_str(category(u, nr - 4, &why), "unmaintained",
+	       "PSI: its files also a list address's, which is no active "
+	       "maintainer");
+	is_str(category(u, nr - 2, &why), "unmaintained",
+	       "TAU: its files also a newly listed maintainer's, not judged "
+	       "active");
 	is_str(ms_urgent_category(u, &all[0], all, nr, NULL), "overlap",
 	       "without why, the same category");
 
@@ -324,8 +355,8 @@ int main(void)
 	{
 		const char *dirs[] = { "drivers/alpha", "drivers/beta",
 			"drivers/gamma", "drivers/delta", "drivers/eps",
-			"drivers/zeta", "drivers/sigma", "drivers", "fs",
-			"" };
+			"drivers/zeta", "drivers/sigma", "drivers/psi",
+			"drivers/tau", "drivers", "fs", "" };
 
 		for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++) {
 			char *p = g_build_filename(dir, dirs[i], NULL);
