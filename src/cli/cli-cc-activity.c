@@ -107,12 +107,7 @@ static const struct ms_rv_entry *list_person(const struct cc_act *ac,
 	if (!ac || !ac->lf || !l->entry || (l->kind != 'M' && l->kind != 'R'))
 		return NULL;
 	e = cli_list_facts_entry(ac->lf, l->entry->name);
-	for (guint i = 0; e && i < e->listed->len; i++) {
-		const struct ms_rv_person *p = e->listed->pdata[i];
-
-		if (!g_ascii_strcasecmp(p->email, l->address))
-			*out = p;
-	}
+	*out = ms_verdict_listed(e, l->address);
 	return e;
 }
 
@@ -263,8 +258,6 @@ static int load_activity(struct cc_act *act, const struct cc_act_args *a)
 			  &act->q.active_since);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (!a->archives->nr)
-		return CLI_CONTINUE;
 	/* the list from the window's start to the archive's end: a list
 	 * goes on after the newest commit of a checkout */
 	rc = cli_list_facts_load("maintainers", &ao, act->q.since, INT64_MAX,

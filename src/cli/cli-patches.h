@@ -40,6 +40,18 @@ int cli_patch_signer(const char *cmd, const char *repo, const char *from_arg,
  */
 int cli_check_outdir(const char *dir, bool force, bool remove);
 
+/* The options of a command that writes a series: --from, --output-dir
+ * and --force. */
+#define CLI_PATCH_OPTIONS(from, outdir, force) \
+	{ CLI_OPT_STRING, "from", 0, (from), "\"NAME <ADDR>\"", \
+	  "author and Signed-off-by (default: the repository's " \
+	  "user.name and user.email)" }, \
+	{ CLI_OPT_STRING, "output-dir", 'o', (outdir), "DIR", \
+	  "write the patches here (default: .); it must hold no " \
+	  "*.patch file" }, \
+	{ CLI_OPT_FLAG, "force", 0, (force), NULL, \
+	  "remove the *.patch files of --output-dir DIR before writing" }
+
 /*
  * The `n` patches of a series into `dir`: patch i's file name and text
  * are the `char *` at name0 and the `GString *` at text0, each advanced

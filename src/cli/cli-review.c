@@ -328,15 +328,14 @@ struct cli_list_facts {
 	struct ms_urgent *urgent;    /* the entries' review by name, and
 					urgent's categories */
 	int64_t active_since;
-	const struct ms_activity *act;
-	int64_t git_until;
+	struct cli_git_seen seen;
 };
 
 static bool git_seen(unsigned person, void *data)
 {
-	const struct cli_list_facts *f = data;
+	const struct cli_git_seen *s = data;
 
-	return ms_activity_seen(f->act, person, f->git_until);
+	return ms_activity_seen(s->act, person, s->until);
 }
 
 void cli_rev_print_archives(FILE *fp, const struct cli_act_opts *o,
@@ -362,6 +361,20 @@ void cli_rev_print_archives(FILE *fp, const struct cli_act_opts *o,
 static void add_history_path(const char *path, void *data)
 {
 	g_ptr_array_add(data, (gpointer)path);
+}
+
+void cli_review_history(struct ms_review_opts *rvo, struct ms_activity *act,
+			struct ms_project *proj, struct cli_git_seen *seen,
+			GPtrArray **paths)
+{
+	rvo->ident = ms_activity_ident(act);
+	seen->act = act;
+	rvo->git_seen = git_seen;
+	rvo->git_seen_data = seen;
+	*paths = g_ptr_array_new();
+	ms_activity_foreach_path(act, add_history_path, *paths);
+	rvo->history_paths = *paths;
+	rvo->objects = ms_project_objects(proj);
 }
 
 /*
@@ -411,6 +424,8 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 	int rc;
 
 	*out = NULL;
+	if (!ao->archives.nr)
+		return CLI_CONTINUE;
 	/* the entries of the model, from the same MAINTAINERS files; the
 	 * archives go through the repository's store, as for review */
 	o.repo = ao->repo;
@@ -425,19 +440,12 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 	rvo.since = since;
 	rvo.until = until;
 	f->active_since = active_since;
-	f->act = act;
-	f->git_until = until;
-	rvo.ident = ms_activity_ident(act);
-	rvo.git_seen = git_seen;
-	rvo.git_seen_data = f;
+	f->seen.until = until;
 	/* the same patches as review counts: stable backports and other
 	 * projects' patches (by subject, or by paths the project never
 	 * had) set aside */
 	rvo.tree = f->tree;
-	history_paths = g_ptr_array_new();
-	ms_activity_foreach_path(act, add_history_path, history_paths);
-	rvo.history_paths = history_paths;
-	rvo.objects = ms_project_objects(f->proj);
+	cli_review_history(&rvo, act, f->proj, &f->seen, &history_paths);
 	f->rv = ms_review_compute(f->lm, f->map, f->mf, NULL, NULL, &rvo);
 	g_ptr_array_unref(history_paths);
 	f->urgent = ms_urgent_new(f->mf, f->idx, f->tree,

@@ -98,11 +98,30 @@ int cli_rev_link_end(struct cli_rev_linking *pending);
  */
 struct ms_review;
 struct ms_review_opts;
+struct ms_activity;
+struct ms_project;
+
+/* Who counts as seen in git: in history `act` up to `until`. */
+struct cli_git_seen {
+	const struct ms_activity *act;
+	int64_t until;
+};
+
+/*
+ * What review options `rvo` take from history `act` of project `proj`:
+ * people resolve through its identities; an address counts as seen in
+ * git as `seen` says (seen->act set to `act`, its `until` the caller's;
+ * kept by the caller until the review is computed); a patch to a path the
+ * history once had (*paths, a new array to g_ptr_array_unref() after the
+ * review), or made against its blobs, is the project's.
+ */
+void cli_review_history(struct ms_review_opts *rvo, struct ms_activity *act,
+			struct ms_project *proj, struct cli_git_seen *seen,
+			GPtrArray **paths);
 struct ms_rv_person;
 struct ms_mail_index;
 struct ms_act_entry;
 struct ms_out;
-struct ms_activity;
 struct ms_ident;
 struct cli_review_view {
 	const struct ms_review *rv;
@@ -186,8 +205,9 @@ struct cli_list_facts;
  * an address appears in the history up to `until`.
  * A listed person counts as active on the list when their newest message
  * is dated `active_since` or later (the cutoff of --inactive-after or
- * --months, the same one the git side uses).  Returns CLI_CONTINUE or an
- * exit code after printing the error.
+ * --months, the same one the git side uses).  Returns CLI_CONTINUE (*out
+ * NULL when `ao` names no archive) or an exit code after printing the
+ * error.
  */
 struct cli_act_opts;
 int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,

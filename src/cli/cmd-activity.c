@@ -124,12 +124,10 @@ int cmd_activity(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		goto out;
 	series = &ser;
-	if (ao.archives.nr) {
-		rc = cli_list_facts_load("activity", &ao, q.since, q.until,
-					 q.active_since, a, &list_facts);
-		if (rc != CLI_CONTINUE)
-			goto out;
-	}
+	rc = cli_list_facts_load("activity", &ao, q.since, q.until, q.active_since,
+				 a, &list_facts);
+	if (rc != CLI_CONTINUE)
+		goto out;
 
 	o = ms_out_new(json ? MS_OUT_JSON : MS_OUT_TEXT, stdout);
 	if (json) {

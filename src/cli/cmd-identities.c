@@ -588,10 +588,8 @@ static int judge(struct sources *s, const struct maint_entry **sel,
 	s->q.nr_entries = nr_sel;
 	if (ms_activity_query(s->a, &s->q, &res, &nr) < 0)
 		return cli_error_last();
-	if (s->ao.archives.nr)
-		rc = cli_list_facts_load("identities", &s->ao, s->q.since,
-					 s->q.until, s->q.active_since, s->a,
-					 &lf);
+	rc = cli_list_facts_load("identities", &s->ao, s->q.since, s->q.until,
+				 s->q.active_since, s->a, &lf);
 	for (guint i = 0; rc == CLI_CONTINUE && i < list->len; i++) {
 		struct person_row *r = list->pdata[i];
 

@@ -3,6 +3,7 @@
  * list archives read, parsed and counted (the model is in mail.h).
  */
 #include "cli.h"
+#include "cli-date.h"
 #include "commands.h"
 #include "mail.h"
 #include "output.h"
@@ -219,13 +220,8 @@ static int mail_stats(int argc, char **argv)
 	ms_out_kv_int(o, "foreign_patches", (int64_t)st.foreign_patches);
 	ms_out_kv_int(o, "threads", (int64_t)st.threads);
 	ms_out_kv_int(o, "senders", (int64_t)st.senders);
-	if (st.have_dates) {
-		out_date(o, "first_date", st.first_date, 0);
-		out_date(o, "last_date", st.last_date, 0);
-	} else {
-		ms_out_kv_null(o, "first_date");
-		ms_out_kv_null(o, "last_date");
-	}
+	cli_json_date(o, "first_date", st.have_dates, st.first_date);
+	cli_json_date(o, "last_date", st.have_dates, st.last_date);
 	ms_out_kv_int(o, "misdated", (int64_t)st.misdated);
 	ms_out_kv_int(o, "bytes", (int64_t)st.bytes);
 	ms_out_kv_begin_object(o, "problems");

@@ -126,15 +126,6 @@ static int check(void *data)
 	       CLI_CONTINUE;
 }
 
-/* "3d", "17.1h" (the one duration format), or "-". */
-static void hours(const struct ms_people_person *p, char buf[32])
-{
-	if (p->median_first_response < 0)
-		strcpy(buf, "-");
-	else
-		ms_duration_format(p->median_first_response, buf, 32);
-}
-
 /* `text` in `width` columns (characters, not bytes): cut or padded. */
 static void cell(GString *out, const char *text, size_t width)
 {
@@ -272,7 +263,7 @@ static void text_people(const struct ms_people *pp, size_t max,
 		GString *l = g_string_new(NULL);
 		char med[32];
 
-		hours(p, med);
+		ms_duration_format(p->median_first_response, med, 32);
 		printf("  %4zu", i + 1);
 		text_move(p->prev_rank, p->score_change, compare);
 		cell(l, *p->name ? p->name : p->email, 30);

@@ -251,15 +251,7 @@ int cmd_recruit(int argc, char **argv)
 		{ CLI_OPT_STRING, "keep", 0, &ra.keep_file, "FILE",
 		  "people never to propose: addresses or names, one per line "
 		  "(default: none)" },
-		{ CLI_OPT_STRING, "from", 0, &ra.from_arg, "\"NAME <ADDR>\"",
-		  "author and Signed-off-by (default: the repository's "
-		  "user.name and user.email)" },
-		{ CLI_OPT_STRING, "output-dir", 'o', &ra.outdir, "DIR",
-		  "write the patches here (default: .); it must hold no "
-		  "*.patch file" },
-		{ CLI_OPT_FLAG, "force", 0, &ra.force, NULL,
-		  "remove the *.patch files of --output-dir DIR before "
-		  "writing" },
+		CLI_PATCH_OPTIONS(&ra.from_arg, &ra.outdir, &ra.force),
 		CLI_ENTRY_FILE_OPTION(&ra.files),
 		CLI_OPT_ARCHIVE(&ra.ao.archives, "a list archive (as "
 				"review's): propose its de-facto maintainers "

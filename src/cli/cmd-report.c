@@ -751,14 +751,9 @@ static void people_quarters(FILE *fp, const struct site *s, size_t ei,
 		person_link(fp, s, p->name, p->email);
 		fputs("</th>", fp);
 		for (size_t i = 0; i < nq; i++) {
-			const struct ms_rv_entry *m = interval(qe, i);
-			const struct ms_rv_person *x = NULL;
+			const struct ms_rv_person *x =
+				ms_verdict_listed(interval(qe, i), p->email);
 
-			for (guint y = 0; m && y < m->listed->len; y++)
-				if (!strcmp(((const struct ms_rv_person *)
-					     m->listed->pdata[y])->email,
-					    p->email))
-					x = m->listed->pdata[y];
 			v[k][i] = x ? (double)x->replied : NAN;
 			if (!x)
 				fputs("<td class=\"n\">–</td>", fp);

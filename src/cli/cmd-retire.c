@@ -99,15 +99,7 @@ static int retire_parse(int *argc, char ***argv, struct retire_args *a)
 		  "(default: none)" },
 		CLI_OPT_ARCHIVE(&a->ao.archives, "list archives: who wrote to "
 				"the list since the cutoff is not retired"),
-		{ CLI_OPT_STRING, "from", 0, &a->from_arg, "\"NAME <ADDR>\"",
-		  "author and Signed-off-by (default: the repository's "
-		  "user.name and user.email)" },
-		{ CLI_OPT_STRING, "output-dir", 'o', &a->outdir, "DIR",
-		  "write the patches here (default: .); it must hold no "
-		  "*.patch" },
-		{ CLI_OPT_FLAG, "force", 0, &a->force, NULL,
-		  "remove the *.patch files of --output-dir DIR before "
-		  "writing" },
+		CLI_PATCH_OPTIONS(&a->from_arg, &a->outdir, &a->force),
 		{ CLI_OPT_FLAG, "no-credits", 0, &a->no_credits, NULL,
 		  "leave CREDITS alone (for a revision without one)" },
 		CLI_ENTRY_FILE_OPTION(&a->files),
@@ -126,8 +118,6 @@ static int retire_check(struct retire_args *a, struct retire_data *d)
 	if (rc != CLI_CONTINUE)
 		return rc;
 	a->plus_fold = !a->ao.no_plus_fold;
-	if (!a->ao.repo)
-		return cli_usage_error("retire", "--repo GITDIR is required");
 	if (cli_keep_load(a->keep_file, &d->keep, a->plus_fold) < 0)
 		return EXIT_RUNTIME;
 	return CLI_CONTINUE;
@@ -177,8 +167,6 @@ static int retire_activity(const struct retire_args *a,
 		return rc;
 	if (ms_activity_query(d->a, q, &d->res, &d->nr) < 0)
 		return cli_error_last();
-	if (!a->ao.archives.nr)
-		return CLI_CONTINUE;
 	return cli_list_facts_load("retire", &a->ao, q->since, q->until,
 				   q->active_since, d->a, &d->lf);
 }

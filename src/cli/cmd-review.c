@@ -72,23 +72,6 @@ static int64_t newest_mail(const struct ms_mail_index *idx)
 	return ms_mail_index_span(idx, &first, &last, NULL) ? last : 0;
 }
 
-struct seen {
-	const struct ms_activity *act;
-	int64_t until;
-};
-
-static bool git_seen(unsigned person, void *data)
-{
-	const struct seen *s = data;
-
-	return ms_activity_seen(s->act, person, s->until);
-}
-
-static void add_history_path(const char *path, void *data)
-{
-	g_ptr_array_add(data, (gpointer)path);
-}
-
 int cmd_review(int argc, char **argv)
 {
 	return cli_review_main(argc, argv, NULL);
@@ -131,7 +114,7 @@ struct review_data {
 	GPtrArray *labels;           /* --by release: their names */
 	struct ms_review_opts rvo;
 	struct ms_activity *act;     /* with --repo, the project's */
-	struct seen seen;
+	struct cli_git_seen seen;
 	struct ms_review *rv, *rvq;
 	struct ms_act_entry **act_for;
 	GPtrArray *act_results;
@@ -370,17 +353,9 @@ static int review_ident_git(const struct review_args *a,
 			       a->io.since, d->since);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	d->rvo.ident = ms_activity_ident(d->act);
-	d->seen.act = d->act;
 	d->seen.until = a->io.until ? d->until : INT64_MAX;
-	d->rvo.git_seen = git_seen;
-	d->rvo.git_seen_data = &d->seen;
-	/* a patch to a file the history once had is the project's */
-	d->history_paths = g_ptr_array_new();
-	ms_activity_foreach_path(d->act, add_history_path, d->history_paths);
-	d->rvo.history_paths = d->history_paths;
-	/* and so is one made against the files it had (its blobs) */
-	d->rvo.objects = ms_project_objects(d->proj);
+	cli_review_history(&d->rvo, d->act, d->proj, &d->seen,
+			   &d->history_paths);
 	return CLI_CONTINUE;
 }
 

@@ -286,12 +286,10 @@ int cmd_urgent(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		goto out;
 	series = &ser;
-	if (ao.archives.nr) {
-		rc = cli_list_facts_load("urgent", &ao, q.since, q.until,
-					 q.active_since, a, &list_facts);
-		if (rc != CLI_CONTINUE)
-			goto out;
-	}
+	rc = cli_list_facts_load("urgent", &ao, q.since, q.until, q.active_since,
+				 a, &list_facts);
+	if (rc != CLI_CONTINUE)
+		goto out;
 	all_entries = res;
 	nr_all_entries = nr;
 	cutoff = q.active_since;

@@ -1,7 +1,7 @@
 /*
  * main-quick.c - the `maintstat` a user runs: it answers `sections`,
  * `entries` and `maintainers` itself and hands every other command line
- * to maintstat-full, maintstat-mail or maintstat-net (cli_route()).
+ * to maintstat-full (cli_route()).
  *
  * Why several programs: a contributor runs `maintstat maintainers` before
  * every patch, and a program with every stage spends some 30 ms of its
@@ -15,10 +15,8 @@
  * and list stages) goes
  * through execv() to maintstat-full (cli_exec()); cli-quick.c stands in
  * for the few functions of the other stages the shared code names.
- * maintstat-full in turn has no libcurl (17 of the 54 libraries, 9 ms of
- * every start): the two commands that use the network, `fetch` and
- * `coverage --check-urls`, are maintstat-net's.  And `mail` on files is
- * maintstat-mail's, which has no libgit2 (main-mail.c).
+ * maintstat-full in turn loads libcurl (17 of the 54 libraries, 9 ms of
+ * every start) only when it first uses the network (fetch/http.c).
  *
  * Tried and not kept: a `maintstat` linking the C library only that
  * execs this program or maintstat-full.  The second exec cost the quick
