@@ -21,10 +21,8 @@
 /*
  * --activity: what the history says of the people of one answer.  The
  * facts come from the activity model (activity.h), as `maintstat
- * activity` reports them; a person is called inactive only when the
- * history knows their address at all (seen_anywhere) and shows nothing of
- * theirs in the entry since --inactive-after, and (with --archive) the
- * list has no message of theirs since then either.  With --archive, the
+ * activity` reports them, and the verdicts from the engine (verdict.h),
+ * as every command's.  With --archive, the
  * list facts are review's (cli-review.h): the patches of the entry each
  * person replied to and the median time of their first replies.
  */
@@ -209,8 +207,6 @@ static void list_json(struct ms_out *o, const struct cc_act *ac,
 	ms_out_end_object(o);
 }
 
-/* --activity: load the history's model into `act`; CLI_CONTINUE or the
- * exit code. */
 /*
  * --archive without --repo: the list's facts alone, over the five years
  * before the archive's newest message.  Nobody is called inactive: a
@@ -236,6 +232,8 @@ static int load_list_only(struct cc_act *act, const struct cli_act_opts *ao)
 	return CLI_CONTINUE;
 }
 
+/* --activity: load the history's model into `act`; CLI_CONTINUE or the
+ * exit code. */
 static int load_activity(struct cc_act *act, const struct cc_act_args *a)
 {
 	struct cli_act_opts ao = { 0 };

@@ -876,17 +876,12 @@ unsigned cli_percent(size_t num, size_t den)
 }
 
 /* A share (0..1) as a whole percentage, rounded as cli_percent(). */
-static unsigned cli_percent_real(double share)
-{
-	return share > 0 ? (unsigned)(share * 100 + 0.5) : 0;
-}
-
 const char *cli_share_text(char buf[16], double share)
 {
 	if (share < 0)
 		snprintf(buf, 16, "-");
 	else
-		snprintf(buf, 16, "%u%%", cli_percent_real(share));
+		snprintf(buf, 16, "%u%%", (unsigned)(share * 100 + 0.5));
 	return buf;
 }
 

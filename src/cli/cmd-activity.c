@@ -124,8 +124,8 @@ int cmd_activity(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		goto out;
 	series = &ser;
-	rc = cli_list_facts_load("activity", &ao, q.since, q.until, q.active_since,
-				 a, &list_facts);
+	rc = cli_list_facts_load("activity", &ao, q.since, q.until,
+				 q.active_since, a, &list_facts);
 	if (rc != CLI_CONTINUE)
 		goto out;
 

@@ -147,12 +147,9 @@ static bool unused(const struct person_row *r, const struct addr_row *a)
 
 static bool has_unused(const struct person_row *r)
 {
-	for (guint i = 0; r->usage_known && i < r->addrs->len; i++) {
-		const struct addr_row *a = r->addrs->pdata[i];
-
-		if (a->listed && !a->used)
+	for (guint i = 0; i < r->addrs->len; i++)
+		if (unused(r, r->addrs->pdata[i]))
 			return true;
-	}
 	return false;
 }
 
@@ -602,11 +599,6 @@ static int judge(struct sources *s, const struct maint_entry **sel,
 	return rc;
 }
 
-static void sources_release(struct sources *s)
-{
-	cli_project_close(s->proj);
-}
-
 /* Whether row `r` is printed: a lone, used, unlisted-elsewhere address
  * says nothing, and is shown only with ENTRY arguments (`all`). */
 static bool row_shown(const struct person_row *r, bool all)
@@ -723,6 +715,6 @@ done:
 	g_hash_table_destroy(rows);
 	g_ptr_array_free(list, TRUE);
 	g_free(sel);
-	sources_release(&s);
+	cli_project_close(s.proj);
 	return rc;
 }

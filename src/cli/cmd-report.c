@@ -141,8 +141,9 @@ static int write_assets(const struct site *s)
  * What `maintstat urgent --archive` says of each entry, with its window
  * and cutoff (ms_verdict_window(): the year before the history's newest
  * commit or --until, --inactive-after before its end), but without a
- * --min-commits threshold: the report shows entries by their patches.  The list facts are `urgent`'s, read again
- * from the archives (through the store).
+ * --min-commits threshold: the report shows entries by their patches.
+ * The list facts are `urgent`'s, read again from the archives (through
+ * the store).
  */
 static int compute_urgent(struct site *s)
 {

@@ -286,8 +286,8 @@ int cmd_urgent(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		goto out;
 	series = &ser;
-	rc = cli_list_facts_load("urgent", &ao, q.since, q.until, q.active_since,
-				 a, &list_facts);
+	rc = cli_list_facts_load("urgent", &ao, q.since, q.until,
+				 q.active_since, a, &list_facts);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	all_entries = res;
