@@ -55,8 +55,6 @@ struct cli_act_opts {
 	{ CLI_OPT_FLAG, "no-name-join", 0, &(o)->no_name_join, NULL, \
 	  "do not join addresses by equal display names" }
 
-/* The options of the history commands; `since_default` ends --since's
- * help, as "(default: ...)" (a string literal). */
 /*
  * The two thresholds of the verdicts (verdict.h), one meaning and one
  * default in every command that takes them (docs/cli.md).
@@ -71,6 +69,13 @@ struct cli_act_opts {
 	  "leave out entries with fewer commits in the window (default " \
 	  G_STRINGIFY(MS_DEFAULT_MIN_COMMITS) ")" }
 
+/* The options of the history commands; `since_default` ends --since's
+ * help, as "(default: ...)" (a string literal: CLI_WINDOW_HELP or
+ * CLI_URGENT_WINDOW_HELP, the policy's defaults). */
+#define CLI_WINDOW_HELP \
+	G_STRINGIFY(MS_DEFAULT_WINDOW_YEARS) " years before --until"
+#define CLI_URGENT_WINDOW_HELP \
+	G_STRINGIFY(MS_DEFAULT_URGENT_WINDOW_YEARS) " year before --until"
 #define CLI_ACT_OPTIONS(o, since_default) \
 	{ CLI_OPT_STRING, "repo", 0, &(o)->repo, "GITDIR", CLI_REPO_HELP }, \
 	{ CLI_OPT_STRING, "rev", 0, &(o)->rev, "REV", \

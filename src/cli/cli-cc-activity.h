@@ -23,7 +23,7 @@ struct ms_out;
 struct cc_act_args {
 	const struct cli_tree_opts *topts;  /* --repo, --rev, --maintainers */
 	const struct cli_store_opts *store;
-	const char *inactive_after;         /* NULL: 5y */
+	const char *inactive_after;  /* NULL: MS_DEFAULT_INACTIVE_AFTER */
 	const struct cli_strings *archives; /* --archive */
 	bool active_only;
 };

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "fetch.h"
+#include "verdict.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -37,7 +38,7 @@ int cli_fetch_limits(const char *cmd, const char *rate, long retries,
 	  "check every W:, B:, Q: and T: http(s) link (uses the network)" }, \
 	{ CLI_OPT_STRING, "stale-after", 0, &(u)->stale_after, "AGE", \
 	  "with --check-urls: pages unchanged this long are stale " \
-	  "(default 5y; also m, w, d)" }, \
+	  "(default " MS_DEFAULT_STALE_AFTER "; also m, w, d)" }, \
 	{ CLI_OPT_STRING, "rate", 0, &(u)->rate, "N", \
 	  "with --check-urls: at most N requests a second per host " \
 	  "(default 2)" }, \

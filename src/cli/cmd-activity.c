@@ -22,7 +22,7 @@ static const struct cli_command_help help = {
 	"someone other than the author; when each listed M: and R: person\n"
 	"last authored, committed or was named in a *-by: trailer there; the\n"
 	"top 3 reviewers not listed; and the listed people inactive for\n"
-	"--inactive-after.  The window is the 5 years before --until by\n"
+	"--inactive-after.  The window is the " CLI_WINDOW_HELP " by\n"
 	"commit date.  People are one person under all their addresses:\n"
 	"the revision's .mailmap and --mailmap, --aliases, MAINTAINERS\n"
 	"changes of address, equal names (not with --no-name-join) and\n"
@@ -81,7 +81,7 @@ int cmd_activity(int argc, char **argv)
 	const char *by = NULL, *tags = NULL;
 	long min_commits = MS_DEFAULT_MIN_COMMITS, limit = -1;
 	const struct cli_option opts[] = {
-		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
+		CLI_ACT_OPTIONS(&ao, CLI_WINDOW_HELP),
 		CLI_INACTIVE_AFTER_OPTION(&ao.inactive_after),
 		CLI_MIN_COMMITS_OPTION(&min_commits),
 		CLI_OPT_ARCHIVE(&ao.archives, "list archives: add list facts "

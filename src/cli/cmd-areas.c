@@ -404,7 +404,7 @@ int cmd_areas(int argc, char **argv)
 	bool json = false;
 	long min_commits = MS_AREAS_MIN_COMMITS;
 	const struct cli_option opts[] = {
-		CLI_ACT_OPTIONS(&ao, "5 years before --until"),
+		CLI_ACT_OPTIONS(&ao, CLI_WINDOW_HELP),
 		CLI_SPLIT_COMMITS_OPTION(&min_commits),
 		CLI_ACT_SERIES_OPTIONS(&by, &tags),
 		CLI_ENTRY_FILE_OPTION(&files),

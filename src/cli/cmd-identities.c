@@ -664,7 +664,7 @@ int cmd_identities(int argc, char **argv)
 	bool json = false, suggest = false;
 	long limit = -1;
 	const struct cli_option opts[] = {
-		CLI_ACT_OPTIONS(&s.ao, "5 years before --until"),
+		CLI_ACT_OPTIONS(&s.ao, CLI_WINDOW_HELP),
 		{ CLI_OPT_STRING, "tree", 0, &s.ao.tree, "DIR",
 		  "a source tree without history, instead of --repo: its "
 		  "MAINTAINERS and .mailmap (default: none)" },

@@ -14,6 +14,7 @@
 #include "output.h"
 #include "store.h"
 #include "tree.h"
+#include "verdict.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -573,7 +574,7 @@ static int parse_args(struct args *a, int *argc, char ***argv)
 		{ CLI_OPT_STRING | CLI_OPT_FULL, "inactive-after", 0,
 		  &op->inactive_after,
 		  "DURATION|DATE", "with --activity: nothing in the entry since "
-		  "then is inactive (default 5y)" },
+		  "then is inactive (default " MS_DEFAULT_INACTIVE_AFTER ")" },
 		CLI_OPT_ARCHIVE(&op->archives, "with --activity: a list "
 				"archive (mbox, public-inbox; repeatable): "
 				"each person's replies to the entry's patches "

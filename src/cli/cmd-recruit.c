@@ -246,7 +246,7 @@ int cmd_recruit(int argc, char **argv)
 {
 	struct recruit_args ra = { 0 };
 	const struct cli_option opts[] = {
-		CLI_ACT_OPTIONS(&ra.ao, "5 years before --until"),
+		CLI_ACT_OPTIONS(&ra.ao, CLI_WINDOW_HELP),
 		CLI_SPLIT_COMMITS_OPTION(&ra.min_commits),
 		{ CLI_OPT_STRING, "keep", 0, &ra.keep_file, "FILE",
 		  "people never to propose: addresses or names, one per line "

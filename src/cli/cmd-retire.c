@@ -91,7 +91,7 @@ struct retire_data {
 static int retire_parse(int *argc, char ***argv, struct retire_args *a)
 {
 	const struct cli_option opts[] = {
-		CLI_ACT_OPTIONS(&a->ao, "5 years before --until"),
+		CLI_ACT_OPTIONS(&a->ao, CLI_WINDOW_HELP),
 		CLI_INACTIVE_AFTER_OPTION(&a->ao.inactive_after),
 		CLI_MIN_COMMITS_OPTION(&a->min_commits),
 		{ CLI_OPT_STRING, "keep", 0, &a->keep_file, "FILE",

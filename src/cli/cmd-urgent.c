@@ -218,7 +218,7 @@ int cmd_urgent(int argc, char **argv)
 	char months_arg[32];
 	const char *by = NULL, *tags = NULL;
 	const struct cli_option opts[] = {
-		CLI_ACT_OPTIONS(&ao, "1 year before --until"),
+		CLI_ACT_OPTIONS(&ao, CLI_URGENT_WINDOW_HELP),
 		CLI_INACTIVE_AFTER_OPTION(&ao.inactive_after),
 		{ CLI_OPT_INT, "months", 0, &months, "N",
 		  "the same as --inactive-after Nm (no default of its own)" },
