@@ -242,9 +242,10 @@ bool ms_verdict_elsewhere(const struct ms_activity *a,
 bool ms_verdict_entry_judged(const struct ms_act_entry *e);
 
 /*
- * The one definition of urgent, for `urgent` and `report`: what is said
- * of entry `e` (one of `all`, the query result of every entry for
- * `cutoff`) with the lists' review `u` (urgent.h; NULL: no list read).
+ * The one definition of urgent (verdict-urgent.c), for `urgent` and
+ * `report`: what is said of entry `e` (one of `all`, the query result
+ * of every entry for `cutoff`) with the lists' review `u` (urgent.h;
+ * NULL: no list read).
  * It is urgent when it has files of the tree, a commit in the window or
  * a patch on the list, and no maintainer (M:) of it is active in git or
  * on the list (a role address is no active maintainer; one with no
