@@ -14,6 +14,7 @@
 #include "cli-project.h"
 #include "project.h"
 #include "tree.h"
+#include "verdict.h"
 #include "history.h"
 #include "ident.h"
 #include "inbox-url.h"
@@ -386,7 +387,6 @@ static int review_git_facts(const struct review_args *a,
 {
 	struct ms_activity_query q = { 0 };
 	const struct maint_file *amf = ms_activity_maintainers(d->act);
-	int rc;
 
 	d->act_for = g_new0(struct ms_act_entry *, d->rv->entries->len);
 	d->act_results = g_ptr_array_new();
@@ -398,13 +398,14 @@ static int review_git_facts(const struct review_args *a,
 		  MIN(oldest_mail(ms_link_mail_index(d->lm)), d->until);
 	if (q.since == INT64_MAX)
 		q.since = 0;
-	q.until = a->io.until ? d->until : ms_activity_newest(d->act);
 	/* inactive: nothing in git, and no list message, for
-	 * --inactive-after before the window's end, as every command */
-	rc = cli_inactive_after("review", a->io.inactive_after, d->until,
-				&q.active_since);
-	if (rc != CLI_CONTINUE)
-		return rc;
+	 * --inactive-after before the history's end (or --until, never
+	 * after the newest commit): every command's window and cutoff
+	 * (ms_verdict_window()), whatever the list's own end */
+	if (ms_verdict_window(d->act, true, q.since, a->io.until != NULL,
+			      d->until, 0, a->io.inactive_after, &q) < 0)
+		return cli_usage_error("review", "--inactive-after: %s",
+				       ms_error_last());
 	/* no dated message, no --until: no window, so no cutoff to say */
 	d->inactive_since = d->until || a->io.until ? q.active_since : 0;
 	for (guint i = 0; i < d->rv->entries->len; i++) {

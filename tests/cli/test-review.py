@@ -403,19 +403,20 @@ def chip(*extra):
             c["inactive"])
 
 
-eq(chip(), ("2019-04-10T10:00:00+00:00", 0, False),
-   "no --inactive-after: 5y before the end, as every command: the ack "
+eq(chip(), ("2019-03-13T10:00:00+00:00", 0, False),
+   "no --inactive-after: 5y before the history's end (its newest commit, "
+   "not the list's newest message), as every command: the ack "
    "before the window (not counted in it) is activity")
-eq(chip("--inactive-after", "6m"), ("2023-10-10T10:00:00+00:00", 0, True),
+eq(chip("--inactive-after", "6m"), ("2023-09-13T10:00:00+00:00", 0, True),
    "--inactive-after 6m: nothing in git since, no list message: inactive")
-eq(chip("--inactive-after", "2y"), ("2022-04-10T10:00:00+00:00", 0, False),
+eq(chip("--inactive-after", "2y"), ("2022-03-13T10:00:00+00:00", 0, False),
    "--inactive-after 2y: the ack 14 months before the end is activity")
-eq(chip("--since", "2023-01-01"), ("2019-04-10T10:00:00+00:00", 1, False),
+eq(chip("--since", "2023-01-01"), ("2019-03-13T10:00:00+00:00", 1, False),
    "--since before the ack: counted, not inactive")
 r = run("review", "--repo", repo, "--archive", mbox, "--no-cache",
         "BAR CHIP DRIVER")
 ok("\nInactive: listed people with nothing in git and no list message "
-   "since 2019-04-10\n" in r.out and "  Changes: reviewed 1 of 2 "
+   "since 2019-03-13\n" in r.out and "  Changes: reviewed 1 of 2 "
    "commits (50%)\n" in r.out, "text: the cutoff said, the commits of "
    "the window counted", r.out)
 empty = os.path.join(tmp, "empty.mbox")

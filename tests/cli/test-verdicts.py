@@ -173,5 +173,23 @@ inactive = {k for k, v in act.items() if v in ("inactive", "never_active")}
 eq(sorted(retired), sorted(inactive),
    "retire removes exactly the people activity calls inactive")
 
+# an --until after the newest commit and message: every command judges up
+# to the newest commit (ms_verdict_window()); review counted 5 years back
+# from --until itself, so it called Fay and Rob of FOO DRIVER inactive in
+# 2030 where activity, on the same history, calls them active
+later = {}
+for cmd in ("activity", "review"):
+    r = run(cmd, *A, *L, "--json", "--until", "2030-01-01")
+    ok(r.rc == 0, f"{cmd} --until 2030-01-01 exits 0", r.err)
+    d = r.json()
+    later[cmd] = (d["active_since"], {(e["name"], p["email"].lower()):
+                                      p["verdict"] for e in d["entries"]
+                                      for p in e["people"]})
+eq(later["review"][0], later["activity"][0],
+   "--until 2030-01-01: review's cutoff is activity's")
+eq({k: v for k, v in later["review"][1].items() if k in later["activity"][1]},
+   {k: v for k, v in later["activity"][1].items() if k in later["review"][1]},
+   "--until 2030-01-01: review's verdicts are activity's")
+
 subprocess.run(["rm", "-rf", tmp])
 done()
