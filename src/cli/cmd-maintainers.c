@@ -917,17 +917,40 @@ static bool reads_stdin(int argc, char **argv)
 	return false;
 }
 
+/* Whether a patch of `inputs` has a line starting "Fixes:" (the ids
+ * whose logs the answer reads; a few more lines than the script's
+ * /^Fixes:\s+([0-9a-fA-F]{6,40})/ takes). */
+static bool names_fixes(GArray *inputs)
+{
+	for (guint i = 0; i < inputs->len; i++) {
+		const struct input *in = &g_array_index(inputs, struct input,
+							i);
+
+		for (const char *p = in->patch; p;) {
+			size_t left = in->len - (size_t)(p - in->patch);
+
+			if (left >= 6 && !memcmp(p, "Fixes:", 6))
+				return true;
+			p = memchr(p, '\n', left);
+			p = p ? p + 1 : NULL;
+		}
+	}
+	return false;
+}
+
 /*
- * --git-blame's commits from the objects (git-blame.h), where git blame
- * would otherwise run per file: maintstat-full's.  The quick program,
+ * --git-blame's commits and the logs of blamed commits and of a patch's
+ * Fixes: ids from the objects (git-blame.h), where git blame and git
+ * log -1 would otherwise run: maintstat-full's.  The quick program,
  * which has no libgit2, hands the line to it (true) unless it reads
  * standard input, which cannot be read twice: it runs git then.
  */
 static bool open_blame(struct maint_cc_opts *co, int argc, char **argv,
-		       struct ms_blame **b)
+		       GArray *inputs, struct ms_blame **b)
 {
 	*b = NULL;
-	if (!co->git_blame || !co->vcs_dir || !co->email)
+	if (!co->vcs_dir || !co->email ||
+	    !(co->git_blame || (co->fixes && names_fixes(inputs))))
 		return false;
 	if (cli_quick_program)
 		return !reads_stdin(argc, argv);
@@ -1145,7 +1168,7 @@ int cmd_maintainers(int argc, char **argv)
 	}
 	/* standard input cannot be read twice: with '-' the quick program
 	 * runs git itself */
-	if (open_blame(&co, argc, argv, &blame)) {
+	if (open_blame(&co, argc, argv, inputs, &blame)) {
 		rc = CLI_RUN_FULL;
 		goto out;
 	}

@@ -492,4 +492,14 @@ for inp in (["-f", *FILES], [patch]):
        f"--git-blame {inp[0]}: no git blame, no git log but {copy[:12]}'s, "
        "the script's bytes", (n4, logs, blamed))
 
+# A patch's Fixes: ids (a commit, its abbreviation, an id no commit has)
+# are read from the objects too, with --git-blame or without: no `git
+# log -1` (the forks read no Fixes: lines).
+if not XEN and not QEMU:
+    for args in ([], ["--git", "--git-all-signature-types"]):
+        got, n5 = logged(args, [fixes])
+        ok(n5 == 0 and b"blamed_fixes" in got and got == script_says(
+            args, [fixes]), f"Fixes: ids, {args}: no git log -1, the "
+           "script's bytes", (n5, got))
+
 done()
