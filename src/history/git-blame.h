@@ -39,8 +39,9 @@ void ms_blame_free(struct ms_blame *b);
 GPtrArray *ms_blame_lines(const char *file, const char *start,
 			  const char *length, void *b);
 
-/* mcc_vcs_commit_log()'s git output from the objects (git-log.h's
- * ms_git_log_show()): the signature of maint_cc_opts.vcs_commit_log. */
+/* mcc_vcs_commit_log()'s git output from the objects, its numstat lines
+ * left out (git-log.h's ms_git_log_show()): the signature of
+ * maint_cc_opts.vcs_commit_log. */
 char *ms_blame_commit_log(const char *id, bool body, void *b);
 
 /* Whether git takes `file` as one literal path of the tree: no glob, no

@@ -401,13 +401,6 @@ static int resolve(git_repository *repo, const char *id, git_commit **c)
 	       1 : 2;
 }
 
-/* A file a commit adds (no `a`), deletes (no `b`) or changes. */
-struct change {
-	char *path;
-	git_oid a, b;
-	bool old, new;
-};
-
 /* base_name_compare(): a tree's name as if it ended in '/' */
 static int name_cmp(const git_tree_entry *x, const git_tree_entry *y)
 {
@@ -420,14 +413,26 @@ static int name_cmp(const git_tree_entry *x, const git_tree_entry *y)
 		       (lq > n ? q[n] : ty ? '/' : 0);
 }
 
-static int tree_diff(git_repository *repo, const git_tree_entry *x,
-		     const git_tree_entry *y, const char *base, GArray *out);
+/* A walk of a commit's diff for ms_git_log_show() */
+struct walk {
+	git_repository *repo;
+	git_odb *odb;
+	GString *at;          /* the numstat lines of paths with an '@' */
+	bool added, deleted;  /* some file added, some deleted */
+	bool at_new;          /* a path with an '@' added or deleted */
+};
 
-/* diff_tree(): what changes from tree `a` to `b` (NULL: none) under
- * `base`, in git's order, into `out`; 1 when git must say (a submodule,
- * a file made a symbolic link or back) */
-static int trees(git_repository *repo, const git_tree *a, const git_tree *b,
-		 const char *base, GArray *out)
+static int tree_diff(struct walk *w, const git_tree_entry *x,
+		     const git_tree_entry *y, const char *base);
+
+/*
+ * diff_tree()'s walk from tree `a` to `b` (NULL: none) under `base`, in
+ * git's order, which skips what is unchanged: the numstat lines of the
+ * changed paths with an '@' into w->at; 1 when git must say (see
+ * tree_diff()).
+ */
+static int trees(struct walk *w, const git_tree *a, const git_tree *b,
+		 const char *base)
 {
 	size_t i = 0, j = 0, na = a ? git_tree_entrycount(a) : 0,
 	       nb = b ? git_tree_entrycount(b) : 0;
@@ -449,18 +454,31 @@ static int trees(git_repository *repo, const git_tree *a, const git_tree *b,
 		if (!x || !y || !git_oid_equal(git_tree_entry_id(x),
 					      git_tree_entry_id(y)) ||
 		    git_tree_entry_filemode(x) != git_tree_entry_filemode(y))
-			rc = tree_diff(repo, x, y, base, out);
+			rc = tree_diff(w, x, y, base);
 	}
 	return rc;
 }
 
-/* The change from entry `x` to `y` (either NULL), of the same name */
-static int tree_diff(git_repository *repo, const git_tree_entry *x,
-		     const git_tree_entry *y, const char *base, GArray *out)
+static bool is_blob(const git_tree_entry *e)
+{
+	return e && git_tree_entry_type(e) == GIT_OBJECT_BLOB;
+}
+
+/* Whether `e` (or NULL) is a blob the repository lacks */
+static bool missing(const struct walk *w, const git_tree_entry *e)
+{
+	return is_blob(e) && !git_odb_exists(w->odb, git_tree_entry_id(e));
+}
+
+/* The change from entry `x` to `y` (either NULL), of the same name: 1
+ * when git must say: a blob missing (git dies reading it), or a path
+ * with an '@' that git quotes, or that is a submodule or changes type
+ * there. */
+static int tree_diff(struct walk *w, const git_tree_entry *x,
+		     const git_tree_entry *y, const char *base)
 {
 	const git_tree_entry *e = x ? x : y;
 	char *path = g_strconcat(base, git_tree_entry_name(e), NULL);
-	struct change ch = { path, { { 0 } }, { { 0 } }, x, y };
 	git_tree *a = NULL, *b = NULL;
 	int rc = 0;
 
@@ -468,75 +486,34 @@ static int tree_diff(git_repository *repo, const git_tree_entry *x,
 		char *sub = g_strconcat(path, "/", NULL);
 
 		if (x)
-			rc = git_tree_lookup(&a, repo, git_tree_entry_id(x));
+			rc = git_tree_lookup(&a, w->repo, git_tree_entry_id(x));
 		if (rc == 0 && y)
-			rc = git_tree_lookup(&b, repo, git_tree_entry_id(y));
+			rc = git_tree_lookup(&b, w->repo, git_tree_entry_id(y));
 		if (rc == 0)
-			rc = trees(repo, a, b, sub, out);
+			rc = trees(w, a, b, sub);
 		git_tree_free(a);
 		git_tree_free(b);
 		g_free(sub);
+	} else if (missing(w, x) || missing(w, y)) {
+		rc = 1;
+	} else {
+		w->added |= !x;
+		w->deleted |= !y;
+	}
+	if (rc || !strchr(path, '@') || git_tree_entry_type(e) ==
+	    GIT_OBJECT_TREE) {
 		g_free(path);
 		return rc;
 	}
-	if ((x && git_tree_entry_type(x) != GIT_OBJECT_BLOB) ||
-	    (y && git_tree_entry_type(y) != GIT_OBJECT_BLOB) ||
+	w->at_new |= !x || !y;
+	if (quoted(path) || (x && !is_blob(x)) || (y && !is_blob(y)) ||
 	    (x && y && (git_tree_entry_filemode(x) == GIT_FILEMODE_LINK) !=
-	     (git_tree_entry_filemode(y) == GIT_FILEMODE_LINK)) ||
-	    quoted(path)) {
-		g_free(path);
-		return 1;
-	}
-	if (x)
-		git_oid_cpy(&ch.a, git_tree_entry_id(x));
-	if (y)
-		git_oid_cpy(&ch.b, git_tree_entry_id(y));
-	g_array_append_val(out, ch);
-	return 0;
-}
-
-/* --numstat of a commit of tree `tree` and parent's `ptree` (NULL: a
- * root): in git's order, a rename (diff.renames) in place of the file
- * it adds.  1 when git must say (see trees(); files added and deleted
- * other than one of each). */
-static int numstats(git_repository *repo, git_tree *ptree, git_tree *tree,
-		    GString *out)
-{
-	GArray *d = g_array_new(FALSE, FALSE, sizeof(struct change));
-	struct change *add = NULL, *del = NULL;
-	git_tree_entry *e = NULL;
-	char *from = NULL;
-	size_t na = 0, nd = 0;
-	int rc = trees(repo, ptree, tree, "", d);
-
-	for (guint i = 0; i < d->len; i++) {
-		struct change *c = &g_array_index(d, struct change, i);
-
-		if (!c->old && !na++)
-			add = c;
-		if (!c->new && !nd++)
-			del = c;
-	}
-	if (rc == 0 && na && nd)
-		rc = na + nd > 2 ? 1 : git_tree_entry_bypath(&e, tree,
-							     add->path);
-	if (rc == 0 && na && nd)
-		rc = ms_git_follow(repo, ptree, tree, add->path, e, true,
-				   &from);
-	for (guint i = 0; rc == 0 && i < d->len; i++) {
-		struct change *c = &g_array_index(d, struct change, i);
-
-		if (c == add && from)
-			rc = numstat(repo, from, c->path, &del->a, &c->b, out);
-		else if (c != del || !from)
-			rc = numstat(repo, c->path, c->path, c->old ? &c->a :
-				     NULL, c->new ? &c->b : NULL, out);
-	}
-	for (guint i = 0; i < d->len; i++)
-		g_free(g_array_index(d, struct change, i).path);
-	g_array_free(d, TRUE);
-	g_free(from);
-	git_tree_entry_free(e);
+	     (git_tree_entry_filemode(y) == GIT_FILEMODE_LINK)))
+		rc = 1;
+	else
+		rc = numstat(w->repo, path, path, x ? git_tree_entry_id(x) :
+			     NULL, y ? git_tree_entry_id(y) : NULL, w->at);
+	g_free(path);
 	return rc;
 }
 
@@ -545,6 +522,7 @@ char *ms_git_log_show(struct git_repository *repo, const char *id,
 {
 	git_commit *c = NULL, *parent = NULL;
 	git_tree *tree = NULL, *ptree = NULL;
+	struct walk w = { repo, NULL, g_string_new(NULL), false, false, false };
 	GString *out = g_string_new(NULL);
 	int rc = other_log(repo);
 
@@ -552,6 +530,7 @@ char *ms_git_log_show(struct git_repository *repo, const char *id,
 		rc = resolve(repo, id, &c);
 	if (rc == 0 && !(utf8(c) && header(out, c, body)))
 		rc = 1;
+	/* a merge shows no diff */
 	if (rc == 0 && git_commit_parentcount(c) < 2) {
 		if (git_commit_parentcount(c))
 			rc = git_commit_parent(&parent, c, 0);
@@ -559,14 +538,18 @@ char *ms_git_log_show(struct git_repository *repo, const char *id,
 			rc = git_commit_tree(&tree, c);
 		if (rc == 0 && parent)
 			rc = git_commit_tree(&ptree, parent);
-		size_t at = out->len;
-
 		if (rc == 0)
-			rc = numstats(repo, ptree, tree, out);
-		/* the separator line, before a diff only */
-		if (rc == 0 && out->len > at)
-			g_string_insert_c(out, (gssize)at, '\n');
+			rc = git_repository_odb(&w.odb, repo);
+		if (rc == 0)
+			rc = trees(&w, ptree, tree, "");
+		/* git's renames could pair it with another path */
+		if (rc == 0 && w.at_new && w.added && w.deleted)
+			rc = 1;
+		if (rc == 0 && w.at->len)
+			g_string_append_printf(out, "\n%s", w.at->str);
 	}
+	g_string_free(w.at, TRUE);
+	git_odb_free(w.odb);
 	git_tree_free(tree);
 	git_tree_free(ptree);
 	git_commit_free(parent);

@@ -52,14 +52,21 @@ struct git_repository;
 /*
  * What `git log --no-color --numstat --format=F -1 ID` prints in the
  * top of a work tree (or in a repository), F the format above (without
- * "%b%n" unless `body`), `id` the script's (hex, perhaps abbreviated):
- * a new string, "" when git dies (no such commit); NULL when git must
- * say: a ref of that name, an abbreviation of several objects or of
- * none with a file of that name, not a commit, the configuration
- * changing the output (diff.renames other than true, diff.algorithm,
- * and others), a path git quotes, a submodule, a type change, files
- * added and deleted other than one of each (--numstat's renames are
- * ms_git_follow()'s then), or what ms_git_log_commit() leaves to git.
+ * "%b%n" unless `body`), `id` the script's (hex, perhaps abbreviated),
+ * but the --numstat lines of paths without an '@': the script greps a
+ * commit's log for its commit, author and signature lines only, and a
+ * numstat line ("N\tM\t" or "-\t-\t", then a name made of changed
+ * paths) can only be a signature line, which wants an '@', when a path
+ * has one (then it is there, in git's order).  A new string, "" when
+ * git dies (no such commit); NULL when git must say: a changed blob
+ * missing (git dies in the diff), a path with an '@' added or deleted
+ * beside other files added and deleted (git's renames could pair them),
+ * or quoted, a submodule or changing type; a ref of that name, an
+ * abbreviation of several objects or of none with a file of that name,
+ * not a commit, a declared encoding, an author line not "name <mail>",
+ * the configuration changing the output or making git die
+ * (diff.renames other than true, diff.algorithm, log.showSignature and
+ * others).
  */
 char *ms_git_log_show(struct git_repository *repo, const char *id,
 		      bool body);

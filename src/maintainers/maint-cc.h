@@ -109,8 +109,9 @@ struct maint_cc_opts {
 				const char *length, void *data);
 	void *vcs_blame_data;
 	/* Where mcc_vcs_commit_log()'s git output comes from: git-blame.h's
-	 * ms_blame_commit_log() with vcs_blame_data, or git (NULL, or where
-	 * it returns NULL). */
+	 * ms_blame_commit_log() with vcs_blame_data (without the numstat
+	 * lines, which no grep of a commit's log takes), or git (NULL, or
+	 * where it returns NULL). */
 	char *(*vcs_commit_log)(const char *id, bool body, void *data);
 };
 

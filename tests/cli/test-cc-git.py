@@ -82,6 +82,7 @@ def commit(files, msg, author, when, remove=(), move=()):
     """One commit by `author` ("Name <addr>") `when` days ago."""
     name, email = author[:-1].split(" <")
     for src, dst in move:
+        os.makedirs(os.path.join(T, os.path.dirname(dst)), exist_ok=True)
         git("mv", src, dst)
     for path, content in files.items():
         full = os.path.join(T, path)
@@ -222,6 +223,24 @@ commit({}, "gone\n\nSigned-off-by: Cora <cora@example.org>",
        "Cora <cora@example.org>", 4, remove=["lib/gone.txt"])
 gone = git("rev-parse", "HEAD~1:lib/gone.txt").decode().strip()
 os.remove(os.path.join(T, ".git", "objects", gone[:2], gone[2:]))
+# Blamed commits whose logs git must rename among several files (two
+# renamed and one of them changed), and whose numstat names an '@'
+# after a "by:" (with --git-all-signature-types the script takes that
+# line for a signer's), in a commit that also deletes a file (git's
+# renames could pair them: git says).
+commit({"lib/a.c": "a\n", "lib/b.c": "b\n"},
+       "ab\n\nSigned-off-by: Abe <abe@example.org>",
+       "Abe <abe@example.org>", 3)
+commit({"lib/two/b.c": "b\nc\n"},
+       "two\n\nSigned-off-by: Rena <rena@example.org>",
+       "Rena <rena@example.org>", 2,
+       move=[("lib/a.c", "lib/two/a.c"), ("lib/b.c", "lib/two/b.c")])
+commit({"lib/two/b.c": "b\nc\nd\n", "lib/two/by:z@example.org": "z\n"},
+       "zed\n\nSigned-off-by: Zed <zed@example.org>",
+       "Zed <zed@example.org>", 1)
+commit({"lib/two/b.c": "b\nc\nd\ne\n", "lib/two/by:y@example.org": "y\n"},
+       "yan\n\nSigned-off-by: Yan <yan@example.org>",
+       "Yan <yan@example.org>", 1, remove=["lib/two/a.c"])
 
 FILES = ["drivers/foo/foo.c", "drivers/foo/sub/deep.c", "lib/new.c",
          "lib/orphan.c", "drivers/foo/blob.bin", "drivers/odd/odd.c",
@@ -491,6 +510,22 @@ for inp in (["-f", *FILES], [patch]):
         ["--git-blame", "--rolestats"], inp),
        f"--git-blame {inp[0]}: no git blame, no git log but {copy[:12]}'s, "
        "the script's bytes", (n4, logs, blamed))
+
+# Their logs too where the commit renames several files, and where its
+# numstat line of a path with an '@' is a signer's to the script.
+yan = git("log", "-1", "--format=%H", "--grep=yan").decode().strip()
+for args in (["--git-blame", "--rolestats"],
+             ["--git-blame", "--rolestats", "--git-all-signature-types",
+              "--git-max-maintainers", "9"]):
+    got, _ = logged(args, ["-f", "lib/two/b.c"], "log")
+    logs = {l.split()[-1] for l in open(calls) if " -1 " in l} \
+        if os.path.exists(calls) else set()
+    ok(logs == {yan} and b"Rena" in got and got == script_says(
+        args, ["-f", "lib/two/b.c"]), f"{args}: a commit renaming two "
+       f"files, no git log -1 but {yan[:12]}'s, the script's bytes",
+       (logs, got))
+ok(b"z@example.org (commits:" in got and b"y@example.org (commits:" in got, "... where the script takes a "
+   "numstat line for a signer", got)
 
 # A patch's Fixes: ids (a commit, its abbreviation, an id no commit has)
 # are read from the objects too, with --git-blame or without: no `git
