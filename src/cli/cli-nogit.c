@@ -51,10 +51,11 @@ GPtrArray *ms_blame_lines(const char *file, const char *start,
 	return NULL;
 }
 
-char *ms_blame_commit_log(const char *id, bool body, void *b)
+char *ms_blame_commit_log(const char *id, bool body, bool stat, void *b)
 {
 	(void)id;
 	(void)body;
+	(void)stat;
 	(void)b;
 	return NULL;
 }

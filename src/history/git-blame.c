@@ -600,7 +600,7 @@ GPtrArray *ms_blame_lines(const char *file, const char *start,
 	return out;
 }
 
-char *ms_blame_commit_log(const char *id, bool body, void *b)
+char *ms_blame_commit_log(const char *id, bool body, bool stat, void *b)
 {
-	return ms_git_log_show(((struct ms_blame *)b)->repo, id, body);
+	return ms_git_log_show(((struct ms_blame *)b)->repo, id, body, stat);
 }

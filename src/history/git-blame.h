@@ -42,7 +42,7 @@ GPtrArray *ms_blame_lines(const char *file, const char *start,
 /* mcc_vcs_commit_log()'s git output from the objects, its numstat lines
  * left out (git-log.h's ms_git_log_show()): the signature of
  * maint_cc_opts.vcs_commit_log. */
-char *ms_blame_commit_log(const char *id, bool body, void *b);
+char *ms_blame_commit_log(const char *id, bool body, bool stat, void *b);
 
 /* Whether git takes `file` as one literal path of the tree: no glob, no
  * magic, no blank (the script's shell splits at blanks), no "." or ".."

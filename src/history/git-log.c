@@ -518,7 +518,7 @@ static int tree_diff(struct walk *w, const git_tree_entry *x,
 }
 
 char *ms_git_log_show(struct git_repository *repo, const char *id,
-		      bool body)
+		      bool body, bool stat)
 {
 	git_commit *c = NULL, *parent = NULL;
 	git_tree *tree = NULL, *ptree = NULL;
@@ -531,7 +531,7 @@ char *ms_git_log_show(struct git_repository *repo, const char *id,
 	if (rc == 0 && !(utf8(c) && header(out, c, body)))
 		rc = 1;
 	/* a merge shows no diff */
-	if (rc == 0 && git_commit_parentcount(c) < 2) {
+	if (rc == 0 && stat && git_commit_parentcount(c) < 2) {
 		if (git_commit_parentcount(c))
 			rc = git_commit_parent(&parent, c, 0);
 		if (rc == 0)

@@ -53,9 +53,10 @@ struct git_repository;
  * What `git log --no-color --numstat --format=F -1 ID` prints in the
  * top of a work tree (or in a repository), F the format above (without
  * "%b%n" unless `body`), `id` the script's (hex, perhaps abbreviated),
- * but the --numstat lines of paths without an '@': the script greps a
- * commit's log for its commit, author and signature lines only, and a
- * numstat line ("N\tM\t" or "-\t-\t", then a name made of changed
+ * without --numstat unless `stat` (QEMU's and Xen's forks run none),
+ * and then without the numstat lines of paths with no '@': the script
+ * greps a commit's log for its commit, author and signature lines only,
+ * and a numstat line ("N\tM\t" or "-\t-\t", then a name made of changed
  * paths) can only be a signature line, which wants an '@', when a path
  * has one (then it is there, in git's order).  A new string, "" when
  * git dies (no such commit); NULL when git must say: a changed blob
@@ -69,6 +70,6 @@ struct git_repository;
  * others).
  */
 char *ms_git_log_show(struct git_repository *repo, const char *id,
-		      bool body);
+		      bool body, bool stat);
 
 #endif

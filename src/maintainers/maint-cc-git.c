@@ -204,15 +204,29 @@ static void vcs_file_signoffs(struct maint_cc *cc, const char *file)
 	mcc_vcs_found_release(&f);
 }
 
-/* find_commit_signers_cmd's or find_commit_author_cmd's lines: from
- * the objects where they can say, else from git */
+/* find_commit_signers_cmd's or find_commit_author_cmd's lines (a new
+ * array): from the objects where they can say, else from git; once a
+ * run for each (the script asks again for a commit blamed in several
+ * files or hunks) */
 static GPtrArray *commit_log(struct maint_cc *cc, const struct mcc_vcs *v,
 			     const char *id, bool body)
 {
-	char *out = cc->o.vcs_commit_log ? cc->o.vcs_commit_log(id, body,
-		cc->o.vcs_blame_data) : NULL;
+	char *key = g_strdup_printf("%d%s", body, id), *out;
+	GPtrArray *lines = g_hash_table_lookup(cc->commit_logs, key), *copy;
 
-	return out ? mcc_vcs_split(out) : mcc_vcs_commit_log(v, id, body);
+	if (lines) {
+		g_free(key);
+	} else {
+		out = cc->o.vcs_commit_log ? cc->o.vcs_commit_log(id, body,
+			!v->old, cc->o.vcs_blame_data) : NULL;
+		lines = out ? mcc_vcs_split(out) :
+			mcc_vcs_commit_log(v, id, body);
+		g_hash_table_insert(cc->commit_logs, key, lines);
+	}
+	copy = g_ptr_array_new_full(lines->len, g_free);
+	for (guint i = 0; i < lines->len; i++)
+		g_ptr_array_add(copy, g_strdup(lines->pdata[i]));
+	return copy;
 }
 
 /* vcs_add_commit_signers(): the signers of each commit a patch's

@@ -48,6 +48,7 @@ struct maint_cc {
 	GHashTable *exact;        /* files an entry matches exactly */
 	GPtrArray *fixes;         /* the ids of the patches' Fixes: lines */
 	GPtrArray *ranges;        /* --git-blame's "file:start:length" */
+	GHashTable *commit_logs;  /* "0ID", "1ID" (with body) -> its lines */
 	struct ms_diags *diags;
 };
 

@@ -142,7 +142,8 @@ GPtrArray *mcc_vcs_commit_log(const struct mcc_vcs *v, const char *id,
 
 	g_ptr_array_add(args, g_strdup("log"));
 	g_ptr_array_add(args, g_strdup("--no-color"));
-	g_ptr_array_add(args, g_strdup("--numstat"));
+	if (!v->old)
+		g_ptr_array_add(args, g_strdup("--numstat"));
 	g_ptr_array_add(args, g_strdup(body ? FORMAT : "--format=GitCommit: "
 		"%H%nGitAuthor: %an <%ae>%nGitDate: %aD%nGitSubject: %s%n"));
 	g_ptr_array_add(args, g_strdup("-1"));

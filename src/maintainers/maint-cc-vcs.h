@@ -64,7 +64,8 @@ GPtrArray *mcc_vcs_split(char *out);
  * (a Fixes: line's hex id, a blamed commit), split as mcc_vcs_log()
  * splits them:
  *   git log --no-color --numstat --format=... -1 ID
- * An empty array when git knows no such commit.
+ * (QEMU's and Xen's forks: without --numstat).  An empty array when git
+ * knows no such commit.
  */
 GPtrArray *mcc_vcs_commit_log(const struct mcc_vcs *v, const char *id,
 			      bool body);

@@ -228,6 +228,8 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 	cc->exact = g_hash_table_new(g_str_hash, g_str_equal);
 	cc->fixes = g_ptr_array_new_with_free_func(g_free);
 	cc->ranges = g_ptr_array_new_with_free_func(g_free);
+	cc->commit_logs = g_hash_table_new_full(g_str_hash, g_str_equal,
+		g_free, (GDestroyNotify)g_ptr_array_unref);
 	cc->lines = g_array_new(FALSE, FALSE, sizeof(struct maint_cc_line));
 	g_array_set_clear_func(cc->lines, line_clear);
 	return cc;
@@ -267,6 +269,7 @@ void maint_cc_free(struct maint_cc *cc)
 	g_hash_table_destroy(cc->exact);
 	g_ptr_array_free(cc->fixes, TRUE);
 	g_ptr_array_free(cc->ranges, TRUE);
+	g_hash_table_destroy(cc->commit_logs);
 	g_free(cc);
 }
 

@@ -112,7 +112,8 @@ struct maint_cc_opts {
 	 * ms_blame_commit_log() with vcs_blame_data (without the numstat
 	 * lines, which no grep of a commit's log takes), or git (NULL, or
 	 * where it returns NULL). */
-	char *(*vcs_commit_log)(const char *id, bool body, void *data);
+	char *(*vcs_commit_log)(const char *id, bool body, bool stat,
+				void *data);
 };
 
 void maint_cc_opts_init(struct maint_cc_opts *o);
