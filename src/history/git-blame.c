@@ -43,8 +43,8 @@ struct suspect {
 struct ms_blame {
 	git_repository *repo;
 	git_commit *head;
-	git_index *index;       /* a work tree's */
-	bool show_root, indent;
+	git_index *index;       /* a work tree's, read at the first blame */
+	bool work, show_root, indent;
 	GHashTable *files;      /* path -> each line's id (NULL: boundary) */
 };
 
@@ -392,9 +392,11 @@ static int blame_file(struct ms_blame *b, const char *path, GPtrArray **out)
 	int rc = entry_of(b->head, path, &e), n = 0;
 
 	*out = g_ptr_array_new_with_free_func(g_free);
+	if (rc == 0 && b->work && !b->index)
+		rc = git_repository_index(&b->index, b->repo);
 	if (rc == 0 && (e ? git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
-		       (b->index && !clean(b, path, git_tree_entry_id(e))) :
-		       b->index != NULL))
+		       (b->work && !clean(b, path, git_tree_entry_id(e))) :
+		       b->work))
 		rc = 1;
 	if (rc || !e) {
 		git_tree_entry_free(e);
@@ -506,8 +508,7 @@ int ms_blame_open(const char *dir, bool bare, const char *rev,
 		free(real);
 		rc = !git_repository_workdir(b->repo) || !top ||
 		     strcmp(top, git_repository_workdir(b->repo));
-		if (rc == 0)
-			rc = git_repository_index(&b->index, b->repo);
+		b->work = true;
 	}
 	if (rc == 0)
 		rc = other_blame(b->repo, !bare, &b->show_root, &b->indent);
