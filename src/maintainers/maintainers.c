@@ -99,6 +99,32 @@ bool maint_entry_catch_all(const struct maint_entry *e)
 	return false;
 }
 
+bool maint_k_joinable(const char *v)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyz"
+				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+	for (const char *p = v; *p; p++) {
+		if (*p == '\\') {
+			if (!p[1] || strchr("AzZGRXQ", p[1]))
+				return false;
+			p++;
+		} else if (*p == '(' && p[1] == '*') {
+			return false;
+		} else if (*p == '(' && p[1] == '?') {
+			/* (?= (?! (?<= (?<! (?> (?* (?<*; (?-m) (?^) */
+			const char *q = p + 2 + (p[2] == '<');
+
+			if (strchr("=!>*", *q) ||
+			    strchr("-^", p[2 + strspn(p + 2, letters)]))
+				return false;
+		} else if (strchr("*+?}", *p) && p[1] == '+') {
+			return false;
+		}
+	}
+	return true;
+}
+
 void maint_parse_person(const char *value, char **name, char **email)
 {
 	ms_person_parse(value, -1, name, email);

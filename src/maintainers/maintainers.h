@@ -88,6 +88,21 @@ const struct maint_entry *maint_file_find(const struct maint_file *mf,
 bool maint_entry_catch_all(const struct maint_entry *e);
 
 /*
+ * Can K: pattern `v` first be matched once on many lines joined, each
+ * ended by a newline, under G_REGEX_MULTILINE, so that a miss there
+ * spares matching it line by line?  Then a line the pattern matches
+ * alone, or hits the match limits on, makes the joined text match or hit
+ * the limits too: the line's bytes are the same and the newlines around
+ * it answer ^, $ and \b as its ends do.  Not so for a pattern that looks
+ * past a line's ends (lookarounds, \A \z \Z \G), commits to the longest
+ * match (atomic groups, possessive quantifiers, \R, \X and (*VERB)s) or
+ * turns multi-line off ((?-m), (?^)); nor for \Q, which this scan does
+ * not follow.  A false answer costs only speed (review-map.c,
+ * maint-cc.c).
+ */
+bool maint_k_joinable(const char *v);
+
+/*
  * Split a person field ("Name <addr>", "addr", "Name <addr> (comment)")
  * into newly allocated name and address (g_free them).  Either may come
  * back NULL when absent.

@@ -150,44 +150,6 @@ const struct ms_rv_rcpts *ms_review_map_rcpts(const struct ms_review_map *map,
 	return rec < map->rcpts->len ? map->rcpts->pdata[rec] : NULL;
 }
 
-/*
- * Can K: pattern `v` first be matched once on all of a patch's changed
- * lines, each ended by a newline, under G_REGEX_MULTILINE (kpat.joined)?
- * Then a line the pattern matches alone, or hits the match limits on,
- * makes that match or hit the limits too: the line's bytes are the same
- * and the newlines around it answer ^, $ and \b as its ends do, so a
- * miss there spares matching line by line.  Not so for a pattern that
- * looks past a line's ends (lookarounds, \A \z \Z \G), commits to the
- * longest match (atomic groups, possessive quantifiers, \R, \X and
- * (*VERB)s) or turns multi-line off ((?-m), (?^)); nor for \Q, which
- * this scan does not follow.  A false answer costs only speed.
- */
-static bool k_joinable(const char *v)
-{
-	static const char letters[] = "abcdefghijklmnopqrstuvwxyz"
-				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-
-	for (const char *p = v; *p; p++) {
-		if (*p == '\\') {
-			if (!p[1] || strchr("AzZGRXQ", p[1]))
-				return false;
-			p++;
-		} else if (*p == '(' && p[1] == '*') {
-			return false;
-		} else if (*p == '(' && p[1] == '?') {
-			/* (?= (?! (?<= (?<! (?> (?* (?<*; (?-m) (?^) */
-			const char *q = p + 2 + (p[2] == '<');
-
-			if (strchr("=!>*", *q) ||
-			    strchr("-^", p[2 + strspn(p + 2, letters)]))
-				return false;
-		} else if (strchr("*+?}", *p) && p[1] == '+') {
-			return false;
-		}
-	}
-	return true;
-}
-
 struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 					const struct maint_index *idx,
 					struct ms_diags *diags)
@@ -239,7 +201,7 @@ struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 				g_error_free(err);
 				continue;
 			}
-			if (k_joinable(e->fields[f].value))
+			if (maint_k_joinable(e->fields[f].value))
 				k.joined = g_regex_new(limited, G_REGEX_OPTIMIZE
 						       | G_REGEX_RAW |
 						       G_REGEX_MULTILINE, 0,
@@ -396,7 +358,7 @@ static bool k_match(struct kpat *k, const GArray *lines, bool *limited)
 /*
  * Whether K: pattern `k` may match one of the changed lines `all` holds
  * (each ended by a newline): false only when kpat.joined misses them
- * all without hitting the match limits (k_joinable()).
+ * all without hitting the match limits (maint_k_joinable()).
  */
 static bool k_maybe(const struct kpat *k, const GString *all)
 {

@@ -459,7 +459,7 @@ if r.rc == 0:
        sorted(ents))
 
 # K: patterns are first matched once on all changed lines joined
-# (review-map.c, k_joinable()): only a miss there is taken, a hit is
+# (review-map.c, maint_k_joinable()): only a miss there is taken, a hit is
 # tested line by line; a pattern that could miss there though a line
 # alone matches is matched line by line only.  Each entry's answer is
 # what the pattern says of some line alone (as the main e3f13c6 binary
