@@ -337,13 +337,14 @@ char *mcc_format_email(const char *name, const char *address,
 	g_free(a);
 	return r;
 }
-GRegex *mcc_keyword_re(const char *prefix, const char *value)
+GRegex *mcc_keyword_re(const char *prefix, const char *value,
+		       GRegexCompileFlags flags)
 {
 	/* a newline ends a /x comment the value may hold */
 	char *s = g_strdup_printf("%s%s%s\n", MCC_RE_LIMITS, prefix, value);
 	char *ascii = perl_ascii(s);
-	GRegex *r = g_regex_new(ascii, G_REGEX_EXTENDED | G_REGEX_RAW, 0,
-				NULL);
+	GRegex *r = g_regex_new(ascii, G_REGEX_EXTENDED | G_REGEX_RAW | flags,
+				0, NULL);
 
 	g_free(s);
 	g_free(ascii);

@@ -40,9 +40,11 @@ GRegex *mcc_re_try(const char *pattern);
  * a K: pattern that hits them is too costly to run (maint-cc.c). */
 #define MCC_RE_LIMITS "(*LIMIT_MATCH=100000)(*LIMIT_DEPTH=10000)"
 
-/* "$prefix$value" as a /x regex (a K: value), or NULL when it does not
- * compile (Perl would die; the caller skips it). */
-GRegex *mcc_keyword_re(const char *prefix, const char *value);
+/* "$prefix$value" as a /x regex (a K: value) compiled with `flags` too,
+ * or NULL when it does not compile (Perl would die; the caller skips
+ * it). */
+GRegex *mcc_keyword_re(const char *prefix, const char *value,
+		       GRegexCompileFlags flags);
 
 /* Capture `n` of a match as a new string ("" when unset). */
 char *mcc_group(GMatchInfo *mi, int n);

@@ -24,6 +24,7 @@ struct keyword {
 	const struct maint_entry *entry;
 	GRegex *re;        /* the value, /x */
 	GRegex *patch_re;  /* "^[+-].*" . value, /x */
+	GRegex *joined;    /* re, multi-line, on all K: lines: k_maybe() */
 	unsigned long limit_hits; /* matches that hit MCC_RE_LIMITS */
 };
 
@@ -176,13 +177,16 @@ struct maint_cc *maint_cc_new(const struct maint_file *mf,
 				continue;
 			kw->field = f;
 			kw->entry = e;
-			kw->re = mcc_keyword_re("", f->value);
-			kw->patch_re = mcc_keyword_re("^[+-].*", f->value);
+			kw->re = mcc_keyword_re("", f->value, 0);
+			kw->patch_re = mcc_keyword_re("^[+-].*", f->value, 0);
+			if (maint_k_joinable(f->value))
+				kw->joined = mcc_keyword_re("", f->value,
+					G_REGEX_MULTILINE | G_REGEX_OPTIMIZE);
 			if (!kw->re || !kw->patch_re) {
 				/* Perl would die; we skip it */
 				g_clear_pointer(&kw->re, g_regex_unref);
 				g_clear_pointer(&kw->patch_re, g_regex_unref);
-				kw->re = kw->patch_re = NULL;
+				g_clear_pointer(&kw->joined, g_regex_unref);
 				continue;
 			}
 			g_hash_table_insert(cc->kw_by_tv,
@@ -246,6 +250,7 @@ void maint_cc_free(struct maint_cc *cc)
 	for (size_t i = 0; i < cc->nr_kw; i++) {
 		g_regex_unref(cc->kw[i].re);
 		g_regex_unref(cc->kw[i].patch_re);
+		g_clear_pointer(&cc->kw[i].joined, g_regex_unref);
 	}
 	g_free(cc->kw);
 	g_hash_table_destroy(cc->kw_by_tv);
@@ -333,6 +338,74 @@ static bool line_match(GRegex *r, const char *lit, const char *l, size_t n,
 	return n >= k && !memcmp(l, lit, k) && mcc_match(r, l, n, mi);
 }
 
+/* A line of a patch that get_maintainer.pl matches K: patterns on. */
+struct kline {
+	const char *p;
+	size_t n;        /* its newline included */
+	bool prefixed;   /* after a "+++" or "---" line: kw.patch_re's */
+};
+
+/*
+ * Whether K: pattern `kw` may match one of the lines `all` holds: false
+ * only when kw.joined misses them all without hitting the match limits.
+ * A line L that "^[+-].*" . value (kw.patch_re) matches holds a match of
+ * the value alone, and so does `all` (maint_k_joinable()); a value with
+ * an alternation matches L alone in another branch, and `all` too.
+ * kw.patch_re is anchored, so one match limit counts a whole line where
+ * kw.joined has one per offset: a miss there could in principle spare
+ * a line the limit hit (and its warning), never a match.
+ */
+static bool k_maybe(const struct keyword *kw, const GString *all)
+{
+	GError *err = NULL;
+	bool hit;
+
+	if (!kw->joined)
+		return true;
+	hit = g_regex_match_full(kw->joined, all->str, (gssize)all->len, 0, 0,
+				 NULL, &err);
+	if (err)
+		g_error_free(err);
+	return hit || err;
+}
+
+/*
+ * The K: patterns on `lines`, as the script matches them line by line
+ * (kw_match()), but each first on all of them joined (k_maybe()): a
+ * pattern that misses there is not tried on them.  Each line is followed
+ * by an empty one, so that a pattern that ends a line's match after its
+ * newline (/foo\s$/) meets a "$" there as at the end of the line alone.
+ */
+static void k_lines(struct maint_cc *cc, const GArray *lines)
+{
+	GString *all = g_string_new(NULL);
+
+	for (guint j = 0; j < lines->len; j++) {
+		const struct kline *l = &g_array_index(lines, struct kline, j);
+
+		g_string_append_len(all, l->p, (gssize)l->n);
+		if (!l->n || l->p[l->n - 1] != '\n')
+			g_string_append_c(all, '\n');
+		g_string_append_c(all, '\n');
+	}
+	for (size_t i = 0; lines->len && i < cc->nr_kw; i++) {
+		struct keyword *kw = &cc->kw[i];
+
+		if (!k_maybe(kw, all))
+			continue;
+		for (guint j = 0; j < lines->len; j++) {
+			const struct kline *l = &g_array_index(lines,
+							       struct kline, j);
+
+			if (kw_match(kw, l->prefixed ? kw->patch_re : kw->re,
+				     l->p, l->n))
+				g_array_append_val(cc->keyword_tv,
+						   kw->field->tv);
+		}
+	}
+	g_string_free(all, TRUE);
+}
+
 size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 {
 	size_t before = cc->files->len, pos = 0;
@@ -342,6 +415,7 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 	/* QEMU's script takes file names from "+++" lines only, and looks
 	 * for K: patterns in every other line but "@@" ones */
 	bool k = cc->dialect != MAINT_DIALECT_QEMU;
+	GArray *klines = g_array_new(FALSE, FALSE, sizeof(struct kline));
 
 	while (pos < len) {
 		const char *l = buf + pos;
@@ -391,15 +465,9 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 			g_free(a);
 			g_free(b);
 		} else if (cc->o.keywords) {
-			for (size_t i = 0; i < cc->nr_kw; i++) {
-				GRegex *r = *prefix ? cc->kw[i].patch_re :
-					cc->kw[i].re;
+			struct kline kl = { l, n, *prefix != '\0' };
 
-				if (kw_match(&cc->kw[i], r, l, n))
-					g_array_append_val(
-						cc->keyword_tv,
-						cc->kw[i].field->tv);
-			}
+			g_array_append_val(klines, kl);
 		}
 		if (mi) {
 			g_match_info_free(mi);
@@ -407,6 +475,8 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 		}
 	}
 	g_free(lastfile);
+	k_lines(cc, klines);
+	g_array_free(klines, TRUE);
 	{
 		size_t found = cc->files->len - before;
 

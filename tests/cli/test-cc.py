@@ -254,6 +254,51 @@ r = mm("--maintainers", kw, "--no-rolestats", "--no-l", "--no-keywords",
        kwpatch)
 eq(r.out, f"{LINUS}\n", "--no-keywords")
 
+# K: patterns are first matched once on all the lines they are tried on,
+# joined (maint-cc.c, k_maybe()); only a miss there is taken, a hit is
+# tried line by line as the script does (m/^[+-].*$value/x after the
+# first "---"/"+++" line, m/$value/x before).  Each entry as the script
+# answers (perl agrees): a wrong "no" from the joined text drops one.
+kpats = [
+    ("PLAIN", r"frob_b", True),
+    ("NEVER", r"never_seen", False),
+    ("WORDS", r"\bfrob_c\b", True),
+    # its \s takes the line's own newline, then "$" is the line's end
+    ("NEWLINE", r"frob_e\s$", True),
+    # the last line, which has no newline
+    ("LAST", r"tail_end$", True),
+    # across two lines only, never one line alone
+    ("ACROSS", r"frob_a\s+\+frob_b", False),
+    # "^[+-].*never_here|ctx_only": the second branch on a context line
+    ("BRANCH", r"never_here|ctx_only", True),
+    ("CONTEXT", r"ctx_only", False),
+    # before the first "---" line: the value alone, on any line
+    ("MESSAGE", r"msg_word", True),
+    ("CASELESS", r"(?i)FROB_B", True),
+    # not joined: matched line by line only
+    ("AHEAD", r"frob_b(?!\s)", False),
+    ("BEHIND", r"(?<=\+)frob_b", True),
+    ("START", r"(?<!\s)msg_word", True),
+    ("TOP", r"\Amsg_word", True),
+]
+with open(kw, "w") as f:
+    f.write(text)
+    for name, pat, _ in kpats:
+        f.write("\n%s\nM:\t%s <%s@example.com>\nS:\tMaintained\nK:\t%s\n"
+                % (name, name.title(), name.lower(), pat))
+body = "".join("+line %d;\n-old %d;\n" % (i, i) for i in range(400))
+kbig = patch("kbig.patch", ("Subject: [PATCH] lib: many\n\nmsg_word\n---\n"
+                            "diff --git a/lib/orphan.c b/lib/orphan.c\n"
+                            "--- a/lib/orphan.c\n+++ b/lib/orphan.c\n"
+                            "@@ -1,400 +1,406 @@\n ctx_only\n" + body +
+                            "+frob_a\n+frob_b\n+x frob_c;\n+frob_e\n"
+                            "+tail_end").encode())
+r = mm("--maintainers", kw, "--no-rolestats", "--no-l", kbig)
+eq(sorted(line.split()[0] for line in r.out.splitlines()
+          if "example.com" in line),
+   sorted(n.title() for n, _, m in kpats if m),
+   "K: patterns on 800 changed lines: each as the script answers")
+
 # --- Xen's brace alternations in F:/X: ----------------------------------------
 xen = tmpdir()
 for f in ("xen/common/kexec.c", "xen/common/kimage.c", "xen/common/other.c",
