@@ -346,27 +346,18 @@ struct kline {
 };
 
 /*
- * Whether K: pattern `kw` may match one of the lines `all` holds: false
- * only when kw.joined misses them all without hitting the match limits.
- * A line L that "^[+-].*" . value (kw.patch_re) matches holds a match of
- * the value alone, and so does `all` (maint_k_joinable()); a value with
- * an alternation matches L alone in another branch, and `all` too.
- * kw.patch_re is anchored, so one match limit counts a whole line where
- * kw.joined has one per offset: a miss there could in principle spare
- * a line the limit hit (and its warning), never a match.
+ * Whether K: pattern `kw` may match one of the lines `all` holds
+ * (maint_k_maybe()).  A line L that "^[+-].*" . value (kw.patch_re)
+ * matches holds a match of the value alone, and so does `all`
+ * (maint_k_joinable()); a value with an alternation matches L alone in
+ * another branch, and `all` too.  kw.patch_re is anchored, so one match
+ * limit counts a whole line where kw.joined has one per offset: a miss
+ * there could in principle spare a line the limit hit (and its
+ * warning), never a match.
  */
 static bool k_maybe(const struct keyword *kw, const GString *all)
 {
-	GError *err = NULL;
-	bool hit;
-
-	if (!kw->joined)
-		return true;
-	hit = g_regex_match_full(kw->joined, all->str, (gssize)all->len, 0, 0,
-				 NULL, &err);
-	if (err)
-		g_error_free(err);
-	return hit || err;
+	return maint_k_maybe(kw->joined, all->str, all->len);
 }
 
 /*

@@ -125,6 +125,19 @@ bool maint_k_joinable(const char *v)
 	return true;
 }
 
+bool maint_k_maybe(const GRegex *joined, const char *all, size_t len)
+{
+	GError *err = NULL;
+	bool hit;
+
+	if (!joined)
+		return true;
+	hit = g_regex_match_full(joined, all, (gssize)len, 0, 0, NULL, &err);
+	if (err)
+		g_error_free(err);
+	return hit || err;
+}
+
 void maint_parse_person(const char *value, char **name, char **email)
 {
 	ms_person_parse(value, -1, name, email);

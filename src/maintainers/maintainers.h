@@ -18,6 +18,7 @@
 
 #include "error.h"
 
+#include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -101,6 +102,14 @@ bool maint_entry_catch_all(const struct maint_entry *e);
  * maint-cc.c).
  */
 bool maint_k_joinable(const char *v);
+
+/*
+ * Whether a K: pattern compiled for the joined text (`joined`, or NULL
+ * when maint_k_joinable() said no) may match one of the lines `all`
+ * joins (`len` bytes): false only when it misses them all without
+ * hitting the match limits.
+ */
+bool maint_k_maybe(const GRegex *joined, const char *all, size_t len);
 
 /*
  * Split a person field ("Name <addr>", "addr", "Name <addr> (comment)")

@@ -355,25 +355,6 @@ static bool k_match(struct kpat *k, const GArray *lines, bool *limited)
 	return false;
 }
 
-/*
- * Whether K: pattern `k` may match one of the changed lines `all` holds
- * (each ended by a newline): false only when kpat.joined misses them
- * all without hitting the match limits (maint_k_joinable()).
- */
-static bool k_maybe(const struct kpat *k, const GString *all)
-{
-	GError *err = NULL;
-	bool hit;
-
-	if (!k->joined)
-		return true;
-	hit = g_regex_match_full(k->joined, all->str, (gssize)all->len, 0, 0,
-				 NULL, &err);
-	if (err)
-		g_error_free(err);
-	return hit || err;
-}
-
 /* ---- K: answers kept between runs ---- */
 
 /*
@@ -545,7 +526,7 @@ static void k_entries(struct ms_review_map *map, const struct ms_mail *m,
 			struct kpat *k = &g_array_index(map->kpats,
 							struct kpat, i);
 
-			if (!k_maybe(k, all) ||
+			if (!maint_k_maybe(k->joined, all->str, all->len) ||
 			    (!k_match(k, body, &limited) &&
 			     !k_match(k, att, &limited)))
 				continue;
