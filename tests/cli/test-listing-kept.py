@@ -285,6 +285,11 @@ with open(LAB[1], "w") as f:
             "--- a/drivers/alpha/a.c\n+++ b/drivers/alpha/a.c\n"
             "@@ -1 +1 @@\n-x\n+y\n")
 t, _ = same("review", *LAB, cmd="review")
+ok(t is not None and t[2] == 0 and t[1] >= 3 and nrows() == 1,
+   "review's cutoff is activity's (ms_verdict_window()): activity's row "
+   "serves it", t)
+t, _ = same("review --inactive-after 4y", *LAB, "--inactive-after", "4y",
+            cmd="review")
 ok(t is not None and t[2] > 0 and t[3] and nrows() == 2,
    "review's window starts elsewhere: a row of its own beside it", t)
 git("commit", "-q", "--allow-empty", "-m", "newer", date=NEWEST + 7200)
