@@ -279,7 +279,7 @@ void cli_json_verdict(struct ms_out *o, const struct ms_verdict *v)
 		ms_out_kv_bool(o, "inactive", ms_verdict_inactive(v));
 	else
 		ms_out_kv_null(o, "inactive");
-	ms_out_kv_string(o, "verdict", ms_verdict_name(v->kind));
+	ms_out_kv_string(o, "verdict", ms_verdict_name(v));
 }
 
 struct joins_text {

@@ -75,7 +75,7 @@ static const struct ms_act_entry *act_entry(const struct cc_act *ac,
 static const struct ms_act_person *act_person(const struct cc_act *ac,
 					      const struct maint_cc_line *l)
 {
-	return l->kind == 'M' || l->kind == 'R' ?
+	return maint_cc_line_listed(l) ?
 	       ms_act_entry_person(act_entry(ac, l->entry), l->address,
 				   l->name) : NULL;
 }
@@ -301,7 +301,7 @@ char *cc_act_note(const struct cc_act *ac, const struct maint_cc_line *l,
 	char *note = NULL, *ln;
 
 	*drop = false;
-	if (l->kind == 'M' || l->kind == 'R') {
+	if (maint_cc_line_listed(l)) {
 		struct ms_verdict v;
 
 		act_verdict(ac, l, p, &v);

@@ -62,10 +62,10 @@ char *cli_review_msg_url(const char *list_url, const char *msgid)
  * facts in `ae`, NULL without --repo), with the cutoff of run `r`. */
 static void verdict(const struct cli_review_view *r,
 		    const struct ms_rv_entry *e, const struct ms_act_entry *ae,
-		    const struct ms_rv_person *p, struct ms_verdict *v)
+		    const char *email, struct ms_verdict *v)
 {
-	ms_verdict_person(ae, ms_act_entry_person(ae, p->email, NULL), p->email, e, true,
-			  r->inactive_since, v);
+	ms_verdict_person(ae, ms_act_entry_person(ae, email, NULL), email, e,
+			  true, r->inactive_since, v);
 }
 
 void cli_review_print_context(FILE *fp, const struct cli_review_view *r)
@@ -367,7 +367,7 @@ void cli_review_print_text(FILE *fp, const struct cli_review_view *r,
 		const struct ms_rv_person *p = e->listed->pdata[i];
 		struct ms_verdict v;
 
-		verdict(r, e, ae, p, &v);
+		verdict(r, e, ae, p->email, &v);
 		if (!ms_verdict_inactive(&v))
 			continue;
 		fprintf(fp, "  INACTIVE %s ",
@@ -817,7 +817,7 @@ static void print_json(struct ms_out *o, const struct cli_review_view *r,
 
 		struct ms_verdict v;
 
-		verdict(r, e, ae, p, &v);
+		verdict(r, e, ae, p->email, &v);
 		json_person(o, p, n, ms_act_entry_person(ae, p->email, NULL), &v,
 			    r->commits != NULL);
 	}
@@ -880,11 +880,8 @@ void cli_review_view_entry(const struct cli_review_view *r,
 void cli_review_view_verdict(const struct cli_review_view *r, size_t i,
 			     const char *email, struct ms_verdict *v)
 {
-	const struct ms_act_entry *ae = r->act ? r->act[i] : NULL;
-
-	ms_verdict_person(ae, ms_act_entry_person(ae, email, NULL), email,
-			  r->rv->entries->pdata[i], true, r->inactive_since,
-			  v);
+	verdict(r, r->rv->entries->pdata[i], r->act ? r->act[i] : NULL, email,
+		v);
 }
 
 bool cli_review_view_inactive(const struct cli_review_view *r, size_t i,

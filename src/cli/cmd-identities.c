@@ -565,7 +565,7 @@ static const char *verdict_in(const struct sources *s,
 			    root) {
 				cli_act_verdict(&res[n], &res[n].people[j], lf,
 						s->q.active_since, &v);
-				return ms_verdict_name(v.kind);
+				return ms_verdict_name(&v);
 			}
 	return NULL;
 }

@@ -382,7 +382,7 @@ static void emit_json(struct ms_out *o, const struct maint_cc *cc,
 		ms_out_kv_string(o, "kind", kind_name(l->kind));
 		ms_out_kv_string(o, "role", l->role);
 		ms_out_kv_string(o, "entry", l->entry ? l->entry->name : NULL);
-		if (ac && (l->kind == 'M' || l->kind == 'R'))
+		if (ac && maint_cc_line_listed(l))
 			cc_act_json(o, ac, l);
 		ms_out_end_object(o);
 	}

@@ -1123,3 +1123,8 @@ const struct maint_entry *maint_cc_entry(const struct maint_cc *cc, size_t i)
 {
 	return cc->entries->pdata[i];
 }
+
+bool maint_cc_line_listed(const struct maint_cc_line *l)
+{
+	return l->kind == 'M' || l->kind == 'R';
+}

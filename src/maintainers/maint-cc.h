@@ -131,6 +131,10 @@ struct maint_cc_line {
 					  * for 'F' */
 };
 
+/* Whether line `l` is a listed person of its entry (M: or R:), the
+ * people verdicts are about. */
+bool maint_cc_line_listed(const struct maint_cc_line *l);
+
 struct maint_cc;
 
 /*

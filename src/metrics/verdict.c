@@ -187,14 +187,14 @@ const char *ms_verdict_never_text(const struct ms_verdict *v)
 				  "never seen in the history";
 }
 
-const char *ms_verdict_name(enum ms_verdict_kind k)
+const char *ms_verdict_name(const struct ms_verdict *v)
 {
 	static const char *const names[] = {
 		"active", "active_on_list", "inactive", "never_active",
 		"role_address", "no_evidence",
 	};
 
-	return (size_t)k < G_N_ELEMENTS(names) ? names[k] : "";
+	return (size_t)v->kind < G_N_ELEMENTS(names) ? names[v->kind] : "";
 }
 
 const char *ms_verdict_why_text(enum ms_verdict_why w)

@@ -222,7 +222,7 @@ bool ms_verdict_list_evidence(const struct ms_rv_person *p);
 
 /* The verdict's name in JSON and tests: "active", "active_on_list",
  * "inactive", "never_active", "role_address", "no_evidence". */
-const char *ms_verdict_name(enum ms_verdict_kind k);
+const char *ms_verdict_name(const struct ms_verdict *v);
 
 /* Why there is no evidence, in words ("no file of the tree is the
  * entry's"); "" for MS_VERDICT_WHY_NONE. */

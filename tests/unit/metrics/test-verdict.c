@@ -184,7 +184,8 @@ static void test_person(void)
 	is_int(v.kind, MS_VERDICT_ACTIVE_ON_LIST, "no history, a list "
 	       "message since (address in any case): active on the list");
 	list_entry_free(le);
-	is_str(ms_verdict_name(MS_VERDICT_NO_EVIDENCE), "no_evidence",
+	v.kind = MS_VERDICT_NO_EVIDENCE;
+	is_str(ms_verdict_name(&v), "no_evidence",
 	       "the JSON name of no evidence");
 	ok(*ms_verdict_why_text(MS_VERDICT_WHY_EMPTY_WINDOW),
 	   "each reason has words");
