@@ -44,6 +44,24 @@ static const char *credits =
 	"E: torvalds@example.org\n"
 	"D: Original kernel hacker\n";
 
+/* retire_short_name(): entry name, short name, what is checked */
+static const char *const short_names[][3] = {
+	{ "ARM/Allwinner sunXi SoC support (ABC)",
+	  "ARM/Allwinner sunXi SoC support", "short name" },
+	{ "LIBIBUMAD USERSPACE LIBRARY FOR SMP AND GMP MAD PROCESSING "
+	  "(/dev/infiniband/umadX)", "LIBIBUMAD USERSPACE LIBRARY",
+	  "a long name: cut before a joining word (rdma-core)" },
+	{ "ABCDEFGHIJ KLMNOPQRSTUV WXYZABCDEF GH IJKLMN AND MNOPQR",
+	  "ABCDEFGHIJ KLMNOPQRSTUV WXYZABCDEF GH",
+	  "...a joining word past 40 characters: at a space" },
+	{ "ABCDEFGHIJ KLMNOPQRSTUV WXYZABCDEF AND GHIJKLMN",
+	  "ABCDEFGHIJ KLMNOPQRSTUV WXYZABCDEF",
+	  "...and one within 40 characters (past the 20th) cuts there" },
+	{ "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMNOPQRST",
+	  "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMN",
+	  "...one long word: 40 characters" },
+};
+
 int main(void)
 {
 	struct retire_person alpha[] = {
@@ -459,26 +477,10 @@ int main(void)
 	is_str(x, "MAINTAINERS-n-code-weird-entry-remove-X",
 	       "slug keeps only safe characters");
 	g_free(x);
-	x = retire_short_name("ARM/Allwinner sunXi SoC support (ABC)");
-	is_str(x, "ARM/Allwinner sunXi SoC support", "short name");
-	g_free(x);
-	x = retire_short_name("LIBIBUMAD USERSPACE LIBRARY FOR SMP AND GMP "
-			      "MAD PROCESSING (/dev/infiniband/umadX)");
-	is_str(x, "LIBIBUMAD USERSPACE LIBRARY",
-	       "a long name: cut before a joining word (rdma-core)");
-	g_free(x);
-	x = retire_short_name("ABCDEFGHIJ KLMNOPQRSTUV WXYZABCDEF GH IJKLMN "
-			      "AND MNOPQR");
-	is_str(x, "ABCDEFGHIJ KLMNOPQRSTUV WXYZABCDEF GH",
-	       "...a joining word past 40 characters: at a space");
-	g_free(x);
-	x = retire_short_name("ABCDEFGHIJ KLMNOPQRSTUV WXYZABCDEF AND GHIJKLMN");
-	is_str(x, "ABCDEFGHIJ KLMNOPQRSTUV WXYZABCDEF",
-	       "...and one within 40 characters (past the 20th) cuts there");
-	g_free(x);
-	x = retire_short_name("ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMNOPQRST");
-	is_str(x, "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMN",
-	       "...one long word: 40 characters");
-	g_free(x);
+	for (size_t i = 0; i < G_N_ELEMENTS(short_names); i++) {
+		x = retire_short_name(short_names[i][0]);
+		is_str(x, short_names[i][1], short_names[i][2]);
+		g_free(x);
+	}
 	return test_done();
 }
