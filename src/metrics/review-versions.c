@@ -260,19 +260,21 @@ static bool same_component(const char *a, const char *b)
 static void join_renamed(struct vctx *v, const char *const *sender)
 {
 	size_t n = ms_mail_index_count(v->idx), ns;
-	const guint applied = 1u << 31;       /* a patch of it applied */
-	guint *size = g_new0(guint, n ? n : 1);       /* per root */
+	bool *applied = g_new0(bool, n ? n : 1);      /* per root */
+	uint32_t *first = g_new0(uint32_t, n ? n : 1);  /* per root, + 1 */
 	GHashTable *last = g_hash_table_new_full(g_str_hash, g_str_equal,
 						 g_free, NULL);
 
 	for (size_t i = 0; i < n; i++) {
 		uint32_t root = ms_uf_find(v->up, (uint32_t)i);
+		const struct ms_mail_rec *r = rec_at(v, (uint32_t)i);
 
-		if (rec_at(v, (uint32_t)i)->kind == MS_MAIL_PATCH)
-			size[root]++;
+		if (r->kind == MS_MAIL_PATCH && (!first[root] ||
+		    r->date < rec_at(v, first[root] - 1)->date))
+			first[root] = (uint32_t)i + 1;
 		if (v->applied && g_hash_table_contains(
 			(GHashTable *)v->applied, GUINT_TO_POINTER(i)))
-			size[root] |= applied;
+			applied[root] = true;
 	}
 	ns = ms_mail_index_series_count(v->idx);
 	for (size_t k = 0; k < ns; k++) {
@@ -292,22 +294,31 @@ static void join_renamed(struct vctx *v, const char *const *sender)
 			continue;
 		key = g_strconcat(sender[p], "\x1f", fkey_of(v, p), NULL);
 		prev = g_hash_table_lookup(last, key);
+		/* p starts its patch: its later versions may be joined to
+		 * it already, an earlier one not */
 		if (prev && s->version >= 2 &&
-		    (size[ms_uf_find(v->up, p)] & ~applied) == 1) {
+		    first[ms_uf_find(v->up, p)] == p + 1) {
 			uint32_t q = GPOINTER_TO_UINT(prev) - 1;
 			const struct ms_mail_rec *o = rec_at(v, q);
 			const char *a = skey_of(v, p), *b = skey_of(v, q);
 
-			if (!(size[ms_uf_find(v->up, q)] & applied) &&
-			    o->version < s->version && o->date < r->date &&
+			uint32_t rp = ms_uf_find(v->up, p), rq;
+
+			rq = ms_uf_find(v->up, q);
+			if (!applied[rq] && o->version < s->version &&
+			    o->date < r->date &&
 			    r->date - o->date <= 90 * 86400 &&
-			    (similar(a, b) || same_component(a, b)))
+			    (similar(a, b) || same_component(a, b))) {
 				ms_uf_union(v->up, p, q);
+				applied[ms_uf_find(v->up, p)] = applied[rp];
+				first[ms_uf_find(v->up, p)] = first[rq];
+			}
 		}
 		g_hash_table_insert(last, key, GUINT_TO_POINTER(p + 1));
 	}
 	g_hash_table_unref(last);
-	g_free(size);
+	g_free(first);
+	g_free(applied);
 }
 
 /* Whether `a` and `b` are patches of one series posting, never versions

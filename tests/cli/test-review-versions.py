@@ -22,7 +22,7 @@ tmp = tmpdir()
 tree = os.path.join(tmp, "tree")
 FILES = ["drivers/foo/a.c", "drivers/foo/b.c", "drivers/foo/c.c",
          "drivers/foo/d.c", "drivers/foo/e.c", "drivers/foo/f.c",
-         "drivers/foo/g.c", "drivers/foo/h.c"]
+         "drivers/foo/g.c", "drivers/foo/h.c", "drivers/foo/i.c"]
 for f in FILES:
     os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
     with open(os.path.join(tree, f), "w") as fp:
@@ -109,6 +109,16 @@ patch("e2@x", ANN, "[PATCH v2] foo: accept ENOENT or EINVAL for bad paths",
       15, FILES[6], "int e2;")
 patch("e3@x", ANN, "[PATCH v3] foo: select the errno for bad paths", 16,
       FILES[6], "int e3;")
+# 8: a lone patch renamed in its v2, its v3 under the new name: the v2
+# starts a patch that already has a later version (LTP's prctl06, Yang Xu,
+# May-July 2019: "syscalls/prctl06.c: New test ..." then v3 and v4 as
+# "syscalls/prctl06: New test ...")
+patch("g1@x", ANN, "[PATCH] foo/i.c: new test for gizmo limits", 17,
+      FILES[8], "int g1;")
+patch("g2@x", ANN, "[PATCH v2] foo/i: new test for gizmo limits", 18,
+      FILES[8], "int g2;")
+patch("g3@x", ANN, "[PATCH v3] foo/i: new test for gizmo limits", 19,
+      FILES[8], "int g3;")
 # apart: a v2 on a file whose earlier patch is of another component, in
 # other words
 patch("h1@x", ANN, "[PATCH] lib: frob widgets", 14, FILES[7], "int h1;")
@@ -165,13 +175,16 @@ same("u1-1@x", "u2-1@x", "a v2 patch sent in reply to the v1 cover "
 same("e1@x", "e2@x", "a lone patch's v2, renamed in a new thread (half "
      "the words, same files, same sender)")
 same("e1@x", "e3@x", "... and its v3, renamed again (the component)")
+same("g1@x", "g2@x", "a lone patch's renamed v2 whose v3 keeps the new "
+     "name: still the v1's next version")
+same("g1@x", "g3@x", "... and so is the v3")
 apart("h1@x", "h2@x", "a v2 on the same file of another component in "
       "other words")
 apart("p1@x", "p2@x", "two patches of one posting with one subject")
 apart("d1@x", "d2@x", "one subject on the same files two years apart")
-eq(foo["patches"], 15, "15 patches: widget x2, gadget, semicolon, api, "
-   "bar, conf x2, errno, lib and core, two silences, two documentation "
-   "updates")
+eq(foo["patches"], 16, "16 patches: widget x2, gadget, semicolon, api, "
+   "bar, conf x2, errno, gizmo limits, lib and core, two silences, two "
+   "documentation updates")
 api = [p for p in foo["patch_list"] if "m1@x" in p["versions"]][0]
 eq(api["author"]["email"], "ann@example.com", "the reworked patch stays Ann's")
 
