@@ -194,6 +194,61 @@ static void join_linked(struct vctx *v, const struct ms_mail_series *s,
 	}
 }
 
+/*
+ * A series posted without a cover letter has no family once its first
+ * patch is renamed: a later posting of such a series by its sender, of a
+ * higher version and within 90 days, takes the earlier one's patches
+ * as counterpart() finds them (the subject, else exactly the files and
+ * half the words), an applied one never (LTP's OVL_MNT and swapoff
+ * series of 2019, their renamed v2..v6 each a thread of its own).
+ */
+static void join_coverless(struct vctx *v, const char *const *sender)
+{
+	size_t ns = ms_mail_index_series_count(v->idx);
+	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+		(GDestroyNotify)g_array_unref);     /* sender -> series */
+
+	for (size_t k = 0; k < ns; k++) {
+		const struct ms_mail_series *s = ms_mail_index_series(
+			v->idx, (uint32_t)k);
+		const struct ms_mail_rec *r = rec_at(v, s->root);
+		const char *who = sender[s->root];
+		GArray *mine;
+
+		if (s->has_cover || s->patches->len < 2 || !who ||
+		    !r->date_valid)
+			continue;
+		mine = g_hash_table_lookup(seen, who);
+		for (guint j = mine ? mine->len : 0; j-- > 0;) {
+			const struct ms_mail_series *o = ms_mail_index_series(
+				v->idx, g_array_index(mine, uint32_t, j));
+			const struct ms_mail_rec *ro = rec_at(v, o->root);
+
+			if (r->date - ro->date > 90 * 86400)
+				break;
+			if (o->version >= s->version || ro->date >= r->date ||
+			    o->family == s->family)
+				continue;
+			for (guint x = 0; x < s->patches->len; x++) {
+				uint32_t p = g_array_index(s->patches,
+							   uint32_t, x);
+				int64_t q = counterpart(v, p, o, s);
+
+				if (q >= 0 && !(v->applied && g_hash_table_contains(
+					(GHashTable *)v->applied,
+					GUINT_TO_POINTER((uint32_t)q))))
+					ms_uf_union(v->up, p, (uint32_t)q);
+			}
+		}
+		if (!mine) {
+			mine = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+			g_hash_table_insert(seen, (gpointer)who, mine);
+		}
+		g_array_append_val(mine, k);
+	}
+	g_hash_table_unref(seen);
+}
+
 /* Postings by family, each family's in version order, next to next. */
 static void join_series(struct vctx *v)
 {
@@ -415,6 +470,7 @@ uint32_t *ms_review_versions(const struct ms_link_mail *lm,
 		}
 	}
 	join_series(&v);
+	join_coverless(&v, sender);
 	join_renamed(&v, sender);
 	for (size_t i = 0; i < n; i++)
 		ms_uf_find(v.up, (uint32_t)i);

@@ -22,7 +22,8 @@ tmp = tmpdir()
 tree = os.path.join(tmp, "tree")
 FILES = ["drivers/foo/a.c", "drivers/foo/b.c", "drivers/foo/c.c",
          "drivers/foo/d.c", "drivers/foo/e.c", "drivers/foo/f.c",
-         "drivers/foo/g.c", "drivers/foo/h.c", "drivers/foo/i.c"]
+         "drivers/foo/g.c", "drivers/foo/h.c", "drivers/foo/i.c",
+         "drivers/foo/j.c", "drivers/foo/k.c"]
 for f in FILES:
     os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
     with open(os.path.join(tree, f), "w") as fp:
@@ -119,6 +120,23 @@ patch("g2@x", ANN, "[PATCH v2] foo/i: new test for gizmo limits", 18,
       FILES[8], "int g2;")
 patch("g3@x", ANN, "[PATCH v3] foo/i: new test for gizmo limits", 19,
       FILES[8], "int g3;")
+# 9: a series without a cover letter whose v2 renames its first patch
+# (so no family: LTP's "lib: add .needs_hugepages ..." v2 1/2, then v3
+# 1/2 ".request_hugepages", Dec 2019); the same from another sender
+# stays apart
+BOB = "Bob Other <bob@example.com>"
+patch("n1-1@x", ANN, "[PATCH 1/2] foo: add a knob for widgets", 20,
+      FILES[9], "int n1;")
+patch("n1-2@x", ANN, "[PATCH 2/2] foo: use the widget knob", 20, FILES[10],
+      "int n12;", "n1-1@x")
+patch("n2-1@x", ANN, "[PATCH v2 1/2] foo: add a knob helper for widgets",
+      22, FILES[9], "int n2;")
+patch("n2-2@x", ANN, "[PATCH v2 2/2] foo: use the widget knob", 22,
+      FILES[10], "int n22;", "n2-1@x")
+patch("n3-1@x", BOB, "[PATCH v3 1/2] foo: add knob helpers for widgets",
+      23, FILES[9], "int n3;")
+patch("n3-2@x", BOB, "[PATCH v3 2/2] foo: rework widgets", 23,
+      FILES[10], "int n32;", "n3-1@x")
 # apart: a v2 on a file whose earlier patch is of another component, in
 # other words
 patch("h1@x", ANN, "[PATCH] lib: frob widgets", 14, FILES[7], "int h1;")
@@ -178,13 +196,17 @@ same("e1@x", "e3@x", "... and its v3, renamed again (the component)")
 same("g1@x", "g2@x", "a lone patch's renamed v2 whose v3 keeps the new "
      "name: still the v1's next version")
 same("g1@x", "g3@x", "... and so is the v3")
+same("n1-1@x", "n2-1@x", "a series without a cover letter: its v2's "
+     "renamed first patch (same files, half the words) is a version")
+apart("n1-1@x", "n3-1@x", "... not another sender's posting on those "
+      "files")
 apart("h1@x", "h2@x", "a v2 on the same file of another component in "
       "other words")
 apart("p1@x", "p2@x", "two patches of one posting with one subject")
 apart("d1@x", "d2@x", "one subject on the same files two years apart")
-eq(foo["patches"], 16, "16 patches: widget x2, gadget, semicolon, api, "
-   "bar, conf x2, errno, gizmo limits, lib and core, two silences, two "
-   "documentation updates")
+eq(foo["patches"], 20, "20 patches: widget x2, gadget, semicolon, api, "
+   "bar, conf x2, errno, gizmo limits, knob x2, Bob's two, lib and core, "
+   "two silences, two documentation updates")
 api = [p for p in foo["patch_list"] if "m1@x" in p["versions"]][0]
 eq(api["author"]["email"], "ann@example.com", "the reworked patch stays Ann's")
 
