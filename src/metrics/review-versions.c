@@ -300,11 +300,53 @@ static bool same_component(const char *a, const char *b)
 	return ca && cb && ca - a == cb - b && !memcmp(a, b, (size_t)(ca - a));
 }
 
+/* Whether few postings name the component of subject key `a` (`count`:
+ * postings per component, of `patches` in all): "erofs: " on the
+ * linux-erofs list names a subsystem, not one patch. */
+static bool few_name(GHashTable *count, guint patches, const char *a)
+{
+	const char *c = strstr(a, ": ");
+	char *key = g_strndup(a, c ? (size_t)(c - a) : 0);
+	guint n = GPOINTER_TO_UINT(g_hash_table_lookup(count, key));
+
+	g_free(key);
+	return n <= MAX(8u, patches / 100);
+}
+
+/* Postings per component (the text before a subject key's first ": "),
+ * and in `patches` all of them. */
+static GHashTable *component_counts(struct vctx *v, guint *patches)
+{
+	GHashTable *count = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, NULL);
+
+	for (size_t i = 0; i < ms_mail_index_count(v->idx); i++) {
+		const char *k, *c;
+
+		if (rec_at(v, (uint32_t)i)->kind != MS_MAIL_PATCH)
+			continue;
+		(*patches)++;
+		k = skey_of(v, (uint32_t)i);
+		c = strstr(k, ": ");
+		if (c) {
+			char *key = g_strndup(k, (size_t)(c - k));
+			guint n = GPOINTER_TO_UINT(g_hash_table_lookup(count,
+								      key));
+
+			g_hash_table_replace(count, key,
+					     GUINT_TO_POINTER(n + 1));
+		}
+	}
+	return count;
+}
+
 /*
  * A lone patch marked version 2 or later that no rule above joined to an
  * earlier version follows its sender's latest lone patch on exactly its
  * files, of a lower version and posted within 90 days before, when the
- * subjects share half their words or their component, and none of the
+ * subjects share half their words or their component (when later
+ * versions follow the renamed posting already, a component few postings
+ * name: few_name()), and none of the
  * earlier postings was applied as a commit (then the later one is a new
  * patch: LTP's "waitid10: Fix when coredumps are piped" and "waitid10:
  * raise SIGFPE directly", both applied): LTP's
@@ -317,13 +359,18 @@ static void join_renamed(struct vctx *v, const char *const *sender)
 	size_t n = ms_mail_index_count(v->idx), ns;
 	bool *applied = g_new0(bool, n ? n : 1);      /* per root */
 	uint32_t *first = g_new0(uint32_t, n ? n : 1);  /* per root, + 1 */
+	guint *size = g_new0(guint, n ? n : 1);         /* per root */
 	GHashTable *last = g_hash_table_new_full(g_str_hash, g_str_equal,
 						 g_free, NULL);
+	guint patches = 0;
+	GHashTable *count = component_counts(v, &patches);
 
 	for (size_t i = 0; i < n; i++) {
 		uint32_t root = ms_uf_find(v->up, (uint32_t)i);
 		const struct ms_mail_rec *r = rec_at(v, (uint32_t)i);
 
+		if (r->kind == MS_MAIL_PATCH)
+			size[root]++;
 		if (r->kind == MS_MAIL_PATCH && (!first[root] ||
 		    r->date < rec_at(v, first[root] - 1)->date))
 			first[root] = (uint32_t)i + 1;
@@ -363,15 +410,21 @@ static void join_renamed(struct vctx *v, const char *const *sender)
 			if (!applied[rq] && o->version < s->version &&
 			    o->date < r->date &&
 			    r->date - o->date <= 90 * 86400 &&
-			    (similar(a, b) || same_component(a, b))) {
+			    (similar(a, b) || (same_component(a, b) &&
+			     (size[rp] == 1 || few_name(count, patches, a))))) {
+				guint sz = size[rp] + size[rq];
+
 				ms_uf_union(v->up, p, q);
 				applied[ms_uf_find(v->up, p)] = applied[rp];
 				first[ms_uf_find(v->up, p)] = first[rq];
+				size[ms_uf_find(v->up, p)] = sz;
 			}
 		}
 		g_hash_table_insert(last, key, GUINT_TO_POINTER(p + 1));
 	}
 	g_hash_table_unref(last);
+	g_hash_table_unref(count);
+	g_free(size);
 	g_free(first);
 	g_free(applied);
 }

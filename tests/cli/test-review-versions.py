@@ -23,7 +23,7 @@ tree = os.path.join(tmp, "tree")
 FILES = ["drivers/foo/a.c", "drivers/foo/b.c", "drivers/foo/c.c",
          "drivers/foo/d.c", "drivers/foo/e.c", "drivers/foo/f.c",
          "drivers/foo/g.c", "drivers/foo/h.c", "drivers/foo/i.c",
-         "drivers/foo/j.c", "drivers/foo/k.c"]
+         "drivers/foo/j.c", "drivers/foo/k.c", "drivers/foo/l.c"]
 for f in FILES:
     os.makedirs(os.path.dirname(os.path.join(tree, f)), exist_ok=True)
     with open(os.path.join(tree, f), "w") as fp:
@@ -104,12 +104,23 @@ patch("u2-1@x", ANN, "[PATCH v2 1/1] foo: move conf inside", 13, FILES[3],
 # 7: a lone patch renamed in its v2 and v3, each in a new thread (LTP's
 # ioctl_pidfd06, Jan Polensky, Feb 2026): half the words, then the
 # component alone
-patch("e1@x", ANN, "[PATCH] foo: expect ENOENT for bad paths", 14,
+patch("e1@x", ANN, "[PATCH] foo_paths01: expect ENOENT for bad paths", 14,
       FILES[6], "int e1;")
-patch("e2@x", ANN, "[PATCH v2] foo: accept ENOENT or EINVAL for bad paths",
-      15, FILES[6], "int e2;")
-patch("e3@x", ANN, "[PATCH v3] foo: select the errno for bad paths", 16,
+patch("e2@x", ANN, "[PATCH v2] foo_paths01: accept ENOENT or EINVAL for "
+      "bad paths", 15, FILES[6], "int e2;")
+patch("e3@x", ANN, "[PATCH v3] foo_paths01: select the errno", 16,
       FILES[6], "int e3;")
+# apart: a renamed v2 that has its own v3 already, when the component is
+# the subsystem's ("foo: ", on most patches of the list): linux-erofs's
+# Chunhai Guo, "erofs: allocate more short-lived pages ..." (Sep 2024),
+# then "[PATCH v2] erofs: free pclusters if no cached folio attached" and
+# its v3 to v6 (Nov 2024), another patch whose v1 had another file set
+patch("c1@x", ANN, "[PATCH] foo: allocate more pages from the pool", 17,
+      FILES[11], "int c1;")
+patch("c2@x", ANN, "[PATCH v2] foo: free clusters once nothing is cached",
+      19, FILES[11], "int c2;")
+patch("c3@x", ANN, "[PATCH v3] foo: free clusters once nothing is cached",
+      20, FILES[11], "int c3;")
 # 8: a lone patch renamed in its v2, its v3 under the new name: the v2
 # starts a patch that already has a later version (LTP's prctl06, Yang Xu,
 # May-July 2019: "syscalls/prctl06.c: New test ..." then v3 and v4 as
@@ -200,13 +211,15 @@ same("n1-1@x", "n2-1@x", "a series without a cover letter: its v2's "
      "renamed first patch (same files, half the words) is a version")
 apart("n1-1@x", "n3-1@x", "... not another sender's posting on those "
       "files")
+apart("c1@x", "c2@x", "a renamed v2 with a v3 of its own, on the same "
+      "file, whose only common ground is the subsystem's component")
 apart("h1@x", "h2@x", "a v2 on the same file of another component in "
       "other words")
 apart("p1@x", "p2@x", "two patches of one posting with one subject")
 apart("d1@x", "d2@x", "one subject on the same files two years apart")
-eq(foo["patches"], 20, "20 patches: widget x2, gadget, semicolon, api, "
-   "bar, conf x2, errno, gizmo limits, knob x2, Bob's two, lib and core, "
-   "two silences, two documentation updates")
+eq(foo["patches"], 22, "22 patches: widget x2, gadget, semicolon, api, "
+   "bar, conf x2, errno, gizmo limits, knob x2, Bob's two, pool and "
+   "clusters, lib and core, two silences, two documentation updates")
 api = [p for p in foo["patch_list"] if "m1@x" in p["versions"]][0]
 eq(api["author"]["email"], "ann@example.com", "the reworked patch stays Ann's")
 
