@@ -273,7 +273,18 @@ static bool is_mark(gunichar c)
 char *ms_casefold(const char *s, ptrdiff_t len)
 {
 	char *valid, *folded;
+	ptrdiff_t n = 0;
 
+	/* ASCII (nearly all text) folds to its lowercase: Unicode case
+	 * folding maps only A-Z among ASCII characters */
+	while ((len < 0 || n < len) && s[n] && (unsigned char)s[n] < 0x80)
+		n++;
+	if (len < 0 ? !s[n] : n == len) {
+		folded = g_strndup(s, (gsize)n);
+		for (ptrdiff_t i = 0; i < n; i++)
+			folded[i] = g_ascii_tolower(folded[i]);
+		return folded;
+	}
 	if (g_utf8_validate(s, len, NULL))
 		return g_utf8_casefold(s, len);
 	valid = g_utf8_make_valid(s, len);
