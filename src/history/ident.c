@@ -713,21 +713,32 @@ static char *address_key(struct ms_ident *id, char *key, const char *name,
 static unsigned find(struct ms_ident *id, const char *name,
 		     const char *email, bool create)
 {
-	char *seen_key = g_strconcat(name ? name : "", "\1",
-				     email ? email : "", NULL);
-	gpointer v = g_hash_table_lookup(id->seen, seen_key);
+	/* most lookups find a pair seen before: its key is made on the
+	 * stack, and copied only for a pair not seen yet */
+	char buf[256], *seen_key = buf;
+	size_t nl = name ? strlen(name) : 0, el = email ? strlen(email) : 0;
+	gpointer v;
 	char *key, *cname, *cemail;
 	enum ms_ident_source source;
 	bool mm_named;
 	unsigned r;
 
+	if (nl + el + 2 > sizeof(buf))
+		seen_key = g_malloc(nl + el + 2);
+	memcpy(seen_key, name ? name : "", nl);
+	seen_key[nl] = '\1';
+	memcpy(seen_key + nl + 1, email ? email : "", el + 1);
+	v = g_hash_table_lookup(id->seen, seen_key);
 	if (v) {
-		g_free(seen_key);
+		if (seen_key != buf)
+			g_free(seen_key);
 		r = GPOINTER_TO_UINT(v) - 1;
 		if (id->usage)
 			mark_used(id, r, email);
 		return r;
 	}
+	if (seen_key == buf)
+		seen_key = g_strdup(buf);
 	key = person_key(id, name, email, &cname, &cemail, &source,
 			 &mm_named);
 	if (!key) {
