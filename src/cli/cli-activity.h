@@ -31,6 +31,7 @@ struct cli_act_opts {
 	struct cli_strings mailmaps; /* --mailmap FILE... */
 	struct cli_strings maintainers; /* --maintainers FILE... */
 	bool find_maintainer_files; /* --find-maintainer-files */
+	GBytes *tree_blobs;      /* the tree's blob ids kept, or NULL */
 	bool no_name_join;       /* --no-name-join */
 	bool merges;             /* --merges */
 	bool no_plus_fold;       /* --no-plus-fold */

@@ -38,6 +38,7 @@ static void project_options(const struct cli_act_opts *o,
 	po.maintainers = o->maintainers.items;
 	po.nr_maintainers = (size_t)o->maintainers.nr;
 	po.find_maintainer_files = o->find_maintainer_files;
+	po.tree_blobs = o->tree_blobs;
 	po.aliases = o->aliases;
 	po.mailmaps = o->mailmaps.items;
 	po.nr_mailmaps = (size_t)o->mailmaps.nr;

@@ -411,12 +411,6 @@ int cli_result_end(struct cli_result *r, int rc,
 	return rc;
 }
 
-void cli_result_tree(const struct cli_result *r, const struct ms_tree *tree)
-{
-	if (r->blobs && tree)
-		ms_tree_blobs_take(tree, r->blobs);
-}
-
 void cli_result_keep(struct cli_result *r)
 {
 	GString *now;

@@ -85,10 +85,6 @@ void cli_result_add_archives(struct cli_result *r,
  */
 int cli_result_serve(struct cli_result *r, const struct cli_store_opts *so,
 		     const char *store_for, const char *tree_dir);
-/* Give `tree`, the command's tree of the directory `tree_dir` above, the
- * blob ids kept (tree.h, ms_tree_blobs_take()): a file that did not
- * change is not read again for its id. */
-void cli_result_tree(const struct cli_result *r, const struct ms_tree *tree);
 
 /*
  * End a run that was not served: print what it wrote to stdout, and when

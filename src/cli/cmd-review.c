@@ -594,11 +594,10 @@ int cli_review_main(int argc, char **argv,
 			      tree_dir(&a));
 	if (rc != CLI_CONTINUE)
 		goto out;
+	a.io.tree_blobs = res.blobs;
 	rc = review_open(&a, &d);
-	if (rc == CLI_CONTINUE) {
-		cli_result_tree(&res, d.tree);
+	if (rc == CLI_CONTINUE)
 		rc = review_load(&a, &d);
-	}
 	if (rc == CLI_CONTINUE)
 		rc = review_intervals(&a, &d);
 	if (rc == CLI_CONTINUE && a.io.repo)

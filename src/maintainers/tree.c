@@ -658,42 +658,51 @@ static void keep_blob(const struct ms_tree *t, const char *path,
 	g_mutex_unlock(&f->lock);
 }
 
+/* The kept blob id of `path` when `sb`, the file's fstat(), is what it
+ * answered when hashed (g_free), else NULL. */
+static char *kept_id(const struct ms_tree *t, const char *path,
+		     const struct stat *sb)
+{
+	struct tree_facts *f = t->facts;
+	struct known_blob *k;
+	uint64_t st[5];
+	char *id = NULL;
+
+	if (t->read || !S_ISREG(sb->st_mode))
+		return NULL;
+	stat_of(sb, st);
+	g_mutex_lock(&f->lock);
+	k = g_hash_table_lookup(f->blobs, path);
+	if (k && !memcmp(st, k->st, sizeof(st))) {
+		k->asked = true;
+		id = g_strdup(k->id);
+	}
+	g_mutex_unlock(&f->lock);
+	return id;
+}
+
 /* The kept blob id of `path` when the file still answers fstat() as it
  * did when hashed (g_free), else NULL. */
 static char *known_blob(const struct ms_tree *t, const char *path)
 {
-	struct tree_facts *f = t->facts;
-	struct known_blob *k, was;
 	struct stat sb;
-	uint64_t st[5];
 	bool same;
 	int fd;
 
-	g_mutex_lock(&f->lock);
-	k = g_hash_table_lookup(f->blobs, path);
-	if (k)
-		was = *k;
-	g_mutex_unlock(&f->lock);
-	if (!k || t->read || !inside_tree(path))
+	g_mutex_lock(&t->facts->lock);
+	same = g_hash_table_contains(t->facts->blobs, path);
+	g_mutex_unlock(&t->facts->lock);
+	if (!same || t->read || !inside_tree(path))
 		return NULL;
 	fd = open_inside(t, path);
 	if (fd < 0) {
 		ms_error_clear();
 		return NULL;
 	}
-	same = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+	same = fstat(fd, &sb) == 0;
 	close(fd);
-	stat_of(&sb, st);
-	if (!same || memcmp(st, was.st, sizeof(st)))
-		return NULL;
-	g_mutex_lock(&f->lock);
-	k = g_hash_table_lookup(f->blobs, path);
-	if (k)
-		k->asked = true;
-	g_mutex_unlock(&f->lock);
-	return g_strdup(was.id);
+	return same ? kept_id(t, path, &sb) : NULL;
 }
-
 /* ms_tree_read(), and in *id (when not NULL) the file's blob id, hashed
  * once for the fact and the caller. */
 static int read_fact(const struct ms_tree *t, const char *path, char **buf,
@@ -704,9 +713,13 @@ static int read_fact(const struct ms_tree *t, const char *path, char **buf,
 	char *sum = NULL;
 
 	if (rc == 0 && (id || !t->facts->off)) {
-		sum = blob_id(*buf, *len);
+		/* a file read for its bytes: hashed unless its id is kept */
+		sum = kept_id(t, path, &sb);
+		if (!sum) {
+			sum = blob_id(*buf, *len);
+			keep_blob(t, path, &sb, sum);
+		}
 		fact(t, 'r', path, sum);
-		keep_blob(t, path, &sb, sum);
 	} else if (rc < 0 && inside_tree(path)) {
 		char code[16];
 

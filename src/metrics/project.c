@@ -180,6 +180,8 @@ static int load_tree(struct ms_project *p, struct ms_diags *diags)
 				      &p->tree, &p->late);
 	if (rc < 0)
 		return rc;
+	if (p->o.tree_blobs)
+		ms_tree_blobs_take(p->tree, p->o.tree_blobs);
 	lo.maintainers = p->o.maintainers;
 	lo.nr_maintainers = p->o.nr_maintainers;
 	lo.find_maintainer_files = p->o.find_maintainer_files;

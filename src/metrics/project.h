@@ -10,6 +10,7 @@
 
 #include "error.h"
 
+#include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -41,6 +42,8 @@ struct ms_project_options {
 	const char *const *maintainers;
 	size_t nr_maintainers;
 	bool find_maintainer_files;
+	/* the tree's blob ids kept (ms_tree_blobs_take()), or NULL */
+	GBytes *tree_blobs;
 	/* who is who besides the tree's .mailmap: a gitdm aliases file and
 	 * more .mailmap files (paths, read once by ms_project_open()) */
 	const char *aliases;
@@ -66,7 +69,7 @@ struct ms_project_options {
 #define MS_PROJECT_OPTIONS_INIT { \
 	.gitdir = NULL, .rev = NULL, .tree_dir = ".", \
 	.maintainers = NULL, .nr_maintainers = 0, \
-	.find_maintainer_files = false, .aliases = NULL, .mailmaps = NULL, \
+	.find_maintainer_files = false, .tree_blobs = NULL, .aliases = NULL, .mailmaps = NULL, \
 	.nr_mailmaps = 0, .no_name_join = false, .no_plus_fold = false, \
 	.merges = false, .last_addresses = false, .keep_paths = false, \
 	.listing_note = NULL, .listing_data = NULL, .progress = NULL, \
