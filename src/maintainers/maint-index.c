@@ -31,6 +31,7 @@
 #include "tree.h"
 
 #include <glib.h>
+#include <isa-l/crc64.h>
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
@@ -439,12 +440,19 @@ void maint_index_free(struct maint_index *idx)
 	g_free(idx);
 }
 
+/* Two CRC-64s (ECMA-182 and ISO) of the same bytes: 128 bits, at a
+ * tenth of SHA-256's cost (0.6 MB of fields per run on the kernel's). */
+static void fp_add(uint64_t c[2], const void *p, size_t n)
+{
+	c[0] = crc64_ecma_refl(c[0], p, n);
+	c[1] = crc64_iso_refl(c[1], p, n);
+}
+
 char *maint_index_fingerprint(const struct maint_index *idx)
 {
-	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
-	char *r;
+	uint64_t c[2] = { 0, 0 };
 
-	g_checksum_update(ck, (const guchar *)"maint-index-1\n", -1);
+	fp_add(c, "maint-index-2\n", 14);
 	for (size_t i = 0; i < maint_file_nr_entries(idx->mf); i++) {
 		const struct maint_entry *e = maint_file_entry(idx->mf, i);
 
@@ -452,17 +460,15 @@ char *maint_index_fingerprint(const struct maint_index *idx)
 			const struct maint_field *f = &e->fields[k];
 			char key[2] = { f->key, 0 };
 
-			g_checksum_update(ck, (const guchar *)key, 2);
-			g_checksum_update(ck, (const guchar *)f->value,
-					  (gssize)strlen(f->value) + 1);
+			fp_add(c, key, 2);
+			fp_add(c, f->value, strlen(f->value) + 1);
 		}
-		g_checksum_update(ck, (const guchar *)"\n", 1);
+		fp_add(c, "\n", 1);
 	}
-	g_checksum_update(ck, (const guchar *)idx->dirs->str,
-			  (gssize)idx->dirs->len);
-	r = g_strdup(g_checksum_get_string(ck));
-	g_checksum_free(ck);
-	return r;
+	fp_add(c, idx->dirs->str, idx->dirs->len);
+	return g_strdup_printf("%016" G_GINT64_MODIFIER "x%016"
+			       G_GINT64_MODIFIER "x", (guint64)c[0],
+			       (guint64)c[1]);
 }
 
 unsigned long maint_index_limit_hits(const struct maint_index *idx)
