@@ -50,7 +50,7 @@ static void fact(const struct ms_tree *t, char kind, const char *path,
 
 	if (f->off)
 		return;
-	key = g_strdup_printf("%c %s", kind, path);
+	key = g_strconcat((const char[]){ kind, ' ', 0 }, path, NULL);
 
 	g_mutex_lock(&f->lock);
 	if (g_hash_table_add(f->seen, key))
