@@ -461,9 +461,11 @@ static bool modifies(const GPtrArray *pre, const char *path)
  * 3/3 for rdma-core). */
 static char *series_key(const struct ms_mail_rec *r, const char *path)
 {
-	return g_strdup_printf("%" G_GINT64_FORMAT ":%s",
-			       (gint64)r->series << 16 | r->total,
-			       path ? path : "");
+	char n[24];
+
+	g_snprintf(n, sizeof(n), "%" G_GINT64_FORMAT ":",
+		   (gint64)r->series << 16 | r->total);
+	return g_strconcat(n, path ? path : "", NULL);
 }
 
 /* Whether another patch of `r`'s series creates `path`: a file modified
@@ -722,9 +724,13 @@ static enum aside aside_of(struct aside_ctx *c, GHashTable *hist,
 static char *pre_key(const char *pre)
 {
 	const char *path = pre_path(pre);
+	char *k;
 
-	return path && strcspn(pre, " ") >= 7 ?
-	       g_strdup_printf("%.7s %s", pre, path) : NULL;
+	if (!path || strcspn(pre, " ") < 7)
+		return NULL;
+	k = g_strconcat("1234567 ", path, NULL);
+	memcpy(k, pre, 7);
+	return k;
 }
 
 /*
