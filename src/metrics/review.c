@@ -34,8 +34,8 @@ struct ctx {
 	GArray *commit_entries;      /* per commit: GArray * of entries */
 	struct ms_ident *ident;      /* who is who */
 	GHashTable *strings;         /* interned canonical addresses */
-	const char **sender;         /* per record: canonical sender, or
-					NULL */
+	const char **sender;         /* per record: canonical sender, or */
+	unsigned *sender_id;         /* NULL, and its person (canon()) */
 	uint32_t *version_of;        /* per record: ms_review_versions() */
 	uint8_t *aside;              /* per record: enum aside */
 	/* per entry index: its postings in the window (window_posting()),
@@ -148,6 +148,7 @@ static void ctx_init(struct ctx *c)
 					 g_ascii_strdown(r->sender_email, -1));
 	}
 	c->sender = g_new0(const char *, n ? n : 1);
+	c->sender_id = g_new0(unsigned, n ? n : 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, i);
 
@@ -155,7 +156,7 @@ static void ctx_init(struct ctx *c)
 				    GUINT_TO_POINTER(i));
 		if (r->sender_email)
 			c->sender[i] = canon(c, r->sender_name,
-					     r->sender_email, NULL);
+					     r->sender_email, &c->sender_id[i]);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, i);
@@ -213,6 +214,7 @@ static void ctx_release(struct ctx *c)
 	g_hash_table_unref(c->reviewers);
 	g_hash_table_unref(c->via_lists);
 	g_free(c->sender);
+	g_free(c->sender_id);
 	g_free(c->version_of);
 	g_free(c->aside);
 	g_clear_pointer(&c->entry_posts, g_ptr_array_unref);
@@ -308,13 +310,12 @@ static struct person_acc *acc_via_list(const struct ctx *c, GHashTable *h,
 	return a;
 }
 
-/* The accumulator of an unlisted person met as `name` <`email`>. */
-static struct person_acc *acc_person(const struct ctx *c, GHashTable *h,
-				     GPtrArray *order, const char *name,
-				     const char *email)
+/* The accumulator of unlisted `name` <`email`>, canon() `key` and `id`. */
+static struct person_acc *acc_known(const struct ctx *c, GHashTable *h,
+				    GPtrArray *order, const char *name,
+				    const char *email, const char *key,
+				    unsigned id)
 {
-	unsigned id;
-	const char *key = canon(c, name, email, &id);
 	struct person_acc *a;
 
 	if (!key)
@@ -632,7 +633,21 @@ struct entry_acc {
 static struct person_acc *ea_person(struct entry_acc *ea, const char *name,
 				    const char *email)
 {
-	return acc_person(ea->c, ea->accs, ea->order, name, email);
+	unsigned id;
+	const char *key = canon(ea->c, name, email, &id);
+
+	return acc_known(ea->c, ea->accs, ea->order, name, email, key, id);
+}
+
+/* ea_person() of record `rec`'s sender, resolved once (ctx_init()). */
+static struct person_acc *ea_sender(struct entry_acc *ea, uint32_t rec)
+{
+	const struct ctx *c = ea->c;
+	const struct ms_mail_rec *r = rec_at(c, rec);
+
+	return !r->sender_email ? ea_person(ea, r->sender_name, NULL) :
+	       acc_known(c, ea->accs, ea->order, r->sender_name,
+			 r->sender_email, c->sender[rec], c->sender_id[rec]);
 }
 
 /* An empty result for entry `e`. */
@@ -765,8 +780,7 @@ static void patch_families(struct entry_acc *ea)
 			g_array_append_val(out->patches, np);
 			g_array_append_val(up, f);
 			if (c->sender[i])
-				ea_person(ea, r->sender_name,
-					  r->sender_email)->p.own_patches++;
+				ea_sender(ea, i)->p.own_patches++;
 		}
 		if (g_hash_table_lookup_extended(series, GINT_TO_POINTER(sk),
 						 NULL, &v))
@@ -776,8 +790,7 @@ static void patch_families(struct entry_acc *ea)
 			g_hash_table_insert(series, GINT_TO_POINTER(sk),
 					    GUINT_TO_POINTER(f));
 		if (c->sender[i])
-			ea_person(ea, r->sender_name,
-				  r->sender_email)->p.authored++;
+			ea_sender(ea, i)->p.authored++;
 	}
 	out->series = 0;
 	for (uint32_t f = 0; f < up->len; f++)
@@ -961,8 +974,7 @@ static bool tally_responses(struct entry_acc *ea, guint pi,
 		const struct ms_rv_reply *rep =
 			&g_array_index(resp, struct ms_rv_reply, x);
 		const struct ms_mail_rec *rr = rec_at(c, rep->rec);
-		struct person_acc *a = ea_person(ea, rr->sender_name,
-						 rr->sender_email);
+		struct person_acc *a = ea_sender(ea, rep->rec);
 		int64_t *old;
 
 		set_reply(&pt->first, &pt->has_first, rep, c);
