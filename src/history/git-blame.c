@@ -11,9 +11,13 @@
  * diff.indentHeuristic is false).  What no parent takes is the
  * suspect's commit's.  Lines of a root commit are boundary lines, which
  * git prints with a '^' and the script's /^([0-9a-f]+) / misses, unless
- * blame.showRoot.  Per line the answer does not depend on which lines
- * are asked (-L) nor on the order suspects are taken in, so a file is
- * blamed whole once and each range cut from it.
+ * blame.showRoot.  A work tree's file is first the suspect of
+ * fake_working_tree_commit(): the file's bytes (converted by nothing),
+ * HEAD its parent; the lines HEAD does not take are the null id's, "Not
+ * Committed Yet" (a suspect without a commit here).  Per line the
+ * answer does not depend on which lines are asked (-L) nor on the order
+ * suspects are taken in, so a file is blamed whole once and each range
+ * cut from it.
  */
 #include "git-blame.h"
 #include "error.h"
@@ -30,7 +34,7 @@ struct line {
 };
 
 struct suspect {
-	git_commit *commit;
+	git_commit *commit;     /* NULL: the work tree's (the null id) */
 	char *path;
 	git_oid blob;
 	git_filemode_t mode;
@@ -44,7 +48,7 @@ struct ms_blame {
 	git_repository *repo;
 	git_commit *head;
 	git_index *index;       /* a work tree's, read at the first blame */
-	bool work, show_root, indent;
+	bool work, show_root, indent, autocrlf;
 	GHashTable *files;      /* path -> each line's id (NULL: boundary) */
 };
 
@@ -55,6 +59,8 @@ struct walk {
 	GSequence *queue;
 	guint64 seq;
 	git_commit **fin;       /* each final line's commit (borrowed) */
+	const char *work;       /* the work tree's file, as git reads it */
+	size_t work_len;
 };
 
 static void suspect_free(gpointer p)
@@ -86,32 +92,37 @@ static gint by_lno(gconstpointer a, gconstpointer b)
 	return x->fin < y->fin ? -1 : x->fin > y->fin;
 }
 
-/* The suspect of commit `c` (not taken) and `path`; 1 when a diff
- * driver's textconv may apply to the path: git must say. */
+/* 1 when a diff driver's textconv may apply to `path`: git must say */
+static int driver(struct walk *w, const char *path)
+{
+	gpointer d;
+	bool bin;
+
+	if (!g_hash_table_lookup_extended(w->drivers, path, NULL, &d)) {
+		int rc = ms_git_is_binary(w->b->repo, path, NULL, &bin);
+
+		if (rc < 0)
+			return rc;
+		d = GINT_TO_POINTER(rc == 1);
+		g_hash_table_insert(w->drivers, g_strdup(path), d);
+	}
+	return d != NULL;
+}
+
+/* The suspect of commit `c` (not taken) and `path`; 1 when git must
+ * say (a diff driver) */
 static int suspect_of(struct walk *w, git_commit *c, const char *path,
 		      const git_oid *blob, git_filemode_t mode,
 		      struct suspect **out)
 {
-	char *key = g_strconcat(git_oid_tostr_s(git_commit_id(c)), " ", path,
-				NULL);
-	struct suspect *s = g_hash_table_lookup(w->suspects, key);
-	gpointer driver;
-	bool bin;
+	char *key;
+	struct suspect *s;
+	int rc = driver(w, path);
 
-	if (!g_hash_table_lookup_extended(w->drivers, path, NULL, &driver)) {
-		int rc = ms_git_is_binary(w->b->repo, path, NULL, &bin);
-
-		if (rc < 0) {
-			g_free(key);
-			return rc;
-		}
-		driver = GINT_TO_POINTER(rc == 1);
-		g_hash_table_insert(w->drivers, g_strdup(path), driver);
-	}
-	if (driver) {
-		g_free(key);
-		return 1;
-	}
+	if (rc)
+		return rc;
+	key = g_strconcat(git_oid_tostr_s(git_commit_id(c)), " ", path, NULL);
+	s = g_hash_table_lookup(w->suspects, key);
 	if (!s) {
 		s = g_new0(struct suspect, 1);
 		git_commit_dup(&s->commit, c);
@@ -173,16 +184,19 @@ static int find_origin(struct walk *w, git_commit *p, struct suspect *s,
 }
 
 /* find_rename(): where the commit adds s->path to parent `p`'s tree,
- * the suspect of the file it renames, or NULL; into *out */
+ * the suspect of the file it renames, or NULL; into *out.  The work
+ * tree's has none: its index deletes nothing (work_file()). */
 static int find_rename(struct walk *w, git_commit *p, struct suspect *s,
 		       struct suspect **out)
 {
 	git_tree *pt = NULL, *t = NULL;
 	git_tree_entry *e = NULL, *dst = NULL;
 	char *src = NULL;
-	int rc = entry_of(p, s->path, &e);
+	int rc = s->commit ? entry_of(p, s->path, &e) : 0;
 
 	*out = NULL;
+	if (!s->commit)
+		return 0;
 	if (rc || (e && git_tree_entry_type(e) != GIT_OBJECT_TREE)) {
 		git_tree_entry_free(e);
 		return rc;
@@ -255,13 +269,13 @@ static int pass_to_parent(struct walk *w, struct suspect *s,
 	guint k = 0, kept = 0;
 	int delta = 0;
 
-	if (rc == 0)
+	if (rc == 0 && s->commit)
 		rc = git_blob_lookup(&sb, w->b->repo, &s->blob);
 	if (rc == 0) {
 		const char *pa = git_blob_rawcontent(pb);
-		const char *sa = git_blob_rawcontent(sb);
+		const char *sa = sb ? git_blob_rawcontent(sb) : w->work;
 		size_t pn = (size_t)git_blob_rawsize(pb);
-		size_t sn = (size_t)git_blob_rawsize(sb);
+		size_t sn = sb ? (size_t)git_blob_rawsize(sb) : w->work_len;
 
 		trim_tail(pa, &pn, sa, &sn);
 		git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
@@ -314,7 +328,8 @@ static int scapegoats(struct walk *w, struct suspect *s, struct suspect **sg,
 
 			if (sg[i])
 				continue;
-			rc = git_commit_parent(&p, s->commit, i);
+			rc = s->commit ? git_commit_parent(&p, s->commit, i) :
+			     git_commit_dup(&p, w->b->head);
 			if (rc == 0)
 				rc = pass ? find_rename(w, p, s, &ps) :
 				     find_origin(w, p, s, &ps);
@@ -341,7 +356,7 @@ static int scapegoats(struct walk *w, struct suspect *s, struct suspect **sg,
 /* pass_blame(), then what is left is the suspect's commit's */
 static int pass_blame(struct walk *w, struct suspect *s)
 {
-	unsigned n = git_commit_parentcount(s->commit);
+	unsigned n = s->commit ? git_commit_parentcount(s->commit) : 1;
 	struct suspect **sg = g_new0(struct suspect *, n + 1);
 	int rc = scapegoats(w, s, sg, n);
 
@@ -356,28 +371,120 @@ static int pass_blame(struct walk *w, struct suspect *s)
 	return rc == 2 ? 0 : rc;
 }
 
-/* Whether git blame reads the work tree's `path` as HEAD's blob `id`
- * (fake_working_tree_commit() then passes every line to HEAD): a
- * regular file of the same bytes, in the index, that no CRLF or ident
- * conversion can change. */
-static bool clean(struct ms_blame *b, const char *path, const git_oid *id)
+/* Whether git's diff-index --cached of HEAD against the index would
+ * have a deletion (a source for find_rename()) or a conflict */
+static int index_deletes(struct ms_blame *b)
 {
+	git_tree *t = NULL;
+	git_diff *d = NULL;
+	int rc = git_commit_tree(&t, b->head);
+
+	if (rc == 0)
+		rc = git_diff_tree_to_index(&d, b->repo, t, b->index, NULL);
+	for (size_t i = 0; rc == 0 && d && i < git_diff_num_deltas(d); i++)
+		rc = git_diff_get_delta(d, i)->status == GIT_DELTA_DELETED;
+	git_diff_free(d);
+	git_tree_free(t);
+	return rc < 0 ? rc : rc || git_index_has_conflicts(b->index);
+}
+
+static bool set(const char *attr)
+{
+	return GIT_ATTR_IS_UNSPECIFIED(attr) == 0;
+}
+
+/*
+ * The work tree's `path` as fake_working_tree_commit() reads it into
+ * *buf, its bytes: 1 when convert_to_git() may change them (a filter,
+ * an encoding, a CR that an attribute or core.autocrlf may convert, a
+ * "$Id" with the ident attribute) or git must say otherwise (not a
+ * regular file, HEAD's `e` not one either, or where HEAD lacks it, the
+ * index deleting or conflicting); 2 when git dies (neither HEAD nor the
+ * index has it).
+ */
+static int work_file(struct ms_blame *b, const char *path,
+		     const git_tree_entry *e, char **buf, gsize *len)
+{
+	const char *names[] = { "filter", "working-tree-encoding", "ident",
+				"text", "eol", "crlf" }, *v[6];
 	char *full = g_build_filename(git_repository_workdir(b->repo), path,
 				      NULL);
-	char *buf = NULL;
-	gsize len = 0;
-	git_oid got;
+	bool head = e && git_tree_entry_type(e) != GIT_OBJECT_TREE;
 	struct stat st;
-	bool ok = !lstat(full, &st) && S_ISREG(st.st_mode) &&
-		  git_index_get_bypath(b->index, path, 0) &&
-		  g_file_get_contents(full, &buf, &len, NULL) &&
-		  !git_odb_hash(&got, buf, len, GIT_OBJECT_BLOB) &&
-		  git_oid_equal(&got, id) && !memchr(buf, '\r', len) &&
-		  !g_strstr_len(buf, (gssize)len, "$Id");
+	int rc = lstat(full, &st) || !S_ISREG(st.st_mode) ||
+		 !g_file_get_contents(full, buf, len, NULL);
 
-	g_free(buf);
 	g_free(full);
-	return ok;
+	if (rc == 0)
+		rc = git_attr_get_many(v, b->repo, 0, path, 6, names);
+	if (rc == 0)
+		rc = set(v[0]) || set(v[1]) ||
+		     (set(v[2]) && g_strstr_len(*buf, (gssize)*len, "$Id")) ||
+		     (memchr(*buf, '\r', *len) &&
+		      (set(v[3]) || set(v[4]) || set(v[5]) || b->autocrlf)) ||
+		     (head && git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB &&
+		      git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB_EXECUTABLE);
+	if (rc == 0 && !head && !b->index)
+		rc = git_repository_index(&b->index, b->repo);
+	/* verify_working_tree_path(): the index has it, maybe unmerged */
+	if (rc == 0 && !head)
+		rc = git_index_find(NULL, b->index, path) ? 2 :
+		     index_deletes(b);
+	return rc;
+}
+
+static int count_lines(const char *p, size_t len)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += p[i] == '\n';
+	return n + (len && p[len - 1] != '\n');
+}
+
+/* The first suspect, with every line: HEAD's blob at `e`, or in a work
+ * tree the file's own suspect, whose lines pass_blame() hands to HEAD
+ * at once; into *n the lines */
+static int first(struct walk *w, const char *path, const git_tree_entry *e,
+		 git_blob **blob, int *n)
+{
+	struct suspect *s = NULL;
+	GArray *all = g_array_new(FALSE, FALSE, sizeof(struct line));
+	int rc = 0;
+
+	if (w->b->work) {
+		s = g_new0(struct suspect, 1);
+		s->path = g_strdup(path);
+		s->mode = GIT_FILEMODE_BLOB;
+		s->lines = all;
+		*n = count_lines(w->work, w->work_len);
+		rc = git_odb_hash(&s->blob, w->work, w->work_len,
+				  GIT_OBJECT_BLOB);
+	} else {
+		rc = git_blob_lookup(blob, w->b->repo, git_tree_entry_id(e));
+		if (rc == 0)
+			rc = suspect_of(w, w->b->head, path,
+					git_tree_entry_id(e),
+					git_tree_entry_filemode(e), &s);
+		*n = rc ? 0 : count_lines(git_blob_rawcontent(*blob),
+					  (size_t)git_blob_rawsize(*blob));
+	}
+	for (int i = 0; i < *n; i++) {
+		struct line l = { i, i };
+
+		g_array_append_val(all, l);
+	}
+	w->fin = g_new0(git_commit *, *n + 1);
+	if (w->b->work) {
+		if (rc == 0)
+			rc = pass_blame(w, s);
+		suspect_free(s);
+	} else if (rc == 0) {
+		give(w, s, all);
+	} else {
+		g_array_free(all, TRUE);
+	}
+	return rc;
 }
 
 /* Each line's commit id, NULL for a boundary line, into *out; an
@@ -387,58 +494,41 @@ static int blame_file(struct ms_blame *b, const char *path, GPtrArray **out)
 	struct walk w = { .b = b };
 	git_tree_entry *e;
 	git_blob *blob = NULL;
-	struct suspect *s = NULL;
-	GArray *all = g_array_new(FALSE, FALSE, sizeof(struct line));
+	char *work = NULL;
+	gsize len = 0;
 	int rc = entry_of(b->head, path, &e), n = 0;
 
 	*out = g_ptr_array_new_with_free_func(g_free);
-	if (rc == 0 && b->work && !b->index)
-		rc = git_repository_index(&b->index, b->repo);
-	if (rc == 0 && (e ? git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
-		       (b->work && !clean(b, path, git_tree_entry_id(e))) :
-		       b->work))
+	if (rc == 0 && b->work)
+		rc = work_file(b, path, e, &work, &len);
+	else if (rc == 0 && e && git_tree_entry_type(e) != GIT_OBJECT_BLOB)
 		rc = 1;
-	if (rc || !e) {
+	if (rc || (!e && !b->work)) {
 		git_tree_entry_free(e);
-		g_array_free(all, TRUE);
-		return rc;
+		g_free(work);
+		return rc == 2 ? 0 : rc;
 	}
+	w.work = work;
+	w.work_len = len;
 	w.suspects = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					   suspect_free);
 	w.drivers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  NULL);
 	w.queue = g_sequence_new(NULL);
-	rc = git_blob_lookup(&blob, b->repo, git_tree_entry_id(e));
-	if (rc == 0) {
-		const char *p = git_blob_rawcontent(blob);
-		size_t len = (size_t)git_blob_rawsize(blob);
-
-		for (size_t i = 0; i < len; i++)
-			n += p[i] == '\n';
-		n += len && p[len - 1] != '\n';
-		rc = suspect_of(&w, b->head, path, git_tree_entry_id(e),
-				git_tree_entry_filemode(e), &s);
-	}
-	w.fin = g_new0(git_commit *, n + 1);
-	for (int i = 0; i < n; i++) {
-		struct line l = { i, i };
-
-		g_array_append_val(all, l);
-	}
+	rc = b->work ? driver(&w, path) : 0;
 	if (rc == 0)
-		give(&w, s, all);
-	else
-		g_array_free(all, TRUE);
+		rc = first(&w, path, e, &blob, &n);
 	while (rc == 0 && g_sequence_get_length(w.queue)) {
-		GSequenceIter *first = g_sequence_get_begin_iter(w.queue);
+		GSequenceIter *it = g_sequence_get_begin_iter(w.queue);
+		struct suspect *s = g_sequence_get(it);
 
-		s = g_sequence_get(first);
-		g_sequence_remove(first);
+		g_sequence_remove(it);
 		s->queued = false;
 		rc = pass_blame(&w, s);
 	}
 	for (int i = 0; rc == 0 && i < n; i++)
-		g_ptr_array_add(*out, !b->show_root &&
+		g_ptr_array_add(*out, !w.fin[i] ? g_strnfill(40, '0') :
+				!b->show_root &&
 				!git_commit_parentcount(w.fin[i]) ? NULL :
 				g_strdup(git_oid_tostr_s(git_commit_id(
 					w.fin[i]))));
@@ -448,12 +538,13 @@ static int blame_file(struct ms_blame *b, const char *path, GPtrArray **out)
 	g_hash_table_destroy(w.drivers);
 	git_blob_free(blob);
 	git_tree_entry_free(e);
+	g_free(work);
 	return rc;
 }
 
 /* The configuration and state that make git blame otherwise: 1 */
 static int other_blame(git_repository *repo, bool work, bool *show_root,
-		       bool *indent)
+		       bool *indent, bool *autocrlf)
 {
 	git_config *cfg = NULL;
 	git_reference_iterator *it = NULL;
@@ -467,6 +558,7 @@ static int other_blame(git_repository *repo, bool work, bool *show_root,
 
 	*show_root = false;
 	*indent = true;
+	*autocrlf = false;
 	if (rc == 0) {
 		other |= !git_config_get_string(&s, cfg,
 						"blame.ignoreRevsFile");
@@ -474,6 +566,9 @@ static int other_blame(git_repository *repo, bool work, bool *show_root,
 			*show_root = v;
 		if (!git_config_get_bool(&v, cfg, "diff.indentHeuristic"))
 			*indent = v;
+		/* true or input: CRLF converted */
+		if (!git_config_get_string(&s, cfg, "core.autocrlf"))
+			*autocrlf = git_config_parse_bool(&v, s) || v;
 		rc = git_reference_iterator_glob_new(&it, repo,
 						     "refs/replace/*");
 	}
@@ -511,7 +606,8 @@ int ms_blame_open(const char *dir, bool bare, const char *rev,
 		b->work = true;
 	}
 	if (rc == 0)
-		rc = other_blame(b->repo, !bare, &b->show_root, &b->indent);
+		rc = other_blame(b->repo, !bare, &b->show_root, &b->indent,
+				 &b->autocrlf);
 	if (rc == 0)
 		rc = git_revparse_single(&o, b->repo, bare && rev ? rev :
 					 "HEAD");

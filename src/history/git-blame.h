@@ -30,10 +30,12 @@ void ms_blame_free(struct ms_blame *b);
 /*
  * What mcc_vcs_blame() returns for `file` (`start` and `length` as the
  * script's -L has them, or NULL for the whole file), as a new array of
- * new strings; NULL when git must say: a path git would normalise or
- * split, an -L other than digits, a work tree file that differs from
- * HEAD's (or is not a regular file, or is not in the index), a diff
- * driver, an object missing.  The signature of maint_cc_opts.vcs_blame
+ * new strings (a work tree's uncommitted lines: 40 zeros, as git blame
+ * says); NULL when git must say: a path git would normalise or split,
+ * an -L other than digits, a work tree file that a conversion may change
+ * (an attribute or core.autocrlf) or that is not a regular file, one
+ * HEAD lacks where the index deletes a file (git would look for a
+ * rename) or has a conflict, a diff driver, an object missing.  The signature of maint_cc_opts.vcs_blame
  * (`b` the struct ms_blame).
  */
 GPtrArray *ms_blame_lines(const char *file, const char *start,

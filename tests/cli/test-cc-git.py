@@ -555,4 +555,33 @@ if not XEN and not QEMU and os.path.exists(FULL):
             args, [fixes]), f"Fixes: ids, {args}: no git log -1, the "
            "script's bytes", (n5, got))
 
+# A work tree's file that differs from HEAD is blamed as git blames it
+# (fake_working_tree_commit(): its lines HEAD does not give are the null
+# id's, "Not Committed Yet", whose git log -1 prints nothing; the script
+# counts them in its divisors): lines changed and added, lines added at
+# the end only, a CR that nothing converts, a file the index adds (all
+# its lines the null id's), one git does not know (git dies): no `git
+# blame` runs, the script's bytes.
+DIRTY = {"drivers/foo/sub/deep.c": "1\nX\n4\n5\n",
+         "lib/new.c": "old\nold\nnew\nmore\nmore\n",
+         "drivers/odd/odd.c": "odd\r\neven\r\n",
+         "drivers/foo/foo.c": "a\nZ\nd\n",
+         "lib/fresh.c": "fresh\n", "lib/untracked.c": "u\n"}
+for path, content in DIRTY.items():
+    with open(os.path.join(T, path), "w", newline="") as f:
+        f.write(content)
+git("add", "lib/fresh.c")
+null = [f for f in DIRTY if any(
+    l.startswith(b"0" * 40 + b" ") for l in subprocess.run(
+        ["git", "-C", T, "blame", "-l", "--", f],
+        capture_output=True).stdout.splitlines())]
+eq(sorted(null), sorted(set(DIRTY) - {"lib/untracked.c"}), "git blames "
+   "uncommitted lines on the null id (git dies on lib/untracked.c)")
+for inp in (["-f", *DIRTY], [patch]):
+    for args in (["--git-blame", "--rolestats"], ["--git-blame"]):
+        got, n6 = logged(args, inp, "blame")
+        ok(n6 == 0 and got == script_says(args, inp), f"{args} {inp[0]} "
+           "in a dirty work tree: no git blame, the script's bytes",
+           (n6, got))
+
 done()
