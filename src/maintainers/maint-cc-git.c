@@ -207,7 +207,9 @@ static void vcs_file_signoffs(struct maint_cc *cc, const char *file)
 /* find_commit_signers_cmd's or find_commit_author_cmd's lines (a new
  * array): from the objects where they can say, else from git; once a
  * run for each (the script asks again for a commit blamed in several
- * files or hunks) */
+ * files or hunks).  The author's (!body) is read for its GitAuthor line
+ * alone: its numstat lines cannot matter, nor a blob its diff lacks (git
+ * prints the header, then dies), so it is made without them. */
 static GPtrArray *commit_log(struct maint_cc *cc, const struct mcc_vcs *v,
 			     const char *id, bool body)
 {
@@ -218,7 +220,7 @@ static GPtrArray *commit_log(struct maint_cc *cc, const struct mcc_vcs *v,
 		g_free(key);
 	} else {
 		out = cc->o.vcs_commit_log ? cc->o.vcs_commit_log(id, body,
-			!v->old, cc->o.vcs_blame_data) : NULL;
+			body && !v->old, cc->o.vcs_blame_data) : NULL;
 		lines = out ? mcc_vcs_split(out) :
 			mcc_vcs_commit_log(v, id, body);
 		g_hash_table_insert(cc->commit_logs, key, lines);
