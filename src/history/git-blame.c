@@ -419,7 +419,7 @@ static int work_file(struct ms_blame *b, const char *path,
 		rc = git_attr_get_many(v, b->repo, 0, path, 6, names);
 	if (rc == 0)
 		rc = set(v[0]) || set(v[1]) ||
-		     (set(v[2]) && g_strstr_len(*buf, (gssize)*len, "$Id")) ||
+		     (set(v[2]) && memmem(*buf, *len, "$Id", 3)) ||
 		     (memchr(*buf, '\r', *len) &&
 		      (set(v[3]) || set(v[4]) || set(v[5]) || b->autocrlf)) ||
 		     (head && git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB &&
