@@ -54,6 +54,7 @@ struct addr_row {
 	char *join_evidence;
 	char *first_seen;
 	bool used, listed, malformed;
+	bool unused;               /* ms_ident_addr_unused() */
 };
 
 /* Another person of the same name, kept apart by evidence. */
@@ -120,6 +121,7 @@ static void collect_addr(const struct ms_ident_addr *a, void *data)
 	x->used = a->used;
 	x->listed = a->listed;
 	x->malformed = a->malformed;
+	x->unused = ms_ident_addr_unused(a, r->usage_known);
 	g_ptr_array_add(r->addrs, x);
 }
 
@@ -140,15 +142,10 @@ static void collect_split(unsigned other, const char *why, void *data)
 	g_ptr_array_add(c->to, x);
 }
 
-static bool unused(const struct person_row *r, const struct addr_row *a)
-{
-	return r->usage_known && a->listed && !a->used;
-}
-
 static bool has_unused(const struct person_row *r)
 {
 	for (guint i = 0; i < r->addrs->len; i++)
-		if (unused(r, r->addrs->pdata[i]))
+		if (((const struct addr_row *)r->addrs->pdata[i])->unused)
 			return true;
 	return false;
 }
@@ -201,7 +198,7 @@ static void print_text(FILE *fp, const struct person_row *r,
 		    strcmp(a->join_evidence, a->first_seen))
 			print_evidence(fp, "joined by", a->join_evidence);
 		print_evidence(fp, "seen in", a->first_seen);
-		if (unused(r, a))
+		if (a->unused)
 			fprintf(fp, ", unused address (listed, %s)",
 				unused_why);
 		fprintf(fp, "\n");
@@ -277,7 +274,7 @@ static void print_json(struct ms_out *o, const struct person_row *r)
 				 a->first_seen : NULL);
 		ms_out_kv_bool(o, "listed", a->listed);
 		ms_out_kv_bool(o, "used", a->used);
-		ms_out_kv_bool(o, "unused_address", unused(r, a));
+		ms_out_kv_bool(o, "unused_address", a->unused);
 		ms_out_kv_bool(o, "malformed", a->malformed);
 		ms_out_end_object(o);
 	}

@@ -1108,6 +1108,11 @@ char **ms_ident_group_addresses(const struct ms_ident *id, unsigned person)
 	return (char **)g_ptr_array_free(out, FALSE);
 }
 
+bool ms_ident_addr_unused(const struct ms_ident_addr *a, bool usage_read)
+{
+	return usage_read && a->listed && !a->used;
+}
+
 void ms_ident_foreach_address(const struct ms_ident *id, unsigned person,
 			      void (*fn)(const struct ms_ident_addr *a,
 					 void *data),

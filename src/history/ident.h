@@ -263,6 +263,11 @@ void ms_ident_foreach_address(const struct ms_ident *id, unsigned person,
 					 void *data),
 			      void *data);
 
+/* Whether address `a` is an unused one: listed in an M: or R: line, yet
+ * no commit or message read came from it; never when nothing was read to
+ * tell (`usage_read` false: no history or list). */
+bool ms_ident_addr_unused(const struct ms_ident_addr *a, bool usage_read);
+
 /* Whether `person` (this id, not its group) was seen in use. */
 bool ms_ident_used(const struct ms_ident *id, unsigned person);
 

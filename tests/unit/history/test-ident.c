@@ -319,6 +319,22 @@ static void names_used(void)
 	ms_ident_free(id);
 }
 
+/* An unused address: listed, never seen in use, and only when something
+ * was read to tell. */
+static void addr_unused(void)
+{
+	struct ms_ident_addr a = { .email = "x@example.org", .listed = true };
+
+	ok(ms_ident_addr_unused(&a, true), "a listed address nothing used");
+	ok(!ms_ident_addr_unused(&a, false),
+	   "... not when no history or list was read");
+	a.used = true;
+	ok(!ms_ident_addr_unused(&a, true), "a listed address in use");
+	a.used = false;
+	a.listed = false;
+	ok(!ms_ident_addr_unused(&a, true), "an address not listed");
+}
+
 int main(void)
 {
 	struct ms_ident *id = ms_ident_new(true);
@@ -490,5 +506,6 @@ int main(void)
 	ms_ident_free(NULL);
 	joins();
 	names_used();
+	addr_unused();
 	return test_done();
 }
