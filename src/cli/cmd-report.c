@@ -465,7 +465,7 @@ static void cell_share(FILE *fp, size_t num, size_t den, const char *href)
 	fprintf(fp, "<td class=\"n\" data-sort=\"%.2f\">", v);
 	if (href)
 		ms_html_printf(fp, "<a href=\"%s\">", href);
-	fprintf(fp, "%u%% (%zu/%zu)", cli_percent(num, den), num, den);
+	fprintf(fp, "%zu/%zu (%u%%)", num, den, cli_percent(num, den));
 	fputs(href ? "</a></td>" : "</td>", fp);
 }
 

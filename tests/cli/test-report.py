@@ -124,16 +124,17 @@ eq(by_person["Old Ghost"][0].split(), ["ghost@example.org", "(as", "listed)"],
    "Old Ghost: nothing joined")
 ok("Tag ledger" in by_person["Fay Foo"][1], "Fay: the tag ledger")
 # a person's reply share is one figure: over the patches they did not
-# write, on their page as in review's text and replied_share
+# write, on their page as in review's text ("replied/patches (NN%)") and
+# replied_share
 for e in bym["entries"]:
     for p in e["people"]:
         if not p["name"] or p["name"] not in by_person:
             continue
         den = e["patches"] - p["own_patches"]
         if den:
-            want = "%s %s %d%% (%d/%d)" % (
-                e["name"], p["role"], int(p["replied_share"] * 100 + 0.5),
-                p["replied"], den)
+            want = "%s %s %d/%d (%d%%)" % (
+                e["name"], p["role"], p["replied"], den,
+                int(p["replied_share"] * 100 + 0.5))
             ok(want in by_person[p["name"]][1],
                "%s's page: %s" % (p["name"], want))
 # (test-count.py plants a listed person's own patch)
@@ -341,7 +342,7 @@ for row, e in zip(rows, busy):
     t = e["time_to_first_response"]
     eq(c[2], duration(round(t["median_hours"] * 3600)) if t else "–",
        e["name"] + ": median time to first response as review says")
-    eq(c[3].split()[0], "%.0f%%" % (100.0 * e["ignored"] / e["patches"]),
+    eq(c[3].split()[1], "(%.0f%%)" % (100.0 * e["ignored"] / e["patches"]),
        e["name"] + ": ignored share as review says")
     ar = e["acceptance_rate"]
     eq(c[4], "%d (%s)" % (e["open"], "-" if ar is None else
