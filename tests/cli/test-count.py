@@ -815,8 +815,8 @@ eq(r.rc, 0, "report exits 0")
 page = "".join(open(p).read() for p in
                glob.glob(os.path.join(site, "person-*.html"))
                if "fay@example.org" in open(p).read().split("<h1>")[1][:200])
-ok(re.search(r">17% \(2/12\)<", page), "Fay's page: 17% (2/12), as "
-   "the text", re.findall(r">\d+% \(\d+/\d+\)<", page))
+ok(re.search(r">2/12 \(17%\)<", page), "Fay's page: 2/12 (17%), as "
+   "the text", re.findall(r">\d+/\d+ \(\d+%\)<", page))
 ok("Cora Forwarder <cora@example.com> (first responses 1, tags 0," in
    sec["FOO DRIVER"], "7: text: the forwarded tag is not Cora's")
 eq(sec["FOO DRIVER"].lower().count("foo: trailing dot"), 1, "8: text: "
