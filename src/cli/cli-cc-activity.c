@@ -305,7 +305,7 @@ char *cc_act_note(const struct cc_act *ac, const struct maint_cc_line *l,
 		struct ms_verdict v;
 
 		act_verdict(ac, l, p, &v);
-		if (ms_verdict_inactive(&v)) {
+		if (ms_verdict_mark(&v)) {
 			char *text;
 
 			if (ac->active_only) {

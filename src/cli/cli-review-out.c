@@ -366,11 +366,13 @@ void cli_review_print_text(FILE *fp, const struct cli_review_view *r,
 	for (guint i = 0; i < e->listed->len; i++) {
 		const struct ms_rv_person *p = e->listed->pdata[i];
 		struct ms_verdict v;
+		const char *mark;
 
 		verdict(r, e, ae, p->email, &v);
-		if (!ms_verdict_inactive(&v))
+		mark = ms_verdict_mark(&v);
+		if (!mark)
 			continue;
-		fprintf(fp, "  INACTIVE %s ",
+		fprintf(fp, "  %s %s ", mark,
 			p->role == 'M' ? "MAINTAINER" : "REVIEWER");
 		cli_person_label(fp, p->name, p->email);
 		fprintf(fp, "\n");
@@ -884,11 +886,11 @@ void cli_review_view_verdict(const struct cli_review_view *r, size_t i,
 		v);
 }
 
-bool cli_review_view_inactive(const struct cli_review_view *r, size_t i,
-			      const char *email)
+const char *cli_review_view_mark(const struct cli_review_view *r, size_t i,
+				 const char *email)
 {
 	struct ms_verdict v;
 
 	cli_review_view_verdict(r, i, email, &v);
-	return ms_verdict_inactive(&v);
+	return ms_verdict_mark(&v);
 }

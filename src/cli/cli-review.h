@@ -182,9 +182,9 @@ void cli_review_view_entry(const struct cli_review_view *v,
  * `i`, as review gives it (verdict.h). */
 void cli_review_view_verdict(const struct cli_review_view *v, size_t i,
 			     const char *email, struct ms_verdict *out);
-/* Whether that verdict calls them inactive. */
-bool cli_review_view_inactive(const struct cli_review_view *v, size_t i,
-			      const char *email);
+/* What that verdict marks them by (ms_verdict_mark()), or NULL. */
+const char *cli_review_view_mark(const struct cli_review_view *v, size_t i,
+				 const char *email);
 
 #endif
 

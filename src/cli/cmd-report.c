@@ -257,7 +257,7 @@ static void timeline_table(FILE *fp, const struct site *s, size_t ei,
 	fputs("</tr></thead><tbody>\n", fp);
 	for (size_t p = 0; p < np; p++) {
 		const struct ms_act_person *ap = tl_person(s, ei, 0, p);
-		bool faded = cli_review_view_inactive(s->v, ei, ap->email);
+		bool faded = cli_review_view_mark(s->v, ei, ap->email) != NULL;
 
 		fputs(faded ? "<tr class=\"faded\"><th scope=\"row\">" :
 		      "<tr><th scope=\"row\">", fp);
@@ -312,8 +312,8 @@ static void git_timeline(FILE *fp, const struct site *s, size_t ei)
 			v[p][i] = (double)tl_count(tl_person(s, ei, i, p));
 		hs[p].name = *ap->email ? ap->email : ap->name;
 		hs[p].values = v[p];
-		hs[p].faded = cli_review_view_inactive(s->v, ei,
-						       ap->email);
+		hs[p].faded = cli_review_view_mark(s->v, ei,
+						   ap->email) != NULL;
 	}
 	ms_html_plot(fp, "line", "Git activity of each listed person "
 		     "per month", "month (commit date)",
@@ -375,7 +375,7 @@ static void timeline_json(struct ms_out *o, const struct site *s, size_t ei)
 		cli_json_person(o, ap->name, ap->email);
 		ms_out_kv_string(o, "role", role);
 		ms_out_kv_bool(o, "inactive",
-			       cli_review_view_inactive(s->v, ei, ap->email));
+			       cli_review_view_mark(s->v, ei, ap->email) != NULL);
 		for (size_t k = 0; k < G_N_ELEMENTS(keys); k++) {
 			ms_out_kv_begin_list(o, keys[k]);
 			for (size_t i = 0; i < s->nr; i++) {
@@ -495,7 +495,7 @@ static size_t inactive_listed(const struct site *s, size_t i)
 	size_t n = 0;
 
 	for (guint k = 0; k < e->listed->len; k++)
-		if (cli_review_view_inactive(s->v, i, ((const struct
+		if (cli_review_view_mark(s->v, i, ((const struct
 			ms_rv_person *)e->listed->pdata[k])->email))
 			n++;
 	return n;

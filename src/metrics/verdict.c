@@ -147,10 +147,15 @@ bool ms_verdict_role_address(const struct ms_verdict *v)
 	return v->kind == MS_VERDICT_ROLE_ADDRESS;
 }
 
+const char *ms_verdict_mark(const struct ms_verdict *v)
+{
+	return ms_verdict_inactive(v) ? "INACTIVE" : NULL;
+}
+
 const char *ms_verdict_word(const struct ms_verdict *v)
 {
-	if (ms_verdict_inactive(v))
-		return "INACTIVE";
+	if (ms_verdict_mark(v))
+		return ms_verdict_mark(v);
 	return v->kind == MS_VERDICT_NO_EVIDENCE ? "no evidence" : "active";
 }
 

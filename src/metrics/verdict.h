@@ -144,6 +144,16 @@ bool ms_verdict_entry_active(const struct ms_act_entry *e,
 /* Whether verdict `v` calls the person inactive (never active too). */
 bool ms_verdict_inactive(const struct ms_verdict *v);
 
+/*
+ * What a listed person with verdict `v` is marked by wherever a command
+ * names the inactive: "INACTIVE" (ms_verdict_inactive()), or NULL (not
+ * marked: active, active on the list, no evidence, a role address).  The
+ * one rule behind review's INACTIVE lines, the report's faded people and
+ * its count of inactive listed people, and `maintainers --activity`'s
+ * notes and --active-only.
+ */
+const char *ms_verdict_mark(const struct ms_verdict *v);
+
 /* Whether verdict `v` judged activity at all: a git history was read
  * (else "inactive" is null in JSON: not judged). */
 bool ms_verdict_judged(const struct ms_verdict *v);

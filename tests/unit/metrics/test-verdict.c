@@ -88,6 +88,8 @@ static void test_person(void)
 	       "seen in the history, nothing since the cutoff: inactive");
 	ok(ms_verdict_inactive(&v), "... which is inactive");
 	is_str(ms_verdict_word(&v), "INACTIVE", "... in a word");
+	is_str(ms_verdict_mark(&v), "INACTIVE", "... marked INACTIVE where "
+	       "commands name the inactive");
 	is_str(ms_verdict_never_text(&v), "never active here",
 	       "... seen in the history: never active here");
 	is_str(v.email, "pat@example.org", "evidence: the address judged");
@@ -146,6 +148,7 @@ static void test_person(void)
 	       "evidence (Xen's MINI-OS, 0 of 0 commits)");
 	is_int(v.why, MS_VERDICT_WHY_EMPTY_WINDOW, "... an empty window");
 	is_str(ms_verdict_word(&v), "no evidence", "... in a word");
+	ok(ms_verdict_mark(&v) == NULL, "... and not marked");
 	ok(!ms_verdict_retire(&e, &v, 0), "... and retire --min-commits 0 "
 	   "leaves him");
 	le = list_entry(0, 2);
