@@ -146,15 +146,23 @@ static bool next_version(const struct vctx *v, const struct ms_mail_series *a,
 	return parent && parent == rec_at(v, a->root);
 }
 
-/* Join each patch of posting `b` to its counterpart in posting `a`. */
+/* Whether record `i` was applied as a commit. */
+static bool applied_rec(const struct vctx *v, uint32_t i)
+{
+	return v->applied && g_hash_table_contains((GHashTable *)v->applied,
+						   GUINT_TO_POINTER(i));
+}
+
+/* Join each patch of posting `b` to its counterpart in posting `a`, an
+ * applied one too unless `unapplied`. */
 static void join_postings(struct vctx *v, const struct ms_mail_series *a,
-			  const struct ms_mail_series *b)
+			  const struct ms_mail_series *b, bool unapplied)
 {
 	for (guint k = 0; k < b->patches->len; k++) {
 		uint32_t p = g_array_index(b->patches, uint32_t, k);
 		int64_t q = counterpart(v, p, a, b);
 
-		if (q >= 0)
+		if (q >= 0 && !(unapplied && applied_rec(v, (uint32_t)q)))
 			ms_uf_union(v->up, p, (uint32_t)q);
 	}
 }
@@ -189,7 +197,7 @@ static void join_linked(struct vctx *v, const struct ms_mail_series *s,
 					    g_array_index(s->patches,
 							  uint32_t, 0));
 			else
-				join_postings(v, o, s);
+				join_postings(v, o, s, false);
 		}
 	}
 }
@@ -199,8 +207,9 @@ static void join_linked(struct vctx *v, const struct ms_mail_series *s,
  * patch is renamed: a later posting of such a series by its sender, of a
  * higher version and within 90 days, takes the earlier one's patches
  * as counterpart() finds them (the subject, else exactly the files and
- * half the words), an applied one never (LTP's OVL_MNT and swapoff
- * series of 2019, their renamed v2..v6 each a thread of its own).
+ * half the words), an applied one never (LTP's "lib: add
+ * .needs_hugepages ..." v2 1/2 and its v3 1/2 ".request_hugepages",
+ * Dec 2019, each a thread of its own).
  */
 static void join_coverless(struct vctx *v, const char *const *sender)
 {
@@ -226,19 +235,9 @@ static void join_coverless(struct vctx *v, const char *const *sender)
 
 			if (r->date - ro->date > 90 * 86400)
 				break;
-			if (o->version >= s->version || ro->date >= r->date ||
-			    o->family == s->family)
-				continue;
-			for (guint x = 0; x < s->patches->len; x++) {
-				uint32_t p = g_array_index(s->patches,
-							   uint32_t, x);
-				int64_t q = counterpart(v, p, o, s);
-
-				if (q >= 0 && !(v->applied && g_hash_table_contains(
-					(GHashTable *)v->applied,
-					GUINT_TO_POINTER((uint32_t)q))))
-					ms_uf_union(v->up, p, (uint32_t)q);
-			}
+			if (o->version < s->version && ro->date < r->date &&
+			    o->family != s->family)
+				join_postings(v, o, s, true);
 		}
 		if (!mine) {
 			mine = g_array_new(FALSE, FALSE, sizeof(uint32_t));
@@ -272,7 +271,7 @@ static void join_series(struct vctx *v)
 
 			if (o->root == (uint32_t)(pr - rec_at(v, 0)) &&
 			    next_version(v, o, s))
-				join_postings(v, o, s);
+				join_postings(v, o, s, false);
 		}
 		if (s->family < 0)
 			continue;
@@ -282,7 +281,7 @@ static void join_series(struct vctx *v)
 				v->idx, GPOINTER_TO_UINT(prev) - 1);
 
 			if (next_version(v, o, s))
-				join_postings(v, o, s);
+				join_postings(v, o, s, false);
 		}
 		g_hash_table_insert(last, GINT_TO_POINTER(s->family),
 				    GUINT_TO_POINTER(k + 1));
@@ -374,8 +373,7 @@ static void join_renamed(struct vctx *v, const char *const *sender)
 		if (r->kind == MS_MAIL_PATCH && (!first[root] ||
 		    r->date < rec_at(v, first[root] - 1)->date))
 			first[root] = (uint32_t)i + 1;
-		if (v->applied && g_hash_table_contains(
-			(GHashTable *)v->applied, GUINT_TO_POINTER(i)))
+		if (applied_rec(v, (uint32_t)i))
 			applied[root] = true;
 	}
 	ns = ms_mail_index_series_count(v->idx);
