@@ -11,7 +11,8 @@ apart: two patches of one posting with one subject, one subject on
 the same files two years apart, and a v2 on a file whose earlier patch
 names another component in other words; and, in a repository, a v2 of
 a lone patch's component on its files after that patch was applied: a
-new patch, applied too."""
+new patch, applied too; and a cover-less series' renamed v2 patch on
+the files of its applied v1 patch: a new patch."""
 import os
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
@@ -248,13 +249,40 @@ git_commit(repo, "drivers/foo/z.c", "int x;\nint a1;\n",
 git_commit(repo, "drivers/foo/z.c", "int x;\nint a1;\nint a2;\n",
            "foo: rework bar handling\n\nSigned-off-by: " + ANN,
            "Ann Author", "ann@example.com", JAN + 22 * 86400)
+# ... nor does a cover-less series' next version follow an applied patch
+git_commit(repo, "drivers/foo/y.c", "int x;\n", "add y.c", "Fay Foo",
+           "fay@example.org", JAN + 86400)
+
+
+def ypatch(mid, subj, day, path, line, parent=None):
+    mail(mid, ANN, subj, day, "A change.\n\nSigned-off-by: " + ANN +
+         f"\n---\ndiff --git a/{path} b/{path}\n--- a/{path}\n"
+         f"+++ b/{path}\n@@ -1 +1,2 @@\n int x;\n+{line}\n", parent)
+
+
+ypatch("y1-1@x", "[PATCH 1/2] foo: add the frob knob", 18,
+       "drivers/foo/y.c", "int k1;")
+ypatch("y1-2@x", "[PATCH 2/2] foo: use the frob knob", 18,
+       "drivers/foo/w.c", "int k12;", "y1-1@x")
+ypatch("y2-1@x", "[PATCH v2 1/2] foo: add a frob knob helper", 24,
+       "drivers/foo/y.c", "int k2;")
+ypatch("y2-2@x", "[PATCH v2 2/2] foo: use the frob knob", 24,
+       "drivers/foo/w.c", "int k22;", "y2-1@x")
+git_commit(repo, "drivers/foo/y.c", "int x;\nint k1;\n",
+           "foo: add the frob knob\n\nSigned-off-by: " + ANN, "Ann Author",
+           "ann@example.com", JAN + 19 * 86400)
 applied = os.path.join(tmp, "applied.mbox")
 with open(applied, "w") as fp:
     fp.write("".join(msgs))
 r = run("review", "--repo", repo, "--archive", applied, "--json",
         "--no-cache", "--since", "2024-01-01")
 pl = r.json()["entries"][0]["patch_list"] if r.rc == 0 else []
-eq(sorted((p["versions"], p["state"]) for p in pl),
-   [(["z1@x"], "accepted"), (["z2@x"], "accepted")],
+got = {p["versions"][0]: (p["versions"], p["state"]) for p in pl}
+eq((got.get("z1@x"), got.get("z2@x")),
+   ((["z1@x"], "accepted"), (["z2@x"], "accepted")),
    "a v2 on the files of an applied lone patch is a new patch")
+eq((got.get("y1-1@x"), (got.get("y2-1@x") or [None])[0]),
+   ((["y1-1@x"], "accepted"), ["y2-1@x"]),
+   "a cover-less series' renamed v2 patch on the files of an applied "
+   "v1 patch is a new patch")
 done()
