@@ -1,7 +1,7 @@
 /*
  * utf8.h - whether bytes are valid UTF-8, as g_utf8_validate_len() says,
  * with the ASCII that mail and commit messages are mostly made of checked
- * 16 bytes at a time first.
+ * 16 bytes at a time first; and newlines counted the same way.
  */
 #ifndef MS_UTF8_H
 #define MS_UTF8_H
@@ -17,5 +17,9 @@
  * GLib only the rest.
  */
 bool ms_utf8_valid(const char *s, size_t n);
+
+/* The newlines in s[0..n), 16 bytes at a time too (mail archives' line
+ * numbers, blame's lines). */
+unsigned long ms_count_lines(const char *s, size_t n);
 
 #endif

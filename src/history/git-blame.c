@@ -23,6 +23,7 @@
 #include "error.h"
 #include "git-common.h"
 #include "git-follow.h"
+#include "utf8.h"
 
 #include <git2.h>
 #include <string.h>
@@ -433,13 +434,10 @@ static int work_file(struct ms_blame *b, const char *path,
 	return rc;
 }
 
+/* The lines of p[0..len), a last one without its newline too */
 static int count_lines(const char *p, size_t len)
 {
-	int n = 0;
-
-	for (size_t i = 0; i < len; i++)
-		n += p[i] == '\n';
-	return n + (len && p[len - 1] != '\n');
+	return (int)ms_count_lines(p, len) + (len && p[len - 1] != '\n');
 }
 
 /* The first suspect, with every line: HEAD's blob at `e`, or in a work

@@ -384,8 +384,6 @@ struct ms_mail_after {
 	bool rd;
 };
 
-/* The newlines in s[0..n). */
-unsigned long ms_count_lines(const char *s, size_t n);
 
 /* An mbox file's first MS_MBOX_SNIFF bytes (inflated) tell mboxrd from
  * mboxo for all of it: a file resumed at a line must have had as many

@@ -4,6 +4,7 @@
  * order.
  */
 #include "store-internal.h"
+#include "utf8.h"
 
 #include <errno.h>
 #include <stddef.h>

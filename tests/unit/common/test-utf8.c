@@ -88,5 +88,21 @@ int main(void)
 		   "agrees with g_utf8_validate() on every string", d);
 		g_free(d);
 	}
+	/* newlines: none, a tail shorter than 16 bytes, and more than 255
+	 * blocks of 16 (each vector counter is summed before it can wrap) */
+	{
+		size_t n = 16 * 300 + 7;
+		char *t = g_malloc(n);
+
+		for (size_t k = 0; k < n; k++)
+			t[k] = k % 5 == 4 ? '\n' : 'a';
+		is_int((int)ms_count_lines("", 0), 0, "no bytes, no newline");
+		is_int((int)ms_count_lines("a\nb\n", 4), 2, "two short lines");
+		is_int((int)ms_count_lines(t, n), (int)(n / 5),
+		       "every fifth byte over 300 blocks and a tail");
+		is_int((int)ms_count_lines(t + 3, n - 3), (int)((n - 3 + 1) / 5),
+		       "... from an unaligned start");
+		g_free(t);
+	}
 	return test_done();
 }
