@@ -124,7 +124,8 @@ static void move(FILE *fp, size_t prev_rank, int64_t change, bool compare)
 static void head(FILE *fp, const char *id, const char *first,
 		 const char *second, const char *last, bool compare)
 {
-	fprintf(fp, "<table class=\"sortable\" id=\"%s\">\n<thead><tr>"
+	fprintf(fp, "<div class=\"wide\">"
+		    "<table class=\"sortable\" id=\"%s\">\n<thead><tr>"
 		"<th scope=\"col\">%s</th><th scope=\"col\">%s</th>"
 		"<th scope=\"col\">Patches authored</th>"
 		"<th scope=\"col\">Messages</th><th scope=\"col\">Threads</th>"
@@ -202,7 +203,7 @@ static void page(FILE *fp, const struct ms_people *pp, bool compare,
 		move(fp, p->prev_rank, p->score_change, compare);
 		fputs("</tr>\n", fp);
 	}
-	fputs("</tbody></table>\n<h2>Companies</h2>\n", fp);
+	fputs("</tbody></table></div>\n<h2>Companies</h2>\n", fp);
 	head(fp, "companies", "Company", "People",
 	     "Review balance (review over author points)", compare);
 	for (guint i = 0; i < pp->companies->len; i++) {
@@ -220,7 +221,7 @@ static void page(FILE *fp, const struct ms_people *pp, bool compare,
 		move(fp, c->prev_rank, c->score_change, compare);
 		fputs("</tr>\n", fp);
 	}
-	fputs("</tbody></table>\n", fp);
+	fputs("</tbody></table></div>\n", fp);
 	ms_html_end(fp);
 }
 

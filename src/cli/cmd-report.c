@@ -250,7 +250,8 @@ static size_t tl_count(const struct ms_act_person *ap)
 static void timeline_table(FILE *fp, const struct site *s, size_t ei,
 			   size_t np)
 {
-	fputs("<table id=\"timeline-table\"><thead><tr><th scope=\"col\">"
+	fputs("<div class=\"wide\">"
+	      "<table id=\"timeline-table\"><thead><tr><th scope=\"col\">"
 	      "Person</th>", fp);
 	for (size_t i = 0; i < s->nr; i++)
 		ms_html_printf(fp, "<th scope=\"col\">%s</th>", s->months[i]);
@@ -270,7 +271,7 @@ static void timeline_table(FILE *fp, const struct site *s, size_t ei,
 				tl_count(tl_person(s, ei, i, p)));
 		fputs("</tr>\n", fp);
 	}
-	fputs("</tbody></table>\n<p class=\"note\">Commits touching the "
+	fputs("</tbody></table></div>\n<p class=\"note\">Commits touching the "
 	      "entry each person authored, committed or was named in a "
 	      "*-by: trailer of (Signed-off-by, Reviewed-by, Acked-by...), "
 	      "by commit date (a commit counts once per role).  Faded, "
@@ -580,7 +581,8 @@ static int write_index(const struct site *s)
 	window_line(fp, s);
 	fputs("<p><a href=\"people.html\">The list's people and companies"
 	      "</a></p>\n", fp);
-	fputs("<table class=\"sortable\" id=\"overview\">\n<thead><tr>"
+	fputs("<div class=\"wide\">"
+	      "<table class=\"sortable\" id=\"overview\">\n<thead><tr>"
 	      "<th scope=\"col\">Entry</th>"
 	      "<th scope=\"col\">Patches (per month)</th>"
 	      "<th scope=\"col\">Median time to first response (per month)"
@@ -663,7 +665,7 @@ static int write_index(const struct site *s)
 		fputs("</tr>\n", fp);
 	}
 	g_free(order);
-	fputs("</tbody></table>\n<h2>Listed people</h2>\n<ul>\n", fp);
+	fputs("</tbody></table></div>\n<h2>Listed people</h2>\n<ul>\n", fp);
 	for (guint i = 0; i < s->people->len; i++) {
 		fputs("<li>", fp);
 		person_link(fp, s, s->names->pdata[i], ((const struct
@@ -737,6 +739,7 @@ static void people_quarters(FILE *fp, const struct site *s, size_t ei,
 	}
 	fputs("<p class=\"note\">Patches (first posted in the quarter) each "
 	      "replied to / median time of their first reply.</p>\n"
+	      "<div class=\"wide\">"
 	      "<table id=\"people-quarters\"><thead><tr><th scope=\"col\">"
 	      "Person</th>", fp);
 	for (size_t i = 0; i < nq; i++)
@@ -770,7 +773,7 @@ static void people_quarters(FILE *fp, const struct site *s, size_t ei,
 		hs[k].name = p->email;
 		hs[k].values = v[k];
 	}
-	fputs("</tbody></table>\n", fp);
+	fputs("</tbody></table></div>\n", fp);
 	if (e->listed->len)
 		ms_html_plot(fp, "line", "Patches each listed person replied "
 			     "to, per quarter", "quarter (first posting)",
@@ -790,7 +793,7 @@ static void entry_figures(FILE *fp, const struct site *s,
 	size_t n = e->patches->len;
 	char pc[16];
 
-	fputs("<table id=\"figures\"><tbody>\n", fp);
+	fputs("<div class=\"wide\"><table id=\"figures\"><tbody>\n", fp);
 	ms_html_printf(fp, "<tr><th scope=\"row\">Patches</th><td class=\"n\">"
 		       "<a href=\"#patches\">%zu</a> (series %zu)</td></tr>\n",
 		       n, e->series);
@@ -816,7 +819,7 @@ static void entry_figures(FILE *fp, const struct site *s,
 		fprintf(fp, "</tr>\n<tr><th scope=\"row\">Commits</th>"
 			"<td class=\"n\">%zu</td></tr>\n", e->commits);
 	}
-	fputs("</tbody></table>\n", fp);
+	fputs("</tbody></table></div>\n", fp);
 }
 
 /* Where the entry's patches stand (docs/review.md): a count per state,
@@ -825,7 +828,8 @@ static void states_section(FILE *fp, const struct ms_rv_entry *e)
 {
 	char a[32], b[32], c[32], d[32], pc[16], rv[24];
 
-	fputs("<h2 id=\"states\">Where its patches stand</h2>\n<table>"
+	fputs("<h2 id=\"states\">Where its patches stand</h2>\n"
+	      "<div class=\"wide\"><table>"
 	      "<tbody>\n", fp);
 	for (int k = 0; k < MS_RV__STATES; k++)
 		fprintf(fp, "<tr><th scope=\"row\">%s</th><td class=\"n\">"
@@ -834,7 +838,7 @@ static void states_section(FILE *fp, const struct ms_rv_entry *e)
 		snprintf(rv, sizeof(rv), "-");
 	else
 		snprintf(rv, sizeof(rv), "%lld", (long long)e->revisions_median);
-	fprintf(fp, "</tbody></table>\n<p>Accepted of decided %s, "
+	fprintf(fp, "</tbody></table></div>\n<p>Accepted of decided %s, "
 		"versions until accepted (median) %s, to acceptance: "
 		"median %s, p90 %s; open %zu, waiting: median %s, p90 %s "
 		"(<a href=\"#patches\">each patch's state</a>).</p>\n",
@@ -902,7 +906,8 @@ static void monthly_trend(FILE *fp, const struct site *s,
 	ms_html_plot(fp, "bar", "Patches per month", "month (first "
 		     "posting)", "patches",
 		     (const char *const *)s->months, s->nr, &ps, 1, 0);
-	fputs("<table class=\"sortable\" id=\"months\"><thead><tr>"
+	fputs("<div class=\"wide\">"
+	      "<table class=\"sortable\" id=\"months\"><thead><tr>"
 	      "<th scope=\"col\">Month</th><th scope=\"col\">Patches</th>"
 	      "<th scope=\"col\">Replied</th><th scope=\"col\">Ignored</th>"
 	      "<th scope=\"col\">Median hours</th><th scope=\"col\">p90 hours"
@@ -925,7 +930,7 @@ static void monthly_trend(FILE *fp, const struct site *s,
 		cell_hours(fp, m->ttfr_p90, NULL);
 		fputs("</tr>\n", fp);
 	}
-	fputs("</tbody></table>\n", fp);
+	fputs("</tbody></table></div>\n", fp);
 	g_free(pat);
 	g_free(med);
 	g_free(p90);
@@ -940,6 +945,7 @@ static void listed_verdicts(FILE *fp, const struct site *s, size_t ei,
 	char a[32];
 
 	fputs("<h2 id=\"git\">Listed people: last activity and verdict</h2>\n"
+	      "<div class=\"wide\">"
 	      "<table id=\"git-table\"><thead><tr><th scope=\"col\">Person"
 	      "</th><th scope=\"col\">Role</th><th scope=\"col\">Last "
 	      "authored</th><th scope=\"col\">Last committed</th>"
@@ -969,7 +975,7 @@ static void listed_verdicts(FILE *fp, const struct site *s, size_t ei,
 		}
 		verdict_cell(fp, s, ei, p);
 	}
-	fputs("</tbody></table>\n", fp);
+	fputs("</tbody></table></div>\n", fp);
 }
 
 /* De-facto maintainers and corporate aliases. */
@@ -1044,6 +1050,7 @@ static void patch_table(FILE *fp, const struct site *s,
 	char a[32];
 
 	fputs("<h2 id=\"patches\">Patches</h2>\n"
+	      "<div class=\"wide\">"
 	      "<table class=\"sortable\" id=\"patch-table\"><thead><tr>"
 	      "<th scope=\"col\">Posted</th><th scope=\"col\">Patch</th>"
 	      "<th scope=\"col\">First response</th><th scope=\"col\">"
@@ -1089,7 +1096,7 @@ static void patch_table(FILE *fp, const struct site *s,
 			pt->why.applied ? ")" : "");
 		fputs("</tr>\n", fp);
 	}
-	fputs("</tbody></table>\n", fp);
+	fputs("</tbody></table></div>\n", fp);
 }
 
 /* The page of entry `ei`: the sections above, in reading order. */
@@ -1162,7 +1169,8 @@ static void tag_ledger(FILE *fp, const struct site *s, const char *email,
 		      "known (above).</p>\n", fp);
 		return;
 	}
-	fputs("<table id=\"ledger-table\"><thead><tr><th scope=\"col\">"
+	fputs("<div class=\"wide\">"
+	      "<table id=\"ledger-table\"><thead><tr><th scope=\"col\">"
 	      "Entry</th><th scope=\"col\">Given on the list</th>"
 	      "<th scope=\"col\">Dropped from the merged commit</th>"
 	      "<th scope=\"col\">In a commit, never on the list</th>"
@@ -1203,7 +1211,7 @@ static void tag_ledger(FILE *fp, const struct site *s, const char *email,
 		}
 		fputs("</tr>\n", fp);
 	}
-	fputs("</tbody></table>\n", fp);
+	fputs("</tbody></table></div>\n", fp);
 }
 
 /* The addresses joined as this person: list senders resolving to the
@@ -1269,7 +1277,8 @@ static int write_person(const struct site *s, size_t pi)
 	ms_html_printf(fp, "<p><a href=\"index.html\">Overview</a></p>\n"
 		       "<h1>%s &lt;%s&gt;</h1>\n", shown, email);
 	window_line(fp, s);
-	fputs("<h2>Listed in</h2>\n<table class=\"sortable\" id=\"entries\">"
+	fputs("<h2>Listed in</h2>\n"
+	      "<div class=\"wide\"><table class=\"sortable\" id=\"entries\">"
 	      "<thead><tr><th scope=\"col\">Entry</th><th scope=\"col\">Role"
 	      "</th><th scope=\"col\">Patches replied to</th>"
 	      "<th scope=\"col\">Median latency</th>"
@@ -1316,7 +1325,7 @@ static int write_person(const struct site *s, size_t pi)
 			verdict_cell(fp, s, i, p);
 		}
 	}
-	fputs("</tbody></table>\n", fp);
+	fputs("</tbody></table></div>\n", fp);
 	tag_ledger(fp, s, email, first->person);
 	joined(fp, s, email, first->person);
 	ms_html_end(fp);

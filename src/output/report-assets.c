@@ -76,12 +76,20 @@ const char *const ms_html_report_js =
 "  });\n"
 "})();\n";
 
+/*
+ * Long unbroken tokens (a Message-ID, an address) may break anywhere in
+ * running text, but never a word of a table: there `anywhere` lets the
+ * table shrink each column to one character, and headers read "Resp
+ * onsiv enes s".  A table wider than the window scrolls in its own
+ * box (div.wide) instead, so the page itself never does.
+ */
 const char *const ms_html_report_css =
 "body { font-family: sans-serif; margin: 1em 2em; color: #111;"
 " overflow-wrap: anywhere; }\n"
 "table { border-collapse: collapse; margin: 0.5em 0 1.5em; }\n"
 "th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: left;"
-" vertical-align: middle; }\n"
+" vertical-align: middle; overflow-wrap: normal; }\n"
+".wide { overflow-x: auto; }\n"
 "td.n { text-align: right; font-variant-numeric: tabular-nums; }\n"
 "thead th { background: #eee; cursor: pointer; }\n"
 "figure { margin: 0.5em 0 1.5em; }\n"

@@ -3,7 +3,9 @@
 // WebSocket: no package), and print one JSON object: per URL the console
 // errors, uncaught exceptions, failed or non-file requests, and per plot
 // (<canvas class="plot">) whether Chart.js drew it and how many pixels
-// it painted; the overview's rows.  Screenshots of the first two URLs go
+// it painted; the overview's rows; the words of table cells broken
+// across lines, and for the first URL the same in an 800 px window.
+// Screenshots of the first two URLs go
 // to OUTDIR (overview.png, entry.png); OUTDIR '-': none.
 import { writeFileSync } from 'node:fs';
 
@@ -75,7 +77,23 @@ const probe = `(() => {
   const rows = Array.from(document.querySelectorAll('#overview tbody tr')).map((r) => ({
     entry: r.dataset.entry,
     cells: Array.from(r.cells).map((c) => c.textContent.trim()) }));
-  return JSON.stringify({ title: document.title, plots, rows,
+  // each run of letters and digits in a table cell that the browser
+  // broke across lines (a hyphen or a space may end a line, a word not)
+  const broken = [];
+  for (const cell of document.querySelectorAll('th, td')) {
+    const w = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n; n = w.nextNode()) {
+      for (const m of n.data.matchAll(/[\\p{L}\\p{N}]+/gu)) {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        if (new Set(Array.from(r.getClientRects(),
+                               (q) => Math.round(q.top))).size > 1)
+          broken.push(m[0]);
+      }
+    }
+  }
+  return JSON.stringify({ title: document.title, plots, rows, broken,
     scroll_width: document.documentElement.scrollWidth,
     window_width: window.innerWidth,
     axes: Array.from(document.querySelectorAll('canvas.plot'))
@@ -108,6 +126,19 @@ for (let i = 0; i < urls.length; i++) {
       return JSON.stringify(out);
     })()` });
   page.urgent_sorted = sorted.result.value ? JSON.parse(sorted.result.value) : null;
+  if (i === 0) {
+    // the overview in a narrow window (800 px): its table scrolls in its
+    // own box, the page does not, and still no word breaks
+    await send('Emulation.setDeviceMetricsOverride',
+      { width: 800, height: 1000, deviceScaleFactor: 1, mobile: false });
+    await new Promise((ok) => setTimeout(ok, 200));
+    const n = await send('Runtime.evaluate', { expression: probe, returnByValue: true });
+    const np = JSON.parse(n.result.value);
+    page.narrow = { broken: np.broken, scroll_width: np.scroll_width,
+                    window_width: np.window_width };
+    await send('Emulation.setDeviceMetricsOverride',
+      { width: 1400, height: 1000, deviceScaleFactor: 1, mobile: false });
+  }
   page.errors = cur.errors;
   out[url] = page;
   if (i < 2 && outdir !== '-') {

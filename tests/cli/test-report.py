@@ -317,6 +317,8 @@ for url, page in res.items():
        (url, page["scroll_width"], page["window_width"]))
     eq(page["errors"], [], name + ": no console error, failed or remote "
        "resource")
+    eq(page["broken"], [], name + ": no word of a table broken across "
+       "lines")
     for p in page["plots"]:
         nplots += 1
         # a spark of one month paints one marker (some 20 pixels)
@@ -325,6 +327,11 @@ for url, page in res.items():
            p)
     for x, y in page["axes"]:
         ok(x and y, name + ": both axes titled")
+narrow = res.get("file://" + order[0], {}).get("narrow", {})
+eq(narrow.get("broken"), [], "overview in an 800 px window: no word of "
+   "its table broken across lines")
+ok(narrow.get("scroll_width", 1e9) <= narrow.get("window_width", 0),
+   "overview in an 800 px window: the table scrolls, not the page", narrow)
 ok(nplots > len(names), "plots on the pages", nplots)
 entry_plots = res.get("file://" + order[1], {}).get("plots", [])
 ok(any(p["label"].startswith("Time to first response: median")
