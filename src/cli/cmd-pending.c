@@ -160,7 +160,7 @@ static int sink(const struct cli_review_view *v, void *data)
 	struct ms_out *o = ms_out_new(a->json ? MS_OUT_JSON : MS_OUT_TEXT,
 				      stdout);
 	GArray *q;
-	size_t max;
+	size_t max, listing = 0;
 	int rc;
 
 	if (a->person && v->ident)
@@ -168,8 +168,18 @@ static int sink(const struct cli_review_view *v, void *data)
 	if (now > wall)
 		now = wall;
 	q = ms_rv_pending(v->rv, v->idx, v->ident, person, a->person);
+	if (a->person)
+		listing = ms_rv_listing(v->rv, person, a->person);
+	if (a->person && !listing)
+		cli_warning("'%s' is listed in no entry with patches in the "
+			    "window, under any address joined to it: nothing "
+			    "waits on them", a->person);
 	if (!a->json)
 		cli_review_print_context(stdout, v);
+	if (!a->json && a->person)
+		printf("Waiting on: %s (listed in %zu %s with patches), "
+		       "where they did not answer last\n", a->person,
+		       listing, listing == 1 ? "entry" : "entries");
 	if (a->json) {
 		ms_out_begin_document(o);
 		ms_out_kv_string(o, "person", a->person);

@@ -236,6 +236,16 @@ static bool lists(const struct ms_rv_entry *e, unsigned person,
 	return false;
 }
 
+size_t ms_rv_listing(const struct ms_review *rv, unsigned person,
+		     const char *email)
+{
+	size_t n = 0;
+
+	for (guint i = 0; i < rv->entries->len; i++)
+		n += lists(rv->entries->pdata[i], person, email);
+	return n;
+}
+
 static int cmp_pending(gconstpointer a, gconstpointer b, gpointer data)
 {
 	const struct ms_review *rv = data;

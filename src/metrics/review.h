@@ -442,6 +442,12 @@ GArray *ms_rv_pending(const struct ms_review *rv,
 		      const struct ms_mail_index *idx, struct ms_ident *ident,
 		      unsigned person, const char *email);
 
+/* How many entries of `rv` list the person (`person` or `email`, as
+ * ms_rv_pending() takes them): 0 tells a caller that nothing can wait
+ * on them, a mistyped address as much as a person listed nowhere. */
+size_t ms_rv_listing(const struct ms_review *rv, unsigned person,
+		     const char *email);
+
 /* One who answered a patch: the entry's person (review's label, one
  * per person however many addresses they wrote from), or, when the
  * sender is none of the entry's people, the message's sender. */

@@ -213,6 +213,12 @@ eq([p["message_id"] for p in r.json()["pending"]],
    "waiting on May: not those her own answer decided (g1, q1)")
 r = run("pending", *args, "--json", "--person", "rita@example.com")
 eq(r.json()["pending"], [], "nothing waits on someone not listed")
+ok("'rita@example.com' is listed in no entry with patches" in r.err,
+   "... and a warning says so (a mistyped address reads the same)", r.err)
+r = run("pending", *args, "--person", "May@Example.org")
+ok("\nWaiting on: May@Example.org (listed in 1 entry with patches), "
+   "where they did not answer last\n" in r.out and "listed in no" not in
+   r.err, "pending --person's text names whom it is for", r.out[:700])
 r = run("pending", *args, "--limit", "2")
 ok(r.out.count(" waited ") == 2 and "5 more not shown (--limit)" in r.out,
    "pending --limit 2: two patches and how many more", r.out[-200:])
