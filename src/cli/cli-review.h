@@ -159,6 +159,7 @@ typedef int (*cli_review_sink)(const struct cli_review_view *v, void *data);
  * printing why), and the sink.  argv as a command's.
  */
 struct cli_review_caller {
+	const char *name;            /* the command, for its messages */
 	const struct cli_command_help *help;
 	const struct cli_option *options;
 	const char *by;

@@ -223,7 +223,8 @@ int cmd_pending(int argc, char **argv)
 		CLI_OPTION_END,
 	};
 	const struct cli_review_caller caller = {
-		.help = &help, .options = opts, .check = check,
+		.name = "pending", .help = &help, .options = opts,
+		.check = check,
 		.sink = sink, .data = &a, .result = "pending",
 		.result_key = (const char *const *)&a.person,
 		.json = &a.json,

@@ -718,7 +718,7 @@ int cmd_people(int argc, char **argv)
 		CLI_OPTION_END,
 	};
 	const struct cli_review_caller caller = {
-		.help = &help, .options = opts, .check = check,
+		.name = "people", .help = &help, .options = opts, .check = check,
 		.sink = sink, .data = &a,
 	};
 	int rc = cli_review_main(argc, argv, &caller);

@@ -1459,7 +1459,7 @@ int cmd_report(int argc, char **argv)
 		CLI_OPTION_END,
 	};
 	const struct cli_review_caller caller = {
-		.help = &help, .options = opts, .by = "month",
+		.name = "report", .help = &help, .options = opts, .by = "month",
 		.check = check_dir, .sink = write_site, .data = &s,
 	};
 	int rc = cli_review_main(argc, argv, &caller);

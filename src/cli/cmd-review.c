@@ -80,6 +80,7 @@ int cmd_review(int argc, char **argv)
 
 /* What `maintstat review` was asked: its options, and what they say. */
 struct review_args {
+	const char *cmd;             /* the command, for its messages */
 	/* the repository, archives, window and store, the tree and its
 	 * MAINTAINERS, who is who (--aliases, --mailmap, --no-name-join,
 	 * --no-plus-fold) */
@@ -201,37 +202,37 @@ static int review_check(struct review_args *a)
 	int rc;
 
 	if (!a->io.tree) {
-		rc = cli_default_repo("review", &a->io.repo, false);
+		rc = cli_default_repo(a->cmd, &a->io.repo, false);
 		if (rc != CLI_CONTINUE)
 			return rc;
 	}
 	if (!a->io.archives.nr)
-		return cli_usage_error("review", "--archive PATH is required");
+		return cli_usage_error(a->cmd, "--archive PATH is required");
 	if (a->io.tree && a->io.repo)
-		return cli_usage_error("review", "--tree and --repo exclude "
+		return cli_usage_error(a->cmd, "--tree and --repo exclude "
 				       "each other");
 	if (a->io.rev && !a->io.repo)
-		return cli_usage_error("review", "--rev needs --repo");
+		return cli_usage_error(a->cmd, "--rev needs --repo");
 	if (a->list_url && !ms_url_is_web(a->list_url))
-		return cli_usage_error("review", "--list-url takes an http:// "
+		return cli_usage_error(a->cmd, "--list-url takes an http:// "
 				       "or https:// address, not '%s'",
 				       a->list_url);
-	rc = cli_inactive_after("review", a->io.inactive_after, 0, &t);
+	rc = cli_inactive_after(a->cmd, a->io.inactive_after, 0, &t);
 	if (rc == CLI_CONTINUE)
-		rc = cli_parse_duration("review", "ignore-after",
+		rc = cli_parse_duration(a->cmd, "ignore-after",
 					a->ignore_arg, &a->ignore_d);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	rc = cli_parse_duration("review", "target", a->target_arg,
+	rc = cli_parse_duration(a->cmd, "target", a->target_arg,
 				&a->target_d);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (ms_duration_seconds(&a->target_d) <= 0)
-		return cli_usage_error("review", "--target must be positive");
+		return cli_usage_error(a->cmd, "--target must be positive");
 	if (a->by && ms_series_parse_unit(a->by, &a->unit) < 0)
-		return cli_usage_error("review", "--by: %s", ms_error_last());
+		return cli_usage_error(a->cmd, "--by: %s", ms_error_last());
 	if (a->by && a->unit == MS_SERIES_RELEASE && !a->io.repo)
-		return cli_usage_error("review", "--by release needs --repo "
+		return cli_usage_error(a->cmd, "--by release needs --repo "
 				       "(its tags)");
 	if (a->foreign_subject) {
 		GError *err = NULL;
@@ -239,7 +240,7 @@ static int review_check(struct review_args *a)
 		a->foreign_re = g_regex_new(a->foreign_subject, G_REGEX_RAW,
 					    0, &err);
 		if (!a->foreign_re) {
-			rc = cli_usage_error("review", "invalid "
+			rc = cli_usage_error(a->cmd, "invalid "
 					     "--foreign-subject '%s': %s",
 					     a->foreign_subject, err->message);
 			g_error_free(err);
@@ -261,7 +262,7 @@ static int review_open(struct review_args *a, struct review_data *d)
 		rc = cli_project_tree(d->proj, &d->tree, &d->mf, &d->idx);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	rc = cli_select_entries("review", d->mf, d->idx, a->argc, a->argv,
+	rc = cli_select_entries(a->cmd, d->mf, d->idx, a->argc, a->argv,
 				&a->files, &d->sel, &nr_sel);
 	if (rc != CLI_CONTINUE)
 		return rc;
@@ -287,7 +288,7 @@ static int review_load(const struct review_args *a, struct review_data *d)
 	ms_diags_release(&diags);
 	/* its K: answers go through the store with the archives */
 	ro.kmap = d->map;
-	rc = cli_rev_load("review", &ro, d->since, INT64_MAX,
+	rc = cli_rev_load(a->cmd, &ro, d->since, INT64_MAX,
 			  MS_MAIL_PARSE_KEEP_BODY, ms_review_map_hook, d->map,
 			  &d->commits, &d->lm);
 	if (rc != CLI_CONTINUE)
@@ -328,7 +329,7 @@ static int review_intervals(const struct review_args *a,
 	else
 		rc = ms_series_calendar(lo, d->until, a->unit, &d->bounds);
 	if (rc == MS_EUSAGE)
-		return cli_usage_error("review", "--by: %s", ms_error_last());
+		return cli_usage_error(a->cmd, "--by: %s", ms_error_last());
 	if (rc < 0)
 		return cli_error_last();
 	rvo->bounds = (const int64_t *)(void *)d->bounds->data;
@@ -350,7 +351,7 @@ static int review_ident_git(const struct review_args *a,
 		rc = cli_project_history(d->proj, &d->act);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	rc = cli_act_set_range("review", d->act, a->io.repo, a->io.rev,
+	rc = cli_act_set_range(a->cmd, d->act, a->io.repo, a->io.rev,
 			       a->io.since, d->since);
 	if (rc != CLI_CONTINUE)
 		return rc;
@@ -404,7 +405,7 @@ static int review_git_facts(const struct review_args *a,
 	 * (ms_verdict_window()), whatever the list's own end */
 	if (ms_verdict_window(d->act, true, q.since, a->io.until != NULL,
 			      d->until, 0, a->io.inactive_after, &q) < 0)
-		return cli_usage_error("review", "--inactive-after: %s",
+		return cli_usage_error(a->cmd, "--inactive-after: %s",
 				       ms_error_last());
 	/* no dated message, no --until: no window, so no cutoff to say */
 	d->inactive_since = d->until || a->io.until ? q.active_since : 0;
@@ -562,6 +563,7 @@ int cli_review_main(int argc, char **argv,
 	int rc, argc0 = argc;
 
 	memcpy(argv0, argv, sizeof(*argv) * (size_t)argc);
+	a.cmd = caller && caller->name ? caller->name : "review";
 	a.ignore_arg = MS_DEFAULT_IGNORE_AFTER;
 	a.target_arg = MS_DEFAULT_TARGET;
 	a.io.inactive_after = MS_DEFAULT_INACTIVE_AFTER;
@@ -579,7 +581,7 @@ int cli_review_main(int argc, char **argv,
 	a.argv = argv;
 	rc = review_check(&a);
 	if (rc == CLI_CONTINUE)
-		rc = cli_rev_window("review", &a.io, &d.since, &d.until);
+		rc = cli_rev_window(a.cmd, &a.io, &d.since, &d.until);
 	if (rc != CLI_CONTINUE)
 		goto out;
 	/* the same inputs as a saved result: print it (cli-result.h) */

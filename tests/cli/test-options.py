@@ -60,6 +60,15 @@ r = run("review", "--repo", repo, "--no-cache", "--archive", mbox,
 ok(r.rc == 2 and "--max-index-size takes 1 to" in r.err,
    "review --max-index-size 0: a usage error", r.err)
 
+# --- a usage error names the command typed, also where its options are
+# review's (pending, report, people run review's parser and checks) ---
+for cmd in ("review", "pending", "report", "people"):
+    site = ["-o", os.path.join(tmp, "site")] if cmd == "report" else []
+    r = run(cmd, "--repo", repo, "--no-cache", "--target", "0",
+            "--archive", mbox, *site)
+    ok(r.rc == 2 and f"Try 'maintstat {cmd} --help'" in r.err,
+       f"{cmd} --target 0: its usage error points to its own help", r.err)
+
 base = ["activity", "--repo", repo, "--no-cache", "--json",
         "--min-commits", "0"]
 ref = run(*base)
