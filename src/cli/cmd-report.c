@@ -838,7 +838,11 @@ static void states_section(FILE *fp, const struct ms_rv_entry *e)
 		snprintf(rv, sizeof(rv), "-");
 	else
 		snprintf(rv, sizeof(rv), "%lld", (long long)e->revisions_median);
-	fprintf(fp, "</tbody></table></div>\n<p>Accepted of decided %s, "
+	fputs("</tbody></table></div>\n<p class=\"note\">Each patch counts "
+	      "once, in its newest version's state; superseded counts the "
+	      "older versions, so the rows add up to more than the "
+	      "patches.</p>\n", fp);
+	fprintf(fp, "<p>Accepted of decided %s, "
 		"versions until accepted (median) %s, to acceptance: "
 		"median %s, p90 %s; open %zu, waiting: median %s, p90 %s "
 		"(<a href=\"#patches\">each patch's state</a>).</p>\n",

@@ -155,6 +155,19 @@ ok("Fay Foo <fay@example.org> – – 2 / 17.5h – " in q,
    "duration)", q[:400])
 ok("Rob Review <rob@example.org> – – 3 / 2.0h – " in q,
    "FOO: Rob 3 patches, median 2.0h in 2024-Q1", q[:400])
+# where the patches stand: each patch once, in its newest version's
+# state; superseded counts the older versions, as the note says
+for i, e in enumerate(bym["entries"]):
+    page = open(os.path.join(site, "entry-%d.html" % i)).read()
+    sec = page.split('id="states"')[1].split("</table>")[0]
+    rows = dict((k, int(n)) for k, n in re.findall(
+        r'<th scope="row">(\w+)</th><td class="n">(\d+)</td>', sec))
+    eq((sum(n for k, n in rows.items() if k != "superseded"),
+        rows.get("superseded")), (e["patches"], e["states"]["superseded"]),
+       e["name"] + ": the states add up to the patches, superseded apart")
+    ok("superseded counts the older versions" in text(
+        os.path.join(site, "entry-%d.html" % i)),
+       e["name"] + ": the page says what superseded counts")
 baz = text(os.path.join(site, "entry-%d.html" % names.index(
     "BAZ LEGACY DRIVER")))
 ok(re.search(r"^ ghost@example.org \(inactive\)( 0)+ ", baz.split(
