@@ -4,10 +4,11 @@
 # the cold run and the warm run with nothing new, on the archive forms
 # `fetch` keeps: LTP's list (a public-inbox git epoch) with LTP's
 # repository, and the linux-rdma 2023 slice with the linux-source-6.1 tree
-# as a plain mbox and as a .gz (the new mail a gzip member of its own).
+# as an epoch (made here with git fast-import, a commit per message), a
+# plain mbox and a .gz (the new mail a gzip member of its own).
 #
-# The archive's old state is the archive without its last N messages (a
-# clone of the epoch whose branch is N commits back; the mbox cut before
+# The archive's old state is the archive without its last N messages (an
+# epoch whose branch is N commits back; the mbox cut before
 # its N-th last message).  Per data set and command, CPU time (user + sys)
 # of: the cold run (--json, a fresh store, the whole archive), the warm run
 # (the same again: the kept result), and the run after the new mail (a
@@ -113,6 +114,26 @@ if [ -e "$LINUX" ] && [ -e "$RDMALIST" ]; then
 b = open(sys.argv[1], "rb").read()
 o = [0] + [m.start() + 2 for m in re.finditer(rb"\n\nFrom ", b)]
 print(o[-int(sys.argv[2])])' "$tmp/all.mbox" "$N")
+	# the slice as a public-inbox epoch, as `fetch` keeps a list: a
+	# commit per message adding it as blob 'm' (public-inbox's layout)
+	git init -q --bare "$tmp/rdma.git"
+	python3 - "$tmp/all.mbox" <<'EOF' |
+import re, sys
+b = open(sys.argv[1], "rb").read()
+o = [0] + [m.start() + 2 for m in re.finditer(rb"\n\nFrom ", b)] + [len(b)]
+w = sys.stdout.buffer.write
+for i in range(len(o) - 1):
+    m = b[o[i]:o[i + 1]].split(b"\n", 1)[1]
+    m = re.sub(rb"(?m)^>(>*From )", rb"\1", m)
+    w(b"commit refs/heads/master\ncommitter a <a@b> %d +0000\ndata 1\nm\n"
+      % (1672531200 + i))
+    w(b"M 100644 inline m\ndata %d\n%s\n" % (len(m), m))
+EOF
+		git -C "$tmp/rdma.git" fast-import --quiet
+	rtip=$(git -C "$tmp/rdma.git" rev-parse HEAD)
+	rback=$(git -C "$tmp/rdma.git" rev-parse "HEAD~$N")
+	epoch_old() { git -C "$tmp/rdma.git" update-ref HEAD "$rback"; }
+	epoch_new() { git -C "$tmp/rdma.git" update-ref HEAD "$rtip"; }
 	head -c "$cut" "$tmp/all.mbox" > "$tmp/old.mbox"
 	tail -c +"$((cut + 1))" "$tmp/all.mbox" > "$tmp/new.mbox"
 	gzip -c "$tmp/old.mbox" > "$tmp/old.mbox.gz"
@@ -125,6 +146,8 @@ print(o[-int(sys.argv[2])])' "$tmp/all.mbox" "$N")
 		cat "$tmp/old.mbox.gz" "$tmp/new.mbox.gz" > "$tmp/list.mbox.gz"
 	}
 	for cmd in pending review; do
+		bench rdma-epoch epoch_old epoch_new "$cmd" --tree "$LINUX" \
+			--archive "$tmp/rdma.git"
 		bench rdma-mbox mbox_old mbox_new "$cmd" --tree "$LINUX" \
 			--archive "$tmp/list.mbox"
 		bench rdma-gz gz_old gz_new "$cmd" --tree "$LINUX" \
