@@ -148,6 +148,10 @@ def no_bodies(store):
 
 
 add(old)
+# the branch packed, and packed again after the new mail: the result kept
+# for the old state must not be served for the new one (the epoch's head
+# is read from packed-refs)
+gitinbox.git(ep, "pack-refs", "--all")
 store = os.path.join(tmp, "s.sqlite")
 # the cold runs' answers, until the inbox or the tree changes
 want = {(cmd, js): report(cmd, js, None) for cmd, js in COMMANDS}
@@ -171,6 +175,7 @@ for cmd, js in COMMANDS:
 # bodies, and one format of each command with them
 KEYED = [("review", True), ("pending", False)]
 add(new)
+gitinbox.git(ep, "pack-refs", "--all")
 want = {(cmd, js): report(cmd, js, None) for cmd, js in COMMANDS}
 for cmd, js in COMMANDS:
     for name in ("", ".nb") if (cmd, js) in KEYED else (".nb",):
@@ -256,4 +261,16 @@ for cmd, js in KEYED:
        report(cmd, js, None, "--foreign-subject", "change 1"),
        f"{cmd} {js and '--json' or 'text'} --foreign-subject equals "
        "--no-cache")
+
+# a kept result, then the epoch's head moves (packed-refs again) with a
+# message that leaves the window as it was (--until): only the head says
+# the archive changed, and the result kept for the old head is not served
+s = store + ".head"
+shutil.copy(store, s)
+report("pending", True, s, "--until", "2023-02-01")
+add([reply(11, 25, "NAK, not this either.")])
+gitinbox.git(ep, "pack-refs", "--all")
+moved = report("pending", True, None, "--until", "2023-02-01")
+eq(report("pending", True, s, "--until", "2023-02-01"), moved,
+   "pending --json: the head moved in packed-refs, not the kept result")
 done()
