@@ -158,8 +158,18 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		rc = cli_project_open(o, proj);
 	if (rc == CLI_CONTINUE)
 		rc = cli_project_store(&o->store, *proj);
-	if (rc == CLI_CONTINUE && o->mail)
+	if (rc == CLI_CONTINUE && o->mail) {
 		ms_project_set_mail_index(*proj, o->mail);
+	} else if (rc == CLI_CONTINUE && o->archives.nr) {
+		/* the list's senders join people as review joins them, so
+		 * that the list facts read later are counted for the same
+		 * people (one read through the store; the facts read it
+		 * again with their K: map) */
+		struct ms_link_mail *lm = NULL;
+
+		rc = cli_rev_load_mail(cmd, o, 0, NULL, NULL, &lm);
+		ms_project_set_mail(*proj, lm);
+	}
 	if (rc == CLI_CONTINUE)
 		rc = cli_project_history(*proj, out);
 	if (rc == CLI_CONTINUE)

@@ -369,9 +369,14 @@ ok("  Category: defacto_maintainer (dan@example.net handles its patches)"
    "addresses answer first on both BAZ patches", r.out)
 r = run("urgent", "--repo", repo, "--archive", mbox, "--min-commits", "1",
         "--months", "0")
+ok("  Category: defacto_maintainer (dan@example.net handles its patches)"
+   in r.out, "without --aliases his name joins Dan's two list addresses, "
+   "as review joins them", r.out)
+r = run("urgent", "--repo", repo, "--archive", mbox, "--min-commits", "1",
+        "--months", "0", "--no-name-join")
 ok("  Category: defacto_maintainer (dan@example.net committed 2 of 3)"
-   in r.out, "without --aliases Dan's list replies split, his commits "
-   "remain", r.out)
+   in r.out, "without --aliases nor name joins Dan's list replies split, "
+   "his commits remain", r.out)
 r = run("urgent", "--repo", repo, "--until", "2024-03-12", "--months", "0",
         "--min-commits", "1", "--json")
 ok("FOO DRIVER" in [e["name"] for e in r.json()["entries"]],

@@ -12,7 +12,15 @@ Planted on top (a commit dated 2015, before every window):
 - CHANGE LOG (M: Fay Foo, R: Community Manager
   <community.manager@elsewhere.example>, F: drivers/foo/): a role address
   by its name and local part at a domain no one of the history uses
-  (Xen's CHANGELOG.md reviewer): role_address everywhere, never retired.
+  (Xen's CHANGELOG.md reviewer): role_address everywhere, never retired;
+- LARK CORNER (M: Lena Lark <lena@corp.example>, F: drivers/foo/): never
+  in git; on the list she answers a FOO patch as Lena Lark
+  <lena@home.example>, an address only the list's senders join to hers
+  (LTP's Petr Vorel, petr.vorel@suse.com): active on the list in every
+  command, with the same list figures in activity --archive as in review
+  (activity read the list through a history whose people knew no list
+  sender, so she was never active there and active on the list in
+  review).
 """
 import glob
 import json
@@ -55,7 +63,8 @@ with open(mf, encoding="utf-8") as f:
 text += ("\nQUIET DRIVER\nM:\tFay Foo <fay@example.org>\nS:\tMaintained\n"
          "F:\tdrivers/quiet/\n\nCHANGE LOG\nM:\tFay Foo <fay@example.org>\n"
          f"R:\tCommunity Manager <{CM}>\nS:\tMaintained\n"
-         "F:\tdrivers/foo/\n")
+         "F:\tdrivers/foo/\n\nLARK CORNER\nM:\tLena Lark <lena@corp.example>\n"
+         "S:\tMaintained\nF:\tdrivers/foo/\n")
 with open(mf, "w", encoding="utf-8") as f:
     f.write(text)
 os.makedirs(os.path.join(repo, "drivers", "quiet"), exist_ok=True)
@@ -67,6 +76,16 @@ if bare:
     subprocess.run(["git", "-C", work, "push", "-q", repo_saved, "HEAD"],
                    check=True)
     repo = repo_saved
+
+with open(mbox, "a", encoding="utf-8") as f:
+    f.write("From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+            "From: Lena Lark <lena@home.example>\n"
+            "Date: Tue, 12 Mar 2024 16:00:00 +0000\n"
+            "Subject: Re: [PATCH] foo: add widget support\n"
+            "Message-ID: <b1-lark@example.org>\n"
+            "To: list@lists.example.org\n"
+            "In-Reply-To: <b1@example.net>\nReferences: <b1@example.net>\n"
+            "\nLooks right to me.\n\n\n")
 
 A = ["--repo", repo, "--no-cache"]
 L = ["--archive", mbox]
@@ -85,6 +104,13 @@ for e in r.json()["entries"]:
     for p in e["people"]:
         say("activity", e["name"], p["email"], p["verdict"])
 act = {k: v["activity"] for k, v in verdicts.items()}
+FIGS = ("replied", "messages", "first_responses", "authored")
+# the list's figures of each listed person, activity's and review's
+figures = {"activity": {}, "review": {}}
+for e in r.json()["entries"]:
+    for p in (e.get("list") or {}).get("people", []):
+        figures["activity"][(e["name"], p["email"].lower())] = \
+            {k: p[k] for k in FIGS}
 
 r = run("activity", *A, *L)
 quiet = r.out.split("Subsystem QUIET DRIVER\n", 1)[-1].split("\nSubsystem ")[0]
@@ -119,6 +145,8 @@ ok(r.rc == 0, "review --json exits 0", r.err)
 for e in r.json()["entries"]:
     for p in e["people"]:
         say("review", e["name"], p["email"], p["verdict"])
+        figures["review"][(e["name"], p["email"].lower())] = \
+            {k: p[k] for k in FIGS}
 
 out = os.path.join(tmp, "report")
 r = run("report", *A, *L, "--output-dir", out)
@@ -154,6 +182,16 @@ eq(act.get(("QUIET DRIVER", "fay@example.org")), "no_evidence",
    "activity: Fay in QUIET DRIVER (0 of 0 commits): no evidence")
 eq(act.get(("CHANGE LOG", CM)), "role_address",
    "activity: the Community Manager is a role address")
+eq(act.get(("LARK CORNER", "lena@corp.example")), "active_on_list",
+   "activity --archive: Lena, on the list as lena@home.example, is active "
+   "on the list")
+eq(figures["activity"].get(("LARK CORNER", "lena@corp.example"),
+                           {}).get("replied"), 1,
+   "activity --archive: Lena's reply to FOO's patch counts")
+eq(figures["activity"], {k: v for k, v in figures["review"].items()
+                         if k in figures["activity"]},
+   "activity --archive counts each listed person's list figures as review "
+   "does over the same list")
 ok(("QUIET DRIVER", "fay@example.org") not in retired,
    "retire --min-commits 0 does not remove Fay from QUIET DRIVER")
 ok(("CHANGE LOG", CM) not in retired,
