@@ -222,20 +222,29 @@ static bool act_role_local_part(const char *email)
 		"linux", "qa", "sw", "all", "community", "manager", NULL
 	};
 	const char *at = strrchr(email, '@');
+	char *low = g_ascii_strdown(email, at ? at - email : -1);
+	char **parts = g_strsplit_set(low, ".-_+", -1);
+	char *joined = g_strjoinv("", parts);
+	/* a word written in parts is one too: "open-source" (U-Boot's
+	 * open-source@softing.de) */
+	bool whole = g_strv_contains(words, joined);
 
-	return has_word(g_ascii_strdown(email, at ? at - email : -1), ".-_+",
-			words);
+	g_strfreev(parts);
+	g_free(joined);
+	return has_word(low, ".-_+", words) || whole;   /* frees low */
 }
 
-/* "NXP i.MX U-Boot Team", "Aspeed BMC SW team": a name that is a role's. */
+/* "NXP i.MX U-Boot Team", "Aspeed BMC SW team": a name that is a role's;
+ * "Cogent Embedded, Inc." (U-Boot's Renesas boards): a company's. */
 static bool act_role_name(const char *name)
 {
 	static const char *const words[] = {
 		"team", "support", "maintainers", "upstream", "group", "list",
-		"bot", "manager", NULL
+		"bot", "manager", "inc", "ltd", "llc", "gmbh", "corp",
+		"corporation", "limited", NULL
 	};
 
-	return has_word(ms_casefold(name, -1), " \t.-_", words);
+	return has_word(ms_casefold(name, -1), " \t.,-_", words);
 }
 
 /*

@@ -13,6 +13,11 @@ Planted on top (a commit dated 2015, before every window):
   <community.manager@elsewhere.example>, F: drivers/foo/): a role address
   by its name and local part at a domain no one of the history uses
   (Xen's CHANGELOG.md reviewer): role_address everywhere, never retired;
+  so are its R: a company, Acme Widgets, Inc. <source@acme.example>
+  (U-Boot's PORTER BOARD: Cogent Embedded, Inc.), and Sam Seller
+  <open-source@widgets.example>, a role's local part with a hyphen
+  (U-Boot's VINING_2000 BOARD: open-source@softing.de), both never in
+  the history: retire removed all three U-Boot ones as never active;
 - LARK CORNER (M: Lena Lark <lena@corp.example>, F: drivers/foo/): never
   in git; on the list she answers a FOO patch as Lena Lark
   <lena@home.example>, an address only the list's senders join to hers
@@ -37,6 +42,7 @@ subprocess.run([sys.executable, os.path.join(FIXTURES, "gen",
                check=True)
 repo, mbox = os.path.join(rv, "repo"), os.path.join(rv, "list.mbox")
 CM = "community.manager@elsewhere.example"
+INC, OSS = "source@acme.example", "open-source@widgets.example"
 
 
 def git(*args, date=None):
@@ -62,7 +68,9 @@ with open(mf, encoding="utf-8") as f:
     text = f.read()
 text += ("\nQUIET DRIVER\nM:\tFay Foo <fay@example.org>\nS:\tMaintained\n"
          "F:\tdrivers/quiet/\n\nCHANGE LOG\nM:\tFay Foo <fay@example.org>\n"
-         f"R:\tCommunity Manager <{CM}>\nS:\tMaintained\n"
+         f"R:\tCommunity Manager <{CM}>\n"
+         f"R:\tAcme Widgets, Inc. <{INC}>\nR:\tSam Seller <{OSS}>\n"
+         "S:\tMaintained\n"
          "F:\tdrivers/foo/\n\nLARK CORNER\nM:\tLena Lark <lena@corp.example>\n"
          "S:\tMaintained\nF:\tdrivers/foo/\n")
 with open(mf, "w", encoding="utf-8") as f:
@@ -196,6 +204,10 @@ ok(("QUIET DRIVER", "fay@example.org") not in retired,
    "retire --min-commits 0 does not remove Fay from QUIET DRIVER")
 ok(("CHANGE LOG", CM) not in retired,
    "retire does not remove the Community Manager")
+for role in (INC, OSS):
+    eq(act.get(("CHANGE LOG", role)), "role_address",
+       f"activity: {role} is a role address")
+    ok(("CHANGE LOG", role) not in retired, f"retire does not remove {role}")
 ok(any(v == "inactive" or v == "never_active" for v in act.values()) and
    "role_address" in act.values() and "no_evidence" in act.values(),
    "the planted history holds inactive, role and no-evidence verdicts",
