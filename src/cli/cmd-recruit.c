@@ -177,6 +177,7 @@ static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 	char *url = NULL;
 	const char *sde = g_getenv("SOURCE_DATE_EPOCH");
 	char *from = NULL;
+	int64_t cutoff = 0;
 	int rc;
 
 	q.min_commits = (size_t)ra->min_commits;
@@ -187,15 +188,14 @@ static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 				      &from);
 	if (rc == CLI_CONTINUE)
 		rc = cli_check_outdir(ra->outdir, ra->force, false);
+	/* the list's review, as activity and retire read it: their
+	 * window and cutoff (ms_verdict_window()) */
+	ra->ao.inactive_after = MS_DEFAULT_INACTIVE_AFTER;
 	if (rc == CLI_CONTINUE)
 		rc = cli_areas_load("recruit", &ra->ao, argc, argv, &ra->files,
-				    NULL, NULL, NULL, &q, &proj, &a, &res);
+				    NULL, NULL, NULL, &q, &cutoff, &proj, &a,
+				    &res);
 	if (rc == CLI_CONTINUE && ra->ao.archives.nr) {
-		int64_t cutoff;
-
-		/* the list's review, as activity and retire read it */
-		ms_act_parse_before(MS_DEFAULT_INACTIVE_AFTER, q.until,
-				    &cutoff);
 		rc = cli_list_facts_load("recruit", &ra->ao, q.since, q.until,
 					 cutoff, a, &lf);
 		list = g_new0(const struct ms_rv_entry *, res->nr_entries + 1);
