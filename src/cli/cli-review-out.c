@@ -633,7 +633,7 @@ static void json_figures(struct ms_out *o, const struct cli_review_view *r,
 	cli_json_quant(o, "time_to_first_review_tag", e->tttag_median,
 		   e->tttag_p90);
 	cli_json_quant(o, "review_cycle_duration", e->merge_median, e->merge_p90);
-	if (whole && e->responsiveness < 0)
+	if (e->responsiveness < 0)           /* over no patch */
 		ms_out_kv_null(o, "responsiveness");
 	else
 		ms_out_kv_real(o, "responsiveness", e->responsiveness);

@@ -217,6 +217,16 @@ eq([x.get("release") for x in s], ["v1.1", None],
 eq([x["patches"] for x in s], [4, 4], "January's patches before v1.1")
 eq(s[0]["start"][:10], "2024-01-01", "the first starts with the window")
 
+# with --repo an interval with commits but no patch is shown (its
+# commits), and its responsiveness over no patch is null, as the whole
+# entry's is (docs/review.md), not the library's -1
+r = run("review", "--repo", repo, "--archive", mbox, *WIN, "--by", "month",
+        "--json", "--no-cache", "BAR DRIVER")
+s = r.json()["entries"][0]["intervals"]
+eq((s[0]["patches"], s[0]["commits"]), (0, 1),
+   "--repo --by month: BAR's January has a commit and no patch")
+eq(s[0]["responsiveness"], None, "its responsiveness over no patch: null")
+
 r = run("review", "--repo", repo, "--archive", mbox, *WIN, "--by",
         "release", "--release-tags", "other-*", "--json", "--no-cache",
         "FOO DRIVER")
