@@ -141,7 +141,7 @@ static int act_window(const char *cmd, const struct cli_act_opts *o,
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		 int default_years, struct ms_project **proj,
 		 struct ms_activity **out, int64_t *since, int64_t *until,
-		 int64_t *cutoff)
+		 int64_t *cutoff, struct cli_list_facts **facts)
 {
 	int64_t s, u;
 	int rc;
@@ -158,18 +158,12 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		rc = cli_project_open(o, proj);
 	if (rc == CLI_CONTINUE)
 		rc = cli_project_store(&o->store, *proj);
-	if (rc == CLI_CONTINUE && o->mail) {
+	if (rc == CLI_CONTINUE && o->mail)
 		ms_project_set_mail_index(*proj, o->mail);
-	} else if (rc == CLI_CONTINUE && o->archives.nr) {
-		/* the list's senders join people as review joins them, so
-		 * that the list facts read later are counted for the same
-		 * people (one read through the store; the facts read it
-		 * again with their K: map) */
-		struct ms_link_mail *lm = NULL;
-
-		rc = cli_rev_load_mail(cmd, o, 0, NULL, NULL, &lm);
-		ms_project_set_mail(*proj, lm);
-	}
+	/* the list's senders join people as review joins them, so that
+	 * the list facts are counted for the same people */
+	else if (rc == CLI_CONTINUE && facts)
+		rc = cli_list_facts_open(cmd, o, *proj, facts);
 	if (rc == CLI_CONTINUE)
 		rc = cli_project_history(*proj, out);
 	if (rc == CLI_CONTINUE)
@@ -182,6 +176,10 @@ int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		cli_project_close(*proj);
 		*proj = NULL;
 		*out = NULL;
+		if (facts) {
+			cli_list_facts_free(*facts);
+			*facts = NULL;
+		}
 	}
 	return rc;
 }

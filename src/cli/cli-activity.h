@@ -120,14 +120,19 @@ int cli_act_set_range(const char *cmd, struct ms_activity *a,
  * history of project *proj (cli-project.h), which the caller closes with
  * cli_project_close().  With `cutoff`, the --inactive-after point
  * (cli_inactive_after() of o->inactive_after, from until), checked
- * before the walk.  Prints warnings and errors.  Returns CLI_CONTINUE
- * or an exit code (then *proj is NULL).
+ * before the walk.  With `facts` and archives in `o`, their list facts
+ * are read first (cli_list_facts_open()), so that the list's senders
+ * join the history's people as review joins them: complete them with
+ * cli_list_facts_load(), free them after *proj.  Prints warnings and
+ * errors.  Returns CLI_CONTINUE or an exit code (then *proj and *facts
+ * are NULL).
  */
 struct ms_project;
+struct cli_list_facts;
 int cli_act_load(const char *cmd, const struct cli_act_opts *o,
 		 int default_years, struct ms_project **proj,
 		 struct ms_activity **out, int64_t *since, int64_t *until,
-		 int64_t *cutoff);
+		 int64_t *cutoff, struct cli_list_facts **facts);
 
 
 /*
@@ -168,7 +173,6 @@ void cli_act_json_tallies(struct ms_out *o, char role, const char *name,
 			  const char *email, const struct ms_act_last *author,
 			  const struct ms_act_last *committer,
 			  const struct ms_act_last *tags);
-struct cli_list_facts;
 struct maint_entry;
 
 /*

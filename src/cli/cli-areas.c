@@ -14,8 +14,8 @@ int cli_areas_load(const char *cmd, struct cli_act_opts *ao, int argc,
 		   char **argv, const struct cli_strings *files,
 		   const char *by, const char *tags, struct cli_act_series *ser,
 		   struct ms_areas_query *q, int64_t *cutoff,
-		   struct ms_project **proj, struct ms_activity **a,
-		   struct ms_areas **out)
+		   struct cli_list_facts **facts, struct ms_project **proj,
+		   struct ms_activity **a, struct ms_areas **out)
 {
 	struct ms_activity_query aq = { 0 };
 	const struct maint_entry **sel = NULL;
@@ -27,7 +27,7 @@ int cli_areas_load(const char *cmd, struct cli_act_opts *ao, int argc,
 	*out = NULL;
 	ao->keep_paths = true;
 	rc = cli_act_load(cmd, ao, MS_DEFAULT_WINDOW_YEARS, proj, a, &q->since,
-			  &q->until, cutoff);
+			  &q->until, cutoff, facts);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rc = cli_act_select(cmd, *a, argc, argv, files, &aq, &sel);

@@ -24,7 +24,8 @@
  * `ser` (may be NULL), the intervals of --by `by` (NULL: none) and
  * --release-tags `tags` are set in it (cli_act_series_release()) and
  * counted too.  With `cutoff`, the --inactive-after point of `ao`
- * (cli_act_load(): every command's, ms_verdict_window()).  Prints
+ * (cli_act_load(): every command's, ms_verdict_window()); with `facts`,
+ * the list facts opened as cli_act_load() opens them.  Prints
  * warnings and errors.  Returns CLI_CONTINUE, *proj (cli_project_close;
  * set even on failure), *a (borrowed from it) and *out (ms_areas_free),
  * or an exit code.
@@ -34,7 +35,7 @@ int cli_areas_load(const char *cmd, struct cli_act_opts *ao, int argc,
 		   char **argv, const struct cli_strings *files,
 		   const char *by, const char *tags, struct cli_act_series *ser,
 		   struct ms_areas_query *q, int64_t *cutoff,
-		   struct ms_project **proj, struct ms_activity **a,
-		   struct ms_areas **out);
+		   struct cli_list_facts **facts, struct ms_project **proj,
+		   struct ms_activity **a, struct ms_areas **out);
 
 #endif

@@ -253,7 +253,7 @@ static int load_activity(struct cc_act *act, const struct cc_act_args *a)
 	ao.rev = a->topts->rev;
 	rc = cli_act_load("maintainers", &ao, MS_DEFAULT_WINDOW_YEARS,
 			  &act->proj, &act->a, &act->q.since, &act->q.until,
-			  &act->q.active_since);
+			  &act->q.active_since, &act->lf);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	/* the list from the window's start to the archive's end: a list
@@ -264,6 +264,8 @@ static int load_activity(struct cc_act *act, const struct cc_act_args *a)
 		cli_project_close(act->proj);
 		act->proj = NULL;
 		act->a = NULL;
+		cli_list_facts_free(act->lf);
+		act->lf = NULL;
 	}
 	return rc;
 }
@@ -289,8 +291,8 @@ void cc_act_free(struct cc_act *ac)
 	if (!ac)
 		return;
 	ms_act_entries_free(ac->ents, ac->nr);
-	cli_list_facts_free(ac->lf);
 	cli_project_close(ac->proj);
+	cli_list_facts_free(ac->lf);         /* after the project */
 	g_free(ac);
 }
 

@@ -413,14 +413,11 @@ static int facts_open(const char *cmd, struct cli_act_opts *o,
 	return CLI_CONTINUE;
 }
 
-int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
-			int64_t since, int64_t until, int64_t active_since,
-			struct ms_activity *act, struct cli_list_facts **out)
+int cli_list_facts_open(const char *cmd, const struct cli_act_opts *ao,
+			struct ms_project *history,
+			struct cli_list_facts **out)
 {
-	struct cli_list_facts *f;
 	struct cli_act_opts o = { 0 };
-	struct ms_review_opts rvo = MS_VERDICT_REVIEW_OPTS_INIT;
-	GPtrArray *history_paths;
 	int rc;
 
 	*out = NULL;
@@ -434,9 +431,27 @@ int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 	o.find_maintainer_files = ao->find_maintainer_files;
 	o.archives = ao->archives;
 	o.store = ao->store;
-	rc = facts_open(cmd, &o, &f);
-	if (rc != CLI_CONTINUE)
-		return rc;
+	rc = facts_open(cmd, &o, out);
+	if (rc == CLI_CONTINUE && history)
+		ms_project_set_mail_index(history,
+					  ms_link_mail_index((*out)->lm));
+	return rc;
+}
+
+int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
+			int64_t since, int64_t until, int64_t active_since,
+			struct ms_activity *act, struct cli_list_facts **out)
+{
+	struct cli_list_facts *f = *out;
+	struct ms_review_opts rvo = MS_VERDICT_REVIEW_OPTS_INIT;
+	GPtrArray *history_paths;
+	int rc;
+
+	if (!f) {
+		rc = cli_list_facts_open(cmd, ao, NULL, &f);
+		if (rc != CLI_CONTINUE || !f)
+			return rc;
+	}
 	rvo.since = since;
 	rvo.until = until;
 	f->active_since = active_since;

@@ -198,7 +198,23 @@ struct ms_rv_entry;
 struct cli_list_facts;
 
 /*
- * Read the archives of `ao` and compute the review figures (list side
+ * Read the archives of `ao` (through its store, with the K: map of its
+ * MAINTAINERS): the first half of cli_list_facts_load().  With `history`
+ * (may be NULL), a project whose history is not loaded yet, the list's
+ * senders join its people (ms_project_set_mail_index(): borrowed, so
+ * free the facts after the project).  *out NULL when `ao` names no
+ * archive.  Returns CLI_CONTINUE or an exit code after printing the
+ * error.
+ */
+struct cli_act_opts;
+struct ms_project;
+int cli_list_facts_open(const char *cmd, const struct cli_act_opts *ao,
+			struct ms_project *history,
+			struct cli_list_facts **out);
+
+/*
+ * Read the archives of `ao` (unless *out holds the facts
+ * cli_list_facts_open() read) and compute the review figures (list side
  * only) of every entry of its MAINTAINERS at `rev` of `repo` over
  * [since, until].
  * List addresses resolve through `act`'s resolver (its .mailmap,
@@ -210,7 +226,6 @@ struct cli_list_facts;
  * NULL when `ao` names no archive) or an exit code after printing the
  * error.
  */
-struct cli_act_opts;
 int cli_list_facts_load(const char *cmd, const struct cli_act_opts *ao,
 			int64_t since, int64_t until, int64_t active_since,
 			struct ms_activity *act, struct cli_list_facts **out);

@@ -109,7 +109,7 @@ int cmd_activity(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rc = cli_act_load("activity", &ao, MS_DEFAULT_WINDOW_YEARS, &proj, &a,
-			  &q.since, &q.until, &q.active_since);
+			  &q.since, &q.until, &q.active_since, &list_facts);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rc = cli_act_select("activity", a, argc, argv, &files, &q, &sel);
@@ -172,10 +172,10 @@ int cmd_activity(int argc, char **argv)
 out:
 	series = NULL;
 	cli_act_series_release(&ser);
-	cli_list_facts_free(list_facts);
-	list_facts = NULL;
 	ms_act_entries_free(res, nr);
 	g_free(sel);
 	cli_project_close(proj);
+	cli_list_facts_free(list_facts);     /* after the project */
+	list_facts = NULL;
 	return rc;
 }

@@ -435,7 +435,7 @@ int cmd_areas(int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		goto out;
 	rc = cli_areas_load("areas", &ao, argc, argv, &files, by, tags, &ser,
-			    &q, NULL, &proj, &a, &res);
+			    &q, NULL, NULL, &proj, &a, &res);
 	if (rc == CLI_CONTINUE)
 		rc = print_all(res, &ao, &q, &ser, json);
 	rc = cli_result_end(&kept, rc, &ao.store, ao.repo, NULL);

@@ -534,7 +534,7 @@ static int load_sources(struct sources *s)
 	s->ao.mail = lm ? ms_link_mail_index(lm) : NULL;
 	rc = cli_act_load("identities", &s->ao, MS_DEFAULT_WINDOW_YEARS,
 			  &s->proj, &s->a, &s->q.since, &s->q.until,
-			  &s->q.active_since);
+			  &s->q.active_since, NULL);
 	if (rc != CLI_CONTINUE) {
 		ms_link_mail_free(lm);
 		return rc;

@@ -193,8 +193,8 @@ static int recruit_run(struct recruit_args *ra, int argc, char **argv)
 	ra->ao.inactive_after = MS_DEFAULT_INACTIVE_AFTER;
 	if (rc == CLI_CONTINUE)
 		rc = cli_areas_load("recruit", &ra->ao, argc, argv, &ra->files,
-				    NULL, NULL, NULL, &q, &cutoff, &proj, &a,
-				    &res);
+				    NULL, NULL, NULL, &q, &cutoff, &lf, &proj,
+				    &a, &res);
 	if (rc == CLI_CONTINUE && ra->ao.archives.nr) {
 		rc = cli_list_facts_load("recruit", &ra->ao, q.since, q.until,
 					 cutoff, a, &lf);
@@ -233,10 +233,10 @@ out:
 	recruit_series_free(s);
 	g_free(list);
 	g_free(url);
-	cli_list_facts_free(lf);
 	ms_areas_free(res);
 	g_free((void *)q.entries);
 	cli_project_close(proj);
+	cli_list_facts_free(lf);             /* after the project */
 	cli_keep_free(&keep);
 	g_free(from);
 	return rc;

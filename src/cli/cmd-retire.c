@@ -158,7 +158,8 @@ static int retire_activity(const struct retire_args *a,
 	int rc;
 
 	rc = cli_act_load("retire", &a->ao, MS_DEFAULT_WINDOW_YEARS, &d->proj,
-			  &d->a, &q->since, &q->until, &q->active_since);
+			  &d->a, &q->since, &q->until, &q->active_since,
+			  &d->lf);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	rc = cli_act_select("retire", d->a, a->argc, a->argv, &a->files, q,
@@ -686,9 +687,9 @@ static int retire_print(const struct retire_args *a,
 static void retire_data_release(struct retire_data *d)
 {
 	retire_series_free(d->series);
-	cli_list_facts_free(d->lf);
 	ms_act_entries_free(d->res, d->nr);
 	cli_project_close(d->proj);
+	cli_list_facts_free(d->lf);          /* after the project */
 	g_free(d->sel);
 	g_free(d->maint);
 	g_free(d->credits);

@@ -274,7 +274,8 @@ int cmd_urgent(int argc, char **argv)
 	mode = never ? MS_VERDICT_SELECT_NEVER : nomaint ?
 		MS_VERDICT_SELECT_NOMAINT : MS_VERDICT_SELECT_URGENT;
 	rc = cli_act_load("urgent", &ao, MS_DEFAULT_URGENT_WINDOW_YEARS,
-			  &proj, &a, &q.since, &q.until, &q.active_since);
+			  &proj, &a, &q.since, &q.until, &q.active_since,
+			  &list_facts);
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (ms_activity_query(a, &q, &res, &nr) < 0) {
@@ -325,11 +326,11 @@ int cmd_urgent(int argc, char **argv)
 out:
 	series = NULL;
 	cli_act_series_release(&ser);
-	cli_list_facts_free(list_facts);
-	list_facts = NULL;
 	if (pick)
 		g_ptr_array_free(pick, TRUE);
 	ms_act_entries_free(res, nr);
 	cli_project_close(proj);
+	cli_list_facts_free(list_facts);     /* after the project */
+	list_facts = NULL;
 	return rc;
 }
