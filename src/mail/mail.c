@@ -1217,6 +1217,15 @@ static void real_sender(struct ms_mail *m, struct headers *h)
 	parse_mailbox(h->v[H_X_ORIGINAL_FROM], &oname, &oemail);
 	if (!oemail && (relay || via))
 		parse_mailbox(h->v[H_REPLY_TO], &rname, &remail);
+	/* a Reply-To the message is also addressed to under another
+	 * person's name is that person's, not the sender's (LTP: "Andrea
+	 * Cervesato via ltp" replying to Michal Koutny, "Reply-To: Andrea
+	 * Cervesato <mkoutny@suse.com>", "To: Michal Koutny
+	 * <mkoutny@suse.com>"); the sender's own address copied to
+	 * themselves, as git send-email does, carries their name */
+	if (remail && (ms_mime_names_otherwise(h->v[H_TO], remail, name) ||
+		       ms_mime_names_otherwise(h->v[H_CC], remail, name)))
+		g_clear_pointer(&remail, g_free);
 	if (oemail) {
 		m->sender_email = g_strdup(oemail);
 		m->sender_name = g_strdup(oname ? oname : name);

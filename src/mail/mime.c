@@ -106,6 +106,57 @@ void ms_mime_parse_addresses(const char *value, GPtrArray *out)
 	g_clear_pointer(&list, g_object_unref);
 }
 
+static bool other_name(InternetAddressList *list, const char *email,
+		       const char *name)
+{
+	int n = list ? internet_address_list_length(list) : 0;
+
+	for (int i = 0; i < n; i++) {
+		InternetAddress *a = internet_address_list_get_address(list, i);
+		const char *addr, *who;
+		char *x, *y;
+		bool differ;
+
+		if (INTERNET_ADDRESS_IS_GROUP(a)) {
+			if (other_name(internet_address_group_get_members(
+				INTERNET_ADDRESS_GROUP(a)), email, name))
+				return true;
+			continue;
+		}
+		if (!INTERNET_ADDRESS_IS_MAILBOX(a))
+			continue;
+		addr = internet_address_mailbox_get_addr(
+			INTERNET_ADDRESS_MAILBOX(a));
+		who = internet_address_get_name(a);
+		if (!addr || g_ascii_strcasecmp(addr, email) || !who || !*who)
+			continue;
+		x = g_utf8_casefold(who, -1);
+		y = g_utf8_casefold(name ? name : "", -1);
+		differ = strcmp(x, y) != 0;
+		g_free(x);
+		g_free(y);
+		if (differ)
+			return true;
+	}
+	return false;
+}
+
+bool ms_mime_names_otherwise(const char *value, const char *email,
+			     const char *name)
+{
+	InternetAddressList *list;
+	bool r;
+
+	/* most headers do not hold the address at all: no parse then */
+	if (!value || !email || !*email || !strcasestr(value, email))
+		return false;
+	mime_init();
+	list = internet_address_list_parse(NULL, value);
+	r = other_name(list, email, name);
+	g_clear_pointer(&list, g_object_unref);
+	return r;
+}
+
 char *ms_mime_parse_message_id(const char *value)
 {
 	char *id, *r;

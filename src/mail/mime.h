@@ -25,6 +25,11 @@ void ms_mime_parse_mailbox(const char *value, char **name, char **email);
 /* Each mailbox address of an address header (groups' members too),
  * appended to `out` as given (new strings). */
 void ms_mime_parse_addresses(const char *value, GPtrArray *out);
+/* Whether address list `value` names `email` (compared without case)
+ * under a display name other than `name` (compared without case); a
+ * mailbox of that address without a name says nothing. */
+bool ms_mime_names_otherwise(const char *value, const char *email,
+			     const char *name);
 
 /* One Message-ID (no <>), or NULL. */
 char *ms_mime_parse_message_id(const char *value);

@@ -161,9 +161,10 @@ int ms_store_since_walk(struct ms_store *s, const char *gitdir,
  * mailer-daemon@, "Mail Delivery System") is a bot's.  13: an applied
  * line splitting a quoted shortlog names the items above it; an RFC 2047
  * encoded In-Reply-To or References is decoded.  14: "I took it to
- * for-next" is an applied notice.
+ * for-next" is an applied notice.  15: a DMARC Reply-To that To: or Cc:
+ * names as another person is not the sender's.
  */
-#define MS_STORE_MAIL_VERSION 14
+#define MS_STORE_MAIL_VERSION 15
 
 /*
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)

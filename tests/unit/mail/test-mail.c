@@ -1005,6 +1005,31 @@ static void test_senders(void)
 	}
 	ok(!ms_mail_via_list(m), "with Reply-To: the sender's own");
 	ms_mail_free(m);
+	{
+		/* LTP's DE2G3PP72PJX.2MJ6J2Y375ATP@suse.com: the Reply-To
+		 * carries the sender's name and the address of the person
+		 * replied to, whom To: names */
+		static const char r[] = "From: Ann Ex via L <l@lists.example."
+			"org>\nReply-To: Ann Ex <mk@x.example>\n"
+			"To: =?utf-8?q?Mich=C3=A1l_K?= <MK@x.example>\n"
+			"Subject: x\n\nx\n";
+		static const char self[] = "From: Ann Ex via L <l@lists."
+			"example.org>\nReply-To: Ann Ex <ann@x.example>\n"
+			"To: L <l@lists.example.org>\n"
+			"Cc: Ann Ex <ann@x.example>, Bo <bo@x.example>\n"
+			"Subject: x\n\nx\n";
+
+		m = ms_mail_parse(r, sizeof(r) - 1, 0, 0);
+		ok(m && ms_mail_via_list(m) &&
+		   !strcmp(m->sender_email, "l@lists.example.org") &&
+		   !strcmp(m->sender_name, "Ann Ex"), "a Reply-To that To: "
+		   "names as another person is not the sender's address");
+		ms_mail_free(m);
+		m = ms_mail_parse(self, sizeof(self) - 1, 0, 0);
+		ok(m && !strcmp(m->sender_email, "ann@x.example"),
+		   "... her own address copied to herself still is");
+		ms_mail_free(m);
+	}
 	ms_mail_index_finish(idx);
 	ms_mail_ident_add(id, idx, NULL);
 	is_int(ms_ident_join_names(id, &diags), 1, "one name join: Sam's");
