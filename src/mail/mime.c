@@ -106,6 +106,35 @@ void ms_mime_parse_addresses(const char *value, GPtrArray *out)
 	g_clear_pointer(&list, g_object_unref);
 }
 
+/* The words of a name, folded to lower-case ASCII ("Marlière" is
+ * "marliere"), each of two letters or more. */
+static char **name_words(const char *name)
+{
+	char *a = g_str_to_ascii(name ? name : "", "C");
+	char **w;
+
+	for (char *p = a; *p; p++)
+		*p = g_ascii_isalnum(*p) ? g_ascii_tolower(*p) : ' ';
+	w = g_strsplit(a, " ", -1);
+	g_free(a);
+	return w;
+}
+
+/* Whether two names share no word: two people, not one name spelt two
+ * ways ("Ricardo B. Marliere" and "Ricardo B. Marlière"). */
+static bool apart(const char *x, const char *y)
+{
+	char **a = name_words(x), **b = name_words(y);
+	bool shared = false;
+
+	for (char **p = a; *p && !shared; p++)
+		shared = strlen(*p) > 1 && g_strv_contains((const char *const *)b,
+							 *p);
+	g_strfreev(a);
+	g_strfreev(b);
+	return !shared;
+}
+
 static bool other_name(InternetAddressList *list, const char *email,
 		       const char *name)
 {
@@ -114,8 +143,6 @@ static bool other_name(InternetAddressList *list, const char *email,
 	for (int i = 0; i < n; i++) {
 		InternetAddress *a = internet_address_list_get_address(list, i);
 		const char *addr, *who;
-		char *x, *y;
-		bool differ;
 
 		if (INTERNET_ADDRESS_IS_GROUP(a)) {
 			if (other_name(internet_address_group_get_members(
@@ -128,14 +155,8 @@ static bool other_name(InternetAddressList *list, const char *email,
 		addr = internet_address_mailbox_get_addr(
 			INTERNET_ADDRESS_MAILBOX(a));
 		who = internet_address_get_name(a);
-		if (!addr || g_ascii_strcasecmp(addr, email) || !who || !*who)
-			continue;
-		x = g_utf8_casefold(who, -1);
-		y = g_utf8_casefold(name ? name : "", -1);
-		differ = strcmp(x, y) != 0;
-		g_free(x);
-		g_free(y);
-		if (differ)
+		if (addr && !g_ascii_strcasecmp(addr, email) && who && *who &&
+		    apart(who, name))
 			return true;
 	}
 	return false;

@@ -26,7 +26,8 @@ void ms_mime_parse_mailbox(const char *value, char **name, char **email);
  * appended to `out` as given (new strings). */
 void ms_mime_parse_addresses(const char *value, GPtrArray *out);
 /* Whether address list `value` names `email` (compared without case)
- * under a display name other than `name` (compared without case); a
+ * under a display name sharing no word with `name` (words of two
+ * letters or more, folded to lower-case ASCII): another person's; a
  * mailbox of that address without a name says nothing. */
 bool ms_mime_names_otherwise(const char *value, const char *email,
 			     const char *name);

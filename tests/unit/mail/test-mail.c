@@ -1018,6 +1018,11 @@ static void test_senders(void)
 			"To: L <l@lists.example.org>\n"
 			"Cc: Ann Ex <ann@x.example>, Bo <bo@x.example>\n"
 			"Subject: x\n\nx\n";
+		/* LTP's 20250327-conversions-modify_ldt-v2-6-...@suse.com */
+		static const char accent[] = "From: \"Ricardo B. Marliere via "
+			"L\" <l@lists.example.org>\nReply-To: rbm@x.example\n"
+			"Cc: =?utf-8?q?Ricardo_B=2E_Marli=C3=A8re?= "
+			"<rbm@x.example>\nSubject: x\n\nx\n";
 
 		m = ms_mail_parse(r, sizeof(r) - 1, 0, 0);
 		ok(m && ms_mail_via_list(m) &&
@@ -1028,6 +1033,10 @@ static void test_senders(void)
 		m = ms_mail_parse(self, sizeof(self) - 1, 0, 0);
 		ok(m && !strcmp(m->sender_email, "ann@x.example"),
 		   "... her own address copied to herself still is");
+		ms_mail_free(m);
+		m = ms_mail_parse(accent, sizeof(accent) - 1, 0, 0);
+		ok(m && !strcmp(m->sender_email, "rbm@x.example"),
+		   "... also under her name spelt otherwise (b4, LTP)");
 		ms_mail_free(m);
 	}
 	ms_mail_index_finish(idx);
