@@ -67,11 +67,6 @@ static int get_repo(const char *gitdir, git_repository **out)
 	return 0;
 }
 
-void ms_commit_patchid_done(void)
-{
-	g_private_replace(&thread_handle, NULL);
-}
-
 int ms_commit_patchid(const char *gitdir, const char *id,
 		      const char *const *paths, size_t nr_paths, char hex[41],
 		      char **summary)

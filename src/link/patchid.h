@@ -23,15 +23,11 @@
  * comparing every tree of a large repository.
  *
  * Thread-safe: each calling thread keeps its own repository handle,
- * opened on first use and closed when the thread exits or calls
- * ms_commit_patchid_done().  Returns 0, MS_ENOTFOUND for a missing
- * repository or commit, MS_ERROR otherwise.
+ * opened on first use and closed when the thread exits.  Returns 0,
+ * MS_ENOTFOUND for a missing repository or commit, MS_ERROR otherwise.
  */
 int ms_commit_patchid(const char *gitdir, const char *id,
 		      const char *const *paths, size_t nr_paths, char hex[41],
 		      char **summary);
-
-/* Close the calling thread's repository handle, if any. */
-void ms_commit_patchid_done(void);
 
 #endif
