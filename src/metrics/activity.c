@@ -21,18 +21,16 @@
 #define DATE_MIN INT64_C(-62135596800)
 #define DATE_MAX INT64_C(253402300799)
 
-int64_t ms_act_date_shift(int64_t t, int years, int months, int days)
+int64_t ms_act_date_shift(int64_t t, int years)
 {
 	GDateTime *d, *s;
 	int64_t r;
-	bool back = years < 0 || (years == 0 && (months < 0 ||
-						 (months == 0 && days < 0)));
 
 	/* saturated: a time or a shift out of range ends at the range */
 	t = CLAMP(t, DATE_MIN, DATE_MAX);
 	d = g_date_time_new_from_unix_utc(t);
-	s = d ? g_date_time_add_full(d, years, months, days, 0, 0, 0) : NULL;
-	r = s ? g_date_time_to_unix(s) : back ? DATE_MIN : DATE_MAX;
+	s = d ? g_date_time_add_years(d, years) : NULL;
+	r = s ? g_date_time_to_unix(s) : years < 0 ? DATE_MIN : DATE_MAX;
 	g_clear_pointer(&s, g_date_time_unref);
 	g_clear_pointer(&d, g_date_time_unref);
 	return r;

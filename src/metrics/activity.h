@@ -402,12 +402,12 @@ int ms_activity_listed_then(const struct ms_activity *a,
 
 /*
  * Date helpers shared by the reports.  ms_act_date_shift() moves `t` by
- * whole years, months and days (negative: back) on the calendar, in UTC.
+ * whole years (negative: back) on the calendar, in UTC.
  * ms_act_format() writes "YYYY-MM-DD HH:MM:SS" (iso: ISO 8601 with the
  * offset, "YYYY-MM-DDTHH:MM:SS+HH:MM"; date_only: "YYYY-MM-DD") of `t`
  * as seen at `offset` minutes east of UTC, into `buf` (32 bytes).
  */
-int64_t ms_act_date_shift(int64_t t, int years, int months, int days);
+int64_t ms_act_date_shift(int64_t t, int years);
 void ms_act_format(int64_t t, int offset, bool iso, bool date_only,
 		   char buf[32]);
 

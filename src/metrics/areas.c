@@ -1003,7 +1003,7 @@ static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw,
 	 * MS_AREAS_RECENT_YEARS of the window (slot 0) or interval */
 	int64_t recent = ms_act_date_shift(slot ? qw->bounds[slot] :
 					   qw->until,
-					   -MS_AREAS_RECENT_YEARS, 0, 0);
+					   -MS_AREAS_RECENT_YEARS);
 	struct ms_area *o = aw->out;
 	GArray *all = g_array_new(FALSE, FALSE, sizeof(struct ms_area_person));
 	GHashTableIter it;

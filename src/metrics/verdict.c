@@ -21,8 +21,7 @@ int ms_verdict_window(const struct ms_activity *a, bool since_set,
 		q->until = newest;
 		moved = 1;
 	}
-	q->since = since_set ? since : ms_act_date_shift(q->until, -years,
-							 0, 0);
+	q->since = since_set ? since : ms_act_date_shift(q->until, -years);
 	q->active_since = 0;
 	if (inactive_after && ms_act_parse_before(inactive_after, q->until,
 						  &q->active_since) < 0)
