@@ -87,10 +87,10 @@ static GRegex *limited_regex(const char *pattern, GRegexCompileFlags flags,
 
 /*
  * Does p->re match `path`?  A match that fails (the limits) is recorded
- * on the pattern and answers `unknown`.
+ * on the pattern and counts as a match.
  */
 static bool re_match(const struct maint_index *idx, struct pattern *p,
-		     const char *path, bool unknown)
+		     const char *path)
 {
 	GError *err = NULL;
 	bool m = g_regex_match_full(p->re, path, -1, 0, 0, NULL, &err);
@@ -102,7 +102,7 @@ static bool re_match(const struct maint_index *idx, struct pattern *p,
 	if (!p->limit_hits++)
 		p->limit_path = g_strdup(path);
 	g_mutex_unlock((GMutex *)&idx->lock);
-	return unknown;
+	return true;
 }
 
 static bool is_regex_meta(char c)
@@ -512,7 +512,7 @@ static bool file_pattern_matches(const struct maint_index *idx,
 	if (p->kind == PAT_GLOB)
 		m = maint_glob_prefix(p->glob, path);
 	else
-		m = re_match(idx, p, path, true);
+		m = re_match(idx, p, path);
 	return m;
 }
 
@@ -595,7 +595,7 @@ static void for_each_match(const struct maint_index *idx, const char *path,
 		for (guint k = 0; k < idx->npats->len; k++) {
 			uint32_t id = g_array_index(idx->npats, uint32_t, k);
 
-			if (re_match(idx, &idx->pats[id], path, true))
+			if (re_match(idx, &idx->pats[id], path))
 				fn(id, data);
 		}
 	}
