@@ -43,16 +43,15 @@ struct ms_commit_paths {
 	guint32 *row_at, *row_n;
 };
 
-/* Record i's paths `p` (already in cp->chunk: `interned`). */
+/* Record i's paths `p` (copied into cp->chunk). */
 static void set_paths(struct ms_commit_paths *cp, size_t i,
-		      const char *const *p, size_t n, bool interned)
+		      const char *const *p, size_t n)
 {
 	GPtrArray *t = g_ptr_array_sized_new((guint)n);
 
 	for (size_t k = 0; k < n; k++)
-		g_ptr_array_add(t, interned ? (gpointer)p[k] :
-				(gpointer)g_string_chunk_insert_const(
-					cp->chunk, p[k]));
+		g_ptr_array_add(t, (gpointer)g_string_chunk_insert_const(
+					   cp->chunk, p[k]));
 	cp->tmp[i] = t;
 	cp->have[i] = true;
 }
@@ -122,7 +121,7 @@ static int fill_one(const struct ms_commit *c, void *data)
 
 	if (at && !w->cp->have[GPOINTER_TO_SIZE(at) - 1]) {
 		set_paths(w->cp, GPOINTER_TO_SIZE(at) - 1, c->paths,
-			  c->nr_paths, false);
+			  c->nr_paths);
 		w->cp->read++;
 	}
 	return 0;
@@ -226,7 +225,7 @@ static void take_known(struct ms_commit_paths *cp,
 		const char *const *p = ms_activity_walked_paths(a, i, &n);
 
 		if (p) {
-			set_paths(cp, i, p, n, false);
+			set_paths(cp, i, p, n);
 			cp->walked++;
 		} else {
 			missing++;
