@@ -151,9 +151,9 @@ static void take_key(struct ms_out *o)
 
 /* Text backend. */
 
-static void text_indent(struct ms_out *o, int extra)
+static void text_indent(struct ms_out *o)
 {
-	int n = (o->depth - 1 + extra) * 2;
+	int n = (o->depth - 1) * 2;
 
 	for (int i = 0; i < n; i++)
 		fputc(' ', o->fp);
@@ -172,7 +172,7 @@ static void text_prefix(struct ms_out *o, bool container, bool is_list)
 	f = &o->stack[o->depth - 1];
 	f->first = false;
 	if (f->is_list) {
-		text_indent(o, 0);
+		text_indent(o);
 		fputs("- ", o->fp);
 		if (container && !is_list)
 			o->dash_pending = true;
@@ -183,7 +183,7 @@ static void text_prefix(struct ms_out *o, bool container, bool is_list)
 	if (o->dash_pending)
 		o->dash_pending = false;
 	else
-		text_indent(o, 0);
+		text_indent(o);
 	fprintf(o->fp, "%s:%s", o->has_key ? o->key->str : "?",
 		container ? "\n" : " ");
 }
@@ -400,7 +400,7 @@ static void end(struct ms_out *o, bool is_list)
 			o->dash_pending = false;
 			fputs("{}\n", o->fp);
 		} else {
-			text_indent(o, 0);
+			text_indent(o);
 			fputs(is_list ? "(none)\n" : "(empty)\n", o->fp);
 		}
 	}
