@@ -498,20 +498,15 @@ int cli_read_stdin(GString *s)
 	return 0;
 }
 
-static void vmessage(const char *prefix, const char *fmt, va_list ap)
+static void vmessage(const char *fmt, va_list ap)
 {
 	char *msg = g_strdup_vprintf(fmt, ap);
 	char *clean = cli_clean(msg, strlen(msg));
 
 	errors++;
-	fputs("maintstat: ", stderr);
-	if (prefix)
-		fputs(prefix, stderr);
-	fputs(clean, stderr);
-	fputc('\n', stderr);
+	fprintf(stderr, "maintstat: %s\n", clean);
 	if (recorder)
-		g_string_append_printf(recorder, "maintstat: %s%s\n",
-				       prefix ? prefix : "", clean);
+		g_string_append_printf(recorder, "maintstat: %s\n", clean);
 	g_free(clean);
 	g_free(msg);
 }
@@ -590,7 +585,7 @@ int cli_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage(NULL, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
 	return EXIT_RUNTIME;
 }
@@ -622,7 +617,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage(NULL, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "Try 'maintstat %s --help' for more information.\n",
 		cmd);
