@@ -1085,7 +1085,7 @@ int act_walk(struct ms_activity *a, const struct ms_walk_opts *wo,
 		pw.hidden_ids = (const unsigned char *)a->sv->prev->hidden->data;
 	}
 	rc = ms_store_history_walk_prev(a->opts->store, a->opts->gitdir, wo,
-					&pw, NULL, diags);
+					&pw, diags);
 	g_free(ids);
 	g_free(times);
 	return rc;

@@ -1210,8 +1210,8 @@ static int merge_order(struct pwalk *w, GPtrArray *order, size_t cap)
  * *fallback (then nothing was delivered: walk the whole graph).
  */
 static int prev_walk(struct pwalk *w, const char *gitdir,
-		     const char *start_hex, struct ms_walk_stats *stats,
-		     struct ms_diags *diags, bool *fallback)
+		     const char *start_hex, struct ms_diags *diags,
+		     bool *fallback)
 {
 	const struct ms_store_prev_walk *prev = w->prev;
 	unsigned char raw[RAWSZ], old_tip[RAWSZ];
@@ -1257,8 +1257,6 @@ static int prev_walk(struct pwalk *w, const char *gitdir,
 	*fallback = false;
 	rc = deliver(w->s, order, w->opts, prev, &st);
 	add_incomplete_diag(diags, st.incomplete);
-	if (stats)
-		*stats = st;
 out:
 	g_ptr_array_free(order, TRUE);
 	if (*fallback) {
@@ -1271,7 +1269,6 @@ out:
 int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
 			       const struct ms_walk_opts *opts,
 			       const struct ms_store_prev_walk *prev,
-			       struct ms_walk_stats *stats,
 			       struct ms_diags *diags)
 {
 	struct pwalk w = { 0 };
@@ -1281,7 +1278,7 @@ int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
 
 	if (!s || opts->ids || !opts->head || !prev || !prev->tip ||
 	    !prev->nr || ms_history_is_shallow(gitdir))
-		return store_walk(s, gitdir, opts, prev, stats, diags);
+		return store_walk(s, gitdir, opts, prev, NULL, diags);
 	rc = ms_history_resolve(gitdir, opts->rev, start, NULL);
 	if (rc < 0)
 		return rc;
@@ -1290,14 +1287,14 @@ int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
 	w.opts = opts;
 	w.fresh = g_ptr_array_new();
 	graph_init(&w.g, gitdir);
-	rc = prev_walk(&w, gitdir, start, stats, diags, &fallback);
+	rc = prev_walk(&w, gitdir, start, diags, &fallback);
 	if (w.by_id)
 		sqlite3_finalize(w.by_id);
 	g_clear_pointer(&w.known, g_hash_table_destroy);
 	g_ptr_array_free(w.fresh, TRUE);
 	graph_release(&w.g);
 	if (fallback)
-		return store_walk(s, gitdir, opts, prev, stats, diags);
+		return store_walk(s, gitdir, opts, prev, NULL, diags);
 	if (rc == 0)
 		rc = record_ref(s, opts->rev ? opts->rev : "HEAD", start);
 	return rc;

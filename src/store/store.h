@@ -121,13 +121,11 @@ struct ms_store_prev_walk {
  * merged into its order (newest commit time first, equal times by id),
  * so only their headers are read.  Otherwise (no head callback, a
  * rewound history, an order not in walk order, too many new commits) it
- * is ms_store_history_walk() itself.  Results are the same either way;
- * `stats` count only the commits before the cut opts->head chose.
+ * is ms_store_history_walk() itself.  Results are the same either way.
  */
 int ms_store_history_walk_prev(struct ms_store *s, const char *gitdir,
 			       const struct ms_walk_opts *opts,
 			       const struct ms_store_prev_walk *prev,
-			       struct ms_walk_stats *stats,
 			       struct ms_diags *diags);
 
 /*
