@@ -70,7 +70,7 @@ static bool entry_active(const struct ms_urgent *u,
 			 const struct ms_act_entry *e)
 {
 	return ms_verdict_entry_active(e, ms_urgent_entry(u, e->entry->name),
-				       true, u->active_since);
+				       u->active_since);
 }
 
 /* In how many entries' top committers `email` appears. */

@@ -103,16 +103,15 @@ void ms_verdict_person(const struct ms_act_entry *e,
 }
 
 bool ms_verdict_entry_active(const struct ms_act_entry *e,
-			     const struct ms_rv_entry *le, bool list_read,
-			     int64_t cutoff)
+			     const struct ms_rv_entry *le, int64_t cutoff)
 {
 	struct ms_verdict v;
 
 	for (size_t i = 0; i < e->nr_people; i++) {
 		if (e->people[i].role != 'M')
 			continue;
-		ms_verdict_person(e, &e->people[i], NULL, le, list_read,
-				  cutoff, &v);
+		ms_verdict_person(e, &e->people[i], NULL, le, true, cutoff,
+				  &v);
 		if (v.kind == MS_VERDICT_ACTIVE ||
 		    v.kind == MS_VERDICT_ACTIVE_ON_LIST)
 			return true;

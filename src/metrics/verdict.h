@@ -133,13 +133,12 @@ const struct ms_rv_person *ms_verdict_listed(const struct ms_rv_entry *e,
 
 /*
  * Whether entry `e` (a query result for `cutoff`, with its list facts
- * `le` when `list_read`) has an active maintainer: an M: whose verdict
- * (ms_verdict_person()) is active in git or on the list.  A role
+ * `le`, from a list that was read) has an active maintainer: an M: whose
+ * verdict (ms_verdict_person()) is active in git or on the list.  A role
  * address, or a maintainer with no evidence, makes no entry active.
  */
 bool ms_verdict_entry_active(const struct ms_act_entry *e,
-			     const struct ms_rv_entry *le, bool list_read,
-			     int64_t cutoff);
+			     const struct ms_rv_entry *le, int64_t cutoff);
 
 /* Whether verdict `v` calls the person inactive (never active too). */
 bool ms_verdict_inactive(const struct ms_verdict *v);

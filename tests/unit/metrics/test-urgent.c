@@ -270,9 +270,9 @@ int main(void)
 	   "the address's case");
 	ok(!ms_verdict_listed(omega, "other@example.org"),
 	   "none for someone not listed");
-	ok(!ms_verdict_entry_active(&all[8], omega, true, 101),
+	ok(!ms_verdict_entry_active(&all[8], omega, 101),
 	   "a list message before the cutoff: not active");
-	ok(ms_verdict_entry_active(&all[8], omega, true, 100),
+	ok(ms_verdict_entry_active(&all[8], omega, 100),
 	   "one on the cutoff is");
 
 	is_str(category(u, 1, &why), "corporate_alias",
