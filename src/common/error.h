@@ -22,7 +22,6 @@ enum ms_error_code {
 	MS_EPARSE = -3,    /* input could not be parsed */
 	MS_ENET = -4,      /* network failure */
 	MS_EUSAGE = -5,    /* the caller asked for something impossible */
-	MS_EEXISTS = -6,   /* would overwrite something */
 	MS_EBUSY = -7,     /* resource locked by another process */
 	MS_EBADREV = -8,   /* a revision that names no commit */
 	MS_ESTALE = -9,    /* a caller's saved state no longer applies */
