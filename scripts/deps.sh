@@ -4,7 +4,7 @@
 # anyone else it prints the exact apt-get line to run and fails.
 set -eu
 
-PACKAGES="build-essential meson ninja-build pkg-config
+PACKAGES="build-essential meson ninja-build pkg-config ccache
   libglib2.0-dev libgmime-3.0-dev libgit2-dev libcurl4-openssl-dev
   libjansson-dev libsqlite3-dev zlib1g-dev libisal-dev
   clang libclang-rt-14-dev
@@ -37,4 +37,6 @@ apt-get update -q
 # chromium and nodejs: its test loads the pages in a headless browser.
 # strace: test-cc checks which program the launcher runs.
 # man-db: the man page tests render each page with man -l.
+# ccache: meson compiles through it when present (the Makefile keeps its
+# objects in the cache directory, outside the repository).
 apt-get install -y -q --no-install-recommends $missing
