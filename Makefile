@@ -12,6 +12,9 @@ export MS_CACHE := $(CACHE)
 # outside the repository, so that a second make check on this machine
 # spends seconds, not three minutes, compiling what did not change
 export CCACHE_DIR ?= $(CACHE)/ccache
+# each clone builds in its own directory: without this, the directory is
+# part of the key of every -g object and a new clone never hits the cache
+export CCACHE_NOHASHDIR ?= 1
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
