@@ -160,16 +160,15 @@ static int sink(const struct cli_review_view *v, void *data)
 	struct ms_out *o = ms_out_new(a->json ? MS_OUT_JSON : MS_OUT_TEXT,
 				      stdout);
 	GArray *q;
-	size_t max, listing = 0;
+	size_t max, listing;
 	int rc;
 
 	if (a->person && v->ident)
 		person = ms_ident_resolve(v->ident, NULL, a->person);
 	if (now > wall)
 		now = wall;
-	q = ms_rv_pending(v->rv, v->idx, v->ident, person, a->person);
-	if (a->person)
-		listing = ms_rv_listing(v->rv, person, a->person);
+	q = ms_rv_pending(v->rv, v->idx, v->ident, person, a->person,
+			  &listing);
 	if (a->person && !listing)
 		cli_warning("'%s' is listed in no entry with patches in the "
 			    "window, under any address joined to it: nothing "

@@ -258,13 +258,17 @@ static void timeline_table(FILE *fp, const struct site *s, size_t ei,
 	fputs("</tr></thead><tbody>\n", fp);
 	for (size_t p = 0; p < np; p++) {
 		const struct ms_act_person *ap = tl_person(s, ei, 0, p);
-		bool faded = cli_review_view_mark(s->v, ei, ap->email) != NULL;
+		const char *mark = cli_review_view_mark(s->v, ei, ap->email);
 
-		fputs(faded ? "<tr class=\"faded\"><th scope=\"row\">" :
+		fputs(mark ? "<tr class=\"faded\"><th scope=\"row\">" :
 		      "<tr><th scope=\"row\">", fp);
 		ms_html_text(fp, *ap->email ? ap->email : ap->name);
-		if (faded)
-			fputs(" (inactive)", fp);
+		if (mark) {
+			char *low = g_ascii_strdown(mark, -1);
+
+			ms_html_printf(fp, " (%s)", low);
+			g_free(low);
+		}
 		fputs("</th>", fp);
 		for (size_t i = 0; i < s->nr; i++)
 			fprintf(fp, "<td class=\"n\">%zu</td>",

@@ -236,16 +236,6 @@ static bool lists(const struct ms_rv_entry *e, unsigned person,
 	return false;
 }
 
-size_t ms_rv_listing(const struct ms_review *rv, unsigned person,
-		     const char *email)
-{
-	size_t n = 0;
-
-	for (guint i = 0; i < rv->entries->len; i++)
-		n += lists(rv->entries->pdata[i], person, email);
-	return n;
-}
-
 static int cmp_pending(gconstpointer a, gconstpointer b, gpointer data)
 {
 	const struct ms_review *rv = data;
@@ -265,17 +255,19 @@ static int cmp_pending(gconstpointer a, gconstpointer b, gpointer data)
 
 GArray *ms_rv_pending(const struct ms_review *rv,
 		      const struct ms_mail_index *idx, struct ms_ident *ident,
-		      unsigned person, const char *email)
+		      unsigned person, const char *email, size_t *listing)
 {
 	GArray *out = g_array_new(FALSE, FALSE, sizeof(struct ms_rv_pending));
 	GHashTable *seen = g_hash_table_new(NULL, NULL);
 	bool who = person != MS_IDENT_NONE || email;
 
+	*listing = 0;
 	for (guint i = 0; i < rv->entries->len; i++) {
 		const struct ms_rv_entry *e = rv->entries->pdata[i];
 
 		if (who && !lists(e, person, email))
 			continue;
+		++*listing;
 		for (guint k = 0; k < e->patches->len; k++) {
 			const struct ms_rv_patch *pt = &g_array_index(
 				e->patches, struct ms_rv_patch, k);

@@ -437,16 +437,13 @@ struct ms_rv_pending {
  * of `ident`, or `email`; MS_IDENT_NONE and NULL: anyone): only in the
  * entries listing them, and not those whose state was decided by a
  * message of theirs (their answer is the last word so far).
+ * *listing: how many entries were looked at (with a person, those listing
+ * them: 0 tells that nothing can wait on them, a mistyped address as much
+ * as a person listed nowhere).
  */
 GArray *ms_rv_pending(const struct ms_review *rv,
 		      const struct ms_mail_index *idx, struct ms_ident *ident,
-		      unsigned person, const char *email);
-
-/* How many entries of `rv` list the person (`person` or `email`, as
- * ms_rv_pending() takes them): 0 tells a caller that nothing can wait
- * on them, a mistyped address as much as a person listed nowhere. */
-size_t ms_rv_listing(const struct ms_review *rv, unsigned person,
-		     const char *email);
+		      unsigned person, const char *email, size_t *listing);
 
 /* One who answered a patch: the entry's person (review's label, one
  * per person however many addresses they wrote from), or, when the
