@@ -256,6 +256,17 @@ const char *ms_verdict_flag(const struct ms_activity *a,
 		ms_act_format(when, 0, false, true, d);
 		g_snprintf(why, MS_VERDICT_WHY_SIZE, " (active elsewhere in "
 			   "the history until %s)", d);
+	} else if (!p->has_last) {
+		/* no line of its own says what was looked at */
+		if (!p->seen_anywhere) {
+			g_strlcpy(why, " (never seen in the history)",
+				  MS_VERDICT_WHY_SIZE);
+		} else if (ms_activity_last_seen(a, p->person, q->until,
+						 &when)) {
+			ms_act_format(when, 0, false, true, d);
+			g_snprintf(why, MS_VERDICT_WHY_SIZE, " (never in its "
+				   "files; last in the history %s)", d);
+		}
 	}
 	return "INACTIVE";
 }

@@ -172,7 +172,9 @@ const char *ms_verdict_word(const struct ms_verdict *v);
  * follows the person: ": not a person (never in the history; a list, or
  * a role's name or address)", ": WHY (2021-08-20), so not judged"
  * (ms_verdict_why_text(), the cutoff), " (active elsewhere in the
- * history until 2026-05-14)" or "".
+ * history until 2026-05-14)", for one never active in the entry " (never
+ * in its files; last in the history 2021-04-05)" or " (never seen in the
+ * history)", or "".
  */
 #define MS_VERDICT_WHY_SIZE 128
 const char *ms_verdict_flag(const struct ms_activity *a,

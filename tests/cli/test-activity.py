@@ -105,8 +105,9 @@ ok(not any("INACTIVE" in l for l in beta), "Pete (plus-address) is active")
 gamma = b["GAMMA BY KEYWORD"]
 ok("  INACTIVE MAINTAINER Olga Old <olga@example.org>" in gamma,
    "Olga, seen only before the window, is inactive at 5y")
-ok("  INACTIVE MAINTAINER Nora Never <nora@example.org>" in
-   b["EPSILON NEVER SEEN"], "Nora is inactive")
+ok("  INACTIVE MAINTAINER Nora Never <nora@example.org> (never seen in "
+   "the history)" in b["EPSILON NEVER SEEN"],
+   "Nora is inactive, and the line says she is nowhere in the history")
 eq(b["DELTA BUSY WITHOUT MAINTAINER"][1], "  Last activity: never",
    "no listed person, no last activity")
 

@@ -367,7 +367,8 @@ static void test_flag(void)
 	kind(&e, &p, NULL, &v);
 	is_str(ms_verdict_flag(NULL, &q, &p, &v, why), "INACTIVE",
 	       "never active: INACTIVE");
-	is_str(why, "", "... nothing after the name");
+	is_str(why, " (never seen in the history)",
+	       "... and what was looked at");
 	p.role_address = true;
 	p.role_why = MS_ACT_ROLE_NAME;
 	kind(&e, &p, NULL, &v);
