@@ -253,6 +253,20 @@ static int cmp_pending(gconstpointer a, gconstpointer b, gpointer data)
 	       (x->patch > y->patch) - (x->patch < y->patch);
 }
 
+/* Whether record `rec` was sent by person `person` (an ident id) or
+ * address `email`. */
+static bool sent_by(const struct ms_mail_index *idx, struct ms_ident *ident,
+		    uint32_t rec, unsigned person, const char *email)
+{
+	const struct ms_mail_rec *r = ms_mail_index_get(idx, rec);
+
+	return (person != MS_IDENT_NONE &&
+		ms_ident_resolve(ident, r->sender_name, r->sender_email) ==
+		person) ||
+	       (email && r->sender_email &&
+		!g_ascii_strcasecmp(r->sender_email, email));
+}
+
 GArray *ms_rv_pending(const struct ms_review *rv,
 		      const struct ms_mail_index *idx, struct ms_ident *ident,
 		      unsigned person, const char *email, size_t *listing)
@@ -278,18 +292,16 @@ GArray *ms_rv_pending(const struct ms_review *rv,
 			if (!ms_rv_state_open(pt->state) ||
 			    g_hash_table_contains(seen, first))
 				continue;
-			if (who && pt->why.by == MS_RV_BY_MESSAGE) {
-				const struct ms_mail_rec *r =
-					ms_mail_index_get(idx, pt->why.rec);
-				unsigned s = ms_ident_resolve(ident,
-					r->sender_name, r->sender_email);
-
-				if ((person != MS_IDENT_NONE && s == person) ||
-				    (email && r->sender_email &&
-				     !g_ascii_strcasecmp(r->sender_email,
-							 email)))
-					continue;
-			}
+			/* their own answer is the last word so far; their
+			 * own posting waits on others, not on them */
+			if (who && ((pt->why.by == MS_RV_BY_MESSAGE &&
+				     sent_by(idx, ident, pt->why.rec, person,
+					     email)) ||
+				    sent_by(idx, ident, g_array_index(
+					    pt->postings, uint32_t,
+					    pt->postings->len - 1), person,
+					    email)))
+				continue;
 			g_hash_table_add(seen, first);
 			g_array_append_val(out, pd);
 		}

@@ -436,7 +436,8 @@ struct ms_rv_pending {
  * struct ms_rv_pending (g_array_free).  With a person (`person`, an id
  * of `ident`, or `email`; MS_IDENT_NONE and NULL: anyone): only in the
  * entries listing them, and not those whose state was decided by a
- * message of theirs (their answer is the last word so far).
+ * message of theirs (their answer is the last word so far) nor those
+ * whose newest version they sent (it waits on others).
  * *listing: how many entries were looked at (with a person, those listing
  * them: 0 tells that nothing can wait on them, a mistyped address as much
  * as a person listed nowhere).

@@ -211,6 +211,27 @@ r = run("pending", *args, "--json", "--person", "May@Example.org")
 eq([p["message_id"] for p in r.json()["pending"]],
    ["v1@x", "o1@x", "t1@x", "i1@x", "k1@x"],
    "waiting on May: not those her own answer decided (g1, q1)")
+# May's own patch, unanswered: in the queue, but it waits on others,
+# not on her (watchdog: Guenter Roeck's own 25 patches were "waiting on"
+# him)
+own = os.path.join(tmp, "own.mbox")
+with open(own, "w") as f:
+    f.write("\n".join(msgs))
+    msgs.clear()
+    mail("m1@x", MAY, "[PATCH] foo: May's own", 11,
+         f"Change.\n\nSigned-off-by: {MAY}\n---\n"
+         "diff --git a/drivers/foo/foo.c b/drivers/foo/foo.c\n"
+         "--- a/drivers/foo/foo.c\n+++ b/drivers/foo/foo.c\n"
+         "@@ -1 +1 @@\n-int foo;\n+int foo; /* may */\n")
+    f.write("\n" + msgs[0])
+oargs = [own if a == mbox else a for a in args]
+r = run("pending", *oargs, "--json")
+ok("m1@x" in [p["message_id"] for p in r.json()["pending"]],
+   "May's own unanswered patch is in the queue")
+r = run("pending", *oargs, "--json", "--person", "may@example.org")
+eq([p["message_id"] for p in r.json()["pending"]],
+   ["v1@x", "o1@x", "t1@x", "i1@x", "k1@x"],
+   "... but not waiting on her: she sent its newest version")
 r = run("pending", *args, "--json", "--person", "rita@example.com")
 eq(r.json()["pending"], [], "nothing waits on someone not listed")
 ok("'rita@example.com' is listed in no entry with patches" in r.err,
