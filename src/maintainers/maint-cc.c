@@ -477,13 +477,11 @@ size_t maint_cc_add_patch(struct maint_cc *cc, const char *buf, size_t len)
 }
 
 /* $typevalue[find_starting_index()]: the line above an entry's fields,
- * which for QEMU's script is the underline of a title. */
-static const char *entry_line(const struct maint_cc *cc,
-			      const struct maint_entry *e)
+ * the underline of a title that has one (QEMU's, Xen's and DPDK's files;
+ * every script's find_starting_index() stops there). */
+static const char *entry_line(const struct maint_entry *e)
 {
-	if (cc->dialect != MAINT_DIALECT_KERNEL && e->underline)
-		return e->underline;
-	return e->name;
+	return e->underline ? e->underline : e->name;
 }
 
 /* get_subsystem_name(); QEMU's (since 2023, 00a0870b26) drops the
@@ -491,7 +489,7 @@ static const char *entry_line(const struct maint_cc *cc,
 static char *subsystem_name(const struct maint_cc *cc,
 			    const struct maint_entry *e)
 {
-	const char *name = entry_line(cc, e);
+	const char *name = entry_line(e);
 	size_t max = cc->dialect != MAINT_DIALECT_KERNEL ?
 		QEMU_SECTION_MAXLEN : SECTION_MAXLEN;
 	char *s, *r, *w;
@@ -629,7 +627,7 @@ static void add_categories(struct maint_cc *cc, const struct maint_entry *e)
 		g_hash_table_add(cc->entry_seen, (gpointer)e);
 		g_ptr_array_add(cc->entries, (gpointer)e);
 	}
-	add_value(cc, 0, entry_line(cc, e));
+	add_value(cc, 0, entry_line(e));
 	for (size_t i = 0; i < e->nr_fields; i++) {
 		const struct maint_field *f = &e->fields[i];
 

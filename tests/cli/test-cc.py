@@ -5,6 +5,7 @@ diff, a binary diff, a path outside the tree, a non-UTF-8 path, an mbox of
 several patches (the union of their files)."""
 import os
 import shutil
+import subprocess
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from mstest import SCHEMA, run, ok, eq, done, tmpdir, FIXTURES, MAINTSTAT  # noqa: E402,E501
@@ -377,13 +378,28 @@ eq(r.out, f"Peter Example <peter@example.org> (unknown:{'-' * 17}...)\n"
    "qemu: an entry under an underline is named by the underline")
 r = run("maintainers", "--tree", qemu, "--dialect", "kernel",
         "target/arm/cpu.c", "docs/index.rst")
-eq(r.out, "Ann Arm <ann@example.org> (maintainer:ARM TCG CPUs with a long "
-   "name)\nGone Away <gone@example.org> (maintainer:ARM TCG CPUs with a "
-   "long name)\nRev Iewer <rev@example.org> (reviewer:ARM TCG CPUs with a "
-   "long name)\nPeter Example <peter@example.org> (unknown:General Project "
-   "Administration)\narm@lists.example.org (open list:ARM TCG CPUs with a "
-   "long name)\ndevel@lists.example.org (open list:All patches CC here)\n",
+# the kernel's script names an entry by the line above its fields too
+# (find_starting_index()): an underlined title by its underline, as
+# DPDK's MAINTAINERS has them (all 7,105 DPDK files now answer as the
+# kernel's script does; 24 of 1,000 did not)
+KERNEL_ANSWER = (
+    "Ann Arm <ann@example.org> (maintainer:ARM TCG CPUs with a long "
+    "name)\nGone Away <gone@example.org> (maintainer:ARM TCG CPUs with a "
+    "long name)\nRev Iewer <rev@example.org> (reviewer:ARM TCG CPUs with a "
+    f"long name)\nPeter Example <peter@example.org> (unknown:{DASHES})\n"
+    "arm@lists.example.org (open list:ARM TCG CPUs with a long name)\n"
+    "devel@lists.example.org (open list:All patches CC here)\n")
+eq(r.out, KERNEL_ANSWER,
    "--dialect kernel on the same tree: the kernel's answer")
+KERNEL_PL = os.path.join(os.environ.get("MS_LINUX_TREE", "/nonexistent"),
+                         "scripts", "get_maintainer.pl")
+if os.path.exists(KERNEL_PL) and shutil.which("perl"):
+    p = subprocess.run(["perl", KERNEL_PL, "--no-tree", "--no-git",
+                        "--no-git-fallback", "-f", "target/arm/cpu.c",
+                        "-f", "docs/index.rst"], cwd=qemu,
+                       capture_output=True, text=True)
+    eq(p.stdout, KERNEL_ANSWER, "... which is what the kernel's own "
+       "get_maintainer.pl prints there")
 r = run("maintainers", "--tree", tree, "--dialect", "qemu",
         "drivers/alpha/main.c")
 ok(r.out.startswith(f"{ALICE} (maintainer:ALPHA DRIVER)\n") and
