@@ -101,7 +101,8 @@ static int retire_parse(int *argc, char ***argv, struct retire_args *a)
 				"the list since the cutoff is not retired"),
 		CLI_PATCH_OPTIONS(&a->from_arg, &a->outdir, &a->force),
 		{ CLI_OPT_FLAG, "no-credits", 0, &a->no_credits, NULL,
-		  "leave CREDITS alone (for a revision without one)" },
+		  "leave CREDITS alone (a revision without one is left "
+		  "alone anyway, with a warning)" },
 		CLI_ENTRY_FILE_OPTION(&a->files),
 		CLI_OPT_JSON(&a->json),
 		CLI_OPTION_END,
@@ -125,8 +126,7 @@ static int retire_check(struct retire_args *a, struct retire_data *d)
 
 /* The texts the series edits, MAINTAINERS and CREDITS, read before the
  * long walk. */
-static int retire_read_texts(const struct retire_args *a,
-			     struct retire_data *d)
+static int retire_read_texts(struct retire_args *a, struct retire_data *d)
 {
 	size_t len;
 	int rc;
@@ -139,11 +139,15 @@ static int retire_read_texts(const struct retire_args *a,
 		return CLI_CONTINUE;
 	rc = ms_history_read_file(a->ao.repo, a->ao.rev, "CREDITS",
 				  &d->credits, &len);
-	if (rc == MS_ENOTFOUND)
-		return cli_error("revision '%s' of '%s' has no CREDITS "
-				 "file; --no-credits writes the patches "
-				 "without CREDITS changes",
-				 a->ao.rev ? a->ao.rev : "HEAD", a->ao.repo);
+	if (rc == MS_ENOTFOUND) {
+		/* most projects but the kernel keep none */
+		cli_warning("revision '%s' of '%s' has no CREDITS file: the "
+			    "patches change MAINTAINERS only (--no-credits "
+			    "says so without this warning)",
+			    a->ao.rev ? a->ao.rev : "HEAD", a->ao.repo);
+		a->no_credits = true;
+		return CLI_CONTINUE;
+	}
 	if (rc < 0)
 		return cli_error_last();
 	return CLI_CONTINUE;
@@ -494,9 +498,10 @@ static char *cover_intro(const struct retire_args *a,
 	g_string_append_printf(intro, "%s", datebuf);
 	if (a->ao.archives.nr)
 		g_string_append(intro, ", or in a reply on the list");
-	g_string_append(intro, ".  Maintainers who leave MAINTAINERS "
-			"altogether move to CREDITS; entries whose last "
-			"maintainer leaves become Orphan.");
+	g_string_append(intro, a->no_credits ? ".  Entries whose last "
+			"maintainer leaves become Orphan." : ".  Maintainers "
+			"who leave MAINTAINERS altogether move to CREDITS; "
+			"entries whose last maintainer leaves become Orphan.");
 	w = retire_wrap(intro->str, 72);
 	g_string_assign(intro, w);
 	g_string_append_c(intro, '\n');
