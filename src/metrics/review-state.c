@@ -74,11 +74,15 @@ static void take(struct ms_rv_evidence *why, const struct ms_rv_event *e)
 }
 
 /* Whether `e` tells that the patch was applied: an applied notice from
- * a bot, a listed person or a committer of the entry. */
+ * a bot, a listed person or a committer of the entry, or from anyone
+ * when it names the commit (a b4 ty item's "commit: <sha>"; on
+ * linux-leds, Lee Jones' notices after he took over LED, beside a
+ * MAINTAINERS of before). */
 static bool applies(const struct ms_rv_event *e)
 {
 	return e->notice == MS_MAIL_NOTICE_APPLIED &&
-	       (e->kind == MS_MAIL_BOT || e->by_listed || e->by_committer);
+	       (e->kind == MS_MAIL_BOT || e->by_listed || e->by_committer ||
+		(e->applied && *e->applied));
 }
 
 /* The author takes the newest version back: "please ignore", or a NAK
@@ -128,11 +132,13 @@ static bool decided(const struct ms_rv_event *ev, size_t n,
 }
 
 /* A request for changes: new text from a listed person or a reviewer,
- * neither a review tag nor thanks only. */
+ * neither a review tag, thanks only, nor an applied notice (one that
+ * does not accept: words from someone not listed). */
 static bool requests(const struct ms_rv_event *e)
 {
 	return e->human && (e->by_listed || e->by_reviewer) && !e->tag &&
-	       e->notice != MS_MAIL_NOTICE_NOTE;
+	       e->notice != MS_MAIL_NOTICE_NOTE &&
+	       e->notice != MS_MAIL_NOTICE_APPLIED;
 }
 
 /* Whether `e` answers the newest version in a way that decides whether

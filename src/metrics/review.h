@@ -220,7 +220,8 @@ struct ms_rv_patch;
  * with what decided it in *why.  `commit_time` is the linked commit's
  * date when pt->merged.  The rules, first that holds:
  *   accepted  - linked to a commit, or an applied notice (any version)
- *               from a bot, a listed person or an entry's committer;
+ *               from a bot, a listed person or an entry's committer, or
+ *               from anyone when it names the commit (b4 ty);
  *               the earlier of the notice and the commit decides;
  *   withdrawn - on the newest version, the author's "please ignore" or
  *               self-NAK;

@@ -177,6 +177,34 @@ ok("States: accepted 0, rejected 0," in r.out and
    "Accepted of decided -, versions until accepted (median) -," in r.out,
    "no acceptance: '-' for its rate and versions", r.out)
 
+# An applied notice from someone not listed: Rita (a reviewer, never
+# listed) applies one patch with a b4 ty naming its commit, which
+# accepts it (linux-leds: Lee Jones's after he took LED over, beside a
+# MAINTAINERS of before); her "Applied, thanks!" in words alone on
+# another decides nothing, and is never a request for changes (LED's
+# changes_requested were 1,008 of its 1,894 patches, now 450).
+RITA = "Rita Rev <rita@example.com>"
+extra = list(msgs)
+patch("ra@x", "foo: rita applies", 13)
+mail("raty@x", RITA, "Re: [PATCH] foo: rita applies", 14,
+     "Applied, thanks!\n\n[1/1] foo: rita applies\n"
+     "      commit: 4567890abcde\n", "ra@x")
+patch("rw@x", "foo: rita says applied", 13)
+mail("rwty@x", RITA, "Re: [PATCH] foo: rita says applied", 14,
+     "Applied, thanks!\n", "rw@x")
+notices = os.path.join(tmp, "notices.mbox")
+with open(notices, "w") as f:
+    f.write("\n".join(msgs))
+msgs[:] = extra
+r = run("review", "--tree", tree, "--archive", notices, "--json",
+        "--no-cache", "--until", "2024-01-31")
+npl = {p["message_id"]: p for p in r.json()["entries"][0]["patch_list"]}
+eq((npl["ra@x"]["state"], npl["ra@x"]["state_evidence"]["commit"]),
+   ("accepted", "4567890abcde"), "a b4 ty naming the commit accepts, "
+   "whoever sent it")
+eq(npl["rw@x"]["state"], "waiting", "'Applied' in words from someone not "
+   "listed: no decision, and no request for changes")
+
 # maintstat pending: the open patches, oldest first posting first
 args = ["--tree", tree, "--archive", mbox, "--no-cache", "--until",
         "2024-01-31", "--list-url", "https://l.example.org/foo"]
