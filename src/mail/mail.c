@@ -693,7 +693,7 @@ static bool is_bot(const struct ms_mail *m)
 {
 	static const char *const prefixes[] = {
 		"lkp@intel.com", "syzbot", "patchwork-bot", "bot@kernelci",
-		"pr-tracker-bot",
+		"pr-tracker-bot", "bugbot@",
 		"noreply@", "no-reply@", "kernelci",
 		"postmaster@", "mailer-daemon@",   /* bounces */
 	};
@@ -702,7 +702,18 @@ static bool is_bot(const struct ms_mail *m)
 		"kernelci.org bot", "mail delivery system",
 	};
 	const char *e = m->from_email ? m->from_email : "";
+	const char *at = strchr(e, '@');
 
+	/* "bot" or "robot" a word of the local part: sashiko-bot@kernel.org
+	 * (AI reviews on linux-leds, 2026), patchwork-bot+netdevbpf@ */
+	for (const char *w = e; at && w < at; w++) {
+		size_t n = strcspn(w, "-_.+@");
+
+		if ((n == 3 && !g_ascii_strncasecmp(w, "bot", 3)) ||
+		    (n == 5 && !g_ascii_strncasecmp(w, "robot", 5)))
+			return true;
+		w += n;          /* the separator, skipped by w++, or '@' */
+	}
 	for (size_t i = 0; i < G_N_ELEMENTS(prefixes); i++)
 		if (!g_ascii_strncasecmp(e, prefixes[i], strlen(prefixes[i])))
 			return true;

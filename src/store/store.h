@@ -160,9 +160,11 @@ int ms_store_since_walk(struct ms_store *s, const char *gitdir,
  * line splitting a quoted shortlog names the items above it; an RFC 2047
  * encoded In-Reply-To or References is decoded.  14: "I took it to
  * for-next" is an applied notice.  15: a DMARC Reply-To that To: or Cc:
- * names as another person is not the sender's.
+ * names as another person is not the sender's.  16: a local part with
+ * the word "bot" or "robot" is a bot's (sashiko-bot@kernel.org), and
+ * bugbot@'s.
  */
-#define MS_STORE_MAIL_VERSION 15
+#define MS_STORE_MAIL_VERSION 16
 
 /*
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)

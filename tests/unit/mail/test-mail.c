@@ -303,6 +303,23 @@ static void test_parse(void)
 		   "a bounce from postmaster@ is a bot's");
 		ms_mail_free(b);
 	}
+	/* "bot" a word of the local part (linux-leds: sashiko-bot@kernel.org
+	 * reviews, 2026); a name that only holds the letters is a person */
+	for (int i = 0; i < 4; i++) {
+		static const char *const from[] = {
+			"sashiko-bot@kernel.org", "bugbot@kernel.org",
+			"martin.botka1@example.com", "talbot@example.org",
+		};
+		char *text = g_strdup_printf("From: %s\nSubject: Re: x\n"
+					     "Message-ID: <r%d@x>\n\nok\n",
+					     from[i], i);
+		struct ms_mail *b = ms_mail_parse(text, strlen(text), 0, 0);
+
+		ok(b && (b->kind == MS_MAIL_BOT) == (i < 2), "%s: %s", from[i],
+		   i < 2 ? "a bot" : "a person");
+		ms_mail_free(b);
+		g_free(text);
+	}
 	m = g_hash_table_lookup(all, "baddate@example.com");
 	ok(m && !m->date_valid &&
 		   (m->problems & (1u << MS_MAIL_P_BAD_DATE)),
