@@ -263,9 +263,10 @@ static void text_others(FILE *fp, const struct ms_rv_entry *e, bool git)
 
 		fprintf(fp, "  DE-FACTO MAINTAINER ");
 		cli_person_label(fp, p->name, p->email);
-		fprintf(fp, " (applied %s, first responses %zu, tags %zu)\n",
-			git_count(c, git, p->applied), p->first_responses,
-			p->reviewed_by + p->acked_by);
+		fprintf(fp, " (applied %s, accepted by notice %zu, first "
+			"responses %zu, tags %zu)\n",
+			git_count(c, git, p->applied), p->accepted_by_notice,
+			p->first_responses, p->reviewed_by + p->acked_by);
 	}
 	for (guint i = 0; i < e->aliases->len; i++) {
 		const struct ms_rv_alias *al = e->aliases->pdata[i];

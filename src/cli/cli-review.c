@@ -595,6 +595,7 @@ void cli_rv_json_person(struct ms_out *o, const struct ms_rv_person *p,
 	ms_out_kv_int(o, "first_responses", (int64_t)p->first_responses);
 	cli_json_count(o, "commits", git, p->commits);
 	cli_json_count(o, "applied", git, p->applied);
+	ms_out_kv_int(o, "accepted_by_notice", (int64_t)p->accepted_by_notice);
 	ms_out_kv_int(o, "netdev_score", p->netdev_score);
 	if (!p->role)
 		ms_out_kv_bool(o, "via_list", p->via_list);

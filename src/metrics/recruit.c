@@ -440,6 +440,11 @@ static void evidence_list(GString *b, const struct ms_rv_person *x,
 		g_ptr_array_add(did, g_strdup_printf(
 			"gave %zu of its %zu review tags",
 			x->reviewed_by + x->acked_by, re->tags_total));
+	if (why & MS_RV_DEFACTO_NOTICES)
+		g_ptr_array_add(did, g_strdup_printf(
+			"accepted %zu of its %zu patches an applied notice "
+			"accepted",
+			x->accepted_by_notice, re->accepted_by_notice));
 	if (why & MS_RV_DEFACTO_APPLIED)
 		g_ptr_array_add(did, g_strdup_printf(
 			"applied %zu of its %zu merged ones", x->applied,

@@ -1147,6 +1147,28 @@ static void patch_state(struct entry_acc *ea, struct ms_rv_patch *pt,
 				      &pt->why);
 }
 
+/* Patch `pt` accepted by an applied notice: one to the entry's count,
+ * and to its sender's when no entry the patch maps to lists them
+ * (ms_rv_defacto()'s MS_RV_DEFACTO_NOTICES: on linux-rdma, Leon
+ * Romanovsky applies every driver's patches, listed for their files in
+ * INFINIBAND SUBSYSTEM). */
+static void notice_accepted(struct entry_acc *ea, const struct ms_rv_patch *pt)
+{
+	const struct ctx *c = ea->c;
+	const char *k;
+	struct person_acc *a;
+
+	if (pt->state != MS_RV_ACCEPTED || pt->why.by != MS_RV_BY_MESSAGE)
+		return;
+	ea->out->accepted_by_notice++;
+	k = c->sender[pt->why.rec];
+	a = k ? g_hash_table_lookup(ea->accs, k) : NULL;
+	if (a && !a->p.role &&
+	    !ms_review_map_listed(c->map, *(uint32_t *)pt->postings->data,
+				  c->ident, rec_at(c, pt->why.rec)))
+		a->p.accepted_by_notice++;
+}
+
 /* Each patch's responses, tallied per person, its outcome and merge. */
 static void patch_reviews(struct entry_acc *ea)
 {
@@ -1170,6 +1192,7 @@ static void patch_reviews(struct entry_acc *ea)
 		patch_outcome(ea, pt, author, tagged_by_other, newest);
 		patch_merged(ea, pt);
 		patch_state(ea, pt, events, &committers);
+		notice_accepted(ea, pt);
 	}
 	g_clear_pointer(&committers, g_hash_table_unref);
 	ms_rv_entry_states(ea->out, c->opts->until);

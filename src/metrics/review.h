@@ -285,6 +285,9 @@ struct ms_rv_person {
 	const char *first_reply_ids[3];
 	size_t commits;              /* entry commits they committed */
 	size_t applied;              /* merged patches they committed */
+	size_t accepted_by_notice;   /* patches their applied notice
+					accepted (state_evidence), listed
+					for none of the patch's files */
 	int64_t last_list;           /* their newest message, any list */
 	bool has_last_list;
 	double responsiveness;       /* within_target / (patches -
@@ -352,6 +355,7 @@ struct ms_rv_entry {
 	/* the shares' bases of the de-facto rule: the review tags all gave,
 	 * the patches with a first human reply */
 	size_t tags_total, first_replied_total;
+	size_t accepted_by_notice;   /* patches an applied notice accepted */
 	size_t commits;              /* linked or not, touching the entry */
 	/* where the patches stand: a count per state (superseded counts
 	 * the versions a newer one replaced), accepted over accepted and
@@ -377,6 +381,8 @@ enum {
 	MS_RV_DEFACTO_APPLIED = 1,   /* applied most of the merged patches */
 	MS_RV_DEFACTO_TAGS = 2,      /* gave most of the review tags */
 	MS_RV_DEFACTO_FIRST = 4,     /* answered most answered patches first */
+	MS_RV_DEFACTO_NOTICES = 8,   /* accepted most of the patches an
+					applied notice accepted */
 };
 
 

@@ -398,6 +398,13 @@ unsigned ms_rv_defacto(const struct ms_rv_entry *e,
 		r |= MS_RV_DEFACTO_APPLIED;
 	if (threads && tags >= 2 && 2 * tags > e->tags_total)
 		r |= MS_RV_DEFACTO_TAGS;
+	/* and a quarter of all its patches: on a list an entry reaches by
+	 * a few cross-posts (linux-leds' COMMON CLK FRAMEWORK, Rob
+	 * Herring's 3 of its 36) no applier is its maintainer */
+	if (p->accepted_by_notice >= 2 &&
+	    2 * p->accepted_by_notice > e->accepted_by_notice &&
+	    4 * p->accepted_by_notice >= e->patches->len)
+		r |= MS_RV_DEFACTO_NOTICES;
 	if (threads && p->first_responses >= 2 &&
 	    2 * p->first_responses > e->first_replied_total)
 		r |= MS_RV_DEFACTO_FIRST;

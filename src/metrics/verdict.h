@@ -323,14 +323,18 @@ bool ms_verdict_retire(const struct ms_act_entry *e,
  * The verdict "de-facto maintainer on the list" that review gives: an
  * unlisted person `p` of entry `e` (one of e->others, not a via-list
  * sender) who, at least twice each, applied more than half of the
- * entry's merged patches, gave more than half of its review tags, or
+ * entry's merged patches, gave more than half of its review tags,
+ * accepted by their applied notice more than half of the patches
+ * notices accepted and a quarter of all its patches (linux-leds: Lee
+ * Jones, LED's maintainer since 2023 beside a MAINTAINERS of 2022), or
  * was the first to answer more than half of its answered patches; the
  * tags and first answers must lie in two threads at least (on
  * linux-rdma's 2023 slice, first answers to one cross-posted series
  * made Al Viro the de-facto maintainer of 12 file systems).
  * Returns the shares that hold (0: not de-facto); the evidence is in `p`
- * (applied, reviewed_by + acked_by, first_responses with their dates and
- * Message-IDs) over `e` (merged, tags_total, first_replied_total).
+ * (applied, reviewed_by + acked_by, accepted_by_notice, first_responses
+ * with their dates and Message-IDs) over `e` (merged, tags_total,
+ * accepted_by_notice, first_replied_total).
  */
 unsigned ms_rv_defacto(const struct ms_rv_entry *e,
 		       const struct ms_rv_person *p);

@@ -205,6 +205,42 @@ eq((npl["ra@x"]["state"], npl["ra@x"]["state_evidence"]["commit"]),
 eq(npl["rw@x"]["state"], "waiting", "'Applied' in words from someone not "
    "listed: no decision, and no request for changes")
 
+# A de-facto maintainer by applied notices: Rita, listed nowhere,
+# applies all three of FOO DRIVER's patches with b4 ty notices (without
+# a history nothing else tells who applies); Bob, who does the same, is
+# listed for their file in FOO CORE FILE, so his do not count.
+for who, mbx in ((RITA, "rita.mbox"), ("Bob Core <bob@example.org>",
+                                       "bob.mbox")):
+    extra = list(msgs)
+    msgs.clear()
+    for i in range(3):
+        patch(f"d{i}@x", f"foo: applied {i}", 13 + i)
+        mail(f"d{i}ty@x", who, f"Re: [PATCH] foo: applied {i}", 16,
+             f"Applied, thanks!\n\n[1/1] foo: applied {i}\n"
+             f"      commit: {i}bcdef012345\n", f"d{i}@x")
+    with open(os.path.join(tmp, mbx), "w") as f:
+        f.write("\n".join(msgs))
+    msgs[:] = extra
+    r = run("review", "--tree", tree, "--archive", os.path.join(tmp, mbx),
+            "--json", "--no-cache", "--until", "2024-01-31")
+    fd = [e for e in r.json()["entries"] if e["name"] == "FOO DRIVER"][0]
+    if who == RITA:
+        eq([(d["email"], d["accepted_by_notice"])
+            for d in fd["defacto_maintainers"]],
+           [("rita@example.com", 3)], "Rita, who applied all three, is "
+           "FOO DRIVER's de-facto maintainer")
+        r = run("review", "--tree", tree, "--archive",
+                os.path.join(tmp, mbx), "--no-cache", "--until",
+                "2024-01-31", "FOO DRIVER")
+        ok("DE-FACTO MAINTAINER Rita Rev <rita@example.com> (applied n/a, "
+           "accepted by notice 3, " in r.out, "... and the text says so",
+           r.out)
+    else:
+        eq([d["accepted_by_notice"] for d in fd["others"]
+            if d["email"] == "bob@example.org"], [0], "Bob's notices, "
+           "listed for the file in FOO CORE FILE, count for no de-facto "
+           "share")
+
 # maintstat pending: the open patches, oldest first posting first
 args = ["--tree", tree, "--archive", mbox, "--no-cache", "--until",
         "2024-01-31", "--list-url", "https://l.example.org/foo"]
@@ -230,7 +266,8 @@ eq(v1["first_responders"][0]["email"], "may@example.org",
 # a first responder is review's person object, its list figures (one
 # emitter per object, schema 9)
 eq(sorted(v1["first_responders"][0]),
-   ["applied", "authored", "commits", "email", "first_responses",
+   ["accepted_by_notice", "applied", "authored", "commits", "email",
+    "first_responses",
     "last_list_activity", "median_latency_hours", "messages", "name",
     "netdev_score", "own_patches", "replied", "replied_share",
     "responsiveness", "role", "tags", "threads", "within_target"],
