@@ -1,7 +1,7 @@
 /*
  * review-state.c - where each patch stands (review.h, ms_rv_patch_state;
- * docs/review.md, "Where each patch stands"), and the entry's figures
- * over its patches' states.
+ * docs/review.md, "Where each patch stands"), the entry's figures over
+ * its patches' states, and freeing a report's entries.
  */
 #include "review-internal.h"
 #include "bytes.h"
@@ -396,4 +396,45 @@ int64_t ms_rv_last_message(const struct ms_mail_index *idx,
 
 	return pt->why.by == MS_RV_BY_MESSAGE && pt->why.date > t ?
 	       pt->why.date : t;
+}
+
+void ms_rv_entry_free(struct ms_rv_entry *e)
+{
+	if (!e)
+		return;
+	for (guint i = 0; i < e->patches->len; i++)
+		g_array_free(g_array_index(e->patches, struct ms_rv_patch,
+					   i).postings, TRUE);
+	g_array_free(e->patches, TRUE);
+	g_ptr_array_unref(e->listed);
+	g_ptr_array_unref(e->others);
+	g_array_free(e->tags_dropped, TRUE);
+	g_array_free(e->tags_untraced, TRUE);
+	for (guint i = 0; i < e->aliases->len; i++) {
+		struct ms_rv_alias *a = e->aliases->pdata[i];
+
+		g_ptr_array_unref(a->people);
+		g_free(a);
+	}
+	g_ptr_array_unref(e->aliases);
+	g_ptr_array_unref(e->defacto);
+	g_clear_pointer(&e->intervals, g_ptr_array_unref);
+	g_ptr_array_set_free_func(e->strings, g_free);
+	g_ptr_array_unref(e->strings);
+	g_free(e);
+}
+
+void ms_review_free(struct ms_review *rv)
+{
+	if (!rv)
+		return;
+	for (guint i = 0; i < rv->entries->len; i++)
+		ms_rv_entry_free(rv->entries->pdata[i]);
+	g_ptr_array_unref(rv->entries);
+	g_hash_table_unref(rv->strings);
+	if (rv->aside_list)
+		g_array_free(rv->aside_list, TRUE);
+	g_free(rv->bounds);
+	ms_ident_free(rv->own_ident);
+	g_free(rv);
 }
