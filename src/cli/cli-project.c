@@ -9,23 +9,6 @@
 
 #include <glib.h>
 
-/*
- * ms_activity_keep_listing()'s note: the store's failure as a warning,
- * and with MS_LISTING_TRACE in the environment (for the tests) what the
- * listing was read from.
- */
-static void listing_note(const struct ms_act_listing_note *n, void *data)
-{
-	(void)data;
-	if (n->warning)
-		cli_warning("%s", n->warning);
-	if (g_getenv("MS_LISTING_TRACE"))
-		fprintf(stderr, "maintstat: listing: at %s: %zu from the "
-			"store, %zu read from git%s\n",
-			*n->rev ? n->rev : "(none)", n->from_store,
-			n->from_git, n->saved ? ", saved" : "");
-}
-
 static void project_options(const struct cli_act_opts *o,
 			    struct ms_project_options *out)
 {
@@ -47,7 +30,6 @@ static void project_options(const struct cli_act_opts *o,
 	po.merges = o->merges;
 	po.last_addresses = o->last_addresses;
 	po.keep_paths = o->keep_paths;
-	po.listing_note = listing_note;
 	po.progress = cli_progress_count;
 	*out = po;
 }
@@ -103,7 +85,7 @@ int cli_project_store(const struct cli_store_opts *o, struct ms_project *p)
 	build = store ? cli_program_build() : NULL;
 	if (!build)
 		g_clear_pointer(&store, ms_store_free);
-	ms_project_set_store(p, store, build);
+	ms_project_set_store(p, store);
 	g_free(build);
 	return CLI_CONTINUE;
 }

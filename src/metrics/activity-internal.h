@@ -171,8 +171,6 @@ struct ms_activity {
 	GStringChunk *walked_chunk;
 	GPtrArray *walked_paths;  /* const char *, borrowed from the chunk */
 	GArray *walked_off;       /* uint32_t */
-	/* where the sets are kept (ms_activity_keep_listing()), or NULL */
-	struct act_listing_keep *listing;
 };
 
 /*
@@ -189,11 +187,7 @@ int act_listed_then(const struct ms_activity *a,
 		     const struct maint_entry *me,
 		     const struct ms_act_person *p, int64_t since);
 
-/*
- * At ms_activity_free(): save what was read from git, tell the caller of
- * ms_activity_keep_listing() (its note), close its store and free the
- * sets.
- */
+/* At ms_activity_free(): free the sets. */
 void act_listing_release(struct ms_activity *a);
 
 /*

@@ -354,42 +354,6 @@ int ms_activity_query_series(const struct ms_activity *a,
 			     struct ms_act_entry **out, size_t *nr);
 
 /*
- * What ms_activity_query() learns of MAINTAINERS as it was when a window
- * began (ms_act_person.listed_late: the MAINTAINERS files of the entries
- * it asks about, at the newest commit dated before active_since, and
- * every MAINTAINERS file of that commit when one did not exist then),
- * kept in `store` so that a later run with the same window start reads
- * no old MAINTAINERS blob or tree: one row per such commit (the store
- * keeps the few used last, whichever command read them), keyed by that
- * commit and `build` (the caller's
- * build, whose parser read the files), holding per file the M: and R:
- * values of each entry (activity-listing.c).  The model takes `store`
- * (closed by ms_activity_free() or the next call; NULL: nothing is read
- * or kept, `note` is still called).  The answers are the same with or
- * without it; a row that does not hold is read from git again.  What was
- * read from git is saved when `a` is freed, or when a query asks about
- * another commit; ms_activity_free() then calls note(n, data) (may be
- * NULL) once, if any query asked or the store failed: a store that
- * cannot be read or written is n->warning, never an error.
- */
-struct ms_act_listing_note {
-	const char *rev;          /* the last commit asked about (40 hex
-				     digits), "" when none is that old */
-	size_t from_store;        /* sets read from the store's row: a
-				     file each, and every file of a tree */
-	size_t from_git;          /* ... read from git: a blob each, or a
-				     tree with all its MAINTAINERS files */
-	bool saved;               /* a row was written */
-	const char *warning;      /* why the store was not read or written,
-				     or NULL */
-};
-void ms_activity_keep_listing(struct ms_activity *a, struct ms_store *store,
-			      const char *build,
-			      void (*note)(const struct ms_act_listing_note *n,
-					   void *data),
-			      void *data);
-
-/*
  * Whether entry `me` listed `person` (an ident.h id: under any of their
  * addresses, or their name) as M: or R: in MAINTAINERS at the newest
  * commit dated before `since`, as listed_late asks: 1 listed, 0 not, -1

@@ -45,7 +45,6 @@ struct ms_project {
 	int hist_rc;
 	struct ms_activity *act;
 	struct ms_store *store;
-	char *build;
 
 	struct ms_ident *own_ident;   /* without a repository */
 	struct ms_git_graph *objects; /* ms_project_objects() */
@@ -103,7 +102,6 @@ void ms_project_free(struct ms_project *p)
 	maint_file_free(p->mf);
 	ms_tree_free(p->tree);
 	ms_store_free(p->store);
-	g_free(p->build);
 	g_free(p->rev_mailmap);
 	for (size_t i = 0; i < p->o.nr_mailmaps; i++)
 		g_free(p->mailmaps[i]);
@@ -113,13 +111,10 @@ void ms_project_free(struct ms_project *p)
 	g_free(p);
 }
 
-void ms_project_set_store(struct ms_project *p, struct ms_store *store,
-			  const char *build)
+void ms_project_set_store(struct ms_project *p, struct ms_store *store)
 {
 	ms_store_free(p->store);
-	g_free(p->build);
 	p->store = store;
-	p->build = g_strdup(build);
 }
 
 static void add_str(void (*add)(const char *, const void *, size_t, void *),
@@ -280,10 +275,7 @@ static int load_history(struct ms_project *p, struct ms_diags *diags)
 	rc = ms_activity_load(&lo, &p->act, diags);
 	if (rc < 0)
 		return rc;
-	/* the model keeps the store, for its window-start listing */
-	ms_activity_keep_listing(p->act, p->store, p->build, p->o.listing_note,
-				 p->o.listing_data);
-	p->store = NULL;
+	g_clear_pointer(&p->store, ms_store_free);
 	return 0;
 }
 

@@ -17,7 +17,6 @@
 struct maint_file;
 struct maint_index;
 struct ms_activity;
-struct ms_act_listing_note;
 struct ms_ident;
 struct ms_link_mail;
 struct ms_link_people_src;
@@ -57,10 +56,6 @@ struct ms_project_options {
 	bool last_addresses;
 	/* keep each walked commit's paths (ms_activity_walked_paths()) */
 	bool keep_paths;
-	/* what the history model's window-start listing tells
-	 * (ms_activity_keep_listing()) */
-	void (*listing_note)(const struct ms_act_listing_note *n, void *data);
-	void *listing_data;
 	/* commits taken in so far while the history loads (may be NULL) */
 	void (*progress)(size_t commits, void *data);
 	void *progress_data;
@@ -72,8 +67,7 @@ struct ms_project_options {
 	.find_maintainer_files = false, .tree_blobs = NULL, .aliases = NULL, .mailmaps = NULL, \
 	.nr_mailmaps = 0, .no_name_join = false, .no_plus_fold = false, \
 	.merges = false, .last_addresses = false, .keep_paths = false, \
-	.listing_note = NULL, .listing_data = NULL, .progress = NULL, \
-	.progress_data = NULL }
+	.progress = NULL, .progress_data = NULL }
 
 struct ms_project;
 
@@ -87,13 +81,8 @@ int ms_project_open(const struct ms_project_options *o,
 		    struct ms_project **out);
 void ms_project_free(struct ms_project *p);
 
-/*
- * The store (taken; NULL: none): the history reads it and, once loaded,
- * keeps its window-start listing there for program `build`
- * (ms_activity_keep_listing(); copied).
- */
-void ms_project_set_store(struct ms_project *p, struct ms_store *store,
-			  const char *build);
+/* The store (taken; NULL: none), which the history reads and writes. */
+void ms_project_set_store(struct ms_project *p, struct ms_store *store);
 
 /*
  * Every input the project reads, for the key of what is computed from
