@@ -152,19 +152,18 @@ struct ms_activity {
 	/* who was listed where when a window began (act_listed_then(),
 	 * activity-listing.c): the repository, whether MAINTAINERS came
 	 * from it (not from --maintainers files), and the last window
-	 * start asked about with the MAINTAINERS files of its commit, each
-	 * as a set: entry name -> the M: and R: values of the first entry
-	 * of that name, each followed by '\n' */
+	 * start asked about with the MAINTAINERS files of its commit */
 	char *gitdir;
 	bool maint_from_rev;
 	GMutex then_lock;
 	bool then_done;
 	int64_t then_since;
 	char then_rev[41];        /* that commit, "" when none is that old */
-	GHashTable *then_files;   /* path -> set, or NULL for a file absent
-				     then (or unreadable: a marker) */
+	GHashTable *then_files;   /* path -> struct maint_file *, or NULL
+				     for a file absent then (or unreadable:
+				     a marker) */
 	bool then_all_done;       /* then_all read (NULL: could not be) */
-	GHashTable *then_all;     /* every MAINTAINERS file then: a set */
+	struct maint_file *then_all;   /* every MAINTAINERS file then */
 	/* opts->keep_paths: the paths of the records this load walked,
 	 * interned in walked_chunk; record i's are walked_paths from
 	 * walked_off[i] to walked_off[i + 1] (i < walked_off->len - 1) */

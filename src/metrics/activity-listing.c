@@ -5,12 +5,11 @@
  * A query reads the MAINTAINERS file of each entry it asks about at the
  * newest commit dated before the window's start (a->then_rev), and every
  * MAINTAINERS file of that commit's tree when the file did not exist
- * then.  What a query needs of a file is only, per entry name, the M:
- * and R: values of the first entry of that name: that is what is held,
- * per file read (or known absent) and for "every file", for as long as
- * queries ask about the same commit.  (Those sets were kept in the store
- * between runs until Dec 7; that saved 0.08-0.24 s of CPU after new
- * commits on U-Boot, docs/performance.md.)
+ * then: per entry name, the M: and R: values of the first entry of
+ * that name.  The files read (or known absent) stay for as long as
+ * queries ask about the same commit.  (What a query needed of them was
+ * kept in the store between runs until Dec 7; that saved 0.08-0.24 s of
+ * CPU after new commits on U-Boot, docs/performance.md.)
  */
 #include "activity.h"
 #include "activity-internal.h"
@@ -27,39 +26,10 @@
 static char unknown_file_marker;
 #define UNKNOWN_FILE ((gpointer)&unknown_file_marker)
 
-static void then_set_free(gpointer p)
+static void then_file_free(gpointer p)
 {
-	if (p && p != UNKNOWN_FILE)
-		g_hash_table_destroy(p);
-}
-
-/*
- * A set of `mf`: entry name -> the M: and R: values of the first entry
- * of that name (maint_file_find()'s), each followed by '\n'.
- */
-static GHashTable *then_set_of(const struct maint_file *mf)
-{
-	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					      g_free);
-
-	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
-		const struct maint_entry *me = maint_file_entry(mf, i);
-		GString *v;
-
-		if (g_hash_table_contains(h, me->name))
-			continue;
-		v = g_string_new(NULL);
-		for (size_t k = 0; k < me->nr_fields; k++) {
-			if (me->fields[k].key != 'M' &&
-			    me->fields[k].key != 'R')
-				continue;
-			g_string_append(v, me->fields[k].value);
-			g_string_append_c(v, '\n');
-		}
-		g_hash_table_insert(h, g_strdup(me->name),
-				    g_string_free(v, FALSE));
-	}
-	return h;
+	if (p != UNKNOWN_FILE)
+		maint_file_free(p);
 }
 
 /* The newest commit dated before `since`, into `hex`; false if none. */
@@ -82,12 +52,11 @@ static bool commit_before(const struct ms_activity *a, int64_t since,
 
 /* ---- reading MAINTAINERS at a->then_rev ---- */
 
-/* MAINTAINERS file `path` at a->then_rev: its set, NULL when it did not
- * exist then, UNKNOWN_FILE when it cannot be read (then_lock held). */
+/* MAINTAINERS file `path` at a->then_rev, NULL when it did not exist
+ * then, UNKNOWN_FILE when it cannot be read (then_lock held). */
 static gpointer then_file(struct ms_activity *a, const char *path)
 {
 	struct ms_diags diags = MS_DIAGS_INIT;
-	struct maint_file *mf;
 	gpointer v;
 	char *buf = NULL;
 	size_t len = 0;
@@ -101,10 +70,11 @@ static gpointer then_file(struct ms_activity *a, const char *path)
 	} else if (rc < 0) {
 		v = UNKNOWN_FILE;
 	} else {
-		mf = maint_file_new();
-		v = maint_file_parse(mf, path, buf, len, &diags) < 0 ?
-			UNKNOWN_FILE : (gpointer)then_set_of(mf);
-		maint_file_free(mf);
+		v = maint_file_new();
+		if (maint_file_parse(v, path, buf, len, &diags) < 0) {
+			maint_file_free(v);
+			v = UNKNOWN_FILE;
+		}
 	}
 	ms_error_clear();
 	ms_diags_release(&diags);
@@ -115,45 +85,41 @@ static gpointer then_file(struct ms_activity *a, const char *path)
 
 /* Every MAINTAINERS file of the tree at a->then_rev, as
  * --find-maintainer-files reads them, or NULL (then_lock held). */
-static GHashTable *then_all(struct ms_activity *a)
+static struct maint_file *then_all(struct ms_activity *a)
 {
 	struct maint_load_opts lo = { .find_maintainer_files = true };
 	struct ms_diags diags = MS_DIAGS_INIT;
 	struct ms_tree *tree = NULL;
-	struct maint_file *mf = NULL;
 
 	if (a->then_all_done)
 		return a->then_all;
 	a->then_all_done = true;
-	if (ms_tree_from_git(a->gitdir, a->then_rev, &tree) == 0 &&
-	    maint_file_load(tree, &lo, &mf, &diags) == 0)
-		a->then_all = then_set_of(mf);
-	maint_file_free(mf);
+	if (ms_tree_from_git(a->gitdir, a->then_rev, &tree) < 0 ||
+	    maint_file_load(tree, &lo, &a->then_all, &diags) < 0)
+		g_clear_pointer(&a->then_all, maint_file_free);
 	ms_error_clear();
 	ms_diags_release(&diags);
 	ms_tree_free(tree);
 	return a->then_all;
 }
 
-/* Whether an entry whose M: and R: values were `values` (each followed
- * by '\n') lists `p` under an address of theirs, or under their listed
- * name (an address changed without a join). */
-static bool entry_lists(const struct ms_activity *a, const char *values,
+/* Whether entry `me` lists `p` as M: or R: under an address of theirs,
+ * or under their listed name (an address changed without a join). */
+static bool entry_lists(const struct ms_activity *a,
+			const struct maint_entry *me,
 			const struct ms_act_person *p)
 {
 	int fold = !a->no_plus_fold;
 	char *key = ms_name_key(p->name);
 	bool found = false;
 
-	for (const char *v = values; *v && !found;) {
-		const char *nl = strchr(v, '\n');
-		size_t n = nl ? (size_t)(nl - v) : strlen(v);
-		char *value = g_strndup(v, n);
+	for (size_t k = 0; k < me->nr_fields && !found; k++) {
 		char *name = NULL, *email = NULL, *ne;
 		char *nk;
 
-		v += n + (nl ? 1 : 0);
-		maint_parse_person(value, &name, &email);
+		if (me->fields[k].key != 'M' && me->fields[k].key != 'R')
+			continue;
+		maint_parse_person(me->fields[k].value, &name, &email);
 		ne = email ? ms_email_normalize(email, fold) : NULL;
 		for (size_t i = 0; ne && !found && (i == 0 || (p->also &&
 						      p->also[i - 1])); i++) {
@@ -169,14 +135,13 @@ static bool entry_lists(const struct ms_activity *a, const char *values,
 		g_free(ne);
 		g_free(name);
 		g_free(email);
-		g_free(value);
 	}
 	g_free(key);
 	return found;
 }
 
-/* The listing as of `since`: its commit (then_lock held).  The sets
- * known stay when the commit is the same. */
+/* The listing as of `since`: its commit (then_lock held).  The files
+ * read stay when the commit is the same. */
 static void then_start(struct ms_activity *a, int64_t since)
 {
 	char rev[41] = "";
@@ -188,8 +153,8 @@ static void then_start(struct ms_activity *a, int64_t since)
 	}
 	g_clear_pointer(&a->then_files, g_hash_table_destroy);
 	a->then_files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					      then_set_free);
-	g_clear_pointer(&a->then_all, g_hash_table_destroy);
+					      then_file_free);
+	g_clear_pointer(&a->then_all, maint_file_free);
 	a->then_all_done = false;
 	a->then_done = true;
 	a->then_since = since;
@@ -202,7 +167,7 @@ int act_listed_then(const struct ms_activity *a,
 {
 	struct ms_activity *m = (struct ms_activity *)a;
 	const char *colon = me->file ? strchr(me->file, ':') : NULL;
-	const char *values;
+	const struct maint_entry *then;
 	gpointer file;
 	int listed = -1;
 
@@ -224,8 +189,8 @@ int act_listed_then(const struct ms_activity *a,
 		if (!file)
 			goto out;
 	}
-	values = g_hash_table_lookup(file, me->name);
-	listed = values && entry_lists(a, values, p);
+	then = maint_file_find(file, me->name);
+	listed = then && entry_lists(a, then, p);
 out:
 	g_mutex_unlock(&m->then_lock);
 	return listed;
@@ -251,5 +216,5 @@ int ms_activity_listed_then(const struct ms_activity *a,
 void act_listing_release(struct ms_activity *a)
 {
 	g_clear_pointer(&a->then_files, g_hash_table_destroy);
-	g_clear_pointer(&a->then_all, g_hash_table_destroy);
+	g_clear_pointer(&a->then_all, maint_file_free);
 }
