@@ -45,21 +45,22 @@ static void put_digits(char *p, int64_t v, int n)
 }
 
 /*
- * ms_act_format() of the years 1 to 9999 (GDateTime's range) without a
- * GDateTime and a printf per date: a JSON report writes thousands
- * (days to the civil date: H. Hinnant's algorithm).  False outside it.
+ * Without a GDateTime and a printf per date: a JSON report writes
+ * thousands (days to the civil date: H. Hinnant's algorithm).  "?"
+ * outside the years 1 to 9999, GDateTime's range.
  */
-static bool format_fast(int64_t t, int offset, bool iso, bool date_only,
-			char buf[32])
+void ms_act_format(int64_t t, int offset, bool iso, bool date_only,
+		   char buf[32])
 {
 	int64_t s = t + (int64_t)offset * 60, days, sec, era, doe, yoe, y;
 	int64_t doy, mp, m, dd;
 	int off = offset < 0 ? -offset : offset;
 	char *p = buf;
 
-	/* 0001-01-01 to 9999-12-31 23:59:59 UTC */
-	if (s < -62135596800LL || s > 253402300799LL || off / 60 > 99)
-		return false;
+	if (s < DATE_MIN || s > DATE_MAX) {
+		g_strlcpy(buf, "?", 32);
+		return;
+	}
 	days = s >= 0 ? s / 86400 : -((-s + 86399) / 86400);
 	sec = s - days * 86400;
 	days += 719468;
@@ -86,6 +87,12 @@ static bool format_fast(int64_t t, int offset, bool iso, bool date_only,
 		p[5] = ':';
 		put_digits(p + 6, sec % 60, 2);
 		p += 8;
+		if (iso && off / 60 > 99) {
+			/* an offset of 100 hours or more (a mangled Date:) */
+			g_snprintf(p, 32 - (size_t)(p - buf), "%c%02d:%02d",
+				   offset < 0 ? '-' : '+', off / 60, off % 60);
+			return;
+		}
 		if (iso) {
 			*p++ = offset < 0 ? '-' : '+';
 			put_digits(p, off / 60, 2);
@@ -95,39 +102,6 @@ static bool format_fast(int64_t t, int offset, bool iso, bool date_only,
 		}
 	}
 	*p = '\0';
-	return true;
-}
-
-void ms_act_format(int64_t t, int offset, bool iso, bool date_only,
-		   char buf[32])
-{
-	GDateTime *d;
-	int off = offset < 0 ? -offset : offset;
-
-	if (format_fast(t, offset, iso, date_only, buf))
-		return;
-	d = g_date_time_new_from_unix_utc(t + (int64_t)offset * 60);
-	if (!d) {
-		g_strlcpy(buf, "?", 32);
-		return;
-	}
-	if (date_only)
-		g_snprintf(buf, 32, "%04d-%02d-%02d",
-			   g_date_time_get_year(d), g_date_time_get_month(d),
-			   g_date_time_get_day_of_month(d));
-	else
-		g_snprintf(buf, 32, "%04d-%02d-%02d%c%02d:%02d:%02d",
-			   g_date_time_get_year(d), g_date_time_get_month(d),
-			   g_date_time_get_day_of_month(d), iso ? 'T' : ' ',
-			   g_date_time_get_hour(d), g_date_time_get_minute(d),
-			   g_date_time_get_second(d));
-	if (iso && !date_only) {
-		size_t n = strlen(buf);
-
-		g_snprintf(buf + n, 32 - n, "%c%02d:%02d",
-			   offset < 0 ? '-' : '+', off / 60, off % 60);
-	}
-	g_date_time_unref(d);
 }
 
 int ms_act_parse_before(const char *s, int64_t from, int64_t *out)
