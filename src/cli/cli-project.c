@@ -2,10 +2,8 @@
  * cli-project.c - opening the project for a command.
  */
 #include "cli-project.h"
-#include "activity.h"
 #include "cli-result.h"
 #include "project.h"
-#include "store.h"
 
 #include <glib.h>
 
@@ -74,7 +72,6 @@ int cli_project_store(const struct cli_store_opts *o, struct ms_project *p)
 {
 	const char *gitdir = ms_project_options(p)->gitdir;
 	struct ms_store *store = NULL;
-	char *build;
 	int rc;
 
 	if (!gitdir)
@@ -82,11 +79,7 @@ int cli_project_store(const struct cli_store_opts *o, struct ms_project *p)
 	rc = cli_store_open(o, gitdir, &store);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	build = store ? cli_program_build() : NULL;
-	if (!build)
-		g_clear_pointer(&store, ms_store_free);
 	ms_project_set_store(p, store);
-	g_free(build);
 	return CLI_CONTINUE;
 }
 
