@@ -619,15 +619,6 @@ static bool several(const struct ms_activity *a, const struct proposal *p)
 	return false;
 }
 
-static void set_name(struct recruit_patch *rp, size_t i)
-{
-	char *slug = retire_slug(rp->subject);
-
-	rp->file_name = g_strdup_printf("%04zu-%s.patch", i,
-					i ? slug : "cover-letter");
-	g_free(slug);
-}
-
 /* The cover letter: every proposal's subject, the diffstat of `files`. */
 static int cover(struct recruit_series *s, GPtrArray *files,
 		 const struct recruit_opts *o)
@@ -664,7 +655,7 @@ static int cover(struct recruit_series *s, GPtrArray *files,
 	mp.stat_only = true;
 	rp->text = g_string_new(NULL);
 	rc = ms_format_patch(&mp, rp->text);
-	set_name(rp, 0);
+	rp->file_name = retire_patch_name(0, rp->subject);
 	rp->to = g_new0(char *, 1);
 	rp->cc = g_new0(char *, 1);
 	g_string_free(b, TRUE);
@@ -701,7 +692,7 @@ static int one_patch(struct recruit_patch *rp, const struct proposal *p,
 	mp.nr_files = 1;
 	rp->text = g_string_new(NULL);
 	rc = ms_format_patch(&mp, rp->text);
-	set_name(rp, i);
+	rp->file_name = retire_patch_name(i, rp->subject);
 	g_ptr_array_add(to, NULL);
 	g_ptr_array_add(cc, NULL);
 	rp->to = (char **)g_ptr_array_free(to, FALSE);

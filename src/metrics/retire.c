@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *retire_slug(const char *subject)
+char *retire_patch_name(size_t nr, const char *subject)
 {
 	GString *s = g_string_new(NULL);
+	char *name;
 	bool dash = false;
 
 	for (const char *p = subject; *p && s->len < 52; p++) {
@@ -34,7 +35,10 @@ char *retire_slug(const char *subject)
 		g_string_truncate(s, s->len - 1);
 	if (!s->len)
 		g_string_append(s, "patch");
-	return g_string_free(s, FALSE);
+	name = g_strdup_printf("%04zu-%s.patch", nr, nr ? s->str :
+			       "cover-letter");
+	g_string_free(s, TRUE);
+	return name;
 }
 
 char *retire_wrap(const char *text, size_t width)
@@ -833,14 +837,7 @@ static int format_series(struct retire_series *s, GPtrArray *pend,
 					  credits, cur_c, opts);
 		else
 			rc = format_one(rp, &mp, pend->pdata[i - 1]);
-		{
-			char *slug = retire_slug(rp->subject);
-
-			rp->file_name = g_strdup_printf("%04zu-%s.patch", i,
-							i ? slug :
-							"cover-letter");
-			g_free(slug);
-		}
+		rp->file_name = retire_patch_name(i, rp->subject);
 	}
 	return rc;
 }

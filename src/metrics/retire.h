@@ -166,10 +166,12 @@ const char *retire_series_text(const struct retire_series *s,
 void retire_series_free(struct retire_series *s);
 
 /*
- * git format-patch's file-name form of a subject: runs of characters other
- * than letters, digits, '.' and '_' become one '-', at most 52 characters.
+ * git format-patch's file name of patch `nr` (0: the cover letter) of a
+ * series: "NNNN-" and the subject's runs of characters other than
+ * letters, digits, '.' and '_' as one '-', at most 52 characters, then
+ * ".patch".
  */
-char *retire_slug(const char *subject);
+char *retire_patch_name(size_t nr, const char *subject);
 
 /*
  * `text` re-flowed to lines of at most `width` characters (longer words

@@ -473,9 +473,13 @@ int main(void)
 		retire_series_free(s);
 	}
 
-	x = retire_slug("MAINTAINERS: Ünïcode/ (weird) *entry*: remove X");
-	is_str(x, "MAINTAINERS-n-code-weird-entry-remove-X",
-	       "slug keeps only safe characters");
+	x = retire_patch_name(3, "MAINTAINERS: Ünïcode/ (weird) *entry*: "
+			      "remove X");
+	is_str(x, "0003-MAINTAINERS-n-code-weird-entry-remove-X.patch",
+	       "a patch's file name keeps only safe characters");
+	g_free(x);
+	x = retire_patch_name(0, "MAINTAINERS: retire");
+	is_str(x, "0000-cover-letter.patch", "the cover letter's name");
 	g_free(x);
 	for (size_t i = 0; i < G_N_ELEMENTS(short_names); i++) {
 		x = retire_short_name(short_names[i][0]);
