@@ -66,7 +66,7 @@ static void append_from(GString *out, const char *from)
 	}
 }
 
-static void append_date(GString *out, int64_t t, int off)
+void ms_append_date_rfc2822(GString *out, int64_t t, int off)
 {
 	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu",
 					    "Fri", "Sat" };
@@ -122,7 +122,7 @@ int ms_format_patch(const struct ms_patch *p, GString *out)
 			"Mon Sep 17 00:00:00 2001\nFrom: ");
 	append_from(out, p->from);
 	g_string_append(out, "\nDate: ");
-	append_date(out, p->date, p->date_offset);
+	ms_append_date_rfc2822(out, p->date, p->date_offset);
 	g_string_append_printf(out, "\nSubject: %s ", prefix);
 	if (needs_encoding(p->subject))
 		append_q(out, p->subject);

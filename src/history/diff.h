@@ -53,4 +53,8 @@ struct ms_patch {
  */
 int ms_format_patch(const struct ms_patch *p, GString *out);
 
+/* Time `t` as seen `offset` minutes east of UTC, as git's %aD (RFC 2822:
+ * "Sun, 3 Mar 2024 12:00:00 +0100"), appended to `out`. */
+void ms_append_date_rfc2822(GString *out, int64_t t, int offset);
+
 #endif

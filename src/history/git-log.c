@@ -5,6 +5,7 @@
  * as split_ident_line() splits it, the date as show_date()'s RFC 2822.
  */
 #include "git-log.h"
+#include "diff.h"
 #include "error.h"
 #include "git-common.h"
 #include "git-follow.h"
@@ -12,7 +13,6 @@
 #include <git2.h>
 #include <stdbool.h>
 #include <string.h>
-#include <time.h>
 
 struct ms_git_log {
 	git_repository *repo;
@@ -133,20 +133,9 @@ static bool author(GString *out, const char *hdr)
 /* "GitDate: %aD" */
 static void date(GString *out, const git_signature *a)
 {
-	static const char *const wd[] = { "Sun", "Mon", "Tue", "Wed", "Thu",
-					  "Fri", "Sat" };
-	static const char *const mo[] = { "Jan", "Feb", "Mar", "Apr", "May",
-					  "Jun", "Jul", "Aug", "Sep", "Oct",
-					  "Nov", "Dec" };
-	time_t t = (time_t)(a->when.time + a->when.offset * 60);
-	int off = a->when.offset, tz = off / 60 * 100 + off % 60;
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	g_string_append_printf(out, "GitDate: %s, %d %s %d %02d:%02d:%02d "
-			       "%+05d\n", wd[tm.tm_wday], tm.tm_mday,
-			       mo[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour,
-			       tm.tm_min, tm.tm_sec, tz);
+	g_string_append(out, "GitDate: ");
+	ms_append_date_rfc2822(out, a->when.time, a->when.offset);
+	g_string_append_c(out, '\n');
 }
 
 /* Whether git prints commit `c`'s message as it is: no encoding but
