@@ -125,7 +125,7 @@ int cli_inactive_after(const char *cmd, const char *value, int64_t until,
 		       int64_t *cutoff)
 {
 	*cutoff = 0;
-	if (value && ms_act_parse_before(value, until, cutoff) < 0)
+	if (value && ms_when_parse(value, until, false, cutoff) < 0)
 		return cli_usage_error(cmd, "--inactive-after: %s",
 				       ms_error_last());
 	return CLI_CONTINUE;

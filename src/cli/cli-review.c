@@ -489,7 +489,7 @@ int cli_list_facts_load_tree(const char *cmd, const struct cli_act_opts *ao,
 	 * left out as review leaves them out (ms_mail_index_span()) */
 	if (!ms_mail_index_span(ms_link_mail_index(f->lm), since, until, NULL))
 		*until = 0;
-	rc = ms_act_parse_before(window, *until, since) < 0 ?
+	rc = ms_when_parse(window, *until, false, since) < 0 ?
 		cli_error_last() :
 		cli_inactive_after(cmd, ao->inactive_after, *until,
 				   &f->active_since);

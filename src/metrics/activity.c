@@ -1,6 +1,5 @@
 #include "activity.h"
 #include "activity-internal.h"
-#include "when.h"
 #include "history.h"
 #include "ident.h"
 #include "mail.h"
@@ -102,12 +101,6 @@ void ms_act_format(int64_t t, int offset, bool iso, bool date_only,
 		}
 	}
 	*p = '\0';
-}
-
-int ms_act_parse_before(const char *s, int64_t from, int64_t *out)
-{
-	/* one parser for every date and duration (when.h) */
-	return ms_when_parse(s, from, false, out);
 }
 
 /* ---- loading ---- */

@@ -375,10 +375,4 @@ int64_t ms_act_date_shift(int64_t t, int years);
 void ms_act_format(int64_t t, int offset, bool iso, bool date_only,
 		   char buf[32]);
 
-/*
- * Parse a duration "Nd", "Nw", "Nm" or "Ny" and apply it backwards from
- * `from`; or a date (ms_when_parse()).  Returns 0 or MS_EPARSE.
- */
-int ms_act_parse_before(const char *s, int64_t from, int64_t *out);
-
 #endif

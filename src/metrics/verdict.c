@@ -4,6 +4,7 @@
  */
 #include "verdict.h"
 #include "maintainers.h"
+#include "when.h"
 
 #include <glib.h>
 #include <string.h>
@@ -23,8 +24,8 @@ int ms_verdict_window(const struct ms_activity *a, bool since_set,
 	}
 	q->since = since_set ? since : ms_act_date_shift(q->until, -years);
 	q->active_since = 0;
-	if (inactive_after && ms_act_parse_before(inactive_after, q->until,
-						  &q->active_since) < 0)
+	if (inactive_after && ms_when_parse(inactive_after, q->until, false,
+					    &q->active_since) < 0)
 		return -1;
 	return moved;
 }

@@ -59,7 +59,7 @@
  * commit (nobody is judged idle up to a date in the future); q->since is
  * `since` when `since_set`, else `years` before q->until; the cutoff
  * q->active_since is `inactive_after` (a duration or a date,
- * ms_act_parse_before()) before q->until, 0 when NULL.  Returns 1 when
+ * ms_when_parse()) before q->until, 0 when NULL.  Returns 1 when
  * `until` was moved back to the newest commit, else 0; -1 when
  * `inactive_after` does not parse (ms_error_last()).
  */

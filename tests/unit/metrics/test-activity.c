@@ -6,6 +6,7 @@
 #include "test.h"
 #include "activity.h"
 #include "error.h"
+#include "when.h"
 
 #include <glib.h>
 
@@ -27,18 +28,18 @@ int main(void)
 
 	is_int(ms_act_date_shift(t, -5), 1559390400, "5 years back");
 
-	is_int(ms_act_parse_before("18m", t, &out), 0, "18m");
+	is_int(ms_when_parse("18m", t, false, &out), 0, "18m");
 	is_int(out, 1669896000, "18 months back");
-	is_int(ms_act_parse_before("2y", t, &out), 0, "2y");
+	is_int(ms_when_parse("2y", t, false, &out), 0, "2y");
 	is_int(out, ms_act_date_shift(t, -2), "2 years back");
-	is_int(ms_act_parse_before("30d", t, &out), 0, "30d");
+	is_int(ms_when_parse("30d", t, false, &out), 0, "30d");
 	is_int(out, t - 30 * 86400, "30 days back");
-	is_int(ms_act_parse_before("2w", t, &out), 0, "2w");
+	is_int(ms_when_parse("2w", t, false, &out), 0, "2w");
 	is_int(out, t - 14 * 86400, "2 weeks back");
-	is_int(ms_act_parse_before("2021-01-01", t, &out), 0, "a date");
+	is_int(ms_when_parse("2021-01-01", t, false, &out), 0, "a date");
 	is_int(out, 1609459200, "used as is");
-	is_int(ms_act_parse_before("5 parsecs", t, &out), MS_EPARSE,
+	is_int(ms_when_parse("5 parsecs", t, false, &out), MS_EPARSE,
 	       "nonsense");
-	is_int(ms_act_parse_before("m", t, &out), MS_EPARSE, "no number");
+	is_int(ms_when_parse("m", t, false, &out), MS_EPARSE, "no number");
 	return test_done();
 }
