@@ -10,12 +10,6 @@ static void seen_rec_clear(gpointer p)
 	g_free(((struct seen_rec *)p)->evidence);
 }
 
-/* A name compared without case. */
-static char *fold_name(const char *name)
-{
-	return ms_casefold(name, -1);
-}
-
 static void mm_sub_free(gpointer p)
 {
 	struct mm_sub *s = p;
@@ -205,7 +199,7 @@ static void add_mapping(struct ms_ident *id, char *new_name,
 							   mm_sub_free);
 		sub->name = g_strdup(new_name);
 		sub->email = g_strdup(new_email);
-		g_hash_table_replace(e->by_name, fold_name(old_name),
+		g_hash_table_replace(e->by_name, ms_casefold(old_name, -1),
 				     sub);
 	}
 }
@@ -330,7 +324,7 @@ static void map_user(const struct ms_ident *id, const char *name,
 		struct mm_sub *sub = NULL;
 
 		if (e->by_name && name && *name) {
-			char *cf = fold_name(name);
+			char *cf = ms_casefold(name, -1);
 
 			sub = g_hash_table_lookup(e->by_name, cf);
 			g_free(cf);
@@ -381,7 +375,7 @@ static char *person_key(const struct ms_ident *id, const char *name,
 		return k;
 	}
 	if (name && *name) {
-		char *cf = fold_name(name);
+		char *cf = ms_casefold(name, -1);
 		char *k = g_strconcat("\1", cf, NULL);
 
 		g_free(cf);

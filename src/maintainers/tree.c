@@ -94,15 +94,10 @@ void ms_tree_add_file(struct ms_tree *t, const char *path, size_t len)
 			g_string_chunk_insert_len(t->chunk, path, (gssize)len));
 }
 
-static int cmp_path(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 void ms_tree_finish(struct ms_tree *t)
 {
 	t->listed = true;
-	g_ptr_array_sort(t->paths, cmp_path);
+	g_ptr_array_sort(t->paths, ms_cmp_str);
 }
 
 void ms_tree_free(struct ms_tree *t)
