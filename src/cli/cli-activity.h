@@ -240,11 +240,6 @@ void cli_act_print_entry(FILE *fp, const struct ms_activity *a,
 struct ms_verdict;
 
 /*
- * The verdict (verdict.h) on listed person `p` of entry `e`, a result of
- * a query with cutoff `cutoff` (its active_since), with the list facts
- * `list_facts` when a list was read (NULL: none).
- */
-/*
  * Listed person `p` of entry `e` (a result of query `q` of `a`) as one
  * JSON object, the one emitter of a listed person for activity's
  * "people" and urgent's "maintainers" and "reviewers": "role", "name",
@@ -259,6 +254,11 @@ void cli_act_json_person(struct ms_out *o, const struct ms_activity *a,
 			 const struct ms_act_person *p,
 			 const struct cli_list_facts *lf);
 
+/*
+ * The verdict (verdict.h) on listed person `p` of entry `e`, a result of
+ * a query with cutoff `cutoff` (its active_since), with the list facts
+ * `list_facts` when a list was read (NULL: none).
+ */
 void cli_act_verdict(const struct ms_act_entry *e,
 		     const struct ms_act_person *p,
 		     const struct cli_list_facts *list_facts, int64_t cutoff,

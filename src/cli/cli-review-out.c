@@ -29,7 +29,6 @@ static void pct(char buf[16], size_t a, size_t b)
 		snprintf(buf, 16, "%u%%", cli_percent(a, b));
 }
 
-/* A share (0..1) as a whole percentage, or "-" when there is none. */
 /*
  * A count of commits (a person's `commits`, `applied`): "n/a" in text
  * and null in JSON when no git history was read (`git` false), never a

@@ -48,6 +48,14 @@ bool ms_email_malformed(const char *email);
 void ms_email_normalize_in_place(char *email, int plus_fold);
 
 /*
+ * g_utf8_casefold() of `s` (`len` bytes, or up to its NUL when -1) that
+ * takes any bytes: names and patterns come from files and commits, and
+ * g_utf8_casefold() reads past the end of invalid UTF-8, so such bytes
+ * become U+FFFD first.
+ */
+char *ms_casefold(const char *s, ptrdiff_t len);
+
+/*
  * The form under which two display names are the same person's name
  * (newly allocated, g_free): Unicode NFKD with the combining marks
  * removed ("Németh" and "Nemeth" meet), casefolded, quotes removed and
@@ -59,14 +67,6 @@ void ms_email_normalize_in_place(char *email, int plus_fold);
  * ("kernel test robot", "dependabot[bot]").  Bytes that are not UTF-8 are
  * replaced, never trusted.
  */
-/*
- * g_utf8_casefold() of `s` (`len` bytes, or up to its NUL when -1) that
- * takes any bytes: names and patterns come from files and commits, and
- * g_utf8_casefold() reads past the end of invalid UTF-8, so such bytes
- * become U+FFFD first.
- */
-char *ms_casefold(const char *s, ptrdiff_t len);
-
 char *ms_name_key(const char *name);
 
 /*

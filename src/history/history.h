@@ -137,12 +137,6 @@ int ms_history_resolve(const char *gitdir, const char *rev, char id[41],
 		       int64_t *time);
 
 /*
- * Read file `path` of revision `rev` (NULL: "HEAD") into a new
- * NUL-terminated buffer (g_free it); *len excludes the NUL.  MS_ENOTFOUND
- * when the revision has no such file (or `gitdir` is no repository),
- * MS_EBADREV when `rev` names no commit.
- */
-/*
  * The commits of `from`..`to` (git rev-list's meaning: reachable from `to`,
  * NULL meaning HEAD, and not from `from`), merges included: fn(id, commit
  * date, data) for each, in no particular order.  Errors as
@@ -152,6 +146,12 @@ int ms_history_range(const char *gitdir, const char *from, const char *to,
 		     void (*fn)(const char *id, int64_t time, void *data),
 		     void *data);
 
+/*
+ * Read file `path` of revision `rev` (NULL: "HEAD") into a new
+ * NUL-terminated buffer (g_free it); *len excludes the NUL.  MS_ENOTFOUND
+ * when the revision has no such file (or `gitdir` is no repository),
+ * MS_EBADREV when `rev` names no commit.
+ */
 int ms_history_read_file(const char *gitdir, const char *rev,
 			 const char *path, char **buf, size_t *len);
 

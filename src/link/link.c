@@ -473,8 +473,6 @@ static struct span lookup(GHashTable *h, const struct groups *g,
 	return groups_get(g, v ? GPOINTER_TO_UINT(v) - 1 : NONE);
 }
 
-/* The postings that may be other versions of `r`: those with its subject
- * key (lists[0]) and those with its patch-id (lists[1]). */
 /* Whether postings `a` and `b` are patches of one series posting
  * (siblings, never versions of each other: a series of seven patches
  * all named "lib: silence INTEGER_OVERFLOW"). */
@@ -483,6 +481,8 @@ static bool siblings(const struct ms_mail_rec *a, const struct ms_mail_rec *b)
 	return a != b && a->series >= 0 && a->series == b->series;
 }
 
+/* The postings that may be other versions of `r`: those with its subject
+ * key (lists[0]) and those with its patch-id (lists[1]). */
 static void version_lists(struct matcher *m, uint32_t rec,
 			  struct span lists[2])
 {

@@ -254,7 +254,6 @@ bool mcc_match(GRegex *r, const char *s, size_t len, GMatchInfo **mi)
 	return m;
 }
 
-/* $name =~ s/^\"|\"$//g */
 /* $name =~ s/^\"|\"$//g, in place */
 static void mcc_strip_quotes(char *s)
 {

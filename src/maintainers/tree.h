@@ -124,6 +124,12 @@ bool ms_tree_list_file(const char *name);
  */
 char *ms_tree_facts(const struct ms_tree *t, size_t *len);
 
+/* Keep no facts from now on (SHA-1 of each file read, a record of each
+ * question: a tenth of a warm `maintainers --git` on U-Boot), for a
+ * caller that never asks ms_tree_facts(); that then gives facts that
+ * never hold. */
+void ms_tree_no_facts(struct ms_tree *t);
+
 /*
  * Whether every fact of `facts` (from ms_tree_facts() of an earlier
  * tree) holds in `t`, a tree of the same root just opened: the same
@@ -131,12 +137,6 @@ char *ms_tree_facts(const struct ms_tree *t, size_t *len);
  * Questions the list answered are asked after listing `t`, the others
  * before.  Damaged facts do not hold.
  */
-/* Keep no facts from now on (SHA-1 of each file read, a record of each
- * question: a tenth of a warm `maintainers --git` on U-Boot), for a
- * caller that never asks ms_tree_facts(); that then gives facts that
- * never hold. */
-void ms_tree_no_facts(struct ms_tree *t);
-
 bool ms_tree_facts_hold(const struct ms_tree *t, const char *facts,
 			size_t len);
 

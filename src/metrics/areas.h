@@ -113,7 +113,6 @@ enum ms_area_flag {
 	MS_AREA_DORMANT = 1 << 2,
 };
 
-/* The newest commit of one kind in the area, and a count. */
 /* A person the entry lists (M: or R:), in the area. */
 struct ms_area_listed {
 	char role;                /* 'M' or 'R' */
