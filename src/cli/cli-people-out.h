@@ -14,7 +14,6 @@
 #include <stdio.h>
 
 struct ms_employers;
-struct ms_people;
 
 /* --employers FILE (people.h, ms_employers_parse()): CLI_CONTINUE and
  * *out, or an exit code after printing the error. */

@@ -13,7 +13,6 @@
 #include <stdio.h>
 
 struct ms_act_entry;
-struct ms_mail_index;
 struct ms_out;
 struct ms_review;
 struct ms_rv_entry;

@@ -14,7 +14,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct ms_store;
 struct ms_walk_opts;
 struct ms_diags;
 
