@@ -260,7 +260,7 @@ struct person_acc {
 	const char *key;             /* canonical address, interned */
 	GArray *latencies;           /* int64_t */
 	GHashTable *msgs;            /* responses they sent (records) */
-	GHashTable *threads;
+	GHashTable *threads;         /* (the sets made by ms_rv_set_add()) */
 	GHashTable *patches;         /* patch index set */
 	GHashTable *patches_target;
 };
@@ -282,10 +282,6 @@ static struct person_acc *acc_get(GHashTable *h, GPtrArray *order,
 	a->p.name = name;
 	a->p.role = role;
 	a->latencies = g_array_new(FALSE, FALSE, sizeof(int64_t));
-	a->threads = g_hash_table_new(NULL, NULL);
-	a->msgs = g_hash_table_new(NULL, NULL);
-	a->patches = g_hash_table_new(NULL, NULL);
-	a->patches_target = g_hash_table_new(NULL, NULL);
 	g_hash_table_insert(h, (gpointer)key, a);
 	g_ptr_array_add(order, a);
 	return a;
@@ -348,10 +344,10 @@ static struct ms_rv_person *person_out(struct person_acc *a, size_t patches)
 	int64_t med, p90;
 
 	*p = a->p;
-	p->replied = g_hash_table_size(a->patches);
-	p->within_target = g_hash_table_size(a->patches_target);
-	p->threads = g_hash_table_size(a->threads);
-	p->messages = g_hash_table_size(a->msgs);
+	p->replied = ms_rv_set_size(a->patches);
+	p->within_target = ms_rv_set_size(a->patches_target);
+	p->threads = ms_rv_set_size(a->threads);
+	p->messages = ms_rv_set_size(a->msgs);
 	p->has_latency = ms_rv_quantiles(a->latencies, &med, &p90);
 	p->median_latency = med;
 	/* over the patches they did not write: nobody answers their own */
@@ -370,10 +366,10 @@ static void acc_free(gpointer data)
 	struct person_acc *a = data;
 
 	g_array_free(a->latencies, TRUE);
-	g_hash_table_unref(a->threads);
-	g_hash_table_unref(a->msgs);
-	g_hash_table_unref(a->patches);
-	g_hash_table_unref(a->patches_target);
+	g_clear_pointer(&a->threads, g_hash_table_unref);
+	g_clear_pointer(&a->msgs, g_hash_table_unref);
+	g_clear_pointer(&a->patches, g_hash_table_unref);
+	g_clear_pointer(&a->patches_target, g_hash_table_unref);
 	g_free(a);
 }
 
@@ -988,8 +984,8 @@ static bool tally_responses(struct entry_acc *ea, guint pi,
 			ea->out->negative++;
 		/* a message counts once for its sender, however many
 		 * patches of a series it answers */
-		g_hash_table_add(a->msgs, GUINT_TO_POINTER(rep->rec));
-		g_hash_table_add(a->threads, GUINT_TO_POINTER(rr->thread));
+		ms_rv_set_add(&a->msgs, rep->rec);
+		ms_rv_set_add(&a->threads, rr->thread);
 		tally_tags(ea, rep->rec, pi, a);
 		/* each person's own first response, same clock */
 		old = g_hash_table_lookup(firsts, a->key);
@@ -1006,11 +1002,10 @@ static bool tally_responses(struct entry_acc *ea, guint pi,
 		struct person_acc *a = g_hash_table_lookup(ea->accs, k);
 		int64_t lat = *(int64_t *)v;
 
-		g_hash_table_add(a->patches, GUINT_TO_POINTER(pi + 1));
+		ms_rv_set_add(&a->patches, pi + 1);
 		g_array_append_val(a->latencies, lat);
 		if (lat <= c->opts->target) {
-			g_hash_table_add(a->patches_target,
-					 GUINT_TO_POINTER(pi + 1));
+			ms_rv_set_add(&a->patches_target, pi + 1);
 			if (a->p.role)
 				pt->within_target = true;
 		}
