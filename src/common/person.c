@@ -463,9 +463,11 @@ char *ms_name_key(const char *name)
 	out = g_string_new(NULL);
 	for (const char *p = folded; *p; p = g_utf8_next_char(p)) {
 		gunichar c = g_utf8_get_char(p);
+		/* ASCII decided without the Unicode tables (as they do) */
+		bool a = c < 0x80;
 
-		if (is_mark(c) || c == '"' || c == '\'' || c == 0x2019 ||
-		    c == '`')
+		if ((!a && is_mark(c)) || c == '"' || c == '\'' ||
+		    c == 0x2019 || c == '`')
 			continue;
 		if (c == '@') {
 			words = 0;
@@ -473,7 +475,8 @@ char *ms_name_key(const char *name)
 		}
 		/* "Md. Haris Iqbal" is "Md Haris Iqbal", and "Ye.Li"
 		 * (a local part written as a name) is "Ye Li" */
-		if (g_unichar_isspace(c) || c == ',' || c == '.') {
+		if ((a ? c == ' ' || (c >= '\t' && c <= '\r' && c != '\v') :
+		     g_unichar_isspace(c)) || c == ',' || c == '.') {
 			space = true;
 			continue;
 		}
@@ -484,11 +487,15 @@ char *ms_name_key(const char *name)
 			lettered = false;
 		}
 		/* a word counts by its letters: "-- --" names no one */
-		if (!lettered && g_unichar_isalpha(c)) {
+		if (!lettered && (a ? g_ascii_isalpha(c) :
+				  g_unichar_isalpha(c))) {
 			lettered = true;
 			words++;
 		}
-		g_string_append_unichar(out, c);
+		if (a)
+			g_string_append_c(out, (char)c);
+		else
+			g_string_append_unichar(out, c);
 	}
 	g_free(folded);
 	if (words < 2 || domain_name(name) || non_person_key(out->str)) {
