@@ -63,16 +63,16 @@ static int check(void *data)
 	return CLI_CONTINUE;
 }
 
-/* One open patch: a text paragraph, or an object of the JSON list. */
+/* One open patch: a text paragraph, or an object of the JSON list; `fr`
+ * its entry's first responders. */
 static void print_item(struct ms_out *o, const struct cli_review_view *v,
-		       const struct ms_rv_entry *e,
+		       const struct ms_rv_entry *e, const GPtrArray *fr,
 		       const struct ms_rv_patch *pt, int64_t now)
 {
 	const struct ms_mail_rec *first = ms_mail_index_get(v->idx,
 		g_array_index(pt->postings, uint32_t, 0));
 	const struct ms_mail_rec *newest = ms_mail_index_get(v->idx,
 		g_array_index(pt->postings, uint32_t, pt->postings->len - 1));
-	GPtrArray *fr = ms_rv_first_responders(e, 3);
 	char *url = cli_review_msg_url(v->list_url, first->message_id);
 	struct ms_rv_answer ans[3];
 	size_t nans = ms_rv_answered(e, v->idx, v->ident, pt, ans);
@@ -149,7 +149,6 @@ json:
 	ms_out_end_object(o);
 out:
 	g_free(url);
-	g_ptr_array_unref(fr);
 }
 
 static int sink(const struct cli_review_view *v, void *data)
@@ -159,6 +158,8 @@ static int sink(const struct cli_review_view *v, void *data)
 	int64_t now = v->rv->until, wall = g_get_real_time() / G_USEC_PER_SEC;
 	struct ms_out *o = ms_out_new(a->json ? MS_OUT_JSON : MS_OUT_TEXT,
 				      stdout);
+	/* each entry's first responders, found for its first open patch */
+	GPtrArray **fr = g_new0(GPtrArray *, v->rv->entries->len);
 	GArray *q;
 	size_t max, listing;
 	int rc;
@@ -192,8 +193,14 @@ static int sink(const struct cli_review_view *v, void *data)
 		const struct ms_rv_patch *pt = &g_array_index(e->patches,
 			struct ms_rv_patch, p->patch);
 
-		print_item(o, v, e, pt, now);
+		if (!fr[p->entry])
+			fr[p->entry] = ms_rv_first_responders(e, 3);
+		print_item(o, v, e, fr[p->entry], pt, now);
 	}
+	for (guint i = 0; i < v->rv->entries->len; i++)
+		if (fr[i])
+			g_ptr_array_unref(fr[i]);
+	g_free(fr);
 	if (a->json) {
 		ms_out_end_list(o);
 		ms_out_end_object(o);
