@@ -616,7 +616,8 @@ struct entry_acc {
 	const struct maint_entry *e;
 	const struct part *part;     /* the interval, or NULL: the window */
 	struct ms_rv_entry *out;
-	GHashTable *accs;            /* canonical address -> person_acc */
+	GHashTable *accs;            /* canonical address (interned: by its
+					pointer) -> person_acc */
 	GPtrArray *order;            /* person_acc, in the order met */
 	GHashTable *tag_msgs;        /* (record, patch) pairs whose tags were
 					counted: gint64 keys */
@@ -960,8 +961,7 @@ static bool tally_responses(struct entry_acc *ea, guint pi,
 			    struct ms_rv_patch *pt, const GArray *resp)
 {
 	const struct ctx *c = ea->c;
-	GHashTable *firsts = g_hash_table_new_full(g_str_hash, g_str_equal,
-						   NULL, g_free);
+	GHashTable *firsts = g_hash_table_new_full(NULL, NULL, NULL, g_free);
 	GHashTableIter it;
 	gpointer k, v;
 	bool tagged_by_other = false;
@@ -1345,7 +1345,7 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 	ea.e = e;
 	ea.part = part;
 	ea.out = entry_new(e);
-	ea.accs = g_hash_table_new(g_str_hash, g_str_equal);
+	ea.accs = g_hash_table_new(NULL, NULL);
 	ea.order = g_ptr_array_new_with_free_func(acc_free);
 	ea.tag_msgs = g_hash_table_new_full(g_int64_hash, g_int64_equal,
 					    g_free, NULL);
