@@ -347,7 +347,7 @@ int cli_result_serve(struct cli_result *r, const struct cli_store_opts *so,
 }
 
 /*
- * Make the captured output what reached standard output: sanitised from
+ * Make the captured output what reaches standard output: sanitised from
  * the start to the end of the stream, as cli.c's stdout does.  In place,
  * a block at a time, so that a kernel-scale result (3 GB of JSON) is not
  * held twice: sanitising never lengthens the text (a control character
@@ -390,7 +390,9 @@ int cli_result_end(struct cli_result *r, int rc,
 	if (!written)
 		return rc == EXIT_OK ? cli_error("cannot keep the output: "
 						 "out of memory") : rc;
-	fwrite(r->buf, 1, r->len, stdout);
+	/* sanitised once, for standard output and the store */
+	clean_output(r);
+	cli_write_clean(r->buf, r->len);
 	if (rc != EXIT_OK || !r->key)
 		return rc;
 	/* from now on, the blob ids to keep */
@@ -438,8 +440,7 @@ void cli_result_keep(struct cli_result *r)
 		g_free(why);
 		return;
 	}
-	/* printed already: the buffer becomes what is kept */
-	clean_output(r);
+	/* printed already (and sanitised): the buffer becomes what is kept */
 	if (ms_store_result_put(st, r->key, r->facts, r->buf,
 				r->len, r->err) < 0 ||
 	    (r->blobs && ms_store_model_put(st, BLOBS_KIND, r->tree_key,

@@ -513,6 +513,7 @@ static void vmessage(const char *fmt, va_list ap)
 
 /* Standard output through ms_out_sanitize(), as a stdio cookie stream. */
 static int stdout_state;
+static FILE *sanitizing;
 
 /* a block at a time: a saved result of 10 MB written at once is not
  * copied whole into fresh memory (its page faults were a sixth of a
@@ -577,7 +578,31 @@ static void cli_sanitize_stdout(void)
 		return;
 	setvbuf(fp, NULL, _IOFBF, 1 << 16);
 	fflush(stdout);
-	stdout = fp;
+	stdout = sanitizing = fp;
+}
+
+void cli_write_clean(const char *p, size_t len)
+{
+	/* as the stream would write them (ms_out_sanitize() leaves its
+	 * output as it is), but for a lone 0xc2 at the end, which it
+	 * holds until it sees the next byte */
+	if (stdout != sanitizing || fflush(stdout) || stdout_state ||
+	    (len && (unsigned char)p[len - 1] == 0xc2)) {
+		fwrite(p, 1, len, stdout);
+		return;
+	}
+	while (len) {
+		ssize_t n = write(STDOUT_FILENO, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {    /* again through the stream, to hold the error */
+			fwrite(p, 1, len, stdout);
+			return;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
 }
 
 int cli_error(const char *fmt, ...)

@@ -137,6 +137,10 @@ void cli_cleanup(void);
 void cli_print_help(FILE *fp, const struct cli_option *opts,
 		    const struct cli_command_help *help);
 
+/* Write to standard output `len` bytes that ms_out_sanitize() made
+ * (cli_result_end(): a result is sanitised once, for both). */
+void cli_write_clean(const char *p, size_t len);
+
 /* `s` (`len` bytes) as ms_out_sanitize() makes it safe for a terminal,
  * for text written to stderr (newly allocated, g_free). */
 char *cli_clean(const char *s, size_t len);
