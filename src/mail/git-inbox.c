@@ -5,8 +5,10 @@
  * and each commit adds the message under a hashed path.  Commits are read
  * oldest first; a resume point hides a commit and its ancestors.
  */
+#include "error.h"
 #include "git-common.h"
 #include "mail.h"
+#include "pack.h"
 
 #include <git2.h>
 #include <stdlib.h>
@@ -21,12 +23,14 @@ struct epoch_ctx {
 	ms_mail_raw_fn fn;
 	void *data;
 	struct ms_mail_read_result *result;
+	struct ms_pack_reader *pr; /* NULL: libgit2 reads every object */
 };
 
 static int emit_blob(git_repository *repo, const git_oid *id,
 		     struct epoch_ctx *c, const char *commit_hex)
 {
 	git_blob *blob = NULL;
+	struct ms_pack_obj *po = NULL;
 	struct ms_mail_source src = { 0 };
 	const char *raw;
 	size_t len;
@@ -50,12 +54,24 @@ static int emit_blob(git_repository *repo, const git_oid *id,
 		return c->fn("", 0, &src, c->data);
 	}
 	git_odb_free(odb);
-	rc = git_blob_lookup(&blob, repo, id);
-	if (rc < 0)
-		return ms_git_error(rc, "cannot read message %s of '%s'",
-				    commit_hex, c->inbox);
-	raw = git_blob_rawcontent(blob);
-	len = (size_t)git_blob_rawsize(blob);
+	/* the pack reader's cache keeps the messages just read, the bases
+	 * of the next ones' deltas, where libgit2 applies each one's whole
+	 * chain again (up to 50 links in a git fast-import pack) */
+	if (c->pr && ms_pack_read(c->pr, id->id, &po) == 0 &&
+	    po->type == MS_PACK_BLOB) {
+		raw = (const char *)po->data;
+		len = po->len;
+	} else {
+		ms_error_clear();
+		ms_pack_obj_unref(po);
+		po = NULL;
+		rc = git_blob_lookup(&blob, repo, id);
+		if (rc < 0)
+			return ms_git_error(rc, "cannot read message %s of "
+					    "'%s'", commit_hex, c->inbox);
+		raw = git_blob_rawcontent(blob);
+		len = (size_t)git_blob_rawsize(blob);
+	}
 	/* some importers keep the mbox From_ line; drop it */
 	if (len > 5 && !memcmp(raw, "From ", 5)) {
 		const char *nl = memchr(raw, '\n', len);
@@ -68,6 +84,7 @@ static int emit_blob(git_repository *repo, const git_oid *id,
 	c->result->bytes += len;
 	rc = c->fn(raw, len, &src, c->data);
 	git_blob_free(blob);
+	ms_pack_obj_unref(po);
 	return rc;
 }
 
@@ -141,11 +158,20 @@ static int read_epoch(const char *gitdir, struct epoch_ctx *c)
 	git_revwalk *walk = NULL;
 	git_oid oid, last;
 	bool any = false;
+	char *objdir = g_build_filename(gitdir, "objects", NULL);
+	struct ms_packs *ps = NULL;
 	int rc;
 
 	rc = git_repository_open_bare(&repo, gitdir);
-	if (rc < 0)
+	if (rc < 0) {
+		g_free(objdir);
 		return ms_git_error(rc, "cannot open repository '%s'", gitdir);
+	}
+	if (ms_packs_open(objdir, 0, &ps) < 0)
+		ms_error_clear();
+	else
+		c->pr = ms_pack_reader_new(ps);
+	g_free(objdir);
 	rc = git_revwalk_new(&walk, repo);
 	if (rc == 0)
 		git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL |
@@ -212,6 +238,9 @@ static int read_epoch(const char *gitdir, struct epoch_ctx *c)
 				g_strdup_printf("%d:%s", c->epoch, hex));
 	}
 done:
+	ms_pack_reader_free(c->pr);
+	c->pr = NULL;
+	ms_packs_free(ps);
 	git_revwalk_free(walk);
 	git_repository_free(repo);
 	return rc;
@@ -255,7 +284,7 @@ int ms_inbox_read(const char *path, const struct ms_mail_after *after,
 		  struct ms_mail_read_result *result)
 {
 	struct epoch_ctx c = { path, 0, false, after, n_after, fn, data,
-			       result };
+			       result, NULL };
 	char *gitdir = g_build_filename(path, "git", NULL);
 	GDir *dir;
 	GPtrArray *epochs;
