@@ -47,6 +47,8 @@ struct ms_review_map {
 					NULL */
 	GPtrArray *loaded;           /* sibling names and base commits
 					(foreign and base point into them) */
+	GPtrArray *people;           /* per entry: its M:/R: names and
+					addresses, parsed once, or NULL */
 };
 
 /* A host where MAINTAINERS names this many lists is the project's own:

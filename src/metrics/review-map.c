@@ -162,6 +162,8 @@ struct ms_review_map *ms_review_map_new(const struct maint_file *mf,
 	map->recs = g_ptr_array_new();
 	map->foreign = g_ptr_array_new();
 	map->base = g_ptr_array_new();
+	map->people = g_ptr_array_new();
+	g_ptr_array_set_size(map->people, (guint)maint_file_nr_entries(mf));
 	named_lists(map);
 	map->earlier = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)g_strfreev);
@@ -247,6 +249,10 @@ void ms_review_map_free(struct ms_review_map *map)
 	g_ptr_array_free(map->recs, TRUE);
 	g_ptr_array_free(map->foreign, TRUE);
 	g_ptr_array_free(map->base, TRUE);
+	for (guint i = 0; i < map->people->len; i++)
+		if (map->people->pdata[i])
+			g_ptr_array_unref(map->people->pdata[i]);
+	g_ptr_array_free(map->people, TRUE);
 	g_hash_table_unref(map->list_ix);
 	g_hash_table_unref(map->hosts);
 	g_ptr_array_unref(map->lists);
@@ -647,6 +653,38 @@ const GArray *ms_review_map_entries(const struct ms_review_map *map,
 	return rec < map->recs->len ? map->recs->pdata[rec] : NULL;
 }
 
+/* Entry `ix`'s M: and R: people with an address: name (or NULL),
+ * address, name, ...; parsed once per run, for each notice asks. */
+static const GPtrArray *entry_people(const struct ms_review_map *map,
+				     size_t ix)
+{
+	const struct maint_entry *e = maint_file_entry(map->mf, ix);
+	GPtrArray *p;
+
+	/* an index past the entries has none (maint_file_entry()) */
+	if (!e || ix >= map->people->len)
+		return NULL;
+	p = map->people->pdata[ix];
+	if (p)
+		return p;
+	p = g_ptr_array_new_with_free_func(g_free);
+	for (size_t f = 0; f < e->nr_fields; f++) {
+		char *name = NULL, *email = NULL;
+
+		if (e->fields[f].key != 'M' && e->fields[f].key != 'R')
+			continue;
+		maint_parse_person(e->fields[f].value, &name, &email);
+		if (!email) {
+			g_free(name);
+			continue;
+		}
+		g_ptr_array_add(p, name);
+		g_ptr_array_add(p, email);
+	}
+	map->people->pdata[ix] = p;
+	return p;
+}
+
 bool ms_review_map_listed(const struct ms_review_map *map, uint32_t rec,
 			  struct ms_ident *ident, const struct ms_mail_rec *r)
 {
@@ -655,22 +693,13 @@ bool ms_review_map_listed(const struct ms_review_map *map, uint32_t rec,
 					r->sender_email);
 
 	for (guint i = 0; es && i < es->len && who != MS_IDENT_NONE; i++) {
-		const struct maint_entry *e = maint_file_entry(map->mf,
+		const GPtrArray *p = entry_people(map,
 			g_array_index(es, size_t, i));
 
-		for (size_t f = 0; e && f < e->nr_fields; f++) {
-			char *name = NULL, *email = NULL;
-			bool hit;
-
-			if (e->fields[f].key != 'M' && e->fields[f].key != 'R')
-				continue;
-			maint_parse_person(e->fields[f].value, &name, &email);
-			hit = email && ms_ident_resolve(ident, name, email) == who;
-			g_free(name);
-			g_free(email);
-			if (hit)
+		for (guint k = 0; p && k + 1 < p->len; k += 2)
+			if (ms_ident_resolve(ident, p->pdata[k],
+					     p->pdata[k + 1]) == who)
 				return true;
-		}
 	}
 	return false;
 }
