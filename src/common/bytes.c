@@ -199,6 +199,23 @@ guint ms_id_hash(gconstpointer id)
 	return h;
 }
 
+guint ms_str_hash(gconstpointer s)
+{
+	const char *p = s;
+	size_t n = strlen(p);
+	uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
+
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, p, n);
+	h = (h ^ w) * 0xff51afd7ed558ccdu;
+	return (guint)(h ^ h >> 29);
+}
+
 gboolean ms_id_equal(gconstpointer a, gconstpointer b)
 {
 	return memcmp(a, b, 20) == 0;

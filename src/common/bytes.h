@@ -67,6 +67,10 @@ bool ms_id_unhex(const char *hex, size_t len, void *raw);
  * GHashTable. */
 guint ms_id_hash(gconstpointer id);
 gboolean ms_id_equal(gconstpointer a, gconstpointer b);
+/* g_str_hash()'s use, eight bytes a step (it takes one: a run's
+ * identities hashed 40-byte keys at 200 instructions each).  Only for a
+ * table whose order of iteration reaches nothing, since it differs. */
+guint ms_str_hash(gconstpointer s);
 /* Comparators for qsort() and g_array_sort() / g_ptr_array_sort(): of
  * two int64_t, and of two strings through pointers to them. */
 int ms_cmp_i64(const void *a, const void *b);

@@ -85,9 +85,10 @@ struct ms_ident *ms_ident_new(bool plus_fold)
 					    mm_entry_free);
 	id->aliases = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					    g_free);
-	id->by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	/* never iterated: a faster hash than GLib's */
+	id->by_key = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					   NULL);
-	id->seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	id->seen = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					 NULL);
 	id->seen_order = g_array_new(FALSE, FALSE, sizeof(struct seen_rec));
 	g_array_set_clear_func(id->seen_order, seen_rec_clear);

@@ -51,7 +51,7 @@ struct ms_mail_index *ms_mail_index_new(void)
 	idx->recs = g_array_new(FALSE, TRUE, sizeof(struct ms_mail_rec));
 	idx->tags = g_array_new(FALSE, TRUE, sizeof(struct ms_mail_tag));
 	idx->strings = g_string_chunk_new(64 * 1024);
-	idx->interned = g_hash_table_new(g_str_hash, g_str_equal);
+	idx->interned = g_hash_table_new(ms_str_hash, g_str_equal);
 	idx->node_of = g_hash_table_new(g_str_hash, g_str_equal);
 	idx->uf = g_array_new(FALSE, FALSE, sizeof(guint32));
 	idx->node_rec = g_array_new(FALSE, TRUE, sizeof(guint32));
@@ -373,7 +373,7 @@ static gint by_number(gconstpointer a, gconstpointer b, gpointer data)
 
 static void build_series(struct ms_mail_index *idx)
 {
-	GHashTable *families = g_hash_table_new_full(g_str_hash, g_str_equal,
+	GHashTable *families = g_hash_table_new_full(ms_str_hash, g_str_equal,
 						     g_free, NULL);
 	for (uint32_t i = 0; i < idx->recs->len; i++) {
 		struct ms_mail_rec *r = rec_at(idx, i);
@@ -818,7 +818,7 @@ bool ms_mail_index_dump(const struct ms_mail_index *idx,
 	uint32_t *node_text;
 
 	g_assert(!idx->finished);
-	d.offsets = g_hash_table_new(g_str_hash, g_str_equal);
+	d.offsets = g_hash_table_new(ms_str_hash, g_str_equal);
 	d.text = g_byte_array_new();
 	d.old = idx->snap_text;
 	d.old_len = idx->snap_text_len;

@@ -66,9 +66,9 @@ struct ms_tree *ms_tree_alloc(const char *root)
 	t->facts = g_new0(struct tree_facts, 1);
 	g_mutex_init(&t->facts->lock);
 	t->facts->log = g_string_new(NULL);
-	t->facts->seen = g_hash_table_new_full(g_str_hash, g_str_equal,
+	t->facts->seen = g_hash_table_new_full(ms_str_hash, g_str_equal,
 					       g_free, NULL);
-	t->facts->on_disk = g_hash_table_new_full(g_str_hash, g_str_equal,
+	t->facts->on_disk = g_hash_table_new_full(ms_str_hash, g_str_equal,
 						  g_free, NULL);
 	t->facts->blobs = g_hash_table_new_full(g_str_hash, g_str_equal,
 						g_free, g_free);

@@ -5,6 +5,7 @@
  * had (docs/review.md).
  */
 #include "review-internal.h"
+#include "bytes.h"
 #include "git-graph.h"
 #include "maintainers.h"
 #include "tree.h"
@@ -191,7 +192,7 @@ static enum path_says path_known(const struct aside_ctx *c, GHashTable *hist,
  * commits, with a tree to test against. */
 static GHashTable *known_paths(const struct aside_ctx *c)
 {
-	GHashTable *hist = g_hash_table_new_full(g_str_hash, g_str_equal,
+	GHashTable *hist = g_hash_table_new_full(ms_str_hash, g_str_equal,
 						 g_free, NULL);
 	const GPtrArray *hp = c->opts->history_paths;
 
@@ -490,7 +491,7 @@ static bool created_in_series(const struct aside_ctx *c,
  * pre-image of). */
 static void note_created(struct aside_ctx *c, size_t n)
 {
-	c->created = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	c->created = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					   NULL);
 	for (size_t i = 0; c->opts->tree && i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
@@ -829,9 +830,9 @@ static enum aside archive_says(struct aside_ctx *c, uint32_t i,
 static void follow_archive(struct aside_ctx *c, GHashTable *hist,
 			   bool *anchors, size_t n)
 {
-	GHashTable *blobs = g_hash_table_new_full(g_str_hash, g_str_equal,
+	GHashTable *blobs = g_hash_table_new_full(ms_str_hash, g_str_equal,
 						  g_free, NULL);
-	GHashTable *files = g_hash_table_new_full(g_str_hash, g_str_equal,
+	GHashTable *files = g_hash_table_new_full(ms_str_hash, g_str_equal,
 						  g_free, NULL);
 
 	for (size_t i = 0; i < n; i++)
@@ -951,13 +952,13 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 {
 	size_t n = ms_mail_index_count(c->idx);
 	GHashTable *hist = known_paths(c);
-	GHashTable *kept = g_hash_table_new_full(g_str_hash, g_str_equal,
+	GHashTable *kept = g_hash_table_new_full(ms_str_hash, g_str_equal,
 						 g_free, NULL);
-	GHashTable *foreign = g_hash_table_new_full(g_str_hash, g_str_equal,
+	GHashTable *foreign = g_hash_table_new_full(ms_str_hash, g_str_equal,
 						    g_free, NULL);
-	GHashTable *modified = g_hash_table_new_full(g_str_hash, g_str_equal,
+	GHashTable *modified = g_hash_table_new_full(ms_str_hash, g_str_equal,
 						     g_free, NULL);
-	GHashTable *strong = g_hash_table_new_full(g_str_hash, g_str_equal,
+	GHashTable *strong = g_hash_table_new_full(ms_str_hash, g_str_equal,
 						   g_free, NULL);
 	uint8_t *own;                /* each posting's own answer */
 	uint32_t *by = g_new(uint32_t, n ? n : 1);  /* whose evidence */
@@ -967,10 +968,10 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 	c->aside = g_new0(uint8_t, n ? n : 1);
 	c->strong = g_new0(bool, n ? n : 1);
 	c->own = most_sent_to(c);
-	c->self = g_hash_table_new(g_str_hash, g_str_equal);
-	c->blob_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	c->self = g_hash_table_new(ms_str_hash, g_str_equal);
+	c->blob_of = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					   g_free);
-	c->on_branch = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	c->on_branch = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					     NULL);
 	note_created(c, n);
 	for (size_t i = 0; i < n; i++) {

@@ -44,7 +44,7 @@ static uint32_t list_index(struct ms_review_map *map, char *a)
 /* The lists MAINTAINERS names (L:, its first word), first in the table. */
 static void named_lists(struct ms_review_map *map)
 {
-	map->list_ix = g_hash_table_new(g_str_hash, g_str_equal);
+	map->list_ix = g_hash_table_new(ms_str_hash, g_str_equal);
 	map->lists = g_ptr_array_new_with_free_func(g_free);
 	map->rcpts = g_ptr_array_new_with_free_func(g_free);
 	for (size_t i = 0; i < maint_file_nr_entries(map->mf); i++) {
@@ -59,7 +59,7 @@ static void named_lists(struct ms_review_map *map)
 		}
 	}
 	map->nr_named = map->lists->len;
-	map->hosts = g_hash_table_new(g_str_hash, g_str_equal);
+	map->hosts = g_hash_table_new(ms_str_hash, g_str_equal);
 	for (guint i = 0; i < map->nr_named; i++) {
 		const char *at = strrchr(map->lists->pdata[i], '@');
 		gpointer n = at ? g_hash_table_lookup(map->hosts, at + 1) : 0;

@@ -214,7 +214,7 @@ static void join_linked(struct vctx *v, const struct ms_mail_series *s,
 static void join_coverless(struct vctx *v, const char *const *sender)
 {
 	size_t ns = ms_mail_index_series_count(v->idx);
-	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+	GHashTable *seen = g_hash_table_new_full(ms_str_hash, g_str_equal, NULL,
 		(GDestroyNotify)g_array_unref);     /* sender -> series */
 
 	for (size_t k = 0; k < ns; k++) {
@@ -316,7 +316,7 @@ static bool few_name(GHashTable *count, guint patches, const char *a)
  * and in `patches` all of them. */
 static GHashTable *component_counts(struct vctx *v, guint *patches)
 {
-	GHashTable *count = g_hash_table_new_full(g_str_hash, g_str_equal,
+	GHashTable *count = g_hash_table_new_full(ms_str_hash, g_str_equal,
 						  g_free, NULL);
 
 	for (size_t i = 0; i < ms_mail_index_count(v->idx); i++) {
@@ -359,7 +359,7 @@ static void join_renamed(struct vctx *v, const char *const *sender)
 	bool *applied = g_new0(bool, n ? n : 1);      /* per root */
 	uint32_t *first = g_new0(uint32_t, n ? n : 1);  /* per root, + 1 */
 	guint *size = g_new0(guint, n ? n : 1);         /* per root */
-	GHashTable *last = g_hash_table_new_full(g_str_hash, g_str_equal,
+	GHashTable *last = g_hash_table_new_full(ms_str_hash, g_str_equal,
 						 g_free, NULL);
 	guint patches = 0;
 	GHashTable *count = component_counts(v, &patches);
@@ -473,10 +473,10 @@ uint32_t *ms_review_versions(const struct ms_link_mail *lm,
 	struct vctx v = { ms_link_mail_index(lm), lm, map, NULL, NULL, NULL,
 			  applied };
 	size_t n = ms_mail_index_count(v.idx);
-	GHashTable *by_subject = g_hash_table_new_full(g_str_hash, g_str_equal,
+	GHashTable *by_subject = g_hash_table_new_full(ms_str_hash, g_str_equal,
 						       g_free, NULL);
-	GHashTable *by_diff = g_hash_table_new(g_str_hash, g_str_equal);
-	GHashTable *by_change = g_hash_table_new_full(g_str_hash, g_str_equal,
+	GHashTable *by_diff = g_hash_table_new(ms_str_hash, g_str_equal);
+	GHashTable *by_change = g_hash_table_new_full(ms_str_hash, g_str_equal,
 						      g_free, NULL);
 
 	v.up = g_new(uint32_t, n ? n : 1);

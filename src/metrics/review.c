@@ -2,6 +2,7 @@
  * review.c - list responsiveness per MAINTAINERS entry (review.h).
  */
 #include "review-internal.h"
+#include "bytes.h"
 #include "verdict.h"
 #include "ident.h"
 #include "maintainers.h"
@@ -132,10 +133,10 @@ static void ctx_init(struct ctx *c)
 	c->rec_of = g_hash_table_new(NULL, NULL);
 	c->children = g_hash_table_new_full(NULL, NULL, NULL,
 					     (GDestroyNotify)g_array_unref);
-	c->last_msg = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+	c->last_msg = g_hash_table_new_full(ms_str_hash, g_str_equal, NULL,
 					    g_free);
-	c->senders = g_hash_table_new(g_str_hash, g_str_equal);
-	c->reviewers = g_hash_table_new(g_str_hash, g_str_equal);
+	c->senders = g_hash_table_new(ms_str_hash, g_str_equal);
+	c->reviewers = g_hash_table_new(ms_str_hash, g_str_equal);
 	/* only an address a list rewrote senders onto is a list's: an
 	 * address merely seen with three names (ident.h) is a person's */
 	c->via_lists = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
@@ -1415,7 +1416,7 @@ struct ms_review *ms_review_compute(const struct ms_link_mail *lm,
 	c.commits = commits;
 	c.links = links;
 	c.opts = opts;
-	rv->strings = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	rv->strings = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					    NULL);
 	c.strings = rv->strings;
 	c.ident = opts->ident;
