@@ -81,9 +81,9 @@ struct ms_ident *ms_ident_new(bool plus_fold)
 	struct ms_ident *id = g_new0(struct ms_ident, 1);
 
 	id->plus_fold = plus_fold;
-	id->mailmap = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	id->mailmap = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					    mm_entry_free);
-	id->aliases = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	id->aliases = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					    g_free);
 	/* never iterated: a faster hash than GLib's */
 	id->by_key = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
@@ -93,19 +93,19 @@ struct ms_ident *ms_ident_new(bool plus_fold)
 	id->seen_order = g_array_new(FALSE, FALSE, sizeof(struct seen_rec));
 	g_array_set_clear_func(id->seen_order, seen_rec_clear);
 	id->people = g_ptr_array_new_with_free_func(person_free);
-	id->addr_seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	id->addr_seen = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					      NULL);
 	id->names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  (GDestroyNotify)g_array_unref);
-	id->distinct = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	id->distinct = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					     g_free);
 	id->distinct_of = g_hash_table_new_full(NULL, NULL, NULL,
 						(GDestroyNotify)g_array_unref);
 	id->splits = g_array_new(FALSE, FALSE, sizeof(struct split));
 	id->possible = g_ptr_array_new_with_free_func(possible_free);
-	id->same = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	id->same = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					 NULL);
-	id->same_keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	id->same_keys = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					      g_free);
 	id->addr_groups = g_hash_table_new_full(
 		g_str_hash, g_str_equal, g_free,
@@ -682,7 +682,7 @@ static char *address_key(struct ms_ident *id, char *key, const char *name,
 		return key;
 	}
 	g = g_new0(struct name_group, 1);
-	g->words = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	g->words = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					 NULL);
 	ident_add_words(g->words, nk);
 	g->name = g_strdup(name);
