@@ -28,6 +28,7 @@
  * the pattern's file:line (maint_index_report()).
  */
 #include "maintainers.h"
+#include "bytes.h"
 #include "tree.h"
 
 #include <glib.h>
@@ -105,9 +106,17 @@ static bool re_match(const struct maint_index *idx, struct pattern *p,
 	return true;
 }
 
+/* strchr("\\^$|()[]{}+", c), NUL included, without a call a byte (the
+ * index's 450,000 were a third of building it) */
 static bool is_regex_meta(char c)
 {
-	return strchr("\\^$|()[]{}+", c) != NULL;
+	switch (c) {
+	case '\0': case '\\': case '^': case '$': case '|': case '(':
+	case ')': case '[': case ']': case '{': case '}': case '+':
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* get_maintainer.pl's conversion of an F:/X: value to a regex. */
@@ -357,7 +366,7 @@ int maint_index_new(const struct maint_file *mf, const struct ms_tree *tree,
 	idx->mf = mf;
 	idx->tree = tree;
 	g_mutex_init(&idx->lock);
-	idx->buckets = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	idx->buckets = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					     free_bucket);
 	idx->npats = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	idx->dirs = g_string_new(NULL);
