@@ -1004,7 +1004,8 @@ static void defacto_aliases(FILE *fp, const struct site *s,
 			fprintf(fp, ": applied %zu", p->applied);
 		else
 			fputs(": applied n/a", fp);
-		fprintf(fp, ", first responses %zu, tags %zu</li>\n",
+		fprintf(fp, ", accepted by notice %zu, first responses %zu, "
+			"tags %zu</li>\n", p->accepted_by_notice,
 			p->first_responses, p->reviewed_by + p->acked_by);
 	}
 	if (e->defacto->len)

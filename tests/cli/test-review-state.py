@@ -235,6 +235,15 @@ for who, mbx in ((RITA, "rita.mbox"), ("Bob Core <bob@example.org>",
         ok("DE-FACTO MAINTAINER Rita Rev <rita@example.com> (applied n/a, "
            "accepted by notice 3, " in r.out, "... and the text says so",
            r.out)
+        site = os.path.join(tmp, "rita-site")
+        r = run("report", "--tree", tree, "--archive",
+                os.path.join(tmp, mbx), "--no-cache", "--until",
+                "2024-01-31", "--output-dir", site)
+        pages = "".join(open(os.path.join(site, n)).read()
+                        for n in os.listdir(site) if n.startswith("entry-"))
+        ok("Rita Rev &lt;rita@example.com&gt;: applied n/a, accepted by "
+           "notice 3, " in pages, "... and so does the report's entry page",
+           pages[:300])
     else:
         eq([d["accepted_by_notice"] for d in fd["others"]
             if d["email"] == "bob@example.org"], [0], "Bob's notices, "
