@@ -277,7 +277,6 @@ void cli_act_json_person(struct ms_out *o, const struct ms_activity *a,
 	ms_act_format(elsewhere ? when : 0, 0, true, false, date);
 	ms_out_kv_string(o, "active_elsewhere_until", elsewhere ? date : NULL);
 	json_also(o, a, p);
-	ms_out_kv_bool(o, "role_address", p->role_address);
 	ms_out_end_object(o);
 }
 
@@ -288,6 +287,7 @@ void cli_json_verdict(struct ms_out *o, const struct ms_verdict *v)
 	else
 		ms_out_kv_null(o, "inactive");
 	ms_out_kv_string(o, "verdict", ms_verdict_name(v));
+	ms_out_kv_bool(o, "role_address", ms_verdict_role_address(v));
 }
 
 struct joins_text {

@@ -195,7 +195,8 @@ struct ms_act_person;
  */
 void cli_act_print_also(FILE *fp, const struct ms_act_person *p);
 /* The verdict engine's answer as every command writes it: "inactive"
- * (null when no git history was read: not judged) and "verdict". */
+ * (null when no git history was read: not judged), "verdict" and
+ * "role_address". */
 void cli_json_verdict(struct ms_out *o, const struct ms_verdict *v);
 
 /*

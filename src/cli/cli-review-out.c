@@ -471,8 +471,6 @@ static void json_person(struct ms_out *o, const struct ms_rv_person *p,
 			ms_out_null(o);
 		}
 		cli_json_verdict(o, v);
-		ms_out_kv_bool(o, "role_address",
-			       ms_verdict_role_address(v));
 	}
 	ms_out_end_object(o);
 }

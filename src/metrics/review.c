@@ -1099,6 +1099,31 @@ static void patch_merged(struct entry_acc *ea, struct ms_rv_patch *pt)
 }
 
 /*
+ * A patch accepted by the applied notice `rec` (one of `events`): one to
+ * the entry's count, and to its sender's when no entry the patch maps
+ * to lists them (the event's by_listed; ms_rv_defacto()'s
+ * MS_RV_DEFACTO_NOTICES: on linux-rdma, Leon Romanovsky applies every
+ * driver's patches, listed for their files in INFINIBAND SUBSYSTEM).
+ */
+static void notice_accepted(struct entry_acc *ea, const GArray *events,
+			    uint32_t rec)
+{
+	const char *k = ea->c->sender[rec];
+	struct person_acc *a = k ? g_hash_table_lookup(ea->accs, k) : NULL;
+
+	ea->out->accepted_by_notice++;
+	for (guint x = 0; a && x < events->len; x++) {
+		const struct ms_rv_event *ev = &g_array_index(events,
+			struct ms_rv_event, x);
+
+		if (ev->rec == rec && !ev->by_listed) {
+			a->p.accepted_by_notice++;
+			return;
+		}
+	}
+}
+
+/*
  * Patch `pt`'s state from `events`: who is listed (the entry's people;
  * for a notice, any entry's the patch maps to) and who committed (the
  * entry's commits' committers, gathered into *committers once).
@@ -1141,28 +1166,8 @@ static void patch_state(struct entry_acc *ea, struct ms_rv_patch *pt,
 	pt->state = ms_rv_patch_state((const struct ms_rv_event *)
 				      events->data, events->len, pt, ct,
 				      &pt->why);
-}
-
-/* Patch `pt` accepted by an applied notice: one to the entry's count,
- * and to its sender's when no entry the patch maps to lists them
- * (ms_rv_defacto()'s MS_RV_DEFACTO_NOTICES: on linux-rdma, Leon
- * Romanovsky applies every driver's patches, listed for their files in
- * INFINIBAND SUBSYSTEM). */
-static void notice_accepted(struct entry_acc *ea, const struct ms_rv_patch *pt)
-{
-	const struct ctx *c = ea->c;
-	const char *k;
-	struct person_acc *a;
-
-	if (pt->state != MS_RV_ACCEPTED || pt->why.by != MS_RV_BY_MESSAGE)
-		return;
-	ea->out->accepted_by_notice++;
-	k = c->sender[pt->why.rec];
-	a = k ? g_hash_table_lookup(ea->accs, k) : NULL;
-	if (a && !a->p.role &&
-	    !ms_review_map_listed(c->map, *(uint32_t *)pt->postings->data,
-				  c->ident, rec_at(c, pt->why.rec)))
-		a->p.accepted_by_notice++;
+	if (pt->state == MS_RV_ACCEPTED && pt->why.by == MS_RV_BY_MESSAGE)
+		notice_accepted(ea, events, pt->why.rec);
 }
 
 /* Each patch's responses, tallied per person, its outcome and merge. */
@@ -1188,7 +1193,6 @@ static void patch_reviews(struct entry_acc *ea)
 		patch_outcome(ea, pt, author, tagged_by_other, newest);
 		patch_merged(ea, pt);
 		patch_state(ea, pt, events, &committers);
-		notice_accepted(ea, pt);
 	}
 	g_clear_pointer(&committers, g_hash_table_unref);
 	ms_rv_entry_states(ea->out, c->opts->until);

@@ -158,7 +158,8 @@ r = run("maintainers", *TREE, "--archive", MBOX, "--json",
         "drivers/foo/core.c")
 cc = {c["email"]: c for c in r.json()["cc"]}
 eq(cc["rob@example.org"]["activity"],
-   {"inactive": None, "verdict": "active_on_list", "seen_anywhere": None,
+   {"inactive": None, "verdict": "active_on_list", "role_address": False,
+    "seen_anywhere": None,
     "last_activity": None, "authored": None, "committed": None,
     "tagged": None,
     "on_list": {"patches": 5, "replied": 3, "median_latency_hours": 2.0,
