@@ -20,6 +20,9 @@
 # Env:   MAINTSTAT (default build/maintstat), RUNS (default 1: best of),
 #        N (default 100), LTP, LTPLIST, LINUX, RDMALIST as
 #        tests/bench/corpus.sh names them; a data set not found is skipped.
+#        KLISTS: public-inbox epochs of kernel lists (space-separated git
+#        directories, e.g. lore's linux-leds epoch 0), each read with the
+#        LINUX tree as fetched: the real form a kernel list takes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=$(pwd)
@@ -106,6 +109,20 @@ if [ -e "$LTP" ] && [ -e "$LTPLIST" ]; then
 else
 	echo "  ltp: skipped ($LTP or $LTPLIST not found)"
 fi
+for k in ${KLISTS:-}; do
+	[ -e "$LINUX" ] || break
+	kn=$(basename "$(dirname "$k")" | sed 's/.*+//; s/\..*//')
+	rm -rf "$tmp/k.git"
+	git clone -q --bare --shared "$k" "$tmp/k.git"
+	ktip=$(git -C "$tmp/k.git" rev-parse HEAD)
+	kback=$(git -C "$tmp/k.git" rev-parse "HEAD~$N")
+	k_old() { git -C "$tmp/k.git" update-ref HEAD "$kback"; }
+	k_new() { git -C "$tmp/k.git" update-ref HEAD "$ktip"; }
+	for cmd in pending review; do
+		bench "$kn" k_old k_new "$cmd" --tree "$LINUX" \
+			--archive "$tmp/k.git"
+	done
+done
 if [ -e "$LINUX" ] && [ -e "$RDMALIST" ]; then
 	# the slice cut before its N-th last message (a From_ line after a
 	# blank line), plain and as .gz
