@@ -28,6 +28,8 @@ struct ms_mail_index {
 	GArray *rec_node;        /* guint32 per record */
 	GPtrArray *series;       /* struct ms_mail_series * */
 	GHashTable *reviews_of;  /* target record + 1 -> GArray of recs */
+	GHashTable *pulls;       /* subject key -> GArray of the pull
+				    requests whose shortlog names it */
 	uint64_t bytes;
 	uint32_t missing;
 	size_t real_ids;
@@ -59,6 +61,8 @@ struct ms_mail_index *ms_mail_index_new(void)
 	idx->series = g_ptr_array_new_with_free_func(free_series);
 	idx->reviews_of = g_hash_table_new_full(
 		NULL, NULL, NULL, (GDestroyNotify)g_array_unref);
+	idx->pulls = g_hash_table_new_full(ms_str_hash, g_str_equal, NULL,
+					   (GDestroyNotify)g_array_unref);
 	return idx;
 }
 
@@ -76,6 +80,7 @@ void ms_mail_index_free(struct ms_mail_index *idx)
 	g_array_unref(idx->rec_node);
 	g_ptr_array_unref(idx->series);
 	g_hash_table_unref(idx->reviews_of);
+	g_hash_table_unref(idx->pulls);
 	g_bytes_unref(idx->snapshot);
 	g_free(idx);
 }
@@ -459,6 +464,36 @@ static void link_reviews(struct ms_mail_index *idx)
 	}
 }
 
+/* Each subject a pull request's shortlog names, to the request. */
+static void link_pulls(struct ms_mail_index *idx)
+{
+	for (uint32_t i = 0; i < idx->recs->len; i++) {
+		const struct ms_mail_rec *r = rec_at(idx, i);
+		const struct ms_mail_tag *a = ms_mail_index_applied(idx, r);
+		GArray *list;
+
+		for (uint16_t k = 0; r->kind == MS_MAIL_PULL && !r->duplicate &&
+		     k < r->n_applied; k++) {
+			list = g_hash_table_lookup(idx->pulls, a[k].name);
+			if (!list) {
+				list = g_array_new(FALSE, FALSE,
+						   sizeof(guint32));
+				g_hash_table_insert(idx->pulls,
+						    (gpointer)a[k].name, list);
+			}
+			if (!list->len || g_array_index(list, guint32,
+							list->len - 1) != i)
+				g_array_append_val(list, i);
+		}
+	}
+}
+
+const GArray *ms_mail_index_pulls(const struct ms_mail_index *idx,
+				  const char *key)
+{
+	return g_hash_table_lookup(idx->pulls, key);
+}
+
 /*
  * A reply whose parent is not in the archive hangs below the last
  * message of its References that is (public-inbox threads so): a reply
@@ -551,6 +586,7 @@ void ms_mail_index_finish(struct ms_mail_index *idx)
 	quoting_replies(idx);
 	build_series(idx);
 	link_reviews(idx);
+	link_pulls(idx);
 }
 
 size_t ms_mail_index_series_count(const struct ms_mail_index *idx)

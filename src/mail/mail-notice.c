@@ -371,6 +371,12 @@ void ms_mail_notice_end(struct ms_mail *m, struct ms_mail_scan *sc)
 	}
 	if (sc->scoped_applied && !sc->split)
 		ms_mail_notice_add(m, MS_MAIL_NOTICE_APPLIED);
+	/* a pull request's shortlog names commits of the puller's tree */
+	for (guint i = 0; sc->pull && sc->items && i < sc->items->len; i++) {
+		const char *t = sc->items->pdata[i];
+
+		add_applied(m, t, strlen(t), "", 0);
+	}
 	if (sc->items) {
 		g_ptr_array_unref(sc->items);
 		g_ptr_array_unref(sc->applied);

@@ -27,6 +27,8 @@ struct ms_mail_scan {
 	size_t indent;          /* its items' indentation */
 	GPtrArray *items;       /* its items since the last new text */
 	GPtrArray *applied;     /* the items an applied line answers */
+	bool pull;              /* a pull request: its own shortlog's items
+				   are applied (ms_mail_notice_end()) */
 };
 
 /* Line `s` (`n` bytes, blanks trimmed, not empty) of the new text, a

@@ -597,6 +597,7 @@ static void scan_body(struct ms_mail *m, const char *text, size_t len)
 	const char *minus = NULL, *git = NULL;
 	size_t minus_n = 0, git_n = 0, pos = 0;
 
+	sc.pull = m->subject.pull && !m->subject.reply_depth;
 	while (pos < len) {
 		const char *s = text + pos;
 		const char *nl = memchr(s, '\n', len - pos);
@@ -608,9 +609,12 @@ static void scan_body(struct ms_mail *m, const char *text, size_t len)
 		if (scan_diff_line(m, s, n, &before, &after, &minus,
 				   &minus_n, &git, &git_n))
 			continue;
+		if (sc.pull && (!n || s[0] != '>'))
+			ms_mail_notice_quoted(&sc, s, n);  /* its shortlog */
 		if (n && s[0] == '>') {
 			m->quoted_lines++;
-			ms_mail_notice_quoted(&sc, s, n);
+			if (!sc.pull)
+				ms_mail_notice_quoted(&sc, s, n);
 			sc.open = false;
 			continue;
 		}
@@ -626,7 +630,8 @@ static void scan_body(struct ms_mail *m, const char *text, size_t len)
 		m->new_lines++;
 		trailer = ms_trailer_parse_line(s + k, n - k, &tl) &&
 			  tl.kind != MS_TRAILER_OTHER;
-		ms_mail_notice_line(m, s + k, n - k, trailer, &sc);
+		if (!sc.pull)
+			ms_mail_notice_line(m, s + k, n - k, trailer, &sc);
 		/* indented too: "you can add:\n\n    Reviewed-by: ..." (b4
 		 * takes ^\s*Token: value) */
 		if (trailer && tl.kind != MS_TRAILER_MESSAGE_ID)
@@ -928,7 +933,7 @@ static enum ms_mail_kind classify(struct ms_mail *m, const char *text,
 	}
 	reply = s->reply_depth > 0 ||
 		(m->in_reply_to && !s->patch && !s->pull && !s->forward);
-	if (!reply)
+	if (!reply && !s->pull)
 		m->notice = MS_MAIL_NOTICE_NONE; /* a posting's own words */
 	if (reply) {
 		if (nack)

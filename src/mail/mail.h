@@ -666,6 +666,12 @@ const struct ms_mail_tag *
 ms_mail_index_applied(const struct ms_mail_index *idx,
 		      const struct ms_mail_rec *rec);
 
+/* The pull requests (record indexes, uint32_t, ascending) whose own
+ * shortlog names subject key `key` (ms_mail_subject_key()): commits of
+ * the puller's tree; NULL for none.  After finish; borrowed. */
+const GArray *ms_mail_index_pulls(const struct ms_mail_index *idx,
+				  const char *key);
+
 /* Series postings after finish (borrowed). */
 size_t ms_mail_index_series_count(const struct ms_mail_index *idx);
 const struct ms_mail_series *

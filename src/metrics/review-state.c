@@ -77,11 +77,14 @@ static void take(struct ms_rv_evidence *why, const struct ms_rv_event *e)
  * a bot, a listed person or a committer of the entry, or from anyone
  * when it names the commit (a b4 ty item's "commit: <sha>"; on
  * linux-leds, Lee Jones' notices after he took over LED, beside a
- * MAINTAINERS of before). */
+ * MAINTAINERS of before) or is a pull request whose shortlog names the
+ * patch (linux-watchdog's maintainer applies without a word, then asks
+ * Linus to pull). */
 static bool applies(const struct ms_rv_event *e)
 {
 	return e->notice == MS_MAIL_NOTICE_APPLIED &&
-	       (e->kind == MS_MAIL_BOT || e->by_listed || e->by_committer ||
+	       (e->kind == MS_MAIL_BOT || e->kind == MS_MAIL_PULL ||
+		e->by_listed || e->by_committer ||
 		(e->applied && *e->applied));
 }
 

@@ -891,6 +891,19 @@ static GArray *responses(const struct ctx *c, const struct ms_rv_patch *pt,
 		}
 		g_array_free(replies, TRUE);
 	}
+	for (guint v = 0; v < keys->len; v++) {   /* pulled since posted */
+		const GArray *pr = ms_mail_index_pulls(c->idx, keys->pdata[v]);
+
+		for (guint x = 0; pr && x < pr->len; x++) {
+			uint32_t ri = g_array_index(pr, uint32_t, x);
+
+			if (rec_at(c, ri)->date_valid &&
+			    rec_at(c, ri)->date >= pt->posted &&
+			    g_hash_table_add(answered, GUINT_TO_POINTER(ri)))
+				add_event(c, events, ri, first_rec, keys,
+					  newest);
+		}
+	}
 	g_hash_table_unref(answered);
 	g_ptr_array_unref(keys);
 	return resp;

@@ -162,9 +162,9 @@ int ms_store_since_walk(struct ms_store *s, const char *gitdir,
  * for-next" is an applied notice.  15: a DMARC Reply-To that To: or Cc:
  * names as another person is not the sender's.  16: a local part with
  * the word "bot" or "robot" is a bot's (sashiko-bot@kernel.org), and
- * bugbot@'s.
+ * bugbot@'s.  17: a pull request's own shortlog names applied patches.
  */
-#define MS_STORE_MAIL_VERSION 16
+#define MS_STORE_MAIL_VERSION 17
 
 /*
  * ms_mail_parse_archive(path, NULL, 0, flags, fn, data, result, diags)

@@ -13,7 +13,7 @@ review's patches (unique by first posting), the accepted recall over
 those, how many patches are accepted in all and how many of them the
 truth names, and the count of each state.  --misses lists the truth's
 patches not accepted.  On the linux-rdma 2023 slice with linux-source-6.1
-(closing note of 2026-12-07): recall 349/352 = 0.991, 610 accepted.
+(Dec 7, with pull requests): recall 352/352 = 1.000, 713 accepted.
 """
 import collections
 import gzip

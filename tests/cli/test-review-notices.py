@@ -7,7 +7,7 @@ its own commit, the third left as it stands), and the words that are no
 notice: a sentence wrapped before "applied,", a "merged?" question, words
 after a smiley, a
 "Merged this into" that names no apply, an "Applied" in a b4 ty's quoted
-text."""
+text; a pull request's shortlog naming patches posted before it."""
 import os
 import sys
 sys.path.insert(0, os.path.dirname(__file__))
@@ -173,6 +173,27 @@ msgs.append("From x Mon Jan  1 00:00:00 2024\nFrom: " + MAY +
             " =?utf-8?q?4567890=40example=2Eorg=3E?=\n\n"
             "Applied, thanks!\n\n[1/1] lib: encoded parent\n"
             "      commit: 3333333333ab\n")
+# a pull request's own shortlog (linux-watchdog: its maintainer applies
+# without a word, then asks Linus to pull; 20260216132051.GA30445@...),
+# from anyone; not a patch posted after it, nor a shortlog quoted in an
+# answer to a pull request
+patch("pl1@x", "lib: pulled one", 13)
+patch("pl2@x", "lib: pulled two", 13)
+patch("pl3@x", "lib: posted after the pull", 20)
+patch("pl4@x", "lib: only quoted", 13)
+PETE = "Pete Puller <pete@example.com>"
+mail("pull@x", PETE, "[GIT PULL] lib fixes for 6.8", 15,
+     "The following changes since commit 0123456789ab:\n\n"
+     "  lib: posted after the pull (2024-01-01 10:00:00 +0000)\n\n"
+     "are available in the Git repository at:\n\n"
+     "  git://git.example.org/lib.git tags/lib-6.8\n\n"
+     "----------------------------------------------------------------\n"
+     "Ann Author (2):\n      lib: pulled one\n      lib: pulled two\n\n"
+     "Bob Builder (1):\n      lib: posted after the pull\n\n"
+     " lib/a.c | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)")
+mail("pull-re@x", MAY, "Re: [GIT PULL] lib fixes for 6.8", 16,
+     "> Ann Author (1):\n>       lib: only quoted\n\nWhy this one?",
+     "pull@x")
 
 mbox = os.path.join(tmp, "list.mbox")
 with open(mbox, "w") as f:
@@ -203,6 +224,13 @@ eq({m: pl[m]["state"] == "accepted" for m in
    {"tk@x": True, "tm@x": False, "m1@x": True, "m2@x": True, "m3@x": False},
    "'I took it to for-next', not 'I took it to mean'; 'I took these two' "
    "under the first author's items of a split shortlog, not the second's")
+eq([(pl[m]["state"], (pl[m]["state_evidence"] or {}).get("message_id"))
+    for m in ("pl1@x", "pl2@x", "pl3@x", "pl4@x")],
+   [("accepted", "pull@x"), ("accepted", "pull@x"), ("waiting", None),
+    ("ignored", None)],
+   "a pull request's shortlog accepts the patches it names, posted before "
+   "it; not one posted after, nor a shortlog quoted in an answer")
+accepted -= {"pl1@x", "pl2@x"}
 accepted -= {"h2@x", "h3@x", "u1@x", "u2@x", "c1@x", "c2@x", ENC, "tk@x",
              "m1@x", "m2@x"}
 eq(sorted(accepted), sorted(["pu@x", "me@x", "bo@x", "ch@x", "fi@x", "on@x",
@@ -240,7 +268,7 @@ args = ["--tree", tree, "--archive", mbox, "--no-cache", "--until",
 r = run("review", *args, "--by", "month", "--json")
 iv = r.json()["entries"][0]["intervals"]
 eq((iv[0]["states"]["accepted"], iv[0]["open"]),
-   (19, len(pl) - 19),
+   (21, len(pl) - 21),
    "--by month: each interval's states and open queue")
 r = run("review", *args, "--by", "month")
 eq("accepted" in r.out.split("By month")[1].split("\n")[1], True,
