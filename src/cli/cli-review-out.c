@@ -83,7 +83,8 @@ void cli_review_print_context(FILE *fp, const struct cli_review_view *r)
 			o->rev ? o->rev : "HEAD");
 	else
 		fprintf(fp, "Tree %s (no history: no merged figures, and "
-			"only an applied notice makes a patch accepted)\n",
+			"only an applied notice or a pull request makes a "
+			"patch accepted)\n",
 			o->tree ? o->tree : ".");
 	if (o->repo && r->inactive_since) {
 		ms_act_format(r->inactive_since, 0, false, true, a);

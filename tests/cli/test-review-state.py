@@ -164,9 +164,9 @@ r = run("review", "--tree", tree, "--archive", mbox, "--no-cache",
 ok("States: accepted 4, rejected 1," in r.out, "states in the text")
 ok("Accepted of decided 80%" in r.out, "acceptance rate in the text",
    r.out)
-ok("(no history: no merged figures, and only an applied notice makes a "
-   "patch accepted)" in r.out, "without a history the text says that only "
-   "notices accept", r.out[:600])
+ok("(no history: no merged figures, and only an applied notice or a pull "
+   "request makes a patch accepted)" in r.out, "without a history the text "
+   "says that only notices and pull requests accept", r.out[:600])
 # nothing decided (two open patches): the figures are "-", not 0
 open_only = os.path.join(tmp, "open.mbox")
 with open(open_only, "w") as f:
