@@ -12,9 +12,29 @@
 #include <glib.h>
 #include <string.h>
 
+/* Whether tag `t` of message `m` names its sender (address or name). */
+static bool own_tag(const struct ms_mail_tag *t, const struct ms_mail_rec *m)
+{
+	char *a, *b;
+	bool r;
+
+	if (t->email && m->sender_email && !strcmp(t->email, m->sender_email))
+		return true;
+	a = t->name ? ms_name_key(t->name) : NULL;
+	b = a ? ms_name_key(m->sender_name) : NULL;
+	r = a && b && *a && !strcmp(a, b);
+	g_free(a);
+	g_free(b);
+	return r;
+}
+
 /*
- * Message `m` gives a Reviewed-by or Acked-by in reply to a patch whose
- * sender has `m`'s sender's name under another address.  One way only,
+ * Message `m`, a reply (not a patch), gives its sender's own Reviewed-by
+ * or Acked-by in reply to a patch whose sender has `m`'s sender's name
+ * under another address.  (A new version posted in reply to the last
+ * carries others' tags: on linux-erofs, Gao Xiang's v5 from
+ * xiang@kernel.org answering his v4 from hsiangkao@linux.alibaba.com with
+ * Liu Bo's Reviewed-by made him two people.)  One way only,
  * that is one person reviewing their own patch from a second address
  * (the commit rule says the same: ident.h); each reviewing the other's
  * patch makes them two people, with both reviews as evidence.
@@ -30,10 +50,13 @@ static void note_review(struct ms_ident *id, const struct ms_mail_index *mi,
 	bool review = false;
 	char *k1, *k2, *why;
 
-	for (uint32_t i = 0; i < m->n_review_tags; i++)
-		review |= t[i].kind == MS_TRAILER_REVIEWED_BY ||
-			  t[i].kind == MS_TRAILER_ACKED_BY;
-	if (!review || !m->parent_id || !m->sender_name)
+	if (m->kind == MS_MAIL_PATCH || !m->parent_id || !m->sender_name)
+		return;
+	for (uint32_t i = 0; i < m->n_review_tags && !review; i++)
+		review = (t[i].kind == MS_TRAILER_REVIEWED_BY ||
+			  t[i].kind == MS_TRAILER_ACKED_BY) &&
+			 own_tag(&t[i], m);
+	if (!review)
 		return;
 	p = ms_mail_index_find(mi, m->parent_id);
 	if (!p || p->kind != MS_MAIL_PATCH || !p->sender_email ||

@@ -998,6 +998,26 @@ static void test_senders(void)
 		"Message-ID: <r4@x>\nIn-Reply-To: <p4@x>\n"
 		"Subject: Re: [PATCH] homonym: more\n\n> A fix.\n\n"
 		"Reviewed-by: Wei Zhang <wzhang@b.example>\n",
+		/* Xi posts each version in reply to the last, from two
+		 * addresses in turn, each carrying Bo's tag (linux-erofs'
+		 * Gao Xiang): no review of his, so one person */
+		"From: Xi Gao <xg@one.example>\n"
+		"Message-ID: <p5@x>\nSubject: [PATCH v1] multi: add\n\n"
+		"A fix.\n\nReviewed-by: Bo Liu <bo@x.example>\n---\n"
+		"diff --git a/m.c b/m.c\n--- a/m.c\n+++ b/m.c\n@@ -1 +1 @@\n"
+		"-a\n+b\n",
+		"From: Xi Gao <xg@two.example>\n"
+		"Message-ID: <p6@x>\nIn-Reply-To: <p5@x>\n"
+		"Subject: [PATCH v2] multi: add\n\n"
+		"A fix.\n\nReviewed-by: Bo Liu <bo@x.example>\n---\n"
+		"diff --git a/m.c b/m.c\n--- a/m.c\n+++ b/m.c\n@@ -1 +1 @@\n"
+		"-a\n+c\n",
+		"From: Xi Gao <xg@one.example>\n"
+		"Message-ID: <p7@x>\nIn-Reply-To: <p6@x>\n"
+		"Subject: [PATCH v3] multi: add\n\n"
+		"A fix.\n\nReviewed-by: Bo Liu <bo@x.example>\n---\n"
+		"diff --git a/m.c b/m.c\n--- a/m.c\n+++ b/m.c\n@@ -1 +1 @@\n"
+		"-a\n+d\n",
 	};
 	struct ms_mail_index *idx = ms_mail_index_new();
 	struct ms_ident *id = ms_ident_new(true);
@@ -1058,7 +1078,8 @@ static void test_senders(void)
 	}
 	ms_mail_index_finish(idx);
 	ms_mail_ident_add(id, idx, NULL);
-	is_int(ms_ident_join_names(id, &diags), 1, "one name join: Sam's");
+	is_int(ms_ident_join_names(id, &diags), 2, "two name joins: Sam's, "
+	       "Xi's");
 	ms_mail_ident_credit(id, idx);
 	wa = ms_ident_lookup(id, NULL, "wei@a.example");
 	wb = ms_ident_lookup(id, NULL, "wzhang@b.example");
@@ -1068,6 +1089,10 @@ static void test_senders(void)
 	   "patch keeps two Weis apart");
 	ok(s1 != MS_IDENT_NONE && s1 == s2, "From and Cc of one name without "
 	   "a review: one Sam (people copy their other address)");
+	ok(ms_ident_lookup(id, NULL, "xg@one.example") != MS_IDENT_NONE &&
+	   ms_ident_lookup(id, NULL, "xg@one.example") ==
+	   ms_ident_lookup(id, NULL, "xg@two.example"), "versions answering "
+	   "versions with another's tags are no review: one Xi");
 	ok(ms_ident_shared(id, ms_ident_lookup(id, NULL,
 					       "big@lists.example.org")),
 	   "the rewriting list's address is shared");
