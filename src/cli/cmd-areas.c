@@ -31,8 +31,8 @@ static const struct cli_command_help help = {
 	"*-by: trailer there, and the top people there (authored, applied,\n"
 	"reviewed).  Flags: unattended (commits, none by a listed person),\n"
 	"de-facto (someone listed by no entry covering the area, nor by an\n"
-	"entry naming no file (the whole project's), nor by the entry when\n"
-	"the window began, applied half of them,\n"
+	"entry naming no file (the whole project's), nor by the entry at\n"
+	"any time in the window, applied half of them,\n"
 	"or gave half of their review tags and on a quarter of them, either\n"
 	"at least --split-commits / 2 times (3 at least): a few tags in\n"
 	"five years are no one's care of an area; leaving out tree-wide\n"
@@ -114,7 +114,7 @@ static void print_person(FILE *fp, const struct ms_area_person *p)
 			p->custodial, p->custodian_of);
 		break;
 	case MS_AREA_LISTED_THEN:
-		fprintf(fp, " (listed when the window began)");
+		fprintf(fp, " (listed in the window)");
 		break;
 	case MS_AREA_UNLISTED:
 		break;

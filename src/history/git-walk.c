@@ -1034,10 +1034,11 @@ done:
 	return rc;
 }
 
-int ms_history_read_file(const char *gitdir, const char *rev,
-			 const char *path, char **buf, size_t *len)
+/* ms_history_read_file() in open repository `repo`. */
+static int read_file(git_repository *repo, const char *gitdir,
+		     const char *rev, const char *path, char **buf,
+		     size_t *len)
 {
-	git_repository *repo = NULL;
 	git_commit *c = NULL;
 	git_tree *tree = NULL;
 	git_tree_entry *e = NULL;
@@ -1046,9 +1047,6 @@ int ms_history_read_file(const char *gitdir, const char *rev,
 
 	*buf = NULL;
 	*len = 0;
-	rc = ms_git_open(gitdir, &repo);
-	if (rc < 0)
-		return rc;
 	rc = resolve(repo, gitdir, rev, &c);
 	if (rc < 0)
 		goto done;
@@ -1078,6 +1076,43 @@ done:
 	git_tree_entry_free(e);
 	git_tree_free(tree);
 	git_commit_free(c);
+	return rc;
+}
+
+int ms_history_read_file(const char *gitdir, const char *rev,
+			 const char *path, char **buf, size_t *len)
+{
+	git_repository *repo = NULL;
+	int rc = ms_git_open(gitdir, &repo);
+
+	*buf = NULL;
+	*len = 0;
+	if (rc < 0)
+		return rc;
+	rc = read_file(repo, gitdir, rev, path, buf, len);
+	git_repository_free(repo);
+	return rc;
+}
+
+int ms_history_read_files(const char *gitdir, char *const *revs, size_t n,
+			  const char *path,
+			  bool (*fn)(const char *rev, const char *buf,
+				     size_t len, void *data),
+			  void *data)
+{
+	git_repository *repo = NULL;
+	int rc = ms_git_open(gitdir, &repo);
+	bool stop = false;
+
+	for (size_t i = 0; rc == 0 && i < n && !stop; i++) {
+		char *buf;
+		size_t len;
+
+		if (read_file(repo, gitdir, revs[i], path, &buf, &len) == 0)
+			stop = fn(revs[i], buf, len, data);
+		ms_error_clear();
+		g_free(buf);
+	}
 	git_repository_free(repo);
 	return rc;
 }

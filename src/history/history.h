@@ -156,6 +156,18 @@ int ms_history_read_file(const char *gitdir, const char *rev,
 			 const char *path, char **buf, size_t *len);
 
 /*
+ * The same for each of the `n` revisions `revs`, the repository opened
+ * once: `fn` gets each revision having the file, with its text (borrowed
+ * for the call), until it returns true.  Returns 0, or a negative code
+ * when `gitdir` cannot be opened.
+ */
+int ms_history_read_files(const char *gitdir, char *const *revs, size_t n,
+			  const char *path,
+			  bool (*fn)(const char *rev, const char *buf,
+				     size_t len, void *data),
+			  void *data);
+
+/*
  * Whether `gitdir` is a shallow clone (git clone --depth): its history
  * stops at boundary commits whose parents are absent.  ms_history_walk()
  * then leaves the boundary commits out and says so in `diags`; what came

@@ -1,6 +1,6 @@
 /*
  * activity-listing.c - who was listed in which entry when a window began
- * (act_listed_then()).
+ * (act_listed_then()), or at any time in it (ms_activity_listed_during()).
  *
  * A query reads the MAINTAINERS file of each entry it asks about at the
  * newest commit dated before the window's start (a->then_rev), and every
@@ -13,6 +13,7 @@
  */
 #include "activity.h"
 #include "activity-internal.h"
+#include "bytes.h"
 #include "history.h"
 #include "ident.h"
 #include "maintainers.h"
@@ -211,6 +212,108 @@ int ms_activity_listed_then(const struct ms_activity *a,
 	r = act_listed_then(a, me, &p, since);
 	g_strfreev(p.also);
 	return r;
+}
+
+/* Whether MAINTAINERS text `buf` of commit `hex` lists `p` in entry
+ * `name`: the entry's lines (its name's line to the next empty one) are
+ * parsed only when they hold an address or the name of `p`. */
+static bool text_lists(const struct ms_activity *a, const char *hex,
+		       const char *buf, size_t len, const char *name,
+		       const struct ms_act_person *p)
+{
+	struct ms_diags diags = MS_DIAGS_INIT;
+	struct maint_file *mf;
+	const struct maint_entry *e;
+	const char *end = buf + len, *at = buf, *stop;
+	size_t nl = strlen(name);
+	bool hit, r;
+
+	/* the line that is the name, at the start of the text or a line */
+	while ((at = g_strstr_len(at, end - at, name)) &&
+	       ((at > buf && at[-1] != '\n') ||
+		(at + nl < end && at[nl] != '\n' && at[nl] != '\r')))
+		at += nl;
+	if (!at)
+		return false;
+	stop = g_strstr_len(at, end - at, "\n\n");
+	stop = stop ? stop + 1 : end;
+	hit = p->name && *p->name && g_strstr_len(at, stop - at, p->name);
+	for (size_t i = 0; !hit && (i == 0 || (p->also && p->also[i - 1]));
+	     i++)
+		hit = g_strstr_len(at, stop - at,
+				   i == 0 ? p->email : p->also[i - 1]) != NULL;
+	if (!hit)
+		return false;
+	mf = maint_file_new();
+	r = maint_file_parse(mf, hex, at, (size_t)(stop - at), &diags) == 0 &&
+		(e = maint_file_find(mf, name)) && entry_lists(a, e, p);
+	ms_error_clear();
+	ms_diags_release(&diags);
+	maint_file_free(mf);
+	return r;
+}
+
+/* What ms_activity_listed_during() asks of each version of the file. */
+struct during {
+	const struct ms_activity *a;
+	const char *name;
+	const struct ms_act_person *p;
+	bool listed;
+};
+
+static bool version_lists(const char *rev, const char *buf, size_t len,
+			  void *data)
+{
+	struct during *d = data;
+
+	d->listed = text_lists(d->a, rev, buf, len, d->name, d->p);
+	return d->listed;
+}
+
+int ms_activity_listed_during(const struct ms_activity *a,
+			      const struct maint_entry *me, unsigned person,
+			      int64_t since, int64_t until)
+{
+	const char *colon = me->file ? strchr(me->file, ':') : NULL;
+	struct ms_act_person p = { 0 };
+	struct during d = { a, me->name, &p, false };
+	GHashTable *changes;
+	GPtrArray *revs;
+	int r = ms_activity_listed_then(a, me, person, since);
+
+	if (r == 1 || !a->maint_from_rev || !a->gitdir || !colon ||
+	    !colon[1] || person == MS_IDENT_NONE)
+		return r;
+	/* the commits of the window changing the file */
+	changes = g_hash_table_new(ms_id_hash, ms_id_equal);
+	for (guint i = 0; i < a->maint_changes->len; i++)
+		if (i >= a->maint_paths->len ||
+		    strstr(a->maint_paths->pdata[i], colon + 1))
+			g_hash_table_add(changes, &g_array_index(
+				a->maint_changes, unsigned char, i * 20));
+	revs = g_ptr_array_new_with_free_func(g_free);
+	for (guint ci = 0; ci < a->commits->len; ci++) {
+		const struct crec *c = &g_array_index(a->commits, struct crec,
+						      ci);
+		char hex[41];
+
+		if (c->ctime < since || c->ctime > until ||
+		    !g_hash_table_contains(changes, c->raw))
+			continue;
+		act_set_id(hex, c->raw);
+		g_ptr_array_add(revs, g_strdup(hex));
+	}
+	p.name = (char *)ms_ident_name(a->ident, person);
+	p.email = (char *)ms_ident_email(a->ident, person);
+	p.also = ms_ident_group_addresses(a->ident, person);
+	if (revs->len)
+		ms_history_read_files(a->gitdir, (char *const *)revs->pdata,
+				      revs->len, colon + 1, version_lists, &d);
+	ms_error_clear();
+	g_hash_table_destroy(changes);
+	g_ptr_array_free(revs, TRUE);
+	g_strfreev(p.also);
+	return d.listed ? 1 : r;
 }
 
 void act_listing_release(struct ms_activity *a)

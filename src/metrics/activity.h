@@ -365,6 +365,15 @@ int ms_activity_listed_then(const struct ms_activity *a,
 			    int64_t since);
 
 /*
+ * The same, but at any time from `since` to `until`: listed then, or in
+ * the MAINTAINERS file of `me` at a commit of that span changing it.
+ * Reads that file at each such commit where it names the person.
+ */
+int ms_activity_listed_during(const struct ms_activity *a,
+			      const struct maint_entry *me, unsigned person,
+			      int64_t since, int64_t until);
+
+/*
  * Date helpers shared by the reports.  ms_act_date_shift() moves `t` by
  * whole years (negative: back) on the calendar, in UTC.
  * ms_act_format() writes "YYYY-MM-DD HH:MM:SS" (iso: ISO 8601 with the

@@ -1036,8 +1036,9 @@ static void finish_area(struct qwork *qw, struct ework *ew, struct aslot *aw,
 		if (!p.listed && !p.listed_in && files && !p.custodial &&
 		    p.focused_last >= recent &&
 		    defacto(o, &p, qw->defacto_min)) {
-			p.listed_then = ms_activity_listed_then(qw->a, ew->me,
-					p.person, qw->since) == 1;
+			p.listed_then = ms_activity_listed_during(qw->a,
+					ew->me, p.person, qw->since,
+					qw->until) == 1;
 			if (p.listed_then)
 				p.defacto_committer = p.defacto_reviewer =
 					false;

@@ -107,7 +107,7 @@ enum ms_area_flag {
 	 * MS_AREAS_RECENT_YEARS; never in an area with no file in the
 	 * tree, nor for a custodian who applied others' patches of it
 	 * through their tree (ms_area_person.custodial), nor for someone
-	 * the entry listed when the window began (listed_then) */
+	 * the entry listed in the window (listed_then) */
 	MS_AREA_DEFACTO = 1 << 1,
 	/* no commit in the window */
 	MS_AREA_DORMANT = 1 << 2,
@@ -150,10 +150,11 @@ struct ms_area_person {
 	 * file that lists them (borrowed name), or NULL */
 	const char *listed_in;
 	bool listed;              /* the entry lists them */
-	/* not listed now, but the entry listed them when the window began
-	 * (ms_activity_listed_then()): their work there was a listed
-	 * person's (Xen's Christian Lindig, removed from OCAML TOOLS two
-	 * months before the window's end), so never de-facto; asked of
+	/* not listed now, but the entry listed them at some time in the
+	 * window (ms_activity_listed_during()): their work there was a
+	 * listed person's (Xen's Christian Lindig, removed from OCAML TOOLS
+	 * two months before the window's end; DPDK's Paul Szczepanek, DTS
+	 * maintainer for ten months of it), so never de-facto; asked of
 	 * those the rule would make de-facto only */
 	bool listed_then;
 	/* de-facto evidence: the share that made it (MS_AREA_DEFACTO) */
@@ -169,7 +170,7 @@ const char *ms_area_defacto(const struct ms_area_person *p);
 /* What the entry's listing makes of `p` in the area, the first that
  * holds in the order the de-facto rule weighs them: listed by the
  * entry, by another entry (listed_in), applying as a custodian
- * (custodial, custodian_of), listed when the window began; else
+ * (custodial, custodian_of), listed in the window; else
  * unlisted. */
 enum ms_area_standing {
 	MS_AREA_UNLISTED,

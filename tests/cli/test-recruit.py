@@ -497,4 +497,34 @@ eq([(p["reviewed"], p["listed_then"], p["de_facto"])
     for p in doc["entries"][0]["areas"][0]["top"]
     if p["name"] == "Lin Former"], [(4, True, False)],
    "areas: Lin listed_then, not de-facto")
+# Listed in the middle of the window only (real output: DPDK's recruit
+# proposed Paul Szczepanek for DTS, its maintainer from October 2024 to
+# August 2025, on the patches he applied as such): no proposal either.
+# OC lists Ann from 2020; Pam joins her in mid-2024, applies oc/'s four
+# changes, and leaves before the window's end.
+PAM = "Pam Mid <pam@example.org>"
+ANN = "Ann Au <ann@example.org>"
+stream = commit(ADA, 1514764800, "import", {
+    "MAINTAINERS": OC.format(ANN), "oc/o.c": "o\n"})
+stream += commit(ADA, 1600000000, "oc: old", {"oc/o.c": "old\n"})
+stream += commit(ADA, 1719000000, "MAINTAINERS: OC: add Pam",
+                 {"MAINTAINERS": OC.format(ANN + "\nM:\t" + PAM)})
+for i in range(4):
+    stream += commit(f"Au Thor{i} <au{i}@example.org>",
+                     1720000000 + i * 86400, f"oc: change {i}\n",
+                     {"oc/o.c": f"{i}\n"}, committer=PAM)
+stream += commit(ADA, 1735776000, "MAINTAINERS: OC: Pam leaves",
+                 {"MAINTAINERS": OC.format(ANN)})
+eight = imported("eight.git", stream)
+r = run("recruit", "--repo", eight, "--no-cache", "-o",
+        os.path.join(T, "out14"), "--from", FROM, "--json", "OC", *SMALL,
+        env=env)
+eq(r.json()["patch_files"] if r.rc == 0 else r.err, [],
+   "no proposal for Pam, whom OC listed for half a year of the window")
+doc = run("areas", "--repo", eight, "--no-cache", "--json", "OC",
+          *SMALL).json()
+eq([(p["committed"], p["listed_then"], p["de_facto"])
+    for p in doc["entries"][0]["areas"][0]["top"]
+    if p["name"] == "Pam Mid"], [(4, True, False)],
+   "areas: Pam listed_then, not de-facto")
 done()
