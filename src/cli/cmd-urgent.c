@@ -19,7 +19,8 @@
 
 static const struct cli_command_help help = {
 	"maintstat urgent [--repo GITDIR] [options]",
-	"Entries with files but no listed maintainer (M:), or whose\n"
+	"Entries with files but no listed maintainer (M:) (but a catch-all,\n"
+	"F: *, listing none: the project's default route), or whose\n"
 	"maintainers all did nothing there (author, commit, *-by: trailer)\n"
 	"for at least --inactive-after, and at least --min-commits commits since\n"
 	"--since (default: one year before --until), busiest first; the\n"

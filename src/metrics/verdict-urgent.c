@@ -22,6 +22,7 @@ enum urgency {
 	URGENT,
 	NO_PATTERN,     /* no F: or N: */
 	NO_FILES,       /* no file of the tree is its own */
+	DEFAULT_ROUTE,  /* a catch-all listing no maintainer */
 	QUIET,          /* no commit and no patch in the window */
 	ACTIVE,         /* a maintainer active since the cutoff */
 	NOT_JUDGED,     /* a maintainer with no evidence: `v` says why */
@@ -35,6 +36,10 @@ static enum urgency urgency(const struct ms_act_entry *e,
 		return NO_PATTERN;
 	if (e->no_files)
 		return NO_FILES;
+	/* kvm-unit-tests' "Default mailing list" (an L: line and F: *):
+	 * where a patch goes when no entry names it, no subsystem */
+	if (!e->nr_maintainers && maint_entry_catch_all(e->entry))
+		return DEFAULT_ROUTE;
 	/* nothing happened in the window: no one to miss */
 	if (!e->commits && !(le && le->patches->len))
 		return QUIET;
@@ -61,6 +66,8 @@ const char *ms_verdict_urgency(struct ms_urgent *u,
 	static const char *const text[] = {
 		NULL, "no file pattern (F:, N:)",
 		"no file of the tree is its own",
+		"a catch-all (F: *) listing no maintainer: the project's "
+		"default route",
 		"no commit and no patch in the window",
 		"a maintainer active in git or on the list since %s",
 		"a maintainer not judged: %s (%s)",

@@ -257,7 +257,9 @@ bool ms_verdict_entry_judged(const struct ms_act_entry *e);
  * `report`: what is said of entry `e` (one of `all`, the query result
  * of every entry for `cutoff`) with the lists' review `u` (urgent.h;
  * NULL: no list read).
- * It is urgent when it has files of the tree, a commit in the window or
+ * It is urgent when it has files of the tree, is no catch-all listing
+ * no maintainer (the project's default route, maint_entry_catch_all()),
+ * has a commit in the window or
  * a patch on the list, and no maintainer (M:) of it is active in git or
  * on the list (a role address is no active maintainer; one with no
  * evidence, ms_verdict_person(), makes it not urgent); then its LWN
@@ -265,7 +267,8 @@ bool ms_verdict_entry_judged(const struct ms_act_entry *e);
  * (ms_urgent_category(); "urgent" without a list to judge by); else "not
  * urgent".  With `why`, the reason (a new string, g_free it; NULL for
  * "urgent"): the category's, or why not: no file pattern, no file of the
- * tree is its own, no commit and no patch in the window, a maintainer
+ * tree is its own, a catch-all listing no maintainer, no commit and no
+ * patch in the window, a maintainer
  * active in git or on the list since the cutoff, or a maintainer not
  * judged (ms_verdict_why_text()).
  */

@@ -299,6 +299,24 @@ static void test_urgency(void)
 	e.nr_maintainers = 0;
 	ok(ms_verdict_selected(MS_VERDICT_SELECT_NOMAINT, &e, NULL, CUTOFF,
 			       0), "--nomaint: none listed");
+	{
+		/* kvm-unit-tests' "Default mailing list": L:, F: * */
+		struct maint_field star = { .key = 'F', .value = "*" };
+		struct maint_entry list = { .name = "Default mailing list",
+					    .fields = &star, .nr_fields = 1 };
+
+		e.nr_people = 0;
+		ok(urgent(&e, NULL), "no maintainer listed, commits: urgent");
+		e.entry = &list;
+		is_str(ms_verdict_urgency(NULL, &e, &e, 1, CUTOFF, &why),
+		       "not urgent", "... not a catch-all listing no "
+		       "maintainer: the project's default route");
+		is_str(why, "a catch-all (F: *) listing no maintainer: the "
+		       "project's default route", "... why");
+		g_free(why);
+		ok(ms_verdict_selected(MS_VERDICT_SELECT_NOMAINT, &e, NULL,
+				       CUTOFF, 0), "--nomaint still lists it");
+	}
 
 	setup(&e, &p, 0);
 	is_str(ms_verdict_urgency(NULL, &e, &e, 1, CUTOFF, &why),
