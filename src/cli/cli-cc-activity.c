@@ -94,18 +94,22 @@ static void act_verdict(const struct cc_act *ac,
 }
 
 /* The list's figures of the person a line stands for: the entry's
- * review (NULL: no patch to it on the list) and the person in it. */
+ * review (NULL: no patch to it on the list) and the person in it, by
+ * the address the entry lists (the line's is .mailmap's: erofs-utils'
+ * Chengyu Zhu had "0 replies" under it, 4 under his listed one). */
 static const struct ms_rv_entry *list_person(const struct cc_act *ac,
 					     const struct maint_cc_line *l,
 					     const struct ms_rv_person **out)
 {
+	const struct ms_act_person *p;
 	const struct ms_rv_entry *e;
 
 	*out = NULL;
 	if (!ac || !ac->lf || !l->entry || (l->kind != 'M' && l->kind != 'R'))
 		return NULL;
+	p = act_person(ac, l);
 	e = cli_list_facts_entry(ac->lf, l->entry->name);
-	*out = ms_verdict_listed(e, l->address);
+	*out = ms_verdict_listed(e, p ? p->email : l->address);
 	return e;
 }
 

@@ -104,6 +104,24 @@ ok("Old Ghost <ghost@example.org> (maintainer:BAZ LEGACY DRIVER, 0 "
    "replies, inactive: nothing in the entry)" in lines,
    "--archive: Old Ghost replied to nothing and, never in the history, "
    "is inactive (as activity says)", r.out)
+# .mailmap maps Fay's listed address to another, which the line prints
+# (get_maintainer.pl does): her replies are still those of the address
+# FOO DRIVER lists (erofs-utils' Chengyu Zhu had "0 replies")
+mm = os.path.join(tmp, "mailmapped")
+subprocess.run(["git", "clone", "-q", os.path.join(rv, "repo"), mm],
+               check=True)
+with open(os.path.join(mm, ".mailmap"), "a") as fp:
+    fp.write("Fay Foo <fay.foo@new.example> <fay@example.org>\n")
+subprocess.run(["git", "-C", mm, "-c", "user.name=Fay Foo", "-c",
+                "user.email=fay@example.org", "commit", "-q", "-a", "-m",
+                "mailmap"], check=True, env=dict(
+                    os.environ, GIT_AUTHOR_DATE="1710324001 +0000",
+                    GIT_COMMITTER_DATE="1710324001 +0000"))
+r = run("maintainers", "--repo", mm, "--no-cache", "--activity",
+        "--archive", MBOX, "drivers/foo/core.c")
+ok("Fay Foo <fay.foo@new.example> (maintainer:FOO DRIVER, 2 replies, "
+   "median 17.5h)" in r.out.splitlines(), "--archive, a .mailmap'd "
+   "listed address: Fay's replies and median all the same", r.out)
 r = run("maintainers", *RV, "--archive", MBOX, "--json",
         "drivers/foo/core.c")
 cc = {c["email"]: c for c in r.json()["cc"]}
