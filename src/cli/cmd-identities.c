@@ -647,6 +647,10 @@ static int print_rows(GPtrArray *list, bool json, bool suggest,
 		if (shown < rows)
 			fputc('\n', stdout);
 		cli_print_more(stdout, "", shown, rows);
+		if (!rows)
+			fputs(all ? "No listed person of those entries.\n" :
+			      "No one is known under more than one address, "
+			      "nor flagged.\n", stdout);
 	}
 	rc = ms_out_finish(o) < 0 ? cli_error_last() : EXIT_OK;
 	ms_out_free(o);

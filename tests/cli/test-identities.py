@@ -564,5 +564,11 @@ for extra, want in (((), [("peter@listed.example", 1)]),
     eq([(p["email"], p["replied"]) for p in r.json()["entries"][0]["people"]],
        want, "'Listed, Peter' is Peter Listed by name " + " ".join(extra))
 
+# Nobody with a second address, nothing flagged (kvm-unit-tests' tree:
+# no .mailmap): the text says so, not nothing
+r = run("identities", "--tree", os.path.join(st, "tree"))
+eq((r.rc, r.out), (0, "No one is known under more than one address, "
+                   "nor flagged.\n"), "an empty answer says it is empty")
+
 subprocess.run(["rm", "-rf", tmp])
 done()
