@@ -226,6 +226,7 @@ static bool text_lists(const struct ms_activity *a, const char *hex,
 	const struct maint_entry *e;
 	const char *end = buf + len, *at = buf, *stop;
 	size_t nl = strlen(name);
+	char *lines;
 	bool hit, r;
 
 	/* the line that is the name, at the start of the text or a line */
@@ -236,21 +237,36 @@ static bool text_lists(const struct ms_activity *a, const char *hex,
 	if (!at)
 		return false;
 	stop = g_strstr_len(at, end - at, "\n\n");
-	stop = stop ? stop + 1 : end;
-	hit = p->name && *p->name && g_strstr_len(at, stop - at, p->name);
+	lines = g_strndup(at, (size_t)((stop ? stop + 1 : end) - at));
+	/* in any case: the addresses are normalized, the file's are not */
+	hit = p->name && *p->name && strcasestr(lines, p->name);
 	for (size_t i = 0; !hit && (i == 0 || (p->also && p->also[i - 1]));
-	     i++)
-		hit = g_strstr_len(at, stop - at,
-				   i == 0 ? p->email : p->also[i - 1]) != NULL;
-	if (!hit)
-		return false;
-	mf = maint_file_new();
-	r = maint_file_parse(mf, hex, at, (size_t)(stop - at), &diags) == 0 &&
+	     i++) {
+		const char *addr = i == 0 ? p->email : p->also[i - 1];
+
+		hit = addr && strcasestr(lines, addr);
+	}
+	mf = hit ? maint_file_new() : NULL;
+	r = mf && maint_file_parse(mf, hex, lines, strlen(lines),
+				   &diags) == 0 &&
 		(e = maint_file_find(mf, name)) && entry_lists(a, e, p);
+	g_free(lines);
 	ms_error_clear();
 	ms_diags_release(&diags);
 	maint_file_free(mf);
 	return r;
+}
+
+/* Whether '\n'-separated `lines` holds `line`. */
+static bool has_line(const char *lines, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *at = lines; (at = strstr(at, line)); at += n)
+		if ((at == lines || at[-1] == '\n') &&
+		    (!at[n] || at[n] == '\n'))
+			return true;
+	return false;
 }
 
 /* What ms_activity_listed_during() asks of each version of the file. */
@@ -288,7 +304,7 @@ int ms_activity_listed_during(const struct ms_activity *a,
 	changes = g_hash_table_new(ms_id_hash, ms_id_equal);
 	for (guint i = 0; i < a->maint_changes->len; i++)
 		if (i >= a->maint_paths->len ||
-		    strstr(a->maint_paths->pdata[i], colon + 1))
+		    has_line(a->maint_paths->pdata[i], colon + 1))
 			g_hash_table_add(changes, &g_array_index(
 				a->maint_changes, unsigned char, i * 20));
 	revs = g_ptr_array_new_with_free_func(g_free);

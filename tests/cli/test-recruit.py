@@ -501,14 +501,16 @@ eq([(p["reviewed"], p["listed_then"], p["de_facto"])
 # proposed Paul Szczepanek for DTS, its maintainer from October 2024 to
 # August 2025, on the patches he applied as such): no proposal either.
 # OC lists Ann from 2020; Pam joins her in mid-2024, applies oc/'s four
-# changes, and leaves before the window's end.
+# changes, and leaves before the window's end; MAINTAINERS spells her
+# in capitals, as her commits do not.
 PAM = "Pam Mid <pam@example.org>"
 ANN = "Ann Au <ann@example.org>"
 stream = commit(ADA, 1514764800, "import", {
     "MAINTAINERS": OC.format(ANN), "oc/o.c": "o\n"})
 stream += commit(ADA, 1600000000, "oc: old", {"oc/o.c": "old\n"})
 stream += commit(ADA, 1719000000, "MAINTAINERS: OC: add Pam",
-                 {"MAINTAINERS": OC.format(ANN + "\nM:\t" + PAM)})
+                 {"MAINTAINERS": OC.format(ANN + "\nM:\tPAM MID "
+                                           "<Pam@Example.ORG>")})
 for i in range(4):
     stream += commit(f"Au Thor{i} <au{i}@example.org>",
                      1720000000 + i * 86400, f"oc: change {i}\n",
