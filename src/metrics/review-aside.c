@@ -33,6 +33,7 @@ struct aside_ctx {
 	char **why;                  /* per record: what set it aside, or
 					NULL */
 	GHashTable *on_branch;       /* path -> whether a branch has it */
+	GHashTable *listed;          /* path -> path_listed()'s answer */
 };
 
 /* Set aside posting `i` as `a`, with `why` (taken) as its evidence. */
@@ -100,12 +101,20 @@ static bool dir_known(const struct aside_ctx *c, GHashTable *hist,
 static bool path_listed(const struct aside_ctx *c, const char *path)
 {
 	const struct maint_entry *m[16];
-	size_t n = maint_index_match(c->map->idx, path, m, G_N_ELEMENTS(m));
+	size_t n;
+	gpointer v;
 
+	/* a path comes back with each version of its patch (1,931 asked,
+	 * 553 paths, on linux-watchdog) and each asks every N: regex */
+	if (g_hash_table_lookup_extended(c->listed, path, NULL, &v))
+		return GPOINTER_TO_INT(v);
+	n = maint_index_match(c->map->idx, path, m, G_N_ELEMENTS(m));
+	v = GINT_TO_POINTER(0);
 	for (size_t i = 0; i < MIN(n, G_N_ELEMENTS(m)); i++)
 		if (!maint_entry_catch_all(m[i]))
-			return true;
-	return false;
+			v = GINT_TO_POINTER(1);
+	g_hash_table_insert(c->listed, g_strdup(path), v);
+	return GPOINTER_TO_INT(v);
 }
 
 /* What a patch's path says of the project it belongs to. */
@@ -973,6 +982,8 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 					   g_free);
 	c->on_branch = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					     NULL);
+	c->listed = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
+					  NULL);
 	note_created(c, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct ms_mail_rec *r = rec_at(c, (uint32_t)i);
@@ -1067,6 +1078,7 @@ static void set_aside(struct aside_ctx *c, struct ms_review *rv)
 	g_hash_table_unref(c->self);
 	g_hash_table_unref(c->blob_of);
 	g_hash_table_unref(c->on_branch);
+	g_hash_table_unref(c->listed);
 	g_hash_table_unref(c->created);
 	g_free(c->strong);
 	g_hash_table_unref(modified);
