@@ -67,7 +67,8 @@ struct ms_out {
 	FILE *fp;
 	struct frame stack[MAX_DEPTH];
 	int depth;          /* number of open containers */
-	GString *key;       /* key waiting for its value, if has_key */
+	const char *key;    /* key waiting for its value, if has_key
+			     * (the caller's) */
 	bool has_key;
 	bool dash_pending;  /* text: an object inside a list starts with "- " */
 	bool finished;
@@ -83,8 +84,7 @@ struct ms_out {
 	struct {                /* the last key's entry of key_cache, by */
 		const char *ptr, *key; /* the caller's pointer: most keys */
 		const GString *enc;    /* are literals, written again and */
-	} last[64];                    /* again (a hash a member) */
-	const char *key_ptr;    /* the pointer ms_out_key() was given */
+	} last[256];                   /* again (a hash a member) */
 	GHashTable *real_cache; /* a double's bits -> GString of its
 				 * encoding: a person's shares are written
 				 * with each patch they answer */
@@ -104,7 +104,6 @@ struct ms_out *ms_out_new(enum ms_out_format format, FILE *fp)
 
 	o->format = format;
 	o->fp = fp;
-	o->key = g_string_new(NULL);
 	if (format == MS_OUT_JSON) {
 		o->str = json_string("");
 		o->real = json_real(0.0);
@@ -121,7 +120,6 @@ void ms_out_free(struct ms_out *o)
 {
 	if (!o)
 		return;
-	g_string_free(o->key, TRUE);
 	json_decref(o->str);
 	json_decref(o->real);
 	g_free(o->enc_key.data);
@@ -185,7 +183,7 @@ static void text_prefix(struct ms_out *o, bool container, bool is_list)
 		o->dash_pending = false;
 	else
 		text_indent(o);
-	fprintf(o->fp, "%s:%s", o->has_key ? o->key->str : "?",
+	fprintf(o->fp, "%s:%s", o->has_key ? o->key : "?",
 		container ? "\n" : " ");
 }
 
@@ -266,22 +264,27 @@ static bool encode_string(struct ms_out *o, struct enc_buf *b, const char *s)
  */
 static bool append_key(struct ms_out *o)
 {
-	unsigned slot = ((uintptr_t)o->key_ptr >> 3) % G_N_ELEMENTS(o->last);
+	/* Fibonacci hashing of the pointer: the literals of one printer
+	 * lie close together, and (ptr >> 3) % 64 put a third of them on
+	 * another's slot */
+	unsigned slot = (unsigned)(((uint64_t)(uintptr_t)o->key *
+				    0x9e3779b97f4a7c15u) >> 56);
 	const GString *enc = NULL;
 	char *key;
 
-	if (o->last[slot].ptr == o->key_ptr &&
-	    !strcmp(o->last[slot].key, o->key->str))
+	G_STATIC_ASSERT(G_N_ELEMENTS(o->last) == 256);
+	if (o->last[slot].ptr == o->key &&
+	    !strcmp(o->last[slot].key, o->key))
 		enc = o->last[slot].enc;
-	else if (g_hash_table_lookup_extended(o->key_cache, o->key->str,
+	else if (g_hash_table_lookup_extended(o->key_cache, o->key,
 					      (gpointer *)&key,
 					      (gpointer *)&enc))
-		o->last[slot].ptr = o->key_ptr, o->last[slot].key = key,
+		o->last[slot].ptr = o->key, o->last[slot].key = key,
 		o->last[slot].enc = enc;
 	if (!enc) {
 		GString *e;
 
-		if (!encode_string(o, &o->enc_key, o->key->str))
+		if (!encode_string(o, &o->enc_key, o->key))
 			return false;
 		if (g_hash_table_size(o->key_cache) >= MAX_CACHED_KEYS) {
 			put(o->out, o->enc_key.data, o->enc_key.len);
@@ -289,7 +292,7 @@ static bool append_key(struct ms_out *o)
 		}
 		enc = e = g_string_new_len(o->enc_key.data,
 					   (gssize)o->enc_key.len);
-		g_hash_table_insert(o->key_cache, g_strdup(o->key->str), e);
+		g_hash_table_insert(o->key_cache, g_strdup(o->key), e);
 	}
 	put(o->out, enc->str, enc->len);
 	return true;
@@ -471,8 +474,7 @@ void ms_out_end_list(struct ms_out *o)
 void ms_out_key(struct ms_out *o, const char *key)
 {
 	assert(o->depth > 0 && !o->stack[o->depth - 1].is_list);
-	g_string_assign(o->key, key ? key : "");
-	o->key_ptr = key;
+	o->key = key ? key : "";
 	o->has_key = key != NULL;
 }
 

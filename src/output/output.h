@@ -83,7 +83,8 @@ void ms_out_end_object(struct ms_out *o);
 void ms_out_begin_list(struct ms_out *o);
 void ms_out_end_list(struct ms_out *o);
 
-/* The key of the next value inside an object. */
+/* The key of the next value inside an object (borrowed: it must stay as
+ * it is until that value, or the container it opens, is written). */
 void ms_out_key(struct ms_out *o, const char *key);
 
 /*
