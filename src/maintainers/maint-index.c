@@ -19,7 +19,8 @@
  * patterns filed under its own directory prefixes.  Patterns made of
  * literal characters, '*' and '?' (nearly all) are matched by a small
  * prefix-glob matcher; the rest (character classes and other regex syntax)
- * by GRegex.  All N: regexes are first tried as one alternation.
+ * by GRegex.  All N: regexes are first tried as one alternation; those
+ * of letters alone are then substrings.
  *
  * Every regex runs under explicit PCRE2 limits (RE_LIMITS): a pattern
  * such as "(.*a){25}$" backtracks for ages on each path, and PCRE's own
@@ -37,7 +38,12 @@
 #include <stdint.h>
 #include <string.h>
 
-enum pat_kind { PAT_GLOB, PAT_REGEX };
+enum pat_kind { PAT_GLOB, PAT_REGEX, PAT_LITERAL };
+
+/* An N: value of these characters only matches itself, anywhere in the
+ * path (none is special to a /x regex): 59 of the kernel's 92. */
+#define N_LITERAL "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
+		  "0123456789_,/-"
 
 /*
  * PCRE2's per-match limits, set in the pattern itself (GRegex has no
@@ -52,9 +58,10 @@ struct pattern {
 	uint32_t order;    /* index of the field in its entry */
 	char type;         /* 'F', 'X' or 'N' */
 	enum pat_kind kind;
-	char *glob;        /* PAT_GLOB: value (+ '/'), '*' and '?' wild */
+	char *glob;        /* PAT_GLOB: value (+ '/'), '*' and '?' wild;
+			      PAT_LITERAL: the N: value */
 	bool glob_owned;   /* else borrowed from the field */
-	GRegex *re;        /* PAT_REGEX and N: */
+	GRegex *re;        /* PAT_REGEX */
 	int slashes;       /* '/' in the converted pattern */
 	bool trailing_slash;
 	int depth;
@@ -391,13 +398,17 @@ int maint_index_new(const struct maint_file *mf, const struct ms_tree *tree,
 			if (f->key == 'N') {
 				GError *err = NULL;
 
-				p->kind = PAT_REGEX;
+				p->kind = f->value[strspn(f->value,
+							  N_LITERAL)] ?
+					  PAT_REGEX : PAT_LITERAL;
 				p->depth = 0;
+				p->glob = (char *)f->value;
 				/* no JIT: only tried when the alternation
 				 * of all N: below matched */
-				p->re = limited_regex(f->value,
-						      G_REGEX_EXTENDED, &err);
-				if (!p->re) {
+				if (p->kind == PAT_REGEX)
+					p->re = limited_regex(f->value,
+						G_REGEX_EXTENDED, &err);
+				if (p->kind == PAT_REGEX && !p->re) {
 					ms_diags_add(diags, f->file, f->line,
 						     "invalid N: regex '%s' "
 						     "skipped: %s", f->value,
@@ -603,8 +614,12 @@ static void for_each_match(const struct maint_index *idx, const char *path,
 	    (!idx->nall || nall_may_match(idx, path))) {
 		for (guint k = 0; k < idx->npats->len; k++) {
 			uint32_t id = g_array_index(idx->npats, uint32_t, k);
+			struct pattern *p = &idx->pats[id];
+			bool m = p->kind == PAT_LITERAL ?
+				 strstr(path, p->glob) != NULL :
+				 re_match(idx, p, path);
 
-			if (re_match(idx, &idx->pats[id], path))
+			if (m)
 				fn(id, data);
 		}
 	}
