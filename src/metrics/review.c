@@ -620,8 +620,6 @@ struct entry_acc {
 	GHashTable *accs;            /* canonical address (interned: by its
 					pointer) -> person_acc */
 	GPtrArray *order;            /* person_acc, in the order met */
-	GHashTable *tag_msgs;        /* (record, patch) pairs whose tags were
-					counted: gint64 keys */
 	GArray *ttfr, *ttmr, *tttag, *merge;   /* int64_t latencies */
 	size_t first_replied_total;  /* patches with a first response */
 };
@@ -936,20 +934,17 @@ static GArray *responses_of(const struct ctx *c, const struct ms_rv_patch *pt,
 	return k->pdata[1];
 }
 
-/* The review tags of response `rr` to patch number `pi`, to the people
- * its trailers name (the sender `a` when a trailer has no address): once
- * per patch it answers, so that an Acked-by on a cover letter counts for
- * each patch of its series, as b4 applies it and git then shows it. */
-static void tally_tags(struct entry_acc *ea, uint32_t rec, guint pi,
+/* The review tags of response `rec` to a patch, to the people its
+ * trailers name (the sender `a` when a trailer has no address): once per
+ * patch it answers (responses() lists it once), so that an Acked-by on a
+ * cover letter counts for each patch of its series, as b4 applies it and
+ * git then shows it. */
+static void tally_tags(struct entry_acc *ea, uint32_t rec,
 		       struct person_acc *a)
 {
 	const struct ms_mail_rec *rr = rec_at(ea->c, rec);
 	const struct ms_mail_tag *t = ms_mail_index_tags(ea->c->idx, rr);
-	gint64 key = (gint64)rec << 32 | pi;
 
-	if (g_hash_table_contains(ea->tag_msgs, &key))
-		return;
-	g_hash_table_add(ea->tag_msgs, g_memdup2(&key, sizeof key));
 	for (uint32_t y = 0; y < rr->n_review_tags; y++) {
 		struct person_acc *ta = a;
 
@@ -1000,7 +995,7 @@ static bool tally_responses(struct entry_acc *ea, guint pi,
 		 * patches of a series it answers */
 		ms_rv_set_add(&a->msgs, rep->rec);
 		ms_rv_set_add(&a->threads, rr->thread);
-		tally_tags(ea, rep->rec, pi, a);
+		tally_tags(ea, rep->rec, a);
 		/* each person's own first response, same clock */
 		old = g_hash_table_lookup(firsts, a->key);
 		if (!old) {
@@ -1365,8 +1360,6 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 	ea.out = entry_new(e);
 	ea.accs = g_hash_table_new(NULL, NULL);
 	ea.order = g_ptr_array_new_with_free_func(acc_free);
-	ea.tag_msgs = g_hash_table_new_full(g_int64_hash, g_int64_equal,
-					    g_free, NULL);
 	ea.ttfr = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	ea.ttmr = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	ea.tttag = g_array_new(FALSE, FALSE, sizeof(int64_t));
@@ -1382,7 +1375,6 @@ static struct ms_rv_entry *compute_entry(const struct ctx *c,
 	g_array_sort(ea.out->patches, ms_rv_patch_cmp);
 
 	g_ptr_array_unref(ea.order);
-	g_hash_table_unref(ea.tag_msgs);
 	g_hash_table_unref(ea.accs);
 	g_array_free(ea.ttfr, TRUE);
 	g_array_free(ea.ttmr, TRUE);
