@@ -262,8 +262,6 @@ struct person_acc {
 	GArray *latencies;           /* int64_t */
 	GHashTable *msgs;            /* responses they sent (records) */
 	GHashTable *threads;         /* (the sets made by ms_rv_set_add()) */
-	GHashTable *patches;         /* patch index set */
-	GHashTable *patches_target;
 };
 
 /* The accumulator of the person known by `key` (their canonical address,
@@ -345,8 +343,6 @@ static struct ms_rv_person *person_out(struct person_acc *a, size_t patches)
 	int64_t med, p90;
 
 	*p = a->p;
-	p->replied = ms_rv_set_size(a->patches);
-	p->within_target = ms_rv_set_size(a->patches_target);
 	p->threads = ms_rv_set_size(a->threads);
 	p->messages = ms_rv_set_size(a->msgs);
 	p->has_latency = ms_rv_quantiles(a->latencies, &med, &p90);
@@ -369,8 +365,6 @@ static void acc_free(gpointer data)
 	g_array_free(a->latencies, TRUE);
 	g_clear_pointer(&a->threads, g_hash_table_unref);
 	g_clear_pointer(&a->msgs, g_hash_table_unref);
-	g_clear_pointer(&a->patches, g_hash_table_unref);
-	g_clear_pointer(&a->patches_target, g_hash_table_unref);
 	g_free(a);
 }
 
@@ -960,14 +954,14 @@ static void tally_tags(struct entry_acc *ea, uint32_t rec,
 }
 
 /*
- * The per-person tallies of patch number `pi`'s responses `resp`: the
+ * The per-person tallies of patch `pt`'s responses `resp`: the
  * patch's first response, first from a listed person and first review
  * tag; each responder's messages, threads, tags given, and their own
  * first response (its latency and whether within the target).  Returns
  * whether someone other than the author gave a review tag.
  */
-static bool tally_responses(struct entry_acc *ea, guint pi,
-			    struct ms_rv_patch *pt, const GArray *resp)
+static bool tally_responses(struct entry_acc *ea, struct ms_rv_patch *pt,
+			    const GArray *resp)
 {
 	const struct ctx *c = ea->c;
 	GHashTable *firsts = g_hash_table_new_full(NULL, NULL, NULL, g_free);
@@ -1011,10 +1005,10 @@ static bool tally_responses(struct entry_acc *ea, guint pi,
 		struct person_acc *a = g_hash_table_lookup(ea->accs, k);
 		int64_t lat = *(int64_t *)v;
 
-		ms_rv_set_add(&a->patches, pi + 1);
+		a->p.replied++;   /* once a patch: firsts has them once */
 		g_array_append_val(a->latencies, lat);
 		if (lat <= c->opts->target) {
-			ms_rv_set_add(&a->patches_target, pi + 1);
+			a->p.within_target++;
 			if (a->p.role)
 				pt->within_target = true;
 		}
@@ -1195,7 +1189,7 @@ static void patch_reviews(struct entry_acc *ea)
 			NULL;
 		int64_t newest = ms_rv_newest_posting(c->idx, pt->postings);
 		GArray *events;
-		bool tagged_by_other = tally_responses(ea, pi, pt,
+		bool tagged_by_other = tally_responses(ea, pt,
 			responses_of(c, pt, newest, &events));
 
 		patch_outcome(ea, pt, author, tagged_by_other, newest);
