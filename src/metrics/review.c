@@ -231,29 +231,28 @@ static void ctx_release(struct ctx *c)
  */
 static void descendants(const struct ctx *c, uint32_t root, GArray *out)
 {
-	GArray *queue = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-	GHashTable *seen = g_hash_table_new(NULL, NULL);
+	guint q = out->len;   /* what `out` gets is the queue */
+	uint32_t node = root;
 
-	g_array_append_val(queue, root);
-	g_hash_table_add(seen, GUINT_TO_POINTER(root));
-	for (guint q = 0; q < queue->len; q++) {
+	for (;;) {
 		GArray *kids = g_hash_table_lookup(c->children,
-			GUINT_TO_POINTER(g_array_index(queue, uint32_t, q)));
+						   GUINT_TO_POINTER(node));
 
 		for (guint k = 0; kids && k < kids->len; k++) {
 			uint32_t kid = g_array_index(kids, uint32_t, k);
 
-			if (g_hash_table_contains(seen, GUINT_TO_POINTER(kid)) ||
+			/* a record has one parent: only a loop of
+			 * In-Reply-To back to `root` meets one again */
+			if (kid == root ||
 			    rec_at(c, kid)->kind == MS_MAIL_PATCH ||
 			    rec_at(c, kid)->kind == MS_MAIL_COVER)
 				continue;
-			g_hash_table_add(seen, GUINT_TO_POINTER(kid));
-			g_array_append_val(queue, kid);
 			g_array_append_val(out, kid);
 		}
+		if (q == out->len)
+			break;
+		node = g_array_index(out, uint32_t, q++);
 	}
-	g_hash_table_unref(seen);
-	g_array_free(queue, TRUE);
 }
 
 struct person_acc {
