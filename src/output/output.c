@@ -24,6 +24,9 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define MAX_DEPTH 64
 
@@ -673,6 +676,24 @@ static inline bool sanitize_plain(unsigned char c)
 	return c >= 0x20 ? c != 0x7f && c != 0xc2 : c == '\t' || c == '\n';
 }
 
+#ifdef __SSE2__
+/* Whether one of the 16 bytes at `p` is not plain (sanitize_plain()):
+ * a control but tab and newline, 0x7f or 0xc2 (a vector compare a
+ * kind: half the instructions of writing a 7 MB pending --json). */
+#define SPECIAL_BLOCK 16
+static inline bool block_special(const unsigned char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x);
+
+	ctl = _mm_andnot_si128(_mm_or_si128(
+		_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')),
+		_mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))), ctl);
+	ctl = _mm_or_si128(ctl, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
+	ctl = _mm_or_si128(ctl, _mm_cmpeq_epi8(x, _mm_set1_epi8((char)0xc2)));
+	return _mm_movemask_epi8(ctl) != 0;
+}
+#else
 /* The high bit of each byte of `x` that is zero (exact: no carry
  * between bytes). */
 static inline uint64_t zero_bytes(uint64_t x)
@@ -682,9 +703,9 @@ static inline uint64_t zero_bytes(uint64_t x)
 	return ~(((x & low7) + low7) | x) & ~low7;
 }
 
-/* Whether one of the 8 bytes at `p` is not plain (sanitize_plain()):
- * a control but tab and newline, 0x7f or 0xc2. */
-static inline bool word_special(const unsigned char *p)
+/* The same of 8 bytes. */
+#define SPECIAL_BLOCK 8
+static inline bool block_special(const unsigned char *p)
 {
 	const uint64_t ones = 0x0101010101010101u, low7 = ones * 0x7f;
 	uint64_t x, ctl;
@@ -694,6 +715,7 @@ static inline bool word_special(const unsigned char *p)
 	ctl &= ~zero_bytes(x ^ ones * '\n') & ~zero_bytes(x ^ ones * '\t');
 	return ctl | zero_bytes(x ^ ones * 0x7f) | zero_bytes(x ^ ones * 0xc2);
 }
+#endif
 
 void ms_out_sanitize(GString *out, const char *in, size_t len, int *state)
 {
@@ -710,12 +732,13 @@ void ms_out_sanitize(GString *out, const char *in, size_t len, int *state)
 		if (!*state) {
 			while (run < len && sanitize_plain(p[run])) {
 				run++;
-				/* eight bytes at a time while no byte is a
+				/* a block at a time while no byte is a
 				 * control, 0x7f or 0xc2 (a third of the
 				 * instructions of writing a U-Boot areas
 				 * report went here) */
-				while (run + 8 <= len && !word_special(p + run))
-					run += 8;
+				while (run + SPECIAL_BLOCK <= len &&
+				       !block_special(p + run))
+					run += SPECIAL_BLOCK;
 			}
 			if (run > i)
 				g_string_append_len(out, in + i,
