@@ -47,8 +47,9 @@ struct ms_review_map {
 					NULL */
 	GPtrArray *loaded;           /* sibling names and base commits
 					(foreign and base point into them) */
-	GPtrArray *people;           /* per entry: its M:/R: names and
-					addresses, parsed once, or NULL */
+	GPtrArray *people;           /* per entry: its M:/R: people as
+					ms_review_map_listed()'s ident has
+					them (GArray of unsigned), or NULL */
 };
 
 /* A host where MAINTAINERS names this many lists is the project's own:
@@ -135,9 +136,10 @@ bool ms_rv_quantiles(GArray *v, int64_t *median, int64_t *p90);
  * patches' wait measured to `until`. */
 void ms_rv_entry_states(struct ms_rv_entry *e, int64_t until);
 
-/* Whether the sender of `r` is an M: or R: person (through `ident`) of
- * any entry patch posting `rec` maps to: a tree's maintainer applying a
- * patch that touches several entries is listed in one of them only. */
+/* Whether the sender of `r` is an M: or R: person (through `ident`,
+ * the same at each call on `map`) of any entry patch posting `rec` maps
+ * to: a tree's maintainer applying a patch that touches several entries
+ * is listed in one of them only. */
 struct ms_ident;
 bool ms_review_map_listed(const struct ms_review_map *map, uint32_t rec,
 			  struct ms_ident *ident, const struct ms_mail_rec *r);

@@ -251,7 +251,7 @@ void ms_review_map_free(struct ms_review_map *map)
 	g_ptr_array_free(map->base, TRUE);
 	for (guint i = 0; i < map->people->len; i++)
 		if (map->people->pdata[i])
-			g_ptr_array_unref(map->people->pdata[i]);
+			g_array_unref(map->people->pdata[i]);
 	g_ptr_array_free(map->people, TRUE);
 	g_hash_table_unref(map->list_ix);
 	g_hash_table_unref(map->hosts);
@@ -653,13 +653,14 @@ const GArray *ms_review_map_entries(const struct ms_review_map *map,
 	return rec < map->recs->len ? map->recs->pdata[rec] : NULL;
 }
 
-/* Entry `ix`'s M: and R: people with an address: name (or NULL),
- * address, name, ...; parsed once per run, for each notice asks. */
-static const GPtrArray *entry_people(const struct ms_review_map *map,
-				     size_t ix)
+/* Entry `ix`'s M: and R: people with an address, as `ident` resolves
+ * them: once per run, for each notice asks (13 resolutions a notice on
+ * linux-watchdog's epoch). */
+static const GArray *entry_people(const struct ms_review_map *map,
+				  size_t ix, struct ms_ident *ident)
 {
 	const struct maint_entry *e = maint_file_entry(map->mf, ix);
-	GPtrArray *p;
+	GArray *p;
 
 	/* an index past the entries has none (maint_file_entry()) */
 	if (!e || ix >= map->people->len)
@@ -667,19 +668,20 @@ static const GPtrArray *entry_people(const struct ms_review_map *map,
 	p = map->people->pdata[ix];
 	if (p)
 		return p;
-	p = g_ptr_array_new_with_free_func(g_free);
+	p = g_array_new(FALSE, FALSE, sizeof(unsigned));
 	for (size_t f = 0; f < e->nr_fields; f++) {
 		char *name = NULL, *email = NULL;
+		unsigned id;
 
 		if (e->fields[f].key != 'M' && e->fields[f].key != 'R')
 			continue;
 		maint_parse_person(e->fields[f].value, &name, &email);
-		if (!email) {
-			g_free(name);
-			continue;
+		if (email) {
+			id = ms_ident_resolve(ident, name, email);
+			g_array_append_val(p, id);
 		}
-		g_ptr_array_add(p, name);
-		g_ptr_array_add(p, email);
+		g_free(name);
+		g_free(email);
 	}
 	map->people->pdata[ix] = p;
 	return p;
@@ -693,12 +695,11 @@ bool ms_review_map_listed(const struct ms_review_map *map, uint32_t rec,
 					r->sender_email);
 
 	for (guint i = 0; es && i < es->len && who != MS_IDENT_NONE; i++) {
-		const GPtrArray *p = entry_people(map,
-			g_array_index(es, size_t, i));
+		const GArray *p = entry_people(map,
+			g_array_index(es, size_t, i), ident);
 
-		for (guint k = 0; p && k + 1 < p->len; k += 2)
-			if (ms_ident_resolve(ident, p->pdata[k],
-					     p->pdata[k + 1]) == who)
+		for (guint k = 0; p && k < p->len; k++)
+			if (g_array_index(p, unsigned, k) == who)
 				return true;
 	}
 	return false;
