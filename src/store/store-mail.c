@@ -659,9 +659,12 @@ static int mail_load(struct mail_tee *t)
 		return store_db_error(s, rc, "read the inboxes");
 	if (!t->inbox)
 		return 0;
-	rc = store_query(s, "read the database", &stale, "SELECT count(*) "
-			 "FROM messages WHERE inbox = ? AND version != ?",
-			 "li", t->inbox, MS_STORE_MAIL_VERSION);
+	/* two ranges of messages_version (`!=` reads all its rows) */
+	rc = store_query(s, "read the database", &stale, "SELECT (SELECT "
+			 "count(*) FROM messages WHERE inbox = ?1 AND version "
+			 "< ?2) + (SELECT count(*) FROM messages WHERE inbox = "
+			 "?1 AND version > ?2)", "li", t->inbox,
+			 MS_STORE_MAIL_VERSION);
 	if (rc < 0)
 		return rc;
 	if (have_bodies)
@@ -671,9 +674,11 @@ static int mail_load(struct mail_tee *t)
 		 * not kept: read the inbox again */
 		return drop_inbox(s, t->inbox, t->bodies,
 				  "drop stale messages");
+	/* every row is of this version now: the index's last one */
 	rc = store_query(s, "read the database", &t->load_seq, "SELECT "
-			 "coalesce(max(seq), 0) FROM messages WHERE inbox = ?",
-			 "l", t->inbox);
+			 "coalesce(max(seq), 0) FROM messages WHERE inbox = ? "
+			 "AND version = ?", "li", t->inbox,
+			 MS_STORE_MAIL_VERSION);
 	if (rc < 0)
 		return rc;
 	t->last_seq = t->load_seq;

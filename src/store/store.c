@@ -132,6 +132,10 @@ static const char schema[] =
 	"  line INTEGER NOT NULL DEFAULT 0,"
 	"  preimages TEXT NOT NULL DEFAULT '[]');"
 	"CREATE INDEX messages_inbox ON messages (inbox, epoch, seq);"
+	/* each warm run asks whether an inbox has rows of another
+	 * extraction version: without it, a read of every row (50 ms on
+	 * linux-watchdog's 16,000 messages) */
+	"CREATE INDEX messages_version ON messages (inbox, version);"
 	"CREATE INDEX messages_id ON messages (message_id);"
 	/* mbox files, whole */
 	"CREATE TABLE mbox_files ("

@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 /* The database layout; a store written by a newer maintstat is refused. */
-#define MS_STORE_SCHEMA_VERSION 12
+#define MS_STORE_SCHEMA_VERSION 13
 /*
  * The extraction logic of a commit record.  Bump it whenever git-walk.c
  * or trailer.c changes what a commit yields: records of another version
