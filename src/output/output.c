@@ -583,8 +583,8 @@ void ms_out_real(struct ms_out *o, double v)
 
 void ms_out_bool(struct ms_out *o, bool v)
 {
-	if (o->format == MS_OUT_JSON)
-		json_scalar(o, json_boolean(v));
+	if (o->format == MS_OUT_JSON)   /* as jansson writes them */
+		json_scalar_encoded(o, v ? "true" : "false", v ? 4 : 5);
 	else
 		text_scalar(o, v ? "yes" : "no");
 }
@@ -592,7 +592,7 @@ void ms_out_bool(struct ms_out *o, bool v)
 void ms_out_null(struct ms_out *o)
 {
 	if (o->format == MS_OUT_JSON)
-		json_scalar(o, json_null());
+		json_scalar_encoded(o, "null", 4);
 	else
 		text_scalar(o, "-");
 }
