@@ -95,33 +95,33 @@ bench() {
 }
 
 echo "$MS, N=$N, RUNS=$RUNS"
-if [ -e "$LTP" ] && [ -e "$LTPLIST" ]; then
-	git clone -q --bare --shared "$LTPLIST" "$tmp/ltp.git"
-	tip=$(git -C "$tmp/ltp.git" rev-parse HEAD)
-	back=$(git -C "$tmp/ltp.git" rev-parse "HEAD~$N")
-	ltp_old() { git -C "$tmp/ltp.git" update-ref HEAD "$back"; }
-	ltp_new() { git -C "$tmp/ltp.git" update-ref HEAD "$tip"; }
+# epoch NAME GITDIR ARGS...: pending and review on a bare clone of a
+# public-inbox epoch, its HEAD N commits back, then at its tip
+epoch() {
+	local name=$1 src=$2
+
+	shift 2
+	rm -rf "$tmp/e.git"
+	git clone -q --bare --shared "$src" "$tmp/e.git"
+	etip=$(git -C "$tmp/e.git" rev-parse HEAD)
+	eback=$(git -C "$tmp/e.git" rev-parse "HEAD~$N")
+	e_old() { git -C "$tmp/e.git" update-ref HEAD "$eback"; }
+	e_new() { git -C "$tmp/e.git" update-ref HEAD "$etip"; }
 	for cmd in pending review; do
-		bench ltp-epoch ltp_old ltp_new "$cmd" --repo "$LTP" \
-			--maintainers "$tmp/ltp-MAINTAINERS" --until \
-			2026-11-01 --archive "$tmp/ltp.git"
+		bench "$name" e_old e_new "$cmd" "$@" --archive "$tmp/e.git"
 	done
+}
+
+if [ -e "$LTP" ] && [ -e "$LTPLIST" ]; then
+	epoch ltp-epoch "$LTPLIST" --repo "$LTP" --maintainers \
+		"$tmp/ltp-MAINTAINERS" --until 2026-11-01
 else
 	echo "  ltp: skipped ($LTP or $LTPLIST not found)"
 fi
 for k in ${KLISTS:-}; do
 	[ -e "$LINUX" ] || break
-	kn=$(basename "$(dirname "$k")" | sed 's/.*+//; s/\..*//')
-	rm -rf "$tmp/k.git"
-	git clone -q --bare --shared "$k" "$tmp/k.git"
-	ktip=$(git -C "$tmp/k.git" rev-parse HEAD)
-	kback=$(git -C "$tmp/k.git" rev-parse "HEAD~$N")
-	k_old() { git -C "$tmp/k.git" update-ref HEAD "$kback"; }
-	k_new() { git -C "$tmp/k.git" update-ref HEAD "$ktip"; }
-	for cmd in pending review; do
-		bench "$kn" k_old k_new "$cmd" --tree "$LINUX" \
-			--archive "$tmp/k.git"
-	done
+	epoch "$(basename "$(dirname "$k")" | sed 's/.*+//; s/\..*//')" \
+		"$k" --tree "$LINUX"
 done
 if [ -e "$LINUX" ] && [ -e "$RDMALIST" ]; then
 	# the slice cut before its N-th last message (a From_ line after a

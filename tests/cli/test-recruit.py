@@ -466,6 +466,24 @@ eq([(p["committed"], p["listed_elsewhere"], p["de_facto"]) for p in leo],
    [(4, "* OVERALL", False)], "PKG: Leo listed in * OVERALL, not de-facto")
 eq(doc["entries"][1]["areas"][0]["flags"], ["unattended"],
    "LIBV: Pat's tags, on under a quarter of its commits: no de-facto flag")
+
+
+def listed_not_defacto(repo, out, name, figure, why):
+    """No recruit proposal for NAME, and areas calls them listed_then,
+    not de-facto (FIGURE: the count of theirs areas shows, 4)."""
+    r = run("recruit", "--repo", repo, "--no-cache", "-o",
+            os.path.join(T, out), "--from", FROM, "--json", "OC", *SMALL,
+            env=env)
+    eq(r.json()["patch_files"] if r.rc == 0 else r.err, [],
+       f"no proposal for {name.split()[0]}, {why}")
+    doc = run("areas", "--repo", repo, "--no-cache", "--json", "OC",
+              *SMALL).json()
+    eq([(p[figure], p["listed_then"], p["de_facto"])
+        for p in doc["entries"][0]["areas"][0]["top"]
+        if p["name"] == name], [(4, True, False)],
+       f"areas: {name.split()[0]} listed_then, not de-facto")
+
+
 # Someone the entry listed when the window began, removed since (issue
 # 37, real output: Xen's recruit proposed Christian Lindig back for
 # OCAML TOOLS, whose M: he was until two months before the window's end,
@@ -486,17 +504,8 @@ for i in range(4):
 stream += commit(ADA, 1735776000, "MAINTAINERS: OC: Ann for Lin",
                  {"MAINTAINERS": OC.format("Ann Au <ann@example.org>")})
 seven = imported("seven.git", stream)
-r = run("recruit", "--repo", seven, "--no-cache", "-o",
-        os.path.join(T, "out13"), "--from", FROM, "--json", "OC", *SMALL,
-        env=env)
-eq(r.json()["patch_files"] if r.rc == 0 else r.err, [],
-   "no proposal for Lin, whom OC listed when the window began")
-doc = run("areas", "--repo", seven, "--no-cache", "--json", "OC",
-          *SMALL).json()
-eq([(p["reviewed"], p["listed_then"], p["de_facto"])
-    for p in doc["entries"][0]["areas"][0]["top"]
-    if p["name"] == "Lin Former"], [(4, True, False)],
-   "areas: Lin listed_then, not de-facto")
+listed_not_defacto(seven, "out13", "Lin Former", "reviewed",
+                   "whom OC listed when the window began")
 # Listed in the middle of the window only (real output: DPDK's recruit
 # proposed Paul Szczepanek for DTS, its maintainer from October 2024 to
 # August 2025, on the patches he applied as such): no proposal either.
@@ -518,15 +527,6 @@ for i in range(4):
 stream += commit(ADA, 1735776000, "MAINTAINERS: OC: Pam leaves",
                  {"MAINTAINERS": OC.format(ANN)})
 eight = imported("eight.git", stream)
-r = run("recruit", "--repo", eight, "--no-cache", "-o",
-        os.path.join(T, "out14"), "--from", FROM, "--json", "OC", *SMALL,
-        env=env)
-eq(r.json()["patch_files"] if r.rc == 0 else r.err, [],
-   "no proposal for Pam, whom OC listed for half a year of the window")
-doc = run("areas", "--repo", eight, "--no-cache", "--json", "OC",
-          *SMALL).json()
-eq([(p["committed"], p["listed_then"], p["de_facto"])
-    for p in doc["entries"][0]["areas"][0]["top"]
-    if p["name"] == "Pam Mid"], [(4, True, False)],
-   "areas: Pam listed_then, not de-facto")
+listed_not_defacto(eight, "out14", "Pam Mid", "committed",
+                   "whom OC listed for half a year of the window")
 done()
