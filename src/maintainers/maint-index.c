@@ -577,11 +577,12 @@ static bool nall_may_match(const struct maint_index *idx, const char *path)
 	return true;
 }
 
-/* Call fn(pattern id) for every F:/X: pattern that matches `path`, and
- * with `with_n` every N: pattern. */
+/*
+ * Call fn(pattern id) for every F:/X:/N: pattern that matches `path`.
+ * Returns false if fn asked to stop.
+ */
 static void for_each_match(const struct maint_index *idx, const char *path,
-			   bool with_n, void (*fn)(uint32_t id, void *data),
-			   void *data)
+			   void (*fn)(uint32_t id, void *data), void *data)
 {
 	size_t len = strlen(path);
 	char stackbuf[512];
@@ -609,7 +610,7 @@ static void for_each_match(const struct maint_index *idx, const char *path,
 		if (i == len)
 			break;
 	}
-	if (with_n && idx->npats->len &&
+	if (idx->npats->len &&
 	    (!idx->nall || nall_may_match(idx, path))) {
 		for (guint k = 0; k < idx->npats->len; k++) {
 			uint32_t id = g_array_index(idx->npats, uint32_t, k);
@@ -659,16 +660,16 @@ static void collect_hit(uint32_t id, void *data)
 	c->nr++;
 }
 
-static size_t match_ranked(const struct maint_index *idx, const char *path,
-			   bool with_n, struct maint_match *out, size_t max,
-			   unsigned char *marks)
+size_t maint_index_match_marks(const struct maint_index *idx,
+			       const char *path, struct maint_match *out,
+			       size_t max, unsigned char *marks)
 {
 	struct collect c = { idx, NULL, 0, 32, marks, { { 0, 0, 0, 0 } } };
 	struct ranked *r;
 	size_t nr = 0;
 
 	c.hits = c.local;
-	for_each_match(idx, path, with_n, collect_hit, &c);
+	for_each_match(idx, path, collect_hit, &c);
 	if (!c.nr)
 		return 0;
 	qsort(c.hits, c.nr, sizeof(*c.hits), cmp_hit);
@@ -708,20 +709,6 @@ static size_t match_ranked(const struct maint_index *idx, const char *path,
 	if (c.hits != c.local)
 		g_free(c.hits);
 	return nr;
-}
-
-size_t maint_index_match_marks(const struct maint_index *idx,
-			       const char *path, struct maint_match *out,
-			       size_t max, unsigned char *marks)
-{
-	return match_ranked(idx, path, true, out, max, marks);
-}
-
-size_t maint_index_match_files(const struct maint_index *idx,
-			       const char *path, struct maint_match *out,
-			       size_t max)
-{
-	return match_ranked(idx, path, false, out, max, NULL);
 }
 
 size_t maint_index_match_depth(const struct maint_index *idx,

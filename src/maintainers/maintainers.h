@@ -206,14 +206,6 @@ size_t maint_index_match_depth(const struct maint_index *idx,
 size_t maint_index_match_marks(const struct maint_index *idx,
 			       const char *path, struct maint_match *out,
 			       size_t max, unsigned char *marks);
-/*
- * Like maint_index_match_depth(), by the F: and X: patterns alone: each
- * entry it gives, maint_index_match_depth() gives too (an N: adds
- * entries, never removes one), without trying the N: regexes.
- */
-size_t maint_index_match_files(const struct maint_index *idx,
-			       const char *path, struct maint_match *out,
-			       size_t max);
 size_t maint_index_nr_patterns(const struct maint_index *idx);
 /* The field of pattern `id`; borrowed from the maint_file. */
 const struct maint_field *maint_index_pattern(const struct maint_index *idx,

@@ -101,7 +101,6 @@ static bool dir_known(const struct aside_ctx *c, GHashTable *hist,
 static bool path_listed(const struct aside_ctx *c, const char *path)
 {
 	const struct maint_entry *m[16];
-	struct maint_match f[16];
 	size_t n;
 	gpointer v;
 
@@ -109,13 +108,8 @@ static bool path_listed(const struct aside_ctx *c, const char *path)
 	 * 553 paths, on linux-watchdog) and each asks every N: regex */
 	if (g_hash_table_lookup_extended(c->listed, path, NULL, &v))
 		return GPOINTER_TO_INT(v);
+	n = maint_index_match(c->map->idx, path, m, G_N_ELEMENTS(m));
 	v = GINT_TO_POINTER(0);
-	/* an F: claim answers without the N: regexes */
-	n = maint_index_match_files(c->map->idx, path, f, G_N_ELEMENTS(f));
-	for (size_t i = 0; i < MIN(n, G_N_ELEMENTS(f)); i++)
-		if (!maint_entry_catch_all(f[i].entry))
-			v = GINT_TO_POINTER(1);
-	n = v ? 0 : maint_index_match(c->map->idx, path, m, G_N_ELEMENTS(m));
 	for (size_t i = 0; i < MIN(n, G_N_ELEMENTS(m)); i++)
 		if (!maint_entry_catch_all(m[i]))
 			v = GINT_TO_POINTER(1);
