@@ -93,37 +93,34 @@ static void act_verdict(const struct cc_act *ac,
 			  ac->lf != NULL, ac->q.active_since, v);
 }
 
-/* The list's figures of the person a line stands for: the entry's
- * review (NULL: no patch to it on the list) and the person in it, by
- * the address the entry lists (the line's is .mailmap's: erofs-utils'
- * Chengyu Zhu had "0 replies" under it, 4 under his listed one). */
+/* The list's figures of the person of verdict `v` (a listed line of
+ * --archive): the entry's review (NULL: no patch to it on the list) and
+ * the person in it, under the address the verdict looked at. */
 static const struct ms_rv_entry *list_person(const struct cc_act *ac,
 					     const struct maint_cc_line *l,
+					     const struct ms_verdict *v,
 					     const struct ms_rv_person **out)
 {
-	const struct ms_act_person *p;
-	const struct ms_rv_entry *e;
+	const struct ms_rv_entry *e = l->entry ?
+		cli_list_facts_entry(ac->lf, l->entry->name) : NULL;
 
-	*out = NULL;
-	if (!ac || !ac->lf || !l->entry || (l->kind != 'M' && l->kind != 'R'))
-		return NULL;
-	p = act_person(ac, l);
-	e = cli_list_facts_entry(ac->lf, l->entry->name);
-	*out = ms_verdict_listed(e, p ? p->email : l->address);
+	*out = ms_verdict_listed(e, v->email);
 	return e;
 }
 
 /* ", 41 replies, median 1.2d" (or ", no patch on the list"), or NULL
- * without --archive; g_free it. */
+ * without --archive, for listed line `l` of verdict `v`; g_free it. */
 static char *list_note(const struct cc_act *ac,
-		       const struct maint_cc_line *l)
+		       const struct maint_cc_line *l,
+		       const struct ms_verdict *v)
 {
 	const struct ms_rv_person *p;
-	const struct ms_rv_entry *e = list_person(ac, l, &p);
+	const struct ms_rv_entry *e;
 	char d[32];
 
-	if (!ac || !ac->lf || (l->kind != 'M' && l->kind != 'R'))
+	if (!ac->lf)
 		return NULL;
+	e = list_person(ac, l, v, &p);
 	if (!e)
 		return g_strdup(", no patch on the list");
 	if (!p || !p->replied)
@@ -194,14 +191,16 @@ void cc_act_defacto(struct cc_act *ac, const struct maint_cc *cc,
 static void list_json(struct ms_out *o, const struct cc_act *ac,
 		      const struct maint_cc_line *l, const struct ms_verdict *v)
 {
-	const struct ms_rv_person *p;
-	const struct ms_rv_entry *e = list_person(ac, l, &p);
+	const struct ms_rv_person *p = NULL;
+	const struct ms_rv_entry *e = NULL;
 
 	ms_out_key(o, "on_list");
 	if (!ac->lf) {
 		ms_out_null(o);
 		return;
 	}
+	if (maint_cc_line_listed(l))
+		e = list_person(ac, l, v, &p);
 	ms_out_begin_object(o);
 	ms_out_kv_int(o, "patches", e ? (int64_t)e->patches->len : 0);
 	ms_out_kv_int(o, "replied", p ? (int64_t)p->replied : 0);
@@ -303,27 +302,25 @@ void cc_act_free(struct cc_act *ac)
 char *cc_act_note(const struct cc_act *ac, const struct maint_cc_line *l,
 		  bool *drop)
 {
-	const struct ms_act_person *p = act_person(ac, l);
+	struct ms_verdict v;
 	char *note = NULL, *ln;
 
 	*drop = false;
-	if (maint_cc_line_listed(l)) {
-		struct ms_verdict v;
+	if (!maint_cc_line_listed(l))
+		return NULL;
+	act_verdict(ac, l, act_person(ac, l), &v);
+	if (ms_verdict_mark(&v)) {
+		char *text;
 
-		act_verdict(ac, l, p, &v);
-		if (ms_verdict_mark(&v)) {
-			char *text;
-
-			if (ac->active_only) {
-				*drop = true;
-				return NULL;
-			}
-			text = ms_verdict_text(&v);
-			note = g_strconcat(", ", text, NULL);
-			g_free(text);
+		if (ac->active_only) {
+			*drop = true;
+			return NULL;
 		}
+		text = ms_verdict_text(&v);
+		note = g_strconcat(", ", text, NULL);
+		g_free(text);
 	}
-	ln = list_note(ac, l);
+	ln = list_note(ac, l, &v);
 	if (ln) {
 		char *both = g_strconcat(ln, note ? note : "", NULL);
 
