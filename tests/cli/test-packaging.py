@@ -109,6 +109,21 @@ r = subprocess.run([quick, "sections", "--help"], capture_output=True,
                    text=True)
 ok(r.returncode == 0 and "Usage: maintstat sections" in r.stdout,
    "...while its own commands run", r.stderr)
+# beside it, a maintstat-full that prints its GLIBC_TUNABLES: the quick
+# program asks for malloc on huge pages, and keeps a user's own tunables
+side = tmpdir()
+shutil.copy(quick, os.path.join(side, "maintstat"))
+with open(os.path.join(side, "maintstat-full"), "w") as f:
+    f.write('#!/bin/sh\nprintf "%s" "$GLIBC_TUNABLES"\n')
+os.chmod(os.path.join(side, "maintstat-full"), 0o755)
+for user, want in ((None, "glibc.malloc.hugetlb=1"),
+                   ("glibc.malloc.check=0", "glibc.malloc.check=0")):
+    env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
+    if user:
+        env["GLIBC_TUNABLES"] = user
+    r = subprocess.run([os.path.join(side, "maintstat"), "review"],
+                       capture_output=True, text=True, env=env)
+    eq(r.stdout, want, f"maintstat-full is run with GLIBC_TUNABLES={want}")
 mandir = installed(os.path.join(opts["mandir"], "man1"))
 pages = ["maintstat.1"] + [f"maintstat-{c}.1" for c in commands] + \
     ["maintstat-mail-stats.1", "maintstat-mail-show.1"]
