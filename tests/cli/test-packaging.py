@@ -116,7 +116,8 @@ shutil.copy(quick, os.path.join(side, "maintstat"))
 with open(os.path.join(side, "maintstat-full"), "w") as f:
     f.write('#!/bin/sh\nprintf "%s" "$GLIBC_TUNABLES"\n')
 os.chmod(os.path.join(side, "maintstat-full"), 0o755)
-for user, want in ((None, "glibc.malloc.hugetlb=1"),
+for user, want in ((None, "glibc.malloc.hugetlb=1:"
+                         "glibc.malloc.mmap_threshold=33554432"),
                    ("glibc.malloc.check=0", "glibc.malloc.check=0")):
     env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
     if user:
