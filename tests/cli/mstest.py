@@ -384,10 +384,15 @@ def model_put(db, kind, data, key=None, crc=None):
 # it means "result:CMD:FORMAT" and gets the one of those used last.
 
 def _result_split(data):
+    """facts, output and messages of a result value: four lengths (the
+    output's own length last when it is kept deflated), then the parts
+    (src/store/store-results.c)."""
     import struct
-    fl, ol, el = struct.unpack_from("<QQQ", data, 0)
-    return (data[24:24 + fl], data[24 + fl:24 + fl + ol],
-            data[24 + fl + ol:24 + fl + ol + el])
+    import zlib
+    fl, ol, el, raw = struct.unpack_from("<QQQQ", data, 0)
+    out = data[32 + fl:32 + fl + ol]
+    return (data[32:32 + fl], zlib.decompress(out, -15) if raw else out,
+            data[32 + fl + ol:32 + fl + ol + el])
 
 
 def result_row(db, kind):
@@ -405,8 +410,8 @@ def result_row(db, kind):
 
 def _result_bytes(facts, out, err):
     import struct
-    return struct.pack("<QQQ", len(facts), len(out), len(err)) + facts + \
-        out + err
+    return struct.pack("<QQQQ", len(facts), len(out), len(err), 0) + \
+        facts + out + err
 
 
 def result_crc(key, facts, out, err):

@@ -123,10 +123,10 @@ ok(r.rc == 0 and not r.err and r.out == want.out,
 # served from the chunks: a result planted with the same output and a
 # message of its own prints both
 facts_len = struct.unpack_from("<Q", whole, 0)[0] if row else 0
-facts = whole[24:24 + facts_len]
+facts = whole[32:32 + facts_len]
 out_b = want.out.encode()
 marker = b"maintstat: warning: PLANTED\n"
-planted = (struct.pack("<QQQ", len(facts), len(out_b), len(marker)) +
+planted = (struct.pack("<QQQQ", len(facts), len(out_b), len(marker), 0) +
            facts + out_b + marker)
 put_chunked(KIND, key, planted)
 eq(len(rows(KIND)[2]), (len(planted) - 1) // LIMIT + 1,

@@ -12,6 +12,7 @@
  * schema 7 is rebuilt: emptied, at the current schema.
  */
 #include "test.h"
+#include "bytes.h"
 #include "store.h"
 
 #include <glib.h>
@@ -331,6 +332,73 @@ static void test_results(struct ms_store *s, const char *db)
 	g_free(out);
 }
 
+/* The bytes of kind "result" under `key` as rows hold them. */
+static long long kept_bytes(const char *db)
+{
+	return query(db, "SELECT (SELECT sum(length(data)) FROM models WHERE "
+		     "kind = 'result' AND key = 'z') + (SELECT "
+		     "coalesce(sum(length(data)), 0) FROM model_chunks WHERE "
+		     "kind = 'result' AND key = 'z')");
+}
+
+/* An output of 64 KiB or more is kept deflated and read back whole;
+ * one that does not shrink is kept as it is; a deflated output that
+ * does not inflate to its length is not a saved result. */
+static void test_results_deflated(struct ms_store *s, const char *db)
+{
+	GString *facts = g_string_new("f\n"), *err = g_string_new("");
+	GString *json = g_string_new(NULL);
+	struct ms_store_result r;
+	GRand *rnd = g_rand_new_with_seed(7);
+	unsigned char *noise = g_malloc(100000);
+	struct ms_store_piece bad[2];
+	GByteArray *head = g_byte_array_new();
+
+	for (int i = 0; i < 5000; i++)
+		g_string_append_printf(json, "{\"subject\": \"patch %d\", "
+				       "\"state\": \"waiting\"},\n", i);
+	is_int(ms_store_result_put(s, "z", facts, json->str, json->len, err),
+	       0, "a result of 220 KB of JSON: saved");
+	ok(kept_bytes(db) > 0 && kept_bytes(db) < (long long)json->len / 4,
+	   "... kept in under a quarter of its bytes");
+	is_int(ms_store_result_get(s, "z", &r), 0, "read back");
+	ok(r.out && g_bytes_get_size(r.out) == json->len &&
+	   !memcmp(g_bytes_get_data(r.out, NULL), json->str, json->len) &&
+	   r.facts && g_bytes_get_size(r.facts) == facts->len,
+	   "... the same output and facts");
+	ms_store_result_release(&r);
+	for (int i = 0; i < 100000; i++)
+		noise[i] = (unsigned char)g_rand_int(rnd);
+	is_int(ms_store_result_put(s, "z", facts, (const char *)noise, 100000,
+				   err), 0, "100 KB of noise: saved");
+	ok(kept_bytes(db) >= 100000, "... kept as it is");
+	is_int(ms_store_result_get(s, "z", &r), 0, "read back");
+	ok(r.out && g_bytes_get_size(r.out) == 100000 &&
+	   !memcmp(g_bytes_get_data(r.out, NULL), noise, 100000),
+	   "... the same bytes");
+	ms_store_result_release(&r);
+	/* a head whose output "inflates" to 1000 bytes, from bytes that
+	 * are no deflate stream: written with its CRC, as a store could
+	 * hold it */
+	ms_put_le(head, 2, 8);
+	ms_put_le(head, 8, 8);
+	ms_put_le(head, 0, 8);
+	ms_put_le(head, 1000, 8);
+	bad[0] = (struct ms_store_piece){ head->data, head->len };
+	bad[1] = (struct ms_store_piece){ "f\nnot zlib", 10 };
+	is_int(ms_store_model_putv(s, "result", "z", 8, bad, 2), 0,
+	       "a result whose output does not inflate: written");
+	is_int(ms_store_result_get(s, "z", &r), 0, "read");
+	ok(!r.facts && !r.out && !r.err, "... not a saved result");
+	ms_store_result_release(&r);
+	g_byte_array_free(head, TRUE);
+	g_free(noise);
+	g_rand_free(rnd);
+	g_string_free(json, TRUE);
+	g_string_free(facts, TRUE);
+	g_string_free(err, TRUE);
+}
+
 /* A store of schema 7, as a maintstat of then left it: models without
  * chunks, one row of data, a ref, a table no longer in the schema.
  * Opened now, it is rebuilt: everything in it is derived. */
@@ -387,6 +455,7 @@ int main(void)
 	test_damage(s, db);
 	test_keys(s, db);
 	test_results(s, db);
+	test_results_deflated(s, db);
 	ms_store_free(s);
 	test_rebuild(dir);
 
