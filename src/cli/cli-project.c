@@ -126,14 +126,8 @@ void cli_project_close(struct ms_project *p)
 	ms_project_late_diags(p, &diags);
 	cli_print_diags(&diags);
 	ms_diags_release(&diags);
-#ifdef __SANITIZE_ADDRESS__
-	ms_project_free(p);
-#else
-	/* a command closes its project as it ends: the models' memory goes
-	 * back with the process, as git leaves its own (freeing it was 3%
-	 * of a pending run after new mail, docs/performance.md); the store
-	 * is closed all the same.  A sanitizer's build frees it all, so
-	 * that its leak check still sees a leak. */
-	ms_project_set_store(p, NULL);
-#endif
+	if (CLI_FREE_AT_END)
+		ms_project_free(p);
+	else
+		ms_project_set_store(p, NULL);   /* closed all the same */
 }

@@ -489,6 +489,12 @@ static int review_output(const struct review_args *a, struct review_data *d,
 
 static void review_data_release(struct review_data *d)
 {
+	if (d->proj)
+		ms_review_map_report(d->map, ms_project_late(d->proj));
+	if (!CLI_FREE_AT_END) {
+		cli_project_close(d->proj);
+		return;
+	}
 	if (d->act_results) {
 		for (guint i = 0; i < d->act_results->len; i++)
 			ms_act_entries_free(d->act_results->pdata[i], 1);
@@ -509,8 +515,6 @@ static void review_data_release(struct review_data *d)
 		g_ptr_array_unref(d->commits);
 	if (d->history_paths)
 		g_ptr_array_unref(d->history_paths);
-	if (d->proj)
-		ms_review_map_report(d->map, ms_project_late(d->proj));
 	ms_review_map_free(d->map);
 	g_free(d->sel);
 	if (!d->proj || ms_project_mail(d->proj) != d->lm)
