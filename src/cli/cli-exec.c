@@ -64,8 +64,7 @@ int cli_exec(const char *name, char **argv)
 	 * an mmap() each: page faults, 4 KiB at a time, were a fifth of the
 	 * CPU of a `pending` after new mail (docs/performance.md, "Huge
 	 * pages for malloc"); a user's own tunables are left as they are */
-	setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1:"
-	       "glibc.malloc.mmap_threshold=33554432", 0);
+	setenv("GLIBC_TUNABLES", CLI_MALLOC_TUNABLES, 0);
 	fflush(NULL);
 	execv(path, argv);
 	fprintf(stderr, "maintstat: cannot run '%s': %s\n", path,

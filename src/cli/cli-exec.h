@@ -17,6 +17,12 @@
  */
 const char *cli_route(int argc, char **argv);
 
+/* The malloc tunables cli_exec() hands maintstat-full (cli-exec.c says
+ * why), which cli_main_begin() takes back out of the environment of the
+ * programs maintstat-full runs. */
+#define CLI_MALLOC_TUNABLES \
+	"glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432"
+
 /*
  * Run maintstat's program `name` with `argv`, found beside this program
  * (the build tree) or in MS_LIBEXECDIR (an installed one).  Returns only

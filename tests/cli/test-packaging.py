@@ -125,6 +125,21 @@ for user, want in ((None, "glibc.malloc.hugetlb=1:"
     r = subprocess.run([os.path.join(side, "maintstat"), "review"],
                        capture_output=True, text=True, env=env)
     eq(r.stdout, want, f"maintstat-full is run with GLIBC_TUNABLES={want}")
+# ...which maintstat-full reads as it starts and takes back out of the
+# environment of what it runs (pending --mine runs git config): a git of
+# its own beside it records its GLIBC_TUNABLES
+fake = tmpdir()
+with open(os.path.join(fake, "git"), "w") as f:
+    f.write('#!/bin/sh\nprintf "%s" "${GLIBC_TUNABLES-unset}" > "$FG_OUT"\n'
+            'echo me@example.org\n')
+os.chmod(os.path.join(fake, "git"), 0o755)
+seen = os.path.join(fake, "seen")
+env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
+env.update(PATH=fake + os.pathsep + os.environ["PATH"], FG_OUT=seen)
+subprocess.run([MAINTSTAT, "pending", "--mine", "--archive",
+                os.path.join(fake, "none")], capture_output=True, env=env)
+with open(seen) if os.path.exists(seen) else open(os.devnull) as f:
+    eq(f.read(), "unset", "the git maintstat-full runs has no GLIBC_TUNABLES")
 mandir = installed(os.path.join(opts["mandir"], "man1"))
 pages = ["maintstat.1"] + [f"maintstat-{c}.1" for c in commands] + \
     ["maintstat-mail-stats.1", "maintstat-mail-show.1"]
