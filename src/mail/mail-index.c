@@ -54,7 +54,7 @@ struct ms_mail_index *ms_mail_index_new(void)
 	idx->tags = g_array_new(FALSE, TRUE, sizeof(struct ms_mail_tag));
 	idx->strings = g_string_chunk_new(64 * 1024);
 	idx->interned = g_hash_table_new(ms_str_hash, g_str_equal);
-	idx->node_of = g_hash_table_new(g_str_hash, g_str_equal);
+	idx->node_of = g_hash_table_new(ms_str_hash, g_str_equal);
 	idx->uf = g_array_new(FALSE, FALSE, sizeof(guint32));
 	idx->node_rec = g_array_new(FALSE, TRUE, sizeof(guint32));
 	idx->rec_node = g_array_new(FALSE, FALSE, sizeof(guint32));
