@@ -562,26 +562,20 @@ static void quoting_replies(struct ms_mail_index *idx)
 
 void ms_mail_index_finish(struct ms_mail_index *idx)
 {
-	GHashTable *threads;
+	/* each root's thread number + 1, numbered as first met */
+	guint32 *thread = g_new0(guint32, idx->uf->len + 1), nr = 0;
 
 	g_assert(!idx->finished);
 	idx->finished = true;
-	threads = g_hash_table_new(NULL, NULL);
 	for (uint32_t i = 0; i < idx->recs->len; i++) {
 		guint32 root = ms_uf_find((guint32 *)(void *)idx->uf->data,
 					  g_array_index(idx->rec_node,
 							guint32, i));
-		gpointer v;
-		if (!g_hash_table_lookup_extended(threads,
-						  GUINT_TO_POINTER(root), NULL,
-						  &v)) {
-			v = GUINT_TO_POINTER(g_hash_table_size(threads));
-			g_hash_table_insert(threads, GUINT_TO_POINTER(root),
-					    v);
-		}
-		rec_at(idx, i)->thread = GPOINTER_TO_UINT(v);
+		if (!thread[root])
+			thread[root] = ++nr;
+		rec_at(idx, i)->thread = thread[root] - 1;
 	}
-	g_hash_table_unref(threads);
+	g_free(thread);
 	fallback_parents(idx);
 	quoting_replies(idx);
 	build_series(idx);
