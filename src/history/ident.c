@@ -496,9 +496,11 @@ static void name_counts(struct person *pe, const char *key)
 	pe->nr_names++;
 }
 
-/* Note what a new (name, email) sighting of person `r` tells. */
+/* Note what a new (name, email) sighting of person `r` tells; `nk`
+ * is ms_name_key(name) (consumed). */
 static void first_sight(struct ms_ident *id, unsigned r, const char *name,
-			const char *email, enum ms_ident_source source)
+			const char *email, enum ms_ident_source source,
+			char *nk)
 {
 	struct person *pe = id->people->pdata[r];
 	char *key;
@@ -547,7 +549,7 @@ static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 		bool have = false;
 		const char *kstr;
 
-		key = k == 0 ? ms_name_key(name) : ms_name_key_reordered(name);
+		key = k == 0 ? nk : ms_name_key_reordered(name);
 		if (!key)
 			continue;
 		kstr = key;     /* the table's once it holds it */
@@ -649,14 +651,14 @@ static bool ident_shares_word(GHashTable *set, const char *nk)
  * several people until ms_ident_join_names() settles it (settle()): a
  * .mailmap placeholder for several people (U-Boot's noreply@example.com
  * for Pali Rohár and Stephen Warren), or someone else's name mistyped
- * on it.  Names without a key (one word, no person's) are the first's.
- * *cname becomes `name` for a new person whose name the .mailmap's does
- * not share.
+ * on it.  Names without a key (`nk`, ms_name_key(name): one word, no
+ * person's) are the first's.  *cname becomes `name` for a new person
+ * whose name the .mailmap's does not share.
  */
 static char *address_key(struct ms_ident *id, char *key, const char *name,
-			 bool mm_named, char **cname, bool create)
+			 const char *nk, bool mm_named, char **cname,
+			 bool create)
 {
-	char *nk = ms_name_key(name);
 	GPtrArray *gs;
 	struct name_group *g;
 
@@ -671,16 +673,13 @@ static char *address_key(struct ms_ident *id, char *key, const char *name,
 			continue;
 		if (create)
 			ident_add_words(g->words, nk);
-		g_free(nk);
 		if (i == 0)
 			return key;
 		g_free(key);
 		return g_strdup(g->key);
 	}
-	if (gs && (!create || ident_shared_address(id, ident_key_person(id, key)))) {
-		g_free(nk);
+	if (gs && (!create || ident_shared_address(id, ident_key_person(id, key))))
 		return key;
-	}
 	g = g_new0(struct name_group, 1);
 	g->words = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					 NULL);
@@ -701,7 +700,6 @@ static char *address_key(struct ms_ident *id, char *key, const char *name,
 		}
 	}
 	g_ptr_array_add(gs, g);
-	g_free(nk);
 	return key;
 }
 
@@ -713,7 +711,7 @@ static unsigned find(struct ms_ident *id, const char *name,
 	char buf[256], *seen_key = buf;
 	size_t nl = name ? strlen(name) : 0, el = email ? strlen(email) : 0;
 	gpointer v;
-	char *key, *cname, *cemail;
+	char *key, *cname, *cemail, *nk = NULL;
 	enum ms_ident_source source;
 	bool mm_named;
 	unsigned r;
@@ -740,8 +738,10 @@ static unsigned find(struct ms_ident *id, const char *name,
 		g_free(seen_key);
 		return MS_IDENT_NONE;
 	}
-	if (email && *email)
-		key = address_key(id, key, name, mm_named, &cname, create);
+	if (email && *email) {
+		nk = ms_name_key(name);
+		key = address_key(id, key, name, nk, mm_named, &cname, create);
+	}
 	v = g_hash_table_lookup(id->by_key, key);
 	if (v) {
 		struct person *pe;
@@ -755,6 +755,7 @@ static unsigned find(struct ms_ident *id, const char *name,
 		}
 		g_free(key);
 	} else if (!create) {
+		g_free(nk);
 		g_free(key);
 		g_free(cname);
 		g_free(cemail);
@@ -796,7 +797,7 @@ static unsigned find(struct ms_ident *id, const char *name,
 	g_hash_table_insert(id->seen, seen_key, GUINT_TO_POINTER(r + 1));
 	if (id->usage)
 		((struct person *)id->people->pdata[r])->used = true;
-	first_sight(id, r, name, email, source);
+	first_sight(id, r, name, email, source, nk);
 	return r;
 }
 
