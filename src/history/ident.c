@@ -305,21 +305,19 @@ void ms_ident_add_aliases(struct ms_ident *id, const char *file,
 }
 
 /*
- * Apply the mailmap to (name, email): store the replacement name (or
- * NULL) and address (or the original) in new allocations.
+ * Apply the mailmap to (name, email), `raw` its comparable form: store
+ * the replacement name and address (or NULL) in new allocations.
  */
 static void map_user(const struct ms_ident *id, const char *name,
-		     const char *email, char **out_name, char **out_email)
+		     const char *email, const char *raw, char **out_name,
+		     char **out_email)
 {
 	char *key = g_ascii_strdown(email, -1);
 	struct mm_entry *e = g_hash_table_lookup(id->mailmap, key);
 	const char *n = NULL, *m = NULL;
 
-	if (!e && id->plus_fold) {
-		g_free(key);
-		key = comparable(id, email);
-		e = g_hash_table_lookup(id->mailmap, key);
-	}
+	if (!e && id->plus_fold && strcmp(key, raw))
+		e = g_hash_table_lookup(id->mailmap, raw);
 	g_free(key);
 	if (e) {
 		struct mm_sub *sub = NULL;
@@ -334,16 +332,17 @@ static void map_user(const struct ms_ident *id, const char *name,
 		m = sub ? sub->email : e->email;
 	}
 	*out_name = g_strdup(n);
-	*out_email = g_strdup(m ? m : email);
+	*out_email = g_strdup(m);
 }
 
 /*
  * The key a person is known by, their canonical name and address, and
- * how the address got there.
+ * how the address got there; `raw` is `email`'s comparable form.
  */
 static char *person_key(const struct ms_ident *id, const char *name,
-			const char *email, char **cname, char **cemail,
-			enum ms_ident_source *source, bool *mm_named)
+			const char *email, const char *raw, char **cname,
+			char **cemail, enum ms_ident_source *source,
+			bool *mm_named)
 {
 	char *mname = NULL, *memail = NULL;
 
@@ -352,10 +351,10 @@ static char *person_key(const struct ms_ident *id, const char *name,
 	*cemail = NULL;
 	*source = MS_IDENT_SELF;
 	if (email && *email) {
-		char *k, *alias, *raw = comparable(id, email);
+		char *k, *alias;
 
-		map_user(id, name, email, &mname, &memail);
-		k = comparable(id, memail);
+		map_user(id, name, email, raw, &mname, &memail);
+		k = memail ? comparable(id, memail) : g_strdup(raw);
 		if (strcmp(k, raw))
 			*source = MS_IDENT_MAILMAP;
 		/* follow alias chains, but never round a loop for ever */
@@ -368,7 +367,6 @@ static char *person_key(const struct ms_ident *id, const char *name,
 			if (*source == MS_IDENT_SELF)
 				*source = MS_IDENT_ALIASES;
 		}
-		g_free(raw);
 		*mm_named = mname != NULL;
 		*cname = mname ? mname : g_strdup(name ? name : "");
 		*cemail = g_strdup(k);
@@ -496,18 +494,16 @@ static void name_counts(struct person *pe, const char *key)
 	pe->nr_names++;
 }
 
-/* Note what a new (name, email) sighting of person `r` tells; `nk`
- * is ms_name_key(name) (consumed). */
+/* Note what a new (name, email) sighting of person `r` tells; `raw`
+ * and `nk` are comparable(email) and ms_name_key(name) (consumed). */
 static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 			const char *email, enum ms_ident_source source,
-			char *nk)
+			char *raw, char *nk)
 {
 	struct person *pe = id->people->pdata[r];
 	char *key;
 
 	if (email && *email) {
-		char *raw = comparable(id, email);
-
 		struct addr_rec *old = NULL;
 		gpointer v = g_hash_table_lookup(id->addr_seen, raw);
 
@@ -711,7 +707,7 @@ static unsigned find(struct ms_ident *id, const char *name,
 	char buf[256], *seen_key = buf;
 	size_t nl = name ? strlen(name) : 0, el = email ? strlen(email) : 0;
 	gpointer v;
-	char *key, *cname, *cemail, *nk = NULL;
+	char *key, *cname, *cemail, *nk = NULL, *raw = NULL;
 	enum ms_ident_source source;
 	bool mm_named;
 	unsigned r;
@@ -732,7 +728,9 @@ static unsigned find(struct ms_ident *id, const char *name,
 	}
 	if (seen_key == buf)
 		seen_key = g_strdup(buf);
-	key = person_key(id, name, email, &cname, &cemail, &source,
+	if (email && *email)
+		raw = comparable(id, email);
+	key = person_key(id, name, email, raw, &cname, &cemail, &source,
 			 &mm_named);
 	if (!key) {
 		g_free(seen_key);
@@ -755,6 +753,7 @@ static unsigned find(struct ms_ident *id, const char *name,
 		}
 		g_free(key);
 	} else if (!create) {
+		g_free(raw);
 		g_free(nk);
 		g_free(key);
 		g_free(cname);
@@ -797,7 +796,7 @@ static unsigned find(struct ms_ident *id, const char *name,
 	g_hash_table_insert(id->seen, seen_key, GUINT_TO_POINTER(r + 1));
 	if (id->usage)
 		((struct person *)id->people->pdata[r])->used = true;
-	first_sight(id, r, name, email, source, nk);
+	first_sight(id, r, name, email, source, raw, nk);
 	return r;
 }
 
