@@ -92,7 +92,7 @@ struct name_group {
 	char *key;
 	char *name;               /* the first name seen, as written */
 	char *mapped;             /* the .mailmap's name for it, or NULL */
-	GHashTable *words;        /* words of its name keys */
+	GString *words;           /* its name keys, a space between */
 };
 
 /* An equal-name join not made for want of corroboration. */

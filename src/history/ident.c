@@ -66,7 +66,7 @@ static void name_group_free(gpointer p)
 	g_free(g->key);
 	g_free(g->name);
 	g_free(g->mapped);
-	g_hash_table_destroy(g->words);
+	g_string_free(g->words, TRUE);
 	g_free(g);
 }
 
@@ -618,27 +618,19 @@ static void mark_used(struct ms_ident *id, unsigned r, const char *email)
 	g_free(raw);
 }
 
-/* The words (two bytes or more) of name key `nk` into `set`. */
-static void ident_add_words(GHashTable *set, const char *nk)
+/* Whether name key `nk` has a word of two bytes or more of `words`
+ * (name keys, a space between). */
+static bool ident_shares_word(const char *words, const char *nk)
 {
-	char **w = g_strsplit(nk, " ", -1);
-
-	for (int i = 0; w[i]; i++)
-		if (strlen(w[i]) >= 2)
-			g_hash_table_add(set, g_strdup(w[i]));
-	g_strfreev(w);
-}
-
-/* Whether name key `nk` has a word of `set`. */
-static bool ident_shares_word(GHashTable *set, const char *nk)
-{
-	char **w = g_strsplit(nk, " ", -1);
-	bool yes = false;
-
-	for (int i = 0; w[i] && !yes; i++)
-		yes = g_hash_table_contains(set, w[i]);
-	g_strfreev(w);
-	return yes;
+	for (size_t n; *nk; nk += n + !!nk[n]) {
+		n = strcspn(nk, " ");
+		for (const char *w = words, *e; n >= 2 && *w; w = e + !!*e) {
+			e = w + strcspn(w, " ");
+			if ((size_t)(e - w) == n && !memcmp(w, nk, n))
+				return true;
+		}
+	}
+	return false;
 }
 
 /*
@@ -665,10 +657,10 @@ static char *address_key(struct ms_ident *id, char *key, const char *name,
 	gs = g_hash_table_lookup(id->addr_groups, key);
 	for (guint i = 0; gs && i < gs->len; i++) {
 		g = gs->pdata[i];
-		if (!ident_shares_word(g->words, nk))
+		if (!ident_shares_word(g->words->str, nk))
 			continue;
 		if (create)
-			ident_add_words(g->words, nk);
+			g_string_append_printf(g->words, " %s", nk);
 		if (i == 0)
 			return key;
 		g_free(key);
@@ -677,9 +669,7 @@ static char *address_key(struct ms_ident *id, char *key, const char *name,
 	if (gs && (!create || ident_shared_address(id, ident_key_person(id, key))))
 		return key;
 	g = g_new0(struct name_group, 1);
-	g->words = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
-					 NULL);
-	ident_add_words(g->words, nk);
+	g->words = g_string_new(nk);
 	g->name = g_strdup(name);
 	g->mapped = mm_named ? g_strdup(*cname) : NULL;
 	if (!gs) {
@@ -1305,15 +1295,8 @@ const char *ms_ident_email(const struct ms_ident *id, unsigned person)
 bool ident_names_share(const char *a, const char *b)
 {
 	char *ka = ms_name_key(a), *kb = ms_name_key(b);
-	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal,
-						g_free, NULL);
-	bool yes = false;
+	bool yes = ka && kb && ident_shares_word(ka, kb);
 
-	if (ka && kb) {
-		ident_add_words(set, ka);
-		yes = ident_shares_word(set, kb);
-	}
-	g_hash_table_destroy(set);
 	g_free(ka);
 	g_free(kb);
 	return yes;
