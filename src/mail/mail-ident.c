@@ -12,20 +12,28 @@
 #include <glib.h>
 #include <string.h>
 
-/* Whether tag `t` of message `m` names its sender (address or name). */
-static bool own_tag(const struct ms_mail_tag *t, const struct ms_mail_rec *m)
+/* ms_name_key(name), made once a name: borrowed from `keys`. */
+static const char *name_key(GHashTable *keys, const char *name)
 {
-	char *a, *b;
-	bool r;
+	gpointer k = NULL;
+
+	if (name && !g_hash_table_lookup_extended(keys, name, NULL, &k)) {
+		k = ms_name_key(name);
+		g_hash_table_insert(keys, (gpointer)name, k);
+	}
+	return k;
+}
+
+/* Whether tag `t` of message `m` names its sender (address or name). */
+static bool own_tag(const struct ms_mail_tag *t, const struct ms_mail_rec *m,
+		    GHashTable *keys)
+{
+	const char *a;
 
 	if (t->email && m->sender_email && !strcmp(t->email, m->sender_email))
 		return true;
-	a = t->name ? ms_name_key(t->name) : NULL;
-	b = a ? ms_name_key(m->sender_name) : NULL;
-	r = a && b && *a && !strcmp(a, b);
-	g_free(a);
-	g_free(b);
-	return r;
+	a = name_key(keys, t->name);
+	return a && *a && !g_strcmp0(a, name_key(keys, m->sender_name));
 }
 
 /*
@@ -39,31 +47,32 @@ static bool own_tag(const struct ms_mail_tag *t, const struct ms_mail_rec *m)
  * (the commit rule says the same: ident.h); each reviewing the other's
  * patch makes them two people, with both reviews as evidence.
  * `reviews` maps "REVIEWER>AUTHOR" (ids as resolved) to the first such
- * review, "review of PATCH-ID in REPLY-ID".
+ * review, "review of PATCH-ID in REPLY-ID"; `keys` the names' keys.
  */
 static void note_review(struct ms_ident *id, const struct ms_mail_index *mi,
 			const struct ms_mail_rec *m, unsigned from,
-			GHashTable *reviews)
+			GHashTable *reviews, GHashTable *keys)
 {
 	const struct ms_mail_rec *p;
 	const struct ms_mail_tag *t = ms_mail_index_tags(mi, m);
 	bool review = false;
-	char *k1, *k2, *why;
+	const char *k1, *k2;
+	char *why;
 
 	if (m->kind == MS_MAIL_PATCH || !m->parent_id || !m->sender_name)
 		return;
 	for (uint32_t i = 0; i < m->n_review_tags && !review; i++)
 		review = (t[i].kind == MS_TRAILER_REVIEWED_BY ||
 			  t[i].kind == MS_TRAILER_ACKED_BY) &&
-			 own_tag(&t[i], m);
+			 own_tag(&t[i], m, keys);
 	if (!review)
 		return;
 	p = ms_mail_index_find(mi, m->parent_id);
 	if (!p || p->kind != MS_MAIL_PATCH || !p->sender_email ||
 	    p->via_list || !p->sender_name)
 		return;
-	k1 = ms_name_key(m->sender_name);
-	k2 = k1 ? ms_name_key(p->sender_name) : NULL;
+	k1 = name_key(keys, m->sender_name);
+	k2 = k1 ? name_key(keys, p->sender_name) : NULL;
 	if (k1 && k2 && !strcmp(k1, k2) &&
 	    strcmp(m->sender_email, p->sender_email)) {
 		unsigned to = ms_ident_resolve(id, p->sender_name,
@@ -86,8 +95,6 @@ static void note_review(struct ms_ident *id, const struct ms_mail_index *mi,
 			g_free(key);
 		g_free(rkey);
 	}
-	g_free(k1);
-	g_free(k2);
 }
 
 /* Every L: address of MAINTAINERS: a list's, never a person. */
@@ -117,6 +124,8 @@ void ms_mail_ident_add(struct ms_ident *id, const struct ms_mail_index *mi,
 	size_t n = mi ? ms_mail_index_count(mi) : 0;
 	GHashTable *reviews = g_hash_table_new_full(g_str_hash, g_str_equal,
 						    g_free, g_free);
+	GHashTable *keys = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+						 g_free);
 
 	/* the lists' own addresses carry rewritten senders' names */
 	lists_shared(id, mf);
@@ -141,10 +150,11 @@ void ms_mail_ident_add(struct ms_ident *id, const struct ms_mail_index *mi,
 		if (m->via_list)
 			continue;
 		ms_ident_note_name(id, from, m->sender_name);
-		note_review(id, mi, m, from, reviews);
+		note_review(id, mi, m, from, reviews, keys);
 	}
 	ms_ident_set_evidence(id, NULL, false);
 	g_hash_table_destroy(reviews);
+	g_hash_table_destroy(keys);
 }
 
 void ms_mail_ident_credit(struct ms_ident *id,
