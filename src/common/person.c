@@ -231,9 +231,9 @@ bool ms_email_malformed(const char *email)
 	    at[1] == '.')
 		return true;
 	for (const char *p = email; *p; p++)
-		if ((unsigned char)*p <= ' ' || strchr("<>()[],;:\"\\", *p))
+		if ((unsigned char)*p <= ' ')
 			return true;
-	return false;
+	return email[strcspn(email, "<>()[],;:\"\\")] != '\0';
 }
 
 void ms_email_normalize_in_place(char *email, int plus_fold)
