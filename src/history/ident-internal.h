@@ -25,7 +25,7 @@ struct mm_sub {
 
 /* An address seen resolving to a person. */
 struct addr_rec {
-	char *email;              /* comparable form */
+	char *email;              /* comparable form: addr_seen's key */
 	enum ms_ident_source source;
 	char *evidence;
 	bool used;                /* seen under evidence of use */

@@ -33,7 +33,6 @@ static void addr_rec_free(gpointer p)
 {
 	struct addr_rec *a = p;
 
-	g_free(a->email);
 	g_free(a->evidence);
 	g_free(a);
 }
@@ -523,7 +522,7 @@ static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 		if (!v) {
 			struct addr_rec *a = g_new0(struct addr_rec, 1);
 
-			a->email = g_strdup(raw);
+			a->email = raw;
 			a->source = source;
 			a->evidence = g_strdup(id->evidence ? id->evidence :
 					       "");
