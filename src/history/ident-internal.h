@@ -27,7 +27,7 @@ struct mm_sub {
 struct addr_rec {
 	char *email;              /* comparable form: addr_seen's key */
 	enum ms_ident_source source;
-	char *evidence;
+	const char *evidence;     /* its seen_rec's, or "" */
 	bool used;                /* seen under evidence of use */
 	bool malformed;           /* no address: ms_email_malformed() */
 };

@@ -29,14 +29,6 @@ static void mm_entry_free(gpointer p)
 	g_free(e);
 }
 
-static void addr_rec_free(gpointer p)
-{
-	struct addr_rec *a = p;
-
-	g_free(a->evidence);
-	g_free(a);
-}
-
 static void person_free(gpointer p)
 {
 	struct person *pe = p;
@@ -524,8 +516,10 @@ static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 
 			a->email = raw;
 			a->source = source;
-			a->evidence = g_strdup(id->evidence ? id->evidence :
-					       "");
+			/* the pair's, as find() just recorded it */
+			a->evidence = g_array_index(id->seen_order,
+				struct seen_rec, id->seen_order->len - 1).evidence;
+			a->evidence = a->evidence ? a->evidence : "";
 			a->used = id->usage;
 			a->malformed = ms_email_malformed(raw);
 			g_ptr_array_add(pe->addrs, a);
@@ -768,7 +762,7 @@ static unsigned find(struct ms_ident *id, const char *name,
 			if (b != MS_IDENT_NONE)
 				pe->addr_person = b;
 		}
-		pe->addrs = g_ptr_array_new_with_free_func(addr_rec_free);
+		pe->addrs = g_ptr_array_new_with_free_func(g_free);
 		pe->members = g_array_new(FALSE, FALSE, sizeof(unsigned));
 		g_array_append_val(pe->members, r);
 		g_ptr_array_add(id->people, pe);
