@@ -98,8 +98,9 @@ struct ms_ident *ms_ident_new(bool plus_fold)
 					 NULL);
 	id->same_keys = g_hash_table_new_full(ms_str_hash, g_str_equal, g_free,
 					      g_free);
+	/* keyed by its first group's key */
 	id->addr_groups = g_hash_table_new_full(
-		g_str_hash, g_str_equal, g_free,
+		g_str_hash, g_str_equal, NULL,
 		(GDestroyNotify)g_ptr_array_unref);
 	return id;
 }
@@ -667,8 +668,8 @@ static char *address_key(struct ms_ident *id, char *key, const char *name,
 	g->mapped = mm_named ? g_strdup(*cname) : NULL;
 	if (!gs) {
 		gs = g_ptr_array_new_with_free_func(name_group_free);
-		g_hash_table_insert(id->addr_groups, g_strdup(key), gs);
 		g->key = g_strdup(key);
+		g_hash_table_insert(id->addr_groups, g->key, gs);
 	} else {
 		g->key = g_strconcat(key, "\2", nk, NULL);
 		g_free(key);
