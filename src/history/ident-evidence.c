@@ -165,31 +165,26 @@ char *ms_ident_org(const char *email)
 		"users.sourceforge.net", "kernel.org", "linux.dev", "acm.org",
 		"infradead.org",
 	};
-	const char *at = email ? strrchr(email, '@') : NULL;
-	char **lab;
-	guint n;
-	char *org, *low;
+	const char *at = email ? strrchr(email, '@') : NULL, *end, *dot[3];
+	int n = 0;
 
 	if (!at || ms_email_malformed(email))
 		return NULL;
 	for (size_t i = 0; i < G_N_ELEMENTS(free_mail); i++)
 		if (!g_ascii_strcasecmp(at + 1, free_mail[i]))
 			return NULL;
-	low = g_ascii_strdown(at + 1, -1);
-	lab = g_strsplit(low, ".", -1);
-	g_free(low);
-	n = g_strv_length(lab);
-	if (n < 2) {
-		g_strfreev(lab);
+	/* the last three dots, from the end; the domain's start before */
+	for (end = at + strlen(at); end > at + 1 && n < 3;)
+		if (*--end == '.')
+			dot[n++] = end;
+	while (n < 3)
+		dot[n++] = at;
+	if (dot[0] == at)
 		return NULL;
-	}
 	/* example.co.uk, example.com.cn: three labels */
-	if (n >= 3 && strlen(lab[n - 1]) == 2 && strlen(lab[n - 2]) <= 3)
-		org = g_strjoin(".", lab[n - 3], lab[n - 2], lab[n - 1], NULL);
-	else
-		org = g_strjoin(".", lab[n - 2], lab[n - 1], NULL);
-	g_strfreev(lab);
-	return org;
+	if (dot[1] != at && strlen(dot[0]) == 3 && dot[0] - dot[1] <= 4)
+		return g_ascii_strdown(dot[2] + 1, -1);
+	return g_ascii_strdown(dot[1] + 1, -1);
 }
 
 /* Add the local part of `email` to `set` ("@" first: no domain). */
