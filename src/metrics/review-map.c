@@ -830,7 +830,8 @@ static void load_rec(struct ms_review_map *map, struct ms_rd *r)
 		size_t e = (size_t)ms_get_var(r);
 
 		r->ok = r->ok && e < nr_entries;
-		es = es ? es : g_array_new(FALSE, FALSE, sizeof(size_t));
+		es = es ? es : g_array_sized_new(FALSE, FALSE, sizeof(size_t),
+						 (guint)MIN(n, 16));
 		g_array_append_val(es, e);
 	}
 	g_ptr_array_add(map->recs, es);
