@@ -7,6 +7,7 @@
 #include "ident.h"
 #include "mail.h"
 #include "maintainers.h"
+#include "bytes.h"
 #include "person.h"
 
 #include <glib.h>
@@ -178,6 +179,8 @@ void ms_mail_ident_listed(struct ms_ident *id, const struct maint_file *mf,
 			  const char *root)
 {
 	size_t rl = root ? strlen(root) : 0;
+	/* a line's person again: listed already, first seen at the first */
+	GHashTable *done = g_hash_table_new(ms_str_hash, g_str_equal);
 
 	for (size_t i = 0; i < maint_file_nr_entries(mf); i++) {
 		const struct maint_entry *e = maint_file_entry(mf, i);
@@ -187,7 +190,8 @@ void ms_mail_ident_listed(struct ms_ident *id, const struct maint_file *mf,
 			const char *file = fl->file;
 			char *name = NULL, *email = NULL, *ev;
 
-			if (fl->key != 'M' && fl->key != 'R')
+			if ((fl->key != 'M' && fl->key != 'R') ||
+			    !g_hash_table_add(done, fl->value))
 				continue;
 			if (rl && !strncmp(file, root, rl) && file[rl] == '/')
 				file += rl + 1;
@@ -202,6 +206,7 @@ void ms_mail_ident_listed(struct ms_ident *id, const struct maint_file *mf,
 			g_free(email);
 		}
 	}
+	g_hash_table_destroy(done);
 	ms_ident_set_evidence(id, NULL, false);
 }
 
