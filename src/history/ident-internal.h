@@ -40,7 +40,8 @@ struct person {
 	bool group_listed;        /* roots: a member is listed */
 	bool shared;              /* a list's or role's: set_shared() */
 	unsigned nr_names;        /* distinct name keys seen with it */
-	char *name_keys[2];       /* the first two counted (name_counts()) */
+	const char *name_keys[2]; /* the first two counted (name_counts()):
+				   * keys of `names` */
 	unsigned dmarc;           /* messages credited by name (roots) */
 	char *dmarc_list;         /* the first one's list address */
 	char *dmarc_evidence;     /* and its evidence */

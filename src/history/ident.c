@@ -38,8 +38,6 @@ static void person_free(gpointer p)
 	g_free(pe->join_evidence);
 	g_free(pe->dmarc_list);
 	g_free(pe->dmarc_evidence);
-	g_free(pe->name_keys[0]);
-	g_free(pe->name_keys[1]);
 	g_ptr_array_free(pe->addrs, TRUE);
 	for (guint i = 0; pe->names_used && i < pe->names_used->len; i++)
 		g_free(g_array_index(pe->names_used, struct name_use, i).name);
@@ -482,7 +480,7 @@ static void name_counts(struct person *pe, const char *key)
 		if (pe->name_keys[i] && one_name(pe->name_keys[i], key))
 			return;
 	if (pe->nr_names < 2)
-		pe->name_keys[pe->nr_names] = g_strdup(key);
+		pe->name_keys[pe->nr_names] = key;
 	pe->nr_names++;
 }
 
@@ -542,9 +540,11 @@ static void first_sight(struct ms_ident *id, unsigned r, const char *name,
 		key = k == 0 ? nk : ms_name_key_reordered(name);
 		if (!key)
 			continue;
-		kstr = key;     /* the table's once it holds it */
-		ids = g_hash_table_lookup(id->names, key);
-		if (!ids) {
+		/* the table's key, kept for the resolver's life */
+		if (!g_hash_table_lookup_extended(id->names, key,
+						  (gpointer *)&kstr,
+						  (gpointer *)&ids)) {
+			kstr = key;
 			ids = g_array_new(FALSE, FALSE, sizeof(unsigned));
 			g_hash_table_insert(id->names, key, ids);
 			key = NULL;
