@@ -64,10 +64,11 @@ static int check(void *data)
 }
 
 /* One open patch: a text paragraph, or an object of the JSON list; `fr`
- * its entry's first responders. */
+ * its entry's first responders, `frj` their JSON once written. */
 static void print_item(struct ms_out *o, const struct cli_review_view *v,
 		       const struct ms_rv_entry *e, const GPtrArray *fr,
-		       const struct ms_rv_patch *pt, int64_t now)
+		       GString **frj, const struct ms_rv_patch *pt,
+		       int64_t now)
 {
 	const struct ms_mail_rec *first = ms_mail_index_get(v->idx,
 		g_array_index(pt->postings, uint32_t, 0));
@@ -144,8 +145,11 @@ json:
 		ms_out_end_object(o);
 	}
 	ms_out_end_list(o);
-	cli_rv_json_people(o, "first_responders", fr, e->patches->len,
-			   v->commits != NULL);
+	if (!ms_out_kv_recorded(o, "first_responders", frj)) {
+		cli_rv_json_people(o, "first_responders", fr,
+				   e->patches->len, v->commits != NULL);
+		ms_out_recorded(o, frj);
+	}
 	ms_out_end_object(o);
 out:
 	g_free(url);
@@ -160,6 +164,7 @@ static int sink(const struct cli_review_view *v, void *data)
 				      stdout);
 	/* each entry's first responders, found for its first open patch */
 	GPtrArray **fr = g_new0(GPtrArray *, v->rv->entries->len);
+	GString **frj = g_new0(GString *, v->rv->entries->len);
 	GArray *q;
 	size_t max, listing;
 	int rc;
@@ -195,12 +200,16 @@ static int sink(const struct cli_review_view *v, void *data)
 
 		if (!fr[p->entry])
 			fr[p->entry] = ms_rv_first_responders(e, 3);
-		print_item(o, v, e, fr[p->entry], pt, now);
+		print_item(o, v, e, fr[p->entry], &frj[p->entry], pt, now);
 	}
-	for (guint i = 0; i < v->rv->entries->len; i++)
+	for (guint i = 0; i < v->rv->entries->len; i++) {
 		if (fr[i])
 			g_ptr_array_unref(fr[i]);
+		if (frj[i])
+			g_string_free(frj[i], TRUE);
+	}
 	g_free(fr);
+	g_free(frj);
 	if (a->json) {
 		ms_out_end_list(o);
 		ms_out_end_object(o);

@@ -92,6 +92,8 @@ struct ms_out {
 				 * encoding: a person's shares are written
 				 * with each patch they answer */
 	GString *out;       /* events not yet handed to the FILE */
+	bool rec_next;      /* the next value is recorded (its bytes kept */
+	size_t rec_at;      /* from o->out[rec_at], unflushed) */
 };
 
 static void json_flush(struct ms_out *o);
@@ -219,7 +221,7 @@ static inline void put(GString *s, const char *data, size_t len)
 static void json_write(struct ms_out *o, const char *data, size_t len)
 {
 	put(o->out, data, len);
-	if (o->out->len >= OUT_BLOCK)
+	if (o->out->len >= OUT_BLOCK && !o->rec_at)
 		json_flush(o);
 }
 
@@ -331,13 +333,15 @@ static bool json_prefix(struct ms_out *o)
 		put(o->out, ": ", 2);
 	}
 	f->first = false;
+	if (o->rec_next)
+		o->rec_at = o->out->len, o->rec_next = false;
 	return true;
 }
 
 /* A value written after json_prefix(): hand a full block to the FILE. */
 static void json_done(struct ms_out *o)
 {
-	if (o->out->len >= OUT_BLOCK)
+	if (o->out->len >= OUT_BLOCK && !o->rec_at)
 		json_flush(o);
 }
 
@@ -595,6 +599,25 @@ void ms_out_null(struct ms_out *o)
 		json_scalar_encoded(o, "null", 4);
 	else
 		text_scalar(o, "-");
+}
+
+bool ms_out_kv_recorded(struct ms_out *o, const char *key, GString **v)
+{
+	assert(o->format == MS_OUT_JSON && o->depth > 0);
+	if (*v) {
+		ms_out_key(o, key);
+		json_scalar_encoded(o, (*v)->str, (*v)->len);
+	}
+	o->rec_next = !*v;
+	return *v != NULL;
+}
+
+void ms_out_recorded(struct ms_out *o, GString **v)
+{
+	*v = g_string_new_len(o->out->str + o->rec_at,
+			      (gssize)(o->out->len - o->rec_at));
+	o->rec_at = 0;
+	json_done(o);
 }
 
 void ms_out_kv_string(struct ms_out *o, const char *key, const char *s)

@@ -111,6 +111,15 @@ void ms_out_kv_strings(struct ms_out *o, const char *key,
 		       const char *const *v, size_t n);
 
 /*
+ * JSON, for a container written again and again at the same depth:
+ * ms_out_kv_recorded() writes `*v` as `key`'s value and returns true when
+ * it holds one; else it returns false and keeps the bytes of the next
+ * value, which ms_out_recorded() puts in `*v` (g_string_free) after it.
+ */
+bool ms_out_kv_recorded(struct ms_out *o, const char *key, GString **v);
+void ms_out_recorded(struct ms_out *o, GString **v);
+
+/*
  * End the document: close anything still open, write the final newline
  * and flush.  Returns 0, or MS_ERROR when any write failed (a full disk
  * must not pass; the message carries the write's error) or when the JSON

@@ -469,6 +469,46 @@ static void shortcut_scalars(void)
 	   "several blocks, as jansson dumps them");
 }
 
+/*
+ * A value written once and then again from its recorded bytes
+ * (ms_out_kv_recorded()), longer than one of the emitter's 64 KiB blocks,
+ * as jansson dumps the tree that holds it each time.
+ */
+static void recorded_values(void)
+{
+	struct vs_jansson v;
+	json_t *root = json_array();
+	struct ms_out *o = vs_open(&v);
+	GString *rec = NULL;
+
+	ms_out_begin_list(o);
+	for (int i = 0; i < 20; i++) {
+		json_t *obj = json_object(), *val = json_array();
+
+		ms_out_begin_object(o);
+		ms_out_kv_int(o, "i", i);
+		json_object_set_new(obj, "i", json_integer(i));
+		if (!ms_out_kv_recorded(o, "same", &rec)) {
+			ms_out_kv_begin_list(o, "same");
+			for (int k = 0; k < 6000; k++)
+				ms_out_real(o, k / 3.0);
+			ms_out_end_list(o);
+			ms_out_recorded(o, &rec);
+		}
+		for (int k = 0; k < 6000; k++)
+			json_array_append_new(val, json_real(k / 3.0));
+		json_object_set_new(obj, "same", val);
+		ms_out_end_object(o);
+		json_array_append_new(root, obj);
+	}
+	ms_out_end_list(o);
+	g_string_free(rec, TRUE);
+	ok(vs_close(&v, root, NULL, NULL, NULL, NULL),
+	   "a list longer than a block written once and 19 times from its "
+	   "recorded bytes, "
+	   "as jansson dumps it");
+}
+
 /* ---- Corner cases of the streaming contract (output.h) ---- */
 
 static void fill_duplicate(struct ms_out *o)
@@ -694,6 +734,7 @@ int main(void)
 	corner_cases();
 	many_keys();
 	shortcut_scalars();
+	recorded_values();
 	random_documents(UINT64_C(0x6d61696e74737461), 5000);
 	sanitize_random();
 	return test_done();
