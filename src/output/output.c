@@ -353,11 +353,26 @@ static void json_done(struct ms_out *o)
 static bool plain_ascii(const char *s, size_t *len)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0;
 
-	for (; *p; p++)
-		if (*p < 0x20 || *p >= 0x80 || *p == '"' || *p == '\\')
+#ifdef __SSE2__
+	/* 16 bytes at a time (a byte a step was a twentieth of review
+	 * --json): from 0x80, a byte is below 0x20 as a signed char */
+	for (; i + 16 <= n; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)
+					    (p + i));
+
+		if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+			_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+			_mm_cmpeq_epi8(x, _mm_set1_epi8('"'))),
+			_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')))))
 			return false;
-	*len = (size_t)(p - (const unsigned char *)s);
+	}
+#endif
+	for (; i < n; i++)
+		if (p[i] < 0x20 || p[i] >= 0x80 || p[i] == '"' || p[i] == '\\')
+			return false;
+	*len = n;
 	return true;
 }
 
