@@ -363,9 +363,15 @@ static void clean_output(struct cli_result *r)
 	int state = 0;
 
 	for (size_t at = 0; at < r->len; at += CLEAN_BLOCK) {
+		size_t n = MIN(CLEAN_BLOCK, r->len - at);
+
+		/* nearly always: a block kept as it is, where it is */
+		if (!state && w == at && ms_out_plain(r->buf + at, n) == n) {
+			w += n;
+			continue;
+		}
 		g_string_truncate(block, 0);
-		ms_out_sanitize(block, r->buf + at, MIN(CLEAN_BLOCK,
-							r->len - at), &state);
+		ms_out_sanitize(block, r->buf + at, n, &state);
 		memmove(r->buf + w, block->str, block->len);
 		w += block->len;
 	}

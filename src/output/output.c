@@ -755,6 +755,22 @@ static inline bool block_special(const unsigned char *p)
 }
 #endif
 
+size_t ms_out_plain(const char *in, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	size_t run = 0;
+
+	while (run < len && sanitize_plain(p[run])) {
+		run++;
+		/* a block at a time while no byte is a control, 0x7f or
+		 * 0xc2 (a third of the instructions of writing a U-Boot
+		 * areas report went here) */
+		while (run + SPECIAL_BLOCK <= len && !block_special(p + run))
+			run += SPECIAL_BLOCK;
+	}
+	return run;
+}
+
 void ms_out_sanitize(GString *out, const char *in, size_t len, int *state)
 {
 	const unsigned char *p = (const unsigned char *)in;
@@ -768,16 +784,7 @@ void ms_out_sanitize(GString *out, const char *in, size_t len, int *state)
 		 * are, appended whole (byte by byte was a fifth of writing
 		 * 32 MB of JSON) */
 		if (!*state) {
-			while (run < len && sanitize_plain(p[run])) {
-				run++;
-				/* a block at a time while no byte is a
-				 * control, 0x7f or 0xc2 (a third of the
-				 * instructions of writing a U-Boot areas
-				 * report went here) */
-				while (run + SPECIAL_BLOCK <= len &&
-				       !block_special(p + run))
-					run += SPECIAL_BLOCK;
-			}
+			run += ms_out_plain(in + i, len - i);
 			if (run > i)
 				g_string_append_len(out, in + i,
 						    (gssize)(run - i));

@@ -138,5 +138,8 @@ int ms_out_finish(struct ms_out *o);
  * sends all of standard output and every message through it.
  */
 void ms_out_sanitize(GString *out, const char *in, size_t len, int *state);
+/* How many bytes at the start of `in` (`len` bytes) ms_out_sanitize()
+ * writes as they are, after a state of 0. */
+size_t ms_out_plain(const char *in, size_t len);
 
 #endif

@@ -70,6 +70,12 @@ with open(os.path.join(tree, "MAINTAINERS"), "w") as f:
 os.makedirs(os.path.join(tree, "drivers"))
 open(os.path.join(tree, "drivers", "x.c"), "w").close()
 BAD = ("\x1b", "\x07", "\r", "\u009b")
+# the same message as a patch to drivers/x.c, for `pending`
+patch = os.path.join(T, "evil-patch.mbox")
+with open(mbox, "rb") as f, open(patch, "wb") as g:
+    g.write(f.read().replace(b"\nbody\n", b"\nbody\n---\ndiff --git "
+                             b"a/drivers/x.c b/drivers/x.c\n--- a/drivers/"
+                             b"x.c\n+++ b/drivers/x.c\n@@ -0,0 +1 @@\n+x\n"))
 
 
 def clean(text):
@@ -82,6 +88,9 @@ for what, args in (("mail show", ("mail", "show", "--no-cache", mbox,
                                          "--no-cache", mbox,
                                          "evil@example.com")),
                    ("sections", ("sections", tree, "drivers/x.c")),
+                   ("a kept result", ("pending", "--json", "--archive",
+                                      patch, "--tree", tree, "--db",
+                                      os.path.join(T, "db"))),
                    ("an error quoting a file name",
                     ("mail", "stats", os.path.join(T, "no\x1b[2Jfile")))):
     r = run(*args)
