@@ -41,6 +41,7 @@ struct cli_result {
 	bool off;                   /* nothing is read or kept */
 	bool capturing;
 	FILE *real, *mem;           /* stdout, and the copy being made */
+	GString *kept;              /* its bytes, until it is closed */
 	char *buf;
 	size_t len;
 	unsigned long errors;       /* cli_errors() at the start */
