@@ -43,15 +43,17 @@
 #define OUT_BLOCK (64 * 1024)
 
 /*
- * What jansson writes between two values with JSON_INDENT(2): a newline
- * and two spaces per level, enough for MAX_DEPTH levels.
+ * What jansson writes between two values with JSON_INDENT(2): a comma
+ * (from newline_indent - 1), a newline and two spaces per level, enough
+ * for MAX_DEPTH levels.
  */
 #define INDENT_WIDTH 2
-static const char newline_indent[] =
-	"\n"
+static const char comma_newline_indent[] =
+	",\n"
 	"                                                                "
 	"                                                                ";
-G_STATIC_ASSERT(sizeof(newline_indent) - 2 >= MAX_DEPTH * INDENT_WIDTH);
+static const char *const newline_indent = comma_newline_indent + 1;
+G_STATIC_ASSERT(sizeof(comma_newline_indent) - 3 >= MAX_DEPTH * INDENT_WIDTH);
 
 struct frame {
 	bool is_list;
@@ -293,10 +295,12 @@ static bool append_key(struct ms_out *o)
 			return false;
 		if (g_hash_table_size(o->key_cache) >= MAX_CACHED_KEYS) {
 			put(o->out, o->enc_key.data, o->enc_key.len);
+			put(o->out, ": ", 2);
 			return true;
 		}
 		enc = e = g_string_new_len(o->enc_key.data,
 					   (gssize)o->enc_key.len);
+		g_string_append(e, ": ");
 		g_hash_table_insert(o->key_cache, g_strdup(o->key), e);
 	}
 	put(o->out, enc->str, enc->len);
@@ -321,16 +325,14 @@ static bool json_prefix(struct ms_out *o)
 		return true;
 	}
 	f = &o->stack[o->depth - 1];
-	if (!f->first)
-		put(o->out, ",", 1);
-	put(o->out, newline_indent, 1 + (size_t)o->depth * INDENT_WIDTH);
+	put(o->out, newline_indent - !f->first,
+	    1 + !f->first + (size_t)o->depth * INDENT_WIDTH);
 	if (!f->is_list) {
 		assert(o->has_key);
-		if (!append_key(o)) {
+		if (!append_key(o)) {   /* (the key and ": ") */
 			g_string_truncate(o->out, at);
 			return false;
 		}
-		put(o->out, ": ", 2);
 	}
 	f->first = false;
 	if (o->rec_next)
