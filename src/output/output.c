@@ -358,11 +358,12 @@ static bool plain_ascii(const char *s, size_t *len)
 	size_t n = strlen(s), i = 0;
 
 #ifdef __SSE2__
-	/* 16 bytes at a time (a byte a step was a twentieth of review
-	 * --json): from 0x80, a byte is below 0x20 as a signed char */
-	for (; i + 16 <= n; i += 16) {
+	/* 16 bytes at a time, the last 16 for the rest (a byte a step
+	 * was a twentieth of review --json): from 0x80, a byte is below
+	 * 0x20 as a signed char */
+	for (; n >= 16 && i < n; i += 16) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)
-					    (p + i));
+					    (p + MIN(i, n - 16)));
 
 		if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
 			_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),

@@ -440,14 +440,18 @@ static void shortcut_scalars(void)
 
 	ms_out_begin_list(o);
 	for (int c = 1; c < 256; c++) {
-		/* the byte alone, and inside plain text */
-		char one[2] = { (char)c, 0 }, mid[8];
+		/* the byte alone, and inside plain text (past the first
+		 * 16 bytes: output.c tests them 16 at a time) */
+		char one[2] = { (char)c, 0 }, mid[8], far[32];
 
 		snprintf(mid, sizeof(mid), "ab%cc/", c);
+		snprintf(far, sizeof(far), "drivers/net/ethernet/a%cc", c);
 		ms_out_string(o, one);
 		ms_out_string(o, mid);
+		ms_out_string(o, far);
 		json_array_append_new(root, ref_string(one));
 		json_array_append_new(root, ref_string(mid));
+		json_array_append_new(root, ref_string(far));
 	}
 	ms_out_string(o, "");
 	json_array_append_new(root, json_string(""));
