@@ -632,9 +632,11 @@ bool ms_out_kv_recorded(struct ms_out *o, const char *key, GString **v)
 
 void ms_out_recorded(struct ms_out *o, GString **v)
 {
-	*v = g_string_new_len(o->out->str + o->rec_at,
-			      (gssize)(o->out->len - o->rec_at));
-	o->rec_at = 0;
+	/* (nothing when the value could not begin: o->failed says so) */
+	size_t at = o->rec_at ? o->rec_at : o->out->len;
+
+	*v = g_string_new_len(o->out->str + at, (gssize)(o->out->len - at));
+	o->rec_at = 0, o->rec_next = false;
 	json_done(o);
 }
 
