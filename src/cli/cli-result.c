@@ -55,29 +55,22 @@ void cli_result_add_str(struct cli_result *r, const char *what,
 	cli_result_add(r, what, s ? s : "\x01(none)", s ? strlen(s) + 1 : 8);
 }
 
-/* The SHA-1 of a file's bytes (g_free), or NULL. */
-static char *file_digest(const char *path)
-{
-	gchar *text = NULL;
-	gsize len = 0;
-	char *d;
-
-	if (!g_file_get_contents(path, &text, &len, NULL))
-		return NULL;
-	d = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (guchar *)text, len);
-	g_free(text);
-	return d;
-}
-
-/* A file's state: what stat says, and its bytes' digest while it is
- * racy at `now`.  False when it cannot be read. */
+/*
+ * A file's state: what stat says.  False when it cannot be read, or while
+ * it is racy at `now` (changed in the last RACY_SECONDS: a write in the
+ * same clock tick could leave its stat as it is): such a run is computed
+ * and its result not kept.  Keyed by the file's SHA-1 instead, as it was,
+ * the result could serve only a run within those seconds, and the run
+ * after a fetch that appended to an mbox read the whole file twice for it
+ * (docs/performance.md).
+ */
 static bool file_state(const char *path, int64_t now, GString *out)
 {
 	GStatBuf sb;
-	char *d = NULL;
 
 	if (g_stat(path, &sb) < 0 || !S_ISREG(sb.st_mode) ||
-	    access(path, R_OK) < 0)
+	    access(path, R_OK) < 0 || sb.st_mtim.tv_sec >= now - RACY_SECONDS ||
+	    sb.st_ctim.tv_sec >= now - RACY_SECONDS)
 		return false;
 	g_string_append_printf(out, "%s\n%lld %lld.%09ld %lld.%09ld %llu "
 			       "%llu\n", path, (long long)sb.st_size,
@@ -87,14 +80,6 @@ static bool file_state(const char *path, int64_t now, GString *out)
 			       sb.st_ctim.tv_nsec,
 			       (unsigned long long)sb.st_ino,
 			       (unsigned long long)sb.st_dev);
-	if (sb.st_mtim.tv_sec >= now - RACY_SECONDS ||
-	    sb.st_ctim.tv_sec >= now - RACY_SECONDS) {
-		d = file_digest(path);
-		if (!d)
-			return false;
-		g_string_append_printf(out, "sha1 %s\n", d);
-		g_free(d);
-	}
 	return true;
 }
 
