@@ -271,7 +271,11 @@ static bool part_filename(const struct part *pt, char **name)
 		*name = ms_mime_param(pt->ct, "name");
 	if (!*name && pt->ct && strstr(pt->ct, "name"))
 		return false;
-	return !*name || !strstr(*name, "=?");
+	if (*name && strstr(*name, "=?")) {
+		g_clear_pointer(name, g_free);   /* encoded: GMime's to read */
+		return false;
+	}
+	return true;
 }
 
 /* Is a part read at all (text, not HTML, or a .patch/.diff file), is it

@@ -670,6 +670,13 @@ static void test_multipart(void)
 		  "MSBAQAotYQorYgo=\n--=-b:1\nContent-Type: text/plain\n"
 		  "Content-Disposition: attachment\n\n"
 		  "Reviewed-by: Not <given@x>\n--=-b:1--\n", "first" },
+		{ "an encoded file name: GMime's to read (nothing leaks)",
+		  "--=-b:1\nContent-Type: text/plain\n\nsee attached\n"
+		  "--=-b:1\nContent-Type: text/x-patch\n"
+		  "Content-Disposition: attachment; "
+		  "filename=\"=?UTF-8?Q?0001-a.patch?=\"\n\n"
+		  "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n"
+		  "-a\n+b\n--=-b:1--\n", "see attached" },
 		{ "bad base64 in a text part",
 		  "--=-b:1\nContent-Type: text/plain\n"
 		  "Content-Transfer-Encoding: base64\n\nab!c\n--=-b:1--\n",
