@@ -26,7 +26,6 @@ struct tree_facts {
 	GString *log;
 	GHashTable *seen;        /* "KIND PATH" */
 	GHashTable *on_disk;     /* PATH -> 1 + is a file (disk_has_file()) */
-	GHashTable *dirs;        /* DIR -> enum dir_says (file_on_disk()) */
 	GHashTable *blobs;       /* PATH -> struct known_blob */
 	bool hashed;             /* a blob id was kept since */
 	bool off;                /* ms_tree_no_facts() */
@@ -71,8 +70,6 @@ struct ms_tree *ms_tree_alloc(const char *root)
 					       g_free, NULL);
 	t->facts->on_disk = g_hash_table_new_full(ms_str_hash, g_str_equal,
 						  g_free, NULL);
-	t->facts->dirs = g_hash_table_new_full(ms_str_hash, g_str_equal,
-					       g_free, NULL);
 	t->facts->blobs = g_hash_table_new_full(g_str_hash, g_str_equal,
 						g_free, g_free);
 
@@ -123,7 +120,6 @@ void ms_tree_free(struct ms_tree *t)
 	g_string_free(t->facts->log, TRUE);
 	g_hash_table_destroy(t->facts->seen);
 	g_hash_table_destroy(t->facts->on_disk);
-	g_hash_table_destroy(t->facts->dirs);
 	g_hash_table_destroy(t->facts->blobs);
 	g_free(t->facts);
 	g_free(t);
@@ -214,43 +210,6 @@ bool ms_tree_is_dir(const struct ms_tree *t, const char *path)
 
 static int open_beneath(const struct ms_tree *t, const char *path, int flags);
 
-enum dir_says { DIR_UNSURE = 1, DIR_ABSENT, DIR_BENEATH };
-
-/* What the directory of `path` is: below the root with every link on
- * its way (its files then need one fstatat() each), absent, or neither
- * (a link out of the tree, a kernel without openat2()): asked once a
- * run with openat2(). */
-static enum dir_says dir_of(const struct ms_tree *t, const char *path)
-{
-	struct tree_facts *f = t->facts;
-	const char *slash = strrchr(path, '/');
-	char *dir;
-	gpointer v;
-	int fd;
-
-	if (t->root_fd < 0)
-		return DIR_UNSURE;
-	if (!slash)
-		return DIR_BENEATH;
-	dir = g_strndup(path, (size_t)(slash - path));
-	g_mutex_lock(&f->lock);
-	v = g_hash_table_lookup(f->dirs, dir);
-	g_mutex_unlock(&f->lock);
-	if (!v) {
-		errno = 0;
-		fd = open_beneath(t, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		v = GINT_TO_POINTER(fd >= 0 ? DIR_BENEATH : errno == ENOENT ?
-				    DIR_ABSENT : DIR_UNSURE);
-		if (fd >= 0)
-			close(fd);
-		g_mutex_lock(&f->lock);
-		g_hash_table_insert(f->dirs, g_strdup(dir), v);
-		g_mutex_unlock(&f->lock);
-	}
-	g_free(dir);
-	return (enum dir_says)GPOINTER_TO_INT(v);
-}
-
 /*
  * Is `path` of the tree a regular file, or a link to one that stays in
  * the tree (get_maintainer.pl's -f follows links: Xen's
@@ -260,28 +219,14 @@ static enum dir_says dir_of(const struct ms_tree *t, const char *path)
 static bool file_on_disk(const struct ms_tree *t, const char *path,
 			 bool links_only)
 {
-	/* in a directory below the root, one fstatat() that follows no
-	 * link (a review asks 2,800 paths in 600 directories of
-	 * linux-source-6.1: an openat2(), fstat() and close() each were a
-	 * tenth of its CPU after new mail); else one openat2() when every
-	 * link stays below the root; anything else is decided as below */
-	enum dir_says dir = links_only ? DIR_UNSURE : dir_of(t, path);
-	int fd;
+	/* one openat2() when every link stays below the root (a warm run
+	 * asks ~1,000 of these: realpath()'s readlink() per component was
+	 * a tenth of it); anything else is decided as below */
+	int fd = links_only ? -1 : open_beneath(t, path, O_PATH | O_CLOEXEC);
 	char *full;
 	struct stat st;
 	bool reg;
 
-	if (dir == DIR_ABSENT)
-		return false;
-	if (dir == DIR_BENEATH) {
-		if (fstatat(t->root_fd, path, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			if (errno == ENOENT)
-				return false;
-		} else if (!S_ISLNK(st.st_mode)) {
-			return S_ISREG(st.st_mode);
-		}
-	}
-	fd = links_only ? -1 : open_beneath(t, path, O_PATH | O_CLOEXEC);
 	if (fd >= 0) {
 		reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 		close(fd);
